@@ -1,0 +1,26 @@
+import type { Resolvers } from '../src/generated/graphql.ts';
+import {
+  createApplication,
+  deleteApplication,
+  getApplication,
+  listApplications,
+  tenancyConfigOf,
+  updateApplication,
+} from '../src/domain/applications/applications.ts';
+
+export const applicationResolvers: Resolvers = {
+  Query: {
+    applications: async (_, args, ctx) => listApplications(await ctx.scope(), args),
+    application: async (_, { appId }, ctx) => getApplication(await ctx.scope({ applicationId: appId }), appId),
+  },
+  Mutation: {
+    createApplication: async (_, { input }, ctx) => createApplication(await ctx.scope(), input),
+    updateApplication: async (_, { appId, input }, ctx) =>
+      updateApplication(await ctx.scope({ applicationId: appId }), appId, input),
+    deleteApplication: async (_, { appId }, ctx) => deleteApplication(await ctx.scope({ applicationId: appId }), appId),
+  },
+  Application: {
+    tenancyConfig: (application) => tenancyConfigOf(application),
+    initialApiKey: (application) => ('initialApiKey' in application ? (application.initialApiKey as never) : null),
+  },
+};

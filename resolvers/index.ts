@@ -1,0 +1,15 @@
+import type { Resolvers } from '../src/generated/graphql.ts';
+import { apiKeyResolvers } from './api-keys.ts';
+import { applicationResolvers } from './applications.ts';
+import { commonResolvers } from './common.ts';
+import { organizationResolvers } from './organizations.ts';
+import { tenantResolvers } from './tenants.ts';
+
+/** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
+export const resolvers: Resolvers[] = [
+  commonResolvers,
+  organizationResolvers,
+  applicationResolvers,
+  tenantResolvers,
+  apiKeyResolvers,
+];

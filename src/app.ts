@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SigningKeyStore } from './auth/signing-keys.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { CursorCodec } from './domain/pagination.ts';
+import { createServer, type Server } from './server.ts';
+import type { Services } from './services.ts';
+
+export interface Gatehouse {
+  readonly services: Services;
+  readonly server: Server;
+  readonly database: Database;
+  /** Stops taking requests, lets in-flight ones finish, then closes Redis and the database. */
+  close(): Promise<void>;
+}
+
+/** A named random secret shared by every instance through the database (created once, race-free). */
+async function serviceSecret(em: EntityManager, name: string): Promise<string> {
+  const connection = em.getConnection();
+  await connection.execute('insert into service_secret (name, value) values (?, ?) on conflict do nothing', [
+    name,
+    randomBytes(32).toString('base64url'),
+  ]);
+  const [row] = await connection.execute<{ value: string }[]>('select value from service_secret where name = ?', [name]);
+  if (row === undefined) throw new Error(`service secret ${name} is missing`);
+  return row.value;
+}
+
+export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: boolean } = {}): Promise<Gatehouse> {
+  const database = await openDatabase(config, options);
+  const em = database.orm.em.fork();
+  const signingKeys = new SigningKeyStore(database.orm.em, config.publicUrl);
+  await signingKeys.ensureActiveKey();
+  const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
+  const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const services: Services = { config, orm: database.orm, signingKeys, cursors };
+  const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  return {
+    services,
+    server,
+    database,
+    async close() {
+      await server.app.close();
+      await server.apollo.stop();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

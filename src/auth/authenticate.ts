@@ -1,0 +1,112 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey } from '../db/entities/index.ts';
+import { GatehouseError } from '../errors.ts';
+import { isUuid } from '../ids.ts';
+import { hashApiKeySecret, secretMatches } from './api-key-secret.ts';
+import { PermissionSet } from './permissions.ts';
+import type { Principal } from './principal.ts';
+import type { SigningKeyStore } from './signing-keys.ts';
+
+export interface PresentedCredentials {
+  apiKey: string | undefined;
+  bearer: string | undefined;
+}
+
+export function readCredentials(headers: Record<string, string | string[] | undefined>): PresentedCredentials {
+  const apiKey = headers['x-api-key'];
+  const authorization = headers['authorization'];
+  const bearer =
+    typeof authorization === 'string' && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : undefined;
+  return { apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined, bearer: bearer || undefined };
+}
+
+const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
+
+async function authenticateApiKey(em: EntityManager, secret: string): Promise<ApiKey> {
+  // The key is looked up before any scope exists: its hash is the only thing that finds it, across applications.
+  const key = await em.findOne(ApiKey, { secretHash: hashApiKeySecret(secret) }, { filters: false });
+  const now = new Date();
+  if (
+    key === null ||
+    !secretMatches(secret, key.secretHash) ||
+    key.revokedAt !== null ||
+    (key.expiresAt != null && key.expiresAt <= now)
+  ) {
+    throw unauthenticated('Invalid API key');
+  }
+  return key;
+}
+
+interface BearerClaims {
+  subject: string;
+  applicationId: string;
+  tenantId: string | null;
+  permissions: PermissionSet;
+}
+
+async function authenticateBearer(keys: SigningKeyStore, token: string): Promise<BearerClaims> {
+  let payload;
+  try {
+    payload = await keys.verifyAccessToken(token);
+  } catch {
+    throw unauthenticated('Invalid access token');
+  }
+  const { sub, app_id: applicationId, tenant_id: tenantId, permissions } = payload;
+  if (typeof sub !== 'string' || typeof applicationId !== 'string' || !isUuid(applicationId)) {
+    throw unauthenticated('Access token is not for the management API');
+  }
+  if (tenantId !== undefined && (typeof tenantId !== 'string' || !isUuid(tenantId))) {
+    throw unauthenticated('Access token has an invalid tenant_id');
+  }
+  const grants = Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [];
+  return { subject: sub, applicationId, tenantId: tenantId ?? null, permissions: new PermissionSet(grants) };
+}
+
+/**
+ * Credentials → Principal (spec, Authentication). The API key, when present, is the authentication; a Bearer
+ * token beside it must be for the same application, adds its tenant and narrows permissions to the user's.
+ */
+export async function authenticate(
+  em: EntityManager,
+  keys: SigningKeyStore,
+  credentials: PresentedCredentials,
+): Promise<Principal> {
+  const [apiKey, bearer] = await Promise.all([
+    credentials.apiKey === undefined ? undefined : authenticateApiKey(em, credentials.apiKey),
+    credentials.bearer === undefined ? undefined : authenticateBearer(keys, credentials.bearer),
+  ]);
+  if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');
+  if (apiKey !== undefined && bearer !== undefined) {
+    if (bearer.applicationId !== apiKey.applicationId) throw unauthenticated('The access token is for another application');
+    if (apiKey.tenantId != null && bearer.tenantId !== null && apiKey.tenantId !== bearer.tenantId) {
+      throw new GatehouseError('forbidden', 'The access token is for a tenant other than the API key’s');
+    }
+    return {
+      credentialId: `api_key:${apiKey.id}`,
+      applicationId: apiKey.applicationId,
+      tenantId: bearer.tenantId ?? apiKey.tenantId ?? null,
+      permissions: new PermissionSet(apiKey.permissions).intersect(bearer.permissions),
+      actor: { type: 'user', id: bearer.subject },
+      apiKeyId: apiKey.id,
+    };
+  }
+  if (apiKey !== undefined) {
+    return {
+      credentialId: `api_key:${apiKey.id}`,
+      applicationId: apiKey.applicationId,
+      tenantId: apiKey.tenantId ?? null,
+      permissions: new PermissionSet(apiKey.permissions),
+      actor: { type: 'api_key', id: apiKey.id },
+      apiKeyId: apiKey.id,
+    };
+  }
+  const claims = bearer as BearerClaims;
+  return {
+    credentialId: `user:${claims.applicationId}:${claims.subject}`,
+    applicationId: claims.applicationId,
+    tenantId: claims.tenantId,
+    permissions: claims.permissions,
+    actor: { type: 'user', id: claims.subject },
+    apiKeyId: null,
+  };
+}

@@ -1,0 +1,63 @@
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { randomUUID } from 'node:crypto';
+
+/** The only module that imports `jose`: key generation, signing and verification of the service's JWTs. */
+export const SIGNING_ALG = 'ES256';
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+export interface GeneratedKey {
+  kid: string;
+  alg: string;
+  publicJwk: JWK;
+  privateJwk: JWK;
+}
+
+export async function generateSigningKey(alg = SIGNING_ALG): Promise<GeneratedKey> {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const kid = randomUUID();
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
+  return { kid, alg, publicJwk, privateJwk };
+}
+
+export interface SignOptions {
+  issuer: string;
+  audience: string;
+  subject: string;
+  expiresInSeconds: number;
+  type?: string;
+}
+
+export async function signJwt(privateJwk: JWK, claims: JWTPayload, options: SignOptions): Promise<string> {
+  const key = await importJWK(privateJwk, privateJwk.alg);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: privateJwk.alg ?? SIGNING_ALG, kid: privateJwk.kid, typ: options.type ?? ACCESS_TOKEN_TYPE })
+    .setIssuer(options.issuer)
+    .setAudience(options.audience)
+    .setSubject(options.subject)
+    .setIssuedAt()
+    .setJti(randomUUID())
+    .setExpirationTime(`${options.expiresInSeconds}s`)
+    .sign(key);
+}
+
+export interface VerifyOptions {
+  issuer: string;
+  audience: string;
+}
+
+/**
+ * Verifies an access token against the given public keys: ES256 only (no `none`, no HMAC confusion),
+ * `typ: at+jwt`, our issuer and the management API audience. Throws on any failure.
+ */
+export async function verifyAccessToken(token: string, publicJwks: JWK[], options: VerifyOptions): Promise<JWTPayload> {
+  const keys = createLocalJWKSet({ keys: publicJwks });
+  const { payload } = await jwtVerify(token, keys, {
+    algorithms: [SIGNING_ALG],
+    typ: ACCESS_TOKEN_TYPE,
+    issuer: options.issuer,
+    audience: options.audience,
+    requiredClaims: ['sub', 'exp', 'iat'],
+  });
+  return payload;
+}

@@ -1,0 +1,14 @@
+import type { PermissionSet } from './permissions.ts';
+
+/** Who is calling, settled once per request by authenticate() and never re-derived below it. */
+export interface Principal {
+  /** Stable id of the credential: the rate-limit and idempotency key. */
+  readonly credentialId: string;
+  readonly applicationId: string;
+  /** The tenant the credentials are bound to (Bearer `tenant_id`, else a tenant-scoped key's tenant), if any. */
+  readonly tenantId: string | null;
+  readonly permissions: PermissionSet;
+  /** For audit records: the user when a Bearer token is present, else the API key. */
+  readonly actor: { readonly type: 'api_key' | 'user'; readonly id: string };
+  readonly apiKeyId: string | null;
+}

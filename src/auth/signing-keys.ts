@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JWK, JWTPayload } from 'jose';
+import { SigningKey } from '../db/entities/index.ts';
+import { newId } from '../ids.ts';
+import { generateSigningKey, signJwt, verifyAccessToken } from './jwt.ts';
+
+/** Access tokens live at most this long, so a retired key must keep verifying for this long after retirement. */
+export const MAX_ACCESS_TOKEN_SECONDS = 3600;
+const CACHE_MS = 30_000;
+
+/**
+ * The service's signing keys, kept in the database so every instance signs and verifies with the same set
+ * (instances stay stateless). The newest active key signs; retired keys verify until their tokens expire.
+ * The public set is cached briefly and re-read at once when a token names an unknown `kid` (rotated elsewhere).
+ */
+export class SigningKeyStore {
+  private cached: { at: number; keys: SigningKey[] } | undefined;
+  private readonly em: EntityManager;
+  private readonly issuer: string;
+
+  constructor(em: EntityManager, issuer: string) {
+    this.em = em;
+    this.issuer = issuer;
+  }
+
+  get managementAudience(): string {
+    return `${this.issuer}/api/v1`;
+  }
+
+  private async load(force = false): Promise<SigningKey[]> {
+    if (!force && this.cached !== undefined && Date.now() - this.cached.at < CACHE_MS) return this.cached.keys;
+    const horizon = new Date(Date.now() - MAX_ACCESS_TOKEN_SECONDS * 1000);
+    const keys = await this.em.fork().find(
+      SigningKey,
+      { $or: [{ status: 'active' }, { retiredAt: { $gt: horizon } }] },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    this.cached = { at: Date.now(), keys };
+    return keys;
+  }
+
+  /** Creates the first key on an empty database. */
+  async ensureActiveKey(): Promise<void> {
+    const keys = await this.load(true);
+    if (!keys.some((key) => key.status === 'active')) await this.rotate();
+  }
+
+  /** Adds a new active key and retires the previous ones; tokens they signed keep verifying until expiry. */
+  async rotate(): Promise<string> {
+    const generated = await generateSigningKey();
+    await this.em.fork().transactional(async (em) => {
+      await em.nativeUpdate(SigningKey, { status: 'active' }, { status: 'retired', retiredAt: new Date() });
+      em.create(SigningKey, {
+        id: newId(),
+        kid: generated.kid,
+        alg: generated.alg,
+        publicJwk: generated.publicJwk,
+        privateJwk: generated.privateJwk,
+        status: 'active',
+      });
+    });
+    this.cached = undefined;
+    return generated.kid;
+  }
+
+  async publicJwks(): Promise<JWK[]> {
+    return (await this.load()).map((key) => key.publicJwk as JWK);
+  }
+
+  /** Signs a management-API access token with the active key. */
+  async signAccessToken(subject: string, claims: JWTPayload, expiresInSeconds = 900): Promise<string> {
+    const active = (await this.load()).find((key) => key.status === 'active');
+    if (active === undefined) throw new Error('no active signing key');
+    return signJwt(active.privateJwk as JWK, claims, {
+      issuer: this.issuer,
+      audience: this.managementAudience,
+      subject,
+      expiresInSeconds: Math.min(expiresInSeconds, MAX_ACCESS_TOKEN_SECONDS),
+    });
+  }
+
+  async verifyAccessToken(token: string): Promise<JWTPayload> {
+    const options = { issuer: this.issuer, audience: this.managementAudience };
+    try {
+      return await verifyAccessToken(token, await this.publicJwks(), options);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY') throw error;
+      return verifyAccessToken(token, (await this.load(true)).map((key) => key.publicJwk as JWK), options);
+    }
+  }
+}

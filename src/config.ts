@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+
+/** The service's configuration: the environment, parsed once into a typed, frozen object. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** A real PostgreSQL; when absent the embedded database in `dataDir` is used. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly bootstrapApiKey: string | undefined;
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly bodyLimitBytes: number;
+  readonly logLevel: string;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = integer(env, 'PORT', 3000);
+  const bootstrapApiKey = optional(env, 'GATEHOUSE_BOOTSTRAP_API_KEY');
+  if (bootstrapApiKey !== undefined && bootstrapApiKey.length < 32) {
+    throw new Error('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
+  }
+  return Object.freeze({
+    port,
+    host: optional(env, 'HOST') ?? '0.0.0.0',
+    publicUrl: (optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    dataDir: resolve(optional(env, 'GATEHOUSE_DATA_DIR') ?? './data'),
+    redisUrl: optional(env, 'REDIS_URL'),
+    bootstrapApiKey,
+    rateLimit: Object.freeze({
+      max: integer(env, 'RATE_LIMIT_MAX', 600),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
+    }),
+    bodyLimitBytes: 1024 * 1024,
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    ...overrides,
+  });
+}

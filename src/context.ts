@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { authenticate, type PresentedCredentials } from './auth/authenticate.ts';
+import type { Permission } from './auth/permissions.ts';
+import type { Principal } from './auth/principal.ts';
+import { Application, Tenant } from './db/entities/index.ts';
+import { APPLICATION_FILTER, TENANT_FILTER } from './db/owned.ts';
+import { createLoaders, type Loaders } from './domain/loaders.ts';
+import { GatehouseError } from './errors.ts';
+import type { Services } from './services.ts';
+
+/**
+ * The resolved target of an operation: one application and at most one tenant, with an EntityManager whose
+ * tenancy filters carry exactly that scope, and the request's loaders for it. Built once per (application,
+ * tenant) pair per request; everything below reads scope from here.
+ */
+export interface Scope {
+  readonly requestId: string;
+  readonly principal: Principal;
+  readonly applicationId: string;
+  /** null: application-wide. */
+  readonly tenantId: string | null;
+  readonly em: EntityManager;
+  readonly loaders: Loaders;
+  readonly services: Services;
+  /** The scope's application (loaded once). */
+  application(): Promise<Application>;
+  /** Throws 403 `forbidden` unless the credentials hold the permission. */
+  require(permission: Permission): void;
+  /** Throws 403 `forbidden` when the scope is one tenant: the operation is about the whole application. */
+  requireApplicationWide(): void;
+}
+
+/** Where an operation says it acts: the path's application and tenant (spec: Authentication, rules 3 and 4). */
+export interface ScopeTarget {
+  applicationId?: string | null | undefined;
+  tenantId?: string | null | undefined;
+}
+
+export interface RequestContext {
+  readonly requestId: string;
+  readonly principal: Principal;
+  readonly services: Services;
+  scope(target?: ScopeTarget): Promise<Scope>;
+}
+
+export async function createRequestContext(
+  services: Services,
+  requestId: string,
+  credentials: PresentedCredentials,
+): Promise<RequestContext> {
+  const principal = await authenticate(services.orm.em.fork(), services.signingKeys, credentials);
+  const scopes = new Map<string, Promise<Scope>>();
+  return {
+    requestId,
+    principal,
+    services,
+    scope(target = {}) {
+      const key = `${target.applicationId ?? ''}|${target.tenantId ?? ''}`;
+      let scope = scopes.get(key);
+      if (scope === undefined) {
+        scope = settleScope(services, requestId, principal, target);
+        scopes.set(key, scope);
+      }
+      return scope;
+    },
+  };
+}
+
+async function settleScope(
+  services: Services,
+  requestId: string,
+  principal: Principal,
+  target: ScopeTarget,
+): Promise<Scope> {
+  // An application other than the credentials' own is indistinguishable from an absent one.
+  if (target.applicationId != null && target.applicationId !== principal.applicationId) {
+    throw new GatehouseError('not_found', 'Application not found', { field: 'applicationId' });
+  }
+  const applicationId = principal.applicationId;
+  const pathTenant = target.tenantId ?? null;
+  if (pathTenant !== null && principal.tenantId !== null && pathTenant !== principal.tenantId) {
+    throw new GatehouseError('forbidden', 'The credentials are for another tenant');
+  }
+  const tenantId = pathTenant ?? principal.tenantId;
+
+  const em = services.orm.em.fork();
+  em.setFilterParams(APPLICATION_FILTER, { id: applicationId });
+  em.setFilterParams(TENANT_FILTER, { id: tenantId });
+
+  let application: Promise<Application> | undefined;
+  const loadApplication = () => {
+    application ??= em.findOneOrFail(Application, { id: applicationId }, {
+      failHandler: () => new GatehouseError('unauthenticated', 'The credentials’ application no longer exists'),
+    });
+    return application;
+  };
+  if (pathTenant !== null && principal.tenantId === null) {
+    const tenant = await em.findOne(Tenant, { id: pathTenant });
+    if (tenant === null) throw new GatehouseError('not_found', 'Tenant not found', { field: 'tenantId' });
+  }
+  const scope: Scope = {
+    requestId,
+    principal,
+    applicationId,
+    tenantId,
+    em,
+    loaders: createLoaders(em),
+    services,
+    application: loadApplication,
+    require(permission) {
+      if (!principal.permissions.allows(permission)) {
+        throw new GatehouseError('forbidden', `Missing permission ${permission}`);
+      }
+    },
+    requireApplicationWide() {
+      if (tenantId !== null) throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
+    },
+  };
+  return scope;
+}

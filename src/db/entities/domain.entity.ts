@@ -1,0 +1,24 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { applicationFilter, tenantFilter } from '../owned.ts';
+
+/** A custom domain: the application's (`tenantId` null) or, when auth is isolated, one tenant's. */
+const DomainSchema = defineEntity({
+  name: 'Domain',
+  tableName: 'domain',
+  filters: {
+    ...applicationFilter(),
+    ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: false }),
+  },
+  properties: {
+    applicationId: p.uuid(),
+    id: p.uuid().primary(),
+    tenantId: p.uuid().nullable(),
+    hostname: p.string(),
+    verificationToken: p.string(),
+    verifiedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class Domain extends DomainSchema.class {}
+DomainSchema.setClass(Domain);

@@ -1,0 +1,33 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { applicationFilter, tenantFilter } from '../owned.ts';
+
+export type UserStatus = 'active' | 'suspended' | 'locked';
+
+/**
+ * An end user of an application. `poolId` is the user pool the e-mail is unique in: the nil UUID for the
+ * application's shared pool, the tenant's id when the application's auth is isolated (API.md, User).
+ */
+const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'app_user',
+  filters: { ...applicationFilter(), ...tenantFilter({ kind: 'member', column: 'tenantIds' }) },
+  properties: {
+    applicationId: p.uuid(),
+    id: p.uuid().primary(),
+    poolId: p.uuid(),
+    email: p.string(),
+    emailNormalized: p.string(),
+    name: p.string().nullable(),
+    status: p.string().$type<UserStatus>(),
+    tenantIds: p.array().columnType('uuid[]'),
+    passwordHash: p.string().nullable().hidden(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class User extends UserSchema.class {}
+UserSchema.setClass(User);
+
+/** The pool id of the application's shared user pool. */
+export const SHARED_POOL = '00000000-0000-0000-0000-000000000000';

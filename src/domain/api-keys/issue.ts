@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { generateApiKeySecret, hashApiKeySecret } from '../../auth/api-key-secret.ts';
+import { ApiKey } from '../../db/entities/index.ts';
+import { newId } from '../../ids.ts';
+
+export interface ApiKeyWithSecret {
+  key: ApiKey;
+  secret: string;
+}
+
+export interface IssueApiKey {
+  applicationId: string;
+  tenantId: string | null;
+  userId: string | null;
+  name: string;
+  permissions: string[];
+  expiresAt: Date | null;
+  /** A caller-chosen secret (the bootstrap key); generated otherwise. */
+  secret?: string;
+}
+
+/** Persists a new API key (flushed by the caller's transaction) and returns it with its one-time secret. */
+export function issueApiKey(em: EntityManager, input: IssueApiKey): ApiKeyWithSecret {
+  const secret = input.secret ?? generateApiKeySecret();
+  const key = em.create(ApiKey, {
+    applicationId: input.applicationId,
+    id: newId(),
+    tenantId: input.tenantId,
+    userId: input.userId,
+    name: input.name,
+    permissions: input.permissions,
+    secretHash: hashApiKeySecret(secret),
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+    lastRotatedAt: null,
+  });
+  return { key, secret };
+}

@@ -1,0 +1,168 @@
+import { BUILT_IN_ROLES } from '../../auth/permissions.ts';
+import type { Scope } from '../../context.ts';
+import type { AuthIsolation, CustomizationScope } from '../../db/entities/application.entity.ts';
+import { Application } from '../../db/entities/index.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { issueApiKey, type ApiKeyWithSecret } from '../api-keys/issue.ts';
+import { recordAudit } from '../audit.ts';
+import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { mergePools, splitPoolsByTenant, tenantAuthDataRemaining } from '../tenancy/isolation.ts';
+import { displayName } from '../validate.ts';
+
+export interface TenancyConfigInput {
+  brandingScope?: CustomizationScope | null;
+  emailTemplatesScope?: CustomizationScope | null;
+  emailProviderScope?: CustomizationScope | null;
+  authIsolation?: AuthIsolation | null;
+}
+
+export interface CreateApplicationInput {
+  name: string;
+  multiTenant?: boolean | null;
+  tenancyConfig?: TenancyConfigInput | null;
+}
+
+export interface UpdateApplicationInput {
+  name?: string | null;
+  tenancyConfig?: TenancyConfigInput | null;
+}
+
+export type CreatedApplication = Application & { initialApiKey: ApiKeyWithSecret };
+
+/** The application as the API shows it: the tenancy switches only where tenants exist. */
+export function tenancyConfigOf(application: Application) {
+  if (!application.multiTenant) return null;
+  return {
+    brandingScope: application.brandingScope,
+    emailTemplatesScope: application.emailTemplatesScope,
+    emailProviderScope: application.emailProviderScope,
+    authIsolation: application.authIsolation,
+  };
+}
+
+export function snapshot(application: Application) {
+  return { name: application.name, multiTenant: application.multiTenant, tenancyConfig: tenancyConfigOf(application) };
+}
+
+export async function listApplications(scope: Scope, args: PageArgs): Promise<Page<Application>> {
+  scope.require('applications:read');
+  return paginate(scope.em, Application, {}, args, scope.services.cursors, `applications:${scope.applicationId}`);
+}
+
+export async function getApplication(scope: Scope, applicationId: string): Promise<Application> {
+  scope.require('applications:read');
+  const application = await scope.em.findOne(Application, { id: applicationId });
+  if (application === null) throw notFound('Application', 'appId');
+  return application;
+}
+
+function nonNull<T>(value: T | null | undefined, field: string): T | undefined {
+  if (value === null) throw invalid(field, `${field} may not be null`);
+  return value;
+}
+
+/** Creates an application in the caller's organization, with an `app_admin` key to manage it. */
+export async function createApplication(scope: Scope, input: CreateApplicationInput): Promise<CreatedApplication> {
+  scope.require('applications:write');
+  scope.requireApplicationWide();
+  const name = displayName('name', input.name);
+  const multiTenant = input.multiTenant ?? false;
+  if (!multiTenant && input.tenancyConfig != null) {
+    throw invalid('tenancyConfig', 'A single-tenant application has no tenancy configuration');
+  }
+  const owner = await scope.application();
+  return scope.em.transactional(async (em) => {
+    const tenancy = input.tenancyConfig ?? {};
+    const application = em.create(Application, {
+      id: newId(),
+      organizationId: owner.organizationId,
+      name,
+      multiTenant,
+      brandingScope: nonNull(tenancy.brandingScope, 'tenancyConfig.brandingScope') ?? 'application',
+      emailTemplatesScope: nonNull(tenancy.emailTemplatesScope, 'tenancyConfig.emailTemplatesScope') ?? 'application',
+      emailProviderScope: nonNull(tenancy.emailProviderScope, 'tenancyConfig.emailProviderScope') ?? 'application',
+      authIsolation: nonNull(tenancy.authIsolation, 'tenancyConfig.authIsolation') ?? 'shared',
+    });
+    const initialApiKey = issueApiKey(em, {
+      applicationId: application.id,
+      tenantId: null,
+      userId: null,
+      name: 'Initial app_admin key',
+      permissions: [...BUILT_IN_ROLES.app_admin],
+      expiresAt: null,
+    });
+    recordAudit(em, scope, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
+    return Object.assign(application, { initialApiKey });
+  });
+}
+
+/**
+ * PATCH semantics: omitted keys keep their value. Switching `authIsolation` moves users between pools in the
+ * same transaction; `isolated` → `shared` is refused (409) while any tenant holds its own auth data.
+ */
+export async function updateApplication(
+  scope: Scope,
+  applicationId: string,
+  input: UpdateApplicationInput,
+): Promise<Application> {
+  scope.require('applications:write');
+  scope.requireApplicationWide();
+  return scope.em.transactional(async (em) => {
+    const application = await em.findOne(Application, { id: applicationId }, { lockMode: 4 /* pessimistic write */ });
+    if (application === null) throw notFound('Application', 'appId');
+    const before = snapshot(application);
+    const name = nonNull(input.name, 'name');
+    if (name !== undefined) application.name = displayName('name', name);
+    const tenancy = input.tenancyConfig;
+    if (tenancy === null) throw invalid('tenancyConfig', 'tenancyConfig may not be null');
+    if (tenancy !== undefined) {
+      if (!application.multiTenant) {
+        throw invalid('tenancyConfig', 'A single-tenant application has no tenancy configuration');
+      }
+      const brandingScope = nonNull(tenancy.brandingScope, 'tenancyConfig.brandingScope');
+      const emailTemplatesScope = nonNull(tenancy.emailTemplatesScope, 'tenancyConfig.emailTemplatesScope');
+      const emailProviderScope = nonNull(tenancy.emailProviderScope, 'tenancyConfig.emailProviderScope');
+      const authIsolation = nonNull(tenancy.authIsolation, 'tenancyConfig.authIsolation');
+      if (brandingScope !== undefined) application.brandingScope = brandingScope;
+      if (emailTemplatesScope !== undefined) application.emailTemplatesScope = emailTemplatesScope;
+      if (emailProviderScope !== undefined) application.emailProviderScope = emailProviderScope;
+      if (authIsolation !== undefined && authIsolation !== application.authIsolation) {
+        if (authIsolation === 'shared') {
+          const remaining = await tenantAuthDataRemaining(em);
+          if (remaining.length > 0) {
+            throw new GatehouseError(
+              'tenant_auth_data_remains',
+              'Tenants still hold tenant-specific auth data; remove it before sharing the auth stack',
+              { field: 'tenancyConfig.authIsolation', details: remaining },
+            );
+          }
+          await mergePools(em);
+        } else {
+          await splitPoolsByTenant(em);
+        }
+        application.authIsolation = authIsolation;
+      }
+    }
+    recordAudit(em, scope, {
+      action: 'application.update',
+      targetType: 'application',
+      targetId: application.id,
+      before,
+      after: snapshot(application),
+    });
+    return application;
+  });
+}
+
+export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
+  scope.require('applications:delete');
+  scope.requireApplicationWide();
+  return scope.em.transactional(async (em) => {
+    const application = await em.findOne(Application, { id: applicationId });
+    if (application === null) throw notFound('Application', 'appId');
+    recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
+    em.remove(application);
+    return true;
+  });
+}

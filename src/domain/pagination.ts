@@ -1,0 +1,82 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalid } from '../errors.ts';
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+
+export interface PageArgs {
+  pageSize?: number | null;
+  cursor?: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  next: string | null;
+}
+
+/**
+ * Opaque, tamper-evident cursors: base64url(JSON) + HMAC-SHA256 over it and the list it belongs to. A cursor
+ * from another list, scope or server secret fails verification: 422 `validation_error`, field `cursor`.
+ */
+export class CursorCodec {
+  private readonly secret: Buffer;
+
+  constructor(secret: string) {
+    this.secret = Buffer.from(secret, 'utf8');
+  }
+
+  private sign(payload: string, list: string): Buffer {
+    return createHmac('sha256', this.secret).update(list).update('\0').update(payload).digest().subarray(0, 16);
+  }
+
+  encode(list: string, after: string): string {
+    const payload = Buffer.from(JSON.stringify({ a: after })).toString('base64url');
+    return `${payload}.${this.sign(payload, list).toString('base64url')}`;
+  }
+
+  decode(list: string, cursor: string): string {
+    const [payload, signature, extra] = cursor.split('.');
+    const invalidCursor = invalid('cursor', 'The cursor is not valid for this list');
+    if (payload === undefined || signature === undefined || extra !== undefined) throw invalidCursor;
+    const presented = Buffer.from(signature, 'base64url');
+    const expected = this.sign(payload, list);
+    // constant-time: a forged cursor must not learn its signature byte by byte.
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) throw invalidCursor;
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { a?: unknown };
+    if (typeof decoded.a !== 'string') throw invalidCursor;
+    return decoded.a;
+  }
+}
+
+export function pageSize(args: PageArgs): number {
+  const size = args.pageSize ?? PAGE_SIZE_DEFAULT;
+  if (!Number.isInteger(size) || size < 1 || size > PAGE_SIZE_MAX) {
+    throw invalid('pageSize', `pageSize must be an integer from 1 to ${PAGE_SIZE_MAX}`);
+  }
+  return size;
+}
+
+/**
+ * Keyset pagination by id (UUIDv7 sorts by creation). `list` names the list and its scope, so a cursor is valid
+ * only where it was issued.
+ */
+export async function paginate<T extends { id: string }>(
+  em: EntityManager,
+  entity: new (...args: never[]) => T,
+  where: object,
+  args: PageArgs,
+  cursors: CursorCodec,
+  list: string,
+): Promise<Page<T>> {
+  const size = pageSize(args);
+  const after = args.cursor == null ? undefined : cursors.decode(list, args.cursor);
+  const condition = after === undefined ? where : { $and: [where, { id: { $gt: after } }] };
+  const rows = (await em.find(entity as never, condition, {
+    orderBy: { id: 'asc' } as never,
+    limit: size + 1,
+  })) as T[];
+  const data = rows.slice(0, size);
+  const last = data.at(-1);
+  return { data, next: rows.length > size && last !== undefined ? cursors.encode(list, last.id) : null };
+}

@@ -1,0 +1,87 @@
+import type { Scope } from '../../context.ts';
+import { Tenant, User } from '../../db/entities/index.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { displayName, slug, slugFromName } from '../validate.ts';
+
+export interface CreateTenantInput {
+  name: string;
+  slug?: string | null;
+}
+
+export interface UpdateTenantInput {
+  name?: string | null;
+  slug?: string | null;
+}
+
+const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
+
+export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<Tenant>> {
+  scope.require('tenants:read');
+  const list = `tenants:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  return paginate(scope.em, Tenant, {}, args, scope.services.cursors, list);
+}
+
+/** The scope's tenant (the scope was settled on it, so it is reachable), or 404. */
+export async function getTenant(scope: Scope, tenantId: string): Promise<Tenant> {
+  scope.require('tenants:read');
+  const tenant = await scope.em.findOne(Tenant, { id: tenantId });
+  if (tenant === null) throw notFound('Tenant', 'tenantId');
+  return tenant;
+}
+
+export async function createTenant(scope: Scope, input: CreateTenantInput): Promise<Tenant> {
+  scope.require('tenants:write');
+  scope.requireApplicationWide();
+  const application = await scope.application();
+  if (!application.multiTenant) throw invalid('appId', 'A single-tenant application has no tenants');
+  const name = displayName('name', input.name);
+  const tenantSlug = input.slug == null ? slugFromName(name) : slug('slug', input.slug);
+  return uniquely('slug', 'A tenant with this slug', () =>
+    scope.em.transactional(async (em) => {
+      const tenant = em.create(Tenant, { applicationId: scope.applicationId, id: newId(), name, slug: tenantSlug });
+      recordAudit(em, scope, { action: 'tenant.create', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, after: snapshot(tenant) });
+      return tenant;
+    }),
+  );
+}
+
+export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
+  scope.require('tenants:write');
+  return uniquely('slug', 'A tenant with this slug', () =>
+    scope.em.transactional(async (em) => {
+      const tenant = await em.findOne(Tenant, { id: tenantId });
+      if (tenant === null) throw notFound('Tenant', 'tenantId');
+      const before = snapshot(tenant);
+      if (input.name === null) throw invalid('name', 'name may not be null');
+      if (input.slug === null) throw invalid('slug', 'slug may not be null');
+      if (input.name !== undefined) tenant.name = displayName('name', input.name);
+      if (input.slug !== undefined) tenant.slug = slug('slug', input.slug);
+      recordAudit(em, scope, { action: 'tenant.update', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
+      return tenant;
+    }),
+  );
+}
+
+/**
+ * Deletes a tenant. Its overrides, domains, providers and tenant-scoped keys go with it (foreign keys cascade);
+ * users of its isolated pool go too, since they exist only in this tenant; users of the shared pool only lose
+ * their membership. The audit log keeps the record.
+ */
+export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
+  scope.require('tenants:delete');
+  scope.requireApplicationWide();
+  return scope.em.transactional(async (em) => {
+    const tenant = await em.findOne(Tenant, { id: tenantId });
+    if (tenant === null) throw notFound('Tenant', 'tenantId');
+    await em.nativeDelete(User, { poolId: tenant.id });
+    const members = await em.find(User, { tenantIds: { $contains: [tenant.id] } });
+    for (const user of members) user.tenantIds = (user.tenantIds).filter((id) => id !== tenant.id);
+    recordAudit(em, scope, { action: 'tenant.delete', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
+    em.remove(tenant);
+    return true;
+  });
+}

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import type { ApolloServer } from '@apollo/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  Kind,
+  parse,
+  print,
+  visit,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type TypeNode,
+} from 'graphql';
+import type { RequestContext } from '../context.ts';
+import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
+import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
+import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
+
+/** One operation of operations.graphql, printed on its own with the fragments it needs. */
+export interface RestOperation {
+  readonly name: string;
+  readonly query: string;
+  readonly rootField: string;
+  readonly variables: ReadonlyMap<string, TypeNode>;
+  readonly definition: OperationDefinitionNode;
+}
+
+export const OPERATIONS_DOCUMENT: DocumentNode = parse(
+  readFileSync(new URL('./operations.graphql', import.meta.url), 'utf8'),
+);
+
+function fragmentsUsed(node: OperationDefinitionNode | FragmentDefinitionNode, all: Map<string, FragmentDefinitionNode>, into = new Map<string, FragmentDefinitionNode>()) {
+  visit(node, {
+    FragmentSpread(spread) {
+      const fragment = all.get(spread.name.value);
+      if (fragment === undefined) throw new Error(`operations.graphql: unknown fragment ${spread.name.value}`);
+      if (!into.has(fragment.name.value)) {
+        into.set(fragment.name.value, fragment);
+        fragmentsUsed(fragment, all, into);
+      }
+    },
+  });
+  return into;
+}
+
+export function loadOperations(document: DocumentNode = OPERATIONS_DOCUMENT): Map<string, RestOperation> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const operations = new Map<string, RestOperation>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION || definition.name === undefined) continue;
+    const [root] = definition.selectionSet.selections;
+    if (root?.kind !== Kind.FIELD || definition.selectionSet.selections.length !== 1) {
+      throw new Error(`operations.graphql: ${definition.name.value} must select exactly one root field`);
+    }
+    const standalone: DocumentNode = {
+      kind: Kind.DOCUMENT,
+      definitions: [definition, ...fragmentsUsed(definition, fragments).values()],
+    };
+    operations.set(definition.name.value, {
+      name: definition.name.value,
+      query: print(standalone),
+      rootField: (root.alias ?? root.name).value,
+      variables: new Map(definition.variableDefinitions?.map((v) => [v.variable.name.value, v.type]) ?? []),
+      definition,
+    });
+  }
+  return operations;
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
+}
+
+/** Query strings are text; the operation's variable types say what each must become. */
+function coerceQueryValue(type: TypeNode, raw: string): unknown {
+  switch (namedType(type)) {
+    case 'Int':
+      return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    case 'Boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : raw;
+    default:
+      return raw;
+  }
+}
+
+function pathParams(url: string): string[] {
+  return [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+}
+
+export function variablesFor(route: ExpandedRoute, operation: RestOperation, request: FastifyRequest): Record<string, unknown> {
+  const variables: Record<string, unknown> = { ...(request.params as Record<string, string>) };
+  const query = request.query as Record<string, string | string[]>;
+  for (const [name, value] of Object.entries(query)) {
+    const type = operation.variables.get(name);
+    if (type === undefined || name === 'input' || name in variables) throw invalid(name, `Unknown query parameter ${name}`);
+    if (typeof value !== 'string') throw invalid(name, `${name} may be given once`);
+    variables[name] = coerceQueryValue(type, value);
+  }
+  const body = request.body;
+  if (operation.variables.has('input')) {
+    variables['input'] = body ?? {};
+  } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
+    throw invalid('body', `${route.method} ${route.url} takes no request body`);
+  }
+  return variables;
+}
+
+function errorResponse(extensions: Record<string, unknown> | undefined, message: string): StoredResponse {
+  const code = (extensions?.['code'] as ErrorCode | undefined) ?? 'internal_error';
+  const body: ErrorBody = { code, message };
+  if (typeof extensions?.['field'] === 'string') body.field = extensions['field'];
+  if (Array.isArray(extensions?.['details'])) body.details = extensions['details'] as ErrorBody['details'];
+  return { status: STATUS_BY_CODE[code] ?? 500, body };
+}
+
+export interface RestAdapterDeps {
+  apollo: ApolloServer<RequestContext>;
+  contextFor(request: FastifyRequest): Promise<RequestContext>;
+}
+
+/** Mounts every row of the route table under /api/v1, plus 405 answers for the methods a path does not have. */
+export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps): void {
+  const operations = loadOperations();
+  const routes = expandRoutes(ROUTES);
+  const methodsByUrl = new Map<string, Set<HttpMethod>>();
+  for (const route of routes) {
+    const operation = operations.get(route.operation);
+    if (operation === undefined) throw new Error(`route ${route.method} ${route.url}: no operation ${route.operation}`);
+    for (const param of pathParams(route.url)) {
+      if (!operation.variables.has(param)) throw new Error(`route ${route.method} ${route.url}: ${route.operation} has no $${param}`);
+    }
+    methodsByUrl.set(route.url, (methodsByUrl.get(route.url) ?? new Set()).add(route.method));
+
+    app.route({
+      method: route.method,
+      url: `/api/v1${route.url}`,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const context = await deps.contextFor(request);
+        const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
+        const variables = variablesFor(route, operation, request);
+        const execute = async (): Promise<StoredResponse> => {
+          const response = await deps.apollo.executeOperation(
+            { query: operation.query, operationName: operation.name, variables },
+            { contextValue: context },
+          );
+          if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST operations');
+          const { data, errors } = response.body.singleResult;
+          const [error] = errors ?? [];
+          if (error !== undefined) return errorResponse(error.extensions, error.message);
+          const status = successStatus(route);
+          return { status, body: status === 204 ? undefined : (data as Record<string, unknown>)[operation.rootField] };
+        };
+        const result =
+          idempotencyKey === undefined
+            ? { ...(await execute()), replayed: false }
+            : await withIdempotency(
+                context.services.orm.em.fork(),
+                context.principal,
+                idempotencyKey,
+                requestFingerprint(route.method, request.url, request.body ?? null),
+                execute,
+              );
+        if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
+        reply.status(result.status);
+        return result.body === undefined ? reply.send() : reply.send(result.body);
+      },
+    });
+  }
+  for (const [url, methods] of methodsByUrl) {
+    const allow = [...methods].join(', ');
+    const others = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((method) => !methods.has(method));
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url: `/api/v1${url}`,
+      handler: async (_request, reply) => {
+        reply.header('allow', allow);
+        throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);
+      },
+    });
+  }
+}

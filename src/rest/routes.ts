@@ -1,0 +1,61 @@
+/**
+ * THE route table of /api/v1: each row maps a method and path onto a named operation of operations.graphql.
+ * The REST adapter, the 405 answers, the OpenAPI document and the isolation suite are all derived from it.
+ *
+ * `owned` rows are application-owned resources (API.md, "Three forms"): one row serves `/R…`,
+ * `/applications/{appId}/R…` and `/applications/{appId}/tenants/{tenantId}/R…`.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  readonly method: HttpMethod;
+  /** Under /api/v1, with `:param` placeholders named as the operation's variables. */
+  readonly path: string;
+  readonly operation: string;
+  readonly summary: string;
+  readonly owned?: boolean;
+  /** Success status; default 200, 201 for creations, 204 for DELETE. */
+  readonly status?: number;
+  /** Honors `Idempotency-Key` (every DELETE does; revoke and rotate say so here). */
+  readonly idempotent?: boolean;
+}
+
+export const ROUTES: readonly RouteDef[] = [
+  // organizations
+  { method: 'GET', path: '/organizations/:orgId', operation: 'GetOrganization', summary: 'Get the organization' },
+  // applications
+  { method: 'GET', path: '/applications', operation: 'ListApplications', summary: 'List applications' },
+  { method: 'POST', path: '/applications', operation: 'CreateApplication', summary: 'Create an application', status: 201 },
+  { method: 'GET', path: '/applications/:appId', operation: 'GetApplication', summary: 'Get an application' },
+  { method: 'PATCH', path: '/applications/:appId', operation: 'UpdateApplication', summary: 'Update an application and its tenancy configuration' },
+  { method: 'DELETE', path: '/applications/:appId', operation: 'DeleteApplication', summary: 'Delete an application' },
+  // tenants
+  { method: 'GET', path: '/applications/:appId/tenants', operation: 'ListTenants', summary: 'List tenants' },
+  { method: 'POST', path: '/applications/:appId/tenants', operation: 'CreateTenant', summary: 'Create a tenant', status: 201 },
+  { method: 'GET', path: '/applications/:appId/tenants/:tenantId', operation: 'GetTenant', summary: 'Get a tenant' },
+  { method: 'PATCH', path: '/applications/:appId/tenants/:tenantId', operation: 'UpdateTenant', summary: 'Update a tenant' },
+  { method: 'DELETE', path: '/applications/:appId/tenants/:tenantId', operation: 'DeleteTenant', summary: 'Delete a tenant' },
+];
+
+export interface ExpandedRoute extends RouteDef {
+  /** The full path under /api/v1 of this form. */
+  readonly url: string;
+  readonly form: 'fixed' | 'credentials' | 'application' | 'tenant';
+}
+
+/** Every concrete path of the table: owned rows in their three forms. */
+export function expandRoutes(routes: readonly RouteDef[] = ROUTES): ExpandedRoute[] {
+  return routes.flatMap((route): ExpandedRoute[] => {
+    const idempotent = route.idempotent ?? route.method === 'DELETE';
+    if (!route.owned) return [{ ...route, idempotent, url: route.path, form: 'fixed' }];
+    return [
+      { ...route, idempotent, url: route.path, form: 'credentials' },
+      { ...route, idempotent, url: `/applications/:appId${route.path}`, form: 'application' },
+      { ...route, idempotent, url: `/applications/:appId/tenants/:tenantId${route.path}`, form: 'tenant' },
+    ];
+  });
+}
+
+export function successStatus(route: RouteDef): number {
+  return route.status ?? (route.method === 'DELETE' ? 204 : 200);
+}

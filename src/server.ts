@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { HeaderMap, type ApolloServer } from '@apollo/server';
+import rateLimit from '@fastify/rate-limit';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { hashApiKeySecret } from './auth/api-key-secret.ts';
+import { readCredentials } from './auth/authenticate.ts';
+import { createRequestContext, type RequestContext } from './context.ts';
+import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
+import { createApollo } from './graphql/apollo.ts';
+import { buildSchema } from './graphql/schema.ts';
+import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
+import { registerRestRoutes } from './rest/adapter.ts';
+import type { Services } from './services.ts';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Fastify's own failures (limits, content types, JSON syntax) in the contract's terms. */
+function fromFastifyError(error: FastifyError): ErrorBody | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large', message: 'The request body is larger than 1 MiB' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { code: 'unsupported_media_type', message: 'Request bodies must be application/json' };
+    default:
+      return undefined;
+  }
+}
+
+/** The rate-limit bucket: the credential presented (hashed, never stored), else the client address. */
+function rateLimitKey(request: FastifyRequest): string {
+  const { apiKey, bearer } = readCredentials(request.headers);
+  const credential = apiKey ?? bearer;
+  return credential === undefined ? `ip:${request.ip}` : `cred:${hashApiKeySecret(credential).slice(0, 32)}`;
+}
+
+export interface Server {
+  readonly app: FastifyInstance;
+  readonly apollo: ApolloServer<RequestContext>;
+}
+
+export async function createServer(services: Services, options: { redis?: unknown; logger?: boolean } = {}): Promise<Server> {
+  const { config } = services;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  const apollo = await createApollo(buildSchema(), (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // JSON only; an empty body is no body. Anything else is 415 (Fastify's own answer, mapped below).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new GatehouseError('validation_error', 'The request body is not valid JSON', { field: 'body' }), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | GatehouseError, request, reply) => {
+    let body: ErrorBody;
+    if (error instanceof GatehouseError) {
+      body = toErrorBody(error);
+    } else {
+      const mapped = fromFastifyError(error);
+      if (mapped === undefined) request.log.error({ err: error }, 'unexpected error');
+      body = mapped ?? INTERNAL_ERROR;
+    }
+    if (body.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+    return reply.status(STATUS_BY_CODE[body.code]).send(body);
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    keyGenerator: rateLimitKey,
+    ...(options.redis === undefined ? {} : { redis: options.redis as never, nameSpace: 'gatehouse-rl-' }),
+    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    errorResponseBuilder: (_request, context) =>
+      new GatehouseError('rate_limited', `Rate limit of ${context.max} requests exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request) => {
+    throw new GatehouseError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  const contextFor = async (request: FastifyRequest) =>
+    createRequestContext(services, request.id, readCredentials(request.headers));
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await services.orm.em.getConnection().execute('select 1');
+      return { status: 'ready' };
+    } catch (error) {
+      app.log.warn({ err: error }, 'database unreachable');
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+
+  const graphiql = renderGraphiQL({ endpoint: '/graphql', title: 'Gatehouse GraphQL' });
+  app.get('/graphql', async (_request, reply) => reply.type('text/html; charset=utf-8').send(graphiql));
+  app.post('/graphql', async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
+
+  registerRestRoutes(app, { apollo, contextFor });
+  return { app, apollo };
+}
+
+async function handleGraphQL(
+  apollo: ApolloServer<RequestContext>,
+  contextFor: (request: FastifyRequest) => Promise<RequestContext>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  let context: RequestContext;
+  let idempotencyKey: string | undefined;
+  try {
+    context = await contextFor(request);
+    idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
+  } catch (error) {
+    if (!(error instanceof GatehouseError)) throw error;
+    const { code, message, ...rest } = toErrorBody(error);
+    return reply.status(error.status).send({ errors: [{ message, extensions: { code, status: error.status, ...rest } }] });
+  }
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  const execute = async () => {
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: request.method, headers, search: '', body: request.body },
+      context: async () => context,
+    });
+    if (response.body.kind !== 'complete') throw new Error('incremental delivery is not enabled');
+    return { status: response.status ?? 200, body: JSON.parse(response.body.string) as unknown };
+  };
+  const result =
+    idempotencyKey === undefined
+      ? { ...(await execute()), replayed: false }
+      : await withIdempotency(context.services.orm.em.fork(), context.principal, idempotencyKey, requestFingerprint('graphql', request.body ?? null), execute);
+  if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
+  return reply.status(result.status).type('application/json; charset=utf-8').send(result.body);
+}

@@ -1,0 +1,12 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from './config.ts';
+import type { SigningKeyStore } from './auth/signing-keys.ts';
+import type { CursorCodec } from './domain/pagination.ts';
+
+/** The process-wide collaborators a request context is built from. Stateless across instances. */
+export interface Services {
+  readonly config: Config;
+  readonly orm: MikroORM;
+  readonly signingKeys: SigningKeyStore;
+  readonly cursors: CursorCodec;
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let tenants: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  tenants = `/applications/${app.root.applicationId}/tenants`;
+});
+afterAll(async () => app?.close());
+
+describe('tenants', () => {
+  it('creates, reads, renames and lists tenants', async () => {
+    const created = await app.http.post(tenants, { name: 'Acme Corp' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Acme Corp', slug: 'acme-corp', applicationId: app.root.applicationId });
+    const id = created.body.id as string;
+    expect((await app.http.get(`${tenants}/${id}`)).body).toEqual(created.body);
+    const renamed = await app.http.patch(`${tenants}/${id}`, { name: 'Acme', slug: 'acme' });
+    expect(renamed.body).toMatchObject({ name: 'Acme', slug: 'acme' });
+    const list = await app.http.get(tenants);
+    expect(list.body.data.map((t: { id: string }) => t.id)).toContain(id);
+  });
+
+  it('refuses a duplicate slug with 409 and an invalid one with 422', async () => {
+    await app.http.post(tenants, { name: 'Dup', slug: 'dup' });
+    const duplicate = await app.http.post(tenants, { name: 'Dup again', slug: 'dup' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'slug' });
+    const invalid = await app.http.post(tenants, { name: 'Bad', slug: 'Not A Slug' });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body).toMatchObject({ code: 'validation_error', field: 'slug' });
+    const noName = await app.http.post(tenants, {});
+    expect(noName.status).toBe(422);
+    expect(noName.body.field).toBe('name');
+  });
+
+  it('paginates with opaque, tamper-evident cursors', async () => {
+    for (let i = 0; i < 5; i += 1) await app.http.post(tenants, { name: `Page ${i}` });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { id: string }[]; next: string | null } } = await app.http.get(
+        `${tenants}?pageSize=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.data.map((t) => t.id));
+      cursor = page.body.next;
+    } while (cursor !== null);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual([...seen].sort());
+    const first = await app.http.get(`${tenants}?pageSize=1`);
+    const forged = `${first.body.next.slice(0, -2)}AA`;
+    const refused = await app.http.get(`${tenants}?cursor=${encodeURIComponent(forged)}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'cursor' });
+    const foreign = await app.http.get(`/applications?cursor=${encodeURIComponent(first.body.next)}`);
+    expect(foreign.status).toBe(422);
+    for (const size of ['0', '101', 'abc']) {
+      const bad = await app.http.get(`${tenants}?pageSize=${size}`);
+      expect(bad.status).toBe(422);
+      expect(bad.body.field).toBe('pageSize');
+    }
+  });
+
+  it('a tenant of another application is not found, and cannot be changed', async () => {
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    const theirs = await foreign.post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' });
+    const read = await app.http.get(`${tenants}/${theirs.body.id}`);
+    expect(read.status).toBe(404);
+    const viaTheirApp = await app.http.get(`/applications/${other.applicationId}/tenants/${theirs.body.id}`);
+    expect(viaTheirApp.status).toBe(404);
+    const del = await app.http.delete(`${tenants}/${theirs.body.id}`);
+    expect(del.status).toBe(404);
+    expect((await foreign.get(`/applications/${other.applicationId}/tenants/${theirs.body.id}`)).status).toBe(200);
+  });
+
+  it('deletes a tenant, and replays the delete for the same Idempotency-Key', async () => {
+    const created = await app.http.post(tenants, { name: 'Short lived' });
+    const key = crypto.randomUUID();
+    const first = await app.http.delete(`${tenants}/${created.body.id}`, { headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(204);
+    const replay = await app.http.delete(`${tenants}/${created.body.id}`, { headers: { 'idempotency-key': key } });
+    expect(replay.status).toBe(204);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const fresh = await app.http.delete(`${tenants}/${created.body.id}`);
+    expect(fresh.status).toBe(404);
+    const other = await app.http.post(tenants, { name: 'Other' });
+    const conflict = await app.http.delete(`${tenants}/${other.body.id}`, { headers: { 'idempotency-key': key } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe('idempotency_conflict');
+    const badKey = await app.http.delete(`${tenants}/${other.body.id}`, { headers: { 'idempotency-key': 'nope' } });
+    expect(badKey.status).toBe(422);
+    expect(badKey.body.field).toBe('Idempotency-Key');
+    expect((await app.http.get(`${tenants}/${other.body.id}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { createTestDatabase } from './database.ts';
+import { HttpClient } from './http.ts';
+
+export interface TestApp {
+  readonly gatehouse: Gatehouse;
+  readonly baseUrl: string;
+  /** The bootstrapped organization, multi-tenant application and its `app_admin` key. */
+  readonly root: BootstrapResult;
+  /** A client that sends the root key. */
+  readonly http: HttpClient;
+  /** Every SQL statement the service sent, for the N+1 tests. */
+  readonly queries: string[];
+  /** Another bootstrapped organization + application + key: the foreign side of isolation tests. */
+  bootstrapAnother(): Promise<BootstrapResult>;
+  /** A client with other credentials. */
+  as(credentials: { apiKey?: string; bearer?: string }): HttpClient;
+  /** An access token signed by the service's own key store, as the OAuth token endpoint will issue. */
+  mintAccessToken(claims: { sub?: string; app_id: string; tenant_id?: string; permissions: string[] }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const queries: string[] = [];
+  const config = loadConfig(
+    { PORT: '0', REDIS_URL: process.env['REDIS_URL'] ?? '', LOG_LEVEL: 'silent' },
+    {
+      databaseUrl: database.databaseUrl,
+      dataDir: database.dataDir,
+      host: '127.0.0.1',
+      publicUrl: 'http://gatehouse.test',
+      rateLimit: { max: 100_000, windowMs: 60_000 },
+      ...overrides,
+    },
+  );
+  const gatehouse = await startGatehouse(config, { logger: false, onQuery: (sql) => queries.push(sql) });
+  await gatehouse.server.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = gatehouse.server.app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const another = () => bootstrap(gatehouse.services.orm, { requestId: randomUUID(), apiKeySecret: undefined });
+  const root = await another();
+  return {
+    gatehouse,
+    baseUrl,
+    root,
+    queries,
+    http: new HttpClient(baseUrl, { apiKey: root.apiKey }),
+    bootstrapAnother: another,
+    as: (credentials) => new HttpClient(baseUrl, credentials),
+    mintAccessToken: ({ sub, ...claims }) =>
+      gatehouse.services.signingKeys.signAccessToken(sub ?? randomUUID(), claims),
+    async close() {
+      await gatehouse.close();
+      await database.drop();
+    },
+  };
+}

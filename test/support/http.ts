@@ -1,0 +1,69 @@
+/** A small REST + GraphQL client for the end-to-end suites: real HTTP against the running service. */
+export interface HttpResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A raw body sent as is (with its own Content-Type header). */
+  raw?: string;
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly credentials: { apiKey?: string; bearer?: string };
+
+  constructor(baseUrl: string, credentials: { apiKey?: string; bearer?: string }) {
+    this.baseUrl = baseUrl;
+    this.credentials = credentials;
+  }
+
+  private authHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (this.credentials.apiKey !== undefined) headers['x-api-key'] = this.credentials.apiKey;
+    if (this.credentials.bearer !== undefined) headers['authorization'] = `Bearer ${this.credentials.bearer}`;
+    return headers;
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const headers: Record<string, string> = { ...this.authHeaders(), ...options.headers };
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const url = path.startsWith('/api/') || path.startsWith('/graphql') || path.startsWith('/') ? `${this.baseUrl}${path}` : path;
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text);
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', `/api/v1${path}`, options);
+  }
+  post<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('POST', `/api/v1${path}`, { ...options, body });
+  }
+  patch<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('PATCH', `/api/v1${path}`, { ...options, body });
+  }
+  put<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('PUT', `/api/v1${path}`, { ...options, body });
+  }
+  delete<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('DELETE', `/api/v1${path}`, options);
+  }
+
+  /** POST /graphql; returns the whole GraphQL response (`data`, `errors`). */
+  graphql<T = any>(query: string, variables: Record<string, unknown> = {}, options: RequestOptions = {}) {
+    return this.request<{ data?: T; errors?: { message: string; extensions: Record<string, any> }[] }>('POST', '/graphql', {
+      ...options,
+      body: { query, variables },
+    });
+  }
+}
