@@ -1,0 +1,177 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import type { Application } from '../../db/entities/index.ts';
+import { Setting, Tenant } from '../../db/entities/index.ts';
+import type { SettingFeature } from '../../db/entities/setting.entity.ts';
+import { GatehouseError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { APPLICATION_ROWS, clearTenant } from '../loaders.ts';
+
+/**
+ * The tenancy configuration engine for settings (branding, e-mail templates, e-mail provider, policies). Each
+ * feature is governed by one switch of the application's tenancyConfig; a tenant override counts only while that
+ * switch allows it, and is kept, hidden, while it does not (spec, States and transitions).
+ */
+export type Source = 'inherited' | 'customized';
+
+export interface Effective<T> {
+  value: T;
+  source: Source;
+  /** The stored row behind the value; absent when it is the built-in default. */
+  row: Setting | undefined;
+}
+
+/** Whether the application lets tenants override a feature. */
+export function tenantMayCustomize(application: Application, feature: SettingFeature): boolean {
+  if (!application.multiTenant) return false;
+  switch (feature) {
+    case 'branding':
+      return application.brandingScope === 'tenant';
+    case 'email_template':
+      return application.emailTemplatesScope === 'tenant';
+    case 'email_provider':
+      return application.emailProviderScope === 'tenant';
+    case 'policy':
+      return application.authIsolation === 'isolated';
+  }
+}
+
+/** The switch that governs a feature, for error messages. */
+export const GOVERNING_SWITCH: Record<SettingFeature, string> = {
+  branding: 'tenancyConfig.brandingScope',
+  email_template: 'tenancyConfig.emailTemplatesScope',
+  email_provider: 'tenancyConfig.emailProviderScope',
+  policy: 'tenancyConfig.authIsolation',
+};
+
+/** 409 `tenant_customization_disabled` unless the governing switch allows tenant overrides. */
+export function assertTenantMayCustomize(application: Application, feature: SettingFeature): void {
+  if (!tenantMayCustomize(application, feature)) {
+    const setting = GOVERNING_SWITCH[feature];
+    const allowing = feature === 'policy' ? 'isolated' : 'tenant';
+    throw new GatehouseError(
+      'tenant_customization_disabled',
+      `Tenant overrides of ${feature.replace('_', ' ')} need ${setting} = ${allowing}`,
+      { field: setting },
+    );
+  }
+}
+
+function find(rows: Setting[], feature: SettingFeature, key: string): Setting | undefined {
+  return rows.find((row) => row.feature === feature && row.key === key);
+}
+
+/**
+ * The application's value of one setting (its stored row, or the default), through the request's loader so that
+ * a page of tenants reads the application's rows once.
+ */
+export async function applicationValue<T>(scope: Scope, feature: SettingFeature, key: string, fallback: T): Promise<Effective<T>> {
+  const row = find(await scope.loaders.settings.load(APPLICATION_ROWS), feature, key);
+  return { value: row === undefined ? fallback : (row.value as T), source: 'inherited', row };
+}
+
+/**
+ * The value a tenant sees: its override when the governing switch allows one and it exists (`customized`), else
+ * the application's (`inherited`). Batched across tenants by the request's DataLoader.
+ */
+export async function effectiveValue<T>(
+  scope: Scope,
+  tenantId: string,
+  feature: SettingFeature,
+  key: string,
+  fallback: T,
+): Promise<Effective<T>> {
+  const application = await scope.application();
+  if (tenantMayCustomize(application, feature)) {
+    const override = find(await scope.loaders.settings.load(tenantId), feature, key);
+    if (override !== undefined) return { value: override.value as T, source: 'customized', row: override };
+  }
+  return applicationValue(scope, feature, key, fallback);
+}
+
+export interface SettingWrite {
+  feature: SettingFeature;
+  key: string;
+  value: Record<string, unknown>;
+  /** Write-only secrets: merged into the stored ones (a null value removes one). */
+  secrets?: Record<string, string | null>;
+  /** Audit action, e.g. `branding.update`. */
+  action: string;
+}
+
+function mergeSecrets(stored: Record<string, string> | null | undefined, changes: Record<string, string | null> | undefined) {
+  if (changes === undefined) return stored ?? null;
+  const merged: Record<string, string> = { ...(stored ?? {}) };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) delete merged[name];
+    else merged[name] = value;
+  }
+  return Object.keys(merged).length === 0 ? null : merged;
+}
+
+async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
+  const existing = await em.findOne(Setting, { tenantId, feature: write.feature, key: write.key }, { filters: { tenant: { id: null } } });
+  const before = existing === null ? null : existing.value;
+  let row: Setting;
+  if (existing === null) {
+    row = em.create(Setting, {
+      applicationId: scope.applicationId,
+      id: newId(),
+      tenantId,
+      feature: write.feature,
+      key: write.key,
+      value: write.value,
+      secrets: mergeSecrets(null, write.secrets),
+    });
+  } else {
+    existing.value = write.value;
+    existing.secrets = mergeSecrets(existing.secrets, write.secrets);
+    row = existing;
+  }
+  recordAudit(em, scope, {
+    action: write.action,
+    targetType: write.feature,
+    targetId: write.key === '' ? null : write.key,
+    tenantId,
+    before,
+    after: write.value,
+  });
+  return row;
+}
+
+/** Sets the application's value (application-wide credentials only). */
+export async function putApplicationSetting(scope: Scope, write: SettingWrite): Promise<Setting> {
+  scope.requireApplicationWide();
+  const row = await scope.em.transactional((em) => upsert(em, scope, null, write));
+  clearTenant(scope.loaders, null);
+  return row;
+}
+
+/** Sets a tenant's override; 409 `tenant_customization_disabled` while the governing switch forbids overrides. */
+export async function putTenantOverride(scope: Scope, tenantId: string, write: SettingWrite): Promise<Setting> {
+  assertTenantMayCustomize(await scope.application(), write.feature);
+  await assertTenantExists(scope, tenantId);
+  const row = await scope.em.transactional((em) => upsert(em, scope, tenantId, write));
+  clearTenant(scope.loaders, tenantId);
+  return row;
+}
+
+/**
+ * "Remove tenant override": deletes the tenant's row so the tenant inherits again. Allowed whatever the switch
+ * says (removing hidden overrides is how an operator cleans up); 404 when the tenant has no such override.
+ */
+export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: string): Promise<boolean> {
+  await scope.em.transactional(async (em) => {
+    const row = await em.findOne(Setting, { tenantId, feature, key });
+    if (row === null) throw notFound('Tenant override');
+    recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before: row.value, after: null });
+    em.remove(row);
+  });
+  clearTenant(scope.loaders, tenantId);
+  return true;
+}
+
+async function assertTenantExists(scope: Scope, tenantId: string): Promise<void> {
+  if ((await scope.em.count(Tenant, { id: tenantId })) === 0) throw notFound('Tenant', 'tenantId');
+}
