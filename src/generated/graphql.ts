@@ -246,6 +246,13 @@ export type QueryTenantsArgs = {
   pageSize?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** Where a tenant's effective value comes from (the dashboard's badge). */
+export type Source =
+  /** The tenant's own override applies. */
+  | 'customized'
+  /** The tenant has no override (or its override is hidden by the governing switch): the application's value applies. */
+  | 'inherited';
+
 /** The four switches of a multi-tenant application's tenant customization. */
 export type TenancyConfig = {
   __typename?: 'TenancyConfig';
@@ -401,6 +408,7 @@ export type ResolversTypes = {
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Source: Source;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TenancyConfig: ResolverTypeWrapper<TenancyConfig>;
   TenancyConfigInput: TenancyConfigInput;
