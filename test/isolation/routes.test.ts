@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandRoutes, type ExpandedRoute } from '../../src/rest/routes.ts';
+import { loadOperations } from '../../src/rest/adapter.ts';
+import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { HttpClient } from '../support/http.ts';
+import { seedVictim, type Victim } from './fixtures.ts';
+
+/**
+ * Walks every row of the route table (every path form) with credentials that must not reach the victim's data:
+ * another application's key, a key of the victim's other tenant, a key without the permission, and none at all;
+ * over REST and over GraphQL. Each must be refused with the contract's status, and leak no victim data.
+ */
+let app: TestApp;
+let victim: Victim;
+let foreignApp: HttpClient;
+let otherTenant: HttpClient;
+let readOnlyElsewhere: HttpClient;
+let anonymous: HttpClient;
+const operations = loadOperations();
+const routes = expandRoutes();
+
+/** Routes that act on the credentials' own application by design, so another application's key may call them. */
+const CREDENTIAL_SCOPED = new Set(['ListApplications', 'CreateApplication']);
+
+function pathFor(route: ExpandedRoute): string {
+  return route.url.replace(/:(\w+)/g, (_, name: string) => {
+    const value = victim.params[name];
+    if (value === undefined) throw new Error(`isolation fixtures have no value for :${name} (${route.method} ${route.url})`);
+    return value;
+  });
+}
+
+function bodyFor(route: ExpandedRoute): unknown {
+  if (!operations.get(route.operation)?.variables.has('input')) return undefined;
+  const body = victim.bodies[route.operation];
+  if (body === undefined) throw new Error(`isolation fixtures have no request body for ${route.operation}`);
+  return body;
+}
+
+function variablesFor(route: ExpandedRoute): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const name of operations.get(route.operation)?.variables.keys() ?? []) {
+    if (name === 'input') variables[name] = bodyFor(route);
+    else if (route.url.includes(`:${name}`)) variables[name] = victim.params[name];
+  }
+  return variables;
+}
+
+async function keyFor(tenantId: string | null, permissions: string[]): Promise<string> {
+  const em = app.gatehouse.services.orm.em.fork();
+  const { secret } = issueApiKey(em, {
+    applicationId: app.root.applicationId,
+    tenantId,
+    userId: null,
+    name: 'isolation',
+    permissions,
+    expiresAt: null,
+  });
+  await em.flush();
+  return secret;
+}
+
+function expectNoVictimData(body: unknown) {
+  const text = JSON.stringify(body ?? null);
+  for (const [name, id] of Object.entries(victim.params)) {
+    if (name === 'tenantId' || name === 'appId' || name === 'orgId') continue;
+    expect(text, `leaks ${name}`).not.toContain(id);
+  }
+  expect(text).not.toContain('Victim');
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  victim = await seedVictim(app);
+  const other = await app.bootstrapAnother();
+  foreignApp = app.as({ apiKey: other.apiKey });
+  const tenantB = (await app.http.get(`/applications/${app.root.applicationId}/tenants?pageSize=100`)).body.data.find(
+    (t: { name: string }) => t.name === 'Victim B',
+  ).id as string;
+  otherTenant = app.as({ apiKey: await keyFor(tenantB, ['*']) });
+  readOnlyElsewhere = app.as({ apiKey: await keyFor(null, ['organizations:read']) });
+  anonymous = app.as({});
+});
+afterAll(async () => app?.close());
+
+const send = (route: ExpandedRoute, client: HttpClient) =>
+  client.request(route.method, `/api/v1${pathFor(route)}`, { body: bodyFor(route) });
+const sendGraphQL = (route: ExpandedRoute, client: HttpClient) => {
+  const operation = operations.get(route.operation);
+  if (operation === undefined) throw new Error(`no operation ${route.operation}`);
+  return client.graphql(operation.query, variablesFor(route));
+};
+const named = (list: ExpandedRoute[]) => list.map((route) => [`${route.method} ${route.url}`, route] as const);
+
+describe('no credentials: 401 on every route', () => {
+  it.each(named(routes))('%s', async (_, route) => {
+    const rest = await send(route, anonymous);
+    expect(rest.status).toBe(401);
+    expect(rest.body.code).toBe('unauthenticated');
+    const gql = await sendGraphQL(route, anonymous);
+    expect(gql.status).toBe(401);
+    expect(gql.body.errors?.[0]?.extensions.code).toBe('unauthenticated');
+  });
+});
+
+describe('another application: 404 and nothing of the victim', () => {
+  it.each(named(routes.filter((route) => !CREDENTIAL_SCOPED.has(route.operation) && route.url.includes(':'))))(
+    '%s',
+    async (_, route) => {
+      const rest = await send(route, foreignApp);
+      // A credentials-form path (`/users/{id}`) resolves in the foreign app, where the id does not exist.
+      expect(rest.status, JSON.stringify(rest.body)).toBe(404);
+      expect(rest.body.code).toBe('not_found');
+      expectNoVictimData(rest.body);
+      const gql = await sendGraphQL(route, foreignApp);
+      expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', status: 404 });
+      expectNoVictimData(gql.body);
+    },
+  );
+
+  it.each(named(routes.filter((route) => CREDENTIAL_SCOPED.has(route.operation))))(
+    '%s acts on the caller’s own application only',
+    async (_, route) => {
+      const rest = await send(route, foreignApp);
+      expect(rest.status).toBeLessThan(300);
+      expectNoVictimData(rest.body);
+      expect(JSON.stringify(rest.body)).not.toContain(victim.params['appId']);
+    },
+  );
+});
+
+describe('a key of another tenant: 403', () => {
+  it.each(named(routes.filter((route) => route.url.includes(':tenantId'))))('%s', async (_, route) => {
+    const rest = await send(route, otherTenant);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(403);
+    expect(rest.body.code).toBe('forbidden');
+    expectNoVictimData(rest.body);
+    const gql = await sendGraphQL(route, otherTenant);
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+});
+
+describe('a key without the permission: 403', () => {
+  it.each(named(routes.filter((route) => route.operation !== 'GetOrganization')))('%s', async (_, route) => {
+    const rest = await send(route, readOnlyElsewhere);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(403);
+    expect(rest.body.code).toBe('forbidden');
+    expectNoVictimData(rest.body);
+    const gql = await sendGraphQL(route, readOnlyElsewhere);
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+});
