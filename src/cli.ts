@@ -1,22 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { SigningKeyStore } from './auth/signing-keys.ts';
 import { loadConfig } from './config.ts';
 import { readEmbeddedLock } from './db/embedded.ts';
-import { openDatabase } from './db/orm.ts';
+import { openDatabase, type Database } from './db/orm.ts';
 import { bootstrap } from './domain/bootstrap.ts';
 
-const USAGE = `usage: gatehouse bootstrap [--json]
+const USAGE = `usage: gatehouse <command> [--json]
 
-  bootstrap   create an organization, a multi-tenant application and an app_admin API key
-  --json      print one JSON line {"organizationId","applicationId","apiKey"}`;
+  bootstrap             create an organization, a multi-tenant application and an app_admin API key
+  rotate-signing-key    make a new ES256 signing key active; tokens of the old one verify until they expire
+  --json                print one JSON line`;
+
+type Command = (database: Database, json: boolean) => Promise<string>;
+
+const COMMANDS: Record<string, Command> = {
+  async bootstrap(database, json) {
+    const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId: randomUUID() });
+    return json
+      ? JSON.stringify(result)
+      : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
+  },
+  async 'rotate-signing-key'(database, json) {
+    const kid = await new SigningKeyStore(database.orm.em, loadConfig().publicUrl).rotate();
+    return json ? JSON.stringify({ kid }) : `Active signing key: ${kid}`;
+  },
+};
 
 /**
- * `gatehouse bootstrap`. With the embedded database it goes through the running instance's socket when one
- * owns the data directory (PGlite allows one process), and opens the directory itself otherwise.
+ * With the embedded database, commands go through the running instance's socket when one owns the data
+ * directory (PGlite allows one process), and open the directory themselves otherwise.
  */
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
-  if (values.help || positionals[0] !== 'bootstrap' || positionals.length !== 1) {
+  const command = positionals.length === 1 ? COMMANDS[positionals[0] as string] : undefined;
+  if (values.help || command === undefined) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
@@ -24,12 +42,7 @@ async function main(argv: string[]): Promise<number> {
   const running = config.databaseUrl === undefined ? await readEmbeddedLock(config.dataDir) : undefined;
   const database = await openDatabase(config, running === undefined ? {} : { url: running.url, poolMax: 1 });
   try {
-    const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId: randomUUID() });
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify(result)}\n`
-        : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)\n`,
-    );
+    process.stdout.write(`${await command(database, values.json === true)}\n`);
     return 0;
   } finally {
     await database.close();

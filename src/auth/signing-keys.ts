@@ -67,13 +67,17 @@ export class SigningKeyStore {
     return (await this.load()).map((key) => key.publicJwk as JWK);
   }
 
-  /** Signs a management-API access token with the active key. */
-  async signAccessToken(subject: string, claims: JWTPayload, expiresInSeconds = 900): Promise<string> {
+  /** Signs an access token with the active key: for the management API unless another audience is named. */
+  async signAccessToken(
+    subject: string,
+    claims: JWTPayload,
+    { audience = this.managementAudience, expiresInSeconds = 900 }: { audience?: string; expiresInSeconds?: number } = {},
+  ): Promise<string> {
     const active = (await this.load()).find((key) => key.status === 'active');
     if (active === undefined) throw new Error('no active signing key');
     return signJwt(active.privateJwk as JWK, claims, {
       issuer: this.issuer,
-      audience: this.managementAudience,
+      audience,
       subject,
       expiresInSeconds: Math.min(expiresInSeconds, MAX_ACCESS_TOKEN_SECONDS),
     });

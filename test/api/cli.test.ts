@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * `gatehouse bootstrap --json` and `npm start` on the embedded database, as separate processes: the CLI opens
+ * the data directory itself when no server runs, and goes through the running server's socket when one does.
+ */
+const root = new URL('../../', import.meta.url).pathname;
+let dataDir: string;
+let server: ChildProcess | undefined;
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...args], { env: { ...process.env, ...env, DATABASE_URL: '' }, cwd: root });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-'));
+});
+afterAll(async () => {
+  if (server !== undefined && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGKILL');
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('gatehouse CLI on the embedded database', () => {
+  it('bootstraps with no server running and prints one JSON line', async () => {
+    const result = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toEqual({
+      organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      applicationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      apiKey: expect.stringMatching(/^ghk_/),
+    });
+  });
+
+  it('refuses an unknown command with usage and exit code 2', async () => {
+    const result = await run(['frobnicate'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('usage: gatehouse');
+  });
+
+  it('bootstraps through the running server’s socket, and the new key works against that server', async () => {
+    const port = await freePort();
+    server = spawn(process.execPath, [join(root, 'src/main.ts')], {
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', GATEHOUSE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      cwd: root,
+      stdio: 'ignore',
+    });
+    await waitFor(`http://127.0.0.1:${port}/readyz`);
+    const result = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(result.code, result.stderr).toBe(0);
+    const created = JSON.parse(result.stdout) as { applicationId: string; apiKey: string };
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/applications`, { headers: { 'x-api-key': created.apiKey } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { id: string }[] };
+    expect(body.data.map((application) => application.id)).toEqual([created.applicationId]);
+    const rotated = await run(['rotate-signing-key', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toEqual({ kid: expect.any(String) });
+  });
+
+  it('a second server on the same data directory refuses to start', async () => {
+    const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
+        env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+        cwd: root,
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain('is in use by process');
+  });
+
+  it('shuts down on SIGTERM with exit code 0, releasing the data directory', async () => {
+    const exited = new Promise<number | null>((resolve) => server?.once('exit', (code) => resolve(code)));
+    server?.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const after = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(after.code, after.stderr).toBe(0);
+  });
+});
