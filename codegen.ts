@@ -24,6 +24,8 @@ const config: CodegenConfig = {
           Tenant: '../db/entities/index.ts#Tenant',
           ApiKey: '../db/entities/index.ts#ApiKey',
           ApiKeyWithSecret: '../domain/api-keys/issue.ts#ApiKeyWithSecret',
+          ApiKeyIntrospection: '../domain/api-keys/api-keys.ts#ApiKeyIntrospection',
+          User: '../db/entities/index.ts#User',
         },
       },
     },

@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships CommonJS (`main`) and ESM (`module`) with no `exports` map: Node loads the CommonJS one for
+    // everyone, Vite would give our sources the ESM one, and graphql's instanceof checks then fail across the two.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',

@@ -4,6 +4,7 @@ import { applicationResolvers } from './applications.ts';
 import { commonResolvers } from './common.ts';
 import { organizationResolvers } from './organizations.ts';
 import { tenantResolvers } from './tenants.ts';
+import { userResolvers } from './users.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -12,4 +13,5 @@ export const resolvers: Resolvers[] = [
   applicationResolvers,
   tenantResolvers,
   apiKeyResolvers,
+  userResolvers,
 ];

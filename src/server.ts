@@ -11,6 +11,7 @@ import { createApollo } from './graphql/apollo.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { registerRestRoutes } from './rest/adapter.ts';
+import { buildOpenApiDocument } from './rest/openapi.ts';
 import type { Services } from './services.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -53,7 +54,8 @@ export async function createServer(services: Services, options: { redis?: unknow
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false },
   });
-  const apollo = await createApollo(buildSchema(), (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
+  const schema = buildSchema();
+  const apollo = await createApollo(schema, (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -119,6 +121,9 @@ export async function createServer(services: Services, options: { redis?: unknow
   app.post('/graphql', async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
 
   registerRestRoutes(app, { apollo, contextFor });
+  // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
+  const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
+  app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   return { app, apollo };
 }
 

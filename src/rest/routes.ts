@@ -35,6 +35,19 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/applications/:appId/tenants/:tenantId', operation: 'GetTenant', summary: 'Get a tenant' },
   { method: 'PATCH', path: '/applications/:appId/tenants/:tenantId', operation: 'UpdateTenant', summary: 'Update a tenant' },
   { method: 'DELETE', path: '/applications/:appId/tenants/:tenantId', operation: 'DeleteTenant', summary: 'Delete a tenant' },
+  // users
+  { method: 'GET', path: '/users', operation: 'ListUsers', summary: 'List users (a tenant scope lists its members)', owned: true },
+  { method: 'POST', path: '/users', operation: 'CreateUser', summary: 'Create a user', owned: true, status: 201 },
+  { method: 'GET', path: '/users/:userId', operation: 'GetUser', summary: 'Get a user', owned: true },
+  { method: 'PATCH', path: '/users/:userId', operation: 'UpdateUser', summary: 'Update a user', owned: true },
+  { method: 'DELETE', path: '/users/:userId', operation: 'DeleteUser', summary: 'Delete a user (a shared-pool user in a tenant scope: leave that tenant)', owned: true },
+  // api keys
+  { method: 'GET', path: '/api-keys', operation: 'ListApiKeys', summary: 'List API keys', owned: true },
+  { method: 'POST', path: '/api-keys', operation: 'CreateApiKey', summary: 'Create an API key (the response alone holds its secret)', owned: true, status: 201 },
+  { method: 'POST', path: '/api-keys/introspect', operation: 'IntrospectApiKey', summary: 'Introspect an API key secret', owned: true },
+  { method: 'GET', path: '/api-keys/:keyId', operation: 'GetApiKey', summary: 'Get an API key', owned: true },
+  { method: 'DELETE', path: '/api-keys/:keyId', operation: 'RevokeApiKey', summary: 'Revoke an API key', owned: true },
+  { method: 'POST', path: '/api-keys/:keyId/rotate', operation: 'RotateApiKey', summary: 'Rotate an API key’s secret', owned: true, idempotent: true },
 ];
 
 export interface ExpandedRoute extends RouteDef {

@@ -1,0 +1,282 @@
+import { STATUS_CODES } from 'node:http';
+import {
+  GraphQLNonNull,
+  isInputType,
+  isNonNullType,
+  Kind,
+  typeFromAST,
+  valueFromASTUntyped,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type TypeNode,
+} from 'graphql';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
+import { STATUS_BY_CODE, type ErrorCode } from '../errors.ts';
+import { SERVICE_VERSION } from '../version.ts';
+import { loadOperations, OPERATIONS_DOCUMENT, type RestOperation } from './adapter.ts';
+import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
+import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
+
+export type OpenApiMethod = Lowercase<HttpMethod>;
+
+export interface OpenApiResponse {
+  readonly description: string;
+  readonly headers: Record<string, { $ref: string }>;
+  readonly content?: { 'application/json': { schema: JsonSchema } };
+}
+
+export interface OpenApiOperation {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters: JsonSchema[];
+  readonly requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
+  readonly responses: Record<string, OpenApiResponse | { $ref: string }>;
+}
+
+export interface OpenApiDocument {
+  readonly openapi: '3.1.0';
+  readonly info: { title: string; version: string; description: string };
+  readonly servers: { url: string }[];
+  readonly security: Record<string, string[]>[];
+  readonly paths: Record<string, Partial<Record<OpenApiMethod, OpenApiOperation>>>;
+  readonly components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, OpenApiResponse>;
+    headers: Record<string, { description: string; schema: JsonSchema }>;
+    parameters: Record<string, JsonSchema>;
+    securitySchemes: Record<string, JsonSchema>;
+  };
+}
+
+const JSON_TYPE = 'application/json';
+const EVERY_RESPONSE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
+
+const HEADERS: OpenApiDocument['components']['headers'] = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per window for these credentials (per client address without any).', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the current window resets.', schema: { type: 'integer' } },
+  'X-Request-Id': { description: "The request's id: the caller's own `X-Request-Id` when it is sane, else a new one.", schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
+};
+
+/** The error responses, by status; the codes of each come from STATUS_BY_CODE. */
+const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: string }>> = {
+  401: { name: 'Unauthenticated', description: 'Missing, unknown, revoked or expired credentials.' },
+  403: { name: 'Forbidden', description: 'The credentials lack the permission, or aim at another tenant than their own.' },
+  404: { name: 'NotFound', description: 'Absent, or in another application or tenant.' },
+  409: { name: 'Conflict', description: 'A duplicate, a tenancy rule, or an `Idempotency-Key` reused for another request.' },
+  413: { name: 'PayloadTooLarge', description: 'The request body is larger than 1 MiB.' },
+  415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`.' },
+  422: { name: 'ValidationError', description: 'An invalid input; `field` names it.' },
+  429: { name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds.' },
+  500: { name: 'InternalError', description: 'An unexpected failure; idempotent calls may be retried with backoff.' },
+};
+
+const ERROR_BODY: JsonSchema = {
+  description: 'Every error response has this body.',
+  type: 'object',
+  properties: {
+    code: { type: 'string', enum: Object.keys(STATUS_BY_CODE), description: 'Machine-readable error code.' },
+    message: { type: 'string', description: 'Human-readable message.' },
+    field: { type: 'string', description: 'The offending input, on validation errors (and some conflicts).' },
+    details: {
+      type: 'array',
+      description: 'Structured particulars, e.g. each tenant and kind of data that blocks a change.',
+      items: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+    },
+  },
+  required: ['code', 'message'],
+  additionalProperties: false,
+};
+
+/** API.md: every list takes `pageSize` (1..100, default 20) and an opaque `cursor`. */
+const LIST_PARAMETERS: Readonly<Record<string, { description: string; schema?: JsonSchema }>> = {
+  pageSize: { description: 'Records per page.', schema: { minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT } },
+  cursor: { description: 'The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident.' },
+};
+
+const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
+  fixed: '',
+  credentials: 'The application, and the tenant if any, are those of the credentials.',
+  application: 'Acts on application `appId`; the tenant, if any, is that of the credentials.',
+  tenant: 'Acts on tenant `tenantId` of application `appId`, always.',
+};
+
+const OPERATION_ID_SUFFIX: Readonly<Record<ExpandedRoute['form'], string>> = { fixed: '', credentials: '', application: 'InApplication', tenant: 'InTenant' };
+
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const pathParamNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+
+function errorResponses(): Record<string, OpenApiResponse> {
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
+    const codes = (Object.keys(STATUS_BY_CODE) as ErrorCode[]).filter((code) => String(STATUS_BY_CODE[code]) === status);
+    responses[name] = {
+      description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
+      headers: headerRefs(status === '429' ? [...EVERY_RESPONSE_HEADERS, 'Retry-After'] : EVERY_RESPONSE_HEADERS),
+      content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/ErrorBody', properties: { code: { enum: codes } } } } },
+    };
+  }
+  return responses;
+}
+
+/** Which errors a route can answer with: every route can fail authentication, permission, validation and limits. */
+function errorStatuses(route: ExpandedRoute, hasBody: boolean): number[] {
+  return [
+    401,
+    403,
+    ...(pathParamNames(route.url).length > 0 ? [404] : []),
+    ...(route.method === 'GET' ? [] : [409]),
+    ...(hasBody ? [413, 415] : []),
+    422,
+    429,
+    500,
+  ];
+}
+
+class DocumentBuilder {
+  private readonly schema: GraphQLSchema;
+  private readonly converter: JsonSchemaConverter;
+
+  constructor(schema: GraphQLSchema, fragments: ReadonlyMap<string, FragmentDefinitionNode>) {
+    this.schema = schema;
+    this.converter = new JsonSchemaConverter(schema, fragments);
+  }
+
+  get schemas(): Record<string, JsonSchema> {
+    return Object.fromEntries([...this.converter.components].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  private variableType(operation: RestOperation, name: string): GraphQLInputType {
+    const node = operation.variables.get(name) as TypeNode;
+    const type = typeFromAST(this.schema, node as never);
+    if (type === undefined || !isInputType(type)) throw new Error(`${operation.name}: $${name} has no input type in the schema`);
+    return type;
+  }
+
+  /** The root field's argument bound to `$name`, whose SDL description documents the parameter. */
+  private argumentDescription(operation: RestOperation, name: string): string | undefined {
+    const root = operation.definition.selectionSet.selections[0] as FieldNode;
+    const argument = root.arguments?.find((arg) => arg.value.kind === Kind.VARIABLE && arg.value.name.value === name);
+    const rootType = this.schema.getRootType(operation.definition.operation);
+    const definition = rootType?.getFields()[root.name.value]?.args.find((arg) => arg.name === argument?.name.value);
+    return definition?.description ?? undefined;
+  }
+
+  private parameter(operation: RestOperation, name: string, location: 'path' | 'query'): JsonSchema {
+    const type = this.variableType(operation, name);
+    const definition = operation.definition.variableDefinitions?.find((v) => v.variable.name.value === name);
+    // A query string cannot carry null: an absent parameter is the variable's null.
+    let schema = this.converter.input(isNonNullType(type) ? type : new GraphQLNonNull(type));
+    if (definition?.defaultValue !== undefined) schema = { ...schema, default: valueFromASTUntyped(definition.defaultValue) };
+    const convention = LIST_PARAMETERS[name];
+    if (convention?.schema !== undefined) schema = { ...schema, ...convention.schema };
+    const description = this.argumentDescription(operation, name) ?? convention?.description;
+    const required = location === 'path' || (isNonNullType(type) && definition?.defaultValue === undefined);
+    return { name, in: location, required, ...(description === undefined ? {} : { description }), schema };
+  }
+
+  operation(route: ExpandedRoute, operation: RestOperation, formParams: ReadonlySet<string>): OpenApiOperation {
+    const pathParams = pathParamNames(route.url);
+    // Path parameters of the route's other forms are never query parameters (spec: no tenantId query parameter).
+    const queryParams = [...operation.variables.keys()].filter((name) => name !== 'input' && !pathParams.includes(name) && !formParams.has(name));
+    const parameters = [
+      ...pathParams.map((name) => this.parameter(operation, name, 'path')),
+      ...queryParams.map((name) => this.parameter(operation, name, 'query')),
+      ...(route.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ];
+    const hasBody = operation.variables.has('input');
+    const status = successStatus(route);
+    const root = operation.definition.selectionSet.selections[0] as FieldNode;
+    const rootField = this.schema.getRootType(operation.definition.operation)?.getFields()[root.name.value];
+    if (rootField === undefined) throw new Error(`${operation.name}: no root field ${root.name.value}`);
+    const success: OpenApiResponse = {
+      description: STATUS_CODES[status] ?? String(status),
+      headers: headerRefs(route.idempotent ? [...EVERY_RESPONSE_HEADERS, 'Idempotent-Replayed'] : EVERY_RESPONSE_HEADERS),
+      ...(status === 204 ? {} : { content: { [JSON_TYPE]: { schema: this.converter.output(rootField.type, root.selectionSet) } } }),
+    };
+    const responses: OpenApiOperation['responses'] = { [String(status)]: success };
+    for (const error of errorStatuses(route, hasBody)) {
+      responses[String(error)] = { $ref: `#/components/responses/${ERROR_RESPONSES[error]?.name}` };
+    }
+    return {
+      operationId: `${route.operation}${OPERATION_ID_SUFFIX[route.form]}`,
+      summary: route.summary,
+      description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
+      parameters,
+      ...(hasBody
+        ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: this.converter.input(this.variableType(operation, 'input')) } } } }
+        : {}),
+      responses,
+    };
+  }
+}
+
+export interface OpenApiSources {
+  readonly routes?: readonly ExpandedRoute[];
+  readonly operations?: ReadonlyMap<string, RestOperation>;
+}
+
+/** The OpenAPI 3.1 document of /api/v1, derived from the route table, its operations and the GraphQL schema. */
+export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, sources: OpenApiSources = {}): OpenApiDocument {
+  const routes = sources.routes ?? expandRoutes(ROUTES);
+  const operations = sources.operations ?? loadOperations();
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of OPERATIONS_DOCUMENT.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  // The path parameters of every form of a table row, keyed by the row.
+  const formParams = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    formParams.set(key, new Set([...(formParams.get(key) ?? []), ...pathParamNames(route.url)]));
+  }
+
+  const builder = new DocumentBuilder(schema, fragments);
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of routes) {
+    const operation = operations.get(route.operation);
+    if (operation === undefined) throw new Error(`route ${route.method} ${route.url}: no operation ${route.operation}`);
+    const path = route.url.replace(/:(\w+)/g, '{$1}');
+    paths[path] = {
+      ...paths[path],
+      [route.method.toLowerCase()]: builder.operation(route, operation, formParams.get(`${route.method} ${route.path}`) ?? new Set()),
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse management API',
+      version: SERVICE_VERSION,
+      description:
+        'Every route is also a GraphQL operation at `/graphql`. Lists take `pageSize` and `cursor` and return `{data, next}`; cursors are opaque.',
+    },
+    servers: [{ url: `${publicUrl}/api/v1` }],
+    // Either credential alone, or both: the API key authenticates and the token narrows it to a user.
+    security: [{ apiKey: [] }, { bearer: [] }, { apiKey: [], bearer: [] }],
+    paths,
+    components: {
+      schemas: { ErrorBody: ERROR_BODY, ...builder.schemas },
+      responses: errorResponses(),
+      headers: HEADERS,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`.',
+          schema: { type: 'string', format: 'uuid' },
+        },
+      },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A management API key, scoped to one application and optionally one tenant.' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An access token of this service's issuer, acting as its user." },
+      },
+    },
+  };
+}

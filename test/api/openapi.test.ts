@@ -1,0 +1,164 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSchema } from '../../src/graphql/schema.ts';
+import { buildOpenApiDocument, type OpenApiDocument, type OpenApiMethod } from '../../src/rest/openapi.ts';
+import { expandRoutes, ROUTES, successStatus } from '../../src/rest/routes.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let document: OpenApiDocument;
+let ajv: Ajv2020;
+beforeAll(async () => {
+  app = await startTestApp();
+  const served = await app.as({}).get('/openapi.json');
+  expect(served.status).toBe(200);
+  document = served.body;
+  ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(closed(structuredClone(document)), 'openapi');
+});
+afterAll(async () => app?.close());
+
+const toOpenApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+const pointer = (...segments: string[]) => segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+
+/**
+ * The document leaves response objects open (new fields ship without a new version); a REST response is exactly
+ * the operation's selection, so for these tests every object schema with properties is closed.
+ */
+function closed<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(closed);
+  else if (typeof node === 'object' && node !== null) {
+    const record = node as Record<string, unknown>;
+    const type = record['type'];
+    if (record['properties'] !== undefined && (type === 'object' || (Array.isArray(type) && type.includes('object')))) {
+      record['additionalProperties'] ??= false;
+    }
+    Object.values(record).forEach(closed);
+  }
+  return node;
+}
+
+/** The validator of the documented JSON body of `method path` for `status`. */
+function documentedBody(method: OpenApiMethod, path: string, status: number) {
+  const documented = document.paths[path]?.[method]?.responses[String(status)];
+  expect(documented, `${method.toUpperCase()} ${path} documents ${status}`).toBeDefined();
+  const location =
+    documented !== undefined && '$ref' in documented
+      ? `${documented.$ref.slice('#/'.length)}/content/${pointer('application/json')}/schema`
+      : pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema');
+  return ajv.compile({ $ref: `openapi#/${location}` });
+}
+
+/** Asserts that a real response matches the documented response of `method path` for its status. */
+function expectDocumented(method: OpenApiMethod, path: string, response: { status: number; body: unknown }) {
+  const validate = documentedBody(method, path, response.status);
+  expect(validate(response.body), JSON.stringify(validate.errors, null, 1)).toBe(true);
+}
+
+describe('OpenAPI document', () => {
+  it('is served without credentials, with the rate-limit headers, and matches what the service builds', async () => {
+    const served = await app.as({}).get('/openapi.json');
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(served.headers.get('x-ratelimit-limit')).not.toBeNull();
+    expect(served.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(buildSchema(), 'http://gatehouse.test'))));
+    expect(document.servers).toEqual([{ url: 'http://gatehouse.test/api/v1' }]);
+  });
+
+  it('describes exactly the routes of the table, each method once', () => {
+    const expected = expandRoutes(ROUTES).map((route) => `${route.method} ${toOpenApiPath(route.url)}`);
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(new Set(expected).size).toBe(expected.length);
+    expect(documented.sort()).toEqual(expected.sort());
+  });
+
+  it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(() => validator.resolveRefs()).not.toThrow();
+    const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents parameters, bodies, statuses and headers of every route from the table', () => {
+    for (const route of expandRoutes(ROUTES)) {
+      const operation = document.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase() as OpenApiMethod];
+      const label = `${route.method} ${route.url}`;
+      expect(operation?.summary, label).toBe(route.summary);
+      const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]);
+      const declared = operation?.parameters.filter((p) => p['in'] === 'path').map((p) => p['name']);
+      expect(declared, label).toEqual(pathParams);
+      const idempotency = operation?.parameters.some((p) => p['$ref'] === '#/components/parameters/IdempotencyKey');
+      expect(idempotency, label).toBe(route.idempotent === true);
+      // The spec: no tenantId query parameter on any endpoint.
+      expect(operation?.parameters.some((p) => p['in'] === 'query' && (p['name'] === 'tenantId' || p['name'] === 'appId')), label).toBe(false);
+      const success = String(successStatus(route));
+      expect(Object.keys(operation?.responses ?? {}), label).toEqual(expect.arrayContaining([success, '401', '403', '422', '429']));
+      expect(Object.keys(operation?.responses ?? {}).filter((status) => Number(status) < 400), label).toEqual([success]);
+    }
+    expect(Object.keys(document.components.responses['RateLimited']?.headers ?? {})).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+    );
+    expect(document.components.securitySchemes).toMatchObject({
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    });
+  });
+
+  it('converts GraphQL types: inputs closed with required non-null fields, enums, scalars, list parameters', () => {
+    const { schemas } = document.components;
+    expect(schemas['CreateTenantInput']).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
+    expect(schemas['CustomizationScope']).toMatchObject({ type: 'string', enum: ['application', 'tenant'] });
+    expect(schemas['ErrorBody']).toMatchObject({ required: ['code', 'message'], properties: { code: { enum: expect.arrayContaining(['validation_error', 'rate_limited']) } } });
+    const list = document.paths['/applications/{appId}/tenants']?.get;
+    expect(list?.parameters).toEqual([
+      expect.objectContaining({ name: 'appId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }),
+      expect.objectContaining({ name: 'pageSize', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
+      expect.objectContaining({ name: 'cursor', in: 'query', required: false, schema: { type: 'string' } }),
+    ]);
+    expect(document.paths['/applications/{appId}']?.patch?.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/UpdateApplicationInput' } } },
+    });
+  });
+
+  it('documents the real responses: lists, creations, reads and deletions', async () => {
+    const tenants = `/applications/${app.root.applicationId}/tenants`;
+    const list = await app.http.get('/applications');
+    expectDocumented('get', '/applications', list);
+    // The check has teeth: a missing, a mistyped or an undocumented field fails it.
+    const validate = documentedBody('get', '/applications', 200);
+    const [first] = list.body.data;
+    const nameless = { ...first };
+    delete nameless.name;
+    for (const wrong of [nameless, { ...first, multiTenant: 'yes' }, { ...first, secret: 'x' }]) {
+      expect(validate({ data: [wrong], next: null })).toBe(false);
+    }
+    const created = await app.http.post(tenants, { name: 'Documented' });
+    expectDocumented('post', '/applications/{appId}/tenants', created);
+    expectDocumented('get', '/applications/{appId}/tenants', await app.http.get(tenants));
+    expectDocumented('post', '/applications', await app.http.post('/applications', { name: 'Documented app', multiTenant: true }));
+    expectDocumented('get', '/organizations/{orgId}', await app.http.get(`/organizations/${app.root.organizationId}`));
+    const deleted = await app.http.delete(`${tenants}/${created.body.id}`);
+    expect(deleted.status).toBe(204);
+    expect(document.paths['/applications/{appId}/tenants/{tenantId}']?.delete?.responses['204']).not.toHaveProperty('content');
+  });
+
+  it('documents the real error bodies', async () => {
+    expectDocumented('get', '/applications', await app.as({}).get('/applications'));
+    expectDocumented('get', '/applications/{appId}', await app.http.get('/applications/not-a-uuid'));
+    const other = await app.bootstrapAnother();
+    expectDocumented('get', '/applications/{appId}', await app.http.get(`/applications/${other.applicationId}`));
+    const tenants = `/applications/${app.root.applicationId}/tenants`;
+    await app.http.post(tenants, { name: 'Twice', slug: 'twice' });
+    expectDocumented('post', '/applications/{appId}/tenants', await app.http.post(tenants, { name: 'Twice', slug: 'twice' }));
+  });
+});
