@@ -1,4 +1,4 @@
-import type { Dictionary } from '@mikro-orm/core';
+import { p, type Dictionary } from '@mikro-orm/core';
 
 /**
  * Tenancy is enforced by the data layer and fails closed. Every application-owned entity carries the
@@ -59,4 +59,21 @@ export function tenantFilter(mode: TenantFilterMode) {
 export interface Owner {
   applicationId: string;
   tenantId: string | null;
+}
+
+/** The filters of an entity owned by a tenant or, with `tenantId` null, by the application itself. */
+export function tenantOwnedFilters(options: { inheritsApplicationRows: boolean }) {
+  return {
+    ...applicationFilter(),
+    ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: options.inheritsApplicationRows }),
+  };
+}
+
+/** The owner columns every tenant-owned table starts with (its primary key leads with application_id). */
+export function tenantOwnedColumns() {
+  return {
+    applicationId: p.uuid(),
+    id: p.uuid().primary(),
+    tenantId: p.uuid().nullable(),
+  };
 }

@@ -1,18 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { applicationFilter, tenantFilter } from '../owned.ts';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 /** A management API key. Only a hash of its secret is stored; the secret is shown once (auth/api-key-secret.ts). */
 const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   tableName: 'api_key',
-  filters: {
-    ...applicationFilter(),
-    ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: false }),
-  },
+  filters: tenantOwnedFilters({ inheritsApplicationRows: false }),
   properties: {
-    applicationId: p.uuid(),
-    id: p.uuid().primary(),
-    tenantId: p.uuid().nullable(),
+    ...tenantOwnedColumns(),
     userId: p.uuid().nullable(),
     name: p.string(),
     permissions: p.array().columnType('text[]'),

@@ -1,18 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { applicationFilter, tenantFilter } from '../owned.ts';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 /** One audit record per mutation, written in the mutation's own transaction (domain/audit.ts). */
 const AuditLogSchema = defineEntity({
   name: 'AuditLog',
   tableName: 'audit_log',
-  filters: {
-    ...applicationFilter(),
-    ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: false }),
-  },
+  filters: tenantOwnedFilters({ inheritsApplicationRows: false }),
   properties: {
-    applicationId: p.uuid(),
-    id: p.uuid().primary(),
-    tenantId: p.uuid().nullable(),
+    ...tenantOwnedColumns(),
     actorType: p.string(),
     actorId: p.string(),
     action: p.string(),

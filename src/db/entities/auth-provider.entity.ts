@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { applicationFilter, tenantFilter } from '../owned.ts';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 export const AUTH_PROVIDER_TYPES = ['password', 'magic_link', 'oauth', 'passkey', 'saml', 'm2m', 'api_keys'] as const;
 export type AuthProviderType = (typeof AUTH_PROVIDER_TYPES)[number];
@@ -8,14 +8,9 @@ export type AuthProviderType = (typeof AUTH_PROVIDER_TYPES)[number];
 const AuthProviderSchema = defineEntity({
   name: 'AuthProvider',
   tableName: 'auth_provider',
-  filters: {
-    ...applicationFilter(),
-    ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: true }),
-  },
+  filters: tenantOwnedFilters({ inheritsApplicationRows: true }),
   properties: {
-    applicationId: p.uuid(),
-    id: p.uuid().primary(),
-    tenantId: p.uuid().nullable(),
+    ...tenantOwnedColumns(),
     type: p.string().$type<AuthProviderType>(),
     name: p.string(),
     enabled: p.boolean(),

@@ -1,18 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { applicationFilter, tenantFilter } from '../owned.ts';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 /** A custom domain: the application's (`tenantId` null) or, when auth is isolated, one tenant's. */
 const DomainSchema = defineEntity({
   name: 'Domain',
   tableName: 'domain',
-  filters: {
-    ...applicationFilter(),
-    ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: false }),
-  },
+  filters: tenantOwnedFilters({ inheritsApplicationRows: false }),
   properties: {
-    applicationId: p.uuid(),
-    id: p.uuid().primary(),
-    tenantId: p.uuid().nullable(),
+    ...tenantOwnedColumns(),
     hostname: p.string(),
     verificationToken: p.string(),
     verifiedAt: p.datetime().nullable(),

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { applicationFilter, tenantFilter } from '../owned.ts';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 /**
  * One row per configured value of the tenancy engine: the application's value (`tenantId` null) or one
@@ -12,11 +12,9 @@ export type SettingFeature = 'branding' | 'email_template' | 'email_provider' | 
 const SettingSchema = defineEntity({
   name: 'Setting',
   tableName: 'setting',
-  filters: { ...applicationFilter(), ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: true }) },
+  filters: tenantOwnedFilters({ inheritsApplicationRows: true }),
   properties: {
-    applicationId: p.uuid(),
-    id: p.uuid().primary(),
-    tenantId: p.uuid().nullable(),
+    ...tenantOwnedColumns(),
     feature: p.string().$type<SettingFeature>(),
     key: p.string(),
     value: p.json<Record<string, unknown>>(),
