@@ -95,7 +95,9 @@ export function variablesFor(route: ExpandedRoute, operation: RestOperation, req
   const query = request.query as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(query)) {
     const type = operation.variables.get(name);
-    if (type === undefined || name === 'input' || name in variables) throw invalid(name, `Unknown query parameter ${name}`);
+    // The application and tenant of an owned route are named by its path only (spec: no tenantId query parameter).
+    const pathOnly = name in variables || (route.owned === true && (name === 'appId' || name === 'tenantId'));
+    if (type === undefined || name === 'input' || pathOnly) throw invalid(name, `Unknown query parameter ${name}`);
     if (typeof value !== 'string') throw invalid(name, `${name} may be given once`);
     variables[name] = coerceQueryValue(type, value);
   }

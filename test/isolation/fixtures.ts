@@ -15,13 +15,20 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const tenant = async (name: string) => (await app.http.post(`/applications/${appId}/tenants`, { name })).body.id as string;
   const tenantA = await tenant('Victim A');
   await tenant('Victim B');
+  const inA = `/applications/${appId}/tenants/${tenantA}`;
+  const userId = (await app.http.post(`${inA}/users`, { email: 'victim@example.com', name: 'Victim' })).body.id as string;
+  const victimKey = (await app.http.post(`${inA}/api-keys`, { name: 'Victim key', permissions: ['users:read'], userId })).body;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
       CreateTenant: { name: 'Intruder tenant' },
       UpdateTenant: { name: 'Intruded' },
+      CreateUser: { email: 'intruder@example.com' },
+      UpdateUser: { name: 'Intruded' },
+      CreateApiKey: { name: 'Intruder key', permissions: ['users:read'] },
+      IntrospectApiKey: { secret: victimKey.secret as string },
     },
   };
 }

@@ -1,0 +1,19 @@
+import type { Resolvers } from '../src/generated/graphql.ts';
+import { createUser, deleteUser, getUser, listUsers, updateUser } from '../src/domain/users/users.ts';
+
+export const userResolvers: Resolvers = {
+  Query: {
+    users: async (_, { appId, tenantId, ...page }, ctx) => listUsers(await ctx.scope({ applicationId: appId, tenantId }), page),
+    user: async (_, { appId, tenantId, userId }, ctx) => getUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
+  },
+  Mutation: {
+    createUser: async (_, { appId, tenantId, input }, ctx) => createUser(await ctx.scope({ applicationId: appId, tenantId }), input),
+    updateUser: async (_, { appId, tenantId, userId, input }, ctx) =>
+      updateUser(await ctx.scope({ applicationId: appId, tenantId }), userId, input),
+    deleteUser: async (_, { appId, tenantId, userId }, ctx) => deleteUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
+  },
+  User: {
+    name: (user) => user.name ?? null,
+    tenantIds: (user) => user.tenantIds,
+  },
+};

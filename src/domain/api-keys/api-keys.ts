@@ -1,0 +1,139 @@
+import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
+import { isPermissionGrant } from '../../auth/permissions.ts';
+import type { Scope } from '../../context.ts';
+import { ApiKey, User } from '../../db/entities/index.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { recordAudit } from '../audit.ts';
+import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { targetTenant } from '../tenants/target-tenant.ts';
+import { displayName } from '../validate.ts';
+import { issueApiKey, type ApiKeyWithSecret } from './issue.ts';
+
+export interface CreateApiKeyInput {
+  name: string;
+  permissions: string[];
+  tenantId?: string | null;
+  userId?: string | null;
+  expiresAt?: Date | null;
+}
+
+/** RFC 7662 style: `key` only when active, so an inactive answer says nothing about why. */
+export interface ApiKeyIntrospection {
+  active: boolean;
+  key: ApiKey | null;
+}
+
+/** What the audit log keeps of a key: never its secret or hash. */
+const snapshot = (key: ApiKey) => ({
+  name: key.name,
+  permissions: [...key.permissions],
+  tenantId: key.tenantId ?? null,
+  userId: key.userId ?? null,
+  expiresAt: key.expiresAt?.toISOString() ?? null,
+  revokedAt: key.revokedAt?.toISOString() ?? null,
+  lastRotatedAt: key.lastRotatedAt?.toISOString() ?? null,
+});
+
+const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expiresAt <= now;
+
+function permissionGrants(grants: string[]): string[] {
+  if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
+  const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));
+  if (invalidGrant !== undefined) {
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(invalidGrant)}: use resource:action, resource:* or *`);
+  }
+  return [...new Set(grants)];
+}
+
+/** A credential may hand out only what it holds itself, or a key would be a way to widen one's own rights. */
+function requireCovered(scope: Scope, grants: string[]): void {
+  if (!scope.principal.permissions.covers(grants)) {
+    throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
+  }
+}
+
+export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKey>> {
+  scope.require('api_keys:read');
+  // In a tenant scope the `tenant` filter keeps only that tenant's keys.
+  const list = `api_keys:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  return paginate(scope.em, ApiKey, {}, args, scope.services.cursors, list);
+}
+
+export async function getApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
+  scope.require('api_keys:read');
+  const key = await scope.em.findOne(ApiKey, { id: keyId });
+  if (key === null) throw notFound('API key', 'keyId');
+  return key;
+}
+
+/**
+ * Issues a key in the scope's application, for the scope's tenant (or the body's, with application-wide
+ * credentials), optionally bound to a user of that scope. The secret is in the returned value only.
+ */
+export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Promise<ApiKeyWithSecret> {
+  scope.require('api_keys:write');
+  const name = displayName('name', input.name);
+  const permissions = permissionGrants(input.permissions);
+  requireCovered(scope, permissions);
+  const tenantId = await targetTenant(scope, input.tenantId);
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw invalid('expiresAt', 'expiresAt must be in the future');
+  const userId = input.userId ?? null;
+  if (userId !== null) {
+    const user = await scope.em.findOne(User, { id: userId });
+    if (user === null) throw notFound('User', 'userId');
+    if (tenantId !== null && !user.tenantIds.includes(tenantId)) {
+      throw invalid('userId', 'The user is not a member of the key’s tenant');
+    }
+  }
+  return scope.em.transactional(async (em) => {
+    const issued = issueApiKey(em, { applicationId: scope.applicationId, tenantId, userId, name, permissions, expiresAt });
+    recordAudit(em, scope, { action: 'api_key.create', targetType: 'api_key', targetId: issued.key.id, tenantId, after: snapshot(issued.key) });
+    return issued;
+  });
+}
+
+/** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
+export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
+  scope.require('api_keys:delete');
+  return scope.em.transactional(async (em) => {
+    const key = await em.findOne(ApiKey, { id: keyId });
+    if (key === null) throw notFound('API key', 'keyId');
+    if (key.revokedAt != null) return key;
+    const before = snapshot(key);
+    key.revokedAt = new Date();
+    recordAudit(em, scope, { action: 'api_key.revoke', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: snapshot(key) });
+    return key;
+  });
+}
+
+/** A new secret for the same key (id, permissions, expiry); the old secret stops working with the commit. */
+export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
+  scope.require('api_keys:write');
+  return scope.em.transactional(async (em) => {
+    const key = await em.findOne(ApiKey, { id: keyId });
+    if (key === null) throw notFound('API key', 'keyId');
+    const now = new Date();
+    if (key.revokedAt != null) throw invalid('keyId', 'A revoked key cannot be rotated');
+    if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');
+    // Rotation hands out a working secret: the same rule as creating the key.
+    requireCovered(scope, key.permissions);
+    const before = snapshot(key);
+    const secret = generateApiKeySecret();
+    key.secretHash = hashApiKeySecret(secret);
+    key.lastRotatedAt = now;
+    recordAudit(em, scope, { action: 'api_key.rotate', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: snapshot(key) });
+    return { key, secret };
+  });
+}
+
+/**
+ * Whether a secret is a working key of the caller's scope. The lookup goes through the scope's filtered
+ * EntityManager, so another application's (or, in a tenant scope, another tenant's) key reads as inactive.
+ */
+export async function introspectApiKey(scope: Scope, secret: string): Promise<ApiKeyIntrospection> {
+  scope.require('api_keys:read');
+  const key = await scope.em.findOne(ApiKey, { secretHash: hashApiKeySecret(secret) });
+  const active = key !== null && secretMatches(secret, key.secretHash) && key.revokedAt == null && !isExpired(key, new Date());
+  return active ? { active, key } : { active: false, key: null };
+}

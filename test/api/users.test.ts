@@ -1,0 +1,356 @@
+import { verify } from '@node-rs/argon2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let appPath: string;
+let tenantA: string;
+let tenantB: string;
+
+/** Rows as the database holds them: what the API must never show (hashes) and what it must have written (audit). */
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+async function keyFor(permissions: string[], tenantId?: string): Promise<string> {
+  const created = await app.http.post('/api-keys', { name: `key ${permissions.join(' ')}`, permissions, ...(tenantId ? { tenantId } : {}) });
+  expect(created.status).toBe(201);
+  return created.body.secret as string;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
+  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('users', () => {
+  it('creates, reads, updates and lists a user; the password never leaves', async () => {
+    const created = await app.http.post('/users', { email: '  Ada@Example.COM ', name: 'Ada', password: 'correct horse battery' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      applicationId: app.root.applicationId,
+      email: 'Ada@Example.COM',
+      name: 'Ada',
+      status: 'active',
+      tenantIds: [],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const id = created.body.id as string;
+    expect((await app.http.get(`/users/${id}`)).body).toEqual(created.body);
+    expect((await app.http.get(`${appPath}/users/${id}`)).body).toEqual(created.body);
+    const renamed = await app.http.patch(`/users/${id}`, { name: 'Ada Lovelace', email: 'ada@lovelace.dev' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id, name: 'Ada Lovelace', email: 'ada@lovelace.dev', tenantIds: [] });
+    const list = await app.http.get('/users');
+    expect(list.status).toBe(200);
+    expect(list.body.data).toContainEqual(renamed.body);
+    expect(JSON.stringify(list.body)).not.toContain('argon2');
+  });
+
+  it('stores the password as an Argon2id hash with the OWASP parameters, and refuses short or long ones', async () => {
+    const created = await app.http.post('/users', { email: 'hash@example.com', password: 'hunter2hunter2' });
+    const [row] = await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
+    expect(row?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verify(row!.password_hash, 'hunter2hunter2')).toBe(true);
+    expect(await verify(row!.password_hash, 'hunter2hunter3')).toBe(false);
+    const changed = await app.http.patch(`/users/${created.body.id}`, { password: 'another long one' });
+    expect(changed.status).toBe(200);
+    const [after] = await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
+    expect(await verify(after!.password_hash, 'another long one')).toBe(true);
+    for (const password of ['short', 'x'.repeat(129)]) {
+      const refused = await app.http.post('/users', { email: `p${password.length}@example.com`, password });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'password' });
+    }
+    expect((await app.http.post('/users', { email: 'p128@example.com', password: 'x'.repeat(128) })).status).toBe(201);
+    const noPassword = await app.http.post('/users', { email: 'passwordless@example.com' });
+    expect(noPassword.status).toBe(201);
+    const [none] = await sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [noPassword.body.id]);
+    expect(none?.password_hash).toBeNull();
+  });
+
+  it('refuses an e-mail that exists in the pool in another case with 409, and keeps the first', async () => {
+    const first = await app.http.post('/users', { email: 'dup@example.com' });
+    expect(first.status).toBe(201);
+    const duplicate = await app.http.post('/users', { email: 'DUP@example.com' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'email' });
+    // A tenant's user is in the same shared pool.
+    const inTenant = await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'Dup@Example.com' });
+    expect(inTenant.status).toBe(409);
+    const other = await app.http.post('/users', { email: 'other-dup@example.com' });
+    const renamed = await app.http.patch(`/users/${other.body.id}`, { email: 'dup@EXAMPLE.com' });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.field).toBe('email');
+    expect((await app.http.get(`/users/${other.body.id}`)).body.email).toBe('other-dup@example.com');
+  });
+
+  it('validates input with 422 naming the field, and answers 404 for an unknown user', async () => {
+    const cases: [unknown, string][] = [
+      [{ email: 'not-an-email' }, 'email'],
+      [{ name: 'No e-mail' }, 'email'],
+      [{ email: 'a@example.com', name: '' }, 'name'],
+      [{ email: 'a@example.com', colour: 'red' }, 'colour'],
+      [{ email: 'a@example.com', tenantId: 'nope' }, 'tenantId'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await app.http.post('/users', body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body).toMatchObject({ code: 'validation_error', field });
+    }
+    const malformed = await app.http.get('/users/not-a-uuid');
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.field).toBe('userId');
+    const missing = crypto.randomUUID();
+    for (const response of [
+      await app.http.get(`/users/${missing}`),
+      await app.http.patch(`/users/${missing}`, { name: 'x' }),
+      await app.http.delete(`/users/${missing}`),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: 'not_found', field: 'userId' });
+    }
+    const nullEmail = await app.http.post('/users', { email: 'nullable@example.com' });
+    const patched = await app.http.patch(`/users/${nullEmail.body.id}`, { email: null });
+    expect(patched.status).toBe(422);
+    expect(patched.body.field).toBe('email');
+  });
+
+  it('a tenant scope creates members of that tenant and lists only them', async () => {
+    const inA = await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'member-a@example.com' });
+    expect(inA.status).toBe(201);
+    expect(inA.body.tenantIds).toEqual([tenantA]);
+    const viaBody = await app.http.post('/users', { email: 'member-b@example.com', tenantId: tenantB });
+    expect(viaBody.body.tenantIds).toEqual([tenantB]);
+    const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
+    const viaKey = await keyA.post('/users', { email: 'key-a@example.com' });
+    expect(viaKey.status).toBe(201);
+    expect(viaKey.body.tenantIds).toEqual([tenantA]);
+
+    const listA = (await app.http.get(`${appPath}/tenants/${tenantA}/users?pageSize=100`)).body.data.map((u: { id: string }) => u.id);
+    expect(listA).toEqual(expect.arrayContaining([inA.body.id, viaKey.body.id]));
+    expect(listA).not.toContain(viaBody.body.id);
+    const byKey = (await keyA.get('/users?pageSize=100')).body.data.map((u: { id: string }) => u.id);
+    expect(byKey.sort()).toEqual([...listA].sort());
+    const all = (await app.http.get('/users?pageSize=100')).body.data.map((u: { id: string }) => u.id);
+    expect(all).toEqual(expect.arrayContaining([inA.body.id, viaBody.body.id, viaKey.body.id]));
+
+    expect((await keyA.get(`/users/${viaBody.body.id}`)).status).toBe(404);
+    expect((await app.http.get(`${appPath}/tenants/${tenantA}/users/${viaBody.body.id}`)).status).toBe(404);
+    expect((await keyA.patch(`/users/${viaBody.body.id}`, { name: 'Hijacked' })).status).toBe(404);
+    expect((await keyA.delete(`/users/${viaBody.body.id}`)).status).toBe(404);
+    expect((await app.http.get(`/users/${viaBody.body.id}`)).body.name).toBeNull();
+  });
+
+  it('refuses a body tenant that contradicts the scope, and a tenant not in the application', async () => {
+    const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
+    const forbidden = await keyA.post('/users', { email: 'x-tenant@example.com', tenantId: tenantB });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.code).toBe('forbidden');
+    const own = await keyA.post('/users', { email: 'own-tenant@example.com', tenantId: tenantA });
+    expect(own.status).toBe(201);
+    const contradiction = await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'x-path@example.com', tenantId: tenantB });
+    expect(contradiction.status).toBe(422);
+    expect(contradiction.body.field).toBe('tenantId');
+    const unknown = await app.http.post('/users', { email: 'nowhere@example.com', tenantId: crypto.randomUUID() });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'not_found', field: 'tenantId' });
+    const other = await app.bootstrapAnother();
+    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    const foreign = await app.http.post('/users', { email: 'foreign@example.com', tenantId: theirTenant });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.field).toBe('tenantId');
+    expect((await app.http.get('/users?pageSize=100')).body.data.map((u: { email: string }) => u.email)).not.toContain('foreign@example.com');
+  });
+
+  it('shared: PATCH tenantIds changes memberships; only existing tenants, only application-wide', async () => {
+    const user = (await app.http.post('/users', { email: 'roamer@example.com' })).body;
+    const both = await app.http.patch(`/users/${user.id}`, { tenantIds: [tenantA, tenantB, tenantA] });
+    expect(both.status).toBe(200);
+    expect(both.body.tenantIds).toEqual([tenantA, tenantB]);
+    expect((await app.http.get(`${appPath}/tenants/${tenantB}/users/${user.id}`)).status).toBe(200);
+    const unknown = await app.http.patch(`/users/${user.id}`, { tenantIds: [tenantA, crypto.randomUUID()] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'not_found', field: 'tenantIds' });
+    const scoped = await app.http.patch(`${appPath}/tenants/${tenantA}/users/${user.id}`, { tenantIds: [tenantA] });
+    expect(scoped.status).toBe(403);
+    expect((await app.http.get(`/users/${user.id}`)).body.tenantIds).toEqual([tenantA, tenantB]);
+    const none = await app.http.patch(`/users/${user.id}`, { tenantIds: [] });
+    expect(none.body.tenantIds).toEqual([]);
+    expect((await app.http.get(`${appPath}/tenants/${tenantB}/users/${user.id}`)).status).toBe(404);
+  });
+
+  it('deleting in a tenant scope removes only that membership; application-wide deletes the user', async () => {
+    const user = (await app.http.post('/users', { email: 'two-homes@example.com' })).body;
+    await app.http.patch(`/users/${user.id}`, { tenantIds: [tenantA, tenantB] });
+    const userKey = await app.http.post('/api-keys', { name: 'user key in A', permissions: ['users:read'], tenantId: tenantA, userId: user.id });
+    expect(userKey.status).toBe(201);
+    const left = await app.http.delete(`${appPath}/tenants/${tenantA}/users/${user.id}`);
+    expect(left.status).toBe(204);
+    expect((await app.http.get(`${appPath}/tenants/${tenantA}/users/${user.id}`)).status).toBe(404);
+    expect((await app.http.get(`/users/${user.id}`)).body.tenantIds).toEqual([tenantB]);
+    expect((await app.http.get(`/api-keys/${userKey.body.key.id}`)).body.revokedAt).not.toBeNull();
+    expect((await app.as({ apiKey: userKey.body.secret }).get('/users')).status).toBe(401);
+
+    const deleted = await app.http.delete(`/users/${user.id}`);
+    expect(deleted.status).toBe(204);
+    expect((await app.http.get(`/users/${user.id}`)).status).toBe(404);
+    expect((await app.http.get(`${appPath}/tenants/${tenantB}/users/${user.id}`)).status).toBe(404);
+    // The e-mail is free again.
+    expect((await app.http.post('/users', { email: 'two-homes@example.com' })).status).toBe(201);
+  });
+
+  it('enforces users:read, users:write and users:delete', async () => {
+    const target = (await app.http.post('/users', { email: 'guarded@example.com' })).body;
+    const reader = app.as({ apiKey: await keyFor(['users:read']) });
+    expect((await reader.get(`/users/${target.id}`)).status).toBe(200);
+    expect((await reader.get('/users')).status).toBe(200);
+    for (const response of [
+      await reader.post('/users', { email: 'sneaky@example.com' }),
+      await reader.patch(`/users/${target.id}`, { name: 'Sneaky' }),
+      await reader.delete(`/users/${target.id}`),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('forbidden');
+    }
+    const writer = app.as({ apiKey: await keyFor(['users:read', 'users:write']) });
+    expect((await writer.patch(`/users/${target.id}`, { name: 'Written' })).status).toBe(200);
+    expect((await writer.delete(`/users/${target.id}`)).status).toBe(403);
+    const none = app.as({ apiKey: await keyFor(['tenants:read']) });
+    expect((await none.get('/users')).status).toBe(403);
+    expect((await app.http.get(`/users/${target.id}`)).body.name).toBe('Written');
+  });
+
+  it('writes an audit record for every mutation, without the password hash', async () => {
+    const user = (await app.http.post('/users', { email: 'audited@example.com', password: 'audited password' })).body;
+    await app.http.patch(`/users/${user.id}`, { name: 'Audited' });
+    await app.http.delete(`/users/${user.id}`);
+    const rows = await sql<{ action: string; before: any; after: any; actor_type: string }>(
+      'select action, before, after, actor_type from audit_log where target_id = ? order by id',
+      [user.id],
+    );
+    expect(rows.map((row) => row.action)).toEqual(['user.create', 'user.update', 'user.delete']);
+    expect(rows[0]?.after).toMatchObject({ email: 'audited@example.com', hasPassword: true });
+    expect(rows[1]?.before).toMatchObject({ name: null });
+    expect(rows[1]?.after).toMatchObject({ name: 'Audited' });
+    expect(rows[2]?.after).toBeNull();
+    expect(rows.every((row) => row.actor_type === 'api_key')).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain('argon2');
+    // A refused mutation leaves no record.
+    const count = async () => (await sql<{ n: string }>('select count(*) as n from audit_log where action = ?', ['user.create']))[0]?.n;
+    const beforeCount = await count();
+    expect((await app.http.post('/users', { email: 'audited2@example.com', password: 'short' })).status).toBe(422);
+    expect(await count()).toBe(beforeCount);
+  });
+
+  it('paginates with cursors bound to the list and its scope', async () => {
+    for (let i = 0; i < 3; i += 1) await app.http.post(`${appPath}/tenants/${tenantB}/users`, { email: `page${i}@example.com` });
+    const tenantList = `${appPath}/tenants/${tenantB}/users`;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { id: string }[]; next: string | null } } = await app.http.get(
+        `${tenantList}?pageSize=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.data.map((u) => u.id));
+      cursor = page.body.next;
+    } while (cursor !== null);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen).toEqual([...seen].sort());
+    const first = await app.http.get(`${tenantList}?pageSize=1`);
+    const elsewhere = await app.http.get(`/users?cursor=${encodeURIComponent(first.body.next)}`);
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.field).toBe('cursor');
+    const otherTenant = await app.http.get(`${appPath}/tenants/${tenantA}/users?cursor=${encodeURIComponent(first.body.next)}`);
+    expect(otherTenant.status).toBe(422);
+    const sameList = await app.http.get(`${tenantList}?cursor=${encodeURIComponent(first.body.next)}`);
+    expect(sameList.status).toBe(200);
+    const tooBig = await app.http.get('/users?pageSize=101');
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body.field).toBe('pageSize');
+  });
+
+  it('refuses a tenantId query parameter: tenants are named by the path', async () => {
+    const response = await app.http.get(`/users?tenantId=${tenantA}`);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+  });
+
+  it('another application’s user is not found on any form', async () => {
+    const other = await app.bootstrapAnother();
+    const theirs = (await app.as({ apiKey: other.apiKey }).post('/users', { email: 'theirs@example.com' })).body;
+    expect((await app.http.get(`/users/${theirs.id}`)).status).toBe(404);
+    expect((await app.http.get(`/applications/${other.applicationId}/users/${theirs.id}`)).status).toBe(404);
+    expect((await app.http.delete(`/users/${theirs.id}`)).status).toBe(404);
+    expect((await app.http.patch(`/users/${theirs.id}`, { name: 'x' })).status).toBe(404);
+    // Pools are per application: the same e-mail is free here.
+    expect((await app.http.post('/users', { email: 'theirs@example.com' })).status).toBe(201);
+    expect((await app.as({ apiKey: other.apiKey }).get(`/users/${theirs.id}`)).body.name).toBeNull();
+  });
+
+  it('serves the same operations over GraphQL', async () => {
+    const created = await app.http.graphql(
+      'mutation($input: CreateUserInput!, $t: UUID) { createUser(tenantId: $t, input: $input) { id email status tenantIds } }',
+      { input: { email: 'gql@example.com', name: 'Graph' }, t: tenantA },
+    );
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data.createUser).toMatchObject({ email: 'gql@example.com', status: 'active', tenantIds: [tenantA] });
+    const read = await app.http.graphql('query($id: UUID!) { user(userId: $id) { name } }', { id: created.body.data.createUser.id });
+    expect(read.body.data.user).toEqual({ name: 'Graph' });
+    const duplicate = await app.http.graphql('mutation { createUser(input: { email: "GQL@example.com" }) { id } }');
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.errors?.[0]?.extensions).toMatchObject({ code: 'already_exists', field: 'email', status: 409 });
+  });
+});
+
+describe('users of an isolated application', () => {
+  let isolated: ReturnType<TestApp['as']>;
+  let base: string;
+  let t1: string;
+  let t2: string;
+  beforeAll(async () => {
+    const created = await app.http.post('/applications', { name: 'Isolated', multiTenant: true, tenancyConfig: { authIsolation: 'isolated' } });
+    isolated = app.as({ apiKey: created.body.initialApiKey.secret });
+    base = `/applications/${created.body.id}`;
+    t1 = (await isolated.post(`${base}/tenants`, { name: 'One' })).body.id;
+    t2 = (await isolated.post(`${base}/tenants`, { name: 'Two' })).body.id;
+  });
+
+  it('needs a tenant to create a user, and the user belongs to exactly that one', async () => {
+    const refused = await isolated.post('/users', { email: 'nowhere@example.com' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+    const created = await isolated.post('/users', { email: 'somewhere@example.com', tenantId: t1 });
+    expect(created.status).toBe(201);
+    expect(created.body.tenantIds).toEqual([t1]);
+    const inPath = await isolated.post(`${base}/tenants/${t2}/users`, { email: 'somewhere@example.com' });
+    expect(inPath.status).toBe(201);
+    expect(inPath.body.tenantIds).toEqual([t2]);
+    const again = await isolated.post(`${base}/tenants/${t2}/users`, { email: 'SOMEWHERE@example.com' });
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses changing tenantIds with 422 and keeps the membership; the same list is accepted', async () => {
+    const user = (await isolated.post('/users', { email: 'fixed@example.com', tenantId: t1 })).body;
+    const moved = await isolated.patch(`/users/${user.id}`, { tenantIds: [t2] });
+    expect(moved.status).toBe(422);
+    expect(moved.body).toMatchObject({ code: 'validation_error', field: 'tenantIds' });
+    const added = await isolated.patch(`/users/${user.id}`, { tenantIds: [t1, t2] });
+    expect(added.status).toBe(422);
+    const same = await isolated.patch(`/users/${user.id}`, { tenantIds: [t1], name: 'Fixed' });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ tenantIds: [t1], name: 'Fixed' });
+  });
+
+  it('deletes the user itself in a tenant scope', async () => {
+    const user = (await isolated.post(`${base}/tenants/${t1}/users`, { email: 'gone@example.com' })).body;
+    expect((await isolated.delete(`${base}/tenants/${t2}/users/${user.id}`)).status).toBe(404);
+    expect((await isolated.delete(`${base}/tenants/${t1}/users/${user.id}`)).status).toBe(204);
+    expect((await isolated.get(`/users/${user.id}`)).status).toBe(404);
+  });
+});
