@@ -5,6 +5,7 @@ import { commonResolvers } from './common.ts';
 import { organizationResolvers } from './organizations.ts';
 import { tenantResolvers } from './tenants.ts';
 import { userResolvers } from './users.ts';
+import { policyResolvers } from './policies.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -14,4 +15,5 @@ export const resolvers: Resolvers[] = [
   tenantResolvers,
   apiKeyResolvers,
   userResolvers,
+  policyResolvers,
 ];

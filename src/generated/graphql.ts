@@ -4,6 +4,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { Organization as OrganizationModel, Application as ApplicationModel, Tenant as TenantModel, ApiKey as ApiKeyModel, User as UserModel } from '../db/entities/index.ts';
 import type { ApiKeyWithSecret as ApiKeyWithSecretModel } from '../domain/api-keys/issue.ts';
 import type { ApiKeyIntrospection as ApiKeyIntrospectionModel } from '../domain/api-keys/api-keys.ts';
+import type { PolicyView as PolicyViewModel, PasswordPolicyView as PasswordPolicyViewModel, MfaPolicyView as MfaPolicyViewModel, SessionPolicyView as SessionPolicyViewModel, LockoutPolicyView as LockoutPolicyViewModel, PoliciesView as PoliciesViewModel } from '../domain/policies/policies.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -182,6 +183,60 @@ export type IntrospectApiKeyInput = {
   secret: Scalars['String']['input'];
 };
 
+/** Account lockout after consecutive failed sign-ins. */
+export type LockoutPolicy = Policy & {
+  __typename?: 'LockoutPolicy';
+  /** Whether accounts are locked at all. Default true. */
+  enabled: Scalars['Boolean']['output'];
+  /** Always `lockout`. */
+  kind: PolicyKind;
+  /** Minutes the lock lasts, 1 to 10080; null for until an administrator unlocks the user. Default 15. */
+  lockoutMinutes: Maybe<Scalars['Int']['output']>;
+  /** Consecutive failed sign-ins that lock the account, 3 to 100. Default 10. */
+  maxAttempts: Scalars['Int']['output'];
+  /** Minutes without a failure after which the count starts again, 1 to 10080. Default 15. */
+  resetAfterMinutes: Scalars['Int']['output'];
+  /** For a tenant: `customized` or `inherited`. Null at application scope. */
+  source: Maybe<Source>;
+  /** When the stored policy last changed; null while the built-in default applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Whether users must use a second factor. */
+export type MfaEnforcement =
+  /** No second factor is asked for. */
+  | 'off'
+  /** Users may enroll a second factor; once enrolled it is asked for. */
+  | 'optional'
+  /** Every user must enroll and use a second factor. */
+  | 'required';
+
+/** A second factor users may enroll. */
+export type MfaFactor =
+  /** A one-time code sent by e-mail. */
+  | 'email_otp'
+  /** Time-based one-time passwords from an authenticator app (RFC 6238). */
+  | 'totp'
+  /** Security keys and platform authenticators (WebAuthn). */
+  | 'webauthn';
+
+/** Multi-factor authentication. */
+export type MfaPolicy = Policy & {
+  __typename?: 'MfaPolicy';
+  /** Whether a second factor is asked for. Default `optional`. */
+  enforcement: MfaEnforcement;
+  /** The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `webauthn`. */
+  factors: Array<MfaFactor>;
+  /** Always `mfa`. */
+  kind: PolicyKind;
+  /** Days a browser that passed MFA is remembered, 0 to 365 (0: ask every time). Default 30. */
+  rememberDeviceDays: Scalars['Int']['output'];
+  /** For a tenant: `customized` or `inherited`. Null at application scope. */
+  source: Maybe<Source>;
+  /** When the stored policy last changed; null while the built-in default applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
 /** Write operations of the management API. */
 export type Mutation = {
   __typename?: 'Mutation';
@@ -207,6 +262,16 @@ export type Mutation = {
    * that the secret never travels in a GET URL.
    */
   introspectApiKey: ApiKeyIntrospection;
+  /**
+   * Replaces a policy: the application's (application-wide credentials), or a tenant's override, which needs
+   * `authIsolation` = `isolated` (else 409 `tenant_customization_disabled`).
+   */
+  putPolicy: Policy;
+  /**
+   * "Remove tenant override": the tenant inherits the application's policy again. Tenant scope only (else 422 on
+   * `tenantId`); 404 when the tenant has no override of that policy.
+   */
+  removePolicy: Scalars['Boolean']['output'];
   /** Revokes an API key: it stops authenticating at once (401). Revoking a revoked key changes nothing. */
   revokeApiKey: ApiKey;
   /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */
@@ -281,6 +346,23 @@ export type MutationIntrospectApiKeyArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationPutPolicyArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: PolicyInput;
+  kind: PolicyKind;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRemovePolicyArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  kind: PolicyKind;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationRevokeApiKeyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   keyId: Scalars['UUID']['input'];
@@ -332,6 +414,113 @@ export type Organization = {
   updatedAt: Scalars['DateTime']['output'];
 };
 
+/** Password rules, checked whenever a password is set. */
+export type PasswordPolicy = Policy & {
+  __typename?: 'PasswordPolicy';
+  /** The most common passwords are refused. Default true. */
+  disallowCommon: Scalars['Boolean']['output'];
+  /** How many previous passwords may not be reused, 0 to 24. Default 0. */
+  historyCount: Scalars['Int']['output'];
+  /** Always `password`. */
+  kind: PolicyKind;
+  /** Days after which a password must be changed, 1 to 3650; null (the default) for never. */
+  maxAge: Maybe<Scalars['Int']['output']>;
+  /** Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
+  minLength: Scalars['Int']['output'];
+  /** A digit is required. Default true. */
+  requireDigit: Scalars['Boolean']['output'];
+  /** A lower-case letter is required. Default true. */
+  requireLowercase: Scalars['Boolean']['output'];
+  /** A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
+  requireSymbol: Scalars['Boolean']['output'];
+  /** An upper-case letter is required. Default true. */
+  requireUppercase: Scalars['Boolean']['output'];
+  /** For a tenant: `customized` or `inherited`. Null at application scope. */
+  source: Maybe<Source>;
+  /** When the stored policy last changed; null while the built-in default applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** All four policies of a scope, each as in `policy`. */
+export type Policies = {
+  __typename?: 'Policies';
+  /** The lockout policy. */
+  lockout: LockoutPolicy;
+  /** The MFA policy. */
+  mfa: MfaPolicy;
+  /** The password policy. */
+  password: PasswordPolicy;
+  /** The session policy. */
+  session: SessionPolicy;
+};
+
+/**
+ * A policy as it applies in the scope asked about: the application's (application-wide credentials), or a tenant's
+ * effective policy (the tenant form, or tenant-scoped credentials), with `source`.
+ */
+export type Policy = {
+  /** Which policy this is. */
+  kind: PolicyKind;
+  /** For a tenant: `customized` when its own override applies, `inherited` when the application's does. Null at application scope. */
+  source: Maybe<Source>;
+  /** When the stored policy last changed; null while the built-in default applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/**
+ * A whole policy, for `putPolicy`. Only the fields of the kind being written are allowed (any other: 422 naming it).
+ * PUT replaces: a field left out takes its built-in default, not its previous value.
+ */
+export type PolicyInput = {
+  /** session: absolute timeout in minutes, 5 to 525600. */
+  absoluteTimeoutMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** password: refuse the most common passwords. */
+  disallowCommon?: InputMaybe<Scalars['Boolean']['input']>;
+  /** lockout: whether accounts are locked at all. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** mfa: whether a second factor is asked for. */
+  enforcement?: InputMaybe<MfaEnforcement>;
+  /** mfa: the factors users may enroll. */
+  factors?: InputMaybe<Array<MfaFactor>>;
+  /** password: previous passwords that may not be reused, 0 to 24. */
+  historyCount?: InputMaybe<Scalars['Int']['input']>;
+  /** session: idle timeout in minutes, 5 to 525600. */
+  idleTimeoutMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** lockout: minutes the lock lasts, 1 to 10080, or null for until unlocked. */
+  lockoutMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** password: days until a password must be changed, 1 to 3650, or null for never. */
+  maxAge?: InputMaybe<Scalars['Int']['input']>;
+  /** lockout: failed sign-ins that lock the account, 3 to 100. */
+  maxAttempts?: InputMaybe<Scalars['Int']['input']>;
+  /** password: minimum length, 8 to 128. */
+  minLength?: InputMaybe<Scalars['Int']['input']>;
+  /** mfa: days a browser that passed MFA is remembered, 0 to 365. */
+  rememberDeviceDays?: InputMaybe<Scalars['Int']['input']>;
+  /** password: require a digit. */
+  requireDigit?: InputMaybe<Scalars['Boolean']['input']>;
+  /** password: require a lower-case letter. */
+  requireLowercase?: InputMaybe<Scalars['Boolean']['input']>;
+  /** password: require a symbol. */
+  requireSymbol?: InputMaybe<Scalars['Boolean']['input']>;
+  /** password: require an upper-case letter. */
+  requireUppercase?: InputMaybe<Scalars['Boolean']['input']>;
+  /** lockout: minutes after which the failure count starts again, 1 to 10080. */
+  resetAfterMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** session: a new sign-in ends the user's other sessions. */
+  singleSession?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** The four policies of an auth stack. */
+export type PolicyKind =
+  /** Account lockout after failed sign-ins. */
+  | 'lockout'
+  /** Multi-factor authentication. */
+  | 'mfa'
+  /** Password strength and age. */
+  | 'password'
+  /** Session lifetimes. */
+  | 'session';
+
 /** Read operations of the management API. */
 export type Query = {
   __typename?: 'Query';
@@ -345,6 +534,10 @@ export type Query = {
   applications: ApplicationPage;
   /** The organization that owns the credentials' application. Any other id: `not_found`. */
   organization: Organization;
+  /** All four policies: the application's, or a tenant's effective ones with `source`. */
+  policies: Policies;
+  /** One policy: the application's, or a tenant's effective one with `source`. */
+  policy: Policy;
   /** One tenant. */
   tenant: Tenant;
   /** The tenants of an application (a tenant-scoped credential sees only its own). */
@@ -398,6 +591,21 @@ export type QueryOrganizationArgs = {
 
 
 /** Read operations of the management API. */
+export type QueryPoliciesArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryPolicyArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  kind: PolicyKind;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryTenantArgs = {
   appId: Scalars['UUID']['input'];
   tenantId: Scalars['UUID']['input'];
@@ -426,6 +634,23 @@ export type QueryUsersArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+/** Session lifetimes. */
+export type SessionPolicy = Policy & {
+  __typename?: 'SessionPolicy';
+  /** A session ends this many minutes after sign-in, 5 to 525600. Default 43200 (30 days). */
+  absoluteTimeoutMinutes: Scalars['Int']['output'];
+  /** A session unused for this many minutes ends; 5 to 525600 and not above the absolute timeout. Default 4320 (3 days). */
+  idleTimeoutMinutes: Scalars['Int']['output'];
+  /** Always `session`. */
+  kind: PolicyKind;
+  /** A new sign-in ends the user's other sessions. Default false. */
+  singleSession: Scalars['Boolean']['output'];
+  /** For a tenant: `customized` or `inherited`. Null at application scope. */
+  source: Maybe<Source>;
+  /** When the stored policy last changed; null while the built-in default applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
 /** Where a tenant's effective value comes from (the dashboard's badge). */
@@ -649,9 +874,19 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
+  LockoutPolicy: ResolverTypeWrapper<LockoutPolicyViewModel>;
+  MfaEnforcement: MfaEnforcement;
+  MfaFactor: MfaFactor;
+  MfaPolicy: ResolverTypeWrapper<MfaPolicyViewModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
+  PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
+  Policies: ResolverTypeWrapper<PoliciesViewModel>;
+  Policy: ResolverTypeWrapper<PolicyViewModel>;
+  PolicyInput: PolicyInput;
+  PolicyKind: PolicyKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
   Source: Source;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TenancyConfig: ResolverTypeWrapper<TenancyConfig>;
@@ -684,9 +919,16 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: Scalars['JSONObject']['output'];
+  LockoutPolicy: LockoutPolicyViewModel;
+  MfaPolicy: MfaPolicyViewModel;
   Mutation: Record<PropertyKey, never>;
   Organization: OrganizationModel;
+  PasswordPolicy: PasswordPolicyViewModel;
+  Policies: PoliciesViewModel;
+  Policy: PolicyViewModel;
+  PolicyInput: PolicyInput;
   Query: Record<PropertyKey, never>;
+  SessionPolicy: SessionPolicyViewModel;
   String: Scalars['String']['output'];
   TenancyConfig: TenancyConfig;
   TenancyConfigInput: TenancyConfigInput;
@@ -752,6 +994,27 @@ export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<Resolver
   name: 'JSONObject';
 }
 
+export type LockoutPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LockoutPolicy'] = ResolversParentTypes['LockoutPolicy']> = {
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
+  lockoutMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  maxAttempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  resetAfterMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaPolicy'] = ResolversParentTypes['MfaPolicy']> = {
+  enforcement?: Resolver<ResolversTypes['MfaEnforcement'], ParentType, ContextType>;
+  factors?: Resolver<Array<ResolversTypes['MfaFactor']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
+  rememberDeviceDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
@@ -761,6 +1024,8 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   deleteTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTenantArgs, 'appId' | 'tenantId'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'userId'>>;
   introspectApiKey?: Resolver<ResolversTypes['ApiKeyIntrospection'], ParentType, ContextType, RequireFields<MutationIntrospectApiKeyArgs, 'input'>>;
+  putPolicy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<MutationPutPolicyArgs, 'input' | 'kind'>>;
+  removePolicy?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemovePolicyArgs, 'kind'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
@@ -776,17 +1041,55 @@ export type OrganizationResolvers<ContextType = RequestContext, ParentType exten
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type PasswordPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PasswordPolicy'] = ResolversParentTypes['PasswordPolicy']> = {
+  disallowCommon?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  historyCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
+  maxAge?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  minLength?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  requireDigit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  requireLowercase?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  requireSymbol?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  requireUppercase?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PoliciesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Policies'] = ResolversParentTypes['Policies']> = {
+  lockout?: Resolver<ResolversTypes['LockoutPolicy'], ParentType, ContextType>;
+  mfa?: Resolver<ResolversTypes['MfaPolicy'], ParentType, ContextType>;
+  password?: Resolver<ResolversTypes['PasswordPolicy'], ParentType, ContextType>;
+  session?: Resolver<ResolversTypes['SessionPolicy'], ParentType, ContextType>;
+};
+
+export type PolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Policy'] = ResolversParentTypes['Policy']> = {
+  __resolveType: TypeResolveFn<'LockoutPolicy' | 'MfaPolicy' | 'PasswordPolicy' | 'SessionPolicy', ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<QueryApiKeyArgs, 'keyId'>>;
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   application?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<QueryApplicationArgs, 'appId'>>;
   applications?: Resolver<ResolversTypes['ApplicationPage'], ParentType, ContextType, Partial<QueryApplicationsArgs>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'orgId'>>;
+  policies?: Resolver<ResolversTypes['Policies'], ParentType, ContextType, Partial<QueryPoliciesArgs>>;
+  policy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<QueryPolicyArgs, 'kind'>>;
   tenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<QueryTenantArgs, 'appId' | 'tenantId'>>;
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<QueryUserArgs, 'userId'>>;
   users?: Resolver<ResolversTypes['UserPage'], ParentType, ContextType, Partial<QueryUsersArgs>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SessionPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SessionPolicy'] = ResolversParentTypes['SessionPolicy']> = {
+  absoluteTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  idleTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
+  singleSession?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type TenancyConfigResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TenancyConfig'] = ResolversParentTypes['TenancyConfig']> = {
@@ -839,9 +1142,15 @@ export type Resolvers<ContextType = RequestContext> = {
   ApplicationPage?: ApplicationPageResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   JSONObject?: GraphQLScalarType;
+  LockoutPolicy?: LockoutPolicyResolvers<ContextType>;
+  MfaPolicy?: MfaPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
+  PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
+  Policies?: PoliciesResolvers<ContextType>;
+  Policy?: PolicyResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  SessionPolicy?: SessionPolicyResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   TenantPage?: TenantPageResolvers<ContextType>;

@@ -48,6 +48,11 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api-keys/:keyId', operation: 'GetApiKey', summary: 'Get an API key', owned: true },
   { method: 'DELETE', path: '/api-keys/:keyId', operation: 'RevokeApiKey', summary: 'Revoke an API key', owned: true },
   { method: 'POST', path: '/api-keys/:keyId/rotate', operation: 'RotateApiKey', summary: 'Rotate an API key’s secret', owned: true, idempotent: true },
+  // policies
+  { method: 'GET', path: '/policies', operation: 'GetPolicies', summary: 'Get the four policies (a tenant scope: effective, with source)', owned: true },
+  { method: 'GET', path: '/policies/:kind', operation: 'GetPolicy', summary: 'Get a policy (a tenant scope: effective, with source)', owned: true },
+  { method: 'PUT', path: '/policies/:kind', operation: 'PutPolicy', summary: 'Replace a policy (a tenant scope: its override; needs authIsolation = isolated)', owned: true },
+  { method: 'DELETE', path: '/policies/:kind', operation: 'RemovePolicy', summary: 'Remove a tenant’s policy override (tenant scope only)', owned: true },
 ];
 
 export interface ExpandedRoute extends RouteDef {

@@ -19,7 +19,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const userId = (await app.http.post(`${inA}/users`, { email: 'victim@example.com', name: 'Victim' })).body.id as string;
   const victimKey = (await app.http.post(`${inA}/api-keys`, { name: 'Victim key', permissions: ['users:read'], userId })).body;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password' },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -29,6 +29,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       UpdateUser: { name: 'Intruded' },
       CreateApiKey: { name: 'Intruder key', permissions: ['users:read'] },
       IntrospectApiKey: { secret: victimKey.secret as string },
+      PutPolicy: { minLength: 12 },
     },
   };
 }

@@ -23,6 +23,13 @@ const routes = expandRoutes();
 /** Routes that act on the credentials' own application by design, so another application's key may call them. */
 const CREDENTIAL_SCOPED = new Set(['ListApplications', 'CreateApplication']);
 
+/**
+ * A credentials-form path whose parameters name no record (`/policies/:kind`) resolves in the caller's own
+ * application, where the name exists too: another application's key reaches only its own data there.
+ */
+const keyedByName = (route: ExpandedRoute) =>
+  route.form === 'credentials' && route.url.includes(':') && !/:\w+Id\b/.test(route.url);
+
 function pathFor(route: ExpandedRoute): string {
   return route.url.replace(/:(\w+)/g, (_, name: string) => {
     const value = victim.params[name];
@@ -64,7 +71,7 @@ async function keyFor(tenantId: string | null, permissions: string[]): Promise<s
 function expectNoVictimData(body: unknown) {
   const text = JSON.stringify(body ?? null);
   for (const [name, id] of Object.entries(victim.params)) {
-    if (name === 'tenantId' || name === 'appId' || name === 'orgId') continue;
+    if (name === 'tenantId' || name === 'appId' || name === 'orgId' || !name.endsWith('Id')) continue;
     expect(text, `leaks ${name}`).not.toContain(id);
   }
   expect(text).not.toContain('Victim');
@@ -105,7 +112,7 @@ describe('no credentials: 401 on every route', () => {
 });
 
 describe('another application: 404 and nothing of the victim', () => {
-  it.each(named(routes.filter((route) => !CREDENTIAL_SCOPED.has(route.operation) && route.url.includes(':'))))(
+  it.each(named(routes.filter((route) => !CREDENTIAL_SCOPED.has(route.operation) && route.url.includes(':') && !keyedByName(route))))(
     '%s',
     async (_, route) => {
       const rest = await send(route, foreignApp);
@@ -128,6 +135,13 @@ describe('another application: 404 and nothing of the victim', () => {
       expect(JSON.stringify(rest.body)).not.toContain(victim.params['appId']);
     },
   );
+  it.each(named(routes.filter(keyedByName)))('%s resolves in the caller’s own application', async (_, route) => {
+    const rest = await send(route, foreignApp);
+    expect(rest.status, JSON.stringify(rest.body)).toBeLessThan(500);
+    expectNoVictimData(rest.body);
+    const gql = await sendGraphQL(route, foreignApp);
+    expectNoVictimData(gql.body);
+  });
 });
 
 describe('a key of another tenant: 403', () => {

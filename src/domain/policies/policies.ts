@@ -1,0 +1,103 @@
+import type { Scope } from '../../context.ts';
+import { invalid } from '../../errors.ts';
+import { applicationValue, effectiveValue, putApplicationSetting, putTenantOverride, removeTenantOverride, type Source } from '../tenancy/settings.ts';
+import { isPolicyKind, parsePolicy, POLICY_KINDS, storedPolicy, type PasswordPolicy, type PolicyKind, type PolicyValues } from './definitions.ts';
+
+/**
+ * The four policies as Setting rows (feature `policy`, key = kind), through the tenancy engine: the application's
+ * value, or an isolated tenant's override of it. The scope decides which: a tenant scope (the tenant form, or a
+ * tenant-scoped credential on the other forms) reads the tenant's effective policy and writes its override; an
+ * application-wide scope reads and writes the application's.
+ */
+export interface PolicyMeta {
+  /** Where a tenant's policy comes from; null at application scope. */
+  source: Source | null;
+  /** When the stored row last changed; null while the built-in default applies. */
+  updatedAt: Date | null;
+}
+
+export type PolicyView = { [K in PolicyKind]: { kind: K } & PolicyValues[K] & PolicyMeta }[PolicyKind];
+export type PasswordPolicyView = Extract<PolicyView, { kind: 'password' }>;
+export type MfaPolicyView = Extract<PolicyView, { kind: 'mfa' }>;
+export type SessionPolicyView = Extract<PolicyView, { kind: 'session' }>;
+export type LockoutPolicyView = Extract<PolicyView, { kind: 'lockout' }>;
+export type PoliciesView = { [K in PolicyKind]: Extract<PolicyView, { kind: K }> };
+
+function view<K extends PolicyKind>(kind: K, value: PolicyValues[K], meta: PolicyMeta): Extract<PolicyView, { kind: K }> {
+  return { kind, ...value, ...meta } as unknown as Extract<PolicyView, { kind: K }>;
+}
+
+function kindOf(kind: string): PolicyKind {
+  if (!isPolicyKind(kind)) throw invalid('kind', `kind must be one of ${POLICY_KINDS.join(', ')}`);
+  return kind;
+}
+
+/** The policy in force for a tenant (null: the application's), laid over the built-in defaults. */
+export async function effectivePolicy<K extends PolicyKind>(scope: Scope, kind: K, tenantId: string | null): Promise<PolicyValues[K]> {
+  const effective =
+    tenantId === null
+      ? await applicationValue<Record<string, unknown>>(scope, 'policy', kind, {})
+      : await effectiveValue<Record<string, unknown>>(scope, tenantId, 'policy', kind, {});
+  return storedPolicy(kind, effective.value);
+}
+
+/** The password policy in force for a tenant's users (null: the application's); see checkPassword. */
+export async function effectivePasswordPolicy(scope: Scope, tenantId: string | null): Promise<PasswordPolicy> {
+  return effectivePolicy(scope, 'password', tenantId);
+}
+
+async function scopedView<K extends PolicyKind>(scope: Scope, kind: K): Promise<Extract<PolicyView, { kind: K }>> {
+  if (scope.tenantId === null) {
+    const effective = await applicationValue<Record<string, unknown>>(scope, 'policy', kind, {});
+    return view(kind, storedPolicy(kind, effective.value), { source: null, updatedAt: effective.row?.updatedAt ?? null });
+  }
+  const effective = await effectiveValue<Record<string, unknown>>(scope, scope.tenantId, 'policy', kind, {});
+  return view(kind, storedPolicy(kind, effective.value), { source: effective.source, updatedAt: effective.row?.updatedAt ?? null });
+}
+
+export async function getPolicies(scope: Scope): Promise<PoliciesView> {
+  scope.require('policies:read');
+  const [password, mfa, session, lockout] = await Promise.all([
+    scopedView(scope, 'password'),
+    scopedView(scope, 'mfa'),
+    scopedView(scope, 'session'),
+    scopedView(scope, 'lockout'),
+  ]);
+  return { password, mfa, session, lockout };
+}
+
+export async function getPolicy(scope: Scope, kind: string): Promise<PolicyView> {
+  scope.require('policies:read');
+  return scopedView(scope, kindOf(kind));
+}
+
+/**
+ * PUT: replaces the policy (fields left out take the built-in default). At application scope it sets the
+ * application's policy; at tenant scope the tenant's override, which needs `authIsolation` = `isolated` (409
+ * `tenant_customization_disabled` otherwise).
+ */
+export async function putPolicy(scope: Scope, kindName: string, input: Readonly<Record<string, unknown>>): Promise<PolicyView> {
+  scope.require('policies:write');
+  const kind = kindOf(kindName);
+  const value = parsePolicy(kind, input);
+  const write = { feature: 'policy' as const, key: kind, value: value as unknown as Record<string, unknown> };
+  if (scope.tenantId === null) {
+    const row = await putApplicationSetting(scope, { ...write, action: 'policy.update' });
+    return view(kind, value, { source: null, updatedAt: row.updatedAt });
+  }
+  const row = await putTenantOverride(scope, scope.tenantId, { ...write, action: 'policy.override' });
+  return view(kind, value, { source: 'customized', updatedAt: row.updatedAt });
+}
+
+/**
+ * DELETE, "Remove tenant override": the tenant inherits the application's policy again. Only a tenant scope has an
+ * override to remove (422 on `tenantId` otherwise, as for branding and e-mail); 404 when the tenant has none.
+ */
+export async function removePolicy(scope: Scope, kindName: string): Promise<boolean> {
+  scope.require('policies:delete');
+  const kind = kindOf(kindName);
+  if (scope.tenantId === null) {
+    throw invalid('tenantId', 'Only a tenant override can be removed: use /applications/{appId}/tenants/{tenantId}/policies/{kind}');
+  }
+  return removeTenantOverride(scope, scope.tenantId, 'policy', kind, 'policy.override.remove');
+}
