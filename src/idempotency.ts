@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './auth/principal.ts';
 import { GatehouseError, invalid } from './errors.ts';
@@ -25,6 +25,36 @@ export function requestFingerprint(...parts: unknown[]): string {
 }
 
 /**
+ * A stored response may hold a secret shown once (a rotated API key's): the store keeps neither the key nor the
+ * response readable. The row is found by a hash of the key, and the body is sealed (AES-256-GCM) with a key
+ * derived from the Idempotency-Key, which only the client holds: reading the table reveals no secret.
+ */
+function storedKey(key: string): string {
+  const hex = createHash('sha256').update(`idempotency-key\0${key}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function sealingKey(key: string, credentialId: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, credentialId, 'gatehouse idempotency response', 32));
+}
+
+function seal(body: unknown, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return `v1.${iv.toString('base64url')}.${sealed.toString('base64url')}`;
+}
+
+function unseal(stored: string, key: Buffer): unknown {
+  const [version, iv, sealed] = stored.split('.');
+  if (version !== 'v1' || iv === undefined || sealed === undefined) throw new Error('unreadable idempotency record');
+  const data = Buffer.from(sealed, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(data.subarray(data.length - 16));
+  return JSON.parse(Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8'));
+}
+
+/**
  * Runs `execute` at most once per (credential, key) within 24 h, in PostgreSQL so every instance agrees. The key
  * is claimed before running; a repeat gets the first response back, the same key on a different request gets 409
  * `idempotency_conflict`, as does a repeat while the first is still running. A 5xx releases the key for a retry.
@@ -37,7 +67,8 @@ export async function withIdempotency(
   execute: () => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const connection = em.getConnection();
-  const owner = [principal.applicationId, principal.credentialId, key];
+  const owner = [principal.applicationId, principal.credentialId, storedKey(key)];
+  const sealing = sealingKey(key, principal.credentialId);
   await connection.execute(
     `delete from idempotency_record where application_id = ? and credential_id = ? and key = ?
        and created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
@@ -59,7 +90,7 @@ export async function withIdempotency(
     if (existing.status_code === null) {
       throw new GatehouseError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress');
     }
-    const body: unknown = existing.response_body === null ? undefined : JSON.parse(existing.response_body);
+    const body: unknown = existing.response_body === null ? undefined : unseal(existing.response_body, sealing);
     return { status: existing.status_code, body, replayed: true };
   }
   let response: StoredResponse;
@@ -74,7 +105,7 @@ export async function withIdempotency(
   } else {
     await connection.execute(
       'update idempotency_record set status_code = ?, response_body = ? where application_id = ? and credential_id = ? and key = ?',
-      [response.status, response.body === undefined ? null : JSON.stringify(response.body), ...owner],
+      [response.status, response.body === undefined ? null : seal(response.body, sealing), ...owner],
     );
   }
   return { ...response, replayed: false };

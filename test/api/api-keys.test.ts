@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let appPath: string;
+let tenantA: string;
+let tenantB: string;
+
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+/** Creates a key with the root credentials and returns its id and secret. */
+async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
+  const created = await app.http.post('/api-keys', { name: 'test key', ...body });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { id: created.body.key.id, secret: created.body.secret };
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
+  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('API keys', () => {
+  it('creates a key whose secret is shown once, stored only as a hash, and authenticates', async () => {
+    const created = await app.http.post('/api-keys', { name: 'CI deploy', permissions: ['users:read', 'users:read', 'tenants:*'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      key: {
+        id: expect.any(String),
+        applicationId: app.root.applicationId,
+        tenantId: null,
+        userId: null,
+        name: 'CI deploy',
+        permissions: ['users:read', 'tenants:*'],
+        expiresAt: null,
+        revokedAt: null,
+        lastRotatedAt: null,
+        createdAt: expect.any(String),
+      },
+      secret: expect.stringMatching(/^ghk_[A-Za-z0-9_-]{43}$/),
+    });
+    const { key, secret } = created.body;
+    const read = await app.http.get(`/api-keys/${key.id}`);
+    expect(read.body).toEqual(key);
+    const list = await app.http.get('/api-keys?pageSize=100');
+    expect(list.body.data).toContainEqual(key);
+    expect(JSON.stringify(list.body)).not.toContain(secret);
+    const [row] = await sql<{ secret_hash: string }>('select secret_hash from api_key where id = ?', [key.id]);
+    expect(row?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(await sql('select * from api_key'))).not.toContain(secret);
+
+    const asKey = app.as({ apiKey: secret });
+    expect((await asKey.get(`${appPath}/tenants`)).status).toBe(200);
+    expect((await asKey.get('/users')).status).toBe(200);
+    expect((await asKey.post('/users', { email: 'nope@example.com' })).status).toBe(403);
+  });
+
+  it('refuses unknown permissions, an empty list and a missing name with 422', async () => {
+    for (const permissions of [['users:fly'], ['nonsense'], ['users:read', 'widgets:read'], []]) {
+      const response = await app.http.post('/api-keys', { name: 'bad', permissions });
+      expect(response.status, JSON.stringify(permissions)).toBe(422);
+      expect(response.body).toMatchObject({ code: 'validation_error', field: 'permissions' });
+    }
+    const noName = await app.http.post('/api-keys', { permissions: ['users:read'] });
+    expect(noName.status).toBe(422);
+    expect(noName.body.field).toBe('name');
+    const wildcard = await app.http.post('/api-keys', { name: 'ok', permissions: ['users:*', 'api_keys:read'] });
+    expect(wildcard.status).toBe(201);
+  });
+
+  it('a credential cannot create or rotate a key wider than itself', async () => {
+    const narrow = app.as({ apiKey: (await createKey({ permissions: ['users:*', 'api_keys:read', 'api_keys:write'] })).secret });
+    const within = await narrow.post('/api-keys', { name: 'narrower', permissions: ['users:read'] });
+    expect(within.status).toBe(201);
+    expect(within.body.key.permissions).toEqual(['users:read']);
+    for (const permissions of [['*'], ['tenants:read'], ['users:read', 'api_keys:delete'], ['api_keys:*']]) {
+      const wider = await narrow.post('/api-keys', { name: 'wider', permissions });
+      expect(wider.status, JSON.stringify(permissions)).toBe(403);
+      expect(wider.body.code).toBe('forbidden');
+    }
+    const admin = await createKey({ permissions: ['*'] });
+    const rotateWider = await narrow.post(`/api-keys/${admin.id}/rotate`);
+    expect(rotateWider.status).toBe(403);
+    expect((await app.as({ apiKey: admin.secret }).get('/users')).status).toBe(200);
+    const rotateOwn = await narrow.post(`/api-keys/${within.body.key.id}/rotate`);
+    expect(rotateOwn.status).toBe(200);
+  });
+
+  it('a tenant-scoped credential manages only its own tenant’s keys', async () => {
+    const tenantKey = app.as({ apiKey: (await createKey({ permissions: ['api_keys:*', 'users:*'], tenantId: tenantA })).secret });
+    const own = await tenantKey.post('/api-keys', { name: 'for A', permissions: ['users:read'] });
+    expect(own.status).toBe(201);
+    expect(own.body.key.tenantId).toBe(tenantA);
+    const explicit = await tenantKey.post('/api-keys', { name: 'for A again', permissions: ['users:read'], tenantId: tenantA });
+    expect(explicit.status).toBe(201);
+    const other = await tenantKey.post('/api-keys', { name: 'for B', permissions: ['users:read'], tenantId: tenantB });
+    expect(other.status).toBe(403);
+    const appWide = await createKey({ permissions: ['users:read'] });
+    const inB = await createKey({ permissions: ['users:read'], tenantId: tenantB });
+    const listed = (await tenantKey.get('/api-keys?pageSize=100')).body.data as { id: string; tenantId: string }[];
+    expect(listed.map((k) => k.id)).toEqual(expect.arrayContaining([own.body.key.id, explicit.body.key.id]));
+    expect(listed.every((k) => k.tenantId === tenantA)).toBe(true);
+    for (const id of [appWide.id, inB.id]) {
+      expect((await tenantKey.get(`/api-keys/${id}`)).status).toBe(404);
+      expect((await tenantKey.delete(`/api-keys/${id}`)).status).toBe(404);
+      expect((await tenantKey.post(`/api-keys/${id}/rotate`)).status).toBe(404);
+    }
+    expect((await app.as({ apiKey: inB.secret }).get('/users')).status).toBe(200);
+    // Application-wide credentials see every tenant's keys.
+    const all = (await app.http.get('/api-keys?pageSize=100')).body.data.map((k: { id: string }) => k.id);
+    expect(all).toEqual(expect.arrayContaining([own.body.key.id, appWide.id, inB.id]));
+  });
+
+  it('checks the tenant, user and expiry of a new key', async () => {
+    const unknownTenant = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], tenantId: crypto.randomUUID() });
+    expect(unknownTenant.status).toBe(404);
+    expect(unknownTenant.body).toMatchObject({ code: 'not_found', field: 'tenantId' });
+    const unknownUser = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], userId: crypto.randomUUID() });
+    expect(unknownUser.status).toBe(404);
+    expect(unknownUser.body).toMatchObject({ code: 'not_found', field: 'userId' });
+    const other = await app.bootstrapAnother();
+    const theirUser = (await app.as({ apiKey: other.apiKey }).post('/users', { email: 'theirs@example.com' })).body.id;
+    const foreignUser = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], userId: theirUser });
+    expect(foreignUser.status).toBe(404);
+    expect(foreignUser.body.field).toBe('userId');
+
+    const member = (await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'member@example.com' })).body.id;
+    const notMember = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], tenantId: tenantB, userId: member });
+    expect(notMember.status).toBe(422);
+    expect(notMember.body.field).toBe('userId');
+    const bound = await app.http.post('/api-keys', { name: 'user-bound', permissions: ['users:read'], tenantId: tenantA, userId: member });
+    expect(bound.status).toBe(201);
+    expect(bound.body.key).toMatchObject({ userId: member, tenantId: tenantA });
+
+    const past = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect(past.status).toBe(422);
+    expect(past.body).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
+    const notADate = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: 'tomorrow' });
+    expect(notADate.status).toBe(422);
+    expect(notADate.body.field).toBe('expiresAt');
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    const future = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: later });
+    expect(future.status).toBe(201);
+    expect(future.body.key.expiresAt).toBe(later);
+  });
+
+  it('an expired key authenticates as nothing, introspects inactive and cannot be rotated', async () => {
+    const key = await createKey({ permissions: ['users:read'], expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(200);
+    await sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [key.id]);
+    const expired = await app.as({ apiKey: key.secret }).get('/users');
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('unauthenticated');
+    expect((await app.http.post('/api-keys/introspect', { secret: key.secret })).body).toEqual({ active: false, key: null });
+    const rotate = await app.http.post(`/api-keys/${key.id}/rotate`);
+    expect(rotate.status).toBe(422);
+    expect(rotate.body.field).toBe('keyId');
+  });
+
+  it('revokes a key: 204, then 401 for it; revoking again changes nothing', async () => {
+    const key = await createKey({ permissions: ['users:read'] });
+    const revoked = await app.http.delete(`/api-keys/${key.id}`);
+    expect(revoked.status).toBe(204);
+    expect(revoked.body).toBe('');
+    const refused = await app.as({ apiKey: key.secret }).get('/users');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('unauthenticated');
+    const read = (await app.http.get(`/api-keys/${key.id}`)).body;
+    expect(Date.parse(read.revokedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
+    expect((await app.http.get(`/api-keys/${key.id}`)).body.revokedAt).toBe(read.revokedAt);
+    const rotate = await app.http.post(`/api-keys/${key.id}/rotate`);
+    expect(rotate.status).toBe(422);
+    expect(rotate.body).toMatchObject({ code: 'validation_error', field: 'keyId' });
+    expect((await app.http.delete(`/api-keys/${crypto.randomUUID()}`)).status).toBe(404);
+    const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [key.id]);
+    expect(audit.map((row) => row.action)).toEqual(['api_key.create', 'api_key.revoke']);
+  });
+
+  it('a key may revoke itself', async () => {
+    const key = await createKey({ permissions: ['api_keys:delete'] });
+    const self = app.as({ apiKey: key.secret });
+    expect((await self.delete(`/api-keys/${key.id}`)).status).toBe(204);
+    expect((await self.delete(`/api-keys/${key.id}`)).status).toBe(401);
+  });
+
+  it('rotates a key: a new secret works, the old one stops at once; replays return the same secret', async () => {
+    const key = await createKey({ permissions: ['users:read'] });
+    const idempotencyKey = crypto.randomUUID();
+    const rotated = await app.http.post(`/api-keys/${key.id}/rotate`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.key).toMatchObject({ id: key.id, permissions: ['users:read'], revokedAt: null });
+    expect(Date.parse(rotated.body.key.lastRotatedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(rotated.body.secret).toMatch(/^ghk_/);
+    expect(rotated.body.secret).not.toBe(key.secret);
+    expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(401);
+    expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
+
+    const replay = await app.http.post(`/api-keys/${key.id}/rotate`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(rotated.body);
+    expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
+    // The replay store keeps neither the secret nor the Idempotency-Key readable.
+    const stored = JSON.stringify(await sql('select * from idempotency_record'));
+    expect(stored).not.toContain(rotated.body.secret);
+    expect(stored).not.toContain(idempotencyKey);
+
+    const again = await app.http.post(`/api-keys/${key.id}/rotate`);
+    expect(again.body.secret).not.toBe(rotated.body.secret);
+    expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(401);
+    const conflict = await app.http.post(`/api-keys/${crypto.randomUUID()}/rotate`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe('idempotency_conflict');
+  });
+
+  it('introspects a secret: active only for a working key of the caller’s own scope', async () => {
+    const key = await createKey({ permissions: ['users:read'], tenantId: tenantA });
+    const active = await app.http.post('/api-keys/introspect', { secret: key.secret });
+    expect(active.status).toBe(200);
+    expect(active.body).toEqual({ active: true, key: expect.objectContaining({ id: key.id, tenantId: tenantA, permissions: ['users:read'] }) });
+    expect(JSON.stringify(active.body)).not.toContain(key.secret);
+    const inactive = { active: false, key: null };
+    expect((await app.http.post('/api-keys/introspect', { secret: 'ghk_unknown' })).body).toEqual(inactive);
+    expect((await app.http.post(`${appPath}/tenants/${tenantB}/api-keys/introspect`, { secret: key.secret })).body).toEqual(inactive);
+    expect((await app.http.post(`${appPath}/tenants/${tenantA}/api-keys/introspect`, { secret: key.secret })).body.active).toBe(true);
+    const other = await app.bootstrapAnother();
+    expect((await app.http.post('/api-keys/introspect', { secret: other.apiKey })).body).toEqual(inactive);
+    expect((await app.as({ apiKey: other.apiKey }).post('/api-keys/introspect', { secret: key.secret })).body).toEqual(inactive);
+    await app.http.delete(`/api-keys/${key.id}`);
+    expect((await app.http.post('/api-keys/introspect', { secret: key.secret })).body).toEqual(inactive);
+    const noRead = app.as({ apiKey: (await createKey({ permissions: ['users:read'] })).secret });
+    expect((await noRead.post('/api-keys/introspect', { secret: key.secret })).status).toBe(403);
+    const missing = await app.http.post('/api-keys/introspect', {});
+    expect(missing.status).toBe(422);
+    expect(missing.body.field).toBe('secret');
+  });
+
+  it('enforces api_keys:read, api_keys:write and api_keys:delete', async () => {
+    const target = await createKey({ permissions: ['users:read'] });
+    const reader = app.as({ apiKey: (await createKey({ permissions: ['api_keys:read', 'users:read'] })).secret });
+    expect((await reader.get('/api-keys')).status).toBe(200);
+    expect((await reader.get(`/api-keys/${target.id}`)).status).toBe(200);
+    expect((await reader.post('/api-keys', { name: 'x', permissions: ['users:read'] })).status).toBe(403);
+    expect((await reader.post(`/api-keys/${target.id}/rotate`)).status).toBe(403);
+    expect((await reader.delete(`/api-keys/${target.id}`)).status).toBe(403);
+    expect((await app.http.get(`/api-keys/${target.id}`)).body.revokedAt).toBeNull();
+    const none = app.as({ apiKey: (await createKey({ permissions: ['users:read'] })).secret });
+    expect((await none.get('/api-keys')).status).toBe(403);
+  });
+
+  it('another application’s key is not found', async () => {
+    const other = await app.bootstrapAnother();
+    const theirs = (await app.as({ apiKey: other.apiKey }).post('/api-keys', { name: 'theirs', permissions: ['users:read'] })).body;
+    expect((await app.http.get(`/api-keys/${theirs.key.id}`)).status).toBe(404);
+    expect((await app.http.delete(`/api-keys/${theirs.key.id}`)).status).toBe(404);
+    expect((await app.http.post(`/api-keys/${theirs.key.id}/rotate`)).status).toBe(404);
+    expect((await app.http.get(`/applications/${other.applicationId}/api-keys`)).status).toBe(404);
+    expect((await app.as({ apiKey: theirs.secret }).get('/users')).status).toBe(200);
+  });
+
+  it('serves the same operations over GraphQL', async () => {
+    const created = await app.http.graphql(
+      'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { key { id permissions } secret } }',
+      { input: { name: 'gql', permissions: ['users:read'] } },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const { key, secret } = created.body.data.createApiKey;
+    const introspected = await app.http.graphql(
+      'mutation($s: String!) { introspectApiKey(input: { secret: $s }) { active key { id } } }',
+      { s: secret },
+    );
+    expect(introspected.body.data.introspectApiKey).toEqual({ active: true, key: { id: key.id } });
+    const revoked = await app.http.graphql('mutation($id: UUID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: key.id });
+    expect(revoked.body.data.revokeApiKey.revokedAt).not.toBeNull();
+    const bad = await app.http.graphql('mutation { createApiKey(input: { name: "x", permissions: ["root"] }) { secret } }');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'permissions' });
+  });
+});
