@@ -36,15 +36,20 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   const services: Services = { config, orm: database.orm, signingKeys, cursors };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  let closing: Promise<void> | undefined;
   return {
     services,
     server,
     database,
-    async close() {
-      await server.app.close();
-      await server.apollo.stop();
-      redis?.disconnect();
-      await database.close();
+    close() {
+      // Idempotent: a second signal, or a test's cleanup after a shutdown test, waits for the same shutdown.
+      closing ??= (async () => {
+        await server.app.close();
+        await server.apollo.stop();
+        redis?.disconnect();
+        await database.close();
+      })();
+      return closing;
     },
   };
 }

@@ -29,6 +29,11 @@ function fromFastifyError(error: FastifyError): ErrorBody | undefined {
   }
 }
 
+/** An error body as a GraphQL response: `code`, `status` and `field` in the extensions, as format-error.ts does. */
+function graphqlErrors({ code, message, ...rest }: ErrorBody) {
+  return { errors: [{ message, extensions: { code, status: STATUS_BY_CODE[code], ...rest } }] };
+}
+
 /** The rate-limit bucket: the credential presented (hashed, never stored), else the client address. */
 function rateLimitKey(request: FastifyRequest): string {
   const { apiKey, bearer } = readCredentials(request.headers);
@@ -61,6 +66,16 @@ export async function createServer(services: Services, options: { redis?: unknow
     reply.header('x-request-id', request.id);
   });
 
+  // Requests in flight when close() starts still finish, but their keep-alive connections must not then hold the
+  // shutdown open until the idle timeout: their responses close the connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   // JSON only; an empty body is no body. Anything else is 415 (Fastify's own answer, mapped below).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -83,7 +98,9 @@ export async function createServer(services: Services, options: { redis?: unknow
       body = mapped ?? INTERNAL_ERROR;
     }
     if (body.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-    return reply.status(STATUS_BY_CODE[body.code]).send(body);
+    reply.status(STATUS_BY_CODE[body.code]);
+    // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
+    return reply.send(request.routeOptions.url === '/graphql' ? graphqlErrors(body) : body);
   });
 
   await app.register(rateLimit, {
@@ -140,8 +157,7 @@ async function handleGraphQL(
     idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
-    const { code, message, ...rest } = toErrorBody(error);
-    return reply.status(error.status).send({ errors: [{ message, extensions: { code, status: error.status, ...rest } }] });
+    return reply.status(error.status).send(graphqlErrors(toErrorBody(error)));
   }
   const headers = new HeaderMap();
   for (const [name, value] of Object.entries(request.headers)) {

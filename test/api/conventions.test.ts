@@ -1,0 +1,260 @@
+import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from '../../src/server.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient, type HttpResponse } from '../support/http.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function expectRateLimitHeaders(response: HttpResponse, label: string) {
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+    expect(response.headers.get(name), `${label}: ${name}`).toMatch(/^\d+$/);
+  }
+}
+
+describe('conventions on every response', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => app?.close());
+
+  it('carries X-RateLimit-Limit, -Remaining and -Reset on successes and on every kind of error, over REST and GraphQL', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const responses: Record<string, HttpResponse> = {
+      'REST 200': await app.http.get('/applications'),
+      'REST 401': await app.as({}).get('/applications'),
+      'REST 404': await app.http.get('/nowhere'),
+      'REST 405': await app.http.request('PUT', `/api/v1${appPath}`, { body: {} }),
+      'REST 413': await app.http.patch(appPath, { name: 'x'.repeat(1024 * 1024 + 1) }),
+      'REST 415': await app.http.request('PATCH', `/api/v1${appPath}`, { raw: 'name=x', headers: { 'content-type': 'text/plain' } }),
+      'REST 422': await app.http.get('/applications/not-a-uuid'),
+      'GraphQL 200': await app.http.graphql('{ version }'),
+      'GraphQL 401': await app.as({}).graphql('{ version }'),
+      'GraphQL 422': await app.http.graphql('{ nothing }'),
+      'GraphQL 413': await app.http.graphql('{ version }', { padding: 'x'.repeat(1024 * 1024 + 1) }),
+      healthz: await app.as({}).request('GET', '/healthz'),
+    };
+    const statuses = Object.fromEntries(Object.entries(responses).map(([label, response]) => [label, response.status]));
+    expect(statuses).toEqual({
+      'REST 200': 200,
+      'REST 401': 401,
+      'REST 404': 404,
+      'REST 405': 405,
+      'REST 413': 413,
+      'REST 415': 415,
+      'REST 422': 422,
+      'GraphQL 200': 200,
+      'GraphQL 401': 401,
+      'GraphQL 422': 422,
+      'GraphQL 413': 413,
+      healthz: 200,
+    });
+    for (const [label, response] of Object.entries(responses)) expectRateLimitHeaders(response, label);
+    expect(responses['REST 200']?.headers.get('x-ratelimit-limit')).toBe('100000');
+  });
+
+  it('echoes a sane X-Request-Id and replaces anything else with a fresh UUID', async () => {
+    const kept = await app.http.get('/applications', { headers: { 'x-request-id': 'trace-42.abc:def' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-42.abc:def');
+    const keptOnError = await app.as({}).graphql('{ version }', {}, { headers: { 'x-request-id': 'trace-43' } });
+    expect(keptOnError.headers.get('x-request-id')).toBe('trace-43');
+    for (const insane of ['has spaces', 'x'.repeat(129), 'semi;colon']) {
+      const replaced = await app.http.get('/applications', { headers: { 'x-request-id': insane } });
+      expect(replaced.headers.get('x-request-id')).toMatch(UUID);
+    }
+    const fresh = [await app.http.get('/applications'), await app.http.get('/applications')].map((r) => r.headers.get('x-request-id'));
+    expect(fresh[0]).toMatch(UUID);
+    expect(fresh[0]).not.toBe(fresh[1]);
+  });
+
+  it('answers /healthz and /readyz without credentials', async () => {
+    const health = await app.as({}).request('GET', '/healthz');
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const ready = await app.as({}).request('GET', '/readyz');
+    expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } });
+  });
+
+  it('GraphQL errors carry code, status and field in extensions, with the HTTP status of the error', async () => {
+    const missing = await app.http.graphql('query($appId: UUID!) { application(appId: $appId) { id } }', { appId: '01890a5d-ac96-774b-bcce-b302099a8057' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', status: 404 });
+
+    const malformed = await app.http.graphql('query($appId: UUID!) { application(appId: $appId) { id } }', { appId: 'not-a-uuid' });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors?.[0]?.extensions).toEqual({ code: 'validation_error', status: 422, field: 'appId' });
+
+    const create = 'mutation($appId: UUID!, $input: CreateTenantInput!) { createTenant(appId: $appId, input: $input) { id } }';
+    const unknown = await app.http.graphql(create, { appId: app.root.applicationId, input: { name: 'Acme', colour: 'red' } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors?.[0]?.extensions).toEqual({ code: 'validation_error', status: 422, field: 'colour' });
+    const literal = await app.http.graphql(`mutation { createTenant(appId: "${app.root.applicationId}", input: { name: "Acme", colour: "red" }) { id } }`);
+    expect(literal.status).toBe(422);
+    expect(literal.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422 });
+
+    const anonymous = await app.as({}).graphql('{ version }');
+    expect(anonymous.body.errors?.[0]?.extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
+  });
+
+  it('answers transport failures on /graphql in the GraphQL error shape too', async () => {
+    const huge = await app.http.graphql('{ version }', { padding: 'x'.repeat(1024 * 1024 + 1) });
+    expect(huge.body.errors?.[0]?.extensions).toMatchObject({ code: 'payload_too_large', status: 413 });
+    const text = await app.http.request('POST', '/graphql', { raw: '{ version }', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body.errors?.[0]?.extensions).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+  });
+
+  it('serves a GraphiQL page whose scripts and styles are all inline', async () => {
+    const page = await app.as({}).request<string>('GET', '/graphql');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const tags = page.body.match(/<(script|link)\b[^>]*>/gi) ?? [];
+    expect(tags.length).toBeGreaterThan(0);
+    const external = tags.filter((tag) => /\b(src|href)\s*=\s*["']?\s*(https?:)?\/\//i.test(tag));
+    expect(external).toEqual([]);
+  });
+
+  it('GraphiQL renders its editor in Chromium without a single request beyond the service', async () => {
+    // CI installs Chromium (.ci/run); without it this check cannot run, and it must not pass unchecked.
+    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage();
+      const outside: string[] = [];
+      page.on('request', (request) => {
+        const { protocol, hostname } = new URL(request.url());
+        if ((protocol === 'http:' || protocol === 'https:' || protocol === 'ws:' || protocol === 'wss:') && hostname !== '127.0.0.1' && hostname !== 'localhost') {
+          outside.push(request.url());
+        }
+      });
+      await page.goto(`${app.baseUrl}/graphql`, { waitUntil: 'networkidle' });
+      await page.waitForSelector('.graphiql-container .graphiql-query-editor', { timeout: 30_000 });
+      expect(await page.locator('.graphiql-query-editor').isVisible()).toBe(true);
+      expect(outside).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ rateLimit: { max: 5, windowMs: 60_000 } });
+  });
+  afterAll(async () => app?.close());
+
+  it('counts per credential and answers 429 with Retry-After and rate_limited, over REST and GraphQL', async () => {
+    const { apiKey } = await app.bootstrapAnother();
+    const client = app.as({ apiKey });
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const response = await client.get('/applications');
+      expect(response.status).toBe(200);
+      remaining.push(response.headers.get('x-ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const limited = await client.get('/applications');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ code: 'rate_limited', message: expect.any(String) });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expectRateLimitHeaders(limited, '429');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    const graphql = await client.graphql('{ version }');
+    expect(graphql.status).toBe(429);
+    expect(graphql.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'rate_limited', status: 429 });
+
+    const other = await app.as({ apiKey: (await app.bootstrapAnother()).apiKey }).get('/applications');
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  // The counters live in Redis when REDIS_URL is set (API.md), so every instance enforces one shared limit; without
+  // it each instance counts alone. A second server on the same services stands for a second instance.
+  const redisUrl = process.env['REDIS_URL'];
+  it(redisUrl ? 'shares the counters of one credential between instances through Redis' : 'counts per instance without Redis', async () => {
+    const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+    const second: Server = await createServer(app.gatehouse.services, { logger: false, ...(redis === undefined ? {} : { redis }) });
+    try {
+      await second.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = second.app.server.address() as AddressInfo;
+      const { apiKey } = await app.bootstrapAnother();
+      const first = app.as({ apiKey });
+      const other = new HttpClient(`http://127.0.0.1:${port}`, { apiKey });
+      for (let i = 0; i < 3; i += 1) expect((await first.get('/applications')).status).toBe(200);
+      const onSecond = await other.get('/applications');
+      expect(onSecond.status).toBe(200);
+      expect(onSecond.headers.get('x-ratelimit-remaining')).toBe(redis ? '1' : '4');
+      if (redis) {
+        expect((await other.get('/applications')).status).toBe(200);
+        expect((await first.get('/applications')).status).toBe(429);
+        expect((await other.get('/applications')).status).toBe(429);
+      }
+    } finally {
+      await second.app.close();
+      await second.apollo.stop();
+      redis?.disconnect();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => app?.close());
+
+  it('lets an in-flight request finish with 200 while close() runs, then refuses new connections', async () => {
+    const { hostname, port } = new URL(app.baseUrl);
+    const body = JSON.stringify({
+      query: 'mutation($appId: UUID!) { createTenant(appId: $appId, input: { name: "Late" }) { id name } }',
+      variables: { appId: app.root.applicationId },
+    });
+    // The request's headers arrive before close(); its body only after, so it is in flight while the server stops.
+    const request = httpRequest({
+      hostname,
+      port,
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': app.root.apiKey },
+    });
+    const response = new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+      request.on('response', (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text, connection: incoming.headers.connection }));
+      });
+      request.on('error', reject);
+    });
+    request.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const open = await new Promise<number>((resolve, reject) =>
+      app.gatehouse.server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+    expect(open).toBe(1);
+    const closing = app.gatehouse.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    request.end(body.slice(10));
+
+    const finished = await response;
+    expect(finished.status).toBe(200);
+    expect(JSON.parse(finished.body)).toMatchObject({ data: { createTenant: { name: 'Late' } } });
+    // Its keep-alive connection is not left to hold the shutdown open.
+    expect(finished.connection).toBe('close');
+    await closing;
+    await expect(fetch(`${app.baseUrl}/healthz`)).rejects.toThrow();
+  });
+});
