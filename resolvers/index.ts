@@ -1,7 +1,9 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { apiKeyResolvers } from './api-keys.ts';
 import { applicationResolvers } from './applications.ts';
+import { brandingResolvers } from './branding.ts';
 import { commonResolvers } from './common.ts';
+import { emailResolvers } from './email.ts';
 import { organizationResolvers } from './organizations.ts';
 import { tenantResolvers } from './tenants.ts';
 import { userResolvers } from './users.ts';
@@ -16,4 +18,6 @@ export const resolvers: Resolvers[] = [
   apiKeyResolvers,
   userResolvers,
   policyResolvers,
+  brandingResolvers,
+  emailResolvers,
 ];

@@ -117,6 +117,68 @@ export type AuthIsolation =
   /** One sign-in surface, application-wide providers and policies, one identity usable across tenants. */
   | 'shared';
 
+/**
+ * Branding of the hosted sign-in pages, as it applies in the scope asked about: the application's (application-wide
+ * credentials), or a tenant's effective branding (the tenant form, or tenant-scoped credentials) with `source`.
+ */
+export type Branding = {
+  __typename?: 'Branding';
+  /** The colors. */
+  colors: BrandingColors;
+  /**
+   * Copy overrides of the hosted pages: text key (e.g. `signIn.title`) → text. Keys not present use the built-in
+   * wording. Empty by default.
+   */
+  copy: Scalars['JSONObject']['output'];
+  /** The favicon (an https URL); null for none. */
+  faviconUrl: Maybe<Scalars['String']['output']>;
+  /** The logo (an https URL); null for none. */
+  logoUrl: Maybe<Scalars['String']['output']>;
+  /** For a tenant: `customized` when its own override applies, `inherited` when the application's does. Null at application scope. */
+  source: Maybe<Source>;
+  /** When the stored branding last changed; null while the built-in defaults apply. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** The three colors of the hosted sign-in pages, each a `#rrggbb` hex string (lower-case). */
+export type BrandingColors = {
+  __typename?: 'BrandingColors';
+  /** Page background. Default `#ffffff`. */
+  background: Scalars['String']['output'];
+  /** Buttons and links. Default `#4f46e5`. */
+  primary: Scalars['String']['output'];
+  /** Body text. Default `#111827`. */
+  text: Scalars['String']['output'];
+};
+
+/** Colors to set; a color left out takes its default. */
+export type BrandingColorsInput = {
+  /** `#rrggbb`. */
+  background?: InputMaybe<Scalars['String']['input']>;
+  /** `#rrggbb`. */
+  primary?: InputMaybe<Scalars['String']['input']>;
+  /** `#rrggbb`. */
+  text?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * The whole branding: PUT replaces it, and a field left out (or null) takes its built-in default, so `{}` restores
+ * the defaults.
+ */
+export type BrandingInput = {
+  /** The colors; omitted ones take their defaults. */
+  colors?: InputMaybe<BrandingColorsInput>;
+  /**
+   * Text key → text, at most 100 entries. Keys are 1 to 100 letters, digits, `_`, `.` or `-`, starting with a letter;
+   * values are strings of at most 2000 characters.
+   */
+  copy?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** An https URL of at most 2048 characters, or null. */
+  faviconUrl?: InputMaybe<Scalars['String']['input']>;
+  /** An https URL of at most 2048 characters, or null. */
+  logoUrl?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A new API key. */
 export type CreateApiKeyInput = {
   /** When the key stops working; must be in the future. Omit for a key that does not expire. */
@@ -176,6 +238,167 @@ export type CustomizationScope =
   | 'application'
   /** Each tenant may hold overrides; a tenant without overrides inherits the application's value. */
   | 'tenant';
+
+/**
+ * The e-mail provider as it applies in the scope asked about: the application's, or a tenant's effective provider
+ * (the tenant form, or tenant-scoped credentials) with `source`. Stored configuration; secrets are never returned.
+ */
+export type EmailProvider = {
+  __typename?: 'EmailProvider';
+  /** The From address. */
+  fromAddress: Scalars['String']['output'];
+  /** The From display name; null for none. */
+  fromName: Maybe<Scalars['String']['output']>;
+  /** A Reply-To address; null for none. */
+  replyTo: Maybe<Scalars['String']['output']>;
+  /** Which write-only secrets are stored (e.g. `["password"]`); their values never leave the service. */
+  secretsSet: Array<EmailProviderSecret>;
+  /** SES settings; null unless `type` = `ses`. */
+  ses: Maybe<SesSettings>;
+  /** SMTP settings; null unless `type` = `smtp`. */
+  smtp: Maybe<SmtpSettings>;
+  /** For a tenant: `customized` when its own provider applies, `inherited` when the application's does. Null at application scope. */
+  source: Maybe<Source>;
+  /** The sending service. */
+  type: EmailProviderType;
+  /** When the stored settings last changed; null while the built-in sender applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** The whole provider configuration: PUT replaces every setting (secrets excepted, see `secrets`). */
+export type EmailProviderInput = {
+  /** The From address; required except for `gatehouse`, whose address is fixed. */
+  fromAddress?: InputMaybe<Scalars['String']['input']>;
+  /** The From display name (1 to 200 characters, one line). */
+  fromName?: InputMaybe<Scalars['String']['input']>;
+  /** A Reply-To address. */
+  replyTo?: InputMaybe<Scalars['String']['input']>;
+  /** Write-only credentials. */
+  secrets?: InputMaybe<EmailProviderSecretsInput>;
+  /** Required for `ses`, refused for other types. */
+  ses?: InputMaybe<SesSettingsInput>;
+  /** Required for `smtp`, refused for other types. */
+  smtp?: InputMaybe<SmtpSettingsInput>;
+  /** The sending service. */
+  type: EmailProviderType;
+};
+
+/** A write-only credential of an e-mail provider: it can be set or removed, never read back. */
+export type EmailProviderSecret =
+  /** The API key (SendGrid, Postmark server token, Resend). */
+  | 'apiKey'
+  /** The SMTP password. */
+  | 'password'
+  /** The AWS secret access key (SES). */
+  | 'secretAccessKey';
+
+/**
+ * Write-only credentials: a value sets one, null removes it, and one left out keeps its stored value as long as the
+ * provider type stays the same. Secrets the chosen type does not use are removed.
+ */
+export type EmailProviderSecretsInput = {
+  /** The API key (types `sendgrid`, `postmark`, `resend`). */
+  apiKey?: InputMaybe<Scalars['String']['input']>;
+  /** The SMTP password (type `smtp`). */
+  password?: InputMaybe<Scalars['String']['input']>;
+  /** The AWS secret access key (type `ses`). */
+  secretAccessKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Which service sends an application's (or a tenant's) transactional e-mail. */
+export type EmailProviderType =
+  /** Gatehouse's built-in sender (the default): From `no-reply@` the service's host; no credentials. */
+  | 'gatehouse'
+  /** Postmark (`secrets.apiKey`, the server token). */
+  | 'postmark'
+  /** Resend (`secrets.apiKey`). */
+  | 'resend'
+  /** SendGrid (`secrets.apiKey`). */
+  | 'sendgrid'
+  /** Amazon SES (`ses` settings and `secrets.secretAccessKey`). */
+  | 'ses'
+  /** Any SMTP server (`smtp` settings; `secrets.password` when a username is set). */
+  | 'smtp';
+
+/**
+ * One e-mail template (Liquid), as it applies in the scope asked about: the application's, or a tenant's effective
+ * template with `source`. A tenant overrides templates one by one; the others fall back to the application's.
+ */
+export type EmailTemplate = {
+  __typename?: 'EmailTemplate';
+  /** The HTML body. Outputs are HTML-escaped unless marked `| raw`. */
+  html: Scalars['String']['output'];
+  /** Which e-mail this is. */
+  key: EmailTemplateKey;
+  /** For a tenant: `customized` when its own override applies, `inherited` when the application's does. Null at application scope. */
+  source: Maybe<Source>;
+  /** The subject line (one line). */
+  subject: Scalars['String']['output'];
+  /** The plain-text body. */
+  text: Scalars['String']['output'];
+  /** When the stored template last changed; null while the built-in default applies. */
+  updatedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The variables the e-mail is rendered with (e.g. `user.name`, `link`, `application.name`). */
+  variables: Array<Scalars['String']['output']>;
+};
+
+/** A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables. */
+export type EmailTemplateInput = {
+  /** The HTML body, 1 to 100000 characters. */
+  html: Scalars['String']['input'];
+  /** The subject line: one line, 1 to 500 characters. */
+  subject: Scalars['String']['input'];
+  /** The plain-text body, 1 to 50000 characters. */
+  text: Scalars['String']['input'];
+};
+
+/** The 12 transactional e-mails. */
+export type EmailTemplateKey =
+  /** Confirms that an account was deleted. */
+  | 'account_deleted'
+  /** Tells a user their account was locked after failed sign-ins. */
+  | 'account_locked'
+  /** Confirms a change of e-mail address. */
+  | 'email_change'
+  /** A one-time code sent by e-mail. */
+  | 'email_otp'
+  /** Invites someone to the application or a tenant. */
+  | 'invitation'
+  /** A one-time sign-in link. */
+  | 'magic_link'
+  /** Tells a user a second factor was added. */
+  | 'mfa_enrolled'
+  /** Tells a user about a sign-in from a new device or place. */
+  | 'new_sign_in'
+  /** Tells a user their password was changed. */
+  | 'password_changed'
+  /** A link to choose a new password. */
+  | 'password_reset'
+  /** Confirms a new user's e-mail address. */
+  | 'verify_email'
+  /** Greets a user whose account was created. */
+  | 'welcome';
+
+/** The e-mail templates, in their fixed order, in the list envelope. */
+export type EmailTemplatePage = {
+  __typename?: 'EmailTemplatePage';
+  /** The templates of this page. */
+  data: Array<EmailTemplate>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** What to preview: draft parts replace the stored template's; variables overlay the samples. */
+export type EmailTemplatePreviewInput = {
+  /** A draft HTML body. */
+  html?: InputMaybe<Scalars['String']['input']>;
+  /** A draft subject. */
+  subject?: InputMaybe<Scalars['String']['input']>;
+  /** A draft plain-text body. */
+  text?: InputMaybe<Scalars['String']['input']>;
+  /** Values to render with, merged over the sample variables (nested objects merge). */
+  variables?: InputMaybe<Scalars['JSONObject']['input']>;
+};
 
 /** A secret to introspect. */
 export type IntrospectApiKeyInput = {
@@ -262,11 +485,43 @@ export type Mutation = {
    * that the secret never travels in a GET URL.
    */
   introspectApiKey: ApiKeyIntrospection;
+  /** Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing. */
+  previewEmailTemplate: RenderedEmail;
+  /**
+   * Replaces the branding: the application's at application scope; at tenant scope the tenant's override (409
+   * `tenant_customization_disabled` while `brandingScope` = `application`).
+   */
+  putBranding: Branding;
+  /**
+   * Replaces the provider settings: the application's at application scope; at tenant scope the tenant's override
+   * (409 `tenant_customization_disabled` while `emailProviderScope` = `application`).
+   */
+  putEmailProvider: EmailProvider;
+  /**
+   * Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
+   * template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`).
+   */
+  putEmailTemplate: EmailTemplate;
   /**
    * Replaces a policy: the application's (application-wide credentials), or a tenant's override, which needs
    * `authIsolation` = `isolated` (else 409 `tenant_customization_disabled`).
    */
   putPolicy: Policy;
+  /**
+   * "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
+   * `tenantId`); 404 when the tenant has no override.
+   */
+  removeBrandingOverride: Scalars['Boolean']['output'];
+  /**
+   * "Remove tenant override": the tenant uses the application's provider again; its own secrets are deleted. Tenant
+   * scope only (else 422 on `tenantId`); 404 when the tenant has no override.
+   */
+  removeEmailProviderOverride: Scalars['Boolean']['output'];
+  /**
+   * "Remove tenant override" of one template: the tenant falls back to the application's template. Tenant scope only
+   * (else 422 on `tenantId`); 404 when the tenant does not override it.
+   */
+  removeEmailTemplateOverride: Scalars['Boolean']['output'];
   /**
    * "Remove tenant override": the tenant inherits the application's policy again. Tenant scope only (else 422 on
    * `tenantId`); 404 when the tenant has no override of that policy.
@@ -346,10 +601,66 @@ export type MutationIntrospectApiKeyArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationPreviewEmailTemplateArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input?: InputMaybe<EmailTemplatePreviewInput>;
+  templateKey: EmailTemplateKey;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationPutBrandingArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: BrandingInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationPutEmailProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: EmailProviderInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationPutEmailTemplateArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: EmailTemplateInput;
+  templateKey: EmailTemplateKey;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationPutPolicyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: PolicyInput;
   kind: PolicyKind;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRemoveBrandingOverrideArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRemoveEmailProviderOverrideArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRemoveEmailTemplateOverrideArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  templateKey: EmailTemplateKey;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -532,6 +843,20 @@ export type Query = {
   application: Application;
   /** The applications the credentials can reach (an API key reaches its own application). */
   applications: ApplicationPage;
+  /**
+   * The branding: a tenant's effective branding with `source` when the scope is a tenant (the path's, else the
+   * credentials'), else the application's.
+   */
+  branding: Branding;
+  /**
+   * The e-mail provider: a tenant's effective provider with `source` when the scope is a tenant (the path's, else the
+   * credentials'), else the application's.
+   */
+  emailProvider: EmailProvider;
+  /** One template as it applies in the scope. */
+  emailTemplate: EmailTemplate;
+  /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
+  emailTemplates: EmailTemplatePage;
   /** The organization that owns the credentials' application. Any other id: `not_found`. */
   organization: Organization;
   /** All four policies: the application's, or a tenant's effective ones with `source`. */
@@ -581,6 +906,37 @@ export type QueryApplicationArgs = {
 export type QueryApplicationsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryBrandingArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryEmailProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryEmailTemplateArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  templateKey: EmailTemplateKey;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryEmailTemplatesArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -636,6 +992,36 @@ export type QueryUsersArgs = {
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
+/** A rendered e-mail. Nothing is sent. */
+export type RenderedEmail = {
+  __typename?: 'RenderedEmail';
+  /** The rendered HTML body. */
+  html: Scalars['String']['output'];
+  /** The rendered subject. */
+  subject: Scalars['String']['output'];
+  /** The rendered plain-text body. */
+  text: Scalars['String']['output'];
+  /** The variables it was rendered with. */
+  variables: Scalars['JSONObject']['output'];
+};
+
+/** Amazon SES settings. */
+export type SesSettings = {
+  __typename?: 'SesSettings';
+  /** The access key id (its secret is write-only). */
+  accessKeyId: Scalars['String']['output'];
+  /** AWS region, e.g. `eu-west-1`. */
+  region: Scalars['String']['output'];
+};
+
+/** Amazon SES settings to set. */
+export type SesSettingsInput = {
+  /** The access key id. */
+  accessKeyId: Scalars['String']['input'];
+  /** AWS region, e.g. `eu-west-1`. */
+  region: Scalars['String']['input'];
+};
+
 /** Session lifetimes. */
 export type SessionPolicy = Policy & {
   __typename?: 'SessionPolicy';
@@ -651,6 +1037,40 @@ export type SessionPolicy = Policy & {
   source: Maybe<Source>;
   /** When the stored policy last changed; null while the built-in default applies. */
   updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** How the SMTP connection is secured. */
+export type SmtpSecurity =
+  /** No encryption; for a relay on a trusted network only. */
+  | 'none'
+  /** Plain connection upgraded with STARTTLS (usually port 587). The default. */
+  | 'starttls'
+  /** TLS from the first byte (usually port 465). */
+  | 'tls';
+
+/** SMTP server settings. */
+export type SmtpSettings = {
+  __typename?: 'SmtpSettings';
+  /** Host name of the server. */
+  host: Scalars['String']['output'];
+  /** Port, 1 to 65535. */
+  port: Scalars['Int']['output'];
+  /** Transport security. */
+  security: SmtpSecurity;
+  /** User name for authentication; null for none. */
+  username: Maybe<Scalars['String']['output']>;
+};
+
+/** SMTP server settings to set. */
+export type SmtpSettingsInput = {
+  /** Host name of the server. */
+  host: Scalars['String']['input'];
+  /** Port, 1 to 65535. */
+  port: Scalars['Int']['input'];
+  /** Transport security; default `starttls`. */
+  security?: InputMaybe<SmtpSecurity>;
+  /** User name; with one, `secrets.password` is required. */
+  username?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Where a tenant's effective value comes from (the dashboard's badge). */
@@ -865,12 +1285,26 @@ export type ResolversTypes = {
   ApplicationPage: ResolverTypeWrapper<Omit<ApplicationPage, 'data'> & { data: Array<ResolversTypes['Application']> }>;
   AuthIsolation: AuthIsolation;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Branding: ResolverTypeWrapper<Branding>;
+  BrandingColors: ResolverTypeWrapper<BrandingColors>;
+  BrandingColorsInput: BrandingColorsInput;
+  BrandingInput: BrandingInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   CustomizationScope: CustomizationScope;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  EmailProvider: ResolverTypeWrapper<EmailProvider>;
+  EmailProviderInput: EmailProviderInput;
+  EmailProviderSecret: EmailProviderSecret;
+  EmailProviderSecretsInput: EmailProviderSecretsInput;
+  EmailProviderType: EmailProviderType;
+  EmailTemplate: ResolverTypeWrapper<EmailTemplate>;
+  EmailTemplateInput: EmailTemplateInput;
+  EmailTemplateKey: EmailTemplateKey;
+  EmailTemplatePage: ResolverTypeWrapper<EmailTemplatePage>;
+  EmailTemplatePreviewInput: EmailTemplatePreviewInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
@@ -886,7 +1320,13 @@ export type ResolversTypes = {
   PolicyInput: PolicyInput;
   PolicyKind: PolicyKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RenderedEmail: ResolverTypeWrapper<RenderedEmail>;
+  SesSettings: ResolverTypeWrapper<SesSettings>;
+  SesSettingsInput: SesSettingsInput;
   SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
+  SmtpSecurity: SmtpSecurity;
+  SmtpSettings: ResolverTypeWrapper<SmtpSettings>;
+  SmtpSettingsInput: SmtpSettingsInput;
   Source: Source;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TenancyConfig: ResolverTypeWrapper<TenancyConfig>;
@@ -911,11 +1351,22 @@ export type ResolversParentTypes = {
   Application: ApplicationModel;
   ApplicationPage: Omit<ApplicationPage, 'data'> & { data: Array<ResolversParentTypes['Application']> };
   Boolean: Scalars['Boolean']['output'];
+  Branding: Branding;
+  BrandingColors: BrandingColors;
+  BrandingColorsInput: BrandingColorsInput;
+  BrandingInput: BrandingInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   DateTime: Scalars['DateTime']['output'];
+  EmailProvider: EmailProvider;
+  EmailProviderInput: EmailProviderInput;
+  EmailProviderSecretsInput: EmailProviderSecretsInput;
+  EmailTemplate: EmailTemplate;
+  EmailTemplateInput: EmailTemplateInput;
+  EmailTemplatePage: EmailTemplatePage;
+  EmailTemplatePreviewInput: EmailTemplatePreviewInput;
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: Scalars['JSONObject']['output'];
@@ -928,7 +1379,12 @@ export type ResolversParentTypes = {
   Policy: PolicyViewModel;
   PolicyInput: PolicyInput;
   Query: Record<PropertyKey, never>;
+  RenderedEmail: RenderedEmail;
+  SesSettings: SesSettings;
+  SesSettingsInput: SesSettingsInput;
   SessionPolicy: SessionPolicyViewModel;
+  SmtpSettings: SmtpSettings;
+  SmtpSettingsInput: SmtpSettingsInput;
   String: Scalars['String']['output'];
   TenancyConfig: TenancyConfig;
   TenancyConfigInput: TenancyConfigInput;
@@ -986,9 +1442,51 @@ export type ApplicationPageResolvers<ContextType = RequestContext, ParentType ex
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type BrandingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Branding'] = ResolversParentTypes['Branding']> = {
+  colors?: Resolver<ResolversTypes['BrandingColors'], ParentType, ContextType>;
+  copy?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  faviconUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  logoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type BrandingColorsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BrandingColors'] = ResolversParentTypes['BrandingColors']> = {
+  background?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  primary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type EmailProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailProvider'] = ResolversParentTypes['EmailProvider']> = {
+  fromAddress?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fromName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  replyTo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  secretsSet?: Resolver<Array<ResolversTypes['EmailProviderSecret']>, ParentType, ContextType>;
+  ses?: Resolver<Maybe<ResolversTypes['SesSettings']>, ParentType, ContextType>;
+  smtp?: Resolver<Maybe<ResolversTypes['SmtpSettings']>, ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['EmailProviderType'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type EmailTemplateResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailTemplate'] = ResolversParentTypes['EmailTemplate']> = {
+  html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['EmailTemplateKey'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  variables?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type EmailTemplatePageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailTemplatePage'] = ResolversParentTypes['EmailTemplatePage']> = {
+  data?: Resolver<Array<ResolversTypes['EmailTemplate']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
 
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {
   name: 'JSONObject';
@@ -1024,7 +1522,14 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   deleteTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTenantArgs, 'appId' | 'tenantId'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'userId'>>;
   introspectApiKey?: Resolver<ResolversTypes['ApiKeyIntrospection'], ParentType, ContextType, RequireFields<MutationIntrospectApiKeyArgs, 'input'>>;
+  previewEmailTemplate?: Resolver<ResolversTypes['RenderedEmail'], ParentType, ContextType, RequireFields<MutationPreviewEmailTemplateArgs, 'templateKey'>>;
+  putBranding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, RequireFields<MutationPutBrandingArgs, 'input'>>;
+  putEmailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, RequireFields<MutationPutEmailProviderArgs, 'input'>>;
+  putEmailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<MutationPutEmailTemplateArgs, 'input' | 'templateKey'>>;
   putPolicy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<MutationPutPolicyArgs, 'input' | 'kind'>>;
+  removeBrandingOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveBrandingOverrideArgs>>;
+  removeEmailProviderOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveEmailProviderOverrideArgs>>;
+  removeEmailTemplateOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveEmailTemplateOverrideArgs, 'templateKey'>>;
   removePolicy?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemovePolicyArgs, 'kind'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
@@ -1072,6 +1577,10 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   application?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<QueryApplicationArgs, 'appId'>>;
   applications?: Resolver<ResolversTypes['ApplicationPage'], ParentType, ContextType, Partial<QueryApplicationsArgs>>;
+  branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, Partial<QueryBrandingArgs>>;
+  emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
+  emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
+  emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'orgId'>>;
   policies?: Resolver<ResolversTypes['Policies'], ParentType, ContextType, Partial<QueryPoliciesArgs>>;
   policy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<QueryPolicyArgs, 'kind'>>;
@@ -1082,6 +1591,18 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type RenderedEmailResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RenderedEmail'] = ResolversParentTypes['RenderedEmail']> = {
+  html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  variables?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+};
+
+export type SesSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SesSettings'] = ResolversParentTypes['SesSettings']> = {
+  accessKeyId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  region?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type SessionPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SessionPolicy'] = ResolversParentTypes['SessionPolicy']> = {
   absoluteTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   idleTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1090,6 +1611,13 @@ export type SessionPolicyResolvers<ContextType = RequestContext, ParentType exte
   source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SmtpSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SmtpSettings'] = ResolversParentTypes['SmtpSettings']> = {
+  host?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  port?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  security?: Resolver<ResolversTypes['SmtpSecurity'], ParentType, ContextType>;
+  username?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type TenancyConfigResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TenancyConfig'] = ResolversParentTypes['TenancyConfig']> = {
@@ -1140,7 +1668,12 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiKeyWithSecret?: ApiKeyWithSecretResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationPage?: ApplicationPageResolvers<ContextType>;
+  Branding?: BrandingResolvers<ContextType>;
+  BrandingColors?: BrandingColorsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  EmailProvider?: EmailProviderResolvers<ContextType>;
+  EmailTemplate?: EmailTemplateResolvers<ContextType>;
+  EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   LockoutPolicy?: LockoutPolicyResolvers<ContextType>;
   MfaPolicy?: MfaPolicyResolvers<ContextType>;
@@ -1150,7 +1683,10 @@ export type Resolvers<ContextType = RequestContext> = {
   Policies?: PoliciesResolvers<ContextType>;
   Policy?: PolicyResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RenderedEmail?: RenderedEmailResolvers<ContextType>;
+  SesSettings?: SesSettingsResolvers<ContextType>;
   SessionPolicy?: SessionPolicyResolvers<ContextType>;
+  SmtpSettings?: SmtpSettingsResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   TenantPage?: TenantPageResolvers<ContextType>;

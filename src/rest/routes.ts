@@ -53,6 +53,19 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/policies/:kind', operation: 'GetPolicy', summary: 'Get a policy (a tenant scope: effective, with source)', owned: true },
   { method: 'PUT', path: '/policies/:kind', operation: 'PutPolicy', summary: 'Replace a policy (a tenant scope: its override; needs authIsolation = isolated)', owned: true },
   { method: 'DELETE', path: '/policies/:kind', operation: 'RemovePolicy', summary: 'Remove a tenant’s policy override (tenant scope only)', owned: true },
+  // branding
+  { method: 'GET', path: '/branding', operation: 'GetBranding', summary: 'Get the branding (a tenant scope: effective, with source)', owned: true },
+  { method: 'PUT', path: '/branding', operation: 'PutBranding', summary: 'Replace the branding (a tenant scope: its override; needs brandingScope = tenant)', owned: true },
+  { method: 'DELETE', path: '/branding', operation: 'RemoveBrandingOverride', summary: 'Remove a tenant’s branding override (tenant scope only)', owned: true },
+  // email
+  { method: 'GET', path: '/email/provider', operation: 'GetEmailProvider', summary: 'Get the e-mail provider, secrets excepted (a tenant scope: effective, with source)', owned: true },
+  { method: 'PUT', path: '/email/provider', operation: 'PutEmailProvider', summary: 'Replace the e-mail provider (a tenant scope: its override; needs emailProviderScope = tenant)', owned: true },
+  { method: 'DELETE', path: '/email/provider', operation: 'RemoveEmailProviderOverride', summary: 'Remove a tenant’s e-mail provider override (tenant scope only)', owned: true },
+  { method: 'GET', path: '/email/templates', operation: 'ListEmailTemplates', summary: 'List the 12 e-mail templates (a tenant scope: effective, each with source)', owned: true },
+  { method: 'GET', path: '/email/templates/:templateKey', operation: 'GetEmailTemplate', summary: 'Get an e-mail template (a tenant scope: effective, with source)', owned: true },
+  { method: 'PUT', path: '/email/templates/:templateKey', operation: 'PutEmailTemplate', summary: 'Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)', owned: true },
+  { method: 'DELETE', path: '/email/templates/:templateKey', operation: 'RemoveEmailTemplateOverride', summary: 'Remove a tenant’s override of one e-mail template (tenant scope only)', owned: true },
+  { method: 'POST', path: '/email/templates/:templateKey/preview', operation: 'PreviewEmailTemplate', summary: 'Render an e-mail template with sample variables', owned: true },
 ];
 
 export interface ExpandedRoute extends RouteDef {

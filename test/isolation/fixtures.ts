@@ -19,7 +19,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const userId = (await app.http.post(`${inA}/users`, { email: 'victim@example.com', name: 'Victim' })).body.id as string;
   const victimKey = (await app.http.post(`${inA}/api-keys`, { name: 'Victim key', permissions: ['users:read'], userId })).body;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password' },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome' },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -29,6 +29,10 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       UpdateUser: { name: 'Intruded' },
       CreateApiKey: { name: 'Intruder key', permissions: ['users:read'] },
       IntrospectApiKey: { secret: victimKey.secret as string },
+      PutBranding: { colors: { primary: '#123456' } },
+      PutEmailProvider: { type: 'gatehouse' },
+      PutEmailTemplate: { subject: 'Intruded', html: '<p>Intruded</p>', text: 'Intruded' },
+      PreviewEmailTemplate: {},
       PutPolicy: { minLength: 12 },
     },
   };

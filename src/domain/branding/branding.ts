@@ -1,0 +1,161 @@
+import type { Scope } from '../../context.ts';
+import type { Setting } from '../../db/entities/index.ts';
+import { invalid } from '../../errors.ts';
+import { overrideTenant } from '../tenancy/override-target.ts';
+import {
+  applicationValue,
+  assertTenantMayCustomize,
+  effectiveValue,
+  putApplicationSetting,
+  putTenantOverride,
+  removeTenantOverride,
+  type SettingWrite,
+  type Source,
+} from '../tenancy/settings.ts';
+
+/**
+ * Branding of the hosted sign-in pages: one value for the application, and, while `brandingScope` = `tenant`,
+ * one override per tenant (tenancy/settings.ts). Every operation acts on the scope's tenant when the scope has
+ * one (the path's tenant, else the credentials'), and on the application otherwise.
+ */
+export interface BrandingColors {
+  primary: string;
+  background: string;
+  text: string;
+}
+
+export interface BrandingValue {
+  logoUrl: string | null;
+  faviconUrl: string | null;
+  colors: BrandingColors;
+  copy: Record<string, string>;
+}
+
+/** Branding as the API shows it. */
+export interface Branding extends BrandingValue {
+  /** `inherited` or `customized` for a tenant; null for the application's own value. */
+  source: Source | null;
+  /** When the stored value last changed; null while the built-in defaults apply. */
+  updatedAt: Date | null;
+}
+
+export const DEFAULT_BRANDING: Readonly<BrandingValue> = Object.freeze({
+  logoUrl: null,
+  faviconUrl: null,
+  colors: Object.freeze({ primary: '#4f46e5', background: '#ffffff', text: '#111827' }),
+  copy: Object.freeze({}) as Record<string, string>,
+});
+
+export const COPY_MAX_KEYS = 100;
+export const COPY_MAX_VALUE_LENGTH = 2_000;
+const COPY_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+const URL_MAX_LENGTH = 2_048;
+
+export interface BrandingInput {
+  logoUrl?: string | null;
+  faviconUrl?: string | null;
+  colors?: { primary?: string | null; background?: string | null; text?: string | null } | null;
+  copy?: Record<string, unknown> | null;
+}
+
+function httpsUrl(field: string, value: string | null | undefined): string | null {
+  if (value == null) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(field, `${field} must be an absolute https URL`);
+  }
+  if (url.protocol !== 'https:') throw invalid(field, `${field} must be an https URL`);
+  if (url.username !== '' || url.password !== '') throw invalid(field, `${field} may not carry credentials`);
+  if (value.length > URL_MAX_LENGTH) throw invalid(field, `${field} may be at most ${URL_MAX_LENGTH} characters`);
+  return url.href;
+}
+
+function color(field: string, value: string | null | undefined, fallback: string): string {
+  if (value == null) return fallback;
+  if (!HEX_COLOR.test(value)) throw invalid(field, `${field} must be a #rrggbb hex color`);
+  return value.toLowerCase();
+}
+
+function copyMap(value: Record<string, unknown> | null | undefined): Record<string, string> {
+  if (value == null) return {};
+  const entries = Object.entries(value);
+  if (entries.length > COPY_MAX_KEYS) throw invalid('copy', `copy may hold at most ${COPY_MAX_KEYS} entries`);
+  const copy: Record<string, string> = {};
+  for (const [key, text] of entries) {
+    if (!COPY_KEY.test(key)) {
+      throw invalid('copy', `copy keys are 1 to 100 letters, digits, '_', '.' or '-', starting with a letter; got "${key.slice(0, 100)}"`);
+    }
+    if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
+    if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
+    copy[key] = text;
+  }
+  return copy;
+}
+
+/**
+ * A PUT body as the stored value. PUT replaces the whole branding: a field left out (or null) takes its built-in
+ * default, so `{}` restores the defaults. URLs must be https; colors are `#rrggbb` (stored lower-case).
+ */
+export function parseBranding(input: BrandingInput): BrandingValue {
+  const colors = input.colors ?? {};
+  const defaults = DEFAULT_BRANDING.colors;
+  return {
+    logoUrl: httpsUrl('logoUrl', input.logoUrl),
+    faviconUrl: httpsUrl('faviconUrl', input.faviconUrl),
+    colors: {
+      primary: color('colors.primary', colors.primary, defaults.primary),
+      background: color('colors.background', colors.background, defaults.background),
+      text: color('colors.text', colors.text, defaults.text),
+    },
+    copy: copyMap(input.copy),
+  };
+}
+
+/** A stored value read back, completed with defaults for anything it lacks. */
+function normalize(stored: Partial<BrandingValue> | null | undefined): BrandingValue {
+  return {
+    logoUrl: stored?.logoUrl ?? DEFAULT_BRANDING.logoUrl,
+    faviconUrl: stored?.faviconUrl ?? DEFAULT_BRANDING.faviconUrl,
+    colors: { ...DEFAULT_BRANDING.colors, ...stored?.colors },
+    copy: { ...stored?.copy },
+  };
+}
+
+function present(row: Setting | undefined, source: Source | null): Branding {
+  return { ...normalize(row?.value), source, updatedAt: row?.updatedAt ?? null };
+}
+
+/** The branding the scope sees: the tenant's effective branding with its source, or the application's. */
+export async function effectiveBranding(scope: Scope): Promise<Branding> {
+  if (scope.tenantId === null) {
+    return present((await applicationValue(scope, 'branding', '', null)).row, null);
+  }
+  const effective = await effectiveValue(scope, scope.tenantId, 'branding', '', null);
+  return present(effective.row, effective.source);
+}
+
+export async function getBranding(scope: Scope): Promise<Branding> {
+  scope.require('branding:read');
+  return effectiveBranding(scope);
+}
+
+/**
+ * Replaces the branding: the application's value on an application-wide scope, else the tenant's override (409
+ * `tenant_customization_disabled` while `brandingScope` = `application`; nothing changes).
+ */
+export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
+  scope.require('branding:write');
+  if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
+  const write: SettingWrite = { feature: 'branding', key: '', value: { ...parseBranding(input) }, action: 'branding.update' };
+  if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null);
+  return present(await putTenantOverride(scope, scope.tenantId, write), 'customized');
+}
+
+/** "Remove tenant override": the tenant inherits the application's branding again. */
+export async function removeBrandingOverride(scope: Scope): Promise<boolean> {
+  scope.require('branding:delete');
+  return removeTenantOverride(scope, overrideTenant(scope), 'branding', '', 'branding.override.remove');
+}

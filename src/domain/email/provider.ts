@@ -1,0 +1,235 @@
+import type { Scope } from '../../context.ts';
+import type { Setting } from '../../db/entities/index.ts';
+import { invalid } from '../../errors.ts';
+import { overrideTenant } from '../tenancy/override-target.ts';
+import {
+  applicationValue,
+  assertTenantMayCustomize,
+  effectiveValue,
+  putApplicationSetting,
+  putTenantOverride,
+  removeTenantOverride,
+  type Effective,
+  type SettingWrite,
+  type Source,
+} from '../tenancy/settings.ts';
+import { email } from '../validate.ts';
+
+/**
+ * The account transactional e-mail goes out through, and its From address: one for the application and, while
+ * `emailProviderScope` = `tenant`, one per tenant that sets its own (own account, own From domain). Stored
+ * configuration only: sending is another component's job. Secrets (SMTP password, API keys) are write-only: they
+ * live in the setting's `secrets` column and leave only as the names in `secretsSet`.
+ */
+export const EMAIL_PROVIDER_TYPES = ['gatehouse', 'smtp', 'sendgrid', 'ses', 'postmark', 'resend'] as const;
+export type EmailProviderType = (typeof EMAIL_PROVIDER_TYPES)[number];
+
+export const EMAIL_PROVIDER_SECRETS = ['password', 'apiKey', 'secretAccessKey'] as const;
+export type EmailProviderSecret = (typeof EMAIL_PROVIDER_SECRETS)[number];
+
+/** The secrets each type uses; the first set is required (SMTP's password only together with a username). */
+const SECRETS_BY_TYPE: Record<EmailProviderType, readonly EmailProviderSecret[]> = {
+  gatehouse: [],
+  smtp: ['password'],
+  sendgrid: ['apiKey'],
+  ses: ['secretAccessKey'],
+  postmark: ['apiKey'],
+  resend: ['apiKey'],
+};
+
+export type SmtpSecurity = 'starttls' | 'tls' | 'none';
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  username: string | null;
+  security: SmtpSecurity;
+}
+
+export interface SesSettings {
+  region: string;
+  accessKeyId: string;
+}
+
+export interface EmailProviderValue {
+  type: EmailProviderType;
+  fromAddress: string;
+  fromName: string | null;
+  replyTo: string | null;
+  smtp: SmtpSettings | null;
+  ses: SesSettings | null;
+}
+
+/** The provider as the API shows it: never a secret, only which ones are set. */
+export interface EmailProvider extends EmailProviderValue {
+  secretsSet: EmailProviderSecret[];
+  /** `inherited` or `customized` for a tenant; null for the application's own value. */
+  source: Source | null;
+  /** When the stored value last changed; null while the built-in sender applies. */
+  updatedAt: Date | null;
+}
+
+export interface EmailProviderInput {
+  type: EmailProviderType;
+  fromAddress?: string | null;
+  fromName?: string | null;
+  replyTo?: string | null;
+  smtp?: { host: string; port: number; username?: string | null; security?: SmtpSecurity | null } | null;
+  ses?: { region: string; accessKeyId: string } | null;
+  /** A value sets the secret, null removes it, an omitted one keeps the stored one. */
+  secrets?: Partial<Record<EmailProviderSecret, string | null>> | null;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+const AWS_ACCESS_KEY_ID = /^[A-Z0-9]{16,128}$/;
+const SECRET_MAX_LENGTH = 4_096;
+
+/** The built-in sender's address: `no-reply@` the host of PUBLIC_URL. */
+export function builtInFromAddress(publicUrl: string): string {
+  return `no-reply@${new URL(publicUrl).hostname}`;
+}
+
+export function defaultEmailProvider(publicUrl: string): EmailProviderValue {
+  return { type: 'gatehouse', fromAddress: builtInFromAddress(publicUrl), fromName: null, replyTo: null, smtp: null, ses: null };
+}
+
+/** A header value: no line breaks (header injection), 1 to 200 characters. */
+function displayName(field: string, value: string | null | undefined): string | null {
+  if (value == null) return null;
+  const trimmed = value.trim();
+  if (/[\r\n]/.test(value) || trimmed.length === 0 || trimmed.length > 200) {
+    throw invalid(field, `${field} must be 1 to 200 characters on one line`);
+  }
+  return trimmed;
+}
+
+function smtpSettings(input: EmailProviderInput['smtp']): SmtpSettings {
+  if (input == null) throw invalid('smtp', 'smtp (host, port) is required for type smtp');
+  if (!HOSTNAME.test(input.host)) throw invalid('smtp.host', 'smtp.host must be a host name');
+  if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65_535) throw invalid('smtp.port', 'smtp.port must be 1 to 65535');
+  const username = input.username ?? null;
+  if (username !== null && (username.length === 0 || username.length > 256 || /[\r\n]/.test(username))) {
+    throw invalid('smtp.username', 'smtp.username must be 1 to 256 characters on one line');
+  }
+  return { host: input.host.toLowerCase(), port: input.port, username, security: input.security ?? 'starttls' };
+}
+
+function sesSettings(input: EmailProviderInput['ses']): SesSettings {
+  if (input == null) throw invalid('ses', 'ses (region, accessKeyId) is required for type ses');
+  if (!AWS_REGION.test(input.region)) throw invalid('ses.region', 'ses.region must be an AWS region such as eu-west-1');
+  if (!AWS_ACCESS_KEY_ID.test(input.accessKeyId)) throw invalid('ses.accessKeyId', 'ses.accessKeyId must be an AWS access key id');
+  return { region: input.region, accessKeyId: input.accessKeyId };
+}
+
+/**
+ * A PUT body as the stored value and the secret changes to merge (tenancy/settings.ts: null removes). PUT
+ * replaces every non-secret setting; a secret left out keeps its stored value while the type stays the same, and
+ * secrets the new type does not use are removed. `stored` is the row being replaced (its secrets decide whether a
+ * required one is already set).
+ */
+export function parseEmailProvider(
+  input: EmailProviderInput,
+  stored: { type: string | undefined; secrets: Record<string, string> | null } | null,
+  publicUrl: string,
+): { value: EmailProviderValue; secrets: Record<string, string | null> } {
+  const type = input.type;
+  if (!EMAIL_PROVIDER_TYPES.includes(type)) throw invalid('type', `type must be one of ${EMAIL_PROVIDER_TYPES.join(', ')}`);
+  const builtIn = builtInFromAddress(publicUrl);
+  let fromAddress: string;
+  if (type === 'gatehouse') {
+    if (input.fromAddress != null && input.fromAddress.trim().toLowerCase() !== builtIn) {
+      throw invalid('fromAddress', `The built-in sender sends from ${builtIn}; configure a provider to use your own domain`);
+    }
+    fromAddress = builtIn;
+  } else {
+    if (input.fromAddress == null) throw invalid('fromAddress', `fromAddress is required for type ${type}`);
+    fromAddress = email('fromAddress', input.fromAddress);
+  }
+  if (type !== 'smtp' && input.smtp != null) throw invalid('smtp', 'smtp settings are only for type smtp');
+  if (type !== 'ses' && input.ses != null) throw invalid('ses', 'ses settings are only for type ses');
+  const smtp = type === 'smtp' ? smtpSettings(input.smtp) : null;
+  const value: EmailProviderValue = {
+    type,
+    fromAddress,
+    fromName: displayName('fromName', input.fromName),
+    replyTo: input.replyTo == null ? null : email('replyTo', input.replyTo),
+    smtp,
+    ses: type === 'ses' ? sesSettings(input.ses) : null,
+  };
+
+  const uses = SECRETS_BY_TYPE[type];
+  const given = input.secrets ?? {};
+  const sameType = stored?.type === type;
+  const secrets: Record<string, string | null> = {};
+  for (const name of EMAIL_PROVIDER_SECRETS) {
+    const field = `secrets.${name}`;
+    const provided = given[name];
+    if (!uses.includes(name)) {
+      if (provided != null) throw invalid(field, `${field} is not used by type ${type}`);
+      secrets[name] = null;
+      continue;
+    }
+    if (provided === null) secrets[name] = null;
+    else if (provided !== undefined) {
+      if (provided.length === 0 || provided.length > SECRET_MAX_LENGTH) throw invalid(field, `${field} must be 1 to ${SECRET_MAX_LENGTH} characters`);
+      secrets[name] = provided;
+    } else if (!sameType) secrets[name] = null;
+    const willBeSet = secrets[name] !== undefined ? secrets[name] !== null : stored?.secrets?.[name] !== undefined;
+    const required = type === 'smtp' ? smtp?.username != null : true;
+    if (required && !willBeSet) throw invalid(field, `${field} is required for type ${type}${type === 'smtp' ? ' with a username' : ''}`);
+  }
+  return { value, secrets };
+}
+
+function present(row: Setting | undefined, source: Source | null, publicUrl: string): EmailProvider {
+  const fallback = defaultEmailProvider(publicUrl);
+  const stored = (row?.value ?? {}) as Partial<EmailProviderValue>;
+  const value: EmailProviderValue = { ...fallback, ...stored };
+  // The built-in sender's address follows PUBLIC_URL rather than what was current when it was stored.
+  if (value.type === 'gatehouse') value.fromAddress = fallback.fromAddress;
+  const uses = SECRETS_BY_TYPE[value.type] ?? [];
+  return {
+    ...value,
+    secretsSet: EMAIL_PROVIDER_SECRETS.filter((name) => uses.includes(name) && row?.secrets?.[name] !== undefined),
+    source,
+    updatedAt: row?.updatedAt ?? null,
+  };
+}
+
+async function current(scope: Scope): Promise<Effective<null>> {
+  return scope.tenantId === null
+    ? applicationValue(scope, 'email_provider', '', null)
+    : effectiveValue(scope, scope.tenantId, 'email_provider', '', null);
+}
+
+/** The provider the scope sees: the tenant's effective provider with its source, or the application's. */
+export async function getEmailProvider(scope: Scope): Promise<EmailProvider> {
+  scope.require('email:read');
+  const effective = await current(scope);
+  return present(effective.row, scope.tenantId === null ? null : effective.source, scope.services.config.publicUrl);
+}
+
+/**
+ * Replaces the provider settings: the application's on an application-wide scope, else the tenant's override (409
+ * `tenant_customization_disabled` while `emailProviderScope` = `application`; nothing changes).
+ */
+export async function putEmailProvider(scope: Scope, input: EmailProviderInput): Promise<EmailProvider> {
+  scope.require('email:write');
+  if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_provider');
+  const effective = await current(scope);
+  // A tenant that inherits has no row of its own yet: nothing stored to keep.
+  const own = scope.tenantId === null || effective.source === 'customized' ? effective.row : undefined;
+  const stored = own === undefined ? null : { type: (own.value as Partial<EmailProviderValue>).type, secrets: own.secrets ?? null };
+  const { value, secrets } = parseEmailProvider(input, stored, scope.services.config.publicUrl);
+  const write: SettingWrite = { feature: 'email_provider', key: '', value: { ...value }, secrets, action: 'email_provider.update' };
+  const publicUrl = scope.services.config.publicUrl;
+  if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null, publicUrl);
+  return present(await putTenantOverride(scope, scope.tenantId, write), 'customized', publicUrl);
+}
+
+/** "Remove tenant override": the tenant sends through the application's provider again; its secrets go too. */
+export async function removeEmailProviderOverride(scope: Scope): Promise<boolean> {
+  scope.require('email:delete');
+  return removeTenantOverride(scope, overrideTenant(scope), 'email_provider', '', 'email_provider.override.remove');
+}

@@ -1,0 +1,209 @@
+import type { Scope } from '../../context.ts';
+import { Tenant, type Setting } from '../../db/entities/index.ts';
+import { invalid } from '../../errors.ts';
+import { effectiveBranding } from '../branding/branding.ts';
+import { pageSize, type Page, type PageArgs } from '../pagination.ts';
+import { overrideTenant } from '../tenancy/override-target.ts';
+import {
+  applicationValue,
+  assertTenantMayCustomize,
+  effectiveValue,
+  putApplicationSetting,
+  putTenantOverride,
+  removeTenantOverride,
+  type Effective,
+  type SettingWrite,
+  type Source,
+} from '../tenancy/settings.ts';
+import { renderPart, type TemplatePart } from './render.ts';
+import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+
+/**
+ * The 12 e-mail templates. The application holds one set; while `emailTemplatesScope` = `tenant`, a tenant may
+ * override any single template, and every template it does not override falls back to the application's (or the
+ * built-in default). Every operation acts on the scope's tenant when the scope has one, else on the application.
+ */
+export interface EmailTemplate extends TemplateContent {
+  key: TemplateKey;
+  /** The variables the template is rendered with. */
+  variables: string[];
+  /** `inherited` or `customized` for a tenant; null for the application's own value. */
+  source: Source | null;
+  /** When the stored template last changed; null while the built-in default applies. */
+  updatedAt: Date | null;
+}
+
+export const TEMPLATE_LIMITS: Readonly<Record<TemplatePart, number>> = { subject: 500, html: 100_000, text: 50_000 };
+
+export interface EmailTemplateInput {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface PreviewInput {
+  subject?: string | null;
+  html?: string | null;
+  text?: string | null;
+  variables?: Record<string, unknown> | null;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+  /** The variables the preview was rendered with: the samples, overlaid with the caller's. */
+  variables: Record<string, unknown>;
+}
+
+function templateKey(value: string): TemplateKey {
+  if (!isTemplateKey(value)) throw invalid('templateKey', `templateKey must be one of ${TEMPLATE_KEYS.join(', ')}`);
+  return value;
+}
+
+/** Length and shape of each part; the Liquid syntax is checked by rendering (validateTemplate). */
+export function checkTemplateParts(input: Partial<EmailTemplateInput>): void {
+  for (const part of ['subject', 'html', 'text'] as const) {
+    const value = input[part];
+    if (value === undefined) continue;
+    if (value.trim().length === 0 || value.length > TEMPLATE_LIMITS[part]) {
+      throw invalid(part, `${part} must be 1 to ${TEMPLATE_LIMITS[part]} characters`);
+    }
+  }
+  if (input.subject !== undefined && /[\r\n]/.test(input.subject)) throw invalid('subject', 'subject must be one line');
+}
+
+function present(key: TemplateKey, row: Setting | undefined, source: Source | null): EmailTemplate {
+  const stored = (row?.value ?? {}) as Partial<TemplateContent>;
+  const fallback = DEFAULT_TEMPLATES[key];
+  return {
+    key,
+    subject: stored.subject ?? fallback.subject,
+    html: stored.html ?? fallback.html,
+    text: stored.text ?? fallback.text,
+    variables: templateVariables(key),
+    source,
+    updatedAt: row?.updatedAt ?? null,
+  };
+}
+
+async function current(scope: Scope, key: TemplateKey): Promise<Effective<null>> {
+  return scope.tenantId === null
+    ? applicationValue(scope, 'email_template', key, null)
+    : effectiveValue(scope, scope.tenantId, 'email_template', key, null);
+}
+
+async function effectiveTemplate(scope: Scope, key: TemplateKey): Promise<EmailTemplate> {
+  const effective = await current(scope, key);
+  return present(key, effective.row, scope.tenantId === null ? null : effective.source);
+}
+
+/**
+ * All 12 templates in their fixed order, in the list envelope. The settings of every template come from one
+ * statement (the request's loader), and the list fits one default page.
+ */
+export async function listEmailTemplates(scope: Scope, args: PageArgs): Promise<Page<EmailTemplate>> {
+  scope.require('email:read');
+  const size = pageSize(args);
+  const list = `email-templates:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const after = args.cursor == null ? -1 : TEMPLATE_KEYS.indexOf(templateKey(scope.services.cursors.decode(list, args.cursor)));
+  const keys = TEMPLATE_KEYS.slice(after + 1, after + 1 + size);
+  const data = await Promise.all(keys.map((key) => effectiveTemplate(scope, key)));
+  const last = keys.at(-1);
+  const more = last !== undefined && TEMPLATE_KEYS.indexOf(last) < TEMPLATE_KEYS.length - 1;
+  return { data, next: more ? scope.services.cursors.encode(list, last) : null };
+}
+
+export async function getEmailTemplate(scope: Scope, key: string): Promise<EmailTemplate> {
+  scope.require('email:read');
+  return effectiveTemplate(scope, templateKey(key));
+}
+
+/** The names, addresses and sample values a template is rendered with in a preview. */
+async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
+  const application = await scope.application();
+  const tenant = scope.tenantId === null ? null : await scope.em.findOne(Tenant, { id: scope.tenantId });
+  const branding = await effectiveBranding(scope);
+  const link = `${scope.services.config.publicUrl}/example/action?token=sample-token`;
+  return {
+    application: { name: application.name },
+    tenant: tenant === null ? null : { name: tenant.name, slug: tenant.slug },
+    user: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    branding: { logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy },
+    link,
+    code: '428613',
+    expiresInMinutes: 15,
+    expiresInDays: 7,
+    changedAt: '2025-01-15T09:30:00Z',
+    factor: 'Authenticator app',
+    inviter: { name: 'Grace Hopper', email: 'grace@example.com' },
+    newEmail: 'ada.lovelace@example.org',
+    signIn: { time: '2025-01-15T09:30:00Z', device: 'Firefox on macOS', location: 'Lisbon, Portugal', ip: '203.0.113.7' },
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The caller's variables over the samples; nested objects merge, anything else replaces. */
+function overlay(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [name, value] of Object.entries(over)) {
+    if (name === '__proto__') continue; // JSON may carry it as an own key; assigning it would swap the prototype
+    const under = merged[name];
+    merged[name] = isPlainObject(under) && isPlainObject(value) ? overlay(under, value) : value;
+  }
+  return merged;
+}
+
+async function render(content: TemplateContent, variables: Record<string, unknown>) {
+  return {
+    subject: await renderPart('subject', content.subject, variables),
+    html: await renderPart('html', content.html, variables),
+    text: await renderPart('text', content.text, variables),
+  };
+}
+
+/**
+ * Replaces one template: the application's on an application-wide scope, else the tenant's override of that one
+ * template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`; nothing changes). A
+ * template must render with the sample variables, so a syntax error or a missing include is a 422 now rather than
+ * a failed e-mail later.
+ */
+export async function putEmailTemplate(scope: Scope, key: string, input: EmailTemplateInput): Promise<EmailTemplate> {
+  scope.require('email:write');
+  const templateKeyValue = templateKey(key);
+  if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_template');
+  checkTemplateParts(input);
+  const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
+  await render(content, await sampleVariables(scope));
+  const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, value: { ...content }, action: 'email_template.update' };
+  if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
+  return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
+}
+
+/** "Remove tenant override" of one template: the tenant falls back to the application's template. */
+export async function removeEmailTemplateOverride(scope: Scope, key: string): Promise<boolean> {
+  scope.require('email:delete');
+  const templateKeyValue = templateKey(key);
+  return removeTenantOverride(scope, overrideTenant(scope), 'email_template', templateKeyValue, 'email_template.override.remove');
+}
+
+/**
+ * Renders a template with sample variables, without storing anything. Draft parts in the body replace the
+ * effective template's, and `variables` overlay the samples. HTML output is escaped unless the template says
+ * `| raw`.
+ */
+export async function previewEmailTemplate(scope: Scope, key: string, input: PreviewInput): Promise<RenderedEmail> {
+  scope.require('email:read');
+  const effective = await effectiveTemplate(scope, templateKey(key));
+  const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };
+  checkTemplateParts(draft);
+  const variables = overlay(await sampleVariables(scope), input.variables ?? {});
+  const rendered = await render(
+    { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text },
+    variables,
+  );
+  return { ...rendered, variables };
+}

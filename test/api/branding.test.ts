@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/db/entities/index.ts';
+import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { HttpClient } from '../support/http.ts';
+
+let app: TestApp;
+let appPath: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+});
+afterAll(async () => app?.close());
+
+const DEFAULTS = { logoUrl: null, faviconUrl: null, colors: { primary: '#4f46e5', background: '#ffffff', text: '#111827' }, copy: {} };
+const ACME = {
+  logoUrl: 'https://cdn.acme.test/logo.png',
+  faviconUrl: 'https://cdn.acme.test/favicon.ico',
+  colors: { primary: '#FF0000', background: '#fafafa', text: '#222222' },
+  copy: { 'signIn.title': 'Welcome to Acme', 'signIn.subtitle': 'Use your work e-mail' },
+};
+
+async function tenant(name: string): Promise<string> {
+  const created = await app.http.post(`${appPath}/tenants`, { name });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+async function brandingScope(value: 'application' | 'tenant') {
+  const response = await app.http.patch(appPath, { tenancyConfig: { brandingScope: value } });
+  expect(response.status).toBe(200);
+}
+
+/** A tenant-scoped API key, issued through the domain (the key routes are tested elsewhere). */
+async function tenantKey(tenantId: string, permissions: string[] = ['*']): Promise<HttpClient> {
+  const em = app.gatehouse.services.orm.em.fork();
+  const { secret } = issueApiKey(em, { applicationId: app.root.applicationId, tenantId, userId: null, name: 'tenant key', permissions, expiresAt: null });
+  await em.flush();
+  return app.as({ apiKey: secret });
+}
+
+const tenantBranding = (tenantId: string) => `${appPath}/tenants/${tenantId}/branding`;
+
+describe('branding', () => {
+  it('shows the built-in defaults, then the application value a PUT stores (replacing the whole object)', async () => {
+    const initial = await app.http.get('/branding');
+    expect(initial.status).toBe(200);
+    expect(initial.body).toEqual({ ...DEFAULTS, source: null, updatedAt: null });
+
+    const put = await app.http.put('/branding', ACME);
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ ...ACME, colors: { ...ACME.colors, primary: '#ff0000' }, source: null });
+    expect(put.body.updatedAt).toEqual(expect.any(String));
+    expect((await app.http.get(`${appPath}/branding`)).body).toEqual(put.body);
+
+    // PUT replaces: what the body leaves out returns to its default.
+    const partial = await app.http.put('/branding', { colors: { primary: '#00aa00' } });
+    expect(partial.body).toMatchObject({ ...DEFAULTS, colors: { ...DEFAULTS.colors, primary: '#00aa00' } });
+    const reset = await app.http.put('/branding', {});
+    expect(reset.body).toMatchObject(DEFAULTS);
+  });
+
+  it('refuses invalid values with 422 naming the field, and changes nothing', async () => {
+    await app.http.put('/branding', ACME);
+    const before = (await app.http.get('/branding')).body;
+    const cases: [unknown, string][] = [
+      [{ logoUrl: 'http://cdn.acme.test/logo.png' }, 'logoUrl'],
+      [{ logoUrl: 'not a url' }, 'logoUrl'],
+      [{ faviconUrl: 'javascript:alert(1)' }, 'faviconUrl'],
+      [{ logoUrl: 'https://user:pass@cdn.acme.test/logo.png' }, 'logoUrl'],
+      [{ colors: { primary: 'red' } }, 'colors.primary'],
+      [{ colors: { background: '#fff' } }, 'colors.background'],
+      [{ colors: { text: 12 } }, 'colors.text'],
+      [{ copy: { title: 42 } }, 'copy.title'],
+      [{ copy: { title: 'x'.repeat(2001) } }, 'copy.title'],
+      [{ copy: { 'bad key!': 'x' } }, 'copy'],
+      [{ copy: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v'])) }, 'copy'],
+      [{ copy: ['a'] }, 'copy'],
+      [{ colour: '#ffffff' }, 'colour'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await app.http.put('/branding', body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get('/branding')).body).toEqual(before);
+  });
+
+  it('a tenant inherits while brandingScope = application; writing an override is 409 and changes nothing', async () => {
+    await brandingScope('application');
+    await app.http.put('/branding', ACME);
+    const a = await tenant('Inherits A');
+    const read = await app.http.get(tenantBranding(a));
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ ...ACME, colors: { ...ACME.colors, primary: '#ff0000' }, source: 'inherited' });
+
+    const refused = await app.http.put(tenantBranding(a), { colors: { primary: '#123456' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.brandingScope' });
+    expect((await app.http.get(tenantBranding(a))).body).toEqual(read.body);
+  });
+
+  it('per tenant: overrides apply to their tenant only, application changes flow to inheriting tenants, removal restores inheritance', async () => {
+    await brandingScope('tenant');
+    await app.http.put('/branding', ACME);
+    const a = await tenant('Custom A');
+    const b = await tenant('Plain B');
+    expect((await app.http.get(tenantBranding(a))).body.source).toBe('inherited');
+
+    const override = await app.http.put(tenantBranding(a), { logoUrl: 'https://a.test/logo.svg', colors: { primary: '#123456' }, copy: { 'signIn.title': 'Hi A' } });
+    expect(override.status).toBe(200);
+    expect(override.body).toMatchObject({
+      logoUrl: 'https://a.test/logo.svg',
+      faviconUrl: null,
+      colors: { primary: '#123456', background: '#ffffff', text: '#111827' },
+      copy: { 'signIn.title': 'Hi A' },
+      source: 'customized',
+    });
+    expect((await app.http.get(tenantBranding(a))).body).toEqual(override.body);
+    expect((await app.http.get(tenantBranding(b))).body).toMatchObject({ logoUrl: ACME.logoUrl, source: 'inherited' });
+    expect((await app.http.get('/branding')).body).toMatchObject({ logoUrl: ACME.logoUrl, source: null });
+
+    await app.http.put('/branding', { ...ACME, colors: { primary: '#0000ff' } });
+    expect((await app.http.get(tenantBranding(b))).body).toMatchObject({ colors: { primary: '#0000ff' }, source: 'inherited' });
+    expect((await app.http.get(tenantBranding(a))).body).toMatchObject({ colors: { primary: '#123456' }, source: 'customized' });
+
+    const removed = await app.http.delete(tenantBranding(a));
+    expect(removed.status).toBe(204);
+    expect((await app.http.get(tenantBranding(a))).body).toMatchObject({ logoUrl: ACME.logoUrl, colors: { primary: '#0000ff' }, source: 'inherited' });
+    const again = await app.http.delete(tenantBranding(a));
+    expect(again.status).toBe(404);
+    expect(again.body.code).toBe('not_found');
+  });
+
+  it('overrides are kept but hidden when the scope returns to application, and reappear when switched back', async () => {
+    await brandingScope('tenant');
+    const a = await tenant('Hidden A');
+    await app.http.put('/branding', ACME);
+    await app.http.put(tenantBranding(a), { colors: { primary: '#abcdef' } });
+
+    await brandingScope('application');
+    const hidden = await app.http.get(tenantBranding(a));
+    expect(hidden.body).toMatchObject({ logoUrl: ACME.logoUrl, colors: { primary: '#ff0000' }, source: 'inherited' });
+
+    await brandingScope('tenant');
+    const back = await app.http.get(tenantBranding(a));
+    expect(back.body).toMatchObject({ logoUrl: null, colors: { primary: '#abcdef' }, source: 'customized' });
+  });
+
+  it('removing an override needs a tenant: 422 on tenantId at application scope', async () => {
+    const response = await app.http.delete('/branding');
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+    expect((await app.http.delete(`${appPath}/branding`)).status).toBe(422);
+  });
+
+  it('a tenant-scoped key acts on its own tenant only: never the application value, never another tenant', async () => {
+    await brandingScope('tenant');
+    await app.http.put('/branding', ACME);
+    const own = await tenant('Key owner');
+    const other = await tenant('Key other');
+    const key = await tenantKey(own);
+
+    expect((await key.get('/branding')).body).toMatchObject({ logoUrl: ACME.logoUrl, source: 'inherited' });
+    const put = await key.put('/branding', { colors: { primary: '#0a0b0c' } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ colors: { primary: '#0a0b0c' }, source: 'customized' });
+    expect((await app.http.get(tenantBranding(own))).body).toMatchObject({ colors: { primary: '#0a0b0c' }, source: 'customized' });
+    // The application value and the sibling tenant are untouched.
+    expect((await app.http.get('/branding')).body).toMatchObject({ logoUrl: ACME.logoUrl, colors: { primary: '#ff0000' }, source: null });
+    expect((await app.http.get(tenantBranding(other))).body).toMatchObject({ colors: { primary: '#ff0000' }, source: 'inherited' });
+
+    for (const [method, body] of [['GET'], ['PUT', { colors: { primary: '#000000' } }], ['DELETE']] as const) {
+      const response = await key.request(method, `/api/v1${tenantBranding(other)}`, body === undefined ? {} : { body });
+      expect(response.status, method).toBe(403);
+      expect(response.body.code).toBe('forbidden');
+    }
+    expect((await app.http.get(tenantBranding(other))).body.source).toBe('inherited');
+
+    // With the switch back at application, the tenant key's write is a refused override, not an application write.
+    await brandingScope('application');
+    const refused = await key.put('/branding', { colors: { primary: '#111111' } });
+    expect(refused.status).toBe(409);
+    expect((await app.http.get('/branding')).body.colors.primary).toBe('#ff0000');
+    await brandingScope('tenant');
+
+    const removed = await key.delete('/branding');
+    expect(removed.status).toBe(204);
+    expect((await key.get('/branding')).body.source).toBe('inherited');
+  });
+
+  it('enforces branding:read, branding:write and branding:delete', async () => {
+    await brandingScope('tenant');
+    const t = await tenant('Permissions');
+    const reader = await tenantKey(t, ['branding:read']);
+    expect((await reader.get('/branding')).status).toBe(200);
+    const write = await reader.put('/branding', { colors: { primary: '#222222' } });
+    expect(write.status).toBe(403);
+    expect(write.body.code).toBe('forbidden');
+    expect((await app.http.get(tenantBranding(t))).body.source).toBe('inherited');
+
+    const writer = await tenantKey(t, ['branding:write']);
+    expect((await writer.get('/branding')).status).toBe(403);
+    expect((await writer.put('/branding', { colors: { primary: '#222222' } })).status).toBe(200);
+    expect((await writer.delete('/branding')).status).toBe(403);
+    const deleter = await tenantKey(t, ['branding:delete']);
+    expect((await deleter.delete('/branding')).status).toBe(204);
+  });
+
+  it('another application’s tenant is not found; an unknown tenant is not found', async () => {
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    const theirTenant = (await foreign.post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id as string;
+    const viaOurApp = await app.http.get(`${appPath}/tenants/${theirTenant}/branding`);
+    expect(viaOurApp.status).toBe(404);
+    const viaTheirApp = await app.http.put(`/applications/${other.applicationId}/tenants/${theirTenant}/branding`, {});
+    expect(viaTheirApp.status).toBe(404);
+    expect((await app.http.get(`${appPath}/tenants/01890000-0000-7000-8000-000000000000/branding`)).status).toBe(404);
+    expect((await foreign.get(`/applications/${other.applicationId}/tenants/${theirTenant}/branding`)).status).toBe(200);
+  });
+
+  it('a single-tenant application has its own branding; tenant forms are not found', async () => {
+    const single = (await app.http.post('/applications', { name: 'Single' })).body;
+    const client = app.as({ apiKey: single.initialApiKey.secret });
+    expect((await client.get('/branding')).body).toMatchObject(DEFAULTS);
+    const put = await client.put(`/applications/${single.id}/branding`, { colors: { primary: '#336699' } });
+    expect(put.status).toBe(200);
+    expect((await client.get('/branding')).body.colors.primary).toBe('#336699');
+    // Our application's branding is unaffected.
+    expect((await app.http.get('/branding')).body.colors.primary).not.toBe('#336699');
+    expect((await client.get(`/applications/${single.id}/tenants/01890000-0000-7000-8000-000000000000/branding`)).status).toBe(404);
+  });
+
+  it('records every change in the audit log', async () => {
+    await brandingScope('tenant');
+    const t = await tenant('Audited');
+    await app.http.put('/branding', { colors: { primary: '#121212' } });
+    await app.http.put(tenantBranding(t), { colors: { primary: '#343434' } });
+    await app.http.delete(tenantBranding(t));
+    const em = app.gatehouse.services.orm.em.fork();
+    // filters off: the test reads the log of the whole application, as the audit search will.
+    const records = await em.find(AuditLog, { applicationId: app.root.applicationId, targetType: 'branding' }, { filters: false, orderBy: { id: 'asc' } });
+    const mine = records.filter((r) => r.tenantId === t || (r.tenantId === null && (r.after as { colors?: { primary?: string } } | null)?.colors?.primary === '#121212'));
+    expect(mine.map((r) => [r.action, r.tenantId])).toEqual([
+      ['branding.update', null],
+      ['branding.update', t],
+      ['branding.override.remove', t],
+    ]);
+    expect(mine[2]?.before).toMatchObject({ colors: { primary: '#343434' } });
+  });
+
+  it('works over GraphQL with the same codes, fields and statuses', async () => {
+    await brandingScope('tenant');
+    const t = await tenant('GraphQL');
+    const fields = 'logoUrl colors { primary background text } copy source';
+    const put = await app.http.graphql(
+      `mutation($appId: UUID, $tenantId: UUID, $input: BrandingInput!) { putBranding(appId: $appId, tenantId: $tenantId, input: $input) { ${fields} } }`,
+      { appId: app.root.applicationId, tenantId: t, input: { colors: { primary: '#5a5a5a' }, copy: { 'signIn.title': 'GQL' } } },
+    );
+    expect(put.body.errors).toBeUndefined();
+    expect(put.body.data.putBranding).toMatchObject({ colors: { primary: '#5a5a5a' }, copy: { 'signIn.title': 'GQL' }, source: 'customized' });
+    const read = await app.http.graphql(`query($tenantId: UUID) { branding(tenantId: $tenantId) { ${fields} } }`, { tenantId: t });
+    expect(read.body.data.branding).toEqual(put.body.data.putBranding);
+
+    const invalid = await app.http.graphql(`mutation { putBranding(input: { colors: { primary: "blue" } }) { source } }`);
+    expect(invalid.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'colors.primary', status: 422 });
+
+    await brandingScope('application');
+    const disabled = await app.http.graphql(`mutation($tenantId: UUID) { putBranding(tenantId: $tenantId, input: {}) { source } }`, { tenantId: t });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
+
+    const key = await tenantKey(t, ['branding:read']);
+    const forbidden = await key.graphql(`mutation { removeBrandingOverride }`);
+    expect(forbidden.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+    const removed = await app.http.graphql(`mutation($tenantId: UUID) { removeBrandingOverride(tenantId: $tenantId) }`, { tenantId: t });
+    expect(removed.body.data).toEqual({ removeBrandingOverride: true });
+    const atApplication = await app.http.graphql(`mutation { removeBrandingOverride }`);
+    expect(atApplication.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'tenantId', status: 422 });
+  });
+});

@@ -1,0 +1,406 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Setting } from '../../src/db/entities/index.ts';
+import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { HttpClient } from '../support/http.ts';
+
+let app: TestApp;
+let appPath: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+});
+afterAll(async () => app?.close());
+
+const KEYS = [
+  'verify_email', 'welcome', 'magic_link', 'password_reset', 'password_changed', 'email_otp',
+  'mfa_enrolled', 'invitation', 'new_sign_in', 'account_locked', 'email_change', 'account_deleted',
+];
+const SMTP = {
+  type: 'smtp',
+  fromAddress: 'no-reply@acme.test',
+  fromName: 'Acme',
+  smtp: { host: 'smtp.acme.test', port: 587, username: 'mailer' },
+  secrets: { password: 'smtp-password-do-not-leak' },
+};
+const SENDGRID = { type: 'sendgrid', fromAddress: 'hello@tenant-a.test', secrets: { apiKey: 'SG.sendgrid-key-do-not-leak' } };
+
+async function tenant(name: string): Promise<string> {
+  const created = await app.http.post(`${appPath}/tenants`, { name });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+async function scopes(config: { emailTemplatesScope?: string; emailProviderScope?: string }) {
+  const response = await app.http.patch(appPath, { tenancyConfig: config });
+  expect(response.status).toBe(200);
+}
+
+async function tenantKey(tenantId: string, permissions: string[] = ['*']): Promise<HttpClient> {
+  const em = app.gatehouse.services.orm.em.fork();
+  const { secret } = issueApiKey(em, { applicationId: app.root.applicationId, tenantId, userId: null, name: 'tenant key', permissions, expiresAt: null });
+  await em.flush();
+  return app.as({ apiKey: secret });
+}
+
+async function storedSecrets(tenantId: string | null): Promise<Record<string, string> | null> {
+  const em = app.gatehouse.services.orm.em.fork();
+  // filters off: the test inspects the stored row directly.
+  const row = await em.findOne(Setting, { applicationId: app.root.applicationId, tenantId, feature: 'email_provider' }, { filters: false });
+  return row?.secrets ?? null;
+}
+
+const inTenant = (tenantId: string, path: string) => `${appPath}/tenants/${tenantId}${path}`;
+
+describe('e-mail provider', () => {
+  it('defaults to the built-in sender; stores a provider whose secrets are write-only', async () => {
+    const initial = await app.http.get('/email/provider');
+    expect(initial.status).toBe(200);
+    expect(initial.body).toEqual({
+      type: 'gatehouse', fromAddress: 'no-reply@gatehouse.test', fromName: null, replyTo: null, smtp: null, ses: null,
+      secretsSet: [], source: null, updatedAt: null,
+    });
+
+    const put = await app.http.put('/email/provider', SMTP);
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({
+      type: 'smtp', fromAddress: 'no-reply@acme.test', fromName: 'Acme', replyTo: null,
+      smtp: { host: 'smtp.acme.test', port: 587, username: 'mailer', security: 'starttls' }, ses: null,
+      secretsSet: ['password'], source: null,
+    });
+    expect(JSON.stringify(put.body)).not.toContain('do-not-leak');
+    const read = await app.http.get('/email/provider');
+    expect(read.body).toEqual(put.body);
+    expect(JSON.stringify(read.body)).not.toContain('do-not-leak');
+    expect(await storedSecrets(null)).toEqual({ password: 'smtp-password-do-not-leak' });
+
+    // A secret left out is kept while the type stays; a new type drops the secrets it does not use.
+    const rename = await app.http.put('/email/provider', { ...SMTP, fromName: 'Acme Inc', secrets: undefined });
+    expect(rename.body).toMatchObject({ fromName: 'Acme Inc', secretsSet: ['password'] });
+    const sendgrid = await app.http.put('/email/provider', { type: 'sendgrid', fromAddress: 'hello@acme.test', secrets: { apiKey: 'SG.app-key-do-not-leak' } });
+    expect(sendgrid.body).toMatchObject({ type: 'sendgrid', smtp: null, secretsSet: ['apiKey'] });
+    expect(await storedSecrets(null)).toEqual({ apiKey: 'SG.app-key-do-not-leak' });
+    const gql = await app.http.graphql('{ emailProvider { type secretsSet } }');
+    expect(gql.body.data.emailProvider).toEqual({ type: 'sendgrid', secretsSet: ['apiKey'] });
+    const noSuchField = await app.http.graphql('{ emailProvider { secrets { apiKey } } }');
+    expect(noSuchField.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422 });
+  });
+
+  it('refuses invalid settings with 422 naming the field, and changes nothing', async () => {
+    await app.http.put('/email/provider', SMTP);
+    const before = (await app.http.get('/email/provider')).body;
+    const cases: [unknown, string][] = [
+      [{ ...SMTP, type: 'carrier_pigeon' }, 'type'],
+      [{ ...SMTP, fromAddress: 'not-an-address' }, 'fromAddress'],
+      [{ type: 'sendgrid', secrets: { apiKey: 'k' } }, 'fromAddress'],
+      [{ ...SMTP, fromName: 'Acme\r\nBcc: everyone@example.com' }, 'fromName'],
+      [{ ...SMTP, replyTo: 'nope' }, 'replyTo'],
+      [{ ...SMTP, smtp: undefined }, 'smtp'],
+      [{ ...SMTP, smtp: { host: 'smtp.acme.test', port: 70000 } }, 'smtp.port'],
+      [{ ...SMTP, smtp: { host: 'bad host!', port: 25 } }, 'smtp.host'],
+      [{ ...SMTP, smtp: { ...SMTP.smtp, security: 'ssl3' } }, 'smtp.security'],
+      [{ ...SMTP, secrets: { password: null } }, 'secrets.password'],
+      [{ ...SMTP, secrets: { apiKey: 'x' } }, 'secrets.apiKey'],
+      [{ type: 'sendgrid', fromAddress: 'a@acme.test' }, 'secrets.apiKey'],
+      [{ type: 'sendgrid', fromAddress: 'a@acme.test', smtp: SMTP.smtp, secrets: { apiKey: 'k' } }, 'smtp'],
+      [{ type: 'ses', fromAddress: 'a@acme.test', ses: { region: 'mars', accessKeyId: 'AKIAIOSFODNN7EXAMPLE' }, secrets: { secretAccessKey: 's' } }, 'ses.region'],
+      [{ type: 'ses', fromAddress: 'a@acme.test', ses: { region: 'eu-west-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE' } }, 'secrets.secretAccessKey'],
+      [{ type: 'gatehouse', fromAddress: 'ceo@bank.test' }, 'fromAddress'],
+      [{ ...SMTP, password: 'top-level' }, 'password'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await app.http.put('/email/provider', body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get('/email/provider')).body).toEqual(before);
+
+    const ses = await app.http.put('/email/provider', {
+      type: 'ses', fromAddress: 'a@acme.test', ses: { region: 'eu-west-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE' }, secrets: { secretAccessKey: 'wJalrXUtnFEMI' },
+    });
+    expect(ses.body).toMatchObject({ type: 'ses', ses: { region: 'eu-west-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE' }, secretsSet: ['secretAccessKey'] });
+    const builtIn = await app.http.put('/email/provider', { type: 'gatehouse', fromName: 'Acme' });
+    expect(builtIn.body).toMatchObject({ type: 'gatehouse', fromAddress: 'no-reply@gatehouse.test', fromName: 'Acme', secretsSet: [] });
+    expect(await storedSecrets(null)).toBeNull();
+  });
+
+  it('tenant overrides: 409 while scope = application; own provider and secrets per tenant; hidden and restored with the switch', async () => {
+    await scopes({ emailProviderScope: 'application' });
+    await app.http.put('/email/provider', SMTP);
+    const a = await tenant('Mail A');
+    const b = await tenant('Mail B');
+    const path = inTenant(a, '/email/provider');
+
+    expect((await app.http.get(path)).body).toMatchObject({ type: 'smtp', secretsSet: ['password'], source: 'inherited' });
+    const refused = await app.http.put(path, SENDGRID);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.emailProviderScope' });
+    expect(await storedSecrets(a)).toBeNull();
+
+    await scopes({ emailProviderScope: 'tenant' });
+    expect((await app.http.get(path)).body.source).toBe('inherited');
+    const own = await app.http.put(path, SENDGRID);
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ type: 'sendgrid', fromAddress: 'hello@tenant-a.test', secretsSet: ['apiKey'], source: 'customized' });
+    expect(JSON.stringify(own.body)).not.toContain('do-not-leak');
+    expect(await storedSecrets(a)).toEqual({ apiKey: 'SG.sendgrid-key-do-not-leak' });
+    expect(await storedSecrets(null)).toEqual({ password: 'smtp-password-do-not-leak' });
+    expect((await app.http.get(inTenant(b, '/email/provider'))).body).toMatchObject({ type: 'smtp', source: 'inherited' });
+
+    // Application changes flow to the inheriting tenant only.
+    await app.http.put('/email/provider', { ...SMTP, fromAddress: 'mail@acme.test' });
+    expect((await app.http.get(inTenant(b, '/email/provider'))).body).toMatchObject({ fromAddress: 'mail@acme.test', source: 'inherited' });
+    expect((await app.http.get(path)).body).toMatchObject({ fromAddress: 'hello@tenant-a.test', source: 'customized' });
+
+    await scopes({ emailProviderScope: 'application' });
+    expect((await app.http.get(path)).body).toMatchObject({ type: 'smtp', fromAddress: 'mail@acme.test', source: 'inherited' });
+    expect(await storedSecrets(a)).toEqual({ apiKey: 'SG.sendgrid-key-do-not-leak' });
+    await scopes({ emailProviderScope: 'tenant' });
+    expect((await app.http.get(path)).body).toMatchObject({ type: 'sendgrid', secretsSet: ['apiKey'], source: 'customized' });
+
+    // A tenant's own secret is kept on a PUT that leaves it out.
+    expect((await app.http.put(path, { ...SENDGRID, fromName: 'Tenant A', secrets: undefined })).body).toMatchObject({ fromName: 'Tenant A', secretsSet: ['apiKey'] });
+
+    const removed = await app.http.delete(path);
+    expect(removed.status).toBe(204);
+    expect((await app.http.get(path)).body).toMatchObject({ type: 'smtp', fromAddress: 'mail@acme.test', source: 'inherited' });
+    expect(await storedSecrets(a)).toBeNull();
+    expect((await app.http.delete(path)).status).toBe(404);
+    expect((await app.http.delete('/email/provider')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+  });
+
+  it('a new tenant override needs its own secrets: the application’s are not borrowed', async () => {
+    await scopes({ emailProviderScope: 'tenant' });
+    await app.http.put('/email/provider', { type: 'sendgrid', fromAddress: 'hello@acme.test', secrets: { apiKey: 'SG.app' } });
+    const t = await tenant('No borrowed secrets');
+    const response = await app.http.put(inTenant(t, '/email/provider'), { type: 'sendgrid', fromAddress: 'x@t.test' });
+    expect(response.status).toBe(422);
+    expect(response.body.field).toBe('secrets.apiKey');
+  });
+});
+
+describe('e-mail templates', () => {
+  it('lists all 12 with real defaults, each previewing cleanly', async () => {
+    const list = await app.http.get('/email/templates');
+    expect(list.status).toBe(200);
+    expect(list.body.next).toBeNull();
+    expect(list.body.data.map((t: { key: string }) => t.key)).toEqual(KEYS);
+    for (const template of list.body.data) {
+      expect(template).toMatchObject({ source: null, updatedAt: null });
+      expect(template.subject.length).toBeGreaterThan(5);
+      expect(template.html).toContain('{{ application.name }}');
+      expect(template.variables).toEqual(expect.arrayContaining(['application.name', 'user.name']));
+      const preview = await app.http.post(`/email/templates/${template.key}/preview`);
+      expect(preview.status, template.key).toBe(200);
+      expect(preview.body.subject, template.key).not.toMatch(/{{|{%/);
+      expect(preview.body.html, template.key).toContain('My application');
+      expect(preview.body.html, template.key).not.toMatch(/{{|{%/);
+      expect(preview.body.text, template.key).toContain('Ada Lovelace');
+    }
+    const otp = await app.http.post('/email/templates/email_otp/preview');
+    expect(otp.body.subject).toBe('428613 is your My application code');
+    expect(otp.body.text).not.toContain('<strong');
+    const reset = await app.http.post('/email/templates/password_reset/preview');
+    expect(reset.body.html).toContain('href="http://gatehouse.test/example/action?token=sample-token"');
+    expect(reset.body.html).toContain('background:#4f46e5');
+  });
+
+  it('paginates with pageSize and an opaque cursor', async () => {
+    const first = await app.http.get('/email/templates?pageSize=5');
+    expect(first.body.data).toHaveLength(5);
+    const second = await app.http.get(`/email/templates?pageSize=5&cursor=${encodeURIComponent(first.body.next)}`);
+    const third = await app.http.get(`/email/templates?pageSize=5&cursor=${encodeURIComponent(second.body.next)}`);
+    expect(third.body.next).toBeNull();
+    expect([...first.body.data, ...second.body.data, ...third.body.data].map((t: { key: string }) => t.key)).toEqual(KEYS);
+    const forged = await app.http.get(`/email/templates?cursor=${encodeURIComponent(`${first.body.next.slice(0, -2)}AA`)}`);
+    expect(forged.status).toBe(422);
+    expect(forged.body.field).toBe('cursor');
+    expect((await app.http.get('/email/templates?pageSize=0')).body.field).toBe('pageSize');
+  });
+
+  it('stores an application template and refuses invalid ones with 422 naming the field', async () => {
+    const body = { subject: 'Confirm {{ user.email }}', html: '<p>Hi {{ user.name }}, <a href="{{ link }}">confirm</a></p>', text: 'Hi {{ user.name }}: {{ link }}' };
+    const put = await app.http.put('/email/templates/verify_email', body);
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ key: 'verify_email', ...body, source: null });
+    expect(put.body.updatedAt).toEqual(expect.any(String));
+    expect((await app.http.get(`${appPath}/email/templates/verify_email`)).body).toEqual(put.body);
+
+    const cases: [string, unknown, string][] = [
+      ['nope', body, 'templateKey'],
+      ['welcome', { ...body, html: '{% if %}' }, 'html'],
+      ['welcome', { ...body, text: '{{ user.name | no_such_filter }}' }, 'text'],
+      ['welcome', { ...body, html: '{% include "/etc/passwd" %}' }, 'html'],
+      ['welcome', { ...body, subject: 'Line one\nBcc: all@example.com' }, 'subject'],
+      ['welcome', { ...body, subject: '   ' }, 'subject'],
+      ['welcome', { ...body, html: 'x'.repeat(100_001) }, 'html'],
+      ['welcome', { subject: body.subject, html: body.html }, 'text'],
+      ['welcome', { ...body, from: 'x' }, 'from'],
+    ];
+    for (const [key, input, field] of cases) {
+      const response = await app.http.put(`/email/templates/${key}`, input);
+      expect(response.status, `${key} ${field}`).toBe(422);
+      expect(response.body, `${key} ${field}`).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get('/email/templates/welcome')).body.updatedAt).toBeNull();
+    const unknown = await app.http.get('/email/templates/nope');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.field).toBe('templateKey');
+  });
+
+  it('per-template tenant overrides: 409 while scope = application, the rest falls back, hidden and restored with the switch', async () => {
+    await scopes({ emailTemplatesScope: 'application' });
+    const a = await tenant('Templates A');
+    const b = await tenant('Templates B');
+    const welcome = { subject: 'Welcome to A, {{ user.name }}', html: '<h1>A welcomes {{ user.name }}</h1>', text: 'A welcomes {{ user.name }}' };
+    const refused = await app.http.put(inTenant(a, '/email/templates/welcome'), welcome);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.emailTemplatesScope' });
+
+    await scopes({ emailTemplatesScope: 'tenant' });
+    const put = await app.http.put(inTenant(a, '/email/templates/welcome'), welcome);
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ key: 'welcome', ...welcome, source: 'customized' });
+
+    const listA = (await app.http.get(inTenant(a, '/email/templates'))).body.data as { key: string; source: string; subject: string }[];
+    expect(listA).toHaveLength(12);
+    expect(listA.filter((t) => t.source === 'customized').map((t) => t.key)).toEqual(['welcome']);
+    expect(listA.filter((t) => t.source === 'inherited')).toHaveLength(11);
+    const listB = (await app.http.get(inTenant(b, '/email/templates'))).body.data as { source: string }[];
+    expect(listB.every((t) => t.source === 'inherited')).toBe(true);
+
+    // The application's change of another template reaches tenant A, which does not override it.
+    await app.http.put('/email/templates/magic_link', { subject: 'Your link', html: '<a href="{{ link }}">Sign in</a>', text: '{{ link }}' });
+    expect((await app.http.get(inTenant(a, '/email/templates/magic_link'))).body).toMatchObject({ subject: 'Your link', source: 'inherited' });
+    await app.http.put('/email/templates/welcome', { subject: 'App welcome', html: '<p>App</p>', text: 'App' });
+    expect((await app.http.get(inTenant(a, '/email/templates/welcome'))).body).toMatchObject({ subject: welcome.subject, source: 'customized' });
+    expect((await app.http.get(inTenant(b, '/email/templates/welcome'))).body).toMatchObject({ subject: 'App welcome', source: 'inherited' });
+
+    const preview = await app.http.post(inTenant(a, '/email/templates/welcome/preview'));
+    expect(preview.body.subject).toBe('Welcome to A, Ada Lovelace');
+
+    await scopes({ emailTemplatesScope: 'application' });
+    expect((await app.http.get(inTenant(a, '/email/templates/welcome'))).body).toMatchObject({ subject: 'App welcome', source: 'inherited' });
+    await scopes({ emailTemplatesScope: 'tenant' });
+    expect((await app.http.get(inTenant(a, '/email/templates/welcome'))).body).toMatchObject({ subject: welcome.subject, source: 'customized' });
+
+    expect((await app.http.delete(inTenant(a, '/email/templates/welcome'))).status).toBe(204);
+    expect((await app.http.get(inTenant(a, '/email/templates/welcome'))).body).toMatchObject({ subject: 'App welcome', source: 'inherited' });
+    expect((await app.http.delete(inTenant(a, '/email/templates/welcome'))).status).toBe(404);
+    expect((await app.http.delete(inTenant(a, '/email/templates/nope'))).body.field).toBe('templateKey');
+    expect((await app.http.delete('/email/templates/welcome')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+  });
+
+  it('previews escape HTML, fold the subject, render drafts and store nothing', async () => {
+    const before = (await app.http.get('/email/templates/account_deleted')).body;
+    const preview = await app.http.post('/email/templates/account_deleted/preview', {
+      subject: 'Bye {{ user.name }}',
+      html: '<p>{{ user.name }}</p><p>{{ user.name | raw }}</p>',
+      variables: { user: { name: '<script>alert(1)</script>\nBcc: x@example.com' } },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.html).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;\nBcc: x@example.com</p><p><script>alert(1)</script>\nBcc: x@example.com</p>');
+    expect(preview.body.subject).toBe('Bye <script>alert(1)</script> Bcc: x@example.com');
+    expect(preview.body.text).toContain('<script>alert(1)</script>');
+    // Nested variables merge over the samples.
+    expect(preview.body.variables.user).toEqual({ name: '<script>alert(1)</script>\nBcc: x@example.com', email: 'ada@example.com' });
+    expect((await app.http.get('/email/templates/account_deleted')).body).toEqual(before);
+
+    const broken = await app.http.post('/email/templates/welcome/preview', { html: '{{ user.name ' });
+    expect(broken.status).toBe(422);
+    expect(broken.body.field).toBe('html');
+    const runaway = await app.http.post('/email/templates/welcome/preview', { text: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' });
+    expect(runaway.status).toBe(422);
+    expect(runaway.body.field).toBe('text');
+    const proto = await app.http.post('/email/templates/welcome/preview', { text: '{{ user.constructor }}{{ user.__proto__ }}', variables: JSON.parse('{"__proto__": {"polluted": true}}') });
+    expect(proto.status).toBe(200);
+    expect(proto.body.text).toBe('');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('a tenant preview uses the tenant’s name and effective branding', async () => {
+    await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant' } });
+    const t = await tenant('Branded Tenant');
+    await app.http.put(inTenant(t, '/branding'), { colors: { primary: '#aa0000' }, logoUrl: 'https://t.test/logo.png' });
+    const preview = await app.http.post(inTenant(t, '/email/templates/password_reset/preview'));
+    expect(preview.body.html).toContain('background:#aa0000');
+    expect(preview.body.html).toContain('<img src="https://t.test/logo.png"');
+    expect(preview.body.text).toContain('My application · Branded Tenant');
+  });
+
+  it('a tenant-scoped key acts on its own tenant only; permissions are enforced', async () => {
+    await scopes({ emailTemplatesScope: 'tenant', emailProviderScope: 'tenant' });
+    const own = await tenant('Key tenant');
+    const other = await tenant('Key other tenant');
+    const key = await tenantKey(own);
+    const appWelcome = (await app.http.get('/email/templates/welcome')).body;
+
+    const put = await key.put('/email/templates/welcome', { subject: 'Mine', html: '<p>Mine</p>', text: 'Mine' });
+    expect(put.body).toMatchObject({ subject: 'Mine', source: 'customized' });
+    expect((await app.http.get('/email/templates/welcome')).body).toEqual(appWelcome);
+    expect((await app.http.get(inTenant(other, '/email/templates/welcome'))).body.source).toBe('inherited');
+    expect((await key.get('/email/templates')).body.data.find((t: { key: string }) => t.key === 'welcome').source).toBe('customized');
+    const provider = await key.put('/email/provider', SENDGRID);
+    expect(provider.body).toMatchObject({ type: 'sendgrid', source: 'customized' });
+    expect(await storedSecrets(own)).toEqual({ apiKey: SENDGRID.secrets.apiKey });
+
+    for (const [method, path, body] of [
+      ['GET', '/email/provider'],
+      ['PUT', '/email/provider', SENDGRID],
+      ['DELETE', '/email/provider'],
+      ['GET', '/email/templates'],
+      ['PUT', '/email/templates/welcome', { subject: 'x', html: 'x', text: 'x' }],
+      ['DELETE', '/email/templates/welcome'],
+      ['POST', '/email/templates/welcome/preview'],
+    ] as const) {
+      const response = await key.request(method, `/api/v1${inTenant(other, path)}`, body === undefined ? {} : { body });
+      expect(response.status, `${method} ${path}`).toBe(403);
+    }
+    expect(await storedSecrets(other)).toBeNull();
+
+    const reader = await tenantKey(own, ['email:read']);
+    expect((await reader.get('/email/templates/welcome')).status).toBe(200);
+    expect((await reader.post('/email/templates/welcome/preview')).status).toBe(200);
+    expect((await reader.put('/email/templates/welcome', { subject: 'x', html: 'x', text: 'x' })).status).toBe(403);
+    expect((await reader.put('/email/provider', SENDGRID)).status).toBe(403);
+    expect((await reader.delete('/email/provider')).status).toBe(403);
+    const none = await tenantKey(own, ['branding:read']);
+    expect((await none.get('/email/provider')).status).toBe(403);
+    expect((await none.get('/email/templates')).status).toBe(403);
+  });
+
+  it('another application’s tenant is not found', async () => {
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    const theirs = (await foreign.post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id as string;
+    expect((await app.http.get(`${appPath}/tenants/${theirs}/email/templates`)).status).toBe(404);
+    expect((await app.http.put(`/applications/${other.applicationId}/tenants/${theirs}/email/provider`, SENDGRID)).status).toBe(404);
+    expect((await app.http.post(`${appPath}/tenants/${theirs}/email/templates/welcome/preview`)).status).toBe(404);
+  });
+
+  it('works over GraphQL with the enum of template keys', async () => {
+    await scopes({ emailTemplatesScope: 'tenant' });
+    const t = await tenant('GraphQL mail');
+    const put = await app.http.graphql(
+      `mutation($tenantId: UUID) { putEmailTemplate(tenantId: $tenantId, templateKey: invitation, input: { subject: "Join {{ tenant.name }}", html: "<p>{{ inviter.name }}</p>", text: "{{ inviter.name }}" }) { key subject source } }`,
+      { tenantId: t },
+    );
+    expect(put.body.data.putEmailTemplate).toEqual({ key: 'invitation', subject: 'Join {{ tenant.name }}', source: 'customized' });
+    const preview = await app.http.graphql(
+      `mutation($tenantId: UUID) { previewEmailTemplate(tenantId: $tenantId, templateKey: invitation, input: { variables: { inviter: { name: "Linus" } } }) { subject html } }`,
+      { tenantId: t },
+    );
+    expect(preview.body.data.previewEmailTemplate).toEqual({ subject: 'Join GraphQL mail', html: '<p>Linus</p>' });
+    const badKey = await app.http.graphql('query($k: EmailTemplateKey!) { emailTemplate(templateKey: $k) { key } }', { k: 'nope' });
+    expect(badKey.status).toBe(422);
+    expect(badKey.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'k', status: 422 });
+    await scopes({ emailTemplatesScope: 'application' });
+    const disabled = await app.http.graphql(
+      `mutation($tenantId: UUID) { putEmailTemplate(tenantId: $tenantId, templateKey: welcome, input: { subject: "s", html: "h", text: "t" }) { key } }`,
+      { tenantId: t },
+    );
+    expect(disabled.body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
+    const removed = await app.http.graphql(`mutation($tenantId: UUID) { removeEmailTemplateOverride(tenantId: $tenantId, templateKey: invitation) }`, { tenantId: t });
+    expect(removed.body.data).toEqual({ removeEmailTemplateOverride: true });
+  });
+});
