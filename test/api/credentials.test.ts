@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * The credentials rules of the spec (Authentication): X-API-Key, Bearer, both together, the tenant precedence
+ * (path > Bearer `tenant_id` > the key's tenant), and what each wrong credential answers.
+ */
+let app: TestApp;
+let appId: string;
+let appPath: string;
+let tenantA: string;
+let tenantB: string;
+let userA: string;
+let userB: string;
+let userShared: string;
+
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+async function key(permissions: string[], tenantId?: string): Promise<string> {
+  const created = await app.http.post('/api-keys', { name: 'credentials test', permissions, ...(tenantId ? { tenantId } : {}) });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.secret as string;
+}
+
+const bearer = (claims: { tenant_id?: string; permissions: string[]; sub?: string; app_id?: string }) =>
+  app.mintAccessToken({ app_id: appId, ...claims });
+
+const ids = (body: { data: { id: string }[] }) => body.data.map((u) => u.id).sort();
+
+/** Signs with the service's own active key but lets the test choose audience, issuer and lifetime. */
+async function signWithServiceKey(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; expiresInSeconds?: number }) {
+  const [row] = await sql<{ private_jwk: JWK }>(`select private_jwk from signing_key where status = 'active'`);
+  return signJwt(row!.private_jwk, claims, {
+    issuer: options.issuer ?? 'http://gatehouse.test',
+    audience: options.audience ?? 'http://gatehouse.test/api/v1',
+    subject: randomUUID(),
+    expiresInSeconds: options.expiresInSeconds ?? 300,
+  });
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appId = app.root.applicationId;
+  appPath = `/applications/${appId}`;
+  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
+  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+  userA = (await app.http.post('/users', { email: 'a@example.com', tenantId: tenantA })).body.id;
+  userB = (await app.http.post('/users', { email: 'b@example.com', tenantId: tenantB })).body.id;
+  userShared = (await app.http.post('/users', { email: 'nobody@example.com' })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('one credential at a time', () => {
+  it('X-API-Key alone authenticates with the key’s permissions', async () => {
+    const reader = app.as({ apiKey: await key(['users:read']) });
+    const list = await reader.get('/users?pageSize=100');
+    expect(list.status).toBe(200);
+    expect(ids(list.body)).toEqual([userA, userB, userShared].sort());
+    expect((await reader.post('/users', { email: 'no@example.com' })).status).toBe(403);
+  });
+
+  it('a Bearer token alone acts as its user, with the token’s permissions and tenant', async () => {
+    const appWide = app.as({ bearer: await bearer({ permissions: ['users:read'] }) });
+    expect(ids((await appWide.get('/users?pageSize=100')).body)).toEqual([userA, userB, userShared].sort());
+    const write = await appWide.post('/users', { email: 'no@example.com' });
+    expect(write.status).toBe(403);
+    expect(write.body.code).toBe('forbidden');
+
+    const sub = randomUUID();
+    const inA = app.as({ bearer: await bearer({ tenant_id: tenantA, permissions: ['users:*'], sub }) });
+    expect(ids((await inA.get('/users')).body)).toEqual([userA]);
+    const created = await inA.post('/users', { email: 'by-bearer@example.com' });
+    expect(created.status).toBe(201);
+    expect(created.body.tenantIds).toEqual([tenantA]);
+    const [audit] = await sql<{ actor_type: string; actor_id: string; tenant_id: string }>(
+      `select actor_type, actor_id, tenant_id from audit_log where target_id = ? and action = 'user.create'`,
+      [created.body.id],
+    );
+    expect(audit).toEqual({ actor_type: 'user', actor_id: sub, tenant_id: tenantA });
+  });
+});
+
+describe('X-API-Key and Bearer together', () => {
+  it('the key authenticates; the token narrows permissions to the intersection', async () => {
+    const adminKey = await key(['*']);
+    const narrowed = app.as({ apiKey: adminKey, bearer: await bearer({ permissions: ['users:read'] }) });
+    expect((await narrowed.get('/users')).status).toBe(200);
+    expect((await narrowed.post('/users', { email: 'narrowed@example.com' })).status).toBe(403);
+    expect((await narrowed.get(`${appPath}/tenants`)).status).toBe(403);
+
+    const readKey = await key(['users:read']);
+    const widened = app.as({ apiKey: readKey, bearer: await bearer({ permissions: ['*'] }) });
+    expect((await widened.get('/users')).status).toBe(200);
+    const refused = await widened.post('/users', { email: 'widened@example.com' });
+    expect(refused.status).toBe(403);
+    expect((await app.http.get('/users?pageSize=100')).body.data.map((u: { email: string }) => u.email)).not.toContain('widened@example.com');
+
+    // A key narrowed by a token cannot mint a key with what the token withheld.
+    const minting = app.as({ apiKey: adminKey, bearer: await bearer({ permissions: ['api_keys:write', 'users:read'] }) });
+    expect((await minting.post('/api-keys', { name: 'x', permissions: ['users:read'] })).status).toBe(201);
+    expect((await minting.post('/api-keys', { name: 'x', permissions: ['users:write'] })).status).toBe(403);
+  });
+
+  it('the token adds its tenant to an application-wide key', async () => {
+    const both = app.as({ apiKey: await key(['users:*']), bearer: await bearer({ tenant_id: tenantB, permissions: ['users:*'] }) });
+    expect(ids((await both.get('/users')).body)).toEqual([userB]);
+    expect((await both.get(`/users/${userA}`)).status).toBe(404);
+    const created = await both.post('/users', { email: 'both@example.com' });
+    expect(created.body.tenantIds).toEqual([tenantB]);
+  });
+
+  it('a token of another application beside the key is 401; of another tenant than the key’s, 403', async () => {
+    const other = await app.bootstrapAnother();
+    const foreignToken = await app.mintAccessToken({ app_id: other.applicationId, permissions: ['*'] });
+    const mixed = await app.as({ apiKey: await key(['users:read']), bearer: foreignToken }).get('/users');
+    expect(mixed.status).toBe(401);
+    expect(mixed.body.code).toBe('unauthenticated');
+    const keyA = await key(['users:read'], tenantA);
+    const crossed = await app.as({ apiKey: keyA, bearer: await bearer({ tenant_id: tenantB, permissions: ['*'] }) }).get('/users');
+    expect(crossed.status).toBe(403);
+    expect(crossed.body.code).toBe('forbidden');
+    const agreeing = await app.as({ apiKey: keyA, bearer: await bearer({ tenant_id: tenantA, permissions: ['*'] }) }).get('/users');
+    expect(ids(agreeing.body)).toEqual(expect.arrayContaining([userA]));
+    expect(ids(agreeing.body)).not.toContain(userB);
+  });
+});
+
+describe('tenant precedence: path, then Bearer tenant_id, then the key’s tenant', () => {
+  it('an application-wide key takes the path’s tenant, else the token’s, else none', async () => {
+    const appKey = await key(['users:read']);
+    const plain = app.as({ apiKey: appKey });
+    expect(ids((await plain.get('/users?pageSize=100')).body)).toContain(userShared);
+    expect(ids((await plain.get(`${appPath}/tenants/${tenantA}/users`)).body)).not.toContain(userB);
+    const withToken = app.as({ apiKey: appKey, bearer: await bearer({ tenant_id: tenantA, permissions: ['users:read'] }) });
+    const byToken = ids((await withToken.get('/users')).body);
+    expect(byToken).toContain(userA);
+    expect(byToken).not.toContain(userB);
+    expect(byToken).not.toContain(userShared);
+    expect((await withToken.get(`${appPath}/tenants/${tenantA}/users`)).status).toBe(200);
+    // The path names a tenant other than the credentials': wrong tenant.
+    const pathB = await withToken.get(`${appPath}/tenants/${tenantB}/users`);
+    expect(pathB.status).toBe(403);
+    expect(pathB.body.code).toBe('forbidden');
+  });
+
+  it('a tenant-scoped key is scoped to its tenant; a token without tenant_id keeps it', async () => {
+    const keyA = await key(['users:read'], tenantA);
+    const alone = app.as({ apiKey: keyA });
+    const own = ids((await alone.get('/users')).body);
+    expect(own).toContain(userA);
+    expect(own).not.toContain(userB);
+    expect(own).not.toContain(userShared);
+    const withToken = app.as({ apiKey: keyA, bearer: await bearer({ permissions: ['users:read'] }) });
+    expect(ids((await withToken.get('/users')).body)).toEqual(own);
+    expect((await alone.get(`${appPath}/tenants/${tenantA}/users`)).status).toBe(200);
+    const other = await alone.get(`${appPath}/tenants/${tenantB}/users`);
+    expect(other.status).toBe(403);
+    expect((await alone.get(`${appPath}/tenants/${tenantB}/users/${userB}`)).status).toBe(403);
+  });
+
+  it('a Bearer token alone with a tenant may not use another tenant’s path', async () => {
+    const inA = app.as({ bearer: await bearer({ tenant_id: tenantA, permissions: ['*'] }) });
+    expect((await inA.get(`${appPath}/tenants/${tenantB}/users`)).status).toBe(403);
+    expect((await inA.get(`${appPath}/tenants/${tenantA}/users`)).status).toBe(200);
+  });
+});
+
+describe('401: missing, unknown, revoked or expired credentials', () => {
+  it('refuses a missing, unknown, revoked or expired API key', async () => {
+    const expectUnauthenticated = async (client: ReturnType<TestApp['as']>) => {
+      const response = await client.get('/users');
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ code: 'unauthenticated', message: expect.any(String) });
+      const gql = await client.graphql('{ users { data { id } } }');
+      expect(gql.status).toBe(401);
+      expect(gql.body.errors?.[0]?.extensions.code).toBe('unauthenticated');
+    };
+    await expectUnauthenticated(app.as({}));
+    await expectUnauthenticated(app.as({ apiKey: 'ghk_' + 'A'.repeat(43) }));
+    await expectUnauthenticated(app.as({ apiKey: 'not even a key' }));
+
+    const revoked = await app.http.post('/api-keys', { name: 'revoked', permissions: ['users:read'] });
+    expect((await app.as({ apiKey: revoked.body.secret }).get('/users')).status).toBe(200);
+    await app.http.delete(`/api-keys/${revoked.body.key.id}`);
+    await expectUnauthenticated(app.as({ apiKey: revoked.body.secret }));
+
+    const expiring = await app.http.post('/api-keys', { name: 'expiring', permissions: ['users:read'], expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    expect((await app.as({ apiKey: expiring.body.secret }).get('/users')).status).toBe(200);
+    await sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [expiring.body.key.id]);
+    await expectUnauthenticated(app.as({ apiKey: expiring.body.secret }));
+    // A bad key is not rescued by a good token beside it.
+    await expectUnauthenticated(app.as({ apiKey: revoked.body.secret, bearer: await bearer({ permissions: ['*'] }) }));
+  });
+
+  it('refuses malformed, expired, wrong-audience, wrong-issuer, unsigned and foreign-signed tokens', async () => {
+    const claims = { app_id: appId, permissions: ['*'] };
+    expect((await app.as({ bearer: await signWithServiceKey(claims, {}) }).get('/users')).status).toBe(200);
+
+    const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const payload = header({ ...claims, sub: randomUUID(), iss: 'http://gatehouse.test', aud: 'http://gatehouse.test/api/v1', iat: now, exp: now + 300 });
+    const foreign = await generateSigningKey();
+    const tokens: Record<string, string> = {
+      garbage: 'not.a.jwt',
+      expired: await signWithServiceKey(claims, { expiresInSeconds: -60 }),
+      wrongAudience: await signWithServiceKey(claims, { audience: 'https://api.customer.example' }),
+      wrongIssuer: await signWithServiceKey(claims, { issuer: 'https://evil.example' }),
+      algNone: `${header({ alg: 'none', typ: 'at+jwt' })}.${payload}.`,
+      foreignKey: await signJwt(foreign.privateJwk, claims, {
+        issuer: 'http://gatehouse.test',
+        audience: 'http://gatehouse.test/api/v1',
+        subject: randomUUID(),
+        expiresInSeconds: 300,
+      }),
+      noAppId: await signWithServiceKey({ permissions: ['*'] }, {}),
+    };
+    for (const [name, token] of Object.entries(tokens)) {
+      const response = await app.as({ bearer: token }).get('/users');
+      expect(response.status, name).toBe(401);
+      expect(response.body.code, name).toBe('unauthenticated');
+    }
+  });
+});
+
+describe('403 and 404', () => {
+  it('a key without the permission is 403 and changes nothing', async () => {
+    const reader = app.as({ apiKey: await key(['users:read']) });
+    const response = await reader.delete(`/users/${userShared}`);
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ code: 'forbidden', message: expect.any(String) });
+    expect((await app.http.get(`/users/${userShared}`)).status).toBe(200);
+  });
+
+  it('another tenant is 403 by path and 404 by id; another application is 404', async () => {
+    const keyA = app.as({ apiKey: await key(['users:*'], tenantA) });
+    expect((await keyA.get(`${appPath}/tenants/${tenantB}/users/${userB}`)).status).toBe(403);
+    for (const response of [
+      await keyA.get(`/users/${userB}`),
+      await keyA.patch(`/users/${userB}`, { name: 'x' }),
+      await keyA.delete(`/users/${userB}`),
+      await keyA.get(`/users/${userShared}`),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.body.code).toBe('not_found');
+    }
+    const other = await app.bootstrapAnother();
+    const theirs = (await app.as({ apiKey: other.apiKey }).post('/users', { email: 'theirs@example.com' })).body.id;
+    expect((await app.http.get(`/users/${theirs}`)).status).toBe(404);
+    expect((await app.http.get(`/applications/${other.applicationId}/users/${theirs}`)).status).toBe(404);
+    const token = await bearer({ permissions: ['*'] });
+    expect((await app.as({ bearer: token }).get(`/users/${theirs}`)).status).toBe(404);
+    expect((await app.http.get(`/users/${userB}`)).body.name).toBeNull();
+  });
+});
