@@ -1,0 +1,126 @@
+/**
+ * `npm run bench`: throughput and latency of the service in a child process under autocannon, SQL statements per
+ * request for tenant pages and their configuration, and the service's memory. Real PostgreSQL only: TEST_DATABASE_URL
+ * (default postgres://postgres@127.0.0.1:5432/test) is the server on which it creates, and then drops, its databases.
+ * See docs/bench.md.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import { createTestDatabase } from '../test/support/database.ts';
+import { startServiceProcess, type ServiceProcess } from './service-process.ts';
+import { countStatements, type StatementCounts } from './statements.ts';
+
+process.env['TEST_DATABASE_URL'] ||= 'postgres://postgres@127.0.0.1:5432/test';
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+const DURATION_S = positiveInteger('BENCH_DURATION', 10);
+const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
+const SEED = 100;
+const STATEMENT_SIZES = [1, 10, 100];
+
+interface LoadFigures {
+  readonly label: string;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  readonly failures: number;
+}
+
+async function load(label: string, url: string, headers: Record<string, string>, duration = DURATION_S): Promise<LoadFigures> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
+  return {
+    label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors,
+  };
+}
+
+/** 100 users through the API; until the users route exists, 100 tenants and their list stand in. */
+async function seed(service: ServiceProcess): Promise<{ label: string; path: string }> {
+  const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
+  const post = (path: string, body: unknown) => fetch(`${service.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const probe = await post('/users', { email: 'bench-0@example.com' });
+  if (probe.status === 201) {
+    for (let i = 1; i < SEED; i += 1) {
+      const created = await post('/users', { email: `bench-${i}@example.com` });
+      if (created.status !== 201) throw new Error(`seeding users: ${created.status} ${await created.text()}`);
+    }
+    return { label: 'GET /api/v1/users?pageSize=20', path: '/api/v1/users?pageSize=20' };
+  }
+  process.stderr.write(`POST /users answered ${probe.status}: measuring the tenants list instead\n`);
+  const application = (await (await fetch(`${service.baseUrl}/api/v1/applications`, { headers })).json()) as { data: { id: string }[] };
+  const appId = application.data[0]?.id;
+  for (let i = 0; i < SEED; i += 1) {
+    const created = await post(`/applications/${appId}/tenants`, { name: `Bench ${i}` });
+    if (created.status !== 201) throw new Error(`seeding tenants: ${created.status} ${await created.text()}`);
+  }
+  const path = `/api/v1/applications/${appId}/tenants?pageSize=20`;
+  return { label: 'GET …/tenants?pageSize=20 (users stand-in)', path };
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const row = (cells: (string | number)[], widths: number[]) =>
+  cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i] ?? 0) : String(cell).padStart(widths[i] ?? 0))).join('  ');
+const dash = (value: number | undefined) => (value === undefined ? 'n/a' : String(value));
+
+async function throughput() {
+  const database = await createTestDatabase();
+  if (database.databaseUrl === undefined) throw new Error('the bench needs a PostgreSQL server');
+  const service = await startServiceProcess(database.databaseUrl);
+  try {
+    const target = await seed(service);
+    const seeded = await service.memory();
+    const auth = { 'x-api-key': service.apiKey };
+    // A short warm-up of each so the JIT and the connection pool are settled before measuring.
+    await load('warm-up', `${service.baseUrl}/healthz`, {}, 2);
+    await load('warm-up', `${service.baseUrl}${target.path}`, auth, 2);
+    const figures = [
+      await load('GET /healthz (bare Fastify route)', `${service.baseUrl}/healthz`, {}),
+      await load(target.label, `${service.baseUrl}${target.path}`, auth),
+    ];
+    const loaded = await service.memory();
+    // autocannon abandons its last requests when the time is up; let their handlers finish before stopping.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return { figures, seeded, loaded };
+  } finally {
+    await service.stop();
+    await database.drop();
+  }
+}
+
+function report(run: Awaited<ReturnType<typeof throughput>>, statements: StatementCounts[]) {
+  const out: string[] = [];
+  const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
+  out.push(
+    '',
+    `Gatehouse bench: PostgreSQL at ${database.host}, Node ${process.version}, ${availableParallelism()} CPUs shared by service and load generator`,
+    `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route; load average before the run ${LOAD_BEFORE}`,
+    '',
+  );
+  const loadWidths = [44, 9, 8, 8, 9, 8];
+  out.push(row(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'], loadWidths));
+  for (const f of run.figures) out.push(row([f.label, f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures], loadWidths));
+  out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
+  const statementWidths = [5, 14, 30, 34];
+  out.push(row(['N', 'tenants page', 'configuration: N REST GETs', 'configuration: one GraphQL request'], statementWidths));
+  for (const s of statements) out.push(row([s.n, s.page, dash(s.configurationRest), dash(s.configurationGraphql)], statementWidths));
+  if (statements.every((s) => s.configurationRest === undefined)) out.push('(configuration: the route is not in the table yet)');
+  out.push('', `Service memory: RSS ${mib(run.seeded.rss)} after seeding, ${mib(run.loaded.rss)} after the load; peak ${mib(run.loaded.peak)}`, '');
+  process.stdout.write(out.join('\n'));
+}
+
+// Other work on the machine skews every figure: the header says how busy it was.
+const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
+const run = await throughput();
+const statements = await countStatements(STATEMENT_SIZES);
+report(run, statements);
