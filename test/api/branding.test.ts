@@ -130,6 +130,14 @@ describe('branding', () => {
     const again = await app.http.delete(tenantBranding(a));
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('not_found');
+
+    // With an Idempotency-Key, a retried removal replays its first answer.
+    await app.http.put(tenantBranding(a), { colors: { primary: '#010203' } });
+    const key = crypto.randomUUID();
+    expect((await app.http.delete(tenantBranding(a), { headers: { 'idempotency-key': key } })).status).toBe(204);
+    const replay = await app.http.delete(tenantBranding(a), { headers: { 'idempotency-key': key } });
+    expect(replay.status).toBe(204);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('overrides are kept but hidden when the scope returns to application, and reappear when switched back', async () => {

@@ -218,6 +218,27 @@ describe('e-mail templates', () => {
     expect((await app.http.get('/email/templates?pageSize=0')).body.field).toBe('pageSize');
   });
 
+  it('reads a tenant’s 12 effective templates with a constant number of statements', async () => {
+    await scopes({ emailTemplatesScope: 'tenant' });
+    const plain = await tenant('Counted plain');
+    const busy = await tenant('Counted busy');
+    for (const key of KEYS.slice(0, 6)) {
+      await app.http.put(inTenant(busy, `/email/templates/${key}`), { subject: key, html: `<p>${key}</p>`, text: key });
+    }
+    const count = async (tenantId: string) => {
+      const before = app.queries.length;
+      const list = await app.http.get(inTenant(tenantId, '/email/templates'));
+      expect(list.status).toBe(200);
+      return { statements: app.queries.length - before, customized: list.body.data.filter((t: { source: string }) => t.source === 'customized').length };
+    };
+    const few = await count(plain);
+    const many = await count(busy);
+    expect(few.customized).toBe(0);
+    expect(many.customized).toBe(6);
+    expect(many.statements).toBe(few.statements);
+    expect(many.statements).toBeLessThanOrEqual(6);
+  });
+
   it('stores an application template and refuses invalid ones with 422 naming the field', async () => {
     const body = { subject: 'Confirm {{ user.email }}', html: '<p>Hi {{ user.name }}, <a href="{{ link }}">confirm</a></p>', text: 'Hi {{ user.name }}: {{ link }}' };
     const put = await app.http.put('/email/templates/verify_email', body);

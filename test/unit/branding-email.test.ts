@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BRANDING, parseBranding } from '../../src/domain/branding/branding.ts';
+import { parseEmailProvider } from '../../src/domain/email/provider.ts';
+import { renderPart } from '../../src/domain/email/render.ts';
+import { DEFAULT_TEMPLATES, TEMPLATE_KEYS } from '../../src/domain/email/template-defaults.ts';
+import { checkTemplateParts } from '../../src/domain/email/templates.ts';
+import { GatehouseError } from '../../src/errors.ts';
+
+const PUBLIC_URL = 'https://auth.example.com';
+
+function fieldOf(action: () => unknown): string | undefined {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof GatehouseError && error.code === 'validation_error') return error.field;
+    throw error;
+  }
+  return undefined;
+}
+
+async function fieldOfAsync(action: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof GatehouseError && error.code === 'validation_error') return error.field;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('parseBranding', () => {
+  it('fills what the body leaves out with the defaults and lower-cases colors', () => {
+    expect(parseBranding({})).toEqual(DEFAULT_BRANDING);
+    expect(parseBranding({ colors: { primary: '#ABCDEF' }, logoUrl: 'https://cdn.test/a b.png' })).toEqual({
+      ...DEFAULT_BRANDING,
+      logoUrl: 'https://cdn.test/a%20b.png',
+      colors: { ...DEFAULT_BRANDING.colors, primary: '#abcdef' },
+    });
+  });
+
+  it('names the offending field', () => {
+    expect(fieldOf(() => parseBranding({ logoUrl: 'ftp://cdn.test/a.png' }))).toBe('logoUrl');
+    expect(fieldOf(() => parseBranding({ faviconUrl: `https://cdn.test/${'a'.repeat(2048)}` }))).toBe('faviconUrl');
+    expect(fieldOf(() => parseBranding({ colors: { text: '#12345g' } }))).toBe('colors.text');
+    expect(fieldOf(() => parseBranding({ copy: { ok: 'x', bad: null } }))).toBe('copy.bad');
+    expect(fieldOf(() => parseBranding({ copy: { '9lives': 'x' } }))).toBe('copy');
+    expect(fieldOf(() => parseBranding({ copy: { 'signIn.title': 'Hello' } }))).toBeUndefined();
+  });
+});
+
+describe('parseEmailProvider', () => {
+  const smtp = { type: 'smtp' as const, fromAddress: 'a@acme.test', smtp: { host: 'mail.acme.test', port: 465, username: 'u', security: 'tls' as const } };
+
+  it('keeps a stored secret of the same type, drops those the type does not use', () => {
+    const stored = { type: 'smtp', secrets: { password: 'p' } };
+    expect(parseEmailProvider(smtp, stored, PUBLIC_URL).secrets).toEqual({ apiKey: null, secretAccessKey: null });
+    const switched = parseEmailProvider({ type: 'resend', fromAddress: 'a@acme.test', secrets: { apiKey: 're_1' } }, stored, PUBLIC_URL);
+    expect(switched.secrets).toEqual({ password: null, apiKey: 're_1', secretAccessKey: null });
+    expect(switched.value).toEqual({ type: 'resend', fromAddress: 'a@acme.test', fromName: null, replyTo: null, smtp: null, ses: null });
+  });
+
+  it('requires the type’s secret unless already stored in the same type', () => {
+    expect(fieldOf(() => parseEmailProvider(smtp, null, PUBLIC_URL))).toBe('secrets.password');
+    expect(fieldOf(() => parseEmailProvider(smtp, { type: 'sendgrid', secrets: { password: 'p' } }, PUBLIC_URL))).toBe('secrets.password');
+    // An SMTP relay without a username needs no password.
+    expect(parseEmailProvider({ ...smtp, smtp: { host: 'relay.internal', port: 25 } }, null, PUBLIC_URL).value.smtp).toEqual({
+      host: 'relay.internal', port: 25, username: null, security: 'starttls',
+    });
+  });
+
+  it('gives the built-in sender its fixed address', () => {
+    expect(parseEmailProvider({ type: 'gatehouse' }, null, PUBLIC_URL).value.fromAddress).toBe('no-reply@auth.example.com');
+    expect(fieldOf(() => parseEmailProvider({ type: 'gatehouse', fromAddress: 'x@evil.test' }, null, PUBLIC_URL))).toBe('fromAddress');
+  });
+});
+
+describe('templates', () => {
+  it('every default template renders its HTML and text parts without leftovers', async () => {
+    const variables = { application: { name: 'App' }, user: { name: 'Ada', email: 'ada@example.com' }, link: 'https://x.test/?a=1&b=2', branding: { colors: DEFAULT_BRANDING.colors } };
+    for (const key of TEMPLATE_KEYS) {
+      const template = DEFAULT_TEMPLATES[key];
+      expect(() => checkTemplateParts(template)).not.toThrow();
+      const html = await renderPart('html', template.html, variables);
+      expect(html, key).toContain('App');
+      expect(html, key).not.toMatch(/{{|{%/);
+      const text = await renderPart('text', template.text, variables);
+      expect(text, key).toMatch(/^Hi Ada,/);
+    }
+  });
+
+  it('escapes HTML output, folds subjects, and refuses what cannot render', async () => {
+    expect(await renderPart('html', '{{ v }}', { v: '<b>"&' })).toBe('&lt;b&gt;&#34;&amp;');
+    expect(await renderPart('text', '{{ v }}', { v: '<b>' })).toBe('<b>');
+    expect(await renderPart('subject', 'Hi {{ v }}', { v: 'a\r\nBcc: b' })).toBe('Hi a Bcc: b');
+    expect(await fieldOfAsync(() => renderPart('html', '{% layout "x" %}', {}))).toBe('html');
+    expect(await fieldOfAsync(() => renderPart('text', '{{ a | evil }}', {}, 'draft.text'))).toBe('draft.text');
+    expect(fieldOf(() => checkTemplateParts({ subject: 'a\nb' }))).toBe('subject');
+    expect(fieldOf(() => checkTemplateParts({ text: '' }))).toBe('text');
+  });
+});
