@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Setting } from '../../src/db/entities/index.ts';
+import { AuditLog, Setting } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
@@ -84,6 +84,12 @@ describe('e-mail provider', () => {
     expect(gql.body.data.emailProvider).toEqual({ type: 'sendgrid', secretsSet: ['apiKey'] });
     const noSuchField = await app.http.graphql('{ emailProvider { secrets { apiKey } } }');
     expect(noSuchField.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422 });
+
+    // The audit trail records every change, and no secret.
+    const em = app.gatehouse.services.orm.em.fork();
+    const audit = await em.find(AuditLog, { applicationId: app.root.applicationId, targetType: 'email_provider' }, { filters: false });
+    expect(audit.map((record) => record.action)).toEqual(['email_provider.update', 'email_provider.update', 'email_provider.update']);
+    expect(JSON.stringify(audit.map((record) => [record.before, record.after]))).not.toContain('do-not-leak');
   });
 
   it('refuses invalid settings with 422 naming the field, and changes nothing', async () => {

@@ -93,6 +93,9 @@ describe('templates', () => {
     expect(await renderPart('text', '{{ v }}', { v: '<b>' })).toBe('<b>');
     expect(await renderPart('subject', 'Hi {{ v }}', { v: 'a\r\nBcc: b' })).toBe('Hi a Bcc: b');
     expect(await fieldOfAsync(() => renderPart('html', '{% layout "x" %}', {}))).toBe('html');
+    // No tag reaches the file system, even for a file that exists in the working directory.
+    expect(await fieldOfAsync(() => renderPart('html', '{% include package.json %}', {}))).toBe('html');
+    expect(await fieldOfAsync(() => renderPart('text', '{% render "package.json" %}', {}))).toBe('text');
     expect(await fieldOfAsync(() => renderPart('text', '{{ a | evil }}', {}, 'draft.text'))).toBe('draft.text');
     expect(fieldOf(() => checkTemplateParts({ subject: 'a\nb' }))).toBe('subject');
     expect(fieldOf(() => checkTemplateParts({ text: '' }))).toBe('text');
