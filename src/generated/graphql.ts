@@ -223,7 +223,11 @@ export type CreateUserInput = {
   email: Scalars['String']['input'];
   /** Display name (1 to 200 characters). */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** Initial password, 8 to 128 characters; stored only as an Argon2id hash. Omit for passwordless users. */
+  /**
+   * Initial password; it must satisfy the password policy of the user's pool (the application's when `shared`, the
+   * tenant's when `isolated`), else 422 with each violation in `details`. Stored only as an Argon2id hash. Omit for
+   * passwordless users.
+   */
   password?: InputMaybe<Scalars['String']['input']>;
   /**
    * The tenant the user joins. Defaults to the tenant of the path or credentials; required when the application's
@@ -1153,7 +1157,7 @@ export type UpdateUserInput = {
   email?: InputMaybe<Scalars['String']['input']>;
   /** New display name. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** New password, 8 to 128 characters. */
+  /** New password; it must satisfy the password policy of the user's pool. */
   password?: InputMaybe<Scalars['String']['input']>;
   /**
    * The complete list of tenants the user is a member of. Only in `shared` auth isolation (else 422) and only with

@@ -50,7 +50,7 @@ describe('user pools across authIsolation switches', () => {
   let loose: UserBody;
 
   it('shared: one identity, one e-mail per application', async () => {
-    multi = (await admin.post('/users', { email: 'Multi@Example.com', name: 'Multi', password: 'multi password', tenantId: t1 })).body;
+    multi = (await admin.post('/users', { email: 'Multi@Example.com', name: 'Multi', password: 'Multi password 1', tenantId: t1 })).body;
     multi = (await admin.patch(`/users/${multi.id}`, { tenantIds: [t1, t2] })).body;
     expect(multi.tenantIds).toEqual([t1, t2]);
     single = (await admin.post(`${appPath}/tenants/${t2}/users`, { email: 'single@example.com' })).body;

@@ -27,7 +27,7 @@ afterAll(async () => app?.close());
 
 describe('users', () => {
   it('creates, reads, updates and lists a user; the password never leaves', async () => {
-    const created = await app.http.post('/users', { email: '  Ada@Example.COM ', name: 'Ada', password: 'correct horse battery' });
+    const created = await app.http.post('/users', { email: '  Ada@Example.COM ', name: 'Ada', password: 'Correct horse battery 9' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -52,21 +52,33 @@ describe('users', () => {
   });
 
   it('stores the password as an Argon2id hash with the OWASP parameters, and refuses short or long ones', async () => {
-    const created = await app.http.post('/users', { email: 'hash@example.com', password: 'hunter2hunter2' });
+    const created = await app.http.post('/users', { email: 'hash@example.com', password: 'Hunter2hunter2' });
     const [row] = await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
     expect(row?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(await verify(row!.password_hash, 'hunter2hunter2')).toBe(true);
-    expect(await verify(row!.password_hash, 'hunter2hunter3')).toBe(false);
-    const changed = await app.http.patch(`/users/${created.body.id}`, { password: 'another long one' });
+    expect(await verify(row!.password_hash, 'Hunter2hunter2')).toBe(true);
+    expect(await verify(row!.password_hash, 'Hunter2hunter3')).toBe(false);
+    const changed = await app.http.patch(`/users/${created.body.id}`, { password: 'Another long one 2' });
     expect(changed.status).toBe(200);
     const [after] = await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
-    expect(await verify(after!.password_hash, 'another long one')).toBe(true);
-    for (const password of ['short', 'x'.repeat(129)]) {
-      const refused = await app.http.post('/users', { email: `p${password.length}@example.com`, password });
-      expect(refused.status).toBe(422);
+    expect(await verify(after!.password_hash, 'Another long one 2')).toBe(true);
+    const refusals: [string, string][] = [
+      ['Sh0rt', 'min_length'],
+      ['no upper case 1', 'uppercase'],
+      ['NO LOWER CASE 1', 'lowercase'],
+      ['No digits at all', 'digit'],
+      ['Password1', 'common'],
+      [`Aa1${'x'.repeat(254)}`, 'max_length'],
+    ];
+    for (const [password, code] of refusals) {
+      const refused = await app.http.post('/users', { email: `p${code}@example.com`, password });
+      expect(refused.status, code).toBe(422);
       expect(refused.body).toMatchObject({ code: 'validation_error', field: 'password' });
+      expect(refused.body.details.map((detail: { code: string }) => detail.code), code).toEqual([code]);
     }
-    expect((await app.http.post('/users', { email: 'p128@example.com', password: 'x'.repeat(128) })).status).toBe(201);
+    const weak = await app.http.patch(`/users/${created.body.id}`, { password: 'weak' });
+    expect(weak.status).toBe(422);
+    expect(weak.body.details.map((detail: { code: string }) => detail.code)).toEqual(['min_length', 'uppercase', 'digit']);
+    expect((await app.http.post('/users', { email: 'p256@example.com', password: `Aa1${'x'.repeat(253)}` })).status).toBe(201);
     const noPassword = await app.http.post('/users', { email: 'passwordless@example.com' });
     expect(noPassword.status).toBe(201);
     const [none] = await sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [noPassword.body.id]);
@@ -226,7 +238,7 @@ describe('users', () => {
   });
 
   it('writes an audit record for every mutation, without the password hash', async () => {
-    const user = (await app.http.post('/users', { email: 'audited@example.com', password: 'audited password' })).body;
+    const user = (await app.http.post('/users', { email: 'audited@example.com', password: 'Audited password 1' })).body;
     await app.http.patch(`/users/${user.id}`, { name: 'Audited' });
     await app.http.delete(`/users/${user.id}`);
     const rows = await sql<{ action: string; before: any; after: any; actor_type: string }>(
@@ -345,6 +357,24 @@ describe('users of an isolated application', () => {
     const same = await isolated.patch(`/users/${user.id}`, { tenantIds: [t1], name: 'Fixed' });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ tenantIds: [t1], name: 'Fixed' });
+  });
+
+  it('applies the password policy of the user’s pool: the tenant’s override, else the application’s', async () => {
+    expect((await isolated.put(`${base}/tenants/${t1}/policies/password`, { minLength: 16 })).status).toBe(200);
+    const thirteen = 'Thirteen ch 1';
+    const inOne = await isolated.post('/users', { email: 'policy@example.com', tenantId: t1, password: thirteen });
+    expect(inOne.status).toBe(422);
+    expect(inOne.body.details).toEqual([{ code: 'min_length', message: expect.stringContaining('16') }]);
+    const inTwo = await isolated.post('/users', { email: 'policy@example.com', tenantId: t2, password: thirteen });
+    expect(inTwo.status).toBe(201);
+    const sixteen = await isolated.post('/users', { email: 'policy@example.com', tenantId: t1, password: 'Sixteen chars 16' });
+    expect(sixteen.status).toBe(201);
+    expect((await isolated.patch(`/users/${sixteen.body.id}`, { password: thirteen })).status).toBe(422);
+    expect((await isolated.patch(`/users/${inTwo.body.id}`, { password: thirteen })).status).toBe(200);
+    // The application's policy governs tenants without an override.
+    expect((await isolated.put(`${base}/policies/password`, { minLength: 14 })).status).toBe(200);
+    expect((await isolated.patch(`/users/${inTwo.body.id}`, { password: thirteen })).status).toBe(422);
+    expect((await isolated.patch(`/users/${inTwo.body.id}`, { password: 'Fourteen chr 14' })).status).toBe(200);
   });
 
   it('deletes the user itself in a tenant scope', async () => {

@@ -7,6 +7,8 @@ import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { checkPassword } from '../policies/password.ts';
+import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
@@ -37,21 +39,23 @@ const snapshot = (user: User) => ({
 /** Uniqueness is case-insensitive; the address is kept as given for display. */
 export const normalizeEmail = (address: string): string => address.trim().toLowerCase();
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-
 /**
- * The floor every password policy keeps. Seam: the policies engine (src/domain/policies/) will supply the
- * effective policy of the user's pool (`passwordPolicyFor(scope, tenantId)`); when it lands, validate against it
- * here instead. The maximum bounds the cost of hashing.
+ * The password policy of the user's pool decides: the application's in `shared`, the tenant's (or what it inherits)
+ * in `isolated` (spec: password policy is per tenant only when isolated). Violations are listed in `details`.
+ * Reads settings through the scope's EntityManager: call it before opening the write transaction.
  */
-function checkPassword(field: string, password: string): string {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
-    throw invalid(field, `${field} must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string): Promise<string> {
+  const violations = checkPassword(await effectivePasswordPolicy(scope, poolTenant), password);
+  if (violations.length > 0) {
+    throw new GatehouseError('validation_error', `password ${violations.map((violation) => violation.message).join('; ')}`, {
+      field: 'password',
+      details: violations.map(({ code, message }) => ({ code, message })),
+    });
   }
   return password;
 }
+
+const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
 
 const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
   if (value === null) throw invalid(field, `${field} may not be null`);
@@ -86,13 +90,14 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   if (isolated && tenantId === null) {
     throw invalid('tenantId', 'The application’s auth is isolated: a user must be created in a tenant');
   }
-  const passwordHash = input.password == null ? null : await hashPassword(checkPassword('password', input.password));
+  const poolId = isolated && tenantId !== null ? tenantId : SHARED_POOL;
+  const passwordHash = input.password == null ? null : await hashPassword(await acceptablePassword(scope, poolTenantOf(poolId), input.password));
   return uniquely('email', 'A user with this e-mail', () =>
     scope.em.transactional(async (em) => {
       const user = em.create(User, {
         applicationId: scope.applicationId,
         id: newId(),
-        poolId: isolated && tenantId !== null ? tenantId : SHARED_POOL,
+        poolId,
         email,
         emailNormalized: normalizeEmail(email),
         name,
@@ -131,7 +136,13 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     }
     tenantIds = application.authIsolation === 'isolated' ? [...new Set(requestedTenants)] : await existingTenants(scope, requestedTenants);
   }
-  const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword('password', password));
+  let passwordHash: string | undefined;
+  if (password !== undefined) {
+    // The policy is the pool's, so the user is read first (and again, for writing, in the transaction).
+    const user = await scope.em.findOne(User, { id: userId });
+    if (user === null) throw notFound('User', 'userId');
+    passwordHash = await hashPassword(await acceptablePassword(scope, poolTenantOf(user.poolId), password));
+  }
   return uniquely('email', 'A user with this e-mail', () =>
     scope.em.transactional(async (em) => {
       const user = await em.findOne(User, { id: userId });
