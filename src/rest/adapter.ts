@@ -90,13 +90,15 @@ function pathParams(url: string): string[] {
   return [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
 }
 
+/** The application and tenant are named by the path or the credentials, never the query (spec: no tenantId query parameter). */
+export const SCOPE_VARIABLES: ReadonlySet<string> = new Set(['appId', 'tenantId']);
+
 export function variablesFor(route: ExpandedRoute, operation: RestOperation, request: FastifyRequest): Record<string, unknown> {
   const variables: Record<string, unknown> = { ...(request.params as Record<string, string>) };
   const query = request.query as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(query)) {
     const type = operation.variables.get(name);
-    // The application and tenant of an owned route are named by its path only (spec: no tenantId query parameter).
-    const pathOnly = name in variables || (route.owned === true && (name === 'appId' || name === 'tenantId'));
+    const pathOnly = name in variables || SCOPE_VARIABLES.has(name);
     if (type === undefined || name === 'input' || pathOnly) throw invalid(name, `Unknown query parameter ${name}`);
     if (typeof value !== 'string') throw invalid(name, `${name} may be given once`);
     variables[name] = coerceQueryValue(type, value);

@@ -15,7 +15,7 @@ import {
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE, type ErrorCode } from '../errors.ts';
 import { SERVICE_VERSION } from '../version.ts';
-import { loadOperations, OPERATIONS_DOCUMENT, type RestOperation } from './adapter.ts';
+import { loadOperations, OPERATIONS_DOCUMENT, SCOPE_VARIABLES, type RestOperation } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
 import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 
@@ -106,7 +106,6 @@ const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
   tenant: 'Acts on tenant `tenantId` of application `appId`, always.',
 };
 
-const OPERATION_ID_SUFFIX: Readonly<Record<ExpandedRoute['form'], string>> = { fixed: '', credentials: '', application: 'InApplication', tenant: 'InTenant' };
 
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const pathParamNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
@@ -122,6 +121,21 @@ function errorResponses(): Record<string, OpenApiResponse> {
     };
   }
   return responses;
+}
+
+/**
+ * Unique operation ids: the operation's name for the first route that runs it; the other routes that run it (the path
+ * forms of an owned row, or rows at several scopes) add the scope their path names, then a number if still taken.
+ */
+function operationIds(routes: readonly ExpandedRoute[]): string[] {
+  const taken = new Set<string>();
+  return routes.map((route) => {
+    let id = route.operation;
+    if (taken.has(id)) id += route.url.includes(':tenantId') ? 'InTenant' : 'InApplication';
+    for (let n = 2; taken.has(id); n += 1) id = `${id.replace(/\d+$/, '')}${n}`;
+    taken.add(id);
+    return id;
+  });
 }
 
 /** Which errors a route can answer with: every route can fail authentication, permission, validation and limits. */
@@ -180,10 +194,10 @@ class DocumentBuilder {
     return { name, in: location, required, ...(description === undefined ? {} : { description }), schema };
   }
 
-  operation(route: ExpandedRoute, operation: RestOperation, formParams: ReadonlySet<string>): OpenApiOperation {
+  operation(route: ExpandedRoute, operationId: string, operation: RestOperation): OpenApiOperation {
     const pathParams = pathParamNames(route.url);
-    // Path parameters of the route's other forms are never query parameters (spec: no tenantId query parameter).
-    const queryParams = [...operation.variables.keys()].filter((name) => name !== 'input' && !pathParams.includes(name) && !formParams.has(name));
+    // As the adapter reads them: the rest of the variables but the body and the scope.
+    const queryParams = [...operation.variables.keys()].filter((name) => name !== 'input' && !pathParams.includes(name) && !SCOPE_VARIABLES.has(name));
     const parameters = [
       ...pathParams.map((name) => this.parameter(operation, name, 'path')),
       ...queryParams.map((name) => this.parameter(operation, name, 'query')),
@@ -204,7 +218,7 @@ class DocumentBuilder {
       responses[String(error)] = { $ref: `#/components/responses/${ERROR_RESPONSES[error]?.name}` };
     }
     return {
-      operationId: `${route.operation}${OPERATION_ID_SUFFIX[route.form]}`,
+      operationId,
       summary: route.summary,
       description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
       parameters,
@@ -229,24 +243,15 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, s
   for (const definition of OPERATIONS_DOCUMENT.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  // The path parameters of every form of a table row, keyed by the row.
-  const formParams = new Map<string, Set<string>>();
-  for (const route of routes) {
-    const key = `${route.method} ${route.path}`;
-    formParams.set(key, new Set([...(formParams.get(key) ?? []), ...pathParamNames(route.url)]));
-  }
-
   const builder = new DocumentBuilder(schema, fragments);
+  const ids = operationIds(routes);
   const paths: OpenApiDocument['paths'] = {};
-  for (const route of routes) {
+  routes.forEach((route, index) => {
     const operation = operations.get(route.operation);
     if (operation === undefined) throw new Error(`route ${route.method} ${route.url}: no operation ${route.operation}`);
     const path = route.url.replace(/:(\w+)/g, '{$1}');
-    paths[path] = {
-      ...paths[path],
-      [route.method.toLowerCase()]: builder.operation(route, operation, formParams.get(`${route.method} ${route.path}`) ?? new Set()),
-    };
-  }
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: builder.operation(route, ids[index] as string, operation) };
+  });
 
   return {
     openapi: '3.1.0',

@@ -4,11 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOperations } from '../../src/rest/adapter.ts';
+import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { createServer, type Server } from '../../src/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient, type HttpResponse } from '../support/http.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function expectRateLimitHeaders(response: HttpResponse, label: string) {
@@ -59,6 +62,20 @@ describe('conventions on every response', () => {
     expect(responses['REST 200']?.headers.get('x-ratelimit-limit')).toBe('100000');
   });
 
+  it('never takes the application or tenant from the query string, on any route of the table', async () => {
+    const operations = loadOperations();
+    const wrong: string[] = [];
+    for (const route of expandRoutes(ROUTES)) {
+      const variables = operations.get(route.operation)?.variables ?? new Map();
+      const url = route.url.replace(/:(\w+)/g, (_match, name: string) => (name === 'appId' ? app.root.applicationId : SAMPLE_ID));
+      for (const name of ['appId', 'tenantId'].filter((n) => variables.has(n) && !route.url.includes(`:${n}`))) {
+        const response = await app.http.request(route.method, `/api/v1${url}?${name}=${SAMPLE_ID}`, route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} });
+        if (response.status !== 422 || response.body.field !== name) wrong.push(`${route.method} ${route.url}?${name} → ${response.status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('echoes a sane X-Request-Id and replaces anything else with a fresh UUID', async () => {
     const kept = await app.http.get('/applications', { headers: { 'x-request-id': 'trace-42.abc:def' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-42.abc:def');
@@ -81,7 +98,7 @@ describe('conventions on every response', () => {
   });
 
   it('GraphQL errors carry code, status and field in extensions, with the HTTP status of the error', async () => {
-    const missing = await app.http.graphql('query($appId: UUID!) { application(appId: $appId) { id } }', { appId: '01890a5d-ac96-774b-bcce-b302099a8057' });
+    const missing = await app.http.graphql('query($appId: UUID!) { application(appId: $appId) { id } }', { appId: SAMPLE_ID });
     expect(missing.status).toBe(404);
     expect(missing.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', status: 404 });
 
