@@ -239,6 +239,15 @@ describe('branding', () => {
     expect((await client.get(`/applications/${single.id}/tenants/01890000-0000-7000-8000-000000000000/branding`)).status).toBe(404);
   });
 
+  it('concurrent first writes of a value all succeed; the last one wins', async () => {
+    const fresh = (await app.http.post('/applications', { name: 'Concurrent', multiTenant: true })).body;
+    const client = app.as({ apiKey: fresh.initialApiKey.secret });
+    const colors = Array.from({ length: 12 }, (_, i) => `#${(i + 16).toString(16)}0000`);
+    const responses = await Promise.all(colors.map((primary) => client.put('/branding', { colors: { primary } })));
+    expect(responses.map((r) => r.status)).toEqual(colors.map(() => 200));
+    expect(colors).toContain((await client.get('/branding')).body.colors.primary);
+  });
+
   it('records every change in the audit log', async () => {
     await brandingScope('tenant');
     const t = await tenant('Audited');

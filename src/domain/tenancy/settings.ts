@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
@@ -140,10 +141,23 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
   return row;
 }
 
+/**
+ * Runs an upsert, once more if a concurrent request inserted the same (tenant, feature, key) first: the retry
+ * finds that row and updates it, so concurrent first writes all succeed and the last one wins.
+ */
+async function upsertRetrying(scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
+  try {
+    return await scope.em.transactional((em) => upsert(em, scope, tenantId, write));
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    return scope.em.transactional((em) => upsert(em, scope, tenantId, write));
+  }
+}
+
 /** Sets the application's value (application-wide credentials only). */
 export async function putApplicationSetting(scope: Scope, write: SettingWrite): Promise<Setting> {
   scope.requireApplicationWide();
-  const row = await scope.em.transactional((em) => upsert(em, scope, null, write));
+  const row = await upsertRetrying(scope, null, write);
   clearTenant(scope.loaders, null);
   return row;
 }
@@ -152,7 +166,7 @@ export async function putApplicationSetting(scope: Scope, write: SettingWrite): 
 export async function putTenantOverride(scope: Scope, tenantId: string, write: SettingWrite): Promise<Setting> {
   assertTenantMayCustomize(await scope.application(), write.feature);
   await assertTenantExists(scope, tenantId);
-  const row = await scope.em.transactional((em) => upsert(em, scope, tenantId, write));
+  const row = await upsertRetrying(scope, tenantId, write);
   clearTenant(scope.loaders, tenantId);
   return row;
 }
