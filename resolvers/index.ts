@@ -8,6 +8,8 @@ import { organizationResolvers } from './organizations.ts';
 import { tenantResolvers } from './tenants.ts';
 import { userResolvers } from './users.ts';
 import { policyResolvers } from './policies.ts';
+import { authProviderResolvers } from './auth-providers.ts';
+import { domainResolvers } from './domains.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -20,4 +22,6 @@ export const resolvers: Resolvers[] = [
   policyResolvers,
   brandingResolvers,
   emailResolvers,
+  authProviderResolvers,
+  domainResolvers,
 ];

@@ -3,9 +3,10 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config.ts';
 import { ENTITIES } from './entities/index.ts';
 import { Migration0001Initial } from './migrations/0001-initial.ts';
+import { Migration0002AuthProviderSlot } from './migrations/0002-auth-provider-slot.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
-export const MIGRATIONS = [{ name: '0001-initial', class: Migration0001Initial }];
+export const MIGRATIONS = [{ name: '0001-initial', class: Migration0001Initial }, { name: '0002-auth-provider-slot', class: Migration0002AuthProviderSlot }];
 
 export interface Database {
   readonly orm: MikroORM;

@@ -5,6 +5,8 @@ import type { Organization as OrganizationModel, Application as ApplicationModel
 import type { ApiKeyWithSecret as ApiKeyWithSecretModel } from '../domain/api-keys/issue.ts';
 import type { ApiKeyIntrospection as ApiKeyIntrospectionModel } from '../domain/api-keys/api-keys.ts';
 import type { PolicyView as PolicyViewModel, PasswordPolicyView as PasswordPolicyViewModel, MfaPolicyView as MfaPolicyViewModel, SessionPolicyView as SessionPolicyViewModel, LockoutPolicyView as LockoutPolicyViewModel, PoliciesView as PoliciesViewModel } from '../domain/policies/policies.ts';
+import type { AuthProviderView as AuthProviderViewModel } from '../domain/auth-providers/auth-providers.ts';
+import type { DomainView as DomainViewModel, DomainVerificationView as DomainVerificationViewModel } from '../domain/domains/domains.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -118,6 +120,71 @@ export type AuthIsolation =
   | 'shared';
 
 /**
+ * An auth provider configuration record: the application's (`tenantId` null) or, while `authIsolation` is
+ * `isolated`, one tenant's own. A tenant with providers of its own uses exactly those; a tenant without any uses the
+ * application's. Secrets are write-only: only their names are shown, in `secretsSet`.
+ */
+export type AuthProvider = {
+  __typename?: 'AuthProvider';
+  /** The application it belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /**
+   * The type's settings, every field present (defaults filled in). password: `allowSignup`,
+   * `requireEmailVerification`. magic_link: `allowSignup`, `linkLifetimeMinutes` (1–60, default 15). oauth:
+   * `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds
+   * `authorizationUrl`, `tokenUrl`, `userInfoUrl` (https); apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
+   * `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
+   * `certificate` (PEM X.509), `signRequests`, `emailAttribute`, `allowSignup`. m2m: `tokenLifetimeSeconds`
+   * (60–86400, default 3600). api_keys: `maxLifetimeDays` (1–3650 or null for no limit).
+   */
+  config: Scalars['JSONObject']['output'];
+  /** When the provider was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Whether users may sign in with it. */
+  enabled: Scalars['Boolean']['output'];
+  /** The provider's id. */
+  id: Scalars['UUID']['output'];
+  /** Display name (e.g. on the sign-in page's button). */
+  name: Scalars['String']['output'];
+  /** The names of the secrets that are set (oauth: `clientSecret`, or `privateKey` for apple); never their values. */
+  secretsSet: Array<Scalars['String']['output']>;
+  /** For a tenant scope: `customized` for the tenant's own provider, `inherited` for the application's. Null at application scope. */
+  source: Maybe<Source>;
+  /** The tenant that owns it; null for an application provider. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** What kind of sign-in it configures. */
+  type: AuthProviderType;
+  /** When the provider last changed. */
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A page of auth providers. */
+export type AuthProviderPage = {
+  __typename?: 'AuthProviderPage';
+  /** The providers of this page. */
+  data: Array<AuthProvider>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** A kind of sign-in an application (or an isolated tenant) offers. */
+export type AuthProviderType =
+  /** Management and user API keys. */
+  | 'api_keys'
+  /** Machine-to-machine clients (OAuth client credentials). */
+  | 'm2m'
+  /** A one-time sign-in link sent by e-mail. */
+  | 'magic_link'
+  /** A social or generic OAuth 2.0 / OpenID Connect identity provider. */
+  | 'oauth'
+  /** Passkeys (WebAuthn discoverable credentials). */
+  | 'passkey'
+  /** E-mail and password. */
+  | 'password'
+  /** An enterprise SAML 2.0 identity provider. */
+  | 'saml';
+
+/**
  * Branding of the hosted sign-in pages, as it applies in the scope asked about: the application's (application-wide
  * credentials), or a tenant's effective branding (the tenant form, or tenant-scoped credentials) with `source`.
  */
@@ -209,6 +276,32 @@ export type CreateApplicationInput = {
   tenancyConfig?: InputMaybe<TenancyConfigInput>;
 };
 
+/**
+ * A new auth provider. One per type in a scope, except OAuth: one per `config.provider`, and any number of `generic`
+ * ones (else 409 `already_exists`).
+ */
+export type CreateAuthProviderInput = {
+  /** The type's settings (see `AuthProvider.config`); fields left out take their defaults. Unknown fields: 422 `config.<field>`. */
+  config?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** Whether users may sign in with it (default true). */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Display name, 1 to 200 characters; derived from the type (and OAuth provider) when omitted. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Write-only secrets, e.g. `{"clientSecret": "…"}` (oauth; apple: `privateKey`, a PEM key). Required ones missing: 422 `secrets.<name>`. */
+  secrets?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** The kind of sign-in. */
+  type: AuthProviderType;
+};
+
+/** A new custom domain. */
+export type CreateDomainInput = {
+  /**
+   * A fully qualified domain name: at least two labels, no scheme, port, path or trailing dot, not an IP address;
+   * internationalized names in their `xn--` form. Stored lower-case. Already in the application: 409 `already_exists`.
+   */
+  hostname: Scalars['String']['input'];
+};
+
 /** A new tenant. */
 export type CreateTenantInput = {
   /** Display name (1 to 200 characters). */
@@ -242,6 +335,63 @@ export type CustomizationScope =
   | 'application'
   /** Each tenant may hold overrides; a tenant without overrides inherits the application's value. */
   | 'tenant';
+
+/**
+ * A custom domain for the hosted sign-in pages: the application's (`tenantId` null) or, while `authIsolation` is
+ * `isolated`, one tenant's. A hostname is unique in the application.
+ */
+export type Domain = {
+  __typename?: 'Domain';
+  /** The application it belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** When the domain was added. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The fully qualified hostname, lower-case (e.g. `login.example.com`). */
+  hostname: Scalars['String']['output'];
+  /** The domain's id. */
+  id: Scalars['UUID']['output'];
+  /** The tenant that owns it; null for an application domain. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** The TXT record to publish before calling `verifyDomain`. */
+  verificationRecord: DomainVerificationRecord;
+  /** The token to publish in DNS (see `verificationRecord`). */
+  verificationToken: Scalars['String']['output'];
+  /** Whether ownership has been proven. */
+  verified: Scalars['Boolean']['output'];
+  /** When ownership was proven; null until then. */
+  verifiedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** A page of domains. */
+export type DomainPage = {
+  __typename?: 'DomainPage';
+  /** The domains of this page. */
+  data: Array<Domain>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** The outcome of a verification check. */
+export type DomainVerification = {
+  __typename?: 'DomainVerification';
+  /** The domain, as it stands after the check. */
+  domain: Domain;
+  /** Why it is not, e.g. no TXT record found; null when verified. */
+  reason: Maybe<Scalars['String']['output']>;
+  /** Whether the domain is verified (now or before). */
+  verified: Scalars['Boolean']['output'];
+};
+
+/** The DNS record that proves ownership of a custom domain. */
+export type DomainVerificationRecord = {
+  __typename?: 'DomainVerificationRecord';
+  /** The record's name: `_gatehouse-challenge.<hostname>`. */
+  name: Scalars['String']['output'];
+  /** Always `TXT`. */
+  type: Scalars['String']['output'];
+  /** The value it must hold: the domain's verification token. */
+  value: Scalars['String']['output'];
+};
 
 /**
  * The e-mail provider as it applies in the scope asked about: the application's, or a tenant's effective provider
@@ -471,12 +621,26 @@ export type Mutation = {
   createApiKey: ApiKeyWithSecret;
   /** Creates an application in the credentials' organization, with an initial `app_admin` API key. */
   createApplication: Application;
+  /**
+   * Creates a provider for the application or, in a tenant scope, for the tenant (needs `authIsolation` =
+   * `isolated`, else 409 `tenant_customization_disabled`).
+   */
+  createAuthProvider: AuthProvider;
+  /**
+   * Adds a custom domain to the application or, with `tenantId`, to a tenant (needs `authIsolation` = `isolated`,
+   * else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
+   */
+  createDomain: Domain;
   /** Creates a tenant in a multi-tenant application. */
   createTenant: Tenant;
   /** Creates a user. In a tenant scope the user becomes a member of that tenant. */
   createUser: User;
   /** Deletes an application and everything it owns. */
   deleteApplication: Scalars['Boolean']['output'];
+  /** Deletes a provider of the scope's own level; a tenant left without providers inherits the application's again. */
+  deleteAuthProvider: Scalars['Boolean']['output'];
+  /** Removes a custom domain. */
+  deleteDomain: Scalars['Boolean']['output'];
   /** Deletes a tenant with its overrides, its tenant-scoped keys and the users of its isolated pool. */
   deleteTenant: Scalars['Boolean']['output'];
   /**
@@ -537,10 +701,18 @@ export type Mutation = {
   rotateApiKey: ApiKeyWithSecret;
   /** Updates an application, including its tenancy configuration. Returns the whole application. */
   updateApplication: Application;
+  /** Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). */
+  updateAuthProvider: AuthProvider;
   /** Renames a tenant or changes its slug. */
   updateTenant: Tenant;
   /** Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. */
   updateUser: User;
+  /**
+   * Looks up the domain's TXT record `_gatehouse-challenge.<hostname>`. Found with the token: the domain becomes
+   * verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
+   * A hostname another application has verified: 409 `already_exists`.
+   */
+  verifyDomain: DomainVerification;
   /** The service's version; mutations of each area extend this type. */
   version: Scalars['String']['output'];
 };
@@ -557,6 +729,22 @@ export type MutationCreateApiKeyArgs = {
 /** Write operations of the management API. */
 export type MutationCreateApplicationArgs = {
   input: CreateApplicationInput;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCreateAuthProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreateAuthProviderInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCreateDomainArgs = {
+  appId: Scalars['UUID']['input'];
+  input: CreateDomainInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -578,6 +766,22 @@ export type MutationCreateUserArgs = {
 /** Write operations of the management API. */
 export type MutationDeleteApplicationArgs = {
   appId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteAuthProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  providerId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteDomainArgs = {
+  appId: Scalars['UUID']['input'];
+  domainId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -701,6 +905,15 @@ export type MutationUpdateApplicationArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationUpdateAuthProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: UpdateAuthProviderInput;
+  providerId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationUpdateTenantArgs = {
   appId: Scalars['UUID']['input'];
   input: UpdateTenantInput;
@@ -714,6 +927,14 @@ export type MutationUpdateUserArgs = {
   input: UpdateUserInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   userId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationVerifyDomainArgs = {
+  appId: Scalars['UUID']['input'];
+  domainId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 /** An organization: the customer account that owns applications. */
@@ -847,11 +1068,20 @@ export type Query = {
   application: Application;
   /** The applications the credentials can reach (an API key reaches its own application). */
   applications: ApplicationPage;
+  /** One provider in force for the scope. */
+  authProvider: AuthProvider;
+  /**
+   * The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`),
+   * else the application's (`inherited`).
+   */
+  authProviders: AuthProviderPage;
   /**
    * The branding: a tenant's effective branding with `source` when the scope is a tenant (the path's, else the
    * credentials'), else the application's.
    */
   branding: Branding;
+  /** The custom domains of the application or, with `tenantId` (or tenant-scoped credentials), of that tenant. */
+  domains: DomainPage;
   /**
    * The e-mail provider: a tenant's effective provider with `source` when the scope is a tenant (the path's, else the
    * credentials'), else the application's.
@@ -914,8 +1144,34 @@ export type QueryApplicationsArgs = {
 
 
 /** Read operations of the management API. */
+export type QueryAuthProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  providerId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryAuthProvidersArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryBrandingArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryDomainsArgs = {
+  appId: Scalars['UUID']['input'];
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1143,6 +1399,18 @@ export type UpdateApplicationInput = {
   tenancyConfig?: InputMaybe<TenancyConfigInput>;
 };
 
+/** A partial update of an auth provider; its type never changes. */
+export type UpdateAuthProviderInput = {
+  /** Settings to change, merged field by field into the stored ones; a null restores a field's default. */
+  config?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** Turn the provider on or off. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** New display name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Secrets to set (a string) or remove (null); those left out are kept. */
+  secrets?: InputMaybe<Scalars['JSONObject']['input']>;
+};
+
 /** A partial update of a tenant. */
 export type UpdateTenantInput = {
   /** Display name. */
@@ -1288,6 +1556,9 @@ export type ResolversTypes = {
   Application: ResolverTypeWrapper<ApplicationModel>;
   ApplicationPage: ResolverTypeWrapper<Omit<ApplicationPage, 'data'> & { data: Array<ResolversTypes['Application']> }>;
   AuthIsolation: AuthIsolation;
+  AuthProvider: ResolverTypeWrapper<AuthProviderViewModel>;
+  AuthProviderPage: ResolverTypeWrapper<Omit<AuthProviderPage, 'data'> & { data: Array<ResolversTypes['AuthProvider']> }>;
+  AuthProviderType: AuthProviderType;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Branding: ResolverTypeWrapper<Branding>;
   BrandingColors: ResolverTypeWrapper<BrandingColors>;
@@ -1295,10 +1566,16 @@ export type ResolversTypes = {
   BrandingInput: BrandingInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
+  CreateAuthProviderInput: CreateAuthProviderInput;
+  CreateDomainInput: CreateDomainInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   CustomizationScope: CustomizationScope;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Domain: ResolverTypeWrapper<DomainViewModel>;
+  DomainPage: ResolverTypeWrapper<Omit<DomainPage, 'data'> & { data: Array<ResolversTypes['Domain']> }>;
+  DomainVerification: ResolverTypeWrapper<DomainVerificationViewModel>;
+  DomainVerificationRecord: ResolverTypeWrapper<DomainVerificationRecord>;
   EmailProvider: ResolverTypeWrapper<EmailProvider>;
   EmailProviderInput: EmailProviderInput;
   EmailProviderSecret: EmailProviderSecret;
@@ -1339,6 +1616,7 @@ export type ResolversTypes = {
   TenantPage: ResolverTypeWrapper<Omit<TenantPage, 'data'> & { data: Array<ResolversTypes['Tenant']> }>;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
   UpdateApplicationInput: UpdateApplicationInput;
+  UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserModel>;
@@ -1354,6 +1632,8 @@ export type ResolversParentTypes = {
   ApiKeyWithSecret: ApiKeyWithSecretModel;
   Application: ApplicationModel;
   ApplicationPage: Omit<ApplicationPage, 'data'> & { data: Array<ResolversParentTypes['Application']> };
+  AuthProvider: AuthProviderViewModel;
+  AuthProviderPage: Omit<AuthProviderPage, 'data'> & { data: Array<ResolversParentTypes['AuthProvider']> };
   Boolean: Scalars['Boolean']['output'];
   Branding: Branding;
   BrandingColors: BrandingColors;
@@ -1361,9 +1641,15 @@ export type ResolversParentTypes = {
   BrandingInput: BrandingInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
+  CreateAuthProviderInput: CreateAuthProviderInput;
+  CreateDomainInput: CreateDomainInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   DateTime: Scalars['DateTime']['output'];
+  Domain: DomainViewModel;
+  DomainPage: Omit<DomainPage, 'data'> & { data: Array<ResolversParentTypes['Domain']> };
+  DomainVerification: DomainVerificationViewModel;
+  DomainVerificationRecord: DomainVerificationRecord;
   EmailProvider: EmailProvider;
   EmailProviderInput: EmailProviderInput;
   EmailProviderSecretsInput: EmailProviderSecretsInput;
@@ -1396,6 +1682,7 @@ export type ResolversParentTypes = {
   TenantPage: Omit<TenantPage, 'data'> & { data: Array<ResolversParentTypes['Tenant']> };
   UUID: Scalars['UUID']['output'];
   UpdateApplicationInput: UpdateApplicationInput;
+  UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
   User: UserModel;
@@ -1446,6 +1733,25 @@ export type ApplicationPageResolvers<ContextType = RequestContext, ParentType ex
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type AuthProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthProvider'] = ResolversParentTypes['AuthProvider']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  config?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secretsSet?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['AuthProviderType'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type AuthProviderPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthProviderPage'] = ResolversParentTypes['AuthProviderPage']> = {
+  data?: Resolver<Array<ResolversTypes['AuthProvider']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type BrandingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Branding'] = ResolversParentTypes['Branding']> = {
   colors?: Resolver<ResolversTypes['BrandingColors'], ParentType, ContextType>;
   copy?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
@@ -1464,6 +1770,35 @@ export type BrandingColorsResolvers<ContextType = RequestContext, ParentType ext
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DomainResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Domain'] = ResolversParentTypes['Domain']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  hostname?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  verificationRecord?: Resolver<ResolversTypes['DomainVerificationRecord'], ParentType, ContextType>;
+  verificationToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  verifiedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type DomainPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DomainPage'] = ResolversParentTypes['DomainPage']> = {
+  data?: Resolver<Array<ResolversTypes['Domain']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DomainVerificationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DomainVerification'] = ResolversParentTypes['DomainVerification']> = {
+  domain?: Resolver<ResolversTypes['Domain'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type DomainVerificationRecordResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DomainVerificationRecord'] = ResolversParentTypes['DomainVerificationRecord']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
 
 export type EmailProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailProvider'] = ResolversParentTypes['EmailProvider']> = {
   fromAddress?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1520,9 +1855,13 @@ export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
+  createAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationCreateAuthProviderArgs, 'input'>>;
+  createDomain?: Resolver<ResolversTypes['Domain'], ParentType, ContextType, RequireFields<MutationCreateDomainArgs, 'appId' | 'input'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'appId' | 'input'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
   deleteApplication?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApplicationArgs, 'appId'>>;
+  deleteAuthProvider?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAuthProviderArgs, 'providerId'>>;
+  deleteDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDomainArgs, 'appId' | 'domainId'>>;
   deleteTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTenantArgs, 'appId' | 'tenantId'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'userId'>>;
   introspectApiKey?: Resolver<ResolversTypes['ApiKeyIntrospection'], ParentType, ContextType, RequireFields<MutationIntrospectApiKeyArgs, 'input'>>;
@@ -1538,8 +1877,10 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
+  updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
+  verifyDomain?: Resolver<ResolversTypes['DomainVerification'], ParentType, ContextType, RequireFields<MutationVerifyDomainArgs, 'appId' | 'domainId'>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -1581,7 +1922,10 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   application?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<QueryApplicationArgs, 'appId'>>;
   applications?: Resolver<ResolversTypes['ApplicationPage'], ParentType, ContextType, Partial<QueryApplicationsArgs>>;
+  authProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<QueryAuthProviderArgs, 'providerId'>>;
+  authProviders?: Resolver<ResolversTypes['AuthProviderPage'], ParentType, ContextType, Partial<QueryAuthProvidersArgs>>;
   branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, Partial<QueryBrandingArgs>>;
+  domains?: Resolver<ResolversTypes['DomainPage'], ParentType, ContextType, RequireFields<QueryDomainsArgs, 'appId'>>;
   emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
   emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
@@ -1672,9 +2016,15 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiKeyWithSecret?: ApiKeyWithSecretResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationPage?: ApplicationPageResolvers<ContextType>;
+  AuthProvider?: AuthProviderResolvers<ContextType>;
+  AuthProviderPage?: AuthProviderPageResolvers<ContextType>;
   Branding?: BrandingResolvers<ContextType>;
   BrandingColors?: BrandingColorsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  Domain?: DomainResolvers<ContextType>;
+  DomainPage?: DomainPageResolvers<ContextType>;
+  DomainVerification?: DomainVerificationResolvers<ContextType>;
+  DomainVerificationRecord?: DomainVerificationRecordResolvers<ContextType>;
   EmailProvider?: EmailProviderResolvers<ContextType>;
   EmailTemplate?: EmailTemplateResolvers<ContextType>;
   EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;

@@ -66,6 +66,21 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'PUT', path: '/email/templates/:templateKey', operation: 'PutEmailTemplate', summary: 'Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)', owned: true },
   { method: 'DELETE', path: '/email/templates/:templateKey', operation: 'RemoveEmailTemplateOverride', summary: 'Remove a tenant’s override of one e-mail template (tenant scope only)', owned: true },
   { method: 'POST', path: '/email/templates/:templateKey/preview', operation: 'PreviewEmailTemplate', summary: 'Render an e-mail template with sample variables', owned: true },
+  // auth providers
+  { method: 'GET', path: '/auth-providers', operation: 'ListAuthProviders', summary: 'List the auth providers in force (a tenant scope: its own, else the application’s, with source)', owned: true },
+  { method: 'POST', path: '/auth-providers', operation: 'CreateAuthProvider', summary: 'Create an auth provider (a tenant scope: the tenant’s own; needs authIsolation = isolated)', owned: true, status: 201 },
+  { method: 'GET', path: '/auth-providers/:providerId', operation: 'GetAuthProvider', summary: 'Get an auth provider in force for the scope', owned: true },
+  { method: 'PATCH', path: '/auth-providers/:providerId', operation: 'UpdateAuthProvider', summary: 'Update an auth provider of the scope’s own level', owned: true },
+  { method: 'DELETE', path: '/auth-providers/:providerId', operation: 'DeleteAuthProvider', summary: 'Delete an auth provider of the scope’s own level', owned: true },
+  // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
+  { method: 'GET', path: '/applications/:appId/domains', operation: 'ListDomains', summary: 'List the application’s custom domains' },
+  { method: 'POST', path: '/applications/:appId/domains', operation: 'CreateDomain', summary: 'Add a custom domain to the application', status: 201 },
+  { method: 'DELETE', path: '/applications/:appId/domains/:domainId', operation: 'DeleteDomain', summary: 'Remove a custom domain' },
+  { method: 'POST', path: '/applications/:appId/domains/:domainId/verify', operation: 'VerifyDomain', summary: 'Check a custom domain’s DNS TXT record' },
+  { method: 'GET', path: '/applications/:appId/tenants/:tenantId/domains', operation: 'ListDomains', summary: 'List a tenant’s custom domains' },
+  { method: 'POST', path: '/applications/:appId/tenants/:tenantId/domains', operation: 'CreateDomain', summary: 'Add a custom domain to a tenant (needs authIsolation = isolated)', status: 201 },
+  { method: 'DELETE', path: '/applications/:appId/tenants/:tenantId/domains/:domainId', operation: 'DeleteDomain', summary: 'Remove a tenant’s custom domain' },
+  { method: 'POST', path: '/applications/:appId/tenants/:tenantId/domains/:domainId/verify', operation: 'VerifyDomain', summary: 'Check a tenant’s custom domain’s DNS TXT record' },
 ];
 
 export interface ExpandedRoute extends RouteDef {

@@ -18,8 +18,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const inA = `/applications/${appId}/tenants/${tenantA}`;
   const userId = (await app.http.post(`${inA}/users`, { email: 'victim@example.com', name: 'Victim' })).body.id as string;
   const victimKey = (await app.http.post(`${inA}/api-keys`, { name: 'Victim key', permissions: ['users:read'], userId })).body;
+  // auth stack: an application provider and domain (tenant ones would need authIsolation = isolated)
+  const providerId = (await app.http.post(`/applications/${appId}/auth-providers`, { type: 'password', name: 'Victim password' })).body.id as string;
+  const domainId = (await app.http.post(`/applications/${appId}/domains`, { hostname: 'victim.example.com' })).body.id as string;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome' },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -34,6 +37,9 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       PutEmailTemplate: { subject: 'Intruded', html: '<p>Intruded</p>', text: 'Intruded' },
       PreviewEmailTemplate: {},
       PutPolicy: { minLength: 12 },
+      CreateAuthProvider: { type: 'magic_link' },
+      UpdateAuthProvider: { enabled: false },
+      CreateDomain: { hostname: 'intruder.example.com' },
     },
   };
 }

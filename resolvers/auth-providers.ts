@@ -1,0 +1,24 @@
+import type { Resolvers } from '../src/generated/graphql.ts';
+import {
+  createAuthProvider,
+  deleteAuthProvider,
+  getAuthProvider,
+  listAuthProviders,
+  updateAuthProvider,
+} from '../src/domain/auth-providers/auth-providers.ts';
+
+export const authProviderResolvers: Resolvers = {
+  Query: {
+    authProviders: async (_, { appId, tenantId, ...page }, ctx) => listAuthProviders(await ctx.scope({ applicationId: appId, tenantId }), page),
+    authProvider: async (_, { appId, tenantId, providerId }, ctx) =>
+      getAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId),
+  },
+  Mutation: {
+    createAuthProvider: async (_, { appId, tenantId, input }, ctx) =>
+      createAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), input),
+    updateAuthProvider: async (_, { appId, tenantId, providerId, input }, ctx) =>
+      updateAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId, input),
+    deleteAuthProvider: async (_, { appId, tenantId, providerId }, ctx) =>
+      deleteAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId),
+  },
+};

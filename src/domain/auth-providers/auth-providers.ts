@@ -1,0 +1,243 @@
+import type { Scope } from '../../context.ts';
+import type { Application } from '../../db/entities/index.ts';
+import { AuthProvider, Tenant } from '../../db/entities/index.ts';
+import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { APPLICATION_ROWS, clearTenant } from '../loaders.ts';
+import { pageSize, type Page, type PageArgs } from '../pagination.ts';
+import type { Source } from '../tenancy/settings.ts';
+import { displayName } from '../validate.ts';
+import { defaultProviderName, mergeSecrets, parseConfig, providerSlot } from './config.ts';
+
+/**
+ * Auth provider configuration records: the application's (`tenantId` null) and, while `authIsolation` is
+ * `isolated`, a tenant's own. A tenant with providers of its own uses exactly those (`customized`); a tenant
+ * without any falls back to the application's (`inherited`; spec, tenancy rule 7). Secrets are write-only.
+ */
+export interface AuthProviderView {
+  id: string;
+  applicationId: string;
+  tenantId: string | null;
+  type: AuthProviderType;
+  name: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+  /** The names of the secrets that are set; never their values. */
+  secretsSet: string[];
+  /** For a tenant scope: whether the provider is the tenant's own or the application's. Null at application scope. */
+  source: Source | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CreateAuthProviderInput {
+  type: string;
+  name?: string | null;
+  enabled?: boolean | null;
+  config?: Record<string, unknown> | null;
+  secrets?: Record<string, unknown> | null;
+}
+
+export interface UpdateAuthProviderInput {
+  name?: string | null;
+  enabled?: boolean | null;
+  config?: Record<string, unknown> | null;
+  secrets?: Record<string, unknown> | null;
+}
+
+/** The one way a provider leaves the service: secrets become their names. */
+export function presentAuthProvider(provider: AuthProvider, source: Source | null): AuthProviderView {
+  return {
+    id: provider.id,
+    applicationId: provider.applicationId,
+    tenantId: provider.tenantId ?? null,
+    type: provider.type,
+    name: provider.name,
+    enabled: provider.enabled,
+    config: provider.config,
+    secretsSet: Object.keys(provider.secrets ?? {}).sort(),
+    source,
+    createdAt: provider.createdAt,
+    updatedAt: provider.updatedAt,
+  };
+}
+
+/** What the audit log keeps of a provider: its presented form (secret names only). */
+const snapshot = (provider: AuthProvider) => {
+  const { id, tenantId, type, name, enabled, config, secretsSet } = presentAuthProvider(provider, null);
+  return { id, tenantId, type, name, enabled, config, secretsSet };
+};
+
+function typeOf(type: string): AuthProviderType {
+  if (!(AUTH_PROVIDER_TYPES as readonly string[]).includes(type)) {
+    throw invalid('type', `type must be one of ${AUTH_PROVIDER_TYPES.join(', ')}`);
+  }
+  return type as AuthProviderType;
+}
+
+function isolated(application: Application): boolean {
+  return application.multiTenant && application.authIsolation === 'isolated';
+}
+
+/** 409 `tenant_customization_disabled` unless tenants may hold their own auth data. */
+export function assertAuthIsolated(application: Application, what: string): void {
+  if (!isolated(application)) {
+    throw new GatehouseError('tenant_customization_disabled', `Tenant ${what} need tenancyConfig.authIsolation = isolated`, {
+      field: 'tenancyConfig.authIsolation',
+    });
+  }
+}
+
+async function assertTenantExists(scope: Scope, tenantId: string): Promise<void> {
+  if ((await scope.em.count(Tenant, { id: tenantId })) === 0) throw notFound('Tenant', 'tenantId');
+}
+
+/**
+ * The providers in force for a tenant (null: the application's own), with their source. Through the request's
+ * loader, so a page of tenants reads every tenant's rows and the application's in one statement each.
+ */
+export async function effectiveAuthProviders(scope: Scope, tenantId: string | null): Promise<{ providers: AuthProvider[]; source: Source | null }> {
+  if (tenantId === null) return { providers: await scope.loaders.authProviders.load(APPLICATION_ROWS), source: null };
+  const application = await scope.application();
+  if (isolated(application)) {
+    const own = await scope.loaders.authProviders.load(tenantId);
+    if (own.length > 0) return { providers: own, source: 'customized' };
+  }
+  return { providers: await scope.loaders.authProviders.load(APPLICATION_ROWS), source: 'inherited' };
+}
+
+export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<Page<AuthProviderView>> {
+  scope.require('auth_providers:read');
+  const size = pageSize(args);
+  const list = `auth-providers:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
+  const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
+  // Loader rows are ordered by id (UUIDv7: creation order), so the page is a keyset page like the others.
+  const rest = after === undefined ? providers : providers.filter((provider) => provider.id > after);
+  const data = rest.slice(0, size);
+  const last = data.at(-1);
+  return {
+    data: data.map((provider) => presentAuthProvider(provider, source)),
+    next: rest.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null,
+  };
+}
+
+/** One provider among those in force for the scope (a tenant's effective set), else 404. */
+export async function getAuthProvider(scope: Scope, providerId: string): Promise<AuthProviderView> {
+  scope.require('auth_providers:read');
+  const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
+  const provider = providers.find((candidate) => candidate.id === providerId);
+  if (provider === undefined) throw notFound('Auth provider', 'providerId');
+  return presentAuthProvider(provider, source);
+}
+
+async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderType, config: Record<string, unknown>, exceptId?: string) {
+  const slot = providerSlot(type, config);
+  if (slot === null) return;
+  const siblings = await em.find(AuthProvider, { tenantId: scope.tenantId, type, ...(exceptId === undefined ? {} : { id: { $ne: exceptId } }) });
+  if (siblings.some((sibling) => providerSlot(sibling.type, sibling.config) === slot)) {
+    const field = type === 'oauth' ? 'config.provider' : 'type';
+    const what = type === 'oauth' ? `An OAuth provider for ${String(config['provider'])}` : `A ${type} provider`;
+    throw new GatehouseError('already_exists', `${what} already exists ${scope.tenantId === null ? 'for the application' : 'for this tenant'}`, { field });
+  }
+}
+
+/**
+ * Creates a provider at the scope's level: the application's, or (tenant scope, `isolated` only: else 409
+ * `tenant_customization_disabled`) the tenant's own. A tenant's first provider replaces, for that tenant, the
+ * whole application set.
+ */
+export async function createAuthProvider(scope: Scope, input: CreateAuthProviderInput): Promise<AuthProviderView> {
+  scope.require('auth_providers:write');
+  const type = typeOf(input.type);
+  if (scope.tenantId !== null) {
+    assertAuthIsolated(await scope.application(), 'auth providers');
+    await assertTenantExists(scope, scope.tenantId);
+  }
+  const config = parseConfig(type, input.config);
+  const secrets = mergeSecrets(type, config, null, input.secrets);
+  if (input.enabled === null) throw invalid('enabled', 'enabled may not be null');
+  const name = input.name == null ? defaultProviderName(type, config) : displayName('name', input.name);
+  const provider = await uniquely(type === 'oauth' ? 'config.provider' : 'type', `A ${type} provider of this scope`, () =>
+    scope.em.transactional(async (em) => {
+      await assertSlotFree(scope, em, type, config);
+      const created = em.create(AuthProvider, {
+        applicationId: scope.applicationId,
+        id: newId(),
+        tenantId: scope.tenantId,
+        type,
+        name,
+        enabled: input.enabled ?? true,
+        config,
+        secrets,
+      });
+      recordAudit(em, scope, { action: 'auth_provider.create', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
+      return created;
+    }),
+  );
+  clearTenant(scope.loaders, scope.tenantId);
+  return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
+}
+
+/**
+ * The provider a write acts on: one of the scope's own level. A tenant scope reaching for an application provider
+ * (which it may read, while inheriting) is 403: it belongs to the application.
+ */
+async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
+  const provider = await em.findOne(AuthProvider, { id: providerId });
+  if (provider === null || (scope.tenantId === null && provider.tenantId !== null)) throw notFound('Auth provider', 'providerId');
+  if (scope.tenantId !== null && provider.tenantId === null) {
+    throw new GatehouseError('forbidden', 'This provider belongs to the application; a tenant scope may change only its own providers');
+  }
+  return provider;
+}
+
+/**
+ * PATCH: `name` and `enabled` replace; `config` merges field by field (null restores a field's default); `secrets`
+ * merge (a string sets one, null removes it). The type never changes.
+ */
+export async function updateAuthProvider(scope: Scope, providerId: string, input: UpdateAuthProviderInput): Promise<AuthProviderView> {
+  scope.require('auth_providers:write');
+  const application = scope.tenantId === null ? undefined : await scope.application();
+  const { enabled } = input;
+  if (enabled === null) throw invalid('enabled', 'enabled may not be null');
+  if (input.name === null) throw invalid('name', 'name may not be null');
+  const name = input.name === undefined ? undefined : displayName('name', input.name);
+  const provider = await uniquely('config.provider', 'An OAuth provider for this provider', () =>
+    scope.em.transactional(async (em) => {
+      const found = await ownProvider(scope, em, providerId);
+      if (application !== undefined) assertAuthIsolated(application, 'auth providers');
+      const before = snapshot(found);
+      if (input.config != null) {
+        const config = parseConfig(found.type, input.config, found.config);
+        if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
+        found.config = config;
+      }
+      found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets);
+      if (name !== undefined) found.name = name;
+      if (enabled !== undefined) found.enabled = enabled;
+      recordAudit(em, scope, { action: 'auth_provider.update', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
+      return found;
+    }),
+  );
+  clearTenant(scope.loaders, scope.tenantId);
+  return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
+}
+
+/**
+ * Deletes a provider of the scope's level. Allowed whatever `authIsolation` says: removing a tenant's providers is
+ * how an operator clears the way back to `shared`. A tenant that loses its last provider inherits again.
+ */
+export async function deleteAuthProvider(scope: Scope, providerId: string): Promise<boolean> {
+  scope.require('auth_providers:delete');
+  await scope.em.transactional(async (em) => {
+    const provider = await ownProvider(scope, em, providerId);
+    recordAudit(em, scope, { action: 'auth_provider.delete', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
+    em.remove(provider);
+  });
+  clearTenant(scope.loaders, scope.tenantId);
+  return true;
+}

@@ -1,0 +1,274 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
+import { invalid } from '../../errors.ts';
+import { hostname } from '../domains/hostname.ts';
+
+/**
+ * Per-type configuration of an auth provider: which `config` fields it has (with defaults) and which write-only
+ * `secrets`. One table per type; parsing is derived from it. Pure: no database, no transport.
+ */
+export const OAUTH_PROVIDERS = ['google', 'github', 'microsoft', 'apple', 'generic'] as const;
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+
+type Config = Record<string, unknown>;
+
+interface FieldBase {
+  /** Whether the field exists for this configuration (e.g. `tokenUrl` only for `generic` OAuth). */
+  applies?: (config: Config) => boolean;
+  /** Why it does not apply, for the 422 message. */
+  appliesOnly?: string;
+}
+
+type Field = FieldBase &
+  (
+    | { kind: 'string'; required?: boolean; default?: string | null; max: number; pattern?: RegExp; shape?: string }
+    | { kind: 'boolean'; default: boolean }
+    | { kind: 'int'; min: number; max: number; default: number | null }
+    | { kind: 'enum'; values: readonly string[]; required?: boolean; default?: string }
+    | { kind: 'url'; required?: boolean }
+    | { kind: 'scopes'; default: (config: Config) => string[] }
+    | { kind: 'certificate'; required: boolean }
+    | { kind: 'hostname'; default: null }
+  );
+
+interface SecretSpec {
+  required: (config: Config) => boolean;
+  applies?: (config: Config) => boolean;
+  kind: 'string' | 'privateKey';
+}
+
+interface TypeSpec {
+  config: Readonly<Record<string, Field>>;
+  secrets: Readonly<Record<string, SecretSpec>>;
+  defaultName: (config: Config) => string;
+}
+
+const allowSignup: Field = { kind: 'boolean', default: true };
+const isProvider = (...providers: OAuthProvider[]) => (config: Config) => providers.includes(config['provider'] as OAuthProvider);
+const notProvider = (...providers: OAuthProvider[]) => (config: Config) => !providers.includes(config['provider'] as OAuthProvider);
+
+const OAUTH_DEFAULT_SCOPES: Record<OAuthProvider, string[]> = {
+  google: ['openid', 'email', 'profile'],
+  github: ['read:user', 'user:email'],
+  microsoft: ['openid', 'email', 'profile'],
+  apple: ['name', 'email'],
+  generic: ['openid', 'email', 'profile'],
+};
+const OAUTH_NAMES: Record<OAuthProvider, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', apple: 'Apple', generic: 'OAuth' };
+
+export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> = {
+  password: {
+    config: { allowSignup, requireEmailVerification: { kind: 'boolean', default: true } },
+    secrets: {},
+    defaultName: () => 'Password',
+  },
+  magic_link: {
+    config: { allowSignup, linkLifetimeMinutes: { kind: 'int', min: 1, max: 60, default: 15 } },
+    secrets: {},
+    defaultName: () => 'Magic link',
+  },
+  oauth: {
+    config: {
+      provider: { kind: 'enum', values: OAUTH_PROVIDERS, required: true },
+      clientId: { kind: 'string', required: true, max: 512, pattern: /^\S+$/, shape: 'without spaces' },
+      scopes: { kind: 'scopes', default: (config) => OAUTH_DEFAULT_SCOPES[config['provider'] as OAuthProvider] },
+      authorizationUrl: { kind: 'url', required: true, applies: isProvider('generic'), appliesOnly: 'provider generic' },
+      tokenUrl: { kind: 'url', required: true, applies: isProvider('generic'), appliesOnly: 'provider generic' },
+      userInfoUrl: { kind: 'url', applies: isProvider('generic'), appliesOnly: 'provider generic' },
+      teamId: { kind: 'string', required: true, max: 10, pattern: /^[A-Z0-9]{10}$/, shape: 'of 10 upper-case letters or digits', applies: isProvider('apple'), appliesOnly: 'provider apple' },
+      keyId: { kind: 'string', required: true, max: 10, pattern: /^[A-Z0-9]{10}$/, shape: 'of 10 upper-case letters or digits', applies: isProvider('apple'), appliesOnly: 'provider apple' },
+      allowSignup,
+    },
+    secrets: {
+      clientSecret: { kind: 'string', required: () => true, applies: notProvider('apple') },
+      // Apple signs its client secret as a JWT with this key for every token request.
+      privateKey: { kind: 'privateKey', required: () => true, applies: isProvider('apple') },
+    },
+    defaultName: (config) => OAUTH_NAMES[config['provider'] as OAuthProvider],
+  },
+  passkey: {
+    config: {
+      rpName: { kind: 'string', default: null, max: 200 },
+      rpId: { kind: 'hostname', default: null },
+      userVerification: { kind: 'enum', values: ['required', 'preferred', 'discouraged'], default: 'preferred' },
+      allowSignup,
+    },
+    secrets: {},
+    defaultName: () => 'Passkeys',
+  },
+  saml: {
+    config: {
+      entityId: { kind: 'string', required: true, max: 1024, pattern: /^\S+$/, shape: 'without spaces' },
+      ssoUrl: { kind: 'url', required: true },
+      certificate: { kind: 'certificate', required: true },
+      signRequests: { kind: 'boolean', default: false },
+      emailAttribute: { kind: 'string', default: 'email', max: 256 },
+      allowSignup,
+    },
+    secrets: {},
+    defaultName: () => 'SAML',
+  },
+  m2m: {
+    config: { tokenLifetimeSeconds: { kind: 'int', min: 60, max: 86_400, default: 3600 } },
+    secrets: {},
+    defaultName: () => 'Machine-to-machine',
+  },
+  api_keys: {
+    config: { maxLifetimeDays: { kind: 'int', min: 1, max: 3650, default: null } },
+    secrets: {},
+    defaultName: () => 'API keys',
+  },
+};
+
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/; // RFC 6749 §3.3 scope-token
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkField(field: string, spec: Field, value: unknown): unknown {
+  switch (spec.kind) {
+    case 'string': {
+      if (typeof value !== 'string' || value.trim() === '' || value.length > spec.max) {
+        throw invalid(field, `${field} must be a non-empty string of at most ${spec.max} characters`);
+      }
+      if (spec.pattern !== undefined && !spec.pattern.test(value)) throw invalid(field, `${field} must be a string ${spec.shape ?? ''}`.trim());
+      return value;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(field, `${field} must be a boolean`);
+      return value;
+    case 'int':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
+        throw invalid(field, `${field} must be an integer from ${spec.min} to ${spec.max}`);
+      }
+      return value;
+    case 'enum':
+      if (typeof value !== 'string' || !spec.values.includes(value)) throw invalid(field, `${field} must be one of ${spec.values.join(', ')}`);
+      return value;
+    case 'url': {
+      let url: URL | undefined;
+      try {
+        url = typeof value === 'string' && value.length <= 2048 ? new URL(value) : undefined;
+      } catch {
+        url = undefined;
+      }
+      if (url === undefined || url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hash !== '') {
+        throw invalid(field, `${field} must be an https URL without credentials or fragment`);
+      }
+      return url.toString();
+    }
+    case 'scopes':
+      if (!Array.isArray(value) || value.length > 50 || value.some((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope))) {
+        throw invalid(field, `${field} must be a list of at most 50 OAuth scope tokens`);
+      }
+      if (new Set(value).size !== value.length) throw invalid(field, `${field} may not repeat a scope`);
+      return [...(value as string[])];
+    case 'certificate':
+      try {
+        if (typeof value !== 'string' || !value.includes('-----BEGIN CERTIFICATE-----')) throw new Error('not PEM');
+        new X509Certificate(value);
+      } catch {
+        throw invalid(field, `${field} must be a PEM-encoded X.509 certificate`);
+      }
+      return value.trim();
+    case 'hostname':
+      if (typeof value !== 'string') throw invalid(field, `${field} must be a string`);
+      return hostname(field, value);
+  }
+}
+
+function defaultOf(spec: Field, config: Config): unknown {
+  if (spec.kind === 'scopes') return spec.default(config);
+  if ('default' in spec) return spec.default ?? null;
+  return null;
+}
+
+/**
+ * A provider's whole `config`, from the fields given: unknown fields, fields that do not apply to this
+ * configuration and missing required ones are 422 naming `config.<field>`; a field left out (or null) takes its
+ * default. Fields are read in the table's order, so `provider` is known before the fields that depend on it.
+ * `carried` (a PATCH's stored config) fills fields left out of `given`; carried fields that no longer apply (the
+ * OAuth provider changed) are dropped silently.
+ */
+export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}): Config {
+  if (given !== undefined && given !== null && !isPlainObject(given)) throw invalid('config', 'config must be an object');
+  const raw = given ?? {};
+  const spec = AUTH_PROVIDER_SPECS[type];
+  for (const key of Object.keys(raw)) {
+    if (!Object.hasOwn(spec.config, key)) throw invalid(`config.${key}`, `config.${key} is not a setting of ${type} providers`);
+  }
+  const config: Config = {};
+  for (const [name, field] of Object.entries(spec.config)) {
+    const path = `config.${name}`;
+    const value = Object.hasOwn(raw, name) ? raw[name] : carried[name];
+    if (field.applies !== undefined && !field.applies(config)) {
+      const explicit = raw[name] !== undefined && raw[name] !== null;
+      if (explicit) throw invalid(path, `${path} applies only to ${field.appliesOnly ?? 'other configurations'}`);
+      continue;
+    }
+    if (value === undefined || value === null) {
+      if ('required' in field && field.required === true) throw invalid(path, `${path} is required`);
+      config[name] = defaultOf(field, config);
+    } else {
+      config[name] = checkField(path, field, value);
+    }
+  }
+  return config;
+}
+
+/**
+ * The stored secrets after a write: `changes` (a string sets one, null removes one) merged into `stored`; secrets
+ * that no longer apply to the configuration are dropped; unknown or missing required ones are 422 naming
+ * `secrets.<name>`. Never returned to a caller: only their names leave (`secretsSet`).
+ */
+export function mergeSecrets(type: AuthProviderType, config: Config, stored: Readonly<Record<string, string>> | null, changes: unknown): Record<string, string> | null {
+  if (changes !== undefined && changes !== null && !isPlainObject(changes)) throw invalid('secrets', 'secrets must be an object');
+  const spec = AUTH_PROVIDER_SPECS[type].secrets;
+  const merged: Record<string, string> = {};
+  for (const [name, secret] of Object.entries(spec)) {
+    if (secret.applies === undefined || secret.applies(config)) {
+      const kept = stored?.[name];
+      if (kept !== undefined) merged[name] = kept;
+    }
+  }
+  for (const [name, value] of Object.entries(changes ?? {})) {
+    const path = `secrets.${name}`;
+    const secret = spec[name];
+    if (secret === undefined) throw invalid(path, `${path} is not a secret of ${type} providers`);
+    if (secret.applies !== undefined && !secret.applies(config)) throw invalid(path, `${path} does not apply to this configuration`);
+    if (value === null) {
+      delete merged[name];
+      continue;
+    }
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 16_384) {
+      throw invalid(path, `${path} must be a non-empty string of at most 16384 characters`);
+    }
+    if (secret.kind === 'privateKey') {
+      try {
+        createPrivateKey(value);
+      } catch {
+        throw invalid(path, `${path} must be a PEM-encoded private key`);
+      }
+    }
+    merged[name] = value;
+  }
+  for (const [name, secret] of Object.entries(spec)) {
+    const applies = secret.applies === undefined || secret.applies(config);
+    if (applies && secret.required(config) && merged[name] === undefined) throw invalid(`secrets.${name}`, `secrets.${name} is required`);
+  }
+  return Object.keys(merged).length === 0 ? null : merged;
+}
+
+export function defaultProviderName(type: AuthProviderType, config: Config): string {
+  return AUTH_PROVIDER_SPECS[type].defaultName(config);
+}
+
+/**
+ * What may exist once per scope (the application, or one tenant): every type once, except OAuth, once per
+ * provider, and `generic` OAuth providers, any number. Null: no limit. Backed by a unique index.
+ */
+export function providerSlot(type: AuthProviderType, config: Config): string | null {
+  if (type !== 'oauth') return type;
+  return config['provider'] === 'generic' ? null : `oauth:${String(config['provider'])}`;
+}

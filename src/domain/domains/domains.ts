@@ -1,0 +1,135 @@
+import type { Scope } from '../../context.ts';
+import { Domain, Tenant } from '../../db/entities/index.ts';
+import { GatehouseError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
+import { recordAudit } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { clearTenant } from '../loaders.ts';
+import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { hostname } from './hostname.ts';
+import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
+
+/**
+ * Custom domains: the application's (`tenantId` null) and, while `authIsolation` is `isolated`, a tenant's own
+ * (spec, tenancy rule 7). The scope decides whose: the tenant form or a tenant-scoped credential acts on the
+ * tenant's, application-wide credentials on the application's. A hostname is unique in the application.
+ */
+export interface DomainView {
+  id: string;
+  applicationId: string;
+  tenantId: string | null;
+  hostname: string;
+  verified: boolean;
+  verifiedAt: Date | null;
+  verificationToken: string;
+  /** The DNS record to publish to prove ownership. */
+  verificationRecord: { type: 'TXT'; name: string; value: string };
+  createdAt: Date;
+}
+
+export interface DomainVerificationView {
+  verified: boolean;
+  reason: string | null;
+  domain: DomainView;
+}
+
+export function presentDomain(domain: Domain): DomainView {
+  return {
+    id: domain.id,
+    applicationId: domain.applicationId,
+    tenantId: domain.tenantId ?? null,
+    hostname: domain.hostname,
+    verified: domain.verifiedAt != null,
+    verifiedAt: domain.verifiedAt ?? null,
+    verificationToken: domain.verificationToken,
+    verificationRecord: { type: 'TXT', name: challengeRecordName(domain.hostname), value: domain.verificationToken },
+    createdAt: domain.createdAt,
+  };
+}
+
+const snapshot = (domain: Domain) => ({ hostname: domain.hostname, tenantId: domain.tenantId ?? null, verifiedAt: domain.verifiedAt ?? null });
+
+export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<DomainView>> {
+  scope.require('domains:read');
+  const list = `domains:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const page = await paginate(scope.em, Domain, { tenantId: scope.tenantId }, args, scope.services.cursors, list);
+  return { data: page.data.map(presentDomain), next: page.next };
+}
+
+/** A domain of the scope's own level (the application's, or the tenant's), else 404. */
+async function findDomain(em: Scope['em'], scope: Scope, domainId: string): Promise<Domain> {
+  const domain = await em.findOne(Domain, { id: domainId, tenantId: scope.tenantId });
+  if (domain === null) throw notFound('Domain', 'domainId');
+  return domain;
+}
+
+export async function createDomain(scope: Scope, input: { hostname: string }): Promise<DomainView> {
+  scope.require('domains:write');
+  if (scope.tenantId !== null) {
+    assertAuthIsolated(await scope.application(), 'custom domains');
+    if ((await scope.em.count(Tenant, { id: scope.tenantId })) === 0) throw notFound('Tenant', 'tenantId');
+  }
+  const name = hostname('hostname', input.hostname);
+  const domain = await uniquely('hostname', 'A domain with this hostname', () =>
+    scope.em.transactional(async (em) => {
+      const created = em.create(Domain, {
+        applicationId: scope.applicationId,
+        id: newId(),
+        tenantId: scope.tenantId,
+        hostname: name,
+        verificationToken: newVerificationToken(),
+        verifiedAt: null,
+      });
+      recordAudit(em, scope, { action: 'domain.create', targetType: 'domain', targetId: created.id, after: snapshot(created) });
+      return created;
+    }),
+  );
+  clearTenant(scope.loaders, scope.tenantId);
+  return presentDomain(domain);
+}
+
+/** Deletes a domain of the scope's level, verified or not; allowed whatever `authIsolation` says. */
+export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
+  scope.require('domains:delete');
+  await scope.em.transactional(async (em) => {
+    const domain = await findDomain(em, scope, domainId);
+    recordAudit(em, scope, { action: 'domain.delete', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
+    em.remove(domain);
+  });
+  clearTenant(scope.loaders, scope.tenantId);
+  return true;
+}
+
+/**
+ * Checks the domain's TXT record. Found: the domain is verified (once; later checks answer at once) and the change
+ * audited. Not found, or the lookup failed: 200 with `verified: false` and the reason, nothing changed — a
+ * verification not yet visible in DNS is an expected state, not a malformed request. A hostname another
+ * application has already verified: 409 `already_exists`, so a hostname routes to one application only.
+ */
+export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: ResolveTxt = systemResolveTxt): Promise<DomainVerificationView> {
+  scope.require('domains:write');
+  const domain = await findDomain(scope.em, scope, domainId);
+  if (domain.verifiedAt != null) return { verified: true, reason: null, domain: presentDomain(domain) };
+  // The lookup may take seconds: outside any transaction.
+  const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
+  if (!check.verified) return { verified: false, reason: check.reason, domain: presentDomain(domain) };
+  // Across applications on purpose: the hostname must route to one application only. Reveals no more than DNS does.
+  const elsewhere = await scope.em.count(
+    Domain,
+    { hostname: domain.hostname, verifiedAt: { $ne: null }, applicationId: { $ne: scope.applicationId } },
+    { filters: false },
+  );
+  if (elsewhere > 0) {
+    throw new GatehouseError('already_exists', 'This hostname is already verified by another application', { field: 'hostname' });
+  }
+  const verified = await scope.em.transactional(async (em) => {
+    const row = await findDomain(em, scope, domainId);
+    const before = snapshot(row);
+    row.verifiedAt ??= new Date();
+    recordAudit(em, scope, { action: 'domain.verify', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
+    return row;
+  });
+  clearTenant(scope.loaders, scope.tenantId);
+  return { verified: true, reason: null, domain: presentDomain(verified) };
+}

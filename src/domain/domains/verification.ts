@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+
+/**
+ * Domain ownership is proven by a DNS TXT record `_gatehouse-challenge.<hostname>` holding the domain's token
+ * (as ACME's dns-01 and the custom-domain flows of Auth0 and Vercel do). Pure but for the resolver, which is a
+ * parameter so that tests can prove the success path without the internet.
+ */
+export type ResolveTxt = (name: string) => Promise<string[][]>;
+
+export const CHALLENGE_LABEL = '_gatehouse-challenge';
+
+export function challengeRecordName(hostname: string): string {
+  return `${CHALLENGE_LABEL}.${hostname}`;
+}
+
+export function newVerificationToken(): string {
+  return `gatehouse-verification=${randomBytes(24).toString('base64url')}`;
+}
+
+/** The system resolver, with a short timeout: a verify call should answer in seconds, not hang on a dead resolver. */
+const resolver = new Resolver({ timeout: 3000, tries: 2 });
+export const systemResolveTxt: ResolveTxt = (name) => resolver.resolveTxt(name);
+
+export interface VerificationCheck {
+  verified: boolean;
+  /** Why not, in words an operator can act on; null when verified. */
+  reason: string | null;
+}
+
+const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+
+/** Looks the challenge record up and says whether one of its TXT values is exactly the token. */
+export async function checkVerificationRecord(hostname: string, token: string, resolveTxt: ResolveTxt): Promise<VerificationCheck> {
+  const name = challengeRecordName(hostname);
+  let records: string[][];
+  try {
+    records = await resolveTxt(name);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && ABSENT.has(code)) return { verified: false, reason: `No TXT record found at ${name}` };
+    return { verified: false, reason: `The DNS lookup of ${name} failed (${typeof code === 'string' ? code : 'error'}); try again later` };
+  }
+  // A TXT record longer than 255 bytes arrives in chunks: the value is their concatenation.
+  if (records.some((chunks) => chunks.join('') === token)) return { verified: true, reason: null };
+  return { verified: false, reason: `The TXT record at ${name} does not hold this domain's verification token` };
+}

@@ -1,0 +1,328 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/db/entities/index.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
+
+/** A self-signed P-256 certificate (CN=idp.example.com, valid until 2126): public material, as an IdP publishes it. */
+const IDP_CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIBizCCATGgAwIBAgIUbSe7F4Gp5ASKhJJNwWCWLIK/R9wwCgYIKoZIzj0EAwIw
+GjEYMBYGA1UEAwwPaWRwLmV4YW1wbGUuY29tMCAXDTI2MTEyMzA1MTkxOFoYDzIx
+MjYxMDMwMDUxOTE4WjAaMRgwFgYDVQQDDA9pZHAuZXhhbXBsZS5jb20wWTATBgcq
+hkjOPQIBBggqhkjOPQMBBwNCAAQq8KByFw/ipfdZ1w730GHEylWrqMb3V1WdslPc
+9VIawJ8Lzcapk2xZWjPybb1waD2fA/6TzCgF0qWMISHcCSZVo1MwUTAdBgNVHQ4E
+FgQUre+J2FLr2jRhVpns0XoTQiE1qc4wHwYDVR0jBBgwFoAUre+J2FLr2jRhVpns
+0XoTQiE1qc4wDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiBhnQDb
+cpYAmV4Ai++8PXySmeoK7Dj9BzazzM93MPuGtQIhANpHHgTbVW3CyojDYrW/ufL3
+ccpTeKscovTcyjCz6ubr
+-----END CERTIFICATE-----`;
+
+const CLIENT_SECRET = 'google-client-secret-that-must-never-leave';
+
+let app: TestApp;
+let appPath: string;
+let acme: string;
+let globex: string;
+let password: { id: string };
+let google: { id: string };
+
+const tenantPath = (tenantId: string) => `${appPath}/tenants/${tenantId}/auth-providers`;
+const ids = (body: { data: { id: string }[] }) => body.data.map((provider) => provider.id);
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  acme = (await app.http.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
+  globex = (await app.http.post(`${appPath}/tenants`, { name: 'Globex' })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('application auth providers', () => {
+  it('creates providers with defaults filled in, and secrets shown only by name', async () => {
+    const created = await app.http.post('/auth-providers', { type: 'password' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      applicationId: app.root.applicationId,
+      tenantId: null,
+      type: 'password',
+      name: 'Password',
+      enabled: true,
+      config: { allowSignup: true, requireEmailVerification: true },
+      secretsSet: [],
+      source: null,
+    });
+    password = created.body;
+
+    const oauth = await app.http.post(`${appPath}/auth-providers`, {
+      type: 'oauth',
+      config: { provider: 'google', clientId: 'client-123.apps.googleusercontent.com' },
+      secrets: { clientSecret: CLIENT_SECRET },
+    });
+    expect(oauth.status).toBe(201);
+    expect(oauth.body).toMatchObject({
+      type: 'oauth',
+      name: 'Google',
+      config: { provider: 'google', clientId: 'client-123.apps.googleusercontent.com', scopes: ['openid', 'email', 'profile'], allowSignup: true },
+      secretsSet: ['clientSecret'],
+    });
+    expect(JSON.stringify(oauth.body)).not.toContain(CLIENT_SECRET);
+    google = oauth.body;
+
+    const read = await app.http.get(`/auth-providers/${google.id}`);
+    expect(read.body).toEqual(oauth.body);
+    const list = await app.http.get('/auth-providers');
+    expect(ids(list.body)).toEqual([password.id, google.id]);
+    expect(JSON.stringify(list.body)).not.toContain(CLIENT_SECRET);
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.create' }, { filters: false });
+    expect(audit).toHaveLength(2);
+    expect(JSON.stringify(audit.map((entry) => entry.after))).not.toContain(CLIENT_SECRET);
+  });
+
+  it('configures every type', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const bodies = [
+      { type: 'magic_link', config: { linkLifetimeMinutes: 10 } },
+      { type: 'passkey', config: { rpId: 'Login.Example.com', userVerification: 'required' } },
+      { type: 'saml', name: 'Okta', config: { entityId: 'http://www.okta.com/exk1', ssoUrl: 'https://acme.okta.com/app/sso/saml', certificate: IDP_CERTIFICATE } },
+      { type: 'm2m' },
+      { type: 'api_keys', config: { maxLifetimeDays: 365 } },
+      { type: 'oauth', config: { provider: 'github', clientId: 'Iv1.abc' }, secrets: { clientSecret: 's' } },
+      {
+        type: 'oauth',
+        config: { provider: 'apple', clientId: 'com.example.signin', teamId: 'ABCDE12345', keyId: 'KEY1234567' },
+        secrets: { privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) },
+      },
+      {
+        type: 'oauth',
+        name: 'Corporate SSO',
+        config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: 'https://sso.example.com/authorize', tokenUrl: 'https://sso.example.com/token' },
+        secrets: { clientSecret: 's' },
+      },
+      {
+        type: 'oauth',
+        name: 'Partner SSO',
+        config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: 'https://partner.example.com/authorize', tokenUrl: 'https://partner.example.com/token' },
+        secrets: { clientSecret: 's' },
+      },
+    ];
+    for (const body of bodies) {
+      const response = await app.http.post('/auth-providers', body);
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+    }
+    const list = (await app.http.get('/auth-providers?pageSize=100')).body.data as { type: string; name: string; config: any; secretsSet: string[] }[];
+    expect(list.find((p) => p.type === 'passkey')?.config).toEqual({ rpName: null, rpId: 'login.example.com', userVerification: 'required', allowSignup: true });
+    expect(list.find((p) => p.type === 'saml')).toMatchObject({ name: 'Okta', config: { signRequests: false, emailAttribute: 'email' } });
+    expect(list.find((p) => p.type === 'm2m')?.config).toEqual({ tokenLifetimeSeconds: 3600 });
+    expect(list.find((p) => p.name === 'Apple')).toMatchObject({ secretsSet: ['privateKey'], config: { scopes: ['name', 'email'] } });
+    expect(list.filter((p) => p.config.provider === 'generic')).toHaveLength(2);
+    expect(list.find((p) => p.name === 'Corporate SSO')?.config).toMatchObject({ userInfoUrl: null, scopes: ['openid', 'email', 'profile'] });
+  });
+
+  it('paginates with opaque cursors', async () => {
+    const first = await app.http.get('/auth-providers?pageSize=4');
+    expect(first.body.data).toHaveLength(4);
+    const second = await app.http.get(`/auth-providers?pageSize=4&cursor=${encodeURIComponent(first.body.next)}`);
+    expect(ids(second.body)[0]! > ids(first.body)[3]!).toBe(true);
+    const forged = await app.http.get(`/auth-providers?cursor=${encodeURIComponent(`${first.body.next}x`)}`);
+    expect(forged.body).toMatchObject({ code: 'validation_error', field: 'cursor' });
+  });
+
+  it('allows one provider per type, and one OAuth provider per identity provider (409)', async () => {
+    const again = await app.http.post('/auth-providers', { type: 'password' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'already_exists', field: 'type' });
+    const google2 = await app.http.post('/auth-providers', { type: 'oauth', config: { provider: 'google', clientId: 'other' }, secrets: { clientSecret: 's' } });
+    expect(google2.status).toBe(409);
+    expect(google2.body).toMatchObject({ code: 'already_exists', field: 'config.provider' });
+  });
+
+  it('refuses invalid configuration with 422 naming the field, and stores nothing', async () => {
+    const before = (await app.http.get('/auth-providers?pageSize=100')).body;
+    const cases: [unknown, string][] = [
+      [{ type: 'carrier_pigeon' }, 'type'],
+      [{ type: 'password', colour: 'red' }, 'colour'],
+      [{ type: 'password', name: '' }, 'name'],
+      [{ type: 'password', config: { allowSignup: 'yes' } }, 'config.allowSignup'],
+      [{ type: 'magic_link', config: { linkLifetimeMinutes: 0 } }, 'config.linkLifetimeMinutes'],
+      [{ type: 'magic_link', config: { ttl: 5 } }, 'config.ttl'],
+      [{ type: 'oauth', config: { provider: 'myspace', clientId: 'x' }, secrets: { clientSecret: 's' } }, 'config.provider'],
+      [{ type: 'oauth', config: { provider: 'microsoft' }, secrets: { clientSecret: 's' } }, 'config.clientId'],
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x' } }, 'secrets.clientSecret'],
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x' }, secrets: { clientSecret: 's', apiKey: 'k' } }, 'secrets.apiKey'],
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x', tokenUrl: 'https://x.example.com' }, secrets: { clientSecret: 's' } }, 'config.tokenUrl'],
+      [{ type: 'oauth', config: { provider: 'generic', clientId: 'x', authorizationUrl: 'https://a.example.com' }, secrets: { clientSecret: 's' } }, 'config.tokenUrl'],
+      [
+        { type: 'oauth', config: { provider: 'generic', clientId: 'x', authorizationUrl: 'http://a.example.com', tokenUrl: 'https://a.example.com' }, secrets: { clientSecret: 's' } },
+        'config.authorizationUrl',
+      ],
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x', scopes: ['openid', 'openid'] }, secrets: { clientSecret: 's' } }, 'config.scopes'],
+      [{ type: 'oauth', config: { provider: 'apple', clientId: 'x', teamId: 'ABCDE12345', keyId: 'KEY1234567' }, secrets: { privateKey: 'not a key' } }, 'secrets.privateKey'],
+      [{ type: 'saml', config: { entityId: 'urn:x', ssoUrl: 'https://idp.example.com/sso', certificate: 'MIIB...' } }, 'config.certificate'],
+      [{ type: 'passkey', config: { rpId: 'https://login.example.com' } }, 'config.rpId'],
+      [{ type: 'm2m', config: { tokenLifetimeSeconds: 10 } }, 'config.tokenLifetimeSeconds'],
+      [{ type: 'password', secrets: { clientSecret: 's' } }, 'secrets.clientSecret'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await app.http.post('/auth-providers', body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
+  });
+
+  it('PATCH merges config field by field, sets and removes secrets, and never shows them', async () => {
+    const patched = await app.http.patch(`/auth-providers/${google.id}`, {
+      name: 'Sign in with Google',
+      config: { scopes: ['openid', 'email'] },
+      secrets: { clientSecret: 'rotated-secret-value' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      name: 'Sign in with Google',
+      config: { provider: 'google', clientId: 'client-123.apps.googleusercontent.com', scopes: ['openid', 'email'] },
+      secretsSet: ['clientSecret'],
+    });
+    expect(JSON.stringify(patched.body)).not.toContain('rotated-secret-value');
+    const reset = await app.http.patch(`/auth-providers/${google.id}`, { config: { scopes: null } });
+    expect(reset.body.config.scopes).toEqual(['openid', 'email', 'profile']);
+    const required = await app.http.patch(`/auth-providers/${google.id}`, { secrets: { clientSecret: null } });
+    expect(required.body).toMatchObject({ code: 'validation_error', field: 'secrets.clientSecret' });
+    const disabled = await app.http.patch(`/auth-providers/${google.id}`, { enabled: false });
+    expect(disabled.body.enabled).toBe(false);
+    const typeChange = await app.http.patch(`/auth-providers/${google.id}`, { type: 'saml' });
+    expect(typeChange.body).toMatchObject({ code: 'validation_error', field: 'type' });
+  });
+
+  it('PATCH moving a generic OAuth provider to a named one drops the settings that no longer apply', async () => {
+    const generic = await app.http.post('/auth-providers', {
+      type: 'oauth',
+      config: { provider: 'generic', clientId: 'ms', authorizationUrl: 'https://login.example.com/a', tokenUrl: 'https://login.example.com/t' },
+      secrets: { clientSecret: 's' },
+    });
+    const moved = await app.http.patch(`/auth-providers/${generic.body.id}`, { config: { provider: 'microsoft' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.config).toEqual({ provider: 'microsoft', clientId: 'ms', scopes: ['openid', 'email', 'profile'], allowSignup: true });
+    const clash = await app.http.patch(`/auth-providers/${generic.body.id}`, { config: { provider: 'google' } });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ code: 'already_exists', field: 'config.provider' });
+    expect((await app.http.delete(`/auth-providers/${generic.body.id}`)).status).toBe(204);
+    expect((await app.http.get(`/auth-providers/${generic.body.id}`)).status).toBe(404);
+    expect((await app.http.delete(`/auth-providers/${generic.body.id}`)).status).toBe(404);
+  });
+
+  it('refuses missing credentials (401), missing permissions (403) and another application (404)', async () => {
+    expect((await app.as({}).get('/auth-providers')).status).toBe(401);
+    const reader = await issueTestKey(app, { permissions: ['auth_providers:read'] });
+    expect((await reader.get(`/auth-providers/${password.id}`)).status).toBe(200);
+    expect((await reader.post('/auth-providers', { type: 'm2m' })).status).toBe(403);
+    expect((await reader.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(403);
+    expect((await reader.delete(`/auth-providers/${password.id}`)).body.code).toBe('forbidden');
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    expect((await foreign.get(`/auth-providers/${password.id}`)).status).toBe(404);
+    expect((await foreign.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(404);
+    expect((await foreign.delete(`/auth-providers/${password.id}`)).status).toBe(404);
+    expect((await app.http.get(`/applications/${other.applicationId}/auth-providers`)).status).toBe(404);
+    expect((await foreign.get('/auth-providers')).body.data).toEqual([]);
+    expect((await app.http.get(`/auth-providers/${password.id}`)).body.enabled).toBe(true);
+  });
+});
+
+describe('tenant auth providers', () => {
+  it('while shared: a tenant inherits the application’s providers, and may not have its own (409)', async () => {
+    const list = await app.http.get(tenantPath(acme));
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(2);
+    expect(list.body.data.every((p: { source: string; tenantId: string | null }) => p.source === 'inherited' && p.tenantId === null)).toBe(true);
+    expect((await app.http.get(`${tenantPath(acme)}/${google.id}`)).body).toMatchObject({ id: google.id, source: 'inherited' });
+    const refused = await app.http.post(tenantPath(acme), { type: 'password' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.authIsolation' });
+  });
+
+  it('while isolated: a tenant with providers of its own uses exactly those; others still inherit', async () => {
+    expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const own = await app.http.post(tenantPath(acme), { type: 'password', config: { allowSignup: false } });
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({ tenantId: acme, type: 'password', source: 'customized', config: { allowSignup: false } });
+    const saml = await app.http.post(tenantPath(acme), {
+      type: 'saml',
+      config: { entityId: 'urn:acme', ssoUrl: 'https://idp.acme.example/sso', certificate: IDP_CERTIFICATE },
+    });
+    expect(saml.status).toBe(201);
+
+    const acmeList = await app.http.get(tenantPath(acme));
+    expect(ids(acmeList.body)).toEqual([own.body.id, saml.body.id]);
+    expect(acmeList.body.data.every((p: { source: string }) => p.source === 'customized')).toBe(true);
+    expect((await app.http.get(`${tenantPath(acme)}/${google.id}`)).status).toBe(404);
+    const globexList = await app.http.get(tenantPath(globex));
+    expect(ids(globexList.body)).toContain(google.id);
+    expect(globexList.body.data[0].source).toBe('inherited');
+    const appList = await app.http.get('/auth-providers?pageSize=100');
+    expect(ids(appList.body)).not.toContain(own.body.id);
+
+    // A tenant's provider of a type the application also has is no duplicate; a second one in the tenant is.
+    const dup = await app.http.post(tenantPath(acme), { type: 'password' });
+    expect(dup.body).toMatchObject({ code: 'already_exists', field: 'type' });
+    const patched = await app.http.patch(`${tenantPath(acme)}/${own.body.id}`, { config: { allowSignup: true } });
+    expect(patched.body).toMatchObject({ source: 'customized', config: { allowSignup: true } });
+  });
+
+  it('a tenant-scoped key works on its own tenant, may not change the application’s providers, nor reach another tenant', async () => {
+    const acmeKey = await issueTestKey(app, { tenantId: acme });
+    const list = await acmeKey.get('/auth-providers');
+    expect(list.body.data.every((p: { tenantId: string }) => p.tenantId === acme)).toBe(true);
+    const created = await acmeKey.post('/auth-providers', { type: 'passkey' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ tenantId: acme, source: 'customized' });
+
+    const globexKey = await issueTestKey(app, { tenantId: globex });
+    expect((await globexKey.get(`/auth-providers/${google.id}`)).body.source).toBe('inherited');
+    const appOwned = await globexKey.patch(`/auth-providers/${google.id}`, { enabled: true });
+    expect(appOwned.status).toBe(403);
+    expect((await globexKey.delete(`/auth-providers/${google.id}`)).status).toBe(403);
+    expect((await globexKey.get(`/auth-providers/${created.body.id}`)).status).toBe(404);
+    expect((await globexKey.patch(`/auth-providers/${created.body.id}`, { enabled: false })).status).toBe(404);
+    expect((await globexKey.get(tenantPath(acme))).status).toBe(403);
+    expect((await globexKey.post(tenantPath(acme), { type: 'm2m' })).status).toBe(403);
+    expect((await globexKey.delete(`${tenantPath(acme)}/${created.body.id}`)).status).toBe(403);
+    expect((await app.http.get(`${tenantPath(acme)}/${created.body.id}`)).body.enabled).toBe(true);
+    // The application's key reaches a tenant's provider only through the tenant form.
+    expect((await app.http.get(`/auth-providers/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('a tenant that deletes its last provider inherits again', async () => {
+    const acmeList = (await app.http.get(tenantPath(acme))).body.data as { id: string }[];
+    for (const provider of acmeList) expect((await app.http.delete(`${tenantPath(acme)}/${provider.id}`)).status).toBe(204);
+    const after = await app.http.get(tenantPath(acme));
+    expect(ids(after.body)).toContain(google.id);
+    expect(after.body.data[0].source).toBe('inherited');
+  });
+
+  it('an unknown tenant or one of another application is not found', async () => {
+    const other = await app.bootstrapAnother();
+    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    expect((await app.http.get(tenantPath(theirTenant))).status).toBe(404);
+    expect((await app.http.post(tenantPath(theirTenant), { type: 'password' })).status).toBe(404);
+  });
+});
+
+describe('auth providers over GraphQL', () => {
+  it('creates and lists with the same rules, secrets write-only', async () => {
+    const created = await app.http.graphql(
+      `mutation($tenantId: UUID, $input: CreateAuthProviderInput!) {
+        createAuthProvider(tenantId: $tenantId, input: $input) { id type name tenantId source secretsSet config }
+      }`,
+      { tenantId: globex, input: { type: 'oauth', config: { provider: 'github', clientId: 'Iv1.globex' }, secrets: { clientSecret: 'gql-secret' } } },
+    );
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data.createAuthProvider).toMatchObject({ type: 'oauth', name: 'GitHub', tenantId: globex, source: 'customized', secretsSet: ['clientSecret'] });
+    const listed = await app.http.graphql(`query($t: UUID) { authProviders(tenantId: $t) { data { id source } next } }`, { t: globex });
+    expect(listed.body.data.authProviders).toEqual({ data: [{ id: created.body.data.createAuthProvider.id, source: 'customized' }], next: null });
+    expect(JSON.stringify(listed.body)).not.toContain('gql-secret');
+    const invalid = await app.http.graphql(`mutation { createAuthProvider(input: { type: magic_link, config: { linkLifetimeMinutes: 600 } }) { id } }`);
+    expect(invalid.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'config.linkLifetimeMinutes', status: 422 });
+    const badType = await app.http.graphql(`mutation { createAuthProvider(input: { type: carrier_pigeon }) { id } }`);
+    expect(badType.body.errors?.[0]?.extensions.code).toBe('validation_error');
+  });
+});

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequestContext } from '../../src/context.ts';
+import { AuditLog } from '../../src/db/entities/index.ts';
+import { verifyDomain } from '../../src/domain/domains/domains.ts';
+import type { ResolveTxt } from '../../src/domain/domains/verification.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
+
+let app: TestApp;
+let appPath: string;
+let domains: string;
+let acme: string;
+let globex: string;
+
+/** A DNS that publishes the given TXT records: the success path, without the internet. */
+const publishing =
+  (records: Record<string, string>): ResolveTxt =>
+  async (name) => {
+    const value = records[name];
+    if (value === undefined) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return [[value]];
+  };
+
+/** Runs the domain's verify with a given resolver, in the scope the credentials and path would settle. */
+async function verifyWith(apiKey: string, target: { applicationId: string; tenantId?: string }, domainId: string, resolveTxt: ResolveTxt) {
+  const context = await createRequestContext(app.gatehouse.services, randomUUID(), { apiKey, bearer: undefined });
+  return verifyDomain(await context.scope(target), domainId, resolveTxt);
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  domains = `${appPath}/domains`;
+  acme = (await app.http.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
+  globex = (await app.http.post(`${appPath}/tenants`, { name: 'Globex' })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('application domains', () => {
+  let login: { id: string; verificationToken: string };
+
+  it('adds a domain, unverified, with the TXT record to publish', async () => {
+    const created = await app.http.post(domains, { hostname: 'Login.Example.com' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      applicationId: app.root.applicationId,
+      tenantId: null,
+      hostname: 'login.example.com',
+      verified: false,
+      verifiedAt: null,
+      verificationToken: expect.stringMatching(/^gatehouse-verification=/),
+    });
+    expect(created.body.verificationRecord).toEqual({ type: 'TXT', name: '_gatehouse-challenge.login.example.com', value: created.body.verificationToken });
+    login = created.body;
+    const list = await app.http.get(domains);
+    expect(list.body).toEqual({ data: [created.body], next: null });
+  });
+
+  it('refuses a duplicate hostname (409) and anything but a bare FQDN (422)', async () => {
+    const duplicate = await app.http.post(domains, { hostname: 'LOGIN.example.com' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'hostname' });
+    for (const hostname of ['https://auth.example.com', 'auth.example.com:443', 'auth.example.com/x', '10.0.0.1', 'localhost', '']) {
+      const response = await app.http.post(domains, { hostname });
+      expect(response.status, hostname).toBe(422);
+      expect(response.body).toMatchObject({ code: 'validation_error', field: 'hostname' });
+    }
+    expect((await app.http.post(domains, {})).body.field).toBe('hostname');
+    expect((await app.http.get(domains)).body.data).toHaveLength(1);
+  });
+
+  it('verify without the record published answers verified: false with the reason, and changes nothing', async () => {
+    const response = await app.http.post(`${domains}/${login.id}/verify`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ verified: false, reason: expect.stringContaining('_gatehouse-challenge.login.example.com') });
+    expect(response.body.domain).toMatchObject({ id: login.id, verified: false, verifiedAt: null });
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verify' }, { filters: false });
+    expect(audit).toEqual([]);
+  });
+
+  it('verify with the record published verifies the domain, once', async () => {
+    const wrong = await verifyWith(app.root.apiKey, { applicationId: app.root.applicationId }, login.id, publishing({ '_gatehouse-challenge.login.example.com': 'something else' }));
+    expect(wrong.verified).toBe(false);
+    const dns = publishing({ '_gatehouse-challenge.login.example.com': login.verificationToken });
+    const result = await verifyWith(app.root.apiKey, { applicationId: app.root.applicationId }, login.id, dns);
+    expect(result).toMatchObject({ verified: true, reason: null, domain: { id: login.id, verified: true } });
+    const listed = (await app.http.get(domains)).body.data[0];
+    expect(listed).toMatchObject({ verified: true, verifiedAt: expect.any(String) });
+    // Verified stays verified: a later check answers without a lookup.
+    const again = await app.http.post(`${domains}/${login.id}/verify`);
+    expect(again.body).toMatchObject({ verified: true, reason: null, domain: { verifiedAt: listed.verifiedAt } });
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verify' }, { filters: false });
+    expect(audit).toHaveLength(1);
+  });
+
+  it('a hostname verified by one application cannot be verified by another (409)', async () => {
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    const theirs = await foreign.post(`/applications/${other.applicationId}/domains`, { hostname: 'login.example.com' });
+    expect(theirs.status).toBe(201);
+    const dns = publishing({ '_gatehouse-challenge.login.example.com': theirs.body.verificationToken });
+    await expect(verifyWith(other.apiKey, { applicationId: other.applicationId }, theirs.body.id, dns)).rejects.toMatchObject({
+      code: 'already_exists',
+      field: 'hostname',
+    });
+  });
+
+  it('deletes a domain; a repeat is 404, and the Idempotency-Key replays', async () => {
+    const created = await app.http.post(domains, { hostname: 'old.example.com' });
+    const key = randomUUID();
+    expect((await app.http.delete(`${domains}/${created.body.id}`, { headers: { 'idempotency-key': key } })).status).toBe(204);
+    const replay = await app.http.delete(`${domains}/${created.body.id}`, { headers: { 'idempotency-key': key } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await app.http.delete(`${domains}/${created.body.id}`)).status).toBe(404);
+    expect((await app.http.post(`${domains}/${created.body.id}/verify`)).status).toBe(404);
+  });
+
+  it('refuses missing credentials (401), missing permissions (403) and another application (404)', async () => {
+    expect((await app.as({}).get(domains)).status).toBe(401);
+    const reader = await issueTestKey(app, { permissions: ['domains:read'] });
+    expect((await reader.get(domains)).status).toBe(200);
+    expect((await reader.post(domains, { hostname: 'r.example.com' })).status).toBe(403);
+    expect((await reader.post(`${domains}/${login.id}/verify`)).status).toBe(403);
+    expect((await reader.delete(`${domains}/${login.id}`)).body.code).toBe('forbidden');
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    expect((await foreign.get(domains)).status).toBe(404);
+    expect((await foreign.delete(`${domains}/${login.id}`)).status).toBe(404);
+    expect((await foreign.delete(`/applications/${other.applicationId}/domains/${login.id}`)).status).toBe(404);
+    expect((await app.http.get(`/applications/${other.applicationId}/domains`)).status).toBe(404);
+    expect((await app.http.get(domains)).body.data.map((d: { id: string }) => d.id)).toContain(login.id);
+  });
+});
+
+describe('tenant domains', () => {
+  const tenantDomains = (tenantId: string) => `${appPath}/tenants/${tenantId}/domains`;
+
+  it('while shared: a tenant may not have its own domain (409)', async () => {
+    const refused = await app.http.post(tenantDomains(acme), { hostname: 'acme.example.com' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.authIsolation' });
+    expect((await app.http.get(tenantDomains(acme))).body).toEqual({ data: [], next: null });
+  });
+
+  it('while isolated: each tenant has its own domains, apart from the application’s', async () => {
+    expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const created = await app.http.post(tenantDomains(acme), { hostname: 'auth.acme.example' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ tenantId: acme, hostname: 'auth.acme.example', verified: false });
+    expect((await app.http.get(tenantDomains(acme))).body.data.map((d: { id: string }) => d.id)).toEqual([created.body.id]);
+    expect((await app.http.get(tenantDomains(globex))).body.data).toEqual([]);
+    expect((await app.http.get(domains)).body.data.map((d: { id: string }) => d.id)).not.toContain(created.body.id);
+    // Unique in the application, whoever holds it.
+    expect((await app.http.post(tenantDomains(globex), { hostname: 'auth.acme.example' })).body).toMatchObject({ code: 'already_exists', field: 'hostname' });
+    expect((await app.http.post(tenantDomains(globex), { hostname: 'login.example.com' })).status).toBe(409);
+
+    const unpublished = await app.http.post(`${tenantDomains(acme)}/${created.body.id}/verify`);
+    expect(unpublished.body).toMatchObject({ verified: false, domain: { id: created.body.id } });
+    const dns = publishing({ '_gatehouse-challenge.auth.acme.example': created.body.verificationToken });
+    const verified = await verifyWith(app.root.apiKey, { applicationId: app.root.applicationId, tenantId: acme }, created.body.id, dns);
+    expect(verified.domain).toMatchObject({ tenantId: acme, verified: true });
+    // The application's form does not reach a tenant's domain.
+    expect((await app.http.delete(`${domains}/${created.body.id}`)).status).toBe(404);
+    expect((await app.http.post(`${tenantDomains(globex)}/${created.body.id}/verify`)).status).toBe(404);
+  });
+
+  it('a tenant-scoped key manages its own tenant’s domains and is refused another’s (403)', async () => {
+    const acmeKey = await issueTestKey(app, { tenantId: acme });
+    const own = await acmeKey.get(domains);
+    expect(own.body.data.every((d: { tenantId: string }) => d.tenantId === acme)).toBe(true);
+    const created = await acmeKey.post(domains, { hostname: 'sso.acme.example' });
+    expect(created.body).toMatchObject({ tenantId: acme });
+    const globexKey = await issueTestKey(app, { tenantId: globex });
+    expect((await globexKey.get(tenantDomains(acme))).status).toBe(403);
+    expect((await globexKey.post(tenantDomains(acme), { hostname: 'evil.example.com' })).status).toBe(403);
+    expect((await globexKey.delete(`${tenantDomains(acme)}/${created.body.id}`)).status).toBe(403);
+    expect((await globexKey.post(`${tenantDomains(acme)}/${created.body.id}/verify`)).status).toBe(403);
+    expect((await globexKey.delete(`${domains}/${created.body.id}`)).status).toBe(404);
+    expect((await acmeKey.delete(`${tenantDomains(acme)}/${created.body.id}`)).status).toBe(204);
+  });
+
+  it('an unknown tenant or one of another application is not found', async () => {
+    const other = await app.bootstrapAnother();
+    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    expect((await app.http.get(tenantDomains(theirTenant))).status).toBe(404);
+    expect((await app.http.post(tenantDomains(theirTenant), { hostname: 'x.example.com' })).status).toBe(404);
+  });
+});
+
+describe('domains over GraphQL', () => {
+  it('adds, lists and verifies with the same rules', async () => {
+    const created = await app.http.graphql(
+      `mutation($appId: UUID!, $t: UUID) { createDomain(appId: $appId, tenantId: $t, input: { hostname: "id.globex.example" }) { id hostname tenantId verified verificationRecord { name } } }`,
+      { appId: app.root.applicationId, t: globex },
+    );
+    expect(created.body.data.createDomain).toMatchObject({ hostname: 'id.globex.example', tenantId: globex, verified: false, verificationRecord: { name: '_gatehouse-challenge.id.globex.example' } });
+    const verify = await app.http.graphql(
+      `mutation($appId: UUID!, $t: UUID, $id: UUID!) { verifyDomain(appId: $appId, tenantId: $t, domainId: $id) { verified reason domain { id } } }`,
+      { appId: app.root.applicationId, t: globex, id: created.body.data.createDomain.id },
+    );
+    expect(verify.body.data.verifyDomain).toMatchObject({ verified: false, reason: expect.any(String) });
+    const invalid = await app.http.graphql(`mutation($appId: UUID!) { createDomain(appId: $appId, input: { hostname: "nope" }) { id } }`, { appId: app.root.applicationId });
+    expect(invalid.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'hostname', status: 422 });
+  });
+});
