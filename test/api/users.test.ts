@@ -287,6 +287,22 @@ describe('users', () => {
     expect(tooBig.body.field).toBe('pageSize');
   });
 
+  it('lists a page of users in a constant number of statements, however many there are', async () => {
+    const statementsFor = async (path: string) => {
+      const before = app.queries.length;
+      expect((await app.http.get(path)).status).toBe(200);
+      return app.queries.length - before;
+    };
+    const tenant = (await app.http.post(`${appPath}/tenants`, { name: 'Crowd' })).body.id;
+    const path = `${appPath}/tenants/${tenant}/users?pageSize=100`;
+    await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: 'crowd0@example.com' });
+    const one = await statementsFor(path);
+    expect(one).toBeGreaterThan(0);
+    for (let i = 1; i <= 20; i += 1) await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: `crowd${i}@example.com` });
+    expect((await app.http.get(path)).body.data).toHaveLength(21);
+    expect(await statementsFor(path)).toBe(one);
+  });
+
   it('refuses a tenantId query parameter: tenants are named by the path', async () => {
     const response = await app.http.get(`/users?tenantId=${tenantA}`);
     expect(response.status).toBe(422);
