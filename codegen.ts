@@ -35,6 +35,7 @@ const config: CodegenConfig = {
           AuthProvider: '../domain/auth-providers/auth-providers.ts#AuthProviderView',
           Domain: '../domain/domains/domains.ts#DomainView',
           DomainVerification: '../domain/domains/domains.ts#DomainVerificationView',
+          TenantConfiguration: '../domain/tenancy/configuration.ts#TenantConfiguration',
         },
       },
     },

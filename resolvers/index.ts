@@ -5,9 +5,10 @@ import { brandingResolvers } from './branding.ts';
 import { commonResolvers } from './common.ts';
 import { emailResolvers } from './email.ts';
 import { organizationResolvers } from './organizations.ts';
+import { policyResolvers } from './policies.ts';
+import { tenantConfigurationResolvers } from './tenant-configuration.ts';
 import { tenantResolvers } from './tenants.ts';
 import { userResolvers } from './users.ts';
-import { policyResolvers } from './policies.ts';
 import { authProviderResolvers } from './auth-providers.ts';
 import { domainResolvers } from './domains.ts';
 
@@ -24,4 +25,5 @@ export const resolvers: Resolvers[] = [
   emailResolvers,
   authProviderResolvers,
   domainResolvers,
+  tenantConfigurationResolvers,
 ];

@@ -23,7 +23,7 @@ export interface Scope {
   readonly loaders: Loaders;
   readonly services: Services;
   /** The scope's application (loaded once). */
-  application(): Promise<Application>;
+  readonly application: () => Promise<Application>;
   /** Throws 403 `forbidden` unless the credentials hold the permission. */
   require(permission: Permission): void;
   /** Throws 403 `forbidden` when the scope is one tenant: the operation is about the whole application. */
@@ -98,17 +98,17 @@ async function settleScope(
     const tenant = await em.findOne(Tenant, { id: pathTenant });
     if (tenant === null) throw new GatehouseError('not_found', 'Tenant not found', { field: 'tenantId' });
   }
-  const scope: Scope = {
-    requestId,
-    principal,
-    applicationId,
+  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication }, tenantId);
+}
+
+type ScopeBase = Omit<Scope, 'tenantId' | 'require' | 'requireApplicationWide'>;
+
+function buildScope(base: ScopeBase, tenantId: string | null): Scope {
+  return {
+    ...base,
     tenantId,
-    em,
-    loaders: createLoaders(em),
-    services,
-    application: loadApplication,
     require(permission) {
-      if (!principal.permissions.allows(permission)) {
+      if (!base.principal.permissions.allows(permission)) {
         throw new GatehouseError('forbidden', `Missing permission ${permission}`);
       }
     },
@@ -116,5 +116,17 @@ async function settleScope(
       if (tenantId !== null) throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
     },
   };
-  return scope;
+}
+
+/**
+ * An application-wide scope narrowed to one of its tenants for reading, sharing the EntityManager and the loaders
+ * so that reading N tenants' effective settings batches into constant statements. Only for a tenant the scope
+ * already reaches (one it listed); a tenant scope may narrow only to itself.
+ */
+export function narrowToTenant(scope: Scope, tenantId: string): Scope {
+  if (scope.tenantId !== null && scope.tenantId !== tenantId) {
+    throw new GatehouseError('forbidden', 'The credentials are for another tenant');
+  }
+  const { requestId, principal, applicationId, em, loaders, services, application } = scope;
+  return buildScope({ requestId, principal, applicationId, em, loaders, services, application }, tenantId);
 }

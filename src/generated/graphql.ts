@@ -7,6 +7,7 @@ import type { ApiKeyIntrospection as ApiKeyIntrospectionModel } from '../domain/
 import type { PolicyView as PolicyViewModel, PasswordPolicyView as PasswordPolicyViewModel, MfaPolicyView as MfaPolicyViewModel, SessionPolicyView as SessionPolicyViewModel, LockoutPolicyView as LockoutPolicyViewModel, PoliciesView as PoliciesViewModel } from '../domain/policies/policies.ts';
 import type { AuthProviderView as AuthProviderViewModel } from '../domain/auth-providers/auth-providers.ts';
 import type { DomainView as DomainViewModel, DomainVerificationView as DomainVerificationViewModel } from '../domain/domains/domains.ts';
+import type { TenantConfiguration as TenantConfigurationModel } from '../domain/tenancy/configuration.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -1099,6 +1100,8 @@ export type Query = {
   policy: Policy;
   /** One tenant. */
   tenant: Tenant;
+  /** A tenant's effective configuration of branding, e-mail templates, e-mail provider and auth stack. */
+  tenantConfiguration: TenantConfiguration;
   /** The tenants of an application (a tenant-scoped credential sees only its own). */
   tenants: TenantPage;
   /** One user; a user outside the scope's application or tenant is `not_found`. */
@@ -1223,6 +1226,13 @@ export type QueryPolicyArgs = {
 
 /** Read operations of the management API. */
 export type QueryTenantArgs = {
+  appId: Scalars['UUID']['input'];
+  tenantId: Scalars['UUID']['input'];
+};
+
+
+/** Read operations of the management API. */
+export type QueryTenantConfigurationArgs = {
   appId: Scalars['UUID']['input'];
   tenantId: Scalars['UUID']['input'];
 };
@@ -1370,6 +1380,8 @@ export type Tenant = {
   __typename?: 'Tenant';
   /** The application it belongs to. */
   applicationId: Scalars['UUID']['output'];
+  /** The tenant's effective configuration; batched, so a page of tenants costs a constant number of statements. */
+  configuration: TenantConfiguration;
   /** When the tenant was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The tenant's id. */
@@ -1380,6 +1392,42 @@ export type Tenant = {
   slug: Scalars['String']['output'];
   /** When the tenant last changed. */
   updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A tenant's effective authentication stack. */
+export type TenantAuthConfiguration = {
+  __typename?: 'TenantAuthConfiguration';
+  /** Whether tenants share the auth stack or each has its own. */
+  authIsolation: AuthIsolation;
+  /** The tenant's own custom domains (isolated only). */
+  domains: Array<Domain>;
+  /** The four policies in force, each with `source`. */
+  policies: Policies;
+  /** The auth providers in force for the tenant. */
+  providers: Array<AuthProvider>;
+  /** `customized` when the tenant has its own providers (isolated only), else `inherited`. */
+  providersSource: Source;
+};
+
+/**
+ * A tenant's effective configuration of the four tenancy features. Every section says where its value comes from:
+ * `inherited` (the application's) or `customized` (the tenant's override, counted only while the governing switch
+ * allows tenant overrides).
+ */
+export type TenantConfiguration = {
+  __typename?: 'TenantConfiguration';
+  /** The tenant's effective authentication stack. */
+  auth: TenantAuthConfiguration;
+  /** Effective branding of the hosted sign-in page, with `source`. */
+  branding: Branding;
+  /** Effective e-mail provider settings (secrets never shown), with `source`. */
+  emailProvider: EmailProvider;
+  /** The 12 e-mail templates, each effective on its own, with `source`. */
+  emailTemplates: Array<EmailTemplate>;
+  /** The application's tenancy switches that decide what a tenant may override. */
+  tenancyConfig: Maybe<TenancyConfig>;
+  /** The tenant. */
+  tenantId: Scalars['UUID']['output'];
 };
 
 /** A page of tenants. */
@@ -1613,6 +1661,8 @@ export type ResolversTypes = {
   TenancyConfig: ResolverTypeWrapper<TenancyConfig>;
   TenancyConfigInput: TenancyConfigInput;
   Tenant: ResolverTypeWrapper<TenantModel>;
+  TenantAuthConfiguration: ResolverTypeWrapper<Omit<TenantAuthConfiguration, 'domains' | 'policies' | 'providers'> & { domains: Array<ResolversTypes['Domain']>, policies: ResolversTypes['Policies'], providers: Array<ResolversTypes['AuthProvider']> }>;
+  TenantConfiguration: ResolverTypeWrapper<TenantConfigurationModel>;
   TenantPage: ResolverTypeWrapper<Omit<TenantPage, 'data'> & { data: Array<ResolversTypes['Tenant']> }>;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
   UpdateApplicationInput: UpdateApplicationInput;
@@ -1679,6 +1729,8 @@ export type ResolversParentTypes = {
   TenancyConfig: TenancyConfig;
   TenancyConfigInput: TenancyConfigInput;
   Tenant: TenantModel;
+  TenantAuthConfiguration: Omit<TenantAuthConfiguration, 'domains' | 'policies' | 'providers'> & { domains: Array<ResolversParentTypes['Domain']>, policies: ResolversParentTypes['Policies'], providers: Array<ResolversParentTypes['AuthProvider']> };
+  TenantConfiguration: TenantConfigurationModel;
   TenantPage: Omit<TenantPage, 'data'> & { data: Array<ResolversParentTypes['Tenant']> };
   UUID: Scalars['UUID']['output'];
   UpdateApplicationInput: UpdateApplicationInput;
@@ -1933,6 +1985,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   policies?: Resolver<ResolversTypes['Policies'], ParentType, ContextType, Partial<QueryPoliciesArgs>>;
   policy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<QueryPolicyArgs, 'kind'>>;
   tenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<QueryTenantArgs, 'appId' | 'tenantId'>>;
+  tenantConfiguration?: Resolver<ResolversTypes['TenantConfiguration'], ParentType, ContextType, RequireFields<QueryTenantConfigurationArgs, 'appId' | 'tenantId'>>;
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<QueryUserArgs, 'userId'>>;
   users?: Resolver<ResolversTypes['UserPage'], ParentType, ContextType, Partial<QueryUsersArgs>>;
@@ -1977,11 +2030,29 @@ export type TenancyConfigResolvers<ContextType = RequestContext, ParentType exte
 
 export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  configuration?: Resolver<ResolversTypes['TenantConfiguration'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type TenantAuthConfigurationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TenantAuthConfiguration'] = ResolversParentTypes['TenantAuthConfiguration']> = {
+  authIsolation?: Resolver<ResolversTypes['AuthIsolation'], ParentType, ContextType>;
+  domains?: Resolver<Array<ResolversTypes['Domain']>, ParentType, ContextType>;
+  policies?: Resolver<ResolversTypes['Policies'], ParentType, ContextType>;
+  providers?: Resolver<Array<ResolversTypes['AuthProvider']>, ParentType, ContextType>;
+  providersSource?: Resolver<ResolversTypes['Source'], ParentType, ContextType>;
+};
+
+export type TenantConfigurationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TenantConfiguration'] = ResolversParentTypes['TenantConfiguration']> = {
+  auth?: Resolver<ResolversTypes['TenantAuthConfiguration'], ParentType, ContextType>;
+  branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType>;
+  emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType>;
+  emailTemplates?: Resolver<Array<ResolversTypes['EmailTemplate']>, ParentType, ContextType>;
+  tenancyConfig?: Resolver<Maybe<ResolversTypes['TenancyConfig']>, ParentType, ContextType>;
+  tenantId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
 };
 
 export type TenantPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TenantPage'] = ResolversParentTypes['TenantPage']> = {
@@ -2043,6 +2114,8 @@ export type Resolvers<ContextType = RequestContext> = {
   SmtpSettings?: SmtpSettingsResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
+  TenantAuthConfiguration?: TenantAuthConfigurationResolvers<ContextType>;
+  TenantConfiguration?: TenantConfigurationResolvers<ContextType>;
   TenantPage?: TenantPageResolvers<ContextType>;
   UUID?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;

@@ -35,6 +35,12 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/applications/:appId/tenants/:tenantId', operation: 'GetTenant', summary: 'Get a tenant' },
   { method: 'PATCH', path: '/applications/:appId/tenants/:tenantId', operation: 'UpdateTenant', summary: 'Update a tenant' },
   { method: 'DELETE', path: '/applications/:appId/tenants/:tenantId', operation: 'DeleteTenant', summary: 'Delete a tenant' },
+  {
+    method: 'GET',
+    path: '/applications/:appId/tenants/:tenantId/configuration',
+    operation: 'GetTenantConfiguration',
+    summary: 'Get the tenant’s effective configuration of the four tenancy features, each with its source',
+  },
   // users
   { method: 'GET', path: '/users', operation: 'ListUsers', summary: 'List users (a tenant scope lists its members)', owned: true },
   { method: 'POST', path: '/users', operation: 'CreateUser', summary: 'Create a user', owned: true, status: 201 },

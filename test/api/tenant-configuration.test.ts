@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let appPath: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+});
+afterAll(async () => app?.close());
+
+const TENANT_PAGE_WITH_CONFIGURATION = `query($appId: UUID!, $pageSize: Int) {
+  tenants(appId: $appId, pageSize: $pageSize) {
+    data {
+      id
+      configuration {
+        branding { colors { primary } source }
+        emailTemplates { key subject source }
+        emailProvider { type source }
+        auth { providersSource providers { type source } policies { password { minLength source } mfa { source } session { source } lockout { source } } domains { hostname } }
+      }
+    }
+  }
+}`;
+
+async function createTenants(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) ids.push((await app.http.post(`${appPath}/tenants`, { name: `Config ${ids.length}-${crypto.randomUUID().slice(0, 8)}` })).body.id);
+  return ids;
+}
+
+describe('tenant configuration', () => {
+  it('shows every section inherited until the tenant overrides one, then that section customized', async () => {
+    const [tenantId] = await createTenants(1);
+    const path = `${appPath}/tenants/${tenantId}/configuration`;
+    const inherited = await app.http.get(path);
+    expect(inherited.status).toBe(200);
+    expect(inherited.body.tenantId).toBe(tenantId);
+    expect(inherited.body.branding.source).toBe('inherited');
+    expect(inherited.body.emailTemplates).toHaveLength(12);
+    expect(inherited.body.emailTemplates.every((t: { source: string }) => t.source === 'inherited')).toBe(true);
+    expect(inherited.body.emailProvider.source).toBe('inherited');
+    expect(inherited.body.auth).toMatchObject({ authIsolation: 'shared', providersSource: 'inherited', domains: [] });
+
+    await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant', emailTemplatesScope: 'tenant' } });
+    await app.http.put(`${appPath}/tenants/${tenantId}/branding`, { colors: { primary: '#112233' } });
+    await app.http.put(`${appPath}/tenants/${tenantId}/email/templates/welcome`, { subject: 'Hi from the tenant', html: '<p>Hi</p>', text: 'Hi' });
+    const customized = (await app.http.get(path)).body;
+    expect(customized.branding).toMatchObject({ source: 'customized', colors: { primary: '#112233' } });
+    const welcome = customized.emailTemplates.find((t: { key: string }) => t.key === 'welcome');
+    expect(welcome).toMatchObject({ subject: 'Hi from the tenant', source: 'customized' });
+    expect(customized.emailTemplates.filter((t: { source: string }) => t.source === 'customized')).toHaveLength(1);
+
+    // Back to application-wide: the overrides are kept but hidden.
+    await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'application', emailTemplatesScope: 'application' } });
+    const hidden = (await app.http.get(path)).body;
+    expect(hidden.branding.source).toBe('inherited');
+    expect(hidden.branding.colors.primary).not.toBe('#112233');
+    await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant' } });
+    expect((await app.http.get(path)).body.branding).toMatchObject({ source: 'customized', colors: { primary: '#112233' } });
+  });
+
+  it('refuses another application (404), another tenant’s key (403) and a missing tenant (404)', async () => {
+    const [tenantId, otherTenant] = await createTenants(2);
+    const other = await app.bootstrapAnother();
+    expect((await app.as({ apiKey: other.apiKey }).get(`${appPath}/tenants/${tenantId}/configuration`)).status).toBe(404);
+    const key = await app.http.post('/api-keys', { name: 'tenant key', permissions: ['*'], tenantId: otherTenant });
+    const tenantKey = app.as({ apiKey: key.body.secret });
+    const refused = await tenantKey.get(`${appPath}/tenants/${tenantId}/configuration`);
+    expect(refused.status).toBe(403);
+    expect((await tenantKey.get(`${appPath}/tenants/${otherTenant}/configuration`)).status).toBe(200);
+    expect((await app.http.get(`${appPath}/tenants/${crypto.randomUUID()}/configuration`)).status).toBe(404);
+  });
+
+  it('a page of N tenants with their configuration costs the same SQL statements for N = 1, 10 and 100', async () => {
+    const fresh = await app.bootstrapAnother();
+    const client = app.as({ apiKey: fresh.apiKey });
+    const counts: Record<number, number> = {};
+    let created = 0;
+    for (const n of [1, 10, 100]) {
+      while (created < n) {
+        await client.post(`/applications/${fresh.applicationId}/tenants`, { name: `Batch ${created}` });
+        created += 1;
+      }
+      const before = app.queries.length;
+      const page = await client.graphql(TENANT_PAGE_WITH_CONFIGURATION, { appId: fresh.applicationId, pageSize: n });
+      counts[n] = app.queries.length - before;
+      expect(page.body.errors).toBeUndefined();
+      expect(page.body.data.tenants.data).toHaveLength(n);
+      expect(page.body.data.tenants.data.every((t: { configuration: { emailTemplates: unknown[] } }) => t.configuration.emailTemplates.length === 12)).toBe(true);
+    }
+    expect(counts[10]).toBe(counts[1]);
+    expect(counts[100]).toBe(counts[1]);
+    expect(counts[1]).toBeLessThanOrEqual(10);
+  });
+});
