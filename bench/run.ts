@@ -31,10 +31,14 @@ interface LoadFigures {
   readonly p99: number;
   readonly requests: number;
   readonly failures: number;
+  /** The service's own CPU time per request: unlike req/s, barely moved by other load on the machine. */
+  readonly cpuMsPerRequest: number;
 }
 
-async function load(label: string, url: string, headers: Record<string, string>, duration = DURATION_S): Promise<LoadFigures> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
+async function load(service: ServiceProcess, label: string, path: string, headers: Record<string, string>, duration = DURATION_S): Promise<LoadFigures> {
+  const cpuBefore = await service.cpuMs();
+  const result = await autocannon({ url: `${service.baseUrl}${path}`, headers, connections: CONNECTIONS, duration });
+  const cpu = (await service.cpuMs()) - cpuBefore;
   return {
     label,
     rps: result.requests.average,
@@ -42,6 +46,7 @@ async function load(label: string, url: string, headers: Record<string, string>,
     p99: result.latency.p99,
     requests: result.requests.total,
     failures: result.non2xx + result.errors,
+    cpuMsPerRequest: cpu / Math.max(1, result.requests.total),
   };
 }
 
@@ -82,11 +87,11 @@ async function throughput() {
     const seeded = await service.memory();
     const auth = { 'x-api-key': service.apiKey };
     // A short warm-up of each so the JIT and the connection pool are settled before measuring.
-    await load('warm-up', `${service.baseUrl}/healthz`, {}, 2);
-    await load('warm-up', `${service.baseUrl}${target.path}`, auth, 2);
+    await load(service, 'warm-up', '/healthz', {}, 2);
+    await load(service, 'warm-up', target.path, auth, 2);
     const figures = [
-      await load('GET /healthz (bare Fastify route)', `${service.baseUrl}/healthz`, {}),
-      await load(target.label, `${service.baseUrl}${target.path}`, auth),
+      await load(service, 'GET /healthz (bare Fastify route)', '/healthz', {}),
+      await load(service, target.label, target.path, auth),
     ];
     const loaded = await service.memory();
     // autocannon abandons its last requests when the time is up; let their handlers finish before stopping.
@@ -107,9 +112,11 @@ function report(run: Awaited<ReturnType<typeof throughput>>, statements: Stateme
     `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route; load average before the run ${LOAD_BEFORE}`,
     '',
   );
-  const loadWidths = [44, 9, 8, 8, 9, 8];
-  out.push(row(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'], loadWidths));
-  for (const f of run.figures) out.push(row([f.label, f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures], loadWidths));
+  const loadWidths = [44, 9, 8, 8, 9, 8, 14];
+  out.push(row(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'CPU ms/request'], loadWidths));
+  for (const f of run.figures) {
+    out.push(row([f.label, f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths));
+  }
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
   const statementWidths = [5, 20, 44, 34];
   out.push(row(['N', 'tenants page (REST)', 'page + configuration (one GraphQL request)', 'configuration: N REST GETs, summed'], statementWidths));

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -11,6 +11,8 @@ export interface ServiceProcess {
   readonly apiKey: string;
   /** Resident and peak resident memory of the service process, in bytes (Linux /proc). */
   memory(): Promise<{ rss: number; peak: number }>;
+  /** CPU time the service process has used so far, all threads, user and system, in milliseconds. */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,15 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === 'string') throw new Error('no TCP port');
   return address.port;
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+async function procCpuMs(pid: number): Promise<number> {
+  // The fields after the parenthesized command name; utime and stime are fields 14 and 15 of the whole line.
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 async function procStatusBytes(pid: number, field: string): Promise<number> {
@@ -74,6 +85,7 @@ export async function startServiceProcess(databaseUrl: string): Promise<ServiceP
     async memory() {
       return { rss: await procStatusBytes(pid, 'VmRSS'), peak: await procStatusBytes(pid, 'VmHWM') };
     },
+    cpuMs: () => procCpuMs(pid),
     async stop() {
       if (!exited) child.kill('SIGTERM');
       await exit;
