@@ -8,6 +8,7 @@ export { AuthProvider } from './auth-provider.entity.ts';
 export { Domain } from './domain.entity.ts';
 export { AuditLog } from './audit-log.entity.ts';
 export { SigningKey } from './signing-key.entity.ts';
+export { OAuthClient } from './oauth-client.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -19,5 +20,6 @@ import { AuthProvider } from './auth-provider.entity.ts';
 import { Domain } from './domain.entity.ts';
 import { AuditLog } from './audit-log.entity.ts';
 import { SigningKey } from './signing-key.entity.ts';
+import { OAuthClient } from './oauth-client.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient];

@@ -1,0 +1,40 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
+
+/** `web`, `spa`, `native`, `device`: clients of the sign-in flows; `m2m`: client-credentials clients (M2M credentials). */
+export const OAUTH_CLIENT_TYPES = ['web', 'spa', 'native', 'device', 'm2m'] as const;
+export type OAuthClientType = (typeof OAUTH_CLIENT_TYPES)[number];
+
+export const CLIENT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/**
+ * An OAuth 2.0 client of an application, and M2M credentials (type `m2m`) alike: the OP (src/oidc/) reads them as
+ * its clients. `id` is the `client_id`. Secrets are kept encrypted (the OP must compare them in clear); during a
+ * rotation's grace period the previous secret stays valid until `previousSecretExpiresAt`.
+ */
+const OAuthClientSchema = defineEntity({
+  name: 'OAuthClient',
+  tableName: 'oauth_client',
+  filters: tenantOwnedFilters({ inheritsApplicationRows: false }),
+  properties: {
+    ...tenantOwnedColumns(),
+    type: p.string().$type<OAuthClientType>(),
+    name: p.string(),
+    redirectUris: p.array().columnType('text[]'),
+    postLogoutRedirectUris: p.array().columnType('text[]'),
+    authMethod: p.string().$type<ClientAuthMethod>(),
+    secretEncrypted: p.string().nullable().hidden(),
+    previousSecretEncrypted: p.string().nullable().hidden(),
+    previousSecretExpiresAt: p.datetime().nullable(),
+    jwks: p.json<{ keys: Record<string, unknown>[] }>().nullable(),
+    /** M2M credentials: the permissions their client-credentials tokens carry. */
+    permissions: p.array().columnType('text[]'),
+    revokedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class OAuthClient extends OAuthClientSchema.class {}
+OAuthClientSchema.setClass(OAuthClient);
