@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClientSecretBox } from './auth/client-secrets.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
@@ -33,8 +34,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const signingKeys = new SigningKeyStore(database.orm.em, config.publicUrl);
   await signingKeys.ensureActiveKey();
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
+  const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  const services: Services = { config, orm: database.orm, signingKeys, cursors };
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {

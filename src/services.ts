@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
+import type { ClientSecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 
@@ -9,4 +10,5 @@ export interface Services {
   readonly orm: MikroORM;
   readonly signingKeys: SigningKeyStore;
   readonly cursors: CursorCodec;
+  readonly clientSecrets: ClientSecretBox;
 }

@@ -14,6 +14,8 @@ export const RESOURCES = [
   'email',
   'domains',
   'audit_logs',
+  'oauth_clients',
+  'm2m_credentials',
 ] as const;
 export const ACTIONS = ['read', 'write', 'delete'] as const;
 

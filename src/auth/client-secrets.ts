@@ -1,0 +1,35 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * OAuth client secrets. Unlike API keys they cannot be stored as hashes: the OP compares `client_secret` in clear
+ * (and client_secret_jwt would need the key itself). They are kept encrypted with AES-256-GCM under a key that every
+ * instance reads from the database (service secret `client-secrets`), so a dump of `oauth_client` alone reveals none.
+ */
+export const CLIENT_SECRET_PREFIX = 'ghs_';
+
+export function generateClientSecret(): string {
+  return CLIENT_SECRET_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export class ClientSecretBox {
+  private readonly key: Buffer;
+
+  constructor(serviceSecret: string) {
+    this.key = createHash('sha256').update('gatehouse client secrets\0').update(serviceSecret).digest();
+  }
+
+  encrypt(secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.');
+  }
+
+  decrypt(encrypted: string): string {
+    const [iv, tag, sealed] = encrypted.split('.').map((part) => Buffer.from(part, 'base64url'));
+    if (iv === undefined || tag === undefined || sealed === undefined) throw new Error('malformed encrypted client secret');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8');
+  }
+}
