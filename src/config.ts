@@ -10,7 +10,8 @@ export interface Config {
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
-  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  /** Requests per window per credential (per IP without one); `redisPrefix` separates deployments sharing a Redis. */
+  readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
 }
@@ -45,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: Object.freeze({
       max: integer(env, 'RATE_LIMIT_MAX', 600),
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
+      redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
     }),
     bodyLimitBytes: 1024 * 1024,
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',

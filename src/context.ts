@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { authenticate, type PresentedCredentials } from './auth/authenticate.ts';
 import type { Permission } from './auth/permissions.ts';
 import type { Principal } from './auth/principal.ts';
 import { Application, Tenant } from './db/entities/index.ts';
@@ -43,12 +42,8 @@ export interface RequestContext {
   scope(target?: ScopeTarget): Promise<Scope>;
 }
 
-export async function createRequestContext(
-  services: Services,
-  requestId: string,
-  credentials: PresentedCredentials,
-): Promise<RequestContext> {
-  const principal = await authenticate(services.orm.em.fork(), services.signingKeys, credentials);
+/** The context of one authenticated request (server.ts authenticates before rate limiting, then builds this). */
+export function createRequestContext(services: Services, requestId: string, principal: Principal): RequestContext {
   const scopes = new Map<string, Promise<Scope>>();
   return {
     requestId,

@@ -3,8 +3,8 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { hashApiKeySecret } from './auth/api-key-secret.ts';
-import { readCredentials } from './auth/authenticate.ts';
+import { authenticate, readCredentials } from './auth/authenticate.ts';
+import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
@@ -34,11 +34,25 @@ function graphqlErrors({ code, message, ...rest }: ErrorBody) {
   return { errors: [{ message, extensions: { code, status: STATUS_BY_CODE[code], ...rest } }] };
 }
 
-/** The rate-limit bucket: the credential presented (hashed, never stored), else the client address. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route serves the management API: its credentials are checked before the rate limit counts them. */
+    authenticated?: boolean;
+  }
+  interface FastifyRequest {
+    authentication?: { principal: Principal } | { error: GatehouseError };
+  }
+}
+
+/**
+ * The rate-limit bucket: the authenticated credential, else the client address. Credentials that fail to
+ * authenticate count against the address, so inventing keys buys no fresh buckets.
+ */
 function rateLimitKey(request: FastifyRequest): string {
-  const { apiKey, bearer } = readCredentials(request.headers);
-  const credential = apiKey ?? bearer;
-  return credential === undefined ? `ip:${request.ip}` : `cred:${hashApiKeySecret(credential).slice(0, 32)}`;
+  const authentication = request.authentication;
+  return authentication !== undefined && 'principal' in authentication
+    ? `cred:${authentication.principal.credentialId}`
+    : `ip:${request.ip}`;
 }
 
 export interface Server {
@@ -64,6 +78,18 @@ export async function createServer(services: Services, options: { redis?: unknow
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.authenticated !== true) return;
+    try {
+      const principal = await authenticate(services.orm.em.fork(), services.signingKeys, readCredentials(request.headers));
+      request.authentication = { principal };
+    } catch (error) {
+      if (!(error instanceof GatehouseError)) throw error;
+      request.authentication = { error };
+    }
   });
 
   // Requests in flight when close() starts still finish, but their keep-alive connections must not then hold the
@@ -108,7 +134,7 @@ export async function createServer(services: Services, options: { redis?: unknow
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     keyGenerator: rateLimitKey,
-    ...(options.redis === undefined ? {} : { redis: options.redis as never, nameSpace: 'gatehouse-rl-' }),
+    ...(options.redis === undefined ? {} : { redis: options.redis as never, nameSpace: config.rateLimit.redisPrefix }),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
@@ -119,8 +145,12 @@ export async function createServer(services: Services, options: { redis?: unknow
     throw new GatehouseError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  const contextFor = async (request: FastifyRequest) =>
-    createRequestContext(services, request.id, readCredentials(request.headers));
+  const contextFor = async (request: FastifyRequest) => {
+    const authentication = request.authentication;
+    if (authentication === undefined) throw new Error(`${request.routeOptions.url} is not an authenticated route`);
+    if ('error' in authentication) throw authentication.error;
+    return createRequestContext(services, request.id, authentication.principal);
+  };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -135,7 +165,7 @@ export async function createServer(services: Services, options: { redis?: unknow
 
   const graphiql = renderGraphiQL({ endpoint: '/graphql', title: 'Gatehouse GraphQL' });
   app.get('/graphql', async (_request, reply) => reply.type('text/html; charset=utf-8').send(graphiql));
-  app.post('/graphql', async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
+  app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
 
   registerRestRoutes(app, { apollo, contextFor });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.

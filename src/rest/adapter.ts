@@ -141,6 +141,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
     app.route({
       method: route.method,
       url: `/api/v1${route.url}`,
+      config: { authenticated: true },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;

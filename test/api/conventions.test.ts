@@ -165,7 +165,7 @@ describe('conventions on every response', () => {
 describe('rate limiting', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ rateLimit: { max: 5, windowMs: 60_000 } });
+    app = await startTestApp({ rateLimit: { max: 5, windowMs: 60_000, redisPrefix: `gatehouse-test-${crypto.randomUUID()}-` } });
   });
   afterAll(async () => app?.close());
 
@@ -195,6 +195,20 @@ describe('rate limiting', () => {
     const other = await app.as({ apiKey: (await app.bootstrapAnother()).apiKey }).get('/applications');
     expect(other.status).toBe(200);
     expect(other.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  it('counts requests with credentials that fail to authenticate against the address: invented keys buy no buckets', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const response = await app.as({ apiKey: `ghk_invented-${crypto.randomUUID()}` }).get('/applications');
+      statuses.push(response.status);
+      expectRateLimitHeaders(response, String(response.status));
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const bearer = await app.as({ bearer: 'not.a.token' }).graphql('{ version }');
+    expect(bearer.status).toBe(429);
+    // A valid credential from the same address keeps its own bucket.
+    expect((await app.as({ apiKey: (await app.bootstrapAnother()).apiKey }).get('/applications')).status).toBe(200);
   });
 
   // The counters live in Redis when REDIS_URL is set (API.md), so every instance enforces one shared limit; without

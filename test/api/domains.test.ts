@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticate } from '../../src/auth/authenticate.ts';
 import { createRequestContext } from '../../src/context.ts';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import { verifyDomain } from '../../src/domain/domains/domains.ts';
@@ -24,7 +25,9 @@ const publishing =
 
 /** Runs the domain's verify with a given resolver, in the scope the credentials and path would settle. */
 async function verifyWith(apiKey: string, target: { applicationId: string; tenantId?: string }, domainId: string, resolveTxt: ResolveTxt) {
-  const context = await createRequestContext(app.gatehouse.services, randomUUID(), { apiKey, bearer: undefined });
+  const { services } = app.gatehouse;
+  const principal = await authenticate(services.orm.em.fork(), services.signingKeys, { apiKey, bearer: undefined });
+  const context = createRequestContext(services, randomUUID(), principal);
   return verifyDomain(await context.scope(target), domainId, resolveTxt);
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
@@ -24,9 +24,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** A free local port, for a service whose PUBLIC_URL must be known before it listens. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+export interface TestAppOptions {
+  /** PUBLIC_URL (the OAuth issuer) is the service's real address, so discovery's URLs are reachable. */
+  reachablePublicUrl?: boolean;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const queries: string[] = [];
+  const listenPort = options.reachablePublicUrl === true ? await freePort() : 0;
+  if (options.reachablePublicUrl === true) overrides = { publicUrl: `http://127.0.0.1:${listenPort}`, ...overrides };
   const config = loadConfig(
     { PORT: '0', REDIS_URL: process.env['REDIS_URL'] ?? '', LOG_LEVEL: 'silent' },
     {
@@ -34,12 +50,13 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       dataDir: database.dataDir,
       host: '127.0.0.1',
       publicUrl: 'http://gatehouse.test',
-      rateLimit: { max: 100_000, windowMs: 60_000 },
+      // Each test app counts in its own Redis keys: parallel files share 127.0.0.1 but not their limits.
+      rateLimit: { max: 100_000, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` },
       ...overrides,
     },
   );
   const gatehouse = await startGatehouse(config, { logger: false, onQuery: (sql) => queries.push(sql) });
-  await gatehouse.server.app.listen({ port: 0, host: '127.0.0.1' });
+  await gatehouse.server.app.listen({ port: listenPort, host: '127.0.0.1' });
   const { port } = gatehouse.server.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const another = () => bootstrap(gatehouse.services.orm, { requestId: randomUUID(), apiKeySecret: undefined });
