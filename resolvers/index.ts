@@ -11,6 +11,8 @@ import { tenantResolvers } from './tenants.ts';
 import { userResolvers } from './users.ts';
 import { authProviderResolvers } from './auth-providers.ts';
 import { domainResolvers } from './domains.ts';
+import { oauthClientResolvers } from './oauth-clients.ts';
+import { m2mCredentialResolvers } from './m2m-credentials.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -26,4 +28,6 @@ export const resolvers: Resolvers[] = [
   authProviderResolvers,
   domainResolvers,
   tenantConfigurationResolvers,
+  oauthClientResolvers,
+  m2mCredentialResolvers,
 ];

@@ -8,6 +8,8 @@ import type { PolicyView as PolicyViewModel, PasswordPolicyView as PasswordPolic
 import type { AuthProviderView as AuthProviderViewModel } from '../domain/auth-providers/auth-providers.ts';
 import type { DomainView as DomainViewModel, DomainVerificationView as DomainVerificationViewModel } from '../domain/domains/domains.ts';
 import type { TenantConfiguration as TenantConfigurationModel } from '../domain/tenancy/configuration.ts';
+import type { OAuthClientView as OAuthClientViewModel, OAuthClientWithSecretView as OAuthClientWithSecretViewModel } from '../domain/oauth-clients/oauth-clients.ts';
+import type { M2MCredentialView as M2MCredentialViewModel, M2MCredentialWithSecretView as M2MCredentialWithSecretViewModel } from '../domain/m2m-credentials/m2m-credentials.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -303,6 +305,54 @@ export type CreateDomainInput = {
   hostname: Scalars['String']['input'];
 };
 
+/** New M2M credentials. */
+export type CreateM2MCredentialInput = {
+  /** How it authenticates; default `client_secret_basic`. */
+  authMethod?: InputMaybe<M2MAuthMethod>;
+  /** private_key_jwt only, and then required (else 422, field `jwks`): the public keys of its client assertions. */
+  jwks?: InputMaybe<JwksInput>;
+  /** Display name (1 to 200 characters). */
+  name: Scalars['String']['input'];
+  /**
+   * Permissions its tokens carry: `resource:action`, `resource:*` or `*` (else 422, field `permissions`). The caller
+   * must hold every one of them itself (else 403).
+   */
+  permissions: Array<Scalars['String']['input']>;
+  /**
+   * The tenant the credential is scoped to (its tokens carry `tenant_id`). Defaults to the tenant of the path or
+   * credentials; a tenant-scoped credential may create credentials only for its own tenant (else 403).
+   */
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+/** A new OAuth client. */
+export type CreateOAuthClientInput = {
+  /** Display name (1 to 200 characters). */
+  name: Scalars['String']['input'];
+  /** Post-logout redirect URIs, under the same rules as `redirectUris` (may be empty). */
+  postLogoutRedirectUris?: InputMaybe<Array<Scalars['String']['input']>>;
+  /**
+   * Redirect URIs, stored and matched exactly (at least one for web, spa and native; none for device; at most 50).
+   * Absolute, without fragment, user information or wildcards. web and spa: https (http only for `localhost`,
+   * `127.0.0.1` or `[::1]`, while developing). native: claimed https, a reverse-domain private-use scheme
+   * (`com.example.app:/callback`) or loopback `http://127.0.0.1:{port}` / `http://[::1]:{port}` (RFC 8252). A
+   * refused URI: 422, field `redirectUris[i]`.
+   */
+  redirectUris?: InputMaybe<Array<Scalars['String']['input']>>;
+  /**
+   * The tenant the client belongs to. Defaults to the tenant of the path or credentials; a tenant-scoped credential
+   * may create clients only for its own tenant (else 403).
+   */
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  /**
+   * Web clients only: `client_secret_basic` (the default) or `client_secret_post`. Public clients are `none` (any
+   * other value: 422).
+   */
+  tokenEndpointAuthMethod?: InputMaybe<OAuthClientAuthMethod>;
+  /** The kind of application; `web` clients get a secret, the others are public and use PKCE. */
+  type: OAuthClientType;
+};
+
 /** A new tenant. */
 export type CreateTenantInput = {
   /** Display name (1 to 200 characters). */
@@ -561,6 +611,16 @@ export type IntrospectApiKeyInput = {
   secret: Scalars['String']['input'];
 };
 
+/**
+ * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC, RSA (at least 2048 bits) or OKP (Ed25519, Ed448)
+ * keys, each with a distinct `kid`, `use` (if any) `sig`. Private members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`,
+ * `k`) are refused: 422 naming the member, e.g. `keys[0].d`.
+ */
+export type JwksInput = {
+  /** The public keys (JWK objects). */
+  keys: Array<Scalars['JSONObject']['input']>;
+};
+
 /** Account lockout after consecutive failed sign-ins. */
 export type LockoutPolicy = Policy & {
   __typename?: 'LockoutPolicy';
@@ -578,6 +638,98 @@ export type LockoutPolicy = Policy & {
   source: Maybe<Source>;
   /** When the stored policy last changed; null while the built-in default applies. */
   updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** How an M2M credential authenticates at the token endpoint (client credentials grant). */
+export type M2MAuthMethod =
+  /** The client secret in an HTTP Basic `Authorization` header (the default). */
+  | 'client_secret_basic'
+  /** The client secret as `client_secret` in the form body of the token request. */
+  | 'client_secret_post'
+  /** A JWT client assertion (RFC 7523) signed with a private key whose public key is in the credential's JWKS. */
+  | 'private_key_jwt';
+
+/**
+ * Machine-to-machine credentials: an OAuth 2.0 client of the client credentials grant. Its access tokens carry its
+ * `permissions` (and `tenant_id` for a tenant-scoped credential) and work as Bearer tokens on the management API. Its
+ * secret, if any, is never shown after creation or rotation.
+ */
+export type M2MCredential = {
+  __typename?: 'M2MCredential';
+  /** The application the credential belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** How it authenticates at the token endpoint. */
+  authMethod: M2MAuthMethod;
+  /** The OAuth 2.0 `client_id` to request tokens with. */
+  clientId: Scalars['UUID']['output'];
+  /** When it was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Whether it has a working secret (secret methods, until revoked). The secret itself is never shown again. */
+  hasSecret: Scalars['Boolean']['output'];
+  /** The credential's id: the same value as `clientId`. */
+  id: Scalars['UUID']['output'];
+  /** private_key_jwt: the public keys its client assertions are verified with; null for secret methods. */
+  jwks: Maybe<Scalars['JSONObject']['output']>;
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Permissions its tokens carry: `resource:action`, `resource:*` or `*`. */
+  permissions: Array<Scalars['String']['output']>;
+  /** While a rotation's grace period runs: when the previous secret stops working. Null otherwise. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** When it was revoked (it gets no more tokens); null while valid. */
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The tenant the credential (and its tokens) is scoped to; null for an application-wide credential. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** When it last changed. */
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A page of M2M credentials. */
+export type M2MCredentialPage = {
+  __typename?: 'M2MCredentialPage';
+  /** The credentials of this page. */
+  data: Array<M2MCredential>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * An M2M credential together with its secret in clear: the answer of creation and of rotation only. The secret is
+ * stored encrypted and cannot be shown again.
+ */
+export type M2MCredentialWithSecret = {
+  __typename?: 'M2MCredentialWithSecret';
+  /** The application the credential belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** How it authenticates at the token endpoint. */
+  authMethod: M2MAuthMethod;
+  /** The OAuth 2.0 `client_id` to request tokens with. */
+  clientId: Scalars['UUID']['output'];
+  /**
+   * The client secret, shown this once: present for client_secret_basic and client_secret_post, null for
+   * private_key_jwt.
+   */
+  clientSecret: Maybe<Scalars['String']['output']>;
+  /** When it was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Whether it has a working secret. */
+  hasSecret: Scalars['Boolean']['output'];
+  /** The credential's id: the same value as `clientId`. */
+  id: Scalars['UUID']['output'];
+  /** private_key_jwt: the public keys its client assertions are verified with; null for secret methods. */
+  jwks: Maybe<Scalars['JSONObject']['output']>;
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Permissions its tokens carry: `resource:action`, `resource:*` or `*`. */
+  permissions: Array<Scalars['String']['output']>;
+  /** While a rotation's grace period runs: when the previous secret stops working. Null otherwise. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** When it was revoked; null while valid. */
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The tenant the credential (and its tokens) is scoped to; null for an application-wide credential. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** When it last changed. */
+  updatedAt: Scalars['DateTime']['output'];
 };
 
 /** Whether users must use a second factor. */
@@ -632,6 +784,10 @@ export type Mutation = {
    * else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
    */
   createDomain: Domain;
+  /** Creates M2M credentials. A secret method's secret is in this response only. */
+  createM2MCredential: M2MCredentialWithSecret;
+  /** Registers an OAuth client. A web client's secret is in this response only. */
+  createOAuthClient: OAuthClientWithSecret;
   /** Creates a tenant in a multi-tenant application. */
   createTenant: Tenant;
   /** Creates a user. In a tenant scope the user becomes a member of that tenant. */
@@ -642,6 +798,11 @@ export type Mutation = {
   deleteAuthProvider: Scalars['Boolean']['output'];
   /** Removes a custom domain. */
   deleteDomain: Scalars['Boolean']['output'];
+  /**
+   * Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
+   * authorization server's business.
+   */
+  deleteOAuthClient: Scalars['Boolean']['output'];
   /** Deletes a tenant with its overrides, its tenant-scoped keys and the users of its isolated pool. */
   deleteTenant: Scalars['Boolean']['output'];
   /**
@@ -672,6 +833,11 @@ export type Mutation = {
    */
   putEmailTemplate: EmailTemplate;
   /**
+   * Replaces the public keys of a private_key_jwt credential (the whole set: to roll a key, upload old and new
+   * together, then the new one alone). Secret-method or revoked credentials: 422, field `credentialId`.
+   */
+  putM2MCredentialJwks: M2MCredential;
+  /**
    * Replaces a policy: the application's (application-wide credentials), or a tenant's override, which needs
    * `authIsolation` = `isolated` (else 409 `tenant_customization_disabled`).
    */
@@ -698,12 +864,29 @@ export type Mutation = {
   removePolicy: Scalars['Boolean']['output'];
   /** Revokes an API key: it stops authenticating at once (401). Revoking a revoked key changes nothing. */
   revokeApiKey: ApiKey;
+  /**
+   * Revokes M2M credentials: their secrets are erased and they get no more tokens. Revoking revoked credentials
+   * changes nothing.
+   */
+  revokeM2MCredential: M2MCredential;
   /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */
   rotateApiKey: ApiKeyWithSecret;
+  /**
+   * Gives the credential a new secret, valid at once; the previous one keeps working for the grace period. Revoked and
+   * private_key_jwt credentials cannot be rotated (422, field `credentialId`).
+   */
+  rotateM2MCredential: M2MCredentialWithSecret;
+  /**
+   * Gives a web client a new secret, valid at once; the previous one keeps working for the grace period. Public
+   * clients have no secret (422, field `clientId`).
+   */
+  rotateOAuthClientSecret: OAuthClientWithSecret;
   /** Updates an application, including its tenancy configuration. Returns the whole application. */
   updateApplication: Application;
   /** Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). */
   updateAuthProvider: AuthProvider;
+  /** Changes an OAuth client's name, redirect URIs or (web) token endpoint authentication. */
+  updateOAuthClient: OAuthClient;
   /** Renames a tenant or changes its slug. */
   updateTenant: Tenant;
   /** Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. */
@@ -750,6 +933,22 @@ export type MutationCreateDomainArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationCreateM2MCredentialArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreateM2MCredentialInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCreateOAuthClientArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreateOAuthClientInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationCreateTenantArgs = {
   appId: Scalars['UUID']['input'];
   input: CreateTenantInput;
@@ -782,6 +981,14 @@ export type MutationDeleteAuthProviderArgs = {
 export type MutationDeleteDomainArgs = {
   appId: Scalars['UUID']['input'];
   domainId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteOAuthClientArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  clientId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -844,6 +1051,15 @@ export type MutationPutEmailTemplateArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationPutM2MCredentialJwksArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  credentialId: Scalars['UUID']['input'];
+  input: JwksInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationPutPolicyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: PolicyInput;
@@ -891,9 +1107,35 @@ export type MutationRevokeApiKeyArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationRevokeM2MCredentialArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  credentialId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationRotateApiKeyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   keyId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRotateM2MCredentialArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  credentialId: Scalars['UUID']['input'];
+  input?: InputMaybe<RotateM2MCredentialInput>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRotateOAuthClientSecretArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  clientId: Scalars['UUID']['input'];
+  input?: InputMaybe<RotateOAuthClientSecretInput>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -910,6 +1152,15 @@ export type MutationUpdateAuthProviderArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: UpdateAuthProviderInput;
   providerId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationUpdateOAuthClientArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  clientId: Scalars['UUID']['input'];
+  input: UpdateOAuthClientInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -936,6 +1187,111 @@ export type MutationVerifyDomainArgs = {
   appId: Scalars['UUID']['input'];
   domainId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+/**
+ * An OAuth 2.0 / OpenID Connect client of the application (or of one tenant): an application that signs users in
+ * through Gatehouse. Its secret, if any, is never shown after creation or rotation.
+ */
+export type OAuthClient = {
+  __typename?: 'OAuthClient';
+  /** The application the client belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** The OAuth 2.0 `client_id`. */
+  clientId: Scalars['UUID']['output'];
+  /** When the client was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Whether the client has a secret (web clients). The secret itself is never shown again. */
+  hasSecret: Scalars['Boolean']['output'];
+  /** The client's id: the same value as `clientId`. */
+  id: Scalars['UUID']['output'];
+  /** Display name (shown on the consent page). */
+  name: Scalars['String']['output'];
+  /** Where the client may send users after sign-out, matched exactly; may be empty. */
+  postLogoutRedirectUris: Array<Scalars['String']['output']>;
+  /** While a rotation's grace period runs: when the previous secret stops working. Null otherwise. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The redirect URIs the client may use, matched exactly as stored (no wildcards, no normalization). */
+  redirectUris: Array<Scalars['String']['output']>;
+  /** The tenant the client belongs to; null for a client of the whole application. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** How the client authenticates at the token endpoint: `none` for public clients. */
+  tokenEndpointAuthMethod: OAuthClientAuthMethod;
+  /** The kind of application; it never changes. */
+  type: OAuthClientType;
+  /** When the client last changed. */
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** How an OAuth client authenticates at the token endpoint (its `token_endpoint_auth_method`). */
+export type OAuthClientAuthMethod =
+  /** The client secret in an HTTP Basic `Authorization` header (the default for web clients). */
+  | 'client_secret_basic'
+  /** The client secret as `client_secret` in the form body of the token request. */
+  | 'client_secret_post'
+  /** A public client: no secret; it proves possession of the authorization code with PKCE (S256). */
+  | 'none';
+
+/** A page of OAuth clients. */
+export type OAuthClientPage = {
+  __typename?: 'OAuthClientPage';
+  /** The clients of this page. */
+  data: Array<OAuthClient>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** The kind of application an OAuth client is; it decides how the client authenticates and where it may redirect. */
+export type OAuthClientType =
+  /** An input-constrained device (TV, CLI) using the device authorization grant: public, no redirect URIs. */
+  | 'device'
+  /**
+   * A mobile or desktop application: public (no secret, PKCE); redirect URIs per RFC 8252: claimed https, a
+   * private-use scheme named after a reverse domain (`com.example.app:/callback`) or the loopback `http://127.0.0.1:{port}`.
+   */
+  | 'native'
+  /** A single-page application running in the browser: public (no secret, PKCE); https redirect URIs. */
+  | 'spa'
+  /** A server-side web application: confidential, authenticates with its client secret; https redirect URIs. */
+  | 'web';
+
+/**
+ * An OAuth client together with its secret in clear: the answer of creation and of secret rotation only. The secret is
+ * stored encrypted and cannot be shown again.
+ */
+export type OAuthClientWithSecret = {
+  __typename?: 'OAuthClientWithSecret';
+  /** The application the client belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** The OAuth 2.0 `client_id`. */
+  clientId: Scalars['UUID']['output'];
+  /**
+   * The client secret, shown this once: present for web clients (at creation and rotation), null for public clients
+   * (spa, native, device), which have none.
+   */
+  clientSecret: Maybe<Scalars['String']['output']>;
+  /** When the client was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Whether the client has a secret (web clients). */
+  hasSecret: Scalars['Boolean']['output'];
+  /** The client's id: the same value as `clientId`. */
+  id: Scalars['UUID']['output'];
+  /** Display name (shown on the consent page). */
+  name: Scalars['String']['output'];
+  /** Where the client may send users after sign-out, matched exactly; may be empty. */
+  postLogoutRedirectUris: Array<Scalars['String']['output']>;
+  /** While a rotation's grace period runs: when the previous secret stops working. Null otherwise. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The redirect URIs the client may use, matched exactly as stored (no wildcards, no normalization). */
+  redirectUris: Array<Scalars['String']['output']>;
+  /** The tenant the client belongs to; null for a client of the whole application. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** How the client authenticates at the token endpoint: `none` for public clients. */
+  tokenEndpointAuthMethod: OAuthClientAuthMethod;
+  /** The kind of application; it never changes. */
+  type: OAuthClientType;
+  /** When the client last changed. */
+  updatedAt: Scalars['DateTime']['output'];
 };
 
 /** An organization: the customer account that owns applications. */
@@ -1092,6 +1448,14 @@ export type Query = {
   emailTemplate: EmailTemplate;
   /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
   emailTemplates: EmailTemplatePage;
+  /** One M2M credential. */
+  m2mCredential: M2MCredential;
+  /** The M2M credentials of the application, or of one tenant in a tenant scope; revoked ones are listed with `revokedAt`. */
+  m2mCredentials: M2MCredentialPage;
+  /** One OAuth client. */
+  oauthClient: OAuthClient;
+  /** The OAuth clients of the application, or of one tenant in a tenant scope (M2M credentials are listed apart). */
+  oauthClients: OAuthClientPage;
   /** The organization that owns the credentials' application. Any other id: `not_found`. */
   organization: Organization;
   /** All four policies: the application's, or a tenant's effective ones with `source`. */
@@ -1204,6 +1568,40 @@ export type QueryEmailTemplatesArgs = {
 
 
 /** Read operations of the management API. */
+export type QueryM2mCredentialArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  credentialId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryM2mCredentialsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryOauthClientArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  clientId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryOauthClientsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryOrganizationArgs = {
   orgId: Scalars['UUID']['input'];
 };
@@ -1273,6 +1671,24 @@ export type RenderedEmail = {
   text: Scalars['String']['output'];
   /** The variables it was rendered with. */
   variables: Scalars['JSONObject']['output'];
+};
+
+/** How to rotate an M2M credential's secret. */
+export type RotateM2MCredentialInput = {
+  /**
+   * How long the previous secret keeps working, in seconds: 0 to 2592000 (30 days), default 86400 (24 hours). 0 stops
+   * it at once (e.g. after a leak).
+   */
+  gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** How to rotate a client secret. */
+export type RotateOAuthClientSecretInput = {
+  /**
+   * How long the previous secret keeps working, in seconds: 0 to 2592000 (30 days), default 86400 (24 hours). 0 stops
+   * it at once (e.g. after a leak).
+   */
+  gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Amazon SES settings. */
@@ -1459,6 +1875,18 @@ export type UpdateAuthProviderInput = {
   secrets?: InputMaybe<Scalars['JSONObject']['input']>;
 };
 
+/** Changes to an OAuth client; fields left out keep their value. The type and tenant never change. */
+export type UpdateOAuthClientInput = {
+  /** New display name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The complete new list of post-logout redirect URIs (rules as at creation). */
+  postLogoutRedirectUris?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The complete new list of redirect URIs (rules as at creation). */
+  redirectUris?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Web clients only: `client_secret_basic` or `client_secret_post`. */
+  tokenEndpointAuthMethod?: InputMaybe<OAuthClientAuthMethod>;
+};
+
 /** A partial update of a tenant. */
 export type UpdateTenantInput = {
   /** Display name. */
@@ -1616,6 +2044,8 @@ export type ResolversTypes = {
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
   CreateDomainInput: CreateDomainInput;
+  CreateM2MCredentialInput: CreateM2MCredentialInput;
+  CreateOAuthClientInput: CreateOAuthClientInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   CustomizationScope: CustomizationScope;
@@ -1637,11 +2067,21 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
+  JwksInput: JwksInput;
   LockoutPolicy: ResolverTypeWrapper<LockoutPolicyViewModel>;
+  M2MAuthMethod: M2MAuthMethod;
+  M2MCredential: ResolverTypeWrapper<M2MCredentialViewModel>;
+  M2MCredentialPage: ResolverTypeWrapper<Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversTypes['M2MCredential']> }>;
+  M2MCredentialWithSecret: ResolverTypeWrapper<M2MCredentialWithSecretViewModel>;
   MfaEnforcement: MfaEnforcement;
   MfaFactor: MfaFactor;
   MfaPolicy: ResolverTypeWrapper<MfaPolicyViewModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  OAuthClient: ResolverTypeWrapper<OAuthClientViewModel>;
+  OAuthClientAuthMethod: OAuthClientAuthMethod;
+  OAuthClientPage: ResolverTypeWrapper<Omit<OAuthClientPage, 'data'> & { data: Array<ResolversTypes['OAuthClient']> }>;
+  OAuthClientType: OAuthClientType;
+  OAuthClientWithSecret: ResolverTypeWrapper<OAuthClientWithSecretViewModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
   PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
   Policies: ResolverTypeWrapper<PoliciesViewModel>;
@@ -1650,6 +2090,8 @@ export type ResolversTypes = {
   PolicyKind: PolicyKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RenderedEmail: ResolverTypeWrapper<RenderedEmail>;
+  RotateM2MCredentialInput: RotateM2MCredentialInput;
+  RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
   SesSettingsInput: SesSettingsInput;
   SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
@@ -1667,6 +2109,7 @@ export type ResolversTypes = {
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
+  UpdateOAuthClientInput: UpdateOAuthClientInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserModel>;
@@ -1693,6 +2136,8 @@ export type ResolversParentTypes = {
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
   CreateDomainInput: CreateDomainInput;
+  CreateM2MCredentialInput: CreateM2MCredentialInput;
+  CreateOAuthClientInput: CreateOAuthClientInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   DateTime: Scalars['DateTime']['output'];
@@ -1710,9 +2155,16 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: Scalars['JSONObject']['output'];
+  JwksInput: JwksInput;
   LockoutPolicy: LockoutPolicyViewModel;
+  M2MCredential: M2MCredentialViewModel;
+  M2MCredentialPage: Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversParentTypes['M2MCredential']> };
+  M2MCredentialWithSecret: M2MCredentialWithSecretViewModel;
   MfaPolicy: MfaPolicyViewModel;
   Mutation: Record<PropertyKey, never>;
+  OAuthClient: OAuthClientViewModel;
+  OAuthClientPage: Omit<OAuthClientPage, 'data'> & { data: Array<ResolversParentTypes['OAuthClient']> };
+  OAuthClientWithSecret: OAuthClientWithSecretViewModel;
   Organization: OrganizationModel;
   PasswordPolicy: PasswordPolicyViewModel;
   Policies: PoliciesViewModel;
@@ -1720,6 +2172,8 @@ export type ResolversParentTypes = {
   PolicyInput: PolicyInput;
   Query: Record<PropertyKey, never>;
   RenderedEmail: RenderedEmail;
+  RotateM2MCredentialInput: RotateM2MCredentialInput;
+  RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
   SesSettings: SesSettings;
   SesSettingsInput: SesSettingsInput;
   SessionPolicy: SessionPolicyViewModel;
@@ -1735,6 +2189,7 @@ export type ResolversParentTypes = {
   UUID: Scalars['UUID']['output'];
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
+  UpdateOAuthClientInput: UpdateOAuthClientInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
   User: UserModel;
@@ -1894,6 +2349,44 @@ export type LockoutPolicyResolvers<ContextType = RequestContext, ParentType exte
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type M2MCredentialResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['M2MCredential'] = ResolversParentTypes['M2MCredential']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  authMethod?: Resolver<ResolversTypes['M2MAuthMethod'], ParentType, ContextType>;
+  clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  jwks?: Resolver<Maybe<ResolversTypes['JSONObject']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type M2MCredentialPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['M2MCredentialPage'] = ResolversParentTypes['M2MCredentialPage']> = {
+  data?: Resolver<Array<ResolversTypes['M2MCredential']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type M2MCredentialWithSecretResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['M2MCredentialWithSecret'] = ResolversParentTypes['M2MCredentialWithSecret']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  authMethod?: Resolver<ResolversTypes['M2MAuthMethod'], ParentType, ContextType>;
+  clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  clientSecret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  jwks?: Resolver<Maybe<ResolversTypes['JSONObject']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
 export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaPolicy'] = ResolversParentTypes['MfaPolicy']> = {
   enforcement?: Resolver<ResolversTypes['MfaEnforcement'], ParentType, ContextType>;
   factors?: Resolver<Array<ResolversTypes['MfaFactor']>, ParentType, ContextType>;
@@ -1909,11 +2402,14 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
   createAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationCreateAuthProviderArgs, 'input'>>;
   createDomain?: Resolver<ResolversTypes['Domain'], ParentType, ContextType, RequireFields<MutationCreateDomainArgs, 'appId' | 'input'>>;
+  createM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationCreateM2MCredentialArgs, 'input'>>;
+  createOAuthClient?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationCreateOAuthClientArgs, 'input'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'appId' | 'input'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
   deleteApplication?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApplicationArgs, 'appId'>>;
   deleteAuthProvider?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAuthProviderArgs, 'providerId'>>;
   deleteDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDomainArgs, 'appId' | 'domainId'>>;
+  deleteOAuthClient?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteOAuthClientArgs, 'clientId'>>;
   deleteTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTenantArgs, 'appId' | 'tenantId'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'userId'>>;
   introspectApiKey?: Resolver<ResolversTypes['ApiKeyIntrospection'], ParentType, ContextType, RequireFields<MutationIntrospectApiKeyArgs, 'input'>>;
@@ -1921,19 +2417,62 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   putBranding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, RequireFields<MutationPutBrandingArgs, 'input'>>;
   putEmailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, RequireFields<MutationPutEmailProviderArgs, 'input'>>;
   putEmailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<MutationPutEmailTemplateArgs, 'input' | 'templateKey'>>;
+  putM2MCredentialJwks?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationPutM2MCredentialJwksArgs, 'credentialId' | 'input'>>;
   putPolicy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<MutationPutPolicyArgs, 'input' | 'kind'>>;
   removeBrandingOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveBrandingOverrideArgs>>;
   removeEmailProviderOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveEmailProviderOverrideArgs>>;
   removeEmailTemplateOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveEmailTemplateOverrideArgs, 'templateKey'>>;
   removePolicy?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemovePolicyArgs, 'kind'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
+  revokeM2MCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationRevokeM2MCredentialArgs, 'credentialId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
+  rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
+  rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
+  updateOAuthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<MutationUpdateOAuthClientArgs, 'clientId' | 'input'>>;
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
   verifyDomain?: Resolver<ResolversTypes['DomainVerification'], ParentType, ContextType, RequireFields<MutationVerifyDomainArgs, 'appId' | 'domainId'>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type OAuthClientResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OAuthClient'] = ResolversParentTypes['OAuthClient']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  redirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  tokenEndpointAuthMethod?: Resolver<ResolversTypes['OAuthClientAuthMethod'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['OAuthClientType'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type OAuthClientPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OAuthClientPage'] = ResolversParentTypes['OAuthClientPage']> = {
+  data?: Resolver<Array<ResolversTypes['OAuthClient']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OAuthClientWithSecret'] = ResolversParentTypes['OAuthClientWithSecret']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  clientSecret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  redirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  tokenEndpointAuthMethod?: Resolver<ResolversTypes['OAuthClientAuthMethod'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['OAuthClientType'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
 export type OrganizationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
@@ -1981,6 +2520,10 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
   emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
+  m2mCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<QueryM2mCredentialArgs, 'credentialId'>>;
+  m2mCredentials?: Resolver<ResolversTypes['M2MCredentialPage'], ParentType, ContextType, Partial<QueryM2mCredentialsArgs>>;
+  oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
+  oauthClients?: Resolver<ResolversTypes['OAuthClientPage'], ParentType, ContextType, Partial<QueryOauthClientsArgs>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'orgId'>>;
   policies?: Resolver<ResolversTypes['Policies'], ParentType, ContextType, Partial<QueryPoliciesArgs>>;
   policy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<QueryPolicyArgs, 'kind'>>;
@@ -2101,8 +2644,14 @@ export type Resolvers<ContextType = RequestContext> = {
   EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   LockoutPolicy?: LockoutPolicyResolvers<ContextType>;
+  M2MCredential?: M2MCredentialResolvers<ContextType>;
+  M2MCredentialPage?: M2MCredentialPageResolvers<ContextType>;
+  M2MCredentialWithSecret?: M2MCredentialWithSecretResolvers<ContextType>;
   MfaPolicy?: MfaPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  OAuthClient?: OAuthClientResolvers<ContextType>;
+  OAuthClientPage?: OAuthClientPageResolvers<ContextType>;
+  OAuthClientWithSecret?: OAuthClientWithSecretResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
   Policies?: PoliciesResolvers<ContextType>;

@@ -78,6 +78,20 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/auth-providers/:providerId', operation: 'GetAuthProvider', summary: 'Get an auth provider in force for the scope', owned: true },
   { method: 'PATCH', path: '/auth-providers/:providerId', operation: 'UpdateAuthProvider', summary: 'Update an auth provider of the scope’s own level', owned: true },
   { method: 'DELETE', path: '/auth-providers/:providerId', operation: 'DeleteAuthProvider', summary: 'Delete an auth provider of the scope’s own level', owned: true },
+  // oauth clients
+  { method: 'GET', path: '/oauth-clients', operation: 'ListOAuthClients', summary: 'List OAuth clients', owned: true },
+  { method: 'POST', path: '/oauth-clients', operation: 'CreateOAuthClient', summary: 'Register an OAuth client (a web client’s secret is in the response only)', owned: true, status: 201 },
+  { method: 'GET', path: '/oauth-clients/:clientId', operation: 'GetOAuthClient', summary: 'Get an OAuth client', owned: true },
+  { method: 'PATCH', path: '/oauth-clients/:clientId', operation: 'UpdateOAuthClient', summary: 'Update an OAuth client', owned: true },
+  { method: 'DELETE', path: '/oauth-clients/:clientId', operation: 'DeleteOAuthClient', summary: 'Delete an OAuth client', owned: true },
+  { method: 'POST', path: '/oauth-clients/:clientId/rotate-secret', operation: 'RotateOAuthClientSecret', summary: 'Rotate a web client’s secret (the previous one stays valid for a grace period)', owned: true, idempotent: true },
+  // m2m credentials
+  { method: 'GET', path: '/m2m-credentials', operation: 'ListM2MCredentials', summary: 'List M2M credentials', owned: true },
+  { method: 'POST', path: '/m2m-credentials', operation: 'CreateM2MCredential', summary: 'Create M2M credentials (the response alone holds the client secret)', owned: true, status: 201 },
+  { method: 'GET', path: '/m2m-credentials/:credentialId', operation: 'GetM2MCredential', summary: 'Get M2M credentials', owned: true },
+  { method: 'DELETE', path: '/m2m-credentials/:credentialId', operation: 'RevokeM2MCredential', summary: 'Revoke M2M credentials', owned: true },
+  { method: 'POST', path: '/m2m-credentials/:credentialId/rotate', operation: 'RotateM2MCredential', summary: 'Rotate M2M credentials’ secret (the previous one stays valid for a grace period)', owned: true, idempotent: true },
+  { method: 'PUT', path: '/m2m-credentials/:credentialId/jwks', operation: 'PutM2MCredentialJwks', summary: 'Replace the public keys of private_key_jwt M2M credentials', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: 'ListDomains', summary: 'List the application’s custom domains' },
   { method: 'POST', path: '/applications/:appId/domains', operation: 'CreateDomain', summary: 'Add a custom domain to the application', status: 201 },

@@ -10,6 +10,19 @@ export interface Victim {
   readonly bodies: Readonly<Record<string, unknown>>;
 }
 
+/** A public signing key (P-256) for private_key_jwt credentials. */
+const VICTIM_JWKS = {
+  keys: [
+    {
+      kty: 'EC',
+      crv: 'P-256',
+      kid: 'victim-key',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    },
+  ],
+};
+
 export async function seedVictim(app: TestApp): Promise<Victim> {
   const appId = app.root.applicationId;
   const tenant = async (name: string) => (await app.http.post(`/applications/${appId}/tenants`, { name })).body.id as string;
@@ -21,8 +34,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   // auth stack: an application provider and domain (tenant ones would need authIsolation = isolated)
   const providerId = (await app.http.post(`/applications/${appId}/auth-providers`, { type: 'password', name: 'Victim password' })).body.id as string;
   const domainId = (await app.http.post(`/applications/${appId}/domains`, { hostname: 'victim.example.com' })).body.id as string;
+  // oauth clients and m2m credentials, in tenant a
+  const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
+  const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -40,6 +56,12 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CreateAuthProvider: { type: 'magic_link' },
       UpdateAuthProvider: { enabled: false },
       CreateDomain: { hostname: 'intruder.example.com' },
+      CreateOAuthClient: { name: 'Intruder client', type: 'spa', redirectUris: ['https://intruder.example.com/callback'] },
+      UpdateOAuthClient: { name: 'Intruded' },
+      RotateOAuthClientSecret: { gracePeriodSeconds: 0 },
+      CreateM2MCredential: { name: 'Intruder m2m', permissions: ['users:read'] },
+      RotateM2MCredential: {},
+      PutM2MCredentialJwks: VICTIM_JWKS,
     },
   };
 }

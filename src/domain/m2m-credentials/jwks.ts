@@ -1,0 +1,73 @@
+import { createPublicKey } from 'node:crypto';
+import { invalid } from '../../errors.ts';
+
+/** A JSON Web Key Set of public signing keys, as stored in `oauth_client.jwks` for private_key_jwt. */
+export type PublicJwks = {
+  keys: Record<string, unknown>[];
+};
+
+export const MAX_JWKS_KEYS = 10;
+const KEY_TYPES = new Set(['EC', 'RSA', 'OKP']);
+/** RFC 7517/7518: the members that hold private (or symmetric) key material. */
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+/** Asymmetric JWS algorithms a client assertion may be signed with (RFC 7518, RFC 8037). */
+const SIGNING_ALGORITHMS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+const MIN_RSA_BITS = 2048;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function publicKey(field: string, jwk: Record<string, unknown>): void {
+  const kty = jwk['kty'];
+  if (typeof kty !== 'string' || !KEY_TYPES.has(kty)) throw invalid(`${field}.kty`, 'kty must be EC, RSA or OKP');
+  const kid = jwk['kid'];
+  if (typeof kid !== 'string' || kid.length === 0 || kid.length > 200) throw invalid(`${field}.kid`, 'Every key needs a kid (1 to 200 characters)');
+  // A private key uploaded here would be a leaked key: refuse it rather than strip it.
+  const secret = PRIVATE_MEMBERS.find((member) => member in jwk);
+  if (secret !== undefined) throw invalid(`${field}.${secret}`, 'Upload public keys only: the JWKS holds private key material');
+  const use = jwk['use'];
+  if (use !== undefined && use !== 'sig') throw invalid(`${field}.use`, 'use must be sig: the keys verify client assertions');
+  const alg = jwk['alg'];
+  if (alg !== undefined && (typeof alg !== 'string' || !SIGNING_ALGORITHMS.has(alg))) {
+    throw invalid(`${field}.alg`, `alg must be one of ${[...SIGNING_ALGORITHMS].join(', ')}`);
+  }
+  let key;
+  try {
+    key = createPublicKey({ key: jwk, format: 'jwk' });
+  } catch {
+    throw invalid(field, `The ${kty} key is not a valid public JWK`);
+  }
+  if (kty === 'OKP' && key.asymmetricKeyType !== 'ed25519' && key.asymmetricKeyType !== 'ed448') {
+    throw invalid(`${field}.crv`, 'An OKP key must be Ed25519 or Ed448');
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength;
+  if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS)) {
+    throw invalid(field, `An RSA key must have at least ${MIN_RSA_BITS} bits`);
+  }
+}
+
+/**
+ * A JWKS for private_key_jwt client authentication: `{keys: [...]}` with 1 to 10 public EC, RSA or OKP signing keys,
+ * each with a distinct `kid`. `field` prefixes the error's field (`jwks` in a creation, empty for the JWKS body).
+ * Returns the keys exactly as given: the OP verifies with them.
+ */
+export function publicJwks(field: string, value: unknown): PublicJwks {
+  const at = (suffix: string) => (field === '' ? suffix : `${field}.${suffix}`);
+  if (!isObject(value)) throw invalid(field === '' ? 'keys' : field, 'A JWKS is an object {"keys": [...]}');
+  const extra = Object.keys(value).find((member) => member !== 'keys');
+  if (extra !== undefined) throw invalid(at(extra), `Unknown JWKS member ${extra}`);
+  const keys = value['keys'];
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_JWKS_KEYS) {
+    throw invalid(at('keys'), `keys must be a list of 1 to ${MAX_JWKS_KEYS} public keys`);
+  }
+  const kids = new Set<string>();
+  keys.forEach((jwk: unknown, index) => {
+    const keyField = at(`keys[${index}]`);
+    if (!isObject(jwk)) throw invalid(keyField, 'Each key is a JWK object');
+    publicKey(keyField, jwk);
+    const kid = jwk['kid'] as string;
+    if (kids.has(kid)) throw invalid(`${keyField}.kid`, `Duplicate kid ${JSON.stringify(kid)}`);
+    kids.add(kid);
+  });
+  return { keys: keys as Record<string, unknown>[] };
+}

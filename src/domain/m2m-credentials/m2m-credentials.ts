@@ -1,0 +1,232 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isPermissionGrant } from '../../auth/permissions.ts';
+import type { Scope } from '../../context.ts';
+import { OAuthClient } from '../../db/entities/index.ts';
+import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
+import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { targetTenant } from '../tenants/target-tenant.ts';
+import { displayName } from '../validate.ts';
+import { publicJwks, type PublicJwks } from './jwks.ts';
+
+/**
+ * M2M credentials: client-credentials clients of the application, stored as `oauth_client` rows of type `m2m`.
+ * Their tokens carry `permissions` (and `tenant_id` for a tenant-scoped credential) and work as Bearer tokens on the
+ * management API. They authenticate with a secret (client_secret_basic or client_secret_post) or with a JWT signed
+ * by a key of their uploaded JWKS (private_key_jwt).
+ */
+export type M2MAuthMethod = Exclude<ClientAuthMethod, 'none'>;
+
+const SECRET_METHODS: ReadonlySet<M2MAuthMethod> = new Set(['client_secret_basic', 'client_secret_post']);
+
+/** The one way a credential leaves the service: no secret, no ciphertext; the JWKS holds public keys only. */
+export interface M2MCredentialView {
+  id: string;
+  clientId: string;
+  applicationId: string;
+  tenantId: string | null;
+  name: string;
+  permissions: string[];
+  authMethod: M2MAuthMethod;
+  hasSecret: boolean;
+  previousSecretExpiresAt: Date | null;
+  jwks: PublicJwks | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A credential with its secret in clear: the answer of creation (secret methods) and rotation only. */
+export interface M2MCredentialWithSecretView extends M2MCredentialView {
+  clientSecret: string | null;
+}
+
+export interface CreateM2MCredentialInput {
+  name: string;
+  permissions: string[];
+  tenantId?: string | null;
+  authMethod?: M2MAuthMethod | null;
+  jwks?: unknown;
+}
+
+const M2M = { type: 'm2m' } as const;
+
+export function presentM2MCredential(client: OAuthClient, now = new Date()): M2MCredentialView {
+  return {
+    id: client.id,
+    clientId: client.id,
+    applicationId: client.applicationId,
+    tenantId: client.tenantId ?? null,
+    name: client.name,
+    permissions: [...client.permissions],
+    authMethod: client.authMethod as M2MAuthMethod,
+    hasSecret: client.secretEncrypted != null,
+    previousSecretExpiresAt: previousSecretValidUntil(client, now),
+    jwks: client.jwks ?? null,
+    revokedAt: client.revokedAt ?? null,
+    createdAt: client.createdAt,
+    updatedAt: client.updatedAt,
+  };
+}
+
+/** What the audit log keeps of a credential: never a secret; of the JWKS, only the key ids. */
+const snapshot = (client: OAuthClient, now = new Date()) => ({
+  name: client.name,
+  tenantId: client.tenantId ?? null,
+  permissions: [...client.permissions],
+  authMethod: client.authMethod,
+  ...secretState(client, now),
+  jwksKids: client.jwks?.keys.map((key) => key['kid']) ?? null,
+  revokedAt: client.revokedAt?.toISOString() ?? null,
+});
+
+function permissionGrants(grants: string[]): string[] {
+  if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
+  const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));
+  if (invalidGrant !== undefined) {
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(invalidGrant)}: use resource:action, resource:* or *`);
+  }
+  return [...new Set(grants)];
+}
+
+/** As for API keys: a credential may hand out only what it holds itself, or it could widen its own rights. */
+function requireCovered(scope: Scope, grants: string[]): void {
+  if (!scope.principal.permissions.covers(grants)) {
+    throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
+  }
+}
+
+async function findCredential(em: EntityManager, credentialId: string, lock = false): Promise<OAuthClient> {
+  const client = await em.findOne(OAuthClient, { id: credentialId, ...M2M }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (client === null) throw notFound('M2M credential', 'credentialId');
+  return client;
+}
+
+export async function listM2MCredentials(scope: Scope, args: PageArgs): Promise<Page<M2MCredentialView>> {
+  scope.require('m2m_credentials:read');
+  // In a tenant scope the `tenant` filter keeps only that tenant's credentials.
+  const list = `m2m_credentials:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const page = await paginate(scope.em, OAuthClient, M2M, args, scope.services.cursors, list);
+  const now = new Date();
+  return { data: page.data.map((client) => presentM2MCredential(client, now)), next: page.next };
+}
+
+export async function getM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
+  scope.require('m2m_credentials:read');
+  return presentM2MCredential(await findCredential(scope.em, credentialId));
+}
+
+/**
+ * Issues a credential in the scope's application, for the scope's tenant (or the body's, with application-wide
+ * credentials). A secret method's secret is in the answer only; private_key_jwt needs the JWKS at once.
+ */
+export async function createM2MCredential(scope: Scope, input: CreateM2MCredentialInput): Promise<M2MCredentialWithSecretView> {
+  scope.require('m2m_credentials:write');
+  const name = displayName('name', input.name);
+  const permissions = permissionGrants(input.permissions);
+  requireCovered(scope, permissions);
+  const authMethod = input.authMethod ?? 'client_secret_basic';
+  let jwks: PublicJwks | null = null;
+  if (authMethod === 'private_key_jwt') {
+    if (input.jwks == null) throw invalid('jwks', 'private_key_jwt needs a JWKS of the public keys that sign the client assertions');
+    jwks = publicJwks('jwks', input.jwks);
+  } else if (input.jwks != null) {
+    throw invalid('jwks', `A ${authMethod} credential authenticates with its secret: jwks is only for private_key_jwt`);
+  }
+  const tenantId = await targetTenant(scope, input.tenantId);
+  const { client, clientSecret } = await scope.em.transactional(async (em) => {
+    const client = em.create(OAuthClient, {
+      applicationId: scope.applicationId,
+      id: newId(),
+      tenantId,
+      type: 'm2m',
+      name,
+      redirectUris: [],
+      postLogoutRedirectUris: [],
+      authMethod,
+      secretEncrypted: null,
+      previousSecretEncrypted: null,
+      previousSecretExpiresAt: null,
+      jwks,
+      permissions,
+      revokedAt: null,
+    });
+    const clientSecret = SECRET_METHODS.has(authMethod) ? setFirstSecret(scope.services.clientSecrets, client) : null;
+    recordAudit(em, scope, { action: 'm2m_credential.create', targetType: 'm2m_credential', targetId: client.id, tenantId, after: snapshot(client) });
+    return { client, clientSecret };
+  });
+  // Presented after the commit, which stamps createdAt and updatedAt.
+  return { ...presentM2MCredential(client), clientSecret };
+}
+
+/**
+ * Revokes a credential: its secrets are erased and the OP issues it no more tokens (`revokedAt`). It stays listed.
+ * Revoking a revoked credential changes nothing. Tokens already issued live until they expire (they are short-lived
+ * JWTs); revoking them early is the OP's business.
+ */
+export async function revokeM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
+  scope.require('m2m_credentials:delete');
+  const revoked = await scope.em.transactional(async (em) => {
+    const client = await findCredential(em, credentialId, true);
+    if (client.revokedAt != null) return client;
+    const before = snapshot(client);
+    client.revokedAt = new Date();
+    clearSecrets(client);
+    recordAudit(em, scope, { action: 'm2m_credential.revoke', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    return client;
+  });
+  return presentM2MCredential(revoked);
+}
+
+/**
+ * A new secret, valid at once; the replaced one stays valid for the grace period. Keeps id, permissions and tenant.
+ * A private_key_jwt credential has no secret (its keys change with PUT …/jwks), a revoked one cannot be rotated:
+ * 422, field `credentialId`.
+ */
+export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
+  scope.require('m2m_credentials:write');
+  const grace = gracePeriodSeconds(input);
+  const rotated = await scope.em.transactional(async (em) => {
+    // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
+    const client = await findCredential(em, credentialId, true);
+    if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be rotated');
+    if (!SECRET_METHODS.has(client.authMethod as M2MAuthMethod)) {
+      throw invalid('credentialId', 'A private_key_jwt credential has no secret: replace its keys with PUT …/jwks');
+    }
+    // Rotation hands out a working secret: the same rule as creating the credential.
+    requireCovered(scope, client.permissions);
+    const now = new Date();
+    const before = snapshot(client, now);
+    const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
+    recordAudit(em, scope, { action: 'm2m_credential.rotate', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
+    return { client, clientSecret };
+  });
+  return { ...presentM2MCredential(rotated.client), clientSecret: rotated.clientSecret };
+}
+
+/**
+ * Replaces the public keys of a private_key_jwt credential (the whole set: to roll a key without downtime, upload
+ * the old and the new key together, then the new one alone). Secret-method and revoked credentials: 422.
+ */
+export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
+  scope.require('m2m_credentials:write');
+  const jwks = publicJwks('', input);
+  const updated = await scope.em.transactional(async (em) => {
+    const client = await findCredential(em, credentialId, true);
+    if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be changed');
+    if (client.authMethod !== 'private_key_jwt') {
+      throw invalid('credentialId', `A ${client.authMethod} credential authenticates with its secret: a JWKS is only for private_key_jwt`);
+    }
+    // The keys authenticate as this credential: the same rule as handing out a secret.
+    requireCovered(scope, client.permissions);
+    const before = snapshot(client);
+    client.jwks = jwks;
+    recordAudit(em, scope, { action: 'm2m_credential.update_jwks', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    return client;
+  });
+  return presentM2MCredential(updated);
+}

@@ -1,0 +1,224 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { OAuthClient } from '../../db/entities/index.ts';
+import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { targetTenant } from '../tenants/target-tenant.ts';
+import { displayName } from '../validate.ts';
+import { redirectUris, type SignInClientType } from './redirect-uris.ts';
+import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from './secrets.ts';
+
+/**
+ * The application's OAuth clients: `web` (confidential, with a secret), `spa`, `native` and `device` (public, PKCE).
+ * They are `oauth_client` rows of those types; rows of type `m2m` are M2M credentials and never show here.
+ */
+export type OAuthClientAuthMethod = Extract<ClientAuthMethod, 'none' | 'client_secret_basic' | 'client_secret_post'>;
+
+/** The one way a client leaves the service: no secret, no ciphertext. */
+export interface OAuthClientView {
+  id: string;
+  clientId: string;
+  applicationId: string;
+  tenantId: string | null;
+  name: string;
+  type: SignInClientType;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  tokenEndpointAuthMethod: OAuthClientAuthMethod;
+  hasSecret: boolean;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A client with its secret in clear: the answer of creation (null for public clients) and rotation only. */
+export interface OAuthClientWithSecretView extends OAuthClientView {
+  clientSecret: string | null;
+}
+
+export interface CreateOAuthClientInput {
+  name: string;
+  type: SignInClientType;
+  redirectUris?: string[] | null;
+  postLogoutRedirectUris?: string[] | null;
+  tenantId?: string | null;
+  tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
+}
+
+export interface UpdateOAuthClientInput {
+  name?: string | null;
+  redirectUris?: string[] | null;
+  postLogoutRedirectUris?: string[] | null;
+  tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
+}
+
+/** Sign-in clients only: an M2M credential's id reads as absent on these routes. */
+const SIGN_IN_CLIENTS = { type: { $ne: 'm2m' } } as const;
+
+export function presentOAuthClient(client: OAuthClient, now = new Date()): OAuthClientView {
+  return {
+    id: client.id,
+    clientId: client.id,
+    applicationId: client.applicationId,
+    tenantId: client.tenantId ?? null,
+    name: client.name,
+    type: client.type as SignInClientType,
+    redirectUris: [...client.redirectUris],
+    postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+    tokenEndpointAuthMethod: client.authMethod as OAuthClientAuthMethod,
+    hasSecret: client.secretEncrypted != null,
+    previousSecretExpiresAt: previousSecretValidUntil(client, now),
+    createdAt: client.createdAt,
+    updatedAt: client.updatedAt,
+  };
+}
+
+/** What the audit log keeps of a client: never a secret or its ciphertext. */
+const snapshot = (client: OAuthClient, now = new Date()) => ({
+  name: client.name,
+  type: client.type,
+  tenantId: client.tenantId ?? null,
+  redirectUris: [...client.redirectUris],
+  postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+  tokenEndpointAuthMethod: client.authMethod,
+  ...secretState(client, now),
+});
+
+/**
+ * The token endpoint authentication of a client type: a web client is confidential (client_secret_basic unless it
+ * asks for client_secret_post); the others are public and prove themselves with PKCE only.
+ */
+function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod | null | undefined): OAuthClientAuthMethod {
+  if (type === 'web') {
+    if (requested === 'none') throw invalid('tokenEndpointAuthMethod', 'A web client authenticates with its secret: client_secret_basic or client_secret_post');
+    return requested ?? 'client_secret_basic';
+  }
+  if (requested != null && requested !== 'none') {
+    throw invalid('tokenEndpointAuthMethod', `A ${type} client is public (PKCE, no secret): its tokenEndpointAuthMethod is none`);
+  }
+  return 'none';
+}
+
+async function findClient(em: EntityManager, clientId: string, lock = false): Promise<OAuthClient> {
+  const client = await em.findOne(
+    OAuthClient,
+    { id: clientId, ...SIGN_IN_CLIENTS },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+  if (client === null) throw notFound('OAuth client', 'clientId');
+  return client;
+}
+
+export async function listOAuthClients(scope: Scope, args: PageArgs): Promise<Page<OAuthClientView>> {
+  scope.require('oauth_clients:read');
+  // In a tenant scope the `tenant` filter keeps only that tenant's clients.
+  const list = `oauth_clients:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const page = await paginate(scope.em, OAuthClient, SIGN_IN_CLIENTS, args, scope.services.cursors, list);
+  const now = new Date();
+  return { data: page.data.map((client) => presentOAuthClient(client, now)), next: page.next };
+}
+
+export async function getOAuthClient(scope: Scope, clientId: string): Promise<OAuthClientView> {
+  scope.require('oauth_clients:read');
+  return presentOAuthClient(await findClient(scope.em, clientId));
+}
+
+/** Registers a client in the scope's application (and tenant, if any). A web client's secret is in the answer only. */
+export async function createOAuthClient(scope: Scope, input: CreateOAuthClientInput): Promise<OAuthClientWithSecretView> {
+  scope.require('oauth_clients:write');
+  const name = displayName('name', input.name);
+  const { type } = input;
+  const tokenEndpointAuthMethod = authMethodFor(type, input.tokenEndpointAuthMethod);
+  const redirects = redirectUris('redirectUris', type, input.redirectUris ?? [], true);
+  const postLogout = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
+  const tenantId = await targetTenant(scope, input.tenantId);
+  const { client, clientSecret } = await scope.em.transactional(async (em) => {
+    const client = em.create(OAuthClient, {
+      applicationId: scope.applicationId,
+      id: newId(),
+      tenantId,
+      type,
+      name,
+      redirectUris: redirects,
+      postLogoutRedirectUris: postLogout,
+      authMethod: tokenEndpointAuthMethod,
+      secretEncrypted: null,
+      previousSecretEncrypted: null,
+      previousSecretExpiresAt: null,
+      jwks: null,
+      permissions: [],
+      revokedAt: null,
+    });
+    const clientSecret = type === 'web' ? setFirstSecret(scope.services.clientSecrets, client) : null;
+    recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: snapshot(client) });
+    return { client, clientSecret };
+  });
+  // Presented after the commit, which stamps createdAt and updatedAt.
+  return { ...presentOAuthClient(client), clientSecret };
+}
+
+/** Changes a client's name, URIs or (web clients) secret transport. The type and tenant never change. */
+export async function updateOAuthClient(scope: Scope, clientId: string, input: UpdateOAuthClientInput): Promise<OAuthClientView> {
+  scope.require('oauth_clients:write');
+  const updated = await scope.em.transactional(async (em) => {
+    const client = await findClient(em, clientId, true);
+    const type = client.type as SignInClientType;
+    const before = snapshot(client);
+    if (input.name !== undefined) {
+      if (input.name === null) throw invalid('name', 'name may not be null');
+      client.name = displayName('name', input.name);
+    }
+    if (input.redirectUris !== undefined) {
+      if (input.redirectUris === null) throw invalid('redirectUris', 'redirectUris may not be null');
+      client.redirectUris = redirectUris('redirectUris', type, input.redirectUris, true);
+    }
+    if (input.postLogoutRedirectUris !== undefined) {
+      client.postLogoutRedirectUris = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
+    }
+    if (input.tokenEndpointAuthMethod !== undefined) {
+      if (input.tokenEndpointAuthMethod === null) throw invalid('tokenEndpointAuthMethod', 'tokenEndpointAuthMethod may not be null');
+      client.authMethod = authMethodFor(type, input.tokenEndpointAuthMethod);
+    }
+    recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    return client;
+  });
+  return presentOAuthClient(updated);
+}
+
+/**
+ * Deletes a client: from the commit on, the OP knows no such client_id, so it authorizes and authenticates nothing
+ * for it. Revoking the tokens and grants it already holds is the OP's business (its own models).
+ */
+export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
+  scope.require('oauth_clients:delete');
+  return scope.em.transactional(async (em) => {
+    const client = await findClient(em, clientId, true);
+    recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: snapshot(client) });
+    em.remove(client);
+    return true;
+  });
+}
+
+/**
+ * A new secret for a web client, valid at once; the replaced one stays valid for the grace period. Public clients
+ * have no secret to rotate (422, field `clientId`).
+ */
+export async function rotateOAuthClientSecret(scope: Scope, clientId: string, input: RotateSecretInput | null | undefined): Promise<OAuthClientWithSecretView> {
+  scope.require('oauth_clients:write');
+  const grace = gracePeriodSeconds(input);
+  const rotated = await scope.em.transactional(async (em) => {
+    // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
+    const client = await findClient(em, clientId, true);
+    if (client.type !== 'web') throw invalid('clientId', `A ${client.type} client is public: it has no secret to rotate`);
+    const now = new Date();
+    const before = snapshot(client, now);
+    const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
+    recordAudit(em, scope, { action: 'oauth_client.rotate_secret', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
+    return { client, clientSecret };
+  });
+  return { ...presentOAuthClient(rotated.client), clientSecret: rotated.clientSecret };
+}

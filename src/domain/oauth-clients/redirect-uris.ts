@@ -1,0 +1,69 @@
+import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
+import { invalid } from '../../errors.ts';
+
+/** The sign-in client types (M2M credentials are clients too, but redirect nowhere). */
+export type SignInClientType = Exclude<OAuthClientType, 'm2m'>;
+
+export const MAX_REDIRECT_URIS = 50;
+const MAX_URI_LENGTH = 2000;
+
+/** Hosts a browser-based client may use over plain http while developing (OAuth security BCP, section 2.1). */
+const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** RFC 8252, 7.3 and 8.3: native apps listen on a loopback IP literal, not `localhost`. */
+const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
+/** RFC 8252, 7.1 and 8.4: a private-use scheme is the app's reverse domain name, so it holds a period. */
+const REVERSE_DNS_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+$/;
+
+/**
+ * Why a redirect URI is unacceptable for a client type, or null when it is acceptable. The URI is stored and later
+ * compared exactly as given (no normalization), so what is checked here is the string the OP will match.
+ */
+export function redirectUriProblem(type: SignInClientType, uri: string): string | null {
+  if (uri.length === 0 || uri.length > MAX_URI_LENGTH) return `must be 1 to ${MAX_URI_LENGTH} characters`;
+  // Whitespace or control characters would be silently dropped or encoded by URL parsing: not an exact string.
+  if (/[\s\p{Cc}]/u.test(uri)) return 'must not contain whitespace or control characters';
+  if (uri.includes('#')) return 'must not contain a fragment (RFC 6749, 3.1.2)';
+  if (uri.includes('*')) return 'must not contain wildcards: redirect URIs are matched exactly';
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'must be an absolute URI';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not contain user information';
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  const host = url.hostname.toLowerCase();
+  if (scheme === 'https') return host === '' ? 'must name a host' : null;
+  if (scheme === 'http') {
+    const allowed = type === 'native' ? LOOPBACK_IPS : DEVELOPMENT_HOSTS;
+    if (allowed.has(host)) return null;
+    return type === 'native'
+      ? 'must use https, a private-use scheme (com.example.app:/callback) or the loopback http://127.0.0.1:{port} (RFC 8252)'
+      : 'must use https (http only for localhost or 127.0.0.1, while developing)';
+  }
+  if (type === 'native') {
+    return REVERSE_DNS_SCHEME.test(scheme)
+      ? null
+      : 'a private-use scheme must be a reverse domain name such as com.example.app (RFC 8252, 7.1)';
+  }
+  return 'must use https (http only for localhost or 127.0.0.1, while developing)';
+}
+
+/**
+ * A client's list of redirect (or post-logout redirect) URIs: each acceptable for the client type, duplicates
+ * dropped, order kept. Device clients redirect nowhere (RFC 8628), so theirs must be empty. `required` lists (the
+ * redirect URIs of a client that signs users in through a redirect) must hold at least one.
+ */
+export function redirectUris(field: string, type: SignInClientType, uris: readonly string[], required: boolean): string[] {
+  if (type === 'device') {
+    if (uris.length > 0) throw invalid(field, 'device clients have no redirect URIs (RFC 8628)');
+    return [];
+  }
+  if (required && uris.length === 0) throw invalid(field, `${field} must hold at least one URI for a ${type} client`);
+  if (uris.length > MAX_REDIRECT_URIS) throw invalid(field, `${field} may hold at most ${MAX_REDIRECT_URIS} URIs`);
+  uris.forEach((uri, index) => {
+    const problem = redirectUriProblem(type, uri);
+    if (problem !== null) throw invalid(`${field}[${index}]`, `${JSON.stringify(uri)} ${problem}`);
+  });
+  return [...new Set(uris)];
+}

@@ -1,0 +1,72 @@
+import { generateClientSecret, type ClientSecretBox } from '../../auth/client-secrets.ts';
+import type { OAuthClient } from '../../db/entities/index.ts';
+import { invalid } from '../../errors.ts';
+
+/**
+ * Client secrets of OAuth clients and M2M credentials (both `oauth_client` rows). A secret is generated here,
+ * returned once and kept only encrypted. Rotation keeps the replaced secret valid for a grace period, so that the
+ * deployments using it can switch without downtime; the OP accepts `previousSecretEncrypted` until
+ * `previousSecretExpiresAt`.
+ */
+export const GRACE_PERIOD_DEFAULT_SECONDS = 24 * 60 * 60;
+export const GRACE_PERIOD_MAX_SECONDS = 30 * 24 * 60 * 60;
+
+export interface RotateSecretInput {
+  gracePeriodSeconds?: number | null;
+}
+
+export function gracePeriodSeconds(input: RotateSecretInput | null | undefined): number {
+  const seconds = input?.gracePeriodSeconds ?? GRACE_PERIOD_DEFAULT_SECONDS;
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > GRACE_PERIOD_MAX_SECONDS) {
+    throw invalid('gracePeriodSeconds', `gracePeriodSeconds must be an integer from 0 to ${GRACE_PERIOD_MAX_SECONDS} (30 days)`);
+  }
+  return seconds;
+}
+
+/** Gives a new client its first secret; returns it in clear, the one time it is shown. */
+export function setFirstSecret(box: ClientSecretBox, client: OAuthClient): string {
+  const secret = generateClientSecret();
+  client.secretEncrypted = box.encrypt(secret);
+  client.previousSecretEncrypted = null;
+  client.previousSecretExpiresAt = null;
+  return secret;
+}
+
+/**
+ * Replaces the secret; the replaced one stays valid for `graceSeconds` (0: it stops with the commit). Only the secret
+ * just replaced is kept: a second rotation within a grace period ends the first one's grace.
+ */
+export function rotateSecret(box: ClientSecretBox, client: OAuthClient, graceSeconds: number, now: Date): string {
+  const secret = generateClientSecret();
+  const replaced = client.secretEncrypted ?? null;
+  client.secretEncrypted = box.encrypt(secret);
+  if (graceSeconds > 0 && replaced !== null) {
+    client.previousSecretEncrypted = replaced;
+    client.previousSecretExpiresAt = new Date(now.getTime() + graceSeconds * 1000);
+  } else {
+    client.previousSecretEncrypted = null;
+    client.previousSecretExpiresAt = null;
+  }
+  return secret;
+}
+
+/** Removes every secret of a client (a revoked M2M credential): nothing is left to authenticate with. */
+export function clearSecrets(client: OAuthClient): void {
+  client.secretEncrypted = null;
+  client.previousSecretEncrypted = null;
+  client.previousSecretExpiresAt = null;
+}
+
+/** When the previous secret stops working; null when none is valid any more. */
+export function previousSecretValidUntil(client: OAuthClient, now: Date): Date | null {
+  const until = client.previousSecretExpiresAt ?? null;
+  return client.previousSecretEncrypted != null && until !== null && until > now ? until : null;
+}
+
+/** What the audit log may know of a client's secrets: whether they exist, never their values. */
+export function secretState(client: OAuthClient, now: Date) {
+  return {
+    hasSecret: client.secretEncrypted != null,
+    previousSecretExpiresAt: previousSecretValidUntil(client, now)?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,402 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let appPath: string;
+let tenantA: string;
+let tenantB: string;
+
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+const WEB = { name: 'Dashboard', type: 'web', redirectUris: ['https://app.example.com/callback'] };
+const SPA = { name: 'SPA', type: 'spa', redirectUris: ['https://spa.example.com/cb'] };
+
+async function createClient(body: Record<string, unknown>, path = '/oauth-clients') {
+  const created = await app.http.post(path, body);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
+/** The secrets the OP would accept for a client: the current one and, during a grace period, the previous one. */
+async function storedSecrets(clientId: string): Promise<{ current: string | null; previous: string | null; previousExpiresAt: Date | null }> {
+  const [row] = await sql<{ secret_encrypted: string | null; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null }>(
+    'select secret_encrypted, previous_secret_encrypted, previous_secret_expires_at from oauth_client where id = ?',
+    [clientId],
+  );
+  const box = app.gatehouse.services.clientSecrets;
+  return {
+    current: row?.secret_encrypted == null ? null : box.decrypt(row.secret_encrypted),
+    previous: row?.previous_secret_encrypted == null ? null : box.decrypt(row.previous_secret_encrypted),
+    previousExpiresAt: row?.previous_secret_expires_at == null ? null : new Date(row.previous_secret_expires_at),
+  };
+}
+
+async function keyWith(permissions: string[], tenantId?: string) {
+  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
+  expect(created.status).toBe(201);
+  return app.as({ apiKey: created.body.secret });
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
+  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('OAuth clients', () => {
+  it('registers a web client: clientId and a secret shown once, stored only encrypted', async () => {
+    const created = await app.http.post('/oauth-clients', { ...WEB, postLogoutRedirectUris: ['https://app.example.com/'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      clientId: created.body.id,
+      clientSecret: expect.stringMatching(/^ghs_[A-Za-z0-9_-]{43}$/),
+      applicationId: app.root.applicationId,
+      tenantId: null,
+      name: 'Dashboard',
+      type: 'web',
+      redirectUris: ['https://app.example.com/callback'],
+      postLogoutRedirectUris: ['https://app.example.com/'],
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      hasSecret: true,
+      previousSecretExpiresAt: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const { clientSecret, ...client } = created.body;
+    const read = await app.http.get(`/oauth-clients/${client.clientId}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(client);
+    const list = await app.http.get('/oauth-clients?pageSize=100');
+    expect(list.body.data).toContainEqual(client);
+    for (const body of [read.body, list.body]) expect(JSON.stringify(body)).not.toContain(clientSecret);
+    // At rest: only the ciphertext, which opens to the secret the OP will compare.
+    expect(JSON.stringify(await sql('select * from oauth_client'))).not.toContain(clientSecret);
+    expect((await storedSecrets(client.clientId)).current).toBe(clientSecret);
+    const audit = await sql<{ action: string; after: unknown }>('select action, after from audit_log where target_id = ?', [client.clientId]);
+    expect(audit.map((row) => row.action)).toEqual(['oauth_client.create']);
+    expect(JSON.stringify(audit)).not.toContain(clientSecret);
+    expect(JSON.stringify(audit)).not.toContain('secretEncrypted');
+  });
+
+  it('registers public clients without a secret; web may choose client_secret_post', async () => {
+    const spa = await createClient({ ...SPA, redirectUris: ['https://spa.example.com/cb', 'http://localhost:5173/cb'] });
+    expect(spa).toMatchObject({ type: 'spa', clientSecret: null, hasSecret: false, tokenEndpointAuthMethod: 'none' });
+    const native = await createClient({
+      name: 'iOS',
+      type: 'native',
+      redirectUris: ['com.example.app:/oauth2redirect', 'http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'https://app.example.com/ios'],
+    });
+    expect(native).toMatchObject({ type: 'native', clientSecret: null, tokenEndpointAuthMethod: 'none' });
+    expect(native.redirectUris).toHaveLength(4);
+    const device = await createClient({ name: 'TV', type: 'device' });
+    expect(device).toMatchObject({ type: 'device', clientSecret: null, redirectUris: [], postLogoutRedirectUris: [] });
+    const post = await createClient({ ...WEB, tokenEndpointAuthMethod: 'client_secret_post' });
+    expect(post).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_post', hasSecret: true, clientSecret: expect.stringMatching(/^ghs_/) });
+    const [row] = await sql<{ secret_encrypted: string | null }>('select secret_encrypted from oauth_client where id = ?', [spa.clientId]);
+    expect(row?.secret_encrypted).toBeNull();
+
+    for (const [body, field] of [
+      [{ ...WEB, tokenEndpointAuthMethod: 'none' }, 'tokenEndpointAuthMethod'],
+      [{ ...SPA, tokenEndpointAuthMethod: 'client_secret_basic' }, 'tokenEndpointAuthMethod'],
+      [{ ...WEB, tokenEndpointAuthMethod: 'private_key_jwt' }, 'tokenEndpointAuthMethod'],
+      [{ ...WEB, type: 'm2m' }, 'type'],
+      [{ ...WEB, type: 'implicit' }, 'type'],
+      [{ ...WEB, name: '  ' }, 'name'],
+      [{ type: 'web', redirectUris: WEB.redirectUris }, 'name'],
+      [{ ...WEB, clientSecret: 'mine' }, 'clientSecret'],
+    ] as const) {
+      const refused = await app.http.post('/oauth-clients', body);
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field });
+    }
+  });
+
+  it('stores redirect URIs exactly and refuses what the OAuth security BCP and RFC 8252 forbid', async () => {
+    const exact = ['https://App.Example.com:8443/cb?x=1', 'https://app.example.com/cb/'];
+    const created = await createClient({ ...WEB, redirectUris: [...exact, exact[0]] });
+    expect(created.redirectUris).toEqual(exact);
+
+    const refused: [string, string][] = [
+      ['web', 'http://app.example.com/cb'],
+      ['web', 'https://app.example.com/cb#frag'],
+      ['web', 'https://app.example.com/cb#'],
+      ['web', 'https://*.example.com/cb'],
+      ['web', 'https://app.example.com/*'],
+      ['web', '/relative/cb'],
+      ['web', 'app.example.com/cb'],
+      ['web', 'https://user:pass@app.example.com/cb'],
+      ['web', 'https://app.example.com/c b'],
+      ['web', 'com.example.app:/cb'],
+      ['web', 'javascript:alert(1)'],
+      ['web', 'http://localhost.evil.com/cb'],
+      ['spa', 'http://192.168.1.10/cb'],
+      ['spa', 'data:text/html,hi'],
+      ['native', 'http://localhost:8080/cb'],
+      ['native', 'http://example.com/cb'],
+      ['native', 'myapp:/cb'],
+      ['native', 'javascript:alert(1)'],
+      ['native', 'com.example.app:/cb#x'],
+    ];
+    for (const [type, uri] of refused) {
+      const response = await app.http.post('/oauth-clients', { name: 'bad', type, redirectUris: ['https://ok.example.com/cb', uri] });
+      expect(response.status, `${type} ${uri}`).toBe(422);
+      expect(response.body).toMatchObject({ code: 'validation_error', field: 'redirectUris[1]' });
+    }
+    const postLogout = await app.http.post('/oauth-clients', { ...WEB, postLogoutRedirectUris: ['http://evil.example.com/'] });
+    expect(postLogout.status).toBe(422);
+    expect(postLogout.body.field).toBe('postLogoutRedirectUris[0]');
+    for (const type of ['web', 'spa', 'native']) {
+      for (const body of [{ name: 'none', type }, { name: 'empty', type, redirectUris: [] }]) {
+        const missing = await app.http.post('/oauth-clients', body);
+        expect(missing.status, type).toBe(422);
+        expect(missing.body.field).toBe('redirectUris');
+      }
+    }
+    const device = await app.http.post('/oauth-clients', { name: 'TV', type: 'device', redirectUris: ['https://tv.example.com/cb'] });
+    expect(device.status).toBe(422);
+    expect(device.body.field).toBe('redirectUris');
+    const tooMany = await app.http.post('/oauth-clients', { ...WEB, redirectUris: Array.from({ length: 51 }, (_, i) => `https://app.example.com/${i}`) });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.field).toBe('redirectUris');
+  });
+
+  it('updates name, URIs and a web client’s auth method; type and tenant never change', async () => {
+    const client = await createClient(WEB);
+    const updated = await app.http.patch(`/oauth-clients/${client.clientId}`, {
+      name: 'Renamed',
+      redirectUris: ['https://new.example.com/cb'],
+      postLogoutRedirectUris: ['https://new.example.com/'],
+      tokenEndpointAuthMethod: 'client_secret_post',
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      clientId: client.clientId,
+      name: 'Renamed',
+      type: 'web',
+      redirectUris: ['https://new.example.com/cb'],
+      postLogoutRedirectUris: ['https://new.example.com/'],
+      tokenEndpointAuthMethod: 'client_secret_post',
+      hasSecret: true,
+    });
+    expect(updated.body).not.toHaveProperty('clientSecret');
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body).toEqual(updated.body);
+    const partial = await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Only name' });
+    expect(partial.body.redirectUris).toEqual(['https://new.example.com/cb']);
+
+    for (const [body, field] of [
+      [{ type: 'spa' }, 'type'],
+      [{ tenantId: tenantA }, 'tenantId'],
+      [{ redirectUris: [] }, 'redirectUris'],
+      [{ redirectUris: ['https://ok.example.com/', 'http://no.example.com/'] }, 'redirectUris[1]'],
+      [{ redirectUris: null }, 'redirectUris'],
+      [{ name: null }, 'name'],
+      [{ tokenEndpointAuthMethod: 'none' }, 'tokenEndpointAuthMethod'],
+    ] as const) {
+      const refused = await app.http.patch(`/oauth-clients/${client.clientId}`, body);
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field });
+    }
+    const spa = await createClient(SPA);
+    const spaPost = await app.http.patch(`/oauth-clients/${spa.clientId}`, { tokenEndpointAuthMethod: 'client_secret_post' });
+    expect(spaPost.status).toBe(422);
+    expect((await app.http.patch(`/oauth-clients/${crypto.randomUUID()}`, { name: 'x' })).status).toBe(404);
+    expect((await app.http.patch('/oauth-clients/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
+    const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [client.clientId]);
+    expect(audit.map((row) => row.action)).toEqual(['oauth_client.create', 'oauth_client.update', 'oauth_client.update']);
+  });
+
+  it('rotates a web client’s secret: the new one at once, the previous one for the grace period', async () => {
+    const client = await createClient(WEB);
+    const idempotencyKey = crypto.randomUUID();
+    const rotated = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ clientId: client.clientId, hasSecret: true, clientSecret: expect.stringMatching(/^ghs_/) });
+    expect(rotated.body.clientSecret).not.toBe(client.clientSecret);
+    // Default grace: 24 hours.
+    const graceEnds = Date.parse(rotated.body.previousSecretExpiresAt);
+    expect(graceEnds).toBeGreaterThan(Date.now() + 86_400_000 - 60_000);
+    expect(graceEnds).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    expect(await storedSecrets(client.clientId)).toEqual({ current: rotated.body.clientSecret, previous: client.clientSecret, previousExpiresAt: new Date(graceEnds) });
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.previousSecretExpiresAt).toBe(rotated.body.previousSecretExpiresAt);
+
+    const replay = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(rotated.body);
+    expect((await storedSecrets(client.clientId)).current).toBe(rotated.body.clientSecret);
+
+    // A second rotation ends the first one's grace: only the secret it replaces stays valid, here for an hour.
+    const again = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 3600 });
+    expect(again.status).toBe(200);
+    const secrets = await storedSecrets(client.clientId);
+    expect(secrets.current).toBe(again.body.clientSecret);
+    expect(secrets.previous).toBe(rotated.body.clientSecret);
+    expect(Date.parse(again.body.previousSecretExpiresAt)).toBeLessThanOrEqual(Date.now() + 3_600_000);
+
+    const immediate = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 0 });
+    expect(immediate.body.previousSecretExpiresAt).toBeNull();
+    expect(await storedSecrets(client.clientId)).toEqual({ current: immediate.body.clientSecret, previous: null, previousExpiresAt: null });
+
+    for (const gracePeriodSeconds of [-1, 2_592_001, 1.5]) {
+      const bad = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds });
+      expect(bad.status, String(gracePeriodSeconds)).toBe(422);
+      expect(bad.body.field).toBe('gracePeriodSeconds');
+    }
+    expect((await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 2_592_000 })).status).toBe(200);
+
+    const spa = await createClient(SPA);
+    const publicRotate = await app.http.post(`/oauth-clients/${spa.clientId}/rotate-secret`);
+    expect(publicRotate.status).toBe(422);
+    expect(publicRotate.body).toMatchObject({ code: 'validation_error', field: 'clientId' });
+    expect((await app.http.post(`/oauth-clients/${crypto.randomUUID()}/rotate-secret`)).status).toBe(404);
+
+    const audit = await sql<{ action: string }>('select action, before, after from audit_log where target_id = ? order by id', [client.clientId]);
+    expect(audit.map((row) => row.action).filter((action) => action === 'oauth_client.rotate_secret')).toHaveLength(4);
+    const text = JSON.stringify(audit);
+    for (const secret of [client.clientSecret, rotated.body.clientSecret, again.body.clientSecret, immediate.body.clientSecret]) expect(text).not.toContain(secret);
+  });
+
+  it('an expired grace period reads as no previous secret', async () => {
+    const client = await createClient(WEB);
+    await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 60 });
+    await sql(`update oauth_client set previous_secret_expires_at = now() - interval '1 second' where id = ?`, [client.clientId]);
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.previousSecretExpiresAt).toBeNull();
+  });
+
+  it('deletes a client: 204, then 404; audited without secrets', async () => {
+    const client = await createClient(WEB);
+    const deleted = await app.http.delete(`/oauth-clients/${client.clientId}`);
+    expect(deleted.status).toBe(204);
+    expect(deleted.body).toBe('');
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).status).toBe(404);
+    expect((await app.http.delete(`/oauth-clients/${client.clientId}`)).status).toBe(404);
+    expect(await sql('select id from oauth_client where id = ?', [client.clientId])).toEqual([]);
+    const audit = await sql<{ action: string; before: unknown }>('select action, before from audit_log where target_id = ? order by id', [client.clientId]);
+    expect(audit.map((row) => row.action)).toEqual(['oauth_client.create', 'oauth_client.delete']);
+    expect(audit[1]?.before).toMatchObject({ name: 'Dashboard', hasSecret: true });
+    expect(JSON.stringify(audit)).not.toContain(client.clientSecret);
+  });
+
+  it('never shows M2M credentials, and M2M routes never show clients', async () => {
+    const m2m = (await app.http.post('/m2m-credentials', { name: 'worker', permissions: ['users:read'] })).body;
+    const client = await createClient(SPA);
+    expect((await app.http.get(`/oauth-clients/${m2m.id}`)).status).toBe(404);
+    expect((await app.http.delete(`/oauth-clients/${m2m.id}`)).status).toBe(404);
+    expect((await app.http.post(`/oauth-clients/${m2m.id}/rotate-secret`)).status).toBe(404);
+    expect((await app.http.get(`/m2m-credentials/${client.clientId}`)).status).toBe(404);
+    const ids = (await app.http.get('/oauth-clients?pageSize=100')).body.data.map((c: { id: string }) => c.id);
+    expect(ids).toContain(client.clientId);
+    expect(ids).not.toContain(m2m.id);
+  });
+
+  it('paginates with signed cursors', async () => {
+    const ownApp = await app.bootstrapAnother();
+    const http = app.as({ apiKey: ownApp.apiKey });
+    for (let i = 0; i < 5; i += 1) await http.post('/oauth-clients', { name: `c${i}`, type: 'device' });
+    const first = await http.get('/oauth-clients?pageSize=2');
+    expect(first.body.data).toHaveLength(2);
+    const second = await http.get(`/oauth-clients?pageSize=2&cursor=${encodeURIComponent(first.body.next)}`);
+    const third = await http.get(`/oauth-clients?pageSize=2&cursor=${encodeURIComponent(second.body.next)}`);
+    expect(third.body.next).toBeNull();
+    const names = [...first.body.data, ...second.body.data, ...third.body.data].map((c: { name: string }) => c.name);
+    expect(names).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    const foreign = await app.http.get(`/oauth-clients?cursor=${encodeURIComponent(first.body.next)}`);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.field).toBe('cursor');
+    expect((await http.get('/oauth-clients?pageSize=101')).body.field).toBe('pageSize');
+  });
+
+  it('a tenant scope manages only its own tenant’s clients', async () => {
+    const tenantKey = await keyWith(['oauth_clients:*'], tenantA);
+    const own = await tenantKey.post('/oauth-clients', SPA);
+    expect(own.status).toBe(201);
+    expect(own.body.tenantId).toBe(tenantA);
+    const viaPath = await createClient(SPA, `${appPath}/tenants/${tenantB}/oauth-clients`);
+    expect(viaPath.tenantId).toBe(tenantB);
+    const viaBody = await createClient({ ...SPA, tenantId: tenantB });
+    expect(viaBody.tenantId).toBe(tenantB);
+    const appWide = await createClient(SPA);
+    expect((await tenantKey.post('/oauth-clients', { ...SPA, tenantId: tenantB })).status).toBe(403);
+    expect((await tenantKey.get(`${appPath}/tenants/${tenantB}/oauth-clients`)).status).toBe(403);
+    const contradiction = await app.http.post(`${appPath}/tenants/${tenantA}/oauth-clients`, { ...SPA, tenantId: tenantB });
+    expect(contradiction.status).toBe(422);
+    expect(contradiction.body.field).toBe('tenantId');
+    const unknownTenant = await app.http.post('/oauth-clients', { ...SPA, tenantId: crypto.randomUUID() });
+    expect(unknownTenant.status).toBe(404);
+    expect(unknownTenant.body.field).toBe('tenantId');
+
+    const listed = (await tenantKey.get('/oauth-clients?pageSize=100')).body.data as { id: string; tenantId: string }[];
+    expect(listed.map((c) => c.id)).toContain(own.body.id);
+    expect(listed.every((c) => c.tenantId === tenantA)).toBe(true);
+    const inB = (await app.http.get(`${appPath}/tenants/${tenantB}/oauth-clients?pageSize=100`)).body.data.map((c: { id: string }) => c.id);
+    expect(inB).toEqual(expect.arrayContaining([viaPath.id, viaBody.id]));
+    expect(inB).not.toContain(own.body.id);
+    for (const id of [viaPath.id, appWide.id]) {
+      expect((await tenantKey.get(`/oauth-clients/${id}`)).status).toBe(404);
+      expect((await tenantKey.patch(`/oauth-clients/${id}`, { name: 'x' })).status).toBe(404);
+      expect((await tenantKey.delete(`/oauth-clients/${id}`)).status).toBe(404);
+    }
+    const all = (await app.http.get('/oauth-clients?pageSize=100')).body.data.map((c: { id: string }) => c.id);
+    expect(all).toEqual(expect.arrayContaining([own.body.id, viaPath.id, appWide.id]));
+  });
+
+  it('enforces oauth_clients:read, oauth_clients:write and oauth_clients:delete', async () => {
+    const target = await createClient(WEB);
+    const reader = await keyWith(['oauth_clients:read']);
+    expect((await reader.get('/oauth-clients')).status).toBe(200);
+    expect((await reader.get(`/oauth-clients/${target.clientId}`)).status).toBe(200);
+    expect((await reader.post('/oauth-clients', WEB)).status).toBe(403);
+    expect((await reader.patch(`/oauth-clients/${target.clientId}`, { name: 'x' })).status).toBe(403);
+    expect((await reader.post(`/oauth-clients/${target.clientId}/rotate-secret`)).status).toBe(403);
+    expect((await reader.delete(`/oauth-clients/${target.clientId}`)).status).toBe(403);
+    const writer = await keyWith(['oauth_clients:write']);
+    expect((await writer.get('/oauth-clients')).status).toBe(403);
+    expect((await writer.post('/oauth-clients', WEB)).status).toBe(201);
+    expect((await writer.delete(`/oauth-clients/${target.clientId}`)).status).toBe(403);
+    const deleter = await keyWith(['oauth_clients:delete']);
+    expect((await deleter.delete(`/oauth-clients/${target.clientId}`)).status).toBe(204);
+    const other = await keyWith(['m2m_credentials:*']);
+    const refused = await other.get('/oauth-clients');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+  });
+
+  it('another application’s client is not found', async () => {
+    const other = await app.bootstrapAnother();
+    const theirs = (await app.as({ apiKey: other.apiKey }).post('/oauth-clients', WEB)).body;
+    expect((await app.http.get(`/oauth-clients/${theirs.clientId}`)).status).toBe(404);
+    expect((await app.http.patch(`/oauth-clients/${theirs.clientId}`, { name: 'x' })).status).toBe(404);
+    expect((await app.http.delete(`/oauth-clients/${theirs.clientId}`)).status).toBe(404);
+    expect((await app.http.post(`/oauth-clients/${theirs.clientId}/rotate-secret`)).status).toBe(404);
+    expect((await app.http.get(`/applications/${other.applicationId}/oauth-clients`)).status).toBe(404);
+    expect((await app.http.get('/oauth-clients?pageSize=100')).body.data.map((c: { id: string }) => c.id)).not.toContain(theirs.clientId);
+    expect((await storedSecrets(theirs.clientId)).current).toBe(theirs.clientSecret);
+  });
+
+  it('serves the same operations over GraphQL', async () => {
+    const created = await app.http.graphql(
+      'mutation($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { clientId clientSecret type tokenEndpointAuthMethod } }',
+      { input: WEB },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const { clientId, clientSecret } = created.body.data.createOAuthClient;
+    expect(clientSecret).toMatch(/^ghs_/);
+    const read = await app.http.graphql('query($id: UUID!) { oauthClient(clientId: $id) { clientId name hasSecret } }', { id: clientId });
+    expect(read.body.data.oauthClient).toEqual({ clientId, name: 'Dashboard', hasSecret: true });
+    const rotated = await app.http.graphql(
+      'mutation($id: UUID!) { rotateOAuthClientSecret(clientId: $id, input: { gracePeriodSeconds: 0 }) { clientSecret previousSecretExpiresAt } }',
+      { id: clientId },
+    );
+    expect(rotated.body.data.rotateOAuthClientSecret.previousSecretExpiresAt).toBeNull();
+    const bad = await app.http.graphql(
+      'mutation { createOAuthClient(input: { name: "x", type: spa, redirectUris: ["https://a.example.com/", "https://*.example.com/"] }) { clientId } }',
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'redirectUris[1]' });
+    const deleted = await app.http.graphql('mutation($id: UUID!) { deleteOAuthClient(clientId: $id) }', { id: clientId });
+    expect(deleted.body.data.deleteOAuthClient).toBe(true);
+  });
+});
