@@ -69,10 +69,11 @@ export async function withIdempotency(
   const connection = em.getConnection();
   const owner = [principal.applicationId, principal.credentialId, storedKey(key)];
   const sealing = sealingKey(key, principal.credentialId);
+  // Forget this credential's expired keys (this one included): one index range of the primary key.
   await connection.execute(
-    `delete from idempotency_record where application_id = ? and credential_id = ? and key = ?
+    `delete from idempotency_record where application_id = ? and credential_id = ?
        and created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-    owner,
+    owner.slice(0, 2),
   );
   const claimed = await connection.execute<{ key: string }[]>(
     `insert into idempotency_record (application_id, credential_id, key, request_hash) values (?, ?, ?, ?)
@@ -109,4 +110,14 @@ export async function withIdempotency(
     );
   }
   return { ...response, replayed: false };
+}
+
+/** Forgets every expired key of every credential (run periodically by each instance; idempotent). */
+export async function purgeExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
+  const result = await em.getConnection().execute(
+    `delete from idempotency_record where created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
+    [],
+    'run',
+  );
+  return (result as { affectedRows?: number }).affectedRows ?? 0;
 }
