@@ -32,8 +32,8 @@ const ids = (body: { data: { id: string }[] }) => body.data.map((provider) => pr
 beforeAll(async () => {
   app = await startTestApp();
   appPath = `/applications/${app.root.applicationId}`;
-  acme = (await app.http.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
-  globex = (await app.http.post(`${appPath}/tenants`, { name: 'Globex' })).body.id;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
 });
 afterAll(async () => app?.close());
 
@@ -301,7 +301,7 @@ describe('tenant auth providers', () => {
 
   it('an unknown tenant or one of another application is not found', async () => {
     const other = await app.bootstrapAnother();
-    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    const theirTenant = await app.createTenant('Theirs', other);
     expect((await app.http.get(tenantPath(theirTenant))).status).toBe(404);
     expect((await app.http.post(tenantPath(theirTenant), { type: 'password' })).status).toBe(404);
   });

@@ -35,8 +35,8 @@ beforeAll(async () => {
   app = await startTestApp();
   appPath = `/applications/${app.root.applicationId}`;
   domains = `${appPath}/domains`;
-  acme = (await app.http.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
-  globex = (await app.http.post(`${appPath}/tenants`, { name: 'Globex' })).body.id;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
 });
 afterAll(async () => app?.close());
 
@@ -185,7 +185,7 @@ describe('tenant domains', () => {
 
   it('an unknown tenant or one of another application is not found', async () => {
     const other = await app.bootstrapAnother();
-    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    const theirTenant = await app.createTenant('Theirs', other);
     expect((await app.http.get(tenantDomains(theirTenant))).status).toBe(404);
     expect((await app.http.post(tenantDomains(theirTenant), { hostname: 'x.example.com' })).status).toBe(404);
   });

@@ -19,8 +19,8 @@ const patchIsolation = (authIsolation: string, extra: Record<string, unknown> = 
 beforeAll(async () => {
   app = await startTestApp();
   appPath = `/applications/${app.root.applicationId}`;
-  acme = (await app.http.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
-  globex = (await app.http.post(`${appPath}/tenants`, { name: 'Globex' })).body.id;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
   await app.http.put('/policies/password', { minLength: 10 });
   await app.http.post('/auth-providers', { type: 'password' });
 });
@@ -110,7 +110,7 @@ describe('authIsolation and tenant auth data', () => {
   });
 
   it('deleting a tenant takes its auth data with it, so it no longer blocks the switch', async () => {
-    const doomed = (await app.http.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id as string;
+    const doomed = await app.createTenant('Doomed');
     await app.http.put(`${appPath}/tenants/${doomed}/policies/session`, { idleTimeoutMinutes: 10 });
     await app.http.post(`${appPath}/tenants/${doomed}/auth-providers`, { type: 'password' });
     await app.http.post(`${appPath}/tenants/${doomed}/domains`, { hostname: 'doomed.example' });

@@ -28,8 +28,8 @@ async function setIsolation(authIsolation: 'shared' | 'isolated') {
 beforeAll(async () => {
   app = await startTestApp();
   appPath = `/applications/${app.root.applicationId}`;
-  acme = (await app.http.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
-  globex = (await app.http.post(`${appPath}/tenants`, { name: 'Globex' })).body.id;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
 });
 afterAll(async () => app?.close());
 
@@ -181,7 +181,7 @@ describe('tenant policies', () => {
 
   it('a tenant of another application, or an unknown tenant, is not found', async () => {
     const other = await app.bootstrapAnother();
-    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    const theirTenant = await app.createTenant('Theirs', other);
     expect((await app.http.get(`${appPath}/tenants/${theirTenant}/policies`)).status).toBe(404);
     expect((await app.http.put(`${appPath}/tenants/${theirTenant}/policies/password`, { minLength: 9 })).status).toBe(404);
     expect((await app.http.get(`${appPath}/tenants/not-a-uuid/policies`)).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });

@@ -20,8 +20,8 @@ async function keyFor(permissions: string[], tenantId?: string): Promise<string>
 beforeAll(async () => {
   app = await startTestApp();
   appPath = `/applications/${app.root.applicationId}`;
-  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
-  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+  tenantA = await app.createTenant('Tenant A');
+  tenantB = await app.createTenant('Tenant B');
 });
 afterAll(async () => app?.close());
 
@@ -172,7 +172,7 @@ describe('users', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'not_found', field: 'tenantId' });
     const other = await app.bootstrapAnother();
-    const theirTenant = (await app.as({ apiKey: other.apiKey }).post(`/applications/${other.applicationId}/tenants`, { name: 'Theirs' })).body.id;
+    const theirTenant = await app.createTenant('Theirs', other);
     const foreign = await app.http.post('/users', { email: 'foreign@example.com', tenantId: theirTenant });
     expect(foreign.status).toBe(404);
     expect(foreign.body.field).toBe('tenantId');
@@ -293,7 +293,7 @@ describe('users', () => {
       expect((await app.http.get(path)).status).toBe(200);
       return app.queries.length - before;
     };
-    const tenant = (await app.http.post(`${appPath}/tenants`, { name: 'Crowd' })).body.id;
+    const tenant = await app.createTenant('Crowd');
     const path = `${appPath}/tenants/${tenant}/users?pageSize=100`;
     await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: 'crowd0@example.com' });
     const one = await statementsFor(path);

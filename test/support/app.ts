@@ -17,6 +17,11 @@ export interface TestApp {
   readonly queries: string[];
   /** Another bootstrapped organization + application + key: the foreign side of isolation tests. */
   bootstrapAnother(): Promise<BootstrapResult>;
+  /**
+   * Creates a tenant through the API and returns its id: in the root application, or in `application` (another
+   * bootstrapped one) with that application's key.
+   */
+  createTenant(name: string, application?: BootstrapResult): Promise<string>;
   /** A client with other credentials. */
   as(credentials: { apiKey?: string; bearer?: string }): HttpClient;
   /** An access token signed by the service's own key store, as the OAuth token endpoint will issue. */
@@ -68,6 +73,12 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
     queries,
     http: new HttpClient(baseUrl, { apiKey: root.apiKey }),
     bootstrapAnother: another,
+    async createTenant(name, application = root) {
+      const client = new HttpClient(baseUrl, { apiKey: application.apiKey });
+      const created = await client.post(`/applications/${application.applicationId}/tenants`, { name });
+      if (created.status !== 201) throw new Error(`creating tenant ${name}: ${created.status} ${JSON.stringify(created.body)}`);
+      return created.body.id as string;
+    },
     as: (credentials) => new HttpClient(baseUrl, credentials),
     mintAccessToken: ({ sub, ...claims }) =>
       gatehouse.services.signingKeys.signAccessToken(sub ?? randomUUID(), claims),
