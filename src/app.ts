@@ -5,6 +5,7 @@ import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { CursorCodec } from './domain/pagination.ts';
+import { OidcProvider } from './oidc/provider.ts';
 import { createServer, type Server } from './server.ts';
 import type { Services } from './services.ts';
 
@@ -36,7 +37,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
   const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets };
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies') });
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, oidc };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {

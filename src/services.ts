@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { ClientSecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { CursorCodec } from './domain/pagination.ts';
+import type { OidcProvider } from './oidc/provider.ts';
 
 /** The process-wide collaborators a request context is built from. Stateless across instances. */
 export interface Services {
@@ -11,4 +12,6 @@ export interface Services {
   readonly signingKeys: SigningKeyStore;
   readonly cursors: CursorCodec;
   readonly clientSecrets: ClientSecretBox;
+  /** The OAuth 2.0 / OIDC provider (src/oidc/). */
+  readonly oidc: OidcProvider;
 }

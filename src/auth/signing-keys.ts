@@ -63,6 +63,16 @@ export class SigningKeyStore {
     return generated.kid;
   }
 
+  /**
+   * The private JWK set the OAuth provider signs and publishes with (src/oidc/): the active key first (it signs),
+   * then retired keys still inside their verification window (published, never signing). Same cache as above.
+   */
+  async privateJwks(): Promise<{ keys: JWK[] }> {
+    const keys = await this.load();
+    const ordered = [...keys.filter((key) => key.status === 'active'), ...keys.filter((key) => key.status !== 'active')];
+    return { keys: ordered.map((key) => key.privateJwk as JWK) };
+  }
+
   async publicJwks(): Promise<JWK[]> {
     return (await this.load()).map((key) => key.publicJwk as JWK);
   }

@@ -1,0 +1,171 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { ClientSecretBox } from '../auth/client-secrets.ts';
+import { OAuthClient } from '../db/entities/index.ts';
+import { isUuid } from '../ids.ts';
+import { clientMetadata } from './clients.ts';
+
+/**
+ * oidc-provider's storage, in PostgreSQL so every instance shares it (no in-memory state):
+ * - `Client`: read-only, from `oauth_client` (the management API writes it), mapped by clients.ts;
+ * - every other model (sessions, interactions, codes, refresh tokens, device codes, grants, replay markers, opaque
+ *   userinfo access tokens): one row of `oidc_model` keyed by (model, id), with the columns the lookups need
+ *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent;
+ *   `sweepExpiredModels` deletes them.
+ * Each call is one statement on the pool, outside any transaction (the OP never runs inside ours).
+ */
+export interface AdapterDependencies {
+  readonly orm: MikroORM;
+  readonly clientSecrets: ClientSecretBox;
+}
+
+interface StoredRow {
+  payload: AdapterPayload;
+  consumed: number | null;
+}
+
+const SELECT = 'select payload, extract(epoch from consumed_at)::bigint as consumed from oidc_model';
+const LIVE = '(expires_at is null or expires_at > now())';
+
+class ClientAdapter implements Adapter {
+  private readonly deps: AdapterDependencies;
+
+  constructor(deps: AdapterDependencies) {
+    this.deps = deps;
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    if (!isUuid(id)) return undefined;
+    // The client_id is all the OP knows of a client, before any application scope exists: looked up across
+    // applications by its primary key, as an API key is by its hash. Revoked clients do not exist for the OP.
+    const client = await this.deps.orm.em.fork().findOne(OAuthClient, { id, revokedAt: null }, { filters: false });
+    if (client === null) return undefined;
+    return clientMetadata(client, this.deps.clientSecrets, new Date());
+  }
+
+  // Clients are written by the management API only (dynamic registration is off).
+  upsert(): Promise<void> {
+    return Promise.reject(new Error('OAuth clients are managed through the management API'));
+  }
+  destroy(): Promise<void> {
+    return Promise.reject(new Error('OAuth clients are managed through the management API'));
+  }
+  findByUserCode(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+  findByUid(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+  consume(): Promise<void> {
+    return Promise.resolve();
+  }
+  revokeByGrantId(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+class ModelAdapter implements Adapter {
+  private readonly model: string;
+  private readonly deps: AdapterDependencies;
+
+  constructor(model: string, deps: AdapterDependencies) {
+    this.model = model;
+    this.deps = deps;
+  }
+
+  private get connection() {
+    return this.deps.orm.em.getConnection();
+  }
+
+  private async one(where: string, value: string): Promise<AdapterPayload | undefined> {
+    const [row] = await this.connection.execute<StoredRow[]>(`${SELECT} where model = ? and ${where} = ? and ${LIVE}`, [
+      this.model,
+      value,
+    ]);
+    if (row === undefined) return undefined;
+    return row.consumed === null ? row.payload : { ...row.payload, consumed: Number(row.consumed) };
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000);
+    const clientId = typeof payload.clientId === 'string' && isUuid(payload.clientId) ? payload.clientId : null;
+    // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
+    await this.connection.execute(
+      `insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
+         values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
+       on conflict (model, id) do update set application_id = excluded.application_id, payload = excluded.payload,
+         grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
+      [
+        this.model,
+        id,
+        clientId,
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.userCode ?? null,
+        payload.uid ?? null,
+        expiresAt,
+      ],
+    );
+  }
+
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return this.one('id', id);
+  }
+
+  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return this.one('user_code', userCode);
+  }
+
+  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return this.one('uid', uid);
+  }
+
+  /**
+   * Atomic: of concurrent redemptions of one code (or rotations of one refresh token) exactly one marks it consumed.
+   * The provider reads `consumed` before calling this, so a loser of the race would otherwise also be served; here
+   * it is refused as a replay, and the grant dies with everything issued from it, as a sequential replay does.
+   */
+  async consume(id: string): Promise<void> {
+    const won = await this.connection.execute<{ grant_id: string | null }[]>(
+      `update oidc_model set consumed_at = now() where model = ? and id = ? and consumed_at is null returning grant_id`,
+      [this.model, id],
+    );
+    if (won.length > 0) return;
+    const [row] = await this.connection.execute<{ grant_id: string | null }[]>(
+      'select grant_id from oidc_model where model = ? and id = ?',
+      [this.model, id],
+    );
+    if (row?.grant_id != null) await revokeGrant(this.deps, row.grant_id);
+    throw new errors.InvalidGrant('grant already consumed');
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.connection.execute('delete from oidc_model where model = ? and id = ?', [this.model, id]);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.connection.execute('delete from oidc_model where model = ? and grant_id = ?', [this.model, grantId]);
+  }
+}
+
+/** Removes a grant and every stored token issued under it (all models). */
+async function revokeGrant(deps: AdapterDependencies, grantId: string): Promise<void> {
+  await deps.orm.em
+    .getConnection()
+    .execute(`delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?)`, [grantId, grantId]);
+}
+
+/** Deletes up to `limit` expired models (they already read as absent: this only reclaims space). */
+export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<number> {
+  const deleted = await orm.em.getConnection().execute<{ id: string }[]>(
+    `delete from oidc_model where (model, id) in (select model, id from oidc_model where expires_at < now() limit ?)
+     returning id`,
+    [limit],
+  );
+  return deleted.length;
+}
+
+/** The adapter factory oidc-provider calls once per model name. */
+export function createAdapterFactory(deps: AdapterDependencies): (model: string) => Adapter {
+  return (model) => (model === 'Client' ? new ClientAdapter(deps) : new ModelAdapter(model, deps));
+}

@@ -1,0 +1,75 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { ClientMetadata } from 'oidc-provider';
+import type { ClientSecretBox } from '../auth/client-secrets.ts';
+import type { OAuthClient, OAuthClientType } from '../db/entities/oauth-client.entity.ts';
+
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/**
+ * What the OP carries of our own about a client (extra client metadata `gatehouse`): whose it is, what its
+ * client-credentials tokens may do, and the previous secret while a rotation's grace period runs.
+ */
+export interface GatehouseClientData {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly type: OAuthClientType;
+  readonly permissions: readonly string[];
+  readonly previousSecret?: { readonly value: string; readonly expiresAt: number };
+}
+
+export const GATEHOUSE_METADATA = 'gatehouse';
+
+/** The grants and response types each kind of client gets: no implicit, no hybrid, no password grant exists. */
+const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: ClientMetadata['response_types'] }> = {
+  web: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+  spa: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+  native: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+  device: { grant_types: [DEVICE_CODE_GRANT, 'refresh_token'], response_types: [] },
+  m2m: { grant_types: ['client_credentials'], response_types: [] },
+};
+
+/** An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear). */
+export function clientMetadata(client: OAuthClient, secrets: ClientSecretBox, now: Date): ClientMetadata {
+  const usesSecret = client.authMethod === 'client_secret_basic' || client.authMethod === 'client_secret_post';
+  const redirects = client.type === 'web' || client.type === 'spa' || client.type === 'native';
+  const previous =
+    usesSecret && client.previousSecretEncrypted != null && client.previousSecretExpiresAt != null && client.previousSecretExpiresAt > now
+      ? { value: secrets.decrypt(client.previousSecretEncrypted), expiresAt: Math.floor(client.previousSecretExpiresAt.getTime() / 1000) }
+      : undefined;
+  const data: GatehouseClientData = {
+    applicationId: client.applicationId,
+    tenantId: client.tenantId ?? null,
+    type: client.type,
+    permissions: client.permissions,
+    ...(previous === undefined ? {} : { previousSecret: previous }),
+  };
+  return {
+    client_id: client.id,
+    client_name: client.name,
+    token_endpoint_auth_method: client.authMethod,
+    ...GRANTS[client.type],
+    redirect_uris: redirects ? client.redirectUris : [],
+    ...(redirects ? { post_logout_redirect_uris: client.postLogoutRedirectUris } : {}),
+    ...(client.type === 'native' ? { application_type: 'native' as const } : {}),
+    ...(usesSecret && client.secretEncrypted != null ? { client_secret: secrets.decrypt(client.secretEncrypted) } : {}),
+    ...(client.authMethod === 'private_key_jwt' && client.jwks != null ? { jwks: client.jwks } : {}),
+    [GATEHOUSE_METADATA]: data,
+  };
+}
+
+/** Our data of a client the OP loaded (undefined only for a client that did not come from clients.ts). */
+export function gatehouseData(client: object | undefined): GatehouseClientData | undefined {
+  return (client as Record<string, GatehouseClientData | undefined> | undefined)?.[GATEHOUSE_METADATA];
+}
+
+/** Constant-time comparison of two secrets of any length (hashed first, so lengths leak nothing). */
+export function secretsEqual(expected: string, actual: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(expected), digest(actual));
+}
+
+/** The previous secret still authenticates while its grace period runs (M2M and client secret rotation). */
+export function matchesPreviousSecret(client: object, actual: string, nowSeconds: number): boolean {
+  const previous = gatehouseData(client)?.previousSecret;
+  return previous !== undefined && previous.expiresAt > nowSeconds && secretsEqual(previous.value, actual);
+}

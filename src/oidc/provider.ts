@@ -1,0 +1,190 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Provider, { errors, type Account, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import type { ClientSecretBox } from '../auth/client-secrets.ts';
+import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
+import type { Config } from '../config.ts';
+import { User } from '../db/entities/index.ts';
+import { isUuid } from '../ids.ts';
+import { createAdapterFactory, sweepExpiredModels } from './adapter.ts';
+import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
+
+/** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
+export const OIDC_PATHS = {
+  authorization: '/oauth2/authorize',
+  token: '/oauth2/token',
+  revocation: '/oauth2/revoke',
+  userinfo: '/oauth2/userinfo',
+  device_authorization: '/oauth2/device_authorization',
+  code_verification: '/oauth2/device',
+  end_session: '/oauth2/logout',
+  jwks: '/.well-known/jwks.json',
+} as const;
+
+/**
+ * Where the OP sends the browser when it needs the user (login, consent): the hosted sign-in pages own this path.
+ * Until they land nothing answers there (404), so authorization requests stop at the redirect; see
+ * docs/architecture.md, "Hosted sign-in seam".
+ */
+export const interactionPath = (uid: string) => `/interaction/${uid}`;
+
+const SIGNING_ALG = 'ES256';
+const ID_TOKEN_SECONDS = 3600;
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+export interface OidcDependencies {
+  readonly config: Config;
+  readonly orm: MikroORM;
+  readonly signingKeys: SigningKeyStore;
+  readonly clientSecrets: ClientSecretBox;
+  /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
+  readonly cookieSecret: string;
+}
+
+/** The resource every token names unless the client asks for another: the management API. */
+function managementApi(deps: OidcDependencies): ResourceServer {
+  return {
+    scope: '',
+    audience: deps.signingKeys.managementAudience,
+    // The key store keeps a retired key verifying for MAX_ACCESS_TOKEN_SECONDS: no token may outlive that.
+    accessTokenTTL: MAX_ACCESS_TOKEN_SECONDS,
+    accessTokenFormat: 'jwt',
+    jwt: { sign: { alg: SIGNING_ALG } },
+  };
+}
+
+/** Users are application-owned: an account is looked up in the application of the client asking for it. */
+async function findAccount(deps: OidcDependencies, ctx: KoaContextWithOIDC, sub: string): Promise<Account | undefined> {
+  const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
+  if (applicationId === undefined || !isUuid(sub)) return undefined;
+  const user = await deps.orm.em
+    .fork()
+    .findOne(User, { id: sub }, { filters: { application: { id: applicationId }, tenant: { id: null } } });
+  // A suspended or locked user keeps no access: userinfo and refresh answer as for an unknown account.
+  if (user === null || user.status !== 'active') return undefined;
+  return {
+    accountId: user.id,
+    // The provider keeps only the claims of the granted scopes (`claims` below).
+    claims: () => ({ sub: user.id, email: user.email, email_verified: false, name: user.name ?? undefined }),
+  };
+}
+
+function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Configuration {
+  const management = managementApi(deps);
+  return {
+    adapter: createAdapterFactory(deps),
+    jwks: jwks as Configuration['jwks'],
+    routes: OIDC_PATHS,
+    // Authorization code (+ refresh, device, client credentials as features): no implicit, no hybrid.
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
+    extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
+    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, sid: null, auth_time: null, iss: null },
+    cookies: { keys: [deps.cookieSecret] },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      deviceFlow: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      // Not among the spec's endpoints; PAR would be advertised at a path nothing serves.
+      pushedAuthorizationRequests: { enabled: false },
+      // The management API checks Bearer tokens only: a DPoP-bound token must not be usable there as a Bearer.
+      dPoP: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token.
+        defaultResource: (ctx) => (ctx.oidc.params?.['grant_type'] === 'client_credentials' ? management.audience : undefined),
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator === management.audience) return management;
+          throw new errors.InvalidTarget();
+        },
+        useGrantedResource: () => false,
+      },
+    },
+    extraTokenClaims: (ctx, token) => {
+      const data = gatehouseData(token.client ?? ctx.oidc.client);
+      if (data === undefined) return undefined;
+      if (token.kind === 'ClientCredentials') {
+        return { app_id: data.applicationId, ...(data.tenantId === null ? {} : { tenant_id: data.tenantId }), permissions: [...data.permissions] };
+      }
+      // TODO(hosted sign-in): tenant_id of the sign-in and the user's permissions, from the interaction result.
+      return { app_id: data.applicationId };
+    },
+    findAccount: (ctx, sub) => findAccount(deps, ctx, sub),
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,
+      AuthorizationCode: 60,
+      DeviceCode: 600,
+      IdToken: ID_TOKEN_SECONDS,
+      Interaction: 3600,
+      RefreshToken: 14 * 24 * 3600,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+    },
+  };
+}
+
+/** An OP instance and its request handler. */
+export interface BuiltProvider {
+  readonly provider: Provider;
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+}
+
+/**
+ * The service's one OP (issuer = PUBLIC_URL; clients of every application share it, told apart by client_id).
+ * It holds no state of its own: storage is PostgreSQL (adapter.ts), keys are the SigningKeyStore's. It is rebuilt
+ * only when the key set changes (rotation here or on another instance, seen within the key store's cache time),
+ * because oidc-provider takes its keys at construction.
+ */
+export class OidcProvider {
+  private readonly deps: OidcDependencies;
+  private current: { kids: string; built: Promise<BuiltProvider> } | undefined;
+  private lastSweep = Date.now();
+  /** Where the OP's own unexpected failures (answered as `server_error`) are reported; routes.ts sets the log. */
+  onServerError: (error: unknown) => void = () => {};
+
+  constructor(deps: OidcDependencies) {
+    this.deps = deps;
+  }
+
+  async get(): Promise<BuiltProvider> {
+    const jwks = await this.deps.signingKeys.privateJwks();
+    const kids = jwks.keys.map((key) => key.kid).join(',');
+    if (this.current?.kids !== kids) this.current = { kids, built: Promise.resolve(this.build(jwks)) };
+    await this.sweep();
+    return this.current.built;
+  }
+
+  private build(jwks: { keys: unknown[] }): BuiltProvider {
+    const { config } = this.deps;
+    const provider = new Provider(config.publicUrl, configuration(this.deps, jwks));
+    // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL on every request, overwriting what the client sent:
+    // URLs and cookie security then follow PUBLIC_URL whatever proxy terminates TLS in front.
+    provider.proxy = true;
+    // A rotated secret's predecessor authenticates until its grace period ends: oidc-provider holds one secret per
+    // client, so its comparison (constant-time) is extended on this instance's Client class.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
+    const compare = provider.Client.prototype.compareClientSecret;
+    provider.Client.prototype.compareClientSecret = async function (this: InstanceType<typeof provider.Client>, actual: string) {
+      return (await compare.call(this, actual)) || matchesPreviousSecret(this, actual, Math.floor(Date.now() / 1000));
+    };
+    provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
+    const callback = provider.callback();
+    return { provider, handle: (req, res) => callback(req, res) };
+  }
+
+  /** Expired models read as absent already; reclaim their rows now and then, a bounded batch at a time. */
+  private async sweep(): Promise<void> {
+    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = Date.now();
+    await sweepExpiredModels(this.deps.orm);
+  }
+}

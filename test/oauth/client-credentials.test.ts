@@ -1,0 +1,277 @@
+import { webcrypto } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { basicAuth, createTestClient, decodeJwt, discover, postForm } from '../support/oauth.ts';
+
+let app: TestApp;
+let issuer: string;
+let tokenUrl: string;
+let tenantA: string;
+let tenantB: string;
+
+/** An ES256 key pair: the private key signs client assertions, the public JWK goes into the client's JWKS. */
+async function assertionKey(kid: string) {
+  const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
+  const jwk = { ...(await webcrypto.subtle.exportKey('jwk', publicKey)), kid, alg: 'ES256', use: 'sig' };
+  return { privateKey, jwk: jwk as Record<string, unknown> };
+}
+
+/** The refusal as openid-client surfaces it: the OAuth error code and HTTP status. */
+async function oauthError(promise: Promise<unknown>): Promise<{ error: string; status: number | undefined }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof oidc.ResponseBodyError) return { error: error.error, status: error.status };
+    if (error instanceof oidc.WWWAuthenticateChallengeError) {
+      return { error: String(error.cause[0]?.parameters.error), status: error.status };
+    }
+    throw error;
+  }
+  throw new Error('expected an OAuth error response');
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  tokenUrl = `${app.baseUrl}/oauth2/token`;
+  const appPath = `/applications/${app.root.applicationId}`;
+  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
+  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+  for (const [tenantId, email] of [
+    [tenantA, 'ada@a.example'],
+    [tenantB, 'bob@b.example'],
+  ] as const) {
+    expect((await app.http.post('/users', { email, tenantId })).status).toBe(201);
+  }
+});
+afterAll(async () => app?.close());
+
+describe('client credentials', () => {
+  it('client_secret_basic: an ES256 at+jwt (RFC 9068) carrying app_id and permissions, a Bearer of the management API', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { permissions: ['users:read'] });
+    const config = await discover(app, clientId, oidc.ClientSecretBasic(clientSecret));
+    const tokens = await oidc.clientCredentialsGrant(config);
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(tokens.expires_in).toBe(3600);
+    expect(tokens.refresh_token).toBeUndefined();
+
+    const { header, payload } = decodeJwt(tokens.access_token);
+    expect(header).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: expect.any(String) });
+    expect(payload).toEqual({
+      iss: issuer,
+      aud: `${issuer}/api/v1`,
+      sub: clientId,
+      client_id: clientId,
+      app_id: app.root.applicationId,
+      permissions: ['users:read'],
+      jti: expect.any(String),
+      iat: expect.any(Number),
+      exp: payload.iat + 3600,
+    });
+
+    const bearer = app.as({ bearer: tokens.access_token });
+    const users = await bearer.get('/users');
+    expect(users.status).toBe(200);
+    expect(users.body.data.map((user: any) => user.email).sort()).toEqual(['ada@a.example', 'bob@b.example']);
+    // Beside it, what the permissions do not cover.
+    expect((await bearer.post('/users', { email: 'eve@example.com' })).status).toBe(403);
+    expect((await bearer.get(`/applications/${app.root.applicationId}/tenants`)).status).toBe(403);
+  });
+
+  it('a credential without users:read gets a token that the management API refuses with 403', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { permissions: ['tenants:read'] });
+    const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretBasic(clientSecret)));
+    const bearer = app.as({ bearer: tokens.access_token });
+    expect((await bearer.get('/users')).status).toBe(403);
+    expect((await bearer.get(`/applications/${app.root.applicationId}/tenants`)).status).toBe(200);
+  });
+
+  it('client_secret_post', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { authMethod: 'client_secret_post', permissions: ['users:read'] });
+    const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretPost(clientSecret)));
+    expect(decodeJwt(tokens.access_token).payload.client_id).toBe(clientId);
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(200);
+  });
+
+  it('private_key_jwt: an assertion signed by a key of the client’s JWKS; a key outside it is invalid_client', async () => {
+    const registered = await assertionKey('key-1');
+    const { clientId } = await createTestClient(app, {
+      authMethod: 'private_key_jwt',
+      jwks: { keys: [registered.jwk] },
+      permissions: ['users:read'],
+    });
+    const tokens = await oidc.clientCredentialsGrant(
+      await discover(app, clientId, oidc.PrivateKeyJwt({ key: registered.privateKey, kid: 'key-1' })),
+    );
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ sub: clientId, permissions: ['users:read'] });
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(200);
+
+    const stranger = await assertionKey('key-1');
+    const refused = await oauthError(
+      oidc.clientCredentialsGrant(await discover(app, clientId, oidc.PrivateKeyJwt({ key: stranger.privateKey, kid: 'key-1' }))),
+    );
+    expect(refused).toEqual({ error: 'invalid_client', status: 401 });
+  });
+
+  it('a replayed client assertion is refused', async () => {
+    const key = await assertionKey('replay');
+    const { clientId } = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [key.jwk] } });
+    let assertion = '';
+    const config = await discover(app, clientId, oidc.PrivateKeyJwt({ key: key.privateKey, kid: 'replay' }));
+    // Keep the assertion openid-client sent, to send it again.
+    config[oidc.customFetch] = async (url, options) => {
+      assertion = new URLSearchParams(options.body as URLSearchParams).get('client_assertion') ?? '';
+      return fetch(url, options as RequestInit);
+    };
+    await oidc.clientCredentialsGrant(config);
+    const replayed = await postForm(tokenUrl, {
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: assertion,
+    });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.error).toBe('invalid_client');
+  });
+
+  it('a tenant-scoped credential’s token carries tenant_id and sees that tenant’s users only', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { tenantId: tenantA, permissions: ['users:read'] });
+    const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretBasic(clientSecret)));
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ app_id: app.root.applicationId, tenant_id: tenantA });
+    const bearer = app.as({ bearer: tokens.access_token });
+    const users = await bearer.get('/users');
+    expect(users.status).toBe(200);
+    expect(users.body.data.map((user: any) => user.email)).toEqual(['ada@a.example']);
+    const appPath = `/applications/${app.root.applicationId}`;
+    expect((await bearer.get(`${appPath}/tenants/${tenantA}/users`)).status).toBe(200);
+    expect((await bearer.get(`${appPath}/tenants/${tenantB}/users`)).status).toBe(403);
+  });
+
+  it('a credential of another application gets tokens for that application only', async () => {
+    const other = await app.bootstrapAnother();
+    const { clientId, clientSecret } = await createTestClient(app, { applicationId: other.applicationId, permissions: ['users:read'] });
+    const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretBasic(clientSecret)));
+    expect(decodeJwt(tokens.access_token).payload.app_id).toBe(other.applicationId);
+    const bearer = app.as({ bearer: tokens.access_token });
+    expect((await bearer.get('/users')).body.data).toEqual([]);
+    expect((await bearer.get(`/applications/${app.root.applicationId}/users`)).status).toBe(404);
+  });
+});
+
+describe('client authentication refusals', () => {
+  it('a wrong secret is invalid_client (401), the right one beside it works', async () => {
+    const { clientId, clientSecret } = await createTestClient(app);
+    const wrong = await oauthError(oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretBasic(`${clientSecret}x`))));
+    expect(wrong).toEqual({ error: 'invalid_client', status: 401 });
+    await expect(oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretBasic(clientSecret)))).resolves.toBeDefined();
+  });
+
+  it('a revoked credential is invalid_client', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { revoked: true });
+    const refused = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, clientSecret!) });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe('invalid_client');
+  });
+
+  it('an unknown or malformed client_id is invalid_client', async () => {
+    for (const clientId of ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', 'not-a-uuid']) {
+      const refused = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, 'secret') });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toBe('invalid_client');
+    }
+  });
+
+  it('the previous secret works during its rotation grace period and not after', async () => {
+    const graced = await createTestClient(app, { previousSecret: { secret: 'ghs_previous-secret-1', expiresAt: new Date(Date.now() + 60_000) } });
+    const ok = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(graced.clientId, 'ghs_previous-secret-1') });
+    expect(ok.status).toBe(200);
+    const current = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(graced.clientId, graced.clientSecret!) });
+    expect(current.status).toBe(200);
+
+    const expired = await createTestClient(app, { previousSecret: { secret: 'ghs_previous-secret-2', expiresAt: new Date(Date.now() - 1000) } });
+    const refused = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(expired.clientId, 'ghs_previous-secret-2') });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe('invalid_client');
+  });
+
+  it('two client authentication methods at once are invalid_request', async () => {
+    const { clientId, clientSecret } = await createTestClient(app);
+    const refused = await postForm(
+      tokenUrl,
+      { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret! },
+      { authorization: basicAuth(clientId, clientSecret!) },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_request');
+  });
+
+  it('an M2M credential may not use other grants, nor a public client client credentials', async () => {
+    const m2m = await createTestClient(app);
+    const code = await postForm(
+      tokenUrl,
+      { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: 'https://app.example/cb' },
+      { authorization: basicAuth(m2m.clientId, m2m.clientSecret!) },
+    );
+    // oidc-provider answers invalid_request (not RFC 6749's unauthorized_client) with this description.
+    expect(code.status).toBe(400);
+    expect(code.body).toEqual({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+
+    const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/cb'] });
+    const credentials = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: spa.clientId });
+    expect(credentials.status).toBe(400);
+    expect(credentials.body).toEqual({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+  });
+
+  it('a resource other than the management API is invalid_target', async () => {
+    const { clientId, clientSecret } = await createTestClient(app);
+    const refused = await postForm(
+      tokenUrl,
+      { grant_type: 'client_credentials', resource: 'https://api.example/' },
+      { authorization: basicAuth(clientId, clientSecret!) },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_target');
+    const named = await postForm(
+      tokenUrl,
+      { grant_type: 'client_credentials', resource: `${issuer}/api/v1` },
+      { authorization: basicAuth(clientId, clientSecret!) },
+    );
+    expect(named.status).toBe(200);
+  });
+});
+
+describe('token endpoint transport', () => {
+  it('GET is 405 with Allow: POST; the password grant does not exist (OAuth error format)', async () => {
+    const get = await fetch(tokenUrl);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toContain('POST');
+    expect(await get.json()).toMatchObject({ error: 'invalid_request' });
+
+    const { clientId, clientSecret } = await createTestClient(app);
+    const post = await postForm(tokenUrl, { grant_type: 'password', username: 'a', password: 'b' }, { authorization: basicAuth(clientId, clientSecret!) });
+    expect(post.status).toBe(400);
+    expect(post.body).toMatchObject({ error: 'unsupported_grant_type' });
+    expect(post.headers.get('x-ratelimit-remaining')).not.toBeNull();
+  });
+
+  it('a JSON body is refused (form encoding only) and a body over the OP’s limit too', async () => {
+    const { clientId, clientSecret } = await createTestClient(app);
+    const json = await fetch(tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(clientId, clientSecret!) },
+      body: JSON.stringify({ grant_type: 'client_credentials' }),
+    });
+    expect(json.status).toBe(400);
+    expect(((await json.json())).error).toBe('invalid_request');
+
+    const large = await postForm(tokenUrl, { grant_type: 'client_credentials', padding: 'x'.repeat(100_000) }, {
+      authorization: basicAuth(clientId, clientSecret!),
+    });
+    expect(large.status).toBe(400);
+    expect(large.body.error).toBe('invalid_request');
+  });
+});

@@ -1,0 +1,89 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { basicAuth, createTestClient, decodeJwt, discover, postForm } from '../support/oauth.ts';
+
+let app: TestApp;
+let issuer: string;
+let client: { clientId: string; clientSecret: string };
+let genuine: string;
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Tokens that must not authenticate anywhere, each a variation of a genuine one. */
+async function forgeries(): Promise<Record<string, string>> {
+  const { header, payload } = decodeJwt(genuine);
+  const [activeKey] = (await app.gatehouse.services.signingKeys.privateJwks()).keys;
+  const stranger = await generateSigningKey();
+  const claims = { app_id: payload.app_id, permissions: payload.permissions, client_id: payload.client_id };
+  const options = { issuer, audience: payload.aud as string, subject: payload.sub as string, expiresInSeconds: 300 };
+  return {
+    'alg none': `${b64({ alg: 'none', typ: 'at+jwt', kid: header.kid })}.${b64(payload)}.`,
+    'typ JWT': await signJwt(activeKey!, claims, { ...options, type: 'JWT' }),
+    'no typ': await signJwt(activeKey!, claims, { ...options, type: '' }),
+    'foreign kid': await signJwt(stranger.privateJwk, claims, options),
+    'foreign key, our kid': await signJwt({ ...stranger.privateJwk, kid: header.kid }, claims, options),
+    'tampered payload': `${genuine.split('.')[0]}.${b64({ ...payload, permissions: ['*'] })}.${genuine.split('.')[2]}`,
+    'another issuer': await signJwt(activeKey!, claims, { ...options, issuer: 'https://evil.example' }),
+  };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const created = await createTestClient(app, { permissions: ['users:read'] });
+  client = { clientId: created.clientId, clientSecret: created.clientSecret! };
+  genuine = (await oidc.clientCredentialsGrant(await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret)))).access_token;
+});
+afterAll(async () => app?.close());
+
+describe('forged tokens', () => {
+  it('the management API takes the genuine token and refuses every forgery with 401', async () => {
+    expect((await app.as({ bearer: genuine }).get('/users')).status).toBe(200);
+    for (const [name, token] of Object.entries(await forgeries())) {
+      const response = await app.as({ bearer: token }).get('/users');
+      expect({ name, status: response.status, code: response.body.code }).toEqual({ name, status: 401, code: 'unauthenticated' });
+    }
+  });
+
+  it('userinfo refuses every forgery, and the client-credentials token too (it is for the management API), with 401', async () => {
+    const tokens = { genuine, ...(await forgeries()) };
+    for (const [name, token] of Object.entries(tokens)) {
+      const response = await fetch(`${app.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+      expect({ name, status: response.status }).toEqual({ name, status: 401 });
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
+    }
+  });
+
+  it('userinfo without a token is 401 with a Bearer challenge', async () => {
+    const response = await fetch(`${app.baseUrl}/oauth2/userinfo`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+  });
+});
+
+describe('revocation (RFC 7009)', () => {
+  const revoke = (token: string, credentials = client) =>
+    postForm(`${app.baseUrl}/oauth2/revoke`, { token }, { authorization: basicAuth(credentials.clientId, credentials.clientSecret) });
+
+  it('a JWT access token is self-contained: unsupported_token_type, and it stays valid until it expires', async () => {
+    const response = await revoke(genuine);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('unsupported_token_type');
+    expect((await app.as({ bearer: genuine }).get('/users')).status).toBe(200);
+  });
+
+  it('an unknown token is 200 (nothing to tell), an unauthenticated caller is invalid_client', async () => {
+    expect((await revoke('no-such-token')).status).toBe(200);
+    const unauthenticated = await revoke('no-such-token', { ...client, clientSecret: 'wrong' });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.body.error).toBe('invalid_client');
+  });
+
+  it('GET is 405', async () => {
+    const response = await fetch(`${app.baseUrl}/oauth2/revoke`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
