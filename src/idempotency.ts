@@ -69,6 +69,7 @@ export async function withIdempotency(
   const connection = em.getConnection();
   const owner = [principal.applicationId, principal.credentialId, storedKey(key)];
   const sealing = sealingKey(key, principal.credentialId);
+  await purgeNowAndThen(em);
   // Forget this credential's expired keys (this one included): one index range of the primary key.
   await connection.execute(
     `delete from idempotency_record where application_id = ? and credential_id = ?
@@ -112,7 +113,17 @@ export async function withIdempotency(
   return { ...response, replayed: false };
 }
 
-/** Forgets every expired key of every credential (run periodically by each instance; idempotent). */
+const PURGE_EVERY_MS = 10 * 60_000;
+let lastPurge = 0;
+
+/** Every instance purges everyone's expired keys at most every 10 minutes, on the path of a keyed request. */
+async function purgeNowAndThen(em: EntityManager): Promise<void> {
+  if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
+  lastPurge = Date.now();
+  await purgeExpiredIdempotencyRecords(em);
+}
+
+/** Forgets every expired key of every credential (idempotent; see purgeNowAndThen). */
 export async function purgeExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
   const result = await em.getConnection().execute(
     `delete from idempotency_record where created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
