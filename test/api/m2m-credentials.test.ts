@@ -45,8 +45,8 @@ async function keyWith(permissions: string[], tenantId?: string) {
 beforeAll(async () => {
   app = await startTestApp();
   appPath = `/applications/${app.root.applicationId}`;
-  tenantA = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant A' })).body.id;
-  tenantB = (await app.http.post(`${appPath}/tenants`, { name: 'Tenant B' })).body.id;
+  tenantA = await app.createTenant('Tenant A');
+  tenantB = await app.createTenant('Tenant B');
 });
 afterAll(async () => app?.close());
 
