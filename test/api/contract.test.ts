@@ -53,6 +53,22 @@ const EXPECTED: Readonly<Record<string, string[]>> = {
     ...owned('POST', '/api-keys/:keyId/rotate'),
     ...owned('POST', '/api-keys/introspect'),
   ],
+  'oauth clients': [
+    ...owned('GET', '/oauth-clients'),
+    ...owned('POST', '/oauth-clients'),
+    ...owned('GET', '/oauth-clients/:clientId'),
+    ...owned('PATCH', '/oauth-clients/:clientId'),
+    ...owned('DELETE', '/oauth-clients/:clientId'),
+    ...owned('POST', '/oauth-clients/:clientId/rotate-secret'),
+  ],
+  'm2m credentials': [
+    ...owned('GET', '/m2m-credentials'),
+    ...owned('POST', '/m2m-credentials'),
+    ...owned('GET', '/m2m-credentials/:credentialId'),
+    ...owned('DELETE', '/m2m-credentials/:credentialId'),
+    ...owned('POST', '/m2m-credentials/:credentialId/rotate'),
+    ...owned('PUT', '/m2m-credentials/:credentialId/jwks'),
+  ],
   branding: [...owned('GET', '/branding'), ...owned('PUT', '/branding'), ...tenantForm('DELETE', '/branding')],
   email: [
     ...owned('GET', '/email/provider'),

@@ -1,9 +1,9 @@
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
-import { isPermissionGrant } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
-import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
+import { permissionGrants, requireCovered } from '../grants.ts';
 import { paginate, type Page, type PageArgs } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -35,22 +35,6 @@ const snapshot = (key: ApiKey) => ({
 });
 
 const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expiresAt <= now;
-
-function permissionGrants(grants: string[]): string[] {
-  if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
-  const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));
-  if (invalidGrant !== undefined) {
-    throw invalid('permissions', `Unknown permission ${JSON.stringify(invalidGrant)}: use resource:action, resource:* or *`);
-  }
-  return [...new Set(grants)];
-}
-
-/** A credential may hand out only what it holds itself, or a key would be a way to widen one's own rights. */
-function requireCovered(scope: Scope, grants: string[]): void {
-  if (!scope.principal.permissions.covers(grants)) {
-    throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
-  }
-}
 
 export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKey>> {
   scope.require('api_keys:read');

@@ -1,12 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isPermissionGrant } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
-import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { permissionGrants, requireCovered } from '../grants.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
@@ -83,22 +83,6 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   jwksKids: client.jwks?.keys.map((key) => key['kid']) ?? null,
   revokedAt: client.revokedAt?.toISOString() ?? null,
 });
-
-function permissionGrants(grants: string[]): string[] {
-  if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
-  const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));
-  if (invalidGrant !== undefined) {
-    throw invalid('permissions', `Unknown permission ${JSON.stringify(invalidGrant)}: use resource:action, resource:* or *`);
-  }
-  return [...new Set(grants)];
-}
-
-/** As for API keys: a credential may hand out only what it holds itself, or it could widen its own rights. */
-function requireCovered(scope: Scope, grants: string[]): void {
-  if (!scope.principal.permissions.covers(grants)) {
-    throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
-  }
-}
 
 async function findCredential(em: EntityManager, credentialId: string, lock = false): Promise<OAuthClient> {
   const client = await em.findOne(OAuthClient, { id: credentialId, ...M2M }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
