@@ -155,6 +155,28 @@ async function revokeGrant(deps: AdapterDependencies, grantId: string): Promise<
     .execute(`delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?)`, [grantId, grantId]);
 }
 
+/**
+ * The tenant a user signed in to, kept beside the grant (oidc-provider's Grant has no place for it): a row of model
+ * `GrantTenant` keyed and grouped by the grant id, so it is revoked with the grant and expires with it.
+ */
+export async function recordGrantTenant(orm: MikroORM, grantId: string, tenantId: string | null, exp: number): Promise<void> {
+  await orm.em.getConnection().execute(
+    `insert into oidc_model (model, id, payload, grant_id, expires_at) values ('GrantTenant', ?, ?::jsonb, ?, ?)
+     on conflict (model, id) do update set payload = excluded.payload, expires_at = excluded.expires_at`,
+    [grantId, JSON.stringify({ tenantId }), grantId, new Date(exp * 1000)],
+  );
+}
+
+export async function grantTenant(orm: MikroORM, grantId: string): Promise<string | null> {
+  const [row] = await orm.em
+    .getConnection()
+    .execute<{ tenant_id: string | null }[]>(
+      `select payload->>'tenantId' as tenant_id from oidc_model where model = 'GrantTenant' and id = ? and ${LIVE}`,
+      [grantId],
+    );
+  return row?.tenant_id ?? null;
+}
+
 /** Deletes up to `limit` expired models (they already read as absent: this only reclaims space). */
 export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<number> {
   const deleted = await orm.em.getConnection().execute<{ id: string }[]>(

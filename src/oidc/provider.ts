@@ -6,7 +6,7 @@ import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-
 import type { Config } from '../config.ts';
 import { User } from '../db/entities/index.ts';
 import { isUuid } from '../ids.ts';
-import { createAdapterFactory, sweepExpiredModels } from './adapter.ts';
+import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
@@ -27,6 +27,8 @@ export const OIDC_PATHS = {
  * docs/architecture.md, "Hosted sign-in seam".
  */
 export const interactionPath = (uid: string) => `/interaction/${uid}`;
+
+export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile'];
 
 const SIGNING_ALG = 'ES256';
 const ID_TOKEN_SECONDS = 3600;
@@ -81,7 +83,7 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Confi
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
-    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    scopes: [...OIDC_SCOPES],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, sid: null, auth_time: null, iss: null },
     cookies: { keys: [deps.cookieSecret] },
     features: {
@@ -106,15 +108,17 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Confi
         useGrantedResource: () => false,
       },
     },
-    extraTokenClaims: (ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       const data = gatehouseData(token.client ?? ctx.oidc.client);
       if (data === undefined) return undefined;
       if (token.kind === 'ClientCredentials') {
         return { app_id: data.applicationId, ...(data.tenantId === null ? {} : { tenant_id: data.tenantId }), permissions: [...data.permissions] };
       }
-      // TODO(hosted sign-in): tenant_id of the sign-in and the user's permissions, from the interaction result.
-      return { app_id: data.applicationId };
+      // A user's token: the tenant of the sign-in (interactions.ts). TODO(role assignments): the user's permissions.
+      const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
+      return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
     },
+    extraParams: ['tenant'],
     findAccount: (ctx, sub) => findAccount(deps, ctx, sub),
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     rotateRefreshToken: true,

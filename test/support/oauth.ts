@@ -2,6 +2,7 @@ import { generateClientSecret } from '../../src/auth/client-secrets.ts';
 import { OAuthClient, type ClientAuthMethod, type OAuthClientType } from '../../src/db/entities/oauth-client.entity.ts';
 import { newId } from '../../src/ids.ts';
 import * as oidc from 'openid-client';
+import { interactionResult, type SignIn } from '../../src/oidc/interactions.ts';
 import type { TestApp } from './app.ts';
 
 export interface TestClientOptions {
@@ -83,3 +84,74 @@ export async function postForm(url: string, fields: Record<string, string>, head
 
 export const basicAuth = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+/** A minimal browser: a cookie jar and manual redirects (the OP's cookies bind an interaction to it). */
+export class TestBrowser {
+  private readonly cookies = new Map<string, string>();
+
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers['cookie'] = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (init.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(url, {
+      method: init.method ?? (init.form === undefined ? 'GET' : 'POST'),
+      headers,
+      redirect: 'manual',
+      ...(init.form === undefined ? {} : { body: new URLSearchParams(init.form).toString() }),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = cookie.split(';');
+      const name = pair.slice(0, pair.indexOf('='));
+      const value = pair.slice(pair.indexOf('=') + 1);
+      const expired = attributes.some((attribute) => /^\s*expires=Thu, 01 Jan 1970/i.test(attribute)) || value === '';
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+}
+
+export type AuthorizeOutcome =
+  | { kind: 'redirect'; url: URL }
+  /** The OP answered with a page (an error it would not redirect with). */
+  | { kind: 'page'; status: number; body: string };
+
+/**
+ * Follows an authorization request as a browser does, standing in for the hosted sign-in pages: whenever the OP
+ * sends the browser to `/interaction/:uid`, the interaction is answered through the seam of src/oidc/interactions.ts
+ * with `signIn`. Ends at the first redirect away from the service (the client's redirect URI) or at a page.
+ */
+export async function authorize(app: TestApp, url: URL | string, signIn: SignIn, browser = new TestBrowser()): Promise<AuthorizeOutcome> {
+  const origin = new URL(app.baseUrl).origin;
+  let next = new URL(url);
+  for (let hop = 0; hop < 10; hop += 1) {
+    const response = await browser.request(next.href);
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || location === null) {
+      return { kind: 'page', status: response.status, body: await response.text() };
+    }
+    next = new URL(location, next);
+    if (next.origin !== origin) return { kind: 'redirect', url: next };
+    const uid = /^\/interaction\/([^/]+)$/.exec(next.pathname)?.[1];
+    if (uid !== undefined) next = new URL(await answerInteraction(app, uid, signIn), next);
+  }
+  throw new Error('too many redirects');
+}
+
+/** What the hosted pages will do on `/interaction/:uid` once the user is authenticated. Returns where to resume. */
+export async function answerInteraction(app: TestApp, uid: string, signIn: SignIn): Promise<string> {
+  const { orm, oidc: op } = app.gatehouse.services;
+  const { provider } = await op.get();
+  const interaction = await provider.Interaction.find(uid);
+  if (interaction === undefined) throw new Error(`no interaction ${uid}`);
+  interaction.result = await interactionResult(provider, orm, interaction, signIn);
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  return interaction.returnTo;
+}
+
+/** The values of a page's hidden inputs (the OP's device-flow forms). */
+export function hiddenInputs(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields[match[1]!] = match[2]!;
+  return fields;
+}

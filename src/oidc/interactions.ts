@@ -1,0 +1,92 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { InteractionResults } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { User } from '../db/entities/index.ts';
+import { recordGrantTenant } from './adapter.ts';
+import { gatehouseData } from './clients.ts';
+import { OIDC_SCOPES } from './provider.ts';
+
+/**
+ * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`, see provider.ts).
+ *
+ * The pages authenticate the user (form, CSRF, branding, lockout: theirs), then answer the interaction:
+ *
+ *   const interaction = await provider.interactionDetails(request.raw, reply.raw);   // cookie-bound to the browser
+ *   const result = await interactionResult(provider, orm, interaction, { userId, tenantId });
+ *   const to = await provider.interactionResult(request.raw, reply.raw, result);      // then 303 to `to`
+ *
+ * `interaction.params.tenant` carries the client's tenant choice (id or slug) when `authIsolation` is `shared`.
+ * Consent is implicit: every client is its application's own (first party), so what it asks for is granted.
+ */
+export interface SignIn {
+  /** The authenticated user, of the client's application. */
+  readonly userId: string;
+  /** The tenant the user signed in to (a member of it), or null for an application-level sign-in. */
+  readonly tenantId: string | null;
+}
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+export class SignInRefused extends Error {}
+
+/** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
+const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
+
+/**
+ * The result of an interaction: for `login`, the account and a grant of everything requested (scopes, the
+ * resource), remembering the sign-in's tenant for the tokens (`tenant_id`); for `consent` (a later authorization
+ * asking for more), the missing scopes added to the existing grant. Throws SignInRefused when the user is not
+ * one the client's application may sign in (wrong application, not a member of the tenant, not active).
+ */
+export async function interactionResult(
+  provider: Provider,
+  orm: MikroORM,
+  interaction: Interaction,
+  signIn: SignIn | undefined,
+): Promise<InteractionResults> {
+  const clientId = String(interaction.params['client_id']);
+  const client = await provider.Client.find(clientId);
+  const application = gatehouseData(client)?.applicationId;
+  if (application === undefined) throw new SignInRefused('unknown client');
+
+  // The session's grant for this client, when it is this account's (another user may sign in on the same browser).
+  const grantFor = async (accountId: string) => {
+    const existing = interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId);
+    return existing?.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
+  };
+
+  if (interaction.prompt.name === 'login') {
+    if (signIn === undefined) throw new SignInRefused('the login prompt needs a signed-in user');
+    const user = await orm.em
+      .fork()
+      .findOne(User, { id: signIn.userId }, { filters: { application: { id: application }, tenant: { id: null } } });
+    if (user === null || user.status !== 'active') throw new SignInRefused('no such active user in the client’s application');
+    if (signIn.tenantId !== null && !user.tenantIds.includes(signIn.tenantId)) throw new SignInRefused('the user is not a member of the tenant');
+    const grant = await grantFor(user.id);
+    const scope = interaction.params['scope'];
+    const requested = typeof scope === 'string' ? scope.split(' ') : [];
+    grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
+    const grantId = await grant.save();
+    await recordGrantTenant(orm, grantId, signIn.tenantId, grantExpiry(grant));
+    return { login: { accountId: user.id }, consent: { grantId } };
+  }
+
+  if (interaction.prompt.name === 'consent') {
+    const accountId = interaction.session?.accountId;
+    if (accountId === undefined) throw new SignInRefused('consent without a signed-in session');
+    const grant = await grantFor(accountId);
+    const details = interaction.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (details.missingOIDCScope !== undefined) grant.addOIDCScope(details.missingOIDCScope);
+    if (details.missingOIDCClaims !== undefined) grant.addOIDCClaims(details.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes);
+    const grantId = await grant.save();
+    // A grant made here (another client of the same browser session) takes the tenant the pages name.
+    if (grantId !== interaction.grantId) await recordGrantTenant(orm, grantId, signIn?.tenantId ?? null, grantExpiry(grant));
+    return { consent: { grantId } };
+  }
+  throw new SignInRefused(`unknown prompt ${interaction.prompt.name}`);
+}
