@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Permission } from './auth/permissions.ts';
+import { PermissionSet, type Permission } from './auth/permissions.ts';
 import type { Principal } from './auth/principal.ts';
 import { Application, Tenant } from './db/entities/index.ts';
 import { APPLICATION_FILTER, TENANT_FILTER } from './db/owned.ts';
@@ -78,10 +78,7 @@ async function settleScope(
   }
   const tenantId = pathTenant ?? principal.tenantId;
 
-  const em = services.orm.em.fork();
-  em.setFilterParams(APPLICATION_FILTER, { id: applicationId });
-  em.setFilterParams(TENANT_FILTER, { id: tenantId });
-
+  const em = scopedEntityManager(services, applicationId, tenantId);
   let application: Promise<Application> | undefined;
   const loadApplication = () => {
     application ??= em.findOneOrFail(Application, { id: applicationId }, {
@@ -93,6 +90,48 @@ async function settleScope(
     const tenant = await em.findOne(Tenant, { id: pathTenant });
     if (tenant === null) throw new GatehouseError('not_found', 'Tenant not found', { field: 'tenantId' });
   }
+  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication }, tenantId);
+}
+
+/** An EntityManager fork whose tenancy filters carry exactly one application and at most one tenant. */
+function scopedEntityManager(services: Services, applicationId: string, tenantId: string | null): EntityManager {
+  const em = services.orm.em.fork();
+  em.setFilterParams(APPLICATION_FILTER, { id: applicationId });
+  em.setFilterParams(TENANT_FILTER, { id: tenantId });
+  return em;
+}
+
+/** No grant at all: an end user's request may read what the hosted pages show, never manage anything. */
+const NO_PERMISSIONS = new PermissionSet([]);
+
+/**
+ * The scope of an end user's request on the hosted pages (sign-in, sign-up), who has no credentials yet: the
+ * application of the OAuth client that sent them and the tenant the sign-in is for (null: none chosen yet), with
+ * the tenancy filters set as for any other scope and no management permission (every `require` throws 403). The
+ * caller has already established both ids (the client's application; a tenant found in it): nothing is checked here.
+ */
+export function endUserScope(
+  services: Services,
+  requestId: string,
+  target: { clientId: string; applicationId: string; tenantId: string | null },
+): Scope {
+  const { clientId, applicationId, tenantId } = target;
+  const principal: Principal = {
+    credentialId: `oauth_client:${clientId}`,
+    applicationId,
+    tenantId,
+    permissions: NO_PERMISSIONS,
+    actor: { type: 'oauth_client', id: clientId },
+    apiKeyId: null,
+  };
+  const em = scopedEntityManager(services, applicationId, tenantId);
+  let application: Promise<Application> | undefined;
+  const loadApplication = () => {
+    application ??= em.findOneOrFail(Application, { id: applicationId }, {
+      failHandler: () => new GatehouseError('not_found', 'Application not found'),
+    });
+    return application;
+  };
   return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication }, tenantId);
 }
 

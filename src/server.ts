@@ -11,6 +11,7 @@ import { createApollo } from './graphql/apollo.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { registerRestRoutes } from './rest/adapter.ts';
+import { hostedRoutes } from './hosted/routes.ts';
 import { oidcRoutes } from './oidc/routes.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import type { Services } from './services.ts';
@@ -174,6 +175,8 @@ export async function createServer(services: Services, options: { redis?: unknow
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
   await app.register(oidcRoutes(services.oidc, config.publicUrl));
+  // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
+  await app.register(hostedRoutes(services));
   return { app, apollo };
 }
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
 /**
@@ -8,11 +10,51 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 const ARGON2ID = 2 as Algorithm;
 export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * @node-rs/argon2 runs each hash on libuv's thread pool (off the event loop), which it shares with file, DNS and
+ * zlib work and which has only 4 threads. A burst of sign-ins must neither fill that pool nor hold N × 19 MiB at
+ * once: at most one Argon2 job per core runs, the rest wait here in order.
+ */
+export const ARGON2_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), 4));
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function bounded<T>(job: () => Promise<T>): Promise<T> {
+  if (running >= ARGON2_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  try {
+    return await job();
+  } finally {
+    // The slot passes straight to the next waiter (running stays the same), else it is freed.
+    const next = waiting.shift();
+    if (next === undefined) running -= 1;
+    else next();
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, PASSWORD_HASH_OPTIONS);
+  return bounded(() => hash(password, PASSWORD_HASH_OPTIONS));
 }
 
 /** constant-time inside argon2: a wrong password must not reveal how close it was. */
 export function verifyPassword(storedHash: string, password: string): Promise<boolean> {
-  return verify(storedHash, password);
+  return bounded(() => verify(storedHash, password));
+}
+
+let dummy: Promise<string> | undefined;
+const dummyHash = () => (dummy ??= hashPassword(randomBytes(32).toString('base64url')));
+
+/** Makes the dummy hash ahead of the first sign-in, whose timing would otherwise stand out. */
+export async function prepareDummyHash(): Promise<void> {
+  await dummyHash();
+}
+
+/**
+ * For a sign-in whose e-mail matches no usable account: verify against a hash made with the same parameters, so
+ * the answer takes as long as a wrong password would (user enumeration by timing). Always false.
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  await verifyPassword(await dummyHash(), password);
+  return false;
 }

@@ -8,7 +8,10 @@ export interface Principal {
   /** The tenant the credentials are bound to (Bearer `tenant_id`, else a tenant-scoped key's tenant), if any. */
   readonly tenantId: string | null;
   readonly permissions: PermissionSet;
-  /** For audit records: the user when a Bearer token is present, else the API key. */
-  readonly actor: { readonly type: 'api_key' | 'user'; readonly id: string };
+  /**
+   * For audit records: the user when a Bearer token is present, else the API key; on the hosted sign-in pages,
+   * before anyone is signed in, the OAuth client that sent the end user there (context.ts, endUserScope).
+   */
+  readonly actor: { readonly type: 'api_key' | 'user' | 'oauth_client'; readonly id: string };
   readonly apiKeyId: string | null;
 }

@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { prepareDummyHash } from '../auth/password-hash.ts';
+import { GatehouseError } from '../errors.ts';
+import { gatehouseData } from '../oidc/clients.ts';
+import { interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
+import type { Services } from '../services.ts';
+import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
+import { errorPage, loginPage, PLAIN_LOOK, tenantPage, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { activeUser, decideTenant, HostedPageError, pageLook, resolveTarget, tenantsOf, verifyCredentials, type SignInTarget } from './sign-in.ts';
+
+/**
+ * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
+ * forms posted as application/x-www-form-urlencoded, each POST answered with a page (a refusal) or a 303. Register
+ * without fastify-plugin: the form parser, the error page and the security headers stay inside this scope.
+ */
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** Form fields by name; a field sent twice is null (no form here sends one twice: treat it as absent). */
+type FormFields = Readonly<Record<string, string | null>>;
+
+interface Params {
+  uid: string;
+}
+
+/** How long a proven password stays good for choosing the tenant that completes the sign-in. */
+const SIGN_IN_PROOF_SECONDS = 600;
+
+const EXPIRED = 'This sign-in request has expired or is not valid.';
+
+/** Everything a page of one interaction needs, settled once per request. */
+interface InteractionContext {
+  readonly provider: Provider;
+  readonly interaction: Interaction;
+  readonly target: SignInTarget;
+  readonly look: PageLook;
+  /** Where the OP may send the browser after a POST of ours: the client's redirect URI (CSP form-action). */
+  readonly redirectTarget: string | undefined;
+}
+
+/** The origin (or, for a private-use scheme, the scheme) of a redirect URI, as a CSP source. */
+function cspSource(uri: unknown): string | undefined {
+  if (typeof uri !== 'string') return undefined;
+  try {
+    const url = new URL(uri);
+    return url.origin !== 'null' ? url.origin : url.protocol;
+  } catch {
+    return undefined;
+  }
+}
+
+function contentSecurityPolicy(nonce: string, page: RenderedPage, formTargets: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `img-src ${page.imageSources.length === 0 ? "'none'" : page.imageSources.join(' ')}`,
+    // Browsers apply form-action to the redirects that follow a POST too: the 303s lead through the OP (self) to
+    // the client's redirect URI.
+    `form-action 'self'${formTargets.map((target) => ` ${target}`).join('')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => RenderedPage, formTargets: readonly string[] = []) {
+  const nonce = randomBytes(16).toString('base64');
+  const page = render(nonce);
+  return reply
+    .status(status)
+    .header('content-security-policy', contentSecurityPolicy(nonce, page, formTargets))
+    .type('text/html; charset=utf-8')
+    .send(page.html);
+}
+
+function statusOf(error: unknown): { status: number; message: string } {
+  if (error instanceof HostedPageError) return { status: error.status, message: error.message };
+  if (error instanceof GatehouseError) {
+    if (error.code === 'rate_limited') return { status: 429, message: 'Too many requests. Wait a minute, then try again.' };
+    if (error.code === 'not_found') return { status: 400, message: EXPIRED };
+  }
+  const code = (error as Partial<FastifyError>).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: 'The form sent more data than a sign-in can hold.' };
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, message: 'The form was sent in a format this page does not read.' };
+  const status = (error as Partial<FastifyError>).statusCode;
+  if (status !== undefined && status >= 400 && status < 500) return { status, message: 'The request could not be read.' };
+  return { status: 500, message: 'Something went wrong on our side. Please try again later.' };
+}
+
+export function hostedRoutes(services: Services) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    const csrf: CsrfTokens = await loadCsrfTokens(services.orm);
+    await prepareDummyHash();
+
+    // Forms only, at the service's body limit (1 MiB); anything else is 415.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: services.config.bodyLimitBytes }, (_request, body, done) => {
+      const fields: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
+      for (const [name, value] of new URLSearchParams(body as string)) fields[name] = name in fields ? null : value;
+      done(null, fields);
+    });
+
+    // Every answer of these routes: never framed, never cached, never leaking the interaction URL as a Referer.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('x-frame-options', 'DENY');
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'no-referrer');
+      reply.header('x-content-type-options', 'nosniff');
+      if (!reply.hasHeader('content-security-policy')) {
+        reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      }
+      return payload;
+    });
+
+    app.setErrorHandler((error, request, reply) => {
+      const { status, message } = statusOf(error);
+      if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
+      if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+      return sendPage(reply, status, (nonce) => errorPage(PLAIN_LOOK, nonce, message));
+    });
+
+    /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
+    async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
+      const { provider } = await services.oidc.get();
+      let interaction: Interaction;
+      try {
+        interaction = await provider.interactionDetails(request.raw, reply.raw);
+      } catch (error) {
+        if (error instanceof oidcErrors.SessionNotFound) throw new HostedPageError(400, EXPIRED);
+        throw error;
+      }
+      // The cookie names the browser's current interaction; an old or foreign uid in the path is not it.
+      if (interaction.uid !== request.params.uid) throw new HostedPageError(400, EXPIRED);
+      const clientId = String(interaction.params['client_id']);
+      const data = gatehouseData(await provider.Client.find(clientId));
+      if (data === undefined) throw new HostedPageError(400, 'The application that sent you here is no longer registered.');
+      const target = await resolveTarget(services, request.id, { clientId, data }, interaction.params['tenant']);
+      return { provider, interaction, target, look: await pageLook(target), redirectTarget: cspSource(interaction.params['redirect_uri']) };
+    }
+
+    const formTargets = (context: InteractionContext) => (context.redirectTarget === undefined ? [] : [context.redirectTarget]);
+    const paths = (uid: string) => ({ page: `/interaction/${uid}`, login: `/interaction/${uid}/login`, tenant: `/interaction/${uid}/tenant` });
+
+    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: { email?: string; error?: CopyKey } = {}) {
+      const { uid } = context.interaction;
+      return sendPage(
+        reply,
+        status,
+        (nonce) => loginPage(context.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...extra }),
+        formTargets(context),
+      );
+    }
+
+    function showTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, tenants: readonly { id: string; name: string }[], error = false) {
+      const { uid } = context.interaction;
+      return sendPage(
+        reply,
+        error ? 400 : 200,
+        (nonce) =>
+          tenantPage(context.look, nonce, {
+            action: paths(uid).tenant,
+            csrf: csrf.issue(uid),
+            signIn: csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
+            tenants,
+            error,
+          }),
+        formTargets(context),
+      );
+    }
+
+    /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
+    async function finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn | undefined) {
+      let result: InteractionResults;
+      try {
+        result = await interactionResult(context.provider, services.orm, context.interaction, signIn);
+      } catch (error) {
+        if (error instanceof SignInRefused) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.');
+        throw error;
+      }
+      const returnTo = await context.provider.interactionResult(request.raw, reply.raw, result);
+      return reply.status(303).header('location', returnTo).send();
+    }
+
+    function requireCsrf(context: InteractionContext, fields: FormFields) {
+      // 403 page, no form: a forged or stale submission is not retried with a fresh token.
+      if (!csrf.verify(context.interaction.uid, fields['csrf'])) {
+        throw new HostedPageError(403, 'This form has expired or was not sent from this page. Go back to the application and sign in again.');
+      }
+    }
+
+    const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
+
+    app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
+      const context = await load(request, reply);
+      const { interaction } = context;
+      if (interaction.prompt.name === 'login') return showLogin(reply, context, 200);
+      if (interaction.prompt.name === 'consent') {
+        // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
+        // tenant is decided as for a sign-in (the named one, the only one, or the user's choice).
+        const accountId = interaction.session?.accountId;
+        const user = accountId === undefined ? null : await activeUser(context.target, accountId);
+        if (user === null) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.');
+        const decision = await decideTenant(context.target, user);
+        if (decision.kind === 'no_access') throw new HostedPageError(403, `This account has no access to ${context.look.name}.`);
+        if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
+        return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
+      }
+      throw new HostedPageError(400, 'This sign-in step is not supported.');
+    });
+
+    app.post<{ Params: Params }>('/interaction/:uid/login', async (request, reply) => {
+      const context = await load(request, reply);
+      const fields = formOf(request);
+      requireCsrf(context, fields);
+      // A form left open after its step was done: show the current step.
+      if (context.interaction.prompt.name !== 'login') return reply.status(303).header('location', paths(context.interaction.uid).page).send();
+      const email = typeof fields['email'] === 'string' ? fields['email'] : '';
+      const check = await verifyCredentials(context.target, fields['email'], fields['password']);
+      if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
+      const decision = await decideTenant(context.target, check.user);
+      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
+      if (decision.kind === 'choose') return showTenantChoice(reply, context, check.user.id, decision.tenants);
+      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId });
+    });
+
+    app.post<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
+      const context = await load(request, reply);
+      const fields = formOf(request);
+      requireCsrf(context, fields);
+      // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
+      const userId = csrf.unseal(context.interaction.uid, fields['signin']);
+      const user = userId === undefined ? null : await activeUser(context.target, userId);
+      if (user === null) throw new HostedPageError(403, 'This form has expired. Go back to the application and sign in again.');
+      const tenants = await tenantsOf(context.target, user);
+      const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
+      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
+      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
+    });
+  };
+}

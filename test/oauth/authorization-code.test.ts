@@ -1,0 +1,215 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let managementApi: string;
+let config: oidc.Configuration;
+let tenantId: string;
+let aliceId: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  managementApi = `${issuer}/api/v1`;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  tenantId = await app.createTenant('Acme');
+  const alice = await app.http.post('/users', { email: 'Alice@Example.com', name: 'Alice', password: PASSWORD, tenantId });
+  expect(alice.status).toBe(201);
+  aliceId = alice.body.id;
+});
+afterAll(async () => app?.close());
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+  /** The hosted page the OP sent the browser to. */
+  readonly page: Visit;
+}
+
+/** The RP starts a code + PKCE S256 authorization; the browser follows the OP's redirect to the hosted page. */
+async function authorize(parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email profile offline_access',
+    // oidc-provider issues refresh tokens (offline_access) only when consent is prompted for (OIDC Core 11).
+    prompt: 'consent',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...parameters,
+  });
+  const start = await jar.visit(url.href);
+  expect(start.status, start.body).toBeGreaterThanOrEqual(300);
+  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+$`));
+  const page = await jar.visit(start.location!);
+  return { jar, verifier, state, page };
+}
+
+async function signIn(parameters: Record<string, string> = {}, email = 'alice@example.com') {
+  const flow = await authorize({ resource: managementApi, ...parameters });
+  const posted = await flow.jar.submit(flow.page, { email, password: PASSWORD });
+  expect(posted.status, posted.body).toBe(303);
+  const url = await flow.jar.followOut(posted, issuer);
+  const tokens = await oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+  return { flow, url, tokens };
+}
+
+function expectHostedHeaders(visit: Visit) {
+  expect(visit.headers.get('x-frame-options')).toBe('DENY');
+  expect(visit.headers.get('cache-control')).toBe('no-store');
+  expect(visit.headers.get('referrer-policy')).toBe('no-referrer');
+  const csp = visit.headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("default-src 'none'");
+}
+
+const errorMessage = (html: string) => /<p id="form-error"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
+
+describe('hosted sign-in → authorization code', () => {
+  it('renders an accessible, self-contained form with a CSRF field and the security headers', async () => {
+    const { page } = await authorize();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectHostedHeaders(page);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/style-src 'nonce-[\w+/=]+'/);
+    // The 303s after the POST lead through the OP to the client: browsers check form-action on those redirects.
+    expect(csp).toContain("form-action 'self' https://app.example");
+    expect(page.body).toMatch(/<html lang="en">/);
+    expect(page.body).toMatch(/<main>[\s\S]*<h1>Sign in<\/h1>[\s\S]*<\/main>/);
+    expect(page.body).toContain('<label for="email">');
+    expect(page.body).toContain('<label for="password">');
+    expect(page.body).toMatch(/<input id="email" name="email" type="email" autocomplete="username" required>/);
+    expect(page.body).toMatch(/<input id="password" name="password" type="password" autocomplete="current-password" required>/);
+    // No external asset, no script.
+    expect(page.body).not.toMatch(/<script|<link rel="stylesheet"|https?:\/\/(?!app\.example)/);
+    const form = readForm(page.url, page.body);
+    expect(form.action).toBe(`${page.url}/login`);
+    expect(Object.keys(form.fields).sort()).toEqual(['csrf', 'email', 'password']);
+    expect(form.fields['csrf']).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('signs in through the form: 303s to the callback with a code, which openid-client redeems with PKCE', async () => {
+    const { flow, url, tokens } = await signIn();
+    expect(url.searchParams.get('code')).toBeTruthy();
+    expect(url.searchParams.get('state')).toBe(flow.state);
+    expect(url.searchParams.get('iss')).toBe(issuer);
+
+    const access = decodeJwt(tokens.access_token);
+    expect(access.header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    expect(access.payload).toMatchObject({ iss: issuer, sub: aliceId, aud: managementApi, app_id: app.root.applicationId, tenant_id: tenantId });
+
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ iss: issuer, sub: aliceId, email: 'Alice@Example.com', name: 'Alice' });
+    expect(tokens.refresh_token).toBeTruthy();
+  });
+
+  it('the user access token authenticates on the management API, where a user holds no permission yet', async () => {
+    const { tokens } = await signIn();
+    const asUser = await app.as({ bearer: tokens.access_token }).get('/users');
+    // Authenticated (not 401), with no permission: user permissions come with role assignments.
+    expect(asUser.status).toBe(403);
+    expect(asUser.body.code).toBe('forbidden');
+    const forged = await app.as({ bearer: `${tokens.access_token.slice(0, -4)}AAAA` }).get('/users');
+    expect(forged.status).toBe(401);
+  });
+
+  it('userinfo answers with the granted claims for a userinfo access token', async () => {
+    const { tokens } = await signIn();
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    const info = await oidc.fetchUserInfo(config, refreshed.access_token, aliceId);
+    expect(info).toMatchObject({ sub: aliceId, email: 'Alice@Example.com', name: 'Alice' });
+  });
+
+  it('refresh tokens rotate and keep the tenant; replaying a used one revokes the family, the newest included', async () => {
+    const { tokens } = await signIn();
+    const first = tokens.refresh_token!;
+    const rotated = await oidc.refreshTokenGrant(config, first, { resource: managementApi });
+    expect(rotated.refresh_token).toBeTruthy();
+    expect(rotated.refresh_token).not.toBe(first);
+    expect(decodeJwt(rotated.access_token).payload).toMatchObject({ sub: aliceId, app_id: app.root.applicationId, tenant_id: tenantId });
+    await expect(oidc.refreshTokenGrant(config, first)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, rotated.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('hosted sign-in refusals', () => {
+  it('a wrong password and an unknown e-mail get the same page, status and generic message', async () => {
+    const wrong = await authorize();
+    const wrongPassword = await wrong.jar.submit(wrong.page, { email: 'alice@example.com', password: 'Wrong-Horse-9' });
+    const unknown = await authorize();
+    const unknownEmail = await unknown.jar.submit(unknown.page, { email: 'nobody@example.com', password: PASSWORD });
+    for (const visit of [wrongPassword, unknownEmail]) {
+      expect(visit.status).toBe(400);
+      expect(visit.location).toBeUndefined();
+      expectHostedHeaders(visit);
+      expect(errorMessage(visit.body)).toBe('The email address or password is incorrect.');
+      expect(visit.body).toContain('role="alert"');
+      expect(visit.body).toContain('aria-describedby="form-error"');
+    }
+    // The typed e-mail is kept, the password never echoed.
+    expect(wrongPassword.body).toContain('value="alice@example.com"');
+    expect(wrongPassword.body).not.toContain('Wrong-Horse-9');
+    // The same form can be submitted again and succeed.
+    const retried = await wrong.jar.submit(wrongPassword, { password: PASSWORD });
+    expect(retried.status).toBe(303);
+  });
+
+  it('a POST without the CSRF field, or with a wrong one, is a 403 page', async () => {
+    const { jar, page } = await authorize();
+    const form = readForm(page.url, page.body);
+    const missing = await jar.visit(form.action, { form: { email: 'alice@example.com', password: PASSWORD } });
+    const wrong = await jar.visit(form.action, { form: { csrf: 'x'.repeat(43), email: 'alice@example.com', password: PASSWORD } });
+    for (const visit of [missing, wrong]) {
+      expect(visit.status).toBe(403);
+      expect(visit.location).toBeUndefined();
+      expectHostedHeaders(visit);
+      expect(visit.body).toContain('<h1>');
+      expect(visit.body).not.toContain('<form');
+    }
+  });
+
+  it('the CSRF token of one interaction does not pass on another', async () => {
+    const first = await authorize();
+    const second = await authorize({}, first.jar);
+    const stolen = readForm(first.page.url, first.page.body).fields['csrf']!;
+    const posted = await second.jar.submit(second.page, { csrf: stolen, email: 'alice@example.com', password: PASSWORD });
+    expect(posted.status).toBe(403);
+  });
+
+  it('an unknown interaction, or one not bound to this browser, is an error page and no redirect', async () => {
+    const stranger = new CookieJar();
+    const unknown = await stranger.visit(`${issuer}/interaction/no-such-interaction`);
+    const { page } = await authorize();
+    const foreign = await stranger.visit(page.url);
+    const { jar } = await authorize();
+    const otherUid = await jar.visit(`${issuer}/interaction/another-uid`);
+    for (const visit of [unknown, foreign, otherUid]) {
+      expect(visit.status).toBe(400);
+      expect(visit.location).toBeUndefined();
+      expectHostedHeaders(visit);
+      expect(visit.body).toContain('This sign-in request has expired or is not valid.');
+    }
+  });
+
+  it('a form body in another format is 415, and an oversized one 413, both as pages', async () => {
+    const { jar, page } = await authorize();
+    const action = readForm(page.url, page.body).action;
+    const json = await jar.visit(action, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(json.status).toBe(415);
+    const big = await jar.visit(action, { form: { email: 'a'.repeat(1024 * 1024 + 1), password: 'x' } });
+    expect(big.status).toBe(413);
+    expect(big.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+});

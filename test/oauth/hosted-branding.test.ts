@@ -1,0 +1,94 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, discover } from '../support/oauth.ts';
+
+/** The hosted page in the effective branding of the tenant it signs in to, as the tenancy engine resolves it. */
+const REDIRECT_URI = 'https://app.example/callback';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+let acme: string;
+let globex: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
+  const appId = app.root.applicationId;
+  expect((await app.http.put('/branding', { colors: { primary: '#222222' }, copy: { 'login.submit': 'Enter' } })).status).toBe(200);
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  const acmeBranding = await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, {
+    logoUrl: 'https://cdn.acme.example/logo.png',
+    colors: { primary: '#ff0000', background: '#fff7f7', text: '#330000' },
+    copy: { 'login.title': 'Welcome to Acme', 'login.submit': 'Let me in' },
+  });
+  expect(acmeBranding.status, JSON.stringify(acmeBranding.body)).toBe(200);
+  const globexBranding = await app.http.put(`/applications/${appId}/tenants/${globex}/branding`, {
+    colors: { primary: '#00aa00' },
+    copy: { 'login.title': 'Globex sign-in <b>now</b>' },
+  });
+  expect(globexBranding.status).toBe(200);
+});
+afterAll(async () => app?.close());
+
+async function page(parameters: Record<string, string> = {}): Promise<Visit> {
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const jar = new CookieJar();
+  const start = await jar.visit(url.href);
+  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return jar.visit(start.location!);
+}
+
+describe('hosted page branding', () => {
+  it('two tenants of one application show their own logo, colors and copy', async () => {
+    const acmePage = await page({ tenant: 'acme' });
+    const globexPage = await page({ tenant: globex });
+    expect(acmePage.status).toBe(200);
+    expect(acmePage.body).toContain('--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000');
+    expect(acmePage.body).toContain('<img class="logo" src="https://cdn.acme.example/logo.png" alt="Acme">');
+    expect(acmePage.body).toContain('<h1>Welcome to Acme</h1>');
+    expect(acmePage.body).toContain('<button type="submit">Let me in</button>');
+    // The logo's origin, and no other, may serve images.
+    expect(acmePage.headers.get('content-security-policy')).toContain('img-src https://cdn.acme.example;');
+
+    expect(globexPage.body).toContain('--gh-primary:#00aa00;--gh-background:#ffffff;--gh-text:#111827');
+    expect(globexPage.body).not.toContain('<img');
+    // Copy is text, never markup.
+    expect(globexPage.body).toContain('<h1>Globex sign-in &#60;b&#62;now&#60;/b&#62;</h1>');
+    // A key the tenant does not override keeps the built-in text (a tenant override replaces the whole branding).
+    expect(globexPage.body).toContain('<button type="submit">Sign in</button>');
+    expect(globexPage.headers.get('content-security-policy')).toContain("img-src 'none'");
+  });
+
+  it('a page without a tenant shows the application’s branding', async () => {
+    const plain = await page();
+    expect(plain.body).toContain('--gh-primary:#222222');
+    expect(plain.body).toContain('<button type="submit">Enter</button>');
+    expect(plain.body).toContain('to continue to ');
+  });
+
+  it('while brandingScope is application, tenants show the application’s branding (their overrides are kept, hidden)', async () => {
+    expect((await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'application' } })).status).toBe(200);
+    try {
+      const acmePage = await page({ tenant: acme });
+      expect(acmePage.body).toContain('--gh-primary:#222222');
+      expect(acmePage.body).not.toContain('Welcome to Acme');
+      // The name under the title is still the tenant's.
+      expect(acmePage.body).toContain('to continue to Acme');
+    } finally {
+      await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } });
+    }
+  });
+});

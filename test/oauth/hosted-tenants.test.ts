@@ -1,0 +1,198 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+
+/**
+ * Tenant selection on the hosted sign-in: `shared` (one pool; the client names the tenant or the user picks one of
+ * theirs) and `isolated` (the client must name the tenant; each tenant is its own pool with its own policies).
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let managementApi: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  managementApi = `${issuer}/api/v1`;
+});
+afterAll(async () => app?.close());
+
+async function webClient(applicationId: string, tenantId: string | null = null): Promise<oidc.Configuration> {
+  const client = await createTestClient(app, { type: 'web', applicationId, tenantId, redirectUris: [REDIRECT_URI] });
+  return discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+}
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+  readonly page: Visit;
+}
+
+async function authorize(config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email',
+    resource: managementApi,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...parameters,
+  });
+  const start = await jar.visit(url.href);
+  expect(start.location, start.body).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return { jar, verifier, state, page: await jar.visit(start.location!) };
+}
+
+/** The access token's claims after the browser has come back to the client with a code. */
+async function redeem(config: oidc.Configuration, flow: Flow, answer: Visit) {
+  const callback = await flow.jar.followOut(answer, issuer);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+  return decodeJwt(tokens.access_token).payload;
+}
+
+describe('shared pool', () => {
+  let config: oidc.Configuration;
+  let acme: string;
+  let globex: string;
+  let initech: string;
+  let bob: string;
+  let carol: string;
+
+  beforeAll(async () => {
+    config = await webClient(app.root.applicationId);
+    [acme, globex, initech] = [await app.createTenant('Acme'), await app.createTenant('Globex'), await app.createTenant('Initech')];
+    bob = (await app.http.post('/users', { email: 'bob@example.com', password: PASSWORD, tenantId: acme })).body.id;
+    expect((await app.http.patch(`/users/${bob}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    carol = (await app.http.post('/users', { email: 'carol@example.com', password: PASSWORD })).body.id;
+  });
+
+  it('a user of several tenants picks one on the page (only theirs are offered), and the token carries it', async () => {
+    const flow = await authorize(config);
+    const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(chooser.status).toBe(200);
+    expect(chooser.body).toContain('<label for="tenant">');
+    const form = readForm(chooser.url, chooser.body);
+    expect(form.action).toBe(`${flow.page.url}/tenant`);
+    expect(new Set(form.options['tenant'])).toEqual(new Set([acme, globex]));
+    expect(chooser.body).not.toContain(initech);
+    const chosen = await flow.jar.submit(chooser, { tenant: globex });
+    expect(chosen.status, chosen.body).toBe(303);
+    expect(await redeem(config, flow, chosen)).toMatchObject({ sub: bob, app_id: app.root.applicationId, tenant_id: globex });
+  });
+
+  it('a tenant outside the user’s own cannot be chosen, nor can the choice be made without the password step', async () => {
+    const flow = await authorize(config);
+    const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    const refused = await flow.jar.submit(chooser, { tenant: initech });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('role="alert"');
+    const forged = await flow.jar.submit(chooser, { tenant: acme, signin: 'forged.0.x' });
+    expect(forged.status).toBe(403);
+    // The genuine proof still completes the sign-in.
+    const chosen = await flow.jar.submit(chooser, { tenant: acme });
+    expect(await redeem(config, flow, chosen)).toMatchObject({ tenant_id: acme });
+  });
+
+  it('the client names the tenant by slug or id: no choice, straight to the client', async () => {
+    for (const tenant of ['globex', globex]) {
+      const flow = await authorize(config, { tenant });
+      const answer = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+      expect(answer.status).toBe(303);
+      expect(await redeem(config, flow, answer)).toMatchObject({ sub: bob, tenant_id: globex });
+    }
+  });
+
+  it('a named tenant the user does not belong to refuses after the password; a wrong password stays generic', async () => {
+    const flow = await authorize(config, { tenant: 'initech' });
+    const wrong = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: 'Wrong-Horse-9' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The email address or password is incorrect.');
+    const noAccess = await flow.jar.submit(wrong, { password: PASSWORD });
+    expect(noAccess.status).toBe(403);
+    expect(noAccess.body).toContain('This account has no access to Initech.');
+    expect(noAccess.location).toBeUndefined();
+  });
+
+  it('a user of no tenant signs in to the application: the token has no tenant_id', async () => {
+    const flow = await authorize(config);
+    const answer = await flow.jar.submit(flow.page, { email: 'carol@example.com', password: PASSWORD });
+    const claims = await redeem(config, flow, answer);
+    expect(claims).toMatchObject({ sub: carol, app_id: app.root.applicationId });
+    expect(claims).not.toHaveProperty('tenant_id');
+  });
+
+  it('an unknown tenant is an error page before any form', async () => {
+    const flow = await authorize(config, { tenant: 'no-such-tenant' });
+    expect(flow.page.status).toBe(400);
+    expect(flow.page.body).not.toContain('<form');
+  });
+
+  it('a tenant-bound client signs in to its own tenant only', async () => {
+    const bound = await webClient(app.root.applicationId, acme);
+    const flow = await authorize(bound);
+    const answer = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(await redeem(bound, flow, answer)).toMatchObject({ tenant_id: acme });
+    const other = await authorize(bound, { tenant: 'globex' });
+    expect(other.page.status).toBe(400);
+  });
+});
+
+describe('isolated pools', () => {
+  let another: BootstrapResult;
+  let config: oidc.Configuration;
+  let north: string;
+  let south: string;
+  let erinNorth: string;
+  let erinSouth: string;
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    north = await app.createTenant('North', another);
+    south = await app.createTenant('South', another);
+    const patched = await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } });
+    expect(patched.status).toBe(200);
+    const create = async (tenant: string, password: string) => {
+      const created = await admin.post(`/applications/${another.applicationId}/tenants/${tenant}/users`, { email: 'erin@example.com', password });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body.id as string;
+    };
+    erinNorth = await create(north, PASSWORD);
+    erinSouth = await create(south, 'Other-Horse-7');
+    config = await webClient(another.applicationId);
+  });
+
+  it('the client must name the tenant: without one, an error page', async () => {
+    const flow = await authorize(config);
+    expect(flow.page.status).toBe(400);
+    expect(flow.page.body).toContain('must name one');
+    expect(flow.page.body).not.toContain('<form');
+  });
+
+  it('each tenant is its own pool: the same e-mail is two users, each with their own password', async () => {
+    const toNorth = await authorize(config, { tenant: 'north' });
+    const northAnswer = await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(await redeem(config, toNorth, northAnswer)).toMatchObject({ sub: erinNorth, app_id: another.applicationId, tenant_id: north });
+
+    const toSouth = await authorize(config, { tenant: south });
+    const wrongPool = await toSouth.jar.submit(toSouth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(wrongPool.status).toBe(400);
+    const southAnswer = await toSouth.jar.submit(wrongPool, { password: 'Other-Horse-7' });
+    expect(await redeem(config, toSouth, southAnswer)).toMatchObject({ sub: erinSouth, tenant_id: south });
+  });
+
+  it('another application’s tenant is unknown here', async () => {
+    const flow = await authorize(config, { tenant: 'acme' });
+    expect(flow.page.status).toBe(400);
+  });
+});
