@@ -28,9 +28,14 @@ const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: C
   m2m: { grant_types: ['client_credentials'], response_types: [] },
 };
 
-/** An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear). */
-export function clientMetadata(client: OAuthClient, secrets: ClientSecretBox, now: Date): ClientMetadata {
+/**
+ * An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear), or
+ * undefined for a row that cannot authenticate (a secret method without a secret, private_key_jwt without keys).
+ */
+export function clientMetadata(client: OAuthClient, secrets: ClientSecretBox, now: Date): ClientMetadata | undefined {
   const usesSecret = client.authMethod === 'client_secret_basic' || client.authMethod === 'client_secret_post';
+  if (usesSecret && client.secretEncrypted == null) return undefined;
+  if (client.authMethod === 'private_key_jwt' && (client.jwks == null || client.jwks.keys.length === 0)) return undefined;
   const redirects = client.type === 'web' || client.type === 'spa' || client.type === 'native';
   const previous =
     usesSecret && client.previousSecretEncrypted != null && client.previousSecretExpiresAt != null && client.previousSecretExpiresAt > now
@@ -51,7 +56,7 @@ export function clientMetadata(client: OAuthClient, secrets: ClientSecretBox, no
     redirect_uris: redirects ? client.redirectUris : [],
     ...(redirects ? { post_logout_redirect_uris: client.postLogoutRedirectUris } : {}),
     ...(client.type === 'native' ? { application_type: 'native' as const } : {}),
-    ...(usesSecret && client.secretEncrypted != null ? { client_secret: secrets.decrypt(client.secretEncrypted) } : {}),
+    ...(usesSecret ? { client_secret: secrets.decrypt(client.secretEncrypted!) } : {}),
     ...(client.authMethod === 'private_key_jwt' && client.jwks != null ? { jwks: client.jwks } : {}),
     [GATEHOUSE_METADATA]: data,
   };

@@ -81,6 +81,10 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Confi
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    // private_key_jwt: every asymmetric algorithm an uploaded M2M JWKS may name (src/domain/m2m-credentials/jwks.ts).
+    enabledJWA: {
+      clientAuthSigningAlgValues: ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'Ed25519', 'EdDSA'],
+    },
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
     scopes: [...OIDC_SCOPES],

@@ -10,13 +10,11 @@ let tokenUrl: string;
 let tenantA: string;
 let tenantB: string;
 
-/** An ES256 key pair: the private key signs client assertions, the public JWK goes into the client's JWKS. */
-async function assertionKey(kid: string) {
-  const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
-    'sign',
-    'verify',
-  ])) as CryptoKeyPair;
-  const jwk = { ...(await webcrypto.subtle.exportKey('jwk', publicKey)), kid, alg: 'ES256', use: 'sig' };
+/** An EC key pair: the private key signs client assertions, the public JWK goes into the client's JWKS. */
+async function assertionKey(kid: string, alg: 'ES256' | 'ES384' = 'ES256') {
+  const namedCurve = alg === 'ES256' ? 'P-256' : 'P-384';
+  const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const jwk = { ...(await webcrypto.subtle.exportKey('jwk', publicKey)), kid, alg, use: 'sig' };
   return { privateKey, jwk: jwk as Record<string, unknown> };
 }
 
@@ -117,6 +115,13 @@ describe('client credentials', () => {
     expect(refused).toEqual({ error: 'invalid_client', status: 401 });
   });
 
+  it('private_key_jwt with another asymmetric algorithm the JWKS may name (ES384)', async () => {
+    const key = await assertionKey('p384', 'ES384');
+    const { clientId } = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [key.jwk] } });
+    const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.PrivateKeyJwt({ key: key.privateKey, kid: 'p384' })));
+    expect(decodeJwt(tokens.access_token).payload.client_id).toBe(clientId);
+  });
+
   it('a replayed client assertion is refused', async () => {
     const key = await assertionKey('replay');
     const { clientId } = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [key.jwk] } });
@@ -175,6 +180,23 @@ describe('client authentication refusals', () => {
     const refused = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, clientSecret!) });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid_client');
+  });
+
+  it('a row that cannot authenticate (secret erased, no keys for private_key_jwt) is invalid_client, not an error', async () => {
+    const secretless = await createTestClient(app);
+    const keyless = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [] } });
+    await app.gatehouse.services.orm.em.getConnection().execute('update oauth_client set secret_encrypted = null where id = ?', [secretless.clientId]);
+    const refused = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(secretless.clientId, secretless.clientSecret!) });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe('invalid_client');
+    const assertion = await postForm(tokenUrl, {
+      grant_type: 'client_credentials',
+      client_id: keyless.clientId,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: `eyJhbGciOiJFUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: keyless.clientId })).toString('base64url')}.c2ln`,
+    });
+    expect(assertion.status).toBe(401);
+    expect(assertion.body.error).toBe('invalid_client');
   });
 
   it('an unknown or malformed client_id is invalid_client', async () => {
