@@ -200,7 +200,11 @@ export function hostedRoutes(services: Services) {
         // tenant is decided as for a sign-in (the named one, the only one, or the user's choice).
         const accountId = interaction.session?.accountId;
         const user = accountId === undefined ? null : await activeUser(context.target, accountId);
-        if (user === null) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.');
+        // E.g. signed in to one isolated tenant (its own pool), now asked for another one.
+        // TODO(account switching): offer the other pool's sign-in here, through the OP's logout of the current session.
+        if (user === null) {
+          throw new HostedPageError(400, `You are signed in with an account that cannot be used for ${context.look.name}. Sign out, then sign in again.`);
+        }
         const decision = await decideTenant(context.target, user);
         if (decision.kind === 'no_access') throw new HostedPageError(403, `This account has no access to ${context.look.name}.`);
         if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);

@@ -4,7 +4,7 @@ import Provider, { errors, type Account, type Configuration, type KoaContextWith
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
-import { User } from '../db/entities/index.ts';
+import { Tenant, User } from '../db/entities/index.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
@@ -71,6 +71,31 @@ async function findAccount(deps: OidcDependencies, ctx: KoaContextWithOIDC, sub:
   };
 }
 
+/**
+ * The session's grant for the client, unless the request names (`tenant`) another tenant than the one that grant's
+ * sign-in was for: then the hosted pages are asked again and a grant of that tenant is made, so a signed-in user never
+ * gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
+ */
+async function loadExistingGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC) {
+  const fresh = ctx.oidc.result?.consent?.grantId;
+  const grantId = fresh ?? (ctx.oidc.client === undefined ? undefined : ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId));
+  if (grantId === undefined) return undefined;
+  if (fresh === undefined && !(await grantIsForRequestedTenant(deps, ctx, grantId))) return undefined;
+  return ctx.oidc.provider.Grant.find(grantId);
+}
+
+async function grantIsForRequestedTenant(deps: OidcDependencies, ctx: KoaContextWithOIDC, grantId: string): Promise<boolean> {
+  const requested = ctx.oidc.params?.['tenant'];
+  if (typeof requested !== 'string' || requested === '') return true;
+  const [granted, applicationId] = [await grantTenant(deps.orm, grantId), gatehouseData(ctx.oidc.client)?.applicationId];
+  if (granted === null || applicationId === undefined) return false;
+  if (isUuid(requested)) return requested === granted;
+  const tenant = await deps.orm.em
+    .fork()
+    .findOne(Tenant, { id: granted }, { filters: { application: { id: applicationId }, tenant: { id: null } } });
+  return tenant?.slug === requested.toLowerCase();
+}
+
 function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Configuration {
   const management = managementApi(deps);
   return {
@@ -124,6 +149,7 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Confi
     },
     extraParams: ['tenant'],
     findAccount: (ctx, sub) => findAccount(deps, ctx, sub),
+    loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     rotateRefreshToken: true,
     ttl: {

@@ -49,8 +49,10 @@ async function authorize(config: oidc.Configuration, parameters: Record<string, 
     ...parameters,
   });
   const start = await jar.visit(url.href);
-  expect(start.location, start.body).toMatch(new RegExp(`^${issuer}/interaction/`));
-  return { jar, verifier, state, page: await jar.visit(start.location!) };
+  expect(start.location, start.body).toBeDefined();
+  // A browser signed in already may go straight back to the client: then that redirect is the "page".
+  const page = start.location!.startsWith(`${issuer}/interaction/`) ? await jar.visit(start.location!) : start;
+  return { jar, verifier, state, page };
 }
 
 /** The access token's claims after the browser has come back to the client with a code. */
@@ -131,6 +133,24 @@ describe('shared pool', () => {
     expect(claims).not.toHaveProperty('tenant_id');
   });
 
+  it('a signed-in user asking for another tenant gets a token of that tenant, never the session’s previous one', async () => {
+    const first = await authorize(config, { tenant: 'acme' });
+    const signedIn = await first.jar.submit(first.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(await redeem(config, first, signedIn)).toMatchObject({ tenant_id: acme });
+    // Same browser (the OP's session cookie): no form, straight back to the client, each time with the named tenant.
+    for (const [tenant, expected] of [['globex', globex], [acme, acme], ['GLOBEX', globex]] as const) {
+      const again = await authorize(config, { tenant }, first.jar);
+      expect(await redeem(config, again, again.page)).toMatchObject({ sub: bob, tenant_id: expected });
+    }
+    // A tenant the user does not belong to is refused, not swapped for one they do.
+    const stranger = await authorize(config, { tenant: 'initech' }, first.jar);
+    expect(stranger.page.status).toBe(403);
+    expect(stranger.page.location).toBeUndefined();
+    // Naming none keeps the session's sign-in as it is.
+    const unnamed = await authorize(config, {}, first.jar);
+    expect((await redeem(config, unnamed, unnamed.page)).sub).toBe(bob);
+  });
+
   it('an unknown tenant is an error page before any form', async () => {
     const flow = await authorize(config, { tenant: 'no-such-tenant' });
     expect(flow.page.status).toBe(400);
@@ -189,6 +209,16 @@ describe('isolated pools', () => {
     expect(wrongPool.status).toBe(400);
     const southAnswer = await toSouth.jar.submit(wrongPool, { password: 'Other-Horse-7' });
     expect(await redeem(config, toSouth, southAnswer)).toMatchObject({ sub: erinSouth, tenant_id: south });
+  });
+
+  it('signed in to one tenant’s pool, a request for another tenant does not reuse that sign-in', async () => {
+    const toNorth = await authorize(config, { tenant: 'north' });
+    const signedIn = await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(await redeem(config, toNorth, signedIn)).toMatchObject({ sub: erinNorth, tenant_id: north });
+    const toSouth = await authorize(config, { tenant: 'south' }, toNorth.jar);
+    expect(toSouth.page.status).toBe(400);
+    expect(toSouth.page.location).toBeUndefined();
+    expect(toSouth.page.body).toContain('cannot be used for South');
   });
 
   it('another application’s tenant is unknown here', async () => {
