@@ -5,12 +5,14 @@ import { ENTITIES } from './entities/index.ts';
 import { Migration0001Initial } from './migrations/0001-initial.ts';
 import { Migration0002AuthProviderSlot } from './migrations/0002-auth-provider-slot.ts';
 import { Migration0003OAuth } from './migrations/0003-oauth.ts';
+import { Migration0004SignInLockout } from './migrations/0004-sign-in-lockout.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
   { name: '0001-initial', class: Migration0001Initial },
   { name: '0002-auth-provider-slot', class: Migration0002AuthProviderSlot },
   { name: '0003-oauth', class: Migration0003OAuth },
+  { name: '0004-sign-in-lockout', class: Migration0004SignInLockout },
 ];
 
 export interface Database {

@@ -3,10 +3,12 @@ import { endUserScope, type Scope } from '../context.ts';
 import { Tenant, User, type Application } from '../db/entities/index.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
 import { effectiveBranding } from '../domain/branding/branding.ts';
+import { effectivePolicy } from '../domain/policies/policies.ts';
 import { normalizeEmail } from '../domain/users/users.ts';
 import { isUuid } from '../ids.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
+import { maySignIn, recordFailedSignIn, recordSuccessfulSignIn } from './lockout.ts';
 import type { PageLook } from './pages.ts';
 
 /**
@@ -97,9 +99,11 @@ export async function pageLook(target: SignInTarget): Promise<PageLook> {
 export type CredentialCheck = { ok: true; user: User } | { ok: false };
 
 /**
- * Whether `email` and `password` prove an active user of the target's pool. Exactly one Argon2id verification
- * happens whatever the outcome (an unknown e-mail, or a user without a password, is verified against a dummy
- * hash), so neither the answer nor its timing tells whether the e-mail exists.
+ * Whether `email` and `password` prove a user of the target's pool who may sign in. Exactly one Argon2id
+ * verification happens whatever the outcome (an unknown e-mail, or a user without a password, is verified against a
+ * dummy hash), and every refusal is the same `{ ok: false }`, so neither the answer nor its timing tells whether the
+ * e-mail exists, the password was right for a locked or suspended user, or the attempt just locked the account.
+ * Failed attempts on a known user count towards the lockout policy of the user's pool.
  */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown): Promise<CredentialCheck> {
   const address = typeof email === 'string' ? email.trim() : '';
@@ -107,10 +111,19 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   if (address === '' || address.length > MAX_EMAIL_LENGTH || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
     return { ok: await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT)) };
   }
-  const user = await target.applicationScope.em.findOne(User, { poolId: target.poolId, emailNormalized: normalizeEmail(address) });
+  const [user, policy] = await Promise.all([
+    target.applicationScope.em.findOne(User, { poolId: target.poolId, emailNormalized: normalizeEmail(address) }),
+    effectivePolicy(target.scope, 'lockout', target.policyTenantId),
+  ]);
   if (user?.passwordHash == null) return { ok: await verifyAgainstDummy(secret) };
   const matches = await verifyPassword(user.passwordHash, secret);
-  if (!matches || user.status !== 'active') return { ok: false };
+  // A locked or suspended user is refused whatever the password, and the attempt is not counted.
+  if (!maySignIn(user)) return { ok: false };
+  if (!matches) {
+    await recordFailedSignIn(target, user, policy);
+    return { ok: false };
+  }
+  if (!(await recordSuccessfulSignIn(target, user))) return { ok: false };
   return { ok: true, user };
 }
 

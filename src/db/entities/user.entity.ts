@@ -21,6 +21,8 @@ const UserSchema = defineEntity({
     status: p.string().$type<UserStatus>(),
     tenantIds: p.array().columnType('uuid[]'),
     passwordHash: p.string().nullable().hidden(),
+    /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/hosted/lockout.ts). */
+    lockedUntil: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

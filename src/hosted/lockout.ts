@@ -1,0 +1,86 @@
+import type { User } from '../db/entities/index.ts';
+import type { LockoutPolicy } from '../domain/policies/definitions.ts';
+import { recordAudit } from '../domain/audit.ts';
+import type { SignInTarget } from './sign-in.ts';
+
+/**
+ * Account lockout (the lockout policy of the user's pool): consecutive failed password sign-ins are counted per user;
+ * the count starts again after `resetAfterMinutes` without a failure; at `maxAttempts` the user becomes `locked` for
+ * `lockoutMinutes` (null: until an administrator unlocks them). A lock that has run out is lifted by the next
+ * sign-in attempt. Each change is one statement that computes from the row's current values, so concurrent
+ * failures all count. The statements name the application explicitly (raw SQL does not go through the filters).
+ */
+
+/** A `locked` user whose lock has run out is active again for the purposes of signing in. */
+export function lockExpired(user: User, now = new Date()): boolean {
+  return user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now;
+}
+
+/** The user may try to sign in: active, or locked with the lock run out. */
+export function maySignIn(user: User, now = new Date()): boolean {
+  return user.status === 'active' || lockExpired(user, now);
+}
+
+/** The failure count a failed attempt leaves, from the row's own columns (`?` = resetAfterMinutes). */
+const NEXT_COUNT = `(case when status = 'locked' or last_failed_sign_in_at is null
+  or last_failed_sign_in_at < now() - make_interval(mins => ?::int) then 1 else failed_sign_ins + 1 end)`;
+
+/** Counts a failed attempt; locks the user when it reaches the policy's maximum. Returns whether it locked. */
+export async function recordFailedSignIn(target: SignInTarget, user: User, policy: LockoutPolicy): Promise<boolean> {
+  if (!policy.enabled) return false;
+  const lockedUntil = policy.lockoutMinutes === null ? null : new Date(Date.now() + policy.lockoutMinutes * 60_000);
+  const connection = target.applicationScope.em.getConnection();
+  const [row] = await connection.execute<{ status: string }[]>(
+    `update app_user set
+       failed_sign_ins = ${NEXT_COUNT},
+       last_failed_sign_in_at = now(),
+       status = case when ${NEXT_COUNT} >= ? then 'locked' else 'active' end,
+       locked_until = case when ${NEXT_COUNT} >= ? then ?::timestamptz else null end
+     where application_id = ? and id = ? and (status = 'active' or (status = 'locked' and locked_until <= now()))
+     returning status`,
+    [
+      policy.resetAfterMinutes,
+      policy.resetAfterMinutes,
+      policy.maxAttempts,
+      policy.resetAfterMinutes,
+      policy.maxAttempts,
+      lockedUntil,
+      target.application.id,
+      user.id,
+    ],
+  );
+  const locked = row?.status === 'locked';
+  if (locked) {
+    const em = target.scope.em.fork();
+    recordAudit(em, target.scope, {
+      action: 'user.lock',
+      targetType: 'user',
+      targetId: user.id,
+      tenantId: target.policyTenantId,
+      after: { status: 'locked', lockedUntil: lockedUntil?.toISOString() ?? null, reason: 'failed_sign_ins', maxAttempts: policy.maxAttempts },
+    });
+    await em.flush();
+  }
+  return locked;
+}
+
+/**
+ * A successful sign-in clears the count, and lifts a lock that has run out. False when that lock was renewed or made
+ * permanent meanwhile: the sign-in must then fail like any other.
+ */
+export async function recordSuccessfulSignIn(target: SignInTarget, user: User): Promise<boolean> {
+  const connection = target.applicationScope.em.getConnection();
+  if (lockExpired(user)) {
+    const [row] = await connection.execute<{ id: string }[]>(
+      `update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null, status = 'active', locked_until = null
+       where application_id = ? and id = ? and status = 'locked' and locked_until <= now() returning id`,
+      [target.application.id, user.id],
+    );
+    return row !== undefined;
+  }
+  await connection.execute(
+    'update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null where application_id = ? and id = ? and failed_sign_ins > 0',
+    [target.application.id, user.id],
+  );
+  return true;
+}

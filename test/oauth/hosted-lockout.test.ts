@@ -1,0 +1,201 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, discover } from '../support/oauth.ts';
+
+/** Account lockout per the effective lockout policy, and answers that do not tell whether an account exists. */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const WRONG = 'Wrong-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
+  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+});
+afterAll(async () => app?.close());
+
+async function createUser(email: string, http = app.http, path = '/users') {
+  const created = await http.post(path, { email, password: PASSWORD });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+async function signInPage(configuration = config, parameters: Record<string, string> = {}): Promise<{ jar: CookieJar; page: Visit }> {
+  const url = oidc.buildAuthorizationUrl(configuration, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const jar = new CookieJar();
+  const start = await jar.visit(url.href);
+  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return { jar, page: await jar.visit(start.location!) };
+}
+
+/** One attempt on a fresh page; the answer and how long it took. */
+async function attempt(email: string, password: string, configuration = config, parameters: Record<string, string> = {}) {
+  const { jar, page } = await signInPage(configuration, parameters);
+  const started = performance.now();
+  const answer = await jar.submit(page, { email, password });
+  return { answer, ms: performance.now() - started };
+}
+
+/** The page with what legitimately differs between two answers blanked out: interaction, token, nonce, e-mail. */
+const normalized = (visit: Visit, email: string) =>
+  visit.body
+    .replaceAll(/\/interaction\/[\w-]+\//g, '/interaction/…/')
+    .replaceAll(/value="[\w-]{43}"/g, 'value="…"')
+    .replaceAll(/nonce="[^"]+"/g, 'nonce="…"')
+    .replaceAll(email, '…');
+
+const status = async (userId: string) => (await app.http.get(`/users/${userId}`)).body.status as string;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('lockout', () => {
+  it('locks after maxAttempts consecutive failures; then even the right password gets the generic answer', async () => {
+    const userId = await createUser('dan@example.com');
+    for (let i = 0; i < 2; i += 1) expect((await attempt('dan@example.com', WRONG)).answer.status).toBe(400);
+    expect(await status(userId)).toBe('active');
+    const third = await attempt('dan@example.com', WRONG);
+    expect(third.answer.status).toBe(400);
+    expect(await status(userId)).toBe('locked');
+    const right = await attempt('dan@example.com', PASSWORD);
+    expect(right.answer.status).toBe(400);
+    expect(normalized(right.answer, 'dan@example.com')).toBe(normalized(third.answer, 'dan@example.com'));
+    const [audit] = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ action: string; actor_type: string }[]>(`select action, actor_type from audit_log where target_id = ? and action = 'user.lock'`, [userId]);
+    expect(audit).toMatchObject({ action: 'user.lock', actor_type: 'oauth_client' });
+  });
+
+  it('a success clears the count: failures must be consecutive', async () => {
+    const userId = await createUser('fay@example.com');
+    for (const password of [WRONG, WRONG, PASSWORD, WRONG, WRONG]) await attempt('fay@example.com', password);
+    expect(await status(userId)).toBe('active');
+    expect((await attempt('fay@example.com', PASSWORD)).answer.status).toBe(303);
+  });
+
+  it('a lock that has run out is lifted by the next sign-in', async () => {
+    const userId = await createUser('gus@example.com');
+    for (let i = 0; i < 3; i += 1) await attempt('gus@example.com', WRONG);
+    expect(await status(userId)).toBe('locked');
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
+    expect((await attempt('gus@example.com', PASSWORD)).answer.status).toBe(303);
+    expect(await status(userId)).toBe('active');
+  });
+
+  it('lockoutMinutes null locks until an administrator unlocks', async () => {
+    expect((await app.http.put('/policies/lockout', { maxAttempts: 3, lockoutMinutes: null })).status).toBe(200);
+    try {
+      const userId = await createUser('hal@example.com');
+      for (let i = 0; i < 3; i += 1) await attempt('hal@example.com', WRONG);
+      const [row] = await app.gatehouse.services.orm.em
+        .getConnection()
+        .execute<{ status: string; locked_until: Date | null }[]>('select status, locked_until from app_user where id = ?', [userId]);
+      expect(row).toEqual({ status: 'locked', locked_until: null });
+      expect((await attempt('hal@example.com', PASSWORD)).answer.status).toBe(400);
+    } finally {
+      await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
+    }
+  });
+
+  it('a disabled policy counts nothing', async () => {
+    expect((await app.http.put('/policies/lockout', { enabled: false })).status).toBe(200);
+    try {
+      const userId = await createUser('ivy@example.com');
+      for (let i = 0; i < 4; i += 1) await attempt('ivy@example.com', WRONG);
+      expect(await status(userId)).toBe('active');
+    } finally {
+      await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
+    }
+  });
+});
+
+describe('enumeration resistance', () => {
+  it('unknown e-mail, wrong password, locked and suspended accounts get the same page and status', async () => {
+    await createUser('jo@example.com');
+    const suspended = await createUser('kim@example.com');
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [suspended]);
+    const locked = await createUser('lee@example.com');
+    for (let i = 0; i < 3; i += 1) await attempt('lee@example.com', WRONG);
+    expect(await status(locked)).toBe('locked');
+
+    const answers = [
+      ['nobody@example.com', PASSWORD],
+      ['jo@example.com', WRONG],
+      ['kim@example.com', PASSWORD],
+      ['lee@example.com', PASSWORD],
+    ].map(async ([email, password]) => ({ email: email!, ...(await attempt(email!, password!)) }));
+    const settled = [];
+    for (const answer of answers) settled.push(await answer);
+    for (const { answer, email } of settled) {
+      expect(answer.status).toBe(400);
+      expect(normalized(answer, email)).toBe(normalized(settled[0]!.answer, settled[0]!.email));
+    }
+  });
+
+  it('an unknown e-mail takes about as long as a wrong password (one Argon2id verification each)', async () => {
+    await createUser('mo@example.com');
+    expect((await app.http.put('/policies/lockout', { enabled: false })).status).toBe(200);
+    try {
+      const unknown: number[] = [];
+      const wrong: number[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        unknown.push((await attempt(`nobody${i}@example.com`, WRONG)).ms);
+        wrong.push((await attempt('mo@example.com', WRONG)).ms);
+      }
+      const ratio = median(unknown) / median(wrong);
+      expect(ratio, `unknown ${median(unknown)} ms, wrong ${median(wrong)} ms`).toBeGreaterThan(0.6);
+      expect(ratio).toBeLessThan(1.7);
+    } finally {
+      await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
+    }
+  });
+});
+
+describe('isolated tenants', () => {
+  let another: BootstrapResult;
+  let isolated: oidc.Configuration;
+  let strictUser: string;
+  let laxUser: string;
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    const strict = await app.createTenant('Strict', another);
+    const lax = await app.createTenant('Lax', another);
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const override = await admin.put(`/applications/${another.applicationId}/tenants/${strict}/policies/lockout`, { maxAttempts: 3 });
+    expect(override.status, JSON.stringify(override.body)).toBe(200);
+    strictUser = await createUser('pat@example.com', admin, `/applications/${another.applicationId}/tenants/${strict}/users`);
+    laxUser = await createUser('pat@example.com', admin, `/applications/${another.applicationId}/tenants/${lax}/users`);
+    isolated = await discover(app, (await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] })).clientId, oidc.None(), {
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+  });
+
+  it('the tenant’s own lockout policy applies to its pool; a tenant without one inherits the application’s', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      await attempt('pat@example.com', WRONG, isolated, { tenant: 'strict' });
+      await attempt('pat@example.com', WRONG, isolated, { tenant: 'lax' });
+    }
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    expect((await admin.get(`/users/${strictUser}`)).body.status).toBe('locked');
+    // The application's default: 10 attempts.
+    expect((await admin.get(`/users/${laxUser}`)).body.status).toBe('active');
+  });
+});
