@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
+import { sweepExpiredModels } from '../../src/oidc/adapter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { basicAuth, createTestClient, decodeJwt, discover, postForm } from '../support/oauth.ts';
 
@@ -85,5 +86,19 @@ describe('revocation (RFC 7009)', () => {
     const response = await fetch(`${app.baseUrl}/oauth2/revoke`);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe('storage', () => {
+  it('expired models read as absent and the sweep deletes them; live ones stay', async () => {
+    const { orm } = app.gatehouse.services;
+    const sql = <T = any>(query: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(query, params);
+    await sql(`insert into oidc_model (model, id, payload, expires_at) values ('Session', 'old', '{}', now() - interval '1 minute')`);
+    await sql(`insert into oidc_model (model, id, payload, expires_at) values ('Session', 'live', '{}', now() + interval '1 hour')`);
+    const { provider } = await app.gatehouse.services.oidc.get();
+    expect(await provider.Session.adapter.find('old')).toBeUndefined();
+    expect(await provider.Session.adapter.find('live')).toEqual({});
+    expect(await sweepExpiredModels(orm)).toBeGreaterThanOrEqual(1);
+    expect(await sql(`select id from oidc_model where model = 'Session' and id in ('old', 'live')`)).toEqual([{ id: 'live' }]);
   });
 });
