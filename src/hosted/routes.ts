@@ -8,8 +8,20 @@ import { gatehouseData } from '../oidc/clients.ts';
 import { interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
-import { errorPage, loginPage, PLAIN_LOOK, tenantPage, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
-import { activeUser, decideTenant, HostedPageError, pageLook, resolveTarget, tenantsOf, verifyCredentials, type SignInTarget } from './sign-in.ts';
+import { errorPage, loginPage, PLAIN_LOOK, signupPage, tenantPage, type CopyKey, type PageLook, type RenderedPage, type SignupPageInput } from './pages.ts';
+import {
+  activeUser,
+  decideTenant,
+  HostedPageError,
+  pageLook,
+  passwordMethod,
+  resolveTarget,
+  tenantsOf,
+  verifyCredentials,
+  type PasswordMethod,
+  type SignInTarget,
+} from './sign-in.ts';
+import { signUp } from './sign-up.ts';
 
 /**
  * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
@@ -36,6 +48,8 @@ interface InteractionContext {
   readonly interaction: Interaction;
   readonly target: SignInTarget;
   readonly look: PageLook;
+  /** What the pool's auth providers allow of passwords. */
+  readonly password: PasswordMethod;
   /** Where the OP may send the browser after a POST of ours: the client's redirect URI (CSP form-action). */
   readonly redirectTarget: string | undefined;
 }
@@ -136,20 +150,47 @@ export function hostedRoutes(services: Services) {
       const data = gatehouseData(await provider.Client.find(clientId));
       if (data === undefined) throw new HostedPageError(400, 'The application that sent you here is no longer registered.');
       const target = await resolveTarget(services, request.id, { clientId, data }, interaction.params['tenant']);
-      return { provider, interaction, target, look: await pageLook(target), redirectTarget: cspSource(interaction.params['redirect_uri']) };
+      const [look, password] = await Promise.all([pageLook(target), passwordMethod(target)]);
+      return { provider, interaction, target, look, password, redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
 
     const formTargets = (context: InteractionContext) => (context.redirectTarget === undefined ? [] : [context.redirectTarget]);
-    const paths = (uid: string) => ({ page: `/interaction/${uid}`, login: `/interaction/${uid}/login`, tenant: `/interaction/${uid}/tenant` });
+    const paths = (uid: string) => ({
+      page: `/interaction/${uid}`,
+      login: `/interaction/${uid}/login`,
+      tenant: `/interaction/${uid}/tenant`,
+      signup: `/interaction/${uid}/signup`,
+    });
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: { email?: string; error?: CopyKey } = {}) {
+      const { uid } = context.interaction;
+      if (!context.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.look.name}.`);
+      const signupUrl = context.password.signUp ? { signupUrl: paths(uid).signup } : {};
+      return sendPage(
+        reply,
+        status,
+        (nonce) => loginPage(context.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...extra }),
+        formTargets(context),
+      );
+    }
+
+    type SignupExtra = Pick<SignupPageInput, 'name' | 'email' | 'error' | 'fieldErrors'>;
+
+    function showSignup(reply: FastifyReply, context: InteractionContext, status: number, extra: SignupExtra = {}) {
       const { uid } = context.interaction;
       return sendPage(
         reply,
         status,
-        (nonce) => loginPage(context.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...extra }),
+        (nonce) => signupPage(context.look, nonce, { action: paths(uid).signup, csrf: csrf.issue(uid), loginUrl: paths(uid).page, ...extra }),
         formTargets(context),
       );
+    }
+
+    /** Sign-up is a step of a sign-in (prompt `login`) on a surface whose password provider allows it. */
+    function requireSignup(context: InteractionContext) {
+      if (context.interaction.prompt.name !== 'login' || !context.password.signUp) {
+        throw new HostedPageError(404, `Creating an account is not available for ${context.look.name}.`);
+      }
     }
 
     function showTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, tenants: readonly { id: string; name: string }[], error = false) {
@@ -219,6 +260,7 @@ export function hostedRoutes(services: Services) {
       requireCsrf(context, fields);
       // A form left open after its step was done: show the current step.
       if (context.interaction.prompt.name !== 'login') return reply.status(303).header('location', paths(context.interaction.uid).page).send();
+      if (!context.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.look.name}.`);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password']);
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
@@ -226,6 +268,30 @@ export function hostedRoutes(services: Services) {
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
       if (decision.kind === 'choose') return showTenantChoice(reply, context, check.user.id, decision.tenants);
       return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId });
+    });
+
+    app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
+      const context = await load(request, reply);
+      requireSignup(context);
+      return showSignup(reply, context, 200);
+    });
+
+    app.post<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
+      const context = await load(request, reply);
+      const fields = formOf(request);
+      requireCsrf(context, fields);
+      requireSignup(context);
+      const typed = { name: fields['name'] ?? '', email: fields['email'] ?? '' };
+      const outcome = await signUp(context.target, { name: fields['name'], email: fields['email'], password: fields['password'] });
+      if (!outcome.ok) {
+        return showSignup(reply, context, outcome.taken ? 409 : 400, {
+          ...typed,
+          error: outcome.taken ? 'signup.exists' : 'signup.invalid',
+          fieldErrors: outcome.fieldErrors,
+        });
+      }
+      // The new user is signed in at once, to the isolated tenant whose pool they joined (else to the application).
+      return finish(request, reply, context, { userId: outcome.user.id, tenantId: outcome.user.tenantIds[0] ?? null });
     });
 
     app.post<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {

@@ -2,6 +2,7 @@ import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../context.ts';
 import { Tenant, User, type Application } from '../db/entities/index.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
+import { effectiveAuthProviders } from '../domain/auth-providers/auth-providers.ts';
 import { effectiveBranding } from '../domain/branding/branding.ts';
 import { effectivePolicy } from '../domain/policies/policies.ts';
 import { normalizeEmail } from '../domain/users/users.ts';
@@ -158,4 +159,26 @@ export async function decideTenant(target: SignInTarget, user: User): Promise<Te
   if (tenants.length === 0) return { kind: 'tenant', tenantId: null };
   if (tenants.length === 1) return { kind: 'tenant', tenantId: tenants[0]!.id };
   return { kind: 'choose', tenants };
+}
+
+/** What the effective auth providers allow of passwords on this surface. */
+export interface PasswordMethod {
+  readonly signIn: boolean;
+  readonly signUp: boolean;
+}
+
+/**
+ * Password sign-in and sign-up as the effective auth providers of the pool allow: an enabled `password` provider,
+ * sign-up when its `allowSignup` (default true) says so. A pool with no provider configured at all (a new
+ * application) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
+ * applications do. In the shared pool a tenant named by the request joins by invitation or by an administrator,
+ * never by signing up, so sign-up is offered only without a tenant (or for an isolated tenant's own pool).
+ */
+export async function passwordMethod(target: SignInTarget): Promise<PasswordMethod> {
+  const { providers } = await effectiveAuthProviders(target.scope, target.policyTenantId);
+  const opensMembership = target.tenant !== null && target.poolId === SHARED_POOL;
+  if (providers.length === 0) return { signIn: true, signUp: !opensMembership };
+  const password = providers.find((provider) => provider.type === 'password' && provider.enabled);
+  if (password === undefined) return { signIn: false, signUp: false };
+  return { signIn: true, signUp: password.config['allowSignup'] !== false && !opensMembership };
 }

@@ -1,0 +1,82 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { hashPassword } from '../auth/password-hash.ts';
+import { User } from '../db/entities/index.ts';
+import { recordAudit } from '../domain/audit.ts';
+import { checkPassword } from '../domain/policies/password.ts';
+import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import { normalizeEmail } from '../domain/users/users.ts';
+import { displayName, email as emailAddress } from '../domain/validate.ts';
+import { GatehouseError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { SignInTarget } from './sign-in.ts';
+
+/**
+ * Self sign-up on the hosted page: a user of the target's pool, with a password that satisfies the pool's effective
+ * password policy. In the shared pool the new user belongs to no tenant (see passwordMethod); in an isolated
+ * tenant's pool, to that tenant.
+ */
+export interface SignUpInput {
+  readonly name: unknown;
+  readonly email: unknown;
+  readonly password: unknown;
+}
+
+export type SignUpOutcome =
+  | { readonly ok: true; readonly user: User }
+  | { readonly ok: false; readonly taken: boolean; readonly fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> };
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function fieldMessage(validate: () => string): { value?: string; error?: string } {
+  try {
+    return { value: validate() };
+  } catch (error) {
+    if (error instanceof GatehouseError) return { error: error.message };
+    throw error;
+  }
+}
+
+export async function signUp(target: SignInTarget, input: SignUpInput): Promise<SignUpOutcome> {
+  const fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> = {};
+  const rawName = text(input.name).trim();
+  const name = rawName === '' ? { value: undefined } : fieldMessage(() => displayName('Name', rawName));
+  if (name.error !== undefined) fieldErrors.name = [name.error];
+  const email = fieldMessage(() => emailAddress('Email address', text(input.email)));
+  if (email.error !== undefined) fieldErrors.email = ['Enter an email address like name@example.com.'];
+  const password = text(input.password);
+  const violations = checkPassword(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
+  if (violations.length > 0) fieldErrors.password = violations.map((violation) => `Password ${violation.message}.`);
+  if (Object.keys(fieldErrors).length > 0 || email.value === undefined) return { ok: false, taken: false, fieldErrors };
+
+  const passwordHash = await hashPassword(password);
+  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
+  try {
+    const user = await target.applicationScope.em.fork().transactional(async (em) => {
+      const created = em.create(User, {
+        applicationId: target.application.id,
+        id: newId(),
+        poolId: target.poolId,
+        email: email.value!,
+        emailNormalized: normalizeEmail(email.value!),
+        name: name.value ?? null,
+        status: 'active',
+        tenantIds: tenantId === null ? [] : [tenantId],
+        passwordHash,
+      });
+      // The new user is the actor of their own sign-up.
+      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: created.id } } };
+      recordAudit(em, actor, {
+        action: 'user.signup',
+        targetType: 'user',
+        targetId: created.id,
+        tenantId,
+        after: { email: created.email, name: created.name ?? null, tenantIds: [...created.tenantIds], poolId: created.poolId, hasPassword: true, via: target.clientId },
+      });
+      return created;
+    });
+    return { ok: true, user };
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true, fieldErrors: {} };
+    throw error;
+  }
+}

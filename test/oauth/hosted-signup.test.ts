@@ -1,0 +1,194 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+
+/** Self sign-up on the hosted page, as the pool's password provider and password policy allow. */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let managementApi: string;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  managementApi = `${issuer}/api/v1`;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+});
+afterAll(async () => app?.close());
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+  readonly page: Visit;
+}
+
+async function authorize(configuration = config, parameters: Record<string, string> = {}): Promise<Flow> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(configuration, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email profile',
+    resource: managementApi,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...parameters,
+  });
+  const jar = new CookieJar();
+  const start = await jar.visit(url.href);
+  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return { jar, verifier, state, page: await jar.visit(start.location!) };
+}
+
+/** The sign-up link of the sign-in page, followed. */
+async function signupPage(flow: Flow): Promise<Visit> {
+  const link = /<a href="([^"]+\/signup)">/.exec(flow.page.body)?.[1];
+  expect(link, flow.page.body).toBeDefined();
+  return flow.jar.visit(new URL(link!, flow.page.url).href);
+}
+
+async function tokensAfter(configuration: oidc.Configuration, flow: Flow, answer: Visit) {
+  const callback = await flow.jar.followOut(answer, issuer);
+  return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+}
+
+const usersNamed = async (email: string, http = app.http) =>
+  ((await http.get('/users?pageSize=100')).body.data as { id: string; email: string; tenantIds: string[] }[]).filter(
+    (user) => user.email === email,
+  );
+
+describe('sign-up', () => {
+  it('the sign-in page links to an accessible sign-up form with name, email and password', async () => {
+    const flow = await authorize();
+    const page = await signupPage(flow);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.body).toMatch(/<h1>Create an account<\/h1>/);
+    expect(page.body).toContain('<input id="name" name="name" type="text" autocomplete="name">');
+    expect(page.body).toContain('<input id="email" name="email" type="email" autocomplete="email" required>');
+    expect(page.body).toContain('<input id="password" name="password" type="password" autocomplete="new-password" required>');
+    const form = readForm(page.url, page.body);
+    expect(form.action).toBe(`${flow.page.url}/signup`);
+    expect(Object.keys(form.fields).sort()).toEqual(['csrf', 'email', 'name', 'password']);
+  });
+
+  it('creates the user in the application’s pool and continues the sign-in to the client', async () => {
+    const flow = await authorize();
+    const page = await signupPage(flow);
+    const answer = await flow.jar.submit(page, { name: 'Nia', email: 'Nia@Example.com', password: PASSWORD });
+    expect(answer.status, answer.body).toBe(303);
+    const tokens = await tokensAfter(config, flow, answer);
+    const [created] = await usersNamed('Nia@Example.com');
+    expect(created).toMatchObject({ tenantIds: [] });
+    expect(tokens.claims()).toMatchObject({ sub: created!.id, email: 'Nia@Example.com', name: 'Nia' });
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ sub: created!.id, app_id: app.root.applicationId });
+    // And signs in with the password afterwards.
+    const again = await authorize();
+    expect((await again.jar.submit(again.page, { email: 'nia@example.com', password: PASSWORD })).status).toBe(303);
+  });
+
+  it('a password against the policy is refused with the policy’s reasons, tied to the field; nothing is created', async () => {
+    const flow = await authorize();
+    const page = await signupPage(flow);
+    const answer = await flow.jar.submit(page, { name: 'Oz', email: 'oz@example.com', password: 'short' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toContain('<p id="form-error" class="error" role="alert">Please correct the fields marked below.</p>');
+    expect(answer.body).toMatch(/<input id="password"[^>]*aria-describedby="form-error password-error" aria-invalid="true">/);
+    expect(answer.body).toMatch(/<p id="password-error" class="field-error">Password must be at least 8 characters/);
+    expect(answer.body).toContain('value="oz@example.com"');
+    expect(answer.body).not.toContain('value="short"');
+    expect(await usersNamed('oz@example.com')).toEqual([]);
+    const invalidEmail = await flow.jar.submit(answer, { email: 'not-an-address', password: PASSWORD });
+    expect(invalidEmail.status).toBe(400);
+    expect(invalidEmail.body).toContain('id="email-error"');
+  });
+
+  it('an e-mail that already has an account is refused; CSRF is checked', async () => {
+    await app.http.post('/users', { email: 'pia@example.com', password: PASSWORD });
+    const flow = await authorize();
+    const page = await signupPage(flow);
+    const taken = await flow.jar.submit(page, { email: 'PIA@example.com', password: PASSWORD });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toContain('cannot be used to sign up');
+    expect(await usersNamed('PIA@example.com')).toEqual([]);
+    const forged = await flow.jar.visit(readForm(page.url, page.body).action, { form: { email: 'quinn@example.com', password: PASSWORD } });
+    expect(forged.status).toBe(403);
+    expect(await usersNamed('quinn@example.com')).toEqual([]);
+  });
+
+  it('is not offered for a named tenant of the shared pool (membership is not self-service)', async () => {
+    await app.createTenant('Members Only');
+    const flow = await authorize(config, { tenant: 'members-only' });
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).not.toContain('/signup');
+    const direct = await flow.jar.visit(`${flow.page.url}/signup`);
+    expect(direct.status).toBe(404);
+  });
+
+  it('a password provider with allowSignup false closes it; with no enabled password provider there is no password sign-in', async () => {
+    const provider = await app.http.post('/auth-providers', { type: 'password', config: { allowSignup: false } });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    try {
+      const flow = await authorize();
+      expect(flow.page.status).toBe(200);
+      expect(flow.page.body).not.toContain('/signup');
+      const form = readForm(flow.page.url, flow.page.body);
+      const posted = await flow.jar.visit(`${flow.page.url}/signup`, { form: { csrf: form.fields['csrf']!, email: 'rae@example.com', password: PASSWORD } });
+      expect(posted.status).toBe(404);
+      expect(await usersNamed('rae@example.com')).toEqual([]);
+
+      expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: false })).status).toBe(200);
+      const closed = await authorize();
+      expect(closed.page.status).toBe(403);
+      expect(closed.page.body).not.toContain('<form');
+    } finally {
+      await app.http.delete(`/auth-providers/${provider.body.id}`);
+    }
+  });
+});
+
+describe('sign-up in isolated tenants', () => {
+  let another: BootstrapResult;
+  let admin: HttpClient;
+  let isolated: oidc.Configuration;
+  let strict: string;
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    strict = await app.createTenant('Strict', another);
+    await app.createTenant('Lax', another);
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const policy = await admin.put(`/applications/${another.applicationId}/tenants/${strict}/policies/password`, { minLength: 16 });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+    isolated = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  });
+
+  it('the tenant’s password policy applies, and the user joins that tenant’s pool', async () => {
+    const toStrict = await authorize(isolated, { tenant: 'strict' });
+    const strictPage = await signupPage(toStrict);
+    const refused = await toStrict.jar.submit(strictPage, { email: 'sam@example.com', password: PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Password must be at least 16 characters');
+    const accepted = await toStrict.jar.submit(refused, { password: 'Correct-Horse-Battery-9' });
+    const tokens = await tokensAfter(isolated, toStrict, accepted);
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ app_id: another.applicationId, tenant_id: strict });
+
+    // The lax tenant inherits the application's policy (8 characters); same e-mail, its own pool.
+    const toLax = await authorize(isolated, { tenant: 'lax' });
+    const laxAnswer = await toLax.jar.submit(await signupPage(toLax), { email: 'sam@example.com', password: PASSWORD });
+    expect(laxAnswer.status).toBe(303);
+    const sams = await usersNamed('sam@example.com', admin);
+    expect(sams).toHaveLength(2);
+  });
+});
