@@ -8,6 +8,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/database.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
+import { hostedSignIns, rawVerifies } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
 process.env['TEST_DATABASE_URL'] ||= 'postgres://postgres@127.0.0.1:5432/test';
@@ -21,6 +22,7 @@ function positiveInteger(name: string, fallback: number): number {
 
 const DURATION_S = positiveInteger('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
+const SIGN_INS = positiveInteger('BENCH_SIGN_INS', 200);
 const SEED = 100;
 const STATEMENT_SIZES = [1, 10, 100];
 
@@ -35,9 +37,17 @@ interface LoadFigures {
   readonly cpuMsPerRequest: number;
 }
 
-async function load(service: ServiceProcess, label: string, path: string, headers: Record<string, string>, duration = DURATION_S): Promise<LoadFigures> {
+interface Request {
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+}
+
+async function load(service: ServiceProcess, label: string, request: Request, duration = DURATION_S): Promise<LoadFigures> {
   const cpuBefore = await service.cpuMs();
-  const result = await autocannon({ url: `${service.baseUrl}${path}`, headers, connections: CONNECTIONS, duration });
+  const { path, ...rest } = request;
+  const result = await autocannon({ url: `${service.baseUrl}${path}`, ...rest, connections: CONNECTIONS, duration });
   const cpu = (await service.cpuMs()) - cpuBefore;
   return {
     label,
@@ -73,9 +83,28 @@ async function seed(service: ServiceProcess): Promise<{ label: string; path: str
   return { label: 'GET …/tenants?pageSize=20 (users stand-in)', path };
 }
 
+/** An M2M credential made through the management API, and the token request that spends it (client_secret_basic). */
+async function clientCredentials(service: ServiceProcess): Promise<Request> {
+  const created = await fetch(`${service.baseUrl}/api/v1/m2m-credentials`, {
+    method: 'POST',
+    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench worker', permissions: ['users:read'] }),
+  });
+  if (created.status !== 201) throw new Error(`creating M2M credentials: ${created.status} ${await created.text()}`);
+  const { clientId, clientSecret } = (await created.json()) as { clientId: string; clientSecret: string };
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+  return {
+    path: '/oauth2/token',
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  };
+}
+
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const row = (cells: (string | number)[], widths: number[]) =>
   cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i] ?? 0) : String(cell).padStart(widths[i] ?? 0))).join('  ');
+const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
 const dash = (value: number | undefined) => (value === undefined ? 'n/a' : String(value));
 
 async function throughput() {
@@ -85,18 +114,22 @@ async function throughput() {
   try {
     const target = await seed(service);
     const seeded = await service.memory();
-    const auth = { 'x-api-key': service.apiKey };
+    const healthz: Request = { path: '/healthz' };
+    const users: Request = { path: target.path, headers: { 'x-api-key': service.apiKey } };
+    const grant = await clientCredentials(service);
     // A short warm-up of each so the JIT and the connection pool are settled before measuring.
-    await load(service, 'warm-up', '/healthz', {}, 2);
-    await load(service, 'warm-up', target.path, auth, 2);
+    for (const request of [healthz, users, grant]) await load(service, 'warm-up', request, 2);
     const figures = [
-      await load(service, 'GET /healthz (bare Fastify route)', '/healthz', {}),
-      await load(service, target.label, target.path, auth),
+      await load(service, 'GET /healthz (bare Fastify route)', healthz),
+      await load(service, target.label, users),
+      await load(service, 'POST /oauth2/token (client credentials)', grant),
     ];
-    const loaded = await service.memory();
-    // autocannon abandons its last requests when the time is up; let their handlers finish before stopping.
+    // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    return { figures, seeded, loaded };
+    // Password sign-ins beside raw Argon2id, same count, same concurrency, one after the other.
+    const signIns = [await rawVerifies(SIGN_INS, CONNECTIONS), await hostedSignIns(service, SIGN_INS, CONNECTIONS)];
+    const loaded = await service.memory();
+    return { figures, signIns, seeded, loaded };
   } finally {
     await service.stop();
     await database.drop();
@@ -117,6 +150,16 @@ function report(run: Awaited<ReturnType<typeof throughput>>, statements: Stateme
   for (const f of run.figures) {
     out.push(row([f.label, f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths));
   }
+  const [bare, , grants] = run.figures;
+  if (bare !== undefined && grants !== undefined) {
+    out.push(`client-credentials grants: ${grants.rps.toFixed(0)}/s, ${percent(grants.rps, bare.rps)} of the bare route (target ≥ 3000/s)`);
+  }
+  out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time (rate over the batch; latency of each)`);
+  const signInWidths = [44, 9, 8, 8, 9, 8];
+  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed'], signInWidths));
+  for (const f of run.signIns) out.push(row([f.label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures], signInWidths));
+  const [raw, hosted] = run.signIns;
+  if (raw !== undefined && hosted !== undefined) out.push(`hosted sign-ins: ${percent(hosted.perSecond, raw.perSecond)} of raw Argon2id (target ≥ 70%)`);
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
   const statementWidths = [5, 20, 44, 34];
   out.push(row(['N', 'tenants page (REST)', 'page + configuration (one GraphQL request)', 'configuration: N REST GETs, summed'], statementWidths));

@@ -54,6 +54,8 @@ export async function startServiceProcess(databaseUrl: string): Promise<ServiceP
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
+      // The OP's redirects and cookies name the address the bench reaches.
+      PUBLIC_URL: baseUrl,
       GATEHOUSE_BOOTSTRAP_API_KEY: apiKey,
       // The bench measures the service, not a log pipe, nor the limiter refusing the load it generates.
       LOG_LEVEL: 'warn',
