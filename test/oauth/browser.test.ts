@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+
+/**
+ * A real browser (Debian's Chromium through playwright-core) signs one user in through the hosted page, once for
+ * each of two tenants of one application, and sees each tenant's branding. Screenshots: test-results/hosted-*.png.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+/** The client's callback: a tiny server of the test on another port, so the browser really leaves the service. */
+let callbackServer: Server;
+let REDIRECT_URI: string;
+const callbacks: URL[] = [];
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let managementApi: string;
+let config: oidc.Configuration;
+let browser: Browser;
+let userId: string;
+const tenants: Record<string, { id: string; primary: string; title: string; submit: string }> = {};
+
+beforeAll(async () => {
+  // CI installs Chromium (.ci/run); without it this check cannot run, and it must not pass unchecked.
+  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
+  callbackServer = createServer((request, response) => {
+    callbacks.push(new URL(request.url ?? '/', REDIRECT_URI));
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('signed in');
+  });
+  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
+  REDIRECT_URI = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  managementApi = `${issuer}/api/v1`;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  const appId = app.root.applicationId;
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  for (const [name, primary, background, title, submit] of [
+    ['Acme', '#c81e1e', '#fff5f5', 'Welcome to Acme', 'Enter Acme'],
+    ['Globex', '#047857', '#f0fdf4', 'Globex employees only', 'Continue to Globex'],
+  ] as const) {
+    const id = await app.createTenant(name);
+    const branding = await app.http.put(`/applications/${appId}/tenants/${id}/branding`, {
+      colors: { primary, background, text: '#111111' },
+      copy: { 'login.title': title, 'login.submit': submit },
+    });
+    expect(branding.status).toBe(200);
+    tenants[name] = { id, primary, title, submit };
+  }
+  const user = await app.http.post('/users', { email: 'uma@example.com', name: 'Uma', password: PASSWORD, tenantId: tenants['Acme']!.id });
+  userId = user.body.id;
+  expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenants['Acme']!.id, tenants['Globex']!.id] })).status).toBe(200);
+  mkdirSync('test-results', { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await new Promise((resolve) => callbackServer?.close(resolve));
+});
+
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
+
+describe('hosted sign-in in Chromium', () => {
+  for (const name of ['Acme', 'Globex']) {
+    it(`signs a user in to ${name}, on a page in ${name}'s branding`, async () => {
+      const tenant = tenants[name]!;
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid email',
+        resource: managementApi,
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        tenant: name.toLowerCase(),
+      });
+      // A fresh context per tenant: its own cookies, as two people on two machines.
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const outside: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().startsWith(issuer) && !request.url().startsWith(REDIRECT_URI)) outside.push(request.url());
+        });
+        const violations: string[] = [];
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+        });
+        await page.goto(url.href);
+        expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
+        await expect.poll(() => page.locator('h1').textContent()).toBe(tenant.title);
+        const button = page.getByRole('button', { name: tenant.submit });
+        expect(await button.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(rgb(tenant.primary));
+        // The labels name the fields (what a screen reader announces).
+        await page.getByLabel('Email address').fill('uma@example.com');
+        await page.getByLabel('Password').fill(PASSWORD);
+        await page.screenshot({ path: `test-results/hosted-${name.toLowerCase()}.png`, fullPage: true });
+
+        // The form POST, then the 303s through the OP to the client (CSP form-action must allow each hop).
+        await Promise.all([page.waitForURL(`${REDIRECT_URI}**`), button.click()]);
+        expect(await page.textContent('body')).toBe('signed in');
+        const callback = new URL(page.url());
+        expect(callbacks.map(String)).toContain(callback.href);
+        expect(callback.searchParams.get('state')).toBe(state);
+        const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: managementApi });
+        expect(decodeJwt(tokens.access_token).payload).toMatchObject({ sub: userId, tenant_id: tenant.id });
+        expect(outside).toEqual([]);
+        expect(violations).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
