@@ -50,6 +50,14 @@ export class CursorCodec {
   }
 }
 
+/**
+ * The identity of a list as its cursors are bound to it: the list's name and the scope (application and tenant)
+ * it was read in, so that a cursor is refused in any other list or scope.
+ */
+export function scopedList(scope: { applicationId: string; tenantId: string | null }, name: string): string {
+  return `${name}:${scope.applicationId}:${scope.tenantId ?? ''}`;
+}
+
 export function pageSize(args: PageArgs): number {
   const size = args.pageSize ?? PAGE_SIZE_DEFAULT;
   if (!Number.isInteger(size) || size < 1 || size > PAGE_SIZE_MAX) {

@@ -4,7 +4,7 @@ import { ApiKey, User } from '../../db/entities/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { issueApiKey, type ApiKeyWithSecret } from './issue.ts';
@@ -39,7 +39,7 @@ const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expir
 export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKey>> {
   scope.require('api_keys:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's keys.
-  const list = `api_keys:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'api_keys');
   return paginate(scope.em, ApiKey, {}, args, scope.services.cursors, list);
 }
 

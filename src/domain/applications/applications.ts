@@ -6,7 +6,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { issueApiKey, type ApiKeyWithSecret } from '../api-keys/issue.ts';
 import { recordAudit } from '../audit.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mergePools, splitPoolsByTenant, tenantAuthDataRemaining } from '../tenancy/isolation.ts';
 import { displayName } from '../validate.ts';
 
@@ -47,7 +47,7 @@ export function snapshot(application: Application) {
 
 export async function listApplications(scope: Scope, args: PageArgs): Promise<Page<Application>> {
   scope.require('applications:read');
-  return paginate(scope.em, Application, {}, args, scope.services.cursors, `applications:${scope.applicationId}`);
+  return paginate(scope.em, Application, {}, args, scope.services.cursors, scopedList(scope, 'applications'));
 }
 
 export async function getApplication(scope: Scope, applicationId: string): Promise<Application> {

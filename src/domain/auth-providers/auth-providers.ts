@@ -7,7 +7,7 @@ import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS, clearTenant } from '../loaders.ts';
-import { pageSize, type Page, type PageArgs } from '../pagination.ts';
+import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { displayName } from '../validate.ts';
 import { defaultProviderName, mergeSecrets, parseConfig, providerSlot } from './config.ts';
@@ -112,7 +112,7 @@ export async function effectiveAuthProviders(scope: Scope, tenantId: string | nu
 export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<Page<AuthProviderView>> {
   scope.require('auth_providers:read');
   const size = pageSize(args);
-  const list = `auth-providers:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'auth-providers');
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
   const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
   // Loader rows are ordered by id (UUIDv7: creation order), so the page is a keyset page like the others.

@@ -6,7 +6,7 @@ import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { clearTenant } from '../loaders.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
 
@@ -52,7 +52,7 @@ const snapshot = (domain: Domain) => ({ hostname: domain.hostname, tenantId: dom
 
 export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<DomainView>> {
   scope.require('domains:read');
-  const list = `domains:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'domains');
   const page = await paginate(scope.em, Domain, { tenantId: scope.tenantId }, args, scope.services.cursors, list);
   return { data: page.data.map(presentDomain), next: page.next };
 }

@@ -2,7 +2,7 @@ import type { Scope } from '../../context.ts';
 import { Tenant, type Setting } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
 import { effectiveBranding } from '../branding/branding.ts';
-import { pageSize, type Page, type PageArgs } from '../pagination.ts';
+import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { overrideTenant } from '../tenancy/override-target.ts';
 import {
   applicationValue,
@@ -105,7 +105,7 @@ async function effectiveTemplate(scope: Scope, key: TemplateKey): Promise<EmailT
 export async function listEmailTemplates(scope: Scope, args: PageArgs): Promise<Page<EmailTemplate>> {
   scope.require('email:read');
   const size = pageSize(args);
-  const list = `email-templates:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'email-templates');
   const after = args.cursor == null ? -1 : TEMPLATE_KEYS.indexOf(templateKey(scope.services.cursors.decode(list, args.cursor)));
   const keys = TEMPLATE_KEYS.slice(after + 1, after + 1 + size);
   const data = await Promise.all(keys.map((key) => effectiveTemplate(scope, key)));

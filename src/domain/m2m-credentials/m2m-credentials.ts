@@ -8,7 +8,7 @@ import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { publicJwks, type PublicJwks } from './jwks.ts';
@@ -93,7 +93,7 @@ async function findCredential(em: EntityManager, credentialId: string, lock = fa
 export async function listM2MCredentials(scope: Scope, args: PageArgs): Promise<Page<M2MCredentialView>> {
   scope.require('m2m_credentials:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's credentials.
-  const list = `m2m_credentials:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'm2m_credentials');
   const page = await paginate(scope.em, OAuthClient, M2M, args, scope.services.cursors, list);
   const now = new Date();
   return { data: page.data.map((client) => presentM2MCredential(client, now)), next: page.next };

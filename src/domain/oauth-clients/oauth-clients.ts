@@ -6,7 +6,7 @@ import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts'
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { redirectUris, type SignInClientType } from './redirect-uris.ts';
@@ -116,7 +116,7 @@ async function findClient(em: EntityManager, clientId: string, lock = false): Pr
 export async function listOAuthClients(scope: Scope, args: PageArgs): Promise<Page<OAuthClientView>> {
   scope.require('oauth_clients:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's clients.
-  const list = `oauth_clients:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'oauth_clients');
   const page = await paginate(scope.em, OAuthClient, SIGN_IN_CLIENTS, args, scope.services.cursors, list);
   const now = new Date();
   return { data: page.data.map((client) => presentOAuthClient(client, now)), next: page.next };

@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { displayName, slug, slugFromName } from '../validate.ts';
 
 export interface CreateTenantInput {
@@ -21,7 +21,7 @@ const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
 
 export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<Tenant>> {
   scope.require('tenants:read');
-  const list = `tenants:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'tenants');
   return paginate(scope.em, Tenant, {}, args, scope.services.cursors, list);
 }
 

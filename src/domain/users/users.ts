@@ -6,7 +6,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { paginate, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
@@ -65,7 +65,7 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 export async function listUsers(scope: Scope, args: PageArgs): Promise<Page<User>> {
   scope.require('users:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's members.
-  const list = `users:${scope.applicationId}:${scope.tenantId ?? ''}`;
+  const list = scopedList(scope, 'users');
   return paginate(scope.em, User, {}, args, scope.services.cursors, list);
 }
 
