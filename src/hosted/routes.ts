@@ -246,6 +246,9 @@ export function hostedRoutes(services: Services) {
         if (user === null) {
           throw new HostedPageError(400, `You are signed in with an account that cannot be used for ${context.look.name}. Sign out, then sign in again.`);
         }
+        // The session's grant for this client is kept (its tenant too): the OP brought it here only because the
+        // request asks for more or for consent again (prompt=consent). A request naming another tenant has no grant.
+        if (interaction.grantId !== undefined) return finish(request, reply, context, undefined);
         const decision = await decideTenant(context.target, user);
         if (decision.kind === 'no_access') throw new HostedPageError(403, `This account has no access to ${context.look.name}.`);
         if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);

@@ -92,6 +92,15 @@ describe('shared pool', () => {
     expect(await redeem(config, flow, chosen)).toMatchObject({ sub: bob, app_id: app.root.applicationId, tenant_id: globex });
   });
 
+  it('the choice stays with the session: asking again (prompt=consent, no tenant named) keeps the chosen tenant', async () => {
+    const flow = await authorize(config);
+    const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(await redeem(config, flow, await flow.jar.submit(chooser, { tenant: globex }))).toMatchObject({ tenant_id: globex });
+    const again = await authorize(config, { prompt: 'consent' }, flow.jar);
+    expect(again.page.status).toBe(303);
+    expect(await redeem(config, again, again.page)).toMatchObject({ sub: bob, tenant_id: globex });
+  });
+
   it('a tenant outside the user’s own cannot be chosen, nor can the choice be made without the password step', async () => {
     const flow = await authorize(config);
     const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
