@@ -227,8 +227,34 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
   return document(look, nonce, text(look, 'signup.title'), body);
 }
 
-/** A dead end: what went wrong, in words for the end user; no link back (the application starts a new sign-in). */
-export function errorPage(look: PageLook, nonce: string, message: string): RenderedPage {
-  const body = `<h1>${text(look, 'error.title')}</h1>\n<p role="alert">${escapeHtml(message)}</p>\n<p>${text(look, 'error.back')}</p>\n`;
+/**
+ * A dead end: what went wrong, in words for the end user, and the OAuth error code when there is one; no link back
+ * (the application starts a new sign-in).
+ */
+export function errorPage(look: PageLook, nonce: string, message: string, code?: string): RenderedPage {
+  const detail = code === undefined ? '' : `<p>Error code: <code>${escapeHtml(code)}</code></p>\n`;
+  const body = `<h1>${text(look, 'error.title')}</h1>\n<p role="alert">${escapeHtml(message)}</p>\n${detail}<p>${text(look, 'error.back')}</p>\n`;
   return document(look, nonce, text(look, 'error.title'), body);
+}
+
+/**
+ * The headers of a page without a form (an error page): its nonce-allowed style and its images only, never framed,
+ * cached, sniffed, nor leaking its URL as a Referer.
+ */
+export function pageHeaders(nonce: string, page: RenderedPage): Record<string, string> {
+  const csp = [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `img-src ${page.imageSources.length === 0 ? "'none'" : page.imageSources.join(' ')}`,
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  };
 }

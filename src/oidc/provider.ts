@@ -8,6 +8,7 @@ import { Tenant, User } from '../db/entities/index.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
+import { renderError } from './error-page.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
 export const OIDC_PATHS = {
@@ -151,6 +152,7 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Confi
     findAccount: (ctx, sub) => findAccount(deps, ctx, sub),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    renderError,
     rotateRefreshToken: true,
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,

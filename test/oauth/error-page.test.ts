@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderError } from '../../src/oidc/error-page.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestClient } from '../support/oauth.ts';
+
+const REDIRECT_URI = 'https://app.example/callback';
+
+let app: TestApp;
+let issuer: string;
+let clientId: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  clientId = (await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] })).clientId;
+});
+afterAll(async () => app?.close());
+
+function authorizeUrl(redirectUri: string): string {
+  const url = new URL(`${issuer}/oauth2/authorize`);
+  url.search = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    state: 'xyz',
+  }).toString();
+  return url.href;
+}
+
+describe("the OP's error page", () => {
+  it.each([
+    ['trailing slash', `${REDIRECT_URI}/`],
+    ['case', 'https://APP.example/Callback'],
+    ['extra query', `${REDIRECT_URI}?next=1`],
+    ['userinfo trick', 'https://app.example@evil.example/callback'],
+    ['other port', 'https://app.example:8443/callback'],
+  ])('an inexact redirect URI (%s) gets a 400 HTML page with the error, no redirect', async (_case, redirectUri) => {
+    const response = await fetch(authorizeUrl(redirectUri), { redirect: 'manual', headers: { accept: 'text/html' } });
+    const html = await response.text();
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(html).toMatch(/<html lang="en">/);
+    expect(html).toMatch(/<main>[\s\S]*<h1>[^<]+<\/h1>[\s\S]*<\/main>/);
+    expect(html).toContain('<code>invalid_redirect_uri</code>');
+    expect(html).toContain('redirect_uri did not match any of the client&#39;s registered redirect_uris');
+    expect(html).not.toContain('oidc-provider');
+    // Self-contained: no script, no external asset, nothing of the refused URI to follow.
+    expect(html).not.toMatch(/<script|<link|https?:\/\//);
+  });
+
+  it('escapes every value it shows', () => {
+    const ctx = { headers: {} as Record<string, string>, type: '', body: '', set(headers: Record<string, string>) { Object.assign(this.headers, headers); } };
+    // The OP calls it with its Koa context; this test needs only what the page writes.
+    void renderError(ctx as never, { error: '<b>x</b>', error_description: '"><script>alert(1)</script>' }, new Error('x'));
+    expect(ctx.body).not.toMatch(/<script|<b>/);
+    expect(ctx.body).toContain('&#60;b&#62;x&#60;/b&#62;');
+    expect(ctx.body).toContain('&#34;&#62;&#60;script&#62;');
+    expect(ctx.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+});
