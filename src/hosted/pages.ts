@@ -237,24 +237,26 @@ export function errorPage(look: PageLook, nonce: string, message: string, code?:
   return document(look, nonce, text(look, 'error.title'), body);
 }
 
+/** What every hosted answer carries: never framed, cached or sniffed, nor leaking its URL as a Referer. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
 /**
- * The headers of a page without a form (an error page): its nonce-allowed style and its images only, never framed,
- * cached, sniffed, nor leaking its URL as a Referer.
+ * The headers of a rendered page: its nonce-allowed style and its images only, and `formAction` as the places its
+ * form may post to (and be redirected through), `'none'` for a page without a form.
  */
-export function pageHeaders(nonce: string, page: RenderedPage): Record<string, string> {
+export function pageHeaders(nonce: string, page: RenderedPage, formAction: readonly string[] = ["'none'"]): Record<string, string> {
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
     `img-src ${page.imageSources.length === 0 ? "'none'" : page.imageSources.join(' ')}`,
-    "form-action 'none'",
+    `form-action ${formAction.join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');
-  return {
-    'content-security-policy': csp,
-    'x-frame-options': 'DENY',
-    'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-  };
+  return { 'content-security-policy': csp, ...SECURITY_HEADERS };
 }

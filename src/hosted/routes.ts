@@ -8,7 +8,7 @@ import { gatehouseData } from '../oidc/clients.ts';
 import { interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
-import { errorPage, loginPage, PLAIN_LOOK, signupPage, tenantPage, type CopyKey, type PageLook, type RenderedPage, type SignupPageInput } from './pages.ts';
+import { errorPage, loginPage, pageHeaders, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type CopyKey, type PageLook, type RenderedPage, type SignupPageInput } from './pages.ts';
 import {
   activeUser,
   decideTenant,
@@ -65,25 +65,14 @@ function cspSource(uri: unknown): string | undefined {
   }
 }
 
-function contentSecurityPolicy(nonce: string, page: RenderedPage, formTargets: readonly string[]): string {
-  return [
-    "default-src 'none'",
-    `style-src 'nonce-${nonce}'`,
-    `img-src ${page.imageSources.length === 0 ? "'none'" : page.imageSources.join(' ')}`,
-    // Browsers apply form-action to the redirects that follow a POST too: the 303s lead through the OP (self) to
-    // the client's redirect URI.
-    `form-action 'self'${formTargets.map((target) => ` ${target}`).join('')}`,
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
-
 function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => RenderedPage, formTargets: readonly string[] = []) {
   const nonce = randomBytes(16).toString('base64');
   const page = render(nonce);
+  // Browsers apply form-action to the redirects that follow a POST too: the 303s lead through the OP (self) to the
+  // client's redirect URI.
   return reply
     .status(status)
-    .header('content-security-policy', contentSecurityPolicy(nonce, page, formTargets))
+    .headers(pageHeaders(nonce, page, ["'self'", ...formTargets]))
     .type('text/html; charset=utf-8')
     .send(page.html);
 }
@@ -117,10 +106,7 @@ export function hostedRoutes(services: Services) {
 
     // Every answer of these routes: never framed, never cached, never leaking the interaction URL as a Referer.
     app.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('x-frame-options', 'DENY');
-      reply.header('cache-control', 'no-store');
-      reply.header('referrer-policy', 'no-referrer');
-      reply.header('x-content-type-options', 'nosniff');
+      reply.headers(SECURITY_HEADERS);
       if (!reply.hasHeader('content-security-policy')) {
         reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
       }
