@@ -1,4 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * `npm test` runs everything but the browser suites, which need Debian's Chromium; `npm run test:browser`
+ * (GATEHOUSE_TESTS=browser) runs only those. CI runs both.
+ */
+const browserSuites = 'test/browser/**/*.test.ts';
+const browser = process.env['GATEHOUSE_TESTS'] === 'browser';
 
 export default defineConfig({
   resolve: {
@@ -7,7 +14,8 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: browser ? [browserSuites] : ['test/**/*.test.ts'],
+    exclude: browser ? configDefaults.exclude : [...configDefaults.exclude, browserSuites],
     pool: 'forks',
     maxWorkers: 2,
     // Each file starts its own service on its own database; a loaded 2-core machine needs patience, not retries.

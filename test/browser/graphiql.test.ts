@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { launchChromium } from '../support/chromium.ts';
+
+/** The GraphQL playground must work with no internet access: every script and style comes from the service. */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+describe('GraphiQL', () => {
+  it('GraphiQL renders its editor in Chromium without a single request beyond the service', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const outside: string[] = [];
+      page.on('request', (request) => {
+        const { protocol, hostname } = new URL(request.url());
+        if ((protocol === 'http:' || protocol === 'https:' || protocol === 'ws:' || protocol === 'wss:') && hostname !== '127.0.0.1' && hostname !== 'localhost') {
+          outside.push(request.url());
+        }
+      });
+      await page.goto(`${app.baseUrl}/graphql`, { waitUntil: 'networkidle' });
+      await page.waitForSelector('.graphiql-container .graphiql-query-editor', { timeout: 30_000 });
+      expect(await page.locator('.graphiql-query-editor').isVisible()).toBe(true);
+      expect(outside).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
