@@ -8,6 +8,8 @@ import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
+import { formatError } from './graphql/format-error.ts';
+import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { registerRestRoutes } from './rest/adapter.ts';
@@ -76,7 +78,8 @@ export async function createServer(services: Services, options: { redis?: unknow
     routerOptions: { ignoreTrailingSlash: false },
   });
   const schema = buildSchema();
-  const apollo = await createApollo(schema, (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
+  const serializeError = formatError((error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
+  const apollo = await createApollo(schema, serializeError);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -169,7 +172,7 @@ export async function createServer(services: Services, options: { redis?: unknow
   app.get('/graphql', async (_request, reply) => reply.type('text/html; charset=utf-8').send(graphiql));
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
 
-  registerRestRoutes(app, { apollo, contextFor });
+  registerRestRoutes(app, { operations: createOperationExecutor(schema, serializeError), contextFor });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));

@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors.ts';
 
@@ -67,24 +68,46 @@ export function pageSize(args: PageArgs): number {
 }
 
 /**
+ * An entity's data as a list reads it: plain values, not an ORM-managed entity. Lists write nothing, and hydrating
+ * a managed entity costs several times the SQL round trip (docs/bench.md); an entity is assignable to its row.
+ */
+export type Row<T> = Readonly<Omit<T, symbol>>;
+
+/** The entity's mapped properties: the row holds what an entity would, and no unmapped column. */
+const fieldsByEntity = new WeakMap<object, string[]>();
+function mappedFields(em: EntityManager, entity: EntityClass<object>): string[] {
+  let fields = fieldsByEntity.get(entity);
+  if (fields === undefined) {
+    fields = em.getMetadata().get(entity).props.filter((prop) => prop.persist !== false).map((prop) => prop.name);
+    fieldsByEntity.set(entity, fields);
+  }
+  return fields;
+}
+
+/**
  * Keyset pagination by id (UUIDv7 sorts by creation). `list` names the list and its scope, so a cursor is valid
  * only where it was issued.
  */
 export async function paginate<T extends { id: string }>(
   em: EntityManager,
-  entity: new (...args: never[]) => T,
+  entity: EntityClass<T>,
   where: object,
   args: PageArgs,
   cursors: CursorCodec,
   list: string,
-): Promise<Page<T>> {
+): Promise<Page<Row<T>>> {
   const size = pageSize(args);
   const after = args.cursor == null ? undefined : cursors.decode(list, args.cursor);
   const condition = after === undefined ? where : { $and: [where, { id: { $gt: after } }] };
-  const rows = (await em.find(entity as never, condition, {
-    orderBy: { id: 'asc' } as never,
-    limit: size + 1,
-  })) as T[];
+  const query = em
+    .createQueryBuilder(entity as EntityClass<object>)
+    .select(mappedFields(em, entity as EntityClass<object>) as never)
+    .where(condition)
+    .orderBy({ id: 'asc' } as never)
+    .limit(size + 1);
+  // The tenancy filters (db/owned.ts), on as for em.find: a query builder applies them only when asked.
+  await query.applyFilters();
+  const rows = (await query.execute('all')) as unknown as Row<T>[];
   const data = rows.slice(0, size);
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? cursors.encode(list, last.id) : null };

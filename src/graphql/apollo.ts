@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import { formatError } from './format-error.ts';
 
 /**
  * A response that carries no data reads with the status of its first error (401, 404, 422…), so HTTP clients and
@@ -20,14 +20,18 @@ const statusFromErrors: ApolloServerPlugin<RequestContext> = {
   },
 };
 
-export async function createApollo(schema: GraphQLSchema, log: (error: unknown) => void): Promise<ApolloServer<RequestContext>> {
+export async function createApollo(
+  schema: GraphQLSchema,
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
+): Promise<ApolloServer<RequestContext>> {
   const apollo = new ApolloServer<RequestContext>({
     schema,
-    formatError: formatError(log),
+    formatError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
     // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).
-    plugins: [statusFromErrors],
+    // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
+    plugins: [statusFromErrors, ApolloServerPluginCacheControlDisabled()],
   });
   await apollo.start();
   return apollo;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   Kind,
@@ -12,6 +11,7 @@ import {
   type TypeNode,
 } from 'graphql';
 import type { RequestContext } from '../context.ts';
+import type { OperationExecutor } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
 import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
@@ -19,6 +19,8 @@ import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMetho
 /** One operation of operations.graphql, printed on its own with the fragments it needs. */
 export interface RestOperation {
   readonly name: string;
+  /** The operation and its fragments as one document, and as text (for GraphQL clients, e.g. the isolation suite). */
+  readonly document: DocumentNode;
   readonly query: string;
   readonly rootField: string;
   readonly variables: ReadonlyMap<string, TypeNode>;
@@ -61,6 +63,7 @@ export function loadOperations(document: DocumentNode = OPERATIONS_DOCUMENT): Ma
     };
     operations.set(definition.name.value, {
       name: definition.name.value,
+      document: standalone,
       query: print(standalone),
       rootField: (root.alias ?? root.name).value,
       variables: new Map(definition.variableDefinitions?.map((v) => [v.variable.name.value, v.type]) ?? []),
@@ -121,13 +124,14 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
 }
 
 export interface RestAdapterDeps {
-  apollo: ApolloServer<RequestContext>;
+  operations: OperationExecutor;
   contextFor(request: FastifyRequest): Promise<RequestContext>;
 }
 
 /** Mounts every row of the route table under /api/v1, plus 405 answers for the methods a path does not have. */
 export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps): void {
   const operations = loadOperations();
+  for (const operation of operations.values()) deps.operations.prepare(operation.name, operation.document);
   const routes = expandRoutes(ROUTES);
   const methodsByUrl = new Map<string, Set<HttpMethod>>();
   for (const route of routes) {
@@ -147,16 +151,11 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, operation, request);
         const execute = async (): Promise<StoredResponse> => {
-          const response = await deps.apollo.executeOperation(
-            { query: operation.query, operationName: operation.name, variables },
-            { contextValue: context },
-          );
-          if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST operations');
-          const { data, errors } = response.body.singleResult;
-          const [error] = errors ?? [];
+          const { data, errors } = await deps.operations.run(operation.document, operation.name, variables, context);
+          const [error] = errors;
           if (error !== undefined) return errorResponse(error.extensions, error.message);
           const status = successStatus(route);
-          return { status, body: status === 204 ? undefined : (data as Record<string, unknown>)[operation.rootField] };
+          return { status, body: status === 204 ? undefined : data?.[operation.rootField] };
         };
         const result =
           idempotencyKey === undefined

@@ -4,7 +4,7 @@ import { ApiKey, User } from '../../db/entities/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
-import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { issueApiKey, type ApiKeyWithSecret } from './issue.ts';
@@ -36,7 +36,10 @@ const snapshot = (key: ApiKey) => ({
 
 const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expiresAt <= now;
 
-export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKey>> {
+/** An API key as lists and the GraphQL `ApiKey` type read it (codegen mapper). */
+export type ApiKeyRow = Row<ApiKey>;
+
+export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKeyRow>> {
   scope.require('api_keys:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's keys.
   const list = scopedList(scope, 'api_keys');

@@ -6,7 +6,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { issueApiKey, type ApiKeyWithSecret } from '../api-keys/issue.ts';
 import { recordAudit } from '../audit.ts';
-import { paginate, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { mergePools, splitPoolsByTenant, tenantAuthDataRemaining } from '../tenancy/isolation.ts';
 import { displayName } from '../validate.ts';
 
@@ -45,7 +45,10 @@ export function snapshot(application: Application) {
   return { name: application.name, multiTenant: application.multiTenant, tenancyConfig: tenancyConfigOf(application) };
 }
 
-export async function listApplications(scope: Scope, args: PageArgs): Promise<Page<Application>> {
+/** An application as lists and the GraphQL `Application` type read it (codegen mapper). */
+export type ApplicationRow = Row<Application>;
+
+export async function listApplications(scope: Scope, args: PageArgs): Promise<Page<ApplicationRow>> {
   scope.require('applications:read');
   return paginate(scope.em, Application, {}, args, scope.services.cursors, scopedList(scope, 'applications'));
 }

@@ -6,7 +6,7 @@ import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { clearTenant } from '../loaders.ts';
-import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
 
@@ -34,7 +34,7 @@ export interface DomainVerificationView {
   domain: DomainView;
 }
 
-export function presentDomain(domain: Domain): DomainView {
+export function presentDomain(domain: Row<Domain>): DomainView {
   return {
     id: domain.id,
     applicationId: domain.applicationId,

@@ -8,7 +8,7 @@ import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
-import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { publicJwks, type PublicJwks } from './jwks.ts';
@@ -55,7 +55,7 @@ export interface CreateM2MCredentialInput {
 
 const M2M = { type: 'm2m' } as const;
 
-export function presentM2MCredential(client: OAuthClient, now = new Date()): M2MCredentialView {
+export function presentM2MCredential(client: Row<OAuthClient>, now = new Date()): M2MCredentialView {
   return {
     id: client.id,
     clientId: client.id,

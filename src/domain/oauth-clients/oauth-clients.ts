@@ -6,7 +6,7 @@ import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts'
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
-import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { redirectUris, type SignInClientType } from './redirect-uris.ts';
@@ -59,7 +59,7 @@ export interface UpdateOAuthClientInput {
 /** Sign-in clients only: an M2M credential's id reads as absent on these routes. */
 const SIGN_IN_CLIENTS = { type: { $ne: 'm2m' } } as const;
 
-export function presentOAuthClient(client: OAuthClient, now = new Date()): OAuthClientView {
+export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): OAuthClientView {
   return {
     id: client.id,
     clientId: client.id,

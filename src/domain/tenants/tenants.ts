@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName, slug, slugFromName } from '../validate.ts';
 
 export interface CreateTenantInput {
@@ -19,7 +19,10 @@ export interface UpdateTenantInput {
 
 const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
 
-export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<Tenant>> {
+/** A tenant as lists and the GraphQL `Tenant` type read it (codegen mapper). */
+export type TenantRow = Row<Tenant>;
+
+export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<TenantRow>> {
   scope.require('tenants:read');
   const list = scopedList(scope, 'tenants');
   return paginate(scope.em, Tenant, {}, args, scope.services.cursors, list);

@@ -6,7 +6,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { paginate, type Page, type PageArgs, scopedList } from '../pagination.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
@@ -62,7 +62,10 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
   return value;
 };
 
-export async function listUsers(scope: Scope, args: PageArgs): Promise<Page<User>> {
+/** A user as lists and the GraphQL `User` type read it (codegen mapper). */
+export type UserRow = Row<User>;
+
+export async function listUsers(scope: Scope, args: PageArgs): Promise<Page<UserRow>> {
   scope.require('users:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's members.
   const list = scopedList(scope, 'users');
