@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKeyCache } from './auth/api-key-cache.ts';
 import { ClientSecretBox } from './auth/client-secrets.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { CursorCodec } from './domain/pagination.ts';
+import { createInvalidationBus } from './events/invalidations.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { createServer, type Server } from './server.ts';
 import type { Services } from './services.ts';
@@ -37,8 +39,10 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
   const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const invalidations = createInvalidationBus(redis);
+  const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies') });
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, oidc };
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {
@@ -50,6 +54,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
       closing ??= (async () => {
         await server.app.close();
         await server.apollo.stop();
+        await invalidations.close();
         redis?.disconnect();
         await database.close();
       })();

@@ -12,6 +12,8 @@ export interface Config {
   readonly bootstrapApiKey: string | undefined;
   /** Requests per window per credential (per IP without one); `redisPrefix` separates deployments sharing a Redis. */
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
+  /** How long an authenticated API key is remembered by an instance (0: never); changes evict it at once. */
+  readonly apiKeyCacheMs: number;
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
 }
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
       redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
     }),
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
     bodyLimitBytes: 1024 * 1024,
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     ...overrides,

@@ -81,6 +81,8 @@ export async function createServer(services: Services, options: { redis?: unknow
   const serializeError = formatError((error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
   const apollo = await createApollo(schema, serializeError);
 
+  services.invalidations.onError = (error) => app.log.error({ err: error }, 'invalidation fan-out through Redis failed');
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -89,7 +91,7 @@ export async function createServer(services: Services, options: { redis?: unknow
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.authenticated !== true) return;
     try {
-      const principal = await authenticate(services.orm.em.fork(), services.signingKeys, readCredentials(request.headers));
+      const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers));
       request.authentication = { principal };
     } catch (error) {
       if (!(error instanceof GatehouseError)) throw error;

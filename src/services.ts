@@ -1,8 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
+import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { ClientSecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { CursorCodec } from './domain/pagination.ts';
+import type { InvalidationBus } from './events/invalidations.ts';
 import type { OidcProvider } from './oidc/provider.ts';
 
 /** The process-wide collaborators a request context is built from. Stateless across instances. */
@@ -12,6 +14,10 @@ export interface Services {
   readonly signingKeys: SigningKeyStore;
   readonly cursors: CursorCodec;
   readonly clientSecrets: ClientSecretBox;
+  /** Tells every instance what its caches must forget; publish after the change has committed. */
+  readonly invalidations: InvalidationBus;
+  /** The API keys recently authenticated here (authenticate.ts). */
+  readonly apiKeys: ApiKeyCache;
   /** The OAuth 2.0 / OIDC provider (src/oidc/). */
   readonly oidc: OidcProvider;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
+import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
 import { hashApiKeySecret, secretMatches } from './api-key-secret.ts';
 import { PermissionSet } from './permissions.ts';
 import type { Principal } from './principal.ts';
@@ -21,22 +22,24 @@ export function readCredentials(headers: Record<string, string | string[] | unde
 
 const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
 
-interface ApiKeyRow {
-  id: string;
-  application_id: string;
-  tenant_id: string | null;
-  permissions: string[];
-  secret_hash: string;
+/** Where authentication reads API keys: the database, through this instance's cache of recent ones. */
+export interface ApiKeyStore {
+  readonly em: EntityManager;
+  readonly cache: ApiKeyCache;
 }
 
-async function authenticateApiKey(em: EntityManager, secret: string): Promise<ApiKeyRow> {
+async function authenticateApiKey(store: ApiKeyStore, secret: string): Promise<ApiKeyRecord> {
+  const secretHash = hashApiKeySecret(secret);
   // Before any scope exists the hash of the secret is the only thing that finds the key, across applications; one
   // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here).
-  const [key] = await em.getConnection().execute<ApiKeyRow[]>(
-    `select id, application_id, tenant_id, permissions, secret_hash from api_key
-      where secret_hash = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
-    [hashApiKeySecret(secret)],
-  );
+  const key = await store.cache.find(secretHash, async () => {
+    const [row] = await store.em.getConnection().execute<ApiKeyRecord[]>(
+      `select id, application_id, tenant_id, user_id, permissions, secret_hash, expires_at from api_key
+        where secret_hash = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
+      [secretHash],
+    );
+    return row;
+  });
   if (key === undefined || !secretMatches(secret, key.secret_hash)) throw unauthenticated('Invalid API key');
   return key;
 }
@@ -71,12 +74,12 @@ async function authenticateBearer(keys: SigningKeyStore, token: string): Promise
  * token beside it must be for the same application, adds its tenant and narrows permissions to the user's.
  */
 export async function authenticate(
-  em: EntityManager,
+  apiKeys: ApiKeyStore,
   keys: SigningKeyStore,
   credentials: PresentedCredentials,
 ): Promise<Principal> {
   const [apiKey, bearer] = await Promise.all([
-    credentials.apiKey === undefined ? undefined : authenticateApiKey(em, credentials.apiKey),
+    credentials.apiKey === undefined ? undefined : authenticateApiKey(apiKeys, credentials.apiKey),
     credentials.bearer === undefined ? undefined : authenticateBearer(keys, credentials.bearer),
   ]);
   if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');

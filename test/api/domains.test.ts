@@ -26,7 +26,7 @@ const publishing =
 /** Runs the domain's verify with a given resolver, in the scope the credentials and path would settle. */
 async function verifyWith(apiKey: string, target: { applicationId: string; tenantId?: string }, domainId: string, resolveTxt: ResolveTxt) {
   const { services } = app.gatehouse;
-  const principal = await authenticate(services.orm.em.fork(), services.signingKeys, { apiKey, bearer: undefined });
+  const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, { apiKey, bearer: undefined });
   const context = createRequestContext(services, randomUUID(), principal);
   return verifyDomain(await context.scope(target), domainId, resolveTxt);
 }

@@ -83,7 +83,7 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
 /** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
 export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
   scope.require('api_keys:delete');
-  return scope.em.transactional(async (em) => {
+  const revoked = await scope.em.transactional(async (em) => {
     const key = await em.findOne(ApiKey, { id: keyId });
     if (key === null) throw notFound('API key', 'keyId');
     if (key.revokedAt != null) return key;
@@ -92,12 +92,14 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
     recordAudit(em, scope, { action: 'api_key.revoke', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: snapshot(key) });
     return key;
   });
+  await scope.services.invalidations.publish({ kind: 'api_key', id: revoked.id });
+  return revoked;
 }
 
 /** A new secret for the same key (id, permissions, expiry); the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
   scope.require('api_keys:write');
-  return scope.em.transactional(async (em) => {
+  const rotated = await scope.em.transactional(async (em) => {
     const key = await em.findOne(ApiKey, { id: keyId });
     if (key === null) throw notFound('API key', 'keyId');
     const now = new Date();
@@ -112,6 +114,8 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     recordAudit(em, scope, { action: 'api_key.rotate', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: snapshot(key) });
     return { key, secret };
   });
+  await scope.services.invalidations.publish({ kind: 'api_key', id: rotated.key.id });
+  return rotated;
 }
 
 /**

@@ -161,11 +161,14 @@ export async function updateApplication(
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
   scope.require('applications:delete');
   scope.requireApplicationWide();
-  return scope.em.transactional(async (em) => {
+  const deleted = await scope.em.transactional(async (em) => {
     const application = await em.findOne(Application, { id: applicationId });
     if (application === null) throw notFound('Application', 'appId');
     recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
     em.remove(application);
     return true;
   });
+  // The application's API keys went with it (cascade).
+  await scope.services.invalidations.publish({ kind: 'application', id: applicationId });
+  return deleted;
 }

@@ -77,7 +77,7 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   scope.require('tenants:delete');
   scope.requireApplicationWide();
-  return scope.em.transactional(async (em) => {
+  const deleted = await scope.em.transactional(async (em) => {
     const tenant = await em.findOne(Tenant, { id: tenantId });
     if (tenant === null) throw notFound('Tenant', 'tenantId');
     await em.nativeDelete(User, { poolId: tenant.id });
@@ -87,4 +87,7 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
     em.remove(tenant);
     return true;
   });
+  // The tenant's API keys went with it (cascade).
+  await scope.services.invalidations.publish({ kind: 'tenant', id: tenantId });
+  return deleted;
 }

@@ -176,7 +176,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   scope.require('users:delete');
-  return scope.em.transactional(async (em) => {
+  const deleted = await scope.em.transactional(async (em) => {
     const user = await em.findOne(User, { id: userId });
     if (user === null) throw notFound('User', 'userId');
     const before = snapshot(user);
@@ -191,4 +191,7 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     em.remove(user);
     return true;
   });
+  // The user's keys went with it (cascade), or with its membership of the scope's tenant (revoked above).
+  await scope.services.invalidations.publish({ kind: 'user', id: userId });
+  return deleted;
 }

@@ -1,0 +1,75 @@
+import { EventEmitter } from 'node:events';
+import type { Redis } from 'ioredis';
+
+/**
+ * A change that instances' caches must forget at once: a record by kind and id, or everything (`all`, after this
+ * instance may have missed some, e.g. while its Redis subscription was down).
+ */
+export type Invalidation =
+  | { readonly kind: 'api_key' | 'application' | 'tenant' | 'user'; readonly id: string }
+  | { readonly kind: 'all' };
+
+/**
+ * Fans invalidations out to every instance: in process always, and through Redis pub/sub when REDIS_URL is set
+ * (API.md: Redis shares what instances must agree on). Without Redis only this instance hears them: run several
+ * instances with REDIS_URL, or the caches' short lifetimes bound what another instance may still believe.
+ */
+export interface InvalidationBus {
+  /** Tells every instance, this one first (synchronously), then the others. Call after the change has committed. */
+  publish(invalidation: Invalidation): Promise<void>;
+  subscribe(listener: (invalidation: Invalidation) => void): void;
+  close(): Promise<void>;
+  /** Where Redis failures are reported; server.ts sets the log. */
+  onError: (error: unknown) => void;
+}
+
+/** One channel for every deployment sharing a Redis: ids are UUIDv7, so another deployment's events only cost a miss. */
+const CHANNEL = 'gatehouse:invalidations';
+const EVENT = 'invalidation';
+
+function isInvalidation(value: unknown): value is Invalidation {
+  if (typeof value !== 'object' || value === null) return false;
+  const { kind, id } = value as Record<string, unknown>;
+  if (kind === 'all') return true;
+  return (kind === 'api_key' || kind === 'application' || kind === 'tenant' || kind === 'user') && typeof id === 'string';
+}
+
+export function createInvalidationBus(redis?: Redis): InvalidationBus {
+  const local = new EventEmitter();
+  const subscriber = redis?.duplicate();
+  const bus: InvalidationBus = {
+    async publish(invalidation) {
+      local.emit(EVENT, invalidation);
+      // The change is committed already: a Redis failure is logged, and other instances' caches expire on their own.
+      if (redis !== undefined) await redis.publish(CHANNEL, JSON.stringify(invalidation)).catch((error: unknown) => bus.onError(error));
+    },
+    subscribe(listener) {
+      local.on(EVENT, listener);
+    },
+    async close() {
+      local.removeAllListeners();
+      subscriber?.disconnect();
+    },
+    onError: () => {},
+  };
+  if (subscriber !== undefined) {
+    subscriber.on('message', (_channel: string, message: string) => {
+      let invalidation: unknown;
+      try {
+        invalidation = JSON.parse(message);
+      } catch {
+        return;
+      }
+      if (isInvalidation(invalidation)) local.emit(EVENT, invalidation);
+    });
+    // Whatever was published while the subscription was down is lost: forget everything once it is back.
+    let subscribedOnce = false;
+    subscriber.on('ready', () => {
+      if (subscribedOnce) local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
+      subscribedOnce = true;
+    });
+    subscriber.on('error', (error: unknown) => bus.onError(error));
+    subscriber.subscribe(CHANNEL).catch((error: unknown) => bus.onError(error));
+  }
+  return bus;
+}

@@ -1,0 +1,112 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
+
+/**
+ * Authenticated API keys are remembered per instance (src/auth/api-key-cache.ts). The cache lives a minute here, so
+ * every refusal below can only come from an invalidation: revoking or rotating the key, or deleting its user, tenant
+ * or application, stops it at once, on this instance and, through Redis, on the others.
+ */
+const CACHE_MS = 60_000;
+let app: TestApp;
+let appPath: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ apiKeyCacheMs: CACHE_MS });
+  appPath = `/applications/${app.root.applicationId}`;
+});
+afterAll(async () => app?.close());
+
+async function createKey(client: HttpClient, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+  const created = await client.post('/api-keys', { name: 'cached key', permissions: ['*'], ...body });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { id: created.body.key.id, secret: created.body.secret };
+}
+
+/** A key that has authenticated once, so that the cache holds it. */
+async function warmKey(body: Record<string, unknown> = {}, client = app.http) {
+  const key = await createKey(client, body);
+  const as = new HttpClient(client.baseUrl, { apiKey: key.secret });
+  expect((await as.get('/users')).status).toBe(200);
+  return { ...key, as };
+}
+
+describe('the API key cache on one instance', () => {
+  it('forgets a revoked key at once', async () => {
+    const key = await warmKey();
+    expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
+    expect((await key.as.get('/users')).status).toBe(401);
+  });
+
+  it('forgets a rotated key’s old secret at once and learns the new one', async () => {
+    const key = await warmKey();
+    const rotated = await app.http.post(`/api-keys/${key.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect((await key.as.get('/users')).status).toBe(401);
+    expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
+  });
+
+  it('forgets the keys of a deleted user', async () => {
+    const user = await app.http.post('/users', { email: 'cached-key-owner@example.com' });
+    expect(user.status).toBe(201);
+    const key = await warmKey({ userId: user.body.id });
+    expect((await app.http.delete(`/users/${user.body.id}`)).status).toBe(204);
+    expect((await key.as.get('/users')).status).toBe(401);
+  });
+
+  it('forgets the keys of a deleted tenant, and leaves other keys alone', async () => {
+    const tenantId = await app.createTenant('Cached tenant');
+    const key = await warmKey({ tenantId });
+    const bystander = await warmKey();
+    expect((await app.http.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
+    expect((await key.as.get('/users')).status).toBe(401);
+    expect((await bystander.as.get('/users')).status).toBe(200);
+  });
+
+  it('forgets the keys of a deleted application', async () => {
+    const other = await app.bootstrapAnother();
+    const owner = app.as({ apiKey: other.apiKey });
+    const key = await warmKey({}, owner);
+    expect((await owner.delete(`/applications/${other.applicationId}`)).status).toBe(204);
+    expect((await key.as.get('/users')).status).toBe(401);
+  });
+
+  it('still refuses an unknown secret', async () => {
+    expect((await app.as({ apiKey: 'ghk_not_a_key_not_a_key_not_a_key_0000' }).get('/users')).status).toBe(401);
+  });
+});
+
+// A second instance needs the same PostgreSQL (the embedded database has one owner) and Redis to hear the first.
+const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
+describe.runIf(shared)('the API key cache across instances (Redis)', () => {
+  let second: Gatehouse;
+  let secondUrl: string;
+
+  beforeAll(async () => {
+    second = await startGatehouse(app.gatehouse.services.config, { logger: false });
+    await second.server.app.listen({ port: 0, host: '127.0.0.1' });
+    secondUrl = `http://127.0.0.1:${(second.server.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => second?.close());
+
+  /** The other instance hears of the change through Redis pub/sub: give the message a moment to arrive. */
+  async function statusOnSecondOnceSettled(secret: string, expected: number): Promise<number> {
+    const client = new HttpClient(secondUrl, { apiKey: secret });
+    let status = 0;
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      status = (await client.get('/users')).status;
+      if (status === expected) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return status;
+  }
+
+  it('a key revoked on one instance stops working on the other, whose cache held it', async () => {
+    const key = await createKey(app.http);
+    expect((await new HttpClient(secondUrl, { apiKey: key.secret }).get('/users')).status).toBe(200);
+    expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
+    expect(await statusOnSecondOnceSettled(key.secret, 401)).toBe(401);
+  });
+});
