@@ -12,6 +12,11 @@ export interface Config {
   readonly bootstrapApiKey: string | undefined;
   /** Requests per window per credential (per IP without one); `redisPrefix` separates deployments sharing a Redis. */
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
+  /**
+   * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
+   * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
+   */
+  readonly signInRateLimit: { readonly max: number; readonly windowMs: number };
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
 }
@@ -47,6 +52,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       max: integer(env, 'RATE_LIMIT_MAX', 600),
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
       redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
+    }),
+    signInRateLimit: Object.freeze({
+      max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20),
+      windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000),
     }),
     bodyLimitBytes: 1024 * 1024,
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',

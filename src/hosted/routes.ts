@@ -23,6 +23,7 @@ import {
   type SignInTarget,
 } from './sign-in.ts';
 import { signUp } from './sign-up.ts';
+import type { SignInThrottle } from './throttle.ts';
 
 /**
  * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
@@ -69,7 +70,7 @@ function statusOf(error: unknown): { status: number; message: string } {
   return { status: 500, message: 'Something went wrong on our side. Please try again later.' };
 }
 
-export function hostedRoutes(services: Services) {
+export function hostedRoutes(services: Services, throttle: SignInThrottle) {
   return async function register(app: FastifyInstance): Promise<void> {
     const csrf: CsrfTokens = await loadCsrfTokens(services.orm);
     await prepareDummyHash();
@@ -197,6 +198,8 @@ export function hostedRoutes(services: Services) {
     }
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
+    // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
+    const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).look) };
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
@@ -223,7 +226,7 @@ export function hostedRoutes(services: Services) {
       throw new HostedPageError(400, 'This sign-in step is not supported.');
     });
 
-    app.post<{ Params: Params }>('/interaction/:uid/login', async (request, reply) => {
+    app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
@@ -245,7 +248,7 @@ export function hostedRoutes(services: Services) {
       return showSignup(reply, context, 200);
     });
 
-    app.post<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
+    app.post<{ Params: Params }>('/interaction/:uid/signup', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
