@@ -14,6 +14,11 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
   /** How long an authenticated API key is remembered by an instance (0: never); changes evict it at once. */
   readonly apiKeyCacheMs: number;
+  /**
+   * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
+   * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
+   */
+  readonly signInRateLimit: { readonly max: number; readonly windowMs: number };
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
 }
@@ -51,6 +56,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
     }),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
+    signInRateLimit: Object.freeze({
+      max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20),
+      windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000),
+    }),
     bodyLimitBytes: 1024 * 1024,
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     ...overrides,

@@ -14,6 +14,7 @@ import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
+import { signInThrottle } from './hosted/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import type { Services } from './services.ts';
@@ -148,6 +149,9 @@ export async function createServer(services: Services, options: { redis?: unknow
       new GatehouseError('rate_limited', `Rate limit of ${context.max} requests exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
 
+  // The hosted forms' sign-in attempts: a tighter per-address limit on the same plugin and store.
+  const throttle = signInThrottle(app, config.signInRateLimit);
+
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request) => {
     throw new GatehouseError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
   });
@@ -179,9 +183,9 @@ export async function createServer(services: Services, options: { redis?: unknow
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
-  await app.register(oidcRoutes(services.oidc, config.publicUrl));
+  await app.register(oidcRoutes(services.oidc, config.publicUrl, throttle));
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
-  await app.register(hostedRoutes(services));
+  await app.register(hostedRoutes(services, throttle));
   return { app, apollo };
 }
 

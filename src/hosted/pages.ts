@@ -32,6 +32,26 @@ export const DEFAULT_COPY = {
   'signup.invalid': 'Please correct the fields marked below.',
   'error.title': 'Sign-in is not possible',
   'error.back': 'Go back to the application and try again.',
+  'device.title': 'Connect a device',
+  'device.subtitle': 'Enter the code shown on your device.',
+  'device.code': 'Device code',
+  'device.submit': 'Continue',
+  'device.error': 'The code you entered is incorrect or has expired. Check it, or start again on your device.',
+  'device.expired': 'This code has already been used or has expired. Start again on your device to get a new one.',
+  'device.aborted': 'The sign-in of the device was cancelled.',
+  'device.failed': 'The code could not be checked. Enter it again.',
+  'device.confirmTitle': 'Confirm the device',
+  'device.confirmText': 'A device asks to sign in to {name}. Continue only if the device is yours and it shows this code:',
+  'device.confirm': 'Continue',
+  'device.abort': 'Cancel',
+  'device.doneTitle': 'Device connected',
+  'device.doneText': 'Your device is now signed in to {name}. You can close this page.',
+  'logout.title': 'Sign out',
+  'logout.text': 'Do you want to sign out of {name}?',
+  'logout.submit': 'Sign out',
+  'logout.doneTitle': 'You are signed out',
+  'logout.doneText': 'You have been signed out of {name}. You can close this page.',
+  'throttled.title': 'Too many attempts',
 } as const;
 
 export type CopyKey = keyof typeof DEFAULT_COPY;
@@ -76,6 +96,8 @@ input,select{font:inherit;padding:.6rem .75rem;border:1px solid rgba(0,0,0,.35);
 input:focus,select:focus,button:focus,a:focus{outline:3px solid var(--gh-primary);outline-offset:2px}
 input[aria-invalid=true]{border-color:#b91c1c}
 button{margin-top:1.5rem;padding:.7rem;border:0;border-radius:.375rem;background:var(--gh-primary);color:#fff;font:inherit;font-weight:600;cursor:pointer}
+button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-primary);border:1px solid var(--gh-primary)}
+.code{margin:1rem 0;text-align:center;font-size:1.75rem;letter-spacing:.15em}
 .error{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
 .field-error{margin:0;color:#b91c1c;font-size:.875rem}
 .alt{margin:1.5rem 0 0;text-align:center}
@@ -126,6 +148,8 @@ interface FieldOptions {
   label: string;
   type: 'email' | 'password' | 'text';
   autocomplete: string;
+  /** Attributes of the input beyond the common ones (already escaped). */
+  attributes?: string;
   value?: string;
   describedBy: string[];
   invalid: boolean;
@@ -138,7 +162,7 @@ function field(options: FieldOptions): string {
   const value = options.value === undefined || options.value === '' ? '' : ` value="${escapeHtml(options.value)}"`;
   return (
     `<label for="${options.id}">${options.label}</label>\n` +
-    `<input id="${options.id}" name="${options.id}" type="${options.type}" autocomplete="${options.autocomplete}"${options.required === false ? '' : ' required'}` +
+    `<input id="${options.id}" name="${options.id}" type="${options.type}" autocomplete="${options.autocomplete}"${options.attributes ?? ''}${options.required === false ? '' : ' required'}` +
     `${value}${describedBy}${options.invalid ? ' aria-invalid="true"' : ''}>\n${options.extra ?? ''}`
   );
 }
@@ -227,14 +251,107 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
   return document(look, nonce, text(look, 'signup.title'), body);
 }
 
+/** A page that only says something: a title and paragraphs, the first announced (role="alert") when it is news. */
+function notice(look: PageLook, nonce: string, title: string, paragraphs: readonly string[], alert: boolean): RenderedPage {
+  const body = `<h1>${title}</h1>\n${paragraphs.map((paragraph, index) => `<p${index === 0 && alert ? ' role="alert"' : ''}>${paragraph}</p>\n`).join('')}`;
+  return document(look, nonce, title, body);
+}
+
 /**
  * A dead end: what went wrong, in words for the end user, and the OAuth error code when there is one; no link back
  * (the application starts a new sign-in).
  */
 export function errorPage(look: PageLook, nonce: string, message: string, code?: string): RenderedPage {
-  const detail = code === undefined ? '' : `<p>Error code: <code>${escapeHtml(code)}</code></p>\n`;
-  const body = `<h1>${text(look, 'error.title')}</h1>\n<p role="alert">${escapeHtml(message)}</p>\n${detail}<p>${text(look, 'error.back')}</p>\n`;
-  return document(look, nonce, text(look, 'error.title'), body);
+  const detail = code === undefined ? [] : [`Error code: <code>${escapeHtml(code)}</code>`];
+  return notice(look, nonce, text(look, 'error.title'), [escapeHtml(message), ...detail, text(look, 'error.back')], true);
+}
+
+/** Too many sign-in attempts from this address: when to try again (the answer's Retry-After says the same). */
+export function throttledPage(look: PageLook, nonce: string, retryAfterSeconds: number): RenderedPage {
+  const wait = `Too many attempts from your network. Wait ${retryAfterSeconds} seconds, then try again.`;
+  return notice(look, nonce, text(look, 'throttled.title'), [escapeHtml(wait)], true);
+}
+
+/** The end of a flow that has nowhere to send the browser (device connected, signed out): title and one text. */
+export function donePage(look: PageLook, nonce: string, title: 'device.doneTitle' | 'logout.doneTitle', message: 'device.doneText' | 'logout.doneText'): RenderedPage {
+  return notice(look, nonce, text(look, title), [text(look, message)], false);
+}
+
+/**
+ * The OP's forms (device verification, logout) post to the OP, which checks its own token, `xsrf` (bound to the
+ * browser's OP session): it is carried as given.
+ */
+export interface OpFormInput {
+  readonly action: string;
+  readonly xsrf: string;
+}
+
+export interface DeviceCodePageInput extends OpFormInput {
+  /** The code to show in the field: typed before, or from verification_uri_complete. */
+  readonly userCode?: string;
+  /** The client (and tenant) whose look the page has, sent back so that a wrong code is answered in the same look. */
+  readonly lookOf?: { readonly clientId: string; readonly tenant: string | undefined };
+  readonly error?: 'device.error' | 'device.expired' | 'device.aborted' | 'device.failed';
+}
+
+export function deviceCodePage(look: PageLook, nonce: string, input: DeviceCodePageInput): RenderedPage {
+  const error = input.error === undefined ? undefined : text(look, input.error);
+  const describedBy = error === undefined ? [] : ['form-error'];
+  const invalid = input.error === 'device.error' || input.error === 'device.expired';
+  const body =
+    `<h1>${text(look, 'device.title')}</h1>\n<p class="subtitle">${text(look, 'device.subtitle')}</p>\n` +
+    formError('form-error', error) +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('xsrf', input.xsrf)}` +
+    (input.lookOf === undefined ? '' : hidden('client_id', input.lookOf.clientId)) +
+    (input.lookOf?.tenant === undefined ? '' : hidden('tenant', input.lookOf.tenant)) +
+    field({
+      id: 'user_code',
+      label: text(look, 'device.code'),
+      type: 'text',
+      autocomplete: 'off',
+      attributes: ' autocapitalize="characters" spellcheck="false" maxlength="64"',
+      value: input.userCode ?? '',
+      describedBy,
+      invalid,
+    }) +
+    `<button type="submit">${text(look, 'device.submit')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'device.title'), body);
+}
+
+export interface DeviceConfirmPageInput extends OpFormInput {
+  /** The code as the device shows it (the OP's mask). */
+  readonly userCode: string;
+}
+
+/** The user checks that the device shows this code, then continues (to sign in) or cancels (the device is refused). */
+export function deviceConfirmPage(look: PageLook, nonce: string, input: DeviceConfirmPageInput): RenderedPage {
+  const body =
+    `<h1>${text(look, 'device.confirmTitle')}</h1>\n<p>${text(look, 'device.confirmText')}</p>\n` +
+    `<p class="code"><code>${escapeHtml(input.userCode)}</code></p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('xsrf', input.xsrf)}${hidden('user_code', input.userCode)}${hidden('confirm', 'yes')}` +
+    `<button type="submit">${text(look, 'device.confirm')}</button>\n` +
+    `<button type="submit" class="secondary" name="abort" value="yes">${text(look, 'device.abort')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'device.confirmTitle'), body);
+}
+
+/** RP-initiated logout: the user confirms ending their session (`logout=yes`: every application of it). */
+export function logoutPage(look: PageLook, nonce: string, input: OpFormInput): RenderedPage {
+  const body =
+    `<h1>${text(look, 'logout.title')}</h1>\n<p>${text(look, 'logout.text')}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('xsrf', input.xsrf)}` +
+    `<button type="submit" name="logout" value="yes">${text(look, 'logout.submit')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'logout.title'), body);
+}
+
+/** The origin (or, for a private-use scheme, the scheme) of a redirect URI, as a CSP source. */
+export function cspSource(uri: unknown): string | undefined {
+  if (typeof uri !== 'string') return undefined;
+  try {
+    const url = new URL(uri);
+    return url.origin !== 'null' ? url.origin : url.protocol;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What every hosted answer carries: never framed, cached or sniffed, nor leaking its URL as a Referer. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
@@ -8,7 +7,9 @@ import { gatehouseData } from '../oidc/clients.ts';
 import { interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
-import { errorPage, loginPage, pageHeaders, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type CopyKey, type PageLook, type RenderedPage, type SignupPageInput } from './pages.ts';
+import { opPages } from './op-pages.ts';
+import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type CopyKey, type PageLook, type SignupPageInput } from './pages.ts';
+import { sendPage } from './reply.ts';
 import {
   activeUser,
   decideTenant,
@@ -22,6 +23,7 @@ import {
   type SignInTarget,
 } from './sign-in.ts';
 import { signUp } from './sign-up.ts';
+import type { SignInThrottle } from './throttle.ts';
 
 /**
  * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
@@ -54,29 +56,6 @@ interface InteractionContext {
   readonly redirectTarget: string | undefined;
 }
 
-/** The origin (or, for a private-use scheme, the scheme) of a redirect URI, as a CSP source. */
-function cspSource(uri: unknown): string | undefined {
-  if (typeof uri !== 'string') return undefined;
-  try {
-    const url = new URL(uri);
-    return url.origin !== 'null' ? url.origin : url.protocol;
-  } catch {
-    return undefined;
-  }
-}
-
-function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => RenderedPage, formTargets: readonly string[] = []) {
-  const nonce = randomBytes(16).toString('base64');
-  const page = render(nonce);
-  // Browsers apply form-action to the redirects that follow a POST too: the 303s lead through the OP (self) to the
-  // client's redirect URI.
-  return reply
-    .status(status)
-    .headers(pageHeaders(nonce, page, ["'self'", ...formTargets]))
-    .type('text/html; charset=utf-8')
-    .send(page.html);
-}
-
 function statusOf(error: unknown): { status: number; message: string } {
   if (error instanceof HostedPageError) return { status: error.status, message: error.message };
   if (error instanceof GatehouseError) {
@@ -91,10 +70,12 @@ function statusOf(error: unknown): { status: number; message: string } {
   return { status: 500, message: 'Something went wrong on our side. Please try again later.' };
 }
 
-export function hostedRoutes(services: Services) {
+export function hostedRoutes(services: Services, throttle: SignInThrottle) {
   return async function register(app: FastifyInstance): Promise<void> {
     const csrf: CsrfTokens = await loadCsrfTokens(services.orm);
     await prepareDummyHash();
+    // The OP's own pages (device verification, logout) in the hosted look.
+    services.oidc.usePages(opPages(services));
 
     // Forms only, at the service's body limit (1 MiB); anything else is 415.
     app.removeAllContentTypeParsers();
@@ -217,6 +198,8 @@ export function hostedRoutes(services: Services) {
     }
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
+    // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
+    const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).look) };
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
@@ -243,7 +226,7 @@ export function hostedRoutes(services: Services) {
       throw new HostedPageError(400, 'This sign-in step is not supported.');
     });
 
-    app.post<{ Params: Params }>('/interaction/:uid/login', async (request, reply) => {
+    app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
@@ -265,7 +248,7 @@ export function hostedRoutes(services: Services) {
       return showSignup(reply, context, 200);
     });
 
-    app.post<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
+    app.post<{ Params: Params }>('/interaction/:uid/signup', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);

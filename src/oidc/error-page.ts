@@ -1,6 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Configuration } from 'oidc-provider';
-import { errorPage, pageHeaders, PLAIN_LOOK } from '../hosted/pages.ts';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { errorPage, pageHeaders, PLAIN_LOOK, type RenderedPage } from '../hosted/pages.ts';
+
+/**
+ * Writes a hosted page as the OP's answer (its Koa context): the page's headers (style nonce, images, and
+ * `formAction`, the places its form may post to and be redirected through) and the HTML. The status is the one the
+ * OP has set unless `status` says otherwise.
+ */
+export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => RenderedPage, formAction?: readonly string[], status?: number): void {
+  const nonce = randomBytes(16).toString('base64');
+  const page = render(nonce);
+  ctx.set(pageHeaders(nonce, page, formAction));
+  if (status !== undefined) ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = page.html;
+}
 
 /**
  * The OP's own error page (e.g. an authorization request whose redirect_uri is not registered, which must not be
@@ -8,10 +22,6 @@ import { errorPage, pageHeaders, PLAIN_LOOK } from '../hosted/pages.ts';
  * status is the one the OP has set. No tenant is known here: the plain look.
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
-  const nonce = randomBytes(16).toString('base64');
   const message = out.error_description ?? 'The request could not be processed.';
-  const page = errorPage(PLAIN_LOOK, nonce, message, out.error);
-  ctx.set(pageHeaders(nonce, page));
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page.html;
+  writePage(ctx, (nonce) => errorPage(PLAIN_LOOK, nonce, message, out.error));
 };

@@ -9,6 +9,7 @@ import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
 import { renderError } from './error-page.ts';
+import { prefillUserCode } from './user-code-prefill.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
 export const OIDC_PATHS = {
@@ -34,6 +35,22 @@ export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'emai
 const SIGNING_ALG = 'ES256';
 const ID_TOKEN_SECONDS = 3600;
 const SWEEP_EVERY_MS = 10 * 60_000;
+
+type Features = NonNullable<Configuration['features']>;
+type DeviceFlowFeature = NonNullable<Features['deviceFlow']>;
+type LogoutFeature = NonNullable<Features['rpInitiatedLogout']>;
+
+/**
+ * The pages the OP itself renders (device verification, RP-initiated logout), with oidc-provider's signatures: the
+ * hosted pages provide them (src/hosted/op-pages.ts), so they have the look of the client's application.
+ */
+export interface OpPages {
+  readonly userCodeInputSource: NonNullable<DeviceFlowFeature['userCodeInputSource']>;
+  readonly userCodeConfirmSource: NonNullable<DeviceFlowFeature['userCodeConfirmSource']>;
+  readonly successSource: NonNullable<DeviceFlowFeature['successSource']>;
+  readonly logoutSource: NonNullable<LogoutFeature['logoutSource']>;
+  readonly postLogoutSuccessSource: NonNullable<LogoutFeature['postLogoutSuccessSource']>;
+}
 
 export interface OidcDependencies {
   readonly config: Config;
@@ -97,7 +114,7 @@ async function grantIsForRequestedTenant(deps: OidcDependencies, ctx: KoaContext
   return tenant?.slug === requested.toLowerCase();
 }
 
-function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Configuration {
+function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, pages: () => OpPages): Configuration {
   const management = managementApi(deps);
   return {
     adapter: createAdapterFactory(deps),
@@ -121,8 +138,17 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }): Confi
       clientCredentials: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
-      deviceFlow: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: (ctx, form, out, err) => pages().userCodeInputSource(ctx, form, out, err),
+        userCodeConfirmSource: (ctx, form, client, deviceInfo, userCode) => pages().userCodeConfirmSource(ctx, form, client, deviceInfo, userCode),
+        successSource: (ctx) => pages().successSource(ctx),
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => pages().logoutSource(ctx, form),
+        postLogoutSuccessSource: (ctx) => pages().postLogoutSuccessSource(ctx),
+      },
       // Not among the spec's endpoints; PAR would be advertised at a path nothing serves.
       pushedAuthorizationRequests: { enabled: false },
       // The management API checks Bearer tokens only: a DPoP-bound token must not be usable there as a Bearer.
@@ -186,9 +212,15 @@ export class OidcProvider {
   private lastSweep = Date.now();
   /** Where the OP's own unexpected failures (answered as `server_error`) are reported; routes.ts sets the log. */
   onServerError: (error: unknown) => void = () => {};
+  /** The device and logout pages; the hosted pages register theirs (src/hosted/routes.ts) before the first request. */
+  private pages: OpPages | undefined;
 
   constructor(deps: OidcDependencies) {
     this.deps = deps;
+  }
+
+  usePages(pages: OpPages): void {
+    this.pages = pages;
   }
 
   async get(): Promise<BuiltProvider> {
@@ -201,7 +233,12 @@ export class OidcProvider {
 
   private build(jwks: { keys: unknown[] }): BuiltProvider {
     const { config } = this.deps;
-    const provider = new Provider(config.publicUrl, configuration(this.deps, jwks));
+    const pages = () => {
+      if (this.pages === undefined) throw new Error('the hosted pages have not registered the OP pages');
+      return this.pages;
+    };
+    const provider = new Provider(config.publicUrl, configuration(this.deps, jwks, pages));
+    provider.use(prefillUserCode);
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL on every request, overwriting what the client sent:
     // URLs and cookie security then follow PUBLIC_URL whatever proxy terminates TLS in front.
     provider.proxy = true;

@@ -1,79 +1,197 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { TestBrowser, answerInteraction, createTestClient, discover, hiddenInputs, postForm, type TestClient } from '../support/oauth.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
- * Device authorization (RFC 8628) with openid-client polling, the user on the OP's verification page (today the
- * provider's plain default form; the hosted pages will restyle it) and the sign-in answered through the seam.
+ * Device authorization (RFC 8628) with openid-client polling, and the user in a browser on the hosted verification
+ * pages: the code entered on the page, confirmed, the user signed in on the hosted sign-in form, each page in the
+ * branding of the device client's application (and of the tenant the device authorization named).
  */
+const PASSWORD = 'Correct-Horse-9';
+
 let app: TestApp;
 let issuer: string;
 let device: TestClient;
 let ada: string;
-
-/** The user's side: enter the code on the verification page, confirm, sign in. Returns the final page. */
-async function approve(userCode: string, browser = new TestBrowser()): Promise<{ status: number; body: string }> {
-  const verification = `${app.baseUrl}/oauth2/device`;
-  const input = await browser.request(verification);
-  expect(input.status).toBe(200);
-  const confirm = await browser.request(verification, { form: { ...hiddenInputs(await input.text()), user_code: userCode } });
-  const confirmPage = await confirm.text();
-  if (confirm.status !== 200 || !confirmPage.includes('op.deviceConfirmForm')) return { status: confirm.status, body: confirmPage };
-  const toInteraction = await browser.request(verification, { form: hiddenInputs(confirmPage) });
-  expect(toInteraction.status).toBe(303);
-  const uid = /\/interaction\/([^/?]+)/.exec(toInteraction.headers.get('location') ?? '')?.[1];
-  const resume = await answerInteraction(app, uid!, { userId: ada, tenantId: null });
-  const done = await browser.request(new URL(resume, app.baseUrl).href);
-  return { status: done.status, body: await done.text() };
-}
+let acme: string;
 
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
-  ada = (await app.http.post('/users', { email: 'ada@example.com', name: 'Ada' })).body.id;
+  acme = await app.createTenant('Acme');
+  ada = (await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD, tenantId: acme })).body.id;
   device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+  const appId = app.root.applicationId;
+  expect((await app.http.put('/branding', { colors: { primary: '#222222' }, copy: { 'device.confirm': 'Next <step>' } })).status).toBe(200);
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  const acmeBranding = await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, {
+    logoUrl: 'https://cdn.acme.example/logo.png',
+    colors: { primary: '#ff0000', background: '#fff7f7', text: '#330000' },
+    copy: { 'device.title': 'Connect your Acme TV', 'device.doneTitle': 'Acme TV connected' },
+  });
+  expect(acmeBranding.status).toBe(200);
 });
 afterAll(async () => app?.close());
 
-describe('device authorization', () => {
-  it('a device gets tokens once the user has entered the code, confirmed and signed in', async () => {
-    const config = await discover(app, device.clientId, oidc.None());
-    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid email offline_access' });
+const ACME_LOOK = '--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000';
+const APP_LOOK = '--gh-primary:#222222';
+const PLAIN_LOOK = '--gh-primary:#4f46e5';
+
+async function start(parameters: Record<string, string> = {}) {
+  const config = await discover(app, device.clientId, oidc.None());
+  return { config, started: await oidc.initiateDeviceAuthorization(config, { scope: 'openid email offline_access', ...parameters }) };
+}
+
+const pollOnce = (deviceCode: string) =>
+  postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: device.clientId });
+
+/** The headers every hosted page carries, with a form posting to the OP (`'self'`) or none. */
+function expectPageHeaders(page: Visit, formAction: string) {
+  const csp = page.headers.get('content-security-policy') ?? '';
+  const nonce = /style-src 'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeDefined();
+  expect(page.body).toContain(`<style nonce="${nonce}">`);
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain(`form-action ${formAction}`);
+  expect(page.headers.get('x-frame-options')).toBe('DENY');
+  expect(page.headers.get('cache-control')).toBe('no-store');
+  expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(page.body).toMatch(/<html lang="en">/);
+  expect(page.body).toMatch(/<main>[\s\S]*<h1>[^<]+<\/h1>[\s\S]*<\/main>/);
+  expect(page.body).not.toMatch(/<script|onfocus=|oidc-provider/);
+}
+
+const DEFAULT_COLOR = /--gh-primary:(#[0-9a-f]{6})/;
+
+describe('device verification pages', () => {
+  it('the user enters the code on the branded page, confirms, signs in; the device gets tokens', async () => {
+    const { config, started } = await start({ tenant: 'acme' });
     expect(started.verification_uri).toBe(`${issuer}/oauth2/device`);
-    expect(started.verification_uri_complete).toContain(`${issuer}/oauth2/device?user_code=`);
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
 
-    // Before the user acts, the device is told to keep polling.
-    const early = await postForm(`${app.baseUrl}/oauth2/token`, {
-      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
-      device_code: started.device_code,
-      client_id: device.clientId,
-    });
-    expect(early.body.error).toBe('authorization_pending');
+    // verification_uri_complete: the hosted input page, prefilled, in the look of Acme (named by the device).
+    const jar = new CookieJar();
+    const input = await jar.visit(started.verification_uri_complete!);
+    expect(input.status).toBe(200);
+    expectPageHeaders(input, "'self'");
+    expect(input.body).toContain(ACME_LOOK);
+    expect(input.body).toContain('<img class="logo" src="https://cdn.acme.example/logo.png" alt="Acme">');
+    expect(input.headers.get('content-security-policy')).toContain('img-src https://cdn.acme.example;');
+    expect(input.body).toContain('<h1>Connect your Acme TV</h1>');
+    expect(input.body).toContain('<label for="user_code">Device code</label>');
+    expect(input.body).toContain(`value="${started.user_code}"`);
 
-    const done = await approve(started.user_code);
+    const confirm = await jar.submit(input, {});
+    expect(confirm.status).toBe(200);
+    expectPageHeaders(confirm, "'self'");
+    expect(confirm.body).toContain(ACME_LOOK);
+    expect(confirm.body).toContain(`<p class="code"><code>${started.user_code}</code></p>`);
+    expect(confirm.body).toContain('name="abort" value="yes"');
+
+    const toSignIn = await jar.submit(confirm, {});
+    expect(toSignIn.status).toBe(303);
+    expect(toSignIn.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+    const login = await jar.visit(toSignIn.location!);
+    expect(login.body).toContain(ACME_LOOK);
+    const resumed = await jar.submit(login, { email: 'ada@example.com', password: PASSWORD });
+    expect(resumed.status).toBe(303);
+    const done = await jar.visit(resumed.location!);
     expect(done.status).toBe(200);
-    expect(done.body).toContain('Sign-in Success');
+    expectPageHeaders(done, "'none'");
+    expect(done.body).toContain(ACME_LOOK);
+    expect(done.body).toContain('<h1>Acme TV connected</h1>');
+    expect(done.body).toContain('Your device is now signed in to Acme.');
 
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
     expect(tokens.claims()?.sub).toBe(ada);
-    expect(tokens.refresh_token).toEqual(expect.any(String));
     expect(await oidc.fetchUserInfo(config, tokens.access_token, ada)).toEqual({ sub: ada, email: 'ada@example.com', email_verified: false });
-    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
-    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+
+    // The code is spent: entering it again is refused, in the look of its client, and approves nothing.
+    const again = await jar.submit(await jar.visit(started.verification_uri_complete!), {});
+    expect(again.status).toBe(400);
+    expect(again.body).toContain(ACME_LOOK);
+    expect(again.body).toContain('This code has already been used or has expired.');
+    expect(again.body).not.toContain('name="confirm"');
   });
 
-  it('a wrong user code is refused on the page; the device code stays pending', async () => {
-    const config = await discover(app, device.clientId, oidc.None());
-    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid' });
-    const wrong = await approve('WRONG-CODE');
-    expect(wrong.body).toContain('The code you entered is incorrect');
-    const pending = await postForm(`${app.baseUrl}/oauth2/token`, {
-      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
-      device_code: started.device_code,
-      client_id: device.clientId,
-    });
-    expect(pending.body.error).toBe('authorization_pending');
+  it('the bare verification page has the plain look until a code names the application', async () => {
+    const { started } = await start();
+    const jar = new CookieJar();
+    const input = await jar.visit(`${app.baseUrl}/oauth2/device`);
+    expect(input.status).toBe(200);
+    expectPageHeaders(input, "'self'");
+    expect(DEFAULT_COLOR.exec(input.body)?.[1]).toBe(PLAIN_LOOK.split(':')[1]);
+    expect(input.body).toContain('<h1>Connect a device</h1>');
+    expect(input.body).not.toContain('name="client_id"');
+    // Typed as people type it: lower case, no dash.
+    const confirm = await jar.submit(input, { user_code: started.user_code.replace('-', '').toLowerCase() });
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toContain(APP_LOOK);
+    expect(confirm.body).toContain(`<code>${started.user_code}</code>`);
+    // Copy is text, never markup.
+    expect(confirm.body).toContain('<button type="submit">Next &#60;step&#62;</button>');
+  });
+
+  it('a wrong code gets the page again with the error, in the look of the page it was typed on; nothing is approved', async () => {
+    const { started } = await start({ tenant: acme });
+    const jar = new CookieJar();
+    const branded = await jar.visit(started.verification_uri_complete!);
+    const wrong = await jar.submit(branded, { user_code: 'BCDF-GHJK' });
+    expect(wrong.status).toBe(400);
+    expectPageHeaders(wrong, "'self'");
+    expect(wrong.body).toContain(ACME_LOOK);
+    expect(wrong.body).toContain('<p id="form-error" class="error" role="alert">The code you entered is incorrect or has expired.');
+    expect(wrong.body).toMatch(/<input id="user_code"[^>]* value="BCDF-GHJK" aria-describedby="form-error" aria-invalid="true">/);
+
+    const plain = new CookieJar();
+    const bare = await plain.visit(`${app.baseUrl}/oauth2/device`);
+    const wrongOnBare = await plain.submit(bare, { user_code: '"><script>alert(1)</script>' });
+    expect(wrongOnBare.status).toBe(400);
+    expect(wrongOnBare.body).toContain(PLAIN_LOOK);
+    expect(wrongOnBare.body).toContain('value="&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;"');
+    expect(wrongOnBare.body).not.toContain('<script');
+
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+  });
+
+  it('a prefilled code is escaped, and a forged xsrf token is refused', async () => {
+    const jar = new CookieJar();
+    const page = await jar.visit(`${app.baseUrl}/oauth2/device?user_code=${encodeURIComponent('"><img src=x>')}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('value="&#34;&#62;&#60;img src=x&#62;"');
+    const forged = await jar.submit(page, { xsrf: 'forged', user_code: 'BCDF-GHJK' });
+    expect(forged.status).toBe(400);
+    expect(forged.body).toContain('The code could not be checked. Enter it again.');
+  });
+
+  it('an expired code is refused and approves nothing', async () => {
+    const { started } = await start({ tenant: 'acme' });
+    const jar = new CookieJar();
+    const branded = await jar.visit(started.verification_uri_complete!);
+    await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute(`update oidc_model set expires_at = now() - interval '1 second' where model = 'DeviceCode' and user_code = ?`, [
+        started.user_code.replace('-', ''),
+      ]);
+    const expired = await jar.submit(branded, {});
+    expect(expired.status).toBe(400);
+    expect(expired.body).toContain(ACME_LOOK);
+    expect(expired.body).toContain('The code you entered is incorrect or has expired.');
+    expect(expired.body).not.toContain('name="confirm"');
+  });
+
+  it('cancelling on the confirmation page refuses the device', async () => {
+    const { started } = await start();
+    const jar = new CookieJar();
+    const confirm = await jar.submit(await jar.visit(started.verification_uri_complete!), {});
+    const cancelled = await jar.submit(confirm, { abort: 'yes' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toContain('The sign-in of the device was cancelled.');
+    expect((await pollOnce(started.device_code)).body.error).toBe('access_denied');
   });
 
   it('other clients may not start the device flow', async () => {

@@ -57,6 +57,8 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       publicUrl: 'http://gatehouse.test',
       // Each test app counts in its own Redis keys: parallel files share 127.0.0.1 but not their limits.
       rateLimit: { max: 100_000, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` },
+      // The hosted-page tests post many forms from 127.0.0.1; throttle.test.ts sets a low limit of its own.
+      signInRateLimit: { max: 100_000, windowMs: 60_000 },
       ...overrides,
     },
   );

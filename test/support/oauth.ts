@@ -12,6 +12,7 @@ export interface TestClientOptions {
   tenantId?: string | null;
   permissions?: string[];
   redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
   /** Public keys for private_key_jwt. */
   jwks?: { keys: Record<string, unknown>[] };
   /** A previous secret still inside (or past) its rotation grace period. */
@@ -43,7 +44,7 @@ export async function createTestClient(app: TestApp, options: TestClientOptions 
     type,
     name: `test ${type} client`,
     redirectUris: options.redirectUris ?? [],
-    postLogoutRedirectUris: [],
+    postLogoutRedirectUris: options.postLogoutRedirectUris ?? [],
     authMethod,
     secretEncrypted: clientSecret === undefined ? null : clientSecrets.encrypt(clientSecret),
     previousSecretEncrypted: options.previousSecret === undefined ? null : clientSecrets.encrypt(options.previousSecret.secret),
@@ -147,11 +148,4 @@ export async function answerInteraction(app: TestApp, uid: string, signIn: SignI
   interaction.result = await interactionResult(provider, orm, interaction, signIn);
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
   return interaction.returnTo;
-}
-
-/** The values of a page's hidden inputs (the OP's device-flow forms). */
-export function hiddenInputs(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields[match[1]!] = match[2]!;
-  return fields;
 }

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { Client, KoaContextWithOIDC } from 'oidc-provider';
+import { grantTenant } from '../oidc/adapter.ts';
+import { gatehouseData } from '../oidc/clients.ts';
+import { writePage } from '../oidc/error-page.ts';
+import type { OpPages } from '../oidc/provider.ts';
+import { prefilledUserCode } from '../oidc/user-code-prefill.ts';
+import type { Services } from '../services.ts';
+import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from './pages.ts';
+import { HostedPageError, pageLook, resolveTarget } from './sign-in.ts';
+
+/**
+ * The pages oidc-provider renders itself, in the hosted look: device verification (`/oauth2/device`: user code,
+ * confirmation, success) and RP-initiated logout (`/oauth2/logout`: confirmation, signed out). The OP runs the
+ * protocol (its xsrf token, code checks, session end, redirects); these functions only render, through pages.ts,
+ * in the effective branding of the client's application, and of the tenant when one is known: the tenant of the
+ * session's sign-in for the client (logout, device success) or the one the device authorization named (`tenant`).
+ * Without a client (the bare verification page before any code, a logout naming no client) the look is plain.
+ */
+
+/** The OP's form carries its xsrf token (bound to the browser's OP session); the hosted form posts it back as is. */
+function xsrfOf(form: string): string {
+  const token = /name="xsrf" value="([^"]*)"/.exec(form)?.[1];
+  if (token === undefined) throw new Error('the OP form has no xsrf token');
+  return token;
+}
+
+const requestIdOf = (ctx: KoaContextWithOIDC) => ctx.response.get('x-request-id') || randomUUID();
+
+/** The longest user code worth looking up (the OP's codes are 8 characters plus separators). */
+const MAX_USER_CODE = 64;
+
+interface LookSource {
+  readonly client: Client | undefined;
+  /** A tenant id or slug, as the `tenant` parameter takes it. */
+  readonly tenant: unknown;
+}
+
+async function lookOf(services: Services, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
+  const client = source?.client;
+  const data = gatehouseData(client);
+  if (client === undefined || data === undefined) return PLAIN_LOOK;
+  try {
+    return await pageLook(await resolveTarget(services, requestIdOf(ctx), { clientId: client.clientId, data }, source?.tenant));
+  } catch (error) {
+    // E.g. a tenant deleted since, or an isolated application's request naming none: no tenant's look to show.
+    if (error instanceof HostedPageError) return PLAIN_LOOK;
+    throw error;
+  }
+}
+
+/** The tenant a grant's sign-in was for (src/oidc/interactions.ts records it), if any. */
+async function signInTenant(services: Services, grantId: string | undefined): Promise<string | undefined> {
+  return grantId === undefined ? undefined : ((await grantTenant(services.orm, grantId)) ?? undefined);
+}
+
+/** The device authorization a user code names, expired and used ones included: its client and requested tenant. */
+async function deviceCodeSource(ctx: KoaContextWithOIDC, userCode: string | undefined): Promise<LookSource | undefined> {
+  if (userCode === undefined || userCode === '' || userCode.length > MAX_USER_CODE) return undefined;
+  // oidc-provider's normalization of a typed code (lib/helpers/user_codes.js): upper case, word characters only.
+  const normalized = userCode.toUpperCase().replace(/\W/g, '');
+  const code = await ctx.oidc.provider.DeviceCode.findByUserCode(normalized, { ignoreExpiration: true });
+  if (code?.clientId === undefined) return undefined;
+  return { client: await ctx.oidc.provider.Client.find(code.clientId), tenant: code.params?.['tenant'] };
+}
+
+/**
+ * The client and tenant whose look the posted input page had (hidden fields): a wrong code is answered in the same
+ * look. Only a look: branding is public on the sign-in pages anyway.
+ */
+async function postedFromSource(ctx: KoaContextWithOIDC): Promise<LookSource | undefined> {
+  const { client_id: clientId, tenant } = ctx.oidc.body ?? {};
+  return typeof clientId === 'string' ? { client: await ctx.oidc.provider.Client.find(clientId), tenant } : undefined;
+}
+
+/** What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. */
+function inputError(err: Error | undefined): { error?: DeviceCodePageInput['error']; status?: number } {
+  switch (err?.name) {
+    case undefined:
+      return {};
+    case 'NoCodeError':
+    case 'NotFoundError':
+      return { error: 'device.error', status: 400 };
+    case 'ExpiredError':
+    case 'AlreadyUsedError':
+      return { error: 'device.expired', status: 400 };
+    case 'AbortedError':
+      return { error: 'device.aborted' };
+    default:
+      // E.g. a stale xsrf token: the OP's status stands; the fresh form works.
+      return { error: 'device.failed' };
+  }
+}
+
+const userCodeOf = (err: Error | undefined): string | undefined =>
+  err !== undefined && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
+
+export function opPages(services: Services): OpPages {
+  return {
+    async userCodeInputSource(ctx, form, _out, err) {
+      const { error, status } = inputError(err);
+      const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
+      const source = (await deviceCodeSource(ctx, userCode)) ?? (await postedFromSource(ctx));
+      const look = await lookOf(services, ctx, source);
+      const clientId = look === PLAIN_LOOK ? undefined : source?.client?.clientId;
+      const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;
+      const input: DeviceCodePageInput = {
+        action: ctx.oidc.urlFor('code_verification'),
+        xsrf: xsrfOf(form),
+        ...(userCode === undefined ? {} : { userCode }),
+        ...(clientId === undefined ? {} : { lookOf: { clientId, tenant } }),
+        ...(error === undefined ? {} : { error }),
+      };
+      writePage(ctx, (nonce) => deviceCodePage(look, nonce, input), ["'self'"], status);
+    },
+
+    async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
+      const look = await lookOf(services, ctx, { client, tenant: ctx.oidc.entities.DeviceCode?.params?.['tenant'] });
+      const input = { action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode };
+      writePage(ctx, (nonce) => deviceConfirmPage(look, nonce, input), ["'self'"]);
+    },
+
+    async successSource(ctx) {
+      const code = ctx.oidc.deviceCode;
+      const tenant = (await signInTenant(services, code?.grantId)) ?? code?.params?.['tenant'];
+      const look = await lookOf(services, ctx, { client: ctx.oidc.client, tenant });
+      writePage(ctx, (nonce) => donePage(look, nonce, 'device.doneTitle', 'device.doneText'));
+    },
+
+    async logoutSource(ctx, form) {
+      const client = ctx.oidc.client;
+      const grantId = client === undefined ? undefined : ctx.oidc.session?.grantIdFor(client.clientId);
+      const look = await lookOf(services, ctx, { client, tenant: await signInTenant(services, grantId) });
+      const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form) };
+      // The confirmation's 303 leads to the post-logout redirect URI (the OP has checked it is registered).
+      const redirect = cspSource(ctx.oidc.params?.['post_logout_redirect_uri']);
+      writePage(ctx, (nonce) => logoutPage(look, nonce, input), ["'self'", ...(redirect === undefined ? [] : [redirect])]);
+    },
+
+    async postLogoutSuccessSource(ctx) {
+      const look = await lookOf(services, ctx, { client: ctx.oidc.client, tenant: undefined });
+      writePage(ctx, (nonce) => donePage(look, nonce, 'logout.doneTitle', 'logout.doneText'));
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { pageHeaders, type RenderedPage } from './pages.ts';
+
+/**
+ * Answers with a hosted page and its headers (a fresh style nonce, the page's image origins). `formTargets` are
+ * the places besides 'self' its form may lead to: browsers apply form-action to the redirects that follow a POST
+ * too, and the 303s of a sign-in lead through the OP (self) to the client's redirect URI.
+ */
+export function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => RenderedPage, formTargets: readonly string[] = []) {
+  const nonce = randomBytes(16).toString('base64');
+  const page = render(nonce);
+  return reply
+    .status(status)
+    .headers(pageHeaders(nonce, page, ["'self'", ...formTargets]))
+    .type('text/html; charset=utf-8')
+    .send(page.html);
+}

@@ -1,0 +1,52 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { PLAIN_LOOK, throttledPage, type PageLook } from './pages.ts';
+import { sendPage } from './reply.ts';
+
+/**
+ * The per-address throttle of the hosted pages' credential-guessing POSTs (sign-in, sign-up, the device user code):
+ * a tighter limit than the service-wide one, counted by the same @fastify/rate-limit plugin and store (Redis when
+ * REDIS_URL is set, so every instance shares the counters; in memory otherwise). The three forms share one budget
+ * per address: a guesser gains nothing by spreading over them.
+ */
+
+/** The look of the refusal: the page the form belongs to (its tenant's branding), when it can be known. */
+export type ThrottleLook = (request: FastifyRequest, reply: FastifyReply) => Promise<PageLook>;
+
+/**
+ * An onRequest hook for a throttled route: it counts the route's POSTs only, before their body is parsed, so a refused
+ * POST costs no Argon2 work.
+ */
+export type ThrottleHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+
+export interface SignInThrottle {
+  /** The hook for one route; `look` brands the 429 page (the plain look when absent or failing). */
+  hook(look?: ThrottleLook): ThrottleHook;
+}
+
+/** Made once per server, after the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
+export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
+  // createRateLimit counts without marking the request, so the service-wide limit still counts these requests too.
+  const count = app.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    keyGenerator: (request) => `sign-in:${normalizeIP(request.ip)}`,
+  });
+  return {
+    hook: (look) => async (request, reply) => {
+      if (request.method !== 'POST') return undefined;
+      const outcome = await count(request);
+      if (outcome.isAllowed || !outcome.isExceeded) return undefined;
+      // The refusal stands whatever happens to its look (e.g. an expired interaction has none).
+      const pageLook = look === undefined ? PLAIN_LOOK : await look(request, reply).catch(() => PLAIN_LOOK);
+      reply.headers({
+        'retry-after': String(outcome.ttlInSeconds),
+        'x-ratelimit-limit': String(outcome.max),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(outcome.ttlInSeconds),
+      });
+      return sendPage(reply, 429, (nonce) => throttledPage(pageLook, nonce, outcome.ttlInSeconds));
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { Redis } from 'ioredis';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, discover } from '../support/oauth.ts';
+
+/**
+ * The per-address throttle of the hosted forms' sign-in attempts (src/hosted/throttle.ts): a low limit here (3 a
+ * minute), shared by the sign-in, sign-up and device user-code POSTs of one address; over it, the page's look with
+ * 429 and Retry-After, and no credential check at all.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const LIMIT = 3;
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+let ada: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ signInRateLimit: { max: LIMIT, windowMs: 60_000 } }, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  ada = (await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD })).body.id;
+  expect((await app.http.put('/branding', { colors: { primary: '#123456' } })).status).toBe(200);
+});
+afterAll(async () => app?.close());
+
+async function signInPage(jar = new CookieJar()): Promise<{ jar: CookieJar; page: Visit }> {
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+  });
+  const start = await jar.visit(url.href);
+  return { jar, page: await jar.visit(start.location!) };
+}
+
+async function failedSignIns(): Promise<number> {
+  const [row] = await app.gatehouse.services.orm.em
+    .getConnection()
+    .execute<{ failed_sign_ins: number }[]>('select failed_sign_ins from app_user where id = ?', [ada]);
+  return Number(row!.failed_sign_ins);
+}
+
+function expectThrottled(visit: Visit) {
+  expect(visit.status).toBe(429);
+  const retryAfter = Number(visit.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(visit.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
+  expect(visit.headers.get('x-ratelimit-remaining')).toBe('0');
+  expect(visit.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(visit.headers.get('x-frame-options')).toBe('DENY');
+  expect(visit.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(visit.body).toContain('<h1>Too many attempts</h1>');
+  expect(visit.body).toContain(`<p role="alert">Too many attempts from your network. Wait ${retryAfter} seconds, then try again.</p>`);
+  expect(visit.body).not.toContain('<form');
+}
+
+describe('sign-in throttle', () => {
+  it(`allows ${LIMIT} sign-in POSTs a window per address, then answers 429 in the page's look without checking anything`, async () => {
+    const { jar, page } = await signInPage();
+    let current = page;
+    for (let attempt = 1; attempt <= LIMIT; attempt += 1) {
+      current = await jar.submit(current, { email: 'ada@example.com', password: `wrong-${attempt}` });
+      expect(current.status).toBe(400);
+    }
+    expect(await failedSignIns()).toBe(LIMIT);
+
+    const refused = await jar.submit(current, { email: 'ada@example.com', password: 'wrong-again' });
+    expectThrottled(refused);
+    // The application's branding, as on the form itself.
+    expect(refused.body).toContain('--gh-primary:#123456');
+    // The right password is refused too, and neither attempt reached the credential check (no failure counted).
+    expectThrottled(await jar.submit(current, { email: 'ada@example.com', password: PASSWORD }));
+    expect(await failedSignIns()).toBe(LIMIT);
+
+    // Pages are still served: only the attempts are counted.
+    expect((await signInPage()).page.status).toBe(200);
+  });
+
+  it('sign-up and the device user code share the budget of the address', async () => {
+    const { jar, page } = await signInPage();
+    const signup = await jar.visit(`${page.url}/signup`);
+    expect(signup.status).toBe(200);
+    const refused = await jar.submit(signup, { email: 'new@example.com', password: PASSWORD });
+    expectThrottled(refused);
+    expect(refused.body).toContain('--gh-primary:#123456');
+    expect((await app.http.get('/users')).body.data.map((user: { email: string }) => user.email)).not.toContain('new@example.com');
+
+    const device = new CookieJar();
+    const input = await device.visit(`${issuer}/oauth2/device`);
+    expect(input.status).toBe(200);
+    expectThrottled(await device.submit(input, { user_code: 'BCDF-GHJK' }));
+  });
+
+  it.runIf(process.env['REDIS_URL'] !== undefined)('counts in Redis when REDIS_URL is set, so every instance shares the counter', async () => {
+    const redis = new Redis(process.env['REDIS_URL']!);
+    try {
+      const keys = await redis.keys(`${app.gatehouse.services.config.rateLimit.redisPrefix}*sign-in:*`);
+      expect(keys).toHaveLength(1);
+      expect(Number(await redis.get(keys[0]!))).toBeGreaterThan(LIMIT);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

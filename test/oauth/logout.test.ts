@@ -1,0 +1,149 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm } from '../support/cookie-jar.ts';
+import { createTestClient, discover, type TestClient } from '../support/oauth.ts';
+
+/**
+ * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
+ * confirmation and signed-out pages in the hosted look of the client's application (and of the tenant signed in to).
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const POST_LOGOUT_URI = 'https://app.example/signed-out';
+const PASSWORD = 'Correct-Horse-9';
+const ACME_LOOK = '--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000';
+const PLAIN_LOOK = '--gh-primary:#4f46e5';
+
+let app: TestApp;
+let issuer: string;
+let client: TestClient;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  const acme = await app.createTenant('Acme');
+  expect((await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD, tenantId: acme })).status).toBe(201);
+  const appId = app.root.applicationId;
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  const branding = await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, {
+    colors: { primary: '#ff0000', background: '#fff7f7', text: '#330000' },
+    copy: { 'logout.text': 'Leave <Acme> now?' },
+  });
+  expect(branding.status).toBe(200);
+});
+afterAll(async () => app?.close());
+
+/** Starts a code + PKCE authorization in `jar` and returns the first page the browser lands on. */
+async function startAuthorization(jar: CookieJar) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  const start = await jar.visit(url.href);
+  return { verifier, state, start };
+}
+
+/** Signs Ada in through the hosted form; the jar then holds the OP session. Returns her ID token. */
+async function signIn(jar: CookieJar): Promise<string> {
+  const { verifier, state, start } = await startAuthorization(jar);
+  const page = await jar.visit(start.location!);
+  const posted = await jar.submit(page, { email: 'ada@example.com', password: PASSWORD });
+  const callback = await jar.followOut(posted, issuer);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  return tokens.id_token!;
+}
+
+describe('RP-initiated logout', () => {
+  it('confirms on the branded page, ends the session and redirects to the registered URI with the state', async () => {
+    const jar = new CookieJar();
+    const idToken = await signIn(jar);
+    // Signed in: a new authorization goes straight back to the client.
+    expect((await startAuthorization(jar)).start.location).toMatch(/^https:\/\/app\.example\/callback\?code=/);
+
+    const logoutUrl = oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: POST_LOGOUT_URI, state: 'bye-1' });
+    const confirm = await jar.visit(logoutUrl.href);
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(confirm.headers.get('x-frame-options')).toBe('DENY');
+    expect(confirm.headers.get('cache-control')).toBe('no-store');
+    const csp = confirm.headers.get('content-security-policy') ?? '';
+    const nonce = /style-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(confirm.body).toContain(`<style nonce="${nonce}">`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    // The confirmation's 303 leads to the client's post-logout URI: browsers check form-action on it.
+    expect(csp).toContain("form-action 'self' https://app.example;");
+    // The look of the tenant Ada signed in to, copy escaped.
+    expect(confirm.body).toContain(ACME_LOOK);
+    expect(confirm.body).toMatch(/<html lang="en">[\s\S]*<main>[\s\S]*<h1>Sign out<\/h1>/);
+    expect(confirm.body).toContain('<p>Leave &#60;Acme&#62; now?</p>');
+    expect(confirm.body).not.toMatch(/<script|oidc-provider/);
+    const form = readForm(confirm.url, confirm.body);
+    expect(form.action).toBe(`${issuer}/oauth2/logout/confirm`);
+    expect(Object.keys(form.fields)).toEqual(['xsrf']);
+
+    const done = await jar.submit(confirm, { logout: 'yes' });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${POST_LOGOUT_URI}?state=bye-1`);
+
+    // The session is gone: a new authorization asks for the sign-in again.
+    const again = await startAuthorization(jar);
+    expect(again.start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+    const page = await jar.visit(again.start.location!);
+    expect(page.body).toContain('name="password"');
+  });
+
+  it('a forged confirmation (wrong xsrf) ends nothing', async () => {
+    const jar = new CookieJar();
+    const idToken = await signIn(jar);
+    const confirm = await jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: idToken }).href);
+    const forged = await jar.visit(`${issuer}/oauth2/logout/confirm`, { form: { xsrf: 'forged', logout: 'yes' } });
+    expect(forged.status).toBe(400);
+    expect(forged.location).toBeUndefined();
+    expect(confirm.status).toBe(200);
+    expect((await startAuthorization(jar)).start.location).toMatch(/^https:\/\/app\.example\/callback\?code=/);
+  });
+
+  it('an unregistered post_logout_redirect_uri is refused on an error page, without a redirect', async () => {
+    const jar = new CookieJar();
+    const idToken = await signIn(jar);
+    const refused = await jar.visit(
+      oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example/signed-out', state: 's' }).href,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.location).toBeUndefined();
+    expect(refused.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(refused.body).toContain('post_logout_redirect_uri not registered');
+    expect(refused.body).not.toContain('evil.example');
+    // Still signed in.
+    expect((await startAuthorization(jar)).start.location).toMatch(/^https:\/\/app\.example\/callback\?code=/);
+  });
+
+  it('without a post-logout URI the signed-out page is shown; a logout naming no client has the plain look', async () => {
+    const jar = new CookieJar();
+    await signIn(jar);
+    const confirm = await jar.visit(`${issuer}/oauth2/logout`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toContain(PLAIN_LOOK);
+    expect(confirm.headers.get('content-security-policy')).toContain("form-action 'self';");
+    const done = await jar.submit(confirm, { logout: 'yes' });
+    expect(done.location).toBe(`${issuer}/oauth2/logout/success`);
+    const signedOut = await jar.visit(done.location!);
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.body).toContain('<h1>You are signed out</h1>');
+    expect(signedOut.headers.get('content-security-policy')).toContain("form-action 'none'");
+    expect(signedOut.headers.get('x-frame-options')).toBe('DENY');
+
+    const named = await jar.visit(`${issuer}/oauth2/logout/success?client_id=${client.clientId}`);
+    expect(named.status).toBe(200);
+    expect(named.body).toContain('You have been signed out of ');
+  });
+});
