@@ -4,6 +4,7 @@ import { ClientSecretBox } from './auth/client-secrets.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { createServer, type Server } from './server.ts';
@@ -37,8 +38,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
   const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies') });
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, oidc };
+  const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies'), surfaces });
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, oidc, surfaces };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
 import type { ClientSecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
+import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { OidcProvider } from './oidc/provider.ts';
 
@@ -12,6 +13,8 @@ export interface Services {
   readonly signingKeys: SigningKeyStore;
   readonly cursors: CursorCodec;
   readonly clientSecrets: ClientSecretBox;
-  /** The OAuth 2.0 / OIDC provider (src/oidc/). */
+  /** The OAuth 2.0 / OIDC providers (src/oidc/), one per sign-in surface. */
   readonly oidc: OidcProvider;
+  /** Which sign-in surface (issuer) a request's Host, a tenant path or a token's `iss` is. */
+  readonly surfaces: SurfaceRouter;
 }

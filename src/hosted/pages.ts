@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { BrandingValue } from '../domain/branding/branding.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 
@@ -259,4 +260,11 @@ export function pageHeaders(nonce: string, page: RenderedPage, formAction: reado
     "base-uri 'none'",
   ].join('; ');
   return { 'content-security-policy': csp, ...SECURITY_HEADERS };
+}
+
+/** An error page with its headers and a fresh nonce, for answers outside the hosted routes (the OP's, a surface's). */
+export function standaloneErrorPage(look: PageLook, message: string, code?: string): { headers: Record<string, string>; html: string } {
+  const nonce = randomBytes(16).toString('base64');
+  const page = errorPage(look, nonce, message, code);
+  return { headers: pageHeaders(nonce, page), html: page.html };
 }

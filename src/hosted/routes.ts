@@ -77,8 +77,8 @@ function sendPage(reply: FastifyReply, status: number, render: (nonce: string) =
     .send(page.html);
 }
 
-function statusOf(error: unknown): { status: number; message: string } {
-  if (error instanceof HostedPageError) return { status: error.status, message: error.message };
+function statusOf(error: unknown): { status: number; message: string; look?: PageLook | undefined } {
+  if (error instanceof HostedPageError) return { status: error.status, message: error.message, look: error.look };
   if (error instanceof GatehouseError) {
     if (error.code === 'rate_limited') return { status: 429, message: 'Too many requests. Wait a minute, then try again.' };
     if (error.code === 'not_found') return { status: 400, message: EXPIRED };
@@ -114,10 +114,10 @@ export function hostedRoutes(services: Services) {
     });
 
     app.setErrorHandler((error, request, reply) => {
-      const { status, message } = statusOf(error);
+      const { status, message, look } = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      return sendPage(reply, status, (nonce) => errorPage(PLAIN_LOOK, nonce, message));
+      return sendPage(reply, status, (nonce) => errorPage(look ?? PLAIN_LOOK, nonce, message));
     });
 
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */

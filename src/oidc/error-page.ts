@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Configuration } from 'oidc-provider';
-import { errorPage, pageHeaders, PLAIN_LOOK } from '../hosted/pages.ts';
+import { PLAIN_LOOK, standaloneErrorPage } from '../hosted/pages.ts';
 
 /**
  * The OP's own error page (e.g. an authorization request whose redirect_uri is not registered, which must not be
@@ -8,10 +7,8 @@ import { errorPage, pageHeaders, PLAIN_LOOK } from '../hosted/pages.ts';
  * status is the one the OP has set. No tenant is known here: the plain look.
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
-  const nonce = randomBytes(16).toString('base64');
-  const message = out.error_description ?? 'The request could not be processed.';
-  const page = errorPage(PLAIN_LOOK, nonce, message, out.error);
-  ctx.set(pageHeaders(nonce, page));
+  const page = standaloneErrorPage(PLAIN_LOOK, out.error_description ?? 'The request could not be processed.', out.error);
+  ctx.set(page.headers);
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = page.html;
 };

@@ -37,6 +37,12 @@ function pathMatches(requestPath: string, cookiePath: string): boolean {
 
 export class CookieJar {
   private cookies: StoredCookie[] = [];
+  private readonly fetch: typeof fetch;
+
+  /** `fetchImpl`: how requests travel (e.g. test/support/host-fetch.ts for a custom domain's Host). */
+  constructor(fetchImpl: typeof fetch = fetch) {
+    this.fetch = fetchImpl;
+  }
 
   /** Every cookie kept, for assertions (name → attributes). */
   all(): readonly Readonly<StoredCookie>[] {
@@ -94,7 +100,7 @@ export class CookieJar {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+    const response = await this.fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
     this.store(url, response.headers.getSetCookie());
     const location = response.headers.get('location');
     return {
