@@ -1,3 +1,5 @@
+import type { FetchLike } from './host-fetch.ts';
+
 /**
  * A browser's cookie handling, small enough to read: cookies from Set-Cookie kept per name, domain and path (host-only;
  * the tests talk to one host), sent back on requests whose path they match (RFC 6265 5.1.4), dropped when they
@@ -37,10 +39,10 @@ function pathMatches(requestPath: string, cookiePath: string): boolean {
 
 export class CookieJar {
   private cookies: StoredCookie[] = [];
-  private readonly fetch: typeof fetch;
+  private readonly fetch: FetchLike;
 
   /** `fetchImpl`: how requests travel (e.g. test/support/host-fetch.ts for a custom domain's Host). */
-  constructor(fetchImpl: typeof fetch = fetch) {
+  constructor(fetchImpl: FetchLike = (input, init) => fetch(input, init as RequestInit)) {
     this.fetch = fetchImpl;
   }
 

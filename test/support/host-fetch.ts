@@ -4,13 +4,18 @@ import { request } from 'node:http';
  * A fetch that sends every request to the test service (`baseUrl`, 127.0.0.1) whatever host its URL names, with that
  * host in the Host header: a custom domain without DNS, as a proxy in front would forward it. No redirect is followed.
  */
-export function fetchVia(baseUrl: string): typeof fetch {
+export type FetchLike = (
+  input: string,
+  init?: { method?: string | undefined; headers?: HeadersInit | undefined; body?: unknown; redirect?: RequestRedirect | undefined },
+) => Promise<Response>;
+
+export function fetchVia(baseUrl: string): FetchLike {
   const service = new URL(baseUrl);
   return async (input, init = {}) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
+    const url = new URL(input);
     const headers = new Headers(init.headers);
     headers.set('host', url.host);
-    const body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
+    const body = init.body == null ? undefined : await bytesOf(init.body);
     if (body !== undefined) headers.set('content-length', String(body.length));
     return new Promise<Response>((resolve, reject) => {
       const outgoing = request(
@@ -33,4 +38,9 @@ export function fetchVia(baseUrl: string): typeof fetch {
       outgoing.end(body);
     });
   };
+}
+
+async function bytesOf(body: unknown): Promise<Buffer> {
+  if (typeof body === 'string' || body instanceof URLSearchParams) return Buffer.from(String(body));
+  return Buffer.from(await new Response(body as BodyInit).arrayBuffer());
 }
