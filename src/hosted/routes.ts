@@ -122,6 +122,8 @@ export function hostedRoutes(services: Services) {
 
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
     async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
+      // The service's OP answers the interactions of every surface: they, their sessions and grants are shared
+      // storage, and the resume URL the OP returns is the surface's own (src/oidc/adapter.ts).
       const { provider } = await services.oidc.get();
       let interaction: Interaction;
       try {

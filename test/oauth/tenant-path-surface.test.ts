@@ -4,7 +4,7 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
-import { basicAuth, createTestClient, decodeJwt, mintSurfaceToken, postForm, type TestClient } from '../support/oauth.ts';
+import { basicAuth, createTestClient, decodeJwt, hiddenInputs, mintSurfaceToken, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
  * A tenant's path surface, `{PUBLIC_URL}/t/{tenant id or slug}`: an issuer of its own (discovery, JWKS, authorize,
@@ -160,6 +160,31 @@ describe('signing in through a tenant’s path', () => {
     expect(toSouth.page.status).toBe(200);
     const southAnswer = await toSouth.jar.submit(toSouth.page, { email: 'erin@example.com', password: PASSWORD });
     expect(decodeJwt((await tokensAfter(southConfig, toSouth, southAnswer)).access_token).payload).toMatchObject({ tenant_id: south });
+  });
+});
+
+describe('device flow through a tenant’s path', () => {
+  it('verification under the path, the sign-in in the tenant’s pool; another tenant named is refused', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: another.applicationId });
+    const config = await oidc.discovery(new URL(surfaceOf('north')), device.clientId, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid', resource: managementApi });
+    expect(started.verification_uri).toBe(`${surfaceOf('north')}/oauth2/device`);
+    const jar = new CookieJar();
+    const input = await jar.visit(started.verification_uri);
+    const confirm = await jar.visit(started.verification_uri, { form: { ...hiddenInputs(input.body), user_code: started.user_code } });
+    const toInteraction = await jar.visit(started.verification_uri, { form: hiddenInputs(confirm.body) });
+    expect(toInteraction.status, toInteraction.body).toBe(303);
+    const page = await jar.visit(toInteraction.location!);
+    expect(page.body).toContain('<h1>North Portal</h1>');
+    const answer = await jar.submit(page, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+    expect(answer.status, answer.body).toBe(303);
+    expect((await jar.visit(answer.location!)).status).toBe(200);
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, started, { resource: managementApi });
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ iss: surfaceOf('north'), sub: erinNorth, tenant_id: north });
+
+    const refused = await postForm(`${surfaceOf('north')}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: 'south' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_request');
   });
 });
 
