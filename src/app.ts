@@ -5,6 +5,7 @@ import { ClientSecretBox } from './auth/client-secrets.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus } from './events/invalidations.ts';
 import { OidcProvider } from './oidc/provider.ts';
@@ -41,8 +42,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies') });
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc };
+  const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies'), surfaces });
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc, surfaces };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {

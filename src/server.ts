@@ -92,7 +92,7 @@ export async function createServer(services: Services, options: { redis?: unknow
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.authenticated !== true) return;
     try {
-      const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers));
+      const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
       request.authentication = { principal };
     } catch (error) {
       if (!(error instanceof GatehouseError)) throw error;
@@ -183,7 +183,7 @@ export async function createServer(services: Services, options: { redis?: unknow
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
-  await app.register(oidcRoutes(services.oidc, config.publicUrl, throttle));
+  await app.register(oidcRoutes(services, throttle));
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
   await app.register(hostedRoutes(services, throttle));
   return { app, apollo };

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { ClientSecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
+import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
 import type { OidcProvider } from './oidc/provider.ts';
@@ -18,6 +19,8 @@ export interface Services {
   readonly invalidations: InvalidationBus;
   /** The API keys recently authenticated here (authenticate.ts). */
   readonly apiKeys: ApiKeyCache;
-  /** The OAuth 2.0 / OIDC provider (src/oidc/). */
+  /** The OAuth 2.0 / OIDC providers (src/oidc/), one per sign-in surface. */
   readonly oidc: OidcProvider;
+  /** Which sign-in surface (issuer) a request's Host, a tenant path or a token's `iss` is. */
+  readonly surfaces: SurfaceRouter;
 }

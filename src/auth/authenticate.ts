@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
@@ -51,22 +52,37 @@ interface BearerClaims {
   permissions: PermissionSet;
 }
 
-async function authenticateBearer(keys: SigningKeyStore, token: string): Promise<BearerClaims> {
+async function authenticateBearer(keys: SigningKeyStore, token: string, surfaces: SurfaceRouter | undefined): Promise<BearerClaims> {
   let payload;
   try {
-    payload = await keys.verifyAccessToken(token);
+    payload = await keys.verifyAccessToken(token, surfaces === undefined ? 'service' : 'caller-checks');
   } catch {
     throw unauthenticated('Invalid access token');
   }
-  const { sub, app_id: applicationId, tenant_id: tenantId, permissions } = payload;
+  const { iss, sub, app_id: applicationId, tenant_id: tenantId, permissions } = payload;
   if (typeof sub !== 'string' || typeof applicationId !== 'string' || !isUuid(applicationId)) {
     throw unauthenticated('Access token is not for the management API');
   }
   if (tenantId !== undefined && (typeof tenantId !== 'string' || !isUuid(tenantId))) {
     throw unauthenticated('Access token has an invalid tenant_id');
   }
+  if (surfaces !== undefined && !(await issuerServes(surfaces, iss, applicationId, tenantId ?? null))) {
+    throw unauthenticated('The access token’s issuer does not serve its application or tenant');
+  }
   const grants = Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [];
   return { subject: sub, applicationId, tenantId: tenantId ?? null, permissions: new PermissionSet(grants) };
+}
+
+/**
+ * Whether a token's issuer is one of our sign-in surfaces that serves its `app_id` and `tenant_id`: the service's
+ * serves every application; a verified custom domain its owner's application (and, a tenant's domain, that tenant
+ * only); a tenant's path that tenant only. A token of tenant A's surface claiming tenant B (or no tenant) is refused.
+ */
+async function issuerServes(surfaces: SurfaceRouter, issuer: unknown, applicationId: string, tenantId: string | null): Promise<boolean> {
+  const surface = typeof issuer === 'string' ? await surfaces.forIssuer(issuer) : null;
+  if (surface === null) return false;
+  const decided = await surfaces.tenantFor(surface, applicationId);
+  return decided.kind === 'open' || (decided.kind === 'fixed' && decided.tenantId === tenantId);
 }
 
 /**
@@ -77,10 +93,12 @@ export async function authenticate(
   apiKeys: ApiKeyStore,
   keys: SigningKeyStore,
   credentials: PresentedCredentials,
+  /** The sign-in surfaces whose issuers Bearer tokens may name; without them, the service's issuer only. */
+  surfaces?: SurfaceRouter,
 ): Promise<Principal> {
   const [apiKey, bearer] = await Promise.all([
     credentials.apiKey === undefined ? undefined : authenticateApiKey(apiKeys, credentials.apiKey),
-    credentials.bearer === undefined ? undefined : authenticateBearer(keys, credentials.bearer),
+    credentials.bearer === undefined ? undefined : authenticateBearer(keys, credentials.bearer, surfaces),
   ]);
   if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');
   if (apiKey !== undefined && bearer !== undefined) {

@@ -42,22 +42,23 @@ export async function signJwt(privateJwk: JWK, claims: JWTPayload, options: Sign
 }
 
 export interface VerifyOptions {
-  issuer: string;
+  /** The one issuer accepted; undefined: any `iss`, which the caller must then check itself. */
+  issuer: string | undefined;
   audience: string;
 }
 
 /**
  * Verifies an access token against the given public keys: ES256 only (no `none`, no HMAC confusion),
- * `typ: at+jwt`, our issuer and the management API audience. Throws on any failure.
+ * `typ: at+jwt`, an `iss` (the given one when set) and the management API audience. Throws on any failure.
  */
 export async function verifyAccessToken(token: string, publicJwks: JWK[], options: VerifyOptions): Promise<JWTPayload> {
   const keys = createLocalJWKSet({ keys: publicJwks });
   const { payload } = await jwtVerify(token, keys, {
     algorithms: [SIGNING_ALG],
     typ: ACCESS_TOKEN_TYPE,
-    issuer: options.issuer,
+    ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
     audience: options.audience,
-    requiredClaims: ['sub', 'exp', 'iat'],
+    requiredClaims: ['iss', 'sub', 'exp', 'iat'],
   });
   return payload;
 }

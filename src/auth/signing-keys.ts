@@ -93,8 +93,13 @@ export class SigningKeyStore {
     });
   }
 
-  async verifyAccessToken(token: string): Promise<JWTPayload> {
-    const options = { issuer: this.issuer, audience: this.managementAudience };
+  /**
+   * A management API access token signed by one of our keys. `issuer` 'service' accepts only the service's own
+   * issuer; 'caller-checks' accepts any `iss`, for a caller that then decides which sign-in surfaces' issuers it
+   * accepts (src/auth/authenticate.ts).
+   */
+  async verifyAccessToken(token: string, issuer: 'service' | 'caller-checks' = 'service'): Promise<JWTPayload> {
+    const options = { issuer: issuer === 'service' ? this.issuer : undefined, audience: this.managementAudience };
     try {
       return await verifyAccessToken(token, await this.publicJwks(), options);
     } catch (error) {

@@ -6,6 +6,7 @@ import { Migration0001Initial } from './migrations/0001-initial.ts';
 import { Migration0002AuthProviderSlot } from './migrations/0002-auth-provider-slot.ts';
 import { Migration0003OAuth } from './migrations/0003-oauth.ts';
 import { Migration0004SignInLockout } from './migrations/0004-sign-in-lockout.ts';
+import { Migration0005SurfaceLookups } from './migrations/0005-surface-lookups.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   { name: '0002-auth-provider-slot', class: Migration0002AuthProviderSlot },
   { name: '0003-oauth', class: Migration0003OAuth },
   { name: '0004-sign-in-lockout', class: Migration0004SignInLockout },
+  { name: '0005-surface-lookups', class: Migration0005SurfaceLookups },
 ];
 
 export interface Database {

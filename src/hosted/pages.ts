@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { BrandingValue } from '../domain/branding/branding.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 
@@ -377,3 +378,14 @@ export function pageHeaders(nonce: string, page: RenderedPage, formAction: reado
   ].join('; ');
   return { 'content-security-policy': csp, ...SECURITY_HEADERS };
 }
+
+/** A page rendered with a fresh style nonce, and the headers that go with it (`formAction`: see pageHeaders). */
+export function renderPage(render: (nonce: string) => RenderedPage, formAction?: readonly string[]): { headers: Record<string, string>; html: string } {
+  const nonce = randomBytes(16).toString('base64');
+  const page = render(nonce);
+  return { headers: pageHeaders(nonce, page, formAction), html: page.html };
+}
+
+/** An error page with its headers, for answers outside the hosted routes (the OP's, a surface's). */
+export const standaloneErrorPage = (look: PageLook, message: string, code?: string) =>
+  renderPage((nonce) => errorPage(look, nonce, message, code));

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { pageHeaders, type RenderedPage } from './pages.ts';
+import { renderPage, type RenderedPage } from './pages.ts';
 
 /**
  * Answers with a hosted page and its headers (a fresh style nonce, the page's image origins). `formTargets` are
@@ -8,11 +7,10 @@ import { pageHeaders, type RenderedPage } from './pages.ts';
  * too, and the 303s of a sign-in lead through the OP (self) to the client's redirect URI.
  */
 export function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => RenderedPage, formTargets: readonly string[] = []) {
-  const nonce = randomBytes(16).toString('base64');
-  const page = render(nonce);
+  const page = renderPage(render, ["'self'", ...formTargets]);
   return reply
     .status(status)
-    .headers(pageHeaders(nonce, page, ["'self'", ...formTargets]))
+    .headers(page.headers)
     .type('text/html; charset=utf-8')
     .send(page.html);
 }

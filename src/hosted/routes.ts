@@ -56,8 +56,8 @@ interface InteractionContext {
   readonly redirectTarget: string | undefined;
 }
 
-function statusOf(error: unknown): { status: number; message: string } {
-  if (error instanceof HostedPageError) return { status: error.status, message: error.message };
+function statusOf(error: unknown): { status: number; message: string; look?: PageLook | undefined } {
+  if (error instanceof HostedPageError) return { status: error.status, message: error.message, look: error.look };
   if (error instanceof GatehouseError) {
     if (error.code === 'rate_limited') return { status: 429, message: 'Too many requests. Wait a minute, then try again.' };
     if (error.code === 'not_found') return { status: 400, message: EXPIRED };
@@ -95,14 +95,16 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     });
 
     app.setErrorHandler((error, request, reply) => {
-      const { status, message } = statusOf(error);
+      const { status, message, look } = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      return sendPage(reply, status, (nonce) => errorPage(PLAIN_LOOK, nonce, message));
+      return sendPage(reply, status, (nonce) => errorPage(look ?? PLAIN_LOOK, nonce, message));
     });
 
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
     async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
+      // The service's OP answers the interactions of every surface: they, their sessions and grants are shared
+      // storage, and the resume URL the OP returns is the surface's own (src/oidc/adapter.ts).
       const { provider } = await services.oidc.get();
       let interaction: Interaction;
       try {

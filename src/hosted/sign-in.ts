@@ -4,6 +4,7 @@ import { Tenant, User, type Application } from '../db/entities/index.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
 import { effectiveAuthProviders } from '../domain/auth-providers/auth-providers.ts';
 import { effectiveBranding } from '../domain/branding/branding.ts';
+import { tenantRefColumn } from '../domain/domains/surfaces.ts';
 import { effectivePolicy } from '../domain/policies/policies.ts';
 import { normalizeEmail } from '../domain/users/users.ts';
 import { isUuid } from '../ids.ts';
@@ -20,13 +21,19 @@ import type { PageLook } from './pages.ts';
 /** A refusal shown to the end user as an error page (no redirect: the request cannot be trusted to go back). */
 export class HostedPageError extends Error {
   readonly status: number;
+  /** The branding to show it in, when the surface's tenant is known; else the plain look. */
+  readonly look: PageLook | undefined;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, look?: PageLook) {
     super(message);
     this.name = 'HostedPageError';
     this.status = status;
+    this.look = look;
   }
 }
+
+/** The refusal of a tenant the client's application does not have (by the `tenant` parameter or a surface's path). */
+export const UNKNOWN_TENANT = 'The application asked to sign in to an organization that does not exist.';
 
 export interface SignInTarget {
   readonly clientId: string;
@@ -64,8 +71,9 @@ export async function resolveTarget(
   let tenant: Tenant | null = null;
   if (typeof tenantParam === 'string' && tenantParam !== '') {
     // The tenant filter of the application scope is open (null): any tenant of the application is found here.
-    tenant = await applicationScope.em.findOne(Tenant, isUuid(tenantParam) ? { id: tenantParam } : { slug: tenantParam.toLowerCase() });
-    if (tenant === null) throw new HostedPageError(400, 'The application asked to sign in to an organization that does not exist.');
+    const ref = tenantParam.toLowerCase();
+    tenant = await applicationScope.em.findOne(Tenant, { [tenantRefColumn(ref)]: ref });
+    if (tenant === null) throw new HostedPageError(400, UNKNOWN_TENANT);
   } else if (tenantParam !== undefined && tenantParam !== '') {
     throw new HostedPageError(400, 'The sign-in request names its organization in an unreadable form.');
   }

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
+import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { clientMetadata } from './clients.ts';
 
@@ -13,11 +14,22 @@ import { clientMetadata } from './clients.ts';
  *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent;
  *   `sweepExpiredModels` deletes them.
  * Each call is one statement on the pool, outside any transaction (the OP never runs inside ours).
+ *
+ * Every surface's OP (src/domain/domains/surfaces.ts) shares this storage, through an adapter that knows its surface:
+ * a client exists on a surface only if the surface serves it, and what yields tokens (codes, refresh tokens, device
+ * codes, opaque access tokens) is bound to the issuer that made it, so it cannot be redeemed at another one and come
+ * back with that issuer's `iss`. Sessions, interactions and grants are shared: cookies keep sessions apart per
+ * surface (provider.ts), and the hosted pages answer every surface's interactions.
  */
 export interface AdapterDependencies {
   readonly orm: MikroORM;
   readonly clientSecrets: ClientSecretBox;
+  readonly surfaces: SurfaceRouter;
 }
+
+/** The models bound to their issuer, and where the payload records it (oidc-provider ignores unknown keys). */
+const ISSUER_BOUND = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'AccessToken', 'BackchannelAuthenticationRequest']);
+const ISSUER_KEY = 'gatehouseIssuer';
 
 interface StoredRow {
   payload: AdapterPayload;
@@ -29,9 +41,11 @@ const LIVE = '(expires_at is null or expires_at > now())';
 
 class ClientAdapter implements Adapter {
   private readonly deps: AdapterDependencies;
+  private readonly surface: Surface;
 
-  constructor(deps: AdapterDependencies) {
+  constructor(deps: AdapterDependencies, surface: Surface) {
     this.deps = deps;
+    this.surface = surface;
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -40,6 +54,10 @@ class ClientAdapter implements Adapter {
     // applications by its primary key, as an API key is by its hash. Revoked clients do not exist for the OP.
     const client = await this.deps.orm.em.fork().findOne(OAuthClient, { id, revokedAt: null }, { filters: false });
     if (client === null) return undefined;
+    // Another application's client, or one bound to another tenant, does not exist on a tenant's surface.
+    if (!(await this.deps.surfaces.admits(this.surface, { applicationId: client.applicationId, tenantId: client.tenantId ?? null }))) {
+      return undefined;
+    }
     return clientMetadata(client, this.deps.clientSecrets, new Date());
   }
 
@@ -67,10 +85,13 @@ class ClientAdapter implements Adapter {
 class ModelAdapter implements Adapter {
   private readonly model: string;
   private readonly deps: AdapterDependencies;
+  /** The issuer this model's rows are bound to, for the ISSUER_BOUND models; undefined for shared ones. */
+  private readonly issuer: string | undefined;
 
-  constructor(model: string, deps: AdapterDependencies) {
+  constructor(model: string, deps: AdapterDependencies, surface: Surface) {
     this.model = model;
     this.deps = deps;
+    this.issuer = ISSUER_BOUND.has(model) ? surface.issuer : undefined;
   }
 
   private get connection() {
@@ -83,6 +104,11 @@ class ModelAdapter implements Adapter {
       value,
     ]);
     if (row === undefined) return undefined;
+    if (this.issuer !== undefined) {
+      // Rows from before issuers were recorded are the service's.
+      const madeBy = (row.payload[ISSUER_KEY] as string | undefined) ?? this.deps.surfaces.service.issuer;
+      if (madeBy !== this.issuer) return undefined;
+    }
     return row.consumed === null ? row.payload : { ...row.payload, consumed: Number(row.consumed) };
   }
 
@@ -99,7 +125,7 @@ class ModelAdapter implements Adapter {
         this.model,
         id,
         clientId,
-        JSON.stringify(payload),
+        JSON.stringify(this.issuer === undefined ? payload : { ...payload, [ISSUER_KEY]: this.issuer }),
         payload.grantId ?? null,
         payload.userCode ?? null,
         payload.uid ?? null,
@@ -187,7 +213,7 @@ export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<n
   return deleted.length;
 }
 
-/** The adapter factory oidc-provider calls once per model name. */
-export function createAdapterFactory(deps: AdapterDependencies): (model: string) => Adapter {
-  return (model) => (model === 'Client' ? new ClientAdapter(deps) : new ModelAdapter(model, deps));
+/** The adapter factory a surface's OP calls once per model name. */
+export function createAdapterFactory(deps: AdapterDependencies, surface: Surface): (model: string) => Adapter {
+  return (model) => (model === 'Client' ? new ClientAdapter(deps, surface) : new ModelAdapter(model, deps, surface));
 }

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { errorPage, pageHeaders, PLAIN_LOOK, type RenderedPage } from '../hosted/pages.ts';
+import { errorPage, PLAIN_LOOK, renderPage, type RenderedPage } from '../hosted/pages.ts';
 
 /**
  * Writes a hosted page as the OP's answer (its Koa context): the page's headers (style nonce, images, and
@@ -8,9 +7,8 @@ import { errorPage, pageHeaders, PLAIN_LOOK, type RenderedPage } from '../hosted
  * OP has set unless `status` says otherwise.
  */
 export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => RenderedPage, formAction?: readonly string[], status?: number): void {
-  const nonce = randomBytes(16).toString('base64');
-  const page = render(nonce);
-  ctx.set(pageHeaders(nonce, page, formAction));
+  const page = renderPage(render, formAction);
+  ctx.set(page.headers);
   if (status !== undefined) ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = page.html;

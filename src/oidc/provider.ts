@@ -4,7 +4,8 @@ import Provider, { errors, type Account, type Configuration, type KoaContextWith
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
-import { Tenant, User } from '../db/entities/index.ts';
+import { User } from '../db/entities/index.ts';
+import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
@@ -59,7 +60,13 @@ export interface OidcDependencies {
   readonly clientSecrets: ClientSecretBox;
   /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
   readonly cookieSecret: string;
+  readonly surfaces: SurfaceRouter;
+  /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
+  readonly maxProviders?: number;
 }
+
+/** Enough for the surfaces in use at once; a surface out of the cache is rebuilt on its next request (~ms). */
+export const MAX_CACHED_PROVIDERS = 256;
 
 /** The resource every token names unless the client asks for another: the management API. */
 function managementApi(deps: OidcDependencies): ResourceServer {
@@ -107,17 +114,46 @@ async function grantIsForRequestedTenant(deps: OidcDependencies, ctx: KoaContext
   if (typeof requested !== 'string' || requested === '') return true;
   const [granted, applicationId] = [await grantTenant(deps.orm, grantId), gatehouseData(ctx.oidc.client)?.applicationId];
   if (granted === null || applicationId === undefined) return false;
-  if (isUuid(requested)) return requested === granted;
-  const tenant = await deps.orm.em
-    .fork()
-    .findOne(Tenant, { id: granted }, { filters: { application: { id: applicationId }, tenant: { id: null } } });
-  return tenant?.slug === requested.toLowerCase();
+  return (await deps.surfaces.findTenantId(applicationId, requested)) === granted;
 }
 
-function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, pages: () => OpPages): Configuration {
+/**
+ * The `tenant` parameter on a surface that fixes the tenant (a tenant's path or custom domain): set to that tenant
+ * when absent, refused when it names another. The hosted pages and the tokens then read it as on the service's
+ * surface. (The authorization endpoint refuses another tenant earlier, with a page: src/hosted/surface-gate.ts.)
+ */
+function surfaceTenantParam(deps: OidcDependencies, surface: Surface) {
+  return async (ctx: KoaContextWithOIDC, value: string | undefined, client: unknown) => {
+    const applicationId = gatehouseData(client ?? undefined)?.applicationId;
+    if (applicationId === undefined || ctx.oidc.params === undefined) return;
+    const decided = await deps.surfaces.tenantFor(surface, applicationId);
+    if (decided.kind !== 'fixed') return;
+    if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(applicationId, value)) !== decided.tenantId) {
+      throw new errors.InvalidRequest('the tenant parameter names another tenant than this sign-in surface serves');
+    }
+    ctx.oidc.params['tenant'] = decided.tenantId;
+  };
+}
+
+/**
+ * Cookies per surface: a tenant's path surface shares the service's host, so its session cookie has a name of its
+ * own and is scoped to the surface's path: each tenant's surface has its own sign-in session, and the service's
+ * session (path `/`) is never taken for one of them. Hosts keep custom domains' cookies apart by themselves.
+ */
+function cookies(deps: OidcDependencies, surface: Surface): Configuration['cookies'] {
+  const base = { keys: [deps.cookieSecret] };
+  if (surface.kind !== 'tenant_path') return base;
+  return {
+    ...base,
+    names: { session: '_session_t', interaction: '_interaction', resume: '_interaction_resume' },
+    long: { httpOnly: true, sameSite: 'lax', path: surface.mountPath },
+  };
+}
+
+function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, surface: Surface, pages: () => OpPages): Configuration {
   const management = managementApi(deps);
   return {
-    adapter: createAdapterFactory(deps),
+    adapter: createAdapterFactory(deps, surface),
     jwks: jwks as Configuration['jwks'],
     routes: OIDC_PATHS,
     // Authorization code (+ refresh, device, client credentials as features): no implicit, no hybrid.
@@ -132,7 +168,7 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, pages:
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
     scopes: [...OIDC_SCOPES],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, sid: null, auth_time: null, iss: null },
-    cookies: { keys: [deps.cookieSecret] },
+    cookies: cookies(deps, surface),
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -174,7 +210,7 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, pages:
       const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
       return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
     },
-    extraParams: ['tenant'],
+    extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface) },
     findAccount: (ctx, sub) => findAccount(deps, ctx, sub),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
@@ -201,14 +237,17 @@ export interface BuiltProvider {
 }
 
 /**
- * The service's one OP (issuer = PUBLIC_URL; clients of every application share it, told apart by client_id).
- * It holds no state of its own: storage is PostgreSQL (adapter.ts), keys are the SigningKeyStore's. It is rebuilt
- * only when the key set changes (rotation here or on another instance, seen within the key store's cache time),
- * because oidc-provider takes its keys at construction.
+ * The OPs: one oidc-provider instance per sign-in surface (src/domain/domains/surfaces.ts), because oidc-provider
+ * takes its issuer at construction. Clients of every application share them, told apart by client_id. An instance
+ * holds no state of its own: storage is PostgreSQL (adapter.ts) and keys are the SigningKeyStore's, the same for all,
+ * so any instance on any replica answers any request. They are kept in a bounded cache (least recently used out,
+ * `maxProviders`), keyed by the whole surface (a hostname verified again by another owner is another surface), and
+ * rebuilt when the key set changes (rotation here or on another instance, seen within the key store's cache time).
  */
 export class OidcProvider {
   private readonly deps: OidcDependencies;
-  private current: { kids: string; built: Promise<BuiltProvider> } | undefined;
+  private readonly built = new Map<string, { kids: string; built: BuiltProvider }>();
+  private readonly maxProviders: number;
   private lastSweep = Date.now();
   /** Where the OP's own unexpected failures (answered as `server_error`) are reported; routes.ts sets the log. */
   onServerError: (error: unknown) => void = () => {};
@@ -217,30 +256,49 @@ export class OidcProvider {
 
   constructor(deps: OidcDependencies) {
     this.deps = deps;
+    this.maxProviders = Math.max(1, deps.maxProviders ?? MAX_CACHED_PROVIDERS);
   }
 
   usePages(pages: OpPages): void {
     this.pages = pages;
   }
 
-  async get(): Promise<BuiltProvider> {
+  /** The OP of a surface (the service's by default). */
+  async get(surface: Surface = this.deps.surfaces.service): Promise<BuiltProvider> {
     const jwks = await this.deps.signingKeys.privateJwks();
     const kids = jwks.keys.map((key) => key.kid).join(',');
-    if (this.current?.kids !== kids) this.current = { kids, built: Promise.resolve(this.build(jwks)) };
+    const key = JSON.stringify(surface);
+    let entry = this.built.get(key);
+    if (entry !== undefined) this.built.delete(key);
+    if (entry?.kids !== kids) {
+      if (entry !== undefined) dispose(entry.built);
+      entry = { kids, built: this.build(jwks, surface) };
+    }
+    // Map order is insertion order: re-inserting marks it the most recently used.
+    this.built.set(key, entry);
+    for (const [oldest, evicted] of this.built) {
+      if (this.built.size <= this.maxProviders) break;
+      this.built.delete(oldest);
+      dispose(evicted.built);
+    }
     await this.sweep();
-    return this.current.built;
+    return entry.built;
   }
 
-  private build(jwks: { keys: unknown[] }): BuiltProvider {
-    const { config } = this.deps;
+  /** How many OP instances are cached (for the tests of the bound). */
+  get cachedProviders(): number {
+    return this.built.size;
+  }
+
+  private build(jwks: { keys: unknown[] }, surface: Surface): BuiltProvider {
     const pages = () => {
       if (this.pages === undefined) throw new Error('the hosted pages have not registered the OP pages');
       return this.pages;
     };
-    const provider = new Provider(config.publicUrl, configuration(this.deps, jwks, pages));
+    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, pages));
     provider.use(prefillUserCode);
-    // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL on every request, overwriting what the client sent:
-    // URLs and cookie security then follow PUBLIC_URL whatever proxy terminates TLS in front.
+    // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
+    // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
     provider.proxy = true;
     // A rotated secret's predecessor authenticates until its grace period ends: oidc-provider holds one secret per
     // client, so its comparison (constant-time) is extended on this instance's Client class.
@@ -260,4 +318,9 @@ export class OidcProvider {
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
   }
+}
+
+/** An instance out of the cache: requests already running on it finish; it only stops listening for our events. */
+function dispose(built: BuiltProvider): void {
+  built.provider.removeAllListeners();
 }

@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { SECURITY_HEADERS } from '../hosted/pages.ts';
+import { authorizationRefusal } from '../hosted/surface-gate.ts';
 import type { SignInThrottle } from '../hosted/throttle.ts';
-import { OIDC_PATHS, type OidcProvider } from './provider.ts';
+import type { Services } from '../services.ts';
+import { OIDC_PATHS } from './provider.ts';
 
 /**
  * The OP's routes and the methods it answers on each; everything else on these paths is 405 with `Allow`
@@ -30,13 +33,22 @@ export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods
 
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** The same routes under a tenant's path surface: `/t/{tenant id or slug}/...` (src/domain/domains/surfaces.ts). */
+const TENANT_PATH = `${TENANT_PATH_PREFIX}/:tenantRef`;
+
+interface SurfaceParams {
+  tenantRef?: string;
+}
+
 /**
  * Mounts the OP on its routes (register without fastify-plugin: the body handling below stays in this scope).
- * Fastify's hooks still run first (request id, rate limit); then the reply is hijacked and oidc-provider answers
- * on the raw request and response, with its own OAuth error bodies.
+ * Fastify's hooks still run first (request id, rate limit); then the request's surface is settled (its Host, its
+ * tenant path), the reply is hijacked and that surface's oidc-provider answers on the raw request and response,
+ * with its own OAuth error bodies.
  */
-export function oidcRoutes(oidc: OidcProvider, publicUrl: string, throttle: SignInThrottle) {
-  const origin = new URL(publicUrl);
+export function oidcRoutes(services: Services, throttle: SignInThrottle) {
+  const { oidc, surfaces } = services;
+  const origin = new URL(services.config.publicUrl);
   const forwardedProto = origin.protocol.slice(0, -1);
 
   // The page hooks replace this policy with their page's own (style nonce, images, form targets).
@@ -44,20 +56,46 @@ export function oidcRoutes(oidc: OidcProvider, publicUrl: string, throttle: Sign
     reply.headers({ ...SECURITY_HEADERS, 'content-security-policy': "frame-ancestors 'none'; base-uri 'none'" });
   };
 
+  /** The surface of a request, or null for a tenant path that is none (unknown, or under a custom domain). */
+  async function surfaceOf(request: FastifyRequest): Promise<Surface | null> {
+    const byHost = await surfaces.forHost(request.headers.host);
+    const ref = (request.params as SurfaceParams).tenantRef;
+    if (ref === undefined) return byHost;
+    if (byHost.kind !== 'service') return null;
+    const surface = await surfaces.forTenantPath(ref);
+    // The raw path must start with the mount path as written (not a percent-encoded spelling of it).
+    return surface?.kind === 'tenant_path' && request.raw.url?.startsWith(`${surface.mountPath}/`) === true ? surface : null;
+  }
+
   const dispatch = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { handle } = await oidc.get();
+    const surface = await surfaceOf(request);
+    if (request.routeOptions.url?.endsWith(authorization) === true && (surface === null || surface.kind !== 'service')) {
+      // A browser is here: a surface that refuses the request says so on a page, never by redirecting.
+      const refusal = await authorizationRefusal(services, request.id, surface, new URL(request.url, origin).searchParams);
+      if (refusal !== undefined) return reply.status(refusal.status).headers(refusal.headers).type('text/html; charset=utf-8').send(refusal.html);
+    }
+    if (surface === null) {
+      return reply.status(404).header('cache-control', 'no-store').send({ error: 'invalid_request', error_description: 'There is no such sign-in surface' });
+    }
+    const { handle } = await oidc.get(surface);
     reply.hijack();
-    // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always PUBLIC_URL's,
-    // never what the client claims.
-    const headers = request.raw.headers;
-    headers['x-forwarded-proto'] = forwardedProto;
-    headers['x-forwarded-host'] = origin.host;
-    headers['x-forwarded-for'] = request.ip;
+    // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always the issuer's
+    // (PUBLIC_URL's, or the verified domain's), never what the client claims.
+    const raw = request.raw;
+    raw.headers['x-forwarded-proto'] = forwardedProto;
+    raw.headers['x-forwarded-host'] = surface.kind === 'domain' ? surface.hostname : origin.host;
+    raw.headers['x-forwarded-for'] = request.ip;
+    if (surface.kind === 'tenant_path') {
+      // Mounted below the issuer's path: oidc-provider routes on `url` and prefixes its URLs with what `originalUrl`
+      // has before it.
+      (raw as typeof raw & { originalUrl?: string }).originalUrl = raw.url;
+      raw.url = raw.url!.slice(surface.mountPath.length);
+    }
     // Headers set by Fastify's hooks (x-request-id, the rate limit's) live on the reply, which is bypassed.
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
-    await handle(request.raw, reply.raw);
+    await handle(raw, reply.raw);
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
@@ -66,25 +104,28 @@ export function oidcRoutes(oidc: OidcProvider, publicUrl: string, throttle: Sign
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-    for (const { path, methods, page, throttled } of OIDC_ROUTES) {
-      app.route({
-        method: [...methods],
-        url: path,
-        onRequest: [...(page === true ? [pageHeaders] : []), ...(throttled === true ? [throttle.hook()] : [])],
-        handler: dispatch,
-      });
-      const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
-      const others = ALL_METHODS.filter((method) => !methods.includes(method) && !(method === 'HEAD' && methods.includes('GET')));
-      app.route({
-        method: others,
-        url: path,
-        handler: async (request, reply) =>
-          reply
-            .status(405)
-            .header('allow', allow)
-            .header('cache-control', 'no-store')
-            .send({ error: 'invalid_request', error_description: `${request.method} is not allowed here; use ${allow}` }),
-      });
+    for (const prefix of ['', TENANT_PATH]) {
+      for (const { path, methods, page, throttled } of OIDC_ROUTES) {
+        const url = `${prefix}${path}`;
+        app.route({
+          method: [...methods],
+          url,
+          onRequest: [...(page === true ? [pageHeaders] : []), ...(throttled === true ? [throttle.hook()] : [])],
+          handler: dispatch,
+        });
+        const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+        const others = ALL_METHODS.filter((method) => !methods.includes(method) && !(method === 'HEAD' && methods.includes('GET')));
+        app.route({
+          method: others,
+          url,
+          handler: async (request, reply) =>
+            reply
+              .status(405)
+              .header('allow', allow)
+              .header('cache-control', 'no-store')
+              .send({ error: 'invalid_request', error_description: `${request.method} is not allowed here; use ${allow}` }),
+        });
+      }
     }
   };
 }

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate } from '../../src/auth/authenticate.ts';
-import { createRequestContext } from '../../src/context.ts';
 import { AuditLog } from '../../src/db/entities/index.ts';
-import { verifyDomain } from '../../src/domain/domains/domains.ts';
-import type { ResolveTxt } from '../../src/domain/domains/verification.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { publishing, verifyWith } from '../support/domains.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 let app: TestApp;
@@ -13,23 +10,6 @@ let appPath: string;
 let domains: string;
 let acme: string;
 let globex: string;
-
-/** A DNS that publishes the given TXT records: the success path, without the internet. */
-const publishing =
-  (records: Record<string, string>): ResolveTxt =>
-  async (name) => {
-    const value = records[name];
-    if (value === undefined) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return [[value]];
-  };
-
-/** Runs the domain's verify with a given resolver, in the scope the credentials and path would settle. */
-async function verifyWith(apiKey: string, target: { applicationId: string; tenantId?: string }, domainId: string, resolveTxt: ResolveTxt) {
-  const { services } = app.gatehouse;
-  const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, { apiKey, bearer: undefined });
-  const context = createRequestContext(services, randomUUID(), principal);
-  return verifyDomain(await context.scope(target), domainId, resolveTxt);
-}
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -83,10 +63,10 @@ describe('application domains', () => {
   });
 
   it('verify with the record published verifies the domain, once', async () => {
-    const wrong = await verifyWith(app.root.apiKey, { applicationId: app.root.applicationId }, login.id, publishing({ '_gatehouse-challenge.login.example.com': 'something else' }));
+    const wrong = await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, login.id, publishing({ '_gatehouse-challenge.login.example.com': 'something else' }));
     expect(wrong.verified).toBe(false);
     const dns = publishing({ '_gatehouse-challenge.login.example.com': login.verificationToken });
-    const result = await verifyWith(app.root.apiKey, { applicationId: app.root.applicationId }, login.id, dns);
+    const result = await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, login.id, dns);
     expect(result).toMatchObject({ verified: true, reason: null, domain: { id: login.id, verified: true } });
     const listed = (await app.http.get(domains)).body.data[0];
     expect(listed).toMatchObject({ verified: true, verifiedAt: expect.any(String) });
@@ -103,7 +83,7 @@ describe('application domains', () => {
     const theirs = await foreign.post(`/applications/${other.applicationId}/domains`, { hostname: 'login.example.com' });
     expect(theirs.status).toBe(201);
     const dns = publishing({ '_gatehouse-challenge.login.example.com': theirs.body.verificationToken });
-    await expect(verifyWith(other.apiKey, { applicationId: other.applicationId }, theirs.body.id, dns)).rejects.toMatchObject({
+    await expect(verifyWith(app, other.apiKey, { applicationId: other.applicationId }, theirs.body.id, dns)).rejects.toMatchObject({
       code: 'already_exists',
       field: 'hostname',
     });
@@ -161,7 +141,7 @@ describe('tenant domains', () => {
     const unpublished = await app.http.post(`${tenantDomains(acme)}/${created.body.id}/verify`);
     expect(unpublished.body).toMatchObject({ verified: false, domain: { id: created.body.id } });
     const dns = publishing({ '_gatehouse-challenge.auth.acme.example': created.body.verificationToken });
-    const verified = await verifyWith(app.root.apiKey, { applicationId: app.root.applicationId, tenantId: acme }, created.body.id, dns);
+    const verified = await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId, tenantId: acme }, created.body.id, dns);
     expect(verified.domain).toMatchObject({ tenantId: acme, verified: true });
     // The application's form does not reach a tenant's domain.
     expect((await app.http.delete(`${domains}/${created.body.id}`)).status).toBe(404);

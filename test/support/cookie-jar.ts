@@ -1,3 +1,5 @@
+import type { FetchLike } from './host-fetch.ts';
+
 /**
  * A browser's cookie handling, small enough to read: cookies from Set-Cookie kept per name, domain and path (host-only;
  * the tests talk to one host), sent back on requests whose path they match (RFC 6265 5.1.4), dropped when they
@@ -37,6 +39,12 @@ function pathMatches(requestPath: string, cookiePath: string): boolean {
 
 export class CookieJar {
   private cookies: StoredCookie[] = [];
+  private readonly fetch: FetchLike;
+
+  /** `fetchImpl`: how requests travel (e.g. test/support/host-fetch.ts for a custom domain's Host). */
+  constructor(fetchImpl: FetchLike = (input, init) => fetch(input, init as RequestInit)) {
+    this.fetch = fetchImpl;
+  }
 
   /** Every cookie kept, for assertions (name → attributes). */
   all(): readonly Readonly<StoredCookie>[] {
@@ -94,7 +102,7 @@ export class CookieJar {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+    const response = await this.fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
     this.store(url, response.headers.getSetCookie());
     const location = response.headers.get('location');
     return {

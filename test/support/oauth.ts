@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { generateClientSecret } from '../../src/auth/client-secrets.ts';
+import { signJwt } from '../../src/auth/jwt.ts';
 import { OAuthClient, type ClientAuthMethod, type OAuthClientType } from '../../src/db/entities/oauth-client.entity.ts';
 import { newId } from '../../src/ids.ts';
 import * as oidc from 'openid-client';
@@ -148,4 +150,18 @@ export async function answerInteraction(app: TestApp, uid: string, signIn: SignI
   interaction.result = await interactionResult(provider, orm, interaction, signIn);
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
   return interaction.returnTo;
+}
+
+/**
+ * A management API access token as a sign-in surface would issue it (`iss` = that surface's issuer), signed with the
+ * service's active key: for the refusals no surface would mint (a tenant's surface claiming another tenant).
+ */
+export async function mintSurfaceToken(
+  app: TestApp,
+  issuer: string,
+  claims: { app_id: string; tenant_id?: string; permissions: string[] },
+): Promise<string> {
+  const { signingKeys } = app.gatehouse.services;
+  const [active] = (await signingKeys.privateJwks()).keys;
+  return signJwt(active!, claims, { issuer, audience: signingKeys.managementAudience, subject: randomUUID(), expiresInSeconds: 300 });
 }

@@ -1,0 +1,158 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { GatehouseError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import { hostname as validHostname } from './hostname.ts';
+
+/**
+ * Sign-in surfaces: the places the OAuth provider answers, each an issuer of its own (docs/decisions.md, "Sign-in
+ * surfaces"):
+ * - the service's (`PUBLIC_URL`): every application; the `tenant` parameter names a tenant;
+ * - a tenant's path (`{PUBLIC_URL}/t/{tenant id or slug}`): that tenant, looked up in the application of the client;
+ * - a verified custom domain (`{PUBLIC_URL's scheme}://{hostname}`): its application and, for a tenant's domain, that
+ *   tenant.
+ * Nothing here is cached: a deleted or un-verified domain stops serving with the next request, on every instance.
+ */
+export type Surface =
+  | { readonly kind: 'service'; readonly issuer: string }
+  | { readonly kind: 'tenant_path'; readonly issuer: string; readonly mountPath: string; readonly tenantRef: string }
+  | {
+      readonly kind: 'domain';
+      readonly issuer: string;
+      readonly hostname: string;
+      readonly applicationId: string;
+      readonly tenantId: string | null;
+    };
+
+/** What a surface decides of the tenant for a client (or a token) of one application. */
+export type SurfaceTenant =
+  /** Any tenant of the application, or none: the request names it. */
+  | { readonly kind: 'open' }
+  /** This tenant and no other. */
+  | { readonly kind: 'fixed'; readonly tenantId: string }
+  /** The surface does not serve this application (another application's domain, a tenant it does not have). */
+  | { readonly kind: 'closed' };
+
+/** Where the tenant path surfaces live under the service's own URL. */
+export const TENANT_PATH_PREFIX = '/t';
+
+/** A tenant's id or slug, as the path names it (lower-case: one issuer per tenant reference, never two spellings). */
+const TENANT_REF = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The where-clause column for a tenant reference: its id (a UUIDv7) or its slug. */
+export const tenantRefColumn = (ref: string): 'id' | 'slug' => (isUuid(ref) ? 'id' : 'slug');
+
+export class SurfaceRouter {
+  readonly service: Surface;
+  private readonly orm: MikroORM;
+  private readonly scheme: string;
+  private readonly serviceHostname: string;
+
+  constructor(orm: MikroORM, publicUrl: string) {
+    this.orm = orm;
+    const url = new URL(publicUrl);
+    this.scheme = url.protocol;
+    this.serviceHostname = url.hostname;
+    this.service = { kind: 'service', issuer: publicUrl };
+  }
+
+  /**
+   * The surface of a request's Host: a verified custom domain's, else the service's. Only the Host header counts (a
+   * proxy in front must pass it through); a Host that is not a verified domain never becomes an issuer.
+   */
+  async forHost(host: string | undefined): Promise<Surface> {
+    const name = hostnameOf(host);
+    if (name === undefined || name === this.serviceHostname) return this.service;
+    return (await this.verifiedDomain(name)) ?? this.service;
+  }
+
+  /** A tenant's path surface, when some application has a tenant of that id or slug; the client picks which. */
+  async forTenantPath(ref: string): Promise<Surface | null> {
+    if (!TENANT_REF.test(ref)) return null;
+    const [row] = await this.connection.execute<unknown[]>(`select 1 from tenant where ${tenantRefColumn(ref)} = ? limit 1`, [ref]);
+    return row === undefined ? null : this.tenantPath(ref);
+  }
+
+  /** The surface a token's `iss` names, or null when it is none of ours. */
+  async forIssuer(issuer: string): Promise<Surface | null> {
+    if (issuer === this.service.issuer) return this.service;
+    const pathPrefix = `${this.service.issuer}${TENANT_PATH_PREFIX}/`;
+    if (issuer.startsWith(pathPrefix)) {
+      const ref = issuer.slice(pathPrefix.length);
+      return TENANT_REF.test(ref) ? this.tenantPath(ref) : null;
+    }
+    let url: URL;
+    try {
+      url = new URL(issuer);
+    } catch {
+      return null;
+    }
+    if (issuer !== `${this.scheme}//${url.hostname}`) return null;
+    return this.verifiedDomain(url.hostname);
+  }
+
+  /** What `surface` decides of the tenant for a client or token of `applicationId`. */
+  async tenantFor(surface: Surface, applicationId: string): Promise<SurfaceTenant> {
+    switch (surface.kind) {
+      case 'service':
+        return { kind: 'open' };
+      case 'domain':
+        if (surface.applicationId !== applicationId) return { kind: 'closed' };
+        return surface.tenantId === null ? { kind: 'open' } : { kind: 'fixed', tenantId: surface.tenantId };
+      case 'tenant_path': {
+        const tenantId = await this.findTenantId(applicationId, surface.tenantRef);
+        return tenantId === null ? { kind: 'closed' } : { kind: 'fixed', tenantId };
+      }
+    }
+  }
+
+  /** The id of the application's tenant that `ref` (an id, or a slug in any case) names, or null. */
+  async findTenantId(applicationId: string, ref: string): Promise<string | null> {
+    if (!isUuid(applicationId)) return null;
+    const name = ref.toLowerCase();
+    const [row] = await this.connection.execute<{ id: string }[]>(
+      `select id from tenant where application_id = ? and ${tenantRefColumn(name)} = ?`,
+      [applicationId, name],
+    );
+    return row?.id ?? null;
+  }
+
+  /**
+   * Whether the surface serves a client (or a token) of this application and tenant: the application must be the
+   * surface's, and a tenant-bound client's tenant (a token's `tenant_id`) the surface's tenant when it fixes one.
+   */
+  async admits(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
+    const decided = await this.tenantFor(surface, owner.applicationId);
+    if (decided.kind === 'closed') return false;
+    return decided.kind === 'open' || owner.tenantId === null || owner.tenantId === decided.tenantId;
+  }
+
+  private get connection() {
+    return this.orm.em.getConnection();
+  }
+
+  private tenantPath(ref: string): Surface {
+    const mountPath = `${TENANT_PATH_PREFIX}/${ref}`;
+    return { kind: 'tenant_path', issuer: `${this.service.issuer}${mountPath}`, mountPath, tenantRef: ref };
+  }
+
+  private async verifiedDomain(name: string): Promise<Surface | null> {
+    // Across applications on purpose: verification lets one application only hold a verified hostname.
+    const [row] = await this.connection.execute<{ application_id: string; tenant_id: string | null }[]>(
+      'select application_id, tenant_id from domain where hostname = ? and verified_at is not null limit 1',
+      [name],
+    );
+    if (row === undefined) return null;
+    return { kind: 'domain', issuer: `${this.scheme}//${name}`, hostname: name, applicationId: row.application_id, tenantId: row.tenant_id };
+  }
+}
+
+/** The hostname of a Host header when it could be a custom domain (a fully qualified name, no IP address). */
+function hostnameOf(host: string | undefined): string | undefined {
+  if (host === undefined || host === '' || host.startsWith('[')) return undefined;
+  try {
+    return validHostname('host', host.replace(/:\d+$/, ''));
+  } catch (error) {
+    if (error instanceof GatehouseError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Surface } from '../domain/domains/surfaces.ts';
+import { isUuid } from '../ids.ts';
+import { gatehouseData } from '../oidc/clients.ts';
+import type { Services } from '../services.ts';
+import { PLAIN_LOOK, standaloneErrorPage } from './pages.ts';
+import { HostedPageError, pageLook, resolveTarget, UNKNOWN_TENANT } from './sign-in.ts';
+
+export interface Refusal {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly html: string;
+}
+
+/**
+ * The authorization endpoint of a surface that fixes the tenant (a tenant's path or custom domain), before the OP
+ * runs, where a browser is waiting: a path naming no tenant of the client's application, or a `tenant` parameter
+ * naming another tenant than the surface's, is refused with the hosted error page (400, in the surface tenant's
+ * branding when it is known) and never redirected to the client. `surface` null: a tenant path that exists nowhere.
+ * Undefined when the OP should answer (no such client: its own error page; nothing for the surface to refuse).
+ */
+export async function authorizationRefusal(
+  services: Services,
+  requestId: string,
+  surface: Surface | null,
+  query: URLSearchParams,
+): Promise<Refusal | undefined> {
+  const clientId = query.get('client_id');
+  if (clientId === null || !isUuid(clientId)) return undefined;
+  // Looked up on the service's surface: on a tenant's, a client of an application without that tenant does not exist.
+  const data = gatehouseData(await (await services.oidc.get()).provider.Client.find(clientId));
+  if (data === undefined) return undefined;
+  try {
+    const decided = surface === null ? { kind: 'closed' as const } : await services.surfaces.tenantFor(surface, data.applicationId);
+    if (decided.kind === 'closed') {
+      // A domain of another application: the OP answers that the client does not exist there.
+      if (surface?.kind === 'domain') return undefined;
+      throw new HostedPageError(400, UNKNOWN_TENANT);
+    }
+    if (decided.kind === 'open') return undefined;
+    // The surface's tenant as a sign-in target: a client bound to another tenant is refused here, as on the service's.
+    const target = await resolveTarget(services, requestId, { clientId, data }, decided.tenantId);
+    for (const named of query.getAll('tenant')) {
+      if (named !== '' && (await services.surfaces.findTenantId(data.applicationId, named)) !== decided.tenantId) {
+        const look = await pageLook(target);
+        throw new HostedPageError(400, `This is the sign-in of ${look.name}: the request names another organization.`, look);
+      }
+    }
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof HostedPageError)) throw error;
+    return { status: error.status, ...standaloneErrorPage(error.look ?? PLAIN_LOOK, error.message) };
+  }
+}

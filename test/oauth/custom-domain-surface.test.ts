@@ -1,0 +1,238 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { OidcProvider } from '../../src/oidc/provider.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, mintSurfaceToken, type TestClient } from '../support/oauth.ts';
+
+/**
+ * A verified custom domain is a sign-in surface with its own issuer (`http://{hostname}` here, PUBLIC_URL's scheme):
+ * a tenant's domain signs in to that tenant only, the application's domain to any tenant of the application. The
+ * service is reached on 127.0.0.1 with the domain in the Host header (test/support/host-fetch.ts), as behind a proxy.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const NORTH_HOST = 'login.north.example';
+const SOUTH_HOST = 'login.south.example';
+const APP_HOST = 'auth.another.example';
+
+let app: TestApp;
+let service: string;
+let managementApi: string;
+let via: FetchLike;
+let another: BootstrapResult;
+let admin: HttpClient;
+let client: TestClient;
+let north: string;
+let south: string;
+let northDomain: string;
+let erinNorth: string;
+let erinSouth: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  service = app.gatehouse.services.config.publicUrl;
+  managementApi = `${service}/api/v1`;
+  via = fetchVia(app.baseUrl);
+  another = await app.bootstrapAnother();
+  admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+  const appPath = `/applications/${another.applicationId}`;
+  north = await app.createTenant('North', another);
+  south = await app.createTenant('South', another);
+  expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated', brandingScope: 'tenant' } })).status).toBe(200);
+  const branding = await admin.put(`${appPath}/tenants/${north}/branding`, { colors: { primary: '#0a3d91' }, copy: { 'login.title': 'North Portal' } });
+  expect(branding.status).toBe(200);
+  const user = async (tenant: string) => {
+    const created = await admin.post(`${appPath}/tenants/${tenant}/users`, { email: 'erin@example.com', password: PASSWORD });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body.id as string;
+  };
+  [erinNorth, erinSouth] = [await user(north), await user(south)];
+  const owner = { apiKey: another.apiKey, applicationId: another.applicationId };
+  northDomain = await addDomain(app, { ...owner, tenantId: north }, NORTH_HOST);
+  await addDomain(app, { ...owner, tenantId: south }, SOUTH_HOST, { verified: false });
+  await addDomain(app, owner, APP_HOST);
+  client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+});
+afterAll(async () => app?.close());
+
+const issuerOf = (host: string) => `http://${host}`;
+
+async function discoverAt(host: string, of: TestClient = client): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(issuerOf(host)), of.clientId, {}, oidc.ClientSecretBasic(of.clientSecret ?? ''), {
+    [oidc.customFetch]: via,
+    execute: [oidc.allowInsecureRequests],
+  });
+}
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+  readonly start: Visit;
+  readonly page: Visit;
+}
+
+async function authorize(config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar(via)): Promise<Flow> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const all: Record<string, string> = {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email',
+    resource: managementApi,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...parameters,
+  };
+  // `resource: ''`: none (a userinfo token).
+  if (all['resource'] === '') delete all['resource'];
+  const url = oidc.buildAuthorizationUrl(config, all);
+  const start = await jar.visit(url.href);
+  const here = new URL(url).origin;
+  const page = start.location?.startsWith(`${here}/interaction/`) === true ? await jar.visit(start.location) : start;
+  return { jar, verifier, state, start, page };
+}
+
+/** `resource` null: none asked for (a userinfo token). */
+async function tokensAfter(config: oidc.Configuration, flow: Flow, answer: Visit, resource: string | null = managementApi) {
+  const callback = await flow.jar.followOut(answer, config.serverMetadata().issuer);
+  return oidc.authorizationCodeGrant(
+    config,
+    callback,
+    { pkceCodeVerifier: flow.verifier, expectedState: flow.state },
+    resource === null ? undefined : { resource },
+  );
+}
+
+const discoveryIssuer = async (host: string) => ((await (await via(`http://${host}/.well-known/openid-configuration`)).json()) as { issuer: string }).issuer;
+
+describe('a tenant’s verified domain', () => {
+  it('serves discovery and JWKS as its own issuer', async () => {
+    const metadata = (await discoverAt(NORTH_HOST)).serverMetadata();
+    expect(metadata.issuer).toBe(issuerOf(NORTH_HOST));
+    expect(metadata.authorization_endpoint).toBe(`${issuerOf(NORTH_HOST)}/oauth2/authorize`);
+    expect(metadata.userinfo_endpoint).toBe(`${issuerOf(NORTH_HOST)}/oauth2/userinfo`);
+    expect((await via(metadata.jwks_uri!)).status).toBe(200);
+  });
+
+  it('code + PKCE through the hosted form on the domain: the tenant’s page, tokens of its tenant and issuer, userinfo', async () => {
+    const config = await discoverAt(NORTH_HOST);
+    const flow = await authorize(config);
+    expect(flow.start.location).toMatch(new RegExp(`^${issuerOf(NORTH_HOST)}/interaction/`));
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).toContain('<h1>North Portal</h1>');
+    expect(flow.page.body).toContain('--gh-primary:#0a3d91');
+    const answer = await flow.jar.submit(flow.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(answer.status, answer.body).toBe(303);
+    const tokens = await tokensAfter(config, flow, answer);
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ iss: issuerOf(NORTH_HOST), sub: erinNorth, app_id: another.applicationId, tenant_id: north });
+    expect(tokens.claims()).toMatchObject({ iss: issuerOf(NORTH_HOST), sub: erinNorth });
+    // The management API (on the service's own host) accepts the domain's token: authenticated, no permissions yet.
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(403);
+    // Signed in on the domain: a userinfo token without the form, and userinfo on the domain.
+    const again = await authorize(config, { resource: '' }, flow.jar);
+    const userinfoTokens = await tokensAfter(config, again, again.page, null);
+    expect(await oidc.fetchUserInfo(config, userinfoTokens.access_token, erinNorth)).toMatchObject({ sub: erinNorth, email: 'erin@example.com' });
+  });
+
+  it('another tenant in the query: the domain tenant’s branded error page (400), no redirect', async () => {
+    const flow = await authorize(await discoverAt(NORTH_HOST), { tenant: 'south' });
+    expect(flow.start.status).toBe(400);
+    expect(flow.start.location).toBeUndefined();
+    expect(flow.start.body).toContain('This is the sign-in of North');
+    expect(flow.start.body).toContain('--gh-primary:#0a3d91');
+  });
+
+  it('a client of another application does not exist on the domain: the OP’s error page, no redirect', async () => {
+    const foreign = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const flow = await authorize(await discoverAt(NORTH_HOST, foreign));
+    expect(flow.start.status).toBe(400);
+    expect(flow.start.location).toBeUndefined();
+    expect(flow.start.body).toContain('invalid_client');
+  });
+
+  it('no tenant paths under a custom domain', async () => {
+    expect((await via(`http://${NORTH_HOST}/t/north/.well-known/openid-configuration`)).status).toBe(404);
+  });
+
+  it('the management API accepts the domain’s issuer only for its application and tenant', async () => {
+    const claims = { app_id: another.applicationId, permissions: ['users:read'] };
+    const own = await mintSurfaceToken(app, issuerOf(NORTH_HOST), { ...claims, tenant_id: north });
+    expect((await app.as({ bearer: own }).get('/users')).status).toBe(200);
+    for (const forged of [
+      await mintSurfaceToken(app, issuerOf(NORTH_HOST), { ...claims, tenant_id: south }),
+      await mintSurfaceToken(app, issuerOf(NORTH_HOST), claims),
+      await mintSurfaceToken(app, issuerOf(NORTH_HOST), { app_id: app.root.applicationId, permissions: ['users:read'] }),
+      await mintSurfaceToken(app, `https://${NORTH_HOST}`, { ...claims, tenant_id: north }),
+      await mintSurfaceToken(app, issuerOf(SOUTH_HOST), { ...claims, tenant_id: south }),
+    ]) {
+      const refused = await app.as({ bearer: forged }).get('/users');
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe('unauthenticated');
+    }
+  });
+});
+
+describe('an unverified or unknown Host', () => {
+  it('is served as the service’s own issuer, exactly as before: discovery against the domain fails in the RP', async () => {
+    for (const host of [SOUTH_HOST, 'unknown.example', '127.0.0.1']) expect(await discoveryIssuer(host)).toBe(service);
+    await expect(discoverAt(SOUTH_HOST)).rejects.toThrow();
+  });
+});
+
+describe('the application’s verified domain', () => {
+  it('serves the application without a fixed tenant: the request names one, the token carries it', async () => {
+    const config = await discoverAt(APP_HOST);
+    expect(config.serverMetadata().issuer).toBe(issuerOf(APP_HOST));
+    const flow = await authorize(config, { tenant: 'south' });
+    const answer = await flow.jar.submit(flow.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(decodeJwt((await tokensAfter(config, flow, answer)).access_token).payload).toMatchObject({
+      iss: issuerOf(APP_HOST),
+      sub: erinSouth,
+      tenant_id: south,
+    });
+    const claims = { app_id: another.applicationId, permissions: ['users:read'] };
+    expect((await app.as({ bearer: await mintSurfaceToken(app, issuerOf(APP_HOST), { ...claims, tenant_id: south }) }).get('/users')).status).toBe(200);
+    const foreign = await mintSurfaceToken(app, issuerOf(APP_HOST), { app_id: app.root.applicationId, permissions: ['users:read'] });
+    expect((await app.as({ bearer: foreign }).get('/users')).status).toBe(401);
+  });
+});
+
+describe('deleting or un-verifying a domain stops its surface at once', () => {
+  it('deleted: the Host is the service’s issuer again and the domain’s tokens stop working', async () => {
+    const token = await mintSurfaceToken(app, issuerOf(NORTH_HOST), { app_id: another.applicationId, tenant_id: north, permissions: ['users:read'] });
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(200);
+    expect((await admin.delete(`/applications/${another.applicationId}/tenants/${north}/domains/${northDomain}`)).status).toBe(204);
+    expect(await discoveryIssuer(NORTH_HOST)).toBe(service);
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
+  });
+
+  it('un-verified (verified_at cleared): the same', async () => {
+    expect(await discoveryIssuer(APP_HOST)).toBe(issuerOf(APP_HOST));
+    await app.gatehouse.services.orm.em.getConnection().execute('update domain set verified_at = null where hostname = ?', [APP_HOST]);
+    expect(await discoveryIssuer(APP_HOST)).toBe(service);
+  });
+});
+
+describe('the OP cache', () => {
+  it('is bounded: the least recently used surface’s instance is dropped and rebuilt on its next request', async () => {
+    const { services } = app.gatehouse;
+    const { config, orm, signingKeys, clientSecrets, surfaces } = services;
+    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, surfaces, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
+    const first = await cache.get();
+    const northPath = (await surfaces.forTenantPath('north'))!;
+    expect(await cache.get()).toBe(first);
+    await cache.get(northPath);
+    await cache.get((await surfaces.forTenantPath('south'))!);
+    expect(cache.cachedProviders).toBe(2);
+    const rebuilt = await cache.get();
+    expect(rebuilt).not.toBe(first);
+    expect(rebuilt.provider.issuer).toBe(service);
+    expect(cache.cachedProviders).toBe(2);
+  });
+});

@@ -1,0 +1,268 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { basicAuth, createTestClient, decodeJwt, mintSurfaceToken, postForm, type TestClient } from '../support/oauth.ts';
+
+/**
+ * A tenant's path surface, `{PUBLIC_URL}/t/{tenant id or slug}`: an issuer of its own (discovery, JWKS, authorize,
+ * token, userinfo under that path), signing in to that tenant only, in its branding and under its password policy,
+ * with a sign-in session of its own. openid-client is the RP, discovering the surface as any issuer.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let service: string;
+let managementApi: string;
+let another: BootstrapResult;
+let admin: HttpClient;
+let client: TestClient;
+let north: string;
+let south: string;
+let erinNorth: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  service = app.gatehouse.services.config.publicUrl;
+  managementApi = `${service}/api/v1`;
+  another = await app.bootstrapAnother();
+  admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+  const appPath = `/applications/${another.applicationId}`;
+  north = await app.createTenant('North', another);
+  south = await app.createTenant('South', another);
+  expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated', brandingScope: 'tenant' } })).status).toBe(200);
+  const branding = await admin.put(`${appPath}/tenants/${north}/branding`, { colors: { primary: '#0a3d91' }, copy: { 'login.title': 'North Portal' } });
+  expect(branding.status, JSON.stringify(branding.body)).toBe(200);
+  const policy = await admin.put(`${appPath}/tenants/${north}/policies/password`, { minLength: 16 });
+  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+  const created = await admin.post(`${appPath}/tenants/${north}/users`, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  erinNorth = created.body.id;
+  expect((await admin.post(`${appPath}/tenants/${south}/users`, { email: 'erin@example.com', password: PASSWORD })).status).toBe(201);
+  client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+});
+afterAll(async () => app?.close());
+
+const surfaceOf = (ref: string) => `${service}/t/${ref}`;
+
+async function discoverAt(issuer: string, of: TestClient = client): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(issuer), of.clientId, {}, oidc.ClientSecretBasic(of.clientSecret ?? ''), { execute: [oidc.allowInsecureRequests] });
+}
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+  readonly start: Visit;
+  /** The sign-in page (or, when the surface refuses, its answer to the authorization request). */
+  readonly page: Visit;
+}
+
+async function authorize(config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const all: Record<string, string> = {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email',
+    resource: managementApi,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...parameters,
+  };
+  // `resource: ''`: none (a userinfo token).
+  if (all['resource'] === '') delete all['resource'];
+  const url = oidc.buildAuthorizationUrl(config, all);
+  const start = await jar.visit(url.href);
+  const page = start.location?.startsWith(`${service}/interaction/`) === true ? await jar.visit(start.location) : start;
+  return { jar, verifier, state, start, page };
+}
+
+async function tokensAfter(config: oidc.Configuration, flow: Flow, answer: Visit) {
+  const callback = await flow.jar.followOut(answer, service);
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+}
+
+describe('discovery', () => {
+  it('each tenant path is an issuer: its metadata names itself and its endpoints under the path', async () => {
+    for (const ref of ['north', north]) {
+      const config = await discoverAt(surfaceOf(ref));
+      const metadata = config.serverMetadata();
+      expect(metadata.issuer).toBe(surfaceOf(ref));
+      expect(metadata.authorization_endpoint).toBe(`${surfaceOf(ref)}/oauth2/authorize`);
+      expect(metadata.token_endpoint).toBe(`${surfaceOf(ref)}/oauth2/token`);
+      expect(metadata.jwks_uri).toBe(`${surfaceOf(ref)}/.well-known/jwks.json`);
+      const jwks = await fetch(metadata.jwks_uri!);
+      expect(jwks.status).toBe(200);
+    }
+  });
+
+  it('a tenant path that names no tenant is 404; the service’s own discovery is unchanged', async () => {
+    expect((await fetch(`${surfaceOf('nowhere')}/.well-known/openid-configuration`)).status).toBe(404);
+    expect((await fetch(`${service}/t/NORTH/.well-known/openid-configuration`)).status).toBe(404);
+    const plain = await (await fetch(`${service}/.well-known/openid-configuration`)).json();
+    expect(plain.issuer).toBe(service);
+  });
+});
+
+describe('signing in through a tenant’s path', () => {
+  it('code + PKCE: the page is the tenant’s (branding), the tokens carry its tenant and its issuer', async () => {
+    const config = await discoverAt(surfaceOf('north'));
+    const flow = await authorize(config);
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).toContain('<h1>North Portal</h1>');
+    expect(flow.page.body).toContain('--gh-primary:#0a3d91');
+    const answer = await flow.jar.submit(flow.page, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+    expect(answer.status, answer.body).toBe(303);
+    const tokens = await tokensAfter(config, flow, answer);
+    const access = decodeJwt(tokens.access_token).payload;
+    expect(access).toMatchObject({ iss: surfaceOf('north'), sub: erinNorth, app_id: another.applicationId, tenant_id: north });
+    expect(tokens.claims()).toMatchObject({ iss: surfaceOf('north'), sub: erinNorth });
+    // The management API knows this issuer: the token authenticates (403: a user has no permissions yet, not 401).
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(403);
+    // Userinfo of the same surface answers for a userinfo token of it.
+    const userinfoFlow = await authorize(config, { resource: '' }, flow.jar);
+    const userinfoTokens = await oidc.authorizationCodeGrant(config, await flow.jar.followOut(userinfoFlow.page, service), {
+      pkceCodeVerifier: userinfoFlow.verifier,
+      expectedState: userinfoFlow.state,
+    });
+    expect(await oidc.fetchUserInfo(config, userinfoTokens.access_token, erinNorth)).toMatchObject({ sub: erinNorth, email: 'erin@example.com' });
+  });
+
+  it('the tenant’s password policy applies on its surface; the other tenant inherits the application’s', async () => {
+    const signup = async (ref: string) => {
+      const flow = await authorize(await discoverAt(surfaceOf(ref)));
+      const form = await flow.jar.visit(readForm(flow.page.url, flow.page.body).action.replace(/\/login$/, '/signup'));
+      return flow.jar.submit(form, { email: 'new@example.com', password: 'Short-Horse-9' });
+    };
+    const refused = await signup('north');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Password must be at least 16 characters');
+    expect((await signup('south')).status).toBe(303);
+  });
+
+  it('each surface has its own session: signed in on one tenant’s, the other’s asks for its own sign-in', async () => {
+    const northConfig = await discoverAt(surfaceOf('north'));
+    const first = await authorize(northConfig);
+    const signedIn = await first.jar.submit(first.page, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+    await tokensAfter(northConfig, first, signedIn);
+    // Same browser, same surface: no form.
+    const again = await authorize(northConfig, {}, first.jar);
+    expect(again.page.status).toBe(303);
+    // The session cookie is the surface's own, scoped to its path.
+    const session = first.jar.all().find((cookie) => cookie.name === '_session_t');
+    expect(session?.path).toBe('/t/north');
+    const southConfig = await discoverAt(surfaceOf('south'));
+    const toSouth = await authorize(southConfig, {}, first.jar);
+    expect(toSouth.page.status).toBe(200);
+    const southAnswer = await toSouth.jar.submit(toSouth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(decodeJwt((await tokensAfter(southConfig, toSouth, southAnswer)).access_token).payload).toMatchObject({ tenant_id: south });
+  });
+});
+
+describe('device flow through a tenant’s path', () => {
+  it('verification under the path, the sign-in in the tenant’s pool; another tenant named is refused', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: another.applicationId });
+    const config = await oidc.discovery(new URL(surfaceOf('north')), device.clientId, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid', resource: managementApi });
+    expect(started.verification_uri).toBe(`${surfaceOf('north')}/oauth2/device`);
+    const jar = new CookieJar();
+    const input = await jar.visit(started.verification_uri);
+    const confirm = await jar.submit(input, { user_code: started.user_code });
+    const toInteraction = await jar.submit(confirm, {});
+    expect(toInteraction.status, toInteraction.body).toBe(303);
+    const page = await jar.visit(toInteraction.location!);
+    expect(page.body).toContain('<h1>North Portal</h1>');
+    const answer = await jar.submit(page, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+    expect(answer.status, answer.body).toBe(303);
+    expect((await jar.visit(answer.location!)).status).toBe(200);
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, started, { resource: managementApi });
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ iss: surfaceOf('north'), sub: erinNorth, tenant_id: north });
+
+    const refused = await postForm(`${surfaceOf('north')}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: 'south' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_request');
+  });
+});
+
+describe('refusals', () => {
+  it('a tenant parameter naming another tenant: the surface’s branded error page (400), no redirect', async () => {
+    const config = await discoverAt(surfaceOf('north'));
+    for (const tenant of ['south', south]) {
+      const flow = await authorize(config, { tenant });
+      expect(flow.start.status).toBe(400);
+      expect(flow.start.location).toBeUndefined();
+      expect(flow.start.body).toContain('This is the sign-in of North');
+      expect(flow.start.body).toContain('--gh-primary:#0a3d91');
+      expect(flow.start.body).not.toContain('<form');
+    }
+    // Naming the surface's own tenant (by slug or id) changes nothing.
+    for (const tenant of ['north', north]) expect((await authorize(config, { tenant })).page.status).toBe(200);
+  });
+
+  it('a tenant path unknown to the client’s application: the unknown-tenant page (400), no redirect', async () => {
+    const acme = await app.createTenant('Acme');
+    expect(acme).toBeDefined();
+    const config = await discoverAt(surfaceOf('north'));
+    for (const ref of ['nowhere', 'acme']) {
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      });
+      const answer = await new CookieJar().visit(url.href.replace('/t/north/', `/t/${ref}/`));
+      expect(answer.status, ref).toBe(400);
+      expect(answer.location).toBeUndefined();
+      expect(answer.body).toContain('an organization that does not exist');
+    }
+  });
+
+  it('a client bound to another tenant does not exist on this tenant’s surface', async () => {
+    const southClient = await createTestClient(app, { type: 'web', applicationId: another.applicationId, tenantId: south, redirectUris: [REDIRECT_URI] });
+    const config = await discoverAt(surfaceOf('north'), southClient);
+    const flow = await authorize(config);
+    expect(flow.start.status).toBe(400);
+    expect(flow.start.location).toBeUndefined();
+  });
+
+  it('a code made on one tenant’s surface cannot be redeemed at another’s token endpoint', async () => {
+    const config = await discoverAt(surfaceOf('north'));
+    const flow = await authorize(config);
+    const answer = await flow.jar.submit(flow.page, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+    const callback = await flow.jar.followOut(answer, service);
+    const code = callback.searchParams.get('code')!;
+    const fields = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: flow.verifier };
+    const auth = { authorization: basicAuth(client.clientId, client.clientSecret!) };
+    const elsewhere = await postForm(`${surfaceOf('south')}/oauth2/token`, fields, auth);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error).toBe('invalid_grant');
+    const atService = await postForm(`${service}/oauth2/token`, fields, auth);
+    expect(atService.body.error).toBe('invalid_grant');
+    // At its own surface the code is still good.
+    const own = await postForm(`${surfaceOf('north')}/oauth2/token`, fields, auth);
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+  });
+
+  it('the management API accepts a tenant path’s token only for that tenant of its application', async () => {
+    const claims = { app_id: another.applicationId, permissions: ['users:read'] };
+    const own = await mintSurfaceToken(app, surfaceOf('north'), { ...claims, tenant_id: north });
+    expect((await app.as({ bearer: own }).get('/users')).status).toBe(200);
+    const byId = await mintSurfaceToken(app, surfaceOf(north), { ...claims, tenant_id: north });
+    expect((await app.as({ bearer: byId }).get('/users')).status).toBe(200);
+    for (const forged of [
+      await mintSurfaceToken(app, surfaceOf('north'), { ...claims, tenant_id: south }),
+      await mintSurfaceToken(app, surfaceOf('north'), claims),
+      await mintSurfaceToken(app, surfaceOf('north'), { app_id: app.root.applicationId, permissions: ['users:read'] }),
+      await mintSurfaceToken(app, surfaceOf('nowhere'), { ...claims, tenant_id: north }),
+      await mintSurfaceToken(app, 'https://evil.example', { ...claims, tenant_id: north }),
+    ]) {
+      const refused = await app.as({ bearer: forged }).get('/users');
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe('unauthenticated');
+    }
+  });
+});
