@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { selectPage } from '../db/page-query.ts';
 import { invalid } from '../errors.ts';
 
 export const PAGE_SIZE_DEFAULT = 20;
@@ -73,17 +74,6 @@ export function pageSize(args: PageArgs): number {
  */
 export type Row<T> = Readonly<Omit<T, symbol>>;
 
-/** The entity's mapped properties: the row holds what an entity would, and no unmapped column. */
-const fieldsByEntity = new WeakMap<object, string[]>();
-function mappedFields(em: EntityManager, entity: EntityClass<object>): string[] {
-  let fields = fieldsByEntity.get(entity);
-  if (fields === undefined) {
-    fields = em.getMetadata().get(entity).props.filter((prop) => prop.persist !== false).map((prop) => prop.name);
-    fieldsByEntity.set(entity, fields);
-  }
-  return fields;
-}
-
 /**
  * Keyset pagination by id (UUIDv7 sorts by creation). `list` names the list and its scope, so a cursor is valid
  * only where it was issued.
@@ -98,16 +88,7 @@ export async function paginate<T extends { id: string }>(
 ): Promise<Page<Row<T>>> {
   const size = pageSize(args);
   const after = args.cursor == null ? undefined : cursors.decode(list, args.cursor);
-  const condition = after === undefined ? where : { $and: [where, { id: { $gt: after } }] };
-  const query = em
-    .createQueryBuilder(entity as EntityClass<object>)
-    .select(mappedFields(em, entity as EntityClass<object>) as never)
-    .where(condition)
-    .orderBy({ id: 'asc' } as never)
-    .limit(size + 1);
-  // The tenancy filters (db/owned.ts), on as for em.find: a query builder applies them only when asked.
-  await query.applyFilters();
-  const rows = (await query.execute('all')) as unknown as Row<T>[];
+  const rows = (await selectPage(em, entity, where, { after, limit: size + 1 })) as unknown as Row<T>[];
   const data = rows.slice(0, size);
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? cursors.encode(list, last.id) : null };
