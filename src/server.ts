@@ -91,7 +91,7 @@ export async function createServer(services: Services, options: { redis?: unknow
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.authenticated !== true) return;
     try {
-      const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
+      const principal = await authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
       request.authentication = { principal };
     } catch (error) {
       if (!(error instanceof GatehouseError)) throw error;

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
@@ -25,7 +25,7 @@ const unauthenticated = (message: string) => new GatehouseError('unauthenticated
 
 /** Where authentication reads API keys: the database, through this instance's cache of recent ones. */
 export interface ApiKeyStore {
-  readonly em: EntityManager;
+  readonly orm: MikroORM;
   readonly cache: ApiKeyCache;
 }
 
@@ -34,7 +34,8 @@ async function authenticateApiKey(store: ApiKeyStore, secret: string): Promise<A
   // Before any scope exists the hash of the secret is the only thing that finds the key, across applications; one
   // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here).
   const key = await store.cache.find(secretHash, async () => {
-    const [row] = await store.em.getConnection().execute<ApiKeyRecord[]>(
+    // The connection only (no entity is loaded): no EntityManager fork on the hot path.
+    const [row] = await store.orm.em.getConnection().execute<ApiKeyRecord[]>(
       `select id, application_id, tenant_id, user_id, permissions, secret_hash, expires_at from api_key
         where secret_hash = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
       [secretHash],

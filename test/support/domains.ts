@@ -25,7 +25,7 @@ export async function verifyWith(
   resolveTxt: ResolveTxt,
 ) {
   const { services } = app.gatehouse;
-  const principal = await authenticate({ em: services.orm.em.fork(), cache: services.apiKeys }, services.signingKeys, { apiKey, bearer: undefined });
+  const principal = await authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, { apiKey, bearer: undefined });
   const context = createRequestContext(services, randomUUID(), principal);
   return verifyDomain(await context.scope(target), domainId, resolveTxt);
 }
