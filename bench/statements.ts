@@ -1,5 +1,5 @@
 import { Kind, parse, print, visit, type FieldNode } from 'graphql';
-import { loadOperations, type RestOperation } from '../src/rest/adapter.ts';
+import type { RestOperation } from '../src/rest/operation.ts';
 import { expandRoutes, ROUTES } from '../src/rest/routes.ts';
 import { startTestApp } from '../test/support/app.ts';
 
@@ -32,8 +32,7 @@ function pageWithConfiguration(operation: RestOperation): string {
 /** Counts the SQL statements the service sends per request, in process through its `onQuery` hook. */
 export async function countStatements(sizes: readonly number[]): Promise<StatementCounts[]> {
   const route = expandRoutes(ROUTES).find((r) => r.method === 'GET' && r.url === CONFIGURATION_URL);
-  const operation = route === undefined ? undefined : loadOperations().get(route.operation);
-  const configurationQuery = operation === undefined ? undefined : pageWithConfiguration(operation);
+  const configurationQuery = route === undefined ? undefined : pageWithConfiguration(route.operation);
   const app = await startTestApp();
   try {
     const appId = app.root.applicationId;

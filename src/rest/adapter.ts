@@ -1,77 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  Kind,
-  parse,
-  print,
-  visit,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type OperationDefinitionNode,
-  type TypeNode,
-} from 'graphql';
+import { Kind, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { OperationExecutor } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
-import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
-
-/** One operation of operations.graphql, printed on its own with the fragments it needs. */
-export interface RestOperation {
-  readonly name: string;
-  /** The operation and its fragments as one document, and as text (for GraphQL clients, e.g. the isolation suite). */
-  readonly document: DocumentNode;
-  readonly query: string;
-  readonly rootField: string;
-  readonly variables: ReadonlyMap<string, TypeNode>;
-  readonly definition: OperationDefinitionNode;
-}
-
-export const OPERATIONS_DOCUMENT: DocumentNode = parse(
-  readFileSync(new URL('./operations.graphql', import.meta.url), 'utf8'),
-);
-
-function fragmentsUsed(node: OperationDefinitionNode | FragmentDefinitionNode, all: Map<string, FragmentDefinitionNode>, into = new Map<string, FragmentDefinitionNode>()) {
-  visit(node, {
-    FragmentSpread(spread) {
-      const fragment = all.get(spread.name.value);
-      if (fragment === undefined) throw new Error(`operations.graphql: unknown fragment ${spread.name.value}`);
-      if (!into.has(fragment.name.value)) {
-        into.set(fragment.name.value, fragment);
-        fragmentsUsed(fragment, all, into);
-      }
-    },
-  });
-  return into;
-}
-
-export function loadOperations(document: DocumentNode = OPERATIONS_DOCUMENT): Map<string, RestOperation> {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const operations = new Map<string, RestOperation>();
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION || definition.name === undefined) continue;
-    const [root] = definition.selectionSet.selections;
-    if (root?.kind !== Kind.FIELD || definition.selectionSet.selections.length !== 1) {
-      throw new Error(`operations.graphql: ${definition.name.value} must select exactly one root field`);
-    }
-    const standalone: DocumentNode = {
-      kind: Kind.DOCUMENT,
-      definitions: [definition, ...fragmentsUsed(definition, fragments).values()],
-    };
-    operations.set(definition.name.value, {
-      name: definition.name.value,
-      document: standalone,
-      query: print(standalone),
-      rootField: (root.alias ?? root.name).value,
-      variables: new Map(definition.variableDefinitions?.map((v) => [v.variable.name.value, v.type]) ?? []),
-      definition,
-    });
-  }
-  return operations;
-}
+import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
@@ -89,14 +22,11 @@ function coerceQueryValue(type: TypeNode, raw: string): unknown {
   }
 }
 
-function pathParams(url: string): string[] {
-  return [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
-}
-
 /** The application and tenant are named by the path or the credentials, never the query (spec: no tenantId query parameter). */
 export const SCOPE_VARIABLES: ReadonlySet<string> = new Set(['appId', 'tenantId']);
 
-export function variablesFor(route: ExpandedRoute, operation: RestOperation, request: FastifyRequest): Record<string, unknown> {
+export function variablesFor(route: ExpandedRoute, request: FastifyRequest): Record<string, unknown> {
+  const { operation } = route;
   const variables: Record<string, unknown> = { ...(request.params as Record<string, string>) };
   const query = request.query as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(query)) {
@@ -130,16 +60,12 @@ export interface RestAdapterDeps {
 
 /** Mounts every row of the route table under /api/v1, plus 405 answers for the methods a path does not have. */
 export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps): void {
-  const operations = loadOperations();
+  const routes = expandRoutes();
+  const operations = new Map(routes.map(({ operation }) => [operation.name, operation]));
   for (const operation of operations.values()) deps.operations.prepare(operation.name, operation.document);
-  const routes = expandRoutes(ROUTES);
   const methodsByUrl = new Map<string, Set<HttpMethod>>();
   for (const route of routes) {
-    const operation = operations.get(route.operation);
-    if (operation === undefined) throw new Error(`route ${route.method} ${route.url}: no operation ${route.operation}`);
-    for (const param of pathParams(route.url)) {
-      if (!operation.variables.has(param)) throw new Error(`route ${route.method} ${route.url}: ${route.operation} has no $${param}`);
-    }
+    const { operation } = route;
     methodsByUrl.set(route.url, (methodsByUrl.get(route.url) ?? new Set()).add(route.method));
 
     app.route({
@@ -149,7 +75,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
-        const variables = variablesFor(route, operation, request);
+        const variables = variablesFor(route, request);
         const execute = async (): Promise<StoredResponse> => {
           const { data, errors } = await deps.operations.run(operation.document, operation.name, variables, context);
           const [error] = errors;

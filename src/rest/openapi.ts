@@ -15,9 +15,10 @@ import {
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE, type ErrorCode } from '../errors.ts';
 import { SERVICE_VERSION } from '../version.ts';
-import { loadOperations, OPERATIONS_DOCUMENT, SCOPE_VARIABLES, type RestOperation } from './adapter.ts';
+import { SCOPE_VARIABLES } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
-import { expandRoutes, ROUTES, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
+import type { RestOperation } from './operation.ts';
+import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 
 export type OpenApiMethod = Lowercase<HttpMethod>;
 
@@ -130,7 +131,7 @@ function errorResponses(): Record<string, OpenApiResponse> {
 function operationIds(routes: readonly ExpandedRoute[]): string[] {
   const taken = new Set<string>();
   return routes.map((route) => {
-    let id = route.operation;
+    let id = route.operation.name;
     if (taken.has(id)) id += route.url.includes(':tenantId') ? 'InTenant' : 'InApplication';
     for (let n = 2; taken.has(id); n += 1) id = `${id.replace(/\d+$/, '')}${n}`;
     taken.add(id);
@@ -194,7 +195,8 @@ class DocumentBuilder {
     return { name, in: location, required, ...(description === undefined ? {} : { description }), schema };
   }
 
-  operation(route: ExpandedRoute, operationId: string, operation: RestOperation): OpenApiOperation {
+  operation(route: ExpandedRoute, operationId: string): OpenApiOperation {
+    const { operation } = route;
     const pathParams = pathParamNames(route.url);
     // As the adapter reads them: the rest of the variables but the body and the scope.
     const queryParams = [...operation.variables.keys()].filter((name) => name !== 'input' && !pathParams.includes(name) && !SCOPE_VARIABLES.has(name));
@@ -230,27 +232,18 @@ class DocumentBuilder {
   }
 }
 
-export interface OpenApiSources {
-  readonly routes?: readonly ExpandedRoute[];
-  readonly operations?: ReadonlyMap<string, RestOperation>;
-}
-
 /** The OpenAPI 3.1 document of /api/v1, derived from the route table, its operations and the GraphQL schema. */
-export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, sources: OpenApiSources = {}): OpenApiDocument {
-  const routes = sources.routes ?? expandRoutes(ROUTES);
-  const operations = sources.operations ?? loadOperations();
+export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, routes: readonly ExpandedRoute[] = expandRoutes()): OpenApiDocument {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of OPERATIONS_DOCUMENT.definitions) {
+  for (const definition of routes.flatMap((route) => route.operation.document.definitions)) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const builder = new DocumentBuilder(schema, fragments);
   const ids = operationIds(routes);
   const paths: OpenApiDocument['paths'] = {};
   routes.forEach((route, index) => {
-    const operation = operations.get(route.operation);
-    if (operation === undefined) throw new Error(`route ${route.method} ${route.url}: no operation ${route.operation}`);
     const path = route.url.replace(/:(\w+)/g, '{$1}');
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: builder.operation(route, ids[index] as string, operation) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: builder.operation(route, ids[index] as string) };
   });
 
   return {

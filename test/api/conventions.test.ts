@@ -2,7 +2,6 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOperations } from '../../src/rest/adapter.ts';
 import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { createServer, type Server } from '../../src/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -60,10 +59,9 @@ describe('conventions on every response', () => {
   });
 
   it('never takes the application or tenant from the query string, on any route of the table', async () => {
-    const operations = loadOperations();
     const wrong: string[] = [];
     for (const route of expandRoutes(ROUTES)) {
-      const variables = operations.get(route.operation)?.variables ?? new Map();
+      const { variables } = route.operation;
       const url = route.url.replace(/:(\w+)/g, (_match, name: string) => (name === 'appId' ? app.root.applicationId : SAMPLE_ID));
       for (const name of ['appId', 'tenantId'].filter((n) => variables.has(n) && !route.url.includes(`:${n}`))) {
         const response = await app.http.request(route.method, `/api/v1${url}?${name}=${SAMPLE_ID}`, route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes, type ExpandedRoute } from '../../src/rest/routes.ts';
-import { loadOperations } from '../../src/rest/adapter.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
@@ -17,7 +16,6 @@ let foreignApp: HttpClient;
 let otherTenant: HttpClient;
 let readOnlyElsewhere: HttpClient;
 let anonymous: HttpClient;
-const operations = loadOperations();
 const routes = expandRoutes();
 
 /** Routes that act on the credentials' own application by design, so another application's key may call them. */
@@ -39,15 +37,15 @@ function pathFor(route: ExpandedRoute): string {
 }
 
 function bodyFor(route: ExpandedRoute): unknown {
-  if (!operations.get(route.operation)?.variables.has('input')) return undefined;
-  const body = victim.bodies[route.operation];
-  if (body === undefined) throw new Error(`isolation fixtures have no request body for ${route.operation}`);
+  if (!route.operation.variables.has('input')) return undefined;
+  const body = victim.bodies[route.operation.name];
+  if (body === undefined) throw new Error(`isolation fixtures have no request body for ${route.operation.name}`);
   return body;
 }
 
 function variablesFor(route: ExpandedRoute): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  for (const name of operations.get(route.operation)?.variables.keys() ?? []) {
+  for (const name of route.operation.variables.keys()) {
     if (name === 'input') variables[name] = bodyFor(route);
     else if (route.url.includes(`:${name}`)) variables[name] = victim.params[name];
   }
@@ -93,11 +91,7 @@ afterAll(async () => app?.close());
 
 const send = (route: ExpandedRoute, client: HttpClient) =>
   client.request(route.method, `/api/v1${pathFor(route)}`, { body: bodyFor(route) });
-const sendGraphQL = (route: ExpandedRoute, client: HttpClient) => {
-  const operation = operations.get(route.operation);
-  if (operation === undefined) throw new Error(`no operation ${route.operation}`);
-  return client.graphql(operation.query, variablesFor(route));
-};
+const sendGraphQL = (route: ExpandedRoute, client: HttpClient) => client.graphql(route.operation.query, variablesFor(route));
 const named = (list: ExpandedRoute[]) => list.map((route) => [`${route.method} ${route.url}`, route] as const);
 
 describe('no credentials: 401 on every route', () => {
@@ -112,7 +106,7 @@ describe('no credentials: 401 on every route', () => {
 });
 
 describe('another application: 404 and nothing of the victim', () => {
-  it.each(named(routes.filter((route) => !CREDENTIAL_SCOPED.has(route.operation) && route.url.includes(':') && !keyedByName(route))))(
+  it.each(named(routes.filter((route) => !CREDENTIAL_SCOPED.has(route.operation.name) && route.url.includes(':') && !keyedByName(route))))(
     '%s',
     async (_, route) => {
       const rest = await send(route, foreignApp);
@@ -126,7 +120,7 @@ describe('another application: 404 and nothing of the victim', () => {
     },
   );
 
-  it.each(named(routes.filter((route) => CREDENTIAL_SCOPED.has(route.operation))))(
+  it.each(named(routes.filter((route) => CREDENTIAL_SCOPED.has(route.operation.name))))(
     '%s acts on the caller’s own application only',
     async (_, route) => {
       const rest = await send(route, foreignApp);
@@ -156,7 +150,7 @@ describe('a key of another tenant: 403', () => {
 });
 
 describe('a key without the permission: 403', () => {
-  it.each(named(routes.filter((route) => route.operation !== 'GetOrganization')))('%s', async (_, route) => {
+  it.each(named(routes.filter((route) => route.operation.name !== 'GetOrganization')))('%s', async (_, route) => {
     const rest = await send(route, readOnlyElsewhere);
     expect(rest.status, JSON.stringify(rest.body)).toBe(403);
     expect(rest.body.code).toBe('forbidden');
