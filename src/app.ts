@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus } from './events/invalidations.ts';
+import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { createServer, type Server } from './server.ts';
 import type { Services } from './services.ts';
@@ -41,7 +42,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies') });
+  const clients = createClientCache(invalidations, config.oauthClientCacheMs);
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret: await serviceSecret(em, 'oidc-cookies') });
   const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
