@@ -7,6 +7,8 @@
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/database.ts';
+import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
+import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 import { hostedSignIns, rawVerifies } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
@@ -37,14 +39,7 @@ interface LoadFigures {
   readonly cpuMsPerRequest: number;
 }
 
-interface Request {
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly method?: 'GET' | 'POST';
-  readonly body?: string;
-}
-
-async function load(service: ServiceProcess, label: string, request: Request, duration = DURATION_S): Promise<LoadFigures> {
+async function load(service: ServiceProcess, label: string, request: BenchRequest, duration = DURATION_S): Promise<LoadFigures> {
   const cpuBefore = await service.cpuMs();
   const { path, ...rest } = request;
   const result = await autocannon({ url: `${service.baseUrl}${path}`, ...rest, connections: CONNECTIONS, duration });
@@ -83,24 +78,6 @@ async function seed(service: ServiceProcess): Promise<{ label: string; path: str
   return { label: 'GET …/tenants?pageSize=20 (users stand-in)', path };
 }
 
-/** An M2M credential made through the management API, and the token request that spends it (client_secret_basic). */
-async function clientCredentials(service: ServiceProcess): Promise<Request> {
-  const created = await fetch(`${service.baseUrl}/api/v1/m2m-credentials`, {
-    method: 'POST',
-    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench worker', permissions: ['users:read'] }),
-  });
-  if (created.status !== 201) throw new Error(`creating M2M credentials: ${created.status} ${await created.text()}`);
-  const { clientId, clientSecret } = (await created.json()) as { clientId: string; clientSecret: string };
-  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
-  return {
-    path: '/oauth2/token',
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  };
-}
-
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const row = (cells: (string | number)[], widths: number[]) =>
   cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i] ?? 0) : String(cell).padStart(widths[i] ?? 0))).join('  ');
@@ -114,9 +91,9 @@ async function throughput() {
   try {
     const target = await seed(service);
     const seeded = await service.memory();
-    const healthz: Request = { path: '/healthz' };
-    const users: Request = { path: target.path, headers: { 'x-api-key': service.apiKey } };
-    const grant = await clientCredentials(service);
+    const healthz: BenchRequest = { path: '/healthz' };
+    const users: BenchRequest = { path: target.path, headers: { 'x-api-key': service.apiKey } };
+    const grant = await clientCredentialsRequest(service);
     // A short warm-up of each so the JIT and the connection pool are settled before measuring.
     for (const request of [healthz, users, grant]) await load(service, 'warm-up', request, 2);
     const figures = [
@@ -136,7 +113,7 @@ async function throughput() {
   }
 }
 
-function report(run: Awaited<ReturnType<typeof throughput>>, statements: StatementCounts[]) {
+function report(run: Awaited<ReturnType<typeof throughput>>, statements: StatementCounts[], oauth: OAuthStatementCounts) {
   const out: string[] = [];
   const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
   out.push(
@@ -155,11 +132,14 @@ function report(run: Awaited<ReturnType<typeof throughput>>, statements: Stateme
     out.push(`client-credentials grants: ${grants.rps.toFixed(0)}/s, ${percent(grants.rps, bare.rps)} of the bare route (target ≥ 3000/s)`);
   }
   out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time (rate over the batch; latency of each)`);
-  const signInWidths = [44, 9, 8, 8, 9, 8];
-  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed'], signInWidths));
-  for (const f of run.signIns) out.push(row([f.label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures], signInWidths));
+  const signInWidths = [44, 9, 8, 8, 9, 8, 14];
+  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each'], signInWidths));
+  for (const f of run.signIns) {
+    out.push(row([f.label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1)], signInWidths));
+  }
   const [raw, hosted] = run.signIns;
   if (raw !== undefined && hosted !== undefined) out.push(`hosted sign-ins: ${percent(hosted.perSecond, raw.perSecond)} of raw Argon2id (target ≥ 70%)`);
+  out.push('', `SQL statements (in process, onQuery hook): client-credentials grant ${oauth.grant}, hosted sign-in (login POST → code) ${oauth.signIn}`);
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
   const statementWidths = [5, 20, 44, 34];
   out.push(row(['N', 'tenants page (REST)', 'page + configuration (one GraphQL request)', 'configuration: N REST GETs, summed'], statementWidths));
@@ -173,4 +153,4 @@ function report(run: Awaited<ReturnType<typeof throughput>>, statements: Stateme
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
 const run = await throughput();
 const statements = await countStatements(STATEMENT_SIZES);
-report(run, statements);
+report(run, statements, await countOAuthStatements());

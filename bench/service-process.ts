@@ -60,6 +60,7 @@ export async function startServiceProcess(databaseUrl: string): Promise<ServiceP
       // The bench measures the service, not a log pipe, nor the limiter refusing the load it generates.
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000000000',
+      SIGN_IN_RATE_LIMIT_MAX: '1000000000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../src/auth/password-hash.ts';
 import { CookieJar, type Visit } from '../test/support/cookie-jar.ts';
-import type { ServiceProcess } from './service-process.ts';
+
+/** Where the sign-ins go: the service process, or an in-process app (statement counts). */
+export interface SignInService {
+  readonly baseUrl: string;
+  /** An `app_admin` key of the application the client and users are made in. */
+  readonly apiKey: string;
+  /** CPU time the service has used so far (ms), when it is measured. */
+  readonly cpuMs?: () => Promise<number>;
+}
 
 const REDIRECT_URI = 'https://bench.example/callback';
 const PASSWORD = 'Bench-Password-9';
@@ -14,14 +22,28 @@ export interface BatchFigures {
   readonly p99: number;
   readonly count: number;
   readonly failures: number;
+  /** CPU time per operation: of the bench process (raw), of the service process (hosted); undefined when unknown. */
+  readonly cpuMs: number | undefined;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-async function batch(label: string, count: number, concurrency: number, operation: (i: number) => Promise<boolean>): Promise<BatchFigures> {
+const ownCpuMs = async () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+async function batch(
+  label: string,
+  count: number,
+  concurrency: number,
+  operation: (i: number) => Promise<boolean>,
+  cpuMs: (() => Promise<number>) | undefined,
+): Promise<BatchFigures> {
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
+  const cpuBefore = await cpuMs?.();
   const started = performance.now();
   const worker = async () => {
     for (let i = next++; i < count; i = next++) {
@@ -33,9 +55,10 @@ async function batch(label: string, count: number, concurrency: number, operatio
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuBefore === undefined ? undefined : ((await cpuMs!()) - cpuBefore) / count;
   latencies.sort((a, b) => a - b);
   const ms = (value: number) => Math.round(value * 10) / 10;
-  return { label, perSecond: count / seconds, p50: ms(percentile(latencies, 50)), p99: ms(percentile(latencies, 99)), count, failures };
+  return { label, perSecond: count / seconds, p50: ms(percentile(latencies, 50)), p99: ms(percentile(latencies, 99)), count, failures, cpuMs: cpu };
 }
 
 /**
@@ -45,7 +68,7 @@ async function batch(label: string, count: number, concurrency: number, operatio
 export async function rawVerifies(count: number, concurrency: number): Promise<BatchFigures> {
   const stored = await hashPassword(PASSWORD);
   await verifyPassword(stored, PASSWORD);
-  return batch('raw Argon2id verify (bench process)', count, concurrency, () => verifyPassword(stored, PASSWORD));
+  return batch('raw Argon2id verify (bench process)', count, concurrency, () => verifyPassword(stored, PASSWORD), ownCpuMs);
 }
 
 /** A sign-in made ready up to its form: authorize (code + PKCE S256), then the hosted page with its CSRF token. */
@@ -56,11 +79,15 @@ interface Prepared {
 }
 
 /**
- * Hosted password sign-ins: `count` interactions are prepared beforehand (an interaction is good for one sign-in);
- * what is timed is the form's POST and the redirects that follow it, until the browser is sent to the client with a
- * code: the credential check (one Argon2id verification) and the OP issuing the code.
+ * `count` sign-ins made ready up to their form (an interaction is good for one sign-in), for `users` users with a
+ * password in a tenant of a new web client's application; `signIn(i)` then posts the i-th form and follows the
+ * redirects until the browser is sent to the client: true when it gets a code.
  */
-export async function hostedSignIns(service: ServiceProcess, count: number, concurrency: number): Promise<BatchFigures> {
+export async function prepareSignIns(
+  service: SignInService,
+  count: number,
+  users: number,
+): Promise<{ signIn: (i: number) => Promise<boolean> }> {
   const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${service.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -69,8 +96,7 @@ export async function hostedSignIns(service: ServiceProcess, count: number, conc
   };
   const client = await post('/oauth-clients', { name: 'Bench web', type: 'web', redirectUris: [REDIRECT_URI] });
   const tenant = await post(`/applications/${client['applicationId']}/tenants`, { name: 'Bench sign-ins' });
-  // One user per concurrent sign-in, so that they do not queue on one account's row.
-  const emails = Array.from({ length: concurrency }, (_, i) => `signin-${i}@bench.example`);
+  const emails = Array.from({ length: users }, (_, i) => `signin-${i}@bench.example`);
   for (const email of emails) await post('/users', { email, password: PASSWORD, tenantId: tenant['id'] });
 
   const prepare = async (i: number): Promise<Prepared> => {
@@ -95,10 +121,23 @@ export async function hostedSignIns(service: ServiceProcess, count: number, conc
   const prepared: Prepared[] = [];
   for (let i = 0; i < count; i += 1) prepared.push(await prepare(i));
 
-  return batch('hosted sign-in: login POST → code', count, concurrency, async (i) => {
-    const { jar, page, email } = prepared[i]!;
-    const posted = await jar.submit(page, { email, password: PASSWORD });
-    const out = await jar.followOut(posted, service.baseUrl);
-    return out.href.startsWith(REDIRECT_URI) && out.searchParams.get('code') !== null;
-  });
+  return {
+    async signIn(i) {
+      const { jar, page, email } = prepared[i]!;
+      const posted = await jar.submit(page, { email, password: PASSWORD });
+      const out = await jar.followOut(posted, service.baseUrl);
+      return out.href.startsWith(REDIRECT_URI) && out.searchParams.get('code') !== null;
+    },
+  };
+}
+
+/**
+ * Hosted password sign-ins, prepared beforehand (prepareSignIns); what is timed is the form's POST and the redirects
+ * that follow it, until the browser is sent to the client with a code: the credential check (one Argon2id
+ * verification) and the OP issuing the code. One user per concurrent sign-in, so that they do not queue on one
+ * account's row.
+ */
+export async function hostedSignIns(service: SignInService, count: number, concurrency: number): Promise<BatchFigures> {
+  const { signIn } = await prepareSignIns(service, count, concurrency);
+  return batch('hosted sign-in: login POST → code', count, concurrency, signIn, service.cpuMs);
 }

@@ -8,6 +8,7 @@ import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus } from './events/invalidations.ts';
+import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { createServer, type Server } from './server.ts';
 import type { Services } from './services.ts';
@@ -42,8 +43,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
+  const clients = createClientCache(invalidations, config.oauthClientCacheMs);
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, cookieSecret: await serviceSecret(em, 'oidc-cookies'), surfaces });
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret: await serviceSecret(em, 'oidc-cookies'), surfaces });
   const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc, surfaces };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;

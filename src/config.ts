@@ -14,6 +14,8 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
   /** How long an authenticated API key is remembered by an instance (0: never); changes evict it at once. */
   readonly apiKeyCacheMs: number;
+  /** How long an instance remembers the OAuth client metadata it read (0: never); changes evict it at once. */
+  readonly oauthClientCacheMs: number;
   /**
    * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
    * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
     }),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
+    oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20),
       windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000),

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
-import type { Invalidation, InvalidationBus } from '../events/invalidations.ts';
+import { InvalidatedCache } from '../events/invalidated-cache.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
 
 /** What authentication needs of an API key, as one indexed statement reads it (authenticate.ts). */
 export interface ApiKeyRecord {
@@ -12,8 +12,6 @@ export interface ApiKeyRecord {
   readonly expires_at: Date | null;
 }
 
-const MAX_ENTRIES = 10_000;
-
 /**
  * The API keys recently authenticated on this instance, by the hash of their secret: a hit saves the database round
  * trip that otherwise dominates a management request. An entry lives `ttlMs` at most and goes at once when the key,
@@ -21,35 +19,24 @@ const MAX_ENTRIES = 10_000;
  * Misses are not remembered: an unknown secret always reaches the database.
  */
 export class ApiKeyCache {
-  private readonly entries: LRUCache<string, ApiKeyRecord> | undefined;
-  /** Bumped by every invalidation: a read that started before one must not store what it read. */
-  private generation = 0;
+  private readonly cache: InvalidatedCache<ApiKeyRecord>;
 
   constructor(bus: InvalidationBus, ttlMs: number) {
-    this.entries = ttlMs > 0 ? new LRUCache({ max: MAX_ENTRIES, ttl: ttlMs }) : undefined;
-    bus.subscribe((invalidation) => this.forget(invalidation));
+    this.cache = new InvalidatedCache(bus, ttlMs, (record) => ({
+      api_key: record.id,
+      application: record.application_id,
+      tenant: record.tenant_id,
+      user: record.user_id,
+    }));
   }
 
   async find(secretHash: string, load: () => Promise<ApiKeyRecord | undefined>, now = new Date()): Promise<ApiKeyRecord | undefined> {
-    const cached = this.entries?.get(secretHash);
+    const cached = this.cache.get(secretHash);
     if (cached !== undefined) {
       if (cached.expires_at === null || cached.expires_at > now) return cached;
-      this.entries?.delete(secretHash);
+      this.cache.delete(secretHash);
       return undefined;
     }
-    const generation = this.generation;
-    const loaded = await load();
-    if (loaded !== undefined && generation === this.generation) this.entries?.set(secretHash, loaded);
-    return loaded;
-  }
-
-  private forget(invalidation: Invalidation): void {
-    this.generation += 1;
-    if (this.entries === undefined) return;
-    if (invalidation.kind === 'all') return this.entries.clear();
-    const field = ({ api_key: 'id', application: 'application_id', tenant: 'tenant_id', user: 'user_id' } as const)[invalidation.kind];
-    for (const [hash, record] of this.entries.entries()) {
-      if (record[field] === invalidation.id) this.entries.delete(hash);
-    }
+    return this.cache.find(secretHash, load);
   }
 }

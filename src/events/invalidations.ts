@@ -5,9 +5,11 @@ import type { Redis } from 'ioredis';
  * A change that instances' caches must forget at once: a record by kind and id, or everything (`all`, after this
  * instance may have missed some, e.g. while its Redis subscription was down).
  */
-export type Invalidation =
-  | { readonly kind: 'api_key' | 'application' | 'tenant' | 'user'; readonly id: string }
-  | { readonly kind: 'all' };
+export type Invalidation = { readonly kind: InvalidationKind; readonly id: string } | { readonly kind: 'all' };
+
+/** What can change: an API key, an OAuth client or M2M credential (`oauth_client`), or what owns them. */
+const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user'] as const;
+export type InvalidationKind = (typeof KINDS)[number];
 
 /**
  * Fans invalidations out to every instance: in process always, and through Redis pub/sub when REDIS_URL is set
@@ -31,7 +33,7 @@ function isInvalidation(value: unknown): value is Invalidation {
   if (typeof value !== 'object' || value === null) return false;
   const { kind, id } = value as Record<string, unknown>;
   if (kind === 'all') return true;
-  return (kind === 'api_key' || kind === 'application' || kind === 'tenant' || kind === 'user') && typeof id === 'string';
+  return (KINDS as readonly unknown[]).includes(kind) && typeof id === 'string';
 }
 
 export function createInvalidationBus(redis?: Redis): InvalidationBus {

@@ -78,6 +78,8 @@ export async function recordSuccessfulSignIn(target: SignInTarget, user: User): 
     );
     return row !== undefined;
   }
+  // Nothing to clear when the row just read had no failure. One counted meanwhile stays: the stricter outcome.
+  if (user.failedSignIns === 0) return true;
   await connection.execute(
     'update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null where application_id = ? and id = ? and failed_sign_ins > 0',
     [target.application.id, user.id],

@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { GatehouseError } from '../errors.ts';
 import { gatehouseData } from '../oidc/clients.ts';
-import { interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
+import { finishInteraction, interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { opPages } from './op-pages.ts';
@@ -188,7 +188,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (error instanceof SignInRefused) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.');
         throw error;
       }
-      const returnTo = await context.provider.interactionResult(request.raw, reply.raw, result);
+      const returnTo = await finishInteraction(context.interaction, result);
       return reply.status(303).header('location', returnTo).send();
     }
 
@@ -241,7 +241,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
       if (decision.kind === 'choose') return showTenantChoice(reply, context, check.user.id, decision.tenants);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId });
+      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.user });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {

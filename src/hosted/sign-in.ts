@@ -163,10 +163,9 @@ export async function decideTenant(target: SignInTarget, user: User): Promise<Te
   if (target.tenant !== null) {
     return user.tenantIds.includes(target.tenant.id) ? { kind: 'tenant', tenantId: target.tenant.id } : { kind: 'no_access' };
   }
-  const tenants = await tenantsOf(target, user);
-  if (tenants.length === 0) return { kind: 'tenant', tenantId: null };
-  if (tenants.length === 1) return { kind: 'tenant', tenantId: tenants[0]!.id };
-  return { kind: 'choose', tenants };
+  // The only tenant needs no reading: a tenant's deletion removes it from its members in the same transaction.
+  if (user.tenantIds.length <= 1) return { kind: 'tenant', tenantId: user.tenantIds[0] ?? null };
+  return { kind: 'choose', tenants: await tenantsOf(target, user) };
 }
 
 /** What the effective auth providers allow of passwords on this surface. */

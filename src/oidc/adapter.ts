@@ -1,14 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload, type ClientMetadata } from 'oidc-provider';
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
-import { clientMetadata } from './clients.ts';
+import type { ClientCache } from './client-cache.ts';
+import { clientMetadata, gatehouseData } from './clients.ts';
 
 /**
  * oidc-provider's storage, in PostgreSQL so every instance shares it (no in-memory state):
- * - `Client`: read-only, from `oauth_client` (the management API writes it), mapped by clients.ts;
+ * - `Client`: read-only, from `oauth_client` (the management API writes it), mapped by clients.ts, remembered a few
+ *   seconds by the instance (client-cache.ts);
  * - every other model (sessions, interactions, codes, refresh tokens, device codes, grants, replay markers, opaque
  *   userinfo access tokens): one row of `oidc_model` keyed by (model, id), with the columns the lookups need
  *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent;
@@ -25,6 +27,7 @@ export interface AdapterDependencies {
   readonly orm: MikroORM;
   readonly clientSecrets: ClientSecretBox;
   readonly surfaces: SurfaceRouter;
+  readonly clients: ClientCache;
 }
 
 /** The models bound to their issuer, and where the payload records it (oidc-provider ignores unknown keys). */
@@ -50,15 +53,22 @@ class ClientAdapter implements Adapter {
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     if (!isUuid(id)) return undefined;
+    const metadata = await this.deps.clients.find(id, () => this.load(id));
+    const owner = gatehouseData(metadata);
+    if (metadata === undefined || owner === undefined) return undefined;
+    // Another application's client, or one bound to another tenant, does not exist on a tenant's surface. Checked on
+    // every lookup: the cache is shared by all surfaces.
+    return (await this.deps.surfaces.admits(this.surface, owner)) ? metadata : undefined;
+  }
+
+  private async load(id: string): Promise<ClientMetadata | undefined> {
     // The client_id is all the OP knows of a client, before any application scope exists: looked up across
     // applications by its primary key, as an API key is by its hash. Revoked clients do not exist for the OP.
     const client = await this.deps.orm.em.fork().findOne(OAuthClient, { id, revokedAt: null }, { filters: false });
     if (client === null) return undefined;
-    // Another application's client, or one bound to another tenant, does not exist on a tenant's surface.
-    if (!(await this.deps.surfaces.admits(this.surface, { applicationId: client.applicationId, tenantId: client.tenantId ?? null }))) {
-      return undefined;
-    }
-    return clientMetadata(client, this.deps.clientSecrets, new Date());
+    const metadata = clientMetadata(client, this.deps.clientSecrets, new Date());
+    // Shared by every request while cached: nobody may change it.
+    return metadata === undefined ? undefined : Object.freeze(metadata);
   }
 
   // Clients are written by the management API only (dynamic registration is off).

@@ -13,7 +13,7 @@ import { OIDC_SCOPES } from './provider.ts';
  *
  *   const interaction = await provider.interactionDetails(request.raw, reply.raw);   // cookie-bound to the browser
  *   const result = await interactionResult(provider, orm, interaction, { userId, tenantId });
- *   const to = await provider.interactionResult(request.raw, reply.raw, result);      // then 303 to `to`
+ *   const to = await finishInteraction(interaction, result);                        // then 303 to `to`
  *
  * `interaction.params.tenant` carries the client's tenant choice (id or slug) when `authIsolation` is `shared`.
  * Consent is implicit: every client is its application's own (first party), so what it asks for is granted.
@@ -23,11 +23,34 @@ export interface SignIn {
   readonly userId: string;
   /** The tenant the user signed in to (a member of it), or null for an application-level sign-in. */
   readonly tenantId: string | null;
+  /**
+   * The user as the caller read it moments ago, having just checked its credentials and that it may sign in: spares
+   * reading it again. Without it the user is read here and must be active.
+   */
+  readonly verified?: User;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 export class SignInRefused extends Error {}
+
+async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn): Promise<User | null> {
+  const { verified } = signIn;
+  if (verified !== undefined) return verified.id === signIn.userId && verified.applicationId === applicationId ? verified : null;
+  const user = await orm.em.fork().findOne(User, { id: signIn.userId }, { filters: { application: { id: applicationId }, tenant: { id: null } } });
+  return user !== null && user.status === 'active' ? user : null;
+}
+
+/**
+ * Stores the result on the interaction the caller loaded (merged over its last submission, kept until the
+ * interaction expires), as `provider.interactionResult` does, without reading it again. Returns where the browser
+ * resumes.
+ */
+export async function finishInteraction(interaction: Interaction, result: InteractionResults): Promise<string> {
+  interaction.result = { ...interaction.lastSubmission, ...result };
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  return interaction.returnTo;
+}
 
 /** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
 const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
@@ -57,10 +80,8 @@ export async function interactionResult(
 
   if (interaction.prompt.name === 'login') {
     if (signIn === undefined) throw new SignInRefused('the login prompt needs a signed-in user');
-    const user = await orm.em
-      .fork()
-      .findOne(User, { id: signIn.userId }, { filters: { application: { id: application }, tenant: { id: null } } });
-    if (user === null || user.status !== 'active') throw new SignInRefused('no such active user in the client’s application');
+    const user = await signedInUser(orm, application, signIn);
+    if (user === null) throw new SignInRefused('no such active user in the client’s application');
     if (signIn.tenantId !== null && !user.tenantIds.includes(signIn.tenantId)) throw new SignInRefused('the user is not a member of the tenant');
     const grant = await grantFor(user.id);
     const scope = interaction.params['scope'];

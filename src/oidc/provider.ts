@@ -8,6 +8,7 @@ import { User } from '../db/entities/index.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
+import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
 import { renderError } from './error-page.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
@@ -58,6 +59,8 @@ export interface OidcDependencies {
   readonly orm: MikroORM;
   readonly signingKeys: SigningKeyStore;
   readonly clientSecrets: ClientSecretBox;
+  /** The clients recently read (adapter.ts). */
+  readonly clients: ClientCache;
   /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
   readonly cookieSecret: string;
   readonly surfaces: SurfaceRouter;

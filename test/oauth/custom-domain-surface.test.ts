@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { OidcProvider } from '../../src/oidc/provider.ts';
+import { createClientCache } from '../../src/oidc/client-cache.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
@@ -223,7 +224,8 @@ describe('the OP cache', () => {
   it('is bounded: the least recently used surface’s instance is dropped and rebuilt on its next request', async () => {
     const { services } = app.gatehouse;
     const { config, orm, signingKeys, clientSecrets, surfaces } = services;
-    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, surfaces, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
+    const clients = createClientCache(services.invalidations, 0);
+    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, surfaces, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
     const first = await cache.get();
     const northPath = (await surfaces.forTenantPath('north'))!;
     expect(await cache.get()).toBe(first);

@@ -4,7 +4,7 @@ import { signJwt } from '../../src/auth/jwt.ts';
 import { OAuthClient, type ClientAuthMethod, type OAuthClientType } from '../../src/db/entities/oauth-client.entity.ts';
 import { newId } from '../../src/ids.ts';
 import * as oidc from 'openid-client';
-import { interactionResult, type SignIn } from '../../src/oidc/interactions.ts';
+import { finishInteraction, interactionResult, type SignIn } from '../../src/oidc/interactions.ts';
 import type { TestApp } from './app.ts';
 
 export interface TestClientOptions {
@@ -147,9 +147,7 @@ export async function answerInteraction(app: TestApp, uid: string, signIn: SignI
   const { provider } = await op.get();
   const interaction = await provider.Interaction.find(uid);
   if (interaction === undefined) throw new Error(`no interaction ${uid}`);
-  interaction.result = await interactionResult(provider, orm, interaction, signIn);
-  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
-  return interaction.returnTo;
+  return finishInteraction(interaction, await interactionResult(provider, orm, interaction, signIn));
 }
 
 /**

@@ -23,6 +23,8 @@ const UserSchema = defineEntity({
     passwordHash: p.string().nullable().hidden(),
     /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/hosted/lockout.ts). */
     lockedUntil: p.datetime().nullable(),
+    /** Consecutive failed password sign-ins (src/hosted/lockout.ts writes it, in single statements). */
+    failedSignIns: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

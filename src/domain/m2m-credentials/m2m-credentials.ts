@@ -7,6 +7,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
+import { clientChanged } from '../oauth-clients/oauth-clients.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
@@ -163,6 +164,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
     recordAudit(em, scope, { action: 'm2m_credential.revoke', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
   });
+  await clientChanged(scope, revoked.id);
   return presentM2MCredential(revoked);
 }
 
@@ -189,6 +191,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
     recordAudit(em, scope, { action: 'm2m_credential.rotate', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
     return { client, clientSecret };
   });
+  await clientChanged(scope, rotated.client.id);
   return { ...presentM2MCredential(rotated.client), clientSecret: rotated.clientSecret };
 }
 
@@ -212,5 +215,6 @@ export async function putM2MCredentialJwks(scope: Scope, credentialId: string, i
     recordAudit(em, scope, { action: 'm2m_credential.update_jwks', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
   });
+  await clientChanged(scope, updated.id);
   return presentM2MCredential(updated);
 }

@@ -103,6 +103,11 @@ function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod 
   return 'none';
 }
 
+/** After the commit: every instance's OP forgets what it cached of the client (src/oidc/client-cache.ts). */
+export async function clientChanged(scope: Scope, clientId: string): Promise<void> {
+  await scope.services.invalidations.publish({ kind: 'oauth_client', id: clientId });
+}
+
 async function findClient(em: EntityManager, clientId: string, lock = false): Promise<OAuthClient> {
   const client = await em.findOne(
     OAuthClient,
@@ -186,6 +191,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
     recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
   });
+  await clientChanged(scope, updated.id);
   return presentOAuthClient(updated);
 }
 
@@ -195,12 +201,14 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
  */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
   scope.require('oauth_clients:delete');
-  return scope.em.transactional(async (em) => {
+  const deleted = await scope.em.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: snapshot(client) });
     em.remove(client);
     return true;
   });
+  await clientChanged(scope, clientId);
+  return deleted;
 }
 
 /**
@@ -220,5 +228,6 @@ export async function rotateOAuthClientSecret(scope: Scope, clientId: string, in
     recordAudit(em, scope, { action: 'oauth_client.rotate_secret', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
     return { client, clientSecret };
   });
+  await clientChanged(scope, rotated.client.id);
   return { ...presentOAuthClient(rotated.client), clientSecret: rotated.clientSecret };
 }
