@@ -8,7 +8,7 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, mintSurfaceToken, type TestClient } from '../support/oauth.ts';
+import { createTestClient, decodeJwt, mintSurfaceToken, type TestClient, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /**
  * A verified custom domain is a sign-in surface with its own issuer (`http://{hostname}` here, PUBLIC_URL's scheme):
@@ -70,34 +70,10 @@ async function discoverAt(host: string, of: TestClient = client): Promise<oidc.C
   });
 }
 
-interface Flow {
-  readonly jar: CookieJar;
-  readonly verifier: string;
-  readonly state: string;
-  readonly start: Visit;
-  readonly page: Visit;
-}
+type Flow = AuthorizationFlow;
 
-async function authorize(config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar(via)): Promise<Flow> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const all: Record<string, string> = {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email',
-    resource: managementApi,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
-  };
-  // `resource: ''`: none (a userinfo token).
-  if (all['resource'] === '') delete all['resource'];
-  const url = oidc.buildAuthorizationUrl(config, all);
-  const start = await jar.visit(url.href);
-  const here = new URL(url).origin;
-  const page = start.location?.startsWith(`${here}/interaction/`) === true ? await jar.visit(start.location) : start;
-  return { jar, verifier, state, start, page };
-}
+const authorize = (config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar(via)): Promise<Flow> =>
+  startAuthorization(config, { redirectUri: REDIRECT_URI, resource: managementApi }, parameters, jar);
 
 /** `resource` null: none asked for (a userinfo token). */
 async function tokensAfter(config: oidc.Configuration, flow: Flow, answer: Visit, resource: string | null = managementApi) {

@@ -4,7 +4,7 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
-import { basicAuth, createTestClient, decodeJwt, mintSurfaceToken, postForm, type TestClient } from '../support/oauth.ts';
+import { basicAuth, createTestClient, decodeJwt, mintSurfaceToken, postForm, type TestClient, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /**
  * A tenant's path surface, `{PUBLIC_URL}/t/{tenant id or slug}`: an issuer of its own (discovery, JWKS, authorize,
@@ -52,34 +52,10 @@ async function discoverAt(issuer: string, of: TestClient = client): Promise<oidc
   return oidc.discovery(new URL(issuer), of.clientId, {}, oidc.ClientSecretBasic(of.clientSecret ?? ''), { execute: [oidc.allowInsecureRequests] });
 }
 
-interface Flow {
-  readonly jar: CookieJar;
-  readonly verifier: string;
-  readonly state: string;
-  readonly start: Visit;
-  /** The sign-in page (or, when the surface refuses, its answer to the authorization request). */
-  readonly page: Visit;
-}
+type Flow = AuthorizationFlow;
 
-async function authorize(config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const all: Record<string, string> = {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email',
-    resource: managementApi,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
-  };
-  // `resource: ''`: none (a userinfo token).
-  if (all['resource'] === '') delete all['resource'];
-  const url = oidc.buildAuthorizationUrl(config, all);
-  const start = await jar.visit(url.href);
-  const page = start.location?.startsWith(`${service}/interaction/`) === true ? await jar.visit(start.location) : start;
-  return { jar, verifier, state, start, page };
-}
+const authorize = (config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> =>
+  startAuthorization(config, { redirectUri: REDIRECT_URI, resource: managementApi }, parameters, jar);
 
 async function tokensAfter(config: oidc.Configuration, flow: Flow, answer: Visit) {
   const callback = await flow.jar.followOut(answer, service);

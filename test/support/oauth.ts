@@ -6,6 +6,7 @@ import { newId } from '../../src/ids.ts';
 import * as oidc from 'openid-client';
 import { finishInteraction, interactionResult, type SignIn } from '../../src/oidc/interactions.ts';
 import type { TestApp } from './app.ts';
+import { CookieJar, type Visit } from './cookie-jar.ts';
 
 export interface TestClientOptions {
   type?: OAuthClientType;
@@ -162,4 +163,42 @@ export async function mintSurfaceToken(
   const { signingKeys } = app.gatehouse.services;
   const [active] = (await signingKeys.privateJwks()).keys;
   return signJwt(active!, claims, { issuer, audience: signingKeys.managementAudience, subject: randomUUID(), expiresInSeconds: 300 });
+}
+
+/** An authorization request as a browser starts it, in its own cookie jar, with PKCE S256 and a state. */
+export interface AuthorizationFlow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+  readonly start: Visit;
+  /** The sign-in page (or, when the server refuses, its answer to the authorization request). */
+  readonly page: Visit;
+}
+
+/**
+ * Sends the browser to the authorization endpoint of `config` for a code (`openid email`, the given redirect URI and
+ * resource; `parameters` add or override, `resource: ''` asks for none) and follows it to the hosted sign-in page.
+ */
+export async function startAuthorization(
+  config: oidc.Configuration,
+  defaults: { redirectUri: string; resource: string },
+  parameters: Record<string, string> = {},
+  jar = new CookieJar(),
+): Promise<AuthorizationFlow> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const all: Record<string, string> = {
+    redirect_uri: defaults.redirectUri,
+    scope: 'openid email',
+    resource: defaults.resource,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...parameters,
+  };
+  if (all['resource'] === '') delete all['resource'];
+  const url = oidc.buildAuthorizationUrl(config, all);
+  const start = await jar.visit(url.href);
+  const page = start.location?.startsWith(`${url.origin}/interaction/`) === true ? await jar.visit(start.location) : start;
+  return { jar, verifier, state, start, page };
 }

@@ -1,13 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { invalid } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
-import { clientChanged } from '../oauth-clients/oauth-clients.ts';
+import { clientChanged, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
@@ -85,11 +84,8 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   revokedAt: client.revokedAt?.toISOString() ?? null,
 });
 
-async function findCredential(em: EntityManager, credentialId: string, lock = false): Promise<OAuthClient> {
-  const client = await em.findOne(OAuthClient, { id: credentialId, ...M2M }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  if (client === null) throw notFound('M2M credential', 'credentialId');
-  return client;
-}
+const findCredential = (em: EntityManager, credentialId: string, lock = false) =>
+  findClientOfKind(em, M2M, credentialId, { resource: 'M2M credential', field: 'credentialId' }, lock);
 
 export async function listM2MCredentials(scope: Scope, args: PageArgs): Promise<Page<M2MCredentialView>> {
   scope.require('m2m_credentials:read');

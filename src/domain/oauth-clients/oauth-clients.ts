@@ -108,15 +108,24 @@ export async function clientChanged(scope: Scope, clientId: string): Promise<voi
   await scope.services.invalidations.publish({ kind: 'oauth_client', id: clientId });
 }
 
-async function findClient(em: EntityManager, clientId: string, lock = false): Promise<OAuthClient> {
-  const client = await em.findOne(
-    OAuthClient,
-    { id: clientId, ...SIGN_IN_CLIENTS },
-    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-  );
-  if (client === null) throw notFound('OAuth client', 'clientId');
+/**
+ * A row of `oauth_client` of one kind (`kind`: the sign-in clients' or the M2M credentials' condition) in the EM's
+ * scope, locked for update when asked; else 404 naming the resource and its path field.
+ */
+export async function findClientOfKind(
+  em: EntityManager,
+  kind: object,
+  id: string,
+  missing: { resource: string; field: string },
+  lock = false,
+): Promise<OAuthClient> {
+  const client = await em.findOne(OAuthClient, { id, ...kind }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (client === null) throw notFound(missing.resource, missing.field);
   return client;
 }
+
+const findClient = (em: EntityManager, clientId: string, lock = false) =>
+  findClientOfKind(em, SIGN_IN_CLIENTS, clientId, { resource: 'OAuth client', field: 'clientId' }, lock);
 
 export async function listOAuthClients(scope: Scope, args: PageArgs): Promise<Page<OAuthClientView>> {
   scope.require('oauth_clients:read');
