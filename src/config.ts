@@ -16,6 +16,8 @@ export interface Config {
   readonly apiKeyCacheMs: number;
   /** How long an instance remembers the OAuth client metadata it read (0: never); changes evict it at once. */
   readonly oauthClientCacheMs: number;
+  /** How long an instance remembers a sign-in surface's look and rules (branding, providers, lockout); changes evict it at once. */
+  readonly surfaceSettingsCacheMs: number;
   /**
    * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
    * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
     oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000),
+    surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20),
       windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000),

@@ -6,6 +6,7 @@ import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
+import type { SurfaceSettingsCache } from './hosted/surface-settings.ts';
 import type { OidcProvider } from './oidc/provider.ts';
 
 /** The process-wide collaborators a request context is built from. Stateless across instances. */
@@ -23,4 +24,6 @@ export interface Services {
   readonly oidc: OidcProvider;
   /** Which sign-in surface (issuer) a request's Host, a tenant path or a token's `iss` is. */
   readonly surfaces: SurfaceRouter;
+  /** The sign-in surfaces' look and rules read recently here (src/hosted/surface-settings.ts). */
+  readonly surfaceSettings: SurfaceSettingsCache;
 }

@@ -1,4 +1,4 @@
-import type { User } from '../db/entities/index.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
 import { recordAudit } from '../domain/audit.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -12,12 +12,12 @@ import type { SignInTarget } from './sign-in.ts';
  */
 
 /** A `locked` user whose lock has run out is active again for the purposes of signing in. */
-export function lockExpired(user: User, now = new Date()): boolean {
+export function lockExpired(user: SignInUser, now = new Date()): boolean {
   return user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now;
 }
 
 /** The user may try to sign in: active, or locked with the lock run out. */
-export function maySignIn(user: User, now = new Date()): boolean {
+export function maySignIn(user: SignInUser, now = new Date()): boolean {
   return user.status === 'active' || lockExpired(user, now);
 }
 
@@ -26,7 +26,7 @@ const NEXT_COUNT = `(case when status = 'locked' or last_failed_sign_in_at is nu
   or last_failed_sign_in_at < now() - make_interval(mins => ?::int) then 1 else failed_sign_ins + 1 end)`;
 
 /** Counts a failed attempt; locks the user when it reaches the policy's maximum. Returns whether it locked. */
-export async function recordFailedSignIn(target: SignInTarget, user: User, policy: LockoutPolicy): Promise<boolean> {
+export async function recordFailedSignIn(target: SignInTarget, user: SignInUser, policy: LockoutPolicy): Promise<boolean> {
   if (!policy.enabled) return false;
   const lockedUntil = policy.lockoutMinutes === null ? null : new Date(Date.now() + policy.lockoutMinutes * 60_000);
   const connection = target.applicationScope.em.getConnection();
@@ -68,7 +68,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: User, polic
  * A successful sign-in clears the count, and lifts a lock that has run out. False when that lock was renewed or made
  * permanent meanwhile: the sign-in must then fail like any other.
  */
-export async function recordSuccessfulSignIn(target: SignInTarget, user: User): Promise<boolean> {
+export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInUser): Promise<boolean> {
   const connection = target.applicationScope.em.getConnection();
   if (lockExpired(user)) {
     const [row] = await connection.execute<{ id: string }[]>(

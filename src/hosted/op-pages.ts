@@ -7,7 +7,7 @@ import type { OpPages } from '../oidc/provider.ts';
 import { prefilledUserCode } from '../oidc/user-code-prefill.ts';
 import type { Services } from '../services.ts';
 import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from './pages.ts';
-import { HostedPageError, pageLook, resolveTarget } from './sign-in.ts';
+import { HostedPageError, resolveTarget } from './sign-in.ts';
 
 /**
  * The pages oidc-provider renders itself, in the hosted look: device verification (`/oauth2/device`: user code,
@@ -41,7 +41,7 @@ async function lookOf(services: Services, ctx: KoaContextWithOIDC, source: LookS
   const data = gatehouseData(client);
   if (client === undefined || data === undefined) return PLAIN_LOOK;
   try {
-    return await pageLook(await resolveTarget(services, requestIdOf(ctx), { clientId: client.clientId, data }, source?.tenant));
+    return (await resolveTarget(services, requestIdOf(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
   } catch (error) {
     // E.g. a tenant deleted since, or an isolated application's request naming none: no tenant's look to show.
     if (error instanceof HostedPageError) return PLAIN_LOOK;

@@ -14,12 +14,9 @@ import {
   activeUser,
   decideTenant,
   HostedPageError,
-  pageLook,
-  passwordMethod,
   resolveTarget,
   tenantsOf,
   verifyCredentials,
-  type PasswordMethod,
   type SignInTarget,
 } from './sign-in.ts';
 import { signUp } from './sign-up.ts';
@@ -48,10 +45,8 @@ const EXPIRED = 'This sign-in request has expired or is not valid.';
 interface InteractionContext {
   readonly provider: Provider;
   readonly interaction: Interaction;
+  /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
-  readonly look: PageLook;
-  /** What the pool's auth providers allow of passwords. */
-  readonly password: PasswordMethod;
   /** Where the OP may send the browser after a POST of ours: the client's redirect URI (CSP form-action). */
   readonly redirectTarget: string | undefined;
 }
@@ -119,8 +114,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const data = gatehouseData(await provider.Client.find(clientId));
       if (data === undefined) throw new HostedPageError(400, 'The application that sent you here is no longer registered.');
       const target = await resolveTarget(services, request.id, { clientId, data }, interaction.params['tenant']);
-      const [look, password] = await Promise.all([pageLook(target), passwordMethod(target)]);
-      return { provider, interaction, target, look, password, redirectTarget: cspSource(interaction.params['redirect_uri']) };
+      return { provider, interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
 
     const formTargets = (context: InteractionContext) => (context.redirectTarget === undefined ? [] : [context.redirectTarget]);
@@ -133,12 +127,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: { email?: string; error?: CopyKey } = {}) {
       const { uid } = context.interaction;
-      if (!context.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.look.name}.`);
-      const signupUrl = context.password.signUp ? { signupUrl: paths(uid).signup } : {};
+      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
+      const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
       return sendPage(
         reply,
         status,
-        (nonce) => loginPage(context.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...extra }),
+        (nonce) => loginPage(context.target.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...extra }),
         formTargets(context),
       );
     }
@@ -150,15 +144,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return sendPage(
         reply,
         status,
-        (nonce) => signupPage(context.look, nonce, { action: paths(uid).signup, csrf: csrf.issue(uid), loginUrl: paths(uid).page, ...extra }),
+        (nonce) => signupPage(context.target.look, nonce, { action: paths(uid).signup, csrf: csrf.issue(uid), loginUrl: paths(uid).page, ...extra }),
         formTargets(context),
       );
     }
 
     /** Sign-up is a step of a sign-in (prompt `login`) on a surface whose password provider allows it. */
     function requireSignup(context: InteractionContext) {
-      if (context.interaction.prompt.name !== 'login' || !context.password.signUp) {
-        throw new HostedPageError(404, `Creating an account is not available for ${context.look.name}.`);
+      if (context.interaction.prompt.name !== 'login' || !context.target.password.signUp) {
+        throw new HostedPageError(404, `Creating an account is not available for ${context.target.look.name}.`);
       }
     }
 
@@ -168,7 +162,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         reply,
         error ? 400 : 200,
         (nonce) =>
-          tenantPage(context.look, nonce, {
+          tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
             signIn: csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
@@ -201,7 +195,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
-    const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).look) };
+    const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
@@ -215,13 +209,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         // E.g. signed in to one isolated tenant (its own pool), now asked for another one.
         // TODO(account switching): offer the other pool's sign-in here, through the OP's logout of the current session.
         if (user === null) {
-          throw new HostedPageError(400, `You are signed in with an account that cannot be used for ${context.look.name}. Sign out, then sign in again.`);
+          throw new HostedPageError(400, `You are signed in with an account that cannot be used for ${context.target.look.name}. Sign out, then sign in again.`);
         }
         // The session's grant for this client is kept (its tenant too): the OP brought it here only because the
         // request asks for more or for consent again (prompt=consent). A request naming another tenant has no grant.
         if (interaction.grantId !== undefined) return finish(request, reply, context, undefined);
         const decision = await decideTenant(context.target, user);
-        if (decision.kind === 'no_access') throw new HostedPageError(403, `This account has no access to ${context.look.name}.`);
+        if (decision.kind === 'no_access') throw new HostedPageError(403, `This account has no access to ${context.target.look.name}.`);
         if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
@@ -234,7 +228,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       requireCsrf(context, fields);
       // A form left open after its step was done: show the current step.
       if (context.interaction.prompt.name !== 'login') return reply.status(303).header('location', paths(context.interaction.uid).page).send();
-      if (!context.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.look.name}.`);
+      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password']);
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });

@@ -3,7 +3,7 @@ import { isUuid } from '../ids.ts';
 import { gatehouseData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
 import { PLAIN_LOOK, standaloneErrorPage } from './pages.ts';
-import { HostedPageError, pageLook, resolveTarget, UNKNOWN_TENANT } from './sign-in.ts';
+import { HostedPageError, resolveTarget, UNKNOWN_TENANT } from './sign-in.ts';
 
 export interface Refusal {
   readonly status: number;
@@ -41,8 +41,7 @@ export async function authorizationRefusal(
     const target = await resolveTarget(services, requestId, { clientId, data }, decided.tenantId);
     for (const named of query.getAll('tenant')) {
       if (named !== '' && (await services.surfaces.findTenantId(data.applicationId, named)) !== decided.tenantId) {
-        const look = await pageLook(target);
-        throw new HostedPageError(400, `This is the sign-in of ${look.name}: the request names another organization.`, look);
+        throw new HostedPageError(400, `This is the sign-in of ${target.look.name}: the request names another organization.`, target.look);
       }
     }
     return undefined;

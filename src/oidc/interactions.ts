@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
-import { User } from '../db/entities/index.ts';
+import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
+import { isUuid } from '../ids.ts';
 import { recordGrantTenant } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import { OIDC_SCOPES } from './provider.ts';
@@ -27,17 +28,18 @@ export interface SignIn {
    * The user as the caller read it moments ago, having just checked its credentials and that it may sign in: spares
    * reading it again. Without it the user is read here and must be active.
    */
-  readonly verified?: User;
+  readonly verified?: SignInUser;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 export class SignInRefused extends Error {}
 
-async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn): Promise<User | null> {
+async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn): Promise<SignInUser | null> {
   const { verified } = signIn;
   if (verified !== undefined) return verified.id === signIn.userId && verified.applicationId === applicationId ? verified : null;
-  const user = await orm.em.fork().findOne(User, { id: signIn.userId }, { filters: { application: { id: applicationId }, tenant: { id: null } } });
+  if (!isUuid(signIn.userId)) return null;
+  const user = await readSignInUser(orm.em, applicationId, { id: signIn.userId });
   return user !== null && user.status === 'active' ? user : null;
 }
 

@@ -4,7 +4,7 @@ import Provider, { errors, type Account, type Configuration, type KoaContextWith
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
-import { User } from '../db/entities/index.ts';
+import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
@@ -87,9 +87,7 @@ function managementApi(deps: OidcDependencies): ResourceServer {
 async function findAccount(deps: OidcDependencies, ctx: KoaContextWithOIDC, sub: string): Promise<Account | undefined> {
   const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
   if (applicationId === undefined || !isUuid(sub)) return undefined;
-  const user = await deps.orm.em
-    .fork()
-    .findOne(User, { id: sub }, { filters: { application: { id: applicationId }, tenant: { id: null } } });
+  const user = await readSignInUser(deps.orm.em, applicationId, { id: sub });
   // A suspended or locked user keeps no access: userinfo and refresh answer as for an unknown account.
   if (user === null || user.status !== 'active') return undefined;
   return {

@@ -94,7 +94,8 @@ describe('lockout', () => {
     for (let i = 0; i < 3; i += 1) await attempt('gus@example.com', WRONG);
     expect(await status(userId)).toBe('locked');
     await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
-    expect((await attempt('gus@example.com', PASSWORD)).answer.status).toBe(303);
+    const lifted = await attempt('gus@example.com', PASSWORD);
+    expect(lifted.answer.status, lifted.answer.body.slice(-1500)).toBe(303);
     expect(await status(userId)).toBe('active');
   });
 

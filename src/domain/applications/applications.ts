@@ -6,6 +6,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { issueApiKey, type ApiKeyWithSecret } from '../api-keys/issue.ts';
 import { recordAudit } from '../audit.ts';
+import { configurationChanged } from '../tenancy/changed.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { mergePools, splitPoolsByTenant, tenantAuthDataRemaining } from '../tenancy/isolation.ts';
 import { displayName } from '../validate.ts';
@@ -111,7 +112,7 @@ export async function updateApplication(
 ): Promise<Application> {
   scope.require('applications:write');
   scope.requireApplicationWide();
-  return scope.em.transactional(async (em) => {
+  const updated = await scope.em.transactional(async (em) => {
     const application = await em.findOne(Application, { id: applicationId }, { lockMode: 4 /* pessimistic write */ });
     if (application === null) throw notFound('Application', 'appId');
     const before = snapshot(application);
@@ -156,6 +157,8 @@ export async function updateApplication(
     });
     return application;
   });
+  await configurationChanged(scope, null);
+  return updated;
 }
 
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {

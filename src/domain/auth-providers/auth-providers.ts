@@ -6,7 +6,8 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { APPLICATION_ROWS, clearTenant } from '../loaders.ts';
+import { APPLICATION_ROWS } from '../loaders.ts';
+import { configurationChanged } from '../tenancy/changed.ts';
 import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { displayName } from '../validate.ts';
@@ -178,7 +179,7 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
       return created;
     }),
   );
-  clearTenant(scope.loaders, scope.tenantId);
+  await configurationChanged(scope, scope.tenantId);
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 
@@ -223,7 +224,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       return found;
     }),
   );
-  clearTenant(scope.loaders, scope.tenantId);
+  await configurationChanged(scope, scope.tenantId);
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 
@@ -238,6 +239,6 @@ export async function deleteAuthProvider(scope: Scope, providerId: string): Prom
     recordAudit(em, scope, { action: 'auth_provider.delete', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
     em.remove(provider);
   });
-  clearTenant(scope.loaders, scope.tenantId);
+  await configurationChanged(scope, scope.tenantId);
   return true;
 }

@@ -5,7 +5,7 @@ import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { clearTenant } from '../loaders.ts';
+import { configurationChanged } from '../tenancy/changed.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
@@ -85,7 +85,7 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
       return created;
     }),
   );
-  clearTenant(scope.loaders, scope.tenantId);
+  await configurationChanged(scope, scope.tenantId);
   return presentDomain(domain);
 }
 
@@ -97,7 +97,7 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
     recordAudit(em, scope, { action: 'domain.delete', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     em.remove(domain);
   });
-  clearTenant(scope.loaders, scope.tenantId);
+  await configurationChanged(scope, scope.tenantId);
   return true;
 }
 
@@ -130,6 +130,6 @@ export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: R
     recordAudit(em, scope, { action: 'domain.verify', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
     return row;
   });
-  clearTenant(scope.loaders, scope.tenantId);
+  await configurationChanged(scope, scope.tenantId);
   return { verified: true, reason: null, domain: presentDomain(verified) };
 }

@@ -7,7 +7,8 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
-import { APPLICATION_ROWS, clearTenant } from '../loaders.ts';
+import { APPLICATION_ROWS } from '../loaders.ts';
+import { configurationChanged } from './changed.ts';
 
 /**
  * The tenancy configuration engine for settings (branding, e-mail templates, e-mail provider, policies). Each
@@ -158,7 +159,7 @@ async function upsertRetrying(scope: Scope, tenantId: string | null, write: Sett
 export async function putApplicationSetting(scope: Scope, write: SettingWrite): Promise<Setting> {
   scope.requireApplicationWide();
   const row = await upsertRetrying(scope, null, write);
-  clearTenant(scope.loaders, null);
+  await configurationChanged(scope, null);
   return row;
 }
 
@@ -167,7 +168,7 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
   assertTenantMayCustomize(await scope.application(), write.feature);
   await assertTenantExists(scope, tenantId);
   const row = await upsertRetrying(scope, tenantId, write);
-  clearTenant(scope.loaders, tenantId);
+  await configurationChanged(scope, tenantId);
   return row;
 }
 
@@ -182,7 +183,7 @@ export async function removeTenantOverride(scope: Scope, tenantId: string, featu
     recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before: row.value, after: null });
     em.remove(row);
   });
-  clearTenant(scope.loaders, tenantId);
+  await configurationChanged(scope, tenantId);
   return true;
 }
 

@@ -3,6 +3,7 @@ import { Tenant, User } from '../../db/entities/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { configurationChanged } from '../tenancy/changed.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName, slug, slugFromName } from '../validate.ts';
@@ -54,7 +55,7 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
 
 export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
   scope.require('tenants:write');
-  return uniquely('slug', 'A tenant with this slug', () =>
+  const updated = await uniquely('slug', 'A tenant with this slug', () =>
     scope.em.transactional(async (em) => {
       const tenant = await em.findOne(Tenant, { id: tenantId });
       if (tenant === null) throw notFound('Tenant', 'tenantId');
@@ -67,6 +68,8 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
       return tenant;
     }),
   );
+  await configurationChanged(scope, tenantId);
+  return updated;
 }
 
 /**

@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UserStatus } from '../../db/entities/user.entity.ts';
+
+/**
+ * A user as the sign-in and the OP read it: the columns they decide on, read in one plain statement (no entity, no
+ * identity map), since a sign-in reads its user on every request of the flow and changes it only in single
+ * statements (src/hosted/lockout.ts). A `User` entity is one too.
+ */
+export interface SignInUser {
+  readonly id: string;
+  readonly applicationId: string;
+  readonly email: string;
+  readonly name?: string | null | undefined;
+  readonly status: UserStatus;
+  readonly tenantIds: readonly string[];
+  readonly passwordHash?: string | null | undefined;
+  readonly lockedUntil?: Date | null | undefined;
+  readonly failedSignIns: number;
+}
+
+/** Which user: by id (in `poolId` when given), or by normalized e-mail in a pool. */
+export type SignInUserKey = { readonly id: string; readonly poolId?: string } | { readonly poolId: string; readonly emailNormalized: string };
+
+interface UserColumns {
+  id: string;
+  application_id: string;
+  email: string;
+  name: string | null;
+  status: UserStatus;
+  tenant_ids: string[];
+  password_hash: string | null;
+  /** timestamptz: the driver leaves it as PostgreSQL's text (MikroORM maps dates itself). */
+  locked_until: string | null;
+  failed_sign_ins: number;
+}
+
+/**
+ * The user of the application that `key` names, or null. Plain SQL does not pass through the tenancy filters: the
+ * statement names the application itself, which is the caller's (its OAuth client's) and no other.
+ */
+export async function readSignInUser(em: EntityManager, applicationId: string, key: SignInUserKey): Promise<SignInUser | null> {
+  const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
+  const pool = key.poolId === undefined ? '' : ' and pool_id = ?';
+  const [row] = await em.getConnection().execute<UserColumns[]>(
+    `select id, application_id, email, name, status, tenant_ids, password_hash, locked_until, failed_sign_ins
+     from app_user where application_id = ? and ${column} = ?${pool} limit 1`,
+    key.poolId === undefined ? [applicationId, value] : [applicationId, value, key.poolId],
+  );
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    applicationId: row.application_id,
+    email: row.email,
+    name: row.name,
+    status: row.status,
+    tenantIds: row.tenant_ids,
+    passwordHash: row.password_hash,
+    lockedUntil: row.locked_until === null ? null : new Date(row.locked_until),
+    failedSignIns: row.failed_sign_ins,
+  };
+}

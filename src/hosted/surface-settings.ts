@@ -1,0 +1,110 @@
+import type { AuthIsolation } from '../db/entities/application.entity.ts';
+import { SHARED_POOL } from '../db/entities/user.entity.ts';
+import { Tenant } from '../db/entities/index.ts';
+import { endUserScope } from '../context.ts';
+import { effectiveAuthProviders } from '../domain/auth-providers/auth-providers.ts';
+import { effectiveBranding } from '../domain/branding/branding.ts';
+import { tenantRefColumn } from '../domain/domains/surfaces.ts';
+import type { LockoutPolicy } from '../domain/policies/definitions.ts';
+import { effectivePolicy } from '../domain/policies/policies.ts';
+import { InvalidatedCache } from '../events/invalidated-cache.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
+import type { Services } from '../services.ts';
+import type { PageLook } from './pages.ts';
+
+/** What the effective auth providers allow of passwords on a surface. */
+export interface PasswordMethod {
+  readonly signIn: boolean;
+  readonly signUp: boolean;
+}
+
+/**
+ * What a sign-in surface (an application, and the tenant a sign-in is for) shows and enforces, as the tenancy engine
+ * resolves it: plain values, shared by every request that reads them.
+ */
+export interface SurfaceSettings {
+  readonly application: { readonly id: string; readonly name: string; readonly multiTenant: boolean; readonly authIsolation: AuthIsolation };
+  readonly tenant: { readonly id: string; readonly name: string } | null;
+  /** Where users are looked up: the application's shared pool, or the isolated tenant's own. */
+  readonly poolId: string;
+  /** The tenant whose policies apply (password, lockout): the isolated tenant, else null (the application's). */
+  readonly policyTenantId: string | null;
+  /** The effective branding, with the tenant's name (else the application's). */
+  readonly look: PageLook;
+  readonly password: PasswordMethod;
+  readonly lockout: LockoutPolicy;
+}
+
+/**
+ * The surface settings this instance read recently, by application and tenant reference: a sign-in then reads no
+ * configuration from the database. An entry lives SURFACE_SETTINGS_CACHE_MS at most and goes at once when the
+ * application's or the tenant's configuration changes, on any instance (the tenancy engine publishes
+ * `application` or `tenant`: src/domain/tenancy/changed.ts).
+ */
+export type SurfaceSettingsCache = InvalidatedCache<SurfaceSettings>;
+
+export function createSurfaceSettingsCache(bus: InvalidationBus, ttlMs: number): SurfaceSettingsCache {
+  return new InvalidatedCache<SurfaceSettings>(bus, ttlMs, (settings) => ({ application: settings.application.id, tenant: settings.tenant?.id ?? null }));
+}
+
+/**
+ * The settings of the application's surface for the tenant `tenantRef` (an id, or a slug in any case; null: none),
+ * from the cache or read through the tenancy engine with an end user's scope. Undefined when the application has no
+ * such tenant.
+ */
+export async function surfaceSettings(
+  services: Services,
+  requestId: string,
+  client: { clientId: string; applicationId: string },
+  tenantRef: string | null,
+): Promise<SurfaceSettings | undefined> {
+  const ref = tenantRef?.toLowerCase() ?? null;
+  return services.surfaceSettings.find(`${client.applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, client, ref));
+}
+
+async function readSurfaceSettings(
+  services: Services,
+  requestId: string,
+  { clientId, applicationId }: { clientId: string; applicationId: string },
+  ref: string | null,
+): Promise<SurfaceSettings | undefined> {
+  const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
+  const application = await applicationScope.application();
+  // The tenant filter of the application scope is open (null): any tenant of the application is found here.
+  const tenant = ref === null ? null : await applicationScope.em.findOne(Tenant, { [tenantRefColumn(ref)]: ref });
+  if (ref !== null && tenant === null) return undefined;
+  const isolated = application.multiTenant && application.authIsolation === 'isolated' && tenant !== null;
+  const poolId = isolated ? tenant.id : SHARED_POOL;
+  const policyTenantId = isolated ? tenant.id : null;
+  const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
+  const [branding, { providers }, lockout] = await Promise.all([
+    effectiveBranding(scope),
+    effectiveAuthProviders(scope, policyTenantId),
+    effectivePolicy(scope, 'lockout', policyTenantId),
+  ]);
+  const { logoUrl, faviconUrl, colors, copy } = branding;
+  return {
+    application: { id: application.id, name: application.name, multiTenant: application.multiTenant, authIsolation: application.authIsolation },
+    tenant: tenant === null ? null : { id: tenant.id, name: tenant.name },
+    poolId,
+    policyTenantId,
+    look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
+    password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
+    lockout,
+  };
+}
+
+/**
+ * Password sign-in and sign-up as the effective auth providers of the pool allow: an enabled `password` provider,
+ * sign-up when its `allowSignup` (default true) says so. A pool with no provider configured at all (a new
+ * application) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
+ * applications do. In the shared pool a tenant named by the request joins by invitation or by an administrator,
+ * never by signing up (`opensMembership`), so sign-up is offered only without a tenant (or for an isolated tenant's
+ * own pool).
+ */
+function passwordMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[], opensMembership: boolean): PasswordMethod {
+  if (providers.length === 0) return { signIn: true, signUp: !opensMembership };
+  const password = providers.find((provider) => provider.type === 'password' && provider.enabled);
+  if (password === undefined) return { signIn: false, signUp: false };
+  return { signIn: true, signUp: password.config['allowSignup'] !== false && !opensMembership };
+}

@@ -1,0 +1,153 @@
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, discover } from '../support/oauth.ts';
+
+/**
+ * The hosted pages remember each surface's settings (src/hosted/surface-settings.ts: branding, names, auth providers,
+ * lockout policy). The cache lives a minute here, so a page that shows a change right after it can only owe it to an
+ * invalidation: every change of the tenancy engine evicts what it governs, on this instance and, through Redis, on the
+ * others.
+ */
+const CACHE_MS = 60_000;
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Cache-Test-Password-9';
+
+let app: TestApp;
+let config: oidc.Configuration;
+let appId: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ surfaceSettingsCacheMs: CACHE_MS }, { reachablePublicUrl: true });
+  appId = app.root.applicationId;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+});
+afterAll(async () => app?.close());
+
+/** The hosted sign-in page of a new authorization request, on the service's surface or `baseUrl`'s. */
+async function signInPage(parameters: Record<string, string> = {}, baseUrl = app.baseUrl): Promise<{ jar: CookieJar; page: Visit }> {
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const jar = new CookieJar();
+  const start = await jar.visit(`${baseUrl}${url.pathname}${url.search}`);
+  expect(start.location, start.body.slice(0, 300)).toMatch(/\/interaction\//);
+  // The OP names the service's PUBLIC_URL: the page is read from the same instance, which the cookies do not tell apart.
+  const location = new URL(start.location!, baseUrl);
+  return { jar, page: await jar.visit(`${baseUrl}${location.pathname}${location.search}`) };
+}
+
+const primaryColor = (page: Visit) => /--gh-primary:(#[0-9a-f]{6})/.exec(page.body)?.[1];
+
+describe('the surface settings cache on one instance', () => {
+  it('shows a branding change of the application at once', async () => {
+    expect((await app.http.put('/branding', { colors: { primary: '#111111' } })).status).toBe(200);
+    expect(primaryColor((await signInPage()).page)).toBe('#111111');
+    expect((await app.http.put('/branding', { colors: { primary: '#222222' } })).status).toBe(200);
+    expect(primaryColor((await signInPage()).page)).toBe('#222222');
+  });
+
+  it('shows a tenant override, its removal and a new tenant name at once, and leaves other tenants as they were', async () => {
+    const acme = await app.createTenant('Acme Cache');
+    const globex = await app.createTenant('Globex Cache');
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+    expect(primaryColor((await signInPage({ tenant: acme })).page)).toBe('#222222');
+    expect(primaryColor((await signInPage({ tenant: globex })).page)).toBe('#222222');
+
+    const override = await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, { colors: { primary: '#ff0000' } });
+    expect(override.status, JSON.stringify(override.body)).toBe(200);
+    expect(primaryColor((await signInPage({ tenant: acme })).page)).toBe('#ff0000');
+    expect(primaryColor((await signInPage({ tenant: globex })).page)).toBe('#222222');
+
+    expect((await app.http.patch(`/applications/${appId}/tenants/${acme}`, { name: 'Acme Renamed' })).status).toBe(200);
+    expect((await signInPage({ tenant: acme })).page.body).toContain('Acme Renamed');
+
+    expect((await app.http.delete(`/applications/${appId}/tenants/${acme}/branding`)).status).toBe(204);
+    expect(primaryColor((await signInPage({ tenant: acme })).page)).toBe('#222222');
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'application' } })).status).toBe(200);
+  });
+
+  it('refuses a tenant at once once it is deleted', async () => {
+    const initech = await app.createTenant('Initech Cache');
+    expect((await signInPage({ tenant: initech })).page.status).toBe(200);
+    expect((await app.http.delete(`/applications/${appId}/tenants/${initech}`)).status).toBe(204);
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      tenant: initech,
+    });
+    const jar = new CookieJar();
+    const start = await jar.visit(url.href);
+    const page = await jar.visit(new URL(start.location!, app.baseUrl).href);
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('organization that does not exist');
+  });
+
+  it('stops password sign-in at once when the password provider is disabled, and offers it again when enabled', async () => {
+    expect((await signInPage()).page.status).toBe(200);
+    const provider = await app.http.post('/auth-providers', { type: 'password' });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    try {
+      expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: false })).status).toBe(200);
+      expect((await signInPage()).page.status).toBe(403);
+      expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: true })).status).toBe(200);
+      expect((await signInPage()).page.status).toBe(200);
+    } finally {
+      await app.http.delete(`/auth-providers/${provider.body.id}`);
+    }
+  });
+
+  it('applies a stricter lockout policy to the next failed sign-in', async () => {
+    const created = await app.http.post('/users', { email: 'cached-lockout@example.com', password: PASSWORD });
+    expect(created.status).toBe(201);
+    const lockout = (maxAttempts: number) => app.http.put('/policies/lockout', { enabled: true, maxAttempts, lockoutMinutes: 5, resetAfterMinutes: 15 });
+    const attempt = async () => {
+      const { jar, page } = await signInPage();
+      return jar.submit(page, { email: 'cached-lockout@example.com', password: 'wrong-password' });
+    };
+    expect((await lockout(10)).status).toBe(200);
+    await attempt();
+    await attempt();
+    expect((await app.http.get(`/users/${created.body.id}`)).body.status).toBe('active');
+    expect((await lockout(3)).status).toBe(200);
+    await attempt();
+    expect((await app.http.get(`/users/${created.body.id}`)).body.status).toBe('locked');
+  });
+});
+
+// A second instance needs the same PostgreSQL (the embedded database has one owner) and Redis to hear the first.
+const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
+describe.runIf(shared)('the surface settings cache across instances (Redis)', () => {
+  let second: Gatehouse;
+  let secondUrl: string;
+
+  beforeAll(async () => {
+    second = await startGatehouse(app.gatehouse.services.config, { logger: false });
+    await second.server.app.listen({ port: 0, host: '127.0.0.1' });
+    secondUrl = `http://127.0.0.1:${(second.server.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => second?.close());
+
+  it('a branding change made on one instance shows on the other, whose cache held the old one', async () => {
+    expect((await app.http.put('/branding', { colors: { primary: '#333333' } })).status).toBe(200);
+    expect(primaryColor((await signInPage({}, secondUrl)).page)).toBe('#333333');
+    expect((await app.http.put('/branding', { colors: { primary: '#444444' } })).status).toBe(200);
+    // The other instance hears of it through Redis pub/sub: give the message a moment to arrive.
+    let color: string | undefined;
+    for (let attempt = 0; attempt < 50 && color !== '#444444'; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      color = primaryColor((await signInPage({}, secondUrl)).page);
+    }
+    expect(color).toBe('#444444');
+  });
+});
