@@ -18,7 +18,8 @@ export class InvalidatedCache<V extends object> {
   private generation = 0;
 
   constructor(bus: InvalidationBus, ttlMs: number, owners: (value: V) => Owners) {
-    this.entries = ttlMs > 0 ? new LRUCache({ max: MAX_ENTRIES, ttl: ttlMs }) : undefined;
+    // ttlResolution 0: read the clock at each lookup, rather than lru-cache's default of a timer per millisecond.
+    this.entries = ttlMs > 0 ? new LRUCache({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0 }) : undefined;
     this.owners = owners;
     bus.subscribe((invalidation) => this.forget(invalidation));
   }

@@ -11,15 +11,21 @@ const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
  */
 export function hostname(field: string, value: string): string {
   const name = value.toLowerCase();
-  const refuse = (why: string) => invalid(field, `${field} must be a fully qualified domain name (${why})`);
-  if (isIP(name.replace(/^\[|\]$/g, '')) !== 0) throw refuse('not an IP address');
-  if (/^[a-z][a-z0-9+.-]*:\/\//.test(name) || /[/:?#@\s]/.test(name)) throw refuse('no scheme, port, path or spaces');
-  if (name.length > 253) throw refuse('at most 253 characters');
-  const labels = name.split('.');
-  if (labels.length < 2) throw refuse('at least two labels, e.g. login.example.com');
-  if (!labels.every((label) => LABEL.test(label))) {
-    throw refuse('labels of 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen, and no trailing dot');
-  }
-  if (!TOP_LABEL.test(labels.at(-1) as string)) throw refuse('the top-level label must be alphabetic');
+  const problem = hostnameProblem(name);
+  if (problem !== undefined) throw invalid(field, `${field} must be a fully qualified domain name (${problem})`);
   return name;
+}
+
+/** What keeps a lower-case name from being a fully qualified domain name (see `hostname`), or undefined when it is one. */
+export function hostnameProblem(name: string): string | undefined {
+  if (isIP(name.replace(/^\[|\]$/g, '')) !== 0) return 'not an IP address';
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(name) || /[/:?#@\s]/.test(name)) return 'no scheme, port, path or spaces';
+  if (name.length > 253) return 'at most 253 characters';
+  const labels = name.split('.');
+  if (labels.length < 2) return 'at least two labels, e.g. login.example.com';
+  if (!labels.every((label) => LABEL.test(label))) {
+    return 'labels of 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen, and no trailing dot';
+  }
+  if (!TOP_LABEL.test(labels.at(-1) as string)) return 'the top-level label must be alphabetic';
+  return undefined;
 }

@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
-import { hostname as validHostname } from './hostname.ts';
+import { hostnameProblem } from './hostname.ts';
 
 /**
  * Sign-in surfaces: the places the OAuth provider answers, each an issuer of its own (docs/decisions.md, "Sign-in
@@ -149,10 +148,7 @@ export class SurfaceRouter {
 /** The hostname of a Host header when it could be a custom domain (a fully qualified name, no IP address). */
 function hostnameOf(host: string | undefined): string | undefined {
   if (host === undefined || host === '' || host.startsWith('[')) return undefined;
-  try {
-    return validHostname('host', host.replace(/:\d+$/, ''));
-  } catch (error) {
-    if (error instanceof GatehouseError) return undefined;
-    throw error;
-  }
+  // Checked without throwing: most requests come by a Host that is no domain (an IP address, a local name).
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  return hostnameProblem(name) === undefined ? name : undefined;
 }
