@@ -1,19 +1,21 @@
 /**
- * `npm run bench`: throughput and latency of the service in a child process under autocannon, SQL statements per
- * request for tenant pages and their configuration, and the service's memory. Real PostgreSQL only: TEST_DATABASE_URL
- * (default postgres://postgres@127.0.0.1:5432/test) is the server on which it creates, and then drops, its databases.
- * See docs/bench.md.
+ * `npm run bench`: throughput and latency of the service under autocannon, as one process and as a cluster of
+ * BENCH_WORKERS workers (child processes either way), password sign-ins, SQL statements per request for tenant pages
+ * and their configuration, and the service's memory. Real PostgreSQL and Redis only: TEST_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/test) is the server on which it creates, and then drops, its databases; REDIS_URL
+ * (default redis://127.0.0.1:6379) is shared by the workers. See docs/bench.md.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/database.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
-import { startServiceProcess, type ServiceProcess } from './service-process.ts';
-import { hostedSignIns, rawVerifies } from './sign-ins.ts';
+import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
+import { hostedSignIns, rawVerifies, type BatchFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
 process.env['TEST_DATABASE_URL'] ||= 'postgres://postgres@127.0.0.1:5432/test';
+process.env['REDIS_URL'] ||= 'redis://127.0.0.1:6379';
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -25,6 +27,9 @@ function positiveInteger(name: string, fallback: number): number {
 const DURATION_S = positiveInteger('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
 const SIGN_INS = positiveInteger('BENCH_SIGN_INS', 200);
+const WORKERS = positiveInteger('BENCH_WORKERS', 2);
+/** The service as one process, then as a cluster of WORKERS workers (WORKERS above 1). */
+const SERVICES = [...new Set([1, WORKERS])];
 const SEED = 100;
 const STATEMENT_SIZES = [1, 10, 100];
 
@@ -84,10 +89,21 @@ const row = (cells: (string | number)[], widths: number[]) =>
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
 const dash = (value: number | undefined) => (value === undefined ? 'n/a' : String(value));
 
-async function throughput() {
+const serviceLabel = (workers: number) => (workers === 1 ? '1 process' : `${workers} workers`);
+
+interface ServiceRun {
+  readonly workers: number;
+  readonly figures: LoadFigures[];
+  readonly signIn: BatchFigures;
+  readonly seeded: ProcessMemory[];
+  readonly loaded: ProcessMemory[];
+}
+
+/** The autocannon routes, then the hosted sign-ins, against the service as `workers` processes on a database of its own. */
+async function throughput(workers: number): Promise<ServiceRun> {
   const database = await createTestDatabase();
   if (database.databaseUrl === undefined) throw new Error('the bench needs a PostgreSQL server');
-  const service = await startServiceProcess(database.databaseUrl);
+  const service = await startServiceProcess(database.databaseUrl, workers);
   try {
     const target = await seed(service);
     const seeded = await service.memory();
@@ -103,54 +119,80 @@ async function throughput() {
     ];
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    // Password sign-ins beside raw Argon2id, same count, same concurrency, one after the other.
-    const signIns = [await rawVerifies(SIGN_INS, CONNECTIONS), await hostedSignIns(service, SIGN_INS, CONNECTIONS)];
-    const loaded = await service.memory();
-    return { figures, signIns, seeded, loaded };
+    const signIn = await hostedSignIns(service, SIGN_INS, CONNECTIONS);
+    return { workers, figures, signIn, seeded, loaded: await service.memory() };
   } finally {
     await service.stop();
     await database.drop();
   }
 }
 
-function report(run: Awaited<ReturnType<typeof throughput>>, statements: StatementCounts[], oauth: OAuthStatementCounts) {
+const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
+
+function report(raw: BatchFigures, runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthStatementCounts) {
   const out: string[] = [];
   const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
+  const redis = new URL(process.env['REDIS_URL'] ?? '');
   out.push(
     '',
-    `Gatehouse bench: PostgreSQL at ${database.host}, Node ${process.version}, ${availableParallelism()} CPUs shared by service and load generator`,
-    `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route; load average before the run ${LOAD_BEFORE}`,
+    `Gatehouse bench: PostgreSQL at ${database.host}, Redis at ${redis.host}, Node ${process.version}, ${availableParallelism()} CPUs shared by service and load generator`,
+    `service: ${SERVICES.map((workers) => (workers === 1 ? '1 process' : `WORKERS=${workers} (a cluster primary and ${workers} workers)`)).join(', then ')}; ` +
+      `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route; load average before the run ${LOAD_BEFORE}`,
     '',
   );
-  const loadWidths = [44, 9, 8, 8, 9, 8, 14];
-  out.push(row(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'CPU ms/request'], loadWidths));
-  for (const f of run.figures) {
-    out.push(row([f.label, f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths));
+  const loadWidths = [44, 10, 9, 8, 8, 9, 8, 14];
+  out.push(row(['route', 'service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'CPU ms/request'], loadWidths));
+  // Each route's rows side by side: one process, then the cluster.
+  for (let i = 0; i < (runs[0]?.figures.length ?? 0); i += 1) {
+    for (const run of runs) {
+      const f = run.figures[i];
+      if (f !== undefined) out.push(row([f.label, serviceLabel(run.workers), f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths));
+    }
   }
-  const [bare, , grants] = run.figures;
-  if (bare !== undefined && grants !== undefined) {
-    out.push(`client-credentials grants: ${grants.rps.toFixed(0)}/s, ${percent(grants.rps, bare.rps)} of the bare route (target ≥ 3000/s)`);
-  }
+  const grants = runs.map(({ workers, figures: [bare, , grant] }) =>
+    bare === undefined || grant === undefined ? '' : `${serviceLabel(workers)} ${grant.rps.toFixed(0)}/s (${percent(grant.rps, bare.rps)} of its bare route)`,
+  );
+  out.push(`client-credentials grants: ${grants.join(', ')}; target ≥ 3000/s`);
+
   out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time (rate over the batch; latency of each)`);
-  const signInWidths = [44, 9, 8, 8, 9, 8, 14];
+  const signInWidths = [55, 9, 8, 8, 9, 8, 14];
   out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each'], signInWidths));
-  for (const f of run.signIns) {
-    out.push(row([f.label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1)], signInWidths));
-  }
-  const [raw, hosted] = run.signIns;
-  if (raw !== undefined && hosted !== undefined) out.push(`hosted sign-ins: ${percent(hosted.perSecond, raw.perSecond)} of raw Argon2id (target ≥ 70%)`);
+  const signInRow = (f: BatchFigures, label = f.label) =>
+    row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1)], signInWidths);
+  out.push(signInRow(raw));
+  for (const run of runs) out.push(signInRow(run.signIn, `${run.signIn.label}, ${serviceLabel(run.workers)}`));
+  const ratios = runs.map((run) => `${serviceLabel(run.workers)} ${percent(run.signIn.perSecond, raw.perSecond)}`);
+  out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
+
   out.push('', `SQL statements (in process, onQuery hook): client-credentials grant ${oauth.grant}, hosted sign-in (login POST → code) ${oauth.signIn}`);
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
   const statementWidths = [5, 20, 44, 34];
   out.push(row(['N', 'tenants page (REST)', 'page + configuration (one GraphQL request)', 'configuration: N REST GETs, summed'], statementWidths));
   for (const s of statements) out.push(row([s.n, s.page, dash(s.pageWithConfiguration), dash(s.configurationRest)], statementWidths));
   if (statements.every((s) => s.configurationRest === undefined)) out.push('(configuration: the route is not in the table yet)');
-  out.push('', `Service memory: RSS ${mib(run.seeded.rss)} after seeding, ${mib(run.loaded.rss)} after the load; peak ${mib(run.loaded.peak)}`, '');
+
+  out.push('', 'Service memory: resident set (VmRSS) after seeding and after the load, peak (VmHWM; a sum of peaks for several processes)');
+  const memoryWidths = [34, 14, 14, 14];
+  out.push(row(['', 'after seeding', 'after the load', 'peak'], memoryWidths));
+  for (const run of runs) {
+    const processes = run.loaded.length;
+    out.push(row([processes === 1 ? '1 process' : `${serviceLabel(run.workers)}: all ${processes} processes`, mib(sum(run.seeded, 'rss')), mib(sum(run.loaded, 'rss')), mib(sum(run.loaded, 'peak'))], memoryWidths));
+    if (processes === 1) continue;
+    run.loaded.forEach((loaded, i) => {
+      const seeded = run.seeded.find((p) => p.pid === loaded.pid);
+      const label = `  ${i === 0 ? 'primary' : 'worker'} (pid ${loaded.pid})`;
+      out.push(row([label, seeded === undefined ? 'n/a' : mib(seeded.rss), mib(loaded.rss), mib(loaded.peak)], memoryWidths));
+    });
+  }
+  out.push('');
   process.stdout.write(out.join('\n'));
 }
 
 // Other work on the machine skews every figure: the header says how busy it was.
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
-const run = await throughput();
+// The service's own verify, in this process, before any service runs.
+const raw = await rawVerifies(SIGN_INS, CONNECTIONS);
+const runs: ServiceRun[] = [];
+for (const workers of SERVICES) runs.push(await throughput(workers));
 const statements = await countStatements(STATEMENT_SIZES);
-report(run, statements, await countOAuthStatements());
+report(raw, runs, statements, await countOAuthStatements());

@@ -4,14 +4,24 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-/** Gatehouse running as `npm start` does, in its own process, so the load generator does not share its event loop. */
+/** Resident and peak resident memory of one process, in bytes (`VmRSS` and `VmHWM` of Linux /proc). */
+export interface ProcessMemory {
+  readonly pid: number;
+  readonly rss: number;
+  readonly peak: number;
+}
+
+/**
+ * Gatehouse running as `npm start` does, in its own processes, so the load generator does not share their event loops:
+ * one process (WORKERS=1), or a cluster primary and its workers. Figures cover the whole process tree.
+ */
 export interface ServiceProcess {
   readonly baseUrl: string;
   /** The bootstrap `app_admin` key. */
   readonly apiKey: string;
-  /** Resident and peak resident memory of the service process, in bytes (Linux /proc). */
-  memory(): Promise<{ rss: number; peak: number }>;
-  /** CPU time the service process has used so far, all threads, user and system, in milliseconds. */
+  /** Memory of each process: the one process, or the primary first and then its workers. */
+  memory(): Promise<ProcessMemory[]>;
+  /** CPU time the service's processes have used so far, all threads, user and system, in milliseconds. */
   cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -43,7 +53,13 @@ async function procStatusBytes(pid: number, field: string): Promise<number> {
   return Number(kilobytes) * 1024;
 }
 
-export async function startServiceProcess(databaseUrl: string): Promise<ServiceProcess> {
+/** The process and its children (a cluster primary's workers), from /proc. */
+async function processTree(pid: number): Promise<number[]> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  return [pid, ...children.split(' ').filter(Boolean).map(Number)];
+}
+
+export async function startServiceProcess(databaseUrl: string, workers: number): Promise<ServiceProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const apiKey = `ghk_bench_${randomBytes(24).toString('base64url')}`;
@@ -54,6 +70,7 @@ export async function startServiceProcess(databaseUrl: string): Promise<ServiceP
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
+      WORKERS: String(workers),
       // The OP's redirects and cookies name the address the bench reaches.
       PUBLIC_URL: baseUrl,
       GATEHOUSE_BOOTSTRAP_API_KEY: apiKey,
@@ -62,33 +79,30 @@ export async function startServiceProcess(databaseUrl: string): Promise<ServiceP
       RATE_LIMIT_MAX: '1000000000',
       SIGN_IN_RATE_LIMIT_MAX: '1000000000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // The IPC channel carries the service's "ready": after the bootstrap made the key, once every worker listens.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error('the service process did not start');
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-
-  // Ready once the bootstrap (after listen, on the empty database) has made the key.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error('the service process exited during startup');
-    if (Date.now() > deadline) throw new Error('the service did not become ready within 60 s');
-    const status = await fetch(`${baseUrl}/api/v1/applications`, { headers: { 'x-api-key': apiKey } }).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (message) => message === 'ready' && resolve());
+    void exit.then(() => reject(new Error('the service process exited during startup')));
+    setTimeout(() => reject(new Error('the service did not become ready within 60 s')), 60_000).unref();
+  });
 
   return {
     baseUrl,
     apiKey,
     async memory() {
-      return { rss: await procStatusBytes(pid, 'VmRSS'), peak: await procStatusBytes(pid, 'VmHWM') };
+      const pids = await processTree(pid);
+      return Promise.all(pids.map(async (p) => ({ pid: p, rss: await procStatusBytes(p, 'VmRSS'), peak: await procStatusBytes(p, 'VmHWM') })));
     },
-    cpuMs: () => procCpuMs(pid),
+    async cpuMs() {
+      const each = await Promise.all((await processTree(pid)).map(procCpuMs));
+      return each.reduce((sum, ms) => sum + ms, 0);
+    },
     async stop() {
       if (!exited) child.kill('SIGTERM');
       await exit;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeyCache } from './auth/api-key-cache.ts';
 import { ClientSecretBox } from './auth/client-secrets.ts';
+import { shareArgon2Among } from './auth/password-hash.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
@@ -35,6 +36,7 @@ async function serviceSecret(em: EntityManager, name: string): Promise<string> {
 }
 
 export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: boolean } = {}): Promise<Gatehouse> {
+  shareArgon2Among(config.workers);
   const database = await openDatabase(config, options);
   const em = database.orm.em.fork();
   const signingKeys = new SigningKeyStore(database.orm.em, config.publicUrl);

@@ -1,4 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+
+/** A setting the service cannot start with; the entry prints its message and exits non-zero. */
+export class ConfigError extends Error {}
 
 /** The service's configuration: the environment, parsed once into a typed, frozen object. */
 export interface Config {
@@ -25,13 +29,28 @@ export interface Config {
   readonly signInRateLimit: { readonly max: number; readonly windowMs: number };
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
+  /**
+   * Processes serving on this machine's cores (`WORKERS`: a positive integer, or `auto`, one per core). Above 1, a
+   * cluster primary prepares the database and forks that many workers sharing the port; it needs DATABASE_URL and
+   * REDIS_URL (docs/decisions.md, "Workers").
+   */
+  readonly workers: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function workers(env: NodeJS.ProcessEnv): number {
+  const raw = optional(env, 'WORKERS');
+  if (raw === undefined) return 1;
+  if (raw === 'auto') return availableParallelism();
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`WORKERS must be a positive integer or auto, got "${raw}"`);
   return value;
 }
 
@@ -44,9 +63,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const port = integer(env, 'PORT', 3000);
   const bootstrapApiKey = optional(env, 'GATEHOUSE_BOOTSTRAP_API_KEY');
   if (bootstrapApiKey !== undefined && bootstrapApiKey.length < 32) {
-    throw new Error('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
+    throw new ConfigError('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
   }
-  return Object.freeze({
+  const config: Config = Object.freeze({
     port,
     host: optional(env, 'HOST') ?? '0.0.0.0',
     publicUrl: (optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
@@ -68,6 +87,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }),
     bodyLimitBytes: 1024 * 1024,
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    workers: workers(env),
     ...overrides,
   });
+  if (config.workers > 1 && config.databaseUrl === undefined) {
+    throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the embedded database (PGlite) serves one process`);
+  }
+  if (config.workers > 1 && config.redisUrl === undefined) {
+    throw new ConfigError(
+      `WORKERS=${config.workers} needs REDIS_URL: the workers must share rate-limit counters, the sign-in throttle and cache invalidations`,
+    );
+  }
+  return config;
 }

@@ -1,40 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { startGatehouse } from './app.ts';
-import { loadConfig } from './config.ts';
-import { bootstrap, isEmpty } from './domain/bootstrap.ts';
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 
-/** Entry: config → database (migrated) → server.listen → bootstrap on an empty database. */
-const config = loadConfig();
-const gatehouse = await startGatehouse(config);
-const log = gatehouse.server.app.log;
-
-await gatehouse.server.app.listen({ port: config.port, host: config.host });
-if (await isEmpty(gatehouse.services.orm)) {
-  const result = await bootstrap(gatehouse.services.orm, { apiKeySecret: config.bootstrapApiKey, requestId: randomUUID() });
-  const { apiKey, ...ids } = result;
-  log.info(ids, 'bootstrapped an organization and a multi-tenant application');
-  if (config.bootstrapApiKey === undefined) {
-    // Printed once, on purpose: it is the only way to the first key. It is not stored in clear anywhere.
-    process.stdout.write(`\nBootstrap API key (app_admin, shown once): ${apiKey}\n\n`);
+/**
+ * Entry: config → with WORKERS above 1, the cluster primary (src/cluster.ts: migrations, first signing key, bootstrap
+ * on an empty database, then the workers); otherwise, and in each worker, one serving process (src/serve.ts:
+ * database → server.listen → bootstrap on an empty database when alone). Each loads only what it runs.
+ */
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`gatehouse: ${error.message}\n`);
+    process.exit(1);
   }
 }
-log.info(
-  { graphql: `${config.publicUrl}/graphql`, rest: `${config.publicUrl}/api/v1`, database: gatehouse.database.embedded ? 'embedded' : 'postgresql' },
-  `Gatehouse is listening; GraphQL playground at ${config.publicUrl}/graphql`,
-);
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    gatehouse.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+const config = configOrExit();
+if (config.workers > 1 && cluster.isPrimary) await (await import('./cluster.ts')).runPrimary(config);
+else await (await import('./serve.ts')).serve(config);

@@ -11,6 +11,7 @@ import { formatError } from './graphql/format-error.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
+import { loggerOptions } from './log.ts';
 import { registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './hosted/throttle.ts';
@@ -67,7 +68,7 @@ export interface Server {
 export async function createServer(services: Services, options: { redis?: unknown; logger?: boolean } = {}): Promise<Server> {
   const { config } = services;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => {

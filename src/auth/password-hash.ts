@@ -13,15 +13,24 @@ export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, t
 /**
  * @node-rs/argon2 runs each hash on libuv's thread pool (off the event loop), which it shares with file, DNS and
  * zlib work and which has only 4 threads. A burst of sign-ins must neither fill that pool nor hold N × 19 MiB at
- * once: at most one Argon2 job per core runs, the rest wait here in order.
+ * once: at most one Argon2 job per core runs on the machine, so a process takes its share of the cores among the
+ * `processes` serving on it (WORKERS), at most 4; the rest wait here in order.
  */
-export const ARGON2_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), 4));
+export function argon2Concurrency(processes: number): number {
+  return Math.max(1, Math.min(Math.ceil(availableParallelism() / processes), 4));
+}
 
+let concurrency = argon2Concurrency(1);
 let running = 0;
 const waiting: (() => void)[] = [];
 
+/** Called once at start-up by each of the `processes` serving on this machine. */
+export function shareArgon2Among(processes: number): void {
+  concurrency = argon2Concurrency(processes);
+}
+
 async function bounded<T>(job: () => Promise<T>): Promise<T> {
-  if (running >= ARGON2_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
   else running += 1;
   try {
     return await job();

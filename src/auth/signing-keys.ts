@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK, JWTPayload } from 'jose';
+import { lockForTransaction } from '../db/advisory-lock.ts';
 import { SigningKey } from '../db/entities/index.ts';
 import { newId } from '../ids.ts';
-import { generateSigningKey, signJwt, verifyAccessToken } from './jwt.ts';
+import { generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey } from './jwt.ts';
 
 /** Access tokens live at most this long, so a retired key must keep verifying for this long after retirement. */
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
@@ -39,16 +40,27 @@ export class SigningKeyStore {
     return keys;
   }
 
-  /** Creates the first key on an empty database. */
+  /** Creates the first key on an empty database: one, however many instances start on it together. */
   async ensureActiveKey(): Promise<void> {
-    const keys = await this.load(true);
-    if (!keys.some((key) => key.status === 'active')) await this.rotate();
+    if ((await this.load(true)).some((key) => key.status === 'active')) return;
+    await this.activate(await generateSigningKey(), 'if-none-is-active');
   }
 
   /** Adds a new active key and retires the previous ones; tokens they signed keep verifying until expiry. */
   async rotate(): Promise<string> {
     const generated = await generateSigningKey();
+    await this.activate(generated, 'always');
+    return generated.kid;
+  }
+
+  /**
+   * Makes `generated` the one active key, under an advisory lock: without it, instances starting together on an empty
+   * database (or rotations at the same moment) each see no new key, and each leaves its own active.
+   */
+  private async activate(generated: GeneratedKey, when: 'always' | 'if-none-is-active'): Promise<void> {
     await this.em.fork().transactional(async (em) => {
+      await lockForTransaction(em, 'gatehouse:signing-keys');
+      if (when === 'if-none-is-active' && (await em.count(SigningKey, { status: 'active' })) > 0) return;
       await em.nativeUpdate(SigningKey, { status: 'active' }, { status: 'retired', retiredAt: new Date() });
       em.create(SigningKey, {
         id: newId(),
@@ -60,7 +72,6 @@ export class SigningKeyStore {
       });
     });
     this.cached = undefined;
-    return generated.kid;
   }
 
   /**

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SigningKeyStore } from '../../src/auth/signing-keys.ts';
+import { SigningKey } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -45,5 +47,18 @@ describe('signing keys', () => {
       expect(response.status, token).toBe(401);
       expect(response.body.code).toBe('unauthenticated');
     }
+  });
+
+  // Last: it replaces the keys the tests above signed with.
+  it('leaves one active key when instances start together on a database without one, or rotate together', async () => {
+    const orm = app.gatehouse.services.orm;
+    const instances = () => Array.from({ length: 6 }, () => new SigningKeyStore(orm.em, app.gatehouse.services.config.publicUrl));
+    const active = () => orm.em.fork().count(SigningKey, { status: 'active' });
+    await orm.em.fork().nativeDelete(SigningKey, {});
+    await Promise.all(instances().map((store) => store.ensureActiveKey()));
+    expect(await active()).toBe(1);
+    expect(await orm.em.fork().count(SigningKey, {})).toBe(1);
+    await Promise.all(instances().map((store) => store.rotate()));
+    expect(await active()).toBe(1);
   });
 });

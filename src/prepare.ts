@@ -1,0 +1,19 @@
+import { pino } from 'pino';
+import { SigningKeyStore } from './auth/signing-keys.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/orm.ts';
+import { bootstrapOnFirstStart } from './first-start.ts';
+import { loggerOptions } from './log.ts';
+
+/**
+ * The cluster primary's once-only work, in a short-lived process of its own (src/cluster.ts) so that the primary never
+ * loads the ORM: migrations, the first signing key, and the bootstrap of an empty database, before any worker starts.
+ */
+const config = loadConfig();
+const database = await openDatabase(config);
+try {
+  await new SigningKeyStore(database.orm.em, config.publicUrl).ensureActiveKey();
+  await bootstrapOnFirstStart(database.orm, config, pino(loggerOptions(config.logLevel)));
+} finally {
+  await database.close();
+}

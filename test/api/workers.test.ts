@@ -1,0 +1,209 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { HttpClient } from '../support/http.ts';
+
+/**
+ * `npm start` with WORKERS: a cluster primary that prepares the database once and forks the workers, which share the
+ * port. Run as `node src/main.ts` in a child process, as an operator would; the service says "ready" over the IPC
+ * channel once every worker listens.
+ */
+const root = new URL('../../', import.meta.url).pathname;
+
+interface Started {
+  readonly child: ChildProcess;
+  /** Everything written so far: the workers' JSON log lines and the bootstrap key go to stdout. */
+  stdout(): string;
+  stderr(): string;
+  readonly exited: Promise<number | null>;
+  /** Resolves on the service's "ready", rejects if it exits first. */
+  readonly ready: Promise<void>;
+}
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, GATEHOUSE_BOOTSTRAP_API_KEY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.on('message', (message) => message === 'ready' && resolve());
+    void exited.then((code) => reject(new Error(`exited with ${code} before ready: ${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  return { child, stdout: () => stdout, stderr: () => stderr, exited, ready };
+}
+
+describe('WORKERS refusals, before anything else', () => {
+  // Unreachable addresses: a refusal that came after trying them would say so instead.
+  const nowhere = { DATABASE_URL: 'postgres://postgres@127.0.0.1:9/none', REDIS_URL: 'redis://127.0.0.1:9' };
+
+  it.each([
+    ['without REDIS_URL', { ...nowhere, WORKERS: '2', REDIS_URL: '' }, 'gatehouse: WORKERS=2 needs REDIS_URL: '],
+    ['without DATABASE_URL', { ...nowhere, WORKERS: '2', DATABASE_URL: '' }, 'gatehouse: WORKERS=2 needs DATABASE_URL: '],
+    ['with WORKERS=abc', { ...nowhere, WORKERS: 'abc' }, 'gatehouse: WORKERS must be a positive integer or auto, got "abc"'],
+  ])('%s: exits 1 with the reason', async (_, env, message) => {
+    const service = start(env);
+    expect(await service.exited).toBe(1);
+    expect(service.stderr()).toContain(message);
+    expect(service.stdout()).toBe('');
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The processes the kernel lists as children of `pid`. */
+async function children(pid: number): Promise<number[]> {
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  return listed.trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+// The workers share one PostgreSQL and hear each other through Redis: both are required with WORKERS above 1.
+const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
+describe.runIf(shared)('WORKERS=2 on PostgreSQL and Redis', () => {
+  let database: TestDatabase;
+  let service: Started;
+  let port: number;
+  let bootstrapKey: string;
+
+  /** One request on a connection of its own (no keep-alive), so the primary hands each to a worker afresh. */
+  function get(path: string, headers: Record<string, string> = {}): Promise<number> {
+    return new Promise((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path, headers, agent: false }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  /** The worker pids that logged completing these request ids (the ids are our X-Request-Id headers). */
+  async function servedBy(requestIds: string[]): Promise<Set<number>> {
+    const wanted = new Set(requestIds);
+    return eventually('every request logged', async () => {
+      const completed = service
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; reqId?: string; pid: number; worker?: number })
+        .filter((entry) => entry.msg === 'request completed' && wanted.has(entry.reqId ?? '') && entry.worker !== undefined);
+      return completed.length === wanted.size ? new Set(completed.map((entry) => entry.pid)) : undefined;
+    });
+  }
+
+  /** `count` requests on new connections with the key, each with its own request id. */
+  async function burst(key: string, count = 20): Promise<{ statuses: number[]; ids: string[] }> {
+    const ids = Array.from({ length: count }, () => randomUUID());
+    const statuses = await Promise.all(ids.map((id) => get('/api/v1/applications', { 'x-api-key': key, 'x-request-id': id })));
+    return { statuses, ids };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    port = await freePort();
+    service = start({
+      WORKERS: '2',
+      DATABASE_URL: database.databaseUrl ?? '',
+      REDIS_URL: process.env['REDIS_URL'] ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // Info level: each request's "request completed" line names the worker that served it.
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_MAX: '100000',
+      RATE_LIMIT_REDIS_PREFIX: `gatehouse-test-${randomUUID()}-`,
+      // Ten minutes: a revoked key refused within the test can only have been forgotten through an invalidation.
+      API_KEY_CACHE_MS: '600000',
+    });
+    await service.ready;
+  });
+  afterAll(async () => {
+    if (service?.child.exitCode === null) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    await database?.drop();
+  });
+
+  it('prepares the database once: the bootstrap key is printed exactly once, and works', async () => {
+    const printed = [...service.stdout().matchAll(/Bootstrap API key \(app_admin, shown once\): (\S+)/g)];
+    expect(printed).toHaveLength(1);
+    bootstrapKey = printed[0]?.[1] as string;
+    const { statuses } = await burst(bootstrapKey);
+    expect(statuses.every((status) => status === 200), String(statuses)).toBe(true);
+  });
+
+  it('runs two worker processes under the primary, and both serve requests on new connections', async () => {
+    const workers = await children(service.child.pid as number);
+    expect(workers).toHaveLength(2);
+    for (const pid of workers) expect(await readFile(`/proc/${pid}/cmdline`, 'utf8')).toContain('src/main.ts');
+    const { statuses, ids } = await burst(bootstrapKey, 40);
+    expect(statuses.every((status) => status === 200), String(statuses)).toBe(true);
+    expect([...(await servedBy(ids))].sort()).toEqual([...workers].sort());
+  });
+
+  it('a revoked API key is refused on every new connection, whichever worker had it cached', async () => {
+    const admin = new HttpClient(`http://127.0.0.1:${port}`, { apiKey: bootstrapKey });
+    const created = await admin.post('/api-keys', { name: 'revoked across workers', permissions: ['*'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const secret = created.body.secret as string;
+    const warm = await burst(secret);
+    expect(warm.statuses.every((status) => status === 200), String(warm.statuses)).toBe(true);
+    expect((await servedBy(warm.ids)).size).toBe(2);
+
+    expect((await admin.delete(`/api-keys/${created.body.key.id}`)).status).toBe(204);
+    // The other worker hears of it through Redis pub/sub: wait for a round refused everywhere, then every one after.
+    await eventually('a round of refusals', async () => ((await burst(secret)).statuses.every((status) => status === 401) ? true : undefined));
+    const after = await burst(secret, 40);
+    expect(after.statuses.every((status) => status === 401), String(after.statuses)).toBe(true);
+    expect((await servedBy(after.ids)).size).toBe(2);
+  });
+
+  it('replaces a worker that dies', async () => {
+    const primary = service.child.pid as number;
+    const [victim, survivor] = await children(primary);
+    process.kill(victim as number, 'SIGKILL');
+    const replacement = await eventually('a new worker', async () => (await children(primary)).find((pid) => pid !== victim && pid !== survivor));
+    expect(service.stdout()).toContain('a worker exited unexpectedly; replacing it');
+    // Serving once it has started: some request on a new connection reaches it.
+    await eventually('the new worker serving', async () => {
+      const { statuses, ids } = await burst(bootstrapKey, 4);
+      expect(statuses.every((status) => status === 200), String(statuses)).toBe(true);
+      return (await servedBy(ids)).has(replacement) ? true : undefined;
+    });
+  });
+
+  it('on SIGTERM, every worker finishes and the primary exits 0', async () => {
+    const workers = await children(service.child.pid as number);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    for (const pid of workers) expect(existsSync(`/proc/${pid}`)).toBe(false);
+  });
+});
