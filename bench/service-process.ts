@@ -28,6 +28,14 @@ export interface ServiceProcess {
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
+/** What `npm start` passes to node (its V8 memory flags and the entry), read from package.json so the two cannot differ. */
+async function startArguments(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = manifest.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`package.json's start script does not run node: "${manifest.scripts.start}"`);
+  return args;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,7 +71,7 @@ export async function startServiceProcess(databaseUrl: string, workers: number):
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const apiKey = `ghk_bench_${randomBytes(24).toString('base64url')}`;
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, await startArguments(), {
     cwd: REPO,
     env: {
       ...process.env,
