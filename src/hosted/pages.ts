@@ -17,6 +17,7 @@ export const DEFAULT_COPY = {
   'login.noAccess': 'This account has no access to {name}.',
   'login.signup': 'No account yet?',
   'login.signupLink': 'Create an account',
+  'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',
   'tenant.title': 'Choose an organization',
   'tenant.label': 'Organization',
   'tenant.submit': 'Continue',
@@ -99,6 +100,7 @@ input[aria-invalid=true]{border-color:#b91c1c}
 button{margin-top:1.5rem;padding:.7rem;border:0;border-radius:.375rem;background:var(--gh-primary);color:#fff;font:inherit;font-weight:600;cursor:pointer}
 button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-primary);border:1px solid var(--gh-primary)}
 .code{margin:1rem 0;text-align:center;font-size:1.75rem;letter-spacing:.15em}
+.notice{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;border:1px solid rgba(0,0,0,.2)}
 .error{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
 .field-error{margin:0;color:#b91c1c;font-size:.875rem}
 .alt{margin:1.5rem 0 0;text-align:center}
@@ -178,6 +180,8 @@ export interface LoginPageInput {
   readonly error?: CopyKey;
   /** Link to the sign-up form, when sign-up is open. */
   readonly signupUrl?: string;
+  /** What the user should know before signing in (not an error): e.g. that another account will be signed out. */
+  readonly notice?: CopyKey;
 }
 
 export function loginPage(look: PageLook, nonce: string, input: LoginPageInput): RenderedPage {
@@ -185,6 +189,7 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
   const describedBy = error === undefined ? [] : ['form-error'];
   const body =
     `<h1>${text(look, 'login.title')}</h1>\n<p class="subtitle">${text(look, 'login.subtitle')}</p>\n` +
+    (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
     field({ id: 'email', label: text(look, 'login.email'), type: 'email', autocomplete: 'username', value: input.email ?? '', describedBy, invalid: error !== undefined }) +

@@ -8,7 +8,7 @@ import { finishInteraction, interactionResult, SignInRefused, type SignIn } from
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { opPages } from './op-pages.ts';
-import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type CopyKey, type PageLook, type SignupPageInput } from './pages.ts';
+import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from './pages.ts';
 import { sendPage } from './reply.ts';
 import {
   activeUser,
@@ -125,14 +125,16 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       signup: `/interaction/${uid}/signup`,
     });
 
-    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: { email?: string; error?: CopyKey } = {}) {
+    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error'> = {}) {
       const { uid } = context.interaction;
       if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
       const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
+      // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
+      const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       return sendPage(
         reply,
         status,
-        (nonce) => loginPage(context.target.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...extra }),
+        (nonce) => loginPage(context.target.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...notice, ...extra }),
         formTargets(context),
       );
     }
@@ -149,9 +151,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       );
     }
 
-    /** Sign-up is a step of a sign-in (prompt `login`) on a surface whose password provider allows it. */
-    function requireSignup(context: InteractionContext) {
-      if (context.interaction.prompt.name !== 'login' || !context.target.password.signUp) {
+    /** Sign-up is a step of a sign-in (`signsIn`) on a surface whose password provider allows it. */
+    async function requireSignup(context: InteractionContext) {
+      if (!context.target.password.signUp || !(await signsIn(context))) {
         throw new HostedPageError(404, `Creating an account is not available for ${context.target.look.name}.`);
       }
     }
@@ -197,6 +199,23 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
 
+    /**
+     * Whether this interaction signs a user in (the login form, sign-up): the OP asks for a login, or the browser's
+     * session holds a user who cannot be used here (e.g. signed in to one isolated tenant's pool, now asked for
+     * another's, or since suspended). Signing in then switches the session's account: the OP signs the other one out.
+     */
+    async function signsIn(context: InteractionContext): Promise<boolean> {
+      const { interaction } = context;
+      if (interaction.prompt.name === 'login') return true;
+      return interaction.prompt.name === 'consent' && (await sessionUser(context)) === null;
+    }
+
+    /** The session's user, when it may sign in to the interaction's target. */
+    async function sessionUser(context: InteractionContext) {
+      const accountId = context.interaction.session?.accountId;
+      return accountId === undefined ? null : activeUser(context.target, accountId);
+    }
+
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
       const { interaction } = context;
@@ -204,13 +223,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (interaction.prompt.name === 'consent') {
         // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
         // tenant is decided as for a sign-in (the named one, the only one, or the user's choice).
-        const accountId = interaction.session?.accountId;
-        const user = accountId === undefined ? null : await activeUser(context.target, accountId);
-        // E.g. signed in to one isolated tenant (its own pool), now asked for another one.
-        // TODO(account switching): offer the other pool's sign-in here, through the OP's logout of the current session.
-        if (user === null) {
-          throw new HostedPageError(400, `You are signed in with an account that cannot be used for ${context.target.look.name}. Sign out, then sign in again.`);
-        }
+        const user = await sessionUser(context);
+        if (user === null) return showLogin(reply, context, 200);
         // The session's grant for this client is kept (its tenant too): the OP brought it here only because the
         // request asks for more or for consent again (prompt=consent). A request naming another tenant has no grant.
         if (interaction.grantId !== undefined) return finish(request, reply, context, undefined);
@@ -227,7 +241,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const fields = formOf(request);
       requireCsrf(context, fields);
       // A form left open after its step was done: show the current step.
-      if (context.interaction.prompt.name !== 'login') return reply.status(303).header('location', paths(context.interaction.uid).page).send();
+      if (!(await signsIn(context))) return reply.status(303).header('location', paths(context.interaction.uid).page).send();
       if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password']);
@@ -240,7 +254,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
       const context = await load(request, reply);
-      requireSignup(context);
+      await requireSignup(context);
       return showSignup(reply, context, 200);
     });
 
@@ -248,7 +262,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
-      requireSignup(context);
+      await requireSignup(context);
       const typed = { name: fields['name'] ?? '', email: fields['email'] ?? '' };
       const outcome = await signUp(context.target, { name: fields['name'], email: fields['email'], password: fields['password'] });
       if (!outcome.ok) {

@@ -58,9 +58,10 @@ export async function finishInteraction(interaction: Interaction, result: Intera
 const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
 
 /**
- * The result of an interaction: for `login`, the account and a grant of everything requested (scopes, the
- * resource), remembering the sign-in's tenant for the tokens (`tenant_id`); for `consent` (a later authorization
- * asking for more), the missing scopes added to the existing grant. Throws SignInRefused when the user is not
+ * The result of an interaction: for `login`, or a sign-in of another user than the session's (account switching),
+ * the account and a grant of everything requested (scopes, the resource), remembering the sign-in's tenant for the
+ * tokens (`tenant_id`); for `consent` (a later authorization of the session's user asking for more), the missing
+ * scopes added to the existing grant. Throws SignInRefused when the user is not
  * one the client's application may sign in (wrong application, not a member of the tenant, not active).
  */
 export async function interactionResult(
@@ -80,7 +81,10 @@ export async function interactionResult(
     return existing?.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
   };
 
-  if (interaction.prompt.name === 'login') {
+  // A user other than the session's signed in on a consent prompt: the session's account is switched, as at a login
+  // (the OP signs the session's account out on resuming: oidc-provider's resume, then its end_session confirmation).
+  const switching = signIn !== undefined && signIn.userId !== interaction.session?.accountId;
+  if (interaction.prompt.name === 'login' || (interaction.prompt.name === 'consent' && switching)) {
     if (signIn === undefined) throw new SignInRefused('the login prompt needs a signed-in user');
     const user = await signedInUser(orm, application, signIn);
     if (user === null) throw new SignInRefused('no such active user in the client’s application');

@@ -19,7 +19,8 @@ export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods
   { path: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'] },
   { path: jwks, methods: ['GET', 'OPTIONS'] },
   { path: authorization, methods: ['GET'] },
-  { path: `${authorization}/:uid`, methods: ['GET'] },
+  // A page when a sign-in switches the session's account: it posts the OP's sign-out of the other one.
+  { path: `${authorization}/:uid`, methods: ['GET'], page: true },
   { path: token, methods: ['POST', 'OPTIONS'] },
   { path: revocation, methods: ['POST', 'OPTIONS'] },
   { path: userinfo, methods: ['GET', 'POST', 'OPTIONS'] },

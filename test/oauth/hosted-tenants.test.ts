@@ -220,14 +220,53 @@ describe('isolated pools', () => {
     expect(await redeem(config, toSouth, southAnswer)).toMatchObject({ sub: erinSouth, tenant_id: south });
   });
 
-  it('signed in to one tenant’s pool, a request for another tenant does not reuse that sign-in', async () => {
+  it('signed in to one tenant’s pool, a request for another tenant asks for that pool’s sign-in and switches the account', async () => {
     const toNorth = await authorize(config, { tenant: 'north' });
     const signedIn = await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD });
     expect(await redeem(config, toNorth, signedIn)).toMatchObject({ sub: erinNorth, tenant_id: north });
+    const northSession = toNorth.jar.header(`${issuer}/oauth2/authorize`);
+
+    // The session's user is not South's: South's sign-in form, saying the other account will be signed out.
     const toSouth = await authorize(config, { tenant: 'south' }, toNorth.jar);
-    expect(toSouth.page.status).toBe(400);
-    expect(toSouth.page.location).toBeUndefined();
+    expect(toSouth.page.status).toBe(200);
     expect(toSouth.page.body).toContain('cannot be used for South');
+    expect(readForm(toSouth.page.url, toSouth.page.body).fields).toHaveProperty('password');
+
+    // North's password is not South's user's: refused on the same form, the notice kept, nothing switched.
+    const wrong = await toSouth.jar.submit(toSouth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('cannot be used for South');
+    expect(toSouth.jar.header(`${issuer}/oauth2/authorize`)).toBe(northSession);
+
+    // South's user signs in: the OP has the browser confirm the sign-out of North's user (its own form), then resumes.
+    const switched = await toSouth.jar.submit(wrong, { password: 'Other-Horse-7' });
+    expect(switched.status).toBe(303);
+    const signOut = await toSouth.jar.visit(switched.location!);
+    expect(signOut.status).toBe(200);
+    expect(signOut.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const signOutForm = readForm(signOut.url, signOut.body);
+    expect(signOutForm.action).toBe(`${issuer}/oauth2/logout/confirm`);
+    expect(signOutForm.fields).toMatchObject({ logout: 'yes' });
+    const resumed = await toSouth.jar.submit(signOut, {});
+    expect(await redeem(config, toSouth, resumed)).toMatchObject({ sub: erinSouth, app_id: another.applicationId, tenant_id: south });
+
+    // The browser's session is South's user's now: North asks for its own sign-in again.
+    const backToNorth = await authorize(config, { tenant: 'north' }, toSouth.jar);
+    expect(backToNorth.page.status).toBe(200);
+    expect(backToNorth.page.body).toContain('cannot be used for North');
+  });
+
+  it('a sign-in form of another pool without the session’s user signing in changes nothing', async () => {
+    const toNorth = await authorize(config, { tenant: 'north' });
+    const signedIn = await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(await redeem(config, toNorth, signedIn)).toMatchObject({ sub: erinNorth });
+    const toSouth = await authorize(config, { tenant: 'south' }, toNorth.jar);
+    // A forged submission (no CSRF token) is refused and signs nobody in or out.
+    const forged = await toSouth.jar.visit(readForm(toSouth.page.url, toSouth.page.body).action, { form: { email: 'erin@example.com', password: 'Other-Horse-7' } });
+    expect(forged.status).toBe(403);
+    const again = await authorize(config, { tenant: 'north' }, toNorth.jar);
+    expect(again.page.status).toBe(303);
+    expect(again.page.location).toContain(REDIRECT_URI);
   });
 
   it('another application’s tenant is unknown here', async () => {
