@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium } from '../support/chromium.ts';
+import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 
 /**
@@ -119,3 +120,61 @@ describe('hosted sign-in in Chromium', () => {
     });
   }
 });
+
+describe('account switching in Chromium', () => {
+  it('signed in to one isolated tenant, signing in to another switches the account through the OP’s sign-out form', async () => {
+    // An application whose tenants are each their own pool, with one e-mail in both, and a client of it.
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const users: Record<string, string> = {};
+    for (const [name, password] of [['North', PASSWORD], ['South', 'Other-Horse-7']] as const) {
+      const tenantId = await app.createTenant(name, other);
+      const created = await admin.post(`/applications/${other.applicationId}/tenants/${tenantId}/users`, { email: 'erin@example.com', password });
+      expect(created.status).toBe(201);
+      users[name] = created.body.id as string;
+    }
+    const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const isolated = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      const signIn = async (tenant: string, password: string) => {
+        const verifier = oidc.randomPKCECodeVerifier();
+        const url = oidc.buildAuthorizationUrl(isolated, {
+          redirect_uri: REDIRECT_URI,
+          scope: 'openid email',
+          resource: managementApi,
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          tenant,
+        });
+        await page.goto(url.href);
+        const notice = (await page.locator('.notice').count()) === 0 ? null : await page.locator('.notice').textContent();
+        await page.getByLabel('Email address').fill('erin@example.com');
+        await page.getByLabel('Password').fill(password);
+        if (notice !== null) await page.screenshot({ path: 'test-results/hosted-switch-account.png', fullPage: true });
+        // For a switch: the login POST, the OP's auto-submitted sign-out of the other account, the resume, the client.
+        await Promise.all([page.waitForURL(`${REDIRECT_URI}**`), page.getByRole('button', { name: 'Sign in' }).click()]);
+        const tokens = await oidc.authorizationCodeGrant(isolated, new URL(page.url()), { pkceCodeVerifier: verifier }, { resource: managementApi });
+        return { notice, claims: decodeJwt(tokens.access_token).payload };
+      };
+
+      const north = await signIn('north', PASSWORD);
+      expect(north.notice).toBeNull();
+      expect(north.claims.sub).toBe(users['North']);
+      const south = await signIn('south', 'Other-Horse-7');
+      expect(south.notice).toContain('cannot be used for South');
+      expect(south.claims.sub).toBe(users['South']);
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+

@@ -256,6 +256,23 @@ describe('isolated pools', () => {
     expect(backToNorth.page.body).toContain('cannot be used for North');
   });
 
+  it('the switch may also create an account in the other pool', async () => {
+    const toNorth = await authorize(config, { tenant: 'north' });
+    const signedIn = await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(await redeem(config, toNorth, signedIn)).toMatchObject({ sub: erinNorth });
+    const toSouth = await authorize(config, { tenant: 'south' }, toNorth.jar);
+    const signupUrl = /<a href="([^"]+\/signup)">/.exec(toSouth.page.body)?.[1];
+    expect(signupUrl).toBeDefined();
+    const signup = await toSouth.jar.visit(new URL(signupUrl!, toSouth.page.url).href);
+    expect(signup.status).toBe(200);
+    const created = await toSouth.jar.submit(signup, { name: 'Finn', email: 'finn@example.com', password: 'Finn-Horse-42' });
+    expect(created.status).toBe(303);
+    const signOut = await toSouth.jar.visit(created.location!);
+    const claims = await redeem(config, toSouth, await toSouth.jar.submit(signOut, {}));
+    expect(claims).toMatchObject({ tenant_id: south });
+    expect(claims['sub']).not.toBe(erinNorth);
+  });
+
   it('a sign-in form of another pool without the session’s user signing in changes nothing', async () => {
     const toNorth = await authorize(config, { tenant: 'north' });
     const signedIn = await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD });
