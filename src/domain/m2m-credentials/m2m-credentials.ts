@@ -3,11 +3,10 @@ import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
-import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
-import { clientChanged, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
-import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from '../oauth-clients/secrets.ts';
+import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
+import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -120,23 +119,15 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
   }
   const tenantId = await targetTenant(scope, input.tenantId);
   const { client, clientSecret } = await scope.em.transactional(async (em) => {
-    const client = em.create(OAuthClient, {
-      applicationId: scope.applicationId,
-      id: newId(),
+    const { client, clientSecret } = createClientRow(em, scope, {
       tenantId,
       type: 'm2m',
       name,
-      redirectUris: [],
-      postLogoutRedirectUris: [],
       authMethod,
-      secretEncrypted: null,
-      previousSecretEncrypted: null,
-      previousSecretExpiresAt: null,
       jwks,
       permissions,
-      revokedAt: null,
+      withSecret: SECRET_METHODS.has(authMethod),
     });
-    const clientSecret = SECRET_METHODS.has(authMethod) ? setFirstSecret(scope.services.clientSecrets, client) : null;
     recordAudit(em, scope, { action: 'm2m_credential.create', targetType: 'm2m_credential', targetId: client.id, tenantId, after: snapshot(client) });
     return { client, clientSecret };
   });

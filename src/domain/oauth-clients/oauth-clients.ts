@@ -124,6 +124,39 @@ export async function findClientOfKind(
   return client;
 }
 
+/** What a new `oauth_client` row is made of; the rest starts empty (no URIs, keys or permissions unless given). */
+export interface NewClientRow {
+  readonly tenantId: string | null;
+  readonly type: OAuthClient['type'];
+  readonly name: string;
+  readonly authMethod: ClientAuthMethod;
+  readonly redirectUris?: string[];
+  readonly postLogoutRedirectUris?: string[];
+  readonly jwks?: OAuthClient['jwks'];
+  readonly permissions?: string[];
+  /** Give it its first secret, returned in clear: the one time it is shown. */
+  readonly withSecret: boolean;
+}
+
+/** A new client (or M2M credential) of the scope's application, persisted with `em`'s transaction. */
+export function createClientRow(em: EntityManager, scope: Scope, row: NewClientRow): { client: OAuthClient; clientSecret: string | null } {
+  const { withSecret, ...fields } = row;
+  const client = em.create(OAuthClient, {
+    applicationId: scope.applicationId,
+    id: newId(),
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    jwks: null,
+    permissions: [],
+    ...fields,
+    secretEncrypted: null,
+    previousSecretEncrypted: null,
+    previousSecretExpiresAt: null,
+    revokedAt: null,
+  });
+  return { client, clientSecret: withSecret ? setFirstSecret(scope.services.clientSecrets, client) : null };
+}
+
 const findClient = (em: EntityManager, clientId: string, lock = false) =>
   findClientOfKind(em, SIGN_IN_CLIENTS, clientId, { resource: 'OAuth client', field: 'clientId' }, lock);
 
@@ -151,23 +184,15 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   const postLogout = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
   const tenantId = await targetTenant(scope, input.tenantId);
   const { client, clientSecret } = await scope.em.transactional(async (em) => {
-    const client = em.create(OAuthClient, {
-      applicationId: scope.applicationId,
-      id: newId(),
+    const { client, clientSecret } = createClientRow(em, scope, {
       tenantId,
       type,
       name,
       redirectUris: redirects,
       postLogoutRedirectUris: postLogout,
       authMethod: tokenEndpointAuthMethod,
-      secretEncrypted: null,
-      previousSecretEncrypted: null,
-      previousSecretExpiresAt: null,
-      jwks: null,
-      permissions: [],
-      revokedAt: null,
+      withSecret: type === 'web',
     });
-    const clientSecret = type === 'web' ? setFirstSecret(scope.services.clientSecrets, client) : null;
     recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: snapshot(client) });
     return { client, clientSecret };
   });
