@@ -36,10 +36,11 @@ interface Flow {
   readonly page: Visit;
 }
 
-async function authorize(config: oidc.Configuration, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> {
+/** An authorization request of `config`'s client; a parameter given as undefined is left out (e.g. `resource`). */
+async function authorize(config: oidc.Configuration, parameters: Record<string, string | undefined> = {}, jar = new CookieJar()): Promise<Flow> {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
+  const all: Record<string, string | undefined> = {
     redirect_uri: REDIRECT_URI,
     scope: 'openid email',
     resource: managementApi,
@@ -47,7 +48,8 @@ async function authorize(config: oidc.Configuration, parameters: Record<string, 
     code_challenge_method: 'S256',
     state,
     ...parameters,
-  });
+  };
+  const url = oidc.buildAuthorizationUrl(config, Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined)));
   const start = await jar.visit(url.href);
   expect(start.location, start.body).toBeDefined();
   // A browser signed in already may go straight back to the client: then that redirect is the "page".
@@ -254,6 +256,21 @@ describe('isolated pools', () => {
     const backToNorth = await authorize(config, { tenant: 'north' }, toSouth.jar);
     expect(backToNorth.page.status).toBe(200);
     expect(backToNorth.page.body).toContain('cannot be used for North');
+  });
+
+  it('the switch signs the other account out: the tokens of its sign-in stop working', async () => {
+    // A sign-in for userinfo (no resource): its access token is the OP's own, alive while its grant is.
+    const toNorth = await authorize(config, { tenant: 'north', resource: undefined });
+    const northCallback = await toNorth.jar.followOut(await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD }), issuer);
+    const northTokens = await oidc.authorizationCodeGrant(config, northCallback, { pkceCodeVerifier: toNorth.verifier, expectedState: toNorth.state });
+    expect(await oidc.fetchUserInfo(config, northTokens.access_token, erinNorth)).toMatchObject({ sub: erinNorth });
+
+    const toSouth = await authorize(config, { tenant: 'south' }, toNorth.jar);
+    const switched = await toSouth.jar.submit(toSouth.page, { email: 'erin@example.com', password: 'Other-Horse-7' });
+    const signOut = await toSouth.jar.visit(switched.location!);
+    expect(await redeem(config, toSouth, await toSouth.jar.submit(signOut, {}))).toMatchObject({ sub: erinSouth });
+    const userinfo = await fetch(`${issuer}/oauth2/userinfo`, { headers: { authorization: `Bearer ${northTokens.access_token}` } });
+    expect(userinfo.status).toBe(401);
   });
 
   it('the switch may also create an account in the other pool', async () => {
