@@ -11,7 +11,7 @@ import { createTestDatabase } from '../test/support/database.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
-import { hostedSignIns, rawVerifies, type BatchFigures } from './sign-ins.ts';
+import { pairedSignIns, type BatchFigures, type PairedSignIns } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
 process.env['TEST_DATABASE_URL'] ||= 'postgres://postgres@127.0.0.1:5432/test';
@@ -94,7 +94,7 @@ const serviceLabel = (workers: number) => (workers === 1 ? '1 process' : `${work
 interface ServiceRun {
   readonly workers: number;
   readonly figures: LoadFigures[];
-  readonly signIn: BatchFigures;
+  readonly signIns: PairedSignIns;
   readonly seeded: ProcessMemory[];
   readonly loaded: ProcessMemory[];
 }
@@ -119,8 +119,8 @@ async function throughput(workers: number): Promise<ServiceRun> {
     ];
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const signIn = await hostedSignIns(service, SIGN_INS, CONNECTIONS);
-    return { workers, figures, signIn, seeded, loaded: await service.memory() };
+    const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
+    return { workers, figures, signIns, seeded, loaded: await service.memory() };
   } finally {
     await service.stop();
     await database.drop();
@@ -129,7 +129,7 @@ async function throughput(workers: number): Promise<ServiceRun> {
 
 const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
 
-function report(raw: BatchFigures, runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthStatementCounts) {
+function report(runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthStatementCounts) {
   const out: string[] = [];
   const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
   const redis = new URL(process.env['REDIS_URL'] ?? '');
@@ -159,9 +159,11 @@ function report(raw: BatchFigures, runs: ServiceRun[], statements: StatementCoun
   out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each'], signInWidths));
   const signInRow = (f: BatchFigures, label = f.label) =>
     row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1)], signInWidths);
-  out.push(signInRow(raw));
-  for (const run of runs) out.push(signInRow(run.signIn, `${run.signIn.label}, ${serviceLabel(run.workers)}`));
-  const ratios = runs.map((run) => `${serviceLabel(run.workers)} ${percent(run.signIn.perSecond, raw.perSecond)}`);
+  for (const { workers, signIns } of runs) {
+    out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
+    out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
+  }
+  const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
   out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
 
   out.push('', `SQL statements (in process, onQuery hook): client-credentials grant ${oauth.grant}, hosted sign-in (login POST → code) ${oauth.signIn}`);
@@ -190,9 +192,7 @@ function report(raw: BatchFigures, runs: ServiceRun[], statements: StatementCoun
 
 // Other work on the machine skews every figure: the header says how busy it was.
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
-// The service's own verify, in this process, before any service runs.
-const raw = await rawVerifies(SIGN_INS, CONNECTIONS);
 const runs: ServiceRun[] = [];
 for (const workers of SERVICES) runs.push(await throughput(workers));
 const statements = await countStatements(STATEMENT_SIZES);
-report(raw, runs, statements, await countOAuthStatements());
+report(runs, statements, await countOAuthStatements());

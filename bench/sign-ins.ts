@@ -65,7 +65,7 @@ async function batch(
  * Raw Argon2id: the service's own `verifyPassword` (same parameters, same bound on concurrent jobs), in this process,
  * against a hash it made itself, `concurrency` callers at a time.
  */
-export async function rawVerifies(count: number, concurrency: number): Promise<BatchFigures> {
+async function rawVerifies(count: number, concurrency: number): Promise<BatchFigures> {
   const stored = await hashPassword(PASSWORD);
   await verifyPassword(stored, PASSWORD);
   return batch('raw Argon2id verify (bench process)', count, concurrency, () => verifyPassword(stored, PASSWORD), ownCpuMs);
@@ -131,13 +131,22 @@ export async function prepareSignIns(
   };
 }
 
+/** Hosted sign-ins beside their physical baseline, measured moments apart on the same machine. */
+export interface PairedSignIns {
+  readonly raw: BatchFigures;
+  readonly hosted: BatchFigures;
+}
+
 /**
  * Hosted password sign-ins, prepared beforehand (prepareSignIns); what is timed is the form's POST and the redirects
  * that follow it, until the browser is sent to the client with a code: the credential check (one Argon2id
  * verification) and the OP issuing the code. One user per concurrent sign-in, so that they do not queue on one
- * account's row.
+ * account's row. Between the preparation and the sign-ins, with the service idle, the raw Argon2id batch: whatever
+ * else the machine is doing then weighs on both.
  */
-export async function hostedSignIns(service: SignInService, count: number, concurrency: number): Promise<BatchFigures> {
+export async function pairedSignIns(service: SignInService, count: number, concurrency: number): Promise<PairedSignIns> {
   const { signIn } = await prepareSignIns(service, count, concurrency);
-  return batch('hosted sign-in: login POST → code', count, concurrency, signIn, service.cpuMs);
+  const raw = await rawVerifies(count, concurrency);
+  const hosted = await batch('hosted sign-in: login POST → code', count, concurrency, signIn, service.cpuMs);
+  return { raw, hosted };
 }
