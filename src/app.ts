@@ -43,7 +43,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   await signingKeys.ensureActiveKey();
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
   const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
-  const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);

@@ -1,4 +1,14 @@
-import { execute, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import {
+  getVariableValues,
+  Kind,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.ts';
 
 /** What a named operation answers: the root data (absent when the request failed before execution) and its errors, serialized. */
@@ -7,10 +17,14 @@ export interface OperationResult {
   readonly errors: readonly GraphQLFormattedError[];
 }
 
+/** One operation, checked against the schema and compiled once, run per request. */
+export interface PreparedOperation {
+  run(variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult>;
+}
+
 export interface OperationExecutor {
-  /** Checks a standalone operation document against the schema; throws at startup, not at the first request. */
-  prepare(name: string, document: DocumentNode): void;
-  run(document: DocumentNode, operationName: string, variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult>;
+  /** Checks and compiles a standalone operation document; throws at startup, not at the first request. */
+  prepare(name: string, document: DocumentNode): PreparedOperation;
 }
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -18,7 +32,12 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
 /**
  * Runs the REST adapter's operations on the schema Apollo serves at /graphql: the same resolvers, the same context and
  * the same error serializer (format-error.ts), without Apollo's per-request pipeline (hashing the source, the document
- * cache, plugins), which an operation parsed and validated once at startup does not need.
+ * cache, plugins), which an operation validated once at startup does not need.
+ *
+ * Execution is graphql-jit's: each operation compiled once into a function that resolves and completes its fields
+ * (several times cheaper per field than graphql-js's interpreter, which walks the document on every request). The
+ * variables are coerced by graphql-js first, so a refused input is worded, and its 422 `field` found, exactly as at
+ * /graphql; the compiled function then coerces the same, already valid, values again.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   // Apollo's code for a request refused before any resolver ran (variable coercion): the serializer maps it to 422.
@@ -30,12 +49,23 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
     prepare(name, document) {
       const [error] = validate(schema, document);
       if (error !== undefined) throw new Error(`operations.graphql: ${name} does not match the schema: ${error.message}`);
-    },
-    async run(document, operationName, variables, context) {
-      const result = await execute({ schema, document, operationName, variableValues: variables, contextValue: context });
-      const beforeExecution = !('data' in result);
-      const errors = (result.errors ?? []).map((error) => formatError(beforeExecution ? asUserInputError(error) : error.toJSON(), error));
-      return { data: result.data, errors };
+      const compiled = compileQuery(schema, document, name);
+      if (!isCompiledQuery(compiled)) throw new Error(`operations.graphql: ${name} does not compile: ${compiled.errors?.[0]?.message}`);
+      const definition = document.definitions.find(
+        (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION && node.name?.value === name,
+      );
+      const variableDefinitions = definition?.variableDefinitions ?? [];
+      return {
+        async run(variables, context) {
+          const coerced = getVariableValues(schema, variableDefinitions, variables);
+          if (coerced.errors !== undefined) {
+            return { data: undefined, errors: coerced.errors.map((refused) => formatError(asUserInputError(refused), refused)) };
+          }
+          const result = await compiled.query(undefined, context, variables);
+          const errors = (result.errors ?? []).map((failed) => formatError(failed.toJSON(), failed));
+          return { data: result.data, errors };
+        },
+      };
     },
   };
 }

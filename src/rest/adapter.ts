@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Kind, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import type { OperationExecutor } from '../graphql/operation-executor.ts';
+import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
@@ -61,11 +61,15 @@ export interface RestAdapterDeps {
 /** Mounts every row of the route table under /api/v1, plus 405 answers for the methods a path does not have. */
 export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps): void {
   const routes = expandRoutes();
-  const operations = new Map(routes.map(({ operation }) => [operation.name, operation]));
-  for (const operation of operations.values()) deps.operations.prepare(operation.name, operation.document);
+  // Each operation is prepared once, however many paths (the three path forms) serve it.
+  const prepared = new Map<string, PreparedOperation>();
+  for (const { operation } of routes) {
+    if (!prepared.has(operation.name)) prepared.set(operation.name, deps.operations.prepare(operation.name, operation.document));
+  }
   const methodsByUrl = new Map<string, Set<HttpMethod>>();
   for (const route of routes) {
     const { operation } = route;
+    const runnable = prepared.get(operation.name)!;
     methodsByUrl.set(route.url, (methodsByUrl.get(route.url) ?? new Set()).add(route.method));
 
     app.route({
@@ -77,7 +81,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, request);
         const execute = async (): Promise<StoredResponse> => {
-          const { data, errors } = await deps.operations.run(operation.document, operation.name, variables, context);
+          const { data, errors } = await runnable.run(variables, context);
           const [error] = errors;
           if (error !== undefined) return errorResponse(error.extensions, error.message);
           const status = successStatus(route);

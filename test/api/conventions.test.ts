@@ -113,6 +113,28 @@ describe('conventions on every response', () => {
     expect(anonymous.body.errors?.[0]?.extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
   });
 
+  it('refuses malformed input with the same message and field over REST as over GraphQL, and changes nothing', async () => {
+    const appId = app.root.applicationId;
+    const operation = (name: string) => expandRoutes(ROUTES).find((route) => route.operation.name === name)!.operation.query;
+    const before = await app.http.get(`/applications/${appId}/tenants?pageSize=100`);
+    const cases = [
+      { method: 'PATCH', path: `/applications/${appId}`, body: { tenancyConfig: { brandingScope: 'nope' } }, name: 'UpdateApplication', field: 'tenancyConfig.brandingScope' },
+      { method: 'POST', path: `/applications/${appId}/tenants`, body: { name: 'Acme', colour: 'red' }, name: 'CreateTenant', field: 'colour' },
+      { method: 'POST', path: `/applications/${appId}/tenants`, body: { name: 5 }, name: 'CreateTenant', field: 'name' },
+      { method: 'GET', path: `/applications/${appId}/tenants?pageSize=many`, name: 'ListTenants', variables: { appId, pageSize: 'many' }, field: 'pageSize' },
+    ];
+    for (const { method, path, body, name, variables, field } of cases) {
+      const rest = await app.http.request(method, `/api/v1${path}`, body === undefined ? {} : { body });
+      const graphql = await app.http.graphql(operation(name), variables ?? { appId, input: body });
+      const [error] = graphql.body.errors ?? [];
+      expect(graphql.status, name).toBe(422);
+      expect(error?.extensions, name).toEqual({ code: 'validation_error', status: 422, field });
+      expect(rest.status, name).toBe(422);
+      expect(rest.body, name).toEqual({ code: 'validation_error', message: error?.message, field });
+    }
+    expect(await app.http.get(`/applications/${appId}/tenants?pageSize=100`)).toMatchObject({ body: before.body });
+  });
+
   it('answers transport failures on /graphql in the GraphQL error shape too', async () => {
     const huge = await app.http.graphql('{ version }', { padding: 'x'.repeat(1024 * 1024 + 1) });
     expect(huge.body.errors?.[0]?.extensions).toMatchObject({ code: 'payload_too_large', status: 413 });
