@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 
 /**
  * A real browser (Debian's Chromium through playwright-core) signs one user in through the hosted page, once for
@@ -65,23 +65,16 @@ afterAll(async () => {
   await new Promise((resolve) => callbackServer?.close(resolve));
 });
 
+/** The client's redirect URI and the management API as the resource (known once the app runs). */
+const defaults = () => ({ redirectUri: REDIRECT_URI, resource: managementApi });
+
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
 
 describe('hosted sign-in in Chromium', () => {
   for (const name of ['Acme', 'Globex']) {
     it(`signs a user in to ${name}, on a page in ${name}'s branding`, async () => {
       const tenant = tenants[name]!;
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: REDIRECT_URI,
-        scope: 'openid email',
-        resource: managementApi,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state,
-        tenant: name.toLowerCase(),
-      });
+      const { url, verifier, state } = await authorizationRequest(config, defaults(), { tenant: name.toLowerCase() });
       // A fresh context per tenant: its own cookies, as two people on two machines.
       const context = await browser.newContext();
       try {
@@ -145,15 +138,7 @@ describe('account switching in Chromium', () => {
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
       });
       const signIn = async (tenant: string, password: string) => {
-        const verifier = oidc.randomPKCECodeVerifier();
-        const url = oidc.buildAuthorizationUrl(isolated, {
-          redirect_uri: REDIRECT_URI,
-          scope: 'openid email',
-          resource: managementApi,
-          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: 'S256',
-          tenant,
-        });
+        const { url, verifier, state } = await authorizationRequest(isolated, defaults(), { tenant });
         await page.goto(url.href);
         const notice = (await page.locator('.notice').count()) === 0 ? null : await page.locator('.notice').textContent();
         await page.getByLabel('Email address').fill('erin@example.com');
@@ -161,7 +146,7 @@ describe('account switching in Chromium', () => {
         if (notice !== null) await page.screenshot({ path: 'test-results/hosted-switch-account.png', fullPage: true });
         // For a switch: the login POST, the OP's auto-submitted sign-out of the other account, the resume, the client.
         await Promise.all([page.waitForURL(`${REDIRECT_URI}**`), page.getByRole('button', { name: 'Sign in' }).click()]);
-        const tokens = await oidc.authorizationCodeGrant(isolated, new URL(page.url()), { pkceCodeVerifier: verifier }, { resource: managementApi });
+        const tokens = await oidc.authorizationCodeGrant(isolated, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state }, { resource: managementApi });
         return { notice, claims: decodeJwt(tokens.access_token).payload };
       };
 

@@ -2,9 +2,9 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /** Self sign-up on the hosted page, as the pool's password provider and password policy allow. */
 const REDIRECT_URI = 'https://app.example/callback';
@@ -24,39 +24,20 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-interface Flow {
-  readonly jar: CookieJar;
-  readonly verifier: string;
-  readonly state: string;
-  readonly page: Visit;
-}
-
-async function authorize(configuration = config, parameters: Record<string, string> = {}): Promise<Flow> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(configuration, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email profile',
-    resource: managementApi,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
-  });
-  const jar = new CookieJar();
-  const start = await jar.visit(url.href);
-  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
-  return { jar, verifier, state, page: await jar.visit(start.location!) };
+async function authorize(configuration = config, parameters: Record<string, string> = {}): Promise<AuthorizationFlow> {
+  const flow = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: managementApi }, { scope: 'openid email profile', ...parameters });
+  expect(flow.start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return flow;
 }
 
 /** The sign-up link of the sign-in page, followed. */
-async function signupPage(flow: Flow): Promise<Visit> {
+async function signupPage(flow: AuthorizationFlow): Promise<Visit> {
   const link = /<a href="([^"]+\/signup)">/.exec(flow.page.body)?.[1];
   expect(link, flow.page.body).toBeDefined();
   return flow.jar.visit(new URL(link!, flow.page.url).href);
 }
 
-async function tokensAfter(configuration: oidc.Configuration, flow: Flow, answer: Visit) {
+async function tokensAfter(configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) {
   const callback = await flow.jar.followOut(answer, issuer);
   return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
 }

@@ -175,16 +175,22 @@ export interface AuthorizationFlow {
   readonly page: Visit;
 }
 
+/** An authorization request for a code with PKCE S256: the URL, and what the client keeps to redeem the answer. */
+export interface AuthorizationRequest {
+  readonly url: URL;
+  readonly verifier: string;
+  readonly state: string;
+}
+
 /**
- * Sends the browser to the authorization endpoint of `config` for a code (`openid email`, the given redirect URI and
- * resource; `parameters` add or override, `resource: ''` asks for none) and follows it to the hosted sign-in page.
+ * The authorization URL of `config` for a code (`openid email`, the given redirect URI and resource; `parameters` add
+ * or override, `resource: ''` asks for none), with a fresh PKCE verifier and state.
  */
-export async function startAuthorization(
+export async function authorizationRequest(
   config: oidc.Configuration,
   defaults: { redirectUri: string; resource: string },
   parameters: Record<string, string> = {},
-  jar = new CookieJar(),
-): Promise<AuthorizationFlow> {
+): Promise<AuthorizationRequest> {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const all: Record<string, string> = {
@@ -197,7 +203,17 @@ export async function startAuthorization(
     ...parameters,
   };
   if (all['resource'] === '') delete all['resource'];
-  const url = oidc.buildAuthorizationUrl(config, all);
+  return { url: oidc.buildAuthorizationUrl(config, all), verifier, state };
+}
+
+/** Sends the browser to an authorization request (authorizationRequest) and follows it to the hosted sign-in page. */
+export async function startAuthorization(
+  config: oidc.Configuration,
+  defaults: { redirectUri: string; resource: string },
+  parameters: Record<string, string> = {},
+  jar = new CookieJar(),
+): Promise<AuthorizationFlow> {
+  const { url, verifier, state } = await authorizationRequest(config, defaults, parameters);
   const start = await jar.visit(url.href);
   const page = start.location?.startsWith(`${url.origin}/interaction/`) === true ? await jar.visit(start.location) : start;
   return { jar, verifier, state, start, page };
