@@ -12,7 +12,7 @@ import type { SignInTarget } from './sign-in.ts';
  */
 
 /** A `locked` user whose lock has run out is active again for the purposes of signing in. */
-export function lockExpired(user: SignInUser, now = new Date()): boolean {
+function lockExpired(user: SignInUser, now = new Date()): boolean {
   return user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now;
 }
 
@@ -65,24 +65,24 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
 }
 
 /**
- * A successful sign-in clears the count, and lifts a lock that has run out. False when that lock was renewed or made
- * permanent meanwhile: the sign-in must then fail like any other.
+ * A successful sign-in clears the count, and lifts a lock that has run out. The row was read before the password's
+ * verification, which takes long enough for attempts verified meanwhile to lock the user (a burst of guesses): the
+ * decision is taken on the row as it is now, in one statement that writes only when there is something to clear.
+ * False when the user may not sign in now (locked, or suspended): the sign-in must then fail like any other.
  */
 export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInUser): Promise<boolean> {
   const connection = target.applicationScope.em.getConnection();
-  if (lockExpired(user)) {
-    const [row] = await connection.execute<{ id: string }[]>(
-      `update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null, status = 'active', locked_until = null
-       where application_id = ? and id = ? and status = 'locked' and locked_until <= now() returning id`,
-      [target.application.id, user.id],
-    );
-    return row !== undefined;
-  }
-  // Nothing to clear when the row just read had no failure. One counted meanwhile stays: the stricter outcome.
-  if (user.failedSignIns === 0) return true;
-  await connection.execute(
-    'update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null where application_id = ? and id = ? and failed_sign_ins > 0',
-    [target.application.id, user.id],
+  // The select reads the row as it was before the update (one snapshot): it answers for a row with nothing to clear.
+  const rows = await connection.execute<{ id: string }[]>(
+    `with cleared as (
+       update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null, status = 'active', locked_until = null
+        where application_id = ? and id = ? and (failed_sign_ins > 0 or status = 'locked')
+          and (status = 'active' or (status = 'locked' and locked_until <= now()))
+       returning id)
+     select id from cleared
+     union all
+     select id from app_user where application_id = ? and id = ? and status = 'active' and failed_sign_ins = 0`,
+    [target.application.id, user.id, target.application.id, user.id],
   );
-  return true;
+  return rows.length > 0;
 }

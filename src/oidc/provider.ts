@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Provider, { errors, type Account, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
@@ -83,39 +83,75 @@ function managementApi(deps: OidcDependencies): ResourceServer {
   };
 }
 
-/** Users are application-owned: an account is looked up in the application of the client asking for it. */
-async function findAccount(deps: OidcDependencies, ctx: KoaContextWithOIDC, sub: string): Promise<Account | undefined> {
+/** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
+const TENANT_IDS = 'gatehouseTenantIds';
+
+const accountTenants = (account: Account | undefined): readonly string[] => (account?.[TENANT_IDS] as readonly string[] | undefined) ?? [];
+
+/**
+ * Users are application-owned: an account is looked up in the application of the client asking for it. With a token
+ * (a code, a refresh token, a device code or an access token at userinfo), the account is found only while the user
+ * still belongs to the tenant its grant was signed in for: a tenant deleted, or the user removed from it, and that
+ * tenant's tokens answer as for an unknown account (`invalid_grant` at the token endpoint, 401 at userinfo).
+ */
+async function findAccount(deps: OidcDependencies, ctx: KoaContextWithOIDC, sub: string, token?: { grantId?: string }): Promise<Account | undefined> {
   const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
   if (applicationId === undefined || !isUuid(sub)) return undefined;
-  const user = await readSignInUser(deps.orm.em, applicationId, { id: sub });
+  const grantId = token?.grantId;
+  const [user, tenantId] = await Promise.all([
+    readSignInUser(deps.orm.em, applicationId, { id: sub }),
+    grantId === undefined ? null : grantTenant(deps.orm, grantId),
+  ]);
   // A suspended or locked user keeps no access: userinfo and refresh answer as for an unknown account.
   if (user === null || user.status !== 'active') return undefined;
+  if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   return {
     accountId: user.id,
+    [TENANT_IDS]: user.tenantIds,
     // The provider keeps only the claims of the granted scopes (`claims` below).
     claims: () => ({ sub: user.id, email: user.email, email_verified: false, name: user.name ?? undefined }),
   };
 }
 
 /**
- * The session's grant for the client, unless the request names (`tenant`) another tenant than the one that grant's
- * sign-in was for: then the hosted pages are asked again and a grant of that tenant is made, so a signed-in user never
- * gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
+ * The session's grant for the client, unless it no longer fits the request: its tenant is one the user no longer
+ * belongs to (the tenant deleted, or the user removed from it), or the request names (`tenant`) another tenant than
+ * the one that grant's sign-in was for. The hosted pages are then asked again and decide the tenant afresh, so a
+ * signed-in user never gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
  */
 async function loadExistingGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
   const grantId = fresh ?? (ctx.oidc.client === undefined ? undefined : ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId));
   if (grantId === undefined) return undefined;
-  if (fresh === undefined && !(await grantIsForRequestedTenant(deps, ctx, grantId))) return undefined;
+  if (fresh === undefined && !(await grantFitsRequest(deps, ctx, grantId))) return undefined;
   return ctx.oidc.provider.Grant.find(grantId);
 }
 
-async function grantIsForRequestedTenant(deps: OidcDependencies, ctx: KoaContextWithOIDC, grantId: string): Promise<boolean> {
+async function grantFitsRequest(deps: OidcDependencies, ctx: KoaContextWithOIDC, grantId: string): Promise<boolean> {
+  const granted = await grantTenant(deps.orm, grantId);
+  if (granted !== null && !accountTenants(ctx.oidc.account).includes(granted)) return false;
   const requested = ctx.oidc.params?.['tenant'];
   if (typeof requested !== 'string' || requested === '') return true;
-  const [granted, applicationId] = [await grantTenant(deps.orm, grantId), gatehouseData(ctx.oidc.client)?.applicationId];
+  const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
   if (granted === null || applicationId === undefined) return false;
   return (await deps.surfaces.findTenantId(applicationId, requested)) === granted;
+}
+
+/**
+ * oidc-provider's prompts, and one more reason to ask for a login: the browser's session names an account findAccount
+ * no longer finds for this client (deleted, suspended or locked since, or a user of another application signed in on
+ * the same surface). oidc-provider would otherwise go on without an account and fail the consent checks (a 500); the
+ * sign-in form switches the session to whoever signs in.
+ */
+function interactionsPolicy() {
+  const policy = interactionPolicy.base();
+  const { Check } = interactionPolicy;
+  policy.get('login')?.checks.add(
+    new Check('account_unavailable', 'The session’s account cannot be used here', (ctx) =>
+      ctx.oidc.session?.accountId !== undefined && ctx.oidc.account === undefined ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  return policy;
 }
 
 /**
@@ -212,9 +248,9 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, surfac
       return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
     },
     extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface) },
-    findAccount: (ctx, sub) => findAccount(deps, ctx, sub),
+    findAccount: (ctx, sub, token) => findAccount(deps, ctx, sub, token),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
-    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
     rotateRefreshToken: true,
     ttl: {

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { recordSuccessfulSignIn } from '../../src/hosted/lockout.ts';
+import { resolveTarget } from '../../src/hosted/sign-in.ts';
+import { readSignInUser } from '../../src/domain/users/sign-in-user.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
 
@@ -14,11 +17,13 @@ const WRONG = 'Wrong-Horse-9';
 let app: TestApp;
 let issuer: string;
 let config: oidc.Configuration;
+let clientId: string;
 
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  clientId = client.clientId;
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
   expect(policy.status, JSON.stringify(policy.body)).toBe(200);
@@ -97,6 +102,27 @@ describe('lockout', () => {
     const lifted = await attempt('gus@example.com', PASSWORD);
     expect(lifted.answer.status, lifted.answer.body.slice(-1500)).toBe(303);
     expect(await status(userId)).toBe('active');
+  });
+
+  it('a right password verified while other attempts locked the account is refused: the row is read again to decide', async () => {
+    // A burst of guesses: the sign-in read the row (active), then its Argon2id verification queued behind the others,
+    // which locked the user meanwhile. The verification succeeds on the stale row; the decision must not.
+    const userId = await createUser('nat@example.com');
+    const { services } = app.gatehouse;
+    const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [] } }, undefined);
+    const readBeforeVerifying = (await readSignInUser(services.orm.em.fork(), app.root.applicationId, { id: userId }))!;
+    expect(readBeforeVerifying).toMatchObject({ status: 'active', failedSignIns: 0 });
+    const connection = services.orm.em.getConnection();
+    await connection.execute(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes', failed_sign_ins = 3 where id = ?`, [userId]);
+    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBe(false);
+    expect(await status(userId)).toBe('locked');
+    // Suspended meanwhile: refused too. Active with failures counted meanwhile: the success clears them.
+    await connection.execute(`update app_user set status = 'suspended', locked_until = null where id = ?`, [userId]);
+    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBe(false);
+    await connection.execute(`update app_user set status = 'active', failed_sign_ins = 2, last_failed_sign_in_at = now() where id = ?`, [userId]);
+    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBe(true);
+    const [row] = await connection.execute<{ failed_sign_ins: number }[]>('select failed_sign_ins from app_user where id = ?', [userId]);
+    expect(row?.failed_sign_ins).toBe(0);
   });
 
   it('lockoutMinutes null locks until an administrator unlocks', async () => {

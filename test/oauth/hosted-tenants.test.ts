@@ -178,6 +178,73 @@ describe('shared pool', () => {
   });
 });
 
+describe('a session and its tokens when the user’s standing changes', () => {
+  let config: oidc.Configuration;
+  let acme: string;
+  let globex: string;
+
+  beforeAll(async () => {
+    config = await webClient(app.root.applicationId);
+    [acme, globex] = [await app.createTenant('Standing Acme'), await app.createTenant('Standing Globex')];
+  });
+
+  async function createUser(email: string, tenantIds: string[]) {
+    const created = await app.http.post('/users', { email, password: PASSWORD, ...(tenantIds.length > 0 ? { tenantId: tenantIds[0] } : {}) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    if (tenantIds.length > 1) expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds })).status).toBe(200);
+    return created.body.id as string;
+  }
+
+  /** Signs in (offline_access, so with a refresh token) in a browser of its own; the browser and the refresh token. */
+  async function signIn(email: string, tenant: string, client = config) {
+    const flow = await authorize(client, { tenant, scope: 'openid email offline_access', prompt: 'consent' });
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email, password: PASSWORD }), issuer);
+    const tokens = await oidc.authorizationCodeGrant(client, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+    expect(tokens.refresh_token).toBeTruthy();
+    return { jar: flow.jar, refreshToken: tokens.refresh_token! };
+  }
+
+  it('removed from the tenant, the user’s refresh tokens of it are refused and the session asks again', async () => {
+    const dana = await createUser('dana@example.com', [acme, globex]);
+    const { jar, refreshToken } = await signIn('dana@example.com', 'standing-acme');
+    expect((await app.http.patch(`/users/${dana}`, { tenantIds: [globex] })).status).toBe(200);
+
+    await expect(oidc.refreshTokenGrant(config, refreshToken, { resource: managementApi })).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The browser's session no longer gets a code for that tenant: the pages are asked, and refuse it.
+    const again = await authorize(config, { tenant: acme }, jar);
+    expect(again.page.status).toBe(403);
+    expect(again.page.location).toBeUndefined();
+    // The tenant the user still belongs to is served from the same session.
+    const other = await authorize(config, { tenant: globex }, jar);
+    expect(await redeem(config, other, other.page)).toMatchObject({ sub: dana, tenant_id: globex });
+  });
+
+  it('a deleted tenant’s refresh tokens are refused', async () => {
+    const doomed = await app.createTenant('Standing Doomed');
+    await createUser('eve@example.com', [doomed]);
+    const { refreshToken } = await signIn('eve@example.com', doomed);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${doomed}`)).status).toBe(204);
+    await expect(oidc.refreshTokenGrant(config, refreshToken, { resource: managementApi })).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('a session whose user was deleted, or belongs to another application, gets the sign-in form (not an error)', async () => {
+    const fred = await createUser('fred@example.com', [acme]);
+    const { jar } = await signIn('fred@example.com', acme);
+    expect((await app.http.delete(`/users/${fred}`)).status).toBe(204);
+    const afterDelete = await authorize(config, { tenant: acme }, jar);
+    expect(afterDelete.page.status).toBe(200);
+    expect(readForm(afterDelete.page.url, afterDelete.page.body).fields).toHaveProperty('password');
+
+    // The same browser, signed in to this application, now sent by a client of another application.
+    await createUser('gina@example.com', [acme]);
+    const signedIn = await signIn('gina@example.com', acme);
+    const another = await app.bootstrapAnother();
+    const foreign = await authorize(await webClient(another.applicationId), {}, signedIn.jar);
+    expect(foreign.page.status).toBe(200);
+    expect(readForm(foreign.page.url, foreign.page.body).fields).toHaveProperty('password');
+  });
+});
+
 describe('isolated pools', () => {
   let another: BootstrapResult;
   let config: oidc.Configuration;
