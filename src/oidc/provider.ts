@@ -344,6 +344,14 @@ export class OidcProvider {
     provider.Client.prototype.compareClientSecret = async function (this: InstanceType<typeof provider.Client>, actual: string) {
       return (await compare.call(this, actual)) || matchesPreviousSecret(this, actual, Math.floor(Date.now() / 1000));
     };
+    // oidc-provider persists every touched session at the end of a request. On the device flow's resume route without
+    // a session (no cookie, or one of another browser), its error page touches a session that was never saved, and
+    // persist() throws: a bare 500 instead of that page. A session never saved has nothing to persist.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
+    const persist = provider.Session.prototype.persist;
+    provider.Session.prototype.persist = async function (this: InstanceType<typeof provider.Session>) {
+      return typeof this.exp === 'number' ? persist.call(this) : this.jti;
+    };
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };

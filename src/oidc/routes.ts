@@ -18,7 +18,8 @@ export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods
   { path: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'] },
   { path: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'] },
   { path: jwks, methods: ['GET', 'OPTIONS'] },
-  { path: authorization, methods: ['GET'] },
+  // Redirects as a rule, but a page for response_mode=form_post (the OP's self-submitting form, carrying the code).
+  { path: authorization, methods: ['GET'], page: true },
   // A page when a sign-in switches the session's account: it posts the OP's sign-out of the other one.
   { path: `${authorization}/:uid`, methods: ['GET'], page: true },
   { path: token, methods: ['POST', 'OPTIONS'] },

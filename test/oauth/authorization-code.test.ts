@@ -125,6 +125,29 @@ describe('hosted sign-in → authorization code', () => {
     expect(forged.status).toBe(401);
   });
 
+  it('response_mode=form_post answers with a page that carries the code: never framed, cached or sniffed', async () => {
+    const { flow } = await signIn();
+    // Signed in already: the OP answers at once, with its self-submitting form instead of a redirect.
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      response_mode: 'form_post',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      state: oidc.randomState(),
+    });
+    const page = await flow.jar.visit(url.href);
+    expect(page.status, page.body).toBe(200);
+    expect(page.body).toMatch(/<form[^>]+action="https:\/\/app\.example\/callback"/);
+    expect(page.body).toMatch(/name="code" value="[\w-]+"/);
+    // The OP's form submits itself with an inline script: the page policy forbids framing, not scripts.
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('userinfo answers with the granted claims for a userinfo access token', async () => {
     const { tokens } = await signIn();
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);

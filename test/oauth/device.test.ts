@@ -158,6 +158,37 @@ describe('device verification pages', () => {
     expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
   });
 
+  it('a browser signed in to one application, confirming another application’s device code, is asked to sign in', async () => {
+    // Signed in to this application through its device flow (no tenant named: the application's look).
+    const jar = new CookieJar();
+    const { started } = await start();
+    const toSignIn = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+    const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email: 'ada@example.com', password: PASSWORD });
+    expect((await jar.visit(resumed.location!)).status).toBe(200);
+
+    const another = await app.bootstrapAnother();
+    const foreign = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: another.applicationId });
+    const foreignStarted = await oidc.initiateDeviceAuthorization(await discover(app, foreign.clientId, oidc.None()), { scope: 'openid' });
+    const confirmed = await jar.submit(await jar.submit(await jar.visit(foreignStarted.verification_uri_complete!), {}), {});
+    expect(confirmed.status, confirmed.body.slice(0, 500)).toBe(303);
+    expect(confirmed.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+    const login = await jar.visit(confirmed.location!);
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('name="password"');
+  });
+
+  it('the resume step without the browser’s session (a link opened elsewhere) is the code page with an error, not a 500', async () => {
+    const url = `${app.baseUrl}/oauth2/device/no-such-interaction`;
+    // No cookie at all, and cookies that are not the OP's (unsigned, made up).
+    for (const cookie of [undefined, '_session=made-up; _interaction_resume=made-up']) {
+      const page = await fetch(url, { headers: cookie === undefined ? {} : { cookie }, redirect: 'manual' });
+      expect(page.status).toBe(400);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await page.text()).toContain('name="user_code"');
+    }
+  });
+
   it('a prefilled code is escaped, and a forged xsrf token is refused', async () => {
     const jar = new CookieJar();
     const page = await jar.visit(`${app.baseUrl}/oauth2/device?user_code=${encodeURIComponent('"><img src=x>')}`);
