@@ -1,4 +1,4 @@
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLScalarType, Kind } from 'graphql';
 import { DateTimeResolver, JSONObjectResolver, UUIDResolver } from 'graphql-scalars';
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { SERVICE_VERSION } from '../src/version.ts';
@@ -13,8 +13,29 @@ const DateTime = new GraphQLScalarType({
   serialize: (value) => DateTimeResolver.serialize(value).toISOString(),
 });
 
+/** Exactly 8-4-4-4-12 hexadecimal digits: graphql-scalars' UUID also takes braces, which then reached PostgreSQL (a 500). */
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A UUID in the lower case ids are stored in: UUIDs are case-insensitive, and an upper-case id must find the same row
+ * and pass the same scope checks. The refusal is a plain error, not a GraphQLError, so that graphql-js wraps it with
+ * the refused literal's location, by which src/graphql/input-refusals.ts names the argument; it quotes no value.
+ */
+function canonicalUuid(value: unknown): string {
+  if (typeof value !== 'string' || !UUID_SHAPE.test(value)) throw new TypeError('Not a UUID (8-4-4-4-12 hexadecimal digits)');
+  return value.toLowerCase();
+}
+
+/** graphql-scalars' UUID (its name, description and JSON Schema hint) with the strict, normalizing parse above. */
+const UUID = new GraphQLScalarType({
+  ...UUIDResolver.toConfig(),
+  serialize: canonicalUuid,
+  parseValue: canonicalUuid,
+  parseLiteral: (ast) => canonicalUuid(ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
 export const commonResolvers: Resolvers = {
-  UUID: UUIDResolver,
+  UUID,
   DateTime,
   JSONObject: JSONObjectResolver,
   Query: { version: () => SERVICE_VERSION },

@@ -79,7 +79,7 @@ export async function createServer(services: Services, options: { redis?: unknow
     routerOptions: { ignoreTrailingSlash: false },
   });
   const schema = buildSchema();
-  const serializeError = formatError((error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
+  const serializeError = formatError(schema, (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
   const apollo = await createApollo(schema, serializeError);
 
   services.invalidations.onError = (error) => app.log.error({ err: error }, 'invalidation fan-out through Redis failed');
@@ -194,6 +194,22 @@ export async function createServer(services: Services, options: { redis?: unknow
   return { app, apollo };
 }
 
+interface GraphQLResponseBody {
+  readonly data?: unknown;
+  readonly errors?: readonly { readonly extensions?: { readonly status?: unknown } }[];
+}
+
+/**
+ * A response without data takes the status of its first error (401, 404, 422…), so HTTP clients and proxies see
+ * failures as failures; a partial result stays 200, as GraphQL requires. It is read from the body Apollo wrote, so it
+ * covers the requests Apollo refuses before its request pipeline starts (no query, a batch, CSRF prevention) too,
+ * which Apollo itself answers 400, a status the contract does not have.
+ */
+function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefined {
+  const status = errors?.[0]?.extensions?.status;
+  return data == null && typeof status === 'number' ? status : undefined;
+}
+
 async function handleGraphQL(
   apollo: ApolloServer<RequestContext>,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
@@ -219,7 +235,8 @@ async function handleGraphQL(
       context: async () => context,
     });
     if (response.body.kind !== 'complete') throw new Error('incremental delivery is not enabled');
-    return { status: response.status ?? 200, body: JSON.parse(response.body.string) as unknown };
+    const body = JSON.parse(response.body.string) as GraphQLResponseBody;
+    return { status: statusOfFailure(body) ?? response.status ?? 200, body };
   };
   const result =
     idempotencyKey === undefined

@@ -6,6 +6,7 @@ import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { createServer, type Server } from '../../src/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient, type HttpResponse } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 
 const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -133,6 +134,80 @@ describe('conventions on every response', () => {
       expect(rest.body, name).toEqual({ code: 'validation_error', message: error?.message, field });
     }
     expect(await app.http.get(`/applications/${appId}/tenants?pageSize=100`)).toMatchObject({ body: before.body });
+  });
+
+  it('refuses a UUID in braces or with a stray brace as any other malformed id, in a path, a body and a GraphQL argument', async () => {
+    const malformedId = await app.http.get('/users/not-a-uuid');
+    expect(malformedId.body).toMatchObject({ code: 'validation_error', field: 'userId' });
+    const userQuery = 'query($userId: UUID!) { user(userId: $userId) { id } }';
+    const malformedOverGraphQL = await app.http.graphql(userQuery, { userId: 'not-a-uuid' });
+    for (const braced of [`${SAMPLE_ID}}`, `{${SAMPLE_ID}}`, `{${SAMPLE_ID}`]) {
+      const path = await app.http.get(`/users/${encodeURIComponent(braced)}`);
+      expect(path, braced).toMatchObject({ status: 422, body: malformedId.body });
+      const body = await app.http.post('/users', { email: 'braced@app.example', tenantId: braced });
+      expect(body, braced).toMatchObject({ status: 422, body: { code: 'validation_error', field: 'tenantId' } });
+      const variable = await app.http.graphql(userQuery, { userId: braced });
+      expect(variable.status, braced).toBe(422);
+      expect(variable.body.errors?.[0], braced).toEqual(malformedOverGraphQL.body.errors?.[0]);
+      const literal = await app.http.graphql(`{ user(userId: "${braced}") { id } }`);
+      expect(literal.status, braced).toBe(422);
+      expect(literal.body.errors?.[0]?.extensions, braced).toEqual({ code: 'validation_error', status: 422, field: 'userId' });
+    }
+  });
+
+  it('reads UUIDs case-insensitively and answers them in lower case', async () => {
+    const appId = app.root.applicationId;
+    const upper = await app.http.get(`/applications/${appId.toUpperCase()}`);
+    expect(upper).toMatchObject({ status: 200, body: { id: appId } });
+    const overGraphQL = await app.http.graphql(`{ application(appId: "${appId.toUpperCase()}") { id } }`);
+    expect(overGraphQL).toMatchObject({ status: 200, body: { data: { application: { id: appId } } } });
+    const tenantId = await app.createTenant('Upper Case');
+    const tenantKey = await issueTestKey(app, { tenantId });
+    const ownTenant = await tenantKey.get(`/applications/${appId}/tenants/${tenantId.toUpperCase()}`);
+    expect(ownTenant).toMatchObject({ status: 200, body: { id: tenantId } });
+  });
+
+  it('never echoes a refused value in the message: it may be a secret', async () => {
+    const refusals = [
+      {
+        secret: 'SG.TOPSECRETVALUE',
+        field: 'secrets.apikey',
+        rest: () => app.http.put('/email/provider', { type: 'sendgrid', fromAddress: 'a@app.example', secrets: { apikey: 'SG.TOPSECRETVALUE' } }),
+        variable: () =>
+          app.http.graphql('mutation($input: EmailProviderInput!) { putEmailProvider(input: $input) { type } }', {
+            input: { type: 'sendgrid', fromAddress: 'a@app.example', secrets: { apikey: 'SG.TOPSECRETVALUE' } },
+          }),
+        literal: () => app.http.graphql('mutation { putEmailProvider(input: { type: sendgrid, fromAddress: "a@app.example", secrets: { apikey: "SG.TOPSECRETVALUE" } }) { type } }'),
+      },
+      {
+        secret: 'GHSECRETSTRING',
+        field: 'secrets',
+        rest: () => app.http.post('/auth-providers', { type: 'oauth', config: { provider: 'github', clientId: 'gh' }, secrets: 'GHSECRETSTRING' }),
+        variable: () =>
+          app.http.graphql('mutation($input: CreateAuthProviderInput!) { createAuthProvider(input: $input) { id } }', {
+            input: { type: 'oauth', config: { provider: 'github', clientId: 'gh' }, secrets: 'GHSECRETSTRING' },
+          }),
+        literal: () => app.http.graphql('mutation { createAuthProvider(input: { type: oauth, secrets: "GHSECRETSTRING" }) { id } }'),
+      },
+      {
+        secret: 'p4ssw0rd-in-the-wrong-place',
+        field: 'userId',
+        rest: () => app.http.get('/users/p4ssw0rd-in-the-wrong-place'),
+        variable: () => app.http.graphql('query($id: UUID!) { user(userId: $id) { id } }', { id: 'p4ssw0rd-in-the-wrong-place' }),
+        literal: () => app.http.graphql('{ user(userId: "p4ssw0rd-in-the-wrong-place") { id } }'),
+      },
+    ];
+    for (const { secret, field, rest, variable, literal } of refusals) {
+      const overRest = await rest();
+      expect(overRest, secret).toMatchObject({ status: 422, body: { code: 'validation_error', field } });
+      expect(overRest.body.message, secret).not.toContain(secret);
+      for (const response of [await variable(), await literal()]) {
+        const [error] = response.body.errors ?? [];
+        expect(response.status, secret).toBe(422);
+        expect(error?.extensions, secret).toEqual({ code: 'validation_error', status: 422, field });
+        expect(error?.message, secret).not.toContain(secret);
+      }
+    }
   });
 
   it('answers transport failures on /graphql in the GraphQL error shape too', async () => {

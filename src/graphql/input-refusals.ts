@@ -1,0 +1,250 @@
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  Kind,
+  parse,
+  TypeInfo,
+  typeFromAST,
+  visit,
+  visitWithTypeInfo,
+  type ASTNode,
+  type DefinitionNode,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type GraphQLType,
+  type Source,
+  type VariableDefinitionNode,
+} from 'graphql';
+
+/**
+ * graphql-js's refusals of client input, reworded for the contract: the `field` is the input path as REST names it
+ * (the argument, or the path inside the `input` argument, whatever the client called its variables) and the message
+ * names that path and the type expected there. graphql-js quotes the refused value, which may be a secret (an e-mail
+ * provider's API key in the wrong place): no value is ever repeated.
+ *
+ * graphql-js 16 keeps the path of a refused variable only in its message, so the messages are read here, anchored on
+ * what graphql-js itself wrote (the variable's name, the inner reason) and never on the quoted value.
+ */
+export interface InputRefusal {
+  readonly message: string;
+  readonly field?: string;
+}
+
+type Segment = string | number;
+
+type Problem = 'invalid' | 'missing' | 'unknown';
+
+interface Refusal {
+  readonly problem: Problem;
+  /** From the argument: `['input', 'tenancyConfig', 'brandingScope']`; undefined where no argument holds the input. */
+  readonly path: readonly Segment[] | undefined;
+  /** The type expected there; undefined for an unknown field. */
+  readonly expected: GraphQLType | undefined;
+}
+
+/** The name is the client's (a REST body's key may be any string); the type, the schema's. */
+const UNKNOWN_FIELD = /^Field "([^"]+)" is not defined by type "\w+"\./;
+/** `Field "name" …` while coercing a variable, `Field "CreateTenantInput.name" …` while validating a literal. */
+const MISSING_FIELD = /^Field "(?:\w+\.)?(\w+)" of required type "[^"]+" was not provided\./;
+const MISSING_ARGUMENT = /^(?:Field|Directive) "[^"]+" argument "(\w+)" of type "([^"]+)" is required, but it was not provided\.$/;
+const UNKNOWN_ARGUMENT = /^Unknown argument "/;
+/** Values as a client writes them in the document (a variable is not one: its value is coerced, not validated). */
+const LITERAL_KINDS: ReadonlySet<Kind> = new Set([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT]);
+
+export function readInputRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
+  if (error.message.startsWith('Syntax Error: ')) return { message: withoutTokenValue(error.message) };
+  const refusal = variableRefusal(schema, error) ?? literalRefusal(schema, error);
+  return refusal === undefined ? argumentRefusal(error) : word(refusal);
+}
+
+/** A syntax error quotes the offending token, perhaps a misplaced secret literal: only its kind is named. */
+function withoutTokenValue(message: string): string {
+  return message.replace(/\b(String|BlockString|Int|Float) ".*"\.$/s, '$1.');
+}
+
+/** An argument left out or not in the schema: graphql-js's message names it and quotes no value, so only `field` is added. */
+function argumentRefusal(error: GraphQLError): InputRefusal | undefined {
+  const [node] = error.nodes ?? [];
+  const missing = MISSING_ARGUMENT.exec(error.message)?.[1];
+  const unknown = node?.kind === Kind.ARGUMENT && UNKNOWN_ARGUMENT.test(error.message) ? node.name.value : undefined;
+  const field = missing ?? unknown;
+  return field === undefined ? undefined : { message: error.message, field };
+}
+
+/** A variable's value refused while coercing it (graphql-js `getVariableValues`). */
+function variableRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | undefined {
+  const [definition] = error.nodes ?? [];
+  if (definition?.kind !== Kind.VARIABLE_DEFINITION) return undefined;
+  const name = definition.variable.name.value;
+  const reading = readCoercionMessage(error.message, name, error.originalError?.message);
+  if (reading === undefined) return undefined;
+  const { problem, segments } = reading;
+  const argument = usageOf(schema, error, definition) ?? { path: [name], type: typeFromAST(schema, definition.type) };
+  const expected = problem === 'unknown' ? undefined : typeAt(argument.type, segments);
+  return { problem, path: [...argument.path, ...segments], expected };
+}
+
+/**
+ * `Variable "$input" got invalid value … at "input.a[0].b"; <reason>` → the path inside the variable (`a[0].b`, plus
+ * the field the reason names) and what is wrong there. The reason is the inner error's own message, so the quoted
+ * value between them is never parsed.
+ */
+function readCoercionMessage(message: string, variable: string, reason: string | undefined): { problem: Problem; segments: Segment[] } | undefined {
+  const subject = `Variable "$${variable}" `;
+  if (!message.startsWith(subject)) return undefined;
+  const rest = message.slice(subject.length);
+  if (/^of required type "[^"]+" was not provided\.$/.test(rest)) return { problem: 'missing', segments: [] };
+  if (/^of non-null type "[^"]+" must not be null\.$/.test(rest)) return { problem: 'invalid', segments: [] };
+  if (reason === undefined || !rest.startsWith('got invalid value ') || !rest.endsWith(`; ${reason}`)) return undefined;
+  const valueAndPath = rest.slice(0, rest.length - reason.length - 2);
+  const at = new RegExp(` at "${variable}((?:\\.\\w+|\\[\\d+\\])*)"$`).exec(valueAndPath)?.[1] ?? '';
+  const segments: Segment[] = [...at.matchAll(/\.(\w+)|\[(\d+)\]/g)].map(([, key, index]) => key ?? Number(index));
+  const missing = MISSING_FIELD.exec(reason)?.[1];
+  if (missing !== undefined) return { problem: 'missing', segments: [...segments, missing] };
+  const unknown = UNKNOWN_FIELD.exec(reason)?.[1];
+  if (unknown !== undefined) return { problem: 'unknown', segments: [...segments, unknown] };
+  return { problem: 'invalid', segments };
+}
+
+/** The input type at `path` inside a value of `type`; a list's items are one step down. */
+function typeAt(type: GraphQLType | undefined, path: readonly Segment[]): GraphQLType | undefined {
+  let current = type;
+  for (const segment of path) {
+    const nullable = current === undefined ? undefined : getNullableType(current);
+    if (typeof segment === 'number') current = isListType(nullable) ? nullable.ofType : undefined;
+    else current = isInputObjectType(nullable) ? nullable.getFields()[segment]?.type : undefined;
+  }
+  return current;
+}
+
+/**
+ * Where the client passed the variable: its argument and, inside a literal, the path to it, with the type the argument
+ * expects there. Found in the request's document, read again from the error's source (graphql-js keeps no link from
+ * a node to its parents). The REST adapter's documents carry no source; their variables are named after the
+ * arguments they are passed to, which are the REST parameters' names, and typed as them, so there the variable
+ * itself is the answer.
+ */
+function usageOf(schema: GraphQLSchema, error: GraphQLError, definition: VariableDefinitionNode): Located | undefined {
+  if (error.source === undefined) return undefined;
+  const { document, variableUses } = inputsOf(schema, error.source);
+  const declaring = document.definitions.find(
+    (node) => node.kind === Kind.OPERATION_DEFINITION && node.variableDefinitions?.some((variable) => variable.loc?.start === definition.loc?.start),
+  );
+  const fragments = document.definitions.filter((node) => node.kind === Kind.FRAGMENT_DEFINITION);
+  const name = definition.variable.name.value;
+  for (const scope of declaring === undefined ? fragments : [declaring, ...fragments]) {
+    const use = variableUses.get(scope)?.get(name);
+    if (use !== undefined) return use;
+  }
+  return undefined;
+}
+
+/** A literal refused by validation (ValuesOfCorrectTypeRule): a value of the wrong type, a field missing or unknown. */
+function literalRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | undefined {
+  const [node] = error.nodes ?? [];
+  if (node === undefined) return undefined;
+  const missingField = node.kind === Kind.OBJECT ? MISSING_FIELD.exec(error.message)?.[1] : undefined;
+  const unknown = node.kind === Kind.OBJECT_FIELD && UNKNOWN_FIELD.test(error.message);
+  if (missingField === undefined && !unknown && !LITERAL_KINDS.has(node.kind)) return undefined;
+  const located = error.source === undefined ? undefined : inputsOf(schema, error.source).byPosition.get(positionOf(node));
+  if (unknown) return { problem: 'unknown', path: located?.path, expected: undefined };
+  if (missingField !== undefined) {
+    return { problem: 'missing', path: located?.path && [...located.path, missingField], expected: typeAt(located?.type, [missingField]) };
+  }
+  return { problem: 'invalid', path: located?.path, expected: located?.type };
+}
+
+interface Located {
+  readonly path: readonly Segment[];
+  /** The input type expected at the node. */
+  readonly type: GraphQLType | undefined;
+}
+
+/** Every node inside an argument's value in one document, placed. */
+interface DocumentInputs {
+  readonly document: DocumentNode;
+  /** By `positionOf(node)`. */
+  readonly byPosition: ReadonlyMap<string, Located>;
+  /** Per operation or fragment, the first use of each variable inside an argument. */
+  readonly variableUses: ReadonlyMap<DefinitionNode, ReadonlyMap<string, Located>>;
+}
+
+function positionOf(node: ASTNode): string {
+  return `${node.kind}@${node.loc?.start}`;
+}
+
+/**
+ * One parse and one walk per document, however many refusals it holds (graphql-js reports up to 100): per refusal,
+ * a 1 MiB document would cost a client's one request a hundred parses.
+ */
+const inputsBySource = new WeakMap<Source, DocumentInputs>();
+
+function inputsOf(schema: GraphQLSchema, source: Source): DocumentInputs {
+  let inputs = inputsBySource.get(source);
+  if (inputs === undefined) {
+    inputs = placeInputs(schema, parse(source));
+    inputsBySource.set(source, inputs);
+  }
+  return inputs;
+}
+
+function placeInputs(schema: GraphQLSchema, document: DocumentNode): DocumentInputs {
+  const typeInfo = new TypeInfo(schema);
+  const byPosition = new Map<string, Located>();
+  const variableUses = new Map<DefinitionNode, Map<string, Located>>();
+  let uses = new Map<string, Located>();
+  // The path from the argument down to the node being visited; empty outside arguments.
+  const path: Segment[] = [];
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      enter(node, key, _parent, _path, ancestors) {
+        if (node.kind === Kind.OPERATION_DEFINITION || node.kind === Kind.FRAGMENT_DEFINITION) variableUses.set(node, (uses = new Map<string, Located>()));
+        const segment = segmentOf(node, key, ancestors);
+        if (segment !== undefined) path.push(segment);
+        if (path.length === 0 || node.kind === Kind.NAME) return;
+        const located = { path: [...path], type: typeInfo.getInputType() ?? undefined };
+        byPosition.set(positionOf(node), located);
+        if (node.kind === Kind.VARIABLE && !uses.has(node.name.value)) uses.set(node.name.value, located);
+      },
+      leave(node, key, _parent, _path, ancestors) {
+        if (segmentOf(node, key, ancestors) !== undefined) path.pop();
+      },
+    }),
+  );
+  return { document, byPosition, variableUses };
+}
+
+/** The step a node adds to an input path: an argument's or object field's name, a list item's index. */
+function segmentOf(node: ASTNode, key: string | number | undefined, ancestors: readonly (ASTNode | readonly ASTNode[])[]): Segment | undefined {
+  if (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) return node.name.value;
+  // graphql-js's `ancestors` stop short of the parent (here the list's `values` array): the last one is the list.
+  const owner = ancestors.at(-1);
+  const inList = owner !== undefined && 'kind' in owner && owner.kind === Kind.LIST;
+  return inList && typeof key === 'number' ? key : undefined;
+}
+
+/** The REST field: the body is the `input` argument, which a REST client never names. */
+function fieldName(path: readonly Segment[]): string {
+  const inside = path[0] === 'input' && path.length > 1 ? path.slice(1) : path;
+  return inside.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+}
+
+/** `UUID!`, or with an enum its values: `CustomizationScope (application | tenant)`. */
+function describe(type: GraphQLType): string {
+  const named = getNamedType(type);
+  return isEnumType(named) ? `${type.toString()} (${named.getValues().map((value) => value.name).join(' | ')})` : type.toString();
+}
+
+const LEAD: Readonly<Record<Problem, string>> = { invalid: 'Invalid', missing: 'Missing', unknown: 'Unknown field' };
+
+function word({ problem, path, expected }: Refusal): InputRefusal {
+  const field = path === undefined ? undefined : fieldName(path);
+  const subject = `${LEAD[problem]} ${field ?? 'value'}`;
+  const message = expected === undefined ? subject : `${subject}: expected ${describe(expected)}`;
+  return field === undefined ? { message } : { message, field };
+}
