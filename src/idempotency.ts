@@ -25,17 +25,28 @@ export function requestFingerprint(...parts: unknown[]): string {
 }
 
 /**
- * A stored response may hold a secret shown once (a rotated API key's): the store keeps neither the key nor the
- * response readable. The row is found by a hash of the key, and the body is sealed (AES-256-GCM) with a key
- * derived from the Idempotency-Key, which only the client holds: reading the table reveals no secret.
+ * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds in
+ * effect (an API key narrowed by a Bearer token holds less than the key alone). A replay runs no operation, so no
+ * permission check: it is served to the same effective principal only, and the same key from any other is a new
+ * request, checked as any other (the same API key with a narrower token gets its 403, not the stored secret).
  */
-function storedKey(key: string): string {
-  const hex = createHash('sha256').update(`idempotency-key\0${key}`).digest('hex');
+function effectivePrincipal({ credentialId, actor, tenantId, permissions }: Principal): string {
+  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, permissions.allowed());
+}
+
+/**
+ * A stored response may hold a secret shown once (a rotated API key's): the store keeps neither the key nor the
+ * response readable. The row is found by a hash of the key and its effective principal, and the body is sealed
+ * (AES-256-GCM) with a key derived from the Idempotency-Key, which only the client holds: reading the table
+ * reveals no secret.
+ */
+function storedKey(key: string, principal: string): string {
+  const hex = createHash('sha256').update(`idempotency-key\0${principal}\0${key}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-function sealingKey(key: string, credentialId: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, credentialId, 'gatehouse idempotency response', 32));
+function sealingKey(key: string, principal: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, principal, 'gatehouse idempotency response', 32));
 }
 
 function seal(body: unknown, key: Buffer): string {
@@ -55,8 +66,8 @@ function unseal(stored: string, key: Buffer): unknown {
 }
 
 /**
- * Runs `execute` at most once per (credential, key) within 24 h, in PostgreSQL so every instance agrees. The key
- * is claimed before running; a repeat gets the first response back, the same key on a different request gets 409
+ * Runs `execute` at most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees. The
+ * key is claimed before running; a repeat gets the first response back, the same key on a different request gets 409
  * `idempotency_conflict`, as does a repeat while the first is still running. A 5xx releases the key for a retry.
  */
 export async function withIdempotency(
@@ -67,8 +78,9 @@ export async function withIdempotency(
   execute: () => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const connection = em.getConnection();
-  const owner = [principal.applicationId, principal.credentialId, storedKey(key)];
-  const sealing = sealingKey(key, principal.credentialId);
+  const caller = effectivePrincipal(principal);
+  const owner = [principal.applicationId, principal.credentialId, storedKey(key, caller)];
+  const sealing = sealingKey(key, caller);
   await purgeNowAndThen(em);
   // Forget this credential's expired keys (this one included): one index range of the primary key.
   await connection.execute(

@@ -1,5 +1,6 @@
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
+import { createLiveSubjectCache, type LiveSubjectCache } from './bearer-subject.ts';
 
 /** What authentication needs of an API key, as one indexed statement reads it (authenticate.ts). */
 export interface ApiKeyRecord {
@@ -20,8 +21,14 @@ export interface ApiKeyRecord {
  */
 export class ApiKeyCache {
   private readonly cache: InvalidatedCache<ApiKeyRecord>;
+  /**
+   * Beside the keys, and kept with them because authentication reaches this one cache (server.ts): the subjects of
+   * Bearer tokens found live recently (bearer-subject.ts), with the same lifetime and the same invalidations.
+   */
+  readonly bearerSubjects: LiveSubjectCache;
 
   constructor(bus: InvalidationBus, ttlMs: number) {
+    this.bearerSubjects = createLiveSubjectCache(bus, ttlMs);
     this.cache = new InvalidatedCache(bus, ttlMs, (record) => ({
       api_key: record.id,
       application: record.application_id,

@@ -4,6 +4,7 @@ import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
 import { hashApiKeySecret, secretMatches } from './api-key-secret.ts';
+import { isLive, subjectKind, type BearerSubject } from './bearer-subject.ts';
 import { PermissionSet } from './permissions.ts';
 import type { Principal } from './principal.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
@@ -23,13 +24,16 @@ export function readCredentials(headers: Record<string, string | string[] | unde
 
 const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
 
-/** Where authentication reads API keys: the database, through this instance's cache of recent ones. */
-export interface ApiKeyStore {
+/**
+ * Where authentication reads API keys and whether a Bearer token's subject is live: the database, through this
+ * instance's cache of recent answers.
+ */
+export interface CredentialStore {
   readonly orm: MikroORM;
   readonly cache: ApiKeyCache;
 }
 
-async function authenticateApiKey(store: ApiKeyStore, secret: string): Promise<ApiKeyRecord> {
+async function authenticateApiKey(store: CredentialStore, secret: string): Promise<ApiKeyRecord> {
   const secretHash = hashApiKeySecret(secret);
   // Before any scope exists the hash of the secret is the only thing that finds the key, across applications; one
   // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here).
@@ -46,22 +50,29 @@ async function authenticateApiKey(store: ApiKeyStore, secret: string): Promise<A
   return key;
 }
 
-interface BearerClaims {
-  subject: string;
-  applicationId: string;
-  tenantId: string | null;
+interface BearerClaims extends BearerSubject {
   permissions: PermissionSet;
 }
 
-async function authenticateBearer(keys: SigningKeyStore, token: string, surfaces: SurfaceRouter | undefined): Promise<BearerClaims> {
+/**
+ * A token's claims, once its signature, issuer and subject check out. The subject is checked on every request
+ * (bearer-subject.ts): the signature alone would let a revoked credential's, a deleted or suspended user's or a
+ * deleted application's tokens act until they expire.
+ */
+async function authenticateBearer(
+  store: CredentialStore,
+  keys: SigningKeyStore,
+  token: string,
+  surfaces: SurfaceRouter | undefined,
+): Promise<BearerClaims> {
   let payload;
   try {
     payload = await keys.verifyAccessToken(token, surfaces === undefined ? 'service' : 'caller-checks');
   } catch {
     throw unauthenticated('Invalid access token');
   }
-  const { iss, sub, app_id: applicationId, tenant_id: tenantId, permissions } = payload;
-  if (typeof sub !== 'string' || typeof applicationId !== 'string' || !isUuid(applicationId)) {
+  const { iss, sub, client_id: clientId, app_id: applicationId, tenant_id: tenantId, permissions } = payload;
+  if (typeof sub !== 'string' || !isUuid(sub) || typeof applicationId !== 'string' || !isUuid(applicationId)) {
     throw unauthenticated('Access token is not for the management API');
   }
   if (tenantId !== undefined && (typeof tenantId !== 'string' || !isUuid(tenantId))) {
@@ -70,8 +81,12 @@ async function authenticateBearer(keys: SigningKeyStore, token: string, surfaces
   if (surfaces !== undefined && !(await issuerServes(surfaces, iss, applicationId, tenantId ?? null))) {
     throw unauthenticated('The access token’s issuer does not serve its application or tenant');
   }
+  const subject: BearerSubject = { kind: subjectKind(sub, clientId), subject: sub, applicationId, tenantId: tenantId ?? null };
+  if (!(await isLive(store.orm, store.cache.bearerSubjects, subject))) {
+    throw unauthenticated('The access token’s credential, user or application is no longer valid');
+  }
   const grants = Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [];
-  return { subject: sub, applicationId, tenantId: tenantId ?? null, permissions: new PermissionSet(grants) };
+  return { ...subject, permissions: new PermissionSet(grants) };
 }
 
 /**
@@ -91,15 +106,15 @@ async function issuerServes(surfaces: SurfaceRouter, issuer: unknown, applicatio
  * token beside it must be for the same application, adds its tenant and narrows permissions to the user's.
  */
 export async function authenticate(
-  apiKeys: ApiKeyStore,
+  store: CredentialStore,
   keys: SigningKeyStore,
   credentials: PresentedCredentials,
   /** The sign-in surfaces whose issuers Bearer tokens may name; without them, the service's issuer only. */
   surfaces?: SurfaceRouter,
 ): Promise<Principal> {
   const [apiKey, bearer] = await Promise.all([
-    credentials.apiKey === undefined ? undefined : authenticateApiKey(apiKeys, credentials.apiKey),
-    credentials.bearer === undefined ? undefined : authenticateBearer(keys, credentials.bearer, surfaces),
+    credentials.apiKey === undefined ? undefined : authenticateApiKey(store, credentials.apiKey),
+    credentials.bearer === undefined ? undefined : authenticateBearer(store, keys, credentials.bearer, surfaces),
   ]);
   if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');
   if (apiKey !== undefined && bearer !== undefined) {

@@ -63,9 +63,14 @@ export class PermissionSet {
     return this.grants.has('*') || this.grants.has(`${resource}:*`) || this.grants.has(permission);
   }
 
+  /** Every permission of the table this set allows: the same list for equal sets, however their grants are spelled. */
+  allowed(): Permission[] {
+    return ALL_PERMISSIONS.filter((p) => this.allows(p));
+  }
+
   /** The permissions both sets allow: an API key narrowed by the user of a Bearer token. */
   intersect(other: PermissionSet): PermissionSet {
-    return new PermissionSet(ALL_PERMISSIONS.filter((p) => this.allows(p) && other.allows(p)));
+    return new PermissionSet(this.allowed().filter((p) => other.allows(p)));
   }
 
   /** True when every grant of `other` is allowed here (a key may not mint a wider key). */

@@ -60,6 +60,8 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
       after: { status: 'locked', lockedUntil: lockedUntil?.toISOString() ?? null, reason: 'failed_sign_ins', maxAttempts: policy.maxAttempts },
     });
     await em.flush();
+    // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
+    await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
   }
   return locked;
 }

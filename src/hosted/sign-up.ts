@@ -4,11 +4,12 @@ import { User } from '../db/entities/index.ts';
 import { recordAudit } from '../domain/audit.ts';
 import { checkPassword } from '../domain/policies/password.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import { underTenancyConfig } from '../domain/tenancy/config-lock.ts';
 import { normalizeEmail } from '../domain/users/users.ts';
 import { displayName, email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { SignInTarget } from './sign-in.ts';
+import { HostedPageError, type SignInTarget } from './sign-in.ts';
 
 /**
  * Self sign-up on the hosted page: a user of the target's pool, with a password that satisfies the pool's effective
@@ -51,7 +52,12 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
   const passwordHash = await hashPassword(password);
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
-    const user = await target.applicationScope.em.fork().transactional(async (em) => {
+    const user = await underTenancyConfig(target.applicationScope, async ({ em, application }) => {
+      // The pool was decided on the surface's settings, read before this transaction: a switch of authIsolation since
+      // has moved the pools (and perhaps the password policy), so this sign-up starts again rather than land in one.
+      if ((await application()).authIsolation !== target.application.authIsolation) {
+        throw new HostedPageError(409, `The sign-in settings of ${target.look.name} have just changed. Go back to the application and start again.`, target.look);
+      }
       const created = em.create(User, {
         applicationId: target.application.id,
         id: newId(),

@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
+import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
  * Authenticated API keys are remembered per instance (src/auth/api-key-cache.ts). The cache lives a minute here, so
@@ -78,35 +77,14 @@ describe('the API key cache on one instance', () => {
   });
 });
 
-// A second instance needs the same PostgreSQL (the embedded database has one owner) and Redis to hear the first.
-const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
-describe.runIf(shared)('the API key cache across instances (Redis)', () => {
-  let second: Gatehouse;
-  let secondUrl: string;
-
-  beforeAll(async () => {
-    second = await startGatehouse(app.gatehouse.services.config, { logger: false });
-    await second.server.app.listen({ port: 0, host: '127.0.0.1' });
-    secondUrl = `http://127.0.0.1:${(second.server.app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => second?.close());
-
-  /** The other instance hears of the change through Redis pub/sub: give the message a moment to arrive. */
-  async function statusOnSecondOnceSettled(secret: string, expected: number): Promise<number> {
-    const client = new HttpClient(secondUrl, { apiKey: secret });
-    let status = 0;
-    for (let attempt = 0; attempt < 50; attempt += 1) {
-      status = (await client.get('/users')).status;
-      if (status === expected) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return status;
-  }
+describe.runIf(TWO_INSTANCES)('the API key cache across instances (Redis)', () => {
+  const second = secondInstance(() => app);
 
   it('a key revoked on one instance stops working on the other, whose cache held it', async () => {
     const key = await createKey(app.http);
-    expect((await new HttpClient(secondUrl, { apiKey: key.secret }).get('/users')).status).toBe(200);
+    expect((await new HttpClient(second.url(), { apiKey: key.secret }).get('/users')).status).toBe(200);
     expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
-    expect(await statusOnSecondOnceSettled(key.secret, 401)).toBe(401);
+    const onSecond = new HttpClient(second.url(), { apiKey: key.secret });
+    expect(await settled(async () => (await onSecond.get('/users')).status, (status) => status === 401)).toBe(401);
   });
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
@@ -31,13 +30,13 @@ const bearer = (claims: { tenant_id?: string; permissions: string[]; sub?: strin
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((u) => u.id).sort();
 
-/** Signs with the service's own active key but lets the test choose audience, issuer and lifetime. */
+/** A live user's token, signed with the service's own active key; the test chooses audience, issuer and lifetime. */
 async function signWithServiceKey(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; expiresInSeconds?: number }) {
   const [row] = await sql<{ private_jwk: JWK }>(`select private_jwk from signing_key where status = 'active'`);
   return signJwt(row!.private_jwk, claims, {
     issuer: options.issuer ?? 'http://gatehouse.test',
     audience: options.audience ?? 'http://gatehouse.test/api/v1',
-    subject: randomUUID(),
+    subject: userShared,
     expiresInSeconds: options.expiresInSeconds ?? 300,
   });
 }
@@ -70,7 +69,7 @@ describe('one credential at a time', () => {
     expect(write.status).toBe(403);
     expect(write.body.code).toBe('forbidden');
 
-    const sub = randomUUID();
+    const sub = userA;
     const inA = app.as({ bearer: await bearer({ tenant_id: tenantA, permissions: ['users:*'], sub }) });
     expect(ids((await inA.get('/users')).body)).toEqual([userA]);
     const created = await inA.post('/users', { email: 'by-bearer@example.com' });
@@ -202,7 +201,7 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
 
     const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
-    const payload = header({ ...claims, sub: randomUUID(), iss: 'http://gatehouse.test', aud: 'http://gatehouse.test/api/v1', iat: now, exp: now + 300 });
+    const payload = header({ ...claims, sub: userShared, iss: 'http://gatehouse.test', aud: 'http://gatehouse.test/api/v1', iat: now, exp: now + 300 });
     const foreign = await generateSigningKey();
     const tokens: Record<string, string> = {
       garbage: 'not.a.jwt',
@@ -213,7 +212,7 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
       foreignKey: await signJwt(foreign.privateJwk, claims, {
         issuer: 'http://gatehouse.test',
         audience: 'http://gatehouse.test/api/v1',
-        subject: randomUUID(),
+        subject: userShared,
         expiresInSeconds: 300,
       }),
       noAppId: await signWithServiceKey({ permissions: ['*'] }, {}),

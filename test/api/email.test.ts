@@ -3,6 +3,7 @@ import { AuditLog, Setting } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
+import { forgeCursor } from '../support/cursors.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -218,7 +219,7 @@ describe('e-mail templates', () => {
     const third = await app.http.get(`/email/templates?pageSize=5&cursor=${encodeURIComponent(second.body.next)}`);
     expect(third.body.next).toBeNull();
     expect([...first.body.data, ...second.body.data, ...third.body.data].map((t: { key: string }) => t.key)).toEqual(KEYS);
-    const forged = await app.http.get(`/email/templates?cursor=${encodeURIComponent(`${first.body.next.slice(0, -2)}AA`)}`);
+    const forged = await app.http.get(`/email/templates?cursor=${encodeURIComponent(forgeCursor(first.body.next))}`);
     expect(forged.status).toBe(422);
     expect(forged.body.field).toBe('cursor');
     expect((await app.http.get('/email/templates?pageSize=0')).body.field).toBe('pageSize');
@@ -420,7 +421,7 @@ describe('e-mail templates', () => {
     expect(preview.body.data.previewEmailTemplate).toEqual({ subject: 'Join GraphQL mail', html: '<p>Linus</p>' });
     const badKey = await app.http.graphql('query($k: EmailTemplateKey!) { emailTemplate(templateKey: $k) { key } }', { k: 'nope' });
     expect(badKey.status).toBe(422);
-    expect(badKey.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'k', status: 422 });
+    expect(badKey.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'templateKey', status: 422 });
     await scopes({ emailTemplatesScope: 'application' });
     const disabled = await app.http.graphql(
       `mutation($tenantId: UUID) { putEmailTemplate(tenantId: $tenantId, templateKey: welcome, input: { subject: "s", html: "h", text: "t" }) { key } }`,

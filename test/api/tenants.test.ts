@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { forgeCursor } from '../support/cursors.ts';
 
 let app: TestApp;
 let tenants: string;
@@ -50,7 +51,7 @@ describe('tenants', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual([...seen].sort());
     const first = await app.http.get(`${tenants}?pageSize=1`);
-    const forged = `${first.body.next.slice(0, -2)}AA`;
+    const forged = forgeCursor(first.body.next);
     const refused = await app.http.get(`${tenants}?cursor=${encodeURIComponent(forged)}`);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'cursor' });
@@ -94,5 +95,28 @@ describe('tenants', () => {
     expect(badKey.status).toBe(422);
     expect(badKey.body.field).toBe('Idempotency-Key');
     expect((await app.http.get(`${tenants}/${other.body.id}`)).status).toBe(200);
+  });
+});
+
+describe('deleting a tenant of an isolated application', () => {
+  it('stops the API keys of the users it deletes at once, and only theirs', async () => {
+    const created = await app.http.post('/applications', { name: 'Isolated', multiTenant: true, tenancyConfig: { authIsolation: 'isolated' } });
+    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
+    const path = `/applications/${created.body.id}/tenants`;
+    const doomed = (await admin.post(path, { name: 'Doomed' })).body.id as string;
+    const kept = (await admin.post(path, { name: 'Kept' })).body.id as string;
+    const userIn = async (tenantId: string) => (await admin.post('/users', { email: 'same@x.example', tenantId })).body.id as string;
+    const [leaving, staying] = [await userIn(doomed), await userIn(kept)];
+    // Application-wide keys bound to the users: the tenant's own invalidation does not name them.
+    const keyOf = async (userId: string) => (await admin.post('/api-keys', { name: 'bound', permissions: ['users:read'], userId })).body.secret as string;
+    const [leavingKey, stayingKey] = [await keyOf(leaving), await keyOf(staying)];
+    // Both authenticate, and so sit in this instance's cache of API keys.
+    for (const apiKey of [leavingKey, stayingKey]) expect((await app.as({ apiKey }).get('/users')).status).toBe(200);
+
+    expect((await admin.delete(`${path}/${doomed}`)).status).toBe(204);
+    expect((await app.as({ apiKey: leavingKey }).get('/users')).status).toBe(401);
+    expect((await app.as({ apiKey: stayingKey }).get('/users')).status).toBe(200);
+    expect((await admin.get(`/users/${leaving}`)).status).toBe(404);
+    expect((await admin.get(`/users/${staying}`)).status).toBe(200);
   });
 });

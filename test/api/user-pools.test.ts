@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSignInUser } from '../../src/domain/users/sign-in-user.ts';
+import { maySignIn } from '../../src/hosted/lockout.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
 
@@ -148,5 +150,117 @@ describe('user pools across authIsolation switches', () => {
     const joined = await admin.patch(`/users/${multi.id}`, { tenantIds: [t1, t3] });
     expect(joined.status).toBe(200);
     expect((await inTenant(t3)).map((user) => user.id)).toEqual([multi.id]);
+  });
+});
+
+/** A new multi-tenant application, shared, with tenants One and Two, and a client with its `app_admin` key. */
+async function freshApplication() {
+  const created = await app.http.post('/applications', { name: 'Pools again', multiTenant: true });
+  const client = app.as({ apiKey: created.body.initialApiKey.secret });
+  const path = `/applications/${created.body.id}`;
+  const one = (await client.post(`${path}/tenants`, { name: 'One' })).body.id as string;
+  const two = (await client.post(`${path}/tenants`, { name: 'Two' })).body.id as string;
+  const switchTo = (authIsolation: 'shared' | 'isolated') => client.patch(path, { tenancyConfig: { authIsolation } });
+  return { client, path, one, two, switchTo };
+}
+
+describe('an e-mail in a tenant pool and in the application pool', () => {
+  it('isolated → shared is refused with 409 naming the tenant, and nothing changes; allowed once the duplicate is gone', async () => {
+    const { client, path, one, switchTo } = await freshApplication();
+    const loose = await client.post('/users', { email: 'bob@x.example' });
+    expect(loose.status).toBe(201);
+    expect((await switchTo('isolated')).status).toBe(200);
+    const tenantBob = await client.post('/users', { email: 'Bob@x.example', tenantId: one });
+    expect(tenantBob.status).toBe(201);
+
+    const before = (await client.get('/users?pageSize=100')).body;
+    const refused = await switchTo('shared');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_auth_data_remains', field: 'tenancyConfig.authIsolation' });
+    expect(refused.body.details).toEqual([{ tenantId: one, tenantSlug: 'one', kind: 'users_with_duplicate_email', count: 1 }]);
+    expect((await client.get(path)).body.tenancyConfig.authIsolation).toBe('isolated');
+    expect((await client.get('/users?pageSize=100')).body).toEqual(before);
+
+    expect((await client.delete(`/users/${tenantBob.body.id}`)).status).toBe(204);
+    expect((await switchTo('shared')).status).toBe(200);
+    expect((await client.get(`/users/${loose.body.id}`)).body).toMatchObject({ email: 'bob@x.example', tenantIds: [] });
+  });
+});
+
+describe('tenant keys of a user split into copies', () => {
+  it('move to the copy in their tenant, and go with it; keys for the first tenant and application-wide keys stay', async () => {
+    const { client, path, one, two, switchTo } = await freshApplication();
+    const alice = (await client.post('/users', { email: 'alice@x.example', tenantId: one })).body.id as string;
+    expect((await client.patch(`/users/${alice}`, { tenantIds: [one, two] })).status).toBe(200);
+    const issue = async (name: string, tenantId?: string) =>
+      (await client.post('/api-keys', { name, permissions: ['users:read'], userId: alice, ...(tenantId === undefined ? {} : { tenantId }) })).body;
+    const inTwo = await issue('alice-two', two);
+    const inOne = await issue('alice-one', one);
+    const appWide = await issue('alice-app');
+
+    expect((await switchTo('isolated')).status).toBe(200);
+    const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0];
+    expect(copy).toMatchObject({ email: 'alice@x.example', tenantIds: [two] });
+    expect(copy.id).not.toBe(alice);
+    expect((await client.get(`/api-keys/${inTwo.key.id}`)).body).toMatchObject({ tenantId: two, userId: copy.id });
+    expect((await client.get(`/api-keys/${inOne.key.id}`)).body).toMatchObject({ tenantId: one, userId: alice });
+    expect((await client.get(`/api-keys/${appWide.key.id}`)).body).toMatchObject({ tenantId: null, userId: alice });
+    expect((await app.as({ apiKey: inTwo.secret }).get('/users')).status).toBe(200);
+
+    // A tenant key's user is a member of its tenant: Alice's own record is One's now.
+    const refused = await client.post('/api-keys', { name: 'alice-two-again', permissions: ['users:read'], tenantId: two, userId: alice });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'userId' });
+
+    expect((await client.delete(`${path}/tenants/${two}/users/${copy.id}`)).status).toBe(204);
+    expect((await client.get(`/api-keys/${inTwo.key.id}`)).status).toBe(404);
+    expect((await app.as({ apiKey: inTwo.secret }).get('/users')).status).toBe(401);
+    expect((await app.as({ apiKey: inOne.secret }).get('/users')).status).toBe(200);
+    expect((await app.as({ apiKey: appWide.secret }).get('/users')).status).toBe(200);
+  });
+});
+
+describe('lockout state of a user split into copies', () => {
+  const lockout = (applicationId: string, id: string) =>
+    sql<{ status: string; locked_until: Date | null; failed_sign_ins: number; last_failed_sign_in_at: Date | null }>(
+      'select status, locked_until, failed_sign_ins, last_failed_sign_in_at from app_user where application_id = ? and id = ?',
+      [applicationId, id],
+    ).then((rows) => rows[0]);
+
+  it('is copied whole: a temporary lock ends for each copy when it ends for the original, a permanent one stays', async () => {
+    const { client, path, one, two, switchTo } = await freshApplication();
+    const applicationId = path.split('/')[2] as string;
+    const userIn = async (email: string) => {
+      const id = (await client.post('/users', { email, tenantId: one })).body.id as string;
+      expect((await client.patch(`/users/${id}`, { tenantIds: [one, two] })).status).toBe(200);
+      return id;
+    };
+    const carol = await userIn('carol@x.example');
+    const dave = await userIn('dave@x.example');
+    const erin = await userIn('erin@x.example');
+    // Only failed sign-ins on the hosted pages lock a user: set the state they leave directly.
+    await sql(`update app_user set status = 'locked', locked_until = now() + interval '10 minutes', failed_sign_ins = 5,
+      last_failed_sign_in_at = now() where application_id = ? and id = ?`, [applicationId, carol]);
+    await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 5, last_failed_sign_in_at = now()
+      where application_id = ? and id = ?`, [applicationId, dave]);
+    await sql(`update app_user set failed_sign_ins = 3, last_failed_sign_in_at = now() - interval '1 minute'
+      where application_id = ? and id = ?`, [applicationId, erin]);
+
+    expect((await switchTo('isolated')).status).toBe(200);
+    const copies = (await client.get(`${path}/tenants/${two}/users`)).body.data as UserBody[];
+    const copyOf = async (original: string) => {
+      const { email } = (await client.get(`/users/${original}`)).body;
+      const copy = copies.find((user) => user.email === email);
+      expect(copy).toBeDefined();
+      expect(await lockout(applicationId, copy!.id)).toEqual(await lockout(applicationId, original));
+      return copy!.id;
+    };
+    const signInState = async (id: string) => (await readSignInUser(app.gatehouse.services.orm.em.fork(), applicationId, { id }))!;
+    const afterCarolsLock = new Date(Date.now() + 11 * 60_000);
+    const carolCopy = await signInState(await copyOf(carol));
+    expect(maySignIn(carolCopy)).toBe(false);
+    expect(maySignIn(carolCopy, afterCarolsLock)).toBe(true);
+    expect(maySignIn(await signInState(await copyOf(dave)), afterCarolsLock)).toBe(false);
+    expect(await copyOf(erin)).toBeDefined();
   });
 });

@@ -1,10 +1,9 @@
 import { webcrypto } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { basicAuth, discover, postForm } from '../support/oauth.ts';
+import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
  * The OP remembers the client metadata it read (src/oidc/client-cache.ts). The cache lives a minute here, so every
@@ -149,42 +148,24 @@ describe('the OAuth client cache on one instance', () => {
   });
 });
 
-// A second instance needs the same PostgreSQL (the embedded database has one owner) and Redis to hear the first.
-const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
-describe.runIf(shared)('the OAuth client cache across instances (Redis)', () => {
-  let second: Gatehouse;
-  let secondUrl: string;
+describe.runIf(TWO_INSTANCES)('the OAuth client cache across instances (Redis)', () => {
+  const second = secondInstance(() => app);
 
-  beforeAll(async () => {
-    second = await startGatehouse(app.gatehouse.services.config, { logger: false });
-    await second.server.app.listen({ port: 0, host: '127.0.0.1' });
-    secondUrl = `http://127.0.0.1:${(second.server.app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => second?.close());
-
-  /** The other instance hears of the change through Redis pub/sub: give the message a moment to arrive. */
-  async function grantOnSecondOnceSettled(clientId: string, secret: string, expected: number): Promise<number> {
-    let status = 0;
-    for (let attempt = 0; attempt < 50; attempt += 1) {
-      status = await grant(clientId, secret, secondUrl);
-      if (status === expected) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return status;
-  }
+  const grantOnSecondOnceSettled = (clientId: string, secret: string, expected: number) =>
+    settled(() => grant(clientId, secret, second.url()), (status) => status === expected);
 
   it('a secret rotated on one instance stops working on the other, whose cache held it', async () => {
     const credential = await warmCredential();
-    expect(await grant(credential.id, credential.secret, secondUrl)).toBe(200);
+    expect(await grant(credential.id, credential.secret, second.url())).toBe(200);
     const rotated = await app.http.post(`/m2m-credentials/${credential.id}/rotate`, { gracePeriodSeconds: 0 });
     expect(rotated.status).toBe(200);
     expect(await grantOnSecondOnceSettled(credential.id, credential.secret, 401)).toBe(401);
-    expect(await grant(credential.id, rotated.body.clientSecret, secondUrl)).toBe(200);
+    expect(await grant(credential.id, rotated.body.clientSecret, second.url())).toBe(200);
   });
 
   it('a credential revoked on one instance stops working on the other', async () => {
     const credential = await warmCredential();
-    expect(await grant(credential.id, credential.secret, secondUrl)).toBe(200);
+    expect(await grant(credential.id, credential.secret, second.url())).toBe(200);
     expect((await app.http.delete(`/m2m-credentials/${credential.id}`)).status).toBe(204);
     expect(await grantOnSecondOnceSettled(credential.id, credential.secret, 401)).toBe(401);
   });

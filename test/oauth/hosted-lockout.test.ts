@@ -87,6 +87,16 @@ describe('lockout', () => {
     expect(audit).toMatchObject({ action: 'user.lock', actor_type: 'oauth_client' });
   });
 
+  it('the lock ends the user’s management API tokens at once (not when this instance’s cache expires)', async () => {
+    const userId = await createUser('ned@example.com');
+    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
+    // Live (and remembered so): authenticated, with no permission.
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(403);
+    for (let i = 0; i < 3; i += 1) await attempt('ned@example.com', WRONG);
+    expect(await status(userId)).toBe('locked');
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
+  });
+
   it('a success clears the count: failures must be consecutive', async () => {
     const userId = await createUser('fay@example.com');
     for (const password of [WRONG, WRONG, PASSWORD, WRONG, WRONG]) await attempt('fay@example.com', password);

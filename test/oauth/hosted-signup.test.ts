@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { readForm, type Visit } from '../support/cookie-jar.ts';
+import { HostedPageError, resolveTarget } from '../../src/hosted/sign-in.ts';
+import { signUp } from '../../src/hosted/sign-up.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
@@ -171,5 +173,23 @@ describe('sign-up in isolated tenants', () => {
     expect(laxAnswer.status).toBe(303);
     const sams = await usersNamed('sam@example.com', admin);
     expect(sams).toHaveLength(2);
+  });
+});
+
+describe('sign-up across a switch of authIsolation', () => {
+  it('a sign-up decided on the surface as it was before the switch is refused, and creates no user', async () => {
+    const shared = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: shared.apiKey });
+    const tenant = await app.createTenant('Switching', shared);
+    const client = await createTestClient(app, { type: 'web', applicationId: shared.applicationId, redirectUris: [REDIRECT_URI] });
+    const data = { applicationId: shared.applicationId, tenantId: null, type: 'web' as const, permissions: [] };
+    // The sign-up page's POST resolved its surface (shared pool, the tenant named)...
+    const target = await resolveTarget(app.gatehouse.services, 'switch-test', { clientId: client.clientId, data }, tenant);
+    // ...then the application became isolated before the user was written.
+    expect((await admin.patch(`/applications/${shared.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const attempt = signUp(target, { name: 'Uma', email: 'uma@example.com', password: PASSWORD });
+    await expect(attempt).rejects.toBeInstanceOf(HostedPageError);
+    await expect(attempt).rejects.toMatchObject({ status: 409 });
+    expect(await usersNamed('uma@example.com', admin)).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
+import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
  * The hosted pages remember each surface's settings (src/hosted/surface-settings.ts: branding, names, auth providers,
@@ -125,29 +124,14 @@ describe('the surface settings cache on one instance', () => {
   });
 });
 
-// A second instance needs the same PostgreSQL (the embedded database has one owner) and Redis to hear the first.
-const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
-describe.runIf(shared)('the surface settings cache across instances (Redis)', () => {
-  let second: Gatehouse;
-  let secondUrl: string;
-
-  beforeAll(async () => {
-    second = await startGatehouse(app.gatehouse.services.config, { logger: false });
-    await second.server.app.listen({ port: 0, host: '127.0.0.1' });
-    secondUrl = `http://127.0.0.1:${(second.server.app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => second?.close());
+describe.runIf(TWO_INSTANCES)('the surface settings cache across instances (Redis)', () => {
+  const second = secondInstance(() => app);
 
   it('a branding change made on one instance shows on the other, whose cache held the old one', async () => {
     expect((await app.http.put('/branding', { colors: { primary: '#333333' } })).status).toBe(200);
-    expect(primaryColor((await signInPage({}, secondUrl)).page)).toBe('#333333');
+    expect(primaryColor((await signInPage({}, second.url())).page)).toBe('#333333');
     expect((await app.http.put('/branding', { colors: { primary: '#444444' } })).status).toBe(200);
-    // The other instance hears of it through Redis pub/sub: give the message a moment to arrive.
-    let color: string | undefined;
-    for (let attempt = 0; attempt < 50 && color !== '#444444'; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      color = primaryColor((await signInPage({}, secondUrl)).page);
-    }
+    const color = await settled(async () => primaryColor((await signInPage({}, second.url())).page), (seen) => seen === '#444444');
     expect(color).toBe('#444444');
   });
 });

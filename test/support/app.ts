@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { createTestDatabase } from './database.ts';
 import { HttpClient } from './http.ts';
+import { liveM2MClaims } from './oauth.ts';
 
 export interface TestApp {
   readonly gatehouse: Gatehouse;
@@ -24,7 +25,11 @@ export interface TestApp {
   createTenant(name: string, application?: BootstrapResult): Promise<string>;
   /** A client with other credentials. */
   as(credentials: { apiKey?: string; bearer?: string }): HttpClient;
-  /** An access token signed by the service's own key store, as the OAuth token endpoint will issue. */
+  /**
+   * An access token signed by the service's own key store, as the OAuth token endpoint issues them: with `sub`, the
+   * token of that user (who must exist, be active and belong to `tenant_id`); without, a client-credentials token of a
+   * new M2M credential holding these permissions.
+   */
   mintAccessToken(claims: { sub?: string; app_id: string; tenant_id?: string; permissions: string[] }): Promise<string>;
   close(): Promise<void>;
 }
@@ -68,7 +73,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   const baseUrl = `http://127.0.0.1:${port}`;
   const another = () => bootstrap(gatehouse.services.orm, { requestId: randomUUID(), apiKeySecret: undefined });
   const root = await another();
-  return {
+  const testApp: TestApp = {
     gatehouse,
     baseUrl,
     root,
@@ -82,11 +87,16 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       return created.body.id as string;
     },
     as: (credentials) => new HttpClient(baseUrl, credentials),
-    mintAccessToken: ({ sub, ...claims }) =>
-      gatehouse.services.signingKeys.signAccessToken(sub ?? randomUUID(), claims),
+    async mintAccessToken({ sub, ...claims }) {
+      const { signingKeys } = gatehouse.services;
+      if (sub !== undefined) return signingKeys.signAccessToken(sub, claims);
+      const live = await liveM2MClaims(testApp, claims);
+      return signingKeys.signAccessToken(live.subject, live.claims);
+    },
     async close() {
       await gatehouse.close();
       await database.drop();
     },
   };
+  return testApp;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { generateClientSecret } from '../../src/auth/client-secrets.ts';
 import { signJwt } from '../../src/auth/jwt.ts';
 import { OAuthClient, type ClientAuthMethod, type OAuthClientType } from '../../src/db/entities/oauth-client.entity.ts';
@@ -151,18 +150,34 @@ export async function answerInteraction(app: TestApp, uid: string, signIn: SignI
   return finishInteraction(interaction, await interactionResult(provider, orm, interaction, signIn));
 }
 
+/** What a token minted by the tests claims of its application, tenant and permissions (a type: it is a JWT payload). */
+export type MintedClaims = {
+  app_id: string;
+  tenant_id?: string;
+  permissions: string[];
+};
+
+/**
+ * The claims of a client-credentials token of a new M2M credential holding `claims`' application, tenant and
+ * permissions: `sub` is its `client_id`, as the OP sets them. The management API accepts a token only while the
+ * credential behind it is live, so a minted token needs one.
+ */
+export async function liveM2MClaims(app: TestApp, claims: MintedClaims): Promise<{ subject: string; claims: MintedClaims & { client_id: string } }> {
+  const { app_id: applicationId, tenant_id: tenantId, permissions } = claims;
+  const { clientId } = await createTestClient(app, { applicationId, tenantId: tenantId ?? null, permissions });
+  return { subject: clientId, claims: { ...claims, client_id: clientId } };
+}
+
 /**
  * A management API access token as a sign-in surface would issue it (`iss` = that surface's issuer), signed with the
- * service's active key: for the refusals no surface would mint (a tenant's surface claiming another tenant).
+ * service's active key, for a live M2M credential: for the refusals no surface would mint (a tenant's surface
+ * claiming another tenant).
  */
-export async function mintSurfaceToken(
-  app: TestApp,
-  issuer: string,
-  claims: { app_id: string; tenant_id?: string; permissions: string[] },
-): Promise<string> {
+export async function mintSurfaceToken(app: TestApp, issuer: string, claims: MintedClaims): Promise<string> {
   const { signingKeys } = app.gatehouse.services;
   const [active] = (await signingKeys.privateJwks()).keys;
-  return signJwt(active!, claims, { issuer, audience: signingKeys.managementAudience, subject: randomUUID(), expiresInSeconds: 300 });
+  const live = await liveM2MClaims(app, claims);
+  return signJwt(active!, live.claims, { issuer, audience: signingKeys.managementAudience, subject: live.subject, expiresInSeconds: 300 });
 }
 
 /** An authorization request as a browser starts it, in its own cookie jar, with PKCE S256 and a state. */

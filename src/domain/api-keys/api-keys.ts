@@ -5,9 +5,10 @@ import { invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
-import { issueApiKey, type ApiKeyWithSecret } from './issue.ts';
+import { issueApiKey, keySnapshot, recordKeyIssued, type ApiKeyWithSecret } from './issue.ts';
 
 export interface CreateApiKeyInput {
   name: string;
@@ -22,17 +23,6 @@ export interface ApiKeyIntrospection {
   active: boolean;
   key: ApiKey | null;
 }
-
-/** What the audit log keeps of a key: never its secret or hash. */
-const snapshot = (key: ApiKey) => ({
-  name: key.name,
-  permissions: [...key.permissions],
-  tenantId: key.tenantId ?? null,
-  userId: key.userId ?? null,
-  expiresAt: key.expiresAt?.toISOString() ?? null,
-  revokedAt: key.revokedAt?.toISOString() ?? null,
-  lastRotatedAt: key.lastRotatedAt?.toISOString() ?? null,
-});
 
 const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expiresAt <= now;
 
@@ -66,18 +56,22 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw invalid('expiresAt', 'expiresAt must be in the future');
   const userId = input.userId ?? null;
-  if (userId !== null) {
-    const user = await scope.em.findOne(User, { id: userId });
-    if (user === null) throw notFound('User', 'userId');
-    if (tenantId !== null && !user.tenantIds.includes(tenantId)) {
-      throw invalid('userId', 'The user is not a member of the key’s tenant');
-    }
-  }
-  return scope.em.transactional(async (em) => {
-    const issued = issueApiKey(em, { applicationId: scope.applicationId, tenantId, userId, name, permissions, expiresAt });
-    recordAudit(em, scope, { action: 'api_key.create', targetType: 'api_key', targetId: issued.key.id, tenantId, after: snapshot(issued.key) });
+  // Memberships are as the user pools have them: a split of the pools moves users out of tenants.
+  return underTenancyConfig(scope, async (tx) => {
+    if (userId !== null) await assertKeyUser(tx, userId, tenantId);
+    const issued = issueApiKey(tx.em, { applicationId: scope.applicationId, tenantId, userId, name, permissions, expiresAt });
+    recordKeyIssued(tx.em, tx, issued.key);
     return issued;
   });
+}
+
+/** A key's user must be one the scope sees (404) and, for a tenant key, a member of that tenant (422). */
+async function assertKeyUser(scope: Scope, userId: string, tenantId: string | null): Promise<void> {
+  const user = await scope.em.findOne(User, { id: userId });
+  if (user === null) throw notFound('User', 'userId');
+  if (tenantId !== null && !user.tenantIds.includes(tenantId)) {
+    throw invalid('userId', 'The user is not a member of the key’s tenant');
+  }
 }
 
 /** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
@@ -87,9 +81,9 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
     const key = await em.findOne(ApiKey, { id: keyId });
     if (key === null) throw notFound('API key', 'keyId');
     if (key.revokedAt != null) return key;
-    const before = snapshot(key);
+    const before = keySnapshot(key);
     key.revokedAt = new Date();
-    recordAudit(em, scope, { action: 'api_key.revoke', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: snapshot(key) });
+    recordAudit(em, scope, { action: 'api_key.revoke', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
     return key;
   });
   await scope.services.invalidations.publish({ kind: 'api_key', id: revoked.id });
@@ -107,11 +101,11 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');
     // Rotation hands out a working secret: the same rule as creating the key.
     requireCovered(scope, key.permissions);
-    const before = snapshot(key);
+    const before = keySnapshot(key);
     const secret = generateApiKeySecret();
     key.secretHash = hashApiKeySecret(secret);
     key.lastRotatedAt = now;
-    recordAudit(em, scope, { action: 'api_key.rotate', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: snapshot(key) });
+    recordAudit(em, scope, { action: 'api_key.rotate', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
     return { key, secret };
   });
   await scope.services.invalidations.publish({ kind: 'api_key', id: rotated.key.id });

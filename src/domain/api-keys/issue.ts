@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret } from '../../auth/api-key-secret.ts';
 import { ApiKey } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
 
 export interface ApiKeyWithSecret {
   key: ApiKey;
@@ -35,4 +36,26 @@ export function issueApiKey(em: EntityManager, input: IssueApiKey): ApiKeyWithSe
     lastRotatedAt: null,
   });
   return { key, secret };
+}
+
+/** What the audit log keeps of a key: never its secret or hash. */
+export const keySnapshot = (key: ApiKey) => ({
+  name: key.name,
+  permissions: [...key.permissions],
+  tenantId: key.tenantId ?? null,
+  userId: key.userId ?? null,
+  expiresAt: key.expiresAt?.toISOString() ?? null,
+  revokedAt: key.revokedAt?.toISOString() ?? null,
+  lastRotatedAt: key.lastRotatedAt?.toISOString() ?? null,
+});
+
+/** The audit record of a key's creation, in the key's own application and tenant. */
+export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKey): void {
+  recordAudit(em, { ...actor, applicationId: key.applicationId }, {
+    action: 'api_key.create',
+    targetType: 'api_key',
+    targetId: key.id,
+    tenantId: key.tenantId ?? null,
+    after: keySnapshot(key),
+  });
 }

@@ -4,9 +4,10 @@ import type { AuthIsolation, CustomizationScope } from '../../db/entities/applic
 import { Application } from '../../db/entities/index.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { issueApiKey, type ApiKeyWithSecret } from '../api-keys/issue.ts';
+import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret } from '../api-keys/issue.ts';
 import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
+import { lockForTenancyChange } from '../tenancy/config-lock.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { mergePools, splitPoolsByTenant, tenantAuthDataRemaining } from '../tenancy/isolation.ts';
 import { displayName } from '../validate.ts';
@@ -97,13 +98,15 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
       expiresAt: null,
     });
     recordAudit(em, scope, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
+    recordKeyIssued(em, scope, initialApiKey.key);
     return Object.assign(application, { initialApiKey });
   });
 }
 
 /**
  * PATCH semantics: omitted keys keep their value. Switching `authIsolation` moves users between pools in the
- * same transaction; `isolated` → `shared` is refused (409) while any tenant holds its own auth data.
+ * same transaction; `isolated` → `shared` is refused (409) while any tenant holds its own auth data. The row is held
+ * FOR UPDATE throughout, so no write that depends on the switches runs meanwhile (config-lock.ts).
  */
 export async function updateApplication(
   scope: Scope,
@@ -113,7 +116,7 @@ export async function updateApplication(
   scope.require('applications:write');
   scope.requireApplicationWide();
   const updated = await scope.em.transactional(async (em) => {
-    const application = await em.findOne(Application, { id: applicationId }, { lockMode: 4 /* pessimistic write */ });
+    const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
     const before = snapshot(application);
     const name = nonNull(input.name, 'name');
@@ -143,7 +146,7 @@ export async function updateApplication(
           }
           await mergePools(em);
         } else {
-          await splitPoolsByTenant(em);
+          await splitPoolsByTenant(em, scope);
         }
         application.authIsolation = authIsolation;
       }

@@ -8,6 +8,7 @@ import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { displayName } from '../validate.ts';
@@ -154,16 +155,14 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
 export async function createAuthProvider(scope: Scope, input: CreateAuthProviderInput): Promise<AuthProviderView> {
   scope.require('auth_providers:write');
   const type = typeOf(input.type);
-  if (scope.tenantId !== null) {
-    assertAuthIsolated(await scope.application(), 'auth providers');
-    await assertTenantExists(scope, scope.tenantId);
-  }
+  if (scope.tenantId !== null) await assertTenantExists(scope, scope.tenantId);
   const config = parseConfig(type, input.config);
   const secrets = mergeSecrets(type, config, null, input.secrets);
   if (input.enabled === null) throw invalid('enabled', 'enabled may not be null');
   const name = input.name == null ? defaultProviderName(type, config) : displayName('name', input.name);
   const provider = await uniquely(type === 'oauth' ? 'config.provider' : 'type', `A ${type} provider of this scope`, () =>
-    scope.em.transactional(async (em) => {
+    underTenancyConfig(scope, async ({ em, application }) => {
+      if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
       await assertSlotFree(scope, em, type, config);
       const created = em.create(AuthProvider, {
         applicationId: scope.applicationId,
@@ -202,15 +201,14 @@ async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): P
  */
 export async function updateAuthProvider(scope: Scope, providerId: string, input: UpdateAuthProviderInput): Promise<AuthProviderView> {
   scope.require('auth_providers:write');
-  const application = scope.tenantId === null ? undefined : await scope.application();
   const { enabled } = input;
   if (enabled === null) throw invalid('enabled', 'enabled may not be null');
   if (input.name === null) throw invalid('name', 'name may not be null');
   const name = input.name === undefined ? undefined : displayName('name', input.name);
   const provider = await uniquely('config.provider', 'An OAuth provider for this provider', () =>
-    scope.em.transactional(async (em) => {
+    underTenancyConfig(scope, async ({ em, application }) => {
       const found = await ownProvider(scope, em, providerId);
-      if (application !== undefined) assertAuthIsolated(application, 'auth providers');
+      if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
       const before = snapshot(found);
       if (input.config != null) {
         const config = parseConfig(found.type, input.config, found.config);

@@ -6,6 +6,7 @@ import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
@@ -66,13 +67,11 @@ async function findDomain(em: Scope['em'], scope: Scope, domainId: string): Prom
 
 export async function createDomain(scope: Scope, input: { hostname: string }): Promise<DomainView> {
   scope.require('domains:write');
-  if (scope.tenantId !== null) {
-    assertAuthIsolated(await scope.application(), 'custom domains');
-    if ((await scope.em.count(Tenant, { id: scope.tenantId })) === 0) throw notFound('Tenant', 'tenantId');
-  }
+  if (scope.tenantId !== null && (await scope.em.count(Tenant, { id: scope.tenantId })) === 0) throw notFound('Tenant', 'tenantId');
   const name = hostname('hostname', input.hostname);
   const domain = await uniquely('hostname', 'A domain with this hostname', () =>
-    scope.em.transactional(async (em) => {
+    underTenancyConfig(scope, async ({ em, application }) => {
+      if (scope.tenantId !== null) assertAuthIsolated(await application(), 'custom domains');
       const created = em.create(Domain, {
         applicationId: scope.applicationId,
         id: newId(),

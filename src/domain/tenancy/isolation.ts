@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuthProvider, Domain, Setting, Tenant, User } from '../../db/entities/index.ts';
+import { ApiKey, AuthProvider, Domain, Setting, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { ErrorDetail } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { keySnapshot } from '../api-keys/issue.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { userSnapshot } from '../users/users.ts';
 
 /**
  * What stops `authIsolation` going from `isolated` back to `shared`: any tenant still holding its own auth
@@ -34,48 +37,90 @@ export async function tenantAuthDataRemaining(em: EntityManager): Promise<ErrorD
     .sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.kind.localeCompare(b.kind));
 }
 
-/** Users whose e-mail also exists in another tenant's pool: merging pools would make them collide. */
+/**
+ * Users of a tenant's pool whose e-mail also exists in another pool, another tenant's or the application's own (users
+ * in no tenant, which stay there through the switches): merging the pools would make them collide.
+ */
 async function duplicateEmailsAcrossPools(em: EntityManager): Promise<Pick<User, 'poolId' | 'emailNormalized'>[]> {
-  const users = await em.find(User, { poolId: { $ne: SHARED_POOL } }, { fields: ['poolId', 'emailNormalized'] });
+  const users = await em.find(User, {}, { fields: ['poolId', 'emailNormalized'] });
   const pools = new Map<string, Set<string>>();
   for (const user of users) {
     const set = pools.get(user.emailNormalized) ?? new Set();
     set.add(user.poolId);
     pools.set(user.emailNormalized, set);
   }
-  return users.filter((user) => (pools.get(user.emailNormalized)?.size ?? 0) > 1);
+  return users.filter((user) => user.poolId !== SHARED_POOL && (pools.get(user.emailNormalized)?.size ?? 0) > 1);
+}
+
+/** The record the split makes for a user in one more of their tenants. */
+interface UserCopy {
+  readonly id: string;
+  readonly original: User;
+  readonly tenantId: string;
 }
 
 /**
  * `shared` → `isolated`: every user moves to the pool of their tenant. A user who belongs to several tenants
- * keeps their record (and id) in the tenant they joined first and gets a copy, with the same e-mail, name, status
- * and password, in each other tenant, so that nobody loses access to any tenant. Users in no tenant stay in the
- * application's pool, reachable at application scope.
+ * keeps their record (and id) in the tenant they joined first and gets a copy in each other tenant, so that nobody
+ * loses access to any tenant; their keys for those tenants move to the copies. Users in no tenant stay in the
+ * application's pool, reachable at application scope. Each copy and each moved key is audited as `actor`'s doing.
  */
-export async function splitPoolsByTenant(em: EntityManager): Promise<{ moved: number; copied: number }> {
+export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   const users = await em.find(User, { tenantIds: { $ne: [] } });
-  let copied = 0;
+  const copies: UserCopy[] = [];
   for (const user of users) {
     const [first, ...others] = user.tenantIds;
     if (first === undefined) continue;
-    for (const tenantId of others) {
-      em.create(User, {
-        applicationId: user.applicationId,
-        id: newId(),
-        poolId: tenantId,
-        email: user.email,
-        emailNormalized: user.emailNormalized,
-        name: user.name,
-        status: user.status,
-        tenantIds: [tenantId],
-        passwordHash: user.passwordHash,
-      });
-      copied += 1;
-    }
+    copies.push(...others.map((tenantId) => ({ id: newId(), original: user, tenantId })));
     user.poolId = first;
     user.tenantIds = [first];
   }
-  return { moved: users.length, copied };
+  await insertCopies(em, actor.applicationId, copies);
+  for (const copy of copies) {
+    const after = { ...userSnapshot(copy.original), tenantIds: [copy.tenantId], poolId: copy.tenantId, copiedFrom: copy.original.id };
+    recordAudit(em, actor, { action: 'user.copy', targetType: 'user', targetId: copy.id, tenantId: copy.tenantId, after });
+  }
+  await moveKeysToCopies(em, actor, copies);
+}
+
+/**
+ * Each copy is its original's row in another pool: e-mail, name, status, password hash and the whole lockout state
+ * (failed sign-ins, when the last one was, until when a lock lasts), so it signs in, counts failures and unlocks as
+ * the original would. In SQL because the entity does not map `last_failed_sign_in_at`, which only the sign-in's own
+ * statements read and write (src/hosted/lockout.ts).
+ */
+async function insertCopies(em: EntityManager, applicationId: string, copies: UserCopy[]): Promise<void> {
+  if (copies.length === 0) return;
+  const now = new Date();
+  await em.execute(
+    `insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,
+                           failed_sign_ins, last_failed_sign_in_at, locked_until, created_at, updated_at)
+     select original.application_id, copy.id, copy.tenant_id, original.email, original.email_normalized, original.name,
+            original.status, array[copy.tenant_id], original.password_hash,
+            original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, ?, ?
+       from unnest(array[?]::uuid[], array[?]::uuid[], array[?]::uuid[]) as copy (id, original_id, tenant_id)
+       join app_user as original on original.application_id = ? and original.id = copy.original_id`,
+    [now, now, copies.map((copy) => copy.id), copies.map((copy) => copy.original.id), copies.map((copy) => copy.tenantId), applicationId],
+  );
+}
+
+/**
+ * A tenant key bound to a user who got a copy in that tenant now belongs to the copy, the user's record there: a
+ * tenant key's user is a member of its tenant, and deleting that record must take the key with it. Cached keys
+ * are evicted by the switch's invalidation of the whole application (configurationChanged).
+ */
+async function moveKeysToCopies(em: EntityManager, actor: AuditActor, copies: UserCopy[]): Promise<void> {
+  if (copies.length === 0) return;
+  const copyIn = new Map(copies.map((copy) => [`${copy.original.id}/${copy.tenantId}`, copy.id]));
+  const originals = [...new Set(copies.map((copy) => copy.original.id))];
+  for (const key of await em.find(ApiKey, { userId: { $in: originals }, tenantId: { $ne: null } })) {
+    const copyId = copyIn.get(`${key.userId}/${key.tenantId}`);
+    // No copy: the key is for the tenant the user's own record stays in.
+    if (copyId === undefined) continue;
+    const before = keySnapshot(key);
+    key.userId = copyId;
+    recordAudit(em, actor, { action: 'api_key.rebind', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
+  }
 }
 
 /** `isolated` → `shared` (allowed only when no e-mail exists in two pools): every user joins the shared pool. */

@@ -9,6 +9,7 @@ import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from './changed.ts';
+import { underTenancyConfig } from './config-lock.ts';
 
 /**
  * The tenancy configuration engine for settings (branding, e-mail templates, e-mail provider, policies). Each
@@ -144,14 +145,21 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
 
 /**
  * Runs an upsert, once more if a concurrent request inserted the same (tenant, feature, key) first: the retry
- * finds that row and updates it, so concurrent first writes all succeed and the last one wins.
+ * finds that row and updates it, so concurrent first writes all succeed and the last one wins. A tenant's override
+ * is written only while the governing switch allows it (409 `tenant_customization_disabled`), read under the lock
+ * that keeps it so until the commit (config-lock.ts).
  */
 async function upsertRetrying(scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
+  const attempt = () =>
+    underTenancyConfig(scope, async (tx) => {
+      if (tenantId !== null) assertTenantMayCustomize(await tx.application(), write.feature);
+      return upsert(tx.em, scope, tenantId, write);
+    });
   try {
-    return await scope.em.transactional((em) => upsert(em, scope, tenantId, write));
+    return await attempt();
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
-    return scope.em.transactional((em) => upsert(em, scope, tenantId, write));
+    return attempt();
   }
 }
 
@@ -165,7 +173,6 @@ export async function putApplicationSetting(scope: Scope, write: SettingWrite): 
 
 /** Sets a tenant's override; 409 `tenant_customization_disabled` while the governing switch forbids overrides. */
 export async function putTenantOverride(scope: Scope, tenantId: string, write: SettingWrite): Promise<Setting> {
-  assertTenantMayCustomize(await scope.application(), write.feature);
   await assertTenantExists(scope, tenantId);
   const row = await upsertRetrying(scope, tenantId, write);
   await configurationChanged(scope, tenantId);

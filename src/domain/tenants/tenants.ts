@@ -4,6 +4,8 @@ import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { forgetUserKeys, removeMembership, removeUser } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName, slug, slugFromName } from '../validate.ts';
@@ -74,23 +76,27 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
 
 /**
  * Deletes a tenant. Its overrides, domains, providers and tenant-scoped keys go with it (foreign keys cascade);
- * users of its isolated pool go too, since they exist only in this tenant; users of the shared pool only lose
- * their membership. The audit log keeps the record.
+ * users of its isolated pool go too, each as if deleted on their own (audited, their keys with them), since they
+ * exist only in this tenant; users of the shared pool only lose their membership (audited too). The audit log keeps
+ * the records.
  */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   scope.require('tenants:delete');
   scope.requireApplicationWide();
-  const deleted = await scope.em.transactional(async (em) => {
-    const tenant = await em.findOne(Tenant, { id: tenantId });
+  // Which users are the tenant's own depends on the pools, which only the switches change.
+  const removedUsers = await underTenancyConfig(scope, async (tx) => {
+    const tenant = await tx.em.findOne(Tenant, { id: tenantId });
     if (tenant === null) throw notFound('Tenant', 'tenantId');
-    await em.nativeDelete(User, { poolId: tenant.id });
-    const members = await em.find(User, { tenantIds: { $contains: [tenant.id] } });
-    for (const user of members) user.tenantIds = (user.tenantIds).filter((id) => id !== tenant.id);
-    recordAudit(em, scope, { action: 'tenant.delete', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
-    em.remove(tenant);
-    return true;
+    const own = await tx.em.find(User, { poolId: tenant.id });
+    for (const user of own) removeUser(tx.em, tx, user);
+    const members = await tx.em.find(User, { tenantIds: { $contains: [tenant.id] }, poolId: { $ne: tenant.id } });
+    for (const user of members) removeMembership(tx.em, tx, user, tenant.id);
+    recordAudit(tx.em, tx, { action: 'tenant.delete', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
+    tx.em.remove(tenant);
+    return own.map((user) => user.id);
   });
-  // The tenant's API keys went with it (cascade).
+  // The tenant's API keys went with it, and its users' keys with them (cascade).
   await scope.services.invalidations.publish({ kind: 'tenant', id: tenantId });
-  return deleted;
+  await forgetUserKeys(scope, removedUsers);
+  return true;
 }

@@ -1,14 +1,16 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
 import type { Scope } from '../../context.ts';
-import { ApiKey, Tenant, User } from '../../db/entities/index.ts';
+import { ApiKey, Tenant, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
@@ -27,7 +29,7 @@ export interface UpdateUserInput {
 }
 
 /** What the audit log keeps of a user: never the password hash, only whether there is one. */
-const snapshot = (user: User) => ({
+export const userSnapshot = (user: User) => ({
   email: user.email,
   name: user.name ?? null,
   status: user.status,
@@ -42,7 +44,7 @@ export const normalizeEmail = (address: string): string => address.trim().toLowe
 /**
  * The password policy of the user's pool decides: the application's in `shared`, the tenant's (or what it inherits)
  * in `isolated` (spec: password policy is per tenant only when isolated). Violations are listed in `details`.
- * Reads settings through the scope's EntityManager: call it before opening the write transaction.
+ * `scope` is the write transaction's (underTenancyConfig), so the pool cannot change before the user is written.
  */
 async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string): Promise<string> {
   const violations = checkPassword(await effectivePasswordPolicy(scope, poolTenant), password);
@@ -53,6 +55,11 @@ async function acceptablePassword(scope: Scope, poolTenant: string | null, passw
     });
   }
   return password;
+}
+
+/** The hash of a password the pool's policy accepts (see acceptablePassword). */
+async function passwordHashFor(scope: Scope, poolId: string, password: string): Promise<string> {
+  return hashPassword(await acceptablePassword(scope, poolTenantOf(poolId), password));
 }
 
 const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
@@ -85,19 +92,13 @@ export async function getUser(scope: Scope, userId: string): Promise<User> {
  */
 export async function createUser(scope: Scope, input: CreateUserInput): Promise<User> {
   scope.require('users:write');
-  const application = await scope.application();
   const email = emailAddress('email', input.email);
   const name = input.name == null ? null : displayName('name', input.name);
   const tenantId = await targetTenant(scope, input.tenantId);
-  const isolated = application.authIsolation === 'isolated';
-  if (isolated && tenantId === null) {
-    throw invalid('tenantId', 'The application’s auth is isolated: a user must be created in a tenant');
-  }
-  const poolId = isolated && tenantId !== null ? tenantId : SHARED_POOL;
-  const passwordHash = input.password == null ? null : await hashPassword(await acceptablePassword(scope, poolTenantOf(poolId), input.password));
   return uniquely('email', 'A user with this e-mail', () =>
-    scope.em.transactional(async (em) => {
-      const user = em.create(User, {
+    underTenancyConfig(scope, async (tx) => {
+      const poolId = poolFor(await tx.application(), tenantId);
+      const user = tx.em.create(User, {
         applicationId: scope.applicationId,
         id: newId(),
         poolId,
@@ -106,15 +107,22 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         name,
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
-        passwordHash,
+        passwordHash: input.password == null ? null : await passwordHashFor(tx, poolId, input.password),
       });
-      recordAudit(em, scope, { action: 'user.create', targetType: 'user', targetId: user.id, tenantId, after: snapshot(user) });
+      recordAudit(tx.em, tx, { action: 'user.create', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       return user;
     }),
   );
 }
 
-/** The tenants a membership list names, deduplicated, each checked to exist (read before the transaction). */
+/** The pool a new user of `tenantId` (null: none) joins under the application's `authIsolation`. */
+function poolFor(application: Application, tenantId: string | null): string {
+  if (application.authIsolation !== 'isolated') return SHARED_POOL;
+  if (tenantId === null) throw invalid('tenantId', 'The application’s auth is isolated: a user must be created in a tenant');
+  return tenantId;
+}
+
+/** The tenants a membership list names, deduplicated, each checked to exist. */
 async function existingTenants(scope: Scope, tenantIds: string[]): Promise<string[]> {
   const unique = [...new Set(tenantIds)];
   if (unique.length === 0) return unique;
@@ -123,50 +131,49 @@ async function existingTenants(scope: Scope, tenantIds: string[]): Promise<strin
   return unique;
 }
 
+/**
+ * The memberships a `tenantIds` change leaves the user with: any existing tenants while `shared`; when `isolated`,
+ * the one tenant of their pool for good (422, though an unchanged list is accepted).
+ */
+async function membershipsAfter(scope: Scope, user: User, requested: string[]): Promise<string[]> {
+  if ((await scope.application()).authIsolation !== 'isolated') return existingTenants(scope, requested);
+  const unique = new Set(requested);
+  if (unique.size !== user.tenantIds.length || !user.tenantIds.every((id) => unique.has(id))) {
+    throw invalid('tenantIds', 'The application’s auth is isolated: a user belongs to one tenant for good');
+  }
+  return user.tenantIds;
+}
+
 export async function updateUser(scope: Scope, userId: string, input: UpdateUserInput): Promise<User> {
   scope.require('users:write');
-  const application = await scope.application();
   const email = nonNull(input.email, 'email');
   const name = input.name === undefined ? undefined : input.name === null ? null : displayName('name', input.name);
   const password = nonNull(input.password, 'password');
   const requestedTenants = nonNull(input.tenantIds, 'tenantIds');
   const newEmail = email === undefined ? undefined : emailAddress('email', email);
-  let tenantIds: string[] | undefined;
-  if (requestedTenants !== undefined) {
-    // Memberships of other tenants are not a tenant's business.
-    if (scope.tenantId !== null) {
-      throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
-    }
-    tenantIds = application.authIsolation === 'isolated' ? [...new Set(requestedTenants)] : await existingTenants(scope, requestedTenants);
+  // Memberships of other tenants are not a tenant's business.
+  if (requestedTenants !== undefined && scope.tenantId !== null) {
+    throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
   }
-  let passwordHash: string | undefined;
-  if (password !== undefined) {
-    // The policy is the pool's, so the user is read first (and again, for writing, in the transaction).
-    const user = await scope.em.findOne(User, { id: userId });
-    if (user === null) throw notFound('User', 'userId');
-    passwordHash = await hashPassword(await acceptablePassword(scope, poolTenantOf(user.poolId), password));
-  }
-  return uniquely('email', 'A user with this e-mail', () =>
-    scope.em.transactional(async (em) => {
-      const user = await em.findOne(User, { id: userId });
+  const updated = await uniquely('email', 'A user with this e-mail', () =>
+    underTenancyConfig(scope, async (tx) => {
+      const user = await tx.em.findOne(User, { id: userId });
       if (user === null) throw notFound('User', 'userId');
-      const before = snapshot(user);
-      if (tenantIds !== undefined && application.authIsolation === 'isolated') {
-        const same = tenantIds.length === user.tenantIds.length && tenantIds.every((id) => user.tenantIds.includes(id));
-        if (!same) throw invalid('tenantIds', 'The application’s auth is isolated: a user belongs to one tenant for good');
-      } else if (tenantIds !== undefined) {
-        user.tenantIds = tenantIds;
-      }
+      const before = userSnapshot(user);
+      if (requestedTenants !== undefined) user.tenantIds = await membershipsAfter(tx, user, requestedTenants);
       if (newEmail !== undefined) {
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);
       }
       if (name !== undefined) user.name = name;
-      if (passwordHash !== undefined) user.passwordHash = passwordHash;
-      recordAudit(em, scope, { action: 'user.update', targetType: 'user', targetId: user.id, before, after: snapshot(user) });
+      if (password !== undefined) user.passwordHash = await passwordHashFor(tx, user.poolId, password);
+      recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, before, after: userSnapshot(user) });
       return user;
     }),
   );
+  // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
+  if (requestedTenants !== undefined) await scope.services.invalidations.publish({ kind: 'user', id: userId });
+  return updated;
 }
 
 /**
@@ -176,22 +183,43 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   scope.require('users:delete');
-  const deleted = await scope.em.transactional(async (em) => {
-    const user = await em.findOne(User, { id: userId });
+  // Which of the two it is depends on the user's pool, which only the switches change.
+  await underTenancyConfig(scope, async (tx) => {
+    const user = await tx.em.findOne(User, { id: userId });
     if (user === null) throw notFound('User', 'userId');
-    const before = snapshot(user);
     const tenantId = scope.tenantId;
     if (tenantId !== null && user.poolId === SHARED_POOL) {
-      user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
-      await em.nativeUpdate(ApiKey, { userId: user.id, tenantId, revokedAt: null }, { revokedAt: new Date() });
-      recordAudit(em, scope, { action: 'user.membership.remove', targetType: 'user', targetId: user.id, before, after: snapshot(user) });
-      return true;
+      removeMembership(tx.em, tx, user, tenantId);
+      await tx.em.nativeUpdate(ApiKey, { userId: user.id, tenantId, revokedAt: null }, { revokedAt: new Date() });
+      return;
     }
-    recordAudit(em, scope, { action: 'user.delete', targetType: 'user', targetId: user.id, before });
-    em.remove(user);
-    return true;
+    removeUser(tx.em, tx, user);
   });
-  // The user's keys went with it (cascade), or with its membership of the scope's tenant (revoked above).
-  await scope.services.invalidations.publish({ kind: 'user', id: userId });
-  return deleted;
+  // The user's keys went with it, or with its membership of the scope's tenant (revoked above).
+  await forgetUserKeys(scope, [userId]);
+  return true;
+}
+
+/** Takes a tenant out of a shared-pool user's memberships, with its audit record, in the caller's transaction. */
+export function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string): void {
+  const before = userSnapshot(user);
+  user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
+  recordAudit(em, actor, { action: 'user.membership.remove', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
+}
+
+/**
+ * Deletes a user in the caller's transaction, with its audit record (under the tenant of the user's pool, if any);
+ * their API keys go with them (foreign keys cascade). Call forgetUserKeys after the commit.
+ */
+export function removeUser(em: EntityManager, actor: AuditActor, user: User): void {
+  recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: poolTenantOf(user.poolId) ?? actor.tenantId, before: userSnapshot(user) });
+  em.remove(user);
+}
+
+/**
+ * After the commit that deleted users or revoked keys of theirs: every instance forgets those keys at once, which its
+ * API key cache would otherwise accept until the entries expire.
+ */
+export async function forgetUserKeys(scope: Scope, userIds: string[]): Promise<void> {
+  await Promise.all(userIds.map((id) => scope.services.invalidations.publish({ kind: 'user', id })));
 }

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * A stored response answers to the effective principal that made it (src/idempotency.ts): the credential, the user
+ * it acts as, its tenant and its permissions after a Bearer token's narrowing. A replay runs no permission check, so
+ * the same Idempotency-Key from a narrower principal is a new request and gets its own 403, never the stored secret.
+ */
+let app: TestApp;
+let adminKey: string;
+let userId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const created = await app.http.post('/api-keys', { name: 'K', permissions: ['*'] });
+  expect(created.status).toBe(201);
+  adminKey = created.body.secret;
+  const user = await app.http.post('/users', { email: 'operator@example.com' });
+  expect(user.status).toBe(201);
+  userId = user.body.id;
+});
+afterAll(async () => app?.close());
+
+/** The same API key beside a token of the same user, holding `permissions`. */
+async function keyWithToken(permissions: string[]) {
+  const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions });
+  return app.as({ apiKey: adminKey, bearer });
+}
+
+async function keyToRotate(): Promise<{ id: string; secret: string }> {
+  const created = await app.http.post('/api-keys', { name: 'rotated', permissions: ['users:read'] });
+  expect(created.status).toBe(201);
+  return { id: created.body.key.id, secret: created.body.secret };
+}
+
+const withKey = (idempotencyKey: string) => ({ headers: { 'idempotency-key': idempotencyKey } });
+
+describe('Idempotency-Key and the effective principal (REST)', () => {
+  it('a narrower token beside the same API key gets its 403, not the stored secret', async () => {
+    const target = await keyToRotate();
+    const idempotencyKey = crypto.randomUUID();
+    const rotated = await (await keyWithToken(['*'])).post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^ghk_/);
+
+    const narrow = await keyWithToken(['users:read']);
+    expect((await narrow.post(`/api-keys/${target.id}/rotate`)).status).toBe(403);
+    const refused = await narrow.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: 'forbidden', message: expect.any(String) });
+    expect(refused.headers.get('idempotent-replayed')).toBeNull();
+    // Nothing ran: the secret of the first rotation is still the key's.
+    expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
+  });
+
+  it('the same effective principal still gets the replay, with another token of the same user and permissions too', async () => {
+    const target = await keyToRotate();
+    const idempotencyKey = crypto.randomUUID();
+    const admin = await keyWithToken(['*']);
+    const rotated = await admin.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
+    expect(rotated.status).toBe(200);
+    for (const client of [admin, await keyWithToken(['*'])]) {
+      const replay = await client.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(rotated.body);
+    }
+    // The same principal reusing the key for another request still conflicts.
+    const conflict = await admin.post(`/api-keys/${(await keyToRotate()).id}/rotate`, undefined, withKey(idempotencyKey));
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe('idempotency_conflict');
+  });
+});
+
+describe('Idempotency-Key and the effective principal (GraphQL)', () => {
+  it('a narrower token beside the same API key gets its 403, not the stored secret', async () => {
+    const target = await keyToRotate();
+    const idempotencyKey = crypto.randomUUID();
+    const mutation = 'mutation ($keyId: UUID!) { rotateApiKey(keyId: $keyId) { secret } }';
+    const rotated = await (await keyWithToken(['*'])).graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
+    expect(rotated.status).toBe(200);
+    const secret = rotated.body.data?.rotateApiKey.secret as string;
+    expect(secret).toMatch(/^ghk_/);
+
+    const refused = await (await keyWithToken(['users:read'])).graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors?.[0]?.extensions['code']).toBe('forbidden');
+    expect(JSON.stringify(refused.body)).not.toContain(secret);
+    expect(refused.headers.get('idempotent-replayed')).toBeNull();
+  });
+});

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/db/entities/index.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * Records created, changed or deleted as side effects of another mutation get their own audit records, in the same
+ * transaction, as if changed on their own: an application's initial key, the user copies of a pool split and the
+ * keys it moves to them, the users a tenant deletion deletes or takes out of the tenant.
+ */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+/** The records a request wrote, in whichever application (the audit search API reads one application at a time). */
+async function recordsOf(requestId: string) {
+  const records = await app.gatehouse.services.orm.em.fork().find(AuditLog, { requestId }, { filters: false, orderBy: { id: 'asc' } });
+  return records.map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
+}
+
+const traced = () => {
+  const requestId = `side-effect-${crypto.randomUUID()}`;
+  return { requestId, headers: { 'x-request-id': requestId } };
+};
+
+async function freshApplication() {
+  const created = await app.http.post('/applications', { name: 'Audited', multiTenant: true });
+  const client = app.as({ apiKey: created.body.initialApiKey.secret });
+  const applicationId = created.body.id as string;
+  const path = `/applications/${applicationId}`;
+  const one = (await client.post(`${path}/tenants`, { name: 'One' })).body.id as string;
+  const two = (await client.post(`${path}/tenants`, { name: 'Two' })).body.id as string;
+  return { client, applicationId, path, one, two };
+}
+
+describe('audit records of side effects', () => {
+  it('creating an application records its initial key in the new application', async () => {
+    const { requestId, headers } = traced();
+    const created = await app.http.post('/applications', { name: 'With a key', multiTenant: false }, { headers });
+    expect(created.status).toBe(201);
+    expect(await recordsOf(requestId)).toEqual([
+      expect.objectContaining({ applicationId: app.root.applicationId, action: 'application.create', targetId: created.body.id }),
+      {
+        applicationId: created.body.id,
+        tenantId: null,
+        action: 'api_key.create',
+        targetType: 'api_key',
+        targetId: created.body.initialApiKey.key.id,
+        before: null,
+        after: expect.objectContaining({ name: 'Initial app_admin key', tenantId: null, userId: null, revokedAt: null }),
+      },
+    ]);
+    expect(JSON.stringify(await recordsOf(requestId))).not.toContain(created.body.initialApiKey.secret);
+  });
+
+  it('a refused creation records nothing', async () => {
+    const { requestId, headers } = traced();
+    const refused = await app.http.post('/applications', { name: 'Single', multiTenant: false, tenancyConfig: {} }, { headers });
+    expect(refused.status).toBe(422);
+    expect(await recordsOf(requestId)).toEqual([]);
+  });
+
+  it('shared → isolated records each user copy, and each key moved to a copy', async () => {
+    const { client, applicationId, path, one, two } = await freshApplication();
+    const alice = (await client.post('/users', { email: 'alice@x.example', name: 'Alice', tenantId: one })).body.id as string;
+    await client.patch(`/users/${alice}`, { tenantIds: [one, two] });
+    const loner = (await client.post('/users', { email: 'loner@x.example', tenantId: one })).body.id as string;
+    const key = (await client.post('/api-keys', { name: 'alice-two', permissions: ['users:read'], tenantId: two, userId: alice })).body.key.id as string;
+
+    const { requestId, headers } = traced();
+    expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } }, { headers })).status).toBe(200);
+    const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0].id as string;
+    const records = await recordsOf(requestId);
+    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebind', 'application.update', 'user.copy']);
+    expect(records.find((record) => record.action === 'user.copy')).toEqual({
+      applicationId,
+      tenantId: two,
+      action: 'user.copy',
+      targetType: 'user',
+      targetId: copy,
+      before: null,
+      after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, copiedFrom: alice },
+    });
+    expect(records.find((record) => record.action === 'api_key.rebind')).toMatchObject({
+      applicationId,
+      tenantId: two,
+      targetType: 'api_key',
+      targetId: key,
+      before: { userId: alice, tenantId: two },
+      after: { userId: copy, tenantId: two },
+    });
+    // A user of one tenant is moved, not copied: no record of their own beyond the switch's.
+    expect(records.map((record) => record.targetId)).not.toContain(loner);
+  });
+
+  it('deleting a tenant records each user of its pool it deletes, and each shared user it takes out of the tenant', async () => {
+    const { client, applicationId, path, one, two } = await freshApplication();
+    const shared = (await client.post('/users', { email: 'shared@x.example', tenantId: two })).body.id as string;
+    const { requestId: sharedRequest, headers: sharedHeaders } = traced();
+    expect((await client.delete(`${path}/tenants/${two}`, { headers: sharedHeaders })).status).toBe(204);
+    expect((await recordsOf(sharedRequest)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([
+      ['user.membership.remove', shared, two],
+      ['tenant.delete', two, two],
+    ]);
+    expect((await client.get(`/users/${shared}`)).body.tenantIds).toEqual([]);
+
+    expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const users = [];
+    for (const email of ['a@x.example', 'b@x.example']) users.push((await client.post('/users', { email, tenantId: one })).body.id as string);
+    const { requestId, headers } = traced();
+    expect((await client.delete(`${path}/tenants/${one}`, { headers })).status).toBe(204);
+    const records = await recordsOf(requestId);
+    expect(records.filter((record) => record.action === 'tenant.delete')).toHaveLength(1);
+    expect(records.filter((record) => record.action === 'user.delete')).toEqual(
+      users.map((id, i) => ({
+        applicationId,
+        tenantId: one,
+        action: 'user.delete',
+        targetType: 'user',
+        targetId: id,
+        before: expect.objectContaining({ email: ['a@x.example', 'b@x.example'][i], poolId: one, tenantIds: [one] }),
+        after: null,
+      })),
+    );
+  });
+});
