@@ -12,7 +12,7 @@ import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { loggerOptions } from './log.ts';
-import { registerRestRoutes } from './rest/adapter.ts';
+import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './hosted/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
@@ -60,6 +60,29 @@ function rateLimitKey(request: FastifyRequest): string {
     : `ip:${request.ip}`;
 }
 
+/** The longest path parameter the router accepts; a longer one is a path no route takes. */
+const MAX_PATH_PARAMETER = 1024;
+
+type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * A request the router cannot take at all (its path is not valid percent-encoding, or a parameter is longer than
+ * MAX_PATH_PARAMETER): Fastify hands it over before any hook runs. It is counted by the rate limit and answered as an
+ * unknown route, in the contract's body, with the rate-limit and request-id headers every response carries.
+ */
+async function refuseUnroutable(limit: RateLimitHook | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('x-request-id', request.id);
+  let refusal = new GatehouseError('not_found', 'No route: the path is not valid (malformed percent-encoding, or a segment too long)');
+  try {
+    await limit?.(request, reply);
+  } catch (error) {
+    if (!(error instanceof GatehouseError)) throw error;
+    refusal = error;
+  }
+  const body = toErrorBody(refusal);
+  await reply.status(STATUS_BY_CODE[body.code]).send(body);
+}
+
 export interface Server {
   readonly app: FastifyInstance;
   readonly apollo: ApolloServer<RequestContext>;
@@ -76,8 +99,15 @@ export async function createServer(services: Services, options: { redis?: unknow
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: false },
+    // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
+    // parameter), not the router's own 414.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
+    frameworkErrors: (_error, request, reply) => {
+      void refuseUnroutable(unrouted.limit, request, reply);
+    },
   });
+  // The rate limit of requests no route takes, set once the limiter is registered (below), before the server listens.
+  const unrouted: { limit?: RateLimitHook } = {};
   const schema = buildSchema();
   const serializeError = formatError(schema, (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
   const apollo = await createApollo(schema, serializeError);
@@ -152,7 +182,13 @@ export async function createServer(services: Services, options: { redis?: unknow
   // The hosted forms' sign-in attempts: a tighter per-address limit on the same plugin and store.
   const throttle = signInThrottle(app, config.signInRateLimit);
 
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request) => {
+  // Requests no route takes count like any other, before their body is read: an oversized body on an unknown path is
+  // refused (413) after the limiter has counted it and set its headers.
+  unrouted.limit = app.rateLimit();
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) await unrouted.limit?.(request, reply);
+  });
+  app.setNotFoundHandler(async (request) => {
     throw new GatehouseError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
   });
 
@@ -187,6 +223,8 @@ export async function createServer(services: Services, options: { redis?: unknow
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  for (const url of ['/healthz', '/readyz', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
+  refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
   await app.register(oidcRoutes(services, throttle));
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).

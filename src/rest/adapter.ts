@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Kind, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
@@ -103,17 +103,26 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       },
     });
   }
-  for (const [url, methods] of methodsByUrl) {
-    const allow = [...methods].join(', ');
-    const others = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((method) => !methods.has(method));
-    if (others.length === 0) continue;
-    app.route({
-      method: others,
-      url: `/api/v1${url}`,
-      handler: async (_request, reply) => {
-        reply.header('allow', allow);
-        throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);
-      },
-    });
-  }
+  for (const [url, methods] of methodsByUrl) refuseOtherMethods(app, `/api/v1${url}`, [...methods]);
+}
+
+const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Answers the methods a path does not have with 405 `method_not_allowed` and `Allow` (the router alone would answer
+ * 404, as for a path that does not exist). HEAD comes with GET.
+ */
+export function refuseOtherMethods(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void {
+  const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
+  const allow = allowed.join(', ');
+  const others = ANSWERABLE_METHODS.filter((method) => !allowed.includes(method));
+  if (others.length === 0) return;
+  app.route({
+    method: others,
+    url,
+    handler: async (_request, reply) => {
+      reply.header('allow', allow);
+      throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);
+    },
+  });
 }

@@ -102,6 +102,20 @@ describe('applications', () => {
     const response = await app.http.request('PUT', `/api/v1/applications/${app.root.applicationId}`, { body: {} });
     expect(response.status).toBe(405);
     expect(response.body.code).toBe('method_not_allowed');
+    expect(response.headers.get('allow')).toBe('GET, PATCH, DELETE, HEAD');
+    // The service's own paths too, and OPTIONS (no CORS here): GraphQL answers in its own shape.
+    for (const [method, path, allow] of [
+      ['DELETE', '/healthz', 'GET, HEAD'],
+      ['POST', '/readyz', 'GET, HEAD'],
+      ['POST', '/api/v1/openapi.json', 'GET, HEAD'],
+      ['OPTIONS', '/api/v1/users', 'GET, POST, HEAD'],
+    ] as const) {
+      const refused = await app.http.request(method, path);
+      expect([refused.status, refused.headers.get('allow'), refused.body.code], `${method} ${path}`).toEqual([405, allow, 'method_not_allowed']);
+    }
+    const graphql = await app.http.request('PATCH', '/graphql', { body: {} });
+    expect([graphql.status, graphql.headers.get('allow')]).toEqual([405, 'GET, POST, HEAD']);
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'method_not_allowed', status: 405 });
     const missing = await app.http.get('/nothing-here');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');

@@ -39,6 +39,12 @@ describe('conventions on every response', () => {
       'GraphQL 422': await app.http.graphql('{ nothing }'),
       'GraphQL 413': await app.http.graphql('{ version }', { padding: 'x'.repeat(1024 * 1024 + 1) }),
       healthz: await app.as({}).request('GET', '/healthz'),
+      // No route takes these: an oversized body on an unknown path, a path that is not valid percent-encoding, a path
+      // parameter past the router's limit (under it, the parameter's validation answers).
+      'unknown path 413': await app.as({}).request('POST', '/nowhere', { body: { padding: 'x'.repeat(1024 * 1024 + 1) } }),
+      'malformed path 404': await app.http.request('GET', '/api/v1/users/%E0%A4%A'),
+      'overlong parameter 404': await app.http.get(`/users/${'a'.repeat(1100)}`),
+      'long parameter 422': await app.http.get(`/users/${'a'.repeat(1000)}`),
     };
     const statuses = Object.fromEntries(Object.entries(responses).map(([label, response]) => [label, response.status]));
     expect(statuses).toEqual({
@@ -54,7 +60,14 @@ describe('conventions on every response', () => {
       'GraphQL 422': 422,
       'GraphQL 413': 413,
       healthz: 200,
+      'unknown path 413': 413,
+      'malformed path 404': 404,
+      'overlong parameter 404': 404,
+      'long parameter 422': 422,
     });
+    expect(responses['malformed path 404']?.body).toEqual({ code: 'not_found', message: expect.any(String) });
+    expect(responses['overlong parameter 404']?.headers.get('x-request-id')).toMatch(UUID);
+    expect(responses['long parameter 422']?.body).toMatchObject({ code: 'validation_error', field: 'userId' });
     for (const [label, response] of Object.entries(responses)) expectRateLimitHeaders(response, label);
     expect(responses['REST 200']?.headers.get('x-ratelimit-limit')).toBe('100000');
   });
@@ -304,6 +317,27 @@ describe('rate limiting', () => {
       await second.apollo.stop();
       redis?.disconnect();
     }
+  });
+});
+
+describe('rate limiting of requests no route takes', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ rateLimit: { max: 2, windowMs: 60_000, redisPrefix: `gatehouse-test-${crypto.randomUUID()}-` } });
+  });
+  afterAll(async () => app?.close());
+
+  it('counts unknown and malformed paths against the address, oversized bodies included, and answers 429', async () => {
+    const anonymous = app.as({});
+    const statuses = [
+      (await anonymous.request('POST', '/nowhere', { body: { padding: 'x'.repeat(1024 * 1024 + 1) } })).status,
+      (await anonymous.request('GET', '/%zz')).status,
+    ];
+    const limited = await anonymous.request('GET', '/%zz');
+    expect([...statuses, limited.status]).toEqual([413, 404, 429]);
+    expect(limited.body).toEqual({ code: 'rate_limited', message: expect.any(String) });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await anonymous.request('POST', '/nowhere', { body: {} })).status).toBe(429);
   });
 });
 
