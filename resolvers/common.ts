@@ -3,6 +3,21 @@ import { DateTimeResolver, JSONObjectResolver, UUIDResolver } from 'graphql-scal
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { SERVICE_VERSION } from '../src/version.ts';
 
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
+const threeDigits = (value: number) => (value < 10 ? `00${value}` : value < 100 ? `0${value}` : String(value));
+
+/**
+ * `date.toISOString()`, built from its UTC fields: the same text about four times as fast (V8's own formatting costs
+ * about 1 µs, and a page of users holds 40 dates). Years outside 1000-9999 are left to toISOString (its ±YYYYYY form).
+ */
+function isoText(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (year < 1000 || year > 9999) return date.toISOString();
+  const day = `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
+  const time = `${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}`;
+  return `${day}T${time}.${threeDigits(date.getUTCMilliseconds())}Z`;
+}
+
 /**
  * graphql-scalars' DateTime, serialized as its RFC 3339 text instead of a Date: the JSON is the same, but a response
  * holding Date objects leaves V8's fast JSON.stringify path, which made serializing a page of users several times
@@ -10,7 +25,7 @@ import { SERVICE_VERSION } from '../src/version.ts';
  */
 const DateTime = new GraphQLScalarType({
   ...DateTimeResolver.toConfig(),
-  serialize: (value) => DateTimeResolver.serialize(value).toISOString(),
+  serialize: (value) => isoText(DateTimeResolver.serialize(value)),
 });
 
 /** Exactly 8-4-4-4-12 hexadecimal digits: graphql-scalars' UUID also takes braces, which then reached PostgreSQL (a 500). */
