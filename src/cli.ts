@@ -27,17 +27,28 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The command line, or undefined for one parseArgs refuses (an unknown option, a value given to a flag). */
+function readArguments(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+  } catch (error) {
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_')) return undefined;
+    throw error;
+  }
+}
+
 /**
  * With the embedded database, commands go through the running instance's socket when one owns the data
  * directory (PGlite allows one process), and open the directory themselves otherwise.
  */
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
-  const command = positionals.length === 1 ? COMMANDS[positionals[0] as string] : undefined;
-  if (values.help || command === undefined) {
+  const parsed = readArguments(argv);
+  const command = parsed !== undefined && parsed.positionals.length === 1 ? COMMANDS[parsed.positionals[0] as string] : undefined;
+  if (parsed === undefined || parsed.values.help || command === undefined) {
     process.stderr.write(`${USAGE}\n`);
-    return values.help ? 0 : 2;
+    return parsed?.values.help ? 0 : 2;
   }
+  const { values } = parsed;
   const config = loadConfig();
   const running = config.databaseUrl === undefined ? await readEmbeddedLock(config.dataDir) : undefined;
   const database = await openDatabase(config, running === undefined ? {} : { url: running.url, poolMax: 1 });

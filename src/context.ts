@@ -123,6 +123,7 @@ export function endUserScope(
     permissions: NO_PERMISSIONS,
     actor: { type: 'oauth_client', id: clientId },
     apiKeyId: null,
+    apiKeyExpiresAt: null,
   };
   const em = scopedEntityManager(services, applicationId, tenantId);
   let application: Promise<Application> | undefined;

@@ -39,12 +39,13 @@ async function authenticateApiKey(store: CredentialStore, secret: string): Promi
   // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here).
   const key = await store.cache.find(secretHash, async () => {
     // The connection only (no entity is loaded): no EntityManager fork on the hot path.
-    const [row] = await store.orm.em.getConnection().execute<ApiKeyRecord[]>(
+    const [row] = await store.orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
       `select id, application_id, tenant_id, user_id, permissions, secret_hash, expires_at from api_key
         where secret_hash = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
       [secretHash],
     );
-    return row;
+    // Timestamps come back as text (MikroORM keeps the driver's dates as strings): the cache compares the expiry with a Date.
+    return row === undefined ? undefined : { ...row, expires_at: row.expires_at === null ? null : new Date(row.expires_at) };
   });
   if (key === undefined || !secretMatches(secret, key.secret_hash)) throw unauthenticated('Invalid API key');
   return key;
@@ -129,6 +130,7 @@ export async function authenticate(
       permissions: new PermissionSet(apiKey.permissions).intersect(bearer.permissions),
       actor: { type: 'user', id: bearer.subject },
       apiKeyId: apiKey.id,
+      apiKeyExpiresAt: apiKey.expires_at,
     };
   }
   if (apiKey !== undefined) {
@@ -139,6 +141,7 @@ export async function authenticate(
       permissions: new PermissionSet(apiKey.permissions),
       actor: { type: 'api_key', id: apiKey.id },
       apiKeyId: apiKey.id,
+      apiKeyExpiresAt: apiKey.expires_at,
     };
   }
   const claims = bearer as BearerClaims;
@@ -149,5 +152,6 @@ export async function authenticate(
     permissions: claims.permissions,
     actor: { type: 'user', id: claims.subject },
     apiKeyId: null,
+    apiKeyExpiresAt: null,
   };
 }

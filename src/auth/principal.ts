@@ -14,4 +14,9 @@ export interface Principal {
    */
   readonly actor: { readonly type: 'api_key' | 'user' | 'oauth_client'; readonly id: string };
   readonly apiKeyId: string | null;
+  /**
+   * When the authenticating API key stops working, if it expires: a key it creates may not outlive it. Null for keys
+   * that do not expire, and for Bearer tokens alone (a user's or M2M credential's short session, not a credential).
+   */
+  readonly apiKeyExpiresAt: Date | null;
 }

@@ -148,10 +148,35 @@ describe('API keys', () => {
     expect(future.body.key.expiresAt).toBe(later);
   });
 
+  it('a key whose expiry is still ahead authenticates every time, from the database and from the cache', async () => {
+    const key = await createKey({ permissions: ['users:read'], expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await app.as({ apiKey: key.secret }).get('/users')).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+  });
+
+  it('a key that expires cannot create one that outlives it: the new key takes its expiry, a later one is refused', async () => {
+    const ends = new Date(Date.now() + 3600_000).toISOString();
+    const expiring = app.as({ apiKey: (await createKey({ permissions: ['api_keys:read', 'api_keys:write'], expiresAt: ends })).secret });
+    const inherited = await expiring.post('/api-keys', { name: 'child', permissions: ['api_keys:read'] });
+    expect(inherited.status, JSON.stringify(inherited.body)).toBe(201);
+    expect(inherited.body.key.expiresAt).toBe(ends);
+    const later = await expiring.post('/api-keys', { name: 'child', permissions: ['api_keys:read'], expiresAt: new Date(Date.now() + 7200_000).toISOString() });
+    expect(later.status).toBe(403);
+    expect(later.body.code).toBe('forbidden');
+    const sooner = new Date(Date.now() + 1800_000).toISOString();
+    const earlier = await expiring.post('/api-keys', { name: 'child', permissions: ['api_keys:read'], expiresAt: sooner });
+    expect([earlier.status, earlier.body.key?.expiresAt]).toEqual([201, sooner]);
+    // A key without an expiry creates keys without one.
+    expect((await app.http.post('/api-keys', { name: 'free', permissions: ['api_keys:read'] })).body.key.expiresAt).toBeNull();
+  });
+
   it('an expired key authenticates as nothing, introspects inactive and cannot be rotated', async () => {
     const key = await createKey({ permissions: ['users:read'], expiresAt: new Date(Date.now() + 3600_000).toISOString() });
     expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(200);
+    // Time passes in SQL: the instance's cache, which checks the expiry it read on every use (test/unit), is told.
     await sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [key.id]);
+    await app.gatehouse.services.invalidations.publish({ kind: 'api_key', id: key.id });
     const expired = await app.as({ apiKey: key.secret }).get('/users');
     expect(expired.status).toBe(401);
     expect(expired.body.code).toBe('unauthenticated');

@@ -70,10 +70,13 @@ describe('gatehouse CLI on the embedded database', () => {
     });
   });
 
-  it('refuses an unknown command with usage and exit code 2', async () => {
-    const result = await run(['frobnicate'], { GATEHOUSE_DATA_DIR: dataDir });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('usage: gatehouse');
+  it('refuses an unknown command, or an unknown option, with usage and exit code 2', async () => {
+    for (const argv of [['frobnicate'], ['bootstrap', '--jsn'], ['bootstrap', '--json=yes']]) {
+      const result = await run(argv, { GATEHOUSE_DATA_DIR: dataDir });
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr).toContain('usage: gatehouse');
+      expect(result.stderr).not.toContain('    at ');
+    }
   });
 
   it('bootstraps through the running server’s socket, and the new key works against that server', async () => {

@@ -41,8 +41,20 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     'file:///etc/passwd',
     `https://app.example.com/${'a'.repeat(2000)}`,
   ],
-  spa: ['data:text/html,<script>1</script>', 'http://10.0.0.1/cb', 'ftp://app.example.com/'],
-  native: ['http://localhost:8080/cb', 'http://example.com/cb', 'myapp:/cb', 'myapp://cb', 'javascript:alert(1)', 'com.example.app:/cb#x'],
+  spa: ['data:text/html,<script>1</script>', 'http://10.0.0.1/cb', 'ftp://app.example.com/', 'http://LOCALHOST.:3000/cb', 'http://0x7f000001/cb'],
+  native: [
+    'http://localhost:8080/cb',
+    'http://example.com/cb',
+    'myapp:/cb',
+    'myapp://cb',
+    'javascript:alert(1)',
+    'com.example.app:/cb#x',
+    // Loopback in other spellings, which URL parsing turns into 127.0.0.1: the stored string is what is matched.
+    'http://127.1/cb',
+    'http://0x7f000001/cb',
+    'http://2130706433/cb',
+    'http://127.0.0.01/cb',
+  ],
 };
 
 describe('redirect URIs', () => {

@@ -1,7 +1,7 @@
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -53,7 +53,7 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
   const permissions = permissionGrants(input.permissions);
   requireCovered(scope, permissions);
   const tenantId = await targetTenant(scope, input.tenantId);
-  const expiresAt = input.expiresAt ?? null;
+  const expiresAt = lifetimeWithin(scope, input.expiresAt ?? null);
   if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw invalid('expiresAt', 'expiresAt must be in the future');
   const userId = input.userId ?? null;
   // Memberships are as the user pools have them: a split of the pools moves users out of tenants.
@@ -63,6 +63,19 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
     recordKeyIssued(tx.em, tx, issued.key);
     return issued;
   });
+}
+
+/**
+ * A key created by an API key that expires ends no later than it: without `expiresAt` it takes the creator's expiry,
+ * and a later one is refused (403), as wider permissions are. Otherwise an expiring key could hand its rights on for
+ * good.
+ */
+function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | null {
+  const limit = scope.principal.apiKeyExpiresAt;
+  if (limit === null) return expiresAt;
+  if (expiresAt === null) return limit;
+  if (expiresAt > limit) throw new GatehouseError('forbidden', `A key cannot outlive the key that creates it (${limit.toISOString()})`);
+  return expiresAt;
 }
 
 /** A key's user must be one the scope sees (404) and, for a tenant key, a member of that tenant (422). */

@@ -36,7 +36,9 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (scheme === 'https') return host === '' ? 'must name a host' : null;
   if (scheme === 'http') {
     const allowed = type === 'native' ? LOOPBACK_IPS : DEVELOPMENT_HOSTS;
-    if (allowed.has(host)) return null;
+    // URL parsing normalizes hosts (http://127.1 and http://0x7f000001 read as 127.0.0.1): the stored string is what
+    // the OP matches, so the host must be written as allowed.
+    if (allowed.has(host) && writtenHost(uri) === host) return null;
     return type === 'native'
       ? 'must use https, a private-use scheme (com.example.app:/callback) or the loopback http://127.0.0.1:{port} (RFC 8252)'
       : 'must use https (http only for localhost or 127.0.0.1, while developing)';
@@ -47,6 +49,11 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
       : 'a private-use scheme must be a reverse domain name such as com.example.app (RFC 8252, 7.1)';
   }
   return 'must use https (http only for localhost or 127.0.0.1, while developing)';
+}
+
+/** The host of an absolute URI as its text writes it (lower-cased), before any URL normalization. */
+function writtenHost(uri: string): string | undefined {
+  return /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*)/i.exec(uri)?.[1]?.toLowerCase();
 }
 
 /**
