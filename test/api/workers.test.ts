@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { HttpClient } from '../support/http.ts';
+import { TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
  * `npm start` with WORKERS: a cluster primary that prepares the database once and forks the workers, which share the
@@ -85,8 +86,7 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>):
 }
 
 // The workers share one PostgreSQL and hear each other through Redis: both are required with WORKERS above 1.
-const shared = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
-describe.runIf(shared)('WORKERS=2 on PostgreSQL and Redis', () => {
+describe.runIf(TWO_INSTANCES)('WORKERS=2 on PostgreSQL and Redis', () => {
   let database: TestDatabase;
   let service: Started;
   let port: number;

@@ -172,7 +172,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     }),
   );
   // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
-  if (requestedTenants !== undefined) await scope.services.invalidations.publish({ kind: 'user', id: userId });
+  if (requestedTenants !== undefined) await forgetUserKeys(scope, [userId]);
   return updated;
 }
 
@@ -217,8 +217,8 @@ export function removeUser(em: EntityManager, actor: AuditActor, user: User): vo
 }
 
 /**
- * After the commit that deleted users or revoked keys of theirs: every instance forgets those keys at once, which its
- * API key cache would otherwise accept until the entries expire.
+ * After the commit that deleted users, revoked keys of theirs or changed their tenants: every instance forgets their
+ * keys and their tokens' subjects at once, which its cache would otherwise accept until the entries expire.
  */
 export async function forgetUserKeys(scope: Scope, userIds: string[]): Promise<void> {
   await Promise.all(userIds.map((id) => scope.services.invalidations.publish({ kind: 'user', id })));
