@@ -12,7 +12,7 @@ import { createInvalidationBus } from './events/invalidations.ts';
 import { createSurfaceSettingsCache } from './hosted/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
-import { createServer, type Server } from './server.ts';
+import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
 
 export interface Gatehouse {
@@ -35,7 +35,7 @@ async function serviceSecret(em: EntityManager, name: string): Promise<string> {
   return row.value;
 }
 
-export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: boolean } = {}): Promise<Gatehouse> {
+export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: LogDestination } = {}): Promise<Gatehouse> {
   shareArgon2Among(config.workers);
   const database = await openDatabase(config, options);
   const em = database.orm.em.fork();
@@ -43,12 +43,19 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   await signingKeys.ensureActiveKey();
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
   const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
-  const redis = config.redisUrl === undefined ? undefined : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  const cookieSecret = await serviceSecret(em, 'oidc-cookies');
+  // Commands fail at once while Redis is unreachable (no offline queue): the rate limits then count per instance
+  // (src/rate-limit-store.ts) instead of every request waiting on reconnection attempts. Nothing is awaited from here
+  // to createServer, which listens for the client's errors before its first connection attempt can fail.
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true, enableOfflineQueue: false });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret: await serviceSecret(em, 'oidc-cookies'), surfaces });
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SigningKeyStore } from './auth/signing-keys.ts';
-import { loadConfig } from './config.ts';
+import { loadConfigOrExit, type Config } from './config.ts';
 import { readEmbeddedLock } from './db/embedded.ts';
 import { openDatabase, type Database } from './db/orm.ts';
 import { bootstrap } from './domain/bootstrap.ts';
@@ -12,17 +12,17 @@ const USAGE = `usage: gatehouse <command> [--json]
   rotate-signing-key    make a new ES256 signing key active; tokens of the old one verify until they expire
   --json                print one JSON line`;
 
-type Command = (database: Database, json: boolean) => Promise<string>;
+type Command = (database: Database, config: Config, json: boolean) => Promise<string>;
 
 const COMMANDS: Record<string, Command> = {
-  async bootstrap(database, json) {
+  async bootstrap(database, _config, json) {
     const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId: randomUUID() });
     return json
       ? JSON.stringify(result)
       : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
   },
-  async 'rotate-signing-key'(database, json) {
-    const kid = await new SigningKeyStore(database.orm.em, loadConfig().publicUrl).rotate();
+  async 'rotate-signing-key'(database, config, json) {
+    const kid = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate();
     return json ? JSON.stringify({ kid }) : `Active signing key: ${kid}`;
   },
 };
@@ -49,11 +49,11 @@ async function main(argv: string[]): Promise<number> {
     return parsed?.values.help ? 0 : 2;
   }
   const { values } = parsed;
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const running = config.databaseUrl === undefined ? await readEmbeddedLock(config.dataDir) : undefined;
   const database = await openDatabase(config, running === undefined ? {} : { url: running.url, poolMax: 1 });
   try {
-    process.stdout.write(`${await command(database, values.json === true)}\n`);
+    process.stdout.write(`${await command(database, config, values.json === true)}\n`);
     return 0;
   } finally {
     await database.close();

@@ -14,8 +14,9 @@ const PREPARE = fileURLToPath(new URL('prepare.ts', import.meta.url));
  * The cluster primary (WORKERS above 1). It has the once-only work done (src/prepare.ts: migrations, the first signing
  * key, the bootstrap of an empty database), then forks `config.workers` workers that share the port (node:cluster hands
  * them the connections) and serve; it loads neither the ORM nor the server, and serves nothing itself. A worker that
- * dies is logged and replaced. SIGINT or SIGTERM is passed to every worker, which finishes its in-flight requests; the
- * primary exits once all have exited: 0, or 1 if a worker's shutdown failed.
+ * dies is logged and replaced, once the service is listening; before, the service does not start (exit 1). SIGINT or
+ * SIGTERM is passed to every worker, which finishes its in-flight requests; the primary exits once all have exited: 0,
+ * or 1 if a worker's shutdown failed.
  */
 export async function runPrimary(config: Config): Promise<void> {
   const log = pino(loggerOptions(config.logLevel));
@@ -29,25 +30,45 @@ export async function runPrimary(config: Config): Promise<void> {
   const restarts = new Set<NodeJS.Timeout>();
   let nextRestartMs: number = RESTART.firstMs;
   let listening = 0;
+  let serving = false;
   let stopping = false;
   let shutdownFailed = false;
   const fork = () => startedAt.set(cluster.fork(), Date.now());
 
+  /** Every worker finishes its in-flight requests and exits; then the primary exits, 1 if `failed` or a worker's shutdown failed. */
+  const stop = (signal: NodeJS.Signals, failed: boolean) => {
+    stopping = true;
+    shutdownFailed ||= failed;
+    for (const timer of restarts) clearTimeout(timer);
+    if (startedAt.size === 0) process.exit(shutdownFailed ? 1 : 0);
+    for (const worker of startedAt.keys()) worker.process.kill(signal);
+  };
+
   cluster.on('listening', () => {
     listening += 1;
-    if (listening === config.workers) announceListening(log, config);
+    if (listening !== config.workers) return;
+    serving = true;
+    announceListening(log, config);
   });
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
+    const exit = { worker: worker.id, workerPid: worker.process.pid, code, signal };
     if (stopping) {
       shutdownFailed ||= code !== 0 && code !== null;
       if (startedAt.size === 0) process.exit(shutdownFailed ? 1 : 0);
       return;
     }
+    if (!serving) {
+      // A worker that cannot start (the port taken, the database refusing) would fail again however often it is
+      // replaced: the service does not start, as a single process would not.
+      log.error(exit, 'a worker exited before the service was listening; stopping');
+      stop('SIGTERM', true);
+      return;
+    }
     const delay = lived < RESTART.youngMs ? nextRestartMs : RESTART.firstMs;
     nextRestartMs = Math.min(delay * 2, RESTART.maxMs);
-    log.error({ worker: worker.id, pid: worker.process.pid, code, signal, restartInMs: delay }, 'a worker exited unexpectedly; replacing it');
+    log.error({ ...exit, restartInMs: delay }, 'a worker exited unexpectedly; replacing it');
     const timer = setTimeout(() => {
       restarts.delete(timer);
       fork();
@@ -60,11 +81,8 @@ export async function runPrimary(config: Config): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;
-      stopping = true;
-      for (const timer of restarts) clearTimeout(timer);
       log.info({ signal, workers: startedAt.size }, 'shutting down: every worker finishes its in-flight requests');
-      if (startedAt.size === 0) process.exit(0);
-      for (const worker of startedAt.keys()) worker.process.kill(signal);
+      stop(signal, false);
     });
   }
 }

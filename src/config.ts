@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -27,7 +28,15 @@ export interface Config {
    * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
    */
   readonly signInRateLimit: { readonly max: number; readonly windowMs: number };
+  /**
+   * The proxies in front whose `X-Forwarded-For` names the client (`TRUST_PROXY`): none by default, so that a client
+   * cannot pick the address its rate limits and sign-in throttle count under; else how many there are, or their
+   * addresses and CIDR ranges. The Host header still decides the sign-in surface: a proxy must pass it through.
+   */
+  readonly trustProxy: false | number | readonly string[];
   readonly bodyLimitBytes: number;
+  /** How long a signalled process waits for its in-flight requests before it exits anyway (1). */
+  readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
   /**
    * Processes serving on this machine's cores (`WORKERS`: a positive integer, or `auto`, one per core). Above 1, a
@@ -37,11 +46,27 @@ export interface Config {
   readonly workers: number;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+/** What an integer setting may be: its bounds, and how a refusal says so. */
+interface IntegerRange {
+  readonly min: number;
+  readonly max: number;
+  readonly words: string;
+}
+
+const NON_NEGATIVE: IntegerRange = { min: 0, max: Number.MAX_SAFE_INTEGER, words: 'a non-negative integer' };
+const POSITIVE: IntegerRange = { min: 1, max: Number.MAX_SAFE_INTEGER, words: 'a positive integer' };
+const PORT: IntegerRange = { min: 0, max: 65_535, words: 'a port number from 0 to 65535' };
+
+/** Decimal digits only: Number() would also read "0x10", "1e3", "0b1" or " " (as 0), which no operator means. */
+function decimal(raw: string): number | undefined {
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, range: IntegerRange = NON_NEGATIVE): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = decimal(raw);
+  if (value === undefined || value < range.min || value > range.max) throw new ConfigError(`${name} must be ${range.words}, got "${raw}"`);
   return value;
 }
 
@@ -49,9 +74,81 @@ function workers(env: NodeJS.ProcessEnv): number {
   const raw = optional(env, 'WORKERS');
   if (raw === undefined) return 1;
   if (raw === 'auto') return availableParallelism();
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`WORKERS must be a positive integer or auto, got "${raw}"`);
+  const value = decimal(raw);
+  if (value === undefined || value < 1) throw new ConfigError(`WORKERS must be a positive integer or auto, got "${raw}"`);
   return value;
+}
+
+/**
+ * A URL setting, checked at start so that a typo is refused here rather than failing later (or never: a PUBLIC_URL of
+ * another scheme would become the issuer). The refusal names the variable and the shape it needs, never the value,
+ * which may hold a password.
+ */
+function checkedUrl(name: string, raw: string | undefined, shape: string, accepts: (url: URL) => boolean): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!URL.canParse(raw) || !accepts(new URL(raw))) throw new ConfigError(`${name} must be ${shape}`);
+  return raw;
+}
+
+/**
+ * The issuer and the origin of every absolute link: an origin only, since every route is served at the root (a path
+ * would be advertised by discovery and not served), without credentials, query or fragment. Trailing slashes are
+ * dropped; the origin is written as URL writes it (lower-case host, no default port), as the OP writes its URLs.
+ */
+function publicUrl(env: NodeJS.ProcessEnv, port: number): string {
+  const raw = optional(env, 'PUBLIC_URL')?.replace(/\/+$/, '');
+  const shape = 'an http(s) origin, such as https://auth.example.com (no path, query or credentials)';
+  const isOrigin = ({ protocol, href, origin }: URL) => (protocol === 'http:' || protocol === 'https:') && href === `${origin}/`;
+  const checked = checkedUrl('PUBLIC_URL', raw, shape, isOrigin);
+  return checked === undefined ? `http://localhost:${port}` : new URL(checked).origin;
+}
+
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const shape = 'a postgres:// URL naming a database, such as postgres://user@host:5432/gatehouse';
+  const namesDatabase = ({ protocol, pathname }: URL) => (protocol === 'postgres:' || protocol === 'postgresql:') && pathname.length > 1;
+  return checkedUrl('DATABASE_URL', optional(env, 'DATABASE_URL'), shape, namesDatabase);
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const shape = 'a redis:// or rediss:// URL, such as redis://127.0.0.1:6379';
+  return checkedUrl('REDIS_URL', optional(env, 'REDIS_URL'), shape, ({ protocol }) => protocol === 'redis:' || protocol === 'rediss:');
+}
+
+/** proxy-addr's names for address ranges, which Fastify's `trustProxy` accepts beside addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IPv4 or IPv6 address, with a prefix length its family allows, or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = decimal(prefix);
+  return bits !== undefined && bits <= (family === 4 ? 32 : 128);
+}
+
+function trustProxy(env: NodeJS.ProcessEnv): Config['trustProxy'] {
+  const raw = optional(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  const hops = decimal(raw);
+  if (hops !== undefined) return hops === 0 ? false : hops;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyAddress)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be the number of proxies in front, or their addresses and CIDR ranges separated by commas (or loopback, linklocal, uniquelocal), got "${raw}"`,
+    );
+  }
+  return Object.freeze(entries);
+}
+
+/** pino's levels: another name makes pino throw when the logger is made, after the database has been opened. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevel(env: NodeJS.ProcessEnv): string {
+  const raw = optional(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
 }
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -60,7 +157,7 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const port = integer(env, 'PORT', 3000);
+  const port = integer(env, 'PORT', 3000, PORT);
   const bootstrapApiKey = optional(env, 'GATEHOUSE_BOOTSTRAP_API_KEY');
   if (bootstrapApiKey !== undefined && bootstrapApiKey.length < 32) {
     throw new ConfigError('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
@@ -68,25 +165,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config: Config = Object.freeze({
     port,
     host: optional(env, 'HOST') ?? '0.0.0.0',
-    publicUrl: (optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    databaseUrl: optional(env, 'DATABASE_URL'),
+    publicUrl: publicUrl(env, port),
+    databaseUrl: databaseUrl(env),
     dataDir: resolve(optional(env, 'GATEHOUSE_DATA_DIR') ?? './data'),
-    redisUrl: optional(env, 'REDIS_URL'),
+    redisUrl: redisUrl(env),
     bootstrapApiKey,
     rateLimit: Object.freeze({
-      max: integer(env, 'RATE_LIMIT_MAX', 600),
-      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
+      max: integer(env, 'RATE_LIMIT_MAX', 600, POSITIVE),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),
       redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
     }),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
     oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000),
     surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000),
     signInRateLimit: Object.freeze({
-      max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20),
-      windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000),
+      max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),
+      windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),
     }),
+    trustProxy: trustProxy(env),
     bodyLimitBytes: 1024 * 1024,
-    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE),
+    logLevel: logLevel(env),
     workers: workers(env),
     ...overrides,
   });
@@ -99,4 +198,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     );
   }
   return config;
+}
+
+/** The entries' configuration: a refused setting is printed as one line on stderr and the process exits 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`gatehouse: ${error.message}\n`);
+    process.exit(1);
+  }
 }

@@ -67,9 +67,9 @@ async function settleScope(
   principal: Principal,
   target: ScopeTarget,
 ): Promise<Scope> {
-  // An application other than the credentials' own is indistinguishable from an absent one.
+  // An application other than the credentials' own is indistinguishable from an absent one (named as the path does).
   if (target.applicationId != null && target.applicationId !== principal.applicationId) {
-    throw new GatehouseError('not_found', 'Application not found', { field: 'applicationId' });
+    throw new GatehouseError('not_found', 'Application not found', { field: 'appId' });
   }
   const applicationId = principal.applicationId;
   const pathTenant = target.tenantId ?? null;

@@ -5,6 +5,15 @@ export function newId(): string {
   return v7();
 }
 
+/**
+ * newId's equivalent in SQL, for rows that a set-based statement writes many of at once (audit records of a bulk
+ * change): a random UUID whose first 48 bits are the Unix time in milliseconds and whose version nibble is 7 (bits
+ * 52 and 53 of a version-4 UUID set). PostgreSQL 18 has `uuidv7()`; the CI's PostgreSQL 15 and the embedded one lack it.
+ */
+export const NEW_ID_SQL =
+  `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing ` +
+  `substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid`;
+
 export function isUuid(value: string): boolean {
   return validate(value) && version(value) === 7;
 }

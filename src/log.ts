@@ -1,12 +1,70 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import cluster from 'node:cluster';
 import { hostname } from 'node:os';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { BaseLogger, LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
 
-/** pino's options for every process of the service (Fastify's logger, the cluster primary's): a worker's lines carry its id. */
+/**
+ * Query parameters whose values may be logged: they say what was asked for and prove nothing. Every other value is
+ * replaced, since URLs carry credentials and personal data: an `id_token_hint` on the logout URL, the `user_code` of a
+ * device's verification link, an `access_token` sent where it is refused, a `login_hint`'s e-mail address.
+ */
+const LOGGED_QUERY_VALUES: ReadonlySet<string> = new Set([
+  'client_id',
+  'response_type',
+  'response_mode',
+  'scope',
+  'prompt',
+  'redirect_uri',
+  'post_logout_redirect_uri',
+  'code_challenge_method',
+  'tenant',
+  'ui_locales',
+  'pageSize',
+]);
+
+/** A request URL as the log shows it: the path, and the query's names with only harmless values. */
+function loggedUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const query = [...new URLSearchParams(url.slice(mark + 1))].map(
+    ([name, value]) => `${encodeURIComponent(name)}=${LOGGED_QUERY_VALUES.has(name) ? encodeURIComponent(value) : '[redacted]'}`,
+  );
+  return `${url.slice(0, mark)}?${query.join('&')}`;
+}
+
+/** Fastify's own `req` serializer (method, URL, host, client address), with the URL as loggedUrl() writes it. */
+function loggedRequest(request: FastifyRequest) {
+  return { method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
+}
+
+/**
+ * pino's options for every process of the service (Fastify's logger, the cluster primary's): a worker's lines carry its
+ * id; a request's URL is logged without the secrets its query may hold.
+ */
 export function loggerOptions(level: string): LoggerOptions {
   const worker = cluster.worker;
-  return worker === undefined ? { level } : { level, base: { pid: process.pid, hostname: hostname(), worker: worker.id } };
+  const serializers = { req: loggedRequest };
+  return worker === undefined
+    ? { level, serializers }
+    : { level, serializers, base: { pid: process.pid, hostname: hostname(), worker: worker.id } };
+}
+
+/** The log of the request being handled, for code that runs inside it but is not handed it (below). */
+const requestLog = new AsyncLocalStorage<FastifyBaseLogger>();
+
+/** Runs `next` (the rest of a request's handling) with `log` as the request's log. */
+export function withRequestLog(log: FastifyBaseLogger, next: () => void): void {
+  requestLog.run(log, next);
+}
+
+/**
+ * The log of the request being handled (its lines carry the request id), else `fallback`: for what reports failures
+ * without being handed the request, such as the GraphQL error serializer and oidc-provider's `server_error` event.
+ */
+export function currentRequestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
+  return requestLog.getStore() ?? fallback;
 }
 
 /**

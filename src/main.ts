@@ -1,21 +1,11 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 
 /**
  * Entry: config → with WORKERS above 1, the cluster primary (src/cluster.ts: migrations, first signing key, bootstrap
  * on an empty database, then the workers); otherwise, and in each worker, one serving process (src/serve.ts:
  * database → server.listen → bootstrap on an empty database when alone). Each loads only what it runs.
  */
-function configOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`gatehouse: ${error.message}\n`);
-    process.exit(1);
-  }
-}
-
-const config = configOrExit();
+const config = loadConfigOrExit();
 if (config.workers > 1 && cluster.isPrimary) await (await import('./cluster.ts')).runPrimary(config);
 else await (await import('./serve.ts')).serve(config);

@@ -4,26 +4,46 @@ import type { Config } from './config.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
 import { announceListening } from './log.ts';
 
+/** Within this long of the first signal, another is the same one relayed (by npm, a primary, the process group). */
+const RELAYED_SIGNAL_MS = 1_000;
+
 /**
  * One serving process: the whole service (WORKERS=1), or a cluster worker, whose primary bootstrapped the database
  * before forking it and announces the service once every worker listens (src/cluster.ts). On SIGINT or SIGTERM it
- * finishes its in-flight requests and exits 0.
+ * finishes its in-flight requests and exits 0; if they take longer than SHUTDOWN_TIMEOUT_MS, or (one process) a second
+ * signal comes a moment later, it exits 1 without waiting for them. It exits 1 too when it cannot listen.
  */
 export async function serve(config: Config): Promise<void> {
   const gatehouse = await startGatehouse(config);
   const log = gatehouse.server.app.log;
-  await gatehouse.server.app.listen({ port: config.port, host: config.host });
+  try {
+    await gatehouse.server.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    log.fatal({ err: error, port: config.port, host: config.host }, 'cannot listen');
+    await gatehouse.close();
+    process.exit(1);
+  }
   if (cluster.isPrimary) {
     await bootstrapOnFirstStart(gatehouse.services.orm, config, log);
     announceListening(log, config);
   }
 
-  let stopping = false;
+  let stoppingSince: number | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'shutting down: finishing in-flight requests');
+      if (stoppingSince !== undefined) {
+        // A terminal's Ctrl-C reaches the whole process group, and `npm start` or a cluster primary relays it too: the
+        // same signal twice within moments is not an insistence. A worker leaves insisting to its primary.
+        if (cluster.isWorker || Date.now() - stoppingSince < RELAYED_SIGNAL_MS) return;
+        log.warn({ signal }, 'second signal: exiting without waiting for in-flight requests');
+        process.exit(1);
+      }
+      stoppingSince = Date.now();
+      log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
+      setTimeout(() => {
+        log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown did not finish in time: exiting with requests in flight');
+        process.exit(1);
+      }, config.shutdownTimeoutMs).unref();
       gatehouse.close().then(
         () => process.exit(0),
         (error: unknown) => {

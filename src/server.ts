@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
+import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
@@ -11,7 +14,8 @@ import { formatError } from './graphql/format-error.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
-import { loggerOptions } from './log.ts';
+import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
+import { rateLimitStore } from './rate-limit-store.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './hosted/throttle.ts';
@@ -60,6 +64,12 @@ function rateLimitKey(request: FastifyRequest): string {
     : `ip:${request.ip}`;
 }
 
+/** Config.trustProxy as Fastify takes it: a hop count as a function of the hop (as Fastify makes of a number itself). */
+function fastifyTrustProxy(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust === false ? false : [...trust];
+}
+
 /** The longest path parameter the router accepts; a longer one is a path no route takes. */
 const MAX_PATH_PARAMETER = 1024;
 
@@ -88,11 +98,17 @@ export interface Server {
   readonly apollo: ApolloServer<RequestContext>;
 }
 
-export async function createServer(services: Services, options: { redis?: unknown; logger?: boolean } = {}): Promise<Server> {
+/** Where the server logs: stdout (the default), nowhere (`false`), or a stream of JSON lines (the tests read it). */
+export type LogDestination = boolean | DestinationStream;
+
+export async function createServer(services: Services, options: { redis?: Redis; logger?: LogDestination } = {}): Promise<Server> {
   const { config } = services;
+  const { logger = true } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel) : { ...loggerOptions(config.logLevel), stream: logger },
     bodyLimit: config.bodyLimitBytes,
+    // Only for the client address (request.ip: rate limits, the sign-in throttle, logs); see Config.trustProxy.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -106,17 +122,23 @@ export async function createServer(services: Services, options: { redis?: unknow
       void refuseUnroutable(unrouted.limit, request, reply);
     },
   });
+  // Made before anything is awaited: it listens for the Redis client's errors from its first connection attempt on.
+  const sharedCounters = options.redis === undefined ? undefined : rateLimitStore(options.redis, config.rateLimit.redisPrefix, app.log);
   // The rate limit of requests no route takes, set once the limiter is registered (below), before the server listens.
   const unrouted: { limit?: RateLimitHook } = {};
   const schema = buildSchema();
-  const serializeError = formatError(schema, (error) => app.log.error({ err: error }, 'unexpected error in a resolver'));
+  const serializeError = formatError(schema, (error) => currentRequestLog(app.log).error({ err: error }, 'unexpected error in a resolver'));
   const apollo = await createApollo(schema, serializeError);
 
-  services.invalidations.onError = (error) => app.log.error({ err: error }, 'invalidation fan-out through Redis failed');
+  services.invalidations.onError = (error) => currentRequestLog(app.log).error({ err: error }, 'invalidation fan-out through Redis failed');
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // The handler runs with the request's log as the current one, so that what reports failures without being handed
+  // the request (the GraphQL error serializer, the OP's events) logs them with the request id. A callback hook: the
+  // handler is called from within `done`, after the body has been read.
+  app.addHook('preHandler', (request, _reply, done) => withRequestLog(request.log, done));
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {
@@ -172,7 +194,7 @@ export async function createServer(services: Services, options: { redis?: unknow
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     keyGenerator: rateLimitKey,
-    ...(options.redis === undefined ? {} : { redis: options.redis as never, nameSpace: config.rateLimit.redisPrefix }),
+    ...(sharedCounters === undefined ? {} : { store: sharedCounters }),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
@@ -203,12 +225,12 @@ export async function createServer(services: Services, options: { redis?: unknow
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', async (request, reply) => {
     try {
       await services.orm.em.getConnection().execute('select 1');
       return { status: 'ready' };
     } catch (error) {
-      app.log.warn({ err: error }, 'database unreachable');
+      request.log.warn({ err: error }, 'database unreachable');
       return reply.status(503).send({ status: 'unavailable' });
     }
   });

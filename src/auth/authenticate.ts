@@ -128,7 +128,7 @@ export async function authenticate(
       applicationId: apiKey.application_id,
       tenantId: bearer.tenantId ?? apiKey.tenant_id,
       permissions: new PermissionSet(apiKey.permissions).intersect(bearer.permissions),
-      actor: { type: 'user', id: bearer.subject },
+      actor: { type: bearer.kind, id: bearer.subject },
       apiKeyId: apiKey.id,
       apiKeyExpiresAt: apiKey.expires_at,
     };
@@ -150,7 +150,7 @@ export async function authenticate(
     applicationId: claims.applicationId,
     tenantId: claims.tenantId,
     permissions: claims.permissions,
-    actor: { type: 'user', id: claims.subject },
+    actor: { type: claims.kind, id: claims.subject },
     apiKeyId: null,
     apiKeyExpiresAt: null,
   };

@@ -1,3 +1,4 @@
+import type { BearerSubject } from './bearer-subject.ts';
 import type { PermissionSet } from './permissions.ts';
 
 /** Who is calling, settled once per request by authenticate() and never re-derived below it. */
@@ -9,10 +10,11 @@ export interface Principal {
   readonly tenantId: string | null;
   readonly permissions: PermissionSet;
   /**
-   * For audit records: the user when a Bearer token is present, else the API key; on the hosted sign-in pages,
-   * before anyone is signed in, the OAuth client that sent the end user there (context.ts, endUserScope).
+   * For audit records: whom a Bearer token speaks for when one is present (its user, or the M2M credential of a
+   * client-credentials token), else the API key; on the hosted sign-in pages, before anyone is signed in, the OAuth
+   * client that sent the end user there (context.ts, endUserScope).
    */
-  readonly actor: { readonly type: 'api_key' | 'user' | 'oauth_client'; readonly id: string };
+  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'oauth_client'; readonly id: string };
   readonly apiKeyId: string | null;
   /**
    * When the authenticating API key stops working, if it expires: a key it creates may not outlive it. Null for keys

@@ -7,6 +7,8 @@ import { Migration0002AuthProviderSlot } from './migrations/0002-auth-provider-s
 import { Migration0003OAuth } from './migrations/0003-oauth.ts';
 import { Migration0004SignInLockout } from './migrations/0004-sign-in-lockout.ts';
 import { Migration0005SurfaceLookups } from './migrations/0005-surface-lookups.ts';
+import { Migration0006AuditApiKey } from './migrations/0006-audit-api-key.ts';
+import { Migration0007EmailUnicodeKeys } from './migrations/0007-email-unicode-keys.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -15,6 +17,8 @@ export const MIGRATIONS = [
   { name: '0003-oauth', class: Migration0003OAuth },
   { name: '0004-sign-in-lockout', class: Migration0004SignInLockout },
   { name: '0005-surface-lookups', class: Migration0005SurfaceLookups },
+  { name: '0006-audit-api-key', class: Migration0006AuditApiKey },
+  { name: '0007-email-unicode-keys', class: Migration0007EmailUnicodeKeys },
 ];
 
 export interface Database {

@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
 
-/** Who acted, and in which scope: a request's Scope, or the system itself (bootstrap). */
+/**
+ * Who acted, and in which scope: a request's Scope, or the system itself (bootstrap). `apiKeyId` is the API key the
+ * request authenticated with, recorded beside the actor (who differs from it when a Bearer token came too).
+ */
 export type AuditActor = Pick<Scope, 'applicationId' | 'tenantId' | 'requestId'> & {
-  principal: { actor: { type: string; id: string } };
+  principal: { actor: { type: string; id: string }; apiKeyId?: string | null };
 };
 import { AuditLog } from '../db/entities/index.ts';
-import { newId } from '../ids.ts';
+import { NEW_ID_SQL, newId } from '../ids.ts';
 
 export interface AuditEntry {
   action: string;
@@ -29,6 +32,7 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
     tenantId: entry.tenantId === undefined ? scope.tenantId : entry.tenantId,
     actorType: scope.principal.actor.type,
     actorId: scope.principal.actor.id,
+    apiKeyId: scope.principal.apiKeyId ?? null,
     action: entry.action,
     targetType: entry.targetType,
     targetId: entry.targetId,
@@ -36,4 +40,46 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
     before: entry.before ?? null,
     after: entry.after ?? null,
   });
+}
+
+/** A set-based change, written as SQL: common table expressions, one of them `changed`, which returns a row per target. */
+export interface ChangedRows {
+  /**
+   * `name as (statement), …` for a `with` clause; `changed` returns `target_id` (text), `before` and `after` (jsonb).
+   * A data-modifying statement must be one of them: PostgreSQL allows no nesting of it.
+   */
+  readonly ctes: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * Records one entry per row that a set-based change touched, in the same statement as the change: for changes of
+ * many rows at once (a tenant's users), whose entries recordAudit would build one by one in memory. Must run in the
+ * change's transaction (`em`'s), which recordAudit's entries flush in too. Returns the targets' ids.
+ */
+export async function recordAuditPerRow(
+  em: EntityManager,
+  scope: AuditActor,
+  entry: Pick<AuditEntry, 'action' | 'targetType' | 'tenantId'>,
+  changed: ChangedRows,
+): Promise<string[]> {
+  const rows = await em.execute<{ target_id: string }[]>(
+    `with ${changed.ctes}
+     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, before, after, created_at)
+     select ?, ${NEW_ID_SQL}, ?, ?, ?, ?, ?, ?, changed.target_id, ?, changed.before, changed.after, now()
+       from changed
+     returning target_id`,
+    [
+      ...changed.params,
+      scope.applicationId,
+      entry.tenantId === undefined ? scope.tenantId : entry.tenantId,
+      scope.principal.actor.type,
+      scope.principal.actor.id,
+      scope.principal.apiKeyId ?? null,
+      entry.action,
+      entry.targetType,
+      scope.requestId,
+    ],
+  );
+  return rows.map((row) => row.target_id);
 }

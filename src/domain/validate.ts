@@ -1,9 +1,21 @@
 import { invalid } from '../errors.ts';
 
-/** A display name: trimmed, 1 to 200 characters. */
+/**
+ * Control characters (C0, DEL, C1): no name or address holds one, PostgreSQL cannot store a NUL (the statement fails),
+ * and a line break in a name forges lines wherever it is shown or logged.
+ */
+const CONTROL = /\p{Cc}/u;
+/**
+ * And invisible ones (zero-width spaces and joiners, direction marks, a BOM): an address holding one is a second
+ * account that reads exactly like the first.
+ */
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
+
+/** A display name: trimmed, 1 to 200 characters, no control characters. */
 export function displayName(field: string, value: string): string {
   const name = value.trim();
   if (name.length === 0 || name.length > 200) throw invalid(field, `${field} must be 1 to 200 characters`);
+  if (CONTROL.test(name)) throw invalid(field, `${field} must not contain control characters`);
   return name;
 }
 
@@ -30,6 +42,8 @@ export function slugFromName(name: string): string {
 export function email(field: string, value: string): string {
   const trimmed = value.trim();
   // Deliberately simple: one @, a dot in the domain, no spaces; deliverability is proven by verification e-mail.
-  if (trimmed.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) throw invalid(field, `${field} must be an e-mail address`);
+  if (trimmed.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed) || CONTROL_OR_FORMAT.test(trimmed)) {
+    throw invalid(field, `${field} must be an e-mail address`);
+  }
   return trimmed;
 }

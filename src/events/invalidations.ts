@@ -38,7 +38,8 @@ function isInvalidation(value: unknown): value is Invalidation {
 
 export function createInvalidationBus(redis?: Redis): InvalidationBus {
   const local = new EventEmitter();
-  const subscriber = redis?.duplicate();
+  // The subscription is queued until the connection is up, and renewed by ioredis after each reconnection.
+  const subscriber = redis?.duplicate({ enableOfflineQueue: true });
   const bus: InvalidationBus = {
     async publish(invalidation) {
       local.emit(EVENT, invalidation);

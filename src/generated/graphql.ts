@@ -2199,6 +2199,10 @@ export type ResolversParentTypes = {
   UserPage: Omit<UserPage, 'data'> & { data: Array<ResolversParentTypes['User']> };
 };
 
+export type NotNullDirectiveArgs = { };
+
+export type NotNullDirectiveResolver<Result, Parent, ContextType = RequestContext, Args = NotNullDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type ApiKeyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2674,3 +2678,6 @@ export type Resolvers<ContextType = RequestContext> = {
   UserPage?: UserPageResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = RequestContext> = {
+  notNull?: NotNullDirectiveResolver<any, any, ContextType>;
+};

@@ -79,7 +79,8 @@ export interface RenderedPage {
 
 function text(look: PageLook, key: CopyKey): string {
   const template = look.branding.copy[key] ?? DEFAULT_COPY[key];
-  return escapeHtml(template.replaceAll('{name}', look.name));
+  // A function, so that `$&` or `$'` in a name is text, not a replacement pattern.
+  return escapeHtml(template.replaceAll('{name}', () => look.name));
 }
 
 /** #rrggbb, validated again here: the value ends up inside a <style> element. */
@@ -108,12 +109,8 @@ a{color:var(--gh-primary)}
 `;
 
 function imageOrigin(url: string | null): string[] {
-  if (url === null) return [];
-  try {
-    return [new URL(url).origin];
-  } catch {
-    return [];
-  }
+  const source = cspSource(url);
+  return source === undefined ? [] : [source];
 }
 
 function document(look: PageLook, nonce: string, title: string, body: string): RenderedPage {
@@ -349,15 +346,27 @@ export function logoutPage(look: PageLook, nonce: string, input: OpFormInput): R
   return document(look, nonce, text(look, 'logout.title'), body);
 }
 
-/** The origin (or, for a private-use scheme, the scheme) of a redirect URI, as a CSP source. */
+/**
+ * A CSP source expression as the grammar has it (CSP3 2.3.1): a scheme, or scheme://host[:port] with a host of
+ * letters, digits, hyphens and dots (or an IPv6 literal). The URL parser accepts hosts with `;`, `,` or quotes,
+ * which in a header would end the directive (or the policy) and start another.
+ */
+const CSP_SOURCE = /^[a-z][a-z0-9+.-]*:(?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?)?$/;
+
+/**
+ * The origin (or, for a private-use scheme, the scheme) of a URL (a redirect URI, a logo), as a CSP source; undefined
+ * when there is none that the policy can hold.
+ */
 export function cspSource(uri: unknown): string | undefined {
   if (typeof uri !== 'string') return undefined;
+  let source: string;
   try {
     const url = new URL(uri);
-    return url.origin !== 'null' ? url.origin : url.protocol;
+    source = url.origin !== 'null' ? url.origin : url.protocol;
   } catch {
     return undefined;
   }
+  return CSP_SOURCE.test(source) ? source : undefined;
 }
 
 /** What every hosted answer carries: never framed, cached or sniffed, nor leaking its URL as a Referer. */

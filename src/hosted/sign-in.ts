@@ -2,7 +2,7 @@ import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../context.ts';
 import { Tenant } from '../db/entities/index.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
-import { normalizeEmail } from '../domain/users/users.ts';
+import { normalizeEmail } from '../domain/users/email-key.ts';
 import { isUuid } from '../ids.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
@@ -88,7 +88,8 @@ export type CredentialCheck = { ok: true; user: SignInUser } | { ok: false };
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown): Promise<CredentialCheck> {
   const address = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
-  if (address === '' || address.length > MAX_EMAIL_LENGTH || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
+  // No stored address holds a NUL (PostgreSQL cannot), so one that does is unknown: not looked up (it would fail).
+  if (address === '' || address.length > MAX_EMAIL_LENGTH || address.includes('\0') || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
     return { ok: await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT)) };
   }
   const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(address) });

@@ -5,7 +5,7 @@ import { recordAudit } from '../domain/audit.ts';
 import { checkPassword } from '../domain/policies/password.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { underTenancyConfig } from '../domain/tenancy/config-lock.ts';
-import { normalizeEmail } from '../domain/users/users.ts';
+import { normalizeEmail } from '../domain/users/email-key.ts';
 import { displayName, email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
 import { newId } from '../ids.ts';

@@ -4,7 +4,7 @@ import { Tenant } from '../db/entities/index.ts';
 import { endUserScope } from '../context.ts';
 import { effectiveAuthProviders } from '../domain/auth-providers/auth-providers.ts';
 import { effectiveBranding } from '../domain/branding/branding.ts';
-import { tenantRefColumn } from '../domain/domains/surfaces.ts';
+import { isTenantRef, tenantRefColumn } from '../domain/domains/surfaces.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
 import { effectivePolicy } from '../domain/policies/policies.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
@@ -59,6 +59,7 @@ export async function surfaceSettings(
   tenantRef: string | null,
 ): Promise<SurfaceSettings | undefined> {
   const ref = tenantRef?.toLowerCase() ?? null;
+  if (ref !== null && !isTenantRef(ref)) return undefined;
   return services.surfaceSettings.find(`${client.applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, client, ref));
 }
 

@@ -42,6 +42,17 @@ interface StoredRow {
 const SELECT = 'select payload, extract(epoch from consumed_at)::bigint as consumed from oidc_model';
 const LIVE = '(expires_at is null or expires_at > now())';
 
+/**
+ * PostgreSQL holds no NUL character in text or jsonb (the statement fails), and nothing the OP stores or looks up
+ * legitimately holds one: a request parameter that does (`state=%00`, a code or user code typed with one) is the
+ * client's error, never a 500.
+ */
+const holdsNul = (value: unknown): boolean => {
+  if (typeof value === 'string') return value.includes('\0');
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(holdsNul);
+};
+
 class ClientAdapter implements Adapter {
   private readonly deps: AdapterDependencies;
   private readonly surface: Surface;
@@ -109,6 +120,8 @@ class ModelAdapter implements Adapter {
   }
 
   private async one(where: string, value: string): Promise<AdapterPayload | undefined> {
+    // Never stored (see holdsNul), so never found.
+    if (holdsNul(value)) return undefined;
     const [row] = await this.connection.execute<StoredRow[]>(`${SELECT} where model = ? and ${where} = ? and ${LIVE}`, [
       this.model,
       value,
@@ -123,6 +136,7 @@ class ModelAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    if (holdsNul(payload)) throw new errors.InvalidRequest('request parameters must not contain NUL characters');
     const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000);
     const clientId = typeof payload.clientId === 'string' && isUuid(payload.clientId) ? payload.clientId : null;
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.

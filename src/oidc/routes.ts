@@ -3,6 +3,7 @@ import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts'
 import { SECURITY_HEADERS } from '../hosted/pages.ts';
 import { authorizationRefusal } from '../hosted/surface-gate.ts';
 import type { SignInThrottle } from '../hosted/throttle.ts';
+import { currentRequestLog } from '../log.ts';
 import type { Services } from '../services.ts';
 import { OIDC_PATHS } from './provider.ts';
 
@@ -101,7 +102,7 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
-    oidc.onServerError = (error) => app.log.error({ err: error }, 'unexpected error in the OAuth provider');
+    oidc.onServerError = (error) => currentRequestLog(app.log).error({ err: error }, 'unexpected error in the OAuth provider');
     // oidc-provider reads (and size-limits) the request body itself: leave the stream untouched.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));

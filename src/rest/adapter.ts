@@ -94,7 +94,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
                 context.services.orm.em.fork(),
                 context.principal,
                 idempotencyKey,
-                requestFingerprint(route.method, request.url, request.body ?? null),
+                // The operation's variables, not the bytes: an optional body left out and `{}` are the same request.
+                requestFingerprint(route.method, route.url, variables),
                 execute,
               );
         if (result.replayed) reply.header(REPLAYED_HEADER, 'true');

@@ -11,6 +11,7 @@ import {
   type GraphQLAbstractType,
   type FragmentDefinitionNode,
   type GraphQLEnumType,
+  type GraphQLInputField,
   type GraphQLInputObjectType,
   type GraphQLInputType,
   type GraphQLNamedType,
@@ -110,7 +111,7 @@ export class JsonSchemaConverter {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      const property = described(this.input(field.type), field.description);
+      const property = described(refusesNull(field) ? this.nonNullInput(field.type) : this.input(field.type), field.description);
       properties[field.name] = field.defaultValue === undefined ? property : { ...property, default: field.defaultValue };
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
     }
@@ -185,6 +186,11 @@ export class JsonSchemaConverter {
     }
     return ref(name);
   }
+}
+
+/** The SDL's `@notNull`: the field may be left out, but null is refused (GraphQL's types cannot say so). */
+function refusesNull(field: GraphQLInputField): boolean {
+  return field.astNode?.directives?.some((directive) => directive.name.value === 'notNull') === true;
 }
 
 function enumSchema(type: GraphQLEnumType): JsonSchema {

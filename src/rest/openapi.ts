@@ -1,8 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import {
+  getNamedType,
   GraphQLNonNull,
+  isInputObjectType,
   isInputType,
   isNonNullType,
+  isScalarType,
   Kind,
   typeFromAST,
   valueFromASTUntyped,
@@ -46,7 +49,7 @@ export interface OpenApiDocument {
   readonly components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, OpenApiResponse>;
-    headers: Record<string, { description: string; schema: JsonSchema }>;
+    headers: Record<string, { description: string; required?: boolean; schema: JsonSchema }>;
     parameters: Record<string, JsonSchema>;
     securitySchemes: Record<string, JsonSchema>;
   };
@@ -55,12 +58,13 @@ export interface OpenApiDocument {
 const JSON_TYPE = 'application/json';
 const EVERY_RESPONSE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
 
+/** `required`: present on every response that references it (API.md: every response, errors included). */
 const HEADERS: OpenApiDocument['components']['headers'] = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per window for these credentials (per client address without any).', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the current window resets.', schema: { type: 'integer' } },
-  'X-Request-Id': { description: "The request's id: the caller's own `X-Request-Id` when it is sane, else a new one.", schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per window for these credentials (per client address without any).', required: true, schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', required: true, schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the current window resets.', required: true, schema: { type: 'integer' } },
+  'X-Request-Id': { description: "The request's id: the caller's own `X-Request-Id` when it is sane, else a new one.", required: true, schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
   'Idempotent-Replayed': { description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
 };
 
@@ -139,14 +143,26 @@ function operationIds(routes: readonly ExpandedRoute[]): string[] {
   });
 }
 
-/** Which errors a route can answer with: every route can fail authentication, permission, validation and limits. */
-function errorStatuses(route: ExpandedRoute, hasBody: boolean): number[] {
+/** Whether an input names records by id (a UUID anywhere in it): a request may name one that is absent. */
+function namesRecords(type: GraphQLInputType, seen = new Set<string>()): boolean {
+  const named = getNamedType(type);
+  if (isScalarType(named)) return named.name === 'UUID';
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((field) => namesRecords(field.type, seen));
+}
+
+/**
+ * Which errors a route can answer with: every route can fail authentication, permission, validation and limits;
+ * 404 when its path or its body names a record (`POST /users` with a `tenantId` that does not exist).
+ */
+function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined): number[] {
   return [
     401,
     403,
-    ...(pathParamNames(route.url).length > 0 ? [404] : []),
+    ...(pathParamNames(route.url).length > 0 || (body !== undefined && namesRecords(body)) ? [404] : []),
     ...(route.method === 'GET' ? [] : [409]),
-    ...(hasBody ? [413, 415] : []),
+    ...(body === undefined ? [] : [413, 415]),
     422,
     429,
     500,
@@ -205,7 +221,7 @@ class DocumentBuilder {
       ...queryParams.map((name) => this.parameter(operation, name, 'query')),
       ...(route.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ];
-    const hasBody = operation.variables.has('input');
+    const body = operation.variables.has('input') ? this.variableType(operation, 'input') : undefined;
     const status = successStatus(route);
     const root = operation.definition.selectionSet.selections[0] as FieldNode;
     const rootField = this.schema.getRootType(operation.definition.operation)?.getFields()[root.name.value];
@@ -216,7 +232,7 @@ class DocumentBuilder {
       ...(status === 204 ? {} : { content: { [JSON_TYPE]: { schema: this.converter.output(rootField.type, root.selectionSet) } } }),
     };
     const responses: OpenApiOperation['responses'] = { [String(status)]: success };
-    for (const error of errorStatuses(route, hasBody)) {
+    for (const error of errorStatuses(route, body)) {
       responses[String(error)] = { $ref: `#/components/responses/${ERROR_RESPONSES[error]?.name}` };
     }
     return {
@@ -224,9 +240,8 @@ class DocumentBuilder {
       summary: route.summary,
       description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
       parameters,
-      ...(hasBody
-        ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: this.converter.input(this.variableType(operation, 'input')) } } } }
-        : {}),
+      // Required where the operation's input is (`Input!`); an optional one (a rotation's, a preview's) may be left out.
+      ...(body === undefined ? {} : { requestBody: { required: isNonNullType(body), content: { [JSON_TYPE]: { schema: this.converter.input(body) } } } }),
       responses,
     };
   }

@@ -24,8 +24,6 @@ export interface RouteDef {
   readonly owned?: boolean;
   /** Success status; default 200, 201 for creations, 204 for DELETE. */
   readonly status?: number;
-  /** Honors `Idempotency-Key` (every DELETE does; revoke and rotate say so here). */
-  readonly idempotent?: boolean;
 }
 
 type PathParams<Path extends string> = Path extends `${string}:${infer Param}/${infer Rest}`
@@ -84,7 +82,7 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/api-keys/introspect', operation: op.IntrospectApiKeyDocument, summary: 'Introspect an API key secret', owned: true },
   { method: 'GET', path: '/api-keys/:keyId', operation: op.GetApiKeyDocument, summary: 'Get an API key', owned: true },
   { method: 'DELETE', path: '/api-keys/:keyId', operation: op.RevokeApiKeyDocument, summary: 'Revoke an API key', owned: true },
-  { method: 'POST', path: '/api-keys/:keyId/rotate', operation: op.RotateApiKeyDocument, summary: 'Rotate an API key’s secret', owned: true, idempotent: true },
+  { method: 'POST', path: '/api-keys/:keyId/rotate', operation: op.RotateApiKeyDocument, summary: 'Rotate an API key’s secret', owned: true },
   // policies
   { method: 'GET', path: '/policies', operation: op.GetPoliciesDocument, summary: 'Get the four policies (a tenant scope: effective, with source)', owned: true },
   { method: 'GET', path: '/policies/:kind', operation: op.GetPolicyDocument, summary: 'Get a policy (a tenant scope: effective, with source)', owned: true },
@@ -115,13 +113,13 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/oauth-clients/:clientId', operation: op.GetOAuthClientDocument, summary: 'Get an OAuth client', owned: true },
   { method: 'PATCH', path: '/oauth-clients/:clientId', operation: op.UpdateOAuthClientDocument, summary: 'Update an OAuth client', owned: true },
   { method: 'DELETE', path: '/oauth-clients/:clientId', operation: op.DeleteOAuthClientDocument, summary: 'Delete an OAuth client', owned: true },
-  { method: 'POST', path: '/oauth-clients/:clientId/rotate-secret', operation: op.RotateOAuthClientSecretDocument, summary: 'Rotate a web client’s secret (the previous one stays valid for a grace period)', owned: true, idempotent: true },
+  { method: 'POST', path: '/oauth-clients/:clientId/rotate-secret', operation: op.RotateOAuthClientSecretDocument, summary: 'Rotate a web client’s secret (the previous one stays valid for a grace period)', owned: true },
   // m2m credentials
   { method: 'GET', path: '/m2m-credentials', operation: op.ListM2MCredentialsDocument, summary: 'List M2M credentials', owned: true },
   { method: 'POST', path: '/m2m-credentials', operation: op.CreateM2MCredentialDocument, summary: 'Create M2M credentials (the response alone holds the client secret)', owned: true, status: 201 },
   { method: 'GET', path: '/m2m-credentials/:credentialId', operation: op.GetM2MCredentialDocument, summary: 'Get M2M credentials', owned: true },
   { method: 'DELETE', path: '/m2m-credentials/:credentialId', operation: op.RevokeM2MCredentialDocument, summary: 'Revoke M2M credentials', owned: true },
-  { method: 'POST', path: '/m2m-credentials/:credentialId/rotate', operation: op.RotateM2MCredentialDocument, summary: 'Rotate M2M credentials’ secret (the previous one stays valid for a grace period)', owned: true, idempotent: true },
+  { method: 'POST', path: '/m2m-credentials/:credentialId/rotate', operation: op.RotateM2MCredentialDocument, summary: 'Rotate M2M credentials’ secret (the previous one stays valid for a grace period)', owned: true },
   { method: 'PUT', path: '/m2m-credentials/:credentialId/jwks', operation: op.PutM2MCredentialJwksDocument, summary: 'Replace the public keys of private_key_jwt M2M credentials', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: op.ListDomainsDocument, summary: 'List the application’s custom domains' },
@@ -136,6 +134,11 @@ export const ROUTES = routeTable([
 
 export interface ExpandedRoute extends Omit<RouteDef, 'operation'> {
   readonly operation: RestOperation;
+  /**
+   * Honors `Idempotency-Key`: every write (API.md names DELETE, revoke and rotate; a create retried after a lost answer
+   * needs it as much), as /graphql honors it on every request, so the same operation answers a key alike on both.
+   */
+  readonly idempotent: boolean;
   /** The full path under /api/v1 of this form. */
   readonly url: string;
   readonly form: 'fixed' | 'credentials' | 'application' | 'tenant';
@@ -144,7 +147,7 @@ export interface ExpandedRoute extends Omit<RouteDef, 'operation'> {
 /** Every concrete path of the table: owned rows in their three forms. */
 export function expandRoutes(routes: readonly RouteDef[] = ROUTES): ExpandedRoute[] {
   return routes.flatMap((row): ExpandedRoute[] => {
-    const route = { ...row, operation: restOperation(row.operation), idempotent: row.idempotent ?? row.method === 'DELETE' };
+    const route = { ...row, operation: restOperation(row.operation), idempotent: row.method !== 'GET' };
     if (!route.owned) return [{ ...route, url: route.path, form: 'fixed' }];
     return [
       { ...route, url: route.path, form: 'credentials' },

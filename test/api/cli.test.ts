@@ -79,6 +79,13 @@ describe('gatehouse CLI on the embedded database', () => {
     }
   });
 
+  it('refuses a malformed setting as the service does: one line naming it, exit code 1, nothing opened', async () => {
+    const result = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir, PUBLIC_URL: 'auth.example.com' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('gatehouse: PUBLIC_URL must be an http(s) origin, such as https://auth.example.com (no path, query or credentials)\n');
+    expect(result.stdout).toBe('');
+  });
+
   it('bootstraps through the running server’s socket, and the new key works against that server', async () => {
     const port = await freePort();
     server = spawn(process.execPath, [join(root, 'src/main.ts')], {

@@ -1,62 +1,26 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiMethod } from '../../src/rest/openapi.ts';
 import { expandRoutes, ROUTES, successStatus } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { DocumentedResponses, toOpenApiPath } from '../support/openapi.ts';
 
 let app: TestApp;
 let document: OpenApiDocument;
-let ajv: Ajv2020;
+let documented: DocumentedResponses;
 beforeAll(async () => {
   app = await startTestApp();
   const served = await app.as({}).get('/openapi.json');
   expect(served.status).toBe(200);
   document = served.body;
-  ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema(closed(structuredClone(document)), 'openapi');
+  documented = new DocumentedResponses(document);
 });
 afterAll(async () => app?.close());
 
-const toOpenApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
-const pointer = (...segments: string[]) => segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
-
-/**
- * The document leaves response objects open (new fields ship without a new version); a REST response is exactly
- * the operation's selection, so for these tests every object schema with properties is closed.
- */
-function closed<T>(node: T): T {
-  if (Array.isArray(node)) node.forEach(closed);
-  else if (typeof node === 'object' && node !== null) {
-    const record = node as Record<string, unknown>;
-    const type = record['type'];
-    if (record['properties'] !== undefined && (type === 'object' || (Array.isArray(type) && type.includes('object')))) {
-      record['additionalProperties'] ??= false;
-    }
-    Object.values(record).forEach(closed);
-  }
-  return node;
-}
-
-/** The validator of the documented JSON body of `method path` for `status`. */
-function documentedBody(method: OpenApiMethod, path: string, status: number) {
-  const documented = document.paths[path]?.[method]?.responses[String(status)];
-  expect(documented, `${method.toUpperCase()} ${path} documents ${status}`).toBeDefined();
-  const location =
-    documented !== undefined && '$ref' in documented
-      ? `${documented.$ref.slice('#/'.length)}/content/${pointer('application/json')}/schema`
-      : pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema');
-  return ajv.compile({ $ref: `openapi#/${location}` });
-}
-
 /** Asserts that a real response matches the documented response of `method path` for its status. */
-function expectDocumented(method: OpenApiMethod, path: string, response: { status: number; body: unknown }) {
-  const validate = documentedBody(method, path, response.status);
-  expect(validate(response.body), JSON.stringify(validate.errors, null, 1)).toBe(true);
-}
+const expectDocumented = (method: OpenApiMethod, path: string, response: Parameters<DocumentedResponses['expect']>[2]) =>
+  documented.expect(method, path, response);
 
 describe('OpenAPI document', () => {
   it('is served without credentials, with the rate-limit headers, and matches what the service builds', async () => {
@@ -107,6 +71,12 @@ describe('OpenAPI document', () => {
     expect(Object.keys(document.components.responses['RateLimited']?.headers ?? {})).toEqual(
       expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
     );
+    // API.md: every response, errors included, carries them; a replay's marker only a replay.
+    const { headers } = document.components;
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'Retry-After']) {
+      expect(headers[name]?.required, name).toBe(true);
+    }
+    expect(headers['Idempotent-Replayed']?.required).toBeUndefined();
     expect(document.components.securitySchemes).toMatchObject({
       apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -130,12 +100,37 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('declares a body required only where the operation requires one: the others may be left out', async () => {
+    expect(document.paths['/applications/{appId}']?.patch?.requestBody?.required).toBe(true);
+    for (const path of ['/oauth-clients/{clientId}/rotate-secret', '/m2m-credentials/{credentialId}/rotate', '/email/templates/{templateKey}/preview']) {
+      expect(document.paths[path]?.post?.requestBody?.required, path).toBe(false);
+    }
+    const client = await app.http.post('/oauth-clients', { name: 'Bodiless rotation', type: 'web', redirectUris: ['https://app.example.com/callback'] });
+    expectDocumented('post', '/oauth-clients/{clientId}/rotate-secret', await app.http.request('POST', `/api/v1/oauth-clients/${client.body.id}/rotate-secret`));
+    expectDocumented('post', '/email/templates/{templateKey}/preview', await app.http.request('POST', '/api/v1/email/templates/welcome/preview'));
+  });
+
+  it('leaves null out of the fields that may be left out but not nulled (`@notNull`), nested ones included', async () => {
+    const switches = document.components.schemas['TenancyConfigInput']?.['properties'] as Record<string, Record<string, unknown>>;
+    expect(Object.keys(switches)).toEqual(['brandingScope', 'emailTemplatesScope', 'emailProviderScope', 'authIsolation']);
+    for (const [name, property] of Object.entries(switches)) {
+      expect(property, name).not.toHaveProperty('anyOf');
+      expect(property['$ref'], name).toMatch(/^#\/components\/schemas\//);
+      const refused = await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { [name]: null } });
+      expect(refused.status, name).toBe(422);
+      expect(refused.body.field).toBe(`tenancyConfig.${name}`);
+    }
+    // A field whose null means something stays nullable: a user's name is cleared, a policy's maxAge means never.
+    expect(document.components.schemas['UpdateUserInput']?.['properties']).toMatchObject({ name: { type: ['string', 'null'] }, email: { type: 'string' } });
+    expect(document.components.schemas['PolicyInput']?.['properties']).toMatchObject({ maxAge: { type: ['integer', 'null'] }, minLength: { type: 'integer' } });
+  });
+
   it('documents the real responses: lists, creations, reads and deletions', async () => {
     const tenants = `/applications/${app.root.applicationId}/tenants`;
     const list = await app.http.get('/applications');
     expectDocumented('get', '/applications', list);
     // The check has teeth: a missing, a mistyped or an undocumented field fails it.
-    const validate = documentedBody('get', '/applications', 200);
+    const validate = documented.body('get', '/applications', 200);
     const [first] = list.body.data;
     const nameless = { ...first };
     delete nameless.name;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/db/entities/index.ts';
+import { AuditLog, User } from '../../src/db/entities/index.ts';
+import { userSnapshot } from '../../src/domain/users/users.ts';
+import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
@@ -99,9 +101,12 @@ describe('audit records of side effects', () => {
     const shared = (await client.post('/users', { email: 'shared@x.example', tenantId: two })).body.id as string;
     const { requestId: sharedRequest, headers: sharedHeaders } = traced();
     expect((await client.delete(`${path}/tenants/${two}`, { headers: sharedHeaders })).status).toBe(204);
-    expect((await recordsOf(sharedRequest)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([
-      ['user.membership.remove', shared, two],
+    // Records of one request made within the same millisecond, by PostgreSQL (the bulk) and by the service, have no
+    // order among themselves: compared by action.
+    const sharedRecords = (await recordsOf(sharedRequest)).map((record) => [record.action, record.targetId, record.tenantId]);
+    expect(sharedRecords.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
       ['tenant.delete', two, two],
+      ['user.membership.remove', shared, two],
     ]);
     expect((await client.get(`/users/${shared}`)).body.tenantIds).toEqual([]);
 
@@ -112,7 +117,9 @@ describe('audit records of side effects', () => {
     expect((await client.delete(`${path}/tenants/${one}`, { headers })).status).toBe(204);
     const records = await recordsOf(requestId);
     expect(records.filter((record) => record.action === 'tenant.delete')).toHaveLength(1);
-    expect(records.filter((record) => record.action === 'user.delete')).toEqual(
+    // One statement writes them all: their order among themselves is not their users'.
+    const deletions = records.filter((record) => record.action === 'user.delete').sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)));
+    expect(deletions).toEqual(
       users.map((id, i) => ({
         applicationId,
         tenantId: one,
@@ -123,5 +130,61 @@ describe('audit records of side effects', () => {
         after: null,
       })),
     );
+  });
+
+  it('a tenant deletion snapshots each user exactly as a deletion of that user alone would', async () => {
+    const { client, path, one, two } = await freshApplication();
+    const three = (await client.post(`${path}/tenants`, { name: 'Three' })).body.id as string;
+    const member = (await client.post('/users', { email: 'Member@X.example', name: 'Mem Ber', password: 'Correct-Horse-9', tenantId: one })).body.id as string;
+    await client.patch(`/users/${member}`, { tenantIds: [one, two, three] });
+    const snapshotOf = async (id: string) => userSnapshot((await app.gatehouse.services.orm.em.fork().findOneOrFail(User, { id }, { filters: false })));
+
+    // One membership removed on its own (the entity's snapshot), then another by the tenant's deletion (SQL's).
+    const alone = traced();
+    expect((await client.delete(`${path}/tenants/${one}/users/${member}`, { headers: alone.headers })).status).toBe(204);
+    const [single] = await recordsOf(alone.requestId);
+    const beforeTenantDeletion = await snapshotOf(member);
+    expect(single?.after).toEqual(beforeTenantDeletion);
+    const bulk = traced();
+    expect((await client.delete(`${path}/tenants/${two}`, { headers: bulk.headers })).status).toBe(204);
+    const removal = (await recordsOf(bulk.requestId)).find((record) => record.action === 'user.membership.remove');
+    expect(removal).toMatchObject({ targetId: member, tenantId: two, before: beforeTenantDeletion, after: await snapshotOf(member) });
+    expect(removal?.after).toEqual({ ...beforeTenantDeletion, tenantIds: [three] });
+
+    // Users of an isolated pool deleted with their tenant (the member moved to the pool of their one tenant left).
+    expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const pooled = (await client.post('/users', { email: 'pooled@x.example', tenantId: three })).body.id as string;
+    const expected = [{ targetId: member, before: await snapshotOf(member) }, { targetId: pooled, before: await snapshotOf(pooled) }];
+    const deletion = traced();
+    expect((await client.delete(`${path}/tenants/${three}`, { headers: deletion.headers })).status).toBe(204);
+    const deletions = (await recordsOf(deletion.requestId)).filter((record) => record.action === 'user.delete');
+    expect(deletions.sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)))).toMatchObject(expected.map((user) => ({ ...user, after: null })));
+  });
+
+  it('deleting a tenant costs the same statements with 1 user or 30', async () => {
+    const statementsOfDeletion = async (isolated: boolean, users: number) => {
+      const { client, path, one } = await freshApplication();
+      if (isolated) expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+      for (let i = 0; i < users; i += 1) expect((await client.post('/users', { email: `u${i}@x.example`, tenantId: one })).status).toBe(201);
+      app.queries.length = 0;
+      expect((await client.delete(`${path}/tenants/${one}`)).status).toBe(204);
+      const count = app.queries.length;
+      expect((await client.get(`${path}/tenants/${one}/users`)).status).toBe(404);
+      expect((await client.get('/users?pageSize=100')).body.data).toHaveLength(isolated ? 0 : users);
+      return count;
+    };
+    for (const isolated of [false, true]) {
+      expect(await statementsOfDeletion(isolated, 30)).toBe(await statementsOfDeletion(isolated, 1));
+    }
+  });
+
+  it('ids made by PostgreSQL for such records are UUIDv7 of the moment', async () => {
+    const before = Date.now();
+    const [row] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select ${NEW_ID_SQL} as id`);
+    const id = row!.id;
+    expect(isUuid(id)).toBe(true);
+    const millis = parseInt(id.replaceAll('-', '').slice(0, 12), 16);
+    expect(millis).toBeGreaterThanOrEqual(before - 1000);
+    expect(millis).toBeLessThanOrEqual(Date.now() + 1000);
   });
 });

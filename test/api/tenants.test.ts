@@ -99,7 +99,8 @@ describe('tenants', () => {
 });
 
 describe('deleting a tenant of an isolated application', () => {
-  it('stops the API keys of the users it deletes at once, and only theirs', async () => {
+  // Past 100 deleted users the instances forget every cached key at once rather than each user's (forgetUserKeys).
+  it.each([0, 100])('stops the API keys of the users it deletes at once, and only theirs (and %i more users)', async (more) => {
     const created = await app.http.post('/applications', { name: 'Isolated', multiTenant: true, tenancyConfig: { authIsolation: 'isolated' } });
     const admin = app.as({ apiKey: created.body.initialApiKey.secret });
     const path = `/applications/${created.body.id}/tenants`;
@@ -110,6 +111,7 @@ describe('deleting a tenant of an isolated application', () => {
     // Application-wide keys bound to the users: the tenant's own invalidation does not name them.
     const keyOf = async (userId: string) => (await admin.post('/api-keys', { name: 'bound', permissions: ['users:read'], userId })).body.secret as string;
     const [leavingKey, stayingKey] = [await keyOf(leaving), await keyOf(staying)];
+    for (let i = 0; i < more; i += 1) expect((await admin.post('/users', { email: `more-${i}@x.example`, tenantId: doomed })).status).toBe(201);
     // Both authenticate, and so sit in this instance's cache of API keys.
     for (const apiKey of [leavingKey, stayingKey]) expect((await app.as({ apiKey }).get('/users')).status).toBe(200);
 

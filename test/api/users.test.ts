@@ -101,6 +101,36 @@ describe('users', () => {
     expect((await app.http.get(`/users/${other.body.id}`)).body.email).toBe('other-dup@example.com');
   });
 
+  it('refuses an e-mail that exists in another Unicode form (NFD accents, a Unicode domain) with 409', async () => {
+    expect((await app.http.post('/users', { email: 'jos\u00e9@b\u00fccher.example' })).status).toBe(201);
+    for (const email of ['jose\u0301@b\u00fccher.example', 'JOS\u00c9@xn--bcher-kva.example', 'jose\u0301@BU\u0308CHER.example']) {
+      const duplicate = await app.http.post('/users', { email });
+      expect(duplicate.status, email).toBe(409);
+      expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'email' });
+    }
+  });
+
+  it('rekeys the e-mails written before keys were in Unicode NFC with ASCII domains, except where that would clash', async () => {
+    const { Migration0007EmailUnicodeKeys } = await import('../../src/db/migrations/0007-email-unicode-keys.ts');
+    const orm = app.gatehouse.services.orm;
+    const application = app.root.applicationId;
+    // Rows as the old key (trimmed, lower-cased) left them: one alone, and one whose new key another row holds.
+    const alone = (await app.http.post('/users', { email: 'rene\u0301@old.example' })).body.id as string;
+    const clashing = (await app.http.post('/users', { email: 'zoe\u0308@old.example' })).body.id as string;
+    const keeper = (await app.http.post('/users', { email: 'keeper@old.example' })).body.id as string;
+    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['rene\u0301@old.example', application, alone]);
+    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['zoe\u0308@old.example', application, clashing]);
+    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['zo\u00eb@old.example', application, keeper]);
+
+    await new Migration0007EmailUnicodeKeys(orm.em.getDriver(), orm.config).up();
+
+    const keyOf = async (id: string) => (await sql<{ key: string }>('select email_normalized as key from app_user where application_id = ? and id = ?', [application, id]))[0]?.key;
+    expect(await keyOf(alone)).toBe('ren\u00e9@old.example');
+    expect(await keyOf(clashing)).toBe('zoe\u0308@old.example');
+    expect(await keyOf(keeper)).toBe('zo\u00eb@old.example');
+    expect((await app.http.post('/users', { email: 'RENE\u0301@old.example' })).status).toBe(409);
+  });
+
   it('validates input with 422 naming the field, and answers 404 for an unknown user', async () => {
     const cases: [unknown, string][] = [
       [{ email: 'not-an-email' }, 'email'],

@@ -1,51 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { HttpClient } from '../support/http.ts';
 import { TWO_INSTANCES } from '../support/second-instance.ts';
+import { freePort, spawnService as start, takenPort, type SpawnedService as Started } from '../support/spawned-service.ts';
 
 /**
  * `npm start` with WORKERS: a cluster primary that prepares the database once and forks the workers, which share the
  * port. Run as `node src/main.ts` in a child process, as an operator would; the service says "ready" over the IPC
  * channel once every worker listens.
  */
-const root = new URL('../../', import.meta.url).pathname;
-
-interface Started {
-  readonly child: ChildProcess;
-  /** Everything written so far: the workers' JSON log lines and the bootstrap key go to stdout. */
-  stdout(): string;
-  stderr(): string;
-  readonly exited: Promise<number | null>;
-  /** Resolves on the service's "ready", rejects if it exits first. */
-  readonly ready: Promise<void>;
-}
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
-    cwd: root,
-    env: { ...process.env, GATEHOUSE_BOOTSTRAP_API_KEY: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.on('message', (message) => message === 'ready' && resolve());
-    void exited.then((code) => reject(new Error(`exited with ${code} before ready: ${stderr}`)));
-  });
-  ready.catch(() => undefined);
-  return { child, stdout: () => stdout, stderr: () => stderr, exited, ready };
-}
-
 describe('WORKERS refusals, before anything else', () => {
   // Unreachable addresses: a refusal that came after trying them would say so instead.
   const nowhere = { DATABASE_URL: 'postgres://postgres@127.0.0.1:9/none', REDIS_URL: 'redis://127.0.0.1:9' };
@@ -62,14 +29,6 @@ describe('WORKERS refusals, before anything else', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** The processes the kernel lists as children of `pid`. */
 async function children(pid: number): Promise<number[]> {
   const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
@@ -84,6 +43,38 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>):
   }
   throw new Error(`never: ${what}`);
 }
+
+describe.runIf(TWO_INSTANCES)('WORKERS=2 whose workers cannot start', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => database?.drop());
+
+  it('exits 1 with the reason, as one process would, instead of replacing them for ever', async () => {
+    const { port, release } = await takenPort();
+    try {
+      const service = start({
+        WORKERS: '2',
+        DATABASE_URL: database.databaseUrl ?? '',
+        REDIS_URL: process.env['REDIS_URL'] ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      });
+      expect(await service.exited).toBe(1);
+      const lines = service.stdout().split('\n').filter((line) => line.startsWith('{'));
+      const stopped = lines.find((line) => line.includes('a worker exited before the service was listening; stopping'));
+      expect(stopped).toBeDefined();
+      // One pid per line (the primary's); the worker's is `workerPid`.
+      expect(JSON.parse(stopped!)).toMatchObject({ pid: service.child.pid, workerPid: expect.any(Number), code: 1 });
+      expect(stopped!.match(/"pid":/g)).toHaveLength(1);
+      expect(service.stdout()).not.toContain('replacing it');
+    } finally {
+      await release();
+    }
+  });
+});
 
 // The workers share one PostgreSQL and hear each other through Redis: both are required with WORKERS above 1.
 describe.runIf(TWO_INSTANCES)('WORKERS=2 on PostgreSQL and Redis', () => {

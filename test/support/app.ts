@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { createTestDatabase } from './database.ts';
 import { HttpClient } from './http.ts';
 import { liveM2MClaims } from './oauth.ts';
+import { freePort } from './spawned-service.ts';
 
 export interface TestApp {
   readonly gatehouse: Gatehouse;
@@ -34,18 +35,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A free local port, for a service whose PUBLIC_URL must be known before it listens. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 export interface TestAppOptions {
   /** PUBLIC_URL (the OAuth issuer) is the service's real address, so discovery's URLs are reachable. */
   reachablePublicUrl?: boolean;
+  /** Where the service writes its JSON log lines (at `logLevel`, info unless overridden); by default it logs nothing. */
+  logStream?: { write(line: string): void };
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -64,10 +58,11 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       rateLimit: { max: 100_000, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` },
       // The hosted-page tests post many forms from 127.0.0.1; throttle.test.ts sets a low limit of its own.
       signInRateLimit: { max: 100_000, windowMs: 60_000 },
+      ...(options.logStream === undefined ? {} : { logLevel: 'info' }),
       ...overrides,
     },
   );
-  const gatehouse = await startGatehouse(config, { logger: false, onQuery: (sql) => queries.push(sql) });
+  const gatehouse = await startGatehouse(config, { logger: options.logStream ?? false, onQuery: (sql) => queries.push(sql) });
   await gatehouse.server.app.listen({ port: listenPort, host: '127.0.0.1' });
   const { port } = gatehouse.server.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

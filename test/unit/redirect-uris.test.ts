@@ -9,6 +9,10 @@ const ACCEPTED: Record<'web' | 'spa' | 'native', string[]> = {
     'http://localhost:3000/cb',
     'http://127.0.0.1:8080/cb',
     'http://[::1]/cb',
+    'https://intranet/cb',
+    'https://10.1.2.3/cb',
+    'https://[2001:db8::1]:8443/cb',
+    'https://bücher.example/cb',
   ],
   spa: ['https://spa.example.com/', 'http://localhost/cb'],
   native: [
@@ -40,6 +44,11 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     'javascript:alert(1)',
     'file:///etc/passwd',
     `https://app.example.com/${'a'.repeat(2000)}`,
+    // Hosts the URL parser lets through, which would end a directive of the pages' Content-Security-Policy.
+    'https://app;sandbox/cb',
+    'https://a,b.example/cb',
+    "https://a'b.example/cb",
+    'https://a"b.example/cb',
   ],
   spa: ['data:text/html,<script>1</script>', 'http://10.0.0.1/cb', 'ftp://app.example.com/', 'http://LOCALHOST.:3000/cb', 'http://0x7f000001/cb'],
   native: [

@@ -10,6 +10,8 @@ const AuditLogSchema = defineEntity({
     ...tenantOwnedColumns(),
     actorType: p.string(),
     actorId: p.string(),
+    /** The API key the request authenticated with, if any: beside a Bearer token, the actor is the token's subject. */
+    apiKeyId: p.uuid().nullable(),
     action: p.string(),
     targetType: p.string(),
     targetId: p.string().nullable(),

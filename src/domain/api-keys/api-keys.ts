@@ -8,7 +8,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
-import { issueApiKey, keySnapshot, recordKeyIssued, type ApiKeyWithSecret } from './issue.ts';
+import { issueApiKey, keySnapshot, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
 
 export interface CreateApiKeyInput {
   name: string;
@@ -93,10 +93,7 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
   const revoked = await scope.em.transactional(async (em) => {
     const key = await em.findOne(ApiKey, { id: keyId });
     if (key === null) throw notFound('API key', 'keyId');
-    if (key.revokedAt != null) return key;
-    const before = keySnapshot(key);
-    key.revokedAt = new Date();
-    recordAudit(em, scope, { action: 'api_key.revoke', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
+    if (key.revokedAt == null) revokeKey(em, scope, key);
     return key;
   });
   await scope.services.invalidations.publish({ kind: 'api_key', id: revoked.id });

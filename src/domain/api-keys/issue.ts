@@ -59,3 +59,20 @@ export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKe
     after: keySnapshot(key),
   });
 }
+
+/**
+ * Revokes a key in the caller's transaction, with its audit record in the key's own application and tenant: from the
+ * commit on it authenticates as nothing. The caller publishes the invalidation after the commit.
+ */
+export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey): void {
+  const before = keySnapshot(key);
+  key.revokedAt = new Date();
+  recordAudit(em, { ...actor, applicationId: key.applicationId }, {
+    action: 'api_key.revoke',
+    targetType: 'api_key',
+    targetId: key.id,
+    tenantId: key.tenantId ?? null,
+    before,
+    after: keySnapshot(key),
+  });
+}

@@ -1,6 +1,7 @@
 import type { Scope } from '../../context.ts';
 import type { Setting } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
+import { isPlainUrlHost } from '../domains/hostname.ts';
 import { overrideTenant } from '../tenancy/override-target.ts';
 import {
   applicationValue,
@@ -51,6 +52,8 @@ export const COPY_MAX_VALUE_LENGTH = 2_000;
 const COPY_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const URL_MAX_LENGTH = 2_048;
+/** Control characters but tab, LF and CR: text never holds them, and PostgreSQL stores no NUL (the statement fails). */
+const COPY_CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
 export interface BrandingInput {
   logoUrl?: string | null;
@@ -69,6 +72,7 @@ function httpsUrl(field: string, value: string | null | undefined): string | nul
   }
   if (url.protocol !== 'https:') throw invalid(field, `${field} must be an https URL`);
   if (url.username !== '' || url.password !== '') throw invalid(field, `${field} may not carry credentials`);
+  if (!isPlainUrlHost(url.hostname)) throw invalid(field, `${field} must name its host by a domain name or IP address`);
   if (value.length > URL_MAX_LENGTH) throw invalid(field, `${field} may be at most ${URL_MAX_LENGTH} characters`);
   return url.href;
 }
@@ -90,6 +94,7 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
     }
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
+    if (COPY_CONTROL.test(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
     copy[key] = text;
   }
   return copy;

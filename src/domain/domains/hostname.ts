@@ -29,3 +29,12 @@ export function hostnameProblem(name: string): string | undefined {
   if (!TOP_LABEL.test(labels.at(-1) as string)) return 'the top-level label must be alphabetic';
   return undefined;
 }
+
+/**
+ * Whether a URL's host, as the URL parser leaves it (lower-case, `xn--` labels), is DNS labels or an IP literal. The
+ * parser lets `;`, `,` and quotes through in a host: no host has them, and in the pages' Content-Security-Policy, where
+ * a URL's origin goes (a logo's in img-src, a redirect URI's in form-action), they would end the directive.
+ */
+export function isPlainUrlHost(host: string): boolean {
+  return /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/.test(host);
+}

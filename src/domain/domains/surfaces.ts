@@ -37,6 +37,12 @@ export const TENANT_PATH_PREFIX = '/t';
 /** A tenant's id or slug, as the path names it (lower-case: one issuer per tenant reference, never two spellings). */
 const TENANT_REF = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/**
+ * Whether `ref` (lower-case) could name a tenant, by id or slug: anything else names none and is not looked up (a NUL
+ * character, for one, would fail the statement).
+ */
+export const isTenantRef = (ref: string): boolean => TENANT_REF.test(ref);
+
 /** The where-clause column for a tenant reference: its id (a UUIDv7) or its slug. */
 export const tenantRefColumn = (ref: string): 'id' | 'slug' => (isUuid(ref) ? 'id' : 'slug');
 
@@ -66,7 +72,7 @@ export class SurfaceRouter {
 
   /** A tenant's path surface, when some application has a tenant of that id or slug; the client picks which. */
   async forTenantPath(ref: string): Promise<Surface | null> {
-    if (!TENANT_REF.test(ref)) return null;
+    if (!isTenantRef(ref)) return null;
     const [row] = await this.connection.execute<unknown[]>(`select 1 from tenant where ${tenantRefColumn(ref)} = ? limit 1`, [ref]);
     return row === undefined ? null : this.tenantPath(ref);
   }
@@ -77,7 +83,7 @@ export class SurfaceRouter {
     const pathPrefix = `${this.service.issuer}${TENANT_PATH_PREFIX}/`;
     if (issuer.startsWith(pathPrefix)) {
       const ref = issuer.slice(pathPrefix.length);
-      return TENANT_REF.test(ref) ? this.tenantPath(ref) : null;
+      return isTenantRef(ref) ? this.tenantPath(ref) : null;
     }
     let url: URL;
     try {
@@ -106,8 +112,8 @@ export class SurfaceRouter {
 
   /** The id of the application's tenant that `ref` (an id, or a slug in any case) names, or null. */
   async findTenantId(applicationId: string, ref: string): Promise<string | null> {
-    if (!isUuid(applicationId)) return null;
     const name = ref.toLowerCase();
+    if (!isUuid(applicationId) || !isTenantRef(name)) return null;
     const [row] = await this.connection.execute<{ id: string }[]>(
       `select id from tenant where application_id = ? and ${tenantRefColumn(name)} = ?`,
       [applicationId, name],

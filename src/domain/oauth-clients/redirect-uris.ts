@@ -1,5 +1,6 @@
 import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
+import { isPlainUrlHost } from '../domains/hostname.ts';
 
 /** The sign-in client types (M2M credentials are clients too, but redirect nowhere). */
 export type SignInClientType = Exclude<OAuthClientType, 'm2m'>;
@@ -33,7 +34,7 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (url.username !== '' || url.password !== '') return 'must not contain user information';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const host = url.hostname.toLowerCase();
-  if (scheme === 'https') return host === '' ? 'must name a host' : null;
+  if (scheme === 'https') return isPlainUrlHost(host) ? null : 'must name its host by a domain name or IP address';
   if (scheme === 'http') {
     const allowed = type === 'native' ? LOOPBACK_IPS : DEVELOPMENT_HOSTS;
     // URL parsing normalizes hosts (http://127.1 and http://0x7f000001 read as 127.0.0.1): the stored string is what

@@ -113,9 +113,18 @@ function mergeSecrets(stored: Record<string, string> | null | undefined, changes
   return Object.keys(merged).length === 0 ? null : merged;
 }
 
+/**
+ * What the audit log keeps of a setting: its value and, for a feature with secrets (the e-mail provider), the names of
+ * those set, never their values, so that setting or removing one shows in before/after.
+ */
+function audited(value: Record<string, unknown>, secrets: Record<string, string> | null | undefined, hasSecrets: boolean): Record<string, unknown> {
+  return hasSecrets ? { ...value, secretsSet: Object.keys(secrets ?? {}).sort() } : value;
+}
+
 async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
   const existing = await em.findOne(Setting, { tenantId, feature: write.feature, key: write.key }, { filters: { tenant: { id: null } } });
-  const before = existing === null ? null : existing.value;
+  const hasSecrets = write.secrets !== undefined;
+  const before = existing === null ? null : audited(existing.value, existing.secrets, hasSecrets);
   let row: Setting;
   if (existing === null) {
     row = em.create(Setting, {
@@ -138,7 +147,7 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
     targetId: write.key === '' ? null : write.key,
     tenantId,
     before,
-    after: write.value,
+    after: audited(write.value, row.secrets, hasSecrets),
   });
   return row;
 }
@@ -187,7 +196,8 @@ export async function removeTenantOverride(scope: Scope, tenantId: string, featu
   await scope.em.transactional(async (em) => {
     const row = await em.findOne(Setting, { tenantId, feature, key });
     if (row === null) throw notFound('Tenant override');
-    recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before: row.value, after: null });
+    const before = audited(row.value, row.secrets, row.secrets != null);
+    recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before, after: null });
     em.remove(row);
   });
   await configurationChanged(scope, tenantId);

@@ -1,11 +1,11 @@
 import type { Scope } from '../../context.ts';
-import { Tenant, User } from '../../db/entities/index.ts';
+import { Tenant } from '../../db/entities/index.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { forgetUserKeys, removeMembership, removeUser } from '../users/users.ts';
+import { forgetUserKeys, removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName, slug, slugFromName } from '../validate.ts';
@@ -78,7 +78,7 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
  * Deletes a tenant. Its overrides, domains, providers and tenant-scoped keys go with it (foreign keys cascade);
  * users of its isolated pool go too, each as if deleted on their own (audited, their keys with them), since they
  * exist only in this tenant; users of the shared pool only lose their membership (audited too). The audit log keeps
- * the records.
+ * the records. Set-based: a constant number of statements, however many users the tenant has.
  */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   scope.require('tenants:delete');
@@ -87,13 +87,11 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
   const removedUsers = await underTenancyConfig(scope, async (tx) => {
     const tenant = await tx.em.findOne(Tenant, { id: tenantId });
     if (tenant === null) throw notFound('Tenant', 'tenantId');
-    const own = await tx.em.find(User, { poolId: tenant.id });
-    for (const user of own) removeUser(tx.em, tx, user);
-    const members = await tx.em.find(User, { tenantIds: { $contains: [tenant.id] }, poolId: { $ne: tenant.id } });
-    for (const user of members) removeMembership(tx.em, tx, user, tenant.id);
+    const removed = await removePoolUsers(tx.em, tx, tenant.id);
+    await removeMemberships(tx.em, tx, tenant.id);
     recordAudit(tx.em, tx, { action: 'tenant.delete', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
     tx.em.remove(tenant);
-    return own.map((user) => user.id);
+    return removed;
   });
   // The tenant's API keys went with it, and its users' keys with them (cascade).
   await scope.services.invalidations.publish({ kind: 'tenant', id: tenantId });

@@ -5,13 +5,15 @@ import { ApiKey, Tenant, User, type Application } from '../../db/entities/index.
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { revokeKey } from '../api-keys/issue.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
+import { normalizeEmail } from './email-key.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {
@@ -38,8 +40,14 @@ export const userSnapshot = (user: User) => ({
   hasPassword: user.passwordHash != null,
 });
 
-/** Uniqueness is case-insensitive; the address is kept as given for display. */
-export const normalizeEmail = (address: string): string => address.trim().toLowerCase();
+/**
+ * userSnapshot in SQL, of the app_user row `row`, for set-based changes (a test holds the two equal); `tenantIds`
+ * overrides the memberships (an expression), for the snapshot of a row before an update.
+ */
+const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
+  `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
+     'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null)`;
+
 
 /**
  * The password policy of the user's pool decides: the application's in `shared`, the tenant's (or what it inherits)
@@ -63,6 +71,12 @@ async function passwordHashFor(scope: Scope, poolId: string, password: string): 
 }
 
 const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
+
+/**
+ * The tenant a user's audit records are filed under: the tenant of their isolated pool (they exist only there), else
+ * the scope's. So the audit log's tenant filter finds every change of an isolated tenant's users, whoever made it.
+ */
+const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
 const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
   if (value === null) throw invalid(field, `${field} may not be null`);
@@ -160,14 +174,18 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       const user = await tx.em.findOne(User, { id: userId });
       if (user === null) throw notFound('User', 'userId');
       const before = userSnapshot(user);
-      if (requestedTenants !== undefined) user.tenantIds = await membershipsAfter(tx, user, requestedTenants);
+      if (requestedTenants !== undefined) {
+        const kept = await membershipsAfter(tx, user, requestedTenants);
+        await revokeKeysOfTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)));
+        user.tenantIds = kept;
+      }
       if (newEmail !== undefined) {
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);
       }
       if (name !== undefined) user.name = name;
       if (password !== undefined) user.passwordHash = await passwordHashFor(tx, user.poolId, password);
-      recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, before, after: userSnapshot(user) });
+      recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
     }),
   );
@@ -190,7 +208,7 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     const tenantId = scope.tenantId;
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
-      await tx.em.nativeUpdate(ApiKey, { userId: user.id, tenantId, revokedAt: null }, { revokedAt: new Date() });
+      await revokeKeysOfTenantsLeft(tx, user.id, [tenantId]);
       return;
     }
     removeUser(tx.em, tx, user);
@@ -200,8 +218,17 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
   return true;
 }
 
+/**
+ * A tenant key's user is a member of its tenant: when they leave tenants, their keys for those tenants are revoked in
+ * the caller's transaction, each audited as a revocation on its own. Call forgetUserKeys after the commit.
+ */
+async function revokeKeysOfTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
+  if (tenantIds.length === 0) return;
+  for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
+}
+
 /** Takes a tenant out of a shared-pool user's memberships, with its audit record, in the caller's transaction. */
-export function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string): void {
+function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string): void {
   const before = userSnapshot(user);
   user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
   recordAudit(em, actor, { action: 'user.membership.remove', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
@@ -211,9 +238,42 @@ export function removeMembership(em: EntityManager, actor: AuditActor, user: Use
  * Deletes a user in the caller's transaction, with its audit record (under the tenant of the user's pool, if any);
  * their API keys go with them (foreign keys cascade). Call forgetUserKeys after the commit.
  */
-export function removeUser(em: EntityManager, actor: AuditActor, user: User): void {
-  recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: poolTenantOf(user.poolId) ?? actor.tenantId, before: userSnapshot(user) });
+function removeUser(em: EntityManager, actor: AuditActor, user: User): void {
+  recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
+}
+
+/**
+ * Deletes every user of a tenant's isolated pool in the caller's transaction, each audited as removeUser audits one,
+ * in one statement whatever the pool's size; their API keys go with them (foreign keys cascade). Returns their ids:
+ * call forgetUserKeys after the commit.
+ */
+export async function removePoolUsers(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
+  return recordAuditPerRow(em, actor, { action: 'user.delete', targetType: 'user', tenantId }, {
+    ctes: `changed as (
+      delete from app_user as u where u.application_id = ? and u.pool_id = ?
+      returning u.id::text as target_id, ${userSnapshotSql('u')} as before, null::jsonb as after)`,
+    params: [actor.applicationId, tenantId],
+  });
+}
+
+/**
+ * Takes a tenant out of the memberships of every user of another pool (the shared one) in the caller's transaction,
+ * each audited as removeMembership audits one, in one statement whatever their number. Returns their ids.
+ */
+export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
+  return recordAuditPerRow(em, actor, { action: 'user.membership.remove', targetType: 'user', tenantId }, {
+    // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot.
+    ctes: `old as (
+      select application_id, id, tenant_ids from app_user
+       where application_id = ? and ? = any(tenant_ids) and pool_id <> ?
+       for update),
+    changed as (
+      update app_user as u set tenant_ids = array_remove(u.tenant_ids, ?::uuid), updated_at = now()
+        from old where u.application_id = old.application_id and u.id = old.id
+      returning u.id::text as target_id, ${userSnapshotSql('u', 'old.tenant_ids')} as before, ${userSnapshotSql('u')} as after)`,
+    params: [actor.applicationId, tenantId, tenantId, tenantId],
+  });
 }
 
 /**
@@ -221,5 +281,11 @@ export function removeUser(em: EntityManager, actor: AuditActor, user: User): vo
  * keys and their tokens' subjects at once, which its cache would otherwise accept until the entries expire.
  */
 export async function forgetUserKeys(scope: Scope, userIds: string[]): Promise<void> {
-  await Promise.all(userIds.map((id) => scope.services.invalidations.publish({ kind: 'user', id })));
+  const { invalidations } = scope.services;
+  // Past a few, one message that empties the caches beats a message per user: they refill within a lifetime anyway.
+  if (userIds.length > FORGET_ALL_ABOVE) return invalidations.publish({ kind: 'all' });
+  await Promise.all(userIds.map((id) => invalidations.publish({ kind: 'user', id })));
 }
+
+/** How many users forgetUserKeys names one by one at most. */
+const FORGET_ALL_ABOVE = 100;

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandRoutes } from '../../src/rest/routes.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * `Idempotency-Key` on every write of the REST API, as on every request of /graphql: the same operation answers the
+ * same header alike on both transports. A create retried after a lost answer replays it instead of creating twice.
+ */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+const withKey = (idempotencyKey: string) => ({ headers: { 'idempotency-key': idempotencyKey } });
+const CREATE_API_KEY = `mutation ($input: CreateApiKeyInput!) { createApiKey(input: $input) { key { id } secret } }`;
+
+describe('Idempotency-Key on REST writes', () => {
+  it('is honored by every route but reads, and declared on exactly those', async () => {
+    const { body: document } = await app.as({}).get('/openapi.json');
+    for (const route of expandRoutes()) {
+      expect(route.idempotent, `${route.method} ${route.url}`).toBe(route.method !== 'GET');
+      const declared = document.paths[route.url.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].parameters;
+      expect(declared.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'), `${route.method} ${route.url}`).toBe(route.idempotent);
+    }
+  });
+
+  it('replays a retried create instead of creating a second key, as GraphQL does', async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const input = { name: 'Retried', permissions: ['users:read'] };
+    const first = await app.http.post('/api-keys', input, withKey(idempotencyKey));
+    expect(first.status).toBe(201);
+    const retried = await app.http.post('/api-keys', input, withKey(idempotencyKey));
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const keys = await app.http.get('/api-keys?pageSize=100');
+    expect(keys.body.data.filter((key: { name: string }) => key.name === 'Retried')).toHaveLength(1);
+
+    const graphqlKey = crypto.randomUUID();
+    const overGraphQL = await app.http.graphql(CREATE_API_KEY, { input }, withKey(graphqlKey));
+    const replayed = await app.http.graphql(CREATE_API_KEY, { input }, withKey(graphqlKey));
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(overGraphQL.body);
+  });
+
+  it('replays a retry that writes the same body otherwise: fields in another order, an optional body left out', async () => {
+    const user = await app.http.post('/users', { email: 'reordered@example.com' });
+    const idempotencyKey = crypto.randomUUID();
+    const first = await app.http.patch(`/users/${user.body.id}`, { name: 'Ada', email: 'ada@example.com' }, withKey(idempotencyKey));
+    expect(first.status).toBe(200);
+    const retried = await app.http.patch(`/users/${user.body.id}`, { email: 'ada@example.com', name: 'Ada' }, withKey(idempotencyKey));
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+
+    const client = await app.http.post('/oauth-clients', { name: 'Web', type: 'web', redirectUris: ['https://app.example.com/callback'] });
+    const rotationKey = crypto.randomUUID();
+    const rotated = await app.http.request('POST', `/api/v1/oauth-clients/${client.body.id}/rotate-secret`, withKey(rotationKey));
+    expect(rotated.status).toBe(200);
+    const again = await app.http.post(`/oauth-clients/${client.body.id}/rotate-secret`, {}, withKey(rotationKey));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.clientSecret).toBe(rotated.body.clientSecret);
+    // Another request is still one: a different value conflicts.
+    const other = await app.http.post(`/oauth-clients/${client.body.id}/rotate-secret`, { gracePeriodSeconds: 0 }, withKey(rotationKey));
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('idempotency_conflict');
+  });
+
+  it('refuses a key that is not a UUID on a create, over REST as over GraphQL, and creates nothing', async () => {
+    const input = { email: 'not-idempotent@example.com' };
+    const rest = await app.http.post('/users', input, withKey('not-a-uuid'));
+    expect(rest.status).toBe(422);
+    expect(rest.body).toMatchObject({ code: 'validation_error', field: 'Idempotency-Key' });
+    const gql = await app.http.graphql(`mutation ($input: CreateUserInput!) { createUser(input: $input) { id } }`, { input }, withKey('not-a-uuid'));
+    expect(gql.status).toBe(422);
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'Idempotency-Key', status: 422 });
+    expect((await app.http.post('/users', input)).status).toBe(201);
+  });
+});

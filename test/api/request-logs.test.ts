@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { basicAuth, createTestClient, postForm } from '../support/oauth.ts';
+
+/**
+ * The service's log, as an operator ships it: JSON lines, each line of a request carrying its id, and no secret in any
+ * of them: not the credentials in headers, not the passwords and client secrets in bodies, not the tokens and codes
+ * that OAuth puts in URLs.
+ */
+interface LogLine {
+  level: number;
+  msg: string;
+  reqId?: string;
+  req?: { url: string };
+  [field: string]: unknown;
+}
+
+let app: TestApp;
+const written: string[] = [];
+const lines = (): LogLine[] => written.map((line) => JSON.parse(line) as LogLine);
+const linesOf = (requestId: string) => lines().filter((line) => line.reqId === requestId);
+
+/** The log lines written since `mark`, as text, for "appears nowhere" assertions. */
+const logSince = (mark: number) => written.slice(mark).join('');
+
+beforeAll(async () => {
+  app = await startTestApp({}, { logStream: { write: (line) => written.push(line) } });
+});
+afterAll(async () => app?.close());
+
+describe('secrets in URLs', () => {
+  it('logs the query with the values of credentials, codes and hints replaced', async () => {
+    const mark = written.length;
+    const secrets = { accessToken: `at-${randomUUID()}`, idToken: `eyJ${randomUUID()}`, userCode: 'WDJB-MJHT', state: `st-${randomUUID()}` };
+    const requestId = randomUUID();
+    await fetch(`${app.baseUrl}/oauth2/userinfo?access_token=${secrets.accessToken}`);
+    await fetch(`${app.baseUrl}/oauth2/logout?id_token_hint=${secrets.idToken}&post_logout_redirect_uri=https://app.example/out`);
+    await fetch(`${app.baseUrl}/oauth2/device?user_code=${secrets.userCode}`);
+    await fetch(`${app.baseUrl}/oauth2/authorize?client_id=abc&response_type=code&login_hint=ada%40example.com&state=${secrets.state}`, {
+      headers: { 'x-request-id': requestId },
+      redirect: 'manual',
+    });
+
+    const log = logSince(mark);
+    for (const secret of [...Object.values(secrets), 'ada%40example.com', 'ada@example.com']) expect(log).not.toContain(secret);
+    const [incoming] = linesOf(requestId);
+    expect(incoming?.req?.url).toBe('/oauth2/authorize?client_id=abc&response_type=code&login_hint=[redacted]&state=[redacted]');
+  });
+
+  it('keeps what a list request asked for', async () => {
+    const requestId = randomUUID();
+    await app.http.get('/users?pageSize=5', { headers: { 'x-request-id': requestId } });
+    expect(linesOf(requestId)[0]?.req?.url).toBe('/api/v1/users?pageSize=5');
+  });
+});
+
+describe('secrets in headers and bodies', () => {
+  it('logs none of them, on successes and refusals', async () => {
+    const mark = written.length;
+    const password = `Pw-${randomUUID()}`;
+    const cookie = `_session=${randomUUID()}`;
+    const user = await app.http.post('/users', { email: `${randomUUID()}@example.com`, password }, { headers: { cookie } });
+    expect(user.status).toBe(201);
+    const bearer = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['users:read'] });
+    expect((await app.as({ bearer }).get('/users')).status).toBe(200);
+    const wrongKey = `ghk_${randomUUID()}`;
+    expect((await app.as({ apiKey: wrongKey }).get('/users')).status).toBe(401);
+
+    const post = await createTestClient(app, { authMethod: 'client_secret_post', permissions: ['users:read'] });
+    const basic = await createTestClient(app, { permissions: ['users:read'] });
+    const token = `${app.baseUrl}/oauth2/token`;
+    const granted = await postForm(token, { grant_type: 'client_credentials', client_id: post.clientId, client_secret: post.clientSecret! });
+    expect(granted.status).toBe(200);
+    expect((await postForm(token, { grant_type: 'client_credentials' }, { authorization: basicAuth(basic.clientId, basic.clientSecret!) })).status).toBe(200);
+    expect((await postForm(token, { grant_type: 'client_credentials', client_id: post.clientId, client_secret: `${post.clientSecret!}x` })).status).toBe(401);
+
+    const log = logSince(mark);
+    const secrets = [password, cookie, bearer, wrongKey, app.root.apiKey, post.clientSecret!, basic.clientSecret!, granted.body.access_token as string];
+    for (const secret of secrets) expect(log).not.toContain(secret);
+  });
+});
+
+describe('an unexpected failure', () => {
+  /** Runs `during` while the table is away: the statements that read it fail as a lost database would. */
+  async function withoutTable<T>(table: string, during: () => Promise<T>): Promise<T> {
+    const connection = app.gatehouse.services.orm.em.getConnection();
+    await connection.execute(`alter table "${table}" rename to "${table}_away"`);
+    try {
+      return await during();
+    } finally {
+      await connection.execute(`alter table "${table}_away" rename to "${table}"`);
+    }
+  }
+
+  /** The error lines of the request whose id the response carried. */
+  const errorsOf = (response: Response | { headers: Headers }) => linesOf(response.headers.get('x-request-id') ?? '').filter((line) => line.level >= 50);
+
+  it('in a resolver, over REST and GraphQL, is logged with the request id', async () => {
+    expect((await app.http.get('/users')).status).toBe(200);
+    const [rest, graphql] = await withoutTable('app_user', async () => [
+      await app.http.get('/users'),
+      await app.http.request('POST', '/graphql', { body: { query: '{ users { data { id } } }' } }),
+    ]);
+    for (const response of [rest, graphql]) {
+      expect(response.status).toBe(500);
+      expect(errorsOf(response).map((line) => line.msg)).toEqual(['unexpected error in a resolver']);
+    }
+  });
+
+  it("in the OAuth provider is logged with the request id", async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const response = await withoutTable('oidc_model', async () =>
+      fetch(`${app.baseUrl}/oauth2/device_authorization`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: device.clientId, scope: 'openid' }).toString(),
+      }),
+    );
+    expect(response.status).toBe(500);
+    expect(errorsOf(response).map((line) => line.msg)).toEqual(['unexpected error in the OAuth provider']);
+  });
+});

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/** The repository's root, where `node src/main.ts` runs as `npm start` runs it. */
+export const root = new URL('../../', import.meta.url).pathname;
+
+/** A free local port, for a service whose port must be known before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A local port something already listens on, until `release`. */
+export async function takenPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as AddressInfo;
+  return { port, release: () => new Promise((resolve) => taken.close(() => resolve())) };
+}
+
+export interface SpawnedService {
+  readonly child: ChildProcess;
+  /** Everything written so far: the JSON log lines and the bootstrap key go to stdout. */
+  stdout(): string;
+  stderr(): string;
+  readonly exited: Promise<number | NodeJS.Signals | null>;
+  /** Resolves on the service's "ready", rejects if it exits first. */
+  readonly ready: Promise<void>;
+}
+
+/**
+ * `node src/main.ts` in a child process, as an operator starts it, with `env` over this process's environment; the
+ * service says "ready" over the IPC channel once it (every worker) listens.
+ */
+export function spawnService(env: Record<string, string>): SpawnedService {
+  const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, GATEHOUSE_BOOTSTRAP_API_KEY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // The exit code, or the signal that ended the process.
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.on('message', (message) => message === 'ready' && resolve());
+    void exited.then((code) => reject(new Error(`exited with ${code} before ready: ${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  return { child, stdout: () => stdout, stderr: () => stderr, exited, ready };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+/** The refusal of `env`, as the entry prints it (one line, exit 1); a setting accepted by mistake fails the test. */
+function refusal(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('configuration refused at start, with the reason', () => {
+  it.each(['abc', '-1', '1.5', '0x10', '1e3', ' ', '65536', '70000'])('PORT=%j', (value) => {
+    expect(refusal({ PORT: value })).toBe(`PORT must be a port number from 0 to 65535, got "${value}"`);
+  });
+
+  it('reads integers as decimal digits only, for every integer setting', () => {
+    expect(refusal({ API_KEY_CACHE_MS: '0x10' })).toBe('API_KEY_CACHE_MS must be a non-negative integer, got "0x10"');
+    expect(refusal({ OAUTH_CLIENT_CACHE_MS: '5e3' })).toBe('OAUTH_CLIENT_CACHE_MS must be a non-negative integer, got "5e3"');
+    expect(refusal({ WORKERS: '1e1', DATABASE_URL: 'postgres://h/db', REDIS_URL: 'redis://h' })).toBe('WORKERS must be a positive integer or auto, got "1e1"');
+  });
+
+  it.each(['RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SIGN_IN_RATE_LIMIT_MAX', 'SIGN_IN_RATE_LIMIT_WINDOW_MS'])(
+    '%s=0 (a limit that refuses everything, or a window of nothing)',
+    (name) => {
+      expect(refusal({ [name]: '0' })).toBe(`${name} must be a positive integer, got "0"`);
+    },
+  );
+
+  it.each(['localhost:3000', 'auth.example.com', 'ftp://auth.example.com', 'https://auth.example.com/auth', 'https://auth.example.com/?a=1', 'https://auth.example.com/#x', 'https://user:pw@auth.example.com'])(
+    'PUBLIC_URL=%s',
+    (value) => {
+      expect(refusal({ PUBLIC_URL: value })).toBe('PUBLIC_URL must be an http(s) origin, such as https://auth.example.com (no path, query or credentials)');
+    },
+  );
+
+  it.each(['notaurl', 'mysql://root@db/gatehouse', 'postgres://postgres@127.0.0.1:5432', 'postgres://postgres:s3cret@127.0.0.1:5432/'])('DATABASE_URL=%s, never echoed', (value) => {
+    const message = refusal({ DATABASE_URL: value });
+    expect(message).toBe('DATABASE_URL must be a postgres:// URL naming a database, such as postgres://user@host:5432/gatehouse');
+    expect(message).not.toContain('s3cret');
+  });
+
+  it.each(['notaurl', 'http://127.0.0.1:6379', '127.0.0.1:6379', 'redis//:s3cret@127.0.0.1'])('REDIS_URL=%s, never echoed', (value) => {
+    const message = refusal({ REDIS_URL: value });
+    expect(message).toBe('REDIS_URL must be a redis:// or rediss:// URL, such as redis://127.0.0.1:6379');
+    expect(message).not.toContain('s3cret');
+  });
+
+  it('LOG_LEVEL must be a pino level', () => {
+    expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
+  });
+});
+
+describe('configuration accepted', () => {
+  it('takes the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'http://localhost:3000', databaseUrl: undefined, redisUrl: undefined, logLevel: 'info' });
+    expect(config.rateLimit).toMatchObject({ max: 600, windowMs: 60_000 });
+    expect(config.signInRateLimit).toEqual({ max: 20, windowMs: 60_000 });
+  });
+
+  it('writes PUBLIC_URL as its origin: trailing slashes dropped, host lower-cased, default port left out', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://Auth.Example.com:443//' }).publicUrl).toBe('https://auth.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080' }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('keeps DATABASE_URL and REDIS_URL as written (credentials and options included)', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgresql://app:s3cret@db:5432/gatehouse?sslmode=require', REDIS_URL: 'rediss://:s3cret@cache:6380/2' });
+    expect(config.databaseUrl).toBe('postgresql://app:s3cret@db:5432/gatehouse?sslmode=require');
+    expect(config.redisUrl).toBe('rediss://:s3cret@cache:6380/2');
+  });
+
+  it('accepts PORT=0 (any free port) and caches of 0 ms (off)', () => {
+    expect(loadConfig({ PORT: '0', API_KEY_CACHE_MS: '0' })).toMatchObject({ port: 0, apiKeyCacheMs: 0 });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each(['true', 'yes', '10.0.0.0/33', '::1/129', '10.0.0.1/8/8', 'proxy.example', '10.0.0.1,', '-1'])('refuses %j', (value) => {
+    expect(refusal({ TRUST_PROXY: value })).toMatch(/^TRUST_PROXY must be the number of proxies in front, or their addresses and CIDR ranges/);
+  });
+
+  it('reads none (unset, empty or 0), a hop count, or addresses and ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.1,fd00::/8, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.0.2.1', 'fd00::/8', 'loopback']);
+  });
+});
