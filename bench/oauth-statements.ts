@@ -22,7 +22,7 @@ export async function countOAuthStatements(): Promise<OAuthStatementCounts> {
     const { path, ...request } = await clientCredentialsRequest(service);
     const grant = async () => (await fetch(`${app.baseUrl}${path}`, request)).status === 200;
     await counted(grant);
-    const { signIn } = await prepareSignIns(service, 2, 1);
+    const { signIn } = await prepareSignIns(service, 2, 1, 'statements');
     await counted(() => signIn(0));
     return { grant: await counted(grant), signIn: await counted(() => signIn(1)) };
   } finally {

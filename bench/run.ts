@@ -11,7 +11,7 @@ import { createTestDatabase } from '../test/support/database.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
-import { pairedSignIns, type BatchFigures, type PairedSignIns } from './sign-ins.ts';
+import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
 process.env['TEST_DATABASE_URL'] ||= 'postgres://postgres@127.0.0.1:5432/test';
@@ -27,6 +27,7 @@ function positiveInteger(name: string, fallback: number): number {
 const DURATION_S = positiveInteger('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
 const SIGN_INS = positiveInteger('BENCH_SIGN_INS', 200);
+const REFUSALS = positiveInteger('BENCH_REFUSALS', 50);
 const WORKERS = positiveInteger('BENCH_WORKERS', 2);
 /** The service as one process, then as a cluster of WORKERS workers (WORKERS above 1). */
 const SERVICES = [...new Set([1, WORKERS])];
@@ -95,6 +96,7 @@ interface ServiceRun {
   readonly workers: number;
   readonly figures: LoadFigures[];
   readonly signIns: PairedSignIns;
+  readonly refusals: RefusalFigures[];
   readonly seeded: ProcessMemory[];
   readonly loaded: ProcessMemory[];
 }
@@ -120,7 +122,8 @@ async function throughput(workers: number): Promise<ServiceRun> {
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
-    return { workers, figures, signIns, seeded, loaded: await service.memory() };
+    const refusals = await refusalTimings(service, REFUSALS);
+    return { workers, figures, signIns, refusals, seeded, loaded: await service.memory() };
   } finally {
     await service.stop();
     await database.drop();
@@ -165,6 +168,17 @@ function report(runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthS
   }
   const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
   out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
+
+  out.push('', `Refused sign-ins: ${REFUSALS} of each kind, one at a time, taking turns; lockout policy on`);
+  const refusalWidths = [55, 9, 8, 8, 9];
+  out.push(row(['', 'p50 ms', 'p99 ms', 'count', 'non-400'], refusalWidths));
+  for (const { workers, refusals } of runs) {
+    for (const f of refusals) out.push(row([`${f.label}, ${serviceLabel(workers)}`, f.p50, f.p99, f.count, f.failures], refusalWidths));
+  }
+  const refusalRatios = runs.map(({ workers, refusals: [unknown, wrong] }) =>
+    unknown === undefined || wrong === undefined ? '' : `${serviceLabel(workers)} ${percent(unknown.p50, wrong.p50)}`,
+  );
+  out.push(`unknown e-mail / wrong password, p50: ${refusalRatios.join(', ')} (the closer to 100%, the less the time tells)`);
 
   out.push('', `SQL statements (in process, onQuery hook): client-credentials grant ${oauth.grant}, hosted sign-in (login POST → code) ${oauth.signIn}`);
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');

@@ -27,6 +27,8 @@ export interface BatchFigures {
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+/** Milliseconds to one decimal. */
+const ms = (value: number) => Math.round(value * 10) / 10;
 
 const ownCpuMs = async () => {
   const { user, system } = process.cpuUsage();
@@ -57,7 +59,6 @@ async function batch(
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuBefore === undefined ? undefined : ((await cpuMs!()) - cpuBefore) / count;
   latencies.sort((a, b) => a - b);
-  const ms = (value: number) => Math.round(value * 10) / 10;
   return { label, perSecond: count / seconds, p50: ms(percentile(latencies, 50)), p99: ms(percentile(latencies, 99)), count, failures, cpuMs: cpu };
 }
 
@@ -75,31 +76,35 @@ async function rawVerifies(count: number, concurrency: number): Promise<BatchFig
 interface Prepared {
   readonly jar: CookieJar;
   readonly page: Visit;
-  readonly email: string;
 }
+
+/** A prepared sign-in's form, posted with these credentials: the service's answer to the POST. */
+type Attempt = (i: number, email: string, password: string) => Promise<Visit>;
 
 /**
  * `count` sign-ins made ready up to their form (an interaction is good for one sign-in), for `users` users with a
- * password in a tenant of a new web client's application; `signIn(i)` then posts the i-th form and follows the
- * redirects until the browser is sent to the client: true when it gets a code.
+ * password in a new tenant `purpose` (its users' e-mails start with it) of a new web client's application; `signIn(i)` then posts the i-th form with its user's
+ * credentials and follows the redirects until the browser is sent to the client: true when it gets a code.
+ * `attempt` posts the i-th form with other credentials.
  */
 export async function prepareSignIns(
   service: SignInService,
   count: number,
   users: number,
-): Promise<{ signIn: (i: number) => Promise<boolean> }> {
+  purpose: string,
+): Promise<{ signIn: (i: number) => Promise<boolean>; attempt: Attempt; emails: readonly string[] }> {
   const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${service.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as Record<string, any>;
   };
-  const client = await post('/oauth-clients', { name: 'Bench web', type: 'web', redirectUris: [REDIRECT_URI] });
-  const tenant = await post(`/applications/${client['applicationId']}/tenants`, { name: 'Bench sign-ins' });
-  const emails = Array.from({ length: users }, (_, i) => `signin-${i}@bench.example`);
+  const client = await post('/oauth-clients', { name: `Bench ${purpose}`, type: 'web', redirectUris: [REDIRECT_URI] });
+  const tenant = await post(`/applications/${client['applicationId']}/tenants`, { name: `Bench ${purpose}` });
+  const emails = Array.from({ length: users }, (_, i) => `${purpose}-${i}@bench.example`);
   for (const email of emails) await post('/users', { email, password: PASSWORD, tenantId: tenant['id'] });
 
-  const prepare = async (i: number): Promise<Prepared> => {
+  const prepare = async (): Promise<Prepared> => {
     const jar = new CookieJar();
     const verifier = randomBytes(32).toString('base64url');
     const url = new URL(`${service.baseUrl}/oauth2/authorize`);
@@ -116,18 +121,19 @@ export async function prepareSignIns(
     if (start.location === undefined) throw new Error(`authorize: ${start.status} ${start.body.slice(0, 500)}`);
     const page = await jar.visit(start.location);
     if (page.status !== 200) throw new Error(`sign-in page: ${page.status} ${page.body.slice(0, 500)}`);
-    return { jar, page, email: emails[i % emails.length]! };
+    return { jar, page };
   };
   const prepared: Prepared[] = [];
-  for (let i = 0; i < count; i += 1) prepared.push(await prepare(i));
+  for (let i = 0; i < count; i += 1) prepared.push(await prepare());
+  const attempt: Attempt = (i, email, password) => prepared[i]!.jar.submit(prepared[i]!.page, { email, password });
 
   return {
     async signIn(i) {
-      const { jar, page, email } = prepared[i]!;
-      const posted = await jar.submit(page, { email, password: PASSWORD });
-      const out = await jar.followOut(posted, service.baseUrl);
+      const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, PASSWORD), service.baseUrl);
       return out.href.startsWith(REDIRECT_URI) && out.searchParams.get('code') !== null;
     },
+    attempt,
+    emails,
   };
 }
 
@@ -145,8 +151,55 @@ export interface PairedSignIns {
  * else the machine is doing then weighs on both.
  */
 export async function pairedSignIns(service: SignInService, count: number, concurrency: number): Promise<PairedSignIns> {
-  const { signIn } = await prepareSignIns(service, count, concurrency);
+  const { signIn } = await prepareSignIns(service, count, concurrency, 'sign-ins');
   const raw = await rawVerifies(count, concurrency);
   const hosted = await batch('hosted sign-in: login POST → code', count, concurrency, signIn, service.cpuMs);
   return { raw, hosted };
+}
+
+/** Each kind of refused sign-in's latency, over one run of them taken in turns. */
+export interface RefusalFigures {
+  readonly label: string;
+  readonly p50: number;
+  readonly p99: number;
+  readonly count: number;
+  /** Answers other than the refusal page (400). */
+  readonly failures: number;
+}
+
+/**
+ * Refused sign-ins one at a time, taking turns: an unknown e-mail, then a wrong password for a known user, `count` of
+ * each, with the lockout policy on (room made for every failure: no user is locked meanwhile). The wrong password
+ * writes its failure count; the unknown e-mail writes nothing and waits instead (src/hosted/refusal-timing.ts), so
+ * the two should take about as long: otherwise the time tells which e-mails have accounts.
+ */
+export async function refusalTimings(service: SignInService, count: number): Promise<RefusalFigures[]> {
+  // Fewer failures per user than the policy's maximum (100): none is locked.
+  const users = Math.ceil(count / 50);
+  const { attempt, emails } = await prepareSignIns(service, 2 * count, users, 'refusals');
+  const policy = await fetch(`${service.baseUrl}/api/v1/policies/lockout`, {
+    method: 'PUT',
+    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ enabled: true, maxAttempts: 100, resetAfterMinutes: 60 }),
+  });
+  if (policy.status !== 200) throw new Error(`lockout policy: ${policy.status} ${await policy.text()}`);
+  const kinds = [
+    { label: 'refused: unknown e-mail (writes nothing)', credentials: (i: number) => [`nobody-${i}@bench.example`, PASSWORD] as const },
+    { label: 'refused: wrong password (counts the failure)', credentials: (i: number) => [emails[i % users]!, 'Wrong-Password-9'] as const },
+  ];
+  const latencies = kinds.map(() => [] as number[]);
+  const failures = kinds.map(() => 0);
+  for (let i = 0; i < count; i += 1) {
+    for (const [k, kind] of kinds.entries()) {
+      const [email, password] = kind.credentials(i);
+      const begun = performance.now();
+      const answer = await attempt(2 * i + k, email, password);
+      latencies[k]!.push(performance.now() - begun);
+      if (answer.status !== 400) failures[k]! += 1;
+    }
+  }
+  return kinds.map(({ label }, k) => {
+    const sorted = latencies[k]!.sort((a, b) => a - b);
+    return { label, p50: ms(percentile(sorted, 50)), p99: ms(percentile(sorted, 99)), count, failures: failures[k]! };
+  });
 }

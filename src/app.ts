@@ -9,6 +9,7 @@ import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus } from './events/invalidations.ts';
+import { RefusalTiming } from './hosted/refusal-timing.ts';
 import { createSurfaceSettingsCache } from './hosted/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
@@ -57,7 +58,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
   const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings };
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings, refusalTiming: new RefusalTiming() };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {

@@ -6,6 +6,7 @@ import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
+import type { RefusalTiming } from './hosted/refusal-timing.ts';
 import type { SurfaceSettingsCache } from './hosted/surface-settings.ts';
 import type { OidcProvider } from './oidc/provider.ts';
 
@@ -26,4 +27,6 @@ export interface Services {
   readonly surfaces: SurfaceRouter;
   /** The sign-in surfaces' look and rules read recently here (src/hosted/surface-settings.ts). */
   readonly surfaceSettings: SurfaceSettingsCache;
+  /** How long this instance's failed sign-in attempts take to count: what an uncounted refusal waits. */
+  readonly refusalTiming: RefusalTiming;
 }

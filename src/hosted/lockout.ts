@@ -1,6 +1,6 @@
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
-import { recordAudit } from '../domain/audit.ts';
+import { recordAuditPerRow } from '../domain/audit.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
@@ -25,45 +25,56 @@ export function maySignIn(user: SignInUser, now = new Date()): boolean {
 const NEXT_COUNT = `(case when status = 'locked' or last_failed_sign_in_at is null
   or last_failed_sign_in_at < now() - make_interval(mins => ?::int) then 1 else failed_sign_ins + 1 end)`;
 
-/** Counts a failed attempt; locks the user when it reaches the policy's maximum. Returns whether it locked. */
+/**
+ * Counts a failed attempt; locks the user when it reaches the policy's maximum, with the lock's audit record in the
+ * same statement. Returns whether it locked. Its duration is what a refusal that counts nothing waits
+ * (refuseUncounted): one statement either way, so that locking costs about what counting does.
+ */
 export async function recordFailedSignIn(target: SignInTarget, user: SignInUser, policy: LockoutPolicy): Promise<boolean> {
   if (!policy.enabled) return false;
-  const lockedUntil = policy.lockoutMinutes === null ? null : new Date(Date.now() + policy.lockoutMinutes * 60_000);
-  const connection = target.applicationScope.em.getConnection();
-  const [row] = await connection.execute<{ status: string }[]>(
-    `update app_user set
-       failed_sign_ins = ${NEXT_COUNT},
-       last_failed_sign_in_at = now(),
-       status = case when ${NEXT_COUNT} >= ? then 'locked' else 'active' end,
-       locked_until = case when ${NEXT_COUNT} >= ? then ?::timestamptz else null end
-     where application_id = ? and id = ? and (status = 'active' or (status = 'locked' and locked_until <= now()))
-     returning status`,
-    [
-      policy.resetAfterMinutes,
-      policy.resetAfterMinutes,
-      policy.maxAttempts,
-      policy.resetAfterMinutes,
-      policy.maxAttempts,
-      lockedUntil,
-      target.application.id,
-      user.id,
-    ],
-  );
-  const locked = row?.status === 'locked';
-  if (locked) {
-    const em = target.scope.em.fork();
-    recordAudit(em, target.scope, {
-      action: 'user.lock',
-      targetType: 'user',
-      targetId: user.id,
-      tenantId: target.policyTenantId,
-      after: { status: 'locked', lockedUntil: lockedUntil?.toISOString() ?? null, reason: 'failed_sign_ins', maxAttempts: policy.maxAttempts },
+  return target.scope.services.refusalTiming.measure(async () => {
+    const lockedUntil = policy.lockoutMinutes === null ? null : new Date(Date.now() + policy.lockoutMinutes * 60_000);
+    const locked = await recordAuditPerRow(target.applicationScope.em, target.scope, { action: 'user.lock', targetType: 'user', tenantId: target.policyTenantId }, {
+      ctes: `counted as (
+        update app_user set
+          failed_sign_ins = ${NEXT_COUNT},
+          last_failed_sign_in_at = now(),
+          status = case when ${NEXT_COUNT} >= ? then 'locked' else 'active' end,
+          locked_until = case when ${NEXT_COUNT} >= ? then ?::timestamptz else null end
+        where application_id = ? and id = ? and (status = 'active' or (status = 'locked' and locked_until <= now()))
+        returning id, status),
+      changed as (
+        select id::text as target_id, null::jsonb as before,
+               jsonb_build_object('status', 'locked', 'lockedUntil', ?::text, 'reason', 'failed_sign_ins', 'maxAttempts', ?::int) as after
+          from counted where status = 'locked')`,
+      params: [
+        policy.resetAfterMinutes,
+        policy.resetAfterMinutes,
+        policy.maxAttempts,
+        policy.resetAfterMinutes,
+        policy.maxAttempts,
+        lockedUntil,
+        target.application.id,
+        user.id,
+        lockedUntil?.toISOString() ?? null,
+        policy.maxAttempts,
+      ],
     });
-    await em.flush();
+    if (locked.length === 0) return false;
     // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
     await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
-  }
-  return locked;
+    return true;
+  });
+}
+
+/**
+ * A refusal that counts no failed attempt (an unknown e-mail, a user without a password, a locked or suspended
+ * user), answered when a counted one would be: with the lockout policy on, after about as long as counting takes
+ * here (src/hosted/refusal-timing.ts).
+ */
+export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false }> {
+  if (target.lockout.enabled) await target.scope.services.refusalTiming.pad();
+  return { ok: false };
 }
 
 /**

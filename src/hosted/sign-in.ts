@@ -6,7 +6,7 @@ import { normalizeEmail } from '../domain/users/email-key.ts';
 import { isUuid } from '../ids.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
-import { maySignIn, recordFailedSignIn, recordSuccessfulSignIn } from './lockout.ts';
+import { maySignIn, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import type { PageLook } from './pages.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
@@ -83,20 +83,25 @@ export type CredentialCheck = { ok: true; user: SignInUser } | { ok: false };
  * verification happens whatever the outcome (an unknown e-mail, or a user without a password, is verified against a
  * dummy hash), and every refusal is the same `{ ok: false }`, so neither the answer nor its timing tells whether the
  * e-mail exists, the password was right for a locked or suspended user, or the attempt just locked the account.
- * Failed attempts on a known user count towards the lockout policy of the user's pool.
+ * Failed attempts on a known user count towards the lockout policy of the user's pool; a refusal that counts nothing
+ * takes as long as counting would (refuseUncounted).
  */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown): Promise<CredentialCheck> {
   const address = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
   // No stored address holds a NUL (PostgreSQL cannot), so one that does is unknown: not looked up (it would fail).
   if (address === '' || address.length > MAX_EMAIL_LENGTH || address.includes('\0') || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
-    return { ok: await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT)) };
+    await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT));
+    return refuseUncounted(target);
   }
   const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(address) });
-  if (user?.passwordHash == null) return { ok: await verifyAgainstDummy(secret) };
+  if (user?.passwordHash == null) {
+    await verifyAgainstDummy(secret);
+    return refuseUncounted(target);
+  }
   const matches = await verifyPassword(user.passwordHash, secret);
   // A locked or suspended user is refused whatever the password, and the attempt is not counted.
-  if (!maySignIn(user)) return { ok: false };
+  if (!maySignIn(user)) return refuseUncounted(target);
   if (!matches) {
     await recordFailedSignIn(target, user, target.lockout);
     return { ok: false };

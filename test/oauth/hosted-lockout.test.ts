@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
@@ -81,10 +81,25 @@ describe('lockout', () => {
     const right = await attempt('dan@example.com', PASSWORD);
     expect(right.answer.status).toBe(400);
     expect(normalized(right.answer, 'dan@example.com')).toBe(normalized(third.answer, 'dan@example.com'));
-    const [audit] = await app.gatehouse.services.orm.em
+    // One record of the lock (written by the statement that locked), none of the refused right password.
+    const audit = await app.gatehouse.services.orm.em
       .getConnection()
-      .execute<{ action: string; actor_type: string }[]>(`select action, actor_type from audit_log where target_id = ? and action = 'user.lock'`, [userId]);
-    expect(audit).toMatchObject({ action: 'user.lock', actor_type: 'oauth_client' });
+      .execute<{ actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: { lockedUntil: string } }[]>(
+        `select actor_type, actor_id, tenant_id, before, after from audit_log where target_id = ? and action = 'user.lock'`,
+        [userId],
+      );
+    expect(audit).toEqual([
+      {
+        actor_type: 'oauth_client',
+        actor_id: clientId,
+        tenant_id: null,
+        before: null,
+        after: { status: 'locked', lockedUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), reason: 'failed_sign_ins', maxAttempts: 3 },
+      },
+    ]);
+    const lockedFor = Date.parse(audit[0]!.after.lockedUntil) - Date.now();
+    expect(lockedFor).toBeGreaterThan(4 * 60_000);
+    expect(lockedFor).toBeLessThanOrEqual(5 * 60_000);
   });
 
   it('the lock ends the user’s management API tokens at once (not when this instance’s cache expires)', async () => {
@@ -182,6 +197,41 @@ describe('enumeration resistance', () => {
     for (const { answer, email } of settled) {
       expect(answer.status).toBe(400);
       expect(normalized(answer, email)).toBe(normalized(settled[0]!.answer, settled[0]!.email));
+    }
+  });
+
+  it('a refusal that counts no failure waits as long as counting one takes, while the lockout policy is on', async () => {
+    const { refusalTiming } = app.gatehouse.services;
+    await createUser('pat@example.com');
+    const locked = await createUser('quin@example.com');
+    const suspended = await createUser('rue@example.com');
+    for (let i = 0; i < 3; i += 1) await attempt('quin@example.com', WRONG);
+    expect(await status(locked)).toBe('locked');
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [suspended]);
+    const pad = vi.spyOn(refusalTiming, 'pad');
+    const measure = vi.spyOn(refusalTiming, 'measure');
+    try {
+      // The wrong password of a known user counts (a measured write); the others count nothing and wait instead.
+      await attempt('pat@example.com', WRONG);
+      expect([measure.mock.calls.length, pad.mock.calls.length]).toEqual([1, 0]);
+      for (const [email, password] of [
+        ['nobody@example.com', WRONG],
+        ['quin@example.com', PASSWORD],
+        ['rue@example.com', PASSWORD],
+        ['', WRONG],
+      ] as const) {
+        await attempt(email, password);
+      }
+      expect([measure.mock.calls.length, pad.mock.calls.length]).toEqual([1, 4]);
+      // With the policy off nothing is counted, so nothing is waited for.
+      expect((await app.http.put('/policies/lockout', { enabled: false })).status).toBe(200);
+      await attempt('nobody@example.com', WRONG);
+      await attempt('pat@example.com', WRONG);
+      expect([measure.mock.calls.length, pad.mock.calls.length]).toEqual([1, 4]);
+    } finally {
+      pad.mockRestore();
+      measure.mockRestore();
+      await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
     }
   });
 
