@@ -1,9 +1,5 @@
-import { Kind, parse, print, visit, type FieldNode } from 'graphql';
-import type { RestOperation } from '../src/rest/operation.ts';
-import { expandRoutes, ROUTES } from '../src/rest/routes.ts';
 import { startTestApp } from '../test/support/app.ts';
-
-const CONFIGURATION_URL = '/applications/:appId/tenants/:tenantId/configuration';
+import { tenantPageWithConfiguration } from '../test/support/configuration-page.ts';
 
 export interface StatementCounts {
   readonly n: number;
@@ -15,24 +11,9 @@ export interface StatementCounts {
   readonly configurationRest: number | undefined;
 }
 
-/**
- * One GraphQL request for a page of N tenants with each tenant's configuration, selected as the configuration route's
- * own operation selects it: the question of N+1 for a dashboard listing tenants.
- */
-function pageWithConfiguration(operation: RestOperation): string {
-  const configuration = parse(operation.query);
-  const definition = configuration.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const selection = (definition?.selectionSet.selections[0] as FieldNode | undefined)?.selectionSet;
-  const page = parse('query TenantPage($appId: UUID!, $pageSize: Int) { tenants(appId: $appId, pageSize: $pageSize) { data { id configuration } next } }');
-  const grafted = visit(page, { Field: (node) => (node.name.value === 'configuration' ? { ...node, selectionSet: selection } : undefined) });
-  const fragments = configuration.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
-  return print({ ...grafted, definitions: [...grafted.definitions, ...fragments] });
-}
-
 /** Counts the SQL statements the service sends per request, in process through its `onQuery` hook. */
 export async function countStatements(sizes: readonly number[]): Promise<StatementCounts[]> {
-  const route = expandRoutes(ROUTES).find((r) => r.method === 'GET' && r.url === CONFIGURATION_URL);
-  const configurationQuery = route === undefined ? undefined : pageWithConfiguration(route.operation);
+  const configurationQuery = tenantPageWithConfiguration();
   const app = await startTestApp();
   try {
     const appId = app.root.applicationId;

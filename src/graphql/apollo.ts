@@ -2,6 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
+import { OperationLimitsRule } from './operation-limits.ts';
 
 export async function createApollo(
   schema: GraphQLSchema,
@@ -12,6 +13,8 @@ export async function createApollo(
     formatError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    // graphql-js's own rules, then how much one request may ask for (src/graphql/operation-limits.ts).
+    validationRules: [OperationLimitsRule],
     // Automatic persisted queries are not offered: a request that asks for one is refused (422), not half-served.
     persistedQueries: false,
     // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).

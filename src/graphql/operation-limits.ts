@@ -1,0 +1,146 @@
+import {
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  type ASTVisitor,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+
+/**
+ * How much one GraphQL request may ask for. The rate limit counts requests, and a REST request runs one operation on
+ * one root field; without these limits one GraphQL request could run hundreds of root fields (aliases of one query or
+ * mutation), or make the server resolve millions of values (aliases inside lists, lists inside lists, fragments spread
+ * into fragments: the classic introspection and fragment "bombs"), all for one count.
+ */
+export const OPERATION_LIMITS = {
+  /** Root fields of a query (aliases counted): a dashboard page's reads in one request. */
+  queryRootFields: 20,
+  /** Root fields of a mutation: one write per request, as in REST (its rate-limit count, its Idempotency-Key, its audit request id). */
+  mutationRootFields: 1,
+  /**
+   * The values a request may be estimated to resolve (estimatedCost): twice what GraphiQL's full introspection query
+   * costs (about 52,000), a fifth of what 300 aliases of one list inside introspection's lists cost.
+   */
+  cost: 100_000,
+} as const;
+
+/**
+ * Each list is assumed to hold this many items: about what introspection's lists (types, fields, arguments) hold on
+ * average, and half the default page size. An estimate to compare requests by, not a response's size: a page of 100
+ * costs as one of 10.
+ */
+const ITEMS_PER_LIST = 10;
+
+/** The definition of a field of `parentType`, meta-fields included; undefined for an unknown field (another rule reports it). */
+function fieldDefinition(context: ValidationContext, parentType: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
+  if (name === SchemaMetaFieldDef.name && parentType === context.getSchema().getQueryType()) return SchemaMetaFieldDef;
+  if (name === TypeMetaFieldDef.name && parentType === context.getSchema().getQueryType()) return TypeMetaFieldDef;
+  return isObjectType(parentType) || isInterfaceType(parentType) ? parentType.getFields()[name] : undefined;
+}
+
+/** How many items a value of the type stands for: ITEMS_PER_LIST per list wrapper (a list of lists: squared). */
+function itemsPerValue(type: GraphQLOutputType): number {
+  const nullable = getNullableType(type);
+  return isListType(nullable) ? ITEMS_PER_LIST * itemsPerValue(nullable.ofType) : 1;
+}
+
+/**
+ * The values a selection set resolves for one item of `parentType`: each field counts once per item, and a field's
+ * own selection counts once per item of the field's value. A fragment's cost is computed once per fragment, however
+ * often it is spread, so that the estimate takes time linear in the document even when the cost is exponential in it.
+ */
+function estimatedCost(context: ValidationContext, operation: OperationDefinitionNode): number {
+  const fragmentCosts = new Map<string, number>();
+  const measure = (selectionSet: SelectionSetNode, parentType: GraphQLCompositeType): number => {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        cost += 1;
+        const field = fieldDefinition(context, parentType, selection.name.value);
+        const fieldType = field === undefined ? undefined : getNamedType(field.type);
+        if (selection.selectionSet !== undefined && field !== undefined && isCompositeType(fieldType)) {
+          cost += itemsPerValue(field.type) * measure(selection.selectionSet, fieldType);
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition === undefined ? parentType : context.getSchema().getType(selection.typeCondition.name.value);
+        if (isCompositeType(condition)) cost += measure(selection.selectionSet, condition);
+      } else {
+        const name = selection.name.value;
+        // A fragment being measured that spreads itself again: a cycle, which NoFragmentCyclesRule refuses.
+        if (!fragmentCosts.has(name)) {
+          fragmentCosts.set(name, 0);
+          const fragment = context.getFragment(name);
+          const condition = fragment == null ? undefined : context.getSchema().getType(fragment.typeCondition.name.value);
+          if (fragment != null && isCompositeType(condition)) fragmentCosts.set(name, measure(fragment.selectionSet, condition));
+        }
+        cost += fragmentCosts.get(name)!;
+      }
+    }
+    return cost;
+  };
+  const rootType = context.getSchema().getRootType(operation.operation);
+  return rootType === undefined || rootType === null ? 0 : measure(operation.selectionSet, rootType);
+}
+
+/** The response keys (alias, else name) of an operation's root fields, through its fragments, `__typename` aside. */
+function rootResponseKeys(context: ValidationContext, operation: OperationDefinitionNode): Set<string> {
+  const keys = new Set<string>();
+  const spread = new Set<string>();
+  const collect = (selectionSet: SelectionSetNode): void => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value !== '__typename') keys.add(selection.alias?.value ?? selection.name.value);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collect(selection.selectionSet);
+      } else if (!spread.has(selection.name.value)) {
+        spread.add(selection.name.value);
+        const fragment = context.getFragment(selection.name.value);
+        if (fragment != null) collect(fragment.selectionSet);
+      }
+    }
+  };
+  collect(operation.selectionSet);
+  return keys;
+}
+
+/** The validation rule: a request over a limit is refused before anything runs (422 `validation_error`). */
+export const OperationLimitsRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
+  OperationDefinition(operation) {
+    const rootFields = rootResponseKeys(context, operation).size;
+    const mutation = operation.operation === OperationTypeNode.MUTATION;
+    const maxRootFields = mutation ? OPERATION_LIMITS.mutationRootFields : OPERATION_LIMITS.queryRootFields;
+    if (rootFields > maxRootFields) {
+      const kind = mutation ? 'A mutation' : 'A query';
+      context.reportError(
+        new GraphQLError(`${kind} may select at most ${maxRootFields} root field${maxRootFields === 1 ? '' : 's'} (this one selects ${rootFields}): send several requests`, {
+          nodes: operation,
+        }),
+      );
+      return false;
+    }
+    const cost = estimatedCost(context, operation);
+    if (cost > OPERATION_LIMITS.cost) {
+      context.reportError(
+        new GraphQLError(
+          `The operation asks for too much: about ${cost} values, counting ${ITEMS_PER_LIST} items per list, where ${OPERATION_LIMITS.cost} are allowed. Select fewer fields, or fewer inside lists`,
+          { nodes: operation },
+        ),
+      );
+    }
+    return false;
+  },
+});

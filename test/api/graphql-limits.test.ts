@@ -1,0 +1,90 @@
+import { getIntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_LIMITS } from '../../src/graphql/operation-limits.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { tenantPageWithConfiguration } from '../support/configuration-page.ts';
+import type { HttpResponse } from '../support/http.ts';
+
+/**
+ * How much one GraphQL request may ask for (src/graphql/operation-limits.ts): root fields, one write per mutation, and
+ * the estimated values it resolves. Over a limit, the request is refused before anything runs, in the contract's body.
+ */
+type GraphQLResponse = HttpResponse<{ data?: unknown; errors?: { message: string; extensions: Record<string, unknown> }[] }>;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+/** The refusal's status and error: no data, 422 `validation_error`, no `field` (no input was wrong). */
+function refused(response: GraphQLResponse) {
+  expect(response.body.data ?? null).toBeNull();
+  expect(response.body.errors).toHaveLength(1);
+  const [error] = response.body.errors!;
+  expect(response.status).toBe(422);
+  expect(error!.extensions).toEqual({ code: 'validation_error', status: 422 });
+  return error!.message;
+}
+
+const aliases = (count: number, field: (i: number) => string) => Array.from({ length: count }, (_, i) => field(i)).join(' ');
+
+describe('root fields', () => {
+  it(`a query runs up to ${OPERATION_LIMITS.queryRootFields} root fields, aliases and fragments counted; one more is refused`, async () => {
+    const max = OPERATION_LIMITS.queryRootFields;
+    const allowed = await app.http.graphql(`{ __typename ${aliases(max, (i) => `u${i}: users { data { id } }`)} }`);
+    expect(allowed.status).toBe(200);
+    expect(Object.keys(allowed.body.data as object)).toHaveLength(max + 1);
+
+    const over = await app.http.graphql(`{ ${aliases(max + 1, (i) => `u${i}: users { data { id } }`)} }`);
+    expect(refused(over)).toBe(`A query may select at most ${max} root fields (this one selects ${max + 1}): send several requests`);
+    // The same through a fragment and an inline fragment.
+    const spread = await app.http.graphql(
+      `{ ...Half ... on Query { ${aliases(max / 2 + 1, (i) => `b${i}: users { data { id } }`)} } }
+       fragment Half on Query { ${aliases(max / 2, (i) => `a${i}: users { data { id } }`)} }`,
+    );
+    expect(refused(spread)).toContain(`(this one selects ${max + 1})`);
+  });
+
+  it('a mutation writes once: two root fields are refused and neither runs', async () => {
+    const emails = async () => ((await app.http.get('/users?pageSize=100')).body.data as { email: string }[]).map((user) => user.email);
+    const two = await app.http.graphql('mutation { a: createUser(input: { email: "a@limits.example" }) { id } b: createUser(input: { email: "b@limits.example" }) { id } }');
+    expect(refused(two)).toBe('A mutation may select at most 1 root field (this one selects 2): send several requests');
+    expect(await emails()).not.toContain('a@limits.example');
+
+    const one = await app.http.graphql('mutation { __typename createUser(input: { email: "one@limits.example" }) { id } }');
+    expect(one.status).toBe(200);
+    expect(await emails()).toContain('one@limits.example');
+  });
+});
+
+describe('estimated cost', () => {
+  it('GraphiQL’s full introspection query passes', async () => {
+    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const introspection = await app.http.graphql(query);
+    expect(introspection.status).toBe(200);
+    expect((introspection.body.data as { __schema: { types: unknown[] } }).__schema.types.length).toBeGreaterThan(50);
+  });
+
+  it('aliases multiplied by lists are refused (300 copies of a list inside introspection’s lists: 150,000 values)', async () => {
+    const response = await app.http.graphql(`{ __schema { types { fields { ${aliases(300, (i) => `a${i}: args { name }`)} } } } }`);
+    expect(refused(response)).toMatch(/^The operation asks for too much: about \d+ values, counting 10 items per list, where 100000 are allowed/);
+    // Fewer copies pass: the limit is on the estimate, not on aliases as such.
+    expect((await app.http.graphql(`{ __schema { types { fields { ${aliases(20, (i) => `a${i}: args { name }`)} } } } }`)).status).toBe(200);
+  });
+
+  it('a fragment bomb (each fragment spreading the next twice) is refused, and measured without expanding it', async () => {
+    // 40 fragments, 2^40 fields once expanded: estimated in time linear in the document.
+    const depth = 40;
+    const fragments = Array.from({ length: depth }, (_, i) =>
+      i === depth - 1 ? `fragment F${i} on __Type { name }` : `fragment F${i} on __Type { a: ofType { ...F${i + 1} } b: ofType { ...F${i + 1} } }`,
+    ).join('\n');
+    const response = await app.http.graphql(`{ __type(name: "Tenant") { ...F0 } }\n${fragments}`);
+    expect(refused(response)).toMatch(/^The operation asks for too much/);
+  });
+
+  it('a page of 100 tenants with every configuration, as the configuration route selects it, passes', async () => {
+    const page = await app.http.graphql(tenantPageWithConfiguration()!, { appId: app.root.applicationId, pageSize: 100 });
+    expect(page.status, JSON.stringify(page.body.errors)).toBe(200);
+  });
+});
