@@ -46,8 +46,8 @@ const mentions = (params: readonly unknown[], standIn: string): boolean =>
 
 /**
  * A page's SQL as MikroORM's query builder writes it, tenancy filters applied (db/owned.ts), with stand-ins for the
- * request's values. Fails closed: SQL whose parameters do not carry the scope's application (and tenant, in a tenant
- * scope) is refused, never cached.
+ * request's values. Fails closed: SQL whose parameters do not carry the scope's application (and, for a tenant-owned
+ * entity in a tenant scope, its tenant) is refused, never cached.
  */
 async function compile(em: EntityManager, entity: EntityClass<object>, where: object, values: PageValues): Promise<CompiledPage> {
   const meta = em.getMetadata().get(entity);
@@ -63,7 +63,9 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
     .limit(STAND_IN.limit);
   await query.applyFilters();
   const { sql, params } = query.toQuery();
-  if (!mentions(params, STAND_IN.applicationId) || (values.tenantId !== null && !mentions(params, STAND_IN.tenantId))) {
+  // An entity without the tenant filter (the application itself) is the same for every tenant of the scope.
+  const tenantOwned = Object.hasOwn(meta.filters, TENANT_FILTER);
+  if (!mentions(params, STAND_IN.applicationId) || (tenantOwned && values.tenantId !== null && !mentions(params, STAND_IN.tenantId))) {
     throw new Error(`${meta.className}: a page query does not carry its tenancy scope`);
   }
   return { meta, sql, params };

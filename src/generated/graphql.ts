@@ -892,7 +892,10 @@ export type Mutation = {
   updateOAuthClient: OAuthClient;
   /** Renames a tenant or changes its slug. */
   updateTenant: Tenant;
-  /** Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. */
+  /**
+   * Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
+   * not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
+   */
   updateUser: User;
   /**
    * Looks up the domain's TXT record `_gatehouse-challenge.<hostname>`. Found with the token: the domain becomes

@@ -173,6 +173,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     underTenancyConfig(scope, async (tx) => {
       const user = await tx.em.findOne(User, { id: userId });
       if (user === null) throw notFound('User', 'userId');
+      if (newEmail !== undefined || name !== undefined || password !== undefined) assertIdentityOfScope(tx, user);
       const before = userSnapshot(user);
       if (requestedTenants !== undefined) {
         const kept = await membershipsAfter(tx, user, requestedTenants);
@@ -192,6 +193,18 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
   if (requestedTenants !== undefined) await forgetUserKeys(scope, [userId]);
   return updated;
+}
+
+/**
+ * A shared-pool user's identity (e-mail, name, password) is one for every tenant they belong to: a tenant scope may
+ * change it only while the user belongs to no other tenant, else one tenant's administrator would take over the
+ * account in the others (spec: credentials for another tenant are 403). Application-wide credentials change anyone.
+ */
+function assertIdentityOfScope(scope: Scope, user: User): void {
+  if (scope.tenantId === null || user.poolId !== SHARED_POOL) return;
+  if (user.tenantIds.some((tenantId) => tenantId !== scope.tenantId)) {
+    throw new GatehouseError('forbidden', 'The user belongs to other tenants too: their identity is changed with application-wide credentials');
+  }
 }
 
 /**
