@@ -4,10 +4,12 @@ import Provider, { errors, interactionPolicy, type Account, type Configuration, 
 import type { ClientSecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
+import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
+import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
 import { renderError } from './error-page.ts';
@@ -35,6 +37,8 @@ export const interactionPath = (uid: string) => `/interaction/${uid}`;
 export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile'];
 
 const SIGNING_ALG = 'ES256';
+/** How clients authenticate, at the token endpoint and at revocation alike (oidc-provider uses one set for both). */
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 const ID_TOKEN_SECONDS = 3600;
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -196,10 +200,15 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, surfac
     // Authorization code (+ refresh, device, client credentials as features): no implicit, no hybrid.
     responseTypes: ['code'],
     pkce: { required: () => true },
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
-    // private_key_jwt: every asymmetric algorithm an uploaded M2M JWKS may name (src/domain/m2m-credentials/jwks.ts).
-    enabledJWA: {
-      clientAuthSigningAlgValues: ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'Ed25519', 'EdDSA'],
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
+    // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other.
+    enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS] },
+    assertJwtClientAuthClaimsAndHeader: assertClientAssertion,
+    // RFC 8414: left out, the revocation endpoint would read as client_secret_basic only; it takes what the token
+    // endpoint takes (a public client revokes its own tokens with `none`).
+    discovery: {
+      revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+      revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
     },
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
@@ -209,7 +218,12 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, surfac
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // Another client's token: 200 and nothing revoked, as for an unknown token. oidc-provider's default refuses a
+        // confidential client with an error, which tells it the token is live (an oracle of validity).
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       deviceFlow: {
         enabled: true,

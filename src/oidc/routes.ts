@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { SECURITY_HEADERS } from '../hosted/pages.ts';
 import { authorizationRefusal } from '../hosted/surface-gate.ts';
@@ -43,6 +43,19 @@ interface SurfaceParams {
   tenantRef?: string;
 }
 
+/** An OAuth error body (RFC 6749 §5.2) for the refusals made here, before the OP runs. */
+const oauthRefusal = (reply: FastifyReply, status: number, description: string) =>
+  reply.status(status).header('cache-control', 'no-store').send({ error: 'invalid_request', error_description: description });
+
+/**
+ * Fastify's own refusals of a request's transport on these routes (the body is the OP's to read, so only headers it
+ * cannot parse), in OAuth terms: oidc-provider answers a body it cannot take with 400 `invalid_request`.
+ */
+const TRANSPORT_REFUSALS: ReadonlyMap<string, string> = new Map([
+  ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'the Content-Type header cannot be parsed; send application/x-www-form-urlencoded'],
+  ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'the Content-Length header does not match the body'],
+]);
+
 /**
  * Mounts the OP on its routes (register without fastify-plugin: the body handling below stays in this scope).
  * Fastify's hooks still run first (request id, rate limit); then the request's surface is settled (its Host, its
@@ -77,9 +90,7 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
       const refusal = await authorizationRefusal(services, request.id, surface, new URL(request.url, origin).searchParams);
       if (refusal !== undefined) return reply.status(refusal.status).headers(refusal.headers).type('text/html; charset=utf-8').send(refusal.html);
     }
-    if (surface === null) {
-      return reply.status(404).header('cache-control', 'no-store').send({ error: 'invalid_request', error_description: 'There is no such sign-in surface' });
-    }
+    if (surface === null) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
     const { handle } = await oidc.get(surface);
     reply.hijack();
     // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always the issuer's
@@ -106,6 +117,12 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     // oidc-provider reads (and size-limits) the request body itself: leave the stream untouched.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    // Anything else (the rate limit's 429) goes on to the service's error handler and keeps the API's body.
+    app.setErrorHandler((error: FastifyError, _request, reply) => {
+      const description = TRANSPORT_REFUSALS.get(error.code);
+      if (description === undefined) throw error;
+      return oauthRefusal(reply, 400, description);
+    });
 
     for (const prefix of ['', TENANT_PATH]) {
       for (const { path, methods, page, throttled } of OIDC_ROUTES) {
@@ -121,12 +138,7 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
         app.route({
           method: others,
           url,
-          handler: async (request, reply) =>
-            reply
-              .status(405)
-              .header('allow', allow)
-              .header('cache-control', 'no-store')
-              .send({ error: 'invalid_request', error_description: `${request.method} is not allowed here; use ${allow}` }),
+          handler: async (request, reply) => oauthRefusal(reply.header('allow', allow), 405, `${request.method} is not allowed here; use ${allow}`),
         });
       }
     }

@@ -10,8 +10,22 @@ export const MAX_JWKS_KEYS = 10;
 const KEY_TYPES = new Set(['EC', 'RSA', 'OKP']);
 /** RFC 7517/7518: the members that hold private (or symmetric) key material. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
-/** Asymmetric JWS algorithms a client assertion may be signed with (RFC 7518, RFC 8037). */
-const SIGNING_ALGORITHMS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+/**
+ * The JWS algorithms a client assertion may be signed with (RFC 7518, RFC 8037, RFC 9864's `Ed25519`), by key: its
+ * type, and its curve for EC and OKP. Only what the OP verifies (oidc-provider through jose): no secp256k1, no Ed448.
+ * A key outside this table, or naming an `alg` its key cannot sign, would be stored and never authenticate.
+ */
+const ALGORITHMS_BY_KEY = {
+  RSA: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'],
+  'EC P-256': ['ES256'],
+  'EC P-384': ['ES384'],
+  'EC P-521': ['ES512'],
+  'OKP Ed25519': ['Ed25519', 'EdDSA'],
+} as const;
+export type ClientAssertionAlgorithm = (typeof ALGORITHMS_BY_KEY)[keyof typeof ALGORITHMS_BY_KEY][number];
+/** Every algorithm some uploadable key signs with: what the token endpoint accepts for private_key_jwt. */
+export const CLIENT_ASSERTION_ALGORITHMS: readonly ClientAssertionAlgorithm[] = [...new Set(Object.values(ALGORITHMS_BY_KEY).flat())];
+const algorithmsOf = (key: string): readonly string[] | undefined => (ALGORITHMS_BY_KEY as Readonly<Record<string, readonly string[]>>)[key];
 const MIN_RSA_BITS = 2048;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -27,18 +41,19 @@ function publicKey(field: string, jwk: Record<string, unknown>): void {
   if (secret !== undefined) throw invalid(`${field}.${secret}`, 'Upload public keys only: the JWKS holds private key material');
   const use = jwk['use'];
   if (use !== undefined && use !== 'sig') throw invalid(`${field}.use`, 'use must be sig: the keys verify client assertions');
+  const algorithms = algorithmsOf(kty === 'RSA' ? kty : `${kty} ${String(jwk['crv'])}`);
+  if (algorithms === undefined) {
+    throw invalid(`${field}.crv`, kty === 'EC' ? 'An EC key must be on P-256, P-384 or P-521' : 'An OKP key must be Ed25519');
+  }
   const alg = jwk['alg'];
-  if (alg !== undefined && (typeof alg !== 'string' || !SIGNING_ALGORITHMS.has(alg))) {
-    throw invalid(`${field}.alg`, `alg must be one of ${[...SIGNING_ALGORITHMS].join(', ')}`);
+  if (alg !== undefined && (typeof alg !== 'string' || !algorithms.includes(alg))) {
+    throw invalid(`${field}.alg`, `alg of this ${kty} key must be one of ${algorithms.join(', ')}`);
   }
   let key;
   try {
     key = createPublicKey({ key: jwk, format: 'jwk' });
   } catch {
     throw invalid(field, `The ${kty} key is not a valid public JWK`);
-  }
-  if (kty === 'OKP' && key.asymmetricKeyType !== 'ed25519' && key.asymmetricKeyType !== 'ed448') {
-    throw invalid(`${field}.crv`, 'An OKP key must be Ed25519 or Ed448');
   }
   const bits = key.asymmetricKeyDetails?.modulusLength;
   if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS)) {
@@ -47,8 +62,8 @@ function publicKey(field: string, jwk: Record<string, unknown>): void {
 }
 
 /**
- * A JWKS for private_key_jwt client authentication: `{keys: [...]}` with 1 to 10 public EC, RSA or OKP signing keys,
- * each with a distinct `kid`. `field` prefixes the error's field (`jwks` in a creation, empty for the JWKS body).
+ * A JWKS for private_key_jwt client authentication: `{keys: [...]}` with 1 to 10 public signing keys (RSA, EC on
+ * P-256/384/521, Ed25519), each with a distinct `kid`. `field` prefixes the error's field (`jwks` in a creation, empty for the JWKS body).
  * Returns the keys exactly as given: the OP verifies with them.
  */
 export function publicJwks(field: string, value: unknown): PublicJwks {
