@@ -45,11 +45,14 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
 /** A set-based change, written as SQL: common table expressions, one of them `changed`, which returns a row per target. */
 export interface ChangedRows {
   /**
-   * `name as (statement), …` for a `with` clause; `changed` returns `target_id` (text), `before` and `after` (jsonb).
+   * `name as (statement), …` for a `with` clause; `changed` returns `target_id` (text), `before` and `after` (jsonb),
+   * and `tenant_id` (uuid) when the records' tenants differ row by row (`tenantPerRow`).
    * A data-modifying statement must be one of them: PostgreSQL allows no nesting of it.
    */
   readonly ctes: string;
   readonly params: readonly unknown[];
+  /** Each record's tenant is its row's `tenant_id`, not the entry's. */
+  readonly tenantPerRow?: boolean;
 }
 
 /**
@@ -63,16 +66,17 @@ export async function recordAuditPerRow(
   entry: Pick<AuditEntry, 'action' | 'targetType' | 'tenantId'>,
   changed: ChangedRows,
 ): Promise<string[]> {
+  const tenant = changed.tenantPerRow === true ? [] : [entry.tenantId === undefined ? scope.tenantId : entry.tenantId];
   const rows = await em.execute<{ target_id: string }[]>(
     `with ${changed.ctes}
      insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, before, after, created_at)
-     select ?, ${NEW_ID_SQL}, ?, ?, ?, ?, ?, ?, changed.target_id, ?, changed.before, changed.after, now()
+     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, changed.before, changed.after, now()
        from changed
      returning target_id`,
     [
       ...changed.params,
       scope.applicationId,
-      entry.tenantId === undefined ? scope.tenantId : entry.tenantId,
+      ...tenant,
       scope.principal.actor.type,
       scope.principal.actor.id,
       scope.principal.apiKeyId ?? null,

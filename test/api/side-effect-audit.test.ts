@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog, User } from '../../src/db/entities/index.ts';
+import { ApiKey, AuditLog, User } from '../../src/db/entities/index.ts';
+import { keySnapshot } from '../../src/domain/api-keys/issue.ts';
 import { userSnapshot } from '../../src/domain/users/users.ts';
 import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -84,13 +85,17 @@ describe('audit records of side effects', () => {
       before: null,
       after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, copiedFrom: alice },
     });
-    expect(records.find((record) => record.action === 'api_key.rebind')).toMatchObject({
+    // The key's snapshots, written by SQL, are the entity's (keySnapshot), but for the user.
+    const moved = keySnapshot(await app.gatehouse.services.orm.em.fork().findOneOrFail(ApiKey, { id: key }, { filters: false }));
+    expect(moved.userId).toBe(copy);
+    expect(records.find((record) => record.action === 'api_key.rebind')).toEqual({
       applicationId,
       tenantId: two,
+      action: 'api_key.rebind',
       targetType: 'api_key',
       targetId: key,
-      before: { userId: alice, tenantId: two },
-      after: { userId: copy, tenantId: two },
+      before: { ...moved, userId: alice },
+      after: moved,
     });
     // A user of one tenant is moved, not copied: no record of their own beyond the switch's.
     expect(records.map((record) => record.targetId)).not.toContain(loner);
@@ -159,6 +164,31 @@ describe('audit records of side effects', () => {
     expect((await client.delete(`${path}/tenants/${three}`, { headers: deletion.headers })).status).toBe(204);
     const deletions = (await recordsOf(deletion.requestId)).filter((record) => record.action === 'user.delete');
     expect(deletions.sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)))).toMatchObject(expected.map((user) => ({ ...user, after: null })));
+  });
+
+  it('shared → isolated costs the same statements with 1 user in two tenants or 30', async () => {
+    const statementsOfSplit = async (users: number) => {
+      const { client, path, one, two } = await freshApplication();
+      const ids: string[] = [];
+      for (let i = 0; i < users; i += 1) {
+        const id = (await client.post('/users', { email: `s${i}@x.example`, password: 'Correct-Horse-9', tenantId: one })).body.id as string;
+        expect((await client.patch(`/users/${id}`, { tenantIds: [one, two] })).status).toBe(200);
+        expect((await client.post('/api-keys', { name: `k${i}`, permissions: ['users:read'], tenantId: two, userId: id })).status).toBe(201);
+        ids.push(id);
+      }
+      app.queries.length = 0;
+      expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+      const count = app.queries.length;
+      // Each user stays in the first tenant and has a copy in the second, whose key moved to it.
+      expect((await client.get(`${path}/tenants/${one}/users?pageSize=100`)).body.data.map((user: { id: string }) => user.id).sort()).toEqual([...ids].sort());
+      const copies = (await client.get(`${path}/tenants/${two}/users?pageSize=100`)).body.data as { id: string; tenantIds: string[] }[];
+      expect(copies).toHaveLength(users);
+      expect(copies.every((copy) => !ids.includes(copy.id) && copy.tenantIds.length === 1 && copy.tenantIds[0] === two)).toBe(true);
+      const keys = (await client.get(`${path}/tenants/${two}/api-keys?pageSize=100`)).body.data as { userId: string }[];
+      expect(keys.map((k) => k.userId).sort()).toEqual(copies.map((copy) => copy.id).sort());
+      return count;
+    };
+    expect(await statementsOfSplit(30)).toBe(await statementsOfSplit(1));
   });
 
   it('deleting a tenant costs the same statements with 1 user or 30', async () => {

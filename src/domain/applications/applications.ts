@@ -136,7 +136,7 @@ export async function updateApplication(
       if (emailProviderScope !== undefined) application.emailProviderScope = emailProviderScope;
       if (authIsolation !== undefined && authIsolation !== application.authIsolation) {
         if (authIsolation === 'shared') {
-          const remaining = await tenantAuthDataRemaining(em);
+          const remaining = await tenantAuthDataRemaining(em, application.id);
           if (remaining.length > 0) {
             throw new GatehouseError(
               'tenant_auth_data_remains',

@@ -1,34 +1,34 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey, AuthProvider, Domain, Setting, Tenant, User } from '../../db/entities/index.ts';
+import { AuthProvider, Domain, Setting, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { ErrorDetail } from '../../errors.ts';
-import { newId } from '../../ids.ts';
-import { keySnapshot } from '../api-keys/issue.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
-import { userSnapshot } from '../users/users.ts';
+import { NEW_ID_SQL } from '../../ids.ts';
+import { keySnapshotSql } from '../api-keys/issue.ts';
+import { recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { userSnapshotSql } from '../users/users.ts';
 
 /**
  * What stops `authIsolation` going from `isolated` back to `shared`: any tenant still holding its own auth
  * data. One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration).
  */
-export async function tenantAuthDataRemaining(em: EntityManager): Promise<ErrorDetail[]> {
-  const [providers, policies, domains, users, tenants] = await Promise.all([
+export async function tenantAuthDataRemaining(em: EntityManager, applicationId: string): Promise<ErrorDetail[]> {
+  const [providers, policies, domains, duplicates, tenants] = await Promise.all([
     em.find(AuthProvider, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
     em.find(Setting, { feature: 'policy', tenantId: { $ne: null } }, { fields: ['tenantId', 'key'] }),
     em.find(Domain, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
-    duplicateEmailsAcrossPools(em),
+    duplicateEmailsAcrossPools(em, applicationId),
     em.find(Tenant, {}, { fields: ['id', 'slug'] }),
   ]);
   const slugs = new Map(tenants.map((tenant) => [tenant.id, tenant.slug]));
   const counts = new Map<string, number>();
-  const count = (tenantId: string, kind: string) => {
+  const count = (tenantId: string, kind: string, n = 1) => {
     const key = `${tenantId}\0${kind}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    counts.set(key, (counts.get(key) ?? 0) + n);
   };
   for (const provider of providers) count(provider.tenantId as string, 'auth_providers');
   for (const policy of policies) count(policy.tenantId as string, policy.key === 'mfa' ? 'mfa_settings' : 'policies');
   for (const domain of domains) count(domain.tenantId as string, 'custom_domains');
-  for (const user of users) count(user.poolId, 'users_with_duplicate_email');
+  for (const pool of duplicates) count(pool.pool_id, 'users_with_duplicate_email', pool.count);
   return [...counts.entries()]
     .map(([key, n]) => {
       const [tenantId, kind] = key.split('\0') as [string, string];
@@ -38,25 +38,18 @@ export async function tenantAuthDataRemaining(em: EntityManager): Promise<ErrorD
 }
 
 /**
- * Users of a tenant's pool whose e-mail also exists in another pool, another tenant's or the application's own (users
- * in no tenant, which stay there through the switches): merging the pools would make them collide.
+ * Per tenant pool, its users whose e-mail also exists in another pool, another tenant's or the application's own
+ * (users in no tenant, which stay there through the switches): merging the pools would make them collide. Counted
+ * by PostgreSQL, whatever the number of users.
  */
-async function duplicateEmailsAcrossPools(em: EntityManager): Promise<Pick<User, 'poolId' | 'emailNormalized'>[]> {
-  const users = await em.find(User, {}, { fields: ['poolId', 'emailNormalized'] });
-  const pools = new Map<string, Set<string>>();
-  for (const user of users) {
-    const set = pools.get(user.emailNormalized) ?? new Set();
-    set.add(user.poolId);
-    pools.set(user.emailNormalized, set);
-  }
-  return users.filter((user) => user.poolId !== SHARED_POOL && (pools.get(user.emailNormalized)?.size ?? 0) > 1);
-}
-
-/** The record the split makes for a user in one more of their tenants. */
-interface UserCopy {
-  readonly id: string;
-  readonly original: User;
-  readonly tenantId: string;
+async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: string): Promise<{ pool_id: string; count: number }[]> {
+  return em.execute(
+    `select pool_id, count(*)::int as count from app_user
+      where application_id = ? and pool_id <> ? and email_normalized in (
+        select email_normalized from app_user where application_id = ? group by email_normalized having count(distinct pool_id) > 1)
+      group by pool_id`,
+    [applicationId, SHARED_POOL, applicationId],
+  );
 }
 
 /**
@@ -64,63 +57,67 @@ interface UserCopy {
  * keeps their record (and id) in the tenant they joined first and gets a copy in each other tenant, so that nobody
  * loses access to any tenant; their keys for those tenants move to the copies. Users in no tenant stay in the
  * application's pool, reachable at application scope. Each copy and each moved key is audited as `actor`'s doing.
+ * Three statements whatever the number of users (raw SQL: each names the application).
  */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
-  const users = await em.find(User, { tenantIds: { $ne: [] } });
-  const copies: UserCopy[] = [];
-  for (const user of users) {
-    const [first, ...others] = user.tenantIds;
-    if (first === undefined) continue;
-    copies.push(...others.map((tenantId) => ({ id: newId(), original: user, tenantId })));
-    user.poolId = first;
-    user.tenantIds = [first];
-  }
-  await insertCopies(em, actor.applicationId, copies);
-  for (const copy of copies) {
-    const after = { ...userSnapshot(copy.original), tenantIds: [copy.tenantId], poolId: copy.tenantId, copiedFrom: copy.original.id };
-    recordAudit(em, actor, { action: 'user.copy', targetType: 'user', targetId: copy.id, tenantId: copy.tenantId, after });
-  }
-  await moveKeysToCopies(em, actor, copies);
-}
-
-/**
- * Each copy is its original's row in another pool: e-mail, name, status, password hash and the whole lockout state
- * (failed sign-ins, when the last one was, until when a lock lasts), so it signs in, counts failures and unlocks as
- * the original would. In SQL because the entity does not map `last_failed_sign_in_at`, which only the sign-in's own
- * statements read and write (src/hosted/lockout.ts).
- */
-async function insertCopies(em: EntityManager, applicationId: string, copies: UserCopy[]): Promise<void> {
-  if (copies.length === 0) return;
-  const now = new Date();
+  await copyIntoOtherTenants(em, actor);
+  await moveKeysToCopies(em, actor);
   await em.execute(
-    `insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,
-                           failed_sign_ins, last_failed_sign_in_at, locked_until, created_at, updated_at)
-     select original.application_id, copy.id, copy.tenant_id, original.email, original.email_normalized, original.name,
-            original.status, array[copy.tenant_id], original.password_hash,
-            original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, ?, ?
-       from unnest(array[?]::uuid[], array[?]::uuid[], array[?]::uuid[]) as copy (id, original_id, tenant_id)
-       join app_user as original on original.application_id = ? and original.id = copy.original_id`,
-    [now, now, copies.map((copy) => copy.id), copies.map((copy) => copy.original.id), copies.map((copy) => copy.tenantId), applicationId],
+    `update app_user set pool_id = tenant_ids[1], tenant_ids = array[tenant_ids[1]], updated_at = now()
+      where application_id = ? and pool_id = ? and cardinality(tenant_ids) > 0`,
+    [actor.applicationId, SHARED_POOL],
   );
 }
 
 /**
- * A tenant key bound to a user who got a copy in that tenant now belongs to the copy, the user's record there: a
- * tenant key's user is a member of its tenant, and deleting that record must take the key with it. Cached keys
- * are evicted by the switch's invalidation of the whole application (configurationChanged).
+ * A copy of each shared user in each of their tenants but the first: the original's row in another pool, e-mail,
+ * name, status, password hash and the whole lockout state (failed sign-ins, when the last one was, until when a lock
+ * lasts), so it signs in, counts failures and unlocks as the original would. Audited with the original's id.
  */
-async function moveKeysToCopies(em: EntityManager, actor: AuditActor, copies: UserCopy[]): Promise<void> {
-  if (copies.length === 0) return;
-  const copyIn = new Map(copies.map((copy) => [`${copy.original.id}/${copy.tenantId}`, copy.id]));
-  const originals = [...new Set(copies.map((copy) => copy.original.id))];
-  for (const key of await em.find(ApiKey, { userId: { $in: originals }, tenantId: { $ne: null } })) {
-    const copyId = copyIn.get(`${key.userId}/${key.tenantId}`);
-    // No copy: the key is for the tenant the user's own record stays in.
-    if (copyId === undefined) continue;
-    const before = keySnapshot(key);
-    key.userId = copyId;
-    recordAudit(em, actor, { action: 'api_key.rebind', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
-  }
+async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'user.copy', targetType: 'user' }, {
+    tenantPerRow: true,
+    ctes: `copied as (
+      insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,
+                            failed_sign_ins, last_failed_sign_in_at, locked_until, created_at, updated_at)
+      select original.application_id, ${NEW_ID_SQL}, other.tenant_id, original.email, original.email_normalized, original.name,
+             original.status, array[other.tenant_id], original.password_hash,
+             original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, now(), now()
+        from app_user as original, unnest(original.tenant_ids[2:]) as other (tenant_id)
+       where original.application_id = ? and original.pool_id = ?
+      returning *),
+    changed as (
+      select copy.id::text as target_id, copy.pool_id as tenant_id, null::jsonb as before,
+             ${userSnapshotSql('copy')} || jsonb_build_object('copiedFrom', original.id) as after
+        from copied as copy
+        join app_user as original
+          on original.application_id = copy.application_id and original.pool_id = ? and original.email_normalized = copy.email_normalized)`,
+    params: [actor.applicationId, SHARED_POOL, SHARED_POOL],
+  });
+}
+
+/**
+ * A tenant key bound to a user who got a copy in that tenant now belongs to the copy, the user's record there: a
+ * tenant key's user is a member of its tenant, and deleting that record must take the key with it. The copy is the
+ * user with the original's e-mail in the key's tenant's pool (unique there). Cached keys are evicted by the switch's
+ * invalidation of the whole application (configurationChanged).
+ */
+async function moveKeysToCopies(em: EntityManager, actor: AuditActor): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'api_key.rebind', targetType: 'api_key' }, {
+    tenantPerRow: true,
+    ctes: `rebound as (
+      update api_key as k set user_id = copy.id
+        from app_user as original, app_user as copy
+       where k.application_id = ? and k.tenant_id is not null
+         and original.application_id = k.application_id and original.id = k.user_id and original.pool_id = ?
+         and copy.application_id = k.application_id and copy.pool_id = k.tenant_id and copy.email_normalized = original.email_normalized
+      returning k.*, original.id as original_id),
+    changed as (
+      select rebound.id::text as target_id, rebound.tenant_id, ${keySnapshotSql('rebound', 'rebound.original_id')} as before,
+             ${keySnapshotSql('rebound')} as after
+        from rebound)`,
+    params: [actor.applicationId, SHARED_POOL],
+  });
 }
 
 /** `isolated` → `shared` (allowed only when no e-mail exists in two pools): every user joins the shared pool. */

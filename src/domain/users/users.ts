@@ -44,7 +44,7 @@ export const userSnapshot = (user: User) => ({
  * userSnapshot in SQL, of the app_user row `row`, for set-based changes (a test holds the two equal); `tenantIds`
  * overrides the memberships (an expression), for the snapshot of a row before an update.
  */
-const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
+export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
   `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
      'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null)`;
 
