@@ -9,6 +9,7 @@ import { Migration0004SignInLockout } from './migrations/0004-sign-in-lockout.ts
 import { Migration0005SurfaceLookups } from './migrations/0005-surface-lookups.ts';
 import { Migration0006AuditApiKey } from './migrations/0006-audit-api-key.ts';
 import { Migration0007EmailUnicodeKeys } from './migrations/0007-email-unicode-keys.ts';
+import { Migration0008OidcModelApplication } from './migrations/0008-oidc-model-application.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   { name: '0005-surface-lookups', class: Migration0005SurfaceLookups },
   { name: '0006-audit-api-key', class: Migration0006AuditApiKey },
   { name: '0007-email-unicode-keys', class: Migration0007EmailUnicodeKeys },
+  { name: '0008-oidc-model-application', class: Migration0008OidcModelApplication },
 ];
 
 export interface Database {

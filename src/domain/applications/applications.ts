@@ -171,6 +171,9 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     const application = await em.findOne(Application, { id: applicationId });
     if (application === null) throw notFound('Application', 'appId');
     recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
+    // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
+    // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.
+    await em.execute('delete from oidc_model where application_id = ?', [application.id]);
     em.remove(application);
     return true;
   });

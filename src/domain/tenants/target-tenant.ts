@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -20,4 +21,16 @@ export async function targetTenant(scope: Scope, requested: string | null | unde
     throw notFound('Tenant', 'tenantId');
   }
   return tenantId;
+}
+
+/**
+ * The tenants of `tenantIds` that still exist, held FOR SHARE until the caller's transaction (`tx`'s) ends: a user
+ * about to join them (a membership, an isolated pool) commits before a deletion of one of them starts, which then
+ * takes the user with the tenant, or after it, and finds it gone. `tenant_ids` and `pool_id` have no foreign key to
+ * do this (deleteTenant holds the tenant FOR UPDATE). Read in the transaction: a check made before it could be stale.
+ */
+export async function lockTenants(tx: Scope, tenantIds: readonly string[]): Promise<string[]> {
+  if (tenantIds.length === 0) return [];
+  const found = await tx.em.find(Tenant, { id: { $in: [...tenantIds] } }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+  return found.map((tenant) => tenant.id);
 }

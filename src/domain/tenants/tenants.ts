@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import { invalid, notFound } from '../../errors.ts';
@@ -85,7 +86,8 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
   scope.requireApplicationWide();
   // Which users are the tenant's own depends on the pools, which only the switches change.
   const removedUsers = await underTenancyConfig(scope, async (tx) => {
-    const tenant = await tx.em.findOne(Tenant, { id: tenantId });
+    // FOR UPDATE before its users are read: a user joining it (lockTenants) commits first, or finds it gone.
+    const tenant = await tx.em.findOne(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (tenant === null) throw notFound('Tenant', 'tenantId');
     const removed = await removePoolUsers(tx.em, tx, tenant.id);
     await removeMemberships(tx.em, tx, tenant.id);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
 import type { Scope } from '../../context.ts';
-import { ApiKey, Tenant, User, type Application } from '../../db/entities/index.ts';
+import { ApiKey, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -12,7 +12,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { targetTenant } from '../tenants/target-tenant.ts';
+import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { normalizeEmail } from './email-key.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
@@ -112,6 +112,8 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   return uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const poolId = poolFor(await tx.application(), tenantId);
+      // Checked again, and held, in the transaction: the tenant may have been deleted since targetTenant read it.
+      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
       const user = tx.em.create(User, {
         applicationId: scope.applicationId,
         id: newId(),
@@ -136,12 +138,10 @@ function poolFor(application: Application, tenantId: string | null): string {
   return tenantId;
 }
 
-/** The tenants a membership list names, deduplicated, each checked to exist. */
-async function existingTenants(scope: Scope, tenantIds: string[]): Promise<string[]> {
+/** The tenants a membership list names, deduplicated, each checked to exist and held until `tx` commits. */
+async function existingTenants(tx: Scope, tenantIds: string[]): Promise<string[]> {
   const unique = [...new Set(tenantIds)];
-  if (unique.length === 0) return unique;
-  const found = await scope.em.find(Tenant, { id: { $in: unique } }, { fields: ['id'] });
-  if (found.length !== unique.length) throw notFound('Tenant', 'tenantIds');
+  if ((await lockTenants(tx, unique)).length !== unique.length) throw notFound('Tenant', 'tenantIds');
   return unique;
 }
 

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import type { HttpClient } from '../support/http.ts';
+
+/**
+ * The data model's promises (docs/architecture.md, "Data model"): every application-owned table is ready for
+ * distribution by application, deleting an application or a tenant leaves nothing of it behind (audit records
+ * aside), and concurrent writers of one unique value end in one 201 and 409s, never a 500 or an orphan.
+ */
+let app: TestApp;
+
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+let names = 0;
+async function freshApplication(authIsolation: 'shared' | 'isolated' = 'shared') {
+  names += 1;
+  const created = await app.http.post('/applications', { name: `Integrity ${names}`, multiTenant: true, tenancyConfig: { authIsolation } });
+  expect(created.status).toBe(201);
+  const admin: HttpClient = app.as({ apiKey: created.body.initialApiKey.secret });
+  const applicationId = created.body.id as string;
+  return { admin, applicationId, appPath: `/applications/${applicationId}` };
+}
+
+/** The tables whose rows belong to one application (all but these global ones). */
+const GLOBAL_TABLES = ['organization', 'signing_key', 'service_secret', 'mikro_orm_migrations'];
+/**
+ * Indexes not led by `application_id`, each a lookup made before any application is known (non-unique, so a
+ * distributed table may keep them as shard-local indexes), or `oidc_model`'s, whose models the OP finds by their id
+ * alone (docs/decisions.md, "Data model").
+ */
+const GLOBAL_LOOKUPS = new Set([
+  'api_key_secret_idx',
+  'oauth_client_id_idx',
+  'tenant_id_idx',
+  'tenant_slug_idx',
+  'domain_verified_hostname_idx',
+  'app_user_tenant_idx',
+  'idempotency_record_created_idx',
+  // An organization's applications (`application` is distributed by its id; `organization` is a reference table).
+  'application_organization_idx',
+  'oidc_model_pkey',
+  'oidc_model_grant_idx',
+  'oidc_model_user_code_idx',
+  'oidc_model_uid_idx',
+  'oidc_model_expires_idx',
+]);
+
+describe('schema: ready for distribution by application', () => {
+  it('every application-owned table carries application_id, and its keys and indexes lead with it', async () => {
+    const tables = await sql<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    );
+    const owned = tables.map((row) => row.table_name).filter((name) => !GLOBAL_TABLES.includes(name));
+    const columns = await sql<{ table_name: string }>(
+      `select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'application_id'`,
+    );
+    const withColumn = new Set(columns.map((row) => row.table_name));
+    // `application` is distributed by its own id.
+    expect(owned.filter((name) => name !== 'application' && !withColumn.has(name))).toEqual([]);
+
+    const indexes = await sql<{ tablename: string; indexname: string; first: string }>(
+      `select c.relname as tablename, i.relname as indexname, a.attname as first
+         from pg_index x
+         join pg_class i on i.oid = x.indexrelid
+         join pg_class c on c.oid = x.indrelid
+         join pg_namespace n on n.oid = c.relnamespace
+         left join pg_attribute a on a.attrelid = c.oid and a.attnum = x.indkey[0]
+        where n.nspname = current_schema()`,
+    );
+    const offenders = indexes
+      .filter((index) => owned.includes(index.tablename) && !GLOBAL_LOOKUPS.has(index.indexname))
+      .filter((index) => index.first !== (index.tablename === 'application' ? 'id' : 'application_id'))
+      .map((index) => `${index.tablename}.${index.indexname}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('every foreign key between application-owned tables includes application_id', async () => {
+    const keys = await sql<{ name: string; target: string; columns: string[] }>(
+      `select con.conname as name, target.relname as target,
+              array(select attname from pg_attribute where attrelid = con.conrelid and attnum = any(con.conkey)) as columns
+         from pg_constraint con join pg_class target on target.oid = con.confrelid
+        where con.contype = 'f' and con.connamespace = current_schema()::regnamespace`,
+    );
+    const offenders = keys
+      .filter((key) => !GLOBAL_TABLES.includes(key.target) && !key.columns.includes('application_id'))
+      .map((key) => key.name);
+    // application → organization, the one key to a global table, points at a reference table: allowed.
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('deletion leaves no orphans', () => {
+  it('deleting an application removes the OP models of its clients (grants, refresh tokens)', async () => {
+    const { admin, applicationId, appPath } = await freshApplication();
+    const client = await admin.post(`${appPath}/m2m-credentials`, { name: 'Worker', permissions: ['users:read'] });
+    expect(client.status).toBe(201);
+    const clientId = client.body.id as string;
+    // What the OP's adapter stores for a grant of this client (src/oidc/adapter.ts upsert): application_id is the client's.
+    for (const model of ['Grant', 'RefreshToken']) {
+      await sql(
+        `insert into oidc_model (model, id, application_id, payload, grant_id, expires_at)
+         values (?, ?, ?, ?::jsonb, ?, now() + interval '14 days')`,
+        [model, `${model}-${applicationId}`, applicationId, JSON.stringify({ clientId, accountId: 'someone' }), `grant-${applicationId}`],
+      );
+    }
+    expect((await admin.delete(appPath)).status).toBe(204);
+    expect(await sql('select model from oidc_model where application_id = ?', [applicationId])).toEqual([]);
+    // Audit records stay (docs/decisions.md, "Applications and credentials").
+    expect((await sql('select count(*)::int as n from audit_log where application_id = ?', [applicationId]))[0].n).toBeGreaterThan(0);
+  });
+
+  it('deleting an application leaves no row of it in any application-owned table but audit_log and idempotency_record', async () => {
+    const { admin, applicationId, appPath } = await freshApplication();
+    const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
+    expect((await admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'a@example.com' })).status).toBe(201);
+    expect((await admin.delete(appPath)).status).toBe(204);
+    const tables = await sql<{ table_name: string }>(
+      `select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'application_id'`,
+    );
+    const left: string[] = [];
+    for (const { table_name: table } of tables) {
+      if (table === 'audit_log' || table === 'idempotency_record') continue;
+      const [row] = await sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ?`, [applicationId]);
+      if (row!.n > 0) left.push(table);
+    }
+    expect(left).toEqual([]);
+  });
+
+  // Needs two sessions holding locks at once: the embedded database has one session for all connections.
+  describe.skipIf(usingEmbeddedDatabase())('a tenant deleted while a user is being created in it', () => {
+    /** Holds the application's row FOR UPDATE (as a tenancy switch does) until `release` is called. */
+    async function holdApplication(applicationId: string) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const done = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+        await em.execute('select id from application where id = ? for update', [applicationId]);
+        locked();
+        await released;
+      });
+      await isLocked;
+      return { release, done };
+    }
+
+    async function waitersAtLeast(count: number) {
+      for (let attempt = 0; attempt < 1500; attempt += 1) {
+        const [row] = await sql<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (row!.n >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`fewer than ${count} requests waiting`);
+    }
+
+    for (const mode of ['shared', 'isolated'] as const) {
+      it(`${mode}: the user is created before the deletion (and goes with it) or refused (404), never left in a deleted tenant`, async () => {
+        const { admin, applicationId, appPath } = await freshApplication(mode);
+        const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
+        const hold = await holdApplication(applicationId);
+        // The password makes the creation hash inside its transaction, as a real sign-up does.
+        const creating = admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'late@example.com', password: 'Correct-Horse-Battery-9' });
+        let deleting;
+        try {
+          await waitersAtLeast(1);
+          deleting = admin.delete(`${appPath}/tenants/${tenantId}`);
+          await waitersAtLeast(2);
+        } finally {
+          hold.release();
+          await hold.done;
+        }
+        const [created, deleted] = await Promise.all([creating, deleting]);
+        expect(deleted.status).toBe(204);
+        expect([201, 404], JSON.stringify(created.body)).toContain(created.status);
+        const orphans = await sql(
+          `select id from app_user where application_id = ? and (? = any(tenant_ids) or pool_id = ?)`,
+          [applicationId, tenantId, tenantId],
+        );
+        expect(orphans).toEqual([]);
+      }, 30_000);
+    }
+
+    it('a membership added while the tenant is deleted is refused (404) or removed with the tenant', async () => {
+      const { admin, applicationId, appPath } = await freshApplication('shared');
+      const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
+      const user = (await admin.post(`${appPath}/users`, { email: 'member@example.com' })).body.id;
+      const hold = await holdApplication(applicationId);
+      const patching = admin.patch(`${appPath}/users/${user}`, { tenantIds: [tenantId], password: 'Correct-Horse-Battery-9' });
+      let deleting;
+      try {
+        await waitersAtLeast(1);
+        deleting = admin.delete(`${appPath}/tenants/${tenantId}`);
+        await waitersAtLeast(2);
+      } finally {
+        hold.release();
+        await hold.done;
+      }
+      const [patched, deleted] = await Promise.all([patching, deleting]);
+      expect(deleted.status).toBe(204);
+      expect([200, 404], JSON.stringify(patched.body)).toContain(patched.status);
+      expect(await sql(`select id from app_user where application_id = ? and ? = any(tenant_ids)`, [applicationId, tenantId])).toEqual([]);
+    }, 30_000);
+  });
+});
+
+describe('concurrent creations of one unique value: one 201, the others 409', () => {
+  const outcome = (statuses: number[]) => [...statuses].sort((a, b) => a - b);
+
+  it('the same e-mail in one pool', async () => {
+    const { admin, appPath } = await freshApplication();
+    const answers = await Promise.all([1, 2, 3].map(() => admin.post(`${appPath}/users`, { email: 'Twin@Example.com' })));
+    expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
+    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.code === 'already_exists')).toBe(true);
+  });
+
+  it('the same tenant slug', async () => {
+    const { admin, appPath } = await freshApplication();
+    const answers = await Promise.all(['A', 'B', 'C'].map((name) => admin.post(`${appPath}/tenants`, { name, slug: 'same' })));
+    expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
+  });
+
+  it('the same domain hostname in one application', async () => {
+    const { admin, appPath } = await freshApplication();
+    const answers = await Promise.all([1, 2, 3].map(() => admin.post(`${appPath}/domains`, { hostname: 'login.integrity.example' })));
+    expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
+  });
+});
