@@ -14,6 +14,7 @@ import { formatError } from './graphql/format-error.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
+import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
@@ -168,9 +169,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new GatehouseError('validation_error', 'The request body is not valid JSON', { field: 'body' }), undefined);
+      done(null, parseJsonBody(text));
+    } catch (error) {
+      done(error as GatehouseError, undefined);
     }
   });
 

@@ -10,6 +10,14 @@ const CONTROL = /\p{Cc}/u;
  * account that reads exactly like the first.
  */
 const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
+/** Control characters but tab, LF and CR, which text of several lines (copy, an e-mail template) may hold. */
+const TEXT_CONTROL = /(?![\t\n\r])\p{Cc}/u;
+
+/** A value of one line with no control character (a header value, a user name, a credential). */
+export const isControlFree = (value: string): boolean => !CONTROL.test(value);
+
+/** Text that may span lines but holds no other control character. */
+export const isPlainText = (value: string): boolean => !TEXT_CONTROL.test(value);
 
 /** A display name: trimmed, 1 to 200 characters, no control characters. */
 export function displayName(field: string, value: string): string {

@@ -171,6 +171,21 @@ describe('API keys', () => {
     expect((await app.http.post('/api-keys', { name: 'free', permissions: ['api_keys:read'] })).body.key.expiresAt).toBeNull();
   });
 
+  it('a key that expires cannot rotate a key that outlives it: the new secret would outlive it too', async () => {
+    const ends = new Date(Date.now() + 3600_000);
+    const expiring = app.as({ apiKey: (await createKey({ permissions: ['api_keys:read', 'api_keys:write'], expiresAt: ends.toISOString() })).secret });
+    const forever = await createKey({ permissions: ['api_keys:read'] });
+    const later = await createKey({ permissions: ['api_keys:read'], expiresAt: new Date(ends.getTime() + 3600_000).toISOString() });
+    for (const target of [forever, later]) {
+      const rotated = await expiring.post(`/api-keys/${target.id}/rotate`);
+      expect(rotated.status, JSON.stringify(rotated.body)).toBe(403);
+      expect(rotated.body).toMatchObject({ code: 'forbidden' });
+      expect((await app.as({ apiKey: target.secret }).get('/api-keys')).status).toBe(200);
+    }
+    const sooner = await createKey({ permissions: ['api_keys:read'], expiresAt: new Date(ends.getTime() - 60_000).toISOString() });
+    expect((await expiring.post(`/api-keys/${sooner.id}/rotate`)).status).toBe(200);
+  });
+
   it('an expired key authenticates as nothing, introspects inactive and cannot be rotated', async () => {
     const key = await createKey({ permissions: ['users:read'], expiresAt: new Date(Date.now() + 3600_000).toISOString() });
     expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(200);

@@ -84,6 +84,11 @@ describe('branding', () => {
       expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
     }
     expect((await app.http.get('/branding')).body).toEqual(before);
+    // A lone surrogate is valid JSON but no Unicode text (PostgreSQL refuses it: a 500 otherwise).
+    const lone = await app.http.request('PUT', '/api/v1/branding', { raw: '{"copy":{"title":"Hi \\ud800"}}', headers: { 'content-type': 'application/json' } });
+    expect(lone.status).toBe(422);
+    expect(lone.body).toMatchObject({ code: 'validation_error', field: 'body' });
+    expect((await app.http.get('/branding')).body).toEqual(before);
   });
 
   it('a tenant inherits while brandingScope = application; writing an override is 409 and changes nothing', async () => {

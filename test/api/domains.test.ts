@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
+import type { ResolveTxt } from '../../src/domain/domains/verification.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { publishing, verifyWith } from '../support/domains.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -53,6 +54,20 @@ describe('application domains', () => {
     expect((await app.http.get(domains)).body.data).toHaveLength(1);
   });
 
+  it('refuses the service’s own hostname and names under it (422): they are the service’s, not a customer’s', async () => {
+    // The test app's PUBLIC_URL is http://gatehouse.test.
+    for (const hostname of ['gatehouse.test', 'GATEHOUSE.test', 'login.gatehouse.test', 'a.b.gatehouse.test']) {
+      const response = await app.http.post(domains, { hostname });
+      expect(response.status, hostname).toBe(422);
+      expect(response.body).toMatchObject({ code: 'validation_error', field: 'hostname' });
+    }
+    expect((await app.http.post(domains, { hostname: 'gatehouse.test.example.com' })).status).toBe(201);
+    expect((await app.http.post(domains, { hostname: 'notgatehouse.test' })).status).toBe(201);
+    for (const domain of (await app.http.get(domains)).body.data.filter((d: { id: string }) => d.id !== login.id)) {
+      expect((await app.http.delete(`${domains}/${domain.id}`)).status).toBe(204);
+    }
+  });
+
   it('verify without the record published answers verified: false with the reason, and changes nothing', async () => {
     const response = await app.http.post(`${domains}/${login.id}/verify`);
     expect(response.status).toBe(200);
@@ -87,6 +102,25 @@ describe('application domains', () => {
       code: 'already_exists',
       field: 'hostname',
     });
+  });
+
+  it('two applications verifying one hostname at once: one verifies it, the other gets 409', async () => {
+    const hostname = 'race.example.com';
+    const sides = await Promise.all([app.bootstrapAnother(), app.bootstrapAnother()]);
+    const created = await Promise.all(
+      sides.map(async (side) => (await app.as({ apiKey: side.apiKey }).post(`/applications/${side.applicationId}/domains`, { hostname })).body),
+    );
+    // DNS holds both tokens, as a zone may while it moves from one application to another.
+    const dns: ResolveTxt = async () => created.map((domain) => [domain.verificationToken]);
+    const outcomes = await Promise.allSettled(
+      sides.map((side, i) => verifyWith(app, side.apiKey, { applicationId: side.applicationId }, created[i].id, dns)),
+    );
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { code: 'already_exists', field: 'hostname' } });
+    const verified = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ id: string }[]>('select id from domain where hostname = ? and verified_at is not null', [hostname]);
+    expect(verified).toHaveLength(1);
   });
 
   it('deletes a domain; a repeat is 404, and the Idempotency-Key replays', async () => {

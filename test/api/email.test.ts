@@ -114,6 +114,11 @@ describe('e-mail provider', () => {
       [{ type: 'ses', fromAddress: 'a@acme.test', ses: { region: 'eu-west-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE' } }, 'secrets.secretAccessKey'],
       [{ type: 'gatehouse', fromAddress: 'ceo@bank.test' }, 'fromAddress'],
       [{ ...SMTP, password: 'top-level' }, 'password'],
+      // PostgreSQL stores no NUL (a 500 otherwise); a line break in a credential forges SMTP commands or HTTP headers.
+      [{ ...SMTP, fromName: 'Acme\u0000' }, 'fromName'],
+      [{ ...SMTP, smtp: { ...SMTP.smtp, username: 'mailer\u0000' } }, 'smtp.username'],
+      [{ ...SMTP, secrets: { password: 'pass\u0000word' } }, 'secrets.password'],
+      [{ ...SMTP, secrets: { password: 'pass\r\nAUTH PLAIN x' } }, 'secrets.password'],
     ];
     for (const [body, field] of cases) {
       const response = await app.http.put('/email/provider', body);
@@ -264,6 +269,10 @@ describe('e-mail templates', () => {
       ['welcome', { ...body, html: 'x'.repeat(100_001) }, 'html'],
       ['welcome', { subject: body.subject, html: body.html }, 'text'],
       ['welcome', { ...body, from: 'x' }, 'from'],
+      // PostgreSQL stores no NUL: a 500 otherwise.
+      ['welcome', { ...body, subject: 'Hi\u0000' }, 'subject'],
+      ['welcome', { ...body, html: '<p>\u0000</p>' }, 'html'],
+      ['welcome', { ...body, text: 'x\u0007' }, 'text'],
     ];
     for (const [key, input, field] of cases) {
       const response = await app.http.put(`/email/templates/${key}`, input);
@@ -344,6 +353,27 @@ describe('e-mail templates', () => {
     expect(proto.status).toBe(200);
     expect(proto.body.text).toBe('');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('refuses bodies nested deeper than any input, and strings that are not Unicode, with 422 (not a 500)', async () => {
+    const json = { 'content-type': 'application/json' };
+    const before = (await app.http.get('/email/templates/welcome')).body;
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const deep = await app.http.request('POST', '/api/v1/email/templates/welcome/preview', { raw: `{"variables":${nested(5000)}}`, headers: json });
+    expect(deep.status).toBe(422);
+    expect(deep.body).toMatchObject({ code: 'validation_error', field: 'body' });
+    const deepQuery = `{"query":"mutation($v: JSONObject) { previewEmailTemplate(templateKey: welcome, input: {variables: $v}) { html } }","variables":{"v":${nested(5000)}}}`;
+    const overGraphql = await app.http.request('POST', '/graphql', { raw: deepQuery, headers: json });
+    expect(overGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'body' });
+    const shallow = await app.http.request('POST', '/api/v1/email/templates/welcome/preview', { raw: `{"variables":${nested(20)}}`, headers: json });
+    expect(shallow.status).toBe(200);
+    // A lone surrogate is valid JSON but no Unicode text: PostgreSQL refuses to store it.
+    for (const raw of ['{"subject":"Hi \\ud800","html":"h","text":"t"}', '{"subject":"s","html":"h","text":"t","\\udc00":1}']) {
+      const lone = await app.http.request('PUT', '/api/v1/email/templates/welcome', { raw, headers: json });
+      expect(lone.status, raw).toBe(422);
+      expect(lone.body, raw).toMatchObject({ code: 'validation_error', field: 'body' });
+    }
+    expect((await app.http.get('/email/templates/welcome')).body).toEqual(before);
   });
 
   it('a tenant preview uses the tenant’s name and effective branding', async () => {

@@ -74,8 +74,15 @@ function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | null {
   const limit = scope.principal.apiKeyExpiresAt;
   if (limit === null) return expiresAt;
   if (expiresAt === null) return limit;
-  if (expiresAt > limit) throw new GatehouseError('forbidden', `A key cannot outlive the key that creates it (${limit.toISOString()})`);
+  requireEndsBy(limit, expiresAt, 'creates');
   return expiresAt;
+}
+
+/** 403 unless a key's expiry (null: never) comes no later than the calling key's. */
+function requireEndsBy(limit: Date, expiresAt: Date | null, verb: 'creates' | 'rotates'): void {
+  if (expiresAt === null || expiresAt > limit) {
+    throw new GatehouseError('forbidden', `A key cannot outlive the key that ${verb} it (${limit.toISOString()})`);
+  }
 }
 
 /** A key's user must be one the scope sees (404) and, for a tenant key, a member of that tenant (422). */
@@ -109,8 +116,11 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     const now = new Date();
     if (key.revokedAt != null) throw invalid('keyId', 'A revoked key cannot be rotated');
     if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');
-    // Rotation hands out a working secret: the same rule as creating the key.
+    // Rotation hands out a working secret: the same rules as creating the key (its grants, and its lifetime, which
+    // rotation keeps: an expiring key may not mint a secret that outlives it).
     requireCovered(scope, key.permissions);
+    const limit = scope.principal.apiKeyExpiresAt;
+    if (limit !== null) requireEndsBy(limit, key.expiresAt ?? null, 'rotates');
     const before = keySnapshot(key);
     const secret = generateApiKeySecret();
     key.secretHash = hashApiKeySecret(secret);

@@ -13,6 +13,7 @@ import {
   type SettingWrite,
   type Source,
 } from '../tenancy/settings.ts';
+import { isPlainText } from '../validate.ts';
 
 /**
  * Branding of the hosted sign-in pages: one value for the application, and, while `brandingScope` = `tenant`,
@@ -52,8 +53,6 @@ export const COPY_MAX_VALUE_LENGTH = 2_000;
 const COPY_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const URL_MAX_LENGTH = 2_048;
-/** Control characters but tab, LF and CR: text never holds them, and PostgreSQL stores no NUL (the statement fails). */
-const COPY_CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
 export interface BrandingInput {
   logoUrl?: string | null;
@@ -94,7 +93,7 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
     }
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
-    if (COPY_CONTROL.test(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
+    if (!isPlainText(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
     copy[key] = text;
   }
   return copy;

@@ -1,6 +1,7 @@
 import type { Scope } from '../../context.ts';
+import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { Domain, Tenant } from '../../db/entities/index.ts';
-import { GatehouseError, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit.ts';
@@ -65,10 +66,23 @@ async function findDomain(em: Scope['em'], scope: Scope, domainId: string): Prom
   return domain;
 }
 
+/**
+ * A custom domain's hostname: a fully qualified name that is neither PUBLIC_URL's host nor a name under it. Those are
+ * the service's own (its issuer, names its operator may serve): no customer claims them, verified or not.
+ */
+function customHostname(scope: Scope, value: string): string {
+  const name = hostname('hostname', value);
+  const service = new URL(scope.services.config.publicUrl).hostname;
+  if (name === service || name.endsWith(`.${service}`)) {
+    throw invalid('hostname', `hostname may not be the service's own host (${service}) or a name under it`);
+  }
+  return name;
+}
+
 export async function createDomain(scope: Scope, input: { hostname: string }): Promise<DomainView> {
   scope.require('domains:write');
   if (scope.tenantId !== null && (await scope.em.count(Tenant, { id: scope.tenantId })) === 0) throw notFound('Tenant', 'tenantId');
-  const name = hostname('hostname', input.hostname);
+  const name = customHostname(scope, input.hostname);
   const domain = await uniquely('hostname', 'A domain with this hostname', () =>
     underTenancyConfig(scope, async ({ em, application }) => {
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'custom domains');
@@ -113,16 +127,18 @@ export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: R
   // The lookup may take seconds: outside any transaction.
   const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
   if (!check.verified) return { verified: false, reason: check.reason, domain: presentDomain(domain) };
-  // Across applications on purpose: the hostname must route to one application only. Reveals no more than DNS does.
-  const elsewhere = await scope.em.count(
-    Domain,
-    { hostname: domain.hostname, verifiedAt: { $ne: null }, applicationId: { $ne: scope.applicationId } },
-    { filters: false },
-  );
-  if (elsewhere > 0) {
-    throw new GatehouseError('already_exists', 'This hostname is already verified by another application', { field: 'hostname' });
-  }
   const verified = await scope.em.transactional(async (em) => {
+    // Verifications of one hostname take turns (every instance): two applications cannot both pass the check below.
+    await lockForTransaction(em, `domain-verification:${domain.hostname}`);
+    // Across applications on purpose: the hostname must route to one application only. Reveals no more than DNS does.
+    const elsewhere = await em.count(
+      Domain,
+      { hostname: domain.hostname, verifiedAt: { $ne: null }, applicationId: { $ne: scope.applicationId } },
+      { filters: false },
+    );
+    if (elsewhere > 0) {
+      throw new GatehouseError('already_exists', 'This hostname is already verified by another application', { field: 'hostname' });
+    }
     const row = await findDomain(em, scope, domainId);
     const before = snapshot(row);
     row.verifiedAt ??= new Date();

@@ -13,7 +13,7 @@ import {
   type SettingWrite,
   type Source,
 } from '../tenancy/settings.ts';
-import { email } from '../validate.ts';
+import { email, isControlFree } from '../validate.ts';
 
 /**
  * The account transactional e-mail goes out through, and its From address: one for the application and, while
@@ -94,12 +94,12 @@ export function defaultEmailProvider(publicUrl: string): EmailProviderValue {
   return { type: 'gatehouse', fromAddress: builtInFromAddress(publicUrl), fromName: null, replyTo: null, smtp: null, ses: null };
 }
 
-/** A header value: no line breaks (header injection), 1 to 200 characters. */
+/** A header value: no line breaks (header injection) or other control characters, 1 to 200 characters. */
 function displayName(field: string, value: string | null | undefined): string | null {
   if (value == null) return null;
   const trimmed = value.trim();
-  if (/[\r\n]/.test(value) || trimmed.length === 0 || trimmed.length > 200) {
-    throw invalid(field, `${field} must be 1 to 200 characters on one line`);
+  if (!isControlFree(value) || trimmed.length === 0 || trimmed.length > 200) {
+    throw invalid(field, `${field} must be 1 to 200 characters on one line, without control characters`);
   }
   return trimmed;
 }
@@ -109,8 +109,8 @@ function smtpSettings(input: EmailProviderInput['smtp']): SmtpSettings {
   if (!HOSTNAME.test(input.host)) throw invalid('smtp.host', 'smtp.host must be a host name');
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65_535) throw invalid('smtp.port', 'smtp.port must be 1 to 65535');
   const username = input.username ?? null;
-  if (username !== null && (username.length === 0 || username.length > 256 || /[\r\n]/.test(username))) {
-    throw invalid('smtp.username', 'smtp.username must be 1 to 256 characters on one line');
+  if (username !== null && (username.length === 0 || username.length > 256 || !isControlFree(username))) {
+    throw invalid('smtp.username', 'smtp.username must be 1 to 256 characters on one line, without control characters');
   }
   return { host: input.host.toLowerCase(), port: input.port, username, security: input.security ?? 'starttls' };
 }
@@ -172,7 +172,10 @@ export function parseEmailProvider(
     }
     if (provided === null) secrets[name] = null;
     else if (provided !== undefined) {
-      if (provided.length === 0 || provided.length > SECRET_MAX_LENGTH) throw invalid(field, `${field} must be 1 to ${SECRET_MAX_LENGTH} characters`);
+      // A line break in a credential would forge SMTP commands or HTTP headers; PostgreSQL stores no NUL.
+      if (provided.length === 0 || provided.length > SECRET_MAX_LENGTH || !isControlFree(provided)) {
+        throw invalid(field, `${field} must be 1 to ${SECRET_MAX_LENGTH} characters, without control characters`);
+      }
       secrets[name] = provided;
     } else if (!sameType) secrets[name] = null;
     const willBeSet = secrets[name] !== undefined ? secrets[name] !== null : stored?.secrets?.[name] !== undefined;

@@ -15,6 +15,7 @@ import {
   type SettingWrite,
   type Source,
 } from '../tenancy/settings.ts';
+import { isPlainText } from '../validate.ts';
 import { renderPart, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
@@ -69,6 +70,8 @@ export function checkTemplateParts(input: Partial<EmailTemplateInput>): void {
     if (value.trim().length === 0 || value.length > TEMPLATE_LIMITS[part]) {
       throw invalid(part, `${part} must be 1 to ${TEMPLATE_LIMITS[part]} characters`);
     }
+    // PostgreSQL stores no NUL (the write fails), and no e-mail needs another control character.
+    if (!isPlainText(value)) throw invalid(part, `${part} must not contain control characters other than tabs and line breaks`);
   }
   if (input.subject !== undefined && /[\r\n]/.test(input.subject)) throw invalid('subject', 'subject must be one line');
 }

@@ -1,0 +1,33 @@
+import { GatehouseError } from './errors.ts';
+
+/** Deeper than any input of the API (its JSON objects included); a deeper body only exhausts whatever walks it. */
+export const JSON_BODY_MAX_DEPTH = 32;
+
+const refused = (message: string) => new GatehouseError('validation_error', message, { field: 'body' });
+
+/**
+ * A request body's JSON, for REST and GraphQL alike. Refused with 422 on `body`: text that is not JSON, nesting deeper
+ * than JSON_BODY_MAX_DEPTH (a reply echoing it overflowed the stack: a 500), and strings, names included, that are not
+ * well-formed Unicode (a lone surrogate: valid JSON, but no text PostgreSQL stores, so a 500 at the first write).
+ */
+export function parseJsonBody(text: string): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw refused('The request body is not valid JSON');
+  }
+  // Iterative: the walk itself must not recurse as deep as the body does.
+  const pending: [unknown, number][] = [[body, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) throw refused('The request body holds a string that is not well-formed Unicode');
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= JSON_BODY_MAX_DEPTH) throw refused(`The request body nests deeper than ${JSON_BODY_MAX_DEPTH} levels`);
+    for (const [name, member] of Object.entries(value)) pending.push([name, depth], [member, depth + 1]);
+  }
+  return body;
+}
