@@ -163,23 +163,34 @@ describe('deletion leaves no orphans', () => {
       throw new Error(`fewer than ${count} requests waiting`);
     }
 
+    /**
+     * `write` and the tenant's deletion, both queued behind the application's row (write first), then released
+     * together: which commits first is up to PostgreSQL. Their answers.
+     */
+    async function raceWithDeletion<T>(applicationId: string, tenantPath: string, admin: HttpClient, write: () => Promise<T>) {
+      const hold = await holdApplication(applicationId);
+      const writing = write();
+      let deleting: ReturnType<HttpClient['delete']> | undefined;
+      try {
+        await waitersAtLeast(1);
+        deleting = admin.delete(tenantPath);
+        await waitersAtLeast(2);
+      } finally {
+        hold.release();
+        await hold.done;
+      }
+      const [written, deleted] = await Promise.all([writing, deleting]);
+      return { written, deleted: deleted };
+    }
+
     for (const mode of ['shared', 'isolated'] as const) {
       it(`${mode}: the user is created before the deletion (and goes with it) or refused (404), never left in a deleted tenant`, async () => {
         const { admin, applicationId, appPath } = await freshApplication(mode);
         const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
-        const hold = await holdApplication(applicationId);
         // The password makes the creation hash inside its transaction, as a real sign-up does.
-        const creating = admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'late@example.com', password: 'Correct-Horse-Battery-9' });
-        let deleting;
-        try {
-          await waitersAtLeast(1);
-          deleting = admin.delete(`${appPath}/tenants/${tenantId}`);
-          await waitersAtLeast(2);
-        } finally {
-          hold.release();
-          await hold.done;
-        }
-        const [created, deleted] = await Promise.all([creating, deleting]);
+        const { written: created, deleted } = await raceWithDeletion(applicationId, `${appPath}/tenants/${tenantId}`, admin, () =>
+          admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'late@example.com', password: 'Correct-Horse-Battery-9' }),
+        );
         expect(deleted.status).toBe(204);
         expect([201, 404], JSON.stringify(created.body)).toContain(created.status);
         const orphans = await sql(
@@ -194,18 +205,9 @@ describe('deletion leaves no orphans', () => {
       const { admin, applicationId, appPath } = await freshApplication('shared');
       const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
       const user = (await admin.post(`${appPath}/users`, { email: 'member@example.com' })).body.id;
-      const hold = await holdApplication(applicationId);
-      const patching = admin.patch(`${appPath}/users/${user}`, { tenantIds: [tenantId], password: 'Correct-Horse-Battery-9' });
-      let deleting;
-      try {
-        await waitersAtLeast(1);
-        deleting = admin.delete(`${appPath}/tenants/${tenantId}`);
-        await waitersAtLeast(2);
-      } finally {
-        hold.release();
-        await hold.done;
-      }
-      const [patched, deleted] = await Promise.all([patching, deleting]);
+      const { written: patched, deleted } = await raceWithDeletion(applicationId, `${appPath}/tenants/${tenantId}`, admin, () =>
+        admin.patch(`${appPath}/users/${user}`, { tenantIds: [tenantId], password: 'Correct-Horse-Battery-9' }),
+      );
       expect(deleted.status).toBe(204);
       expect([200, 404], JSON.stringify(patched.body)).toContain(patched.status);
       expect(await sql(`select id from app_user where application_id = ? and ? = any(tenant_ids)`, [applicationId, tenantId])).toEqual([]);
