@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { GatehouseError } from '../errors.ts';
 
 /** Runs a write and turns a unique-key violation into 409 `already_exists` naming the field. */
@@ -11,4 +11,21 @@ export async function uniquely<T>(field: string, what: string, write: () => Prom
     }
     throw error;
   }
+}
+
+/** SQLSTATE foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * A database refusal that is the client's answer, not a server error: a foreign key that no longer holds at commit.
+ * Every write checks the records it refers to first, so this is one deleted meanwhile (a tenant deleted while a key
+ * for it was being created): 404, as if the deletion had come first. Undefined for anything else.
+ */
+export function refusalOfDatabase(error: unknown): GatehouseError | undefined {
+  // Deferred constraints are checked at commit, whose error reaches us as the driver's, unconverted by MikroORM.
+  const sqlState = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  if (error instanceof ForeignKeyConstraintViolationException || sqlState === FOREIGN_KEY_VIOLATION) {
+    return new GatehouseError('not_found', 'A record this change refers to was deleted meanwhile');
+  }
+  return undefined;
 }

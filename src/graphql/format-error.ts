@@ -1,5 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from '../errors.ts';
 import { readInputRefusal } from './input-refusals.ts';
 
@@ -17,6 +18,8 @@ const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_R
 function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, error: unknown): ErrorBody | undefined {
   const original = unwrapResolverError(error);
   if (original instanceof GatehouseError) return toErrorBody(original);
+  const refusal = refusalOfDatabase(original);
+  if (refusal !== undefined) return toErrorBody(refusal);
   const apolloCode = formatted.extensions?.['code'];
   if (INPUT_CODES.has(apolloCode)) {
     const refusal = error instanceof GraphQLError ? readInputRefusal(schema, error) : undefined;

@@ -183,6 +183,23 @@ describe('deletion leaves no orphans', () => {
       return { written, deleted: deleted };
     }
 
+    it('a tenant key created while its tenant is deleted is 404, not a server error', async () => {
+      const { admin, applicationId, appPath } = await freshApplication();
+      const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
+      let creating: ReturnType<HttpClient['post']> | undefined;
+      // The tenant's row held, the key's insert waits on it at its commit's foreign-key check; the tenant goes meanwhile.
+      await app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+        await em.execute('select id from tenant where application_id = ? and id = ? for update', [applicationId, tenantId]);
+        creating = admin.post(`${appPath}/tenants/${tenantId}/api-keys`, { name: 'late', permissions: ['users:read'] });
+        await waitersAtLeast(1);
+        await em.execute('delete from tenant where application_id = ? and id = ?', [applicationId, tenantId]);
+      });
+      const created = await creating!;
+      expect(created.status, JSON.stringify(created.body)).toBe(404);
+      expect(created.body).toMatchObject({ code: 'not_found' });
+      expect(await sql('select id from api_key where application_id = ? and tenant_id = ?', [applicationId, tenantId])).toEqual([]);
+    }, 30_000);
+
     for (const mode of ['shared', 'isolated'] as const) {
       it(`${mode}: the user is created before the deletion (and goes with it) or refused (404), never left in a deleted tenant`, async () => {
         const { admin, applicationId, appPath } = await freshApplication(mode);
