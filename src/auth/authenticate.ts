@@ -36,12 +36,16 @@ export interface CredentialStore {
 async function authenticateApiKey(store: CredentialStore, secret: string): Promise<ApiKeyRecord> {
   const secretHash = hashApiKeySecret(secret);
   // Before any scope exists the hash of the secret is the only thing that finds the key, across applications; one
-  // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here).
+  // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here). A key bound to
+  // a user acts as that user: it works while the user is active, as the user's Bearer tokens do (a locked or
+  // suspended user's key is 401; the cache forgets it when the user changes).
   const key = await store.cache.find(secretHash, async () => {
     // The connection only (no entity is loaded): no EntityManager fork on the hot path.
     const [row] = await store.orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
-      `select id, application_id, tenant_id, user_id, permissions, secret_hash, expires_at from api_key
-        where secret_hash = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
+      `select k.id, k.application_id, k.tenant_id, k.user_id, k.permissions, k.secret_hash, k.expires_at from api_key as k
+        where k.secret_hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+          and (k.user_id is null or exists (
+            select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and u.status = 'active'))`,
       [secretHash],
     );
     // Timestamps come back as text (MikroORM keeps the driver's dates as strings): the cache compares the expiry with a Date.

@@ -102,14 +102,23 @@ describe('lockout', () => {
     expect(lockedFor).toBeLessThanOrEqual(5 * 60_000);
   });
 
-  it('the lock ends the user’s management API tokens at once (not when this instance’s cache expires)', async () => {
+  it('the lock ends the user’s management API tokens and keys at once (not when this instance’s cache expires)', async () => {
     const userId = await createUser('ned@example.com');
     const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
-    // Live (and remembered so): authenticated, with no permission.
+    const key = (await app.http.post('/api-keys', { name: 'ned', permissions: ['users:read'], userId })).body.secret as string;
+    // Live (and remembered so): authenticated, the token with no permission.
     expect((await app.as({ bearer: token }).get('/users')).status).toBe(403);
+    expect((await app.as({ apiKey: key }).get('/users')).status).toBe(200);
     for (let i = 0; i < 3; i += 1) await attempt('ned@example.com', WRONG);
     expect(await status(userId)).toBe('locked');
     expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
+    expect((await app.as({ apiKey: key }).get('/users')).status).toBe(401);
+    expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toEqual({ active: false, key: null });
+    // Unlocked, the key works again: it was never revoked.
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'active', locked_until = null where id = ?`, [userId]);
+    await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
+    expect((await app.as({ apiKey: key }).get('/users')).status).toBe(200);
+    expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toMatchObject({ active: true });
   });
 
   it('a success clears the count: failures must be consecutive', async () => {

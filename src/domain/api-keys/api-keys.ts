@@ -139,6 +139,12 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
 export async function introspectApiKey(scope: Scope, secret: string): Promise<ApiKeyIntrospection> {
   scope.require('api_keys:read');
   const key = await scope.em.findOne(ApiKey, { secretHash: hashApiKeySecret(secret) });
-  const active = key !== null && secretMatches(secret, key.secretHash) && key.revokedAt == null && !isExpired(key, new Date());
+  const active =
+    key !== null &&
+    secretMatches(secret, key.secretHash) &&
+    key.revokedAt == null &&
+    !isExpired(key, new Date()) &&
+    // A key bound to a user works while the user is active (src/auth/authenticate.ts).
+    (key.userId == null || (await scope.em.count(User, { id: key.userId, status: 'active' })) > 0);
   return active ? { active, key } : { active: false, key: null };
 }
