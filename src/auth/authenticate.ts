@@ -33,24 +33,30 @@ export interface CredentialStore {
   readonly cache: ApiKeyCache;
 }
 
+/**
+ * The working key a secret's hash names, across applications (before any scope exists the hash is the only thing
+ * that finds a key): unrevoked, unexpired and, bound to a user, whose user is active, as the user's Bearer tokens
+ * need (a locked or suspended user's key does not work; it is not revoked, and works again once the user is). One
+ * indexed statement on the connection (no entity, no EntityManager fork: the ORM's mapping costs ~4× the query).
+ * Authentication (through its cache) and introspection both ask this, so a key works exactly when it introspects
+ * active. The caller compares the secret with `secret_hash` in constant time.
+ */
+export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
+    `select k.id, k.application_id, k.tenant_id, k.user_id, k.permissions, k.secret_hash, k.expires_at from api_key as k
+      where k.secret_hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+        and (k.user_id is null or exists (
+          select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and u.status = 'active'))`,
+    [secretHash],
+  );
+  // Timestamps come back as text (MikroORM keeps the driver's dates as strings): the cache compares the expiry with a Date.
+  return row === undefined ? undefined : { ...row, expires_at: row.expires_at === null ? null : new Date(row.expires_at) };
+}
+
 async function authenticateApiKey(store: CredentialStore, secret: string): Promise<ApiKeyRecord> {
   const secretHash = hashApiKeySecret(secret);
-  // Before any scope exists the hash of the secret is the only thing that finds the key, across applications; one
-  // indexed statement, on the hot path of every request (the ORM's mapping costs ~4× the query here). A key bound to
-  // a user acts as that user: it works while the user is active, as the user's Bearer tokens do (a locked or
-  // suspended user's key is 401; the cache forgets it when the user changes).
-  const key = await store.cache.find(secretHash, async () => {
-    // The connection only (no entity is loaded): no EntityManager fork on the hot path.
-    const [row] = await store.orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
-      `select k.id, k.application_id, k.tenant_id, k.user_id, k.permissions, k.secret_hash, k.expires_at from api_key as k
-        where k.secret_hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-          and (k.user_id is null or exists (
-            select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and u.status = 'active'))`,
-      [secretHash],
-    );
-    // Timestamps come back as text (MikroORM keeps the driver's dates as strings): the cache compares the expiry with a Date.
-    return row === undefined ? undefined : { ...row, expires_at: row.expires_at === null ? null : new Date(row.expires_at) };
-  });
+  // On the hot path of every request: this instance's cache first (it forgets a key when the key or its user changes).
+  const key = await store.cache.find(secretHash, () => readWorkingKey(store.orm, secretHash));
   if (key === undefined || !secretMatches(secret, key.secret_hash)) throw unauthenticated('Invalid API key');
   return key;
 }

@@ -54,14 +54,17 @@ export type ApiKey = {
   revokedAt: Maybe<Scalars['DateTime']['output']>;
   /** The tenant the key is scoped to; null for an application-wide key. */
   tenantId: Maybe<Scalars['UUID']['output']>;
-  /** The user the key is bound to; null for a standalone key. */
+  /** The user the key is bound to (it acts as them, and works only while they are `active`); null for a standalone key. */
   userId: Maybe<Scalars['UUID']['output']>;
 };
 
 /** The answer of API key introspection (after RFC 7662): whether a secret is a working key of the caller's scope. */
 export type ApiKeyIntrospection = {
   __typename?: 'ApiKeyIntrospection';
-  /** True only for a key of the caller's application (and tenant, for a tenant scope) that is neither revoked nor expired. */
+  /**
+   * True only for a key of the caller's application (and tenant, for a tenant scope) that is neither revoked nor expired
+   * and, bound to a user, whose user is `active`: exactly when the key authenticates.
+   */
   active: Scalars['Boolean']['output'];
   /** The key, when active; null otherwise, so nothing is learnt of unknown, revoked or foreign keys. */
   key: Maybe<ApiKey>;

@@ -1,4 +1,5 @@
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
+import { readWorkingKey } from '../../auth/authenticate.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -133,18 +134,13 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
 }
 
 /**
- * Whether a secret is a working key of the caller's scope. The lookup goes through the scope's filtered
- * EntityManager, so another application's (or, in a tenant scope, another tenant's) key reads as inactive.
+ * Whether a secret is a working key of the caller's scope: the key authentication would take (readWorkingKey, not
+ * its cache), then read through the scope's filtered EntityManager, so another application's (or, in a tenant
+ * scope, another tenant's) key reads as inactive.
  */
 export async function introspectApiKey(scope: Scope, secret: string): Promise<ApiKeyIntrospection> {
   scope.require('api_keys:read');
-  const key = await scope.em.findOne(ApiKey, { secretHash: hashApiKeySecret(secret) });
-  const active =
-    key !== null &&
-    secretMatches(secret, key.secretHash) &&
-    key.revokedAt == null &&
-    !isExpired(key, new Date()) &&
-    // A key bound to a user works while the user is active (src/auth/authenticate.ts).
-    (key.userId == null || (await scope.em.count(User, { id: key.userId, status: 'active' })) > 0);
-  return active ? { active, key } : { active: false, key: null };
+  const working = await readWorkingKey(scope.services.orm, hashApiKeySecret(secret));
+  const key = working === undefined || !secretMatches(secret, working.secret_hash) ? null : await scope.em.findOne(ApiKey, { id: working.id });
+  return key === null ? { active: false, key: null } : { active: true, key };
 }
