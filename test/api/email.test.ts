@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, Setting } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
 import { forgeCursor } from '../support/cursors.ts';
 
@@ -189,6 +190,44 @@ describe('e-mail provider', () => {
     expect(response.status).toBe(422);
     expect(response.body.field).toBe('secrets.apiKey');
   });
+});
+
+describe.skipIf(usingEmbeddedDatabase())('e-mail provider, concurrent PUTs', () => {
+  async function lockWaiters(): Promise<number> {
+    const [row] = await app.gatehouse.services.orm.em
+      .fork()
+      .execute<{ n: number }[]>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+    return row!.n;
+  }
+
+  it('a PUT that keeps a stored secret decides against the row as it is when it writes, not as it was read before', async () => {
+    await app.http.put('/email/provider', SMTP);
+    // The SMTP settings again, keeping the stored password; meanwhile another writer switches to SendGrid, which
+    // drops the password. Before the switch commits, the PUT may only wait: once it commits, the password it meant to
+    // keep is gone, so it is refused, and the stored provider stays whole.
+    let keeping: ReturnType<HttpClient['put']> | undefined;
+    await app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      const [row] = await em.execute<{ id: string }[]>(
+        `select id from setting where application_id = ? and tenant_id is null and feature = 'email_provider' for update`,
+        [app.root.applicationId],
+      );
+      keeping = app.http.put('/email/provider', { ...SMTP, secrets: undefined });
+      for (let attempt = 0; (await lockWaiters()) < 1; attempt += 1) {
+        if (attempt > 1500) throw new Error('the PUT never waited for the row');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await em.execute(`update setting set value = ?::jsonb, secrets = ?::jsonb where id = ?`, [
+        JSON.stringify({ type: 'sendgrid', fromAddress: 'hello@acme.test', fromName: null, replyTo: null, smtp: null, ses: null }),
+        JSON.stringify({ apiKey: 'SG.concurrent' }),
+        row!.id,
+      ]);
+    });
+    const kept = await keeping!;
+    expect(kept.status, JSON.stringify(kept.body)).toBe(422);
+    expect(kept.body).toMatchObject({ code: 'validation_error', field: 'secrets.password' });
+    expect((await app.http.get('/email/provider')).body).toMatchObject({ type: 'sendgrid', secretsSet: ['apiKey'] });
+    expect(await storedSecrets(null)).toEqual({ apiKey: 'SG.concurrent' });
+  }, 30_000);
 });
 
 describe('e-mail templates', () => {

@@ -153,7 +153,8 @@ export async function getBranding(scope: Scope): Promise<Branding> {
 export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
   scope.require('branding:write');
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
-  const write: SettingWrite = { feature: 'branding', key: '', value: { ...parseBranding(input) }, action: 'branding.update' };
+  const value = { ...parseBranding(input) };
+  const write: SettingWrite = { feature: 'branding', key: '', compose: () => ({ value }), action: 'branding.update' };
   if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null);
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized');
 }

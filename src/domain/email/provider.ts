@@ -220,13 +220,15 @@ export async function getEmailProvider(scope: Scope): Promise<EmailProvider> {
 export async function putEmailProvider(scope: Scope, input: EmailProviderInput): Promise<EmailProvider> {
   scope.require('email:write');
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_provider');
-  const effective = await current(scope);
-  // A tenant that inherits has no row of its own yet: nothing stored to keep.
-  const own = scope.tenantId === null || effective.source === 'customized' ? effective.row : undefined;
-  const stored = own === undefined ? null : { type: (own.value as Partial<EmailProviderValue>).type, secrets: own.secrets ?? null };
-  const { value, secrets } = parseEmailProvider(input, stored, scope.services.config.publicUrl);
-  const write: SettingWrite = { feature: 'email_provider', key: '', value: { ...value }, secrets, action: 'email_provider.update' };
   const publicUrl = scope.services.config.publicUrl;
+  // Decided against the row being replaced, locked (a tenant that inherits has none of its own): a concurrent PUT
+  // cannot switch the type, or remove a secret this one counts on keeping, between the decision and the write.
+  const compose = (own: Setting | null) => {
+    const stored = own === null ? null : { type: (own.value as Partial<EmailProviderValue>).type, secrets: own.secrets ?? null };
+    const { value, secrets } = parseEmailProvider(input, stored, publicUrl);
+    return { value: { ...value }, secrets };
+  };
+  const write: SettingWrite = { feature: 'email_provider', key: '', compose, action: 'email_provider.update' };
   if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null, publicUrl);
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized', publicUrl);
 }

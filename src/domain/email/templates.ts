@@ -181,7 +181,7 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   checkTemplateParts(input);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
   await render(content, await sampleVariables(scope));
-  const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, value: { ...content }, action: 'email_template.update' };
+  const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.update' };
   if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
 }

@@ -80,7 +80,7 @@ export async function putPolicy(scope: Scope, kindName: string, input: Readonly<
   scope.require('policies:write');
   const kind = kindOf(kindName);
   const value = parsePolicy(kind, input);
-  const write = { feature: 'policy' as const, key: kind, value: value as unknown as Record<string, unknown> };
+  const write = { feature: 'policy' as const, key: kind, compose: () => ({ value: value as unknown as Record<string, unknown> }) };
   if (scope.tenantId === null) {
     const row = await putApplicationSetting(scope, { ...write, action: 'policy.update' });
     return view(kind, value, { source: null, updatedAt: row.updatedAt });

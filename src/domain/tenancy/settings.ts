@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
@@ -96,9 +96,12 @@ export async function effectiveValue<T>(
 export interface SettingWrite {
   feature: SettingFeature;
   key: string;
-  value: Record<string, unknown>;
-  /** Write-only secrets: merged into the stored ones (a null value removes one). */
-  secrets?: Record<string, string | null>;
+  /**
+   * The new value and the changes to the stored write-only secrets (a null value removes one; none: kept as they
+   * are), decided against the row this write replaces (null: none yet). It runs in the write's transaction with that
+   * row locked, so a concurrent write cannot change what it decided on; what it throws aborts the write.
+   */
+  compose(stored: Setting | null): { value: Record<string, unknown>; secrets?: Record<string, string | null> };
   /** Audit action, e.g. `branding.update`. */
   action: string;
 }
@@ -122,8 +125,13 @@ function audited(value: Record<string, unknown>, secrets: Record<string, string>
 }
 
 async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
-  const existing = await em.findOne(Setting, { tenantId, feature: write.feature, key: write.key }, { filters: { tenant: { id: null } } });
-  const hasSecrets = write.secrets !== undefined;
+  const existing = await em.findOne(
+    Setting,
+    { tenantId, feature: write.feature, key: write.key },
+    { filters: { tenant: { id: null } }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
+  const { value, secrets } = write.compose(existing);
+  const hasSecrets = secrets !== undefined;
   const before = existing === null ? null : audited(existing.value, existing.secrets, hasSecrets);
   let row: Setting;
   if (existing === null) {
@@ -133,12 +141,12 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
       tenantId,
       feature: write.feature,
       key: write.key,
-      value: write.value,
-      secrets: mergeSecrets(null, write.secrets),
+      value,
+      secrets: mergeSecrets(null, secrets),
     });
   } else {
-    existing.value = write.value;
-    existing.secrets = mergeSecrets(existing.secrets, write.secrets);
+    existing.value = value;
+    existing.secrets = mergeSecrets(existing.secrets, secrets);
     row = existing;
   }
   recordAudit(em, scope, {
@@ -147,7 +155,7 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
     targetId: write.key === '' ? null : write.key,
     tenantId,
     before,
-    after: audited(write.value, row.secrets, hasSecrets),
+    after: audited(value, row.secrets, hasSecrets),
   });
   return row;
 }
