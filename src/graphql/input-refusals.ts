@@ -242,6 +242,11 @@ function describe(type: GraphQLType): string {
 
 const LEAD: Readonly<Record<Problem, string>> = { invalid: 'Invalid', missing: 'Missing', unknown: 'Unknown field' };
 
+/** An input value of the wrong shape at `path` (from the argument), worded as graphql-js's own refusals are here. */
+export function invalidInput(path: readonly Segment[], expected: GraphQLType): InputRefusal {
+  return word({ problem: 'invalid', path, expected });
+}
+
 function word({ problem, path, expected }: Refusal): InputRefusal {
   const field = path === undefined ? undefined : fieldName(path);
   const subject = `${LEAD[problem]} ${field ?? 'value'}`;

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { Kind, type TypeNode } from 'graphql';
+import { Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
+import { listShapeRefusal } from './strict-lists.ts';
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
@@ -25,7 +26,8 @@ function coerceQueryValue(type: TypeNode, raw: string): unknown {
 /** The application and tenant are named by the path or the credentials, never the query (spec: no tenantId query parameter). */
 export const SCOPE_VARIABLES: ReadonlySet<string> = new Set(['appId', 'tenantId']);
 
-export function variablesFor(route: ExpandedRoute, request: FastifyRequest): Record<string, unknown> {
+/** The operation's variables from the path, the query string and the body (`input`, of type `inputType`). */
+function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefined, request: FastifyRequest): Record<string, unknown> {
   const { operation } = route;
   const variables: Record<string, unknown> = { ...(request.params as Record<string, string>) };
   const query = request.query as Record<string, string | string[]>;
@@ -37,7 +39,9 @@ export function variablesFor(route: ExpandedRoute, request: FastifyRequest): Rec
     variables[name] = coerceQueryValue(type, value);
   }
   const body = request.body;
-  if (operation.variables.has('input')) {
+  if (inputType !== undefined) {
+    const refusal = listShapeRefusal(inputType, body, ['input']);
+    if (refusal !== undefined) throw invalid(refusal.field ?? 'body', refusal.message);
     variables['input'] = body ?? {};
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
     throw invalid('body', `${route.method} ${route.url} takes no request body`);
@@ -54,6 +58,8 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
 }
 
 export interface RestAdapterDeps {
+  /** The schema the operations run on: the body's expected shape. */
+  schema: GraphQLSchema;
   operations: OperationExecutor;
   contextFor(request: FastifyRequest): Promise<RequestContext>;
 }
@@ -70,6 +76,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
   for (const route of routes) {
     const { operation } = route;
     const runnable = prepared.get(operation.name)!;
+    const inputNode = operation.variables.get('input');
+    const inputType = inputNode === undefined ? undefined : (typeFromAST(deps.schema, inputNode) as GraphQLInputType | undefined);
     methodsByUrl.set(route.url, (methodsByUrl.get(route.url) ?? new Set()).add(route.method));
 
     app.route({
@@ -79,7 +87,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
-        const variables = variablesFor(route, request);
+        const variables = variablesFor(route, inputType, request);
         const execute = async (): Promise<StoredResponse> => {
           const { data, errors } = await runnable.run(variables, context);
           const [error] = errors;

@@ -149,6 +149,28 @@ describe('conventions on every response', () => {
     expect(await app.http.get(`/applications/${appId}/tenants?pageSize=100`)).toMatchObject({ body: before.body });
   });
 
+  it('REST takes a list only as a JSON array, as its OpenAPI schema says; GraphQL coerces a single value as its spec says', async () => {
+    const listed = async () => (await app.http.get('/oauth-clients?pageSize=100')).body.data.length;
+    const before = await listed();
+    const cases = [
+      { path: '/oauth-clients', body: { name: 'One URI', type: 'web', redirectUris: 'https://app.example/cb' }, field: 'redirectUris', expected: '[String!]' },
+      { path: '/api-keys', body: { name: 'One permission', permissions: 'users:read' }, field: 'permissions', expected: '[String!]!' },
+      { path: '/m2m-credentials', body: { name: 'One key', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: { kty: 'EC' } } }, field: 'jwks.keys', expected: '[JSONObject!]!' },
+    ];
+    for (const { path, body, field, expected } of cases) {
+      const refused = await app.http.post(path, body);
+      expect(refused.status, path).toBe(422);
+      expect(refused.body, path).toEqual({ code: 'validation_error', message: `Invalid ${field}: expected ${expected}`, field });
+    }
+    expect(await listed()).toBe(before);
+    // The same value as a list of one is taken.
+    expect((await app.http.post('/oauth-clients', { ...cases[0]!.body, redirectUris: ['https://app.example/cb'] })).status).toBe(201);
+    const viaGraphQL = await app.http.graphql('mutation($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { redirectUris } }', {
+      input: cases[0]!.body,
+    });
+    expect(viaGraphQL.body.data?.createOAuthClient).toEqual({ redirectUris: ['https://app.example/cb'] });
+  });
+
   it('refuses a UUID in braces or with a stray brace as any other malformed id, in a path, a body and a GraphQL argument', async () => {
     const malformedId = await app.http.get('/users/not-a-uuid');
     expect(malformedId.body).toMatchObject({ code: 'validation_error', field: 'userId' });
