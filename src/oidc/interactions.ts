@@ -3,7 +3,7 @@ import type { InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { recordGrantTenant } from './adapter.ts';
+import { grantTenant, recordGrantTenant } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import { OIDC_SCOPES } from './provider.ts';
 
@@ -60,7 +60,8 @@ const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) =>
 /**
  * The result of an interaction: for `login`, or a sign-in of another user than the session's (account switching),
  * the account and a grant of everything requested (scopes, the resource), remembering the sign-in's tenant for the
- * tokens (`tenant_id`); for `consent` (a later authorization of the session's user asking for more), the missing
+ * tokens (`tenant_id`): the session's grant for the client when it was for the same account and tenant, else a new
+ * one; for `consent` (a later authorization of the session's user asking for more), the missing
  * scopes added to the existing grant. Throws SignInRefused when the user is not
  * one the client's application may sign in (wrong application, not a member of the tenant, not active).
  */
@@ -76,10 +77,11 @@ export async function interactionResult(
   if (application === undefined) throw new SignInRefused('unknown client');
 
   // The session's grant for this client, when it is this account's (another user may sign in on the same browser).
-  const grantFor = async (accountId: string) => {
+  const sessionGrant = async (accountId: string) => {
     const existing = interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId);
-    return existing?.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
+    return existing?.accountId === accountId ? existing : undefined;
   };
+  const newGrant = (accountId: string) => new provider.Grant({ accountId, clientId });
 
   // A user other than the session's signed in on a consent prompt: the session's account is switched, as at a login
   // (the OP signs the session's account out on resuming: oidc-provider's resume, then its end_session confirmation).
@@ -89,7 +91,11 @@ export async function interactionResult(
     const user = await signedInUser(orm, application, signIn);
     if (user === null) throw new SignInRefused('no such active user in the client’s application');
     if (signIn.tenantId !== null && !user.tenantIds.includes(signIn.tenantId)) throw new SignInRefused('the user is not a member of the tenant');
-    const grant = await grantFor(user.id);
+    // A sign-in to another tenant than the session's grant was for gets a grant of its own: the tokens already
+    // issued from that grant (its refresh tokens) keep the tenant they were issued for.
+    const existing = await sessionGrant(user.id);
+    const sameTenant = existing?.jti !== undefined && (await grantTenant(orm, existing.jti)) === signIn.tenantId;
+    const grant = existing !== undefined && sameTenant ? existing : newGrant(user.id);
     const scope = interaction.params['scope'];
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
@@ -101,7 +107,7 @@ export async function interactionResult(
   if (interaction.prompt.name === 'consent') {
     const accountId = interaction.session?.accountId;
     if (accountId === undefined) throw new SignInRefused('consent without a signed-in session');
-    const grant = await grantFor(accountId);
+    const grant = (await sessionGrant(accountId)) ?? newGrant(accountId);
     const details = interaction.prompt.details as {
       missingOIDCScope?: string[];
       missingOIDCClaims?: string[];

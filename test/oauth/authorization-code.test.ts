@@ -167,6 +167,33 @@ describe('hosted sign-in → authorization code', () => {
   });
 });
 
+describe('grants and tenants', () => {
+  it('a sign-in to another tenant on the same browser makes a new grant: the first sign-in’s refresh tokens keep their tenant', async () => {
+    const globex = await app.createTenant('Globex');
+    const email = 'carol@example.com';
+    const carol = await app.http.post('/users', { email, password: PASSWORD, tenantId });
+    expect((await app.http.patch(`/users/${carol.body.id}`, { tenantIds: [tenantId, globex] })).status).toBe(200);
+    const jar = new CookieJar();
+    const redeem = async (flow: Flow, posted: Visit) => {
+      expect(posted.status, posted.body).toBe(303);
+      const url = await jar.followOut(posted, issuer);
+      return oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+    };
+    const first = await authorize({ resource: managementApi, tenant: tenantId }, jar);
+    const inAcme = await redeem(first, await jar.submit(first.page, { email, password: PASSWORD }));
+    // The same browser signs in again (a forced login, no tenant named): the user picks the other tenant.
+    const second = await authorize({ resource: managementApi, prompt: 'login consent' }, jar);
+    const choice = await jar.submit(second.page, { email, password: PASSWORD });
+    expect(choice.status, choice.body).toBe(200);
+    const inGlobex = await redeem(second, await jar.submit(choice, { tenant: globex }));
+    expect(decodeJwt(inGlobex.access_token).payload).toMatchObject({ sub: carol.body.id, tenant_id: globex });
+    const refreshed = await oidc.refreshTokenGrant(config, inAcme.refresh_token!, { resource: managementApi });
+    expect(decodeJwt(refreshed.access_token).payload).toMatchObject({ sub: carol.body.id, tenant_id: tenantId });
+    const fromGlobex = await oidc.refreshTokenGrant(config, inGlobex.refresh_token!, { resource: managementApi });
+    expect(decodeJwt(fromGlobex.access_token).payload).toMatchObject({ sub: carol.body.id, tenant_id: globex });
+  });
+});
+
 describe('hosted sign-in refusals', () => {
   it('a wrong password and an unknown e-mail get the same page, status and generic message', async () => {
     const wrong = await authorize();
