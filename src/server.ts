@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { getOperationAST, OperationTypeNode, parse } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
@@ -274,6 +275,20 @@ function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefi
   return data == null && typeof status === 'number' ? status : undefined;
 }
 
+/**
+ * Whether a GraphQL request (its JSON body) runs a mutation. Parsed here only when `Idempotency-Key` may apply; a
+ * request that does not parse, or names no operation of its document, runs nothing: Apollo answers it.
+ */
+function runsMutation(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || !('query' in body) || typeof body.query !== 'string') return false;
+  const operationName = 'operationName' in body && typeof body.operationName === 'string' ? body.operationName : undefined;
+  try {
+    return getOperationAST(parse(body.query), operationName)?.operation === OperationTypeNode.MUTATION;
+  } catch {
+    return false;
+  }
+}
+
 async function handleGraphQL(
   apollo: ApolloServer<RequestContext>,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
@@ -284,7 +299,8 @@ async function handleGraphQL(
   let idempotencyKey: string | undefined;
   try {
     context = await contextFor(request);
-    idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
+    // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
+    if (runsMutation(request.body)) idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
     return reply.status(error.status).send(graphqlErrors(toErrorBody(error)));

@@ -3,8 +3,8 @@ import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
- * `Idempotency-Key` on every write of the REST API, as on every request of /graphql: the same operation answers the
- * same header alike on both transports. A create retried after a lost answer replays it instead of creating twice.
+ * `Idempotency-Key` on every write of the REST API, as on every mutation of /graphql: the same operation answers the
+ * same header alike on both transports; reads ignore it on both. A create retried after a lost answer replays it instead of creating twice.
  */
 let app: TestApp;
 beforeAll(async () => {
@@ -75,5 +75,23 @@ describe('Idempotency-Key on REST writes', () => {
     expect(gql.status).toBe(422);
     expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'Idempotency-Key', status: 422 });
     expect((await app.http.post('/users', input)).status).toBe(201);
+  });
+
+  it('is ignored by reads on both transports: a query sent again answers the data as it is now', async () => {
+    const tenantId = await app.createTenant('Before');
+    const path = `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+    const query = `query ($appId: UUID!, $tenantId: UUID!) { tenant(appId: $appId, tenantId: $tenantId) { name } }`;
+    const variables = { appId: app.root.applicationId, tenantId };
+    const idempotencyKey = crypto.randomUUID();
+    const first = await app.http.graphql(query, variables, withKey(idempotencyKey));
+    expect(first.body.data).toEqual({ tenant: { name: 'Before' } });
+    expect((await app.http.patch(path, { name: 'After' })).status).toBe(200);
+    const again = await app.http.graphql(query, variables, withKey(idempotencyKey));
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.data).toEqual({ tenant: { name: 'After' } });
+    // A key that is not a UUID on a read: no key is used, so nothing to refuse, as over REST.
+    const malformed = await app.http.graphql(query, variables, withKey('not-a-uuid'));
+    expect(malformed.status).toBe(200);
+    expect((await app.http.get(path, withKey('not-a-uuid'))).status).toBe(200);
   });
 });
