@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
+import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
@@ -42,7 +42,8 @@ function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefi
   if (inputType !== undefined) {
     const refusal = listShapeRefusal(inputType, body, ['input']);
     if (refusal !== undefined) throw invalid(refusal.field ?? 'body', refusal.message);
-    variables['input'] = body ?? {};
+    // A body left out is an optional input's `{}`; a required one is refused by coercion (422 `input`), as on /graphql.
+    variables['input'] = body ?? (isNonNullType(inputType) ? body : {});
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
     throw invalid('body', `${route.method} ${route.url} takes no request body`);
   }

@@ -149,6 +149,23 @@ describe('conventions on every response', () => {
     expect(await app.http.get(`/applications/${appId}/tenants?pageSize=100`)).toMatchObject({ body: before.body });
   });
 
+  it('a required body left out or sent as null is refused as over GraphQL, and writes nothing', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const audits = async () => (await app.gatehouse.services.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from audit_log'))[0]!.n;
+    const before = await audits();
+    const graphql = await app.http.graphql('mutation($appId: UUID!) { updateApplication(appId: $appId, input: null) { id } }', { appId: app.root.applicationId });
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'input', status: 422 });
+    for (const body of [undefined, null]) {
+      const refused = await app.http.request('PATCH', `/api/v1${appPath}`, body === undefined ? {} : { body });
+      expect(refused.status, String(body)).toBe(422);
+      expect(refused.body, String(body)).toMatchObject({ code: 'validation_error', field: 'input' });
+    }
+    expect(await audits()).toBe(before);
+    // An optional body (a rotation's) may still be left out.
+    const client = await app.http.post('/oauth-clients', { name: 'Rotated without a body', type: 'web', redirectUris: ['https://app.example/cb'] });
+    expect((await app.http.post(`/oauth-clients/${client.body.clientId}/rotate-secret`)).status).toBe(200);
+  });
+
   it('REST takes a list only as a JSON array, as its OpenAPI schema says; GraphQL coerces a single value as its spec says', async () => {
     const listed = async () => (await app.http.get('/oauth-clients?pageSize=100')).body.data.length;
     const before = await listed();
