@@ -43,6 +43,9 @@ export class CursorCodec {
     const invalidCursor = invalid('cursor', 'The cursor is not valid for this list');
     if (payload === undefined || signature === undefined || extra !== undefined) throw invalidCursor;
     const presented = Buffer.from(signature, 'base64url');
+    // Node's decoder skips characters outside the alphabet and a last character's unused bits: only the signature's
+    // one spelling is the cursor, any altered copy is refused (tamper-evident, not merely unforgeable).
+    if (presented.toString('base64url') !== signature) throw invalidCursor;
     const expected = this.sign(payload, list);
     // constant-time: a forged cursor must not learn its signature byte by byte.
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) throw invalidCursor;
