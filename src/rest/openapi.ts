@@ -154,13 +154,14 @@ function namesRecords(type: GraphQLInputType, seen = new Set<string>()): boolean
 
 /**
  * Which errors a route can answer with: every route can fail authentication, permission, validation and limits;
- * 404 when its path or its body names a record (`POST /users` with a `tenantId` that does not exist).
+ * 404 when its path or its body names a record (`POST /users` with a `tenantId` that does not exist), and on every
+ * DELETE: what it deletes may be absent even when no id names it (a tenant's key removing an override it lacks).
  */
 function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined): number[] {
   return [
     401,
     403,
-    ...(pathParamNames(route.url).length > 0 || (body !== undefined && namesRecords(body)) ? [404] : []),
+    ...(route.method === 'DELETE' || pathParamNames(route.url).length > 0 || (body !== undefined && namesRecords(body)) ? [404] : []),
     ...(route.method === 'GET' ? [] : [409]),
     ...(body === undefined ? [] : [413, 415]),
     422,

@@ -9,7 +9,7 @@ import { seedVictim, type Victim } from '../isolation/fixtures.ts';
 /**
  * Every route of the table, in every path form, answered for real and checked against the OpenAPI document the
  * service serves: its success and each refusal a client meets (no credentials, no permission, another application,
- * a malformed id, a body naming a record that does not exist, an unknown query parameter or body field, a body too
+ * a tenant's key where the credentials name the scope, a malformed id, a body naming a record that does not exist, an unknown query parameter or body field, a body too
  * large or not JSON, the rate limit). Each answer's status must be one the route documents, with the documented
  * headers and body; the refusals a GraphQL client can meet read the same over /graphql.
  */
@@ -19,6 +19,7 @@ let documented: DocumentedResponses;
 let anonymous: HttpClient;
 let withoutPermission: HttpClient;
 let foreignApp: HttpClient;
+let victimTenant: HttpClient;
 
 /** A well-formed id of nothing. */
 const ABSENT_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
@@ -54,6 +55,7 @@ beforeAll(async () => {
   anonymous = app.as({});
   withoutPermission = await issueTestKey(app, { permissions: ['organizations:read'] });
   foreignApp = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+  victimTenant = await issueTestKey(app, { tenantId: victim.params['tenantId'] });
 });
 afterAll(async () => app?.close());
 
@@ -119,6 +121,9 @@ function probesOf(route: ExpandedRoute): Probe[] {
     // Another application's records are absent to it: the 404 names the path's first id, as for any absent record.
     plain('another application', foreignApp, ids[0]),
   ];
+  // The credentials name the scope of a path without ids: a tenant's key acts on its tenant (e.g. removing an
+  // override it does not have). Not a create: the victim's own would then meet a duplicate.
+  if (pathParams(route).length === 0 && route.method !== 'POST') probes.push(plain('a key of a tenant', victimTenant));
   for (const name of ids) {
     const malformed = { [name]: 'not-a-uuid' };
     probes.push({ label: `malformed ${name}`, client: app.http, path: pathFor(route, malformed), body, variables: variablesOf(route, malformed, body), field: name });
