@@ -28,11 +28,17 @@ export function displayName(field: string, value: string): string {
 }
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/**
+ * A tenant is named by its id or its slug wherever a client names one (`tenant=`, `/t/{id or slug}`): a slug spelled
+ * as an id would name another tenant, or none.
+ */
+const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function slug(field: string, value: string): string {
   if (!SLUG.test(value)) {
     throw invalid(field, `${field} must be 1 to 63 lower-case letters, digits or hyphens, not starting or ending with one`);
   }
+  if (UUID_SHAPED.test(value)) throw invalid(field, `${field} may not have the form of an id (a UUID)`);
   return value;
 }
 
@@ -44,7 +50,8 @@ export function slugFromName(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 63)
     .replace(/-+$/, '');
-  return derived === '' ? 'tenant' : derived;
+  if (derived === '') return 'tenant';
+  return UUID_SHAPED.test(derived) ? `tenant-${derived}` : derived;
 }
 
 export function email(field: string, value: string): string {

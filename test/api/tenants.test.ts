@@ -36,6 +36,24 @@ describe('tenants', () => {
     expect(noName.body.field).toBe('name');
   });
 
+  it('refuses a slug spelled as an id, which would name another tenant wherever a client names one by id or slug', async () => {
+    const alpha = (await app.http.post(tenants, { name: 'Alpha' })).body.id as string;
+    const count = async () => (await app.http.get(`${tenants}?pageSize=100`)).body.data.length;
+    const before = await count();
+    for (const slug of [alpha, '01890a5d-ac96-474b-bcce-b302099a8057']) {
+      const created = await app.http.post(tenants, { name: 'Gamma', slug });
+      expect(created.status, slug).toBe(422);
+      expect(created.body, slug).toMatchObject({ code: 'validation_error', field: 'slug', message: 'slug may not have the form of an id (a UUID)' });
+      const renamed = await app.http.patch(`${tenants}/${alpha}`, { slug });
+      expect(renamed.body, slug).toMatchObject({ code: 'validation_error', field: 'slug' });
+    }
+    expect(await count()).toBe(before);
+    // A name spelled as an id gets a slug that is not one.
+    const named = await app.http.post(tenants, { name: alpha });
+    expect(named.status).toBe(201);
+    expect(named.body.slug).toBe(`tenant-${alpha}`);
+  });
+
   it('paginates with opaque, tamper-evident cursors', async () => {
     for (let i = 0; i < 5; i += 1) await app.http.post(tenants, { name: `Page ${i}` });
     const seen: string[] = [];
