@@ -13,8 +13,8 @@ import { clientMetadata, gatehouseData } from './clients.ts';
  *   seconds by the instance (client-cache.ts);
  * - every other model (sessions, interactions, codes, refresh tokens, device codes, grants, replay markers, opaque
  *   userinfo access tokens): one row of `oidc_model` keyed by (model, id), with the columns the lookups need
- *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent;
- *   `sweepExpiredModels` deletes them.
+ *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent
+ *   (but see READ_EXPIRED_BY_ID); `sweepExpiredModels` deletes them.
  * Each call is one statement on the pool, outside any transaction (the OP never runs inside ours).
  *
  * Every surface's OP (src/domain/domains/surfaces.ts) shares this storage, through an adapter that knows its surface:
@@ -41,6 +41,15 @@ interface StoredRow {
 
 const SELECT = 'select payload, extract(epoch from consumed_at)::bigint as consumed from oidc_model';
 const LIVE = '(expires_at is null or expires_at > now())';
+
+/**
+ * The models whose expired rows (until swept) are still read by id: oidc-provider looks a device code up ignoring
+ * expiry and answers an expired one itself, `expired_token` at the token endpoint (RFC 8628 3.5), where a code not
+ * found is `invalid_grant`; each of its lookups checks `isExpired`. By user code they stay absent: the verification
+ * page tells no expired code from a wrong one, a guess learns nothing. Codes and refresh tokens stay absent too: the
+ * OP answers an expired one as an unknown one (`invalid_grant`), so reading them would only add a way to get it wrong.
+ */
+const READ_EXPIRED_BY_ID = new Set(['DeviceCode']);
 
 /**
  * PostgreSQL holds no NUL character in text or jsonb (the statement fails), and nothing the OP stores or looks up
@@ -119,13 +128,11 @@ class ModelAdapter implements Adapter {
     return this.deps.orm.em.getConnection();
   }
 
-  private async one(where: string, value: string): Promise<AdapterPayload | undefined> {
+  private async one(where: string, value: string, expired: 'hidden' | 'read' = 'hidden'): Promise<AdapterPayload | undefined> {
     // Never stored (see holdsNul), so never found.
     if (holdsNul(value)) return undefined;
-    const [row] = await this.connection.execute<StoredRow[]>(`${SELECT} where model = ? and ${where} = ? and ${LIVE}`, [
-      this.model,
-      value,
-    ]);
+    const live = expired === 'read' ? '' : ` and ${LIVE}`;
+    const [row] = await this.connection.execute<StoredRow[]>(`${SELECT} where model = ? and ${where} = ?${live}`, [this.model, value]);
     if (row === undefined) return undefined;
     if (this.issuer !== undefined) {
       // Rows from before issuers were recorded are the service's.
@@ -159,7 +166,7 @@ class ModelAdapter implements Adapter {
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
-    return this.one('id', id);
+    return this.one('id', id, READ_EXPIRED_BY_ID.has(this.model) ? 'read' : 'hidden');
   }
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
@@ -225,6 +232,33 @@ export async function grantTenant(orm: MikroORM, grantId: string): Promise<strin
       [grantId],
     );
   return row?.tenant_id ?? null;
+}
+
+/** Where a pending device code's row keeps its last poll and interval (oidc-provider ignores unknown keys). */
+const POLLING_KEY = 'gatehousePolling';
+
+/**
+ * Records a poll of a pending device code (its id) and tells whether it came sooner than the code's interval after
+ * the previous poll, in which case that interval grows by `slowDownBy` for the polls to come (RFC 8628 3.5). Kept on
+ * the device code's row, so every instance paces alike; one statement, and the row lock orders concurrent polls.
+ */
+export async function recordDeviceCodePoll(orm: MikroORM, id: string, interval: number, slowDownBy: number): Promise<'in_time' | 'too_soon'> {
+  const [row] = await orm.em.getConnection().execute<{ too_soon: boolean }[]>(
+    `with previous as (
+       select id, coalesce((payload #>> '{${POLLING_KEY},interval}')::int, ?) as interval,
+              (payload #>> '{${POLLING_KEY},at}')::float8 as at
+         from oidc_model where model = 'DeviceCode' and id = ? for update
+     ), paced as (
+       select id, interval, coalesce(at > extract(epoch from clock_timestamp()) - interval, false) as too_soon from previous
+     )
+     update oidc_model set payload = payload || jsonb_build_object('${POLLING_KEY}', jsonb_build_object(
+         'at', extract(epoch from clock_timestamp()),
+         'interval', paced.interval + case when paced.too_soon then ? else 0 end))
+       from paced where oidc_model.model = 'DeviceCode' and oidc_model.id = paced.id
+     returning paced.too_soon`,
+    [interval, id, slowDownBy],
+  );
+  return row?.too_soon === true ? 'too_soon' : 'in_time';
 }
 
 /** Deletes up to `limit` expired models (they already read as absent: this only reclaims space). */

@@ -12,7 +12,9 @@ import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter
 import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
+import { paceDevicePolling } from './device-polling.ts';
 import { renderError } from './error-page.ts';
+import { refuseInvalidResourceBeforeConsuming, type ResourceServers } from './resource-indicators.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
@@ -85,6 +87,11 @@ function managementApi(deps: OidcDependencies): ResourceServer {
     accessTokenFormat: 'jwt',
     jwt: { sign: { alg: SIGNING_ALG } },
   };
+}
+
+/** The resources a token may be for: the management API only (a sign-in without `resource` gets a userinfo token). */
+function resourceServers(deps: OidcDependencies): ResourceServers {
+  return new Map([[deps.signingKeys.managementAudience, managementApi(deps)]]);
 }
 
 /** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
@@ -191,8 +198,13 @@ function cookies(deps: OidcDependencies, surface: Surface): Configuration['cooki
   };
 }
 
-function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, surface: Surface, pages: () => OpPages): Configuration {
-  const management = managementApi(deps);
+function configuration(
+  deps: OidcDependencies,
+  jwks: { keys: unknown[] },
+  surface: Surface,
+  servers: ResourceServers,
+  pages: () => OpPages,
+): Configuration {
   return {
     adapter: createAdapterFactory(deps, surface),
     jwks: jwks as Configuration['jwks'],
@@ -243,10 +255,11 @@ function configuration(deps: OidcDependencies, jwks: { keys: unknown[] }, surfac
       resourceIndicators: {
         enabled: true,
         // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token.
-        defaultResource: (ctx) => (ctx.oidc.params?.['grant_type'] === 'client_credentials' ? management.audience : undefined),
+        defaultResource: (ctx) => (ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined),
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator === management.audience) return management;
-          throw new errors.InvalidTarget();
+          const server = servers.get(indicator);
+          if (server === undefined) throw new errors.InvalidTarget();
+          return server;
         },
         useGrantedResource: () => false,
       },
@@ -346,8 +359,11 @@ export class OidcProvider {
       if (this.pages === undefined) throw new Error('the hosted pages have not registered the OP pages');
       return this.pages;
     };
-    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, pages));
+    const servers = resourceServers(this.deps);
+    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages));
     provider.use(prefillUserCode);
+    provider.use(paceDevicePolling(this.deps.orm));
+    refuseInvalidResourceBeforeConsuming(provider, servers);
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
     provider.proxy = true;

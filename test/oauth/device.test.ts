@@ -232,3 +232,62 @@ describe('device verification pages', () => {
     expect(refused.body).toEqual({ error: 'invalid_request', error_description: 'urn:ietf:params:oauth:grant-type:device_code is not allowed for this client' });
   });
 });
+
+describe('polling the token endpoint (RFC 8628 3.4, 3.5)', () => {
+  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+
+  /** Moves a device code's recorded previous poll `seconds` into the past, as if the device had waited that long. */
+  const waitSincePoll = (deviceCode: string, seconds: number) =>
+    sql(
+      `update oidc_model set payload = jsonb_set(payload, '{gatehousePolling,at}', to_jsonb((payload #>> '{gatehousePolling,at}')::float8 - ?))
+        where model = 'DeviceCode' and id = ?`,
+      [seconds, deviceCode],
+    );
+
+  async function approve(verificationUriComplete: string) {
+    const jar = new CookieJar();
+    const toSignIn = await jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
+    const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email: 'ada@example.com', password: PASSWORD });
+    expect((await jar.visit(resumed.location!)).status).toBe(200);
+  }
+
+  it('the interval is 5 s; a pending code polled sooner is slow_down, and its interval grows by 5 s each time', async () => {
+    const { started } = await start();
+    expect(started.interval).toBe(5);
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+    const tooSoon = await pollOnce(started.device_code);
+    expect({ status: tooSoon.status, error: tooSoon.body.error }).toEqual({ status: 400, error: 'slow_down' });
+    // 6 s is enough for 5 s, not for the 10 s it has become (and now 15 s).
+    await waitSincePoll(started.device_code, 6);
+    expect((await pollOnce(started.device_code)).body.error).toBe('slow_down');
+    await waitSincePoll(started.device_code, 16);
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+  });
+
+  it('an approved code is answered at once; a resource it may not name is invalid_target and leaves it redeemable', async () => {
+    const { started } = await start();
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+    await approve(started.verification_uri_complete!);
+    const refused = await postForm(`${app.baseUrl}/oauth2/token`, {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: started.device_code,
+      client_id: device.clientId,
+      resource: 'https://evil.example/',
+    });
+    expect(refused.body.error).toBe('invalid_target');
+    const tokens = await pollOnce(started.device_code);
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    expect(tokens.body.access_token).toEqual(expect.any(String));
+  });
+
+  it('an expired device code is expired_token', async () => {
+    const { started } = await start();
+    await sql(
+      `update oidc_model set expires_at = now() - interval '1 second', payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch from now())::bigint - 1))
+        where model = 'DeviceCode' and id = ?`,
+      [started.device_code],
+    );
+    const expired = await pollOnce(started.device_code);
+    expect({ status: expired.status, error: expired.body.error }).toEqual({ status: 400, error: 'expired_token' });
+  });
+});

@@ -1,0 +1,107 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authorize, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+
+/**
+ * A refused token request leaves the code or refresh token it presented as it was (RFC 6749 5.2, RFC 8707 2): the
+ * client may correct the request and send it again. Only a real replay is reuse, and revokes the grant.
+ */
+const REDIRECT = 'https://app.example/callback';
+const UNKNOWN_RESOURCE = 'https://evil.example/';
+
+let app: TestApp;
+let spa: TestClient;
+let ada: string;
+let managementApi: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  managementApi = `${app.gatehouse.services.config.publicUrl}/api/v1`;
+  const tenant = await app.createTenant('Acme');
+  ada = (await app.http.post('/users', { email: 'ada@example.com', tenantId: tenant })).body.id;
+  spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+});
+afterAll(async () => app?.close());
+
+/** A code for Ada (with a refresh token to come: offline_access, prompt=consent), and its PKCE verifier. */
+async function signIn(parameters: Record<string, string> = {}) {
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid offline_access',
+    prompt: 'consent',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const outcome = await authorize(app, url, { userId: ada, tenantId: null });
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+  return { code: outcome.url.searchParams.get('code')!, verifier };
+}
+
+const token = (fields: Record<string, string>) => postForm(`${app.baseUrl}/oauth2/token`, { client_id: spa.clientId, ...fields });
+
+const redeem = (code: { code: string; verifier: string }, fields: Record<string, string> = {}) =>
+  token({ grant_type: 'authorization_code', code: code.code, code_verifier: code.verifier, redirect_uri: REDIRECT, ...fields });
+
+const userinfoStatus = async (accessToken: string) =>
+  (await fetch(`${app.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status;
+
+describe('a resource the token request may not name is refused before anything is consumed', () => {
+  it('a code redeemed for an unknown resource, or one it was not granted, is invalid_target and is then redeemed', async () => {
+    const code = await signIn();
+    for (const resource of [UNKNOWN_RESOURCE, managementApi]) {
+      const refused = await redeem(code, { resource });
+      expect({ resource, status: refused.status, error: refused.body.error }).toEqual({ resource, status: 400, error: 'invalid_target' });
+    }
+    const redeemed = await redeem(code);
+    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
+    expect(await userinfoStatus(redeemed.body.access_token)).toBe(200);
+
+    // A replay is still a replay, whatever it names: the grant dies with its tokens.
+    expect((await redeem(code, { resource: UNKNOWN_RESOURCE })).body.error).toBe('invalid_grant');
+    expect(await userinfoStatus(redeemed.body.access_token)).toBe(401);
+  });
+
+  it('a granted resource is served', async () => {
+    const code = await signIn({ resource: managementApi });
+    const redeemed = await redeem(code, { resource: managementApi });
+    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
+    expect((await app.as({ bearer: redeemed.body.access_token }).get('/users')).status).toBe(403);
+  });
+
+  it('a refresh for an unknown resource, or one not granted, is invalid_target; the refresh token still works', async () => {
+    const tokens = (await redeem(await signIn())).body;
+    for (const resource of [UNKNOWN_RESOURCE, managementApi]) {
+      const refused = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource });
+      expect({ resource, status: refused.status, error: refused.body.error }).toEqual({ resource, status: 400, error: 'invalid_target' });
+    }
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect(await userinfoStatus(tokens.access_token)).toBe(200);
+
+    // The rotated token presented again is reuse: the grant dies.
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: UNKNOWN_RESOURCE })).body.error).toBe(
+      'invalid_grant',
+    );
+    expect(await userinfoStatus(refreshed.body.access_token)).toBe(401);
+  });
+});
+
+describe('expired credentials', () => {
+  it('an expired refresh token or code is invalid_grant, never served', async () => {
+    const code = await signIn();
+    const tokens = (await redeem(await signIn())).body;
+    await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute(
+        `update oidc_model set expires_at = now() - interval '1 second', payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch from now())::bigint - 1))
+          where model in ('AuthorizationCode', 'RefreshToken') and id in (?, ?)`,
+        [code.code, tokens.refresh_token],
+      );
+    expect((await redeem(code)).body.error).toBe('invalid_grant');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).body.error).toBe('invalid_grant');
+  });
+});
