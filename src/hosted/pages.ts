@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BrandingValue } from '../domain/branding/branding.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
+import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 
 /**
  * The hosted pages as server-rendered HTML: no script, no external asset but the tenant's own logo and favicon,
@@ -78,7 +79,9 @@ export interface RenderedPage {
 }
 
 function text(look: PageLook, key: CopyKey): string {
-  const template = look.branding.copy[key] ?? DEFAULT_COPY[key];
+  const custom = look.branding.copy[key];
+  // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
+  const template = custom === undefined || custom.trim() === '' ? DEFAULT_COPY[key] : custom;
   // A function, so that `$&` or `$'` in a name is text, not a replacement pattern.
   return escapeHtml(template.replaceAll('{name}', () => look.name));
 }
@@ -104,6 +107,7 @@ button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-primary)
 .notice{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;border:1px solid rgba(0,0,0,.2)}
 .error{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
 .field-error{margin:0;color:#b91c1c;font-size:.875rem}
+.hint{margin:0;font-size:.875rem;opacity:.8}
 .alt{margin:1.5rem 0 0;text-align:center}
 a{color:var(--gh-primary)}
 `;
@@ -146,7 +150,7 @@ function formError(id: string, message: string | undefined): string {
 interface FieldOptions {
   id: string;
   label: string;
-  type: 'email' | 'password' | 'text';
+  type: 'password' | 'text';
   autocomplete: string;
   /** Attributes of the input beyond the common ones (already escaped). */
   attributes?: string;
@@ -166,6 +170,20 @@ function field(options: FieldOptions): string {
     `${value}${describedBy}${options.invalid ? ' aria-invalid="true"' : ''}>\n${options.extra ?? ''}`
   );
 }
+
+/**
+ * An e-mail field is text, not type="email": the HTML spec's e-mail grammar takes ASCII local parts only, so browsers
+ * would refuse to submit an address like jörg@example.com that accounts may have. `username` pairs it with the
+ * password in password managers, on the sign-up form too (the new credential is saved under it).
+ */
+const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'extra'>) =>
+  field({
+    id: 'email',
+    type: 'text',
+    autocomplete: 'username',
+    attributes: ' inputmode="email" spellcheck="false" autocapitalize="none"',
+    ...options,
+  });
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">\n`;
 
@@ -189,7 +207,7 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
-    field({ id: 'email', label: text(look, 'login.email'), type: 'email', autocomplete: 'username', value: input.email ?? '', describedBy, invalid: error !== undefined }) +
+    emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined }) +
     field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid: error !== undefined }) +
     `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
     (input.signupUrl === undefined
@@ -230,6 +248,23 @@ export interface SignupPageInput {
   readonly error?: CopyKey;
   /** Messages per field (already worded: the password policy's). */
   readonly fieldErrors?: Partial<Record<'name' | 'email' | 'password', string[]>>;
+  /** The pool's effective password policy, stated beside the field before a submit can fail on it (WCAG 3.3.2). */
+  readonly passwordPolicy: PasswordPolicy;
+}
+
+/** "a", "a and b", "a, b and c". */
+const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The rules checkPassword (src/domain/policies/password.ts) applies, in a sentence. */
+function passwordRules(policy: PasswordPolicy): string {
+  const kinds = [
+    ...(policy.requireUppercase ? ['an upper-case letter'] : []),
+    ...(policy.requireLowercase ? ['a lower-case letter'] : []),
+    ...(policy.requireDigit ? ['a digit'] : []),
+    ...(policy.requireSymbol ? ['a symbol'] : []),
+  ];
+  const length = `Use at least ${policy.minLength} character${policy.minLength === 1 ? '' : 's'}`;
+  return `${length}${kinds.length === 0 ? '' : `, including ${listed(kinds)}`}.${policy.disallowCommon ? ' Common passwords are not accepted.' : ''}`;
 }
 
 export function signupPage(look: PageLook, nonce: string, input: SignupPageInput): RenderedPage {
@@ -242,13 +277,20 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
       messages.length === 0 ? '' : `<p id="${name}-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
     return { describedBy: ids, invalid: messages.length > 0, extra };
   };
+  // The rules stand under the field from the start; a refusal of them adds its own message after.
+  const password = describe('password');
+  const passwordField = {
+    ...password,
+    describedBy: [...password.describedBy, 'password-rules'],
+    extra: `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n${password.extra}`,
+  };
   const body =
     `<h1>${text(look, 'signup.title')}</h1>\n<p class="subtitle">${text(look, 'signup.subtitle')}</p>\n` +
     formError('form-error', error) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
     field({ id: 'name', label: text(look, 'signup.name'), type: 'text', autocomplete: 'name', value: input.name ?? '', required: false, ...describe('name') }) +
-    field({ id: 'email', label: text(look, 'signup.email'), type: 'email', autocomplete: 'email', value: input.email ?? '', ...describe('email') }) +
-    field({ id: 'password', label: text(look, 'signup.password'), type: 'password', autocomplete: 'new-password', ...describe('password') }) +
+    emailField({ label: text(look, 'signup.email'), value: input.email ?? '', ...describe('email') }) +
+    field({ id: 'password', label: text(look, 'signup.password'), type: 'password', autocomplete: 'new-password', ...passwordField }) +
     `<button type="submit">${text(look, 'signup.submit')}</button>\n</form>\n` +
     `<p class="alt">${text(look, 'signup.login')} <a href="${escapeHtml(input.loginUrl)}">${text(look, 'signup.loginLink')}</a></p>\n`;
   return document(look, nonce, text(look, 'signup.title'), body);

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
+import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
 import { gatehouseData } from '../oidc/clients.ts';
 import { finishInteraction, interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
@@ -18,6 +20,7 @@ import {
   tenantsOf,
   verifyCredentials,
   type SignInTarget,
+  type TenantDecision,
 } from './sign-in.ts';
 import { signUp } from './sign-up.ts';
 import type { SignInThrottle } from './throttle.ts';
@@ -141,12 +144,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     type SignupExtra = Pick<SignupPageInput, 'name' | 'email' | 'error' | 'fieldErrors'>;
 
-    function showSignup(reply: FastifyReply, context: InteractionContext, status: number, extra: SignupExtra = {}) {
+    async function showSignup(reply: FastifyReply, context: InteractionContext, status: number, extra: SignupExtra = {}) {
       const { uid } = context.interaction;
+      const passwordPolicy = await effectivePasswordPolicy(context.target.scope, context.target.policyTenantId);
       return sendPage(
         reply,
         status,
-        (nonce) => signupPage(context.target.look, nonce, { action: paths(uid).signup, csrf: csrf.issue(uid), loginUrl: paths(uid).page, ...extra }),
+        (nonce) =>
+          signupPage(context.target.look, nonce, { action: paths(uid).signup, csrf: csrf.issue(uid), loginUrl: paths(uid).page, passwordPolicy, ...extra }),
         formTargets(context),
       );
     }
@@ -202,18 +207,31 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /**
      * Whether this interaction signs a user in (the login form, sign-up): the OP asks for a login, or the browser's
      * session holds a user who cannot be used here (e.g. signed in to one isolated tenant's pool, now asked for
-     * another's, or since suspended). Signing in then switches the session's account: the OP signs the other one out.
+     * another's, or since suspended, or not a member of the tenant asked for). Signing in then switches the session's
+     * account: the OP signs the other one out.
      */
     async function signsIn(context: InteractionContext): Promise<boolean> {
       const { interaction } = context;
       if (interaction.prompt.name === 'login') return true;
-      return interaction.prompt.name === 'consent' && (await sessionUser(context)) === null;
+      return interaction.prompt.name === 'consent' && (await sessionAccount(context)) === null;
     }
 
-    /** The session's user, when it may sign in to the interaction's target. */
-    async function sessionUser(context: InteractionContext) {
+    /**
+     * The session's user, when they can be used for the interaction, with the tenant decided for them (undefined: the
+     * session's grant for this client stands, its tenant too). Null when the target's pool has no such active user, or
+     * the user has no access to the tenant asked for.
+     */
+    async function sessionAccount(
+      context: InteractionContext,
+    ): Promise<{ user: SignInUser; decision: Exclude<TenantDecision, { kind: 'no_access' }> | undefined } | null> {
       const accountId = context.interaction.session?.accountId;
-      return accountId === undefined ? null : activeUser(context.target, accountId);
+      const user = accountId === undefined ? null : await activeUser(context.target, accountId);
+      if (user === null) return null;
+      // The OP brought a kept grant here only because the request asks for more or for consent again
+      // (prompt=consent). A request naming another tenant has no grant.
+      if (context.interaction.grantId !== undefined) return { user, decision: undefined };
+      const decision = await decideTenant(context.target, user);
+      return decision.kind === 'no_access' ? null : { user, decision };
     }
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
@@ -222,14 +240,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (interaction.prompt.name === 'login') return showLogin(reply, context, 200);
       if (interaction.prompt.name === 'consent') {
         // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
-        // tenant is decided as for a sign-in (the named one, the only one, or the user's choice).
-        const user = await sessionUser(context);
-        if (user === null) return showLogin(reply, context, 200);
-        // The session's grant for this client is kept (its tenant too): the OP brought it here only because the
-        // request asks for more or for consent again (prompt=consent). A request naming another tenant has no grant.
-        if (interaction.grantId !== undefined) return finish(request, reply, context, undefined);
-        const decision = await decideTenant(context.target, user);
-        if (decision.kind === 'no_access') throw new HostedPageError(403, `This account has no access to ${context.target.look.name}.`);
+        // tenant is decided as for a sign-in (the named one, the only one, or the user's choice). A session user who
+        // cannot be used here gets the sign-in form instead, where another account can sign in.
+        const account = await sessionAccount(context);
+        if (account === null) return showLogin(reply, context, 200);
+        const { user, decision } = account;
+        if (decision === undefined) return finish(request, reply, context, undefined);
         if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
@@ -275,6 +291,21 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       // The new user is signed in at once, to the isolated tenant whose pool they joined (else to the application).
       return finish(request, reply, context, { userId: outcome.user.id, tenantId: outcome.user.tenantIds[0] ?? null });
     });
+
+    // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
+    // which shows the current step (or says the interaction is over).
+    for (const step of ['login', 'tenant'] as const) {
+      app.get<{ Params: Params }>(`/interaction/:uid/${step}`, async (request, reply) =>
+        reply.status(303).header('location', paths(encodeURIComponent(request.params.uid)).page).send(),
+      );
+    }
+
+    // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
+    for (const url of ['/interaction', '/interaction/*']) {
+      app.all(url, async () => {
+        throw new HostedPageError(404, 'There is no such sign-in page.');
+      });
+    }
 
     app.post<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
       const context = await load(request, reply);

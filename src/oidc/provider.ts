@@ -13,6 +13,7 @@ import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
 import { paceDevicePolling } from './device-polling.ts';
+import { allowOpFormTargets } from './op-form-policy.ts';
 import { renderError } from './error-page.ts';
 import { refuseInvalidResourceBeforeConsuming, type ResourceServers } from './resource-indicators.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
@@ -363,6 +364,7 @@ export class OidcProvider {
     const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
+    provider.use(allowOpFormTargets);
     refuseInvalidResourceBeforeConsuming(provider, servers);
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.

@@ -11,8 +11,8 @@ import { OIDC_PATHS } from './provider.ts';
  * The OP's routes and the methods it answers on each; everything else on these paths is 405 with `Allow`
  * (the provider itself would answer 404). One table, so the Fastify router and the OP cannot disagree.
  * `page`: the route answers a browser with HTML (the hosted look through provider.ts's page hooks, or the OP's own
- * self-submitting form): never framed, cached or sniffed. `throttled`: its POSTs are guesses at a user code and
- * count towards the sign-in throttle (src/hosted/throttle.ts).
+ * self-submitting form, whose targets op-form-policy.ts allows): never framed, cached or sniffed. `throttled`: its
+ * POSTs are guesses at a user code and count towards the sign-in throttle (src/hosted/throttle.ts).
  */
 const { authorization, token, revocation, userinfo, device_authorization, code_verification, end_session, jwks } = OIDC_PATHS;
 export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods[]; page?: true; throttled?: true }[] = [
@@ -21,18 +21,31 @@ export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods
   { path: jwks, methods: ['GET', 'OPTIONS'] },
   // Redirects as a rule, but a page for response_mode=form_post (the OP's self-submitting form, carrying the code).
   { path: authorization, methods: ['GET'], page: true },
-  // A page when a sign-in switches the session's account: it posts the OP's sign-out of the other one.
+  // The same after a sign-in; or, when the sign-in switches the session's account, the OP's sign-out of the other one.
   { path: `${authorization}/:uid`, methods: ['GET'], page: true },
   { path: token, methods: ['POST', 'OPTIONS'] },
   { path: revocation, methods: ['POST', 'OPTIONS'] },
   { path: userinfo, methods: ['GET', 'POST', 'OPTIONS'] },
   { path: device_authorization, methods: ['POST', 'OPTIONS'] },
+  // verification_uri_complete's self-submitting form is replaced by a prefilled page (user-code-prefill.ts).
   { path: code_verification, methods: ['GET', 'POST'], page: true, throttled: true },
   { path: `${code_verification}/:uid`, methods: ['GET'], page: true },
+  // The confirmation page when there is a session to end; the OP's self-submitting sign-out when there is none.
   { path: end_session, methods: ['GET'], page: true },
   { path: `${end_session}/confirm`, methods: ['POST'], page: true },
   { path: `${end_session}/success`, methods: ['GET'], page: true },
 ];
+
+/**
+ * What a page route's answers carry. The hosted pages replace the policy with their page's own (style nonce, images,
+ * form targets). The OP's self-submitting form keeps it: oidc-provider adds the hash of its inline script to
+ * `script-src`, written without a source (none) so that there is a directive to add to, and op-form-policy.ts lets
+ * its form post where it leads.
+ */
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  'content-security-policy': "default-src 'none'; script-src; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+};
 
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -67,9 +80,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
   const origin = new URL(services.config.publicUrl);
   const forwardedProto = origin.protocol.slice(0, -1);
 
-  // The page hooks replace this policy with their page's own (style nonce, images, form targets).
   const pageHeaders = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers({ ...SECURITY_HEADERS, 'content-security-policy': "frame-ancestors 'none'; base-uri 'none'" });
+    reply.headers(PAGE_HEADERS);
   };
 
   /** The surface of a request, or null for a tenant path that is none (unknown, or under a custom domain). */

@@ -90,7 +90,7 @@ describe('hosted sign-in → authorization code', () => {
     expect(page.body).toMatch(/<main>[\s\S]*<h1>Sign in<\/h1>[\s\S]*<\/main>/);
     expect(page.body).toContain('<label for="email">');
     expect(page.body).toContain('<label for="password">');
-    expect(page.body).toMatch(/<input id="email" name="email" type="email" autocomplete="username" required>/);
+    expect(page.body).toContain('<input id="email" name="email" type="text" autocomplete="username" inputmode="email" spellcheck="false" autocapitalize="none" required>');
     expect(page.body).toMatch(/<input id="password" name="password" type="password" autocomplete="current-password" required>/);
     // No external asset, no script.
     expect(page.body).not.toMatch(/<script|<link rel="stylesheet"|https?:\/\/(?!app\.example)/);

@@ -57,8 +57,16 @@ describe('sign-up', () => {
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.body).toMatch(/<h1>Create an account<\/h1>/);
     expect(page.body).toContain('<input id="name" name="name" type="text" autocomplete="name">');
-    expect(page.body).toContain('<input id="email" name="email" type="email" autocomplete="email" required>');
-    expect(page.body).toContain('<input id="password" name="password" type="password" autocomplete="new-password" required>');
+    // Text, not type="email" (which refuses non-ASCII local parts); `username` pairs the new credential's e-mail.
+    expect(page.body).toContain(
+      '<input id="email" name="email" type="text" autocomplete="username" inputmode="email" spellcheck="false" autocapitalize="none" required>',
+    );
+    // The password policy's rules are stated before any submit (WCAG 3.3.2), tied to the field.
+    expect(page.body).toContain(
+      '<input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-rules">\n' +
+        '<p id="password-rules" class="hint">Use at least 8 characters, including an upper-case letter, a lower-case letter and a digit. ' +
+        'Common passwords are not accepted.</p>',
+    );
     const form = readForm(page.url, page.body);
     expect(form.action).toBe(`${flow.page.url}/signup`);
     expect(Object.keys(form.fields).sort()).toEqual(['csrf', 'email', 'name', 'password']);
@@ -85,7 +93,7 @@ describe('sign-up', () => {
     const answer = await flow.jar.submit(page, { name: 'Oz', email: 'oz@example.com', password: 'short' });
     expect(answer.status).toBe(400);
     expect(answer.body).toContain('<p id="form-error" class="error" role="alert">Please correct the fields marked below.</p>');
-    expect(answer.body).toMatch(/<input id="password"[^>]*aria-describedby="form-error password-error" aria-invalid="true">/);
+    expect(answer.body).toMatch(/<input id="password"[^>]*aria-describedby="form-error password-error password-rules" aria-invalid="true">/);
     expect(answer.body).toMatch(/<p id="password-error" class="field-error">Password must be at least 8 characters/);
     expect(answer.body).toContain('value="oz@example.com"');
     expect(answer.body).not.toContain('value="short"');
@@ -160,6 +168,7 @@ describe('sign-up in isolated tenants', () => {
   it('the tenant’s password policy applies, and the user joins that tenant’s pool', async () => {
     const toStrict = await authorize(isolated, { tenant: 'strict' });
     const strictPage = await signupPage(toStrict);
+    expect(strictPage.body).toContain('<p id="password-rules" class="hint">Use at least 16 characters, including');
     const refused = await toStrict.jar.submit(strictPage, { email: 'sam@example.com', password: PASSWORD });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('Password must be at least 16 characters');

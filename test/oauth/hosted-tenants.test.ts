@@ -153,13 +153,42 @@ describe('shared pool', () => {
       const again = await authorize(config, { tenant }, first.jar);
       expect(await redeem(config, again, again.page)).toMatchObject({ sub: bob, tenant_id: expected });
     }
-    // A tenant the user does not belong to is refused, not swapped for one they do.
+    // A tenant the user does not belong to is not swapped for one they do: its sign-in form, for another account.
     const stranger = await authorize(config, { tenant: 'initech' }, first.jar);
-    expect(stranger.page.status).toBe(403);
+    expect(stranger.page.status).toBe(200);
     expect(stranger.page.location).toBeUndefined();
+    expect(stranger.page.body).toContain('cannot be used for Initech');
     // Naming none keeps the session's sign-in as it is.
     const unnamed = await authorize(config, {}, first.jar);
     expect((await redeem(config, unnamed, unnamed.page)).sub).toBe(bob);
+  });
+
+  it('signed in with an account that has no access to the named tenant, another account signs in there and switches', async () => {
+    const ines = (await app.http.post('/users', { email: 'ines@example.com', password: PASSWORD, tenantId: initech })).body.id as string;
+    const first = await authorize(config, { tenant: 'acme' });
+    expect(await redeem(config, first, await first.jar.submit(first.page, { email: 'bob@example.com', password: PASSWORD }))).toMatchObject({ sub: bob });
+
+    // Bob is no member of Initech: Initech's sign-in form, saying Bob will be signed out (not a dead end).
+    const toInitech = await authorize(config, { tenant: 'initech' }, first.jar);
+    expect(toInitech.page.status).toBe(200);
+    expect(toInitech.page.body).toContain(
+      '<p class="notice" role="status">You are signed in with an account that cannot be used for Initech. Signing in here signs that account out.</p>',
+    );
+    // Bob's own password there is still no access, on the same form.
+    const bobAgain = await toInitech.jar.submit(toInitech.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(bobAgain.status).toBe(403);
+    expect(bobAgain.body).toContain('This account has no access to Initech.');
+
+    // Ines, a member, signs in: the OP has the browser confirm Bob's sign-out (its own form), then resumes.
+    const switched = await toInitech.jar.submit(bobAgain, { email: 'ines@example.com', password: PASSWORD });
+    expect(switched.status, switched.body).toBe(303);
+    const signOut = await toInitech.jar.visit(switched.location!);
+    expect(readForm(signOut.url, signOut.body).action).toBe(`${issuer}/oauth2/logout/confirm`);
+    // Its script by hash; its POST leads through the OP back to the client (browsers check form-action on each hop).
+    const csp = signOut.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/^default-src 'none';script-src 'sha256-[\w+/=]+';form-action 'self' https:\/\/app\.example;/);
+    const resumed = await toInitech.jar.submit(signOut, {});
+    expect(await redeem(config, toInitech, resumed)).toMatchObject({ sub: ines, tenant_id: initech });
   });
 
   it('an unknown tenant is an error page before any form', async () => {
@@ -210,10 +239,11 @@ describe('a session and its tokens when the user’s standing changes', () => {
     expect((await app.http.patch(`/users/${dana}`, { tenantIds: [globex] })).status).toBe(200);
 
     await expect(oidc.refreshTokenGrant(config, refreshToken, { resource: managementApi })).rejects.toMatchObject({ error: 'invalid_grant' });
-    // The browser's session no longer gets a code for that tenant: the pages are asked, and refuse it.
+    // The browser's session no longer gets a code for that tenant: the pages are asked, and offer its sign-in form.
     const again = await authorize(config, { tenant: acme }, jar);
-    expect(again.page.status).toBe(403);
+    expect(again.page.status).toBe(200);
     expect(again.page.location).toBeUndefined();
+    expect(again.page.body).toContain('cannot be used for Standing Acme');
     // The tenant the user still belongs to is served from the same session.
     const other = await authorize(config, { tenant: globex }, jar);
     expect(await redeem(config, other, other.page)).toMatchObject({ sub: dana, tenant_id: globex });
