@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BrandingValue } from '../domain/branding/branding.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
+import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 
 /**
@@ -393,7 +394,7 @@ export function logoutPage(look: PageLook, nonce: string, input: OpFormInput): R
  * letters, digits, hyphens and dots (or an IPv6 literal). The URL parser accepts hosts with `;`, `,` or quotes,
  * which in a header would end the directive (or the policy) and start another.
  */
-const CSP_SOURCE = /^[a-z][a-z0-9+.-]*:(?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?)?$/;
+const CSP_SOURCE = new RegExp(String.raw`^[a-z][a-z0-9+.-]*:(?:\/\/${URL_HOST_PATTERN}(?::\d{1,5})?)?$`);
 
 /**
  * The origin (or, for a private-use scheme, the scheme) of a URL (a redirect URI, a logo), as a CSP source; undefined

@@ -77,6 +77,13 @@ describe('branding', () => {
       [{ copy: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v'])) }, 'copy'],
       [{ copy: ['a'] }, 'copy'],
       [{ colour: '#ffffff' }, 'colour'],
+      // Hosts a Content-Security-Policy cannot name: the pages' img-src could never allow the logo.
+      [{ logoUrl: 'https://my_cdn.acme.test/logo.png' }, 'logoUrl'],
+      [{ faviconUrl: 'https://acme.test./favicon.ico' }, 'faviconUrl'],
+      // Short as typed, over the limit once percent-encoded as stored.
+      [{ logoUrl: `https://cdn.acme.test/${'"'.repeat(1000)}` }, 'logoUrl'],
+      [{ copy: { 'login.title': '' } }, 'copy.login.title'],
+      [{ copy: { 'login.email': ' \n ' } }, 'copy.login.email'],
     ];
     for (const [body, field] of cases) {
       const response = await app.http.put('/branding', body);

@@ -49,6 +49,9 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     'https://a,b.example/cb',
     "https://a'b.example/cb",
     'https://a"b.example/cb',
+    // Hosts a CSP source cannot name: the form-action of the hosted pages could not let the sign-in through to them.
+    'https://my_app.example/cb',
+    'https://app.example./cb',
   ],
   spa: ['data:text/html,<script>1</script>', 'http://10.0.0.1/cb', 'ftp://app.example.com/', 'http://LOCALHOST.:3000/cb', 'http://0x7f000001/cb'],
   native: [

@@ -71,8 +71,11 @@ function httpsUrl(field: string, value: string | null | undefined): string | nul
   }
   if (url.protocol !== 'https:') throw invalid(field, `${field} must be an https URL`);
   if (url.username !== '' || url.password !== '') throw invalid(field, `${field} may not carry credentials`);
-  if (!isPlainUrlHost(url.hostname)) throw invalid(field, `${field} must name its host by a domain name or IP address`);
-  if (value.length > URL_MAX_LENGTH) throw invalid(field, `${field} may be at most ${URL_MAX_LENGTH} characters`);
+  if (!isPlainUrlHost(url.hostname)) {
+    throw invalid(field, `${field} must name its host by a domain name (letters, digits, hyphens) or IP address`);
+  }
+  // What is stored is the parsed URL, percent-encoded: a few characters may spell many more.
+  if (url.href.length > URL_MAX_LENGTH) throw invalid(field, `${field} may be at most ${URL_MAX_LENGTH} characters, percent-encoded`);
   return url.href;
 }
 
@@ -93,6 +96,8 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
     }
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
+    // A page with an empty title, label or alert helps nobody; a key left out shows the built-in text.
+    if (text.trim() === '') throw invalid(`copy.${key}`, `copy.${key} may not be blank: leave the key out for the built-in text`);
     if (!isPlainText(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
     copy[key] = text;
   }

@@ -31,10 +31,15 @@ export function hostnameProblem(name: string): string | undefined {
 }
 
 /**
- * Whether a URL's host, as the URL parser leaves it (lower-case, `xn--` labels), is DNS labels or an IP literal. The
- * parser lets `;`, `,` and quotes through in a host: no host has them, and in the pages' Content-Security-Policy, where
- * a URL's origin goes (a logo's in img-src, a redirect URI's in form-action), they would end the directive.
+ * A URL's host as a Content-Security-Policy source can name it (CSP3 2.3.1: letters, digits and hyphens, labels
+ * joined by dots), or an IP literal: no `_`, no trailing dot, no `;`, `,` or quotes (which the URL parser lets through
+ * and which would end the directive). The hosted pages put a URL's origin in their policy (a logo's in img-src, a
+ * redirect URI's in form-action), so a URL whose host the policy cannot hold would be blocked there.
  */
+export const URL_HOST_PATTERN = String.raw`(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])`;
+const URL_HOST = new RegExp(`^${URL_HOST_PATTERN}$`);
+
+/** Whether a URL's host, as the URL parser leaves it (lower-case, `xn--` labels), is one a CSP source can name. */
 export function isPlainUrlHost(host: string): boolean {
-  return /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/.test(host);
+  return URL_HOST.test(host);
 }
