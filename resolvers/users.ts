@@ -1,5 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { createUser, deleteUser, getUser, listUsers, updateUser } from '../src/domain/users/users.ts';
+import { createUser, deleteUser, getUser, listUsers, unlockUser, updateUser } from '../src/domain/users/users.ts';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -11,6 +11,7 @@ export const userResolvers: Resolvers = {
     updateUser: async (_, { appId, tenantId, userId, input }, ctx) =>
       updateUser(await ctx.scope({ applicationId: appId, tenantId }), userId, input),
     deleteUser: async (_, { appId, tenantId, userId }, ctx) => deleteUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
+    unlockUser: async (_, { appId, tenantId, userId }, ctx) => unlockUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
   },
   User: {
     name: (user) => user.name ?? null,

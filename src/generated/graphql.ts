@@ -887,6 +887,13 @@ export type Mutation = {
    * clients have no secret (422, field `clientId`).
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
+  /**
+   * Lifts a lock the lockout policy put on a user, a timed one early or one without an end: the user is `active` again
+   * and their count of failed sign-ins starts over. A user who is not locked is returned as they are, unchanged (a
+   * suspended user stays suspended). A `shared` user's lock is one for all their tenants: a tenant scope lifts it only
+   * for a user who belongs to no other tenant (403).
+   */
+  unlockUser: User;
   /** Updates an application, including its tenancy configuration. Returns the whole application. */
   updateApplication: Application;
   /** Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). */
@@ -1146,6 +1153,14 @@ export type MutationRotateOAuthClientSecretArgs = {
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationUnlockUserArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
 };
 
 
@@ -2441,6 +2456,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
+  unlockUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUnlockUserArgs, 'userId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
   updateOAuthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<MutationUpdateOAuthClientArgs, 'clientId' | 'input'>>;

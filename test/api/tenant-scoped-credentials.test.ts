@@ -54,4 +54,23 @@ describe('a shared-pool user who belongs to several tenants', () => {
     expect((await keyA.patch(`/users/${own.body.id}`, { name: 'Mine', password: 'Another-Passw0rd' })).status).toBe(200);
     expect((await app.http.patch(`/users/${shared.body.id}`, { name: 'Renamed' })).body.name).toBe('Renamed');
   });
+
+  it('is unlocked only with application-wide credentials: the lock is the account’s, in every tenant', async () => {
+    const tenantA = await app.createTenant('Lock A');
+    const tenantB = await app.createTenant('Lock B');
+    const shared = await app.http.post('/users', { email: 'shared-lock@example.com', tenantId: tenantA });
+    expect((await app.http.patch(`/users/${shared.body.id}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const own = await app.http.post('/users', { email: 'own-lock@example.com', tenantId: tenantA });
+    const connection = app.gatehouse.services.orm.em.getConnection();
+    await connection.execute(`update app_user set status = 'locked', failed_sign_ins = 5 where id in (?, ?)`, [shared.body.id, own.body.id]);
+    const keyA = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:*'] });
+    const keyB = await issueTestKey(app, { tenantId: tenantB, permissions: ['users:*'] });
+    expect((await keyA.post(`/users/${shared.body.id}/unlock`)).body).toMatchObject({ code: 'forbidden' });
+    // Another tenant's user is not found.
+    expect((await keyB.post(`/users/${own.body.id}/unlock`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
+    expect((await app.http.get(`/users/${shared.body.id}`)).body.status).toBe('locked');
+    expect((await app.http.get(`/users/${own.body.id}`)).body.status).toBe('locked');
+    expect((await keyA.post(`/users/${own.body.id}/unlock`)).body.status).toBe('active');
+    expect((await app.http.post(`/users/${shared.body.id}/unlock`)).body.status).toBe('active');
+  });
 });

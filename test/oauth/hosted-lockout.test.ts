@@ -114,9 +114,8 @@ describe('lockout', () => {
     expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
     expect((await app.as({ apiKey: key }).get('/users')).status).toBe(401);
     expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toEqual({ active: false, key: null });
-    // Unlocked, the key works again: it was never revoked.
-    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'active', locked_until = null where id = ?`, [userId]);
-    await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
+    // Unlocked, the key works again at once: it was never revoked.
+    expect((await app.http.post(`/users/${userId}/unlock`)).body).toMatchObject({ id: userId, status: 'active' });
     expect((await app.as({ apiKey: key }).get('/users')).status).toBe(200);
     expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toMatchObject({ active: true });
   });
@@ -159,16 +158,42 @@ describe('lockout', () => {
     expect(row?.failed_sign_ins).toBe(0);
   });
 
-  it('lockoutMinutes null locks until an administrator unlocks', async () => {
+  it('lockoutMinutes null locks until an administrator unlocks: POST /users/{userId}/unlock, audited', async () => {
     expect((await app.http.put('/policies/lockout', { maxAttempts: 3, lockoutMinutes: null })).status).toBe(200);
     try {
       const userId = await createUser('hal@example.com');
       for (let i = 0; i < 3; i += 1) await attempt('hal@example.com', WRONG);
-      const [row] = await app.gatehouse.services.orm.em
-        .getConnection()
-        .execute<{ status: string; locked_until: Date | null }[]>('select status, locked_until from app_user where id = ?', [userId]);
-      expect(row).toEqual({ status: 'locked', locked_until: null });
+      const connection = app.gatehouse.services.orm.em.getConnection();
+      const row = async () =>
+        (await connection.execute<{ status: string; locked_until: Date | null; failed_sign_ins: number }[]>(
+          'select status, locked_until, failed_sign_ins from app_user where id = ?',
+          [userId],
+        ))[0];
+      expect(await row()).toEqual({ status: 'locked', locked_until: null, failed_sign_ins: 3 });
       expect((await attempt('hal@example.com', PASSWORD)).answer.status).toBe(400);
+
+      // Refused: no such user, no permission to write users; nothing changes.
+      expect((await app.http.post('/users/01890a5d-ac96-774b-bcce-b302099a8057/unlock')).body).toMatchObject({ code: 'not_found', field: 'userId' });
+      const reader = (await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] })).body.secret as string;
+      expect((await app.as({ apiKey: reader }).post(`/users/${userId}/unlock`)).status).toBe(403);
+      expect(await row()).toMatchObject({ status: 'locked', failed_sign_ins: 3 });
+
+      const unlocked = await app.http.post(`/users/${userId}/unlock`);
+      expect(unlocked.status).toBe(200);
+      expect(unlocked.body).toMatchObject({ id: userId, status: 'active' });
+      expect(await row()).toEqual({ status: 'active', locked_until: null, failed_sign_ins: 0 });
+      const audits = async () =>
+        connection.execute<{ before: Record<string, unknown>; after: Record<string, unknown> }[]>(
+          `select before, after from audit_log where action = 'user.unlock' and target_id = ?`,
+          [userId],
+        );
+      const [audit] = await audits();
+      expect(audit).toMatchObject({ before: { status: 'locked', failedSignIns: 3, lockedUntil: null }, after: { status: 'active', failedSignIns: 0 } });
+      // Unlocking an active user changes nothing and records nothing; over GraphQL the same.
+      const again = await app.http.graphql('mutation($userId: UUID!) { unlockUser(userId: $userId) { status } }', { userId });
+      expect(again.body.data).toEqual({ unlockUser: { status: 'active' } });
+      expect(await audits()).toHaveLength(1);
+      expect((await attempt('hal@example.com', PASSWORD)).answer.status).toBe(303);
     } finally {
       await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
     }

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
 import type { Scope } from '../../context.ts';
@@ -193,6 +194,33 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
   if (requestedTenants !== undefined) await forgetUserKeys(scope, [userId]);
   return updated;
+}
+
+/**
+ * Lifts a lock the lockout policy put on a user (src/hosted/lockout.ts), a timed one early or one without an end
+ * (`lockoutMinutes` null): the user is active again, their failure count starts over. A user who is not locked is
+ * answered as they are, with nothing written; a suspended one stays suspended. The lock is the account's, in every
+ * tenant of a shared-pool user: a tenant scope lifts it only as it may change their identity (assertIdentityOfScope).
+ */
+export async function unlockUser(scope: Scope, userId: string): Promise<User> {
+  scope.require('users:write');
+  const unlocked = await scope.em.transactional(async (em) => {
+    // Held until the commit: a failed sign-in counted meanwhile is not lost under the reset.
+    const user = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (user === null) throw notFound('User', 'userId');
+    if (user.status !== 'locked' && user.failedSignIns === 0) return { user, changed: false };
+    assertIdentityOfScope(scope, user);
+    const before = { ...userSnapshot(user), failedSignIns: user.failedSignIns, lockedUntil: user.lockedUntil };
+    if (user.status === 'locked') user.status = 'active';
+    user.lockedUntil = null;
+    user.failedSignIns = 0;
+    const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null };
+    recordAudit(em, scope, { action: 'user.unlock', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, scope), before, after });
+    return { user, changed: true };
+  });
+  // The user's API keys and tokens work again at once (a locked user's do not: src/auth/authenticate.ts).
+  if (unlocked.changed) await forgetUserKeys(scope, [userId]);
+  return unlocked.user;
 }
 
 /**
