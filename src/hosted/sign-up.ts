@@ -5,6 +5,7 @@ import { recordAudit } from '../domain/audit.ts';
 import { checkPassword } from '../domain/policies/password.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { underTenancyConfig } from '../domain/tenancy/config-lock.ts';
+import { lockTenants } from '../domain/tenants/target-tenant.ts';
 import { normalizeEmail } from '../domain/users/email-key.ts';
 import { displayName, email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
@@ -52,11 +53,17 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
   const passwordHash = await hashPassword(password);
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
-    const user = await underTenancyConfig(target.applicationScope, async ({ em, application }) => {
+    const user = await underTenancyConfig(target.applicationScope, async (tx) => {
+      const { em, application } = tx;
       // The pool was decided on the surface's settings, read before this transaction: a switch of authIsolation since
       // has moved the pools (and perhaps the password policy), so this sign-up starts again rather than land in one.
       if ((await application()).authIsolation !== target.application.authIsolation) {
         throw new HostedPageError(409, `The sign-in settings of ${target.look.name} have just changed. Go back to the application and start again.`, target.look);
+      }
+      // The tenant whose pool the user joins, held FOR SHARE until the commit: a deletion of it (FOR UPDATE) either
+      // waits and takes the new user with it, or went first and this sign-up finds no tenant to join.
+      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) {
+        throw new HostedPageError(400, 'The organization you are signing up to no longer exists.', target.look);
       }
       const created = em.create(User, {
         applicationId: target.application.id,

@@ -202,3 +202,25 @@ describe('sign-up across a switch of authIsolation', () => {
     expect(await usersNamed('uma@example.com', admin)).toEqual([]);
   });
 });
+
+describe('sign-up across a tenant’s deletion', () => {
+  it('a sign-up to an isolated tenant deleted since its page was read is refused, and leaves no user in its pool', async () => {
+    const isolated = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: isolated.apiKey });
+    const tenant = await app.createTenant('Doomed', isolated);
+    expect((await admin.patch(`/applications/${isolated.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const client = await createTestClient(app, { type: 'web', applicationId: isolated.applicationId, redirectUris: [REDIRECT_URI] });
+    const data = { applicationId: isolated.applicationId, tenantId: null, type: 'web' as const, permissions: [] };
+    // The sign-up's POST resolved its surface (the tenant's pool)...
+    const target = await resolveTarget(app.gatehouse.services, 'deletion-test', { clientId: client.clientId, data }, tenant);
+    expect(target.poolId).toBe(tenant);
+    // ...then the tenant was deleted before the user was written.
+    expect((await admin.delete(`/applications/${isolated.applicationId}/tenants/${tenant}`)).status).toBe(204);
+    const attempt = signUp(target, { name: 'Orphan', email: 'orphan@example.com', password: PASSWORD });
+    await expect(attempt).rejects.toMatchObject({ status: 400 });
+    const [row] = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as n from app_user where application_id = ? and pool_id = ?', [isolated.applicationId, tenant]);
+    expect(row!.n).toBe(0);
+  });
+});
