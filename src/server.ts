@@ -154,6 +154,14 @@ export async function createServer(services: Services, options: { redis?: Redis;
     }
   });
 
+  // A 401 says how to authenticate (RFC 7235 3.1, RFC 6750 3): a Bearer token (or the X-API-Key header, which has no
+  // scheme to name); `invalid_token` when the one presented did not do.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 401 || request.routeOptions.config.authenticated !== true) return;
+    const presented = request.headers.authorization !== undefined;
+    reply.header('www-authenticate', `Bearer realm="gatehouse"${presented ? ', error="invalid_token"' : ''}`);
+  });
+
   // Requests in flight when close() starts still finish, but their keep-alive connections must not then hold the
   // shutdown open until the idle timeout: their responses close the connection.
   let closing = false;

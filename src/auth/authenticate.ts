@@ -14,15 +14,27 @@ export interface PresentedCredentials {
   bearer: string | undefined;
 }
 
+/** RFC 6750 2.1: `Bearer`, spaces, a b64token. */
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
+
+/**
+ * The credentials a request presents. An Authorization header that is not a Bearer token is refused (401), not
+ * ignored: beside an API key a Bearer token narrows what the key may do, so a caller passing a user's header on with
+ * its own key must not have it dropped for being malformed (an empty one, another scheme, a tab), which would leave
+ * the key's full permissions.
+ */
 export function readCredentials(headers: Record<string, string | string[] | undefined>): PresentedCredentials {
   const apiKey = headers['x-api-key'];
   const authorization = headers['authorization'];
-  const bearer =
-    typeof authorization === 'string' && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : undefined;
-  return { apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined, bearer: bearer || undefined };
+  let bearer: string | undefined;
+  if (authorization !== undefined) {
+    bearer = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
+    if (bearer === undefined) throw unauthenticated('The Authorization header must be a Bearer token: "Bearer <token>"');
+  }
+  return { apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined, bearer };
 }
-
-const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
 
 /**
  * Where authentication reads API keys and whether a Bearer token's subject is live: the database, through this

@@ -65,6 +65,11 @@ const HEADERS: OpenApiDocument['components']['headers'] = {
   'X-RateLimit-Reset': { description: 'Seconds until the current window resets.', required: true, schema: { type: 'integer' } },
   'X-Request-Id': { description: "The request's id: the caller's own `X-Request-Id` when it is sane, else a new one.", required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
+  'WWW-Authenticate': {
+    description: 'How to authenticate: `Bearer realm="gatehouse"` (or the `X-API-Key` header), with `error="invalid_token"` when an Authorization header was sent.',
+    required: true,
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': { description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
 };
 
@@ -115,13 +120,16 @@ const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const pathParamNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
 
+/** Headers an error status carries beyond every response's. */
+const EXTRA_ERROR_HEADERS: Readonly<Record<string, readonly string[]>> = { '401': ['WWW-Authenticate'], '429': ['Retry-After'] };
+
 function errorResponses(): Record<string, OpenApiResponse> {
   const responses: Record<string, OpenApiResponse> = {};
   for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
     const codes = (Object.keys(STATUS_BY_CODE) as ErrorCode[]).filter((code) => String(STATUS_BY_CODE[code]) === status);
     responses[name] = {
       description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
-      headers: headerRefs(status === '429' ? [...EVERY_RESPONSE_HEADERS, 'Retry-After'] : EVERY_RESPONSE_HEADERS),
+      headers: headerRefs([...EVERY_RESPONSE_HEADERS, ...(EXTRA_ERROR_HEADERS[status] ?? [])]),
       content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/ErrorBody', properties: { code: { enum: codes } } } } },
     };
   }

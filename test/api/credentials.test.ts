@@ -126,6 +126,35 @@ describe('X-API-Key and Bearer together', () => {
     expect(ids(agreeing.body)).toEqual(expect.arrayContaining([userA]));
     expect(ids(agreeing.body)).not.toContain(userB);
   });
+
+  it('an Authorization header that is no Bearer token is 401 beside a key, not dropped (which would undo the narrowing)', async () => {
+    const adminKey = await key(['*']);
+    const token = await bearer({ permissions: ['users:read'] });
+    const malformed = [`Bearer\t${token}`, 'Bearer', 'Bearer ', `DPoP ${token}`, `Bearer,${token}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${token} extra`];
+    for (const authorization of malformed) {
+      const refused = await app.as({ apiKey: adminKey }).post('/users', { email: 'escalated@example.com' }, { headers: { authorization } });
+      expect(refused.status, authorization).toBe(401);
+      expect(refused.body, authorization).toMatchObject({ code: 'unauthenticated' });
+      const viaGraphQL = await app.as({ apiKey: adminKey }).graphql('{ users { next } }', {}, { headers: { authorization } });
+      expect(viaGraphQL.status, authorization).toBe(401);
+    }
+    expect((await app.http.get('/users?pageSize=100')).body.data.map((u: { email: string }) => u.email)).not.toContain('escalated@example.com');
+    // The scheme is case-insensitive, and spaces may be several (RFC 6750 2.1).
+    const narrowed = app.as({ apiKey: adminKey });
+    expect((await narrowed.post('/users', { email: 'narrowed-again@example.com' }, { headers: { authorization: `bearer  ${token}` } })).status).toBe(403);
+    expect((await narrowed.get('/users', { headers: { authorization: `BEARER ${token}` } })).status).toBe(200);
+  });
+
+  it('every 401 says how to authenticate (WWW-Authenticate), over REST and GraphQL', async () => {
+    for (const client of [app.as({}), app.as({ bearer: 'not-a-token' }), app.as({ apiKey: 'ghk_unknown' })]) {
+      for (const response of [await client.get('/users'), await client.graphql('{ users { next } }')]) {
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="gatehouse"/);
+      }
+    }
+    expect((await app.as({ bearer: 'not-a-token' }).get('/users')).headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
+    expect((await app.as({}).get('/users')).headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+  });
 });
 
 describe('tenant precedence: path, then Bearer tenant_id, then the key’s tenant', () => {
