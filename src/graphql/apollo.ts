@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import { OperationLimitsRule } from './operation-limits.ts';
+import { OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
 
 export async function createApollo(
   schema: GraphQLSchema,
@@ -15,6 +15,7 @@ export async function createApollo(
     introspection: true,
     // graphql-js's own rules, then how much one request may ask for (src/graphql/operation-limits.ts).
     validationRules: [OperationLimitsRule],
+    parseOptions: { maxTokens: OPERATION_LIMITS.tokens },
     // Automatic persisted queries are not offered: a request that asks for one is refused (422), not half-served.
     persistedQueries: false,
     // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).

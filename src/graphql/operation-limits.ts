@@ -36,6 +36,17 @@ export const OPERATION_LIMITS = {
    * costs (about 52,000), a fifth of what 300 aliases of one list inside introspection's lists cost.
    */
   cost: 100_000,
+  /**
+   * Fields nested in fields: about twice what GraphiQL's introspection query nests (its type references, about 13),
+   * four times the deepest page of the schema's own. Resolving nests as deep as the request: a deeper one could
+   * exhaust the stack.
+   */
+  depth: 25,
+  /**
+   * Tokens of a document, checked while it is parsed (Apollo's parseOptions): 60 times GraphiQL's introspection
+   * query. Every later step (validation, estimates, execution, the response) takes time in the document's size.
+   */
+  tokens: 10_000,
 } as const;
 
 /**
@@ -96,6 +107,32 @@ function estimatedCost(context: ValidationContext, operation: OperationDefinitio
   return rootType === undefined || rootType === null ? 0 : measure(operation.selectionSet, rootType);
 }
 
+/** The deepest nesting of fields in an operation, through its fragments (each measured once). */
+function selectionDepth(context: ValidationContext, operation: OperationDefinitionNode): number {
+  const fragmentDepths = new Map<string, number>();
+  const measure = (selectionSet: SelectionSetNode): number => {
+    let deepest = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        deepest = Math.max(deepest, 1 + (selection.selectionSet === undefined ? 0 : measure(selection.selectionSet)));
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        deepest = Math.max(deepest, measure(selection.selectionSet));
+      } else {
+        const name = selection.name.value;
+        // As in estimatedCost: a cycle counts nothing here, NoFragmentCyclesRule refuses it.
+        if (!fragmentDepths.has(name)) {
+          fragmentDepths.set(name, 0);
+          const fragment = context.getFragment(name);
+          if (fragment != null) fragmentDepths.set(name, measure(fragment.selectionSet));
+        }
+        deepest = Math.max(deepest, fragmentDepths.get(name)!);
+      }
+    }
+    return deepest;
+  };
+  return measure(operation.selectionSet);
+}
+
 /** The response keys (alias, else name) of an operation's root fields, through its fragments, `__typename` aside. */
 function rootResponseKeys(context: ValidationContext, operation: OperationDefinitionNode): Set<string> {
   const keys = new Set<string>();
@@ -130,6 +167,11 @@ export const OperationLimitsRule: ValidationRule = (context: ValidationContext):
           nodes: operation,
         }),
       );
+      return false;
+    }
+    const depth = selectionDepth(context, operation);
+    if (depth > OPERATION_LIMITS.depth) {
+      context.reportError(new GraphQLError(`The operation nests fields ${depth} deep, where ${OPERATION_LIMITS.depth} are allowed`, { nodes: operation }));
       return false;
     }
     const cost = estimatedCost(context, operation);

@@ -74,8 +74,8 @@ describe('estimated cost', () => {
   });
 
   it('a fragment bomb (each fragment spreading the next twice) is refused, and measured without expanding it', async () => {
-    // 40 fragments, 2^40 fields once expanded: estimated in time linear in the document.
-    const depth = 40;
+    // 20 fragments (as deep as the depth limit allows), 2^20 fields once expanded: estimated in time linear in the document.
+    const depth = 20;
     const fragments = Array.from({ length: depth }, (_, i) =>
       i === depth - 1 ? `fragment F${i} on __Type { name }` : `fragment F${i} on __Type { a: ofType { ...F${i + 1} } b: ofType { ...F${i + 1} } }`,
     ).join('\n');
@@ -86,5 +86,23 @@ describe('estimated cost', () => {
   it('a page of 100 tenants with every configuration, as the configuration route selects it, passes', async () => {
     const page = await app.http.graphql(tenantPageWithConfiguration()!, { appId: app.root.applicationId, pageSize: 100 });
     expect(page.status, JSON.stringify(page.body.errors)).toBe(200);
+  });
+});
+
+describe('depth and size', () => {
+  const nested = (levels: number) => `{ __type(name: "Tenant") { ${'ofType { '.repeat(levels)}name${' }'.repeat(levels)} } }`;
+
+  it(`fields nest at most ${OPERATION_LIMITS.depth} deep; deeper is refused before it runs, however deep (no stack exhausted)`, async () => {
+    // __type, the ofTypes, then name.
+    expect((await app.http.graphql(nested(OPERATION_LIMITS.depth - 2))).status).toBe(200);
+    expect(refused(await app.http.graphql(nested(OPERATION_LIMITS.depth - 1)))).toBe(`The operation nests fields ${OPERATION_LIMITS.depth + 1} deep, where ${OPERATION_LIMITS.depth} are allowed`);
+    expect(refused(await app.http.graphql(nested(2000)))).toMatch(/^The operation nests fields 2002 deep/);
+  });
+
+  it(`a document holds at most ${OPERATION_LIMITS.tokens} tokens: __typename aliases, which cost little each, cannot add up`, async () => {
+    // Three tokens an alias (a0 : __typename).
+    expect((await app.http.graphql(`{ ${aliases(1000, (i) => `a${i}: __typename`)} }`)).status).toBe(200);
+    const response = await app.http.graphql(`{ ${aliases(OPERATION_LIMITS.tokens / 3 + 1, (i) => `a${i}: __typename`)} }`);
+    expect(refused(response)).toMatch(/^Syntax Error: Document contains more tha[nt] 10000 tokens/);
   });
 });
