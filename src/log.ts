@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import cluster from 'node:cluster';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { BaseLogger, LoggerOptions } from 'pino';
+import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
 
 /**
@@ -39,13 +39,28 @@ function loggedRequest(request: FastifyRequest) {
   return { method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
 }
 
+const WITHHELD = '[withheld: the values of the row]';
+
+/**
+ * pino's own `err` serializer, without what a database error quotes of its row: PostgreSQL's `detail` ("Failing row
+ * contains (…)", "Key (…)=(…)") holds the row's values, secrets among them (an e-mail provider's API key), and MikroORM
+ * repeats it in the message, so in the stack too.
+ */
+function loggedError(error: unknown) {
+  const serialized = stdSerializers.err(error as Error) as ReturnType<typeof stdSerializers.err> & { detail?: unknown };
+  const detail = serialized.detail;
+  if (typeof detail !== 'string' || detail === '') return serialized;
+  const withheld = (text: string) => text.split(detail).join(WITHHELD);
+  return { ...serialized, detail: WITHHELD, message: withheld(serialized.message), stack: withheld(serialized.stack) };
+}
+
 /**
  * pino's options for every process of the service (Fastify's logger, the cluster primary's): a worker's lines carry its
- * id; a request's URL is logged without the secrets its query may hold.
+ * id; a request's URL is logged without the secrets its query may hold, an error without the row a database quoted.
  */
 export function loggerOptions(level: string): LoggerOptions {
   const worker = cluster.worker;
-  const serializers = { req: loggedRequest };
+  const serializers = { req: loggedRequest, err: loggedError };
   return worker === undefined
     ? { level, serializers }
     : { level, serializers, base: { pid: process.pid, hostname: hostname(), worker: worker.id } };

@@ -108,6 +108,23 @@ describe('an unexpected failure', () => {
     }
   });
 
+  it('of the database, whose message and detail may quote the failing row, logs no value of it', async () => {
+    // A constraint the row breaks, standing for any failure that reports the row (not null, check, partition).
+    const connection = app.gatehouse.services.orm.em.getConnection();
+    await connection.execute(`alter table setting add constraint fails_always check (key <> '') not valid`);
+    const secret = `SG.${randomUUID()}`;
+    const mark = written.length;
+    try {
+      const response = await app.http.put('/email/provider', { type: 'sendgrid', fromAddress: 'no-reply@acme.test', secrets: { apiKey: secret } });
+      expect(response.status).toBe(500);
+      expect(errorsOf(response).map((line) => line.msg)).toEqual(['unexpected error in a resolver']);
+    } finally {
+      await connection.execute('alter table setting drop constraint fails_always');
+    }
+    expect(logSince(mark)).not.toContain(secret);
+    expect(logSince(mark)).toContain('fails_always');
+  });
+
   it("in the OAuth provider is logged with the request id", async () => {
     const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
     const response = await withoutTable('oidc_model', async () =>
