@@ -45,13 +45,22 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
   const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
   const cookieSecret = await serviceSecret(em, 'oidc-cookies');
-  // Commands fail at once while Redis is unreachable (no offline queue): the rate limits then count per instance
-  // (src/rate-limit-store.ts) instead of every request waiting on reconnection attempts. Nothing is awaited from here
-  // to createServer, which listens for the client's errors before its first connection attempt can fail.
+  // Commands fail at once while Redis is unreachable (no offline queue), and after 500 ms when it stops answering on
+  // an open connection (a partition, a frozen server; it answers in a millisecond, so only such a Redis, or an event
+  // loop stalled that long, reaches it): the rate limits then count per instance (src/rate-limit-store.ts) instead of
+  // every request waiting on Redis. A connection attempt gives up after 2 s (ioredis waits 10), so one lost in a
+  // partition is retried soon after it heals. Nothing is awaited from here to createServer, which listens for the
+  // client's errors before its first connection attempt can fail.
   const redis =
     config.redisUrl === undefined
       ? undefined
-      : new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true, enableOfflineQueue: false });
+      : new (await import('ioredis')).Redis(config.redisUrl, {
+          maxRetriesPerRequest: 1,
+          enableAutoPipelining: true,
+          enableOfflineQueue: false,
+          commandTimeout: 500,
+          connectTimeout: 2_000,
+        });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);

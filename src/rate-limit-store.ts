@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { reconnectIfStalled } from './redis-stall.ts';
 
 /** The plugin's two stores, which it does not export: (continueExceeding, exponentialBackoff, then Redis and key prefix, or LRU size). */
 type PluginStore = new (continueExceeding: boolean, exponentialBackoff: boolean, ...rest: unknown[]) => FastifyRateLimitStore;
@@ -43,11 +44,13 @@ class FallbackStore implements FastifyRateLimitStore {
  * The rate-limit store with REDIS_URL: the counters every instance shares, in Redis under `prefix`. While Redis cannot
  * be reached each instance counts its own requests, as without REDIS_URL, rather than answering 500 to every request
  * (/healthz included) or waiting on Redis: the client must fail its commands at once while disconnected
- * (`enableOfflineQueue: false`). Logged once when it starts, and once when Redis is back.
+ * (`enableOfflineQueue: false`), and within `commandTimeout` while connected to a Redis that does not answer, whose
+ * connection it then replaces. Logged once when it starts, and once when Redis is back.
  */
 export function rateLimitStore(redis: Redis, prefix: string, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
   let unreachable = false;
   const fallBack = (error: Error) => {
+    reconnectIfStalled(redis, error);
     if (unreachable) return;
     unreachable = true;
     log.warn({ err: error }, 'Redis is unreachable: rate limits and the sign-in throttle count per instance until it is back');

@@ -133,6 +133,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const apollo = await createApollo(schema, serializeError);
 
   services.invalidations.onError = (error) => currentRequestLog(app.log).error({ err: error }, 'invalidation fan-out through Redis failed');
+  services.invalidations.onRecovered = () => app.log.info('invalidation fan-out through Redis works again');
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
+import { reconnectIfStalled } from '../redis-stall.ts';
 
 /**
  * A change that instances' caches must forget at once: a record by kind and id, or everything (`all`, after this
@@ -21,8 +22,13 @@ export interface InvalidationBus {
   publish(invalidation: Invalidation): Promise<void>;
   subscribe(listener: (invalidation: Invalidation) => void): void;
   close(): Promise<void>;
-  /** Where Redis failures are reported; server.ts sets the log. */
+  /**
+   * Where Redis failures are reported, once when fan-out through Redis starts failing (not at each reconnection
+   * attempt while Redis is away); server.ts sets the log.
+   */
   onError: (error: unknown) => void;
+  /** Told once fan-out through Redis works again, publishing and subscribed, after a failure went to `onError`. */
+  onRecovered: () => void;
 }
 
 /** One channel for every deployment sharing a Redis: ids are UUIDv7, so another deployment's events only cost a miss. */
@@ -38,13 +44,33 @@ function isInvalidation(value: unknown): value is Invalidation {
 
 export function createInvalidationBus(redis?: Redis): InvalidationBus {
   const local = new EventEmitter();
-  // The subscription is queued until the connection is up, and renewed by ioredis after each reconnection.
-  const subscriber = redis?.duplicate({ enableOfflineQueue: true });
+  // Subscribes at each `ready` (below) rather than leaving it to ioredis: a subscription requested while Redis was away
+  // or not answering (offline queue, command timeout) would be dropped, and never renewed.
+  const subscriber = redis?.duplicate({ autoResubscribe: false });
+  const failing = { publishing: false, subscribed: false };
+  const failed = (side: keyof typeof failing, error: unknown) => {
+    const already = failing.publishing || failing.subscribed;
+    failing[side] = true;
+    if (!already) bus.onError(error);
+  };
+  const works = (side: keyof typeof failing) => {
+    if (!failing[side]) return;
+    failing[side] = false;
+    if (!failing.publishing && !failing.subscribed) bus.onRecovered();
+  };
   const bus: InvalidationBus = {
     async publish(invalidation) {
       local.emit(EVENT, invalidation);
       // The change is committed already: a Redis failure is logged, and other instances' caches expire on their own.
-      if (redis !== undefined) await redis.publish(CHANNEL, JSON.stringify(invalidation)).catch((error: unknown) => bus.onError(error));
+      // It waits at most the client's command timeout, and fails at once while Redis is disconnected.
+      if (redis === undefined) return;
+      await redis.publish(CHANNEL, JSON.stringify(invalidation)).then(
+        () => works('publishing'),
+        (error: unknown) => {
+          reconnectIfStalled(redis, error);
+          failed('publishing', error);
+        },
+      );
     },
     subscribe(listener) {
       local.on(EVENT, listener);
@@ -54,8 +80,10 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
       subscriber?.disconnect();
     },
     onError: () => {},
+    onRecovered: () => {},
   };
-  if (subscriber !== undefined) {
+  if (redis !== undefined && subscriber !== undefined) {
+    redis.on('ready', () => works('publishing'));
     subscriber.on('message', (_channel: string, message: string) => {
       let invalidation: unknown;
       try {
@@ -68,11 +96,16 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
     // Whatever was published while the subscription was down is lost: forget everything once it is back.
     let subscribedOnce = false;
     subscriber.on('ready', () => {
-      if (subscribedOnce) local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
-      subscribedOnce = true;
+      subscriber.subscribe(CHANNEL).then(
+        () => {
+          if (subscribedOnce) local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
+          subscribedOnce = true;
+          works('subscribed');
+        },
+        (error: unknown) => failed('subscribed', error),
+      );
     });
-    subscriber.on('error', (error: unknown) => bus.onError(error));
-    subscriber.subscribe(CHANNEL).catch((error: unknown) => bus.onError(error));
+    subscriber.on('error', (error: unknown) => failed('subscribed', error));
   }
   return bus;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { RedisLink } from '../support/redis-link.ts';
 import { settled } from '../support/second-instance.ts';
 
 /**
@@ -10,9 +11,28 @@ import { settled } from '../support/second-instance.ts';
  * last (ioredis queued every command behind its reconnection attempts).
  */
 const MAX = 3;
-const lines: { level: number; msg: string }[] = [];
-const logStream = { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) };
-const said = (message: string) => lines.filter((line) => line.msg.startsWith(message)).length;
+const FAN_OUT_FAILED = 'invalidation fan-out through Redis failed';
+
+/** The service's log lines, and how many begin with `message`. */
+function collectLog() {
+  const lines: { level: number; msg: string }[] = [];
+  const logStream = { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) };
+  const said = (message: string) => lines.filter((line) => line.msg.startsWith(message)).length;
+  return { logStream, said };
+}
+
+/** The answer, or a failure naming `what` if there is none within `ms`: a request waiting on Redis fails the test rather than hanging it. */
+async function within<T>(ms: number, what: string, answer: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function timed(request: () => Promise<{ status: number; headers: Headers }>) {
   const started = performance.now();
@@ -21,6 +41,7 @@ async function timed(request: () => Promise<{ status: number; headers: Headers }
 }
 
 describe('Redis unreachable from the start', () => {
+  const { logStream, said } = collectLog();
   let app: TestApp;
   beforeAll(async () => {
     // Nothing listens on port 1: every connection attempt is refused.
@@ -50,38 +71,8 @@ describe('Redis unreachable from the start', () => {
   });
 });
 
-/** A TCP proxy to the real Redis that the test can cut and restore, as a network partition would. */
-class RedisLink {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private readonly target: URL;
-  port = 0;
-
-  constructor(target: URL) {
-    this.target = target;
-  }
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = new Socket().connect(Number(this.target.port || 6379), this.target.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket)).on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  async cut(): Promise<void> {
-    const closed = new Promise((resolve) => this.server?.close(resolve));
-    for (const socket of this.sockets) socket.destroy();
-    await closed;
-  }
-}
-
 describe.runIf(process.env['REDIS_URL'])('Redis lost while running, then back', () => {
+  const { logStream, said } = collectLog();
   let app: TestApp;
   let link: RedisLink;
   beforeAll(async () => {
@@ -102,8 +93,64 @@ describe.runIf(process.env['REDIS_URL'])('Redis lost while running, then back', 
       expect(answer.status).toBe(200);
       expect(answer.ms).toBeLessThan(1_000);
     }
+    // Several reconnection attempts, each failing: the invalidation subscription's failure is logged once, not each time.
+    await pause(3_000);
+    expect(said(FAN_OUT_FAILED)).toBe(1);
     await link.open();
     expect(await settled(async () => said('Redis is reachable again'), (count) => count === 1)).toBe(1);
     expect((await app.http.get('/users')).status).toBe(200);
+  });
+});
+
+describe.runIf(process.env['REDIS_URL'])('Redis stops answering, its connections open (a partition, a frozen server)', () => {
+  const { logStream, said } = collectLog();
+  const redisPrefix = `gatehouse-test-${randomUUID()}-`;
+  let app: TestApp;
+  let link: RedisLink;
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = new Redis(process.env['REDIS_URL']!);
+    link = new RedisLink(new URL(process.env['REDIS_URL']!));
+    await link.open();
+    app = await startTestApp({ redisUrl: `redis://127.0.0.1:${link.port}`, rateLimit: { max: 1_000, windowMs: 60_000, redisPrefix } }, { logStream });
+  });
+  afterAll(async () => {
+    link?.thaw();
+    await app?.close();
+    await link?.cut();
+    redis?.disconnect();
+  });
+
+  it('answers every request, writes that publish an invalidation included, and shares the counters again once it answers', async () => {
+    const created = await app.http.post('/api-keys', { name: 'revoked while Redis is frozen', permissions: ['users:read'] });
+    expect(created.status).toBe(201);
+    expect((await app.http.get('/users')).status).toBe(200);
+
+    link.freeze();
+    // Bounds far above the commands' timeout, for a loaded machine: what they catch is waiting for ever.
+    const first = await Promise.all([
+      within(5_000, '/healthz', fetch(`${app.baseUrl}/healthz`)),
+      within(5_000, '/readyz', fetch(`${app.baseUrl}/readyz`)),
+      within(5_000, 'GET /users', app.http.get('/users')),
+      within(5_000, 'DELETE /api-keys/:keyId', app.http.delete(`/api-keys/${created.body.key.id}`)),
+    ]);
+    expect(first.map((answer) => answer.status)).toEqual([200, 200, 200, 204]);
+    const later = await Promise.all([
+      within(5_000, 'later /healthz', fetch(`${app.baseUrl}/healthz`)),
+      within(5_000, 'later GET /users', app.http.get('/users')),
+    ]);
+    expect(later.map((answer) => answer.status)).toEqual([200, 200]);
+    await pause(2_000);
+    expect(said('Redis is unreachable')).toBe(1);
+    expect(said(FAN_OUT_FAILED)).toBe(1);
+
+    link.thaw();
+    expect(await settled(async () => said('Redis is reachable again'), (count) => count === 1)).toBe(1);
+    expect(await settled(async () => said('invalidation fan-out through Redis works again'), (count) => count === 1)).toBe(1);
+    // Counted in Redis again: what another instance adds to the shared counters shows in this one's answers.
+    const before = Number((await app.http.get('/users')).headers.get('x-ratelimit-remaining'));
+    for (const key of await redis.keys(`${redisPrefix}*`)) await redis.incrby(key, 10);
+    const after = Number((await app.http.get('/users')).headers.get('x-ratelimit-remaining'));
+    expect(before - after).toBe(11);
   });
 });

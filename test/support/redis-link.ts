@@ -1,0 +1,68 @@
+import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
+
+/**
+ * A TCP proxy to the real Redis that a test can break as networks do: `cut` closes every connection and refuses new
+ * ones (Redis stopped), `freeze` stops forwarding while keeping every connection, new ones included, open (a partition,
+ * a frozen server: nothing fails, nothing answers). `open` and `thaw` undo them.
+ */
+export class RedisLink {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private readonly target: URL;
+  private frozen = false;
+  port = 0;
+
+  constructor(target: URL) {
+    this.target = target;
+  }
+
+  async open(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = new Socket().connect(Number(this.target.port || 6379), this.target.hostname);
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
+      for (const socket of pair) {
+        this.sockets.add(socket);
+        socket.on('close', () => {
+          this.sockets.delete(socket);
+          this.pairs.delete(pair);
+        });
+        socket.on('error', () => undefined);
+      }
+      if (this.frozen) this.stop(pair);
+      else this.forward(pair);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  async cut(): Promise<void> {
+    const closed = new Promise((resolve) => this.server?.close(resolve));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  freeze(): void {
+    this.frozen = true;
+    for (const pair of this.pairs) this.stop(pair);
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const pair of this.pairs) this.forward(pair);
+  }
+
+  private forward([client, upstream]: [Socket, Socket]): void {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+
+  /** What arrives meanwhile stays in the sockets' buffers, and is forwarded on `thaw`, as TCP delivers it after a partition. */
+  private stop([client, upstream]: [Socket, Socket]): void {
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    client.pause();
+    upstream.pause();
+  }
+}
