@@ -5,9 +5,15 @@ import { SigningKey } from '../db/entities/index.ts';
 import { newId } from '../ids.ts';
 import { generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey } from './jwt.ts';
 
-/** Access tokens live at most this long, so a retired key must keep verifying for this long after retirement. */
+/** Access tokens live at most this long. */
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
+/** How long an instance uses the keys it read before reading them again. */
 const CACHE_MS = 30_000;
+/**
+ * How long a retired key keeps verifying after its retirement: another instance may go on signing with it until its
+ * cache expires, and those tokens live their full lifetime from then.
+ */
+export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
 
 /**
  * The service's signing keys, kept in the database so every instance signs and verifies with the same set
@@ -30,7 +36,7 @@ export class SigningKeyStore {
 
   private async load(force = false): Promise<SigningKey[]> {
     if (!force && this.cached !== undefined && Date.now() - this.cached.at < CACHE_MS) return this.cached.keys;
-    const horizon = new Date(Date.now() - MAX_ACCESS_TOKEN_SECONDS * 1000);
+    const horizon = new Date(Date.now() - RETIRED_KEY_VERIFIES_MS);
     const keys = await this.em.fork().find(
       SigningKey,
       { $or: [{ status: 'active' }, { retiredAt: { $gt: horizon } }] },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SigningKeyStore } from '../../src/auth/signing-keys.ts';
+import { MAX_ACCESS_TOKEN_SECONDS, RETIRED_KEY_VERIFIES_MS, SigningKeyStore } from '../../src/auth/signing-keys.ts';
 import { SigningKey } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -32,6 +32,23 @@ describe('signing keys', () => {
     const published = (await keys.publicJwks()).map((jwk) => jwk.kid);
     expect(published).toEqual(expect.arrayContaining([kid, header(before).kid]));
     expect((await keys.publicJwks()).every((jwk) => !('d' in jwk))).toBe(true);
+  });
+
+  it('a retired key verifies for a token lifetime after the last moment another instance may have signed with it (its cache)', async () => {
+    const keys = app.gatehouse.services.signingKeys;
+    // Signed by an instance that had not yet read the rotation (its cache lasts 30 s), just before it did.
+    const token = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] });
+    const kid = header(token).kid!;
+    await keys.rotate();
+    const retireAgo = async (ms: number) => {
+      await app.gatehouse.services.orm.em.getConnection().execute('update signing_key set retired_at = ? where kid = ?', [new Date(Date.now() - ms), kid]);
+      // Another instance reading the keys afresh.
+      return new SigningKeyStore(app.gatehouse.services.orm.em.fork(), app.gatehouse.services.config.publicUrl);
+    };
+    const late = await retireAgo(MAX_ACCESS_TOKEN_SECONDS * 1000 + 20_000);
+    expect((await late.publicJwks()).map((jwk) => jwk.kid)).toContain(kid);
+    const gone = await retireAgo(RETIRED_KEY_VERIFIES_MS + 1_000);
+    expect((await gone.publicJwks()).map((jwk) => jwk.kid)).not.toContain(kid);
   });
 
   it('refuses alg none, a tampered payload, and a token of another audience', async () => {

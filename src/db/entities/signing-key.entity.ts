@@ -4,7 +4,8 @@ export type SigningKeyStatus = 'active' | 'retired';
 
 /**
  * The service's own JWT signing keys (service-wide, not application-owned). The newest `active` key signs;
- * `retired` keys keep verifying until `retiredAt` plus the longest token lifetime has passed.
+ * `retired` keys keep verifying until `retiredAt` plus the longest token lifetime and the 30 s an instance may still
+ * sign with them (src/auth/signing-keys.ts) have passed.
  */
 const SigningKeySchema = defineEntity({
   name: 'SigningKey',
