@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeyCache } from './auth/api-key-cache.ts';
-import { ClientSecretBox } from './auth/client-secrets.ts';
+import { SecretBox } from './auth/client-secrets.ts';
 import { shareArgon2Among } from './auth/password-hash.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
@@ -43,7 +43,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const signingKeys = new SigningKeyStore(database.orm.em, config.publicUrl);
   await signingKeys.ensureActiveKey();
   const cursors = new CursorCodec(await serviceSecret(em, 'cursor'));
-  const clientSecrets = new ClientSecretBox(await serviceSecret(em, 'client-secrets'));
+  const clientSecrets = new SecretBox(await serviceSecret(em, 'client-secrets'), 'client secrets');
+  const storedSecrets = new SecretBox(await serviceSecret(em, 'stored-secrets'), 'stored secrets');
   const cookieSecret = await serviceSecret(em, 'oidc-cookies');
   // Commands fail at once while Redis is unreachable (no offline queue), and after 500 ms when it stops answering on
   // an open connection (a partition, a frozen server; it answers in a millisecond, so only such a Redis, or an event
@@ -67,7 +68,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
   const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings, refusalTiming: new RefusalTiming() };
+  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, storedSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings, refusalTiming: new RefusalTiming() };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closing: Promise<void> | undefined;
   return {

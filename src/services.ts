@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
-import type { ClientSecretBox } from './auth/client-secrets.ts';
+import type { SecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import type { CursorCodec } from './domain/pagination.ts';
@@ -16,7 +16,9 @@ export interface Services {
   readonly orm: MikroORM;
   readonly signingKeys: SigningKeyStore;
   readonly cursors: CursorCodec;
-  readonly clientSecrets: ClientSecretBox;
+  readonly clientSecrets: SecretBox;
+  /** Seals the e-mail and auth providers' stored credentials (src/domain/stored-secrets.ts). */
+  readonly storedSecrets: SecretBox;
   /** Tells every instance what its caches must forget; publish after the change has committed. */
   readonly invalidations: InvalidationBus;
   /** The API keys recently authenticated here (authenticate.ts). */

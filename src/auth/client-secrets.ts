@@ -11,11 +11,16 @@ export function generateClientSecret(): string {
   return CLIENT_SECRET_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export class ClientSecretBox {
+/**
+ * Secrets the service must read back in clear, sealed with AES-256-GCM under a key derived from a service secret and
+ * the box's purpose (one key per purpose): OAuth client secrets, and the stored credentials of e-mail and auth
+ * providers (src/domain/stored-secrets.ts).
+ */
+export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(serviceSecret: string) {
-    this.key = createHash('sha256').update('gatehouse client secrets\0').update(serviceSecret).digest();
+  constructor(serviceSecret: string, purpose: string) {
+    this.key = createHash('sha256').update(`gatehouse ${purpose}\0`).update(serviceSecret).digest();
   }
 
   encrypt(secret: string): string {
@@ -27,9 +32,10 @@ export class ClientSecretBox {
 
   decrypt(encrypted: string): string {
     const [iv, tag, sealed] = encrypted.split('.').map((part) => Buffer.from(part, 'base64url'));
-    if (iv === undefined || tag === undefined || sealed === undefined) throw new Error('malformed encrypted client secret');
+    if (iv === undefined || tag === undefined || sealed === undefined) throw new Error('malformed sealed secret');
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8');
   }
 }
+

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { errors, type Adapter, type AdapterPayload, type ClientMetadata } from 'oidc-provider';
-import type { ClientSecretBox } from '../auth/client-secrets.ts';
+import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
@@ -25,7 +25,7 @@ import { clientMetadata, gatehouseData } from './clients.ts';
  */
 export interface AdapterDependencies {
   readonly orm: MikroORM;
-  readonly clientSecrets: ClientSecretBox;
+  readonly clientSecrets: SecretBox;
   readonly surfaces: SurfaceRouter;
   readonly clients: ClientCache;
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ClientMetadata } from 'oidc-provider';
-import type { ClientSecretBox } from '../auth/client-secrets.ts';
+import type { SecretBox } from '../auth/client-secrets.ts';
 import type { OAuthClient, OAuthClientType } from '../db/entities/oauth-client.entity.ts';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -32,7 +32,7 @@ const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: C
  * An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear), or
  * undefined for a row that cannot authenticate (a secret method without a secret, private_key_jwt without keys).
  */
-export function clientMetadata(client: OAuthClient, secrets: ClientSecretBox, now: Date): ClientMetadata | undefined {
+export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Date): ClientMetadata | undefined {
   const usesSecret = client.authMethod === 'client_secret_basic' || client.authMethod === 'client_secret_post';
   if (usesSecret && client.secretEncrypted == null) return undefined;
   if (client.authMethod === 'private_key_jwt' && (client.jwks == null || client.jwks.keys.length === 0)) return undefined;

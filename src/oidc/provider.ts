@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
-import type { ClientSecretBox } from '../auth/client-secrets.ts';
+import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
@@ -65,7 +65,7 @@ export interface OidcDependencies {
   readonly config: Config;
   readonly orm: MikroORM;
   readonly signingKeys: SigningKeyStore;
-  readonly clientSecrets: ClientSecretBox;
+  readonly clientSecrets: SecretBox;
   /** The clients recently read (adapter.ts). */
   readonly clients: ClientCache;
   /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */

@@ -67,6 +67,12 @@ describe('application auth providers', () => {
     });
     expect(JSON.stringify(oauth.body)).not.toContain(CLIENT_SECRET);
     google = oauth.body;
+    // Stored sealed: the table holds no secret's value.
+    const [stored] = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ secrets: Record<string, string> }[]>('select secrets from auth_provider where id = ?', [google.id]);
+    expect(JSON.stringify(stored!.secrets)).not.toContain(CLIENT_SECRET);
+    expect(app.gatehouse.services.storedSecrets.decrypt(stored!.secrets['clientSecret']!)).toBe(CLIENT_SECRET);
 
     const read = await app.http.get(`/auth-providers/${google.id}`);
     expect(read.body).toEqual(oauth.body);

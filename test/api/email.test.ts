@@ -45,11 +45,20 @@ async function tenantKey(tenantId: string, permissions: string[] = ['*']): Promi
   return app.as({ apiKey: secret });
 }
 
+/** The stored secrets, unsealed; each is stored sealed, never as its value. */
 async function storedSecrets(tenantId: string | null): Promise<Record<string, string> | null> {
   const em = app.gatehouse.services.orm.em.fork();
   // filters off: the test inspects the stored row directly.
   const row = await em.findOne(Setting, { applicationId: app.root.applicationId, tenantId, feature: 'email_provider' }, { filters: false });
-  return row?.secrets ?? null;
+  if (row?.secrets == null) return null;
+  const box = app.gatehouse.services.storedSecrets;
+  return Object.fromEntries(
+    Object.entries(row.secrets).map(([name, sealed]) => {
+      const secret = box.decrypt(sealed);
+      expect(sealed).not.toContain(secret);
+      return [name, secret];
+    }),
+  );
 }
 
 const inTenant = (tenantId: string, path: string) => `${appPath}/tenants/${tenantId}${path}`;
@@ -218,7 +227,7 @@ describe.skipIf(usingEmbeddedDatabase())('e-mail provider, concurrent PUTs', () 
       }
       await em.execute(`update setting set value = ?::jsonb, secrets = ?::jsonb where id = ?`, [
         JSON.stringify({ type: 'sendgrid', fromAddress: 'hello@acme.test', fromName: null, replyTo: null, smtp: null, ses: null }),
-        JSON.stringify({ apiKey: 'SG.concurrent' }),
+        JSON.stringify({ apiKey: app.gatehouse.services.storedSecrets.encrypt('SG.concurrent') }),
         row!.id,
       ]);
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ClientSecretBox, generateClientSecret } from '../../src/auth/client-secrets.ts';
+import { SecretBox, generateClientSecret } from '../../src/auth/client-secrets.ts';
 
-describe('ClientSecretBox', () => {
+describe('SecretBox', () => {
   it('round-trips a secret and never stores it in clear', () => {
-    const box = new ClientSecretBox('service secret');
+    const box = new SecretBox('service secret', 'client secrets');
     const secret = generateClientSecret();
     const sealed = box.encrypt(secret);
     expect(sealed).not.toContain(secret.slice(4));
@@ -12,10 +12,10 @@ describe('ClientSecretBox', () => {
   });
 
   it('refuses a secret sealed under another key or altered', () => {
-    const sealed = new ClientSecretBox('one').encrypt('ghs_x');
-    expect(() => new ClientSecretBox('two').decrypt(sealed)).toThrow();
+    const sealed = new SecretBox('one', 'client secrets').encrypt('ghs_x');
+    expect(() => new SecretBox('two', 'client secrets').decrypt(sealed)).toThrow();
     const [iv, tag, body] = sealed.split('.') as [string, string, string];
     const altered = `${iv}.${tag}.${Buffer.from('other').toString('base64url')}${body.slice(7)}`;
-    expect(() => new ClientSecretBox('one').decrypt(altered)).toThrow();
+    expect(() => new SecretBox('one', 'client secrets').decrypt(altered)).toThrow();
   });
 });

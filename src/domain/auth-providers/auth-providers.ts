@@ -67,6 +67,9 @@ export function presentAuthProvider(provider: AuthProvider, source: Source | nul
   };
 }
 
+/** Stored credentials are sealed (a dump of the table reveals none), as OAuth client secrets are. */
+const sealWith = (scope: Scope) => (secret: string) => scope.services.storedSecrets.encrypt(secret);
+
 /** What the audit log keeps of a provider: its presented form (secret names only). */
 const snapshot = (provider: AuthProvider) => {
   const { id, tenantId, type, name, enabled, config, secretsSet } = presentAuthProvider(provider, null);
@@ -157,7 +160,7 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
   const type = typeOf(input.type);
   if (scope.tenantId !== null) await assertTenantExists(scope, scope.tenantId);
   const config = parseConfig(type, input.config);
-  const secrets = mergeSecrets(type, config, null, input.secrets);
+  const secrets = mergeSecrets(type, config, null, input.secrets, sealWith(scope));
   if (input.enabled === null) throw invalid('enabled', 'enabled may not be null');
   const name = input.name == null ? defaultProviderName(type, config) : displayName('name', input.name);
   const provider = await uniquely(type === 'oauth' ? 'config.provider' : 'type', `A ${type} provider of this scope`, () =>
@@ -215,7 +218,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
         if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
         found.config = config;
       }
-      found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets);
+      found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));
       if (name !== undefined) found.name = name;
       if (enabled !== undefined) found.enabled = enabled;
       recordAudit(em, scope, { action: 'auth_provider.update', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });

@@ -220,9 +220,16 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
 /**
  * The stored secrets after a write: `changes` (a string sets one, null removes one) merged into `stored`; secrets
  * that no longer apply to the configuration are dropped; unknown or missing required ones are 422 naming
- * `secrets.<name>`. Never returned to a caller: only their names leave (`secretsSet`).
+ * `secrets.<name>`. Each new value is stored as `seal` makes it (encrypted: the stored ones are already). Never
+ * returned to a caller: only their names leave (`secretsSet`).
  */
-export function mergeSecrets(type: AuthProviderType, config: Config, stored: Readonly<Record<string, string>> | null, changes: unknown): Record<string, string> | null {
+export function mergeSecrets(
+  type: AuthProviderType,
+  config: Config,
+  stored: Readonly<Record<string, string>> | null,
+  changes: unknown,
+  seal: (secret: string) => string,
+): Record<string, string> | null {
   if (changes !== undefined && changes !== null && !isPlainObject(changes)) throw invalid('secrets', 'secrets must be an object');
   const spec = AUTH_PROVIDER_SPECS[type].secrets;
   const merged: Record<string, string> = {};
@@ -251,7 +258,7 @@ export function mergeSecrets(type: AuthProviderType, config: Config, stored: Rea
         throw invalid(path, `${path} must be a PEM-encoded private key`);
       }
     }
-    merged[name] = value;
+    merged[name] = seal(value);
   }
   for (const [name, secret] of Object.entries(spec)) {
     const applies = secret.applies === undefined || secret.applies(config);

@@ -19,7 +19,7 @@ import { email, isControlFree } from '../validate.ts';
  * The account transactional e-mail goes out through, and its From address: one for the application and, while
  * `emailProviderScope` = `tenant`, one per tenant that sets its own (own account, own From domain). Stored
  * configuration only: sending is another component's job. Secrets (SMTP password, API keys) are write-only: they
- * live in the setting's `secrets` column and leave only as the names in `secretsSet`.
+ * live in the setting's `secrets` column, sealed (tenancy/settings.ts), and leave only as the names in `secretsSet`.
  */
 export const EMAIL_PROVIDER_TYPES = ['gatehouse', 'smtp', 'sendgrid', 'ses', 'postmark', 'resend'] as const;
 export type EmailProviderType = (typeof EMAIL_PROVIDER_TYPES)[number];

@@ -1,4 +1,4 @@
-import { generateClientSecret, type ClientSecretBox } from '../../auth/client-secrets.ts';
+import { generateClientSecret, type SecretBox } from '../../auth/client-secrets.ts';
 import type { OAuthClient } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
 
@@ -24,7 +24,7 @@ export function gracePeriodSeconds(input: RotateSecretInput | null | undefined):
 }
 
 /** Gives a new client its first secret; returns it in clear, the one time it is shown. */
-export function setFirstSecret(box: ClientSecretBox, client: OAuthClient): string {
+export function setFirstSecret(box: SecretBox, client: OAuthClient): string {
   const secret = generateClientSecret();
   client.secretEncrypted = box.encrypt(secret);
   client.previousSecretEncrypted = null;
@@ -36,7 +36,7 @@ export function setFirstSecret(box: ClientSecretBox, client: OAuthClient): strin
  * Replaces the secret; the replaced one stays valid for `graceSeconds` (0: it stops with the commit). Only the secret
  * just replaced is kept: a second rotation within a grace period ends the first one's grace.
  */
-export function rotateSecret(box: ClientSecretBox, client: OAuthClient, graceSeconds: number, now: Date): string {
+export function rotateSecret(box: SecretBox, client: OAuthClient, graceSeconds: number, now: Date): string {
   const secret = generateClientSecret();
   const replaced = client.secretEncrypted ?? null;
   client.secretEncrypted = box.encrypt(secret);

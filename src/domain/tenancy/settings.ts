@@ -1,5 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../../auth/client-secrets.ts';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { Setting, Tenant } from '../../db/entities/index.ts';
@@ -106,12 +107,17 @@ export interface SettingWrite {
   action: string;
 }
 
-function mergeSecrets(stored: Record<string, string> | null | undefined, changes: Record<string, string | null> | undefined) {
+/** The stored secrets after a write: each new value sealed (a dump of the table reveals none), null removing one. */
+function mergeSecrets(
+  stored: Record<string, string> | null | undefined,
+  changes: Record<string, string | null> | undefined,
+  box: SecretBox,
+): Record<string, string> | null {
   if (changes === undefined) return stored ?? null;
   const merged: Record<string, string> = { ...(stored ?? {}) };
   for (const [name, value] of Object.entries(changes)) {
     if (value === null) delete merged[name];
-    else merged[name] = value;
+    else merged[name] = box.encrypt(value);
   }
   return Object.keys(merged).length === 0 ? null : merged;
 }
@@ -142,11 +148,11 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
       feature: write.feature,
       key: write.key,
       value,
-      secrets: mergeSecrets(null, secrets),
+      secrets: mergeSecrets(null, secrets, scope.services.storedSecrets),
     });
   } else {
     existing.value = value;
-    existing.secrets = mergeSecrets(existing.secrets, secrets);
+    existing.secrets = mergeSecrets(existing.secrets, secrets, scope.services.storedSecrets);
     row = existing;
   }
   recordAudit(em, scope, {
