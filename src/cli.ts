@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
-import { readEmbeddedLock } from './db/embedded.ts';
+import { EmbeddedDatabaseInUse, openEmbeddedDatabase, readEmbeddedLock } from './db/embedded.ts';
 import { openDatabase, type Database } from './db/orm.ts';
 import { bootstrap } from './domain/bootstrap.ts';
 
@@ -37,10 +37,52 @@ function readArguments(argv: string[]) {
   }
 }
 
+/** How long a command waits for an instance that is starting (or another command) to let it in. */
+const OWNER_WAIT_MS = 120_000;
+
 /**
- * With the embedded database, commands go through the running instance's socket when one owns the data
- * directory (PGlite allows one process), and open the directory themselves otherwise.
+ * With the embedded database, commands go through the running instance's socket when one owns the data directory
+ * (PGlite allows one process), and open the directory themselves when nobody does. While its owner has not published
+ * a socket (a server starting, another command) they wait for it, and refuse after OWNER_WAIT_MS: never open it too.
  */
+async function openForCommand(config: Config): Promise<{ database: Database; close: () => Promise<void> }> {
+  if (config.databaseUrl !== undefined) {
+    const database = await openDatabase(config);
+    return { database, close: () => database.close() };
+  }
+  const deadline = Date.now() + OWNER_WAIT_MS;
+  let waiting = false;
+  for (;;) {
+    const owner = await readEmbeddedLock(config.dataDir);
+    if (owner?.url !== undefined) {
+      const database = await openDatabase(config, { url: owner.url, poolMax: 1 });
+      return { database, close: () => database.close() };
+    }
+    if (owner === undefined) {
+      let embedded;
+      try {
+        embedded = await openEmbeddedDatabase(config.dataDir, { publish: false });
+      } catch (error) {
+        // Another process took the directory between the look and the open: go through it, or wait for it.
+        if (error instanceof EmbeddedDatabaseInUse) continue;
+        throw error;
+      }
+      const opened = embedded;
+      try {
+        const database = await openDatabase(config, { url: opened.url, poolMax: opened.poolMax });
+        return { database, close: () => database.close().finally(() => opened.stop()) };
+      } catch (error) {
+        await opened.stop();
+        throw error;
+      }
+    }
+    if (owner.pid === undefined || Date.now() >= deadline) throw new EmbeddedDatabaseInUse(config.dataDir, owner);
+    if (!waiting) process.stderr.write(`gatehouse: waiting for process ${owner.pid}, which holds the embedded database in ${config.dataDir}\n`);
+    waiting = true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const parsed = readArguments(argv);
   const command = parsed !== undefined && parsed.positionals.length === 1 ? COMMANDS[parsed.positionals[0] as string] : undefined;
@@ -50,13 +92,19 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values } = parsed;
   const config = loadConfigOrExit();
-  const running = config.databaseUrl === undefined ? await readEmbeddedLock(config.dataDir) : undefined;
-  const database = await openDatabase(config, running === undefined ? {} : { url: running.url, poolMax: 1 });
+  let opened;
   try {
-    process.stdout.write(`${await command(database, config, values.json === true)}\n`);
+    opened = await openForCommand(config);
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
+    process.stderr.write(`gatehouse: ${error.message}\n`);
+    return 1;
+  }
+  try {
+    process.stdout.write(`${await command(opened.database, config, values.json === true)}\n`);
     return 0;
   } finally {
-    await database.close();
+    await opened.close();
   }
 }
 

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
-import { startGatehouse } from './app.ts';
+import { startGatehouse, type Gatehouse } from './app.ts';
 import type { Config } from './config.ts';
+import { EmbeddedDatabaseInUse } from './db/embedded.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
 import { announceListening } from './log.ts';
 
@@ -14,7 +15,15 @@ const RELAYED_SIGNAL_MS = 1_000;
  * signal comes a moment later, it exits 1 without waiting for them. It exits 1 too when it cannot listen.
  */
 export async function serve(config: Config): Promise<void> {
-  const gatehouse = await startGatehouse(config);
+  let gatehouse: Gatehouse;
+  try {
+    gatehouse = await startGatehouse(config);
+  } catch (error) {
+    // Another process holds the embedded database: a refusal for the operator, one line, nothing opened.
+    if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
+    process.stderr.write(`gatehouse: ${error.message}\n`);
+    process.exit(1);
+  }
   const log = gatehouse.server.app.log;
   try {
     await gatehouse.server.app.listen({ port: config.port, host: config.host });

@@ -1,9 +1,16 @@
-import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, link, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The embedded PostgreSQL: PGlite on a file data directory, served on 127.0.0.1 by PGLiteSocketServer so
- * that the ordinary PostgreSQL driver talks to it. Loaded lazily: a DATABASE_URL deployment never imports it.
+ * The embedded PostgreSQL: PGlite on a file data directory, served by PGLiteSocketServer on a Unix domain socket inside
+ * that directory so that the ordinary PostgreSQL driver talks to it. PGlite is loaded when a directory is opened: a
+ * DATABASE_URL deployment never loads it.
+ *
+ * Only the service's OS user may reach it: the socket server has no authentication at all (any password is accepted),
+ * so the socket is a file in the 0700 data directory rather than a loopback port every local user could connect to,
+ * and every file PGlite writes is the owner's alone (0600 files, 0700 directories, as PostgreSQL itself insists).
  */
 export interface EmbeddedDatabase {
   readonly url: string;
@@ -17,63 +24,273 @@ export const EMBEDDED_MAX_CONNECTIONS = 5;
 /** The server keeps one socket connection free for `gatehouse bootstrap` run beside it. */
 export const EMBEDDED_SERVER_POOL = EMBEDDED_MAX_CONNECTIONS - 1;
 
-/** The lock file names the process that owns the data directory and the socket it serves it on. */
+/**
+ * The lock file names the process that owns the data directory, and the socket it serves it on once it does. It is
+ * created with the owner's pid in it, atomically, before PGlite opens anything (PGlite does not lock its directory:
+ * STACK.md, rule 4).
+ */
 export interface EmbeddedLock {
-  pid: number;
-  url: string;
+  /** Undefined for a file that cannot be read as a lock (empty, truncated): held all the same, as nobody can say by whom. */
+  pid: number | undefined;
+  /** The owner's start time (/proc, clock ticks since boot), so that a pid reused after a crash is not taken for the owner. */
+  started?: string;
+  /** The socket's URL, once the owner serves the database; absent while it starts, and while a command uses the directory alone. */
+  url?: string;
 }
 
-const LOCK_FILE = 'gatehouse.lock';
+/** Another process holds the data directory: the refusal's message is one line, fit for an operator. */
+export class EmbeddedDatabaseInUse extends Error {
+  readonly owner: EmbeddedLock;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  constructor(dataDir: string, owner: EmbeddedLock) {
+    super(
+      owner.pid === undefined
+        ? `the embedded database in ${dataDir} is locked by ${join(dataDir, LOCK_FILE)}, which names no process: delete it if no gatehouse process uses this directory`
+        : `the embedded database in ${dataDir} is in use by process ${owner.pid} (${owner.url ?? 'starting, or running a command'})`,
+    );
+    this.name = 'EmbeddedDatabaseInUse';
+    this.owner = owner;
   }
 }
 
-/** The running instance that owns `dataDir`, if any (PGlite does not lock its directory: rule 4). */
-export async function readEmbeddedLock(dataDir: string): Promise<EmbeddedLock | undefined> {
+const LOCK_FILE = 'gatehouse.lock';
+/** libpq's and node-postgres's name for a socket in a directory (`host`) and at a port. */
+const SOCKET_PORT = 5432;
+const SOCKET_FILE = `.s.PGSQL.${SOCKET_PORT}`;
+/** sun_path holds 108 bytes on Linux, 104 on the BSDs and macOS. */
+const MAX_SOCKET_PATH = 100;
+
+/** Lock files taken by this process, so that a lock naming our own pid is told apart from one left by a predecessor. */
+const heldHere = new Set<string>();
+
+async function processStartTime(pid: number): Promise<string | undefined> {
   try {
-    const lock = JSON.parse(await readFile(join(dataDir, LOCK_FILE), 'utf8')) as EmbeddedLock;
-    return isAlive(lock.pid) ? lock : undefined;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Field 22 (starttime); the command name (field 2) may hold spaces and parentheses, so count from its end.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
   }
 }
 
-async function acquireLock(dataDir: string): Promise<string> {
-  const path = join(dataDir, LOCK_FILE);
-  const owner = await readEmbeddedLock(dataDir);
-  if (owner !== undefined && owner.pid !== process.pid) {
-    throw new Error(`the embedded database in ${dataDir} is in use by process ${owner.pid} (${owner.url})`);
+async function isOwnerAlive(lock: EmbeddedLock & { pid: number }, lockPath: string): Promise<boolean> {
+  // Our own pid in a lock this process did not take: a predecessor's (a container restarts its process as pid 1).
+  if (lock.pid === process.pid) return heldHere.has(lockPath);
+  try {
+    process.kill(lock.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  await rm(path, { force: true });
-  const handle = await open(path, 'wx');
-  await handle.close();
-  return path;
+  if (lock.started === undefined) return true;
+  const started = await processStartTime(lock.pid);
+  return started === undefined || started === lock.started;
 }
 
-export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
-  await mkdir(dataDir, { recursive: true });
+function parseLock(text: string): EmbeddedLock {
+  try {
+    const parsed = JSON.parse(text) as Partial<EmbeddedLock>;
+    if (typeof parsed.pid === 'number' && Number.isSafeInteger(parsed.pid) && parsed.pid > 0) {
+      return {
+        pid: parsed.pid,
+        ...(typeof parsed.started === 'string' ? { started: parsed.started } : {}),
+        ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}),
+      };
+    }
+  } catch {
+    // not JSON: an unreadable lock
+  }
+  return { pid: undefined };
+}
+
+type LockState = { state: 'free' } | { state: 'held'; lock: EmbeddedLock } | { state: 'stale'; text: string };
+
+async function inspectLock(lockPath: string): Promise<LockState> {
+  let text: string;
+  try {
+    text = await readFile(lockPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'free' };
+    // Unreadable (permissions, I/O): someone's lock all the same.
+    return { state: 'held', lock: { pid: undefined } };
+  }
+  const lock = parseLock(text);
+  if (lock.pid === undefined) return { state: 'held', lock };
+  return (await isOwnerAlive({ ...lock, pid: lock.pid }, lockPath)) ? { state: 'held', lock } : { state: 'stale', text };
+}
+
+/**
+ * The process that owns `dataDir`, if any: with a `url` once it serves the database, without one while it starts (or a
+ * command uses the directory alone), with no `pid` for a lock file that cannot be read. A lock whose process is gone is
+ * no owner.
+ */
+export async function readEmbeddedLock(dataDir: string): Promise<EmbeddedLock | undefined> {
+  const found = await inspectLock(join(dataDir, LOCK_FILE));
+  return found.state === 'held' ? found.lock : undefined;
+}
+
+/** Writes `content` to a private file beside `path`, for a link or rename that makes it appear whole. */
+async function writeAside(path: string, content: string): Promise<string> {
+  const aside = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(aside, content, { mode: 0o600, flag: 'wx' });
+  return aside;
+}
+
+/** Creates the lock only if there is none, already holding its content: a reader never sees it empty. */
+async function createLock(lockPath: string, content: string): Promise<boolean> {
+  const aside = await writeAside(lockPath, content);
+  try {
+    await link(aside, lockPath);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+  } finally {
+    await rm(aside, { force: true });
+  }
+  // A file system without hard links: exclusive create, then the content (a reader takes the empty file for held).
+  try {
+    await writeFile(lockPath, content, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes a lock judged stale, unless another process replaced it meanwhile: moved aside first, then compared with
+ * what was judged, and put back if it is not that one.
+ */
+async function breakStaleLock(lockPath: string, staleText: string): Promise<void> {
+  const aside = `${lockPath}.stale.${process.pid}.${randomBytes(6).toString('hex')}`;
+  try {
+    await rename(lockPath, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    if ((await readFile(aside, 'utf8')) !== staleText) await link(aside, lockPath).catch(() => undefined);
+  } finally {
+    await rm(aside, { force: true });
+  }
+}
+
+async function acquireLock(dataDir: string): Promise<string> {
+  const lockPath = join(dataDir, LOCK_FILE);
+  const started = await processStartTime(process.pid);
+  const content = JSON.stringify({ pid: process.pid, ...(started === undefined ? {} : { started }) } satisfies EmbeddedLock);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    if (!heldHere.has(lockPath) && (await createLock(lockPath, content))) {
+      heldHere.add(lockPath);
+      return lockPath;
+    }
+    const found = await inspectLock(lockPath);
+    if (found.state === 'held') throw new EmbeddedDatabaseInUse(dataDir, found.lock);
+    if (found.state === 'stale') await breakStaleLock(lockPath, found.text);
+  }
+  // Lost every round to other processes starting on the same directory.
+  const owner = await readEmbeddedLock(dataDir);
+  throw new EmbeddedDatabaseInUse(dataDir, owner ?? { pid: undefined });
+}
+
+async function releaseLock(lockPath: string): Promise<void> {
+  heldHere.delete(lockPath);
+  try {
+    if (parseLock(await readFile(lockPath, 'utf8')).pid === process.pid) await rm(lockPath, { force: true });
+  } catch {
+    // already gone
+  }
+}
+
+/** Replaces the lock's content atomically (a reader sees the old or the new one, never a part). */
+async function rewriteLock(lockPath: string, lock: EmbeddedLock): Promise<void> {
+  await rename(await writeAside(lockPath, JSON.stringify(lock)), lockPath);
+}
+
+/** 0700 directories and 0600 files under `dir`, for a directory made before files were private (sockets and links left as they are). */
+async function makePrivate(dir: string): Promise<void> {
+  await chmod(dir, 0o700);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await makePrivate(path);
+    else if (entry.isFile() && ((await lstat(path)).mode & 0o077) !== 0) await chmod(path, 0o600);
+  }
+}
+
+/**
+ * Every file this process creates from now on is its user's alone: PGlite creates its files (relations, WAL) with the
+ * process's umask, not PostgreSQL's 0600. Process-wide on purpose: nothing the service writes is meant for others.
+ */
+function restrictUmask(): void {
+  process.umask(process.umask() | 0o077);
+}
+
+/** The socket's directory: the data directory, or a private temporary one when its path is too long for a socket. */
+async function socketDirectory(dataDir: string): Promise<{ dir: string; remove: boolean }> {
+  if (Buffer.byteLength(join(dataDir, SOCKET_FILE)) <= MAX_SOCKET_PATH) return { dir: dataDir, remove: false };
+  return { dir: await mkdtemp(join(tmpdir(), 'gatehouse-')), remove: true };
+}
+
+export interface OpenEmbeddedOptions {
+  /**
+   * Publish the socket's URL in the lock file, for `gatehouse` commands to go through: a server does; a command that
+   * opened the directory itself does not (others wait for it to finish instead of using a socket about to close).
+   */
+  publish: boolean;
+}
+
+/** Opens `dataDir` as its one owner, or throws EmbeddedDatabaseInUse. */
+export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<EmbeddedDatabase> {
+  restrictUmask();
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
   const lockPath = await acquireLock(dataDir);
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create({ dataDir: join(dataDir, 'pg') });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_MAX_CONNECTIONS });
-  await server.start();
-  const address = server.getServerConn();
-  const url = `postgresql://postgres@${address}/postgres`;
-  await writeFile(lockPath, JSON.stringify({ pid: process.pid, url } satisfies EmbeddedLock));
-  return {
-    url,
-    poolMax: EMBEDDED_SERVER_POOL,
-    async stop() {
-      await server.stop();
+  try {
+    await makePrivate(dataDir);
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const db = await PGlite.create({ dataDir: join(dataDir, 'pg') });
+    // A new directory is unpacked from PGlite's bundled image with its files' modes (0666), past the umask.
+    await makePrivate(dataDir);
+    const socket = await socketDirectory(dataDir);
+    const socketPath = join(socket.dir, SOCKET_FILE);
+    try {
+      // A socket file left by a crash would refuse the listen; the lock says it is not anyone's.
+      await rm(socketPath, { force: true });
+      const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+      await server.start();
+      await chmod(socketPath, 0o600);
+      // node-postgres and libpq read a host starting with '/' as the directory of `.s.PGSQL.<port>`.
+      const url = `postgresql://postgres@${encodeURIComponent(socket.dir)}:${SOCKET_PORT}/postgres`;
+      const lock = JSON.parse(await readFile(lockPath, 'utf8')) as EmbeddedLock;
+      if (options.publish) await rewriteLock(lockPath, { ...lock, url });
+      return {
+        url,
+        poolMax: EMBEDDED_SERVER_POOL,
+        async stop() {
+          await server.stop();
+          await db.close();
+          await rm(socket.remove ? socket.dir : socketPath, { recursive: true, force: true });
+          // PGlite sets the mode of a few files it writes through fopen (pg_internal.init: 0644), past the umask; the
+          // 0700 directory keeps them from others meanwhile.
+          await makePrivate(dataDir);
+          await releaseLock(lockPath);
+        },
+      };
+    } catch (error) {
       await db.close();
-      await rm(lockPath, { force: true });
-    },
-  };
+      if (socket.remove) await rm(socket.dir, { recursive: true, force: true });
+      throw error;
+    }
+  } catch (error) {
+    await releaseLock(lockPath);
+    throw error;
+  }
+}
+
+/** The server's embedded database (src/db/orm.ts), its socket published for `gatehouse` commands. */
+export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  return openEmbeddedDatabase(dataDir, { publish: true });
 }

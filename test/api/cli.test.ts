@@ -116,8 +116,8 @@ describe('gatehouse CLI on the embedded database', () => {
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('close', (code) => resolve({ code, stderr }));
     });
-    expect(second.code).not.toBe(0);
-    expect(second.stderr).toContain('is in use by process');
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`^gatehouse: the embedded database in ${dataDir} is in use by process ${server?.pid} \\(postgresql://[^\\n]+\\)\\n$`));
   });
 
   it('shuts down on SIGTERM with exit code 0, releasing the data directory', async () => {
