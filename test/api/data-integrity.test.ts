@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { usingEmbeddedDatabase } from '../support/database.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
 
 /**
@@ -152,16 +152,7 @@ describe('deletion leaves no orphans', () => {
       return { release, done };
     }
 
-    async function waitersAtLeast(count: number) {
-      for (let attempt = 0; attempt < 1500; attempt += 1) {
-        const [row] = await sql<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-        );
-        if (row!.n >= count) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error(`fewer than ${count} requests waiting`);
-    }
+    const waitersAtLeast = (count: number) => lockWaitersAtLeast(app.gatehouse.services.orm, count);
 
     /**
      * `write` and the tenant's deletion, both queued behind the application's row (write first), then released

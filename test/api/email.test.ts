@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, Setting } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { usingEmbeddedDatabase } from '../support/database.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
 import { forgeCursor } from '../support/cursors.ts';
 
@@ -202,13 +202,6 @@ describe('e-mail provider', () => {
 });
 
 describe.skipIf(usingEmbeddedDatabase())('e-mail provider, concurrent PUTs', () => {
-  async function lockWaiters(): Promise<number> {
-    const [row] = await app.gatehouse.services.orm.em
-      .fork()
-      .execute<{ n: number }[]>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-    return row!.n;
-  }
-
   it('a PUT that keeps a stored secret decides against the row as it is when it writes, not as it was read before', async () => {
     await app.http.put('/email/provider', SMTP);
     // The SMTP settings again, keeping the stored password; meanwhile another writer switches to SendGrid, which
@@ -221,10 +214,7 @@ describe.skipIf(usingEmbeddedDatabase())('e-mail provider, concurrent PUTs', () 
         [app.root.applicationId],
       );
       keeping = app.http.put('/email/provider', { ...SMTP, secrets: undefined });
-      for (let attempt = 0; (await lockWaiters()) < 1; attempt += 1) {
-        if (attempt > 1500) throw new Error('the PUT never waited for the row');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await lockWaitersAtLeast(app.gatehouse.services.orm, 1);
       await em.execute(`update setting set value = ?::jsonb, secrets = ?::jsonb where id = ?`, [
         JSON.stringify({ type: 'sendgrid', fromAddress: 'hello@acme.test', fromName: null, replyTo: null, smtp: null, ses: null }),
         JSON.stringify({ apiKey: app.gatehouse.services.storedSecrets.encrypt('SG.concurrent') }),

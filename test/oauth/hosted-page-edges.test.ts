@@ -5,7 +5,7 @@ import { DEFAULT_BRANDING } from '../../src/domain/branding/branding.ts';
 import { DEFAULT_COPY, loginPage, type CopyKey } from '../../src/hosted/pages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
 /**
  * The edges of the hosted pages a browser can reach besides the happy path: e-mail addresses browsers would refuse,
@@ -31,16 +31,7 @@ afterAll(async () => app?.close());
 
 /** An authorization request in `jar`, and the first answer (the interaction's page is at its location). */
 async function authorize(jar: CookieJar, parameters: Record<string, string> = {}) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
-  });
+  const { url, verifier, state } = await authorizationRequest(config, { redirectUri: REDIRECT_URI, resource: '' }, parameters);
   return { verifier, state, start: await jar.visit(url.href) };
 }
 

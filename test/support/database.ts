@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 
 /**
@@ -41,3 +42,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 export const usingEmbeddedDatabase = (): boolean => !process.env['TEST_DATABASE_URL'];
+
+/**
+ * Waits until at least `count` statements of the service's database wait on a lock (PostgreSQL only: the embedded
+ * database has one session): the moment a race test's queued request is known to be waiting.
+ */
+export async function lockWaitersAtLeast(orm: MikroORM, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 1500; attempt += 1) {
+    const [row] = await orm.em
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+    if (row!.n >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`fewer than ${count} statements waiting on a lock`);
+}
