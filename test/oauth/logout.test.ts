@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
-import { createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import { authorizationRequest, createTestClient, discover, type TestClient } from '../support/oauth.ts';
 
 /**
  * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
@@ -38,15 +38,7 @@ afterAll(async () => app?.close());
 
 /** Starts a code + PKCE authorization in `jar` and returns the first page the browser lands on. */
 async function startAuthorization(jar: CookieJar) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  });
+  const { url, verifier, state } = await authorizationRequest(config, { redirectUri: REDIRECT_URI, resource: '' });
   const start = await jar.visit(url.href);
   return { verifier, state, start };
 }
