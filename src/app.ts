@@ -66,7 +66,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces });
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, storedSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings, refusalTiming: new RefusalTiming() };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });

@@ -5,7 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { getOperationAST, OperationTypeNode, parse } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
-import { authenticate, readCredentials } from './auth/authenticate.ts';
+import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
@@ -156,11 +156,17 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
 
   // A 401 says how to authenticate (RFC 7235 3.1, RFC 6750 3): a Bearer token (or the X-API-Key header, which has no
-  // scheme to name); `invalid_token` when the one presented did not do.
+  // scheme to name); `invalid_token` when it was the token presented that did not do, not an API key beside it. A 403
+  // to a Bearer token says the token does not allow it (`insufficient_scope`, RFC 6750 3.1).
   app.addHook('onSend', async (request, reply) => {
-    if (reply.statusCode !== 401 || request.routeOptions.config.authenticated !== true) return;
-    const presented = request.headers.authorization !== undefined;
-    reply.header('www-authenticate', `Bearer realm="gatehouse"${presented ? ', error="invalid_token"' : ''}`);
+    if (request.routeOptions.config.authenticated !== true) return;
+    if (reply.statusCode === 401) {
+      const outcome = request.authentication;
+      const tokenRefused = outcome !== undefined && 'error' in outcome && outcome.error instanceof BearerTokenRefused;
+      reply.header('www-authenticate', `Bearer realm="gatehouse"${tokenRefused ? ', error="invalid_token"' : ''}`);
+    } else if (reply.statusCode === 403 && request.headers.authorization !== undefined) {
+      reply.header('www-authenticate', 'Bearer realm="gatehouse", error="insufficient_scope"');
+    }
   });
 
   // Requests in flight when close() starts still finish, but their keep-alive connections must not then hold the

@@ -20,6 +20,16 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
 
 /**
+ * A refusal of the Bearer token itself (a 401 `unauthenticated`), told apart from an API key's so that the challenge
+ * says `invalid_token` only when it was the token (RFC 6750 3.1): a client told so drops or refreshes its token.
+ */
+export class BearerTokenRefused extends GatehouseError {
+  constructor(message: string) {
+    super('unauthenticated', message);
+  }
+}
+
+/**
  * The credentials a request presents. An Authorization header that is not a Bearer token is refused (401), not
  * ignored: beside an API key a Bearer token narrows what the key may do, so a caller passing a user's header on with
  * its own key must not have it dropped for being malformed (an empty one, another scheme, a tab), which would leave
@@ -31,7 +41,7 @@ export function readCredentials(headers: Record<string, string | string[] | unde
   let bearer: string | undefined;
   if (authorization !== undefined) {
     bearer = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
-    if (bearer === undefined) throw unauthenticated('The Authorization header must be a Bearer token: "Bearer <token>"');
+    if (bearer === undefined) throw new BearerTokenRefused('The Authorization header must be a Bearer token: "Bearer <token>"');
   }
   return { apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined, bearer };
 }
@@ -73,9 +83,7 @@ async function authenticateApiKey(store: CredentialStore, secret: string): Promi
   return key;
 }
 
-interface BearerClaims extends BearerSubject {
-  permissions: PermissionSet;
-}
+type BearerClaims = BearerSubject & { permissions: PermissionSet };
 
 /**
  * A token's claims, once its signature, issuer and subject check out. The subject is checked on every request
@@ -92,24 +100,36 @@ async function authenticateBearer(
   try {
     payload = await keys.verifyAccessToken(token, surfaces === undefined ? 'service' : 'caller-checks');
   } catch {
-    throw unauthenticated('Invalid access token');
+    throw new BearerTokenRefused('Invalid access token');
   }
-  const { iss, sub, client_id: clientId, app_id: applicationId, tenant_id: tenantId, permissions } = payload;
+  const { iss, sub, client_id: clientId, app_id: applicationId, tenant_id: tenantId, grant_id: grantId, permissions } = payload;
   if (typeof sub !== 'string' || !isUuid(sub) || typeof applicationId !== 'string' || !isUuid(applicationId)) {
-    throw unauthenticated('Access token is not for the management API');
+    throw new BearerTokenRefused('Access token is not for the management API');
   }
   if (tenantId !== undefined && (typeof tenantId !== 'string' || !isUuid(tenantId))) {
-    throw unauthenticated('Access token has an invalid tenant_id');
+    throw new BearerTokenRefused('Access token has an invalid tenant_id');
   }
   if (surfaces !== undefined && !(await issuerServes(surfaces, iss, applicationId, tenantId ?? null))) {
-    throw unauthenticated('The access token’s issuer does not serve its application or tenant');
+    throw new BearerTokenRefused('The access token’s issuer does not serve its application or tenant');
   }
-  const subject: BearerSubject = { kind: subjectKind(sub, clientId), subject: sub, applicationId, tenantId: tenantId ?? null };
+  const subject = bearerSubject(sub, applicationId, tenantId ?? null, clientId, grantId);
   if (!(await isLive(store.orm, store.cache.bearerSubjects, subject))) {
-    throw unauthenticated('The access token’s credential, user or application is no longer valid');
+    throw new BearerTokenRefused('The access token’s credential, user or application is no longer valid');
   }
   const grants = Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [];
   return { ...subject, permissions: new PermissionSet(grants) };
+}
+
+/**
+ * The subject a token's claims name. A user's token names the OAuth client it was issued to and its grant, which must
+ * still stand (bearer-subject.ts): a token without them is no token of ours.
+ */
+function bearerSubject(sub: string, applicationId: string, tenantId: string | null, clientId: unknown, grantId: unknown): BearerSubject {
+  if (subjectKind(sub, clientId) === 'm2m_credential') return { kind: 'm2m_credential', subject: sub, applicationId, tenantId };
+  if (typeof clientId !== 'string' || !isUuid(clientId) || typeof grantId !== 'string' || grantId === '') {
+    throw new BearerTokenRefused('Access token is not for the management API');
+  }
+  return { kind: 'user', subject: sub, applicationId, tenantId, clientId, grantId };
 }
 
 /**
@@ -141,7 +161,7 @@ export async function authenticate(
   ]);
   if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');
   if (apiKey !== undefined && bearer !== undefined) {
-    if (bearer.applicationId !== apiKey.application_id) throw unauthenticated('The access token is for another application');
+    if (bearer.applicationId !== apiKey.application_id) throw new BearerTokenRefused('The access token is for another application');
     if (apiKey.tenant_id !== null && bearer.tenantId !== null && apiKey.tenant_id !== bearer.tenantId) {
       throw new GatehouseError('forbidden', 'The access token is for a tenant other than the API key’s');
     }

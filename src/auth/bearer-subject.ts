@@ -4,63 +4,80 @@ import type { InvalidationBus } from '../events/invalidations.ts';
 
 /**
  * Whom a management API access token speaks for. A client-credentials token has no resource owner, so its `sub` is
- * its client (RFC 9068 2.2; the OP sets `sub` to the `client_id`): an M2M credential. Any other token names a user.
+ * its client (RFC 9068 2.2; the OP sets `sub` to the `client_id`): an M2M credential. Any other token names a user,
+ * and was issued to an OAuth client under the grant the user's sign-in made (`grant_id`, src/oidc/provider.ts).
  */
-export interface BearerSubject {
-  readonly kind: 'm2m_credential' | 'user';
-  readonly subject: string;
-  readonly applicationId: string;
-  readonly tenantId: string | null;
-}
+export type BearerSubject =
+  | { readonly kind: 'm2m_credential'; readonly subject: string; readonly applicationId: string; readonly tenantId: string | null }
+  | {
+      readonly kind: 'user';
+      readonly subject: string;
+      readonly applicationId: string;
+      readonly tenantId: string | null;
+      readonly clientId: string;
+      readonly grantId: string;
+    };
 
 export function subjectKind(sub: string, clientId: unknown): BearerSubject['kind'] {
   return sub === clientId ? 'm2m_credential' : 'user';
 }
 
 /**
- * The subjects of Bearer tokens found live recently on this instance, by subject and token tenant. An entry goes at
- * once when its credential, user, tenant or application changes on any instance (the invalidations that evict API
- * keys: an M2M credential's revocation publishes `oauth_client`). Dead subjects are never remembered.
+ * The subjects of Bearer tokens found live recently on this instance, by subject, token tenant and (a user's) grant.
+ * An entry goes at once when its credential, user, client, grant, tenant or application changes on any instance (the
+ * invalidations that evict API keys: an M2M credential's or OAuth client's revocation publishes `oauth_client`, the
+ * OP's revocation of a grant `grant`). Dead subjects are never remembered.
  */
 export type LiveSubjectCache = InvalidatedCache<BearerSubject>;
 
 export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): LiveSubjectCache {
-  return new InvalidatedCache<BearerSubject>(bus, ttlMs, ({ kind, subject, applicationId, tenantId }) =>
-    kind === 'user'
-      ? { user: subject, application: applicationId, tenant: tenantId }
-      : { oauth_client: subject, application: applicationId, tenant: tenantId },
+  return new InvalidatedCache<BearerSubject>(bus, ttlMs, (live) =>
+    live.kind === 'user'
+      ? { user: live.subject, application: live.applicationId, tenant: live.tenantId, oauth_client: live.clientId, grant: live.grantId }
+      : { oauth_client: live.subject, application: live.applicationId, tenant: live.tenantId },
   );
 }
 
 /**
- * One statement on the primary key (application_id, id): an M2M credential of the token's application and tenant,
- * not revoked; a user of the token's application, active and, for a tenant's token, still a member of that tenant.
- * Either row's existence proves the application's: deleting an application cascades to both tables.
+ * One statement on primary keys: an M2M credential of the token's application (and tenant, or none), not revoked; a user of the
+ * token's application, active and, for a tenant's token, still a member of that tenant, whose token's OAuth client
+ * is not revoked and whose grant stands (not revoked: a refresh token's revocation or reuse, a replayed code, a
+ * sign-out; not expired). Either row's existence proves the application's: deleting an application cascades to both
+ * tables.
  */
-function livenessStatement({ kind, subject, applicationId, tenantId }: BearerSubject): [string, unknown[]] {
-  if (kind === 'm2m_credential') {
+function livenessStatement(bearer: BearerSubject): [string, unknown[]] {
+  const { applicationId, subject, tenantId } = bearer;
+  if (bearer.kind === 'm2m_credential') {
+    // A tenant's token: the credential's own tenant, or an application-wide credential's token narrowed to the
+    // tenant of the surface it asked on (src/oidc/provider.ts).
+    const tenant = tenantId === null ? 'tenant_id is null' : '(tenant_id is null or tenant_id = ?)';
     return [
-      `select 1 from oauth_client where application_id = ? and id = ? and type = 'm2m' and revoked_at is null
-        and tenant_id is not distinct from ?`,
-      [applicationId, subject, tenantId],
+      `select 1 from oauth_client where application_id = ? and id = ? and type = 'm2m' and revoked_at is null and ${tenant}`,
+      tenantId === null ? [applicationId, subject] : [applicationId, subject, tenantId],
     ];
   }
-  const member = tenantId === null ? '' : ' and ? = any(tenant_ids)';
+  const member = tenantId === null ? '' : ' and ? = any(u.tenant_ids)';
   return [
-    `select 1 from app_user where application_id = ? and id = ? and status = 'active'${member}`,
-    tenantId === null ? [applicationId, subject] : [applicationId, subject, tenantId],
+    `select 1 from app_user as u where u.application_id = ? and u.id = ? and u.status = 'active'${member}
+      and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null)
+      and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = ? and (g.expires_at is null or g.expires_at > now()))`,
+    [applicationId, subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],
   ];
 }
 
+/** The cache key: everything the liveness statement reads. */
+const cacheKey = (bearer: BearerSubject): string =>
+  bearer.kind === 'user'
+    ? `user:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}:${bearer.clientId}:${bearer.grantId}`
+    : `m2m_credential:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}`;
+
 /** Whether the credential or user behind a token still stands behind it: through the cache, else the database. */
 export async function isLive(orm: MikroORM, cache: LiveSubjectCache, bearer: BearerSubject): Promise<boolean> {
-  // Only the subject's own fields are kept: the caller's object may carry more (a token's permissions).
-  const { kind, subject, applicationId, tenantId } = bearer;
-  const live = await cache.find(`${kind}:${applicationId}:${subject}:${tenantId ?? ''}`, async () => {
+  const live = await cache.find(cacheKey(bearer), async () => {
     // The connection only (no entity is loaded), as for API keys: this runs on every Bearer request the cache misses.
     const [statement, params] = livenessStatement(bearer);
     const rows = await orm.em.getConnection().execute<unknown[]>(statement, params);
-    return rows.length > 0 ? { kind, subject, applicationId, tenantId } : undefined;
+    return rows.length > 0 ? bearer : undefined;
   });
   return live !== undefined;
 }

@@ -8,8 +8,11 @@ import { reconnectIfStalled } from '../redis-stall.ts';
  */
 export type Invalidation = { readonly kind: InvalidationKind; readonly id: string } | { readonly kind: 'all' };
 
-/** What can change: an API key, an OAuth client or M2M credential (`oauth_client`), or what owns them. */
-const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user'] as const;
+/**
+ * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, or a user's
+ * authorization (`grant`, the OP's: revoked with every token issued under it).
+ */
+const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant'] as const;
 export type InvalidationKind = (typeof KINDS)[number];
 
 /**

@@ -3,6 +3,7 @@ import { errors, type Adapter, type AdapterPayload, type ClientMetadata } from '
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import type { ClientCache } from './client-cache.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
@@ -28,6 +29,8 @@ export interface AdapterDependencies {
   readonly clientSecrets: SecretBox;
   readonly surfaces: SurfaceRouter;
   readonly clients: ClientCache;
+  /** Told when a grant is revoked: the management API's Bearer tokens of that grant die with it (src/auth/bearer-subject.ts). */
+  readonly invalidations: InvalidationBus;
 }
 
 /** The models bound to their issuer, and where the payload records it (oidc-provider ignores unknown keys). */
@@ -198,6 +201,8 @@ class ModelAdapter implements Adapter {
 
   async destroy(id: string): Promise<void> {
     await this.connection.execute('delete from oidc_model where model = ? and id = ?', [this.model, id]);
+    // The OP revokes a grant by destroying it (a refresh token revoked or reused, a sign-out).
+    if (this.model === 'Grant') await this.deps.invalidations.publish({ kind: 'grant', id });
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -210,17 +215,24 @@ async function revokeGrant(deps: AdapterDependencies, grantId: string): Promise<
   await deps.orm.em
     .getConnection()
     .execute(`delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?)`, [grantId, grantId]);
+  await deps.invalidations.publish({ kind: 'grant', id: grantId });
 }
 
 /**
  * The tenant a user signed in to, kept beside the grant (oidc-provider's Grant has no place for it): a row of model
- * `GrantTenant` keyed and grouped by the grant id, so it is revoked with the grant and expires with it.
+ * `GrantTenant` keyed and grouped by the grant id, so it is revoked with the grant and expires with it, and carrying
+ * the application of the grant's client, so it goes with that application's other models.
  */
-export async function recordGrantTenant(orm: MikroORM, grantId: string, tenantId: string | null, exp: number): Promise<void> {
+export async function recordGrantTenant(
+  orm: MikroORM,
+  grant: { readonly id: string; readonly applicationId: string },
+  tenantId: string | null,
+  exp: number,
+): Promise<void> {
   await orm.em.getConnection().execute(
-    `insert into oidc_model (model, id, payload, grant_id, expires_at) values ('GrantTenant', ?, ?::jsonb, ?, ?)
+    `insert into oidc_model (model, id, application_id, payload, grant_id, expires_at) values ('GrantTenant', ?, ?, ?::jsonb, ?, ?)
      on conflict (model, id) do update set payload = excluded.payload, expires_at = excluded.expires_at`,
-    [grantId, JSON.stringify({ tenantId }), grantId, new Date(exp * 1000)],
+    [grant.id, grant.applicationId, JSON.stringify({ tenantId }), grant.id, new Date(exp * 1000)],
   );
 }
 

@@ -100,7 +100,7 @@ export async function interactionResult(
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const grantId = await grant.save();
-    await recordGrantTenant(orm, grantId, signIn.tenantId, grantExpiry(grant));
+    await recordGrantTenant(orm, { id: grantId, applicationId: application }, signIn.tenantId, grantExpiry(grant));
     return { login: { accountId: user.id }, consent: { grantId } };
   }
 
@@ -118,7 +118,9 @@ export async function interactionResult(
     for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes);
     const grantId = await grant.save();
     // A grant made here (another client of the same browser session) takes the tenant the pages name.
-    if (grantId !== interaction.grantId) await recordGrantTenant(orm, grantId, signIn?.tenantId ?? null, grantExpiry(grant));
+    if (grantId !== interaction.grantId) {
+      await recordGrantTenant(orm, { id: grantId, applicationId: application }, signIn?.tenantId ?? null, grantExpiry(grant));
+    }
     return { consent: { grantId } };
   }
   throw new SignInRefused(`unknown prompt ${interaction.prompt.name}`);

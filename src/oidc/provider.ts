@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -71,6 +72,8 @@ export interface OidcDependencies {
   /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
   readonly cookieSecret: string;
   readonly surfaces: SurfaceRouter;
+  /** Where a revoked grant is announced (adapter.ts), so that the management API's caches forget its tokens. */
+  readonly invalidations: InvalidationBus;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
@@ -104,25 +107,42 @@ const accountTenants = (account: Account | undefined): readonly string[] => (acc
  * Users are application-owned: an account is looked up in the application of the client asking for it. With a token
  * (a code, a refresh token, a device code or an access token at userinfo), the account is found only while the user
  * still belongs to the tenant its grant was signed in for: a tenant deleted, or the user removed from it, and that
- * tenant's tokens answer as for an unknown account (`invalid_grant` at the token endpoint, 401 at userinfo).
+ * tenant's tokens answer as for an unknown account (`invalid_grant` at the token endpoint, 401 at userinfo). So they
+ * do on a surface that fixes another tenant than the grant's: a tenant's slug, renamed and then given to another
+ * tenant, names that other tenant's surface, which never issues for the first one's grants.
  */
-async function findAccount(deps: OidcDependencies, ctx: KoaContextWithOIDC, sub: string, token?: { grantId?: string }): Promise<Account | undefined> {
+async function findAccount(
+  deps: OidcDependencies,
+  surface: Surface,
+  ctx: KoaContextWithOIDC,
+  sub: string,
+  token?: { grantId?: string },
+): Promise<Account | undefined> {
   const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
   if (applicationId === undefined || !isUuid(sub)) return undefined;
   const grantId = token?.grantId;
-  const [user, tenantId] = await Promise.all([
+  const [user, tenantId, fixed] = await Promise.all([
     readSignInUser(deps.orm.em, applicationId, { id: sub }),
     grantId === undefined ? null : grantTenant(deps.orm, grantId),
+    token === undefined ? null : fixedTenant(deps, surface, applicationId),
   ]);
   // A suspended or locked user keeps no access: userinfo and refresh answer as for an unknown account.
   if (user === null || user.status !== 'active') return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
+  if (fixed !== null && fixed !== tenantId) return undefined;
   return {
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,
     // The provider keeps only the claims of the granted scopes (`claims` below).
     claims: () => ({ sub: user.id, email: user.email, email_verified: false, name: user.name ?? undefined }),
   };
+}
+
+/** The tenant a surface fixes for an application's clients, or null (the service's surface, an application's domain). */
+async function fixedTenant(deps: OidcDependencies, surface: Surface, applicationId: string): Promise<string | null> {
+  if (surface.kind === 'service') return null;
+  const decided = await deps.surfaces.tenantFor(surface, applicationId);
+  return decided.kind === 'fixed' ? decided.tenantId : null;
 }
 
 /**
@@ -269,14 +289,18 @@ function configuration(
       const data = gatehouseData(token.client ?? ctx.oidc.client);
       if (data === undefined) return undefined;
       if (token.kind === 'ClientCredentials') {
-        return { app_id: data.applicationId, ...(data.tenantId === null ? {} : { tenant_id: data.tenantId }), permissions: [...data.permissions] };
+        // An application-wide credential asking on a surface that fixes a tenant gets a token of that tenant, as a
+        // user's sign-in there does: that surface's issuer speaks for its tenant only (src/auth/authenticate.ts).
+        const tenantId = data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
+        return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), permissions: [...data.permissions] };
       }
-      // A user's token: the tenant of the sign-in (interactions.ts). TODO(role assignments): the user's permissions.
+      // A user's token: the tenant of the sign-in (interactions.ts), and its grant, which the management API checks
+      // is still standing (src/auth/bearer-subject.ts). TODO(role assignments): the user's permissions.
       const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
-      return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
+      return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), grant_id: token.grantId };
     },
     extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface) },
-    findAccount: (ctx, sub, token) => findAccount(deps, ctx, sub, token),
+    findAccount: (ctx, sub, token) => findAccount(deps, surface, ctx, sub, token),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
     interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,

@@ -66,7 +66,7 @@ const HEADERS: OpenApiDocument['components']['headers'] = {
   'X-Request-Id': { description: "The request's id: the caller's own `X-Request-Id` when it is sane, else a new one.", required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
   'WWW-Authenticate': {
-    description: 'How to authenticate: `Bearer realm="gatehouse"` (or the `X-API-Key` header), with `error="invalid_token"` when an Authorization header was sent.',
+    description: 'How to authenticate: `Bearer realm="gatehouse"` (or the `X-API-Key` header), with `error="invalid_token"` when the Bearer token sent was refused.',
     required: true,
     schema: { type: 'string' },
   },

@@ -2,6 +2,7 @@ import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { liveUserClaims } from '../support/oauth.ts';
 
 /**
  * The credentials rules of the spec (Authentication): X-API-Key, Bearer, both together, the tenant precedence
@@ -155,6 +156,27 @@ describe('X-API-Key and Bearer together', () => {
     expect((await app.as({ bearer: 'not-a-token' }).get('/users')).headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
     expect((await app.as({}).get('/users')).headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
   });
+
+  it('invalid_token only when the Bearer token was refused; a 403 to a token is insufficient_scope', async () => {
+    const reader = await app.mintAccessToken({ app_id: appId, permissions: ['users:read'] });
+    // A good token beside a bad API key: the key failed, not the token.
+    const badKey = await app.as({ apiKey: 'ghk_unknown', bearer: reader }).get('/users');
+    expect(badKey.status).toBe(401);
+    expect(badKey.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+    const otherApplication = await app.bootstrapAnother();
+    const crossed = await app.as({ apiKey: otherApplication.apiKey, bearer: reader }).get('/users');
+    expect(crossed.status).toBe(401);
+    expect(crossed.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
+    const refused = await app.as({ bearer: reader }).post('/users', { email: 'scoped@example.com' });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="insufficient_scope"');
+    // A key's 403 has no Bearer challenge.
+    const keyOnly = await app.as({ apiKey: (await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] })).body.secret }).post('/users', {
+      email: 'scoped@example.com',
+    });
+    expect(keyOnly.status).toBe(403);
+    expect(keyOnly.headers.get('www-authenticate')).toBeNull();
+  });
 });
 
 describe('tenant precedence: path, then Bearer tenant_id, then the key’s tenant', () => {
@@ -227,7 +249,7 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
   });
 
   it('refuses malformed, expired, wrong-audience, wrong-issuer, unsigned and foreign-signed tokens', async () => {
-    const claims = { app_id: appId, permissions: ['*'] };
+    const claims = await liveUserClaims(app, userShared, { app_id: appId, permissions: ['*'] });
     expect((await app.as({ bearer: await signWithServiceKey(claims, {}) }).get('/users')).status).toBe(200);
 
     const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -247,6 +269,9 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
         expiresInSeconds: 300,
       }),
       noAppId: await signWithServiceKey({ permissions: ['*'] }, {}),
+      // A user's token names the client it was issued to and its grant.
+      noGrant: await signWithServiceKey({ app_id: appId, client_id: claims.client_id, permissions: ['*'] }, {}),
+      noClient: await signWithServiceKey({ app_id: appId, grant_id: claims.grant_id, permissions: ['*'] }, {}),
     };
     for (const [name, token] of Object.entries(tokens)) {
       const response = await app.as({ bearer: token }).get('/users');

@@ -291,6 +291,82 @@ describe('refresh tokens', () => {
   });
 });
 
+/**
+ * A user's access token for the management API names its grant (`grant_id`), and is refused (401) as soon as the grant
+ * is revoked or its client is: not only its refresh tokens die. Users hold no permissions until role assignments land,
+ * so a live token is 403 on the users list, a dead one 401. The first request of each test makes the management API
+ * remember the token as live: the 401 after it proves the revocation reached that memory at once.
+ */
+describe('management API access tokens die with their grant', () => {
+  const managementStatus = async (accessToken: string) => (await app.as({ bearer: accessToken }).get('/users')).status;
+  const forManagement = () => ({ resource: `${issuer}/api/v1` });
+
+  async function signInForManagement(client = spa) {
+    const config = await spaConfig(client);
+    const flow = await startFlow(config, forManagement());
+    const tokens = await redeem(config, flow, await callback(flow, ada, tenantA), forManagement());
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ grant_id: expect.any(String), client_id: client.clientId });
+    expect(await managementStatus(tokens.access_token)).toBe(403);
+    return { config, flow, tokens };
+  }
+
+  it('a reused refresh token: every access token of the family is 401', async () => {
+    const { config, tokens } = await signInForManagement();
+    const second = await oidc.refreshTokenGrant(config, tokens.refresh_token!, forManagement());
+    expect(await managementStatus(second.access_token)).toBe(403);
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!, forManagement()))).toBe('invalid_grant');
+    expect(await managementStatus(tokens.access_token)).toBe(401);
+    expect(await managementStatus(second.access_token)).toBe(401);
+  });
+
+  it('a replayed code: the access token of its first redemption is 401', async () => {
+    const config = await spaConfig();
+    const flow = await startFlow(config, forManagement());
+    const url = await callback(flow, ada, tenantA);
+    const first = await redeem(config, flow, url, forManagement());
+    expect(await managementStatus(first.access_token)).toBe(403);
+    expect(await oauthError(redeem(config, flow, url, forManagement()))).toBe('invalid_grant');
+    expect(await managementStatus(first.access_token)).toBe(401);
+  });
+
+  it('a revoked refresh token (RFC 7009 2.1): the access tokens of its grant are 401', async () => {
+    const { config, tokens } = await signInForManagement();
+    await oidc.tokenRevocation(config, tokens.refresh_token!, { token_type_hint: 'refresh_token' });
+    expect(await managementStatus(tokens.access_token)).toBe(401);
+  });
+
+  it('a deleted OAuth client: the access tokens issued to it are 401; another client’s stay', async () => {
+    const doomed = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const { tokens } = await signInForManagement(doomed);
+    const kept = await signInForManagement(otherSpa);
+    expect((await app.http.delete(`/oauth-clients/${doomed.clientId}`)).status).toBe(204);
+    expect(await managementStatus(tokens.access_token)).toBe(401);
+    expect(await managementStatus(kept.tokens.access_token)).toBe(403);
+  });
+});
+
+describe('deleting an application', () => {
+  it('deletes its grants and every model stored under them, the tenant of the sign-in included', async () => {
+    const doomed = await app.bootstrapAnother();
+    const tenant = await app.createTenant('Doomed', doomed);
+    const admin = app.as({ apiKey: doomed.apiKey });
+    const user = await admin.post(`/applications/${doomed.applicationId}/tenants/${tenant}/users`, { email: 'dora@example.com' });
+    const client = await createTestClient(app, { type: 'spa', authMethod: 'none', applicationId: doomed.applicationId, redirectUris: [REDIRECT] });
+    const config = await spaConfig(client);
+    const flow = await startFlow(config, { resource: `${issuer}/api/v1` });
+    const tokens = await redeem(config, flow, await callback(flow, user.body.id, tenant), { resource: `${issuer}/api/v1` });
+    const grantId = decodeJwt(tokens.access_token).payload['grant_id'];
+    const stored = () =>
+      app.gatehouse.services.orm.em
+        .getConnection()
+        .execute<{ model: string }[]>(`select model from oidc_model where id = ? or grant_id = ? order by model`, [grantId, grantId]);
+    expect((await stored()).map((row) => row.model)).toEqual(expect.arrayContaining(['Grant', 'GrantTenant', 'RefreshToken']));
+
+    expect((await admin.delete(`/applications/${doomed.applicationId}`)).status).toBe(204);
+    expect(await stored()).toEqual([]);
+  });
+});
+
 describe('revocation (RFC 7009) of user tokens', () => {
   it('a revoked refresh token stops refreshing, and the grant’s access tokens stop at userinfo', async () => {
     const config = await spaConfig();

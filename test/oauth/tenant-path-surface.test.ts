@@ -223,6 +223,41 @@ describe('refusals', () => {
     expect(own.status, JSON.stringify(own.body)).toBe(200);
   });
 
+  it('a tenant’s slug given to another tenant: the new owner’s surface refreshes none of the first one’s grants', async () => {
+    const appPath = `/applications/${another.applicationId}`;
+    const west = await admin.post(`${appPath}/tenants`, { name: 'West', slug: 'west' });
+    expect((await admin.post(`${appPath}/tenants/${west.body.id}/users`, { email: 'wes@example.com', password: PASSWORD })).status).toBe(201);
+    const config = await discoverAt(surfaceOf('west'));
+    const flow = await authorize(config, { scope: 'openid offline_access', prompt: 'consent' });
+    const tokens = await tokensAfter(config, flow, await flow.jar.submit(flow.page, { email: 'wes@example.com', password: PASSWORD }));
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! };
+    const auth = { authorization: basicAuth(client.clientId, client.clientSecret!) };
+
+    expect((await admin.patch(`${appPath}/tenants/${west.body.id}`, { slug: 'west-old' })).status).toBe(200);
+    expect((await admin.post(`${appPath}/tenants`, { name: 'Westward', slug: 'west' })).status).toBe(201);
+    const atNewOwner = await postForm(`${surfaceOf('west')}/oauth2/token`, refresh, auth);
+    expect(atNewOwner.body.error, JSON.stringify(atNewOwner.body)).toBe('invalid_grant');
+    // The refresh token was refused, not consumed: its own tenant's surface by id, where the slug no longer matters,
+    // is another issuer and refuses it too (tokens are bound to the issuer that made them).
+    expect((await postForm(`${surfaceOf(west.body.id)}/oauth2/token`, refresh, auth)).body.error).toBe('invalid_grant');
+  });
+
+  it('an application-wide M2M credential gets a token of the surface’s tenant there, which the management API takes', async () => {
+    const created = await admin.post('/m2m-credentials', { name: 'reporting', permissions: ['users:read'], authMethod: 'client_secret_basic' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const auth = { authorization: basicAuth(created.body.clientId, created.body.clientSecret) };
+    const granted = await postForm(`${surfaceOf('north')}/oauth2/token`, { grant_type: 'client_credentials' }, auth);
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(decodeJwt(granted.body.access_token).payload).toMatchObject({ iss: surfaceOf('north'), tenant_id: north, app_id: another.applicationId });
+    const users = await app.as({ bearer: granted.body.access_token }).get('/users');
+    expect(users.status, JSON.stringify(users.body)).toBe(200);
+    expect(users.body.data.map((user: { id: string }) => user.id)).toEqual([erinNorth]);
+    // At the service's surface the same credential acts application-wide.
+    const serviceToken = await postForm(`${service}/oauth2/token`, { grant_type: 'client_credentials' }, auth);
+    expect(decodeJwt(serviceToken.body.access_token).payload.tenant_id).toBeUndefined();
+  });
+
   it('the management API accepts a tenant path’s token only for that tenant of its application', async () => {
     const claims = { app_id: another.applicationId, permissions: ['users:read'] };
     const own = await mintSurfaceToken(app, surfaceOf('north'), { ...claims, tenant_id: north });

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { createTestDatabase } from './database.ts';
 import { HttpClient } from './http.ts';
-import { liveM2MClaims } from './oauth.ts';
+import { liveM2MClaims, liveUserClaims } from './oauth.ts';
 import { freePort } from './spawned-service.ts';
 
 export interface TestApp {
@@ -28,7 +28,7 @@ export interface TestApp {
   as(credentials: { apiKey?: string; bearer?: string }): HttpClient;
   /**
    * An access token signed by the service's own key store, as the OAuth token endpoint issues them: with `sub`, the
-   * token of that user (who must exist, be active and belong to `tenant_id`); without, a client-credentials token of a
+   * token of that user (who must exist, be active and belong to `tenant_id`) under a live grant; without, a client-credentials token of a
    * new M2M credential holding these permissions.
    */
   mintAccessToken(claims: { sub?: string; app_id: string; tenant_id?: string; permissions: string[] }): Promise<string>;
@@ -84,7 +84,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
     as: (credentials) => new HttpClient(baseUrl, credentials),
     async mintAccessToken({ sub, ...claims }) {
       const { signingKeys } = gatehouse.services;
-      if (sub !== undefined) return signingKeys.signAccessToken(sub, claims);
+      if (sub !== undefined) return signingKeys.signAccessToken(sub, await liveUserClaims(testApp, sub, claims));
       const live = await liveM2MClaims(testApp, claims);
       return signingKeys.signAccessToken(live.subject, live.claims);
     },

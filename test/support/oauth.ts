@@ -169,6 +169,25 @@ export async function liveM2MClaims(app: TestApp, claims: MintedClaims): Promise
 }
 
 /**
+ * The claims of a user's access token as the OP issues them at a sign-in: a new web client of the application and a
+ * grant of the user's for it (the OP's `Grant` row, live for an hour), named by `client_id` and `grant_id`. The
+ * management API accepts a user's token only while its client and grant stand.
+ */
+export async function liveUserClaims(
+  app: TestApp,
+  userId: string,
+  claims: MintedClaims,
+): Promise<MintedClaims & { client_id: string; grant_id: string }> {
+  const { clientId } = await createTestClient(app, { applicationId: claims.app_id, type: 'web', redirectUris: ['https://app.example/callback'] });
+  const grantId = newId();
+  await app.gatehouse.services.orm.em.getConnection().execute(
+    `insert into oidc_model (model, id, application_id, payload, expires_at) values ('Grant', ?, ?, ?::jsonb, now() + interval '1 hour')`,
+    [grantId, claims.app_id, JSON.stringify({ kind: 'Grant', jti: grantId, accountId: userId, clientId })],
+  );
+  return { ...claims, client_id: clientId, grant_id: grantId };
+}
+
+/**
  * A management API access token as a sign-in surface would issue it (`iss` = that surface's issuer), signed with the
  * service's active key, for a live M2M credential: for the refusals no surface would mint (a tenant's surface
  * claiming another tenant).
