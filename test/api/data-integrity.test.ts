@@ -33,17 +33,21 @@ async function freshApplication(authIsolation: 'shared' | 'isolated' = 'shared')
 /** The tables whose rows belong to one application (all but these global ones). */
 const GLOBAL_TABLES = ['organization', 'signing_key', 'service_secret', 'mikro_orm_migrations'];
 /**
- * Indexes not led by `application_id`, each a lookup made before any application is known (non-unique, so a
- * distributed table may keep them as shard-local indexes), or `oidc_model`'s, whose models the OP finds by their id
- * alone (docs/decisions.md, "Data model").
+ * Indexes not led by `application_id`: non-unique ones, which a distributed table may keep as shard-local indexes
+ * (each with its reason below), and `oidc_model`'s, whose models the OP finds by their id alone, so that the table
+ * stays undistributed (docs/decisions.md, "Applications and credentials").
  */
 const GLOBAL_LOOKUPS = new Set([
+  // Before any application is known: an API key by its secret's hash, an OAuth client by its id, a sign-in surface.
   'api_key_secret_idx',
   'oauth_client_id_idx',
   'tenant_id_idx',
   'tenant_slug_idx',
   'domain_verified_hostname_idx',
+  // A tenant's members (the `tenant` filter's `tenant_ids @> …`): every such query names its application too, which
+  // routes it to the application's shard; GIN cannot lead with `application_id` (a uuid) without btree_gin.
   'app_user_tenant_idx',
+  // The purge of expired idempotency records of every application.
   'idempotency_record_created_idx',
   // An organization's applications (`application` is distributed by its id; `organization` is a reference table).
   'application_organization_idx',
@@ -53,6 +57,42 @@ const GLOBAL_LOOKUPS = new Set([
   'oidc_model_uid_idx',
   'oidc_model_expires_idx',
 ]);
+
+/** Holds the application's row FOR UPDATE (as a tenancy switch does) until `release` is called (PostgreSQL only). */
+async function holdApplication(applicationId: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const done = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+    await em.execute('select id from application where id = ? for update', [applicationId]);
+    locked();
+    await released;
+  });
+  await isLocked;
+  return { release, done };
+}
+
+const waitersAtLeast = (count: number) => lockWaitersAtLeast(app.gatehouse.services.orm, count);
+
+/**
+ * Sends every write at once. On PostgreSQL they are first queued behind the application's row (each write that
+ * depends on the tenancy switches waits there) and released together, so their transactions overlap rather than
+ * follow one another by luck; the embedded database runs one transaction at a time anyway.
+ */
+async function allAtOnce<T>(applicationId: string, writes: (() => Promise<T>)[]): Promise<T[]> {
+  if (usingEmbeddedDatabase()) return Promise.all(writes.map((write) => write()));
+  const hold = await holdApplication(applicationId);
+  let answers: Promise<T>[] = [];
+  try {
+    answers = writes.map((write) => write());
+    await waitersAtLeast(writes.length);
+  } finally {
+    hold.release();
+    await hold.done;
+  }
+  return Promise.all(answers);
+}
 
 describe('schema: ready for distribution by application', () => {
   it('every application-owned table carries application_id, and its keys and indexes lead with it', async () => {
@@ -137,23 +177,6 @@ describe('deletion leaves no orphans', () => {
 
   // Needs two sessions holding locks at once: the embedded database has one session for all connections.
   describe.skipIf(usingEmbeddedDatabase())('a tenant deleted while a user is being created in it', () => {
-    /** Holds the application's row FOR UPDATE (as a tenancy switch does) until `release` is called. */
-    async function holdApplication(applicationId: string) {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const done = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
-        await em.execute('select id from application where id = ? for update', [applicationId]);
-        locked();
-        await released;
-      });
-      await isLocked;
-      return { release, done };
-    }
-
-    const waitersAtLeast = (count: number) => lockWaitersAtLeast(app.gatehouse.services.orm, count);
-
     /**
      * `write` and the tenant's deletion, both queued behind the application's row (write first), then released
      * together: which commits first is up to PostgreSQL. Their answers.
@@ -209,6 +232,23 @@ describe('deletion leaves no orphans', () => {
       }, 30_000);
     }
 
+    it('a tenant renamed while a user is being created in it keeps its new name: the creation writes no tenant', async () => {
+      const { admin, applicationId, appPath } = await freshApplication();
+      const tenantPath = `${appPath}/tenants/${(await admin.post(`${appPath}/tenants`, { name: 'Before' })).body.id}`;
+      // The creation reads the tenant (404 if absent), then waits for its transaction; the rename commits meanwhile.
+      const hold = await holdApplication(applicationId);
+      const creating = admin.post(`${tenantPath}/users`, { email: 'newcomer@example.com' });
+      try {
+        await waitersAtLeast(1);
+        expect((await admin.patch(tenantPath, { name: 'After' })).status).toBe(200);
+      } finally {
+        hold.release();
+        await hold.done;
+      }
+      expect((await creating).status).toBe(201);
+      expect((await admin.get(tenantPath)).body.name).toBe('After');
+    }, 30_000);
+
     it('a membership added while the tenant is deleted is refused (404) or removed with the tenant', async () => {
       const { admin, applicationId, appPath } = await freshApplication('shared');
       const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
@@ -232,6 +272,27 @@ describe('concurrent creations of one unique value: one 201, the others 409', ()
     expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
     expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.code === 'already_exists')).toBe(true);
   });
+
+  // With a password each creation hashes inside its transaction, the tenant held FOR SHARE: the creations overlap.
+  for (const mode of ['shared', 'isolated'] as const) {
+    it(`${mode}: the same e-mail in one tenant`, async () => {
+      const { admin, applicationId, appPath } = await freshApplication(mode);
+      const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Crowded' })).body.id;
+      const answers = await allAtOnce(applicationId, [1, 2, 3, 4].map(() => () =>
+        admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'twin@example.com', password: 'Correct-Horse-Battery-9' }),
+      ));
+      expect(outcome(answers.map((answer) => answer.status)), JSON.stringify(answers.map((answer) => answer.body))).toEqual([201, 409, 409, 409]);
+    }, 30_000);
+  }
+
+  it('different e-mails in one tenant: every user is created', async () => {
+    const { admin, applicationId, appPath } = await freshApplication();
+    const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Crowded' })).body.id;
+    const answers = await allAtOnce(applicationId, [1, 2, 3, 4].map((n) => () =>
+      admin.post(`${appPath}/tenants/${tenantId}/users`, { email: `member${n}@example.com`, password: 'Correct-Horse-Battery-9' }),
+    ));
+    expect(answers.map((answer) => answer.status), JSON.stringify(answers.map((answer) => answer.body))).toEqual([201, 201, 201, 201]);
+  }, 30_000);
 
   it('the same tenant slug', async () => {
     const { admin, appPath } = await freshApplication();

@@ -1,6 +1,8 @@
 import { verify } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
+import type { HttpResponse } from '../support/http.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -188,6 +190,17 @@ describe('users', () => {
     expect((await app.http.get(`/users/${viaBody.body.id}`)).body.name).toBeNull();
   });
 
+  it('creating a user in a tenant, or adding one to it, writes nothing of the tenant', async () => {
+    const tenantRow = async (id: string) => (await sql('select name, slug, updated_at from tenant where id = ?', [id]))[0];
+    const [beforeA, beforeB] = [await tenantRow(tenantA), await tenantRow(tenantB)];
+    const sent = app.queries.length;
+    const created = await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'newcomer-a@example.com' });
+    expect(created.status).toBe(201);
+    expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    expect(app.queries.slice(sent).filter((query) => /^update "?tenant"? /i.test(query))).toEqual([]);
+    expect([await tenantRow(tenantA), await tenantRow(tenantB)]).toEqual([beforeA, beforeB]);
+  });
+
   it('refuses a body tenant that contradicts the scope, and a tenant not in the application', async () => {
     const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
     const forbidden = await keyA.post('/users', { email: 'x-tenant@example.com', tenantId: tenantB });
@@ -364,6 +377,144 @@ describe('users', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.errors?.[0]?.extensions).toMatchObject({ code: 'already_exists', field: 'email', status: 409 });
   });
+});
+
+// Needs two sessions holding locks at once: the embedded database has one session for all connections.
+describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () => {
+  let tenantC: string;
+  beforeAll(async () => {
+    tenantC = await app.createTenant('Tenant C');
+  });
+
+  /**
+   * Sends `writes` one after the other while the user's row is held FOR SHARE, each once the one before waits on a
+   * lock, then lets them all go: transactions that overlap, in a known order. Reads of the row go through; only a
+   * write of it (or a lock for one) waits. Their answers.
+   */
+  async function queuedOnUser(userId: string, ...writes: (() => Promise<HttpResponse>)[]): Promise<HttpResponse[]> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const held = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      await em.execute('select id from app_user where application_id = ? and id = ? for share', [app.root.applicationId, userId]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const answers: Promise<HttpResponse>[] = [];
+    try {
+      for (const write of writes) {
+        answers.push(write());
+        await lockWaitersAtLeast(app.gatehouse.services.orm, answers.length);
+      }
+    } finally {
+      release();
+      await held;
+    }
+    return Promise.all(answers);
+  }
+
+  async function member(email: string, tenantIds: string[]): Promise<string> {
+    const id = (await app.http.post('/users', { email })).body.id as string;
+    expect((await app.http.patch(`/users/${id}`, { tenantIds })).status).toBe(200);
+    return id;
+  }
+  const tenantsOf = async (id: string) =>
+    (await sql<{ tenant_ids: string[] }>('select tenant_ids from app_user where application_id = ? and id = ?', [app.root.applicationId, id]))[0]?.tenant_ids;
+  const auditOf = (id: string, action: string) =>
+    sql<{ before: any; after: any }>('select before, after from audit_log where target_id = ? and action = ? order by id', [id, action]);
+
+  it('two tenants removing one member at once: both removals stay, each audited from where the other left', async () => {
+    const id = await member('leaves-two@example.com', [tenantA, tenantB, tenantC]);
+    const answers = await queuedOnUser(
+      id,
+      () => app.http.delete(`${appPath}/tenants/${tenantA}/users/${id}`),
+      () => app.http.delete(`${appPath}/tenants/${tenantB}/users/${id}`),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([204, 204]);
+    expect(await tenantsOf(id)).toEqual([tenantC]);
+    const records = await auditOf(id, 'user.membership.remove');
+    expect(records).toHaveLength(2);
+    const first = records.find((record) => record.before.tenantIds.length === 3)!;
+    const second = records.find((record) => record !== first)!;
+    expect(second.before.tenantIds).toEqual(first.after.tenantIds);
+    expect(second.after.tenantIds).toEqual([tenantC]);
+  }, 30_000);
+
+  it('a member leaving one tenant while another of theirs is deleted ends in neither', async () => {
+    const doomed = await app.createTenant('Doomed');
+    const id = await member('leaves-one@example.com', [doomed, tenantB, tenantC]);
+    // The deletion first: it takes the user's row first, and the removal decides on what it left.
+    const answers = await queuedOnUser(
+      id,
+      () => app.http.delete(`${appPath}/tenants/${doomed}`),
+      () => app.http.delete(`${appPath}/tenants/${tenantB}/users/${id}`),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([204, 204]);
+    expect(await tenantsOf(id)).toEqual([tenantC]);
+  }, 30_000);
+
+  it('two deletions of one user: 204, then 404, and one audit record', async () => {
+    const id = (await app.http.post('/users', { email: 'deleted-twice@example.com' })).body.id as string;
+    const answers = await queuedOnUser(
+      id,
+      () => app.http.delete(`/users/${id}`),
+      () => app.http.delete(`/users/${id}`),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([204, 404]);
+    expect(answers[1]!.body).toMatchObject({ code: 'not_found', field: 'userId' });
+    expect(await auditOf(id, 'user.delete')).toHaveLength(1);
+  }, 30_000);
+
+  it('two membership changes at once: each audited from where the other left', async () => {
+    const id = await member('moves-twice@example.com', [tenantA]);
+    const answers = await queuedOnUser(
+      id,
+      () => app.http.patch(`/users/${id}`, { tenantIds: [tenantA, tenantB] }),
+      () => app.http.patch(`/users/${id}`, { tenantIds: [tenantA, tenantC] }),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    // Beside the record of the user's joining tenant A: the two changes, one from [A], the other from where it ended.
+    const records = (await auditOf(id, 'user.update')).filter((record) => record.before.tenantIds.length > 0);
+    expect(records).toHaveLength(2);
+    const first = records.find((record) => record.before.tenantIds.length === 1)!;
+    const second = records.find((record) => record !== first)!;
+    expect(second.before.tenantIds).toEqual(first.after.tenantIds);
+    expect(await tenantsOf(id)).toEqual(second.after.tenantIds);
+  }, 30_000);
+
+  it('a tenant scope changing the identity of a member who is joining another tenant: 403, or done before', async () => {
+    const id = await member('joins-b@example.com', [tenantA]);
+    const [joined, changed] = await queuedOnUser(
+      id,
+      () => app.http.patch(`/users/${id}`, { tenantIds: [tenantA, tenantB] }),
+      () => app.http.patch(`${appPath}/tenants/${tenantA}/users/${id}`, { password: 'Taken over in A 1' }),
+    );
+    expect(joined!.status).toBe(200);
+    // Allowed only while the user belonged to tenant A alone: then the membership change came after it.
+    if (changed!.status === 200) {
+      const joining = (await auditOf(id, 'user.update')).find((record) => record.after.tenantIds.length === 2);
+      expect(joining!.before.hasPassword).toBe(true);
+    } else expect(changed!.status).toBe(403);
+  }, 30_000);
+
+  it('a membership change while one of its tenants is deleted: the change or the deletion goes first, no deadlock', async () => {
+    const doomed = await app.createTenant('Doomed too');
+    const id = await member('stays-or-goes@example.com', [doomed, tenantA]);
+    // The change first: it holds its tenants and waits for the user, the deletion waits for the tenant.
+    const [changed, deleted] = await queuedOnUser(
+      id,
+      () => app.http.patch(`/users/${id}`, { tenantIds: [doomed, tenantB] }),
+      () => app.http.delete(`${appPath}/tenants/${doomed}`),
+    );
+    expect(deleted!.status).toBe(204);
+    if (changed!.status === 200) expect(await tenantsOf(id)).toEqual([tenantB]);
+    else {
+      expect(changed!.body).toMatchObject({ code: 'not_found', field: 'tenantIds' });
+      expect(await tenantsOf(id)).toEqual([tenantA]);
+    }
+  }, 30_000);
 });
 
 describe('users of an isolated application', () => {

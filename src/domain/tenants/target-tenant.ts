@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -28,9 +27,15 @@ export async function targetTenant(scope: Scope, requested: string | null | unde
  * about to join them (a membership, an isolated pool) commits before a deletion of one of them starts, which then
  * takes the user with the tenant, or after it, and finds it gone. `tenant_ids` and `pool_id` have no foreign key to
  * do this (deleteTenant holds the tenant FOR UPDATE). Read in the transaction: a check made before it could be stale.
+ * Call it before locking any of their users: deleteTenant takes the tenant, then its members.
+ *
+ * Plain rows, not entities: a Tenant the request has already loaded (targetTenant) stays as it is, so the flush has
+ * nothing of it to write back over a concurrent rename, nor an update that would deadlock with other holders of the
+ * share lock. A tenant scope reaches its own tenant only, as the `tenant` filter would have it.
  */
 export async function lockTenants(tx: Scope, tenantIds: readonly string[]): Promise<string[]> {
-  if (tenantIds.length === 0) return [];
-  const found = await tx.em.find(Tenant, { id: { $in: [...tenantIds] } }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
-  return found.map((tenant) => tenant.id);
+  const wanted = [...new Set(tenantIds)].filter((id) => tx.tenantId === null || id === tx.tenantId);
+  if (wanted.length === 0) return [];
+  const rows = await tx.em.execute<{ id: string }[]>('select id from tenant where application_id = ? and id in (?) for share', [tx.applicationId, wanted]);
+  return rows.map((row) => row.id);
 }

@@ -139,19 +139,43 @@ function poolFor(application: Application, tenantId: string | null): string {
   return tenantId;
 }
 
-/** The tenants a membership list names, deduplicated, each checked to exist and held until `tx` commits. */
-async function existingTenants(tx: Scope, tenantIds: string[]): Promise<string[]> {
-  const unique = [...new Set(tenantIds)];
-  if ((await lockTenants(tx, unique)).length !== unique.length) throw notFound('Tenant', 'tenantIds');
-  return unique;
+/**
+ * The user, held FOR UPDATE until `tx` commits, as committed (refresh): a change is decided on the row that any
+ * concurrent one left (another tenant's removal, a tenant's deletion, a second deletion: 404), never written back
+ * from a stale read, and the next change waits for this one. Lock order: tenants, then their users, as deleteTenant
+ * takes them (lockTenants before this, never after).
+ */
+async function lockUser(tx: Scope, userId: string): Promise<User> {
+  const user = await tx.em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (user === null) throw notFound('User', 'userId');
+  return user;
+}
+
+/** The tenants a `tenantIds` change names while `shared`: deduplicated, held until `tx` commits (lockTenants). */
+interface RequestedTenants {
+  unique: string[];
+  allExist: boolean;
 }
 
 /**
- * The memberships a `tenantIds` change leaves the user with: any existing tenants while `shared`; when `isolated`,
- * the one tenant of their pool for good (422, though an unchanged list is accepted).
+ * Holds the tenants of a `tenantIds` change before the user is locked (see lockUser); nothing when `isolated`, where
+ * the list cannot change.
  */
-async function membershipsAfter(scope: Scope, user: User, requested: string[]): Promise<string[]> {
-  if ((await scope.application()).authIsolation !== 'isolated') return existingTenants(scope, requested);
+async function holdRequestedTenants(tx: Scope, tenantIds: string[]): Promise<RequestedTenants | null> {
+  if ((await tx.application()).authIsolation === 'isolated') return null;
+  const unique = [...new Set(tenantIds)];
+  return { unique, allExist: (await lockTenants(tx, unique)).length === unique.length };
+}
+
+/**
+ * The memberships a `tenantIds` change leaves the user with: any existing tenants while `shared` (404 `tenantIds`
+ * otherwise); when `isolated`, the one tenant of their pool for good (422, though an unchanged list is accepted).
+ */
+function membershipsAfter(user: User, requested: string[], held: RequestedTenants | null): string[] {
+  if (held !== null) {
+    if (!held.allExist) throw notFound('Tenant', 'tenantIds');
+    return held.unique;
+  }
   const unique = new Set(requested);
   if (unique.size !== user.tenantIds.length || !user.tenantIds.every((id) => unique.has(id))) {
     throw invalid('tenantIds', 'The application’s auth is isolated: a user belongs to one tenant for good');
@@ -172,12 +196,12 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   }
   const updated = await uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
-      const user = await tx.em.findOne(User, { id: userId });
-      if (user === null) throw notFound('User', 'userId');
+      const held = requestedTenants === undefined ? null : await holdRequestedTenants(tx, requestedTenants);
+      const user = await lockUser(tx, userId);
       if (newEmail !== undefined || name !== undefined || password !== undefined) assertIdentityOfScope(tx, user);
       const before = userSnapshot(user);
       if (requestedTenants !== undefined) {
-        const kept = await membershipsAfter(tx, user, requestedTenants);
+        const kept = membershipsAfter(user, requestedTenants, held);
         await revokeKeysOfTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)));
         user.tenantIds = kept;
       }
@@ -244,8 +268,7 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
   scope.require('users:delete');
   // Which of the two it is depends on the user's pool, which only the switches change.
   await underTenancyConfig(scope, async (tx) => {
-    const user = await tx.em.findOne(User, { id: userId });
-    if (user === null) throw notFound('User', 'userId');
+    const user = await lockUser(tx, userId);
     const tenantId = scope.tenantId;
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
@@ -304,10 +327,11 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
  */
 export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
   return recordAuditPerRow(em, actor, { action: 'user.membership.remove', targetType: 'user', tenantId }, {
-    // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot.
+    // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot;
+    // `@>` (not `= any`) so that the GIN index on tenant_ids finds the members.
     ctes: `old as (
       select application_id, id, tenant_ids from app_user
-       where application_id = ? and ? = any(tenant_ids) and pool_id <> ?
+       where application_id = ? and tenant_ids @> array[?::uuid] and pool_id <> ?
        for update),
     changed as (
       update app_user as u set tenant_ids = array_remove(u.tenant_ids, ?::uuid), updated_at = now()
