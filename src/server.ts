@@ -6,6 +6,7 @@ import { getOperationAST, OperationTypeNode, parse } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
+import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
@@ -120,6 +121,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
     // parameter), not the router's own 414.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
+    clientErrorHandler: answerClientError,
     frameworkErrors: (_error, request, reply) => {
       void refuseUnroutable(unrouted.limit, request, reply);
     },

@@ -165,7 +165,10 @@ export type CreateOAuthClientInput = {
 export type CreateTenantInput = {
   /** Display name (1 to 200 characters). */
   name: string;
-  /** Lower-case letters, digits and hyphens, 1 to 63 characters; derived from the name when omitted. */
+  /**
+   * Lower-case letters, digits and hyphens, 1 to 63 characters; one another tenant has: 409. Derived from the name when
+   * omitted (`Crème Brûlée` → `creme-brulee`), with `-2`, `-3`… when another tenant has it.
+   */
   slug?: string | null | undefined;
 };
 
@@ -306,9 +309,11 @@ export type IntrospectApiKeyInput = {
 };
 
 /**
- * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC, RSA (at least 2048 bits) or OKP (Ed25519, Ed448)
- * keys, each with a distinct `kid`, `use` (if any) `sig`. Private members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`,
- * `k`) are refused: 422 naming the member, e.g. `keys[0].d`.
+ * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (at least 2048 bits) or
+ * OKP (Ed25519) keys, each with a distinct `kid` (no control or invisible characters), `use` (if any) `sig`. Private
+ * members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. Each key
+ * is kept with `kty`, `kid`, `use`, `alg` and its public parameters (`crv`, `x`, `y`, `n`, `e`) only: other members
+ * (`x5c`, `key_ops`, …) play no part in verifying a client assertion and are not stored.
  */
 export type JwksInput = {
   /** The public keys (JWK objects). */

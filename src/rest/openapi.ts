@@ -15,8 +15,9 @@ import {
   type GraphQLSchema,
   type TypeNode,
 } from 'graphql';
+import { PROTOCOL_STATUS_BY_CODE } from '../client-error.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
-import { STATUS_BY_CODE, type ErrorCode } from '../errors.ts';
+import { STATUS_BY_CODE } from '../errors.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { SCOPE_VARIABLES } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
@@ -73,16 +74,30 @@ const HEADERS: OpenApiDocument['components']['headers'] = {
   'Idempotent-Replayed': { description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
 };
 
-/** The error responses, by status; the codes of each come from STATUS_BY_CODE. */
-const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: string }>> = {
+/** Every error code with its status: the operations' (STATUS_BY_CODE), and those of requests the HTTP parser refuses. */
+const ALL_STATUS_BY_CODE: Readonly<Record<string, number>> = { ...STATUS_BY_CODE, ...PROTOCOL_STATUS_BY_CODE };
+
+/**
+ * Answers to a request the HTTP parser refused: the request was never read, so no rate limit counted it (no
+ * X-RateLimit-* headers), and the connection closes.
+ */
+const PROTOCOL_NOTE = 'The request was not read: no rate-limit headers; the connection closes.';
+
+/** The error responses, by status; the codes of each come from ALL_STATUS_BY_CODE. */
+const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: string; protocol?: true }>> = {
   401: { name: 'Unauthenticated', description: 'Missing, unknown, revoked or expired credentials.' },
   403: { name: 'Forbidden', description: 'The credentials lack the permission, or aim at another tenant than their own.' },
   404: { name: 'NotFound', description: 'Absent, or in another application or tenant.' },
+  408: { name: 'RequestTimeout', description: `The request line and headers did not arrive in time. ${PROTOCOL_NOTE}`, protocol: true },
   409: { name: 'Conflict', description: 'A duplicate, a tenancy rule, or an `Idempotency-Key` reused for another request.' },
   413: { name: 'PayloadTooLarge', description: 'The request body is larger than 1 MiB.' },
   415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`.' },
-  422: { name: 'ValidationError', description: 'An invalid input; `field` names it.' },
+  422: {
+    name: 'ValidationError',
+    description: 'An invalid input; `field` names it. (A request that is not well-formed HTTP/1.1 is one too, without `field` or rate-limit headers: it was not read.)',
+  },
   429: { name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds.' },
+  431: { name: 'RequestHeaderFieldsTooLarge', description: `The request line and headers exceed 16 KiB (a query string or a header too long). ${PROTOCOL_NOTE}`, protocol: true },
   500: { name: 'InternalError', description: 'An unexpected failure; idempotent calls may be retried with backoff.' },
 };
 
@@ -90,7 +105,7 @@ const ERROR_BODY: JsonSchema = {
   description: 'Every error response has this body.',
   type: 'object',
   properties: {
-    code: { type: 'string', enum: Object.keys(STATUS_BY_CODE), description: 'Machine-readable error code.' },
+    code: { type: 'string', enum: Object.keys(ALL_STATUS_BY_CODE), description: 'Machine-readable error code.' },
     message: { type: 'string', description: 'Human-readable message.' },
     field: { type: 'string', description: 'The offending input, on validation errors (and some conflicts).' },
     details: {
@@ -125,11 +140,11 @@ const EXTRA_ERROR_HEADERS: Readonly<Record<string, readonly string[]>> = { '401'
 
 function errorResponses(): Record<string, OpenApiResponse> {
   const responses: Record<string, OpenApiResponse> = {};
-  for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
-    const codes = (Object.keys(STATUS_BY_CODE) as ErrorCode[]).filter((code) => String(STATUS_BY_CODE[code]) === status);
+  for (const [status, { name, description, protocol }] of Object.entries(ERROR_RESPONSES)) {
+    const codes = Object.keys(ALL_STATUS_BY_CODE).filter((code) => String(ALL_STATUS_BY_CODE[code]) === status);
     responses[name] = {
       description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
-      headers: headerRefs([...EVERY_RESPONSE_HEADERS, ...(EXTRA_ERROR_HEADERS[status] ?? [])]),
+      headers: headerRefs(protocol === true ? ['X-Request-Id'] : [...EVERY_RESPONSE_HEADERS, ...(EXTRA_ERROR_HEADERS[status] ?? [])]),
       content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/ErrorBody', properties: { code: { enum: codes } } } } },
     };
   }
@@ -161,7 +176,8 @@ function namesRecords(type: GraphQLInputType, seen = new Set<string>()): boolean
 }
 
 /**
- * Which errors a route can answer with: every route can fail authentication, permission, validation and limits;
+ * Which errors a route can answer with: every route can fail authentication, permission, validation and limits
+ * (the request's own size and pace among them: 408, 431, before any route is known);
  * 404 when its path or its body names a record (`POST /users` with a `tenantId` that does not exist), and on every
  * DELETE: what it deletes may be absent even when no id names it (a tenant's key removing an override it lacks).
  */
@@ -170,10 +186,12 @@ function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined)
     401,
     403,
     ...(route.method === 'DELETE' || pathParamNames(route.url).length > 0 || (body !== undefined && namesRecords(body)) ? [404] : []),
+    408,
     ...(route.method === 'GET' ? [] : [409]),
     ...(body === undefined ? [] : [413, 415]),
     422,
     429,
+    431,
     500,
   ];
 }

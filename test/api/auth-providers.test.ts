@@ -176,6 +176,47 @@ describe('application auth providers', () => {
     expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
   });
 
+  it('refuses a NUL or another control character in a config string (PostgreSQL stores no NUL), on create and PATCH', async () => {
+    const before = (await app.http.get('/auth-providers?pageSize=100')).body;
+    const cases: [unknown, string][] = [
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'a\u0000' }, secrets: { clientSecret: 's' } }, 'config.clientId'],
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'a\u0007b' }, secrets: { clientSecret: 's' } }, 'config.clientId'],
+      [{ type: 'saml', config: { entityId: 'urn:\u0000', ssoUrl: 'https://idp.example.com/sso', certificate: IDP_CERTIFICATE } }, 'config.entityId'],
+      [{ type: 'saml', config: { entityId: 'urn:x', ssoUrl: 'https://idp.example.com/sso', certificate: IDP_CERTIFICATE, emailAttribute: 'mail\u0000' } }, 'config.emailAttribute'],
+      [{ type: 'saml', config: { entityId: 'urn:x', ssoUrl: 'https://idp.example.com/sso', certificate: `${IDP_CERTIFICATE}\n\u0000` } }, 'config.certificate'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await app.http.post('/auth-providers', body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
+      const inTenant = await app.http.post(tenantPath(acme), body);
+      expect(inTenant.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
+
+    const passkey = (before.data as { id: string; type: string }[]).find((provider) => provider.type === 'passkey');
+    const patches: [string, unknown, string][] = [
+      [google.id, { config: { clientId: 'a\u0000' } }, 'config.clientId'],
+      [passkey!.id, { config: { rpName: 'a\u0000b' } }, 'config.rpName'],
+      [passkey!.id, { config: { rpName: 'a\u0007\nb' } }, 'config.rpName'],
+    ];
+    for (const [id, body, field] of patches) {
+      const response = await app.http.patch(`/auth-providers/${id}`, body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
+    // A name of every script is still a name.
+    const named = await app.http.patch(`/auth-providers/${passkey!.id}`, { config: { rpName: 'Acme Connexion — 東京' } });
+    expect(named.body.config.rpName).toBe('Acme Connexion — 東京');
+
+    const graphql = await app.http.graphql('mutation($i: CreateAuthProviderInput!) { createAuthProvider(input: $i) { id } }', {
+      i: { type: 'oauth', config: { provider: 'microsoft', clientId: 'a\u0000' }, secrets: { clientSecret: 's' } },
+    });
+    expect(graphql.status).toBe(422);
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422, field: 'config.clientId' });
+  });
+
   it('PATCH merges config field by field, sets and removes secrets, and never shows them', async () => {
     const patched = await app.http.patch(`/auth-providers/${google.id}`, {
       name: 'Sign in with Google',

@@ -14,8 +14,10 @@ function refusal(response: GraphQLResponse) {
 
 describe('GraphQL refusals', () => {
   let app: TestApp;
+  /** The service's log lines: a refusal of input is never an error-level line. */
+  const logged: { level: number; msg: string; reqId?: string }[] = [];
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({}, { logStream: { write: (line) => logged.push(JSON.parse(line) as (typeof logged)[number]) } });
   });
   afterAll(async () => app?.close());
 
@@ -72,6 +74,21 @@ describe('GraphQL refusals', () => {
     // No Content-Type: a browser could send it cross-site without a preflight, so Apollo refuses it unexecuted.
     const bare = await app.http.request('POST', '/graphql');
     expect(refusal(bare)).toMatchObject({ status: 422, code: 'validation_error', message: expect.stringContaining('Cross-Site Request Forgery') });
+  });
+
+  it('refuses a request with more refused variables than graphql-js reports as input refusals, none internal', async () => {
+    const unknownFields = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, 'v']));
+    const response = await app.http.graphql('mutation($a: UUID!, $i: CreateTenantInput!) { createTenant(appId: $a, input: $i) { id } }', {
+      a: app.root.applicationId,
+      i: unknownFields,
+    });
+    expect(refusal(response)).toMatchObject({ status: 422, code: 'validation_error' });
+    const errors = response.body.errors ?? [];
+    expect(errors.length).toBeGreaterThan(50);
+    for (const error of errors) expect(error.extensions, error.message).toMatchObject({ code: 'validation_error', status: 422 });
+    expect(errors.at(-1)?.message).toMatch(/^Too many invalid variables/);
+    const requestId = response.headers.get('x-request-id');
+    expect(logged.filter((line) => line.reqId === requestId && line.level >= 50)).toEqual([]);
   });
 
   it('refuses automatic persisted queries as a client error, with or without the query', async () => {

@@ -132,6 +132,46 @@ describe('M2M credentials', () => {
     }
   });
 
+  it('refuses a NUL or another control character in a key (PostgreSQL stores none), and keeps only the members a public key needs', async () => {
+    const good = ecKey('good').public;
+    const credential = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [good] } });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...good, kid: 'k\u0000' }, 'keys[0].kid'],
+      [{ ...good, kid: 'k\u0007\nl' }, 'keys[0].kid'],
+      [{ ...good, x: `${good.x as string}\u0000` }, 'keys[0].x'],
+      [{ ...good, y: `${(good.y as string).slice(0, 5)}\u0000${(good.y as string).slice(5)}` }, 'keys[0].y'],
+      [{ ...rsaKey('rsa'), e: 'AQAB\u0000' }, 'keys[0].e'],
+    ];
+    for (const [key, field] of cases) {
+      const created = await app.http.post('/m2m-credentials', { name: 'x', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: [key] } });
+      expect(created.status, field).toBe(422);
+      expect(created.body, field).toMatchObject({ code: 'validation_error', field: `jwks.${field}` });
+      const replaced = await app.http.put(`/m2m-credentials/${credential.id}/jwks`, { keys: [good, key] });
+      expect(replaced.status, field).toBe(422);
+      expect(replaced.body, field).toMatchObject({ code: 'validation_error', field: field.replace('keys[0]', 'keys[1]') });
+    }
+    // Members verification does not use (certificates, key_ops, private extensions) are not kept, whatever they hold.
+    const extras = { ...good, kid: 'extras', x5u: 'https://a.example.com/\u0000', 'a\u0000': 'x', x5c: ['MIIB'], key_ops: ['verify'], ext: true };
+    const kept = await app.http.put(`/m2m-credentials/${credential.id}/jwks`, { keys: [extras] });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.jwks).toEqual({ keys: [{ ...good, kid: 'extras' }] });
+    const created = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [{ ...extras, kid: 'created' }] } });
+    expect(created.jwks).toEqual({ keys: [{ ...good, kid: 'created' }] });
+    expect((await app.http.get(`/m2m-credentials/${credential.id}`)).body.jwks).toEqual({ keys: [{ ...good, kid: 'extras' }] });
+
+    // GraphQL: the same refusal, from a variable and from a literal of the document.
+    const variable = await app.http.graphql('mutation($i: CreateM2MCredentialInput!) { createM2MCredential(input: $i) { id } }', {
+      i: { name: 'n', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: [{ ...good, kid: 'k\u0000' }] } },
+    });
+    expect(variable.status).toBe(422);
+    expect(variable.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422, field: 'jwks.keys[0].kid' });
+    const literal = await app.http.graphql(
+      `mutation { createM2MCredential(input: { name: "n", permissions: ["users:read"], authMethod: private_key_jwt, jwks: { keys: [{ kty: "EC", crv: "P-256", kid: "k\\u0000", x: "${good.x as string}", y: "${good.y as string}" }] } }) { id } }`,
+    );
+    expect(literal.status).toBe(422);
+    expect(literal.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422, field: 'jwks.keys[0].kid' });
+  });
+
   it('replaces a private_key_jwt credential’s keys with PUT …/jwks', async () => {
     const first = ecKey('first');
     const credential = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [first.public] } });

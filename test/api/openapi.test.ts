@@ -155,5 +155,10 @@ describe('OpenAPI document', () => {
     const tenants = `/applications/${app.root.applicationId}/tenants`;
     await app.http.post(tenants, { name: 'Twice', slug: 'twice' });
     expectDocumented('post', '/applications/{appId}/tenants', await app.http.post(tenants, { name: 'Twice', slug: 'twice' }));
+    // Refused by the HTTP parser, before any route: documented on every operation, without rate-limit headers.
+    const tooLarge = await app.http.get(`/applications?x=${'a'.repeat(20_000)}`);
+    expect(tooLarge.status).toBe(431);
+    expectDocumented('get', '/applications', tooLarge);
+    expect(document.components.responses['RequestHeaderFieldsTooLarge']?.headers).toEqual({ 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
   });
 });

@@ -54,6 +54,44 @@ describe('tenants', () => {
     expect(named.body.slug).toBe(`tenant-${alpha}`);
   });
 
+  it('derives a unique slug from the name when none is sent: a conflict names only a field the client sent', async () => {
+    const slugOf = async (body: Record<string, unknown>) => {
+      const created = await app.http.post(tenants, body);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body.slug as string;
+    };
+    // Names with no Latin letter or digit all derive the fallback `tenant`.
+    expect([await slugOf({ name: '東京' }), await slugOf({ name: '大阪' }), await slugOf({ name: 'Москва' })]).toEqual(['tenant', 'tenant-2', 'tenant-3']);
+    expect([await slugOf({ name: 'Initech' }), await slugOf({ name: 'INITECH' }), await slugOf({ name: 'initech!' })]).toEqual(['initech', 'initech-2', 'initech-3']);
+    // Combining marks left by the decomposition are dropped, not turned into hyphens.
+    expect(await slugOf({ name: 'Ünïcödé Crème' })).toBe('unicode-creme');
+    // A long name keeps 63 characters with its suffix.
+    const long = 'x'.repeat(70);
+    expect([await slugOf({ name: long }), await slugOf({ name: long })]).toEqual(['x'.repeat(63), `${'x'.repeat(61)}-2`]);
+    // A slug the client sent is never changed: its conflict is still the client's 409.
+    const sent = await app.http.post(tenants, { name: 'Initech', slug: 'initech' });
+    expect(sent.status).toBe(409);
+    expect(sent.body).toMatchObject({ code: 'already_exists', field: 'slug' });
+    // Concurrent creations of one name all succeed, each with its own slug.
+    const together = await Promise.all(Array.from({ length: 5 }, () => app.http.post(tenants, { name: 'Hooli' })));
+    expect(together.map((created) => created.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(together.map((created) => created.body.slug)).size).toBe(5);
+  });
+
+  it('counts a name in characters, and refuses one that shows nothing or turns the text around', async () => {
+    const emoji = '🦊'.repeat(150);
+    const created = await app.http.post(tenants, { name: emoji });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe(emoji);
+    for (const name of ['\u200b', '\u202eevil\u202c']) {
+      const refused = await app.http.post(tenants, { name });
+      expect(refused.status, JSON.stringify(name)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'name' });
+      const renamed = await app.http.patch(`${tenants}/${created.body.id}`, { name });
+      expect(renamed.body).toMatchObject({ code: 'validation_error', field: 'name' });
+    }
+  });
+
   it('paginates with opaque, tamper-evident cursors', async () => {
     for (let i = 0; i < 5; i += 1) await app.http.post(tenants, { name: `Page ${i}` });
     const seen: string[] = [];

@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import { invalid } from '../../errors.ts';
 import { hostname } from '../domains/hostname.ts';
+import { isControlFree, isPlainText } from '../validate.ts';
 
 /**
  * Per-type configuration of an auth provider: which `config` fields it has (with defaults) and which write-only
@@ -132,6 +133,8 @@ function checkField(field: string, spec: Field, value: unknown): unknown {
       if (typeof value !== 'string' || value.trim() === '' || value.length > spec.max) {
         throw invalid(field, `${field} must be a non-empty string of at most ${spec.max} characters`);
       }
+      // No setting holds a control character (`\S` matches a NUL, which PostgreSQL cannot store: a 500 at the write).
+      if (!isControlFree(value)) throw invalid(field, `${field} must not contain control characters`);
       if (spec.pattern !== undefined && !spec.pattern.test(value)) throw invalid(field, `${field} must be a string ${spec.shape ?? ''}`.trim());
       return value;
     }
@@ -166,7 +169,8 @@ function checkField(field: string, spec: Field, value: unknown): unknown {
       return [...(value as string[])];
     case 'certificate':
       try {
-        if (typeof value !== 'string' || !value.includes('-----BEGIN CERTIFICATE-----')) throw new Error('not PEM');
+        // Lines, but no other control character: X509Certificate reads past a NUL after the PEM block.
+        if (typeof value !== 'string' || !value.includes('-----BEGIN CERTIFICATE-----') || !isPlainText(value)) throw new Error('not PEM');
         new X509Certificate(value);
       } catch {
         throw invalid(field, `${field} must be a PEM-encoded X.509 certificate`);

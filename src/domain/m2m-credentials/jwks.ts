@@ -31,11 +31,29 @@ const MIN_RSA_BITS = 2048;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function publicKey(field: string, jwk: Record<string, unknown>): void {
+/** A key's members, by type: RFC 7517 4's that verification reads, and its public parameters (RFC 7518 6.2.1, 6.3.1, RFC 8037 2). */
+const KEPT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  EC: ['kty', 'kid', 'use', 'alg', 'crv', 'x', 'y'],
+  RSA: ['kty', 'kid', 'use', 'alg', 'n', 'e'],
+  OKP: ['kty', 'kid', 'use', 'alg', 'crv', 'x'],
+};
+/** The parameters that are base64url-encoded numbers or points. */
+const ENCODED_MEMBERS: ReadonlySet<string> = new Set(['x', 'y', 'n', 'e']);
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Control characters (NUL among them, which PostgreSQL cannot store) and invisible format characters. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}]/u;
+
+/**
+ * One checked public key, as stored: its type, kid, `use` and `alg` if given, and its public parameters; nothing else.
+ * Other members (`x5c`, `x5u`, `key_ops`, private extensions) play no part in verifying a client assertion, and were
+ * stored verbatim unchecked (a NUL in one, or in a member's name, was a 500 at the write).
+ */
+function publicKey(field: string, jwk: Record<string, unknown>): Record<string, unknown> {
   const kty = jwk['kty'];
   if (typeof kty !== 'string' || !KEY_TYPES.has(kty)) throw invalid(`${field}.kty`, 'kty must be EC, RSA or OKP');
   const kid = jwk['kid'];
   if (typeof kid !== 'string' || kid.length === 0 || kid.length > 200) throw invalid(`${field}.kid`, 'Every key needs a kid (1 to 200 characters)');
+  if (UNPRINTABLE.test(kid)) throw invalid(`${field}.kid`, 'kid must not contain control or invisible characters');
   // A private key uploaded here would be a leaked key: refuse it rather than strip it.
   const secret = PRIVATE_MEMBERS.find((member) => member in jwk);
   if (secret !== undefined) throw invalid(`${field}.${secret}`, 'Upload public keys only: the JWKS holds private key material');
@@ -49,6 +67,14 @@ function publicKey(field: string, jwk: Record<string, unknown>): void {
   if (alg !== undefined && (typeof alg !== 'string' || !algorithms.includes(alg))) {
     throw invalid(`${field}.alg`, `alg of this ${kty} key must be one of ${algorithms.join(', ')}`);
   }
+  const kept = KEPT_MEMBERS[kty] ?? [];
+  // Node decodes base64url leniently (it skips a NUL, or anything else, inside `x`): the text is checked first.
+  for (const member of kept.filter((name) => ENCODED_MEMBERS.has(name))) {
+    const value = jwk[member];
+    if (typeof value !== 'string' || !BASE64URL.test(value)) {
+      throw invalid(`${field}.${member}`, `${member} of this ${kty} key must be base64url without padding`);
+    }
+  }
   let key;
   try {
     key = createPublicKey({ key: jwk, format: 'jwk' });
@@ -59,12 +85,13 @@ function publicKey(field: string, jwk: Record<string, unknown>): void {
   if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS)) {
     throw invalid(field, `An RSA key must have at least ${MIN_RSA_BITS} bits`);
   }
+  return Object.fromEntries(kept.filter((member) => jwk[member] !== undefined).map((member) => [member, jwk[member]]));
 }
 
 /**
  * A JWKS for private_key_jwt client authentication: `{keys: [...]}` with 1 to 10 public signing keys (RSA, EC on
  * P-256/384/521, Ed25519), each with a distinct `kid`. `field` prefixes the error's field (`jwks` in a creation, empty for the JWKS body).
- * Returns the keys exactly as given: the OP verifies with them.
+ * Returns each key's type, kid, `use`, `alg` and public parameters as given (the OP verifies with them), and no other member.
  */
 export function publicJwks(field: string, value: unknown): PublicJwks {
   const at = (suffix: string) => (field === '' ? suffix : `${field}.${suffix}`);
@@ -76,13 +103,14 @@ export function publicJwks(field: string, value: unknown): PublicJwks {
     throw invalid(at('keys'), `keys must be a list of 1 to ${MAX_JWKS_KEYS} public keys`);
   }
   const kids = new Set<string>();
-  keys.forEach((jwk: unknown, index) => {
+  const kept = keys.map((jwk: unknown, index) => {
     const keyField = at(`keys[${index}]`);
     if (!isObject(jwk)) throw invalid(keyField, 'Each key is a JWK object');
-    publicKey(keyField, jwk);
-    const kid = jwk['kid'] as string;
+    const key = publicKey(keyField, jwk);
+    const kid = key['kid'] as string;
     if (kids.has(kid)) throw invalid(`${keyField}.kid`, `Duplicate kid ${JSON.stringify(kid)}`);
     kids.add(kid);
+    return key;
   });
-  return { keys: keys as Record<string, unknown>[] };
+  return { keys: kept };
 }

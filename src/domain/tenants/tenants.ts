@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
@@ -9,7 +9,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { forgetUserKeys, removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
-import { displayName, slug, slugFromName } from '../validate.ts';
+import { displayName, slug, SLUG_MAX_LENGTH, slugFromName } from '../validate.ts';
 
 export interface CreateTenantInput {
   name: string;
@@ -40,20 +40,69 @@ export async function getTenant(scope: Scope, tenantId: string): Promise<Tenant>
   return tenant;
 }
 
+/**
+ * A derived slug's candidates: `base`, then `base-2`, `base-3`… (as GitHub and Slack number a taken name), `base`
+ * shortened to leave room for the suffix. None is spelled as a UUID: its last group would be the suffix's digits.
+ */
+function slugCandidate(base: string, n: number): string {
+  if (n === 1) return base;
+  const suffix = `-${n}`;
+  return `${base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
+}
+
+/** Suffixes looked for in one statement: up to 6 digits. */
+const SUFFIX_DIGITS = 6;
+
+/** The first candidate for `base` no tenant of the scope's application holds, read in one statement. */
+async function freeSlug(em: EntityManager, base: string): Promise<string> {
+  const suffixed = Array.from({ length: SUFFIX_DIGITS }, (_, index) => {
+    const digits = index + 1;
+    return `${base.slice(0, SLUG_MAX_LENGTH - digits - 1).replace(/-+$/, '')}-[0-9]{${digits}}`;
+  });
+  // Slugs hold only [a-z0-9-]: nothing in them is special to a regular expression.
+  const pattern = `^(${[base, ...new Set(suffixed)].join('|')})$`;
+  const rows = await em.find(Tenant, { slug: { $re: pattern } }, { fields: ['slug'], disableIdentityMap: true });
+  const taken = new Set(rows.map((row) => row.slug));
+  let n = 1;
+  while (taken.has(slugCandidate(base, n))) n += 1;
+  return slugCandidate(base, n);
+}
+
+/**
+ * Attempts at a derived slug: each one lost means another creation committed that slug meanwhile, and the next
+ * attempt reads it. Past them (more than as many creations of one name at once) the client is asked to send a slug.
+ */
+const DERIVED_SLUG_ATTEMPTS = 10;
+
 export async function createTenant(scope: Scope, input: CreateTenantInput): Promise<Tenant> {
   scope.require('tenants:write');
   scope.requireApplicationWide();
   const application = await scope.application();
   if (!application.multiTenant) throw invalid('appId', 'A single-tenant application has no tenants');
   const name = displayName('name', input.name);
-  const tenantSlug = input.slug == null ? slugFromName(name) : slug('slug', input.slug);
-  return uniquely('slug', 'A tenant with this slug', () =>
+  const insert = (tenantSlug: string) =>
     scope.em.transactional(async (em) => {
       const tenant = em.create(Tenant, { applicationId: scope.applicationId, id: newId(), name, slug: tenantSlug });
       recordAudit(em, scope, { action: 'tenant.create', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, after: snapshot(tenant) });
       return tenant;
-    }),
-  );
+    });
+  // A slug the client sent is theirs: taken, it is their conflict (409 on `slug`).
+  if (input.slug != null) {
+    const sent = slug('slug', input.slug);
+    return uniquely('slug', 'A tenant with this slug', () => insert(sent));
+  }
+  // A derived one is ours to make unique: the client sent no slug to be told about.
+  const base = slugFromName(name);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await insert(await freeSlug(scope.em, base));
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      if (attempt === DERIVED_SLUG_ATTEMPTS) {
+        throw new GatehouseError('already_exists', 'Tenants of this name are being created at the same time: send a slug, or retry', { field: 'name' });
+      }
+    }
+  }
 }
 
 export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyInstance } from 'fastify';
+import { STATUS_BY_CODE, type ErrorBody } from './errors.ts';
+
+/**
+ * The answers to requests Node's HTTP parser refuses before Fastify sees them: a request line and headers over
+ * `maxHeaderSize` (16 KiB), a malformed message (`Content-Length: abc`, a header line without a colon), headers that
+ * take too long to arrive. Fastify's default answers them in its own body (`{"error": "Bad Request", …}`), without
+ * the contract's `{code, message}` or `X-Request-Id`.
+ *
+ * Two codes exist only here, since no route, hook or operation can meet them: the contract's list has no status for
+ * them, and none of its codes means either (docs/decisions.md, Conventions).
+ */
+export const PROTOCOL_STATUS_BY_CODE = {
+  request_header_fields_too_large: 431,
+  request_timeout: 408,
+} as const;
+
+export type ProtocolErrorCode = keyof typeof PROTOCOL_STATUS_BY_CODE;
+
+export interface ClientErrorBody {
+  readonly code: ErrorBody['code'] | ProtocolErrorCode;
+  readonly message: string;
+}
+
+const STATUS: Readonly<Record<ClientErrorBody['code'], number>> = { ...STATUS_BY_CODE, ...PROTOCOL_STATUS_BY_CODE };
+
+/**
+ * What a connection error is answered with; undefined when the connection is to be dropped without an answer (a
+ * reset, or any other socket failure: there is no request to answer). Only llhttp's reason code is named, never a
+ * byte of the request, which may hold a credential.
+ */
+export function clientErrorBody(error: Pick<ConnectionError, 'code'>): ClientErrorBody | undefined {
+  const code = typeof error.code === 'string' ? error.code : '';
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        code: 'request_header_fields_too_large',
+        message: `The request line and headers are larger than ${Math.floor(maxHeaderSize / 1024)} KiB (a query string or a header is too long)`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { code: 'payload_too_large', message: 'The chunk extensions of the request body are too large' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'request_timeout', message: 'The request did not arrive in time' };
+    default:
+      // 422, as every other malformed request here: the contract has no 400 (Apollo's 400s are 422s too).
+      return code.startsWith('HPE_') ? { code: 'validation_error', message: `The request is not well-formed HTTP/1.1 (${code})` } : undefined;
+  }
+}
+
+/**
+ * The whole HTTP response to a connection error, status line to body. No rate-limit headers: the request was never
+ * read, so neither its credentials nor (behind a proxy) its client address are known, and no bucket was counted;
+ * any `X-RateLimit-Remaining` would be invented. The connection closes after it: the parser cannot resume.
+ */
+export function clientErrorResponse(body: ClientErrorBody, requestId: string, now = new Date()): string {
+  const status = STATUS[body.code];
+  const json = JSON.stringify(body);
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    `Date: ${now.toUTCString()}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    json,
+  ].join('\r\n');
+}
+
+/** Whether a response of the connection has begun (a pipelined request's): an answer now would corrupt it. */
+function responseStarted(socket: Socket): boolean {
+  // Node's own default handler checks the same private field (lib/_http_server.js, socketOnError).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  return inFlight?.headersSent === true;
+}
+
+/** Fastify's `clientErrorHandler`: answers in the contract's body with a fresh `X-Request-Id`, logged with it. */
+export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  const body = socket.destroyed ? undefined : clientErrorBody(error);
+  if (body === undefined || !socket.writable || responseStarted(socket)) {
+    socket.destroy();
+    return;
+  }
+  const requestId = randomUUID();
+  // Neither the error (its rawPacket holds the request's bytes: headers, credentials) nor the request is logged.
+  this.log.info({ reqId: requestId, clientError: error.code, statusCode: STATUS[body.code] }, 'refused a request the HTTP parser could not read');
+  socket.end(clientErrorResponse(body, requestId), () => socket.destroy());
+}

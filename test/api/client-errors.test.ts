@@ -1,0 +1,84 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (too large, malformed): answered in the contract's
+ * error body, with an X-Request-Id and `Connection: close`, and logged without their bytes.
+ */
+let app: TestApp;
+const logged: string[] = [];
+beforeAll(async () => {
+  app = await startTestApp({}, { logStream: { write: (line) => logged.push(line) } });
+});
+afterAll(async () => app?.close());
+
+interface RawResponse {
+  status: number;
+  headers: Map<string, string>;
+  body: any;
+}
+
+/** Sends bytes as they are (fetch would refuse to send a malformed request) and reads the answer until the server closes. */
+function sendRaw(request: string): Promise<RawResponse> {
+  const { port } = new URL(app.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body === '' ? '' : JSON.parse(body) });
+    });
+    socket.write(request);
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('requests the HTTP parser refuses', () => {
+  it('answers a request line or a header over 16 KiB with 431 in the contract’s body', async () => {
+    const secret = `Bearer ${'s'.repeat(17_000)}`;
+    for (const [label, response] of [
+      ['long query string', await app.http.get(`/applications?x=${'a'.repeat(20_000)}`)],
+      ['long Authorization header', await app.as({}).get('/applications', { headers: { authorization: secret } })],
+      ['long header on /graphql', await app.as({}).request('POST', '/graphql', { body: { query: '{ version }' }, headers: { 'x-padding': 'p'.repeat(17_000) } })],
+    ] as const) {
+      expect(response.status, label).toBe(431);
+      expect(response.body, label).toEqual({ code: 'request_header_fields_too_large', message: expect.stringContaining('16 KiB') });
+      expect(response.headers.get('content-type'), label).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('connection'), label).toBe('close');
+      expect(response.headers.get('x-request-id'), label).toMatch(UUID);
+      // Never counted (no credential or client address was read): no rate-limit headers to invent.
+      expect(response.headers.get('x-ratelimit-remaining'), label).toBeNull();
+    }
+    // Logged with the request id it answered, and without the request's bytes.
+    const lines = logged.filter((line) => line.includes('refused a request the HTTP parser could not read'));
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, clientError: 'HPE_HEADER_OVERFLOW', statusCode: 431, reqId: expect.stringMatching(UUID) });
+    expect(logged.join('\n')).not.toContain('sssssssssssssssss');
+  });
+
+  it('answers a malformed request with 422 validation_error in the contract’s body, and closes the connection', async () => {
+    const requests = {
+      'Content-Length: abc': 'GET /api/v1/applications HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n',
+      'header line without a colon': 'GET /api/v1/applications HTTP/1.1\r\nHost: localhost\r\nX-Api-Key ghk_secret\r\n\r\n',
+      'not HTTP': 'HELLO\r\n\r\n',
+    };
+    for (const [label, request] of Object.entries(requests)) {
+      const response = await sendRaw(request);
+      expect(response.status, label).toBe(422);
+      expect(response.body, label).toEqual({ code: 'validation_error', message: expect.stringMatching(/^The request is not well-formed HTTP\/1\.1 \(HPE_\w+\)$/) });
+      expect(response.headers.get('x-request-id'), label).toMatch(UUID);
+      expect(response.headers.get('connection'), label).toBe('close');
+      expect(Number(response.headers.get('content-length')), label).toBe(Buffer.byteLength(JSON.stringify(response.body)));
+    }
+    expect(logged.join('\n')).not.toContain('ghk_secret');
+    // The service is unharmed.
+    expect((await app.http.get('/applications')).status).toBe(200);
+  });
+});
