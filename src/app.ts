@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
 import { ApiKeyCache } from './auth/api-key-cache.ts';
 import { SecretBox } from './auth/client-secrets.ts';
 import { shareArgon2Among } from './auth/password-hash.ts';
@@ -8,7 +11,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { CursorCodec } from './domain/pagination.ts';
-import { createInvalidationBus } from './events/invalidations.ts';
+import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
 import { RefusalTiming } from './hosted/refusal-timing.ts';
 import { createSurfaceSettingsCache } from './hosted/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
@@ -36,6 +39,61 @@ async function serviceSecret(em: EntityManager, name: string): Promise<string> {
   return row.value;
 }
 
+/** How long a starting instance waits for Redis's first answer before it listens anyway (counting its rate limits alone). */
+const REDIS_START_WAIT_MS = 3_000;
+
+/**
+ * Connects the Redis client and the invalidation subscription, and waits (at most REDIS_START_WAIT_MS) until the first
+ * attempt of each has succeeded or failed: an instance that listens subscribed hears every invalidation published
+ * after it serves. Failures are the clients' own to report (the rate-limit store and the bus log them); ioredis keeps
+ * reconnecting.
+ */
+async function connectRedis(redis: Redis, invalidations: InvalidationBus): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, REDIS_START_WAIT_MS)));
+  const client = redis.connect().catch(() => undefined);
+  await Promise.race([Promise.all([client, invalidations.connect()]), bound]);
+  clearTimeout(timer);
+}
+
+/**
+ * Which of the server's connections carry a request, so that a shutdown can close the others at once: Node's
+ * `server.close()` (and Fastify's `forceCloseConnections: 'idle'`) closes idle keep-alive connections, but not those
+ * that never carried a request (a load balancer's or a browser's pre-opened connection), which then hold the shutdown
+ * until their headers timeout (60 s). A connection whose request is answered during the shutdown is closed then.
+ */
+function trackConnections(server: HttpServer): { closeIdle(): void } {
+  const requests = new Map<Socket, number>();
+  let closing = false;
+  const closeIfIdle = (socket: Socket) => {
+    if ((requests.get(socket) ?? 0) > 0 || socket.destroyed) return;
+    // An answer may still be on its way out: let it go first.
+    if (socket.writableLength > 0) socket.end(() => socket.destroy());
+    else socket.destroy();
+  };
+  server.on('connection', (socket: Socket) => {
+    requests.set(socket, 0);
+    socket.once('close', () => requests.delete(socket));
+    // Accepted while the server stops listening: it has no request yet.
+    if (closing) closeIfIdle(socket);
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    requests.set(socket, (requests.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (requests.get(socket) ?? 1) - 1;
+      if (requests.has(socket)) requests.set(socket, left);
+      if (closing) closeIfIdle(socket);
+    });
+  });
+  return {
+    closeIdle() {
+      closing = true;
+      for (const socket of requests.keys()) closeIfIdle(socket);
+    },
+  };
+}
+
 export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: LogDestination } = {}): Promise<Gatehouse> {
   shareArgon2Among(config.workers);
   const database = await openDatabase(config, options);
@@ -50,8 +108,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   // an open connection (a partition, a frozen server; it answers in a millisecond, so only such a Redis, or an event
   // loop stalled that long, reaches it): the rate limits then count per instance (src/rate-limit-store.ts) instead of
   // every request waiting on Redis. A connection attempt gives up after 2 s (ioredis waits 10), so one lost in a
-  // partition is retried soon after it heals. Nothing is awaited from here to createServer, which listens for the
-  // client's errors before its first connection attempt can fail.
+  // partition is retried soon after it heals. The clients connect only once the server is built (connectRedis): its
+  // schema and compiled queries keep the event loop busy longer than that on a loaded machine, and the attempt's timer
+  // would fire meanwhile. The server listens for the client's errors from its construction on.
   const redis =
     config.redisUrl === undefined
       ? undefined
@@ -61,6 +120,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
           enableOfflineQueue: false,
           commandTimeout: 500,
           connectTimeout: 2_000,
+          lazyConnect: true,
         });
   const invalidations = createInvalidationBus(redis);
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
@@ -70,6 +130,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, storedSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings, refusalTiming: new RefusalTiming() };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  if (redis !== undefined) await connectRedis(redis, invalidations);
+  const connections = trackConnections(server.app.server);
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -78,6 +140,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     close() {
       // Idempotent: a second signal, or a test's cleanup after a shutdown test, waits for the same shutdown.
       closing ??= (async () => {
+        connections.closeIdle();
         await server.app.close();
         await server.apollo.stop();
         await invalidations.close();

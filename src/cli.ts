@@ -9,28 +9,31 @@ import { bootstrap } from './domain/bootstrap.ts';
 const USAGE = `usage: gatehouse <command> [--json]
 
   bootstrap             create an organization, a multi-tenant application and an app_admin API key
-  rotate-signing-key    make a new ES256 signing key active; tokens of the old one verify until they expire
+  rotate-signing-key    make a new ES256 signing key active: published at once, signing a minute later, when every
+                        instance publishes it; tokens of the old one verify until they expire
+    --now               sign with it at once (the old key leaked): instances that have not re-read the keys
+                        (30 s) neither publish it nor stop signing with the old one until they do
   --json                print one JSON line`;
 
-type Command = (database: Database, config: Config, json: boolean) => Promise<string>;
+type Command = (database: Database, config: Config, flags: { json: boolean; now: boolean }) => Promise<string>;
 
 const COMMANDS: Record<string, Command> = {
-  async bootstrap(database, _config, json) {
+  async bootstrap(database, _config, { json }) {
     const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId: randomUUID() });
     return json
       ? JSON.stringify(result)
       : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
   },
-  async 'rotate-signing-key'(database, config, json) {
-    const kid = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate();
-    return json ? JSON.stringify({ kid }) : `Active signing key: ${kid}`;
+  async 'rotate-signing-key'(database, config, { json, now }) {
+    const { kid, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication' });
+    return json ? JSON.stringify({ kid }) : `Active signing key: ${kid}, signing from ${signsFrom.toISOString()}`;
   },
 };
 
 /** The command line, or undefined for one parseArgs refuses (an unknown option, a value given to a flag). */
 function readArguments(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, now: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
   } catch (error) {
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_')) return undefined;
     throw error;
@@ -86,7 +89,9 @@ async function openForCommand(config: Config): Promise<{ database: Database; clo
 async function main(argv: string[]): Promise<number> {
   const parsed = readArguments(argv);
   const command = parsed !== undefined && parsed.positionals.length === 1 ? COMMANDS[parsed.positionals[0] as string] : undefined;
-  if (parsed === undefined || parsed.values.help || command === undefined) {
+  // --now is rotate-signing-key's alone.
+  const misplaced = parsed?.values.now === true && parsed.positionals[0] !== 'rotate-signing-key';
+  if (parsed === undefined || parsed.values.help || command === undefined || misplaced) {
     process.stderr.write(`${USAGE}\n`);
     return parsed?.values.help ? 0 : 2;
   }
@@ -101,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    process.stdout.write(`${await command(opened.database, config, values.json === true)}\n`);
+    process.stdout.write(`${await command(opened.database, config, { json: values.json === true, now: values.now === true })}\n`);
     return 0;
   } finally {
     await opened.close();

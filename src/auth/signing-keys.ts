@@ -10,14 +10,26 @@ export const MAX_ACCESS_TOKEN_SECONDS = 3600;
 /** How long an instance uses the keys it read before reading them again. */
 const CACHE_MS = 30_000;
 /**
- * How long a retired key keeps verifying after its retirement: another instance may go on signing with it until its
- * cache expires, and those tokens live their full lifetime from then.
+ * How long a rotated-in key is published before it signs: every instance re-reads the keys within a cache period, so
+ * by then each publishes it (in /.well-known/jwks.json and the management API's verification); the second period is
+ * a margin for a slow read and clocks that disagree by some seconds. Every instance then switches at the same moment,
+ * since each knows `signsFrom` in advance. A relying party that fetched the set meanwhile already has the key.
+ */
+export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
+/**
+ * How long a retired key keeps verifying after its retirement: the tokens it signed live their full lifetime from
+ * then. The cache period on top covers an instance that signs with it past that moment: one whose clock is behind,
+ * or any instance for up to a cache period after a rotation `at once` (nothing told it in advance).
  */
 export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
 
+/** From when a key signs: its `signsFrom`, or its creation for the first key and every key made before pre-publication. */
+const signsFrom = (key: SigningKey): number => (key.signsFrom ?? key.createdAt).getTime();
+
 /**
  * The service's signing keys, kept in the database so every instance signs and verifies with the same set
- * (instances stay stateless). The newest active key signs; retired keys verify until their tokens expire.
+ * (instances stay stateless). One key signs at a time: the active key from its `signsFrom` (a rotation publishes it
+ * PUBLISHED_BEFORE_SIGNING_MS before), its predecessor until then; retired keys verify until their tokens expire.
  * The public set is cached briefly and re-read at once when a token names an unknown `kid` (rotated elsewhere).
  */
 export class SigningKeyStore {
@@ -52,22 +64,31 @@ export class SigningKeyStore {
     await this.activate(await generateSigningKey(), 'if-none-is-active');
   }
 
-  /** Adds a new active key and retires the previous ones; tokens they signed keep verifying until expiry. */
-  async rotate(): Promise<string> {
+  /**
+   * Adds a new active key and retires the previous ones; tokens they signed keep verifying until expiry. The new key is
+   * published at once and signs after PUBLISHED_BEFORE_SIGNING_MS, when every instance publishes it; the previous one
+   * signs until then. `at: 'once'` makes it sign now (a key that leaked): until their caches expire, other instances
+   * then neither publish it nor stop signing with the old one.
+   */
+  async rotate({ at = 'after-publication' }: { at?: 'after-publication' | 'once' } = {}): Promise<{ kid: string; signsFrom: Date }> {
     const generated = await generateSigningKey();
-    await this.activate(generated, 'always');
-    return generated.kid;
+    const from = new Date(Date.now() + (at === 'once' ? 0 : PUBLISHED_BEFORE_SIGNING_MS));
+    await this.activate(generated, 'always', from);
+    return { kid: generated.kid, signsFrom: from };
   }
 
   /**
    * Makes `generated` the one active key, under an advisory lock: without it, instances starting together on an empty
-   * database (or rotations at the same moment) each see no new key, and each leaves its own active.
+   * database (or rotations at the same moment) each see no new key, and each leaves its own active. The keys it
+   * replaces sign until `signsFrom` (none signs past it: a rotation still pending is cut short too).
    */
-  private async activate(generated: GeneratedKey, when: 'always' | 'if-none-is-active'): Promise<void> {
+  private async activate(generated: GeneratedKey, when: 'always' | 'if-none-is-active', signsFrom?: Date): Promise<void> {
     await this.em.fork().transactional(async (em) => {
       await lockForTransaction(em, 'gatehouse:signing-keys');
       if (when === 'if-none-is-active' && (await em.count(SigningKey, { status: 'active' })) > 0) return;
-      await em.nativeUpdate(SigningKey, { status: 'active' }, { status: 'retired', retiredAt: new Date() });
+      const retiredAt = signsFrom ?? new Date();
+      await em.nativeUpdate(SigningKey, { status: 'active' }, { status: 'retired', retiredAt });
+      await em.nativeUpdate(SigningKey, { status: 'retired', retiredAt: { $gt: retiredAt } }, { retiredAt });
       em.create(SigningKey, {
         id: newId(),
         kid: generated.kid,
@@ -75,18 +96,31 @@ export class SigningKeyStore {
         publicJwk: generated.publicJwk,
         privateJwk: generated.privateJwk,
         status: 'active',
+        signsFrom: signsFrom ?? null,
       });
     });
     this.cached = undefined;
   }
 
+  /** The key that signs now: the one whose signing period holds this moment (keys newest first). */
+  private signing(keys: SigningKey[]): SigningKey | undefined {
+    const now = Date.now();
+    const inPeriod = keys.find((key) => signsFrom(key) <= now && (key.retiredAt === null || key.retiredAt === undefined || key.retiredAt.getTime() > now));
+    // Clocks that disagree with the ones that wrote the periods: the newest key already signing, else the active one.
+    return inPeriod ?? keys.find((key) => signsFrom(key) <= now) ?? keys.find((key) => key.status === 'active');
+  }
+
   /**
-   * The private JWK set the OAuth provider signs and publishes with (src/oidc/): the active key first (it signs),
-   * then retired keys still inside their verification window (published, never signing). Same cache as above.
+   * The private JWK set the OAuth provider signs and publishes with (src/oidc/): the key that signs now first
+   * (oidc-provider signs with the first key of its set that fits the algorithm), then the others: a rotated-in key not
+   * yet signing, and retired keys still inside their verification window (published, never signing). The order
+   * changes when a pre-published key starts signing, so an OP built on the set's kids in order is rebuilt then.
+   * Same cache as above.
    */
   async privateJwks(): Promise<{ keys: JWK[] }> {
     const keys = await this.load();
-    const ordered = [...keys.filter((key) => key.status === 'active'), ...keys.filter((key) => key.status !== 'active')];
+    const signing = this.signing(keys);
+    const ordered = [...keys.filter((key) => key === signing), ...keys.filter((key) => key !== signing)];
     return { keys: ordered.map((key) => key.privateJwk as JWK) };
   }
 
@@ -94,15 +128,15 @@ export class SigningKeyStore {
     return (await this.load()).map((key) => key.publicJwk as JWK);
   }
 
-  /** Signs an access token with the active key: for the management API unless another audience is named. */
+  /** Signs an access token with the key that signs now: for the management API unless another audience is named. */
   async signAccessToken(
     subject: string,
     claims: JWTPayload,
     { audience = this.managementAudience, expiresInSeconds = 900 }: { audience?: string; expiresInSeconds?: number } = {},
   ): Promise<string> {
-    const active = (await this.load()).find((key) => key.status === 'active');
-    if (active === undefined) throw new Error('no active signing key');
-    return signJwt(active.privateJwk as JWK, claims, {
+    const signing = this.signing(await this.load());
+    if (signing === undefined) throw new Error('no active signing key');
+    return signJwt(signing.privateJwk as JWK, claims, {
       issuer: this.issuer,
       audience,
       subject,

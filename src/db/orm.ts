@@ -1,6 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config.ts';
+import { lockForConnectionTransaction } from './advisory-lock.ts';
 import { ENTITIES } from './entities/index.ts';
 import { Migration0001Initial } from './migrations/0001-initial.ts';
 import { Migration0002AuthProviderSlot } from './migrations/0002-auth-provider-slot.ts';
@@ -10,6 +11,7 @@ import { Migration0005SurfaceLookups } from './migrations/0005-surface-lookups.t
 import { Migration0006AuditApiKey } from './migrations/0006-audit-api-key.ts';
 import { Migration0007EmailUnicodeKeys } from './migrations/0007-email-unicode-keys.ts';
 import { Migration0008OidcModelApplication } from './migrations/0008-oidc-model-application.ts';
+import { Migration0009SigningKeySignsFrom } from './migrations/0009-signing-key-signs-from.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -21,7 +23,20 @@ export const MIGRATIONS = [
   { name: '0006-audit-api-key', class: Migration0006AuditApiKey },
   { name: '0007-email-unicode-keys', class: Migration0007EmailUnicodeKeys },
   { name: '0008-oidc-model-application', class: Migration0008OidcModelApplication },
+  { name: '0009-signing-key-signs-from', class: Migration0009SigningKeySignsFrom },
 ];
+
+/**
+ * Bounds on a database server (DATABASE_URL) that stops answering on open connections (a partition, a frozen server or
+ * proxy): without them a query waits for ever, and so does the request that sent it. Connecting (and waiting for a
+ * free pooled connection) gives up after `connectMs`; the server cancels a statement after `statementMs`; the client
+ * gives up on one after `queryMs`, a little later, so that a live server's own cancellation (a clean error, the
+ * connection still usable) comes first and the client's only ends a wait on a server that does not answer. A minute
+ * is far above any request's statement, and leaves room for set-based bulk work (deleting a tenant with its users).
+ * Migrations run on a connection of their own without these bounds (openDatabase). The embedded database is
+ * in-process and has none: its pool of 4 may queue requests for long under load, and nothing there can freeze.
+ */
+export const DATABASE_TIMEOUTS = { connectMs: 5_000, statementMs: 60_000, queryMs: 65_000 } as const;
 
 export interface Database {
   readonly orm: MikroORM;
@@ -34,7 +49,7 @@ export interface DatabaseOptions {
   onQuery?: (sql: string) => void;
 }
 
-export function ormOptions(url: string, poolMax: number, options: DatabaseOptions = {}): Options {
+export function ormOptions(url: string, poolMax: number, options: DatabaseOptions & { bounded?: boolean } = {}): Options {
   const onQuery = options.onQuery;
   return {
     clientUrl: url,
@@ -42,6 +57,16 @@ export function ormOptions(url: string, poolMax: number, options: DatabaseOption
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, snapshotOnMigrate: false, silent: true },
     pool: { min: 0, max: poolMax },
+    // node-postgres' own names: statement_timeout is sent in the startup message (no SET), query_timeout is the client's.
+    ...(options.bounded === true
+      ? {
+          driverOptions: {
+            connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs,
+            statement_timeout: DATABASE_TIMEOUTS.statementMs,
+            query_timeout: DATABASE_TIMEOUTS.queryMs,
+          },
+        }
+      : {}),
     allowGlobalContext: false,
     forceUtcTimezone: true,
     ...(onQuery === undefined
@@ -62,6 +87,29 @@ export function ormOptions(url: string, poolMax: number, options: DatabaseOption
   };
 }
 
+/** Serializes migrations of instances starting together on one database (docs/decisions.md, Workers). */
+const MIGRATION_LOCK = 'gatehouse:migrations';
+
+/**
+ * Brings a database server's schema up to date, one instance at a time: MikroORM's migrator takes no lock, and two
+ * instances starting together on an empty database would both create the tables (one failing on a duplicate type).
+ * The migrations run in one transaction that first takes an advisory lock (released with it): the next instance then
+ * finds them done. The migrator reads and creates its own table outside that transaction, while the lock is held, on
+ * a second connection. No timeouts here (DATABASE_TIMEOUTS): a migration may rewrite a large table.
+ */
+async function migrateAlone(url: string): Promise<void> {
+  const orm = await MikroORM.init(ormOptions(url, 2));
+  try {
+    const connection = orm.em.getConnection();
+    await connection.transactional(async (trx) => {
+      await lockForConnectionTransaction(connection, trx, MIGRATION_LOCK);
+      await orm.migrator.up({ transaction: trx });
+    });
+  } finally {
+    await orm.close(true);
+  }
+}
+
 /** Opens the database (the embedded one unless DATABASE_URL is set) and brings its schema up to date. */
 export async function openDatabase(config: Config, options: DatabaseOptions & { url?: string; poolMax?: number } = {}): Promise<Database> {
   let embedded: EmbeddedDatabase | undefined;
@@ -73,8 +121,16 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
     url = embedded.url;
     poolMax = embedded.poolMax;
   }
-  const orm = await MikroORM.init(ormOptions(url, poolMax, options));
-  await orm.migrator.up();
+  // The embedded database is this process's alone (or reached through its owner's socket, by the CLI).
+  const server = embedded === undefined && config.databaseUrl !== undefined;
+  if (server) await migrateAlone(url);
+  const orm = await MikroORM.init(ormOptions(url, poolMax, { ...options, bounded: server }));
+  try {
+    if (!server) await orm.migrator.up();
+  } catch (error) {
+    await orm.close(true);
+    throw error;
+  }
   return {
     orm,
     embedded,

@@ -24,6 +24,12 @@ export interface InvalidationBus {
   /** Tells every instance, this one first (synchronously), then the others. Call after the change has committed. */
   publish(invalidation: Invalidation): Promise<void>;
   subscribe(listener: (invalidation: Invalidation) => void): void;
+  /**
+   * Connects the Redis subscription (nothing is connected before: a connection attempt's timer must not run while the
+   * process is busy building the server). Resolves once the first attempt has subscribed or failed; ioredis keeps
+   * trying after a failure.
+   */
+  connect(): Promise<void>;
   close(): Promise<void>;
   /**
    * Where Redis failures are reported, once when fan-out through Redis starts failing (not at each reconnection
@@ -49,7 +55,9 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
   const local = new EventEmitter();
   // Subscribes at each `ready` (below) rather than leaving it to ioredis: a subscription requested while Redis was away
   // or not answering (offline queue, command timeout) would be dropped, and never renewed.
-  const subscriber = redis?.duplicate({ autoResubscribe: false });
+  const subscriber = redis?.duplicate({ autoResubscribe: false, lazyConnect: true });
+  let firstAttempt: () => void = () => {};
+  const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
   const failing = { publishing: false, subscribed: false };
   const failed = (side: keyof typeof failing, error: unknown) => {
     const already = failing.publishing || failing.subscribed;
@@ -78,6 +86,11 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
     subscribe(listener) {
       local.on(EVENT, listener);
     },
+    async connect() {
+      if (subscriber === undefined) return;
+      subscriber.connect().catch(firstAttempt);
+      await attempted;
+    },
     async close() {
       local.removeAllListeners();
       subscriber?.disconnect();
@@ -96,19 +109,25 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
       }
       if (isInvalidation(invalidation)) local.emit(EVENT, invalidation);
     });
-    // Whatever was published while the subscription was down is lost: forget everything once it is back.
-    let subscribedOnce = false;
+    // Whatever was published while the subscription was down is lost: forget everything once it is back. The first
+    // subscription too: the instance may have served (and cached) before it, had Redis been slow to answer at start.
     subscriber.on('ready', () => {
       subscriber.subscribe(CHANNEL).then(
         () => {
-          if (subscribedOnce) local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
-          subscribedOnce = true;
+          local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
           works('subscribed');
+          firstAttempt();
         },
-        (error: unknown) => failed('subscribed', error),
+        (error: unknown) => {
+          failed('subscribed', error);
+          firstAttempt();
+        },
       );
     });
-    subscriber.on('error', (error: unknown) => failed('subscribed', error));
+    subscriber.on('error', (error: unknown) => {
+      failed('subscribed', error);
+      firstAttempt();
+    });
   }
   return bus;
 }

@@ -1,4 +1,6 @@
-import { request } from 'node:http';
+import { once } from 'node:events';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { freePort, spawnService, takenPort, type SpawnedService } from '../support/spawned-service.ts';
@@ -76,6 +78,51 @@ describe('a signalled process', () => {
     service.child.kill('SIGINT');
     expect(await service.exited).toBe(1);
     expect(logLines(service).map((line) => line.msg)).toContain('second signal: exiting without waiting for in-flight requests');
+  });
+});
+
+describe('a signalled process with connections that carry no request', () => {
+  it('closes them at once (pre-opened and never used, or kept alive after a request) while one in flight finishes: exit 0', async () => {
+    // Well above what the shutdown takes here: a connection left open would make it wait this long and exit 1.
+    const { service, port } = await started({ SHUTDOWN_TIMEOUT_MS: '20000' });
+    // Pre-opened, as load balancers and browsers do: connected, nothing sent.
+    const unused = connect({ host: '127.0.0.1', port });
+    unused.on('error', () => undefined);
+    await once(unused, 'connect');
+    const unusedClosed = once(unused, 'close');
+    // Kept alive after serving one request.
+    const agent = new Agent({ keepAlive: true });
+    const served = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/healthz', agent }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(served).toBe(200);
+    // In flight: its body arrives only once the shutdown has begun.
+    const body = '{"email":"in-flight@example.com"}';
+    const inFlight = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/users', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+    const answered = new Promise<number>((resolve, reject) => {
+      inFlight.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      inFlight.on('error', reject);
+    });
+    inFlight.write(body.slice(0, 9));
+    while (!logLines(service).some((line) => line.msg === 'incoming request' && line.req?.url === '/api/v1/users')) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    service.child.kill('SIGTERM');
+    while (!logLines(service).some((line) => line.msg === 'shutting down: finishing in-flight requests')) await new Promise((resolve) => setTimeout(resolve, 20));
+    inFlight.end(body.slice(9));
+    // Answered (no credentials: 401), not cut.
+    expect(await answered).toBe(401);
+    expect(await service.exited).toBe(0);
+    await unusedClosed;
+    agent.destroy();
+    expect(logLines(service).map((line) => line.msg)).not.toContain('shutdown did not finish in time: exiting with requests in flight');
   });
 });
 

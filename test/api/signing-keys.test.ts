@@ -1,13 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ACCESS_TOKEN_SECONDS, RETIRED_KEY_VERIFIES_MS, SigningKeyStore } from '../../src/auth/signing-keys.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_ACCESS_TOKEN_SECONDS, PUBLISHED_BEFORE_SIGNING_MS, RETIRED_KEY_VERIFIES_MS, SigningKeyStore } from '../../src/auth/signing-keys.ts';
 import { SigningKey } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { basicAuth, createTestClient, postForm } from '../support/oauth.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => app?.close());
+
+/** The service's published key set, as relying parties fetch it. */
+async function jwks(): Promise<{ kid: string }[]> {
+  const response = await fetch(`${app.baseUrl}/.well-known/jwks.json`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { keys: { kid: string }[] }).keys;
+}
+
+/** An access token from the OP's token endpoint (client credentials, for the management API). */
+async function clientCredentialsToken(): Promise<string> {
+  const { clientId, clientSecret } = await createTestClient(app, { permissions: ['applications:read'] });
+  const response = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, clientSecret!) });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.access_token as string;
+}
 
 const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()) as Record<string, string>;
 
@@ -20,23 +36,60 @@ describe('signing keys', () => {
     expect(response.body.data[0].id).toBe(app.root.applicationId);
   });
 
-  it('after rotation, new tokens carry the new kid and tokens of the old key still verify until they expire', async () => {
+  it('a rotated-in key is published at once by every instance, and signs only after a cache period and a margin', async () => {
+    const { orm, config } = app.gatehouse.services;
     const keys = app.gatehouse.services.signingKeys;
+    // Another instance behind the same load balancer, which read the keys just before the rotation (its cache lasts 30 s).
+    const other = new SigningKeyStore(orm.em.fork(), config.publicUrl);
     const before = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] });
-    const kid = await keys.rotate();
-    const after = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] });
-    expect(header(after).kid).toBe(kid);
-    expect(header(before).kid).not.toBe(kid);
-    expect((await app.as({ bearer: before }).get('/applications')).status).toBe(200);
-    expect((await app.as({ bearer: after }).get('/applications')).status).toBe(200);
-    const published = (await keys.publicJwks()).map((jwk) => jwk.kid);
-    expect(published).toEqual(expect.arrayContaining([kid, header(before).kid]));
+    const oldKid = header(before).kid!;
+    await other.publicJwks();
+    const startedAt = Date.now();
+    const { kid, signsFrom } = await keys.rotate();
+    expect(kid).not.toBe(oldKid);
+    // Every instance re-reads the keys within 30 s: by then each publishes the new key, well before it signs.
+    expect(PUBLISHED_BEFORE_SIGNING_MS).toBeGreaterThan(30_000);
+    expect(signsFrom.getTime()).toBeGreaterThanOrEqual(startedAt + PUBLISHED_BEFORE_SIGNING_MS);
+
+    // Published at once by the instance that rotated, at the JWKS endpoint as in the store...
+    expect((await keys.publicJwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid]));
+    expect((await jwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid]));
     expect((await keys.publicJwks()).every((jwk) => !('d' in jwk))).toBe(true);
+    // ...but neither it, its OP, nor the instance that has not read it yet signs with it: an RP that fetched the other
+    // instance's set could not verify it.
+    expect(header(await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] })).kid).toBe(oldKid);
+    expect(header(await clientCredentialsToken()).kid).toBe(oldKid);
+    expect((await other.publicJwks()).map((jwk) => jwk.kid)).not.toContain(kid);
+    expect(header(await other.signAccessToken('user', { app_id: app.root.applicationId, permissions: [] })).kid).toBe(oldKid);
+
+    // A minute later (the clock moved on past `signsFrom`; every cache has expired): every instance and the OP sign with
+    // it, and the old key's tokens still verify.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      vi.setSystemTime(signsFrom.getTime() + 1_000);
+      expect(header(await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] })).kid).toBe(kid);
+      expect(header(await other.signAccessToken('user', { app_id: app.root.applicationId, permissions: [] })).kid).toBe(kid);
+      const fromOp = await clientCredentialsToken();
+      expect(header(fromOp).kid).toBe(kid);
+      expect((await app.as({ bearer: fromOp }).get('/applications')).status).toBe(200);
+      expect((await app.as({ bearer: before }).get('/applications')).status).toBe(200);
+      expect((await jwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid]));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it('a retired key verifies for a token lifetime after the last moment another instance may have signed with it (its cache)', async () => {
+  it('a rotation at once (a leaked key) signs with the new key at once', async () => {
     const keys = app.gatehouse.services.signingKeys;
-    // Signed by an instance that had not yet read the rotation (its cache lasts 30 s), just before it did.
+    const { kid, signsFrom } = await keys.rotate({ at: 'once' });
+    expect(signsFrom.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(header(await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] })).kid).toBe(kid);
+    expect(header(await clientCredentialsToken()).kid).toBe(kid);
+  });
+
+  it('a retired key verifies for a token lifetime after its retirement, and a cache period more (a clock behind, a rotation at once)', async () => {
+    const keys = app.gatehouse.services.signingKeys;
+    // Signed by an instance that had not yet read a rotation at once (its cache lasts 30 s), just before it did.
     const token = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] });
     const kid = header(token).kid!;
     await keys.rotate();

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { HttpClient } from '../support/http.ts';
@@ -191,10 +193,23 @@ describe.runIf(TWO_INSTANCES)('WORKERS=2 on PostgreSQL and Redis', () => {
     });
   });
 
-  it('on SIGTERM, every worker finishes and the primary exits 0', async () => {
+  it('on SIGTERM, every worker finishes and the primary exits 0, connections pre-opened and never used closed at once', async () => {
     const workers = await children(service.child.pid as number);
+    // Handed out round-robin: each worker gets some. Left open, each would hold its worker's shutdown for
+    // SHUTDOWN_TIMEOUT_MS (30 s), which then exits 1.
+    const unused = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const socket = connect({ host: '127.0.0.1', port });
+        socket.on('error', () => undefined);
+        await once(socket, 'connect');
+        return socket;
+      }),
+    );
+    const closed = Promise.all(unused.map((socket) => once(socket, 'close')));
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
+    await closed;
+    expect(service.stdout()).not.toContain('shutdown did not finish in time');
     for (const pid of workers) expect(existsSync(`/proc/${pid}`)).toBe(false);
   });
 });

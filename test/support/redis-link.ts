@@ -1,11 +1,14 @@
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 
+/** Where a URL without a port points, by scheme. */
+const DEFAULT_PORTS: Record<string, number> = { 'redis:': 6379, 'postgres:': 5432, 'postgresql:': 5432 };
+
 /**
- * A TCP proxy to the real Redis that a test can break as networks do: `cut` closes every connection and refuses new
- * ones (Redis stopped), `freeze` stops forwarding while keeping every connection, new ones included, open (a partition,
- * a frozen server: nothing fails, nothing answers). `open` and `thaw` undo them.
+ * A TCP proxy to a real server (Redis, PostgreSQL) that a test can break as networks do: `cut` closes every connection
+ * and refuses new ones (the server stopped), `freeze` stops forwarding while keeping every connection, new ones
+ * included, open (a partition, a frozen server: nothing fails, nothing answers). `open` and `thaw` undo them.
  */
-export class RedisLink {
+export class TcpLink {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly pairs = new Set<[Socket, Socket]>();
@@ -19,7 +22,7 @@ export class RedisLink {
 
   async open(): Promise<void> {
     this.server = createServer((client) => {
-      const upstream = new Socket().connect(Number(this.target.port || 6379), this.target.hostname);
+      const upstream = new Socket().connect(Number(this.target.port || DEFAULT_PORTS[this.target.protocol]), this.target.hostname);
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
       for (const socket of pair) {
@@ -66,3 +69,6 @@ export class RedisLink {
     upstream.pause();
   }
 }
+
+/** The proxy in front of Redis (the name the Redis tests know it by). */
+export { TcpLink as RedisLink };

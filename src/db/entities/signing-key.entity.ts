@@ -3,9 +3,10 @@ import { defineEntity, p } from '@mikro-orm/core';
 export type SigningKeyStatus = 'active' | 'retired';
 
 /**
- * The service's own JWT signing keys (service-wide, not application-owned). The newest `active` key signs;
- * `retired` keys keep verifying until `retiredAt` plus the longest token lifetime and the 30 s an instance may still
- * sign with them (src/auth/signing-keys.ts) have passed.
+ * The service's own JWT signing keys (service-wide, not application-owned). The one `active` key signs from
+ * `signsFrom` (null: from its creation; a rotation publishes its key a while before it signs); a `retired` key signed
+ * until `retiredAt` (which may be a moment ahead: its successor's `signsFrom`) and keeps verifying until the longest
+ * token lifetime and a margin (src/auth/signing-keys.ts) have passed.
  */
 const SigningKeySchema = defineEntity({
   name: 'SigningKey',
@@ -19,6 +20,7 @@ const SigningKeySchema = defineEntity({
     status: p.string().$type<SigningKeyStatus>(),
     createdAt: p.datetime().onCreate(() => new Date()),
     retiredAt: p.datetime().nullable(),
+    signsFrom: p.datetime().nullable(),
   },
 });
 
