@@ -69,10 +69,14 @@ export function tenantOwnedFilters(options: { inheritsApplicationRows: boolean }
   };
 }
 
-/** The owner columns every tenant-owned table starts with (its primary key leads with application_id). */
+/**
+ * The owner columns every tenant-owned table starts with. The primary key is (application_id, id), as in the table:
+ * the ORM's own updates and deletes then name the application, which routes them to one shard once tables are
+ * distributed by application (Citus), and the identity map keys rows as the database does.
+ */
 export function tenantOwnedColumns() {
   return {
-    applicationId: p.uuid(),
+    applicationId: p.uuid().primary(),
     id: p.uuid().primary(),
     tenantId: p.uuid().nullable(),
   };

@@ -138,6 +138,23 @@ describe('schema: ready for distribution by application', () => {
   });
 });
 
+describe('the ORM addresses rows by their whole primary key', () => {
+  it('updates and deletes of application-owned rows name application_id (one shard under Citus, not all)', async () => {
+    const { admin, appPath } = await freshApplication();
+    const tenant = await admin.post(`${appPath}/tenants`, { name: 'Keyed' });
+    const user = await admin.post(`${appPath}/tenants/${tenant.body.id}/users`, { email: 'keyed@example.com' });
+    const key = await admin.post(`${appPath}/api-keys`, { name: 'keyed', permissions: ['users:read'] });
+    const from = app.queries.length;
+    expect((await admin.patch(`${appPath}/tenants/${tenant.body.id}`, { name: 'Keyed again' })).status).toBe(200);
+    expect((await admin.patch(`${appPath}/users/${user.body.id}`, { name: 'Kay' })).status).toBe(200);
+    expect((await admin.delete(`${appPath}/api-keys/${key.body.key.id}`)).status).toBeLessThan(300);
+    expect((await admin.delete(`${appPath}/users/${user.body.id}`)).status).toBe(204);
+    const writes = app.queries.slice(from).filter((query) => /^(update|delete from) "(tenant|app_user|api_key)"/.test(query));
+    expect(writes.length).toBeGreaterThanOrEqual(4);
+    for (const write of writes) expect(write, write).toMatch(/ where .*"application_id"/);
+  });
+});
+
 describe('deletion leaves no orphans', () => {
   it('deleting an application removes the OP models of its clients (grants, refresh tokens)', async () => {
     const { admin, applicationId, appPath } = await freshApplication();

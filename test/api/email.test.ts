@@ -126,6 +126,8 @@ describe('e-mail provider', () => {
       [{ ...SMTP, password: 'top-level' }, 'password'],
       // PostgreSQL stores no NUL (a 500 otherwise); a line break in a credential forges SMTP commands or HTTP headers.
       [{ ...SMTP, fromName: 'Acme\u0000' }, 'fromName'],
+      [{ ...SMTP, fromName: '\u202Eemca' }, 'fromName'],
+      [{ ...SMTP, fromName: '\u200B' }, 'fromName'],
       [{ ...SMTP, smtp: { ...SMTP.smtp, username: 'mailer\u0000' } }, 'smtp.username'],
       [{ ...SMTP, secrets: { password: 'pass\u0000word' } }, 'secrets.password'],
       [{ ...SMTP, secrets: { password: 'pass\r\nAUTH PLAIN x' } }, 'secrets.password'],

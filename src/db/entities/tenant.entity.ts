@@ -7,7 +7,7 @@ const TenantSchema = defineEntity({
   tableName: 'tenant',
   filters: { ...applicationFilter(), ...tenantFilter({ kind: 'column', column: 'id', inheritsApplicationRows: false }) },
   properties: {
-    applicationId: p.uuid(),
+    applicationId: p.uuid().primary(),
     id: p.uuid().primary(),
     name: p.string(),
     slug: p.string(),

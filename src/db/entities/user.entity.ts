@@ -12,7 +12,7 @@ const UserSchema = defineEntity({
   tableName: 'app_user',
   filters: { ...applicationFilter(), ...tenantFilter({ kind: 'member', column: 'tenantIds' }) },
   properties: {
-    applicationId: p.uuid(),
+    applicationId: p.uuid().primary(),
     id: p.uuid().primary(),
     poolId: p.uuid(),
     email: p.string(),

@@ -13,7 +13,7 @@ import {
   type SettingWrite,
   type Source,
 } from '../tenancy/settings.ts';
-import { email, isControlFree } from '../validate.ts';
+import { displayName, email, isControlFree } from '../validate.ts';
 
 /**
  * The account transactional e-mail goes out through, and its From address: one for the application and, while
@@ -94,15 +94,8 @@ export function defaultEmailProvider(publicUrl: string): EmailProviderValue {
   return { type: 'gatehouse', fromAddress: builtInFromAddress(publicUrl), fromName: null, replyTo: null, smtp: null, ses: null };
 }
 
-/** A header value: no line breaks (header injection) or other control characters, 1 to 200 characters. */
-function displayName(field: string, value: string | null | undefined): string | null {
-  if (value == null) return null;
-  const trimmed = value.trim();
-  if (!isControlFree(value) || trimmed.length === 0 || trimmed.length > 200) {
-    throw invalid(field, `${field} must be 1 to 200 characters on one line, without control characters`);
-  }
-  return trimmed;
-}
+/** A header value (From's name): a display name, so no line break (header injection) or other control character. */
+const headerName = (field: string, value: string | null | undefined): string | null => (value == null ? null : displayName(field, value));
 
 function smtpSettings(input: EmailProviderInput['smtp']): SmtpSettings {
   if (input == null) throw invalid('smtp', 'smtp (host, port) is required for type smtp');
@@ -152,7 +145,7 @@ export function parseEmailProvider(
   const value: EmailProviderValue = {
     type,
     fromAddress,
-    fromName: displayName('fromName', input.fromName),
+    fromName: headerName('fromName', input.fromName),
     replyTo: input.replyTo == null ? null : email('replyTo', input.replyTo),
     smtp,
     ses: type === 'ses' ? sesSettings(input.ses) : null,
