@@ -425,6 +425,37 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
   const auditOf = (id: string, action: string) =>
     sql<{ before: any; after: any }>('select before, after from audit_log where target_id = ? and action = ? order by id', [id, action]);
 
+  it('a tenant key for a user whose removal from that tenant is under way: it waits, and is refused (422)', async () => {
+    const id = await member('keyed-leaver@example.com', [tenantA, tenantB]);
+    // The removal's transaction, as deleteUser runs it: the user's row held FOR UPDATE while the membership goes.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const removal = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      await em.execute('select id from app_user where application_id = ? and id = ? for update', [app.root.applicationId, id]);
+      locked();
+      await released;
+      await em.execute('update app_user set tenant_ids = array_remove(tenant_ids, ?::uuid) where application_id = ? and id = ?', [
+        tenantA,
+        app.root.applicationId,
+        id,
+      ]);
+    });
+    await isLocked;
+    const key = app.http.post('/api-keys', { name: 'for a leaver', permissions: ['users:read'], tenantId: tenantA, userId: id });
+    try {
+      await lockWaitersAtLeast(app.gatehouse.services.orm, 1);
+    } finally {
+      release();
+      await removal;
+    }
+    const answer = await key;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(422);
+    expect(answer.body.field).toBe('userId');
+    expect(await sql('select id from api_key where user_id = ? and tenant_id = ?', [id, tenantA])).toEqual([]);
+  }, 30_000);
+
   it('two tenants removing one member at once: both removals stay, each audited from where the other left', async () => {
     const id = await member('leaves-two@example.com', [tenantA, tenantB, tenantC]);
     const answers = await queuedOnUser(

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
 import { readWorkingKey } from '../../auth/authenticate.ts';
 import type { Scope } from '../../context.ts';
@@ -7,7 +8,7 @@ import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { targetTenant } from '../tenants/target-tenant.ts';
+import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { issueApiKey, keySnapshot, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
 
@@ -88,7 +89,11 @@ function requireEndsBy(limit: Date, expiresAt: Date | null, verb: 'creates' | 'r
 
 /** A key's user must be one the scope sees (404) and, for a tenant key, a member of that tenant (422). */
 async function assertKeyUser(scope: Scope, userId: string, tenantId: string | null): Promise<void> {
-  const user = await scope.em.findOne(User, { id: userId });
+  // Held until the key commits, tenant then user as a tenant's deletion takes them: a removal of the user from the
+  // tenant commits first (the user is then no member here) or waits for the key, and then revokes it with the user's
+  // other keys of that tenant. Unlocked, a key could commit bound to a user who had just left its tenant.
+  if (tenantId !== null && (await lockTenants(scope, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
+  const user = await scope.em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
   if (user === null) throw notFound('User', 'userId');
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) {
     throw invalid('userId', 'The user is not a member of the key’s tenant');
