@@ -195,12 +195,12 @@ function surfaceTenantParam(deps: OidcDependencies, surface: Surface) {
   return async (ctx: KoaContextWithOIDC, value: string | undefined, client: unknown) => {
     const applicationId = gatehouseData(client ?? undefined)?.applicationId;
     if (applicationId === undefined || ctx.oidc.params === undefined) return;
-    const decided = await deps.surfaces.tenantFor(surface, applicationId);
-    if (decided.kind !== 'fixed') return;
-    if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(applicationId, value)) !== decided.tenantId) {
+    const fixed = await fixedTenant(deps, surface, applicationId);
+    if (fixed === null) return;
+    if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(applicationId, value)) !== fixed) {
       throw new errors.InvalidRequest('the tenant parameter names another tenant than this sign-in surface serves');
     }
-    ctx.oidc.params['tenant'] = decided.tenantId;
+    ctx.oidc.params['tenant'] = fixed;
   };
 }
 

@@ -1,4 +1,5 @@
 import { verify } from '@node-rs/argon2';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
@@ -387,19 +388,25 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
   });
 
   /**
-   * Sends `writes` one after the other while the user's row is held FOR SHARE, each once the one before waits on a
-   * lock, then lets them all go: transactions that overlap, in a known order. Reads of the row go through; only a
-   * write of it (or a lock for one) waits. Their answers.
+   * Sends `writes` one after the other while the user's row is held (FOR SHARE, or FOR UPDATE as a change of the user
+   * holds it), each once the one before waits on a lock, then lets them all go, the holder first running
+   * `beforeCommit` in its transaction: transactions that overlap, in a known order. Under FOR SHARE, reads of the row
+   * and other share locks go through; only a write of it (or a lock for one) waits. Their answers.
    */
-  async function queuedOnUser(userId: string, ...writes: (() => Promise<HttpResponse>)[]): Promise<HttpResponse[]> {
+  async function queuedBehind(
+    userId: string,
+    holder: { lock: 'share' | 'update'; beforeCommit?: (em: EntityManager) => Promise<unknown> },
+    writes: (() => Promise<HttpResponse>)[],
+  ): Promise<HttpResponse[]> {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const held = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
-      await em.execute('select id from app_user where application_id = ? and id = ? for share', [app.root.applicationId, userId]);
+      await em.execute(`select id from app_user where application_id = ? and id = ? for ${holder.lock}`, [app.root.applicationId, userId]);
       locked();
       await released;
+      await holder.beforeCommit?.(em);
     });
     await isLocked;
     const answers: Promise<HttpResponse>[] = [];
@@ -414,6 +421,7 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     }
     return Promise.all(answers);
   }
+  const queuedOnUser = (userId: string, ...writes: (() => Promise<HttpResponse>)[]) => queuedBehind(userId, { lock: 'share' }, writes);
 
   async function member(email: string, tenantIds: string[]): Promise<string> {
     const id = (await app.http.post('/users', { email })).body.id as string;
@@ -428,32 +436,24 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
   it('a tenant key for a user whose removal from that tenant is under way: it waits, and is refused (422)', async () => {
     const id = await member('keyed-leaver@example.com', [tenantA, tenantB]);
     // The removal's transaction, as deleteUser runs it: the user's row held FOR UPDATE while the membership goes.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const removal = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
-      await em.execute('select id from app_user where application_id = ? and id = ? for update', [app.root.applicationId, id]);
-      locked();
-      await released;
-      await em.execute('update app_user set tenant_ids = array_remove(tenant_ids, ?::uuid) where application_id = ? and id = ?', [
-        tenantA,
-        app.root.applicationId,
-        id,
-      ]);
-    });
-    await isLocked;
-    const key = app.http.post('/api-keys', { name: 'for a leaver', permissions: ['users:read'], tenantId: tenantA, userId: id });
-    try {
-      await lockWaitersAtLeast(app.gatehouse.services.orm, 1);
-    } finally {
-      release();
-      await removal;
-    }
-    const answer = await key;
-    expect(answer.status, JSON.stringify(answer.body)).toBe(422);
-    expect(answer.body.field).toBe('userId');
+    const removal = {
+      lock: 'update' as const,
+      beforeCommit: (em: EntityManager) =>
+        em.execute('update app_user set tenant_ids = array_remove(tenant_ids, ?::uuid) where application_id = ? and id = ?', [
+          tenantA,
+          app.root.applicationId,
+          id,
+        ]),
+    };
+    const [answer] = await queuedBehind(id, removal, [
+      () => app.http.post('/api-keys', { name: 'for a leaver', permissions: ['users:read'], tenantId: tenantA, userId: id }),
+    ]);
+    expect(answer!.status, JSON.stringify(answer!.body)).toBe(422);
+    expect(answer!.body.field).toBe('userId');
     expect(await sql('select id from api_key where user_id = ? and tenant_id = ?', [id, tenantA])).toEqual([]);
+    // The same key once the user is a member again: created.
+    expect((await app.http.patch(`/users/${id}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    expect((await app.http.post('/api-keys', { name: 'for a member', permissions: ['users:read'], tenantId: tenantA, userId: id })).status).toBe(201);
   }, 30_000);
 
   it('two tenants removing one member at once: both removals stay, each audited from where the other left', async () => {
