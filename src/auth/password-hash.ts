@@ -42,13 +42,25 @@ async function bounded<T>(job: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The form of a password that is hashed and checked: Unicode NFKC (NIST SP 800-63B 5.1.1.2), so that the same
+ * characters typed on another device or keyboard, composed or decomposed (`é` as one code point or as `e` and a
+ * combining accent), full-width or not, are the same password.
+ */
+export const normalizePassword = (password: string): string => password.normalize('NFKC');
+
 export function hashPassword(password: string): Promise<string> {
-  return bounded(() => hash(password, PASSWORD_HASH_OPTIONS));
+  return bounded(() => hash(normalizePassword(password), PASSWORD_HASH_OPTIONS));
 }
 
-/** constant-time inside argon2: a wrong password must not reveal how close it was. */
-export function verifyPassword(storedHash: string, password: string): Promise<boolean> {
-  return bounded(() => verify(storedHash, password));
+/**
+ * constant-time inside argon2: a wrong password must not reveal how close it was. A password that NFKC changes is
+ * also tried as typed when its normal form fails: hashes written before passwords were normalized hold it as typed.
+ */
+export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
+  const normal = normalizePassword(password);
+  if (await bounded(() => verify(storedHash, normal))) return true;
+  return normal !== password && bounded(() => verify(storedHash, password));
 }
 
 let dummy: Promise<string> | undefined;

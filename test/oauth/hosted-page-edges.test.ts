@@ -76,6 +76,24 @@ describe('e-mail fields', () => {
   });
 });
 
+describe('passwords', () => {
+  it('are one password however their characters are encoded: composed, decomposed or full-width', async () => {
+    // Set through the API as one device types it (é composed, full-width digits), typed at sign-in as another does.
+    const composed = 'Caf\u00e9-cr\u00e8me-\uff17\uff18';
+    expect((await app.http.post('/users', { email: 'unicode@example.com', password: composed })).status).toBe(201);
+    for (const typed of [composed, composed.normalize('NFD'), 'Cafe\u0301-cre\u0300me-78']) {
+      const jar = new CookieJar();
+      const page = await jar.visit((await authorize(jar)).start.location!);
+      const signedIn = await jar.submit(page, { email: 'unicode@example.com', password: typed });
+      expect(signedIn.status, typed).toBe(303);
+    }
+    const jar = new CookieJar();
+    const page = await jar.visit((await authorize(jar)).start.location!);
+    const refused = await jar.submit(page, { email: 'unicode@example.com', password: 'Cafe-creme-78' });
+    expect(refused.status).toBe(400);
+  });
+});
+
 describe('addresses under /interaction that are no page', () => {
   it('a POST-only form address opened with GET goes back to the interaction’s page', async () => {
     const jar = new CookieJar();

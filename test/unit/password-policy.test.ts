@@ -32,6 +32,14 @@ describe('checkPassword', () => {
     expect(codes(defaults, 'ÉCOLEété٣')).toEqual([]);
   });
 
+  it('checks the password as it is hashed (NFKC), and refuses control characters', () => {
+    // Five full-width letters and digits are five characters, as typed on any keyboard.
+    expect(codes({ ...defaults, minLength: 8 }, '\uff21bcdefg\uff11')).toEqual([]);
+    expect(codes(defaults, '\uff30assword1')).toEqual(['common']);
+    expect(codes(defaults, 'Correct7\u0000horse')).toEqual(['control']);
+    expect(codes(defaults, 'Correct7\thorse')).toEqual(['control']);
+  });
+
   it('can require nothing but length', () => {
     const lax: PasswordPolicy = { ...defaults, requireUppercase: false, requireLowercase: false, requireDigit: false, disallowCommon: false };
     expect(checkPassword(lax, '        ')).toEqual([]);

@@ -1,9 +1,11 @@
+import { normalizePassword } from '../../auth/password-hash.ts';
+import { isControlFree } from '../validate.ts';
 import type { PasswordPolicy } from './definitions.ts';
 
 /** Longer passwords are refused whatever the policy: hashing cost should not be the caller's to choose. */
 export const MAX_PASSWORD_LENGTH = 256;
 
-export type PasswordViolationCode = 'min_length' | 'max_length' | 'uppercase' | 'lowercase' | 'digit' | 'symbol' | 'common';
+export type PasswordViolationCode = 'min_length' | 'max_length' | 'control' | 'uppercase' | 'lowercase' | 'digit' | 'symbol' | 'common';
 
 export interface PasswordViolation {
   code: PasswordViolationCode;
@@ -31,19 +33,25 @@ const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
 const count = (password: string) => [...password].length;
 
 /**
- * Checks a password against a policy; an empty list means it passes. Lengths count Unicode code points; letters
- * and digits of any script count (`\p{Lu}`, `\p{Ll}`, `\p{Nd}`), and a symbol is anything that is neither letter
- * nor digit, spaces included (NIST SP 800-63B: allow spaces and all printable characters). Password history
- * (`historyCount`) needs the stored hashes and is the caller's to check.
+ * Checks a password against a policy; an empty list means it passes. The password is checked in the form it is
+ * hashed in (normalizePassword). Lengths count Unicode code points; letters and digits of any script count (`\p{Lu}`,
+ * `\p{Ll}`, `\p{Nd}`), and a symbol is anything that is neither letter nor digit, spaces included (NIST SP 800-63B:
+ * allow spaces and all printable characters). Control characters (a NUL, a tab, a line break) are refused: no
+ * keyboard types them into a password field. Password history (`historyCount`) needs the stored hashes and is the
+ * caller's to check.
  */
-export function checkPassword(policy: PasswordPolicy, password: string): PasswordViolation[] {
+export function checkPassword(policy: PasswordPolicy, typed: string): PasswordViolation[] {
   const violations: PasswordViolation[] = [];
+  const password = normalizePassword(typed);
   const length = count(password);
   if (length < policy.minLength) {
     violations.push({ code: 'min_length', message: `must be at least ${policy.minLength} characters long` });
   }
   if (length > MAX_PASSWORD_LENGTH) {
     violations.push({ code: 'max_length', message: `must be at most ${MAX_PASSWORD_LENGTH} characters long` });
+  }
+  if (!isControlFree(password)) {
+    violations.push({ code: 'control', message: 'must not contain control characters' });
   }
   if (policy.requireUppercase && !/\p{Lu}/u.test(password)) {
     violations.push({ code: 'uppercase', message: 'must contain an upper-case letter' });
