@@ -184,6 +184,9 @@ describe('application auth providers', () => {
       [{ type: 'saml', config: { entityId: 'urn:\u0000', ssoUrl: 'https://idp.example.com/sso', certificate: IDP_CERTIFICATE } }, 'config.entityId'],
       [{ type: 'saml', config: { entityId: 'urn:x', ssoUrl: 'https://idp.example.com/sso', certificate: IDP_CERTIFICATE, emailAttribute: 'mail\u0000' } }, 'config.emailAttribute'],
       [{ type: 'saml', config: { entityId: 'urn:x', ssoUrl: 'https://idp.example.com/sso', certificate: `${IDP_CERTIFICATE}\n\u0000` } }, 'config.certificate'],
+      // A client secret is sent as it is (a header, a form): one with a control character could never authenticate.
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x' }, secrets: { clientSecret: 's\u0000' } }, 'secrets.clientSecret'],
+      [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x' }, secrets: { clientSecret: 'line\nbreak' } }, 'secrets.clientSecret'],
     ];
     for (const [body, field] of cases) {
       const response = await app.http.post('/auth-providers', body);

@@ -91,6 +91,9 @@ describe('branding', () => {
       expect(response.body, JSON.stringify(body)).toMatchObject({ code: 'validation_error', field });
     }
     expect((await app.http.get('/branding')).body).toEqual(before);
+    // The refused key is quoted escaped: a quote or a control character in it cannot pass for the message's own text.
+    const oddKey = await app.http.put('/branding', { copy: { 'a"\u0000\nb': 'x' } });
+    expect(oddKey.body.message).toContain('got "a\\"\\u0000\\nb"');
     // A lone surrogate is valid JSON but no Unicode text (PostgreSQL refuses it: a 500 otherwise).
     const lone = await app.http.request('PUT', '/api/v1/branding', { raw: '{"copy":{"title":"Hi \\ud800"}}', headers: { 'content-type': 'application/json' } });
     expect(lone.status).toBe(422);

@@ -255,6 +255,8 @@ export function mergeSecrets(
     if (typeof value !== 'string' || value.trim() === '' || value.length > 16_384) {
       throw invalid(path, `${path} must be a non-empty string of at most 16384 characters`);
     }
+    // A credential is sent in a header or a form as it is: a control character in one could never authenticate.
+    if (secret.kind === 'string' && !isControlFree(value)) throw invalid(path, `${path} must not contain control characters`);
     if (secret.kind === 'privateKey') {
       try {
         createPrivateKey(value);

@@ -92,7 +92,7 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
   const copy: Record<string, string> = {};
   for (const [key, text] of entries) {
     if (!COPY_KEY.test(key)) {
-      throw invalid('copy', `copy keys are 1 to 100 letters, digits, '_', '.' or '-', starting with a letter; got "${key.slice(0, 100)}"`);
+      throw invalid('copy', `copy keys are 1 to 100 letters, digits, '_', '.' or '-', starting with a letter; got ${JSON.stringify(key.slice(0, 100))}`);
     }
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
