@@ -71,6 +71,10 @@ const HEADERS: OpenApiDocument['components']['headers'] = {
     required: true,
     schema: { type: 'string' },
   },
+  'WWW-Authenticate-Insufficient-Scope': {
+    description: 'Sent with a 403 when an `Authorization` header was: `Bearer realm="gatehouse", error="insufficient_scope"` (RFC 6750 3.1).',
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': { description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
 };
 
@@ -135,8 +139,14 @@ const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const pathParamNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
 
-/** Headers an error status carries beyond every response's. */
-const EXTRA_ERROR_HEADERS: Readonly<Record<string, readonly string[]>> = { '401': ['WWW-Authenticate'], '429': ['Retry-After'] };
+/** Headers an error status carries beyond every response's: each header's name and its component. */
+const EXTRA_ERROR_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '401': { 'WWW-Authenticate': 'WWW-Authenticate' },
+  '403': { 'WWW-Authenticate': 'WWW-Authenticate-Insufficient-Scope' },
+  '429': { 'Retry-After': 'Retry-After' },
+};
+const extraHeaderRefs = (status: string) =>
+  Object.fromEntries(Object.entries(EXTRA_ERROR_HEADERS[status] ?? {}).map(([name, component]) => [name, { $ref: `#/components/headers/${component}` }]));
 
 function errorResponses(): Record<string, OpenApiResponse> {
   const responses: Record<string, OpenApiResponse> = {};
@@ -144,7 +154,7 @@ function errorResponses(): Record<string, OpenApiResponse> {
     const codes = Object.keys(ALL_STATUS_BY_CODE).filter((code) => String(ALL_STATUS_BY_CODE[code]) === status);
     responses[name] = {
       description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
-      headers: headerRefs(protocol === true ? ['X-Request-Id'] : [...EVERY_RESPONSE_HEADERS, ...(EXTRA_ERROR_HEADERS[status] ?? [])]),
+      headers: protocol === true ? headerRefs(['X-Request-Id']) : { ...headerRefs(EVERY_RESPONSE_HEADERS), ...extraHeaderRefs(status) },
       content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/ErrorBody', properties: { code: { enum: codes } } } } },
     };
   }

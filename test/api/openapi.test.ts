@@ -77,6 +77,11 @@ describe('OpenAPI document', () => {
       expect(headers[name]?.required, name).toBe(true);
     }
     expect(headers['Idempotent-Replayed']?.required).toBeUndefined();
+    // A 401 always says how to authenticate; a 403 says `insufficient_scope` only to a Bearer token.
+    const wwwAuthenticate = (response: string) => document.components.responses[response]?.headers['WWW-Authenticate']?.$ref.replace('#/components/headers/', '');
+    expect(headers[wwwAuthenticate('Unauthenticated') ?? '']?.required).toBe(true);
+    expect(headers[wwwAuthenticate('Forbidden') ?? '']).toMatchObject({ description: expect.stringContaining('insufficient_scope') });
+    expect(headers[wwwAuthenticate('Forbidden') ?? '']?.required).toBeUndefined();
     expect(document.components.securitySchemes).toMatchObject({
       apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
