@@ -72,6 +72,40 @@ describe('tenant configuration', () => {
     expect((await app.http.get(`${appPath}/tenants/${crypto.randomUUID()}/configuration`)).status).toBe(404);
   });
 
+  it('a tenant write selecting the configuration it may not read is refused before it writes anything', async () => {
+    const [tenantId] = await createTenants(1);
+    const key = await app.http.post('/api-keys', { name: 'tenant writer', permissions: ['tenants:read', 'tenants:write'] });
+    const writer = app.as({ apiKey: key.body.secret });
+    const audits = async () =>
+      (await app.gatehouse.services.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from audit_log where target_id = ?', [tenantId]))[0]!.n;
+    const before = await audits();
+    const rename = (selection: string, fragments = '') =>
+      writer.graphql(
+        `mutation($appId: UUID!, $tenantId: UUID!) { updateTenant(appId: $appId, tenantId: $tenantId, input: { name: "Renamed" }) { ${selection} } } ${fragments}`,
+        { appId: app.root.applicationId, tenantId },
+      );
+    // Directly, and through a named fragment holding an inline one.
+    const viaFragment = 'fragment Configured on Tenant { ... on Tenant { configuration { tenantId } } }';
+    for (const [selection, fragments] of [['id configuration { tenantId }', ''], ['id ...Configured', viaFragment]] as const) {
+      const refused = await rename(selection, fragments);
+      expect(refused.status, selection).toBe(403);
+      expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden' });
+    }
+    expect((await app.http.get(`${appPath}/tenants/${tenantId}`)).body.name).not.toBe('Renamed');
+    expect(await audits()).toBe(before);
+    // Without the configuration, the same key renames; with every read permission, the answer holds it.
+    const renamed = await writer.graphql(
+      `mutation($appId: UUID!, $tenantId: UUID!) { updateTenant(appId: $appId, tenantId: $tenantId, input: { name: "Renamed" }) { name } }`,
+      { appId: app.root.applicationId, tenantId },
+    );
+    expect(renamed.body.data).toEqual({ updateTenant: { name: 'Renamed' } });
+    const configured = await app.http.graphql(
+      `mutation($appId: UUID!, $tenantId: UUID!) { updateTenant(appId: $appId, tenantId: $tenantId, input: { name: "Again" }) { configuration { tenantId } } }`,
+      { appId: app.root.applicationId, tenantId },
+    );
+    expect(configured.body.data).toEqual({ updateTenant: { configuration: { tenantId } } });
+  });
+
   it('a page of N tenants with their configuration costs the same SQL statements for N = 1, 10 and 100', async () => {
     const fresh = await app.bootstrapAnother();
     const client = app.as({ apiKey: fresh.apiKey });

@@ -24,15 +24,20 @@ export interface TenantConfiguration {
   };
 }
 
+/** What reading a tenant's configuration needs: the read permission of every section. */
+export function requireConfigurationRead(scope: Scope): void {
+  scope.require('tenants:read');
+  scope.require('domains:read');
+  scope.require('auth_providers:read');
+}
+
 /**
  * A tenant's effective settings of the four features, each with its `source` (API.md: tenants, `configuration`).
  * `scope` is narrowed to the tenant (context.ts narrowToTenant): every read goes through the request's loaders,
  * so a page of N tenants costs the same statements as one. Needs the read permission of every section.
  */
 export async function tenantConfiguration(scope: Scope): Promise<TenantConfiguration> {
-  scope.require('tenants:read');
-  scope.require('domains:read');
-  scope.require('auth_providers:read');
+  requireConfigurationRead(scope);
   const tenantId = scope.tenantId;
   if (tenantId === null) throw new Error('tenantConfiguration needs a tenant scope');
   const application = await scope.application();
