@@ -31,7 +31,8 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 /** What `npm start` passes to node (its V8 memory flags and the entry), read from package.json so the two cannot differ. */
 async function startArguments(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = manifest.scripts.start.split(/\s+/);
+  // `exec`: the shell npm runs the script in becomes node, so npm's signals reach the server.
+  const [command, ...args] = manifest.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`package.json's start script does not run node: "${manifest.scripts.start}"`);
   return args;
 }

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { freePort, spawnService, takenPort, type SpawnedService } from '../support/spawned-service.ts';
+import { freePort, root, spawnService, takenPort, type SpawnedService } from '../support/spawned-service.ts';
 
 /**
  * One serving process (`node src/main.ts`) under the signals and failures an operator meets: a request that never
@@ -79,6 +80,27 @@ describe('a signalled process', () => {
     expect(await service.exited).toBe(1);
     expect(logLines(service).map((line) => line.msg)).toContain('second signal: exiting without waiting for in-flight requests');
   });
+});
+
+describe('npm start', () => {
+  it('is the server itself: a SIGTERM to npm (as a process manager sends it) stops the server, which does not outlive it', async () => {
+    const port = await freePort();
+    const env = { ...process.env, ...databaseEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', GATEHOUSE_BOOTSTRAP_API_KEY: '' };
+    const npm = spawn('npm', ['start', '--silent'], { cwd: root, env, stdio: 'ignore' });
+    const npmExited = once(npm, 'exit');
+    const answers = async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200;
+      } catch {
+        return false;
+      }
+    };
+    while (!(await answers())) await new Promise((resolve) => setTimeout(resolve, 100));
+    npm.kill('SIGTERM');
+    await npmExited;
+    // npm waits for its script: with the server still running under a shell that died, it would answer here.
+    expect(await answers()).toBe(false);
+  }, 120_000);
 });
 
 describe('a signalled process with connections that carry no request', () => {
