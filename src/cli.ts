@@ -9,10 +9,11 @@ import { bootstrap } from './domain/bootstrap.ts';
 const USAGE = `usage: gatehouse <command> [--json]
 
   bootstrap             create an organization, a multi-tenant application and an app_admin API key
-  rotate-signing-key    make a new ES256 signing key active: published at once, signing a minute later, when every
-                        instance publishes it; tokens of the old one verify until they expire
-    --now               sign with it at once (the old key leaked): instances that have not re-read the keys
-                        (30 s) neither publish it nor stop signing with the old one until they do
+  rotate-signing-key    make new signing keys active, ES256 (access and ID tokens) and RS256 (ID tokens of clients
+                        that ask for it): published at once, signing a minute later, when every instance publishes
+                        them; tokens of the old ones verify until they expire
+    --now               sign with them at once (an old key leaked): instances that have not re-read the keys
+                        (30 s) neither publish them nor stop signing with the old ones until they do
   --json                print one JSON line`;
 
 type Command = (database: Database, config: Config, flags: { json: boolean; now: boolean }) => Promise<string>;
@@ -25,8 +26,9 @@ const COMMANDS: Record<string, Command> = {
       : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
   },
   async 'rotate-signing-key'(database, config, { json, now }) {
-    const { kid, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication' });
-    return json ? JSON.stringify({ kid }) : `Active signing key: ${kid}, signing from ${signsFrom.toISOString()}`;
+    const { kids, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication' });
+    const listed = Object.entries(kids).map(([alg, kid]) => `${alg} ${kid}`).join(', ');
+    return json ? JSON.stringify({ kids }) : `Active signing keys: ${listed}, signing from ${signsFrom.toISOString()}`;
   },
 };
 

@@ -1,19 +1,22 @@
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { randomUUID } from 'node:crypto';
+import type { SigningAlg } from '../db/entities/signing-key.entity.ts';
 
 /** The only module that imports `jose`: key generation, signing and verification of the service's JWTs. */
-export const SIGNING_ALG = 'ES256';
+export const ACCESS_TOKEN_ALG: SigningAlg = 'ES256';
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
+/** RSA keys (RS256): 2048 bits, as the large OPs use and NIST accepts to 2030; 3072 signs 2.5x slower (1.6 ms here). */
+const RSA_MODULUS_BITS = 2048;
 
 export interface GeneratedKey {
   kid: string;
-  alg: string;
+  alg: SigningAlg;
   publicJwk: JWK;
   privateJwk: JWK;
 }
 
-export async function generateSigningKey(alg = SIGNING_ALG): Promise<GeneratedKey> {
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+export async function generateSigningKey(alg: SigningAlg = ACCESS_TOKEN_ALG): Promise<GeneratedKey> {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, modulusLength: RSA_MODULUS_BITS });
   const kid = randomUUID();
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
@@ -31,7 +34,7 @@ export interface SignOptions {
 export async function signJwt(privateJwk: JWK, claims: JWTPayload, options: SignOptions): Promise<string> {
   const key = await importJWK(privateJwk, privateJwk.alg);
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: privateJwk.alg ?? SIGNING_ALG, kid: privateJwk.kid, typ: options.type ?? ACCESS_TOKEN_TYPE })
+    .setProtectedHeader({ alg: privateJwk.alg ?? ACCESS_TOKEN_ALG, kid: privateJwk.kid, typ: options.type ?? ACCESS_TOKEN_TYPE })
     .setIssuer(options.issuer)
     .setAudience(options.audience)
     .setSubject(options.subject)
@@ -54,7 +57,7 @@ export interface VerifyOptions {
 export async function verifyAccessToken(token: string, publicJwks: JWK[], options: VerifyOptions): Promise<JWTPayload> {
   const keys = createLocalJWKSet({ keys: publicJwks });
   const { payload } = await jwtVerify(token, keys, {
-    algorithms: [SIGNING_ALG],
+    algorithms: [ACCESS_TOKEN_ALG],
     typ: ACCESS_TOKEN_TYPE,
     ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
     audience: options.audience,

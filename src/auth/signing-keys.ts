@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK, JWTPayload } from 'jose';
 import { lockForTransaction } from '../db/advisory-lock.ts';
 import { SigningKey } from '../db/entities/index.ts';
+import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity.ts';
 import { newId } from '../ids.ts';
-import { generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey } from './jwt.ts';
+import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey } from './jwt.ts';
 
 /** Access tokens live at most this long. */
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
@@ -17,19 +18,27 @@ const CACHE_MS = 30_000;
  */
 export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
 /**
- * How long a retired key keeps verifying after its retirement: the tokens it signed live their full lifetime from
- * then. The cache period on top covers an instance that signs with it past that moment: one whose clock is behind,
- * or any instance for up to a cache period after a rotation `at once` (nothing told it in advance).
+ * How long a retired key keeps verifying after its retirement: the tokens it signed (access tokens, and ID tokens,
+ * which live no longer) live their full lifetime from then. The cache period on top covers an instance that signs
+ * with it past that moment: one whose clock is behind, or any instance for up to a cache period after a rotation
+ * `at once` (nothing told it in advance).
  */
 export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
 
 /** From when a key signs: its `signsFrom`, or its creation for the first key and every key made before pre-publication. */
 const signsFrom = (key: SigningKey): number => (key.signsFrom ?? key.createdAt).getTime();
 
+/** A new key of each algorithm named. */
+const generateKeys = (algs: readonly SigningAlg[]): Promise<GeneratedKey[]> => Promise.all(algs.map((alg) => generateSigningKey(alg)));
+
+/** The new keys' ids, by algorithm. */
+const kidsByAlg = (keys: readonly GeneratedKey[]) => Object.fromEntries(keys.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
+
 /**
  * The service's signing keys, kept in the database so every instance signs and verifies with the same set
- * (instances stay stateless). One key signs at a time: the active key from its `signsFrom` (a rotation publishes it
- * PUBLISHED_BEFORE_SIGNING_MS before), its predecessor until then; retired keys verify until their tokens expire.
+ * (instances stay stateless). One key of each algorithm (SIGNING_ALGS) signs at a time: the active key from its
+ * `signsFrom` (a rotation publishes it PUBLISHED_BEFORE_SIGNING_MS before), its predecessor until then; retired keys
+ * verify until their tokens expire. The algorithms are rotated together, so each key's periods are its partner's.
  * The public set is cached briefly and re-read at once when a token names an unknown `kid` (rotated elsewhere).
  */
 export class SigningKeyStore {
@@ -58,52 +67,62 @@ export class SigningKeyStore {
     return keys;
   }
 
-  /** Creates the first key on an empty database: one, however many instances start on it together. */
+  /**
+   * Creates the active key of each algorithm that has none: every key on an empty database, the RS256 key on one made
+   * before it existed. One each, however many instances start on it together. Such a key signs from its creation:
+   * there is no predecessor of its algorithm to sign meanwhile, and no client could ask for that algorithm before.
+   */
   async ensureActiveKey(): Promise<void> {
-    if ((await this.load(true)).some((key) => key.status === 'active')) return;
-    await this.activate(await generateSigningKey(), 'if-none-is-active');
+    const keys = await this.load(true);
+    const missing = SIGNING_ALGS.filter((alg) => !keys.some((key) => key.alg === alg && key.status === 'active'));
+    if (missing.length === 0) return;
+    await this.activate(await generateKeys(missing), 'if-none-is-active');
   }
 
   /**
-   * Adds a new active key and retires the previous ones; tokens they signed keep verifying until expiry. The new key is
-   * published at once and signs after PUBLISHED_BEFORE_SIGNING_MS, when every instance publishes it; the previous one
-   * signs until then. `at: 'once'` makes it sign now (a key that leaked): until their caches expire, other instances
-   * then neither publish it nor stop signing with the old one.
+   * Adds a new active key of every algorithm and retires the previous ones; tokens they signed keep verifying until
+   * expiry. The new keys are published at once and sign after PUBLISHED_BEFORE_SIGNING_MS, when every instance
+   * publishes them; the previous ones sign until then. `at: 'once'` makes them sign now (a key that leaked): until their
+   * caches expire, other instances then neither publish them nor stop signing with the old ones.
    */
-  async rotate({ at = 'after-publication' }: { at?: 'after-publication' | 'once' } = {}): Promise<{ kid: string; signsFrom: Date }> {
-    const generated = await generateSigningKey();
+  async rotate({ at = 'after-publication' }: { at?: 'after-publication' | 'once' } = {}): Promise<{ kids: Record<SigningAlg, string>; signsFrom: Date }> {
+    const generated = await generateKeys(SIGNING_ALGS);
     const from = new Date(Date.now() + (at === 'once' ? 0 : PUBLISHED_BEFORE_SIGNING_MS));
     await this.activate(generated, 'always', from);
-    return { kid: generated.kid, signsFrom: from };
+    return { kids: kidsByAlg(generated), signsFrom: from };
   }
 
   /**
-   * Makes `generated` the one active key, under an advisory lock: without it, instances starting together on an empty
-   * database (or rotations at the same moment) each see no new key, and each leaves its own active. The keys it
-   * replaces sign until `signsFrom` (none signs past it: a rotation still pending is cut short too).
+   * Makes each of `generated` the one active key of its algorithm, under an advisory lock: without it, instances
+   * starting together on a database without one (or rotations at the same moment) each see no new key, and each leaves
+   * its own active. The keys it replaces sign until `signsFrom` (none signs past it: a rotation still pending is cut
+   * short too).
    */
-  private async activate(generated: GeneratedKey, when: 'always' | 'if-none-is-active', signsFrom?: Date): Promise<void> {
+  private async activate(generated: GeneratedKey[], when: 'always' | 'if-none-is-active', signsFrom?: Date): Promise<void> {
     await this.em.fork().transactional(async (em) => {
       await lockForTransaction(em, 'gatehouse:signing-keys');
-      if (when === 'if-none-is-active' && (await em.count(SigningKey, { status: 'active' })) > 0) return;
-      const retiredAt = signsFrom ?? new Date();
-      await em.nativeUpdate(SigningKey, { status: 'active' }, { status: 'retired', retiredAt });
-      await em.nativeUpdate(SigningKey, { status: 'retired', retiredAt: { $gt: retiredAt } }, { retiredAt });
-      em.create(SigningKey, {
-        id: newId(),
-        kid: generated.kid,
-        alg: generated.alg,
-        publicJwk: generated.publicJwk,
-        privateJwk: generated.privateJwk,
-        status: 'active',
-        signsFrom: signsFrom ?? null,
-      });
+      for (const key of generated) {
+        if (when === 'if-none-is-active' && (await em.count(SigningKey, { alg: key.alg, status: 'active' })) > 0) continue;
+        const retiredAt = signsFrom ?? new Date();
+        await em.nativeUpdate(SigningKey, { alg: key.alg, status: 'active' }, { status: 'retired', retiredAt });
+        await em.nativeUpdate(SigningKey, { alg: key.alg, status: 'retired', retiredAt: { $gt: retiredAt } }, { retiredAt });
+        em.create(SigningKey, {
+          id: newId(),
+          kid: key.kid,
+          alg: key.alg,
+          publicJwk: key.publicJwk,
+          privateJwk: key.privateJwk,
+          status: 'active',
+          signsFrom: signsFrom ?? null,
+        });
+      }
     });
     this.cached = undefined;
   }
 
-  /** The key that signs now: the one whose signing period holds this moment (keys newest first). */
-  private signing(keys: SigningKey[]): SigningKey | undefined {
+  /** The key of `alg` that signs now: the one whose signing period holds this moment (keys newest first). */
+  private signing(all: SigningKey[], alg: SigningAlg): SigningKey | undefined {
+    const keys = all.filter((key) => key.alg === alg);
     const now = Date.now();
     const inPeriod = keys.find((key) => signsFrom(key) <= now && (key.retiredAt === null || key.retiredAt === undefined || key.retiredAt.getTime() > now));
     // Clocks that disagree with the ones that wrote the periods: the newest key already signing, else the active one.
@@ -111,16 +130,16 @@ export class SigningKeyStore {
   }
 
   /**
-   * The private JWK set the OAuth provider signs and publishes with (src/oidc/): the key that signs now first
-   * (oidc-provider signs with the first key of its set that fits the algorithm), then the others: a rotated-in key not
-   * yet signing, and retired keys still inside their verification window (published, never signing). The order
-   * changes when a pre-published key starts signing, so an OP built on the set's kids in order is rebuilt then.
-   * Same cache as above.
+   * The private JWK set the OAuth provider signs and publishes with (src/oidc/): the keys that sign now first, the
+   * ES256 one leading (oidc-provider signs with the first key of its set that fits the algorithm), then the others: a
+   * rotated-in key not yet signing, and retired keys still inside their verification window (published, never
+   * signing). The order changes when a pre-published key starts signing, so an OP built on the set's kids in order is
+   * rebuilt then. Same cache as above.
    */
   async privateJwks(): Promise<{ keys: JWK[] }> {
     const keys = await this.load();
-    const signing = this.signing(keys);
-    const ordered = [...keys.filter((key) => key === signing), ...keys.filter((key) => key !== signing)];
+    const signing = SIGNING_ALGS.map((alg) => this.signing(keys, alg)).filter((key) => key !== undefined);
+    const ordered = [...signing, ...keys.filter((key) => !signing.includes(key))];
     return { keys: ordered.map((key) => key.privateJwk as JWK) };
   }
 
@@ -134,7 +153,7 @@ export class SigningKeyStore {
     claims: JWTPayload,
     { audience = this.managementAudience, expiresInSeconds = 900 }: { audience?: string; expiresInSeconds?: number } = {},
   ): Promise<string> {
-    const signing = this.signing(await this.load());
+    const signing = this.signing(await this.load(), ACCESS_TOKEN_ALG);
     if (signing === undefined) throw new Error('no active signing key');
     return signJwt(signing.privateJwk as JWK, claims, {
       issuer: this.issuer,

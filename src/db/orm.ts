@@ -12,6 +12,7 @@ import { Migration0006AuditApiKey } from './migrations/0006-audit-api-key.ts';
 import { Migration0007EmailUnicodeKeys } from './migrations/0007-email-unicode-keys.ts';
 import { Migration0008OidcModelApplication } from './migrations/0008-oidc-model-application.ts';
 import { Migration0009SigningKeySignsFrom } from './migrations/0009-signing-key-signs-from.ts';
+import { Migration0010OAuthClientIdTokenAlg } from './migrations/0010-oauth-client-id-token-alg.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   { name: '0007-email-unicode-keys', class: Migration0007EmailUnicodeKeys },
   { name: '0008-oidc-model-application', class: Migration0008OidcModelApplication },
   { name: '0009-signing-key-signs-from', class: Migration0009SigningKeySignsFrom },
+  { name: '0010-oauth-client-id-token-alg', class: Migration0010OAuthClientIdTokenAlg },
 ];
 
 /**

@@ -333,6 +333,8 @@ export type CreateM2MCredentialInput = {
 
 /** A new OAuth client. */
 export type CreateOAuthClientInput = {
+  /** How the client's ID tokens are signed: `ES256` (the default) or `RS256` (any other value: 422). */
+  idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
   /** Display name (1 to 200 characters). */
   name: Scalars['String']['input'];
   /** Post-logout redirect URIs, under the same rules as `redirectUris` (may be empty). */
@@ -613,6 +615,16 @@ export type EmailTemplatePreviewInput = {
   /** Values to render with, merged over the sample variables (nested objects merge). */
   variables?: InputMaybe<Scalars['JSONObject']['input']>;
 };
+
+/**
+ * How the ID tokens of an OAuth client are signed (its `id_token_signed_response_alg`): both keys are published at
+ * `/.well-known/jwks.json`. Access tokens are ES256 whatever the client chooses.
+ */
+export type IdTokenSigningAlg =
+  /** ECDSA with P-256 and SHA-256 (the default). */
+  | 'ES256'
+  /** RSASSA-PKCS1-v1_5 with SHA-256 (RSA 2048), for relying parties that support no other algorithm. */
+  | 'RS256';
 
 /** A secret to introspect. */
 export type IntrospectApiKeyInput = {
@@ -903,7 +915,7 @@ export type Mutation = {
   updateApplication: Application;
   /** Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). */
   updateAuthProvider: AuthProvider;
-  /** Changes an OAuth client's name, redirect URIs or (web) token endpoint authentication. */
+  /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */
   updateOAuthClient: OAuthClient;
   /** Renames a tenant or changes its slug. */
   updateTenant: Tenant;
@@ -1234,6 +1246,8 @@ export type OAuthClient = {
   hasSecret: Scalars['Boolean']['output'];
   /** The client's id: the same value as `clientId`. */
   id: Scalars['UUID']['output'];
+  /** How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
+  idTokenSigningAlg: IdTokenSigningAlg;
   /** Display name (shown on the consent page). */
   name: Scalars['String']['output'];
   /** Where the client may send users after sign-out, matched exactly; may be empty. */
@@ -1305,6 +1319,8 @@ export type OAuthClientWithSecret = {
   hasSecret: Scalars['Boolean']['output'];
   /** The client's id: the same value as `clientId`. */
   id: Scalars['UUID']['output'];
+  /** How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
+  idTokenSigningAlg: IdTokenSigningAlg;
   /** Display name (shown on the consent page). */
   name: Scalars['String']['output'];
   /** Where the client may send users after sign-out, matched exactly; may be empty. */
@@ -1906,6 +1922,8 @@ export type UpdateAuthProviderInput = {
 
 /** Changes to an OAuth client; fields left out keep their value. The type and tenant never change. */
 export type UpdateOAuthClientInput = {
+  /** How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
+  idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
   /** New display name. */
   name?: InputMaybe<Scalars['String']['input']>;
   /** The complete new list of post-logout redirect URIs (rules as at creation). */
@@ -2093,6 +2111,7 @@ export type ResolversTypes = {
   EmailTemplateKey: EmailTemplateKey;
   EmailTemplatePage: ResolverTypeWrapper<EmailTemplatePage>;
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
+  IdTokenSigningAlg: IdTokenSigningAlg;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
@@ -2477,6 +2496,7 @@ export type OAuthClientResolvers<ContextType = RequestContext, ParentType extend
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  idTokenSigningAlg?: Resolver<ResolversTypes['IdTokenSigningAlg'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -2499,6 +2519,7 @@ export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentT
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  idTokenSigningAlg?: Resolver<ResolversTypes['IdTokenSigningAlg'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

@@ -52,6 +52,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     client_id: client.id,
     client_name: client.name,
     token_endpoint_auth_method: client.authMethod,
+    id_token_signed_response_alg: client.idTokenSigningAlg,
     ...GRANTS[client.type],
     redirect_uris: redirects ? client.redirectUris : [],
     ...(redirects ? { post_logout_redirect_uris: client.postLogoutRedirectUris } : {}),

@@ -4,6 +4,7 @@ import Provider, { errors, interactionPolicy, type Account, type Configuration, 
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
+import { SIGNING_ALGS } from '../db/entities/signing-key.entity.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
@@ -235,7 +236,7 @@ function configuration(
     pkce: { required: () => true },
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
     // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other.
-    enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS] },
+    enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS], idTokenSigningAlgValues: [...SIGNING_ALGS] },
     assertJwtClientAuthClaimsAndHeader: assertClientAssertion,
     // RFC 8414: left out, the revocation endpoint would read as client_secret_basic only; it takes what the token
     // endpoint takes (a public client revokes its own tokens with `none`).

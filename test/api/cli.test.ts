@@ -103,7 +103,7 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(body.data.map((application) => application.id)).toEqual([created.applicationId]);
     const rotated = await run(['rotate-signing-key', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect(JSON.parse(rotated.stdout)).toEqual({ kid: expect.any(String) });
+    expect(JSON.parse(rotated.stdout)).toEqual({ kids: { ES256: expect.any(String), RS256: expect.any(String) } });
   });
 
   it('a second server on the same data directory refuses to start', async () => {

@@ -33,7 +33,7 @@ const ids = (body: { data: { id: string }[] }) => body.data.map((u) => u.id).sor
 
 /** A live user's token, signed with the service's own active key; the test chooses audience, issuer and lifetime. */
 async function signWithServiceKey(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; expiresInSeconds?: number }) {
-  const [row] = await sql<{ private_jwk: JWK }>(`select private_jwk from signing_key where status = 'active'`);
+  const [row] = await sql<{ private_jwk: JWK }>(`select private_jwk from signing_key where status = 'active' and alg = 'ES256'`);
   return signJwt(row!.private_jwk, claims, {
     issuer: options.issuer ?? 'http://gatehouse.test',
     audience: options.audience ?? 'http://gatehouse.test/api/v1',

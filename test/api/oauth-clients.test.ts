@@ -61,6 +61,7 @@ describe('OAuth clients', () => {
       redirectUris: ['https://app.example.com/callback'],
       postLogoutRedirectUris: ['https://app.example.com/'],
       tokenEndpointAuthMethod: 'client_secret_basic',
+      idTokenSigningAlg: 'ES256',
       hasSecret: true,
       previousSecretExpiresAt: null,
       createdAt: expect.any(String),
@@ -207,6 +208,47 @@ describe('OAuth clients', () => {
     expect((await app.http.patch('/oauth-clients/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [client.clientId]);
     expect(audit.map((row) => row.action)).toEqual(['oauth_client.create', 'oauth_client.update', 'oauth_client.update']);
+  });
+
+  it('chooses how a client’s ID tokens are signed: ES256 by default, RS256 on create or by PATCH; nothing else', async () => {
+    const rsa = await createClient({ ...SPA, idTokenSigningAlg: 'RS256' });
+    expect(rsa.idTokenSigningAlg).toBe('RS256');
+    expect((await app.http.get(`/oauth-clients/${rsa.clientId}`)).body.idTokenSigningAlg).toBe('RS256');
+    const listed = (await app.http.get('/oauth-clients?pageSize=100')).body.data.find((c: { id: string }) => c.id === rsa.clientId);
+    expect(listed.idTokenSigningAlg).toBe('RS256');
+    expect((await createClient({ ...WEB, idTokenSigningAlg: null })).idTokenSigningAlg).toBe('ES256');
+
+    const client = await createClient(WEB);
+    expect(client.idTokenSigningAlg).toBe('ES256');
+    const changed = await app.http.patch(`/oauth-clients/${client.clientId}`, { idTokenSigningAlg: 'RS256' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ idTokenSigningAlg: 'RS256', tokenEndpointAuthMethod: 'client_secret_basic', name: WEB.name });
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.idTokenSigningAlg).toBe('RS256');
+    // Other changes keep it.
+    expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Renamed' })).body.idTokenSigningAlg).toBe('RS256');
+    const [audit] = await sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.update' order by id limit 1`, [
+      client.clientId,
+    ]);
+    expect([audit?.before.idTokenSigningAlg, audit?.after.idTokenSigningAlg]).toEqual(['ES256', 'RS256']);
+
+    for (const value of ['HS256', 'rs256', 'PS256', 'ES384', 'none', '', 256]) {
+      const created = await app.http.post('/oauth-clients', { ...SPA, idTokenSigningAlg: value });
+      expect(created.status, String(value)).toBe(422);
+      expect(created.body).toMatchObject({ code: 'validation_error', field: 'idTokenSigningAlg' });
+      const patched = await app.http.patch(`/oauth-clients/${client.clientId}`, { idTokenSigningAlg: value });
+      expect(patched.status, String(value)).toBe(422);
+      expect(patched.body).toMatchObject({ code: 'validation_error', field: 'idTokenSigningAlg' });
+    }
+    const cleared = await app.http.patch(`/oauth-clients/${client.clientId}`, { idTokenSigningAlg: null });
+    expect(cleared.status).toBe(422);
+    expect(cleared.body).toMatchObject({ code: 'validation_error', field: 'idTokenSigningAlg' });
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.idTokenSigningAlg).toBe('RS256');
+
+    const viaGraphQL = await app.http.graphql(
+      'mutation($id: UUID!) { updateOAuthClient(clientId: $id, input: { idTokenSigningAlg: ES256 }) { idTokenSigningAlg } }',
+      { id: client.clientId },
+    );
+    expect(viaGraphQL.body.data?.updateOAuthClient).toEqual({ idTokenSigningAlg: 'ES256' });
   });
 
   it('rotates a web client’s secret: the new one at once, the previous one for the grace period', async () => {

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { JWK } from 'jose';
+import { signJwt } from '../../src/auth/jwt.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, PUBLISHED_BEFORE_SIGNING_MS, RETIRED_KEY_VERIFIES_MS, SigningKeyStore } from '../../src/auth/signing-keys.ts';
 import { SigningKey } from '../../src/db/entities/index.ts';
+import type { SigningAlg } from '../../src/db/entities/signing-key.entity.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { basicAuth, createTestClient, postForm } from '../support/oauth.ts';
+import { basicAuth, createTestClient, liveM2MClaims, postForm } from '../support/oauth.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -27,6 +30,11 @@ async function clientCredentialsToken(): Promise<string> {
 
 const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()) as Record<string, string>;
 
+/** The kids of the private set the OP signs with, of one algorithm, in its order (the first of each signs). */
+async function opKids(store: SigningKeyStore, alg: string): Promise<string[]> {
+  return (await store.privateJwks()).keys.filter((key) => key.alg === alg).map((key) => key.kid!);
+}
+
 describe('signing keys', () => {
   it('signs ES256 at+jwt tokens that the management API accepts', async () => {
     const token = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] });
@@ -34,6 +42,30 @@ describe('signing keys', () => {
     const response = await app.as({ bearer: token }).get('/applications');
     expect(response.status).toBe(200);
     expect(response.body.data[0].id).toBe(app.root.applicationId);
+  });
+
+  it('holds one active key per algorithm: ES256 signs access tokens, an RSA 2048 key (RS256) is published beside it', async () => {
+    const published = (await jwks()) as unknown as JWK[];
+    expect(published.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
+    const rsa = published.find((key) => key.alg === 'RS256')!;
+    expect(rsa).toMatchObject({ kty: 'RSA', e: 'AQAB', use: 'sig' });
+    expect(Buffer.from(rsa.n!, 'base64url').length * 8).toBe(2048);
+    // The OP's set leads with the key that signs access tokens; each algorithm's signing key comes before the others.
+    const { keys } = await app.gatehouse.services.signingKeys.privateJwks();
+    expect(keys.map((key) => key.alg)).toEqual(['ES256', 'RS256']);
+  });
+
+  it('refuses a Bearer token signed with the RS256 key: access tokens are ES256 only', async () => {
+    const { signingKeys, config } = app.gatehouse.services;
+    const live = await liveM2MClaims(app, { app_id: app.root.applicationId, permissions: ['applications:read'] });
+    const sign = (key: JWK) =>
+      signJwt(key, live.claims, { issuer: config.publicUrl, audience: signingKeys.managementAudience, subject: live.subject, expiresInSeconds: 300 });
+    const [es256, rs256] = (await signingKeys.privateJwks()).keys as [JWK, JWK];
+    expect((await app.as({ bearer: await sign(es256) }).get('/applications')).status).toBe(200);
+    const refused = await app.as({ bearer: await sign(rs256) }).get('/applications');
+    expect(header(await sign(rs256))).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('unauthenticated');
   });
 
   it('a rotated-in key is published at once by every instance, and signs only after a cache period and a margin', async () => {
@@ -45,16 +77,23 @@ describe('signing keys', () => {
     const oldKid = header(before).kid!;
     await other.publicJwks();
     const startedAt = Date.now();
-    const { kid, signsFrom } = await keys.rotate();
+    const oldRsaKid = (await opKids(keys, 'RS256'))[0];
+    const {
+      kids: { ES256: kid, RS256: rsaKid },
+      signsFrom,
+    } = await keys.rotate();
     expect(kid).not.toBe(oldKid);
+    expect(rsaKid).not.toBe(oldRsaKid);
     // Every instance re-reads the keys within 30 s: by then each publishes the new key, well before it signs.
     expect(PUBLISHED_BEFORE_SIGNING_MS).toBeGreaterThan(30_000);
     expect(signsFrom.getTime()).toBeGreaterThanOrEqual(startedAt + PUBLISHED_BEFORE_SIGNING_MS);
 
     // Published at once by the instance that rotated, at the JWKS endpoint as in the store...
     expect((await keys.publicJwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid]));
-    expect((await jwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid]));
+    expect((await jwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid, rsaKid, oldRsaKid]));
     expect((await keys.publicJwks()).every((jwk) => !('d' in jwk))).toBe(true);
+    // The RS256 key with it: published, not yet signing (the OP signs with the first key of the algorithm).
+    expect(await opKids(keys, 'RS256')).toEqual([oldRsaKid, rsaKid]);
     // ...but neither it, its OP, nor the instance that has not read it yet signs with it: an RP that fetched the other
     // instance's set could not verify it.
     expect(header(await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] })).kid).toBe(oldKid);
@@ -73,7 +112,9 @@ describe('signing keys', () => {
       expect(header(fromOp).kid).toBe(kid);
       expect((await app.as({ bearer: fromOp }).get('/applications')).status).toBe(200);
       expect((await app.as({ bearer: before }).get('/applications')).status).toBe(200);
-      expect((await jwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid]));
+      expect((await jwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, oldKid, rsaKid, oldRsaKid]));
+      expect(await opKids(keys, 'RS256')).toEqual([rsaKid, oldRsaKid]);
+      expect(await opKids(other, 'RS256')).toEqual([rsaKid, oldRsaKid]);
     } finally {
       vi.useRealTimers();
     }
@@ -81,8 +122,10 @@ describe('signing keys', () => {
 
   it('a rotation at once (a leaked key) signs with the new key at once', async () => {
     const keys = app.gatehouse.services.signingKeys;
-    const { kid, signsFrom } = await keys.rotate({ at: 'once' });
+    const { kids, signsFrom } = await keys.rotate({ at: 'once' });
+    const kid = kids.ES256;
     expect(signsFrom.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await opKids(keys, 'RS256'))[0]).toBe(kids.RS256);
     expect(header(await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] })).kid).toBe(kid);
     expect(header(await clientCredentialsToken()).kid).toBe(kid);
   });
@@ -92,16 +135,19 @@ describe('signing keys', () => {
     // Signed by an instance that had not yet read a rotation at once (its cache lasts 30 s), just before it did.
     const token = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['applications:read'] });
     const kid = header(token).kid!;
+    // The RS256 key (ID tokens, which live no longer than access tokens) is retired by the same rotation, by the same rules.
+    const [rsaKid] = await opKids(keys, 'RS256');
     await keys.rotate();
     const retireAgo = async (ms: number) => {
-      await app.gatehouse.services.orm.em.getConnection().execute('update signing_key set retired_at = ? where kid = ?', [new Date(Date.now() - ms), kid]);
+      await app.gatehouse.services.orm.em.getConnection().execute('update signing_key set retired_at = ? where kid in (?, ?)', [new Date(Date.now() - ms), kid, rsaKid]);
       // Another instance reading the keys afresh.
       return new SigningKeyStore(app.gatehouse.services.orm.em.fork(), app.gatehouse.services.config.publicUrl);
     };
     const late = await retireAgo(MAX_ACCESS_TOKEN_SECONDS * 1000 + 20_000);
-    expect((await late.publicJwks()).map((jwk) => jwk.kid)).toContain(kid);
+    expect((await late.publicJwks()).map((jwk) => jwk.kid)).toEqual(expect.arrayContaining([kid, rsaKid]));
     const gone = await retireAgo(RETIRED_KEY_VERIFIES_MS + 1_000);
     expect((await gone.publicJwks()).map((jwk) => jwk.kid)).not.toContain(kid);
+    expect((await gone.publicJwks()).map((jwk) => jwk.kid)).not.toContain(rsaKid);
   });
 
   it('refuses alg none, a tampered payload, and a token of another audience', async () => {
@@ -119,16 +165,40 @@ describe('signing keys', () => {
     }
   });
 
-  // Last: it replaces the keys the tests above signed with.
-  it('leaves one active key when instances start together on a database without one, or rotate together', async () => {
+  // Last: they replace the keys the tests above signed with.
+  it('a database with only an ES256 key gets its RS256 key on start, once, however many instances start together', async () => {
     const orm = app.gatehouse.services.orm;
     const instances = () => Array.from({ length: 6 }, () => new SigningKeyStore(orm.em, app.gatehouse.services.config.publicUrl));
-    const active = () => orm.em.fork().count(SigningKey, { status: 'active' });
+    // A database made before RS256: its one active ES256 key, and retired ones still verifying.
+    await orm.em.fork().nativeDelete(SigningKey, { alg: 'RS256' });
+    const before = await orm.em.fork().find(SigningKey, {}, { orderBy: { createdAt: 'asc' } });
+    expect(before.filter((key) => key.status === 'active').map((key) => key.alg)).toEqual(['ES256']);
+    // The test app's own store among them: the one behind its JWKS endpoint.
+    await Promise.all([app.gatehouse.services.signingKeys, ...instances()].map((store) => store.ensureActiveKey()));
+    const after = await orm.em.fork().find(SigningKey, {}, { orderBy: { createdAt: 'asc' } });
+    // The ES256 keys untouched (not rotated), and one RS256 key, active and signing from its creation.
+    expect(after.filter((key) => key.alg === 'ES256').map(({ kid, status }) => ({ kid, status }))).toEqual(before.map(({ kid, status }) => ({ kid, status })));
+    const added = after.filter((key) => key.alg === 'RS256');
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ status: 'active', signsFrom: null });
+    // Another start finds nothing missing.
+    await Promise.all(instances().map((store) => store.ensureActiveKey()));
+    expect(await orm.em.fork().count(SigningKey, {})).toBe(after.length);
+    // The OP signs and publishes with it at once.
+    expect(await opKids(instances()[0]!, 'RS256')).toEqual([added[0]!.kid]);
+    expect((await jwks()).map((key) => key.kid)).toContain(added[0]!.kid);
+  });
+
+  it('leaves one active key per algorithm when instances start together on a database without one, or rotate together', async () => {
+    const orm = app.gatehouse.services.orm;
+    const instances = () => Array.from({ length: 6 }, () => new SigningKeyStore(orm.em, app.gatehouse.services.config.publicUrl));
+    const active = async (alg: SigningAlg) => orm.em.fork().count(SigningKey, { status: 'active', alg });
     await orm.em.fork().nativeDelete(SigningKey, {});
     await Promise.all(instances().map((store) => store.ensureActiveKey()));
-    expect(await active()).toBe(1);
-    expect(await orm.em.fork().count(SigningKey, {})).toBe(1);
+    expect([await active('ES256'), await active('RS256')]).toEqual([1, 1]);
+    expect(await orm.em.fork().count(SigningKey, {})).toBe(2);
     await Promise.all(instances().map((store) => store.rotate()));
-    expect(await active()).toBe(1);
+    expect([await active('ES256'), await active('RS256')]).toEqual([1, 1]);
+    expect(await orm.em.fork().count(SigningKey, {})).toBe(14);
   });
 });

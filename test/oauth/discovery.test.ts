@@ -30,7 +30,7 @@ describe('discovery', () => {
       jwks_uri: `${issuer}/.well-known/jwks.json`,
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
-      id_token_signing_alg_values_supported: ['ES256'],
+      id_token_signing_alg_values_supported: ['ES256', 'RS256'],
     });
     expect(document.grant_types_supported).toEqual(
       expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']),
@@ -73,12 +73,13 @@ describe('JWKS', () => {
     return ((await response.json()) as { keys: Record<string, unknown>[] }).keys;
   };
 
-  it('publishes public keys only', async () => {
+  it('publishes public keys only: ES256 (P-256) and RS256', async () => {
     const keys = await jwks();
-    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
     for (const key of keys) {
-      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) });
-      expect(key).not.toHaveProperty('d');
+      const shape = key.alg === 'ES256' ? { kty: 'EC', crv: 'P-256' } : { kty: 'RSA', e: 'AQAB' };
+      expect(key).toMatchObject({ ...shape, use: 'sig', kid: expect.any(String) });
+      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key).not.toHaveProperty(secret);
     }
   });
 
@@ -90,7 +91,7 @@ describe('JWKS', () => {
     expect((await jwks()).map((key) => key.kid)).toContain(oldKid);
 
     // At once, as for a leaked key (a rotation's key otherwise signs a minute after it is published: signing-keys.test.ts).
-    const { kid: newKid } = await app.gatehouse.services.signingKeys.rotate({ at: 'once' });
+    const { kids: { ES256: newKid } } = await app.gatehouse.services.signingKeys.rotate({ at: 'once' });
     expect(newKid).not.toBe(oldKid);
 
     const kids = (await jwks()).map((key) => key.kid);

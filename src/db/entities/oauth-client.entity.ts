@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
+import type { SigningAlg } from './signing-key.entity.ts';
 
 /** `web`, `spa`, `native`, `device`: clients of the sign-in flows; `m2m`: client-credentials clients (M2M credentials). */
 export const OAUTH_CLIENT_TYPES = ['web', 'spa', 'native', 'device', 'm2m'] as const;
@@ -28,6 +29,8 @@ const OAuthClientSchema = defineEntity({
     previousSecretEncrypted: p.string().nullable().hidden(),
     previousSecretExpiresAt: p.datetime().nullable(),
     jwks: p.json<{ keys: Record<string, unknown>[] }>().nullable(),
+    /** How the client's ID tokens are signed (its `id_token_signed_response_alg`); M2M credentials get none. */
+    idTokenSigningAlg: p.string().$type<SigningAlg>().default('ES256'),
     /** M2M credentials: the permissions their client-credentials tokens carry. */
     permissions: p.array().columnType('text[]'),
     revokedAt: p.datetime().nullable(),

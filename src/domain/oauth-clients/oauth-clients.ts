@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
+import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
@@ -29,6 +30,7 @@ export interface OAuthClientView {
   redirectUris: string[];
   postLogoutRedirectUris: string[];
   tokenEndpointAuthMethod: OAuthClientAuthMethod;
+  idTokenSigningAlg: SigningAlg;
   hasSecret: boolean;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
@@ -47,6 +49,7 @@ export interface CreateOAuthClientInput {
   postLogoutRedirectUris?: string[] | null;
   tenantId?: string | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
+  idTokenSigningAlg?: SigningAlg | null;
 }
 
 export interface UpdateOAuthClientInput {
@@ -54,7 +57,11 @@ export interface UpdateOAuthClientInput {
   redirectUris?: string[] | null;
   postLogoutRedirectUris?: string[] | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
+  idTokenSigningAlg?: SigningAlg | null;
 }
+
+/** How a client's ID tokens are signed unless it chooses: ES256, as access tokens are. */
+const DEFAULT_ID_TOKEN_SIGNING_ALG: SigningAlg = 'ES256';
 
 /** Sign-in clients only: an M2M credential's id reads as absent on these routes. */
 const SIGN_IN_CLIENTS = { type: { $ne: 'm2m' } } as const;
@@ -70,6 +77,7 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
     redirectUris: [...client.redirectUris],
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
     tokenEndpointAuthMethod: client.authMethod as OAuthClientAuthMethod,
+    idTokenSigningAlg: client.idTokenSigningAlg,
     hasSecret: client.secretEncrypted != null,
     previousSecretExpiresAt: previousSecretValidUntil(client, now),
     createdAt: client.createdAt,
@@ -85,6 +93,7 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   redirectUris: [...client.redirectUris],
   postLogoutRedirectUris: [...client.postLogoutRedirectUris],
   tokenEndpointAuthMethod: client.authMethod,
+  idTokenSigningAlg: client.idTokenSigningAlg,
   ...secretState(client, now),
 });
 
@@ -130,6 +139,7 @@ export interface NewClientRow {
   readonly type: OAuthClient['type'];
   readonly name: string;
   readonly authMethod: ClientAuthMethod;
+  readonly idTokenSigningAlg?: SigningAlg;
   readonly redirectUris?: string[];
   readonly postLogoutRedirectUris?: string[];
   readonly jwks?: OAuthClient['jwks'];
@@ -191,6 +201,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
       redirectUris: redirects,
       postLogoutRedirectUris: postLogout,
       authMethod: tokenEndpointAuthMethod,
+      idTokenSigningAlg: input.idTokenSigningAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
       withSecret: type === 'web',
     });
     recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: snapshot(client) });
@@ -200,7 +211,10 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   return { ...presentOAuthClient(client), clientSecret };
 }
 
-/** Changes a client's name, URIs or (web clients) secret transport. The type and tenant never change. */
+/**
+ * Changes a client's name, URIs, ID token algorithm or (web clients) secret transport. The type and tenant never
+ * change. Every instance's OP forgets the client at the commit, so its next ID token is signed as chosen.
+ */
 export async function updateOAuthClient(scope: Scope, clientId: string, input: UpdateOAuthClientInput): Promise<OAuthClientView> {
   scope.require('oauth_clients:write');
   const updated = await scope.em.transactional(async (em) => {
@@ -221,6 +235,10 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
     if (input.tokenEndpointAuthMethod !== undefined) {
       if (input.tokenEndpointAuthMethod === null) throw invalid('tokenEndpointAuthMethod', 'tokenEndpointAuthMethod may not be null');
       client.authMethod = authMethodFor(type, input.tokenEndpointAuthMethod);
+    }
+    if (input.idTokenSigningAlg !== undefined) {
+      if (input.idTokenSigningAlg === null) throw invalid('idTokenSigningAlg', 'idTokenSigningAlg may not be null');
+      client.idTokenSigningAlg = input.idTokenSigningAlg;
     }
     recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
