@@ -87,3 +87,13 @@ export async function recordAuditPerRow(
   );
   return rows.map((row) => row.target_id);
 }
+
+/** A timestamp column in SQL as the audit log's JSON holds a Date (toISOString: UTC, milliseconds), null for null. */
+export const isoTimestampSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The names of the secrets a jsonb column of sealed secrets holds, sorted (as `Object.keys(…).sort()` sorts ASCII
+ * names), `[]` for none: what audit records show of secrets (`secretsSet`), never their values.
+ */
+export const secretNamesSql = (column: string) =>
+  `coalesce((select jsonb_agg(name order by name collate "C") from jsonb_object_keys(${column}) as name), '[]'::jsonb)`;

@@ -1,10 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../auth/permissions.ts';
 import { lockForTransaction } from '../db/advisory-lock.ts';
-import { Application, Organization } from '../db/entities/index.ts';
+import { Organization } from '../db/entities/index.ts';
 import { newId } from '../ids.ts';
-import { issueApiKey } from './api-keys/issue.ts';
-import { recordAudit } from './audit.ts';
+import { insertApplication, newApplicationRow } from './applications/applications.ts';
+import { recordAudit, type AuditActor } from './audit.ts';
 
 export interface BootstrapResult {
   organizationId: string;
@@ -17,12 +17,19 @@ interface BootstrapOptions {
   requestId: string;
 }
 
+/** Who bootstraps, for the audit records: an operator's `gatehouse bootstrap`, or the service's first start. */
+export const BOOTSTRAP_ACTORS = {
+  command: { type: 'cli', id: 'bootstrap' },
+  firstStart: { type: 'system', id: 'bootstrap' },
+} as const;
+
 /**
  * Creates an organization, a multi-tenant application in it and an `app_admin` API key with `*` (API.md,
- * Bootstrap). `apiKeySecret` fixes the key's secret (GATEHOUSE_BOOTSTRAP_API_KEY); otherwise one is generated.
+ * Bootstrap), on demand (`gatehouse bootstrap`, the tests). `apiKeySecret` fixes the key's secret
+ * (GATEHOUSE_BOOTSTRAP_API_KEY); otherwise one is generated.
  */
 export async function bootstrap(orm: MikroORM, options: BootstrapOptions): Promise<BootstrapResult> {
-  return orm.em.fork().transactional((em) => create(em, options));
+  return orm.em.fork().transactional((em) => create(em, options, BOOTSTRAP_ACTORS.command));
 }
 
 /**
@@ -32,37 +39,25 @@ export async function bootstrap(orm: MikroORM, options: BootstrapOptions): Promi
 export async function bootstrapIfEmpty(orm: MikroORM, options: BootstrapOptions): Promise<BootstrapResult | undefined> {
   return orm.em.fork().transactional(async (em) => {
     await lockForTransaction(em, 'gatehouse:bootstrap');
-    return (await em.count(Organization, {})) === 0 ? create(em, options) : undefined;
+    return (await em.count(Organization, {})) === 0 ? create(em, options, BOOTSTRAP_ACTORS.firstStart) : undefined;
   });
 }
 
-function create(em: EntityManager, options: BootstrapOptions): BootstrapResult {
+/**
+ * The organization, the application and its key, each with the record its creation writes through the API
+ * (insertApplication), in the new application's audit log, by `actor`. No API creates organizations: its record,
+ * `organization.create`, shows its name.
+ */
+function create(em: EntityManager, options: BootstrapOptions, actor: AuditActor['principal']['actor']): BootstrapResult {
   const organization = em.create(Organization, { id: newId(), name: 'My organization' });
-  const application = em.create(Application, {
-    id: newId(),
-    organizationId: organization.id,
-    name: 'My application',
-    multiTenant: true,
-    brandingScope: 'application',
-    emailTemplatesScope: 'application',
-    emailProviderScope: 'application',
-    authIsolation: 'shared',
-  });
-  const { key, secret } = issueApiKey(em, {
-    applicationId: application.id,
-    tenantId: null,
-    userId: null,
+  const row = newApplicationRow(organization.id, { name: 'My application', multiTenant: true });
+  const system: AuditActor = { applicationId: row.id, tenantId: null, requestId: options.requestId, principal: { actor } };
+  recordAudit(em, system, { action: 'organization.create', targetType: 'organization', targetId: organization.id, after: { name: organization.name } });
+  const application = insertApplication(em, system, row, {
     name: 'Bootstrap app_admin key',
     permissions: [...BUILT_IN_ROLES.app_admin],
     expiresAt: null,
     ...(options.apiKeySecret === undefined ? {} : { secret: options.apiKeySecret }),
   });
-  const system = {
-    applicationId: application.id,
-    tenantId: null,
-    requestId: options.requestId,
-    principal: { actor: { type: 'system', id: 'bootstrap' } },
-  };
-  recordAudit(em, system, { action: 'application.bootstrap', targetType: 'api_key', targetId: key.id });
-  return { organizationId: organization.id, applicationId: application.id, apiKey: secret };
+  return { organizationId: organization.id, applicationId: application.id, apiKey: application.initialApiKey.secret };
 }

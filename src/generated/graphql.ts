@@ -96,8 +96,8 @@ export type Application = {
   /** The application's id. */
   id: Scalars['UUID']['output'];
   /**
-   * Present only in the response to `createApplication`: an `app_admin` API key for the new application. Its
-   * secret is shown this once.
+   * Present only in the response to `createApplication`: an API key for the new application with the creator's own
+   * permissions (`app_admin`, `*`, for a `*` creator). Its secret is shown this once.
    */
   initialApiKey: Maybe<ApiKeyWithSecret>;
   /** Whether the application has tenants; set at creation and never changed. */
@@ -795,7 +795,7 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Creates an API key. Its secret is in this response only. */
   createApiKey: ApiKeyWithSecret;
-  /** Creates an application in the credentials' organization, with an initial `app_admin` API key. */
+  /** Creates an application in the credentials' organization, with an initial API key of the creator's permissions. */
   createApplication: Application;
   /**
    * Creates a provider for the application or, in a tenant scope, for the tenant (needs `authIsolation` =

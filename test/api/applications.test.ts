@@ -133,3 +133,47 @@ describe('applications', () => {
     expect((await app.http.get('/applications')).body.data.map((a: { id: string }) => a.id)).toEqual([app.root.applicationId]);
   });
 });
+
+describe('the initial key of a new application', () => {
+  /** A key of the root application holding `permissions` (and expiring at `expiresAt`), as a client. */
+  async function creator(permissions: string[], expiresAt?: string) {
+    const created = await app.http.post('/api-keys', { name: `creator ${permissions.join(' ')}`, permissions, ...(expiresAt === undefined ? {} : { expiresAt }) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return app.as({ apiKey: created.body.secret });
+  }
+
+  it('a `*` creator gets an app_admin key, `*`, in the new application', async () => {
+    const created = await app.http.post('/applications', { name: 'By an admin' });
+    expect(created.status).toBe(201);
+    expect(created.body.initialApiKey.key).toMatchObject({ name: 'Initial app_admin key', permissions: ['*'], expiresAt: null });
+    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
+    expect((await admin.post('/api-keys', { name: 'wide', permissions: ['*'] })).status).toBe(201);
+  });
+
+  it('a narrower creator gets no more than it holds: applications:write alone yields applications:write alone', async () => {
+    const narrow = await creator(['applications:write']);
+    // It may not mint a `*` key in its own application…
+    expect((await narrow.post('/api-keys', { name: 'wider', permissions: ['*'] })).status).toBe(403);
+    // …nor get one by creating an application.
+    const created = await narrow.post('/applications', { name: 'By a narrow key' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.initialApiKey.key).toMatchObject({ name: 'Initial key', permissions: ['applications:write'] });
+    const initial = app.as({ apiKey: created.body.initialApiKey.secret });
+    expect((await initial.post('/api-keys', { name: 'wider', permissions: ['*'] })).status).toBe(403);
+    expect((await initial.get('/users')).status).toBe(403);
+    expect((await initial.get(`/organizations/${app.root.organizationId}`)).status).toBe(403);
+  });
+
+  it('a creator’s wildcards are kept as the permissions they allow', async () => {
+    const created = await (await creator(['applications:write', 'users:*'])).post('/applications', { name: 'By a user admin' });
+    expect(created.status).toBe(201);
+    expect([...created.body.initialApiKey.key.permissions].sort()).toEqual(['applications:write', 'users:delete', 'users:read', 'users:write']);
+  });
+
+  it('an expiring creator’s initial key expires with it', async () => {
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const created = await (await creator(['*'], expiresAt)).post('/applications', { name: 'By an expiring key' });
+    expect(created.status).toBe(201);
+    expect(created.body.initialApiKey.key).toMatchObject({ permissions: ['*'], expiresAt });
+  });
+});

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { Organization } from '../../src/db/entities/index.ts';
+import { ApiKey, AuditLog, Organization } from '../../src/db/entities/index.ts';
 import { openDatabase, type Database } from '../../src/db/orm.ts';
-import { bootstrapIfEmpty } from '../../src/domain/bootstrap.ts';
+import { bootstrap, bootstrapIfEmpty, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 /** The bootstrap on first start (src/first-start.ts), by instances or a primary starting on an empty database. */
@@ -26,5 +26,56 @@ describe('bootstrapIfEmpty', () => {
     expect(starts.filter((result) => result !== undefined)).toHaveLength(1);
     expect(await bootstrapIfEmpty(database.orm, { apiKeySecret: undefined, requestId: randomUUID() })).toBeUndefined();
     expect(await database.orm.em.fork().count(Organization, {})).toBe(1);
+  });
+});
+
+describe('audit records of a bootstrap', () => {
+  /** The records of one bootstrap, in its application, each as the API's own creation of the same record writes it. */
+  async function recordsOf(on: Database, result: BootstrapResult, requestId: string) {
+    const em = on.orm.em.fork();
+    const records = await em.find(AuditLog, { requestId }, { filters: false });
+    const key = await em.findOneOrFail(ApiKey, { applicationId: result.applicationId }, { filters: false });
+    expect(JSON.stringify(records)).not.toContain(result.apiKey);
+    const shown = records.map(({ applicationId, tenantId, actorType, actorId, apiKeyId, action, targetType, targetId, before, after }) => ({
+      applicationId, tenantId, actorType, actorId, apiKeyId, action, targetType, targetId, before, after,
+    }));
+    return { key, records: shown.sort((a, b) => a.action.localeCompare(b.action)) };
+  }
+
+  const expected = (result: BootstrapResult, keyId: string, actor: { actorType: string; actorId: string }) => {
+    const common = { applicationId: result.applicationId, tenantId: null, ...actor, apiKeyId: null, before: null };
+    const tenancyConfig = { brandingScope: 'application', emailTemplatesScope: 'application', emailProviderScope: 'application', authIsolation: 'shared' };
+    return [
+      {
+        ...common,
+        action: 'api_key.create',
+        targetType: 'api_key',
+        targetId: keyId,
+        after: { name: 'Bootstrap app_admin key', permissions: ['*'], tenantId: null, userId: null, expiresAt: null, revokedAt: null, lastRotatedAt: null },
+      },
+      { ...common, action: 'application.create', targetType: 'application', targetId: result.applicationId, after: { name: 'My application', multiTenant: true, tenancyConfig } },
+      { ...common, action: 'organization.create', targetType: 'organization', targetId: result.organizationId, after: { name: 'My organization' } },
+    ];
+  };
+
+  it('the first start records the organization, the application and the key it creates, by the system', async () => {
+    const fresh = await createTestDatabase();
+    const own = await openDatabase(loadConfig({}, { databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir }));
+    try {
+      const requestId = randomUUID();
+      const result = (await bootstrapIfEmpty(own.orm, { apiKeySecret: undefined, requestId }))!;
+      const { key, records } = await recordsOf(own, result, requestId);
+      expect(records).toEqual(expected(result, key.id, { actorType: 'system', actorId: 'bootstrap' }));
+    } finally {
+      await own.close();
+      await fresh.drop();
+    }
+  });
+
+  it('`gatehouse bootstrap` records the same, by the command line', async () => {
+    const requestId = randomUUID();
+    const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId });
+    const { key, records } = await recordsOf(database, result, requestId);
+    expect(records).toEqual(expected(result, key.id, { actorType: 'cli', actorId: 'bootstrap' }));
   });
 });

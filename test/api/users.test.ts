@@ -2,8 +2,9 @@ import { verify } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
+import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -387,40 +388,9 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     tenantC = await app.createTenant('Tenant C');
   });
 
-  /**
-   * Sends `writes` one after the other while the user's row is held (FOR SHARE, or FOR UPDATE as a change of the user
-   * holds it), each once the one before waits on a lock, then lets them all go, the holder first running
-   * `beforeCommit` in its transaction: transactions that overlap, in a known order. Under FOR SHARE, reads of the row
-   * and other share locks go through; only a write of it (or a lock for one) waits. Their answers.
-   */
-  async function queuedBehind(
-    userId: string,
-    holder: { lock: 'share' | 'update'; beforeCommit?: (em: EntityManager) => Promise<unknown> },
-    writes: (() => Promise<HttpResponse>)[],
-  ): Promise<HttpResponse[]> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const held = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
-      await em.execute(`select id from app_user where application_id = ? and id = ? for ${holder.lock}`, [app.root.applicationId, userId]);
-      locked();
-      await released;
-      await holder.beforeCommit?.(em);
-    });
-    await isLocked;
-    const answers: Promise<HttpResponse>[] = [];
-    try {
-      for (const write of writes) {
-        answers.push(write());
-        await lockWaitersAtLeast(app.gatehouse.services.orm, answers.length);
-      }
-    } finally {
-      release();
-      await held;
-    }
-    return Promise.all(answers);
-  }
+  /** The user's row held while `writes` queue behind it (test/support/row-lock.ts). */
+  const queuedBehind = (userId: string, holder: RowHolder, writes: (() => Promise<HttpResponse>)[]) =>
+    queuedBehindRow(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, holder, writes);
   const queuedOnUser = (userId: string, ...writes: (() => Promise<HttpResponse>)[]) => queuedBehind(userId, { lock: 'share' }, writes);
 
   async function member(email: string, tenantIds: string[]): Promise<string> {

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
 import { readWorkingKey } from '../../auth/authenticate.ts';
 import type { Scope } from '../../context.ts';
@@ -72,7 +73,7 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
  * and a later one is refused (403), as wider permissions are. Otherwise an expiring key could hand its rights on for
  * good.
  */
-function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | null {
+export function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | null {
   const limit = scope.principal.apiKeyExpiresAt;
   if (limit === null) return expiresAt;
   if (expiresAt === null) return limit;
@@ -100,12 +101,21 @@ async function assertKeyUser(scope: Scope, userId: string, tenantId: string | nu
   }
 }
 
+/**
+ * The key, held FOR UPDATE until `em`'s transaction commits, as committed (refresh): a revocation or rotation decides on
+ * what a concurrent one left (a second revocation finds the key revoked and writes nothing), never on a stale read.
+ */
+async function lockKey(em: EntityManager, keyId: string): Promise<ApiKey> {
+  const key = await em.findOne(ApiKey, { id: keyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (key === null) throw notFound('API key', 'keyId');
+  return key;
+}
+
 /** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
 export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
   scope.require('api_keys:delete');
   const revoked = await scope.em.transactional(async (em) => {
-    const key = await em.findOne(ApiKey, { id: keyId });
-    if (key === null) throw notFound('API key', 'keyId');
+    const key = await lockKey(em, keyId);
     if (key.revokedAt == null) revokeKey(em, scope, key);
     return key;
   });
@@ -117,8 +127,8 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
   scope.require('api_keys:write');
   const rotated = await scope.em.transactional(async (em) => {
-    const key = await em.findOne(ApiKey, { id: keyId });
-    if (key === null) throw notFound('API key', 'keyId');
+    // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
+    const key = await lockKey(em, keyId);
     const now = new Date();
     if (key.revokedAt != null) throw invalid('keyId', 'A revoked key cannot be rotated');
     if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');

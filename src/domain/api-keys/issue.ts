@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret } from '../../auth/api-key-secret.ts';
 import { ApiKey } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { isoTimestampSql, recordAudit, type AuditActor } from '../audit.ts';
 
 export interface ApiKeyWithSecret {
   key: ApiKey;
@@ -49,17 +49,14 @@ export const keySnapshot = (key: ApiKey) => ({
   lastRotatedAt: key.lastRotatedAt?.toISOString() ?? null,
 });
 
-/** A timestamp in SQL as toISOString writes it (the service stores milliseconds). */
-const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * keySnapshot in SQL, of the api_key row `row`, for set-based changes (a test holds the two equal); `userId` overrides
  * the user (an expression), for the snapshot of a row before an update.
  */
 export const keySnapshotSql = (row: string, userId = `${row}.user_id`) =>
   `jsonb_build_object('name', ${row}.name, 'permissions', to_jsonb(${row}.permissions), 'tenantId', ${row}.tenant_id,
-     'userId', ${userId}, 'expiresAt', ${isoSql(`${row}.expires_at`)}, 'revokedAt', ${isoSql(`${row}.revoked_at`)},
-     'lastRotatedAt', ${isoSql(`${row}.last_rotated_at`)})`;
+     'userId', ${userId}, 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)},
+     'lastRotatedAt', ${isoTimestampSql(`${row}.last_rotated_at`)})`;
 
 /** The audit record of a key's creation, in the key's own application and tenant. */
 export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKey): void {

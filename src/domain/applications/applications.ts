@@ -1,11 +1,13 @@
+import type { EntityManager, RequiredEntityData } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import type { AuthIsolation, CustomizationScope } from '../../db/entities/application.entity.ts';
 import { Application } from '../../db/entities/index.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret } from '../api-keys/issue.ts';
-import { recordAudit } from '../audit.ts';
+import { lifetimeWithin } from '../api-keys/api-keys.ts';
+import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { lockForTenancyChange } from '../tenancy/config-lock.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -67,40 +69,68 @@ function nonNull<T>(value: T | null | undefined, field: string): T | undefined {
   return value;
 }
 
-/** Creates an application in the caller's organization, with an `app_admin` key to manage it. */
-export async function createApplication(scope: Scope, input: CreateApplicationInput): Promise<CreatedApplication> {
-  scope.require('applications:write');
-  scope.requireApplicationWide();
+/** The columns of a new application, its id made. */
+export type NewApplicationRow = RequiredEntityData<Application> & { readonly id: string };
+
+/** The columns of a new application in `organizationId`, with the defaults POST /applications applies (422 for bad input). */
+export function newApplicationRow(organizationId: string, input: CreateApplicationInput): NewApplicationRow {
   const name = displayName('name', input.name);
   const multiTenant = input.multiTenant ?? false;
   if (!multiTenant && input.tenancyConfig != null) {
     throw invalid('tenancyConfig', 'A single-tenant application has no tenancy configuration');
   }
+  const tenancy = input.tenancyConfig ?? {};
+  return {
+    id: newId(),
+    organizationId,
+    name,
+    multiTenant,
+    brandingScope: nonNull(tenancy.brandingScope, 'tenancyConfig.brandingScope') ?? 'application',
+    emailTemplatesScope: nonNull(tenancy.emailTemplatesScope, 'tenancyConfig.emailTemplatesScope') ?? 'application',
+    emailProviderScope: nonNull(tenancy.emailProviderScope, 'tenancyConfig.emailProviderScope') ?? 'application',
+    authIsolation: nonNull(tenancy.authIsolation, 'tenancyConfig.authIsolation') ?? 'shared',
+  };
+}
+
+/** What a new application's initial API key is made of (application-wide, bound to no user). */
+export type InitialKey = Pick<IssueApiKey, 'name' | 'permissions' | 'expiresAt' | 'secret'>;
+
+/**
+ * Persists a new application and its initial key with `em`'s transaction, with the records their creation writes:
+ * `application.create` in the actor's application, `api_key.create` in the new one (by POST /applications and by the
+ * bootstrap alike).
+ */
+export function insertApplication(em: EntityManager, actor: AuditActor, row: NewApplicationRow, key: InitialKey): CreatedApplication {
+  const application = em.create(Application, row);
+  const initialApiKey = issueApiKey(em, { applicationId: application.id, tenantId: null, userId: null, ...key });
+  recordAudit(em, actor, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
+  recordKeyIssued(em, actor, initialApiKey.key);
+  return Object.assign(application, { initialApiKey });
+}
+
+/**
+ * The initial key of an application the scope creates: the creator's own permissions (`*`, an `app_admin` key, for a
+ * `*` creator) and no later expiry than the creator's key. A key may not mint a wider key (requireCovered, lifetimeWithin),
+ * and `*` in the new application includes `organizations:*` and `applications:*` there.
+ */
+function initialKeyFor(scope: Scope): InitialKey {
+  const held = scope.principal.permissions;
+  const appAdmin = held.covers(BUILT_IN_ROLES.app_admin);
+  return {
+    name: appAdmin ? 'Initial app_admin key' : 'Initial key',
+    permissions: appAdmin ? [...BUILT_IN_ROLES.app_admin] : held.allowed(),
+    expiresAt: lifetimeWithin(scope, null),
+  };
+}
+
+/** Creates an application in the caller's organization, with a key to manage it (initialKeyFor). */
+export async function createApplication(scope: Scope, input: CreateApplicationInput): Promise<CreatedApplication> {
+  scope.require('applications:write');
+  scope.requireApplicationWide();
   const owner = await scope.application();
-  return scope.em.transactional(async (em) => {
-    const tenancy = input.tenancyConfig ?? {};
-    const application = em.create(Application, {
-      id: newId(),
-      organizationId: owner.organizationId,
-      name,
-      multiTenant,
-      brandingScope: nonNull(tenancy.brandingScope, 'tenancyConfig.brandingScope') ?? 'application',
-      emailTemplatesScope: nonNull(tenancy.emailTemplatesScope, 'tenancyConfig.emailTemplatesScope') ?? 'application',
-      emailProviderScope: nonNull(tenancy.emailProviderScope, 'tenancyConfig.emailProviderScope') ?? 'application',
-      authIsolation: nonNull(tenancy.authIsolation, 'tenancyConfig.authIsolation') ?? 'shared',
-    });
-    const initialApiKey = issueApiKey(em, {
-      applicationId: application.id,
-      tenantId: null,
-      userId: null,
-      name: 'Initial app_admin key',
-      permissions: [...BUILT_IN_ROLES.app_admin],
-      expiresAt: null,
-    });
-    recordAudit(em, scope, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
-    recordKeyIssued(em, scope, initialApiKey.key);
-    return Object.assign(application, { initialApiKey });
-  });
+  const row = newApplicationRow(owner.organizationId, input);
+  const key = initialKeyFor(scope);
+  return scope.em.transactional(async (em) => insertApplication(em, scope, row, key));
 }
 
 /**
@@ -168,7 +198,8 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
   scope.require('applications:delete');
   scope.requireApplicationWide();
   const deleted = await scope.em.transactional(async (em) => {
-    const application = await em.findOne(Application, { id: applicationId });
+    // Held FOR UPDATE, as committed: a second deletion at once waits for this one, then finds nothing (404).
+    const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
     recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,

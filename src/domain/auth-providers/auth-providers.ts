@@ -1,10 +1,11 @@
+import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { AuthProvider, Tenant } from '../../db/entities/index.ts';
 import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit, secretNamesSql } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
@@ -75,6 +76,11 @@ const snapshot = (provider: AuthProvider) => {
   const { id, tenantId, type, name, enabled, config, secretsSet } = presentAuthProvider(provider, null);
   return { id, tenantId, type, name, enabled, config, secretsSet };
 };
+
+/** snapshot in SQL, of the auth_provider row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+export const authProviderSnapshotSql = (row: string) =>
+  `jsonb_build_object('id', ${row}.id, 'tenantId', ${row}.tenant_id, 'type', ${row}.type, 'name', ${row}.name, 'enabled', ${row}.enabled,
+     'config', ${row}.config, 'secretsSet', ${secretNamesSql(`${row}.secrets`)})`;
 
 function typeOf(type: string): AuthProviderType {
   if (!(AUTH_PROVIDER_TYPES as readonly string[]).includes(type)) {
@@ -187,10 +193,11 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
 
 /**
  * The provider a write acts on: one of the scope's own level. A tenant scope reaching for an application provider
- * (which it may read, while inheriting) is 403: it belongs to the application.
+ * (which it may read, while inheriting) is 403: it belongs to the application. Held FOR UPDATE until `em`'s
+ * transaction commits, as committed (refresh): a write decides on what a concurrent one left (a second deletion: 404).
  */
 async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
-  const provider = await em.findOne(AuthProvider, { id: providerId });
+  const provider = await em.findOne(AuthProvider, { id: providerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (provider === null || (scope.tenantId === null && provider.tenantId !== null)) throw notFound('Auth provider', 'providerId');
   if (scope.tenantId !== null && provider.tenantId === null) {
     throw new GatehouseError('forbidden', 'This provider belongs to the application; a tenant scope may change only its own providers');

@@ -1,10 +1,11 @@
+import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { Domain, Tenant } from '../../db/entities/index.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
-import { recordAudit } from '../audit.ts';
+import { isoTimestampSql, recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -52,6 +53,10 @@ export function presentDomain(domain: Row<Domain>): DomainView {
 
 const snapshot = (domain: Domain) => ({ hostname: domain.hostname, tenantId: domain.tenantId ?? null, verifiedAt: domain.verifiedAt ?? null });
 
+/** snapshot in SQL, of the domain row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+export const domainSnapshotSql = (row: string) =>
+  `jsonb_build_object('hostname', ${row}.hostname, 'tenantId', ${row}.tenant_id, 'verifiedAt', ${isoTimestampSql(`${row}.verified_at`)})`;
+
 export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<DomainView>> {
   scope.require('domains:read');
   const list = scopedList(scope, 'domains');
@@ -59,9 +64,14 @@ export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<Do
   return { data: page.data.map(presentDomain), next: page.next };
 }
 
-/** A domain of the scope's own level (the application's, or the tenant's), else 404. */
-async function findDomain(em: Scope['em'], scope: Scope, domainId: string): Promise<Domain> {
-  const domain = await em.findOne(Domain, { id: domainId, tenantId: scope.tenantId });
+/**
+ * A domain of the scope's own level (the application's, or the tenant's), else 404. Locked, it is held FOR UPDATE
+ * until `em`'s transaction commits, as committed (refresh): a write decides on what a concurrent one left (a second
+ * deletion: 404; a second verification: already verified), never on the row read before its transaction.
+ */
+async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock = false): Promise<Domain> {
+  const options = lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {};
+  const domain = await em.findOne(Domain, { id: domainId, tenantId: scope.tenantId }, options);
   if (domain === null) throw notFound('Domain', 'domainId');
   return domain;
 }
@@ -106,7 +116,7 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
   scope.require('domains:delete');
   await scope.em.transactional(async (em) => {
-    const domain = await findDomain(em, scope, domainId);
+    const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.delete', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     em.remove(domain);
   });
@@ -139,12 +149,14 @@ export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: R
     if (elsewhere > 0) {
       throw new GatehouseError('already_exists', 'This hostname is already verified by another application', { field: 'hostname' });
     }
-    const row = await findDomain(em, scope, domainId);
+    const row = await findDomain(em, scope, domainId, true);
+    // A concurrent verification committed first: its record stands for both.
+    if (row.verifiedAt != null) return { row, changed: false };
     const before = snapshot(row);
-    row.verifiedAt ??= new Date();
+    row.verifiedAt = new Date();
     recordAudit(em, scope, { action: 'domain.verify', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
-    return row;
+    return { row, changed: true };
   });
-  await configurationChanged(scope, scope.tenantId);
-  return { verified: true, reason: null, domain: presentDomain(verified) };
+  if (verified.changed) await configurationChanged(scope, scope.tenantId);
+  return { verified: true, reason: null, domain: presentDomain(verified.row) };
 }

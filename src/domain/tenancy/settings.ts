@@ -7,7 +7,7 @@ import { Setting, Tenant } from '../../db/entities/index.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit, secretNamesSql } from '../audit.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from './changed.ts';
 import { underTenancyConfig } from './config-lock.ts';
@@ -130,6 +130,13 @@ function audited(value: Record<string, unknown>, secrets: Record<string, string>
   return hasSecrets ? { ...value, secretsSet: Object.keys(secrets ?? {}).sort() } : value;
 }
 
+/**
+ * What the audit log keeps of a removed override (removeTenantOverride's `before`), in SQL, of the setting row `row`,
+ * for set-based changes (a tenant's deletion; a test holds the two equal).
+ */
+export const removedOverrideSql = (row: string) =>
+  `case when ${row}.secrets is null then ${row}.value else ${row}.value || jsonb_build_object('secretsSet', ${secretNamesSql(`${row}.secrets`)}) end`;
+
 async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
   const existing = await em.findOne(
     Setting,
@@ -208,7 +215,8 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
  */
 export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: string): Promise<boolean> {
   await scope.em.transactional(async (em) => {
-    const row = await em.findOne(Setting, { tenantId, feature, key });
+    // Held FOR UPDATE, as committed: a second removal at once waits for this one, then finds nothing (404).
+    const row = await em.findOne(Setting, { tenantId, feature, key }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (row === null) throw notFound('Tenant override');
     const before = audited(row.value, row.secrets, row.secrets != null);
     recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before, after: null });

@@ -9,6 +9,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { forgetUserKeys, removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
+import { removeTenantOwnedRows } from './owned-rows.ts';
 import { displayName, slug, SLUG_MAX_LENGTH, slugFromName } from '../validate.ts';
 
 export interface CreateTenantInput {
@@ -125,10 +126,10 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
 }
 
 /**
- * Deletes a tenant. Its overrides, domains, providers and tenant-scoped keys go with it (foreign keys cascade);
- * users of its isolated pool go too, each as if deleted on their own (audited, their keys with them), since they
- * exist only in this tenant; users of the shared pool only lose their membership (audited too). The audit log keeps
- * the records. Set-based: a constant number of statements, however many users the tenant has.
+ * Deletes a tenant. Its overrides, domains, providers, OAuth clients, M2M credentials and tenant-scoped keys go with
+ * it, each audited as its own deletion; users of its isolated pool go too, each as if deleted on their own (audited,
+ * their keys with them), since they exist only in this tenant; users of the shared pool only lose their membership
+ * (audited too). The audit log keeps the records. Set-based: a constant number of statements, however many rows.
  */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   scope.require('tenants:delete');
@@ -138,6 +139,7 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
     // FOR UPDATE before its users are read: a user joining it (lockTenants) commits first, or finds it gone.
     const tenant = await tx.em.findOne(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (tenant === null) throw notFound('Tenant', 'tenantId');
+    await removeTenantOwnedRows(tx.em, tx, tenant.id);
     const removed = await removePoolUsers(tx.em, tx, tenant.id);
     await removeMemberships(tx.em, tx, tenant.id);
     recordAudit(tx.em, tx, { action: 'tenant.delete', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });

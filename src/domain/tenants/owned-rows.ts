@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SettingFeature } from '../../db/entities/setting.entity.ts';
+import { keySnapshotSql } from '../api-keys/issue.ts';
+import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
+import { domainSnapshotSql } from '../domains/domains.ts';
+import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
+
+/**
+ * The rows a tenant owns besides its users (whose records users.ts writes), which its deletion would otherwise take
+ * by foreign-key cascade, unrecorded: each kind deleted in one statement that writes one audit record per row, its
+ * `before` the row as that kind's own deletion (or revocation) records it, without secrets. So the audit log's target
+ * and tenant filters find every one of them.
+ */
+interface OwnedKind {
+  readonly action: string;
+  readonly targetType: string;
+  readonly table: string;
+  /** Which of the tenant's rows of `table` (the row is `r`), with `params`; all of them when absent. */
+  readonly where?: string;
+  readonly params?: readonly unknown[];
+  /** The record's target (text); the row's id when absent. */
+  readonly targetId?: string;
+  /** The record's `before` (jsonb) of the row `r`. */
+  readonly before: string;
+}
+
+/** When a client's replaced secret stops working, as secretState shows it: null once it no longer works. */
+const previousSecretSql = (row: string) =>
+  `case when ${row}.previous_secret_encrypted is not null and ${row}.previous_secret_expires_at > now()
+     then ${isoTimestampSql(`${row}.previous_secret_expires_at`)} end`;
+
+/** An OAuth client's audit snapshot (oauth-clients.ts) in SQL: no secret, only whether there is one. */
+const oauthClientSnapshotSql = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
+     'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
+     'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg,
+     'hasSecret', ${row}.secret_encrypted is not null,
+     'previousSecretExpiresAt', ${previousSecretSql(row)})`;
+
+/** An M2M credential's audit snapshot (m2m-credentials.ts) in SQL: no secret; of the JWKS, the key ids in order. */
+const m2mCredentialSnapshotSql = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'tenantId', ${row}.tenant_id, 'permissions', to_jsonb(${row}.permissions),
+     'authMethod', ${row}.auth_method, 'hasSecret', ${row}.secret_encrypted is not null,
+     'previousSecretExpiresAt', ${previousSecretSql(row)},
+     'jwksKids', case when ${row}.jwks is not null then coalesce(
+       (select jsonb_agg(jwk.value -> 'kid' order by jwk.ordinality) from jsonb_array_elements(${row}.jwks -> 'keys') with ordinality as jwk),
+       '[]'::jsonb) end,
+     'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)})`;
+
+/** Every feature of the settings: GOVERNING_SWITCH names each one. */
+const SETTING_FEATURES = Object.keys(GOVERNING_SWITCH) as SettingFeature[];
+
+const OWNED_KINDS: readonly OwnedKind[] = [
+  { action: 'api_key.delete', targetType: 'api_key', table: 'api_key', before: keySnapshotSql('r') },
+  { action: 'oauth_client.delete', targetType: 'oauth_client', table: 'oauth_client', where: `r.type <> 'm2m'`, before: oauthClientSnapshotSql('r') },
+  { action: 'm2m_credential.delete', targetType: 'm2m_credential', table: 'oauth_client', where: `r.type = 'm2m'`, before: m2mCredentialSnapshotSql('r') },
+  // As "Remove tenant override" records them (branding.ts, templates.ts, provider.ts, policies.ts).
+  ...SETTING_FEATURES.map((feature) => ({
+    action: `${feature}.override.remove`,
+    targetType: feature,
+    table: 'setting',
+    where: 'r.feature = ?',
+    params: [feature],
+    targetId: `nullif(r.key, '')`,
+    before: removedOverrideSql('r'),
+  })),
+  { action: 'auth_provider.delete', targetType: 'auth_provider', table: 'auth_provider', before: authProviderSnapshotSql('r') },
+  { action: 'domain.delete', targetType: 'domain', table: 'domain', before: domainSnapshotSql('r') },
+];
+
+/** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */
+export const TENANT_OWNED_TABLES: readonly string[] = [...new Set(OWNED_KINDS.map((kind) => kind.table))].sort();
+
+/**
+ * Deletes the rows the tenant owns in the caller's transaction (which holds the tenant's row), each with its audit
+ * record under the tenant: a constant number of statements, however many rows. Before the tenant's users go, so a
+ * tenant key bound to one of them is recorded too.
+ */
+export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
+  for (const kind of OWNED_KINDS) {
+    await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
+      ctes: `changed as (
+        delete from ${kind.table} as r where r.application_id = ? and r.tenant_id = ?${kind.where === undefined ? '' : ` and ${kind.where}`}
+        returning ${kind.targetId ?? 'r.id::text'} as target_id, ${kind.before} as before, null::jsonb as after)`,
+      params: [actor.applicationId, tenantId, ...(kind.params ?? [])],
+    });
+  }
+}

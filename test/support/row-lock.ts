@@ -1,0 +1,49 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { lockWaitersAtLeast } from './database.ts';
+
+/** A row by its key: of an application-owned table, or (no `applicationId`) of `application` itself. */
+export interface HeldRow {
+  readonly table: string;
+  readonly applicationId?: string;
+  readonly id: string;
+}
+
+/** How the test's own transaction holds the row, and what it writes before it commits. */
+export interface RowHolder {
+  readonly lock: 'share' | 'update';
+  readonly beforeCommit?: (em: EntityManager) => Promise<unknown>;
+}
+
+/**
+ * Sends `writes` one after the other while `row` is held (FOR SHARE, or FOR UPDATE as a change of it holds it), each
+ * once the one before waits on a lock, then lets them all go, the holder first running `beforeCommit` in its
+ * transaction: transactions that overlap, in a known order, whatever the machine's speed. Under FOR SHARE, reads of
+ * the row and other share locks go through; only a write of it (or a lock for one) waits. Their outcomes, in order.
+ * PostgreSQL only: the embedded database has one session for all connections.
+ */
+export async function queuedBehind<T>(orm: MikroORM, row: HeldRow, holder: RowHolder, writes: (() => Promise<T>)[]): Promise<T[]> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const held = orm.em.fork().transactional(async (em) => {
+    // The table is the test's own constant, never input.
+    const [where, params] = row.applicationId === undefined ? ['id = ?', [row.id]] : ['application_id = ? and id = ?', [row.applicationId, row.id]];
+    await em.execute(`select id from ${row.table} where ${where} for ${holder.lock}`, params);
+    locked();
+    await released;
+    await holder.beforeCommit?.(em);
+  });
+  await isLocked;
+  const outcomes: Promise<T>[] = [];
+  try {
+    for (const write of writes) {
+      outcomes.push(write());
+      await lockWaitersAtLeast(orm, outcomes.length);
+    }
+  } finally {
+    release();
+    await held;
+  }
+  return Promise.all(outcomes);
+}
