@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
-import { grantTenant } from '../oidc/adapter.ts';
+import { grantTenant, opRequestId } from '../oidc/adapter.ts';
 import { gatehouseData } from '../oidc/clients.ts';
 import { writePage } from '../oidc/error-page.ts';
 import type { OpPages } from '../oidc/provider.ts';
@@ -25,8 +24,6 @@ function xsrfOf(form: string): string {
   return token;
 }
 
-const requestIdOf = (ctx: KoaContextWithOIDC) => ctx.response.get('x-request-id') || randomUUID();
-
 /** The longest user code worth looking up (the OP's codes are 8 characters plus separators). */
 const MAX_USER_CODE = 64;
 
@@ -41,7 +38,7 @@ async function lookOf(services: Services, ctx: KoaContextWithOIDC, source: LookS
   const data = gatehouseData(client);
   if (client === undefined || data === undefined) return PLAIN_LOOK;
   try {
-    return (await resolveTarget(services, requestIdOf(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
+    return (await resolveTarget(services, opRequestId(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
   } catch (error) {
     // E.g. a tenant deleted since, or an isolated application's request naming none: no tenant's look to show.
     if (error instanceof HostedPageError) return PLAIN_LOOK;

@@ -55,6 +55,7 @@ export const DEFAULT_COPY = {
   'logout.submit': 'Sign out',
   'logout.doneTitle': 'You are signed out',
   'logout.doneText': 'You have been signed out of {name}. You can close this page.',
+  'logout.errorTitle': 'Sign-out is not possible',
   'throttled.title': 'Too many attempts',
 } as const;
 
@@ -303,13 +304,18 @@ function notice(look: PageLook, nonce: string, title: string, paragraphs: readon
   return document(look, nonce, title, body);
 }
 
+/** What an error page ends: a sign-in (the hosted pages, the OP's authorization and device steps) or a sign-out. */
+export type ErrorFlow = 'sign_in' | 'sign_out';
+
+const ERROR_TITLE: Readonly<Record<ErrorFlow, CopyKey>> = { sign_in: 'error.title', sign_out: 'logout.errorTitle' };
+
 /**
  * A dead end: what went wrong, in words for the end user, and the OAuth error code when there is one; no link back
- * (the application starts a new sign-in).
+ * (the application starts a new sign-in, or sign-out).
  */
-export function errorPage(look: PageLook, nonce: string, message: string, code?: string): RenderedPage {
+export function errorPage(look: PageLook, nonce: string, message: string, code?: string, flow: ErrorFlow = 'sign_in'): RenderedPage {
   const detail = code === undefined ? [] : [`Error code: <code>${escapeHtml(code)}</code>`];
-  return notice(look, nonce, text(look, 'error.title'), [escapeHtml(message), ...detail, text(look, 'error.back')], true);
+  return notice(look, nonce, text(look, ERROR_TITLE[flow]), [escapeHtml(message), ...detail, text(look, 'error.back')], true);
 }
 
 /** Too many sign-in attempts from this address: when to try again (the answer's Retry-After says the same). */

@@ -15,6 +15,7 @@ import { sendPage } from './reply.ts';
 import {
   activeUser,
   decideTenant,
+  hintedEmail,
   HostedPageError,
   resolveTarget,
   tenantsOf,
@@ -128,18 +129,20 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       signup: `/interaction/${uid}/signup`,
     });
 
+    /** The e-mail the client suggests (`login_hint`), shown in the e-mail field until the user types one. */
+    const hinted = (context: InteractionContext) => {
+      const email = hintedEmail(context.interaction.params['login_hint']);
+      return email === undefined ? {} : { email };
+    };
+
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error'> = {}) {
       const { uid } = context.interaction;
       if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
       const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
-      return sendPage(
-        reply,
-        status,
-        (nonce) => loginPage(context.target.look, nonce, { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...notice, ...extra }),
-        formTargets(context),
-      );
+      const input = { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...notice, ...hinted(context), ...extra };
+      return sendPage(reply, status, (nonce) => loginPage(context.target.look, nonce, input), formTargets(context));
     }
 
     type SignupExtra = Pick<SignupPageInput, 'name' | 'email' | 'error' | 'fieldErrors'>;
@@ -271,7 +274,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
       const context = await load(request, reply);
       await requireSignup(context);
-      return showSignup(reply, context, 200);
+      return showSignup(reply, context, 200, hinted(context));
     });
 
     app.post<{ Params: Params }>('/interaction/:uid/signup', throttled, async (request, reply) => {

@@ -3,6 +3,8 @@ import { endUserScope, type Scope } from '../context.ts';
 import { Tenant } from '../db/entities/index.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { normalizeEmail } from '../domain/users/email-key.ts';
+import { email as emailAddress } from '../domain/validate.ts';
+import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
@@ -74,6 +76,21 @@ export async function resolveTarget(
   const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
   return { ...settings, clientId, scope, applicationScope };
+}
+
+/**
+ * The e-mail address a request's `login_hint` suggests (OIDC Core 3.1.2.1), to prefill the e-mail field: only an
+ * address an account could have (the users' e-mail rule: at most 254 characters, no control or invisible character),
+ * trimmed. Any other hint (a subject id, a phone number, markup) is ignored rather than shown.
+ */
+export function hintedEmail(loginHint: unknown): string | undefined {
+  if (typeof loginHint !== 'string') return undefined;
+  try {
+    return emailAddress('login_hint', loginHint);
+  } catch (error) {
+    if (error instanceof GatehouseError) return undefined;
+    throw error;
+  }
 }
 
 export type CredentialCheck = { ok: true; user: SignInUser } | { ok: false };

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { errors, type Adapter, type AdapterPayload, type ClientMetadata } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterPayload, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
+import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
@@ -16,7 +18,8 @@ import { clientMetadata, gatehouseData } from './clients.ts';
  *   userinfo access tokens): one row of `oidc_model` keyed by (model, id), with the columns the lookups need
  *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent
  *   (but see READ_EXPIRED_BY_ID); `sweepExpiredModels` deletes them.
- * Each call is one statement on the pool, outside any transaction (the OP never runs inside ours).
+ * Each call is one statement on the pool, outside any transaction (the OP never runs inside ours); a revocation reads
+ * the grant first, then deletes and audits in one statement (deleteRecorded).
  *
  * Every surface's OP (src/domain/domains/surfaces.ts) shares this storage, through an adapter that knows its surface:
  * a client exists on a surface only if the surface serves it, and what yields tokens (codes, refresh tokens, device
@@ -195,14 +198,16 @@ class ModelAdapter implements Adapter {
       'select grant_id from oidc_model where model = ? and id = ?',
       [this.model, id],
     );
-    if (row?.grant_id != null) await revokeGrant(this.deps, row.grant_id);
+    if (row?.grant_id != null) await revokeGrant(this.deps, row.grant_id, 'with_tokens');
     throw new errors.InvalidGrant('grant already consumed');
   }
 
   async destroy(id: string): Promise<void> {
+    // The OP revokes a grant by destroying it (a refresh token revoked or reused, a replayed code, a sign-out).
+    if (this.model === 'Grant') return revokeGrant(this.deps, id, 'grant_only');
+    const revokedAtEndpoint = this.model === 'AccessToken' && Provider.ctx?.oidc.route === 'revocation';
+    if (revokedAtEndpoint) return revokeAccessTokenAtEndpoint(this.deps, id);
     await this.connection.execute('delete from oidc_model where model = ? and id = ?', [this.model, id]);
-    // The OP revokes a grant by destroying it (a refresh token revoked or reused, a sign-out).
-    if (this.model === 'Grant') await this.deps.invalidations.publish({ kind: 'grant', id });
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -210,12 +215,121 @@ class ModelAdapter implements Adapter {
   }
 }
 
-/** Removes a grant and every stored token issued under it (all models). */
-async function revokeGrant(deps: AdapterDependencies, grantId: string): Promise<void> {
-  await deps.orm.em
-    .getConnection()
-    .execute(`delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?)`, [grantId, grantId]);
+/**
+ * Why the OP revokes a grant, told by the request it does so in (oidc-provider's own request context): a client's
+ * revocation (RFC 7009), a rotated refresh token presented again, a code redeemed twice (an authorization or device
+ * code), or a sign-out (RP-initiated logout, or the sign-out of the session's account when another one signs in).
+ */
+type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout';
+
+function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationReason {
+  if (ctx?.oidc.route === 'end_session_confirm') return 'logout';
+  if (ctx?.oidc.route !== 'token') return 'revocation';
+  return ctx.oidc.params?.['grant_type'] === 'refresh_token' ? 'refresh_token_reuse' : 'code_replay';
+}
+
+/** The request id of the OP request being handled: routes.ts copies Fastify's X-Request-Id onto its answer. */
+export const opRequestId = (ctx: KoaContextWithOIDC | undefined): string => ctx?.response.get('x-request-id') || randomUUID();
+
+/** What an audit record of a grant's revocation names: the grant's application, client, user and sign-in tenant. */
+interface GrantFacts {
+  readonly applicationId: string;
+  readonly clientId: string;
+  readonly userId: string;
+  readonly tenantId: string | null;
+}
+
+/** The facts of a live grant; undefined when it is gone or expired (an expiry is no revocation), or of no application. */
+async function liveGrantFacts(deps: AdapterDependencies, grantId: string): Promise<GrantFacts | undefined> {
+  const [row] = await deps.orm.em.getConnection().execute<{ application_id: string; client_id: string; user_id: string; tenant_id: string | null }[]>(
+    `select g.application_id, g.payload->>'clientId' as client_id, g.payload->>'accountId' as user_id, t.payload->>'tenantId' as tenant_id
+       from oidc_model as g left join oidc_model as t on t.model = 'GrantTenant' and t.id = g.id
+      where g.model = 'Grant' and g.id = ? and g.application_id is not null and (g.expires_at is null or g.expires_at > now())`,
+    [grantId],
+  );
+  return row === undefined ? undefined : { applicationId: row.application_id, clientId: row.client_id, userId: row.user_id, tenantId: row.tenant_id };
+}
+
+/**
+ * Who revoked the grant: the user at a sign-out, else its OAuth client (the OP revokes only a client's own tokens, and
+ * redeems a code or refresh token only for the client it was issued to).
+ */
+function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: KoaContextWithOIDC | undefined): AuditActor {
+  const actor = reason === 'logout' ? { type: 'user', id: facts.userId } : { type: 'oauth_client', id: facts.clientId };
+  return { applicationId: facts.applicationId, tenantId: facts.tenantId, requestId: opRequestId(ctx), principal: { actor } };
+}
+
+/**
+ * Deletes what a revocation removes (`deletion`: a data-modifying statement returning the `model` and `expires_at`
+ * of the rows it deleted) and, in the same statement, records it under `action`, target the grant, when the row of
+ * `recorded` that it deleted was live. Of concurrent revocations of one grant only one deletes that row, so only one
+ * is recorded; a grant already gone or expired is deleted unrecorded.
+ */
+async function deleteRecorded(
+  deps: AdapterDependencies,
+  grantId: string,
+  revocation: { action: 'grant.revoke' | 'grant.tokens.revoke'; recorded: string; deletion: string; params: readonly unknown[] },
+): Promise<void> {
+  const facts = await liveGrantFacts(deps, grantId);
+  if (facts === undefined) {
+    await deps.orm.em.getConnection().execute(revocation.deletion, [...revocation.params]);
+    return;
+  }
+  const ctx = Provider.ctx;
+  const reason = revocationReason(ctx);
+  const after = { reason, clientId: facts.clientId, userId: facts.userId };
+  await recordAuditPerRow(deps.orm.em.fork(), revocationActor(facts, reason, ctx), { action: revocation.action, targetType: 'grant', tenantId: facts.tenantId }, {
+    ctes: `gone as (${revocation.deletion}),
+      changed as (select ?::text as target_id, null::jsonb as before, ?::jsonb as after
+        from gone where gone.model = ? and (gone.expires_at is null or gone.expires_at > now()))`,
+    params: [...revocation.params, grantId, JSON.stringify(after), revocation.recorded],
+  });
+}
+
+/**
+ * Revokes a grant, audited (`grant.revoke`): its row (`grant_only`: the OP revokes the tokens issued under it itself),
+ * or its row and every stored token issued under it (`with_tokens`: a replay the adapter detects).
+ */
+async function revokeGrant(deps: AdapterDependencies, grantId: string, rows: 'grant_only' | 'with_tokens'): Promise<void> {
+  const deletion =
+    rows === 'grant_only'
+      ? { deletion: `delete from oidc_model where model = 'Grant' and id = ? returning model, expires_at`, params: [grantId] }
+      : { deletion: `delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?) returning model, expires_at`, params: [grantId, grantId] };
+  await deleteRecorded(deps, grantId, { action: 'grant.revoke', recorded: 'Grant', ...deletion });
   await deps.invalidations.publish({ kind: 'grant', id: grantId });
+}
+
+/**
+ * An opaque access token revoked at the revocation endpoint: oidc-provider then revokes every token of its grant, the
+ * refresh tokens too, but keeps the grant itself (its default `revokeGrantPolicy`), so the browser's session may still
+ * authorize the client without asking. Audited as `grant.tokens.revoke` on the token's deletion: of concurrent
+ * revocations of one token only one deletes it.
+ */
+async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string): Promise<void> {
+  const [row] = await deps.orm.em
+    .getConnection()
+    .execute<{ grant_id: string | null }[]>(`select grant_id from oidc_model where model = 'AccessToken' and id = ?`, [id]);
+  const deletion = `delete from oidc_model where model = 'AccessToken' and id = ? returning model, expires_at`;
+  if (row?.grant_id == null) {
+    await deps.orm.em.getConnection().execute(deletion, [id]);
+    return;
+  }
+  await deleteRecorded(deps, row.grant_id, { action: 'grant.tokens.revoke', recorded: 'AccessToken', deletion, params: [id] });
+}
+
+/** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
+export const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
+
+/** Saves a grant with the tenant its sign-in was for (null: none), as long as it lives (recordGrantTenant); returns its id. */
+export async function saveGrantForTenant(
+  orm: MikroORM,
+  grant: InstanceType<Provider['Grant']>,
+  applicationId: string,
+  tenantId: string | null,
+): Promise<string> {
+  const grantId = await grant.save();
+  await recordGrantTenant(orm, { id: grantId, applicationId }, tenantId, grantExpiry(grant));
+  return grantId;
 }
 
 /**

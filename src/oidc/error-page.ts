@@ -14,6 +14,9 @@ export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => Re
   ctx.body = page.html;
 }
 
+/** The OP's routes of RP-initiated logout: their errors end a sign-out, not a sign-in. */
+const SIGN_OUT_ROUTES: ReadonlySet<string> = new Set(['end_session', 'end_session_confirm', 'end_session_success']);
+
 /**
  * The OP's own error page (e.g. an authorization request whose redirect_uri is not registered, which must not be
  * redirected): the hosted pages' error page and headers, showing the OAuth error and its description, escaped. The
@@ -21,5 +24,8 @@ export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => Re
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
   const message = out.error_description ?? 'The request could not be processed.';
-  writePage(ctx, (nonce) => errorPage(PLAIN_LOOK, nonce, message, out.error));
+  // Read defensively: an error page renders whatever context it is handed (one without `oidc` is a sign-in's).
+  const route = (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined)?.route;
+  const flow = route !== undefined && SIGN_OUT_ROUTES.has(route) ? 'sign_out' : 'sign_in';
+  writePage(ctx, (nonce) => errorPage(PLAIN_LOOK, nonce, message, out.error, flow));
 };

@@ -3,7 +3,7 @@ import type { InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { grantTenant, recordGrantTenant } from './adapter.ts';
+import { grantExpiry, grantTenant, recordGrantTenant, saveGrantForTenant } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import { OIDC_SCOPES } from './provider.ts';
 
@@ -54,8 +54,6 @@ export async function finishInteraction(interaction: Interaction, result: Intera
   return interaction.returnTo;
 }
 
-/** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
-const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
 
 /**
  * The result of an interaction: for `login`, or a sign-in of another user than the session's (account switching),
@@ -99,8 +97,7 @@ export async function interactionResult(
     const scope = interaction.params['scope'];
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
-    const grantId = await grant.save();
-    await recordGrantTenant(orm, { id: grantId, applicationId: application }, signIn.tenantId, grantExpiry(grant));
+    const grantId = await saveGrantForTenant(orm, grant, application, signIn.tenantId);
     return { login: { accountId: user.id }, consent: { grantId } };
   }
 
