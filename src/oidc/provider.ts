@@ -9,11 +9,12 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
+import { activeUser, decideTenant, HostedPageError, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
-import { createAdapterFactory, grantTenant, sweepExpiredModels } from './adapter.ts';
+import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
-import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret } from './clients.ts';
+import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret, type GatehouseClientData } from './clients.ts';
 import { paceDevicePolling } from './device-polling.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { renderError } from './error-page.ts';
@@ -147,16 +148,31 @@ async function fixedTenant(deps: OidcDependencies, surface: Surface, application
 }
 
 /**
+ * The hosted sign-in's target of a client and a `tenant` parameter: src/hosted/sign-in.ts's resolveTarget, bound to
+ * the services, which are built after the OPs (routes.ts hands it over, OidcProvider.useSignInTargets).
+ */
+export type SignInTargets = (requestId: string, client: { clientId: string; data: GatehouseClientData }, tenantParam: unknown) => Promise<SignInTarget>;
+
+type Grant = InstanceType<Provider['Grant']>;
+
+/**
  * The session's grant for the client, unless it no longer fits the request: its tenant is one the user no longer
  * belongs to (the tenant deleted, or the user removed from it), or the request names (`tenant`) another tenant than
  * the one that grant's sign-in was for. The hosted pages are then asked again and decide the tenant afresh, so a
  * signed-in user never gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
+ * A silent request (prompt=none) has no pages to ask: what they would decide is decided here (silentGrant).
  */
-async function loadExistingGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC) {
+async function loadExistingGrant(deps: OidcDependencies, targets: () => SignInTargets, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
-  const grantId = fresh ?? (ctx.oidc.client === undefined ? undefined : ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId));
-  if (grantId === undefined) return undefined;
-  if (fresh === undefined && !(await grantFitsRequest(deps, ctx, grantId))) return undefined;
+  if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
+  const kept = await fittingSessionGrant(deps, ctx);
+  if (!ctx.oidc.promptPending('none') || (kept !== undefined && grantsRequestedScopes(ctx, kept))) return kept;
+  return silentGrant(deps, targets(), ctx, kept);
+}
+
+async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+  const grantId = ctx.oidc.client === undefined ? undefined : ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId);
+  if (grantId === undefined || !(await grantFitsRequest(deps, ctx, grantId))) return undefined;
   return ctx.oidc.provider.Grant.find(grantId);
 }
 
@@ -170,21 +186,131 @@ async function grantFitsRequest(deps: OidcDependencies, ctx: KoaContextWithOIDC,
   return (await deps.surfaces.findTenantId(applicationId, requested)) === granted;
 }
 
+/** Whether the grant holds every OpenID scope the request asks for (what the consent prompt checks). */
+function grantsRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): boolean {
+  const granted = new Set(grant.getOIDCScopeEncountered().split(' '));
+  return [...ctx.oidc.requestParamOIDCScopes].every((scope) => granted.has(scope));
+}
+
+/** The OIDC error (OIDC Core 3.1.2.6) a silent request answers when the hosted pages would have shown a page. */
+type SilentRefusal = 'login_required' | 'account_selection_required';
+
+/** The refusal silentGrant decided for a request, which interactionsPolicy answers. */
+const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentRefusal>();
+
+type SilentDecision =
+  /** The session's grant for the client stands (and takes the scopes asked for). */
+  | { readonly kind: 'kept'; readonly grant: Grant }
+  /** A new grant of the account for the client, signed in to this tenant of the client's application. */
+  | { readonly kind: 'tenant'; readonly accountId: string; readonly clientId: string; readonly applicationId: string; readonly tenantId: string | null }
+  | { readonly kind: 'refused'; readonly error: SilentRefusal };
+
+/**
+ * prompt=none: the request gets what the same request without it would get from the hosted pages without a page being
+ * shown (consent is implicit, docs/decisions.md), so silent SSO works across the application's clients and its
+ * tenants. The grant is made, or the session's grant takes the scopes asked for, as the pages' consent step does
+ * (src/oidc/interactions.ts). Where the pages would show one, the request is refused (silentRefusals).
+ */
+async function silentGrant(deps: OidcDependencies, targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<Grant | undefined> {
+  const decision = await silentDecision(targets, ctx, kept);
+  if (decision.kind === 'refused') {
+    silentRefusals.set(ctx, decision.error);
+    return kept;
+  }
+  const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
+  grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
+  if (decision.kind === 'tenant') await saveGrantForTenant(deps.orm, grant, decision.applicationId, decision.tenantId);
+  else await grant.save();
+  return grant;
+}
+
+/**
+ * What the hosted pages' consent step (src/hosted/routes.ts) would do with the session's user, by the pages' own rules
+ * (src/hosted/sign-in.ts): the sign-in's target (application, tenant, pool), the user active in that pool, and the
+ * tenant: the one named if the user is a member, else their only one. Refused with `login_required` where the pages
+ * show the sign-in form (the user is not in the target's pool, not active, not a member of the tenant named) or an
+ * error page (no such tenant, a tenant the client may not sign in to: the answer a request without a session gets,
+ * so it tells nothing of the application's tenants); with `account_selection_required` where they ask the user to
+ * choose among their tenants.
+ */
+async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<SilentDecision> {
+  const loginRequired = { kind: 'refused', error: 'login_required' } as const;
+  const { client, account } = ctx.oidc;
+  const data = gatehouseData(client);
+  if (client === undefined || data === undefined || account === undefined) return loginRequired;
+  let target: SignInTarget;
+  try {
+    target = await targets(opRequestId(ctx), { clientId: client.clientId, data }, ctx.oidc.params?.['tenant']);
+  } catch (error) {
+    if (error instanceof HostedPageError) return loginRequired;
+    throw error;
+  }
+  const user = await activeUser(target, account.accountId);
+  if (user === null) return loginRequired;
+  if (kept !== undefined) return { kind: 'kept', grant: kept };
+  const tenant = await decideTenant(target, user);
+  if (tenant.kind === 'choose') return { kind: 'refused', error: 'account_selection_required' };
+  if (tenant.kind === 'no_access') return loginRequired;
+  return { kind: 'tenant', accountId: user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: tenant.tenantId };
+}
+
+
 /**
  * oidc-provider's prompts, and one more reason to ask for a login: the browser's session names an account findAccount
  * no longer finds for this client (deleted, suspended or locked since, or a user of another application signed in on
- * the same surface). oidc-provider would otherwise go on without an account and fail the consent checks (a 500); the
- * sign-in form switches the session to whoever signs in.
+ * the same surface), or one a silent request cannot use (silentDecision). oidc-provider would otherwise go on without
+ * an account and fail the consent checks (a 500); the sign-in form switches the session to whoever signs in. With
+ * prompt=none these answer `login_required` (OIDC Core 3.1.2.6: the user must sign in), and a user who would choose
+ * among their tenants `account_selection_required`, ahead of the consent checks (whose `consent_required` a first-party
+ * client never needs).
  */
 function interactionsPolicy() {
   const policy = interactionPolicy.base();
   const { Check } = interactionPolicy;
   policy.get('login')?.checks.add(
-    new Check('account_unavailable', 'The session’s account cannot be used here', (ctx) =>
-      ctx.oidc.session?.accountId !== undefined && ctx.oidc.account === undefined ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    new Check('account_unavailable', 'The session’s account cannot be used here', 'login_required', (ctx) =>
+      ctx.oidc.session?.accountId !== undefined && (ctx.oidc.account === undefined || silentRefusals.get(ctx) === 'login_required')
+        ? Check.REQUEST_PROMPT
+        : Check.NO_NEED_TO_PROMPT,
     ),
   );
+  policy.get('consent')?.checks.add(
+    new Check('tenant_choice', 'The user belongs to several tenants and the request names none', 'account_selection_required', (ctx) =>
+      silentRefusals.get(ctx) === 'account_selection_required' ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
+    0,
+  );
   return policy;
+}
+
+/**
+ * RFC 9110 15.5.2: a 401 carries WWW-Authenticate. oidc-provider challenges an `invalid_client` 401 (token,
+ * revocation, device authorization) with `Basic realm=<issuer>` only when the client sent an Authorization header;
+ * one that authenticated in the body (client_secret_post, private_key_jwt) or not at all (a public client) got none.
+ * It gets the same challenge. Koa middleware for `provider.use`, reading the OP's answers on their way out.
+ */
+function challengeClientAuthentication(issuer: string) {
+  const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
+  return async function clientAuthenticationChallenge(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+    await next();
+    if (ctx.status !== 401 || ctx.response.headers['www-authenticate'] !== undefined) return;
+    const body = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };
+    if (body.error !== 'invalid_client') return;
+    const description = typeof body.error_description === 'string' ? `, error_description=${quoted(body.error_description)}` : '';
+    ctx.set('www-authenticate', `Basic realm=${quoted(issuer)}, error="invalid_client"${description}`);
+  };
+}
+
+/**
+ * claims_supported without `sid`: only front- and back-channel logout issue it, and neither is enabled. It is one of
+ * oidc-provider's default claims, which a configuration can add to but not take from (its defaults are merged under
+ * it), so the discovery documents leave it out here. Koa middleware for `provider.use`.
+ */
+async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  const body = ctx.body as { claims_supported?: unknown } | undefined;
+  if (ctx.oidc?.route !== 'discovery' || !Array.isArray(body?.claims_supported)) return;
+  ctx.body = { ...body, claims_supported: body.claims_supported.filter((claim) => claim !== 'sid') };
 }
 
 /**
@@ -226,6 +352,7 @@ function configuration(
   surface: Surface,
   servers: ResourceServers,
   pages: () => OpPages,
+  targets: () => SignInTargets,
 ): Configuration {
   return {
     adapter: createAdapterFactory(deps, surface),
@@ -234,8 +361,13 @@ function configuration(
     // Authorization code (+ refresh, device, client credentials as features): no implicit, no hybrid.
     responseTypes: ['code'],
     pkce: { required: () => true },
+    // OIDC Core 3.1.2.1: redirect_uri is REQUIRED, even for a client with one registered (oidc-provider would take that
+    // one). The token endpoint then wants it too (RFC 6749 4.1.3: it was in the authorization request).
+    allowOmittingSingleRegisteredRedirectUri: false,
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
-    // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other.
+    // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other. ID tokens: the key store's
+    // algorithms (ES256 unless the client chose RS256, clientDefaults); access tokens are ES256 whatever the client
+    // (managementApi). Signed userinfo is off, so it has no algorithms to name.
     enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS], idTokenSigningAlgValues: [...SIGNING_ALGS] },
     assertJwtClientAuthClaimsAndHeader: assertClientAssertion,
     // RFC 8414: left out, the revocation endpoint would read as client_secret_basic only; it takes what the token
@@ -247,7 +379,8 @@ function configuration(
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
     scopes: [...OIDC_SCOPES],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, sid: null, auth_time: null, iss: null },
+    // No `sid`: only front- or back-channel logout issues it, and neither is enabled (see advertiseIssuedClaimsOnly).
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, auth_time: null, iss: null },
     cookies: cookies(deps, surface),
     features: {
       devInteractions: { enabled: false },
@@ -302,7 +435,7 @@ function configuration(
     },
     extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface) },
     findAccount: (ctx, sub, token) => findAccount(deps, surface, ctx, sub, token),
-    loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
+    loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, ctx),
     interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
     rotateRefreshToken: true,
@@ -343,6 +476,8 @@ export class OidcProvider {
   onServerError: (error: unknown) => void = () => {};
   /** The device and logout pages; the hosted pages register theirs (src/hosted/routes.ts) before the first request. */
   private pages: OpPages | undefined;
+  /** The hosted sign-in's targets, for silent requests; routes.ts registers them before the first request. */
+  private signInTargets: SignInTargets | undefined;
 
   constructor(deps: OidcDependencies) {
     this.deps = deps;
@@ -351,6 +486,10 @@ export class OidcProvider {
 
   usePages(pages: OpPages): void {
     this.pages = pages;
+  }
+
+  useSignInTargets(targets: SignInTargets): void {
+    this.signInTargets = targets;
   }
 
   /** The OP of a surface (the service's by default). */
@@ -385,11 +524,17 @@ export class OidcProvider {
       if (this.pages === undefined) throw new Error('the hosted pages have not registered the OP pages');
       return this.pages;
     };
+    const targets = () => {
+      if (this.signInTargets === undefined) throw new Error('the OP routes have not registered the sign-in targets');
+      return this.signInTargets;
+    };
     const servers = resourceServers(this.deps);
-    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages));
+    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, targets));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
     provider.use(allowOpFormTargets);
+    provider.use(challengeClientAuthentication(surface.issuer));
+    provider.use(advertiseIssuedClaimsOnly);
     refuseInvalidResourceBeforeConsuming(provider, servers);
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.

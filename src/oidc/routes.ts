@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { SECURITY_HEADERS } from '../hosted/pages.ts';
+import { resolveTarget } from '../hosted/sign-in.ts';
 import { authorizationRefusal } from '../hosted/surface-gate.ts';
 import type { SignInThrottle } from '../hosted/throttle.ts';
 import { currentRequestLog } from '../log.ts';
@@ -12,12 +13,13 @@ import { OIDC_PATHS } from './provider.ts';
  * (the provider itself would answer 404). One table, so the Fastify router and the OP cannot disagree.
  * `page`: the route answers a browser with HTML (the hosted look through provider.ts's page hooks, or the OP's own
  * self-submitting form, whose targets op-form-policy.ts allows): never framed, cached or sniffed. `throttled`: its
- * POSTs are guesses at a user code and count towards the sign-in throttle (src/hosted/throttle.ts).
+ * POSTs are guesses at a user code and count towards the sign-in throttle (src/hosted/throttle.ts). `metadata`: a
+ * well-known metadata document, which a tenant's path surface also serves in RFC 8414's form (tenantMetadata).
  */
 const { authorization, token, revocation, userinfo, device_authorization, code_verification, end_session, jwks } = OIDC_PATHS;
-export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods[]; page?: true; throttled?: true }[] = [
-  { path: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'] },
-  { path: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'] },
+export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods[]; page?: true; throttled?: true; metadata?: true }[] = [
+  { path: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'], metadata: true },
+  { path: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'], metadata: true },
   { path: jwks, methods: ['GET', 'OPTIONS'] },
   // Redirects as a rule, but a page for response_mode=form_post (the OP's self-submitting form, carrying the code).
   { path: authorization, methods: ['GET'], page: true },
@@ -124,8 +126,27 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     await handle(raw, reply.raw);
   };
 
+  /**
+   * RFC 8414 3.1: the metadata of an issuer with a path (a tenant's path surface, `{PUBLIC_URL}/t/{tenant}`) is at
+   * the well-known path with the issuer's path after it (`/.well-known/oauth-authorization-server/t/{tenant}`);
+   * OIDC Discovery appends the well-known path to the issuer's instead. Both forms are the same request to the OP: the
+   * inserted one is read as the appended one, and so answers alike (an unknown tenant is the same 404).
+   */
+  const tenantMetadata = (wellKnown: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const raw = request.raw;
+    const url = raw.url ?? '';
+    // The raw path must start with the well-known path as written, as a tenant path must (surfaceOf).
+    if (!url.startsWith(`${wellKnown}/`)) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
+    const query = url.indexOf('?');
+    const issuerPath = url.slice(wellKnown.length, query === -1 ? undefined : query);
+    raw.url = `${issuerPath}${wellKnown}${query === -1 ? '' : url.slice(query)}`;
+    return dispatch(request, reply);
+  };
+
   return async function register(app: FastifyInstance): Promise<void> {
     oidc.onServerError = (error) => currentRequestLog(app.log).error({ err: error }, 'unexpected error in the OAuth provider');
+    // A silent authorization request is decided by the hosted sign-in's rules (src/oidc/provider.ts, silentGrant).
+    oidc.useSignInTargets((requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam));
     // oidc-provider reads (and size-limits) the request body itself: leave the stream untouched.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
@@ -136,14 +157,18 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
       return oauthRefusal(reply, 400, description);
     });
 
-    for (const prefix of ['', TENANT_PATH]) {
-      for (const { path, methods, page, throttled } of OIDC_ROUTES) {
-        const url = `${prefix}${path}`;
+    for (const { path, methods, page, throttled, metadata } of OIDC_ROUTES) {
+      const forms = [
+        { url: path, handler: dispatch },
+        { url: `${TENANT_PATH}${path}`, handler: dispatch },
+        ...(metadata === true ? [{ url: `${path}${TENANT_PATH}`, handler: tenantMetadata(path) }] : []),
+      ];
+      for (const { url, handler } of forms) {
         app.route({
           method: [...methods],
           url,
           onRequest: [...(page === true ? [pageHeaders] : []), ...(throttled === true ? [throttle.hook()] : [])],
-          handler: dispatch,
+          handler,
         });
         const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
         const others = ALL_METHODS.filter((method) => !methods.includes(method) && !(method === 'HEAD' && methods.includes('GET')));
