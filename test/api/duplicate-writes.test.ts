@@ -118,6 +118,18 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     expect(await recordsOf(action, targetId, 'and tenant_id = ?', [tenantId])).toHaveLength(1);
   }, 30_000);
 
+  it('renaming a tenant twice at once: each record’s before is what the other left', async () => {
+    const renamed = await app.createTenant('Renamed at once');
+    const rename = (name: string) => () => app.http.patch(`${appPath}/tenants/${renamed}`, { name });
+    const answers = await queuedBehind(app.gatehouse.services.orm, rowOf('tenant', renamed), { lock: 'share' }, [rename('First'), rename('Second')]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    const records = await recordsOf('tenant.update', renamed);
+    expect(records.map((record) => [record.before.name, record.after.name])).toEqual([
+      ['Renamed at once', 'First'],
+      ['First', 'Second'],
+    ]);
+  }, 30_000);
+
   it('deleting an application twice: 204, then 404, one record', async () => {
     const created = (await app.http.post('/applications', { name: 'Deleted twice' })).body;
     const client = app.as({ apiKey: created.initialApiKey.secret });

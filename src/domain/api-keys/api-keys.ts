@@ -1,9 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
 import { readWorkingKey } from '../../auth/authenticate.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
+import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
@@ -94,7 +94,7 @@ async function assertKeyUser(scope: Scope, userId: string, tenantId: string | nu
   // tenant commits first (the user is then no member here) or waits for the key, and then revokes it with the user's
   // other keys of that tenant. Unlocked, a key could commit bound to a user who had just left its tenant.
   if (tenantId !== null && (await lockTenants(scope, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
-  const user = await scope.em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+  const user = await scope.em.findOne(User, { id: userId }, HOLD_FOR_SHARE);
   if (user === null) throw notFound('User', 'userId');
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) {
     throw invalid('userId', 'The user is not a member of the key’s tenant');
@@ -106,7 +106,7 @@ async function assertKeyUser(scope: Scope, userId: string, tenantId: string | nu
  * what a concurrent one left (a second revocation finds the key revoked and writes nothing), never on a stale read.
  */
 async function lockKey(em: EntityManager, keyId: string): Promise<ApiKey> {
-  const key = await em.findOne(ApiKey, { id: keyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const key = await em.findOne(ApiKey, { id: keyId }, HOLD_FOR_UPDATE);
   if (key === null) throw notFound('API key', 'keyId');
   return key;
 }

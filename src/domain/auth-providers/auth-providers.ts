@@ -1,8 +1,8 @@
-import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { AuthProvider, Tenant } from '../../db/entities/index.ts';
 import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, secretNamesSql } from '../audit.ts';
@@ -197,7 +197,7 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
  * transaction commits, as committed (refresh): a write decides on what a concurrent one left (a second deletion: 404).
  */
 async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
-  const provider = await em.findOne(AuthProvider, { id: providerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const provider = await em.findOne(AuthProvider, { id: providerId }, HOLD_FOR_UPDATE);
   if (provider === null || (scope.tenantId === null && provider.tenantId !== null)) throw notFound('Auth provider', 'providerId');
   if (scope.tenantId !== null && provider.tenantId === null) {
     throw new GatehouseError('forbidden', 'This provider belongs to the application; a tenant scope may change only its own providers');

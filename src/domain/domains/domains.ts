@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { Domain, Tenant } from '../../db/entities/index.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
@@ -70,7 +70,7 @@ export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<Do
  * deletion: 404; a second verification: already verified), never on the row read before its transaction.
  */
 async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock = false): Promise<Domain> {
-  const options = lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {};
+  const options = lock ? HOLD_FOR_UPDATE : {};
   const domain = await em.findOne(Domain, { id: domainId, tenantId: scope.tenantId }, options);
   if (domain === null) throw notFound('Domain', 'domainId');
   return domain;

@@ -1,9 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
@@ -128,7 +128,7 @@ export async function findClientOfKind(
   missing: { resource: string; field: string },
   lock = false,
 ): Promise<OAuthClient> {
-  const client = await em.findOne(OAuthClient, { id, ...kind }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const client = await em.findOne(OAuthClient, { id, ...kind }, lock ? HOLD_FOR_UPDATE : {});
   if (client === null) throw notFound(missing.resource, missing.field);
   return client;
 }

@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Application } from '../../db/entities/index.ts';
+import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { notFound } from '../../errors.ts';
 import { createLoaders } from '../loaders.ts';
 
@@ -17,7 +17,7 @@ import { createLoaders } from '../loaders.ts';
 /** The application's row, held FOR UPDATE until `em`'s transaction ends: writes that depend on the switches wait. */
 export async function lockForTenancyChange(em: EntityManager, applicationId: string): Promise<Application | null> {
   // refresh: the request may have read the row before the lock; the switch must start from the committed one.
-  return em.findOne(Application, { id: applicationId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  return em.findOne(Application, { id: applicationId }, HOLD_FOR_UPDATE);
 }
 
 /**
@@ -29,7 +29,7 @@ export async function lockForTenancyChange(em: EntityManager, applicationId: str
  */
 export async function underTenancyConfig<T>(scope: Scope, write: (tx: Scope) => Promise<T>): Promise<T> {
   return scope.em.transactional(async (em) => {
-    const application = await em.findOne(Application, { id: scope.applicationId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    const application = await em.findOne(Application, { id: scope.applicationId }, HOLD_FOR_SHARE);
     if (application === null) throw notFound('Application', 'appId');
     return write({ ...scope, em, loaders: createLoaders(em), application: () => Promise.resolve(application) });
   });

@@ -1,10 +1,11 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { Setting, Tenant } from '../../db/entities/index.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, secretNamesSql } from '../audit.ts';
@@ -141,7 +142,7 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
   const existing = await em.findOne(
     Setting,
     { tenantId, feature: write.feature, key: write.key },
-    { filters: { tenant: { id: null } }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    { filters: { tenant: { id: null } }, ...HOLD_FOR_UPDATE },
   );
   const { value, secrets } = write.compose(existing);
   const hasSecrets = secrets !== undefined;
@@ -216,7 +217,7 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
 export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: string): Promise<boolean> {
   await scope.em.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second removal at once waits for this one, then finds nothing (404).
-    const row = await em.findOne(Setting, { tenantId, feature, key }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const row = await em.findOne(Setting, { tenantId, feature, key }, HOLD_FOR_UPDATE);
     if (row === null) throw notFound('Tenant override');
     const before = audited(row.value, row.secrets, row.secrets != null);
     recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before, after: null });

@@ -1,6 +1,7 @@
-import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
@@ -110,7 +111,9 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
   scope.require('tenants:write');
   const updated = await uniquely('slug', 'A tenant with this slug', () =>
     scope.em.transactional(async (em) => {
-      const tenant = await em.findOne(Tenant, { id: tenantId });
+      // Held as committed: two changes at once each record what the other left as their `before`, and a change behind
+      // the tenant's deletion finds it gone (404) rather than recording a change of a deleted tenant.
+      const tenant = await em.findOne(Tenant, { id: tenantId }, HOLD_FOR_UPDATE);
       if (tenant === null) throw notFound('Tenant', 'tenantId');
       const before = snapshot(tenant);
       if (input.name === null) throw invalid('name', 'name may not be null');
@@ -137,7 +140,7 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
   // Which users are the tenant's own depends on the pools, which only the switches change.
   const removedUsers = await underTenancyConfig(scope, async (tx) => {
     // FOR UPDATE before its users are read: a user joining it (lockTenants) commits first, or finds it gone.
-    const tenant = await tx.em.findOne(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const tenant = await tx.em.findOne(Tenant, { id: tenantId }, HOLD_FOR_UPDATE);
     if (tenant === null) throw notFound('Tenant', 'tenantId');
     await removeTenantOwnedRows(tx.em, tx, tenant.id);
     const removed = await removePoolUsers(tx.em, tx, tenant.id);

@@ -1,9 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { revokeKey } from '../api-keys/issue.ts';
@@ -146,7 +146,7 @@ function poolFor(application: Application, tenantId: string | null): string {
  * takes them (lockTenants before this, never after).
  */
 async function lockUser(tx: Scope, userId: string): Promise<User> {
-  const user = await tx.em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const user = await tx.em.findOne(User, { id: userId }, HOLD_FOR_UPDATE);
   if (user === null) throw notFound('User', 'userId');
   return user;
 }
@@ -230,7 +230,7 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
   scope.require('users:write');
   const unlocked = await scope.em.transactional(async (em) => {
     // Held until the commit: a failed sign-in counted meanwhile is not lost under the reset.
-    const user = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const user = await em.findOne(User, { id: userId }, HOLD_FOR_UPDATE);
     if (user === null) throw notFound('User', 'userId');
     if (user.status !== 'locked' && user.failedSignIns === 0) return { user, changed: false };
     assertIdentityOfScope(scope, user);

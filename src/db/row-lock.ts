@@ -1,0 +1,10 @@
+import { LockMode } from '@mikro-orm/core';
+
+/**
+ * Find options that hold a row until the transaction ends (FOR UPDATE), read as committed (`refresh`: not the copy an
+ * earlier read left in the identity map): a write then decides on what a concurrent one left, never on a stale read.
+ */
+export const HOLD_FOR_UPDATE = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const;
+
+/** The same, shared (FOR SHARE): writes of the row wait for the transaction; reads and other share locks do not. */
+export const HOLD_FOR_SHARE = { lockMode: LockMode.PESSIMISTIC_READ, refresh: true } as const;
