@@ -3,7 +3,6 @@ import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
-import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
 import { gatehouseData } from '../oidc/clients.ts';
 import { finishInteraction, interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
@@ -18,10 +17,10 @@ import {
   hintedEmail,
   HostedPageError,
   resolveTarget,
+  sessionSignIn,
   tenantsOf,
   verifyCredentials,
   type SignInTarget,
-  type TenantDecision,
 } from './sign-in.ts';
 import { signUp } from './sign-up.ts';
 import type { SignInThrottle } from './throttle.ts';
@@ -220,22 +219,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     /**
-     * The session's user, when they can be used for the interaction, with the tenant decided for them (undefined: the
-     * session's grant for this client stands, its tenant too). Null when the target's pool has no such active user, or
-     * the user has no access to the tenant asked for.
+     * The session's user, when they can be used for the interaction (sessionSignIn). The OP brought a kept grant here
+     * only because the request asks for more or for consent again (prompt=consent); a request naming another tenant
+     * has no grant.
      */
-    async function sessionAccount(
-      context: InteractionContext,
-    ): Promise<{ user: SignInUser; decision: Exclude<TenantDecision, { kind: 'no_access' }> | undefined } | null> {
-      const accountId = context.interaction.session?.accountId;
-      const user = accountId === undefined ? null : await activeUser(context.target, accountId);
-      if (user === null) return null;
-      // The OP brought a kept grant here only because the request asks for more or for consent again
-      // (prompt=consent). A request naming another tenant has no grant.
-      if (context.interaction.grantId !== undefined) return { user, decision: undefined };
-      const decision = await decideTenant(context.target, user);
-      return decision.kind === 'no_access' ? null : { user, decision };
-    }
+    const sessionAccount = (context: InteractionContext) =>
+      sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);

@@ -158,3 +158,24 @@ export async function decideTenant(target: SignInTarget, user: SignInUser): Prom
   if (user.tenantIds.length <= 1) return { kind: 'tenant', tenantId: user.tenantIds[0] ?? null };
   return { kind: 'choose', tenants: await tenantsOf(target, user) };
 }
+
+/** The session's user as a sign-in can use them (sessionSignIn), with the tenant decided for them. */
+export interface SessionSignIn {
+  readonly user: SignInUser;
+  /** Undefined: the session's grant for the client stands, and its tenant with it. */
+  readonly decision: Exclude<TenantDecision, { kind: 'no_access' }> | undefined;
+}
+
+/**
+ * Whether the browser session's account can go on without the sign-in form, the hosted pages' consent step and a
+ * silent request (prompt=none) alike: an active user of the target's pool, and the tenant decided for them unless the
+ * session's grant for the client stands (`grantStands`). Null when the form must be shown: no such active user, or
+ * no access to the tenant asked for.
+ */
+export async function sessionSignIn(target: SignInTarget, accountId: string | undefined, grantStands: boolean): Promise<SessionSignIn | null> {
+  const user = accountId === undefined ? null : await activeUser(target, accountId);
+  if (user === null) return null;
+  if (grantStands) return { user, decision: undefined };
+  const decision = await decideTenant(target, user);
+  return decision.kind === 'no_access' ? null : { user, decision };
+}

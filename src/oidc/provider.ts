@@ -9,7 +9,7 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { activeUser, decideTenant, HostedPageError, type SignInTarget } from '../hosted/sign-in.ts';
+import { HostedPageError, sessionSignIn, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -245,13 +245,12 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
     if (error instanceof HostedPageError) return loginRequired;
     throw error;
   }
-  const user = await activeUser(target, account.accountId);
-  if (user === null) return loginRequired;
+  const signIn = await sessionSignIn(target, account.accountId, kept !== undefined);
+  if (signIn === null) return loginRequired;
   if (kept !== undefined) return { kind: 'kept', grant: kept };
-  const tenant = await decideTenant(target, user);
-  if (tenant.kind === 'choose') return { kind: 'refused', error: 'account_selection_required' };
-  if (tenant.kind === 'no_access') return loginRequired;
-  return { kind: 'tenant', accountId: user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: tenant.tenantId };
+  // Without a kept grant, the tenant is decided: the one named or the only one, else the user's choice.
+  if (signIn.decision?.kind !== 'tenant') return { kind: 'refused', error: 'account_selection_required' };
+  return { kind: 'tenant', accountId: signIn.user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: signIn.decision.tenantId };
 }
 
 
