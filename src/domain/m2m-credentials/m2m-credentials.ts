@@ -3,10 +3,10 @@ import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
-import { recordAudit } from '../audit.ts';
+import { isoTimestampSql, recordAudit } from '../audit.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
-import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, type RotateSecretInput } from '../oauth-clients/secrets.ts';
+import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -82,6 +82,15 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   jwksKids: client.jwks?.keys.map((key) => key['kid']) ?? null,
   revokedAt: client.revokedAt?.toISOString() ?? null,
 });
+
+/** snapshot in SQL, of the oauth_client row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+export const m2mCredentialSnapshotSql = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'tenantId', ${row}.tenant_id, 'permissions', to_jsonb(${row}.permissions),
+     'authMethod', ${row}.auth_method, ${secretStateSql(row)},
+     'jwksKids', case when ${row}.jwks is not null then coalesce(
+       (select jsonb_agg(jwk.value -> 'kid' order by jwk.ordinality) from jsonb_array_elements(${row}.jwks -> 'keys') with ordinality as jwk),
+       '[]'::jsonb) end,
+     'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)})`;
 
 const findCredential = (em: EntityManager, credentialId: string, lock = false) =>
   findClientOfKind(em, M2M, credentialId, { resource: 'M2M credential', field: 'credentialId' }, lock);

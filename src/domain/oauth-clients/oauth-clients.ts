@@ -11,7 +11,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { redirectUris, type SignInClientType } from './redirect-uris.ts';
-import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, setFirstSecret, type RotateSecretInput } from './secrets.ts';
+import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, setFirstSecret, type RotateSecretInput } from './secrets.ts';
 
 /**
  * The application's OAuth clients: `web` (confidential, with a secret), `spa`, `native` and `device` (public, PKCE).
@@ -96,6 +96,12 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   idTokenSigningAlg: client.idTokenSigningAlg,
   ...secretState(client, now),
 });
+
+/** snapshot in SQL, of the oauth_client row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+export const oauthClientSnapshotSql = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
+     'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
+     'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg, ${secretStateSql(row)})`;
 
 /**
  * The token endpoint authentication of a client type: a web client is confidential (client_secret_basic unless it

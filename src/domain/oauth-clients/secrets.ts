@@ -1,6 +1,7 @@
 import { generateClientSecret, type SecretBox } from '../../auth/client-secrets.ts';
 import type { OAuthClient } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
+import { isoTimestampSql } from '../audit.ts';
 
 /**
  * Client secrets of OAuth clients and M2M credentials (both `oauth_client` rows). A secret is generated here,
@@ -70,3 +71,9 @@ export function secretState(client: OAuthClient, now: Date) {
     previousSecretExpiresAt: previousSecretValidUntil(client, now)?.toISOString() ?? null,
   };
 }
+
+/** secretState in SQL, of the oauth_client row `row`: the two pairs, for a jsonb_build_object (a test holds them equal). */
+export const secretStateSql = (row: string) =>
+  `'hasSecret', ${row}.secret_encrypted is not null,
+   'previousSecretExpiresAt', case when ${row}.previous_secret_encrypted is not null and ${row}.previous_secret_expires_at > now()
+     then ${isoTimestampSql(`${row}.previous_secret_expires_at`)} end`;

@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
-import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
+import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
+import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
 /**
@@ -24,29 +26,6 @@ interface OwnedKind {
   /** The record's `before` (jsonb) of the row `r`. */
   readonly before: string;
 }
-
-/** When a client's replaced secret stops working, as secretState shows it: null once it no longer works. */
-const previousSecretSql = (row: string) =>
-  `case when ${row}.previous_secret_encrypted is not null and ${row}.previous_secret_expires_at > now()
-     then ${isoTimestampSql(`${row}.previous_secret_expires_at`)} end`;
-
-/** An OAuth client's audit snapshot (oauth-clients.ts) in SQL: no secret, only whether there is one. */
-const oauthClientSnapshotSql = (row: string) =>
-  `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
-     'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
-     'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg,
-     'hasSecret', ${row}.secret_encrypted is not null,
-     'previousSecretExpiresAt', ${previousSecretSql(row)})`;
-
-/** An M2M credential's audit snapshot (m2m-credentials.ts) in SQL: no secret; of the JWKS, the key ids in order. */
-const m2mCredentialSnapshotSql = (row: string) =>
-  `jsonb_build_object('name', ${row}.name, 'tenantId', ${row}.tenant_id, 'permissions', to_jsonb(${row}.permissions),
-     'authMethod', ${row}.auth_method, 'hasSecret', ${row}.secret_encrypted is not null,
-     'previousSecretExpiresAt', ${previousSecretSql(row)},
-     'jwksKids', case when ${row}.jwks is not null then coalesce(
-       (select jsonb_agg(jwk.value -> 'kid' order by jwk.ordinality) from jsonb_array_elements(${row}.jwks -> 'keys') with ordinality as jwk),
-       '[]'::jsonb) end,
-     'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)})`;
 
 /** Every feature of the settings: GOVERNING_SWITCH names each one. */
 const SETTING_FEATURES = Object.keys(GOVERNING_SWITCH) as SettingFeature[];
