@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     include: browser ? [browserSuites] : ['test/**/*.test.ts'],
     exclude: browser ? configDefaults.exclude : [...configDefaults.exclude, browserSuites],
+    // One migrated database per run, copied by every test file's (test/support/database.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Each file starts its own service on its own database; a loaded 2-core machine needs patience, not retries.
