@@ -79,6 +79,9 @@ const READY_PROBE_MS = 2_000;
 /** The longest path parameter the router accepts; a longer one is a path no route takes. */
 const MAX_PATH_PARAMETER = 1024;
 
+/** How long browsers keep to https for the service's hosts once told (a year, as RFC 6797's examples and most sites). */
+const STRICT_TRANSPORT_SECONDS = 365 * 24 * 3600;
+
 type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
@@ -140,8 +143,14 @@ export async function createServer(services: Services, options: { redis?: Redis;
   services.invalidations.onError = (error) => currentRequestLog(app.log).error({ err: error }, 'invalidation fan-out through Redis failed');
   services.invalidations.onRecovered = () => app.log.info('invalidation fan-out through Redis works again');
 
+  // With an https PUBLIC_URL every answer (the OP's and the hosted pages' too, which copy the reply's headers) tells
+  // browsers to use https only for this host from then on (RFC 6797): a first plain-http request cannot then be
+  // answered by someone on the way, with a page or a planted cookie. Not `includeSubDomains`: a custom domain's
+  // parent is the customer's, and so are its other hosts.
+  const strictTransport = new URL(config.publicUrl).protocol === 'https:';
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (strictTransport) reply.header('strict-transport-security', `max-age=${STRICT_TRANSPORT_SECONDS}`);
   });
   // The handler runs with the request's log as the current one, so that what reports failures without being handed
   // the request (the GraphQL error serializer, the OP's events) logs them with the request id. A callback hook: the

@@ -334,16 +334,34 @@ function surfaceTenantParam(deps: OidcDependencies, surface: Surface) {
  * Cookies per surface: a tenant's path surface shares the service's host, so its session cookie has a name of its
  * own and is scoped to the surface's path: each tenant's surface has its own sign-in session, and the service's
  * session (path `/`) is never taken for one of them. Hosts keep custom domains' cookies apart by themselves.
+ *
+ * With an https PUBLIC_URL the names carry a prefix (RFC 6265bis 4.1.3) that browsers keep for cookies this host set
+ * over https: a sibling subdomain (`Domain=` the parent) or a plain-http answer cannot plant a session there, where
+ * the signed session of an attacker's own sign-in would sign the victim in as the attacker. `__Host-` also needs the
+ * path `/`, so the path-scoped cookies (interactions, a tenant path's session) take `__Secure-`.
  */
 function cookies(deps: OidcDependencies, surface: Surface): Configuration['cookies'] {
+  const prefixed = new URL(deps.config.publicUrl).protocol === 'https:';
+  const [host, secure] = prefixed ? ['__Host-', '__Secure-'] : ['', ''];
+  const interactions = { interaction: `${secure}_interaction`, resume: `${secure}_interaction_resume` };
   const base = { keys: [deps.cookieSecret] };
-  if (surface.kind !== 'tenant_path') return base;
+  if (surface.kind !== 'tenant_path') return { ...base, names: { session: `${host}_session`, ...interactions } };
   return {
     ...base,
-    names: { session: '_session_t', interaction: '_interaction', resume: '_interaction_resume' },
+    names: { session: `${secure}_session_t`, ...interactions },
     long: { httpOnly: true, sameSite: 'lax', path: surface.mountPath },
   };
 }
+
+/**
+ * How long a browser session lives: a signed-in one, 14 days from its last use. One without an account (the device
+ * page's or the logout page's, kept for their forms' xsrf tokens) as long as an interaction: those pages are open to
+ * anyone, and each visit without cookies makes one.
+ */
+const SIGNED_IN_SESSION_SECONDS = 14 * 24 * 3600;
+const INTERACTION_SECONDS = 3600;
+const sessionSeconds = (session: { accountId?: string | undefined }) =>
+  session.accountId === undefined ? INTERACTION_SECONDS : SIGNED_IN_SESSION_SECONDS;
 
 function configuration(
   deps: OidcDependencies,
@@ -444,9 +462,9 @@ function configuration(
       AuthorizationCode: 60,
       DeviceCode: 600,
       IdToken: ID_TOKEN_SECONDS,
-      Interaction: 3600,
+      Interaction: INTERACTION_SECONDS,
       RefreshToken: 14 * 24 * 3600,
-      Session: 14 * 24 * 3600,
+      Session: (_ctx, session) => sessionSeconds(session),
       Grant: 14 * 24 * 3600,
     },
   };

@@ -1,0 +1,140 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
+import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import { createTestClient } from '../support/oauth.ts';
+
+/**
+ * Behind an https PUBLIC_URL every answer asks browsers to keep to https (HSTS), and the OP's cookies carry the
+ * prefixes browsers keep for a host's own secure cookies (`__Host-`, `__Secure-`), so that neither a sibling subdomain
+ * nor a plain-http answer can plant a session; a sign-in goes through with them. Over http, neither (no browser would
+ * keep such cookies there). A browser session lives 14 days once signed in, an interaction's hour before.
+ */
+const ISSUER = 'https://gatehouse.test';
+const REDIRECT_URI = 'https://client.example/callback';
+const PASSWORD = 'Correct-Horse-Battery-9';
+const DAY = 24 * 3600;
+
+let app: TestApp;
+/** Every Set-Cookie line the service answered, in order. */
+const setCookies: string[] = [];
+
+/** The service as a browser on ISSUER's host reaches it, recording the cookies it sets. */
+function recordingFetch(baseUrl: string): FetchLike {
+  const via = fetchVia(baseUrl);
+  return async (input, init) => {
+    const response = await via(input, init);
+    setCookies.push(...response.headers.getSetCookie());
+    return response;
+  };
+}
+
+/** The Set-Cookie lines of a cookie, and their attributes in lower case. */
+const cookieLines = (name: string) =>
+  setCookies.filter((line) => line.startsWith(`${name}=`)).map((line) => line.toLowerCase().split(';').map((part) => part.trim()));
+
+/** Seconds until the browser session rows of the service expire, newest first. */
+async function sessionLifetimes(of: TestApp): Promise<number[]> {
+  const rows = await of.gatehouse.services.orm.em
+    .getConnection()
+    .execute<{ left: number }[]>(`select extract(epoch from expires_at - now())::float8 as "left" from oidc_model where model = 'Session' order by expires_at desc`);
+  return rows.map((row) => row.left);
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ publicUrl: ISSUER });
+});
+afterAll(async () => app?.close());
+
+describe('an https PUBLIC_URL', () => {
+  it('every answer carries Strict-Transport-Security: the API’s, the OP’s and the hosted pages’', async () => {
+    const browser = recordingFetch(app.baseUrl);
+    for (const path of ['/healthz', '/api/v1/users', '/.well-known/openid-configuration', '/oauth2/device', '/interaction/unknown']) {
+      const answer = await browser(`${ISSUER}${path}`);
+      expect(answer.headers.get('strict-transport-security'), path).toBe(`max-age=${365 * DAY}`);
+    }
+  });
+
+  it('a sign-in sets only prefixed, Secure cookies, and gets its code', async () => {
+    const { clientId } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const tenantId = await app.createTenant('Acme');
+    expect((await app.http.post('/users', { email: 'ada@example.com', password: PASSWORD, tenantId })).status).toBe(201);
+    setCookies.length = 0;
+    const jar = new CookieJar(recordingFetch(app.baseUrl));
+    const url = new URL(`${ISSUER}/oauth2/authorize`);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
+      code_challenge_method: 'S256',
+    }).toString();
+    const start = await jar.visit(url.href);
+    const uid = /\/interaction\/([^/?]+)$/.exec(start.location ?? '')?.[1];
+    expect(uid, `${start.status} ${start.body.slice(0, 300)}`).toBeDefined();
+    const page = await jar.visit(start.location!);
+    expect(page.status).toBe(200);
+    const out = await jar.followOut(await jar.submit(page, { email: 'ada@example.com', password: PASSWORD }), ISSUER);
+    expect(out.searchParams.get('code')).toBeTruthy();
+
+    const names = new Set(setCookies.map((line) => line.slice(0, line.indexOf('='))));
+    for (const name of names) expect(name, name).toMatch(/^__(Host|Secure)-/);
+    for (const line of setCookies) expect(line.toLowerCase(), line).toContain('; secure');
+    // __Host-: the session, at the path / of this host alone (no Domain).
+    const session = cookieLines('__Host-_session');
+    expect(session.length).toBeGreaterThan(0);
+    for (const attributes of session) {
+      expect(attributes).toContain('path=/');
+      expect(attributes.some((part) => part.startsWith('domain='))).toBe(false);
+    }
+    // __Secure-: the interaction's cookie, scoped to its path.
+    expect(cookieLines('__Secure-_interaction')[0]).toContain(`path=/interaction/${uid!.toLowerCase()}`);
+    // Signed in: the session lives 14 days.
+    expect((await sessionLifetimes(app))[0]).toBeGreaterThan(13 * DAY);
+  });
+
+  it('a tenant path’s session cookie is __Secure- (its path is not /)', async () => {
+    const another = await app.bootstrapAnother();
+    const tenantId = await app.createTenant('North', another);
+    const isolated = await app.as({ apiKey: another.apiKey }).patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } });
+    expect(isolated.status).toBe(200);
+    setCookies.length = 0;
+    const page = await recordingFetch(app.baseUrl)(`${ISSUER}/t/${tenantId}/oauth2/device`);
+    expect(page.status).toBe(200);
+    const [session] = cookieLines('__Secure-_session_t');
+    expect(session).toContain(`path=/t/${tenantId}`);
+    expect(setCookies.some((line) => line.startsWith('_session'))).toBe(false);
+  });
+});
+
+describe('browser sessions without an account', () => {
+  it('a visit of an open page (the device page) makes a session that lives an hour, not 14 days', async () => {
+    const before = (await sessionLifetimes(app)).length;
+    setCookies.length = 0;
+    expect((await recordingFetch(app.baseUrl)(`${ISSUER}/oauth2/device`)).status).toBe(200);
+    expect(cookieLines('__Host-_session').length).toBeGreaterThan(0);
+    const lifetimes = await sessionLifetimes(app);
+    expect(lifetimes).toHaveLength(before + 1);
+    const newest = Math.min(...lifetimes);
+    expect(newest).toBeGreaterThan(3000);
+    expect(newest).toBeLessThanOrEqual(3600);
+  });
+});
+
+describe('an http PUBLIC_URL', () => {
+  it('carries no Strict-Transport-Security and keeps the plain cookie names', async () => {
+    const plain = await startTestApp();
+    try {
+      const answer = await fetchVia(plain.baseUrl)('http://gatehouse.test/oauth2/device');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('strict-transport-security')).toBeNull();
+      const names = answer.headers.getSetCookie().map((line) => line.slice(0, line.indexOf('=')));
+      expect(names).toContain('_session');
+      expect(names.some((name) => name.startsWith('__'))).toBe(false);
+    } finally {
+      await plain.close();
+    }
+  });
+});
