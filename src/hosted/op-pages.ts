@@ -70,6 +70,15 @@ async function postedFromSource(ctx: KoaContextWithOIDC): Promise<LookSource | u
   return typeof clientId === 'string' ? { client: await ctx.oidc.provider.Client.find(clientId), tenant } : undefined;
 }
 
+/**
+ * The code the confirmation page posted (a hidden field): a device cancelled there is answered in its client's look,
+ * not the plain one, though the cancelled code is not shown again.
+ */
+function confirmedUserCode(ctx: KoaContextWithOIDC): string | undefined {
+  const userCode = ctx.oidc.body?.['user_code'];
+  return typeof userCode === 'string' ? userCode : undefined;
+}
+
 /** What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. */
 function inputError(err: Error | undefined): { error?: DeviceCodePageInput['error']; status?: number } {
   switch (err?.name) {
@@ -97,7 +106,7 @@ export function opPages(services: Services): OpPages {
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(err);
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
-      const source = (await deviceCodeSource(ctx, userCode)) ?? (await postedFromSource(ctx));
+      const source = (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx));
       const look = await lookOf(services, ctx, source);
       const clientId = look === PLAIN_LOOK ? undefined : source?.client?.clientId;
       const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;

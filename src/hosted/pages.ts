@@ -36,6 +36,7 @@ export const DEFAULT_COPY = {
   'signup.invalid': 'Please correct the fields marked below.',
   'error.title': 'Sign-in is not possible',
   'error.back': 'Go back to the application and try again.',
+  'error.titlePrefix': 'Error:',
   'device.title': 'Connect a device',
   'device.subtitle': 'Enter the code shown on your device.',
   'device.code': 'Device code',
@@ -91,27 +92,102 @@ function text(look: PageLook, key: CopyKey): string {
 /** #rrggbb, validated again here: the value ends up inside a <style> element. */
 const color = (value: string, fallback: string) => (/^#[0-9a-fA-F]{6}$/.test(value) ? value : fallback);
 
+/** WCAG 2's relative luminance of #rrggbb. */
+function luminance(hex: string): number {
+  const linear = (at: number) => {
+    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * linear(1) + 0.7152 * linear(3) + 0.0722 * linear(5);
+}
+
+/** WCAG 2's contrast ratio of two #rrggbb colours, 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [lighter, darker] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (lighter + 0.05) / (darker + 0.05);
+}
+
+/** WCAG 1.4.3 (AA): text against what is behind it. */
+const AA_TEXT = 4.5;
+const WHITE = '#ffffff';
+const BLACK = '#000000';
+
+/** `from` moved `share` (0 to 1) of the way to `to`, channel by channel. */
+function mix(from: string, to: string, share: number): string {
+  const channel = (at: number) => {
+    const start = parseInt(from.slice(at, at + 2), 16);
+    const value = Math.round(start + (parseInt(to.slice(at, at + 2), 16) - start) * share);
+    return value.toString(16).padStart(2, '0');
+  };
+  return `#${channel(1)}${channel(3)}${channel(5)}`;
+}
+
+/**
+ * The tenant's colour as text on `background`: as chosen when it reads at 4.5:1, else moved towards black or white
+ * (whichever `background` contrasts with more) just far enough that it does. The hue stays the brand's; the extreme
+ * itself always reads (at least 4.58:1 against any colour), so some step does.
+ */
+function readableOn(background: string, chosen: string): string {
+  const extreme = contrastRatio(background, BLACK) >= contrastRatio(background, WHITE) ? BLACK : WHITE;
+  const steps = 20;
+  for (let step = 0; step < steps; step += 1) {
+    const candidate = mix(chosen, extreme, step / steps);
+    if (contrastRatio(background, candidate) >= AA_TEXT) return candidate;
+  }
+  return extreme;
+}
+
+/** The label of a button filled with `fill`: white where it reads (the usual look), else black, which then does. */
+const labelOn = (fill: string) => (contrastRatio(fill, WHITE) >= AA_TEXT ? WHITE : BLACK);
+
+/** The red of field errors, as the built-in look has it on white. */
+const DANGER = '#b91c1c';
+
+/**
+ * The page's colours as CSS custom properties. A tenant may pick any colours (the management API refuses none), so
+ * what text is drawn in is derived to read at WCAG AA whatever they are: the button keeps the tenant's primary as its
+ * fill with a label computed to read on it (as Auth0 and Okta do), and the text, links, secondary button, focus ring
+ * and field errors keep the tenant's colours unless these would not read on the background.
+ */
+function colorVariables(colors: BrandingValue['colors']): string {
+  const defaults = DEFAULT_BRANDING.colors;
+  const primary = color(colors.primary, defaults.primary);
+  const background = color(colors.background, defaults.background);
+  return (
+    `:root{--gh-primary:${primary};--gh-background:${background};--gh-text:${readableOn(background, color(colors.text, defaults.text))};` +
+    `--gh-on-primary:${labelOn(primary)};--gh-accent:${readableOn(background, primary)};--gh-danger:${readableOn(background, DANGER)}}`
+  );
+}
+
+/*
+ * Colours come from colorVariables (text at 4.5:1 whatever the tenant picked); the fields keep their own white and
+ * near-black, with a border at 4.8:1 on white (WCAG 1.4.11: what shows a field is a field). No text is faded with
+ * opacity (that would undo the contrast). Long words and addresses wrap rather than scroll sideways at 320 px
+ * (1.4.10), and buttons keep a transparent border that forced-colors mode paints.
+ */
 const STYLE = `
 *{box-sizing:border-box}
-body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--gh-background);color:var(--gh-text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--gh-background);color:var(--gh-text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;overflow-wrap:anywhere}
 main{width:100%;max-width:24rem;margin:2rem 1rem;padding:2rem;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.15),0 8px 24px rgba(0,0,0,.08);background:var(--gh-background)}
+@media (max-width:24rem){main{margin:0;padding:1.5rem 1rem;box-shadow:none;border-radius:0}}
 .logo{display:block;max-width:10rem;max-height:4rem;margin:0 auto 1rem}
 h1{margin:0 0 .25rem;font-size:1.5rem;text-align:center}
-.subtitle{margin:0 0 1.5rem;text-align:center;opacity:.8}
+.subtitle{margin:0 0 1.5rem;text-align:center}
 form{display:flex;flex-direction:column;gap:.25rem}
 label{font-weight:600;margin-top:.75rem}
-input,select{font:inherit;padding:.6rem .75rem;border:1px solid rgba(0,0,0,.35);border-radius:.375rem;background:#fff;color:#111}
-input:focus,select:focus,button:focus,a:focus{outline:3px solid var(--gh-primary);outline-offset:2px}
-input[aria-invalid=true]{border-color:#b91c1c}
-button{margin-top:1.5rem;padding:.7rem;border:0;border-radius:.375rem;background:var(--gh-primary);color:#fff;font:inherit;font-weight:600;cursor:pointer}
-button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-primary);border:1px solid var(--gh-primary)}
+input,select{font:inherit;min-width:0;padding:.6rem .75rem;border:1px solid #6b7280;border-radius:.375rem;background:#fff;color:#111}
+#user_code{text-transform:uppercase;letter-spacing:.1em}
+input:focus,select:focus,button:focus,a:focus{outline:3px solid var(--gh-accent);outline-offset:2px}
+input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #b91c1c}
+button{margin-top:1.5rem;padding:.7rem;border:1px solid transparent;border-radius:.375rem;background:var(--gh-primary);color:var(--gh-on-primary);font:inherit;font-weight:600;cursor:pointer}
+button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-accent);border-color:var(--gh-accent)}
 .code{margin:1rem 0;text-align:center;font-size:1.75rem;letter-spacing:.15em}
-.notice{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;border:1px solid rgba(0,0,0,.2)}
+.notice{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;border:1px solid currentColor}
 .error{margin:0 0 1rem;padding:.75rem;border-radius:.375rem;background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
-.field-error{margin:0;color:#b91c1c;font-size:.875rem}
-.hint{margin:0;font-size:.875rem;opacity:.8}
+.field-error{margin:0;color:var(--gh-danger);font-size:.875rem}
+.hint{margin:0;font-size:.875rem}
 .alt{margin:1.5rem 0 0;text-align:center}
-a{color:var(--gh-primary)}
+a{color:var(--gh-accent)}
 `;
 
 function imageOrigin(url: string | null): string[] {
@@ -119,20 +195,24 @@ function imageOrigin(url: string | null): string[] {
   return source === undefined ? [] : [source];
 }
 
-function document(look: PageLook, nonce: string, title: string, body: string): RenderedPage {
-  const { colors, logoUrl, faviconUrl } = look.branding;
-  const defaults = DEFAULT_BRANDING.colors;
-  const variables =
-    `:root{--gh-primary:${color(colors.primary, defaults.primary)};` +
-    `--gh-background:${color(colors.background, defaults.background)};--gh-text:${color(colors.text, defaults.text)}}`;
+/**
+ * The document's title (WCAG 2.4.2): what the page is and whose, e.g. "Sign in – Acme"; a form shown again with an
+ * error says so first, as that is the first thing a screen reader reads of the new page.
+ */
+function documentTitle(look: PageLook, heading: string, error: boolean): string {
+  return `${error ? `${text(look, 'error.titlePrefix')} ` : ''}${heading} – ${escapeHtml(look.name)}`;
+}
+
+function document(look: PageLook, nonce: string, heading: string, body: string, error = false): RenderedPage {
+  const { logoUrl, faviconUrl } = look.branding;
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title}</title>
-${faviconUrl === null ? '' : `<link rel="icon" href="${escapeHtml(faviconUrl)}">\n`}<style nonce="${nonce}">${variables}${STYLE}</style>
+<title>${documentTitle(look, heading, error)}</title>
+${faviconUrl === null ? '' : `<link rel="icon" href="${escapeHtml(faviconUrl)}">\n`}<style nonce="${nonce}">${colorVariables(look.branding.colors)}${STYLE}</style>
 </head>
 <body>
 <main>
@@ -159,9 +239,18 @@ interface FieldOptions {
   value?: string;
   describedBy: string[];
   invalid: boolean;
+  /** The first field to correct after a refusal: see invalidAttributes. */
+  focus?: boolean;
   required?: boolean;
   extra?: string;
 }
+
+/**
+ * What marks a field as refused: aria-invalid, and on the first field to correct `autofocus`, so that the answer,
+ * a new page and no script, puts the keyboard there and a screen reader reads the field with its error (which
+ * aria-describedby names) instead of starting over at the top.
+ */
+const invalidAttributes = (invalid: boolean, focus = false) => `${invalid ? ' aria-invalid="true"' : ''}${invalid && focus ? ' autofocus' : ''}`;
 
 function field(options: FieldOptions): string {
   const describedBy = options.describedBy.length === 0 ? '' : ` aria-describedby="${options.describedBy.join(' ')}"`;
@@ -169,7 +258,7 @@ function field(options: FieldOptions): string {
   return (
     `<label for="${options.id}">${options.label}</label>\n` +
     `<input id="${options.id}" name="${options.id}" type="${options.type}" autocomplete="${options.autocomplete}"${options.attributes ?? ''}${options.required === false ? '' : ' required'}` +
-    `${value}${describedBy}${options.invalid ? ' aria-invalid="true"' : ''}>\n${options.extra ?? ''}`
+    `${value}${describedBy}${invalidAttributes(options.invalid, options.focus)}>\n${options.extra ?? ''}`
   );
 }
 
@@ -178,7 +267,7 @@ function field(options: FieldOptions): string {
  * would refuse to submit an address like jörg@example.com that accounts may have. `username` pairs it with the
  * password in password managers, on the sign-up form too (the new credential is saved under it).
  */
-const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'extra'>) =>
+const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'focus' | 'extra'>) =>
   field({
     id: 'email',
     type: 'text',
@@ -209,13 +298,13 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
-    emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined }) +
+    emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined, focus: true }) +
     field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid: error !== undefined }) +
     `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
     (input.signupUrl === undefined
       ? ''
       : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`);
-  return document(look, nonce, text(look, 'login.title'), body);
+  return document(look, nonce, text(look, 'login.title'), body, error !== undefined);
 }
 
 export interface TenantPageInput {
@@ -235,10 +324,14 @@ export function tenantPage(look: PageLook, nonce: string, input: TenantPageInput
     formError('form-error', error) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('signin', input.signIn)}` +
     `<label for="tenant">${text(look, 'tenant.label')}</label>\n` +
-    `<select id="tenant" name="tenant" required${error === undefined ? '' : ' aria-describedby="form-error" aria-invalid="true"'}>\n${options}\n</select>\n` +
+    `<select id="tenant" name="tenant" required${error === undefined ? '' : ` aria-describedby="form-error"${invalidAttributes(true, true)}`}>\n${options}\n</select>\n` +
     `<button type="submit">${text(look, 'tenant.submit')}</button>\n</form>\n`;
-  return document(look, nonce, text(look, 'tenant.title'), body);
+  return document(look, nonce, text(look, 'tenant.title'), body, error !== undefined);
 }
+
+/** The sign-up form's fields, in the order the form shows them. */
+const SIGNUP_FIELDS = ['name', 'email', 'password'] as const;
+type SignupField = (typeof SIGNUP_FIELDS)[number];
 
 export interface SignupPageInput {
   readonly action: string;
@@ -249,7 +342,7 @@ export interface SignupPageInput {
   /** A message about the whole form (copy key). */
   readonly error?: CopyKey;
   /** Messages per field (already worded: the password policy's). */
-  readonly fieldErrors?: Partial<Record<'name' | 'email' | 'password', string[]>>;
+  readonly fieldErrors?: Partial<Record<SignupField, string[]>>;
   /** The pool's effective password policy, stated beside the field before a submit can fail on it (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
 }
@@ -272,12 +365,15 @@ function passwordRules(policy: PasswordPolicy): string {
 export function signupPage(look: PageLook, nonce: string, input: SignupPageInput): RenderedPage {
   const error = input.error === undefined ? undefined : text(look, input.error);
   const fieldErrors = input.fieldErrors ?? {};
-  const describe = (name: 'name' | 'email' | 'password') => {
+  // A taken address is the e-mail field's problem, though its message is the form's.
+  const invalid = (name: SignupField) => (fieldErrors[name] ?? []).length > 0 || (name === 'email' && input.error === 'signup.exists');
+  const firstInvalid = SIGNUP_FIELDS.find(invalid);
+  const describe = (name: SignupField) => {
     const messages = fieldErrors[name] ?? [];
     const ids = [...(error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : [`${name}-error`])];
     const extra =
       messages.length === 0 ? '' : `<p id="${name}-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
-    return { describedBy: ids, invalid: messages.length > 0, extra };
+    return { describedBy: ids, invalid: invalid(name), focus: name === firstInvalid, extra };
   };
   // The rules stand under the field from the start; a refusal of them adds its own message after.
   const password = describe('password');
@@ -295,7 +391,7 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
     field({ id: 'password', label: text(look, 'signup.password'), type: 'password', autocomplete: 'new-password', ...passwordField }) +
     `<button type="submit">${text(look, 'signup.submit')}</button>\n</form>\n` +
     `<p class="alt">${text(look, 'signup.login')} <a href="${escapeHtml(input.loginUrl)}">${text(look, 'signup.loginLink')}</a></p>\n`;
-  return document(look, nonce, text(look, 'signup.title'), body);
+  return document(look, nonce, text(look, 'signup.title'), body, error !== undefined);
 }
 
 /** A page that only says something: a title and paragraphs, the first announced (role="alert") when it is news. */
@@ -365,9 +461,11 @@ export function deviceCodePage(look: PageLook, nonce: string, input: DeviceCodeP
       value: input.userCode ?? '',
       describedBy,
       invalid,
+      focus: true,
     }) +
     `<button type="submit">${text(look, 'device.submit')}</button>\n</form>\n`;
-  return document(look, nonce, text(look, 'device.title'), body);
+  // A cancelled device is what the user asked for: said (role="alert"), but not titled as an error.
+  return document(look, nonce, text(look, 'device.title'), body, error !== undefined && input.error !== 'device.aborted');
 }
 
 export interface DeviceConfirmPageInput extends OpFormInput {

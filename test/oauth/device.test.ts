@@ -145,7 +145,7 @@ describe('device verification pages', () => {
     expectPageHeaders(wrong, "'self'");
     expect(wrong.body).toContain(ACME_LOOK);
     expect(wrong.body).toContain('<p id="form-error" class="error" role="alert">The code you entered is incorrect or has expired.');
-    expect(wrong.body).toMatch(/<input id="user_code"[^>]* value="BCDF-GHJK" aria-describedby="form-error" aria-invalid="true">/);
+    expect(wrong.body).toMatch(/<input id="user_code"[^>]* value="BCDF-GHJK" aria-describedby="form-error" aria-invalid="true" autofocus>/);
 
     const plain = new CookieJar();
     const bare = await plain.visit(`${app.baseUrl}/oauth2/device`);

@@ -104,7 +104,7 @@ describe('error headings', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('post_logout_redirect_uri not registered');
     expect(heading(refused)).toBe('Sign-out is not possible');
-    expect(refused.body).toContain('<title>Sign-out is not possible</title>');
+    expect(refused.body).toContain('<title>Sign-out is not possible – Gatehouse</title>');
     expect(refused.body).not.toContain('Sign-in is not possible');
   });
 

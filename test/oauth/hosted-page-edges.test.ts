@@ -141,7 +141,7 @@ describe('blank branding texts', () => {
     const blank = (keys: readonly CopyKey[], value: string) => Object.fromEntries(keys.map((key) => [key, value]));
     const copy = { ...blank(['login.title', 'login.email'], ''), ...blank(['login.password', 'login.error', 'login.submit'], ' \n\t ') };
     const { html } = loginPage({ branding: { ...DEFAULT_BRANDING, copy }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x', error: 'login.error' });
-    expect(html).toContain(`<title>${DEFAULT_COPY['login.title']}</title>`);
+    expect(html).toContain(`<title>${DEFAULT_COPY['error.titlePrefix']} ${DEFAULT_COPY['login.title']} – Acme</title>`);
     expect(html).toContain(`<h1>${DEFAULT_COPY['login.title']}</h1>`);
     expect(html).toContain(`<label for="email">${DEFAULT_COPY['login.email']}</label>`);
     expect(html).toContain(`<label for="password">${DEFAULT_COPY['login.password']}</label>`);
@@ -149,7 +149,7 @@ describe('blank branding texts', () => {
     expect(html).toContain(`<button type="submit">${DEFAULT_COPY['login.submit']}</button>`);
     // A text that is not blank is the branding's, spaces and all.
     const kept = loginPage({ branding: { ...DEFAULT_BRANDING, copy: { 'login.title': ' Hi ' } }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x' });
-    expect(kept.html).toContain('<title> Hi </title>');
+    expect(kept.html).toContain('<title> Hi  – Acme</title>');
   });
 });
 

@@ -93,7 +93,7 @@ describe('sign-up', () => {
     const answer = await flow.jar.submit(page, { name: 'Oz', email: 'oz@example.com', password: 'short' });
     expect(answer.status).toBe(400);
     expect(answer.body).toContain('<p id="form-error" class="error" role="alert">Please correct the fields marked below.</p>');
-    expect(answer.body).toMatch(/<input id="password"[^>]*aria-describedby="form-error password-error password-rules" aria-invalid="true">/);
+    expect(answer.body).toMatch(/<input id="password"[^>]*aria-describedby="form-error password-error password-rules" aria-invalid="true" autofocus>/);
     expect(answer.body).toMatch(/<p id="password-error" class="field-error">Password must be at least 8 characters/);
     expect(answer.body).toContain('value="oz@example.com"');
     expect(answer.body).not.toContain('value="short"');
