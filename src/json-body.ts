@@ -5,12 +5,24 @@ export const JSON_BODY_MAX_DEPTH = 32;
 
 const refused = (message: string) => new GatehouseError('validation_error', message, { field: 'body' });
 
+/** JSON is UTF-8 (RFC 8259 8.1): bytes that are not (latin-1 text, an overlong form, a surrogate's bytes) are refused. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * A request body's JSON, for REST and GraphQL alike. Refused with 422 on `body`: text that is not JSON, nesting deeper
- * than JSON_BODY_MAX_DEPTH (a reply echoing it overflowed the stack: a 500), and strings, names included, that are not
- * well-formed Unicode (a lone surrogate: valid JSON, but no text PostgreSQL stores, so a 500 at the first write).
+ * A request body's JSON, for REST and GraphQL alike; an empty body (whitespace, a byte order mark) is no body. Refused
+ * with 422 on `body`: bytes that are not UTF-8 (a lenient decoding stored U+FFFD in their place), text that is not
+ * JSON, nesting deeper than JSON_BODY_MAX_DEPTH (a reply echoing it overflowed the stack: a 500), and strings, names
+ * included, that are not well-formed Unicode (a lone surrogate escaped as `\ud800`: valid JSON, but no text
+ * PostgreSQL stores, so a 500 at the first write).
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes).trim();
+  } catch {
+    throw refused('The request body is not UTF-8 text');
+  }
+  if (text === '') return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);

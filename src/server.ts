@@ -195,11 +195,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
 
   // JSON only; an empty body is no body. Anything else is 415 (Fastify's own answer, mapped below).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(text));
+      done(null, parseJsonBody(body as Buffer));
     } catch (error) {
       done(error as GatehouseError, undefined);
     }

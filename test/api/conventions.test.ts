@@ -270,6 +270,32 @@ describe('conventions on every response', () => {
     expect(text.body.errors?.[0]?.extensions).toMatchObject({ code: 'unsupported_media_type', status: 415 });
   });
 
+  it('a JSON body must be UTF-8: other bytes are 422 on body over REST and GraphQL, and create nothing', async () => {
+    const tenants = `/applications/${app.root.applicationId}/tenants`;
+    const count = async () => (await app.http.get(`${tenants}?pageSize=100`)).body.data.length as number;
+    const before = await count();
+    const json = { 'content-type': 'application/json' };
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => Buffer.from(typeof part === 'string' ? Buffer.from(part) : part)));
+    // Invalid bytes, latin-1's é, an overlong '/', and the UTF-8 bytes of a lone surrogate (which \ud800 is refused as).
+    for (const invalid of [[0xff, 0xfe], [0xe9], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      const rest = await app.http.request('POST', `/api/v1${tenants}`, { raw: bytes('{"name":"bad', invalid, '"}'), headers: json });
+      expect(rest.status, JSON.stringify(invalid)).toBe(422);
+      expect(rest.body).toEqual({ code: 'validation_error', message: 'The request body is not UTF-8 text', field: 'body' });
+      const query = 'mutation($input: CreateTenantInput!) { createTenant(input: $input) { id } }';
+      const graphql = await app.http.request('POST', '/graphql', {
+        raw: bytes(`{"query":${JSON.stringify(query)},"variables":{"input":{"name":"bad`, invalid, '"}}}'),
+        headers: json,
+      });
+      expect(graphql.status).toBe(422);
+      expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'validation_error', field: 'body', status: 422 });
+    }
+    expect(await count()).toBe(before);
+    // UTF-8 is taken as written, after a byte order mark too.
+    const accepted = await app.http.request('POST', `/api/v1${tenants}`, { raw: bytes([0xef, 0xbb, 0xbf], '{"name":"Café Zoë"}'), headers: json });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.name).toBe('Café Zoë');
+  });
+
   it('serves a GraphiQL page whose scripts and styles are all inline', async () => {
     const page = await app.as({}).request<string>('GET', '/graphql');
     expect(page.status).toBe(200);

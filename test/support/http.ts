@@ -9,7 +9,7 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   /** A raw body sent as is (with its own Content-Type header). */
-  raw?: string;
+  raw?: string | Uint8Array<ArrayBuffer>;
 }
 
 export class HttpClient {
@@ -30,7 +30,7 @@ export class HttpClient {
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...this.authHeaders(), ...options.headers };
-    let body: string | undefined = options.raw;
+    let body: string | Uint8Array<ArrayBuffer> | undefined = options.raw;
     if (options.body !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.body);
