@@ -52,7 +52,8 @@ export const DEFAULT_COPY = {
   'device.doneTitle': 'Device connected',
   'device.doneText': 'Your device is now signed in to {name}. You can close this page.',
   'logout.title': 'Sign out',
-  'logout.text': 'Do you want to sign out of {name}?',
+  // The whole browser session of this sign-in page ends (logoutPage), not only the named tenant's or application's.
+  'logout.text': 'Do you want to sign out of {name}? You will also be signed out of the other applications you signed in to on this sign-in page.',
   'logout.submit': 'Sign out',
   'logout.doneTitle': 'You are signed out',
   'logout.doneText': 'You have been signed out of {name}. You can close this page.',

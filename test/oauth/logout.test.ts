@@ -125,6 +125,8 @@ describe('RP-initiated logout', () => {
     const confirm = await jar.visit(`${issuer}/oauth2/logout`);
     expect(confirm.status).toBe(200);
     expect(confirm.body).toContain(PLAIN_LOOK);
+    // The whole session of the sign-in page ends, and the page says so.
+    expect(confirm.body).toContain('You will also be signed out of the other applications you signed in to on this sign-in page.');
     expect(confirm.headers.get('content-security-policy')).toContain("form-action 'self';");
     const done = await jar.submit(confirm, { logout: 'yes' });
     expect(done.location).toBe(`${issuer}/oauth2/logout/success`);
