@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { getOperationAST, OperationTypeNode, parse } from 'graphql';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
@@ -14,6 +14,7 @@ import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type Error
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
+import { parseClientDocument } from './graphql/operation-limits.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -320,14 +321,22 @@ function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefi
  * Whether a GraphQL request (its JSON body) runs a mutation. Parsed here only when `Idempotency-Key` may apply; a
  * request that does not parse, or names no operation of its document, runs nothing: Apollo answers it.
  */
+/**
+ * Whether a /graphql request runs a mutation (which takes an Idempotency-Key). Its document is read under the limits
+ * of client documents first: one nested too deep is refused here (a GatehouseError), before Apollo's parser, which
+ * recurses, would exhaust the stack on it. Any other document Apollo cannot run, Apollo refuses in its own words.
+ */
 function runsMutation(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || !('query' in body) || typeof body.query !== 'string') return false;
   const operationName = 'operationName' in body && typeof body.operationName === 'string' ? body.operationName : undefined;
+  let document: DocumentNode;
   try {
-    return getOperationAST(parse(body.query), operationName)?.operation === OperationTypeNode.MUTATION;
-  } catch {
+    document = parseClientDocument(body.query);
+  } catch (error) {
+    if (error instanceof GatehouseError) throw error;
     return false;
   }
+  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION;
 }
 
 async function handleGraphQL(

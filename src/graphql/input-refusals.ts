@@ -5,7 +5,6 @@ import {
   isInputObjectType,
   isListType,
   Kind,
-  parse,
   TypeInfo,
   typeFromAST,
   visit,
@@ -19,6 +18,7 @@ import {
   type Source,
   type VariableDefinitionNode,
 } from 'graphql';
+import { parseClientDocument } from './operation-limits.ts';
 
 /**
  * graphql-js's refusals of client input, reworded for the contract: the `field` is the input path as REST names it
@@ -27,7 +27,8 @@ import {
  * provider's API key in the wrong place): no value is ever repeated.
  *
  * graphql-js 16 keeps the path of a refused variable only in its message, so the messages are read here, anchored on
- * what graphql-js itself wrote (the variable's name, the inner reason) and never on the quoted value.
+ * what graphql-js itself wrote (the variable's name, the inner reason, the schema's type names) and never on the
+ * quoted value or a client's key.
  */
 export interface InputRefusal {
   readonly message: string;
@@ -46,10 +47,12 @@ interface Refusal {
   readonly expected: GraphQLType | undefined;
 }
 
-/** The name is the client's (a REST body's key may be any string); the type, the schema's. */
-const UNKNOWN_FIELD = /^Field "([^"]+)" is not defined by type "\w+"\./;
 /** `Field "name" …` while coercing a variable, `Field "CreateTenantInput.name" …` while validating a literal. */
-const MISSING_FIELD = /^Field "(?:\w+\.)?(\w+)" of required type "[^"]+" was not provided\./;
+const MISSING_FIELD = /^Field "(?:\w+\.)?(\w+)" of required type "[^"]+" was not provided\.$/;
+/** graphql-js's suggestions after an unknown field: the input type's own field names, never the client's key. */
+const SUGGESTIONS = /^ Did you mean "\w+"(?:(?:, |,? or )"\w+")*\?$/;
+/** Every parameter and input field the API defines is a GraphQL name; a key that is not one cannot be spelled in a path. */
+const NAME = /^[_A-Za-z]\w*$/;
 const MISSING_ARGUMENT = /^(?:Field|Directive) "[^"]+" argument "(\w+)" of type "([^"]+)" is required, but it was not provided\.$/;
 const UNKNOWN_ARGUMENT = /^Unknown argument "/;
 /** Values as a client writes them in the document (a variable is not one: its value is coerced, not validated). */
@@ -58,7 +61,15 @@ const LITERAL_KINDS: ReadonlySet<Kind> = new Set([Kind.STRING, Kind.INT, Kind.FL
 export function readInputRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
   if (error.message.startsWith('Syntax Error: ')) return { message: withoutTokenValue(error.message) };
   const refusal = variableRefusal(schema, error) ?? literalRefusal(schema, error);
-  return refusal === undefined ? argumentRefusal(error) : word(refusal);
+  return refusal === undefined ? (variablePositionRefusal(schema, error) ?? argumentRefusal(error)) : word(refusal);
+}
+
+/**
+ * Whether a client's key can be a `field` path's step: a name, as every parameter and input field the API defines.
+ * An empty key, or one holding quotes or dots, would make a path that reads as another (`config.` or `a.b`).
+ */
+export function isName(key: string): boolean {
+  return NAME.test(key);
 }
 
 /** A syntax error quotes the offending token, perhaps a misplaced secret literal: only its kind is named. */
@@ -75,15 +86,27 @@ function argumentRefusal(error: GraphQLError): InputRefusal | undefined {
   return field === undefined ? undefined : { message: error.message, field };
 }
 
+/**
+ * A variable declared with a type its argument does not take (VariablesInAllowedPositionRule: `$userId: String!`
+ * passed to `userId: UUID!`): graphql-js's message names the variable and both types, no value; `field` is where the
+ * variable is used, the error's second node, placed in the document.
+ */
+function variablePositionRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
+  const [definition, use] = error.nodes ?? [];
+  if (definition?.kind !== Kind.VARIABLE_DEFINITION || use?.kind !== Kind.VARIABLE || error.source === undefined) return undefined;
+  const located = inputsOf(schema, error.source).byPosition.get(positionOf(use));
+  return located === undefined ? undefined : { message: error.message, field: fieldName(located.path) };
+}
+
 /** A variable's value refused while coercing it (graphql-js `getVariableValues`). */
 function variableRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | undefined {
   const [definition] = error.nodes ?? [];
   if (definition?.kind !== Kind.VARIABLE_DEFINITION) return undefined;
   const name = definition.variable.name.value;
-  const reading = readCoercionMessage(error.message, name, error.originalError?.message);
+  const argument = usageOf(schema, error, definition) ?? { path: [name], type: typeFromAST(schema, definition.type) };
+  const reading = readCoercionMessage(error.message, name, error.originalError?.message, (segments) => typeAt(argument.type, segments));
   if (reading === undefined) return undefined;
   const { problem, segments } = reading;
-  const argument = usageOf(schema, error, definition) ?? { path: [name], type: typeFromAST(schema, definition.type) };
   const expected = problem === 'unknown' ? undefined : typeAt(argument.type, segments);
   return { problem, path: [...argument.path, ...segments], expected };
 }
@@ -91,9 +114,14 @@ function variableRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | 
 /**
  * `Variable "$input" got invalid value … at "input.a[0].b"; <reason>` → the path inside the variable (`a[0].b`, plus
  * the field the reason names) and what is wrong there. The reason is the inner error's own message, so the quoted
- * value between them is never parsed.
+ * value between them is never parsed. `typeAt` gives the input type at a path inside the variable.
  */
-function readCoercionMessage(message: string, variable: string, reason: string | undefined): { problem: Problem; segments: Segment[] } | undefined {
+function readCoercionMessage(
+  message: string,
+  variable: string,
+  reason: string | undefined,
+  typeAt: (segments: readonly Segment[]) => GraphQLType | undefined,
+): { problem: Problem; segments: Segment[] } | undefined {
   const subject = `Variable "$${variable}" `;
   if (!message.startsWith(subject)) return undefined;
   const rest = message.slice(subject.length);
@@ -105,9 +133,25 @@ function readCoercionMessage(message: string, variable: string, reason: string |
   const segments: Segment[] = [...at.matchAll(/\.(\w+)|\[(\d+)\]/g)].map(([, key, index]) => key ?? Number(index));
   const missing = MISSING_FIELD.exec(reason)?.[1];
   if (missing !== undefined) return { problem: 'missing', segments: [...segments, missing] };
-  const unknown = UNKNOWN_FIELD.exec(reason)?.[1];
+  const unknown = unknownKeyOf(reason, typeAt(segments));
   if (unknown !== undefined) return { problem: 'unknown', segments: [...segments, unknown] };
   return { problem: 'invalid', segments };
+}
+
+/**
+ * The client's key in `Field "<key>" is not defined by type "<Type>".<suggestions>`, where `type` is the input type
+ * holding it. The key may hold anything, quotes and graphql-js's own words included; what follows it holds only the
+ * schema's names, so the key ends where the type's sentence last begins.
+ */
+function unknownKeyOf(reason: string, type: GraphQLType | undefined): string | undefined {
+  const holder = type === undefined ? undefined : getNullableType(type);
+  if (!isInputObjectType(holder)) return undefined;
+  const lead = 'Field "';
+  const sentence = `" is not defined by type "${holder.name}".`;
+  const end = reason.lastIndexOf(sentence);
+  if (!reason.startsWith(lead) || end < lead.length) return undefined;
+  const suggestions = reason.slice(end + sentence.length);
+  return suggestions === '' || SUGGESTIONS.test(suggestions) ? reason.slice(lead.length, end) : undefined;
 }
 
 /** The input type at `path` inside a value of `type`; a list's items are one step down. */
@@ -148,7 +192,8 @@ function literalRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | u
   const [node] = error.nodes ?? [];
   if (node === undefined) return undefined;
   const missingField = node.kind === Kind.OBJECT ? MISSING_FIELD.exec(error.message)?.[1] : undefined;
-  const unknown = node.kind === Kind.OBJECT_FIELD && UNKNOWN_FIELD.test(error.message);
+  // A literal's key is a name the lexer read: the node, not the message, says which.
+  const unknown = node.kind === Kind.OBJECT_FIELD && error.message.startsWith(`Field "${node.name.value}" is not defined by type "`);
   if (missingField === undefined && !unknown && !LITERAL_KINDS.has(node.kind)) return undefined;
   const located = error.source === undefined ? undefined : inputsOf(schema, error.source).byPosition.get(positionOf(node));
   if (unknown) return { problem: 'unknown', path: located?.path, expected: undefined };
@@ -186,7 +231,7 @@ const inputsBySource = new WeakMap<Source, DocumentInputs>();
 function inputsOf(schema: GraphQLSchema, source: Source): DocumentInputs {
   let inputs = inputsBySource.get(source);
   if (inputs === undefined) {
-    inputs = placeInputs(schema, parse(source));
+    inputs = placeInputs(schema, parseClientDocument(source));
     inputsBySource.set(source, inputs);
   }
   return inputs;
@@ -247,9 +292,24 @@ export function invalidInput(path: readonly Segment[], expected: GraphQLType): I
   return word({ problem: 'invalid', path, expected });
 }
 
-function word({ problem, path, expected }: Refusal): InputRefusal {
+function word(refusal: Refusal): InputRefusal {
+  const { problem, path, expected } = refusal;
+  if (problem === 'unknown' && path !== undefined && path.length > 0) return unknownKey(path);
   const field = path === undefined ? undefined : fieldName(path);
   const subject = `${LEAD[problem]} ${field ?? 'value'}`;
   const message = expected === undefined ? subject : `${subject}: expected ${describe(expected)}`;
   return field === undefined ? { message } : { message, field };
+}
+
+/**
+ * A key the client sent that its input type does not define (the path's last step): quoted as JSON, so an empty key or
+ * one holding quotes reads unambiguously. `field` is the key's path, or the object holding it when the key is not a
+ * name; the body itself (REST's `input`) is not named in the message.
+ */
+function unknownKey(path: readonly Segment[]): InputRefusal {
+  const key = String(path.at(-1));
+  const holder = path.slice(0, -1);
+  const where = holder.length === 0 || (holder.length === 1 && holder[0] === 'input') ? '' : ` in ${fieldName(holder)}`;
+  const field = fieldName(isName(key) ? path : holder);
+  return { message: `${LEAD.unknown} ${JSON.stringify(key)}${where}`, field };
 }

@@ -7,10 +7,15 @@ import {
   isListType,
   isObjectType,
   Kind,
+  Lexer,
   OperationTypeNode,
+  parse,
   SchemaMetaFieldDef,
+  Source,
+  TokenKind,
   TypeMetaFieldDef,
   type ASTVisitor,
+  type DocumentNode,
   type GraphQLCompositeType,
   type GraphQLField,
   type GraphQLOutputType,
@@ -19,6 +24,8 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { GatehouseError } from '../errors.ts';
+import { JSON_BODY_MAX_DEPTH } from '../json-body.ts';
 
 /**
  * How much one GraphQL request may ask for. The rate limit counts requests, and a REST request runs one operation on
@@ -47,6 +54,14 @@ export const OPERATION_LIMITS = {
    * query. Every later step (validation, estimates, execution, the response) takes time in the document's size.
    */
   tokens: 10_000,
+  /**
+   * Brackets nested in a document, counted apart in its values (lists, input objects, list types: anything inside an
+   * argument list) and in its selection sets, checked on its tokens before it is parsed (documentNestingRefusal): as
+   * deep as a JSON body may nest, so a literal may nest as deep as the same value sent as a variable, and selection
+   * sets hold the deepest fields `depth` allows with room for inline fragments. graphql-js parses recursively: a
+   * document nested a few thousand deep, well within `tokens`, exhausts the stack.
+   */
+  nesting: JSON_BODY_MAX_DEPTH,
 } as const;
 
 /**
@@ -186,3 +201,56 @@ export const OperationLimitsRule: ValidationRule = (context: ValidationContext):
     return false;
   },
 });
+
+/** What an open bracket holds: a selection set, an argument list (or variable definitions), a value. */
+type Bracket = 'selections' | 'arguments' | 'value';
+
+const NESTED_TOO_DEEP: Readonly<Record<Exclude<Bracket, 'arguments'>, string>> = {
+  selections: `The document nests selection sets deeper than ${OPERATION_LIMITS.nesting} levels`,
+  value: `The document holds a value nested deeper than ${OPERATION_LIMITS.nesting} levels`,
+};
+
+/**
+ * A document nesting deeper than OPERATION_LIMITS.nesting, refused (422 `validation_error`, as the other limits) from
+ * its tokens, which graphql-js's lexer reads without recursing. Undefined when it nests less, and when it does not lex
+ * or holds more than OPERATION_LIMITS.tokens tokens: the parser refuses those with its own words.
+ */
+export function documentNestingRefusal(source: string): GatehouseError | undefined {
+  const lexer = new Lexer(new Source(source));
+  const open: Bracket[] = [];
+  const depth: Record<Bracket, number> = { selections: 0, arguments: 0, value: 0 };
+  try {
+    for (let token = lexer.advance(), count = 1; token.kind !== TokenKind.EOF && count <= OPERATION_LIMITS.tokens; token = lexer.advance(), count++) {
+      const opened = bracketOpened(token.kind, depth.arguments > 0);
+      if (opened !== undefined) {
+        open.push(opened);
+        depth[opened] += 1;
+        if (opened !== 'arguments' && depth[opened] > OPERATION_LIMITS.nesting) return new GatehouseError('validation_error', NESTED_TOO_DEEP[opened]);
+      } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
+        const closed = open.pop();
+        // A bracket closed that was never opened: a syntax error, the parser's to report.
+        if (closed === undefined) return undefined;
+        depth[closed] -= 1;
+      }
+    }
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+  return undefined;
+}
+
+/** The bracket a token opens, if any: a brace is a selection set, unless inside an argument list, where it is an input object. */
+function bracketOpened(kind: TokenKind, inArguments: boolean): Bracket | undefined {
+  if (kind === TokenKind.PAREN_L) return 'arguments';
+  if (kind === TokenKind.BRACKET_L) return 'value';
+  if (kind === TokenKind.BRACE_L) return inArguments ? 'value' : 'selections';
+  return undefined;
+}
+
+/** A client's document parsed under this file's limits: its nesting checked first, its tokens counted while parsing. */
+export function parseClientDocument(source: string | Source): DocumentNode {
+  const refusal = documentNestingRefusal(typeof source === 'string' ? source : source.body);
+  if (refusal !== undefined) throw refusal;
+  return parse(source, { maxTokens: OPERATION_LIMITS.tokens });
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
+import { isName } from '../graphql/input-refusals.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
@@ -26,6 +27,14 @@ function coerceQueryValue(type: TypeNode, raw: string): unknown {
 /** The application and tenant are named by the path or the credentials, never the query (spec: no tenantId query parameter). */
 export const SCOPE_VARIABLES: ReadonlySet<string> = new Set(['appId', 'tenantId']);
 
+/**
+ * Quoted as JSON, so an empty name or one holding quotes reads unambiguously; `field` is the parameter, or the query
+ * string (`query`) when its name is not one a parameter could have (as an unknown body key names its object).
+ */
+function unknownQueryParameter(name: string): GatehouseError {
+  return invalid(isName(name) ? name : 'query', `Unknown query parameter ${JSON.stringify(name)}`);
+}
+
 /** The operation's variables from the path, the query string and the body (`input`, of type `inputType`). */
 function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefined, request: FastifyRequest): Record<string, unknown> {
   const { operation } = route;
@@ -34,7 +43,7 @@ function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefi
   for (const [name, value] of Object.entries(query)) {
     const type = operation.variables.get(name);
     const pathOnly = name in variables || SCOPE_VARIABLES.has(name);
-    if (type === undefined || name === 'input' || pathOnly) throw invalid(name, `Unknown query parameter ${name}`);
+    if (type === undefined || name === 'input' || pathOnly) throw unknownQueryParameter(name);
     if (typeof value !== 'string') throw invalid(name, `${name} may be given once`);
     variables[name] = coerceQueryValue(type, value);
   }

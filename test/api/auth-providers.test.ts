@@ -176,6 +176,24 @@ describe('application auth providers', () => {
     expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
   });
 
+  it('quotes an unknown config or secrets key as sent; `field` is its path only if the key is a name', async () => {
+    const before = (await app.http.get('/auth-providers?pageSize=100')).body;
+    const cases: [unknown, string, string][] = [
+      [{ type: 'password', config: { '': 1 } }, 'config key "" is not a setting of password providers', 'config'],
+      [{ type: 'password', config: { 'a.b': 1 } }, 'config key "a.b" is not a setting of password providers', 'config'],
+      [{ type: 'password', config: { ttl: 1 } }, 'config key "ttl" is not a setting of password providers', 'config.ttl'],
+      [{ type: 'password', secrets: { '': 'x' } }, 'secrets key "" is not a secret of password providers', 'secrets'],
+      [{ type: 'password', secrets: { 'a"b': 'x' } }, 'secrets key "a\\"b" is not a secret of password providers', 'secrets'],
+    ];
+    for (const [body, message, field] of cases) {
+      const response = await app.http.post('/auth-providers', body);
+      expect(response.body, JSON.stringify(body)).toEqual({ code: 'validation_error', message, field });
+    }
+    const patched = await app.http.patch(`/auth-providers/${password.id}`, { config: { '': 1 } });
+    expect(patched.body).toEqual({ code: 'validation_error', message: 'config key "" is not a setting of password providers', field: 'config' });
+    expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
+  });
+
   it('refuses a NUL or another control character in a config string (PostgreSQL stores no NUL), on create and PATCH', async () => {
     const before = (await app.http.get('/auth-providers?pageSize=100')).body;
     const cases: [unknown, string][] = [

@@ -46,6 +46,53 @@ describe('GraphQL refusals', () => {
     expect(refusal(permissions)).toMatchObject({ status: 422, field: 'permissions[1]', message: listItem.body.message });
   });
 
+  it('quotes an unknown key as the client sent it, empty, quoted or worded like graphql-js; `field` is its path only if a name', async () => {
+    const tenants = `/applications/${app.root.applicationId}/tenants`;
+    const create = 'mutation($a: UUID!, $i: CreateTenantInput!) { createTenant(appId: $a, input: $i) { id } }';
+    const mimic = 'a" is not defined by type "X". Did you mean "name';
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ name: 'x', '': 1 }, 'Unknown field ""', 'input'],
+      [{ name: 'x', 'a"b': 1 }, 'Unknown field "a\\"b"', 'input'],
+      [{ name: 'x', [mimic]: 1 }, `Unknown field ${JSON.stringify(mimic)}`, 'input'],
+      [{ name: 'x', nam: 1 }, 'Unknown field "nam"', 'nam'],
+    ];
+    for (const [input, message, field] of cases) {
+      const rest = await app.http.post(tenants, input);
+      expect(rest.body, message).toEqual({ code: 'validation_error', message, field });
+      const graphql = await app.http.graphql(create, { a: app.root.applicationId, i: input });
+      expect(refusal(graphql), message).toMatchObject({ status: 422, code: 'validation_error', message, field });
+    }
+    const update = 'mutation($a: UUID!, $i: UpdateApplicationInput!) { updateApplication(appId: $a, input: $i) { id } }';
+    const nested: [Record<string, unknown>, string, string][] = [
+      [{ '': 1 }, 'Unknown field "" in tenancyConfig', 'tenancyConfig'],
+      [{ 'a.b': 1 }, 'Unknown field "a.b" in tenancyConfig', 'tenancyConfig'],
+      [{ brandingScop: 1 }, 'Unknown field "brandingScop" in tenancyConfig', 'tenancyConfig.brandingScop'],
+    ];
+    for (const [tenancyConfig, message, field] of nested) {
+      const rest = await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig });
+      expect(rest.body, message).toEqual({ code: 'validation_error', message, field });
+      const graphql = await app.http.graphql(update, { a: app.root.applicationId, i: { tenancyConfig } });
+      expect(refusal(graphql), message).toMatchObject({ status: 422, code: 'validation_error', message, field });
+    }
+    const literal = await app.http.graphql(`mutation { createTenant(appId: "${app.root.applicationId}", input: { name: "x", nam: 1 }) { id } }`);
+    expect(refusal(literal)).toMatchObject({ status: 422, code: 'validation_error', message: 'Unknown field "nam"', field: 'nam' });
+    expect((await app.http.get(`${tenants}?pageSize=100`)).body.data.map((tenant: { name: string }) => tenant.name)).not.toContain('x');
+  });
+
+  it('names the argument a variable declared with the wrong type is passed to', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['mutation($userId: String!) { deleteUser(userId: $userId) }', { userId: 'x' }, 'userId'],
+      ['mutation($a: UUID!, $input: JSONObject!) { createTenant(appId: $a, input: $input) { id } }', { a: app.root.applicationId, input: { name: 'x' } }, 'input'],
+      ['query($kind: String!) { policy(kind: $kind) { kind } }', { kind: 'password' }, 'kind'],
+      ['query($size: String) { users(pageSize: $size) { next } }', { size: '5' }, 'pageSize'],
+      ['mutation($e: Int!) { createUser(input: { email: $e }) { id } }', { e: 5 }, 'email'],
+    ];
+    for (const [query, variables, field] of cases) {
+      const response = await app.http.graphql(query, variables);
+      expect(refusal(response), query).toMatchObject({ status: 422, code: 'validation_error', field, message: expect.stringMatching(/^Variable "\$\w+" of type "[^"]+" used in position expecting type "[^"]+"\.$/) });
+    }
+  });
+
   it('names only the kind of the token a syntax error stops at, not its text', async () => {
     const misplaced = await app.http.graphql('mutation { putEmailProvider(input: { type: sendgrid } "SG.TOPSECRETVALUE") { type } }');
     expect(refusal(misplaced)).toMatchObject({ status: 422, code: 'validation_error', message: 'Syntax Error: Expected Name, found String.' });

@@ -96,7 +96,44 @@ describe('depth and size', () => {
     // __type, the ofTypes, then name.
     expect((await app.http.graphql(nested(OPERATION_LIMITS.depth - 2))).status).toBe(200);
     expect(refused(await app.http.graphql(nested(OPERATION_LIMITS.depth - 1)))).toBe(`The operation nests fields ${OPERATION_LIMITS.depth + 1} deep, where ${OPERATION_LIMITS.depth} are allowed`);
-    expect(refused(await app.http.graphql(nested(2000)))).toMatch(/^The operation nests fields 2002 deep/);
+    expect(refused(await app.http.graphql(nested(OPERATION_LIMITS.nesting - 4)))).toMatch(/^The operation nests fields \d+ deep/);
+    // Deeper than the document may nest its selection sets: refused before it is parsed.
+    expect(refused(await app.http.graphql(nested(2000)))).toBe(`The document nests selection sets deeper than ${OPERATION_LIMITS.nesting} levels`);
+  });
+
+  describe(`a document nests at most ${OPERATION_LIMITS.nesting} levels (as a JSON body), refused before graphql-js parses it`, () => {
+    const max = OPERATION_LIMITS.nesting;
+    const list = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+    const object = (levels: number) => `${'{a: '.repeat(levels)}1${'}'.repeat(levels)}`;
+    const valueTooDeep = `The document holds a value nested deeper than ${max} levels`;
+    const preview = (variables: string) => `mutation { previewEmailTemplate(templateKey: welcome, input: {variables: ${variables}}) { subject } }`;
+
+    it('a literal as deep as a JSON body may nest is read; one level deeper is refused, however deep (no stack exhausted)', async () => {
+      // Its own 32 levels inside the argument: graphql-js then refuses a list where an Int goes (a literal, not the nesting).
+      const read = await app.http.graphql(`query { users(pageSize: ${list(max)}) { next } }`);
+      expect(read.body.errors?.[0]).toMatchObject({ message: 'Invalid pageSize: expected Int', extensions: { field: 'pageSize' } });
+      expect(refused(await app.http.graphql(`query { users(pageSize: ${list(max + 1)}) { next } }`))).toBe(valueTooDeep);
+      expect(refused(await app.http.graphql(`query { users(pageSize: ${list(3000)}) { next } }`))).toBe(valueTooDeep);
+      // The input object is the value's first level, `variables` and the objects inside it the next ones.
+      expect((await app.http.graphql(preview(object(max - 1)))).status).toBe(200);
+      expect(refused(await app.http.graphql(preview(object(max))))).toBe(valueTooDeep);
+      expect(refused(await app.http.graphql(preview(object(2450))))).toBe(valueTooDeep);
+    });
+
+    it('list types and inline fragments are nesting too; brackets inside strings and comments are not', async () => {
+      expect(refused(await app.http.graphql(`query($p: ${list(max + 1).replace('1', 'Int')}) { users(pageSize: $p) { next } }`))).toBe(valueTooDeep);
+      const fragments = (levels: number) => `{ ${'... on Query { '.repeat(levels)}version${' }'.repeat(levels)} }`;
+      expect((await app.http.graphql(fragments(max - 1))).status).toBe(200);
+      expect(refused(await app.http.graphql(fragments(3000)))).toBe(`The document nests selection sets deeper than ${max} levels`);
+      const brackets = '['.repeat(max + 1);
+      const quoted = await app.http.graphql(`# ${brackets}\n mutation { previewEmailTemplate(templateKey: welcome, input: {variables: {a: "${brackets}", b: """${brackets}"""}}) { subject } }`);
+      expect(quoted.status).toBe(200);
+    });
+
+    it('a document that does not lex is the parser\'s to refuse, in its own words', async () => {
+      expect(refused(await app.http.graphql(`query { users(pageSize: "unterminated\n${list(max + 1)}) { next } }`))).toMatch(/^Syntax Error: Unterminated string/);
+      expect(refused(await app.http.graphql('{ version } }'))).toMatch(/^Syntax Error/);
+    });
   });
 
   it(`a document holds at most ${OPERATION_LIMITS.tokens} tokens: __typename aliases, which cost little each, cannot add up`, async () => {

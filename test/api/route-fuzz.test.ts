@@ -1013,6 +1013,18 @@ describe('hostile input on every row of the route table: a 4xx in the contractâ€
     expect(planned.some((request) => request.transport === 'graphql') || context.forms[0]!.method === 'GET').toBe(true);
   });
 
+  it('quotes an unknown query parameter as sent; `field` is its name, or the query string when the name is not one', async () => {
+    const cases: [string, string, string][] = [
+      ['?=1', 'Unknown query parameter ""', 'query'],
+      ['?a%22b=1', 'Unknown query parameter "a\\"b"', 'query'],
+      ['?a.b=1', 'Unknown query parameter "a.b"', 'query'],
+      ['?colour=1', 'Unknown query parameter "colour"', 'colour'],
+    ];
+    for (const [query, message, field] of cases) {
+      expect((await app.http.get(`/users${query}`)).body, query).toEqual({ code: 'validation_error', message, field });
+    }
+  });
+
   it('left every table as it was', async () => {
     expect(changedTables(initialState, await databaseState())).toEqual([]);
   });

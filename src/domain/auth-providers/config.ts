@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
-import { invalid } from '../../errors.ts';
+import { invalid, type GatehouseError } from '../../errors.ts';
 import { hostname } from '../domains/hostname.ts';
 import { isControlFree, isPlainText } from '../validate.ts';
 
@@ -189,6 +189,15 @@ function defaultOf(spec: Field, config: Config): unknown {
 }
 
 /**
+ * A key of `config` or `secrets` that the type does not define, quoted as JSON (an empty key, or one holding quotes or
+ * dots, reads unambiguously). `field` is its path when the key is a name, as every setting's is; else the object, since
+ * `config.` or `config.a.b` would name another path.
+ */
+function unknownKey(object: 'config' | 'secrets', key: string, problem: string): GatehouseError {
+  return invalid(/^[_A-Za-z]\w*$/.test(key) ? `${object}.${key}` : object, `${object} key ${JSON.stringify(key)} ${problem}`);
+}
+
+/**
  * A provider's whole `config`, from the fields given: unknown fields, fields that do not apply to this
  * configuration and missing required ones are 422 naming `config.<field>`; a field left out (or null) takes its
  * default. Fields are read in the table's order, so `provider` is known before the fields that depend on it.
@@ -200,7 +209,7 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
   const raw = given ?? {};
   const spec = AUTH_PROVIDER_SPECS[type];
   for (const key of Object.keys(raw)) {
-    if (!Object.hasOwn(spec.config, key)) throw invalid(`config.${key}`, `config.${key} is not a setting of ${type} providers`);
+    if (!Object.hasOwn(spec.config, key)) throw unknownKey('config', key, `is not a setting of ${type} providers`);
   }
   const config: Config = {};
   for (const [name, field] of Object.entries(spec.config)) {
@@ -244,9 +253,9 @@ export function mergeSecrets(
     }
   }
   for (const [name, value] of Object.entries(changes ?? {})) {
-    const path = `secrets.${name}`;
     const secret = spec[name];
-    if (secret === undefined) throw invalid(path, `${path} is not a secret of ${type} providers`);
+    if (secret === undefined) throw unknownKey('secrets', name, `is not a secret of ${type} providers`);
+    const path = `secrets.${name}`;
     if (secret.applies !== undefined && !secret.applies(config)) throw invalid(path, `${path} does not apply to this configuration`);
     if (value === null) {
       delete merged[name];
