@@ -1,4 +1,4 @@
-import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { SignJWT, createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { randomUUID } from 'node:crypto';
 import type { SigningAlg } from '../db/entities/signing-key.entity.ts';
 
@@ -64,4 +64,17 @@ export async function verifyAccessToken(token: string, publicJwks: JWK[], option
     requiredClaims: ['iss', 'sub', 'exp', 'iat'],
   });
   return payload;
+}
+
+/**
+ * The audience a JWT claims, read without verifying it: only to choose where to look next (src/oidc/session-application.ts
+ * picks a session cookie by it, then the OP verifies the token). Undefined for anything that is not a JWT with one audience.
+ */
+export function unverifiedAudience(token: string): string | undefined {
+  try {
+    const { aud } = decodeJwt(token);
+    return typeof aud === 'string' ? aud : undefined;
+  } catch {
+    return undefined;
+  }
 }

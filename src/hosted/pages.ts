@@ -549,5 +549,5 @@ export function renderPage(render: (nonce: string) => RenderedPage, formAction?:
 }
 
 /** An error page with its headers, for answers outside the hosted routes (the OP's, a surface's). */
-export const standaloneErrorPage = (look: PageLook, message: string, code?: string) =>
-  renderPage((nonce) => errorPage(look, nonce, message, code));
+export const standaloneErrorPage = (look: PageLook, message: string, code?: string, flow?: ErrorFlow) =>
+  renderPage((nonce) => errorPage(look, nonce, message, code, flow));

@@ -19,6 +19,7 @@ import { paceDevicePolling } from './device-polling.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { renderError } from './error-page.ts';
 import { refuseInvalidResourceBeforeConsuming, type ResourceServers } from './resource-indicators.ts';
+import { confirmationUrl, sessionCookieName } from './session-application.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
@@ -570,6 +571,16 @@ export class OidcProvider {
     const persist = provider.Session.prototype.persist;
     provider.Session.prototype.persist = async function (this: InstanceType<typeof provider.Session>) {
       return typeof this.exp === 'number' ? persist.call(this) : this.jti;
+    };
+    // Each application's browser session on a shared surface has a cookie of its own, and the logout confirmation's
+    // address says whose it is (src/oidc/session-application.ts).
+    const cookieName = provider.cookieName.bind(provider);
+    provider.cookieName = (type) => (type === 'session' ? sessionCookieName(cookieName(type)) : cookieName(type));
+    const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<KoaContextWithOIDC['oidc'], 'urlFor'> } }).OIDCContext;
+    const urlFor = context.urlFor;
+    context.urlFor = function (this: KoaContextWithOIDC['oidc'], name, options) {
+      const url = urlFor.call(this, name, options);
+      return name === 'end_session_confirm' ? confirmationUrl(url) : url;
     };
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
     const callback = provider.callback();

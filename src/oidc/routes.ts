@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
-import { SECURITY_HEADERS } from '../hosted/pages.ts';
+import { PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../hosted/pages.ts';
 import { resolveTarget } from '../hosted/sign-in.ts';
 import { authorizationRefusal } from '../hosted/surface-gate.ts';
 import type { SignInThrottle } from '../hosted/throttle.ts';
 import { currentRequestLog } from '../log.ts';
 import type { Services } from '../services.ts';
 import { OIDC_PATHS } from './provider.ts';
+import { LOGOUT_NAMES_NO_APPLICATION, logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
 /**
  * The OP's routes and the methods it answers on each; everything else on these paths is 405 with `Allow`
@@ -105,7 +106,12 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
       if (refusal !== undefined) return reply.status(refusal.status).headers(refusal.headers).type('text/html; charset=utf-8').send(refusal.html);
     }
     if (surface === null) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
-    const { handle } = await oidc.get(surface);
+    const opUrl = new URL(request.raw.url!.slice(surface.kind === 'tenant_path' ? surface.mountPath.length : 0), origin);
+    if (surface.kind !== 'domain' && logoutNamesNoApplication(request.method, opUrl)) {
+      const page = standaloneErrorPage(PLAIN_LOOK, LOGOUT_NAMES_NO_APPLICATION, undefined, 'sign_out');
+      return reply.status(400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
+    }
+    const { provider, handle } = await oidc.get(surface);
     reply.hijack();
     // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always the issuer's
     // (PUBLIC_URL's, or the verified domain's), never what the client claims.
@@ -123,7 +129,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
-    await handle(raw, reply.raw);
+    const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, request.method, opUrl);
+    await withSessionOf(application, () => handle(raw, reply.raw));
   };
 
   /**

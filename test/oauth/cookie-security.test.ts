@@ -82,8 +82,8 @@ describe('an https PUBLIC_URL', () => {
     const names = new Set(setCookies.map((line) => line.slice(0, line.indexOf('='))));
     for (const name of names) expect(name, name).toMatch(/^__(Host|Secure)-/);
     for (const line of setCookies) expect(line.toLowerCase(), line).toContain('; secure');
-    // __Host-: the session, at the path / of this host alone (no Domain).
-    const session = cookieLines('__Host-_session');
+    // __Host-: the application's session, at the path / of this host alone (no Domain).
+    const session = cookieLines(`__Host-_session.${app.root.applicationId}`);
     expect(session.length).toBeGreaterThan(0);
     for (const attributes of session) {
       expect(attributes).toContain('path=/');

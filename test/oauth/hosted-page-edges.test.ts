@@ -171,19 +171,22 @@ describe('oidc-provider’s self-submitting forms', () => {
     expectSelfSubmittingForm(again.start, "'self' https://app.example");
   });
 
-  it('a logout without a session: the sign-out form posts to the OP, which may redirect to the post-logout URI only', async () => {
+  it('a logout without a session: the sign-out form posts to the OP, which may redirect to the post-logout URI only; naming no client, it is refused', async () => {
     const jar = new CookieJar();
+    // Naming no client, the service's sign-in page cannot tell whose session to end: refused on a page of its own.
     const bare = await jar.visit(`${issuer}/oauth2/logout`);
-    expect(readForm(bare.url, bare.body).action).toBe(`${issuer}/oauth2/logout/confirm`);
-    expectSelfSubmittingForm(bare, "'self'");
+    expect(bare.status).toBe(400);
+    expect(bare.body).toContain('<h1>Sign-out is not possible</h1>');
 
     const clientId = config.clientMetadata().client_id;
     const named = await jar.visit(`${issuer}/oauth2/logout?client_id=${clientId}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}&state=s`);
     expectSelfSubmittingForm(named, "'self' https://app.example");
     const done = await jar.submit(named, {});
     expect(done.location).toBe(`${POST_LOGOUT_URI}?state=s`);
-    // Without a client the OP ignores the URI: no origin of it is allowed either.
+    // Without a client the URI is never followed: the request is refused before the OP reads it.
     const unnamed = await jar.visit(`${issuer}/oauth2/logout?post_logout_redirect_uri=${encodeURIComponent('https://elsewhere.example/')}`);
-    expectSelfSubmittingForm(unnamed, "'self'");
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.location).toBeUndefined();
+    expect(unnamed.headers.get('content-security-policy')).not.toContain('elsewhere.example');
   });
 });

@@ -183,7 +183,7 @@ describe('shared pool', () => {
     const switched = await toInitech.jar.submit(bobAgain, { email: 'ines@example.com', password: PASSWORD });
     expect(switched.status, switched.body).toBe(303);
     const signOut = await toInitech.jar.visit(switched.location!);
-    expect(readForm(signOut.url, signOut.body).action).toBe(`${issuer}/oauth2/logout/confirm`);
+    expect(readForm(signOut.url, signOut.body).action).toBe(`${issuer}/oauth2/logout/confirm?app=${app.root.applicationId}`);
     // Its script by hash; its POST leads through the OP back to the client (browsers check form-action on each hop).
     const csp = signOut.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/^default-src 'none';script-src 'sha256-[\w+/=]+';form-action 'self' https:\/\/app\.example;/);
@@ -344,7 +344,7 @@ describe('isolated pools', () => {
     expect(signOut.status).toBe(200);
     expect(signOut.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const signOutForm = readForm(signOut.url, signOut.body);
-    expect(signOutForm.action).toBe(`${issuer}/oauth2/logout/confirm`);
+    expect(signOutForm.action).toBe(`${issuer}/oauth2/logout/confirm?app=${another.applicationId}`);
     expect(signOutForm.fields).toMatchObject({ logout: 'yes' });
     const resumed = await toSouth.jar.submit(signOut, {});
     expect(await redeem(config, toSouth, resumed)).toMatchObject({ sub: erinSouth, app_id: another.applicationId, tenant_id: south });

@@ -79,7 +79,8 @@ describe('RP-initiated logout', () => {
     expect(confirm.body).toContain('<p>Leave &#60;Acme&#62; now?</p>');
     expect(confirm.body).not.toMatch(/<script|oidc-provider/);
     const form = readForm(confirm.url, confirm.body);
-    expect(form.action).toBe(`${issuer}/oauth2/logout/confirm`);
+    // The confirmation names whose session it ends (src/oidc/session-application.ts).
+    expect(form.action).toBe(`${issuer}/oauth2/logout/confirm?app=${app.root.applicationId}`);
     expect(Object.keys(form.fields)).toEqual(['xsrf']);
 
     const done = await jar.submit(confirm, { logout: 'yes' });
@@ -119,14 +120,19 @@ describe('RP-initiated logout', () => {
     expect((await startAuthorization(jar)).start.location).toMatch(/^https:\/\/app\.example\/callback\?code=/);
   });
 
-  it('without a post-logout URI the signed-out page is shown; a logout naming no client has the plain look', async () => {
+  it('a logout naming no client is refused and ends nothing; without a post-logout URI the signed-out page is shown', async () => {
     const jar = new CookieJar();
     await signIn(jar);
-    const confirm = await jar.visit(`${issuer}/oauth2/logout`);
+    // The service's sign-in page serves every application: which session to end, it cannot tell.
+    const refused = await jar.visit(`${issuer}/oauth2/logout`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('<h1>Sign-out is not possible</h1>');
+    expect(refused.body).toContain('neither client_id nor id_token_hint');
+    expect(refused.body).toContain(PLAIN_LOOK);
+    expect((await startAuthorization(jar)).start.location).toMatch(/^https:\/\/app\.example\/callback\?code=/);
+    const confirm = await jar.visit(`${issuer}/oauth2/logout?client_id=${client.clientId}`);
     expect(confirm.status).toBe(200);
-    expect(confirm.body).toContain(PLAIN_LOOK);
-    // The whole session of the sign-in page ends, and the page says so.
-    expect(confirm.body).toContain('You will also be signed out of the other applications you signed in to on this sign-in page.');
+    expect(confirm.body).toContain(ACME_LOOK);
     expect(confirm.headers.get('content-security-policy')).toContain("form-action 'self';");
     const done = await jar.submit(confirm, { logout: 'yes' });
     expect(done.location).toBe(`${issuer}/oauth2/logout/success`);

@@ -1,0 +1,87 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type Provider from 'oidc-provider';
+import { unverifiedAudience } from '../auth/jwt.ts';
+import { isUuid } from '../ids.ts';
+import { gatehouseData } from './clients.ts';
+import { OIDC_PATHS } from './provider.ts';
+
+/**
+ * Whose browser session an OP request uses. The service's surface and a tenant path by slug serve every application
+ * (another customer's too), and oidc-provider keeps one session, one account, per cookie: a sign-in to another
+ * application would switch that account, signing the user out of the first one and revoking its grants. So on those
+ * surfaces each application's session has a cookie of its own (`_session.{application id}`), chosen from the request's
+ * client before the OP reads the session:
+ * - the authorization request names its client (`client_id`), and its resume step its interaction, which names it;
+ * - a logout names it (`client_id`, or the audience of `id_token_hint`), and its confirmation carries the application
+ *   in its address (`?app=`, added wherever the OP writes that address: the logout page's form, and the sign-out an
+ *   account switch within one application posts).
+ * The device pages keep the plain cookie: the device's client is known only once its code is typed, after the page's
+ * session has been read. A logout naming no client cannot say which session to end, so on those surfaces it is refused
+ * (logoutNamesNoApplication) rather than answered "signed out" with every session still standing. A custom domain
+ * serves one application, and its host keeps its cookies apart already.
+ */
+const current = new AsyncLocalStorage<string | undefined>();
+
+/** The query parameter of the logout confirmation's address that names the session's application. */
+const APPLICATION_PARAMETER = 'app';
+
+/** Runs `handle` (the OP answering a request) with the session of `applicationId` (undefined: the plain one). */
+export function withSessionOf<T>(applicationId: string | undefined, handle: () => Promise<T>): Promise<T> {
+  return current.run(applicationId, handle);
+}
+
+/** The session cookie's name for the request being answered: `base` for no application. */
+export function sessionCookieName(base: string): string {
+  const applicationId = current.getStore();
+  return applicationId === undefined ? base : `${base}.${applicationId}`;
+}
+
+/** The logout confirmation's address for the request being answered: `url`, naming the session's application. */
+export function confirmationUrl(url: string): string {
+  const applicationId = current.getStore();
+  return applicationId === undefined ? url : `${url}?${APPLICATION_PARAMETER}=${applicationId}`;
+}
+
+/** The interaction an authorization request's resume step (`/oauth2/authorize/{uid}`) names, if `path` is one. */
+function resumedInteraction(path: string): string | undefined {
+  const prefix = `${OIDC_PATHS.authorization}/`;
+  const uid = path.startsWith(prefix) ? path.slice(prefix.length) : '';
+  return /^[\w-]+$/.test(uid) ? uid : undefined;
+}
+
+/**
+ * The application whose session a request to `url` (the OP's own path, below the surface's mount) uses, or undefined for
+ * the plain session. Clients and interactions are read through the surface's OP, as it reads them itself: an unknown
+ * one (or another surface's) names nothing, and the OP then refuses the request as it would have.
+ */
+export async function sessionApplicationOf(provider: Provider, method: string, { pathname: path, searchParams: query }: URL): Promise<string | undefined> {
+  const applicationOf = async (clientId: string | null | undefined) => {
+    if (typeof clientId !== 'string' || !isUuid(clientId)) return undefined;
+    return gatehouseData(await provider.Client.find(clientId))?.applicationId;
+  };
+  if (method === 'GET' && path === OIDC_PATHS.authorization) return applicationOf(query.get('client_id'));
+  const resumed = method === 'GET' ? resumedInteraction(path) : undefined;
+  if (resumed !== undefined) {
+    const interaction = await provider.Interaction.find(resumed);
+    return applicationOf(interaction?.params['client_id'] as string | undefined);
+  }
+  if (method === 'GET' && path === OIDC_PATHS.end_session) {
+    const hint = query.get('id_token_hint');
+    return applicationOf(query.get('client_id') ?? (hint === null ? undefined : unverifiedAudience(hint)));
+  }
+  if (method === 'POST' && path === `${OIDC_PATHS.end_session}/confirm`) {
+    const applicationId = query.get(APPLICATION_PARAMETER);
+    return applicationId !== null && isUuid(applicationId) ? applicationId : undefined;
+  }
+  return undefined;
+}
+
+/** What a logout naming no client is told (logoutNamesNoApplication). */
+export const LOGOUT_NAMES_NO_APPLICATION =
+  'This sign-out request does not say which application to sign out of (it has neither client_id nor id_token_hint). Sign out from within the application.';
+
+/** A logout (RP-initiated) naming no client: on a surface that serves several applications, it is refused. */
+export function logoutNamesNoApplication(method: string, { pathname, searchParams }: URL): boolean {
+  const named = (name: string) => (searchParams.get(name) ?? '') !== '';
+  return method === 'GET' && pathname === OIDC_PATHS.end_session && !named('client_id') && !named('id_token_hint');
+}
