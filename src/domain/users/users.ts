@@ -66,9 +66,22 @@ async function acceptablePassword(scope: Scope, poolTenant: string | null, passw
   return password;
 }
 
+/**
+ * A new password, hashed before the write transaction opens: Argon2id takes tens of milliseconds, too long to hold a
+ * transaction (its row locks, and on the embedded database every other connection) open for. The pool's policy is
+ * checked inside it (acceptedHash), where the pool cannot change.
+ */
+interface HashedPassword {
+  readonly password: string;
+  readonly hash: string;
+}
+
+const hashedPassword = async (password: string): Promise<HashedPassword> => ({ password, hash: await hashPassword(password) });
+
 /** The hash of a password the pool's policy accepts (see acceptablePassword). */
-async function passwordHashFor(scope: Scope, poolId: string, password: string): Promise<string> {
-  return hashPassword(await acceptablePassword(scope, poolTenantOf(poolId), password));
+async function acceptedHash(scope: Scope, poolId: string, { password, hash }: HashedPassword): Promise<string> {
+  await acceptablePassword(scope, poolTenantOf(poolId), password);
+  return hash;
 }
 
 const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
@@ -110,6 +123,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   const email = emailAddress('email', input.email);
   const name = input.name == null ? null : displayName('name', input.name);
   const tenantId = await targetTenant(scope, input.tenantId);
+  const password = input.password == null ? null : await hashedPassword(input.password);
   return uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const poolId = poolFor(await tx.application(), tenantId);
@@ -124,7 +138,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         name,
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
-        passwordHash: input.password == null ? null : await passwordHashFor(tx, poolId, input.password),
+        passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
       });
       recordAudit(tx.em, tx, { action: 'user.create', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       return user;
@@ -187,13 +201,14 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   scope.require('users:write');
   const email = nonNull(input.email, 'email');
   const name = input.name === undefined ? undefined : input.name === null ? null : displayName('name', input.name);
-  const password = nonNull(input.password, 'password');
+  const newPassword = nonNull(input.password, 'password');
   const requestedTenants = nonNull(input.tenantIds, 'tenantIds');
   const newEmail = email === undefined ? undefined : emailAddress('email', email);
   // Memberships of other tenants are not a tenant's business.
   if (requestedTenants !== undefined && scope.tenantId !== null) {
     throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
   }
+  const password = newPassword === undefined ? undefined : await hashedPassword(newPassword);
   const updated = await uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const held = requestedTenants === undefined ? null : await holdRequestedTenants(tx, requestedTenants);
@@ -210,7 +225,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.emailNormalized = normalizeEmail(newEmail);
       }
       if (name !== undefined) user.name = name;
-      if (password !== undefined) user.passwordHash = await passwordHashFor(tx, user.poolId, password);
+      if (password !== undefined) user.passwordHash = await acceptedHash(tx, user.poolId, password);
       recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
     }),
