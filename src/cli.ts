@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
-import { EmbeddedDatabaseInUse, openEmbeddedDatabase, readEmbeddedLock } from './db/embedded.ts';
+import { EmbeddedDatabaseInUse, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from './db/embedded.ts';
 import { openDatabase, type Database } from './db/orm.ts';
 import { bootstrap } from './domain/bootstrap.ts';
 
@@ -47,8 +47,9 @@ const OWNER_WAIT_MS = 120_000;
 
 /**
  * With the embedded database, commands go through the running instance's socket when one owns the data directory
- * (PGlite allows one process), and open the directory themselves when nobody does. While its owner has not published
- * a socket (a server starting, another command) they wait for it, and refuse after OWNER_WAIT_MS: never open it too.
+ * (PGlite allows one process), one command at a time (takeCommandConnection), and open the directory themselves when
+ * nobody does. While its owner has not published a socket (a server starting, another command), or another command
+ * uses the socket, they wait, and refuse after OWNER_WAIT_MS: never open it too.
  */
 async function openForCommand(config: Config): Promise<{ database: Database; close: () => Promise<void> }> {
   if (config.databaseUrl !== undefined) {
@@ -56,12 +57,28 @@ async function openForCommand(config: Config): Promise<{ database: Database; clo
     return { database, close: () => database.close() };
   }
   const deadline = Date.now() + OWNER_WAIT_MS;
-  let waiting = false;
+  let waitingFor: number | undefined;
+  const wait = async (holder: EmbeddedLock, what: string) => {
+    if (holder.pid === undefined || Date.now() >= deadline) throw new EmbeddedDatabaseInUse(config.dataDir, holder);
+    if (waitingFor !== holder.pid) process.stderr.write(`gatehouse: waiting for process ${holder.pid}, which ${what}\n`);
+    waitingFor = holder.pid;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  };
   for (;;) {
     const owner = await readEmbeddedLock(config.dataDir);
     if (owner?.url !== undefined) {
-      const database = await openDatabase(config, { url: owner.url, poolMax: 1 });
-      return { database, close: () => database.close() };
+      const connection = await takeCommandConnection(config.dataDir);
+      if ('holder' in connection) {
+        await wait(connection.holder, `runs a command on the embedded database in ${config.dataDir}`);
+        continue;
+      }
+      try {
+        const database = await openDatabase(config, { url: owner.url, poolMax: 1 });
+        return { database, close: () => database.close().finally(connection.release) };
+      } catch (error) {
+        await connection.release();
+        throw error;
+      }
     }
     if (owner === undefined) {
       let embedded;
@@ -81,10 +98,7 @@ async function openForCommand(config: Config): Promise<{ database: Database; clo
         throw error;
       }
     }
-    if (owner.pid === undefined || Date.now() >= deadline) throw new EmbeddedDatabaseInUse(config.dataDir, owner);
-    if (!waiting) process.stderr.write(`gatehouse: waiting for process ${owner.pid}, which holds the embedded database in ${config.dataDir}\n`);
-    waiting = true;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await wait(owner, `holds the embedded database in ${config.dataDir}`);
   }
 }
 

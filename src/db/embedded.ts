@@ -177,22 +177,43 @@ async function breakStaleLock(lockPath: string, staleText: string): Promise<void
   }
 }
 
-async function acquireLock(dataDir: string): Promise<string> {
-  const lockPath = join(dataDir, LOCK_FILE);
+/** One go at taking the lock at `lockPath` (a stale one is broken): taken, or the lock of the process holding it. */
+async function takeLock(lockPath: string): Promise<{ readonly taken: true } | { readonly taken: false; readonly holder: EmbeddedLock }> {
   const started = await processStartTime(process.pid);
   const content = JSON.stringify({ pid: process.pid, ...(started === undefined ? {} : { started }) } satisfies EmbeddedLock);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     if (!heldHere.has(lockPath) && (await createLock(lockPath, content))) {
       heldHere.add(lockPath);
-      return lockPath;
+      return { taken: true };
     }
     const found = await inspectLock(lockPath);
-    if (found.state === 'held') throw new EmbeddedDatabaseInUse(dataDir, found.lock);
+    if (found.state === 'held') return { taken: false, holder: found.lock };
     if (found.state === 'stale') await breakStaleLock(lockPath, found.text);
   }
-  // Lost every round to other processes starting on the same directory.
-  const owner = await readEmbeddedLock(dataDir);
-  throw new EmbeddedDatabaseInUse(dataDir, owner ?? { pid: undefined });
+  // Lost every round to other processes taking it at the same moment.
+  const found = await inspectLock(lockPath);
+  return { taken: false, holder: found.state === 'held' ? found.lock : { pid: undefined } };
+}
+
+async function acquireLock(dataDir: string): Promise<string> {
+  const lockPath = join(dataDir, LOCK_FILE);
+  const outcome = await takeLock(lockPath);
+  if (!outcome.taken) throw new EmbeddedDatabaseInUse(dataDir, outcome.holder);
+  return lockPath;
+}
+
+/**
+ * The socket connection the server leaves free (EMBEDDED_SERVER_POOL) serves one `gatehouse` command at a time: a
+ * command going through the owner's socket holds this lock, and another waits for it. Two at once took that one
+ * connection together, and the socket answered the later one "Too many connections" (the command crashed: EPIPE).
+ */
+const COMMAND_LOCK_FILE = 'gatehouse-command.lock';
+
+/** The command connection of `dataDir`'s owner: its release, or the lock of the command process holding it. */
+export async function takeCommandConnection(dataDir: string): Promise<{ readonly release: () => Promise<void> } | { readonly holder: EmbeddedLock }> {
+  const lockPath = join(dataDir, COMMAND_LOCK_FILE);
+  const outcome = await takeLock(lockPath);
+  return outcome.taken ? { release: () => releaseLock(lockPath) } : { holder: outcome.holder };
 }
 
 async function releaseLock(lockPath: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +104,40 @@ describe('gatehouse CLI on the embedded database', () => {
     const rotated = await run(['rotate-signing-key', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(JSON.parse(rotated.stdout)).toEqual({ kids: { ES256: expect.any(String), RS256: expect.any(String) } });
+  });
+
+  it('commands at once through the socket take turns on its one free connection, and all succeed', async () => {
+    const results = await Promise.all([
+      run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir }),
+      run(['rotate-signing-key', '--json'], { GATEHOUSE_DATA_DIR: dataDir }),
+      run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir }),
+    ]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('a command waits while another holds the socket’s command connection, then goes through', async () => {
+    // A command holding it: this test process, alive, as the lock names it.
+    const lock = join(dataDir, 'gatehouse-command.lock');
+    await writeFile(lock, JSON.stringify({ pid: process.pid }), { mode: 0o600 });
+    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), 'bootstrap', '--json'], {
+      env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir },
+      cwd: root,
+    });
+    let stderr = '';
+    let stdout = '';
+    const waiting = new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes(`gatehouse: waiting for process ${process.pid}, which runs a command on the embedded database in ${dataDir}`)) resolve();
+      }),
+    );
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waiting;
+    expect(child.exitCode).toBeNull();
+    await rm(lock);
+    expect(await exited, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ apiKey: expect.any(String) });
   });
 
   it('a second server on the same data directory refuses to start', async () => {
