@@ -10,7 +10,7 @@ import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
-import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
+import { GatehouseError, INTERNAL_ERROR, invalid, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
@@ -321,6 +321,24 @@ function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefi
  * Whether a GraphQL request (its JSON body) runs a mutation. Parsed here only when `Idempotency-Key` may apply; a
  * request that does not parse, or names no operation of its document, runs nothing: Apollo answers it.
  */
+/** What each member of a /graphql request body must be, when present (GraphQL over HTTP: the POST body). */
+const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) => boolean; readonly shape: string }>> = {
+  query: { is: (value) => typeof value === 'string', shape: 'a string' },
+  operationName: { is: (value) => value === null || typeof value === 'string', shape: 'a string or null' },
+  variables: { is: (value) => value === null || (typeof value === 'object' && !Array.isArray(value)), shape: 'a JSON object or null' },
+};
+
+/**
+ * A /graphql body whose members have the wrong type is refused with the member as `field`, as any other refused
+ * input: Apollo's own refusals name none. A body that is no object (none, a batch) is left to Apollo.
+ */
+function refuseMalformedRequest(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  for (const [name, { is, shape }] of Object.entries(REQUEST_MEMBERS)) {
+    if (name in body && !is((body as Record<string, unknown>)[name])) throw invalid(name, `${name} must be ${shape}`);
+  }
+}
+
 /**
  * Whether a /graphql request runs a mutation (which takes an Idempotency-Key). Its document is read under the limits
  * of client documents first: one nested too deep is refused here (a GatehouseError), before Apollo's parser, which
@@ -349,6 +367,7 @@ async function handleGraphQL(
   let idempotencyKey: string | undefined;
   try {
     context = await contextFor(request);
+    refuseMalformedRequest(request.body);
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
     if (runsMutation(request.body)) idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
   } catch (error) {

@@ -118,6 +118,16 @@ describe('GraphQL refusals', () => {
       const response = await app.http.request('POST', '/graphql', { body });
       expect(refusal(response), label).toMatchObject({ status: 422, code: 'validation_error' });
     }
+    // A member of the wrong type names itself, as any refused input does.
+    for (const [field, body] of [
+      ['query', { query: 5 }],
+      ['variables', { query: '{ version }', variables: 'x' }],
+      ['variables', { query: '{ version }', variables: [1] }],
+      ['operationName', { query: '{ version }', operationName: 7 }],
+    ] as const) {
+      const response = await app.http.request('POST', '/graphql', { body });
+      expect(refusal(response), JSON.stringify(body)).toMatchObject({ status: 422, code: 'validation_error', field });
+    }
     // No Content-Type: a browser could send it cross-site without a preflight, so Apollo refuses it unexecuted.
     const bare = await app.http.request('POST', '/graphql');
     expect(refusal(bare)).toMatchObject({ status: 422, code: 'validation_error', message: expect.stringContaining('Cross-Site Request Forgery') });
