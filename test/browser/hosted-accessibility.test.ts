@@ -1,6 +1,4 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +6,7 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { contrastRatio, DEFAULT_COPY, deviceCodePage, deviceConfirmPage, loginPage, PLAIN_LOOK, signupPage, type PageLook, type RenderedPage } from '../../src/hosted/pages.ts';
 import { POLICY_DEFAULTS } from '../../src/domain/policies/definitions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
@@ -37,7 +35,7 @@ const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 const APPLICATION_COLORS = { primary: '#facc15', background: '#fefce8', text: '#ca8a04' };
 const TENANT_COLORS = { primary: '#38bdf8', background: '#0f172a', text: '#475569' };
 
-let callbackServer: Server;
+let callback: ClientCallback;
 let REDIRECT_URI: string;
 let app: TestApp;
 let issuer: string;
@@ -89,9 +87,8 @@ async function seedUsers(application: BootstrapResult, tenants: readonly string[
 }
 
 beforeAll(async () => {
-  callbackServer = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('back at the client'));
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  REDIRECT_URI = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+  callback = await startClientCallback();
+  REDIRECT_URI = callback.redirectUri;
   app = await startTestApp({}, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
 
@@ -119,7 +116,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  await new Promise((resolve) => callbackServer?.close(resolve));
+  await callback?.close();
 });
 
 /** What a page state must be, beyond axe's rules. */

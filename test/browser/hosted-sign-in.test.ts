@@ -1,11 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 
@@ -13,10 +11,8 @@ import { authorizationRequest, createTestClient, decodeJwt, discover } from '../
  * A real browser (Debian's Chromium through playwright-core) signs one user in through the hosted page, once for
  * each of two tenants of one application, and sees each tenant's branding. Screenshots: test-results/hosted-*.png.
  */
-/** The client's callback: a tiny server of the test on another port, so the browser really leaves the service. */
-let callbackServer: Server;
+let clientSide: ClientCallback;
 let REDIRECT_URI: string;
-const callbacks: URL[] = [];
 const PASSWORD = 'Correct-Horse-9';
 
 let app: TestApp;
@@ -28,12 +24,8 @@ let userId: string;
 const tenants: Record<string, { id: string; primary: string; title: string; submit: string }> = {};
 
 beforeAll(async () => {
-  callbackServer = createServer((request, response) => {
-    callbacks.push(new URL(request.url ?? '/', REDIRECT_URI));
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('signed in');
-  });
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  REDIRECT_URI = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+  clientSide = await startClientCallback();
+  REDIRECT_URI = clientSide.redirectUri;
   app = await startTestApp({}, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
   managementApi = `${issuer}/api/v1`;
@@ -62,7 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  await new Promise((resolve) => callbackServer?.close(resolve));
+  await clientSide?.close();
 });
 
 /** The client's redirect URI and the management API as the resource (known once the app runs). */
@@ -101,9 +93,9 @@ describe('hosted sign-in in Chromium', () => {
 
         // The form POST, then the 303s through the OP to the client (CSP form-action must allow each hop).
         await Promise.all([page.waitForURL(`${REDIRECT_URI}**`), button.click()]);
-        expect(await page.textContent('body')).toBe('signed in');
+        expect(await page.textContent('body')).toBe('back at the client');
         const callback = new URL(page.url());
-        expect(callbacks.map(String)).toContain(callback.href);
+        expect(clientSide.received.map(String)).toContain(callback.href);
         expect(callback.searchParams.get('state')).toBe(state);
         const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: managementApi });
         expect(decodeJwt(tokens.access_token).payload).toMatchObject({ sub: userId, tenant_id: tenant.id });

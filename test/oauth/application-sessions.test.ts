@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient } from '../support/oauth.ts';
+import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
 /**
  * The service's sign-in page serves every application (every customer's): one browser signed in to two of them keeps
@@ -35,17 +34,7 @@ async function customer(application: BootstrapResult, email: string): Promise<Cu
 
 /** An authorization request of `of`'s client for a code, in `jar`: the browser's first answer. */
 function authorize(jar: CookieJar, of: Customer, parameters: Record<string, string> = {}): Promise<Visit> {
-  const url = new URL(`${issuer}/oauth2/authorize`);
-  url.search = new URLSearchParams({
-    client_id: of.clientId,
-    response_type: 'code',
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
-    code_challenge_method: 'S256',
-    ...parameters,
-  }).toString();
-  return jar.visit(url.href);
+  return jar.visit(codeAuthorizationUrl(issuer, of.clientId, REDIRECT_URI, parameters));
 }
 
 /** Signs `of`'s user in through the hosted form; true when the client gets its code. */
@@ -55,6 +44,14 @@ async function signIn(jar: CookieJar, of: Customer): Promise<boolean> {
   expect(page.body).toContain('name="password"');
   const out = await jar.followOut(await jar.submit(page, { email: of.email, password: PASSWORD }), issuer);
   return out.searchParams.get('code') !== null;
+}
+
+/** A browser signed in to both applications' users. */
+async function signedInToBoth(acme: Customer, globex: Customer): Promise<CookieJar> {
+  const jar = new CookieJar();
+  expect(await signIn(jar, acme)).toBe(true);
+  expect(await signIn(jar, globex)).toBe(true);
+  return jar;
 }
 
 /** `prompt=none`: the code when the browser's session for `of` stands, else the OIDC error. */
@@ -86,9 +83,7 @@ describe('one browser, two applications on the service’s sign-in page', () => 
 
   it('signing out of one application leaves the other signed in', async () => {
     const [acme, globex] = customers as [Customer, Customer];
-    const jar = new CookieJar();
-    expect(await signIn(jar, acme)).toBe(true);
-    expect(await signIn(jar, globex)).toBe(true);
+    const jar = await signedInToBoth(acme, globex);
     const confirm = await jar.visit(`${issuer}/oauth2/logout?client_id=${globex.clientId}`);
     expect(confirm.status).toBe(200);
     // The page says what ends: this application's session on this sign-in page.
@@ -101,9 +96,7 @@ describe('one browser, two applications on the service’s sign-in page', () => 
 
   it('a confirmation naming another application’s session ends nothing', async () => {
     const [acme, globex] = customers as [Customer, Customer];
-    const jar = new CookieJar();
-    expect(await signIn(jar, acme)).toBe(true);
-    expect(await signIn(jar, globex)).toBe(true);
+    const jar = await signedInToBoth(acme, globex);
     const confirm = await jar.visit(`${issuer}/oauth2/logout?client_id=${globex.clientId}`);
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.body)?.[1];
     expect(xsrf).toBeDefined();

@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
-import { createTestClient } from '../support/oauth.ts';
+import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
 /**
  * Behind an https PUBLIC_URL every answer asks browsers to keep to https (HSTS), and the OP's cookies carry the
@@ -62,16 +61,7 @@ describe('an https PUBLIC_URL', () => {
     expect((await app.http.post('/users', { email: 'ada@example.com', password: PASSWORD, tenantId })).status).toBe(201);
     setCookies.length = 0;
     const jar = new CookieJar(recordingFetch(app.baseUrl));
-    const url = new URL(`${ISSUER}/oauth2/authorize`);
-    url.search = new URLSearchParams({
-      client_id: clientId,
-      response_type: 'code',
-      redirect_uri: REDIRECT_URI,
-      scope: 'openid',
-      code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
-      code_challenge_method: 'S256',
-    }).toString();
-    const start = await jar.visit(url.href);
+    const start = await jar.visit(codeAuthorizationUrl(ISSUER, clientId, REDIRECT_URI));
     const uid = /\/interaction\/([^/?]+)$/.exec(start.location ?? '')?.[1];
     expect(uid, `${start.status} ${start.body.slice(0, 300)}`).toBeDefined();
     const page = await jar.visit(start.location!);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/oidc/error-page.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createTestClient } from '../support/oauth.ts';
+import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
 const REDIRECT_URI = 'https://app.example/callback';
 
@@ -16,19 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-function authorizeUrl(redirectUri: string): string {
-  const url = new URL(`${issuer}/oauth2/authorize`);
-  url.search = new URLSearchParams({
-    client_id: clientId,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-    state: 'xyz',
-  }).toString();
-  return url.href;
-}
+const authorizeUrl = (redirectUri: string) =>
+  codeAuthorizationUrl(issuer, clientId, redirectUri, { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', state: 'xyz' });
 
 describe("the OP's error page", () => {
   it.each([

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { generateClientSecret } from '../../src/auth/client-secrets.ts';
 import { signJwt } from '../../src/auth/jwt.ts';
 import { OAuthClient, type ClientAuthMethod, type OAuthClientType } from '../../src/db/entities/oauth-client.entity.ts';
@@ -251,4 +252,22 @@ export async function startAuthorization(
   const start = await jar.visit(url.href);
   const page = start.location?.startsWith(`${url.origin}/interaction/`) === true ? await jar.visit(start.location) : start;
   return { jar, verifier, state, start, page };
+}
+
+/**
+ * A code + PKCE S256 authorization URL at `issuer`, built without discovery (a fresh challenge, scope `openid`);
+ * `parameters` add or override.
+ */
+export function codeAuthorizationUrl(issuer: string, clientId: string, redirectUri: string, parameters: Record<string, string> = {}): string {
+  const url = new URL(`${issuer}/oauth2/authorize`);
+  url.search = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
+    code_challenge_method: 'S256',
+    ...parameters,
+  }).toString();
+  return url.href;
 }
