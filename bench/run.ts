@@ -130,9 +130,28 @@ async function throughput(workers: number): Promise<ServiceRun> {
   }
 }
 
+/**
+ * The users page of a single process whose read cache is off (READ_CACHE_MS=0): every request reads its page from
+ * PostgreSQL and runs the operation, as a question asked for the first time does, or one asked after its users changed.
+ */
+async function usersUncached(): Promise<LoadFigures> {
+  const database = await createTestDatabase();
+  if (database.databaseUrl === undefined) throw new Error('the bench needs a PostgreSQL server');
+  const service = await startServiceProcess(database.databaseUrl, 1, { READ_CACHE_MS: '0' });
+  try {
+    const target = await seed(service);
+    const users: BenchRequest = { path: target.path, headers: { 'x-api-key': service.apiKey } };
+    await load(service, 'warm-up', users, 2);
+    return await load(service, `${target.label}, read cache off`, users);
+  } finally {
+    await service.stop();
+    await database.drop();
+  }
+}
+
 const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
 
-function report(runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthStatementCounts) {
+function report(runs: ServiceRun[], uncached: LoadFigures, statements: StatementCounts[], oauth: OAuthStatementCounts) {
   const out: string[] = [];
   const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
   const redis = new URL(process.env['REDIS_URL'] ?? '');
@@ -143,18 +162,23 @@ function report(runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthS
       `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route; load average before the run ${LOAD_BEFORE}`,
     '',
   );
-  const loadWidths = [44, 10, 9, 8, 8, 9, 8, 14];
+  const loadWidths = [60, 10, 9, 8, 8, 9, 8, 14];
+  const loadRow = (f: LoadFigures, workers: number) =>
+    row([f.label, serviceLabel(workers), f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths);
   out.push(row(['route', 'service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'CPU ms/request'], loadWidths));
   // Each route's rows side by side: one process, then the cluster.
   for (let i = 0; i < (runs[0]?.figures.length ?? 0); i += 1) {
     for (const run of runs) {
       const f = run.figures[i];
-      if (f !== undefined) out.push(row([f.label, serviceLabel(run.workers), f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths));
+      if (f !== undefined) out.push(loadRow(f, run.workers));
     }
+    if (i === 1) out.push(loadRow(uncached, 1));
   }
   const grants = runs.map(({ workers, figures: [bare, , grant] }) =>
     bare === undefined || grant === undefined ? '' : `${serviceLabel(workers)} ${grant.rps.toFixed(0)}/s (${percent(grant.rps, bare.rps)} of its bare route)`,
   );
+  const pages = runs.map(({ workers, figures: [, users] }) => (users === undefined ? '' : `${serviceLabel(workers)} ${users.rps.toFixed(0)}/s`));
+  out.push(`users pages: ${pages.join(', ')} (read cache off, 1 process: ${uncached.rps.toFixed(0)}/s); target ≥ 5000/s`);
   out.push(`client-credentials grants: ${grants.join(', ')}; target ≥ 3000/s`);
 
   out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time (rate over the batch; latency of each)`);
@@ -208,5 +232,6 @@ function report(runs: ServiceRun[], statements: StatementCounts[], oauth: OAuthS
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
 const runs: ServiceRun[] = [];
 for (const workers of SERVICES) runs.push(await throughput(workers));
+const uncached = await usersUncached();
 const statements = await countStatements(STATEMENT_SIZES);
-report(runs, statements, await countOAuthStatements());
+report(runs, uncached, statements, await countOAuthStatements());

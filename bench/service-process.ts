@@ -68,7 +68,8 @@ async function processTree(pid: number): Promise<number[]> {
   return [pid, ...children.split(' ').filter(Boolean).map(Number)];
 }
 
-export async function startServiceProcess(databaseUrl: string, workers: number): Promise<ServiceProcess> {
+/** `env` adds to, or overrides, the bench's settings of the service. */
+export async function startServiceProcess(databaseUrl: string, workers: number, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const apiKey = `ghk_bench_${randomBytes(24).toString('base64url')}`;
@@ -87,6 +88,7 @@ export async function startServiceProcess(databaseUrl: string, workers: number):
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000000000',
       SIGN_IN_RATE_LIMIT_MAX: '1000000000',
+      ...env,
     },
     // The IPC channel carries the service's "ready": after the bootstrap made the key, once every worker listens.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

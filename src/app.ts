@@ -16,6 +16,7 @@ import { RefusalTiming } from './hosted/refusal-timing.ts';
 import { createSurfaceSettingsCache } from './hosted/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
+import { ReadCache } from './rest/read-cache.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
 
@@ -128,7 +129,22 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
   const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
-  const services: Services = { config, orm: database.orm, signingKeys, cursors, clientSecrets, storedSecrets, invalidations, apiKeys, oidc, surfaces, surfaceSettings, refusalTiming: new RefusalTiming() };
+  const readCache = new ReadCache(invalidations, config.readCacheMs);
+  const services: Services = {
+    config,
+    orm: database.orm,
+    signingKeys,
+    cursors,
+    clientSecrets,
+    storedSecrets,
+    invalidations,
+    apiKeys,
+    oidc,
+    surfaces,
+    surfaceSettings,
+    readCache,
+    refusalTiming: new RefusalTiming(),
+  };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);

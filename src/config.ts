@@ -24,6 +24,11 @@ export interface Config {
   /** How long an instance remembers a sign-in surface's look and rules (branding, providers, lockout); changes evict it at once. */
   readonly surfaceSettingsCacheMs: number;
   /**
+   * How long an instance keeps an answer of the management API's cached reads (the users list and a user, per caller
+   * and question: src/rest/read-cache.ts; 0: never); changes evict it at once.
+   */
+  readonly readCacheMs: number;
+  /**
    * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
    * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
    */
@@ -178,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
     oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000),
     surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000),
+    readCacheMs: integer(env, 'READ_CACHE_MS', 5_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),
       windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),

@@ -288,7 +288,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   app.get('/graphql', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await (graphiql ??= renderPlayground())));
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
 
-  registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor });
+  registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));

@@ -9,6 +9,7 @@ import type { InvalidationBus } from './events/invalidations.ts';
 import type { RefusalTiming } from './hosted/refusal-timing.ts';
 import type { SurfaceSettingsCache } from './hosted/surface-settings.ts';
 import type { OidcProvider } from './oidc/provider.ts';
+import type { ReadCache } from './rest/read-cache.ts';
 
 /** The process-wide collaborators a request context is built from. Stateless across instances. */
 export interface Services {
@@ -29,6 +30,8 @@ export interface Services {
   readonly surfaces: SurfaceRouter;
   /** The sign-in surfaces' look and rules read recently here (src/hosted/surface-settings.ts). */
   readonly surfaceSettings: SurfaceSettingsCache;
+  /** The management API's cached reads answered recently here (src/rest/read-cache.ts). */
+  readonly readCache: ReadCache;
   /** How long this instance's failed sign-in attempts take to count: what an uncounted refusal waits. */
   readonly refusalTiming: RefusalTiming;
 }

@@ -6,20 +6,32 @@ export type Owners = Partial<Record<InvalidationKind, string | null>>;
 
 const MAX_ENTRIES = 10_000;
 
+interface Entry<V> {
+  readonly value: V;
+  readonly owners: Owners;
+}
+
+/** A bound on what the entries weigh together (bytes, as `sizeOf` counts them), for values of very different sizes. */
+export interface CacheWeight<V> {
+  readonly maxBytes: number;
+  sizeOf(value: V): number;
+}
+
 /**
  * A per-instance cache of values read from the database, each living `ttlMs` at most and evicted at once when the bus
  * announces a change to one of its owners (on this instance or, through Redis, another). `ttlMs` 0 turns it off.
  * Misses are never stored: an unknown key always reaches the database.
  */
 export class InvalidatedCache<V extends object> {
-  private readonly entries: LRUCache<string, { value: V; owners: Owners }> | undefined;
+  private readonly entries: LRUCache<string, Entry<V>> | undefined;
   private readonly owners: (value: V) => Owners;
   /** Bumped by every invalidation: a read that started before one must not store what it read. */
   private generation = 0;
 
-  constructor(bus: InvalidationBus, ttlMs: number, owners: (value: V) => Owners) {
+  constructor(bus: InvalidationBus, ttlMs: number, owners: (value: V) => Owners, weight?: CacheWeight<V>) {
     // ttlResolution 0: read the clock at each lookup, rather than lru-cache's default of a timer per millisecond.
-    this.entries = ttlMs > 0 ? new LRUCache({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0 }) : undefined;
+    const bounds = weight === undefined ? {} : { maxSize: weight.maxBytes, sizeCalculation: (entry: Entry<V>) => Math.max(1, weight.sizeOf(entry.value)) };
+    this.entries = ttlMs > 0 ? new LRUCache<string, Entry<V>>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, ...bounds }) : undefined;
     this.owners = owners;
     bus.subscribe((invalidation) => this.forget(invalidation));
   }

@@ -9,10 +9,11 @@ import { reconnectIfStalled } from '../redis-stall.ts';
 export type Invalidation = { readonly kind: InvalidationKind; readonly id: string } | { readonly kind: 'all' };
 
 /**
- * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, or a user's
- * authorization (`grant`, the OP's: revoked with every token issued under it).
+ * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, a user's
+ * authorization (`grant`, the OP's: revoked with every token issued under it), or the users of an application (`users`,
+ * id the application's: a user created, changed, locked, unlocked or deleted, or a membership added or removed).
  */
-const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant'] as const;
+const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users'] as const;
 export type InvalidationKind = (typeof KINDS)[number];
 
 /**

@@ -1,3 +1,4 @@
+import { usersChanged } from '../domain/users/changed.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
@@ -55,7 +56,9 @@ async function liftExpiredLock(target: SignInTarget, user: SignInUser): Promise<
           from lifted)`,
     params: [target.application.id, user.id, target.application.id],
   });
-  return lifted.length > 0;
+  if (lifted.length === 0) return false;
+  await usersChanged(target.scope.services, target.application.id);
+  return true;
 }
 
 /**
@@ -96,6 +99,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
       ],
     });
     if (locked.length === 0) return false;
+    await usersChanged(target.scope.services, target.application.id);
     // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
     await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
     return true;

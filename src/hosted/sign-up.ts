@@ -6,6 +6,7 @@ import { checkPassword } from '../domain/policies/password.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { underTenancyConfig } from '../domain/tenancy/config-lock.ts';
 import { lockTenants } from '../domain/tenants/target-tenant.ts';
+import { usersChanged } from '../domain/users/changed.ts';
 import { normalizeEmail } from '../domain/users/email-key.ts';
 import { displayName, email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
@@ -87,6 +88,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
       });
       return created;
     });
+    await usersChanged(target.scope.services, target.application.id);
     return { ok: true, user };
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true, fieldErrors: {} };

@@ -6,6 +6,7 @@ import type { OperationExecutor, PreparedOperation } from '../graphql/operation-
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
+import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';
 
 function namedType(type: TypeNode): string {
@@ -72,6 +73,8 @@ export interface RestAdapterDeps {
   schema: GraphQLSchema;
   operations: OperationExecutor;
   contextFor(request: FastifyRequest): Promise<RequestContext>;
+  /** Where the answers of routes that declare what they read are kept. */
+  readCache: ReadCache;
 }
 
 /** Mounts every row of the route table under /api/v1, plus 405 answers for the methods a path does not have. */
@@ -105,6 +108,10 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
           const status = successStatus(route);
           return { status, body: status === 204 ? undefined : data?.[operation.rootField] };
         };
+        const { reads } = route;
+        if (reads !== undefined) {
+          return sendAnswer(reply, await deps.readCache.answer(reads, operation.name, context.principal, variables, execute));
+        }
         const result =
           idempotencyKey === undefined
             ? { ...(await execute()), replayed: false }
@@ -117,12 +124,18 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
                 execute,
               );
         if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
-        reply.status(result.status);
-        return result.body === undefined ? reply.send() : reply.send(result.body);
+        return sendAnswer(reply, result);
       },
     });
   }
   for (const [url, methods] of methodsByUrl) refuseOtherMethods(app, `/api/v1${url}`, [...methods]);
+}
+
+/** A kept answer's JSON text goes out as it is, as Fastify would have serialized its body. */
+function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): FastifyReply {
+  reply.status(answer.status);
+  if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
+  return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
 const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

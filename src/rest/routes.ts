@@ -1,6 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import * as op from '../generated/operations.ts';
 import { restOperation, type RestOperation } from './operation.ts';
+import type { CachedRead } from './read-cache.ts';
 
 /**
  * THE route table of /api/v1: each row maps a method and path onto an operation of operations.graphql, by its typed
@@ -24,6 +25,11 @@ export interface RouteDef {
   readonly owned?: boolean;
   /** Success status; default 200, 201 for creations, 204 for DELETE. */
   readonly status?: number;
+  /**
+   * A GET whose answer shows only this data of the caller's application (and who the caller is): its successes are
+   * kept in the read cache (read-cache.ts) until that data changes.
+   */
+  readonly reads?: CachedRead;
 }
 
 type PathParams<Path extends string> = Path extends `${string}:${infer Param}/${infer Rest}`
@@ -71,9 +77,9 @@ export const ROUTES = routeTable([
     summary: 'Get the tenant’s effective configuration of the four tenancy features, each with its source',
   },
   // users
-  { method: 'GET', path: '/users', operation: op.ListUsersDocument, summary: 'List users (a tenant scope lists its members)', owned: true },
+  { method: 'GET', path: '/users', operation: op.ListUsersDocument, summary: 'List users (a tenant scope lists its members)', owned: true, reads: 'users' },
   { method: 'POST', path: '/users', operation: op.CreateUserDocument, summary: 'Create a user', owned: true, status: 201 },
-  { method: 'GET', path: '/users/:userId', operation: op.GetUserDocument, summary: 'Get a user', owned: true },
+  { method: 'GET', path: '/users/:userId', operation: op.GetUserDocument, summary: 'Get a user', owned: true, reads: 'users' },
   { method: 'PATCH', path: '/users/:userId', operation: op.UpdateUserDocument, summary: 'Update a user', owned: true },
   { method: 'DELETE', path: '/users/:userId', operation: op.DeleteUserDocument, summary: 'Delete a user (a shared-pool user in a tenant scope: leave that tenant)', owned: true },
   { method: 'POST', path: '/users/:userId/unlock', operation: op.UnlockUserDocument, summary: 'Unlock a user locked by the lockout policy', owned: true },

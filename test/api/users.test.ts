@@ -333,19 +333,21 @@ describe('users', () => {
   });
 
   it('lists a page of users in a constant number of statements, however many there are', async () => {
+    // Each read follows a write, so the read cache (src/rest/read-cache.ts) holds nothing for it: the page is read.
     const statementsFor = async (path: string) => {
       const before = app.queries.length;
-      expect((await app.http.get(path)).status).toBe(200);
-      return app.queries.length - before;
+      const page = await app.http.get(path);
+      expect(page.status).toBe(200);
+      return { statements: app.queries.length - before, users: page.body.data.length };
     };
     const tenant = await app.createTenant('Crowd');
     const path = `${appPath}/tenants/${tenant}/users?pageSize=100`;
     await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: 'crowd0@example.com' });
     const one = await statementsFor(path);
-    expect(one).toBeGreaterThan(0);
+    expect(one).toEqual({ statements: expect.any(Number), users: 1 });
+    expect(one.statements).toBeGreaterThan(0);
     for (let i = 1; i <= 20; i += 1) await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: `crowd${i}@example.com` });
-    expect((await app.http.get(path)).body.data).toHaveLength(21);
-    expect(await statementsFor(path)).toBe(one);
+    expect(await statementsFor(path)).toEqual({ statements: one.statements, users: 21 });
   });
 
   it('refuses a tenantId query parameter: tenants are named by the path', async () => {

@@ -6,6 +6,8 @@ export type UserStatus = 'active' | 'suspended' | 'locked';
 /**
  * An end user of an application. `poolId` is the user pool the e-mail is unique in: the nil UUID for the
  * application's shared pool, the tenant's id when the application's auth is isolated (API.md, User).
+ * Whatever writes a user's row calls usersChanged (src/domain/users/changed.ts) once the write has committed, or
+ * publishes `application` for its application (a tenancy switch): the REST read cache keeps users' answers until then.
  */
 const UserSchema = defineEntity({
   name: 'User',

@@ -14,6 +14,7 @@ import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
+import { usersChanged } from './changed.ts';
 import { normalizeEmail } from './email-key.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
@@ -124,7 +125,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   const name = input.name == null ? null : displayName('name', input.name);
   const tenantId = await targetTenant(scope, input.tenantId);
   const password = input.password == null ? null : await hashedPassword(input.password);
-  return uniquely('email', 'A user with this e-mail', () =>
+  const created = await uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const poolId = poolFor(await tx.application(), tenantId);
       // Checked again, and held, in the transaction: the tenant may have been deleted since targetTenant read it.
@@ -144,6 +145,8 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
       return user;
     }),
   );
+  await usersChanged(scope.services, scope.applicationId);
+  return created;
 }
 
 /** The pool a new user of `tenantId` (null: none) joins under the application's `authIsolation`. */
@@ -230,6 +233,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       return user;
     }),
   );
+  await usersChanged(scope.services, scope.applicationId);
   // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
   if (requestedTenants !== undefined) await forgetUserKeys(scope, [userId]);
   return updated;
@@ -257,8 +261,11 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
     recordAudit(em, scope, { action: 'user.unlock', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, scope), before, after });
     return { user, changed: true };
   });
-  // The user's API keys and tokens work again at once (a locked user's do not: src/auth/authenticate.ts).
-  if (unlocked.changed) await forgetUserKeys(scope, [userId]);
+  if (unlocked.changed) {
+    await usersChanged(scope.services, scope.applicationId);
+    // The user's API keys and tokens work again at once (a locked user's do not: src/auth/authenticate.ts).
+    await forgetUserKeys(scope, [userId]);
+  }
   return unlocked.user;
 }
 
@@ -292,6 +299,7 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     }
     removeUser(tx.em, tx, user);
   });
+  await usersChanged(scope.services, scope.applicationId);
   // The user's keys went with it, or with its membership of the scope's tenant (revoked above).
   await forgetUserKeys(scope, [userId]);
   return true;
