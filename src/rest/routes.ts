@@ -26,8 +26,9 @@ export interface RouteDef {
   /** Success status; default 200, 201 for creations, 204 for DELETE. */
   readonly status?: number;
   /**
-   * A GET whose answer shows only this data of the caller's application (and who the caller is): its successes are
-   * kept in the read cache (read-cache.ts) until that data changes.
+   * On a GET only (a write answered from a cache would write nothing; routeTable refuses it elsewhere): the answer shows
+   * only this data of the caller's application (and who the caller is), and its successes are kept in the read cache
+   * (read-cache.ts) until that data changes.
    */
   readonly reads?: CachedRead;
 }
@@ -43,10 +44,15 @@ type RouteParams<Row extends RouteDef> = PathParams<Row['path']> | (Row extends 
 
 type Missing<Row extends RouteDef> = Exclude<RouteParams<Row>, keyof (Row['operation'] extends TypedDocumentNode<unknown, infer V> ? V : never)>;
 
-/** A row as written, or, when its operation lacks a variable its paths fill in, a row whose `path` reads the error. */
+/**
+ * A row as written, or, when its operation lacks a variable its paths fill in, a row whose `path` reads the error; a
+ * write that declares what it reads, a row whose `reads` does.
+ */
 type Checked<Row extends RouteDef> = string extends Row['path']
   ? Omit<Row, 'path'> & { readonly path: 'a literal path, so that tsc can check its parameters' }
-  : [Missing<Row>] extends [never]
+  : Row extends { readonly method: Exclude<HttpMethod, 'GET'>; readonly reads: CachedRead }
+    ? Omit<Row, 'reads'> & { readonly reads: 'only a GET may be answered from the read cache' }
+    : [Missing<Row>] extends [never]
     ? Row
     : Omit<Row, 'path'> & { readonly path: `${Row['path']}: the operation has no $${Missing<Row>}` };
 

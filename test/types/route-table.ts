@@ -24,6 +24,10 @@ routeTable([
 // @ts-expect-error: the operation has no $tenantId
 routeTable([{ method: 'GET', path: '/application', operation: op.GetApplicationDocument, summary: 'Get the application', owned: true }]);
 
+// Only a GET may be answered from the read cache.
+// @ts-expect-error: reads on a write
+routeTable([{ method: 'POST', path: '/users', operation: op.CreateUserDocument, summary: 'Create a user', owned: true, reads: 'users' }]);
+
 // An operation that does not exist.
 // @ts-expect-error: no such typed document
 routeTable([{ method: 'GET', path: '/users/:userId', operation: op.GetUsrDocument, summary: 'Get a user' }]);
