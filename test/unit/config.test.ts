@@ -20,6 +20,7 @@ describe('configuration refused at start, with the reason', () => {
   it('reads integers as decimal digits only, for every integer setting', () => {
     expect(refusal({ API_KEY_CACHE_MS: '0x10' })).toBe('API_KEY_CACHE_MS must be a non-negative integer, got "0x10"');
     expect(refusal({ OAUTH_CLIENT_CACHE_MS: '5e3' })).toBe('OAUTH_CLIENT_CACHE_MS must be a non-negative integer, got "5e3"');
+    expect(refusal({ READ_CACHE_MS: '-5' })).toBe('READ_CACHE_MS must be a non-negative integer, got "-5"');
     expect(refusal({ WORKERS: '1e1', DATABASE_URL: 'postgres://h/db', REDIS_URL: 'redis://h' })).toBe('WORKERS must be a positive integer or auto, got "1e1"');
   });
 
@@ -75,7 +76,8 @@ describe('configuration accepted', () => {
   });
 
   it('accepts PORT=0 (any free port) and caches of 0 ms (off)', () => {
-    expect(loadConfig({ PORT: '0', API_KEY_CACHE_MS: '0' })).toMatchObject({ port: 0, apiKeyCacheMs: 0 });
+    expect(loadConfig({ PORT: '0', API_KEY_CACHE_MS: '0', READ_CACHE_MS: '0' })).toMatchObject({ port: 0, apiKeyCacheMs: 0, readCacheMs: 0 });
+    expect(loadConfig({ PORT: '0' })).toMatchObject({ readCacheMs: 5_000 });
   });
 });
 
