@@ -92,6 +92,24 @@ describe('M2M credentials', () => {
     await expectUnauthenticated(bearer);
   });
 
+  it('an application-wide credential’s token of a tenant’s surface is 401 once that tenant is deleted; its other tokens work', async () => {
+    const tenantId = await app.createTenant('Surface of a moment');
+    const created = await app.http.post('/m2m-credentials', { name: 'application-wide', permissions: ['*'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const auth = { authorization: basicAuth(created.body.clientId, created.body.clientSecret) };
+    const tokenAt = async (surface: string) => {
+      const granted = await postForm(`${app.baseUrl}${surface}/oauth2/token`, { grant_type: 'client_credentials' }, auth);
+      expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+      return app.as({ bearer: granted.body.access_token as string });
+    };
+    const ofTenant = await tokenAt(`/t/${tenantId}`);
+    const applicationWide = await tokenAt('');
+    await expectAccepted(ofTenant);
+    expect((await app.http.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
+    await expectUnauthenticated(ofTenant);
+    await expectAccepted(applicationWide);
+  });
+
   it('a deleted application’s tokens are 401, not empty lists or 500s', async () => {
     const other = await app.bootstrapAnother();
     const owner = app.as({ apiKey: other.apiKey });
