@@ -6,6 +6,12 @@ export type Owners = Partial<Record<InvalidationKind, string | null>>;
 
 const MAX_ENTRIES = 10_000;
 
+/**
+ * How many of the latest invalidations a cache remembers, to tell whether one that came in during a read concerned
+ * what it read; a read that overlapped more keeps nothing.
+ */
+const RECENT_INVALIDATIONS = 256;
+
 interface Entry<V> {
   readonly value: V;
   readonly owners: Owners;
@@ -25,8 +31,13 @@ export interface CacheWeight<V> {
 export class InvalidatedCache<V extends object> {
   private readonly entries: LRUCache<string, Entry<V>> | undefined;
   private readonly owners: (value: V) => Owners;
-  /** Bumped by every invalidation: a read that started before one must not store what it read. */
-  private generation = 0;
+  /**
+   * The latest invalidations, by number (the i-th at i % RECENT_INVALIDATIONS), and how many there have been: a read
+   * that started before one of its value's owners (or all) was invalidated must not store what it read. One of other
+   * records, another application's or another deployment's sharing the Redis channel, does not stop it.
+   */
+  private readonly recent: Invalidation[] = [];
+  private heard = 0;
 
   constructor(bus: InvalidationBus, ttlMs: number, owners: (value: V) => Owners, weight?: CacheWeight<V>) {
     // ttlResolution 0: read the clock at each lookup, rather than lru-cache's default of a timer per millisecond.
@@ -44,18 +55,31 @@ export class InvalidatedCache<V extends object> {
     this.entries?.delete(key);
   }
 
-  /** The cached value, else what `load` reads (stored unless an invalidation came in meanwhile). */
+  /** The cached value, else what `load` reads (stored unless an invalidation of its owners came in meanwhile). */
   async find(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;
-    const generation = this.generation;
+    const started = this.heard;
     const loaded = await load();
-    if (loaded !== undefined && generation === this.generation) this.entries?.set(key, { value: loaded, owners: this.owners(loaded) });
+    if (loaded === undefined || this.entries === undefined) return loaded;
+    const owners = this.owners(loaded);
+    if (!this.invalidatedSince(started, owners)) this.entries.set(key, { value: loaded, owners });
     return loaded;
   }
 
+  /** Whether an invalidation heard since the `since`-th concerns these owners (or could have: too many to tell). */
+  private invalidatedSince(since: number, owners: Owners): boolean {
+    if (this.heard - since > RECENT_INVALIDATIONS) return true;
+    for (let i = since; i < this.heard; i += 1) {
+      const invalidation = this.recent[i % RECENT_INVALIDATIONS]!;
+      if (invalidation.kind === 'all' || owners[invalidation.kind] === invalidation.id) return true;
+    }
+    return false;
+  }
+
   private forget(invalidation: Invalidation): void {
-    this.generation += 1;
+    this.recent[this.heard % RECENT_INVALIDATIONS] = invalidation;
+    this.heard += 1;
     if (this.entries === undefined) return;
     if (invalidation.kind === 'all') return this.entries.clear();
     for (const [key, { owners }] of this.entries.entries()) {

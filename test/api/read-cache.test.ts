@@ -52,9 +52,13 @@ const emails = (users: ListedUser[]) => users.map((user) => user.email);
 describe('the read cache on one instance', () => {
   it('answers the same question again without the database, byte for byte, with the headers of every answer', async () => {
     await createUser({ email: 'kept@example.com', name: 'Kept' });
-    const first = await counted(() => fetch(`${app.baseUrl}/api/v1/users?pageSize=100`, { headers: { 'x-api-key': app.root.apiKey } }));
+    const ask = () => counted(() => fetch(`${app.baseUrl}/api/v1/users?pageSize=100`, { headers: { 'x-api-key': app.root.apiKey } }));
+    const first = await ask();
     expect(first.statements).toBeGreaterThan(0);
-    const again = await counted(() => fetch(`${app.baseUrl}/api/v1/users?pageSize=100`, { headers: { 'x-api-key': app.root.apiKey } }));
+    // Asked again at most three times: another test file's instance on this Redis may publish `all` meanwhile (a
+    // tenant deleted with its 101 users), which empties every instance's caches, this one's API key cache included.
+    let again = await ask();
+    for (let attempt = 1; attempt < 3 && again.statements > 0; attempt += 1) again = await ask();
     expect(again.statements).toBe(0);
     expect(again.answer.status).toBe(200);
     expect(await again.answer.text()).toBe(await first.answer.text());

@@ -91,6 +91,25 @@ describe('ReadCache', () => {
     expect(fresh.runs.count).toBe(1);
   });
 
+  it('keeps what a read saw when only other records changed during it; not when too many changes came in to tell', async () => {
+    const bus = createInvalidationBus();
+    const cache = new ReadCache(bus, 60_000);
+    const during = (invalidations: number, other = 'app-2') => async (): Promise<StoredResponse> => {
+      for (let i = 0; i < invalidations; i += 1) await bus.publish({ kind: 'users', id: other });
+      await bus.publish({ kind: 'grant', id: 'app-1' });
+      return { status: 200, body: { data: [] } };
+    };
+    await cache.answer('users', 'ListUsers', principal(), {}, during(1));
+    const kept = operation({ data: ['not read'] });
+    expect(await cache.answer('users', 'ListUsers', principal(), {}, kept.execute)).toEqual({ status: 200, json: '{"data":[]}' });
+    expect(kept.runs.count).toBe(0);
+
+    await cache.answer('users', 'GetUser', principal(), {}, during(256));
+    const read = operation({ data: ['read'] });
+    expect(await cache.answer('users', 'GetUser', principal(), {}, read.execute)).toEqual({ status: 200, json: '{"data":["read"]}' });
+    expect(read.runs.count).toBe(1);
+  });
+
   it('keeps no answer heavier than its whole budget (16 MiB)', async () => {
     const cache = new ReadCache(createInvalidationBus(), 60_000);
     const huge = operation({ data: 'x'.repeat(9 * 1024 * 1024) });
