@@ -17,6 +17,9 @@ interface Entry<V> {
   readonly owners: Owners;
 }
 
+/** The index key of one owner: an invalidation of kind `kind` and id `id` evicts the entries filed under it. */
+const ownerKey = (kind: string, id: string) => `${kind}\0${id}`;
+
 /** A bound on what the entries weigh together (bytes, as `sizeOf` counts them), for values of very different sizes. */
 export interface CacheWeight<V> {
   readonly maxBytes: number;
@@ -38,11 +41,18 @@ export class InvalidatedCache<V extends object> {
    */
   private readonly recent: Invalidation[] = [];
   private heard = 0;
+  /**
+   * The keys of the entries by owner, so that an invalidation evicts its entries without walking the others: every
+   * invalidation of any record reaches every cache of every instance. Kept in step with the entries by lru-cache's
+   * `dispose`, which it calls whenever an entry goes (evicted, expired, deleted, replaced, cleared).
+   */
+  private readonly byOwner = new Map<string, Set<string>>();
 
   constructor(bus: InvalidationBus, ttlMs: number, owners: (value: V) => Owners, weight?: CacheWeight<V>) {
     // ttlResolution 0: read the clock at each lookup, rather than lru-cache's default of a timer per millisecond.
     const bounds = weight === undefined ? {} : { maxSize: weight.maxBytes, sizeCalculation: (entry: Entry<V>) => Math.max(1, weight.sizeOf(entry.value)) };
-    this.entries = ttlMs > 0 ? new LRUCache<string, Entry<V>>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, ...bounds }) : undefined;
+    const dispose = (entry: Entry<V>, key: string) => this.fileUnder(key, entry.owners, 'remove');
+    this.entries = ttlMs > 0 ? new LRUCache<string, Entry<V>>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, dispose, ...bounds }) : undefined;
     this.owners = owners;
     bus.subscribe((invalidation) => this.forget(invalidation));
   }
@@ -63,8 +73,22 @@ export class InvalidatedCache<V extends object> {
     const loaded = await load();
     if (loaded === undefined || this.entries === undefined) return loaded;
     const owners = this.owners(loaded);
-    if (!this.invalidatedSince(started, owners)) this.entries.set(key, { value: loaded, owners });
+    if (this.invalidatedSince(started, owners)) return loaded;
+    const entry = { value: loaded, owners };
+    this.entries.set(key, entry);
+    // Not kept when heavier than the whole weight bound: then nothing is to be filed.
+    if (this.entries.peek(key) === entry) this.fileUnder(key, owners, 'add');
     return loaded;
+  }
+
+  private fileUnder(key: string, owners: Owners, change: 'add' | 'remove'): void {
+    for (const [kind, id] of Object.entries(owners)) {
+      if (id == null) continue;
+      const owner = ownerKey(kind, id);
+      const keys = this.byOwner.get(owner);
+      if (change === 'add') this.byOwner.set(owner, (keys ?? new Set()).add(key));
+      else if (keys?.delete(key) === true && keys.size === 0) this.byOwner.delete(owner);
+    }
   }
 
   /** Whether an invalidation heard since the `since`-th concerns these owners (or could have: too many to tell). */
@@ -82,8 +106,8 @@ export class InvalidatedCache<V extends object> {
     this.heard += 1;
     if (this.entries === undefined) return;
     if (invalidation.kind === 'all') return this.entries.clear();
-    for (const [key, { owners }] of this.entries.entries()) {
-      if (owners[invalidation.kind] === invalidation.id) this.entries.delete(key);
-    }
+    const keys = this.byOwner.get(ownerKey(invalidation.kind, invalidation.id));
+    // A copy: each deletion's dispose takes its key out of the set.
+    for (const key of [...(keys ?? [])]) this.entries.delete(key);
   }
 }
