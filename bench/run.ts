@@ -25,6 +25,11 @@ function positiveInteger(name: string, fallback: number): number {
 }
 
 const DURATION_S = positiveInteger('BENCH_DURATION', 10);
+/**
+ * Load on each route just before it is measured: V8 takes about 20 s of the grant's load on 2 cores before its
+ * rate settles (1,700/s in the first 3 s, about 3,300/s from 20 s on), and a service in use has long been warm.
+ */
+const WARMUP_S = positiveInteger('BENCH_WARMUP', 20);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
 const SIGN_INS = positiveInteger('BENCH_SIGN_INS', 200);
 const REFUSALS = positiveInteger('BENCH_REFUSALS', 50);
@@ -59,6 +64,12 @@ async function load(service: ServiceProcess, label: string, request: BenchReques
     failures: result.non2xx + result.errors,
     cpuMsPerRequest: cpu / Math.max(1, result.requests.total),
   };
+}
+
+/** The route's figures at its steady state: WARMUP_S seconds of the same load first, unmeasured. */
+async function warmThenLoad(service: ServiceProcess, label: string, request: BenchRequest): Promise<LoadFigures> {
+  await load(service, 'warm-up', request, WARMUP_S);
+  return load(service, label, request);
 }
 
 /** 100 users through the API; until the users route exists, 100 tenants and their list stand in. */
@@ -112,12 +123,10 @@ async function throughput(workers: number): Promise<ServiceRun> {
     const healthz: BenchRequest = { path: '/healthz' };
     const users: BenchRequest = { path: target.path, headers: { 'x-api-key': service.apiKey } };
     const grant = await clientCredentialsRequest(service);
-    // A short warm-up of each so the JIT and the connection pool are settled before measuring.
-    for (const request of [healthz, users, grant]) await load(service, 'warm-up', request, 2);
     const figures = [
-      await load(service, 'GET /healthz (bare Fastify route)', healthz),
-      await load(service, target.label, users),
-      await load(service, 'POST /oauth2/token (client credentials)', grant),
+      await warmThenLoad(service, 'GET /healthz (bare Fastify route)', healthz),
+      await warmThenLoad(service, target.label, users),
+      await warmThenLoad(service, 'POST /oauth2/token (client credentials)', grant),
     ];
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -141,8 +150,7 @@ async function usersUncached(): Promise<LoadFigures> {
   try {
     const target = await seed(service);
     const users: BenchRequest = { path: target.path, headers: { 'x-api-key': service.apiKey } };
-    await load(service, 'warm-up', users, 2);
-    return await load(service, `${target.label}, read cache off`, users);
+    return await warmThenLoad(service, `${target.label}, read cache off`, users);
   } finally {
     await service.stop();
     await database.drop();
