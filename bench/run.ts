@@ -167,7 +167,7 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
     '',
     `Gatehouse bench: PostgreSQL at ${database.host}, Redis at ${redis.host}, Node ${process.version}, ${availableParallelism()} CPUs shared by service and load generator`,
     `service: ${SERVICES.map((workers) => (workers === 1 ? '1 process' : `WORKERS=${workers} (a cluster primary and ${workers} workers)`)).join(', then ')}; ` +
-      `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route; load average before the run ${LOAD_BEFORE}`,
+      `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route, after ${WARMUP_S} s of warm-up; load average before the run ${LOAD_BEFORE}`,
     '',
   );
   const loadWidths = [60, 10, 9, 8, 8, 9, 8, 14];
@@ -189,7 +189,7 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
   out.push(`users pages: ${pages.join(', ')} (read cache off, 1 process: ${uncached.rps.toFixed(0)}/s); target ≥ 5000/s`);
   out.push(`client-credentials grants: ${grants.join(', ')}; target ≥ 3000/s`);
 
-  out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time (rate over the batch; latency of each)`);
+  out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
   const signInWidths = [55, 9, 8, 8, 9, 8, 14];
   out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each'], signInWidths));
   const signInRow = (f: BatchFigures, label = f.label) =>
