@@ -633,7 +633,7 @@ export type IntrospectApiKeyInput = {
 };
 
 /**
- * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (at least 2048 bits) or
+ * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (2048 to 16384 bits, e odd and at least 3) or
  * OKP (Ed25519) keys, each with a distinct `kid` (no control or invisible characters), `use` (if any) `sig`. Private
  * members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. Each key
  * is kept with `kty`, `kid`, `use`, `alg` and its public parameters (`crv`, `x`, `y`, `n`, `e`) only: other members

@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ClientMetadata } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import type { OAuthClient, OAuthClientType } from '../db/entities/oauth-client.entity.ts';
+import { usableKeys } from '../domain/m2m-credentials/jwks.ts';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -30,12 +31,14 @@ const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: C
 
 /**
  * An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear), or
- * undefined for a row that cannot authenticate (a secret method without a secret, private_key_jwt without keys).
+ * undefined for a row that cannot authenticate (a secret method without a secret, private_key_jwt without a key that
+ * passes today's checks: usableKeys).
  */
 export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Date): ClientMetadata | undefined {
   const usesSecret = client.authMethod === 'client_secret_basic' || client.authMethod === 'client_secret_post';
   if (usesSecret && client.secretEncrypted == null) return undefined;
-  if (client.authMethod === 'private_key_jwt' && (client.jwks == null || client.jwks.keys.length === 0)) return undefined;
+  const jwks = client.authMethod === 'private_key_jwt' && client.jwks != null ? usableKeys(client.jwks) : undefined;
+  if (client.authMethod === 'private_key_jwt' && (jwks === undefined || jwks.keys.length === 0)) return undefined;
   const redirects = client.type === 'web' || client.type === 'spa' || client.type === 'native';
   const previous =
     usesSecret && client.previousSecretEncrypted != null && client.previousSecretExpiresAt != null && client.previousSecretExpiresAt > now
@@ -58,7 +61,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     ...(redirects ? { post_logout_redirect_uris: client.postLogoutRedirectUris } : {}),
     ...(client.type === 'native' ? { application_type: 'native' as const } : {}),
     ...(usesSecret ? { client_secret: secrets.decrypt(client.secretEncrypted!) } : {}),
-    ...(client.authMethod === 'private_key_jwt' && client.jwks != null ? { jwks: client.jwks } : {}),
+    ...(jwks === undefined ? {} : { jwks }),
     [GATEHOUSE_METADATA]: data,
   };
 }

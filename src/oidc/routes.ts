@@ -112,6 +112,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
       return reply.status(400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
     const { provider, handle } = await oidc.get(surface);
+    // Before the hijack: a failure here must still reach Fastify's error handler, not leave the request unanswered.
+    const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, request.method, opUrl);
     reply.hijack();
     // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always the issuer's
     // (PUBLIC_URL's, or the verified domain's), never what the client claims.
@@ -129,7 +131,6 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
-    const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, request.method, opUrl);
     await withSessionOf(application, () => handle(raw, reply.raw));
   };
 

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import { unverifiedAudience } from '../auth/jwt.ts';
 import { isUuid } from '../ids.ts';
 import { gatehouseData } from './clients.ts';
@@ -57,7 +58,13 @@ function resumedInteraction(path: string): string | undefined {
 export async function sessionApplicationOf(provider: Provider, method: string, { pathname: path, searchParams: query }: URL): Promise<string | undefined> {
   const applicationOf = async (clientId: string | null | undefined) => {
     if (typeof clientId !== 'string' || !isUuid(clientId)) return undefined;
-    return gatehouseData(await provider.Client.find(clientId))?.applicationId;
+    try {
+      return gatehouseData(await provider.Client.find(clientId))?.applicationId;
+    } catch (error) {
+      // A client whose metadata the OP refuses is no client here either: the OP itself answers for it (its error page).
+      if (error instanceof errors.InvalidClientMetadata) return undefined;
+      throw error;
+    }
   };
   if (method === 'GET' && path === OIDC_PATHS.authorization) return applicationOf(query.get('client_id'));
   const resumed = method === 'GET' ? resumedInteraction(path) : undefined;

@@ -27,6 +27,8 @@ export type ClientAssertionAlgorithm = (typeof ALGORITHMS_BY_KEY)[keyof typeof A
 export const CLIENT_ASSERTION_ALGORITHMS: readonly ClientAssertionAlgorithm[] = [...new Set(Object.values(ALGORITHMS_BY_KEY).flat())];
 const algorithmsOf = (key: string): readonly string[] | undefined => (ALGORITHMS_BY_KEY as Readonly<Record<string, readonly string[]>>)[key];
 const MIN_RSA_BITS = 2048;
+/** OpenSSL's OPENSSL_RSA_MAX_MODULUS_BITS: it verifies with no larger key, so such a key would never authenticate. */
+const MAX_RSA_BITS = 16384;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,10 +84,33 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
     throw invalid(field, `The ${kty} key is not a valid public JWK`);
   }
   const bits = key.asymmetricKeyDetails?.modulusLength;
-  if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS)) {
-    throw invalid(field, `An RSA key must have at least ${MIN_RSA_BITS} bits`);
+  if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS || bits > MAX_RSA_BITS)) {
+    throw invalid(field, `An RSA key must have ${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits`);
+  }
+  // RFC 8017 3.1: e is odd and at least 3. With e = 1 the "signature" of a message is its own padded hash, which
+  // anyone who reads the JWKS can compute: such a key authenticates everybody. An even e has no private key.
+  const exponent = key.asymmetricKeyDetails?.publicExponent;
+  if (kty === 'RSA' && (exponent === undefined || exponent < 3n || exponent % 2n === 0n)) {
+    throw invalid(`${field}.e`, 'e of an RSA key must be an odd number of at least 3 (usually 65537, AQAB)');
   }
   return Object.fromEntries(kept.filter((member) => jwk[member] !== undefined).map((member) => [member, jwk[member]]));
+}
+
+/**
+ * The keys of a stored JWKS that pass today's checks: one stored before a check existed (an RSA key with e = 1, whose
+ * signatures anyone can compute) must not authenticate. What the OP is given to verify client assertions with.
+ */
+export function usableKeys(jwks: PublicJwks): PublicJwks {
+  return {
+    keys: jwks.keys.filter((jwk) => {
+      try {
+        publicKey('keys', jwk);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  };
 }
 
 /**

@@ -12,6 +12,8 @@ const MAX_URI_LENGTH = 2000;
 const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** RFC 8252, 7.3 and 8.3: native apps listen on a loopback IP literal, not `localhost`. */
 const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
+/** The hosts oidc-provider reads as loopback: a native client's claimed https URI may name none of them. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** RFC 8252, 7.1 and 8.4: a private-use scheme is the app's reverse domain name, so it holds a period. */
 const REVERSE_DNS_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+$/;
 
@@ -34,7 +36,13 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (url.username !== '' || url.password !== '') return 'must not contain user information';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const host = url.hostname.toLowerCase();
-  if (scheme === 'https') return isPlainUrlHost(host) ? null : 'must name its host by a domain name or IP address';
+  if (scheme === 'https') {
+    if (!isPlainUrlHost(host)) return 'must name its host by a domain name or IP address';
+    // RFC 8252 7.2: a claimed https URI names a host the app's publisher controls; a loopback host is not one, and the
+    // OP (oidc-provider) refuses such a native client's metadata, so the client could never sign anyone in.
+    if (type === 'native' && LOOPBACK_HOSTS.has(host)) return 'must not use a loopback host over https: use http://127.0.0.1:{port} (RFC 8252, 7.3)';
+    return null;
+  }
   if (scheme === 'http') {
     const allowed = type === 'native' ? LOOPBACK_IPS : DEVELOPMENT_HOSTS;
     // URL parsing normalizes hosts (http://127.1 and http://0x7f000001 read as 127.0.0.1): the stored string is what
