@@ -151,6 +151,7 @@ class ModelAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     if (holdsNul(payload)) throw new errors.InvalidRequest('request parameters must not contain NUL characters');
     const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000);
+    if (this.model === 'ReplayDetection') return this.insertReplayMarker(id, payload, expiresAt);
     const clientId = typeof payload.clientId === 'string' && isUuid(payload.clientId) ? payload.clientId : null;
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
     await this.connection.execute(
@@ -169,6 +170,23 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
+  }
+
+  /**
+   * A replay marker (a client assertion's `jti`, RFC 7523 3) is written only where none is live: oidc-provider's
+   * ReplayDetection.unique reads the marker and then saves it, so concurrent uses of one assertion all read none and
+   * all authenticated. Here the insert decides: of concurrent first uses exactly one writes the marker (or takes over
+   * an expired one), and the others are refused as the replays they are.
+   */
+  private async insertReplayMarker(id: string, payload: AdapterPayload, expiresAt: Date | null): Promise<void> {
+    const written = await this.connection.execute<{ id: string }[]>(
+      `insert into oidc_model (model, id, payload, expires_at) values (?, ?, ?::jsonb, ?)
+       on conflict (model, id) do update set payload = excluded.payload, expires_at = excluded.expires_at
+         where oidc_model.expires_at is not null and oidc_model.expires_at <= now()
+       returning id`,
+      [this.model, id, JSON.stringify(payload), expiresAt],
+    );
+    if (written.length === 0) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {

@@ -141,6 +141,53 @@ async function findAccount(
   };
 }
 
+/** The accounts a request has looked up with a token, so that one request reads each of them once. */
+const accountsFound = new WeakMap<KoaContextWithOIDC, Map<string, Promise<Account | undefined>>>();
+
+type FindAccount = (ctx: KoaContextWithOIDC, sub: string, token?: { grantId?: string }) => Promise<Account | undefined>;
+
+/** findAccount, remembered for the request when it is asked with a token (what the token endpoint asks twice). */
+function findAccountOnce(find: FindAccount): FindAccount {
+  return (ctx, sub, token) => {
+    if (token === undefined) return find(ctx, sub);
+    let found = accountsFound.get(ctx);
+    if (found === undefined) accountsFound.set(ctx, (found = new Map<string, Promise<Account | undefined>>()));
+    const key = `${sub}\0${token.grantId ?? ''}`;
+    let account = found.get(key);
+    if (account === undefined) found.set(key, (account = find(ctx, sub, token)));
+    return account;
+  };
+}
+
+/** What a code being redeemed is: an authorization code or a device code, for an account unless refused. */
+interface RedeemedCode {
+  readonly accountId?: string | undefined;
+  readonly grantId?: string;
+  readonly error?: string | undefined;
+  consume(): Promise<void>;
+}
+
+/**
+ * oidc-provider consumes an authorization or device code before it looks up the code's account: a code whose user had
+ * been suspended, locked, deleted or removed from the grant's tenant was refused (`invalid_grant`) and spent, so that
+ * the same code presented again once the user was back read as a replay and revoked the grant with every token issued
+ * from it. A refused request leaves the code as it was (docs/decisions.md), so the account is looked up first (once
+ * per request: findAccountOnce).
+ */
+function refuseUnknownAccountBeforeConsuming(provider: Provider, find: FindAccount): void {
+  for (const prototype of [provider.AuthorizationCode.prototype, provider.DeviceCode.prototype] as RedeemedCode[]) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the code as `this`
+    const consume = prototype.consume;
+    prototype.consume = async function (this: RedeemedCode) {
+      const ctx = Provider.ctx;
+      if (ctx !== undefined && this.error === undefined && typeof this.accountId === 'string') {
+        if ((await find(ctx, this.accountId, this)) === undefined) throw new errors.InvalidGrant('code invalid (referenced account not found)');
+      }
+      return consume.call(this);
+    };
+  }
+}
+
 /** The tenant a surface fixes for an application's clients, or null (the service's surface, an application's domain). */
 async function fixedTenant(deps: OidcDependencies, surface: Surface, applicationId: string): Promise<string | null> {
   if (surface.kind === 'service') return null;
@@ -283,16 +330,26 @@ function interactionsPolicy() {
   return policy;
 }
 
+/** oidc-provider's description of a request that names no client (src/shared/client_auth.js). */
+const NO_CLIENT_AUTHENTICATION = 'no client authentication mechanism provided';
+
 /**
  * RFC 9110 15.5.2: a 401 carries WWW-Authenticate. oidc-provider challenges an `invalid_client` 401 (token,
  * revocation, device authorization) with `Basic realm=<issuer>` only when the client sent an Authorization header;
  * one that authenticated in the body (client_secret_post, private_key_jwt) or not at all (a public client) got none.
- * It gets the same challenge. Koa middleware for `provider.use`, reading the OP's answers on their way out.
+ * It gets the same challenge. A request with no client authentication at all (no client_id, no credentials) is
+ * RFC 6749 5.2's `invalid_client` ("no client authentication included"), where oidc-provider answers 400
+ * `invalid_request`. Koa middleware for `provider.use`, reading the OP's answers on their way out.
  */
 function challengeClientAuthentication(issuer: string) {
   const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
   return async function clientAuthenticationChallenge(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();
+    const answer = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };
+    if (ctx.status === 400 && answer.error === 'invalid_request' && answer.error_description === NO_CLIENT_AUTHENTICATION) {
+      ctx.status = 401;
+      ctx.body = { error: 'invalid_client', error_description: 'no client authentication included' };
+    }
     if (ctx.status !== 401 || ctx.response.headers['www-authenticate'] !== undefined) return;
     const body = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };
     if (body.error !== 'invalid_client') return;
@@ -452,7 +509,7 @@ function configuration(
       return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), grant_id: token.grantId };
     },
     extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface) },
-    findAccount: (ctx, sub, token) => findAccount(deps, surface, ctx, sub, token),
+    findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, ctx),
     interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
@@ -554,6 +611,7 @@ export class OidcProvider {
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);
     refuseInvalidResourceBeforeConsuming(provider, servers);
+    refuseUnknownAccountBeforeConsuming(provider, findAccountOnce((ctx, sub, token) => findAccount(this.deps, surface, ctx, sub, token)));
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
     provider.proxy = true;
