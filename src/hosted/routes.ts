@@ -42,6 +42,23 @@ interface Params {
 /** How long a proven password stays good for choosing the tenant that completes the sign-in. */
 const SIGN_IN_PROOF_SECONDS = 600;
 
+/**
+ * The cookie that carries a proven password (the sealed user id) from the sign-in POST to the tenant choice it
+ * continues with, so that the POST is answered with a 303 (Post/Redirect/Get) and a reload of the choice is a GET,
+ * never the password posted again. Scoped to the interaction's path, HttpOnly, and bound to the interaction by its seal;
+ * with an https PUBLIC_URL, Secure and named with the prefix browsers keep for a host's secure cookies, as the OP's are.
+ */
+const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
+
+/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
 const EXPIRED = 'This sign-in request has expired or is not valid.';
 
 /** Everything a page of one interaction needs, settled once per request. */
@@ -136,7 +153,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error'> = {}) {
       const { uid } = context.interaction;
-      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
+      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`, context.target.look);
       const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
@@ -161,11 +178,18 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /** Sign-up is a step of a sign-in (`signsIn`) on a surface whose password provider allows it. */
     async function requireSignup(context: InteractionContext) {
       if (!context.target.password.signUp || !(await signsIn(context))) {
-        throw new HostedPageError(404, `Creating an account is not available for ${context.target.look.name}.`);
+        throw new HostedPageError(404, `Creating an account is not available for ${context.target.look.name}.`, context.target.look);
       }
     }
 
-    function showTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, tenants: readonly { id: string; name: string }[], error = false) {
+    function showTenantChoice(
+      reply: FastifyReply,
+      context: InteractionContext,
+      userId: string,
+      tenants: readonly { id: string; name: string }[],
+      error = false,
+      proof?: string,
+    ) {
       const { uid } = context.interaction;
       return sendPage(
         reply,
@@ -174,12 +198,24 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
+            signIn: proof ?? csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
             tenants,
             error,
           }),
         formTargets(context),
       );
+    }
+
+    const secureCookies = new URL(services.config.publicUrl).protocol === 'https:';
+    const proofCookieName = signInProofCookie(secureCookies);
+    const proofCookie = (uid: string, value: string, maxAge: number) =>
+      `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+
+    /** A proven password of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string) {
+      const { uid } = context.interaction;
+      const proof = csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS);
+      return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
     }
 
     /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
@@ -188,7 +224,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       try {
         result = await interactionResult(context.provider, services.orm, context.interaction, signIn);
       } catch (error) {
-        if (error instanceof SignInRefused) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.');
+        if (error instanceof SignInRefused) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.', context.target.look);
         throw error;
       }
       const returnTo = await finishInteraction(context.interaction, result);
@@ -198,7 +234,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     function requireCsrf(context: InteractionContext, fields: FormFields) {
       // 403 page, no form: a forged or stale submission is not retried with a fresh token.
       if (!csrf.verify(context.interaction.uid, fields['csrf'])) {
-        throw new HostedPageError(403, 'This form has expired or was not sent from this page. Go back to the application and sign in again.');
+        throw new HostedPageError(
+          403,
+          'This form has expired or was not sent from this page. Go back to the application and sign in again.',
+          context.target.look,
+        );
       }
     }
 
@@ -241,7 +281,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
-      throw new HostedPageError(400, 'This sign-in step is not supported.');
+      throw new HostedPageError(400, 'This sign-in step is not supported.', context.target.look);
     });
 
     app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {
@@ -250,13 +290,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       requireCsrf(context, fields);
       // A form left open after its step was done: show the current step.
       if (!(await signsIn(context))) return reply.status(303).header('location', paths(context.interaction.uid).page).send();
-      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`);
+      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`, context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password']);
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
-      if (decision.kind === 'choose') return showTenantChoice(reply, context, check.user.id, decision.tenants);
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
       return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.user });
     });
 
@@ -286,11 +326,21 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
     // which shows the current step (or says the interaction is over).
-    for (const step of ['login', 'tenant'] as const) {
-      app.get<{ Params: Params }>(`/interaction/:uid/${step}`, async (request, reply) =>
-        reply.status(303).header('location', paths(encodeURIComponent(request.params.uid)).page).send(),
-      );
-    }
+    const backToPage = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) =>
+      reply.status(303).header('location', paths(encodeURIComponent(request.params.uid)).page).send();
+    app.get<{ Params: Params }>('/interaction/:uid/login', backToPage);
+
+    // The tenant choice after a proven password (continueToTenantChoice): shown, and shown again on a reload, while
+    // the proof stands; otherwise, as for the other form addresses, back to the interaction's page.
+    app.get<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
+      const proof = cookieOf(request, proofCookieName);
+      if (proof === undefined) return backToPage(request, reply);
+      const context = await load(request, reply);
+      const userId = csrf.unseal(context.interaction.uid, proof);
+      const user = userId === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, userId);
+      if (user === null) return backToPage(request, reply);
+      return showTenantChoice(reply, context, user.id, await tenantsOf(context.target, user), false, proof);
+    });
 
     // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
     for (const url of ['/interaction', '/interaction/*']) {
@@ -306,10 +356,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
       const userId = csrf.unseal(context.interaction.uid, fields['signin']);
       const user = userId === undefined ? null : await activeUser(context.target, userId);
-      if (user === null) throw new HostedPageError(403, 'This form has expired. Go back to the application and sign in again.');
+      if (user === null) throw new HostedPageError(403, 'This form has expired. Go back to the application and sign in again.', context.target.look);
       const tenants = await tenantsOf(context.target, user);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
+      // The proof has served: the browser forgets it.
+      reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
       return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
     });
   };

@@ -85,6 +85,27 @@ describe('an https PUBLIC_URL', () => {
     expect((await sessionLifetimes(app))[0]).toBeGreaterThan(13 * DAY);
   });
 
+  it('the proof a tenant choice carries is a __Secure- cookie of the interaction’s path, dropped once the choice is made', async () => {
+    const { clientId } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const [north, south] = [await app.createTenant('North choice'), await app.createTenant('South choice')];
+    const user = await app.http.post('/users', { email: 'two@example.com', password: PASSWORD, tenantId: north });
+    expect((await app.http.patch(`/users/${user.body.id}`, { tenantIds: [north, south] })).status).toBe(200);
+    setCookies.length = 0;
+    const jar = new CookieJar(recordingFetch(app.baseUrl));
+    const start = await jar.visit(codeAuthorizationUrl(ISSUER, clientId, REDIRECT_URI));
+    const page = await jar.visit(start.location!);
+    const signedIn = await jar.submit(page, { email: 'two@example.com', password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    const [proof] = cookieLines('__Secure-gh_signin');
+    expect(proof).toEqual(expect.arrayContaining([`path=${new URL(page.url).pathname.toLowerCase()}`, 'httponly', 'samesite=lax', 'secure']));
+    const choice = await jar.visit(signedIn.location!);
+    expect(choice.status).toBe(200);
+    const out = await jar.followOut(await jar.submit(choice, { tenant: south }), ISSUER);
+    expect(out.searchParams.get('code')).toBeTruthy();
+    expect(jar.all().some((cookie) => cookie.name === '__Secure-gh_signin')).toBe(false);
+    for (const line of setCookies) expect(line.toLowerCase(), line).toContain('; secure');
+  });
+
   it('a tenant path’s session cookie is __Secure- (its path is not /)', async () => {
     const another = await app.bootstrapAnother();
     const tenantId = await app.createTenant('North', another);

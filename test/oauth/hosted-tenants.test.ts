@@ -57,6 +57,14 @@ async function authorize(config: oidc.Configuration, parameters: Record<string, 
   return { jar, verifier, state, page };
 }
 
+/** The tenant choice a password sign-in continues with: its POST is answered with a 303 to the choice (Post/Redirect/Get). */
+async function tenantChoice(flow: Flow, email: string): Promise<Visit> {
+  const signedIn = await flow.jar.submit(flow.page, { email, password: PASSWORD });
+  expect(signedIn.status, signedIn.body).toBe(303);
+  expect(signedIn.location).toBe(`${flow.page.url}/tenant`);
+  return flow.jar.visit(signedIn.location!);
+}
+
 /** The access token's claims after the browser has come back to the client with a code. */
 async function redeem(config: oidc.Configuration, flow: Flow, answer: Visit) {
   const callback = await flow.jar.followOut(answer, issuer);
@@ -82,7 +90,7 @@ describe('shared pool', () => {
 
   it('a user of several tenants picks one on the page (only theirs are offered), and the token carries it', async () => {
     const flow = await authorize(config);
-    const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    const chooser = await tenantChoice(flow, 'bob@example.com');
     expect(chooser.status).toBe(200);
     expect(chooser.body).toContain('<label for="tenant">');
     const form = readForm(chooser.url, chooser.body);
@@ -96,7 +104,7 @@ describe('shared pool', () => {
 
   it('the choice stays with the session: asking again (prompt=consent, no tenant named) keeps the chosen tenant', async () => {
     const flow = await authorize(config);
-    const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    const chooser = await tenantChoice(flow, 'bob@example.com');
     expect(await redeem(config, flow, await flow.jar.submit(chooser, { tenant: globex }))).toMatchObject({ tenant_id: globex });
     const again = await authorize(config, { prompt: 'consent' }, flow.jar);
     expect(again.page.status).toBe(303);
@@ -105,7 +113,7 @@ describe('shared pool', () => {
 
   it('a tenant outside the user’s own cannot be chosen, nor can the choice be made without the password step', async () => {
     const flow = await authorize(config);
-    const chooser = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+    const chooser = await tenantChoice(flow, 'bob@example.com');
     const refused = await flow.jar.submit(chooser, { tenant: initech });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('role="alert"');

@@ -1,0 +1,89 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, discover } from '../support/oauth.ts';
+
+/** The hosted pages' refusals once the sign-in is known (in its look), and the tenant choice after a password (303). */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+let acme: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  acme = await app.createTenant('Acme');
+  const appId = app.root.applicationId;
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  const branding = await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, {
+    colors: { primary: '#ff0000', background: '#fff7f7', text: '#330000' },
+    copy: { 'error.title': 'Acme could not sign you in' },
+  });
+  expect(branding.status, JSON.stringify(branding.body)).toBe(200);
+});
+afterAll(async () => app?.close());
+
+async function signInPage(configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<{ jar: CookieJar; page: Visit }> {
+  const url = oidc.buildAuthorizationUrl(configuration, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const start = await jar.visit(url.href);
+  expect(start.location, start.body).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return { jar, page: await jar.visit(start.location!) };
+}
+
+describe('refusals of a known sign-in are in its branding', () => {
+  it('a forged or stale form (CSRF) is refused in the tenant’s look, not the plain one', async () => {
+    const { jar, page } = await signInPage(config, { tenant: 'acme' });
+    expect(page.body).toContain('--gh-primary:#ff0000');
+    const forged = await jar.visit(readForm(page.url, page.body).action, { form: { email: 'x@example.com', password: PASSWORD } });
+    expect(forged.status).toBe(403);
+    expect(forged.body).not.toContain('<form');
+    expect(forged.body).toContain('--gh-primary:#ff0000');
+    expect(forged.body).toContain('<h1>Acme could not sign you in</h1>');
+    expect(forged.body).toContain('<title>Acme could not sign you in – Acme</title>');
+  });
+
+  it('sign-up closed to a named tenant of the shared pool says so in the tenant’s look', async () => {
+    const { jar, page } = await signInPage(config, { tenant: acme });
+    const closed = await jar.visit(`${page.url}/signup`);
+    expect(closed.status).toBe(404);
+    expect(closed.body).toContain('Creating an account is not available for Acme.');
+    expect(closed.body).toContain('--gh-primary:#ff0000');
+    expect(closed.body).toContain('<h1>Acme could not sign you in</h1>');
+  });
+});
+
+describe('a password sign-in that continues to the tenant choice', () => {
+  it('answers its POST with a 303 (Post/Redirect/Get): reloading the choice does not post the password again', async () => {
+    const globex = await app.createTenant('Globex');
+    const created = await app.http.post('/users', { email: 'two-tenants@example.com', password: PASSWORD, tenantId: acme });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds: [acme, globex] })).status).toBe(200);
+
+    const { jar, page } = await signInPage();
+    const signedIn = await jar.submit(page, { email: 'two-tenants@example.com', password: PASSWORD });
+    expect(signedIn.status, signedIn.body).toBe(303);
+    expect(signedIn.location).toBe(`${page.url}/tenant`);
+    const chooser = await jar.visit(signedIn.location!);
+    expect(chooser.status).toBe(200);
+    expect(new Set(readForm(chooser.url, chooser.body).options['tenant'])).toEqual(new Set([acme, globex]));
+    // A reload is a GET of the same page.
+    expect((await jar.visit(chooser.url)).status).toBe(200);
+    // Another browser (no proof of this sign-in) is sent back to the interaction's page.
+    expect((await new CookieJar().visit(chooser.url)).status).toBe(303);
+    const chosen = await jar.submit(chooser, { tenant: globex });
+    expect(chosen.status, chosen.body).toBe(303);
+    expect(chosen.location).toMatch(new RegExp(`^${issuer}/oauth2/authorize/`));
+  });
+});
