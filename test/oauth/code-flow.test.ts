@@ -125,6 +125,18 @@ describe('authorization code with PKCE', () => {
     expect((await app.as({ bearer: userinfoOnly.access_token }).get('/users')).status).toBe(401);
   });
 
+  it('the ID token holds the scopes’ claims only where userinfo cannot give them: beside a management API token', async () => {
+    const config = await spaConfig();
+    const withUserinfo = await startFlow(config);
+    const userinfoTokens = await redeem(config, withUserinfo, await callback(withUserinfo));
+    expect(userinfoTokens.claims()).not.toHaveProperty('email');
+    expect(userinfoTokens.claims()).not.toHaveProperty('name');
+    const resource = `${issuer}/api/v1`;
+    const forManagement = await startFlow(config, { resource });
+    const managementTokens = await redeem(config, forManagement, await callback(forManagement), { resource });
+    expect(managementTokens.claims()).toMatchObject({ sub: ada, email: 'ada@example.com', email_verified: false, name: 'Ada Lovelace' });
+  });
+
   it('the seam refuses a tenant the user is not a member of, and a user of another application', async () => {
     const tenantB = await app.createTenant('Tenant B');
     const config = await spaConfig();
