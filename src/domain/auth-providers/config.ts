@@ -253,7 +253,8 @@ export function mergeSecrets(
     }
   }
   for (const [name, value] of Object.entries(changes ?? {})) {
-    const secret = spec[name];
+    // Own keys only: `constructor` or `toString` would otherwise find Object.prototype's and be stored as a secret.
+    const secret = Object.hasOwn(spec, name) ? spec[name] : undefined;
     if (secret === undefined) throw unknownKey('secrets', name, `is not a secret of ${type} providers`);
     const path = `secrets.${name}`;
     if (secret.applies !== undefined && !secret.applies(config)) throw invalid(path, `${path} does not apply to this configuration`);

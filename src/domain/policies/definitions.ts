@@ -161,7 +161,8 @@ export function parsePolicy<K extends PolicyKind>(kind: K, input: Readonly<Recor
   const value = structuredClone(POLICY_DEFAULTS[kind]) as unknown as Record<string, unknown>;
   for (const [field, given] of Object.entries(input)) {
     if (given === undefined) continue;
-    const spec = fields[field];
+    // Own fields only: `constructor` or `toString` would otherwise find Object.prototype's.
+    const spec = Object.hasOwn(fields, field) ? fields[field] : undefined;
     if (spec === undefined) throw invalid(field, `${field} is not a field of the ${kind} policy`);
     value[field] = checkField(field, spec, given);
   }
@@ -192,6 +193,6 @@ function checkCoherence(kind: PolicyKind, policy: PolicyValues[PolicyKind]): voi
 export function storedPolicy<K extends PolicyKind>(kind: K, stored: Readonly<Record<string, unknown>> | undefined): PolicyValues[K] {
   const fields = POLICY_FIELDS[kind] as Readonly<Record<string, FieldSpec>>;
   const value = structuredClone(POLICY_DEFAULTS[kind]) as unknown as Record<string, unknown>;
-  for (const [field, given] of Object.entries(stored ?? {})) if (field in fields) value[field] = given;
+  for (const [field, given] of Object.entries(stored ?? {})) if (Object.hasOwn(fields, field)) value[field] = given;
   return value as unknown as PolicyValues[K];
 }
