@@ -24,6 +24,13 @@ export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
  * `at once` (nothing told it in advance).
  */
 export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
+/**
+ * How recent a read of the keys makes a token's unknown `kid` unknown for good: such a token is refused without reading
+ * them again. Anyone can send tokens naming kids of their own; without this bound each one was a read of the whole
+ * table (20 forged requests, 20 reads), before the rate limit, which counts after authentication. A key rotated in
+ * elsewhere is published PUBLISHED_BEFORE_SIGNING_MS before it signs, so only a rotation `at once` needs the re-read.
+ */
+export const UNKNOWN_KID_REREAD_MS = 5_000;
 
 /** From when a key signs: its `signsFrom`, or its creation for the first key and every key made before pre-publication. */
 const signsFrom = (key: SigningKey): number => (key.signsFrom ?? key.createdAt).getTime();
@@ -43,6 +50,8 @@ const kidsByAlg = (keys: readonly GeneratedKey[]) => Object.fromEntries(keys.map
  */
 export class SigningKeyStore {
   private cached: { at: number; keys: SigningKey[] } | undefined;
+  /** The re-read a token's unknown `kid` started, shared by the requests that arrive meanwhile. */
+  private rereading: Promise<SigningKey[]> | undefined;
   private readonly em: EntityManager;
   private readonly issuer: string;
 
@@ -147,6 +156,20 @@ export class SigningKeyStore {
     return (await this.load()).map((key) => key.publicJwk as JWK);
   }
 
+  /**
+   * The keys read again for a token whose `kid` the cached set lacks (rotated in elsewhere), unless they were read
+   * less than UNKNOWN_KID_REREAD_MS ago (undefined: the kid is unknown). One read at a time, whatever the number of
+   * such requests.
+   */
+  private rereadForUnknownKid(): Promise<SigningKey[]> | undefined {
+    if (this.rereading !== undefined) return this.rereading;
+    if (this.cached !== undefined && Date.now() - this.cached.at < UNKNOWN_KID_REREAD_MS) return undefined;
+    this.rereading = this.load(true).finally(() => {
+      this.rereading = undefined;
+    });
+    return this.rereading;
+  }
+
   /** Signs an access token with the key that signs now: for the management API unless another audience is named. */
   async signAccessToken(
     subject: string,
@@ -174,7 +197,9 @@ export class SigningKeyStore {
       return await verifyAccessToken(token, await this.publicJwks(), options);
     } catch (error) {
       if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY') throw error;
-      return verifyAccessToken(token, (await this.load(true)).map((key) => key.publicJwk as JWK), options);
+      const reread = await this.rereadForUnknownKid();
+      if (reread === undefined) throw error;
+      return verifyAccessToken(token, reread.map((key) => key.publicJwk as JWK), options);
     }
   }
 }
