@@ -15,8 +15,8 @@ import { sendPage } from './reply.ts';
 export type ThrottleLook = (request: FastifyRequest, reply: FastifyReply) => Promise<PageLook>;
 
 /**
- * An onRequest hook for a throttled route: it counts the route's POSTs only, before their body is parsed, so a refused
- * POST costs no Argon2 work.
+ * An onRequest hook for a throttled route: it counts the route's POSTs (and a GET naming a user code, guessesByQuery),
+ * before their body is parsed, so a refused POST costs no Argon2 work.
  */
 export type ThrottleHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
@@ -24,6 +24,14 @@ export interface SignInThrottle {
   /** The hook for one route; `look` brands the 429 page (the plain look when absent or failing). */
   hook(look?: ThrottleLook): ThrottleHook;
 }
+
+/**
+ * A GET that guesses too: verification_uri_complete (`GET /oauth2/device?user_code=…`, RFC 8628 3.3.1) answers a live
+ * code with its client's look, a wrong one with the plain look, so it tells a right guess from a wrong one as the POST
+ * does (RFC 8628 5.1).
+ */
+const guessesByQuery = (request: FastifyRequest): boolean =>
+  request.method === 'GET' && (request.query as Record<string, unknown> | undefined)?.['user_code'] !== undefined;
 
 /** Made once per server, after the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
@@ -35,7 +43,7 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
   });
   return {
     hook: (look) => async (request, reply) => {
-      if (request.method !== 'POST') return undefined;
+      if (request.method !== 'POST' && !guessesByQuery(request)) return undefined;
       const outcome = await count(request);
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
       // The refusal stands whatever happens to its look (e.g. an expired interaction has none).

@@ -514,6 +514,12 @@ function configuration(
     interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
     rotateRefreshToken: true,
+    // oidc-provider binds what a sign-in without offline_access yields to the browser session it was made in, and
+    // revokes its grant when that session ends. A device's tokens are the device's, not the browser's: and the
+    // device pages keep one plain session for every application on a shared surface (session-application.ts), so
+    // approving another application's device there (an account switch, which ends that session) revoked the first
+    // application's device tokens. Device codes never expire with the verifying browser's session.
+    expiresWithSession: async (_ctx, source) => source.kind !== 'DeviceCode' && !source.scopes.has('offline_access'),
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,
       ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,

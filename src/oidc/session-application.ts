@@ -74,7 +74,8 @@ export async function sessionApplicationOf(provider: Provider, method: string, {
   }
   if (method === 'GET' && path === OIDC_PATHS.end_session) {
     const hint = query.get('id_token_hint');
-    return applicationOf(query.get('client_id') ?? (hint === null ? undefined : unverifiedAudience(hint)));
+    // As the OP reads its parameters (`value || undefined`): an empty client_id is absent, and the hint names the client.
+    return applicationOf(query.get('client_id') || (hint === null || hint === '' ? undefined : unverifiedAudience(hint)));
   }
   if (method === 'POST' && path === `${OIDC_PATHS.end_session}/confirm`) {
     const applicationId = query.get(APPLICATION_PARAMETER);
