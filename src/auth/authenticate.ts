@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
+import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
@@ -57,8 +58,8 @@ export interface CredentialStore {
 
 /**
  * The working key a secret's hash names, across applications (before any scope exists the hash is the only thing
- * that finds a key): unrevoked, unexpired and, bound to a user, whose user is active, as the user's Bearer tokens
- * need (a locked or suspended user's key does not work; it is not revoked, and works again once the user is). One
+ * that finds a key): unrevoked, unexpired and, bound to a user, whose user may act now (mayActNow), as the user's Bearer
+ * tokens need (a locked or suspended user's key does not work; it is not revoked, and works again once the user may). One
  * indexed statement on the connection (no entity, no EntityManager fork: the ORM's mapping costs ~4× the query).
  * Authentication (through its cache) and introspection both ask this, so a key works exactly when it introspects
  * active. The caller compares the secret with `secret_hash` in constant time.
@@ -68,7 +69,7 @@ export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise
     `select k.id, k.application_id, k.tenant_id, k.user_id, k.permissions, k.secret_hash, k.expires_at from api_key as k
       where k.secret_hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
         and (k.user_id is null or exists (
-          select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and u.status = 'active'))`,
+          select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and ${mayActNowSql('u')}))`,
     [secretHash],
   );
   // Timestamps come back as text (MikroORM keeps the driver's dates as strings): the cache compares the expiry with a Date.

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 
@@ -58,7 +59,7 @@ function livenessStatement(bearer: BearerSubject): [string, unknown[]] {
   }
   const member = tenantId === null ? '' : ' and ? = any(u.tenant_ids)';
   return [
-    `select 1 from app_user as u where u.application_id = ? and u.id = ? and u.status = 'active'${member}
+    `select 1 from app_user as u where u.application_id = ? and u.id = ? and ${mayActNowSql('u')}${member}
       and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null)
       and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = ? and (g.expires_at is null or g.expires_at > now()))`,
     [applicationId, subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],

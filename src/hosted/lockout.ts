@@ -1,5 +1,5 @@
 import { usersChanged } from '../domain/users/changed.ts';
-import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import { mayActNow, type SignInUser } from '../domain/users/sign-in-user.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -13,15 +13,8 @@ import type { SignInTarget } from './sign-in.ts';
  * through the filters).
  */
 
-/** A `locked` user whose lock has run out is active again for the purposes of signing in. */
-function lockExpired(user: SignInUser, now = new Date()): boolean {
-  return user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now;
-}
-
-/** The user may try to sign in: active, or locked with the lock run out. */
-export function maySignIn(user: SignInUser, now = new Date()): boolean {
-  return user.status === 'active' || lockExpired(user, now);
-}
+/** A `locked` user whose lock has run out: the next sign-in attempt lifts it (liftExpiredLock). */
+const lockExpired = (user: SignInUser): boolean => user.status === 'locked' && mayActNow(user);
 
 /** The failure count a failed attempt leaves, from the row's own columns (`?` = resetAfterMinutes). */
 const NEXT_COUNT = `(case when last_failed_sign_in_at is null

@@ -1,14 +1,14 @@
 import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../context.ts';
 import { Tenant } from '../db/entities/index.ts';
-import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { normalizeEmail } from '../domain/users/email-key.ts';
 import { email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
-import { maySignIn, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import type { PageLook } from './pages.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
@@ -118,7 +118,7 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   }
   const matches = await verifyPassword(user.passwordHash, secret);
   // A locked or suspended user is refused whatever the password, and the attempt is not counted.
-  if (!maySignIn(user)) return refuseUncounted(target);
+  if (!mayActNow(user)) return refuseUncounted(target);
   if (!matches) {
     await recordFailedSignIn(target, user, target.lockout);
     return { ok: false };

@@ -6,7 +6,7 @@ import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-
 import type { Config } from '../config.ts';
 import { SIGNING_ALGS } from '../db/entities/signing-key.entity.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
-import { readSignInUser } from '../domain/users/sign-in-user.ts';
+import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { HostedPageError, sessionSignIn, type SignInTarget } from '../hosted/sign-in.ts';
@@ -129,8 +129,9 @@ async function findAccount(
     grantId === undefined ? null : grantTenant(deps.orm, grantId),
     token === undefined ? null : fixedTenant(deps, surface, applicationId),
   ]);
-  // A suspended or locked user keeps no access: userinfo and refresh answer as for an unknown account.
-  if (user === null || user.status !== 'active') return undefined;
+  // A suspended or locked user keeps no access (a lock that has run out is over): userinfo and refresh answer as for
+  // an unknown account.
+  if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   if (fixed !== null && fixed !== tenantId) return undefined;
   return {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSignInUser } from '../../src/domain/users/sign-in-user.ts';
-import { maySignIn } from '../../src/hosted/lockout.ts';
+import { mayActNow, readSignInUser } from '../../src/domain/users/sign-in-user.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
 
@@ -258,9 +257,9 @@ describe('lockout state of a user split into copies', () => {
     const signInState = async (id: string) => (await readSignInUser(app.gatehouse.services.orm.em.fork(), applicationId, { id }))!;
     const afterCarolsLock = new Date(Date.now() + 11 * 60_000);
     const carolCopy = await signInState(await copyOf(carol));
-    expect(maySignIn(carolCopy)).toBe(false);
-    expect(maySignIn(carolCopy, afterCarolsLock)).toBe(true);
-    expect(maySignIn(await signInState(await copyOf(dave)), afterCarolsLock)).toBe(false);
+    expect(mayActNow(carolCopy)).toBe(false);
+    expect(mayActNow(carolCopy, afterCarolsLock)).toBe(true);
+    expect(mayActNow(await signInState(await copyOf(dave)), afterCarolsLock)).toBe(false);
     expect(await copyOf(erin)).toBeDefined();
   });
 });

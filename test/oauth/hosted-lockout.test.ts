@@ -120,6 +120,24 @@ describe('lockout', () => {
     expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toMatchObject({ active: true });
   });
 
+  it('once a lock has run out, the user’s keys and tokens work again, before any sign-in lifts it', async () => {
+    const userId = await createUser('ona@example.com');
+    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
+    const key = (await app.http.post('/api-keys', { name: 'ona', permissions: ['users:read'], userId })).body.secret as string;
+    for (let i = 0; i < 3; i += 1) await attempt('ona@example.com', WRONG);
+    expect(await status(userId)).toBe('locked');
+    expect((await app.as({ apiKey: key }).get('/users')).status).toBe(401);
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
+    // Time passes beyond the lock (and beyond what the instance remembers of the user).
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
+    await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
+    expect(await status(userId)).toBe('locked');
+    expect((await app.as({ apiKey: key }).get('/users')).status).toBe(200);
+    expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toMatchObject({ active: true });
+    // Authenticated again: the token carries no permission, so the route is 403, no longer 401.
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(403);
+  });
+
   it('a success clears the count: failures must be consecutive', async () => {
     const userId = await createUser('fay@example.com');
     for (const password of [WRONG, WRONG, PASSWORD, WRONG, WRONG]) await attempt('fay@example.com', password);

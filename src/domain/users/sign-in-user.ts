@@ -18,6 +18,19 @@ export interface SignInUser {
   readonly failedSignIns: number;
 }
 
+/**
+ * Whether a user may act now (sign in, use their keys and tokens): active, or `locked` by the lockout policy with the
+ * lock run out. Such a lock is lifted (audited) at the user's next sign-in attempt (src/hosted/lockout.ts); until then
+ * the row still reads `locked`, and what the user holds must work as soon as the lock has ended all the same.
+ */
+export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now = new Date()): boolean {
+  return user.status === 'active' || (user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now);
+}
+
+/** mayActNow of the `app_user` row named `alias`, in SQL. */
+export const mayActNowSql = (alias: string): string =>
+  `(${alias}.status = 'active' or (${alias}.status = 'locked' and ${alias}.locked_until <= now()))`;
+
 /** Which user: by id (in `poolId` when given), or by normalized e-mail in a pool. */
 export type SignInUserKey = { readonly id: string; readonly poolId?: string } | { readonly poolId: string; readonly emailNormalized: string };
 
