@@ -94,6 +94,9 @@ describe('M2M credentials', () => {
 
   it('an application-wide credential’s token of a tenant’s surface is 401 once that tenant is deleted; its other tokens work', async () => {
     const tenantId = await app.createTenant('Surface of a moment');
+    // A tenant's path is a surface of an isolated application only (a shared one has one surface).
+    const isolation = (authIsolation: string) => app.http.patch(appPath, { tenancyConfig: { authIsolation } });
+    expect((await isolation('isolated')).status).toBe(200);
     const created = await app.http.post('/m2m-credentials', { name: 'application-wide', permissions: ['*'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const auth = { authorization: basicAuth(created.body.clientId, created.body.clientSecret) };
@@ -108,6 +111,7 @@ describe('M2M credentials', () => {
     expect((await app.http.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
     await expectUnauthenticated(ofTenant);
     await expectAccepted(applicationWide);
+    expect((await isolation('shared')).status).toBe(200);
   });
 
   it('a deleted application’s tokens are 401, not empty lists or 500s', async () => {

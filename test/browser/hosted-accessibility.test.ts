@@ -40,6 +40,8 @@ let REDIRECT_URI: string;
 let app: TestApp;
 let issuer: string;
 let browser: Browser;
+/** The branded look's application (another bootstrapped one). */
+let branded: BootstrapResult;
 
 /** One of the two looks every state is checked in. */
 interface Look {
@@ -98,7 +100,7 @@ beforeAll(async () => {
   looks.push(await lookOf('default', app.root, undefined));
 
   // The branded look: another application with colours and a logo of its own, and a tenant with others again.
-  const branded = await app.bootstrapAnother();
+  branded = await app.bootstrapAnother();
   const admin = new HttpClient(app.baseUrl, { apiKey: branded.apiKey });
   const appPath = `/applications/${branded.applicationId}`;
   expect((await admin.patch(appPath, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
@@ -538,7 +540,12 @@ describe.each(['default', 'branded'] as const)('the hosted pages in the %s look'
           error: { text: 'There is no such sign-in page.', invalid: [] },
         });
       } else {
-        // The tenant's own surface asked for another tenant: the error in the surface tenant's branding.
+        // The tenant's own surface asked for another tenant: the error in the surface tenant's branding. A tenant's
+        // path is a surface of an isolated application only: the branded one is isolated from here on (its last page).
+        const isolated = await new HttpClient(app.baseUrl, { apiKey: branded.apiKey }).patch(`/applications/${branded.applicationId}`, {
+          tenancyConfig: { authIsolation: 'isolated' },
+        });
+        expect(isolated.status, JSON.stringify(isolated.body)).toBe(200);
         const surface = new URL(await authorizeUrl(look(), { tenant: 'globex' }));
         surface.pathname = '/t/acme/oauth2/authorize';
         expect((await page.goto(surface.href))?.status()).toBe(400);

@@ -179,10 +179,14 @@ describe('RFC 8414 metadata of a tenant’s path issuer', () => {
   let client: TestClient;
 
   beforeAll(async () => {
-    const created = await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name: 'Metadata Tenant', slug: 'metadata-tenant' });
+    // A tenant's path is a surface of an isolated application only (a shared one has one surface).
+    const another = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    const created = await admin.post(`/applications/${another.applicationId}/tenants`, { name: 'Metadata Tenant', slug: 'metadata-tenant' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     slug = created.body.slug as string;
-    client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
   });
 
   it('is served with the issuer’s path after the well-known path, the same document as the appended form', async () => {

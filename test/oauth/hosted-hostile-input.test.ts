@@ -52,9 +52,13 @@ describe('NUL characters (PostgreSQL stores none)', () => {
     const again = await signIn({ tenant: `a${NUL}` });
     expect(again.start.status).toBeLessThan(500);
     await app.createTenant('Nul Path');
+    // A tenant's path is a surface of an isolated application only; shared again after (no tenant data was made).
+    const isolation = (authIsolation: string) => app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { authIsolation } });
+    expect((await isolation('isolated')).status).toBe(200);
     const tenantPath = await flow.jar.visit(`${issuer}/t/nul-path/oauth2/authorize?client_id=${web.clientId}&tenant=a%00`);
     expect(tenantPath.status).toBe(400);
     expect(alert(tenantPath)).toBe('This is the sign-in of Nul Path: the request names another organization.');
+    expect((await isolation('shared')).status).toBe(200);
   });
 
   it('in the sign-in form: the generic refusal', async () => {

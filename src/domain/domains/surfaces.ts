@@ -6,7 +6,8 @@ import { hostnameProblem } from './hostname.ts';
  * Sign-in surfaces: the places the OAuth provider answers, each an issuer of its own (docs/decisions.md, "Sign-in
  * surfaces"):
  * - the service's (`PUBLIC_URL`): every application; the `tenant` parameter names a tenant;
- * - a tenant's path (`{PUBLIC_URL}/t/{tenant id or slug}`): that tenant, looked up in the application of the client;
+ * - a tenant's path (`{PUBLIC_URL}/t/{tenant id or slug}`): that tenant of an isolated application, looked up in the
+ *   application of the client (a shared application has one surface: spec, tenancy rule 6);
  * - a verified custom domain (`{PUBLIC_URL's scheme}://{hostname}`): its application and, for a tenant's domain, that
  *   tenant.
  * Nothing here is cached: a deleted or un-verified domain stops serving with the next request, on every instance.
@@ -30,6 +31,9 @@ export type SurfaceTenant =
   | { readonly kind: 'fixed'; readonly tenantId: string }
   /** The surface does not serve this application (another application's domain, a tenant it does not have). */
   | { readonly kind: 'closed' };
+
+/** The condition on `application` under which its tenants have surfaces of their own (paths). */
+const ISOLATED = "application.multi_tenant and application.auth_isolation = 'isolated'";
 
 /** Where the tenant path surfaces live under the service's own URL. */
 export const TENANT_PATH_PREFIX = '/t';
@@ -70,10 +74,17 @@ export class SurfaceRouter {
     return (await this.verifiedDomain(name)) ?? this.service;
   }
 
-  /** A tenant's path surface, when some application has a tenant of that id or slug; the client picks which. */
+  /**
+   * A tenant's path surface, when some application with `authIsolation = isolated` has a tenant of that id or slug; the
+   * client picks which. A shared application has one sign-in surface (spec, tenancy rule 6): its tenants have no path.
+   */
   async forTenantPath(ref: string): Promise<Surface | null> {
     if (!isTenantRef(ref)) return null;
-    const [row] = await this.connection.execute<unknown[]>(`select 1 from tenant where ${tenantRefColumn(ref)} = ? limit 1`, [ref]);
+    const [row] = await this.connection.execute<unknown[]>(
+      `select 1 from tenant join application on application.id = tenant.application_id
+        where tenant.${tenantRefColumn(ref)} = ? and ${ISOLATED} limit 1`,
+      [ref],
+    );
     return row === undefined ? null : this.tenantPath(ref);
   }
 
@@ -104,18 +115,24 @@ export class SurfaceRouter {
         if (surface.applicationId !== applicationId) return { kind: 'closed' };
         return surface.tenantId === null ? { kind: 'open' } : { kind: 'fixed', tenantId: surface.tenantId };
       case 'tenant_path': {
-        const tenantId = await this.findTenantId(applicationId, surface.tenantRef);
+        const tenantId = await this.findTenantId(applicationId, surface.tenantRef, { isolated: true });
         return tenantId === null ? { kind: 'closed' } : { kind: 'fixed', tenantId };
       }
     }
   }
 
-  /** The id of the application's tenant that `ref` (an id, or a slug in any case) names, or null. */
-  async findTenantId(applicationId: string, ref: string): Promise<string | null> {
+  /**
+   * The id of the application's tenant that `ref` (an id, or a slug in any case) names, or null; with `isolated`, null
+   * too unless the application's `authIsolation` is `isolated` (a tenant's own surface: spec, tenancy rules 6 and 7).
+   */
+  async findTenantId(applicationId: string, ref: string, { isolated = false }: { isolated?: boolean } = {}): Promise<string | null> {
     const name = ref.toLowerCase();
     if (!isUuid(applicationId) || !isTenantRef(name)) return null;
     const [row] = await this.connection.execute<{ id: string }[]>(
-      `select id from tenant where application_id = ? and ${tenantRefColumn(name)} = ?`,
+      isolated
+        ? `select tenant.id from tenant join application on application.id = tenant.application_id
+            where tenant.application_id = ? and tenant.${tenantRefColumn(name)} = ? and ${ISOLATED}`
+        : `select id from tenant where application_id = ? and ${tenantRefColumn(name)} = ?`,
       [applicationId, name],
     );
     return row?.id ?? null;
