@@ -12,11 +12,14 @@ const USAGE = `usage: gatehouse <command> [--json]
   rotate-signing-key    make new signing keys active, ES256 (access and ID tokens) and RS256 (ID tokens of clients
                         that ask for it): published at once, signing a minute later, when every instance publishes
                         them; tokens of the old ones verify until they expire
-    --now               sign with them at once (an old key leaked): instances that have not re-read the keys
-                        (30 s) neither publish them nor stop signing with the old ones until they do
+    --now               sign with them at once: instances that have not re-read the keys (30 s) neither publish
+                        them nor stop signing with the old ones until they do
+    --revoke            an old key leaked: sign with the new ones at once (as --now) and revoke every old one,
+                        which no longer verifies: the tokens they signed are refused (clients get new ones), and
+                        they leave the JWKS, on every instance within 30 s
   --json                print one JSON line`;
 
-type Command = (database: Database, config: Config, flags: { json: boolean; now: boolean }) => Promise<string>;
+type Command = (database: Database, config: Config, flags: { json: boolean; now: boolean; revoke: boolean }) => Promise<string>;
 
 const COMMANDS: Record<string, Command> = {
   async bootstrap(database, _config, { json }) {
@@ -25,8 +28,8 @@ const COMMANDS: Record<string, Command> = {
       ? JSON.stringify(result)
       : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
   },
-  async 'rotate-signing-key'(database, config, { json, now }) {
-    const { kids, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication' });
+  async 'rotate-signing-key'(database, config, { json, now, revoke }) {
+    const { kids, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication', revoke });
     const listed = Object.entries(kids).map(([alg, kid]) => `${alg} ${kid}`).join(', ');
     return json ? JSON.stringify({ kids }) : `Active signing keys: ${listed}, signing from ${signsFrom.toISOString()}`;
   },
@@ -35,7 +38,7 @@ const COMMANDS: Record<string, Command> = {
 /** The command line, or undefined for one parseArgs refuses (an unknown option, a value given to a flag). */
 function readArguments(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, now: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, now: { type: 'boolean' }, revoke: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
   } catch (error) {
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_')) return undefined;
     throw error;
@@ -105,8 +108,8 @@ async function openForCommand(config: Config): Promise<{ database: Database; clo
 async function main(argv: string[]): Promise<number> {
   const parsed = readArguments(argv);
   const command = parsed !== undefined && parsed.positionals.length === 1 ? COMMANDS[parsed.positionals[0] as string] : undefined;
-  // --now is rotate-signing-key's alone.
-  const misplaced = parsed?.values.now === true && parsed.positionals[0] !== 'rotate-signing-key';
+  // --now and --revoke are rotate-signing-key's alone.
+  const misplaced = (parsed?.values.now === true || parsed?.values.revoke === true) && parsed.positionals[0] !== 'rotate-signing-key';
   if (parsed === undefined || parsed.values.help || command === undefined || misplaced) {
     process.stderr.write(`${USAGE}\n`);
     return parsed?.values.help ? 0 : 2;
@@ -122,7 +125,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    process.stdout.write(`${await command(opened.database, config, { json: values.json === true, now: values.now === true })}\n`);
+    process.stdout.write(`${await command(opened.database, config, { json: values.json === true, now: values.now === true, revoke: values.revoke === true })}\n`);
     return 0;
   } finally {
     await opened.close();

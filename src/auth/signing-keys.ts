@@ -69,7 +69,7 @@ export class SigningKeyStore {
     const horizon = new Date(Date.now() - RETIRED_KEY_VERIFIES_MS);
     const keys = await this.em.fork().find(
       SigningKey,
-      { $or: [{ status: 'active' }, { retiredAt: { $gt: horizon } }] },
+      { $or: [{ status: 'active' }, { status: 'retired', retiredAt: { $gt: horizon } }] },
       { orderBy: { createdAt: 'desc' } },
     );
     this.cached = { at: Date.now(), keys };
@@ -91,13 +91,18 @@ export class SigningKeyStore {
   /**
    * Adds a new active key of every algorithm and retires the previous ones; tokens they signed keep verifying until
    * expiry. The new keys are published at once and sign after PUBLISHED_BEFORE_SIGNING_MS, when every instance
-   * publishes them; the previous ones sign until then. `at: 'once'` makes them sign now (a key that leaked): until their
-   * caches expire, other instances then neither publish them nor stop signing with the old ones.
+   * publishes them; the previous ones sign until then. `at: 'once'` makes them sign now: until their caches expire,
+   * other instances then neither publish them nor stop signing with the old ones. `revoke` (a key leaked, `at` is then
+   * 'once'): every previous key, active or retired, is revoked: it no longer verifies, so what it signed (or what
+   * anyone holding it signs) is refused, and clients get new tokens; other instances follow when their caches expire.
    */
-  async rotate({ at = 'after-publication' }: { at?: 'after-publication' | 'once' } = {}): Promise<{ kids: Record<SigningAlg, string>; signsFrom: Date }> {
+  async rotate({ at = 'after-publication', revoke = false }: { at?: 'after-publication' | 'once'; revoke?: boolean } = {}): Promise<{
+    kids: Record<SigningAlg, string>;
+    signsFrom: Date;
+  }> {
     const generated = await generateKeys(SIGNING_ALGS);
-    const from = new Date(Date.now() + (at === 'once' ? 0 : PUBLISHED_BEFORE_SIGNING_MS));
-    await this.activate(generated, 'always', from);
+    const from = new Date(Date.now() + (at === 'once' || revoke ? 0 : PUBLISHED_BEFORE_SIGNING_MS));
+    await this.activate(generated, revoke ? 'revoking-previous' : 'always', from);
     return { kids: kidsByAlg(generated), signsFrom: from };
   }
 
@@ -105,14 +110,17 @@ export class SigningKeyStore {
    * Makes each of `generated` the one active key of its algorithm, under an advisory lock: without it, instances
    * starting together on a database without one (or rotations at the same moment) each see no new key, and each leaves
    * its own active. The keys it replaces sign until `signsFrom` (none signs past it: a rotation still pending is cut
-   * short too).
+   * short too); `revoking-previous`: they, and the retired ones, are revoked instead.
    */
-  private async activate(generated: GeneratedKey[], when: 'always' | 'if-none-is-active', signsFrom?: Date): Promise<void> {
+  private async activate(generated: GeneratedKey[], when: 'always' | 'if-none-is-active' | 'revoking-previous', signsFrom?: Date): Promise<void> {
     await this.em.fork().transactional(async (em) => {
       await lockForTransaction(em, 'gatehouse:signing-keys');
       for (const key of generated) {
         if (when === 'if-none-is-active' && (await em.count(SigningKey, { alg: key.alg, status: 'active' })) > 0) continue;
         const retiredAt = signsFrom ?? new Date();
+        if (when === 'revoking-previous') {
+          await em.nativeUpdate(SigningKey, { alg: key.alg, status: { $in: ['active', 'retired'] } }, { status: 'revoked', retiredAt: new Date() });
+        }
         await em.nativeUpdate(SigningKey, { alg: key.alg, status: 'active' }, { status: 'retired', retiredAt });
         await em.nativeUpdate(SigningKey, { alg: key.alg, status: 'retired', retiredAt: { $gt: retiredAt } }, { retiredAt });
         em.create(SigningKey, {

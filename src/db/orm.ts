@@ -13,6 +13,7 @@ import { Migration0007EmailUnicodeKeys } from './migrations/0007-email-unicode-k
 import { Migration0008OidcModelApplication } from './migrations/0008-oidc-model-application.ts';
 import { Migration0009SigningKeySignsFrom } from './migrations/0009-signing-key-signs-from.ts';
 import { Migration0010OAuthClientIdTokenAlg } from './migrations/0010-oauth-client-id-token-alg.ts';
+import { Migration0011SigningKeyRevoked } from './migrations/0011-signing-key-revoked.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   { name: '0008-oidc-model-application', class: Migration0008OidcModelApplication },
   { name: '0009-signing-key-signs-from', class: Migration0009SigningKeySignsFrom },
   { name: '0010-oauth-client-id-token-alg', class: Migration0010OAuthClientIdTokenAlg },
+  { name: '0011-signing-key-revoked', class: Migration0011SigningKeyRevoked },
 ];
 
 /**

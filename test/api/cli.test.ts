@@ -104,6 +104,14 @@ describe('gatehouse CLI on the embedded database', () => {
     const rotated = await run(['rotate-signing-key', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(JSON.parse(rotated.stdout)).toEqual({ kids: { ES256: expect.any(String), RS256: expect.any(String) } });
+    // A leak: new keys, and those just made revoked (signing-keys.test.ts shows what that does to their tokens).
+    const revoking = await run(['rotate-signing-key', '--revoke', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(revoking.code, revoking.stderr).toBe(0);
+    const { kids } = JSON.parse(rotated.stdout) as { kids: Record<string, string> };
+    const { kids: replacements } = JSON.parse(revoking.stdout) as { kids: Record<string, string> };
+    expect(Object.values(replacements)).not.toEqual(expect.arrayContaining(Object.values(kids)));
+    // --revoke belongs to rotate-signing-key alone.
+    expect((await run(['bootstrap', '--revoke'], { GATEHOUSE_DATA_DIR: dataDir })).code).toBe(2);
   });
 
   it('commands at once through the socket take turns on its one free connection, and all succeed', async () => {

@@ -130,6 +130,39 @@ describe('signing keys', () => {
     expect(header(await clientCredentialsToken()).kid).toBe(kid);
   });
 
+  it('a rotation revoking the old keys (a leak): what they signed is refused at once, they leave the JWKS and sign nothing more', async () => {
+    const keys = app.gatehouse.services.signingKeys;
+    const before = await clientCredentialsToken();
+    const leaked = header(before).kid!;
+    const [leakedRsa] = await opKids(keys, 'RS256');
+    expect((await app.as({ bearer: before }).get('/applications')).status).toBe(200);
+    // A token anyone holding the leaked key could sign, for a live credential.
+    const live = await liveM2MClaims(app, { app_id: app.root.applicationId, permissions: ['*'] });
+    const [leakedJwk] = (await keys.privateJwks()).keys.filter((key) => key.kid === leaked);
+    const forged = await signJwt(leakedJwk!, live.claims, { issuer: app.gatehouse.services.config.publicUrl, audience: keys.managementAudience, subject: live.subject, expiresInSeconds: 300 });
+    expect((await app.as({ bearer: forged }).get('/applications')).status).toBe(200);
+
+    const { kids } = await keys.rotate({ revoke: true });
+    // Another instance, once its cache has expired, reads the same.
+    const other = new SigningKeyStore(app.gatehouse.services.orm.em.fork(), app.gatehouse.services.config.publicUrl);
+    for (const token of [before, forged]) {
+      const refused = await app.as({ bearer: token }).get('/applications');
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe('unauthenticated');
+      await expect(other.verifyAccessToken(token)).rejects.toThrow();
+    }
+    for (const published of [await jwks(), await other.publicJwks()]) {
+      expect(published.map((jwk) => jwk.kid)).not.toContain(leaked);
+      expect(published.map((jwk) => jwk.kid)).not.toContain(leakedRsa);
+    }
+    expect(await opKids(keys, 'RS256')).toEqual([kids.RS256]);
+    const after = await clientCredentialsToken();
+    expect(header(after).kid).toBe(kids.ES256);
+    expect((await app.as({ bearer: after }).get('/applications')).status).toBe(200);
+    const statuses = await app.gatehouse.services.orm.em.fork().find(SigningKey, { kid: { $in: [leaked, leakedRsa!] } });
+    expect(statuses.map((key) => key.status)).toEqual(['revoked', 'revoked']);
+  });
+
   it('a retired key verifies for a token lifetime after its retirement, and a cache period more (a clock behind, a rotation at once)', async () => {
     const keys = app.gatehouse.services.signingKeys;
     // Signed by an instance that had not yet read a rotation at once (its cache lasts 30 s), just before it did.

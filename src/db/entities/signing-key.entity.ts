@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-export type SigningKeyStatus = 'active' | 'retired';
+export type SigningKeyStatus = 'active' | 'retired' | 'revoked';
 
 /**
  * The algorithms the service signs with, one active key each: ES256 signs access tokens, and ID tokens by default;
@@ -13,7 +13,8 @@ export type SigningAlg = (typeof SIGNING_ALGS)[number];
  * The service's own JWT signing keys (service-wide, not application-owned). The one `active` key of each `alg` signs
  * from `signsFrom` (null: from its creation; a rotation publishes its key a while before it signs); a `retired` key
  * signed until `retiredAt` (which may be a moment ahead: its successor's `signsFrom`) and keeps verifying until the
- * longest token lifetime and a margin (src/auth/signing-keys.ts) have passed.
+ * longest token lifetime and a margin (src/auth/signing-keys.ts) have passed. A `revoked` key (a leak) neither signs nor
+ * verifies, and is not published.
  */
 const SigningKeySchema = defineEntity({
   name: 'SigningKey',
