@@ -183,7 +183,9 @@ describe('grants and tenants', () => {
     const inAcme = await redeem(first, await jar.submit(first.page, { email, password: PASSWORD }));
     // The same browser signs in again (a forced login, no tenant named): the user picks the other tenant.
     const second = await authorize({ resource: managementApi, prompt: 'login consent' }, jar);
-    const choice = await jar.submit(second.page, { email, password: PASSWORD });
+    const signedIn = await jar.submit(second.page, { email, password: PASSWORD });
+    expect(signedIn.status, signedIn.body).toBe(303);
+    const choice = await jar.visit(signedIn.location!);
     expect(choice.status, choice.body).toBe(200);
     const inGlobex = await redeem(second, await jar.submit(choice, { tenant: globex }));
     expect(decodeJwt(inGlobex.access_token).payload).toMatchObject({ sub: carol.body.id, tenant_id: globex });
