@@ -30,8 +30,14 @@ import type { Services } from './services.ts';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Fastify's own failures (limits, content types, JSON syntax) in the contract's terms. */
-function fromFastifyError(error: FastifyError): ErrorBody | undefined {
+function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBody | undefined {
   switch (error.code) {
+    // A QUERY (RFC 10008) without a Content-Type, refused by Fastify before the body is read: on a path no route takes,
+    // the 404 any other method gets (the paths of the route table answer QUERY 405 before this check).
+    case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
+      return request.is404
+        ? { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }
+        : { code: 'unsupported_media_type', message: 'Request bodies must be application/json' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', message: 'The request body is larger than 1 MiB' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -53,7 +59,8 @@ declare module 'fastify' {
     authenticated?: boolean;
   }
   interface FastifyRequest {
-    authentication?: { principal: Principal } | { error: GatehouseError };
+    /** The principal, or why there is none: a refusal (GatehouseError), or an unexpected failure (the database down). */
+    authentication?: { principal: Principal } | { error: unknown };
   }
 }
 
@@ -165,7 +172,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
       const principal = await authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
       request.authentication = { principal };
     } catch (error) {
-      if (!(error instanceof GatehouseError)) throw error;
+      // Any failure, an unexpected one too (the database unreachable: a 500), is answered by the handler (contextFor),
+      // after the rate limit has counted the request against its address and set the headers every response carries.
       request.authentication = { error };
     }
   });
@@ -209,7 +217,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     if (error instanceof GatehouseError) {
       body = toErrorBody(error);
     } else {
-      const mapped = fromFastifyError(error);
+      const mapped = fromFastifyError(error, request);
       if (mapped === undefined) request.log.error({ err: error }, 'unexpected error');
       body = mapped ?? INTERNAL_ERROR;
     }

@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import { OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
+import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
 
 export async function createApollo(
   schema: GraphQLSchema,
@@ -13,8 +13,9 @@ export async function createApollo(
     formatError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    // graphql-js's own rules, then how much one request may ask for (src/graphql/operation-limits.ts).
-    validationRules: [OperationLimitsRule],
+    // graphql-js's own rules, then operations of a kind the API has (no subscription), and how much one request may ask
+    // for (src/graphql/operation-limits.ts).
+    validationRules: [KnownOperationTypesRule, OperationLimitsRule],
     parseOptions: { maxTokens: OPERATION_LIMITS.tokens },
     // Automatic persisted queries are not offered: a request that asks for one is refused (422), not half-served.
     persistedQueries: false,

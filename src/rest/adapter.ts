@@ -138,11 +138,14 @@ function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): F
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
-const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** Every method Fastify routes (its standard ones, QUERY of RFC 10008 and TRACE included); others no route takes. */
+const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'TRACE'];
 
 /**
  * Answers the methods a path does not have with 405 `method_not_allowed` and `Allow` (the router alone would answer
- * 404, as for a path that does not exist). HEAD comes with GET.
+ * 404, as for a path that does not exist). HEAD comes with GET. Refused before the body is read (after the rate limit
+ * has counted the request): a method the path does not have is the answer whatever the body holds, and Fastify's own
+ * check of a QUERY's Content-Type, which runs with the body parsing, would otherwise answer first (a 500).
  */
 export function refuseOtherMethods(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void {
   const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
@@ -152,9 +155,12 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, methods: r
   app.route({
     method: others,
     url,
-    handler: async (_request, reply) => {
+    preParsing: async (_request, reply) => {
       reply.header('allow', allow);
       throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);
+    },
+    handler: async () => {
+      throw new Error('refused before its body is read');
     },
   });
 }

@@ -198,7 +198,9 @@ function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined)
     ...(route.method === 'DELETE' || pathParamNames(route.url).length > 0 || (body !== undefined && namesRecords(body)) ? [404] : []),
     408,
     ...(route.method === 'GET' ? [] : [409]),
-    ...(body === undefined ? [] : [413, 415]),
+    // Every write reads a body, whether its operation takes one or not (a route without input refuses a JSON one with
+    // 422): one over 1 MiB is 413, one that is not JSON 415. A GET's body is not read.
+    ...(route.method === 'GET' ? [] : [413, 415]),
     422,
     429,
     431,
