@@ -1,5 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { createUser, deleteUser, getUser, listUsers, unlockUser, updateUser } from '../src/domain/users/users.ts';
+import { createUser, deleteUser, getUser, listUsers, unlockUser, updateUser, visibleTenantIds } from '../src/domain/users/users.ts';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -15,6 +15,6 @@ export const userResolvers: Resolvers = {
   },
   User: {
     name: (user) => user.name ?? null,
-    tenantIds: (user) => user.tenantIds,
+    tenantIds: (user, _, ctx) => visibleTenantIds(ctx.principal, user.tenantIds),
   },
 };

@@ -1975,7 +1975,10 @@ export type User = {
   name: Maybe<Scalars['String']['output']>;
   /** Account state. */
   status: UserStatus;
-  /** The tenants the user is a member of (exactly one when the application's auth is `isolated`). */
+  /**
+   * The tenants the user is a member of (exactly one when the application's auth is `isolated`); to a tenant's
+   * credentials, that tenant alone: a user's other tenants are not theirs to know.
+   */
   tenantIds: Array<Scalars['UUID']['output']>;
   /** When the user last changed. */
   updatedAt: Scalars['DateTime']['output'];

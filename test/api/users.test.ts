@@ -192,6 +192,25 @@ describe('users', () => {
     expect((await app.http.get(`/users/${viaBody.body.id}`)).body.name).toBeNull();
   });
 
+  it('a tenant’s credentials see, of a member’s tenants, their own alone: the others are other customers’ data', async () => {
+    const both = await app.http.post('/users', { email: 'in-both@example.com', tenantId: tenantA });
+    expect((await app.http.patch(`/users/${both.body.id}`, { tenantIds: [tenantA, tenantB] })).body.tenantIds).toEqual([tenantA, tenantB]);
+    const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
+    const keyB = app.as({ apiKey: await keyFor(['users:read'], tenantB) });
+    expect((await keyA.get(`/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA]);
+    expect((await keyB.get(`/users/${both.body.id}`)).body.tenantIds).toEqual([tenantB]);
+    const listed = (await keyA.get('/users?pageSize=100')).body.data.find((user: { id: string }) => user.id === both.body.id);
+    expect(listed.tenantIds).toEqual([tenantA]);
+    const query = 'query($appId: UUID!, $userId: UUID!) { user(appId: $appId, userId: $userId) { tenantIds } }';
+    const viaGraphql = await keyA.graphql(query, { appId: app.root.applicationId, userId: both.body.id });
+    expect(viaGraphql.body.data.user.tenantIds).toEqual([tenantA]);
+    // A write's answer too: the rename by tenant A (refused while the user is B's as well: 403) leaves nothing to show.
+    expect((await keyA.patch(`/users/${both.body.id}`, { name: 'Renamed' })).status).toBe(403);
+    // The application's credentials, the tenant path form included, see every membership.
+    expect((await app.http.get(`/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA, tenantB]);
+    expect((await app.http.get(`${appPath}/tenants/${tenantA}/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA, tenantB]);
+  });
+
   it('creating a user in a tenant, or adding one to it, writes nothing of the tenant', async () => {
     const tenantRow = async (id: string) => (await sql('select name, slug, updated_at from tenant where id = ?', [id]))[0];
     const [beforeA, beforeB] = [await tenantRow(tenantA), await tenantRow(tenantB)];

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
+import type { Principal } from '../../auth/principal.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
@@ -100,6 +101,16 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 
 /** A user as lists and the GraphQL `User` type read it (codegen mapper). */
 export type UserRow = Row<User>;
+
+/**
+ * The tenants of a user that `principal` is shown: all of them, to the application's credentials; to a tenant's, that
+ * tenant alone (when the user is one of its members). A shared-pool user may belong to several tenants, and which
+ * others is not a tenant's business: their ids are other customers' data.
+ */
+export function visibleTenantIds(principal: Pick<Principal, 'tenantId'>, tenantIds: readonly string[]): string[] {
+  const own = principal.tenantId;
+  return own === null ? [...tenantIds] : tenantIds.filter((tenantId) => tenantId === own);
+}
 
 export async function listUsers(scope: Scope, args: PageArgs): Promise<Page<UserRow>> {
   scope.require('users:read');
