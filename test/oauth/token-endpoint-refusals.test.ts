@@ -2,47 +2,17 @@ import { webcrypto } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { createTestClient, discover, postForm } from '../support/oauth.ts';
 
-/** Refusals at the token and revocation endpoints that must hold under concurrency, or must change nothing. */
-const REDIRECT = 'https://app.example/callback';
-
+/** Client authentication at the token and revocation endpoints: one assertion authenticates once, and none is none. */
 let app: TestApp;
 let tokenUrl: string;
-let spa: TestClient;
-let ada: string;
-let tenantA: string;
-
-const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
   tokenUrl = `${app.baseUrl}/oauth2/token`;
-  tenantA = await app.createTenant('Tenant A');
-  ada = (await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', tenantId: tenantA })).body.id;
-  spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
 });
 afterAll(async () => app?.close());
-
-/** A code for Ada in tenant A (offline_access, prompt=consent: a refresh token comes with it), and its verifier. */
-async function signIn(parameters: Record<string, string> = {}) {
-  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid offline_access email',
-    prompt: 'consent',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    ...parameters,
-  });
-  const outcome = await authorize(app, url, { userId: ada, tenantId: tenantA });
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  return { code: outcome.url.searchParams.get('code')!, verifier };
-}
-
-const redeem = (code: { code: string; verifier: string }) =>
-  postForm(tokenUrl, { grant_type: 'authorization_code', client_id: spa.clientId, code: code.code, code_verifier: code.verifier, redirect_uri: REDIRECT });
 
 describe('private_key_jwt client assertions (RFC 7523 3, docs/decisions.md: a replayed assertion jti is refused)', () => {
   it('the same assertion sent many times at once authenticates exactly once', async () => {
@@ -82,24 +52,6 @@ describe('replay markers', () => {
     const answers = await Promise.allSettled(Array.from({ length: 10 }, () => provider.ReplayDetection.unique('client', 'jti-race', exp)));
     // The first use is unique; every other one reads as used (false) or is refused as a replay.
     expect(answers.filter((answer) => answer.status === 'fulfilled' && answer.value === true)).toHaveLength(1);
-  });
-});
-
-describe('a refused code redemption leaves the code as it was (docs/decisions.md, RFC 6749 5.2)', () => {
-  it('a code refused because its user is suspended is not consumed: once active again, it is redeemed', async () => {
-    const code = await signIn();
-    await sql(`update app_user set status = 'suspended' where id = ?`, [ada]);
-    try {
-      const refused = await redeem(code);
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toBe('invalid_grant');
-    } finally {
-      await sql(`update app_user set status = 'active' where id = ?`, [ada]);
-    }
-    const [row] = await sql<{ consumed: boolean }>(`select consumed_at is not null as consumed from oidc_model where model = 'AuthorizationCode' and id = ?`, [code.code]);
-    expect(row?.consumed).toBe(false);
-    const redeemed = await redeem(code);
-    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
   });
 });
 
