@@ -14,6 +14,7 @@ import { Migration0008OidcModelApplication } from './migrations/0008-oidc-model-
 import { Migration0009SigningKeySignsFrom } from './migrations/0009-signing-key-signs-from.ts';
 import { Migration0010OAuthClientIdTokenAlg } from './migrations/0010-oauth-client-id-token-alg.ts';
 import { Migration0011SigningKeyRevoked } from './migrations/0011-signing-key-revoked.ts';
+import { Migration0012EmailCaseFoldKeys } from './migrations/0012-email-case-fold-keys.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -28,6 +29,7 @@ export const MIGRATIONS = [
   { name: '0009-signing-key-signs-from', class: Migration0009SigningKeySignsFrom },
   { name: '0010-oauth-client-id-token-alg', class: Migration0010OAuthClientIdTokenAlg },
   { name: '0011-signing-key-revoked', class: Migration0011SigningKeyRevoked },
+  { name: '0012-email-case-fold-keys', class: Migration0012EmailCaseFoldKeys },
 ];
 
 /**

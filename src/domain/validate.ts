@@ -6,10 +6,11 @@ import { invalid } from '../errors.ts';
  */
 const CONTROL = /\p{Cc}/u;
 /**
- * And invisible ones (zero-width spaces and joiners, direction marks, a BOM): an address holding one is a second
- * account that reads exactly like the first.
+ * And invisible ones (zero-width spaces and joiners, direction marks, a BOM, and every other default-ignorable code
+ * point: the combining grapheme joiner, variation selectors, Hangul fillers, which are not format characters but
+ * render as nothing all the same): an address holding one is a second account that reads exactly like the first.
  */
-const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 /** Control characters but tab, LF and CR, which text of several lines (copy, an e-mail template) may hold. */
 const TEXT_CONTROL = /(?![\t\n\r])\p{Cc}/u;
 

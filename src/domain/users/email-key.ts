@@ -1,12 +1,43 @@
 import { domainToASCII } from 'node:url';
 
 /**
+ * Letters that toLowerCase leaves apart from another lower-case letter of the same case-folding class (Unicode simple
+ * case folding, as `/…/iu` compares): the final sigma (`ΑΣ` lower-cases to `ας`, `ασ` stays), the long s, the micro
+ * sign (it reads exactly as the Greek mu), Greek symbol forms and Cyrillic historic variants. Each maps to the letter
+ * toLowerCase gives its capital, so the two forms are one key. (U+0345, a combining iota, is left: it composes.)
+ */
+const FOLDED: Readonly<Record<string, string>> = {
+  '\u017f': 's', // ſ
+  '\u00b5': '\u03bc', // µ → μ
+  '\u03c2': '\u03c3', // ς → σ
+  '\u03d0': '\u03b2', // ϐ → β
+  '\u03f5': '\u03b5', // ϵ → ε
+  '\u03d1': '\u03b8', // ϑ → θ
+  '\u03f0': '\u03ba', // ϰ → κ
+  '\u03d6': '\u03c0', // ϖ → π
+  '\u03f1': '\u03c1', // ϱ → ρ
+  '\u03d5': '\u03c6', // ϕ → φ
+  '\u1c80': '\u0432',
+  '\u1c81': '\u0434',
+  '\u1c82': '\u043e',
+  '\u1c83': '\u0441',
+  '\u1c84': '\u0442',
+  '\u1c85': '\u0442',
+  '\u1c86': '\u044a',
+  '\u1c87': '\u0463',
+  '\u1c88': '\ua64b',
+  '\u1e9b': '\u1e61', // ẛ → ṡ
+};
+const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
+
+/**
  * The key an e-mail address is unique by, and found by at sign-in: trimmed, lower-cased and in Unicode NFC (an accented
- * letter typed precomposed or as a letter and a combining accent is one letter), its domain in its ASCII (IDNA) form
- * (`bücher.example` and `xn--bcher-kva.example` are one domain). The address itself is kept as given, for display.
+ * letter typed precomposed or as a letter and a combining accent is one letter), with the lower-case letters of one
+ * case-folding class made one (FOLDED), its domain in its ASCII (IDNA) form (`bücher.example` and
+ * `xn--bcher-kva.example` are one domain). The address itself is kept as given, for display.
  */
 export function normalizeEmail(address: string): string {
-  const lowered = address.trim().toLowerCase().normalize('NFC');
+  const lowered = address.trim().toLowerCase().normalize('NFC').replace(FOLDABLE, (letter) => FOLDED[letter] ?? letter);
   const at = lowered.lastIndexOf('@');
   if (at === -1) return lowered;
   const domain = lowered.slice(at + 1);

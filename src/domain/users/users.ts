@@ -7,7 +7,7 @@ import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { revokeKey } from '../api-keys/issue.ts';
+import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -258,18 +258,21 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
  */
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
   scope.require('users:write');
-  const unlocked = await scope.em.transactional(async (em) => {
+  // Under the switches' lock, as every change of a user: a split into isolated pools copies the lockout state, so an
+  // unlock overlapping it left the copies locked (or the split copied a state the unlock then changed) after answering
+  // `active`. Now the split copies the unlocked user, or comes first and the unlock lifts the original's lock alone.
+  const unlocked = await underTenancyConfig(scope, async (tx) => {
+    const { em } = tx;
     // Held until the commit: a failed sign-in counted meanwhile is not lost under the reset.
-    const user = await em.findOne(User, { id: userId }, HOLD_FOR_UPDATE);
-    if (user === null) throw notFound('User', 'userId');
+    const user = await lockUser(tx, userId);
     if (user.status !== 'locked' && user.failedSignIns === 0) return { user, changed: false };
-    assertIdentityOfScope(scope, user);
+    assertIdentityOfScope(tx, user);
     const before = { ...userSnapshot(user), failedSignIns: user.failedSignIns, lockedUntil: user.lockedUntil };
     if (user.status === 'locked') user.status = 'active';
     user.lockedUntil = null;
     user.failedSignIns = 0;
     const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null };
-    recordAudit(em, scope, { action: 'user.unlock', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, scope), before, after });
+    recordAudit(em, tx, { action: 'user.unlock', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after });
     return { user, changed: true };
   });
   if (unlocked.changed) {
@@ -308,7 +311,7 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
       await revokeKeysOfTenantsLeft(tx, user.id, [tenantId]);
       return;
     }
-    removeUser(tx.em, tx, user);
+    await removeUser(tx.em, tx, user);
   });
   await usersChanged(scope.services, scope.applicationId);
   // The user's keys went with it, or with its membership of the scope's tenant (revoked above).
@@ -334,11 +337,28 @@ function removeMembership(em: EntityManager, actor: AuditActor, user: User, tena
 
 /**
  * Deletes a user in the caller's transaction, with its audit record (under the tenant of the user's pool, if any);
- * their API keys go with them (foreign keys cascade). Call forgetUserKeys after the commit.
+ * their API keys go with them, each recorded as `api_key.delete` (removeKeysOfUsers). Call forgetUserKeys after the
+ * commit.
  */
-function removeUser(em: EntityManager, actor: AuditActor, user: User): void {
+async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
+  await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
+}
+
+/**
+ * Deletes the API keys bound to the users `where` names (of the key `k`, with `params`) in the caller's transaction,
+ * each with an `api_key.delete` record in the key's own tenant, as a tenant's deletion records the keys it takes: the
+ * foreign key would cascade them away unrecorded, and the audit log's target filter would find no end of the key.
+ */
+async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'api_key.delete', targetType: 'api_key' }, {
+    tenantPerRow: true,
+    ctes: `changed as (
+      delete from api_key as k where k.application_id = ? and ${where}
+      returning k.id::text as target_id, k.tenant_id, ${keySnapshotSql('k')} as before, null::jsonb as after)`,
+    params: [actor.applicationId, ...params],
+  });
 }
 
 /**
@@ -347,6 +367,9 @@ function removeUser(em: EntityManager, actor: AuditActor, user: User): void {
  * call forgetUserKeys after the commit.
  */
 export async function removePoolUsers(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
+  // Their keys first, each recorded (the tenant's own keys went with the tenant's rows already; application-wide ones
+  // bound to these users remain).
+  await removeKeysOfUsers(em, actor, 'k.user_id in (select u.id from app_user as u where u.application_id = k.application_id and u.pool_id = ?)', [tenantId]);
   return recordAuditPerRow(em, actor, { action: 'user.delete', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from app_user as u where u.application_id = ? and u.pool_id = ?
