@@ -1,6 +1,6 @@
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
-import { gatehouseData } from '../oidc/clients.ts';
+import { servedClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
 import { PLAIN_LOOK, standaloneErrorPage } from './pages.ts';
 import { HostedPageError, resolveTarget, UNKNOWN_TENANT } from './sign-in.ts';
@@ -16,7 +16,8 @@ export interface Refusal {
  * runs, where a browser is waiting: a path naming no tenant of the client's application, or a `tenant` parameter
  * naming another tenant than the surface's, is refused with the hosted error page (400, in the surface tenant's
  * branding when it is known) and never redirected to the client. `surface` null: a tenant path that exists nowhere.
- * Undefined when the OP should answer (no such client: its own error page; nothing for the surface to refuse).
+ * Undefined when the OP should answer (no such client, or one it refuses: its own error page; nothing for the surface
+ * to refuse).
  */
 export async function authorizationRefusal(
   services: Services,
@@ -27,7 +28,7 @@ export async function authorizationRefusal(
   const clientId = query.get('client_id');
   if (clientId === null || !isUuid(clientId)) return undefined;
   // Looked up on the service's surface: on a tenant's, a client of an application without that tenant does not exist.
-  const data = gatehouseData(await (await services.oidc.get()).provider.Client.find(clientId));
+  const data = await servedClientData((await services.oidc.get()).provider, clientId);
   if (data === undefined) return undefined;
   try {
     const decided = surface === null ? { kind: 'closed' as const } : await services.surfaces.tenantFor(surface, data.applicationId);

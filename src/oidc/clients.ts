@@ -1,5 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { ClientMetadata } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { errors, type ClientMetadata } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import type { OAuthClient, OAuthClientType } from '../db/entities/oauth-client.entity.ts';
 import { usableKeys } from '../domain/m2m-credentials/jwks.ts';
@@ -81,4 +82,18 @@ export function secretsEqual(expected: string, actual: string): boolean {
 export function matchesPreviousSecret(client: object, actual: string, nowSeconds: number): boolean {
   const previous = gatehouseData(client)?.previousSecret;
   return previous !== undefined && previous.expiresAt > nowSeconds && secretsEqual(previous.value, actual);
+}
+
+/**
+ * Our data of the client `clientId` as the OP `provider` finds it, before the OP runs (to choose a session, or refuse
+ * on a surface): undefined for no such client, and for a stored client whose metadata oidc-provider refuses (a row
+ * older than a rule of the API), which is no client here either: the OP then answers for it, with its error page.
+ */
+export async function servedClientData(provider: Provider, clientId: string): Promise<GatehouseClientData | undefined> {
+  try {
+    return gatehouseData(await provider.Client.find(clientId));
+  } catch (error) {
+    if (error instanceof errors.InvalidClientMetadata) return undefined;
+    throw error;
+  }
 }

@@ -372,6 +372,20 @@ async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: () => Pr
 }
 
 /**
+ * RFC 6749 3.3: a request without `scope`, or naming none the OP serves (only unknown ones, which oidc-provider drops),
+ * fails with `invalid_scope` at the redirect URI. oidc-provider went on to the sign-in form and, once the user had
+ * signed in, answered `access_denied` (no scope granted), as if the user had refused. Registered as the validator of
+ * the standard `scope` parameter (`extraParams`), which oidc-provider calls once the client, the redirect URI and the
+ * scope have been checked (its `checkScope` has dropped unknown values), before the session, grant or interaction.
+ * The authorization endpoint only: the device flow's requests are left as oidc-provider answers them.
+ */
+async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<void> {
+  if (ctx.oidc.route !== 'authorization' || ctx.oidc.requestParamOIDCScopes.size > 0) return;
+  const scope = ctx.oidc.params?.['scope'];
+  throw new errors.InvalidScope(`the request names no scope this server supports (${OIDC_SCOPES.join(', ')})`, typeof scope === 'string' ? scope : '');
+}
+
+/**
  * The `tenant` parameter on a surface that fixes the tenant (a tenant's path or custom domain): set to that tenant
  * when absent, refused when it names another. The hosted pages and the tokens then read it as on the service's
  * surface. (The authorization endpoint refuses another tenant earlier, with a page: src/hosted/surface-gate.ts.)
@@ -485,8 +499,14 @@ function configuration(
       dPoP: { enabled: false },
       resourceIndicators: {
         enabled: true,
-        // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token.
-        defaultResource: (ctx) => (ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined),
+        // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token. `oneOf`:
+        // a token request naming several resources, where one token has one audience. The same one named twice is that
+        // one (left undefined it was silently no resource: a userinfo token); distinct ones are refused before the code
+        // or refresh token is consumed (resource-indicators.ts), and oidc-provider refuses an array here.
+        defaultResource: (ctx, _client, oneOf) => {
+          if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
+          return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
+        },
         getResourceServerInfo: (_ctx, indicator) => {
           const server = servers.get(indicator);
           if (server === undefined) throw new errors.InvalidTarget();
@@ -509,7 +529,7 @@ function configuration(
       const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
       return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), grant_id: token.grantId };
     },
-    extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface) },
+    extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, ctx),
     interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },

@@ -45,4 +45,7 @@ function assertRedeemableResources(ctx: KoaContextWithOIDC, source: GrantSource,
       throw new errors.InvalidTarget();
     }
   }
+  // One token has one audience: oidc-provider refuses several distinct resources, after consuming (provider.ts's
+  // defaultResource takes one named twice as that one).
+  if (new Set(indicators).size > 1) throw new errors.InvalidTarget('only a single resource indicator value must be requested');
 }

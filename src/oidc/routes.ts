@@ -107,13 +107,15 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     }
     if (surface === null) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
     const opUrl = new URL(request.raw.url!.slice(surface.kind === 'tenant_path' ? surface.mountPath.length : 0), origin);
-    if (surface.kind !== 'domain' && logoutNamesNoApplication(request.method, opUrl)) {
+    // HEAD is GET without the body (RFC 9110 9.3.2), and the OP answers it as GET: the same session, the same refusals.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (surface.kind !== 'domain' && logoutNamesNoApplication(method, opUrl)) {
       const page = standaloneErrorPage(PLAIN_LOOK, LOGOUT_NAMES_NO_APPLICATION, undefined, 'sign_out');
       return reply.status(400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
     const { provider, handle } = await oidc.get(surface);
     // Before the hijack: a failure here must still reach Fastify's error handler, not leave the request unanswered.
-    const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, request.method, opUrl);
+    const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, method, opUrl);
     reply.hijack();
     // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always the issuer's
     // (PUBLIC_URL's, or the verified domain's), never what the client claims.

@@ -1,9 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Provider from 'oidc-provider';
-import { errors } from 'oidc-provider';
 import { unverifiedAudience } from '../auth/jwt.ts';
 import { isUuid } from '../ids.ts';
-import { gatehouseData } from './clients.ts';
+import { servedClientData } from './clients.ts';
 import { OIDC_PATHS } from './provider.ts';
 
 /**
@@ -58,13 +57,7 @@ function resumedInteraction(path: string): string | undefined {
 export async function sessionApplicationOf(provider: Provider, method: string, { pathname: path, searchParams: query }: URL): Promise<string | undefined> {
   const applicationOf = async (clientId: string | null | undefined) => {
     if (typeof clientId !== 'string' || !isUuid(clientId)) return undefined;
-    try {
-      return gatehouseData(await provider.Client.find(clientId))?.applicationId;
-    } catch (error) {
-      // A client whose metadata the OP refuses is no client here either: the OP itself answers for it (its error page).
-      if (error instanceof errors.InvalidClientMetadata) return undefined;
-      throw error;
-    }
+    return (await servedClientData(provider, clientId))?.applicationId;
   };
   if (method === 'GET' && path === OIDC_PATHS.authorization) return applicationOf(query.get('client_id'));
   const resumed = method === 'GET' ? resumedInteraction(path) : undefined;
