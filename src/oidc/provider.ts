@@ -18,7 +18,7 @@ import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret, type Gatehous
 import { paceDevicePolling } from './device-polling.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { renderError } from './error-page.ts';
-import { refuseInvalidResourceBeforeConsuming, type ResourceServers } from './resource-indicators.ts';
+import { refuseInvalidResourceBeforeConsuming, refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
 import { confirmationUrl, sessionCookieName } from './session-application.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
@@ -507,9 +507,10 @@ function configuration(
           if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
           return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
         },
-        getResourceServerInfo: (_ctx, indicator) => {
+        getResourceServerInfo: (ctx, indicator) => {
           const server = servers.get(indicator);
           if (server === undefined) throw new errors.InvalidTarget();
+          refuseUnservedClientCredentialsScope(ctx, server);
           return server;
         },
         useGrantedResource: () => false,

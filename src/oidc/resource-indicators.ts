@@ -49,3 +49,20 @@ function assertRedeemableResources(ctx: KoaContextWithOIDC, source: GrantSource,
   // defaultResource takes one named twice as that one).
   if (new Set(indicators).size > 1) throw new errors.InvalidTarget('only a single resource indicator value must be requested');
 }
+
+/**
+ * RFC 6749 5.2: a client-credentials request whose `scope` names a value the resource does not serve is
+ * `invalid_scope`, and nothing is issued. oidc-provider kept only the resource's scopes and dropped the rest silently:
+ * the management API serves none (an M2M token's rights are its credential's permissions), so a token came back
+ * whatever the client named, and a client could believe it held a scope it had asked for. A request without `scope`
+ * is answered as before (and its response names no scope). Called where oidc-provider resolves the request's resource (getResourceServerInfo), before anything is
+ * issued; no lookup of its own (the hot path sends no statement).
+ */
+export function refuseUnservedClientCredentialsScope(ctx: KoaContextWithOIDC, server: ResourceServer): void {
+  if (ctx.oidc.params?.['grant_type'] !== 'client_credentials') return;
+  const served = new Set(server.scope.split(' '));
+  const unserved = [...ctx.oidc.requestParamScopes].filter((scope) => !served.has(scope));
+  if (unserved.length > 0) {
+    throw new errors.InvalidScope('requested scope is not served for this resource (an M2M token carries its credential\'s permissions)', unserved.join(' '));
+  }
+}

@@ -56,6 +56,8 @@ describe('client credentials', () => {
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     expect(tokens.expires_in).toBe(3600);
     expect(tokens.refresh_token).toBeUndefined();
+    // No scope asked, none granted: the response names none (RFC 6749 5.1), and neither does the token.
+    expect(tokens.scope).toBeUndefined();
 
     const { header, payload } = decodeJwt(tokens.access_token);
     expect(header).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: expect.any(String) });
@@ -246,6 +248,26 @@ describe('client authentication refusals', () => {
     const credentials = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: spa.clientId });
     expect(credentials.status).toBe(400);
     expect(credentials.body).toEqual({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+  });
+
+  it('a scope the management API does not serve is invalid_scope, and nothing is issued; no scope (or an empty one) gets its token', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { permissions: ['users:read'] });
+    const config = await discover(app, clientId, oidc.ClientSecretBasic(clientSecret));
+    // Permissions are not scopes, and an M2M token carries no OpenID scope.
+    for (const scope of ['users:read', 'openid', 'users:read openid']) {
+      expect(await oauthError(oidc.clientCredentialsGrant(config, { scope })), scope).toEqual({ error: 'invalid_scope', status: 400 });
+    }
+    const authorization = basicAuth(clientId, clientSecret!);
+    const refused = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: 'users:read admin', resource: `${issuer}/api/v1` }, { authorization });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'invalid_scope', error_description: expect.any(String), scope: 'users:read admin' });
+
+    for (const fields of [{}, { scope: '' }] as Record<string, string>[]) {
+      const issued = await postForm(tokenUrl, { grant_type: 'client_credentials', ...fields }, { authorization });
+      expect(issued.status, JSON.stringify(fields)).toBe(200);
+      expect(Object.keys(issued.body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
+      expect((await app.as({ bearer: issued.body.access_token }).get('/users')).status).toBe(200);
+    }
   });
 
   it('a resource other than the management API is invalid_target', async () => {

@@ -280,13 +280,13 @@ describe('refresh tokens', () => {
     expect(await userinfoStatus(second.access_token)).toBe(401);
   });
 
-  it('may not widen the scope (invalid_scope); narrowing works', async () => {
+  it('may not widen the scope, nor name one the OP does not serve (invalid_scope); narrowing works', async () => {
     const config = await spaConfig();
     const flow = await startFlow(config, { scope: 'openid email offline_access' });
     const tokens = await redeem(config, flow, await callback(flow));
-    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'openid email profile offline_access' }))).toBe(
-      'invalid_scope',
-    );
+    for (const scope of ['openid email profile offline_access', 'openid users:read']) {
+      expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!, { scope })), scope).toBe('invalid_scope');
+    }
     const narrowed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'openid offline_access' });
     expect(await oidc.fetchUserInfo(config, narrowed.access_token, ada)).toEqual({ sub: ada });
   });
