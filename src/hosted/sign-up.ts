@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { hashPassword } from '../auth/password-hash.ts';
 import { User } from '../db/entities/index.ts';
 import { recordAudit } from '../domain/audit.ts';
+import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { checkPassword } from '../domain/policies/password.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { underTenancyConfig } from '../domain/tenancy/config-lock.ts';
@@ -30,6 +31,10 @@ export type SignUpOutcome =
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/** What the form says under the password field of a password `policy` refuses (none: accepted). */
+const passwordErrors = (policy: PasswordPolicy, password: string): string[] =>
+  checkPassword(policy, password).map((violation) => `Password ${violation.message}.`);
+
 function fieldMessage(validate: () => string): { value?: string; error?: string } {
   try {
     return { value: validate() };
@@ -47,14 +52,16 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
   const email = fieldMessage(() => emailAddress('Email address', text(input.email)));
   if (email.error !== undefined) fieldErrors.email = ['Enter an email address like name@example.com.'];
   const password = text(input.password);
-  const violations = checkPassword(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
-  if (violations.length > 0) fieldErrors.password = violations.map((violation) => `Password ${violation.message}.`);
+  // The form's answer, every field at once, before the password costs a hash; the policy that decides is the one
+  // read again inside the transaction below.
+  const violations = passwordErrors(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
+  if (violations.length > 0) fieldErrors.password = violations;
   if (Object.keys(fieldErrors).length > 0 || email.value === undefined) return { ok: false, taken: false, fieldErrors };
 
   const passwordHash = await hashPassword(password);
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
-    const user = await underTenancyConfig(target.applicationScope, async (tx) => {
+    const outcome = await underTenancyConfig(target.applicationScope, async (tx): Promise<SignUpOutcome> => {
       const { em, application } = tx;
       // The pool was decided on the surface's settings, read before this transaction: a switch of authIsolation since
       // has moved the pools (and perhaps the password policy), so this sign-up starts again rather than land in one.
@@ -66,6 +73,10 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
       if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) {
         throw new HostedPageError(400, 'The organization you are signing up to no longer exists.', target.look);
       }
+      // The pool's policy as in force now, in this transaction (as createUser checks it): one tightened since the form's
+      // check above applies to this user too.
+      const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);
+      if (refused.length > 0) return { ok: false, taken: false, fieldErrors: { password: refused } };
       const created = em.create(User, {
         applicationId: target.application.id,
         id: newId(),
@@ -86,10 +97,10 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
         tenantId,
         after: { email: created.email, name: created.name ?? null, tenantIds: [...created.tenantIds], poolId: created.poolId, hasPassword: true, via: target.clientId },
       });
-      return created;
+      return { ok: true, user: created };
     });
-    await usersChanged(target.scope.services, target.application.id);
-    return { ok: true, user };
+    if (outcome.ok) await usersChanged(target.scope.services, target.application.id);
+    return outcome;
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true, fieldErrors: {} };
     throw error;

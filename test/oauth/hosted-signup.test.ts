@@ -1,7 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind } from '../support/row-lock.ts';
 import { readForm, type Visit } from '../support/cookie-jar.ts';
 import { HostedPageError, resolveTarget } from '../../src/hosted/sign-in.ts';
 import { signUp } from '../../src/hosted/sign-up.ts';
@@ -222,5 +225,32 @@ describe('sign-up across a tenant’s deletion', () => {
       .getConnection()
       .execute<{ n: number }[]>('select count(*)::int as n from app_user where application_id = ? and pool_id = ?', [isolated.applicationId, tenant]);
     expect(row!.n).toBe(0);
+  });
+});
+
+describe.skipIf(usingEmbeddedDatabase())('sign-up across a tightening of the password policy', () => {
+  it('a password the policy allowed when the form was checked, refused by the policy in force when the user is written, creates no user', async () => {
+    const another = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    const { applicationId } = another;
+    expect((await admin.put(`/applications/${applicationId}/policies/password`, { minLength: 8 })).status).toBe(200);
+    const client = await createTestClient(app, { type: 'web', applicationId, redirectUris: [REDIRECT_URI] });
+    const data = { applicationId, tenantId: null, type: 'web' as const, permissions: [] };
+    const target = await resolveTarget(app.gatehouse.services, 'policy-test', { clientId: client.clientId, data }, undefined);
+    // The application's row held as a switch holds it: the sign-up checks the form, hashes, and waits at the start of
+    // its transaction; the policy is tightened (16 characters) and committed before it goes on.
+    const tighten = { lock: 'update' as const, beforeCommit: (em: EntityManager) => em.execute(
+      `update setting set value = jsonb_set(value, '{minLength}', '16') where application_id = ? and tenant_id is null and feature = 'policy' and key = 'password'`,
+      [applicationId],
+    ) };
+    const [refused] = await queuedBehind(app.gatehouse.services.orm, { table: 'application', id: applicationId }, tighten, [
+      () => signUp(target, { name: 'Val', email: 'val@example.com', password: PASSWORD }),
+    ]);
+    expect(refused).toEqual({ ok: false, taken: false, fieldErrors: { password: ['Password must be at least 16 characters long.'] } });
+    expect(await usersNamed('val@example.com', admin)).toEqual([]);
+    // Beside it, a password the tightened policy accepts.
+    const accepted = await signUp(target, { name: 'Val', email: 'val@example.com', password: 'Correct-Horse-Battery-9' });
+    expect(accepted.ok).toBe(true);
+    expect(await usersNamed('val@example.com', admin)).toHaveLength(1);
   });
 });
