@@ -280,6 +280,17 @@ describe('refresh tokens', () => {
     expect(await userinfoStatus(second.access_token)).toBe(401);
   });
 
+  it('beside a management API access token the response’s scope is empty: that token holds none of the scopes asked (RFC 6749 5.1)', async () => {
+    const config = await spaConfig();
+    const resource = { resource: `${issuer}/api/v1` };
+    const flow = await startFlow(config, resource);
+    const tokens = await redeem(config, flow, await callback(flow, ada, tenantA), resource);
+    // Left out, `scope` would read as "identical to the scope requested" (openid email profile offline_access).
+    expect(tokens.scope).toBe('');
+    expect(tokens.id_token).toEqual(expect.any(String));
+    expect((await oidc.refreshTokenGrant(config, tokens.refresh_token!, resource)).scope).toBe('');
+  });
+
   it('may not widen the scope, nor name one the OP does not serve (invalid_scope); narrowing works', async () => {
     const config = await spaConfig();
     const flow = await startFlow(config, { scope: 'openid email offline_access' });
