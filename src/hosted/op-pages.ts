@@ -79,6 +79,16 @@ function confirmedUserCode(ctx: KoaContextWithOIDC): string | undefined {
   return typeof userCode === 'string' ? userCode : undefined;
 }
 
+/**
+ * The device sign-in the hosted pages have just refused (src/hosted/routes.ts): the interaction the OP resumes names
+ * its client and the tenant the pages showed.
+ */
+async function resumedInteractionSource(ctx: KoaContextWithOIDC): Promise<LookSource | undefined> {
+  const params = (ctx.oidc.entities.Interaction as { params?: Record<string, unknown> } | undefined)?.params;
+  const clientId = params?.['client_id'];
+  return typeof clientId === 'string' ? { client: await ctx.oidc.provider.Client.find(clientId), tenant: params?.['tenant'] } : undefined;
+}
+
 /** What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. */
 function inputError(err: Error | undefined): { error?: DeviceCodePageInput['error']; status?: number } {
   switch (err?.name) {
@@ -91,7 +101,8 @@ function inputError(err: Error | undefined): { error?: DeviceCodePageInput['erro
     case 'AlreadyUsedError':
       return { error: 'device.expired', status: 400 };
     case 'AbortedError':
-      return { error: 'device.aborted' };
+      // With a cause: the resumed sign-in ended in an error (the pages refused it), not the user's cancel.
+      return err.cause === undefined ? { error: 'device.aborted' } : { error: 'device.refused', status: 403 };
     default:
       // E.g. a stale xsrf token: the OP's status stands; the fresh form works.
       return { error: 'device.failed' };
@@ -106,7 +117,8 @@ export function opPages(services: Services): OpPages {
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(err);
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
-      const source = (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx));
+      const source =
+        (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx)) ?? (await resumedInteractionSource(ctx));
       const look = await lookOf(services, ctx, source);
       const clientId = look === PLAIN_LOOK ? undefined : source?.client?.clientId;
       const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;

@@ -44,6 +44,7 @@ export const DEFAULT_COPY = {
   'device.error': 'The code you entered is incorrect or has expired. Check it, or start again on your device.',
   'device.expired': 'This code has already been used or has expired. Start again on your device to get a new one.',
   'device.aborted': 'The sign-in of the device was cancelled.',
+  'device.refused': 'This sign-in cannot be completed: the device was not signed in to {name}.',
   'device.failed': 'The code could not be checked. Enter it again.',
   'device.confirmTitle': 'Confirm the device',
   'device.confirmText': 'A device asks to sign in to {name}. Continue only if the device is yours and it shows this code:',
@@ -440,7 +441,7 @@ export interface DeviceCodePageInput extends OpFormInput {
   readonly userCode?: string;
   /** The client (and tenant) whose look the page has, sent back so that a wrong code is answered in the same look. */
   readonly lookOf?: { readonly clientId: string; readonly tenant: string | undefined };
-  readonly error?: 'device.error' | 'device.expired' | 'device.aborted' | 'device.failed';
+  readonly error?: 'device.error' | 'device.expired' | 'device.aborted' | 'device.refused' | 'device.failed';
 }
 
 export function deviceCodePage(look: PageLook, nonce: string, input: DeviceCodePageInput): RenderedPage {

@@ -5,7 +5,7 @@ import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { GatehouseError } from '../errors.ts';
 import { gatehouseData } from '../oidc/clients.ts';
-import { finishInteraction, interactionResult, SignInRefused, type SignIn } from '../oidc/interactions.ts';
+import { finishInteraction, interactionResult, refuseInteraction, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { opPages } from './op-pages.ts';
@@ -224,10 +224,22 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       try {
         result = await interactionResult(context.provider, services.orm, context.interaction, signIn);
       } catch (error) {
-        if (error instanceof SignInRefused) throw new HostedPageError(400, 'This sign-in cannot be completed. Go back to the application and start again.', context.target.look);
+        if (error instanceof SignInRefused) return refuse(request, reply, context, error.message);
         throw error;
       }
       const returnTo = await finishInteraction(context.interaction, result);
+      return reply.status(303).header('location', returnTo).send();
+    }
+
+    /**
+     * A sign-in refused once its interaction is known and trusted (the user suspended, deleted or removed from the
+     * tenant since the password was checked, the client gone): the interaction ends with `access_denied`, and the
+     * browser goes back to the OP, which answers the client (its redirect URI, or the device code's next poll), so
+     * that no client waits on a sign-in that cannot complete. The reason is for the log only.
+     */
+    async function refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string) {
+      request.log.info({ interaction: context.interaction.uid, reason }, 'hosted sign-in refused: access_denied');
+      const returnTo = await refuseInteraction(context.interaction);
       return reply.status(303).header('location', returnTo).send();
     }
 
@@ -355,8 +367,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       requireCsrf(context, fields);
       // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
       const userId = csrf.unseal(context.interaction.uid, fields['signin']);
-      const user = userId === undefined ? null : await activeUser(context.target, userId);
-      if (user === null) throw new HostedPageError(403, 'This form has expired. Go back to the application and sign in again.', context.target.look);
+      if (userId === undefined) throw new HostedPageError(403, 'This form has expired. Go back to the application and sign in again.', context.target.look);
+      const user = await activeUser(context.target, userId);
+      if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);

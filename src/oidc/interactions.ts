@@ -54,6 +54,25 @@ export async function finishInteraction(interaction: Interaction, result: Intera
   return interaction.returnTo;
 }
 
+/**
+ * What a refused sign-in tells the client (`error_description`): one text whatever the reason, since it travels
+ * through the browser and the client's logs, and the reasons (suspended, deleted, no longer a member) say things of
+ * the account.
+ */
+export const SIGN_IN_REFUSED = 'the sign-in was refused';
+
+/**
+ * Ends the interaction with `access_denied` (RFC 6749 4.1.2.1, RFC 8628 3.5): on resuming, the OP answers it as an
+ * authorization error, at the client's redirect URI (with `state`), or on the device code, which its next poll gets.
+ * Nothing of an earlier submission is kept: a login in it would make the OP switch the session's account first.
+ * Returns where the browser resumes.
+ */
+export async function refuseInteraction(interaction: Interaction): Promise<string> {
+  interaction.result = { error: 'access_denied', error_description: SIGN_IN_REFUSED };
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  return interaction.returnTo;
+}
+
 
 /**
  * The result of an interaction: for `login`, or a sign-in of another user than the session's (account switching),

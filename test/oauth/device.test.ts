@@ -225,6 +225,29 @@ describe('device verification pages', () => {
     expect((await pollOnce(started.device_code)).body.error).toBe('access_denied');
   });
 
+  it('a sign-in refused after the password (the user suspended meanwhile) denies the device: access_denied at its next poll', async () => {
+    const globex = await app.createTenant('Globex');
+    const kai = (await app.http.post('/users', { email: 'kai@example.com', password: PASSWORD, tenantId: acme })).body.id as string;
+    expect((await app.http.patch(`/users/${kai}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const { started } = await start();
+    const jar = new CookieJar();
+    const toSignIn = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+    const signedIn = await jar.submit(await jar.visit(toSignIn.location!), { email: 'kai@example.com', password: PASSWORD });
+    expect(signedIn.status, signedIn.body).toBe(303);
+    const chooser = await jar.visit(signedIn.location!);
+    expect(chooser.body).toContain('name="tenant"');
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [kai]);
+
+    const refused = await jar.submit(chooser, { tenant: globex });
+    expect(refused.status, refused.body).toBe(303);
+    const page = await jar.visit(refused.location!);
+    expect(page.status).toBe(403);
+    expectPageHeaders(page, "'self'");
+    expect(page.body).toContain(APP_LOOK);
+    expect(page.body).toMatch(/role="alert">This sign-in cannot be completed: the device was not signed in to [^<]+\.</);
+    expect((await pollOnce(started.device_code)).body).toEqual({ error: 'access_denied', error_description: 'the sign-in was refused' });
+  });
+
   it('other clients may not start the device flow', async () => {
     const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/cb'] });
     const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: spa.clientId, scope: 'openid' });

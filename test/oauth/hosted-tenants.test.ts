@@ -257,6 +257,31 @@ describe('a session and its tokens when the user’s standing changes', () => {
     expect(await redeem(config, other, other.page)).toMatchObject({ sub: dana, tenant_id: globex });
   });
 
+  it('suspended or deleted between the password and the tenant choice: the client hears access_denied, with its state', async () => {
+    const suspend = (userId: string) => app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
+    const remove = async (userId: string) => expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
+    for (const [email, change] of [['hana@example.com', suspend], ['ivan@example.com', remove]] as const) {
+      const userId = await createUser(email, [acme, globex]);
+      const flow = await authorize(config);
+      const chooser = await tenantChoice(flow, email);
+      await change(userId);
+      const answer = await flow.jar.submit(chooser, { tenant: globex });
+      expect(answer.status, answer.body).toBe(303);
+      const callback = await flow.jar.followOut(answer, issuer);
+      expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+      expect(Object.fromEntries(callback.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'the sign-in was refused',
+        state: flow.state,
+        iss: issuer,
+      });
+      // The interaction is over: its page is the expired one, not a form.
+      const over = await flow.jar.visit(flow.page.url);
+      expect(over.status).toBe(400);
+      expect(over.body).not.toContain('<form');
+    }
+  });
+
   it('a deleted tenant’s refresh tokens are refused', async () => {
     const doomed = await app.createTenant('Standing Doomed');
     await createUser('eve@example.com', [doomed]);
