@@ -34,6 +34,17 @@ export class HostedPageError extends Error {
 /** The refusal of a tenant the client's application does not have (by the `tenant` parameter or a surface's path). */
 export const UNKNOWN_TENANT = 'The application asked to sign in to an organization that does not exist.';
 
+/**
+ * The `tenant` parameter names no tenant of the client's application: the OP refuses it as `invalid_request` at the
+ * redirect URI (src/oidc/provider.ts), before any page; the page is for what reaches the pages anyway.
+ */
+export class UnknownTenantError extends HostedPageError {
+  constructor() {
+    super(400, UNKNOWN_TENANT);
+    this.name = 'UnknownTenantError';
+  }
+}
+
 export interface SignInTarget extends SurfaceSettings {
   readonly clientId: string;
   /** The end user's scope, narrowed to `tenant` when there is one. */
@@ -66,7 +77,8 @@ export async function resolveTarget(
   const named = typeof tenantParam === 'string' && tenantParam !== '' ? tenantParam : null;
   const settings = await surfaceSettings(services, requestId, { clientId, applicationId }, named ?? data.tenantId);
   if (settings === undefined) {
-    throw new HostedPageError(400, named === null ? 'The application’s organization no longer exists.' : UNKNOWN_TENANT);
+    if (named !== null) throw new UnknownTenantError();
+    throw new HostedPageError(400, 'The application’s organization no longer exists.');
   }
   const { application, tenant } = settings;
   if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new HostedPageError(400, 'This application cannot sign in to that organization.');

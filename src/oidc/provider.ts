@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Account, type Client, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
@@ -9,7 +9,7 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { HostedPageError, sessionSignIn, type SignInTarget } from '../hosted/sign-in.ts';
+import { HostedPageError, sessionSignIn, UnknownTenantError, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -386,17 +386,33 @@ async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<vo
 }
 
 /**
- * The `tenant` parameter on a surface that fixes the tenant (a tenant's path or custom domain): set to that tenant
- * when absent, refused when it names another. The hosted pages and the tokens then read it as on the service's
- * surface. (The authorization endpoint refuses another tenant earlier, with a page: src/hosted/surface-gate.ts.)
+ * The `tenant` parameter's validator (oidc-provider calls it once the client and, at the authorization endpoint, the
+ * redirect URI are checked, before the session, grant or interaction). On a surface that fixes the tenant (a tenant's
+ * path or custom domain): set to that tenant when absent, refused when it names another (the authorization endpoint
+ * refuses another tenant earlier, with a page: src/hosted/surface-gate.ts); the hosted pages and the tokens then read
+ * it as on the service's surface. Elsewhere, a tenant the client's application does not have (an unknown id or slug,
+ * another application's) is `invalid_request` (RFC 6749 4.1.2.1: at the redirect URI, with `state`; at the device
+ * authorization endpoint, its answer), as Auth0 answers an unknown organization: the hosted pages showed an error page
+ * and the client never heard back. It is read as the pages read it (resolveTarget, whose surface settings they then
+ * find cached); the pages' other refusals (a tenant-bound client naming another tenant, an isolated application's
+ * request naming none) are left to them.
  */
-function surfaceTenantParam(deps: OidcDependencies, surface: Surface) {
-  return async (ctx: KoaContextWithOIDC, value: string | undefined, client: unknown) => {
-    const applicationId = gatehouseData(client ?? undefined)?.applicationId;
-    if (applicationId === undefined || ctx.oidc.params === undefined) return;
-    const fixed = await fixedTenant(deps, surface, applicationId);
-    if (fixed === null) return;
-    if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(applicationId, value)) !== fixed) {
+function tenantParam(deps: OidcDependencies, surface: Surface, targets: () => SignInTargets) {
+  return async (ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined) => {
+    const data = gatehouseData(client);
+    if (client === undefined || data === undefined || ctx.oidc.params === undefined) return;
+    const fixed = surface.kind === 'service' ? null : await fixedTenant(deps, surface, data.applicationId);
+    if (fixed === null) {
+      if (value === undefined || value === '') return;
+      try {
+        await targets()(opRequestId(ctx), { clientId: client.clientId, data }, value);
+      } catch (error) {
+        if (error instanceof UnknownTenantError) throw new errors.InvalidRequest('the tenant parameter names no tenant of this application');
+        if (!(error instanceof HostedPageError)) throw error;
+      }
+      return;
+    }
+    if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(data.applicationId, value)) !== fixed) {
       throw new errors.InvalidRequest('the tenant parameter names another tenant than this sign-in surface serves');
     }
     ctx.oidc.params['tenant'] = fixed;
@@ -530,7 +546,7 @@ function configuration(
       const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
       return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), grant_id: token.grantId };
     },
-    extraParams: { tenant: surface.kind === 'service' ? null : surfaceTenantParam(deps, surface), scope: refuseRequestsOfNoKnownScope },
+    extraParams: { tenant: tenantParam(deps, surface, targets), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, ctx),
     interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },

@@ -119,9 +119,9 @@ describe('silent authorization (prompt=none) across the application’s clients 
     expect(await silently(first, jar, { tenant: initech })).toMatchObject({ error: 'login_required', code: null });
     expect(await silently(second, jar, { tenant: initech })).toMatchObject({ error: 'login_required', code: null });
 
-    // A tenant that does not exist answers as without a session: nothing told of the application's tenants.
-    expect(await silently(first, jar, { tenant: 'no-such-tenant' })).toMatchObject({ error: 'login_required', code: null });
-    expect(await silently(first, new CookieJar(), { tenant: 'no-such-tenant' })).toMatchObject({ error: 'login_required', code: null });
+    // A tenant that does not exist is the request's error, with a session as without one (and as without prompt=none).
+    expect(await silently(first, jar, { tenant: 'no-such-tenant' })).toMatchObject({ error: 'invalid_request', code: null });
+    expect(await silently(first, new CookieJar(), { tenant: 'no-such-tenant' })).toMatchObject({ error: 'invalid_request', code: null });
 
     // Her own tenants still answer silently after those refusals.
     const acmeAgain = await silently(second, jar, { tenant: acme });

@@ -248,6 +248,14 @@ describe('device verification pages', () => {
     expect((await pollOnce(started.device_code)).body).toEqual({ error: 'access_denied', error_description: 'the sign-in was refused' });
   });
 
+  it('a device authorization naming a tenant the application does not have is invalid_request; its own tenant is served', async () => {
+    const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: 'no-such-tenant' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'invalid_request', error_description: 'the tenant parameter names no tenant of this application' });
+    const served = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: 'ACME' });
+    expect(served.status, JSON.stringify(served.body)).toBe(200);
+  });
+
   it('other clients may not start the device flow', async () => {
     const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/cb'] });
     const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: spa.clientId, scope: 'openid' });

@@ -199,10 +199,20 @@ describe('shared pool', () => {
     expect(await redeem(config, toInitech, resumed)).toMatchObject({ sub: ines, tenant_id: initech });
   });
 
-  it('an unknown tenant is an error page before any form', async () => {
-    const flow = await authorize(config, { tenant: 'no-such-tenant' });
-    expect(flow.page.status).toBe(400);
-    expect(flow.page.body).not.toContain('<form');
+  it('an unknown tenant, or another application’s, is invalid_request at the redirect URI with the state, before any form', async () => {
+    const foreign = await app.createTenant('Foreign', await app.bootstrapAnother());
+    for (const tenant of ['no-such-tenant', foreign]) {
+      const flow = await authorize(config, { tenant });
+      expect(flow.page.status, flow.page.body).toBe(303);
+      const callback = new URL(flow.page.location!);
+      expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+      expect(Object.fromEntries(callback.searchParams)).toEqual({
+        error: 'invalid_request',
+        error_description: 'the tenant parameter names no tenant of this application',
+        state: flow.state,
+        iss: issuer,
+      });
+    }
   });
 
   it('a tenant-bound client signs in to its own tenant only', async () => {
@@ -433,8 +443,9 @@ describe('isolated pools', () => {
     expect(again.page.location).toContain(REDIRECT_URI);
   });
 
-  it('another application’s tenant is unknown here', async () => {
+  it('another application’s tenant is unknown here: invalid_request at the redirect URI', async () => {
     const flow = await authorize(config, { tenant: 'acme' });
-    expect(flow.page.status).toBe(400);
+    expect(flow.page.status).toBe(303);
+    expect(new URL(flow.page.location!).searchParams.get('error')).toBe('invalid_request');
   });
 });
