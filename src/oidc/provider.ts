@@ -211,12 +211,12 @@ type Grant = InstanceType<Provider['Grant']>;
  * signed-in user never gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
  * A silent request (prompt=none) has no pages to ask: what they would decide is decided here (silentGrant).
  */
-async function loadExistingGrant(deps: OidcDependencies, targets: () => SignInTargets, ctx: KoaContextWithOIDC) {
+async function loadExistingGrant(deps: OidcDependencies, targets: () => SignInTargets, policy: Policy, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
   if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
   const kept = await fittingSessionGrant(deps, ctx);
   if (!ctx.oidc.promptPending('none') || (kept !== undefined && grantsRequestedScopes(ctx, kept))) return kept;
-  return silentGrant(deps, targets(), ctx, kept);
+  return silentGrant(deps, targets(), policy, ctx, kept);
 }
 
 async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
@@ -260,17 +260,44 @@ type SilentDecision =
  * tenants. The grant is made, or the session's grant takes the scopes asked for, as the pages' consent step does
  * (src/oidc/interactions.ts). Where the pages would show one, the request is refused (silentRefusals).
  */
-async function silentGrant(deps: OidcDependencies, targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<Grant | undefined> {
+async function silentGrant(
+  deps: OidcDependencies,
+  targets: SignInTargets,
+  policy: Policy,
+  ctx: KoaContextWithOIDC,
+  kept: Grant | undefined,
+): Promise<Grant | undefined> {
   const decision = await silentDecision(targets, ctx, kept);
   if (decision.kind === 'refused') {
     silentRefusals.set(ctx, decision.error);
     return kept;
   }
+  // Refused anyway by a check that runs after this one (the policy's): nothing is written for a request that fails.
+  if (await promptsAnyway(policy, ctx)) return kept;
   const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
   grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
   if (decision.kind === 'tenant') await saveGrantForTenant(deps.orm, grant, decision.applicationId, decision.tenantId);
   else await grant.save();
   return grant;
+}
+
+type Policy = ReturnType<typeof interactionPolicy.base>;
+
+/** The consent checks a silent grant answers (it grants what the request asks for). */
+const ANSWERED_BY_THE_GRANT: ReadonlySet<string> = new Set(['op_scopes_missing', 'op_claims_missing', 'rs_scopes_missing']);
+
+/**
+ * Whether the policy asks for a page whatever the grant: a check of the login prompt (max_age, an id_token_hint or
+ * claims naming another user, …) or one of consent that the grant does not answer (a native client). oidc-provider
+ * runs the policy once the grant is loaded, so a silent grant made first was saved for a request then refused.
+ */
+async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<boolean> {
+  for (const prompt of policy) {
+    for (const check of prompt.checks) {
+      if (!ANSWERED_BY_THE_GRANT.has(check.reason) && (await check.check(ctx))) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -460,6 +487,7 @@ function configuration(
   pages: () => OpPages,
   targets: () => SignInTargets,
 ): Configuration {
+  const policy = interactionsPolicy();
   return {
     adapter: createAdapterFactory(deps, surface),
     jwks: jwks as Configuration['jwks'],
@@ -548,8 +576,8 @@ function configuration(
     },
     extraParams: { tenant: tenantParam(deps, surface, targets), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
-    loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, ctx),
-    interactions: { policy: interactionsPolicy(), url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, policy, ctx),
+    interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
     rotateRefreshToken: true,
     // oidc-provider binds what a sign-in without offline_access yields to the browser session it was made in, and

@@ -35,7 +35,7 @@ const defaults = () => ({ redirectUri: REDIRECT_URI, resource: managementApi });
 /** The access token's claims of a code the client got back at `callback`. */
 async function redeem(config: oidc.Configuration, callback: URL, request: { verifier: string; state: string }) {
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: request.verifier, expectedState: request.state }, { resource: managementApi });
-  return { access: decodeJwt(tokens.access_token).payload, id: decodeJwt(tokens.id_token!).payload };
+  return { access: decodeJwt(tokens.access_token).payload, id: decodeJwt(tokens.id_token!).payload, idToken: tokens.id_token! };
 }
 
 /** Signs `email` in through the hosted form in `jar` (a new browser by default); the access token's claims. */
@@ -126,6 +126,31 @@ describe('silent authorization (prompt=none) across the application’s clients 
     // Her own tenants still answer silently after those refusals.
     const acmeAgain = await silently(second, jar, { tenant: acme });
     expect((await redeem(second, acmeAgain.callback, acmeAgain.request)).access).toMatchObject({ tenant_id: acme });
+  });
+
+  it('refused by a check after the tenant is decided (an id_token_hint of another user): no grant is written first', async () => {
+    const grants = async (accountId: string, config: oidc.Configuration) => {
+      const [row] = await app.gatehouse.services.orm.em
+        .getConnection()
+        .execute<{ count: string }[]>(`select count(*) from oidc_model where model = 'Grant' and payload->>'accountId' = ? and payload->>'clientId' = ?`, [
+          accountId,
+          config.clientMetadata().client_id,
+        ]);
+      return Number(row!.count);
+    };
+    const eve = await createUser('eve.silent@example.com', [acme]);
+    await createUser('finn.silent@example.com', [acme]);
+    // Finn's ID token for the second client, from a browser of his own.
+    const finn = await startAuthorization(second, defaults());
+    const { idToken } = await redeem(second, await finn.jar.followOut(await finn.jar.submit(finn.page, { email: 'finn.silent@example.com', password: PASSWORD }), service), finn);
+
+    const jar = new CookieJar();
+    await signIn(first, 'eve.silent@example.com', {}, jar);
+    expect(await silently(second, jar, { id_token_hint: idToken })).toMatchObject({ error: 'login_required', code: null });
+    expect(await grants(eve, second)).toBe(0);
+    const served = await silently(second, jar);
+    expect((await redeem(second, served.callback, served.request)).access).toMatchObject({ sub: eve, tenant_id: acme });
+    expect(await grants(eve, second)).toBe(1);
   });
 
   it('a session whose user was deleted answers login_required (the user must sign in again)', async () => {
