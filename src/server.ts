@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'graphql';
+import { getOperationAST, OperationTypeNode, print, type DocumentNode } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
@@ -325,10 +325,14 @@ function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefi
   return data == null && typeof status === 'number' ? status : undefined;
 }
 
-/**
- * Whether a GraphQL request (its JSON body) runs a mutation. Parsed here only when `Idempotency-Key` may apply; a
- * request that does not parse, or names no operation of its document, runs nothing: Apollo answers it.
- */
+/** The members of a /graphql request body that Apollo reads, once refuseMalformedRequest has checked their types. */
+interface GraphQLRequestBody {
+  readonly query?: string;
+  readonly operationName?: string | null;
+  readonly variables?: Record<string, unknown> | null;
+  readonly extensions?: unknown;
+}
+
 /** What each member of a /graphql request body must be, when present (GraphQL over HTTP: the POST body). */
 const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) => boolean; readonly shape: string }>> = {
   query: { is: (value) => typeof value === 'string', shape: 'a string' },
@@ -338,31 +342,44 @@ const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) =
 
 /**
  * A /graphql body whose members have the wrong type is refused with the member as `field`, as any other refused
- * input: Apollo's own refusals name none. A body that is no object (none, a batch) is left to Apollo.
+ * input: Apollo's own refusals name none; a body that passes is returned, its members of their types. A body that is
+ * no object (none, a batch) is left to Apollo: undefined.
  */
-function refuseMalformedRequest(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+function refuseMalformedRequest(body: unknown): GraphQLRequestBody | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   for (const [name, { is, shape }] of Object.entries(REQUEST_MEMBERS)) {
     if (name in body && !is((body as Record<string, unknown>)[name])) throw invalid(name, `${name} must be ${shape}`);
   }
+  return body;
 }
 
 /**
- * Whether a /graphql request runs a mutation (which takes an Idempotency-Key). Its document is read under the limits
- * of client documents first: one nested too deep is refused here (a GatehouseError), before Apollo's parser, which
- * recurses, would exhaust the stack on it. Any other document Apollo cannot run, Apollo refuses in its own words.
+ * The document of a /graphql request that runs a mutation (which takes an Idempotency-Key), else undefined. It is read
+ * under the limits of client documents first: one nested too deep is refused here (a GatehouseError), before Apollo's
+ * parser, which recurses, would exhaust the stack on it. Any other document Apollo cannot run, Apollo refuses in its
+ * own words.
  */
-function runsMutation(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null || !('query' in body) || typeof body.query !== 'string') return false;
-  const operationName = 'operationName' in body && typeof body.operationName === 'string' ? body.operationName : undefined;
+function mutationDocument(body: GraphQLRequestBody): DocumentNode | undefined {
+  if (typeof body.query !== 'string') return undefined;
   let document: DocumentNode;
   try {
     document = parseClientDocument(body.query);
   } catch (error) {
     if (error instanceof GatehouseError) throw error;
-    return false;
+    return undefined;
   }
-  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION;
+  const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION ? document : undefined;
+}
+
+/**
+ * The request an Idempotency-Key stands for on /graphql: what Apollo runs, not how it was written. The document as
+ * graphql-js prints it (whitespace, commas and comments do not count), the operation named, and the variables and
+ * extensions as JSON values (requestFingerprint: key order does not count); a null member is the same as one left out,
+ * and no variables the same as `{}`. Another document, operation or value is another request (409).
+ */
+function graphqlFingerprint(document: DocumentNode, { operationName, variables, extensions }: GraphQLRequestBody): string {
+  return requestFingerprint('graphql', print(document), operationName ?? null, variables ?? {}, extensions ?? {});
 }
 
 async function handleGraphQL(
@@ -372,12 +389,18 @@ async function handleGraphQL(
   reply: FastifyReply,
 ) {
   let context: RequestContext;
-  let idempotencyKey: string | undefined;
+  let idempotency: { key: string; fingerprint: string; earlierFingerprint: string } | undefined;
   try {
     context = await contextFor(request);
-    refuseMalformedRequest(request.body);
+    const body = refuseMalformedRequest(request.body);
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
-    if (runsMutation(request.body)) idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
+    const document = body === undefined ? undefined : mutationDocument(body);
+    const key = document === undefined ? undefined : parseIdempotencyKey(request.headers['idempotency-key']);
+    if (body !== undefined && document !== undefined && key !== undefined) {
+      // TODO: drop `earlierFingerprint` once a release with graphqlFingerprint has run 24 h (IDEMPOTENCY_TTL_HOURS):
+      // until then the keys claimed under the previous release, which hashed the body as parsed, still replay.
+      idempotency = { key, fingerprint: graphqlFingerprint(document, body), earlierFingerprint: requestFingerprint('graphql', body) };
+    }
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
     return reply.status(error.status).send(graphqlErrors(toErrorBody(error)));
@@ -396,9 +419,9 @@ async function handleGraphQL(
     return { status: statusOfFailure(body) ?? response.status ?? 200, body };
   };
   const result =
-    idempotencyKey === undefined
+    idempotency === undefined
       ? { ...(await execute()), replayed: false }
-      : await withIdempotency(context.services.orm.em.fork(), context.principal, idempotencyKey, requestFingerprint('graphql', request.body ?? null), execute);
+      : await withIdempotency(context.services.orm.em.fork(), context.principal, idempotency.key, idempotency.fingerprint, execute, idempotency.earlierFingerprint);
   if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
   return reply.status(result.status).type('application/json; charset=utf-8').send(result.body);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestFingerprint } from '../../src/idempotency.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -14,6 +15,14 @@ afterAll(async () => app?.close());
 
 const withKey = (idempotencyKey: string) => ({ headers: { 'idempotency-key': idempotencyKey } });
 const CREATE_API_KEY = `mutation ($input: CreateApiKeyInput!) { createApiKey(input: $input) { key { id } secret } }`;
+/** A /graphql request body sent as given: an object as JSON, a string as these very bytes. */
+const postGraphQL = (body: object | string, idempotencyKey: string) =>
+  app.http.request('POST', '/graphql', {
+    raw: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...withKey(idempotencyKey).headers },
+  });
+const apiKeysNamed = async (name: string) =>
+  ((await app.http.get('/api-keys?pageSize=100')).body.data as { name: string }[]).filter((key) => key.name === name).length;
 
 describe('Idempotency-Key on REST writes', () => {
   it('is honored by every route but reads, and declared on exactly those', async () => {
@@ -93,5 +102,67 @@ describe('Idempotency-Key on REST writes', () => {
     const malformed = await app.http.graphql(query, variables, withKey('not-a-uuid'));
     expect(malformed.status).toBe(200);
     expect((await app.http.get(path, withKey('not-a-uuid'))).status).toBe(200);
+  });
+});
+
+describe('Idempotency-Key on /graphql: the same request however it is written', () => {
+  it('replays a mutation sent again with its document reformatted, its JSON reordered, null members left out', async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const input = { name: 'Rewritten', permissions: ['users:read', 'users:write'] };
+    const first = await postGraphQL({ query: CREATE_API_KEY, variables: { input } }, idempotencyKey);
+    expect(first.status).toBe(200);
+    expect(first.body.data.createApiKey.secret).toEqual(expect.any(String));
+    const rewritten = {
+      // Other whitespace, commas and a comment in the document; the members and the input's keys in another order,
+      // in JSON text indented otherwise.
+      'document and JSON': JSON.stringify(
+        {
+          variables: { input: { permissions: input.permissions, name: input.name } },
+          query: '# retried\nmutation($input:CreateApiKeyInput!){createApiKey(input:$input){key{id},secret}}',
+        },
+        null,
+        4,
+      ),
+      'null members': { query: CREATE_API_KEY, operationName: null, variables: { input }, extensions: null },
+    };
+    for (const [label, body] of Object.entries(rewritten)) {
+      const retried = await postGraphQL(body, idempotencyKey);
+      expect(retried.status, label).toBe(200);
+      expect(retried.headers.get('idempotent-replayed'), label).toBe('true');
+      expect(retried.body, label).toEqual(first.body);
+    }
+    expect(await apiKeysNamed('Rewritten')).toBe(1);
+
+    // Anything else that differs is another request: a variable's value, the selection, the operation named.
+    const others = {
+      'another value': { query: CREATE_API_KEY, variables: { input: { ...input, name: 'Rewritten again' } } },
+      'another selection': { query: CREATE_API_KEY.replace('secret', 'secret key { name }'), variables: { input } },
+      'another operation name': { query: CREATE_API_KEY.replace('mutation', 'mutation Create'), operationName: 'Create', variables: { input } },
+    };
+    for (const [label, body] of Object.entries(others)) {
+      const refused = await postGraphQL(body, idempotencyKey);
+      expect(refused.status, label).toBe(409);
+      expect(refused.body.errors?.[0]?.extensions, label).toMatchObject({ code: 'idempotency_conflict', status: 409 });
+      expect(refused.headers.get('idempotent-replayed'), label).toBeNull();
+    }
+    expect(await apiKeysNamed('Rewritten')).toBe(1);
+    expect(await apiKeysNamed('Rewritten again')).toBe(0);
+  });
+
+  it('still replays a key claimed by the earlier release, whose fingerprint was the body as parsed', async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const body = { query: CREATE_API_KEY, variables: { input: { name: 'Claimed earlier', permissions: ['users:read'] } } };
+    const first = await postGraphQL(body, idempotencyKey);
+    expect(first.status).toBe(200);
+    // The record as the earlier release wrote it (src/server.ts, before graphqlFingerprint).
+    const sql = (query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+    const [record] = (await sql('select key from idempotency_record order by created_at desc limit 1')) as { key: string }[];
+    await sql('update idempotency_record set request_hash = ? where key = ?', [requestFingerprint('graphql', body), record!.key]);
+    const retried = await postGraphQL(JSON.stringify(body, null, 2), idempotencyKey);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const other = await postGraphQL({ ...body, variables: { input: { ...body.variables.input, name: 'Another' } } }, idempotencyKey);
+    expect(other.status).toBe(409);
+    expect(await apiKeysNamed('Claimed earlier')).toBe(1);
   });
 });
