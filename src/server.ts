@@ -29,6 +29,8 @@ import type { Services } from './services.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+const NOT_JSON = 'Request bodies must be application/json';
+
 /** Fastify's own failures (limits, content types, JSON syntax) in the contract's terms. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBody | undefined {
   switch (error.code) {
@@ -37,15 +39,36 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBo
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return request.is404
         ? { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }
-        : { code: 'unsupported_media_type', message: 'Request bodies must be application/json' };
+        : { code: 'unsupported_media_type', message: NOT_JSON };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', message: 'The request body is larger than 1 MiB' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { code: 'unsupported_media_type', message: 'Request bodies must be application/json' };
+      return { code: 'unsupported_media_type', message: NOT_JSON };
     default:
       return undefined;
   }
+}
+
+/**
+ * A body of any other Content-Type (or of none): no bytes at all are no body, as a request without one (`curl -X POST
+ * -d ''` sends `application/x-www-form-urlencoded` and nothing, to a body-less route such as an unlock), so its route
+ * answers as to no body; a byte of it is 415, refused at that byte without reading on (at once when Content-Length
+ * says). On a path no route takes nothing is read: its 404 is the answer, as without this parser.
+ */
+function readNoBody(request: FastifyRequest, payload: NodeJS.ReadableStream, done: (error?: GatehouseError | Error) => void): void {
+  const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+  if (request.is404) return done();
+  if (chunked === undefined) return done(length === undefined || Number(length) === 0 ? undefined : new GatehouseError('unsupported_media_type', NOT_JSON));
+  const finish = (error?: Error) => {
+    payload.pause();
+    payload.off('data', onData).off('end', finish).off('error', finish);
+    done(error);
+  };
+  const onData = (chunk: Buffer | string) => {
+    if (chunk.length > 0) finish(new GatehouseError('unsupported_media_type', NOT_JSON));
+  };
+  payload.on('data', onData).on('end', finish).on('error', finish);
 }
 
 /** An error body as a GraphQL response: `code`, `status` and `field` in the extensions, as format-error.ts does. */
@@ -202,7 +225,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     if (closing) reply.header('connection', 'close');
   });
 
-  // JSON only; an empty body is no body. Anything else is 415 (Fastify's own answer, mapped below).
+  // JSON only; an empty body is no body, whatever its Content-Type. Anything else is 415.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -210,6 +233,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
     } catch (error) {
       done(error as GatehouseError, undefined);
     }
+  });
+  app.addContentTypeParser('*', (request, payload, done) => {
+    readNoBody(request, payload, (error) => done(error ?? null, undefined));
   });
 
   app.setErrorHandler((error: FastifyError | GatehouseError, request, reply) => {
@@ -317,7 +343,7 @@ interface GraphQLResponseBody {
 /**
  * A response without data takes the status of its first error (401, 404, 422…), so HTTP clients and proxies see
  * failures as failures; a partial result stays 200, as GraphQL requires. It is read from the body Apollo wrote, so it
- * covers the requests Apollo refuses before its request pipeline starts (no query, a batch, CSRF prevention) too,
+ * covers the requests Apollo refuses before its request pipeline starts (no query, a batch) too,
  * which Apollo itself answers 400, a status the contract does not have.
  */
 function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefined {
@@ -392,6 +418,8 @@ async function handleGraphQL(
   let idempotency: { key: string; fingerprint: string; earlierFingerprint: string } | undefined;
   try {
     context = await contextFor(request);
+    // No body, whatever the Content-Type said: Apollo's words for it depend on that header (a CSRF refusal for a form's).
+    if (request.body === undefined) throw invalid('body', 'POST /graphql takes a JSON body: {"query": "…", "variables": {…}}');
     const body = refuseMalformedRequest(request.body);
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
     const document = body === undefined ? undefined : mutationDocument(body);

@@ -95,7 +95,7 @@ const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: stri
   408: { name: 'RequestTimeout', description: `The request line and headers did not arrive in time. ${PROTOCOL_NOTE}`, protocol: true },
   409: { name: 'Conflict', description: 'A duplicate, a tenancy rule, or an `Idempotency-Key` reused for another request.' },
   413: { name: 'PayloadTooLarge', description: 'The request body is larger than 1 MiB.' },
-  415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`.' },
+  415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json` (an empty body is no body, whatever its `Content-Type`).' },
   422: {
     name: 'ValidationError',
     description: 'An invalid input; `field` names it. (A request that is not well-formed HTTP/1.1 is one too, without `field` or rate-limit headers: it was not read.)',
@@ -199,7 +199,7 @@ function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined)
     408,
     ...(route.method === 'GET' ? [] : [409]),
     // Every write reads a body, whether its operation takes one or not (a route without input refuses a JSON one with
-    // 422): one over 1 MiB is 413, one that is not JSON 415. A GET's body is not read.
+    // 422): one over 1 MiB is 413, one that is not JSON 415 (an empty one is none). A GET's body is not read.
     ...(route.method === 'GET' ? [] : [413, 415]),
     422,
     429,

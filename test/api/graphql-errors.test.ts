@@ -128,9 +128,10 @@ describe('GraphQL refusals', () => {
       const response = await app.http.request('POST', '/graphql', { body });
       expect(refusal(response), JSON.stringify(body)).toMatchObject({ status: 422, code: 'validation_error', field });
     }
-    // No Content-Type: a browser could send it cross-site without a preflight, so Apollo refuses it unexecuted.
+    // No body (nor Content-Type, which a browser could send cross-site without a preflight): refused unexecuted, on
+    // `body`, before Apollo, whose refusal of it read as a Cross-Site Request Forgery (transport-edges.test.ts: any type).
     const bare = await app.http.request('POST', '/graphql');
-    expect(refusal(bare)).toMatchObject({ status: 422, code: 'validation_error', message: expect.stringContaining('Cross-Site Request Forgery') });
+    expect(refusal(bare)).toMatchObject({ status: 422, code: 'validation_error', field: 'body', message: expect.stringContaining('takes a JSON body') });
   });
 
   it('refuses a request with more refused variables than graphql-js reports as input refusals, none internal', async () => {

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { tenantPageWithConfiguration } from '../support/configuration-page.ts';
 
-/** Transport conventions at their edges: the cost of a page in GraphQL, methods no route has, subscriptions, a failed authentication's headers, and the OpenAPI document's 413/415. */
+/** Transport conventions at their edges: the cost of a page in GraphQL, methods no route has, subscriptions, a failed authentication's headers, the OpenAPI document's 413/415, and empty bodies. */
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
@@ -123,6 +123,66 @@ describe('the OpenAPI document and the bodies of routes that take none', () => {
     const large = await app.http.request('DELETE', `/api/v1${path}`, { body: { padding: 'x'.repeat(1024 * 1024 + 1) } });
     expect(large.status).toBe(413);
     expect(undocumented).toEqual([]);
+  });
+});
+
+describe('an empty body, whatever its Content-Type', () => {
+  /** How clients send a body: `curl -X POST -d ''` sends a form's type; a stream goes chunked, Content-Type or none. */
+  const senders = [
+    { label: "a form's type (curl -d '')", type: 'application/x-www-form-urlencoded' },
+    { label: 'text, chunked', type: 'text/plain', chunked: true },
+    { label: 'no Content-Type, chunked', chunked: true },
+    { label: 'JSON', type: 'application/json' },
+    { label: 'no Content-Type' },
+  ];
+  const send = (path: string, { type, chunked }: { type?: string; chunked?: boolean }, body = '') => {
+    const framing: Record<string, string> = chunked === true ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(body)) };
+    return raw('POST', path, { 'x-api-key': app.root.apiKey, ...(type === undefined ? {} : { 'content-type': type }), ...framing }, body);
+  };
+
+  it('is no body over REST: a route without input runs, one that needs input is 422 on it; a byte of another type is 415', async () => {
+    const user = await app.http.post('/users', { email: 'curl@example.com' });
+    expect(user.status).toBe(201);
+    const unlock = `/api/v1/users/${user.body.id}/unlock`;
+    for (const sender of senders) {
+      const unlocked = await send(unlock, sender);
+      expect(unlocked.status, sender.label).toBe(200);
+      expect(JSON.parse(unlocked.body), sender.label).toMatchObject({ id: user.body.id, status: 'active' });
+      const created = await send('/api/v1/users', sender);
+      expect(created.status, sender.label).toBe(422);
+      expect(JSON.parse(created.body), sender.label).toMatchObject({ code: 'validation_error', field: 'input' });
+    }
+    // A body is still one: of another type, 415; over 1 MiB of JSON, 413.
+    for (const path of [unlock, '/api/v1/users']) {
+      for (const sender of senders.filter(({ type }) => type !== 'application/json')) {
+        const refused = await send(path, sender, 'email=curl%40example.com');
+        expect(refused.status, `${path} ${sender.label}`).toBe(415);
+        expect(JSON.parse(refused.body)).toMatchObject({ code: 'unsupported_media_type' });
+      }
+      const large = await send(path, { type: 'application/json' }, JSON.stringify({ email: 'x'.repeat(1024 * 1024) }));
+      expect(large.status, path).toBe(413);
+    }
+    expect((await app.http.get(`/users/${user.body.id}`)).body.email).toBe('curl@example.com');
+    // A path no route takes is 404 whatever its body, as before any body is read.
+    expect((await send('/api/v1/no-such-route', senders[0]!, 'a=b')).status).toBe(404);
+  });
+
+  it('is no body on /graphql: a 422 on body saying what /graphql takes, whatever the Content-Type; a byte of another type is 415', async () => {
+    for (const sender of senders) {
+      const refused = await send('/graphql', sender);
+      expect(refused.status, sender.label).toBe(422);
+      expect(JSON.parse(refused.body).errors?.[0], sender.label).toMatchObject({
+        message: expect.stringContaining('takes a JSON body'),
+        extensions: { code: 'validation_error', field: 'body', status: 422 },
+      });
+    }
+    for (const sender of senders.filter(({ type }) => type !== 'application/json')) {
+      const refused = await send('/graphql', sender, '{ version }');
+      expect(refused.status, sender.label).toBe(415);
+      expect(JSON.parse(refused.body).errors?.[0]?.extensions).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+    }
+    const answered = await send('/graphql', { type: 'application/json' }, JSON.stringify({ query: '{ version }' }));
+    expect(answered.status).toBe(200);
   });
 });
 
