@@ -87,8 +87,6 @@ const ABANDONED_CLAIM_MINUTES = 10;
  * key is claimed before running; a repeat gets the first response back, the same key on a different request gets 409
  * `idempotency_conflict`, as does a repeat while the first is still running. A 5xx releases the key for a retry, and
  * so does a claim left unanswered for ABANDONED_CLAIM_MINUTES (its instance died): the same request then runs.
- * `earlierFingerprint`, when given, is the same request as an earlier release fingerprinted it: a record holding it
- * is this request too (it is stored only by that release; new claims store `fingerprint`).
  */
 export async function withIdempotency(
   em: EntityManager,
@@ -96,7 +94,6 @@ export async function withIdempotency(
   key: string,
   fingerprint: string,
   execute: () => Promise<StoredResponse>,
-  earlierFingerprint: string = fingerprint,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const connection = em.getConnection();
   const caller = effectivePrincipal(principal);
@@ -114,17 +111,17 @@ export async function withIdempotency(
   const claimed = await connection.execute<{ key: string }[]>(
     `insert into idempotency_record (application_id, credential_id, key, request_hash) values (?, ?, ?, ?)
        on conflict (application_id, credential_id, key) do update set created_at = now()
-         where idempotency_record.status_code is null and idempotency_record.request_hash in (excluded.request_hash, ?)
+         where idempotency_record.status_code is null and idempotency_record.request_hash = excluded.request_hash
            and idempotency_record.created_at < now() - interval '${ABANDONED_CLAIM_MINUTES} minutes'
        returning key`,
-    [...owner, fingerprint, earlierFingerprint],
+    [...owner, fingerprint],
   );
   if (claimed.length === 0) {
     const [existing] = await connection.execute<{ request_hash: string; status_code: number | null; response_body: string | null }[]>(
       'select request_hash, status_code, response_body from idempotency_record where application_id = ? and credential_id = ? and key = ?',
       owner,
     );
-    if (existing === undefined || (existing.request_hash !== fingerprint && existing.request_hash !== earlierFingerprint)) {
+    if (existing === undefined || existing.request_hash !== fingerprint) {
       throw new GatehouseError('idempotency_conflict', 'This Idempotency-Key was used for a different request');
     }
     if (existing.status_code === null) {

@@ -415,7 +415,7 @@ async function handleGraphQL(
   reply: FastifyReply,
 ) {
   let context: RequestContext;
-  let idempotency: { key: string; fingerprint: string; earlierFingerprint: string } | undefined;
+  let idempotency: { key: string; fingerprint: string } | undefined;
   try {
     context = await contextFor(request);
     // No body, whatever the Content-Type said: Apollo's words for it depend on that header (a CSRF refusal for a form's).
@@ -425,9 +425,7 @@ async function handleGraphQL(
     const document = body === undefined ? undefined : mutationDocument(body);
     const key = document === undefined ? undefined : parseIdempotencyKey(request.headers['idempotency-key']);
     if (body !== undefined && document !== undefined && key !== undefined) {
-      // TODO: drop `earlierFingerprint` once a release with graphqlFingerprint has run 24 h (IDEMPOTENCY_TTL_HOURS):
-      // until then the keys claimed under the previous release, which hashed the body as parsed, still replay.
-      idempotency = { key, fingerprint: graphqlFingerprint(document, body), earlierFingerprint: requestFingerprint('graphql', body) };
+      idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
     }
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
@@ -449,7 +447,7 @@ async function handleGraphQL(
   const result =
     idempotency === undefined
       ? { ...(await execute()), replayed: false }
-      : await withIdempotency(context.services.orm.em.fork(), context.principal, idempotency.key, idempotency.fingerprint, execute, idempotency.earlierFingerprint);
+      : await withIdempotency(context.services.orm.em.fork(), context.principal, idempotency.key, idempotency.fingerprint, execute);
   if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
   return reply.status(result.status).type('application/json; charset=utf-8').send(result.body);
 }
