@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { CycleTag, Liquid, LiquidError, Tag, toValue, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
+import { AssertionError, CycleTag, Liquid, LiquidError, Tag, toValue, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
 import { invalid } from '../../errors.ts';
 
 /**
@@ -147,8 +147,9 @@ function engineFor(part: TemplatePart): Liquid {
   return part === 'html' ? htmlEngine : textEngine;
 }
 
+/** A template's error: liquidjs's, or one of its limits met between top-level tags (an AssertionError, unwrapped). */
 function refused(field: string, error: unknown): never {
-  if (error instanceof LiquidError) {
+  if (error instanceof LiquidError || error instanceof AssertionError) {
     // The first line names the problem and its position; the rest is a source excerpt.
     throw invalid(field, `${field} is not a valid template: ${error.message.split('\n')[0] ?? ''}`);
   }
