@@ -48,19 +48,36 @@ describe('e-mail templates: what a template can do with hostile variables and lo
     expect(ok.body.text).toHaveLength(100_000);
   });
 
+  // 409 600 one-letter items, well inside the allocation limit; each reject walks them all.
+  const array = `{% assign s = "${'a'.repeat(100)}" %}{% for i in (1..12) %}{% assign s = s | append: s %}{% endfor %}{% assign items = s | split: "" %}`;
+
   it('holds the render time limit inside filters: a chain of array filters is 422, not a long block of the process', async () => {
-    // 409 600 one-letter items, well inside the allocation limit; each reject walks them all.
-    const array = `{% assign s = "${'a'.repeat(100)}" %}{% for i in (1..12) %}{% assign s = s | append: s %}{% endfor %}{% assign items = s | split: "" %}`;
     for (const [part, filters] of [
       ['text', 'reject: "x" | '.repeat(10)],
       ['html', 'where_exp: "i", "i != 1" | '.repeat(10)],
     ] as const) {
-      // The limit is one second; the filters alone would hold the process (not only this request) for half a minute,
-      // and answer 200: only the limit, checked inside them, makes this a 422.
+      // The filters alone would hold their thread for half a minute, and answer 200: liquidjs checks its time limit
+      // only between tags; the render's wall-clock limit, which terminates its worker, makes this a 422.
       const preview = await app.http.post('/email/templates/welcome/preview', { [part]: `${array}{{ items | ${filters}size }}` });
       expect(preview.status, filters).toBe(422);
       expect(preview.body).toMatchObject({ code: 'validation_error', field: part });
       expect(preview.body.message).toContain('render limit exceeded');
     }
+  }, 300_000);
+
+  it('renders off the event loop: templates that would hold their threads for half a minute are 422, and another renders beside them', async () => {
+    const hostile = `${array}{{ items | ${'reject: "x" | '.repeat(10)}size }}`;
+    // While both hostile renders hold a worker, the ordinary preview waits for one: replaced, once it is terminated.
+    const [text, html, ordinary] = await Promise.all([
+      app.http.post('/email/templates/welcome/preview', { text: hostile }),
+      app.http.post('/email/templates/welcome/preview', { html: hostile }),
+      app.http.post('/email/templates/welcome/preview', { subject: 'Hi {{ user.name }}', html: '<p>{{ user.name }}</p>', text: 'Hi {{ user.name }}' }),
+    ]);
+    expect(text.status).toBe(422);
+    expect(text.body).toMatchObject({ code: 'validation_error', field: 'text' });
+    expect(html.status).toBe(422);
+    expect(html.body).toMatchObject({ code: 'validation_error', field: 'html' });
+    expect(ordinary.status).toBe(200);
+    expect(ordinary.body).toMatchObject({ subject: 'Hi Ada Lovelace', html: '<p>Ada Lovelace</p>', text: 'Hi Ada Lovelace' });
   }, 300_000);
 });

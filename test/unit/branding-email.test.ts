@@ -103,4 +103,21 @@ describe('templates', () => {
     expect(fieldOf(() => checkTemplateParts({ subject: 'a\nb' }))).toBe('subject');
     expect(fieldOf(() => checkTemplateParts({ text: '' }))).toBe('text');
   });
+
+  it('renders in a worker thread: the event loop turns while a template runs, and one that overruns its time is refused', async () => {
+    expect(await renderPart('text', 'Hi {{ n }}', { n: 'Ada' })).toBe('Hi Ada');
+    // 409 600 items walked by ten rejects: half a minute of filters, which liquidjs's own time limit does not stop.
+    const items = `{% assign s = "${'a'.repeat(100)}" %}{% for i in (1..12) %}{% assign s = s | append: s %}{% endfor %}{% assign items = s | split: "" %}`;
+    let settled = false;
+    const hostile = renderPart('text', `${items}{{ items | ${'reject: "x" | '.repeat(10)}size }}`, {}).finally(() => {
+      settled = true;
+    });
+    // On this thread, the render would run to its end (as microtasks) before the next turn of the event loop.
+    expect(await new Promise<boolean>((resolve) => setImmediate(() => resolve(settled)))).toBe(false);
+    const [refusal, ordinary] = await Promise.all([fieldOfAsync(() => hostile), renderPart('html', '<p>{{ n }}</p>', { n: '<Ada>' })]);
+    expect(refusal).toBe('text');
+    expect(ordinary).toBe('<p>&lt;Ada&gt;</p>');
+    // The terminated worker is replaced by the next render.
+    expect(await renderPart('subject', 'Hi\n{{ n }}', { n: 'Ada' })).toBe('Hi Ada');
+  }, 60_000);
 });

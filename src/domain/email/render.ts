@@ -1,172 +1,130 @@
-import { performance } from 'node:perf_hooks';
-import { AssertionError, CycleTag, Liquid, LiquidError, Tag, toValue, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
+import { Worker } from 'node:worker_threads';
 import { invalid } from '../../errors.ts';
-
-/**
- * Liquid rendering of e-mail templates, locked down for templates written by customers:
- * - `templates: {}` serves include/render/layout from an empty in-memory map, so no tag reaches the file system;
- * - `ownPropertyOnly` hides prototypes (`{{ user.constructor }}` renders nothing), unknown filters are parse errors;
- * - parse, render-time and allocation limits stop a template from taking the process down; the time limit holds
- *   inside filters too (limitFilterTime), and what a template writes (its output, and what `capture` collects)
- *   counts towards the allocation limit (chargeOutput), so a loop cannot build hundreds of megabytes in time;
- * - HTML parts escape every output by default, `{{ }}`, `{% echo %}` and `{% cycle %}` alike (`| raw` is the
- *   template author's explicit opt-out); subject and text parts are plain text and are not escaped.
- */
-const LIMITS = {
-  templates: {},
-  dynamicPartials: false,
-  relativeReference: false,
-  strictFilters: true,
-  ownPropertyOnly: true,
-  parseLimit: 200_000,
-  renderLimit: 1_000,
-  memoryLimit: 10_000_000,
-} as const;
-
-/** As liquidjs turns an output into text (its `stringify`). */
-function stringify(value: unknown): string {
-  const plain: unknown = toValue(value);
-  if (typeof plain === 'string') return plain;
-  if (plain === null || plain === undefined) return '';
-  if (Array.isArray(plain)) return plain.map((item) => stringify(item)).join('');
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an object prints as liquidjs prints it
-  return String(plain);
-}
-
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
-/** liquidjs's `escape` filter, which `outputEscape: 'escape'` applies to `{{ }}`. */
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
-
-/**
- * `{% echo value | filters %}` (also inside `{% liquid %}`) escaped like `{{ }}` unless its last filter is `raw`:
- * liquidjs's own echo ignores `outputEscape`, which would let a user's name carry markup into an HTML e-mail.
- * The other tags that write a value are `cycle` (below), and `increment`/`decrement`, which write numbers.
- */
-class EscapingEcho extends Tag {
-  private readonly value: Value | undefined;
-  constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid) {
-    super(token, remainTokens, liquid);
-    this.tokenizer.skipBlank();
-    this.value = this.tokenizer.end() ? undefined : new Value(this.tokenizer.readFilteredValue(), liquid);
-  }
-  *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
-    if (this.value === undefined) return;
-    const text = stringify(yield this.value.value(ctx, false));
-    emitter.write(this.value.filters.at(-1)?.raw === true ? text : escapeHtml(text));
-  }
-}
-
-/** `{% cycle a, b %}` escaped like `{{ }}`: liquidjs writes the candidate it picks as it is. */
-class EscapingCycle extends CycleTag {
-  override *render(ctx: Context, emitter: Emitter): Generator<unknown, unknown, unknown> {
-    return escapeHtml(stringify(yield super.render(ctx, emitter)));
-  }
-}
-
-/** Marks an emitter that already charges what it is written. */
-const CHARGED = Symbol('charged emitter');
-
-/**
- * Every emitter of `engine`'s renders charges what it is written to the render's allocation limit: the output and
- * every capture's text. liquidjs charges only what filters and ranges allocate, so literal text repeated by nested
- * loops could otherwise grow to the largest string V8 allows (512 MiB) within the time limit.
- */
-function chargeOutput(engine: Liquid): Liquid {
-  const renderer = engine.renderer;
-  const renderTemplates = renderer.renderTemplates.bind(renderer);
-  renderer.renderTemplates = (templates, ctx, emitter) => {
-    if (emitter !== undefined && CHARGED in emitter) return renderTemplates(templates, ctx, emitter);
-    const inner = emitter;
-    const charged = {
-      [CHARGED]: true,
-      buffer: '',
-      write(html: unknown) {
-        const text = stringify(html);
-        ctx.memoryLimit.use(text.length);
-        if (inner === undefined) this.buffer += text;
-        else inner.write(text);
-      },
-    };
-    return renderTemplates(templates, ctx, charged);
-  };
-  return engine;
-}
-
-/** liquidjs's filter handlers (`FilterHandler`): called with the render's context as `this`. */
-type FilterHandler = (this: { context: Context }, value: unknown, ...args: unknown[]) => unknown;
-
-const isIterator = (value: unknown): value is Iterator<unknown, unknown, unknown> =>
-  typeof value === 'object' && value !== null && typeof (value as { next?: unknown }).next === 'function';
-
-/** Runs a filter's generator as liquidjs would, checking the render's time limit before each of its steps. */
-function* withinRenderLimit(steps: Iterator<unknown, unknown, unknown>, ctx: Context): Generator<unknown, unknown, unknown> {
-  let sent: unknown;
-  let failed = false;
-  for (;;) {
-    ctx.renderLimit.check(performance.now());
-    const step = failed ? steps.throw?.(sent) : steps.next(sent);
-    if (step === undefined) throw sent;
-    if (step.done === true) return step.value;
-    try {
-      sent = yield step.value;
-      failed = false;
-    } catch (error) {
-      sent = error;
-      failed = true;
-    }
-  }
-}
-
-/**
- * Every filter of `engine` checks the render's time limit when it starts and, for the filters that walk an array
- * item by item (`where`, `reject`, `map`, `sort`, `group_by`, their `_exp` forms…), at every item. liquidjs checks
- * it only between tags and outputs, so one output chaining such filters over a long array held the process (every
- * request, not only this one: the steps are microtasks) for minutes.
- */
-function limitFilterTime(engine: Liquid): Liquid {
-  for (const [name, options] of Object.entries(engine.filters)) {
-    const handler = (typeof options === 'function' ? options : options.handler) as FilterHandler;
-    const timed: FilterHandler = function (value, ...args) {
-      this.context.renderLimit.check(performance.now());
-      const result = handler.call(this, value, ...args);
-      return isIterator(result) ? withinRenderLimit(result, this.context) : result;
-    };
-    engine.registerFilter(name, typeof options === 'function' ? timed : { ...options, handler: timed });
-  }
-  return engine;
-}
-
-const htmlEngine = limitFilterTime(chargeOutput(new Liquid({ ...LIMITS, outputEscape: 'escape' })));
-htmlEngine.registerTag('echo', EscapingEcho);
-htmlEngine.registerTag('cycle', EscapingCycle);
-const textEngine = limitFilterTime(chargeOutput(new Liquid(LIMITS)));
 
 export type TemplatePart = 'subject' | 'html' | 'text';
 
-function engineFor(part: TemplatePart): Liquid {
-  return part === 'html' ? htmlEngine : textEngine;
+/** What the service sends a render worker (render-worker.ts): plain data, cloned across the thread boundary. */
+export interface RenderJob {
+  part: TemplatePart;
+  source: string;
+  variables: object;
 }
 
-/** A template's error: liquidjs's, or one of its limits met between top-level tags (an AssertionError, unwrapped). */
-function refused(field: string, error: unknown): never {
-  if (error instanceof LiquidError || error instanceof AssertionError) {
-    // The first line names the problem and its position; the rest is a source excerpt.
-    throw invalid(field, `${field} is not a valid template: ${error.message.split('\n')[0] ?? ''}`);
-  }
-  throw error;
+/** What a render worker answers: the rendered text, or why the template is refused. */
+export type RenderReply = { text: string } | { refused: string };
+
+/**
+ * Renders run in worker threads, so no template holds the service's event loop, which every request of every tenant
+ * shares, or its heap. Two, so that one slow render does not queue every other e-mail behind it; not more, because
+ * each may hold up to its heap cap and a cluster runs one pool per process.
+ */
+const POOL_SIZE = 2;
+
+/**
+ * A render's wall-clock limit, from when a started worker has it; past it the worker is terminated (and replaced by
+ * the next render). liquidjs's own limit (1 s, render-worker.ts) stops most templates with a clearer message and keeps
+ * the worker; this one also holds inside filters, where liquidjs does not look (a chain of array filters held a
+ * thread for 36 s), and leaves that limit room to answer first on a loaded machine.
+ */
+const RENDER_TIMEOUT_MS = 2_000;
+
+/**
+ * A worker's heap. A render that outgrows it is usually terminated (ERR_WORKER_OUT_OF_MEMORY, a refusal), but one
+ * allocation too large for what is left aborts the whole process (nodejs/node#47224): 64 MB did, for
+ * `{% for i in (1..9000000) %}`. So the cap sits well above what liquidjs's allocation limit (render-worker.ts) lets a
+ * render hold, at most about 10 M array slots (80 MB, more while an array grows), and that limit refuses first, with
+ * its message. V8's flags given to node replace these (nodejs/node#43991): `--max-old-space-size` (NODE_OPTIONS too)
+ * the first, `npm start`'s `--max-semi-space-size=16` the second (48 MB).
+ */
+const HEAP_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
+
+const WORKER = new URL('./render-worker.ts', import.meta.url);
+
+/** Each slot's worker, started when a render first needs it and forgotten when it exits. */
+const workers: Array<Promise<Worker> | undefined> = Array.from({ length: POOL_SIZE }, () => undefined);
+const freeSlots = workers.map((_, slot) => slot);
+const waiting: Array<(slot: number) => void> = [];
+
+function start(slot: number): Promise<Worker> {
+  const worker = new Worker(WORKER, { resourceLimits: HEAP_LIMITS });
+  const started = new Promise<Worker>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', () => {
+      worker.off('error', reject);
+      resolve(worker);
+    });
+  });
+  worker.once('exit', () => {
+    if (workers[slot] === started) workers[slot] = undefined;
+  });
+  return started;
 }
 
 /**
- * Renders one part of a template. Syntax and render errors are 422 `validation_error` on `field`. A rendered
- * subject is folded onto one line, so no variable can inject a mail header.
+ * Runs `job` on `worker`. A worker that overruns the timeout is terminated, and one that runs out of heap dies: both
+ * are refusals, settled once the worker has exited, so that no more than POOL_SIZE workers ever live. Any other end of
+ * the worker is our failure, not the template's.
+ */
+function exchange(worker: Worker, job: RenderJob): Promise<RenderReply> {
+  return new Promise((resolve, reject) => {
+    worker.postMessage(job); // first: variables that cannot be cloned throw here, before anything waits on the worker
+    let ending: RenderReply | Error = new Error('the render worker exited');
+    const onMessage = (reply: RenderReply) => {
+      stop();
+      resolve(reply);
+    };
+    const onError = (error: Error & { code?: string }) => {
+      ending = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { refused: 'render memory limit exceeded' } : error;
+    };
+    const onExit = () => {
+      stop();
+      if (ending instanceof Error) reject(ending);
+      else resolve(ending);
+    };
+    const timer = setTimeout(() => {
+      worker.off('message', onMessage);
+      ending = { refused: `render limit exceeded (the render ran over ${RENDER_TIMEOUT_MS / 1_000} s)` };
+      void worker.terminate();
+    }, RENDER_TIMEOUT_MS);
+    const stop = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+    };
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
+}
+
+/** Runs `job` in a free slot's worker, waiting for a slot if every worker is rendering. */
+async function run(job: RenderJob): Promise<RenderReply> {
+  const slot = freeSlots.pop() ?? (await new Promise<number>((resolve) => waiting.push(resolve)));
+  try {
+    const worker = await (workers[slot] ??= start(slot));
+    // An idle worker does not keep the process alive (a test's, or the service's once it has closed).
+    worker.ref();
+    try {
+      return await exchange(worker, job);
+    } finally {
+      worker.unref();
+    }
+  } finally {
+    const next = waiting.shift();
+    if (next === undefined) freeSlots.push(slot);
+    else next(slot);
+  }
+}
+
+/** The one place a refusal becomes an error: 422 `validation_error` on the part's field. */
+function refused(field: string, reason: string): never {
+  throw invalid(field, `${field} is not a valid template: ${reason}`);
+}
+
+/**
+ * Renders one part of a template in a worker thread. Syntax and render errors, and a render that overruns its time
+ * or heap, are 422 `validation_error` on `field`. A rendered subject is folded onto one line, so no variable can
+ * inject a mail header.
  */
 export async function renderPart(part: TemplatePart, source: string, variables: object, field: string = part): Promise<string> {
-  let rendered: string;
-  try {
-    const engine = engineFor(part);
-    rendered = String(await engine.render(engine.parse(source), variables));
-  } catch (error) {
-    refused(field, error);
-  }
-  return part === 'subject' ? rendered.replace(/[\r\n]+/g, ' ').trim() : rendered;
+  const reply = await run({ part, source, variables });
+  if ('refused' in reply) refused(field, reply.refused);
+  return part === 'subject' ? reply.text.replace(/[\r\n]+/g, ' ').trim() : reply.text;
 }
