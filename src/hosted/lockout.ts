@@ -112,22 +112,31 @@ export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false
 /**
  * A successful sign-in clears the count, and lifts a lock that has run out (liftExpiredLock). The row was read before
  * the password's verification, which takes long enough for attempts verified meanwhile to lock the user (a burst of
- * guesses): the decision is taken on the row as it is now, in one statement that writes only when there is something
- * to clear. False when the user may not sign in now (locked, or suspended): the sign-in must then fail like any other.
+ * guesses), or for an administrator to suspend the user or change their tenants: the decision is taken on the row as it
+ * is now, in one statement that writes only when there is something to clear. Returns the user's tenants as the row
+ * holds them now (the sign-in completes only to one of them: src/oidc/interactions.ts), or null when the user may not
+ * sign in now (locked, or suspended): the sign-in must then fail like any other.
  */
-export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInUser): Promise<boolean> {
-  if (lockExpired(user) && (await liftExpiredLock(target, user))) return true;
+export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInUser): Promise<readonly string[] | null> {
   const connection = target.applicationScope.em.getConnection();
+  if (lockExpired(user) && (await liftExpiredLock(target, user))) {
+    // Rare (a lock that has run out): the lift's statement records its audit, and the tenants are read after it.
+    const [lifted] = await connection.execute<{ tenant_ids: string[] }[]>(`select tenant_ids from app_user where application_id = ? and id = ?`, [
+      target.application.id,
+      user.id,
+    ]);
+    return lifted?.tenant_ids ?? null;
+  }
   // The select reads the row as it was before the update (one snapshot): it answers for a row with nothing to clear.
-  const rows = await connection.execute<{ id: string }[]>(
+  const rows = await connection.execute<{ tenant_ids: string[] }[]>(
     `with cleared as (
        update app_user set failed_sign_ins = 0, last_failed_sign_in_at = null
         where application_id = ? and id = ? and status = 'active' and failed_sign_ins > 0
-       returning id)
-     select id from cleared
+       returning tenant_ids)
+     select tenant_ids from cleared
      union all
-     select id from app_user where application_id = ? and id = ? and status = 'active' and failed_sign_ins = 0`,
+     select tenant_ids from app_user where application_id = ? and id = ? and status = 'active' and failed_sign_ins = 0`,
     [target.application.id, user.id, target.application.id, user.id],
   );
-  return rows.length > 0;
+  return rows[0]?.tenant_ids ?? null;
 }

@@ -243,6 +243,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return reply.status(303).header('location', returnTo).send();
     }
 
+    /**
+     * A tenant choice with nothing left to choose (the user removed from every tenant since the password was checked):
+     * refused as at the completion, not turned into a sign-in to no tenant, which the user was never offered.
+     */
+    const refuseEmptyChoice = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext) =>
+      refuse(request, reply, context, 'the user is no longer a member of any tenant to choose');
+
     function requireCsrf(context: InteractionContext, fields: FormFields) {
       // 403 page, no form: a forged or stale submission is not retried with a fresh token.
       if (!csrf.verify(context.interaction.uid, fields['csrf'])) {
@@ -309,7 +316,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.user });
+      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -351,7 +358,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const userId = csrf.unseal(context.interaction.uid, proof);
       const user = userId === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, userId);
       if (user === null) return backToPage(request, reply);
-      return showTenantChoice(reply, context, user.id, await tenantsOf(context.target, user), false, proof);
+      const tenants = await tenantsOf(context.target, user);
+      if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
+      return showTenantChoice(reply, context, user.id, tenants, false, proof);
     });
 
     // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
@@ -371,6 +380,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const user = await activeUser(context.target, userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);
+      if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
       // The proof has served: the browser forgets it.

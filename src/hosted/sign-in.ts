@@ -105,7 +105,13 @@ export function hintedEmail(loginHint: unknown): string | undefined {
   }
 }
 
-export type CredentialCheck = { ok: true; user: SignInUser } | { ok: false };
+/**
+ * A proven password: `user` as the e-mail found them, on which the sign-in's tenant is decided (decideTenant), and
+ * `verified`, the same user with the tenants the row holds once the password is verified, for the completion to check
+ * the decided tenant against (interactionResult): one lost meanwhile refuses the sign-in, as at the tenant choice, and
+ * does not make it another one (no tenant, or a choice).
+ */
+export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser } | { ok: false };
 
 /**
  * Whether `email` and `password` prove a user of the target's pool who may sign in. Exactly one Argon2id
@@ -135,8 +141,9 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
     await recordFailedSignIn(target, user, target.lockout);
     return { ok: false };
   }
-  if (!(await recordSuccessfulSignIn(target, user))) return { ok: false };
-  return { ok: true, user };
+  const tenantIds = await recordSuccessfulSignIn(target, user);
+  if (tenantIds === null) return { ok: false };
+  return { ok: true, user, verified: { ...user, tenantIds } };
 }
 
 /** The tenants a user may sign in to (theirs), by name, for the tenant choice. */

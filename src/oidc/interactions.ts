@@ -25,8 +25,9 @@ export interface SignIn {
   /** The tenant the user signed in to (a member of it), or null for an application-level sign-in. */
   readonly tenantId: string | null;
   /**
-   * The user as the caller read it moments ago, having just checked its credentials and that it may sign in: spares
-   * reading it again. Without it the user is read here and must be active.
+   * The user as the caller read it moments ago, having just checked its credentials and that it may sign in, with the
+   * tenants the row held then (after the password's verification): spares reading it again. Without it the user is
+   * read here and must be active.
    */
   readonly verified?: SignInUser;
 }

@@ -165,13 +165,13 @@ describe('lockout', () => {
     expect(readBeforeVerifying).toMatchObject({ status: 'active', failedSignIns: 0 });
     const connection = services.orm.em.getConnection();
     await connection.execute(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes', failed_sign_ins = 3 where id = ?`, [userId]);
-    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBe(false);
+    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBeNull();
     expect(await status(userId)).toBe('locked');
     // Suspended meanwhile: refused too. Active with failures counted meanwhile: the success clears them.
     await connection.execute(`update app_user set status = 'suspended', locked_until = null where id = ?`, [userId]);
-    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBe(false);
+    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBeNull();
     await connection.execute(`update app_user set status = 'active', failed_sign_ins = 2, last_failed_sign_in_at = now() where id = ?`, [userId]);
-    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toBe(true);
+    expect(await recordSuccessfulSignIn(target, readBeforeVerifying)).toEqual([]);
     const [row] = await connection.execute<{ failed_sign_ins: number }[]>('select failed_sign_ins from app_user where id = ?', [userId]);
     expect(row?.failed_sign_ins).toBe(0);
   });

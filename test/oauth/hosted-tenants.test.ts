@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { queuedBehind, type RowHolder } from '../support/row-lock.ts';
 
 /**
  * Tenant selection on the hosted sign-in: `shared` (one pool; the client names the tenant or the user picks one of
@@ -267,6 +269,25 @@ describe('a session and its tokens when the user’s standing changes', () => {
     expect(await redeem(config, other, other.page)).toMatchObject({ sub: dana, tenant_id: globex });
   });
 
+  /** The sign-in ended with access_denied: the client hears it with its state, and the interaction is over. */
+  async function expectRefused(flow: Flow, answer: Visit) {
+    expect(answer.status, answer.body).toBe(303);
+    const callback = await flow.jar.followOut(answer, issuer);
+    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+    expect(Object.fromEntries(callback.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'the sign-in was refused',
+      state: flow.state,
+      iss: issuer,
+    });
+    // Its page is the expired one, not a form.
+    const over = await flow.jar.visit(flow.page.url);
+    expect(over.status).toBe(400);
+    expect(over.body).not.toContain('<form');
+  }
+
+  const setTenants = async (userId: string, tenantIds: string[]) => expect((await app.http.patch(`/users/${userId}`, { tenantIds })).status).toBe(200);
+
   it('suspended or deleted between the password and the tenant choice: the client hears access_denied, with its state', async () => {
     const suspend = (userId: string) => app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
     const remove = async (userId: string) => expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
@@ -275,21 +296,59 @@ describe('a session and its tokens when the user’s standing changes', () => {
       const flow = await authorize(config);
       const chooser = await tenantChoice(flow, email);
       await change(userId);
-      const answer = await flow.jar.submit(chooser, { tenant: globex });
-      expect(answer.status, answer.body).toBe(303);
-      const callback = await flow.jar.followOut(answer, issuer);
-      expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
-      expect(Object.fromEntries(callback.searchParams)).toEqual({
-        error: 'access_denied',
-        error_description: 'the sign-in was refused',
-        state: flow.state,
-        iss: issuer,
-      });
-      // The interaction is over: its page is the expired one, not a form.
-      const over = await flow.jar.visit(flow.page.url);
-      expect(over.status).toBe(400);
-      expect(over.body).not.toContain('<form');
+      await expectRefused(flow, await flow.jar.submit(chooser, { tenant: globex }));
     }
+  });
+
+  it('removed from every tenant after the password: no empty choice, the client hears access_denied (choice posted or shown again)', async () => {
+    const jon = await createUser('jon@example.com', [acme, globex]);
+    const posted = await authorize(config);
+    const chooser = await tenantChoice(posted, 'jon@example.com');
+    await setTenants(jon, []);
+    await expectRefused(posted, await posted.jar.submit(chooser, { tenant: globex }));
+
+    const kim = await createUser('kim@example.com', [acme, globex]);
+    const reloaded = await authorize(config);
+    const signedIn = await reloaded.jar.submit(reloaded.page, { email: 'kim@example.com', password: PASSWORD });
+    await setTenants(kim, []);
+    await expectRefused(reloaded, await reloaded.jar.visit(signedIn.location!));
+  });
+
+  it('removed from all tenants but one after the password: the choice offers that one, and completes with it', async () => {
+    const lea = await createUser('lea@example.com', [acme, globex]);
+    const flow = await authorize(config);
+    const chooser = await tenantChoice(flow, 'lea@example.com');
+    await setTenants(lea, [acme]);
+    // The tenant chosen on the page shown before is gone: the choice again, of the one left.
+    const again = await flow.jar.submit(chooser, { tenant: globex });
+    expect(again.status).toBe(400);
+    expect(readForm(again.url, again.body).options['tenant']).toEqual([acme]);
+    expect(await redeem(config, flow, await flow.jar.submit(again, { tenant: acme }))).toMatchObject({ sub: lea, tenant_id: acme });
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('removed from the only tenant while the password is verified: access_denied, not a sign-in to no tenant', async () => {
+    // The row is read, the password verified, then the success written: the success waits on the row while the
+    // removal is made, so the sign-in's decision (that tenant) was taken on the row as it was before the removal.
+    const { orm } = app.gatehouse.services;
+    const applicationId = app.root.applicationId;
+    const signInWhile = async (email: string, parameters: Record<string, string>, change: string) => {
+      const userId = await createUser(email, [acme]);
+      // A failure counted before: the success's write clears it, and so waits on the held row.
+      await orm.em.getConnection().execute(`update app_user set failed_sign_ins = 1 where id = ?`, [userId]);
+      const flow = await authorize(config, parameters);
+      const held: RowHolder = { lock: 'update', beforeCommit: (em) => em.execute(change, [userId]) };
+      const [answer] = await queuedBehind(orm, { table: 'app_user', applicationId, id: userId }, held, [
+        () => flow.jar.submit(flow.page, { email, password: PASSWORD }),
+      ]);
+      return { userId, flow, answer: answer! };
+    };
+    for (const [email, parameters] of [['max@example.com', {}], ['nia@example.com', { tenant: acme }]] as const) {
+      const { flow, answer } = await signInWhile(email, parameters, `update app_user set tenant_ids = '{}' where id = ?`);
+      await expectRefused(flow, answer);
+    }
+    // The same wait, the tenant kept: the sign-in completes with it.
+    const kept = await signInWhile('oli@example.com', {}, `update app_user set name = 'Oli' where id = ?`);
+    expect(await redeem(config, kept.flow, kept.answer)).toMatchObject({ sub: kept.userId, tenant_id: acme });
   });
 
   it('a deleted tenant’s refresh tokens are refused', async () => {
