@@ -35,13 +35,49 @@ export class HostedPageError extends Error {
 export const UNKNOWN_TENANT = 'The application asked to sign in to an organization that does not exist.';
 
 /**
- * The `tenant` parameter names no tenant of the client's application: the OP refuses it as `invalid_request` at the
- * redirect URI (src/oidc/provider.ts), before any page; the page is for what reaches the pages anyway.
+ * A refusal of the authorization request's tenant (its `tenant` parameter, or its absence) that the OP answers at the
+ * redirect URI as `invalid_request` with `description` (src/oidc/provider.ts), before any page: client and redirect
+ * URI are verified by then. `description` travels through the browser to the client: it says what is wrong with the
+ * request and nothing the request did not tell (no tenant's name, nothing of a user). The page (`message`) is for
+ * what reaches the pages anyway (a surface's path or domain: src/hosted/surface-gate.ts).
  */
-export class UnknownTenantError extends HostedPageError {
+export class TenantRequestError extends HostedPageError {
+  readonly description: string;
+
+  constructor(message: string, description: string) {
+    super(400, message);
+    this.name = 'TenantRequestError';
+    this.description = description;
+  }
+}
+
+/** The `tenant` parameter names no tenant of the client's application (an unknown id or slug, another application's). */
+export class UnknownTenantError extends TenantRequestError {
   constructor() {
-    super(400, UNKNOWN_TENANT);
+    super(UNKNOWN_TENANT, 'the tenant parameter names no tenant of this application');
     this.name = 'UnknownTenantError';
+  }
+}
+
+/**
+ * A tenant-bound client's request names another tenant, of the application or none: one answer for both, so that it
+ * does not tell which of the names it tries are the application's tenants.
+ */
+export class BoundClientTenantError extends TenantRequestError {
+  constructor() {
+    super('This application cannot sign in to that organization.', 'the tenant parameter names another tenant than this client signs in to');
+    this.name = 'BoundClientTenantError';
+  }
+}
+
+/** An `isolated` application's request names no tenant: each tenant has its own sign-in, so one must be named. */
+export class TenantRequiredError extends TenantRequestError {
+  constructor() {
+    super(
+      'Each organization of this application has its own sign-in: the sign-in request must name one.',
+      'this application signs in to one of its tenants: the tenant parameter is required',
+    );
+    this.name = 'TenantRequiredError';
   }
 }
 
@@ -77,14 +113,12 @@ export async function resolveTarget(
   const named = typeof tenantParam === 'string' && tenantParam !== '' ? tenantParam : null;
   const settings = await surfaceSettings(services, requestId, { clientId, applicationId }, named ?? data.tenantId);
   if (settings === undefined) {
-    if (named !== null) throw new UnknownTenantError();
+    if (named !== null) throw data.tenantId === null ? new UnknownTenantError() : new BoundClientTenantError();
     throw new HostedPageError(400, 'The application’s organization no longer exists.');
   }
   const { application, tenant } = settings;
-  if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new HostedPageError(400, 'This application cannot sign in to that organization.');
-  if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) {
-    throw new HostedPageError(400, 'Each organization of this application has its own sign-in: the sign-in request must name one.');
-  }
+  if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new BoundClientTenantError();
+  if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new TenantRequiredError();
   const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
   return { ...settings, clientId, scope, applicationScope };

@@ -9,7 +9,7 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { HostedPageError, sessionSignIn, UnknownTenantError, type SignInTarget } from '../hosted/sign-in.ts';
+import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -305,9 +305,8 @@ async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<b
  * (src/hosted/sign-in.ts): the sign-in's target (application, tenant, pool), the user active in that pool, and the
  * tenant: the one named if the user is a member, else their only one. Refused with `login_required` where the pages
  * show the sign-in form (the user is not in the target's pool, not active, not a member of the tenant named) or an
- * error page (no such tenant, a tenant the client may not sign in to: the answer a request without a session gets,
- * so it tells nothing of the application's tenants); with `account_selection_required` where they ask the user to
- * choose among their tenants.
+ * error page (a client whose own tenant is gone; the request's own tenant errors are invalid_request before this,
+ * tenantParam); with `account_selection_required` where they ask the user to choose among their tenants.
  */
 async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<SilentDecision> {
   const loginRequired = { kind: 'refused', error: 'login_required' } as const;
@@ -413,36 +412,35 @@ async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<vo
 }
 
 /**
- * The `tenant` parameter's validator (oidc-provider calls it once the client and, at the authorization endpoint, the
- * redirect URI are checked, before the session, grant or interaction). On a surface that fixes the tenant (a tenant's
- * path or custom domain): set to that tenant when absent, refused when it names another (the authorization endpoint
- * refuses another tenant earlier, with a page: src/hosted/surface-gate.ts); the hosted pages and the tokens then read
- * it as on the service's surface. Elsewhere, a tenant the client's application does not have (an unknown id or slug,
- * another application's) is `invalid_request` (RFC 6749 4.1.2.1: at the redirect URI, with `state`; at the device
- * authorization endpoint, its answer), as Auth0 answers an unknown organization: the hosted pages showed an error page
- * and the client never heard back. It is read as the pages read it (resolveTarget, whose surface settings they then
- * find cached); the pages' other refusals (a tenant-bound client naming another tenant, an isolated application's
- * request naming none) are left to them.
+ * The `tenant` parameter's validator (oidc-provider calls it, with or without the parameter, once the client and, at
+ * the authorization endpoint, the redirect URI are checked, before the session, grant or interaction). On a surface
+ * that fixes the tenant (a tenant's path or custom domain): set to that tenant when absent, refused when it names
+ * another (the authorization endpoint refuses another tenant earlier, with a page: src/hosted/surface-gate.ts); the
+ * hosted pages and the tokens then read it as on the service's surface. The request's tenant is then read as the
+ * pages read it (resolveTarget, whose surface settings they then find cached), and what they would refuse of it
+ * (TenantRequestError: a tenant the client's application does not have, a tenant-bound client naming another, an
+ * isolated application's request naming none) is `invalid_request` with the error's description (RFC 6749 4.1.2.1: at
+ * the redirect URI, with `state`; at the device authorization endpoint, its answer), as Auth0 answers an organization
+ * it cannot sign in to: the hosted pages showed an error page and the client never heard back. Their other refusals
+ * (a client whose own tenant is gone) are left to them.
  */
 function tenantParam(deps: OidcDependencies, surface: Surface, targets: () => SignInTargets) {
   return async (ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined) => {
     const data = gatehouseData(client);
     if (client === undefined || data === undefined || ctx.oidc.params === undefined) return;
     const fixed = surface.kind === 'service' ? null : await fixedTenant(deps, surface, data.applicationId);
-    if (fixed === null) {
-      if (value === undefined || value === '') return;
-      try {
-        await targets()(opRequestId(ctx), { clientId: client.clientId, data }, value);
-      } catch (error) {
-        if (error instanceof UnknownTenantError) throw new errors.InvalidRequest('the tenant parameter names no tenant of this application');
-        if (!(error instanceof HostedPageError)) throw error;
+    if (fixed !== null) {
+      if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(data.applicationId, value)) !== fixed) {
+        throw new errors.InvalidRequest('the tenant parameter names another tenant than this sign-in surface serves');
       }
-      return;
+      ctx.oidc.params['tenant'] = fixed;
     }
-    if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(data.applicationId, value)) !== fixed) {
-      throw new errors.InvalidRequest('the tenant parameter names another tenant than this sign-in surface serves');
+    try {
+      await targets()(opRequestId(ctx), { clientId: client.clientId, data }, ctx.oidc.params['tenant']);
+    } catch (error) {
+      if (error instanceof TenantRequestError) throw new errors.InvalidRequest(error.description);
+      if (!(error instanceof HostedPageError)) throw error;
     }
-    ctx.oidc.params['tenant'] = fixed;
   };
 }
 

@@ -192,8 +192,8 @@ describe('silent authorization with isolated pools', () => {
     expect(await silently(config, jar, { tenant: south })).toMatchObject({ error: 'login_required', code: null });
     const other = await webClient(another.applicationId);
     expect(await silently(other, jar, { tenant: south })).toMatchObject({ error: 'login_required', code: null });
-    // No tenant named: the pages refuse with an error page (each tenant its own sign-in), so no code either.
-    expect(await silently(other, jar)).toMatchObject({ error: 'login_required', code: null });
+    // No tenant named: the request's error (each tenant its own sign-in), as without prompt=none, so no code either.
+    expect(await silently(other, jar)).toMatchObject({ error: 'invalid_request', code: null });
     const same = await silently(other, jar, { tenant: north });
     expect((await redeem(other, same.callback, same.request)).access).toMatchObject({ sub: erinNorth, tenant_id: north });
   });

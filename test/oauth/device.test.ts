@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
@@ -248,12 +249,35 @@ describe('device verification pages', () => {
     expect((await pollOnce(started.device_code)).body).toEqual({ error: 'access_denied', error_description: 'the sign-in was refused' });
   });
 
-  it('a device authorization naming a tenant the application does not have is invalid_request; its own tenant is served', async () => {
-    const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: 'no-such-tenant' });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ error: 'invalid_request', error_description: 'the tenant parameter names no tenant of this application' });
-    const served = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: 'ACME' });
-    expect(served.status, JSON.stringify(served.body)).toBe(200);
+  it('a device authorization whose tenant the sign-in cannot serve is invalid_request before any code; the tenants it can are served', async () => {
+    const deviceAuthorization = (client: TestClient, tenant?: string) =>
+      postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: client.clientId, scope: 'openid', ...(tenant === undefined ? {} : { tenant }) });
+    const expectRefused = async (client: TestClient, tenant: string | undefined, description: string) => {
+      const refused = await deviceAuthorization(client, tenant);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: 'invalid_request', error_description: description });
+    };
+    const expectServed = async (client: TestClient, tenant?: string) => {
+      const served = await deviceAuthorization(client, tenant);
+      expect(served.status, JSON.stringify(served.body)).toBe(200);
+    };
+    await expectRefused(device, 'no-such-tenant', 'the tenant parameter names no tenant of this application');
+    await expectServed(device, 'ACME');
+
+    // A client bound to a tenant: another one, or an unknown one, alike.
+    const bound = await createTestClient(app, { type: 'device', authMethod: 'none', tenantId: acme });
+    const other = await app.createTenant('Bound Elsewhere');
+    for (const tenant of [other, 'no-such-tenant']) await expectRefused(bound, tenant, 'the tenant parameter names another tenant than this client signs in to');
+    for (const tenant of [undefined, 'acme']) await expectServed(bound, tenant);
+
+    // An isolated application: each tenant has its own sign-in, so the request names one.
+    const isolated = await app.bootstrapAnother();
+    await app.createTenant('North', isolated);
+    const admin = new HttpClient(app.baseUrl, { apiKey: isolated.apiKey });
+    expect((await admin.patch(`/applications/${isolated.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const isolatedDevice = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: isolated.applicationId });
+    await expectRefused(isolatedDevice, undefined, 'this application signs in to one of its tenants: the tenant parameter is required');
+    await expectServed(isolatedDevice, 'north');
   });
 
   it('other clients may not start the device flow', async () => {

@@ -67,6 +67,14 @@ async function tenantChoice(flow: Flow, email: string): Promise<Visit> {
   return flow.jar.visit(signedIn.location!);
 }
 
+/** The authorization request refused by the OP at once (no interaction): at the client's redirect URI, with its state. */
+function expectInvalidRequest(flow: Flow, description: string) {
+  expect(flow.page.status, flow.page.body).toBe(303);
+  const callback = new URL(flow.page.location!);
+  expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+  expect(Object.fromEntries(callback.searchParams)).toEqual({ error: 'invalid_request', error_description: description, state: flow.state, iss: issuer });
+}
+
 /** The access token's claims after the browser has come back to the client with a code. */
 async function redeem(config: oidc.Configuration, flow: Flow, answer: Visit) {
   const callback = await flow.jar.followOut(answer, issuer);
@@ -204,26 +212,23 @@ describe('shared pool', () => {
   it('an unknown tenant, or another application’s, is invalid_request at the redirect URI with the state, before any form', async () => {
     const foreign = await app.createTenant('Foreign', await app.bootstrapAnother());
     for (const tenant of ['no-such-tenant', foreign]) {
-      const flow = await authorize(config, { tenant });
-      expect(flow.page.status, flow.page.body).toBe(303);
-      const callback = new URL(flow.page.location!);
-      expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
-      expect(Object.fromEntries(callback.searchParams)).toEqual({
-        error: 'invalid_request',
-        error_description: 'the tenant parameter names no tenant of this application',
-        state: flow.state,
-        iss: issuer,
-      });
+      expectInvalidRequest(await authorize(config, { tenant }), 'the tenant parameter names no tenant of this application');
     }
   });
 
-  it('a tenant-bound client signs in to its own tenant only', async () => {
+  it('a tenant-bound client signs in to its own tenant only: another, or an unknown one, is invalid_request at the redirect URI', async () => {
     const bound = await webClient(app.root.applicationId, acme);
-    const flow = await authorize(bound);
-    const answer = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
-    expect(await redeem(bound, flow, answer)).toMatchObject({ tenant_id: acme });
-    const other = await authorize(bound, { tenant: 'globex' });
-    expect(other.page.status).toBe(400);
+    for (const tenant of [undefined, 'acme', acme]) {
+      const flow = await authorize(bound, { tenant });
+      const answer = await flow.jar.submit(flow.page, { email: 'bob@example.com', password: PASSWORD });
+      expect(await redeem(bound, flow, answer)).toMatchObject({ tenant_id: acme });
+    }
+    // One answer whether the tenant is the application's or none: it does not tell which names are tenants.
+    for (const tenant of ['globex', initech, 'no-such-tenant']) {
+      for (const prompt of [undefined, 'none']) {
+        expectInvalidRequest(await authorize(bound, { tenant, prompt }), 'the tenant parameter names another tenant than this client signs in to');
+      }
+    }
   });
 });
 
@@ -402,11 +407,10 @@ describe('isolated pools', () => {
     config = await webClient(another.applicationId);
   });
 
-  it('the client must name the tenant: without one, an error page', async () => {
-    const flow = await authorize(config);
-    expect(flow.page.status).toBe(400);
-    expect(flow.page.body).toContain('must name one');
-    expect(flow.page.body).not.toContain('<form');
+  it('the client must name the tenant: without one, invalid_request at the redirect URI', async () => {
+    for (const parameters of [{}, { tenant: '' }, { prompt: 'none' }]) {
+      expectInvalidRequest(await authorize(config, parameters), 'this application signs in to one of its tenants: the tenant parameter is required');
+    }
   });
 
   it('each tenant is its own pool: the same e-mail is two users, each with their own password', async () => {
