@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/db/entities/index.ts';
 import { TENANT_OWNED_TABLES } from '../../src/domain/tenants/owned-rows.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRecordsOf } from '../support/audit.ts';
 import { addDomain } from '../support/domains.ts';
 import type { HttpClient } from '../support/http.ts';
 
@@ -20,8 +20,7 @@ const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.se
 
 /** The records a request wrote, whichever their application. */
 async function recordsOf(requestId: string) {
-  const records = await app.gatehouse.services.orm.em.fork().find(AuditLog, { requestId }, { filters: false, orderBy: { id: 'asc' } });
-  return records.map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
+  return (await auditRecordsOf(app, requestId)).map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
 }
 type Recorded = Awaited<ReturnType<typeof recordsOf>>[number];
 

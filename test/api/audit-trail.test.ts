@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRecordsOf } from '../support/audit.ts';
 import type { HttpClient } from '../support/http.ts';
 
 /**
@@ -18,8 +19,7 @@ afterAll(async () => app?.close());
 
 /** The records a request wrote, in whichever application. */
 async function recordsOf(requestId: string) {
-  const records = await app.gatehouse.services.orm.em.fork().find(AuditLog, { requestId }, { filters: false, orderBy: { id: 'asc' } });
-  return records.map(({ tenantId, actorType, actorId, apiKeyId, action, targetId, before, after }) => ({
+  return (await auditRecordsOf(app, requestId)).map(({ tenantId, actorType, actorId, apiKeyId, action, targetId, before, after }) => ({
     tenantId,
     actorType,
     actorId,

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKey, AuditLog, User } from '../../src/db/entities/index.ts';
+import { ApiKey, User } from '../../src/db/entities/index.ts';
 import { keySnapshot } from '../../src/domain/api-keys/issue.ts';
 import { userSnapshot } from '../../src/domain/users/users.ts';
 import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRecordsOf } from '../support/audit.ts';
 
 /**
  * Records created, changed or deleted as side effects of another mutation get their own audit records, in the same
@@ -18,8 +19,7 @@ afterAll(async () => app?.close());
 
 /** The records a request wrote, in whichever application (the audit search API reads one application at a time). */
 async function recordsOf(requestId: string) {
-  const records = await app.gatehouse.services.orm.em.fork().find(AuditLog, { requestId }, { filters: false, orderBy: { id: 'asc' } });
-  return records.map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
+  return (await auditRecordsOf(app, requestId)).map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
 }
 
 const traced = () => {

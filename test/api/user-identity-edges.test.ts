@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRecordsOf } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 
@@ -13,8 +13,7 @@ afterAll(async () => app?.close());
 
 /** The records a request wrote, in whichever application, oldest first. */
 async function recordsOf(requestId: string) {
-  const records = await app.gatehouse.services.orm.em.fork().find(AuditLog, { requestId }, { filters: false, orderBy: { id: 'asc' } });
-  return records.map(({ tenantId, action, targetId, before, after }) => ({ tenantId, action, targetId, before, after }));
+  return (await auditRecordsOf(app, requestId)).map(({ tenantId, action, targetId, before, after }) => ({ tenantId, action, targetId, before, after }));
 }
 
 const traced = () => {
