@@ -49,6 +49,8 @@ function start(slot: number): Promise<Worker> {
   const worker = new Worker(WORKER, { resourceLimits: HEAP_LIMITS });
   const started = new Promise<Worker>((resolve, reject) => {
     worker.once('error', reject);
+    // Settles a worker that ends before it is ready without an error (a no-op once it has started).
+    worker.once('exit', (code) => reject(new Error(`the render worker exited (code ${code}) before it was ready`)));
     worker.once('message', () => {
       worker.off('error', reject);
       resolve(worker);
