@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PermissionSet, type Permission } from './auth/permissions.ts';
+import { PermissionSet } from './auth/permissions.ts';
 import type { Principal } from './auth/principal.ts';
 import { Application, Tenant } from './db/entities/index.ts';
 import { APPLICATION_FILTER, TENANT_FILTER } from './db/owned.ts';
@@ -23,8 +23,6 @@ export interface Scope {
   readonly services: Services;
   /** The scope's application (loaded once). */
   readonly application: () => Promise<Application>;
-  /** Throws 403 `forbidden` unless the credentials hold the permission. */
-  require(permission: Permission): void;
   /** Throws 403 `forbidden` when the scope is one tenant: the operation is about the whole application. */
   requireApplicationWide(): void;
 }
@@ -107,8 +105,8 @@ const NO_PERMISSIONS = new PermissionSet([]);
 /**
  * The scope of an end user's request on the hosted pages (sign-in, sign-up), who has no credentials yet: the
  * application of the OAuth client that sent them and the tenant the sign-in is for (null: none chosen yet), with
- * the tenancy filters set as for any other scope and no management permission (every `require` throws 403). The
- * caller has already established both ids (the client's application; a tenant found in it): nothing is checked here.
+ * the tenancy filters set as for any other scope and no management permission. The caller has already established
+ * both ids (the client's application; a tenant found in it): nothing is checked here.
  */
 export function endUserScope(
   services: Services,
@@ -136,17 +134,12 @@ export function endUserScope(
   return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication }, tenantId);
 }
 
-type ScopeBase = Omit<Scope, 'tenantId' | 'require' | 'requireApplicationWide'>;
+type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide'>;
 
 function buildScope(base: ScopeBase, tenantId: string | null): Scope {
   return {
     ...base,
     tenantId,
-    require(permission) {
-      if (!base.principal.permissions.allows(permission)) {
-        throw new GatehouseError('forbidden', `Missing permission ${permission}`);
-      }
-    },
     requireApplicationWide() {
       if (tenantId !== null) throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
     },

@@ -2,6 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
+import { authorizationPlugin } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
 
 export async function createApollo(
@@ -21,7 +22,7 @@ export async function createApollo(
     persistedQueries: false,
     // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).
     // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
-    plugins: [ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), authorizationPlugin()],
   });
   await apollo.start();
   return apollo;

@@ -24,6 +24,8 @@ const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_R
 function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, error: unknown): ErrorBody | undefined {
   const original = unwrapResolverError(error);
   if (original instanceof GatehouseError) return toErrorBody(original);
+  // Thrown by a plugin before execution (the permission table's check): Apollo wraps it with no path.
+  if (original instanceof GraphQLError && original.originalError instanceof GatehouseError) return toErrorBody(original.originalError);
   const refusal = refusalOfDatabase(original);
   if (refusal !== undefined) return toErrorBody(refusal);
   const apolloCode = formatted.extensions?.['code'];

@@ -9,7 +9,9 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import type { OperationRule } from '../auth/operation-permissions.ts';
 import type { RequestContext } from '../context.ts';
+import { operationRule } from './authorize-operation.ts';
 
 /** What a named operation answers: the root data (absent when the request failed before execution) and its errors, serialized. */
 export interface OperationResult {
@@ -19,6 +21,8 @@ export interface OperationResult {
 
 /** One operation, checked against the schema and compiled once, run per request. */
 export interface PreparedOperation {
+  /** What the credentials must hold to run it (the permission table), checked before its input is read. */
+  readonly rule: OperationRule;
   run(variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult>;
 }
 
@@ -54,8 +58,10 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       const definition = document.definitions.find(
         (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION && node.name?.value === name,
       );
-      const variableDefinitions = definition?.variableDefinitions ?? [];
+      if (definition === undefined) throw new Error(`operations.graphql: no operation named ${name}`);
+      const variableDefinitions = definition.variableDefinitions ?? [];
       return {
+        rule: operationRule(schema, document, definition),
         async run(variables, context) {
           const coerced = getVariableValues(schema, variableDefinitions, variables);
           if (coerced.errors !== undefined) {

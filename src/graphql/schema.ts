@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { resolvers } from '../../resolvers/index.ts';
+import { describePermissions } from './authorize-operation.ts';
 
 const SCHEMA_DIR = new URL('../../schema/', import.meta.url);
 
@@ -14,5 +15,5 @@ export function loadTypeDefs(): string[] {
 }
 
 export function buildSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never, inheritResolversFromInterfaces: true });
+  return describePermissions(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never, inheritResolversFromInterfaces: true }));
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
+import { authorize } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
@@ -99,6 +100,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       config: { authenticated: true },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
+        // The permission table first: a caller who may not run the operation is refused before its body is read in depth.
+        authorize(context.principal, runnable.rule);
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, inputType, request);
         const execute = async (): Promise<StoredResponse> => {

@@ -18,6 +18,7 @@ import {
 import { PROTOCOL_STATUS_BY_CODE } from '../client-error.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE } from '../errors.ts';
+import { operationRule } from '../graphql/authorize-operation.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { SCOPE_VARIABLES } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
@@ -36,6 +37,10 @@ export interface OpenApiOperation {
   readonly operationId: string;
   readonly summary: string;
   readonly description: string;
+  /** What the credentials must hold to run it: the permission table's rules of every field it selects. */
+  readonly 'x-permissions': readonly string[];
+  /** Refused to tenant-scoped credentials. */
+  readonly 'x-application-level'?: true;
   readonly parameters: JsonSchema[];
   readonly requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
   readonly responses: Record<string, OpenApiResponse | { $ref: string }>;
@@ -274,10 +279,13 @@ class DocumentBuilder {
     for (const error of errorStatuses(route, body)) {
       responses[String(error)] = { $ref: `#/components/responses/${ERROR_RESPONSES[error]?.name}` };
     }
+    const rule = operationRule(this.schema, operation.document, operation.definition);
     return {
       operationId,
       summary: route.summary,
       description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
+      'x-permissions': rule.permissions,
+      ...(rule.applicationLevel === true ? { 'x-application-level': true } : {}),
       parameters,
       // Required where the operation's input is (`Input!`); an optional one (a rotation's, a preview's) may be left out.
       ...(body === undefined ? {} : { requestBody: { required: isNonNullType(body), content: { [JSON_TYPE]: { schema: this.converter.input(body) } } } }),

@@ -290,6 +290,19 @@ describe('403 and 404', () => {
     expect((await app.http.get(`/users/${userShared}`)).status).toBe(200);
   });
 
+  it('a key without the permission is refused before its input is read: 403, where the holder of it gets 422', async () => {
+    const hostile = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`unknown${i}`, i]));
+    const reader = app.as({ apiKey: await key(['users:read']) });
+    const writer = app.as({ apiKey: await key(['users:write']) });
+    expect((await reader.post('/users', hostile)).body).toMatchObject({ code: 'forbidden', message: 'Missing permission users:write' });
+    expect((await writer.post('/users', hostile)).body).toMatchObject({ code: 'validation_error' });
+    const mutation = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id } }';
+    const refused = await reader.graphql(mutation, { input: hostile });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ message: 'Missing permission users:write' })]);
+    expect((await writer.graphql(mutation, { input: hostile })).body.errors?.[0]?.extensions.code).toBe('validation_error');
+  });
+
   it('another tenant is 403 by path and 404 by id; another application is 404', async () => {
     const keyA = app.as({ apiKey: await key(['users:*'], tenantA) });
     expect((await keyA.get(`${appPath}/tenants/${tenantB}/users/${userB}`)).status).toBe(403);

@@ -72,6 +72,18 @@ describe('tenant configuration', () => {
     expect((await app.http.get(`${appPath}/tenants/${crypto.randomUUID()}/configuration`)).status).toBe(404);
   });
 
+  it('needs the read permission of every section it shows: without any one of them, 403', async () => {
+    const [tenantId] = await createTenants(1);
+    const sections = ['tenants:read', 'branding:read', 'email:read', 'policies:read', 'auth_providers:read', 'domains:read'];
+    const reader = async (permissions: string[]) =>
+      app.as({ apiKey: (await app.http.post('/api-keys', { name: 'configuration reader', permissions })).body.secret });
+    expect((await (await reader(sections)).get(`${appPath}/tenants/${tenantId}/configuration`)).status).toBe(200);
+    for (const missing of sections) {
+      const refused = await (await reader(sections.filter((p) => p !== missing))).get(`${appPath}/tenants/${tenantId}/configuration`);
+      expect(refused.body, missing).toEqual({ code: 'forbidden', message: `Missing permission ${missing}` });
+    }
+  });
+
   it('a tenant write selecting the configuration it may not read is refused before it writes anything', async () => {
     const [tenantId] = await createTenants(1);
     const key = await app.http.post('/api-keys', { name: 'tenant writer', permissions: ['tenants:read', 'tenants:write'] });

@@ -1,22 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes, type ExpandedRoute } from '../../src/rest/routes.ts';
+import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
+import type { OperationRule } from '../../src/auth/operation-permissions.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
+import { operationRule } from '../../src/graphql/authorize-operation.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
 import { seedVictim, type Victim } from './fixtures.ts';
 
 /**
  * Walks every row of the route table (every path form) with credentials that must not reach the victim's data:
- * another application's key, a key of the victim's other tenant, a key without the permission, and none at all;
+ * another application's key, a key of the victim's other tenant, a key without the permission the permission table
+ * names for it (and one with exactly it, on reads), and none at all;
  * over REST and over GraphQL. Each must be refused with the contract's status, and leak no victim data.
  */
 let app: TestApp;
 let victim: Victim;
 let foreignApp: HttpClient;
 let otherTenant: HttpClient;
-let readOnlyElsewhere: HttpClient;
 let anonymous: HttpClient;
 const routes = expandRoutes();
+const schema = buildSchema();
+const ruleOfRoute = (route: ExpandedRoute) => operationRule(schema, route.operation.document, route.operation.definition);
 
 /** Routes that act on the credentials' own application by design, so another application's key may call them. */
 const CREDENTIAL_SCOPED = new Set(['ListApplications', 'CreateApplication']);
@@ -84,7 +90,6 @@ beforeAll(async () => {
     (t: { name: string }) => t.name === 'Victim B',
   ).id as string;
   otherTenant = app.as({ apiKey: await keyFor(tenantB, ['*']) });
-  readOnlyElsewhere = app.as({ apiKey: await keyFor(null, ['organizations:read']) });
   anonymous = app.as({});
 });
 afterAll(async () => app?.close());
@@ -149,13 +154,40 @@ describe('a key of another tenant: 403', () => {
   });
 });
 
-describe('a key without the permission: 403', () => {
-  it.each(named(routes.filter((route) => route.operation.name !== 'GetOrganization')))('%s', async (_, route) => {
-    const rest = await send(route, readOnlyElsewhere);
+/** Every permission of the table but those `rule` needs: the narrowest miss. */
+const allBut = (rule: OperationRule) => ALL_PERMISSIONS.filter((permission) => !rule.permissions.includes(permission));
+
+describe('a key without the operation’s permission (the permission table): 403', () => {
+  it.each(named(routes))('%s', async (_, route) => {
+    const rule = ruleOfRoute(route);
+    expect(rule.permissions.length, 'every route needs a permission').toBeGreaterThan(0);
+    const client = app.as({ apiKey: await keyFor(null, allBut(rule)) });
+    const rest = await send(route, client);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(403);
+    expect(rest.body).toMatchObject({ code: 'forbidden', message: `Missing permission ${rule.permissions[0]}` });
+    expectNoVictimData(rest.body);
+    const gql = await sendGraphQL(route, client);
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+});
+
+describe('a key holding exactly the operation’s permissions may read', () => {
+  it.each(named(routes.filter((route) => route.method === 'GET' && route.form !== 'credentials')))('%s', async (_, route) => {
+    const client = app.as({ apiKey: await keyFor(null, [...ruleOfRoute(route).permissions]) });
+    const rest = await send(route, client);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    const gql = await sendGraphQL(route, client);
+    expect(gql.body.errors).toBeUndefined();
+  });
+});
+
+describe('tenant-scoped credentials on an application-level operation: 403', () => {
+  it.each(named(routes.filter((route) => ruleOfRoute(route).applicationLevel === true)))('%s', async (_, route) => {
+    const client = app.as({ apiKey: await keyFor(victim.params['tenantId'] as string, ['*']) });
+    const rest = await send(route, client);
     expect(rest.status, JSON.stringify(rest.body)).toBe(403);
     expect(rest.body.code).toBe('forbidden');
-    expectNoVictimData(rest.body);
-    const gql = await sendGraphQL(route, readOnlyElsewhere);
+    const gql = await sendGraphQL(route, client);
     expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
   });
 });

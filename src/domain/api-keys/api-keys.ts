@@ -33,14 +33,12 @@ const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expir
 export type ApiKeyRow = Row<ApiKey>;
 
 export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKeyRow>> {
-  scope.require('api_keys:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's keys.
   const list = scopedList(scope, 'api_keys');
   return paginate(scope.em, ApiKey, {}, args, scope.services.cursors, list);
 }
 
 export async function getApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
-  scope.require('api_keys:read');
   const key = await scope.em.findOne(ApiKey, { id: keyId });
   if (key === null) throw notFound('API key', 'keyId');
   return key;
@@ -51,7 +49,6 @@ export async function getApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
  * credentials), optionally bound to a user of that scope. The secret is in the returned value only.
  */
 export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Promise<ApiKeyWithSecret> {
-  scope.require('api_keys:write');
   const name = displayName('name', input.name);
   const permissions = permissionGrants(input.permissions);
   requireCovered(scope, permissions);
@@ -113,7 +110,6 @@ async function lockKey(em: EntityManager, keyId: string): Promise<ApiKey> {
 
 /** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
 export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
-  scope.require('api_keys:delete');
   const revoked = await scope.em.transactional(async (em) => {
     const key = await lockKey(em, keyId);
     if (key.revokedAt == null) revokeKey(em, scope, key);
@@ -125,7 +121,6 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
 
 /** A new secret for the same key (id, permissions, expiry); the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
-  scope.require('api_keys:write');
   const rotated = await scope.em.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
@@ -154,7 +149,6 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
  * scope, another tenant's) key reads as inactive.
  */
 export async function introspectApiKey(scope: Scope, secret: string): Promise<ApiKeyIntrospection> {
-  scope.require('api_keys:read');
   const working = await readWorkingKey(scope.services.orm, hashApiKeySecret(secret));
   const key = working === undefined || !secretMatches(secret, working.secret_hash) ? null : await scope.em.findOne(ApiKey, { id: working.id });
   return key === null ? { active: false, key: null } : { active: true, key };

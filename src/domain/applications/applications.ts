@@ -53,12 +53,10 @@ export function snapshot(application: Application) {
 export type ApplicationRow = Row<Application>;
 
 export async function listApplications(scope: Scope, args: PageArgs): Promise<Page<ApplicationRow>> {
-  scope.require('applications:read');
   return paginate(scope.em, Application, {}, args, scope.services.cursors, scopedList(scope, 'applications'));
 }
 
 export async function getApplication(scope: Scope, applicationId: string): Promise<Application> {
-  scope.require('applications:read');
   const application = await scope.em.findOne(Application, { id: applicationId });
   if (application === null) throw notFound('Application', 'appId');
   return application;
@@ -125,8 +123,6 @@ function initialKeyFor(scope: Scope): InitialKey {
 
 /** Creates an application in the caller's organization, with a key to manage it (initialKeyFor). */
 export async function createApplication(scope: Scope, input: CreateApplicationInput): Promise<CreatedApplication> {
-  scope.require('applications:write');
-  scope.requireApplicationWide();
   const owner = await scope.application();
   const row = newApplicationRow(owner.organizationId, input);
   const key = initialKeyFor(scope);
@@ -143,8 +139,6 @@ export async function updateApplication(
   applicationId: string,
   input: UpdateApplicationInput,
 ): Promise<Application> {
-  scope.require('applications:write');
-  scope.requireApplicationWide();
   const updated = await scope.em.transactional(async (em) => {
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
@@ -195,8 +189,6 @@ export async function updateApplication(
 }
 
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
-  scope.require('applications:delete');
-  scope.requireApplicationWide();
   const deleted = await scope.em.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second deletion at once waits for this one, then finds nothing (404).
     const application = await lockForTenancyChange(em, applicationId);

@@ -121,7 +121,6 @@ export async function effectiveAuthProviders(scope: Scope, tenantId: string | nu
 }
 
 export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<Page<AuthProviderView>> {
-  scope.require('auth_providers:read');
   const size = pageSize(args);
   const list = scopedList(scope, 'auth-providers');
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
@@ -138,7 +137,6 @@ export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<P
 
 /** One provider among those in force for the scope (a tenant's effective set), else 404. */
 export async function getAuthProvider(scope: Scope, providerId: string): Promise<AuthProviderView> {
-  scope.require('auth_providers:read');
   const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
   const provider = providers.find((candidate) => candidate.id === providerId);
   if (provider === undefined) throw notFound('Auth provider', 'providerId');
@@ -162,7 +160,6 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
  * whole application set.
  */
 export async function createAuthProvider(scope: Scope, input: CreateAuthProviderInput): Promise<AuthProviderView> {
-  scope.require('auth_providers:write');
   const type = typeOf(input.type);
   if (scope.tenantId !== null) await assertTenantExists(scope, scope.tenantId);
   const config = parseConfig(type, input.config);
@@ -210,7 +207,6 @@ async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): P
  * merge (a string sets one, null removes it). The type never changes.
  */
 export async function updateAuthProvider(scope: Scope, providerId: string, input: UpdateAuthProviderInput): Promise<AuthProviderView> {
-  scope.require('auth_providers:write');
   const { enabled } = input;
   if (enabled === null) throw invalid('enabled', 'enabled may not be null');
   if (input.name === null) throw invalid('name', 'name may not be null');
@@ -241,7 +237,6 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
  * how an operator clears the way back to `shared`. A tenant that loses its last provider inherits again.
  */
 export async function deleteAuthProvider(scope: Scope, providerId: string): Promise<boolean> {
-  scope.require('auth_providers:delete');
   await scope.em.transactional(async (em) => {
     const provider = await ownProvider(scope, em, providerId);
     recordAudit(em, scope, { action: 'auth_provider.delete', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });

@@ -147,7 +147,6 @@ export async function effectiveBranding(scope: Scope): Promise<Branding> {
 }
 
 export async function getBranding(scope: Scope): Promise<Branding> {
-  scope.require('branding:read');
   return effectiveBranding(scope);
 }
 
@@ -156,7 +155,6 @@ export async function getBranding(scope: Scope): Promise<Branding> {
  * `tenant_customization_disabled` while `brandingScope` = `application`; nothing changes).
  */
 export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
-  scope.require('branding:write');
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
   const value = { ...parseBranding(input) };
   const write: SettingWrite = { feature: 'branding', key: '', compose: () => ({ value }), action: 'branding.update' };
@@ -166,6 +164,5 @@ export async function putBranding(scope: Scope, input: BrandingInput): Promise<B
 
 /** "Remove tenant override": the tenant inherits the application's branding again. */
 export async function removeBrandingOverride(scope: Scope): Promise<boolean> {
-  scope.require('branding:delete');
   return removeTenantOverride(scope, overrideTenant(scope), 'branding', '', 'branding.override.remove');
 }

@@ -58,7 +58,6 @@ export const domainSnapshotSql = (row: string) =>
   `jsonb_build_object('hostname', ${row}.hostname, 'tenantId', ${row}.tenant_id, 'verifiedAt', ${isoTimestampSql(`${row}.verified_at`)})`;
 
 export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<DomainView>> {
-  scope.require('domains:read');
   const list = scopedList(scope, 'domains');
   const page = await paginate(scope.em, Domain, { tenantId: scope.tenantId }, args, scope.services.cursors, list);
   return { data: page.data.map(presentDomain), next: page.next };
@@ -90,7 +89,6 @@ function customHostname(scope: Scope, value: string): string {
 }
 
 export async function createDomain(scope: Scope, input: { hostname: string }): Promise<DomainView> {
-  scope.require('domains:write');
   if (scope.tenantId !== null && (await scope.em.count(Tenant, { id: scope.tenantId })) === 0) throw notFound('Tenant', 'tenantId');
   const name = customHostname(scope, input.hostname);
   const domain = await uniquely('hostname', 'A domain with this hostname', () =>
@@ -114,7 +112,6 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
 
 /** Deletes a domain of the scope's level, verified or not; allowed whatever `authIsolation` says. */
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
-  scope.require('domains:delete');
   await scope.em.transactional(async (em) => {
     const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.delete', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
@@ -131,7 +128,6 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
  * application has already verified: 409 `already_exists`, so a hostname routes to one application only.
  */
 export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: ResolveTxt = systemResolveTxt): Promise<DomainVerificationView> {
-  scope.require('domains:write');
   const domain = await findDomain(scope.em, scope, domainId);
   if (domain.verifiedAt != null) return { verified: true, reason: null, domain: presentDomain(domain) };
   // The lookup may take seconds: outside any transaction.

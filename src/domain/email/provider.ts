@@ -201,7 +201,6 @@ async function current(scope: Scope): Promise<Effective<null>> {
 
 /** The provider the scope sees: the tenant's effective provider with its source, or the application's. */
 export async function getEmailProvider(scope: Scope): Promise<EmailProvider> {
-  scope.require('email:read');
   const effective = await current(scope);
   return present(effective.row, scope.tenantId === null ? null : effective.source, scope.services.config.publicUrl);
 }
@@ -211,7 +210,6 @@ export async function getEmailProvider(scope: Scope): Promise<EmailProvider> {
  * `tenant_customization_disabled` while `emailProviderScope` = `application`; nothing changes).
  */
 export async function putEmailProvider(scope: Scope, input: EmailProviderInput): Promise<EmailProvider> {
-  scope.require('email:write');
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_provider');
   const publicUrl = scope.services.config.publicUrl;
   // Decided against the row being replaced, locked (a tenant that inherits has none of its own): a concurrent PUT
@@ -228,6 +226,5 @@ export async function putEmailProvider(scope: Scope, input: EmailProviderInput):
 
 /** "Remove tenant override": the tenant sends through the application's provider again; its secrets go too. */
 export async function removeEmailProviderOverride(scope: Scope): Promise<boolean> {
-  scope.require('email:delete');
   return removeTenantOverride(scope, overrideTenant(scope), 'email_provider', '', 'email_provider.override.remove');
 }

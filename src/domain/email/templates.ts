@@ -106,7 +106,6 @@ async function effectiveTemplate(scope: Scope, key: TemplateKey): Promise<EmailT
  * statement (the request's loader), and the list fits one default page.
  */
 export async function listEmailTemplates(scope: Scope, args: PageArgs): Promise<Page<EmailTemplate>> {
-  scope.require('email:read');
   const size = pageSize(args);
   const list = scopedList(scope, 'email-templates');
   const after = args.cursor == null ? -1 : TEMPLATE_KEYS.indexOf(templateKey(scope.services.cursors.decode(list, args.cursor)));
@@ -118,7 +117,6 @@ export async function listEmailTemplates(scope: Scope, args: PageArgs): Promise<
 }
 
 export async function getEmailTemplate(scope: Scope, key: string): Promise<EmailTemplate> {
-  scope.require('email:read');
   return effectiveTemplate(scope, templateKey(key));
 }
 
@@ -175,7 +173,6 @@ async function render(content: TemplateContent, variables: Record<string, unknow
  * a failed e-mail later.
  */
 export async function putEmailTemplate(scope: Scope, key: string, input: EmailTemplateInput): Promise<EmailTemplate> {
-  scope.require('email:write');
   const templateKeyValue = templateKey(key);
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_template');
   checkTemplateParts(input);
@@ -188,7 +185,6 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
 
 /** "Remove tenant override" of one template: the tenant falls back to the application's template. */
 export async function removeEmailTemplateOverride(scope: Scope, key: string): Promise<boolean> {
-  scope.require('email:delete');
   const templateKeyValue = templateKey(key);
   return removeTenantOverride(scope, overrideTenant(scope), 'email_template', templateKeyValue, 'email_template.override.remove');
 }
@@ -199,7 +195,6 @@ export async function removeEmailTemplateOverride(scope: Scope, key: string): Pr
  * `| raw`.
  */
 export async function previewEmailTemplate(scope: Scope, key: string, input: PreviewInput): Promise<RenderedEmail> {
-  scope.require('email:read');
   const effective = await effectiveTemplate(scope, templateKey(key));
   const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };
   checkTemplateParts(draft);

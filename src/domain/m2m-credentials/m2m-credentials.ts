@@ -96,7 +96,6 @@ const findCredential = (em: EntityManager, credentialId: string, lock = false) =
   findClientOfKind(em, M2M, credentialId, { resource: 'M2M credential', field: 'credentialId' }, lock);
 
 export async function listM2MCredentials(scope: Scope, args: PageArgs): Promise<Page<M2MCredentialView>> {
-  scope.require('m2m_credentials:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's credentials.
   const list = scopedList(scope, 'm2m_credentials');
   const page = await paginate(scope.em, OAuthClient, M2M, args, scope.services.cursors, list);
@@ -105,7 +104,6 @@ export async function listM2MCredentials(scope: Scope, args: PageArgs): Promise<
 }
 
 export async function getM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
-  scope.require('m2m_credentials:read');
   return presentM2MCredential(await findCredential(scope.em, credentialId));
 }
 
@@ -114,7 +112,6 @@ export async function getM2MCredential(scope: Scope, credentialId: string): Prom
  * credentials). A secret method's secret is in the answer only; private_key_jwt needs the JWKS at once.
  */
 export async function createM2MCredential(scope: Scope, input: CreateM2MCredentialInput): Promise<M2MCredentialWithSecretView> {
-  scope.require('m2m_credentials:write');
   const name = displayName('name', input.name);
   const permissions = permissionGrants(input.permissions);
   requireCovered(scope, permissions);
@@ -150,7 +147,6 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
  * JWTs); revoking them early is the OP's business.
  */
 export async function revokeM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
-  scope.require('m2m_credentials:delete');
   const revoked = await scope.em.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) return client;
@@ -170,7 +166,6 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
  * 422, field `credentialId`.
  */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
-  scope.require('m2m_credentials:write');
   const grace = gracePeriodSeconds(input);
   const rotated = await scope.em.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
@@ -196,7 +191,6 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
  * the old and the new key together, then the new one alone). Secret-method and revoked credentials: 422.
  */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
-  scope.require('m2m_credentials:write');
   const jwks = publicJwks('', input);
   const updated = await scope.em.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);

@@ -177,7 +177,6 @@ const findClient = (em: EntityManager, clientId: string, lock = false) =>
   findClientOfKind(em, SIGN_IN_CLIENTS, clientId, { resource: 'OAuth client', field: 'clientId' }, lock);
 
 export async function listOAuthClients(scope: Scope, args: PageArgs): Promise<Page<OAuthClientView>> {
-  scope.require('oauth_clients:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's clients.
   const list = scopedList(scope, 'oauth_clients');
   const page = await paginate(scope.em, OAuthClient, SIGN_IN_CLIENTS, args, scope.services.cursors, list);
@@ -186,13 +185,11 @@ export async function listOAuthClients(scope: Scope, args: PageArgs): Promise<Pa
 }
 
 export async function getOAuthClient(scope: Scope, clientId: string): Promise<OAuthClientView> {
-  scope.require('oauth_clients:read');
   return presentOAuthClient(await findClient(scope.em, clientId));
 }
 
 /** Registers a client in the scope's application (and tenant, if any). A web client's secret is in the answer only. */
 export async function createOAuthClient(scope: Scope, input: CreateOAuthClientInput): Promise<OAuthClientWithSecretView> {
-  scope.require('oauth_clients:write');
   const name = displayName('name', input.name);
   const { type } = input;
   const tokenEndpointAuthMethod = authMethodFor(type, input.tokenEndpointAuthMethod);
@@ -222,7 +219,6 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
  * change. Every instance's OP forgets the client at the commit, so its next ID token is signed as chosen.
  */
 export async function updateOAuthClient(scope: Scope, clientId: string, input: UpdateOAuthClientInput): Promise<OAuthClientView> {
-  scope.require('oauth_clients:write');
   const updated = await scope.em.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     const type = client.type as SignInClientType;
@@ -258,7 +254,6 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
  * for it. Revoking the tokens and grants it already holds is the OP's business (its own models).
  */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
-  scope.require('oauth_clients:delete');
   const deleted = await scope.em.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: snapshot(client) });
@@ -274,7 +269,6 @@ export async function deleteOAuthClient(scope: Scope, clientId: string): Promise
  * have no secret to rotate (422, field `clientId`).
  */
 export async function rotateOAuthClientSecret(scope: Scope, clientId: string, input: RotateSecretInput | null | undefined): Promise<OAuthClientWithSecretView> {
-  scope.require('oauth_clients:write');
   const grace = gracePeriodSeconds(input);
   const rotated = await scope.em.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.

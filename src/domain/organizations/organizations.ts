@@ -4,7 +4,6 @@ import { notFound } from '../../errors.ts';
 
 /** The organization owning the scope's application; any other id reads as absent. */
 export async function getOrganization(scope: Scope, organizationId: string): Promise<Organization> {
-  scope.require('organizations:read');
   const application = await scope.application();
   if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
   return scope.em.findOneOrFail(Organization, { id: organizationId });

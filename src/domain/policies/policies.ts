@@ -56,7 +56,6 @@ async function scopedView<K extends PolicyKind>(scope: Scope, kind: K): Promise<
 }
 
 export async function getPolicies(scope: Scope): Promise<PoliciesView> {
-  scope.require('policies:read');
   const [password, mfa, session, lockout] = await Promise.all([
     scopedView(scope, 'password'),
     scopedView(scope, 'mfa'),
@@ -67,7 +66,6 @@ export async function getPolicies(scope: Scope): Promise<PoliciesView> {
 }
 
 export async function getPolicy(scope: Scope, kind: string): Promise<PolicyView> {
-  scope.require('policies:read');
   return scopedView(scope, kindOf(kind));
 }
 
@@ -77,7 +75,6 @@ export async function getPolicy(scope: Scope, kind: string): Promise<PolicyView>
  * `tenant_customization_disabled` otherwise).
  */
 export async function putPolicy(scope: Scope, kindName: string, input: Readonly<Record<string, unknown>>): Promise<PolicyView> {
-  scope.require('policies:write');
   const kind = kindOf(kindName);
   const value = parsePolicy(kind, input);
   const write = { feature: 'policy' as const, key: kind, compose: () => ({ value: value as unknown as Record<string, unknown> }) };
@@ -94,7 +91,6 @@ export async function putPolicy(scope: Scope, kindName: string, input: Readonly<
  * override to remove (422 on `tenantId` otherwise, as for branding and e-mail); 404 when the tenant has none.
  */
 export async function removePolicy(scope: Scope, kindName: string): Promise<boolean> {
-  scope.require('policies:delete');
   const kind = kindOf(kindName);
   if (scope.tenantId === null) {
     throw invalid('tenantId', 'Only a tenant override can be removed: use /applications/{appId}/tenants/{tenantId}/policies/{kind}');

@@ -24,20 +24,12 @@ export interface TenantConfiguration {
   };
 }
 
-/** What reading a tenant's configuration needs: the read permission of every section. */
-export function requireConfigurationRead(scope: Scope): void {
-  scope.require('tenants:read');
-  scope.require('domains:read');
-  scope.require('auth_providers:read');
-}
-
 /**
  * A tenant's effective settings of the four features, each with its `source` (API.md: tenants, `configuration`).
  * `scope` is narrowed to the tenant (context.ts narrowToTenant): every read goes through the request's loaders,
- * so a page of N tenants costs the same statements as one. Needs the read permission of every section.
+ * so a page of N tenants costs the same statements as one.
  */
 export async function tenantConfiguration(scope: Scope): Promise<TenantConfiguration> {
-  requireConfigurationRead(scope);
   const tenantId = scope.tenantId;
   if (tenantId === null) throw new Error('tenantConfiguration needs a tenant scope');
   const application = await scope.application();

@@ -30,14 +30,12 @@ const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
 export type TenantRow = Row<Tenant>;
 
 export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<TenantRow>> {
-  scope.require('tenants:read');
   const list = scopedList(scope, 'tenants');
   return paginate(scope.em, Tenant, {}, args, scope.services.cursors, list);
 }
 
 /** The scope's tenant (the scope was settled on it, so it is reachable), or 404. */
 export async function getTenant(scope: Scope, tenantId: string): Promise<Tenant> {
-  scope.require('tenants:read');
   const tenant = await scope.em.findOne(Tenant, { id: tenantId });
   if (tenant === null) throw notFound('Tenant', 'tenantId');
   return tenant;
@@ -78,8 +76,6 @@ async function freeSlug(em: EntityManager, base: string): Promise<string> {
 const DERIVED_SLUG_ATTEMPTS = 10;
 
 export async function createTenant(scope: Scope, input: CreateTenantInput): Promise<Tenant> {
-  scope.require('tenants:write');
-  scope.requireApplicationWide();
   const application = await scope.application();
   if (!application.multiTenant) throw invalid('appId', 'A single-tenant application has no tenants');
   const name = displayName('name', input.name);
@@ -109,7 +105,6 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
 }
 
 export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
-  scope.require('tenants:write');
   const updated = await uniquely('slug', 'A tenant with this slug', () =>
     scope.em.transactional(async (em) => {
       // Held as committed: two changes at once each record what the other left as their `before`, and a change behind
@@ -136,8 +131,6 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
  * (audited too). The audit log keeps the records. Set-based: a constant number of statements, however many rows.
  */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
-  scope.require('tenants:delete');
-  scope.requireApplicationWide();
   // Which users are the tenant's own depends on the pools, which only the switches change.
   const removedUsers = await underTenancyConfig(scope, async (tx) => {
     // FOR UPDATE before its users are read: a user joining it (lockTenants) commits first, or finds it gone.

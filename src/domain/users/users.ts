@@ -113,14 +113,12 @@ export function visibleTenantIds(principal: Pick<Principal, 'tenantId'>, tenantI
 }
 
 export async function listUsers(scope: Scope, args: PageArgs): Promise<Page<UserRow>> {
-  scope.require('users:read');
   // In a tenant scope the `tenant` filter keeps only that tenant's members.
   const list = scopedList(scope, 'users');
   return paginate(scope.em, User, {}, args, scope.services.cursors, list);
 }
 
 export async function getUser(scope: Scope, userId: string): Promise<User> {
-  scope.require('users:read');
   const user = await scope.em.findOne(User, { id: userId });
   if (user === null) throw notFound('User', 'userId');
   return user;
@@ -131,7 +129,6 @@ export async function getUser(scope: Scope, userId: string): Promise<User> {
  * the body's tenant, if any), or, when `isolated`, the pool of exactly one tenant, which is then required.
  */
 export async function createUser(scope: Scope, input: CreateUserInput): Promise<User> {
-  scope.require('users:write');
   const email = emailAddress('email', input.email);
   const name = input.name == null ? null : displayName('name', input.name);
   const tenantId = await targetTenant(scope, input.tenantId);
@@ -212,7 +209,6 @@ function membershipsAfter(user: User, requested: string[], held: RequestedTenant
 }
 
 export async function updateUser(scope: Scope, userId: string, input: UpdateUserInput): Promise<User> {
-  scope.require('users:write');
   const email = nonNull(input.email, 'email');
   const name = input.name === undefined ? undefined : input.name === null ? null : displayName('name', input.name);
   const newPassword = nonNull(input.password, 'password');
@@ -257,7 +253,6 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
  * tenant of a shared-pool user: a tenant scope lifts it only as it may change their identity (assertIdentityOfScope).
  */
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
-  scope.require('users:write');
   // Under the switches' lock, as every change of a user: a split into isolated pools copies the lockout state, so an
   // unlock overlapping it left the copies locked (or the split copied a state the unlock then changed) after answering
   // `active`. Now the split copies the unlocked user, or comes first and the unlock lifts the original's lock alone.
@@ -301,7 +296,6 @@ function assertIdentityOfScope(scope: Scope, user: User): void {
  * (application-wide, or a user of an isolated tenant pool) the user is deleted; their API keys go with them.
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
-  scope.require('users:delete');
   // Which of the two it is depends on the user's pool, which only the switches change.
   await underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);

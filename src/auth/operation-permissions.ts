@@ -1,0 +1,113 @@
+import type { MutationResolvers, QueryResolvers } from '../generated/graphql.ts';
+import type { Permission } from './permissions.ts';
+
+/** What calling one field of the management schema takes. */
+export interface OperationRule {
+  /** Every one of these, held by the credentials (an empty list: any authenticated caller). */
+  readonly permissions: readonly Permission[];
+  /** About the whole application: refused to tenant-scoped credentials, whatever they hold. */
+  readonly applicationLevel?: true;
+}
+
+/** The schema coordinates (`Type.field`) a rule can be written for: every root field, and the nested fields that cost a permission. */
+export type OperationCoordinate =
+  | `Query.${Extract<keyof QueryResolvers, string>}`
+  | `Mutation.${Extract<keyof MutationResolvers, string>}`
+  | 'Tenant.configuration';
+
+const needs = (permission: Permission): OperationRule => ({ permissions: [permission] });
+const applicationLevel = (permission: Permission): OperationRule => ({ permissions: [permission], applicationLevel: true });
+const NONE: OperationRule = { permissions: [] };
+/** A tenant's effective settings show its sections: reading them takes the read permission of each. */
+const CONFIGURATION: OperationRule = {
+  permissions: ['tenants:read', 'branding:read', 'email:read', 'policies:read', 'auth_providers:read', 'domains:read'],
+};
+
+/**
+ * THE permission table of the management API: what each operation needs, declared once. Both transports enforce it
+ * before the request's variables are read (src/graphql/authorize-operation.ts), the OpenAPI document and the SDL's
+ * descriptions state it, and the isolation suite tries every route with a key that lacks it. tsc refuses a root field
+ * left out: a new operation cannot ship without its rule.
+ */
+export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, OperationRule>> = {
+  'Query.version': NONE,
+  'Mutation.version': NONE,
+
+  'Query.organization': needs('organizations:read'),
+
+  'Query.applications': needs('applications:read'),
+  'Query.application': needs('applications:read'),
+  'Mutation.createApplication': applicationLevel('applications:write'),
+  'Mutation.updateApplication': applicationLevel('applications:write'),
+  'Mutation.deleteApplication': applicationLevel('applications:delete'),
+
+  'Query.tenants': needs('tenants:read'),
+  'Query.tenant': needs('tenants:read'),
+  'Query.tenantConfiguration': CONFIGURATION,
+  'Tenant.configuration': CONFIGURATION,
+  'Mutation.createTenant': applicationLevel('tenants:write'),
+  'Mutation.updateTenant': needs('tenants:write'),
+  'Mutation.deleteTenant': applicationLevel('tenants:delete'),
+
+  'Query.users': needs('users:read'),
+  'Query.user': needs('users:read'),
+  'Mutation.createUser': needs('users:write'),
+  'Mutation.updateUser': needs('users:write'),
+  'Mutation.unlockUser': needs('users:write'),
+  'Mutation.deleteUser': needs('users:delete'),
+
+  'Query.apiKeys': needs('api_keys:read'),
+  'Query.apiKey': needs('api_keys:read'),
+  'Mutation.introspectApiKey': needs('api_keys:read'),
+  'Mutation.createApiKey': needs('api_keys:write'),
+  'Mutation.rotateApiKey': needs('api_keys:write'),
+  'Mutation.revokeApiKey': needs('api_keys:delete'),
+
+  'Query.authProviders': needs('auth_providers:read'),
+  'Query.authProvider': needs('auth_providers:read'),
+  'Mutation.createAuthProvider': needs('auth_providers:write'),
+  'Mutation.updateAuthProvider': needs('auth_providers:write'),
+  'Mutation.deleteAuthProvider': needs('auth_providers:delete'),
+
+  'Query.policies': needs('policies:read'),
+  'Query.policy': needs('policies:read'),
+  'Mutation.putPolicy': needs('policies:write'),
+  'Mutation.removePolicy': needs('policies:delete'),
+
+  'Query.branding': needs('branding:read'),
+  'Mutation.putBranding': needs('branding:write'),
+  'Mutation.removeBrandingOverride': needs('branding:delete'),
+
+  'Query.emailProvider': needs('email:read'),
+  'Query.emailTemplates': needs('email:read'),
+  'Query.emailTemplate': needs('email:read'),
+  'Mutation.previewEmailTemplate': needs('email:read'),
+  'Mutation.putEmailProvider': needs('email:write'),
+  'Mutation.putEmailTemplate': needs('email:write'),
+  'Mutation.removeEmailProviderOverride': needs('email:delete'),
+  'Mutation.removeEmailTemplateOverride': needs('email:delete'),
+
+  'Query.domains': needs('domains:read'),
+  'Mutation.createDomain': needs('domains:write'),
+  'Mutation.verifyDomain': needs('domains:write'),
+  'Mutation.deleteDomain': needs('domains:delete'),
+
+  'Query.oauthClients': needs('oauth_clients:read'),
+  'Query.oauthClient': needs('oauth_clients:read'),
+  'Mutation.createOAuthClient': needs('oauth_clients:write'),
+  'Mutation.updateOAuthClient': needs('oauth_clients:write'),
+  'Mutation.rotateOAuthClientSecret': needs('oauth_clients:write'),
+  'Mutation.deleteOAuthClient': needs('oauth_clients:delete'),
+
+  'Query.m2mCredentials': needs('m2m_credentials:read'),
+  'Query.m2mCredential': needs('m2m_credentials:read'),
+  'Mutation.createM2MCredential': needs('m2m_credentials:write'),
+  'Mutation.rotateM2MCredential': needs('m2m_credentials:write'),
+  'Mutation.putM2MCredentialJwks': needs('m2m_credentials:write'),
+  'Mutation.revokeM2MCredential': needs('m2m_credentials:delete'),
+};
+
+/** The rule of a schema coordinate, if it has one (most nested fields cost nothing beyond their root's). */
+export function ruleOf(coordinate: string): OperationRule | undefined {
+  return Object.hasOwn(OPERATION_PERMISSIONS, coordinate) ? OPERATION_PERMISSIONS[coordinate as OperationCoordinate] : undefined;
+}
