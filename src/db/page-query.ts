@@ -93,7 +93,8 @@ export async function selectPage(
     query = await compile(em, entity, where, values);
     compiled.set(key, query);
   }
-  const rows = await em.getConnection().execute<Record<string, unknown>[]>(query.sql, query.params.map((param) => substitute(param, values)));
+  // In `em`'s transaction when it has one: an answer read after a write of the same request transaction.
+  const rows = await em.execute<Record<string, unknown>[]>(query.sql, query.params.map((param) => substitute(param, values)));
   const driver = em.getDriver();
   return rows.map((row) => driver.mapResult(row, query.meta) as Record<string, unknown>);
 }
