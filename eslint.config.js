@@ -55,6 +55,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT], []) },
   },
   {
+    // A write begins in Scope.transactional: under an Idempotency-Key it must join the request's transaction.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transactional'][callee.object.property.name='em']",
+          message: 'Begin a write with scope.transactional(…), which joins the request transaction of an Idempotency-Key.',
+        },
+      ],
+    },
+  },
+  {
     files: ['schema/**/*.graphql'],
     languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'schema/*.graphql' } } },
     plugins: { '@graphql-eslint': graphqlPlugin },

@@ -4,7 +4,9 @@ import type { Principal } from './auth/principal.ts';
 import { Application, Tenant } from './db/entities/index.ts';
 import { APPLICATION_FILTER, TENANT_FILTER } from './db/owned.ts';
 import { createLoaders, type Loaders } from './domain/loaders.ts';
+import type { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError } from './errors.ts';
+import { publishingAfterCommit } from './events/invalidations.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -25,6 +27,11 @@ export interface Scope {
   readonly application: () => Promise<Application>;
   /** Throws 403 `forbidden` when the scope is one tenant: the operation is about the whole application. */
   requireApplicationWide(): void;
+  /**
+   * Runs `work` in a transaction on the scope's EntityManager: where every write begins. Under an Idempotency-Key it is
+   * a savepoint of the request's transaction (src/db/request-transaction.ts), which commits with the stored answer.
+   */
+  transactional<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** Where an operation says it acts: the path's application and tenant (spec: Authentication, rules 3 and 4). */
@@ -40,18 +47,32 @@ export interface RequestContext {
   scope(target?: ScopeTarget): Promise<Scope>;
 }
 
-/** The context of one authenticated request (server.ts authenticates before rate limiting, then builds this). */
-export function createRequestContext(services: Services, requestId: string, principal: Principal): RequestContext {
+/** How a request's scopes reach the database: forks of the ORM's EntityManager, or of its request transaction. */
+interface Writes {
+  readonly services: Services;
+  fork(): EntityManager;
+  readonly transaction: RequestTransaction | undefined;
+}
+
+/**
+ * The context of one authenticated request (server.ts authenticates before rate limiting, then builds this). With
+ * `transaction`, its writes go there, and its invalidations are published once that commits.
+ */
+export function createRequestContext(services: Services, requestId: string, principal: Principal, transaction?: RequestTransaction): RequestContext {
   const scopes = new Map<string, Promise<Scope>>();
+  const writes: Writes =
+    transaction === undefined
+      ? { services, fork: () => services.orm.em.fork(), transaction }
+      : { services: { ...services, invalidations: publishingAfterCommit(services.invalidations, transaction) }, fork: () => transaction.fork(), transaction };
   return {
     requestId,
     principal,
-    services,
+    services: writes.services,
     scope(target = {}) {
       const key = `${target.applicationId ?? ''}|${target.tenantId ?? ''}`;
       let scope = scopes.get(key);
       if (scope === undefined) {
-        scope = settleScope(services, requestId, principal, target);
+        scope = settleScope(writes, requestId, principal, target);
         scopes.set(key, scope);
       }
       return scope;
@@ -60,7 +81,7 @@ export function createRequestContext(services: Services, requestId: string, prin
 }
 
 async function settleScope(
-  services: Services,
+  writes: Writes,
   requestId: string,
   principal: Principal,
   target: ScopeTarget,
@@ -76,7 +97,7 @@ async function settleScope(
   }
   const tenantId = pathTenant ?? principal.tenantId;
 
-  const em = scopedEntityManager(services, applicationId, tenantId);
+  const em = scopedEntityManager(writes.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;
   const loadApplication = () => {
     application ??= em.findOneOrFail(Application, { id: applicationId }, {
@@ -88,12 +109,13 @@ async function settleScope(
     const tenant = await em.findOne(Tenant, { id: pathTenant });
     if (tenant === null) throw new GatehouseError('not_found', 'Tenant not found', { field: 'tenantId' });
   }
-  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication }, tenantId);
+  const { services, transaction } = writes;
+  const transactional = transactionalIn(transaction);
+  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional }, tenantId);
 }
 
-/** An EntityManager fork whose tenancy filters carry exactly one application and at most one tenant. */
-function scopedEntityManager(services: Services, applicationId: string, tenantId: string | null): EntityManager {
-  const em = services.orm.em.fork();
+/** `em` with tenancy filters that carry exactly one application and at most one tenant. */
+function scopedEntityManager(em: EntityManager, applicationId: string, tenantId: string | null): EntityManager {
   em.setFilterParams(APPLICATION_FILTER, { id: applicationId });
   em.setFilterParams(TENANT_FILTER, { id: tenantId });
   return em;
@@ -123,7 +145,7 @@ export function endUserScope(
     apiKeyId: null,
     apiKeyExpiresAt: null,
   };
-  const em = scopedEntityManager(services, applicationId, tenantId);
+  const em = scopedEntityManager(services.orm.em.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;
   const loadApplication = () => {
     application ??= em.findOneOrFail(Application, { id: applicationId }, {
@@ -131,10 +153,22 @@ export function endUserScope(
     });
     return application;
   };
-  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication }, tenantId);
+  const transactional = transactionalIn(undefined);
+  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional }, tenantId);
 }
 
 type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide'>;
+
+/**
+ * Scope.transactional, in `transaction` (begun first) when the request has one. On `this.em`: a scope bound to a
+ * write's transaction (config-lock.ts) is a copy of the scope with that transaction's EntityManager.
+ */
+function transactionalIn(transaction: RequestTransaction | undefined): Scope['transactional'] {
+  return async function transactional(this: Scope, work) {
+    await transaction?.begin();
+    return this.em.transactional(work);
+  };
+}
 
 function buildScope(base: ScopeBase, tenantId: string | null): Scope {
   return {
@@ -155,6 +189,5 @@ export function narrowToTenant(scope: Scope, tenantId: string): Scope {
   if (scope.tenantId !== null && scope.tenantId !== tenantId) {
     throw new GatehouseError('forbidden', 'The credentials are for another tenant');
   }
-  const { requestId, principal, applicationId, em, loaders, services, application } = scope;
-  return buildScope({ requestId, principal, applicationId, em, loaders, services, application }, tenantId);
+  return buildScope(scope, tenantId);
 }

@@ -35,13 +35,16 @@ export class GatehouseError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly details: ErrorDetail[] | undefined;
+  /** When to try again, for a refusal that a later retry may not meet (the answer's Retry-After). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { field?: string; details?: ErrorDetail[] } = {}) {
+  constructor(code: ErrorCode, message: string, options: { field?: string; details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = 'GatehouseError';
     this.code = code;
     this.field = options.field;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './auth/principal.ts';
+import { createRequestContext, type RequestContext } from './context.ts';
+import { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError, invalid } from './errors.ts';
 
 /** How long a key is remembered. */
@@ -76,76 +78,131 @@ function unseal(stored: string, key: Buffer): unknown {
   return JSON.parse(Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8'));
 }
 
-/**
- * How long a claimed key may stay unanswered before it counts as abandoned. Far longer than any management write takes
- * (deleting a tenant of 20,000 users: under 2 s), so a request still running is never run twice.
- */
-const ABANDONED_CLAIM_MINUTES = 10;
+/** A stored answer, as its row holds it. */
+interface StoredRecord {
+  request_hash: string;
+  status_code: number;
+  response_body: string | null;
+}
+
+/** Where a key's answer is kept and how it is read: its row's key, its lock, and the key that seals its body. */
+interface KeyRecord {
+  readonly owner: readonly [applicationId: string, credentialId: string, storedKey: string];
+  readonly sealing: Buffer;
+  readonly fingerprint: string;
+}
+
+/** How long a retry of a request still writing is told to wait: a write holds its key for its own duration only. */
+const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Runs `execute` at most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees. The
- * key is claimed before running; a repeat gets the first response back, the same key on a different request gets 409
- * `idempotency_conflict`, as does a repeat while the first is still running. A 5xx releases the key for a retry, and
- * so does a claim left unanswered for ABANDONED_CLAIM_MINUTES (its instance died): the same request then runs.
+ * Runs `execute` at most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees: a
+ * repeat gets the first answer back, the same key on a different request gets 409 `idempotency_conflict`.
+ *
+ * Exactly once across crashes: `execute` gets a request context whose writes all go into one request transaction
+ * (src/db/request-transaction.ts), begun at the first write, and the answer is stored in that same transaction before
+ * it commits. A process that dies before the commit leaves neither the write nor the answer, so the retry runs afresh
+ * at once; after it, the retry replays. The transaction holds the key (an advisory lock, released with it however it
+ * ends), so a repeat while the first still writes is 409 with Retry-After; a repeat that finds the key's answer
+ * committed since its own check replays it and writes nothing. A request that writes nothing stores its answer in a
+ * transaction of its own, taken the same way. A 5xx is rolled back with its writes and not stored: a retry runs again.
  */
 export async function withIdempotency(
-  em: EntityManager,
-  principal: Principal,
+  context: RequestContext,
   key: string,
   fingerprint: string,
-  execute: () => Promise<StoredResponse>,
+  execute: (context: RequestContext) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  const connection = em.getConnection();
+  const { services, principal, requestId } = context;
   const caller = effectivePrincipal(principal);
-  const owner = [principal.applicationId, principal.credentialId, storedKey(key, caller)];
-  const sealing = sealingKey(key, caller);
+  const record: KeyRecord = {
+    owner: [principal.applicationId, principal.credentialId, storedKey(key, caller)],
+    sealing: sealingKey(key, caller),
+    fingerprint,
+  };
+  const em = services.orm.em.fork();
   await purgeNowAndThen(em);
   // Forget this credential's expired keys (this one included): one index range of the primary key.
-  await connection.execute(
+  await em.execute(
     `delete from idempotency_record where application_id = ? and credential_id = ?
        and created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-    owner.slice(0, 2),
+    record.owner.slice(0, 2),
   );
-  // A claim still unanswered after ABANDONED_CLAIM_MINUTES was its instance's last act (it died mid-request): the same
-  // request takes it over rather than meet "still in progress" for 24 h.
-  const claimed = await connection.execute<{ key: string }[]>(
-    `insert into idempotency_record (application_id, credential_id, key, request_hash) values (?, ?, ?, ?)
-       on conflict (application_id, credential_id, key) do update set created_at = now()
-         where idempotency_record.status_code is null and idempotency_record.request_hash = excluded.request_hash
-           and idempotency_record.created_at < now() - interval '${ABANDONED_CLAIM_MINUTES} minutes'
-       returning key`,
-    [...owner, fingerprint],
-  );
-  if (claimed.length === 0) {
-    const [existing] = await connection.execute<{ request_hash: string; status_code: number | null; response_body: string | null }[]>(
-      'select request_hash, status_code, response_body from idempotency_record where application_id = ? and credential_id = ? and key = ?',
-      owner,
-    );
-    if (existing === undefined || existing.request_hash !== fingerprint) {
-      throw new GatehouseError('idempotency_conflict', 'This Idempotency-Key was used for a different request');
+  const stored = await findAnswer(em, record);
+  if (stored !== undefined) return replay(stored, record);
+
+  let refusal: GatehouseError | undefined;
+  let answered: StoredRecord | undefined;
+  const transaction = new RequestTransaction(services.orm, async (tx) => {
+    if (!(await holdKey(tx, record))) {
+      refusal = new GatehouseError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress', {
+        retryAfterSeconds: IN_PROGRESS_RETRY_AFTER_SECONDS,
+      });
+      throw refusal;
     }
-    if (existing.status_code === null) {
-      throw new GatehouseError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress');
-    }
-    const body: unknown = existing.response_body === null ? undefined : unseal(existing.response_body, sealing);
-    return { status: existing.status_code, body, replayed: true };
-  }
+    answered = await findAnswer(tx, record);
+    if (answered !== undefined) throw new GatehouseError('idempotency_conflict', 'A request with this Idempotency-Key has been answered');
+  });
   let response: StoredResponse;
   try {
-    response = await execute();
+    response = await execute(createRequestContext(services, requestId, principal, transaction));
+    if (response.status < 500) await transaction.begin();
   } catch (error) {
-    await connection.execute('delete from idempotency_record where application_id = ? and credential_id = ? and key = ?', owner);
-    throw error;
+    await transaction.rollback();
+    if (answered !== undefined) return replay(answered, record);
+    throw refusal ?? error;
   }
   if (response.status >= 500) {
-    await connection.execute('delete from idempotency_record where application_id = ? and credential_id = ? and key = ?', owner);
-  } else {
-    await connection.execute(
-      'update idempotency_record set status_code = ?, response_body = ? where application_id = ? and credential_id = ? and key = ?',
-      [response.status, response.body === undefined ? null : seal(response.body, sealing), ...owner],
-    );
+    await transaction.rollback();
+    return { ...response, replayed: false };
+  }
+  try {
+    await store(transaction.em, record, response);
+    await transaction.commit();
+  } catch (error) {
+    await transaction.rollback();
+    throw error;
   }
   return { ...response, replayed: false };
+}
+
+async function store(em: EntityManager, record: KeyRecord, response: StoredResponse): Promise<void> {
+  await em.execute(
+    `insert into idempotency_record (application_id, credential_id, key, request_hash, status_code, response_body) values (?, ?, ?, ?, ?, ?)
+       on conflict (application_id, credential_id, key) do update
+         set request_hash = excluded.request_hash, status_code = excluded.status_code, response_body = excluded.response_body, created_at = now()`,
+    [...record.owner, record.fingerprint, response.status, response.body === undefined ? null : seal(response.body, record.sealing)],
+  );
+}
+
+/** The key's live answer (an expired one, not yet deleted, is overwritten by the next answer). */
+async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredRecord | undefined> {
+  const [row] = await em.execute<StoredRecord[]>(
+    `select request_hash, status_code, response_body from idempotency_record
+      where application_id = ? and credential_id = ? and key = ? and created_at >= now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
+    [...record.owner],
+  );
+  return row;
+}
+
+/**
+ * Holds the key until `em`'s transaction ends, or answers false at once if another transaction holds it. On the
+ * embedded database every connection is one session, which takes the lock whoever holds it; there a second transaction
+ * does not begin before the first ends, and then finds its answer.
+ */
+async function holdKey(em: EntityManager, record: KeyRecord): Promise<boolean> {
+  const [row] = await em.execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as held', [
+    `idempotency:${record.owner.join(':')}`,
+  ]);
+  return row?.held === true;
+}
+
+function replay(stored: StoredRecord, record: KeyRecord): StoredResponse & { replayed: true } {
+  if (stored.request_hash !== record.fingerprint) {
+    throw new GatehouseError('idempotency_conflict', 'This Idempotency-Key was used for a different request');
+  }
+  const body: unknown = stored.response_body === null ? undefined : unseal(stored.response_body, record.sealing);
+  return { status: stored.status_code, body, replayed: true };
 }
 
 const PURGE_EVERY_MS = 10 * 60_000;

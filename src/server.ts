@@ -248,6 +248,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
       body = mapped ?? INTERNAL_ERROR;
     }
     if (body.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+    if (error instanceof GatehouseError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
     reply.status(STATUS_BY_CODE[body.code]);
     // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
     return reply.send(request.routeOptions.url === '/graphql' ? graphqlErrors(body) : body);
@@ -435,10 +436,10 @@ async function handleGraphQL(
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
   }
-  const execute = async () => {
+  const execute = async (operationContext: RequestContext) => {
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method, headers, search: '', body: request.body },
-      context: async () => context,
+      context: async () => operationContext,
     });
     if (response.body.kind !== 'complete') throw new Error('incremental delivery is not enabled');
     const body = JSON.parse(response.body.string) as GraphQLResponseBody;
@@ -446,8 +447,8 @@ async function handleGraphQL(
   };
   const result =
     idempotency === undefined
-      ? { ...(await execute()), replayed: false }
-      : await withIdempotency(context.services.orm.em.fork(), context.principal, idempotency.key, idempotency.fingerprint, execute);
+      ? { ...(await execute(context)), replayed: false }
+      : await withIdempotency(context, idempotency.key, idempotency.fingerprint, execute);
   if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
   return reply.status(result.status).type('application/json; charset=utf-8').send(result.body);
 }

@@ -15,6 +15,7 @@ import { Migration0009SigningKeySignsFrom } from './migrations/0009-signing-key-
 import { Migration0010OAuthClientIdTokenAlg } from './migrations/0010-oauth-client-id-token-alg.ts';
 import { Migration0011SigningKeyRevoked } from './migrations/0011-signing-key-revoked.ts';
 import { Migration0012EmailCaseFoldKeys } from './migrations/0012-email-case-fold-keys.ts';
+import { Migration0013IdempotencyAnswersOnly } from './migrations/0013-idempotency-answers-only.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -30,6 +31,7 @@ export const MIGRATIONS = [
   { name: '0010-oauth-client-id-token-alg', class: Migration0010OAuthClientIdTokenAlg },
   { name: '0011-signing-key-revoked', class: Migration0011SigningKeyRevoked },
   { name: '0012-email-case-fold-keys', class: Migration0012EmailCaseFoldKeys },
+  { name: '0013-idempotency-answers-only', class: Migration0013IdempotencyAnswersOnly },
 ];
 
 /**

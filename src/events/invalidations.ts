@@ -132,3 +132,13 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
   }
   return bus;
 }
+
+/**
+ * `bus` for a request whose writes commit with its request transaction: what it publishes goes out once that commits
+ * (a cache told to forget before the commit could read the old record again and keep it), and nothing if it rolls back.
+ * The rest is the bus itself, reached through the prototype.
+ */
+export function publishingAfterCommit(bus: InvalidationBus, transaction: { afterCommit(action: () => Promise<void>): Promise<void> }): InvalidationBus {
+  const publish = (invalidation: Invalidation) => transaction.afterCommit(() => bus.publish(invalidation));
+  return Object.assign(Object.create(bus) as InvalidationBus, { publish });
+}

@@ -104,8 +104,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
         authorize(context.principal, runnable.rule);
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, inputType, request);
-        const execute = async (): Promise<StoredResponse> => {
-          const { data, errors } = await runnable.run(variables, context);
+        const execute = async (operationContext = context): Promise<StoredResponse> => {
+          const { data, errors } = await runnable.run(variables, operationContext);
           const [error] = errors;
           if (error !== undefined) return errorResponse(error.extensions, error.message);
           const status = successStatus(route);
@@ -119,8 +119,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
           idempotencyKey === undefined
             ? { ...(await execute()), replayed: false }
             : await withIdempotency(
-                context.services.orm.em.fork(),
-                context.principal,
+                context,
                 idempotencyKey,
                 // The operation's variables, not the bytes: an optional body left out and `{}` are the same request.
                 requestFingerprint(route.method, route.url, variables),

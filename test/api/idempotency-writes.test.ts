@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * `Idempotency-Key` on every write of the REST API, as on every mutation of /graphql: the same operation answers the
@@ -147,4 +148,48 @@ describe('Idempotency-Key on /graphql: the same request however it is written', 
     expect(await apiKeysNamed('Rewritten')).toBe(1);
     expect(await apiKeysNamed('Rewritten again')).toBe(0);
   });
+});
+
+// Needs the test's lock and a request's transaction at once: the embedded database has one session for all connections.
+describe.skipIf(usingEmbeddedDatabase())('Idempotency-Key while its first request is still writing', () => {
+  it('is 409 with Retry-After on both transports, writes nothing, and replays the first answer once it is in', async () => {
+    const key = (await app.http.post('/api-keys', { name: 'revoked while retried', permissions: ['users:read'] })).body.key.id as string;
+    const idempotencyKey = crypto.randomUUID();
+    const revoke = () => app.http.delete(`/api-keys/${key}`, withKey(idempotencyKey));
+    const REVOKE = `mutation ($keyId: UUID!) { revokeApiKey(keyId: $keyId) { id revokedAt } }`;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // The key's row held by the test: the first revocation waits in its write, holding the Idempotency-Key.
+    const held = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      await em.execute('select id from api_key where application_id = ? and id = ? for share', [app.root.applicationId, key]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const first = revoke();
+    try {
+      await lockWaitersAtLeast(app.gatehouse.services.orm, 1);
+      const retried = await revoke();
+      expect(retried.status).toBe(409);
+      expect(retried.headers.get('retry-after')).toBe('1');
+      expect(retried.body).toMatchObject({ code: 'idempotency_conflict', message: expect.stringContaining('still in progress') });
+      const overGraphQL = await app.http.graphql(REVOKE, { keyId: key }, withKey(idempotencyKey));
+      expect(overGraphQL.status).toBe(409);
+      expect(overGraphQL.headers.get('retry-after')).toBe('1');
+      expect(overGraphQL.body.errors?.[0]?.extensions).toMatchObject({ code: 'idempotency_conflict', status: 409 });
+    } finally {
+      release();
+      await held;
+    }
+    expect((await first).status).toBe(204);
+    const replayed = await revoke();
+    expect(replayed.status).toBe(204);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    const records = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from audit_log where action = 'api_key.revoke' and target_id = ?`, [key]);
+    expect(records[0]!.n).toBe(1);
+  }, 30_000);
 });

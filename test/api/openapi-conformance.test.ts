@@ -202,9 +202,17 @@ describe('every answer of every route is the documented one', () => {
       }
       await expectSameOverGraphQL(route, probe, response);
     }
-    const response = await app.http.request(route.method, pathFor(route), { body: bodyFor(route) });
+    // A write's success under an Idempotency-Key, so that every write runs in its request transaction, and replays.
+    const keyed = route.idempotent ? { headers: { 'idempotency-key': crypto.randomUUID() } } : {};
+    const response = await app.http.request(route.method, pathFor(route), { body: bodyFor(route), ...keyed });
     documented.expectRoute(route, response, 'success');
     if (response.status === successStatus(route)) succeeded.add(route.operation.name);
+    // Not an application's deletion: the credentials that would send the replay go with it (401).
+    if (route.idempotent && route.operation.name !== 'DeleteApplication') {
+      const replayed = await app.http.request(route.method, pathFor(route), { body: bodyFor(route), ...keyed });
+      expect([replayed.status, replayed.headers.get('idempotent-replayed')], 'the replay').toEqual([response.status, 'true']);
+      expect(replayed.body, 'the replay').toEqual(response.body);
+    }
     if (route.form === 'fixed' || route.form === 'credentials') await expectNullsAsDocumented(route);
     if (declaresQuery(route, 'cursor')) await expectPagesAsDocumented(route);
     if (route.method === 'GET') {

@@ -110,7 +110,7 @@ async function lockKey(em: EntityManager, keyId: string): Promise<ApiKey> {
 
 /** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
 export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
-  const revoked = await scope.em.transactional(async (em) => {
+  const revoked = await scope.transactional(async (em) => {
     const key = await lockKey(em, keyId);
     if (key.revokedAt == null) revokeKey(em, scope, key);
     return key;
@@ -121,7 +121,7 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
 
 /** A new secret for the same key (id, permissions, expiry); the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
-  const rotated = await scope.em.transactional(async (em) => {
+  const rotated = await scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
     const now = new Date();

@@ -126,7 +126,7 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
   const owner = await scope.application();
   const row = newApplicationRow(owner.organizationId, input);
   const key = initialKeyFor(scope);
-  return scope.em.transactional(async (em) => insertApplication(em, scope, row, key));
+  return scope.transactional(async (em) => insertApplication(em, scope, row, key));
 }
 
 /**
@@ -139,7 +139,7 @@ export async function updateApplication(
   applicationId: string,
   input: UpdateApplicationInput,
 ): Promise<Application> {
-  const updated = await scope.em.transactional(async (em) => {
+  const updated = await scope.transactional(async (em) => {
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
     const before = snapshot(application);
@@ -189,7 +189,7 @@ export async function updateApplication(
 }
 
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
-  const deleted = await scope.em.transactional(async (em) => {
+  const deleted = await scope.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second deletion at once waits for this one, then finds nothing (404).
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');

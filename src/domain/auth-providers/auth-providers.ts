@@ -237,7 +237,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
  * how an operator clears the way back to `shared`. A tenant that loses its last provider inherits again.
  */
 export async function deleteAuthProvider(scope: Scope, providerId: string): Promise<boolean> {
-  await scope.em.transactional(async (em) => {
+  await scope.transactional(async (em) => {
     const provider = await ownProvider(scope, em, providerId);
     recordAudit(em, scope, { action: 'auth_provider.delete', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
     em.remove(provider);

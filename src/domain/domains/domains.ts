@@ -112,7 +112,7 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
 
 /** Deletes a domain of the scope's level, verified or not; allowed whatever `authIsolation` says. */
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
-  await scope.em.transactional(async (em) => {
+  await scope.transactional(async (em) => {
     const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.delete', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     em.remove(domain);
@@ -133,7 +133,7 @@ export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: R
   // The lookup may take seconds: outside any transaction.
   const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
   if (!check.verified) return { verified: false, reason: check.reason, domain: presentDomain(domain) };
-  const verified = await scope.em.transactional(async (em) => {
+  const verified = await scope.transactional(async (em) => {
     // Verifications of one hostname take turns (every instance): two applications cannot both pass the check below.
     await lockForTransaction(em, `domain-verification:${domain.hostname}`);
     // Across applications on purpose: the hostname must route to one application only. Reveals no more than DNS does.

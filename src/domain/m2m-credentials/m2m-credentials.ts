@@ -124,7 +124,7 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
     throw invalid('jwks', `A ${authMethod} credential authenticates with its secret: jwks is only for private_key_jwt`);
   }
   const tenantId = await targetTenant(scope, input.tenantId);
-  const { client, clientSecret } = await scope.em.transactional(async (em) => {
+  const { client, clientSecret } = await scope.transactional(async (em) => {
     const { client, clientSecret } = createClientRow(em, scope, {
       tenantId,
       type: 'm2m',
@@ -147,7 +147,7 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
  * JWTs); revoking them early is the OP's business.
  */
 export async function revokeM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
-  const revoked = await scope.em.transactional(async (em) => {
+  const revoked = await scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) return client;
     const before = snapshot(client);
@@ -167,7 +167,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
  */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
   const grace = gracePeriodSeconds(input);
-  const rotated = await scope.em.transactional(async (em) => {
+  const rotated = await scope.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be rotated');
@@ -192,7 +192,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
  */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
   const jwks = publicJwks('', input);
-  const updated = await scope.em.transactional(async (em) => {
+  const updated = await scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be changed');
     if (client.authMethod !== 'private_key_jwt') {

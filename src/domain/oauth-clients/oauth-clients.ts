@@ -196,7 +196,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   const redirects = redirectUris('redirectUris', type, input.redirectUris ?? [], true);
   const postLogout = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
   const tenantId = await targetTenant(scope, input.tenantId);
-  const { client, clientSecret } = await scope.em.transactional(async (em) => {
+  const { client, clientSecret } = await scope.transactional(async (em) => {
     const { client, clientSecret } = createClientRow(em, scope, {
       tenantId,
       type,
@@ -219,7 +219,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
  * change. Every instance's OP forgets the client at the commit, so its next ID token is signed as chosen.
  */
 export async function updateOAuthClient(scope: Scope, clientId: string, input: UpdateOAuthClientInput): Promise<OAuthClientView> {
-  const updated = await scope.em.transactional(async (em) => {
+  const updated = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     const type = client.type as SignInClientType;
     const before = snapshot(client);
@@ -254,7 +254,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
  * for it. Revoking the tokens and grants it already holds is the OP's business (its own models).
  */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
-  const deleted = await scope.em.transactional(async (em) => {
+  const deleted = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: snapshot(client) });
     em.remove(client);
@@ -270,7 +270,7 @@ export async function deleteOAuthClient(scope: Scope, clientId: string): Promise
  */
 export async function rotateOAuthClientSecret(scope: Scope, clientId: string, input: RotateSecretInput | null | undefined): Promise<OAuthClientWithSecretView> {
   const grace = gracePeriodSeconds(input);
-  const rotated = await scope.em.transactional(async (em) => {
+  const rotated = await scope.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findClient(em, clientId, true);
     if (client.type !== 'web') throw invalid('clientId', `A ${client.type} client is public: it has no secret to rotate`);

@@ -28,7 +28,7 @@ export async function lockForTenancyChange(em: EntityManager, applicationId: str
  * a transaction is open.
  */
 export async function underTenancyConfig<T>(scope: Scope, write: (tx: Scope) => Promise<T>): Promise<T> {
-  return scope.em.transactional(async (em) => {
+  return scope.transactional(async (em) => {
     const application = await em.findOne(Application, { id: scope.applicationId }, HOLD_FOR_SHARE);
     if (application === null) throw notFound('Application', 'appId');
     return write({ ...scope, em, loaders: createLoaders(em), application: () => Promise.resolve(application) });

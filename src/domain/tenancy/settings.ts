@@ -215,7 +215,7 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
  * says (removing hidden overrides is how an operator cleans up); 404 when the tenant has no such override.
  */
 export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: string): Promise<boolean> {
-  await scope.em.transactional(async (em) => {
+  await scope.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second removal at once waits for this one, then finds nothing (404).
     const row = await em.findOne(Setting, { tenantId, feature, key }, HOLD_FOR_UPDATE);
     if (row === null) throw notFound('Tenant override');

@@ -80,7 +80,7 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
   if (!application.multiTenant) throw invalid('appId', 'A single-tenant application has no tenants');
   const name = displayName('name', input.name);
   const insert = (tenantSlug: string) =>
-    scope.em.transactional(async (em) => {
+    scope.transactional(async (em) => {
       const tenant = em.create(Tenant, { applicationId: scope.applicationId, id: newId(), name, slug: tenantSlug });
       recordAudit(em, scope, { action: 'tenant.create', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, after: snapshot(tenant) });
       return tenant;
@@ -106,7 +106,7 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
 
 export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
   const updated = await uniquely('slug', 'A tenant with this slug', () =>
-    scope.em.transactional(async (em) => {
+    scope.transactional(async (em) => {
       // Held as committed: two changes at once each record what the other left as their `before`, and a change behind
       // the tenant's deletion finds it gone (404) rather than recording a change of a deleted tenant.
       const tenant = await em.findOne(Tenant, { id: tenantId }, HOLD_FOR_UPDATE);

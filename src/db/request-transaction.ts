@@ -1,0 +1,89 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+
+type State = 'idle' | 'open' | 'refused' | 'ended';
+
+/**
+ * One transaction for everything a request writes, so that its owner (the Idempotency-Key store) can write the
+ * request's answer in it and commit both at once, or neither. It begins at the request's first write (Scope.transactional):
+ * what comes before (checks, password hashing, a DNS lookup) holds no transaction. From then on every EntityManager of
+ * the request runs its queries in it (a write's own transaction becomes a savepoint), reads of the answer's fields too:
+ * they see the uncommitted write, and the embedded database serves no other connection while it is open.
+ */
+export class RequestTransaction {
+  readonly #em: EntityManager;
+  readonly #onBegin: (em: EntityManager) => Promise<void>;
+  readonly #forks = new Set<EntityManager>();
+  readonly #afterCommit: (() => Promise<void>)[] = [];
+  #state: State = 'idle';
+  #begun: Promise<void> | undefined;
+
+  /** `onBegin` runs first in the transaction; what it throws refuses the request's writes (the transaction ends). */
+  constructor(orm: MikroORM, onBegin: (em: EntityManager) => Promise<void>) {
+    this.#em = orm.em.fork();
+    this.#onBegin = onBegin;
+  }
+
+  /** The transaction's own EntityManager, for its owner's statements. */
+  get em(): EntityManager {
+    return this.#em;
+  }
+
+  /** A fork for one scope of the request: in the transaction once it has begun. */
+  fork(): EntityManager {
+    const fork = this.#em.fork({ keepTransactionContext: true });
+    this.#forks.add(fork);
+    return fork;
+  }
+
+  /** Begins the transaction, once; every later call answers as the first did. */
+  begin(): Promise<void> {
+    this.#begun ??= this.#open();
+    return this.#begun;
+  }
+
+  async #open(): Promise<void> {
+    await this.#em.begin();
+    try {
+      await this.#onBegin(this.#em);
+    } catch (error) {
+      this.#state = 'refused';
+      await this.#em.rollback();
+      throw error;
+    }
+    this.#state = 'open';
+    for (const fork of this.#forks) fork.setTransactionContext(this.#em.getTransactionContext());
+  }
+
+  /** Runs `action` once the transaction has committed (at once if none is open); never if it rolls back. */
+  async afterCommit(action: () => Promise<void>): Promise<void> {
+    if (this.#state === 'open') this.#afterCommit.push(action);
+    else await action();
+  }
+
+  async commit(): Promise<void> {
+    if (this.#state !== 'open') throw new Error('no request transaction to commit');
+    try {
+      await this.#em.commit();
+    } catch (error) {
+      // Its connection must not stay in a transaction: on the embedded database that would hold every other one.
+      await this.#em.rollback().catch(() => undefined);
+      this.#end();
+      throw error;
+    }
+    this.#end();
+    for (const action of this.#afterCommit.splice(0)) await action();
+  }
+
+  /** Ends the transaction without its writes; nothing to do when none is open. */
+  async rollback(): Promise<void> {
+    if (this.#state !== 'open') return;
+    await this.#em.rollback();
+    this.#end();
+    this.#afterCommit.length = 0;
+  }
+
+  #end(): void {
+    this.#state = 'ended';
+    for (const fork of this.#forks) fork.resetTransactionContext();
+  }
+}
