@@ -114,10 +114,13 @@ export class CookieJar {
     };
   }
 
-  /** Posts the page's form as a browser would: its own fields (hidden ones included) plus what the user typed. */
-  async submit(page: Visit, values: Record<string, string>): Promise<Visit> {
+  /**
+   * Posts the page's form as a browser would: its own fields (hidden ones included) plus what the user typed; `headers`
+   * as a proxy in front would add them (X-Forwarded-For).
+   */
+  async submit(page: Visit, values: Record<string, string>, headers: Record<string, string> = {}): Promise<Visit> {
     const form = readForm(page.url, page.body);
-    return this.visit(form.action, { form: { ...form.fields, ...values } });
+    return this.visit(form.action, { form: { ...form.fields, ...values }, headers });
   }
 
   /**
