@@ -644,18 +644,27 @@ export type JwksInput = {
   keys: Array<Scalars['JSONObject']['input']>;
 };
 
-/** Account lockout after consecutive failed sign-ins. */
+/**
+ * Account lockout after consecutive failed sign-ins, counted per account and client address: an address that fails
+ * `maxAttempts` times is locked out of that account (the owner elsewhere still signs in); the whole account is locked
+ * once `accountLockAddresses` addresses are locked out of it at the same time.
+ */
 export type LockoutPolicy = Policy & {
   __typename?: 'LockoutPolicy';
+  /**
+   * Client addresses locked out of one account at the same time that lock the whole account (status `locked`), 2 to
+   * 1000; null for never (addresses are locked out, the account never). Default 5.
+   */
+  accountLockAddresses: Maybe<Scalars['Int']['output']>;
   /** Whether accounts are locked at all. Default true. */
   enabled: Scalars['Boolean']['output'];
   /** Always `lockout`. */
   kind: PolicyKind;
-  /** Minutes the lock lasts, 1 to 10080; null for until an administrator unlocks the user. Default 15. */
+  /** Minutes a lock (of an address, of the account) lasts, 1 to 10080; null for until an administrator unlocks the user. Default 15. */
   lockoutMinutes: Maybe<Scalars['Int']['output']>;
-  /** Consecutive failed sign-ins that lock the account, 3 to 100. Default 10. */
+  /** Consecutive failed sign-ins from one client address that lock that address out of the account, 3 to 100. Default 10. */
   maxAttempts: Scalars['Int']['output'];
-  /** Minutes without a failure after which the count starts again, 1 to 10080. Default 15. */
+  /** Minutes without a failure from an address after which its count starts again, 1 to 10080. Default 15. */
   resetAfterMinutes: Scalars['Int']['output'];
   /** For a tenant: `customized` or `inherited`. Null at application scope. */
   source: Maybe<Source>;
@@ -1412,6 +1421,8 @@ export type Policy = {
 export type PolicyInput = {
   /** session: absolute timeout in minutes, 5 to 525600. */
   absoluteTimeoutMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** lockout: addresses locked out at once that lock the whole account, 2 to 1000, or null for never. */
+  accountLockAddresses?: InputMaybe<Scalars['Int']['input']>;
   /** password: refuse the most common passwords. */
   disallowCommon?: InputMaybe<Scalars['Boolean']['input']>;
   /** lockout: whether accounts are locked at all. */
@@ -1428,7 +1439,7 @@ export type PolicyInput = {
   lockoutMinutes?: InputMaybe<Scalars['Int']['input']>;
   /** password: days until a password must be changed, 1 to 3650, or null for never. */
   maxAge?: InputMaybe<Scalars['Int']['input']>;
-  /** lockout: failed sign-ins that lock the account, 3 to 100. */
+  /** lockout: failed sign-ins from one address that lock it out of the account, 3 to 100. */
   maxAttempts?: InputMaybe<Scalars['Int']['input']>;
   /** password: minimum length, 8 to 128. */
   minLength?: InputMaybe<Scalars['Int']['input']>;
@@ -2394,6 +2405,7 @@ export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<Resolver
 }
 
 export type LockoutPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LockoutPolicy'] = ResolversParentTypes['LockoutPolicy']> = {
+  accountLockAddresses?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
   lockoutMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;

@@ -23,7 +23,7 @@ import {
   type SignInTarget,
 } from './sign-in.ts';
 import { signUp } from './sign-up.ts';
-import type { SignInThrottle } from './throttle.ts';
+import { guessingAddress, type SignInThrottle } from './throttle.ts';
 
 /**
  * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
@@ -311,7 +311,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!(await signsIn(context))) return reply.status(303).header('location', paths(context.interaction.uid).page).send();
       if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`, context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
-      const check = await verifyCredentials(context.target, fields['email'], fields['password']);
+      const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });

@@ -8,7 +8,7 @@ import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
-import { recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import type { PageLook } from './pages.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
@@ -148,34 +148,36 @@ export function hintedEmail(loginHint: unknown): string | undefined {
 export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser } | { ok: false };
 
 /**
- * Whether `email` and `password` prove a user of the target's pool who may sign in. Exactly one Argon2id
- * verification happens whatever the outcome (an unknown e-mail, or a user without a password, is verified against a
- * dummy hash), and every refusal is the same `{ ok: false }`, so neither the answer nor its timing tells whether the
- * e-mail exists, the password was right for a locked or suspended user, or the attempt just locked the account.
- * Failed attempts on a known user count towards the lockout policy of the user's pool; a refusal that counts nothing
- * takes as long as counting would (refuseUncounted).
+ * Whether `email` and `password`, sent from the client address `address`, prove a user of the target's pool who may
+ * sign in from there. Exactly one Argon2id verification happens whatever the outcome (an unknown e-mail, or a user
+ * without a password, is verified against a dummy hash), and every refusal is the same `{ ok: false }`, so neither the
+ * answer nor its timing tells whether the e-mail exists, the password was right for a locked or suspended user or from
+ * a locked-out or waiting address, or the attempt just locked something. Failed attempts on a known user count towards
+ * the lockout policy of the user's pool, per account and address; a refusal that counts nothing takes as long as
+ * counting would (refuseUncounted).
  */
-export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown): Promise<CredentialCheck> {
-  const address = typeof email === 'string' ? email.trim() : '';
+export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string): Promise<CredentialCheck> {
+  const login = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
   // No stored address holds a NUL (PostgreSQL cannot), so one that does is unknown: not looked up (it would fail).
-  if (address === '' || address.length > MAX_EMAIL_LENGTH || address.includes('\0') || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
+  if (login === '' || login.length > MAX_EMAIL_LENGTH || login.includes('\0') || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
     await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT));
     return refuseUncounted(target);
   }
-  const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(address) });
+  const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(login) });
   if (user?.passwordHash == null) {
     await verifyAgainstDummy(secret);
     return refuseUncounted(target);
   }
-  const matches = await verifyPassword(user.passwordHash, secret);
-  // A locked or suspended user is refused whatever the password, and the attempt is not counted.
-  if (!mayActNow(user)) return refuseUncounted(target);
+  // The address's standing is read while the password is verified: the verification runs all the same, for its time.
+  const [matches, standing] = await Promise.all([verifyPassword(user.passwordHash, secret), addressStanding(target, user, address)]);
+  // A locked or suspended user, or an address locked out or made to wait, is refused whatever the password, uncounted.
+  if (!mayActNow(user) || standing !== 'open') return refuseUncounted(target);
   if (!matches) {
-    await recordFailedSignIn(target, user, target.lockout);
+    await recordFailedSignIn(target, user, target.lockout, address);
     return { ok: false };
   }
-  const tenantIds = await recordSuccessfulSignIn(target, user);
+  const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false };
   return { ok: true, user, verified: { ...user, tenantIds } };
 }

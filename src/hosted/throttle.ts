@@ -33,13 +33,19 @@ export interface SignInThrottle {
 const guessesByQuery = (request: FastifyRequest): boolean =>
   request.method === 'GET' && (request.query as Record<string, unknown> | undefined)?.['user_code'] !== undefined;
 
+/**
+ * The client address a guess is counted against, here and by the lockout (src/hosted/lockout.ts): the request's
+ * (TRUST_PROXY decides whether X-Forwarded-For is believed), an IPv6 address as its /64, which one host commonly holds.
+ */
+export const guessingAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
+
 /** Made once per server, after the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
   // createRateLimit counts without marking the request, so the service-wide limit still counts these requests too.
   const count = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.windowMs,
-    keyGenerator: (request) => `sign-in:${normalizeIP(request.ip)}`,
+    keyGenerator: (request) => `sign-in:${guessingAddress(request)}`,
   });
   return {
     hook: (look) => async (request, reply) => {

@@ -40,7 +40,7 @@ describe('policies at application scope', () => {
     expect(all.body.password).toEqual({ ...DEFAULT_PASSWORD, source: null, updatedAt: null });
     expect(all.body.mfa).toEqual({ kind: 'mfa', enforcement: 'optional', factors: ['totp', 'webauthn'], rememberDeviceDays: 30, source: null, updatedAt: null });
     expect(all.body.session).toMatchObject({ kind: 'session', idleTimeoutMinutes: 4320, absoluteTimeoutMinutes: 43200, singleSession: false });
-    expect(all.body.lockout).toMatchObject({ kind: 'lockout', enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15 });
+    expect(all.body.lockout).toMatchObject({ kind: 'lockout', enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 });
     const one = await app.http.get(`${appPath}/policies/lockout`);
     expect(one.body).toEqual(all.body.lockout);
   });
@@ -62,8 +62,10 @@ describe('policies at application scope', () => {
     expect(mfa.body).toMatchObject({ kind: 'mfa', enforcement: 'required', factors: ['webauthn'], rememberDeviceDays: 30 });
     const session = await app.http.put('/policies/session', { idleTimeoutMinutes: 30, absoluteTimeoutMinutes: 720, singleSession: true });
     expect(session.body).toMatchObject({ idleTimeoutMinutes: 30, absoluteTimeoutMinutes: 720, singleSession: true });
-    const lockout = await app.http.put('/policies/lockout', { maxAttempts: 5, lockoutMinutes: null });
-    expect(lockout.body).toMatchObject({ enabled: true, maxAttempts: 5, lockoutMinutes: null, resetAfterMinutes: 15 });
+    const threshold = await app.http.graphql('mutation { putPolicy(kind: lockout, input: { accountLockAddresses: 2 }) { ... on LockoutPolicy { maxAttempts accountLockAddresses } } }');
+    expect(threshold.body.data).toEqual({ putPolicy: { maxAttempts: 10, accountLockAddresses: 2 } });
+    const lockout = await app.http.put('/policies/lockout', { maxAttempts: 5, lockoutMinutes: null, accountLockAddresses: null });
+    expect(lockout.body).toMatchObject({ enabled: true, maxAttempts: 5, lockoutMinutes: null, resetAfterMinutes: 15, accountLockAddresses: null });
   });
 
   it('refuses unknown kinds, fields of another kind and values out of range with 422 naming the field', async () => {
@@ -82,6 +84,10 @@ describe('policies at application scope', () => {
       ['/policies/mfa', { factors: ['sms'] }, 'factors[0]'],
       ['/policies/session', { idleTimeoutMinutes: 600, absoluteTimeoutMinutes: 60 }, 'idleTimeoutMinutes'],
       ['/policies/lockout', { maxAttempts: 1 }, 'maxAttempts'],
+      // One address alone may not lock the account: that is locking a victim out.
+      ['/policies/lockout', { accountLockAddresses: 1 }, 'accountLockAddresses'],
+      ['/policies/lockout', { accountLockAddresses: 1001 }, 'accountLockAddresses'],
+      ['/policies/lockout', { accountLockAddresses: 2.5 }, 'accountLockAddresses'],
     ];
     for (const [path, body, field] of cases) {
       const response = await app.http.put(path, body);

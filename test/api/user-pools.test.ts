@@ -226,7 +226,7 @@ describe('lockout state of a user split into copies', () => {
       [applicationId, id],
     ).then((rows) => rows[0]);
 
-  it('is copied whole: a temporary lock ends for each copy when it ends for the original, a permanent one stays', async () => {
+  it('is copied whole, per address too: a temporary lock ends for each copy when it ends for the original, a permanent one stays', async () => {
     const { client, path, one, two, switchTo } = await freshApplication();
     const applicationId = path.split('/')[2] as string;
     const userIn = async (email: string) => {
@@ -244,6 +244,15 @@ describe('lockout state of a user split into copies', () => {
       where application_id = ? and id = ?`, [applicationId, dave]);
     await sql(`update app_user set failed_sign_ins = 3, last_failed_sign_in_at = now() - interval '1 minute'
       where application_id = ? and id = ?`, [applicationId, erin]);
+    // Erin's failures per address: one address locked out of her account, another still counting.
+    await sql(`insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
+      values (?, ?, '203.0.113.1', 3, now(), now(), now() + interval '5 minutes'), (?, ?, '203.0.113.2', 2, now(), null, null)`,
+      [applicationId, erin, applicationId, erin]);
+    const failures = (id: string) =>
+      sql('select address, failures, last_failed_at, locked_at, locked_until from sign_in_failure where application_id = ? and user_id = ? order by address', [
+        applicationId,
+        id,
+      ]);
 
     expect((await switchTo('isolated')).status).toBe(200);
     const copies = (await client.get(`${path}/tenants/${two}/users`)).body.data as UserBody[];
@@ -260,6 +269,9 @@ describe('lockout state of a user split into copies', () => {
     expect(mayActNow(carolCopy)).toBe(false);
     expect(mayActNow(carolCopy, afterCarolsLock)).toBe(true);
     expect(mayActNow(await signInState(await copyOf(dave)), afterCarolsLock)).toBe(false);
-    expect(await copyOf(erin)).toBeDefined();
+    const erinCopy = await copyOf(erin);
+    expect(await failures(erinCopy)).toEqual(await failures(erin));
+    expect(await failures(erinCopy)).toHaveLength(2);
+    expect(await failures(await copyOf(carol))).toEqual([]);
   });
 });

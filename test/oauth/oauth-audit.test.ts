@@ -23,7 +23,8 @@ let tenantId: string;
 let userId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
+  // The loopback proxy is trusted: a lockout test's failures come from addresses of its choosing (X-Forwarded-For).
+  app = await startTestApp({ trustProxy: ['loopback'] }, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
   spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
   spaConfig = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT_URI] });
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const user = await app.http.post('/users', { email: 'ora@example.com', password: PASSWORD, tenantId });
   expect(user.status).toBe(201);
   userId = user.body.id as string;
-  const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
+  const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 });
   expect(policy.status, JSON.stringify(policy.body)).toBe(200);
 });
 afterAll(async () => app?.close());
@@ -60,13 +61,13 @@ const recordsOf = (grantId: string) =>
   );
 
 /** The hosted sign-in form of a new authorization request of the web client, posted with `values`, traced as `requestId`. */
-async function signInWith(values: Record<string, string>, requestId: string = crypto.randomUUID()) {
+async function signInWith(values: Record<string, string>, requestId: string = crypto.randomUUID(), from?: string) {
   const jar = new CookieJar();
   const { url } = await authorizationRequest(webConfig, { redirectUri: REDIRECT_URI, resource: '' });
   const start = await jar.visit(url.href);
   const page = await jar.visit(start.location!);
   const form = readForm(page.url, page.body);
-  return jar.visit(form.action, { form: { ...form.fields, ...values }, headers: traced(requestId) });
+  return jar.visit(form.action, { form: { ...form.fields, ...values }, headers: { ...traced(requestId), ...(from === undefined ? {} : { 'x-forwarded-for': from }) } });
 }
 
 const traced = (requestId: string) => ({ 'x-request-id': requestId });
@@ -235,11 +236,16 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
   /** When the run-out locks ended. */
   const ranOutAt = new Date(Date.now() - 1000);
 
-  /** A user locked by three failures (the policy's maximum), the lock then run out (at ranOutAt) unless `runOut` is false. */
+  /**
+   * A user locked by three failures (the policy's maximum) from each of two addresses (the policy's account threshold),
+   * the lock then run out (at ranOutAt) unless `runOut` is false.
+   */
   async function lockedUser(email: string, runOut = true) {
     const created = await app.http.post('/users', { email, password: PASSWORD });
     expect(created.status).toBe(201);
-    for (let i = 0; i < 3; i += 1) expect((await signInWith({ email, password: WRONG })).status).toBe(400);
+    for (const from of ['203.0.113.1', '203.0.113.2']) {
+      for (let i = 0; i < 3; i += 1) expect((await signInWith({ email, password: WRONG }, crypto.randomUUID(), from)).status).toBe(400);
+    }
     if (runOut) await sql('update app_user set locked_until = ? where id = ?', [ranOutAt, created.body.id]);
     return created.body.id as string;
   }
@@ -258,19 +264,19 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     expect((await signInWith({ email: 'gus@example.com', password: PASSWORD }, requestId)).status).toBe(303);
     expect(await userRow(id)).toEqual({ status: 'active', failed_sign_ins: 0 });
     const records = await trail(id);
-    expect(records.map((record) => record.action)).toEqual(['user.create', 'user.lock', 'user.unlock']);
-    expect(records[2]).toEqual({
+    expect(records.map((record) => record.action)).toEqual(['user.create', 'user.address.lock', 'user.address.lock', 'user.lock', 'user.unlock']);
+    expect(records[4]).toEqual({
       action: 'user.unlock',
       actor_type: 'system',
       actor_id: 'lockout',
       request_id: requestId,
       tenant_id: null,
-      before: { status: 'locked', failedSignIns: 3, lockedUntil: ranOutAt.toISOString() },
+      before: { status: 'locked', failedSignIns: 6, lockedUntil: ranOutAt.toISOString() },
       after: { status: 'active', failedSignIns: 0, lockedUntil: null, reason: 'lock_expired' },
     });
     // Signed in again: nothing more to lift.
     expect((await signInWith({ email: 'gus@example.com', password: PASSWORD })).status).toBe(303);
-    expect(await trail(id)).toHaveLength(3);
+    expect(await trail(id)).toHaveLength(5);
   });
 
   it('by a failed attempt: user.unlock, then the attempt counts as the first of a new run', async () => {
@@ -279,7 +285,9 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     expect(await userRow(id)).toEqual({ status: 'active', failed_sign_ins: 1 });
     expect((await trail(id)).map((record) => [record.action, record.after.reason])).toEqual([
       ['user.create', undefined],
-      ['user.lock', 'failed_sign_ins'],
+      ['user.address.lock', 'failed_sign_ins'],
+      ['user.address.lock', 'failed_sign_ins'],
+      ['user.lock', 'locked_addresses'],
       ['user.unlock', 'lock_expired'],
     ]);
   });
@@ -295,7 +303,7 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     const id = await lockedUser('jon@example.com', false);
     expect((await signInWith({ email: 'jon@example.com', password: PASSWORD })).status).toBe(400);
     expect((await signInWith({ email: 'jon@example.com', password: WRONG })).status).toBe(400);
-    expect(await userRow(id)).toEqual({ status: 'locked', failed_sign_ins: 3 });
-    expect((await trail(id)).map((record) => record.action)).toEqual(['user.create', 'user.lock']);
+    expect(await userRow(id)).toEqual({ status: 'locked', failed_sign_ins: 6 });
+    expect((await trail(id)).map((record) => record.action)).toEqual(['user.create', 'user.address.lock', 'user.address.lock', 'user.lock']);
   });
 });

@@ -45,12 +45,14 @@ export interface SessionPolicy {
 
 export interface LockoutPolicy {
   enabled: boolean;
-  /** Consecutive failed sign-ins that lock the account. */
+  /** Consecutive failed sign-ins from one client address that lock that address out of the account. */
   maxAttempts: number;
-  /** How long the lock lasts; null: until an administrator unlocks the user. */
+  /** How long a lock lasts (an address's, the account's); null: until an administrator unlocks the user. */
   lockoutMinutes: number | null;
   /** The failure count starts again after this long without a failure. */
   resetAfterMinutes: number;
+  /** Addresses locked out of one account at once that lock the whole account; null: the account is never locked so. */
+  accountLockAddresses: number | null;
 }
 
 export interface PolicyValues {
@@ -63,7 +65,7 @@ export interface PolicyValues {
 /**
  * Built-in defaults, close to what Auth0 and Zitadel ship: 8 characters with mixed case and a digit, no forced
  * rotation; MFA offered (TOTP, WebAuthn), not required; 3-day idle and 30-day absolute session lifetimes; a
- * 15-minute lock after 10 consecutive failures.
+ * 15-minute lock of an address after 10 consecutive failures from it, of the account once 5 addresses are locked out.
  */
 export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValues>({
   password: {
@@ -78,7 +80,7 @@ export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValue
   },
   mfa: { enforcement: 'optional', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 },
   session: { idleTimeoutMinutes: 3 * 24 * 60, absoluteTimeoutMinutes: 30 * 24 * 60, singleSession: false },
-  lockout: { enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15 },
+  lockout: { enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 },
 });
 
 type FieldSpec =
@@ -117,6 +119,8 @@ export const POLICY_FIELDS: { readonly [K in PolicyKind]: { readonly [F in keyof
     maxAttempts: { type: 'int', min: 3, max: 100 },
     lockoutMinutes: { type: 'int', min: 1, max: 7 * 24 * 60, nullable: true },
     resetAfterMinutes: { type: 'int', min: 1, max: 7 * 24 * 60 },
+    // At least 2: one address alone locking the account is what lets anyone lock a victim out.
+    accountLockAddresses: { type: 'int', min: 2, max: 1000, nullable: true },
   },
 };
 

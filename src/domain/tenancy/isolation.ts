@@ -57,10 +57,11 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
  * keeps their record (and id) in the tenant they joined first and gets a copy in each other tenant, so that nobody
  * loses access to any tenant; their keys for those tenants move to the copies. Users in no tenant stay in the
  * application's pool, reachable at application scope. Each copy and each moved key is audited as `actor`'s doing.
- * Three statements whatever the number of users (raw SQL: each names the application).
+ * Four statements whatever the number of users (raw SQL: each names the application).
  */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   await copyIntoOtherTenants(em, actor);
+  await copySignInFailures(em, actor.applicationId);
   await moveKeysToCopies(em, actor);
   await em.execute(
     `update app_user set pool_id = tenant_ids[1], tenant_ids = array[tenant_ids[1]], updated_at = now()
@@ -94,6 +95,23 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
           on original.application_id = copy.application_id and original.pool_id = ? and original.email_normalized = copy.email_normalized)`,
     params: [actor.applicationId, SHARED_POOL, SHARED_POOL],
   });
+}
+
+/**
+ * Each copy gets the original's failed sign-ins per address (src/hosted/lockout.ts), so that an address locked out of
+ * the original is locked out of every copy, and counts on where it was. The copy is the user with the original's
+ * e-mail in another tenant's pool, as for the keys (moveKeysToCopies).
+ */
+async function copySignInFailures(em: EntityManager, applicationId: string): Promise<void> {
+  await em.execute(
+    `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
+     select f.application_id, copy.id, f.address, f.failures, f.last_failed_at, f.locked_at, f.locked_until
+       from sign_in_failure as f
+       join app_user as original on original.application_id = f.application_id and original.id = f.user_id and original.pool_id = ?
+       join app_user as copy on copy.application_id = f.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized
+      where f.application_id = ?`,
+    [SHARED_POOL, SHARED_POOL, applicationId],
+  );
 }
 
 /**

@@ -17,6 +17,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { usersChanged } from './changed.ts';
 import { normalizeEmail } from './email-key.ts';
+import { forgetSignInFailures } from './sign-in-failures.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {
@@ -248,8 +249,9 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
 
 /**
  * Lifts a lock the lockout policy put on a user (src/hosted/lockout.ts), a timed one early or one without an end
- * (`lockoutMinutes` null): the user is active again, their failure count starts over. A user who is not locked is
- * answered as they are, with nothing written; a suspended one stays suspended. The lock is the account's, in every
+ * (`lockoutMinutes` null), and on the addresses it locked out of the account: the user is active again, every
+ * address's failure count starts over. A user with nothing to lift is answered as they are, with nothing written; a
+ * suspended one stays suspended. The lock is the account's, in every
  * tenant of a shared-pool user: a tenant scope lifts it only as it may change their identity (assertIdentityOfScope).
  */
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
@@ -260,13 +262,15 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
     const { em } = tx;
     // Held until the commit: a failed sign-in counted meanwhile is not lost under the reset.
     const user = await lockUser(tx, userId);
-    if (user.status !== 'locked' && user.failedSignIns === 0) return { user, changed: false };
+    // Every address's failures too: an address locked out of the account is let in again.
+    const addresses = await forgetSignInFailures(em, tx.applicationId, user.id);
+    if (user.status !== 'locked' && user.failedSignIns === 0 && addresses.addresses === 0) return { user, changed: false };
     assertIdentityOfScope(tx, user);
-    const before = { ...userSnapshot(user), failedSignIns: user.failedSignIns, lockedUntil: user.lockedUntil };
+    const before = { ...userSnapshot(user), failedSignIns: user.failedSignIns, lockedUntil: user.lockedUntil, lockedAddresses: addresses.locked };
     if (user.status === 'locked') user.status = 'active';
     user.lockedUntil = null;
     user.failedSignIns = 0;
-    const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null };
+    const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null, lockedAddresses: 0 };
     recordAudit(em, tx, { action: 'user.unlock', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after });
     return { user, changed: true };
   });

@@ -1,0 +1,22 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The lockout's failed sign-ins per account and client address (`sign_in_failure`, written by src/hosted/lockout.ts):
+ * what the hosted sign-in and the users API (an unlock) both need to know of them.
+ */
+
+/** Whether the `sign_in_failure` row `alias` locks its address out of the account now. */
+export const addressLockedSql = (alias: string): string =>
+  `(${alias}.locked_at is not null and (${alias}.locked_until is null or ${alias}.locked_until > now()))`;
+
+/**
+ * Forgets every address's failures on the user's account (an administrator's unlock). Returns how many addresses
+ * were locked out of it. The caller holds the user's row: the user's row before the addresses', as the sign-in takes them.
+ */
+export async function forgetSignInFailures(em: EntityManager, applicationId: string, userId: string): Promise<{ addresses: number; locked: number }> {
+  const rows = await em.execute<{ locked: boolean }[]>(
+    `delete from sign_in_failure as f where f.application_id = ? and f.user_id = ? returning ${addressLockedSql('f')} as locked`,
+    [applicationId, userId],
+  );
+  return { addresses: rows.length, locked: rows.filter((row) => row.locked).length };
+}
