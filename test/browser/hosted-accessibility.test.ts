@@ -74,8 +74,8 @@ async function lookOf(label: Look['label'], application: BootstrapResult, tenant
 }
 
 /**
- * An application's people: `lee` (locked by the lockout test), `multi` (member of two tenants: the chooser), `ola`
- * (the device and logout flows), all of `tenantId` when given.
+ * An application's people: `lee` (whom the lockout test locks this browser's address out of), `multi` (member of two
+ * tenants: the chooser), `ola` (the device and logout flows), all of `tenantId` when given.
  */
 async function seedUsers(application: BootstrapResult, tenants: readonly string[], tenantId: string | undefined) {
   const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
@@ -364,7 +364,7 @@ describe.each(['default', 'branded'] as const)('the hosted pages in the %s look'
   const look = () => looks.find((candidate) => candidate.label === label)!;
   const signUpLink = (named: boolean) => (named ? [] : [`a:${DEFAULT_COPY['login.signupLink']}`]);
 
-  it('sign-in: the form, a refused password, a locked user', async () => {
+  it('sign-in: the form, a refused password, an address locked out', async () => {
     const { name, tenant } = look();
     await withPage(async (page) => {
       await page.goto(await authorizeUrl(look(), tenant));
@@ -378,7 +378,7 @@ describe.each(['default', 'branded'] as const)('the hosted pages in the %s look'
       await fillByKeyboard(page, [['#email', 'lee@example.com'], ['#password', WRONG]], 'button:Sign in');
       const refused = { title: title('Sign in', name, true), controls, error: { text: copy('login.error'), invalid: ['email', 'password'] } };
       await expectAccessible(page, look(), 'sign-in, refused password', refused);
-      // The focus is on the e-mail, kept; Tab to the password, retype, Enter from inside the field: twice more locks.
+      // The focus is on the e-mail, kept; Tab to the password, retype, Enter from inside the field: twice more locks the address out.
       for (let attempt = 0; attempt < 2; attempt += 1) {
         await page.keyboard.press('Tab');
         await retypeAndEnter(page, WRONG);
@@ -386,7 +386,7 @@ describe.each(['default', 'branded'] as const)('the hosted pages in the %s look'
       await page.keyboard.press('Tab');
       await retypeAndEnter(page, PASSWORD);
       expect(new URL(page.url()).pathname).toMatch(/^\/interaction\/[^/]+\/login$/);
-      await expectAccessible(page, look(), 'sign-in, locked user', refused);
+      await expectAccessible(page, look(), 'sign-in, address locked out', refused);
     });
   });
 
