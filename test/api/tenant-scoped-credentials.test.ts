@@ -63,6 +63,11 @@ describe('a shared-pool user who belongs to several tenants', () => {
     const own = await app.http.post('/users', { email: 'own-lock@example.com', tenantId: tenantA });
     const connection = app.gatehouse.services.orm.em.getConnection();
     await connection.execute(`update app_user set status = 'locked', failed_sign_ins = 5 where id in (?, ?)`, [shared.body.id, own.body.id]);
+    await connection.execute(
+      `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at) values (?, ?, '203.0.113.1', 5, now(), now())`,
+      [app.root.applicationId, shared.body.id],
+    );
+    const addresses = async () => (await connection.execute('select address from sign_in_failure where user_id = ?', [shared.body.id])).length;
     const keyA = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:*'] });
     const keyB = await issueTestKey(app, { tenantId: tenantB, permissions: ['users:*'] });
     expect((await keyA.post(`/users/${shared.body.id}/unlock`)).body).toMatchObject({ code: 'forbidden' });
@@ -70,7 +75,9 @@ describe('a shared-pool user who belongs to several tenants', () => {
     expect((await keyB.post(`/users/${own.body.id}/unlock`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
     expect((await app.http.get(`/users/${shared.body.id}`)).body.status).toBe('locked');
     expect((await app.http.get(`/users/${own.body.id}`)).body.status).toBe('locked');
+    expect(await addresses()).toBe(1);
     expect((await keyA.post(`/users/${own.body.id}/unlock`)).body.status).toBe('active');
     expect((await app.http.post(`/users/${shared.body.id}/unlock`)).body.status).toBe('active');
+    expect(await addresses()).toBe(0);
   });
 });

@@ -212,10 +212,28 @@ describe('lockout', () => {
     expect(Date.parse(audit[0]!.after.lockedUntil) - Date.now()).toBeGreaterThan(4 * 60_000);
   });
 
+  it('two addresses locked out at once both count: the account locks, whichever commits first', async () => {
+    const userId = await createUser('cat@example.com');
+    await failFrom([ATTACKER, SECOND_ATTACKER], 'cat@example.com', 2);
+    const answers = await Promise.all([ATTACKER, SECOND_ATTACKER].map((from) => attemptFrom(from, 'cat@example.com', WRONG)));
+    expect(answers.map(({ answer }) => answer.status)).toEqual([400, 400]);
+    expect((await failuresOf(userId)).map((failure) => [failure.failures, failure.locked])).toEqual([
+      [3, true],
+      [3, true],
+    ]);
+    expect(await status(userId)).toBe('locked');
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.lock'`, [userId])).toHaveLength(1);
+  });
+
   it('an address lock that has run out counts for nothing: the address starts a new run, and the account is not locked by it', async () => {
     const userId = await createUser('ari@example.com');
     await failFrom([ATTACKER], 'ari@example.com');
-    await sql(`update sign_in_failure set locked_until = now() - interval '1 second' where user_id = ?`, [userId]);
+    // Five minutes pass: the lock (and any wait) runs out.
+    await sql(
+      `update sign_in_failure set last_failed_at = last_failed_at - interval '5 minutes', locked_at = locked_at - interval '5 minutes',
+              locked_until = locked_until - interval '5 minutes' where user_id = ?`,
+      [userId],
+    );
     await failFrom([SECOND_ATTACKER], 'ari@example.com');
     expect(await status(userId)).toBe('active');
     expect((await attemptFrom(ATTACKER, 'ari@example.com', WRONG)).answer.status).toBe(400);

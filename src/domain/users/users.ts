@@ -251,8 +251,8 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
  * Lifts a lock the lockout policy put on a user (src/hosted/lockout.ts), a timed one early or one without an end
  * (`lockoutMinutes` null), and on the addresses it locked out of the account: the user is active again, every
  * address's failure count starts over. A user with nothing to lift is answered as they are, with nothing written; a
- * suspended one stays suspended. The lock is the account's, in every
- * tenant of a shared-pool user: a tenant scope lifts it only as it may change their identity (assertIdentityOfScope).
+ * suspended one stays suspended. The lock is the account's, in every tenant of a shared-pool user: a tenant scope
+ * lifts it only as it may change their identity (assertIdentityOfScope; refused, the transaction undoes the deletion).
  */
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
   // Under the switches' lock, as every change of a user: a split into isolated pools copies the lockout state, so an
