@@ -21,7 +21,8 @@ let appPath: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({ readCacheMs: CACHE_MS }, { reachablePublicUrl: true });
+  // The loopback proxy is trusted: the lockout test's failures come from addresses of its choosing (X-Forwarded-For).
+  app = await startTestApp({ readCacheMs: CACHE_MS, trustProxy: ['loopback'] }, { reachablePublicUrl: true });
   appPath = `/applications/${app.root.applicationId}`;
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
@@ -172,14 +173,17 @@ describe('the read cache and the hosted sign-in pages', () => {
   });
 
   it('shows a user locked by failed sign-ins, and unlocked, at once', async () => {
-    const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15 });
+    const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 });
     expect(policy.status, JSON.stringify(policy.body)).toBe(200);
     const id = await createUser({ email: 'guessed@example.com', password: PASSWORD });
     const status = async () => (await app.http.get(`/users/${id}`)).body.status as string;
     expect(await status()).toBe('active');
-    for (let i = 0; i < 3; i += 1) {
-      const { flow, page } = await signInPage();
-      expect((await flow.jar.submit(page, { email: 'guessed@example.com', password: 'Wrong-Horse-9' })).status).toBe(400);
+    // Three failures from each of two addresses: both locked out, which locks the account.
+    for (const from of ['203.0.113.1', '203.0.113.2']) {
+      for (let i = 0; i < 3; i += 1) {
+        const { flow, page } = await signInPage();
+        expect((await flow.jar.submit(page, { email: 'guessed@example.com', password: 'Wrong-Horse-9' }, { 'x-forwarded-for': from })).status).toBe(400);
+      }
     }
     expect(await status()).toBe('locked');
     expect((await listed()).find((user) => user.id === id)?.status).toBe('locked');
