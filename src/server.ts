@@ -13,6 +13,7 @@ import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, invalid, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
+import { readinessCheck } from './db/readiness.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { parseClientDocument } from './graphql/operation-limits.ts';
 import { buildSchema } from './graphql/schema.ts';
@@ -289,28 +290,24 @@ export async function createServer(services: Services, options: { redis?: Redis;
     return createRequestContext(services, request.id, authentication.principal);
   };
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  // Answers within READY_PROBE_MS whatever the database does (one that stops answering on open connections would
-  // otherwise hold the probe until the query timeout, src/db/orm.ts). One database probe at a time: while one waits,
-  // the next requests wait on it rather than each holding a pooled connection.
-  let probe: Promise<unknown> | undefined;
-  app.get('/readyz', async (request, reply) => {
-    probe ??= services.orm.em
-      .getConnection()
-      .execute('select 1')
-      .finally(() => (probe = undefined));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`the database did not answer within ${READY_PROBE_MS} ms`)), READY_PROBE_MS);
-    });
+  // The probes are the orchestrator's, asked every few seconds from its own address: outside the rate limit (behind a
+  // proxy every client shares one budget, which probes would spend, and a 429 would take the instance out of service)
+  // and outside the request log (a line per probe would drown it).
+  const probe = { config: { rateLimit: false }, logLevel: 'silent' } as const;
+  app.get('/healthz', probe, async () => ({ status: 'ok' }));
+  // Answers within READY_PROBE_MS whatever the database does; the log says when the answer changes, not each time.
+  const databaseAnswers = readinessCheck(services.orm, config.databaseUrl);
+  let ready = true;
+  app.get('/readyz', probe, async (_request, reply) => {
     try {
-      await Promise.race([probe, late]);
+      await databaseAnswers(READY_PROBE_MS);
+      if (!ready) app.log.info('database reachable again: ready');
+      ready = true;
       return { status: 'ready' };
     } catch (error) {
-      request.log.warn({ err: error }, 'database unreachable');
+      if (ready) app.log.warn({ err: error }, 'database unreachable: not ready');
+      ready = false;
       return reply.status(503).send({ status: 'unavailable' });
-    } finally {
-      clearTimeout(timer);
     }
   });
 

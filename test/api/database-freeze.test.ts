@@ -64,4 +64,18 @@ describe.skipIf(usingEmbeddedDatabase())('PostgreSQL stops answering, its connec
     }
     expect(status).toBe(200);
   });
+
+  it('/readyz answers 200 again as soon as new connections work, whatever the connections the stall caught still wait for', async () => {
+    expect(await readyz(10_000)).toBe(200);
+    link.freeze();
+    expect(await readyz(10_000)).toBe(503);
+    // Connections opened during the stall, caught by it too.
+    expect(await Promise.all([readyz(10_000), readyz(10_000)])).toEqual([503, 503]);
+    link.heal();
+    // Each attempt takes a probe's 2 s bound at most: 5 of them end far before a caught query's own timeout (65 s).
+    const statuses: (number | 'no answer')[] = [];
+    for (let attempt = 0; attempt < 5 && statuses.at(-1) !== 200; attempt += 1) statuses.push(await readyz(10_000));
+    expect(statuses.at(-1)).toBe(200);
+    link.thaw();
+  });
 });

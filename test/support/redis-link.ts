@@ -6,7 +6,8 @@ const DEFAULT_PORTS: Record<string, number> = { 'redis:': 6379, 'postgres:': 543
 /**
  * A TCP proxy to a real server (Redis, PostgreSQL) that a test can break as networks do: `cut` closes every connection
  * and refuses new ones (the server stopped), `freeze` stops forwarding while keeping every connection, new ones
- * included, open (a partition, a frozen server: nothing fails, nothing answers). `open` and `thaw` undo them.
+ * included, open (a partition, a frozen server: nothing fails, nothing answers). `open` and `thaw` undo them; `heal`
+ * undoes a freeze for new connections only.
  */
 export class TcpLink {
   private server: Server | undefined;
@@ -49,6 +50,14 @@ export class TcpLink {
   freeze(): void {
     this.frozen = true;
     for (const pair of this.pairs) this.stop(pair);
+  }
+
+  /**
+   * New connections work again, while those the freeze caught stay frozen (their packets lost, as after a failover or a
+   * NAT that forgot them) until `thaw`.
+   */
+  heal(): void {
+    this.frozen = false;
   }
 
   thaw(): void {

@@ -1,0 +1,67 @@
+import { Socket } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+
+/** Whether the database answers, within `ms`: resolves, or rejects saying why. */
+export type ReadinessCheck = (ms: number) => Promise<void>;
+
+/** Rejects after `ms`, calling `onLate` first; `work` settles it sooner. */
+async function within<T>(ms: number, work: Promise<T>, onLate: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onLate();
+      reject(new Error(`the database did not answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A database server (DATABASE_URL) is asked on a connection of the check's own, opened for it and closed after it (destroyed
+ * when late): a pooled connection may be one a stall left stuck (its query unanswered, still in the pool), and a
+ * check on it would say 503 until that query's timeout while fresh connections, and the API, work again. Opening one
+ * also checks what every new pooled connection needs.
+ */
+function serverCheck(url: string): ReadinessCheck {
+  return async (ms) => {
+    const socket = new Socket();
+    const client = new pg.Client({ connectionString: url, stream: () => socket });
+    // The check's errors are its rejection; a socket error after it (destroyed while connecting) is no one's.
+    client.on('error', () => undefined);
+    try {
+      const asked = async () => {
+        await client.connect();
+        await client.query('select 1');
+        await client.end();
+      };
+      await within(ms, asked(), () => socket.destroy());
+    } finally {
+      socket.destroy();
+    }
+  };
+}
+
+/**
+ * The embedded database is in-process and cannot stall, and its socket takes no connection beyond the pool's
+ * (STACK.md, rule 1): it is asked through the pool.
+ */
+function embeddedCheck(orm: MikroORM): ReadinessCheck {
+  return async (ms) => {
+    await within(ms, orm.em.getConnection().execute('select 1'), () => undefined);
+  };
+}
+
+/**
+ * The check /readyz runs. One at a time: requests that come while one runs share its outcome, so that a flood of
+ * probes opens one connection at a time.
+ */
+export function readinessCheck(orm: MikroORM, databaseUrl: string | undefined): ReadinessCheck {
+  const check = databaseUrl === undefined ? embeddedCheck(orm) : serverCheck(databaseUrl);
+  let running: Promise<void> | undefined;
+  return (ms) => (running ??= check(ms).finally(() => (running = undefined)));
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * /healthz and /readyz are the orchestrator's, asked every few seconds from one address (a proxy's, for everyone): they
+ * neither spend nor meet the rate limit of that address, and leave no line in the request log; the API beside them does.
+ */
+describe('the probes', () => {
+  let app: TestApp;
+  const written: string[] = [];
+  const loggedUrls = () => written.map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url).filter((url) => url !== undefined);
+
+  beforeAll(async () => {
+    app = await startTestApp({ rateLimit: { max: 3, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` } }, { logStream: { write: (line) => written.push(line) } });
+  });
+  afterAll(async () => app?.close());
+
+  it('answer past the address rate limit, unlogged, uncounted; the API from that address is limited and logged', async () => {
+    const probes = [];
+    for (let i = 0; i < 5; i += 1) probes.push(await fetch(`${app.baseUrl}/healthz`), await fetch(`${app.baseUrl}/readyz`));
+    expect(probes.map((response) => response.status)).toEqual(Array(10).fill(200));
+    for (const response of probes) expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+
+    // The address's budget of 3 is whole: two refusals for lack of credentials, then the limit.
+    const api = [];
+    for (let i = 0; i < 4; i += 1) api.push((await app.as({}).get('/users')).status);
+    expect(api).toEqual([401, 401, 401, 429]);
+    expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
+
+    expect(loggedUrls()).toContain('/api/v1/users');
+    expect(loggedUrls().filter((url) => url === '/healthz' || url === '/readyz')).toEqual([]);
+  });
+});
