@@ -4,13 +4,14 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/orm.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
 import { loggerOptions } from './log.ts';
+import { exitCannotStart } from './start-failure.ts';
 
 /**
  * The cluster primary's once-only work, in a short-lived process of its own (src/cluster.ts) so that the primary never
  * loads the ORM: migrations, the first signing key, and the bootstrap of an empty database, before any worker starts.
  */
 const config = loadConfig();
-const database = await openDatabase(config);
+const database = await openDatabase(config).catch((error: unknown) => exitCannotStart(config, error));
 try {
   await new SigningKeyStore(database.orm.em, config.publicUrl).ensureActiveKey();
   await bootstrapOnFirstStart(database.orm, config, pino(loggerOptions(config.logLevel)));

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { EmbeddedDatabaseInUse } from './db/embedded.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
 import { announceListening } from './log.ts';
+import { exitCannotStart } from './start-failure.ts';
 
 /** Within this long of the first signal, another is the same one relayed (by npm, a primary, the process group). */
 const RELAYED_SIGNAL_MS = 1_000;
@@ -12,15 +13,16 @@ const RELAYED_SIGNAL_MS = 1_000;
  * One serving process: the whole service (WORKERS=1), or a cluster worker, whose primary bootstrapped the database
  * before forking it and announces the service once every worker listens (src/cluster.ts). On SIGINT or SIGTERM it
  * finishes its in-flight requests and exits 0; if they take longer than SHUTDOWN_TIMEOUT_MS, or (one process) a second
- * signal comes a moment later, it exits 1 without waiting for them. It exits 1 too when it cannot listen.
+ * signal comes a moment later, it exits 1 without waiting for them. It exits 1 too when it cannot start (the database
+ * unreachable: src/start-failure.ts) or listen.
  */
 export async function serve(config: Config): Promise<void> {
   let gatehouse: Gatehouse;
   try {
     gatehouse = await startGatehouse(config);
   } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseInUse)) exitCannotStart(config, error);
     // Another process holds the embedded database: a refusal for the operator, one line, nothing opened.
-    if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
     process.stderr.write(`gatehouse: ${error.message}\n`);
     process.exit(1);
   }

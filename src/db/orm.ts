@@ -43,7 +43,8 @@ export const MIGRATIONS = [
  * gives up on one after `queryMs`, a little later, so that a live server's own cancellation (a clean error, the
  * connection still usable) comes first and the client's only ends a wait on a server that does not answer. A minute
  * is far above any request's statement, and leaves room for set-based bulk work (deleting a tenant with its users).
- * Migrations run on a connection of their own without these bounds (openDatabase). The embedded database is
+ * Migrations run on a connection of their own bounded in connecting only (openDatabase): a server that does not
+ * answer at start is an exit, not a wait. The embedded database is
  * in-process and has none: its pool of 4 may queue requests for long under load, and nothing there can freeze.
  */
 export const DATABASE_TIMEOUTS = { connectMs: 5_000, statementMs: 60_000, queryMs: 65_000 } as const;
@@ -59,7 +60,11 @@ export interface DatabaseOptions {
   onQuery?: (sql: string) => void;
 }
 
-export function ormOptions(url: string, poolMax: number, options: DatabaseOptions & { bounded?: boolean } = {}): Options {
+/** Which DATABASE_TIMEOUTS a pool takes: none (the embedded database), connecting only (migrations), or all. */
+type Bounds = 'none' | 'connect' | 'all';
+
+export function ormOptions(url: string, poolMax: number, options: DatabaseOptions & { bounds?: Bounds } = {}): Options {
+  const bounds = options.bounds ?? 'none';
   const onQuery = options.onQuery;
   return {
     clientUrl: url,
@@ -68,15 +73,14 @@ export function ormOptions(url: string, poolMax: number, options: DatabaseOption
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, snapshotOnMigrate: false, silent: true },
     pool: { min: 0, max: poolMax },
     // node-postgres' own names: statement_timeout is sent in the startup message (no SET), query_timeout is the client's.
-    ...(options.bounded === true
-      ? {
+    ...(bounds === 'none'
+      ? {}
+      : {
           driverOptions: {
             connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs,
-            statement_timeout: DATABASE_TIMEOUTS.statementMs,
-            query_timeout: DATABASE_TIMEOUTS.queryMs,
+            ...(bounds === 'all' ? { statement_timeout: DATABASE_TIMEOUTS.statementMs, query_timeout: DATABASE_TIMEOUTS.queryMs } : {}),
           },
-        }
-      : {}),
+        }),
     allowGlobalContext: false,
     forceUtcTimezone: true,
     ...(onQuery === undefined
@@ -105,10 +109,10 @@ const MIGRATION_LOCK = 'gatehouse:migrations';
  * instances starting together on an empty database would both create the tables (one failing on a duplicate type).
  * The migrations run in one transaction that first takes an advisory lock (released with it): the next instance then
  * finds them done. The migrator reads and creates its own table outside that transaction, while the lock is held, on
- * a second connection. No timeouts here (DATABASE_TIMEOUTS): a migration may rewrite a large table.
+ * a second connection. No statement timeouts here (DATABASE_TIMEOUTS): a migration may rewrite a large table.
  */
 async function migrateAlone(url: string): Promise<void> {
-  const orm = await MikroORM.init(ormOptions(url, 2));
+  const orm = await MikroORM.init(ormOptions(url, 2, { bounds: 'connect' }));
   try {
     const connection = orm.em.getConnection();
     await connection.transactional(async (trx) => {
@@ -134,7 +138,7 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
   // The embedded database is this process's alone (or reached through its owner's socket, by the CLI).
   const server = embedded === undefined && config.databaseUrl !== undefined;
   if (server) await migrateAlone(url);
-  const orm = await MikroORM.init(ormOptions(url, poolMax, { ...options, bounded: server }));
+  const orm = await MikroORM.init(ormOptions(url, poolMax, { ...options, bounds: server ? 'all' : 'none' }));
   try {
     if (!server) await orm.migrator.up();
   } catch (error) {

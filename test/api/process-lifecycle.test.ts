@@ -9,7 +9,7 @@ import { freePort, root, spawnService, takenPort, type SpawnedService } from '..
 /**
  * One serving process (`node src/main.ts`) under the signals and failures an operator meets: a request that never
  * finishes does not hold a shutdown past SHUTDOWN_TIMEOUT_MS, a second signal exits at once, and a port it cannot
- * listen on is one log line and exit 1, with the database closed.
+ * listen on, or a database it cannot reach, is one log line and exit 1, with the database closed.
  */
 let database: TestDatabase;
 beforeEach(async () => {
@@ -79,6 +79,31 @@ describe('a signalled process', () => {
     service.child.kill('SIGINT');
     expect(await service.exited).toBe(1);
     expect(logLines(service).map((line) => line.msg)).toContain('second signal: exiting without waiting for in-flight requests');
+  });
+});
+
+describe('a database that cannot be reached at start', () => {
+  /** DATABASE_URL at a port nothing listens on: the service says why in one JSON line and exits 1, no stack on stderr. */
+  async function unreachable(env: Record<string, string>) {
+    const service = spawnService({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/gatehouse`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+    expect(await service.exited).toBe(1);
+    expect(service.stderr()).toBe('');
+    const lines = service.stdout().trim().split('\n');
+    for (const line of lines) expect(line).toMatch(/^\{.*\}$/);
+    return lines.map((line) => JSON.parse(line) as { level: number; msg: string; reason?: string });
+  }
+
+  it('is one log line with the reason, and exit 1', async () => {
+    const lines = await unreachable({ REDIS_URL: '' });
+    expect(lines).toEqual([expect.objectContaining({ level: 60, reason: expect.stringContaining('ECONNREFUSED'), msg: expect.stringMatching(/^cannot start: /) })]);
+  });
+
+  it('with WORKERS, is the same line from the preparing process, the primary saying no worker started, and exit 1', async () => {
+    const lines = await unreachable({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 60, reason: expect.stringContaining('ECONNREFUSED'), msg: expect.stringMatching(/^cannot start: /) }),
+      expect.objectContaining({ level: 50, msg: 'preparing the database failed: no worker started' }),
+    ]);
   });
 });
 
