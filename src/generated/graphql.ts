@@ -1263,7 +1263,7 @@ export type OAuthClient = {
   postLogoutRedirectUris: Array<Scalars['String']['output']>;
   /** While a rotation's grace period runs: when the previous secret stops working. Null otherwise. */
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
-  /** The redirect URIs the client may use, matched exactly as stored (no wildcards, no normalization). */
+  /** The redirect URIs the client may use, stored with the scheme and an http(s) host in their normal form (lower case, an internationalized host in its ASCII form, `xn--…`) and the rest as written, and matched exactly as stored (no wildcards): a request names one as shown here. */
   redirectUris: Array<Scalars['String']['output']>;
   /** The tenant the client belongs to; null for a client of the whole application. */
   tenantId: Maybe<Scalars['UUID']['output']>;
@@ -1336,7 +1336,7 @@ export type OAuthClientWithSecret = {
   postLogoutRedirectUris: Array<Scalars['String']['output']>;
   /** While a rotation's grace period runs: when the previous secret stops working. Null otherwise. */
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
-  /** The redirect URIs the client may use, matched exactly as stored (no wildcards, no normalization). */
+  /** The redirect URIs the client may use, stored with the scheme and an http(s) host in their normal form (lower case, an internationalized host in its ASCII form, `xn--…`) and the rest as written, and matched exactly as stored (no wildcards): a request names one as shown here. */
   redirectUris: Array<Scalars['String']['output']>;
   /** The tenant the client belongs to; null for a client of the whole application. */
   tenantId: Maybe<Scalars['UUID']['output']>;

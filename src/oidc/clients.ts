@@ -4,6 +4,7 @@ import { errors, type ClientMetadata } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import type { OAuthClient, OAuthClientType } from '../db/entities/oauth-client.entity.ts';
 import { usableKeys } from '../domain/m2m-credentials/jwks.ts';
+import { redirectUriProblem } from '../domain/oauth-clients/redirect-uris.ts';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -33,14 +34,20 @@ const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: C
 /**
  * An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear), or
  * undefined for a row that cannot authenticate (a secret method without a secret, private_key_jwt without a key that
- * passes today's checks: usableKeys).
+ * passes today's checks: usableKeys) or redirect (no redirect URI that passes today's checks).
  */
 export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Date): ClientMetadata | undefined {
   const usesSecret = client.authMethod === 'client_secret_basic' || client.authMethod === 'client_secret_post';
   if (usesSecret && client.secretEncrypted == null) return undefined;
   const jwks = client.authMethod === 'private_key_jwt' && client.jwks != null ? usableKeys(client.jwks) : undefined;
   if (client.authMethod === 'private_key_jwt' && (jwks === undefined || jwks.keys.length === 0)) return undefined;
-  const redirects = client.type === 'web' || client.type === 'spa' || client.type === 'native';
+  const redirectType = client.type === 'web' || client.type === 'spa' || client.type === 'native' ? client.type : undefined;
+  const redirects = redirectType !== undefined;
+  // A URI stored before today's rules refused it (a zero-width or bidi character, an encoded CR or LF) is not offered
+  // to the OP, so no code goes to it; the API still shows it until the client's URIs are written again.
+  const usable = (uris: readonly string[]) => (redirectType === undefined ? [] : uris.filter((uri) => redirectUriProblem(redirectType, uri) === null));
+  const redirectTo = usable(client.redirectUris);
+  if (redirects && redirectTo.length === 0) return undefined;
   const previous =
     usesSecret && client.previousSecretEncrypted != null && client.previousSecretExpiresAt != null && client.previousSecretExpiresAt > now
       ? { value: secrets.decrypt(client.previousSecretEncrypted), expiresAt: Math.floor(client.previousSecretExpiresAt.getTime() / 1000) }
@@ -58,8 +65,8 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     token_endpoint_auth_method: client.authMethod,
     id_token_signed_response_alg: client.idTokenSigningAlg,
     ...GRANTS[client.type],
-    redirect_uris: redirects ? client.redirectUris : [],
-    ...(redirects ? { post_logout_redirect_uris: client.postLogoutRedirectUris } : {}),
+    redirect_uris: redirectTo,
+    ...(redirects ? { post_logout_redirect_uris: usable(client.postLogoutRedirectUris) } : {}),
     ...(client.type === 'native' ? { application_type: 'native' as const } : {}),
     ...(usesSecret ? { client_secret: secrets.decrypt(client.secretEncrypted!) } : {}),
     ...(jwks === undefined ? {} : { jwks }),

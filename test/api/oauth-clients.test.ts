@@ -116,10 +116,13 @@ describe('OAuth clients', () => {
     }
   });
 
-  it('stores redirect URIs exactly and refuses what the OAuth security BCP and RFC 8252 forbid', async () => {
-    const exact = ['https://App.Example.com:8443/cb?x=1', 'https://app.example.com/cb/'];
-    const created = await createClient({ ...WEB, redirectUris: [...exact, exact[0]] });
-    expect(created.redirectUris).toEqual(exact);
+  it('stores redirect URIs in one normal form and refuses what the OAuth security BCP and RFC 8252 forbid', async () => {
+    const written = ['https://App.Example.com:8443/cb?x=1', 'https://app.example.com/cb/', 'https://Bücher.example/cb', 'https://app.example.com:8443/cb?x=1'];
+    const created = await createClient({ ...WEB, redirectUris: written, postLogoutRedirectUris: ['HTTPS://Bücher.example/out'] });
+    // The host a browser goes to (lower case, IDNA's ASCII form): what is shown is what the OP matches.
+    expect(created.redirectUris).toEqual(['https://app.example.com:8443/cb?x=1', 'https://app.example.com/cb/', 'https://xn--bcher-kva.example/cb']);
+    expect(created.postLogoutRedirectUris).toEqual(['https://xn--bcher-kva.example/out']);
+    const clientsBefore = await sql<{ count: string }>('select count(*) from oauth_client');
 
     const refused: [string, string][] = [
       ['web', 'http://app.example.com/cb'],
@@ -141,15 +144,28 @@ describe('OAuth clients', () => {
       ['native', 'myapp:/cb'],
       ['native', 'javascript:alert(1)'],
       ['native', 'com.example.app:/cb#x'],
+      ['web', 'https://app\u200b.example.com/cb'],
+      ['web', 'https://app.example.com/\u202ebc'],
+      ['web', 'https://app.example.com/cb\u200f'],
+      ['web', 'https://app.example.com/cb%0D%0ALocation:%20https://evil.example'],
+      ['web', 'https://app.example.com/cb?x=%0a'],
+      ['web', 'https://app.example.com/café'],
+      ['native', 'com.example.app:/cb\u2066'],
     ];
     for (const [type, uri] of refused) {
       const response = await app.http.post('/oauth-clients', { name: 'bad', type, redirectUris: ['https://ok.example.com/cb', uri] });
       expect(response.status, `${type} ${uri}`).toBe(422);
       expect(response.body).toMatchObject({ code: 'validation_error', field: 'redirectUris[1]' });
     }
-    const postLogout = await app.http.post('/oauth-clients', { ...WEB, postLogoutRedirectUris: ['http://evil.example.com/'] });
-    expect(postLogout.status).toBe(422);
-    expect(postLogout.body.field).toBe('postLogoutRedirectUris[0]');
+    for (const uri of ['http://evil.example.com/', 'https://app.example.com\u200b/out', 'https://app.example.com/out%0d']) {
+      const postLogout = await app.http.post('/oauth-clients', { ...WEB, postLogoutRedirectUris: [uri] });
+      expect(postLogout.status, uri).toBe(422);
+      expect(postLogout.body.field).toBe('postLogoutRedirectUris[0]');
+      const patched = await app.http.patch(`/oauth-clients/${created.clientId}`, { postLogoutRedirectUris: [uri] });
+      expect(patched.status, uri).toBe(422);
+    }
+    expect(await sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
+    expect((await app.http.get(`/oauth-clients/${created.clientId}`)).body.postLogoutRedirectUris).toEqual(['https://xn--bcher-kva.example/out']);
     for (const type of ['web', 'spa', 'native']) {
       for (const body of [{ name: 'none', type }, { name: 'empty', type, redirectUris: [] }]) {
         const missing = await app.http.post('/oauth-clients', body);

@@ -20,6 +20,18 @@ const authorizeUrl = (redirectUri: string) =>
   codeAuthorizationUrl(issuer, clientId, redirectUri, { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', state: 'xyz' });
 
 describe("the OP's error page", () => {
+  it('meets a redirect URI stored before the rules refused it (a zero-width space in the host): no code goes there', async () => {
+    const hidden = 'https://app\u200b.example/callback';
+    const { clientId: stored } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI, 'https://other.example/cb'] });
+    await app.gatehouse.services.orm.em.getConnection().execute('update oauth_client set redirect_uris = array[?, ?] where id = ?', [REDIRECT_URI, hidden, stored]);
+    const ask = (redirectUri: string) => fetch(codeAuthorizationUrl(issuer, stored, redirectUri, { state: 'xyz' }), { redirect: 'manual', headers: { accept: 'text/html' } });
+    const refused = await ask(hidden);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
+    // The URI beside it still works.
+    expect((await ask(REDIRECT_URI)).status).toBe(303);
+  });
+
   it.each([
     ['trailing slash', `${REDIRECT_URI}/`],
     ['case', 'https://APP.example/Callback'],

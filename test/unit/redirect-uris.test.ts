@@ -13,6 +13,8 @@ const ACCEPTED: Record<'web' | 'spa' | 'native', string[]> = {
     'https://10.1.2.3/cb',
     'https://[2001:db8::1]:8443/cb',
     'https://bücher.example/cb',
+    'HTTPS://App.Example.com/cb',
+    'https://app.example.com/cb?next=%2Fhome%20page',
   ],
   spa: ['https://spa.example.com/', 'http://localhost/cb'],
   native: [
@@ -52,6 +54,23 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     // Hosts a CSP source cannot name: the form-action of the hosted pages could not let the sign-in through to them.
     'https://my_app.example/cb',
     'https://app.example./cb',
+    // Characters that are not what they look like: IDNA drops the invisible ones, bidi marks reorder what is shown.
+    'https://app\u200b.example.com/cb',
+    'https://app.example.com\u200d/cb',
+    'https://app.ex\u00adample.com/cb',
+    'https://\u202eelpmaxe.moc/cb',
+    'https://app.example.com/cb\u200e',
+    'https://app.example.com/\u2066cb\u2069',
+    'https://app.example.com/cb\ufeff',
+    'https://app.example.com/cb\u2028',
+    // A header split wherever the URI is written into one, in either case.
+    'https://app.example.com/cb%0d%0aSet-Cookie:a=b',
+    'https://app.example.com/cb?x=%0A',
+    'https://app.example.com/cb%0D',
+    'https://app.example.com/cb%00',
+    // Non-ASCII outside the host: percent-encoded on the way, so not the URI stored.
+    'https://app.example.com/café',
+    'https://app.example.com/cb?q=ü',
   ],
   spa: ['data:text/html,<script>1</script>', 'http://10.0.0.1/cb', 'ftp://app.example.com/', 'http://LOCALHOST.:3000/cb', 'http://0x7f000001/cb'],
   native: [
@@ -66,6 +85,9 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     'http://0x7f000001/cb',
     'http://2130706433/cb',
     'http://127.0.0.01/cb',
+    'com.example.app:/cb\u200b',
+    'com.example.app:/cb%0a',
+    'com.example.app:/café',
   ],
 };
 
@@ -77,11 +99,15 @@ describe('redirect URIs', () => {
     it.each(uris)(`${type} refuses %s`, (uri) => expect(redirectUriProblem(type, uri)).toEqual(expect.any(String)));
   }
 
-  it('keeps the exact strings, drops duplicates, and names the refused index', () => {
-    expect(redirectUris('redirectUris', 'web', ['https://b.example.com/', 'https://a.example.com', 'https://b.example.com/'], true)).toEqual([
+  it('keeps the strings as written but for the scheme and host, in their normal form; drops duplicates; names the refused index', () => {
+    expect(redirectUris('redirectUris', 'web', ['https://b.example.com/', 'https://a.example.com', 'HTTPS://B.Example.COM/'], true)).toEqual([
       'https://b.example.com/',
       'https://a.example.com',
     ]);
+    expect(
+      redirectUris('redirectUris', 'web', ['https://Bücher.Example:8443/Cb?A=%2F', 'http://LocalHost:3000/cb', 'https://[2001:DB8:0:0::1]/cb'], true),
+    ).toEqual(['https://xn--bcher-kva.example:8443/Cb?A=%2F', 'http://localhost:3000/cb', 'https://[2001:db8::1]/cb']);
+    expect(redirectUris('redirectUris', 'native', ['Com.Example.App:/Cb', 'http://127.0.0.1:8080/cb'], true)).toEqual(['com.example.app:/Cb', 'http://127.0.0.1:8080/cb']);
     const refusal = (() => {
       try {
         redirectUris('postLogoutRedirectUris', 'spa', ['https://ok.example.com/', 'http://bad.example.com/'], false);

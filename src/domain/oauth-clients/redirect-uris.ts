@@ -18,13 +18,37 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const REVERSE_DNS_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+$/;
 
 /**
- * Why a redirect URI is unacceptable for a client type, or null when it is acceptable. The URI is stored and later
- * compared exactly as given (no normalization), so what is checked here is the string the OP will match.
+ * Characters that are not what they look like: whitespace and controls (URL parsing drops or encodes them), format
+ * characters (Cf: zero-width spaces and joiners, bidi marks and overrides that make a URI read otherwise than it goes)
+ * and the other default-ignorables (fillers, variation selectors), which IDNA drops from a host: `app\u200b.example`
+ * would be stored as written and the code delivered to app.example.
+ */
+const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+/** A control character, percent-encoded (`%0d%0a` splits a header wherever the URI is written into one). */
+const ENCODED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
+const NON_ASCII = /[^\x20-\x7e]/;
+
+/**
+ * An absolute URI as its text writes it: the scheme, and the host of its authority (before any port; the text
+ * `[start, end)`), when it has one.
+ */
+function written(uri: string): { scheme: string; host?: { text: string; start: number; end: number } } | undefined {
+  const match = /^([a-z][a-z0-9+.-]*):(\/\/(\[[^\]]*\]|[^/:?#]*))?/i.exec(uri);
+  if (match === null) return undefined;
+  const [, scheme = '', authority, host] = match;
+  if (authority === undefined || host === undefined) return { scheme };
+  const start = scheme.length + 3;
+  return { scheme, host: { text: host, start, end: start + host.length } };
+}
+
+/**
+ * Why a redirect URI is unacceptable for a client type, or null when it is acceptable. The OP matches the string as
+ * stored, which is the URI in its normal form (normalRedirectUri): what is checked here is what a browser is sent to.
  */
 export function redirectUriProblem(type: SignInClientType, uri: string): string | null {
   if (uri.length === 0 || uri.length > MAX_URI_LENGTH) return `must be 1 to ${MAX_URI_LENGTH} characters`;
-  // Whitespace or control characters would be silently dropped or encoded by URL parsing: not an exact string.
-  if (/[\s\p{Cc}]/u.test(uri)) return 'must not contain whitespace or control characters';
+  if (INVISIBLE.test(uri)) return 'must not contain whitespace, control, format or bidirectional characters';
+  if (ENCODED_CONTROL.test(uri)) return 'must not contain a percent-encoded control character (such as %0D or %0A)';
   if (uri.includes('#')) return 'must not contain a fragment (RFC 6749, 3.1.2)';
   if (uri.includes('*')) return 'must not contain wildcards: redirect URIs are matched exactly';
   let url: URL;
@@ -36,6 +60,12 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (url.username !== '' || url.password !== '') return 'must not contain user information';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const host = url.hostname.toLowerCase();
+  // Only the host of an http(s) URI has an ASCII form (IDNA, which URL parsing applied); anything else non-ASCII
+  // would be percent-encoded on the way, so the URI stored would not be the one used.
+  const { host: writtenHost } = written(uri) ?? {};
+  const special = scheme === 'https' || scheme === 'http';
+  const outsideHost = special && writtenHost !== undefined ? uri.slice(0, writtenHost.start) + uri.slice(writtenHost.end) : uri;
+  if (NON_ASCII.test(outsideHost)) return 'must be ASCII but for an internationalized host name: percent-encode the rest (RFC 3986)';
   if (scheme === 'https') {
     if (!isPlainUrlHost(host)) return 'must name its host by a domain name or IP address';
     // RFC 8252 7.2: a claimed https URI names a host the app's publisher controls; a loopback host is not one, and the
@@ -45,9 +75,9 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   }
   if (scheme === 'http') {
     const allowed = type === 'native' ? LOOPBACK_IPS : DEVELOPMENT_HOSTS;
-    // URL parsing normalizes hosts (http://127.1 and http://0x7f000001 read as 127.0.0.1): the stored string is what
-    // the OP matches, so the host must be written as allowed.
-    if (allowed.has(host) && writtenHost(uri) === host) return null;
+    // URL parsing normalizes hosts (http://127.1 and http://0x7f000001 read as 127.0.0.1): the loopback host must be
+    // written as allowed, so that what the client names is what a browser goes to.
+    if (allowed.has(host) && writtenHost?.text.toLowerCase() === host) return null;
     return type === 'native'
       ? 'must use https, a private-use scheme (com.example.app:/callback) or the loopback http://127.0.0.1:{port} (RFC 8252)'
       : 'must use https (http only for localhost or 127.0.0.1, while developing)';
@@ -60,14 +90,22 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   return 'must use https (http only for localhost or 127.0.0.1, while developing)';
 }
 
-/** The host of an absolute URI as its text writes it (lower-cased), before any URL normalization. */
-function writtenHost(uri: string): string | undefined {
-  return /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*)/i.exec(uri)?.[1]?.toLowerCase();
+/**
+ * An acceptable redirect URI in the one form it is stored, shown and matched in: its scheme in lower case and, for
+ * http(s), its host as URL parsing reads it (lower case, an internationalized name in its ASCII form, `xn--…`), which
+ * is the host a browser goes to; the rest as written, since the OP compares strings.
+ */
+export function normalRedirectUri(uri: string): string {
+  const { scheme = '', host } = written(uri) ?? {};
+  const lower = scheme.toLowerCase();
+  const rest = uri.slice(scheme.length);
+  if (host === undefined || (lower !== 'https' && lower !== 'http')) return lower + rest;
+  return `${lower}://${new URL(uri).hostname}${uri.slice(host.end)}`;
 }
 
 /**
- * A client's list of redirect (or post-logout redirect) URIs: each acceptable for the client type, duplicates
- * dropped, order kept. Device clients redirect nowhere (RFC 8628), so theirs must be empty. `required` lists (the
+ * A client's list of redirect (or post-logout redirect) URIs: each acceptable for the client type, in its normal
+ * form, duplicates dropped, order kept. Device clients redirect nowhere (RFC 8628), so theirs must be empty. `required` lists (the
  * redirect URIs of a client that signs users in through a redirect) must hold at least one.
  */
 export function redirectUris(field: string, type: SignInClientType, uris: readonly string[], required: boolean): string[] {
@@ -81,5 +119,5 @@ export function redirectUris(field: string, type: SignInClientType, uris: readon
     const problem = redirectUriProblem(type, uri);
     if (problem !== null) throw invalid(`${field}[${index}]`, `${JSON.stringify(uri)} ${problem}`);
   });
-  return [...new Set(uris)];
+  return [...new Set(uris.map(normalRedirectUri))];
 }
