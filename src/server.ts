@@ -14,6 +14,7 @@ import { GatehouseError, INTERNAL_ERROR, invalid, STATUS_BY_CODE, toErrorBody, t
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { readinessCheck } from './db/readiness.ts';
+import { inlineHashes, secureHtmlAnswers } from './html-security.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { parseClientDocument } from './graphql/operation-limits.ts';
 import { buildSchema } from './graphql/schema.ts';
@@ -188,6 +189,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // the request (the GraphQL error serializer, the OP's events) logs them with the request id. A callback hook: the
   // handler is called from within `done`, after the body has been read.
   app.addHook('preHandler', (request, _reply, done) => withRequestLog(request.log, done));
+  secureHtmlAnswers(app);
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {
@@ -312,12 +314,11 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
 
   // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
-  let graphiql: Promise<string> | undefined;
-  const renderPlayground = async () => {
-    const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-    return renderGraphiQL({ endpoint: '/graphql', title: 'Gatehouse GraphQL' });
-  };
-  app.get('/graphql', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await (graphiql ??= renderPlayground())));
+  let graphiql: Promise<Playground> | undefined;
+  app.get('/graphql', async (_request, reply) => {
+    const { html, policy } = await (graphiql ??= renderPlayground());
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
+  });
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
@@ -331,6 +332,36 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
   await app.register(hostedRoutes(services, throttle));
   return { app, apollo };
+}
+
+interface Playground {
+  readonly html: string;
+  readonly policy: string;
+}
+
+/**
+ * The GraphiQL page, self-contained (its scripts, styles and icons inline), and the Content-Security-Policy it works
+ * under: its own inline scripts by hash and nothing else, images and fonts from data: URLs, requests to this origin
+ * only, never framed.
+ */
+async function renderPlayground(): Promise<Playground> {
+  const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
+  const html = renderGraphiQL({ endpoint: '/graphql', title: 'Gatehouse GraphQL' });
+  const policy = [
+    "default-src 'none'",
+    `script-src ${inlineHashes(html, 'script').join(' ')}`,
+    // Its editor (Monaco) runs its language services in workers it makes from blobs, and inserts style sheets as it
+    // goes: styles run nothing, so any inline one may apply.
+    'worker-src blob:',
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    'font-src data:',
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return { html, policy };
 }
 
 interface GraphQLResponseBody {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BrandingValue } from '../domain/branding/branding.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
+import { HTML_SECURITY_HEADERS } from '../html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 
 /**
@@ -518,13 +519,8 @@ export function cspSource(uri: unknown): string | undefined {
   return CSP_SOURCE.test(source) ? source : undefined;
 }
 
-/** What every hosted answer carries: never framed, cached or sniffed, nor leaking its URL as a Referer. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'x-frame-options': 'DENY',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-};
+/** What every hosted answer carries, HTML or not: the headers of every HTML answer, and never cached. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = { ...HTML_SECURITY_HEADERS, 'cache-control': 'no-store' };
 
 /**
  * The headers of a rendered page: its nonce-allowed style and its images only, and `formAction` as the places its

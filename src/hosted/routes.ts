@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { GatehouseError } from '../errors.ts';
+import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { gatehouseData } from '../oidc/clients.ts';
 import { finishInteraction, interactionResult, refuseInteraction, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
@@ -104,7 +105,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.addHook('onSend', async (_request, reply, payload) => {
       reply.headers(SECURITY_HEADERS);
       if (!reply.hasHeader('content-security-policy')) {
-        reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+        reply.header('content-security-policy', DEFAULT_HTML_POLICY);
       }
       return payload;
     });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -302,6 +303,22 @@ describe('conventions on every response', () => {
     expect(tags.length).toBeGreaterThan(0);
     const external = tags.filter((tag) => /\b(src|href)\s*=\s*["']?\s*(https?:)?\/\//i.test(tag));
     expect(external).toEqual([]);
+  });
+
+  it('serves the GraphiQL page as every HTML answer: never framed or sniffed, no Referer, its own scripts only', async () => {
+    const page = await app.as({}).request<string>('GET', '/graphql');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const policy = Object.fromEntries((page.headers.get('content-security-policy') ?? '').split(/;\s*/).map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
+    expect(policy).toMatchObject({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'connect-src': ["'self'"] });
+    // Each inline script by its hash, and nothing else: no 'unsafe-inline', no origin.
+    const scripts = [...page.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, content = '']) => `'sha256-${createHash('sha256').update(content).digest('base64')}'`);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(policy['script-src']).toEqual([...new Set(scripts)]);
+    // A JSON answer beside it carries no page policy.
+    const api = await app.http.graphql('{ version }');
+    expect(api.headers.get('content-security-policy')).toBeNull();
   });
 });
 
