@@ -336,7 +336,7 @@ describe('tenant auth providers', () => {
     expect(patched.body).toMatchObject({ source: 'customized', config: { allowSignup: true } });
   });
 
-  it('a tenant-scoped key works on its own tenant, may not change the application’s providers, nor reach another tenant', async () => {
+  it('a tenant-scoped key works on its own tenant; the application’s providers and another tenant’s are 404 to it (403 on another tenant’s path)', async () => {
     const acmeKey = await issueTestKey(app, { tenantId: acme });
     const list = await acmeKey.get('/auth-providers');
     expect(list.body.data.every((p: { tenantId: string }) => p.tenantId === acme)).toBe(true);
@@ -344,11 +344,23 @@ describe('tenant auth providers', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ tenantId: acme, source: 'customized' });
 
+    // An application provider the tenant does not inherit is an absent one to it, for every verb: no id is confirmed.
+    const googleBefore = (await app.http.get(`/auth-providers/${google.id}`)).body;
+    for (const answer of [
+      await acmeKey.get(`/auth-providers/${google.id}`),
+      await acmeKey.patch(`/auth-providers/${google.id}`, { enabled: false }),
+      await acmeKey.delete(`/auth-providers/${google.id}`),
+    ]) {
+      expect(answer.status).toBe(404);
+      expect(answer.body).toMatchObject({ code: 'not_found', field: 'providerId' });
+    }
+    expect((await app.http.get(`/auth-providers/${google.id}`)).body).toEqual(googleBefore);
+    // One it inherits it may read, not change: the application's, not found among its own.
     const globexKey = await issueTestKey(app, { tenantId: globex });
     expect((await globexKey.get(`/auth-providers/${google.id}`)).body.source).toBe('inherited');
     const appOwned = await globexKey.patch(`/auth-providers/${google.id}`, { enabled: true });
-    expect(appOwned.status).toBe(403);
-    expect((await globexKey.delete(`/auth-providers/${google.id}`)).status).toBe(403);
+    expect(appOwned.status).toBe(404);
+    expect((await globexKey.delete(`/auth-providers/${google.id}`)).status).toBe(404);
     expect((await globexKey.get(`/auth-providers/${created.body.id}`)).status).toBe(404);
     expect((await globexKey.patch(`/auth-providers/${created.body.id}`, { enabled: false })).status).toBe(404);
     expect((await globexKey.get(tenantPath(acme))).status).toBe(403);

@@ -23,6 +23,8 @@ let anonymous: HttpClient;
 const routes = expandRoutes();
 const schema = buildSchema();
 const ruleOfRoute = (route: ExpandedRoute) => operationRule(schema, route.operation.document, route.operation.definition);
+/** An id no record has. */
+const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 
 /** Routes that act on the credentials' own application by design, so another application's key may call them. */
 const CREDENTIAL_SCOPED = new Set(['ListApplications', 'CreateApplication']);
@@ -189,5 +191,50 @@ describe('tenant-scoped credentials on an application-level operation: 403', () 
     expect(rest.body.code).toBe('forbidden');
     const gql = await sendGraphQL(route, client);
     expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+});
+
+/** Path parameters that name one record, which may be the application's own rather than a tenant's. */
+const RECORD_PARAMS = ['userId', 'keyId', 'providerId', 'clientId', 'credentialId', 'domainId'] as const;
+
+describe('a key of a tenant: an application-level record answers as an absent one, 404 on the tenant’s paths', () => {
+  const appLevel: Record<string, string> = {};
+  let tenantKey: HttpClient;
+  beforeAll(async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const created = async (path: string, body: unknown, id = 'id') => {
+      const response = await app.http.post(`${appPath}${path}`, body);
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return (response.body.key ?? response.body)[id] as string;
+    };
+    appLevel['userId'] = await created('/users', { email: 'app-level@example.com' });
+    appLevel['keyId'] = await created('/api-keys', { name: 'App-level key', permissions: ['users:read'] });
+    appLevel['clientId'] = await created('/oauth-clients', { name: 'App-level web', type: 'web', redirectUris: ['https://app-level.example.com/cb'] }, 'clientId');
+    appLevel['credentialId'] = await created('/m2m-credentials', { name: 'App-level m2m', permissions: ['users:read'], authMethod: 'client_secret_basic' });
+    // The victim's auth provider and domain are the application's own.
+    appLevel['providerId'] = victim.params['providerId']!;
+    appLevel['domainId'] = victim.params['domainId']!;
+    tenantKey = app.as({ apiKey: await keyFor(victim.params['tenantId']!, ['*']) });
+  });
+
+  const withRecord = routes.filter((route) => RECORD_PARAMS.some((name) => route.url.includes(`:${name}`)));
+  it.each(named(withRecord))('%s', async (_, route) => {
+    const param = RECORD_PARAMS.find((name) => route.url.includes(`:${name}`))!;
+    const path = (id: string) => `/api/v1${pathFor(route).replace(victim.params[param]!, id)}`;
+    const body = bodyFor(route);
+    const absent = await tenantKey.request(route.method, path(SAMPLE_ID), { body });
+    const applications = await tenantKey.request(route.method, path(appLevel[param]!), { body });
+    const gql = await tenantKey.graphql(route.operation.query, { ...variablesFor(route), [param]: appLevel[param] });
+    const gqlAbsent = await tenantKey.graphql(route.operation.query, { ...variablesFor(route), [param]: SAMPLE_ID });
+    // The one exception: a record the tenant inherits (the application's auth providers, while it has none of its own)
+    // is its to read, shown as inherited; it is not its to change.
+    if (route.method === 'GET' && applications.status === 200) {
+      expect(applications.body.source).toBe('inherited');
+      expect(gql.body.errors).toBeUndefined();
+      return;
+    }
+    expect({ status: applications.status, code: applications.body?.code }).toEqual({ status: absent.status, code: absent.body?.code });
+    if (route.form === 'credentials' || route.url.includes(':tenantId')) expect(applications.status).toBe(404);
+    expect(gql.body.errors?.[0]?.extensions).toEqual(gqlAbsent.body.errors?.[0]?.extensions);
   });
 });

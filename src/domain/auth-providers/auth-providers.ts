@@ -189,16 +189,14 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
 }
 
 /**
- * The provider a write acts on: one of the scope's own level. A tenant scope reaching for an application provider
- * (which it may read, while inheriting) is 403: it belongs to the application. Held FOR UPDATE until `em`'s
+ * The provider a write acts on: one of the scope's own level, else 404, as for an absent id. A tenant scope reaching
+ * for an application provider (which it may read while inheriting) is not told that the id exists: answered
+ * otherwise, it would learn the application's provider ids that it does not inherit. Held FOR UPDATE until `em`'s
  * transaction commits, as committed (refresh): a write decides on what a concurrent one left (a second deletion: 404).
  */
 async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
   const provider = await em.findOne(AuthProvider, { id: providerId }, HOLD_FOR_UPDATE);
-  if (provider === null || (scope.tenantId === null && provider.tenantId !== null)) throw notFound('Auth provider', 'providerId');
-  if (scope.tenantId !== null && provider.tenantId === null) {
-    throw new GatehouseError('forbidden', 'This provider belongs to the application; a tenant scope may change only its own providers');
-  }
+  if (provider === null || provider.tenantId !== scope.tenantId) throw notFound('Auth provider', 'providerId');
   return provider;
 }
 
