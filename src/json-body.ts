@@ -8,6 +8,9 @@ const refused = (message: string) => new GatehouseError('validation_error', mess
 /** JSON is UTF-8 (RFC 8259 8.1): bytes that are not (latin-1 text, an overlong form, a surrogate's bytes) are refused. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A JSON escape of a UTF-16 surrogate, the start of a lone one unless its pair follows. */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+
 /**
  * A request body's JSON, for REST and GraphQL alike; an empty body (whitespace, a byte order mark) is no body. Refused
  * with 422 on `body`: bytes that are not UTF-8 (a lenient decoding stored U+FFFD in their place), text that is not
@@ -29,17 +32,28 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   } catch {
     throw refused('The request body is not valid JSON');
   }
-  // Iterative: the walk itself must not recurse as deep as the body does.
-  const pending: [unknown, number][] = [[body, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, depth] = next;
+  // Raw lone surrogates are not UTF-8, so the decoder refused them: one can only come from a `\uD800`-`\uDFFF` escape.
+  const mayHoldLoneSurrogates = ESCAPED_SURROGATE.test(text);
+  // Iterative, on two stacks (values, depths), visiting only what may be refused: the walk must not recurse as deep as
+  // the body does, and must cost little per member of a body holding hundreds of thousands.
+  const values: unknown[] = [body];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (typeof value === 'string') {
       if (!value.isWellFormed()) throw refused('The request body holds a string that is not well-formed Unicode');
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= JSON_BODY_MAX_DEPTH) throw refused(`The request body nests deeper than ${JSON_BODY_MAX_DEPTH} levels`);
-    for (const [name, member] of Object.entries(value)) pending.push([name, depth], [member, depth + 1]);
+    const members: unknown[] = Array.isArray(value) ? value : mayHoldLoneSurrogates ? [...Object.keys(value), ...Object.values(value as Record<string, unknown>)] : Object.values(value as Record<string, unknown>);
+    for (const member of members) {
+      if ((typeof member === 'string' && mayHoldLoneSurrogates) || (typeof member === 'object' && member !== null)) {
+        values.push(member);
+        depths.push(depth + 1);
+      }
+    }
   }
   return body;
 }

@@ -1,9 +1,33 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import { authorizationPlugin } from './authorize-operation.ts';
+import { authorize, operationRules } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
+import { variablesRefusal } from './variable-coercion.ts';
+
+/**
+ * What is checked once Apollo has chosen the operation, before graphql-js coerces its variables: the permission table
+ * first (a caller who may not run it is refused before its input is read in depth), then the variables, by the REST
+ * adapter's bounded check (variable-coercion.ts), so both transports refuse alike and graphql-js's coercion, which then
+ * runs, meets only values that fit. One hook, in this order: Apollo runs the same hook of several plugins at once.
+ */
+function operationGatePlugin(): ApolloServerPlugin<RequestContext> {
+  const rules = operationRules();
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
+          // Apollo refuses a request whose operation it could not choose before this hook.
+          if (operation === undefined) return;
+          authorize(contextValue.principal, rules(schema, document, operation));
+          const refused = variablesRefusal(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+          if (refused !== undefined) throw refused;
+        },
+      };
+    },
+  };
+}
 
 export async function createApollo(
   schema: GraphQLSchema,
@@ -22,7 +46,7 @@ export async function createApollo(
     persistedQueries: false,
     // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).
     // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
-    plugins: [ApolloServerPluginCacheControlDisabled(), authorizationPlugin()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin()],
   });
   await apollo.start();
   return apollo;

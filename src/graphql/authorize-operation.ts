@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin } from '@apollo/server';
 import {
   isObjectType,
   Kind,
@@ -13,7 +12,6 @@ import {
 import { OPERATION_PERMISSIONS, ruleOf, type OperationRule } from '../auth/operation-permissions.ts';
 import type { Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 
 /**
@@ -81,27 +79,15 @@ export function authorize(principal: Principal, rule: OperationRule): void {
   }
 }
 
-/**
- * Enforces the permission table at /graphql once Apollo has parsed, validated and chosen the operation, and before it
- * coerces the variables: a caller without the permission is refused before its input is read in depth.
- */
-export function authorizationPlugin(): ApolloServerPlugin<RequestContext> {
-  // Apollo hands out the same parsed document for the same query text: its rule is worked out once.
+/** operationRule, worked out once per parsed operation: Apollo hands out the same document for the same query text. */
+export function operationRules(): (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) => OperationRule {
   const rules = new WeakMap<OperationDefinitionNode, OperationRule>();
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, document, operation, contextValue }) {
-          // Apollo refuses a request whose operation it could not choose before this hook.
-          if (operation === undefined) return;
-          let rule = rules.get(operation);
-          if (rule === undefined) {
-            rule = operationRule(schema, document, operation);
-            rules.set(operation, rule);
-          }
-          authorize(contextValue.principal, rule);
-        },
-      };
-    },
+  return (schema, document, operation) => {
+    let rule = rules.get(operation);
+    if (rule === undefined) {
+      rule = operationRule(schema, document, operation);
+      rules.set(operation, rule);
+    }
+    return rule;
   };
 }

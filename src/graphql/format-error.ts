@@ -6,11 +6,6 @@ import { readInputRefusal } from './input-refusals.ts';
 
 /** Apollo's codes for client input refused before any resolver ran: a syntax error, a failed validation, a variable's coercion. */
 const INPUT_CODES: ReadonlySet<unknown> = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
-/**
- * graphql-js's last error once it has reported `maxCoercionErrors` (50) refused variables (`getVariableValues`): no
- * node, no path, no code, so Apollo would call it internal. It is the request's input refused, as the 50 before it.
- */
-const TOO_MANY_VARIABLE_ERRORS = 'Too many errors processing variables, error limit reached. Execution aborted.';
 
 /** Apollo's codes for a request it cannot run at all: no query, a batch, CSRF prevention, an unselected operation, APQ. */
 const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_SUPPORTED']);
@@ -22,7 +17,9 @@ const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_R
  * the same.
  */
 function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, error: unknown): ErrorBody | undefined {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  // A refusal raised before execution (variablesRefusal) keeps its document node, and its GatehouseError as the cause.
+  const original = unwrapped instanceof GraphQLError && unwrapped.originalError instanceof GatehouseError ? unwrapped.originalError : unwrapped;
   if (original instanceof GatehouseError) return toErrorBody(original);
   // Thrown by a plugin before execution (the permission table's check): Apollo wraps it with no path.
   if (original instanceof GraphQLError && original.originalError instanceof GatehouseError) return toErrorBody(original.originalError);
@@ -34,9 +31,6 @@ function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, 
     return { code: 'validation_error', message: formatted.message, ...refusal };
   }
   if (REQUEST_CODES.has(apolloCode)) return { code: 'validation_error', message: formatted.message };
-  if (original instanceof GraphQLError && original.message === TOO_MANY_VARIABLE_ERRORS && original.nodes === undefined) {
-    return { code: 'validation_error', message: 'Too many invalid variables: the refusals above are the first ones, the rest were not checked' };
-  }
   return undefined;
 }
 

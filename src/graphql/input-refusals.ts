@@ -26,9 +26,8 @@ import { parseClientDocument } from './operation-limits.ts';
  * names that path and the type expected there. graphql-js quotes the refused value, which may be a secret (an e-mail
  * provider's API key in the wrong place): no value is ever repeated.
  *
- * graphql-js 16 keeps the path of a refused variable only in its message, so the messages are read here, anchored on
- * what graphql-js itself wrote (the variable's name, the inner reason, the schema's type names) and never on the
- * quoted value or a client's key.
+ * Only graphql-js's own words are read (the inner reason of a coercion, a validation message, the schema's type
+ * names), never the quoted value or a client's key.
  */
 export interface InputRefusal {
   readonly message: string;
@@ -60,7 +59,7 @@ const LITERAL_KINDS: ReadonlySet<Kind> = new Set([Kind.STRING, Kind.INT, Kind.FL
 
 export function readInputRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
   if (error.message.startsWith('Syntax Error: ')) return { message: withoutTokenValue(error.message) };
-  const refusal = variableRefusal(schema, error) ?? literalRefusal(schema, error);
+  const refusal = literalRefusal(schema, error);
   return refusal === undefined ? (variablePositionRefusal(schema, error) ?? argumentRefusal(error)) : word(refusal);
 }
 
@@ -98,44 +97,33 @@ function variablePositionRefusal(schema: GraphQLSchema, error: GraphQLError): In
   return located === undefined ? undefined : { message: error.message, field: fieldName(located.path) };
 }
 
-/** A variable's value refused while coercing it (graphql-js `getVariableValues`). */
-function variableRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | undefined {
-  const [definition] = error.nodes ?? [];
-  if (definition?.kind !== Kind.VARIABLE_DEFINITION) return undefined;
-  const name = definition.variable.name.value;
-  const argument = usageOf(schema, error, definition) ?? { path: [name], type: typeFromAST(schema, definition.type) };
-  const reading = readCoercionMessage(error.message, name, error.originalError?.message, (segments) => typeAt(argument.type, segments));
-  if (reading === undefined) return undefined;
-  const { problem, segments } = reading;
-  const expected = problem === 'unknown' ? undefined : typeAt(argument.type, segments);
-  return { problem, path: [...argument.path, ...segments], expected };
+/**
+ * Where a variable's value goes, as REST names it: the argument it is passed to (and the path inside a literal holding
+ * it, on /graphql), else the variable itself; with the type expected there.
+ */
+export function argumentOf(schema: GraphQLSchema, definition: VariableDefinitionNode): Located {
+  return usageOf(schema, definition) ?? { path: [definition.variable.name.value], type: typeFromAST(schema, definition.type) };
+}
+
+/** A variable refused whole: left out while required (`missing`), or null where its type is not. */
+export function variableRefusal(argument: Located, problem: 'missing' | 'invalid'): InputRefusal {
+  return word({ problem, path: argument.path, expected: argument.type });
 }
 
 /**
- * `Variable "$input" got invalid value … at "input.a[0].b"; <reason>` → the path inside the variable (`a[0].b`, plus
- * the field the reason names) and what is wrong there. The reason is the inner error's own message, so the quoted
- * value between them is never parsed. `typeAt` gives the input type at a path inside the variable.
+ * A refusal of graphql-js's `coerceInputValue` inside a variable's value: `segments` is its path inside the value,
+ * `reason` its error's message, which says whether a field was missing or unknown there; the refused value itself is
+ * never read.
  */
-function readCoercionMessage(
-  message: string,
-  variable: string,
-  reason: string | undefined,
-  typeAt: (segments: readonly Segment[]) => GraphQLType | undefined,
-): { problem: Problem; segments: Segment[] } | undefined {
-  const subject = `Variable "$${variable}" `;
-  if (!message.startsWith(subject)) return undefined;
-  const rest = message.slice(subject.length);
-  if (/^of required type "[^"]+" was not provided\.$/.test(rest)) return { problem: 'missing', segments: [] };
-  if (/^of non-null type "[^"]+" must not be null\.$/.test(rest)) return { problem: 'invalid', segments: [] };
-  if (reason === undefined || !rest.startsWith('got invalid value ') || !rest.endsWith(`; ${reason}`)) return undefined;
-  const valueAndPath = rest.slice(0, rest.length - reason.length - 2);
-  const at = new RegExp(` at "${variable}((?:\\.\\w+|\\[\\d+\\])*)"$`).exec(valueAndPath)?.[1] ?? '';
-  const segments: Segment[] = [...at.matchAll(/\.(\w+)|\[(\d+)\]/g)].map(([, key, index]) => key ?? Number(index));
+export function coercionRefusal(argument: Located, segments: readonly Segment[], reason: string): InputRefusal {
   const missing = MISSING_FIELD.exec(reason)?.[1];
-  if (missing !== undefined) return { problem: 'missing', segments: [...segments, missing] };
-  const unknown = unknownKeyOf(reason, typeAt(segments));
-  if (unknown !== undefined) return { problem: 'unknown', segments: [...segments, unknown] };
-  return { problem: 'invalid', segments };
+  if (missing !== undefined) {
+    const path = [...segments, missing];
+    return word({ problem: 'missing', path: [...argument.path, ...path], expected: typeAt(argument.type, path) });
+  }
+  const unknown = unknownKeyOf(reason, typeAt(argument.type, segments));
+  if (unknown !== undefined) return word({ problem: 'unknown', path: [...argument.path, ...segments, unknown], expected: undefined });
+  return word({ problem: 'invalid', path: [...argument.path, ...segments], expected: typeAt(argument.type, segments) });
 }
 
 /**
@@ -167,14 +155,15 @@ function typeAt(type: GraphQLType | undefined, path: readonly Segment[]): GraphQ
 
 /**
  * Where the client passed the variable: its argument and, inside a literal, the path to it, with the type the argument
- * expects there. Found in the request's document, read again from the error's source (graphql-js keeps no link from
- * a node to its parents). The REST adapter's documents carry no source; their variables are named after the
+ * expects there. Found in the request's document, read again from the definition's source (graphql-js keeps no link
+ * from a node to its parents). The REST adapter's documents carry no source; their variables are named after the
  * arguments they are passed to, which are the REST parameters' names, and typed as them, so there the variable
  * itself is the answer.
  */
-function usageOf(schema: GraphQLSchema, error: GraphQLError, definition: VariableDefinitionNode): Located | undefined {
-  if (error.source === undefined) return undefined;
-  const { document, variableUses } = inputsOf(schema, error.source);
+function usageOf(schema: GraphQLSchema, definition: VariableDefinitionNode): Located | undefined {
+  const source = definition.loc?.source;
+  if (source === undefined) return undefined;
+  const { document, variableUses } = inputsOf(schema, source);
   const declaring = document.definitions.find(
     (node) => node.kind === Kind.OPERATION_DEFINITION && node.variableDefinitions?.some((variable) => variable.loc?.start === definition.loc?.start),
   );
@@ -203,7 +192,7 @@ function literalRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | u
   return { problem: 'invalid', path: located?.path, expected: located?.type };
 }
 
-interface Located {
+export interface Located {
   readonly path: readonly Segment[];
   /** The input type expected at the node. */
   readonly type: GraphQLType | undefined;

@@ -1,9 +1,7 @@
 import {
-  getVariableValues,
   Kind,
   validate,
   type DocumentNode,
-  type GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -12,6 +10,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { OperationRule } from '../auth/operation-permissions.ts';
 import type { RequestContext } from '../context.ts';
 import { operationRule } from './authorize-operation.ts';
+import { variablesRefusal } from './variable-coercion.ts';
 
 /** What a named operation answers: the root data (absent when the request failed before execution) and its errors, serialized. */
 export interface OperationResult {
@@ -44,11 +43,6 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
  * /graphql; the compiled function then coerces the same, already valid, values again.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
-  // Apollo's code for a request refused before any resolver ran (variable coercion): the serializer maps it to 422.
-  const asUserInputError = (error: GraphQLError): GraphQLFormattedError => {
-    const formatted = error.toJSON();
-    return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
-  };
   return {
     prepare(name, document) {
       const [error] = validate(schema, document);
@@ -63,10 +57,8 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       return {
         rule: operationRule(schema, document, definition),
         async run(variables, context) {
-          const coerced = getVariableValues(schema, variableDefinitions, variables);
-          if (coerced.errors !== undefined) {
-            return { data: undefined, errors: coerced.errors.map((refused) => formatError(asUserInputError(refused), refused)) };
-          }
+          const refused = variablesRefusal(schema, variableDefinitions, variables);
+          if (refused !== undefined) return { data: undefined, errors: [formatError(refused.toJSON(), refused)] };
           const result = await compiled.query(undefined, context, variables);
           const errors = (result.errors ?? []).map((failed) => formatError(failed.toJSON(), failed));
           return { data: result.data, errors };

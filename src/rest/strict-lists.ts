@@ -1,6 +1,8 @@
 import { getNullableType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
 import { invalidInput, type InputRefusal } from '../graphql/input-refusals.ts';
 
+type Segment = string | number;
+
 /**
  * A REST body is JSON, and its schema (the OpenAPI document) says `array` wherever the GraphQL input has a list.
  * GraphQL's input coercion would accept a single value there as a list of one (`"redirectUris": "https://…"`);
@@ -8,22 +10,44 @@ import { invalidInput, type InputRefusal } from '../graphql/input-refusals.ts';
  * worded as the other input refusals are (`field` is the path in the body); undefined when the shapes agree. Values
  * of any other kind are left to GraphQL's coercion, which refuses what does not fit.
  */
-export function listShapeRefusal(type: GraphQLInputType, value: unknown, path: readonly (string | number)[]): InputRefusal | undefined {
+export function listShapeRefusal(type: GraphQLInputType, value: unknown, path: readonly Segment[]): InputRefusal | undefined {
+  return refusalIn(type, value, [...path]);
+}
+
+/** A value of this type may hold a list below it; a leaf's may not, so a list of leaves is not walked. */
+function mayHoldLists(type: GraphQLInputType): boolean {
+  const nullable = getNullableType(type);
+  return isListType(nullable) || isInputObjectType(nullable);
+}
+
+/** `path` is the value's, grown and shrunk in place: copied only into a refusal, so the walk allocates nothing per value. */
+function refusalIn(type: GraphQLInputType, value: unknown, path: Segment[]): InputRefusal | undefined {
   if (value === null || value === undefined) return undefined;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    if (!Array.isArray(value)) return invalidInput(path, type);
-    for (const [index, item] of value.entries()) {
-      const refusal = listShapeRefusal(nullable.ofType, item, [...path, index]);
-      if (refusal !== undefined) return refusal;
-    }
-    return undefined;
+    if (!Array.isArray(value)) return invalidInput([...path], type);
+    if (!mayHoldLists(nullable.ofType)) return undefined;
+    return firstRefusal(value.length, (index) => [index, nullable.ofType, value[index]], path);
   }
   if (!isInputObjectType(nullable) || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const fields = nullable.getFields();
-  for (const [name, fieldValue] of Object.entries(value)) {
-    const field = fields[name];
-    const refusal = field === undefined ? undefined : listShapeRefusal(field.type, fieldValue, [...path, name]);
+  const record = value as Record<string, unknown>;
+  const names = Object.keys(record);
+  // A key the type does not define is left to coercion, which refuses it.
+  return firstRefusal(names.length, (index) => [names[index]!, fields[names[index]!]?.type, record[names[index]!]], path);
+}
+
+function firstRefusal(
+  count: number,
+  member: (index: number) => [Segment, GraphQLInputType | undefined, unknown],
+  path: Segment[],
+): InputRefusal | undefined {
+  for (let index = 0; index < count; index++) {
+    const [segment, type, value] = member(index);
+    if (type === undefined || !mayHoldLists(type)) continue;
+    path.push(segment);
+    const refusal = refusalIn(type, value, path);
+    path.pop();
     if (refusal !== undefined) return refusal;
   }
   return undefined;

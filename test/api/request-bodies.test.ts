@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INPUT_REFUSALS_MAX } from '../../src/graphql/variable-coercion.ts';
+import { JSON_BODY_MAX_DEPTH } from '../../src/json-body.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { HttpResponse } from '../support/http.ts';
+
+/**
+ * Bodies of every hostile shape up to the body limit (1 MiB): each is refused in the contract's error body with a
+ * bounded `details`, on both transports, and nothing is written. How long they take is npm run fuzz's to measure
+ * (docs/bench.md); here, their answers.
+ */
+const MEBIBYTE = 1024 * 1024;
+const ERROR_BODY_KEYS = ['code', 'message', 'field', 'details'];
+
+/** `count` unknown keys beside `base`, as many as fit in a body of about `bytes`. */
+function withUnknownKeys(base: Record<string, unknown>, bytes: number): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...base };
+  // `"k123456":0,` is at most 12 bytes.
+  for (let i = 0; i < bytes / 12; i++) body[`k${i}`] = 0;
+  return body;
+}
+
+/** The REST error body: the contract's keys only, 422, at most the reported refusals and the line saying there were more. */
+function expectRefused(response: HttpResponse, expected: { field: string; message?: string }) {
+  expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(422);
+  expect(Object.keys(response.body as object).every((key) => ERROR_BODY_KEYS.includes(key))).toBe(true);
+  expect(response.body).toMatchObject({ code: 'validation_error', ...expected });
+  const details = (response.body as { details?: unknown[] }).details ?? [];
+  expect(details.length).toBeLessThanOrEqual(INPUT_REFUSALS_MAX + 1);
+}
+
+/** The same refusal through /graphql: one error, its extensions those of the REST body. */
+function expectSameOverGraphQL(graphql: HttpResponse, rest: HttpResponse) {
+  const errors = (graphql.body as { errors?: { message: string; extensions: Record<string, unknown> }[] }).errors ?? [];
+  expect(graphql.status).toBe(422);
+  expect(errors).toHaveLength(1);
+  const { status, ...extensions } = errors[0]!.extensions;
+  expect({ message: errors[0]!.message, ...extensions }).toEqual(rest.body);
+  expect(status).toBe(422);
+}
+
+describe('hostile request bodies up to the body limit', () => {
+  let app: TestApp;
+  let userId: string;
+  const createUser = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id } }';
+  const updateUser = 'mutation($userId: UUID!, $input: UpdateUserInput!) { updateUser(userId: $userId, input: $input) { id } }';
+  const userCount = async () => ((await app.http.get('/users?pageSize=100')).body as { data: unknown[] }).data.length;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const created = await app.http.post('/users', { email: 'owner@example.com' });
+    expect(created.status).toBe(201);
+    userId = (created.body as { id: string }).id;
+  });
+  afterAll(async () => app?.close());
+
+  it('many unknown top-level keys: the first ones are named, the rest not checked; the same body without them is created', async () => {
+    const body = withUnknownKeys({ email: 'keys@example.com' }, MEBIBYTE - 4096);
+    const rest = await app.http.post('/users', body);
+    expectRefused(rest, { field: 'k0', message: 'Unknown field "k0"' });
+    expect((rest.body as { details: unknown[] }).details).toHaveLength(INPUT_REFUSALS_MAX + 1);
+    expectSameOverGraphQL(await app.http.graphql(createUser, { input: body }), rest);
+    expect(await userCount()).toBe(1);
+    expect((await app.http.post('/users', { email: 'keys@example.com' })).status).toBe(201);
+  });
+
+  it('a long array of invalid ids: the first ones are named; a short valid one is taken', async () => {
+    const tenantIds = Array.from({ length: 100_000 }, (_, i) => `x${i}`);
+    const rest = await app.http.patch(`/users/${userId}`, { tenantIds });
+    expectRefused(rest, { field: 'tenantIds[0]', message: 'Invalid tenantIds[0]: expected UUID!' });
+    expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: { tenantIds } }), rest);
+    const tenantId = await app.createTenant('Bodies');
+    const taken = await app.http.patch(`/users/${userId}`, { tenantIds: [tenantId] });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toMatchObject({ tenantIds: [tenantId] });
+  });
+
+  it('a long array of the wrong shape: a list where a string is due, and a string where a list is', async () => {
+    const listOfLists = Array.from({ length: 50_000 }, () => [1]);
+    const rest = await app.http.patch(`/users/${userId}`, { tenantIds: listOfLists });
+    expectRefused(rest, { field: 'tenantIds[0]' });
+    expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: { tenantIds: listOfLists } }), rest);
+    expectRefused(await app.http.patch(`/users/${userId}`, { tenantIds: 'x'.repeat(MEBIBYTE - 100) }), { field: 'tenantIds' });
+  });
+
+  it('deep nesting: as deep as the limit is read (an unknown key), deeper is refused on `body`', async () => {
+    const nested = (depth: number): unknown => (depth === 0 ? 0 : { a: nested(depth - 1) });
+    // The body itself is one level: JSON_BODY_MAX_DEPTH - 1 below it.
+    expectRefused(await app.http.post('/users', { email: 'deep@example.com', a: nested(JSON_BODY_MAX_DEPTH - 2) }), { field: 'a' });
+    expectRefused(await app.http.post('/users', { email: 'deep@example.com', a: nested(JSON_BODY_MAX_DEPTH) }), { field: 'body' });
+    const tooDeep = await app.http.graphql(createUser, { input: { email: 'deep@example.com', a: nested(JSON_BODY_MAX_DEPTH) } });
+    expect(tooDeep.status).toBe(422);
+    expect(tooDeep.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'body' });
+    expect(await userCount()).toBe(2);
+  });
+
+  it('long strings: an e-mail address and a name of nearly 1 MiB are refused, nothing created', async () => {
+    const long = 'a'.repeat(MEBIBYTE - 200);
+    expectRefused(await app.http.post('/users', { email: `${long}@example.com` }), { field: 'email' });
+    expectRefused(await app.http.post('/users', { email: 'long@example.com', name: long }), { field: 'name' });
+    const graphql = await app.http.graphql(createUser, { input: { email: 'long@example.com', name: long } });
+    expect(graphql.status).toBe(422);
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'name' });
+    expect(await userCount()).toBe(2);
+  });
+
+  it('many invalid values at once: every refusal is one of the first, whatever their number', async () => {
+    // Each of the 30,000 members of `tenantIds` wrong, and unknown keys after them: the first INPUT_REFUSALS_MAX only.
+    const body = { ...withUnknownKeys({}, 200_000), tenantIds: Array.from({ length: 30_000 }, () => 5) };
+    const rest = await app.http.patch(`/users/${userId}`, body);
+    expectRefused(rest, { field: 'tenantIds[0]' });
+    const details = (rest.body as { details: { field?: string }[] }).details;
+    expect(details.slice(0, INPUT_REFUSALS_MAX).map(({ field }) => field)).toEqual(Array.from({ length: INPUT_REFUSALS_MAX }, (_, i) => `tenantIds[${i}]`));
+    expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: body }), rest);
+  });
+});
