@@ -38,6 +38,12 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   // the body does, and must cost little per member of a body holding hundreds of thousands.
   const values: unknown[] = [body];
   const depths: number[] = [0];
+  const visit = (member: unknown, depth: number) => {
+    if ((typeof member === 'string' && mayHoldLoneSurrogates) || (typeof member === 'object' && member !== null)) {
+      values.push(member);
+      depths.push(depth);
+    }
+  };
   while (values.length > 0) {
     const value = values.pop();
     const depth = depths.pop()!;
@@ -47,11 +53,12 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= JSON_BODY_MAX_DEPTH) throw refused(`The request body nests deeper than ${JSON_BODY_MAX_DEPTH} levels`);
-    const members: unknown[] = Array.isArray(value) ? value : mayHoldLoneSurrogates ? [...Object.keys(value), ...Object.values(value as Record<string, unknown>)] : Object.values(value as Record<string, unknown>);
-    for (const member of members) {
-      if ((typeof member === 'string' && mayHoldLoneSurrogates) || (typeof member === 'object' && member !== null)) {
-        values.push(member);
-        depths.push(depth + 1);
+    if (Array.isArray(value)) {
+      for (const member of value) visit(member, depth + 1);
+    } else {
+      for (const name in value) {
+        if (mayHoldLoneSurrogates) visit(name, depth + 1);
+        visit((value as Record<string, unknown>)[name], depth + 1);
       }
     }
   }
