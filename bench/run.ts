@@ -48,13 +48,17 @@ interface LoadFigures {
   readonly failures: number;
   /** The service's own CPU time per request: unlike req/s, barely moved by other load on the machine. */
   readonly cpuMsPerRequest: number;
+  /** The worst event-loop delay in the service's processes during the load (bench/loop-delay.ts). */
+  readonly loopMaxMs: number;
 }
 
 async function load(service: ServiceProcess, label: string, request: BenchRequest, duration = DURATION_S): Promise<LoadFigures> {
+  await service.loopDelayMs();
   const cpuBefore = await service.cpuMs();
   const { path, ...rest } = request;
   const result = await autocannon({ url: `${service.baseUrl}${path}`, ...rest, connections: CONNECTIONS, duration });
   const cpu = (await service.cpuMs()) - cpuBefore;
+  const loopMaxMs = await service.loopDelayMs();
   return {
     label,
     rps: result.requests.average,
@@ -63,6 +67,7 @@ async function load(service: ServiceProcess, label: string, request: BenchReques
     requests: result.requests.total,
     failures: result.non2xx + result.errors,
     cpuMsPerRequest: cpu / Math.max(1, result.requests.total),
+    loopMaxMs,
   };
 }
 
@@ -100,6 +105,7 @@ const row = (cells: (string | number)[], widths: number[]) =>
   cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i] ?? 0) : String(cell).padStart(widths[i] ?? 0))).join('  ');
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
 const dash = (value: number | undefined) => (value === undefined ? 'n/a' : String(value));
+const loopMs = (value: number | undefined) => (value === undefined ? 'n/a' : value.toFixed(0));
 
 const serviceLabel = (workers: number) => (workers === 1 ? '1 process' : `${workers} workers`);
 
@@ -170,10 +176,10 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
       `autocannon: ${CONNECTIONS} connections × ${DURATION_S} s per route, after ${WARMUP_S} s of warm-up; load average before the run ${LOAD_BEFORE}`,
     '',
   );
-  const loadWidths = [60, 10, 9, 8, 8, 9, 8, 14];
+  const loadWidths = [60, 10, 9, 8, 8, 9, 8, 14, 12];
   const loadRow = (f: LoadFigures, workers: number) =>
-    row([f.label, serviceLabel(workers), f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2)], loadWidths);
-  out.push(row(['route', 'service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'CPU ms/request'], loadWidths));
+    row([f.label, serviceLabel(workers), f.rps.toFixed(0), f.p50, f.p99, f.requests, f.failures, f.cpuMsPerRequest.toFixed(2), loopMs(f.loopMaxMs)], loadWidths);
+  out.push(row(['route', 'service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'CPU ms/request', 'loop max ms'], loadWidths));
   // Each route's rows side by side: one process, then the cluster.
   for (let i = 0; i < (runs[0]?.figures.length ?? 0); i += 1) {
     for (const run of runs) {
@@ -190,10 +196,10 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
   out.push(`client-credentials grants: ${grants.join(', ')}; target ≥ 3000/s`);
 
   out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
-  const signInWidths = [55, 9, 8, 8, 9, 8, 14];
-  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each'], signInWidths));
+  const signInWidths = [55, 9, 8, 8, 9, 8, 14, 12];
+  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each', 'loop max ms'], signInWidths));
   const signInRow = (f: BatchFigures, label = f.label) =>
-    row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1)], signInWidths);
+    row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1), loopMs(f.loopMaxMs)], signInWidths);
   for (const { workers, signIns } of runs) {
     out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
     out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
@@ -202,10 +208,10 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
   out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
 
   out.push('', `Refused sign-ins: ${REFUSALS} of each kind, one at a time, taking turns; lockout policy on`);
-  const refusalWidths = [55, 9, 8, 8, 9];
-  out.push(row(['', 'p50 ms', 'p99 ms', 'count', 'non-400'], refusalWidths));
+  const refusalWidths = [55, 9, 8, 8, 9, 12];
+  out.push(row(['', 'p50 ms', 'p99 ms', 'count', 'non-400', 'loop max ms'], refusalWidths));
   for (const { workers, refusals } of runs) {
-    for (const f of refusals) out.push(row([`${f.label}, ${serviceLabel(workers)}`, f.p50, f.p99, f.count, f.failures], refusalWidths));
+    for (const f of refusals) out.push(row([`${f.label}, ${serviceLabel(workers)}`, f.p50, f.p99, f.count, f.failures, loopMs(f.loopMaxMs)], refusalWidths));
   }
   const refusalRatios = runs.map(({ workers, refusals: [unknown, wrong] }) =>
     unknown === undefined || wrong === undefined ? '' : `${serviceLabel(workers)} ${percent(unknown.p50, wrong.p50)}`,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { isLoopDelayAnswer, type LoopDelayQuestion } from './loop-delay.ts';
 
 /** Resident and peak resident memory of one process, in bytes (`VmRSS` and `VmHWM` of Linux /proc). */
 export interface ProcessMemory {
@@ -23,18 +24,26 @@ export interface ServiceProcess {
   memory(): Promise<ProcessMemory[]>;
   /** CPU time the service's processes have used so far, all threads, user and system, in milliseconds. */
   cpuMs(): Promise<number>;
+  /**
+   * The worst event-loop delay in the service's processes since the last call (or the start), in milliseconds,
+   * measured inside them (bench/loop-delay.ts); the next call counts from now.
+   */
+  loopDelayMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
-/** What `npm start` passes to node (its V8 memory flags and the entry), read from package.json so the two cannot differ. */
+/**
+ * What `npm start` passes to node (its V8 memory flags and the entry), read from package.json so the two cannot differ,
+ * with the event-loop probe preloaded before the entry.
+ */
 async function startArguments(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } };
   // `exec`: the shell npm runs the script in becomes node, so npm's signals reach the server.
   const [command, ...args] = manifest.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`package.json's start script does not run node: "${manifest.scripts.start}"`);
-  return args;
+  return ['--import', fileURLToPath(new URL('loop-delay.ts', import.meta.url)), ...args];
 }
 
 async function freePort(): Promise<number> {
@@ -103,6 +112,7 @@ export async function startServiceProcess(databaseUrl: string, workers: number, 
     setTimeout(() => reject(new Error('the service did not become ready within 60 s')), 60_000).unref();
   });
 
+  let questions = 0;
   return {
     baseUrl,
     apiKey,
@@ -113,6 +123,19 @@ export async function startServiceProcess(databaseUrl: string, workers: number, 
     async cpuMs() {
       const each = await Promise.all((await processTree(pid)).map(procCpuMs));
       return each.reduce((sum, ms) => sum + ms, 0);
+    },
+    async loopDelayMs() {
+      const loopDelay = (questions += 1);
+      return new Promise<number>((resolve, reject) => {
+        const listen = (message: unknown) => {
+          if (!isLoopDelayAnswer(message) || message.loopDelay !== loopDelay) return;
+          child.off('message', listen);
+          resolve(message.maxMs);
+        };
+        child.on('message', listen);
+        if (exited) reject(new Error('the service process has exited'));
+        child.send({ loopDelay } satisfies LoopDelayQuestion);
+      });
     },
     async stop() {
       if (!exited) child.kill('SIGTERM');

@@ -10,6 +10,8 @@ export interface SignInService {
   readonly apiKey: string;
   /** CPU time the service has used so far (ms), when it is measured. */
   readonly cpuMs?: () => Promise<number>;
+  /** The worst event-loop delay in the service since the last call (ms), when it is measured. */
+  readonly loopDelayMs?: () => Promise<number>;
 }
 
 const REDIRECT_URI = 'https://bench.example/callback';
@@ -25,6 +27,8 @@ export interface BatchFigures {
   readonly failures: number;
   /** CPU time per operation: of the bench process (raw), of the service process (hosted); undefined when unknown. */
   readonly cpuMs: number | undefined;
+  /** The worst event-loop delay in the service during the batch; undefined when no service ran it (raw). */
+  readonly loopMaxMs: number | undefined;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -42,10 +46,12 @@ async function batch(
   concurrency: number,
   operation: (i: number) => Promise<boolean>,
   cpuMs: (() => Promise<number>) | undefined,
+  loopDelayMs?: () => Promise<number>,
 ): Promise<BatchFigures> {
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
+  await loopDelayMs?.();
   const cpuBefore = await cpuMs?.();
   const started = performance.now();
   const worker = async () => {
@@ -59,8 +65,9 @@ async function batch(
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuBefore === undefined ? undefined : ((await cpuMs!()) - cpuBefore) / count;
+  const loopMaxMs = await loopDelayMs?.();
   latencies.sort((a, b) => a - b);
-  return { label, perSecond: count / seconds, p50: ms(percentile(latencies, 50)), p99: ms(percentile(latencies, 99)), count, failures, cpuMs: cpu };
+  return { label, perSecond: count / seconds, p50: ms(percentile(latencies, 50)), p99: ms(percentile(latencies, 99)), count, failures, cpuMs: cpu, loopMaxMs };
 }
 
 /**
@@ -158,7 +165,7 @@ export async function pairedSignIns(service: SignInService, count: number, concu
   // As many sign-ins first, untimed: the timed ones run on compiled code, as in a service that has been up a while.
   await batch('warm-up', count, concurrency, signIn, undefined);
   const raw = await rawVerifies(count, concurrency);
-  const hosted = await batch('hosted sign-in: login POST → code', count, concurrency, (i) => signIn(count + i), service.cpuMs);
+  const hosted = await batch('hosted sign-in: login POST → code', count, concurrency, (i) => signIn(count + i), service.cpuMs, service.loopDelayMs);
   return { raw, hosted };
 }
 
@@ -170,6 +177,8 @@ export interface RefusalFigures {
   readonly count: number;
   /** Answers other than the refusal page (400). */
   readonly failures: number;
+  /** The worst event-loop delay in the service during the run (the kinds take turns: the same for each). */
+  readonly loopMaxMs: number | undefined;
 }
 
 /**
@@ -194,6 +203,7 @@ export async function refusalTimings(service: SignInService, count: number): Pro
   ];
   const latencies = kinds.map(() => [] as number[]);
   const failures = kinds.map(() => 0);
+  await service.loopDelayMs?.();
   for (let i = 0; i < count; i += 1) {
     for (const [k, kind] of kinds.entries()) {
       const [email, password] = kind.credentials(i);
@@ -203,8 +213,9 @@ export async function refusalTimings(service: SignInService, count: number): Pro
       if (answer.status !== 400) failures[k]! += 1;
     }
   }
+  const loopMaxMs = await service.loopDelayMs?.();
   return kinds.map(({ label }, k) => {
     const sorted = latencies[k]!.sort((a, b) => a - b);
-    return { label, p50: ms(percentile(sorted, 50)), p99: ms(percentile(sorted, 99)), count, failures: failures[k]! };
+    return { label, p50: ms(percentile(sorted, 50)), p99: ms(percentile(sorted, 99)), count, failures: failures[k]!, loopMaxMs };
   });
 }
