@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { getNamedType, getNullableType, isInputObjectType, isListType, isScalarType, typeFromAST, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
 import { buildSchema } from '../src/graphql/schema.ts';
-import { JSON_BODY_MAX_DEPTH } from '../src/json-body.ts';
+import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../src/json-body.ts';
 import { expandRoutes, type ExpandedRoute } from '../src/rest/routes.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
@@ -40,13 +40,19 @@ function unknownKeys(bytes: number): Record<string, number> {
   return keys;
 }
 
+/** As many values as a body may hold, less room for the members around them: the largest body that is parsed and checked. */
+const ALLOWED = JSON_BODY_MAX_VALUES - 50;
+
+/** `count` keys no input defines. */
+const unknownKeyCount = (count: number): Record<string, number> => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 0]));
+
 const nested = (depth: number): unknown => (depth === 0 ? 'x' : { a: nested(depth - 1) });
 
-/** Items as an invalid (or, `valid`, a well-typed) member of a list of `type`, filling about `bytes`. */
-function longList(type: GraphQLInputType, bytes: number, valid: boolean): unknown[] {
+/** Items as an invalid (or, `valid`, a well-typed) member of a list of `type`, filling about `bytes`, at most `count`. */
+function longList(type: GraphQLInputType, bytes: number, valid: boolean, count = Infinity): unknown[] {
   const named = getNamedType(type);
   const item = !valid ? 0 : isScalarType(named) && named.name === 'UUID' ? randomUUID() : isScalarType(named) ? 'https://fuzz.example/x' : {};
-  return Array.from({ length: Math.floor(bytes / (JSON.stringify(item).length + 1)) }, () => item);
+  return Array.from({ length: Math.min(count, Math.floor(bytes / (JSON.stringify(item).length + 1))) }, () => item);
 }
 
 /** The input's fields (and those of input objects inside it, one level down) whose type is a list or a JSON object. */
@@ -81,13 +87,17 @@ function shapes(input: GraphQLInputObjectType): Shape[] {
     ['long strings', () => Object.fromEntries(fields.map((name) => [name, 'x'.repeat(Math.floor(BODY_BYTES / fields.length) - 64)]))],
     ['invalid values in bulk', () => ({ ...Object.fromEntries(fields.map((name) => [name, [[0]]])), ...unknownKeys(BODY_BYTES) })],
     ['a top-level array', () => longList(input, BODY_BYTES, false)],
+    ['unknown keys, as many as a body may hold', () => unknownKeyCount(ALLOWED)],
+    ['invalid values in bulk, as many as a body may hold', () => ({ ...Object.fromEntries(fields.map((name) => [name, [[0]]])), ...unknownKeyCount(ALLOWED - 3 * fields.length) })],
   ];
   for (const [path, item] of lists.slice(0, 3)) {
     out.push([`long list ${path.join('.')}, invalid items`, () => at(path, longList(item, BODY_BYTES, false))]);
-    out.push([`long list ${path.join('.')}, well-typed items`, () => at(path, longList(item, BODY_BYTES, true))]);
+    out.push([`long list ${path.join('.')}, invalid items, as many as a body may hold`, () => at(path, longList(item, BODY_BYTES, false, ALLOWED))]);
+    out.push([`long list ${path.join('.')}, well-typed items, as many as a body may hold`, () => at(path, longList(item, BODY_BYTES, true, ALLOWED))]);
   }
   for (const path of jsonObjects.slice(0, 3)) {
     out.push([`large JSON object ${path.join('.')}`, () => at(path, Object.fromEntries(Object.keys(unknownKeys(BODY_BYTES / 1.5)).map((key) => [key, 'v'])))]);
+    out.push([`large JSON object ${path.join('.')}, as many keys as a body may hold`, () => at(path, Object.fromEntries(Object.keys(unknownKeyCount(ALLOWED)).map((key) => [key, 'v'])))]);
   }
   return out;
 }

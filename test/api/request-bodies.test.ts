@@ -1,24 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_REFUSALS_MAX } from '../../src/graphql/variable-coercion.ts';
-import { JSON_BODY_MAX_DEPTH } from '../../src/json-body.ts';
+import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/json-body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpResponse } from '../support/http.ts';
 
 /**
  * Bodies of every hostile shape up to the body limit (1 MiB): each is refused in the contract's error body with a
- * bounded `details`, on both transports, and nothing is written. How long they take is npm run fuzz's to measure
+ * bounded `details` (or, past the values a body may hold, on `body` before it is parsed), on both transports, and
+ * nothing is written. How long they take is npm run fuzz's to measure
  * (docs/bench.md); here, their answers.
  */
 const MEBIBYTE = 1024 * 1024;
 const ERROR_BODY_KEYS = ['code', 'message', 'field', 'details'];
 
-/** `count` unknown keys beside `base`, as many as fit in a body of about `bytes`. */
-function withUnknownKeys(base: Record<string, unknown>, bytes: number): Record<string, unknown> {
+/** `count` unknown keys beside `base`. */
+function withUnknownKeys(base: Record<string, unknown>, count: number): Record<string, unknown> {
   const body: Record<string, unknown> = { ...base };
-  // `"k123456":0,` is at most 12 bytes.
-  for (let i = 0; i < bytes / 12; i++) body[`k${i}`] = 0;
+  for (let i = 0; i < count; i++) body[`k${i}`] = 0;
   return body;
 }
+
+/** Within the values a body may hold, with room for its other members. */
+const MANY = JSON_BODY_MAX_VALUES - 100;
 
 /** The REST error body: the contract's keys only, 422, at most the reported refusals and the line saying there were more. */
 function expectRefused(response: HttpResponse, expected: { field: string; message?: string }) {
@@ -54,8 +57,25 @@ describe('hostile request bodies up to the body limit', () => {
   });
   afterAll(async () => app?.close());
 
+  it('a body of more values than any input holds is refused on `body` before it is parsed, whatever its shape', async () => {
+    const message = `The request body holds more than ${JSON_BODY_MAX_VALUES} values`;
+    const shapes = {
+      'unknown keys up to 1 MiB': withUnknownKeys({ email: 'keys@example.com' }, 80_000),
+      'a long list of invalid ids': { email: 'keys@example.com', tenantIds: Array.from({ length: 100_000 }, (_, i) => `x${i}`) },
+      'a long list of lists': { email: 'keys@example.com', tenantIds: Array.from({ length: 50_000 }, () => [1]) },
+      'a long list of empty objects': { email: 'keys@example.com', tenantIds: Array.from({ length: 50_000 }, () => ({})) },
+    };
+    for (const [shape, body] of Object.entries(shapes)) {
+      const rest = await app.http.post('/users', body);
+      expect(rest.body, shape).toEqual({ code: 'validation_error', message, field: 'body' });
+      const graphql = await app.http.graphql(createUser, { input: body });
+      expect(graphql.body.errors?.[0]?.extensions, shape).toMatchObject({ code: 'validation_error', field: 'body' });
+    }
+    expect(await userCount()).toBe(1);
+  });
+
   it('many unknown top-level keys: the first ones are named, the rest not checked; the same body without them is created', async () => {
-    const body = withUnknownKeys({ email: 'keys@example.com' }, MEBIBYTE - 4096);
+    const body = withUnknownKeys({ email: 'keys@example.com' }, MANY);
     const rest = await app.http.post('/users', body);
     expectRefused(rest, { field: 'k0', message: 'Unknown field "k0"' });
     expect((rest.body as { details: unknown[] }).details).toHaveLength(INPUT_REFUSALS_MAX + 1);
@@ -65,7 +85,7 @@ describe('hostile request bodies up to the body limit', () => {
   });
 
   it('a long array of invalid ids: the first ones are named; a short valid one is taken', async () => {
-    const tenantIds = Array.from({ length: 100_000 }, (_, i) => `x${i}`);
+    const tenantIds = Array.from({ length: MANY }, (_, i) => `x${i}`);
     const rest = await app.http.patch(`/users/${userId}`, { tenantIds });
     expectRefused(rest, { field: 'tenantIds[0]', message: 'Invalid tenantIds[0]: expected UUID!' });
     expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: { tenantIds } }), rest);
@@ -76,7 +96,7 @@ describe('hostile request bodies up to the body limit', () => {
   });
 
   it('a long array of the wrong shape: a list where a string is due, and a string where a list is', async () => {
-    const listOfLists = Array.from({ length: 50_000 }, () => [1]);
+    const listOfLists = Array.from({ length: MANY / 2 }, () => [1]);
     const rest = await app.http.patch(`/users/${userId}`, { tenantIds: listOfLists });
     expectRefused(rest, { field: 'tenantIds[0]' });
     expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: { tenantIds: listOfLists } }), rest);
@@ -105,8 +125,8 @@ describe('hostile request bodies up to the body limit', () => {
   });
 
   it('many invalid values at once: every refusal is one of the first, whatever their number', async () => {
-    // Each of the 30,000 members of `tenantIds` wrong, and unknown keys after them: the first INPUT_REFUSALS_MAX only.
-    const body = { ...withUnknownKeys({}, 200_000), tenantIds: Array.from({ length: 30_000 }, () => 5) };
+    // Each of the members of `tenantIds` wrong, and unknown keys after them: the first INPUT_REFUSALS_MAX only.
+    const body = { ...withUnknownKeys({}, MANY / 2), tenantIds: Array.from({ length: MANY / 2 }, () => 5) };
     const rest = await app.http.patch(`/users/${userId}`, body);
     expectRefused(rest, { field: 'tenantIds[0]' });
     const details = (rest.body as { details: { field?: string }[] }).details;
