@@ -86,7 +86,7 @@ async function openForCommand(config: Config): Promise<{ database: Database; clo
     if (owner === undefined) {
       let embedded;
       try {
-        embedded = await openEmbeddedDatabase(config.dataDir, { publish: false });
+        embedded = await openEmbeddedDatabase(config.dataDir);
       } catch (error) {
         // Another process took the directory between the look and the open: go through it, or wait for it.
         if (error instanceof EmbeddedDatabaseInUse) continue;

@@ -16,6 +16,12 @@ export interface EmbeddedDatabase {
   readonly url: string;
   /** The pool size the server may use on it. */
   readonly poolMax: number;
+  /**
+   * Names the socket's URL in the lock file, for `gatehouse` commands to go through: a server does once it has migrated
+   * (a command let in sooner migrated beside it); a command that opened the directory itself never does (others wait
+   * for it to finish instead of using a socket about to close).
+   */
+  publish(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -254,16 +260,8 @@ async function socketDirectory(dataDir: string): Promise<{ dir: string; remove: 
   return { dir: await mkdtemp(join(tmpdir(), 'gatehouse-')), remove: true };
 }
 
-export interface OpenEmbeddedOptions {
-  /**
-   * Publish the socket's URL in the lock file, for `gatehouse` commands to go through: a server does; a command that
-   * opened the directory itself does not (others wait for it to finish instead of using a socket about to close).
-   */
-  publish: boolean;
-}
-
 /** Opens `dataDir` as its one owner, or throws EmbeddedDatabaseInUse. */
-export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<EmbeddedDatabase> {
+export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   restrictUmask();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await chmod(dataDir, 0o700);
@@ -286,10 +284,10 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
       // node-postgres and libpq read a host starting with '/' as the directory of `.s.PGSQL.<port>`.
       const url = `postgresql://postgres@${encodeURIComponent(socket.dir)}:${SOCKET_PORT}/postgres`;
       const lock = JSON.parse(await readFile(lockPath, 'utf8')) as EmbeddedLock;
-      if (options.publish) await rewriteLock(lockPath, { ...lock, url });
       return {
         url,
         poolMax: EMBEDDED_SERVER_POOL,
+        publish: () => rewriteLock(lockPath, { ...lock, url }),
         async stop() {
           await server.stop();
           await db.close();
@@ -309,9 +307,4 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
     await releaseLock(lockPath);
     throw error;
   }
-}
-
-/** The server's embedded database (src/db/orm.ts), its socket published for `gatehouse` commands. */
-export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
-  return openEmbeddedDatabase(dataDir, { publish: true });
 }

@@ -130,8 +130,8 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
   let url = options.url ?? config.databaseUrl;
   let poolMax = options.poolMax ?? 10;
   if (url === undefined) {
-    const { startEmbeddedDatabase } = await import('./embedded.ts');
-    embedded = await startEmbeddedDatabase(config.dataDir);
+    const { openEmbeddedDatabase } = await import('./embedded.ts');
+    embedded = await openEmbeddedDatabase(config.dataDir);
     url = embedded.url;
     poolMax = embedded.poolMax;
   }
@@ -141,6 +141,7 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
   const orm = await MikroORM.init(ormOptions(url, poolMax, { ...options, bounds: server ? 'all' : 'none' }));
   try {
     if (!server) await orm.migrator.up();
+    await embedded?.publish();
   } catch (error) {
     await orm.close(true);
     throw error;

@@ -18,6 +18,13 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(parent, { recursive: true, force: true }));
 
+/** Opened as a server opens it: its socket named in the lock file for commands. */
+async function published(dataDir: string): Promise<EmbeddedDatabase> {
+  const database = await openEmbeddedDatabase(dataDir);
+  await database.publish();
+  return database;
+}
+
 const mode = async (path: string) => (await lstat(path)).mode & 0o777;
 
 /** Every directory and regular file under `dir`, with its permission bits. */
@@ -55,7 +62,7 @@ describe('who can reach the embedded database', () => {
   it('keeps its directories 0700 and its files 0600, the lock file included, under a permissive umask', async () => {
     dataDir = join(parent, 'data');
     process.umask(0o022);
-    database = await openEmbeddedDatabase(dataDir, { publish: true });
+    database = await published(dataDir);
     expect(await mode(dataDir)).toBe(0o700);
     expect(await mode(join(dataDir, 'pg'))).toBe(0o700);
     expect(await mode(join(dataDir, 'gatehouse.lock'))).toBe(0o600);
@@ -78,7 +85,7 @@ describe('who can reach the embedded database', () => {
   });
 
   it('is refused to a second opener while it is open, even in the same process', async () => {
-    const refusal = await openEmbeddedDatabase(dataDir, { publish: true }).catch((error: unknown) => error);
+    const refusal = await openEmbeddedDatabase(dataDir).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(EmbeddedDatabaseInUse);
     expect((refusal as Error).message).toBe(`the embedded database in ${dataDir} is in use by process ${process.pid} (${database?.url})`);
     expect(await query(database?.url ?? '', 'select 1 as one')).toEqual([{ one: 1 }]);
@@ -92,7 +99,7 @@ describe('who can reach the embedded database', () => {
     expect(stopped.filter((entry) => entry.mode !== (entry.kind === 'dir' ? 0o700 : 0o600))).toEqual([]);
     for (const entry of stopped) await chmod(entry.path, entry.kind === 'dir' ? 0o755 : 0o666);
     await chmod(dataDir, 0o755);
-    database = await openEmbeddedDatabase(dataDir, { publish: true });
+    database = await published(dataDir);
     expect(await mode(dataDir)).toBe(0o700);
     expect((await modes(dataDir)).filter((entry) => (entry.mode & 0o077) !== 0 && !entry.path.endsWith('pg_internal.init'))).toEqual([]);
   });
@@ -101,7 +108,7 @@ describe('who can reach the embedded database', () => {
 describe('a data directory whose path is too long for a socket', () => {
   it('serves it on a socket in a private temporary directory, removed on stop', async () => {
     const dataDir = join(parent, 'd'.repeat(120));
-    const database = await openEmbeddedDatabase(dataDir, { publish: true });
+    const database = await published(dataDir);
     const socketDir = decodeURIComponent(new URL(database.url).hostname);
     try {
       expect(socketDir.startsWith(join(tmpdir(), 'gatehouse-'))).toBe(true);
@@ -120,7 +127,7 @@ describe('the lock on the data directory', () => {
     await mkdir(dataDir);
     await writeFile(join(dataDir, 'gatehouse.lock'), '');
     expect(await readEmbeddedLock(dataDir)).toEqual({ pid: undefined });
-    const refusal = await openEmbeddedDatabase(dataDir, { publish: true }).catch((error: unknown) => error);
+    const refusal = await openEmbeddedDatabase(dataDir).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(EmbeddedDatabaseInUse);
     expect((refusal as Error).message).toBe(
       `the embedded database in ${dataDir} is locked by ${join(dataDir, 'gatehouse.lock')}, which names no process: delete it if no gatehouse process uses this directory`,
@@ -134,7 +141,7 @@ describe('the lock on the data directory', () => {
     // This test's parent process: alive, and not this one.
     await writeFile(join(dataDir, 'gatehouse.lock'), JSON.stringify({ pid: process.ppid }));
     expect(await readEmbeddedLock(dataDir)).toEqual({ pid: process.ppid });
-    await expect(openEmbeddedDatabase(dataDir, { publish: false })).rejects.toThrow(
+    await expect(openEmbeddedDatabase(dataDir)).rejects.toThrow(
       `the embedded database in ${dataDir} is in use by process ${process.ppid} (starting, or running a command)`,
     );
     expect(await readdir(dataDir)).toEqual(['gatehouse.lock']);
@@ -145,7 +152,7 @@ describe('the lock on the data directory', () => {
       const dataDir = await mkdtemp(join(parent, 'stale-'));
       await writeFile(join(dataDir, 'gatehouse.lock'), JSON.stringify({ pid, url: 'postgresql://postgres@%2Fgone:5432/postgres' }));
       expect(await readEmbeddedLock(dataDir)).toBeUndefined();
-      const database = await openEmbeddedDatabase(dataDir, { publish: false });
+      const database = await openEmbeddedDatabase(dataDir);
       try {
         expect(JSON.parse(await readFile(join(dataDir, 'gatehouse.lock'), 'utf8'))).toEqual({ pid: process.pid, started: expect.any(String) });
       } finally {
