@@ -29,12 +29,22 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
  * (src/rest/adapter.ts), /graphql its printed document, operation name, variables and extensions (src/server.ts).
  */
 export function requestFingerprint(...parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts, sortedKeys)).digest('hex');
+  return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/**
+ * JSON.stringify's text of a JSON value with every object's keys in sorted (UTF-16) order, built directly: a replacer
+ * that rebuilt each object sorted cost twice as much, on the event loop, for a body of thousands of keys.
+ */
+function canonicalJson(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const members: string[] = [];
+  for (const key of Object.keys(value).sort()) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member !== undefined) members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
+  }
+  return `{${members.join(',')}}`;
 }
 
 /**
