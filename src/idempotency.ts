@@ -32,10 +32,7 @@ export function requestFingerprint(...parts: unknown[]): string {
   return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
-/**
- * JSON.stringify's text of a JSON value with every object's keys in sorted (UTF-16) order, built directly: a replacer
- * that rebuilt each object sorted cost twice as much, on the event loop, for a body of thousands of keys.
- */
+/** JSON.stringify's text of a JSON value with every object's keys in sorted (UTF-16) order: the fingerprint's input. */
 function canonicalJson(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

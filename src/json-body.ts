@@ -4,9 +4,8 @@ import { GatehouseError } from './errors.ts';
 export const JSON_BODY_MAX_DEPTH = 32;
 
 /**
- * More values (members of objects and arrays) than any input of the API holds. JSON.parse builds a body's objects on
- * the event loop at microseconds a member: a 1 MiB body of 85,000 keys, or of 60,000 one-key objects, held it for 150 to
- * 300 ms. At this limit, parsing, the Idempotency-Key's fingerprint and the variables' check each cost a few ms.
+ * More values (members of objects and arrays) than any input of the API holds: JSON.parse builds objects on the event
+ * loop at microseconds a member, so the count is refused from the text before parsing.
  */
 export const JSON_BODY_MAX_VALUES = 5_000;
 
@@ -21,7 +20,7 @@ const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 /**
  * A request body's JSON, for REST and GraphQL alike; an empty body (whitespace, a byte order mark) is no body. Refused
  * with 422 on `body`: bytes that are not UTF-8 (a lenient decoding stored U+FFFD in their place), text that is not
- * JSON, nesting deeper than JSON_BODY_MAX_DEPTH (a reply echoing it overflowed the stack: a 500) or holding more than
+ * JSON, nesting deeper than JSON_BODY_MAX_DEPTH or holding more than
  * JSON_BODY_MAX_VALUES values (both told from the text before it is parsed), and strings, names
  * included, that are not well-formed Unicode (a lone surrogate escaped as `\ud800`: valid JSON, but no text
  * PostgreSQL stores, so a 500 at the first write).
