@@ -1,32 +1,78 @@
 /**
- * The one permission table. A permission is `resource:action`; `resource:*` and `*` are wildcards.
- * Built-in roles are named bundles of these permissions.
+ * The management API's own permissions: each `resource:action` with what it lets a caller do. `resource:*` and `*` are
+ * wildcards. This is the list `GET /permissions` shows as built-in; an application adds its own as data
+ * (src/domain/authorization/), and roles are named bundles of both.
  */
-export const RESOURCES = [
-  'organizations',
-  'applications',
-  'tenants',
-  'users',
-  'api_keys',
-  'auth_providers',
-  'policies',
-  'branding',
-  'email',
-  'domains',
-  'audit_logs',
-  'oauth_clients',
-  'm2m_credentials',
-] as const;
-export const ACTIONS = ['read', 'write', 'delete'] as const;
+export const BUILT_IN_PERMISSIONS = {
+  'organizations:read': 'Read the organization',
+  'organizations:write': 'Change the organization and its billing',
+  'organizations:delete': 'Deactivate the organization',
+  'applications:read': 'Read applications',
+  'applications:write': 'Create applications and change their settings',
+  'applications:delete': 'Delete applications',
+  'tenants:read': 'Read tenants',
+  'tenants:write': 'Create and change tenants',
+  'tenants:delete': 'Delete tenants',
+  'users:read': 'Read users',
+  'users:write': 'Create, change and unlock users',
+  'users:delete': 'Delete users',
+  'roles:read': 'Read roles and check whether a subject holds one',
+  'roles:write': 'Create roles and change their permissions',
+  'roles:delete': 'Delete roles',
+  'permissions:read': 'Read permissions and check whether a subject holds one',
+  'permissions:write': 'Create custom permissions',
+  'permissions:delete': 'Delete custom permissions',
+  'role_assignments:read': 'Read role assignments',
+  'role_assignments:write': 'Assign roles',
+  'role_assignments:delete': 'Revoke role assignments',
+  'api_resources:read': 'Read API resources',
+  'api_resources:write': 'Register and change API resources',
+  'api_resources:delete': 'Delete API resources',
+  'api_keys:read': 'Read API keys',
+  'api_keys:write': 'Issue and rotate API keys',
+  'api_keys:delete': 'Revoke API keys',
+  'auth_providers:read': 'Read sign-in methods',
+  'auth_providers:write': 'Add and change sign-in methods',
+  'auth_providers:delete': 'Remove sign-in methods',
+  'policies:read': 'Read password, MFA, session and lockout policies',
+  'policies:write': 'Change policies',
+  'policies:delete': 'Remove a tenant’s policies',
+  'branding:read': 'Read branding',
+  'branding:write': 'Change branding',
+  'branding:delete': 'Remove a tenant’s branding',
+  'email:read': 'Read the e-mail provider, templates and deliveries',
+  'email:write': 'Change the e-mail provider and templates, send test mail',
+  'email:delete': 'Remove a tenant’s e-mail provider or templates',
+  'domains:read': 'Read custom domains',
+  'domains:write': 'Add and verify custom domains',
+  'domains:delete': 'Remove custom domains',
+  'audit_logs:read': 'Read and stream audit records',
+  'oauth_clients:read': 'Read OAuth clients',
+  'oauth_clients:write': 'Register and change OAuth clients, rotate their secrets',
+  'oauth_clients:delete': 'Delete OAuth clients',
+  'm2m_credentials:read': 'Read M2M credentials',
+  'm2m_credentials:write': 'Create and rotate M2M credentials',
+  'm2m_credentials:delete': 'Revoke M2M credentials',
+  'tenant_overrides:write': 'Customize a tenant: its branding, e-mail provider and templates, policies and sign-in methods',
+} as const;
 
-export type Resource = (typeof RESOURCES)[number];
-export type Action = (typeof ACTIONS)[number];
-export type Permission = `${Resource}:${Action}`;
+export type Permission = keyof typeof BUILT_IN_PERMISSIONS;
+export type Resource = Permission extends `${infer R}:${string}` ? R : never;
 
-const PERMISSION_PATTERN = new RegExp(`^(\\*|(${RESOURCES.join('|')}):(\\*|${ACTIONS.join('|')}))$`);
+export const ALL_PERMISSIONS = Object.keys(BUILT_IN_PERMISSIONS) as Permission[];
+const RESOURCES: ReadonlySet<string> = new Set(ALL_PERMISSIONS.map((permission) => permission.slice(0, permission.indexOf(':'))));
 
+/** Whether a resource is one of the management API's: an application's own permissions may not use its names. */
+export function isBuiltInResource(resource: string): boolean {
+  return RESOURCES.has(resource);
+}
+
+/** A grant a credential can carry: `*`, a built-in resource's `resource:*`, or one built-in permission. */
 export function isPermissionGrant(value: string): boolean {
-  return PERMISSION_PATTERN.test(value);
+  if (value === '*') return true;
+  const [resource, action, ...rest] = value.split(':');
+  if (rest.length > 0 || resource === undefined || action === undefined) return false;
+  return action === '*' ? RESOURCES.has(resource) : Object.hasOwn(BUILT_IN_PERMISSIONS, value);
 }
 
 /** Application settings: what `tenant_admin` may not touch. */
@@ -37,16 +83,21 @@ const APPLICATION_SETTINGS: readonly Permission[] = [
   'applications:delete',
 ];
 
-export const ALL_PERMISSIONS: readonly Permission[] = RESOURCES.flatMap((resource) =>
-  ACTIONS.map((action): Permission => `${resource}:${action}`),
-);
-
+/**
+ * The built-in roles every application has, with the permissions a new application gives them. An application admin
+ * may edit their lists (the role rows, src/domain/authorization/); these are only where they start.
+ */
 export const BUILT_IN_ROLES = {
   /** Everything, application-wide. */
-  app_admin: ['*'],
+  app_admin: { name: 'Application admin', permissions: ['*'] },
   /** Everything but application settings, within one tenant. */
-  tenant_admin: ALL_PERMISSIONS.filter((permission) => !APPLICATION_SETTINGS.includes(permission)),
-} as const satisfies Record<string, readonly string[]>;
+  tenant_admin: {
+    name: 'Tenant admin',
+    permissions: ALL_PERMISSIONS.filter((permission) => !APPLICATION_SETTINGS.includes(permission)),
+  },
+  /** A tenant's ordinary user: no management permission until the application gives `member` some. */
+  member: { name: 'Member', permissions: [] },
+} as const satisfies Record<string, { name: string; permissions: readonly string[] }>;
 
 export type BuiltInRole = keyof typeof BUILT_IN_ROLES;
 
@@ -58,22 +109,23 @@ export class PermissionSet {
     this.grants = new Set(grants);
   }
 
-  allows(permission: Permission): boolean {
+  /** Whether the grants allow `permission`, a built-in one or an application's own (`invoices:approve`). */
+  allows(permission: string): boolean {
     const [resource] = permission.split(':');
     return this.grants.has('*') || this.grants.has(`${resource}:*`) || this.grants.has(permission);
   }
 
-  /** Every permission of the table this set allows: the same list for equal sets, however their grants are spelled. */
+  /** Every built-in permission this set allows: the same list for equal sets, however their grants are spelled. */
   allowed(): Permission[] {
     return ALL_PERMISSIONS.filter((p) => this.allows(p));
   }
 
-  /** The permissions both sets allow: an API key narrowed by the user of a Bearer token. */
+  /** The built-in permissions both sets allow: an API key narrowed by the user of a Bearer token. */
   intersect(other: PermissionSet): PermissionSet {
     return new PermissionSet(this.allowed().filter((p) => other.allows(p)));
   }
 
-  /** True when every grant of `other` is allowed here (a key may not mint a wider key). */
+  /** True when every built-in permission `grants` allow is allowed here (a key may not mint a wider key). */
   covers(grants: Iterable<string>): boolean {
     const wanted = new PermissionSet(grants);
     return ALL_PERMISSIONS.every((p) => !wanted.allows(p) || this.allows(p));

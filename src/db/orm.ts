@@ -17,6 +17,7 @@ import { Migration0011SigningKeyRevoked } from './migrations/0011-signing-key-re
 import { Migration0012EmailCaseFoldKeys } from './migrations/0012-email-case-fold-keys.ts';
 import { Migration0013IdempotencyAnswersOnly } from './migrations/0013-idempotency-answers-only.ts';
 import { Migration0014SignInFailurePerAddress } from './migrations/0014-sign-in-failure-per-address.ts';
+import { Migration0015Authorization } from './migrations/0015-authorization.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   { name: '0012-email-case-fold-keys', class: Migration0012EmailCaseFoldKeys },
   { name: '0013-idempotency-answers-only', class: Migration0013IdempotencyAnswersOnly },
   { name: '0014-sign-in-failure-per-address', class: Migration0014SignInFailurePerAddress },
+  { name: '0015-authorization', class: Migration0015Authorization },
 ];
 
 /**

@@ -55,7 +55,7 @@ function create(em: EntityManager, options: BootstrapOptions, actor: AuditActor[
   recordAudit(em, system, { action: 'organization.create', targetType: 'organization', targetId: organization.id, after: { name: organization.name } });
   const application = insertApplication(em, system, row, {
     name: 'Bootstrap app_admin key',
-    permissions: [...BUILT_IN_ROLES.app_admin],
+    permissions: [...BUILT_IN_ROLES.app_admin.permissions],
     expiresAt: null,
     ...(options.apiKeySecret === undefined ? {} : { secret: options.apiKeySecret }),
   });

@@ -26,7 +26,7 @@ describe('PermissionSet', () => {
   });
 
   it('tenant_admin holds everything but application settings', () => {
-    const tenantAdmin = new PermissionSet(BUILT_IN_ROLES.tenant_admin);
+    const tenantAdmin = new PermissionSet(BUILT_IN_ROLES.tenant_admin.permissions);
     expect(tenantAdmin.allows('users:delete')).toBe(true);
     expect(tenantAdmin.allows('branding:write')).toBe(true);
     expect(tenantAdmin.allows('applications:write')).toBe(false);

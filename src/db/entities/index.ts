@@ -9,6 +9,9 @@ export { Domain } from './domain.entity.ts';
 export { AuditLog } from './audit-log.entity.ts';
 export { SigningKey } from './signing-key.entity.ts';
 export { OAuthClient } from './oauth-client.entity.ts';
+export { CustomPermission } from './permission.entity.ts';
+export { Role } from './role.entity.ts';
+export { RoleAssignment } from './role-assignment.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -21,5 +24,8 @@ import { Domain } from './domain.entity.ts';
 import { AuditLog } from './audit-log.entity.ts';
 import { SigningKey } from './signing-key.entity.ts';
 import { OAuthClient } from './oauth-client.entity.ts';
+import { CustomPermission } from './permission.entity.ts';
+import { Role } from './role.entity.ts';
+import { RoleAssignment } from './role-assignment.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment];

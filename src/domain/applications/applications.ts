@@ -8,6 +8,7 @@ import { newId } from '../../ids.ts';
 import { lifetimeWithin } from '../api-keys/api-keys.ts';
 import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { createBuiltInRoles } from '../authorization/built-in-roles.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { lockForTenancyChange } from '../tenancy/config-lock.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -100,6 +101,7 @@ export type InitialKey = Pick<IssueApiKey, 'name' | 'permissions' | 'expiresAt' 
  */
 export function insertApplication(em: EntityManager, actor: AuditActor, row: NewApplicationRow, key: InitialKey): CreatedApplication {
   const application = em.create(Application, row);
+  createBuiltInRoles(em, application.id);
   const initialApiKey = issueApiKey(em, { applicationId: application.id, tenantId: null, userId: null, ...key });
   recordAudit(em, actor, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
   recordKeyIssued(em, actor, initialApiKey.key);
@@ -113,10 +115,10 @@ export function insertApplication(em: EntityManager, actor: AuditActor, row: New
  */
 function initialKeyFor(scope: Scope): InitialKey {
   const held = scope.principal.permissions;
-  const appAdmin = held.covers(BUILT_IN_ROLES.app_admin);
+  const appAdmin = held.covers(BUILT_IN_ROLES.app_admin.permissions);
   return {
     name: appAdmin ? 'Initial app_admin key' : 'Initial key',
-    permissions: appAdmin ? [...BUILT_IN_ROLES.app_admin] : held.allowed(),
+    permissions: appAdmin ? [...BUILT_IN_ROLES.app_admin.permissions] : held.allowed(),
     expiresAt: lifetimeWithin(scope, null),
   };
 }

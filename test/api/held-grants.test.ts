@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readHeldGrants } from '../../src/domain/authorization/held-roles.ts';
+import { newId } from '../../src/ids.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/** What a subject holds, in one statement for many subjects (src/domain/authorization/held-roles.ts). */
+let app: TestApp;
+let appId: string;
+const sql = (query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+const roleId = async (key: string): Promise<string> =>
+  ((await sql('select id from role where application_id = ? and key = ?', [appId, key])) as { id: string }[])[0]!.id;
+const assign = (subjectType: string, subjectId: string, role: string, tenantId: string | null) =>
+  sql('insert into role_assignment values (?, ?, ?, ?, ?, ?, now())', [appId, newId(), tenantId, role, subjectType, subjectId]);
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appId = app.root.applicationId;
+});
+afterAll(async () => app?.close());
+
+describe('held grants', () => {
+  it('every application has the built-in roles', async () => {
+    const rows = (await sql('select key, built_in from role where application_id = ? order by key', [appId])) as { key: string }[];
+    expect(rows.map((r) => r.key)).toEqual(['app_admin', 'member', 'tenant_admin']);
+  });
+
+  it('unions application-wide and tenant assignments, for members only', async () => {
+    const tenantA = await app.createTenant('A');
+    const tenantB = await app.createTenant('B');
+    const user = await app.http.post('/users', { email: `held-${newId()}@example.com`, tenantId: tenantA });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    await assign('user', user.body.id, await roleId('member'), null);
+    await assign('user', user.body.id, await roleId('tenant_admin'), tenantA);
+    const stranger = { type: 'user' as const, id: newId() };
+    const subject = { type: 'user' as const, id: user.body.id };
+    const connection = app.gatehouse.services.orm.em.getConnection();
+
+    const inA = await readHeldGrants(connection, appId, tenantA, [subject, stranger]);
+    expect(inA.get(`user:${user.body.id}`)?.roles.map((r) => r.key).sort()).toEqual(['member', 'tenant_admin']);
+    expect(inA.has(`user:${stranger.id}`)).toBe(false);
+
+    const appWide = await readHeldGrants(connection, appId, null, [subject]);
+    expect(appWide.get(`user:${user.body.id}`)?.roles.map((r) => r.key)).toEqual(['member']);
+
+    // Not a member of B: holds nothing there, not even the application-wide role.
+    expect((await readHeldGrants(connection, appId, tenantB, [subject])).size).toBe(0);
+    const other = await app.bootstrapAnother();
+    expect((await readHeldGrants(connection, other.applicationId, null, [subject])).size).toBe(0);
+  });
+
+  it('reads an API key’s own list beside its roles', async () => {
+    const key = await app.http.post('/api-keys', { name: 'k', permissions: ['users:read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    await assign('api_key', key.body.key.id, await roleId('member'), null);
+    const held = await readHeldGrants(app.gatehouse.services.orm.em.getConnection(), appId, null, [{ type: 'api_key', id: key.body.key.id }]);
+    expect(held.get(`api_key:${key.body.key.id}`)).toMatchObject({ own: ['users:read'], roles: [{ key: 'member', permissions: [] }] });
+  });
+});
