@@ -10,10 +10,11 @@ export type Invalidation = { readonly kind: InvalidationKind; readonly id: strin
 
 /**
  * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, a user's
- * authorization (`grant`, the OP's: revoked with every token issued under it), or the users of an application (`users`,
- * id the application's: a user created, changed, locked, unlocked or deleted, or a membership added or removed).
+ * authorization (`grant`, the OP's: revoked with every token issued under it), the users of an application (`users`,
+ * id the application's: a user created, changed, locked, unlocked or deleted, or a membership added or removed), or
+ * its authorization data (`roles`, id the application's: a role, role assignment or custom permission changed).
  */
-const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users'] as const;
+const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users', 'roles'] as const;
 export type InvalidationKind = (typeof KINDS)[number];
 
 /**

@@ -1729,6 +1729,32 @@ export type RenderedEmail = {
   variables: Scalars['JSONObject']['output'];
 };
 
+/** A user, M2M credential or API key of the application, by type and id. */
+export type RoleSubject = {
+  __typename?: 'RoleSubject';
+  /** Its id. */
+  id: Scalars['UUID']['output'];
+  /** What kind of subject. */
+  type: RoleSubjectType;
+};
+
+/** A user, M2M credential or API key of the application, by type and id. */
+export type RoleSubjectInput = {
+  /** Its id. */
+  id: Scalars['UUID']['input'];
+  /** What kind of subject. */
+  type: RoleSubjectType;
+};
+
+/** What can hold a role: a user, an M2M credential or an API key. */
+export type RoleSubjectType =
+  /** A management API key. */
+  | 'api_key'
+  /** An M2M credential (a client-credentials client). */
+  | 'm2m_credential'
+  /** A user of the application. */
+  | 'user';
+
 /** How to rotate an M2M credential's secret. */
 export type RotateM2MCredentialInput = {
   /**
@@ -2152,6 +2178,9 @@ export type ResolversTypes = {
   PolicyKind: PolicyKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RenderedEmail: ResolverTypeWrapper<RenderedEmail>;
+  RoleSubject: ResolverTypeWrapper<RoleSubject>;
+  RoleSubjectInput: RoleSubjectInput;
+  RoleSubjectType: RoleSubjectType;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
@@ -2234,6 +2263,8 @@ export type ResolversParentTypes = {
   PolicyInput: PolicyInput;
   Query: Record<PropertyKey, never>;
   RenderedEmail: RenderedEmail;
+  RoleSubject: RoleSubject;
+  RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
   SesSettings: SesSettings;
@@ -2612,6 +2643,11 @@ export type RenderedEmailResolvers<ContextType = RequestContext, ParentType exte
   variables?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
 };
 
+export type RoleSubjectResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleSubject'] = ResolversParentTypes['RoleSubject']> = {
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['RoleSubjectType'], ParentType, ContextType>;
+};
+
 export type SesSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SesSettings'] = ResolversParentTypes['SesSettings']> = {
   accessKeyId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   region?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2728,6 +2764,7 @@ export type Resolvers<ContextType = RequestContext> = {
   Policy?: PolicyResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RenderedEmail?: RenderedEmailResolvers<ContextType>;
+  RoleSubject?: RoleSubjectResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;
   SessionPolicy?: SessionPolicyResolvers<ContextType>;
   SmtpSettings?: SmtpSettingsResolvers<ContextType>;
