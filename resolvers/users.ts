@@ -1,5 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { createUser, deleteUser, getUser, listUsers, unlockUser, updateUser, visibleTenantIds } from '../src/domain/users/users.ts';
+import { activateUser, createUser, deleteUser, getUser, listUsers, suspendUser, unlockUser, updateUser, visibleTenantIds } from '../src/domain/users/users.ts';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -12,6 +12,8 @@ export const userResolvers: Resolvers = {
       updateUser(await ctx.scope({ applicationId: appId, tenantId }), userId, input),
     deleteUser: async (_, { appId, tenantId, userId }, ctx) => deleteUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
     unlockUser: async (_, { appId, tenantId, userId }, ctx) => unlockUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
+    suspendUser: async (_, { appId, tenantId, userId }, ctx) => suspendUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
+    activateUser: async (_, { appId, tenantId, userId }, ctx) => activateUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
   },
   User: {
     name: (user) => user.name ?? null,

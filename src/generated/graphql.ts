@@ -802,6 +802,11 @@ export type MfaPolicy = Policy & {
 /** Write operations of the management API. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Lifts a suspension: the user may sign in again (`locked` still while a lockout's time runs). What the suspension
+   * revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
+   */
+  activateUser: User;
   /** Creates an API key. Its secret is in this response only. */
   createApiKey: ApiKeyWithSecret;
   /** Creates an application in the credentials' organization, with an initial API key of the creator's permissions. */
@@ -914,6 +919,13 @@ export type Mutation = {
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
   /**
+   * Suspends a user: they cannot sign in by any method, their grants, tokens and browser sessions are revoked for good,
+   * and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
+   * changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
+   * belongs to no other tenant (403).
+   */
+  suspendUser: User;
+  /**
    * Lifts a lock the lockout policy put on a user, a timed one early or one without an end: the user is `active` again
    * and their count of failed sign-ins starts over. A user who is not locked is returned as they are, unchanged (a
    * suspended user stays suspended). A `shared` user's lock is one for all their tenants: a tenant scope lifts it only
@@ -941,6 +953,14 @@ export type Mutation = {
   verifyDomain: DomainVerification;
   /** The service's version; mutations of each area extend this type. */
   version: Scalars['String']['output'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationActivateUserArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
 };
 
 
@@ -1179,6 +1199,14 @@ export type MutationRotateOAuthClientSecretArgs = {
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationSuspendUserArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
 };
 
 
@@ -2496,6 +2524,7 @@ export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends 
 };
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  activateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationActivateUserArgs, 'userId'>>;
   createApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
   createAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationCreateAuthProviderArgs, 'input'>>;
@@ -2526,6 +2555,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
+  suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;
   unlockUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUnlockUserArgs, 'userId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;

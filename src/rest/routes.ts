@@ -89,6 +89,8 @@ export const ROUTES = routeTable([
   { method: 'PATCH', path: '/users/:userId', operation: op.UpdateUserDocument, summary: 'Update a user', owned: true },
   { method: 'DELETE', path: '/users/:userId', operation: op.DeleteUserDocument, summary: 'Delete a user (a shared-pool user in a tenant scope: leave that tenant)', owned: true },
   { method: 'POST', path: '/users/:userId/unlock', operation: op.UnlockUserDocument, summary: 'Unlock a user locked by the lockout policy', owned: true },
+  { method: 'POST', path: '/users/:userId/suspend', operation: op.SuspendUserDocument, summary: 'Suspend a user: no sign-in, sessions and tokens revoked', owned: true },
+  { method: 'POST', path: '/users/:userId/activate', operation: op.ActivateUserDocument, summary: 'Lift a user’s suspension', owned: true },
   // api keys
   { method: 'GET', path: '/api-keys', operation: op.ListApiKeysDocument, summary: 'List API keys', owned: true },
   { method: 'POST', path: '/api-keys', operation: op.CreateApiKeyDocument, summary: 'Create an API key (the response alone holds its secret)', owned: true, status: 201 },

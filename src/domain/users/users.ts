@@ -283,6 +283,79 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
 }
 
 /**
+ * Suspends a user: from the commit on they cannot sign in by any method, and what they held is gone for good (their
+ * grants, with every refresh and access token issued under them, and their browser sessions: endOpSessions), so that
+ * `activate` gives back the account, not its old sessions. Their Bearer tokens and user-bound API keys answer 401 while
+ * they are suspended (mayActNow), on every instance once the invalidation arrives. Suspending a suspended user changes
+ * nothing. The account is one for every tenant of a shared-pool user: a tenant scope suspends only as it may change
+ * their identity (assertIdentityOfScope).
+ */
+export async function suspendUser(scope: Scope, userId: string): Promise<User> {
+  return changeStatus(scope, userId, 'user.suspend', async (tx, user) => {
+    if (user.status === 'suspended') return undefined;
+    const ended = await endOpSessions(tx.em, tx.applicationId, user.id);
+    user.status = 'suspended';
+    return ended;
+  });
+}
+
+/**
+ * Lifts a suspension: the user may sign in again (and is `locked` still, if a lockout's time has not run out). What
+ * the suspension revoked stays revoked. A user who is not suspended is answered as they are.
+ */
+export async function activateUser(scope: Scope, userId: string): Promise<User> {
+  return changeStatus(scope, userId, 'user.activate', (_tx, user) => {
+    if (user.status !== 'suspended') return Promise.resolve(undefined);
+    user.status = user.lockedUntil != null && user.lockedUntil > new Date() ? 'locked' : 'active';
+    return Promise.resolve({});
+  });
+}
+
+/**
+ * A change of a user's status under the switches' lock (a split of the pools copies the status), audited with what
+ * `change` reports beside the snapshots; `change` answers undefined when there is nothing to change, and then nothing
+ * is written. After the commit every instance forgets what it knew of the user (forgetUserKeys).
+ */
+async function changeStatus(
+  scope: Scope,
+  userId: string,
+  action: 'user.suspend' | 'user.activate',
+  change: (tx: Scope, user: User) => Promise<Record<string, number> | undefined>,
+): Promise<User> {
+  const changed = await underTenancyConfig(scope, async (tx) => {
+    const user = await lockUser(tx, userId);
+    assertIdentityOfScope(tx, user);
+    const before = userSnapshot(user);
+    const effects = await change(tx, user);
+    if (effects === undefined) return { user, changed: false };
+    recordAudit(tx.em, tx, { action, targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: { ...userSnapshot(user), ...effects } });
+    return { user, changed: true };
+  });
+  if (changed.changed) {
+    await usersChanged(scope.services, scope.applicationId);
+    await forgetUserKeys(scope, [userId]);
+  }
+  return changed.user;
+}
+
+/**
+ * Deletes, in the caller's transaction, what the OP keeps of a user's sign-ins in the application: their grants with
+ * every token issued under them (codes, access and refresh tokens, the grant's tenant), and their browser sessions
+ * (which name no application: a user id is one application's). Three deletions in one statement, whatever their number.
+ */
+async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
+  const [row] = await em.execute<{ grants: number; sessions: number }[]>(
+    `with grants as (
+       delete from oidc_model where model = 'Grant' and (payload->>'accountId') = ? and application_id = ? returning id),
+     tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
+     sessions as (delete from oidc_model where model = 'Session' and (payload->>'accountId') = ? returning 1)
+     select (select count(*) from grants)::int as grants, (select count(*) from sessions)::int as sessions`,
+    [userId, applicationId, userId],
+  );
+  return { grantsRevoked: row?.grants ?? 0, sessionsEnded: row?.sessions ?? 0 };
+}
+
+/**
  * A shared-pool user's identity (e-mail, name, password) is one for every tenant they belong to: a tenant scope may
  * change it only while the user belongs to no other tenant, else one tenant's administrator would take over the
  * account in the others (spec: credentials for another tenant are 403). Application-wide credentials change anyone.

@@ -1,0 +1,130 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authorize, createTestClient, discover, type TestClient } from '../support/oauth.ts';
+
+/**
+ * `POST /users/{userId}/suspend` and `/activate`: a suspended user's grants, tokens and browser sessions are gone for
+ * good, their Bearer tokens and user-bound keys answer 401 while suspended; activation gives back the account only.
+ */
+const REDIRECT = 'https://app.example/callback';
+let app: TestApp;
+let spa: TestClient;
+let tenantA: string;
+let tenantB: string;
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  tenantA = await app.createTenant('A');
+  tenantB = await app.createTenant('B');
+  spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+});
+afterAll(async () => app?.close());
+
+async function createUser(email: string, tenantId = tenantA): Promise<string> {
+  const created = await app.http.post('/users', { email, tenantId });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
+/** A sign-in through the OP (the hosted pages' seam) with a refresh token: a grant and a browser session of the user. */
+async function signIn(userId: string) {
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid offline_access',
+    prompt: 'consent',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  const outcome = await authorize(app, url, { userId, tenantId: tenantA });
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, idTokenExpected: true });
+  return { config, tokens };
+}
+
+const refreshFails = async (config: oidc.Configuration, refreshToken: string) =>
+  oidc.refreshTokenGrant(config, refreshToken).then(
+    () => false,
+    (error: unknown) => (error as { error?: string }).error === 'invalid_grant',
+  );
+
+const opRowsOf = async (userId: string) =>
+  (await sql<{ model: string }>(`select model from oidc_model where payload->>'accountId' = ? order by model`, [userId])).map((row) => row.model);
+
+describe('suspend and activate', () => {
+  it('suspending ends every grant, token and session of the user for good; their key works again on activation', async () => {
+    const userId = await createUser('sus@example.com');
+    const { config, tokens } = await signIn(userId);
+    expect(await opRowsOf(userId)).toEqual(expect.arrayContaining(['Grant', 'Session']));
+    const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
+    const key = await app.http.post('/api-keys', { name: 'theirs', permissions: ['users:read'], userId, tenantId: tenantA });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const asKey = app.as({ apiKey: key.body.secret });
+    expect((await asKey.get('/users')).status).toBe(200);
+
+    const suspended = await app.http.post(`/users/${userId}/suspend`);
+    expect(suspended.status, JSON.stringify(suspended.body)).toBe(200);
+    expect(suspended.body.status).toBe('suspended');
+    expect(await opRowsOf(userId)).toEqual([]);
+    expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
+    expect((await app.as({ bearer }).get('/users')).status).toBe(401);
+    expect((await asKey.get('/users')).status).toBe(401);
+    const [record] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where action = 'user.suspend' and target_id = ?`, [userId]);
+    expect(record?.after).toMatchObject({ status: 'suspended', grantsRevoked: 2, sessionsEnded: 1 });
+
+    // Again: nothing to change, nothing recorded.
+    expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
+    expect(await sql(`select 1 from audit_log where action = 'user.suspend' and target_id = ?`, [userId])).toHaveLength(1);
+
+    const activated = await app.http.post(`/users/${userId}/activate`);
+    expect(activated.status).toBe(200);
+    expect(activated.body.status).toBe('active');
+    expect((await asKey.get('/users')).status).toBe(200);
+    expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
+    expect((await app.as({ bearer }).get('/users')).status).toBe(401);
+    // A new sign-in works.
+    const again = await signIn(userId);
+    expect(await refreshFails(again.config, again.tokens.refresh_token!)).toBe(false);
+  });
+
+  it('activating a user whose lockout still runs leaves them locked; activating an active user changes nothing', async () => {
+    const userId = await createUser('lock@example.com');
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    expect(await sql(`select 1 from audit_log where action = 'user.activate' and target_id = ?`, [userId])).toHaveLength(0);
+    await sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId]);
+    expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('locked');
+  });
+
+  it('through GraphQL too', async () => {
+    const userId = await createUser('gql@example.com');
+    const response = await app.http.request('POST', '/graphql', {
+      body: { query: 'mutation($id: UUID!) { suspendUser(userId: $id) { status } }', variables: { id: userId } },
+    });
+    expect(response.body).toEqual({ data: { suspendUser: { status: 'suspended' } } });
+  });
+
+  it('refusals: another application’s user is 404, a tenant scope may not suspend a user of other tenants too, a narrower key is 403', async () => {
+    const other = await app.bootstrapAnother();
+    const foreign = await app.as({ apiKey: other.apiKey }).post('/users', { email: 'far@example.com' });
+    const refused = await app.http.post(`/users/${foreign.body.id}/suspend`);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ code: 'not_found', field: 'userId' });
+
+    const both = await createUser('both@example.com');
+    expect((await app.http.patch(`/users/${both}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}/users/${both}/suspend`;
+    expect((await app.http.post(tenantPath)).status).toBe(403);
+    const only = await createUser('only@example.com');
+    expect((await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantA}/users/${only}/suspend`)).body.status).toBe('suspended');
+
+    const reader = await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] });
+    expect((await app.as({ apiKey: reader.body.secret }).post(`/users/${both}/suspend`)).status).toBe(403);
+    const [row] = await sql<{ status: string }>('select status from app_user where id = ?', [both]);
+    expect(row?.status).toBe('active');
+  });
+});
