@@ -307,8 +307,7 @@ describe('refresh tokens', () => {
     const config = await spaConfig();
     const flow = await startFlow(config);
     const tokens = await redeem(config, flow, await callback(flow, created.body.id));
-    // Straight in the table: there is no suspend route yet.
-    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [created.body.id]);
+    expect((await app.http.post(`/users/${created.body.id}/suspend`)).status).toBe(200);
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
   });
