@@ -18,7 +18,7 @@ import { Migration0012EmailCaseFoldKeys } from './migrations/0012-email-case-fol
 import { Migration0013IdempotencyAnswersOnly } from './migrations/0013-idempotency-answers-only.ts';
 import { Migration0014SignInFailurePerAddress } from './migrations/0014-sign-in-failure-per-address.ts';
 import { Migration0015Authorization } from './migrations/0015-authorization.ts';
-import { Migration0018OidcModelAccount } from './migrations/0018-oidc-model-account.ts';
+import { Migration0018UserLifecycleLookups } from './migrations/0018-user-lifecycle-lookups.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -37,7 +37,7 @@ export const MIGRATIONS = [
   { name: '0013-idempotency-answers-only', class: Migration0013IdempotencyAnswersOnly },
   { name: '0014-sign-in-failure-per-address', class: Migration0014SignInFailurePerAddress },
   { name: '0015-authorization', class: Migration0015Authorization },
-  { name: '0018-oidc-model-account', class: Migration0018OidcModelAccount },
+  { name: '0018-user-lifecycle-lookups', class: Migration0018UserLifecycleLookups },
 ];
 
 /**

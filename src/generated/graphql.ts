@@ -1556,7 +1556,7 @@ export type Query = {
   user: User;
   /**
    * The users of the application, or of one tenant: in a tenant scope (path or credentials) only that tenant's
-   * members are listed.
+   * members are listed (the tenant path form is the filter by tenant: no endpoint takes a `tenantId` query parameter).
    */
   users: UserPage;
   /** The service's version, for a quick liveness check of the GraphQL endpoint. */
@@ -1740,7 +1740,10 @@ export type QueryUserArgs = {
 export type QueryUsersArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  email?: InputMaybe<Scalars['String']['input']>;
+  emailPrefix?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<UserStatus>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 

@@ -3,7 +3,7 @@ import { hashPassword } from '../../auth/password-hash.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User, type Application } from '../../db/entities/index.ts';
-import { SHARED_POOL } from '../../db/entities/user.entity.ts';
+import { SHARED_POOL, type UserStatus } from '../../db/entities/user.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -113,10 +113,36 @@ export function visibleTenantIds(principal: Pick<Principal, 'tenantId'>, tenantI
   return own === null ? [...tenantIds] : tenantIds.filter((tenantId) => tenantId === own);
 }
 
-export async function listUsers(scope: Scope, args: PageArgs): Promise<Page<UserRow>> {
-  // In a tenant scope the `tenant` filter keeps only that tenant's members.
-  const list = scopedList(scope, 'users');
-  return paginate(scope.em, User, {}, args, scope.services.cursors, list);
+/** What a list of users may be narrowed to. */
+export interface UserFilter {
+  status?: UserStatus | null;
+  email?: string | null;
+  emailPrefix?: string | null;
+}
+
+/** The longest e-mail address (RFC 5321's path limit): no prefix is longer. */
+const EMAIL_PREFIX_MAX = 320;
+
+/** `%`, `_` and the escape character itself, escaped for a LIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/**
+ * The users of the scope (in a tenant scope the `tenant` filter keeps only that tenant's members), narrowed by
+ * `filter`: addresses are compared by their normalized key, as sign-in finds them. A cursor names the filter it was
+ * issued for.
+ */
+export async function listUsers(scope: Scope, { status, email, emailPrefix, ...page }: PageArgs & UserFilter): Promise<Page<UserRow>> {
+  const where: Record<string, unknown> = {};
+  if (status != null) where['status'] = status;
+  if (email != null) where['emailNormalized'] = normalizeEmail(email);
+  if (emailPrefix != null) {
+    if (emailPrefix.length === 0 || emailPrefix.length > EMAIL_PREFIX_MAX) {
+      throw invalid('emailPrefix', `emailPrefix must be 1 to ${EMAIL_PREFIX_MAX} characters`);
+    }
+    where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: `${likeLiteral(normalizeEmail(emailPrefix))}%` };
+  }
+  const list = `${scopedList(scope, 'users')}:${JSON.stringify([status ?? null, email ?? null, emailPrefix ?? null])}`;
+  return paginate(scope.em, User, where, page, scope.services.cursors, list);
 }
 
 export async function getUser(scope: Scope, userId: string): Promise<User> {

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/** The users list narrowed by status, e-mail and e-mail prefix, in both transports and every path form. */
+let app: TestApp;
+let tenantA: string;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  tenantA = await app.createTenant('A');
+  for (const [email, tenantId] of [['Ada@Example.com', tenantA], ['adam@example.com', null], ['bob@example.com', tenantA], ['a_b%c@example.com', null]] as const) {
+    const created = await app.http.post('/users', { email, ...(tenantId === null ? {} : { tenantId }) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    ids[email] = created.body.id;
+  }
+  expect((await app.http.post(`/users/${ids['bob@example.com']}/suspend`)).status).toBe(200);
+});
+afterAll(async () => app?.close());
+
+const emails = async (query: string, path = '/users') => {
+  const response = await app.http.get(`${path}?${query}`);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return (response.body.data as { email: string }[]).map((user) => user.email).sort();
+};
+
+describe('users list filters', () => {
+  it('by status, exact e-mail (as sign-in compares it) and e-mail prefix', async () => {
+    expect(await emails('status=suspended')).toEqual(['bob@example.com']);
+    expect(await emails('email=ADA%40example.COM')).toEqual(['Ada@Example.com']);
+    expect(await emails('emailPrefix=ada')).toEqual(['Ada@Example.com', 'adam@example.com']);
+    expect(await emails('emailPrefix=ada&status=active')).toEqual(['Ada@Example.com', 'adam@example.com']);
+    expect(await emails('emailPrefix=ada&email=adam%40example.com')).toEqual(['adam@example.com']);
+  });
+
+  it('a prefix is literal: % and _ match only themselves', async () => {
+    expect(await emails('emailPrefix=a_')).toEqual(['a_b%c@example.com']);
+    expect(await emails('emailPrefix=%25')).toEqual([]);
+    expect(await emails('emailPrefix=a_b%25')).toEqual(['a_b%c@example.com']);
+  });
+
+  it('combine with the tenant path form, and page with a cursor bound to the filter', async () => {
+    expect(await emails('emailPrefix=a', `/applications/${app.root.applicationId}/tenants/${tenantA}/users`)).toEqual(['Ada@Example.com']);
+    const first = await app.http.get('/users?emailPrefix=a&pageSize=1');
+    expect(first.body.data).toHaveLength(1);
+    const second = await app.http.get(`/users?emailPrefix=a&pageSize=2&cursor=${encodeURIComponent(first.body.next)}`);
+    expect(second.status).toBe(200);
+    expect(second.body.data).toHaveLength(2);
+    const elsewhere = await app.http.get(`/users?status=active&pageSize=1&cursor=${encodeURIComponent(first.body.next)}`);
+    expect(elsewhere.status).toBe(422);
+  });
+
+  it('through GraphQL', async () => {
+    const response = await app.http.request('POST', '/graphql', { body: { query: '{ users(status: suspended) { data { email } } }' } });
+    expect(response.body).toEqual({ data: { users: { data: [{ email: 'bob@example.com' }] } } });
+  });
+
+  it('refusals: an unknown status, an empty or overlong prefix, a tenantId query parameter', async () => {
+    expect((await app.http.get('/users?status=deleted')).body).toMatchObject({ code: 'validation_error', field: 'status' });
+    expect((await app.http.get('/users?emailPrefix=')).body).toMatchObject({ code: 'validation_error', field: 'emailPrefix' });
+    expect((await app.http.get(`/users?emailPrefix=${'a'.repeat(321)}`)).body).toMatchObject({ code: 'validation_error', field: 'emailPrefix' });
+    expect((await app.http.get(`/users?tenantId=${tenantA}`)).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+  });
+});
