@@ -6,6 +6,7 @@ import { ApiKey, User } from '../../db/entities/index.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
+import { providerSetting } from '../auth-providers/auth-providers.ts';
 import { permissionGrants, requireCovered } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -53,7 +54,7 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
   const permissions = permissionGrants(input.permissions);
   requireCovered(scope, permissions);
   const tenantId = await targetTenant(scope, input.tenantId);
-  const expiresAt = lifetimeWithin(scope, input.expiresAt ?? null);
+  const expiresAt = await withinProviderLimit(scope, tenantId, input.expiresAt ?? null, lifetimeWithin(scope, input.expiresAt ?? null));
   if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw invalid('expiresAt', 'expiresAt must be in the future');
   const userId = input.userId ?? null;
   // Memberships are as the user pools have them: a split of the pools moves users out of tenants.
@@ -63,6 +64,23 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
     recordKeyIssued(tx.em, tx, issued.key);
     return issued;
   });
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The api_keys provider's `maxLifetimeDays` (of the key's tenant, or the application's) bounds a new key: an
+ * `expiresAt` asked beyond it is refused (422), and a key that would otherwise not expire, or outlive it by
+ * inheriting its creator's expiry, ends at the limit.
+ */
+async function withinProviderLimit(scope: Scope, tenantId: string | null, asked: Date | null, expiresAt: Date | null): Promise<Date | null> {
+  const maxDays = await providerSetting(scope, tenantId, 'api_keys', 'maxLifetimeDays');
+  if (typeof maxDays !== 'number') return expiresAt;
+  const latest = new Date(Date.now() + maxDays * DAY_MS);
+  if (asked !== null && asked > latest) {
+    throw invalid('expiresAt', `expiresAt may be at most ${maxDays} days ahead (the api_keys provider's maxLifetimeDays)`);
+  }
+  return expiresAt === null || expiresAt > latest ? latest : expiresAt;
 }
 
 /**

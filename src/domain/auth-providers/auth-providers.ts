@@ -120,6 +120,15 @@ export async function effectiveAuthProviders(scope: Scope, tenantId: string | nu
   return { providers: await scope.loaders.authProviders.load(APPLICATION_ROWS), source: 'inherited' };
 }
 
+/**
+ * A setting of the enabled provider of `type` in force for a tenant (null: the application's), or null when none is
+ * enabled or it leaves the setting unset: a disabled provider imposes nothing.
+ */
+export async function providerSetting(scope: Scope, tenantId: string | null, type: AuthProviderType, setting: string): Promise<unknown> {
+  const { providers } = await effectiveAuthProviders(scope, tenantId);
+  return providers.find((provider) => provider.type === type && provider.enabled)?.config[setting] ?? null;
+}
+
 export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<Page<AuthProviderView>> {
   const size = pageSize(args);
   const list = scopedList(scope, 'auth-providers');
