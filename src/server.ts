@@ -21,6 +21,7 @@ import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
+import { withRequestOrigin } from './request-origin.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
@@ -186,9 +187,11 @@ export async function createServer(services: Services, options: { redis?: Redis;
     if (strictTransport) reply.header('strict-transport-security', `max-age=${STRICT_TRANSPORT_SECONDS}`);
   });
   // The handler runs with the request's log as the current one, so that what reports failures without being handed
-  // the request (the GraphQL error serializer, the OP's events) logs them with the request id. A callback hook: the
-  // handler is called from within `done`, after the body has been read.
-  app.addHook('preHandler', (request, _reply, done) => withRequestLog(request.log, done));
+  // the request (the GraphQL error serializer, the OP's events) logs them with the request id, and with its origin,
+  // which its audit records keep. A callback hook: the handler is called from within `done`, after the body has been read.
+  app.addHook('preHandler', (request, _reply, done) =>
+    withRequestLog(request.log, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
+  );
   secureHtmlAnswers(app);
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.

@@ -107,6 +107,9 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.rotateM2MCredential': needs('m2m_credentials:write'),
   'Mutation.putM2MCredentialJwks': needs('m2m_credentials:write'),
   'Mutation.revokeM2MCredential': needs('m2m_credentials:delete'),
+
+  'Query.auditLogs': needs('audit_logs:read'),
+  'Query.auditLog': needs('audit_logs:read'),
 };
 
 /** The rule of a schema coordinate, if it has one (most nested fields cost nothing beyond their root's). */

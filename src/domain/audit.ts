@@ -10,6 +10,7 @@ export type AuditActor = Pick<Scope, 'applicationId' | 'tenantId' | 'requestId'>
 };
 import { AuditLog } from '../db/entities/index.ts';
 import { NEW_ID_SQL, newId } from '../ids.ts';
+import { currentRequestOrigin } from '../request-origin.ts';
 
 export interface AuditEntry {
   action: string;
@@ -23,9 +24,10 @@ export interface AuditEntry {
 
 /**
  * Records a mutation in the audit log through the mutation's own EntityManager, so the record commits or rolls
- * back with the change it describes. Search and streaming come with the audit-log issue.
+ * back with the change it describes, with the origin of the request that made it.
  */
 export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEntry): void {
+  const origin = currentRequestOrigin();
   em.create(AuditLog, {
     applicationId: scope.applicationId,
     id: newId(),
@@ -37,6 +39,8 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
     targetType: entry.targetType,
     targetId: entry.targetId,
     requestId: scope.requestId,
+    ip: origin?.ip ?? null,
+    userAgent: origin?.userAgent ?? null,
     before: entry.before ?? null,
     after: entry.after ?? null,
   });
@@ -67,10 +71,11 @@ export async function recordAuditPerRow(
   changed: ChangedRows,
 ): Promise<string[]> {
   const tenant = changed.tenantPerRow === true ? [] : [entry.tenantId === undefined ? scope.tenantId : entry.tenantId];
+  const origin = currentRequestOrigin();
   const rows = await em.execute<{ target_id: string }[]>(
     `with ${changed.ctes}
-     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, before, after, created_at)
-     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, changed.before, changed.after, now()
+     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, ip, user_agent, before, after, created_at)
+     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, ?, ?, changed.before, changed.after, now()
        from changed
      returning target_id`,
     [
@@ -83,6 +88,8 @@ export async function recordAuditPerRow(
       entry.action,
       entry.targetType,
       scope.requestId,
+      origin?.ip ?? null,
+      origin?.userAgent ?? null,
     ],
   );
   return rows.map((row) => row.target_id);

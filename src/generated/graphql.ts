@@ -13,6 +13,7 @@ import type { DomainView as DomainViewModel, DomainVerificationView as DomainVer
 import type { TenantConfiguration as TenantConfigurationModel } from '../domain/tenancy/configuration.ts';
 import type { OAuthClientView as OAuthClientViewModel, OAuthClientWithSecretView as OAuthClientWithSecretViewModel } from '../domain/oauth-clients/oauth-clients.ts';
 import type { M2MCredentialView as M2MCredentialViewModel, M2MCredentialWithSecretView as M2MCredentialWithSecretViewModel } from '../domain/m2m-credentials/m2m-credentials.ts';
+import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit-search.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -119,6 +120,71 @@ export type ApplicationPage = {
   data: Array<Application>;
   /** Cursor of the next page; null at the end. */
   next: Maybe<Scalars['String']['output']>;
+};
+
+/** What a change left: the target as it was and as it became (never a secret: only the names of secrets set). */
+export type AuditChanges = {
+  __typename?: 'AuditChanges';
+  /** The target after the change; null for a deletion. */
+  after: Maybe<Scalars['JSONObject']['output']>;
+  /** The target before the change; null for a creation. */
+  before: Maybe<Scalars['JSONObject']['output']>;
+};
+
+/** Whether the recorded event succeeded. */
+export type AuditOutcome =
+  /** It was attempted and refused (a failed sign-in). */
+  | 'failure'
+  /** It happened. */
+  | 'success';
+
+/** One recorded event. Records are append-only: no operation changes or deletes one. */
+export type AuditRecord = {
+  __typename?: 'AuditRecord';
+  /** What happened, as `resource.verb` (`user.create`). */
+  action: Scalars['String']['output'];
+  /** Who acted: a user, M2M credential or API key, the OAuth client of a sign-in page, or `system`. */
+  actor: AuditReference;
+  /** The API key the request authenticated with, when one did (beside a Bearer token the actor is the token's subject). */
+  apiKeyId: Maybe<Scalars['UUID']['output']>;
+  /** The application it belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** What the change left, for changes; null for events. */
+  changes: Maybe<AuditChanges>;
+  /** The record's id; records sort by it in time order. */
+  id: Scalars['UUID']['output'];
+  /** The client address of that request; null outside a request and for records older than this field. */
+  ip: Maybe<Scalars['String']['output']>;
+  /** Whether it succeeded. */
+  outcome: AuditOutcome;
+  /** The id of the request that made it (the `X-Request-Id` response header). */
+  requestId: Scalars['String']['output'];
+  /** What it happened to. */
+  target: AuditReference;
+  /** The tenant it concerns; null for the application's own events. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** When it happened. */
+  time: Scalars['DateTime']['output'];
+  /** The user agent of that request, cut at 512 characters; null when it sent none. */
+  userAgent: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of audit records, newest first. */
+export type AuditRecordPage = {
+  __typename?: 'AuditRecordPage';
+  /** The records. */
+  data: Array<AuditRecord>;
+  /** The cursor of the next page; null on the last. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** Who or what an audit record is about: a kind and an id. */
+export type AuditReference = {
+  __typename?: 'AuditReference';
+  /** Its id; null for a target that has none (a setting of the application). */
+  id: Maybe<Scalars['String']['output']>;
+  /** What kind: `user`, `api_key`, `m2m_credential`, `oauth_client`, `system`, a resource's name. */
+  type: Scalars['String']['output'];
 };
 
 /** Whether tenants share one sign-in surface and user pool, or each has its own. */
@@ -1510,6 +1576,10 @@ export type Query = {
   application: Application;
   /** The applications the credentials can reach (an API key reaches its own application). */
   applications: ApplicationPage;
+  /** One audit record; one outside the scope's application or tenant is `not_found`. */
+  auditLog: AuditRecord;
+  /** The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's. */
+  auditLogs: AuditRecordPage;
   /** One provider in force for the scope. */
   authProvider: AuthProvider;
   /**
@@ -1592,6 +1662,28 @@ export type QueryApplicationArgs = {
 export type QueryApplicationsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryAuditLogArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  recordId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryAuditLogsArgs = {
+  action?: InputMaybe<Scalars['String']['input']>;
+  actor?: InputMaybe<Scalars['String']['input']>;
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  target?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -2150,6 +2242,11 @@ export type ResolversTypes = {
   ApiKeyWithSecret: ResolverTypeWrapper<ApiKeyWithSecretModel>;
   Application: ResolverTypeWrapper<ApplicationRowModel>;
   ApplicationPage: ResolverTypeWrapper<Omit<ApplicationPage, 'data'> & { data: Array<ResolversTypes['Application']> }>;
+  AuditChanges: ResolverTypeWrapper<AuditChanges>;
+  AuditOutcome: AuditOutcome;
+  AuditRecord: ResolverTypeWrapper<AuditRecordViewModel>;
+  AuditRecordPage: ResolverTypeWrapper<Omit<AuditRecordPage, 'data'> & { data: Array<ResolversTypes['AuditRecord']> }>;
+  AuditReference: ResolverTypeWrapper<AuditReference>;
   AuthIsolation: AuthIsolation;
   AuthProvider: ResolverTypeWrapper<AuthProviderViewModel>;
   AuthProviderPage: ResolverTypeWrapper<Omit<AuthProviderPage, 'data'> & { data: Array<ResolversTypes['AuthProvider']> }>;
@@ -2248,6 +2345,10 @@ export type ResolversParentTypes = {
   ApiKeyWithSecret: ApiKeyWithSecretModel;
   Application: ApplicationRowModel;
   ApplicationPage: Omit<ApplicationPage, 'data'> & { data: Array<ResolversParentTypes['Application']> };
+  AuditChanges: AuditChanges;
+  AuditRecord: AuditRecordViewModel;
+  AuditRecordPage: Omit<AuditRecordPage, 'data'> & { data: Array<ResolversParentTypes['AuditRecord']> };
+  AuditReference: AuditReference;
   AuthProvider: AuthProviderViewModel;
   AuthProviderPage: Omit<AuthProviderPage, 'data'> & { data: Array<ResolversParentTypes['AuthProvider']> };
   Boolean: Scalars['Boolean']['output'];
@@ -2367,6 +2468,37 @@ export type ApplicationResolvers<ContextType = RequestContext, ParentType extend
 export type ApplicationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApplicationPage'] = ResolversParentTypes['ApplicationPage']> = {
   data?: Resolver<Array<ResolversTypes['Application']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AuditChangesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditChanges'] = ResolversParentTypes['AuditChanges']> = {
+  after?: Resolver<Maybe<ResolversTypes['JSONObject']>, ParentType, ContextType>;
+  before?: Resolver<Maybe<ResolversTypes['JSONObject']>, ParentType, ContextType>;
+};
+
+export type AuditRecordResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditRecord'] = ResolversParentTypes['AuditRecord']> = {
+  action?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  actor?: Resolver<ResolversTypes['AuditReference'], ParentType, ContextType>;
+  apiKeyId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  changes?: Resolver<Maybe<ResolversTypes['AuditChanges']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  ip?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['AuditOutcome'], ParentType, ContextType>;
+  requestId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['AuditReference'], ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  userAgent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AuditRecordPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditRecordPage'] = ResolversParentTypes['AuditRecordPage']> = {
+  data?: Resolver<Array<ResolversTypes['AuditRecord']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AuditReferenceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditReference'] = ResolversParentTypes['AuditReference']> = {
+  id?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type AuthProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthProvider'] = ResolversParentTypes['AuthProvider']> = {
@@ -2648,6 +2780,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   application?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<QueryApplicationArgs, 'appId'>>;
   applications?: Resolver<ResolversTypes['ApplicationPage'], ParentType, ContextType, Partial<QueryApplicationsArgs>>;
+  auditLog?: Resolver<ResolversTypes['AuditRecord'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'recordId'>>;
+  auditLogs?: Resolver<ResolversTypes['AuditRecordPage'], ParentType, ContextType, Partial<QueryAuditLogsArgs>>;
   authProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<QueryAuthProviderArgs, 'providerId'>>;
   authProviders?: Resolver<ResolversTypes['AuthProviderPage'], ParentType, ContextType, Partial<QueryAuthProvidersArgs>>;
   branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, Partial<QueryBrandingArgs>>;
@@ -2770,6 +2904,10 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiKeyWithSecret?: ApiKeyWithSecretResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationPage?: ApplicationPageResolvers<ContextType>;
+  AuditChanges?: AuditChangesResolvers<ContextType>;
+  AuditRecord?: AuditRecordResolvers<ContextType>;
+  AuditRecordPage?: AuditRecordPageResolvers<ContextType>;
+  AuditReference?: AuditReferenceResolvers<ContextType>;
   AuthProvider?: AuthProviderResolvers<ContextType>;
   AuthProviderPage?: AuthProviderPageResolvers<ContextType>;
   Branding?: BrandingResolvers<ContextType>;

@@ -136,6 +136,9 @@ export const ROUTES = routeTable([
   { method: 'DELETE', path: '/m2m-credentials/:credentialId', operation: op.RevokeM2MCredentialDocument, summary: 'Revoke M2M credentials', owned: true },
   { method: 'POST', path: '/m2m-credentials/:credentialId/rotate', operation: op.RotateM2MCredentialDocument, summary: 'Rotate M2M credentials’ secret (the previous one stays valid for a grace period)', owned: true },
   { method: 'PUT', path: '/m2m-credentials/:credentialId/jwks', operation: op.PutM2MCredentialJwksDocument, summary: 'Replace the public keys of private_key_jwt M2M credentials', owned: true },
+
+  { method: 'GET', path: '/audit-logs', operation: op.ListAuditLogsDocument, summary: 'Search audit records, newest first (a tenant scope sees its own)', owned: true },
+  { method: 'GET', path: '/audit-logs/:recordId', operation: op.GetAuditLogDocument, summary: 'Get an audit record', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: op.ListDomainsDocument, summary: 'List the application’s custom domains' },
   { method: 'POST', path: '/applications/:appId/domains', operation: op.CreateDomainDocument, summary: 'Add a custom domain to the application', status: 201 },

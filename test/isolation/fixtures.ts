@@ -37,8 +37,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
+  // The victim user's creation, a record of tenant A.
+  const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.create'`, [userId]);
+  const recordId = record!.id;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId, recordId },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },

@@ -1,6 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
+export type AuditOutcome = 'success' | 'failure';
+
 /** One audit record per mutation, written in the mutation's own transaction (domain/audit.ts). */
 const AuditLogSchema = defineEntity({
   name: 'AuditLog',
@@ -16,6 +18,10 @@ const AuditLogSchema = defineEntity({
     targetType: p.string(),
     targetId: p.string().nullable(),
     requestId: p.string(),
+    /** The request's client address and user agent; null outside a request (the bootstrap). */
+    ip: p.string().nullable(),
+    userAgent: p.string().nullable(),
+    outcome: p.string().$type<AuditOutcome>().default('success'),
     before: p.json<unknown>().nullable(),
     after: p.json<unknown>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
+
+/** GET /audit-logs and /audit-logs/{recordId}: the records every write leaves, searched, in their scope only. */
+let app: TestApp;
+let admin: HttpClient;
+let tenantA: string;
+let tenantB: string;
+let userA: string;
+let userB: string;
+let startedAt: string;
+const USER_AGENT = 'audit-search-test/1.0';
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = new HttpClient(app.baseUrl, { apiKey: app.root.apiKey });
+  tenantA = await app.createTenant('A');
+  tenantB = await app.createTenant('B');
+  startedAt = new Date().toISOString();
+  const headers = { 'user-agent': USER_AGENT };
+  // Through the tenant paths: the records are then the tenants' own.
+  const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}/users`;
+  userA = (await admin.post(tenantPath(tenantA), { email: 'a@example.com' }, { headers })).body.id;
+  userB = (await admin.post(tenantPath(tenantB), { email: 'b@example.com' }, { headers })).body.id;
+  expect((await admin.patch(`${tenantPath(tenantA)}/${userA}`, { name: 'Ada' }, { headers })).status).toBe(200);
+});
+afterAll(async () => app?.close());
+
+const search = async (query: string, client = admin, path = '/audit-logs') => {
+  const response = await client.get(`${path}${query === '' ? '' : `?${query}`}`);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body as { data: { id: string; action: string; target: { id: string }; tenantId: string | null }[]; next: string | null };
+};
+
+describe('audit search', () => {
+  it('lists newest first, each record with its request’s origin and what it changed', async () => {
+    const { data } = await search(`target=${userA}`);
+    expect(data.map((record) => record.action)).toEqual(['user.update', 'user.create']);
+    const [update] = data;
+    const record = await admin.get(`/audit-logs/${update!.id}`);
+    expect(record.status).toBe(200);
+    expect(record.body, JSON.stringify(record.body)).toMatchObject({
+      id: update!.id,
+      applicationId: app.root.applicationId,
+      tenantId: tenantA,
+      action: 'user.update',
+      target: { type: 'user', id: userA },
+      actor: { type: 'api_key' },
+      outcome: 'success',
+      ip: '127.0.0.1',
+      userAgent: USER_AGENT,
+      requestId: expect.any(String),
+      changes: { before: { name: null }, after: { name: 'Ada' } },
+    });
+    expect(Date.parse(record.body.time as string)).toBeGreaterThanOrEqual(Date.parse(startedAt));
+  });
+
+  it('filters by action (exact or a resource’s prefix), actor and time', async () => {
+    expect((await search('action=user.create')).data.map((r) => r.target.id).sort()).toEqual([userA, userB].sort());
+    expect((await search(`action=user.*&from=${encodeURIComponent(startedAt)}`)).data.map((r) => r.action)).toEqual(['user.update', 'user.create', 'user.create']);
+    const [latest] = (await search('')).data;
+    const actor = (await admin.get(`/audit-logs/${latest!.id}`)).body.actor.id as string;
+    expect((await search(`actor=${actor}&action=user.update`)).data).toHaveLength(1);
+    expect((await search(`actor=00000000-0000-7000-8000-000000000000`)).data).toEqual([]);
+    expect((await search(`to=${encodeURIComponent(startedAt)}&action=user.*`)).data).toEqual([]);
+  });
+
+  it('pages with a cursor bound to its search', async () => {
+    const first = await search('pageSize=2&action=user.*');
+    expect(first.data).toHaveLength(2);
+    const second = await search(`pageSize=2&action=user.*&cursor=${encodeURIComponent(first.next!)}`);
+    expect(second.data.map((r) => r.action)).toEqual(['user.create']);
+    expect(second.next).toBeNull();
+    expect((await admin.get(`/audit-logs?pageSize=2&action=user.create&cursor=${encodeURIComponent(first.next!)}`)).status).toBe(422);
+  });
+
+  it('a tenant scope sees its own records only: through the tenant path, and with a tenant-scoped key', async () => {
+    const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs`;
+    const inA = await search('action=user.*', admin, tenantPath);
+    expect(inA.data.map((r) => [r.action, r.target.id, r.tenantId])).toEqual([['user.update', userA, tenantA], ['user.create', userA, tenantA]]);
+    const key = await admin.post('/api-keys', { name: 'a', permissions: ['audit_logs:read'], tenantId: tenantA });
+    const tenantKey = app.as({ apiKey: key.body.secret });
+    expect((await search('action=user.*', tenantKey)).data.map((r) => r.target.id)).toEqual([userA, userA]);
+    const [ofB] = (await search(`target=${userB}`)).data;
+    expect((await tenantKey.get(`/audit-logs/${ofB!.id}`)).status).toBe(404);
+  });
+
+  it('refusals: another application’s record, a missing permission, a malformed filter, and no way to change a record', async () => {
+    const other = await app.bootstrapAnother();
+    const [foreign] = (await search('', app.as({ apiKey: other.apiKey }))).data;
+    expect(await admin.get(`/audit-logs/${foreign!.id}`)).toMatchObject({ status: 404, body: { code: 'not_found', field: 'recordId' } });
+    const reader = await admin.post('/api-keys', { name: 'r', permissions: ['users:read'] });
+    expect((await app.as({ apiKey: reader.body.secret }).get('/audit-logs')).status).toBe(403);
+    expect((await admin.get('/audit-logs?action=user.*.x')).body).toMatchObject({ code: 'validation_error', field: 'action' });
+    expect((await admin.get(`/audit-logs?from=${encodeURIComponent(startedAt)}&to=${encodeURIComponent(startedAt)}`)).body).toMatchObject({ field: 'to' });
+    expect((await admin.get(`/audit-logs?actor=${'x'.repeat(201)}`)).body).toMatchObject({ field: 'actor' });
+    const [any] = (await search('')).data;
+    for (const method of ['PATCH', 'PUT', 'DELETE']) expect((await admin.request(method, `/api/v1/audit-logs/${any!.id}`)).status).toBe(405);
+  });
+
+  it('through GraphQL', async () => {
+    const response = await admin.request('POST', '/graphql', {
+      body: { query: 'query($t: String) { auditLogs(target: $t) { data { action target { id } } } }', variables: { t: userB } },
+    });
+    expect(response.body).toEqual({ data: { auditLogs: { data: [{ action: 'user.create', target: { id: userB } }] } } });
+  });
+});
