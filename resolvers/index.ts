@@ -13,6 +13,9 @@ import { authProviderResolvers } from './auth-providers.ts';
 import { domainResolvers } from './domains.ts';
 import { oauthClientResolvers } from './oauth-clients.ts';
 import { m2mCredentialResolvers } from './m2m-credentials.ts';
+import { permissionResolvers } from './permissions.ts';
+import { roleAssignmentResolvers } from './role-assignments.ts';
+import { roleResolvers } from './roles.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -30,4 +33,7 @@ export const resolvers: Resolvers[] = [
   tenantConfigurationResolvers,
   oauthClientResolvers,
   m2mCredentialResolvers,
+  permissionResolvers,
+  roleResolvers,
+  roleAssignmentResolvers,
 ];

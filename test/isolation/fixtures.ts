@@ -37,8 +37,29 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
+  // authorization: an application-wide custom permission, a role of tenant a holding it, and the user holding the role
+  const permissionId = (await app.http.post(`/applications/${appId}/permissions`, { key: 'victim:approve', description: 'Victim permission' })).body.id as string;
+  const roleId = (await app.http.post(`${inA}/roles`, { key: 'victim_role', name: 'Victim role', permissions: ['users:read', 'victim:approve'] })).body.id as string;
+  const assignmentId = (await app.http.post(`${inA}/role-assignments`, { subject: { type: 'user', id: userId }, roleId })).body.id as string;
+  const roles = (await app.http.get(`/applications/${appId}/roles`)).body.data as { id: string; key: string }[];
+  const memberRoleId = roles.find((role) => role.key === 'member')!.id;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId },
+    params: {
+      appId,
+      orgId: app.root.organizationId,
+      tenantId: tenantA,
+      userId,
+      keyId: victimKey.key.id as string,
+      kind: 'password',
+      templateKey: 'welcome',
+      providerId,
+      domainId,
+      clientId,
+      credentialId,
+      permissionId,
+      roleId,
+      assignmentId,
+    },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -62,6 +83,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CreateM2MCredential: { name: 'Intruder m2m', permissions: ['users:read'] },
       RotateM2MCredential: {},
       PutM2MCredentialJwks: VICTIM_JWKS,
+      CreatePermission: { key: 'intruder:act' },
+      CreateRole: { key: 'intruder_role', name: 'Intruder role', permissions: ['users:read'] },
+      UpdateRole: { name: 'Intruded' },
+      // The built-in `member`, application-wide: assignable on every path form (the victim's role only in tenant a).
+      CreateRoleAssignment: { subject: { type: 'user', id: userId }, roleId: memberRoleId },
     },
   };
 }

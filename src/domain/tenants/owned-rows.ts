@@ -3,6 +3,9 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
+import { permissionSnapshotSql } from '../authorization/permissions.ts';
+import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
+import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
@@ -46,6 +49,10 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   })),
   { action: 'auth_provider.delete', targetType: 'auth_provider', table: 'auth_provider', before: authProviderSnapshotSql('r') },
   { action: 'domain.delete', targetType: 'domain', table: 'domain', before: domainSnapshotSql('r') },
+  // Assignments before their roles, roles before the permissions they hold: each as its own deletion records it.
+  { action: 'role_assignment.delete', targetType: 'role_assignment', table: 'role_assignment', before: assignmentSnapshotSql('r') },
+  { action: 'role.delete', targetType: 'role', table: 'role', before: roleSnapshotSql('r') },
+  { action: 'permission.delete', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */
