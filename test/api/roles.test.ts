@@ -92,7 +92,7 @@ describe('roles', () => {
 
     await app.http.post('/permissions', { key: 'invoices:approve' });
     await app.http.post(`${pathA}/permissions`, { key: 'invoices:void' });
-    for (const [path, permission] of [[appPath, 'users:fly'], [appPath, 'widgets:read'], [appPath, 'invoices:void'], [pathB, 'invoices:void'], [appPath, 'invoices:*']] as const) {
+    for (const [path, permission] of [[appPath, 'users:fly'], [appPath, 'widgets:read'], [appPath, 'invoices:void'], [pathB, 'invoices:void'], [appPath, 'invoices:*'], [appPath, 'nul\u0000:x']] as const) {
       const response = await app.http.post(`${path}/roles`, { key: `r${crypto.randomUUID().slice(0, 8)}`, name: 'Bad', permissions: ['users:read', permission] });
       expect(response.status, `${path} ${permission}`).toBe(422);
       expect(response.body).toMatchObject({ code: 'validation_error', field: 'permissions' });

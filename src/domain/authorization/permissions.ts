@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BUILT_IN_PERMISSIONS, isBuiltInResource, type Permission } from '../../auth/permissions.ts';
+import { BUILT_IN_PERMISSIONS, type Permission } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { CustomPermission, Role } from '../../db/entities/index.ts';
 import { selectPage } from '../../db/page-query.ts';
@@ -93,7 +93,7 @@ export async function listPermissions(scope: Scope, args: PageArgs): Promise<Pag
  * its level nor at the other (a tenant's key equal to an application-wide one, or the reverse): 409.
  */
 export async function createPermission(scope: Scope, input: CreatePermissionInput): Promise<PermissionView> {
-  const key = permissionKey(input.key, isBuiltInResource);
+  const key = permissionKey(input.key);
   const text = description(input.description);
   const created = await uniquely('key', `Permission ${JSON.stringify(key)}`, () =>
     scope.transactional(async (em) => {

@@ -11,7 +11,7 @@ import { requireCovered } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { displayName } from '../validate.ts';
 import { removeAssignments } from './role-assignments.ts';
-import { authorizationChanged, description, keyClashes, keyTaken, lockAuthorization, roleKey, visibleIn } from './writes.ts';
+import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, lockAuthorization, roleKey, visibleIn } from './writes.ts';
 
 /** A role as lists and the GraphQL `Role` type read it (codegen mapper). */
 export type RoleRow = Row<Role>;
@@ -63,12 +63,12 @@ export async function getRole(scope: Scope, roleId: string): Promise<Role> {
 async function grantsOfRole(em: EntityManager, tenantId: string | null, grants: readonly string[]): Promise<string[]> {
   const unique = [...new Set(grants)];
   const custom = unique.filter((grant) => !isPermissionGrant(grant));
-  if (custom.length > 0) {
-    const known = new Set((await em.find(CustomPermission, { key: { $in: custom }, ...visibleIn(tenantId) })).map((permission) => permission.key));
-    const unknown = custom.find((grant) => !known.has(grant));
-    if (unknown !== undefined) {
-      throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: a built-in one, resource:*, * or a custom permission the role sees`);
-    }
+  // Only a key's shape is looked up: anything else (a NUL, which PostgreSQL cannot take) is unknown as it stands.
+  const lookedUp = custom.filter(isPermissionKeyShaped);
+  const known = lookedUp.length === 0 ? new Set<string>() : new Set((await em.find(CustomPermission, { key: { $in: lookedUp }, ...visibleIn(tenantId) })).map((permission) => permission.key));
+  const unknown = custom.find((grant) => !known.has(grant));
+  if (unknown !== undefined) {
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: a built-in one, resource:*, * or a custom permission the role sees`);
   }
   return unique;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isBuiltInResource } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { GatehouseError, invalid } from '../../errors.ts';
@@ -27,12 +28,16 @@ export function roleKey(value: string): string {
   return value;
 }
 
-/** A custom permission's key, `resource:action`, each part as a role's key, the resource not one of the management API's. */
-export function permissionKey(value: string, isBuiltInResource: (resource: string) => boolean): string {
+/** Whether a value has the shape of a custom permission's key: `resource:action`, each part as a role's key. */
+export function isPermissionKeyShaped(value: string): boolean {
   const [resource, action, ...rest] = value.split(':');
-  if (rest.length > 0 || resource === undefined || action === undefined || !KEY_PART.test(resource) || !KEY_PART.test(action)) {
-    throw invalid('key', 'key must be resource:action, each part 1 to 64 lower-case letters, digits, `_` or `-`');
-  }
+  return rest.length === 0 && resource !== undefined && action !== undefined && KEY_PART.test(resource) && KEY_PART.test(action);
+}
+
+/** A custom permission's key, `resource:action`, each part as a role's key, the resource not one of the management API's. */
+export function permissionKey(value: string): string {
+  if (!isPermissionKeyShaped(value)) throw invalid('key', 'key must be resource:action, each part 1 to 64 lower-case letters, digits, `_` or `-`');
+  const resource = value.slice(0, value.indexOf(':'));
   if (isBuiltInResource(resource)) throw invalid('key', `${resource} is a resource of the management API: its permissions are built in`);
   return value;
 }
