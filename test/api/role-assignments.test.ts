@@ -189,6 +189,27 @@ describe('role assignments', () => {
     expect((await app.http.get(`/role-assignments?subjectType=user&subjectId=${shared}`)).body.data).toEqual([]);
   });
 
+  it('a key’s or credential’s deletion, with its user or its tenant, takes its application-wide roles, each audited', async () => {
+    const owner = await createUser(pathA);
+    const userKey = (await app.http.post(`${pathA}/api-keys`, { name: 'Owner key', permissions: ['users:read'], userId: owner })).body.key.id;
+    const ofUserKey = await assign(appPath, { type: 'api_key', id: userKey }, roles['member']!);
+    const gone = traced();
+    expect((await app.http.delete(`/users/${owner}`, { headers: gone.headers })).status).toBe(204);
+    expect((await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.delete').map((record) => record.targetId)).toEqual([ofUserKey.id]);
+
+    const doomed = await app.createTenant('Doomed');
+    const doomedPath = `${appPath}/tenants/${doomed}`;
+    const key = (await app.http.post(`${doomedPath}/api-keys`, { name: 'Doomed key', permissions: ['users:read'] })).body.key.id;
+    const credential = (await app.http.post(`${doomedPath}/m2m-credentials`, { name: 'Doomed m2m', permissions: ['users:read'] })).body.id;
+    const ofKey = await assign(appPath, { type: 'api_key', id: key }, roles['member']!);
+    const ofCredential = await assign(appPath, { type: 'm2m_credential', id: credential }, roles['member']!);
+    const deletion = traced();
+    expect((await app.http.delete(doomedPath, { headers: deletion.headers })).status).toBe(204);
+    const removed = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'role_assignment.delete');
+    expect(removed.map((record) => record.targetId).sort()).toEqual([ofKey.id, ofCredential.id].sort());
+    expect((await app.http.get(`/role-assignments?roleId=${roles['member']}&pageSize=100`)).body.data.map((each: { id: string }) => each.id)).not.toContain(ofKey.id);
+  });
+
   it('answers the same over GraphQL', async () => {
     const member = await createUser(pathA);
     const created = await app.http.graphql(

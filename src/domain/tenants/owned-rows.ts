@@ -4,7 +4,7 @@ import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
 import { permissionSnapshotSql } from '../authorization/permissions.ts';
-import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
+import { assignmentSnapshotSql, removeAssignments } from '../authorization/role-assignments.ts';
 import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
@@ -64,6 +64,14 @@ export const TENANT_OWNED_TABLES: readonly string[] = [...new Set(OWNED_KINDS.ma
  * tenant key bound to one of them is recorded too.
  */
 export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
+  // The application-wide roles of the tenant's keys and credentials (those held in the tenant go with its rows below).
+  await removeAssignments(
+    em,
+    actor,
+    `a.tenant_id is null and (a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and k.tenant_id = ?)
+       or a.subject_type = 'm2m_credential' and a.subject_id in (select c.id from oauth_client as c where c.application_id = a.application_id and c.tenant_id = ?))`,
+    [tenantId, tenantId],
+  );
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (

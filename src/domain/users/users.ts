@@ -358,8 +358,10 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User): Pro
  * Deletes the API keys bound to the users `where` names (of the key `k`, with `params`) in the caller's transaction,
  * each with an `api_key.delete` record in the key's own tenant, as a tenant's deletion records the keys it takes: the
  * foreign key would cascade them away unrecorded, and the audit log's target filter would find no end of the key.
+ * The roles the keys held go first, each removal recorded.
  */
 async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<void> {
+  await removeAssignments(em, actor, `a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and ${where})`, params);
   await recordAuditPerRow(em, actor, { action: 'api_key.delete', targetType: 'api_key' }, {
     tenantPerRow: true,
     ctes: `changed as (
