@@ -14,6 +14,9 @@ import { domainResolvers } from './domains.ts';
 import { oauthClientResolvers } from './oauth-clients.ts';
 import { m2mCredentialResolvers } from './m2m-credentials.ts';
 import { auditLogResolvers } from './audit-logs.ts';
+import { permissionResolvers } from './permissions.ts';
+import { roleAssignmentResolvers } from './role-assignments.ts';
+import { roleResolvers } from './roles.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -32,4 +35,7 @@ export const resolvers: Resolvers[] = [
   oauthClientResolvers,
   m2mCredentialResolvers,
   auditLogResolvers,
+  permissionResolvers,
+  roleResolvers,
+  roleAssignmentResolvers,
 ];

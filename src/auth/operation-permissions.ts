@@ -65,6 +65,21 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.rotateApiKey': needs('api_keys:write'),
   'Mutation.revokeApiKey': needs('api_keys:delete'),
 
+  'Query.permissions': needs('permissions:read'),
+  'Mutation.createPermission': needs('permissions:write'),
+  'Mutation.deletePermission': needs('permissions:delete'),
+
+  'Query.roles': needs('roles:read'),
+  'Query.role': needs('roles:read'),
+  'Mutation.createRole': needs('roles:write'),
+  'Mutation.updateRole': needs('roles:write'),
+  'Mutation.deleteRole': needs('roles:delete'),
+
+  'Query.roleAssignments': needs('role_assignments:read'),
+  'Query.roleAssignment': needs('role_assignments:read'),
+  'Mutation.createRoleAssignment': needs('role_assignments:write'),
+  'Mutation.deleteRoleAssignment': needs('role_assignments:delete'),
+
   'Query.authProviders': needs('auth_providers:read'),
   'Query.authProvider': needs('auth_providers:read'),
   'Mutation.createAuthProvider': needs('auth_providers:write'),

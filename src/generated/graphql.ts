@@ -14,6 +14,9 @@ import type { TenantConfiguration as TenantConfigurationModel } from '../domain/
 import type { OAuthClientView as OAuthClientViewModel, OAuthClientWithSecretView as OAuthClientWithSecretViewModel } from '../domain/oauth-clients/oauth-clients.ts';
 import type { M2MCredentialView as M2MCredentialViewModel, M2MCredentialWithSecretView as M2MCredentialWithSecretViewModel } from '../domain/m2m-credentials/m2m-credentials.ts';
 import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit-search.ts';
+import type { PermissionView as PermissionViewModel } from '../domain/authorization/permissions.ts';
+import type { RoleRow as RoleRowModel } from '../domain/authorization/roles.ts';
+import type { RoleAssignmentView as RoleAssignmentViewModel } from '../domain/authorization/role-assignments.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -426,6 +429,50 @@ export type CreateOAuthClientInput = {
   tokenEndpointAuthMethod?: InputMaybe<OAuthClientAuthMethod>;
   /** The kind of application; `web` clients get a secret, the others are public and use PKCE. */
   type: OAuthClientType;
+};
+
+/** A new custom permission. */
+export type CreatePermissionInput = {
+  /** What the permission lets its holder do (at most 500 characters). */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * `resource:action`, each part 1 to 64 lower-case letters, digits, `_` or `-` (else 422, field `key`). The resource may
+   * not be one of the management API's (`users:approve`: 422). A key the scope already sees, at its own level or the
+   * other (a tenant's key equal to an application-wide one, or the reverse): 409 `already_exists`.
+   */
+  key: Scalars['String']['input'];
+};
+
+/** A new role assignment. */
+export type CreateRoleAssignmentInput = {
+  /**
+   * The role: one the scope sees, of its level or above (a tenant's own role only on that tenant's path; on the
+   * application's path, only an application-wide one). Else 404, field `roleId`. The caller must hold its built-in
+   * permissions (else 403). The same role for the same subject in the same place twice: 409 `already_exists`.
+   */
+  roleId: Scalars['UUID']['input'];
+  /**
+   * Who gets the role: a user of the application (on a tenant path, a member of that tenant), or an API key or M2M
+   * credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's. Else 404,
+   * field `subject.id`.
+   */
+  subject: RoleSubjectInput;
+};
+
+/** A new role. */
+export type CreateRoleInput = {
+  /** What the role is for (at most 500 characters). */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 64 lower-case letters, digits, `_` or `-` (else 422); one the scope already sees: 409 `already_exists`. */
+  key: Scalars['String']['input'];
+  /** Display name (1 to 200 characters). */
+  name: Scalars['String']['input'];
+  /**
+   * Each a built-in permission, `resource:*`, `*`, or the key of a custom permission the role sees (the application's or,
+   * for a tenant's role, that tenant's): else 422, field `permissions`, naming it. The caller must hold every built-in
+   * permission it grants (else 403).
+   */
+  permissions: Array<Scalars['String']['input']>;
 };
 
 /** A new tenant. */
@@ -892,6 +939,12 @@ export type Mutation = {
   createM2MCredential: M2MCredentialWithSecret;
   /** Registers an OAuth client. A web client's secret is in this response only. */
   createOAuthClient: OAuthClientWithSecret;
+  /** Creates a custom permission: application-wide on the application's path, the tenant's own on a tenant path. */
+  createPermission: Permission;
+  /** Creates a role: application-wide on the application's path, the tenant's own on a tenant path. */
+  createRole: Role;
+  /** Assigns a role: on a tenant path it holds in that tenant only, on the application's path in every tenant. */
+  createRoleAssignment: RoleAssignment;
   /** Creates a tenant in a multi-tenant application. */
   createTenant: Tenant;
   /** Creates a user. In a tenant scope the user becomes a member of that tenant. */
@@ -907,6 +960,21 @@ export type Mutation = {
    * authorization server's business.
    */
   deleteOAuthClient: Scalars['Boolean']['output'];
+  /**
+   * Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
+   * permission: 409 `conflict`. An application-wide one from a tenant scope: 403.
+   */
+  deletePermission: Scalars['Boolean']['output'];
+  /**
+   * Deletes a role and its assignments (each audited). A built-in role: 409 `conflict`; an application-wide role from a
+   * tenant scope: 403.
+   */
+  deleteRole: Scalars['Boolean']['output'];
+  /**
+   * Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
+   * subjects: 403.
+   */
+  deleteRoleAssignment: Scalars['Boolean']['output'];
   /** Deletes a tenant with its overrides, its tenant-scoped keys and the users of its isolated pool. */
   deleteTenant: Scalars['Boolean']['output'];
   /**
@@ -1005,6 +1073,11 @@ export type Mutation = {
   updateAuthProvider: AuthProvider;
   /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */
   updateOAuthClient: OAuthClient;
+  /**
+   * Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
+   * application-wide credentials (a tenant scope: 403).
+   */
+  updateRole: Role;
   /** Renames a tenant or changes its slug. */
   updateTenant: Tenant;
   /**
@@ -1078,6 +1151,30 @@ export type MutationCreateOAuthClientArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationCreatePermissionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreatePermissionInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCreateRoleArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreateRoleInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCreateRoleAssignmentArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreateRoleAssignmentInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationCreateTenantArgs = {
   appId: Scalars['UUID']['input'];
   input: CreateTenantInput;
@@ -1118,6 +1215,30 @@ export type MutationDeleteDomainArgs = {
 export type MutationDeleteOAuthClientArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeletePermissionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  permissionId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteRoleArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  roleId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteRoleAssignmentArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  assignmentId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1311,6 +1432,15 @@ export type MutationUpdateOAuthClientArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationUpdateRoleArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: UpdateRoleInput;
+  roleId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationUpdateTenantArgs = {
   appId: Scalars['UUID']['input'];
   input: UpdateTenantInput;
@@ -1483,6 +1613,38 @@ export type PasswordPolicy = Policy & {
   updatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
+/**
+ * A permission: a built-in one of the management API (`users:read`, …), or one an application defines for its own API
+ * (`invoices:approve`), application-wide or a tenant's own. Roles bundle them.
+ */
+export type Permission = {
+  __typename?: 'Permission';
+  /** True for the management API's own permissions, which cannot be created or deleted. */
+  builtIn: Scalars['Boolean']['output'];
+  /** When the custom permission was created; null for a built-in one. */
+  createdAt: Maybe<Scalars['DateTime']['output']>;
+  /** What the permission lets its holder do; empty when none was given. */
+  description: Scalars['String']['output'];
+  /**
+   * The permission's id. A built-in permission's id is the same in every application: SHA-256 of
+   * `gatehouse:permission:{key}`, its first 128 bits shaped as a UUIDv7 (version 7, RFC 9562 variant).
+   */
+  id: Scalars['UUID']['output'];
+  /** `resource:action`, lower-case letters, digits, `_` and `-` in each part. */
+  key: Scalars['String']['output'];
+  /** The tenant a custom permission belongs to; null for an application-wide or built-in one. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+};
+
+/** A page of permissions: the built-in ones first, then the application's own. */
+export type PermissionPage = {
+  __typename?: 'PermissionPage';
+  /** The permissions of this page. */
+  data: Array<Permission>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
 /** All four policies of a scope, each as in `policy`. */
 export type Policies = {
   __typename?: 'Policies';
@@ -1613,10 +1775,27 @@ export type Query = {
   oauthClients: OAuthClientPage;
   /** The organization that owns the credentials' application. Any other id: `not_found`. */
   organization: Organization;
+  /**
+   * The built-in permissions, then the custom ones the scope sees: the application-wide ones and, on a tenant path, that
+   * tenant's (on the application's path, every tenant's too).
+   */
+  permissions: PermissionPage;
   /** All four policies: the application's, or a tenant's effective ones with `source`. */
   policies: Policies;
   /** One policy: the application's, or a tenant's effective one with `source`. */
   policy: Policy;
+  /** One role the scope sees. */
+  role: Role;
+  /** One assignment the scope sees. */
+  roleAssignment: RoleAssignment;
+  /**
+   * The assignments the scope sees: on the application's path all of them; on a tenant path those made there and the
+   * application-wide ones of its subjects (its members, and keys and credentials bound to it). Filters: `subjectType`
+   * and `subjectId` together (one subject's), `roleId` (one role's).
+   */
+  roleAssignments: RoleAssignmentPage;
+  /** The roles the scope sees: the application-wide ones (built-in first) and, on a tenant path, that tenant's own. */
+  roles: RolePage;
   /** One tenant. */
   tenant: Tenant;
   /** A tenant's effective configuration of branding, e-mail templates, e-mail provider and auth stack. */
@@ -1785,6 +1964,15 @@ export type QueryOrganizationArgs = {
 
 
 /** Read operations of the management API. */
+export type QueryPermissionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryPoliciesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -1795,6 +1983,43 @@ export type QueryPoliciesArgs = {
 export type QueryPolicyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   kind: PolicyKind;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryRoleArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  roleId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryRoleAssignmentArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  assignmentId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryRoleAssignmentsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  roleId?: InputMaybe<Scalars['UUID']['input']>;
+  subjectId?: InputMaybe<Scalars['UUID']['input']>;
+  subjectType?: InputMaybe<RoleSubjectType>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryRolesArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1851,6 +2076,69 @@ export type RenderedEmail = {
   text: Scalars['String']['output'];
   /** The variables it was rendered with. */
   variables: Scalars['JSONObject']['output'];
+};
+
+/** A named bundle of permissions, application-wide or a tenant's own, that users, M2M credentials and API keys hold. */
+export type Role = {
+  __typename?: 'Role';
+  /** The application the role belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** True for `app_admin`, `tenant_admin` and `member`, which every application has and cannot delete. */
+  builtIn: Scalars['Boolean']['output'];
+  /** When the role was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** What the role is for; empty when none was given. */
+  description: Scalars['String']['output'];
+  /** The role's id. */
+  id: Scalars['UUID']['output'];
+  /**
+   * 1 to 64 lower-case letters, digits, `_` or `-`; unique in the application across levels (a tenant's role may not take
+   * an application-wide role's key, nor the reverse). `app_admin`, `tenant_admin` and `member` are built in.
+   */
+  key: Scalars['String']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** The permissions the role grants: built-in ones, `resource:*`, `*`, and keys of custom permissions. */
+  permissions: Array<Scalars['String']['output']>;
+  /** The tenant the role belongs to; null for an application-wide role. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** When the role last changed. */
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A role held by a user, M2M credential or API key: in one tenant, or application-wide (in every tenant). */
+export type RoleAssignment = {
+  __typename?: 'RoleAssignment';
+  /** The application the assignment belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** When the role was assigned. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The assignment's id. */
+  id: Scalars['UUID']['output'];
+  /** The role held. */
+  roleId: Scalars['UUID']['output'];
+  /** Who holds the role. */
+  subject: RoleSubject;
+  /** The tenant the role is held in; null: held in every tenant (made on the application's path). */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+};
+
+/** A page of role assignments. */
+export type RoleAssignmentPage = {
+  __typename?: 'RoleAssignmentPage';
+  /** The assignments of this page. */
+  data: Array<RoleAssignment>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of roles. */
+export type RolePage = {
+  __typename?: 'RolePage';
+  /** The roles of this page. */
+  data: Array<Role>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
 };
 
 /** A user, M2M credential or API key of the application, by type and id. */
@@ -2095,6 +2383,18 @@ export type UpdateOAuthClientInput = {
   tokenEndpointAuthMethod?: InputMaybe<OAuthClientAuthMethod>;
 };
 
+/** A partial update of a role: the fields given replace theirs. */
+export type UpdateRoleInput = {
+  /** What the role is for; null empties it. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** A new key (a built-in role keeps its own: 422). */
+  key?: InputMaybe<Scalars['String']['input']>;
+  /** Display name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The whole new list, as at creation; the caller must hold the built-in permissions it adds (else 403). */
+  permissions?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 /** A partial update of a tenant. */
 export type UpdateTenantInput = {
   /** Display name. */
@@ -2262,6 +2562,9 @@ export type ResolversTypes = {
   CreateDomainInput: CreateDomainInput;
   CreateM2MCredentialInput: CreateM2MCredentialInput;
   CreateOAuthClientInput: CreateOAuthClientInput;
+  CreatePermissionInput: CreatePermissionInput;
+  CreateRoleAssignmentInput: CreateRoleAssignmentInput;
+  CreateRoleInput: CreateRoleInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   CustomizationScope: CustomizationScope;
@@ -2301,12 +2604,18 @@ export type ResolversTypes = {
   OAuthClientWithSecret: ResolverTypeWrapper<OAuthClientWithSecretViewModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
   PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
+  Permission: ResolverTypeWrapper<PermissionViewModel>;
+  PermissionPage: ResolverTypeWrapper<Omit<PermissionPage, 'data'> & { data: Array<ResolversTypes['Permission']> }>;
   Policies: ResolverTypeWrapper<PoliciesViewModel>;
   Policy: ResolverTypeWrapper<PolicyViewModel>;
   PolicyInput: PolicyInput;
   PolicyKind: PolicyKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RenderedEmail: ResolverTypeWrapper<RenderedEmail>;
+  Role: ResolverTypeWrapper<RoleRowModel>;
+  RoleAssignment: ResolverTypeWrapper<RoleAssignmentViewModel>;
+  RoleAssignmentPage: ResolverTypeWrapper<Omit<RoleAssignmentPage, 'data'> & { data: Array<ResolversTypes['RoleAssignment']> }>;
+  RolePage: ResolverTypeWrapper<Omit<RolePage, 'data'> & { data: Array<ResolversTypes['Role']> }>;
   RoleSubject: ResolverTypeWrapper<RoleSubject>;
   RoleSubjectInput: RoleSubjectInput;
   RoleSubjectType: RoleSubjectType;
@@ -2330,6 +2639,7 @@ export type ResolversTypes = {
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
+  UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserRowModel>;
@@ -2362,6 +2672,9 @@ export type ResolversParentTypes = {
   CreateDomainInput: CreateDomainInput;
   CreateM2MCredentialInput: CreateM2MCredentialInput;
   CreateOAuthClientInput: CreateOAuthClientInput;
+  CreatePermissionInput: CreatePermissionInput;
+  CreateRoleAssignmentInput: CreateRoleAssignmentInput;
+  CreateRoleInput: CreateRoleInput;
   CreateTenantInput: CreateTenantInput;
   CreateUserInput: CreateUserInput;
   DateTime: Scalars['DateTime']['output'];
@@ -2391,11 +2704,17 @@ export type ResolversParentTypes = {
   OAuthClientWithSecret: OAuthClientWithSecretViewModel;
   Organization: OrganizationModel;
   PasswordPolicy: PasswordPolicyViewModel;
+  Permission: PermissionViewModel;
+  PermissionPage: Omit<PermissionPage, 'data'> & { data: Array<ResolversParentTypes['Permission']> };
   Policies: PoliciesViewModel;
   Policy: PolicyViewModel;
   PolicyInput: PolicyInput;
   Query: Record<PropertyKey, never>;
   RenderedEmail: RenderedEmail;
+  Role: RoleRowModel;
+  RoleAssignment: RoleAssignmentViewModel;
+  RoleAssignmentPage: Omit<RoleAssignmentPage, 'data'> & { data: Array<ResolversParentTypes['RoleAssignment']> };
+  RolePage: Omit<RolePage, 'data'> & { data: Array<ResolversParentTypes['Role']> };
   RoleSubject: RoleSubject;
   RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
@@ -2416,6 +2735,7 @@ export type ResolversParentTypes = {
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
+  UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
   User: UserRowModel;
@@ -2667,12 +2987,18 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createDomain?: Resolver<ResolversTypes['Domain'], ParentType, ContextType, RequireFields<MutationCreateDomainArgs, 'appId' | 'input'>>;
   createM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationCreateM2MCredentialArgs, 'input'>>;
   createOAuthClient?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationCreateOAuthClientArgs, 'input'>>;
+  createPermission?: Resolver<ResolversTypes['Permission'], ParentType, ContextType, RequireFields<MutationCreatePermissionArgs, 'input'>>;
+  createRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<MutationCreateRoleArgs, 'input'>>;
+  createRoleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<MutationCreateRoleAssignmentArgs, 'input'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'appId' | 'input'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
   deleteApplication?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApplicationArgs, 'appId'>>;
   deleteAuthProvider?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAuthProviderArgs, 'providerId'>>;
   deleteDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDomainArgs, 'appId' | 'domainId'>>;
   deleteOAuthClient?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteOAuthClientArgs, 'clientId'>>;
+  deletePermission?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeletePermissionArgs, 'permissionId'>>;
+  deleteRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRoleArgs, 'roleId'>>;
+  deleteRoleAssignment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRoleAssignmentArgs, 'assignmentId'>>;
   deleteTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTenantArgs, 'appId' | 'tenantId'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'userId'>>;
   introspectApiKey?: Resolver<ResolversTypes['ApiKeyIntrospection'], ParentType, ContextType, RequireFields<MutationIntrospectApiKeyArgs, 'input'>>;
@@ -2696,6 +3022,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
   updateOAuthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<MutationUpdateOAuthClientArgs, 'clientId' | 'input'>>;
+  updateRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<MutationUpdateRoleArgs, 'input' | 'roleId'>>;
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
   verifyDomain?: Resolver<ResolversTypes['DomainVerification'], ParentType, ContextType, RequireFields<MutationVerifyDomainArgs, 'appId' | 'domainId'>>;
@@ -2764,6 +3091,20 @@ export type PasswordPolicyResolvers<ContextType = RequestContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type PermissionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Permission'] = ResolversParentTypes['Permission']> = {
+  builtIn?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+};
+
+export type PermissionPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PermissionPage'] = ResolversParentTypes['PermissionPage']> = {
+  data?: Resolver<Array<ResolversTypes['Permission']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type PoliciesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Policies'] = ResolversParentTypes['Policies']> = {
   lockout?: Resolver<ResolversTypes['LockoutPolicy'], ParentType, ContextType>;
   mfa?: Resolver<ResolversTypes['MfaPolicy'], ParentType, ContextType>;
@@ -2794,8 +3135,13 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
   oauthClients?: Resolver<ResolversTypes['OAuthClientPage'], ParentType, ContextType, Partial<QueryOauthClientsArgs>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'orgId'>>;
+  permissions?: Resolver<ResolversTypes['PermissionPage'], ParentType, ContextType, Partial<QueryPermissionsArgs>>;
   policies?: Resolver<ResolversTypes['Policies'], ParentType, ContextType, Partial<QueryPoliciesArgs>>;
   policy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<QueryPolicyArgs, 'kind'>>;
+  role?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<QueryRoleArgs, 'roleId'>>;
+  roleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<QueryRoleAssignmentArgs, 'assignmentId'>>;
+  roleAssignments?: Resolver<ResolversTypes['RoleAssignmentPage'], ParentType, ContextType, Partial<QueryRoleAssignmentsArgs>>;
+  roles?: Resolver<ResolversTypes['RolePage'], ParentType, ContextType, Partial<QueryRolesArgs>>;
   tenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<QueryTenantArgs, 'appId' | 'tenantId'>>;
   tenantConfiguration?: Resolver<ResolversTypes['TenantConfiguration'], ParentType, ContextType, RequireFields<QueryTenantConfigurationArgs, 'appId' | 'tenantId'>>;
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
@@ -2809,6 +3155,38 @@ export type RenderedEmailResolvers<ContextType = RequestContext, ParentType exte
   subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   variables?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+};
+
+export type RoleResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Role'] = ResolversParentTypes['Role']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  builtIn?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type RoleAssignmentResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleAssignment'] = ResolversParentTypes['RoleAssignment']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  roleId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  subject?: Resolver<ResolversTypes['RoleSubject'], ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+};
+
+export type RoleAssignmentPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleAssignmentPage'] = ResolversParentTypes['RoleAssignmentPage']> = {
+  data?: Resolver<Array<ResolversTypes['RoleAssignment']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RolePageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RolePage'] = ResolversParentTypes['RolePage']> = {
+  data?: Resolver<Array<ResolversTypes['Role']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type RoleSubjectResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleSubject'] = ResolversParentTypes['RoleSubject']> = {
@@ -2932,10 +3310,16 @@ export type Resolvers<ContextType = RequestContext> = {
   OAuthClientWithSecret?: OAuthClientWithSecretResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
+  Permission?: PermissionResolvers<ContextType>;
+  PermissionPage?: PermissionPageResolvers<ContextType>;
   Policies?: PoliciesResolvers<ContextType>;
   Policy?: PolicyResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RenderedEmail?: RenderedEmailResolvers<ContextType>;
+  Role?: RoleResolvers<ContextType>;
+  RoleAssignment?: RoleAssignmentResolvers<ContextType>;
+  RoleAssignmentPage?: RoleAssignmentPageResolvers<ContextType>;
+  RolePage?: RolePageResolvers<ContextType>;
   RoleSubject?: RoleSubjectResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;
   SessionPolicy?: SessionPolicyResolvers<ContextType>;

@@ -98,6 +98,21 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/api-keys/:keyId', operation: op.GetApiKeyDocument, summary: 'Get an API key', owned: true },
   { method: 'DELETE', path: '/api-keys/:keyId', operation: op.RevokeApiKeyDocument, summary: 'Revoke an API key', owned: true },
   { method: 'POST', path: '/api-keys/:keyId/rotate', operation: op.RotateApiKeyDocument, summary: 'Rotate an API key’s secret', owned: true },
+  // permissions
+  { method: 'GET', path: '/permissions', operation: op.ListPermissionsDocument, summary: 'List permissions: the built-in ones, then the application’s own (a tenant scope: and its own)', owned: true },
+  { method: 'POST', path: '/permissions', operation: op.CreatePermissionDocument, summary: 'Create a custom permission (a tenant scope: the tenant’s own)', owned: true, status: 201 },
+  { method: 'DELETE', path: '/permissions/:permissionId', operation: op.DeletePermissionDocument, summary: 'Delete a custom permission; the roles that held it leave it', owned: true },
+  // roles
+  { method: 'GET', path: '/roles', operation: op.ListRolesDocument, summary: 'List roles (a tenant scope: the application’s and its own)', owned: true },
+  { method: 'POST', path: '/roles', operation: op.CreateRoleDocument, summary: 'Create a role (a tenant scope: the tenant’s own)', owned: true, status: 201 },
+  { method: 'GET', path: '/roles/:roleId', operation: op.GetRoleDocument, summary: 'Get a role', owned: true },
+  { method: 'PATCH', path: '/roles/:roleId', operation: op.UpdateRoleDocument, summary: 'Update a role (an application-wide one on the application’s path only)', owned: true },
+  { method: 'DELETE', path: '/roles/:roleId', operation: op.DeleteRoleDocument, summary: 'Delete a role and its assignments', owned: true },
+  // role assignments
+  { method: 'GET', path: '/role-assignments', operation: op.ListRoleAssignmentsDocument, summary: 'List role assignments, by subject or role', owned: true },
+  { method: 'POST', path: '/role-assignments', operation: op.CreateRoleAssignmentDocument, summary: 'Assign a role (a tenant scope: in that tenant; else in every tenant)', owned: true, status: 201 },
+  { method: 'GET', path: '/role-assignments/:assignmentId', operation: op.GetRoleAssignmentDocument, summary: 'Get a role assignment', owned: true },
+  { method: 'DELETE', path: '/role-assignments/:assignmentId', operation: op.DeleteRoleAssignmentDocument, summary: 'Remove a role assignment', owned: true },
   // policies
   { method: 'GET', path: '/policies', operation: op.GetPoliciesDocument, summary: 'Get the four policies (a tenant scope: effective, with source)', owned: true },
   { method: 'GET', path: '/policies/:kind', operation: op.GetPolicyDocument, summary: 'Get a policy (a tenant scope: effective, with source)', owned: true },

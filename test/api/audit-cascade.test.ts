@@ -73,6 +73,9 @@ async function fillTenant(client: HttpClient, applicationId: string, tenantId: s
     await client.post(`${tp}/auth-providers`, { type: 'oauth', config: { provider: 'google', clientId: 'id.apps.googleusercontent.com' }, secrets: { clientSecret: SECRETS.provider } }),
   ).id as string;
   const domain = await addDomain(app, { apiKey: client.credentials.apiKey!, applicationId, tenantId }, `${label}.example.org`);
+  const permission = ok(await client.post(`${tp}/permissions`, { key: 'invoices:approve', description: 'Approve' })).id as string;
+  const role = ok(await client.post(`${tp}/roles`, { key: 'approver', name: 'Approver', permissions: ['users:read', 'invoices:approve'] })).id as string;
+  const assignment = ok(await client.post(`${tp}/role-assignments`, { subject: { type: 'user', id: user }, roleId: role })).id as string;
   return [
     { targetId: key, path: `${tp}/api-keys/${key}`, alone: 'api_key.revoke', cascade: 'api_key.delete' },
     { targetId: userKey, path: `${tp}/api-keys/${userKey}`, alone: 'api_key.revoke', cascade: 'api_key.delete' },
@@ -86,6 +89,9 @@ async function fillTenant(client: HttpClient, applicationId: string, tenantId: s
     { targetId: 'password', path: `${tp}/policies/password`, alone: 'policy.override.remove', cascade: 'policy.override.remove' },
     { targetId: provider, path: `${tp}/auth-providers/${provider}`, alone: 'auth_provider.delete', cascade: 'auth_provider.delete' },
     { targetId: domain, path: `/applications/${applicationId}/tenants/${tenantId}/domains/${domain}`, alone: 'domain.delete', cascade: 'domain.delete' },
+    { targetId: assignment, path: `${tp}/role-assignments/${assignment}`, alone: 'role_assignment.delete', cascade: 'role_assignment.delete' },
+    { targetId: role, path: `${tp}/roles/${role}`, alone: 'role.delete', cascade: 'role.delete' },
+    { targetId: permission, path: `${tp}/permissions/${permission}`, alone: 'permission.delete', cascade: 'permission.delete' },
   ];
 }
 
@@ -133,6 +139,8 @@ describe('audit records of a tenant’s deletion', () => {
     own.set(domainRow.id, { hostname: domainRow.hostname, verifiedAt: domainRow.verifiedAt });
     const doomedUser = (await client.get(`/applications/${applicationId}/tenants/${doomed}/users`)).body.data[0].id as string;
     own.set(doomedRows[1]!.targetId, { userId: doomedUser });
+    const rowOf = (action: string) => doomedRows.find((row) => row.cascade === action)!.targetId;
+    own.set(rowOf('role_assignment.delete'), { roleId: rowOf('role.delete'), subjectId: doomedUser });
 
     const { requestId, headers } = traced();
     expect((await client.delete(`/applications/${applicationId}/tenants/${doomed}`, { headers })).status).toBe(204);

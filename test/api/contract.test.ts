@@ -69,6 +69,19 @@ const EXPECTED: Readonly<Record<string, string[]>> = {
     ...owned('POST', '/m2m-credentials/:credentialId/rotate'),
     ...owned('PUT', '/m2m-credentials/:credentialId/jwks'),
   ],
+  permissions: [...owned('GET', '/permissions'), ...owned('POST', '/permissions'), ...owned('DELETE', '/permissions/:permissionId')],
+  roles: [
+    ...owned('GET', '/roles'),
+    ...owned('POST', '/roles'),
+    ...owned('GET', '/roles/:roleId'),
+    ...owned('PATCH', '/roles/:roleId'),
+    ...owned('DELETE', '/roles/:roleId'),
+  ],
+  'role assignments': [
+    ...owned('GET', '/role-assignments'),
+    ...owned('POST', '/role-assignments'),
+    ...owned('DELETE', '/role-assignments/:assignmentId'),
+  ],
   branding: [...owned('GET', '/branding'), ...owned('PUT', '/branding'), ...tenantForm('DELETE', '/branding')],
   email: [
     ...owned('GET', '/email/provider'),

@@ -25,10 +25,11 @@ let victimTenant: HttpClient;
 const ABSENT_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 
 /**
- * Deletions last, and those that take other records with them after those records' own: a user takes their keys, a
- * tenant its clients and credentials, the application everything. Each route meets the victim's records in place.
+ * Deletions last, and those that take other records with them after those records' own: a role takes its
+ * assignments, a user their keys, a tenant its clients and credentials, the application everything. Each route meets
+ * the victim's records in place.
  */
-const DELETED_LAST = ['DeleteUser', 'DeleteTenant', 'DeleteApplication'];
+const DELETED_LAST = ['DeleteRole', 'DeleteUser', 'DeleteTenant', 'DeleteApplication'];
 const routes = expandRoutes().sort((a, b) => rank(a) - rank(b));
 function rank(route: ExpandedRoute): number {
   if (route.method !== 'DELETE') return 0;

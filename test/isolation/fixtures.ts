@@ -40,8 +40,30 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   // The victim user's creation, a record of tenant A.
   const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.create'`, [userId]);
   const recordId = record!.id;
+  // authorization: an application-wide custom permission, a role of tenant a holding it, and the user holding the role
+  const permissionId = (await app.http.post(`/applications/${appId}/permissions`, { key: 'victim:approve', description: 'Victim permission' })).body.id as string;
+  const roleId = (await app.http.post(`${inA}/roles`, { key: 'victim_role', name: 'Victim role', permissions: ['users:read', 'victim:approve'] })).body.id as string;
+  const assignmentId = (await app.http.post(`${inA}/role-assignments`, { subject: { type: 'user', id: userId }, roleId })).body.id as string;
+  const roles = (await app.http.get(`/applications/${appId}/roles`)).body.data as { id: string; key: string }[];
+  const memberRoleId = roles.find((role) => role.key === 'member')!.id;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId, recordId },
+    params: {
+      appId,
+      orgId: app.root.organizationId,
+      tenantId: tenantA,
+      userId,
+      keyId: victimKey.key.id as string,
+      kind: 'password',
+      templateKey: 'welcome',
+      providerId,
+      domainId,
+      clientId,
+      credentialId,
+      permissionId,
+      roleId,
+      assignmentId,
+      recordId,
+    },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -65,6 +87,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CreateM2MCredential: { name: 'Intruder m2m', permissions: ['users:read'] },
       RotateM2MCredential: {},
       PutM2MCredentialJwks: VICTIM_JWKS,
+      CreatePermission: { key: 'intruder:act' },
+      CreateRole: { key: 'intruder_role', name: 'Intruder role', permissions: ['users:read'] },
+      UpdateRole: { name: 'Intruded' },
+      // The built-in `member`, application-wide: assignable on every path form (the victim's role only in tenant a).
+      CreateRoleAssignment: { subject: { type: 'user', id: userId }, roleId: memberRoleId },
     },
   };
 }

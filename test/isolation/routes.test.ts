@@ -238,3 +238,43 @@ describe('a key of a tenant: an application-level record answers as an absent on
     expect(gql.body.errors?.[0]?.extensions).toEqual(gqlAbsent.body.errors?.[0]?.extensions);
   });
 });
+
+/** Path parameters of authorization's records: a tenant reads the application's roles and permissions, as it holds them. */
+const AUTHORIZATION_PARAMS = ['roleId', 'permissionId', 'assignmentId'] as const;
+
+describe('a key of a tenant: an application-wide role, permission or assignment of its subject is its to read, not to change', () => {
+  const appLevel: Record<string, string> = {};
+  let outsiderAssignment: string;
+  let tenantKey: HttpClient;
+  beforeAll(async () => {
+    const created = async (path: string, body: unknown) => {
+      const response = await app.http.post(`/applications/${app.root.applicationId}${path}`, body);
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return response.body.id as string;
+    };
+    appLevel['roleId'] = await created('/roles', { key: 'app_level', name: 'App level', permissions: ['users:read'] });
+    appLevel['permissionId'] = await created('/permissions', { key: 'app_level:act' });
+    appLevel['assignmentId'] = await created('/role-assignments', { subject: { type: 'user', id: victim.params['userId'] }, roleId: appLevel['roleId'] });
+    // An application-wide assignment of a user outside the tenant is none of its business: absent to it.
+    const outsider = await created('/users', { email: 'outsider@example.com' });
+    outsiderAssignment = await created('/role-assignments', { subject: { type: 'user', id: outsider }, roleId: appLevel['roleId'] });
+    tenantKey = app.as({ apiKey: await keyFor(victim.params['tenantId']!, ['*']) });
+  });
+
+  const withRecord = routes.filter((route) => AUTHORIZATION_PARAMS.some((name) => route.url.includes(`:${name}`)));
+  it.each(named(withRecord))('%s', async (_, route) => {
+    const param = AUTHORIZATION_PARAMS.find((name) => route.url.includes(`:${name}`))!;
+    const path = (id: string) => `/api/v1${pathFor(route).replace(victim.params[param]!, id)}`;
+    const body = bodyFor(route);
+    const rest = await tenantKey.request(route.method, path(appLevel[param]!), { body });
+    const gql = await tenantKey.graphql(route.operation.query, { ...variablesFor(route), [param]: appLevel[param] });
+    const expected = route.method === 'GET' ? { status: 200, code: undefined } : { status: 403, code: 'forbidden' };
+    expect({ status: rest.status, code: rest.body?.code }, JSON.stringify(rest.body)).toEqual(expected);
+    expect(gql.body.errors?.[0]?.extensions.code).toBe(expected.code);
+    if (param !== 'assignmentId') return;
+    const absent = await tenantKey.request(route.method, path(SAMPLE_ID), { body });
+    const hidden = await tenantKey.request(route.method, path(outsiderAssignment), { body });
+    expect({ status: hidden.status, code: hidden.body?.code }).toEqual({ status: absent.status, code: absent.body?.code });
+    expect(hidden.status).toBe(404);
+  });
+});

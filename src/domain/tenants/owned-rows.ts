@@ -3,6 +3,9 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
+import { permissionSnapshotSql } from '../authorization/permissions.ts';
+import { assignmentSnapshotSql, removeAssignments } from '../authorization/role-assignments.ts';
+import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
@@ -46,6 +49,10 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   })),
   { action: 'auth_provider.delete', targetType: 'auth_provider', table: 'auth_provider', before: authProviderSnapshotSql('r') },
   { action: 'domain.delete', targetType: 'domain', table: 'domain', before: domainSnapshotSql('r') },
+  // Assignments before their roles, roles before the permissions they hold: each as its own deletion records it.
+  { action: 'role_assignment.delete', targetType: 'role_assignment', table: 'role_assignment', before: assignmentSnapshotSql('r') },
+  { action: 'role.delete', targetType: 'role', table: 'role', before: roleSnapshotSql('r') },
+  { action: 'permission.delete', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */
@@ -57,6 +64,14 @@ export const TENANT_OWNED_TABLES: readonly string[] = [...new Set(OWNED_KINDS.ma
  * tenant key bound to one of them is recorded too.
  */
 export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
+  // The application-wide roles of the tenant's keys and credentials (those held in the tenant go with its rows below).
+  await removeAssignments(
+    em,
+    actor,
+    `a.tenant_id is null and (a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and k.tenant_id = ?)
+       or a.subject_type = 'm2m_credential' and a.subject_id in (select c.id from oauth_client as c where c.application_id = a.application_id and c.tenant_id = ?))`,
+    [tenantId, tenantId],
+  );
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (

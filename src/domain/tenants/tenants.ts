@@ -8,6 +8,7 @@ import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { usersChanged } from '../users/changed.ts';
+import { authorizationChanged } from '../authorization/writes.ts';
 import { forgetUserKeys, removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -146,6 +147,7 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
   // The tenant's API keys went with it, and its users' keys with them (cascade); its members left it.
   await scope.services.invalidations.publish({ kind: 'tenant', id: tenantId });
   await usersChanged(scope.services, scope.applicationId);
+  await authorizationChanged(scope);
   await forgetUserKeys(scope, removedUsers);
   return true;
 }

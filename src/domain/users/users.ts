@@ -9,6 +9,8 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { removeAssignments } from '../authorization/role-assignments.ts';
+import { authorizationChanged } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { checkPassword } from '../policies/password.ts';
@@ -254,7 +256,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       const before = userSnapshot(user);
       if (requestedTenants !== undefined) {
         const kept = membershipsAfter(user, requestedTenants, held);
-        await revokeKeysOfTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)));
+        await endAccessToTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)));
         user.tenantIds = kept;
       }
       if (newEmail !== undefined) {
@@ -269,7 +271,10 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   );
   await usersChanged(scope.services, scope.applicationId);
   // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
-  if (requestedTenants !== undefined) await forgetUserKeys(scope, [userId]);
+  if (requestedTenants !== undefined) {
+    await forgetUserKeys(scope, [userId]);
+    await authorizationChanged(scope);
+  }
   return updated;
 }
 
@@ -396,7 +401,8 @@ function assertIdentityOfScope(scope: Scope, user: User): void {
 /**
  * Deletes a user. A tenant-scoped call on a shared-pool user removes only that tenant's membership (and revokes
  * the user's keys for that tenant): the identity is the application's, and its other tenants keep it. Otherwise
- * (application-wide, or a user of an isolated tenant pool) the user is deleted; their API keys go with them.
+ * (application-wide, or a user of an isolated tenant pool) the user is deleted; their API keys and role assignments go
+ * with them (in a tenant scope, those of that tenant).
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
@@ -405,12 +411,13 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     const tenantId = scope.tenantId;
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
-      await revokeKeysOfTenantsLeft(tx, user.id, [tenantId]);
+      await endAccessToTenantsLeft(tx, user.id, [tenantId]);
       return;
     }
     await removeUser(tx.em, tx, user);
   });
   await usersChanged(scope.services, scope.applicationId);
+  await authorizationChanged(scope);
   // The user's keys went with it, or with its membership of the scope's tenant (revoked above).
   await forgetUserKeys(scope, [userId]);
   return true;
@@ -418,11 +425,13 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
 
 /**
  * A tenant key's user is a member of its tenant: when they leave tenants, their keys for those tenants are revoked in
- * the caller's transaction, each audited as a revocation on its own. Call forgetUserKeys after the commit.
+ * the caller's transaction, each audited as a revocation on its own, and the roles they held there are removed (a
+ * return to the tenant starts without them). Call forgetUserKeys and authorizationChanged after the commit.
  */
-async function revokeKeysOfTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
+async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
   for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
+  await removeAssignments(tx.em, tx, `a.subject_type = 'user' and a.subject_id = ? and a.tenant_id in (?)`, [userId, tenantIds]);
 }
 
 /** Takes a tenant out of a shared-pool user's memberships, with its audit record, in the caller's transaction. */
@@ -434,11 +443,12 @@ function removeMembership(em: EntityManager, actor: AuditActor, user: User, tena
 
 /**
  * Deletes a user in the caller's transaction, with its audit record (under the tenant of the user's pool, if any);
- * their API keys go with them, each recorded as `api_key.delete` (removeKeysOfUsers). Call forgetUserKeys after the
+ * their API keys and role assignments go with them, each recorded as its own deletion. Call forgetUserKeys after the
  * commit.
  */
 async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
+  await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
   recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
 }
@@ -447,8 +457,10 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User): Pro
  * Deletes the API keys bound to the users `where` names (of the key `k`, with `params`) in the caller's transaction,
  * each with an `api_key.delete` record in the key's own tenant, as a tenant's deletion records the keys it takes: the
  * foreign key would cascade them away unrecorded, and the audit log's target filter would find no end of the key.
+ * The roles the keys held go first, each removal recorded.
  */
 async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<void> {
+  await removeAssignments(em, actor, `a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and ${where})`, params);
   await recordAuditPerRow(em, actor, { action: 'api_key.delete', targetType: 'api_key' }, {
     tenantPerRow: true,
     ctes: `changed as (
@@ -467,6 +479,8 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   // Their keys first, each recorded (the tenant's own keys went with the tenant's rows already; application-wide ones
   // bound to these users remain).
   await removeKeysOfUsers(em, actor, 'k.user_id in (select u.id from app_user as u where u.application_id = k.application_id and u.pool_id = ?)', [tenantId]);
+  // Their application-wide roles too (those in the tenant went with the tenant's rows).
+  await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
   return recordAuditPerRow(em, actor, { action: 'user.delete', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from app_user as u where u.application_id = ? and u.pool_id = ?

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { BUILT_IN_PERMISSIONS, type Permission } from '../../auth/permissions.ts';
+import type { Scope } from '../../context.ts';
+import { CustomPermission, Role } from '../../db/entities/index.ts';
+import { selectPage } from '../../db/page-query.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { GatehouseError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
+import { roleSnapshot } from './roles.ts';
+import { authorizationChanged, description, keyClashes, keyTaken, lockAuthorization, permissionKey } from './writes.ts';
+
+/** A permission as `GET /permissions` shows it: a built-in one of the management API, or one of the application's own. */
+export interface PermissionView {
+  id: string;
+  key: string;
+  description: string;
+  builtIn: boolean;
+  /** The tenant a custom permission belongs to; null for an application-wide or built-in one. */
+  tenantId: string | null;
+  /** Null for a built-in permission. */
+  createdAt: Date | null;
+}
+
+export interface CreatePermissionInput {
+  key: string;
+  description?: string | null;
+}
+
+/**
+ * The id of a built-in permission, the same in every application and release: the first 128 bits of
+ * SHA-256(`gatehouse:permission:` + key), shaped as a UUIDv7 (version nibble 7, RFC 9562 variant). Its "timestamp"
+ * bits are hash bits: the id only has to be stable and never collide with a generated one.
+ */
+export function builtInPermissionId(key: string): string {
+  const bytes = createHash('sha256').update(`gatehouse:permission:${key}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The built-in permissions in the order of the table, listed before the application's own. */
+const BUILT_IN: readonly PermissionView[] = (Object.keys(BUILT_IN_PERMISSIONS) as Permission[]).map((key) => ({
+  id: builtInPermissionId(key),
+  key,
+  description: BUILT_IN_PERMISSIONS[key],
+  builtIn: true,
+  tenantId: null,
+  createdAt: null,
+}));
+const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN.map((permission) => permission.id));
+
+const presentCustom = (permission: Row<CustomPermission>): PermissionView => ({
+  id: permission.id,
+  key: permission.key,
+  description: permission.description,
+  builtIn: false,
+  tenantId: permission.tenantId ?? null,
+  createdAt: permission.createdAt,
+});
+
+/** What the audit log keeps of a custom permission. */
+const snapshot = (permission: CustomPermission) => ({ key: permission.key, description: permission.description, tenantId: permission.tenantId ?? null });
+
+/** snapshot in SQL, of the permission row `row`, for a tenant's deletion (a test holds the two equal). */
+export const permissionSnapshotSql = (row: string) => `jsonb_build_object('key', ${row}.key, 'description', ${row}.description, 'tenantId', ${row}.tenant_id)`;
+
+/**
+ * The built-in permissions, then the custom ones the scope sees (application-wide ones and, in a tenant scope, that
+ * tenant's; in the application's scope every tenant's too), in one cursor sequence: a cursor holding a built-in id
+ * resumes among the built-ins, one holding a custom id among the custom rows (by id, as every list).
+ */
+export async function listPermissions(scope: Scope, args: PageArgs): Promise<Page<PermissionView>> {
+  const size = pageSize(args);
+  const list = scopedList(scope, 'permissions');
+  const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
+  const builtInAt = after === undefined ? -1 : BUILT_IN.findIndex((permission) => permission.id === after);
+  const builtIns = after === undefined ? BUILT_IN : BUILT_IN.slice(builtInAt + 1);
+  const customAfter = builtInAt >= 0 ? undefined : after;
+  const wanted = size + 1 - Math.min(builtIns.length, size + 1);
+  const custom = wanted === 0 ? [] : ((await selectPage(scope.em, CustomPermission, {}, { after: customAfter, limit: wanted })) as unknown as Row<CustomPermission>[]);
+  const rows = [...builtIns.slice(0, size + 1), ...custom.map(presentCustom)];
+  const data = rows.slice(0, size);
+  const last = data.at(-1);
+  return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
+}
+
+/**
+ * A custom permission of the scope's level: the application's, or a tenant's own. Its key may be taken neither at
+ * its level nor at the other (a tenant's key equal to an application-wide one, or the reverse): 409.
+ */
+export async function createPermission(scope: Scope, input: CreatePermissionInput): Promise<PermissionView> {
+  const key = permissionKey(input.key);
+  const text = description(input.description);
+  const created = await uniquely('key', `Permission ${JSON.stringify(key)}`, () =>
+    scope.transactional(async (em) => {
+      await lockAuthorization(em, scope.applicationId);
+      if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key);
+      const permission = em.create(CustomPermission, { applicationId: scope.applicationId, id: newId(), tenantId: scope.tenantId, key, description: text });
+      recordAudit(em, scope, { action: 'permission.create', targetType: 'permission', targetId: permission.id, after: snapshot(permission) });
+      return permission;
+    }),
+  );
+  await authorizationChanged(scope);
+  return presentCustom(created);
+}
+
+/**
+ * Deletes a custom permission; every role that held it leaves it in the same transaction, each change audited as
+ * `role.update`. A built-in permission is 409 `conflict`; a tenant scope may not delete an application-wide one (403).
+ */
+export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
+  if (BUILT_IN_IDS.has(permissionId)) throw new GatehouseError('conflict', 'A built-in permission cannot be deleted', { field: 'permissionId' });
+  await scope.transactional(async (em) => {
+    await lockAuthorization(em, scope.applicationId);
+    const permission = await em.findOne(CustomPermission, { id: permissionId }, HOLD_FOR_UPDATE);
+    if (permission === null) throw notFound('Permission', 'permissionId');
+    const tenantId = permission.tenantId ?? null;
+    if (scope.tenantId !== null && tenantId === null) {
+      throw new GatehouseError('forbidden', 'An application-wide permission is deleted with application-wide credentials on the application’s path');
+    }
+    // Only roles that see the permission can hold it: every role for an application-wide one, its tenant's for a tenant's.
+    const holders = await em.find(Role, { permissions: { $contains: [permission.key] }, ...(tenantId === null ? {} : { tenantId }) });
+    for (const role of holders) {
+      const before = roleSnapshot(role);
+      role.permissions = role.permissions.filter((grant) => grant !== permission.key);
+      recordAudit(em, scope, { action: 'role.update', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before, after: roleSnapshot(role) });
+    }
+    recordAudit(em, scope, { action: 'permission.delete', targetType: 'permission', targetId: permission.id, tenantId, before: snapshot(permission) });
+    em.remove(permission);
+  });
+  await authorizationChanged(scope);
+  return true;
+}

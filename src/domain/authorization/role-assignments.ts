@@ -1,0 +1,232 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { ApiKey, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
+import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
+import { TENANT_FILTER } from '../../db/owned.ts';
+import { HOLD_FOR_SHARE } from '../../db/row-lock.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { requireCovered } from '../grants.ts';
+import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import type { RoleSubject } from './held-roles.ts';
+import { authorizationChanged, visibleIn } from './writes.ts';
+
+/** A role assignment as the GraphQL `RoleAssignment` type reads it (codegen mapper). */
+export interface RoleAssignmentView {
+  id: string;
+  applicationId: string;
+  /** Null: application-wide, held in every tenant. */
+  tenantId: string | null;
+  roleId: string;
+  subject: RoleSubject;
+  createdAt: Date;
+}
+
+export interface CreateRoleAssignmentInput {
+  subject: RoleSubject;
+  roleId: string;
+}
+
+/** The list's filters: a subject (type and id together), a role, or both. */
+export interface RoleAssignmentFilter {
+  subjectType?: RoleSubjectType | null;
+  subjectId?: string | null;
+  roleId?: string | null;
+}
+
+/** What the audit log keeps of an assignment. */
+const snapshot = (assignment: RoleAssignment) => ({
+  roleId: assignment.roleId,
+  subjectType: assignment.subjectType,
+  subjectId: assignment.subjectId,
+  tenantId: assignment.tenantId ?? null,
+});
+
+/** snapshot in SQL, of the role_assignment row `row`, for set-based removals (a test holds the two equal). */
+export const assignmentSnapshotSql = (row: string) =>
+  `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${row}.subject_id, 'tenantId', ${row}.tenant_id)`;
+
+/**
+ * Deletes the assignments `where` names (of the assignment `a`, with `params`) in the caller's transaction, each with
+ * a `role_assignment.delete` record under its own tenant: when their role or subject goes, or on their own. Returns
+ * how many. The caller calls authorizationChanged after the commit.
+ */
+export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<number> {
+  const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.delete', targetType: 'role_assignment' }, {
+    tenantPerRow: true,
+    ctes: `changed as (
+      delete from role_assignment as a where a.application_id = ? and ${where}
+      returning a.id::text as target_id, a.tenant_id, ${assignmentSnapshotSql('a')} as before, null::jsonb as after)`,
+    params: [actor.applicationId, ...params],
+  });
+  return removed.length;
+}
+
+/**
+ * An application-wide assignment shows in a tenant scope only when its subject belongs to the tenant (a member, or a
+ * key or credential bound to it): the application's other subjects are not the tenant's business. Three parameters.
+ */
+const SUBJECT_OF_TENANT = `case a.subject_type
+  when 'user' then exists (select 1 from app_user as u where u.application_id = a.application_id and u.id = a.subject_id and u.tenant_ids @> array[?::uuid])
+  when 'api_key' then exists (select 1 from api_key as k where k.application_id = a.application_id and k.id = a.subject_id and k.tenant_id = ?)
+  else exists (select 1 from oauth_client as c where c.application_id = a.application_id and c.id = a.subject_id and c.tenant_id = ?)
+end`;
+
+interface AssignmentRow {
+  id: string;
+  tenant_id: string | null;
+  role_id: string;
+  subject_type: RoleSubjectType;
+  subject_id: string;
+  created_at: Date | string;
+}
+
+/**
+ * The assignments the scope sees that match `where`, by id from `after`: the application's all of them; a tenant's
+ * those made in it and the application-wide ones of its subjects. One statement, keyed by the application.
+ */
+async function selectAssignments(
+  em: EntityManager,
+  scope: Pick<Scope, 'applicationId' | 'tenantId'>,
+  where: { id?: string; roleId?: string; subject?: RoleSubject },
+  page: { after?: string | undefined; limit: number },
+): Promise<RoleAssignmentView[]> {
+  const conditions = ['a.application_id = ?'];
+  const params: unknown[] = [scope.applicationId];
+  const tenantId = scope.tenantId;
+  const add = (condition: string, ...values: unknown[]) => {
+    conditions.push(condition);
+    params.push(...values);
+  };
+  if (tenantId !== null) add(`(a.tenant_id = ? or (a.tenant_id is null and ${SUBJECT_OF_TENANT}))`, tenantId, tenantId, tenantId, tenantId);
+  if (where.id !== undefined) add('a.id = ?', where.id);
+  if (where.roleId !== undefined) add('a.role_id = ?', where.roleId);
+  if (where.subject !== undefined) add('a.subject_type = ? and a.subject_id = ?', where.subject.type, where.subject.id);
+  if (page.after !== undefined) add('a.id > ?', page.after);
+  const rows = await em.execute<AssignmentRow[]>(
+    `select a.id, a.tenant_id, a.role_id, a.subject_type, a.subject_id, a.created_at from role_assignment as a
+      where ${conditions.join(' and ')} order by a.id limit ?`,
+    [...params, page.limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    applicationId: scope.applicationId,
+    tenantId: row.tenant_id,
+    roleId: row.role_id,
+    subject: { type: row.subject_type, id: row.subject_id },
+    createdAt: new Date(row.created_at),
+  }));
+}
+
+/** The subject filter: type and id come together (422 naming the one missing). */
+function subjectFilter(filter: RoleAssignmentFilter): RoleSubject | undefined {
+  const { subjectType, subjectId } = filter;
+  if (subjectType == null && subjectId == null) return undefined;
+  if (subjectType == null) throw invalid('subjectType', 'subjectType and subjectId filter together');
+  if (subjectId == null) throw invalid('subjectId', 'subjectType and subjectId filter together');
+  return { type: subjectType, id: subjectId };
+}
+
+export async function listRoleAssignments(scope: Scope, filter: RoleAssignmentFilter, args: PageArgs): Promise<Page<RoleAssignmentView>> {
+  const size = pageSize(args);
+  const subject = subjectFilter(filter);
+  const roleId = filter.roleId ?? undefined;
+  // The filters are part of the list: a cursor of one filtered list is refused in another.
+  const list = `${scopedList(scope, 'role-assignments')}:${subject?.type ?? ''}:${subject?.id ?? ''}:${roleId ?? ''}`;
+  const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
+  const rows = await selectAssignments(scope.em, scope, { roleId, subject }, { after, limit: size + 1 });
+  const data = rows.slice(0, size);
+  const last = data.at(-1);
+  return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
+}
+
+export async function getRoleAssignment(scope: Scope, assignmentId: string): Promise<RoleAssignmentView> {
+  const [assignment] = await selectAssignments(scope.em, scope, { id: assignmentId }, { limit: 1 });
+  if (assignment === undefined) throw notFound('Role assignment', 'assignmentId');
+  return assignment;
+}
+
+/**
+ * 404 (field `subject.id`) unless the subject can hold a role in the scope: a user of the application (in a tenant
+ * scope, a member of the tenant); an API key or M2M credential of the application, neither revoked nor expired, and
+ * when bound to a tenant, to the scope's. Held FOR SHARE until the assignment commits, so that a deletion of the
+ * subject, which removes its assignments, comes wholly before or after it.
+ */
+async function assertSubjectInScope(scope: Scope, em: EntityManager, subject: RoleSubject): Promise<void> {
+  const absent = () => notFound('Subject', 'subject.id');
+  if (subject.type === 'user') {
+    // In a tenant scope the `tenant` filter keeps the tenant's members only.
+    if ((await em.findOne(User, { id: subject.id }, HOLD_FOR_SHARE)) === null) throw absent();
+    return;
+  }
+  // The `tenant` filter would hide the application's keys and credentials from a tenant scope, which may assign them
+  // roles in its tenant; a key or credential bound to another tenant stays out by the condition.
+  const options = { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } };
+  const reach = { id: subject.id, ...(scope.tenantId === null ? {} : visibleIn(scope.tenantId)) };
+  const now = new Date();
+  if (subject.type === 'api_key') {
+    const key = await em.findOne(ApiKey, reach, options);
+    if (key === null || key.revokedAt != null || (key.expiresAt != null && key.expiresAt <= now)) throw absent();
+    return;
+  }
+  const credential = await em.findOne(OAuthClient, { ...reach, type: 'm2m' }, options);
+  if (credential === null || credential.revokedAt != null) throw absent();
+}
+
+/**
+ * Assigns a role: made in a tenant scope it holds in that tenant only; in the application's scope, in every tenant.
+ * The role must be one the scope sees and of its level or above (a tenant's own role only in that tenant; in the
+ * application's scope only an application-wide one): else 404, field `roleId`. The caller must hold the role's
+ * built-in permissions (403). The same role twice for the same subject and place: 409.
+ */
+export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
+  const { subject, roleId } = input;
+  const created = await uniquely('roleId', 'This role assignment', () =>
+    scope.transactional(async (em) => {
+      await assertSubjectInScope(scope, em, subject);
+      // Held against the role's deletion, which would take this assignment with it unrecorded.
+      const role = await em.findOne(Role, { id: roleId, ...visibleIn(scope.tenantId) }, HOLD_FOR_SHARE);
+      if (role === null) throw notFound('Role', 'roleId');
+      requireCovered(scope, role.permissions);
+      const assignment = em.create(RoleAssignment, {
+        applicationId: scope.applicationId,
+        id: newId(),
+        tenantId: scope.tenantId,
+        roleId: role.id,
+        subjectType: subject.type,
+        subjectId: subject.id,
+      });
+      recordAudit(em, scope, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, after: snapshot(assignment) });
+      return assignment;
+    }),
+  );
+  await authorizationChanged(scope);
+  return {
+    id: created.id,
+    applicationId: created.applicationId,
+    tenantId: created.tenantId ?? null,
+    roleId: created.roleId,
+    subject: { type: created.subjectType, id: created.subjectId },
+    createdAt: created.createdAt,
+  };
+}
+
+/**
+ * Removes an assignment the scope sees (else 404). A tenant scope sees the application-wide assignments of its
+ * subjects but may not remove them (403): they hold in every tenant.
+ */
+export async function deleteRoleAssignment(scope: Scope, assignmentId: string): Promise<boolean> {
+  await scope.transactional(async (em) => {
+    const [assignment] = await selectAssignments(em, scope, { id: assignmentId }, { limit: 1 });
+    if (assignment === undefined) throw notFound('Role assignment', 'assignmentId');
+    if (scope.tenantId !== null && assignment.tenantId === null) {
+      throw new GatehouseError('forbidden', 'An application-wide role assignment is removed with application-wide credentials on the application’s path');
+    }
+    // Removed meanwhile by a concurrent request: 404, as if that one had come first.
+    if ((await removeAssignments(em, scope, 'a.id = ?', [assignment.id])) === 0) throw notFound('Role assignment', 'assignmentId');
+  });
+  await authorizationChanged(scope);
+  return true;
+}

@@ -1,0 +1,176 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isPermissionGrant } from '../../auth/permissions.ts';
+import type { Scope } from '../../context.ts';
+import { CustomPermission, Role } from '../../db/entities/index.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { requireCovered } from '../grants.ts';
+import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
+import { displayName } from '../validate.ts';
+import { removeAssignments } from './role-assignments.ts';
+import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, lockAuthorization, roleKey, visibleIn } from './writes.ts';
+
+/** A role as lists and the GraphQL `Role` type read it (codegen mapper). */
+export type RoleRow = Row<Role>;
+
+export interface CreateRoleInput {
+  key: string;
+  name: string;
+  description?: string | null;
+  permissions: string[];
+}
+
+export interface UpdateRoleInput {
+  key?: string | null;
+  name?: string | null;
+  description?: string | null;
+  permissions?: string[] | null;
+}
+
+/** What the audit log keeps of a role. */
+export const roleSnapshot = (role: Role) => ({
+  key: role.key,
+  name: role.name,
+  description: role.description,
+  permissions: [...role.permissions],
+  tenantId: role.tenantId ?? null,
+  builtIn: role.builtIn,
+});
+
+/** roleSnapshot in SQL, of the role row `row`, for a tenant's deletion (a test holds the two equal). */
+export const roleSnapshotSql = (row: string) =>
+  `jsonb_build_object('key', ${row}.key, 'name', ${row}.name, 'description', ${row}.description, 'permissions', to_jsonb(${row}.permissions),
+     'tenantId', ${row}.tenant_id, 'builtIn', ${row}.built_in)`;
+
+/** The roles the scope sees: the application-wide ones (built-in first, as the oldest) and, in a tenant scope, its own. */
+export async function listRoles(scope: Scope, args: PageArgs): Promise<Page<RoleRow>> {
+  return paginate(scope.em, Role, {}, args, scope.services.cursors, scopedList(scope, 'roles'));
+}
+
+export async function getRole(scope: Scope, roleId: string): Promise<Role> {
+  const role = await scope.em.findOne(Role, { id: roleId });
+  if (role === null) throw notFound('Role', 'roleId');
+  return role;
+}
+
+/**
+ * A role's permission list: each a grant of the management API (`users:read`, `users:*`, `*`) or the key of a custom
+ * permission the role sees (the application's, or its tenant's), else 422 naming it; duplicates dropped, order kept.
+ */
+async function grantsOfRole(em: EntityManager, tenantId: string | null, grants: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(grants)];
+  const custom = unique.filter((grant) => !isPermissionGrant(grant));
+  // Only a key's shape is looked up: anything else (a NUL, which PostgreSQL cannot take) is unknown as it stands.
+  const lookedUp = custom.filter(isPermissionKeyShaped);
+  const known = lookedUp.length === 0 ? new Set<string>() : new Set((await em.find(CustomPermission, { key: { $in: lookedUp }, ...visibleIn(tenantId) })).map((permission) => permission.key));
+  const unknown = custom.find((grant) => !known.has(grant));
+  if (unknown !== undefined) {
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: a built-in one, resource:*, * or a custom permission the role sees`);
+  }
+  return unique;
+}
+
+/**
+ * Creates a role at the scope's level: application-wide, or the tenant's own. The caller must hold every built-in
+ * permission it puts in the role (403): a role is a way to hand rights out.
+ */
+export async function createRole(scope: Scope, input: CreateRoleInput): Promise<Role> {
+  const key = roleKey(input.key);
+  const name = displayName('name', input.name);
+  const text = description(input.description);
+  const role = await uniquely('key', `Role ${JSON.stringify(key)}`, () =>
+    scope.transactional(async (em) => {
+      await lockAuthorization(em, scope.applicationId);
+      const permissions = await grantsOfRole(em, scope.tenantId, input.permissions);
+      requireCovered(scope, permissions);
+      if ((await em.count(Role, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Role', key);
+      const created = em.create(Role, {
+        applicationId: scope.applicationId,
+        id: newId(),
+        tenantId: scope.tenantId,
+        key,
+        name,
+        description: text,
+        permissions,
+        builtIn: false,
+      });
+      recordAudit(em, scope, { action: 'role.create', targetType: 'role', targetId: created.id, after: roleSnapshot(created) });
+      return created;
+    }),
+  );
+  await authorizationChanged(scope);
+  return role;
+}
+
+/**
+ * The role a write acts on, held FOR UPDATE until `em`'s transaction ends: one the scope sees (else 404), and of the
+ * scope's own level or below it: an application-wide role, built-in ones included, is changed only in the
+ * application's scope (a tenant scope, which reads it, gets 403).
+ */
+async function writableRole(scope: Scope, em: EntityManager, roleId: string): Promise<Role> {
+  const role = await em.findOne(Role, { id: roleId }, HOLD_FOR_UPDATE);
+  if (role === null) throw notFound('Role', 'roleId');
+  if (scope.tenantId !== null && role.tenantId == null) {
+    throw new GatehouseError('forbidden', 'An application-wide role is changed with application-wide credentials on the application’s path');
+  }
+  return role;
+}
+
+const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
+  if (value === null) throw invalid(field, `${field} may not be null`);
+  return value;
+};
+
+/**
+ * PATCH: the fields given replace theirs. A built-in role keeps its key (422). Permissions the role did not hold
+ * before must be held by the caller (403); dropping some needs nothing more than the role's write permission.
+ */
+export async function updateRole(scope: Scope, roleId: string, input: UpdateRoleInput): Promise<Role> {
+  const requestedKey = nonNull(input.key, 'key');
+  const key = requestedKey === undefined ? undefined : roleKey(requestedKey);
+  const requestedName = nonNull(input.name, 'name');
+  const name = requestedName === undefined ? undefined : displayName('name', requestedName);
+  const text = input.description === undefined ? undefined : description(input.description);
+  const grants = nonNull(input.permissions, 'permissions');
+  const updated = await uniquely('key', `Role ${JSON.stringify(key)}`, () =>
+    scope.transactional(async (em) => {
+      await lockAuthorization(em, scope.applicationId);
+      const role = await writableRole(scope, em, roleId);
+      const tenantId = role.tenantId ?? null;
+      const before = roleSnapshot(role);
+      if (key !== undefined && key !== role.key) {
+        if (role.builtIn) throw invalid('key', 'A built-in role keeps its key');
+        if ((await em.count(Role, { key, id: { $ne: role.id }, ...keyClashes(tenantId) })) > 0) throw keyTaken('Role', key);
+        role.key = key;
+      }
+      if (grants !== undefined) {
+        const permissions = await grantsOfRole(em, tenantId, grants);
+        requireCovered(scope, permissions.filter((grant) => !role.permissions.includes(grant)));
+        role.permissions = permissions;
+      }
+      if (name !== undefined) role.name = name;
+      if (text !== undefined) role.description = text;
+      recordAudit(em, scope, { action: 'role.update', targetType: 'role', targetId: role.id, tenantId, before, after: roleSnapshot(role) });
+      return role;
+    }),
+  );
+  await authorizationChanged(scope);
+  return updated;
+}
+
+/** Deletes a role and, in the same transaction, its assignments, each audited. A built-in role is 409 `conflict`. */
+export async function deleteRole(scope: Scope, roleId: string): Promise<boolean> {
+  await scope.transactional(async (em) => {
+    await lockAuthorization(em, scope.applicationId);
+    const role = await writableRole(scope, em, roleId);
+    if (role.builtIn) throw new GatehouseError('conflict', 'A built-in role cannot be deleted', { field: 'roleId' });
+    await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
+    recordAudit(em, scope, { action: 'role.delete', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
+    em.remove(role);
+  });
+  await authorizationChanged(scope);
+  return true;
+}

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRecordsOf } from '../support/audit.ts';
+import { issueTestKey } from '../support/keys.ts';
+
+/** Role assignments: who (a user, M2M credential or API key) holds which role, in one tenant or in every tenant. */
+let app: TestApp;
+let appPath: string;
+let tenantA: string;
+let tenantB: string;
+let pathA: string;
+let pathB: string;
+/** Role ids by key. */
+const roles: Record<string, string> = {};
+
+const traced = () => {
+  const requestId = `assignments-${crypto.randomUUID()}`;
+  return { requestId, headers: { 'x-request-id': requestId } };
+};
+
+async function createUser(path: string): Promise<string> {
+  const created = await app.http.post(`${path}/users`, { email: `u-${crypto.randomUUID()}@example.com` });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
+async function assign(path: string, subject: { type: string; id: string }, roleId: string): Promise<{ id: string; tenantId: string | null }> {
+  const created = await app.http.post(`${path}/role-assignments`, { subject, roleId });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
+const user = (id: string) => ({ type: 'user', id });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  tenantA = await app.createTenant('Tenant A');
+  tenantB = await app.createTenant('Tenant B');
+  pathA = `${appPath}/tenants/${tenantA}`;
+  pathB = `${appPath}/tenants/${tenantB}`;
+  for (const role of (await app.http.get('/roles')).body.data) roles[role.key] = role.id;
+  roles['a_clerk'] = (await app.http.post(`${pathA}/roles`, { key: 'a_clerk', name: 'Clerk of A', permissions: ['users:read'] })).body.id;
+});
+afterAll(async () => app?.close());
+
+describe('role assignments', () => {
+  it('assigns a role application-wide or in the path’s tenant, with its audit record, and reads it back', async () => {
+    const userId = await createUser(pathA);
+    const { requestId, headers } = traced();
+    const created = await app.http.post('/role-assignments', { subject: user(userId), roleId: roles['member'] }, { headers });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(String), applicationId: app.root.applicationId, subject: user(userId), roleId: roles['member'], tenantId: null, createdAt: expect.any(String) });
+    expect((await auditRecordsOf(app, requestId))[0]).toMatchObject({
+      action: 'role_assignment.create',
+      targetType: 'role_assignment',
+      targetId: created.body.id,
+      tenantId: null,
+      after: { roleId: roles['member'], subjectType: 'user', subjectId: userId, tenantId: null },
+    });
+    expect((await app.http.get(`/role-assignments/${created.body.id}`)).body).toEqual(created.body);
+
+    const inA = await assign(pathA, user(userId), roles['a_clerk']!);
+    expect(inA.tenantId).toBe(tenantA);
+    // The same role in another place is another assignment; in the same place, a duplicate.
+    expect((await assign(pathA, user(userId), roles['member']!)).tenantId).toBe(tenantA);
+    for (const [path, roleId] of [[appPath, roles['member']], [pathA, roles['a_clerk']]] as const) {
+      const duplicate = await app.http.post(`${path}/role-assignments`, { subject: user(userId), roleId });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.code).toBe('already_exists');
+    }
+  });
+
+  it('takes a subject only where it may act: 404 on subject.id otherwise', async () => {
+    const inB = await createUser(pathB);
+    const keyOfB = (await app.http.post(`${pathB}/api-keys`, { name: 'B key', permissions: ['users:read'] })).body.key.id;
+    const appKey = (await app.http.post('/api-keys', { name: 'App key', permissions: ['users:read'] })).body.key.id;
+    const revoked = (await app.http.post('/api-keys', { name: 'Revoked', permissions: ['users:read'] })).body.key.id;
+    expect((await app.http.delete(`/api-keys/${revoked}`)).status).toBeLessThan(300);
+    const credential = (await app.http.post(`${pathA}/m2m-credentials`, { name: 'A m2m', permissions: ['users:read'] })).body.id;
+    const other = await app.bootstrapAnother();
+    const foreignUser = (await app.as({ apiKey: other.apiKey }).post('/users', { email: 'foreign@example.com' })).body.id;
+    for (const subject of [
+      user(inB),
+      user(foreignUser),
+      user('01890a5d-ac96-774b-bcce-b302099a8057'),
+      { type: 'api_key', id: keyOfB },
+      { type: 'api_key', id: revoked },
+      { type: 'm2m_credential', id: inB },
+    ]) {
+      const refused = await app.http.post(`${pathA}/role-assignments`, { subject, roleId: roles['member'] });
+      expect(refused.status, JSON.stringify(subject)).toBe(404);
+      expect(refused.body).toMatchObject({ code: 'not_found', field: 'subject.id' });
+    }
+    // An application-wide key may hold a role in a tenant; a tenant's key or credential in its own.
+    await assign(pathA, { type: 'api_key', id: appKey }, roles['member']!);
+    await assign(pathA, { type: 'm2m_credential', id: credential }, roles['a_clerk']!);
+    await assign(appPath, { type: 'api_key', id: keyOfB }, roles['member']!);
+    await assign(pathB, user(inB), roles['member']!);
+  });
+
+  it('takes a role only where the scope sees it (404 on roleId), and one whose permissions the caller holds (403)', async () => {
+    const userId = await createUser(pathB);
+    for (const [path, roleId] of [[pathB, roles['a_clerk']], [appPath, roles['a_clerk']], [appPath, '01890a5d-ac96-774b-bcce-b302099a8057']] as const) {
+      const refused = await app.http.post(`${path}/role-assignments`, { subject: user(userId), roleId });
+      expect(refused.status, `${path} ${roleId}`).toBe(404);
+      expect(refused.body).toMatchObject({ code: 'not_found', field: 'roleId' });
+    }
+    const narrow = await issueTestKey(app, { tenantId: tenantB, permissions: ['role_assignments:*', 'users:read'] });
+    const tooWide = await narrow.post('/role-assignments', { subject: user(userId), roleId: roles['tenant_admin'] });
+    expect(tooWide.status).toBe(403);
+    expect(tooWide.body.code).toBe('forbidden');
+    const within = await narrow.post('/role-assignments', { subject: user(userId), roleId: roles['member'] });
+    expect(within.status, JSON.stringify(within.body)).toBe(201);
+    expect(within.body.tenantId).toBe(tenantB);
+  });
+
+  it('lists by subject and by role; a tenant sees its own and the application-wide ones of its subjects', async () => {
+    const member = await createUser(pathA);
+    const outsider = await createUser(pathB);
+    const own = await assign(pathA, user(member), roles['a_clerk']!);
+    const wide = await assign(appPath, user(member), roles['tenant_admin']!);
+    const elsewhere = await assign(appPath, user(outsider), roles['tenant_admin']!);
+    const ids = (body: { data: { id: string }[] }) => body.data.map((assignment) => assignment.id);
+
+    const bySubject = await app.http.get(`/role-assignments?subjectType=user&subjectId=${member}`);
+    expect(ids(bySubject.body)).toEqual([own.id, wide.id]);
+    const byRole = await app.http.get(`/role-assignments?roleId=${roles['tenant_admin']}&pageSize=100`);
+    expect(ids(byRole.body)).toEqual(expect.arrayContaining([wide.id, elsewhere.id]));
+    expect(ids((await app.http.get(`/role-assignments?roleId=${roles['tenant_admin']}&subjectType=user&subjectId=${outsider}`)).body)).toEqual([elsewhere.id]);
+
+    const inA = ids((await app.http.get(`${pathA}/role-assignments?roleId=${roles['tenant_admin']}&pageSize=100`)).body);
+    expect(inA).toContain(wide.id);
+    expect(inA).not.toContain(elsewhere.id);
+    expect((await app.http.get(`${pathA}/role-assignments/${elsewhere.id}`)).status).toBe(404);
+    expect((await app.http.get(`${pathB}/role-assignments/${own.id}`)).status).toBe(404);
+
+    const half = await app.http.get(`/role-assignments?subjectId=${member}`);
+    expect(half.status).toBe(422);
+    expect(half.body).toMatchObject({ code: 'validation_error', field: 'subjectType' });
+
+    // Pages: a cursor of one filtered list is no cursor of another.
+    const first = await app.http.get(`/role-assignments?subjectType=user&subjectId=${member}&pageSize=1`);
+    expect(ids(first.body)).toEqual([own.id]);
+    const next = await app.http.get(`/role-assignments?subjectType=user&subjectId=${member}&pageSize=1&cursor=${encodeURIComponent(first.body.next)}`);
+    expect(ids(next.body)).toEqual([wide.id]);
+    expect(next.body.next).toBeNull();
+    const misused = await app.http.get(`/role-assignments?pageSize=1&cursor=${encodeURIComponent(first.body.next)}`);
+    expect(misused.body).toMatchObject({ code: 'validation_error', field: 'cursor' });
+  });
+
+  it('removes an assignment, audited and replayable; a tenant may not remove an application-wide one (403)', async () => {
+    const member = await createUser(pathA);
+    const wide = await assign(appPath, user(member), roles['member']!);
+    const own = await assign(pathA, user(member), roles['member']!);
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA });
+    const refused = await tenantKey.delete(`/role-assignments/${wide.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+    expect((await app.http.delete(`${pathB}/role-assignments/${own.id}`)).status).toBe(404);
+
+    const { requestId, headers } = traced();
+    const keyed = { headers: { ...headers, 'idempotency-key': crypto.randomUUID() } };
+    const removed = await tenantKey.delete(`/role-assignments/${own.id}`, keyed);
+    expect(removed.status).toBe(204);
+    const replayed = await tenantKey.delete(`/role-assignments/${own.id}`, keyed);
+    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
+    expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([['role_assignment.delete', own.id, tenantA]]);
+    expect((await tenantKey.delete(`/role-assignments/${own.id}`)).status).toBe(404);
+    expect((await app.http.get(`/role-assignments/${wide.id}`)).status).toBe(200);
+  });
+
+  it('a user’s deletion takes their assignments, each audited; leaving a tenant takes those made there', async () => {
+    const shared = await createUser(appPath);
+    expect((await app.http.patch(`/users/${shared}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const wide = await assign(appPath, user(shared), roles['member']!);
+    const inA = await assign(pathA, user(shared), roles['a_clerk']!);
+    const inB = await assign(pathB, user(shared), roles['member']!);
+
+    const left = traced();
+    expect((await app.http.delete(`${pathA}/users/${shared}`, { headers: left.headers })).status).toBe(204);
+    expect((await auditRecordsOf(app, left.requestId)).filter((record) => record.action === 'role_assignment.delete').map((record) => record.targetId)).toEqual([inA.id]);
+    expect((await app.http.get(`/role-assignments/${wide.id}`)).status).toBe(200);
+
+    const gone = traced();
+    expect((await app.http.delete(`/users/${shared}`, { headers: gone.headers })).status).toBe(204);
+    const removed = (await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.delete');
+    expect(removed.map((record) => [record.targetId, record.tenantId]).sort()).toEqual([[wide.id, null], [inB.id, tenantB]].sort());
+    expect((await app.http.get(`/role-assignments?subjectType=user&subjectId=${shared}`)).body.data).toEqual([]);
+  });
+
+  it('a key’s or credential’s deletion, with its user or its tenant, takes its application-wide roles, each audited', async () => {
+    const owner = await createUser(pathA);
+    const userKey = (await app.http.post(`${pathA}/api-keys`, { name: 'Owner key', permissions: ['users:read'], userId: owner })).body.key.id;
+    const ofUserKey = await assign(appPath, { type: 'api_key', id: userKey }, roles['member']!);
+    const gone = traced();
+    expect((await app.http.delete(`/users/${owner}`, { headers: gone.headers })).status).toBe(204);
+    expect((await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.delete').map((record) => record.targetId)).toEqual([ofUserKey.id]);
+
+    const doomed = await app.createTenant('Doomed');
+    const doomedPath = `${appPath}/tenants/${doomed}`;
+    const key = (await app.http.post(`${doomedPath}/api-keys`, { name: 'Doomed key', permissions: ['users:read'] })).body.key.id;
+    const credential = (await app.http.post(`${doomedPath}/m2m-credentials`, { name: 'Doomed m2m', permissions: ['users:read'] })).body.id;
+    const ofKey = await assign(appPath, { type: 'api_key', id: key }, roles['member']!);
+    const ofCredential = await assign(appPath, { type: 'm2m_credential', id: credential }, roles['member']!);
+    const deletion = traced();
+    expect((await app.http.delete(doomedPath, { headers: deletion.headers })).status).toBe(204);
+    const removed = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'role_assignment.delete');
+    expect(removed.map((record) => record.targetId).sort()).toEqual([ofKey.id, ofCredential.id].sort());
+    expect((await app.http.get(`/role-assignments?roleId=${roles['member']}&pageSize=100`)).body.data.map((each: { id: string }) => each.id)).not.toContain(ofKey.id);
+  });
+
+  it('answers the same over GraphQL', async () => {
+    const member = await createUser(pathA);
+    const created = await app.http.graphql(
+      'mutation ($input: CreateRoleAssignmentInput!) { createRoleAssignment(input: $input) { subject { type id } tenantId } }',
+      { input: { subject: user(member), roleId: roles['member'] } },
+    );
+    expect(created.body).toEqual({ data: { createRoleAssignment: { subject: user(member), tenantId: null } } });
+    const listed = await app.http.graphql('query ($id: UUID) { roleAssignments(subjectType: user, subjectId: $id) { data { roleId } next } }', { id: member });
+    expect(listed.body.data.roleAssignments).toEqual({ data: [{ roleId: roles['member'] }], next: null });
+    const refused = await app.http.graphql(
+      'mutation ($input: CreateRoleAssignmentInput!) { createRoleAssignment(input: $input) { id } }',
+      { input: { subject: user(member), roleId: roles['a_clerk'] } },
+    );
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', field: 'roleId', status: 404 });
+  });
+});
