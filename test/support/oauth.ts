@@ -158,6 +158,9 @@ export type MintedClaims = {
   permissions: string[];
 };
 
+/** A user's token carries no permissions: the user holds what their roles grant (test/support/roles.ts). */
+export type UserClaims = Omit<MintedClaims, 'permissions'>;
+
 /**
  * The claims of a client-credentials token of a new M2M credential holding `claims`' application, tenant and
  * permissions: `sub` is its `client_id`, as the OP sets them. The management API accepts a token only while the
@@ -177,8 +180,8 @@ export async function liveM2MClaims(app: TestApp, claims: MintedClaims): Promise
 export async function liveUserClaims(
   app: TestApp,
   userId: string,
-  claims: MintedClaims,
-): Promise<MintedClaims & { client_id: string; grant_id: string }> {
+  claims: UserClaims,
+): Promise<UserClaims & { client_id: string; grant_id: string }> {
   const { clientId } = await createTestClient(app, { applicationId: claims.app_id, type: 'web', redirectUris: ['https://app.example/callback'] });
   const grantId = newId();
   await app.gatehouse.services.orm.em.getConnection().execute(
