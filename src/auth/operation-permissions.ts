@@ -70,6 +70,10 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.rotateApiKey': needs('api_keys:write'),
   'Mutation.revokeApiKey': needs('api_keys:delete'),
 
+  'Mutation.checkPermission': needs('permissions:read'),
+  'Mutation.bulkCheckPermissions': needs('permissions:read'),
+  'Mutation.checkRole': needs('roles:read'),
+
   'Query.authProviders': needs('auth_providers:read'),
   'Query.authProvider': needs('auth_providers:read'),
   'Mutation.createAuthProvider': override('auth_providers:write'),

@@ -255,6 +255,35 @@ export type BrandingInput = {
   logoUrl?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Several permission checks at once. */
+export type BulkCheckPermissionsInput = {
+  /** 1 to 100 checks (else 422, field `checks`), of any subjects, answered in this order. */
+  checks: Array<CheckPermissionInput>;
+};
+
+/** The answers of a bulk check, in the order the checks were asked. */
+export type BulkPermissionCheck = {
+  __typename?: 'BulkPermissionCheck';
+  /** One answer per check, in order. */
+  results: Array<PermissionCheckResult>;
+};
+
+/** A permission to check for a subject. */
+export type CheckPermissionInput = {
+  /** A permission key, `resource:action` (lower case letters, digits, `_` and `-`): a built-in one or the application's own. */
+  permission: Scalars['String']['input'];
+  /** The user, M2M credential or API key. */
+  subject: RoleSubjectInput;
+};
+
+/** A role to check for a subject. */
+export type CheckRoleInput = {
+  /** The role, by key (`tenant_admin`) or id. */
+  role: Scalars['String']['input'];
+  /** The user, M2M credential or API key. */
+  subject: RoleSubjectInput;
+};
+
 /** A new API key. */
 export type CreateApiKeyInput = {
   /** When the key stops working; must be in the future. Omit for a key that does not expire. */
@@ -802,6 +831,15 @@ export type MfaPolicy = Policy & {
 /** Write operations of the management API. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Up to 100 permission checks in one request, in at most three SQL statements whatever their number. */
+  bulkCheckPermissions: BulkPermissionCheck;
+  /**
+   * Whether a subject holds a permission in the scope's tenant, and through which roles. A mutation, as every check is a
+   * POST, but it changes nothing and writes no audit record.
+   */
+  checkPermission: PermissionCheck;
+  /** Whether a subject holds a role in the scope's tenant. */
+  checkRole: RoleCheck;
   /** Creates an API key. Its secret is in this response only. */
   createApiKey: ApiKeyWithSecret;
   /** Creates an application in the credentials' organization, with an initial API key of the creator's permissions. */
@@ -941,6 +979,30 @@ export type Mutation = {
   verifyDomain: DomainVerification;
   /** The service's version; mutations of each area extend this type. */
   version: Scalars['String']['output'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationBulkCheckPermissionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: BulkCheckPermissionsInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCheckPermissionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CheckPermissionInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCheckRoleArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CheckRoleInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -1388,6 +1450,26 @@ export type PasswordPolicy = Policy & {
   updatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** Whether a subject holds a permission in the scope's tenant (application-wide on an application path). */
+export type PermissionCheck = {
+  __typename?: 'PermissionCheck';
+  /**
+   * True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
+   * permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
+   * tenant, an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+   */
+  allowed: Scalars['Boolean']['output'];
+  /** The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
+  roles: Array<Scalars['String']['output']>;
+};
+
+/** One answer of a bulk check. */
+export type PermissionCheckResult = {
+  __typename?: 'PermissionCheckResult';
+  /** Whether the subject holds the permission, as `checkPermission` answers. */
+  allowed: Scalars['Boolean']['output'];
+};
+
 /** All four policies of a scope, each as in `policy`. */
 export type Policies = {
   __typename?: 'Policies';
@@ -1727,6 +1809,13 @@ export type RenderedEmail = {
   text: Scalars['String']['output'];
   /** The variables it was rendered with. */
   variables: Scalars['JSONObject']['output'];
+};
+
+/** Whether a subject holds a role in the scope's tenant (application-wide on an application path). */
+export type RoleCheck = {
+  __typename?: 'RoleCheck';
+  /** True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there. */
+  allowed: Scalars['Boolean']['output'];
 };
 
 /** A user, M2M credential or API key of the application, by type and id. */
@@ -2127,6 +2216,10 @@ export type ResolversTypes = {
   BrandingColors: ResolverTypeWrapper<BrandingColors>;
   BrandingColorsInput: BrandingColorsInput;
   BrandingInput: BrandingInput;
+  BulkCheckPermissionsInput: BulkCheckPermissionsInput;
+  BulkPermissionCheck: ResolverTypeWrapper<BulkPermissionCheck>;
+  CheckPermissionInput: CheckPermissionInput;
+  CheckRoleInput: CheckRoleInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
@@ -2172,12 +2265,15 @@ export type ResolversTypes = {
   OAuthClientWithSecret: ResolverTypeWrapper<OAuthClientWithSecretViewModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
   PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
+  PermissionCheck: ResolverTypeWrapper<PermissionCheck>;
+  PermissionCheckResult: ResolverTypeWrapper<PermissionCheckResult>;
   Policies: ResolverTypeWrapper<PoliciesViewModel>;
   Policy: ResolverTypeWrapper<PolicyViewModel>;
   PolicyInput: PolicyInput;
   PolicyKind: PolicyKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RenderedEmail: ResolverTypeWrapper<RenderedEmail>;
+  RoleCheck: ResolverTypeWrapper<RoleCheck>;
   RoleSubject: ResolverTypeWrapper<RoleSubject>;
   RoleSubjectInput: RoleSubjectInput;
   RoleSubjectType: RoleSubjectType;
@@ -2223,6 +2319,10 @@ export type ResolversParentTypes = {
   BrandingColors: BrandingColors;
   BrandingColorsInput: BrandingColorsInput;
   BrandingInput: BrandingInput;
+  BulkCheckPermissionsInput: BulkCheckPermissionsInput;
+  BulkPermissionCheck: BulkPermissionCheck;
+  CheckPermissionInput: CheckPermissionInput;
+  CheckRoleInput: CheckRoleInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
@@ -2258,11 +2358,14 @@ export type ResolversParentTypes = {
   OAuthClientWithSecret: OAuthClientWithSecretViewModel;
   Organization: OrganizationModel;
   PasswordPolicy: PasswordPolicyViewModel;
+  PermissionCheck: PermissionCheck;
+  PermissionCheckResult: PermissionCheckResult;
   Policies: PoliciesViewModel;
   Policy: PolicyViewModel;
   PolicyInput: PolicyInput;
   Query: Record<PropertyKey, never>;
   RenderedEmail: RenderedEmail;
+  RoleCheck: RoleCheck;
   RoleSubject: RoleSubject;
   RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
@@ -2369,6 +2472,10 @@ export type BrandingColorsResolvers<ContextType = RequestContext, ParentType ext
   background?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   primary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type BulkPermissionCheckResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BulkPermissionCheck'] = ResolversParentTypes['BulkPermissionCheck']> = {
+  results?: Resolver<Array<ResolversTypes['PermissionCheckResult']>, ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
@@ -2496,6 +2603,9 @@ export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends 
 };
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  bulkCheckPermissions?: Resolver<ResolversTypes['BulkPermissionCheck'], ParentType, ContextType, RequireFields<MutationBulkCheckPermissionsArgs, 'input'>>;
+  checkPermission?: Resolver<ResolversTypes['PermissionCheck'], ParentType, ContextType, RequireFields<MutationCheckPermissionArgs, 'input'>>;
+  checkRole?: Resolver<ResolversTypes['RoleCheck'], ParentType, ContextType, RequireFields<MutationCheckRoleArgs, 'input'>>;
   createApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
   createAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationCreateAuthProviderArgs, 'input'>>;
@@ -2598,6 +2708,15 @@ export type PasswordPolicyResolvers<ContextType = RequestContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type PermissionCheckResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PermissionCheck'] = ResolversParentTypes['PermissionCheck']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  roles?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PermissionCheckResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PermissionCheckResult'] = ResolversParentTypes['PermissionCheckResult']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type PoliciesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Policies'] = ResolversParentTypes['Policies']> = {
   lockout?: Resolver<ResolversTypes['LockoutPolicy'], ParentType, ContextType>;
   mfa?: Resolver<ResolversTypes['MfaPolicy'], ParentType, ContextType>;
@@ -2641,6 +2760,10 @@ export type RenderedEmailResolvers<ContextType = RequestContext, ParentType exte
   subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   variables?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+};
+
+export type RoleCheckResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleCheck'] = ResolversParentTypes['RoleCheck']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RoleSubjectResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleSubject'] = ResolversParentTypes['RoleSubject']> = {
@@ -2740,6 +2863,7 @@ export type Resolvers<ContextType = RequestContext> = {
   AuthProviderPage?: AuthProviderPageResolvers<ContextType>;
   Branding?: BrandingResolvers<ContextType>;
   BrandingColors?: BrandingColorsResolvers<ContextType>;
+  BulkPermissionCheck?: BulkPermissionCheckResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Domain?: DomainResolvers<ContextType>;
   DomainPage?: DomainPageResolvers<ContextType>;
@@ -2760,10 +2884,13 @@ export type Resolvers<ContextType = RequestContext> = {
   OAuthClientWithSecret?: OAuthClientWithSecretResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
+  PermissionCheck?: PermissionCheckResolvers<ContextType>;
+  PermissionCheckResult?: PermissionCheckResultResolvers<ContextType>;
   Policies?: PoliciesResolvers<ContextType>;
   Policy?: PolicyResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RenderedEmail?: RenderedEmailResolvers<ContextType>;
+  RoleCheck?: RoleCheckResolvers<ContextType>;
   RoleSubject?: RoleSubjectResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;
   SessionPolicy?: SessionPolicyResolvers<ContextType>;

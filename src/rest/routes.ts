@@ -96,6 +96,10 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/api-keys/:keyId', operation: op.GetApiKeyDocument, summary: 'Get an API key', owned: true },
   { method: 'DELETE', path: '/api-keys/:keyId', operation: op.RevokeApiKeyDocument, summary: 'Revoke an API key', owned: true },
   { method: 'POST', path: '/api-keys/:keyId/rotate', operation: op.RotateApiKeyDocument, summary: 'Rotate an API key’s secret', owned: true },
+  // checks
+  { method: 'POST', path: '/permissions/check', operation: op.CheckPermissionDocument, summary: 'Whether a subject holds a permission in the scope, and through which roles', owned: true },
+  { method: 'POST', path: '/permissions/bulk-check', operation: op.BulkCheckPermissionsDocument, summary: 'Up to 100 permission checks, answered in order', owned: true },
+  { method: 'POST', path: '/roles/check', operation: op.CheckRoleDocument, summary: 'Whether a subject holds a role (by key or id) in the scope', owned: true },
   // policies
   { method: 'GET', path: '/policies', operation: op.GetPoliciesDocument, summary: 'Get the four policies (a tenant scope: effective, with source)', owned: true },
   { method: 'GET', path: '/policies/:kind', operation: op.GetPolicyDocument, summary: 'Get a policy (a tenant scope: effective, with source)', owned: true },

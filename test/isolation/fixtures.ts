@@ -62,6 +62,9 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CreateM2MCredential: { name: 'Intruder m2m', permissions: ['users:read'] },
       RotateM2MCredential: {},
       PutM2MCredentialJwks: VICTIM_JWKS,
+      CheckPermission: { subject: { type: 'user', id: userId }, permission: 'users:read' },
+      BulkCheckPermissions: { checks: [{ subject: { type: 'api_key', id: victimKey.key.id as string }, permission: 'users:read' }] },
+      CheckRole: { subject: { type: 'user', id: userId }, role: 'member' },
     },
   };
 }

@@ -274,3 +274,29 @@ export function codeAuthorizationUrl(issuer: string, clientId: string, redirectU
   }).toString();
   return url.href;
 }
+
+/**
+ * A user signed in through the hosted pages (their seam, src/oidc/interactions.ts) to `tenantId` (null: none) by a new
+ * SPA client, which redeems the code for an access token of the management API (`resource` = PUBLIC_URL/api/v1).
+ * Needs a test app whose PUBLIC_URL is reachable (discovery).
+ */
+export async function signInForManagement(app: TestApp, userId: string, tenantId: string | null): Promise<string> {
+  const redirectUri = 'https://app.example/callback';
+  const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [redirectUri] });
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [redirectUri] });
+  const resource = `${app.gatehouse.services.config.publicUrl}/api/v1`;
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource,
+  });
+  const outcome = await authorize(app, url, { userId, tenantId });
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
+  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: state }, { resource });
+  return tokens.access_token;
+}
