@@ -177,14 +177,12 @@ export async function authenticate(
     credentials.bearer === undefined ? undefined : authenticateBearer(store, keys, credentials.bearer, surfaces),
   ]);
   if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');
-  const keySubject: RoleSubject | undefined = apiKey === undefined ? undefined : { type: 'api_key', id: apiKey.id };
-  const tokenSubject: RoleSubject | undefined = bearer === undefined ? undefined : { type: bearer.kind, id: bearer.subject };
   if (apiKey !== undefined && bearer !== undefined) {
     if (bearer.applicationId !== apiKey.application_id) throw new BearerTokenRefused('The access token is for another application');
     if (apiKey.tenant_id !== null && bearer.tenantId !== null && apiKey.tenant_id !== bearer.tenantId) {
       throw new GatehouseError('forbidden', 'The access token is for a tenant other than the API key’s');
     }
-    const subjects = [keySubject!, tokenSubject!];
+    const subjects: RoleSubject[] = [{ type: 'api_key', id: apiKey.id }, { type: bearer.kind, id: bearer.subject }];
     return {
       credentialId: `api_key:${apiKey.id}`,
       applicationId: apiKey.application_id,
@@ -197,7 +195,7 @@ export async function authenticate(
     };
   }
   if (apiKey !== undefined) {
-    const subjects = [keySubject!];
+    const subjects: RoleSubject[] = [{ type: 'api_key', id: apiKey.id }];
     return {
       credentialId: `api_key:${apiKey.id}`,
       applicationId: apiKey.application_id,
@@ -209,8 +207,8 @@ export async function authenticate(
       apiKeyExpiresAt: apiKey.expires_at,
     };
   }
-  const claims = bearer!;
-  const subjects = [tokenSubject!];
+  const claims = bearer as BearerSubject;
+  const subjects: RoleSubject[] = [{ type: claims.kind, id: claims.subject }];
   return {
     credentialId: `user:${claims.applicationId}:${claims.subject}`,
     applicationId: claims.applicationId,
