@@ -166,7 +166,13 @@ describe('POST /permissions/bulk-check', () => {
     expect(app.queries.length - before).toBeLessThanOrEqual(3);
     const warm = app.queries.length;
     expect((await client.post(path, { checks })).status).toBe(200);
+    // The tenant path's tenant is looked up, as on every route.
     expect(app.queries.length - warm).toBeLessThanOrEqual(1);
+    // On the credentials' own path, a warm check costs no statement at all.
+    await client.post('/permissions/check', checks[0]);
+    const warmCheck = app.queries.length;
+    expect((await client.post('/permissions/check', checks[0])).body).toEqual({ allowed: false, roles: [] });
+    expect(app.queries.length - warmCheck).toBe(0);
   });
 
   it('refuses no check or more than 100 (422 checks), and names a malformed one’s field', async () => {
