@@ -8,6 +8,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/database.ts';
+import { countCheckStatements, permissionCheckRequest, type CheckStatementCounts } from './checks.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
@@ -129,10 +130,12 @@ async function throughput(workers: number): Promise<ServiceRun> {
     const healthz: BenchRequest = { path: '/healthz' };
     const users: BenchRequest = { path: target.path, headers: { 'x-api-key': service.apiKey } };
     const grant = await clientCredentialsRequest(service);
+    const check = await permissionCheckRequest(service);
     const figures = [
       await warmThenLoad(service, 'GET /healthz (bare Fastify route)', healthz),
       await warmThenLoad(service, target.label, users),
       await warmThenLoad(service, 'POST /oauth2/token (client credentials)', grant),
+      await warmThenLoad(service, 'POST /api/v1/permissions/check (API key)', check),
     ];
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -165,7 +168,7 @@ async function usersUncached(): Promise<LoadFigures> {
 
 const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
 
-function report(runs: ServiceRun[], uncached: LoadFigures, statements: StatementCounts[], oauth: OAuthStatementCounts) {
+function report(runs: ServiceRun[], uncached: LoadFigures, statements: StatementCounts[], oauth: OAuthStatementCounts, checks: CheckStatementCounts) {
   const out: string[] = [];
   const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
   const redis = new URL(process.env['REDIS_URL'] ?? '');
@@ -194,6 +197,10 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
   const pages = runs.map(({ workers, figures: [, users] }) => (users === undefined ? '' : `${serviceLabel(workers)} ${users.rps.toFixed(0)}/s`));
   out.push(`users pages: ${pages.join(', ')} (read cache off, 1 process: ${uncached.rps.toFixed(0)}/s); target ≥ 5000/s`);
   out.push(`client-credentials grants: ${grants.join(', ')}; target ≥ 3000/s`);
+  const checkRates = runs.map(({ workers, figures: [bare, , , check] }) =>
+    bare === undefined || check === undefined ? '' : `${serviceLabel(workers)} ${check.rps.toFixed(0)}/s (${percent(check.rps, bare.rps)} of its bare route)`,
+  );
+  out.push(`permission checks: ${checkRates.join(', ')}; target ≥ 40% of the bare route`);
 
   out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
   const signInWidths = [55, 9, 8, 8, 9, 8, 14, 12];
@@ -219,6 +226,10 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
   out.push(`unknown e-mail / wrong password, p50: ${refusalRatios.join(', ')} (the closer to 100%, the less the time tells)`);
 
   out.push('', `SQL statements (in process, onQuery hook): client-credentials grant ${oauth.grant}, hosted sign-in (login POST → code) ${oauth.signIn}`);
+  out.push(
+    `SQL statements of checks: bulk-check of 100 subjects ${checks.bulkCold} cold (target ≤ 3), ${checks.bulkWarm} warm; ` +
+      `one check right after an assignment changed ${checks.afterAssignment}, then ${checks.checkWarm}`,
+  );
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
   const statementWidths = [5, 20, 44, 34];
   out.push(row(['N', 'tenants page (REST)', 'page + configuration (one GraphQL request)', 'configuration: N REST GETs, summed'], statementWidths));
@@ -248,4 +259,4 @@ const runs: ServiceRun[] = [];
 for (const workers of SERVICES) runs.push(await throughput(workers));
 const uncached = await usersUncached();
 const statements = await countStatements(STATEMENT_SIZES);
-report(runs, uncached, statements, await countOAuthStatements());
+report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements());

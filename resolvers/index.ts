@@ -10,6 +10,7 @@ import { tenantConfigurationResolvers } from './tenant-configuration.ts';
 import { tenantResolvers } from './tenants.ts';
 import { userResolvers } from './users.ts';
 import { authProviderResolvers } from './auth-providers.ts';
+import { checkResolvers } from './checks.ts';
 import { domainResolvers } from './domains.ts';
 import { oauthClientResolvers } from './oauth-clients.ts';
 import { m2mCredentialResolvers } from './m2m-credentials.ts';
@@ -38,4 +39,5 @@ export const resolvers: Resolvers[] = [
   permissionResolvers,
   roleResolvers,
   roleAssignmentResolvers,
+  checkResolvers,
 ];

@@ -20,6 +20,8 @@ export interface Scope {
   readonly applicationId: string;
   /** null: application-wide. */
   readonly tenantId: string | null;
+  /** What the credentials may do here: what they hold in the scope's tenant (Principal.permissionsIn). */
+  readonly permissions: PermissionSet;
   readonly em: EntityManager;
   readonly loaders: Loaders;
   readonly services: Services;
@@ -92,10 +94,7 @@ async function settleScope(
   }
   const applicationId = principal.applicationId;
   const pathTenant = target.tenantId ?? null;
-  if (pathTenant !== null && principal.tenantId !== null && pathTenant !== principal.tenantId) {
-    throw new GatehouseError('forbidden', 'The credentials are for another tenant');
-  }
-  const tenantId = pathTenant ?? principal.tenantId;
+  const tenantId = scopeTenant(principal, pathTenant);
 
   const em = scopedEntityManager(writes.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;
@@ -111,7 +110,20 @@ async function settleScope(
   }
   const { services, transaction } = writes;
   const transactional = transactionalIn(transaction);
-  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional }, tenantId);
+  const permissions = await principal.permissionsIn(tenantId);
+  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional, permissions }, tenantId);
+}
+
+/**
+ * The tenant a request acts in (spec: Authentication, rules 3-4): the path's, which tenant-bound credentials must
+ * match (else 403), else the credentials' own (null: application-wide). The one rule, for the scope and for the
+ * permission gate, which checks what the credentials hold in that tenant before the scope is settled.
+ */
+export function scopeTenant(principal: Principal, pathTenant: string | null): string | null {
+  if (pathTenant !== null && principal.tenantId !== null && pathTenant !== principal.tenantId) {
+    throw new GatehouseError('forbidden', 'The credentials are for another tenant');
+  }
+  return pathTenant ?? principal.tenantId;
 }
 
 /** `em` with tenancy filters that carry exactly one application and at most one tenant. */
@@ -140,7 +152,8 @@ export function endUserScope(
     credentialId: `oauth_client:${clientId}`,
     applicationId,
     tenantId,
-    permissions: NO_PERMISSIONS,
+    subjects: [],
+    permissionsIn: async () => NO_PERMISSIONS,
     actor: { type: 'oauth_client', id: clientId },
     apiKeyId: null,
     apiKeyExpiresAt: null,
@@ -154,7 +167,10 @@ export function endUserScope(
     return application;
   };
   const transactional = transactionalIn(undefined);
-  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional }, tenantId);
+  return buildScope(
+    { requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional, permissions: NO_PERMISSIONS },
+    tenantId,
+  );
 }
 
 type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide'>;

@@ -45,13 +45,15 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds in
- * effect (an API key narrowed by a Bearer token holds less than the key alone). A replay runs no operation, so no
- * permission check: it is served to the same effective principal only, and the same key from any other is a new
- * request, checked as any other (the same API key with a narrower token gets its 403, not the stored secret).
+ * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds there
+ * now (an API key narrowed by a Bearer token holds less than the key alone; a revoked role takes some away). A replay
+ * runs no operation, so no permission check: it is served to the same effective principal only, and the same key from
+ * any other is a new request, checked as any other (the same API key with a narrower token gets its 403, not the
+ * stored secret).
  */
-function effectivePrincipal({ credentialId, actor, tenantId, permissions }: Principal): string {
-  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, permissions.allowed());
+async function effectivePrincipal(principal: Principal): Promise<string> {
+  const { credentialId, actor, tenantId } = principal;
+  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, (await principal.permissionsIn(tenantId)).allowed());
 }
 
 /**
@@ -121,7 +123,7 @@ export async function withIdempotency(
   execute: (context: RequestContext) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const { services, principal, requestId } = context;
-  const caller = effectivePrincipal(principal);
+  const caller = await effectivePrincipal(principal);
   const record: KeyRecord = {
     owner: [principal.applicationId, principal.credentialId, storedKey(key, caller)],
     sealing: sealingKey(key, caller),

@@ -1,3 +1,4 @@
+import { HeldGrantsCache } from '../domain/authorization/held-roles.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { createLiveSubjectCache, type LiveSubjectCache } from './bearer-subject.ts';
@@ -26,9 +27,12 @@ export class ApiKeyCache {
    * Bearer tokens found live recently (bearer-subject.ts), with the same lifetime and the same invalidations.
    */
   readonly bearerSubjects: LiveSubjectCache;
+  /** And what the credentials' subjects hold (their own lists and roles), from which their permissions follow. */
+  readonly heldGrants: HeldGrantsCache;
 
   constructor(bus: InvalidationBus, ttlMs: number) {
     this.bearerSubjects = createLiveSubjectCache(bus, ttlMs);
+    this.heldGrants = new HeldGrantsCache(bus, ttlMs);
     this.cache = new InvalidatedCache(bus, ttlMs, (record) => ({
       api_key: record.id,
       application: record.application_id,

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { effectivePermissions, type RoleSubject } from '../domain/authorization/held-roles.ts';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
@@ -6,7 +7,7 @@ import { isUuid } from '../ids.ts';
 import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
 import { hashApiKeySecret, secretMatches } from './api-key-secret.ts';
 import { isLive, subjectKind, type BearerSubject } from './bearer-subject.ts';
-import { PermissionSet } from './permissions.ts';
+import type { PermissionSet } from './permissions.ts';
 import type { Principal } from './principal.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
 
@@ -84,8 +85,6 @@ async function authenticateApiKey(store: CredentialStore, secret: string): Promi
   return key;
 }
 
-type BearerClaims = BearerSubject & { permissions: PermissionSet };
-
 /**
  * A token's claims, once its signature, issuer and subject check out. The subject is checked on every request
  * (bearer-subject.ts): the signature alone would let a revoked credential's, a deleted or suspended user's or a
@@ -96,14 +95,15 @@ async function authenticateBearer(
   keys: SigningKeyStore,
   token: string,
   surfaces: SurfaceRouter | undefined,
-): Promise<BearerClaims> {
+): Promise<BearerSubject> {
   let payload;
   try {
     payload = await keys.verifyAccessToken(token, surfaces === undefined ? 'service' : 'caller-checks');
   } catch {
     throw new BearerTokenRefused('Invalid access token');
   }
-  const { iss, sub, client_id: clientId, app_id: applicationId, tenant_id: tenantId, grant_id: grantId, permissions } = payload;
+  // A `permissions` claim is not read: what the subject may do is what it holds now (Principal.permissionsIn).
+  const { iss, sub, client_id: clientId, app_id: applicationId, tenant_id: tenantId, grant_id: grantId } = payload;
   if (typeof sub !== 'string' || !isUuid(sub) || typeof applicationId !== 'string' || !isUuid(applicationId)) {
     throw new BearerTokenRefused('Access token is not for the management API');
   }
@@ -117,8 +117,7 @@ async function authenticateBearer(
   if (!(await isLive(store.orm, store.cache.bearerSubjects, subject))) {
     throw new BearerTokenRefused('The access token’s credential, user or application is no longer valid');
   }
-  const grants = Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [];
-  return { ...subject, permissions: new PermissionSet(grants) };
+  return subject;
 }
 
 /**
@@ -146,8 +145,25 @@ async function issuerServes(surfaces: SurfaceRouter, issuer: unknown, applicatio
 }
 
 /**
+ * What credentials acting as `subjects` may do in each tenant they are asked about, read at most once per tenant in a
+ * request (the gate and the scope ask for the same one), through the instance's cache of held grants.
+ */
+function permissionsOf(store: CredentialStore, applicationId: string, subjects: readonly RoleSubject[]): Principal['permissionsIn'] {
+  const asked = new Map<string, Promise<PermissionSet>>();
+  return (tenantId) => {
+    let permissions = asked.get(tenantId ?? '');
+    if (permissions === undefined) {
+      permissions = effectivePermissions(store.cache.heldGrants, store.orm.em.getConnection(), applicationId, tenantId, subjects);
+      asked.set(tenantId ?? '', permissions);
+    }
+    return permissions;
+  };
+}
+
+/**
  * Credentials → Principal (spec, Authentication). The API key, when present, is the authentication; a Bearer
- * token beside it must be for the same application, adds its tenant and narrows permissions to the user's.
+ * token beside it must be for the same application, adds its tenant and narrows permissions to its subject's. What
+ * either may do is not settled here: it depends on the tenant the request acts in (Principal.permissionsIn).
  */
 export async function authenticate(
   store: CredentialStore,
@@ -166,33 +182,39 @@ export async function authenticate(
     if (apiKey.tenant_id !== null && bearer.tenantId !== null && apiKey.tenant_id !== bearer.tenantId) {
       throw new GatehouseError('forbidden', 'The access token is for a tenant other than the API key’s');
     }
+    const subjects: RoleSubject[] = [{ type: 'api_key', id: apiKey.id }, { type: bearer.kind, id: bearer.subject }];
     return {
       credentialId: `api_key:${apiKey.id}`,
       applicationId: apiKey.application_id,
       tenantId: bearer.tenantId ?? apiKey.tenant_id,
-      permissions: new PermissionSet(apiKey.permissions).intersect(bearer.permissions),
+      subjects,
+      permissionsIn: permissionsOf(store, apiKey.application_id, subjects),
       actor: { type: bearer.kind, id: bearer.subject },
       apiKeyId: apiKey.id,
       apiKeyExpiresAt: apiKey.expires_at,
     };
   }
   if (apiKey !== undefined) {
+    const subjects: RoleSubject[] = [{ type: 'api_key', id: apiKey.id }];
     return {
       credentialId: `api_key:${apiKey.id}`,
       applicationId: apiKey.application_id,
       tenantId: apiKey.tenant_id,
-      permissions: new PermissionSet(apiKey.permissions),
+      subjects,
+      permissionsIn: permissionsOf(store, apiKey.application_id, subjects),
       actor: { type: 'api_key', id: apiKey.id },
       apiKeyId: apiKey.id,
       apiKeyExpiresAt: apiKey.expires_at,
     };
   }
-  const claims = bearer as BearerClaims;
+  const claims = bearer as BearerSubject;
+  const subjects: RoleSubject[] = [{ type: claims.kind, id: claims.subject }];
   return {
     credentialId: `user:${claims.applicationId}:${claims.subject}`,
     applicationId: claims.applicationId,
     tenantId: claims.tenantId,
-    permissions: claims.permissions,
+    subjects,
+    permissionsIn: permissionsOf(store, claims.applicationId, subjects),
     actor: { type: claims.kind, id: claims.subject },
     apiKeyId: null,
     apiKeyExpiresAt: null,

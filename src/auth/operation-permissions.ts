@@ -5,6 +5,11 @@ import type { Permission } from './permissions.ts';
 export interface OperationRule {
   /** Every one of these, held by the credentials (an empty list: any authenticated caller). */
   readonly permissions: readonly Permission[];
+  /**
+   * Needed besides `permissions` when the operation acts in one tenant (the tenant path, or tenant-bound credentials):
+   * writing a tenant's overrides is a policy of its own (spec: Authentication, rule 6).
+   */
+  readonly tenantScope?: readonly Permission[];
   /** About the whole application: refused to tenant-scoped credentials, whatever they hold. */
   readonly applicationLevel?: true;
 }
@@ -18,6 +23,8 @@ export type OperationCoordinate =
 const needs = (permission: Permission): OperationRule => ({ permissions: [permission] });
 const applicationLevel = (permission: Permission): OperationRule => ({ permissions: [permission], applicationLevel: true });
 const NONE: OperationRule = { permissions: [] };
+/** A write of a tenancy-configurable feature: in a tenant scope it writes the tenant's override. */
+const override = (permission: Permission): OperationRule => ({ permissions: [permission], tenantScope: ['tenant_overrides:write'] });
 /** A tenant's effective settings show its sections: reading them takes the read permission of each. */
 const CONFIGURATION: OperationRule = {
   permissions: ['tenants:read', 'branding:read', 'email:read', 'policies:read', 'auth_providers:read', 'domains:read'],
@@ -79,30 +86,33 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.roleAssignment': needs('role_assignments:read'),
   'Mutation.createRoleAssignment': needs('role_assignments:write'),
   'Mutation.deleteRoleAssignment': needs('role_assignments:delete'),
+  'Mutation.checkPermission': needs('permissions:read'),
+  'Mutation.bulkCheckPermissions': needs('permissions:read'),
+  'Mutation.checkRole': needs('roles:read'),
 
   'Query.authProviders': needs('auth_providers:read'),
   'Query.authProvider': needs('auth_providers:read'),
-  'Mutation.createAuthProvider': needs('auth_providers:write'),
-  'Mutation.updateAuthProvider': needs('auth_providers:write'),
-  'Mutation.deleteAuthProvider': needs('auth_providers:delete'),
+  'Mutation.createAuthProvider': override('auth_providers:write'),
+  'Mutation.updateAuthProvider': override('auth_providers:write'),
+  'Mutation.deleteAuthProvider': override('auth_providers:delete'),
 
   'Query.policies': needs('policies:read'),
   'Query.policy': needs('policies:read'),
-  'Mutation.putPolicy': needs('policies:write'),
-  'Mutation.removePolicy': needs('policies:delete'),
+  'Mutation.putPolicy': override('policies:write'),
+  'Mutation.removePolicy': override('policies:delete'),
 
   'Query.branding': needs('branding:read'),
-  'Mutation.putBranding': needs('branding:write'),
-  'Mutation.removeBrandingOverride': needs('branding:delete'),
+  'Mutation.putBranding': override('branding:write'),
+  'Mutation.removeBrandingOverride': override('branding:delete'),
 
   'Query.emailProvider': needs('email:read'),
   'Query.emailTemplates': needs('email:read'),
   'Query.emailTemplate': needs('email:read'),
   'Mutation.previewEmailTemplate': needs('email:read'),
-  'Mutation.putEmailProvider': needs('email:write'),
-  'Mutation.putEmailTemplate': needs('email:write'),
-  'Mutation.removeEmailProviderOverride': needs('email:delete'),
-  'Mutation.removeEmailTemplateOverride': needs('email:delete'),
+  'Mutation.putEmailProvider': override('email:write'),
+  'Mutation.putEmailTemplate': override('email:write'),
+  'Mutation.removeEmailProviderOverride': override('email:delete'),
+  'Mutation.removeEmailTemplateOverride': override('email:delete'),
 
   'Query.domains': needs('domains:read'),
   'Mutation.createDomain': needs('domains:write'),

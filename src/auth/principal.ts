@@ -1,3 +1,4 @@
+import type { RoleSubject } from '../domain/authorization/held-roles.ts';
 import type { BearerSubject } from './bearer-subject.ts';
 import type { PermissionSet } from './permissions.ts';
 
@@ -8,7 +9,17 @@ export interface Principal {
   readonly applicationId: string;
   /** The tenant the credentials are bound to (Bearer `tenant_id`, else a tenant-scoped key's tenant), if any. */
   readonly tenantId: string | null;
-  readonly permissions: PermissionSet;
+  /**
+   * Whose grants the credentials act with: the API key, the Bearer token's user or M2M credential, or both (then only
+   * what both may). None on the hosted pages.
+   */
+  readonly subjects: readonly RoleSubject[];
+  /**
+   * What the credentials may do in a tenant of their application (null: application-wide): their subjects' own lists and
+   * roles there (src/domain/authorization/held-roles.ts). Asked once per tenant and request, through the instance's cache.
+   * Only the scope's tenant counts (context.ts, scopeTenant): the permission gate and Scope.permissions ask for it.
+   */
+  permissionsIn(tenantId: string | null): Promise<PermissionSet>;
   /**
    * For audit records: whom a Bearer token speaks for when one is present (its user, or the M2M credential of a
    * client-credentials token), else the API key; on the hosted sign-in pages, before anyone is signed in, the OAuth

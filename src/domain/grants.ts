@@ -17,7 +17,7 @@ export function permissionGrants(grants: string[]): string[] {
 
 /** A credential may hand out only what it holds itself, or issuing one would be a way to widen one's own rights. */
 export function requireCovered(scope: Scope, grants: string[]): void {
-  if (!scope.principal.permissions.covers(grants)) {
+  if (!scope.permissions.covers(grants)) {
     throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
   }
 }

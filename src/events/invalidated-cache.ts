@@ -71,14 +71,37 @@ export class InvalidatedCache<V extends object> {
     if (cached !== undefined) return cached;
     const started = this.heard;
     const loaded = await load();
-    if (loaded === undefined || this.entries === undefined) return loaded;
-    const owners = this.owners(loaded);
-    if (this.invalidatedSince(started, owners)) return loaded;
-    const entry = { value: loaded, owners };
+    if (loaded !== undefined) this.store(key, loaded, started);
+    return loaded;
+  }
+
+  /** The cached values of `keys`, and what one `load` reads of the others (each stored as `find` stores it). */
+  async findMany(keys: readonly string[], load: (missing: string[]) => Promise<ReadonlyMap<string, V>>): Promise<Map<string, V>> {
+    const found = new Map<string, V>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const cached = this.get(key);
+      if (cached === undefined) missing.push(key);
+      else found.set(key, cached);
+    }
+    if (missing.length === 0) return found;
+    const started = this.heard;
+    for (const [key, value] of await load(missing)) {
+      found.set(key, value);
+      this.store(key, value, started);
+    }
+    return found;
+  }
+
+  /** Keeps what a read begun at the `started`-th invalidation found, unless one of its owners changed meanwhile. */
+  private store(key: string, value: V, started: number): void {
+    if (this.entries === undefined) return;
+    const owners = this.owners(value);
+    if (this.invalidatedSince(started, owners)) return;
+    const entry = { value, owners };
     this.entries.set(key, entry);
     // Not kept when heavier than the whole weight bound: then nothing is to be filed.
     if (this.entries.peek(key) === entry) this.fileUnder(key, owners, 'add');
-    return loaded;
   }
 
   private fileUnder(key: string, owners: Owners, change: 'add' | 'remove'): void {

@@ -325,6 +325,35 @@ export type BrandingInput = {
   logoUrl?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Several permission checks at once. */
+export type BulkCheckPermissionsInput = {
+  /** 1 to 100 checks (else 422, field `checks`), of any subjects, answered in this order. */
+  checks: Array<CheckPermissionInput>;
+};
+
+/** The answers of a bulk check, in the order the checks were asked. */
+export type BulkPermissionCheck = {
+  __typename?: 'BulkPermissionCheck';
+  /** One answer per check, in order. */
+  results: Array<PermissionCheckResult>;
+};
+
+/** A permission to check for a subject. */
+export type CheckPermissionInput = {
+  /** A permission key, `resource:action` (lower case letters, digits, `_` and `-`): a built-in one or the application's own. */
+  permission: Scalars['String']['input'];
+  /** The user, M2M credential or API key. */
+  subject: RoleSubjectInput;
+};
+
+/** A role to check for a subject. */
+export type CheckRoleInput = {
+  /** The role, by key (`tenant_admin`) or id. */
+  role: Scalars['String']['input'];
+  /** The user, M2M credential or API key. */
+  subject: RoleSubjectInput;
+};
+
 /** A new API key. */
 export type CreateApiKeyInput = {
   /** When the key stops working; must be in the future. Omit for a key that does not expire. */
@@ -921,6 +950,15 @@ export type Mutation = {
    * revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
    */
   activateUser: User;
+  /** Up to 100 permission checks in one request, in at most three SQL statements whatever their number. */
+  bulkCheckPermissions: BulkPermissionCheck;
+  /**
+   * Whether a subject holds a permission in the scope's tenant, and through which roles. A mutation, as every check is a
+   * POST, but it changes nothing and writes no audit record.
+   */
+  checkPermission: PermissionCheck;
+  /** Whether a subject holds a role in the scope's tenant. */
+  checkRole: RoleCheck;
   /** Creates an API key. Its secret is in this response only. */
   createApiKey: ApiKeyWithSecret;
   /** Creates an application in the credentials' organization, with an initial API key of the creator's permissions. */
@@ -1101,6 +1139,30 @@ export type MutationActivateUserArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   userId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationBulkCheckPermissionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: BulkCheckPermissionsInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCheckPermissionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CheckPermissionInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCheckRoleArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CheckRoleInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -1636,6 +1698,26 @@ export type Permission = {
   tenantId: Maybe<Scalars['UUID']['output']>;
 };
 
+/** Whether a subject holds a permission in the scope's tenant (application-wide on an application path). */
+export type PermissionCheck = {
+  __typename?: 'PermissionCheck';
+  /**
+   * True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
+   * permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
+   * tenant, an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+   */
+  allowed: Scalars['Boolean']['output'];
+  /** The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
+  roles: Array<Scalars['String']['output']>;
+};
+
+/** One answer of a bulk check. */
+export type PermissionCheckResult = {
+  __typename?: 'PermissionCheckResult';
+  /** Whether the subject holds the permission, as `checkPermission` answers. */
+  allowed: Scalars['Boolean']['output'];
+};
+
 /** A page of permissions: the built-in ones first, then the application's own. */
 export type PermissionPage = {
   __typename?: 'PermissionPage';
@@ -2132,6 +2214,13 @@ export type RoleAssignmentPage = {
   next: Maybe<Scalars['String']['output']>;
 };
 
+/** Whether a subject holds a role in the scope's tenant (application-wide on an application path). */
+export type RoleCheck = {
+  __typename?: 'RoleCheck';
+  /** True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there. */
+  allowed: Scalars['Boolean']['output'];
+};
+
 /** A page of roles. */
 export type RolePage = {
   __typename?: 'RolePage';
@@ -2556,6 +2645,10 @@ export type ResolversTypes = {
   BrandingColors: ResolverTypeWrapper<BrandingColors>;
   BrandingColorsInput: BrandingColorsInput;
   BrandingInput: BrandingInput;
+  BulkCheckPermissionsInput: BulkCheckPermissionsInput;
+  BulkPermissionCheck: ResolverTypeWrapper<BulkPermissionCheck>;
+  CheckPermissionInput: CheckPermissionInput;
+  CheckRoleInput: CheckRoleInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
@@ -2605,6 +2698,8 @@ export type ResolversTypes = {
   Organization: ResolverTypeWrapper<OrganizationModel>;
   PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
   Permission: ResolverTypeWrapper<PermissionViewModel>;
+  PermissionCheck: ResolverTypeWrapper<PermissionCheck>;
+  PermissionCheckResult: ResolverTypeWrapper<PermissionCheckResult>;
   PermissionPage: ResolverTypeWrapper<Omit<PermissionPage, 'data'> & { data: Array<ResolversTypes['Permission']> }>;
   Policies: ResolverTypeWrapper<PoliciesViewModel>;
   Policy: ResolverTypeWrapper<PolicyViewModel>;
@@ -2615,6 +2710,7 @@ export type ResolversTypes = {
   Role: ResolverTypeWrapper<RoleRowModel>;
   RoleAssignment: ResolverTypeWrapper<RoleAssignmentViewModel>;
   RoleAssignmentPage: ResolverTypeWrapper<Omit<RoleAssignmentPage, 'data'> & { data: Array<ResolversTypes['RoleAssignment']> }>;
+  RoleCheck: ResolverTypeWrapper<RoleCheck>;
   RolePage: ResolverTypeWrapper<Omit<RolePage, 'data'> & { data: Array<ResolversTypes['Role']> }>;
   RoleSubject: ResolverTypeWrapper<RoleSubject>;
   RoleSubjectInput: RoleSubjectInput;
@@ -2666,6 +2762,10 @@ export type ResolversParentTypes = {
   BrandingColors: BrandingColors;
   BrandingColorsInput: BrandingColorsInput;
   BrandingInput: BrandingInput;
+  BulkCheckPermissionsInput: BulkCheckPermissionsInput;
+  BulkPermissionCheck: BulkPermissionCheck;
+  CheckPermissionInput: CheckPermissionInput;
+  CheckRoleInput: CheckRoleInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
@@ -2705,6 +2805,8 @@ export type ResolversParentTypes = {
   Organization: OrganizationModel;
   PasswordPolicy: PasswordPolicyViewModel;
   Permission: PermissionViewModel;
+  PermissionCheck: PermissionCheck;
+  PermissionCheckResult: PermissionCheckResult;
   PermissionPage: Omit<PermissionPage, 'data'> & { data: Array<ResolversParentTypes['Permission']> };
   Policies: PoliciesViewModel;
   Policy: PolicyViewModel;
@@ -2714,6 +2816,7 @@ export type ResolversParentTypes = {
   Role: RoleRowModel;
   RoleAssignment: RoleAssignmentViewModel;
   RoleAssignmentPage: Omit<RoleAssignmentPage, 'data'> & { data: Array<ResolversParentTypes['RoleAssignment']> };
+  RoleCheck: RoleCheck;
   RolePage: Omit<RolePage, 'data'> & { data: Array<ResolversParentTypes['Role']> };
   RoleSubject: RoleSubject;
   RoleSubjectInput: RoleSubjectInput;
@@ -2855,6 +2958,10 @@ export type BrandingColorsResolvers<ContextType = RequestContext, ParentType ext
   text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type BulkPermissionCheckResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BulkPermissionCheck'] = ResolversParentTypes['BulkPermissionCheck']> = {
+  results?: Resolver<Array<ResolversTypes['PermissionCheckResult']>, ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -2981,6 +3088,9 @@ export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends 
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   activateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationActivateUserArgs, 'userId'>>;
+  bulkCheckPermissions?: Resolver<ResolversTypes['BulkPermissionCheck'], ParentType, ContextType, RequireFields<MutationBulkCheckPermissionsArgs, 'input'>>;
+  checkPermission?: Resolver<ResolversTypes['PermissionCheck'], ParentType, ContextType, RequireFields<MutationCheckPermissionArgs, 'input'>>;
+  checkRole?: Resolver<ResolversTypes['RoleCheck'], ParentType, ContextType, RequireFields<MutationCheckRoleArgs, 'input'>>;
   createApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
   createAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationCreateAuthProviderArgs, 'input'>>;
@@ -3100,6 +3210,15 @@ export type PermissionResolvers<ContextType = RequestContext, ParentType extends
   tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
 };
 
+export type PermissionCheckResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PermissionCheck'] = ResolversParentTypes['PermissionCheck']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  roles?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PermissionCheckResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PermissionCheckResult'] = ResolversParentTypes['PermissionCheckResult']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type PermissionPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PermissionPage'] = ResolversParentTypes['PermissionPage']> = {
   data?: Resolver<Array<ResolversTypes['Permission']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3182,6 +3301,10 @@ export type RoleAssignmentResolvers<ContextType = RequestContext, ParentType ext
 export type RoleAssignmentPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleAssignmentPage'] = ResolversParentTypes['RoleAssignmentPage']> = {
   data?: Resolver<Array<ResolversTypes['RoleAssignment']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RoleCheckResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleCheck'] = ResolversParentTypes['RoleCheck']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type RolePageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RolePage'] = ResolversParentTypes['RolePage']> = {
@@ -3290,6 +3413,7 @@ export type Resolvers<ContextType = RequestContext> = {
   AuthProviderPage?: AuthProviderPageResolvers<ContextType>;
   Branding?: BrandingResolvers<ContextType>;
   BrandingColors?: BrandingColorsResolvers<ContextType>;
+  BulkPermissionCheck?: BulkPermissionCheckResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Domain?: DomainResolvers<ContextType>;
   DomainPage?: DomainPageResolvers<ContextType>;
@@ -3311,6 +3435,8 @@ export type Resolvers<ContextType = RequestContext> = {
   Organization?: OrganizationResolvers<ContextType>;
   PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
   Permission?: PermissionResolvers<ContextType>;
+  PermissionCheck?: PermissionCheckResolvers<ContextType>;
+  PermissionCheckResult?: PermissionCheckResultResolvers<ContextType>;
   PermissionPage?: PermissionPageResolvers<ContextType>;
   Policies?: PoliciesResolvers<ContextType>;
   Policy?: PolicyResolvers<ContextType>;
@@ -3319,6 +3445,7 @@ export type Resolvers<ContextType = RequestContext> = {
   Role?: RoleResolvers<ContextType>;
   RoleAssignment?: RoleAssignmentResolvers<ContextType>;
   RoleAssignmentPage?: RoleAssignmentPageResolvers<ContextType>;
+  RoleCheck?: RoleCheckResolvers<ContextType>;
   RolePage?: RolePageResolvers<ContextType>;
   RoleSubject?: RoleSubjectResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;

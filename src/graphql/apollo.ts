@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import { authorize, operationRules } from './authorize-operation.ts';
+import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
@@ -14,14 +14,16 @@ import { variablesRefusal } from './variable-coercion.ts';
  */
 function operationGatePlugin(): ApolloServerPlugin<RequestContext> {
   const rules = operationRules();
+  const tenants = operationTenants();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operation, request, contextValue }) {
           // Apollo refuses a request whose operation it could not choose before this hook.
           if (operation === undefined) return;
-          authorize(contextValue.principal, rules(schema, document, operation));
-          const refused = variablesRefusal(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+          const variables = request.variables ?? {};
+          await authorize(contextValue.principal, rules(schema, document, operation), tenants(document, operation, variables));
+          const refused = variablesRefusal(schema, operation.variableDefinitions ?? [], variables);
           if (refused !== undefined) throw refused;
         },
       };

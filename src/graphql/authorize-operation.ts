@@ -8,11 +8,14 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { OPERATION_PERMISSIONS, ruleOf, type OperationRule } from '../auth/operation-permissions.ts';
 import type { Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { scopeTenant } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
+import { isUuid } from '../ids.ts';
 
 /**
  * What running `operation` takes: the rules (src/auth/operation-permissions.ts) of every field it selects, through
@@ -24,6 +27,7 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const permissions = new Set<Permission>();
+  const tenantScope = new Set<Permission>();
   let applicationLevel = false;
   const reached = new Set<string>();
   const pending: (OperationDefinitionNode | FragmentDefinitionNode)[] = [operation];
@@ -37,6 +41,7 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
           const rule = parent == null ? undefined : ruleOf(`${parent.name}.${field.name.value}`);
           if (rule === undefined) return;
           for (const permission of rule.permissions) permissions.add(permission);
+          for (const permission of rule.tenantScope ?? []) tenantScope.add(permission);
           if (rule.applicationLevel === true) applicationLevel = true;
         },
         FragmentSpread(spread) {
@@ -48,13 +53,19 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
       }),
     );
   }
-  return applicationLevel ? { permissions: [...permissions], applicationLevel: true } : { permissions: [...permissions] };
+  return {
+    permissions: [...permissions],
+    ...(tenantScope.size === 0 ? {} : { tenantScope: [...tenantScope] }),
+    ...(applicationLevel ? { applicationLevel: true } : {}),
+  };
 }
 
 /** How the SDL's descriptions and the OpenAPI document state a rule. */
 export function describeRule(rule: OperationRule): string {
-  const held = rule.permissions.length === 0 ? 'No permission.' : `Requires ${rule.permissions.map((p) => `\`${p}\``).join(', ')}.`;
-  return rule.applicationLevel === true ? `${held} Application-wide credentials only.` : held;
+  const list = (permissions: readonly Permission[]) => permissions.map((p) => `\`${p}\``).join(', ');
+  const held = rule.permissions.length === 0 ? 'No permission.' : `Requires ${list(rule.permissions)}.`;
+  const inTenant = rule.tenantScope === undefined ? held : `${held} In a tenant scope also ${list(rule.tenantScope)}.`;
+  return rule.applicationLevel === true ? `${inTenant} Application-wide credentials only.` : inTenant;
 }
 
 /** Appends each field's rule to its description, so that the schema's own documentation states the permission table. */
@@ -69,14 +80,83 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-/** Throws 403 `forbidden` unless the credentials may run an operation of this rule. */
-export function authorize(principal: Principal, rule: OperationRule): void {
-  for (const permission of rule.permissions) {
-    if (!principal.permissions.allows(permission)) throw new GatehouseError('forbidden', `Missing permission ${permission}`);
+/**
+ * Throws 403 `forbidden` unless the credentials may run an operation of this rule in each tenant it acts in (the
+ * tenants its path or arguments name, null where none: scopeTenant settles each as the scope will), by what they hold
+ * there. Nothing is read when the rule needs no permission.
+ */
+export async function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<void> {
+  // No root field named (validation refuses such a document first): the credentials' own tenant, never nothing checked.
+  for (const pathTenant of new Set(pathTenants.length === 0 ? [null] : pathTenants)) {
+    const tenantId = scopeTenant(principal, pathTenant);
+    const needed = tenantId === null ? rule.permissions : [...rule.permissions, ...(rule.tenantScope ?? [])];
+    if (needed.length === 0) continue;
+    const held = await principal.permissionsIn(tenantId);
+    for (const permission of needed) {
+      if (!held.allows(permission)) throw new GatehouseError('forbidden', `Missing permission ${permission}`);
+    }
   }
   if (rule.applicationLevel === true && principal.tenantId !== null) {
     throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
   }
+}
+
+/** Where a root field's `tenantId` comes from: a literal (null: left out or null), or a variable with its default. */
+type TenantSource = { readonly literal: string | null } | { readonly variable: string; readonly fallback: string | null };
+
+/** A path parameter or variable as the scope will read it: a UUID, in lower case; anything else is refused by coercion. */
+export function pathTenant(value: unknown): string | null {
+  return typeof value === 'string' && isUuid(value) ? value.toLowerCase() : null;
+}
+
+/**
+ * The `tenantId` argument of every root field `operation` selects (through fragments): the tenants it acts in, each
+ * root field's scope being its own. Literals are checked by validation before the gate; variables by coercion after it.
+ */
+function tenantSources(document: DocumentNode, operation: OperationDefinitionNode): TenantSource[] {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const defaults = new Map<string, string | null>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    const value = definition.defaultValue;
+    defaults.set(definition.variable.name.value, value?.kind === Kind.STRING ? value.value : null);
+  }
+  const sources: TenantSource[] = [];
+  const spread = new Set<string>();
+  const walk = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment === undefined || spread.has(selection.name.value)) continue;
+        spread.add(selection.name.value);
+        walk(fragment.selectionSet);
+      } else {
+        const value = selection.arguments?.find((argument) => argument.name.value === 'tenantId')?.value;
+        if (value?.kind === Kind.VARIABLE) sources.push({ variable: value.name.value, fallback: defaults.get(value.name.value) ?? null });
+        else sources.push({ literal: value?.kind === Kind.STRING ? value.value : null });
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return sources;
+}
+
+/** The path tenants of a request of `operation` with `variables`, from its tenant sources (worked out once per operation). */
+export function operationTenants(): (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>) => (string | null)[] {
+  const known = new WeakMap<OperationDefinitionNode, TenantSource[]>();
+  return (document, operation, variables) => {
+    let sources = known.get(operation);
+    if (sources === undefined) {
+      sources = tenantSources(document, operation);
+      known.set(operation, sources);
+    }
+    return sources.map((source) =>
+      'literal' in source ? pathTenant(source.literal) : pathTenant(Object.hasOwn(variables, source.variable) ? variables[source.variable] : source.fallback),
+    );
+  };
 }
 
 /** operationRule, worked out once per parsed operation: Apollo hands out the same document for the same query text. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import { authorize } from '../graphql/authorize-operation.ts';
+import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
@@ -101,7 +101,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         // The permission table first: a caller who may not run the operation is refused before its body is read in depth.
-        authorize(context.principal, runnable.rule);
+        await authorize(context.principal, runnable.rule, [pathTenant((request.params as Record<string, string>)['tenantId'])]);
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, inputType, request);
         const execute = async (operationContext = context): Promise<StoredResponse> => {

@@ -39,6 +39,8 @@ export interface OpenApiOperation {
   readonly description: string;
   /** What the credentials must hold to run it: the permission table's rules of every field it selects. */
   readonly 'x-permissions': readonly string[];
+  /** Needed besides `x-permissions` when the operation acts in one tenant (the tenant path, or tenant-bound credentials). */
+  readonly 'x-tenant-scope-permissions'?: readonly string[];
   /** Refused to tenant-scoped credentials. */
   readonly 'x-application-level'?: true;
   readonly parameters: JsonSchema[];
@@ -285,6 +287,7 @@ class DocumentBuilder {
       summary: route.summary,
       description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
       'x-permissions': rule.permissions,
+      ...(rule.tenantScope === undefined ? {} : { 'x-tenant-scope-permissions': rule.tenantScope }),
       ...(rule.applicationLevel === true ? { 'x-application-level': true } : {}),
       parameters,
       // Required where the operation's input is (`Input!`); an optional one (a rotation's, a preview's) may be left out.

@@ -30,10 +30,10 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * that the same question asked again costs no database round trip, no execution and no serialization: a users page
  * answered from here costs about a fifth of one answered from PostgreSQL (docs/bench.md).
  *
- * An answer belongs to exactly one caller and one question: its key holds the operation, everything the principal
- * is (credential, application, tenant, actor, permissions) and the operation's variables (the path's ids, the query).
- * The credentials are authenticated before it is consulted, on every request, so a revoked, expired or narrowed
- * credential is refused or asks another question; only successes are kept, so a refusal is always decided afresh.
+ * An answer belongs to exactly one caller and one question: its key holds the operation, who the principal is
+ * (credential, application, tenant, actor) and the operation's variables (the path's ids, the query). The credentials
+ * are authenticated and their permissions checked before it is consulted, on every request, so a revoked, expired or
+ * narrowed credential is refused; only successes are kept, so a refusal is always decided afresh.
  *
  * An answer goes at once when what it read changes (the `users` invalidation of its application, published after
  * every committed write of a user: src/domain/users/changed.ts) or when its application's configuration changes or
@@ -65,8 +65,8 @@ export class ReadCache {
     variables: Record<string, unknown>,
     execute: () => Promise<StoredResponse>,
   ): Promise<CachedJson | StoredResponse> {
-    const { credentialId, applicationId, tenantId, actor, permissions, apiKeyId } = principal;
-    const key = JSON.stringify([operation, credentialId, apiKeyId, applicationId, tenantId, actor.type, actor.id, permissions, variables]);
+    const { credentialId, applicationId, tenantId, actor, apiKeyId } = principal;
+    const key = JSON.stringify([operation, credentialId, apiKeyId, applicationId, tenantId, actor.type, actor.id, variables]);
     let executed: StoredResponse | undefined;
     const kept = await this.answers.find(key, async () => {
       executed = await execute();

@@ -113,6 +113,10 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/role-assignments', operation: op.CreateRoleAssignmentDocument, summary: 'Assign a role (a tenant scope: in that tenant; else in every tenant)', owned: true, status: 201 },
   { method: 'GET', path: '/role-assignments/:assignmentId', operation: op.GetRoleAssignmentDocument, summary: 'Get a role assignment', owned: true },
   { method: 'DELETE', path: '/role-assignments/:assignmentId', operation: op.DeleteRoleAssignmentDocument, summary: 'Remove a role assignment', owned: true },
+  // checks
+  { method: 'POST', path: '/permissions/check', operation: op.CheckPermissionDocument, summary: 'Whether a subject holds a permission in the scope, and through which roles', owned: true },
+  { method: 'POST', path: '/permissions/bulk-check', operation: op.BulkCheckPermissionsDocument, summary: 'Up to 100 permission checks, answered in order', owned: true },
+  { method: 'POST', path: '/roles/check', operation: op.CheckRoleDocument, summary: 'Whether a subject holds a role (by key or id) in the scope', owned: true },
   // policies
   { method: 'GET', path: '/policies', operation: op.GetPoliciesDocument, summary: 'Get the four policies (a tenant scope: effective, with source)', owned: true },
   { method: 'GET', path: '/policies/:kind', operation: op.GetPolicyDocument, summary: 'Get a policy (a tenant scope: effective, with source)', owned: true },

@@ -3,6 +3,7 @@ import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { auditRecordsOf } from '../support/audit.ts';
 import type { HttpClient } from '../support/http.ts';
+import { TestRoles } from '../support/roles.ts';
 
 /**
  * Who an audit record names: the actor (the API key alone, else whom the Bearer token speaks for: its user or the M2M
@@ -69,7 +70,8 @@ describe('the actor of an audit record', () => {
 
   it('a user’s token: the user; beside an API key, the key is recorded as the authentication', async () => {
     const userId = (await app.http.post('/users', { email: 'actor@example.com' })).body.id as string;
-    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: ['*'] });
+    await new TestRoles(app).assign({ type: 'user', id: userId }, 'app_admin');
+    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
     for (const [record] of await createTenantBothWays(app.as({ bearer: token }))) {
       expect(record).toMatchObject({ actorType: 'user', actorId: userId, apiKeyId: null });
     }
@@ -86,7 +88,8 @@ describe('the actor of an audit record', () => {
     const tenantId = (await admin.post(`${path}/tenants`, { name: 'Doomed' })).body.id as string;
     const member = (await admin.post('/users', { email: 'member@example.com', tenantId })).body.id as string;
     const actor = (await admin.post('/users', { email: 'admin@example.com', tenantId: (await admin.post(`${path}/tenants`, { name: 'Kept' })).body.id })).body.id as string;
-    const token = await app.mintAccessToken({ sub: actor, app_id: created.body.id, permissions: ['*'] });
+    await new TestRoles(app, created.body.id).assign({ type: 'user', id: actor }, 'app_admin');
+    const token = await app.mintAccessToken({ sub: actor, app_id: created.body.id });
     const { requestId, headers } = traced();
     expect((await app.as({ apiKey: key.secret, bearer: token }).delete(`${path}/tenants/${tenantId}`, { headers })).status).toBe(204);
     const records = await recordsOf(requestId);

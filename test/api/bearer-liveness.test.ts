@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
+import { TestRoles } from '../support/roles.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
@@ -41,8 +42,17 @@ async function createUser(body: Record<string, unknown>): Promise<string> {
 }
 
 /** A user's token as the OP issues it after a sign-in (for the tenant, when given). */
-const userToken = (sub: string, tenantId?: string) =>
-  app.mintAccessToken({ sub, app_id: appId, permissions: ['users:read'], ...(tenantId === undefined ? {} : { tenant_id: tenantId }) });
+async function userToken(sub: string, tenantId?: string): Promise<string> {
+  // The user reads users through an application-wide role, given once.
+  if (!readers.has(sub)) {
+    readers.add(sub);
+    const roles = new TestRoles(app);
+    await roles.assign({ type: 'user', id: sub }, (readerRole ??= await roles.create('reader', ['users:read'])));
+  }
+  return app.mintAccessToken({ sub, app_id: appId, ...(tenantId === undefined ? {} : { tenant_id: tenantId }) });
+}
+const readers = new Set<string>();
+let readerRole: string | undefined;
 
 const USERS_QUERY = '{ users { data { id } } }';
 

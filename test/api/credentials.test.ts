@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { liveUserClaims } from '../support/oauth.ts';
+import { TestRoles } from '../support/roles.ts';
 
 /**
  * The credentials rules of the spec (Authentication): X-API-Key, Bearer, both together, the tenant precedence
@@ -26,8 +27,8 @@ async function key(permissions: string[], tenantId?: string): Promise<string> {
   return created.body.secret as string;
 }
 
-const bearer = (claims: { tenant_id?: string; permissions: string[]; sub?: string; app_id?: string }) =>
-  app.mintAccessToken({ app_id: appId, ...claims });
+/** A client-credentials token of a new M2M credential holding `permissions`. */
+const bearer = (claims: { tenant_id?: string; permissions: string[]; app_id?: string }) => app.mintAccessToken({ app_id: appId, ...claims });
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((u) => u.id).sort();
 
@@ -51,6 +52,9 @@ beforeAll(async () => {
   userA = (await app.http.post('/users', { email: 'a@example.com', tenantId: tenantA })).body.id;
   userB = (await app.http.post('/users', { email: 'b@example.com', tenantId: tenantB })).body.id;
   userShared = (await app.http.post('/users', { email: 'nobody@example.com' })).body.id;
+  const roles = new TestRoles(app);
+  await roles.assign({ type: 'user', id: userShared }, await roles.create('user_reader', ['users:read']));
+  await roles.assign({ type: 'user', id: userA }, await roles.create('user_manager', ['users:*']), tenantA);
 });
 afterAll(async () => app?.close());
 
@@ -63,15 +67,16 @@ describe('one credential at a time', () => {
     expect((await reader.post('/users', { email: 'no@example.com' })).status).toBe(403);
   });
 
-  it('a Bearer token alone acts as its user, with the token’s permissions and tenant', async () => {
+  it('a Bearer token alone acts as its subject (an M2M credential, a user), with its permissions and tenant', async () => {
     const appWide = app.as({ bearer: await bearer({ permissions: ['users:read'] }) });
     expect(ids((await appWide.get('/users?pageSize=100')).body)).toEqual([userA, userB, userShared].sort());
     const write = await appWide.post('/users', { email: 'no@example.com' });
     expect(write.status).toBe(403);
     expect(write.body.code).toBe('forbidden');
 
+    // A user of tenant A signed in there, holding a role of A that grants users:*.
     const sub = userA;
-    const inA = app.as({ bearer: await bearer({ tenant_id: tenantA, permissions: ['users:*'], sub }) });
+    const inA = app.as({ bearer: await app.mintAccessToken({ app_id: appId, tenant_id: tenantA, sub }) });
     expect(ids((await inA.get('/users')).body)).toEqual([userA]);
     const created = await inA.post('/users', { email: 'by-bearer@example.com' });
     expect(created.status).toBe(201);
@@ -249,7 +254,7 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
   });
 
   it('refuses malformed, expired, wrong-audience, wrong-issuer, unsigned and foreign-signed tokens', async () => {
-    const claims = await liveUserClaims(app, userShared, { app_id: appId, permissions: ['*'] });
+    const claims = await liveUserClaims(app, userShared, { app_id: appId });
     expect((await app.as({ bearer: await signWithServiceKey(claims, {}) }).get('/users')).status).toBe(200);
 
     const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

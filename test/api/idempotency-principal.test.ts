@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { TestRoles } from '../support/roles.ts';
 
 /**
  * A stored response answers to the effective principal that made it (src/idempotency.ts): the credential, the user
@@ -7,23 +8,29 @@ import { startTestApp, type TestApp } from '../support/app.ts';
  * the same Idempotency-Key from a narrower principal is a new request and gets its own 403, never the stored secret.
  */
 let app: TestApp;
+let roles: TestRoles;
 let adminKey: string;
-let userId: string;
+/** Users holding `*` (app_admin) and `users:read`, application-wide. */
+let admin: string;
+let reader: string;
+let adminAssignment: string;
 
 beforeAll(async () => {
   app = await startTestApp();
   const created = await app.http.post('/api-keys', { name: 'K', permissions: ['*'] });
   expect(created.status).toBe(201);
   adminKey = created.body.secret;
-  const user = await app.http.post('/users', { email: 'operator@example.com' });
-  expect(user.status).toBe(201);
-  userId = user.body.id;
+  roles = new TestRoles(app);
+  admin = (await app.http.post('/users', { email: 'operator@example.com' })).body.id;
+  reader = (await app.http.post('/users', { email: 'reader@example.com' })).body.id;
+  adminAssignment = await roles.assign({ type: 'user', id: admin }, 'app_admin');
+  await roles.assign({ type: 'user', id: reader }, await roles.create('reader', ['users:read']));
 });
 afterAll(async () => app?.close());
 
-/** The same API key beside a token of the same user, holding `permissions`. */
-async function keyWithToken(permissions: string[]) {
-  const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions });
+/** The same API key beside a new token of `userId`. */
+async function keyWithToken(userId: string) {
+  const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
   return app.as({ apiKey: adminKey, bearer });
 }
 
@@ -39,11 +46,11 @@ describe('Idempotency-Key and the effective principal (REST)', () => {
   it('a narrower token beside the same API key gets its 403, not the stored secret', async () => {
     const target = await keyToRotate();
     const idempotencyKey = crypto.randomUUID();
-    const rotated = await (await keyWithToken(['*'])).post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
+    const rotated = await (await keyWithToken(admin)).post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^ghk_/);
 
-    const narrow = await keyWithToken(['users:read']);
+    const narrow = await keyWithToken(reader);
     expect((await narrow.post(`/api-keys/${target.id}/rotate`)).status).toBe(403);
     const refused = await narrow.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
     expect(refused.status).toBe(403);
@@ -53,20 +60,20 @@ describe('Idempotency-Key and the effective principal (REST)', () => {
     expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
   });
 
-  it('the same effective principal still gets the replay, with another token of the same user and permissions too', async () => {
+  it('the same effective principal still gets the replay, with another token of the same user too', async () => {
     const target = await keyToRotate();
     const idempotencyKey = crypto.randomUUID();
-    const admin = await keyWithToken(['*']);
-    const rotated = await admin.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
+    const operator = await keyWithToken(admin);
+    const rotated = await operator.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
     expect(rotated.status).toBe(200);
-    for (const client of [admin, await keyWithToken(['*'])]) {
+    for (const client of [operator, await keyWithToken(admin)]) {
       const replay = await client.post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
       expect(replay.status).toBe(200);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toEqual(rotated.body);
     }
     // The same principal reusing the key for another request still conflicts.
-    const conflict = await admin.post(`/api-keys/${(await keyToRotate()).id}/rotate`, undefined, withKey(idempotencyKey));
+    const conflict = await operator.post(`/api-keys/${(await keyToRotate()).id}/rotate`, undefined, withKey(idempotencyKey));
     expect(conflict.status).toBe(409);
     expect(conflict.body.code).toBe('idempotency_conflict');
   });
@@ -77,14 +84,29 @@ describe('Idempotency-Key and the effective principal (GraphQL)', () => {
     const target = await keyToRotate();
     const idempotencyKey = crypto.randomUUID();
     const mutation = 'mutation ($keyId: UUID!) { rotateApiKey(keyId: $keyId) { secret } }';
-    const rotated = await (await keyWithToken(['*'])).graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
+    const rotated = await (await keyWithToken(admin)).graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
     expect(rotated.status).toBe(200);
     const secret = rotated.body.data?.rotateApiKey.secret as string;
     expect(secret).toMatch(/^ghk_/);
 
-    const refused = await (await keyWithToken(['users:read'])).graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
+    const refused = await (await keyWithToken(reader)).graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
     expect(refused.status).toBe(403);
     expect(refused.body.errors?.[0]?.extensions['code']).toBe('forbidden');
+    expect(JSON.stringify(refused.body)).not.toContain(secret);
+    expect(refused.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('the same user and token, once a role is revoked, is a new request: its 403, not the stored secret', async () => {
+    const target = await keyToRotate();
+    const idempotencyKey = crypto.randomUUID();
+    const mutation = 'mutation ($keyId: UUID!) { rotateApiKey(keyId: $keyId) { secret } }';
+    const client = await keyWithToken(admin);
+    const rotated = await client.graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
+    const secret = rotated.body.data?.rotateApiKey.secret as string;
+    expect(secret).toMatch(/^ghk_/);
+    await roles.revoke(adminAssignment);
+    const refused = await client.graphql(mutation, { keyId: target.id }, withKey(idempotencyKey));
+    expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).not.toContain(secret);
     expect(refused.headers.get('idempotent-replayed')).toBeNull();
   });

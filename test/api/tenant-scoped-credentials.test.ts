@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 
 /** What tenant-scoped credentials (a tenant's key, a token with `tenant_id`) reach beyond their tenant's own records. */
 let app: TestApp;
@@ -16,7 +17,9 @@ describe('GET /applications in a tenant scope', () => {
   it('lists the credentials’ own application, over REST and GraphQL, for a tenant key and a tenant token', async () => {
     const tenantId = await app.createTenant('Listing tenant');
     const user = await app.http.post('/users', { email: 'lister@example.com', tenantId });
-    const bearer = await app.mintAccessToken({ sub: user.body.id, app_id: app.root.applicationId, tenant_id: tenantId, permissions: ['applications:read'] });
+    const roles = new TestRoles(app);
+    await roles.assign({ type: 'user', id: user.body.id }, await roles.create('application_reader', ['applications:read']), tenantId);
+    const bearer = await app.mintAccessToken({ sub: user.body.id, app_id: app.root.applicationId, tenant_id: tenantId });
     for (const client of [await issueTestKey(app, { tenantId, permissions: ['applications:read'] }), app.as({ bearer })]) {
       const rest = await client.get('/applications');
       expect(rest.status, JSON.stringify(rest.body)).toBe(200);

@@ -92,6 +92,9 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       UpdateRole: { name: 'Intruded' },
       // The built-in `member`, application-wide: assignable on every path form (the victim's role only in tenant a).
       CreateRoleAssignment: { subject: { type: 'user', id: userId }, roleId: memberRoleId },
+      CheckPermission: { subject: { type: 'user', id: userId }, permission: 'users:read' },
+      BulkCheckPermissions: { checks: [{ subject: { type: 'api_key', id: victimKey.key.id as string }, permission: 'users:read' }] },
+      CheckRole: { subject: { type: 'user', id: userId }, role: 'member' },
     },
   };
 }

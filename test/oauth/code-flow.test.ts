@@ -115,7 +115,7 @@ describe('authorization code with PKCE', () => {
     const { header, payload } = decodeJwt(tokens.access_token);
     expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
     expect(payload).toMatchObject({ iss: issuer, aud: resource, sub: ada, client_id: spa.clientId, app_id: app.root.applicationId, tenant_id: tenantA });
-    // Authenticated (not 401); users carry no permissions until role assignments land, so the route is 403.
+    // Authenticated (not 401); ada holds no role, so the route is 403.
     const response = await app.as({ bearer: tokens.access_token }).get('/users');
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('forbidden');

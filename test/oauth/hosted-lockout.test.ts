@@ -257,7 +257,7 @@ describe('lockout', () => {
 
   it('the lock ends the user’s management API tokens and keys at once (not when this instance’s cache expires)', async () => {
     const userId = await createUser('ned@example.com');
-    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
+    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
     const key = (await app.http.post('/api-keys', { name: 'ned', permissions: ['users:read'], userId })).body.secret as string;
     // Live (and remembered so): authenticated, the token with no permission.
     expect((await app.as({ bearer: token }).get('/users')).status).toBe(403);
@@ -278,7 +278,7 @@ describe('lockout', () => {
 
   it('once a lock has run out, the user’s keys and tokens work again, before any sign-in lifts it', async () => {
     const userId = await createUser('ona@example.com');
-    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
+    const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
     const key = (await app.http.post('/api-keys', { name: 'ona', permissions: ['users:read'], userId })).body.secret as string;
     await lockAccount('ona@example.com');
     expect(await status(userId)).toBe('locked');

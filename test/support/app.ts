@@ -28,10 +28,10 @@ export interface TestApp {
   as(credentials: { apiKey?: string; bearer?: string }): HttpClient;
   /**
    * An access token signed by the service's own key store, as the OAuth token endpoint issues them: with `sub`, the
-   * token of that user (who must exist, be active and belong to `tenant_id`) under a live grant; without, a client-credentials token of a
-   * new M2M credential holding these permissions.
+   * token of that user (who must exist, be active and belong to `tenant_id`) under a live grant, acting with what the
+   * user's roles grant; without, a client-credentials token of a new M2M credential holding these permissions.
    */
-  mintAccessToken(claims: { sub?: string; app_id: string; tenant_id?: string; permissions: string[] }): Promise<string>;
+  mintAccessToken(claims: { sub: string; app_id: string; tenant_id?: string } | { app_id: string; tenant_id?: string; permissions: string[] }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -82,9 +82,12 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       return created.body.id as string;
     },
     as: (credentials) => new HttpClient(baseUrl, credentials),
-    async mintAccessToken({ sub, ...claims }) {
+    async mintAccessToken(claims) {
       const { signingKeys } = gatehouse.services;
-      if (sub !== undefined) return signingKeys.signAccessToken(sub, await liveUserClaims(testApp, sub, claims));
+      if ('sub' in claims) {
+        const { sub, ...user } = claims;
+        return signingKeys.signAccessToken(sub, await liveUserClaims(testApp, sub, user));
+      }
       const live = await liveM2MClaims(testApp, claims);
       return signingKeys.signAccessToken(live.subject, live.claims);
     },

@@ -158,6 +158,9 @@ export type MintedClaims = {
   permissions: string[];
 };
 
+/** A user's token carries no permissions: the user holds what their roles grant (test/support/roles.ts). */
+export type UserClaims = Omit<MintedClaims, 'permissions'>;
+
 /**
  * The claims of a client-credentials token of a new M2M credential holding `claims`' application, tenant and
  * permissions: `sub` is its `client_id`, as the OP sets them. The management API accepts a token only while the
@@ -177,8 +180,8 @@ export async function liveM2MClaims(app: TestApp, claims: MintedClaims): Promise
 export async function liveUserClaims(
   app: TestApp,
   userId: string,
-  claims: MintedClaims,
-): Promise<MintedClaims & { client_id: string; grant_id: string }> {
+  claims: UserClaims,
+): Promise<UserClaims & { client_id: string; grant_id: string }> {
   const { clientId } = await createTestClient(app, { applicationId: claims.app_id, type: 'web', redirectUris: ['https://app.example/callback'] });
   const grantId = newId();
   await app.gatehouse.services.orm.em.getConnection().execute(
@@ -270,4 +273,30 @@ export function codeAuthorizationUrl(issuer: string, clientId: string, redirectU
     ...parameters,
   }).toString();
   return url.href;
+}
+
+/**
+ * A user signed in through the hosted pages (their seam, src/oidc/interactions.ts) to `tenantId` (null: none) by a new
+ * SPA client, which redeems the code for an access token of the management API (`resource` = PUBLIC_URL/api/v1).
+ * Needs a test app whose PUBLIC_URL is reachable (discovery).
+ */
+export async function signInForManagement(app: TestApp, userId: string, tenantId: string | null): Promise<string> {
+  const redirectUri = 'https://app.example/callback';
+  const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [redirectUri] });
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [redirectUri] });
+  const resource = `${app.gatehouse.services.config.publicUrl}/api/v1`;
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource,
+  });
+  const outcome = await authorize(app, url, { userId, tenantId });
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
+  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: state }, { resource });
+  return tokens.access_token;
 }

@@ -9,7 +9,8 @@ const principal = (overrides: Partial<Principal> = {}): Principal => ({
   credentialId: 'api_key:key-1',
   applicationId: 'app-1',
   tenantId: null,
-  permissions: new PermissionSet(['*']),
+  subjects: [{ type: 'api_key', id: 'key-1' }],
+  permissionsIn: async () => new PermissionSet(['*']),
   actor: { type: 'api_key', id: 'key-1' },
   apiKeyId: 'key-1',
   apiKeyExpiresAt: null,
@@ -52,7 +53,6 @@ describe('ReadCache', () => {
     const { runs, execute } = operation({ data: [] });
     await cache.answer('users', 'ListUsers', principal(), {}, execute);
     const others: [Principal, Record<string, unknown>][] = [
-      [principal({ permissions: new PermissionSet(['users:read']) }), {}],
       [principal({ tenantId: 'tenant-1' }), {}],
       [principal({ credentialId: 'api_key:key-2', apiKeyId: 'key-2', actor: { type: 'api_key', id: 'key-2' } }), {}],
       [principal({ actor: { type: 'user', id: 'user-1' } }), {}],

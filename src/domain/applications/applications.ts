@@ -114,7 +114,7 @@ export function insertApplication(em: EntityManager, actor: AuditActor, row: New
  * and `*` in the new application includes `organizations:*` and `applications:*` there.
  */
 function initialKeyFor(scope: Scope): InitialKey {
-  const held = scope.principal.permissions;
+  const held = scope.permissions;
   const appAdmin = held.covers(BUILT_IN_ROLES.app_admin.permissions);
   return {
     name: appAdmin ? 'Initial app_admin key' : 'Initial key',

@@ -1,5 +1,8 @@
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { PermissionSet } from '../../auth/permissions.ts';
 import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
+import { InvalidatedCache, type Owners } from '../../events/invalidated-cache.ts';
+import type { InvalidationBus } from '../../events/invalidations.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 
 /** Who can hold roles. */
@@ -23,8 +26,9 @@ export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${s
 /**
  * One statement for any number of subjects: what each holds in `tenantId` of `applicationId` (null: application-wide,
  * where only application-wide assignments count). A subject that cannot act there holds nothing and is left out of the
- * answer: one of another application, a user who is not active or not a member of the tenant, a revoked or expired
- * key or credential, or one bound to another tenant. Roles come from assignments application-wide and in the tenant.
+ * answer: one of another application, a user who may not act now, a revoked or expired key or credential, or one bound
+ * to another tenant. Roles come from assignments application-wide, which hold in every tenant (API.md: an application
+ * admin manages each tenant without joining it), and in the tenant, which a user holds only while a member of it.
  */
 export async function readHeldGrants(
   connection: PostgreSqlConnection,
@@ -42,10 +46,10 @@ export async function readHeldGrants(
   const rows = await connection.execute<HeldRow[]>(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
-       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own
+       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own,
+              ${tenantId === null ? 'false' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
          left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayActNowSql('u')}
-           ${tenantId === null ? '' : `and ${tenant()} = any(u.tenant_ids)`}
          left join api_key as k on s.type = 'api_key' and k.application_id = ${app()} and k.id = s.id and k.revoked_at is null
            and (k.expires_at is null or k.expires_at > now())${inTenant('k')}
          left join oauth_client as c on s.type = 'm2m_credential' and c.application_id = ${app()} and c.id = s.id and c.type = 'm2m'
@@ -54,7 +58,7 @@ export async function readHeldGrants(
      select l.type, l.id, l.own, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
-         and (a.tenant_id is null${tenantId === null ? '' : ` or a.tenant_id = ${tenant()}`})
+         and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
        left join role as r on r.application_id = a.application_id and r.id = a.role_id`,
     params,
   );
@@ -65,4 +69,84 @@ export async function readHeldGrants(
     held.set(key, { own: grants.own, roles });
   }
   return held;
+}
+
+/** What one subject holds in one tenant of an application (null: application-wide), as kept: null when it cannot act there. */
+interface Holding {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly subject: RoleSubject;
+  readonly held: HeldGrants | null;
+}
+
+/** The invalidation that announces a change to a subject's own row. */
+const SUBJECT_INVALIDATION = { user: 'user', api_key: 'api_key', m2m_credential: 'oauth_client' } as const;
+
+function holdingOwners({ applicationId, tenantId, subject }: Holding): Owners {
+  return {
+    roles: applicationId,
+    application: applicationId,
+    tenant: tenantId,
+    [SUBJECT_INVALIDATION[subject.type]]: subject.id,
+    // A user's memberships, which decide where they may act, are announced for the whole application.
+    ...(subject.type === 'user' ? { users: applicationId } : {}),
+  };
+}
+
+/**
+ * What subjects hold, remembered per instance for `ttlMs` at most, so that enforcing and checking permissions on a warm
+ * cache costs no SQL. An answer goes at once, on every instance that hears it, when the application's authorization data
+ * changes (`roles`: a role, an assignment or a custom permission), or the subject, its tenant or application does (a
+ * revoked key or credential, a suspended user, a membership removed). Subjects that cannot act are remembered too (a
+ * check of an unknown id is asked again only after a change or `ttlMs`).
+ */
+export class HeldGrantsCache {
+  private readonly cache: InvalidatedCache<Holding>;
+
+  constructor(bus: InvalidationBus, ttlMs: number) {
+    this.cache = new InvalidatedCache<Holding>(bus, ttlMs, holdingOwners);
+  }
+
+  /** readHeldGrants, answered from the cache for the subjects it holds, in one statement for the others. */
+  async read(
+    connection: PostgreSqlConnection,
+    applicationId: string,
+    tenantId: string | null,
+    subjects: readonly RoleSubject[],
+  ): Promise<Map<string, HeldGrants>> {
+    const bySubject = new Map(subjects.map((subject) => [subjectKey(subject), subject]));
+    const cacheKey = (key: string) => `${applicationId}|${tenantId ?? ''}|${key}`;
+    const subjectOf = new Map([...bySubject.keys()].map((key) => [cacheKey(key), bySubject.get(key)!]));
+    const holdings = await this.cache.findMany([...subjectOf.keys()], async (missing) => {
+      const wanted = missing.map((key) => subjectOf.get(key)!);
+      const read = await readHeldGrants(connection, applicationId, tenantId, wanted);
+      return new Map(wanted.map((subject) => [cacheKey(subjectKey(subject)), { applicationId, tenantId, subject, held: read.get(subjectKey(subject)) ?? null }]));
+    });
+    const held = new Map<string, HeldGrants>();
+    for (const { subject, held: grants } of holdings.values()) if (grants !== null) held.set(subjectKey(subject), grants);
+    return held;
+  }
+}
+
+/** Every grant a subject holds: its own list and its roles'. */
+export function grantsOf(held: HeldGrants | undefined): PermissionSet {
+  return new PermissionSet(held === undefined ? [] : [...held.own, ...held.roles.flatMap((role) => role.permissions)]);
+}
+
+/**
+ * What credentials acting as `subjects` may do in `tenantId` (null: application-wide): each subject's grants (own list ∪
+ * roles'), and, when an API key and a Bearer token's subject act together, only what both may (spec: Authentication,
+ * rule 2). No subject, or one that cannot act there, may do nothing.
+ */
+export async function effectivePermissions(
+  cache: HeldGrantsCache,
+  connection: PostgreSqlConnection,
+  applicationId: string,
+  tenantId: string | null,
+  subjects: readonly RoleSubject[],
+): Promise<PermissionSet> {
+  if (subjects.length === 0) return new PermissionSet([]);
+  const held = await cache.read(connection, applicationId, tenantId, subjects);
+  const [first, ...others] = subjects.map((subject) => grantsOf(held.get(subjectKey(subject))));
+  return others.reduce((narrowed, next) => narrowed.intersect(next), first!);
 }
