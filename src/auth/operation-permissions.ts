@@ -81,9 +81,12 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.emailProvider': needs('email:read'),
   'Query.emailTemplates': needs('email:read'),
   'Query.emailTemplate': needs('email:read'),
+  'Query.emailDeliveries': needs('email:read'),
+  'Query.emailDelivery': needs('email:read'),
   'Mutation.previewEmailTemplate': needs('email:read'),
   'Mutation.putEmailProvider': needs('email:write'),
   'Mutation.putEmailTemplate': needs('email:write'),
+  'Mutation.sendTestEmail': needs('email:write'),
   'Mutation.removeEmailProviderOverride': needs('email:delete'),
   'Mutation.removeEmailTemplateOverride': needs('email:delete'),
 

@@ -36,9 +36,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const domainId = (await app.http.post(`/applications/${appId}/domains`, { hostname: 'victim.example.com' })).body.id as string;
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
+  // a mail of tenant a's outbox
+  const deliveryId = (await app.http.post(`${inA}/email/test`, { to: 'victim@example.com' })).body.id as string;
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId, deliveryId },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -52,6 +54,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       PutEmailProvider: { type: 'gatehouse' },
       PutEmailTemplate: { subject: 'Intruded', html: '<p>Intruded</p>', text: 'Intruded' },
       PreviewEmailTemplate: {},
+      SendTestEmail: { to: 'intruder@example.com' },
       PutPolicy: { minLength: 12 },
       CreateAuthProvider: { type: 'magic_link' },
       UpdateAuthProvider: { enabled: false },

@@ -4,6 +4,7 @@ import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
+import { deliverySnapshotSql } from '../email/outbox.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
@@ -46,6 +47,7 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   })),
   { action: 'auth_provider.delete', targetType: 'auth_provider', table: 'auth_provider', before: authProviderSnapshotSql('r') },
   { action: 'domain.delete', targetType: 'domain', table: 'domain', before: domainSnapshotSql('r') },
+  { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */
