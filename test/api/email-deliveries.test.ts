@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type EmailConfig } from '../../src/config.ts';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
+import { enqueueMail, type MailSender } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
 import {
@@ -327,6 +328,71 @@ describe('the deliveries list', () => {
     const refused = await reader.post('/email/test', { to: 'ada@example.com' });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('forbidden');
+  });
+});
+
+describe('enqueueMail, as a flow calls it', () => {
+  const sender = (): MailSender => ({
+    applicationId: app.root.applicationId,
+    tenantId: null,
+    requestId: crypto.randomUUID(),
+    principal: { actor: { type: 'system', id: 'test-flow' } },
+    services: app.gatehouse.services,
+  });
+
+  it('renders the tenant’s effective template with the flow’s variables, in the caller’s transaction', async () => {
+    expect((await app.http.patch(appPath, { tenancyConfig: { emailTemplatesScope: 'tenant' } })).status).toBe(200);
+    const tenantId = await tenantWith(null);
+    const template = { subject: 'Welcome {{ user.name }} to {{ tenant.name }}', html: '<p>Hi {{ user.name }}</p>', text: 'Hi {{ user.name }}' };
+    expect((await app.http.put(inTenant(tenantId, '/email/templates/welcome'), template)).status).toBe(200);
+    const em = app.gatehouse.services.orm.em.fork();
+    const queued = await em.transactional((tx) => enqueueMail(tx, sender(), { templateKey: 'welcome', to: 'ada@example.com', tenantId, variables: { user: { name: 'Ada <3' } } }));
+    app.gatehouse.services.outbox.wake();
+    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const tenant = await app.http.get(`${appPath}/tenants/${tenantId}`);
+    expect(delivery).toMatchObject({ status: 'sent', templateKey: 'welcome', subject: `Welcome Ada <3 to ${tenant.body.name as string}`, html: '<p>Hi Ada &lt;3</p>', text: 'Hi Ada <3' });
+    expect(relay.received.some((mail) => mail.header('message-id') === delivery.messageId)).toBe(true);
+  });
+
+  it('leaves no mail when the caller’s transaction rolls back', async () => {
+    const em = app.gatehouse.services.orm.em.fork();
+    const failing = em.transactional(async (tx) => {
+      await enqueueMail(tx, sender(), { templateKey: 'welcome', to: 'rolled-back@example.com', tenantId: null });
+      throw new Error('the change that caused the mail failed');
+    });
+    await expect(failing).rejects.toThrow('the change that caused the mail failed');
+    expect((await app.http.get('/email/deliveries?to=rolled-back@example.com')).body.data).toEqual([]);
+  });
+});
+
+describe('POST /email/test', () => {
+  it('with an Idempotency-Key queues one mail, the retry answered with the same delivery', async () => {
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const first = await app.http.post('/email/test', { to: 'once@example.com' }, { headers });
+    const again = await app.http.post('/email/test', { to: 'once@example.com' }, { headers });
+    expect(first.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    // Woken after the request's transaction committed, the worker sends it.
+    expect(await settled(app.http, `/email/deliveries/${first.body.id as string}`)).toMatchObject({ status: 'sent' });
+    expect((await app.http.get('/email/deliveries?to=once@example.com')).body.data).toHaveLength(1);
+  });
+
+  it('over GraphQL answers the delivery as REST does', async () => {
+    const response = await app.http.graphql('mutation($input: SendTestEmailInput!) { sendTestEmail(input: $input) { id status to templateKey } }', { input: { to: 'graph@example.com' } });
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.sendTestEmail).toMatchObject({ status: 'queued', to: 'graph@example.com', templateKey: 'test' });
+  });
+});
+
+describe('a tenant’s deletion', () => {
+  it('deletes its deliveries, each with an audit record that keeps no body', async () => {
+    const tenantId = await tenantWith(null);
+    const queued = await sendTest(inTenant(tenantId, '/email/test'), 'gone@example.com');
+    expect((await app.http.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
+    expect((await app.http.get(`/email/deliveries/${queued.id}`)).status).toBe(404);
+    const [record] = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: queued.id, action: 'email_delivery.delete' }, { filters: false });
+    expect(record?.before).toMatchObject({ templateKey: 'test', to: 'gone@example.com' });
+    expect(JSON.stringify(record?.before)).not.toContain('test e-mail');
   });
 });
 
