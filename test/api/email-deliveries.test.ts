@@ -137,6 +137,35 @@ describe('SMTP providers', () => {
     expect(mail.header('reply-to')).toBe('help@acme.test');
   });
 
+  it('send over TLS from the first byte (security tls)', async () => {
+    const tlsServer = await startSmtpServer({ certificate, tls: true, users: { mailer: SMTP_PASSWORD } });
+    try {
+      const tenantId = await tenantWith({
+        type: 'smtp', fromAddress: 'hello@acme.test',
+        smtp: { host: '127.0.0.1', port: tlsServer.port, username: 'mailer', security: 'tls' }, secrets: { password: SMTP_PASSWORD },
+      });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      expect(await settled(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'smtp' });
+      expect(tlsServer.received.map((mail) => [mail.header('message-id'), mail.secure, mail.user])).toEqual([[queued.messageId, true, 'mailer']]);
+    } finally {
+      await tlsServer.close();
+    }
+  });
+
+  it('never fall back to plain text when STARTTLS is required and not offered', async () => {
+    const plain = await startSmtpServer({});
+    try {
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: plain.port, security: 'starttls' } });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+      expect(delivery).toMatchObject({ status: 'failed', providerType: 'smtp' });
+      expect(delivery.lastError).toMatch(/^smtp: .*STARTTLS/);
+      expect(plain.received).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('fail at once on refused credentials, without the password in lastError', async () => {
     const tenantId = await tenantWith({
       type: 'smtp', fromAddress: 'hello@acme.test',
