@@ -37,6 +37,7 @@ const config: CodegenConfig = {
           Application: '../domain/applications/applications.ts#ApplicationRow',
           Tenant: '../domain/tenants/tenants.ts#TenantRow',
           ApiKey: '../domain/api-keys/api-keys.ts#ApiKeyRow',
+          EmailDelivery: '../domain/email/outbox.ts#DeliveryRow',
           ApiKeyWithSecret: '../domain/api-keys/issue.ts#ApiKeyWithSecret',
           ApiKeyIntrospection: '../domain/api-keys/api-keys.ts#ApiKeyIntrospection',
           User: '../domain/users/users.ts#UserRow',

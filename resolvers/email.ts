@@ -1,4 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
+import { getDelivery, listDeliveries, sendTestEmail } from '../src/domain/email/outbox.ts';
 import { getEmailProvider, putEmailProvider, removeEmailProviderOverride } from '../src/domain/email/provider.ts';
 import {
   getEmailTemplate,
@@ -9,7 +10,15 @@ import {
 } from '../src/domain/email/templates.ts';
 
 export const emailResolvers: Resolvers = {
+  EmailDelivery: {
+    to: (delivery) => delivery.toAddress,
+    text: (delivery) => delivery.textBody,
+    html: (delivery) => delivery.htmlBody,
+  },
   Query: {
+    emailDeliveries: async (_, { appId, tenantId, status, templateKey, to, ...page }, ctx) =>
+      listDeliveries(await ctx.scope({ applicationId: appId, tenantId }), { status, templateKey, to }, page),
+    emailDelivery: async (_, { appId, tenantId, deliveryId }, ctx) => getDelivery(await ctx.scope({ applicationId: appId, tenantId }), deliveryId),
     emailProvider: async (_, { appId, tenantId }, ctx) => getEmailProvider(await ctx.scope({ applicationId: appId, tenantId })),
     emailTemplates: async (_, { appId, tenantId, ...page }, ctx) =>
       listEmailTemplates(await ctx.scope({ applicationId: appId, tenantId }), page),
@@ -27,5 +36,6 @@ export const emailResolvers: Resolvers = {
       removeEmailTemplateOverride(await ctx.scope({ applicationId: appId, tenantId }), templateKey),
     previewEmailTemplate: async (_, { appId, tenantId, templateKey, input }, ctx) =>
       previewEmailTemplate(await ctx.scope({ applicationId: appId, tenantId }), templateKey, input ?? {}),
+    sendTestEmail: async (_, { appId, tenantId, input }, ctx) => sendTestEmail(await ctx.scope({ applicationId: appId, tenantId }), input),
   },
 };

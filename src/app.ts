@@ -10,6 +10,7 @@ import { SigningKeyStore } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
+import { OutboxWorker } from './domain/email/deliver.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
 import { RefusalTiming } from './hosted/refusal-timing.ts';
@@ -130,6 +131,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
+  const outbox = new OutboxWorker(database.orm, config, storedSecrets);
   const services: Services = {
     config,
     orm: database.orm,
@@ -144,10 +146,12 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     surfaceSettings,
     readCache,
     refusalTiming: new RefusalTiming(),
+    outbox,
   };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
+  outbox.start(server.app.log.child({ component: 'email-outbox' }));
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -159,6 +163,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         connections.closeIdle();
         await server.app.close();
         await server.apollo.stop();
+        await outbox.stop();
         await invalidations.close();
         redis?.disconnect();
         await database.close();

@@ -49,6 +49,26 @@ export interface Config {
    * REDIS_URL (docs/decisions.md, "Workers").
    */
   readonly workers: number;
+  /** E-mail delivery (src/domain/email/deliver.ts): where the built-in sender and the HTTP providers are reached, and the outbox's pace. */
+  readonly email: EmailConfig;
+}
+
+/** Where mail leaves the service, and how the outbox retries (docs/decisions.md, "E-mail delivery"). */
+export interface EmailConfig {
+  /** The SMTP server of the built-in sender (`gatehouse`); unset: its mail is kept in the outbox only. */
+  readonly smtpUrl: string | undefined;
+  /** PEM certificates trusted besides the system's for SMTP servers (a private relay's CA); unset: the system's only. */
+  readonly smtpCaFile: string | undefined;
+  /** The HTTP providers' API origins; SES's holds `{region}`. */
+  readonly apiUrls: { readonly sendgrid: string; readonly postmark: string; readonly resend: string; readonly ses: string };
+  /** How long one attempt may take (connecting, sending, an HTTP answer) before it counts as a transient failure. */
+  readonly sendTimeoutMs: number;
+  /** Attempts before a mail is `failed`. */
+  readonly maxAttempts: number;
+  /** The first retry's delay; each next one doubles, with jitter, up to an hour. */
+  readonly retryBaseMs: number;
+  /** How often an instance looks for mail that another instance queued, or that is due for a retry. */
+  readonly pollMs: number;
 }
 
 /** What an integer setting may be: its bounds, and how a refusal says so. */
@@ -112,6 +132,40 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const shape = 'a postgres:// URL naming a database, such as postgres://user@host:5432/gatehouse';
   const namesDatabase = ({ protocol, pathname }: URL) => (protocol === 'postgres:' || protocol === 'postgresql:') && pathname.length > 1;
   return checkedUrl('DATABASE_URL', optional(env, 'DATABASE_URL'), shape, namesDatabase);
+}
+
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const shape = 'an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465';
+  return checkedUrl('SMTP_URL', optional(env, 'SMTP_URL'), shape, ({ protocol, hostname }) => (protocol === 'smtp:' || protocol === 'smtps:') && hostname !== '');
+}
+
+/**
+ * An HTTP provider's API base (tests point it at a local receiver), trailing slashes dropped. `{region}` (SES) is
+ * replaced when a mail is sent, so it is checked with a region in its place.
+ */
+function apiUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = optional(env, name)?.replace(/\/+$/, '');
+  if (raw === undefined) return fallback;
+  const shape = 'an http(s) URL, such as https://api.example.com';
+  checkedUrl(name, raw.replaceAll('{region}', 'eu-west-1'), shape, ({ protocol }) => protocol === 'http:' || protocol === 'https:');
+  return raw;
+}
+
+function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
+  return Object.freeze({
+    smtpUrl: smtpUrl(env),
+    smtpCaFile: optional(env, 'SMTP_CA_FILE'),
+    apiUrls: Object.freeze({
+      sendgrid: apiUrl(env, 'SENDGRID_API_URL', 'https://api.sendgrid.com'),
+      postmark: apiUrl(env, 'POSTMARK_API_URL', 'https://api.postmarkapp.com'),
+      resend: apiUrl(env, 'RESEND_API_URL', 'https://api.resend.com'),
+      ses: apiUrl(env, 'SES_API_URL', 'https://email.{region}.amazonaws.com'),
+    }),
+    sendTimeoutMs: integer(env, 'EMAIL_SEND_TIMEOUT_MS', 15_000, POSITIVE),
+    maxAttempts: integer(env, 'EMAIL_MAX_ATTEMPTS', 8, POSITIVE),
+    retryBaseMs: integer(env, 'EMAIL_RETRY_BASE_MS', 5_000, POSITIVE),
+    pollMs: integer(env, 'EMAIL_POLL_MS', 2_000, POSITIVE),
+  });
 }
 
 function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
@@ -193,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE),
     logLevel: logLevel(env),
     workers: workers(env),
+    email: emailConfig(env),
     ...overrides,
   });
   if (config.workers > 1 && config.databaseUrl === undefined) {

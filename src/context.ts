@@ -65,7 +65,16 @@ export function createRequestContext(services: Services, requestId: string, prin
   const writes: Writes =
     transaction === undefined
       ? { services, fork: () => services.orm.em.fork(), transaction }
-      : { services: { ...services, invalidations: publishingAfterCommit(services.invalidations, transaction) }, fork: () => transaction.fork(), transaction };
+      : {
+          services: {
+            ...services,
+            invalidations: publishingAfterCommit(services.invalidations, transaction),
+            // The worker would find nothing before the request's transaction commits.
+            outbox: { wake: () => void transaction.afterCommit(() => Promise.resolve(services.outbox.wake())) },
+          },
+          fork: () => transaction.fork(),
+          transaction,
+        };
   return {
     requestId,
     principal,

@@ -4,6 +4,7 @@ import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { SecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
+import type { OutboxWaker } from './domain/email/deliver.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
 import type { RefusalTiming } from './hosted/refusal-timing.ts';
@@ -34,4 +35,6 @@ export interface Services {
   readonly readCache: ReadCache;
   /** How long this instance's failed sign-in attempts take to count: what an uncounted refusal waits. */
   readonly refusalTiming: RefusalTiming;
+  /** This instance's e-mail outbox worker (src/domain/email/deliver.ts): wake it once queued mail has committed. */
+  readonly outbox: OutboxWaker;
 }

@@ -108,9 +108,12 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.emailProvider': needs('email:read'),
   'Query.emailTemplates': needs('email:read'),
   'Query.emailTemplate': needs('email:read'),
+  'Query.emailDeliveries': needs('email:read'),
+  'Query.emailDelivery': needs('email:read'),
   'Mutation.previewEmailTemplate': needs('email:read'),
   'Mutation.putEmailProvider': override('email:write'),
   'Mutation.putEmailTemplate': override('email:write'),
+  'Mutation.sendTestEmail': needs('email:write'),
   'Mutation.removeEmailProviderOverride': override('email:delete'),
   'Mutation.removeEmailTemplateOverride': override('email:delete'),
 

@@ -5,6 +5,7 @@ import type { Organization as OrganizationModel } from '../db/entities/index.ts'
 import type { ApplicationRow as ApplicationRowModel } from '../domain/applications/applications.ts';
 import type { TenantRow as TenantRowModel } from '../domain/tenants/tenants.ts';
 import type { ApiKeyRow as ApiKeyRowModel, ApiKeyIntrospection as ApiKeyIntrospectionModel } from '../domain/api-keys/api-keys.ts';
+import type { DeliveryRow as DeliveryRowModel } from '../domain/email/outbox.ts';
 import type { ApiKeyWithSecret as ApiKeyWithSecretModel } from '../domain/api-keys/issue.ts';
 import type { UserRow as UserRowModel } from '../domain/users/users.ts';
 import type { PolicyView as PolicyViewModel, PasswordPolicyView as PasswordPolicyViewModel, MfaPolicyView as MfaPolicyViewModel, SessionPolicyView as SessionPolicyViewModel, LockoutPolicyView as LockoutPolicyViewModel, PoliciesView as PoliciesViewModel } from '../domain/policies/policies.ts';
@@ -599,6 +600,66 @@ export type DomainVerificationRecord = {
 };
 
 /**
+ * One mail of the outbox, as rendered when it was queued, and its delivery: written in the same transaction as the
+ * change that caused it, then sent by the service's outbox worker with retries (exponential backoff with jitter, a
+ * bounded number of attempts). A mail is sent twice only if a process dies between the provider's acceptance and the
+ * status write, and then with the same `messageId`.
+ */
+export type EmailDelivery = {
+  __typename?: 'EmailDelivery';
+  /** Attempts made so far (a process that died mid-attempt counts one). */
+  attempts: Scalars['Int']['output'];
+  /** When the mail was queued. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The rendered HTML body. */
+  html: Scalars['String']['output'];
+  /** The delivery's id. */
+  id: Scalars['UUID']['output'];
+  /** The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+  lastError: Maybe<Scalars['String']['output']>;
+  /** The Message-ID header, the same on every attempt. */
+  messageId: Scalars['String']['output'];
+  /** When the next attempt is due (while `queued`). */
+  nextAttemptAt: Scalars['DateTime']['output'];
+  /** Why nothing left the service although `status` is `sent` (the built-in sender without `SMTP_URL`); else null. */
+  note: Maybe<Scalars['String']['output']>;
+  /** The provider that last tried (at first, the one that applied when the mail was queued). */
+  providerType: Maybe<EmailProviderType>;
+  /** When the provider accepted it; null until then. */
+  sentAt: Maybe<Scalars['DateTime']['output']>;
+  /** Where it is. */
+  status: EmailDeliveryStatus;
+  /** The rendered subject. */
+  subject: Scalars['String']['output'];
+  /** Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+  templateKey: Scalars['String']['output'];
+  /** The tenant the mail is about; null for the application's own. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** The rendered plain-text body. */
+  text: Scalars['String']['output'];
+  /** The recipient. */
+  to: Scalars['String']['output'];
+};
+
+/** Deliveries, oldest first, in the list envelope. */
+export type EmailDeliveryPage = {
+  __typename?: 'EmailDeliveryPage';
+  /** The deliveries of this page. */
+  data: Array<EmailDelivery>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** Where a mail of the outbox is. */
+export type EmailDeliveryStatus =
+  /** Refused by the provider, or out of attempts; `lastError` says why. */
+  | 'failed'
+  /** Waiting for its first attempt, or for a retry. */
+  | 'queued'
+  /** Accepted by the provider (or, for the built-in sender without `SMTP_URL`, kept here only: see `note`). */
+  | 'sent';
+
+/**
  * The e-mail provider as it applies in the scope asked about: the application's, or a tenant's effective provider
  * (the tenant form, or tenant-scoped credentials) with `source`. Stored configuration; secrets are never returned.
  */
@@ -1092,6 +1153,11 @@ export type Mutation = {
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
   /**
+   * Queues a test mail to `to` through the scope's effective provider (a tenant scope: the tenant's) and returns its
+   * delivery, `queued`; follow it with `emailDelivery`.
+   */
+  sendTestEmail: EmailDelivery;
+  /**
    * Suspends a user: they cannot sign in by any method, their grants, tokens and browser sessions are revoked for good,
    * and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
    * changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
@@ -1448,6 +1514,14 @@ export type MutationRotateOAuthClientSecretArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationSendTestEmailArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: SendTestEmailInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1839,6 +1913,13 @@ export type Query = {
   /** The custom domains of the application or, with `tenantId` (or tenant-scoped credentials), of that tenant. */
   domains: DomainPage;
   /**
+   * The outbox: the scope's mails (a tenant scope: its own), oldest first, filtered by `status`, `templateKey` and the
+   * recipient `to` (exact address).
+   */
+  emailDeliveries: EmailDeliveryPage;
+  /** One mail of the outbox, with its rendered subject, text and html. */
+  emailDelivery: EmailDelivery;
+  /**
    * The e-mail provider: a tenant's effective provider with `source` when the scope is a tenant (the path's, else the
    * credentials'), else the application's.
    */
@@ -1977,6 +2058,26 @@ export type QueryDomainsArgs = {
   appId: Scalars['UUID']['input'];
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryEmailDeliveriesArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<EmailDeliveryStatus>;
+  templateKey?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryEmailDeliveryArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  deliveryId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -2272,6 +2373,12 @@ export type RotateOAuthClientSecretInput = {
    * it at once (e.g. after a leak).
    */
   gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A test mail to send. */
+export type SendTestEmailInput = {
+  /** The recipient. */
+  to: Scalars['String']['input'];
 };
 
 /** Amazon SES settings. */
@@ -2666,6 +2773,9 @@ export type ResolversTypes = {
   DomainPage: ResolverTypeWrapper<Omit<DomainPage, 'data'> & { data: Array<ResolversTypes['Domain']> }>;
   DomainVerification: ResolverTypeWrapper<DomainVerificationViewModel>;
   DomainVerificationRecord: ResolverTypeWrapper<DomainVerificationRecord>;
+  EmailDelivery: ResolverTypeWrapper<DeliveryRowModel>;
+  EmailDeliveryPage: ResolverTypeWrapper<Omit<EmailDeliveryPage, 'data'> & { data: Array<ResolversTypes['EmailDelivery']> }>;
+  EmailDeliveryStatus: EmailDeliveryStatus;
   EmailProvider: ResolverTypeWrapper<EmailProvider>;
   EmailProviderInput: EmailProviderInput;
   EmailProviderSecret: EmailProviderSecret;
@@ -2717,6 +2827,7 @@ export type ResolversTypes = {
   RoleSubjectType: RoleSubjectType;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  SendTestEmailInput: SendTestEmailInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
   SesSettingsInput: SesSettingsInput;
   SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
@@ -2782,6 +2893,8 @@ export type ResolversParentTypes = {
   DomainPage: Omit<DomainPage, 'data'> & { data: Array<ResolversParentTypes['Domain']> };
   DomainVerification: DomainVerificationViewModel;
   DomainVerificationRecord: DomainVerificationRecord;
+  EmailDelivery: DeliveryRowModel;
+  EmailDeliveryPage: Omit<EmailDeliveryPage, 'data'> & { data: Array<ResolversParentTypes['EmailDelivery']> };
   EmailProvider: EmailProvider;
   EmailProviderInput: EmailProviderInput;
   EmailProviderSecretsInput: EmailProviderSecretsInput;
@@ -2822,6 +2935,7 @@ export type ResolversParentTypes = {
   RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  SendTestEmailInput: SendTestEmailInput;
   SesSettings: SesSettings;
   SesSettingsInput: SesSettingsInput;
   SessionPolicy: SessionPolicyViewModel;
@@ -2995,6 +3109,30 @@ export type DomainVerificationRecordResolvers<ContextType = RequestContext, Pare
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type EmailDeliveryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailDelivery'] = ResolversParentTypes['EmailDelivery']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  messageId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  note?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  providerType?: Resolver<Maybe<ResolversTypes['EmailProviderType']>, ParentType, ContextType>;
+  sentAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['EmailDeliveryStatus'], ParentType, ContextType>;
+  subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  templateKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EmailDeliveryPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailDeliveryPage'] = ResolversParentTypes['EmailDeliveryPage']> = {
+  data?: Resolver<Array<ResolversTypes['EmailDelivery']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type EmailProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailProvider'] = ResolversParentTypes['EmailProvider']> = {
   fromAddress?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fromName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3127,6 +3265,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
+  sendTestEmail?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<MutationSendTestEmailArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;
   unlockUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUnlockUserArgs, 'userId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
@@ -3246,6 +3385,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   authProviders?: Resolver<ResolversTypes['AuthProviderPage'], ParentType, ContextType, Partial<QueryAuthProvidersArgs>>;
   branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, Partial<QueryBrandingArgs>>;
   domains?: Resolver<ResolversTypes['DomainPage'], ParentType, ContextType, RequireFields<QueryDomainsArgs, 'appId'>>;
+  emailDeliveries?: Resolver<ResolversTypes['EmailDeliveryPage'], ParentType, ContextType, Partial<QueryEmailDeliveriesArgs>>;
+  emailDelivery?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<QueryEmailDeliveryArgs, 'deliveryId'>>;
   emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
   emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
@@ -3419,6 +3560,8 @@ export type Resolvers<ContextType = RequestContext> = {
   DomainPage?: DomainPageResolvers<ContextType>;
   DomainVerification?: DomainVerificationResolvers<ContextType>;
   DomainVerificationRecord?: DomainVerificationRecordResolvers<ContextType>;
+  EmailDelivery?: EmailDeliveryResolvers<ContextType>;
+  EmailDeliveryPage?: EmailDeliveryPageResolvers<ContextType>;
   EmailProvider?: EmailProviderResolvers<ContextType>;
   EmailTemplate?: EmailTemplateResolvers<ContextType>;
   EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;

@@ -135,6 +135,9 @@ export const ROUTES = routeTable([
   { method: 'PUT', path: '/email/templates/:templateKey', operation: op.PutEmailTemplateDocument, summary: 'Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)', owned: true },
   { method: 'DELETE', path: '/email/templates/:templateKey', operation: op.RemoveEmailTemplateOverrideDocument, summary: 'Remove a tenant’s override of one e-mail template (tenant scope only)', owned: true },
   { method: 'POST', path: '/email/templates/:templateKey/preview', operation: op.PreviewEmailTemplateDocument, summary: 'Render an e-mail template with sample variables', owned: true },
+  { method: 'POST', path: '/email/test', operation: op.SendTestEmailDocument, summary: 'Queue a test mail through the scope’s effective provider; answers its delivery', owned: true, status: 201 },
+  { method: 'GET', path: '/email/deliveries', operation: op.ListEmailDeliveriesDocument, summary: 'List the outbox’s mails (filters: status, templateKey, to)', owned: true },
+  { method: 'GET', path: '/email/deliveries/:deliveryId', operation: op.GetEmailDeliveryDocument, summary: 'Get a mail of the outbox with its rendered subject, text and html', owned: true },
   // auth providers
   { method: 'GET', path: '/auth-providers', operation: op.ListAuthProvidersDocument, summary: 'List the auth providers in force (a tenant scope: its own, else the application’s, with source)', owned: true },
   { method: 'POST', path: '/auth-providers', operation: op.CreateAuthProviderDocument, summary: 'Create an auth provider (a tenant scope: the tenant’s own; needs authIsolation = isolated)', owned: true, status: 201 },

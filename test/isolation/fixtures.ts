@@ -36,6 +36,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const domainId = (await app.http.post(`/applications/${appId}/domains`, { hostname: 'victim.example.com' })).body.id as string;
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
+  // a mail of tenant a's outbox
+  const deliveryId = (await app.http.post(`${inA}/email/test`, { to: 'victim@example.com' })).body.id as string;
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
   // The victim user's creation, a record of tenant A.
   const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.create'`, [userId]);
@@ -63,6 +65,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       roleId,
       assignmentId,
       recordId,
+      deliveryId,
     },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
@@ -77,6 +80,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       PutEmailProvider: { type: 'gatehouse' },
       PutEmailTemplate: { subject: 'Intruded', html: '<p>Intruded</p>', text: 'Intruded' },
       PreviewEmailTemplate: {},
+      SendTestEmail: { to: 'intruder@example.com' },
       PutPolicy: { minLength: 12 },
       CreateAuthProvider: { type: 'magic_link' },
       UpdateAuthProvider: { enabled: false },

@@ -195,7 +195,7 @@ describe('tenant-scoped credentials on an application-level operation: 403', () 
 });
 
 /** Path parameters that name one record, which may be the application's own rather than a tenant's. */
-const RECORD_PARAMS = ['userId', 'keyId', 'providerId', 'clientId', 'credentialId', 'domainId'] as const;
+const RECORD_PARAMS = ['userId', 'keyId', 'providerId', 'clientId', 'credentialId', 'domainId', 'deliveryId'] as const;
 
 describe('a key of a tenant: an application-level record answers as an absent one, 404 on the tenant’s paths', () => {
   const appLevel: Record<string, string> = {};
@@ -211,6 +211,7 @@ describe('a key of a tenant: an application-level record answers as an absent on
     appLevel['keyId'] = await created('/api-keys', { name: 'App-level key', permissions: ['users:read'] });
     appLevel['clientId'] = await created('/oauth-clients', { name: 'App-level web', type: 'web', redirectUris: ['https://app-level.example.com/cb'] }, 'clientId');
     appLevel['credentialId'] = await created('/m2m-credentials', { name: 'App-level m2m', permissions: ['users:read'], authMethod: 'client_secret_basic' });
+    appLevel['deliveryId'] = await created('/email/test', { to: 'app-level@example.com' });
     // The victim's auth provider and domain are the application's own.
     appLevel['providerId'] = victim.params['providerId']!;
     appLevel['domainId'] = victim.params['domainId']!;

@@ -50,6 +50,17 @@ describe('configuration refused at start, with the reason', () => {
     expect(message).not.toContain('s3cret');
   });
 
+  it.each(['notaurl', 'http://mailer:s3cret@smtp.example.com', 'smtp://'])('SMTP_URL=%s, never echoed', (value) => {
+    const message = refusal({ SMTP_URL: value });
+    expect(message).toBe('SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465');
+    expect(message).not.toContain('s3cret');
+  });
+
+  it('an e-mail provider’s API base must be an http(s) URL', () => {
+    expect(refusal({ SES_API_URL: 'ftp://email.{region}.example.com' })).toBe('SES_API_URL must be an http(s) URL, such as https://api.example.com');
+    expect(refusal({ EMAIL_MAX_ATTEMPTS: '0' })).toBe('EMAIL_MAX_ATTEMPTS must be a positive integer, got "0"');
+  });
+
   it('LOG_LEVEL must be a pino level', () => {
     expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
   });
@@ -61,6 +72,21 @@ describe('configuration accepted', () => {
     expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'http://localhost:3000', databaseUrl: undefined, redisUrl: undefined, logLevel: 'info' });
     expect(config.rateLimit).toMatchObject({ max: 600, windowMs: 60_000 });
     expect(config.signInRateLimit).toEqual({ max: 20, windowMs: 60_000 });
+    expect(config.email).toEqual({
+      smtpUrl: undefined,
+      smtpCaFile: undefined,
+      apiUrls: { sendgrid: 'https://api.sendgrid.com', postmark: 'https://api.postmarkapp.com', resend: 'https://api.resend.com', ses: 'https://email.{region}.amazonaws.com' },
+      sendTimeoutMs: 15_000,
+      maxAttempts: 8,
+      retryBaseMs: 5_000,
+      pollMs: 2_000,
+    });
+  });
+
+  it('reads SMTP_URL as written and a provider’s API base without its trailing slash, {region} kept', () => {
+    const config = loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@smtp.example.com:465', SES_API_URL: 'http://127.0.0.1:8080/{region}/' });
+    expect(config.email.smtpUrl).toBe('smtps://mailer:s3cret@smtp.example.com:465');
+    expect(config.email.apiUrls.ses).toBe('http://127.0.0.1:8080/{region}');
   });
 
   it('writes PUBLIC_URL as its origin: trailing slashes dropped, host lower-cased, default port left out', () => {

@@ -7,6 +7,7 @@ import { permissionSnapshotSql } from '../authorization/permissions.ts';
 import { assignmentSnapshotSql, removeAssignments } from '../authorization/role-assignments.ts';
 import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
+import { deliverySnapshotSql } from '../email/outbox.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
@@ -53,6 +54,7 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'role_assignment.delete', targetType: 'role_assignment', table: 'role_assignment', before: assignmentSnapshotSql('r') },
   { action: 'role.delete', targetType: 'role', table: 'role', before: roleSnapshotSql('r') },
   { action: 'permission.delete', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
+  { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */

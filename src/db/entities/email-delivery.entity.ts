@@ -1,0 +1,30 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
+
+/** One mail of the outbox, rendered, with its delivery state (migration 0017). Never holds a provider's secret. */
+const EmailDeliverySchema = defineEntity({
+  name: 'EmailDelivery',
+  tableName: 'email_delivery',
+  filters: tenantOwnedFilters({ inheritsApplicationRows: false }),
+  properties: {
+    ...tenantOwnedColumns(),
+    templateKey: p.string(),
+    toAddress: p.string(),
+    subject: p.string(),
+    textBody: p.text(),
+    htmlBody: p.text(),
+    messageId: p.string(),
+    status: p.string(),
+    attempts: p.integer(),
+    nextAttemptAt: p.datetime(),
+    claimedUntil: p.datetime().nullable(),
+    lastError: p.text().nullable(),
+    providerType: p.string().nullable(),
+    note: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    sentAt: p.datetime().nullable(),
+  },
+});
+
+export class EmailDelivery extends EmailDeliverySchema.class {}
+EmailDeliverySchema.setClass(EmailDelivery);

@@ -1,0 +1,297 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../../auth/client-secrets.ts';
+import type { Config } from '../../config.ts';
+import { Application } from '../../db/entities/index.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { settingIn } from './outbox.ts';
+import { builtInFromAddress, type EmailProviderValue } from './provider.ts';
+import { postmarkTransport } from './transports/postmark.ts';
+import { resendTransport } from './transports/resend.ts';
+import { sendgridTransport } from './transports/sendgrid.ts';
+import { sesTransport } from './transports/ses.ts';
+import { smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
+import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
+
+/** How many due mails one claim takes; they are sent concurrently. */
+const BATCH = 10;
+/** The longest wait before a retry, whatever the attempt. */
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1_000;
+/** The most of a provider's error kept in `last_error`. */
+const ERROR_LIMIT = 1_000;
+
+/** What the outbox worker needs of a log (Fastify's, once the server is built). */
+export interface OutboxLog {
+  warn(object: object, message: string): void;
+}
+
+/** The one thing a flow asks of the worker: look for mail now (this instance just committed some). */
+export interface OutboxWaker {
+  wake(): void;
+}
+
+/** A claimed row, as the claim statement returns it. */
+interface Claimed {
+  application_id: string;
+  id: string;
+  tenant_id: string | null;
+  template_key: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  message_id: string;
+  attempts: number;
+}
+
+/** A provider ready to send, and the values to scrub from its errors. */
+interface Route {
+  readonly type: string;
+  readonly from: { address: string; name: string | null };
+  readonly replyTo: string | null;
+  readonly transport: Transport;
+  readonly secrets: readonly string[];
+}
+
+/**
+ * The retry delay after `attempts` failed attempts: exponential from `baseMs`, capped, with jitter (half of it random)
+ * so that mails that failed together do not all come back together.
+ */
+export function retryDelayMs(attempts: number, baseMs: number, random: () => number = Math.random): number {
+  const full = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** A provider's error as the row keeps it: without any secret of the provider (its own echo of a key), bounded. */
+export function scrubbed(message: string, secrets: readonly string[]): string {
+  let text = message;
+  for (const secret of secrets) if (secret.length > 0) text = text.replaceAll(secret, '[secret]');
+  return text.length > ERROR_LIMIT ? `${text.slice(0, ERROR_LIMIT - 1)}…` : text;
+}
+
+/** Marks the worker's own statements, which belong to no request (test/support/app.ts leaves them out of its count). */
+export const OUTBOX_SQL_TAG = '/* email-outbox */';
+const TAG = OUTBOX_SQL_TAG;
+
+const SYSTEM: AuditActor['principal'] = { actor: { type: 'system', id: 'email-outbox' } };
+
+/**
+ * Delivers the outbox. A claim takes due rows with `FOR UPDATE SKIP LOCKED` and leases them (`claimed_until`) in one
+ * short statement, so instances never claim the same row; the sending happens outside any transaction (on the
+ * embedded database a transaction must not wait on anything else), and the outcome is written only while the lease
+ * is still this attempt's (`attempts` unchanged). A process that dies mid-send leaves a lease that expires: the mail
+ * is sent again, with the same Message-ID. Each instance polls (`email.pollMs`) for mail others queued and for
+ * retries that fall due, and is woken at once for its own.
+ */
+export class OutboxWorker implements OutboxWaker {
+  readonly #orm: MikroORM;
+  readonly #config: Config;
+  readonly #secrets: SecretBox;
+  readonly #ca: string[] | undefined;
+  #log: OutboxLog | undefined;
+  #running = false;
+  #woken = false;
+  #timer: NodeJS.Timeout | undefined;
+  #sleeping: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(orm: MikroORM, config: Config, secrets: SecretBox) {
+    this.#orm = orm;
+    this.#config = config;
+    this.#secrets = secrets;
+    const caFile = config.email.smtpCaFile;
+    this.#ca = caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
+  }
+
+  /** The lease on a claimed row: longer than any attempt may take (SMTP's three timeouts in a row, and a margin). */
+  get #leaseMs(): number {
+    return this.#config.email.sendTimeoutMs * 4;
+  }
+
+  start(log: OutboxLog): void {
+    if (this.#running) return;
+    this.#log = log;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  wake(): void {
+    this.#woken = true;
+    this.#sleeping?.();
+  }
+
+  /** Stops claiming; resolves once the mails being sent have their outcome written. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#sleeping?.();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    // The embedded database serves this process alone: a lease left in it is a previous run's, dead with it.
+    if (this.#config.databaseUrl === undefined) await this.#guard(() => this.#releaseLeases());
+    while (this.#running) {
+      this.#woken = false;
+      const claimed = (await this.#guard(() => this.#claim())) ?? [];
+      await Promise.all(claimed.map((row) => this.#guard(() => this.#deliver(row))));
+      if (claimed.length === BATCH || this.#woken) continue;
+      await this.#sleep();
+    }
+  }
+
+  /** A failure of the database (down, restarting) is logged, and the next poll tries again. */
+  async #guard<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      if (this.#running) this.#log?.warn({ err: error }, 'email outbox: database unavailable, retrying at the next poll');
+      return undefined;
+    }
+  }
+
+  #sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(this.#timer);
+        this.#sleeping = undefined;
+        resolve();
+      };
+      this.#sleeping = done;
+      // unref: an idle worker does not keep a test's process (or a closed service's) alive.
+      this.#timer = setTimeout(done, this.#config.email.pollMs).unref();
+      if (!this.#running || this.#woken) done();
+    });
+  }
+
+  async #releaseLeases(): Promise<void> {
+    await this.#orm.em.fork().execute(`${TAG} update email_delivery set claimed_until = null where status = 'queued' and claimed_until is not null`);
+  }
+
+  async #claim(): Promise<Claimed[]> {
+    return this.#orm.em.fork().execute<Claimed[]>(
+      `${TAG} update email_delivery as d
+          set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1
+         from (select application_id, id from email_delivery
+                where status = 'queued' and next_attempt_at <= now() and (claimed_until is null or claimed_until <= now())
+                order by next_attempt_at limit ? for update skip locked) as due
+        where d.application_id = due.application_id and d.id = due.id
+        returning d.application_id, d.id, d.tenant_id, d.template_key, d.to_address, d.subject, d.text_body, d.html_body,
+                  d.message_id, d.attempts`,
+      [this.#leaseMs, BATCH],
+    );
+  }
+
+  async #deliver(row: Claimed): Promise<void> {
+    const em = this.#orm.em.fork();
+    let route: Route | undefined;
+    try {
+      route = await this.#route(em, row);
+      const mail: OutgoingMail = {
+        messageId: row.message_id,
+        deliveryId: row.id,
+        from: route.from,
+        replyTo: route.replyTo,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+      };
+      const sent = await route.transport(mail, AbortSignal.timeout(this.#config.email.sendTimeoutMs));
+      await this.#finish(em, row, 'sent', { providerType: route.type, note: sent.note, lastError: null });
+    } catch (caught) {
+      const error = caught instanceof DeliveryError ? caught : new DeliveryError(`internal: ${(caught as Error).message}`, false);
+      const lastError = scrubbed(error.message, route?.secrets ?? []);
+      const providerType = route?.type ?? null;
+      if (error.permanent || row.attempts >= this.#config.email.maxAttempts) {
+        await this.#finish(em, row, 'failed', { providerType, note: null, lastError });
+      } else {
+        await this.#retry(em, row, providerType, lastError);
+      }
+    }
+  }
+
+  /** The provider that applies to the mail's tenant now (its override while `emailProviderScope` = tenant). */
+  async #route(em: EntityManager, row: Claimed): Promise<Route> {
+    const application = await em.findOneOrFail(Application, { id: row.application_id }, { filters: false });
+    const setting = await settingIn(em, application, row.tenant_id, 'email_provider', '');
+    const stored = (setting?.value ?? {}) as Partial<EmailProviderValue>;
+    const type: string = stored.type ?? 'gatehouse';
+    const secret = (name: string): string => {
+      const sealed = setting?.secrets?.[name];
+      if (sealed === undefined) throw new DeliveryError(`${type}: secrets.${name} is not set`, true);
+      return this.#secrets.decrypt(sealed);
+    };
+    const urls = this.#config.email.apiUrls;
+    const smtpOptions: SmtpOptions = { timeoutMs: this.#config.email.sendTimeoutMs, ca: this.#ca };
+    const from = { address: stored.fromAddress ?? builtInFromAddress(this.#config.publicUrl), name: stored.fromName ?? null };
+    const base = { type, from, replyTo: stored.replyTo ?? null };
+    switch (type) {
+      case 'gatehouse': {
+        const url = this.#config.email.smtpUrl;
+        const gatehouseFrom = { address: builtInFromAddress(this.#config.publicUrl), name: stored.fromName ?? null };
+        if (url === undefined) return { ...base, from: gatehouseFrom, transport: nowhere, secrets: [] };
+        const target = smtpUrlTarget(url);
+        return { ...base, from: gatehouseFrom, transport: smtpTransport(target, smtpOptions), secrets: target.auth === null ? [] : [target.auth.pass] };
+      }
+      case 'smtp': {
+        const smtp = stored.smtp!;
+        const pass = smtp.username === null ? null : secret('password');
+        const auth = smtp.username === null || pass === null ? null : { user: smtp.username, pass };
+        return { ...base, transport: smtpTransport({ host: smtp.host, port: smtp.port, security: smtp.security, auth }, smtpOptions), secrets: pass === null ? [] : [pass] };
+      }
+      case 'sendgrid': {
+        const apiKey = secret('apiKey');
+        return { ...base, transport: sendgridTransport(urls.sendgrid, apiKey), secrets: [apiKey] };
+      }
+      case 'postmark': {
+        const apiKey = secret('apiKey');
+        return { ...base, transport: postmarkTransport(urls.postmark, apiKey), secrets: [apiKey] };
+      }
+      case 'resend': {
+        const apiKey = secret('apiKey');
+        return { ...base, transport: resendTransport(urls.resend, apiKey), secrets: [apiKey] };
+      }
+      case 'ses': {
+        const ses = stored.ses!;
+        const secretAccessKey = secret('secretAccessKey');
+        return { ...base, transport: sesTransport(urls.ses, { region: ses.region, accessKeyId: ses.accessKeyId, secretAccessKey }), secrets: [secretAccessKey] };
+      }
+      default:
+        throw new DeliveryError(`unknown provider type ${type}`, true);
+    }
+  }
+
+  /** The final outcome, with its audit record, written only if this attempt still holds the lease. */
+  async #finish(em: EntityManager, row: Claimed, status: 'sent' | 'failed', outcome: { providerType: string | null; note: string | null; lastError: string | null }): Promise<void> {
+    await em.transactional(async (tx) => {
+      const updated = await tx.execute<{ id: string }[]>(
+        `${TAG} update email_delivery set status = ?, sent_at = ${status === 'sent' ? 'now()' : 'null'}, claimed_until = null,
+                provider_type = coalesce(?, provider_type), note = ?, last_error = ?
+          where application_id = ? and id = ? and attempts = ? and status = 'queued' returning id`,
+        [status, outcome.providerType, outcome.note, outcome.lastError, row.application_id, row.id, row.attempts],
+      );
+      if (updated.length === 0) return;
+      const actor: AuditActor = { applicationId: row.application_id, tenantId: row.tenant_id, requestId: row.id, principal: SYSTEM };
+      recordAudit(tx, actor, {
+        action: status === 'sent' ? 'email_delivery.send' : 'email_delivery.fail',
+        targetType: 'email_delivery',
+        targetId: row.id,
+        after: { status, attempts: row.attempts, providerType: outcome.providerType, lastError: outcome.lastError },
+      });
+    });
+  }
+
+  async #retry(em: EntityManager, row: Claimed, providerType: string | null, lastError: string): Promise<void> {
+    const delay = retryDelayMs(row.attempts, this.#config.email.retryBaseMs);
+    await em.execute(
+      `${TAG} update email_delivery set next_attempt_at = now() + make_interval(secs => ?::double precision / 1000), claimed_until = null,
+              provider_type = coalesce(?, provider_type), last_error = ?
+        where application_id = ? and id = ? and attempts = ? and status = 'queued'`,
+      [delay, providerType, lastError, row.application_id, row.id, row.attempts],
+    );
+  }
+}
+
+/** The built-in sender without SMTP_URL: the mail stays in the outbox, readable there, and leaves nowhere. */
+const nowhere: Transport = () => Promise.resolve({ note: 'Not delivered: the built-in sender has no SMTP_URL; read the mail here' });

@@ -1,0 +1,153 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
+import type { SettingFeature } from '../../db/entities/setting.entity.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import type { Services } from '../../services.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
+import { tenantMayCustomize } from '../tenancy/settings.ts';
+import { email } from '../validate.ts';
+import { renderPart } from './render.ts';
+import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+
+/**
+ * The outbox: every mail is rendered and written here in the transaction of the change that causes it, so that it
+ * exists exactly when that change committed; the outbox worker (deliver.ts) sends it afterwards.
+ */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The mail `POST /email/test` sends: not one of the 12 templates, so not customizable. */
+export const TEST_MAIL_KEY = 'test';
+const TEST_MAIL: TemplateContent = {
+  subject: 'Test e-mail from {{ application.name }}',
+  text: 'This is a test e-mail from {{ application.name }}{% if tenant %} ({{ tenant.name }}){% endif %}. Its provider works.\n',
+  html: '<p>This is a test e-mail from {{ application.name }}{% if tenant %} ({{ tenant.name }}){% endif %}. Its provider works.</p>\n',
+};
+
+export type DeliveryKey = TemplateKey | typeof TEST_MAIL_KEY;
+
+/** A delivery as lists and the GraphQL `EmailDelivery` type read it (codegen mapper). */
+export type DeliveryRow = Row<EmailDelivery>;
+
+export interface Mail {
+  templateKey: DeliveryKey;
+  to: string;
+  /** The tenant the mail is about (its templates and provider apply); null: the application's. */
+  tenantId: string | null;
+  /** The flow's values (`user`, `link`, `code`, …) over the ones every mail has (`application`, `tenant`). */
+  variables?: Record<string, unknown>;
+}
+
+/** Who queues a mail: the scope of the change that causes it (its audit actor), and the services. */
+export type MailSender = AuditActor & { readonly services: Services };
+
+/**
+ * A setting as it applies to a tenant, read through `em` (the caller's transaction: on the embedded database a
+ * read on another connection inside it would wait for ever): the tenant's override when the application lets
+ * tenants customize the feature, else the application's row; undefined: the default.
+ */
+export async function settingIn(em: EntityManager, application: Application, tenantId: string | null, feature: SettingFeature, key: string): Promise<Setting | undefined> {
+  const owners = tenantId !== null && tenantMayCustomize(application, feature) ? [null, tenantId] : [null];
+  const rows = await em.find(Setting, { applicationId: application.id, tenantId: { $in: owners }, feature, key }, { filters: false });
+  return rows.find((row) => row.tenantId !== null) ?? rows.find((row) => row.tenantId === null);
+}
+
+async function content(em: EntityManager, application: Application, tenantId: string | null, key: DeliveryKey): Promise<TemplateContent> {
+  if (key === TEST_MAIL_KEY) return TEST_MAIL;
+  const stored = ((await settingIn(em, application, tenantId, 'email_template', key))?.value ?? {}) as Partial<TemplateContent>;
+  const fallback = DEFAULT_TEMPLATES[key];
+  return { subject: stored.subject ?? fallback.subject, html: stored.html ?? fallback.html, text: stored.text ?? fallback.text };
+}
+
+/** The provider type that applies to the owner now (the worker reads it again when it sends). */
+export async function providerTypeIn(em: EntityManager, application: Application, tenantId: string | null): Promise<string> {
+  const row = await settingIn(em, application, tenantId, 'email_provider', '');
+  return ((row?.value ?? {}) as { type?: string }).type ?? 'gatehouse';
+}
+
+/**
+ * Renders a mail with the effective template of its tenant and writes it to the outbox through `em`, with its audit
+ * record, in the caller's transaction. Callable from any flow; the caller wakes the worker once it has committed
+ * (`services.outbox.wake()`), and the worker's poll finds it otherwise.
+ */
+export async function enqueueMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<EmailDelivery> {
+  const to = email('to', mail.to);
+  const application = await em.findOneOrFail(Application, { id: sender.applicationId }, { filters: false });
+  const tenant = mail.tenantId === null ? null : await em.findOne(Tenant, { applicationId: application.id, id: mail.tenantId }, { filters: false });
+  if (mail.tenantId !== null && tenant === null) throw notFound('Tenant', 'tenantId');
+  const variables = {
+    application: { name: application.name },
+    tenant: tenant === null ? null : { name: tenant.name, slug: tenant.slug },
+    ...mail.variables,
+  };
+  const template = await content(em, application, mail.tenantId, mail.templateKey);
+  const id = newId();
+  const delivery = em.create(EmailDelivery, {
+    applicationId: application.id,
+    id,
+    tenantId: mail.tenantId,
+    templateKey: mail.templateKey,
+    toAddress: to,
+    subject: await renderPart('subject', template.subject, variables),
+    textBody: await renderPart('text', template.text, variables),
+    htmlBody: await renderPart('html', template.html, variables),
+    messageId: `<${id}@${new URL(sender.services.config.publicUrl).hostname}>`,
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: new Date(),
+    providerType: await providerTypeIn(em, application, mail.tenantId),
+  });
+  recordAudit(em, sender, {
+    action: 'email_delivery.queue',
+    targetType: 'email_delivery',
+    targetId: id,
+    tenantId: mail.tenantId,
+    after: { templateKey: mail.templateKey, to },
+  });
+  return delivery;
+}
+
+/** What the audit log keeps of a delivery deleted with its tenant (owned-rows.ts), of the row `r`: never its bodies. */
+export const deliverySnapshotSql = (r: string) =>
+  `jsonb_build_object('templateKey', ${r}.template_key, 'to', ${r}.to_address, 'status', ${r}.status, 'attempts', ${r}.attempts)`;
+
+export interface DeliveryFilters {
+  status?: string | null;
+  templateKey?: string | null;
+  to?: string | null;
+}
+
+/** The scope's deliveries, oldest first, filtered; a tenant scope sees only its own (the `tenant` filter). */
+export async function listDeliveries(scope: Scope, filters: DeliveryFilters, args: PageArgs): Promise<Page<DeliveryRow>> {
+  const where: Record<string, string> = {};
+  if (filters.status != null) {
+    if (!(DELIVERY_STATUSES as readonly string[]).includes(filters.status)) throw invalid('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
+    where['status'] = filters.status;
+  }
+  if (filters.templateKey != null) {
+    if (!isTemplateKey(filters.templateKey) && filters.templateKey !== TEST_MAIL_KEY) {
+      throw invalid('templateKey', `templateKey must be one of ${[...TEMPLATE_KEYS, TEST_MAIL_KEY].join(', ')}`);
+    }
+    where['templateKey'] = filters.templateKey;
+  }
+  if (filters.to != null) where['toAddress'] = email('to', filters.to);
+  // The filters are part of the list's identity: a cursor of one filtered list is refused in another.
+  const list = scopedList(scope, `email-deliveries:${JSON.stringify([where['status'], where['templateKey'], where['toAddress']])}`);
+  return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list);
+}
+
+export async function getDelivery(scope: Scope, deliveryId: string): Promise<EmailDelivery> {
+  const delivery = await scope.em.findOne(EmailDelivery, { id: deliveryId });
+  if (delivery === null) throw notFound('Delivery', 'deliveryId');
+  return delivery;
+}
+
+/** Queues a test mail to `to` through the scope's effective provider (its tenant's, in a tenant scope). */
+export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
+  const delivery = await scope.transactional((em) => enqueueMail(em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId }));
+  scope.services.outbox.wake();
+  return delivery;
+}

@@ -1,0 +1,20 @@
+import { postJson } from './http.ts';
+import { mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
+
+/** Resend's send e-mail API. Its Idempotency-Key (the row's id) lets Resend itself drop a resend after a crash. */
+export function resendTransport(baseUrl: string, apiKey: string): Transport {
+  return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
+    const body = {
+      from: mailbox(mail.from.address, mail.from.name),
+      to: [mail.to],
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      ...(mail.replyTo === null ? {} : { reply_to: mail.replyTo }),
+      headers: { 'Message-ID': mail.messageId },
+    };
+    const headers = { authorization: `Bearer ${apiKey}`, 'idempotency-key': mail.deliveryId };
+    await postJson('resend', `${baseUrl}/emails`, headers, JSON.stringify(body), signal);
+    return { note: null };
+  };
+}

@@ -1,0 +1,21 @@
+import { postJson } from './http.ts';
+import type { OutgoingMail, Sent, Transport } from './transport.ts';
+
+/** SendGrid's v3 Mail Send (202 Accepted). */
+export function sendgridTransport(baseUrl: string, apiKey: string): Transport {
+  return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
+    const body = {
+      personalizations: [{ to: [{ email: mail.to }] }],
+      from: { email: mail.from.address, ...(mail.from.name === null ? {} : { name: mail.from.name }) },
+      ...(mail.replyTo === null ? {} : { reply_to: { email: mail.replyTo } }),
+      subject: mail.subject,
+      content: [
+        { type: 'text/plain', value: mail.text },
+        { type: 'text/html', value: mail.html },
+      ],
+      headers: { 'Message-ID': mail.messageId },
+    };
+    await postJson('sendgrid', `${baseUrl}/v3/mail/send`, { authorization: `Bearer ${apiKey}` }, JSON.stringify(body), signal);
+    return { note: null };
+  };
+}

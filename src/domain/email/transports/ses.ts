@@ -1,0 +1,35 @@
+import { postJson } from './http.ts';
+import { signV4 } from './sigv4.ts';
+import { mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
+
+export interface SesCredentials {
+  readonly region: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+/**
+ * Amazon SES v2 `SendEmail` (simple content), signed with SigV4; `baseUrl` holds `{region}`. SES replaces the
+ * Message-ID header with its own: it is sent anyway, so that every transport sends the same mail.
+ */
+export function sesTransport(baseUrl: string, credentials: SesCredentials): Transport {
+  return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
+    const url = new URL(`${baseUrl.replaceAll('{region}', credentials.region)}/v2/email/outbound-emails`);
+    const body = JSON.stringify({
+      FromEmailAddress: mailbox(mail.from.address, mail.from.name),
+      Destination: { ToAddresses: [mail.to] },
+      ...(mail.replyTo === null ? {} : { ReplyToAddresses: [mail.replyTo] }),
+      Content: {
+        Simple: {
+          Subject: { Data: mail.subject, Charset: 'UTF-8' },
+          Body: { Text: { Data: mail.text, Charset: 'UTF-8' }, Html: { Data: mail.html, Charset: 'UTF-8' } },
+          Headers: [{ Name: 'Message-ID', Value: mail.messageId }],
+        },
+      },
+    });
+    const contentType = { 'content-type': 'application/json' };
+    const signed = signV4({ method: 'POST', url, headers: contentType, body, service: 'ses', ...credentials, now: new Date() });
+    await postJson('ses', url.href, { ...contentType, ...signed }, body, signal);
+    return { note: null };
+  };
+}

@@ -1,0 +1,76 @@
+import { createTransport } from 'nodemailer';
+import type { SmtpSecurity } from '../provider.ts';
+import { DeliveryError, mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
+
+export interface SmtpTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly security: SmtpSecurity;
+  readonly auth: { readonly user: string; readonly pass: string } | null;
+}
+
+export interface SmtpOptions {
+  readonly timeoutMs: number;
+  /** The certificates trusted: the system's and SMTP_CA_FILE's; undefined: Node's defaults. */
+  readonly ca: readonly string[] | undefined;
+}
+
+/** The SMTP server behind SMTP_URL (`smtp://` STARTTLS when offered, `smtps://` TLS), its credentials in the URL. */
+export function smtpUrlTarget(raw: string): SmtpTarget {
+  const url = new URL(raw);
+  const tls = url.protocol === 'smtps:';
+  const user = decodeURIComponent(url.username);
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port === '' ? (tls ? 465 : 587) : Number(url.port),
+    security: tls ? 'tls' : url.searchParams.get('security') === 'none' ? 'none' : 'starttls',
+    auth: user === '' ? null : { user, pass: decodeURIComponent(url.password) },
+  };
+}
+
+/**
+ * An SMTP reply decides: 5xx is permanent (the server refused the mail or the credentials), 4xx and every failure to
+ * talk at all (refused, reset, timed out, TLS) are retried.
+ */
+function failure(error: Error & { responseCode?: number; code?: string }): DeliveryError {
+  const permanent = error.code === 'EAUTH' || (error.responseCode !== undefined && error.responseCode >= 500);
+  return new DeliveryError(`smtp: ${error.message}`, permanent);
+}
+
+/**
+ * SMTP through nodemailer: `starttls` requires the upgrade (no plain fallback), `tls` is TLS from the first byte,
+ * `none` never upgrades. One connection per attempt: the outbox sends few mails per account, and a pooled connection
+ * would outlive the credentials it was opened with.
+ */
+export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transport {
+  return async (mail: OutgoingMail): Promise<Sent> => {
+    const transporter = createTransport({
+      host: target.host,
+      port: target.port,
+      secure: target.security === 'tls',
+      requireTLS: target.security === 'starttls',
+      ignoreTLS: target.security === 'none',
+      ...(target.auth === null ? {} : { auth: { user: target.auth.user, pass: target.auth.pass } }),
+      connectionTimeout: options.timeoutMs,
+      greetingTimeout: options.timeoutMs,
+      socketTimeout: options.timeoutMs,
+      ...(options.ca === undefined ? {} : { tls: { ca: [...options.ca] } }),
+    });
+    try {
+      await transporter.sendMail({
+        messageId: mail.messageId,
+        from: mailbox(mail.from.address, mail.from.name),
+        to: mail.to,
+        ...(mail.replyTo === null ? {} : { replyTo: mail.replyTo }),
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      return { note: null };
+    } catch (error) {
+      throw failure(error as Error);
+    } finally {
+      transporter.close();
+    }
+  };
+}
