@@ -487,6 +487,12 @@ export type CreateRoleAssignmentInput = {
    * field `subject.id`.
    */
   subject: RoleSubjectInput;
+  /**
+   * The tenant to assign the role in, for application-wide credentials on a path without one (else the path's or the
+   * credentials' tenant; another tenant of tenant-scoped credentials: 403; another than the path's: 422; unknown: 404).
+   * Without any tenant the role holds in every tenant.
+   */
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 /** A new role. */
@@ -1042,7 +1048,7 @@ export type Mutation = {
   createPermission: Permission;
   /** Creates a role: application-wide on the application's path, the tenant's own on a tenant path. */
   createRole: Role;
-  /** Assigns a role: on a tenant path it holds in that tenant only, on the application's path in every tenant. */
+  /** Assigns a role: on a tenant path (or with `tenantId`) it holds in that tenant only, else in every tenant. */
   createRoleAssignment: RoleAssignment;
   /** Creates a tenant in a multi-tenant application. */
   createTenant: Tenant;

@@ -218,6 +218,12 @@ export type CreateRoleAssignmentInput = {
    * field `subject.id`.
    */
   subject: RoleSubjectInput;
+  /**
+   * The tenant to assign the role in, for application-wide credentials on a path without one (else the path's or the
+   * credentials' tenant; another tenant of tenant-scoped credentials: 403; another than the path's: 422; unknown: 404).
+   * Without any tenant the role holds in every tenant.
+   */
+  tenantId?: string | null | undefined;
 };
 
 /** A new role. */

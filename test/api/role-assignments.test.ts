@@ -71,6 +71,23 @@ describe('role assignments', () => {
     }
   });
 
+  it('takes the tenant from the path or credentials, else the body’s, as other areas do', async () => {
+    const userId = await createUser(pathA);
+    const inBody = await app.http.post('/role-assignments', { subject: user(userId), roleId: roles['a_clerk'], tenantId: tenantA });
+    expect(inBody.status, JSON.stringify(inBody.body)).toBe(201);
+    expect(inBody.body.tenantId).toBe(tenantA);
+    const notMember = await app.http.post('/role-assignments', { subject: user(userId), roleId: roles['member'], tenantId: tenantB });
+    expect(notMember.body).toMatchObject({ code: 'not_found', field: 'subject.id' });
+    const contradiction = await app.http.post(`${pathA}/role-assignments`, { subject: user(userId), roleId: roles['member'], tenantId: tenantB });
+    expect(contradiction.body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+    const unknown = await app.http.post('/role-assignments', { subject: user(userId), roleId: roles['member'], tenantId: '01890a5d-ac96-774b-bcce-b302099a8057' });
+    expect(unknown.body).toMatchObject({ code: 'not_found', field: 'tenantId' });
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA });
+    expect((await tenantKey.post('/role-assignments', { subject: user(userId), roleId: roles['member'], tenantId: tenantB })).status).toBe(403);
+    const own = await tenantKey.post('/role-assignments', { subject: user(userId), roleId: roles['member'] });
+    expect(own.body.tenantId).toBe(tenantA);
+  });
+
   it('takes a subject only where it may act: 404 on subject.id otherwise', async () => {
     const inB = await createUser(pathB);
     const keyOfB = (await app.http.post(`${pathB}/api-keys`, { name: 'B key', permissions: ['users:read'] })).body.key.id;

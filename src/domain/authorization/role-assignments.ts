@@ -10,6 +10,7 @@ import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { requireCovered } from '../grants.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import { targetTenant } from '../tenants/target-tenant.ts';
 import type { RoleSubject } from './held-roles.ts';
 import { authorizationChanged, visibleIn } from './writes.ts';
 
@@ -27,6 +28,7 @@ export interface RoleAssignmentView {
 export interface CreateRoleAssignmentInput {
   subject: RoleSubject;
   roleId: string;
+  tenantId?: string | null;
 }
 
 /** The list's filters: a subject (type and id together), a role, or both. */
@@ -149,22 +151,22 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
 }
 
 /**
- * 404 (field `subject.id`) unless the subject can hold a role in the scope: a user of the application (in a tenant
- * scope, a member of the tenant); an API key or M2M credential of the application, neither revoked nor expired, and
- * when bound to a tenant, to the scope's. Held FOR SHARE until the assignment commits, so that a deletion of the
- * subject, which removes its assignments, comes wholly before or after it.
+ * 404 (field `subject.id`) unless the subject can hold a role in `tenantId` (null: application-wide): a user of the
+ * application (for a tenant, a member of it); an API key or M2M credential of the application, neither revoked nor
+ * expired, and when bound to a tenant, to that one. Held FOR SHARE until the assignment commits, so that a deletion
+ * of the subject, which removes its assignments, comes wholly before or after it.
  */
-async function assertSubjectInScope(scope: Scope, em: EntityManager, subject: RoleSubject): Promise<void> {
+async function assertSubjectIn(em: EntityManager, tenantId: string | null, subject: RoleSubject): Promise<void> {
   const absent = () => notFound('Subject', 'subject.id');
   if (subject.type === 'user') {
-    // In a tenant scope the `tenant` filter keeps the tenant's members only.
-    if ((await em.findOne(User, { id: subject.id }, HOLD_FOR_SHARE)) === null) throw absent();
+    const member = tenantId === null ? {} : { tenantIds: { $contains: [tenantId] } };
+    if ((await em.findOne(User, { id: subject.id, ...member }, HOLD_FOR_SHARE)) === null) throw absent();
     return;
   }
   // The `tenant` filter would hide the application's keys and credentials from a tenant scope, which may assign them
   // roles in its tenant; a key or credential bound to another tenant stays out by the condition.
   const options = { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } };
-  const reach = { id: subject.id, ...(scope.tenantId === null ? {} : visibleIn(scope.tenantId)) };
+  const reach = { id: subject.id, ...(tenantId === null ? {} : visibleIn(tenantId)) };
   const now = new Date();
   if (subject.type === 'api_key') {
     const key = await em.findOne(ApiKey, reach, options);
@@ -176,29 +178,30 @@ async function assertSubjectInScope(scope: Scope, em: EntityManager, subject: Ro
 }
 
 /**
- * Assigns a role: made in a tenant scope it holds in that tenant only; in the application's scope, in every tenant.
- * The role must be one the scope sees and of its level or above (a tenant's own role only in that tenant; in the
- * application's scope only an application-wide one): else 404, field `roleId`. The caller must hold the role's
- * built-in permissions (403). The same role twice for the same subject and place: 409.
+ * Assigns a role in the tenant of the scope, else the body's (targetTenant), where it holds in that tenant only;
+ * without either, application-wide, in every tenant. The role must be application-wide or that tenant's own: else
+ * 404, field `roleId`. The caller must hold the role's built-in permissions (403). The same role twice for the same
+ * subject and place: 409.
  */
 export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
   const { subject, roleId } = input;
+  const tenantId = await targetTenant(scope, input.tenantId);
   const created = await uniquely('roleId', 'This role assignment', () =>
     scope.transactional(async (em) => {
-      await assertSubjectInScope(scope, em, subject);
+      await assertSubjectIn(em, tenantId, subject);
       // Held against the role's deletion, which would take this assignment with it unrecorded.
-      const role = await em.findOne(Role, { id: roleId, ...visibleIn(scope.tenantId) }, HOLD_FOR_SHARE);
+      const role = await em.findOne(Role, { id: roleId, ...visibleIn(tenantId) }, HOLD_FOR_SHARE);
       if (role === null) throw notFound('Role', 'roleId');
       requireCovered(scope, role.permissions);
       const assignment = em.create(RoleAssignment, {
         applicationId: scope.applicationId,
         id: newId(),
-        tenantId: scope.tenantId,
+        tenantId,
         roleId: role.id,
         subjectType: subject.type,
         subjectId: subject.id,
       });
-      recordAudit(em, scope, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, after: snapshot(assignment) });
+      recordAudit(em, scope, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: snapshot(assignment) });
       return assignment;
     }),
   );

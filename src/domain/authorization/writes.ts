@@ -47,7 +47,8 @@ const DESCRIPTION_MAX = 500;
 /** A description: at most 500 characters, no control character but line breaks and tabs; absent or null is empty. */
 export function description(value: string | null | undefined): string {
   const text = (value ?? '').trim();
-  if ([...text].length > DESCRIPTION_MAX) throw invalid('description', `description must be at most ${DESCRIPTION_MAX} characters`);
+  // A code point is one or two UTF-16 units: longer than twice the limit is too long without counting.
+  if (text.length > 2 * DESCRIPTION_MAX || [...text].length > DESCRIPTION_MAX) throw invalid('description', `description must be at most ${DESCRIPTION_MAX} characters`);
   if (!isPlainText(text)) throw invalid('description', 'description must not contain control characters');
   return text;
 }
