@@ -222,11 +222,14 @@ describe('branding', () => {
     expect(write.body.code).toBe('forbidden');
     expect((await app.http.get(tenantBranding(t))).body.source).toBe('inherited');
 
-    const writer = await tenantKey(t, ['branding:write']);
+    // A tenant's override takes tenant_overrides:write besides the area's own permission.
+    const notOverriding = await tenantKey(t, ['branding:write']);
+    expect((await notOverriding.put('/branding', { colors: { primary: '#222222' } })).body.message).toBe('Missing permission tenant_overrides:write');
+    const writer = await tenantKey(t, ['branding:write', 'tenant_overrides:write']);
     expect((await writer.get('/branding')).status).toBe(403);
     expect((await writer.put('/branding', { colors: { primary: '#222222' } })).status).toBe(200);
     expect((await writer.delete('/branding')).status).toBe(403);
-    const deleter = await tenantKey(t, ['branding:delete']);
+    const deleter = await tenantKey(t, ['branding:delete', 'tenant_overrides:write']);
     expect((await deleter.delete('/branding')).status).toBe(204);
   });
 

@@ -23,6 +23,22 @@ function setUp(weight?: { maxBytes: number }) {
 }
 
 describe('InvalidatedCache', () => {
+  it('findMany reads only the keys it lacks, in one load, and keeps none whose owner changed during the load', async () => {
+    const { bus, cache, find } = setUp();
+    await find('a', { name: 'a', tenant: 't1' });
+    const asked: string[][] = [];
+    const found = await cache.findMany(['a', 'b', 'c'], async (missing) => {
+      asked.push(missing);
+      await bus.publish({ kind: 'tenant', id: 't2' });
+      return new Map(missing.map((key) => [key, { name: key, tenant: key === 'b' ? 't2' : 't3' }]));
+    });
+    expect(asked).toEqual([['b', 'c']]);
+    expect([...found.keys()].sort()).toEqual(['a', 'b', 'c']);
+    // b's owner changed while it was read: not kept; c was.
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('c')).toEqual({ name: 'c', tenant: 't3' });
+  });
+
   it('evicts exactly the entries of the invalidated owner, among many, and keeps the others', async () => {
     const { bus, reads, find } = setUp();
     for (let i = 0; i < 1_000; i += 1) await find(`k${i}`, { name: `r${i}`, tenant: `t${i % 10}` });
