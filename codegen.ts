@@ -54,6 +54,7 @@ const config: CodegenConfig = {
           OAuthClientWithSecret: '../domain/oauth-clients/oauth-clients.ts#OAuthClientWithSecretView',
           M2MCredential: '../domain/m2m-credentials/m2m-credentials.ts#M2MCredentialView',
           M2MCredentialWithSecret: '../domain/m2m-credentials/m2m-credentials.ts#M2MCredentialWithSecretView',
+          ApiResource: '../domain/api-resources/api-resources.ts#ApiResourceRow',
         },
       },
     },

@@ -13,6 +13,7 @@ import { authProviderResolvers } from './auth-providers.ts';
 import { domainResolvers } from './domains.ts';
 import { oauthClientResolvers } from './oauth-clients.ts';
 import { m2mCredentialResolvers } from './m2m-credentials.ts';
+import { apiResourceResolvers } from './api-resources.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -30,4 +31,5 @@ export const resolvers: Resolvers[] = [
   tenantConfigurationResolvers,
   oauthClientResolvers,
   m2mCredentialResolvers,
+  apiResourceResolvers,
 ];

@@ -18,6 +18,7 @@ import { Migration0012EmailCaseFoldKeys } from './migrations/0012-email-case-fol
 import { Migration0013IdempotencyAnswersOnly } from './migrations/0013-idempotency-answers-only.ts';
 import { Migration0014SignInFailurePerAddress } from './migrations/0014-sign-in-failure-per-address.ts';
 import { Migration0015Authorization } from './migrations/0015-authorization.ts';
+import { Migration0016ApiResources } from './migrations/0016-api-resources.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   { name: '0013-idempotency-answers-only', class: Migration0013IdempotencyAnswersOnly },
   { name: '0014-sign-in-failure-per-address', class: Migration0014SignInFailurePerAddress },
   { name: '0015-authorization', class: Migration0015Authorization },
+  { name: '0016-api-resources', class: Migration0016ApiResources },
 ];
 
 /**

@@ -134,6 +134,12 @@ export const ROUTES = routeTable([
   { method: 'DELETE', path: '/m2m-credentials/:credentialId', operation: op.RevokeM2MCredentialDocument, summary: 'Revoke M2M credentials', owned: true },
   { method: 'POST', path: '/m2m-credentials/:credentialId/rotate', operation: op.RotateM2MCredentialDocument, summary: 'Rotate M2M credentials’ secret (the previous one stays valid for a grace period)', owned: true },
   { method: 'PUT', path: '/m2m-credentials/:credentialId/jwks', operation: op.PutM2MCredentialJwksDocument, summary: 'Replace the public keys of private_key_jwt M2M credentials', owned: true },
+  // api resources (application-level: a tenant scope reads them, an application-wide one changes them)
+  { method: 'GET', path: '/api-resources', operation: op.ListApiResourcesDocument, summary: 'List the application’s API resources', owned: true },
+  { method: 'POST', path: '/api-resources', operation: op.CreateApiResourceDocument, summary: 'Register an API resource (application-wide scopes only)', owned: true, status: 201 },
+  { method: 'GET', path: '/api-resources/:resourceId', operation: op.GetApiResourceDocument, summary: 'Get an API resource', owned: true },
+  { method: 'PATCH', path: '/api-resources/:resourceId', operation: op.UpdateApiResourceDocument, summary: 'Update an API resource (application-wide scopes only)', owned: true },
+  { method: 'DELETE', path: '/api-resources/:resourceId', operation: op.DeleteApiResourceDocument, summary: 'Delete an API resource (application-wide scopes only)', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: op.ListDomainsDocument, summary: 'List the application’s custom domains' },
   { method: 'POST', path: '/applications/:appId/domains', operation: op.CreateDomainDocument, summary: 'Add a custom domain to the application', status: 201 },

@@ -37,8 +37,10 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
+  // an API resource: application-level (tenant-scoped credentials read it, change nothing)
+  const resourceId = (await app.http.post(`/applications/${appId}/api-resources`, { identifier: 'https://victim.example.com/api', name: 'Victim API' })).body.id as string;
   return {
-    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId },
+    params: { appId, orgId: app.root.organizationId, tenantId: tenantA, userId, keyId: victimKey.key.id as string, kind: 'password', templateKey: 'welcome', providerId, domainId, clientId, credentialId, resourceId },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
@@ -62,6 +64,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CreateM2MCredential: { name: 'Intruder m2m', permissions: ['users:read'] },
       RotateM2MCredential: {},
       PutM2MCredentialJwks: VICTIM_JWKS,
+      CreateApiResource: { identifier: 'https://intruder.example.com/api', name: 'Intruder API' },
+      UpdateApiResource: { name: 'Intruded' },
     },
   };
 }

@@ -12,6 +12,7 @@ export { OAuthClient } from './oauth-client.entity.ts';
 export { CustomPermission } from './permission.entity.ts';
 export { Role } from './role.entity.ts';
 export { RoleAssignment } from './role-assignment.entity.ts';
+export { ApiResource } from './api-resource.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -27,5 +28,6 @@ import { OAuthClient } from './oauth-client.entity.ts';
 import { CustomPermission } from './permission.entity.ts';
 import { Role } from './role.entity.ts';
 import { RoleAssignment } from './role-assignment.entity.ts';
+import { ApiResource } from './api-resource.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, ApiResource];

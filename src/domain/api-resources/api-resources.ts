@@ -1,0 +1,133 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { ApiResource, CustomPermission } from '../../db/entities/index.ts';
+import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
+import { displayName } from '../validate.ts';
+import { resourceIdentifier } from './identifier.ts';
+
+export interface CreateApiResourceInput {
+  identifier: string;
+  name: string;
+  permissions?: string[] | null;
+}
+
+export interface UpdateApiResourceInput {
+  identifier?: string | null;
+  name?: string | null;
+  permissions?: string[] | null;
+}
+
+/** An API resource as lists and the GraphQL `ApiResource` type read it (codegen mapper). */
+export type ApiResourceRow = Row<ApiResource>;
+
+const MAX_PERMISSIONS = 100;
+
+/** What the audit log keeps of a resource. */
+const snapshot = (resource: ApiResource) => ({ identifier: resource.identifier, name: resource.name, permissions: [...resource.permissions] });
+
+const ALREADY_REGISTERED = 'An API resource with this identifier';
+
+export async function listApiResources(scope: Scope, args: PageArgs): Promise<Page<ApiResourceRow>> {
+  // Application-level rows: a tenant scope reads the application's resources, which serve every tenant.
+  return paginate(scope.em, ApiResource, {}, args, scope.services.cursors, scopedList(scope, 'api_resources'));
+}
+
+async function findResource(em: EntityManager, resourceId: string, lock = false): Promise<ApiResource> {
+  const resource = await em.findOne(ApiResource, { id: resourceId }, lock ? HOLD_FOR_UPDATE : {});
+  if (resource === null) throw notFound('API resource', 'resourceId');
+  return resource;
+}
+
+export async function getApiResource(scope: Scope, resourceId: string): Promise<ApiResource> {
+  return findResource(scope.em, resourceId);
+}
+
+/**
+ * A resource's permission list: keys of the application's own permissions (application-wide rows), duplicates dropped,
+ * order kept; an unknown key is 422 naming it. The rows are held (FOR SHARE) until the write commits, so a permission
+ * deleted meanwhile waits and then removes itself from the resource (removePermissionFromApiResources).
+ */
+async function resourcePermissions(em: EntityManager, keys: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(keys)];
+  if (unique.length > MAX_PERMISSIONS) throw invalid('permissions', `permissions may hold at most ${MAX_PERMISSIONS} keys`);
+  if (unique.length === 0) return [];
+  const rows = await em.find(CustomPermission, { key: { $in: unique }, tenantId: null }, HOLD_FOR_SHARE);
+  const defined = new Set(rows.map((row) => row.key));
+  const unknown = unique.find((key) => !defined.has(key));
+  if (unknown !== undefined) {
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: an API resource's permissions are the application's own (POST /permissions)`);
+  }
+  return unique;
+}
+
+/** Registers an API resource of the scope's application (application-wide scopes only: it serves every tenant). */
+export async function createApiResource(scope: Scope, input: CreateApiResourceInput): Promise<ApiResource> {
+  scope.requireApplicationWide();
+  const identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
+  const name = displayName('name', input.name);
+  return uniquely('identifier', ALREADY_REGISTERED, () =>
+    scope.transactional(async (em) => {
+      const permissions = await resourcePermissions(em, input.permissions ?? []);
+      const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
+      recordAudit(em, scope, { action: 'api_resource.create', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
+      return resource;
+    }),
+  );
+}
+
+/**
+ * Changes a resource's identifier, name or permissions. Tokens already issued keep what they carry until they expire;
+ * the next grant for the resource follows the change.
+ */
+export async function updateApiResource(scope: Scope, resourceId: string, input: UpdateApiResourceInput): Promise<ApiResource> {
+  scope.requireApplicationWide();
+  return uniquely('identifier', ALREADY_REGISTERED, () =>
+    scope.transactional(async (em) => {
+      const resource = await findResource(em, resourceId, true);
+      const before = snapshot(resource);
+      if (input.identifier !== undefined) {
+        if (input.identifier === null) throw invalid('identifier', 'identifier may not be null');
+        resource.identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
+      }
+      if (input.name !== undefined) {
+        if (input.name === null) throw invalid('name', 'name may not be null');
+        resource.name = displayName('name', input.name);
+      }
+      if (input.permissions !== undefined) {
+        if (input.permissions === null) throw invalid('permissions', 'permissions may not be null');
+        resource.permissions = await resourcePermissions(em, input.permissions);
+      }
+      recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
+      return resource;
+    }),
+  );
+}
+
+/** Deletes a resource: from the commit on, a grant naming its identifier is `invalid_target`. */
+export async function deleteApiResource(scope: Scope, resourceId: string): Promise<boolean> {
+  scope.requireApplicationWide();
+  return scope.transactional(async (em) => {
+    const resource = await findResource(em, resourceId, true);
+    recordAudit(em, scope, { action: 'api_resource.delete', targetType: 'api_resource', targetId: resource.id, tenantId: null, before: snapshot(resource) });
+    em.remove(resource);
+    return true;
+  });
+}
+
+/**
+ * Removes a custom permission from every API resource of the scope's application that lists it, with an audit record
+ * per resource, in the caller's transaction (`em`, of the scope's EntityManager): the deletion of the permission calls it.
+ */
+export async function removePermissionFromApiResources(em: EntityManager, scope: AuditActor, key: string): Promise<void> {
+  const listing = await em.find(ApiResource, { applicationId: scope.applicationId, permissions: { $contains: [key] } }, HOLD_FOR_UPDATE);
+  for (const resource of listing) {
+    const before = snapshot(resource);
+    resource.permissions = resource.permissions.filter((permission) => permission !== key);
+    recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
+  }
+}
