@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { ApiResource, CustomPermission } from '../../db/entities/index.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
@@ -130,4 +130,13 @@ export async function removePermissionFromApiResources(em: EntityManager, scope:
     resource.permissions = resource.permissions.filter((permission) => permission !== key);
     recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
   }
+}
+
+/** The permissions of the application's API resource of this identifier, or null when it has none such (`invalid_target`). */
+export async function readResourcePermissions(connection: PostgreSqlConnection, applicationId: string, identifier: string): Promise<string[] | null> {
+  const [row] = await connection.execute<{ permissions: string[] }[]>(
+    'select permissions from api_resource where application_id = ? and identifier = ?',
+    [applicationId, identifier],
+  );
+  return row?.permissions ?? null;
 }
