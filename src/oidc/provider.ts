@@ -22,7 +22,7 @@ import { introspectionAllowed, introspectJwtAccessTokens } from './introspection
 import type { LiveSubjectCache } from '../auth/bearer-subject.ts';
 import { extraClaimsOf, jwtResourceServer, resourceServersOf, scopeApiResourceTokens } from './api-resource-tokens.ts';
 import { refuseInvalidResourceBeforeConsuming, refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
-import { resourceClaims } from '../domain/authorization/token-claims.ts';
+import { resourceClaims, signInClaims } from '../domain/authorization/token-claims.ts';
 import type { RoleSubject } from '../domain/authorization/held-roles.ts';
 import { confirmationUrl, sessionCookieName } from './session-application.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
@@ -47,7 +47,7 @@ export const OIDC_PATHS = {
  */
 export const interactionPath = (uid: string) => `/interaction/${uid}`;
 
-export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile'];
+export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile', 'roles'];
 
 const SIGNING_ALG = 'ES256';
 /** How clients authenticate, at the token endpoint and at revocation alike (oidc-provider uses one set for both). */
@@ -133,8 +133,16 @@ async function findAccount(
   return {
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,
-    // The provider keeps only the claims of the granted scopes (`claims` below).
-    claims: () => ({ sub: user.id, email: user.email, email_verified: false, name: user.name ?? undefined }),
+    // The provider keeps only the claims of the granted scopes (`claims` below). The sign-in's tenant is in every ID
+    // token of a tenant's sign-in; its roles and permissions there with the scope `roles`.
+    claims: async (use: string, scope: string) => ({
+      sub: user.id,
+      email: user.email,
+      email_verified: false,
+      name: user.name ?? undefined,
+      ...(use === 'id_token' && tenantId !== null ? { tenant_id: tenantId } : {}),
+      ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),
+    }),
   };
 }
 
@@ -547,7 +555,17 @@ function configuration(
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
     scopes: [...OIDC_SCOPES],
     // No `sid`: only front- or back-channel logout issues it, and neither is enabled (see advertiseIssuedClaimsOnly).
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, auth_time: null, iss: null },
+    // tenant_id, roles and permissions are openid's too: oidc-provider keeps only openid's claims in the ID token of a
+    // sign-in whose access token is for userinfo, and these belong in it (findAccount gives roles only with `roles`).
+    claims: {
+      openid: ['sub', 'tenant_id', 'roles', 'permissions'],
+      email: ['email', 'email_verified'],
+      profile: ['name'],
+      roles: ['roles', 'permissions'],
+      acr: null,
+      auth_time: null,
+      iss: null,
+    },
     cookies: cookies(deps, surface),
     features: {
       devInteractions: { enabled: false },
