@@ -116,7 +116,7 @@ describe('API resources', () => {
   });
 
   it('refuses a permission that is not one of the application’s own (422 naming it), a built-in one too', async () => {
-    for (const permission of ['invoices:delete', 'users:read', '*']) {
+    for (const permission of ['invoices:delete', 'users:read', '*', 'Invoices:Read', 'nul\u0000:key']) {
       const refused = await app.http.post('/api-resources', { identifier: identifier(), name: 'Bad', permissions: ['invoices:read', permission] });
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ code: 'validation_error', field: 'permissions' });

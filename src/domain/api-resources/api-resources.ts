@@ -47,32 +47,43 @@ export async function getApiResource(scope: Scope, resourceId: string): Promise<
   return findResource(scope.em, resourceId);
 }
 
-/**
- * A resource's permission list: keys of the application's own permissions (application-wide rows), duplicates dropped,
- * order kept; an unknown key is 422 naming it. The rows are held (FOR SHARE) until the write commits, so a permission
- * deleted meanwhile waits and then removes itself from the resource (removePermissionFromApiResources).
- */
-async function resourcePermissions(em: EntityManager, keys: readonly string[]): Promise<string[]> {
-  const unique = [...new Set(keys)];
+/** A custom permission's key: `resource:action`, lower-case `[a-z0-9_-]` parts (API.md). */
+const PERMISSION_KEY = /^[a-z0-9_-]{1,100}:[a-z0-9_-]{1,100}$/;
+
+/** A resource's permission list as written: well-formed keys, at most 100, duplicates dropped, order kept. */
+function permissionKeys(keys: readonly string[] | null | undefined): string[] {
+  if (keys === null) throw invalid('permissions', 'permissions may not be null');
+  const unique = [...new Set(keys ?? [])];
   if (unique.length > MAX_PERMISSIONS) throw invalid('permissions', `permissions may hold at most ${MAX_PERMISSIONS} keys`);
-  if (unique.length === 0) return [];
-  const rows = await em.find(CustomPermission, { key: { $in: unique }, tenantId: null }, HOLD_FOR_SHARE);
+  const malformed = unique.find((key) => !PERMISSION_KEY.test(key));
+  if (malformed !== undefined) throw invalid('permissions', `${JSON.stringify(malformed.slice(0, 200))} is no permission key (resource:action)`);
+  return unique;
+}
+
+/**
+ * The keys are the application's own permissions (application-wide rows), else 422 naming the first unknown one. The
+ * rows are held (FOR SHARE) until the write commits, so a permission deleted meanwhile waits and then removes itself
+ * from the resource (removePermissionFromApiResources).
+ */
+async function assertDefined(em: EntityManager, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const rows = await em.find(CustomPermission, { key: { $in: [...keys] }, tenantId: null }, HOLD_FOR_SHARE);
   const defined = new Set(rows.map((row) => row.key));
-  const unknown = unique.find((key) => !defined.has(key));
+  const unknown = keys.find((key) => !defined.has(key));
   if (unknown !== undefined) {
     throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: an API resource's permissions are the application's own (POST /permissions)`);
   }
-  return unique;
 }
 
 /** Registers an API resource of the scope's application (application-wide scopes only: it serves every tenant). */
 export async function createApiResource(scope: Scope, input: CreateApiResourceInput): Promise<ApiResource> {
-  scope.requireApplicationWide();
   const identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
   const name = displayName('name', input.name);
+  const permissions = permissionKeys(input.permissions ?? []);
+  scope.requireApplicationWide();
   return uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
-      const permissions = await resourcePermissions(em, input.permissions ?? []);
+      await assertDefined(em, permissions);
       const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
       recordAudit(em, scope, { action: 'api_resource.create', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
       return resource;
@@ -85,22 +96,21 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
  * the next grant for the resource follows the change.
  */
 export async function updateApiResource(scope: Scope, resourceId: string, input: UpdateApiResourceInput): Promise<ApiResource> {
+  if (input.identifier === null) throw invalid('identifier', 'identifier may not be null');
+  if (input.name === null) throw invalid('name', 'name may not be null');
+  const identifier = input.identifier === undefined ? undefined : resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
+  const name = input.name === undefined ? undefined : displayName('name', input.name);
+  const permissions = input.permissions === undefined ? undefined : permissionKeys(input.permissions);
   scope.requireApplicationWide();
   return uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
       const resource = await findResource(em, resourceId, true);
       const before = snapshot(resource);
-      if (input.identifier !== undefined) {
-        if (input.identifier === null) throw invalid('identifier', 'identifier may not be null');
-        resource.identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
-      }
-      if (input.name !== undefined) {
-        if (input.name === null) throw invalid('name', 'name may not be null');
-        resource.name = displayName('name', input.name);
-      }
-      if (input.permissions !== undefined) {
-        if (input.permissions === null) throw invalid('permissions', 'permissions may not be null');
-        resource.permissions = await resourcePermissions(em, input.permissions);
+      if (identifier !== undefined) resource.identifier = identifier;
+      if (name !== undefined) resource.name = name;
+      if (permissions !== undefined) {
+        await assertDefined(em, permissions);
+        resource.permissions = permissions;
       }
       recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
       return resource;
