@@ -59,6 +59,7 @@ const config: CodegenConfig = {
           Permission: '../domain/authorization/permissions.ts#PermissionView',
           Role: '../domain/authorization/roles.ts#RoleRow',
           RoleAssignment: '../domain/authorization/role-assignments.ts#RoleAssignmentView',
+          ApiResource: '../domain/api-resources/api-resources.ts#ApiResourceRow',
         },
       },
     },

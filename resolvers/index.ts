@@ -18,6 +18,7 @@ import { auditLogResolvers } from './audit-logs.ts';
 import { permissionResolvers } from './permissions.ts';
 import { roleAssignmentResolvers } from './role-assignments.ts';
 import { roleResolvers } from './roles.ts';
+import { apiResourceResolvers } from './api-resources.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -40,4 +41,5 @@ export const resolvers: Resolvers[] = [
   roleResolvers,
   roleAssignmentResolvers,
   checkResolvers,
+  apiResourceResolvers,
 ];

@@ -128,7 +128,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations });
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
   const outbox = new OutboxWorker(database.orm, config, storedSecrets);

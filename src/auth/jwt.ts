@@ -47,12 +47,13 @@ export async function signJwt(privateJwk: JWK, claims: JWTPayload, options: Sign
 export interface VerifyOptions {
   /** The one issuer accepted; undefined: any `iss`, which the caller must then check itself. */
   issuer: string | undefined;
-  audience: string;
+  /** The one audience accepted; undefined: any (introspection, which answers for every resource's tokens). */
+  audience: string | undefined;
 }
 
 /**
  * Verifies an access token against the given public keys: ES256 only (no `none`, no HMAC confusion),
- * `typ: at+jwt`, an `iss` (the given one when set) and the management API audience. Throws on any failure.
+ * `typ: at+jwt`, an `iss` (the given one when set) and the given audience. Throws on any failure.
  */
 export async function verifyAccessToken(token: string, publicJwks: JWK[], options: VerifyOptions): Promise<JWTPayload> {
   const keys = createLocalJWKSet({ keys: publicJwks });
@@ -60,7 +61,7 @@ export async function verifyAccessToken(token: string, publicJwks: JWK[], option
     algorithms: [ACCESS_TOKEN_ALG],
     typ: ACCESS_TOKEN_TYPE,
     ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
-    audience: options.audience,
+    ...(options.audience === undefined ? {} : { audience: options.audience }),
     requiredClaims: ['iss', 'sub', 'exp', 'iat'],
   });
   return payload;

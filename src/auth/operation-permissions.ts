@@ -138,6 +138,13 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
 
   'Query.auditLogs': needs('audit_logs:read'),
   'Query.auditLog': needs('audit_logs:read'),
+
+  // API resources serve every tenant: a tenant scope may read them; only application-wide credentials change them.
+  'Query.apiResources': needs('api_resources:read'),
+  'Query.apiResource': needs('api_resources:read'),
+  'Mutation.createApiResource': applicationLevel('api_resources:write'),
+  'Mutation.updateApiResource': applicationLevel('api_resources:write'),
+  'Mutation.deleteApiResource': applicationLevel('api_resources:delete'),
 };
 
 /** The rule of a schema coordinate, if it has one (most nested fields cost nothing beyond their root's). */

@@ -4,7 +4,7 @@ import { lockForTransaction } from '../db/advisory-lock.ts';
 import { SigningKey } from '../db/entities/index.ts';
 import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity.ts';
 import { newId } from '../ids.ts';
-import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey } from './jwt.ts';
+import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey, type VerifyOptions } from './jwt.ts';
 
 /** Access tokens live at most this long. */
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
@@ -200,7 +200,15 @@ export class SigningKeyStore {
    * accepts (src/auth/authenticate.ts).
    */
   async verifyAccessToken(token: string, issuer: 'service' | 'caller-checks' = 'service'): Promise<JWTPayload> {
-    const options = { issuer: issuer === 'service' ? this.issuer : undefined, audience: this.managementAudience };
+    return this.verify(token, { issuer: issuer === 'service' ? this.issuer : undefined, audience: this.managementAudience });
+  }
+
+  /** An access token of any resource (the management API, an API resource) that `issuer` signed with one of our keys. */
+  async verifyIssuedAccessToken(token: string, issuer: string): Promise<JWTPayload> {
+    return this.verify(token, { issuer, audience: undefined });
+  }
+
+  private async verify(token: string, options: VerifyOptions): Promise<JWTPayload> {
     try {
       return await verifyAccessToken(token, await this.publicJwks(), options);
     } catch (error) {

@@ -18,6 +18,7 @@ import { Migration0012EmailCaseFoldKeys } from './migrations/0012-email-case-fol
 import { Migration0013IdempotencyAnswersOnly } from './migrations/0013-idempotency-answers-only.ts';
 import { Migration0014SignInFailurePerAddress } from './migrations/0014-sign-in-failure-per-address.ts';
 import { Migration0015Authorization } from './migrations/0015-authorization.ts';
+import { Migration0016ApiResources } from './migrations/0016-api-resources.ts';
 import { Migration0017EmailOutbox } from './migrations/0017-email-outbox.ts';
 import { Migration0018UserLifecycleLookups } from './migrations/0018-user-lifecycle-lookups.ts';
 import { Migration0019AuditSearch } from './migrations/0019-audit-search.ts';
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   { name: '0013-idempotency-answers-only', class: Migration0013IdempotencyAnswersOnly },
   { name: '0014-sign-in-failure-per-address', class: Migration0014SignInFailurePerAddress },
   { name: '0015-authorization', class: Migration0015Authorization },
+  { name: '0016-api-resources', class: Migration0016ApiResources },
   { name: '0017-email-outbox', class: Migration0017EmailOutbox },
   { name: '0018-user-lifecycle-lookups', class: Migration0018UserLifecycleLookups },
   { name: '0019-audit-search', class: Migration0019AuditSearch },

@@ -18,6 +18,7 @@ import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit-se
 import type { PermissionView as PermissionViewModel } from '../domain/authorization/permissions.ts';
 import type { RoleRow as RoleRowModel } from '../domain/authorization/roles.ts';
 import type { RoleAssignmentView as RoleAssignmentViewModel } from '../domain/authorization/role-assignments.ts';
+import type { ApiResourceRow as ApiResourceRowModel } from '../domain/api-resources/api-resources.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -91,6 +92,40 @@ export type ApiKeyWithSecret = {
   key: ApiKey;
   /** The secret to send as `X-API-Key`. It is not stored and cannot be shown again. */
   secret: Scalars['String']['output'];
+};
+
+/**
+ * One of the application's own APIs (an RFC 8707 resource). A sign-in or client-credentials grant naming its
+ * `identifier` as `resource` gets an ES256 JWT access token for it: `aud` = `identifier`, `sub`, `tenant_id` (a tenant's
+ * sign-in or credential), `roles` (the role keys the subject holds there) and `permissions` (those of this resource's
+ * permissions the subject holds there; also in `scope`). API resources belong to the application and serve every tenant:
+ * tenant-scoped credentials may read them, only application-wide ones change them.
+ */
+export type ApiResource = {
+  __typename?: 'ApiResource';
+  /** The application the resource belongs to. */
+  applicationId: Scalars['UUID']['output'];
+  /** When the resource was registered. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The resource's id. */
+  id: Scalars['UUID']['output'];
+  /** The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique in the application. */
+  identifier: Scalars['String']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** The permissions the API defines: keys of the application's own permissions (`invoices:approve`). */
+  permissions: Array<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A page of API resources. */
+export type ApiResourcePage = {
+  __typename?: 'ApiResourcePage';
+  /** The resources of this page. */
+  data: Array<ApiResource>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
 };
 
 /** An application: the product whose users sign in through Gatehouse. */
@@ -373,6 +408,22 @@ export type CreateApiKeyInput = {
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   /** The user the key is bound to (a user-bound key); the user must exist in the key's scope (else 404, field `userId`). */
   userId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+/** A new API resource. */
+export type CreateApiResourceInput = {
+  /**
+   * The resource indicator: an absolute https URI (at most 2000 printable ASCII characters; scheme and host in lower
+   * case; no fragment or user information), unique in the application (else 409), not the management API's audience.
+   */
+  identifier: Scalars['String']['input'];
+  /** Display name (1 to 200 characters). */
+  name: Scalars['String']['input'];
+  /**
+   * The permissions the API defines: keys of the application's own application-wide permissions (at most 100; an unknown
+   * key is 422, field `permissions`). Default: none.
+   */
+  permissions?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** A new application. */
@@ -1028,6 +1079,8 @@ export type Mutation = {
   checkRole: RoleCheck;
   /** Creates an API key. Its secret is in this response only. */
   createApiKey: ApiKeyWithSecret;
+  /** Registers an API resource of the application (an application-wide scope only). */
+  createApiResource: ApiResource;
   /** Creates an application in the credentials' organization, with an initial API key of the creator's permissions. */
   createApplication: Application;
   /**
@@ -1054,6 +1107,8 @@ export type Mutation = {
   createTenant: Tenant;
   /** Creates a user. In a tenant scope the user becomes a member of that tenant. */
   createUser: User;
+  /** Deletes an API resource: a grant naming its identifier is then `invalid_target` (an application-wide scope only). */
+  deleteApiResource: Scalars['Boolean']['output'];
   /** Deletes an application and everything it owns. */
   deleteApplication: Scalars['Boolean']['output'];
   /** Deletes a provider of the scope's own level; a tenant left without providers inherits the application's again. */
@@ -1177,6 +1232,8 @@ export type Mutation = {
    * for a user who belongs to no other tenant (403).
    */
   unlockUser: User;
+  /** Changes an API resource's identifier, name or permissions (an application-wide scope only). */
+  updateApiResource: ApiResource;
   /** Updates an application, including its tenancy configuration. Returns the whole application. */
   updateApplication: Application;
   /** Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). */
@@ -1242,6 +1299,14 @@ export type MutationCheckRoleArgs = {
 export type MutationCreateApiKeyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: CreateApiKeyInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationCreateApiResourceArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: CreateApiResourceInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1319,6 +1384,14 @@ export type MutationCreateTenantArgs = {
 export type MutationCreateUserArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: CreateUserInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteApiResourceArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  resourceId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1545,6 +1618,15 @@ export type MutationUnlockUserArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   userId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationUpdateApiResourceArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: UpdateApiResourceInput;
+  resourceId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -1896,6 +1978,10 @@ export type Query = {
   apiKey: ApiKey;
   /** The API keys of the application, or of one tenant in a tenant scope; revoked keys are listed with `revokedAt`. */
   apiKeys: ApiKeyPage;
+  /** One API resource. */
+  apiResource: ApiResource;
+  /** The application's API resources (a tenant scope reads the application's: they serve every tenant). */
+  apiResources: ApiResourcePage;
   /** One application. */
   application: Application;
   /** The applications the credentials can reach (an API key reaches its own application). */
@@ -1993,6 +2079,23 @@ export type QueryApiKeyArgs = {
 
 /** Read operations of the management API. */
 export type QueryApiKeysArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryApiResourceArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  resourceId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryApiResourcesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
@@ -2551,6 +2654,16 @@ export type TenantPage = {
   next: Maybe<Scalars['String']['output']>;
 };
 
+/** Changes to an API resource; fields left out keep their value. */
+export type UpdateApiResourceInput = {
+  /** A new identifier (rules as at creation); tokens already issued keep the old audience until they expire. */
+  identifier?: InputMaybe<Scalars['String']['input']>;
+  /** New display name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The complete new list of permissions (rules as at creation). */
+  permissions?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 /** A partial update of an application: omitted fields keep their value. */
 export type UpdateApplicationInput = {
   /** Display name (1 to 200 characters). */
@@ -2742,6 +2855,8 @@ export type ResolversTypes = {
   ApiKeyIntrospection: ResolverTypeWrapper<ApiKeyIntrospectionModel>;
   ApiKeyPage: ResolverTypeWrapper<Omit<ApiKeyPage, 'data'> & { data: Array<ResolversTypes['ApiKey']> }>;
   ApiKeyWithSecret: ResolverTypeWrapper<ApiKeyWithSecretModel>;
+  ApiResource: ResolverTypeWrapper<ApiResourceRowModel>;
+  ApiResourcePage: ResolverTypeWrapper<Omit<ApiResourcePage, 'data'> & { data: Array<ResolversTypes['ApiResource']> }>;
   Application: ResolverTypeWrapper<ApplicationRowModel>;
   ApplicationPage: ResolverTypeWrapper<Omit<ApplicationPage, 'data'> & { data: Array<ResolversTypes['Application']> }>;
   AuditChanges: ResolverTypeWrapper<AuditChanges>;
@@ -2763,6 +2878,7 @@ export type ResolversTypes = {
   CheckPermissionInput: CheckPermissionInput;
   CheckRoleInput: CheckRoleInput;
   CreateApiKeyInput: CreateApiKeyInput;
+  CreateApiResourceInput: CreateApiResourceInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
   CreateDomainInput: CreateDomainInput;
@@ -2849,6 +2965,7 @@ export type ResolversTypes = {
   TenantConfiguration: ResolverTypeWrapper<TenantConfigurationModel>;
   TenantPage: ResolverTypeWrapper<Omit<TenantPage, 'data'> & { data: Array<ResolversTypes['Tenant']> }>;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
+  UpdateApiResourceInput: UpdateApiResourceInput;
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
@@ -2866,6 +2983,8 @@ export type ResolversParentTypes = {
   ApiKeyIntrospection: ApiKeyIntrospectionModel;
   ApiKeyPage: Omit<ApiKeyPage, 'data'> & { data: Array<ResolversParentTypes['ApiKey']> };
   ApiKeyWithSecret: ApiKeyWithSecretModel;
+  ApiResource: ApiResourceRowModel;
+  ApiResourcePage: Omit<ApiResourcePage, 'data'> & { data: Array<ResolversParentTypes['ApiResource']> };
   Application: ApplicationRowModel;
   ApplicationPage: Omit<ApplicationPage, 'data'> & { data: Array<ResolversParentTypes['Application']> };
   AuditChanges: AuditChanges;
@@ -2884,6 +3003,7 @@ export type ResolversParentTypes = {
   CheckPermissionInput: CheckPermissionInput;
   CheckRoleInput: CheckRoleInput;
   CreateApiKeyInput: CreateApiKeyInput;
+  CreateApiResourceInput: CreateApiResourceInput;
   CreateApplicationInput: CreateApplicationInput;
   CreateAuthProviderInput: CreateAuthProviderInput;
   CreateDomainInput: CreateDomainInput;
@@ -2955,6 +3075,7 @@ export type ResolversParentTypes = {
   TenantConfiguration: TenantConfigurationModel;
   TenantPage: Omit<TenantPage, 'data'> & { data: Array<ResolversParentTypes['Tenant']> };
   UUID: Scalars['UUID']['output'];
+  UpdateApiResourceInput: UpdateApiResourceInput;
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
@@ -2995,6 +3116,21 @@ export type ApiKeyPageResolvers<ContextType = RequestContext, ParentType extends
 export type ApiKeyWithSecretResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiKeyWithSecret'] = ResolversParentTypes['ApiKeyWithSecret']> = {
   key?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType>;
   secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ApiResourceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiResource'] = ResolversParentTypes['ApiResource']> = {
+  applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  identifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type ApiResourcePageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiResourcePage'] = ResolversParentTypes['ApiResourcePage']> = {
+  data?: Resolver<Array<ResolversTypes['ApiResource']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type ApplicationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Application'] = ResolversParentTypes['Application']> = {
@@ -3236,6 +3372,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   checkPermission?: Resolver<ResolversTypes['PermissionCheck'], ParentType, ContextType, RequireFields<MutationCheckPermissionArgs, 'input'>>;
   checkRole?: Resolver<ResolversTypes['RoleCheck'], ParentType, ContextType, RequireFields<MutationCheckRoleArgs, 'input'>>;
   createApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
+  createApiResource?: Resolver<ResolversTypes['ApiResource'], ParentType, ContextType, RequireFields<MutationCreateApiResourceArgs, 'input'>>;
   createApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationCreateApplicationArgs, 'input'>>;
   createAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationCreateAuthProviderArgs, 'input'>>;
   createDomain?: Resolver<ResolversTypes['Domain'], ParentType, ContextType, RequireFields<MutationCreateDomainArgs, 'appId' | 'input'>>;
@@ -3246,6 +3383,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createRoleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<MutationCreateRoleAssignmentArgs, 'input'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'appId' | 'input'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
+  deleteApiResource?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApiResourceArgs, 'resourceId'>>;
   deleteApplication?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApplicationArgs, 'appId'>>;
   deleteAuthProvider?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAuthProviderArgs, 'providerId'>>;
   deleteDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDomainArgs, 'appId' | 'domainId'>>;
@@ -3274,6 +3412,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   sendTestEmail?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<MutationSendTestEmailArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;
   unlockUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUnlockUserArgs, 'userId'>>;
+  updateApiResource?: Resolver<ResolversTypes['ApiResource'], ParentType, ContextType, RequireFields<MutationUpdateApiResourceArgs, 'input' | 'resourceId'>>;
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
   updateOAuthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<MutationUpdateOAuthClientArgs, 'clientId' | 'input'>>;
@@ -3383,6 +3522,8 @@ export type PolicyResolvers<ContextType = RequestContext, ParentType extends Res
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<QueryApiKeyArgs, 'keyId'>>;
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
+  apiResource?: Resolver<ResolversTypes['ApiResource'], ParentType, ContextType, RequireFields<QueryApiResourceArgs, 'resourceId'>>;
+  apiResources?: Resolver<ResolversTypes['ApiResourcePage'], ParentType, ContextType, Partial<QueryApiResourcesArgs>>;
   application?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<QueryApplicationArgs, 'appId'>>;
   applications?: Resolver<ResolversTypes['ApplicationPage'], ParentType, ContextType, Partial<QueryApplicationsArgs>>;
   auditLog?: Resolver<ResolversTypes['AuditRecord'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'recordId'>>;
@@ -3550,6 +3691,8 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiKeyIntrospection?: ApiKeyIntrospectionResolvers<ContextType>;
   ApiKeyPage?: ApiKeyPageResolvers<ContextType>;
   ApiKeyWithSecret?: ApiKeyWithSecretResolvers<ContextType>;
+  ApiResource?: ApiResourceResolvers<ContextType>;
+  ApiResourcePage?: ApiResourcePageResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationPage?: ApplicationPageResolvers<ContextType>;
   AuditChanges?: AuditChangesResolvers<ContextType>;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Provider, { errors, interactionPolicy, type Account, type Client, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type AccessToken, type Account, type Client, type ClientCredentials, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
@@ -18,7 +18,12 @@ import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret, type Gatehous
 import { paceDevicePolling } from './device-polling.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { renderError } from './error-page.ts';
+import { introspectionAllowed, introspectJwtAccessTokens } from './introspection.ts';
+import type { LiveSubjectCache } from '../auth/bearer-subject.ts';
+import { extraClaimsOf, jwtResourceServer, resourceServersOf, scopeApiResourceTokens } from './api-resource-tokens.ts';
 import { refuseInvalidResourceBeforeConsuming, refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
+import { resourceClaims, signInClaims } from '../domain/authorization/token-claims.ts';
+import type { RoleSubject } from '../domain/authorization/held-roles.ts';
 import { confirmationUrl, sessionCookieName } from './session-application.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
@@ -27,6 +32,7 @@ export const OIDC_PATHS = {
   authorization: '/oauth2/authorize',
   token: '/oauth2/token',
   revocation: '/oauth2/revoke',
+  introspection: '/oauth2/introspect',
   userinfo: '/oauth2/userinfo',
   device_authorization: '/oauth2/device_authorization',
   code_verification: '/oauth2/device',
@@ -41,11 +47,13 @@ export const OIDC_PATHS = {
  */
 export const interactionPath = (uid: string) => `/interaction/${uid}`;
 
-export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile'];
+export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile', 'roles'];
 
 const SIGNING_ALG = 'ES256';
 /** How clients authenticate, at the token endpoint and at revocation alike (oidc-provider uses one set for both). */
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+/** Introspection answers confidential clients only (introspection.ts): a public client learns nothing there. */
+const CONFIDENTIAL_AUTH_METHODS = CLIENT_AUTH_METHODS.filter((method) => method !== 'none');
 const ID_TOKEN_SECONDS = 3600;
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -77,6 +85,8 @@ export interface OidcDependencies {
   readonly surfaces: SurfaceRouter;
   /** Where a revoked grant is announced (adapter.ts), so that the management API's caches forget its tokens. */
   readonly invalidations: InvalidationBus;
+  /** The subjects of tokens recently found live (the management API's cache), which introspection checks too. */
+  readonly liveSubjects: LiveSubjectCache;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
@@ -85,21 +95,7 @@ export interface OidcDependencies {
 export const MAX_CACHED_PROVIDERS = 256;
 
 /** The resource every token names unless the client asks for another: the management API. */
-function managementApi(deps: OidcDependencies): ResourceServer {
-  return {
-    scope: '',
-    audience: deps.signingKeys.managementAudience,
-    // The key store keeps a retired key verifying for MAX_ACCESS_TOKEN_SECONDS: no token may outlive that.
-    accessTokenTTL: MAX_ACCESS_TOKEN_SECONDS,
-    accessTokenFormat: 'jwt',
-    jwt: { sign: { alg: SIGNING_ALG } },
-  };
-}
-
-/** The resources a token may be for: the management API only (a sign-in without `resource` gets a userinfo token). */
-function resourceServers(deps: OidcDependencies): ResourceServers {
-  return new Map([[deps.signingKeys.managementAudience, managementApi(deps)]]);
-}
+const managementApi = (deps: OidcDependencies): ResourceServer => jwtResourceServer(deps.signingKeys.managementAudience, []);
 
 /** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
 const TENANT_IDS = 'gatehouseTenantIds';
@@ -137,8 +133,16 @@ async function findAccount(
   return {
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,
-    // The provider keeps only the claims of the granted scopes (`claims` below).
-    claims: () => ({ sub: user.id, email: user.email, email_verified: false, name: user.name ?? undefined }),
+    // The provider keeps only the claims of the granted scopes (`claims` below). The sign-in's tenant is in every ID
+    // token of a tenant's sign-in; its roles and permissions there with the scope `roles`.
+    claims: async (use: string, scope: string) => ({
+      sub: user.id,
+      email: user.email,
+      email_verified: false,
+      name: user.name ?? undefined,
+      ...(use === 'id_token' && tenantId !== null ? { tenant_id: tenantId } : {}),
+      ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),
+    }),
   };
 }
 
@@ -468,6 +472,43 @@ function cookies(deps: OidcDependencies, surface: Surface): Configuration['cooki
 }
 
 /**
+ * An access token's claims beyond oidc-provider's. Every token names its application (`app_id`) and tenant
+ * (`tenant_id`: a user's sign-in's, interactions.ts; a credential's own or, for an application-wide one asking on a
+ * surface that fixes a tenant, that surface's, whose issuer speaks for its tenant only: src/auth/authenticate.ts). A
+ * user's token names its grant, which the management API and introspection check is still standing
+ * (src/auth/bearer-subject.ts). A management API token of a credential carries its permission list; a token for an
+ * API resource, the subject's roles and those of the resource's permissions it holds in that tenant.
+ */
+async function accessTokenClaims(
+  deps: OidcDependencies,
+  surface: Surface,
+  ctx: KoaContextWithOIDC,
+  token: AccessToken | ClientCredentials,
+): Promise<Record<string, unknown> | undefined> {
+  const client = token.client ?? ctx.oidc.client;
+  const data = gatehouseData(client);
+  if (client === undefined || data === undefined) return undefined;
+  const server = token.resourceServer;
+  const resourcePermissions = server === undefined || server.audience === deps.signingKeys.managementAudience ? undefined : [...server.scopes].filter((scope) => scope !== '');
+  const held = async (tenantId: string | null, subject: RoleSubject) =>
+    resourcePermissions === undefined ? {} : resourceClaims(deps.orm.em.getConnection(), data.applicationId, tenantId, subject, resourcePermissions);
+  if (token.kind === 'ClientCredentials') {
+    const tenantId = data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
+    const base = { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
+    if (resourcePermissions === undefined) return { ...base, permissions: [...data.permissions] };
+    return { ...base, ...(await held(tenantId, { type: 'm2m_credential', id: client.clientId })) };
+  }
+  // TODO(role assignments): a management API token's user permissions.
+  const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
+  return {
+    app_id: data.applicationId,
+    ...(tenantId === null ? {} : { tenant_id: tenantId }),
+    grant_id: token.grantId,
+    ...(await held(tenantId, { type: 'user', id: token.accountId })),
+  };
+}
+
+/**
  * How long a browser session lives: a signed-in one, 14 days from its last use. One without an account (the device
  * page's or the logout page's, kept for their forms' xsrf tokens) as long as an interaction: those pages are open to
  * anyone, and each visit without cookies makes one.
@@ -507,12 +548,24 @@ function configuration(
     discovery: {
       revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
       revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
+      introspection_endpoint_auth_methods_supported: [...CONFIDENTIAL_AUTH_METHODS],
+      introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
     },
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
     scopes: [...OIDC_SCOPES],
     // No `sid`: only front- or back-channel logout issues it, and neither is enabled (see advertiseIssuedClaimsOnly).
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], acr: null, auth_time: null, iss: null },
+    // tenant_id, roles and permissions are openid's too: oidc-provider keeps only openid's claims in the ID token of a
+    // sign-in whose access token is for userinfo, and these belong in it (findAccount gives roles only with `roles`).
+    claims: {
+      openid: ['sub', 'tenant_id', 'roles', 'permissions'],
+      email: ['email', 'email_verified'],
+      profile: ['name'],
+      roles: ['roles', 'permissions'],
+      acr: null,
+      auth_time: null,
+      iss: null,
+    },
     cookies: cookies(deps, surface),
     features: {
       devInteractions: { enabled: false },
@@ -524,6 +577,8 @@ function configuration(
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
+      // RFC 7662, for the application's confidential clients; JWTs are answered by introspectJwtAccessTokens.
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps) },
       deviceFlow: {
         enabled: true,
         userCodeInputSource: (ctx, form, out, err) => pages().userCodeInputSource(ctx, form, out, err),
@@ -549,8 +604,8 @@ function configuration(
           if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
           return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
         },
-        getResourceServerInfo: (ctx, indicator) => {
-          const server = servers.get(indicator);
+        getResourceServerInfo: async (ctx, indicator) => {
+          const server = await servers(ctx, indicator);
           if (server === undefined) throw new errors.InvalidTarget();
           refuseUnservedClientCredentialsScope(ctx, server);
           return server;
@@ -558,20 +613,7 @@ function configuration(
         useGrantedResource: () => false,
       },
     },
-    extraTokenClaims: async (ctx, token) => {
-      const data = gatehouseData(token.client ?? ctx.oidc.client);
-      if (data === undefined) return undefined;
-      if (token.kind === 'ClientCredentials') {
-        // An application-wide credential asking on a surface that fixes a tenant gets a token of that tenant, as a
-        // user's sign-in there does: that surface's issuer speaks for its tenant only (src/auth/authenticate.ts).
-        const tenantId = data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
-        return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), permissions: [...data.permissions] };
-      }
-      // A user's token: the tenant of the sign-in (interactions.ts), and its grant, which the management API checks
-      // is still standing (src/auth/bearer-subject.ts). TODO(role assignments): the user's permissions.
-      const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
-      return { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }), grant_id: token.grantId };
-    },
+    extraTokenClaims: extraClaimsOf((ctx, token) => accessTokenClaims(deps, surface, ctx, token)),
     extraParams: { tenant: tenantParam(deps, surface, targets), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, policy, ctx),
@@ -673,14 +715,17 @@ export class OidcProvider {
       if (this.signInTargets === undefined) throw new Error('the OP routes have not registered the sign-in targets');
       return this.signInTargets;
     };
-    const servers = resourceServers(this.deps);
+    const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, targets));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
     provider.use(allowOpFormTargets);
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);
+    provider.use(introspectJwtAccessTokens(this.deps));
     refuseInvalidResourceBeforeConsuming(provider, servers);
+    const management = this.deps.signingKeys.managementAudience;
+    scopeApiResourceTokens(provider, (ctx, token) => accessTokenClaims(this.deps, surface, ctx, token), (audience) => typeof audience === 'string' && audience !== management);
     refuseUnknownAccountBeforeConsuming(provider, findAccountOnce((ctx, sub, token) => findAccount(this.deps, surface, ctx, sub, token)));
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.

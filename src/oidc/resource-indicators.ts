@@ -1,7 +1,10 @@
 import Provider, { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 
-/** The resource servers a token may be for (RFC 8707), by resource indicator: what the OP serves, and nothing else. */
-export type ResourceServers = ReadonlyMap<string, ResourceServer>;
+/**
+ * The resource servers a token may be for (RFC 8707), by resource indicator, for the request's client: what the OP
+ * serves to its application (the management API, the application's API resources), and nothing else (undefined).
+ */
+export type ResourceServers = (ctx: KoaContextWithOIDC, indicator: string) => Promise<ResourceServer | undefined>;
 
 /** What a token request redeems: a code, a refresh token or a device code, with the resources it was granted. */
 interface GrantSource {
@@ -31,17 +34,17 @@ function guardConsume(prototype: GrantSource, servers: ResourceServers): void {
   prototype.consume = async function (this: GrantSource) {
     // Consumed outside a request (no context) there is no `resource` to check.
     const ctx = Provider.ctx;
-    if (ctx !== undefined && this.error === undefined) assertRedeemableResources(ctx, this, servers);
+    if (ctx !== undefined && this.error === undefined) await assertRedeemableResources(ctx, this, servers);
     return consume.call(this);
   };
 }
 
-function assertRedeemableResources(ctx: KoaContextWithOIDC, source: GrantSource, servers: ResourceServers): void {
+async function assertRedeemableResources(ctx: KoaContextWithOIDC, source: GrantSource, servers: ResourceServers): Promise<void> {
   const named = ctx.oidc.params?.['resource'];
   // oidc-provider takes an empty `resource` as none.
   const indicators: unknown[] = Array.isArray(named) ? named : named === undefined || named === '' ? [] : [named];
   for (const indicator of indicators) {
-    if (typeof indicator !== 'string' || !servers.has(indicator) || !source.resourceIndicators.has(indicator)) {
+    if (typeof indicator !== 'string' || !source.resourceIndicators.has(indicator) || (await servers(ctx, indicator)) === undefined) {
       throw new errors.InvalidTarget();
     }
   }

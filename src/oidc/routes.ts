@@ -17,7 +17,7 @@ import { LOGOUT_NAMES_NO_APPLICATION, logoutNamesNoApplication, sessionApplicati
  * POSTs are guesses at a user code and count towards the sign-in throttle (src/hosted/throttle.ts). `metadata`: a
  * well-known metadata document, which a tenant's path surface also serves in RFC 8414's form (tenantMetadata).
  */
-const { authorization, token, revocation, userinfo, device_authorization, code_verification, end_session, jwks } = OIDC_PATHS;
+const { authorization, token, revocation, introspection, userinfo, device_authorization, code_verification, end_session, jwks } = OIDC_PATHS;
 export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods[]; page?: true; throttled?: true; metadata?: true }[] = [
   { path: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'], metadata: true },
   { path: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'], metadata: true },
@@ -28,6 +28,7 @@ export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods
   { path: `${authorization}/:uid`, methods: ['GET'], page: true },
   { path: token, methods: ['POST', 'OPTIONS'] },
   { path: revocation, methods: ['POST', 'OPTIONS'] },
+  { path: introspection, methods: ['POST', 'OPTIONS'] },
   { path: userinfo, methods: ['GET', 'POST', 'OPTIONS'] },
   { path: device_authorization, methods: ['POST', 'OPTIONS'] },
   // verification_uri_complete's self-submitting form is replaced by a prefilled page (user-code-prefill.ts).

@@ -161,6 +161,12 @@ export const ROUTES = routeTable([
 
   { method: 'GET', path: '/audit-logs', operation: op.ListAuditLogsDocument, summary: 'Search audit records, newest first (a tenant scope sees its own)', owned: true },
   { method: 'GET', path: '/audit-logs/:recordId', operation: op.GetAuditLogDocument, summary: 'Get an audit record', owned: true },
+  // api resources (application-level: a tenant scope reads them, an application-wide one changes them)
+  { method: 'GET', path: '/api-resources', operation: op.ListApiResourcesDocument, summary: 'List the application’s API resources', owned: true },
+  { method: 'POST', path: '/api-resources', operation: op.CreateApiResourceDocument, summary: 'Register an API resource (application-wide scopes only)', owned: true, status: 201 },
+  { method: 'GET', path: '/api-resources/:resourceId', operation: op.GetApiResourceDocument, summary: 'Get an API resource', owned: true },
+  { method: 'PATCH', path: '/api-resources/:resourceId', operation: op.UpdateApiResourceDocument, summary: 'Update an API resource (application-wide scopes only)', owned: true },
+  { method: 'DELETE', path: '/api-resources/:resourceId', operation: op.DeleteApiResourceDocument, summary: 'Delete an API resource (application-wide scopes only)', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: op.ListDomainsDocument, summary: 'List the application’s custom domains' },
   { method: 'POST', path: '/applications/:appId/domains', operation: op.CreateDomainDocument, summary: 'Add a custom domain to the application', status: 201 },

@@ -48,6 +48,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const assignmentId = (await app.http.post(`${inA}/role-assignments`, { subject: { type: 'user', id: userId }, roleId })).body.id as string;
   const roles = (await app.http.get(`/applications/${appId}/roles`)).body.data as { id: string; key: string }[];
   const memberRoleId = roles.find((role) => role.key === 'member')!.id;
+  // an API resource: application-level (tenant-scoped credentials read it, change nothing)
+  const resourceId = (await app.http.post(`/applications/${appId}/api-resources`, { identifier: 'https://victim.example.com/api', name: 'Victim API' })).body.id as string;
   return {
     params: {
       appId,
@@ -66,6 +68,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       assignmentId,
       recordId,
       deliveryId,
+      resourceId,
     },
     bodies: {
       CreateApplication: { name: 'Intruder app' },
@@ -99,6 +102,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CheckPermission: { subject: { type: 'user', id: userId }, permission: 'users:read' },
       BulkCheckPermissions: { checks: [{ subject: { type: 'api_key', id: victimKey.key.id as string }, permission: 'users:read' }] },
       CheckRole: { subject: { type: 'user', id: userId }, role: 'member' },
+      CreateApiResource: { identifier: 'https://intruder.example.com/api', name: 'Intruder API' },
+      UpdateApiResource: { name: 'Intruded' },
     },
   };
 }

@@ -13,6 +13,7 @@ export { CustomPermission } from './permission.entity.ts';
 export { Role } from './role.entity.ts';
 export { RoleAssignment } from './role-assignment.entity.ts';
 export { EmailDelivery } from './email-delivery.entity.ts';
+export { ApiResource } from './api-resource.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -28,6 +29,7 @@ import { OAuthClient } from './oauth-client.entity.ts';
 import { CustomPermission } from './permission.entity.ts';
 import { Role } from './role.entity.ts';
 import { RoleAssignment } from './role-assignment.entity.ts';
+import { ApiResource } from './api-resource.entity.ts';
 import { EmailDelivery } from './email-delivery.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource];

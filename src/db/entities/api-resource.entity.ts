@@ -1,0 +1,24 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { applicationFilter } from '../owned.ts';
+
+/**
+ * One of the application's own APIs: a grant naming its `identifier` as `resource` (RFC 8707) gets a JWT whose
+ * audience it is, carrying those of its `permissions` the subject holds. Application-level: it serves every tenant.
+ */
+const ApiResourceSchema = defineEntity({
+  name: 'ApiResource',
+  tableName: 'api_resource',
+  filters: applicationFilter(),
+  properties: {
+    applicationId: p.uuid().primary(),
+    id: p.uuid().primary(),
+    identifier: p.string(),
+    name: p.string(),
+    permissions: p.array().columnType('text[]'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class ApiResource extends ApiResourceSchema.class {}
+ApiResourceSchema.setClass(ApiResource);

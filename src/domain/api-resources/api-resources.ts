@@ -1,0 +1,152 @@
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { ApiResource, CustomPermission } from '../../db/entities/index.ts';
+import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { uniquely } from '../db-errors.ts';
+import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
+import { displayName } from '../validate.ts';
+import { resourceIdentifier } from './identifier.ts';
+
+export interface CreateApiResourceInput {
+  identifier: string;
+  name: string;
+  permissions?: string[] | null;
+}
+
+export interface UpdateApiResourceInput {
+  identifier?: string | null;
+  name?: string | null;
+  permissions?: string[] | null;
+}
+
+/** An API resource as lists and the GraphQL `ApiResource` type read it (codegen mapper). */
+export type ApiResourceRow = Row<ApiResource>;
+
+const MAX_PERMISSIONS = 100;
+
+/** What the audit log keeps of a resource. */
+const snapshot = (resource: ApiResource) => ({ identifier: resource.identifier, name: resource.name, permissions: [...resource.permissions] });
+
+const ALREADY_REGISTERED = 'An API resource with this identifier';
+
+export async function listApiResources(scope: Scope, args: PageArgs): Promise<Page<ApiResourceRow>> {
+  // Application-level rows: a tenant scope reads the application's resources, which serve every tenant.
+  return paginate(scope.em, ApiResource, {}, args, scope.services.cursors, scopedList(scope, 'api_resources'));
+}
+
+async function findResource(em: EntityManager, resourceId: string, lock = false): Promise<ApiResource> {
+  const resource = await em.findOne(ApiResource, { id: resourceId }, lock ? HOLD_FOR_UPDATE : {});
+  if (resource === null) throw notFound('API resource', 'resourceId');
+  return resource;
+}
+
+export async function getApiResource(scope: Scope, resourceId: string): Promise<ApiResource> {
+  return findResource(scope.em, resourceId);
+}
+
+/** A custom permission's key: `resource:action`, lower-case `[a-z0-9_-]` parts (API.md). */
+const PERMISSION_KEY = /^[a-z0-9_-]{1,100}:[a-z0-9_-]{1,100}$/;
+
+/** A resource's permission list as written: well-formed keys, at most 100, duplicates dropped, order kept. */
+function permissionKeys(keys: readonly string[] | null | undefined): string[] {
+  if (keys === null) throw invalid('permissions', 'permissions may not be null');
+  const unique = [...new Set(keys ?? [])];
+  if (unique.length > MAX_PERMISSIONS) throw invalid('permissions', `permissions may hold at most ${MAX_PERMISSIONS} keys`);
+  const malformed = unique.find((key) => !PERMISSION_KEY.test(key));
+  if (malformed !== undefined) throw invalid('permissions', `${JSON.stringify(malformed.slice(0, 200))} is no permission key (resource:action)`);
+  return unique;
+}
+
+/**
+ * The keys are the application's own permissions (application-wide rows), else 422 naming the first unknown one. The
+ * rows are held (FOR SHARE) until the write commits, so a permission deleted meanwhile waits and then removes itself
+ * from the resource (removePermissionFromApiResources).
+ */
+async function assertDefined(em: EntityManager, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const rows = await em.find(CustomPermission, { key: { $in: [...keys] }, tenantId: null }, HOLD_FOR_SHARE);
+  const defined = new Set(rows.map((row) => row.key));
+  const unknown = keys.find((key) => !defined.has(key));
+  if (unknown !== undefined) {
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: an API resource's permissions are the application's own (POST /permissions)`);
+  }
+}
+
+/** Registers an API resource of the scope's application (application-wide scopes only: it serves every tenant). */
+export async function createApiResource(scope: Scope, input: CreateApiResourceInput): Promise<ApiResource> {
+  const identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
+  const name = displayName('name', input.name);
+  const permissions = permissionKeys(input.permissions ?? []);
+  scope.requireApplicationWide();
+  return uniquely('identifier', ALREADY_REGISTERED, () =>
+    scope.transactional(async (em) => {
+      await assertDefined(em, permissions);
+      const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
+      recordAudit(em, scope, { action: 'api_resource.create', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
+      return resource;
+    }),
+  );
+}
+
+/**
+ * Changes a resource's identifier, name or permissions. Tokens already issued keep what they carry until they expire;
+ * the next grant for the resource follows the change.
+ */
+export async function updateApiResource(scope: Scope, resourceId: string, input: UpdateApiResourceInput): Promise<ApiResource> {
+  if (input.identifier === null) throw invalid('identifier', 'identifier may not be null');
+  if (input.name === null) throw invalid('name', 'name may not be null');
+  const identifier = input.identifier === undefined ? undefined : resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
+  const name = input.name === undefined ? undefined : displayName('name', input.name);
+  const permissions = input.permissions === undefined ? undefined : permissionKeys(input.permissions);
+  scope.requireApplicationWide();
+  return uniquely('identifier', ALREADY_REGISTERED, () =>
+    scope.transactional(async (em) => {
+      const resource = await findResource(em, resourceId, true);
+      const before = snapshot(resource);
+      if (identifier !== undefined) resource.identifier = identifier;
+      if (name !== undefined) resource.name = name;
+      if (permissions !== undefined) {
+        await assertDefined(em, permissions);
+        resource.permissions = permissions;
+      }
+      recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
+      return resource;
+    }),
+  );
+}
+
+/** Deletes a resource: from the commit on, a grant naming its identifier is `invalid_target`. */
+export async function deleteApiResource(scope: Scope, resourceId: string): Promise<boolean> {
+  scope.requireApplicationWide();
+  return scope.transactional(async (em) => {
+    const resource = await findResource(em, resourceId, true);
+    recordAudit(em, scope, { action: 'api_resource.delete', targetType: 'api_resource', targetId: resource.id, tenantId: null, before: snapshot(resource) });
+    em.remove(resource);
+    return true;
+  });
+}
+
+/**
+ * Removes a custom permission from every API resource of the scope's application that lists it, with an audit record
+ * per resource, in the caller's transaction (`em`, of the scope's EntityManager): the deletion of the permission calls it.
+ */
+export async function removePermissionFromApiResources(em: EntityManager, scope: AuditActor, key: string): Promise<void> {
+  const listing = await em.find(ApiResource, { applicationId: scope.applicationId, permissions: { $contains: [key] } }, HOLD_FOR_UPDATE);
+  for (const resource of listing) {
+    const before = snapshot(resource);
+    resource.permissions = resource.permissions.filter((permission) => permission !== key);
+    recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
+  }
+}
+
+/** The permissions of the application's API resource of this identifier, or null when it has none such (`invalid_target`). */
+export async function readResourcePermissions(connection: PostgreSqlConnection, applicationId: string, identifier: string): Promise<string[] | null> {
+  const [row] = await connection.execute<{ permissions: string[] }[]>(
+    'select permissions from api_resource where application_id = ? and identifier = ?',
+    [applicationId, identifier],
+  );
+  return row?.permissions ?? null;
+}

@@ -1,0 +1,80 @@
+import Provider, { type AccessToken, type ClientCredentials, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { MAX_ACCESS_TOKEN_SECONDS } from '../auth/signing-keys.ts';
+import { readResourcePermissions } from '../domain/api-resources/api-resources.ts';
+import { gatehouseData } from './clients.ts';
+import type { ResourceServers } from './resource-indicators.ts';
+
+/** Access tokens for a resource are ES256 JWTs, whatever the client's ID token algorithm. */
+const ACCESS_TOKEN_ALG = 'ES256';
+
+/** A resource server whose tokens are ES256 JWTs, living no longer than a retired signing key verifies. */
+export function jwtResourceServer(audience: string, permissions: readonly string[]): ResourceServer {
+  return {
+    // The scopes a request may name for it: its permissions (a client-credentials request naming another is refused).
+    scope: permissions.join(' '),
+    audience,
+    accessTokenTTL: MAX_ACCESS_TOKEN_SECONDS,
+    accessTokenFormat: 'jwt',
+    jwt: { sign: { alg: ACCESS_TOKEN_ALG } },
+  };
+}
+
+/** What a request has looked up, by indicator: a token request asks for the same resource several times. */
+const looked = new WeakMap<KoaContextWithOIDC, Map<string, Promise<ResourceServer | undefined>>>();
+
+/**
+ * The resources of the request's client: the management API, and its application's API resources by identifier (one
+ * statement, once per request and indicator). Another application's resource is none of its (`invalid_target`).
+ */
+export function resourceServersOf(orm: MikroORM, management: ResourceServer): ResourceServers {
+  return (ctx, indicator) => {
+    if (indicator === management.audience) return Promise.resolve(management);
+    const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
+    if (applicationId === undefined) return Promise.resolve(undefined);
+    let found = looked.get(ctx);
+    if (found === undefined) looked.set(ctx, (found = new Map<string, Promise<ResourceServer | undefined>>()));
+    let server = found.get(indicator);
+    if (server === undefined) {
+      server = readResourcePermissions(orm.em.getConnection(), applicationId, indicator).then((permissions) =>
+        permissions === null ? undefined : jwtResourceServer(indicator, permissions),
+      );
+      found.set(indicator, server);
+    }
+    return server;
+  };
+}
+
+type IssuedToken = AccessToken | ClientCredentials;
+type TokenClaims = (ctx: KoaContextWithOIDC, token: IssuedToken) => Promise<Record<string, unknown> | undefined>;
+
+/** The claims computed for a token as it was saved, which extraTokenClaims then returns. */
+const computed = new WeakMap<IssuedToken, Promise<Record<string, unknown> | undefined>>();
+
+/** A token's extra claims: those computed at its save, else computed now. */
+export function extraClaimsOf(claims: TokenClaims): TokenClaims {
+  return (ctx, token) => computed.get(token) ?? claims(ctx, token);
+}
+
+/**
+ * A token for an API resource carries the permissions its subject holds, in `permissions` and as its `scope`.
+ * oidc-provider sets a token's scope from the grant and the request, before its extra claims are computed, and signs
+ * and answers that scope: so the access tokens' `save` first computes the claims and sets the scope from them, and the
+ * JWT, the token response and the stored token all say the same.
+ */
+export function scopeApiResourceTokens(provider: Provider, claims: TokenClaims, isApiResource: (audience: unknown) => boolean): void {
+  for (const prototype of [provider.AccessToken.prototype, provider.ClientCredentials.prototype] as IssuedToken[]) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the token as `this`
+    const save = prototype.save;
+    prototype.save = async function (this: IssuedToken) {
+      const ctx = Provider.ctx;
+      if (ctx !== undefined && isApiResource(this.resourceServer?.audience)) {
+        const extra = claims(ctx, this);
+        computed.set(this, extra);
+        const permissions = (await extra)?.['permissions'];
+        this.scope = Array.isArray(permissions) && permissions.length > 0 ? permissions.join(' ') : undefined;
+      }
+      return save.call(this);
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client, Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { isLive, subjectKind, type BearerSubject, type LiveSubjectCache } from '../auth/bearer-subject.ts';
+import type { SigningKeyStore } from '../auth/signing-keys.ts';
+import { isUuid } from '../ids.ts';
+import { grantTenant } from './adapter.ts';
+import { gatehouseData } from './clients.ts';
+
+export interface IntrospectionDependencies {
+  readonly orm: MikroORM;
+  readonly signingKeys: SigningKeyStore;
+  readonly liveSubjects: LiveSubjectCache;
+}
+
+/** Whose a token is: its application and tenant, and the subject that must still stand behind it. */
+interface TokenOwner {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly subject: BearerSubject;
+}
+
+/**
+ * RFC 7662 2.2: whether the calling client may learn about a token. Only a confidential client (a web client, an M2M
+ * credential) of the token's application, and of its tenant when the caller is bound to one, and only while the
+ * token's subject still stands (a user active and still a member, a credential not revoked, a grant not revoked: what
+ * the management API checks of a Bearer). Anything else is `active: false`, which says nothing of why.
+ */
+async function mayLearn(deps: IntrospectionDependencies, caller: Client, owner: TokenOwner): Promise<boolean> {
+  const data = gatehouseData(caller);
+  if (data === undefined || caller.clientAuthMethod === 'none' || data.applicationId !== owner.applicationId) return false;
+  if (data.tenantId !== null && data.tenantId !== owner.tenantId) return false;
+  return isLive(deps.orm, deps.liveSubjects, owner.subject);
+}
+
+function ownerOf(applicationId: string, tenantId: string | null, clientId: string, accountId: string | undefined, grantId: string | undefined): TokenOwner | undefined {
+  if (accountId === undefined) return { applicationId, tenantId, subject: { kind: 'm2m_credential', subject: clientId, applicationId, tenantId } };
+  if (grantId === undefined) return undefined;
+  return { applicationId, tenantId, subject: { kind: 'user', subject: accountId, applicationId, tenantId, clientId, grantId } };
+}
+
+type StoredToken = Parameters<NonNullable<NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy']>>[2];
+
+/** oidc-provider's `allowedPolicy` for the opaque tokens it stores (userinfo access tokens, refresh tokens). */
+export function introspectionAllowed(deps: IntrospectionDependencies) {
+  return async (ctx: KoaContextWithOIDC, caller: Client, token: StoredToken): Promise<boolean> => {
+    const issuedTo = gatehouseData(await ctx.oidc.provider.Client.find(token.clientId ?? ''));
+    if (issuedTo === undefined || token.clientId === undefined) return false;
+    const grantId = 'grantId' in token && typeof token.grantId === 'string' ? token.grantId : undefined;
+    const extra = 'extra' in token ? token.extra : undefined;
+    const tenantId = typeof extra?.['tenant_id'] === 'string' ? extra['tenant_id'] : grantId === undefined ? issuedTo.tenantId : await grantTenant(deps.orm, grantId);
+    const accountId = 'accountId' in token && typeof token.accountId === 'string' ? token.accountId : undefined;
+    const owner = ownerOf(issuedTo.applicationId, tenantId, token.clientId, accountId, grantId);
+    return owner !== undefined && mayLearn(deps, caller, owner);
+  };
+}
+
+/**
+ * oidc-provider answers a JWT presented for introspection with `unsupported_token_type` (it keeps no JWT it issues).
+ * Ours are answered here, once the OP has authenticated the client: a JWT this surface's issuer signed with one of our
+ * keys, for any resource, unexpired, then the same policy as the stored tokens. The answer is the token's claims, as
+ * oidc-provider answers with an opaque token's. Koa middleware for `provider.use`.
+ */
+export function introspectJwtAccessTokens(deps: IntrospectionDependencies) {
+  return async function jwtIntrospection(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+    await next();
+    const caller = ctx.oidc?.client;
+    const body = ctx.body as { error?: unknown } | undefined;
+    if (ctx.oidc?.route !== 'introspection' || caller === undefined || ctx.status !== 400 || body?.error !== 'unsupported_token_type') return;
+    const token = ctx.oidc.params?.['token'];
+    ctx.status = 200;
+    ctx.body = typeof token === 'string' ? await introspectJwt(deps, ctx.oidc.issuer, caller, token) : { active: false };
+  };
+}
+
+async function introspectJwt(deps: IntrospectionDependencies, issuer: string, caller: Client, token: string): Promise<Record<string, unknown>> {
+  let claims;
+  try {
+    claims = await deps.signingKeys.verifyIssuedAccessToken(token, issuer);
+  } catch {
+    return { active: false };
+  }
+  const { app_id: applicationId, tenant_id: tenantId, client_id: clientId, sub, grant_id: grantId } = claims;
+  if (typeof applicationId !== 'string' || !isUuid(applicationId) || typeof clientId !== 'string' || typeof sub !== 'string') return { active: false };
+  const tenant = typeof tenantId === 'string' ? tenantId : null;
+  const accountId = subjectKind(sub, clientId) === 'user' ? sub : undefined;
+  const owner = ownerOf(applicationId, tenant, clientId, accountId, typeof grantId === 'string' ? grantId : undefined);
+  if (owner === undefined || !(await mayLearn(deps, caller, owner))) return { active: false };
+  return { ...claims, active: true, token_type: 'Bearer' };
+}

@@ -1,0 +1,167 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authorizationData } from '../support/authorization.ts';
+import { createTestClient, decodeJwt, discover, postForm, startAuthorization } from '../support/oauth.ts';
+
+/**
+ * Tokens for the customer's own APIs: a grant naming an API resource gets an ES256 JWT for it, which the customer's
+ * backend verifies with `jose` exactly as README.md ("Protecting your own API") shows.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const INVOICES_API = 'https://invoices.example.com';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+let web: { clientId: string; clientSecret: string };
+let tenantA: string;
+let tenantB: string;
+let userId: string;
+let accountant: string;
+
+/** README.md's verification, word for word: the JWKS, the issuer, the audience, then a permission. */
+async function authorizeRequest(accessToken: string, permission: string) {
+  const JWKS = createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`));
+  const { payload } = await jwtVerify(accessToken, JWKS, { issuer, audience: INVOICES_API });
+  if (!Array.isArray(payload['permissions']) || !payload['permissions'].includes(permission)) throw new Error('forbidden');
+  return payload;
+}
+
+/** A password sign-in through the hosted page to `tenant`, redeemed naming `resource` (if any). */
+async function signIn(tenant: string, resource: string | undefined, parameters: Record<string, string> = {}) {
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: resource ?? '' }, { tenant, ...parameters });
+  const answer = await flow.jar.submit(flow.page, { email: 'ann@example.com', password: PASSWORD });
+  const callback = await flow.jar.followOut(answer, issuer);
+  return { flow, callback };
+}
+
+async function tokensFor(tenant: string, resource: string, parameters: Record<string, string> = {}) {
+  const { flow, callback } = await signIn(tenant, resource, parameters);
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource });
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  tenantA = await app.createTenant('Acme');
+  tenantB = await app.createTenant('Globex');
+  const data = authorizationData(app);
+  for (const key of ['invoices:read', 'invoices:approve', 'reports:read']) await data.permission(key);
+  expect((await app.http.post('/api-resources', { identifier: INVOICES_API, name: 'Invoices', permissions: ['invoices:read', 'invoices:approve'] })).status).toBe(201);
+  userId = (await app.http.post('/users', { email: 'ann@example.com', password: PASSWORD, tenantId: tenantA })).body.id;
+  expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+  accountant = await data.role('accountant', ['invoices:*', 'reports:read']);
+  await data.assign({ type: 'user', id: userId }, accountant, tenantA);
+  await data.assign({ type: 'user', id: userId }, await data.role('viewer', ['invoices:read']), null);
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  web = { clientId: client.clientId, clientSecret: client.clientSecret! };
+  config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
+});
+afterAll(async () => app?.close());
+
+describe('a sign-in naming an API resource', () => {
+  it('gets an ES256 JWT for it, verified as README.md shows, with the permissions held in the tenant', async () => {
+    const tokens = await tokensFor(tenantA, INVOICES_API);
+    expect(decodeJwt(tokens.access_token).header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    const payload = await authorizeRequest(tokens.access_token, 'invoices:approve');
+    expect(payload).toMatchObject({
+      iss: issuer,
+      aud: INVOICES_API,
+      sub: userId,
+      tenant_id: tenantA,
+      roles: ['accountant', 'viewer'],
+      // The resource's permissions only, in its order: reports:read is another API's.
+      permissions: ['invoices:read', 'invoices:approve'],
+      scope: 'invoices:read invoices:approve',
+    });
+    expect(tokens.scope).toBe('invoices:read invoices:approve');
+  });
+
+  it('in another tenant the token carries what the user holds there, and the README check refuses what they lack', async () => {
+    const tokens = await tokensFor(tenantB, INVOICES_API);
+    await expect(authorizeRequest(tokens.access_token, 'invoices:approve')).rejects.toThrow('forbidden');
+    expect(await authorizeRequest(tokens.access_token, 'invoices:read')).toMatchObject({ tenant_id: tenantB, roles: ['viewer'], permissions: ['invoices:read'] });
+  });
+
+  it('the verification refuses a token of another audience (the management API’s)', async () => {
+    const tokens = await tokensFor(tenantA, `${issuer}/api/v1`);
+    await expect(authorizeRequest(tokens.access_token, 'invoices:read')).rejects.toThrow();
+    expect(decodeJwt(tokens.access_token).payload).not.toHaveProperty('roles');
+  });
+
+  it('a refresh gets a token with what the user holds now', async () => {
+    const tokens = await tokensFor(tenantA, INVOICES_API, { scope: 'openid offline_access', prompt: 'consent' });
+    expect(tokens.refresh_token).toBeDefined();
+    await app.gatehouse.services.orm.em.getConnection().execute('delete from role_assignment where role_id = ? and subject_id = ?', [accountant, userId]);
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: INVOICES_API });
+    expect(await authorizeRequest(refreshed.access_token, 'invoices:read')).toMatchObject({ roles: ['viewer'], permissions: ['invoices:read'] });
+    await authorizationData(app).assign({ type: 'user', id: userId }, accountant, tenantA);
+  });
+
+  it('an unknown resource, or another application’s, is invalid_target, and the code still works for a served one', async () => {
+    const other = await app.bootstrapAnother();
+    const otherResource = 'https://other.example.com/api';
+    expect((await app.as({ apiKey: other.apiKey }).post('/api-resources', { identifier: otherResource, name: 'Theirs' })).status).toBe(201);
+    for (const resource of ['https://unknown.example.com', otherResource]) {
+      // Refused by the authorization endpoint at once, at the client's redirect URI.
+      const refused = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource }, { tenant: tenantA });
+      expect(new URL(refused.page.location!).searchParams.get('error')).toBe('invalid_target');
+    }
+    const { flow, callback } = await signIn(tenantA, INVOICES_API);
+    const code = callback.searchParams.get('code')!;
+    const token = (resource: string) =>
+      postForm(`${issuer}/oauth2/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: flow.verifier, resource, client_id: web.clientId, client_secret: web.clientSecret });
+    expect((await token(otherResource)).body.error).toBe('invalid_target');
+    const redeemed = await token(INVOICES_API);
+    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
+  });
+
+  it('an API resource’s token is no Bearer of the management API', async () => {
+    const tokens = await tokensFor(tenantA, INVOICES_API);
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(401);
+  });
+});
+
+describe('client credentials naming an API resource', () => {
+  it('an M2M credential gets its own grants ∪ its roles’ of the resource’s permissions, in its tenant', async () => {
+    const credential = await createTestClient(app, { tenantId: tenantA, permissions: ['users:read'] });
+    await authorizationData(app).assign({ type: 'm2m_credential', id: credential.clientId }, accountant, tenantA);
+    const m2m = await discover(app, credential.clientId, oidc.ClientSecretBasic(credential.clientSecret));
+    const tokens = await oidc.clientCredentialsGrant(m2m, { resource: INVOICES_API });
+    expect(tokens.scope).toBe('invoices:read invoices:approve');
+    expect(await authorizeRequest(tokens.access_token, 'invoices:approve')).toMatchObject({
+      sub: credential.clientId,
+      tenant_id: tenantA,
+      roles: ['accountant'],
+      permissions: ['invoices:read', 'invoices:approve'],
+    });
+    // Without `resource` it is the management API's token, as before: its own list.
+    const management = decodeJwt((await oidc.clientCredentialsGrant(m2m)).access_token).payload;
+    expect(management).toMatchObject({ aud: `${issuer}/api/v1`, permissions: ['users:read'] });
+    expect(management).not.toHaveProperty('roles');
+  });
+
+  it('a credential holding none of them gets a token with none (and no scope); `*` holds them all', async () => {
+    const plain = await createTestClient(app, { permissions: ['users:read'] });
+    const none = await oidc.clientCredentialsGrant(await discover(app, plain.clientId, oidc.ClientSecretBasic(plain.clientSecret)), { resource: INVOICES_API });
+    expect(decodeJwt(none.access_token).payload).toMatchObject({ permissions: [], roles: [] });
+    expect(decodeJwt(none.access_token).payload).not.toHaveProperty('scope');
+    const admin = await createTestClient(app, { permissions: ['*'] });
+    const all = await oidc.clientCredentialsGrant(await discover(app, admin.clientId, oidc.ClientSecretBasic(admin.clientSecret)), { resource: INVOICES_API });
+    expect(decodeJwt(all.access_token).payload).toMatchObject({ permissions: ['invoices:read', 'invoices:approve'] });
+  });
+
+  it('an unknown or foreign resource is invalid_target; a scope the resource does not define is invalid_scope', async () => {
+    const credential = await createTestClient(app, { permissions: ['users:read'] });
+    const auth = { authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}` };
+    const unknown = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials', resource: 'https://unknown.example.com' }, auth);
+    expect(unknown.body.error).toBe('invalid_target');
+    const scoped = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials', resource: INVOICES_API, scope: 'reports:read' }, auth);
+    expect(scoped.body.error).toBe('invalid_scope');
+    const named = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials', resource: INVOICES_API, scope: 'invoices:read' }, auth);
+    expect(named.status).toBe(200);
+  });
+});

@@ -1,0 +1,99 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authorizationData } from '../support/authorization.ts';
+import { basicAuth, createTestClient, discover, postForm, startAuthorization, type TestClient } from '../support/oauth.ts';
+
+/** RFC 7662 at /oauth2/introspect: the application's confidential clients learn about every token the service issued. */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const API = 'https://reports.example.com/api';
+
+let app: TestApp;
+let issuer: string;
+let tenantA: string;
+let tenantB: string;
+let userId: string;
+let web: TestClient;
+let config: oidc.Configuration;
+
+const introspect = (caller: TestClient, token: string) =>
+  postForm(`${issuer}/oauth2/introspect`, { token }, { authorization: basicAuth(caller.clientId, caller.clientSecret!) });
+
+async function signIn(resource: string, scope = 'openid email') {
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource }, { tenant: tenantA, scope, prompt: 'consent' });
+  const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'ivy@example.com', password: PASSWORD }), issuer);
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, resource === '' ? {} : { resource });
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  tenantA = await app.createTenant('A');
+  tenantB = await app.createTenant('B');
+  const data = authorizationData(app);
+  await data.permission('reports:read');
+  expect((await app.http.post('/api-resources', { identifier: API, name: 'Reports', permissions: ['reports:read'] })).status).toBe(201);
+  userId = (await app.http.post('/users', { email: 'ivy@example.com', password: PASSWORD, tenantId: tenantA })).body.id;
+  await data.assign({ type: 'user', id: userId }, await data.role('reader', ['reports:read']), tenantA);
+  web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
+});
+afterAll(async () => app?.close());
+
+describe('introspection', () => {
+  it('is advertised in discovery, for confidential client authentication', async () => {
+    const metadata = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+    expect(metadata.introspection_endpoint).toBe(`${issuer}/oauth2/introspect`);
+    expect(metadata.introspection_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+  });
+
+  it('answers for an API resource’s JWT, a management API JWT, an opaque access token and a refresh token', async () => {
+    const resource = await signIn(API, 'openid offline_access');
+    const answer = await introspect(web, resource.access_token);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ active: true, iss: issuer, aud: API, sub: userId, client_id: web.clientId, tenant_id: tenantA, roles: ['reader'], permissions: ['reports:read'], scope: 'reports:read', token_type: 'Bearer' });
+    const refresh = await introspect(web, resource.refresh_token!);
+    expect(refresh.body).toMatchObject({ active: true, sub: userId, client_id: web.clientId });
+    const management = await signIn(`${issuer}/api/v1`);
+    expect((await introspect(web, management.access_token)).body).toMatchObject({ active: true, aud: `${issuer}/api/v1`, sub: userId });
+    const userinfo = await signIn('');
+    expect((await introspect(web, userinfo.access_token)).body).toMatchObject({ active: true, sub: userId, scope: 'openid email' });
+  });
+
+  it('answers for a client-credentials token to another confidential client of the application', async () => {
+    const credential = await createTestClient(app, { permissions: ['users:read'] });
+    const tokens = await oidc.clientCredentialsGrant(await discover(app, credential.clientId, oidc.ClientSecretBasic(credential.clientSecret)), { resource: API });
+    expect((await introspect(web, tokens.access_token)).body).toMatchObject({ active: true, sub: credential.clientId, aud: API, permissions: [] });
+    // The credential itself may introspect (it is confidential).
+    expect((await introspect(credential, tokens.access_token)).body.active).toBe(true);
+  });
+
+  it('a client of another application, of another tenant, or a public client learns nothing', async () => {
+    const tokens = await signIn(API, 'openid offline_access');
+    const other = await app.bootstrapAnother();
+    const foreign = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const otherTenant = await createTestClient(app, { type: 'web', tenantId: tenantB, redirectUris: [REDIRECT_URI] });
+    const sameTenant = await createTestClient(app, { type: 'web', tenantId: tenantA, redirectUris: [REDIRECT_URI] });
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await introspect(foreign, token)).body).toEqual({ active: false });
+      expect((await introspect(otherTenant, token)).body).toEqual({ active: false });
+      expect((await introspect(sameTenant, token)).body.active).toBe(true);
+    }
+    const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
+    const publicAnswer = await postForm(`${issuer}/oauth2/introspect`, { token: tokens.access_token, client_id: spa.clientId });
+    expect(publicAnswer.body).toEqual({ active: false });
+  });
+
+  it('a token whose user left the tenant, a forged or unknown token is inactive; no client authentication is 401', async () => {
+    const forged = `${(await signIn(API)).access_token.slice(0, -4)}AAAA`;
+    expect((await introspect(web, forged)).body).toEqual({ active: false });
+    expect((await introspect(web, 'not-a-token')).body).toEqual({ active: false });
+    expect((await postForm(`${issuer}/oauth2/introspect`, { token: 'x' })).status).toBe(401);
+    const tokens = await signIn(API, 'openid offline_access');
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantB] })).status).toBe(200);
+    expect((await introspect(web, tokens.access_token)).body).toEqual({ active: false });
+    expect((await introspect(web, tokens.refresh_token!)).body).toEqual({ active: false });
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA] })).status).toBe(200);
+  });
+});

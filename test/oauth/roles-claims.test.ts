@@ -1,0 +1,88 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authorizationData } from '../support/authorization.ts';
+import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+
+/**
+ * The scope `roles`: a sign-in's ID token and userinfo carry the user's roles and permissions in the signed-in tenant;
+ * the ID token carries `tenant_id` for every tenant's sign-in. Driven through the hosted page, read with openid-client.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+let tenantA: string;
+let tenantB: string;
+let dana: string;
+let eli: string;
+
+/** A password sign-in through the hosted page (to `tenant` when given); openid-client redeems the code. */
+async function signIn(email: string, scope: string, tenant?: string) {
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, { scope, ...(tenant === undefined ? {} : { tenant }) });
+  expect(flow.page.status, flow.page.body).toBe(200);
+  const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email, password: PASSWORD }), issuer);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  const idToken = tokens.claims()!;
+  return { idToken, userinfo: await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub) };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  tenantA = await app.createTenant('Acme');
+  tenantB = await app.createTenant('Globex');
+  const data = authorizationData(app);
+  for (const key of ['invoices:read', 'invoices:approve', 'reports:read']) await data.permission(key);
+  dana = (await app.http.post('/users', { email: 'dana@example.com', password: PASSWORD, tenantId: tenantA })).body.id;
+  expect((await app.http.patch(`/users/${dana}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+  await data.assign({ type: 'user', id: dana }, await data.role('accountant', ['invoices:*', 'users:read']), tenantA);
+  await data.assign({ type: 'user', id: dana }, await data.builtInRole('member'), null);
+  eli = (await app.http.post('/users', { email: 'eli@example.com', password: PASSWORD })).body.id;
+  await data.assign({ type: 'user', id: eli }, await data.role('auditor', ['reports:read']), null);
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+});
+afterAll(async () => app?.close());
+
+describe('the scope roles', () => {
+  it('is supported, with its claims', async () => {
+    const metadata = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+    expect(metadata.scopes_supported).toContain('roles');
+    expect(metadata.claims_supported).toEqual(expect.arrayContaining(['tenant_id', 'roles', 'permissions']));
+  });
+
+  it('puts the roles and permissions held in the signed-in tenant in the ID token and userinfo (built-in and custom)', async () => {
+    const { idToken, userinfo } = await signIn('dana@example.com', 'openid roles', tenantA);
+    expect(idToken).toMatchObject({
+      sub: dana,
+      tenant_id: tenantA,
+      roles: ['accountant', 'member'],
+      permissions: ['invoices:approve', 'invoices:read', 'users:read'],
+    });
+    expect(userinfo).toMatchObject({ sub: dana, roles: ['accountant', 'member'], permissions: ['invoices:approve', 'invoices:read', 'users:read'] });
+  });
+
+  it('in another tenant, what the user holds there', async () => {
+    const { idToken, userinfo } = await signIn('dana@example.com', 'openid roles', tenantB);
+    expect(idToken).toMatchObject({ tenant_id: tenantB, roles: ['member'], permissions: [] });
+    expect(userinfo).toMatchObject({ roles: ['member'], permissions: [] });
+  });
+
+  it('without it, no roles or permissions; the ID token still names the tenant', async () => {
+    const { idToken, userinfo } = await signIn('dana@example.com', 'openid email', tenantA);
+    expect(idToken.tenant_id).toBe(tenantA);
+    expect(idToken).not.toHaveProperty('roles');
+    expect(idToken).not.toHaveProperty('permissions');
+    expect(userinfo).not.toHaveProperty('roles');
+    expect(userinfo).toMatchObject({ sub: dana, email: 'dana@example.com' });
+  });
+
+  it('an application-level sign-in names no tenant and carries the application-wide roles', async () => {
+    const { idToken } = await signIn('eli@example.com', 'openid roles');
+    expect(idToken).not.toHaveProperty('tenant_id');
+    expect(idToken).toMatchObject({ sub: eli, roles: ['auditor'], permissions: ['reports:read'] });
+  });
+});
