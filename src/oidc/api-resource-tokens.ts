@@ -1,14 +1,12 @@
 import Provider, { type AccessToken, type ClientCredentials, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { ACCESS_TOKEN_ALG } from '../auth/jwt.ts';
 import { MAX_ACCESS_TOKEN_SECONDS } from '../auth/signing-keys.ts';
 import { readResourcePermissions } from '../domain/api-resources/api-resources.ts';
 import { gatehouseData } from './clients.ts';
 import type { ResourceServers } from './resource-indicators.ts';
 
-/** Access tokens for a resource are ES256 JWTs, whatever the client's ID token algorithm. */
-const ACCESS_TOKEN_ALG = 'ES256';
-
-/** A resource server whose tokens are ES256 JWTs, living no longer than a retired signing key verifies. */
+/** A resource server whose tokens are ES256 JWTs whatever the client's ID token algorithm, living no longer than a retired signing key verifies. */
 export function jwtResourceServer(audience: string, permissions: readonly string[]): ResourceServer {
   return {
     // The scopes a request may name for it: its permissions (a client-credentials request naming another is refused).
