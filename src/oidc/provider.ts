@@ -498,7 +498,8 @@ async function accessTokenClaims(
     if (resourcePermissions === undefined) return { ...base, permissions: [...data.permissions] };
     return { ...base, ...(await held(tenantId, { type: 'm2m_credential', id: client.clientId })) };
   }
-  // TODO(role assignments): a management API token's user permissions.
+  // A management API token names no permissions of the user's: the management API reads what they hold in the request's
+  // tenant at each request (src/auth/authenticate.ts), so a revoked role counts at once, not when the token expires.
   const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
   return {
     app_id: data.applicationId,
