@@ -14,7 +14,7 @@ import { OutboxWorker } from './domain/email/deliver.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
 import { RefusalTiming } from './hosted/refusal-timing.ts';
-import { createSurfaceSettingsCache } from './hosted/surface-settings.ts';
+import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './hosted/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { ReadCache } from './rest/read-cache.ts';
@@ -128,7 +128,11 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects });
+  // The M2M token lifetime is the tenancy engine's answer, through the surface settings' cache (read once `services`
+  // exists: only requests ask it).
+  const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
+    (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects, m2mTokenSeconds });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
   const outbox = new OutboxWorker(database.orm, config, storedSecrets);

@@ -249,7 +249,7 @@ export type AuthProvider = {
    * `authorizationUrl`, `tokenUrl`, `userInfoUrl` (https); apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
    * `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
    * `certificate` (PEM X.509), `signRequests`, `emailAttribute`, `allowSignup`. m2m: `tokenLifetimeSeconds`
-   * (60–86400, default 3600). api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
+   * (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
    * its scope expires within that many days (a later `expiresAt` is 422; a key asked without one gets the limit).
    */
   config: Scalars['JSONObject']['output'];

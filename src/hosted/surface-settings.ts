@@ -2,7 +2,7 @@ import type { AuthIsolation } from '../db/entities/application.entity.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
 import { Tenant } from '../db/entities/index.ts';
 import { endUserScope } from '../context.ts';
-import { effectiveAuthProviders } from '../domain/auth-providers/auth-providers.ts';
+import { effectiveAuthProviders, enabledProviderSetting } from '../domain/auth-providers/auth-providers.ts';
 import { effectiveBranding } from '../domain/branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domain/domains/surfaces.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
@@ -33,6 +33,8 @@ export interface SurfaceSettings {
   readonly look: PageLook;
   readonly password: PasswordMethod;
   readonly lockout: LockoutPolicy;
+  /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
+  readonly m2mTokenSeconds: number | null;
 }
 
 /**
@@ -92,8 +94,11 @@ async function readSurfaceSettings(
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
+    m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
 }
+
+const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 /**
  * Password sign-in and sign-up as the effective auth providers of the pool allow: an enabled `password` provider,

@@ -87,6 +87,11 @@ export interface OidcDependencies {
   readonly invalidations: InvalidationBus;
   /** The subjects of tokens recently found live (the management API's cache), which introspection checks too. */
   readonly liveSubjects: LiveSubjectCache;
+  /**
+   * How long an M2M credential's client-credentials tokens live, as its scope's `m2m` provider says (null: the
+   * default); at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying.
+   */
+  readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
@@ -605,11 +610,14 @@ function configuration(
           if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
           return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
         },
-        getResourceServerInfo: async (ctx, indicator) => {
+        getResourceServerInfo: async (ctx, indicator, client) => {
           const server = await servers(ctx, indicator);
           if (server === undefined) throw new errors.InvalidTarget();
           refuseUnservedClientCredentialsScope(ctx, server);
-          return server;
+          const data = gatehouseData(client);
+          if (ctx.oidc.params?.['grant_type'] !== 'client_credentials' || data === undefined) return server;
+          const seconds = await deps.m2mTokenSeconds({ clientId: client.clientId, applicationId: data.applicationId, tenantId: data.tenantId });
+          return seconds === null ? server : { ...server, accessTokenTTL: Math.min(seconds, MAX_ACCESS_TOKEN_SECONDS) };
         },
         useGrantedResource: () => false,
       },

@@ -202,7 +202,8 @@ describe('the OP cache', () => {
     const { config, orm, signingKeys, clientSecrets, surfaces, invalidations } = services;
     const clients = createClientCache(services.invalidations, 0);
     const liveSubjects = services.apiKeys.bearerSubjects;
-    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, surfaces, invalidations, liveSubjects, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
+    const m2mTokenSeconds = () => Promise.resolve(null);
+    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, surfaces, invalidations, liveSubjects, m2mTokenSeconds, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
     const first = await cache.get();
     const northPath = (await surfaces.forTenantPath('north'))!;
     expect(await cache.get()).toBe(first);

@@ -125,7 +125,11 @@ export async function effectiveAuthProviders(scope: Scope, tenantId: string | nu
  * enabled or it leaves the setting unset: a disabled provider imposes nothing.
  */
 export async function providerSetting(scope: Scope, tenantId: string | null, type: AuthProviderType, setting: string): Promise<unknown> {
-  const { providers } = await effectiveAuthProviders(scope, tenantId);
+  return enabledProviderSetting((await effectiveAuthProviders(scope, tenantId)).providers, type, setting);
+}
+
+/** A setting of the enabled provider of `type` among `providers`, or null (see providerSetting). */
+export function enabledProviderSetting(providers: readonly Pick<AuthProvider, 'type' | 'enabled' | 'config'>[], type: AuthProviderType, setting: string): unknown {
   return providers.find((provider) => provider.type === type && provider.enabled)?.config[setting] ?? null;
 }
 

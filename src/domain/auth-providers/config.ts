@@ -1,4 +1,5 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { MAX_ACCESS_TOKEN_SECONDS } from '../../auth/signing-keys.ts';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import { invalid, type GatehouseError } from '../../errors.ts';
 import { hostname } from '../domains/hostname.ts';
@@ -110,7 +111,8 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
     defaultName: () => 'SAML',
   },
   m2m: {
-    config: { tokenLifetimeSeconds: { kind: 'int', min: 60, max: 86_400, default: 3600 } },
+    // At most the hour a retired signing key keeps verifying (MAX_ACCESS_TOKEN_SECONDS).
+    config: { tokenLifetimeSeconds: { kind: 'int', min: 60, max: MAX_ACCESS_TOKEN_SECONDS, default: MAX_ACCESS_TOKEN_SECONDS } },
     secrets: {},
     defaultName: () => 'Machine-to-machine',
   },
