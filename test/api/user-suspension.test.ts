@@ -127,4 +127,12 @@ describe('suspend and activate', () => {
     const [row] = await sql<{ status: string }>('select status from app_user where id = ?', [both]);
     expect(row?.status).toBe('active');
   });
+
+  it('deleting a user ends what the OP kept of their sign-ins too', async () => {
+    const userId = await createUser('gone@example.com');
+    await signIn(userId);
+    expect(await opRowsOf(userId)).toEqual(expect.arrayContaining(['Grant', 'Session']));
+    expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
+    expect(await opRowsOf(userId)).toEqual([]);
+  });
 });

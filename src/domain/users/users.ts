@@ -443,12 +443,13 @@ function removeMembership(em: EntityManager, actor: AuditActor, user: User, tena
 
 /**
  * Deletes a user in the caller's transaction, with its audit record (under the tenant of the user's pool, if any);
- * their API keys and role assignments go with them, each recorded as its own deletion. Call forgetUserKeys after the
- * commit.
+ * their API keys and role assignments go with them, each recorded as its own deletion, and what the OP kept of their
+ * sign-ins (endOpSessions). Call forgetUserKeys after the commit.
  */
 async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
+  await endOpSessions(em, actor.applicationId, user.id);
   recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
 }
