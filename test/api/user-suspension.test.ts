@@ -1,7 +1,9 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
 import { authorize, createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
  * `POST /users/{userId}/suspend` and `/activate`: a suspended user's grants, tokens and browser sessions are gone for
@@ -134,5 +136,22 @@ describe('suspend and activate', () => {
     expect(await opRowsOf(userId)).toEqual(expect.arrayContaining(['Grant', 'Session']));
     expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
     expect(await opRowsOf(userId)).toEqual([]);
+  });
+});
+
+describe.runIf(TWO_INSTANCES)('across instances (Redis)', () => {
+  const second = secondInstance(() => app);
+
+  it('a user suspended on one instance is refused on the other, whose cache had their key and token as live', async () => {
+    const userId = await createUser('far@example.com');
+    const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
+    const key = await app.http.post('/api-keys', { name: 'theirs', permissions: ['users:read'], userId, tenantId: tenantA });
+    const elsewhere = new HttpClient(second.url(), { apiKey: key.body.secret });
+    const bearerElsewhere = new HttpClient(second.url(), { bearer });
+    expect((await elsewhere.get('/users')).status).toBe(200);
+    expect((await bearerElsewhere.get('/users')).status).toBe(403);
+    expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect(await settled(async () => (await elsewhere.get('/users')).status, (status) => status === 401)).toBe(401);
+    expect(await settled(async () => (await bearerElsewhere.get('/users')).status, (status) => status === 401)).toBe(401);
   });
 });
