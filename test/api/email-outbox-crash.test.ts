@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingEmbeddedDatabase, type TestDatabase } from '../support/database.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/mail-receivers.ts';
-import { freePort, spawnService, type SpawnedService } from '../support/spawned-service.ts';
+import { freePort, killRunning, spawnService, type SpawnedService } from '../support/spawned-service.ts';
 
 /**
  * The outbox across processes: mail queued, the service SIGKILLed while it is sending (its SMTP server holds every
@@ -18,12 +18,7 @@ beforeEach(async () => {
   database = await createTestDatabase();
 });
 afterEach(async () => {
-  for (const service of services.splice(0)) {
-    if (service.child.exitCode === null && service.child.signalCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-  }
+  await killRunning(services.splice(0));
   await smtp?.close();
   await database?.drop();
 });

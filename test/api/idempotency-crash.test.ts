@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { freePort, spawnService, type SpawnedService } from '../support/spawned-service.ts';
+import { freePort, killRunning, spawnService, type SpawnedService } from '../support/spawned-service.ts';
 
 /**
  * An Idempotency-Key write is exactly once across a crash: a burst of keyed creates is cut by SIGKILL, the service is
@@ -18,12 +18,7 @@ beforeEach(async () => {
   database = await createTestDatabase();
 });
 afterEach(async () => {
-  for (const service of services.splice(0)) {
-    if (service.child.exitCode === null && service.child.signalCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-  }
+  await killRunning(services.splice(0));
   await database?.drop();
 });
 

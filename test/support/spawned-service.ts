@@ -32,6 +32,15 @@ export interface SpawnedService {
   readonly ready: Promise<void>;
 }
 
+/** Kills (SIGKILL) every service still running and waits for each to exit: what a test leaves, it ends. */
+export async function killRunning(services: readonly SpawnedService[]): Promise<void> {
+  for (const service of services) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) continue;
+    service.child.kill('SIGKILL');
+    await service.exited;
+  }
+}
+
 /**
  * `node src/main.ts` in a child process, as an operator starts it, with `env` over this process's environment; the
  * service says "ready" over the IPC channel once it (every worker) listens.
