@@ -314,12 +314,9 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
 }
 
 /**
- * Suspends a user: from the commit on they cannot sign in by any method, and what they held is gone for good (their
- * grants, with every refresh and access token issued under them, and their browser sessions: endOpSessions), so that
- * `activate` gives back the account, not its old sessions. Their Bearer tokens and user-bound API keys answer 401 while
- * they are suspended (mayActNow), on every instance once the invalidation arrives. Suspending a suspended user changes
- * nothing. The account is one for every tenant of a shared-pool user: a tenant scope suspends only as it may change
- * their identity (assertIdentityOfScope).
+ * Suspends a user: no sign-in, and their grants, tokens and browser sessions are deleted (endOpSessions) so that
+ * `activate` gives back the account, not its old sessions. A tenant scope suspends only as it may change the user's
+ * identity (assertIdentityOfScope): a shared-pool account is one for all its tenants.
  */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspend', async (tx, user) => {
