@@ -33,7 +33,8 @@ const SCALARS: Readonly<Record<string, JsonSchema>> = {
   Boolean: { type: 'boolean' },
   UUID: { type: 'string', format: 'uuid' },
   DateTime: { type: 'string', format: 'date-time' },
-  JSONObject: { type: 'object' },
+  // Free-form: any member, of any JSON type (a bare `type: object` reads as an object of no members to generators).
+  JSONObject: { type: 'object', additionalProperties: true },
 };
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
