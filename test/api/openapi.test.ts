@@ -119,7 +119,11 @@ describe('OpenAPI document', () => {
 
   it('types free-form objects as maps of any JSON value, and states the permissions each operation needs', () => {
     const { schemas } = document.components;
-    expect(schemas['BrandingInput']?.['properties']).toMatchObject({ copy: { type: ['object', 'null'], additionalProperties: true } });
+    expect(schemas['AuditRecordFields']?.['properties']).toMatchObject({ changes: { properties: { before: { type: ['object', 'null'], additionalProperties: true } } } });
+    // Where the SDL says what every member is (`@members`).
+    expect(schemas['BrandingInput']?.['properties']).toMatchObject({ copy: { type: ['object', 'null'], additionalProperties: { type: 'string' } } });
+    expect(schemas['BrandingFields']?.['properties']).toMatchObject({ copy: { type: 'object', additionalProperties: { type: 'string' } } });
+    expect(schemas['UpdateAuthProviderInput']?.['properties']).toMatchObject({ secrets: { additionalProperties: { type: ['string', 'null'] } } });
     expect(document.paths['/users']?.post).toMatchObject({ 'x-permissions': ['users:write'] });
     expect(document.paths['/users']?.get).toMatchObject({ 'x-permissions': ['users:read'] });
   });

@@ -4413,7 +4413,7 @@ export interface components {
              *     wording. Empty by default.
              */
             copy: {
-                [key: string]: unknown;
+                [key: string]: string;
             };
             /** @description For a tenant: `customized` when its own override applies, `inherited` when the application's does. Null at application scope. */
             source: components["schemas"]["Source"] | null;
@@ -4439,7 +4439,7 @@ export interface components {
              *     values are strings of at most 2000 characters.
              */
             copy?: {
-                [key: string]: unknown;
+                [key: string]: string;
             } | null;
         };
         /** @description Several permission checks at once. */
@@ -4528,7 +4528,7 @@ export interface components {
             } | null;
             /** @description Write-only secrets, e.g. `{"clientSecret": "…"}` (oauth; apple: `privateKey`, a PEM key). Required ones missing: 422 `secrets.<name>`. */
             secrets?: {
-                [key: string]: unknown;
+                [key: string]: string;
             } | null;
         };
         /** @description A new custom domain. */
@@ -5582,7 +5582,7 @@ export interface components {
             } | null;
             /** @description Secrets to set (a string) or remove (null); those left out are kept. */
             secrets?: {
-                [key: string]: unknown;
+                [key: string]: string | null;
             } | null;
         };
         /** @description Changes to an OAuth client; fields left out keep their value. The type and tenant never change. */
