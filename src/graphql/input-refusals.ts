@@ -282,11 +282,10 @@ const SCALAR_WORDS: Readonly<Record<string, readonly [string, string]>> = {
 
 /**
  * The value expected, as JSON names it, the same on both transports: `a UUID`, `an array of strings`, `one of
- * application | tenant`, `an object`; `… or null` where null is taken.
+ * application | tenant`, `an object`. Whether null is taken is left to the schema: a query parameter cannot carry it.
  */
 function describe(type: GraphQLType): string {
-  if (isNonNullType(type)) return valueWords(type.ofType)[0];
-  return `${valueWords(type)[0]} or null`;
+  return valueWords(type)[0];
 }
 
 function valueWords(type: GraphQLType): readonly [string, string] {
