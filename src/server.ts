@@ -13,6 +13,7 @@ import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, invalid, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
+import { sendGraphQLAnswer, type GraphQLResponseBody } from './graphql/http-media.ts';
 import { readinessCheck } from './db/readiness.ts';
 import { inlineHashes, secureHtmlAnswers } from './html-security.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
@@ -255,9 +256,10 @@ export async function createServer(services: Services, options: { redis?: Redis;
     }
     if (body.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
     if (error instanceof GatehouseError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-    reply.status(STATUS_BY_CODE[body.code]);
+    const status = STATUS_BY_CODE[body.code];
     // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
-    return reply.send(request.routeOptions.url === '/graphql' ? graphqlErrors(body) : body);
+    if (request.routeOptions.url === '/graphql') return sendGraphQLAnswer(request, reply, { status, body: graphqlErrors(body), fromGraphQL: false });
+    return reply.status(status).send(body);
   });
 
   await app.register(rateLimit, {
@@ -367,11 +369,6 @@ async function renderPlayground(): Promise<Playground> {
   return { html, policy };
 }
 
-interface GraphQLResponseBody {
-  readonly data?: unknown;
-  readonly errors?: readonly { readonly extensions?: { readonly status?: unknown } }[];
-}
-
 /**
  * A response without data takes the status of its first error (401, 404, 422…), so HTTP clients and proxies see
  * failures as failures; a partial result stays 200, as GraphQL requires. It is read from the body Apollo wrote, so it
@@ -391,24 +388,28 @@ interface GraphQLRequestBody {
   readonly extensions?: unknown;
 }
 
+const isMap = (value: unknown) => value === null || (typeof value === 'object' && !Array.isArray(value));
+
 /** What each member of a /graphql request body must be, when present (GraphQL over HTTP: the POST body). */
 const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) => boolean; readonly shape: string }>> = {
   query: { is: (value) => typeof value === 'string', shape: 'a string' },
   operationName: { is: (value) => value === null || typeof value === 'string', shape: 'a string or null' },
-  variables: { is: (value) => value === null || (typeof value === 'object' && !Array.isArray(value)), shape: 'a JSON object or null' },
+  variables: { is: isMap, shape: 'a JSON object or null' },
+  extensions: { is: isMap, shape: 'a JSON object or null' },
 };
 
 /**
- * A /graphql body whose members have the wrong type is refused with the member as `field`, as any other refused
- * input: Apollo's own refusals name none; a body that passes is returned, its members of their types. A body that is
- * no object (none, a batch) is left to Apollo: undefined.
+ * A /graphql body that is not a well-formed GraphQL-over-HTTP request (no object, a batch, no `query`, a member of the
+ * wrong type) is refused here, with the member as `field`, as any other refused input (Apollo's own refusals name
+ * none); so every answer from Apollo is to a well-formed request (http-media.ts: their statuses differ).
  */
-function refuseMalformedRequest(body: unknown): GraphQLRequestBody | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'POST /graphql takes one JSON object: {"query": "…", "variables": {…}}');
   for (const [name, { is, shape }] of Object.entries(REQUEST_MEMBERS)) {
     if (name in body && !is((body as Record<string, unknown>)[name])) throw invalid(name, `${name} must be ${shape}`);
   }
-  return body;
+  if (!('query' in body)) throw invalid('query', 'query is required: the document itself (persisted queries are not offered)');
+  return body as GraphQLRequestBody;
 }
 
 /**
@@ -454,19 +455,21 @@ async function handleGraphQL(
     if (request.body === undefined) throw invalid('body', 'POST /graphql takes a JSON body: {"query": "…", "variables": {…}}');
     const body = refuseMalformedRequest(request.body);
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
-    const document = body === undefined ? undefined : mutationDocument(body);
+    const document = mutationDocument(body);
     const key = document === undefined ? undefined : parseIdempotencyKey(request.headers['idempotency-key']);
-    if (body !== undefined && document !== undefined && key !== undefined) {
+    if (document !== undefined && key !== undefined) {
       idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
     }
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
-    return reply.status(error.status).send(graphqlErrors(toErrorBody(error)));
+    return sendGraphQLAnswer(request, reply, { status: error.status, body: graphqlErrors(toErrorBody(error)), fromGraphQL: false });
   }
   const headers = new HeaderMap();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
   }
+  // The media type is chosen by sendGraphQLAnswer; Apollo answers in JSON whatever the client accepts.
+  headers.set('accept', 'application/json');
   const execute = async (operationContext: RequestContext) => {
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method, headers, search: '', body: request.body },
@@ -481,5 +484,5 @@ async function handleGraphQL(
       ? { ...(await execute(context)), replayed: false }
       : await withIdempotency(context, idempotency.key, idempotency.fingerprint, execute);
   if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
-  return reply.status(result.status).type('application/json; charset=utf-8').send(result.body);
+  return sendGraphQLAnswer(request, reply, { status: result.status, body: result.body as GraphQLResponseBody, fromGraphQL: true });
 }

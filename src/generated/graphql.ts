@@ -1025,6 +1025,13 @@ export type M2MCredentialWithSecret = {
   updatedAt: Scalars['DateTime']['output'];
 };
 
+/** The JSON type of every member of a `JSONObject` field marked `@members`. */
+export type MemberType =
+  /** A string. */
+  | 'string'
+  /** A string, or null (which removes the member). */
+  | 'string_or_null';
+
 /** Whether users must use a second factor. */
 export type MfaEnforcement =
   /** No second factor is asked for. */
@@ -2918,6 +2925,7 @@ export type ResolversTypes = {
   M2MCredential: ResolverTypeWrapper<M2MCredentialViewModel>;
   M2MCredentialPage: ResolverTypeWrapper<Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversTypes['M2MCredential']> }>;
   M2MCredentialWithSecret: ResolverTypeWrapper<M2MCredentialWithSecretViewModel>;
+  MemberType: MemberType;
   MfaEnforcement: MfaEnforcement;
   MfaFactor: MfaFactor;
   MfaPolicy: ResolverTypeWrapper<MfaPolicyViewModel>;
@@ -3085,6 +3093,12 @@ export type ResolversParentTypes = {
   User: UserRowModel;
   UserPage: Omit<UserPage, 'data'> & { data: Array<ResolversParentTypes['User']> };
 };
+
+export type MembersDirectiveArgs = {
+  type: MemberType;
+};
+
+export type MembersDirectiveResolver<Result, Parent, ContextType = RequestContext, Args = MembersDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type NotNullDirectiveArgs = { };
 
@@ -3754,5 +3768,6 @@ export type Resolvers<ContextType = RequestContext> = {
 };
 
 export type DirectiveResolvers<ContextType = RequestContext> = {
+  members?: MembersDirectiveResolver<any, any, ContextType>;
   notNull?: NotNullDirectiveResolver<any, any, ContextType>;
 };

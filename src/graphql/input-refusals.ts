@@ -1,9 +1,9 @@
 import {
-  getNamedType,
   getNullableType,
   isEnumType,
   isInputObjectType,
   isListType,
+  isNonNullType,
   Kind,
   TypeInfo,
   typeFromAST,
@@ -268,10 +268,35 @@ function fieldName(path: readonly Segment[]): string {
   return inside.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
 }
 
-/** `UUID!`, or with an enum its values: `CustomizationScope (application | tenant)`. */
+/** JSON's words for the schema's scalars, one and several: a REST client never sees a GraphQL type name. */
+const SCALAR_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  String: ['a string', 'strings'],
+  ID: ['a string', 'strings'],
+  Int: ['an integer', 'integers'],
+  Float: ['a number', 'numbers'],
+  Boolean: ['true or false', 'booleans'],
+  UUID: ['a UUID', 'UUIDs'],
+  DateTime: ['an RFC 3339 date-time', 'RFC 3339 date-times'],
+  JSONObject: ['an object', 'objects'],
+};
+
+/**
+ * The value expected, as JSON names it, the same on both transports: `a UUID`, `an array of strings`, `one of
+ * application | tenant`, `an object`. Whether null is taken is left to the schema: a query parameter cannot carry it.
+ */
 function describe(type: GraphQLType): string {
-  const named = getNamedType(type);
-  return isEnumType(named) ? `${type.toString()} (${named.getValues().map((value) => value.name).join(' | ')})` : type.toString();
+  return valueWords(type)[0];
+}
+
+function valueWords(type: GraphQLType): readonly [string, string] {
+  if (isNonNullType(type)) return valueWords(type.ofType);
+  if (isListType(type)) return [`an array of ${valueWords(type.ofType)[1]}`, 'arrays'];
+  if (isEnumType(type)) {
+    const values = type.getValues().map((value) => value.name).join(' | ');
+    return [`one of ${values}`, `values of ${values}`];
+  }
+  if (isInputObjectType(type)) return ['an object', 'objects'];
+  return SCALAR_WORDS[type.name] ?? ['a value', 'values'];
 }
 
 const LEAD: Readonly<Record<Problem, string>> = { invalid: 'Invalid', missing: 'Missing', unknown: 'Unknown field' };

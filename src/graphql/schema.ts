@@ -1,17 +1,33 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, parse, type GraphQLSchema } from 'graphql';
 import { resolvers } from '../../resolvers/index.ts';
 import { describePermissions } from './authorize-operation.ts';
 
 const SCHEMA_DIR = new URL('../../schema/', import.meta.url);
 
-/** The SDL of schema/, one file per area, in a stable order. */
-export function loadTypeDefs(): string[] {
+/** The SDL files of schema/, one per area, in a stable order. */
+function schemaFiles(): { area: string; sdl: string }[] {
   return readdirSync(SCHEMA_DIR)
     .filter((file) => file.endsWith('.graphql'))
     .sort()
-    .map((file) => readFileSync(new URL(file, SCHEMA_DIR), 'utf8'));
+    .map((file) => ({ area: file.replace(/\.graphql$/, ''), sdl: readFileSync(new URL(file, SCHEMA_DIR), 'utf8') }));
+}
+
+export function loadTypeDefs(): string[] {
+  return schemaFiles().map(({ sdl }) => sdl);
+}
+
+/** The area of each root field, by `Query.field` or `Mutation.field`: the name of the SDL file that defines it. */
+export function rootFieldAreas(): ReadonlyMap<string, string> {
+  const areas = new Map<string, string>();
+  for (const { area, sdl } of schemaFiles()) {
+    for (const definition of parse(sdl).definitions) {
+      if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+      for (const field of definition.fields ?? []) areas.set(`${definition.name.value}.${field.name.value}`, area);
+    }
+  }
+  return areas;
 }
 
 export function buildSchema(): GraphQLSchema {

@@ -11,6 +11,7 @@ import {
   type GraphQLAbstractType,
   type FragmentDefinitionNode,
   type GraphQLEnumType,
+  type GraphQLField,
   type GraphQLInputField,
   type GraphQLInputObjectType,
   type GraphQLInputType,
@@ -33,7 +34,8 @@ const SCALARS: Readonly<Record<string, JsonSchema>> = {
   Boolean: { type: 'boolean' },
   UUID: { type: 'string', format: 'uuid' },
   DateTime: { type: 'string', format: 'date-time' },
-  JSONObject: { type: 'object' },
+  // Free-form: any member, of any JSON type (a bare `type: object` reads as an object of no members to generators).
+  JSONObject: { type: 'object', additionalProperties: true },
 };
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -111,7 +113,7 @@ export class JsonSchemaConverter {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      const property = described(refusesNull(field) ? this.nonNullInput(field.type) : this.input(field.type), field.description);
+      const property = withMembers(described(refusesNull(field) ? this.nonNullInput(field.type) : this.input(field.type), field.description), field);
       properties[field.name] = field.defaultValue === undefined ? property : { ...property, default: field.defaultValue };
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
     }
@@ -136,7 +138,7 @@ export class JsonSchemaConverter {
         if (field === undefined) throw new Error(`${type.name} has no field ${name}`);
         // Fields selected under one response key merge their selections, as GraphQL's execution does.
         const merged: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: nodes.flatMap((node) => node.selectionSet?.selections ?? []) };
-        properties[key] = described(this.output(field.type, merged.selections.length > 0 ? merged : undefined), field.description);
+        properties[key] = withMembers(described(this.output(field.type, merged.selections.length > 0 ? merged : undefined), field.description), field);
       }
       if (!conditional) required.push(key);
     }
@@ -191,6 +193,16 @@ export class JsonSchemaConverter {
 /** The SDL's `@notNull`: the field may be left out, but null is refused (GraphQL's types cannot say so). */
 function refusesNull(field: GraphQLInputField): boolean {
   return field.astNode?.directives?.some((directive) => directive.name.value === 'notNull') === true;
+}
+
+/** The JSON types `@members` names. */
+const MEMBER_SCHEMAS: Readonly<Record<string, JsonSchema>> = { string: { type: 'string' }, string_or_null: { type: ['string', 'null'] } };
+
+/** The SDL's `@members`: the JSON type of every member of a free-form object, else any (JSONObject's own schema). */
+function withMembers(schema: JsonSchema, field: GraphQLField<unknown, unknown> | GraphQLInputField): JsonSchema {
+  const type = field.astNode?.directives?.find((directive) => directive.name.value === 'members')?.arguments?.[0]?.value;
+  const members = type?.kind === Kind.ENUM ? MEMBER_SCHEMAS[type.value] : undefined;
+  return members === undefined ? schema : { ...schema, additionalProperties: members };
 }
 
 function enumSchema(type: GraphQLEnumType): JsonSchema {

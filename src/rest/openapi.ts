@@ -19,6 +19,7 @@ import { PROTOCOL_STATUS_BY_CODE } from '../client-error.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE } from '../errors.ts';
 import { operationRule } from '../graphql/authorize-operation.ts';
+import { rootFieldAreas } from '../graphql/schema.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { SCOPE_VARIABLES } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
@@ -35,6 +36,8 @@ export interface OpenApiResponse {
 
 export interface OpenApiOperation {
   readonly operationId: string;
+  /** The area: the SDL file of schema/ that defines the operation's root field. */
+  readonly tags: readonly [string];
   readonly summary: string;
   readonly description: string;
   /** What the credentials must hold to run it: the permission table's rules of every field it selects. */
@@ -53,6 +56,7 @@ export interface OpenApiDocument {
   readonly info: { title: string; version: string; description: string };
   readonly servers: { url: string }[];
   readonly security: Record<string, string[]>[];
+  readonly tags: { name: string }[];
   readonly paths: Record<string, Partial<Record<OpenApiMethod, OpenApiOperation>>>;
   readonly components: {
     schemas: Record<string, JsonSchema>;
@@ -218,6 +222,7 @@ function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined)
 class DocumentBuilder {
   private readonly schema: GraphQLSchema;
   private readonly converter: JsonSchemaConverter;
+  private readonly areas = rootFieldAreas();
 
   constructor(schema: GraphQLSchema, fragments: ReadonlyMap<string, FragmentDefinitionNode>) {
     this.schema = schema;
@@ -270,8 +275,10 @@ class DocumentBuilder {
     const body = operation.variables.has('input') ? this.variableType(operation, 'input') : undefined;
     const status = successStatus(route);
     const root = operation.definition.selectionSet.selections[0] as FieldNode;
-    const rootField = this.schema.getRootType(operation.definition.operation)?.getFields()[root.name.value];
-    if (rootField === undefined) throw new Error(`${operation.name}: no root field ${root.name.value}`);
+    const rootType = this.schema.getRootType(operation.definition.operation);
+    const rootField = rootType?.getFields()[root.name.value];
+    const area = this.areas.get(`${rootType?.name}.${root.name.value}`);
+    if (rootField === undefined || area === undefined) throw new Error(`${operation.name}: no root field ${root.name.value} in schema/`);
     const success: OpenApiResponse = {
       description: STATUS_CODES[status] ?? String(status),
       headers: headerRefs(route.idempotent ? [...EVERY_RESPONSE_HEADERS, 'Idempotent-Replayed'] : EVERY_RESPONSE_HEADERS),
@@ -284,6 +291,7 @@ class DocumentBuilder {
     const rule = operationRule(this.schema, operation.document, operation.definition);
     return {
       operationId,
+      tags: [area],
       summary: route.summary,
       description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
       'x-permissions': rule.permissions,
@@ -306,9 +314,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
   const builder = new DocumentBuilder(schema, fragments);
   const ids = operationIds(routes);
   const paths: OpenApiDocument['paths'] = {};
+  const tags = new Set<string>();
   routes.forEach((route, index) => {
     const path = route.url.replace(/:(\w+)/g, '{$1}');
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: builder.operation(route, ids[index] as string) };
+    const operation = builder.operation(route, ids[index] as string);
+    tags.add(operation.tags[0]);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   });
 
   return {
@@ -322,6 +333,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
     servers: [{ url: `${publicUrl}/api/v1` }],
     // Either credential alone, or both: the API key authenticates and the token narrows it to a user.
     security: [{ apiKey: [] }, { bearer: [] }, { apiKey: [], bearer: [] }],
+    tags: [...tags].sort().map((name) => ({ name })),
     paths,
     components: {
       schemas: { ErrorBody: ERROR_BODY, ...builder.schemas },

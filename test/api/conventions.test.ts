@@ -169,9 +169,9 @@ describe('conventions on every response', () => {
     const listed = async () => (await app.http.get('/oauth-clients?pageSize=100')).body.data.length;
     const before = await listed();
     const cases = [
-      { path: '/oauth-clients', body: { name: 'One URI', type: 'web', redirectUris: 'https://app.example/cb' }, field: 'redirectUris', expected: '[String!]' },
-      { path: '/api-keys', body: { name: 'One permission', permissions: 'users:read' }, field: 'permissions', expected: '[String!]!' },
-      { path: '/m2m-credentials', body: { name: 'One key', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: { kty: 'EC' } } }, field: 'jwks.keys', expected: '[JSONObject!]!' },
+      { path: '/oauth-clients', body: { name: 'One URI', type: 'web', redirectUris: 'https://app.example/cb' }, field: 'redirectUris', expected: 'an array of strings' },
+      { path: '/api-keys', body: { name: 'One permission', permissions: 'users:read' }, field: 'permissions', expected: 'an array of strings' },
+      { path: '/m2m-credentials', body: { name: 'One key', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: { kty: 'EC' } } }, field: 'jwks.keys', expected: 'an array of objects' },
     ];
     for (const { path, body, field, expected } of cases) {
       const refused = await app.http.post(path, body);

@@ -111,7 +111,7 @@ describe('depth and size', () => {
     it('a literal as deep as a JSON body may nest is read; one level deeper is refused, however deep (no stack exhausted)', async () => {
       // Its own 32 levels inside the argument: graphql-js then refuses a list where an Int goes (a literal, not the nesting).
       const read = await app.http.graphql(`query { users(pageSize: ${list(max)}) { next } }`);
-      expect(read.body.errors?.[0]).toMatchObject({ message: 'Invalid pageSize: expected Int', extensions: { field: 'pageSize' } });
+      expect(read.body.errors?.[0]).toMatchObject({ message: 'Invalid pageSize: expected an integer', extensions: { field: 'pageSize' } });
       expect(refused(await app.http.graphql(`query { users(pageSize: ${list(max + 1)}) { next } }`))).toBe(valueTooDeep);
       expect(refused(await app.http.graphql(`query { users(pageSize: ${list(3000)}) { next } }`))).toBe(valueTooDeep);
       // The input object is the value's first level, `variables` and the objects inside it the next ones.

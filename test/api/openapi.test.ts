@@ -105,6 +105,29 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('tags each operation with its area (the SDL file of its root field) and lists the tags used', () => {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    const used = new Set(operations.map((operation) => operation.tags[0]));
+    expect(document.tags).toEqual([...used].sort().map((name) => ({ name })));
+    expect(operations.every((operation) => operation.tags.length === 1)).toBe(true);
+    expect(document.paths['/users/{userId}/suspend']?.post?.tags).toEqual(['users']);
+    expect(document.paths['/applications/{appId}/tenants/{tenantId}/users']?.get?.tags).toEqual(['users']);
+    expect(document.paths['/applications/{appId}/tenants']?.post?.tags).toEqual(['tenants']);
+    expect(document.paths['/permissions/check']?.post?.tags).toEqual(['checks']);
+    expect(document.paths['/api-keys']?.get?.tags).toEqual(['api-keys']);
+  });
+
+  it('types free-form objects as maps of any JSON value, and states the permissions each operation needs', () => {
+    const { schemas } = document.components;
+    expect(schemas['AuditRecordFields']?.['properties']).toMatchObject({ changes: { properties: { before: { type: ['object', 'null'], additionalProperties: true } } } });
+    // Where the SDL says what every member is (`@members`).
+    expect(schemas['BrandingInput']?.['properties']).toMatchObject({ copy: { type: ['object', 'null'], additionalProperties: { type: 'string' } } });
+    expect(schemas['BrandingFields']?.['properties']).toMatchObject({ copy: { type: 'object', additionalProperties: { type: 'string' } } });
+    expect(schemas['UpdateAuthProviderInput']?.['properties']).toMatchObject({ secrets: { additionalProperties: { type: ['string', 'null'] } } });
+    expect(document.paths['/users']?.post).toMatchObject({ 'x-permissions': ['users:write'] });
+    expect(document.paths['/users']?.get).toMatchObject({ 'x-permissions': ['users:read'] });
+  });
+
   it('declares a body required only where the operation requires one: the others may be left out', async () => {
     expect(document.paths['/applications/{appId}']?.patch?.requestBody?.required).toBe(true);
     for (const path of ['/oauth-clients/{clientId}/rotate-secret', '/m2m-credentials/{credentialId}/rotate', '/email/templates/{templateKey}/preview']) {

@@ -1,0 +1,172 @@
+/**
+ * A small web app that signs its users in through Gatehouse (OpenID Connect, authorization code with PKCE, with
+ * openid-client) and calls its own API, whose route verifies Gatehouse's access token with jose.
+ *
+ *   node examples/express-app/app.ts      (after setup.ts; serves APP_URL, http://localhost:4000 by default)
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import * as oidc from 'openid-client';
+import { readConfig, type SampleConfig } from './config.ts';
+
+interface Session {
+  /** Between /login and /callback: what the callback must match. */
+  login?: { verifier: string; state: string; nonce: string };
+  user?: { claims: oidc.IDToken; accessToken: string };
+}
+
+const SESSION_COOKIE = 'sample_session';
+
+const escape = (text: unknown) =>
+  String(text).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`;
+
+/** Why the API refused a request: 401 without a valid token, 403 with one that lacks the permission. */
+class ApiRefusal extends Error {
+  readonly status: 401 | 403;
+  constructor(status: 401 | 403, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * The backend's check, as README's "Protecting your own API": a Bearer access token signed by one of Gatehouse's keys
+ * (its JWKS), issued by it, for this API (the audience is the API resource's identifier), holding the permission.
+ */
+export function accessTokenVerifier(config: SampleConfig, jwksUri: URL) {
+  const jwks = createRemoteJWKSet(jwksUri);
+  return async (authorization: string | undefined): Promise<JWTPayload> => {
+    const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
+    if (token === undefined) throw new ApiRefusal(401, 'a Bearer access token is required');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, { issuer: config.issuer, audience: config.apiIdentifier, typ: 'at+jwt' }));
+    } catch (error) {
+      if (error instanceof errors.JOSEError) throw new ApiRefusal(401, `invalid access token: ${error.code}`);
+      throw error;
+    }
+    const permissions = payload['permissions'];
+    if (!Array.isArray(permissions) || !permissions.includes(config.permission)) throw new ApiRefusal(403, `the token lacks ${config.permission}`);
+    return payload;
+  };
+}
+
+export async function createSampleApp(config: SampleConfig): Promise<express.Express> {
+  const issuer = new URL(config.issuer);
+  // openid-client refuses plain http unless told: only a local Gatehouse runs without TLS.
+  const insecure = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined;
+  const op = await oidc.discovery(issuer, config.clientId, undefined, oidc.ClientSecretBasic(config.clientSecret), insecure);
+  const verifyAccessToken = accessTokenVerifier(config, new URL(op.serverMetadata().jwks_uri as string));
+  const redirectUri = `${config.appUrl}/callback`;
+
+  // In memory, for the sample: a real app keeps sessions in its store.
+  const sessions = new Map<string, Session>();
+  const sessionOf = (request: Request, response: Response): Session => {
+    const id = /(?:^|;\s*)sample_session=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
+    const found = id === undefined ? undefined : sessions.get(id);
+    if (found !== undefined) return found;
+    const fresh: Session = {};
+    const newId = randomUUID();
+    sessions.set(newId, fresh);
+    response.cookie(SESSION_COOKIE, newId, { httpOnly: true, sameSite: 'lax', path: '/', secure: config.appUrl.startsWith('https:') });
+    return fresh;
+  };
+
+  const app = express();
+
+  app.get('/', (request, response) => {
+    const { user } = sessionOf(request, response);
+    if (user === undefined) {
+      response.send(page('Express sample', `<p>Not signed in.</p><p><a href="/login">Sign in with Gatehouse</a></p>`));
+      return;
+    }
+    const { claims } = user;
+    response.send(
+      page(
+        'Express sample',
+        `<p id="who">Signed in as <strong>${escape(claims['email'] ?? claims.sub)}</strong> (user <code>${escape(claims.sub)}</code>)</p>` +
+          `<p id="tenant">Tenant: <strong>${escape(config.tenant)}</strong> (<code>${escape(claims['tenant_id'])}</code>)</p>` +
+          `<p><a href="/notes">Call the notes API</a></p><form method="post" action="/logout"><button>Sign out</button></form>`,
+      ),
+    );
+  });
+
+  app.get('/login', async (request, response) => {
+    const session = sessionOf(request, response);
+    const login = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce() };
+    session.login = login;
+    const url = oidc.buildAuthorizationUrl(op, {
+      redirect_uri: redirectUri,
+      scope: 'openid email profile',
+      code_challenge: await oidc.calculatePKCECodeChallenge(login.verifier),
+      code_challenge_method: 'S256',
+      state: login.state,
+      nonce: login.nonce,
+      // The access token is for our API (RFC 8707), and the user signs in to our tenant.
+      resource: config.apiIdentifier,
+      tenant: config.tenant,
+    });
+    response.redirect(url.href);
+  });
+
+  app.get('/callback', async (request, response) => {
+    const session = sessionOf(request, response);
+    const { login } = session;
+    if (login === undefined) {
+      response.status(400).send(page('Sign-in failed', '<p>No sign-in was started here. <a href="/login">Sign in</a></p>'));
+      return;
+    }
+    delete session.login;
+    const tokens = await oidc.authorizationCodeGrant(
+      op,
+      new URL(request.originalUrl, config.appUrl),
+      { pkceCodeVerifier: login.verifier, expectedState: login.state, expectedNonce: login.nonce, idTokenExpected: true },
+      { resource: config.apiIdentifier },
+    );
+    session.user = { claims: tokens.claims() as oidc.IDToken, accessToken: tokens.access_token };
+    response.redirect('/');
+  });
+
+  // The page calls the API over HTTP, as another service would, with the user's access token.
+  app.get('/notes', async (request, response) => {
+    const { user } = sessionOf(request, response);
+    if (user === undefined) {
+      response.redirect('/login');
+      return;
+    }
+    const answer = await fetch(`${config.appUrl}/api/notes`, { headers: { authorization: `Bearer ${user.accessToken}` } });
+    const body = await answer.text();
+    response.send(page('Notes API', `<p id="status">The API answered ${answer.status}</p><pre id="answer">${escape(body)}</pre><p><a href="/">Back</a></p>`));
+  });
+
+  app.get('/api/notes', async (request, response) => {
+    try {
+      const token = await verifyAccessToken(request.headers.authorization);
+      response.json({ notes: [{ id: 1, text: 'Hello from the notes API' }], user: token.sub, tenant: token['tenant_id'], permissions: token['permissions'] });
+    } catch (error) {
+      if (!(error instanceof ApiRefusal)) throw error;
+      if (error.status === 401) response.set('www-authenticate', 'Bearer');
+      response.status(error.status).json({ error: error.message });
+    }
+  });
+
+  app.post('/logout', (request, response) => {
+    const id = /(?:^|;\s*)sample_session=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
+    if (id !== undefined) sessions.delete(id);
+    response.clearCookie(SESSION_COOKIE, { path: '/' });
+    response.redirect('/');
+  });
+
+  return app;
+}
+
+if (import.meta.main) {
+  const config = readConfig();
+  const app = await createSampleApp(config);
+  const port = Number(new URL(config.appUrl).port || 80);
+  app.listen(port, () => console.log(`Express sample on ${config.appUrl}`));
+}

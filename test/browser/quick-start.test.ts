@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSampleApp } from '../../examples/express-app/app.ts';
+import { DEMO_EMAIL, setUp, type SetupResult } from '../../examples/express-app/setup.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { freePort } from '../support/spawned-service.ts';
+
+/**
+ * README's quick start, end to end: setup.ts configures the application through the typed client, the Express sample
+ * signs a user in through the hosted page in Chromium, shows who and in which tenant, and its API route verifies the
+ * access token with jose. Screenshot: test-results/quick-start.png.
+ */
+let app: TestApp;
+let sample: Server;
+let appUrl: string;
+let setup: SetupResult;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  const port = await freePort();
+  appUrl = `http://127.0.0.1:${port}`;
+  setup = await setUp({ gatehouseUrl: app.gatehouse.services.config.publicUrl, apiKey: app.root.apiKey, appUrl });
+  const express = await createSampleApp(setup.config);
+  sample = await new Promise<Server>((resolve) => {
+    const server = express.listen(port, '127.0.0.1', () => resolve(server));
+  });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (sample === undefined ? resolve(undefined) : sample.close(resolve)));
+  await app?.close();
+});
+
+/** From the sample's home page through Gatehouse's hosted sign-in, back to the sample signed in. */
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(appUrl);
+  await Promise.all([page.waitForURL(/\/interaction\//), page.getByRole('link', { name: 'Sign in with Gatehouse' }).click()]);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL(`${appUrl}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+describe('quick start: the Express sample', () => {
+  it('signs the user in through Gatehouse, shows who and in which tenant, and calls its API with the access token', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await signIn(page, DEMO_EMAIL, setup.user.password!);
+      expect(await page.locator('#who').textContent()).toBe(`Signed in as ${DEMO_EMAIL} (user ${setup.user.id})`);
+      expect(await page.locator('#tenant').textContent()).toBe(`Tenant: acme (${setup.tenantId})`);
+      await page.screenshot({ path: 'test-results/quick-start.png', fullPage: true });
+
+      await Promise.all([page.waitForURL(`${appUrl}/notes`), page.getByRole('link', { name: 'Call the notes API' }).click()]);
+      expect(await page.locator('#status').textContent()).toBe('The API answered 200');
+      expect(JSON.parse((await page.locator('#answer').textContent()) ?? '')).toEqual({
+        notes: [{ id: 1, text: 'Hello from the notes API' }],
+        user: setup.user.id,
+        tenant: setup.tenantId,
+        permissions: ['notes:read'],
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('its API refuses a request without a token, with a token for another audience, and a user without the permission', async () => {
+    const notes = (authorization?: string) => fetch(`${appUrl}/api/notes`, authorization === undefined ? {} : { headers: { authorization } });
+    expect((await notes()).status).toBe(401);
+    expect((await notes('Bearer not-a-jwt')).status).toBe(401);
+    // Signed by Gatehouse for the same user, but for the management API: another audience.
+    const managementToken = await app.mintAccessToken({ sub: setup.user.id, app_id: app.root.applicationId, tenant_id: setup.tenantId });
+    const otherAudience = await notes(`Bearer ${managementToken}`);
+    expect(otherAudience.status).toBe(401);
+    expect(await otherAudience.json()).toEqual({ error: 'invalid access token: ERR_JWT_CLAIM_VALIDATION_FAILED' });
+
+    // A member of the tenant who does not hold the role: signed in, but the token carries no notes:read.
+    const password = 'Another-Horse-8';
+    const created = await app.http.post(`/applications/${app.root.applicationId}/tenants/${setup.tenantId}/users`, { email: 'reader-not@example.com', password });
+    expect(created.status).toBe(201);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'reader-not@example.com', password);
+      expect(await page.locator('#tenant').textContent()).toBe(`Tenant: acme (${setup.tenantId})`);
+      await Promise.all([page.waitForURL(`${appUrl}/notes`), page.getByRole('link', { name: 'Call the notes API' }).click()]);
+      expect(await page.locator('#status').textContent()).toBe('The API answered 403');
+      expect(JSON.parse((await page.locator('#answer').textContent()) ?? '')).toEqual({ error: 'the token lacks notes:read' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('setup runs again on the same application: it reuses what exists and registers a new client', async () => {
+    const again = await setUp({ gatehouseUrl: app.gatehouse.services.config.publicUrl, apiKey: app.root.apiKey, appUrl });
+    expect(again.tenantId).toBe(setup.tenantId);
+    expect(again.user).toEqual({ id: setup.user.id, email: DEMO_EMAIL, password: undefined });
+    expect(again.config.clientId).not.toBe(setup.config.clientId);
+  });
+});
