@@ -9,9 +9,8 @@ import { gatehouseData } from '../oidc/clients.ts';
 import { finishInteraction, interactionResult, refuseInteraction, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
-import { opPages } from './op-pages.ts';
-import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from './pages.ts';
-import { sendPage } from './reply.ts';
+import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from '../pages/pages.ts';
+import { sendPage } from '../pages/reply.ts';
 import {
   activeUser,
   decideTenant,
@@ -22,9 +21,9 @@ import {
   tenantsOf,
   verifyCredentials,
   type SignInTarget,
-} from './sign-in.ts';
+} from '../domain/sign-in/sign-in.ts';
 import { signUp } from './sign-up.ts';
-import { guessingAddress, type SignInThrottle } from './throttle.ts';
+import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
  * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
@@ -90,8 +89,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
   return async function register(app: FastifyInstance): Promise<void> {
     const csrf: CsrfTokens = await loadCsrfTokens(services.orm);
     await prepareDummyHash();
-    // The OP's own pages (device verification, logout) in the hosted look.
-    services.oidc.usePages(opPages(services));
 
     // Forms only, at the service's body limit (1 MiB); anything else is 415.
     app.removeAllContentTypeParsers();

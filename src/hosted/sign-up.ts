@@ -12,7 +12,7 @@ import { normalizeEmail } from '../domain/users/email-key.ts';
 import { displayName, email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { HostedPageError, type SignInTarget } from './sign-in.ts';
+import { HostedPageError, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 
 /**
  * Self sign-up on the hosted page: a user of the target's pool, with a password that satisfies the pool's effective

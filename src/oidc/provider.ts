@@ -9,7 +9,7 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../hosted/sign-in.ts';
+import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -26,6 +26,7 @@ import { resourceClaims, signInClaims } from '../domain/authorization/token-clai
 import type { RoleSubject } from '../domain/authorization/held-roles.ts';
 import { confirmationUrl, sessionCookieName } from './session-application.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
+import { opPages } from './op-pages.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
 export const OIDC_PATHS = {
@@ -62,8 +63,8 @@ type DeviceFlowFeature = NonNullable<Features['deviceFlow']>;
 type LogoutFeature = NonNullable<Features['rpInitiatedLogout']>;
 
 /**
- * The pages the OP itself renders (device verification, RP-initiated logout), with oidc-provider's signatures: the
- * hosted pages provide them (src/hosted/op-pages.ts), so they have the look of the client's application.
+ * The pages the OP itself renders (device verification, RP-initiated logout), with oidc-provider's signatures
+ * (op-pages.ts), in the look of the client's application.
  */
 export interface OpPages {
   readonly userCodeInputSource: NonNullable<DeviceFlowFeature['userCodeInputSource']>;
@@ -92,6 +93,11 @@ export interface OidcDependencies {
    * default); at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying.
    */
   readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
+  /**
+   * The sign-in target of a client and a `tenant` parameter (src/domain/sign-in/), which silent requests, the `tenant`
+   * parameter's check and the OP's own pages read. Absent, those requests fail: an OP under test that signs no one in.
+   */
+  readonly signInTargets?: SignInTargets;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
@@ -206,8 +212,8 @@ async function fixedTenant(deps: OidcDependencies, surface: Surface, application
 }
 
 /**
- * The hosted sign-in's target of a client and a `tenant` parameter: src/hosted/sign-in.ts's resolveTarget, bound to
- * the services, which are built after the OPs (routes.ts hands it over, OidcProvider.useSignInTargets).
+ * The sign-in target of a client and a `tenant` parameter: src/domain/sign-in/sign-in.ts's resolveTarget, bound to the
+ * services, which are built after the OPs (src/app.ts).
  */
 export type SignInTargets = (requestId: string, client: { clientId: string; data: GatehouseClientData }, tenantParam: unknown) => Promise<SignInTarget>;
 
@@ -311,7 +317,7 @@ async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<b
 
 /**
  * What the hosted pages' consent step (src/hosted/routes.ts) would do with the session's user, by the pages' own rules
- * (src/hosted/sign-in.ts): the sign-in's target (application, tenant, pool), the user active in that pool, and the
+ * (src/domain/sign-in/sign-in.ts): the sign-in's target (application, tenant, pool), the user active in that pool, and the
  * tenant: the one named if the user is a member, else their only one. Refused with `login_required` where the pages
  * show the sign-in form (the user is not in the target's pool, not active, not a member of the tenant named) or an
  * error page (a client whose own tenant is gone; the request's own tenant errors are invalid_request before this,
@@ -424,7 +430,7 @@ async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<vo
  * The `tenant` parameter's validator (oidc-provider calls it, with or without the parameter, once the client and, at
  * the authorization endpoint, the redirect URI are checked, before the session, grant or interaction). On a surface
  * that fixes the tenant (a tenant's path or custom domain): set to that tenant when absent, refused when it names
- * another (the authorization endpoint refuses another tenant earlier, with a page: src/hosted/surface-gate.ts); the
+ * another (the authorization endpoint refuses another tenant earlier, with a page: src/oidc/surface-gate.ts); the
  * hosted pages and the tokens then read it as on the service's surface. The request's tenant is then read as the
  * pages read it (resolveTarget, whose surface settings they then find cached), and what they would refuse of it
  * (TenantRequestError: a tenant the client's application does not have, a tenant-bound client naming another, an
@@ -529,7 +535,7 @@ function configuration(
   jwks: { keys: unknown[] },
   surface: Surface,
   servers: ResourceServers,
-  pages: () => OpPages,
+  pages: OpPages,
   targets: () => SignInTargets,
 ): Configuration {
   const policy = interactionsPolicy();
@@ -587,14 +593,14 @@ function configuration(
       introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps) },
       deviceFlow: {
         enabled: true,
-        userCodeInputSource: (ctx, form, out, err) => pages().userCodeInputSource(ctx, form, out, err),
-        userCodeConfirmSource: (ctx, form, client, deviceInfo, userCode) => pages().userCodeConfirmSource(ctx, form, client, deviceInfo, userCode),
-        successSource: (ctx) => pages().successSource(ctx),
+        userCodeInputSource: (ctx, form, out, err) => pages.userCodeInputSource(ctx, form, out, err),
+        userCodeConfirmSource: (ctx, form, client, deviceInfo, userCode) => pages.userCodeConfirmSource(ctx, form, client, deviceInfo, userCode),
+        successSource: (ctx) => pages.successSource(ctx),
       },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => pages().logoutSource(ctx, form),
-        postLogoutSuccessSource: (ctx) => pages().postLogoutSuccessSource(ctx),
+        logoutSource: (ctx, form) => pages.logoutSource(ctx, form),
+        postLogoutSuccessSource: (ctx) => pages.postLogoutSuccessSource(ctx),
       },
       // Not among the spec's endpoints; PAR would be advertised at a path nothing serves.
       pushedAuthorizationRequests: { enabled: false },
@@ -670,22 +676,10 @@ export class OidcProvider {
   private lastSweep = Date.now();
   /** Where the OP's own unexpected failures (answered as `server_error`) are reported; routes.ts sets the log. */
   onServerError: (error: unknown) => void = () => {};
-  /** The device and logout pages; the hosted pages register theirs (src/hosted/routes.ts) before the first request. */
-  private pages: OpPages | undefined;
-  /** The hosted sign-in's targets, for silent requests; routes.ts registers them before the first request. */
-  private signInTargets: SignInTargets | undefined;
 
   constructor(deps: OidcDependencies) {
     this.deps = deps;
     this.maxProviders = Math.max(1, deps.maxProviders ?? MAX_CACHED_PROVIDERS);
-  }
-
-  usePages(pages: OpPages): void {
-    this.pages = pages;
-  }
-
-  useSignInTargets(targets: SignInTargets): void {
-    this.signInTargets = targets;
   }
 
   /** The OP of a surface (the service's by default). */
@@ -716,14 +710,11 @@ export class OidcProvider {
   }
 
   private build(jwks: { keys: unknown[] }, surface: Surface): BuiltProvider {
-    const pages = () => {
-      if (this.pages === undefined) throw new Error('the hosted pages have not registered the OP pages');
-      return this.pages;
-    };
     const targets = () => {
-      if (this.signInTargets === undefined) throw new Error('the OP routes have not registered the sign-in targets');
-      return this.signInTargets;
+      if (this.deps.signInTargets === undefined) throw new Error('this OP was built without sign-in targets');
+      return this.deps.signInTargets;
     };
+    const pages = opPages(this.deps.orm, targets);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, targets));
     provider.use(prefillUserCode);

@@ -1,16 +1,15 @@
-import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash.ts';
-import { endUserScope, type Scope } from '../context.ts';
-import { Tenant } from '../db/entities/index.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
-import { normalizeEmail } from '../domain/users/email-key.ts';
-import { email as emailAddress } from '../domain/validate.ts';
-import { GatehouseError } from '../errors.ts';
-import { isUuid } from '../ids.ts';
-import type { GatehouseClientData } from '../oidc/clients.ts';
-import type { Services } from '../services.ts';
+import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
+import { endUserScope, type Scope } from '../../context.ts';
+import { Tenant } from '../../db/entities/index.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { email as emailAddress } from '../validate.ts';
+import { GatehouseError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import type { GatehouseClientData } from '../oauth-clients/client-data.ts';
+import type { Services } from '../../services.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
-import type { PageLook } from './pages.ts';
-import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
+import { surfaceSettings, type PageLook, type SurfaceSettings } from './surface-settings.ts';
 
 /**
  * The rules of the hosted sign-in, apart from HTTP: which application, tenant and user pool a sign-in is for,
@@ -39,7 +38,7 @@ export const UNKNOWN_TENANT = 'The application asked to sign in to an organizati
  * redirect URI as `invalid_request` with `description` (src/oidc/provider.ts), before any page: client and redirect
  * URI are verified by then. `description` travels through the browser to the client: it says what is wrong with the
  * request and nothing the request did not tell (no tenant's name, nothing of a user). The page (`message`) is for
- * what reaches the pages anyway (a surface's path or domain: src/hosted/surface-gate.ts).
+ * what reaches the pages anyway (a surface's path or domain: src/oidc/surface-gate.ts).
  */
 export class TenantRequestError extends HostedPageError {
   readonly description: string;

@@ -1,9 +1,9 @@
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
-import { servedClientData } from '../oidc/clients.ts';
+import { servedClientData } from './clients.ts';
 import type { Services } from '../services.ts';
-import { PLAIN_LOOK, standaloneErrorPage } from './pages.ts';
-import { HostedPageError, resolveTarget, UNKNOWN_TENANT } from './sign-in.ts';
+import { PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
+import { HostedPageError, resolveTarget, UNKNOWN_TENANT } from '../domain/sign-in/sign-in.ts';
 
 export interface Refusal {
   readonly status: number;
