@@ -16,8 +16,8 @@ import { createInvalidationBus, type InvalidationBus } from './events/invalidati
 import { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
 import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './domain/sign-in/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
-import { OidcProvider, type SignInTargets } from './oidc/provider.ts';
-import { resolveTarget } from './domain/sign-in/sign-in.ts';
+import { OidcProvider, type SignInRules } from './oidc/provider.ts';
+import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
 import { ReadCache } from './rest/read-cache.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
@@ -133,7 +133,10 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   // (read once `services` exists: only requests ask them).
   const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
     (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
-  const signInTargets: SignInTargets = (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam);
+  const signIn: SignInRules = {
+    target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
+    admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
+  };
   const oidc = new OidcProvider({
     config,
     orm: database.orm,
@@ -145,7 +148,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     invalidations,
     liveSubjects: apiKeys.bearerSubjects,
     m2mTokenSeconds,
-    signInTargets,
+    signIn,
   });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);

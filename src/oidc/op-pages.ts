@@ -6,7 +6,7 @@ import type { OpPages, SignInTargets } from './provider.ts';
 import { prefilledUserCode } from './user-code-prefill.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from '../pages/pages.ts';
-import { HostedPageError } from '../domain/sign-in/sign-in.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 
 /**
  * The pages oidc-provider renders itself, in the hosted look: device verification (`/oauth2/device`: user code,
@@ -41,7 +41,7 @@ async function lookOf(targets: SignInTargets, ctx: KoaContextWithOIDC, source: L
     return (await targets(opRequestId(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
   } catch (error) {
     // E.g. a tenant deleted since, or an isolated application's request naming none: no tenant's look to show.
-    if (error instanceof HostedPageError) return PLAIN_LOOK;
+    if (error instanceof SignInRefusal) return PLAIN_LOOK;
     throw error;
   }
 }

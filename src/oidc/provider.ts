@@ -9,7 +9,8 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { SIGN_IN_REFUSALS, SignInRefusal, type SilentError } from '../domain/sign-in/refusals.ts';
+import { sessionSignIn, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -27,6 +28,7 @@ import type { RoleSubject } from '../domain/authorization/held-roles.ts';
 import { confirmationUrl, sessionCookieName } from './session-application.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 import { opPages } from './op-pages.ts';
+import { finishInteraction, interactionResult, loadInteraction, refuseInteraction, type HostedInteraction, type Interaction } from './interactions.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
 export const OIDC_PATHS = {
@@ -94,10 +96,10 @@ export interface OidcDependencies {
    */
   readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
   /**
-   * The sign-in target of a client and a `tenant` parameter (src/domain/sign-in/), which silent requests, the `tenant`
-   * parameter's check and the OP's own pages read. Absent, those requests fail: an OP under test that signs no one in.
+   * The sign-in domain's decisions, which silent requests, the `tenant` parameter's check and the OP's own pages read.
+   * Absent, those requests fail: an OP under test that signs no one in.
    */
-  readonly signInTargets?: SignInTargets;
+  readonly signIn?: SignInRules;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
@@ -211,11 +213,17 @@ async function fixedTenant(deps: OidcDependencies, surface: Surface, application
   return decided.kind === 'fixed' ? decided.tenantId : null;
 }
 
-/**
- * The sign-in target of a client and a `tenant` parameter: src/domain/sign-in/sign-in.ts's resolveTarget, bound to the
- * services, which are built after the OPs (src/app.ts).
- */
-export type SignInTargets = (requestId: string, client: { clientId: string; data: GatehouseClientData }, tenantParam: unknown) => Promise<SignInTarget>;
+type SignInClient = { clientId: string; data: GatehouseClientData };
+
+/** The sign-in domain's decisions (src/domain/sign-in/sign-in.ts), bound to the services, built after the OPs (src/app.ts). */
+export interface SignInRules {
+  /** The target of a client and a `tenant` parameter (resolveTarget). */
+  readonly target: (requestId: string, client: SignInClient, tenantParam: unknown) => Promise<SignInTarget>;
+  /** Whether the request may sign in on this surface, to which tenant (admitSignIn). */
+  readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
+}
+
+export type SignInTargets = SignInRules['target'];
 
 type Grant = InstanceType<Provider['Grant']>;
 
@@ -226,12 +234,12 @@ type Grant = InstanceType<Provider['Grant']>;
  * signed-in user never gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
  * A silent request (prompt=none) has no pages to ask: what they would decide is decided here (silentGrant).
  */
-async function loadExistingGrant(deps: OidcDependencies, targets: () => SignInTargets, policy: Policy, ctx: KoaContextWithOIDC) {
+async function loadExistingGrant(deps: OidcDependencies, signIn: () => SignInRules, policy: Policy, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
   if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
   const kept = await fittingSessionGrant(deps, ctx);
   if (!ctx.oidc.promptPending('none') || (kept !== undefined && grantsRequestedScopes(ctx, kept))) return kept;
-  return silentGrant(deps, targets(), policy, ctx, kept);
+  return silentGrant(deps, signIn().target, policy, ctx, kept);
 }
 
 async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
@@ -256,18 +264,15 @@ function grantsRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): boolean {
   return [...ctx.oidc.requestParamOIDCScopes].every((scope) => granted.has(scope));
 }
 
-/** The OIDC error (OIDC Core 3.1.2.6) a silent request answers when the hosted pages would have shown a page. */
-type SilentRefusal = 'login_required' | 'account_selection_required';
-
 /** The refusal silentGrant decided for a request, which interactionsPolicy answers. */
-const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentRefusal>();
+const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentError>();
 
 type SilentDecision =
   /** The session's grant for the client stands (and takes the scopes asked for). */
   | { readonly kind: 'kept'; readonly grant: Grant }
   /** A new grant of the account for the client, signed in to this tenant of the client's application. */
   | { readonly kind: 'tenant'; readonly accountId: string; readonly clientId: string; readonly applicationId: string; readonly tenantId: string | null }
-  | { readonly kind: 'refused'; readonly error: SilentRefusal };
+  | { readonly kind: 'refused'; readonly error: SilentError };
 
 /**
  * prompt=none: the request gets what the same request without it would get from the hosted pages without a page being
@@ -324,7 +329,7 @@ async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<b
  * tenantParam); with `account_selection_required` where they ask the user to choose among their tenants.
  */
 async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<SilentDecision> {
-  const loginRequired = { kind: 'refused', error: 'login_required' } as const;
+  const loginRequired = { kind: 'refused', error: SIGN_IN_REFUSALS.login_needed.silent } as const;
   const { client, account } = ctx.oidc;
   const data = gatehouseData(client);
   if (client === undefined || data === undefined || account === undefined) return loginRequired;
@@ -332,14 +337,14 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
   try {
     target = await targets(opRequestId(ctx), { clientId: client.clientId, data }, ctx.oidc.params?.['tenant']);
   } catch (error) {
-    if (error instanceof HostedPageError) return loginRequired;
+    if (error instanceof SignInRefusal) return { kind: 'refused', error: error.rule.silent ?? loginRequired.error };
     throw error;
   }
   const signIn = await sessionSignIn(target, account.accountId, kept !== undefined);
   if (signIn === null) return loginRequired;
   if (kept !== undefined) return { kind: 'kept', grant: kept };
   // Without a kept grant, the tenant is decided: the one named or the only one, else the user's choice.
-  if (signIn.decision?.kind !== 'tenant') return { kind: 'refused', error: 'account_selection_required' };
+  if (signIn.decision?.kind !== 'tenant') return { kind: 'refused', error: SIGN_IN_REFUSALS.tenant_choice_needed.silent };
   return { kind: 'tenant', accountId: signIn.user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: signIn.decision.tenantId };
 }
 
@@ -428,34 +433,28 @@ async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<vo
 
 /**
  * The `tenant` parameter's validator (oidc-provider calls it, with or without the parameter, once the client and, at
- * the authorization endpoint, the redirect URI are checked, before the session, grant or interaction). On a surface
- * that fixes the tenant (a tenant's path or custom domain): set to that tenant when absent, refused when it names
- * another (the authorization endpoint refuses another tenant earlier, with a page: src/oidc/surface-gate.ts); the
- * hosted pages and the tokens then read it as on the service's surface. The request's tenant is then read as the
- * pages read it (resolveTarget, whose surface settings they then find cached), and what they would refuse of it
- * (TenantRequestError: a tenant the client's application does not have, a tenant-bound client naming another, an
- * isolated application's request naming none) is `invalid_request` with the error's description (RFC 6749 4.1.2.1: at
- * the redirect URI, with `state`; at the device authorization endpoint, its answer), as Auth0 answers an organization
- * it cannot sign in to: the hosted pages showed an error page and the client never heard back. Their other refusals
- * (a client whose own tenant is gone) are left to them.
+ * the authorization endpoint, the redirect URI are checked, before the session, grant or interaction). The request is
+ * admitted as the pages would admit it (admitSignIn, whose surface settings they then find cached), and what that
+ * refuses with an OAuth error (a tenant the client's application does not have, a tenant-bound client naming another,
+ * an isolated application's request naming none, a tenant surface's request naming another tenant) is that error
+ * (RFC 6749 4.1.2.1: at the redirect URI, with `state`; at the device authorization endpoint, its answer), as Auth0
+ * answers an organization it cannot sign in to. Its other refusals (a client whose own tenant is gone) are left to the
+ * pages. A surface that fixes the tenant sets the parameter to it: the pages and the tokens then read it as on the
+ * service's surface.
  */
-function tenantParam(deps: OidcDependencies, surface: Surface, targets: () => SignInTargets) {
+function tenantParam(surface: Surface, signIn: () => SignInRules) {
   return async (ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined) => {
     const data = gatehouseData(client);
     if (client === undefined || data === undefined || ctx.oidc.params === undefined) return;
-    const fixed = surface.kind === 'service' ? null : await fixedTenant(deps, surface, data.applicationId);
-    if (fixed !== null) {
-      if (value !== undefined && value !== '' && (await deps.surfaces.findTenantId(data.applicationId, value)) !== fixed) {
-        throw new errors.InvalidRequest('the tenant parameter names another tenant than this sign-in surface serves');
-      }
-      ctx.oidc.params['tenant'] = fixed;
-    }
+    let target: SignInTarget | undefined;
     try {
-      await targets()(opRequestId(ctx), { clientId: client.clientId, data }, ctx.oidc.params['tenant']);
+      target = await signIn().admit(opRequestId(ctx), surface, { clientId: client.clientId, data }, value === undefined ? [] : [value]);
     } catch (error) {
-      if (error instanceof TenantRequestError) throw new errors.InvalidRequest(error.description);
-      if (!(error instanceof HostedPageError)) throw error;
+      if (!(error instanceof SignInRefusal)) throw error;
+      if (error.rule.oauth?.error === 'invalid_request') throw new errors.InvalidRequest(error.rule.oauth.description);
+      return;
     }
+    if (surface.kind !== 'service' && target?.tenant != null) ctx.oidc.params['tenant'] = target.tenant.id;
   };
 }
 
@@ -536,7 +535,7 @@ function configuration(
   surface: Surface,
   servers: ResourceServers,
   pages: OpPages,
-  targets: () => SignInTargets,
+  signIn: () => SignInRules,
 ): Configuration {
   const policy = interactionsPolicy();
   return {
@@ -629,9 +628,9 @@ function configuration(
       },
     },
     extraTokenClaims: extraClaimsOf((ctx, token) => accessTokenClaims(deps, surface, ctx, token)),
-    extraParams: { tenant: tenantParam(deps, surface, targets), scope: refuseRequestsOfNoKnownScope },
+    extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
-    loadExistingGrant: (ctx) => loadExistingGrant(deps, targets, policy, ctx),
+    loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
     rotateRefreshToken: true,
@@ -682,6 +681,24 @@ export class OidcProvider {
     this.maxProviders = Math.max(1, deps.maxProviders ?? MAX_CACHED_PROVIDERS);
   }
 
+  /** The hosted pages' interaction the browser's cookie names (interactions.ts). */
+  async interaction(req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
+    // The service's OP answers the interactions of every surface: they, their sessions and grants are shared storage,
+    // and the resume URL the OP returns is the surface's own (adapter.ts).
+    return loadInteraction((await this.get()).provider, req, res, uid);
+  }
+
+  /** Completes an interaction with the pages' sign-in (or the session's, `undefined`); returns where the browser resumes. */
+  async completeInteraction(interaction: Interaction, signIn: SignIn | undefined): Promise<string> {
+    const { provider } = await this.get();
+    return finishInteraction(interaction, await interactionResult(provider, this.deps.orm, interaction, signIn));
+  }
+
+  /** Ends an interaction with `access_denied` (interactions.ts); returns where the browser resumes. */
+  refuseInteraction(interaction: Interaction): Promise<string> {
+    return refuseInteraction(interaction);
+  }
+
   /** The OP of a surface (the service's by default). */
   async get(surface: Surface = this.deps.surfaces.service): Promise<BuiltProvider> {
     const jwks = await this.deps.signingKeys.privateJwks();
@@ -710,13 +727,13 @@ export class OidcProvider {
   }
 
   private build(jwks: { keys: unknown[] }, surface: Surface): BuiltProvider {
-    const targets = () => {
-      if (this.deps.signInTargets === undefined) throw new Error('this OP was built without sign-in targets');
-      return this.deps.signInTargets;
+    const signIn = () => {
+      if (this.deps.signIn === undefined) throw new Error('this OP was built without the sign-in rules');
+      return this.deps.signIn;
     };
-    const pages = opPages(this.deps.orm, targets);
+    const pages = opPages(this.deps.orm, () => signIn().target);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
-    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, targets));
+    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, signIn));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
     provider.use(allowOpFormTargets);
