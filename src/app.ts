@@ -16,7 +16,8 @@ import { createInvalidationBus, type InvalidationBus } from './events/invalidati
 import { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
 import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './domain/sign-in/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
-import { OidcProvider, type SignInRules } from './oidc/provider.ts';
+import type { SignInRules } from './oidc/configuration.ts';
+import { OidcProvider } from './oidc/provider.ts';
 import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
 import { ReadCache } from './rest/read-cache.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';

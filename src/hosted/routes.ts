@@ -24,7 +24,7 @@ import { signUp } from '../domain/sign-in/sign-up.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
- * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
+ * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/interactions.ts): server-rendered
  * forms posted as application/x-www-form-urlencoded, each POST answered with a page (a refusal) or a 303. Register
  * without fastify-plugin: the form parser, the error page and the security headers stay inside this scope.
  */

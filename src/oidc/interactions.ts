@@ -8,10 +8,10 @@ import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts
 import { isUuid } from '../ids.ts';
 import { grantExpiry, grantTenant, recordGrantTenant, saveGrantForTenant } from './adapter.ts';
 import { gatehouseData, type GatehouseClientData } from './clients.ts';
-import { OIDC_SCOPES } from './provider.ts';
+import { OIDC_SCOPES } from './configuration.ts';
 
 /**
- * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`, see provider.ts), which reach
+ * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`, see configuration.ts), which reach
  * it through OidcProvider (services.oidc) and import nothing of src/oidc/.
  *
  * The pages authenticate the user (form, CSRF, branding, lockout: theirs), then answer the interaction:

@@ -2,7 +2,7 @@ import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import { grantTenant, opRequestId } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import { writePage } from './error-page.ts';
-import type { OpPages, SignInTargets } from './provider.ts';
+import type { OpPages, SignInTargets } from './configuration.ts';
 import { prefilledUserCode } from './user-code-prefill.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from '../pages/pages.ts';

@@ -5,13 +5,13 @@ import { authorizationRefusal } from './surface-gate.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
 import { currentRequestLog } from '../log.ts';
 import type { Services } from '../services.ts';
-import { OIDC_PATHS } from './provider.ts';
+import { OIDC_PATHS } from './configuration.ts';
 import { LOGOUT_NAMES_NO_APPLICATION, logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
 /**
  * The OP's routes and the methods it answers on each; everything else on these paths is 405 with `Allow`
  * (the provider itself would answer 404). One table, so the Fastify router and the OP cannot disagree.
- * `page`: the route answers a browser with HTML (the hosted look through provider.ts's page hooks, or the OP's own
+ * `page`: the route answers a browser with HTML (the hosted look through configuration.ts's page hooks, or the OP's own
  * self-submitting form, whose targets op-form-policy.ts allows): never framed, cached or sniffed. `throttled`: its
  * POSTs are guesses at a user code and count towards the sign-in throttle (src/pages/throttle.ts). `metadata`: a
  * well-known metadata document, which a tenant's path surface also serves in RFC 8414's form (tenantMetadata).
