@@ -7,6 +7,16 @@ const NO_TRANSPORT = {
   group: ['fastify', '@apollo/*', 'graphql', '**/resolvers/**', '**/rest/**', '**/graphql/**'],
   message: 'The domain never imports a transport.',
 };
+// Sign-in is one domain (src/domain/sign-in/) with two adapters over it that never import each other: the OP
+// (src/oidc/) and the hosted pages (src/hosted/); what both render lives in src/pages/.
+const adaptersApart = (...others) => ({
+  group: others.map((other) => `**/${other}/**`),
+  message: 'src/oidc/ and src/hosted/ are adapters over src/domain/sign-in/: neither imports the other, and src/pages/ (what both render) neither.',
+});
+const NO_ADAPTERS = {
+  group: ['**/oidc/**', '**/hosted/**', '**/pages/**'],
+  message: 'The domain never imports an adapter (src/oidc/, src/hosted/) or the pages they render.',
+};
 const JOSE_OUTSIDE_JWT = { name: 'jose', message: 'Only src/auth/jwt.ts imports jose.', allowTypeImports: true };
 const restrictedImports = (patterns, paths) => ['error', { patterns, paths }];
 
@@ -48,11 +58,23 @@ export default tseslint.config(
   },
   {
     files: ['src/domain/**/*.ts', 'src/db/**/*.ts', 'src/auth/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT], [JOSE_OUTSIDE_JWT]) },
+    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT, NO_ADAPTERS], [JOSE_OUTSIDE_JWT]) },
+  },
+  {
+    files: ['src/oidc/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictedImports([adaptersApart('hosted')], [JOSE_OUTSIDE_JWT]) },
+  },
+  {
+    files: ['src/hosted/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictedImports([adaptersApart('oidc')], [JOSE_OUTSIDE_JWT]) },
+  },
+  {
+    files: ['src/pages/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictedImports([adaptersApart('oidc', 'hosted')], [JOSE_OUTSIDE_JWT]) },
   },
   {
     files: ['src/auth/jwt.ts'],
-    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT], []) },
+    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT, NO_ADAPTERS], []) },
   },
   {
     // A write begins in Scope.transactional: under an Idempotency-Key it must join the request's transaction.

@@ -184,11 +184,11 @@ export interface RefusalFigures {
 /**
  * Refused sign-ins one at a time, taking turns: an unknown e-mail, then a wrong password for a known user, `count` of
  * each, with the lockout policy on (room made for every failure: no address is locked out or made to wait meanwhile). The wrong password
- * writes its failure count; the unknown e-mail writes nothing and waits instead (src/hosted/refusal-timing.ts), so
+ * writes its failure count; the unknown e-mail writes nothing and waits instead (src/domain/sign-in/refusal-timing.ts), so
  * the two should take about as long: otherwise the time tells which e-mails have accounts.
  */
 export async function refusalTimings(service: SignInService, count: number): Promise<RefusalFigures[]> {
-  // Two failures per user from the bench's one address: each is counted, none locks or waits (src/hosted/lockout.ts).
+  // Two failures per user from the bench's one address: each is counted, none locks or waits (src/domain/sign-in/lockout.ts).
   const users = Math.ceil(count / 2);
   const { attempt, emails } = await prepareSignIns(service, 2 * count, users, 'refusals');
   const policy = await fetch(`${service.baseUrl}/api/v1/policies/lockout`, {

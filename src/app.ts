@@ -13,10 +13,12 @@ import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { OutboxWorker } from './domain/email/deliver.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
-import { RefusalTiming } from './hosted/refusal-timing.ts';
-import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './hosted/surface-settings.ts';
+import { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
+import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './domain/sign-in/surface-settings.ts';
 import { createClientCache } from './oidc/client-cache.ts';
+import type { SignInRules } from './oidc/configuration.ts';
 import { OidcProvider } from './oidc/provider.ts';
+import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
 import { ReadCache } from './rest/read-cache.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
@@ -128,11 +130,27 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const apiKeys = new ApiKeyCache(invalidations, config.apiKeyCacheMs);
   const clients = createClientCache(invalidations, config.oauthClientCacheMs);
   const surfaces = new SurfaceRouter(database.orm, config.publicUrl);
-  // The M2M token lifetime is the tenancy engine's answer, through the surface settings' cache (read once `services`
-  // exists: only requests ask it).
+  // The M2M token lifetime and the sign-in targets are the tenancy engine's answers, through the surface settings' cache
+  // (read once `services` exists: only requests ask them).
   const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
     (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects, m2mTokenSeconds });
+  const signIn: SignInRules = {
+    target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
+    admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
+  };
+  const oidc = new OidcProvider({
+    config,
+    orm: database.orm,
+    signingKeys,
+    clientSecrets,
+    clients,
+    cookieSecret,
+    surfaces,
+    invalidations,
+    liveSubjects: apiKeys.bearerSubjects,
+    m2mTokenSeconds,
+    signIn,
+  });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
   const outbox = new OutboxWorker(database.orm, config, storedSecrets);

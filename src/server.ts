@@ -26,7 +26,7 @@ import { withRequestOrigin } from './request-origin.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
-import { signInThrottle } from './hosted/throttle.ts';
+import { signInThrottle } from './pages/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import type { Services } from './services.ts';

@@ -7,8 +7,8 @@ import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import type { OutboxWaker } from './domain/email/deliver.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
-import type { RefusalTiming } from './hosted/refusal-timing.ts';
-import type { SurfaceSettingsCache } from './hosted/surface-settings.ts';
+import type { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
+import type { SurfaceSettingsCache } from './domain/sign-in/surface-settings.ts';
 import type { OidcProvider } from './oidc/provider.ts';
 import type { ReadCache } from './rest/read-cache.ts';
 
@@ -29,7 +29,7 @@ export interface Services {
   readonly oidc: OidcProvider;
   /** Which sign-in surface (issuer) a request's Host, a tenant path or a token's `iss` is. */
   readonly surfaces: SurfaceRouter;
-  /** The sign-in surfaces' look and rules read recently here (src/hosted/surface-settings.ts). */
+  /** The sign-in surfaces' look and rules read recently here (src/domain/sign-in/surface-settings.ts). */
   readonly surfaceSettings: SurfaceSettingsCache;
   /** The management API's cached reads answered recently here (src/rest/read-cache.ts). */
   readonly readCache: ReadCache;

@@ -6,7 +6,7 @@ import type { InvalidationBus } from '../events/invalidations.ts';
 /**
  * Whom a management API access token speaks for. A client-credentials token has no resource owner, so its `sub` is
  * its client (RFC 9068 2.2; the OP sets `sub` to the `client_id`): an M2M credential. Any other token names a user,
- * and was issued to an OAuth client under the grant the user's sign-in made (`grant_id`, src/oidc/provider.ts).
+ * and was issued to an OAuth client under the grant the user's sign-in made (`grant_id`, src/oidc/configuration.ts).
  */
 export type BearerSubject =
   | { readonly kind: 'm2m_credential'; readonly subject: string; readonly applicationId: string; readonly tenantId: string | null }
@@ -50,7 +50,7 @@ function livenessStatement(bearer: BearerSubject): [string, unknown[]] {
   const { applicationId, subject, tenantId } = bearer;
   if (bearer.kind === 'm2m_credential') {
     // A tenant's token: the credential's own tenant, or an application-wide credential's token narrowed to the
-    // tenant of the surface it asked on (src/oidc/provider.ts).
+    // tenant of the surface it asked on (src/oidc/configuration.ts).
     const tenant = tenantId === null ? 'tenant_id is null' : '(tenant_id is null or tenant_id = ?)';
     return [
       `select 1 from oauth_client where application_id = ? and id = ? and type = 'm2m' and revoked_at is null and ${tenant}`,

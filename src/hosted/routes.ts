@@ -1,33 +1,30 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
-import { gatehouseData } from '../oidc/clients.ts';
-import { finishInteraction, interactionResult, refuseInteraction, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
-import { opPages } from './op-pages.ts';
-import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from './pages.ts';
-import { sendPage } from './reply.ts';
+import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from '../pages/pages.ts';
+import { sendPage } from '../pages/reply.ts';
 import {
   activeUser,
   decideTenant,
   hintedEmail,
-  HostedPageError,
   resolveTarget,
   sessionSignIn,
   tenantsOf,
   verifyCredentials,
+  type SignIn,
   type SignInTarget,
-} from './sign-in.ts';
-import { signUp } from './sign-up.ts';
-import { guessingAddress, type SignInThrottle } from './throttle.ts';
+} from '../domain/sign-in/sign-in.ts';
+import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { signUp } from '../domain/sign-in/sign-up.ts';
+import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
- * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/provider.ts): server-rendered
+ * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/interactions.ts): server-rendered
  * forms posted as application/x-www-form-urlencoded, each POST answered with a page (a refusal) or a 303. Register
  * without fastify-plugin: the form parser, the error page and the security headers stay inside this scope.
  */
@@ -60,11 +57,11 @@ function cookieOf(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-const EXPIRED = 'This sign-in request has expired or is not valid.';
+
+const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
 /** Everything a page of one interaction needs, settled once per request. */
 interface InteractionContext {
-  readonly provider: Provider;
   readonly interaction: Interaction;
   /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
@@ -73,10 +70,10 @@ interface InteractionContext {
 }
 
 function statusOf(error: unknown): { status: number; message: string; look?: PageLook | undefined } {
-  if (error instanceof HostedPageError) return { status: error.status, message: error.message, look: error.look };
+  if (error instanceof SignInRefusal && error.page !== null) return { ...error.page, look: error.look };
   if (error instanceof GatehouseError) {
     if (error.code === 'rate_limited') return { status: 429, message: 'Too many requests. Wait a minute, then try again.' };
-    if (error.code === 'not_found') return { status: 400, message: EXPIRED };
+    if (error.code === 'not_found') return { status: EXPIRED.status, message: EXPIRED.message() };
   }
   const code = (error as Partial<FastifyError>).code;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: 'The form sent more data than a sign-in can hold.' };
@@ -90,8 +87,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
   return async function register(app: FastifyInstance): Promise<void> {
     const csrf: CsrfTokens = await loadCsrfTokens(services.orm);
     await prepareDummyHash();
-    // The OP's own pages (device verification, logout) in the hosted look.
-    services.oidc.usePages(opPages(services));
 
     // Forms only, at the service's body limit (1 MiB); anything else is 415.
     app.removeAllContentTypeParsers();
@@ -119,23 +114,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
     async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
-      // The service's OP answers the interactions of every surface: they, their sessions and grants are shared
-      // storage, and the resume URL the OP returns is the surface's own (src/oidc/adapter.ts).
-      const { provider } = await services.oidc.get();
-      let interaction: Interaction;
-      try {
-        interaction = await provider.interactionDetails(request.raw, reply.raw);
-      } catch (error) {
-        if (error instanceof oidcErrors.SessionNotFound) throw new HostedPageError(400, EXPIRED);
-        throw error;
-      }
-      // The cookie names the browser's current interaction; an old or foreign uid in the path is not it.
-      if (interaction.uid !== request.params.uid) throw new HostedPageError(400, EXPIRED);
-      const clientId = String(interaction.params['client_id']);
-      const data = gatehouseData(await provider.Client.find(clientId));
-      if (data === undefined) throw new HostedPageError(400, 'The application that sent you here is no longer registered.');
-      const target = await resolveTarget(services, request.id, { clientId, data }, interaction.params['tenant']);
-      return { provider, interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
+      const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
+      const target = await resolveTarget(services, request.id, client, interaction.params['tenant']);
+      return { interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
 
     const formTargets = (context: InteractionContext) => (context.redirectTarget === undefined ? [] : [context.redirectTarget]);
@@ -154,7 +135,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error'> = {}) {
       const { uid } = context.interaction;
-      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`, context.target.look);
+      if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
       const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
@@ -179,7 +160,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /** Sign-up is a step of a sign-in (`signsIn`) on a surface whose password provider allows it. */
     async function requireSignup(context: InteractionContext) {
       if (!context.target.password.signUp || !(await signsIn(context))) {
-        throw new HostedPageError(404, `Creating an account is not available for ${context.target.look.name}.`, context.target.look);
+        throw new SignInRefusal('signup_unavailable', context.target.look);
       }
     }
 
@@ -221,14 +202,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
     async function finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn | undefined) {
-      let result: InteractionResults;
+      let returnTo: string;
       try {
-        result = await interactionResult(context.provider, services.orm, context.interaction, signIn);
+        returnTo = await services.oidc.completeInteraction(context.interaction, signIn);
       } catch (error) {
-        if (error instanceof SignInRefused) return refuse(request, reply, context, error.message);
+        if (error instanceof SignInRefusal && error.reason === 'account_refused') return refuse(request, reply, context, error.message);
         throw error;
       }
-      const returnTo = await finishInteraction(context.interaction, result);
       return reply.status(303).header('location', returnTo).send();
     }
 
@@ -240,7 +220,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
      */
     async function refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string) {
       request.log.info({ interaction: context.interaction.uid, reason }, 'hosted sign-in refused: access_denied');
-      const returnTo = await refuseInteraction(context.interaction);
+      const returnTo = await services.oidc.refuseInteraction(context.interaction);
       return reply.status(303).header('location', returnTo).send();
     }
 
@@ -252,14 +232,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       refuse(request, reply, context, 'the user is no longer a member of any tenant to choose');
 
     function requireCsrf(context: InteractionContext, fields: FormFields) {
-      // 403 page, no form: a forged or stale submission is not retried with a fresh token.
-      if (!csrf.verify(context.interaction.uid, fields['csrf'])) {
-        throw new HostedPageError(
-          403,
-          'This form has expired or was not sent from this page. Go back to the application and sign in again.',
-          context.target.look,
-        );
-      }
+      if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
     }
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
@@ -301,7 +274,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
-      throw new HostedPageError(400, 'This sign-in step is not supported.', context.target.look);
+      throw new SignInRefusal('step_unsupported', context.target.look);
     });
 
     app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {
@@ -310,7 +283,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       requireCsrf(context, fields);
       // A form left open after its step was done: show the current step.
       if (!(await signsIn(context))) return reply.status(303).header('location', paths(context.interaction.uid).page).send();
-      if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`, context.target.look);
+      if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
@@ -367,7 +340,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
     for (const url of ['/interaction', '/interaction/*']) {
       app.all(url, async () => {
-        throw new HostedPageError(404, 'There is no such sign-in page.');
+        throw new SignInRefusal('no_such_page');
       });
     }
 
@@ -377,7 +350,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       requireCsrf(context, fields);
       // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
       const userId = csrf.unseal(context.interaction.uid, fields['signin']);
-      if (userId === undefined) throw new HostedPageError(403, 'This form has expired. Go back to the application and sign in again.', context.target.look);
+      if (userId === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);

@@ -1,4 +1,4 @@
-import Provider, { type AccessToken, type ClientCredentials, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import { type AccessToken, type ClientCredentials, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ACCESS_TOKEN_ALG } from '../auth/jwt.ts';
 import { MAX_ACCESS_TOKEN_SECONDS } from '../auth/signing-keys.ts';
@@ -44,35 +44,18 @@ export function resourceServersOf(orm: MikroORM, management: ResourceServer): Re
 }
 
 type IssuedToken = AccessToken | ClientCredentials;
-type TokenClaims = (ctx: KoaContextWithOIDC, token: IssuedToken) => Promise<Record<string, unknown> | undefined>;
+export type TokenClaims = (ctx: KoaContextWithOIDC, token: IssuedToken) => Promise<Record<string, unknown> | undefined>;
 
 /** The claims computed for a token as it was saved, which extraTokenClaims then returns. */
 const computed = new WeakMap<IssuedToken, Promise<Record<string, unknown> | undefined>>();
 
+/** Keeps the claims computed for a token as it is saved (overrides.ts, scopeApiResourceTokens), and returns them. */
+export function extraClaimsComputedAtSave(token: IssuedToken, claims: Promise<Record<string, unknown> | undefined>) {
+  computed.set(token, claims);
+  return claims;
+}
+
 /** A token's extra claims: those computed at its save, else computed now. */
 export function extraClaimsOf(claims: TokenClaims): TokenClaims {
   return (ctx, token) => computed.get(token) ?? claims(ctx, token);
-}
-
-/**
- * A token for an API resource carries the permissions its subject holds, in `permissions` and as its `scope`.
- * oidc-provider sets a token's scope from the grant and the request, before its extra claims are computed, and signs
- * and answers that scope: so the access tokens' `save` first computes the claims and sets the scope from them, and the
- * JWT, the token response and the stored token all say the same.
- */
-export function scopeApiResourceTokens(provider: Provider, claims: TokenClaims, isApiResource: (audience: unknown) => boolean): void {
-  for (const prototype of [provider.AccessToken.prototype, provider.ClientCredentials.prototype] as IssuedToken[]) {
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the token as `this`
-    const save = prototype.save;
-    prototype.save = async function (this: IssuedToken) {
-      const ctx = Provider.ctx;
-      if (ctx !== undefined && isApiResource(this.resourceServer?.audience)) {
-        const extra = claims(ctx, this);
-        computed.set(this, extra);
-        const permissions = (await extra)?.['permissions'];
-        this.scope = Array.isArray(permissions) && permissions.length > 0 ? permissions.join(' ') : undefined;
-      }
-      return save.call(this);
-    };
-  }
 }

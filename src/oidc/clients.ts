@@ -4,21 +4,12 @@ import { errors, type ClientMetadata } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import type { OAuthClient, OAuthClientType } from '../db/entities/oauth-client.entity.ts';
 import { usableKeys } from '../domain/m2m-credentials/jwks.ts';
+import type { GatehouseClientData } from '../domain/oauth-clients/client-data.ts';
 import { redirectUriProblem } from '../domain/oauth-clients/redirect-uris.ts';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-/**
- * What the OP carries of our own about a client (extra client metadata `gatehouse`): whose it is, what its
- * client-credentials tokens may do, and the previous secret while a rotation's grace period runs.
- */
-export interface GatehouseClientData {
-  readonly applicationId: string;
-  readonly tenantId: string | null;
-  readonly type: OAuthClientType;
-  readonly permissions: readonly string[];
-  readonly previousSecret?: { readonly value: string; readonly expiresAt: number };
-}
+export type { GatehouseClientData };
 
 export const GATEHOUSE_METADATA = 'gatehouse';
 

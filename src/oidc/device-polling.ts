@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { recordDeviceCodePoll } from './adapter.ts';
-import { OIDC_PATHS } from './provider.ts';
+import { OIDC_PATHS } from './configuration.ts';
 
 /** RFC 8628 3.2: the seconds a device waits between polls of the token endpoint (the RFC's default, stated so no client has to assume it). */
 const POLL_INTERVAL_SECONDS = 5;

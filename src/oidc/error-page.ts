@@ -1,5 +1,5 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { errorPage, PLAIN_LOOK, renderPage, type RenderedPage } from '../hosted/pages.ts';
+import { errorPage, PLAIN_LOOK, renderPage, type RenderedPage } from '../pages/pages.ts';
 
 /**
  * Writes a hosted page as the OP's answer (its Koa context): the page's headers (style nonce, images, and

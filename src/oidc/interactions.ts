@@ -1,40 +1,53 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { InteractionResults } from 'oidc-provider';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
+import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { grantExpiry, grantTenant, recordGrantTenant, saveGrantForTenant } from './adapter.ts';
-import { gatehouseData } from './clients.ts';
-import { OIDC_SCOPES } from './provider.ts';
+import { gatehouseData, type GatehouseClientData } from './clients.ts';
+import { OIDC_SCOPES } from './configuration.ts';
 
 /**
- * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`, see provider.ts).
+ * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`, see configuration.ts), which reach
+ * it through OidcProvider (services.oidc) and import nothing of src/oidc/.
  *
  * The pages authenticate the user (form, CSRF, branding, lockout: theirs), then answer the interaction:
  *
- *   const interaction = await provider.interactionDetails(request.raw, reply.raw);   // cookie-bound to the browser
- *   const result = await interactionResult(provider, orm, interaction, { userId, tenantId });
- *   const to = await finishInteraction(interaction, result);                        // then 303 to `to`
+ *   const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, uid);  // cookie-bound
+ *   const to = await services.oidc.completeInteraction(interaction, { userId, tenantId });   // then 303 to `to`
  *
  * `interaction.params.tenant` carries the client's tenant choice (id or slug) when `authIsolation` is `shared`.
  * Consent is implicit: every client is its application's own (first party), so what it asks for is granted.
  */
-export interface SignIn {
-  /** The authenticated user, of the client's application. */
-  readonly userId: string;
-  /** The tenant the user signed in to (a member of it), or null for an application-level sign-in. */
-  readonly tenantId: string | null;
-  /**
-   * The user as the caller read it moments ago, having just checked its credentials and that it may sign in, with the
-   * tenants the row held then (after the password's verification): spares reading it again. Without it the user is
-   * read here and must be active.
-   */
-  readonly verified?: SignInUser;
+export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** An interaction as the pages read it: with its client, whose application the sign-in is for. */
+export interface HostedInteraction {
+  readonly interaction: Interaction;
+  readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
 }
 
-type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-export class SignInRefused extends Error {}
+/**
+ * The interaction the browser's cookie names, when it is `uid` (an old or foreign uid in the path is not it), and its
+ * client; refused as expired, or as the client gone.
+ */
+export async function loadInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
+  let interaction: Interaction;
+  try {
+    interaction = await provider.interactionDetails(req, res);
+  } catch (error) {
+    if (error instanceof errors.SessionNotFound) throw new SignInRefusal('interaction_expired');
+    throw error;
+  }
+  if (interaction.uid !== uid) throw new SignInRefusal('interaction_expired');
+  const clientId = String(interaction.params['client_id']);
+  const data = gatehouseData(await provider.Client.find(clientId));
+  if (data === undefined) throw new SignInRefusal('client_gone');
+  return { interaction, client: { clientId, data } };
+}
 
 async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn): Promise<SignInUser | null> {
   const { verified } = signIn;
@@ -55,12 +68,8 @@ export async function finishInteraction(interaction: Interaction, result: Intera
   return interaction.returnTo;
 }
 
-/**
- * What a refused sign-in tells the client (`error_description`): one text whatever the reason, since it travels
- * through the browser and the client's logs, and the reasons (suspended, deleted, no longer a member) say things of
- * the account.
- */
-export const SIGN_IN_REFUSED = 'the sign-in was refused';
+/** A sign-in this seam refuses: `account_refused`, the reason for the log only. */
+const refused = (detail: string) => new SignInRefusal('account_refused', undefined, detail);
 
 /**
  * Ends the interaction with `access_denied` (RFC 6749 4.1.2.1, RFC 8628 3.5): on resuming, the OP answers it as an
@@ -69,7 +78,8 @@ export const SIGN_IN_REFUSED = 'the sign-in was refused';
  * Returns where the browser resumes.
  */
 export async function refuseInteraction(interaction: Interaction): Promise<string> {
-  interaction.result = { error: 'access_denied', error_description: SIGN_IN_REFUSED };
+  const { error, description } = SIGN_IN_REFUSALS.account_refused.oauth;
+  interaction.result = { error, error_description: description };
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
   return interaction.returnTo;
 }
@@ -80,7 +90,7 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
  * the account and a grant of everything requested (scopes, the resource), remembering the sign-in's tenant for the
  * tokens (`tenant_id`): the session's grant for the client when it was for the same account and tenant, else a new
  * one; for `consent` (a later authorization of the session's user asking for more), the missing
- * scopes added to the existing grant. Throws SignInRefused when the user is not
+ * scopes added to the existing grant. Throws SignInRefusal (`account_refused`) when the user is not
  * one the client's application may sign in (wrong application, not a member of the tenant, not active).
  */
 export async function interactionResult(
@@ -92,7 +102,7 @@ export async function interactionResult(
   const clientId = String(interaction.params['client_id']);
   const client = await provider.Client.find(clientId);
   const application = gatehouseData(client)?.applicationId;
-  if (application === undefined) throw new SignInRefused('unknown client');
+  if (application === undefined) throw refused('unknown client');
 
   // The session's grant for this client, when it is this account's (another user may sign in on the same browser).
   const sessionGrant = async (accountId: string) => {
@@ -105,10 +115,10 @@ export async function interactionResult(
   // (the OP signs the session's account out on resuming: oidc-provider's resume, then its end_session confirmation).
   const switching = signIn !== undefined && signIn.userId !== interaction.session?.accountId;
   if (interaction.prompt.name === 'login' || (interaction.prompt.name === 'consent' && switching)) {
-    if (signIn === undefined) throw new SignInRefused('the login prompt needs a signed-in user');
+    if (signIn === undefined) throw refused('the login prompt needs a signed-in user');
     const user = await signedInUser(orm, application, signIn);
-    if (user === null) throw new SignInRefused('no such active user in the client’s application');
-    if (signIn.tenantId !== null && !user.tenantIds.includes(signIn.tenantId)) throw new SignInRefused('the user is not a member of the tenant');
+    if (user === null) throw refused('no such active user in the client’s application');
+    if (signIn.tenantId !== null && !user.tenantIds.includes(signIn.tenantId)) throw refused('the user is not a member of the tenant');
     // A sign-in to another tenant than the session's grant was for gets a grant of its own: the tokens already
     // issued from that grant (its refresh tokens) keep the tenant they were issued for.
     const existing = await sessionGrant(user.id);
@@ -123,7 +133,7 @@ export async function interactionResult(
 
   if (interaction.prompt.name === 'consent') {
     const accountId = interaction.session?.accountId;
-    if (accountId === undefined) throw new SignInRefused('consent without a signed-in session');
+    if (accountId === undefined) throw refused('consent without a signed-in session');
     const grant = (await sessionGrant(accountId)) ?? newGrant(accountId);
     const details = interaction.prompt.details as {
       missingOIDCScope?: string[];
@@ -140,5 +150,5 @@ export async function interactionResult(
     }
     return { consent: { grantId } };
   }
-  throw new SignInRefused(`unknown prompt ${interaction.prompt.name}`);
+  throw refused(`unknown prompt ${interaction.prompt.name}`);
 }

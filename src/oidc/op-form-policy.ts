@@ -1,5 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { cspSource } from '../hosted/pages.ts';
+import { cspSource } from '../pages/pages.ts';
 
 /** A policy oidc-provider added its inline script's hash to: the page is its own self-submitting form. */
 const OP_SCRIPT = /(?:^|;)\s*script-src[^;]*'sha256-/;

@@ -1,20 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
-import { PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../hosted/pages.ts';
-import { resolveTarget } from '../hosted/sign-in.ts';
-import { authorizationRefusal } from '../hosted/surface-gate.ts';
-import type { SignInThrottle } from '../hosted/throttle.ts';
+import { PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../pages/pages.ts';
+import { authorizationRefusal } from './surface-gate.ts';
+import type { SignInThrottle } from '../pages/throttle.ts';
 import { currentRequestLog } from '../log.ts';
 import type { Services } from '../services.ts';
-import { OIDC_PATHS } from './provider.ts';
+import { OIDC_PATHS } from './configuration.ts';
 import { LOGOUT_NAMES_NO_APPLICATION, logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
 /**
  * The OP's routes and the methods it answers on each; everything else on these paths is 405 with `Allow`
  * (the provider itself would answer 404). One table, so the Fastify router and the OP cannot disagree.
- * `page`: the route answers a browser with HTML (the hosted look through provider.ts's page hooks, or the OP's own
+ * `page`: the route answers a browser with HTML (the hosted look through configuration.ts's page hooks, or the OP's own
  * self-submitting form, whose targets op-form-policy.ts allows): never framed, cached or sniffed. `throttled`: its
- * POSTs are guesses at a user code and count towards the sign-in throttle (src/hosted/throttle.ts). `metadata`: a
+ * POSTs are guesses at a user code and count towards the sign-in throttle (src/pages/throttle.ts). `metadata`: a
  * well-known metadata document, which a tenant's path surface also serves in RFC 8414's form (tenantMetadata).
  */
 const { authorization, token, revocation, introspection, userinfo, device_authorization, code_verification, end_session, jwks } = OIDC_PATHS;
@@ -156,8 +155,6 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
 
   return async function register(app: FastifyInstance): Promise<void> {
     oidc.onServerError = (error) => currentRequestLog(app.log).error({ err: error }, 'unexpected error in the OAuth provider');
-    // A silent authorization request is decided by the hosted sign-in's rules (src/oidc/provider.ts, silentGrant).
-    oidc.useSignInTargets((requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam));
     // oidc-provider reads (and size-limits) the request body itself: leave the stream untouched.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));

@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import { unverifiedAudience } from '../auth/jwt.ts';
 import { isUuid } from '../ids.ts';
 import { servedClientData } from './clients.ts';
-import { OIDC_PATHS } from './provider.ts';
+import { OIDC_PATHS } from './configuration.ts';
 
 /**
  * Whose browser session an OP request uses. The service's surface and a tenant path by slug serve every application

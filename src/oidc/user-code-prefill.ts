@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { OIDC_PATHS } from './provider.ts';
+import { OIDC_PATHS } from './configuration.ts';
 
 /**
  * verification_uri_complete (`GET /oauth2/device?user_code=…`, RFC 8628 3.3.1). oidc-provider answers it with a page

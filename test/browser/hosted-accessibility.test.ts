@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
-import { contrastRatio, DEFAULT_COPY, deviceCodePage, deviceConfirmPage, loginPage, PLAIN_LOOK, signupPage, type PageLook, type RenderedPage } from '../../src/hosted/pages.ts';
+import { contrastRatio, DEFAULT_COPY, deviceCodePage, deviceConfirmPage, loginPage, PLAIN_LOOK, signupPage, type PageLook, type RenderedPage } from '../../src/pages/pages.ts';
 import { POLICY_DEFAULTS } from '../../src/domain/policies/definitions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SignInRefused } from '../../src/oidc/interactions.ts';
+import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authorize, createTestClient, decodeJwt, discover, postForm, type TestClient } from '../support/oauth.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BRANDING } from '../../src/domain/branding/branding.ts';
-import { DEFAULT_COPY, loginPage, type CopyKey } from '../../src/hosted/pages.ts';
+import { DEFAULT_COPY, loginPage, type CopyKey } from '../../src/pages/pages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';

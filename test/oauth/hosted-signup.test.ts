@@ -6,8 +6,9 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { readForm, type Visit } from '../support/cookie-jar.ts';
-import { HostedPageError, resolveTarget } from '../../src/hosted/sign-in.ts';
-import { signUp } from '../../src/hosted/sign-up.ts';
+import { SignInRefusal as HostedPageError } from '../../src/domain/sign-in/refusals.ts';
+import { resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
+import { signUp } from '../../src/domain/sign-in/sign-up.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 

@@ -6,7 +6,7 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
 
 /**
- * The per-address throttle of the hosted forms' sign-in attempts (src/hosted/throttle.ts): a low limit here (3 a
+ * The per-address throttle of the hosted forms' sign-in attempts (src/pages/throttle.ts): a low limit here (3 a
  * minute), shared by the sign-in, sign-up and device user-code POSTs of one address; over it, the page's look with
  * 429 and Retry-After, and no credential check at all.
  */

@@ -6,7 +6,7 @@ import { createTestClient, discover } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
- * The hosted pages remember each surface's settings (src/hosted/surface-settings.ts: branding, names, auth providers,
+ * The hosted pages remember each surface's settings (src/domain/sign-in/surface-settings.ts: branding, names, auth providers,
  * lockout policy). The cache lives a minute here, so a page that shows a change right after it can only owe it to an
  * invalidation: every change of the tenancy engine evicts what it governs, on this instance and, through Redis, on the
  * others.

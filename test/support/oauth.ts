@@ -4,7 +4,8 @@ import { signJwt } from '../../src/auth/jwt.ts';
 import { OAuthClient, type ClientAuthMethod, type OAuthClientType } from '../../src/db/entities/oauth-client.entity.ts';
 import { newId } from '../../src/ids.ts';
 import * as oidc from 'openid-client';
-import { finishInteraction, interactionResult, type SignIn } from '../../src/oidc/interactions.ts';
+import type { SignIn } from '../../src/domain/sign-in/sign-in.ts';
+import { finishInteraction, interactionResult } from '../../src/oidc/interactions.ts';
 import type { TestApp } from './app.ts';
 import { CookieJar, type Visit } from './cookie-jar.ts';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { RefusalTiming } from '../../src/hosted/refusal-timing.ts';
+import { RefusalTiming } from '../../src/domain/sign-in/refusal-timing.ts';
 
 /** Resolves 'now' if `promise` settles within the current turn (microtasks), else 'later'. */
 async function settlesAtOnce(promise: Promise<unknown>): Promise<'now' | 'later'> {

@@ -23,9 +23,9 @@ const UserSchema = defineEntity({
     status: p.string().$type<UserStatus>(),
     tenantIds: p.array().columnType('uuid[]'),
     passwordHash: p.string().nullable().hidden(),
-    /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/hosted/lockout.ts). */
+    /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/domain/sign-in/lockout.ts). */
     lockedUntil: p.datetime().nullable(),
-    /** Consecutive failed password sign-ins (src/hosted/lockout.ts writes it, in single statements). */
+    /** Consecutive failed password sign-ins (src/domain/sign-in/lockout.ts writes it, in single statements). */
     failedSignIns: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

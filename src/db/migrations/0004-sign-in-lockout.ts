@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Account lockout of the hosted sign-in (src/hosted/lockout.ts): consecutive failed password sign-ins, when the
+ * Account lockout of the hosted sign-in (src/domain/sign-in/lockout.ts): consecutive failed password sign-ins, when the
  * last one happened (the count starts again after the lockout policy's `resetAfterMinutes`), and until when a
  * `locked` user stays locked (null: until an administrator unlocks them).
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The lockout's failed sign-ins per account and client address (src/hosted/lockout.ts): how many in a row, when the
+ * The lockout's failed sign-ins per account and client address (src/domain/sign-in/lockout.ts): how many in a row, when the
  * last one was, and since and until when the address is locked out of the account (`locked_at` set with
  * `locked_until` null: until an administrator unlocks the user). Keyed by the application first (the Citus rule), and
  * gone with the user.

@@ -98,7 +98,7 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
 }
 
 /**
- * Each copy gets the original's failed sign-ins per address (src/hosted/lockout.ts), so that an address locked out of
+ * Each copy gets the original's failed sign-ins per address (src/domain/sign-in/lockout.ts), so that an address locked out of
  * the original is locked out of every copy, and counts on where it was. The copy is the user with the original's
  * e-mail in another tenant's pool, as for the keys (moveKeysToCopies).
  */

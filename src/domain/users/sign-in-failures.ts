@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * The lockout's failed sign-ins per account and client address (`sign_in_failure`, written by src/hosted/lockout.ts):
+ * The lockout's failed sign-ins per account and client address (`sign_in_failure`, written by src/domain/sign-in/lockout.ts):
  * what the hosted sign-in and the users API (an unlock) both need to know of them.
  */
 

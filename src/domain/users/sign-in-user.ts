@@ -4,7 +4,7 @@ import type { UserStatus } from '../../db/entities/user.entity.ts';
 /**
  * A user as the sign-in and the OP read it: the columns they decide on, read in one plain statement (no entity, no
  * identity map), since a sign-in reads its user on every request of the flow and changes it only in single
- * statements (src/hosted/lockout.ts). A `User` entity is one too.
+ * statements (src/domain/sign-in/lockout.ts). A `User` entity is one too.
  */
 export interface SignInUser {
   readonly id: string;
@@ -20,7 +20,7 @@ export interface SignInUser {
 
 /**
  * Whether a user may act now (sign in, use their keys and tokens): active, or `locked` by the lockout policy with the
- * lock run out. Such a lock is lifted (audited) at the user's next sign-in attempt (src/hosted/lockout.ts); until then
+ * lock run out. Such a lock is lifted (audited) at the user's next sign-in attempt (src/domain/sign-in/lockout.ts); until then
  * the row still reads `locked`, and what the user holds must work as soon as the lock has ended all the same.
  */
 export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now = new Date()): boolean {

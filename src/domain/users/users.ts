@@ -279,7 +279,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
 }
 
 /**
- * Lifts a lock the lockout policy put on a user (src/hosted/lockout.ts), a timed one early or one without an end
+ * Lifts a lock the lockout policy put on a user (src/domain/sign-in/lockout.ts), a timed one early or one without an end
  * (`lockoutMinutes` null), and on the addresses it locked out of the account: the user is active again, every
  * address's failure count starts over. A user with nothing to lift is answered as they are, with nothing written; a
  * suspended one stays suspended. The lock is the account's, in every tenant of a shared-pool user: a tenant scope

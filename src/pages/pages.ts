@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BrandingValue } from '../domain/branding/branding.ts';
+import type { PageLook } from '../domain/sign-in/surface-settings.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../html-security.ts';
@@ -69,12 +70,7 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** The look of a page: branding (effective for the tenant) and the name shown under the title. */
-export interface PageLook {
-  readonly branding: BrandingValue;
-  /** The tenant's name, else the application's. */
-  readonly name: string;
-}
+export type { PageLook };
 
 export const PLAIN_LOOK: PageLook = { branding: DEFAULT_BRANDING, name: 'Gatehouse' };
 

@@ -1,9 +1,10 @@
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
-import { servedClientData } from '../oidc/clients.ts';
+import { servedClientData } from './clients.ts';
 import type { Services } from '../services.ts';
-import { PLAIN_LOOK, standaloneErrorPage } from './pages.ts';
-import { HostedPageError, resolveTarget, UNKNOWN_TENANT } from './sign-in.ts';
+import { PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { admitSignIn } from '../domain/sign-in/sign-in.ts';
 
 export interface Refusal {
   readonly status: number;
@@ -31,23 +32,13 @@ export async function authorizationRefusal(
   const data = await servedClientData((await services.oidc.get()).provider, clientId);
   if (data === undefined) return undefined;
   try {
-    const decided = surface === null ? { kind: 'closed' as const } : await services.surfaces.tenantFor(surface, data.applicationId);
-    if (decided.kind === 'closed') {
-      // A domain of another application: the OP answers that the client does not exist there.
-      if (surface?.kind === 'domain') return undefined;
-      throw new HostedPageError(400, UNKNOWN_TENANT);
-    }
-    if (decided.kind === 'open') return undefined;
-    // The surface's tenant as a sign-in target: a client bound to another tenant is refused here, as on the service's.
-    const target = await resolveTarget(services, requestId, { clientId, data }, decided.tenantId);
-    for (const named of query.getAll('tenant')) {
-      if (named !== '' && (await services.surfaces.findTenantId(data.applicationId, named)) !== decided.tenantId) {
-        throw new HostedPageError(400, `This is the sign-in of ${target.look.name}: the request names another organization.`, target.look);
-      }
-    }
+    if (surface === null) throw new SignInRefusal('unknown_tenant');
+    await admitSignIn(services, requestId, surface, { clientId, data }, query.getAll('tenant'), { open: 'skip' });
     return undefined;
   } catch (error) {
-    if (!(error instanceof HostedPageError)) throw error;
-    return { status: error.status, ...standaloneErrorPage(error.look ?? PLAIN_LOOK, error.message) };
+    if (!(error instanceof SignInRefusal) || error.page === null) throw error;
+    // A domain of another application: the OP answers that the client does not exist there.
+    if (surface?.kind === 'domain' && error.reason === 'unknown_tenant') return undefined;
+    return { status: error.page.status, ...standaloneErrorPage(error.look ?? PLAIN_LOOK, error.page.message) };
   }
 }

@@ -1,18 +1,19 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { hashPassword } from '../auth/password-hash.ts';
-import { User } from '../db/entities/index.ts';
-import { recordAudit } from '../domain/audit.ts';
-import type { PasswordPolicy } from '../domain/policies/definitions.ts';
-import { checkPassword } from '../domain/policies/password.ts';
-import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
-import { underTenancyConfig } from '../domain/tenancy/config-lock.ts';
-import { lockTenants } from '../domain/tenants/target-tenant.ts';
-import { usersChanged } from '../domain/users/changed.ts';
-import { normalizeEmail } from '../domain/users/email-key.ts';
-import { displayName, email as emailAddress } from '../domain/validate.ts';
-import { GatehouseError } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { HostedPageError, type SignInTarget } from './sign-in.ts';
+import { hashPassword } from '../../auth/password-hash.ts';
+import { User } from '../../db/entities/index.ts';
+import { recordAudit } from '../audit.ts';
+import type { PasswordPolicy } from '../policies/definitions.ts';
+import { checkPassword } from '../policies/password.ts';
+import { effectivePasswordPolicy } from '../policies/policies.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { lockTenants } from '../tenants/target-tenant.ts';
+import { usersChanged } from '../users/changed.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { displayName, email as emailAddress } from '../validate.ts';
+import { GatehouseError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { SignInRefusal } from './refusals.ts';
+import type { SignInTarget } from './sign-in.ts';
 
 /**
  * Self sign-up on the hosted page: a user of the target's pool, with a password that satisfies the pool's effective
@@ -66,12 +67,12 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
       // The pool was decided on the surface's settings, read before this transaction: a switch of authIsolation since
       // has moved the pools (and perhaps the password policy), so this sign-up starts again rather than land in one.
       if ((await application()).authIsolation !== target.application.authIsolation) {
-        throw new HostedPageError(409, `The sign-in settings of ${target.look.name} have just changed. Go back to the application and start again.`, target.look);
+        throw new SignInRefusal('signup_settings_changed', target.look);
       }
       // The tenant whose pool the user joins, held FOR SHARE until the commit: a deletion of it (FOR UPDATE) either
       // waits and takes the new user with it, or went first and this sign-up finds no tenant to join.
       if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) {
-        throw new HostedPageError(400, 'The organization you are signing up to no longer exists.', target.look);
+        throw new SignInRefusal('signup_tenant_gone', target.look);
       }
       // The pool's policy as in force now, in this transaction (as createUser checks it): one tightened since the form's
       // check above applies to this user too.

@@ -1,12 +1,12 @@
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
-import { grantTenant, opRequestId } from '../oidc/adapter.ts';
-import { gatehouseData } from '../oidc/clients.ts';
-import { writePage } from '../oidc/error-page.ts';
-import type { OpPages } from '../oidc/provider.ts';
-import { prefilledUserCode } from '../oidc/user-code-prefill.ts';
-import type { Services } from '../services.ts';
-import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from './pages.ts';
-import { HostedPageError, resolveTarget } from './sign-in.ts';
+import { grantTenant, opRequestId } from './adapter.ts';
+import { gatehouseData } from './clients.ts';
+import { writePage } from './error-page.ts';
+import type { OpPages, SignInTargets } from './configuration.ts';
+import { prefilledUserCode } from './user-code-prefill.ts';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from '../pages/pages.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 
 /**
  * The pages oidc-provider renders itself, in the hosted look: device verification (`/oauth2/device`: user code,
@@ -33,22 +33,22 @@ interface LookSource {
   readonly tenant: unknown;
 }
 
-async function lookOf(services: Services, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
+async function lookOf(targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
   const client = source?.client;
   const data = gatehouseData(client);
   if (client === undefined || data === undefined) return PLAIN_LOOK;
   try {
-    return (await resolveTarget(services, opRequestId(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
+    return (await targets(opRequestId(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
   } catch (error) {
     // E.g. a tenant deleted since, or an isolated application's request naming none: no tenant's look to show.
-    if (error instanceof HostedPageError) return PLAIN_LOOK;
+    if (error instanceof SignInRefusal) return PLAIN_LOOK;
     throw error;
   }
 }
 
 /** The tenant a grant's sign-in was for (src/oidc/interactions.ts records it), if any. */
-async function signInTenant(services: Services, grantId: string | undefined): Promise<string | undefined> {
-  return grantId === undefined ? undefined : ((await grantTenant(services.orm, grantId)) ?? undefined);
+async function signInTenant(orm: MikroORM, grantId: string | undefined): Promise<string | undefined> {
+  return grantId === undefined ? undefined : ((await grantTenant(orm, grantId)) ?? undefined);
 }
 
 /** The device authorization a user code names, expired and used ones included: its client and requested tenant. */
@@ -112,14 +112,14 @@ function inputError(err: Error | undefined): { error?: DeviceCodePageInput['erro
 const userCodeOf = (err: Error | undefined): string | undefined =>
   err !== undefined && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
 
-export function opPages(services: Services): OpPages {
+export function opPages(orm: MikroORM, targets: () => SignInTargets): OpPages {
   return {
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(err);
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
       const source =
         (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx)) ?? (await resumedInteractionSource(ctx));
-      const look = await lookOf(services, ctx, source);
+      const look = await lookOf(targets(), ctx, source);
       const clientId = look === PLAIN_LOOK ? undefined : source?.client?.clientId;
       const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;
       const input: DeviceCodePageInput = {
@@ -133,22 +133,22 @@ export function opPages(services: Services): OpPages {
     },
 
     async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
-      const look = await lookOf(services, ctx, { client, tenant: ctx.oidc.entities.DeviceCode?.params?.['tenant'] });
+      const look = await lookOf(targets(), ctx, { client, tenant: ctx.oidc.entities.DeviceCode?.params?.['tenant'] });
       const input = { action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode };
       writePage(ctx, (nonce) => deviceConfirmPage(look, nonce, input), ["'self'"]);
     },
 
     async successSource(ctx) {
       const code = ctx.oidc.deviceCode;
-      const tenant = (await signInTenant(services, code?.grantId)) ?? code?.params?.['tenant'];
-      const look = await lookOf(services, ctx, { client: ctx.oidc.client, tenant });
+      const tenant = (await signInTenant(orm, code?.grantId)) ?? code?.params?.['tenant'];
+      const look = await lookOf(targets(), ctx, { client: ctx.oidc.client, tenant });
       writePage(ctx, (nonce) => donePage(look, nonce, 'device.doneTitle', 'device.doneText'));
     },
 
     async logoutSource(ctx, form) {
       const client = ctx.oidc.client;
       const grantId = client === undefined ? undefined : ctx.oidc.session?.grantIdFor(client.clientId);
-      const look = await lookOf(services, ctx, { client, tenant: await signInTenant(services, grantId) });
+      const look = await lookOf(targets(), ctx, { client, tenant: await signInTenant(orm, grantId) });
       const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form) };
       // The confirmation's 303 leads to the post-logout redirect URI (the OP has checked it is registered).
       const redirect = cspSource(ctx.oidc.params?.['post_logout_redirect_uri']);
@@ -156,7 +156,7 @@ export function opPages(services: Services): OpPages {
     },
 
     async postLogoutSuccessSource(ctx) {
-      const look = await lookOf(services, ctx, { client: ctx.oidc.client, tenant: undefined });
+      const look = await lookOf(targets(), ctx, { client: ctx.oidc.client, tenant: undefined });
       writePage(ctx, (nonce) => donePage(look, nonce, 'logout.doneTitle', 'logout.doneText'));
     },
   };

@@ -1,8 +1,8 @@
-import { usersChanged } from '../domain/users/changed.ts';
-import { addressLockedSql } from '../domain/users/sign-in-failures.ts';
-import { mayActNow, type SignInUser } from '../domain/users/sign-in-user.ts';
-import type { LockoutPolicy } from '../domain/policies/definitions.ts';
-import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
+import { usersChanged } from '../users/changed.ts';
+import { addressLockedSql } from '../users/sign-in-failures.ts';
+import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
+import type { LockoutPolicy } from '../policies/definitions.ts';
+import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
@@ -181,7 +181,7 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
 /**
  * A refusal that counts no failed attempt (an unknown e-mail, a user without a password, a locked or suspended
  * user), answered when a counted one would be: with the lockout policy on, after about as long as counting takes
- * here (src/hosted/refusal-timing.ts).
+ * here (src/domain/sign-in/refusal-timing.ts).
  */
 export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false }> {
   if (target.lockout.enabled) await target.scope.services.refusalTiming.pad();

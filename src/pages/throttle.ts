@@ -34,7 +34,7 @@ const guessesByQuery = (request: FastifyRequest): boolean =>
   request.method === 'GET' && (request.query as Record<string, unknown> | undefined)?.['user_code'] !== undefined;
 
 /**
- * The client address a guess is counted against, here and by the lockout (src/hosted/lockout.ts): the request's
+ * The client address a guess is counted against, here and by the lockout (src/domain/sign-in/lockout.ts): the request's
  * (TRUST_PROXY decides whether X-Forwarded-For is believed), an IPv6 address as its /64, which one host commonly holds.
  */
 export const guessingAddress = (request: FastifyRequest): string => normalizeIP(request.ip);

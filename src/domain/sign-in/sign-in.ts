@@ -1,85 +1,22 @@
-import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash.ts';
-import { endUserScope, type Scope } from '../context.ts';
-import { Tenant } from '../db/entities/index.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
-import { normalizeEmail } from '../domain/users/email-key.ts';
-import { email as emailAddress } from '../domain/validate.ts';
-import { GatehouseError } from '../errors.ts';
-import { isUuid } from '../ids.ts';
-import type { GatehouseClientData } from '../oidc/clients.ts';
-import type { Services } from '../services.ts';
+import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
+import { endUserScope, type Scope } from '../../context.ts';
+import { Tenant } from '../../db/entities/index.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { email as emailAddress } from '../validate.ts';
+import { GatehouseError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import type { GatehouseClientData } from '../oauth-clients/client-data.ts';
+import type { Surface } from '../domains/surfaces.ts';
+import { SignInRefusal } from './refusals.ts';
+import type { Services } from '../../services.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
-import type { PageLook } from './pages.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
 /**
  * The rules of the hosted sign-in, apart from HTTP: which application, tenant and user pool a sign-in is for,
  * and whether an e-mail and password prove a user of that pool. No Fastify or oidc-provider types in here.
  */
-
-/** A refusal shown to the end user as an error page (no redirect: the request cannot be trusted to go back). */
-export class HostedPageError extends Error {
-  readonly status: number;
-  /** The branding to show it in, when the surface's tenant is known; else the plain look. */
-  readonly look: PageLook | undefined;
-
-  constructor(status: number, message: string, look?: PageLook) {
-    super(message);
-    this.name = 'HostedPageError';
-    this.status = status;
-    this.look = look;
-  }
-}
-
-/** The refusal of a tenant the client's application does not have (by the `tenant` parameter or a surface's path). */
-export const UNKNOWN_TENANT = 'The application asked to sign in to an organization that does not exist.';
-
-/**
- * A refusal of the authorization request's tenant (its `tenant` parameter, or its absence) that the OP answers at the
- * redirect URI as `invalid_request` with `description` (src/oidc/provider.ts), before any page: client and redirect
- * URI are verified by then. `description` travels through the browser to the client: it says what is wrong with the
- * request and nothing the request did not tell (no tenant's name, nothing of a user). The page (`message`) is for
- * what reaches the pages anyway (a surface's path or domain: src/hosted/surface-gate.ts).
- */
-export class TenantRequestError extends HostedPageError {
-  readonly description: string;
-
-  constructor(message: string, description: string) {
-    super(400, message);
-    this.name = 'TenantRequestError';
-    this.description = description;
-  }
-}
-
-/** The `tenant` parameter names no tenant of the client's application (an unknown id or slug, another application's). */
-export class UnknownTenantError extends TenantRequestError {
-  constructor() {
-    super(UNKNOWN_TENANT, 'the tenant parameter names no tenant of this application');
-    this.name = 'UnknownTenantError';
-  }
-}
-
-/**
- * A tenant-bound client's request names another tenant, of the application or none: one answer for both, so that it
- * does not tell which of the names it tries are the application's tenants.
- */
-export class BoundClientTenantError extends TenantRequestError {
-  constructor() {
-    super('This application cannot sign in to that organization.', 'the tenant parameter names another tenant than this client signs in to');
-    this.name = 'BoundClientTenantError';
-  }
-}
-
-/** An `isolated` application's request names no tenant: each tenant has its own sign-in, so one must be named. */
-export class TenantRequiredError extends TenantRequestError {
-  constructor() {
-    super(
-      'Each organization of this application has its own sign-in: the sign-in request must name one.',
-      'this application signs in to one of its tenants: the tenant parameter is required',
-    );
-    this.name = 'TenantRequiredError';
-  }
-}
 
 export interface SignInTarget extends SurfaceSettings {
   readonly clientId: string;
@@ -108,20 +45,48 @@ export async function resolveTarget(
   const { clientId, data } = client;
   const { applicationId } = data;
   if (tenantParam !== undefined && tenantParam !== '' && typeof tenantParam !== 'string') {
-    throw new HostedPageError(400, 'The sign-in request names its organization in an unreadable form.');
+    throw new SignInRefusal('unreadable_tenant');
   }
   const named = typeof tenantParam === 'string' && tenantParam !== '' ? tenantParam : null;
   const settings = await surfaceSettings(services, requestId, { clientId, applicationId }, named ?? data.tenantId);
   if (settings === undefined) {
-    if (named !== null) throw data.tenantId === null ? new UnknownTenantError() : new BoundClientTenantError();
-    throw new HostedPageError(400, 'The application’s organization no longer exists.');
+    if (named !== null) throw new SignInRefusal(data.tenantId === null ? 'unknown_tenant' : 'bound_client_tenant');
+    throw new SignInRefusal('client_tenant_gone');
   }
   const { application, tenant } = settings;
-  if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new BoundClientTenantError();
-  if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new TenantRequiredError();
+  if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new SignInRefusal('bound_client_tenant');
+  if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new SignInRefusal('tenant_required');
   const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
   return { ...settings, clientId, scope, applicationScope };
+}
+
+/**
+ * Whether this request may sign in to a tenant, and which: the one decision every adapter asks (the hosted pages, the
+ * OP's `tenant` parameter, its silent requests and its own pages, the surface gate), throwing a SignInRefusal when it
+ * may not. A surface that fixes the tenant (a tenant's path or custom domain) signs in to that tenant only: a `tenant`
+ * parameter (`named`) naming another is refused, as is a surface with no tenant of the client's application. Any other
+ * surface signs in to the tenant the request names (resolveTarget). `open: 'skip'` answers undefined for such a surface
+ * instead, for a caller that has nothing to check there.
+ */
+export async function admitSignIn(
+  services: Services,
+  requestId: string,
+  surface: Surface,
+  client: { clientId: string; data: GatehouseClientData },
+  named: readonly string[],
+  { open = 'resolve' }: { open?: 'resolve' | 'skip' } = {},
+): Promise<SignInTarget | undefined> {
+  const decided = await services.surfaces.tenantFor(surface, client.data.applicationId);
+  if (decided.kind === 'closed') throw new SignInRefusal('unknown_tenant');
+  if (decided.kind === 'open') return open === 'skip' ? undefined : resolveTarget(services, requestId, client, named[0]);
+  const target = await resolveTarget(services, requestId, client, decided.tenantId);
+  for (const name of named) {
+    if (name !== '' && name !== decided.tenantId && (await services.surfaces.findTenantId(client.data.applicationId, name)) !== decided.tenantId) {
+      throw new SignInRefusal('surface_tenant_mismatch', target.look);
+    }
+  }
+  return target;
 }
 
 /**
@@ -145,6 +110,20 @@ export function hintedEmail(loginHint: unknown): string | undefined {
  * the decided tenant against (interactionResult): one lost meanwhile refuses the sign-in, as at the tenant choice, and
  * does not make it another one (no tenant, or a choice).
  */
+/** A sign-in the pages completed: who, to which tenant, as the OP records it in the grant (src/oidc/interactions.ts). */
+export interface SignIn {
+  /** The authenticated user, of the client's application. */
+  readonly userId: string;
+  /** The tenant the user signed in to (a member of it), or null for an application-level sign-in. */
+  readonly tenantId: string | null;
+  /**
+   * The user as the caller read it moments ago, having just checked its credentials and that it may sign in, with the
+   * tenants the row held then (after the password's verification): spares reading it again. Without it the user is
+   * read again and must be active.
+   */
+  readonly verified?: SignInUser;
+}
+
 export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser } | { ok: false };
 
 /**

@@ -1,16 +1,22 @@
-import type { AuthIsolation } from '../db/entities/application.entity.ts';
-import { SHARED_POOL } from '../db/entities/user.entity.ts';
-import { Tenant } from '../db/entities/index.ts';
-import { endUserScope } from '../context.ts';
-import { effectiveAuthProviders, enabledProviderSetting } from '../domain/auth-providers/auth-providers.ts';
-import { effectiveBranding } from '../domain/branding/branding.ts';
-import { isTenantRef, tenantRefColumn } from '../domain/domains/surfaces.ts';
-import type { LockoutPolicy } from '../domain/policies/definitions.ts';
-import { effectivePolicy } from '../domain/policies/policies.ts';
-import { InvalidatedCache } from '../events/invalidated-cache.ts';
-import type { InvalidationBus } from '../events/invalidations.ts';
-import type { Services } from '../services.ts';
-import type { PageLook } from './pages.ts';
+import type { AuthIsolation } from '../../db/entities/application.entity.ts';
+import { SHARED_POOL } from '../../db/entities/user.entity.ts';
+import { Tenant } from '../../db/entities/index.ts';
+import { endUserScope } from '../../context.ts';
+import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
+import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
+import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
+import type { LockoutPolicy } from '../policies/definitions.ts';
+import { effectivePolicy } from '../policies/policies.ts';
+import { InvalidatedCache } from '../../events/invalidated-cache.ts';
+import type { InvalidationBus } from '../../events/invalidations.ts';
+import type { Services } from '../../services.ts';
+
+/** The look of a sign-in surface's pages: branding (effective for the tenant) and the name shown under the title. */
+export interface PageLook {
+  readonly branding: BrandingValue;
+  /** The tenant's name, else the application's. */
+  readonly name: string;
+}
 
 /** What the effective auth providers allow of passwords on a surface. */
 export interface PasswordMethod {

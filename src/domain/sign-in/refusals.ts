@@ -1,0 +1,114 @@
+import type { PageLook } from './surface-settings.ts';
+
+/** What a silent request (prompt=none) answers where the pages would have asked the user (OIDC Core 3.1.2.6). */
+export type SilentError = 'login_required' | 'account_selection_required';
+
+/** What the client hears of a refusal (RFC 6749 4.1.2.1): at its redirect URI with `state`, or at the device's poll. */
+export interface OAuthRefusal {
+  readonly error: 'invalid_request' | 'access_denied';
+  /** Travels through the browser and the client's logs: says what is wrong with the request, nothing of an account. */
+  readonly description: string;
+}
+
+/** How each adapter answers one refusal. Null: that adapter never meets it. */
+export interface RefusalRule {
+  /** The hosted error page: its status and text (`name`: the surface's tenant's, else its application's). */
+  readonly page: { readonly status: number; readonly message: (name: string) => string } | null;
+  /** The OP's answer to the client. */
+  readonly oauth: OAuthRefusal | null;
+  /** A silent request's answer, where it meets the same rule. */
+  readonly silent: SilentError | null;
+}
+
+export const UNKNOWN_TENANT = 'The application asked to sign in to an organization that does not exist.';
+
+
+/**
+ * Every refusal of a sign-in, the one table both adapters answer from (src/hosted/ with pages, src/oidc/ with OAuth
+ * errors). The request's tenant refusals (`unknown_tenant` … `tenant_required`) are the OP's `invalid_request` before
+ * any page, where client and redirect URI are verified; a page shows them only where a browser arrives first (a tenant
+ * surface's authorization endpoint, src/oidc/surface-gate.ts). A silent request never reaches a page: where the pages
+ * would show the form or a choice, it gets `login_required` or `account_selection_required`.
+ */
+export const SIGN_IN_REFUSALS = {
+  // The request's tenant (its `tenant` parameter, or the surface's).
+  unreadable_tenant: { page: { status: 400, message: () => 'The sign-in request names its organization in an unreadable form.' }, oauth: null, silent: 'login_required' },
+  client_tenant_gone: { page: { status: 400, message: () => 'The application’s organization no longer exists.' }, oauth: null, silent: 'login_required' },
+  unknown_tenant: {
+    page: { status: 400, message: () => UNKNOWN_TENANT },
+    oauth: { error: 'invalid_request', description: 'the tenant parameter names no tenant of this application' },
+    silent: 'login_required',
+  },
+  // One answer whether the tenant named is the application's or none: it does not tell which names are its tenants.
+  bound_client_tenant: {
+    page: { status: 400, message: () => 'This application cannot sign in to that organization.' },
+    oauth: { error: 'invalid_request', description: 'the tenant parameter names another tenant than this client signs in to' },
+    silent: 'login_required',
+  },
+  tenant_required: {
+    page: { status: 400, message: () => 'Each organization of this application has its own sign-in: the sign-in request must name one.' },
+    oauth: { error: 'invalid_request', description: 'this application signs in to one of its tenants: the tenant parameter is required' },
+    silent: 'login_required',
+  },
+  surface_tenant_mismatch: {
+    page: { status: 400, message: (name) => `This is the sign-in of ${name}: the request names another organization.` },
+    oauth: { error: 'invalid_request', description: 'the tenant parameter names another tenant than this sign-in surface serves' },
+    silent: 'login_required',
+  },
+  // The session's account, for a request that would go on without the form.
+  login_needed: { page: null, oauth: null, silent: 'login_required' },
+  tenant_choice_needed: { page: null, oauth: null, silent: 'account_selection_required' },
+  // A sign-in refused once its interaction is trusted (the user suspended, deleted or removed from the tenant since
+  // the password, the client gone): one text whatever the reason, which says things of the account.
+  account_refused: { page: null, oauth: { error: 'access_denied', description: 'the sign-in was refused' }, silent: 'login_required' },
+  // The hosted forms' own steps.
+  interaction_expired: { page: { status: 400, message: () => 'This sign-in request has expired or is not valid.' }, oauth: null, silent: null },
+  client_gone: { page: { status: 400, message: () => 'The application that sent you here is no longer registered.' }, oauth: null, silent: null },
+  password_unavailable: { page: { status: 403, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
+  signup_unavailable: { page: { status: 404, message: (name) => `Creating an account is not available for ${name}.` }, oauth: null, silent: null },
+  step_unsupported: { page: { status: 400, message: () => 'This sign-in step is not supported.' }, oauth: null, silent: null },
+  no_such_page: { page: { status: 404, message: () => 'There is no such sign-in page.' }, oauth: null, silent: null },
+  // 403 page, no form: a forged or stale submission is not retried with a fresh token.
+  form_forged: {
+    page: { status: 403, message: () => 'This form has expired or was not sent from this page. Go back to the application and sign in again.' },
+    oauth: null,
+    silent: null,
+  },
+  proof_expired: { page: { status: 403, message: () => 'This form has expired. Go back to the application and sign in again.' }, oauth: null, silent: null },
+  signup_settings_changed: {
+    page: { status: 409, message: (name) => `The sign-in settings of ${name} have just changed. Go back to the application and start again.` },
+    oauth: null,
+    silent: null,
+  },
+  signup_tenant_gone: { page: { status: 400, message: () => 'The organization you are signing up to no longer exists.' }, oauth: null, silent: null },
+} as const satisfies Record<string, RefusalRule>;
+
+export type RefusalReason = keyof typeof SIGN_IN_REFUSALS;
+
+/**
+ * A sign-in refused by a rule of SIGN_IN_REFUSALS. `look`: the surface's, when its tenant is known, for the page;
+ * `detail`: why, for the log only (never shown: the rule's texts are).
+ */
+export class SignInRefusal extends Error {
+  readonly reason: RefusalReason;
+  readonly rule: RefusalRule;
+  readonly look: PageLook | undefined;
+  /** The page's status (null: no page shows this refusal). */
+  readonly status: number | null;
+
+  constructor(reason: RefusalReason, look?: PageLook, detail?: string) {
+    const rule: RefusalRule = SIGN_IN_REFUSALS[reason];
+    super(detail ?? rule.page?.message(look?.name ?? '') ?? rule.oauth?.description ?? reason);
+    this.name = 'SignInRefusal';
+    this.reason = reason;
+    this.rule = rule;
+    this.look = look;
+    this.status = rule.page?.status ?? null;
+  }
+
+  /** The hosted error page's status and text, in the refusal's look; null when no page shows this refusal. */
+  get page(): { status: number; message: string } | null {
+    const { page } = this.rule;
+    return page === null ? null : { status: page.status, message: page.message(this.look?.name ?? '') };
+  }
+}

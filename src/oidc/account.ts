@@ -1,0 +1,82 @@
+import type { Account, KoaContextWithOIDC } from 'oidc-provider';
+import type { Surface } from '../domain/domains/surfaces.ts';
+import { signInClaims } from '../domain/authorization/token-claims.ts';
+import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
+import { isUuid } from '../ids.ts';
+import { grantTenant } from './adapter.ts';
+import { gatehouseData } from './clients.ts';
+import type { OidcDependencies } from './configuration.ts';
+
+/** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
+const TENANT_IDS = 'gatehouseTenantIds';
+
+export const accountTenants = (account: Account | undefined): readonly string[] => (account?.[TENANT_IDS] as readonly string[] | undefined) ?? [];
+
+/**
+ * Users are application-owned: an account is looked up in the application of the client asking for it. With a token
+ * (a code, a refresh token, a device code or an access token at userinfo), the account is found only while the user
+ * still belongs to the tenant its grant was signed in for: a tenant deleted, or the user removed from it, and that
+ * tenant's tokens answer as for an unknown account (`invalid_grant` at the token endpoint, 401 at userinfo). So they
+ * do on a surface that fixes another tenant than the grant's: a tenant's slug, renamed and then given to another
+ * tenant, names that other tenant's surface, which never issues for the first one's grants.
+ */
+export async function findAccount(
+  deps: OidcDependencies,
+  surface: Surface,
+  ctx: KoaContextWithOIDC,
+  sub: string,
+  token?: { grantId?: string },
+): Promise<Account | undefined> {
+  const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
+  if (applicationId === undefined || !isUuid(sub)) return undefined;
+  const grantId = token?.grantId;
+  const [user, tenantId, fixed] = await Promise.all([
+    readSignInUser(deps.orm.em, applicationId, { id: sub }),
+    grantId === undefined ? null : grantTenant(deps.orm, grantId),
+    token === undefined ? null : fixedTenant(deps, surface, applicationId),
+  ]);
+  // A suspended or locked user keeps no access (a lock that has run out is over): userinfo and refresh answer as for
+  // an unknown account.
+  if (user === null || !mayActNow(user)) return undefined;
+  if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
+  if (fixed !== null && fixed !== tenantId) return undefined;
+  return {
+    accountId: user.id,
+    [TENANT_IDS]: user.tenantIds,
+    // The provider keeps only the claims of the granted scopes (`claims` below). The sign-in's tenant is in every ID
+    // token of a tenant's sign-in; its roles and permissions there with the scope `roles`.
+    claims: async (use: string, scope: string) => ({
+      sub: user.id,
+      email: user.email,
+      email_verified: false,
+      name: user.name ?? undefined,
+      ...(use === 'id_token' && tenantId !== null ? { tenant_id: tenantId } : {}),
+      ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),
+    }),
+  };
+}
+
+/** The accounts a request has looked up with a token, so that one request reads each of them once. */
+const accountsFound = new WeakMap<KoaContextWithOIDC, Map<string, Promise<Account | undefined>>>();
+
+export type FindAccount = (ctx: KoaContextWithOIDC, sub: string, token?: { grantId?: string }) => Promise<Account | undefined>;
+
+/** findAccount, remembered for the request when it is asked with a token (what the token endpoint asks twice). */
+export function findAccountOnce(find: FindAccount): FindAccount {
+  return (ctx, sub, token) => {
+    if (token === undefined) return find(ctx, sub);
+    let found = accountsFound.get(ctx);
+    if (found === undefined) accountsFound.set(ctx, (found = new Map<string, Promise<Account | undefined>>()));
+    const key = `${sub}\0${token.grantId ?? ''}`;
+    let account = found.get(key);
+    if (account === undefined) found.set(key, (account = find(ctx, sub, token)));
+    return account;
+  };
+}
+
+/** The tenant a surface fixes for an application's clients, or null (the service's surface, an application's domain). */
+export async function fixedTenant(deps: OidcDependencies, surface: Surface, applicationId: string): Promise<string | null> {
+  if (surface.kind === 'service') return null;
+  const decided = await deps.surfaces.tenantFor(surface, applicationId);
+  return decided.kind === 'fixed' ? decided.tenantId : null;
+}

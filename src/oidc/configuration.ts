@@ -1,0 +1,318 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { errors, type AccessToken, type Client, type ClientCredentials, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import type { LiveSubjectCache } from '../auth/bearer-subject.ts';
+import type { SecretBox } from '../auth/client-secrets.ts';
+import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
+import type { Config } from '../config.ts';
+import { SIGNING_ALGS } from '../db/entities/signing-key.entity.ts';
+import type { RoleSubject } from '../domain/authorization/held-roles.ts';
+import { resourceClaims } from '../domain/authorization/token-claims.ts';
+import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
+import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { INTERACTION_SECONDS, sessionSeconds } from '../domain/sign-in/session.ts';
+import type { SignInTarget } from '../domain/sign-in/sign-in.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
+import { findAccount, findAccountOnce, fixedTenant } from './account.ts';
+import { createAdapterFactory, grantTenant, opRequestId } from './adapter.ts';
+import { extraClaimsOf, jwtResourceServer } from './api-resource-tokens.ts';
+import { assertClientAssertion } from './client-assertion.ts';
+import type { ClientCache } from './client-cache.ts';
+import { GATEHOUSE_METADATA, gatehouseData, type GatehouseClientData } from './clients.ts';
+import { cookies } from './cookies.ts';
+import { renderError } from './error-page.ts';
+import { introspectionAllowed } from './introspection.ts';
+import { interactionsPolicy, loadExistingGrant } from './policies.ts';
+import { refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
+
+/** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
+export const OIDC_PATHS = {
+  authorization: '/oauth2/authorize',
+  token: '/oauth2/token',
+  revocation: '/oauth2/revoke',
+  introspection: '/oauth2/introspect',
+  userinfo: '/oauth2/userinfo',
+  device_authorization: '/oauth2/device_authorization',
+  code_verification: '/oauth2/device',
+  end_session: '/oauth2/logout',
+  jwks: '/.well-known/jwks.json',
+} as const;
+
+/**
+ * Where the OP sends the browser when it needs the user (login, consent): the hosted sign-in pages own this path.
+ * Until they land nothing answers there (404), so authorization requests stop at the redirect; see
+ * docs/architecture.md, "Hosted sign-in seam".
+ */
+export const interactionPath = (uid: string) => `/interaction/${uid}`;
+
+export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile', 'roles'];
+
+const SIGNING_ALG = 'ES256';
+/** How clients authenticate, at the token endpoint and at revocation alike (oidc-provider uses one set for both). */
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+/** Introspection answers confidential clients only (introspection.ts): a public client learns nothing there. */
+const CONFIDENTIAL_AUTH_METHODS = CLIENT_AUTH_METHODS.filter((method) => method !== 'none');
+const ID_TOKEN_SECONDS = 3600;
+
+type Features = NonNullable<Configuration['features']>;
+type DeviceFlowFeature = NonNullable<Features['deviceFlow']>;
+type LogoutFeature = NonNullable<Features['rpInitiatedLogout']>;
+
+/**
+ * The pages the OP itself renders (device verification, RP-initiated logout), with oidc-provider's signatures
+ * (op-pages.ts), in the look of the client's application.
+ */
+export interface OpPages {
+  readonly userCodeInputSource: NonNullable<DeviceFlowFeature['userCodeInputSource']>;
+  readonly userCodeConfirmSource: NonNullable<DeviceFlowFeature['userCodeConfirmSource']>;
+  readonly successSource: NonNullable<DeviceFlowFeature['successSource']>;
+  readonly logoutSource: NonNullable<LogoutFeature['logoutSource']>;
+  readonly postLogoutSuccessSource: NonNullable<LogoutFeature['postLogoutSuccessSource']>;
+}
+
+export interface OidcDependencies {
+  readonly config: Config;
+  readonly orm: MikroORM;
+  readonly signingKeys: SigningKeyStore;
+  readonly clientSecrets: SecretBox;
+  /** The clients recently read (adapter.ts). */
+  readonly clients: ClientCache;
+  /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
+  readonly cookieSecret: string;
+  readonly surfaces: SurfaceRouter;
+  /** Where a revoked grant is announced (adapter.ts), so that the management API's caches forget its tokens. */
+  readonly invalidations: InvalidationBus;
+  /** The subjects of tokens recently found live (the management API's cache), which introspection checks too. */
+  readonly liveSubjects: LiveSubjectCache;
+  /**
+   * How long an M2M credential's client-credentials tokens live, as its scope's `m2m` provider says (null: the
+   * default); at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying.
+   */
+  readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
+  /**
+   * The sign-in domain's decisions, which silent requests, the `tenant` parameter's check and the OP's own pages read.
+   * Absent, those requests fail: an OP under test that signs no one in.
+   */
+  readonly signIn?: SignInRules;
+  /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
+  readonly maxProviders?: number;
+}
+
+/** The resource every token names unless the client asks for another: the management API. */
+export const managementApi = (deps: OidcDependencies): ResourceServer => jwtResourceServer(deps.signingKeys.managementAudience, []);
+
+type SignInClient = { clientId: string; data: GatehouseClientData };
+
+/** The sign-in domain's decisions (src/domain/sign-in/sign-in.ts), bound to the services, built after the OPs (src/app.ts). */
+export interface SignInRules {
+  /** The target of a client and a `tenant` parameter (resolveTarget). */
+  readonly target: (requestId: string, client: SignInClient, tenantParam: unknown) => Promise<SignInTarget>;
+  /** Whether the request may sign in on this surface, to which tenant (admitSignIn). */
+  readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
+}
+
+export type SignInTargets = SignInRules['target'];
+
+/**
+ * RFC 6749 3.3: a request without `scope`, or naming none the OP serves (only unknown ones, which oidc-provider drops),
+ * fails with `invalid_scope` at the redirect URI. oidc-provider went on to the sign-in form and, once the user had
+ * signed in, answered `access_denied` (no scope granted), as if the user had refused. Registered as the validator of
+ * the standard `scope` parameter (`extraParams`), which oidc-provider calls once the client, the redirect URI and the
+ * scope have been checked (its `checkScope` has dropped unknown values), before the session, grant or interaction.
+ * The authorization endpoint only: the device flow's requests are left as oidc-provider answers them.
+ */
+async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<void> {
+  if (ctx.oidc.route !== 'authorization' || ctx.oidc.requestParamOIDCScopes.size > 0) return;
+  const scope = ctx.oidc.params?.['scope'];
+  throw new errors.InvalidScope(`the request names no scope this server supports (${OIDC_SCOPES.join(', ')})`, typeof scope === 'string' ? scope : '');
+}
+
+/**
+ * The `tenant` parameter's validator (oidc-provider calls it, with or without the parameter, once the client and, at
+ * the authorization endpoint, the redirect URI are checked, before the session, grant or interaction). The request is
+ * admitted as the pages would admit it (admitSignIn, whose surface settings they then find cached), and what that
+ * refuses with an OAuth error (a tenant the client's application does not have, a tenant-bound client naming another,
+ * an isolated application's request naming none, a tenant surface's request naming another tenant) is that error
+ * (RFC 6749 4.1.2.1: at the redirect URI, with `state`; at the device authorization endpoint, its answer), as Auth0
+ * answers an organization it cannot sign in to. Its other refusals (a client whose own tenant is gone) are left to the
+ * pages. A surface that fixes the tenant sets the parameter to it: the pages and the tokens then read it as on the
+ * service's surface.
+ */
+function tenantParam(surface: Surface, signIn: () => SignInRules) {
+  return async (ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined) => {
+    const data = gatehouseData(client);
+    if (client === undefined || data === undefined || ctx.oidc.params === undefined) return;
+    let target: SignInTarget | undefined;
+    try {
+      target = await signIn().admit(opRequestId(ctx), surface, { clientId: client.clientId, data }, value === undefined ? [] : [value]);
+    } catch (error) {
+      if (!(error instanceof SignInRefusal)) throw error;
+      if (error.rule.oauth?.error === 'invalid_request') throw new errors.InvalidRequest(error.rule.oauth.description);
+      return;
+    }
+    if (surface.kind !== 'service' && target?.tenant != null) ctx.oidc.params['tenant'] = target.tenant.id;
+  };
+}
+
+/**
+ * An access token's claims beyond oidc-provider's. Every token names its application (`app_id`) and tenant
+ * (`tenant_id`: a user's sign-in's, interactions.ts; a credential's own or, for an application-wide one asking on a
+ * surface that fixes a tenant, that surface's, whose issuer speaks for its tenant only: src/auth/authenticate.ts). A
+ * user's token names its grant, which the management API and introspection check is still standing
+ * (src/auth/bearer-subject.ts). A management API token of a credential carries its permission list; a token for an
+ * API resource, the subject's roles and those of the resource's permissions it holds in that tenant.
+ */
+export async function accessTokenClaims(
+  deps: OidcDependencies,
+  surface: Surface,
+  ctx: KoaContextWithOIDC,
+  token: AccessToken | ClientCredentials,
+): Promise<Record<string, unknown> | undefined> {
+  const client = token.client ?? ctx.oidc.client;
+  const data = gatehouseData(client);
+  if (client === undefined || data === undefined) return undefined;
+  const server = token.resourceServer;
+  const resourcePermissions = server === undefined || server.audience === deps.signingKeys.managementAudience ? undefined : [...server.scopes].filter((scope) => scope !== '');
+  const held = async (tenantId: string | null, subject: RoleSubject) =>
+    resourcePermissions === undefined ? {} : resourceClaims(deps.orm.em.getConnection(), data.applicationId, tenantId, subject, resourcePermissions);
+  if (token.kind === 'ClientCredentials') {
+    const tenantId = data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
+    const base = { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
+    if (resourcePermissions === undefined) return { ...base, permissions: [...data.permissions] };
+    return { ...base, ...(await held(tenantId, { type: 'm2m_credential', id: client.clientId })) };
+  }
+  // A management API token names no permissions of the user's: the management API reads what they hold in the request's
+  // tenant at each request (src/auth/authenticate.ts), so a revoked role counts at once, not when the token expires.
+  const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
+  return {
+    app_id: data.applicationId,
+    ...(tenantId === null ? {} : { tenant_id: tenantId }),
+    grant_id: token.grantId,
+    ...(await held(tenantId, { type: 'user', id: token.accountId })),
+  };
+}
+
+export function configuration(
+  deps: OidcDependencies,
+  jwks: { keys: unknown[] },
+  surface: Surface,
+  servers: ResourceServers,
+  pages: OpPages,
+  signIn: () => SignInRules,
+): Configuration {
+  const policy = interactionsPolicy();
+  return {
+    adapter: createAdapterFactory(deps, surface),
+    jwks: jwks as Configuration['jwks'],
+    routes: OIDC_PATHS,
+    // Authorization code (+ refresh, device, client credentials as features): no implicit, no hybrid.
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    // OIDC Core 3.1.2.1: redirect_uri is REQUIRED, even for a client with one registered (oidc-provider would take that
+    // one). The token endpoint then wants it too (RFC 6749 4.1.3: it was in the authorization request).
+    allowOmittingSingleRegisteredRedirectUri: false,
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
+    // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other. ID tokens: the key store's
+    // algorithms (ES256 unless the client chose RS256, clientDefaults); access tokens are ES256 whatever the client
+    // (managementApi). Signed userinfo is off, so it has no algorithms to name.
+    enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS], idTokenSigningAlgValues: [...SIGNING_ALGS] },
+    assertJwtClientAuthClaimsAndHeader: assertClientAssertion,
+    // RFC 8414: left out, the revocation endpoint would read as client_secret_basic only; it takes what the token
+    // endpoint takes (a public client revokes its own tokens with `none`).
+    discovery: {
+      revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+      revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
+      introspection_endpoint_auth_methods_supported: [...CONFIDENTIAL_AUTH_METHODS],
+      introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
+    },
+    clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
+    extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
+    scopes: [...OIDC_SCOPES],
+    // No `sid`: only front- or back-channel logout issues it, and neither is enabled (see advertiseIssuedClaimsOnly).
+    // tenant_id, roles and permissions are openid's too: oidc-provider keeps only openid's claims in the ID token of a
+    // sign-in whose access token is for userinfo, and these belong in it (findAccount gives roles only with `roles`).
+    claims: {
+      openid: ['sub', 'tenant_id', 'roles', 'permissions'],
+      email: ['email', 'email_verified'],
+      profile: ['name'],
+      roles: ['roles', 'permissions'],
+      acr: null,
+      auth_time: null,
+      iss: null,
+    },
+    cookies: cookies(deps, surface),
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      revocation: {
+        enabled: true,
+        // Another client's token: 200 and nothing revoked, as for an unknown token. oidc-provider's default refuses a
+        // confidential client with an error, which tells it the token is live (an oracle of validity).
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      // RFC 7662, for the application's confidential clients; JWTs are answered by introspectJwtAccessTokens.
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps) },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: (ctx, form, out, err) => pages.userCodeInputSource(ctx, form, out, err),
+        userCodeConfirmSource: (ctx, form, client, deviceInfo, userCode) => pages.userCodeConfirmSource(ctx, form, client, deviceInfo, userCode),
+        successSource: (ctx) => pages.successSource(ctx),
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => pages.logoutSource(ctx, form),
+        postLogoutSuccessSource: (ctx) => pages.postLogoutSuccessSource(ctx),
+      },
+      // Not among the spec's endpoints; PAR would be advertised at a path nothing serves.
+      pushedAuthorizationRequests: { enabled: false },
+      // The management API checks Bearer tokens only: a DPoP-bound token must not be usable there as a Bearer.
+      dPoP: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token. `oneOf`:
+        // a token request naming several resources, where one token has one audience. The same one named twice is that
+        // one (left undefined it was silently no resource: a userinfo token); distinct ones are refused before the code
+        // or refresh token is consumed (resource-indicators.ts), and oidc-provider refuses an array here.
+        defaultResource: (ctx, _client, oneOf) => {
+          if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
+          return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
+        },
+        getResourceServerInfo: async (ctx, indicator, client) => {
+          const server = await servers(ctx, indicator);
+          if (server === undefined) throw new errors.InvalidTarget();
+          refuseUnservedClientCredentialsScope(ctx, server);
+          const data = gatehouseData(client);
+          if (ctx.oidc.params?.['grant_type'] !== 'client_credentials' || data === undefined) return server;
+          const seconds = await deps.m2mTokenSeconds({ clientId: client.clientId, applicationId: data.applicationId, tenantId: data.tenantId });
+          return seconds === null ? server : { ...server, accessTokenTTL: Math.min(seconds, MAX_ACCESS_TOKEN_SECONDS) };
+        },
+        useGrantedResource: () => false,
+      },
+    },
+    extraTokenClaims: extraClaimsOf((ctx, token) => accessTokenClaims(deps, surface, ctx, token)),
+    extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope },
+    findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
+    loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
+    interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    renderError,
+    rotateRefreshToken: true,
+    // oidc-provider binds what a sign-in without offline_access yields to the browser session it was made in, and
+    // revokes its grant when that session ends. A device's tokens are the device's, not the browser's: and the
+    // device pages keep one plain session for every application on a shared surface (session-application.ts), so
+    // approving another application's device there (an account switch, which ends that session) revoked the first
+    // application's device tokens. Device codes never expire with the verifying browser's session.
+    expiresWithSession: async (_ctx, source) => source.kind !== 'DeviceCode' && !source.scopes.has('offline_access'),
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,
+      AuthorizationCode: 60,
+      DeviceCode: 600,
+      IdToken: ID_TOKEN_SECONDS,
+      Interaction: INTERACTION_SECONDS,
+      RefreshToken: 14 * 24 * 3600,
+      Session: (_ctx, session) => sessionSeconds(session),
+      Grant: 14 * 24 * 3600,
+    },
+  };
+}

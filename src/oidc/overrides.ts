@@ -1,0 +1,162 @@
+import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { FindAccount } from './account.ts';
+import { extraClaimsComputedAtSave, type TokenClaims } from './api-resource-tokens.ts';
+import { matchesPreviousSecret } from './clients.ts';
+import { assertRedeemableResources, type ResourceServers } from './resource-indicators.ts';
+import { confirmationUrl, sessionCookieName } from './session-application.ts';
+
+/**
+ * Every override of an oidc-provider internal (a method replaced on one instance's classes, not a documented option),
+ * here and nowhere else, each with its reason below. They rely on how that version behaves inside: on an upgrade of
+ * oidc-provider, check each of them again, then set OVERRIDES_CHECKED_WITH (test/unit/oidc-overrides.test.ts fails
+ * until then, naming them).
+ */
+export const OVERRIDES_CHECKED_WITH = '9.13.3';
+
+/** What the overrides read of the rest of the OP. */
+export interface OverrideDependencies {
+  /** The account of a code's subject, as the token endpoint will look it up (account.ts). */
+  readonly findAccount: FindAccount;
+  /** The resource servers the OP serves (resource-indicators.ts). */
+  readonly servers: ResourceServers;
+  /** An access token's extra claims (configuration.ts), and which audiences are API resources'. */
+  readonly tokenClaims: TokenClaims;
+  readonly isApiResource: (audience: unknown) => boolean;
+}
+
+/** Each override by name, with what it changes (the reasons are on the functions). */
+export const OIDC_PROVIDER_OVERRIDES = {
+  refuseInvalidResourceBeforeConsuming: 'AuthorizationCode, RefreshToken, DeviceCode: consume',
+  refuseUnknownAccountBeforeConsuming: 'AuthorizationCode, DeviceCode: consume',
+  scopeApiResourceTokens: 'AccessToken, ClientCredentials: save',
+  acceptPreviousSecret: 'Client: compareClientSecret',
+  persistSavedSessionsOnly: 'Session: persist',
+  sessionCookiePerApplication: 'Provider: cookieName',
+  confirmationNamesApplication: 'OIDCContext: urlFor',
+} as const;
+
+/** Applies every override to one OP instance (its classes are its own: other instances are untouched). */
+export function applyOverrides(provider: Provider, deps: OverrideDependencies): void {
+  refuseInvalidResourceBeforeConsuming(provider, deps.servers);
+  refuseUnknownAccountBeforeConsuming(provider, deps.findAccount);
+  scopeApiResourceTokens(provider, deps.tokenClaims, deps.isApiResource);
+  acceptPreviousSecret(provider);
+  persistSavedSessionsOnly(provider);
+  sessionCookiePerApplication(provider);
+  confirmationNamesApplication(provider);
+}
+
+/** What a token request redeems: a code, a refresh token or a device code, with the resources it was granted. */
+interface GrantSource {
+  readonly accountId?: string | undefined;
+  readonly grantId?: string;
+  readonly resourceIndicators: Set<string | undefined>;
+  /** A device code the user refused: its refusal is the answer, whatever resource is named. */
+  readonly error?: string | undefined;
+  consume(): Promise<void>;
+}
+
+/** Runs `check` before each of the prototypes' `consume`, in a request (outside one there is nothing to check). */
+function checkBeforeConsuming(prototypes: unknown[], check: (ctx: KoaContextWithOIDC, source: GrantSource) => Promise<void>): void {
+  for (const prototype of prototypes as GrantSource[]) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the grant source as `this`
+    const consume = prototype.consume;
+    prototype.consume = async function (this: GrantSource) {
+      const ctx = Provider.ctx;
+      if (ctx !== undefined && this.error === undefined) await check(ctx, this);
+      return consume.call(this);
+    };
+  }
+}
+
+/**
+ * oidc-provider resolves a token request's `resource` only after it has consumed the code, refresh token or device
+ * code being redeemed: an invalid one was answered `invalid_target` with that credential spent, and the client's retry
+ * read as a replay (`invalid_grant`, the grant revoked). An error must leave the credentials as they were (RFC 6749
+ * 5.2, RFC 8707 2), so the rule oidc-provider applies after consuming is applied before. A replay is still found
+ * before this, and revokes the grant whatever resource it names.
+ */
+function refuseInvalidResourceBeforeConsuming(provider: Provider, servers: ResourceServers): void {
+  checkBeforeConsuming([provider.AuthorizationCode.prototype, provider.RefreshToken.prototype, provider.DeviceCode.prototype], (ctx, source) =>
+    assertRedeemableResources(ctx, source, servers),
+  );
+}
+
+/**
+ * oidc-provider consumes an authorization or device code before it looks up the code's account: a code whose user had
+ * been suspended, locked, deleted or removed from the grant's tenant was refused (`invalid_grant`) and spent, so that
+ * the same code presented again once the user was back read as a replay and revoked the grant with every token issued
+ * from it. A refused request leaves the code as it was (docs/decisions.md), so the account is looked up first (once
+ * per request: findAccountOnce).
+ */
+function refuseUnknownAccountBeforeConsuming(provider: Provider, find: FindAccount): void {
+  checkBeforeConsuming([provider.AuthorizationCode.prototype, provider.DeviceCode.prototype], async (ctx, code) => {
+    if (typeof code.accountId === 'string' && (await find(ctx, code.accountId, code)) === undefined) {
+      throw new errors.InvalidGrant('code invalid (referenced account not found)');
+    }
+  });
+}
+
+type IssuedToken = InstanceType<Provider['AccessToken']> | InstanceType<Provider['ClientCredentials']>;
+
+/**
+ * A token for an API resource carries the permissions its subject holds, in `permissions` and as its `scope`.
+ * oidc-provider sets a token's scope from the grant and the request, before its extra claims are computed, and signs
+ * and answers that scope: so the access tokens' `save` first computes the claims and sets the scope from them, and the
+ * JWT, the token response and the stored token all say the same.
+ */
+function scopeApiResourceTokens(provider: Provider, claims: TokenClaims, isApiResource: (audience: unknown) => boolean): void {
+  for (const prototype of [provider.AccessToken.prototype, provider.ClientCredentials.prototype] as IssuedToken[]) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the token as `this`
+    const save = prototype.save;
+    prototype.save = async function (this: IssuedToken) {
+      const ctx = Provider.ctx;
+      if (ctx !== undefined && isApiResource(this.resourceServer?.audience)) {
+        const permissions = (await extraClaimsComputedAtSave(this, claims(ctx, this)))?.['permissions'];
+        this.scope = Array.isArray(permissions) && permissions.length > 0 ? permissions.join(' ') : undefined;
+      }
+      return save.call(this);
+    };
+  }
+}
+
+/**
+ * A rotated secret's predecessor authenticates until its grace period ends: oidc-provider holds one secret per client,
+ * so its comparison (constant-time) is extended.
+ */
+function acceptPreviousSecret(provider: Provider): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
+  const compare = provider.Client.prototype.compareClientSecret;
+  provider.Client.prototype.compareClientSecret = async function (this: InstanceType<typeof provider.Client>, actual: string) {
+    return (await compare.call(this, actual)) || matchesPreviousSecret(this, actual, Math.floor(Date.now() / 1000));
+  };
+}
+
+/**
+ * oidc-provider persists every touched session at the end of a request. On the device flow's resume route without a
+ * session (no cookie, or one of another browser), its error page touches a session that was never saved, and persist()
+ * throws: a bare 500 instead of that page. A session never saved has nothing to persist.
+ */
+function persistSavedSessionsOnly(provider: Provider): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
+  const persist = provider.Session.prototype.persist;
+  provider.Session.prototype.persist = async function (this: InstanceType<typeof provider.Session>) {
+    return typeof this.exp === 'number' ? persist.call(this) : this.jti;
+  };
+}
+
+/** Each application's browser session on a shared surface has a cookie of its own (session-application.ts). */
+function sessionCookiePerApplication(provider: Provider): void {
+  const cookieName = provider.cookieName.bind(provider);
+  provider.cookieName = (type) => (type === 'session' ? sessionCookieName(cookieName(type)) : cookieName(type));
+}
+
+/** The logout confirmation's address says whose session it ends (session-application.ts). */
+function confirmationNamesApplication(provider: Provider): void {
+  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<KoaContextWithOIDC['oidc'], 'urlFor'> } }).OIDCContext;
+  const urlFor = context.urlFor;
+  context.urlFor = function (this: KoaContextWithOIDC['oidc'], name, options) {
+    const url = urlFor.call(this, name, options);
+    return name === 'end_session_confirm' ? confirmationUrl(url) : url;
+  };
+}

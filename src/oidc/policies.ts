@@ -1,0 +1,166 @@
+import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { SIGN_IN_REFUSALS, SignInRefusal, type SilentError } from '../domain/sign-in/refusals.ts';
+import { sessionSignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { accountTenants } from './account.ts';
+import { grantTenant, opRequestId, saveGrantForTenant } from './adapter.ts';
+import { gatehouseData } from './clients.ts';
+import type { OidcDependencies, SignInRules, SignInTargets } from './configuration.ts';
+
+/**
+ * The OP's policies for a request that may go on without the hosted pages: which grant of the browser session still
+ * fits it (loadExistingGrant), what a silent request (prompt=none) gets (silentGrant), and when the pages must be
+ * asked anyway (interactionsPolicy). The decisions are the sign-in domain's (src/domain/sign-in/).
+ */
+
+type Grant = InstanceType<Provider['Grant']>;
+
+/**
+ * The session's grant for the client, unless it no longer fits the request: its tenant is one the user no longer
+ * belongs to (the tenant deleted, or the user removed from it), or the request names (`tenant`) another tenant than
+ * the one that grant's sign-in was for. The hosted pages are then asked again and decide the tenant afresh, so a
+ * signed-in user never gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
+ * A silent request (prompt=none) has no pages to ask: what they would decide is decided here (silentGrant).
+ */
+export async function loadExistingGrant(deps: OidcDependencies, signIn: () => SignInRules, policy: Policy, ctx: KoaContextWithOIDC) {
+  const fresh = ctx.oidc.result?.consent?.grantId;
+  if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
+  const kept = await fittingSessionGrant(deps, ctx);
+  if (!ctx.oidc.promptPending('none') || (kept !== undefined && grantsRequestedScopes(ctx, kept))) return kept;
+  return silentGrant(deps, signIn().target, policy, ctx, kept);
+}
+
+async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+  const grantId = ctx.oidc.client === undefined ? undefined : ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId);
+  if (grantId === undefined || !(await grantFitsRequest(deps, ctx, grantId))) return undefined;
+  return ctx.oidc.provider.Grant.find(grantId);
+}
+
+async function grantFitsRequest(deps: OidcDependencies, ctx: KoaContextWithOIDC, grantId: string): Promise<boolean> {
+  const granted = await grantTenant(deps.orm, grantId);
+  if (granted !== null && !accountTenants(ctx.oidc.account).includes(granted)) return false;
+  const requested = ctx.oidc.params?.['tenant'];
+  if (typeof requested !== 'string' || requested === '') return true;
+  const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
+  if (granted === null || applicationId === undefined) return false;
+  return (await deps.surfaces.findTenantId(applicationId, requested)) === granted;
+}
+
+/** Whether the grant holds every OpenID scope the request asks for (what the consent prompt checks). */
+function grantsRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): boolean {
+  const granted = new Set(grant.getOIDCScopeEncountered().split(' '));
+  return [...ctx.oidc.requestParamOIDCScopes].every((scope) => granted.has(scope));
+}
+
+/** The refusal silentGrant decided for a request, which interactionsPolicy answers. */
+const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentError>();
+
+type SilentDecision =
+  /** The session's grant for the client stands (and takes the scopes asked for). */
+  | { readonly kind: 'kept'; readonly grant: Grant }
+  /** A new grant of the account for the client, signed in to this tenant of the client's application. */
+  | { readonly kind: 'tenant'; readonly accountId: string; readonly clientId: string; readonly applicationId: string; readonly tenantId: string | null }
+  | { readonly kind: 'refused'; readonly error: SilentError };
+
+/**
+ * prompt=none: the request gets what the same request without it would get from the hosted pages without a page being
+ * shown (consent is implicit, docs/decisions.md), so silent SSO works across the application's clients and its
+ * tenants. The grant is made, or the session's grant takes the scopes asked for, as the pages' consent step does
+ * (src/oidc/interactions.ts). Where the pages would show one, the request is refused (silentRefusals).
+ */
+async function silentGrant(
+  deps: OidcDependencies,
+  targets: SignInTargets,
+  policy: Policy,
+  ctx: KoaContextWithOIDC,
+  kept: Grant | undefined,
+): Promise<Grant | undefined> {
+  const decision = await silentDecision(targets, ctx, kept);
+  if (decision.kind === 'refused') {
+    silentRefusals.set(ctx, decision.error);
+    return kept;
+  }
+  // Refused anyway by a check that runs after this one (the policy's): nothing is written for a request that fails.
+  if (await promptsAnyway(policy, ctx)) return kept;
+  const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
+  grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
+  if (decision.kind === 'tenant') await saveGrantForTenant(deps.orm, grant, decision.applicationId, decision.tenantId);
+  else await grant.save();
+  return grant;
+}
+
+export type Policy = ReturnType<typeof interactionPolicy.base>;
+
+/** The consent checks a silent grant answers (it grants what the request asks for). */
+const ANSWERED_BY_THE_GRANT: ReadonlySet<string> = new Set(['op_scopes_missing', 'op_claims_missing', 'rs_scopes_missing']);
+
+/**
+ * Whether the policy asks for a page whatever the grant: a check of the login prompt (max_age, an id_token_hint or
+ * claims naming another user, …) or one of consent that the grant does not answer (a native client). oidc-provider
+ * runs the policy once the grant is loaded, so a silent grant made first was saved for a request then refused.
+ */
+async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<boolean> {
+  for (const prompt of policy) {
+    for (const check of prompt.checks) {
+      if (!ANSWERED_BY_THE_GRANT.has(check.reason) && (await check.check(ctx))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * What the hosted pages' consent step (src/hosted/routes.ts) would do with the session's user, by the pages' own rules
+ * (src/domain/sign-in/sign-in.ts): the sign-in's target (application, tenant, pool), the user active in that pool, and the
+ * tenant: the one named if the user is a member, else their only one. Refused with `login_required` where the pages
+ * show the sign-in form (the user is not in the target's pool, not active, not a member of the tenant named) or an
+ * error page (a client whose own tenant is gone; the request's own tenant errors are invalid_request before this,
+ * tenantParam); with `account_selection_required` where they ask the user to choose among their tenants.
+ */
+async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<SilentDecision> {
+  const loginRequired = { kind: 'refused', error: SIGN_IN_REFUSALS.login_needed.silent } as const;
+  const { client, account } = ctx.oidc;
+  const data = gatehouseData(client);
+  if (client === undefined || data === undefined || account === undefined) return loginRequired;
+  let target: SignInTarget;
+  try {
+    target = await targets(opRequestId(ctx), { clientId: client.clientId, data }, ctx.oidc.params?.['tenant']);
+  } catch (error) {
+    if (error instanceof SignInRefusal) return { kind: 'refused', error: error.rule.silent ?? loginRequired.error };
+    throw error;
+  }
+  const signIn = await sessionSignIn(target, account.accountId, kept !== undefined);
+  if (signIn === null) return loginRequired;
+  if (kept !== undefined) return { kind: 'kept', grant: kept };
+  // Without a kept grant, the tenant is decided: the one named or the only one, else the user's choice.
+  if (signIn.decision?.kind !== 'tenant') return { kind: 'refused', error: SIGN_IN_REFUSALS.tenant_choice_needed.silent };
+  return { kind: 'tenant', accountId: signIn.user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: signIn.decision.tenantId };
+}
+
+
+/**
+ * oidc-provider's prompts, and one more reason to ask for a login: the browser's session names an account findAccount
+ * no longer finds for this client (deleted, suspended or locked since, or a user of another application signed in on
+ * the same surface), or one a silent request cannot use (silentDecision). oidc-provider would otherwise go on without
+ * an account and fail the consent checks (a 500); the sign-in form switches the session to whoever signs in. With
+ * prompt=none these answer `login_required` (OIDC Core 3.1.2.6: the user must sign in), and a user who would choose
+ * among their tenants `account_selection_required`, ahead of the consent checks (whose `consent_required` a first-party
+ * client never needs).
+ */
+export function interactionsPolicy() {
+  const policy = interactionPolicy.base();
+  const { Check } = interactionPolicy;
+  policy.get('login')?.checks.add(
+    new Check('account_unavailable', 'The session’s account cannot be used here', 'login_required', (ctx) =>
+      ctx.oidc.session?.accountId !== undefined && (ctx.oidc.account === undefined || silentRefusals.get(ctx) === 'login_required')
+        ? Check.REQUEST_PROMPT
+        : Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  policy.get('consent')?.checks.add(
+    new Check('tenant_choice', 'The user belongs to several tenants and the request names none', 'account_selection_required', (ctx) =>
+      silentRefusals.get(ctx) === 'account_selection_required' ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
+    0,
+  );
+  return policy;
+}

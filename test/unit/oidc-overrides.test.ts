@@ -1,0 +1,99 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import { describe, expect, it } from 'vitest';
+import { GATEHOUSE_METADATA } from '../../src/oidc/clients.ts';
+import { OIDC_PATHS } from '../../src/oidc/configuration.ts';
+import { applyOverrides, OIDC_PROVIDER_OVERRIDES, OVERRIDES_CHECKED_WITH } from '../../src/oidc/overrides.ts';
+import { withSessionOf } from '../../src/oidc/session-application.ts';
+
+/**
+ * The overrides of oidc-provider's internals (src/oidc/overrides.ts) hold for the version they were checked with: an
+ * upgrade fails here, naming them, until each is checked again. Their effects are exercised here where no request is
+ * needed; those that act inside one (`consume`, `save`: they read the request's context) are exercised end to end by
+ * test/oauth/token-errors.test.ts (a refused resource or user leaves the code unspent) and
+ * test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its permissions).
+ */
+const ISSUER = 'http://op.test';
+const APPLICATION = '0193a5c0-0000-7000-8000-000000000001';
+
+const JWKS = { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })] };
+
+const versionOf = (path: string, read: (json: Record<string, any>) => unknown) => read(JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')));
+
+function provider(overridden: boolean, clients: Record<string, unknown>[] = []): Provider {
+  const op = new Provider(ISSUER, {
+    clients: clients as never,
+    jwks: JWKS,
+    routes: OIDC_PATHS,
+    extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
+    features: { devInteractions: { enabled: false } },
+  });
+  if (overridden) {
+    applyOverrides(op, { findAccount: async () => undefined, servers: async () => undefined, tokenClaims: async () => undefined, isApiResource: () => false });
+  }
+  return op;
+}
+
+describe('the overrides of oidc-provider internals', () => {
+  it('were checked with the installed oidc-provider, the one package.json pins', () => {
+    const pinned = versionOf('../../package.json', (json) => json['dependencies']['oidc-provider']);
+    const installed = versionOf('../../node_modules/oidc-provider/package.json', (json) => json['version']);
+    const recheck = `oidc-provider ${String(installed)} (package.json: ${String(pinned)}) is not the version the overrides were checked with (${OVERRIDES_CHECKED_WITH}): check again ${Object.keys(OIDC_PROVIDER_OVERRIDES).join(', ')} in src/oidc/overrides.ts`;
+    expect(installed, recheck).toBe(OVERRIDES_CHECKED_WITH);
+    expect(pinned, recheck).toBe(OVERRIDES_CHECKED_WITH);
+  });
+
+  it('acceptPreviousSecret: a rotated secret’s predecessor authenticates until its grace period ends', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const client = (id: string, expiresAt: number) => ({
+      client_id: id,
+      client_secret: 'the-current-secret',
+      redirect_uris: ['https://app.test/cb'],
+      id_token_signed_response_alg: 'ES256',
+      [GATEHOUSE_METADATA]: { applicationId: APPLICATION, tenantId: null, type: 'confidential', permissions: [], previousSecret: { value: 'the-previous-secret', expiresAt } },
+    });
+    const op = provider(true, [client('in-grace', now + 600), client('grace-over', now - 1)]);
+    const inGrace = (await op.Client.find('in-grace'))!;
+    expect(await inGrace.compareClientSecret('the-current-secret')).toBe(true);
+    expect(await inGrace.compareClientSecret('the-previous-secret')).toBe(true);
+    expect(await inGrace.compareClientSecret('another-secret')).toBe(false);
+    expect(await (await op.Client.find('grace-over'))!.compareClientSecret('the-previous-secret')).toBe(false);
+    // Without the override oidc-provider knows the current secret only.
+    const plain = (await provider(false, [client('in-grace', now + 600)]).Client.find('in-grace'))!;
+    expect(await plain.compareClientSecret('the-previous-secret')).toBe(false);
+  });
+
+  it('persistSavedSessionsOnly: a session never saved persists nothing, where oidc-provider throws', async () => {
+    // oidc-provider's models take their fields at construction (its types declare none).
+    const unsaved = (op: Provider) => new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'never-saved' });
+    await expect(unsaved(provider(true)).persist()).resolves.toBe('never-saved');
+    await expect(unsaved(provider(false)).persist()).rejects.toThrow();
+  });
+
+  it('sessionCookiePerApplication: the session cookie is the application’s own while the OP answers for it', async () => {
+    const op = provider(true);
+    const base = provider(false).cookieName('session');
+    expect(await withSessionOf(APPLICATION, async () => op.cookieName('session'))).toBe(`${base}.${APPLICATION}`);
+    expect(await withSessionOf(undefined, async () => op.cookieName('session'))).toBe(base);
+    expect(await withSessionOf(APPLICATION, async () => op.cookieName('interaction'))).toBe(provider(false).cookieName('interaction'));
+  });
+
+  it('confirmationNamesApplication: the logout confirmation’s address names the session’s application', async () => {
+    const { prototype } = (provider(true) as unknown as { OIDCContext: { prototype: Pick<KoaContextWithOIDC['oidc'], 'urlFor'> } }).OIDCContext;
+    const context = { ctx: { req: {}, request: { url: '/oauth2/logout' }, href: `${ISSUER}/oauth2/logout` } };
+    const urlFor = (name: string) => withSessionOf(APPLICATION, async () => prototype.urlFor.call(context, name));
+    expect(await urlFor('end_session_confirm')).toBe(`${ISSUER}${OIDC_PATHS.end_session}/confirm?app=${APPLICATION}`);
+    expect(await urlFor('token')).toBe(`${ISSUER}${OIDC_PATHS.token}`);
+  });
+
+  it('the consume and save overrides are in place on the instance they were applied to, and only there', () => {
+    const [op, plain] = [provider(true), provider(false)];
+    for (const model of ['AuthorizationCode', 'RefreshToken', 'DeviceCode'] as const) {
+      expect(Reflect.get(op[model].prototype, 'consume')).not.toBe(Reflect.get(plain[model].prototype, 'consume'));
+    }
+    for (const model of ['AccessToken', 'ClientCredentials'] as const) {
+      expect(Reflect.get(op[model].prototype, 'save')).not.toBe(Reflect.get(plain[model].prototype, 'save'));
+    }
+  });
+});
