@@ -132,7 +132,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   // exists: only requests ask it).
   const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
     (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects, m2mTokenSeconds });
+  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, organizations: apiKeys.organizations, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects, m2mTokenSeconds });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
   const outbox = new OutboxWorker(database.orm, config, storedSecrets);

@@ -166,6 +166,8 @@ export function endUserScope(
     actor: { type: 'oauth_client', id: clientId },
     apiKeyId: null,
     apiKeyExpiresAt: null,
+    // The hosted pages are reached through the OAuth client, which a deactivated organization's OP no longer finds.
+    organizationDeactivated: false,
   };
   const em = scopedEntityManager(services.orm.em.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;

@@ -12,6 +12,8 @@ export interface OperationRule {
   readonly tenantScope?: readonly Permission[];
   /** About the whole application: refused to tenant-scoped credentials, whatever they hold. */
   readonly applicationLevel?: true;
+  /** Served while the organization is deactivated (API.md: its reactivation is the one request left). */
+  readonly whileDeactivated?: true;
 }
 
 /** The schema coordinates (`Type.field`) a rule can be written for: every root field, and the nested fields that cost a permission. */
@@ -41,6 +43,10 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.version': NONE,
 
   'Query.organization': needs('organizations:read'),
+  'Mutation.updateOrganization': applicationLevel('organizations:write'),
+  'Mutation.putOrganizationBilling': applicationLevel('organizations:write'),
+  'Mutation.deactivateOrganization': applicationLevel('organizations:delete'),
+  'Mutation.reactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
 
   'Query.applications': needs('applications:read'),
   'Query.application': needs('applications:read'),

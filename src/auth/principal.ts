@@ -32,4 +32,9 @@ export interface Principal {
    * that do not expire, and for Bearer tokens alone (a user's or M2M credential's short session, not a credential).
    */
   readonly apiKeyExpiresAt: Date | null;
+  /**
+   * Whether the application's organization is deactivated: every operation but the one that reactivates it is then
+   * refused (403 `organization_deactivated`, src/graphql/authorize-operation.ts).
+   */
+  readonly organizationDeactivated: boolean;
 }

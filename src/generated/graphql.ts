@@ -299,6 +299,39 @@ export type AuthProviderType =
   /** An enterprise SAML 2.0 identity provider. */
   | 'saml';
 
+/** A postal address for invoices. */
+export type BillingAddress = {
+  __typename?: 'BillingAddress';
+  /** City. */
+  city: Scalars['String']['output'];
+  /** ISO 3166-1 alpha-2 country code, upper case. */
+  country: Scalars['String']['output'];
+  /** Street and number. */
+  line1: Scalars['String']['output'];
+  /** A second line (suite, building); null when none. */
+  line2: Maybe<Scalars['String']['output']>;
+  /** Postal code; null when none. */
+  postalCode: Maybe<Scalars['String']['output']>;
+  /** Region or state; null when none. */
+  region: Maybe<Scalars['String']['output']>;
+};
+
+/** An invoice address. */
+export type BillingAddressInput = {
+  /** City. */
+  city: Scalars['String']['input'];
+  /** ISO 3166-1 alpha-2 country code (any case), e.g. `DE`. */
+  country: Scalars['String']['input'];
+  /** Street and number (one line, 1 to 200 characters). */
+  line1: Scalars['String']['input'];
+  /** A second line. */
+  line2?: InputMaybe<Scalars['String']['input']>;
+  /** Postal code. */
+  postalCode?: InputMaybe<Scalars['String']['input']>;
+  /** Region or state. */
+  region?: InputMaybe<Scalars['String']['input']>;
+};
+
 /**
  * Branding of the hosted sign-in pages, as it applies in the scope asked about: the application's (application-wide
  * credentials), or a tenant's effective branding (the tenant form, or tenant-scoped credentials) with `source`.
@@ -1107,6 +1140,11 @@ export type Mutation = {
   createTenant: Tenant;
   /** Creates a user. In a tenant scope the user becomes a member of that tenant. */
   createUser: User;
+  /**
+   * Deactivates the organization: every sign-in and management request of its applications is refused until it is
+   * reactivated, on every instance at once. Nothing is deleted.
+   */
+  deactivateOrganization: Organization;
   /** Deletes an API resource: a grant naming its identifier is then `invalid_target` (an application-wide scope only). */
   deleteApiResource: Scalars['Boolean']['output'];
   /** Deletes an application and everything it owns. */
@@ -1169,11 +1207,15 @@ export type Mutation = {
    * together, then the new one alone). Secret-method or revoked credentials: 422, field `credentialId`.
    */
   putM2MCredentialJwks: M2MCredential;
+  /** Replaces the organization's billing settings (validated; recorded in the audit log; no payment provider is told). */
+  putOrganizationBilling: Organization;
   /**
    * Replaces a policy: the application's (application-wide credentials), or a tenant's override, which needs
    * `authIsolation` = `isolated` (else 409 `tenant_customization_disabled`).
    */
   putPolicy: Policy;
+  /** Reactivates the organization: the one request served while it is deactivated. Everything works again as before. */
+  reactivateOrganization: Organization;
   /**
    * "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
    * `tenantId`); 404 when the tenant has no override.
@@ -1240,6 +1282,8 @@ export type Mutation = {
   updateAuthProvider: AuthProvider;
   /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */
   updateOAuthClient: OAuthClient;
+  /** Renames the organization. */
+  updateOrganization: Organization;
   /**
    * Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
    * application-wide credentials (a tenant scope: 403).
@@ -1389,6 +1433,12 @@ export type MutationCreateUserArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationDeactivateOrganizationArgs = {
+  orgId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
 export type MutationDeleteApiResourceArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   resourceId: Scalars['UUID']['input'];
@@ -1517,11 +1567,24 @@ export type MutationPutM2MCredentialJwksArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationPutOrganizationBillingArgs = {
+  input: OrganizationBillingInput;
+  orgId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
 export type MutationPutPolicyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: PolicyInput;
   kind: PolicyKind;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationReactivateOrganizationArgs = {
+  orgId: Scalars['UUID']['input'];
 };
 
 
@@ -1652,6 +1715,13 @@ export type MutationUpdateOAuthClientArgs = {
   clientId: Scalars['UUID']['input'];
   input: UpdateOAuthClientInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationUpdateOrganizationArgs = {
+  input: UpdateOrganizationInput;
+  orgId: Scalars['UUID']['input'];
 };
 
 
@@ -1800,15 +1870,65 @@ export type OAuthClientWithSecret = {
 /** An organization: the customer account that owns applications. */
 export type Organization = {
   __typename?: 'Organization';
+  /** Billing settings. */
+  billing: OrganizationBilling;
   /** When the organization was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The organization's id. */
   id: Scalars['UUID']['output'];
   /** Display name. */
   name: Scalars['String']['output'];
+  /** Whether its applications are served. */
+  status: OrganizationStatus;
   /** When the organization last changed. */
   updatedAt: Scalars['DateTime']['output'];
 };
+
+/** What invoices of the organization carry. No payment provider is connected: nothing is charged. */
+export type OrganizationBilling = {
+  __typename?: 'OrganizationBilling';
+  /** The invoice address; null when none was given. */
+  address: Maybe<BillingAddress>;
+  /** Where invoices go; null when none was given. */
+  billingEmail: Maybe<Scalars['String']['output']>;
+  /** The plan. */
+  plan: OrganizationPlan;
+  /** The tax id (e.g. a VAT number), upper case; null when none was given. */
+  taxId: Maybe<Scalars['String']['output']>;
+};
+
+/** The organization's billing settings, replaced whole: fields left out are cleared. */
+export type OrganizationBillingInput = {
+  /** The invoice address. */
+  address?: InputMaybe<BillingAddressInput>;
+  /** Where invoices go (an e-mail address). */
+  billingEmail?: InputMaybe<Scalars['String']['input']>;
+  /** The plan. */
+  plan: OrganizationPlan;
+  /** The tax id: 2 to 32 letters, digits, spaces, dots, hyphens or slashes. */
+  taxId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The plan an organization is billed for. Recorded for invoicing only: no plan changes what the service allows. */
+export type OrganizationPlan =
+  /** Enterprise. */
+  | 'enterprise'
+  /** The free plan (every organization's until set). */
+  | 'free'
+  /** Pro. */
+  | 'pro'
+  /** Starter. */
+  | 'starter';
+
+/** Whether an organization's applications are served. */
+export type OrganizationStatus =
+  /** Served. */
+  | 'active'
+  /**
+   * Deactivated: every sign-in and management request of its applications is refused (403 `organization_deactivated`;
+   * an OAuth request: `invalid_client`) until it is reactivated. Nothing is deleted.
+   */
+  | 'deactivated';
 
 /** Password rules, checked whenever a password is set. */
 export type PasswordPolicy = Policy & {
@@ -2698,6 +2818,12 @@ export type UpdateOAuthClientInput = {
   tokenEndpointAuthMethod?: InputMaybe<OAuthClientAuthMethod>;
 };
 
+/** A partial update of the organization. */
+export type UpdateOrganizationInput = {
+  /** New display name (1 to 200 characters). */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A partial update of a role: the fields given replace theirs. */
 export type UpdateRoleInput = {
   /** What the role is for; null empties it. */
@@ -2868,6 +2994,8 @@ export type ResolversTypes = {
   AuthProvider: ResolverTypeWrapper<AuthProviderViewModel>;
   AuthProviderPage: ResolverTypeWrapper<Omit<AuthProviderPage, 'data'> & { data: Array<ResolversTypes['AuthProvider']> }>;
   AuthProviderType: AuthProviderType;
+  BillingAddress: ResolverTypeWrapper<BillingAddress>;
+  BillingAddressInput: BillingAddressInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Branding: ResolverTypeWrapper<Branding>;
   BrandingColors: ResolverTypeWrapper<BrandingColors>;
@@ -2928,6 +3056,10 @@ export type ResolversTypes = {
   OAuthClientType: OAuthClientType;
   OAuthClientWithSecret: ResolverTypeWrapper<OAuthClientWithSecretViewModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
+  OrganizationBilling: ResolverTypeWrapper<OrganizationBilling>;
+  OrganizationBillingInput: OrganizationBillingInput;
+  OrganizationPlan: OrganizationPlan;
+  OrganizationStatus: OrganizationStatus;
   PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
   Permission: ResolverTypeWrapper<PermissionViewModel>;
   PermissionCheck: ResolverTypeWrapper<PermissionCheck>;
@@ -2969,6 +3101,7 @@ export type ResolversTypes = {
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
+  UpdateOrganizationInput: UpdateOrganizationInput;
   UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
@@ -2993,6 +3126,8 @@ export type ResolversParentTypes = {
   AuditReference: AuditReference;
   AuthProvider: AuthProviderViewModel;
   AuthProviderPage: Omit<AuthProviderPage, 'data'> & { data: Array<ResolversParentTypes['AuthProvider']> };
+  BillingAddress: BillingAddress;
+  BillingAddressInput: BillingAddressInput;
   Boolean: Scalars['Boolean']['output'];
   Branding: Branding;
   BrandingColors: BrandingColors;
@@ -3042,6 +3177,8 @@ export type ResolversParentTypes = {
   OAuthClientPage: Omit<OAuthClientPage, 'data'> & { data: Array<ResolversParentTypes['OAuthClient']> };
   OAuthClientWithSecret: OAuthClientWithSecretViewModel;
   Organization: OrganizationModel;
+  OrganizationBilling: OrganizationBilling;
+  OrganizationBillingInput: OrganizationBillingInput;
   PasswordPolicy: PasswordPolicyViewModel;
   Permission: PermissionViewModel;
   PermissionCheck: PermissionCheck;
@@ -3079,6 +3216,7 @@ export type ResolversParentTypes = {
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
+  UpdateOrganizationInput: UpdateOrganizationInput;
   UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
@@ -3197,6 +3335,15 @@ export type AuthProviderResolvers<ContextType = RequestContext, ParentType exten
 export type AuthProviderPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthProviderPage'] = ResolversParentTypes['AuthProviderPage']> = {
   data?: Resolver<Array<ResolversTypes['AuthProvider']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type BillingAddressResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BillingAddress'] = ResolversParentTypes['BillingAddress']> = {
+  city?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  country?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  line1?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  line2?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  postalCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type BrandingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Branding'] = ResolversParentTypes['Branding']> = {
@@ -3383,6 +3530,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createRoleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<MutationCreateRoleAssignmentArgs, 'input'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'appId' | 'input'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
+  deactivateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationDeactivateOrganizationArgs, 'orgId'>>;
   deleteApiResource?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApiResourceArgs, 'resourceId'>>;
   deleteApplication?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApplicationArgs, 'appId'>>;
   deleteAuthProvider?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAuthProviderArgs, 'providerId'>>;
@@ -3399,7 +3547,9 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   putEmailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, RequireFields<MutationPutEmailProviderArgs, 'input'>>;
   putEmailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<MutationPutEmailTemplateArgs, 'input' | 'templateKey'>>;
   putM2MCredentialJwks?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationPutM2MCredentialJwksArgs, 'credentialId' | 'input'>>;
+  putOrganizationBilling?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationPutOrganizationBillingArgs, 'input' | 'orgId'>>;
   putPolicy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<MutationPutPolicyArgs, 'input' | 'kind'>>;
+  reactivateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationReactivateOrganizationArgs, 'orgId'>>;
   removeBrandingOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveBrandingOverrideArgs>>;
   removeEmailProviderOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveEmailProviderOverrideArgs>>;
   removeEmailTemplateOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveEmailTemplateOverrideArgs, 'templateKey'>>;
@@ -3416,6 +3566,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
   updateOAuthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<MutationUpdateOAuthClientArgs, 'clientId' | 'input'>>;
+  updateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationUpdateOrganizationArgs, 'input' | 'orgId'>>;
   updateRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<MutationUpdateRoleArgs, 'input' | 'roleId'>>;
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
@@ -3464,10 +3615,19 @@ export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentT
 };
 
 export type OrganizationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
+  billing?: Resolver<ResolversTypes['OrganizationBilling'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['OrganizationStatus'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type OrganizationBillingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OrganizationBilling'] = ResolversParentTypes['OrganizationBilling']> = {
+  address?: Resolver<Maybe<ResolversTypes['BillingAddress']>, ParentType, ContextType>;
+  billingEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  plan?: Resolver<ResolversTypes['OrganizationPlan'], ParentType, ContextType>;
+  taxId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PasswordPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PasswordPolicy'] = ResolversParentTypes['PasswordPolicy']> = {
@@ -3701,6 +3861,7 @@ export type Resolvers<ContextType = RequestContext> = {
   AuditReference?: AuditReferenceResolvers<ContextType>;
   AuthProvider?: AuthProviderResolvers<ContextType>;
   AuthProviderPage?: AuthProviderPageResolvers<ContextType>;
+  BillingAddress?: BillingAddressResolvers<ContextType>;
   Branding?: BrandingResolvers<ContextType>;
   BrandingColors?: BrandingColorsResolvers<ContextType>;
   BulkPermissionCheck?: BulkPermissionCheckResolvers<ContextType>;
@@ -3725,6 +3886,7 @@ export type Resolvers<ContextType = RequestContext> = {
   OAuthClientPage?: OAuthClientPageResolvers<ContextType>;
   OAuthClientWithSecret?: OAuthClientWithSecretResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
+  OrganizationBilling?: OrganizationBillingResolvers<ContextType>;
   PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
   Permission?: PermissionResolvers<ContextType>;
   PermissionCheck?: PermissionCheckResolvers<ContextType>;

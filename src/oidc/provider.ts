@@ -13,6 +13,7 @@ import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget }
 import { isUuid } from '../ids.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
+import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, matchesPreviousSecret, type GatehouseClientData } from './clients.ts';
 import { paceDevicePolling } from './device-polling.ts';
@@ -80,6 +81,8 @@ export interface OidcDependencies {
   readonly clientSecrets: SecretBox;
   /** The clients recently read (adapter.ts). */
   readonly clients: ClientCache;
+  /** Whether an application's organization is deactivated (adapter.ts refuses its clients). */
+  readonly organizations: OrganizationStatusCache;
   /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
   readonly cookieSecret: string;
   readonly surfaces: SurfaceRouter;

@@ -64,6 +64,10 @@ export function routeTable<const Rows extends readonly RouteDef[]>(rows: { reado
 export const ROUTES = routeTable([
   // organizations
   { method: 'GET', path: '/organizations/:orgId', operation: op.GetOrganizationDocument, summary: 'Get the organization' },
+  { method: 'PATCH', path: '/organizations/:orgId', operation: op.UpdateOrganizationDocument, summary: 'Rename the organization' },
+  { method: 'PUT', path: '/organizations/:orgId/billing', operation: op.PutOrganizationBillingDocument, summary: 'Replace the organization’s billing settings' },
+  { method: 'POST', path: '/organizations/:orgId/deactivate', operation: op.DeactivateOrganizationDocument, summary: 'Deactivate the organization: its applications’ sign-ins and management requests are refused' },
+  { method: 'POST', path: '/organizations/:orgId/reactivate', operation: op.ReactivateOrganizationDocument, summary: 'Reactivate the organization (the one request served while deactivated)' },
   // applications
   { method: 'GET', path: '/applications', operation: op.ListApplicationsDocument, summary: 'List applications' },
   { method: 'POST', path: '/applications', operation: op.CreateApplicationDocument, summary: 'Create an application', status: 201 },

@@ -71,6 +71,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       resourceId,
     },
     bodies: {
+      UpdateOrganization: { name: 'Intruded' },
+      PutOrganizationBilling: { plan: 'pro' },
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
       CreateTenant: { name: 'Intruder tenant' },
