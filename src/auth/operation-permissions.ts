@@ -71,6 +71,13 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.activateUser': needs('users:write'),
   'Mutation.deleteUser': needs('users:delete'),
 
+  // An invitation makes a member: the users' permissions (giving roles also takes role_assignments:write, invitations.ts).
+  'Query.invitations': needs('users:read'),
+  'Query.invitation': needs('users:read'),
+  'Mutation.sendInvitation': needs('users:write'),
+  'Mutation.resendInvitation': needs('users:write'),
+  'Mutation.revokeInvitation': needs('users:write'),
+
   'Query.apiKeys': needs('api_keys:read'),
   'Query.apiKey': needs('api_keys:read'),
   'Mutation.introspectApiKey': needs('api_keys:read'),

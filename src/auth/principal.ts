@@ -23,9 +23,9 @@ export interface Principal {
   /**
    * For audit records: whom a Bearer token speaks for when one is present (its user, or the M2M credential of a
    * client-credentials token), else the API key; on the hosted sign-in pages, before anyone is signed in, the OAuth
-   * client that sent the end user there (context.ts, endUserScope).
+   * client that sent the end user there (context.ts, endUserScope), or the invitation whose page they opened.
    */
-  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'oauth_client'; readonly id: string };
+  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'oauth_client' | 'invitation'; readonly id: string };
   readonly apiKeyId: string | null;
   /**
    * When the authenticating API key stops working, if it expires: a key it creates may not outlive it. Null for keys

@@ -17,6 +17,7 @@ import type { M2MCredentialView as M2MCredentialViewModel, M2MCredentialWithSecr
 import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit-search.ts';
 import type { PermissionView as PermissionViewModel } from '../domain/authorization/permissions.ts';
 import type { RoleRow as RoleRowModel } from '../domain/authorization/roles.ts';
+import type { InvitationRow as InvitationRowModel } from '../domain/invitations/invitations.ts';
 import type { RoleAssignmentView as RoleAssignmentViewModel } from '../domain/authorization/role-assignments.ts';
 import type { ApiResourceRow as ApiResourceRowModel } from '../domain/api-resources/api-resources.ts';
 import type { RequestContext } from '../context.ts';
@@ -927,6 +928,56 @@ export type IntrospectApiKeyInput = {
 };
 
 /**
+ * An invitation of an e-mail address to one tenant. It sends the `invitation` e-mail template, whose link opens a hosted
+ * page (in the tenant's branding, on the tenant's sign-in surface) where the invitee creates an account, or signs in
+ * with the account the address already has, and becomes a member of the tenant with the invitation's roles. The link
+ * works once.
+ */
+export type Invitation = {
+  __typename?: 'Invitation';
+  /** When it was accepted; null until then. */
+  acceptedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The user who accepted it; null until then. */
+  acceptedUserId: Maybe<Scalars['UUID']['output']>;
+  /** When it was sent first. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The invited address, as given. */
+  email: Scalars['String']['output'];
+  /** When its current link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The invitation's id. */
+  id: Scalars['UUID']['output'];
+  /** When it was revoked; null unless it was. */
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The roles the invitee gets in the tenant (a role deleted since is left out when it is accepted). */
+  roleIds: Array<Scalars['UUID']['output']>;
+  /** Where it stands. */
+  status: InvitationStatus;
+  /** The tenant the invitee joins. */
+  tenantId: Scalars['UUID']['output'];
+};
+
+/** A page of invitations. */
+export type InvitationPage = {
+  __typename?: 'InvitationPage';
+  /** The invitations of this page. */
+  data: Array<Invitation>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** Where an invitation stands. */
+export type InvitationStatus =
+  /** The invitee accepted it: they are a member of the tenant with its roles. Its link works no more. */
+  | 'accepted'
+  /** Not accepted in time: its link works no more, until it is resent. */
+  | 'expired'
+  /** Sent; its link works until `expiresAt`. */
+  | 'pending'
+  /** Revoked: its link works no more. */
+  | 'revoked';
+
+/**
  * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (2048 to 16384 bits, e odd and at least 3) or
  * OKP (Ed25519) keys, each with a distinct `kid` (no control or invisible characters), `use` (if any) `sig`. Private
  * members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. Each key
@@ -1236,8 +1287,15 @@ export type Mutation = {
    * `tenantId`); 404 when the tenant has no override of that policy.
    */
   removePolicy: Scalars['Boolean']['output'];
+  /**
+   * Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
+   * invitation is pending again; an accepted or revoked one is not sent (409).
+   */
+  resendInvitation: Invitation;
   /** Revokes an API key: it stops authenticating at once (401). Revoking a revoked key changes nothing. */
   revokeApiKey: ApiKey;
+  /** Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged. */
+  revokeInvitation: Invitation;
   /**
    * Revokes M2M credentials: their secrets are erased and they get no more tokens. Revoking revoked credentials
    * changes nothing.
@@ -1255,6 +1313,8 @@ export type Mutation = {
    * clients have no secret (422, field `clientId`).
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
+  /** Invites an address to a tenant and mails the link. */
+  sendInvitation: Invitation;
   /**
    * Queues a test mail to `to` through the scope's effective provider (a tenant scope: the tenant's) and returns its
    * delivery, `queued`; follow it with `emailDelivery`.
@@ -1619,9 +1679,25 @@ export type MutationRemovePolicyArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationResendInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  invitationId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationRevokeApiKeyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   keyId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRevokeInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  invitationId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1656,6 +1732,14 @@ export type MutationRotateOAuthClientSecretArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationSendInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: SendInvitationInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -2140,6 +2224,10 @@ export type Query = {
   emailTemplate: EmailTemplate;
   /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
   emailTemplates: EmailTemplatePage;
+  /** One invitation; one of another tenant or application is `not_found`. */
+  invitation: Invitation;
+  /** The invitations of the application, or of one tenant (in a tenant scope), oldest first. */
+  invitations: InvitationPage;
   /** One M2M credential. */
   m2mCredential: M2MCredential;
   /** The M2M credentials of the application, or of one tenant in a tenant scope; revoked ones are listed with `revokedAt`. */
@@ -2331,6 +2419,24 @@ export type QueryEmailTemplatesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  invitationId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryInvitationsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<InvitationStatus>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -2602,6 +2708,24 @@ export type RotateOAuthClientSecretInput = {
    * it at once (e.g. after a leak).
    */
   gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** An invitation to send. */
+export type SendInvitationInput = {
+  /** The address to invite. A member of the tenant already, or an address with a pending invitation to it: 409. */
+  email: Scalars['String']['input'];
+  /** How many days the link works: 1 to 30, default 7. */
+  expiresInDays?: InputMaybe<Scalars['Int']['input']>;
+  /**
+   * Roles the invitee gets in the tenant: the tenant's own or application-wide ones (else 404, field `roleIds`), at most
+   * 20. Giving roles takes `role_assignments:write` and every permission the roles hold (else 403).
+   */
+  roleIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  /**
+   * The tenant, for application-wide credentials on the application's path; the tenant path (or tenant credentials)
+   * decides it otherwise. One of them is required (422).
+   */
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 /** A test mail to send. */
@@ -3039,6 +3163,9 @@ export type ResolversTypes = {
   IdTokenSigningAlg: IdTokenSigningAlg;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
+  Invitation: ResolverTypeWrapper<InvitationRowModel>;
+  InvitationPage: ResolverTypeWrapper<Omit<InvitationPage, 'data'> & { data: Array<ResolversTypes['Invitation']> }>;
+  InvitationStatus: InvitationStatus;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   JwksInput: JwksInput;
   LockoutPolicy: ResolverTypeWrapper<LockoutPolicyViewModel>;
@@ -3081,6 +3208,7 @@ export type ResolversTypes = {
   RoleSubjectType: RoleSubjectType;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  SendInvitationInput: SendInvitationInput;
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
   SesSettingsInput: SesSettingsInput;
@@ -3165,6 +3293,8 @@ export type ResolversParentTypes = {
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
+  Invitation: InvitationRowModel;
+  InvitationPage: Omit<InvitationPage, 'data'> & { data: Array<ResolversParentTypes['Invitation']> };
   JSONObject: Scalars['JSONObject']['output'];
   JwksInput: JwksInput;
   LockoutPolicy: LockoutPolicyViewModel;
@@ -3198,6 +3328,7 @@ export type ResolversParentTypes = {
   RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  SendInvitationInput: SendInvitationInput;
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: SesSettings;
   SesSettingsInput: SesSettingsInput;
@@ -3449,6 +3580,24 @@ export type EmailTemplatePageResolvers<ContextType = RequestContext, ParentType 
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type InvitationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
+  acceptedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  acceptedUserId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  roleIds?: Resolver<Array<ResolversTypes['UUID']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['InvitationStatus'], ParentType, ContextType>;
+  tenantId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+};
+
+export type InvitationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InvitationPage'] = ResolversParentTypes['InvitationPage']> = {
+  data?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {
   name: 'JSONObject';
 }
@@ -3554,11 +3703,14 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   removeEmailProviderOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveEmailProviderOverrideArgs>>;
   removeEmailTemplateOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveEmailTemplateOverrideArgs, 'templateKey'>>;
   removePolicy?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemovePolicyArgs, 'kind'>>;
+  resendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationResendInvitationArgs, 'invitationId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
+  revokeInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationRevokeInvitationArgs, 'invitationId'>>;
   revokeM2MCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationRevokeM2MCredentialArgs, 'credentialId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
+  sendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationSendInvitationArgs, 'input'>>;
   sendTestEmail?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<MutationSendTestEmailArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;
   unlockUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUnlockUserArgs, 'userId'>>;
@@ -3697,6 +3849,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
   emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
+  invitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<QueryInvitationArgs, 'invitationId'>>;
+  invitations?: Resolver<ResolversTypes['InvitationPage'], ParentType, ContextType, Partial<QueryInvitationsArgs>>;
   m2mCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<QueryM2mCredentialArgs, 'credentialId'>>;
   m2mCredentials?: Resolver<ResolversTypes['M2MCredentialPage'], ParentType, ContextType, Partial<QueryM2mCredentialsArgs>>;
   oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
@@ -3875,6 +4029,8 @@ export type Resolvers<ContextType = RequestContext> = {
   EmailProvider?: EmailProviderResolvers<ContextType>;
   EmailTemplate?: EmailTemplateResolvers<ContextType>;
   EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;
+  Invitation?: InvitationResolvers<ContextType>;
+  InvitationPage?: InvitationPageResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   LockoutPolicy?: LockoutPolicyResolvers<ContextType>;
   M2MCredential?: M2MCredentialResolvers<ContextType>;

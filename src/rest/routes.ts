@@ -171,6 +171,12 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/api-resources/:resourceId', operation: op.GetApiResourceDocument, summary: 'Get an API resource', owned: true },
   { method: 'PATCH', path: '/api-resources/:resourceId', operation: op.UpdateApiResourceDocument, summary: 'Update an API resource (application-wide scopes only)', owned: true },
   { method: 'DELETE', path: '/api-resources/:resourceId', operation: op.DeleteApiResourceDocument, summary: 'Delete an API resource (application-wide scopes only)', owned: true },
+  // invitations
+  { method: 'GET', path: '/invitations', operation: op.ListInvitationsDocument, summary: 'List invitations (filter: status; a tenant scope lists its own)', owned: true },
+  { method: 'POST', path: '/invitations', operation: op.SendInvitationDocument, summary: 'Invite an address to a tenant and mail the link', owned: true, status: 201 },
+  { method: 'GET', path: '/invitations/:invitationId', operation: op.GetInvitationDocument, summary: 'Get an invitation', owned: true },
+  { method: 'DELETE', path: '/invitations/:invitationId', operation: op.RevokeInvitationDocument, summary: 'Revoke an invitation: its link stops working', owned: true },
+  { method: 'POST', path: '/invitations/:invitationId/resend', operation: op.ResendInvitationDocument, summary: 'Mail a new link (the previous one stops working)', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: op.ListDomainsDocument, summary: 'List the application’s custom domains' },
   { method: 'POST', path: '/applications/:appId/domains', operation: op.CreateDomainDocument, summary: 'Add a custom domain to the application', status: 201 },

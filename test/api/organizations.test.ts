@@ -124,8 +124,8 @@ describe('organizations', () => {
     expect(token401.body.error).toBe('invalid_client');
     // Another organization's application is served as before.
     expect((await app.as({ apiKey: other.apiKey }).get('/users')).status).toBe(200);
-    const [{ n }] = await sql<{ n: number }>('select count(*)::int as n from app_user where application_id = ?', [app.root.applicationId]);
-    expect(n).toBe(users.data.length);
+    const [count] = await sql<{ n: number }>('select count(*)::int as n from app_user where application_id = ?', [app.root.applicationId]);
+    expect(count?.n).toBe(users.data.length);
 
     const reactivated = await app.http.post(`${orgPath}/reactivate`);
     expect(reactivated.status).toBe(200);

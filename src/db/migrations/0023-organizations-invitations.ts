@@ -21,6 +21,7 @@ export class Migration0023OrganizationsInvitations extends Migration {
         email_normalized text not null,
         role_ids uuid[] not null default '{}',
         token_hash text not null,
+        expires_in_days integer not null check (expires_in_days between 1 and 30),
         expires_at timestamptz not null,
         accepted_at timestamptz,
         accepted_user_id uuid,
