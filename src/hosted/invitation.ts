@@ -5,12 +5,14 @@ import type { Invitation } from '../db/entities/index.ts';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { acceptInvitation, findInvitationByToken, passwordRefusals, type AcceptOutcome } from '../domain/invitations/accept.ts';
 import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
+import type { PasswordPolicy } from '../domain/policies/definitions.ts';
+import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
 import { displayName } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, PLAIN_LOOK, text, type PageLook, type RenderedPage } from './pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, PLAIN_LOOK, text, type PageLook, type RenderedPage } from './pages.ts';
 import { sendPage } from './reply.ts';
 import { HostedPageError, verifyCredentials, type SignInTarget } from './sign-in.ts';
 import { surfaceSettings } from './surface-settings.ts';
@@ -61,6 +63,8 @@ interface FormInput {
   readonly name?: string;
   readonly error?: string;
   readonly passwordErrors?: readonly string[];
+  /** The pool's password policy, stated under a new account's password field (WCAG 3.3.2). */
+  readonly passwordPolicy: PasswordPolicy;
 }
 
 /** The acceptance form: the invited address (fixed), and a name and new password, or the account's password. */
@@ -68,7 +72,8 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
   const messages = input.passwordErrors ?? [];
   const invalid = input.error !== undefined || messages.length > 0;
   const describedBy = [...(input.error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : ['password-error'])];
-  const passwordExtra = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
+  const errors = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
+  const rules = input.existing ? '' : `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n`;
   const intro = text(look, input.existing ? 'invitation.signInText' : 'invitation.createText');
   const body =
     `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${intro}</p>\n` +
@@ -83,10 +88,10 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
       label: text(look, 'login.password'),
       type: 'password',
       autocomplete: input.existing ? 'current-password' : 'new-password',
-      describedBy,
+      describedBy: input.existing ? describedBy : [...describedBy, 'password-rules'],
       invalid,
       focus: invalid,
-      extra: passwordExtra,
+      extra: `${rules}${errors}`,
     }) +
     `<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`;
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
@@ -155,9 +160,10 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
 
   type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'passwordErrors' | 'existing'>>;
 
-  function showForm(request: FastifyRequest, reply: FastifyReply, opened: Opened, status: number, extra: FormExtra = {}) {
+  async function showForm(request: FastifyRequest, reply: FastifyReply, opened: Opened, status: number, extra: FormExtra = {}) {
     const { invitation, target } = opened;
-    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, existing: opened.existingUserId !== null, ...extra };
+    const passwordPolicy = await effectivePasswordPolicy(target.scope, target.policyTenantId);
+    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, existing: opened.existingUserId !== null, passwordPolicy, ...extra };
     return sendPage(reply, status, (nonce) => invitationPage(target.look, nonce, input));
   }
 

@@ -363,7 +363,7 @@ export interface SignupPageInput {
 const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** The rules checkPassword (src/domain/policies/password.ts) applies, in a sentence. */
-function passwordRules(policy: PasswordPolicy): string {
+export function passwordRules(policy: PasswordPolicy): string {
   const kinds = [
     ...(policy.requireUppercase ? ['an upper-case letter'] : []),
     ...(policy.requireLowercase ? ['a lower-case letter'] : []),
