@@ -45,7 +45,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.organization': needs('organizations:read'),
   'Mutation.updateOrganization': applicationLevel('organizations:write'),
   'Mutation.putOrganizationBilling': applicationLevel('organizations:write'),
-  'Mutation.deactivateOrganization': applicationLevel('organizations:delete'),
+  // Both served while deactivated: the reactivation, and a retry of the deactivation (which changes nothing then).
+  'Mutation.deactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
   'Mutation.reactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
 
   'Query.applications': needs('applications:read'),

@@ -1193,7 +1193,7 @@ export type Mutation = {
   createUser: User;
   /**
    * Deactivates the organization: every sign-in and management request of its applications is refused until it is
-   * reactivated, on every instance at once. Nothing is deleted.
+   * reactivated, on every instance at once. Nothing is deleted. Deactivating it again changes nothing and records nothing.
    */
   deactivateOrganization: Organization;
   /** Deletes an API resource: a grant naming its identifier is then `invalid_target` (an application-wide scope only). */
@@ -1265,7 +1265,10 @@ export type Mutation = {
    * `authIsolation` = `isolated` (else 409 `tenant_customization_disabled`).
    */
   putPolicy: Policy;
-  /** Reactivates the organization: the one request served while it is deactivated. Everything works again as before. */
+  /**
+   * Reactivates the organization: served while it is deactivated (as is a retry of the deactivation, which then changes
+   * nothing). Everything works again as before.
+   */
   reactivateOrganization: Organization;
   /**
    * "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on

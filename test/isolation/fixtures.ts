@@ -75,7 +75,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
     },
     bodies: {
       UpdateOrganization: { name: 'Intruded' },
-      PutOrganizationBilling: { plan: 'pro' },
+      PutOrganizationBilling: { plan: 'pro', billingEmail: 'billing@intruder.example', address: { line1: '1 Main St', city: 'Springfield', country: 'US' }, taxId: 'US 12-3456789' },
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
       CreateTenant: { name: 'Intruder tenant' },
@@ -109,7 +109,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CheckRole: { subject: { type: 'user', id: userId }, role: 'member' },
       CreateApiResource: { identifier: 'https://intruder.example.com/api', name: 'Intruder API' },
       UpdateApiResource: { name: 'Intruded' },
-      SendInvitation: { email: 'intruder@example.com' },
+      SendInvitation: { email: 'intruder@example.com', tenantId: tenantA },
     },
   };
 }

@@ -45,13 +45,13 @@ const optionalLine = (field: string, value: string | null | undefined) => (value
 
 function address(input: BillingAddressInput): BillingAddress {
   const country = input.country.trim().toUpperCase();
-  if (!COUNTRY.test(country)) throw invalid('billing.address.country', 'billing.address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
+  if (!COUNTRY.test(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
   return {
-    line1: line('billing.address.line1', input.line1),
-    line2: optionalLine('billing.address.line2', input.line2),
-    city: displayName('billing.address.city', input.city),
-    postalCode: optionalLine('billing.address.postalCode', input.postalCode),
-    region: optionalLine('billing.address.region', input.region),
+    line1: line('address.line1', input.line1),
+    line2: optionalLine('address.line2', input.line2),
+    city: displayName('address.city', input.city),
+    postalCode: optionalLine('address.postalCode', input.postalCode),
+    region: optionalLine('address.region', input.region),
     country,
   };
 }
@@ -61,11 +61,11 @@ export function validBilling(input: BillingInput): Billing {
   let taxId: string | null = null;
   if (input.taxId != null) {
     taxId = input.taxId.trim().toUpperCase();
-    if (!TAX_ID.test(taxId)) throw invalid('billing.taxId', 'billing.taxId must be 2 to 32 letters, digits, spaces, dots, hyphens or slashes');
+    if (!TAX_ID.test(taxId)) throw invalid('taxId', 'taxId must be 2 to 32 letters, digits, spaces, dots, hyphens or slashes');
   }
   return {
     plan: input.plan,
-    billingEmail: input.billingEmail == null ? null : email('billing.billingEmail', input.billingEmail),
+    billingEmail: input.billingEmail == null ? null : email('billingEmail', input.billingEmail),
     address: input.address == null ? null : address(input.address),
     taxId,
   };

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Organization } from '../../db/entities/index.ts';
 import type { OrganizationStatus } from '../../db/entities/organization.entity.ts';
@@ -29,14 +28,16 @@ async function changeOrganization(
   scope: Scope,
   organizationId: string,
   action: string,
-  change: (organization: Organization, em: EntityManager) => void,
+  change: (organization: Organization) => void,
 ): Promise<Organization> {
   const application = await scope.application();
   if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
   return scope.transactional(async (em) => {
     const organization = await em.findOneOrFail(Organization, { id: organizationId }, HOLD_FOR_UPDATE);
     const before = snapshot(organization);
-    change(organization, em);
+    change(organization);
+    // A change to what it was (a second deactivation) writes nothing.
+    if (JSON.stringify(snapshot(organization)) === JSON.stringify(before)) return organization;
     recordAudit(em, scope, { action, targetType: 'organization', targetId: organization.id, tenantId: null, before, after: snapshot(organization) });
     return organization;
   });
@@ -60,7 +61,7 @@ export async function putOrganizationBilling(scope: Scope, organizationId: strin
 
 /**
  * Deactivates or reactivates the organization: while deactivated, every management request of its applications but
- * the reactivation (authorize-operation.ts) and every OAuth client of them (src/oidc/adapter.ts) are refused; nothing
+ * these two (authorize-operation.ts) and every OAuth client of them (src/oidc/adapter.ts) are refused; nothing
  * is deleted. Every instance forgets the status it remembered once this has committed.
  */
 export async function setOrganizationStatus(scope: Scope, organizationId: string, status: OrganizationStatus): Promise<Organization> {
