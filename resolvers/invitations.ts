@@ -20,5 +20,6 @@ export const invitationResolvers: Resolvers = {
   },
   Invitation: {
     status: (invitation) => invitationStatus(invitation),
+    invitedBy: (invitation) => ({ type: invitation.invitedByType, id: invitation.invitedById }),
   },
 };

@@ -947,6 +947,8 @@ export type Invitation = {
   expiresAt: Scalars['DateTime']['output'];
   /** The invitation's id. */
   id: Scalars['UUID']['output'];
+  /** Who sent it: a user (through their Bearer token), an API key or an M2M credential. */
+  invitedBy: AuditReference;
   /** When it was revoked; null unless it was. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
   /** The roles the invitee gets in the tenant (a role deleted since is left out when it is accepted). */
@@ -3590,6 +3592,7 @@ export type InvitationResolvers<ContextType = RequestContext, ParentType extends
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  invitedBy?: Resolver<ResolversTypes['AuditReference'], ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   roleIds?: Resolver<Array<ResolversTypes['UUID']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['InvitationStatus'], ParentType, ContextType>;

@@ -115,15 +115,9 @@ class InvitationRefused extends Error {
 
 /** Registers `GET|POST /invitation` on the service's surface and each tenant path surface (`/t/{tenant}/invitation`). */
 export function registerInvitationPage(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle): void {
-  /** The surface the page was opened on, or null for a tenant path that is none (as src/oidc/routes.ts decides it). */
-  async function surfaceOf(request: FastifyRequest): Promise<Surface | null> {
-    const byHost = await services.surfaces.forHost(request.headers.host);
-    const ref = (request.params as SurfaceParams).tenantRef;
-    if (ref === undefined) return byHost;
-    if (byHost.kind !== 'service') return null;
-    const surface = await services.surfaces.forTenantPath(ref);
-    return surface?.kind === 'tenant_path' && request.raw.url?.startsWith(`${surface.mountPath}/`) === true ? surface : null;
-  }
+  /** The surface the page was opened on, or null for a tenant path that is none. */
+  const surfaceOf = (request: FastifyRequest): Promise<Surface | null> =>
+    services.surfaces.forRequest(request.headers.host, (request.params as SurfaceParams).tenantRef, request.raw.url);
 
   /** The invitation of the link, checked against the surface and the organization, with its tenant's look. */
   async function open(request: FastifyRequest, token: unknown): Promise<Opened> {

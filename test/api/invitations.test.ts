@@ -71,7 +71,7 @@ describe('invitations', () => {
   it('sends an invitation on a tenant path: pending, listed, mailed through the outbox, audited', async () => {
     const email = `ivy-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email, expiresInDays: 3 });
-    expect(sent).toMatchObject({ email, tenantId: tenantA, roleIds: [], status: 'pending', acceptedAt: null, revokedAt: null });
+    expect(sent).toMatchObject({ email, tenantId: tenantA, roleIds: [], status: 'pending', acceptedAt: null, revokedAt: null, invitedBy: { type: 'api_key' } });
     const days = (Date.parse((sent as any).expiresAt) - Date.parse((sent as any).createdAt)) / 86_400_000;
     expect(Math.round(days)).toBe(3);
     expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body).toEqual(sent);
