@@ -3,6 +3,7 @@ import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { axeViolations, printed } from '../support/axe.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 
@@ -69,6 +70,17 @@ describe('an invitation in Chromium', () => {
       const button = page.getByRole('button', { name: 'Accept invitation' });
       expect(await button.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(rgb(PRIMARY));
       expect(await page.getByLabel('Email address').inputValue()).toBe('peter@initech.example');
+      const accessible = async (state: string) => {
+        const violations = await axeViolations(page);
+        expect(violations, printed(state, violations)).toEqual([]);
+      };
+      await accessible('invitation form');
+      // A password the policy refuses: the form again, the rules and the refusal tied to the field.
+      await page.getByLabel('Password').fill('short');
+      await Promise.all([page.waitForLoadState('load'), button.click()]);
+      await page.waitForSelector('#password-error');
+      expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+      await accessible('invitation form, password refused');
       await page.getByLabel('Name').fill('Peter Gibbons');
       await page.getByLabel('Password').fill(PASSWORD);
       await page.screenshot({ path: 'test-results/invitation-form.png', fullPage: true });
@@ -76,10 +88,12 @@ describe('an invitation in Chromium', () => {
       await page.waitForSelector('h1:has-text("Welcome to Initech")');
       expect(await page.textContent('body')).toContain('You are now a member of Initech');
       await page.screenshot({ path: 'test-results/invitation-done.png', fullPage: true });
+      await accessible('invitation accepted');
 
       // A second use of the link says why it does not work.
       await page.goto(link!);
       expect(await page.textContent('body')).toContain('already been accepted');
+      await accessible('invitation spent');
       expect(violations).toEqual([]);
     } finally {
       await context.close();
