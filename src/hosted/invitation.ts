@@ -45,8 +45,8 @@ interface SurfaceParams {
 interface Opened {
   readonly invitation: Invitation;
   readonly target: SignInTarget;
-  /** The pool's account of the invited address, if any: it signs in instead of signing up. */
-  readonly existingUserId: string | null;
+  /** Whether the pool has an account of the invited address: it then signs in instead of signing up. */
+  readonly hasAccount: boolean;
 }
 
 function refusalPage(look: PageLook, nonce: string, refusal: Refusal): RenderedPage {
@@ -141,7 +141,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const pool = invitationPool(settings.application, tenantId);
     const existing = await readSignInUser(applicationScope.em, applicationId, { poolId: pool, emailNormalized: invitation.emailNormalized });
     if (!target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${look.name}.`, look);
-    return { invitation, target, existingUserId: existing?.id ?? null };
+    return { invitation, target, hasAccount: existing !== null };
   }
 
   const rawNameOf = (fields: Record<string, string | null>) => (typeof fields['name'] === 'string' ? fields['name'] : '');
@@ -157,7 +157,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   async function showForm(request: FastifyRequest, reply: FastifyReply, opened: Opened, status: number, extra: FormExtra = {}) {
     const { invitation, target } = opened;
     const passwordPolicy = await effectivePasswordPolicy(target.scope, target.policyTenantId);
-    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, existing: opened.existingUserId !== null, passwordPolicy, ...extra };
+    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, existing: opened.hasAccount, passwordPolicy, ...extra };
     return sendPage(reply, status, (nonce) => invitationPage(target.look, nonce, input));
   }
 
@@ -182,7 +182,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     }
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
     let outcome: AcceptOutcome;
-    if (opened.existingUserId !== null) {
+    if (opened.hasAccount) {
       // The account's password, as the sign-in form checks it (lockout policy, constant time).
       const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request));
       if (!check.ok) return showForm(request, reply, opened, 400, { error: text(target.look, 'invitation.passwordError') });
