@@ -58,6 +58,7 @@ const config: CodegenConfig = {
           AuditRecord: '../domain/audit-search.ts#AuditRecordView',
           Permission: '../domain/authorization/permissions.ts#PermissionView',
           Role: '../domain/authorization/roles.ts#RoleRow',
+          Invitation: '../domain/invitations/invitations.ts#InvitationRow',
           RoleAssignment: '../domain/authorization/role-assignments.ts#RoleAssignmentView',
           ApiResource: '../domain/api-resources/api-resources.ts#ApiResourceRow',
         },

@@ -144,6 +144,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     signingKeys,
     clientSecrets,
     clients,
+    organizations: apiKeys.organizations,
     cookieSecret,
     surfaces,
     invalidations,

@@ -154,7 +154,8 @@ const NO_PERMISSIONS = new PermissionSet([]);
 export function endUserScope(
   services: Services,
   requestId: string,
-  target: { clientId: string; applicationId: string; tenantId: string | null },
+  /** `actor`: who the audit records name; by default the OAuth client that sent the end user. */
+  target: { clientId: string; applicationId: string; tenantId: string | null; actor?: Principal['actor'] },
 ): Scope {
   const { clientId, applicationId, tenantId } = target;
   const principal: Principal = {
@@ -163,9 +164,11 @@ export function endUserScope(
     tenantId,
     subjects: [],
     permissionsIn: async () => NO_PERMISSIONS,
-    actor: { type: 'oauth_client', id: clientId },
+    actor: target.actor ?? { type: 'oauth_client', id: clientId },
     apiKeyId: null,
     apiKeyExpiresAt: null,
+    // The hosted pages are reached through the OAuth client, which a deactivated organization's OP no longer finds.
+    organizationDeactivated: false,
   };
   const em = scopedEntityManager(services.orm.em.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;

@@ -5,6 +5,8 @@
 export const STATUS_BY_CODE = {
   unauthenticated: 401,
   forbidden: 403,
+  /** The application's organization is deactivated: nothing but its reactivation is served. */
+  organization_deactivated: 403,
   not_found: 404,
   method_not_allowed: 405,
   already_exists: 409,

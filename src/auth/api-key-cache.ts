@@ -1,4 +1,5 @@
 import { HeldGrantsCache } from '../domain/authorization/held-roles.ts';
+import { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { createLiveSubjectCache, type LiveSubjectCache } from './bearer-subject.ts';
@@ -29,10 +30,13 @@ export class ApiKeyCache {
   readonly bearerSubjects: LiveSubjectCache;
   /** And what the credentials' subjects hold (their own lists and roles), from which their permissions follow. */
   readonly heldGrants: HeldGrantsCache;
+  /** And whether the credentials' organization is deactivated (organization_deactivated). */
+  readonly organizations: OrganizationStatusCache;
 
   constructor(bus: InvalidationBus, ttlMs: number) {
     this.bearerSubjects = createLiveSubjectCache(bus, ttlMs);
     this.heldGrants = new HeldGrantsCache(bus, ttlMs);
+    this.organizations = new OrganizationStatusCache(bus, ttlMs);
     this.cache = new InvalidatedCache(bus, ttlMs, (record) => ({
       api_key: record.id,
       application: record.application_id,

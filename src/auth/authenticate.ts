@@ -172,6 +172,18 @@ export async function authenticate(
   /** The sign-in surfaces whose issuers Bearer tokens may name; without them, the service's issuer only. */
   surfaces?: SurfaceRouter,
 ): Promise<Principal> {
+  const principal = await principalOf(store, keys, credentials, surfaces);
+  return { ...principal, organizationDeactivated: await store.cache.organizations.deactivated(store.orm, principal.applicationId) };
+}
+
+/** The principal of the credentials, before their organization's status is asked. */
+async function principalOf(
+  store: CredentialStore,
+  keys: SigningKeyStore,
+  credentials: PresentedCredentials,
+  /** The sign-in surfaces whose issuers Bearer tokens may name; without them, the service's issuer only. */
+  surfaces?: SurfaceRouter,
+): Promise<Omit<Principal, 'organizationDeactivated'>> {
   const [apiKey, bearer] = await Promise.all([
     credentials.apiKey === undefined ? undefined : authenticateApiKey(store, credentials.apiKey),
     credentials.bearer === undefined ? undefined : authenticateBearer(store, keys, credentials.bearer, surfaces),

@@ -12,6 +12,8 @@ export interface OperationRule {
   readonly tenantScope?: readonly Permission[];
   /** About the whole application: refused to tenant-scoped credentials, whatever they hold. */
   readonly applicationLevel?: true;
+  /** Served while the organization is deactivated (API.md: its reactivation is the one request left). */
+  readonly whileDeactivated?: true;
 }
 
 /** The schema coordinates (`Type.field`) a rule can be written for: every root field, and the nested fields that cost a permission. */
@@ -41,6 +43,11 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.version': NONE,
 
   'Query.organization': needs('organizations:read'),
+  'Mutation.updateOrganization': applicationLevel('organizations:write'),
+  'Mutation.putOrganizationBilling': applicationLevel('organizations:write'),
+  // Both served while deactivated: the reactivation, and a retry of the deactivation (which changes nothing then).
+  'Mutation.deactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
+  'Mutation.reactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
 
   'Query.applications': needs('applications:read'),
   'Query.application': needs('applications:read'),
@@ -64,6 +71,13 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.suspendUser': needs('users:write'),
   'Mutation.activateUser': needs('users:write'),
   'Mutation.deleteUser': needs('users:delete'),
+
+  // An invitation makes a member: the users' permissions (giving roles also takes role_assignments:write, invitations.ts).
+  'Query.invitations': needs('users:read'),
+  'Query.invitation': needs('users:read'),
+  'Mutation.sendInvitation': needs('users:write'),
+  'Mutation.resendInvitation': needs('users:write'),
+  'Mutation.revokeInvitation': needs('users:write'),
 
   'Query.apiKeys': needs('api_keys:read'),
   'Query.apiKey': needs('api_keys:read'),

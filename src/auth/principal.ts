@@ -23,13 +23,18 @@ export interface Principal {
   /**
    * For audit records: whom a Bearer token speaks for when one is present (its user, or the M2M credential of a
    * client-credentials token), else the API key; on the hosted sign-in pages, before anyone is signed in, the OAuth
-   * client that sent the end user there (context.ts, endUserScope).
+   * client that sent the end user there (context.ts, endUserScope), or the invitation whose page they opened.
    */
-  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'oauth_client'; readonly id: string };
+  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'oauth_client' | 'invitation'; readonly id: string };
   readonly apiKeyId: string | null;
   /**
    * When the authenticating API key stops working, if it expires: a key it creates may not outlive it. Null for keys
    * that do not expire, and for Bearer tokens alone (a user's or M2M credential's short session, not a credential).
    */
   readonly apiKeyExpiresAt: Date | null;
+  /**
+   * Whether the application's organization is deactivated: every operation but the one that reactivates it is then
+   * refused (403 `organization_deactivated`, src/graphql/authorize-operation.ts).
+   */
+  readonly organizationDeactivated: boolean;
 }

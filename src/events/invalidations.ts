@@ -12,9 +12,10 @@ export type Invalidation = { readonly kind: InvalidationKind; readonly id: strin
  * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, a user's
  * authorization (`grant`, the OP's: revoked with every token issued under it), the users of an application (`users`,
  * id the application's: a user created, changed, locked, unlocked or deleted, or a membership added or removed), or
- * its authorization data (`roles`, id the application's: a role, role assignment or custom permission changed).
+ * its authorization data (`roles`, id the application's: a role, role assignment or custom permission changed), or an
+ * organization's status (`organization`: deactivated or reactivated).
  */
-const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users', 'roles'] as const;
+const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users', 'roles', 'organization'] as const;
 export type InvalidationKind = (typeof KINDS)[number];
 
 /**

@@ -17,6 +17,7 @@ import type { M2MCredentialView as M2MCredentialViewModel, M2MCredentialWithSecr
 import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit-search.ts';
 import type { PermissionView as PermissionViewModel } from '../domain/authorization/permissions.ts';
 import type { RoleRow as RoleRowModel } from '../domain/authorization/roles.ts';
+import type { InvitationRow as InvitationRowModel } from '../domain/invitations/invitations.ts';
 import type { RoleAssignmentView as RoleAssignmentViewModel } from '../domain/authorization/role-assignments.ts';
 import type { ApiResourceRow as ApiResourceRowModel } from '../domain/api-resources/api-resources.ts';
 import type { RequestContext } from '../context.ts';
@@ -298,6 +299,39 @@ export type AuthProviderType =
   | 'password'
   /** An enterprise SAML 2.0 identity provider. */
   | 'saml';
+
+/** A postal address for invoices. */
+export type BillingAddress = {
+  __typename?: 'BillingAddress';
+  /** City. */
+  city: Scalars['String']['output'];
+  /** ISO 3166-1 alpha-2 country code, upper case. */
+  country: Scalars['String']['output'];
+  /** Street and number. */
+  line1: Scalars['String']['output'];
+  /** A second line (suite, building); null when none. */
+  line2: Maybe<Scalars['String']['output']>;
+  /** Postal code; null when none. */
+  postalCode: Maybe<Scalars['String']['output']>;
+  /** Region or state; null when none. */
+  region: Maybe<Scalars['String']['output']>;
+};
+
+/** An invoice address. */
+export type BillingAddressInput = {
+  /** City. */
+  city: Scalars['String']['input'];
+  /** ISO 3166-1 alpha-2 country code (any case), e.g. `DE`. */
+  country: Scalars['String']['input'];
+  /** Street and number (one line, 1 to 200 characters). */
+  line1: Scalars['String']['input'];
+  /** A second line. */
+  line2?: InputMaybe<Scalars['String']['input']>;
+  /** Postal code. */
+  postalCode?: InputMaybe<Scalars['String']['input']>;
+  /** Region or state. */
+  region?: InputMaybe<Scalars['String']['input']>;
+};
 
 /**
  * Branding of the hosted sign-in pages, as it applies in the scope asked about: the application's (application-wide
@@ -894,6 +928,58 @@ export type IntrospectApiKeyInput = {
 };
 
 /**
+ * An invitation of an e-mail address to one tenant. It sends the `invitation` e-mail template, whose link opens a hosted
+ * page (in the tenant's branding, on the tenant's sign-in surface) where the invitee creates an account, or signs in
+ * with the account the address already has, and becomes a member of the tenant with the invitation's roles. The link
+ * works once.
+ */
+export type Invitation = {
+  __typename?: 'Invitation';
+  /** When it was accepted; null until then. */
+  acceptedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The user who accepted it; null until then. */
+  acceptedUserId: Maybe<Scalars['UUID']['output']>;
+  /** When it was sent first. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The invited address, as given. */
+  email: Scalars['String']['output'];
+  /** When its current link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The invitation's id. */
+  id: Scalars['UUID']['output'];
+  /** Who sent it: a user (through their Bearer token), an API key or an M2M credential. */
+  invitedBy: AuditReference;
+  /** When it was revoked; null unless it was. */
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The roles the invitee gets in the tenant (a role deleted since is left out when it is accepted). */
+  roleIds: Array<Scalars['UUID']['output']>;
+  /** Where it stands. */
+  status: InvitationStatus;
+  /** The tenant the invitee joins. */
+  tenantId: Scalars['UUID']['output'];
+};
+
+/** A page of invitations. */
+export type InvitationPage = {
+  __typename?: 'InvitationPage';
+  /** The invitations of this page. */
+  data: Array<Invitation>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/** Where an invitation stands. */
+export type InvitationStatus =
+  /** The invitee accepted it: they are a member of the tenant with its roles. Its link works no more. */
+  | 'accepted'
+  /** Not accepted in time: its link works no more, until it is resent. */
+  | 'expired'
+  /** Sent; its link works until `expiresAt`. */
+  | 'pending'
+  /** Revoked: its link works no more. */
+  | 'revoked';
+
+/**
  * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (2048 to 16384 bits, e odd and at least 3) or
  * OKP (Ed25519) keys, each with a distinct `kid` (no control or invisible characters), `use` (if any) `sig`. Private
  * members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. Each key
@@ -1114,6 +1200,11 @@ export type Mutation = {
   createTenant: Tenant;
   /** Creates a user. In a tenant scope the user becomes a member of that tenant. */
   createUser: User;
+  /**
+   * Deactivates the organization: every sign-in and management request of its applications is refused until it is
+   * reactivated, on every instance at once. Nothing is deleted. Deactivating it again changes nothing and records nothing.
+   */
+  deactivateOrganization: Organization;
   /** Deletes an API resource: a grant naming its identifier is then `invalid_target` (an application-wide scope only). */
   deleteApiResource: Scalars['Boolean']['output'];
   /** Deletes an application and everything it owns. */
@@ -1176,11 +1267,18 @@ export type Mutation = {
    * together, then the new one alone). Secret-method or revoked credentials: 422, field `credentialId`.
    */
   putM2MCredentialJwks: M2MCredential;
+  /** Replaces the organization's billing settings (validated; recorded in the audit log; no payment provider is told). */
+  putOrganizationBilling: Organization;
   /**
    * Replaces a policy: the application's (application-wide credentials), or a tenant's override, which needs
    * `authIsolation` = `isolated` (else 409 `tenant_customization_disabled`).
    */
   putPolicy: Policy;
+  /**
+   * Reactivates the organization: served while it is deactivated (as is a retry of the deactivation, which then changes
+   * nothing). Everything works again as before.
+   */
+  reactivateOrganization: Organization;
   /**
    * "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
    * `tenantId`); 404 when the tenant has no override.
@@ -1201,8 +1299,15 @@ export type Mutation = {
    * `tenantId`); 404 when the tenant has no override of that policy.
    */
   removePolicy: Scalars['Boolean']['output'];
+  /**
+   * Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
+   * invitation is pending again; an accepted or revoked one is not sent (409).
+   */
+  resendInvitation: Invitation;
   /** Revokes an API key: it stops authenticating at once (401). Revoking a revoked key changes nothing. */
   revokeApiKey: ApiKey;
+  /** Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged. */
+  revokeInvitation: Invitation;
   /**
    * Revokes M2M credentials: their secrets are erased and they get no more tokens. Revoking revoked credentials
    * changes nothing.
@@ -1220,6 +1325,8 @@ export type Mutation = {
    * clients have no secret (422, field `clientId`).
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
+  /** Invites an address to a tenant and mails the link. */
+  sendInvitation: Invitation;
   /**
    * Queues a test mail to `to` through the scope's effective provider (a tenant scope: the tenant's) and returns its
    * delivery, `queued`; follow it with `emailDelivery`.
@@ -1247,6 +1354,8 @@ export type Mutation = {
   updateAuthProvider: AuthProvider;
   /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */
   updateOAuthClient: OAuthClient;
+  /** Renames the organization. */
+  updateOrganization: Organization;
   /**
    * Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
    * application-wide credentials (a tenant scope: 403).
@@ -1396,6 +1505,12 @@ export type MutationCreateUserArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationDeactivateOrganizationArgs = {
+  orgId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
 export type MutationDeleteApiResourceArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   resourceId: Scalars['UUID']['input'];
@@ -1524,11 +1639,24 @@ export type MutationPutM2MCredentialJwksArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationPutOrganizationBillingArgs = {
+  input: OrganizationBillingInput;
+  orgId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
 export type MutationPutPolicyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   input: PolicyInput;
   kind: PolicyKind;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationReactivateOrganizationArgs = {
+  orgId: Scalars['UUID']['input'];
 };
 
 
@@ -1563,9 +1691,25 @@ export type MutationRemovePolicyArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationResendInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  invitationId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationRevokeApiKeyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   keyId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRevokeInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  invitationId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1600,6 +1744,14 @@ export type MutationRotateOAuthClientSecretArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationSendInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: SendInvitationInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -1659,6 +1811,13 @@ export type MutationUpdateOAuthClientArgs = {
   clientId: Scalars['UUID']['input'];
   input: UpdateOAuthClientInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationUpdateOrganizationArgs = {
+  input: UpdateOrganizationInput;
+  orgId: Scalars['UUID']['input'];
 };
 
 
@@ -1807,15 +1966,65 @@ export type OAuthClientWithSecret = {
 /** An organization: the customer account that owns applications. */
 export type Organization = {
   __typename?: 'Organization';
+  /** Billing settings. */
+  billing: OrganizationBilling;
   /** When the organization was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The organization's id. */
   id: Scalars['UUID']['output'];
   /** Display name. */
   name: Scalars['String']['output'];
+  /** Whether its applications are served. */
+  status: OrganizationStatus;
   /** When the organization last changed. */
   updatedAt: Scalars['DateTime']['output'];
 };
+
+/** What invoices of the organization carry. No payment provider is connected: nothing is charged. */
+export type OrganizationBilling = {
+  __typename?: 'OrganizationBilling';
+  /** The invoice address; null when none was given. */
+  address: Maybe<BillingAddress>;
+  /** Where invoices go; null when none was given. */
+  billingEmail: Maybe<Scalars['String']['output']>;
+  /** The plan. */
+  plan: OrganizationPlan;
+  /** The tax id (e.g. a VAT number), upper case; null when none was given. */
+  taxId: Maybe<Scalars['String']['output']>;
+};
+
+/** The organization's billing settings, replaced whole: fields left out are cleared. */
+export type OrganizationBillingInput = {
+  /** The invoice address. */
+  address?: InputMaybe<BillingAddressInput>;
+  /** Where invoices go (an e-mail address). */
+  billingEmail?: InputMaybe<Scalars['String']['input']>;
+  /** The plan. */
+  plan: OrganizationPlan;
+  /** The tax id: 2 to 32 letters, digits, spaces, dots, hyphens or slashes. */
+  taxId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The plan an organization is billed for. Recorded for invoicing only: no plan changes what the service allows. */
+export type OrganizationPlan =
+  /** Enterprise. */
+  | 'enterprise'
+  /** The free plan (every organization's until set). */
+  | 'free'
+  /** Pro. */
+  | 'pro'
+  /** Starter. */
+  | 'starter';
+
+/** Whether an organization's applications are served. */
+export type OrganizationStatus =
+  /** Served. */
+  | 'active'
+  /**
+   * Deactivated: every sign-in and management request of its applications is refused (403 `organization_deactivated`;
+   * an OAuth request: `invalid_client`) until it is reactivated. Nothing is deleted.
+   */
+  | 'deactivated';
 
 /** Password rules, checked whenever a password is set. */
 export type PasswordPolicy = Policy & {
@@ -2027,6 +2236,10 @@ export type Query = {
   emailTemplate: EmailTemplate;
   /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
   emailTemplates: EmailTemplatePage;
+  /** One invitation; one of another tenant or application is `not_found`. */
+  invitation: Invitation;
+  /** The invitations of the application, or of one tenant (in a tenant scope), oldest first. */
+  invitations: InvitationPage;
   /** One M2M credential. */
   m2mCredential: M2MCredential;
   /** The M2M credentials of the application, or of one tenant in a tenant scope; revoked ones are listed with `revokedAt`. */
@@ -2218,6 +2431,24 @@ export type QueryEmailTemplatesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryInvitationArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  invitationId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryInvitationsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<InvitationStatus>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -2491,6 +2722,24 @@ export type RotateOAuthClientSecretInput = {
   gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** An invitation to send. */
+export type SendInvitationInput = {
+  /** The address to invite. A member of the tenant already, or an address with a pending invitation to it: 409. */
+  email: Scalars['String']['input'];
+  /** How many days the link works: 1 to 30, default 7. */
+  expiresInDays?: InputMaybe<Scalars['Int']['input']>;
+  /**
+   * Roles the invitee gets in the tenant: the tenant's own or application-wide ones (else 404, field `roleIds`), at most
+   * 20. Giving roles takes `role_assignments:write` and every permission the roles hold (else 403).
+   */
+  roleIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  /**
+   * The tenant, for application-wide credentials on the application's path; the tenant path (or tenant credentials)
+   * decides it otherwise. One of them is required (422).
+   */
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
 /** A test mail to send. */
 export type SendTestEmailInput = {
   /** The recipient. */
@@ -2705,6 +2954,12 @@ export type UpdateOAuthClientInput = {
   tokenEndpointAuthMethod?: InputMaybe<OAuthClientAuthMethod>;
 };
 
+/** A partial update of the organization. */
+export type UpdateOrganizationInput = {
+  /** New display name (1 to 200 characters). */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A partial update of a role: the fields given replace theirs. */
 export type UpdateRoleInput = {
   /** What the role is for; null empties it. */
@@ -2875,6 +3130,8 @@ export type ResolversTypes = {
   AuthProvider: ResolverTypeWrapper<AuthProviderViewModel>;
   AuthProviderPage: ResolverTypeWrapper<Omit<AuthProviderPage, 'data'> & { data: Array<ResolversTypes['AuthProvider']> }>;
   AuthProviderType: AuthProviderType;
+  BillingAddress: ResolverTypeWrapper<BillingAddress>;
+  BillingAddressInput: BillingAddressInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Branding: ResolverTypeWrapper<Branding>;
   BrandingColors: ResolverTypeWrapper<BrandingColors>;
@@ -2918,6 +3175,9 @@ export type ResolversTypes = {
   IdTokenSigningAlg: IdTokenSigningAlg;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
+  Invitation: ResolverTypeWrapper<InvitationRowModel>;
+  InvitationPage: ResolverTypeWrapper<Omit<InvitationPage, 'data'> & { data: Array<ResolversTypes['Invitation']> }>;
+  InvitationStatus: InvitationStatus;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   JwksInput: JwksInput;
   LockoutPolicy: ResolverTypeWrapper<LockoutPolicyViewModel>;
@@ -2936,6 +3196,10 @@ export type ResolversTypes = {
   OAuthClientType: OAuthClientType;
   OAuthClientWithSecret: ResolverTypeWrapper<OAuthClientWithSecretViewModel>;
   Organization: ResolverTypeWrapper<OrganizationModel>;
+  OrganizationBilling: ResolverTypeWrapper<OrganizationBilling>;
+  OrganizationBillingInput: OrganizationBillingInput;
+  OrganizationPlan: OrganizationPlan;
+  OrganizationStatus: OrganizationStatus;
   PasswordPolicy: ResolverTypeWrapper<PasswordPolicyViewModel>;
   Permission: ResolverTypeWrapper<PermissionViewModel>;
   PermissionCheck: ResolverTypeWrapper<PermissionCheck>;
@@ -2957,6 +3221,7 @@ export type ResolversTypes = {
   RoleSubjectType: RoleSubjectType;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  SendInvitationInput: SendInvitationInput;
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
   SesSettingsInput: SesSettingsInput;
@@ -2977,6 +3242,7 @@ export type ResolversTypes = {
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
+  UpdateOrganizationInput: UpdateOrganizationInput;
   UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
@@ -3001,6 +3267,8 @@ export type ResolversParentTypes = {
   AuditReference: AuditReference;
   AuthProvider: AuthProviderViewModel;
   AuthProviderPage: Omit<AuthProviderPage, 'data'> & { data: Array<ResolversParentTypes['AuthProvider']> };
+  BillingAddress: BillingAddress;
+  BillingAddressInput: BillingAddressInput;
   Boolean: Scalars['Boolean']['output'];
   Branding: Branding;
   BrandingColors: BrandingColors;
@@ -3038,6 +3306,8 @@ export type ResolversParentTypes = {
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
+  Invitation: InvitationRowModel;
+  InvitationPage: Omit<InvitationPage, 'data'> & { data: Array<ResolversParentTypes['Invitation']> };
   JSONObject: Scalars['JSONObject']['output'];
   JwksInput: JwksInput;
   LockoutPolicy: LockoutPolicyViewModel;
@@ -3050,6 +3320,8 @@ export type ResolversParentTypes = {
   OAuthClientPage: Omit<OAuthClientPage, 'data'> & { data: Array<ResolversParentTypes['OAuthClient']> };
   OAuthClientWithSecret: OAuthClientWithSecretViewModel;
   Organization: OrganizationModel;
+  OrganizationBilling: OrganizationBilling;
+  OrganizationBillingInput: OrganizationBillingInput;
   PasswordPolicy: PasswordPolicyViewModel;
   Permission: PermissionViewModel;
   PermissionCheck: PermissionCheck;
@@ -3069,6 +3341,7 @@ export type ResolversParentTypes = {
   RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  SendInvitationInput: SendInvitationInput;
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: SesSettings;
   SesSettingsInput: SesSettingsInput;
@@ -3087,6 +3360,7 @@ export type ResolversParentTypes = {
   UpdateApplicationInput: UpdateApplicationInput;
   UpdateAuthProviderInput: UpdateAuthProviderInput;
   UpdateOAuthClientInput: UpdateOAuthClientInput;
+  UpdateOrganizationInput: UpdateOrganizationInput;
   UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
@@ -3213,6 +3487,15 @@ export type AuthProviderPageResolvers<ContextType = RequestContext, ParentType e
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type BillingAddressResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BillingAddress'] = ResolversParentTypes['BillingAddress']> = {
+  city?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  country?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  line1?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  line2?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  postalCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type BrandingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Branding'] = ResolversParentTypes['Branding']> = {
   colors?: Resolver<ResolversTypes['BrandingColors'], ParentType, ContextType>;
   copy?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
@@ -3316,6 +3599,25 @@ export type EmailTemplatePageResolvers<ContextType = RequestContext, ParentType 
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type InvitationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
+  acceptedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  acceptedUserId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  invitedBy?: Resolver<ResolversTypes['AuditReference'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  roleIds?: Resolver<Array<ResolversTypes['UUID']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['InvitationStatus'], ParentType, ContextType>;
+  tenantId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+};
+
+export type InvitationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InvitationPage'] = ResolversParentTypes['InvitationPage']> = {
+  data?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {
   name: 'JSONObject';
 }
@@ -3397,6 +3699,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createRoleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<MutationCreateRoleAssignmentArgs, 'input'>>;
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'appId' | 'input'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'input'>>;
+  deactivateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationDeactivateOrganizationArgs, 'orgId'>>;
   deleteApiResource?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApiResourceArgs, 'resourceId'>>;
   deleteApplication?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteApplicationArgs, 'appId'>>;
   deleteAuthProvider?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAuthProviderArgs, 'providerId'>>;
@@ -3413,16 +3716,21 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   putEmailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, RequireFields<MutationPutEmailProviderArgs, 'input'>>;
   putEmailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<MutationPutEmailTemplateArgs, 'input' | 'templateKey'>>;
   putM2MCredentialJwks?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationPutM2MCredentialJwksArgs, 'credentialId' | 'input'>>;
+  putOrganizationBilling?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationPutOrganizationBillingArgs, 'input' | 'orgId'>>;
   putPolicy?: Resolver<ResolversTypes['Policy'], ParentType, ContextType, RequireFields<MutationPutPolicyArgs, 'input' | 'kind'>>;
+  reactivateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationReactivateOrganizationArgs, 'orgId'>>;
   removeBrandingOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveBrandingOverrideArgs>>;
   removeEmailProviderOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, Partial<MutationRemoveEmailProviderOverrideArgs>>;
   removeEmailTemplateOverride?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveEmailTemplateOverrideArgs, 'templateKey'>>;
   removePolicy?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemovePolicyArgs, 'kind'>>;
+  resendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationResendInvitationArgs, 'invitationId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
+  revokeInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationRevokeInvitationArgs, 'invitationId'>>;
   revokeM2MCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationRevokeM2MCredentialArgs, 'credentialId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
+  sendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationSendInvitationArgs, 'input'>>;
   sendTestEmail?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<MutationSendTestEmailArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;
   unlockUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUnlockUserArgs, 'userId'>>;
@@ -3430,6 +3738,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateApplication?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<MutationUpdateApplicationArgs, 'appId' | 'input'>>;
   updateAuthProvider?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationUpdateAuthProviderArgs, 'input' | 'providerId'>>;
   updateOAuthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<MutationUpdateOAuthClientArgs, 'clientId' | 'input'>>;
+  updateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationUpdateOrganizationArgs, 'input' | 'orgId'>>;
   updateRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<MutationUpdateRoleArgs, 'input' | 'roleId'>>;
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
@@ -3478,10 +3787,19 @@ export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentT
 };
 
 export type OrganizationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
+  billing?: Resolver<ResolversTypes['OrganizationBilling'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['OrganizationStatus'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type OrganizationBillingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OrganizationBilling'] = ResolversParentTypes['OrganizationBilling']> = {
+  address?: Resolver<Maybe<ResolversTypes['BillingAddress']>, ParentType, ContextType>;
+  billingEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  plan?: Resolver<ResolversTypes['OrganizationPlan'], ParentType, ContextType>;
+  taxId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PasswordPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PasswordPolicy'] = ResolversParentTypes['PasswordPolicy']> = {
@@ -3551,6 +3869,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
   emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
+  invitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<QueryInvitationArgs, 'invitationId'>>;
+  invitations?: Resolver<ResolversTypes['InvitationPage'], ParentType, ContextType, Partial<QueryInvitationsArgs>>;
   m2mCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<QueryM2mCredentialArgs, 'credentialId'>>;
   m2mCredentials?: Resolver<ResolversTypes['M2MCredentialPage'], ParentType, ContextType, Partial<QueryM2mCredentialsArgs>>;
   oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
@@ -3715,6 +4035,7 @@ export type Resolvers<ContextType = RequestContext> = {
   AuditReference?: AuditReferenceResolvers<ContextType>;
   AuthProvider?: AuthProviderResolvers<ContextType>;
   AuthProviderPage?: AuthProviderPageResolvers<ContextType>;
+  BillingAddress?: BillingAddressResolvers<ContextType>;
   Branding?: BrandingResolvers<ContextType>;
   BrandingColors?: BrandingColorsResolvers<ContextType>;
   BulkPermissionCheck?: BulkPermissionCheckResolvers<ContextType>;
@@ -3728,6 +4049,8 @@ export type Resolvers<ContextType = RequestContext> = {
   EmailProvider?: EmailProviderResolvers<ContextType>;
   EmailTemplate?: EmailTemplateResolvers<ContextType>;
   EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;
+  Invitation?: InvitationResolvers<ContextType>;
+  InvitationPage?: InvitationPageResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   LockoutPolicy?: LockoutPolicyResolvers<ContextType>;
   M2MCredential?: M2MCredentialResolvers<ContextType>;
@@ -3739,6 +4062,7 @@ export type Resolvers<ContextType = RequestContext> = {
   OAuthClientPage?: OAuthClientPageResolvers<ContextType>;
   OAuthClientWithSecret?: OAuthClientWithSecretResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
+  OrganizationBilling?: OrganizationBillingResolvers<ContextType>;
   PasswordPolicy?: PasswordPolicyResolvers<ContextType>;
   Permission?: PermissionResolvers<ContextType>;
   PermissionCheck?: PermissionCheckResolvers<ContextType>;

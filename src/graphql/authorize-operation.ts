@@ -29,6 +29,9 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
   const permissions = new Set<Permission>();
   const tenantScope = new Set<Permission>();
   let applicationLevel = false;
+  // Only a document whose every field is served while deactivated is: a reactivation beside any other field is not.
+  let whileDeactivated = true;
+  let fields = 0;
   const reached = new Set<string>();
   const pending: (OperationDefinitionNode | FragmentDefinitionNode)[] = [operation];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
@@ -40,6 +43,8 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
           const parent = typeInfo.getParentType();
           const rule = parent == null ? undefined : ruleOf(`${parent.name}.${field.name.value}`);
           if (rule === undefined) return;
+          fields += 1;
+          if (rule.whileDeactivated !== true) whileDeactivated = false;
           for (const permission of rule.permissions) permissions.add(permission);
           for (const permission of rule.tenantScope ?? []) tenantScope.add(permission);
           if (rule.applicationLevel === true) applicationLevel = true;
@@ -57,6 +62,7 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
     permissions: [...permissions],
     ...(tenantScope.size === 0 ? {} : { tenantScope: [...tenantScope] }),
     ...(applicationLevel ? { applicationLevel: true } : {}),
+    ...(whileDeactivated && fields > 0 ? { whileDeactivated: true } : {}),
   };
 }
 
@@ -81,11 +87,15 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /**
- * Throws 403 `forbidden` unless the credentials may run an operation of this rule in each tenant it acts in (the
+ * Throws 403 `organization_deactivated` while the credentials' organization is deactivated, unless the operation is
+ * its reactivation. Throws 403 `forbidden` unless the credentials may run an operation of this rule in each tenant it acts in (the
  * tenants its path or arguments name, null where none: scopeTenant settles each as the scope will), by what they hold
  * there. Nothing is read when the rule needs no permission.
  */
 export async function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<void> {
+  if (principal.organizationDeactivated && rule.whileDeactivated !== true) {
+    throw new GatehouseError('organization_deactivated', 'The organization is deactivated: only its reactivation is served');
+  }
   // No root field named (validation refuses such a document first): the credentials' own tenant, never nothing checked.
   for (const pathTenant of new Set(pathTenants.length === 0 ? [null] : pathTenants)) {
     const tenantId = scopeTenant(principal, pathTenant);

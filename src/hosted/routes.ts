@@ -6,6 +6,7 @@ import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
+import { registerInvitationPage } from './invitation.ts';
 import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
 import {
@@ -336,6 +337,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       return showTenantChoice(reply, context, user.id, tenants, false, proof);
     });
+
+    registerInvitationPage(app, services, csrf, throttle);
 
     // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
     for (const url of ['/interaction', '/interaction/*']) {

@@ -88,15 +88,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
   };
 
   /** The surface of a request, or null for a tenant path that is none (unknown, or under a custom domain). */
-  async function surfaceOf(request: FastifyRequest): Promise<Surface | null> {
-    const byHost = await surfaces.forHost(request.headers.host);
-    const ref = (request.params as SurfaceParams).tenantRef;
-    if (ref === undefined) return byHost;
-    if (byHost.kind !== 'service') return null;
-    const surface = await surfaces.forTenantPath(ref);
-    // The raw path must start with the mount path as written (not a percent-encoded spelling of it).
-    return surface?.kind === 'tenant_path' && request.raw.url?.startsWith(`${surface.mountPath}/`) === true ? surface : null;
-  }
+  const surfaceOf = (request: FastifyRequest): Promise<Surface | null> =>
+    surfaces.forRequest(request.headers.host, (request.params as SurfaceParams).tenantRef, request.raw.url);
 
   const dispatch = async (request: FastifyRequest, reply: FastifyReply) => {
     const surface = await surfaceOf(request);

@@ -62,6 +62,15 @@ export const DEFAULT_COPY = {
   'logout.doneText': 'You have been signed out of {name}. You can close this page.',
   'logout.errorTitle': 'Sign-out is not possible',
   'throttled.title': 'Too many attempts',
+  // The invitation page (src/hosted/invitation.ts).
+  'invitation.title': 'Join {name}',
+  'invitation.createText': 'Create your account to accept the invitation.',
+  'invitation.signInText': 'Sign in with your account to accept the invitation.',
+  'invitation.submit': 'Accept invitation',
+  'invitation.passwordError': 'The password is incorrect.',
+  'invitation.doneTitle': 'Welcome to {name}',
+  'invitation.doneText': 'You are now a member of {name}. Sign in from the application to continue.',
+  'invitation.errorTitle': 'This invitation cannot be used',
 } as const;
 
 export type CopyKey = keyof typeof DEFAULT_COPY;
@@ -80,7 +89,7 @@ export interface RenderedPage {
   readonly imageSources: readonly string[];
 }
 
-function text(look: PageLook, key: CopyKey): string {
+export function text(look: PageLook, key: CopyKey): string {
   const custom = look.branding.copy[key];
   // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
   const template = custom === undefined || custom.trim() === '' ? DEFAULT_COPY[key] : custom;
@@ -202,7 +211,7 @@ function documentTitle(look: PageLook, heading: string, error: boolean): string 
   return `${error ? `${text(look, 'error.titlePrefix')} ` : ''}${heading} – ${escapeHtml(look.name)}`;
 }
 
-function document(look: PageLook, nonce: string, heading: string, body: string, error = false): RenderedPage {
+export function document(look: PageLook, nonce: string, heading: string, body: string, error = false): RenderedPage {
   const { logoUrl, faviconUrl } = look.branding;
   const html = `<!doctype html>
 <html lang="en">
@@ -224,7 +233,7 @@ ${logoUrl === null ? '' : `<img class="logo" src="${escapeHtml(logoUrl)}" alt="$
 }
 
 /** A message tied to the fields it concerns (aria-describedby), announced when the page loads (role="alert"). */
-function formError(id: string, message: string | undefined): string {
+export function formError(id: string, message: string | undefined): string {
   return message === undefined ? '' : `<p id="${id}" class="error" role="alert">${message}</p>\n`;
 }
 
@@ -251,7 +260,7 @@ interface FieldOptions {
  */
 const invalidAttributes = (invalid: boolean, focus = false) => `${invalid ? ' aria-invalid="true"' : ''}${invalid && focus ? ' autofocus' : ''}`;
 
-function field(options: FieldOptions): string {
+export function field(options: FieldOptions): string {
   const describedBy = options.describedBy.length === 0 ? '' : ` aria-describedby="${options.describedBy.join(' ')}"`;
   const value = options.value === undefined || options.value === '' ? '' : ` value="${escapeHtml(options.value)}"`;
   return (
@@ -266,7 +275,7 @@ function field(options: FieldOptions): string {
  * would refuse to submit an address like jörg@example.com that accounts may have. `username` pairs it with the
  * password in password managers, on the sign-up form too (the new credential is saved under it).
  */
-const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'focus' | 'extra'>) =>
+export const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'focus' | 'extra'>) =>
   field({
     id: 'email',
     type: 'text',
@@ -275,7 +284,7 @@ const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy
     ...options,
   });
 
-const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">\n`;
+export const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">\n`;
 
 export interface LoginPageInput {
   readonly action: string;
@@ -350,7 +359,7 @@ export interface SignupPageInput {
 const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** The rules checkPassword (src/domain/policies/password.ts) applies, in a sentence. */
-function passwordRules(policy: PasswordPolicy): string {
+export function passwordRules(policy: PasswordPolicy): string {
   const kinds = [
     ...(policy.requireUppercase ? ['an upper-case letter'] : []),
     ...(policy.requireLowercase ? ['a lower-case letter'] : []),
@@ -394,7 +403,7 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
 }
 
 /** A page that only says something: a title and paragraphs, the first announced (role="alert") when it is news. */
-function notice(look: PageLook, nonce: string, title: string, paragraphs: readonly string[], alert: boolean): RenderedPage {
+export function notice(look: PageLook, nonce: string, title: string, paragraphs: readonly string[], alert: boolean): RenderedPage {
   const body = `<h1>${title}</h1>\n${paragraphs.map((paragraph, index) => `<p${index === 0 && alert ? ' role="alert"' : ''}>${paragraph}</p>\n`).join('')}`;
   return document(look, nonce, title, body);
 }

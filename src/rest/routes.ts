@@ -64,6 +64,10 @@ export function routeTable<const Rows extends readonly RouteDef[]>(rows: { reado
 export const ROUTES = routeTable([
   // organizations
   { method: 'GET', path: '/organizations/:orgId', operation: op.GetOrganizationDocument, summary: 'Get the organization' },
+  { method: 'PATCH', path: '/organizations/:orgId', operation: op.UpdateOrganizationDocument, summary: 'Rename the organization' },
+  { method: 'PUT', path: '/organizations/:orgId/billing', operation: op.PutOrganizationBillingDocument, summary: 'Replace the organization’s billing settings' },
+  { method: 'POST', path: '/organizations/:orgId/deactivate', operation: op.DeactivateOrganizationDocument, summary: 'Deactivate the organization: its applications’ sign-ins and management requests are refused' },
+  { method: 'POST', path: '/organizations/:orgId/reactivate', operation: op.ReactivateOrganizationDocument, summary: 'Reactivate the organization (the one request served while deactivated)' },
   // applications
   { method: 'GET', path: '/applications', operation: op.ListApplicationsDocument, summary: 'List applications' },
   { method: 'POST', path: '/applications', operation: op.CreateApplicationDocument, summary: 'Create an application', status: 201 },
@@ -167,6 +171,12 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/api-resources/:resourceId', operation: op.GetApiResourceDocument, summary: 'Get an API resource', owned: true },
   { method: 'PATCH', path: '/api-resources/:resourceId', operation: op.UpdateApiResourceDocument, summary: 'Update an API resource (application-wide scopes only)', owned: true },
   { method: 'DELETE', path: '/api-resources/:resourceId', operation: op.DeleteApiResourceDocument, summary: 'Delete an API resource (application-wide scopes only)', owned: true },
+  // invitations
+  { method: 'GET', path: '/invitations', operation: op.ListInvitationsDocument, summary: 'List invitations (filter: status; a tenant scope lists its own)', owned: true },
+  { method: 'POST', path: '/invitations', operation: op.SendInvitationDocument, summary: 'Invite an address to a tenant and mail the link', owned: true, status: 201 },
+  { method: 'GET', path: '/invitations/:invitationId', operation: op.GetInvitationDocument, summary: 'Get an invitation', owned: true },
+  { method: 'DELETE', path: '/invitations/:invitationId', operation: op.RevokeInvitationDocument, summary: 'Revoke an invitation: its link stops working', owned: true },
+  { method: 'POST', path: '/invitations/:invitationId/resend', operation: op.ResendInvitationDocument, summary: 'Mail a new link (the previous one stops working)', owned: true },
   // domains (API.md: the application's; the tenant form is an addition for isolated tenants)
   { method: 'GET', path: '/applications/:appId/domains', operation: op.ListDomainsDocument, summary: 'List the application’s custom domains' },
   { method: 'POST', path: '/applications/:appId/domains', operation: op.CreateDomainDocument, summary: 'Add a custom domain to the application', status: 201 },

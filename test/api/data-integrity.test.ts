@@ -40,6 +40,8 @@ const GLOBAL_TABLES = ['organization', 'signing_key', 'service_secret', 'mikro_o
 const GLOBAL_LOOKUPS = new Set([
   // Before any application is known: an API key by its secret's hash, an OAuth client by its id, a sign-in surface.
   'api_key_secret_idx',
+  // An invitation by its link's token (hashed), when the invitee opens it.
+  'invitation_token_idx',
   'oauth_client_id_idx',
   'tenant_id_idx',
   'tenant_slug_idx',

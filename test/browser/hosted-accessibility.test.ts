@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { contrastRatio, DEFAULT_COPY, deviceCodePage, deviceConfirmPage, loginPage, PLAIN_LOOK, signupPage, type PageLook, type RenderedPage } from '../../src/pages/pages.ts';
 import { POLICY_DEFAULTS } from '../../src/domain/policies/definitions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { axeViolations, printed } from '../support/axe.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
@@ -18,13 +19,6 @@ import { authorizationRequest, createTestClient, discover } from '../support/oau
  * (Tab reaches the submit, Enter submits), and no horizontal scrolling at 320 CSS px. Screenshots at 320 px:
  * test-results/a11y-*.png.
  */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-/**
- * axe-core's own build, evaluated in the page: the hosted pages' CSP (`default-src 'none'`) refuses the inline
- * <script> that `page.addScriptTag` would add, and bypassing the CSP would test another page than users get.
- */
-const AXE_SOURCE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
-
 const PASSWORD = 'Correct-Horse-9';
 const WRONG = 'Wrong-Horse-9';
 const LOGO_HOST = 'https://cdn.brand.example';
@@ -133,12 +127,6 @@ interface Expected {
   readonly tabOrder?: readonly string[];
 }
 
-interface Violation {
-  id: string;
-  help: string;
-  nodes: { target: string; summary: string }[];
-}
-
 /** A browser context as a person would have: its own cookies; the tenant's logo served; CSP reports collected. */
 async function openPage(): Promise<{ context: BrowserContext; page: Page; cspViolations: string[]; outside: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -166,23 +154,6 @@ async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
     await context.close();
   }
 }
-
-async function axeViolations(page: Page): Promise<Violation[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const { axe } = window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: any[] }> } };
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return results.violations.map((violation) => ({
-      id: violation.id as string,
-      help: violation.help as string,
-      nodes: (violation.nodes as { target: string[]; failureSummary: string }[]).map((node) => ({ target: node.target.join(' '), summary: node.failureSummary })),
-    }));
-  }, WCAG_TAGS);
-}
-
-const printed = (state: string, violations: readonly Violation[]) =>
-  `${state}: ${violations.length} axe violation(s)\n` +
-  violations.map((violation) => `- ${violation.id} (${violation.help})\n${violation.nodes.map((node) => `    ${node.target}: ${node.summary}`).join('\n')}`).join('\n');
 
 /** The focused element as the tab order lists it: a field by #id, a button or link by its text. */
 const focused = (page: Page) =>

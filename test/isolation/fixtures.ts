@@ -50,6 +50,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const memberRoleId = roles.find((role) => role.key === 'member')!.id;
   // an API resource: application-level (tenant-scoped credentials read it, change nothing)
   const resourceId = (await app.http.post(`/applications/${appId}/api-resources`, { identifier: 'https://victim.example.com/api', name: 'Victim API' })).body.id as string;
+  // an invitation to tenant a
+  const invitationId = (await app.http.post(`${inA}/invitations`, { email: 'victim-invitee@example.com' })).body.id as string;
   return {
     params: {
       appId,
@@ -69,8 +71,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       recordId,
       deliveryId,
       resourceId,
+      invitationId,
     },
     bodies: {
+      UpdateOrganization: { name: 'Intruded' },
+      PutOrganizationBilling: { plan: 'pro', billingEmail: 'billing@intruder.example', address: { line1: '1 Main St', city: 'Springfield', country: 'US' }, taxId: 'US 12-3456789' },
       CreateApplication: { name: 'Intruder app' },
       UpdateApplication: { name: 'Intruded' },
       CreateTenant: { name: 'Intruder tenant' },
@@ -104,6 +109,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CheckRole: { subject: { type: 'user', id: userId }, role: 'member' },
       CreateApiResource: { identifier: 'https://intruder.example.com/api', name: 'Intruder API' },
       UpdateApiResource: { name: 'Intruded' },
+      SendInvitation: { email: 'intruder@example.com', tenantId: tenantA },
     },
   };
 }

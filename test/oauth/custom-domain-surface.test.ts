@@ -203,7 +203,7 @@ describe('the OP cache', () => {
     const clients = createClientCache(services.invalidations, 0);
     const liveSubjects = services.apiKeys.bearerSubjects;
     const m2mTokenSeconds = () => Promise.resolve(null);
-    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, surfaces, invalidations, liveSubjects, m2mTokenSeconds, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
+    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, organizations: services.apiKeys.organizations, surfaces, invalidations, liveSubjects, m2mTokenSeconds, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
     const first = await cache.get();
     const northPath = (await surfaces.forTenantPath('north'))!;
     expect(await cache.get()).toBe(first);

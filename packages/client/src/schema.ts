@@ -23,6 +23,80 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Rename the organization
+         * @description Renames the organization.
+         *
+         *     Requires `organizations:write`. Application-wide credentials only.
+         */
+        patch: operations["UpdateOrganization"];
+        trace?: never;
+    };
+    "/organizations/{orgId}/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the organization’s billing settings
+         * @description Replaces the organization's billing settings (validated; recorded in the audit log; no payment provider is told).
+         *
+         *     Requires `organizations:write`. Application-wide credentials only.
+         */
+        put: operations["PutOrganizationBilling"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{orgId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate the organization: its applications’ sign-ins and management requests are refused
+         * @description Deactivates the organization: every sign-in and management request of its applications is refused until it is
+         *     reactivated, on every instance at once. Nothing is deleted. Deactivating it again changes nothing and records nothing.
+         *
+         *     Requires `organizations:delete`. Application-wide credentials only.
+         */
+        post: operations["DeactivateOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{orgId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate the organization (the one request served while deactivated)
+         * @description Reactivates the organization: served while it is deactivated (as is a retry of the deactivation, which then changes
+         *     nothing). Everything works again as before.
+         *
+         *     Requires `organizations:delete`. Application-wide credentials only.
+         */
+        post: operations["ReactivateOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -3958,6 +4032,273 @@ export interface paths {
         patch: operations["UpdateApiResourceInTenant"];
         trace?: never;
     };
+    "/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations (filter: status; a tenant scope lists its own)
+         * @description The invitations of the application, or of one tenant (in a tenant scope), oldest first.
+         *
+         *     Requires `users:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["ListInvitations"];
+        put?: never;
+        /**
+         * Invite an address to a tenant and mail the link
+         * @description Invites an address to a tenant and mails the link.
+         *
+         *     Requires `users:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["SendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations (filter: status; a tenant scope lists its own)
+         * @description The invitations of the application, or of one tenant (in a tenant scope), oldest first.
+         *
+         *     Requires `users:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["ListInvitationsInApplication"];
+        put?: never;
+        /**
+         * Invite an address to a tenant and mail the link
+         * @description Invites an address to a tenant and mails the link.
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["SendInvitationInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations (filter: status; a tenant scope lists its own)
+         * @description The invitations of the application, or of one tenant (in a tenant scope), oldest first.
+         *
+         *     Requires `users:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["ListInvitationsInTenant"];
+        put?: never;
+        /**
+         * Invite an address to a tenant and mail the link
+         * @description Invites an address to a tenant and mails the link.
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["SendInvitationInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invitation
+         * @description One invitation; one of another tenant or application is `not_found`.
+         *
+         *     Requires `users:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["GetInvitation"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working
+         * @description Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged.
+         *
+         *     Requires `users:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        delete: operations["RevokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invitation
+         * @description One invitation; one of another tenant or application is `not_found`.
+         *
+         *     Requires `users:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["GetInvitationInApplication"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working
+         * @description Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged.
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        delete: operations["RevokeInvitationInApplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invitation
+         * @description One invitation; one of another tenant or application is `not_found`.
+         *
+         *     Requires `users:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["GetInvitationInTenant"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working
+         * @description Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged.
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        delete: operations["RevokeInvitationInTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new link (the previous one stops working)
+         * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
+         *     invitation is pending again; an accepted or revoked one is not sent (409).
+         *
+         *     Requires `users:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["ResendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new link (the previous one stops working)
+         * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
+         *     invitation is pending again; an accepted or revoked one is not sent (409).
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["ResendInvitationInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new link (the previous one stops working)
+         * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
+         *     invitation is pending again; an accepted or revoked one is not sent (409).
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["ResendInvitationInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/{appId}/domains": {
         parameters: {
             query?: never;
@@ -4118,7 +4459,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "conflict" | "tenant_auth_data_remains" | "tenant_customization_disabled" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "request_header_fields_too_large" | "request_timeout";
+            code: "unauthenticated" | "forbidden" | "organization_deactivated" | "not_found" | "method_not_allowed" | "already_exists" | "conflict" | "tenant_auth_data_remains" | "tenant_customization_disabled" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "request_header_fields_too_large" | "request_timeout";
             /** @description Human-readable message. */
             message: string;
             /** @description The offending input, on validation errors (and some conflicts). */
@@ -4381,6 +4722,21 @@ export interface components {
          * @enum {string}
          */
         AuthProviderType: "password" | "magic_link" | "oauth" | "passkey" | "saml" | "m2m" | "api_keys";
+        /** @description An invoice address. */
+        BillingAddressInput: {
+            /** @description Street and number (one line, 1 to 200 characters). */
+            line1: string;
+            /** @description A second line. */
+            line2?: string | null;
+            /** @description City. */
+            city: string;
+            /** @description Postal code. */
+            postalCode?: string | null;
+            /** @description Region or state. */
+            region?: string | null;
+            /** @description ISO 3166-1 alpha-2 country code (any case), e.g. `DE`. */
+            country: string;
+        };
         /** @description Colors to set; a color left out takes its default. */
         BrandingColorsInput: {
             /** @description `#rrggbb`. */
@@ -4916,6 +5272,67 @@ export interface components {
             secret: string;
         };
         /**
+         * @description An invitation of an e-mail address to one tenant. It sends the `invitation` e-mail template, whose link opens a hosted
+         *     page (in the tenant's branding, on the tenant's sign-in surface) where the invitee creates an account, or signs in
+         *     with the account the address already has, and becomes a member of the tenant with the invitation's roles. The link
+         *     works once.
+         */
+        InvitationFields: {
+            /**
+             * Format: uuid
+             * @description The invitation's id.
+             */
+            id: string;
+            /** @description The invited address, as given. */
+            email: string;
+            /**
+             * Format: uuid
+             * @description The tenant the invitee joins.
+             */
+            tenantId: string;
+            /** @description The roles the invitee gets in the tenant (a role deleted since is left out when it is accepted). */
+            roleIds: string[];
+            /** @description Where it stands. */
+            status: components["schemas"]["InvitationStatus"];
+            /**
+             * Format: date-time
+             * @description When its current link stops working.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When it was accepted; null until then.
+             */
+            acceptedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The user who accepted it; null until then.
+             */
+            acceptedUserId: string | null;
+            /**
+             * Format: date-time
+             * @description When it was revoked; null unless it was.
+             */
+            revokedAt: string | null;
+            /** @description Who or what an audit record is about: a kind and an id. */
+            invitedBy: {
+                /** @description What kind: `user`, `api_key`, `m2m_credential`, `oauth_client`, `system`, a resource's name. */
+                type: string;
+                /** @description Its id; null for a target that has none (a setting of the application). */
+                id: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When it was sent first.
+             */
+            createdAt: string;
+        };
+        /**
+         * @description Where an invitation stands.
+         * @enum {string}
+         */
+        InvitationStatus: "pending" | "accepted" | "revoked" | "expired";
+        /**
          * @description A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (2048 to 16384 bits, e odd and at least 3) or
          *     OKP (Ed25519) keys, each with a distinct `kid` (no control or invisible characters), `use` (if any) `sig`. Private
          *     members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. Each key
@@ -5190,6 +5607,17 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description The organization's billing settings, replaced whole: fields left out are cleared. */
+        OrganizationBillingInput: {
+            /** @description The plan. */
+            plan: components["schemas"]["OrganizationPlan"];
+            /** @description Where invoices go (an e-mail address). */
+            billingEmail?: string | null;
+            /** @description The invoice address. */
+            address?: components["schemas"]["BillingAddressInput"] | null;
+            /** @description The tax id: 2 to 32 letters, digits, spaces, dots, hyphens or slashes. */
+            taxId?: string | null;
+        };
         /** @description An organization: the customer account that owns applications. */
         OrganizationFields: {
             /**
@@ -5199,6 +5627,8 @@ export interface components {
             id: string;
             /** @description Display name. */
             name: string;
+            /** @description Whether its applications are served. */
+            status: components["schemas"]["OrganizationStatus"];
             /**
              * Format: date-time
              * @description When the organization was created.
@@ -5209,7 +5639,41 @@ export interface components {
              * @description When the organization last changed.
              */
             updatedAt: string;
+            /** @description What invoices of the organization carry. No payment provider is connected: nothing is charged. */
+            billing: {
+                /** @description The plan. */
+                plan: components["schemas"]["OrganizationPlan"];
+                /** @description Where invoices go; null when none was given. */
+                billingEmail: string | null;
+                /** @description The tax id (e.g. a VAT number), upper case; null when none was given. */
+                taxId: string | null;
+                /** @description A postal address for invoices. */
+                address: {
+                    /** @description Street and number. */
+                    line1: string;
+                    /** @description A second line (suite, building); null when none. */
+                    line2: string | null;
+                    /** @description City. */
+                    city: string;
+                    /** @description Postal code; null when none. */
+                    postalCode: string | null;
+                    /** @description Region or state; null when none. */
+                    region: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                    country: string;
+                } | null;
+            };
         };
+        /**
+         * @description The plan an organization is billed for. Recorded for invoicing only: no plan changes what the service allows.
+         * @enum {string}
+         */
+        OrganizationPlan: "free" | "starter" | "pro" | "enterprise";
+        /**
+         * @description Whether an organization's applications are served.
+         * @enum {string}
+         */
+        OrganizationStatus: "active" | "deactivated";
         /**
          * @description A permission: a built-in one of the management API (`users:read`, …), or one an application defines for its own API
          *     (`invoices:approve`), application-wide or a tenant's own. Roles bundle them.
@@ -5483,6 +5947,24 @@ export interface components {
              */
             gracePeriodSeconds?: number | null;
         };
+        /** @description An invitation to send. */
+        SendInvitationInput: {
+            /** @description The address to invite. A member of the tenant already, or an address with a pending invitation to it: 409. */
+            email: string;
+            /**
+             * @description Roles the invitee gets in the tenant: the tenant's own or application-wide ones (else 404, field `roleIds`), at most
+             *     20. Giving roles takes `role_assignments:write` and every permission the roles hold (else 403).
+             */
+            roleIds?: string[] | null;
+            /** @description How many days the link works: 1 to 30, default 7. */
+            expiresInDays?: number | null;
+            /**
+             * Format: uuid
+             * @description The tenant, for application-wide credentials on the application's path; the tenant path (or tenant credentials)
+             *     decides it otherwise. One of them is required (422).
+             */
+            tenantId?: string | null;
+        };
         /** @description A test mail to send. */
         SendTestEmailInput: {
             /** @description The recipient. */
@@ -5598,6 +6080,11 @@ export interface components {
             /** @description How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
             idTokenSigningAlg?: components["schemas"]["IdTokenSigningAlg"];
         };
+        /** @description A partial update of the organization. */
+        UpdateOrganizationInput: {
+            /** @description New display name (1 to 200 characters). */
+            name?: string;
+        };
         /** @description A partial update of a role: the fields given replace theirs. */
         UpdateRoleInput: {
             /** @description A new key (a built-in role keeps its own: 422). */
@@ -5688,7 +6175,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The credentials lack the permission, or aim at another tenant than their own. Codes: `forbidden`. */
+        /** @description The credentials lack the permission, or aim at another tenant than their own. Codes: `forbidden`, `organization_deactivated`. */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5870,6 +6357,178 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    UpdateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    PutOrganizationBilling: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationBillingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    DeactivateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ReactivateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -16087,6 +16746,627 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResourceFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListInvitations: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+                /** @description Only invitations of this status. */
+                status?: components["schemas"]["InvitationStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The invitations of this page. */
+                        data: components["schemas"]["InvitationFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    SendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendInvitationInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListInvitationsInApplication: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+                /** @description Only invitations of this status. */
+                status?: components["schemas"]["InvitationStatus"];
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The invitations of this page. */
+                        data: components["schemas"]["InvitationFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    SendInvitationInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendInvitationInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListInvitationsInTenant: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+                /** @description Only invitations of this status. */
+                status?: components["schemas"]["InvitationStatus"];
+            };
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The invitations of this page. */
+                        data: components["schemas"]["InvitationFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    SendInvitationInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendInvitationInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetInvitationInApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeInvitationInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetInvitationInTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeInvitationInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ResendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ResendInvitationInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ResendInvitationInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationFields"];
                 };
             };
             401: components["responses"]["Unauthenticated"];

@@ -88,6 +88,19 @@ export class SurfaceRouter {
     return row === undefined ? null : this.tenantPath(ref);
   }
 
+  /**
+   * The surface a request is on: its Host's, or under a tenant path (`/t/{ref}/…`: `tenantRef` is the route's
+   * parameter) that tenant's, when the raw path starts with the mount path as written (not a percent-encoded spelling
+   * of it). Null for a tenant path that is none (unknown, or under a custom domain).
+   */
+  async forRequest(host: string | undefined, tenantRef: string | undefined, rawUrl: string | undefined): Promise<Surface | null> {
+    const byHost = await this.forHost(host);
+    if (tenantRef === undefined) return byHost;
+    if (byHost.kind !== 'service') return null;
+    const surface = await this.forTenantPath(tenantRef);
+    return surface?.kind === 'tenant_path' && rawUrl?.startsWith(`${surface.mountPath}/`) === true ? surface : null;
+  }
+
   /** The surface a token's `iss` names, or null when it is none of ours. */
   async forIssuer(issuer: string): Promise<Surface | null> {
     if (issuer === this.service.issuer) return this.service;

@@ -1,10 +1,74 @@
 import type { Scope } from '../../context.ts';
 import { Organization } from '../../db/entities/index.ts';
-import { notFound } from '../../errors.ts';
+import type { OrganizationStatus } from '../../db/entities/organization.entity.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { recordAudit } from '../audit.ts';
+import { displayName } from '../validate.ts';
+import { billingOf, validBilling, type BillingInput } from './billing.ts';
+
+export interface UpdateOrganizationInput {
+  name?: string | null;
+}
+
+const snapshot = (organization: Organization) => ({ name: organization.name, status: organization.status, billing: billingOf(organization.billing) });
 
 /** The organization owning the scope's application; any other id reads as absent. */
 export async function getOrganization(scope: Scope, organizationId: string): Promise<Organization> {
   const application = await scope.application();
   if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
   return scope.em.findOneOrFail(Organization, { id: organizationId });
+}
+
+/**
+ * Changes the scope's organization in a transaction that holds its row, and records `action` under the scope's
+ * application (the audit log is an application's; an organization's change is recorded where it was made).
+ */
+async function changeOrganization(
+  scope: Scope,
+  organizationId: string,
+  action: string,
+  change: (organization: Organization) => void,
+): Promise<Organization> {
+  const application = await scope.application();
+  if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
+  return scope.transactional(async (em) => {
+    const organization = await em.findOneOrFail(Organization, { id: organizationId }, HOLD_FOR_UPDATE);
+    const before = snapshot(organization);
+    change(organization);
+    // A change to what it was (a second deactivation) writes nothing.
+    if (JSON.stringify(snapshot(organization)) === JSON.stringify(before)) return organization;
+    recordAudit(em, scope, { action, targetType: 'organization', targetId: organization.id, tenantId: null, before, after: snapshot(organization) });
+    return organization;
+  });
+}
+
+export async function updateOrganization(scope: Scope, organizationId: string, input: UpdateOrganizationInput): Promise<Organization> {
+  if (input.name === null) throw invalid('name', 'name may not be null');
+  const name = input.name === undefined ? undefined : displayName('name', input.name);
+  return changeOrganization(scope, organizationId, 'organization.update', (organization) => {
+    if (name !== undefined) organization.name = name;
+  });
+}
+
+/** Replaces the billing settings (validated before anything is read). No payment provider is told. */
+export async function putOrganizationBilling(scope: Scope, organizationId: string, input: BillingInput): Promise<Organization> {
+  const billing = validBilling(input);
+  return changeOrganization(scope, organizationId, 'organization.billing.update', (organization) => {
+    organization.billing = billing;
+  });
+}
+
+/**
+ * Deactivates or reactivates the organization: while deactivated, every management request of its applications but
+ * these two (authorize-operation.ts) and every OAuth client of them (src/oidc/adapter.ts) are refused; nothing
+ * is deleted. Every instance forgets the status it remembered once this has committed.
+ */
+export async function setOrganizationStatus(scope: Scope, organizationId: string, status: OrganizationStatus): Promise<Organization> {
+  const action = status === 'deactivated' ? 'organization.deactivate' : 'organization.reactivate';
+  const organization = await changeOrganization(scope, organizationId, action, (organization) => {
+    organization.status = status;
+  });
+  await scope.services.invalidations.publish({ kind: 'organization', id: organizationId });
+  return organization;
 }

@@ -74,6 +74,11 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
+  invitation_form_forged: {
+    page: { status: 403, message: () => 'This form has expired or was not sent from this page. Open the link in the e-mail again.' },
+    oauth: null,
+    silent: null,
+  },
   proof_expired: { page: { status: 403, message: () => 'This form has expired. Go back to the application and sign in again.' }, oauth: null, silent: null },
   signup_settings_changed: {
     page: { status: 409, message: (name) => `The sign-in settings of ${name} have just changed. Go back to the application and start again.` },

@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { applicationFilter, tenantFilter } from '../owned.ts';
+
+/**
+ * An invitation of an e-mail address to one tenant, with the roles it gives there. Its link's token is stored only as
+ * its SHA-256; a resend replaces it (the old link stops working). Status is derived: accepted, revoked, expired, pending.
+ */
+const InvitationSchema = defineEntity({
+  name: 'Invitation',
+  tableName: 'invitation',
+  filters: { ...applicationFilter(), ...tenantFilter({ kind: 'column', column: 'tenantId', inheritsApplicationRows: false }) },
+  properties: {
+    applicationId: p.uuid().primary(),
+    id: p.uuid().primary(),
+    tenantId: p.uuid(),
+    email: p.string(),
+    emailNormalized: p.string(),
+    roleIds: p.array().columnType('uuid[]'),
+    tokenHash: p.string().hidden(),
+    /** How long each link (the first, and each resend's) stays valid. */
+    expiresInDays: p.integer(),
+    expiresAt: p.datetime(),
+    acceptedAt: p.datetime().nullable(),
+    acceptedUserId: p.uuid().nullable(),
+    revokedAt: p.datetime().nullable(),
+    invitedByType: p.string(),
+    invitedById: p.string(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class Invitation extends InvitationSchema.class {}
+InvitationSchema.setClass(Invitation);

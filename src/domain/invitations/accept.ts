@@ -1,0 +1,137 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { Invitation, Role, RoleAssignment, User } from '../../db/entities/index.ts';
+import { TENANT_FILTER } from '../../db/owned.ts';
+import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { authorizationChanged, visibleIn } from '../authorization/writes.ts';
+import { checkPassword } from '../policies/password.ts';
+import { effectivePasswordPolicy } from '../policies/policies.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { lockTenants } from '../tenants/target-tenant.ts';
+import { usersChanged } from '../users/changed.ts';
+import { userSnapshot } from '../users/users.ts';
+import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
+
+/** The longest token worth hashing: ours are 43 characters. */
+const MAX_TOKEN_LENGTH = 128;
+
+/**
+ * The invitation a link's token names, across applications (before any scope exists the token is all there is, as an
+ * API key's secret is), or null.
+ */
+export async function findInvitationByToken(orm: MikroORM, token: unknown): Promise<Invitation | null> {
+  if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return null;
+  return orm.em.fork().findOne(Invitation, { tokenHash: hashInvitationToken(token) }, { filters: false });
+}
+
+/** Who accepts: a new account of the pool (its password already hashed), or the pool's account of the address. */
+export type InvitationAccount =
+  | { readonly kind: 'new'; readonly name: string | null; readonly password: string; readonly passwordHash: string }
+  | { readonly kind: 'existing'; readonly userId: string };
+
+export type AcceptOutcome =
+  | { readonly ok: true; readonly userId: string }
+  /** The invitation is no longer pending (or no longer exists: `unknown`). */
+  | { readonly ok: false; readonly closed: Exclude<InvitationStatus, 'pending'> | 'unknown' }
+  /** The pool's password policy refuses the new account's password. */
+  | { readonly ok: false; readonly passwordErrors: string[] }
+  /** The address got an account meanwhile: sign in with it instead. */
+  | { readonly ok: false; readonly taken: true };
+
+/** The password policy's refusals of `password` in the pool of the invitation's tenant, worded for the form. */
+export async function passwordRefusals(scope: Scope, policyTenantId: string | null, password: string): Promise<string[]> {
+  return checkPassword(await effectivePasswordPolicy(scope, policyTenantId), password).map((violation) => `Password ${violation.message}.`);
+}
+
+/** Gives the user each of the invitation's roles that still exists in the tenant and that they do not hold there yet. */
+async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation, userId: string): Promise<number> {
+  if (invitation.roleIds.length === 0) return 0;
+  const { tenantId } = invitation;
+  const roles = await em.find(Role, { id: { $in: [...invitation.roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+  const held = await em.find(RoleAssignment, { subjectType: 'user', subjectId: userId, tenantId, roleId: { $in: roles.map((role) => role.id) } }, { filters: { [TENANT_FILTER]: false } });
+  const heldRoles = new Set(held.map((assignment) => assignment.roleId));
+  let assigned = 0;
+  for (const role of roles.filter((role) => !heldRoles.has(role.id))) {
+    const assignment = em.create(RoleAssignment, { applicationId: invitation.applicationId, id: newId(), tenantId, roleId: role.id, subjectType: 'user', subjectId: userId });
+    recordAudit(em, tx, {
+      action: 'role_assignment.create',
+      targetType: 'role_assignment',
+      targetId: assignment.id,
+      tenantId,
+      after: { roleId: role.id, subjectType: 'user', subjectId: userId, tenantId },
+    });
+    assigned += 1;
+  }
+  return assigned;
+}
+
+/**
+ * Accepts an invitation in one transaction: the account is created in the pool of the tenant (or the pool's account
+ * of the address joins the tenant), gets the invitation's roles there, and the invitation is accepted, its link
+ * spent. `scope` is the application's end-user scope (no tenant), acting as the invitation. The invitation is held
+ * FOR UPDATE: of two uses of one link, the second finds it accepted.
+ */
+export async function acceptInvitation(scope: Scope, invitationId: string, account: InvitationAccount): Promise<AcceptOutcome> {
+  let existing = false;
+  try {
+    const outcome = await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
+      const { em } = tx;
+      const found = await em.findOne(Invitation, { id: invitationId }, { filters: { [TENANT_FILTER]: false } });
+      // The tenant first, then the invitation (a tenant's deletion takes the tenant, then what it owns).
+      if (found === null || (await lockTenants(tx, [found.tenantId])).length === 0) return { ok: false, closed: 'unknown' };
+      const invitation = await em.findOne(Invitation, { id: invitationId }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
+      if (invitation === null) return { ok: false, closed: 'unknown' };
+      const status = invitationStatus(invitation);
+      if (status !== 'pending') return { ok: false, closed: status };
+      const { tenantId } = invitation;
+      const application = await tx.application();
+      const poolId = invitationPool(application, tenantId);
+      let user: User;
+      if (account.kind === 'new') {
+        // The policy as in force now, in this transaction: one tightened since the form's check applies too.
+        const refused = await passwordRefusals(tx, poolId === tenantId ? tenantId : null, account.password);
+        if (refused.length > 0) return { ok: false, passwordErrors: refused };
+        user = em.create(User, {
+          applicationId: invitation.applicationId,
+          id: newId(),
+          poolId,
+          email: invitation.email,
+          emailNormalized: invitation.emailNormalized,
+          name: account.name,
+          status: 'active',
+          tenantIds: [tenantId],
+          passwordHash: account.passwordHash,
+        });
+        recordAudit(em, tx, { action: 'user.create', targetType: 'user', targetId: user.id, tenantId, after: { ...userSnapshot(user), via: `invitation:${invitation.id}` } });
+      } else {
+        existing = true;
+        const found = await em.findOne(User, { id: account.userId, poolId, emailNormalized: invitation.emailNormalized }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
+        if (found === null || found.status !== 'active') return { ok: false, closed: 'unknown' };
+        user = found;
+        if (!user.tenantIds.includes(tenantId)) {
+          const before = userSnapshot(user);
+          user.tenantIds = [...user.tenantIds, tenantId];
+          recordAudit(em, tx, { action: 'user.membership.add', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
+        }
+      }
+      await assignRoles(em, tx, invitation, user.id);
+      invitation.acceptedAt = new Date();
+      invitation.acceptedUserId = user.id;
+      recordAudit(em, tx, { action: 'invitation.accept', targetType: 'invitation', targetId: invitation.id, tenantId, after: { userId: user.id } });
+      return { ok: true, userId: user.id };
+    });
+    if (outcome.ok) {
+      await usersChanged(scope.services, scope.applicationId);
+      await authorizationChanged(scope);
+      if (existing) await scope.services.invalidations.publish({ kind: 'user', id: outcome.userId });
+    }
+    return outcome;
+  } catch (error) {
+    // A new account of an address that got one meanwhile (the pool's unique e-mail).
+    if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true };
+    throw error;
+  }
+}

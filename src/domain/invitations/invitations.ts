@@ -1,0 +1,246 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import type { Application } from '../../db/entities/application.entity.ts';
+import { Invitation, Role, Tenant, User } from '../../db/entities/index.ts';
+import { SHARED_POOL } from '../../db/entities/user.entity.ts';
+import { lockForTransaction } from '../../db/advisory-lock.ts';
+import { TENANT_FILTER } from '../../db/owned.ts';
+import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { isoTimestampSql, recordAudit } from '../audit.ts';
+import { visibleIn } from '../authorization/writes.ts';
+import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
+import { requireCovered } from '../grants.ts';
+import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { email as emailAddress } from '../validate.ts';
+import { enqueueInvitationMail } from './invitation-mail.ts';
+
+export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/** An invitation as lists and the GraphQL `Invitation` type read it (codegen mapper). */
+export type InvitationRow = Row<Invitation>;
+
+export interface SendInvitationInput {
+  email: string;
+  roleIds?: string[] | null;
+  expiresInDays?: number | null;
+  tenantId?: string | null;
+}
+
+const DEFAULT_EXPIRES_IN_DAYS = 7;
+const MAX_EXPIRES_IN_DAYS = 30;
+/** The most roles one invitation gives. */
+const MAX_ROLES = 20;
+
+/** Where the hosted acceptance page answers, under the surface of the invitation's tenant (src/hosted/invitation.ts). */
+export const INVITATION_PAGE_PATH = '/invitation';
+
+export function invitationStatus(invitation: Pick<InvitationRow, 'acceptedAt' | 'revokedAt' | 'expiresAt'>, now = new Date()): InvitationStatus {
+  if (invitation.acceptedAt != null) return 'accepted';
+  if (invitation.revokedAt != null) return 'revoked';
+  return invitation.expiresAt <= now ? 'expired' : 'pending';
+}
+
+/** The conditions of each status, for the list's filter. */
+function statusWhere(status: InvitationStatus, now: Date): object {
+  switch (status) {
+    case 'accepted':
+      return { acceptedAt: { $ne: null } };
+    case 'revoked':
+      return { acceptedAt: null, revokedAt: { $ne: null } };
+    case 'expired':
+      return { acceptedAt: null, revokedAt: null, expiresAt: { $lte: now } };
+    case 'pending':
+      return { acceptedAt: null, revokedAt: null, expiresAt: { $gt: now } };
+  }
+}
+
+/**
+ * A link's token: 32 random bytes; only its SHA-256 is stored (as an API key's secret: nothing to brute-force, one
+ * index probe to find it).
+ */
+export function hashInvitationToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function newToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashInvitationToken(token) };
+}
+
+/**
+ * The acceptance page of a tenant's invitation, on the surface that serves the tenant's sign-in: its own path when the
+ * application's auth is isolated, the service's otherwise. The token goes in the query, which the request log redacts.
+ */
+export function invitationLink(publicUrl: string, application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenant: Pick<Tenant, 'slug'>, token: string): string {
+  const surface = application.multiTenant && application.authIsolation === 'isolated' ? `${TENANT_PATH_PREFIX}/${tenant.slug}` : '';
+  return `${publicUrl}${surface}${INVITATION_PAGE_PATH}?token=${token}`;
+}
+
+/** The pool the invitee's account is (or will be) in: the tenant's own when the application's auth is isolated. */
+export const invitationPool = (application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenantId: string): string =>
+  application.multiTenant && application.authIsolation === 'isolated' ? tenantId : SHARED_POOL;
+
+const snapshot = (invitation: Invitation) => ({
+  email: invitation.email,
+  tenantId: invitation.tenantId,
+  roleIds: [...invitation.roleIds],
+  expiresAt: invitation.expiresAt.toISOString(),
+});
+
+/** snapshot in SQL, of the invitation row `row`, for a tenant's deletion (src/domain/tenants/owned-rows.ts). */
+export const invitationSnapshotSql = (row: string) =>
+  `jsonb_build_object('email', ${row}.email, 'tenantId', ${row}.tenant_id, 'roleIds', to_jsonb(${row}.role_ids), 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)})`;
+
+function expiresInDays(value: number | null | undefined): number {
+  const days = value ?? DEFAULT_EXPIRES_IN_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRES_IN_DAYS) {
+    throw invalid('expiresInDays', `expiresInDays must be an integer from 1 to ${MAX_EXPIRES_IN_DAYS}`);
+  }
+  return days;
+}
+
+const expiry = (days: number, now = new Date()) => new Date(now.getTime() + days * 24 * 60 * 60 * 1000);
+
+export async function listInvitations(scope: Scope, { status, ...args }: PageArgs & { status?: InvitationStatus | null }): Promise<Page<InvitationRow>> {
+  const where = status == null ? {} : statusWhere(status, new Date());
+  // The filter is part of the list: a cursor of one status is refused in another.
+  return paginate(scope.em, Invitation, where, args, scope.services.cursors, `${scopedList(scope, 'invitations')}:${status ?? ''}`);
+}
+
+export async function getInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
+  const invitation = await scope.em.findOne(Invitation, { id: invitationId });
+  if (invitation === null) throw notFound('Invitation', 'invitationId');
+  return invitation;
+}
+
+/** Who the mail says invited: the Bearer token's user, else the application (an API key has no name to show). */
+async function inviterOf(em: EntityManager, scope: Scope, application: Application): Promise<{ name: string | null; email: string | null }> {
+  const { actor } = scope.principal;
+  if (actor.type === 'user') {
+    const user = await em.findOne(User, { applicationId: scope.applicationId, id: actor.id }, { filters: false });
+    if (user !== null) return { name: user.name ?? user.email, email: user.email };
+  }
+  return { name: application.name, email: null };
+}
+
+/** Queues the invitation's mail with a fresh link, in `em`'s transaction. */
+async function mailInvitation(em: EntityManager, scope: Scope, application: Application, invitation: Invitation, token: string): Promise<void> {
+  const tenant = await em.findOneOrFail(Tenant, { applicationId: application.id, id: invitation.tenantId }, { filters: false });
+  const pool = invitationPool(application, invitation.tenantId);
+  const user = await em.findOne(User, { applicationId: application.id, poolId: pool, emailNormalized: invitation.emailNormalized }, { filters: false });
+  await enqueueInvitationMail(em, scope, {
+    to: invitation.email,
+    tenantId: invitation.tenantId,
+    link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
+    inviter: await inviterOf(em, scope, application),
+    expiresInDays: invitation.expiresInDays,
+    ...(user === null ? {} : { user: { name: user.name ?? null, email: user.email } }),
+  });
+}
+
+/**
+ * Invites an address to the scope's tenant (a tenant path or tenant credentials; application-wide credentials may name
+ * `tenantId`) with roles of the tenant (its own or application-wide ones), and mails the link. A member of the tenant
+ * already, or an address with a pending invitation to it: 409. Giving roles takes `role_assignments:write` and every
+ * permission the roles hold (403), as assigning them would.
+ */
+export async function sendInvitation(scope: Scope, input: SendInvitationInput): Promise<Invitation> {
+  const address = emailAddress('email', input.email);
+  const days = expiresInDays(input.expiresInDays);
+  const roleIds = [...new Set(input.roleIds ?? [])];
+  if (roleIds.length > MAX_ROLES) throw invalid('roleIds', `An invitation gives at most ${MAX_ROLES} roles`);
+  if (roleIds.length > 0 && !scope.permissions.allows('role_assignments:write')) {
+    throw new GatehouseError('forbidden', 'Missing permission role_assignments:write (to give roles)');
+  }
+  const tenantId = await targetTenant(scope, input.tenantId);
+  if (tenantId === null) throw invalid('tenantId', 'An invitation is to one tenant: send it on the tenant’s path');
+  const { token, hash } = newToken();
+  const emailNormalized = normalizeEmail(address);
+  const created = await underTenancyConfig(scope, async (tx) => {
+    const { em } = tx;
+    if ((await lockTenants(tx, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
+    // One sender at a time per address and tenant, so that two concurrent invitations cannot both find none pending.
+    await lockForTransaction(em, `invitation:${scope.applicationId}:${tenantId}:${emailNormalized}`);
+    const application = await tx.application();
+    const member = await em.findOne(
+      User,
+      { poolId: invitationPool(application, tenantId), emailNormalized, tenantIds: { $contains: [tenantId] } },
+      { filters: { [TENANT_FILTER]: false } },
+    );
+    if (member !== null) throw new GatehouseError('already_exists', 'This address belongs to a member of the tenant already', { field: 'email' });
+    const pending = await em.findOne(Invitation, { tenantId, emailNormalized, ...statusWhere('pending', new Date()) });
+    if (pending !== null) throw new GatehouseError('already_exists', 'This address has a pending invitation to the tenant: resend it', { field: 'email' });
+    const roles = roleIds.length === 0 ? [] : await em.find(Role, { id: { $in: roleIds }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+    if (roles.length !== roleIds.length) throw notFound('Role', 'roleIds');
+    requireCovered(scope, roles.flatMap((role) => role.permissions));
+    const invitation = em.create(Invitation, {
+      applicationId: scope.applicationId,
+      id: newId(),
+      tenantId,
+      email: address,
+      emailNormalized,
+      roleIds,
+      tokenHash: hash,
+      expiresInDays: days,
+      expiresAt: expiry(days),
+      acceptedAt: null,
+      acceptedUserId: null,
+      revokedAt: null,
+      invitedByType: scope.principal.actor.type,
+      invitedById: scope.principal.actor.id,
+    });
+    recordAudit(em, tx, { action: 'invitation.create', targetType: 'invitation', targetId: invitation.id, tenantId, after: snapshot(invitation) });
+    await mailInvitation(em, tx, application, invitation, token);
+    return invitation;
+  });
+  scope.services.outbox.wake();
+  return created;
+}
+
+/** The invitation of the scope, held FOR UPDATE in `em`'s transaction (else 404). */
+async function lockInvitation(em: EntityManager, invitationId: string): Promise<Invitation> {
+  const invitation = await em.findOne(Invitation, { id: invitationId }, HOLD_FOR_UPDATE);
+  if (invitation === null) throw notFound('Invitation', 'invitationId');
+  return invitation;
+}
+
+/**
+ * Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An accepted
+ * or revoked invitation is not sent again (409); an expired one is, and is pending again.
+ */
+export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
+  const { token, hash } = newToken();
+  const resent = await underTenancyConfig(scope, async (tx) => {
+    const invitation = await lockInvitation(tx.em, invitationId);
+    const status = invitationStatus(invitation);
+    if (status === 'accepted' || status === 'revoked') throw new GatehouseError('conflict', `The invitation is ${status}: send a new one`);
+    const before = snapshot(invitation);
+    invitation.tokenHash = hash;
+    invitation.expiresAt = expiry(invitation.expiresInDays);
+    recordAudit(tx.em, tx, { action: 'invitation.resend', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
+    await mailInvitation(tx.em, tx, await tx.application(), invitation, token);
+    return invitation;
+  });
+  scope.services.outbox.wake();
+  return resent;
+}
+
+/** Revokes a pending or expired invitation: its link stops working. Revoked already: unchanged. Accepted: 409. */
+export async function revokeInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
+  return scope.transactional(async (em) => {
+    const invitation = await lockInvitation(em, invitationId);
+    const status = invitationStatus(invitation);
+    if (status === 'accepted') throw new GatehouseError('conflict', 'The invitation was accepted: remove the user from the tenant instead');
+    if (status === 'revoked') return invitation;
+    invitation.revokedAt = new Date();
+    recordAudit(em, scope, { action: 'invitation.revoke', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before: snapshot(invitation) });
+    return invitation;
+  });
+}

@@ -1,0 +1,72 @@
+import type { Billing, BillingAddress } from '../../db/entities/organization.entity.ts';
+import { invalid } from '../../errors.ts';
+import { displayName, email, isControlFree } from '../validate.ts';
+
+/** The plans an organization may be on. Recorded for invoicing only: no plan changes what the service allows. */
+export type Plan = Billing['plan'];
+
+export interface BillingAddressInput {
+  line1: string;
+  line2?: string | null;
+  city: string;
+  postalCode?: string | null;
+  region?: string | null;
+  country: string;
+}
+
+export interface BillingInput {
+  plan: Plan;
+  billingEmail?: string | null;
+  address?: BillingAddressInput | null;
+  taxId?: string | null;
+}
+
+/** What an organization that never set its billing shows. */
+const DEFAULT_BILLING: Billing = { plan: 'free', billingEmail: null, address: null, taxId: null };
+
+export function billingOf(stored: Partial<Billing> | undefined | null): Billing {
+  return { ...DEFAULT_BILLING, ...stored };
+}
+
+const LINE_MAX = 200;
+/** ISO 3166-1 alpha-2 (upper case; sent in any case). */
+const COUNTRY = /^[A-Z]{2}$/;
+/** A VAT number or other tax id as printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
+const TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]{0,30}[A-Z0-9]$/;
+
+/** One line of an address: trimmed, 1 to 200 characters, one line (else 422 naming it). */
+function line(field: string, value: string): string {
+  const text = value.trim();
+  if (text === '' || [...text].length > LINE_MAX || !isControlFree(text)) throw invalid(field, `${field} must be one line of 1 to ${LINE_MAX} characters`);
+  return text;
+}
+
+const optionalLine = (field: string, value: string | null | undefined) => (value == null || value.trim() === '' ? null : line(field, value));
+
+function address(input: BillingAddressInput): BillingAddress {
+  const country = input.country.trim().toUpperCase();
+  if (!COUNTRY.test(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
+  return {
+    line1: line('address.line1', input.line1),
+    line2: optionalLine('address.line2', input.line2),
+    city: displayName('address.city', input.city),
+    postalCode: optionalLine('address.postalCode', input.postalCode),
+    region: optionalLine('address.region', input.region),
+    country,
+  };
+}
+
+/** The billing settings `input` replaces them with, validated (422 naming the first field at fault). */
+export function validBilling(input: BillingInput): Billing {
+  let taxId: string | null = null;
+  if (input.taxId != null) {
+    taxId = input.taxId.trim().toUpperCase();
+    if (!TAX_ID.test(taxId)) throw invalid('taxId', 'taxId must be 2 to 32 letters, digits, spaces, dots, hyphens or slashes');
+  }
+  return {
+    plan: input.plan,
+    billingEmail: input.billingEmail == null ? null : email('billingEmail', input.billingEmail),
+    address: input.address == null ? null : address(input.address),
+    taxId,
+  };
+}

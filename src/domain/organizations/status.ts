@@ -1,0 +1,34 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { InvalidatedCache } from '../../events/invalidated-cache.ts';
+import type { InvalidationBus } from '../../events/invalidations.ts';
+
+interface ApplicationOrganization {
+  readonly applicationId: string;
+  readonly organizationId: string;
+  readonly deactivated: boolean;
+}
+
+/**
+ * Whether an application's organization is deactivated, asked by every management request (authenticate.ts) and every
+ * OAuth client lookup (src/oidc/adapter.ts): remembered per application on this instance, and forgotten at once on
+ * every instance when the organization (de)activates (`organization`) or the application goes.
+ */
+export class OrganizationStatusCache {
+  private readonly cache: InvalidatedCache<ApplicationOrganization>;
+
+  constructor(bus: InvalidationBus, ttlMs: number) {
+    this.cache = new InvalidatedCache(bus, ttlMs, (entry) => ({ application: entry.applicationId, organization: entry.organizationId }));
+  }
+
+  /** False for an application that does not exist: what refuses it is elsewhere. */
+  async deactivated(orm: MikroORM, applicationId: string): Promise<boolean> {
+    const entry = await this.cache.find(applicationId, async () => {
+      const [row] = await orm.em.getConnection().execute<{ organization_id: string; status: string }[]>(
+        'select a.organization_id, o.status from application as a join organization as o on o.id = a.organization_id where a.id = ?',
+        [applicationId],
+      );
+      return row === undefined ? undefined : { applicationId, organizationId: row.organization_id, deactivated: row.status === 'deactivated' };
+    });
+    return entry?.deactivated ?? false;
+  }
+}

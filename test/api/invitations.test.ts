@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let appPath: string;
+let tenantA: string;
+let tenantB: string;
+let inA: string;
+let inB: string;
+
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+const PASSWORD = 'Correct-Horse-9';
+
+/** The link of the latest invitation mail to `to`, read from the outbox's rendered text, aimed at the test server. */
+async function linkMailedTo(to: string): Promise<string> {
+  const list = await app.http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(to)}`);
+  expect(list.status).toBe(200);
+  const delivery = await app.http.get(`/email/deliveries/${list.body.data.at(-1).id}`);
+  const link = /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(delivery.body.text as string)?.[0];
+  expect(link, delivery.body.text).toBeDefined();
+  const url = new URL(link!);
+  return `${app.baseUrl}${url.pathname}${url.search}`;
+}
+
+interface Page {
+  status: number;
+  html: string;
+}
+
+async function openPage(url: string): Promise<Page> {
+  const response = await fetch(url);
+  return { status: response.status, html: await response.text() };
+}
+
+const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+
+/** Opens the link and submits its form with `fields` (the form's own hidden fields added). */
+async function submit(url: string, fields: Record<string, string>): Promise<Page> {
+  const page = await openPage(url);
+  expect(page.status, page.html).toBe(200);
+  const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!;
+  const body = new URLSearchParams({ csrf: hiddenField(page.html, 'csrf')!, token: hiddenField(page.html, 'token')!, ...fields });
+  const response = await fetch(`${app.baseUrl}${action.replaceAll('&amp;', '&')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: body.toString(),
+  });
+  return { status: response.status, html: await response.text() };
+}
+
+async function invite(path: string, body: Record<string, unknown>) {
+  const sent = await app.http.post(`${path}/invitations`, body);
+  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+  return sent.body as { id: string; status: string; tenantId: string };
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  appPath = `/applications/${app.root.applicationId}`;
+  tenantA = await app.createTenant('Acme');
+  tenantB = await app.createTenant('Globex');
+  inA = `${appPath}/tenants/${tenantA}`;
+  inB = `${appPath}/tenants/${tenantB}`;
+});
+afterAll(async () => app?.close());
+
+describe('invitations', () => {
+  it('sends an invitation on a tenant path: pending, listed, mailed through the outbox, audited', async () => {
+    const email = `ivy-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email, expiresInDays: 3 });
+    expect(sent).toMatchObject({ email, tenantId: tenantA, roleIds: [], status: 'pending', acceptedAt: null, revokedAt: null, invitedBy: { type: 'api_key' } });
+    const days = (Date.parse((sent as any).expiresAt) - Date.parse((sent as any).createdAt)) / 86_400_000;
+    expect(Math.round(days)).toBe(3);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body).toEqual(sent);
+    expect((await app.http.get(`${inA}/invitations?status=pending`)).body.data).toContainEqual(sent);
+    expect((await app.http.get(`${inA}/invitations?status=accepted`)).body.data).not.toContainEqual(sent);
+    // The other tenant's path and another application see nothing of it.
+    expect((await app.http.get(`${inB}/invitations/${sent.id}`)).body).toMatchObject({ code: 'not_found', field: 'invitationId' });
+    expect((await app.http.get(`${inB}/invitations`)).body.data.map((i: { id: string }) => i.id)).not.toContain(sent.id);
+    const other = await app.bootstrapAnother();
+    expect((await app.as({ apiKey: other.apiKey }).get(`/invitations/${sent.id}`)).status).toBe(404);
+
+    const link = await linkMailedTo(email);
+    expect(link).toContain('/invitation?token=');
+    const [row] = await sql<{ token_hash: string }>('select token_hash from invitation where id = ?', [sent.id]);
+    expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(link).not.toContain(row!.token_hash);
+    const audit = await app.http.get(`/audit-logs?action=invitation.create&target=${sent.id}`);
+    expect(audit.body.data[0]).toMatchObject({ tenantId: tenantA, target: { type: 'invitation', id: sent.id } });
+
+    const gql = await app.http.graphql('query($t: UUID) { invitations(tenantId: $t, status: pending) { data { id status } } }', { t: tenantA });
+    expect(gql.body.data.invitations.data).toContainEqual({ id: sent.id, status: 'pending' });
+  });
+
+  it('refuses bad input, a member, a second pending invitation, foreign roles and roles beyond the caller, changing nothing', async () => {
+    const before = (await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
+    expect((await app.http.post(`${inA}/invitations`, { email: 'not an address' })).body).toMatchObject({ code: 'validation_error', field: 'email' });
+    expect((await app.http.post(`${inA}/invitations`, { email: 'a@example.com', expiresInDays: 0 })).body).toMatchObject({ code: 'validation_error', field: 'expiresInDays' });
+    expect((await app.http.post(`${inA}/invitations`, { email: 'a@example.com', expiresInDays: 31 })).body).toMatchObject({ code: 'validation_error', field: 'expiresInDays' });
+    expect((await app.http.post(`/invitations`, { email: 'a@example.com' })).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+    expect((await app.http.post(`${inA}/invitations`, { email: 'a@example.com', extra: 1 })).status).toBe(422);
+
+    const member = await app.http.post(`${inA}/users`, { email: 'Member@Example.com' });
+    expect(member.status).toBe(201);
+    expect((await app.http.post(`${inA}/invitations`, { email: 'member@example.COM' })).body).toMatchObject({ code: 'already_exists', field: 'email' });
+
+    const twice = `twice-${randomUUID()}@example.com`;
+    await invite(inA, { email: twice });
+    expect((await app.http.post(`${inA}/invitations`, { email: twice.toUpperCase() })).body).toMatchObject({ code: 'already_exists', field: 'email' });
+    // Another tenant may invite the same address.
+    await invite(inB, { email: twice });
+
+    const roleOfB = await app.http.post(`${inB}/roles`, { key: `b_${Date.now()}`, name: 'B role', permissions: ['users:read'] });
+    expect((await app.http.post(`${inA}/invitations`, { email: 'r@example.com', roleIds: [roleOfB.body.id] })).body).toMatchObject({ code: 'not_found', field: 'roleIds' });
+    const narrow = await app.http.post('/api-keys', { name: 'inviter', permissions: ['users:write', 'role_assignments:write'], tenantId: tenantA });
+    const roles = (await app.http.get(`${inA}/roles`)).body.data as { id: string; key: string }[];
+    const tenantAdmin = roles.find((role) => role.key === 'tenant_admin')!.id;
+    const member2 = roles.find((role) => role.key === 'member')!.id;
+    const narrowClient = app.as({ apiKey: narrow.body.secret });
+    expect((await narrowClient.post('/invitations', { email: 'esc@example.com', roleIds: [tenantAdmin] })).body).toMatchObject({ code: 'forbidden' });
+    const noAssign = await app.http.post('/api-keys', { name: 'inviter2', permissions: ['users:write'], tenantId: tenantA });
+    expect((await app.as({ apiKey: noAssign.body.secret }).post('/invitations', { email: 'esc@example.com', roleIds: [member2] })).body).toMatchObject({ code: 'forbidden' });
+    const reader = await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] });
+    expect((await app.as({ apiKey: reader.body.secret }).post(`${inA}/invitations`, { email: 'x@example.com' })).body).toMatchObject({ code: 'forbidden' });
+    const after = (await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
+    expect(after).toBe(before + 2);
+  });
+
+  it('the link creates an account that joins the tenant with the roles; a second use is refused with a page that says why', async () => {
+    const email = `new-${randomUUID()}@example.com`;
+    const role = await app.http.post(`${inA}/roles`, { key: `invited_${Date.now()}`, name: 'Invited', permissions: ['users:read'] });
+    const sent = await invite(inA, { email, roleIds: [role.body.id] });
+    const link = await linkMailedTo(email);
+    const page = await openPage(link);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Join Acme');
+    expect(page.html).toContain(`value="${email}"`);
+
+    const weak = await submit(link, { name: 'Nia', password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.html).toContain('field-error');
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+
+    const accepted = await submit(link, { name: 'Nia', password: PASSWORD });
+    expect(accepted.status, accepted.html).toBe(200);
+    expect(accepted.html).toContain('You are now a member of Acme');
+    const invitation = (await app.http.get(`${inA}/invitations/${sent.id}`)).body;
+    expect(invitation).toMatchObject({ status: 'accepted', acceptedUserId: expect.any(String) });
+    const user = (await app.http.get(`${inA}/users/${invitation.acceptedUserId}`)).body;
+    expect(user).toMatchObject({ email, name: 'Nia', status: 'active', tenantIds: [tenantA] });
+    const check = await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: user.id }, role: role.body.id });
+    expect(check.body).toEqual({ allowed: true });
+    expect((await app.http.post(`${inB}/roles/check`, { subject: { type: 'user', id: user.id }, role: role.body.id })).body).toEqual({ allowed: false });
+    const actions = (await app.http.get(`${inA}/audit-logs?target=${sent.id}`)).body.data.map((r: { action: string }) => r.action);
+    expect(actions).toContain('invitation.accept');
+
+    const again = await openPage(link);
+    expect(again.status).toBe(410);
+    expect(again.html).toContain('already been accepted');
+    expect((await app.http.post(`${inA}/invitations/${sent.id}/resend`)).body.code).toBe('conflict');
+    expect((await app.http.delete(`${inA}/invitations/${sent.id}`)).body.code).toBe('conflict');
+  });
+
+  it('a resend mails a new link and the old one stops working; a revoke and an expiry are refused with their reason', async () => {
+    const email = `re-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email });
+    const first = await linkMailedTo(email);
+    const resent = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+    expect(resent.status).toBe(200);
+    expect(resent.body.status).toBe('pending');
+    const second = await linkMailedTo(email);
+    expect(second).not.toBe(first);
+    const old = await openPage(first);
+    expect(old.status).toBe(404);
+    expect(old.html).toContain('replaced by a newer invitation');
+    expect((await openPage(second)).status).toBe(200);
+
+    // Expired: refused, listed as expired; a resend makes it pending again.
+    await sql('update invitation set expires_at = now() - interval \'1 minute\' where id = ?', [sent.id]);
+    const expired = await openPage(second);
+    expect(expired.status).toBe(410);
+    expect(expired.html).toContain('has expired');
+    expect((await app.http.get(`${inA}/invitations?status=expired`)).body.data.map((i: { id: string }) => i.id)).toContain(sent.id);
+    await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+    const third = await linkMailedTo(email);
+
+    const key = randomUUID();
+    const revoked = await app.http.delete(`${inA}/invitations/${sent.id}`, { headers: { 'idempotency-key': key } });
+    expect(revoked.status).toBe(204);
+    const replay = await app.http.delete(`${inA}/invitations/${sent.id}`, { headers: { 'idempotency-key': key } });
+    expect(replay.status).toBe(204);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('revoked');
+    const refused = await openPage(third);
+    expect(refused.status).toBe(410);
+    expect(refused.html).toContain('was revoked');
+    expect((await app.http.delete(`${inB}/invitations/${sent.id}`)).status).toBe(404);
+  });
+
+  it('an existing account of the shared pool signs in with its password to accept, and keeps its other tenants', async () => {
+    const email = `shared-${randomUUID()}@example.com`;
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Sam', password: PASSWORD });
+    expect(user.status).toBe(201);
+    await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const page = await openPage(link);
+    expect(page.html).toContain('Sign in with your account');
+    expect(page.html).not.toContain('name="name"');
+    const wrong = await submit(link, { password: 'Wrong-Horse-9' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('The password is incorrect.');
+    const accepted = await submit(link, { password: PASSWORD });
+    expect(accepted.status, accepted.html).toBe(200);
+    const after = (await app.http.get(`/users/${user.body.id}`)).body;
+    expect(new Set(after.tenantIds)).toEqual(new Set([tenantA, tenantB]));
+  });
+
+  it('with isolated tenants the link opens on the tenant’s own surface only', async () => {
+    const isolated = await app.bootstrapAnother();
+    const client = app.as({ apiKey: isolated.apiKey });
+    const base = `/applications/${isolated.applicationId}`;
+    const north = (await client.post(`${base}/tenants`, { name: 'North', slug: `north-${Date.now()}` })).body;
+    const south = (await client.post(`${base}/tenants`, { name: 'South', slug: `south-${Date.now()}` })).body;
+    expect((await client.patch(base, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const email = `iso-${randomUUID()}@example.com`;
+    const sent = await client.post(`${base}/tenants/${north.id}/invitations`, { email });
+    expect(sent.status).toBe(201);
+    const delivery = (await client.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data[0];
+    const text = (await client.get(`/email/deliveries/${delivery.id}`)).body.text as string;
+    const mailed = new URL(/https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(text)![0]);
+    expect(mailed.pathname).toBe(`/t/${north.slug}/invitation`);
+    const link = `${app.baseUrl}${mailed.pathname}${mailed.search}`;
+
+    for (const elsewhere of [`${app.baseUrl}/invitation${mailed.search}`, `${app.baseUrl}/t/${south.slug}/invitation${mailed.search}`]) {
+      const refused = await openPage(elsewhere);
+      expect(refused.status).toBe(403);
+      expect(refused.html).toContain('another organization');
+    }
+    const accepted = await submit(link, { password: PASSWORD });
+    expect(accepted.status, accepted.html).toBe(200);
+    const users = (await client.get(`${base}/tenants/${north.id}/users?email=${encodeURIComponent(email)}`)).body.data;
+    expect(users).toHaveLength(1);
+    expect(users[0].tenantIds).toEqual([north.id]);
+  });
+
+  it('a deleted tenant takes its invitations with it, each recorded', async () => {
+    const doomed = await app.createTenant('Doomed');
+    const sent = await invite(`${appPath}/tenants/${doomed}`, { email: `doomed-${randomUUID()}@example.com` });
+    expect((await app.http.delete(`${appPath}/tenants/${doomed}`)).status).toBe(204);
+    expect(await sql('select 1 from invitation where id = ?', [sent.id])).toEqual([]);
+    const records = (await app.http.get(`/audit-logs?action=invitation.delete&target=${sent.id}`)).body.data;
+    expect(records).toHaveLength(1);
+  });
+});

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, postForm } from '../support/oauth.ts';
+import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
+
+let app: TestApp;
+let orgId: string;
+let orgPath: string;
+
+const sql = <T = any>(query: string, params: unknown[] = []) =>
+  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+async function keyWith(permissions: string[], tenantId?: string): Promise<string> {
+  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
+  expect(created.status).toBe(201);
+  return created.body.secret as string;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  orgId = (await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string;
+  orgPath = `/organizations/${orgId}`;
+});
+afterAll(async () => app?.close());
+
+describe('organizations', () => {
+  it('reads the organization with its status and default billing, renames it, and records the change', async () => {
+    const read = await app.http.get(orgPath);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: orgId, status: 'active', billing: { plan: 'free', billingEmail: null, address: null, taxId: null } });
+    const renamed = await app.http.patch(orgPath, { name: '  Acme Corp ' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: orgId, name: 'Acme Corp', status: 'active' });
+    expect((await app.http.get(orgPath)).body.name).toBe('Acme Corp');
+    const audit = await app.http.get(`/audit-logs?action=organization.update&target=${orgId}`);
+    expect(audit.body.data[0]).toMatchObject({ action: 'organization.update', target: { type: 'organization', id: orgId }, outcome: 'success' });
+
+    const gql = await app.http.graphql('mutation($id: UUID!) { updateOrganization(orgId: $id, input: {name: "Acme"}) { name status } }', { id: orgId });
+    expect(gql.body.data).toEqual({ updateOrganization: { name: 'Acme', status: 'active' } });
+  });
+
+  it('refuses a bad name, unknown fields, another organization and a key without the permission, changing nothing', async () => {
+    expect((await app.http.patch(orgPath, { name: '   ' })).body).toMatchObject({ code: 'validation_error', field: 'name' });
+    expect((await app.http.patch(orgPath, { name: null })).body).toMatchObject({ code: 'validation_error', field: 'name' });
+    expect((await app.http.patch(orgPath, { status: 'deactivated' })).status).toBe(422);
+    const other = await app.bootstrapAnother();
+    const otherOrg = (await app.as({ apiKey: other.apiKey }).get(`/applications/${other.applicationId}`)).body.organizationId as string;
+    expect((await app.http.patch(`/organizations/${otherOrg}`, { name: 'Mine now' })).body).toMatchObject({ code: 'not_found', field: 'orgId' });
+    expect((await app.http.post(`/organizations/${otherOrg}/deactivate`)).status).toBe(404);
+    expect((await app.http.put(`/organizations/${otherOrg}/billing`, { plan: 'pro' })).status).toBe(404);
+    expect((await app.http.patch('/organizations/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'orgId' });
+    const reader = await keyWith(['organizations:read']);
+    expect((await app.as({ apiKey: reader }).patch(orgPath, { name: 'Nope' })).body).toMatchObject({ code: 'forbidden' });
+    expect((await app.as({ apiKey: reader }).post(`${orgPath}/deactivate`)).body).toMatchObject({ code: 'forbidden' });
+    const tenant = await app.createTenant('Org tenant');
+    const tenantAdmin = await keyWith(['*'], tenant);
+    expect((await app.as({ apiKey: tenantAdmin }).post(`${orgPath}/deactivate`)).body).toMatchObject({ code: 'forbidden' });
+    expect((await app.as({ apiKey: tenantAdmin }).put(`${orgPath}/billing`, { plan: 'pro' })).body).toMatchObject({ code: 'forbidden' });
+    const [row] = await sql<{ name: string; status: string }>('select name, status from organization where id = ?', [orgId]);
+    expect(row).toEqual({ name: 'Acme', status: 'active' });
+  });
+
+  it('replaces the billing settings, validated and audited', async () => {
+    const billing = {
+      plan: 'pro',
+      billingEmail: 'billing@acme.example',
+      address: { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'de' },
+      taxId: 'de 123456789',
+    };
+    const put = await app.http.put(`${orgPath}/billing`, billing);
+    expect(put.status).toBe(200);
+    expect(put.body.billing).toEqual({
+      plan: 'pro',
+      billingEmail: 'billing@acme.example',
+      address: { line1: 'Hauptstraße 1', line2: null, city: 'Berlin', postalCode: '10115', region: null, country: 'DE' },
+      taxId: 'DE 123456789',
+    });
+    expect((await app.http.get(orgPath)).body.billing).toEqual(put.body.billing);
+    const [record] = (await app.http.get(`/audit-logs?action=organization.billing.update`)).body.data;
+    expect(record).toMatchObject({ target: { type: 'organization', id: orgId }, changes: expect.anything() });
+
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ plan: 'gold' }, 'plan'],
+      [{ plan: 'pro', billingEmail: 'not an address' }, 'billingEmail'],
+      [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country: 'Germany' } }, 'address.country'],
+      [{ plan: 'pro', address: { line1: ' ', city: 'Berlin', country: 'DE' } }, 'address.line1'],
+      [{ plan: 'pro', address: { line1: 'a\nb', city: 'Berlin', country: 'DE' } }, 'address.line1'],
+      [{ plan: 'pro', taxId: '<script>' }, 'taxId'],
+    ];
+    for (const [body, field] of refusals) {
+      const refused = await app.http.put(`${orgPath}/billing`, body);
+      expect(refused.status, field).toBe(422);
+      expect(refused.body, field).toMatchObject({ code: 'validation_error', field });
+    }
+    expect((await app.http.get(orgPath)).body.billing).toEqual(put.body.billing);
+
+    // A PUT replaces: what it leaves out is cleared.
+    const plain = await app.http.put(`${orgPath}/billing`, { plan: 'starter' });
+    expect(plain.body.billing).toEqual({ plan: 'starter', billingEmail: null, address: null, taxId: null });
+  });
+
+  it('deactivation refuses every management request and sign-in of its applications until reactivation; nothing is deleted', async () => {
+    const other = await app.bootstrapAnother();
+    const client = await createTestClient(app, { permissions: ['users:read'] });
+    const token = `${app.baseUrl}/oauth2/token`;
+    const grant = () => postForm(token, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret! });
+    expect((await grant()).status).toBe(200);
+    const user = await app.http.post('/users', { email: 'stays@example.com' });
+    expect(user.status).toBe(201);
+    const users = (await app.http.get('/users')).body;
+
+    const deactivated = await app.http.post(`${orgPath}/deactivate`);
+    expect(deactivated.status).toBe(200);
+    expect(deactivated.body.status).toBe('deactivated');
+
+    for (const refused of [await app.http.get('/users'), await app.http.get(orgPath), await app.http.post('/users', { email: 'new@example.com' }), await app.http.patch(orgPath, { name: 'x' })]) {
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('organization_deactivated');
+    }
+    const gql = await app.http.graphql('{ users { data { id } } }');
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'organization_deactivated', status: 403 });
+    const token401 = await grant();
+    expect(token401.status).toBe(401);
+    expect(token401.body.error).toBe('invalid_client');
+    // Another organization's application is served as before.
+    expect((await app.as({ apiKey: other.apiKey }).get('/users')).status).toBe(200);
+    const [count] = await sql<{ n: number }>('select count(*)::int as n from app_user where application_id = ?', [app.root.applicationId]);
+    expect(count?.n).toBe(users.data.length);
+
+    const reactivated = await app.http.post(`${orgPath}/reactivate`);
+    expect(reactivated.status).toBe(200);
+    expect(reactivated.body.status).toBe('active');
+    expect((await app.http.get('/users')).body).toEqual(users);
+    expect((await grant()).status).toBe(200);
+    const actions = (await app.http.get(`/audit-logs?target=${orgId}&action=organization.*`)).body.data.map((r: { action: string }) => r.action);
+    expect(actions.slice(0, 2)).toEqual(['organization.reactivate', 'organization.deactivate']);
+  });
+
+  it('while deactivated, reactivation still needs its permission', async () => {
+    const reader = await keyWith(['organizations:read']);
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      // A second deactivation (a retry) is served and changes nothing.
+      const again = await app.http.post(`${orgPath}/deactivate`);
+      expect([again.status, again.body.status]).toEqual([200, 'deactivated']);
+      const reactivated = (await app.http.graphql('mutation($id: UUID!) { reactivateOrganization(orgId: $id) { status } }', { id: orgId })).body;
+      expect(reactivated.data).toEqual({ reactivateOrganization: { status: 'active' } });
+      expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+      expect((await app.as({ apiKey: reader }).post(`${orgPath}/reactivate`)).body.code).toBe('forbidden');
+      const gql = await app.http.graphql('mutation($id: UUID!) { reactivateOrganization(orgId: $id) { status } }', { id: orgId });
+      expect(gql.body.data).toEqual({ reactivateOrganization: { status: 'active' } });
+    } finally {
+      await app.http.post(`${orgPath}/reactivate`);
+    }
+    expect((await app.http.get(orgPath)).body.status).toBe('active');
+  });
+});
+
+describe.runIf(TWO_INSTANCES)('deactivation across instances (Redis)', () => {
+  const second = secondInstance(() => app);
+
+  it('the other instance, whose caches held the organization as active, refuses at once and serves again on reactivation', async () => {
+    const onSecond = new HttpClient(second.url(), { apiKey: app.root.apiKey });
+    const client = await createTestClient(app, { permissions: ['users:read'] });
+    const grant = () => postForm(`${second.url()}/oauth2/token`, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret! });
+    expect((await onSecond.get('/users')).status).toBe(200);
+    expect((await grant()).status).toBe(200);
+
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      expect(await settled(async () => (await onSecond.get('/users')).body.code, (code) => code === 'organization_deactivated')).toBe('organization_deactivated');
+      expect(await settled(async () => (await grant()).status, (status) => status === 401)).toBe(401);
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    expect(await settled(async () => (await onSecond.get('/users')).status, (status) => status === 200)).toBe(200);
+    expect(await settled(async () => (await grant()).status, (status) => status === 200)).toBe(200);
+  });
+});

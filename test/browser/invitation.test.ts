@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import * as oidc from 'openid-client';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { axeViolations, printed } from '../support/axe.ts';
+import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+
+/**
+ * An invitation accepted in a real browser: the mail is read from the outbox (`GET /email/deliveries/{id}`, its
+ * rendered text), its link opens the hosted page in the tenant's branding, the invitee creates an account there, and
+ * then signs in to the tenant with it through the hosted sign-in. Screenshot: test-results/invitation-*.png.
+ */
+const PASSWORD = 'Correct-Horse-9';
+const PRIMARY = '#7c3aed';
+
+let app: TestApp;
+let browser: Browser;
+let clientSide: ClientCallback;
+let tenantId: string;
+
+beforeAll(async () => {
+  clientSide = await startClientCallback();
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  const appId = app.root.applicationId;
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  tenantId = await app.createTenant('Initech');
+  const branding = await app.http.put(`/applications/${appId}/tenants/${tenantId}/branding`, {
+    colors: { primary: PRIMARY, background: '#faf5ff', text: '#111111' },
+    copy: { 'invitation.title': 'You are invited to Initech' },
+  });
+  expect(branding.status).toBe(200);
+  mkdirSync('test-results', { recursive: true });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await clientSide?.close();
+});
+
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
+
+describe('an invitation in Chromium', () => {
+  it('is accepted through the hosted page opened from the mailed link, and the new member signs in to the tenant', async () => {
+    const inTenant = `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+    const role = await app.http.post(`${inTenant}/roles`, { key: 'initech_staff', name: 'Staff', permissions: ['users:read'] });
+    const sent = await app.http.post(`${inTenant}/invitations`, { email: 'peter@initech.example', roleIds: [role.body.id] });
+    expect(sent.status).toBe(201);
+
+    // The mail, as the outbox keeps it.
+    const listed = await app.http.get(`${inTenant}/email/deliveries?templateKey=invitation&to=peter%40initech.example`);
+    expect(listed.body.data).toHaveLength(1);
+    const mail = (await app.http.get(`${inTenant}/email/deliveries/${listed.body.data[0].id}`)).body;
+    expect(mail.subject).toContain('Initech');
+    const link = /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(mail.text as string)?.[0];
+    expect(link, mail.text).toBeDefined();
+    expect(link!.startsWith(app.gatehouse.services.config.publicUrl)).toBe(true);
+
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await page.goto(link!);
+      expect(await page.locator('h1').textContent()).toBe('You are invited to Initech');
+      const button = page.getByRole('button', { name: 'Accept invitation' });
+      expect(await button.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(rgb(PRIMARY));
+      expect(await page.getByLabel('Email address').inputValue()).toBe('peter@initech.example');
+      const accessible = async (state: string) => {
+        const violations = await axeViolations(page);
+        expect(violations, printed(state, violations)).toEqual([]);
+      };
+      await accessible('invitation form');
+      // A password the policy refuses: the form again, the rules and the refusal tied to the field.
+      await page.getByLabel('Password').fill('short');
+      await Promise.all([page.waitForLoadState('load'), button.click()]);
+      await page.waitForSelector('#password-error');
+      expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+      await accessible('invitation form, password refused');
+      await page.getByLabel('Name').fill('Peter Gibbons');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.screenshot({ path: 'test-results/invitation-form.png', fullPage: true });
+      await Promise.all([page.waitForLoadState('load'), button.click()]);
+      await page.waitForSelector('h1:has-text("Welcome to Initech")');
+      expect(await page.textContent('body')).toContain('You are now a member of Initech');
+      await page.screenshot({ path: 'test-results/invitation-done.png', fullPage: true });
+      await accessible('invitation accepted');
+
+      // A second use of the link says why it does not work.
+      await page.goto(link!);
+      expect(await page.textContent('body')).toContain('already been accepted');
+      await accessible('invitation spent');
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    const invitation = (await app.http.get(`${inTenant}/invitations/${sent.body.id}`)).body;
+    expect(invitation.status).toBe('accepted');
+    const userId = invitation.acceptedUserId as string;
+    expect((await app.http.post(`${inTenant}/roles/check`, { subject: { type: 'user', id: userId }, role: 'initech_staff' })).body).toEqual({ allowed: true });
+
+    // The new member signs in to the tenant with the account the invitation made.
+    const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
+    const config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const managementApi = `${app.gatehouse.services.config.publicUrl}/api/v1`;
+    const { url, verifier, state } = await authorizationRequest(config, { redirectUri: clientSide.redirectUri, resource: managementApi }, { tenant: tenantId });
+    const signIn = await browser.newContext();
+    try {
+      const page = await signIn.newPage();
+      await page.goto(url.href);
+      await page.getByLabel('Email address').fill('peter@initech.example');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state }, { resource: managementApi });
+      expect(decodeJwt(tokens.access_token).payload).toMatchObject({ sub: userId, tenant_id: tenantId });
+    } finally {
+      await signIn.close();
+    }
+  });
+});
