@@ -7,6 +7,7 @@ import { Application } from '../../db/entities/index.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { settingIn } from './outbox.ts';
 import { builtInFromAddress, type EmailProviderValue } from './provider.ts';
+import { publicAddressOf } from './transports/address-guard.ts';
 import { postmarkTransport } from './transports/postmark.ts';
 import { resendTransport } from './transports/resend.ts';
 import { sendgridTransport } from './transports/sendgrid.ts';
@@ -238,7 +239,8 @@ export class OutboxWorker implements OutboxWaker {
         const smtp = stored.smtp!;
         const pass = smtp.username === null ? null : secret('password');
         const auth = smtp.username === null || pass === null ? null : { user: smtp.username, pass };
-        return { ...base, transport: smtpTransport({ host: smtp.host, port: smtp.port, security: smtp.security, auth }, smtpOptions), secrets: pass === null ? [] : [pass] };
+        const guarded: SmtpOptions = { ...smtpOptions, ...(this.#config.email.allowPrivateHosts ? {} : { resolveHost: publicAddressOf }) };
+        return { ...base, transport: smtpTransport({ host: smtp.host, port: smtp.port, security: smtp.security, auth }, guarded), secrets: pass === null ? [] : [pass] };
       }
       case 'sendgrid': {
         const apiKey = secret('apiKey');

@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { createTransport } from 'nodemailer';
 import type { SmtpSecurity } from '../provider.ts';
+import type { HostResolver } from './address-guard.ts';
 import { DeliveryError, mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
 
 export interface SmtpTarget {
@@ -13,6 +15,8 @@ export interface SmtpOptions {
   readonly timeoutMs: number;
   /** The certificates trusted: the system's and SMTP_CA_FILE's; undefined: Node's defaults. */
   readonly ca: readonly string[] | undefined;
+  /** Set for a server configured through the API: the address to connect to, checked (address-guard.ts). */
+  readonly resolveHost?: HostResolver;
 }
 
 /** The SMTP server behind SMTP_URL (`smtp://` STARTTLS when offered, `smtps://` TLS), its credentials in the URL. */
@@ -44,8 +48,12 @@ function failure(error: Error & { responseCode?: number; code?: string }): Deliv
  */
 export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transport {
   return async (mail: OutgoingMail): Promise<Sent> => {
+    // Connects to the address that was checked, not to a second lookup's (DNS rebinding); TLS still checks the name.
+    const host = options.resolveHost === undefined ? target.host : await options.resolveHost(target.host);
+    const servername = host !== target.host && isIP(target.host) === 0 ? { servername: target.host } : {};
+    const tls = { ...(options.ca === undefined ? {} : { ca: [...options.ca] }), ...servername };
     const transporter = createTransport({
-      host: target.host,
+      host,
       port: target.port,
       secure: target.security === 'tls',
       requireTLS: target.security === 'starttls',
@@ -54,7 +62,7 @@ export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transpo
       connectionTimeout: options.timeoutMs,
       greetingTimeout: options.timeoutMs,
       socketTimeout: options.timeoutMs,
-      ...(options.ca === undefined ? {} : { tls: { ca: [...options.ca] } }),
+      ...(Object.keys(tls).length === 0 ? {} : { tls }),
     });
     try {
       await transporter.sendMail({
