@@ -14,6 +14,7 @@ export { Role } from './role.entity.ts';
 export { RoleAssignment } from './role-assignment.entity.ts';
 export { EmailDelivery } from './email-delivery.entity.ts';
 export { ApiResource } from './api-resource.entity.ts';
+export { EmailSenderDomain } from './email-sender-domain.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -31,5 +32,6 @@ import { Role } from './role.entity.ts';
 import { RoleAssignment } from './role-assignment.entity.ts';
 import { ApiResource } from './api-resource.entity.ts';
 import { EmailDelivery } from './email-delivery.entity.ts';
+import { EmailSenderDomain } from './email-sender-domain.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource, EmailSenderDomain];
