@@ -13,11 +13,11 @@ import { postmarkTransport } from './transports/postmark.ts';
 import { resendTransport } from './transports/resend.ts';
 import { sendgridTransport } from './transports/sendgrid.ts';
 import { sesTransport } from './transports/ses.ts';
-import { smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
+import { POOL_CONNECTIONS, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 
 /** How many due mails one claim takes; they are sent concurrently. */
-const BATCH = 50;
+const BATCH = 20;
 /** The longest wait before a retry, whatever the attempt. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1_000;
 /** The most of a provider's error kept in `last_error`. */
@@ -120,9 +120,12 @@ export class OutboxWorker implements OutboxWaker {
     this.#ca = caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
   }
 
-  /** The lease on a claimed row: longer than any attempt may take (SMTP's three timeouts in a row, and a margin). */
+  /**
+   * The lease on a claimed row: longer than its attempt may take. Alone, SMTP's three timeouts in a row and a margin;
+   * on the built-in sender's pool, a mail may first wait for the mails of its claim ahead of it on its connection.
+   */
   get #leaseMs(): number {
-    return this.#config.email.sendTimeoutMs * 4;
+    return this.#config.email.sendTimeoutMs * (3 + Math.ceil(BATCH / POOL_CONNECTIONS));
   }
 
   start(log: OutboxLog): void {

@@ -102,7 +102,7 @@ export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transpo
 }
 
 /** Connections the built-in sender keeps open to SMTP_URL's server. */
-const POOL_CONNECTIONS = 5;
+export const POOL_CONNECTIONS = 5;
 
 /**
  * The built-in sender's SMTP_URL: fixed for the process's life, so its connections are pooled and reused (an SMTP
