@@ -1,6 +1,7 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { getDelivery, listDeliveries, sendTestEmail } from '../src/domain/email/outbox.ts';
 import { getEmailProvider, putEmailProvider, removeEmailProviderOverride } from '../src/domain/email/provider.ts';
+import { getSenderDomain, verifySenderDomain } from '../src/domain/email/sender-domain.ts';
 import {
   getEmailTemplate,
   listEmailTemplates,
@@ -20,6 +21,7 @@ export const emailResolvers: Resolvers = {
       listDeliveries(await ctx.scope({ applicationId: appId, tenantId }), { status, templateKey, to }, page),
     emailDelivery: async (_, { appId, tenantId, deliveryId }, ctx) => getDelivery(await ctx.scope({ applicationId: appId, tenantId }), deliveryId),
     emailProvider: async (_, { appId, tenantId }, ctx) => getEmailProvider(await ctx.scope({ applicationId: appId, tenantId })),
+    emailSenderDomain: async (_, { appId, tenantId }, ctx) => getSenderDomain(await ctx.scope({ applicationId: appId, tenantId })),
     emailTemplates: async (_, { appId, tenantId, ...page }, ctx) =>
       listEmailTemplates(await ctx.scope({ applicationId: appId, tenantId }), page),
     emailTemplate: async (_, { appId, tenantId, templateKey }, ctx) =>
@@ -37,5 +39,6 @@ export const emailResolvers: Resolvers = {
     previewEmailTemplate: async (_, { appId, tenantId, templateKey, input }, ctx) =>
       previewEmailTemplate(await ctx.scope({ applicationId: appId, tenantId }), templateKey, input ?? {}),
     sendTestEmail: async (_, { appId, tenantId, input }, ctx) => sendTestEmail(await ctx.scope({ applicationId: appId, tenantId }), input),
+    verifyEmailSenderDomain: async (_, { appId, tenantId }, ctx) => verifySenderDomain(await ctx.scope({ applicationId: appId, tenantId })),
   },
 };

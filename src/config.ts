@@ -69,6 +69,13 @@ export interface EmailConfig {
   readonly retryBaseMs: number;
   /** How often an instance looks for mail that another instance queued, or that is due for a retry. */
   readonly pollMs: number;
+  /**
+   * Whether an SMTP server configured through the API may be at a loopback, private, link-local or other internal
+   * address (`EMAIL_ALLOW_PRIVATE_HOSTS`): off, so that an administrator cannot reach the operator's network through it.
+   */
+  readonly allowPrivateHosts: boolean;
+  /** The DNS servers the sender-domain check asks (`DNS_SERVERS`, `host` or `host:port`, comma-separated); empty: the system's. */
+  readonly dnsServers: readonly string[];
 }
 
 /** What an integer setting may be: its bounds, and how a refusal says so. */
@@ -151,6 +158,28 @@ function apiUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string 
   return raw;
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = optional(env, name);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** `host` or `host:port` entries, IPv6 in brackets when a port follows ([::1]:53), as node:dns's setServers takes them. */
+function dnsServers(env: NodeJS.ProcessEnv): readonly string[] {
+  const raw = optional(env, 'DNS_SERVERS');
+  if (raw === undefined) return Object.freeze([]);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    const match = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(entry) ?? /^()([0-9a-fA-F:]+)()$/.exec(entry);
+    const address = match?.[1] || match?.[2] || '';
+    const port = match?.[3];
+    return isIP(address) !== 0 && (port === undefined || port === '' || (Number(port) >= 1 && Number(port) <= 65_535));
+  };
+  if (!entries.every(valid)) throw new ConfigError(`DNS_SERVERS must be IP addresses, each with an optional port (127.0.0.1:5353, [::1]:53), separated by commas, got "${raw}"`);
+  return Object.freeze(entries);
+}
+
 function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   return Object.freeze({
     smtpUrl: smtpUrl(env),
@@ -165,6 +194,8 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
     maxAttempts: integer(env, 'EMAIL_MAX_ATTEMPTS', 8, POSITIVE),
     retryBaseMs: integer(env, 'EMAIL_RETRY_BASE_MS', 5_000, POSITIVE),
     pollMs: integer(env, 'EMAIL_POLL_MS', 2_000, POSITIVE),
+    allowPrivateHosts: flag(env, 'EMAIL_ALLOW_PRIVATE_HOSTS'),
+    dnsServers: dnsServers(env),
   });
 }
 

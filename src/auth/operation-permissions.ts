@@ -124,10 +124,12 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.emailTemplate': needs('email:read'),
   'Query.emailDeliveries': needs('email:read'),
   'Query.emailDelivery': needs('email:read'),
+  'Query.emailSenderDomain': needs('email:read'),
   'Mutation.previewEmailTemplate': needs('email:read'),
   'Mutation.putEmailProvider': override('email:write'),
   'Mutation.putEmailTemplate': override('email:write'),
   'Mutation.sendTestEmail': needs('email:write'),
+  'Mutation.verifyEmailSenderDomain': needs('email:write'),
   'Mutation.removeEmailProviderOverride': override('email:delete'),
   'Mutation.removeEmailTemplateOverride': override('email:delete'),
 

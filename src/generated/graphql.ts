@@ -750,6 +750,32 @@ export type EmailDeliveryStatus =
   /** Accepted by the provider (or, for the built-in sender without `SMTP_URL`, kept here only: see `note`). */
   | 'sent';
 
+/** A DNS record to publish, and whether the last check found it. */
+export type EmailDnsRecord = {
+  __typename?: 'EmailDnsRecord';
+  /** Whether the last check found it; null before any check of this value. */
+  found: Maybe<Scalars['Boolean']['output']>;
+  /** The name to publish it at. */
+  name: Scalars['String']['output'];
+  /** What it is for. */
+  purpose: EmailDnsRecordPurpose;
+  /** Why the last check did not find it; null otherwise. */
+  reason: Maybe<Scalars['String']['output']>;
+  /** `TXT` or `CNAME`. */
+  type: Scalars['String']['output'];
+  /** Its value (for SPF, a domain that has a record merges the mechanism into it). */
+  value: Scalars['String']['output'];
+};
+
+/** What a DNS record is for. */
+export type EmailDnsRecordPurpose =
+  /** DKIM: the public key of the signature the service puts on the domain's mail. */
+  | 'dkim'
+  /** The return path: the envelope sender's domain, where bounces go (a CNAME to the SMTP server). */
+  | 'return_path'
+  /** SPF: allows the SMTP server to send for the domain. */
+  | 'spf';
+
 /**
  * The e-mail provider as it applies in the scope asked about: the application's, or a tenant's effective provider
  * (the tenant form, or tenant-scoped credentials) with `source`. Stored configuration; secrets are never returned.
@@ -830,6 +856,40 @@ export type EmailProviderType =
   | 'ses'
   /** Any SMTP server (`smtp` settings; `secrets.password` when a username is set). */
   | 'smtp';
+
+/**
+ * The From domain of the scope's effective provider and the DNS records that authenticate its mail: for a provider of
+ * type `smtp`, SPF naming the server, the DKIM key the service signs the mail with (one per owner and domain, made at
+ * the first request), and the return path.
+ */
+export type EmailSenderDomain = {
+  __typename?: 'EmailSenderDomain';
+  /** When its records were last checked; null before the first check. */
+  checkedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The domain of `fromAddress`. */
+  domain: Scalars['String']['output'];
+  /** The effective provider's From address. */
+  fromAddress: Scalars['String']['output'];
+  /** The effective provider's type. */
+  providerType: EmailProviderType;
+  /** The records to publish; empty when `managed`. */
+  records: Array<EmailDnsRecord>;
+  /** For a tenant: `customized` when its own provider applies, `inherited` when the application's does. Null at application scope. */
+  source: Maybe<Source>;
+  /** Where it stands. */
+  status: EmailSenderDomainStatus;
+  /** Since when it is verified; null unless `verified`. */
+  verifiedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Where a sender domain stands. */
+export type EmailSenderDomainStatus =
+  /** Nothing to publish here: the built-in sender's domain is the operator's, and an HTTP provider authenticates the domain in its own account. */
+  | 'managed'
+  /** Records to publish: the last check did not find them all (or none was made since they changed). */
+  | 'unverified'
+  /** The last check found every record: the return path is the envelope sender of its mail. */
+  | 'verified';
 
 /**
  * One e-mail template (Liquid), as it applies in the scope asked about: the application's, or a tenant's effective
@@ -1374,6 +1434,11 @@ export type Mutation = {
    * A hostname another application has verified: 409 `already_exists`.
    */
   verifyDomain: DomainVerification;
+  /**
+   * Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
+   * else each missing record with its `reason` (200 either way).
+   */
+  verifyEmailSenderDomain: EmailSenderDomain;
   /** The service's version; mutations of each area extend this type. */
   version: Scalars['String']['output'];
 };
@@ -1854,6 +1919,13 @@ export type MutationVerifyDomainArgs = {
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
+
+/** Write operations of the management API. */
+export type MutationVerifyEmailSenderDomainArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
 /**
  * An OAuth 2.0 / OpenID Connect client of the application (or of one tenant): an application that signs users in
  * through Gatehouse. Its secret, if any, is never shown after creation or rotation.
@@ -2232,6 +2304,8 @@ export type Query = {
    * credentials'), else the application's.
    */
   emailProvider: EmailProvider;
+  /** The scope's sender domain (a tenant scope: its effective provider's) and the DNS records to publish for it. */
+  emailSenderDomain: EmailSenderDomain;
   /** One template as it applies in the scope. */
   emailTemplate: EmailTemplate;
   /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
@@ -2413,6 +2487,13 @@ export type QueryEmailDeliveryArgs = {
 
 /** Read operations of the management API. */
 export type QueryEmailProviderArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QueryEmailSenderDomainArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
@@ -3162,11 +3243,15 @@ export type ResolversTypes = {
   EmailDelivery: ResolverTypeWrapper<DeliveryRowModel>;
   EmailDeliveryPage: ResolverTypeWrapper<Omit<EmailDeliveryPage, 'data'> & { data: Array<ResolversTypes['EmailDelivery']> }>;
   EmailDeliveryStatus: EmailDeliveryStatus;
+  EmailDnsRecord: ResolverTypeWrapper<EmailDnsRecord>;
+  EmailDnsRecordPurpose: EmailDnsRecordPurpose;
   EmailProvider: ResolverTypeWrapper<EmailProvider>;
   EmailProviderInput: EmailProviderInput;
   EmailProviderSecret: EmailProviderSecret;
   EmailProviderSecretsInput: EmailProviderSecretsInput;
   EmailProviderType: EmailProviderType;
+  EmailSenderDomain: ResolverTypeWrapper<EmailSenderDomain>;
+  EmailSenderDomainStatus: EmailSenderDomainStatus;
   EmailTemplate: ResolverTypeWrapper<EmailTemplate>;
   EmailTemplateInput: EmailTemplateInput;
   EmailTemplateKey: EmailTemplateKey;
@@ -3297,9 +3382,11 @@ export type ResolversParentTypes = {
   DomainVerificationRecord: DomainVerificationRecord;
   EmailDelivery: DeliveryRowModel;
   EmailDeliveryPage: Omit<EmailDeliveryPage, 'data'> & { data: Array<ResolversParentTypes['EmailDelivery']> };
+  EmailDnsRecord: EmailDnsRecord;
   EmailProvider: EmailProvider;
   EmailProviderInput: EmailProviderInput;
   EmailProviderSecretsInput: EmailProviderSecretsInput;
+  EmailSenderDomain: EmailSenderDomain;
   EmailTemplate: EmailTemplate;
   EmailTemplateInput: EmailTemplateInput;
   EmailTemplatePage: EmailTemplatePage;
@@ -3572,6 +3659,15 @@ export type EmailDeliveryPageResolvers<ContextType = RequestContext, ParentType 
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type EmailDnsRecordResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailDnsRecord'] = ResolversParentTypes['EmailDnsRecord']> = {
+  found?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  purpose?: Resolver<ResolversTypes['EmailDnsRecordPurpose'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type EmailProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailProvider'] = ResolversParentTypes['EmailProvider']> = {
   fromAddress?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fromName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3582,6 +3678,17 @@ export type EmailProviderResolvers<ContextType = RequestContext, ParentType exte
   source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['EmailProviderType'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type EmailSenderDomainResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailSenderDomain'] = ResolversParentTypes['EmailSenderDomain']> = {
+  checkedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  domain?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fromAddress?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  providerType?: Resolver<ResolversTypes['EmailProviderType'], ParentType, ContextType>;
+  records?: Resolver<Array<ResolversTypes['EmailDnsRecord']>, ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['EmailSenderDomainStatus'], ParentType, ContextType>;
+  verifiedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type EmailTemplateResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailTemplate'] = ResolversParentTypes['EmailTemplate']> = {
@@ -3743,6 +3850,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
   verifyDomain?: Resolver<ResolversTypes['DomainVerification'], ParentType, ContextType, RequireFields<MutationVerifyDomainArgs, 'appId' | 'domainId'>>;
+  verifyEmailSenderDomain?: Resolver<ResolversTypes['EmailSenderDomain'], ParentType, ContextType, Partial<MutationVerifyEmailSenderDomainArgs>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -3867,6 +3975,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   emailDeliveries?: Resolver<ResolversTypes['EmailDeliveryPage'], ParentType, ContextType, Partial<QueryEmailDeliveriesArgs>>;
   emailDelivery?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<QueryEmailDeliveryArgs, 'deliveryId'>>;
   emailProvider?: Resolver<ResolversTypes['EmailProvider'], ParentType, ContextType, Partial<QueryEmailProviderArgs>>;
+  emailSenderDomain?: Resolver<ResolversTypes['EmailSenderDomain'], ParentType, ContextType, Partial<QueryEmailSenderDomainArgs>>;
   emailTemplate?: Resolver<ResolversTypes['EmailTemplate'], ParentType, ContextType, RequireFields<QueryEmailTemplateArgs, 'templateKey'>>;
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
   invitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<QueryInvitationArgs, 'invitationId'>>;
@@ -4046,7 +4155,9 @@ export type Resolvers<ContextType = RequestContext> = {
   DomainVerificationRecord?: DomainVerificationRecordResolvers<ContextType>;
   EmailDelivery?: EmailDeliveryResolvers<ContextType>;
   EmailDeliveryPage?: EmailDeliveryPageResolvers<ContextType>;
+  EmailDnsRecord?: EmailDnsRecordResolvers<ContextType>;
   EmailProvider?: EmailProviderResolvers<ContextType>;
+  EmailSenderDomain?: EmailSenderDomainResolvers<ContextType>;
   EmailTemplate?: EmailTemplateResolvers<ContextType>;
   EmailTemplatePage?: EmailTemplatePageResolvers<ContextType>;
   Invitation?: InvitationResolvers<ContextType>;

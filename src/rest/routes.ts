@@ -142,6 +142,8 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/email/test', operation: op.SendTestEmailDocument, summary: 'Queue a test mail through the scope’s effective provider; answers its delivery', owned: true, status: 201 },
   { method: 'GET', path: '/email/deliveries', operation: op.ListEmailDeliveriesDocument, summary: 'List the outbox’s mails (filters: status, templateKey, to)', owned: true },
   { method: 'GET', path: '/email/deliveries/:deliveryId', operation: op.GetEmailDeliveryDocument, summary: 'Get a mail of the outbox with its rendered subject, text and html', owned: true },
+  { method: 'GET', path: '/email/sender-domain', operation: op.GetEmailSenderDomainDocument, summary: 'Get the From domain of the scope’s provider and the DNS records to publish for it (SPF, DKIM, return path)', owned: true },
+  { method: 'POST', path: '/email/sender-domain/verify', operation: op.VerifyEmailSenderDomainDocument, summary: 'Check the sender domain’s DNS records; answers what was found', owned: true },
   // auth providers
   { method: 'GET', path: '/auth-providers', operation: op.ListAuthProvidersDocument, summary: 'List the auth providers in force (a tenant scope: its own, else the application’s, with source)', owned: true },
   { method: 'POST', path: '/auth-providers', operation: op.CreateAuthProviderDocument, summary: 'Create an auth provider (a tenant scope: the tenant’s own; needs authIsolation = isolated)', owned: true, status: 201 },

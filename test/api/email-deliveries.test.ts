@@ -41,6 +41,8 @@ function emailConfig(overrides: Partial<EmailConfig>): EmailConfig {
     retryBaseMs: 50,
     maxAttempts: MAX_ATTEMPTS,
     pollMs: 200,
+    // The SMTP servers of the tests are on 127.0.0.1.
+    allowPrivateHosts: true,
     ...overrides,
   };
 }

@@ -34,7 +34,7 @@ async function started(smtpPort: number): Promise<string> {
     REDIS_URL: '',
     GATEHOUSE_BOOTSTRAP_API_KEY: API_KEY,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?security=none`,
-    // Short attempts, so that a lease left by the killed process (4 attempts long) runs out soon on PostgreSQL.
+    // Short attempts, so that a lease left by the killed process (7 attempts long) runs out soon on PostgreSQL.
     EMAIL_SEND_TIMEOUT_MS: '1000',
     EMAIL_RETRY_BASE_MS: '100',
     EMAIL_POLL_MS: '200',

@@ -89,6 +89,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       PutEmailTemplate: { subject: 'Intruded', html: '<p>Intruded</p>', text: 'Intruded' },
       PreviewEmailTemplate: {},
       SendTestEmail: { to: 'intruder@example.com' },
+      VerifyEmailSenderDomain: {},
       PutPolicy: { minLength: 12 },
       CreateAuthProvider: { type: 'magic_link' },
       UpdateAuthProvider: { enabled: false },

@@ -61,6 +61,13 @@ describe('configuration refused at start, with the reason', () => {
     expect(refusal({ EMAIL_MAX_ATTEMPTS: '0' })).toBe('EMAIL_MAX_ATTEMPTS must be a positive integer, got "0"');
   });
 
+  it('EMAIL_ALLOW_PRIVATE_HOSTS must be true or false, DNS_SERVERS addresses', () => {
+    expect(refusal({ EMAIL_ALLOW_PRIVATE_HOSTS: 'yes' })).toBe('EMAIL_ALLOW_PRIVATE_HOSTS must be true or false, got "yes"');
+    for (const value of ['dns.example.com', '127.0.0.1:99999', '1.1.1.1;8.8.8.8']) {
+      expect(refusal({ DNS_SERVERS: value })).toMatch(/^DNS_SERVERS must be IP addresses/);
+    }
+  });
+
   it('LOG_LEVEL must be a pino level', () => {
     expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
   });
@@ -80,7 +87,15 @@ describe('configuration accepted', () => {
       maxAttempts: 8,
       retryBaseMs: 5_000,
       pollMs: 2_000,
+      allowPrivateHosts: false,
+      dnsServers: [],
     });
+  });
+
+  it('reads EMAIL_ALLOW_PRIVATE_HOSTS as true or false, and DNS_SERVERS as addresses with optional ports', () => {
+    expect(loadConfig({ EMAIL_ALLOW_PRIVATE_HOSTS: 'true' }).email.allowPrivateHosts).toBe(true);
+    expect(loadConfig({ EMAIL_ALLOW_PRIVATE_HOSTS: 'false' }).email.allowPrivateHosts).toBe(false);
+    expect(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, 1.1.1.1,[::1]:53,::1' }).email.dnsServers).toEqual(['127.0.0.1:5353', '1.1.1.1', '[::1]:53', '::1']);
   });
 
   it('reads SMTP_URL as written and a provider’s API base without its trailing slash, {region} kept', () => {

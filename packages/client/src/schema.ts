@@ -2811,6 +2811,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/email/sender-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the From domain of the scope’s provider and the DNS records to publish for it (SPF, DKIM, return path)
+         * @description The scope's sender domain (a tenant scope: its effective provider's) and the DNS records to publish for it.
+         *
+         *     Requires `email:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["GetEmailSenderDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/email/sender-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the From domain of the scope’s provider and the DNS records to publish for it (SPF, DKIM, return path)
+         * @description The scope's sender domain (a tenant scope: its effective provider's) and the DNS records to publish for it.
+         *
+         *     Requires `email:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["GetEmailSenderDomainInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/email/sender-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the From domain of the scope’s provider and the DNS records to publish for it (SPF, DKIM, return path)
+         * @description The scope's sender domain (a tenant scope: its effective provider's) and the DNS records to publish for it.
+         *
+         *     Requires `email:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["GetEmailSenderDomainInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email/sender-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the sender domain’s DNS records; answers what was found
+         * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
+         *     else each missing record with its `reason` (200 either way).
+         *
+         *     Requires `email:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["VerifyEmailSenderDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/email/sender-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the sender domain’s DNS records; answers what was found
+         * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
+         *     else each missing record with its `reason` (200 either way).
+         *
+         *     Requires `email:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["VerifyEmailSenderDomainInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/email/sender-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the sender domain’s DNS records; answers what was found
+         * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
+         *     else each missing record with its `reason` (200 either way).
+         *
+         *     Requires `email:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["VerifyEmailSenderDomainInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth-providers": {
         parameters: {
             query?: never;
@@ -5131,6 +5278,11 @@ export interface components {
             sentAt: string | null;
         };
         /**
+         * @description What a DNS record is for.
+         * @enum {string}
+         */
+        EmailDnsRecordPurpose: "spf" | "dkim" | "return_path";
+        /**
          * @description The e-mail provider as it applies in the scope asked about: the application's, or a tenant's effective provider
          *     (the tenant form, or tenant-scoped credentials) with `source`. Stored configuration; secrets are never returned.
          */
@@ -5210,6 +5362,53 @@ export interface components {
          * @enum {string}
          */
         EmailProviderType: "gatehouse" | "smtp" | "sendgrid" | "ses" | "postmark" | "resend";
+        /**
+         * @description The From domain of the scope's effective provider and the DNS records that authenticate its mail: for a provider of
+         *     type `smtp`, SPF naming the server, the DKIM key the service signs the mail with (one per owner and domain, made at
+         *     the first request), and the return path.
+         */
+        EmailSenderDomainFields: {
+            /** @description The domain of `fromAddress`. */
+            domain: string;
+            /** @description The effective provider's From address. */
+            fromAddress: string;
+            /** @description The effective provider's type. */
+            providerType: components["schemas"]["EmailProviderType"];
+            /** @description For a tenant: `customized` when its own provider applies, `inherited` when the application's does. Null at application scope. */
+            source: components["schemas"]["Source"] | null;
+            /** @description Where it stands. */
+            status: components["schemas"]["EmailSenderDomainStatus"];
+            /**
+             * Format: date-time
+             * @description Since when it is verified; null unless `verified`.
+             */
+            verifiedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its records were last checked; null before the first check.
+             */
+            checkedAt: string | null;
+            /** @description The records to publish; empty when `managed`. */
+            records: {
+                /** @description What it is for. */
+                purpose: components["schemas"]["EmailDnsRecordPurpose"];
+                /** @description `TXT` or `CNAME`. */
+                type: string;
+                /** @description The name to publish it at. */
+                name: string;
+                /** @description Its value (for SPF, a domain that has a record merges the mechanism into it). */
+                value: string;
+                /** @description Whether the last check found it; null before any check of this value. */
+                found: boolean | null;
+                /** @description Why the last check did not find it; null otherwise. */
+                reason: string | null;
+            }[];
+        };
+        /**
+         * @description Where a sender domain stands.
+         * @enum {string}
+         */
+        EmailSenderDomainStatus: "unverified" | "verified" | "managed";
         /**
          * @description One e-mail template (Liquid), as it applies in the scope asked about: the application's, or a tenant's effective
          *     template with `source`. A tenant overrides templates one by one; the others fall back to the application's.
@@ -13708,6 +13907,227 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetEmailSenderDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSenderDomainFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetEmailSenderDomainInApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSenderDomainFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetEmailSenderDomainInTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSenderDomainFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    VerifyEmailSenderDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSenderDomainFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    VerifyEmailSenderDomainInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSenderDomainFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    VerifyEmailSenderDomainInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSenderDomainFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

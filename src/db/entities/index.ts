@@ -15,6 +15,7 @@ export { RoleAssignment } from './role-assignment.entity.ts';
 export { EmailDelivery } from './email-delivery.entity.ts';
 export { ApiResource } from './api-resource.entity.ts';
 export { Invitation } from './invitation.entity.ts';
+export { EmailSenderDomain } from './email-sender-domain.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -33,5 +34,6 @@ import { RoleAssignment } from './role-assignment.entity.ts';
 import { ApiResource } from './api-resource.entity.ts';
 import { EmailDelivery } from './email-delivery.entity.ts';
 import { Invitation } from './invitation.entity.ts';
+import { EmailSenderDomain } from './email-sender-domain.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource, Invitation];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource, Invitation, EmailSenderDomain];

@@ -6,16 +6,18 @@ import type { Config } from '../../config.ts';
 import { Application } from '../../db/entities/index.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { settingIn } from './outbox.ts';
-import { builtInFromAddress, type EmailProviderValue } from './provider.ts';
+import { builtInFromAddress, type EmailProviderValue, type SmtpSettings } from './provider.ts';
+import { domainOf, expectedRecords, findSenderDomain, isVerified, returnPathAddress } from './sender-domain.ts';
+import { publicAddressOf } from './transports/address-guard.ts';
 import { postmarkTransport } from './transports/postmark.ts';
 import { resendTransport } from './transports/resend.ts';
 import { sendgridTransport } from './transports/sendgrid.ts';
 import { sesTransport } from './transports/ses.ts';
-import { smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
+import { POOL_CONNECTIONS, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 
 /** How many due mails one claim takes; they are sent concurrently. */
-const BATCH = 10;
+const BATCH = 20;
 /** The longest wait before a retry, whatever the attempt. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1_000;
 /** The most of a provider's error kept in `last_error`. */
@@ -43,6 +45,15 @@ interface Claimed {
   html_body: string;
   message_id: string;
   attempts: number;
+}
+
+/** How an attempt ended: sent, failed for good, or to be retried. */
+interface Outcome {
+  readonly row: Claimed;
+  readonly status: 'sent' | 'failed' | 'retry';
+  readonly providerType: string | null;
+  readonly note: string | null;
+  readonly lastError: string | null;
 }
 
 /** A provider ready to send, and the values to scrub from its errors. */
@@ -89,7 +100,12 @@ export class OutboxWorker implements OutboxWaker {
   readonly #config: Config;
   readonly #secrets: SecretBox;
   readonly #ca: string[] | undefined;
+  /** The built-in sender's pooled connections to SMTP_URL, opened at the first mail. */
+  #builtIn: ReturnType<typeof smtpPool> | undefined;
   #log: OutboxLog | undefined;
+  /** Outcomes waiting for the write under way (`#writing`) to end. */
+  readonly #outcomes: { outcome: Outcome; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #writing: Promise<void> | undefined;
   #running = false;
   #woken = false;
   #timer: NodeJS.Timeout | undefined;
@@ -104,9 +120,12 @@ export class OutboxWorker implements OutboxWaker {
     this.#ca = caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
   }
 
-  /** The lease on a claimed row: longer than any attempt may take (SMTP's three timeouts in a row, and a margin). */
+  /**
+   * The lease on a claimed row: longer than its attempt may take. Alone, SMTP's three timeouts in a row and a margin;
+   * on the built-in sender's pool, a mail may first wait for the mails of its claim ahead of it on its connection.
+   */
   get #leaseMs(): number {
-    return this.#config.email.sendTimeoutMs * 4;
+    return this.#config.email.sendTimeoutMs * (3 + Math.ceil(BATCH / POOL_CONNECTIONS));
   }
 
   start(log: OutboxLog): void {
@@ -126,6 +145,8 @@ export class OutboxWorker implements OutboxWaker {
     this.#running = false;
     this.#sleeping?.();
     await this.#loop;
+    this.#builtIn?.close();
+    this.#builtIn = undefined;
   }
 
   async #run(): Promise<void> {
@@ -134,7 +155,9 @@ export class OutboxWorker implements OutboxWaker {
     while (this.#running) {
       this.#woken = false;
       const claimed = (await this.#guard(() => this.#claim())) ?? [];
-      await Promise.all(claimed.map((row) => this.#guard(() => this.#deliver(row))));
+      // The mails of one claim that share an owner share its provider, read once.
+      const routes = new Map<string, Promise<Route>>();
+      await Promise.all(claimed.map((row) => this.#guard(() => this.#deliver(row, routes))));
       if (claimed.length === BATCH || this.#woken) continue;
       await this.#sleep();
     }
@@ -182,11 +205,13 @@ export class OutboxWorker implements OutboxWaker {
     );
   }
 
-  async #deliver(row: Claimed): Promise<void> {
-    const em = this.#orm.em.fork();
+  async #deliver(row: Claimed, routes: Map<string, Promise<Route>>): Promise<void> {
     let route: Route | undefined;
     try {
-      route = await this.#route(em, row);
+      const owner = `${row.application_id}/${row.tenant_id ?? ''}`;
+      let routed = routes.get(owner);
+      if (routed === undefined) routes.set(owner, (routed = this.#route(this.#orm.em.fork(), row)));
+      route = await routed;
       const mail: OutgoingMail = {
         messageId: row.message_id,
         deliveryId: row.id,
@@ -198,16 +223,13 @@ export class OutboxWorker implements OutboxWaker {
         html: row.html_body,
       };
       const sent = await route.transport(mail, AbortSignal.timeout(this.#config.email.sendTimeoutMs));
-      await this.#finish(em, row, 'sent', { providerType: route.type, note: sent.note, lastError: null });
+      await this.#record({ row, status: 'sent', providerType: route.type, note: sent.note, lastError: null });
     } catch (caught) {
       const error = caught instanceof DeliveryError ? caught : new DeliveryError(`internal: ${(caught as Error).message}`, false);
       const lastError = scrubbed(error.message, route?.secrets ?? []);
       const providerType = route?.type ?? null;
-      if (error.permanent || row.attempts >= this.#config.email.maxAttempts) {
-        await this.#finish(em, row, 'failed', { providerType, note: null, lastError });
-      } else {
-        await this.#retry(em, row, providerType, lastError);
-      }
+      const final = error.permanent || row.attempts >= this.#config.email.maxAttempts;
+      await this.#record({ row, status: final ? 'failed' : 'retry', providerType, note: null, lastError });
     }
   }
 
@@ -232,13 +254,19 @@ export class OutboxWorker implements OutboxWaker {
         const gatehouseFrom = { address: builtInFromAddress(this.#config.publicUrl), name: stored.fromName ?? null };
         if (url === undefined) return { ...base, from: gatehouseFrom, transport: nowhere, secrets: [] };
         const target = smtpUrlTarget(url);
-        return { ...base, from: gatehouseFrom, transport: smtpTransport(target, smtpOptions), secrets: target.auth === null ? [] : [target.auth.pass] };
+        this.#builtIn ??= smtpPool(target, smtpOptions);
+        return { ...base, from: gatehouseFrom, transport: this.#builtIn.transport, secrets: target.auth === null ? [] : [target.auth.pass] };
       }
       case 'smtp': {
         const smtp = stored.smtp!;
         const pass = smtp.username === null ? null : secret('password');
         const auth = smtp.username === null || pass === null ? null : { user: smtp.username, pass };
-        return { ...base, transport: smtpTransport({ host: smtp.host, port: smtp.port, security: smtp.security, auth }, smtpOptions), secrets: pass === null ? [] : [pass] };
+        const guarded: SmtpOptions = {
+          ...smtpOptions,
+          ...(this.#config.email.allowPrivateHosts ? {} : { resolveHost: publicAddressOf }),
+          ...(await this.#signing(em, row.application_id, setting?.tenantId ?? null, from.address, smtp)),
+        };
+        return { ...base, transport: smtpTransport({ host: smtp.host, port: smtp.port, security: smtp.security, auth }, guarded), secrets: pass === null ? [] : [pass] };
       }
       case 'sendgrid': {
         const apiKey = secret('apiKey');
@@ -262,34 +290,81 @@ export class OutboxWorker implements OutboxWaker {
     }
   }
 
-  /** The final outcome, with its audit record, written only if this attempt still holds the lease. */
-  async #finish(em: EntityManager, row: Claimed, status: 'sent' | 'failed', outcome: { providerType: string | null; note: string | null; lastError: string | null }): Promise<void> {
-    await em.transactional(async (tx) => {
-      const updated = await tx.execute<{ id: string }[]>(
-        `${TAG} update email_delivery set status = ?, sent_at = ${status === 'sent' ? 'now()' : 'null'}, claimed_until = null,
-                provider_type = coalesce(?, provider_type), note = ?, last_error = ?
-          where application_id = ? and id = ? and attempts = ? and status = 'queued' returning id`,
-        [status, outcome.providerType, outcome.note, outcome.lastError, row.application_id, row.id, row.attempts],
-      );
-      if (updated.length === 0) return;
-      const actor: AuditActor = { applicationId: row.application_id, tenantId: row.tenant_id, requestId: row.id, principal: SYSTEM };
-      recordAudit(tx, actor, {
-        action: status === 'sent' ? 'email_delivery.send' : 'email_delivery.fail',
-        targetType: 'email_delivery',
-        targetId: row.id,
-        after: { status, attempts: row.attempts, providerType: outcome.providerType, lastError: outcome.lastError },
-      });
+  /** DKIM and the return path of the owner's sender domain, once it has a key (a GET made it) and, for the latter, is verified. */
+  async #signing(em: EntityManager, applicationId: string, owner: string | null, fromAddress: string, smtp: SmtpSettings): Promise<Pick<SmtpOptions, 'dkim' | 'envelopeFrom'>> {
+    const domain = domainOf(fromAddress);
+    const row = await findSenderDomain(em, applicationId, owner, domain);
+    if (row === null) return {};
+    const dkim = { domainName: domain, keySelector: row.dkimSelector, privateKey: this.#secrets.decrypt(row.dkimPrivateKey) };
+    return isVerified(row, expectedRecords(domain, smtp, row)) ? { dkim, envelopeFrom: returnPathAddress(domain) } : { dkim };
+  }
+
+  /**
+   * Writes an attempt's outcome. Outcomes that come while a write is under way wait for it and are written together
+   * by the next one: one transaction for many mails under load, one for each when mail is scarce.
+   */
+  #record(outcome: Outcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#outcomes.push({ outcome, resolve, reject });
+      if (this.#writing === undefined) this.#writing = this.#writeAll();
     });
   }
 
-  async #retry(em: EntityManager, row: Claimed, providerType: string | null, lastError: string): Promise<void> {
-    const delay = retryDelayMs(row.attempts, this.#config.email.retryBaseMs);
-    await em.execute(
-      `${TAG} update email_delivery set next_attempt_at = now() + make_interval(secs => ?::double precision / 1000), claimed_until = null,
-              provider_type = coalesce(?, provider_type), last_error = ?
-        where application_id = ? and id = ? and attempts = ? and status = 'queued'`,
-      [delay, providerType, lastError, row.application_id, row.id, row.attempts],
+  async #writeAll(): Promise<void> {
+    while (this.#outcomes.length > 0) {
+      const batch = this.#outcomes.splice(0);
+      try {
+        await this.#write(batch.map((waiting) => waiting.outcome));
+        for (const waiting of batch) waiting.resolve();
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.#writing = undefined;
+  }
+
+  /**
+   * The outcomes, each written only if its attempt still holds the lease (`attempts` unchanged), the final ones with
+   * their audit records, in one transaction.
+   */
+  async #write(outcomes: Outcome[]): Promise<void> {
+    const values = JSON.stringify(
+      outcomes.map(({ row, status, providerType, note, lastError }) => ({
+        application_id: row.application_id,
+        id: row.id,
+        attempts: row.attempts,
+        status,
+        provider_type: providerType,
+        note,
+        last_error: lastError,
+        delay_ms: status === 'retry' ? retryDelayMs(row.attempts, this.#config.email.retryBaseMs) : 0,
+      })),
     );
+    await this.#orm.em.fork().transactional(async (tx) => {
+      const updated = await tx.execute<{ id: string }[]>(
+        `${TAG} update email_delivery as d
+            set status = case when v.status = 'retry' then 'queued' else v.status end,
+                sent_at = case when v.status = 'sent' then now() end,
+                next_attempt_at = case when v.status = 'retry' then now() + make_interval(secs => v.delay_ms / 1000.0) else d.next_attempt_at end,
+                claimed_until = null, provider_type = coalesce(v.provider_type, d.provider_type), note = v.note, last_error = v.last_error
+           from jsonb_to_recordset(?::jsonb) as v(application_id uuid, id uuid, attempts integer, status text, provider_type text,
+                                                  note text, last_error text, delay_ms double precision)
+          where d.application_id = v.application_id and d.id = v.id and d.attempts = v.attempts and d.status = 'queued'
+          returning d.id`,
+        [values],
+      );
+      const written = new Set(updated.map(({ id }) => id));
+      for (const { row, status, providerType, lastError } of outcomes) {
+        if (status === 'retry' || !written.has(row.id)) continue;
+        const actor: AuditActor = { applicationId: row.application_id, tenantId: row.tenant_id, requestId: row.id, principal: SYSTEM };
+        recordAudit(tx, actor, {
+          action: status === 'sent' ? 'email_delivery.send' : 'email_delivery.fail',
+          targetType: 'email_delivery',
+          targetId: row.id,
+          after: { status, attempts: row.attempts, providerType, lastError },
+        });
+      }
+    });
   }
 }
 

@@ -50,8 +50,9 @@ export type MailSender = AuditActor & { readonly services: Services };
  * tenants customize the feature, else the application's row; undefined: the default.
  */
 export async function settingIn(em: EntityManager, application: Application, tenantId: string | null, feature: SettingFeature, key: string): Promise<Setting | undefined> {
-  const owners = tenantId !== null && tenantMayCustomize(application, feature) ? [null, tenantId] : [null];
-  const rows = await em.find(Setting, { applicationId: application.id, tenantId: { $in: owners }, feature, key }, { filters: false });
+  // `tenant_id in (null, …)` would never match the application's row (null equals nothing in SQL): spelled as $or.
+  const owners = tenantId !== null && tenantMayCustomize(application, feature) ? [{ tenantId: null }, { tenantId }] : [{ tenantId: null }];
+  const rows = await em.find(Setting, { applicationId: application.id, $or: owners, feature, key }, { filters: false });
   return rows.find((row) => row.tenantId !== null) ?? rows.find((row) => row.tenantId === null);
 }
 

@@ -14,6 +14,7 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { displayName, email, isControlFree } from '../validate.ts';
+import { isInternalAddress, isLocalName } from './transports/address-guard.ts';
 
 /**
  * The account transactional e-mail goes out through, and its From address: one for the application and, while
@@ -97,9 +98,13 @@ export function defaultEmailProvider(publicUrl: string): EmailProviderValue {
 /** A header value (From's name): a display name, so no line break (header injection) or other control character. */
 const headerName = (field: string, value: string | null | undefined): string | null => (value == null ? null : displayName(field, value));
 
-function smtpSettings(input: EmailProviderInput['smtp']): SmtpSettings {
+function smtpSettings(input: EmailProviderInput['smtp'], allowPrivateHosts: boolean): SmtpSettings {
   if (input == null) throw invalid('smtp', 'smtp (host, port) is required for type smtp');
   if (!HOSTNAME.test(input.host)) throw invalid('smtp.host', 'smtp.host must be a host name');
+  // What a name resolves to is checked again at each send (address-guard.ts); what is internal already is refused here.
+  if (!allowPrivateHosts && (isInternalAddress(input.host) || isLocalName(input.host))) {
+    throw invalid('smtp.host', 'smtp.host may not be a loopback, private, link-local or other internal address');
+  }
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65_535) throw invalid('smtp.port', 'smtp.port must be 1 to 65535');
   const username = input.username ?? null;
   if (username !== null && (username.length === 0 || username.length > 256 || !isControlFree(username))) {
@@ -125,6 +130,7 @@ export function parseEmailProvider(
   input: EmailProviderInput,
   stored: { type: string | undefined; secrets: Record<string, string> | null } | null,
   publicUrl: string,
+  allowPrivateHosts = false,
 ): { value: EmailProviderValue; secrets: Record<string, string | null> } {
   const type = input.type;
   if (!EMAIL_PROVIDER_TYPES.includes(type)) throw invalid('type', `type must be one of ${EMAIL_PROVIDER_TYPES.join(', ')}`);
@@ -141,7 +147,7 @@ export function parseEmailProvider(
   }
   if (type !== 'smtp' && input.smtp != null) throw invalid('smtp', 'smtp settings are only for type smtp');
   if (type !== 'ses' && input.ses != null) throw invalid('ses', 'ses settings are only for type ses');
-  const smtp = type === 'smtp' ? smtpSettings(input.smtp) : null;
+  const smtp = type === 'smtp' ? smtpSettings(input.smtp, allowPrivateHosts) : null;
   const value: EmailProviderValue = {
     type,
     fromAddress,
@@ -216,7 +222,7 @@ export async function putEmailProvider(scope: Scope, input: EmailProviderInput):
   // cannot switch the type, or remove a secret this one counts on keeping, between the decision and the write.
   const compose = (own: Setting | null) => {
     const stored = own === null ? null : { type: (own.value as Partial<EmailProviderValue>).type, secrets: own.secrets ?? null };
-    const { value, secrets } = parseEmailProvider(input, stored, publicUrl);
+    const { value, secrets } = parseEmailProvider(input, stored, publicUrl, scope.services.config.email.allowPrivateHosts);
     return { value: { ...value }, secrets };
   };
   const write: SettingWrite = { feature: 'email_provider', key: '', compose, action: 'email_provider.update' };

@@ -9,6 +9,7 @@ import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
 import { deliverySnapshotSql } from '../email/outbox.ts';
 import { invitationSnapshotSql } from '../invitations/invitations.ts';
+import { senderDomainSnapshotSql } from '../email/sender-domain.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
@@ -57,6 +58,7 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'permission.delete', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
   { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
   { action: 'invitation.delete', targetType: 'invitation', table: 'invitation', before: invitationSnapshotSql('r') },
+  { action: 'email_sender_domain.delete', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */

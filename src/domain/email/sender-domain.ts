@@ -1,0 +1,238 @@
+import { generateKeyPair, randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { promisify } from 'node:util';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { EmailSenderDomain } from '../../db/entities/index.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import type { Source } from '../tenancy/settings.ts';
+import { getEmailProvider, type EmailProviderType, type SmtpSettings } from './provider.ts';
+
+/**
+ * The sender domain: the DNS records that let receivers trust the mail the service builds and sends itself, for the
+ * From domain of a provider of type `smtp` (the application's, or a tenant's own): SPF naming the SMTP server, the
+ * DKIM key the service signs that owner's mail with (one key per owner and domain, so that no other application or
+ * tenant can sign as that domain), and a return path (`bounces.{domain}`, a CNAME to the SMTP server) that becomes
+ * the envelope sender once every record is found. The built-in sender's domain is the operator's, and the HTTP
+ * providers authenticate a domain in their own accounts: for them, `managed` and no record.
+ */
+export type SenderDomainStatus = 'unverified' | 'verified' | 'managed';
+export type DnsRecordPurpose = 'spf' | 'dkim' | 'return_path';
+
+export interface ExpectedRecord {
+  readonly purpose: DnsRecordPurpose;
+  readonly type: 'TXT' | 'CNAME';
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface CheckedRecord {
+  name: string;
+  value: string;
+  found: boolean;
+  reason: string | null;
+}
+
+export interface SenderDnsRecord extends ExpectedRecord {
+  /** Whether the last check found it; null before any check (or since the record changed). */
+  readonly found: boolean | null;
+  readonly reason: string | null;
+}
+
+export interface SenderDomainView {
+  domain: string;
+  fromAddress: string;
+  providerType: EmailProviderType;
+  source: Source | null;
+  status: SenderDomainStatus;
+  verifiedAt: Date | null;
+  checkedAt: Date | null;
+  records: SenderDnsRecord[];
+}
+
+export const RETURN_PATH_LABEL = 'bounces';
+const DKIM_BITS = 2048;
+
+export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/** What SPF must allow for the SMTP server: its address, or the addresses its name has. */
+function spfMechanism(host: string): string {
+  const family = isIP(host);
+  return family === 4 ? `ip4:${host}` : family === 6 ? `ip6:${host}` : `a:${host}`;
+}
+
+/** The records an owner publishes for `domain` sent through the SMTP server `smtp`, with its DKIM key. */
+export function expectedRecords(domain: string, smtp: SmtpSettings, row: Pick<EmailSenderDomain, 'dkimSelector' | 'dkimPublicKey'>): ExpectedRecord[] {
+  const records: ExpectedRecord[] = [
+    { purpose: 'spf', type: 'TXT', name: domain, value: `v=spf1 ${spfMechanism(smtp.host)} ~all` },
+    { purpose: 'dkim', type: 'TXT', name: `${row.dkimSelector}._domainkey.${domain}`, value: `v=DKIM1; k=rsa; p=${row.dkimPublicKey}` },
+  ];
+  // A CNAME names a host: a server given as an address has no return path of its own.
+  if (isIP(smtp.host) === 0) records.push({ purpose: 'return_path', type: 'CNAME', name: `${RETURN_PATH_LABEL}.${domain}`, value: smtp.host });
+  return records;
+}
+
+/** Verified: the last check found every record expected now (a changed SMTP server or key wants a new check). */
+export function isVerified(row: Pick<EmailSenderDomain, 'lastCheck'>, expected: readonly ExpectedRecord[]): boolean {
+  const found = row.lastCheck ?? [];
+  return expected.every((record) => found.some((checked) => checked.found && checked.name === record.name && checked.value === record.value));
+}
+
+/** The envelope sender of a verified domain's mail: bounces go to the return path, which SPF and DMARC align with. */
+export const returnPathAddress = (domain: string): string => `${RETURN_PATH_LABEL}@${RETURN_PATH_LABEL}.${domain}`;
+
+/** The row of an owner's domain, or null (no GET or verify has asked for it yet: its mail is not signed). */
+export async function findSenderDomain(em: EntityManager, applicationId: string, owner: string | null, domain: string): Promise<EmailSenderDomain | null> {
+  // filters off: the worker reads the row of the mail's owner, outside any request scope.
+  return em.findOne(EmailSenderDomain, { applicationId, tenantId: owner, domain }, { filters: false });
+}
+
+const keyPair = promisify(generateKeyPair);
+
+/** The owner's row for `domain`, made with a fresh DKIM key the first time it is asked for (audited). */
+async function senderDomainRow(scope: Scope, owner: string | null, domain: string): Promise<EmailSenderDomain> {
+  const found = await findSenderDomain(scope.em, scope.applicationId, owner, domain);
+  if (found !== null) return found;
+  const { publicKey, privateKey } = await keyPair('rsa', { modulusLength: DKIM_BITS });
+  const id = newId();
+  const selector = `gatehouse-${randomBytes(4).toString('hex')}`;
+  await scope.transactional(async (em) => {
+    // A concurrent first GET may have made it: its key stands, this one is dropped.
+    const inserted = await em.execute<{ id: string }[]>(
+      `insert into email_sender_domain (application_id, id, tenant_id, domain, dkim_selector, dkim_public_key, dkim_private_key, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, now())
+       on conflict (application_id, tenant_id, domain) do nothing returning id`,
+      [
+        scope.applicationId,
+        id,
+        owner,
+        domain,
+        selector,
+        publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+        scope.services.storedSecrets.encrypt(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+      ],
+    );
+    if (inserted.length > 0) {
+      recordAudit(em, scope, { action: 'email_sender_domain.create', targetType: 'email_sender_domain', targetId: id, tenantId: owner, after: { domain, dkimSelector: selector } });
+    }
+  });
+  return (await findSenderDomain(scope.em.fork(), scope.applicationId, owner, domain))!;
+}
+
+interface Subject {
+  provider: Awaited<ReturnType<typeof getEmailProvider>>;
+  domain: string;
+  /** The tenant whose own provider applies, or null for the application's. */
+  owner: string | null;
+}
+
+async function subjectOf(scope: Scope): Promise<Subject> {
+  const provider = await getEmailProvider(scope);
+  const owner = scope.tenantId !== null && provider.source === 'customized' ? scope.tenantId : null;
+  return { provider, domain: domainOf(provider.fromAddress), owner };
+}
+
+function present(subject: Subject, row: EmailSenderDomain | null): SenderDomainView {
+  const { provider, domain } = subject;
+  const base = { domain, fromAddress: provider.fromAddress, providerType: provider.type, source: provider.source };
+  if (row === null || provider.smtp === null) return { ...base, status: 'managed', verifiedAt: null, checkedAt: null, records: [] };
+  const expected = expectedRecords(domain, provider.smtp, row);
+  const verified = isVerified(row, expected);
+  const records = expected.map((record) => {
+    const checked = row.lastCheck?.find((candidate) => candidate.name === record.name && candidate.value === record.value);
+    return { ...record, found: checked?.found ?? null, reason: checked?.reason ?? null };
+  });
+  return { ...base, status: verified ? 'verified' : 'unverified', verifiedAt: verified ? (row.verifiedAt ?? null) : null, checkedAt: row.checkedAt ?? null, records };
+}
+
+/** The records to publish for the scope's From domain (a tenant scope: its effective provider's), and their state. */
+export async function getSenderDomain(scope: Scope): Promise<SenderDomainView> {
+  const subject = await subjectOf(scope);
+  if (subject.provider.type !== 'smtp') return present(subject, null);
+  return present(subject, await senderDomainRow(scope, subject.owner, subject.domain));
+}
+
+/** The resolvers the check asks: DNS_SERVERS', or the system's; bounded so that a dead server answers in seconds. */
+const resolvers = new Map<string, Resolver>();
+function resolverFor(servers: readonly string[]): Resolver {
+  const key = servers.join(',');
+  let resolver = resolvers.get(key);
+  if (resolver === undefined) {
+    resolver = new Resolver({ timeout: 2_000, tries: 2 });
+    if (servers.length > 0) resolver.setServers([...servers]);
+    resolvers.set(key, resolver);
+  }
+  return resolver;
+}
+
+const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+
+function lookupFailure(name: string, type: string, error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && ABSENT.has(code)) return `No ${type} record at ${name}`;
+  return `The DNS lookup of ${name} failed (${typeof code === 'string' ? code : 'error'}); try again later`;
+}
+
+/** Looks one record up: a TXT with the value's meaning (SPF's mechanism, DKIM's key), or the CNAME's target. */
+async function checkRecord(resolver: Resolver, record: ExpectedRecord, smtpHost: string): Promise<CheckedRecord> {
+  const result = (found: boolean, reason: string | null): CheckedRecord => ({ name: record.name, value: record.value, found, reason });
+  try {
+    if (record.type === 'CNAME') {
+      const targets = (await resolver.resolveCname(record.name)).map((target) => target.toLowerCase().replace(/\.$/, ''));
+      return targets.includes(record.value) ? result(true, null) : result(false, `The CNAME at ${record.name} points to ${targets.join(', ')}, not ${record.value}`);
+    }
+    // A TXT value longer than 255 bytes arrives in chunks: the value is their concatenation.
+    const texts = (await resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
+    if (record.purpose === 'spf') {
+      const spf = texts.filter((text) => /^v=spf1(\s|$)/i.test(text));
+      if (spf.length === 0) return result(false, `No SPF record (v=spf1) at ${record.name}`);
+      const mechanism = spfMechanism(smtpHost).toLowerCase();
+      const allows = spf.some((text) => text.toLowerCase().split(/\s+/).some((term) => term.replace(/^\+/, '') === mechanism));
+      return allows ? result(true, null) : result(false, `The SPF record at ${record.name} does not name ${mechanism}`);
+    }
+    const key = record.value.slice(record.value.indexOf('p=') + 2);
+    const holds = texts.some((text) => text.replace(/\s+/g, '').split(';').includes(`p=${key}`));
+    return holds ? result(true, null) : result(false, `The TXT record at ${record.name} does not hold this domain's DKIM public key`);
+  } catch (error) {
+    return result(false, lookupFailure(record.name, record.type, error));
+  }
+}
+
+/**
+ * Checks the records through DNS and keeps what it found (audited): 200 whatever DNS says, `verified` once every
+ * record is there; a record not yet visible is an expected state, not a malformed request.
+ */
+export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView> {
+  const subject = await subjectOf(scope);
+  const smtp = subject.provider.smtp;
+  if (subject.provider.type !== 'smtp' || smtp === null) return present(subject, null);
+  const row = await senderDomainRow(scope, subject.owner, subject.domain);
+  const expected = expectedRecords(subject.domain, smtp, row);
+  // The lookups may take seconds: outside any transaction.
+  const resolver = resolverFor(scope.services.config.email.dnsServers);
+  const checked = await Promise.all(expected.map((record) => checkRecord(resolver, record, smtp.host)));
+  const updated = await scope.transactional(async (em) => {
+    const current = await em.findOneOrFail(EmailSenderDomain, { applicationId: scope.applicationId, id: row.id }, { filters: false });
+    const wasVerified = isVerified(current, expected);
+    const before = { verified: wasVerified, verifiedAt: current.verifiedAt ?? null };
+    current.lastCheck = checked;
+    current.checkedAt = new Date();
+    const verified = isVerified(current, expected);
+    current.verifiedAt = verified ? (wasVerified ? (current.verifiedAt ?? new Date()) : new Date()) : null;
+    recordAudit(em, scope, {
+      action: 'email_sender_domain.verify',
+      targetType: 'email_sender_domain',
+      targetId: current.id,
+      tenantId: subject.owner,
+      before,
+      after: { verified, verifiedAt: current.verifiedAt, records: checked.map(({ name, found }) => ({ name, found })) },
+    });
+    return current;
+  });
+  return present(subject, updated);
+}
+
+/** What the audit log keeps of a sender domain deleted with its tenant (owned-rows.ts): never its key. */
+export const senderDomainSnapshotSql = (r: string) => `jsonb_build_object('domain', ${r}.domain, 'dkimSelector', ${r}.dkim_selector)`;

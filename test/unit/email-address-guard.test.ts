@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { isInternalAddress, isLocalName, publicAddressOf } from '../../src/domain/email/transports/address-guard.ts';
+import { DeliveryError } from '../../src/domain/email/transports/transport.ts';
+
+describe('isInternalAddress', () => {
+  it('holds loopback, private, shared, link-local (metadata), reserved and multicast ranges, in both families', () => {
+    for (const address of [
+      '127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1',
+      '0.0.0.0', '224.0.0.1', '255.255.255.255', '198.18.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
+      '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe',
+    ]) {
+      expect(isInternalAddress(address), address).toBe(true);
+    }
+  });
+
+  it('lets public addresses through, and is not fooled by neighbours of the ranges', () => {
+    for (const address of ['93.184.215.14', '8.8.8.8', '172.15.255.255', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+      expect(isInternalAddress(address), address).toBe(false);
+    }
+  });
+
+  it('names localhost and the names under it as local', () => {
+    expect(['localhost', 'LOCALHOST.', 'mail.localhost'].map(isLocalName)).toEqual([true, true, true]);
+    expect(['localhost.example.com', 'mylocalhost'].map(isLocalName)).toEqual([false, false]);
+  });
+});
+
+describe('publicAddressOf', () => {
+  it('answers a public address as it is, and refuses an internal one for good', async () => {
+    expect(await publicAddressOf('8.8.8.8')).toBe('8.8.8.8');
+    const refused = await publicAddressOf('169.254.169.254').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DeliveryError);
+    expect(refused).toMatchObject({ permanent: true, message: expect.stringContaining('169.254.169.254') });
+  });
+
+  it('refuses what a name resolves to when it is internal: inet_aton forms and localhost', async () => {
+    for (const host of ['127.1', '2130706433', 'localhost']) {
+      await expect(publicAddressOf(host), host).rejects.toMatchObject({ permanent: true });
+    }
+  });
+});
