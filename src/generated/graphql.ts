@@ -2745,6 +2745,11 @@ export type User = {
   createdAt: Scalars['DateTime']['output'];
   /** E-mail address as given; unique (case-insensitively) per pool: the application when `shared`, the tenant when `isolated`. */
   email: Scalars['String']['output'];
+  /**
+   * Whether the user proved their e-mail address through the link of a `verify_email` (or `password_reset`) mail. A
+   * self sign-up starts false; a user created through this API counts as verified.
+   */
+  emailVerified: Scalars['Boolean']['output'];
   /** The user's id. */
   id: Scalars['UUID']['output'];
   /** Display name; null when none was given. */
@@ -3674,6 +3679,7 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  emailVerified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['UserStatus'], ParentType, ContextType>;

@@ -10,7 +10,7 @@ import { finishInteraction, interactionResult, refuseInteraction, SignInRefused,
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { opPages } from './op-pages.ts';
-import { accountLinkRoutes, askLink, isUnverified } from './account-links.ts';
+import { accountLinkRoutes, askLink } from './account-links.ts';
 import {
   cspSource,
   donePage,
@@ -331,7 +331,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
       // Told only once the password is proven: the account exists, and its owner must open the link first.
-      if (context.target.password.requireVerification && (await isUnverified(context.target, check.user.id))) {
+      if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
       const decision = await decideTenant(context.target, check.user);
