@@ -1944,6 +1944,8 @@ export type PolicyInput = {
   maxAttempts?: InputMaybe<Scalars['Int']['input']>;
   /** password: minimum length, 8 to 128. */
   minLength?: InputMaybe<Scalars['Int']['input']>;
+  /** session: a sign-in from a new browser mails the user `new_sign_in`. */
+  notifyNewBrowser?: InputMaybe<Scalars['Boolean']['input']>;
   /** mfa: days a browser that passed MFA is remembered, 0 to 365. */
   rememberDeviceDays?: InputMaybe<Scalars['Int']['input']>;
   /** password: require a digit. */
@@ -2516,6 +2518,11 @@ export type SessionPolicy = Policy & {
   idleTimeoutMinutes: Scalars['Int']['output'];
   /** Always `session`. */
   kind: PolicyKind;
+  /**
+   * A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+   * the `new_sign_in` template; their first browser is not news. Default false.
+   */
+  notifyNewBrowser: Scalars['Boolean']['output'];
   /** A new sign-in ends the user's other sessions. Default false. */
   singleSession: Scalars['Boolean']['output'];
   /** For a tenant: `customized` or `inherited`. Null at application scope. */
@@ -3619,6 +3626,7 @@ export type SessionPolicyResolvers<ContextType = RequestContext, ParentType exte
   absoluteTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   idleTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
+  notifyNewBrowser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   singleSession?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
-import { passwordChangedMail, passwordResetMail, verifyEmailMail, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
+import { newSignInMail, passwordChangedMail, passwordResetMail, verifyEmailMail, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { checkPassword } from '../domain/policies/password.ts';
-import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import { effectivePasswordPolicy, effectivePolicy } from '../domain/policies/policies.ts';
 import { resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { normalizeEmail } from '../domain/users/email-key.ts';
 import { issueLink, peekLink, useLink, type LinkPurpose, type LinkUser } from '../domain/users/link-tokens.ts';
@@ -71,6 +72,49 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
     }),
   );
   target.scope.services.outbox.wake();
+}
+
+/** A browser's id as its cookie carries it (32 random bytes, base64url). */
+const BROWSER_ID = /^[\w-]{43}$/;
+
+/** What a sign-in tells of where it came from, for the `new_sign_in` mail. */
+export interface SignInOrigin {
+  readonly browserId: string | undefined;
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+}
+
+/**
+ * A password sign-in of `user` from a browser: with the session policy's `notifyNewBrowser` on, the browser is
+ * remembered for the user (its id's SHA-256), and one the user never signed in from, when they have signed in from
+ * another before, mails them `new_sign_in` with a password reset link ("secure my account"). Returns the browser id
+ * to set in its cookie when the browser had none; undefined with the setting off (nothing is remembered then).
+ */
+export async function noticeBrowser(target: SignInTarget, user: { id: string; email: string; name?: string | null | undefined }, origin: SignInOrigin): Promise<string | undefined> {
+  const policy = await effectivePolicy(target.scope, 'session', target.policyTenantId);
+  if (!policy.notifyNewBrowser) return undefined;
+  const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);
+  const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
+  const hash = createHash('sha256').update(browserId).digest('base64url');
+  const queued = await target.applicationScope.transactional(async (em) => {
+    const [row] = await em.execute<{ inserted: boolean; others: number }[]>(
+      `with added as (
+         insert into known_browser (application_id, user_id, browser_hash) values (?, ?, ?) on conflict do nothing returning 1)
+       select exists (select 1 from added) as inserted,
+              (select count(*)::int from known_browser where application_id = ? and user_id = ? and browser_hash <> ?) as others`,
+      [target.application.id, user.id, hash, target.application.id, user.id, hash],
+    );
+    if (row?.inserted !== true || row.others === 0) return false;
+    const reset = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
+    const device = (origin.userAgent ?? 'an unknown browser').slice(0, 200);
+    await newSignInMail(mailAt(target, em), { email: user.email, name: user.name ?? null }, {
+      link: reset.link,
+      signIn: { time: new Date(), device, location: 'an unknown location', ip: origin.ip },
+    });
+    return true;
+  });
+  if (queued) target.scope.services.outbox.wake();
+  return known ? undefined : browserId;
 }
 
 interface LinkParams {

@@ -10,7 +10,7 @@ import { finishInteraction, interactionResult, refuseInteraction, SignInRefused,
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { opPages } from './op-pages.ts';
-import { accountLinkRoutes, askLink } from './account-links.ts';
+import { accountLinkRoutes, askLink, noticeBrowser } from './account-links.ts';
 import {
   cspSource,
   donePage,
@@ -228,6 +228,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const proofCookie = (uid: string, value: string, maxAge: number) =>
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
+    // The browser's id for the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
+    const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
+    const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+
     /** A proven password of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
     function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string) {
       const { uid } = context.interaction;
@@ -336,6 +340,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       }
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
+      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const browserId = await noticeBrowser(context.target, check.user, origin);
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
       return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified });
     });

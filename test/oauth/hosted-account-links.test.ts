@@ -29,8 +29,8 @@ afterAll(async () => app?.close());
 
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
-async function authorize(configuration = config, parameters: Record<string, string> = {}): Promise<AuthorizationFlow> {
-  const flow = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters });
+async function authorize(configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> {
+  const flow = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
   expect(flow.start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
   return flow;
 }
@@ -268,6 +268,38 @@ describe('sign-up and verification', () => {
       expect((await signIn('rio@example.com', PASSWORD)).status).toBe(303);
     } finally {
       await app.http.delete(`/auth-providers/${provider.body.id}`);
+    }
+  });
+});
+
+describe('new_sign_in', () => {
+  it('with the session policy’s notifyNewBrowser, a sign-in from another browser than before mails the user', async () => {
+    await createUser('sue@example.com');
+    const signInWith = async (jar: CookieJar) => {
+      const flow = await authorize(config, { prompt: 'login' }, jar);
+      return flow.jar.submit(flow.page, { email: 'sue@example.com', password: PASSWORD });
+    };
+    // Off by default: no browser is remembered.
+    const before = await signInWith(new CookieJar());
+    expect(before.status).toBe(303);
+    expect(before.headers.get('set-cookie') ?? '').not.toContain('gh_browser');
+
+    const policy = await app.http.put('/policies/session', { notifyNewBrowser: true });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    try {
+      const laptop = new CookieJar();
+      const first = await signInWith(laptop);
+      expect(first.headers.get('set-cookie')).toMatch(/gh_browser=[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+      // The first browser is not news, nor the same browser again.
+      expect((await signInWith(laptop)).status).toBe(303);
+      expect(await mails('sue@example.com', 'new_sign_in')).toEqual([]);
+      expect((await signInWith(new CookieJar())).status).toBe(303);
+      const [mail, ...more] = await mails('sue@example.com', 'new_sign_in');
+      expect(more).toEqual([]);
+      expect(mail!.text).toMatch(/We noticed a new sign-in to sue@example\.com on \d{4}-\d\d-\d\dT[\d:]+Z from .+ in an unknown location \(IP 127\.0\.0\.1\)/);
+      expect(mail!.text).toMatch(/\/account\/reset-password\?token=/);
+    } finally {
+      expect((await app.http.put('/policies/session', {})).status).toBe(200);
     }
   });
 });
