@@ -2232,6 +2232,8 @@ export type PolicyInput = {
   maxAttempts?: InputMaybe<Scalars['Int']['input']>;
   /** password: minimum length, 8 to 128. */
   minLength?: InputMaybe<Scalars['Int']['input']>;
+  /** session: a sign-in from a new browser mails the user `new_sign_in`. */
+  notifyNewBrowser?: InputMaybe<Scalars['Boolean']['input']>;
   /** mfa: days a browser that passed MFA is remembered, 0 to 365. */
   rememberDeviceDays?: InputMaybe<Scalars['Int']['input']>;
   /** password: require a digit. */
@@ -2853,6 +2855,11 @@ export type SessionPolicy = Policy & {
   idleTimeoutMinutes: Scalars['Int']['output'];
   /** Always `session`. */
   kind: PolicyKind;
+  /**
+   * A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+   * the `new_sign_in` template; their first browser is not news. Default false.
+   */
+  notifyNewBrowser: Scalars['Boolean']['output'];
   /** A new sign-in ends the user's other sessions. Default false. */
   singleSession: Scalars['Boolean']['output'];
   /** For a tenant: `customized` or `inherited`. Null at application scope. */
@@ -3088,6 +3095,11 @@ export type User = {
   createdAt: Scalars['DateTime']['output'];
   /** E-mail address as given; unique (case-insensitively) per pool: the application when `shared`, the tenant when `isolated`. */
   email: Scalars['String']['output'];
+  /**
+   * Whether the user proved their e-mail address through the link of a `verify_email` (or `password_reset`) mail. A
+   * self sign-up starts false; a user created through this API counts as verified.
+   */
+  emailVerified: Scalars['Boolean']['output'];
   /** The user's id. */
   id: Scalars['UUID']['output'];
   /** Display name; null when none was given. */
@@ -4057,6 +4069,7 @@ export type SessionPolicyResolvers<ContextType = RequestContext, ParentType exte
   absoluteTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   idleTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['PolicyKind'], ParentType, ContextType>;
+  notifyNewBrowser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   singleSession?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -4117,6 +4130,7 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  emailVerified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['UserStatus'], ParentType, ContextType>;

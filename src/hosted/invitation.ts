@@ -203,7 +203,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce));
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
     // The address got an account meanwhile: it signs in with it.
-    if ('taken' in outcome) return showForm(request, reply, opened, 409, { existing: true, error: text(target.look, 'signup.exists') });
+    if ('taken' in outcome) return showForm(request, reply, opened, 409, { existing: true, error: text(target.look, 'invitation.exists') });
     return showForm(request, reply, opened, 400, { name: rawNameOf(fields), passwordErrors: outcome.passwordErrors });
   }
 

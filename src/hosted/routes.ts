@@ -7,7 +7,22 @@ import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerInvitationPage } from './invitation.ts';
-import { cspSource, errorPage, loginPage, PLAIN_LOOK, SECURITY_HEADERS, signupPage, tenantPage, type LoginPageInput, type PageLook, type SignupPageInput } from '../pages/pages.ts';
+import { accountLinkRoutes } from './account-links.ts';
+import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
+import {
+  cspSource,
+  donePage,
+  emailFormPage,
+  errorPage,
+  loginPage,
+  PLAIN_LOOK,
+  SECURITY_HEADERS,
+  signupPage,
+  tenantPage,
+  type LoginPageInput,
+  type PageLook,
+  type SignupPageInput,
+} from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
 import {
   activeUser,
@@ -126,6 +141,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       login: `/interaction/${uid}/login`,
       tenant: `/interaction/${uid}/tenant`,
       signup: `/interaction/${uid}/signup`,
+      forgot: `/interaction/${uid}/forgot`,
+      verify: `/interaction/${uid}/verify`,
     });
 
     /** The e-mail the client suggests (`login_hint`), shown in the e-mail field until the user types one. */
@@ -134,13 +151,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return email === undefined ? {} : { email };
     };
 
-    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error'> = {}) {
+    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'> = {}) {
       const { uid } = context.interaction;
       if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
       const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
-      const input = { action: paths(uid).login, csrf: csrf.issue(uid), ...signupUrl, ...notice, ...hinted(context), ...extra };
+      const input = { action: paths(uid).login, csrf: csrf.issue(uid), forgotUrl: paths(uid).forgot, ...signupUrl, ...notice, ...hinted(context), ...extra };
       return sendPage(reply, status, (nonce) => loginPage(context.target.look, nonce, input), formTargets(context));
     }
 
@@ -193,6 +210,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const proofCookieName = signInProofCookie(secureCookies);
     const proofCookie = (uid: string, value: string, maxAge: number) =>
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+
+    // The browser's id for the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
+    const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
+    const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
     /** A proven password of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
     function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string) {
@@ -288,8 +309,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
+      // Told only once the password is proven: the account exists, and its owner must open the link first.
+      if (context.target.password.requireVerification && check.verified.emailVerified === false) {
+        return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
+      }
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
+      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const browserId = await noticeBrowser(context.target, check.user, origin);
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
       return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified });
     });
@@ -306,17 +334,39 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       requireCsrf(context, fields);
       await requireSignup(context);
       const typed = { name: fields['name'] ?? '', email: fields['email'] ?? '' };
-      const outcome = await signUp(context.target, { name: fields['name'], email: fields['email'], password: fields['password'] });
-      if (!outcome.ok) {
-        return showSignup(reply, context, outcome.taken ? 409 : 400, {
-          ...typed,
-          error: outcome.taken ? 'signup.exists' : 'signup.invalid',
-          fieldErrors: outcome.fieldErrors,
-        });
-      }
-      // The new user is signed in at once, to the isolated tenant whose pool they joined (else to the application).
-      return finish(request, reply, context, { userId: outcome.user.id, tenantId: outcome.user.tenantIds[0] ?? null });
+      const applicationUrl = context.redirectTarget ?? services.config.publicUrl;
+      const outcome = await signUp(context.target, { name: fields['name'], email: fields['email'], password: fields['password'] }, applicationUrl);
+      if (!outcome.ok) return showSignup(reply, context, 400, { ...typed, error: 'signup.invalid', fieldErrors: outcome.fieldErrors });
+      // A new account and a taken address get the same page: the mail tells which it was, to the address's owner only.
+      return sendPage(reply, 200, (nonce) => donePage(context.target.look, nonce, 'signup.sentTitle', 'signup.sentText', { email: outcome.email }));
     });
+
+    /** The forms that ask for a link by e-mail address: a password reset, or a new verification link. */
+    const linkForms = [
+      { path: 'forgot', form: 'forgot', purpose: 'password_reset', sent: 'forgot.sentText' },
+      { path: 'verify', form: 'resend', purpose: 'verify_email', sent: 'verify.sentText' },
+    ] as const;
+    for (const { path, form, purpose, sent } of linkForms) {
+      const show = (reply: FastifyReply, context: InteractionContext) => {
+        if (!context.target.password.signIn) throw new SignInRefusal('password_links_unavailable', context.target.look);
+        const { uid } = context.interaction;
+        const input = { action: paths(uid)[path], csrf: csrf.issue(uid), form, loginUrl: paths(uid).page, ...hinted(context) };
+        return sendPage(reply, 200, (nonce) => emailFormPage(context.target.look, nonce, input), formTargets(context));
+      };
+      app.get<{ Params: Params }>(`/interaction/:uid/${path}`, async (request, reply) => show(reply, await load(request, reply)));
+      app.post<{ Params: Params }>(`/interaction/:uid/${path}`, throttled, async (request, reply) => {
+        const context = await load(request, reply);
+        const fields = formOf(request);
+        requireCsrf(context, fields);
+        if (!context.target.password.signIn) throw new SignInRefusal('password_links_unavailable', context.target.look);
+        const email = typeof fields['email'] === 'string' ? fields['email'].trim() : '';
+        // The same page, status and headers whether the address has an account or not.
+        await askLink(context.target, email, purpose);
+        return sendPage(reply, 200, (nonce) => donePage(context.target.look, nonce, 'forgot.sentTitle', sent, { email }));
+      });
+    }
+
+    accountLinkRoutes(app, services);
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
     // which shows the current step (or says the interaction is over).

@@ -48,7 +48,7 @@ export async function findAccount(
     claims: async (use: string, scope: string) => ({
       sub: user.id,
       email: user.email,
-      email_verified: false,
+      email_verified: user.emailVerified === true,
       name: user.name ?? undefined,
       ...(use === 'id_token' && tenantId !== null ? { tenant_id: tenantId } : {}),
       ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),

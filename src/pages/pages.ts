@@ -21,6 +21,9 @@ export const DEFAULT_COPY = {
   'login.noAccess': 'This account has no access to {name}.',
   'login.signup': 'No account yet?',
   'login.signupLink': 'Create an account',
+  'login.forgot': 'Forgot your password?',
+  'login.unverified': 'Confirm your email address first: open the link we sent you.',
+  'login.resendLink': 'Send the link again',
   'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',
   'tenant.title': 'Choose an organization',
   'tenant.label': 'Organization',
@@ -34,8 +37,30 @@ export const DEFAULT_COPY = {
   'signup.submit': 'Create account',
   'signup.login': 'Already have an account?',
   'signup.loginLink': 'Sign in',
-  'signup.exists': 'This email address cannot be used to sign up. Sign in instead, if it is yours.',
   'signup.invalid': 'Please correct the fields marked below.',
+  'signup.sentTitle': 'Check your email',
+  'signup.sentText': 'We sent a link to {email}. Open it to confirm your address and finish creating your account.',
+  'forgot.title': 'Reset your password',
+  'forgot.subtitle': 'Enter the email address of your account for {name}. We will send you a link to choose a new password.',
+  'forgot.email': 'Email address',
+  'forgot.submit': 'Send the link',
+  'forgot.sentTitle': 'Check your email',
+  'forgot.sentText': 'If {email} has an account, we sent it a link to choose a new password. The link works once, for 30 minutes.',
+  'verify.resendTitle': 'Confirm your email address',
+  'verify.resendSubtitle': 'Enter the email address of your account for {name}. We will send you a new link to confirm it.',
+  'verify.resendSubmit': 'Send the link',
+  'verify.sentText': 'If {email} has an account to confirm, we sent it a new link.',
+  'verify.title': 'Confirm your email address',
+  'verify.text': 'Confirm {email} as the email address of your account for {name}.',
+  'verify.submit': 'Confirm',
+  'verify.doneTitle': 'Email address confirmed',
+  'verify.doneText': 'Your email address is confirmed. Go back to the application and sign in.',
+  'reset.title': 'Choose a new password',
+  'reset.subtitle': 'for {email}',
+  'reset.password': 'New password',
+  'reset.submit': 'Change password',
+  'reset.doneTitle': 'Password changed',
+  'reset.doneText': 'Your password is changed and you were signed out everywhere. Go back to the application and sign in with it.',
   'error.title': 'Sign-in is not possible',
   'error.back': 'Go back to the application and try again.',
   'error.titlePrefix': 'Error:',
@@ -68,6 +93,7 @@ export const DEFAULT_COPY = {
   'invitation.signInText': 'Sign in with your account to accept the invitation.',
   'invitation.submit': 'Accept invitation',
   'invitation.passwordError': 'The password is incorrect.',
+  'invitation.exists': 'An account with this email address exists now. Sign in with its password to accept.',
   'invitation.doneTitle': 'Welcome to {name}',
   'invitation.doneText': 'You are now a member of {name}. Sign in from the application to continue.',
   'invitation.errorTitle': 'This invitation cannot be used',
@@ -89,12 +115,14 @@ export interface RenderedPage {
   readonly imageSources: readonly string[];
 }
 
-export function text(look: PageLook, key: CopyKey): string {
+/** The copy's text for `key`, escaped, with `{name}` and the `{placeholders}` of `values` filled in. */
+export function text(look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string {
   const custom = look.branding.copy[key];
   // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
   const template = custom === undefined || custom.trim() === '' ? DEFAULT_COPY[key] : custom;
   // A function, so that `$&` or `$'` in a name is text, not a replacement pattern.
-  return escapeHtml(template.replaceAll('{name}', () => look.name));
+  const filled = Object.entries(values).reduce((result, [placeholder, value]) => result.replaceAll(`{${placeholder}}`, () => value), template);
+  return escapeHtml(filled.replaceAll('{name}', () => look.name));
 }
 
 /** #rrggbb, validated again here: the value ends up inside a <style> element. */
@@ -296,6 +324,10 @@ export interface LoginPageInput {
   readonly signupUrl?: string;
   /** What the user should know before signing in (not an error): e.g. that another account will be signed out. */
   readonly notice?: CopyKey;
+  /** Link to the forgot-password form. */
+  readonly forgotUrl?: string;
+  /** Link to ask for a new verification link, shown with the `login.unverified` error. */
+  readonly resendUrl?: string;
 }
 
 export function loginPage(look: PageLook, nonce: string, input: LoginPageInput): RenderedPage {
@@ -305,10 +337,12 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     `<h1>${text(look, 'login.title')}</h1>\n<p class="subtitle">${text(look, 'login.subtitle')}</p>\n` +
     (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
+    (input.resendUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.resendUrl)}">${text(look, 'login.resendLink')}</a></p>\n`) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
     emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined, focus: true }) +
     field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid: error !== undefined }) +
     `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
+    (input.forgotUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.forgotUrl)}">${text(look, 'login.forgot')}</a></p>\n`) +
     (input.signupUrl === undefined
       ? ''
       : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`);
@@ -373,8 +407,7 @@ export function passwordRules(policy: PasswordPolicy): string {
 export function signupPage(look: PageLook, nonce: string, input: SignupPageInput): RenderedPage {
   const error = input.error === undefined ? undefined : text(look, input.error);
   const fieldErrors = input.fieldErrors ?? {};
-  // A taken address is the e-mail field's problem, though its message is the form's.
-  const invalid = (name: SignupField) => (fieldErrors[name] ?? []).length > 0 || (name === 'email' && input.error === 'signup.exists');
+  const invalid = (name: SignupField) => (fieldErrors[name] ?? []).length > 0;
   const firstInvalid = SIGNUP_FIELDS.find(invalid);
   const describe = (name: SignupField) => {
     const messages = fieldErrors[name] ?? [];
@@ -428,9 +461,78 @@ export function throttledPage(look: PageLook, nonce: string, retryAfterSeconds: 
   return notice(look, nonce, text(look, 'throttled.title'), [escapeHtml(wait)], true);
 }
 
-/** The end of a flow that has nowhere to send the browser (device connected, signed out): title and one text. */
-export function donePage(look: PageLook, nonce: string, title: 'device.doneTitle' | 'logout.doneTitle', message: 'device.doneText' | 'logout.doneText'): RenderedPage {
-  return notice(look, nonce, text(look, title), [text(look, message)], false);
+/** The end of a flow that has nowhere to send the browser (device connected, signed out, mail sent): title and one text. */
+export function donePage(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, values: Readonly<Record<string, string>> = {}): RenderedPage {
+  return notice(look, nonce, text(look, title), [text(look, message, values)], false);
+}
+
+/** The forms that ask for a mail by e-mail address: a password reset link, or a new verification link. */
+const EMAIL_FORMS = {
+  forgot: { title: 'forgot.title', subtitle: 'forgot.subtitle', label: 'forgot.email', submit: 'forgot.submit' },
+  resend: { title: 'verify.resendTitle', subtitle: 'verify.resendSubtitle', label: 'forgot.email', submit: 'verify.resendSubmit' },
+} as const satisfies Record<string, Record<string, CopyKey>>;
+
+export interface EmailFormPageInput {
+  readonly action: string;
+  readonly csrf: string;
+  readonly form: keyof typeof EMAIL_FORMS;
+  readonly email?: string;
+  readonly loginUrl: string;
+}
+
+export function emailFormPage(look: PageLook, nonce: string, input: EmailFormPageInput): RenderedPage {
+  const keys = EMAIL_FORMS[input.form];
+  const body =
+    `<h1>${text(look, keys.title)}</h1>\n<p class="subtitle">${text(look, keys.subtitle)}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
+    emailField({ label: text(look, keys.label), value: input.email ?? '', describedBy: [], invalid: false }) +
+    `<button type="submit">${text(look, keys.submit)}</button>\n</form>\n` +
+    `<p class="alt"><a href="${escapeHtml(input.loginUrl)}">${text(look, 'signup.loginLink')}</a></p>\n`;
+  return document(look, nonce, text(look, keys.title), body);
+}
+
+export interface ResetPageInput {
+  readonly action: string;
+  /** The link's token, posted back with the new password (it is the form's proof: no other page knows it). */
+  readonly token: string;
+  readonly email: string;
+  readonly passwordPolicy: PasswordPolicy;
+  /** The password policy's refusals of the password sent. */
+  readonly errors?: readonly string[];
+}
+
+export function resetPage(look: PageLook, nonce: string, input: ResetPageInput): RenderedPage {
+  const errors = input.errors ?? [];
+  const invalid = errors.length > 0;
+  const extra =
+    `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n` +
+    (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => escapeHtml(message)).join('<br>')}</p>\n` : '');
+  const body =
+    `<h1>${text(look, 'reset.title')}</h1>\n<p class="subtitle">${text(look, 'reset.subtitle', { email: input.email })}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
+    // The account's e-mail for password managers, which save the new password under it.
+    `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
+    field({
+      id: 'password',
+      label: text(look, 'reset.password'),
+      type: 'password',
+      autocomplete: 'new-password',
+      describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
+      invalid,
+      focus: true,
+      extra,
+    }) +
+    `<button type="submit">${text(look, 'reset.submit')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'reset.title'), body, invalid);
+}
+
+/** The verification link's page: one button, so that a mail scanner opening the link confirms nothing. */
+export function verifyPage(look: PageLook, nonce: string, input: { action: string; token: string; email: string }): RenderedPage {
+  const body =
+    `<h1>${text(look, 'verify.title')}</h1>\n<p>${text(look, 'verify.text', { email: input.email })}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
+    `<button type="submit">${text(look, 'verify.submit')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'verify.title'), body);
 }
 
 /**

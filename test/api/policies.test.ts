@@ -206,6 +206,7 @@ describe('policies over GraphQL', () => {
     );
     expect(put.body.errors).toBeUndefined();
     expect(put.body.data.putPolicy).toEqual({ kind: 'session', source: 'customized', idleTimeoutMinutes: 15, absoluteTimeoutMinutes: 60, singleSession: false });
+    expect((await app.http.get('/policies/session')).body).toMatchObject({ notifyNewBrowser: false });
     const read = await app.http.graphql(
       `query($tenantId: UUID) { policies(tenantId: $tenantId) { session { source idleTimeoutMinutes } password { source minLength } } }`,
       { tenantId: globex },

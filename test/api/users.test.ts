@@ -40,6 +40,7 @@ describe('users', () => {
       name: 'Ada',
       status: 'active',
       tenantIds: [],
+      emailVerified: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

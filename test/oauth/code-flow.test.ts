@@ -97,7 +97,7 @@ describe('authorization code with PKCE', () => {
     expect(tokens.scope?.split(' ').sort()).toEqual(['email', 'offline_access', 'openid', 'profile']);
 
     const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, ada);
-    expect(userinfo).toEqual({ sub: ada, email: 'ada@example.com', email_verified: false, name: 'Ada Lovelace' });
+    expect(userinfo).toEqual({ sub: ada, email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' });
   });
 
   it('userinfo gives only the claims of the granted scopes', async () => {
@@ -134,7 +134,7 @@ describe('authorization code with PKCE', () => {
     const resource = `${issuer}/api/v1`;
     const forManagement = await startFlow(config, { resource });
     const managementTokens = await redeem(config, forManagement, await callback(forManagement), { resource });
-    expect(managementTokens.claims()).toMatchObject({ sub: ada, email: 'ada@example.com', email_verified: false, name: 'Ada Lovelace' });
+    expect(managementTokens.claims()).toMatchObject({ sub: ada, email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' });
   });
 
   it('the seam refuses a tenant the user is not a member of, and a user of another application', async () => {

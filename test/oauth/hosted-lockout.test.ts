@@ -212,6 +212,24 @@ describe('lockout', () => {
     expect(Date.parse(audit[0]!.after.lockedUntil) - Date.now()).toBeGreaterThan(4 * 60_000);
   });
 
+  it('locking the account mails its owner account_locked with a reset link, and the reset unlocks the account', async () => {
+    const userId = await createUser('lou@example.com');
+    await lockAccount('lou@example.com');
+    expect(await status(userId)).toBe('locked');
+    const mails = (await app.http.get('/email/deliveries?templateKey=account_locked&to=lou@example.com')).body.data as { id: string }[];
+    expect(mails).toHaveLength(1);
+    const mail = (await app.http.get(`/email/deliveries/${mails[0]!.id}`)).body as { text: string };
+    const link = /(http\S+\/account\/reset-password\?token=\S+)/.exec(mail.text)?.[1];
+    expect(link, mail.text).toBeDefined();
+    const jar = new CookieJar();
+    const form = await jar.visit(link!);
+    expect(form.status).toBe(200);
+    expect((await jar.submit(form, { password: 'Another-Horse-7' })).status).toBe(200);
+    expect(await status(userId)).toBe('active');
+    expect(await failuresOf(userId)).toEqual([]);
+    expect((await attemptFrom(OWNER, 'lou@example.com', 'Another-Horse-7')).answer.status).toBe(303);
+  });
+
   it('two addresses locked out at once both count: the account locks, whichever commits first', async () => {
     const userId = await createUser('cat@example.com');
     await failFrom([ATTACKER, SECOND_ATTACKER], 'cat@example.com', 2);

@@ -486,9 +486,17 @@ describe('isolated pools', () => {
     const signup = await toSouth.jar.visit(new URL(signupUrl!, toSouth.page.url).href);
     expect(signup.status).toBe(200);
     const created = await toSouth.jar.submit(signup, { name: 'Finn', email: 'finn@example.com', password: 'Finn-Horse-42' });
-    expect(created.status).toBe(303);
-    const signOut = await toSouth.jar.visit(created.location!);
-    const claims = await redeem(config, toSouth, await toSouth.jar.submit(signOut, {}));
+    expect(created.status).toBe(200);
+    // The new account signs in once its e-mail is verified (its link: test/oauth/hosted-account-links.test.ts).
+    const [finn] = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ pool_id: string }[]>(`update app_user set email_verified = true where email = 'finn@example.com' returning pool_id`);
+    expect(finn).toEqual({ pool_id: south });
+    const signingIn = await authorize(config, { tenant: 'south' }, toNorth.jar);
+    const signedInSouth = await signingIn.jar.submit(signingIn.page, { email: 'finn@example.com', password: 'Finn-Horse-42' });
+    expect(signedInSouth.status).toBe(303);
+    const signOut = await signingIn.jar.visit(signedInSouth.location!);
+    const claims = await redeem(config, signingIn, await signingIn.jar.submit(signOut, {}));
     expect(claims).toMatchObject({ tenant_id: south });
     expect(claims['sub']).not.toBe(erinNorth);
   });

@@ -5963,6 +5963,11 @@ export interface components {
             absoluteTimeoutMinutes: number;
             /** @description A new sign-in ends the user's other sessions. Default false. */
             singleSession: boolean;
+            /**
+             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+             *     the `new_sign_in` template; their first browser is not news. Default false.
+             */
+            notifyNewBrowser: boolean;
         } | {
             /** @description Always `lockout`. */
             kind: components["schemas"]["PolicyKind"];
@@ -6020,6 +6025,8 @@ export interface components {
             absoluteTimeoutMinutes?: number;
             /** @description session: a new sign-in ends the user's other sessions. */
             singleSession?: boolean;
+            /** @description session: a sign-in from a new browser mails the user `new_sign_in`. */
+            notifyNewBrowser?: boolean;
             /** @description lockout: whether accounts are locked at all. */
             enabled?: boolean;
             /** @description lockout: failed sign-ins from one address that lock it out of the account, 3 to 100. */
@@ -6342,6 +6349,11 @@ export interface components {
              *     credentials, that tenant alone: a user's other tenants are not theirs to know.
              */
             tenantIds: string[];
+            /**
+             * @description Whether the user proved their e-mail address through the link of a `verify_email` (or `password_reset`) mail. A
+             *     self sign-up starts false; a user created through this API counts as verified.
+             */
+            emailVerified: boolean;
             /**
              * Format: date-time
              * @description When the user was created.
@@ -7306,6 +7318,11 @@ export interface operations {
                                     absoluteTimeoutMinutes: number;
                                     /** @description A new sign-in ends the user's other sessions. Default false. */
                                     singleSession: boolean;
+                                    /**
+                                     * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                                     *     the `new_sign_in` template; their first browser is not news. Default false.
+                                     */
+                                    notifyNewBrowser: boolean;
                                 };
                                 /**
                                  * @description Account lockout after consecutive failed sign-ins, counted per account and client address: an address that fails
@@ -11224,6 +11241,11 @@ export interface operations {
                             absoluteTimeoutMinutes: number;
                             /** @description A new sign-in ends the user's other sessions. Default false. */
                             singleSession: boolean;
+                            /**
+                             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                             *     the `new_sign_in` template; their first browser is not news. Default false.
+                             */
+                            notifyNewBrowser: boolean;
                         };
                         /**
                          * @description Account lockout after consecutive failed sign-ins, counted per account and client address: an address that fails
@@ -11351,6 +11373,11 @@ export interface operations {
                             absoluteTimeoutMinutes: number;
                             /** @description A new sign-in ends the user's other sessions. Default false. */
                             singleSession: boolean;
+                            /**
+                             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                             *     the `new_sign_in` template; their first browser is not news. Default false.
+                             */
+                            notifyNewBrowser: boolean;
                         };
                         /**
                          * @description Account lockout after consecutive failed sign-ins, counted per account and client address: an address that fails
@@ -11480,6 +11507,11 @@ export interface operations {
                             absoluteTimeoutMinutes: number;
                             /** @description A new sign-in ends the user's other sessions. Default false. */
                             singleSession: boolean;
+                            /**
+                             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                             *     the `new_sign_in` template; their first browser is not news. Default false.
+                             */
+                            notifyNewBrowser: boolean;
                         };
                         /**
                          * @description Account lockout after consecutive failed sign-ins, counted per account and client address: an address that fails

@@ -23,6 +23,8 @@ const UserSchema = defineEntity({
     status: p.string().$type<UserStatus>(),
     tenantIds: p.array().columnType('uuid[]'),
     passwordHash: p.string().nullable().hidden(),
+    /** Whether the owner proved the e-mail (a link): false for a self sign-up until then; an administrator's user is. */
+    emailVerified: p.boolean().default(true),
     /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/domain/sign-in/lockout.ts). */
     lockedUntil: p.datetime().nullable(),
     /** Consecutive failed password sign-ins (src/domain/sign-in/lockout.ts writes it, in single statements). */

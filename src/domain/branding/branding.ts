@@ -124,7 +124,7 @@ export function parseBranding(input: BrandingInput): BrandingValue {
 }
 
 /** A stored value read back, completed with defaults for anything it lacks. */
-function normalize(stored: Partial<BrandingValue> | null | undefined): BrandingValue {
+export function normalize(stored: Partial<BrandingValue> | null | undefined): BrandingValue {
   return {
     logoUrl: stored?.logoUrl ?? DEFAULT_BRANDING.logoUrl,
     faviconUrl: stored?.faviconUrl ?? DEFAULT_BRANDING.faviconUrl,

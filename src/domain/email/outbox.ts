@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import type { Services } from '../../services.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { normalize as brandingValue } from '../branding/branding.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { tenantMayCustomize } from '../tenancy/settings.ts';
 import { email } from '../validate.ts';
@@ -50,9 +51,9 @@ export type MailSender = AuditActor & { readonly services: Services };
  * tenants customize the feature, else the application's row; undefined: the default.
  */
 export async function settingIn(em: EntityManager, application: Application, tenantId: string | null, feature: SettingFeature, key: string): Promise<Setting | undefined> {
-  // `tenant_id in (null, …)` would never match the application's row (null equals nothing in SQL): spelled as $or.
-  const owners = tenantId !== null && tenantMayCustomize(application, feature) ? [{ tenantId: null }, { tenantId }] : [{ tenantId: null }];
-  const rows = await em.find(Setting, { applicationId: application.id, $or: owners, feature, key }, { filters: false });
+  // `tenant_id in (null)` matches no row: the application's row is asked for with `is null`.
+  const owners = tenantId !== null && tenantMayCustomize(application, feature) ? { $or: [{ tenantId: null }, { tenantId }] } : { tenantId: null };
+  const rows = await em.find(Setting, { applicationId: application.id, feature, key, ...owners }, { filters: false });
   return rows.find((row) => row.tenantId !== null) ?? rows.find((row) => row.tenantId === null);
 }
 
@@ -82,6 +83,7 @@ export async function enqueueMail(em: EntityManager, sender: MailSender, mail: M
   const variables = {
     application: { name: application.name },
     tenant: tenant === null ? null : { name: tenant.name, slug: tenant.slug },
+    branding: brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value),
     ...mail.variables,
   };
   const template = await content(em, application, mail.tenantId, mail.templateKey);

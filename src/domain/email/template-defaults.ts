@@ -32,7 +32,7 @@ const COMMON_VARIABLES = ['application.name', 'tenant.name', 'user.name', 'user.
 /** The variables each e-mail is rendered with, beyond the common ones. */
 const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   verify_email: ['link', 'expiresInMinutes'],
-  welcome: ['link'],
+  welcome: ['link', 'existingAccount'],
   magic_link: ['link', 'expiresInMinutes'],
   password_reset: ['link', 'expiresInMinutes'],
   password_changed: ['link', 'changedAt'],
@@ -101,10 +101,15 @@ export const DEFAULT_TEMPLATES: Readonly<Record<TemplateKey, TemplateContent>> =
     ['Please confirm that {{ user.email }} is your e-mail address. The link expires in {{ expiresInMinutes }} minutes.'],
     'Verify e-mail address',
   ),
+  // Also the notice to an account's owner when someone signs up with its address (`existingAccount`).
   welcome: template(
+    '{% if existingAccount %}You already have a {{ application.name }} account{% else %}Welcome to {{ application.name }}{% endif %}',
     'Welcome to {{ application.name }}',
-    'Welcome to {{ application.name }}',
-    ['Your account {{ user.email }} is ready. You can sign in at any time.'],
+    [
+      '{% if existingAccount %}Someone tried to create an account with {{ user.email }}, which already has one. ' +
+        'If it was you, sign in; if you forgot your password, reset it from the sign-in page. If not, you can ignore this e-mail.' +
+        '{% else %}Your account {{ user.email }} is ready. You can sign in at any time.{% endif %}',
+    ],
     'Sign in',
   ),
   magic_link: template(

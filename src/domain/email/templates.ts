@@ -132,6 +132,7 @@ async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
     user: { name: 'Ada Lovelace', email: 'ada@example.com' },
     branding: { logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy },
     link,
+    existingAccount: false,
     code: '428613',
     expiresInMinutes: 15,
     expiresInDays: 7,

@@ -41,6 +41,8 @@ export interface SessionPolicy {
   absoluteTimeoutMinutes: number;
   /** A new sign-in ends the user's other sessions. */
   singleSession: boolean;
+  /** A password sign-in from a browser the user never signed in from mails them `new_sign_in`. */
+  notifyNewBrowser: boolean;
 }
 
 export interface LockoutPolicy {
@@ -79,7 +81,7 @@ export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValue
     historyCount: 0,
   },
   mfa: { enforcement: 'optional', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 },
-  session: { idleTimeoutMinutes: 3 * 24 * 60, absoluteTimeoutMinutes: 30 * 24 * 60, singleSession: false },
+  session: { idleTimeoutMinutes: 3 * 24 * 60, absoluteTimeoutMinutes: 30 * 24 * 60, singleSession: false, notifyNewBrowser: false },
   lockout: { enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 },
 });
 
@@ -113,6 +115,7 @@ export const POLICY_FIELDS: { readonly [K in PolicyKind]: { readonly [F in keyof
     idleTimeoutMinutes: { type: 'int', min: 5, max: YEAR_MINUTES },
     absoluteTimeoutMinutes: { type: 'int', min: 5, max: YEAR_MINUTES },
     singleSession: { type: 'boolean' },
+    notifyNewBrowser: { type: 'boolean' },
   },
   lockout: {
     enabled: { type: 'boolean' },

@@ -1,4 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { accountLockedMail } from '../email/flow-mail.ts';
 import { usersChanged } from '../users/changed.ts';
+import { issueLink } from '../users/link-tokens.ts';
 import { addressLockedSql } from '../users/sign-in-failures.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import type { LockoutPolicy } from '../policies/definitions.ts';
@@ -145,8 +148,6 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
         policy.maxAttempts,
       ],
     });
-    // TODO(account_locked e-mail): tell the owner here that an address was locked out of their account, once the
-    // e-mail issue sends the `account_locked` template; the audit record above is written either way.
     if (locked.length > 0 && policy.accountLockAddresses !== null) await lockAccountIfMany(target, user, policy);
   });
 }
@@ -158,7 +159,25 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
  */
 async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy: LockoutPolicy): Promise<void> {
   const lockedUntil = lockEnd(policy);
-  const locked = await recordAuditPerRow(target.applicationScope.em, target.scope, { action: 'user.lock', targetType: 'user', tenantId: target.policyTenantId }, {
+  // The owner is told in the lock's transaction (`account_locked`), with a reset link: a reset unlocks the account.
+  const locked = await target.applicationScope.transactional(async (em) => {
+    const rows = await lockAccount(em, target, user, policy, lockedUntil);
+    if (rows.length > 0) {
+      const reset = await issueLink(em, { applicationId: target.application.id, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', target.scope.services.config.publicUrl);
+      await accountLockedMail({ em, sender: target.scope, tenantId: target.tenant?.id ?? null }, user, { link: reset.link });
+    }
+    return rows;
+  });
+  if (locked.length === 0) return;
+  target.scope.services.outbox.wake();
+  await usersChanged(target.scope.services, target.application.id);
+  // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
+  await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
+}
+
+/** The statement of lockAccountIfMany, through `em`: the users it locked (none or this one). */
+function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {
+  return recordAuditPerRow(em, target.scope, { action: 'user.lock', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `addresses as (
         select count(*)::int as n from sign_in_failure as f where f.application_id = ? and f.user_id = ? and ${addressLockedSql('f')}),
       locking as (
@@ -172,10 +191,6 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
           from locking)`,
     params: [target.application.id, user.id, lockedUntil, target.application.id, user.id, policy.accountLockAddresses, lockedUntil?.toISOString() ?? null],
   });
-  if (locked.length === 0) return;
-  await usersChanged(target.scope.services, target.application.id);
-  // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
-  await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
 }
 
 /**

@@ -65,6 +65,8 @@ export const SIGN_IN_REFUSALS = {
   interaction_expired: { page: { status: 400, message: () => 'This sign-in request has expired or is not valid.' }, oauth: null, silent: null },
   client_gone: { page: { status: 400, message: () => 'The application that sent you here is no longer registered.' }, oauth: null, silent: null },
   password_unavailable: { page: { status: 403, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
+  // The forms that mail a password's links (forgot, a new verification link) exist only where passwords do.
+  password_links_unavailable: { page: { status: 404, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
   signup_unavailable: { page: { status: 404, message: (name) => `Creating an account is not available for ${name}.` }, oauth: null, silent: null },
   step_unsupported: { page: { status: 400, message: () => 'This sign-in step is not supported.' }, oauth: null, silent: null },
   no_such_page: { page: { status: 404, message: () => 'There is no such sign-in page.' }, oauth: null, silent: null },

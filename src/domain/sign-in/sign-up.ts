@@ -12,6 +12,8 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { welcomeMail } from '../email/flow-mail.ts';
+import { queueVerification } from './account-links.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SignInTarget } from './sign-in.ts';
 
@@ -26,9 +28,14 @@ export interface SignUpInput {
   readonly password: unknown;
 }
 
+/**
+ * `ok`: the form was right, and a mail went to the address: a verification link to a new account, else a notice to
+ * the account that has it (created: null). The answer is the same either way, so that sign-up does not tell who has an
+ * account.
+ */
 export type SignUpOutcome =
-  | { readonly ok: true; readonly user: User }
-  | { readonly ok: false; readonly taken: boolean; readonly fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> };
+  | { readonly ok: true; readonly email: string; readonly created: User | null }
+  | { readonly ok: false; readonly fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -45,7 +52,8 @@ function fieldMessage(validate: () => string): { value?: string; error?: string 
   }
 }
 
-export async function signUp(target: SignInTarget, input: SignUpInput): Promise<SignUpOutcome> {
+/** `applicationUrl`: where the notice to an existing account sends its owner to sign in (the client's origin). */
+export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
   const fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> = {};
   const rawName = text(input.name).trim();
   const name = rawName === '' ? { value: undefined } : fieldMessage(() => displayName('Name', rawName));
@@ -57,7 +65,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
   // read again inside the transaction below.
   const violations = passwordErrors(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
   if (violations.length > 0) fieldErrors.password = violations;
-  if (Object.keys(fieldErrors).length > 0 || email.value === undefined) return { ok: false, taken: false, fieldErrors };
+  if (Object.keys(fieldErrors).length > 0 || email.value === undefined) return { ok: false, fieldErrors };
 
   const passwordHash = await hashPassword(password);
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
@@ -77,17 +85,26 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
       // The pool's policy as in force now, in this transaction (as createUser checks it): one tightened since the form's
       // check above applies to this user too.
       const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);
-      if (refused.length > 0) return { ok: false, taken: false, fieldErrors: { password: refused } };
+      if (refused.length > 0) return { ok: false, fieldErrors: { password: refused } };
+      const emailNormalized = normalizeEmail(email.value!);
+      const existing = await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false });
+      if (existing !== null) {
+        // Not a second account: its owner hears of the attempt (a new verification link while the first is unused).
+        if (!existing.emailVerified) await queueVerification(target, em, existing);
+        else await welcomeMail({ em, sender: target.scope, tenantId: target.tenant?.id ?? null }, existing, { link: applicationUrl, existingAccount: true });
+        return { ok: true, email: email.value!, created: null };
+      }
       const created = em.create(User, {
         applicationId: target.application.id,
         id: newId(),
         poolId: target.poolId,
         email: email.value!,
-        emailNormalized: normalizeEmail(email.value!),
+        emailNormalized,
         name: name.value ?? null,
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash,
+        emailVerified: false,
       });
       // The new user is the actor of their own sign-up.
       const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: created.id } } };
@@ -98,12 +115,18 @@ export async function signUp(target: SignInTarget, input: SignUpInput): Promise<
         tenantId,
         after: { email: created.email, name: created.name ?? null, tenantIds: [...created.tenantIds], poolId: created.poolId, hasPassword: true, via: target.clientId },
       });
-      return { ok: true, user: created };
+      await em.flush();
+      await queueVerification(target, em, created);
+      return { ok: true, email: email.value!, created };
     });
-    if (outcome.ok) await usersChanged(target.scope.services, target.application.id);
+    if (outcome.ok) {
+      target.scope.services.outbox.wake();
+      if (outcome.created !== null) await usersChanged(target.scope.services, target.application.id);
+    }
     return outcome;
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true, fieldErrors: {} };
+    // The same address signed up at the same moment: that sign-up's mail tells its owner; this one says the same.
+    if (error instanceof UniqueConstraintViolationException) return { ok: true, email: email.value, created: null };
     throw error;
   }
 }

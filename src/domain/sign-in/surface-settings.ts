@@ -22,6 +22,8 @@ export interface PageLook {
 export interface PasswordMethod {
   readonly signIn: boolean;
   readonly signUp: boolean;
+  /** A self-signed-up account signs in only once its e-mail is verified (`requireEmailVerification`, default true). */
+  readonly requireVerification: boolean;
 }
 
 /**
@@ -115,8 +117,12 @@ const numberOrNull = (value: unknown): number | null => (typeof value === 'numbe
  * own pool).
  */
 function passwordMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[], opensMembership: boolean): PasswordMethod {
-  if (providers.length === 0) return { signIn: true, signUp: !opensMembership };
+  if (providers.length === 0) return { signIn: true, signUp: !opensMembership, requireVerification: true };
   const password = providers.find((provider) => provider.type === 'password' && provider.enabled);
-  if (password === undefined) return { signIn: false, signUp: false };
-  return { signIn: true, signUp: password.config['allowSignup'] !== false && !opensMembership };
+  if (password === undefined) return { signIn: false, signUp: false, requireVerification: true };
+  return {
+    signIn: true,
+    signUp: password.config['allowSignup'] !== false && !opensMembership,
+    requireVerification: password.config['requireEmailVerification'] !== false,
+  };
 }

@@ -16,6 +16,8 @@ export interface SignInUser {
   readonly passwordHash?: string | null | undefined;
   readonly lockedUntil?: Date | null | undefined;
   readonly failedSignIns: number;
+  /** Whether the e-mail is proven (the OIDC `email_verified` claim); absent: read as not proven. */
+  readonly emailVerified?: boolean;
 }
 
 /**
@@ -45,6 +47,7 @@ interface UserColumns {
   /** timestamptz: the driver leaves it as PostgreSQL's text (MikroORM maps dates itself). */
   locked_until: string | null;
   failed_sign_ins: number;
+  email_verified: boolean;
 }
 
 /**
@@ -55,7 +58,7 @@ export async function readSignInUser(em: EntityManager, applicationId: string, k
   const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
   const pool = key.poolId === undefined ? '' : ' and pool_id = ?';
   const [row] = await em.getConnection().execute<UserColumns[]>(
-    `select id, application_id, email, name, status, tenant_ids, password_hash, locked_until, failed_sign_ins
+    `select id, application_id, email, name, status, tenant_ids, password_hash, locked_until, failed_sign_ins, email_verified
      from app_user where application_id = ? and ${column} = ?${pool} limit 1`,
     key.poolId === undefined ? [applicationId, value] : [applicationId, value, key.poolId],
   );
@@ -70,5 +73,6 @@ export async function readSignInUser(em: EntityManager, applicationId: string, k
     passwordHash: row.password_hash,
     lockedUntil: row.locked_until === null ? null : new Date(row.locked_until),
     failedSignIns: row.failed_sign_ins,
+    emailVerified: row.email_verified,
   };
 }

@@ -9,6 +9,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { accountDeletedMail } from '../email/flow-mail.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
@@ -371,7 +372,7 @@ async function changeStatus(
  * every token issued under them (codes, access and refresh tokens, the grant's tenant), and their browser sessions
  * (which name no application: a user id is one application's). Three deletions in one statement, whatever their number.
  */
-async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
+export async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
   const [row] = await em.execute<{ grants: number; sessions: number }[]>(
     `with grants as (
        delete from oidc_model where model = 'Grant' and (payload->>'accountId') = ? and application_id = ? returning id),
@@ -412,7 +413,10 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
       return;
     }
     await removeUser(tx.em, tx, user);
+    // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
+    await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
   });
+  scope.services.outbox.wake();
   await usersChanged(scope.services, scope.applicationId);
   await authorizationChanged(scope);
   // The user's keys went with it, or with its membership of the scope's tenant (revoked above).

@@ -1,0 +1,86 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EmailDelivery } from '../../db/entities/index.ts';
+import { enqueueMail, type MailSender } from './outbox.ts';
+import type { TemplateKey } from './template-defaults.ts';
+
+/**
+ * One function per e-mail template: each takes exactly the variables its template is rendered with
+ * (template-defaults.ts) and queues the mail in the caller's transaction (enqueueMail: the tenant's effective template
+ * and branding). The caller wakes the outbox worker once it has committed (`services.outbox.wake()`).
+ */
+
+/** Where a flow's mail is queued: the caller's transaction, who causes it, and the tenant it is about (null: none). */
+export interface MailContext {
+  readonly em: EntityManager;
+  readonly sender: MailSender;
+  readonly tenantId: string | null;
+}
+
+/** Whom a mail addresses: the user's e-mail and name (null: "there"). */
+export interface Recipient {
+  readonly email: string;
+  readonly name?: string | null | undefined;
+}
+
+const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>): Promise<EmailDelivery> =>
+  enqueueMail(at.em, at.sender, { templateKey, to: to.email, tenantId: at.tenantId, variables: { user: { name: to.name ?? null, email: to.email }, ...variables } });
+
+/** Dates as the templates show them: UTC, to the second. */
+const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
+
+export const verifyEmailMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) => send(at, 'verify_email', user, v);
+
+/** `existingAccount`: the notice to an account's owner that someone tried to sign up with its address. */
+export const welcomeMail = (at: MailContext, user: Recipient, v: { link: string; existingAccount?: boolean }) =>
+  send(at, 'welcome', user, { link: v.link, existingAccount: v.existingAccount === true });
+
+export const magicLinkMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) => send(at, 'magic_link', user, v);
+
+export const passwordResetMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
+  send(at, 'password_reset', user, v);
+
+/** `link`: where to reset the password again, if the change was not the user's. */
+export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link: string; changedAt: Date }) =>
+  send(at, 'password_changed', user, { link: v.link, changedAt: shown(v.changedAt) });
+
+export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number }) => send(at, 'email_otp', user, v);
+
+/** `factor`: the factor's name as the user knows it ("Authenticator app", "Passkey"). */
+export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: string }) => send(at, 'mfa_enrolled', user, v);
+
+/** To the invited address (`invitee.name` null while the person has no account). */
+export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string }; expiresInDays: number }) =>
+  send(at, 'invitation', invitee, v);
+
+export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string; location: string; ip: string } }) =>
+  send(at, 'new_sign_in', user, { link: v.link, signIn: { ...v.signIn, time: shown(v.signIn.time) } });
+
+/** `link`: where the owner can reset their password (which also lifts no lock: an administrator or time does). */
+export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
+
+/** Sent to the new address, whose owner proves it by the link; `user` is the account as it is (its current e-mail). */
+export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
+  enqueueMail(at.em, at.sender, {
+    templateKey: 'email_change',
+    to: v.newEmail,
+    tenantId: at.tenantId,
+    variables: { user: { name: user.name ?? null, email: user.email }, ...v },
+  });
+
+export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
+
+/** Every template's function, by key: a template without one fails to compile here. */
+export const FLOW_MAIL = {
+  verify_email: verifyEmailMail,
+  welcome: welcomeMail,
+  magic_link: magicLinkMail,
+  password_reset: passwordResetMail,
+  password_changed: passwordChangedMail,
+  email_otp: emailOtpMail,
+  mfa_enrolled: mfaEnrolledMail,
+  invitation: invitationMail,
+  new_sign_in: newSignInMail,
+  account_locked: accountLockedMail,
+  email_change: emailChangeMail,
+  account_deleted: accountDeletedMail,
+} as const satisfies Record<TemplateKey, (at: MailContext, to: Recipient, v: never) => Promise<EmailDelivery>>;

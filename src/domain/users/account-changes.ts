@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { endOpSessions } from './users.ts';
+
+/** The account a link changed: what its mails address. */
+export interface ChangedAccount {
+  readonly email: string;
+  readonly name: string | null;
+}
+
+/**
+ * A password chosen through a reset link, in the caller's transaction: the new hash, the e-mail verified (the link
+ * proved it), a lock of the lockout policy lifted with every address's failures (the `account_locked` mail says a
+ * reset unlocks), and every sign-in ended: grants, their tokens and browser sessions, as a suspension ends them. A
+ * suspended user stays as they are: undefined.
+ */
+export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
+  const [row] = await em.execute<{ email: string; name: string | null; was: string }[]>(
+    `update app_user as u set password_hash = ?, email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
+            locked_until = null, updated_at = now()
+       from app_user as old
+      where u.application_id = ? and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
+     returning u.email, u.name, old.status as was`,
+    [passwordHash, actor.applicationId, userId],
+  );
+  if (row === undefined) return undefined;
+  await em.execute('delete from sign_in_failure where application_id = ? and user_id = ?', [actor.applicationId, userId]);
+  const ended = await endOpSessions(em, actor.applicationId, userId);
+  recordAudit(em, actor, {
+    action: 'user.password.reset',
+    targetType: 'user',
+    targetId: userId,
+    tenantId: actor.tenantId,
+    before: { status: row.was },
+    after: { status: 'active', emailVerified: true, ...ended },
+  });
+  return { email: row.email, name: row.name };
+}
+
+/** The e-mail proven through a verification link, in the caller's transaction; undefined when it already was. */
+export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string): Promise<ChangedAccount | undefined> {
+  const [row] = await em.execute<{ email: string; name: string | null }[]>(
+    `update app_user set email_verified = true, updated_at = now() where application_id = ? and id = ? and not email_verified returning email, name`,
+    [actor.applicationId, userId],
+  );
+  if (row === undefined) return undefined;
+  recordAudit(em, actor, { action: 'user.email.verify', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
+  return row;
+}

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hashPassword } from '../auth/password-hash.ts';
+import { endUserScope } from '../context.ts';
+import { passwordChangedMail, welcomeMail } from '../domain/email/flow-mail.ts';
+import type { MailSender } from '../domain/email/outbox.ts';
+import { checkPassword } from '../domain/policies/password.ts';
+import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
+import { resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
+import { issueLink, peekLink, useLink, type LinkPurpose, type LinkUser } from '../domain/users/link-tokens.ts';
+import { usersChanged } from '../domain/users/changed.ts';
+import { forgetUserKeys } from '../domain/users/users.ts';
+import { donePage, errorPage, PLAIN_LOOK, resetPage, verifyPage, type CopyKey } from '../pages/pages.ts';
+import { sendPage } from '../pages/reply.ts';
+import type { Services } from '../services.ts';
+
+/**
+ * The pages of the links e-mails carry (src/domain/sign-in/account-links.ts writes them): `/account/reset-password`
+ * and `/account/verify-email`, under the surface of the user's pool (the service's URL, or an isolated tenant's
+ * `/t/{tenant}`).
+ */
+interface LinkParams {
+  tenantRef?: string;
+}
+
+/** A link opened on its surface: its user, the surface's settings and the user's e-mail; undefined when it does not work here. */
+interface OpenedLink {
+  readonly user: LinkUser;
+  readonly settings: SurfaceSettings;
+  readonly email: string;
+  readonly name: string | null;
+}
+
+async function openLink(services: Services, request: FastifyRequest<{ Params: LinkParams }>, token: unknown, purpose: LinkPurpose): Promise<OpenedLink | undefined> {
+  const user = await peekLink(services.orm.em.fork(), token, purpose);
+  if (user === undefined) return undefined;
+  const settings = await surfaceSettings(services, request.id, { clientId: user.clientId, applicationId: user.applicationId }, request.params.tenantRef ?? null);
+  // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
+  if (settings === undefined || settings.poolId !== user.poolId) return undefined;
+  const [row] = await services.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ email: string; name: string | null }[]>('select email, name from app_user where application_id = ? and id = ?', [user.applicationId, user.userId]);
+  return row === undefined ? undefined : { user, settings, email: row.email, name: row.name };
+}
+
+/** The user acts on their own account through the link (the audit's actor); mails go out in the surface's tenant. */
+const linkActor = (services: Services, request: FastifyRequest, opened: OpenedLink): MailSender => ({
+  applicationId: opened.user.applicationId,
+  tenantId: opened.settings.policyTenantId,
+  requestId: request.id,
+  principal: { actor: { type: 'user', id: opened.user.userId } },
+  services,
+});
+
+const formField = (request: FastifyRequest, name: string): string | null | undefined => (request.body as Record<string, string | null> | undefined)?.[name];
+const queryToken = (request: FastifyRequest) => (request.query as Record<string, unknown>)['token'];
+
+/** The link pages: on the service's URL and under each tenant path (`/t/{tenant}`), each refusing the other's links. */
+export function accountLinkRoutes(app: FastifyInstance, services: Services): void {
+  const invalidLink = (reply: FastifyReply, opened?: OpenedLink) =>
+    sendPage(reply, 400, (nonce) => errorPage(opened?.settings.look ?? PLAIN_LOOK, nonce, LINK_INVALID));
+  const done = (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text));
+  const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
+    endUserScope(services, request.id, { clientId: opened.user.clientId, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
+
+  async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: string[]) {
+    const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
+    const input = { action: request.url.split('?')[0]!, token, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
+    return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => resetPage(opened.settings.look, nonce, input));
+  }
+
+  for (const prefix of ['', '/t/:tenantRef']) {
+    app.get<{ Params: LinkParams }>(`${prefix}/account/reset-password`, async (request, reply) => {
+      const token = queryToken(request);
+      const opened = await openLink(services, request, token, 'password_reset');
+      if (opened === undefined) return invalidLink(reply);
+      return showReset(request, reply, opened, token as string);
+    });
+
+    app.post<{ Params: LinkParams }>(`${prefix}/account/reset-password`, async (request, reply) => {
+      const token = formField(request, 'token');
+      const opened = await openLink(services, request, token, 'password_reset');
+      if (opened === undefined) return invalidLink(reply);
+      const password = formField(request, 'password') ?? '';
+      const policy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
+      const refused = checkPassword(policy, password).map((violation) => `Password ${violation.message}.`);
+      if (refused.length > 0) return showReset(request, reply, opened, token!, refused);
+      const passwordHash = await hashPassword(password);
+      const actor = linkActor(services, request, opened);
+      const changed = await scopeOf(request, opened).transactional(async (em) => {
+        // Used here, in the transaction of the change: of two posts of one link, one changes the password.
+        if ((await useLink(em, token, 'password_reset')) === undefined) return undefined;
+        const account = await resetPassword(em, actor, opened.user.userId, passwordHash);
+        if (account === undefined) return undefined;
+        // Its link is a new reset link: the owner's way back if the change was not theirs.
+        const again = await issueLink(em, opened.user, 'password_reset', services.config.publicUrl);
+        await passwordChangedMail({ em, sender: actor, tenantId: opened.settings.tenant?.id ?? null }, account, { link: again.link, changedAt: new Date() });
+        return account;
+      });
+      if (changed === undefined) return invalidLink(reply, opened);
+      services.outbox.wake();
+      await usersChanged(services, opened.user.applicationId);
+      await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
+      return done(reply, opened, 'reset.doneTitle', 'reset.doneText');
+    });
+
+    app.get<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
+      const token = queryToken(request);
+      const opened = await openLink(services, request, token, 'verify_email');
+      if (opened === undefined) return invalidLink(reply);
+      const input = { action: request.url.split('?')[0]!, token: token as string, email: opened.email };
+      return sendPage(reply, 200, (nonce) => verifyPage(opened.settings.look, nonce, input));
+    });
+
+    app.post<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
+      const token = formField(request, 'token');
+      const opened = await openLink(services, request, token, 'verify_email');
+      if (opened === undefined) return invalidLink(reply);
+      const actor = linkActor(services, request, opened);
+      const welcome = { link: await applicationLink(services, opened) };
+      const verified = await scopeOf(request, opened).transactional(async (em) => {
+        if ((await useLink(em, token, 'verify_email')) === undefined) return false;
+        const account = await verifyEmail(em, actor, opened.user.userId);
+        // The account is ready once its address is proven: welcome, pointing at the application the user came from.
+        if (account !== undefined) await welcomeMail({ em, sender: actor, tenantId: opened.settings.tenant?.id ?? null }, account, welcome);
+        return true;
+      });
+      if (!verified) return invalidLink(reply, opened);
+      services.outbox.wake();
+      await usersChanged(services, opened.user.applicationId);
+      return done(reply, opened, 'verify.doneTitle', 'verify.doneText');
+    });
+  }
+}
+
+/** Where the welcome mail's "Sign in" leads: the origin of the first redirect URI of the client the user signed up with. */
+async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
+  const [row] = await services.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ redirect_uris: string[] }[]>('select redirect_uris from oauth_client where application_id = ? and id = ?', [opened.user.applicationId, opened.user.clientId]);
+  const first = row?.redirect_uris[0];
+  try {
+    if (first !== undefined) return new URL(first).origin;
+  } catch {
+    // A native client's private-use scheme has no origin to show: the service's own address stands in.
+  }
+  return services.config.publicUrl;
+}
+
+const LINK_INVALID = 'This link has expired, was already used, or does not belong here. Ask for a new one from the sign-in page.';

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLOW_MAIL, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
+import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * One function per template (src/domain/email/flow-mail.ts): each queues its template in the outbox rendered as the
+ * preview renders it with the same variables, in the tenant's effective template and branding.
+ */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+const ADA: Recipient = { email: 'ada@example.com', name: 'Ada' };
+const CHANGED_AT = new Date('2026-11-28T10:00:00.000Z');
+
+/** Each function's arguments, and the template variables they stand for (what a preview is given). */
+const CASES: Record<TemplateKey, { args: object; variables: Record<string, unknown>; to?: string }> = {
+  verify_email: { args: { link: 'https://x.test/v', expiresInMinutes: 1440 }, variables: { link: 'https://x.test/v', expiresInMinutes: 1440 } },
+  welcome: { args: { link: 'https://x.test/w' }, variables: { link: 'https://x.test/w', existingAccount: false } },
+  magic_link: { args: { link: 'https://x.test/m', expiresInMinutes: 15 }, variables: { link: 'https://x.test/m', expiresInMinutes: 15 } },
+  password_reset: { args: { link: 'https://x.test/r', expiresInMinutes: 30 }, variables: { link: 'https://x.test/r', expiresInMinutes: 30 } },
+  password_changed: { args: { link: 'https://x.test/c', changedAt: CHANGED_AT }, variables: { link: 'https://x.test/c', changedAt: '2026-11-28T10:00:00Z' } },
+  email_otp: { args: { code: '123456', expiresInMinutes: 10 }, variables: { code: '123456', expiresInMinutes: 10 } },
+  mfa_enrolled: { args: { link: 'https://x.test/s', factor: 'Passkey' }, variables: { link: 'https://x.test/s', factor: 'Passkey' } },
+  invitation: {
+    args: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
+    variables: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
+  },
+  new_sign_in: {
+    args: { link: 'https://x.test/n', signIn: { time: CHANGED_AT, device: 'Firefox on Linux', location: 'Lisbon', ip: '203.0.113.9' } },
+    variables: { link: 'https://x.test/n', signIn: { time: '2026-11-28T10:00:00Z', device: 'Firefox on Linux', location: 'Lisbon', ip: '203.0.113.9' } },
+  },
+  account_locked: { args: { link: 'https://x.test/l' }, variables: { link: 'https://x.test/l' } },
+  email_change: {
+    args: { link: 'https://x.test/e', newEmail: 'ada.new@example.com', expiresInMinutes: 60 },
+    variables: { link: 'https://x.test/e', newEmail: 'ada.new@example.com', expiresInMinutes: 60 },
+    to: 'ada.new@example.com',
+  },
+  account_deleted: { args: {}, variables: {} },
+};
+
+async function queue(key: TemplateKey, tenantId: string | null): Promise<string> {
+  const sender = { applicationId: app.root.applicationId, tenantId, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
+  const send = FLOW_MAIL[key] as (at: MailContext, to: Recipient, v: object) => Promise<{ id: string }>;
+  const delivery = await app.gatehouse.services.orm.em.fork().transactional((em) => send({ em, sender, tenantId }, ADA, CASES[key].args));
+  return delivery.id;
+}
+
+describe('flow mail', () => {
+  it('every template has its function, and each queues what the preview shows, in the application’s branding', async () => {
+    expect(Object.keys(FLOW_MAIL).sort()).toEqual([...TEMPLATE_KEYS].sort());
+    expect((await app.http.put('/branding', { colors: { primary: '#0a7d33', background: '#fafaf0' } })).status).toBe(200);
+    for (const key of TEMPLATE_KEYS) {
+      const id = await queue(key, null);
+      const delivery = (await app.http.get(`/email/deliveries/${id}`)).body;
+      const preview = await app.http.post(`/email/templates/${key}/preview`, { variables: { user: { name: ADA.name, email: ADA.email }, ...CASES[key].variables } });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(delivery, key).toMatchObject({ templateKey: key, to: CASES[key].to ?? ADA.email, subject: preview.body.subject, text: preview.body.text, html: preview.body.html });
+      expect(delivery.html, key).toContain('background:#fafaf0');
+    }
+  });
+
+  it('a tenant’s mail takes the tenant’s own branding and template while the scopes are per tenant', async () => {
+    const tenantId = await app.createTenant('Branded Co');
+    const appPath = `/applications/${app.root.applicationId}`;
+    expect((await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant', emailTemplatesScope: 'tenant' } })).status).toBe(200);
+    expect((await app.http.put(`${appPath}/tenants/${tenantId}/branding`, { colors: { primary: '#aa0055' } })).status).toBe(200);
+    const template = { subject: 'Code {{ code }} for {{ tenant.name }}', html: '<p style="color:{{ branding.colors.primary }}">{{ code }}</p>', text: '{{ code }}' };
+    expect((await app.http.put(`${appPath}/tenants/${tenantId}/email/templates/email_otp`, template)).status).toBe(200);
+    const delivery = (await app.http.get(`/email/deliveries/${await queue('email_otp', tenantId)}`)).body;
+    expect(delivery).toMatchObject({ tenantId, subject: 'Code 123456 for Branded Co', html: '<p style="color:#aa0055">123456</p>', text: '123456' });
+    // The application's own mail keeps the application's branding.
+    expect((await app.http.get(`/email/deliveries/${await queue('account_locked', null)}`)).body.html).toContain('background:#0a7d33');
+  });
+
+  it('deleting a user queues account_deleted to them; removing a shared user from one tenant does not', async () => {
+    const created = await app.http.post('/users', { email: 'leaving@example.com', name: 'Leo' });
+    expect(created.status).toBe(201);
+    const tenantId = await app.createTenant('Left Co');
+    const member = await app.http.post('/users', { email: 'member@example.com', tenantId });
+    expect(member.status).toBe(201);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenantId}/users/${member.body.id}`)).status).toBe(204);
+    expect((await app.http.delete(`/users/${created.body.id}`)).status).toBe(204);
+    expect((await app.http.get('/email/deliveries?templateKey=account_deleted&to=member@example.com')).body.data).toEqual([]);
+    const deleted = await app.http.get('/email/deliveries?templateKey=account_deleted&to=leaving@example.com');
+    expect(deleted.body.data).toHaveLength(1);
+    expect((await app.http.get(`/email/deliveries/${deleted.body.data[0].id}`)).body.text).toContain('Hi Leo,');
+  });
+});

@@ -1,0 +1,314 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+
+/**
+ * The mails of the hosted flows and the links they carry: forgot password → `password_reset` → a new password →
+ * `password_changed`; sign-up → `verify_email` → verified → `welcome`, the sign-in refused until then; a sign-up with
+ * a registered address answered as a new one, its owner told. Each link works once, expires, and only on its surface.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const NEW_PASSWORD = 'Battery-Staple-42';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+});
+afterAll(async () => app?.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+async function authorize(configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> {
+  const flow = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
+  expect(flow.start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  return flow;
+}
+
+/** The page a link of the page leads to, by the link's text. */
+async function follow(jar: CookieJar, page: Visit, text: string): Promise<Visit> {
+  const href = new RegExp(`<a href="([^"]+)">${text}</a>`).exec(page.body)?.[1];
+  expect(href, page.body).toBeDefined();
+  return jar.visit(new URL(href!.replaceAll('&amp;', '&'), page.url).href);
+}
+
+interface Mail {
+  id: string;
+  text: string;
+  html: string;
+  subject: string;
+}
+
+/** The mails of `templateKey` to `to` in the outbox, oldest first, with their rendered parts. */
+async function mails(to: string, templateKey: string, http = app.http): Promise<Mail[]> {
+  const list = await http.get(`/email/deliveries?to=${encodeURIComponent(to)}&templateKey=${templateKey}`);
+  expect(list.status, JSON.stringify(list.body)).toBe(200);
+  return Promise.all((list.body.data as { id: string }[]).map(async ({ id }) => (await http.get(`/email/deliveries/${id}`)).body as Mail));
+}
+
+/** The link of the only mail of `templateKey` to `to`. */
+async function linkOf(to: string, templateKey: string, http = app.http): Promise<string> {
+  const [mail, ...more] = await mails(to, templateKey, http);
+  expect(more).toEqual([]);
+  const link = /(http\S+\/account\/[a-z-]+\?token=\S+)/.exec(mail!.text)?.[1];
+  expect(link, mail!.text).toBeDefined();
+  expect(mail!.html).toContain(`href="${link!}"`);
+  return link!;
+}
+
+/** Forgot password on a sign-in page of `flow`: the answer. */
+async function askReset(flow: AuthorizationFlow, email: string): Promise<Visit> {
+  const form = await follow(flow.jar, flow.page, 'Forgot your password\\?');
+  expect(form.status).toBe(200);
+  return flow.jar.submit(form, { email });
+}
+
+async function createUser(email: string, http = app.http, path = '/users') {
+  const created = await http.post(path, { email, password: PASSWORD });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+const signIn = async (email: string, password: string, configuration = config, parameters: Record<string, string> = {}) => {
+  const flow = await authorize(configuration, parameters);
+  return flow.jar.submit(flow.page, { email, password });
+};
+
+/** The page with what differs between two answers blanked out: interaction, token, nonce, e-mail. */
+const normalized = (visit: Visit, email: string) =>
+  visit.body
+    .replaceAll(/\/interaction\/[\w-]+\//g, '/interaction/…/')
+    .replaceAll(/nonce="[^"]+"/g, 'nonce="…"')
+    .replaceAll(email, '…');
+
+const headerNames = (visit: Visit) => [...visit.headers.keys()].filter((name) => !['date', 'x-request-id'].includes(name)).sort();
+
+describe('forgot password', () => {
+  it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {
+    await createUser('kim@example.com');
+    const known = await askReset(await authorize(), 'kim@example.com');
+    const unknown = await askReset(await authorize(), 'nobody@example.com');
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(known.body).toContain('<h1>Check your email</h1>');
+    expect(normalized(known, 'kim@example.com')).toBe(normalized(unknown, 'nobody@example.com'));
+    expect(headerNames(known)).toEqual(headerNames(unknown));
+    expect(await mails('nobody@example.com', 'password_reset')).toEqual([]);
+    const [mail] = await mails('kim@example.com', 'password_reset');
+    expect(mail!.subject).toBe('Reset your My application password');
+    expect(mail!.text).toContain('expires in 30 minutes');
+  });
+
+  it('the link sets a password the policy accepts, ends every sign-in, mails password_changed, and works once', async () => {
+    const userId = await createUser('lee@example.com');
+    // A sign-in whose grant the reset ends.
+    expect((await signIn('lee@example.com', PASSWORD)).status).toBe(303);
+    const grants = () => sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
+    expect((await grants())[0]!.n).toBeGreaterThan(0);
+
+    await askReset(await authorize(), 'lee@example.com');
+    const link = await linkOf('lee@example.com', 'password_reset');
+    expect(link.startsWith(`${issuer}/account/reset-password?token=`)).toBe(true);
+    const jar = new CookieJar();
+    const form = await jar.visit(link);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('for lee@example.com');
+    expect(form.body).toContain('<p id="password-rules" class="hint">Use at least 8 characters');
+    // Opening the link twice uses nothing; a password against the policy is refused and keeps the link.
+    expect((await jar.visit(link)).status).toBe(200);
+    const weak = await jar.submit(form, { password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.body).toContain('Password must be at least 8 characters');
+    const changed = await jar.submit(form, { password: NEW_PASSWORD });
+    expect(changed.status, changed.body).toBe(200);
+    expect(changed.body).toContain('<h1>Password changed</h1>');
+
+    expect((await grants())[0]!.n).toBe(0);
+    const [notice] = await mails('lee@example.com', 'password_changed');
+    expect(notice!.text).toMatch(/was changed on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/);
+    expect((await signIn('lee@example.com', PASSWORD)).status).toBe(400);
+    expect((await signIn('lee@example.com', NEW_PASSWORD)).status).toBe(303);
+    // Used: the page and the form refuse it.
+    expect((await jar.visit(link)).status).toBe(400);
+    const again = await jar.submit(form, { password: 'Yet-Another-Horse-5' });
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('This link has expired, was already used');
+    expect((await signIn('lee@example.com', NEW_PASSWORD)).status).toBe(303);
+  });
+
+  it('an expired link, a forged token and a suspended user’s link are refused', async () => {
+    const userId = await createUser('max@example.com');
+    await askReset(await authorize(), 'max@example.com');
+    const link = await linkOf('max@example.com', 'password_reset');
+    await sql(`update email_link_token set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    const jar = new CookieJar();
+    expect((await jar.visit(link)).status).toBe(400);
+    expect((await jar.visit(link.replace(/token=[^&]+/, `token=${app.root.applicationId}.forged`))).status).toBe(400);
+    expect((await jar.visit(`${issuer}/account/reset-password?token=nonsense`)).status).toBe(400);
+    expect((await jar.visit(link, { form: { token: new URL(link).searchParams.get('token')!, password: NEW_PASSWORD } })).status).toBe(400);
+    expect((await signIn('max@example.com', PASSWORD)).status).toBe(303);
+
+    // A suspended user is sent nothing.
+    expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    await askReset(await authorize(), 'max@example.com');
+    expect(await mails('max@example.com', 'password_reset')).toHaveLength(1);
+  });
+
+  describe('in isolated tenants', () => {
+    let another: BootstrapResult;
+    let admin: HttpClient;
+    let isolated: oidc.Configuration;
+    let north: string;
+
+    beforeAll(async () => {
+      another = await app.bootstrapAnother();
+      admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+      north = await app.createTenant('North', another);
+      await app.createTenant('South', another);
+      expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+      const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+      isolated = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    });
+
+    it('a tenant pool’s link opens on its tenant’s surface only; another tenant’s pool has no such account', async () => {
+      await createUser('nia@example.com', admin, `/applications/${another.applicationId}/tenants/${north}/users`);
+      // South's pool has no nia: nothing is sent.
+      await askReset(await authorize(isolated, { tenant: 'south' }), 'nia@example.com');
+      expect(await mails('nia@example.com', 'password_reset', admin)).toEqual([]);
+      await askReset(await authorize(isolated, { tenant: 'north' }), 'nia@example.com');
+      const link = await linkOf('nia@example.com', 'password_reset', admin);
+      expect(link.startsWith(`${issuer}/t/${north}/account/reset-password?token=`)).toBe(true);
+      const jar = new CookieJar();
+      expect((await jar.visit(link.replace(`/t/${north}/`, '/t/south/'))).status).toBe(400);
+      expect((await jar.visit(link.replace(`/t/${north}/`, '/'))).status).toBe(400);
+      const form = await jar.visit(link.replace(`/t/${north}/`, '/t/north/'));
+      expect(form.status).toBe(200);
+      expect(form.body).toContain('– North</title>');
+      expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+      expect((await signIn('nia@example.com', NEW_PASSWORD, isolated, { tenant: 'north' })).status).toBe(303);
+    });
+  });
+});
+
+describe('sign-up and verification', () => {
+  /** The sign-up form of a new sign-in, submitted with `fields`. */
+  async function signUp(fields: Record<string, string>): Promise<Visit> {
+    const flow = await authorize();
+    const form = await follow(flow.jar, flow.page, 'Create an account');
+    return flow.jar.submit(form, fields);
+  }
+
+  it('a new address gets verify_email; the sign-in waits for the link, which verifies once and sends welcome', async () => {
+    const answer = await signUp({ name: 'Ola', email: 'ola@example.com', password: PASSWORD });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('We sent a link to ola@example.com.');
+    const [created] = (await app.http.get('/users?email=ola@example.com')).body.data as { id: string }[];
+    expect(created).toBeDefined();
+
+    // The right password for an unverified account: told to open the link, with a way to get another.
+    const flow = await authorize();
+    const refused = await flow.jar.submit(flow.page, { email: 'ola@example.com', password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('Confirm your email address first');
+    const resend = await follow(flow.jar, refused, 'Send the link again');
+    expect((await flow.jar.submit(resend, { email: 'ola@example.com' })).status).toBe(200);
+    const [first, second] = await mails('ola@example.com', 'verify_email');
+    expect(second).toBeDefined();
+    const link = /(http\S+\/account\/verify-email\?token=\S+)/.exec(second!.text)![1]!;
+
+    const jar = new CookieJar();
+    const page = await jar.visit(link);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Confirm ola@example.com');
+    expect((await jar.submit(page, {})).status).toBe(200);
+    // Used, and the first link ended with it.
+    expect((await jar.submit(page, {})).status).toBe(400);
+    expect((await jar.visit(/(http\S+\?token=\S+)/.exec(first!.text)![1]!)).status).toBe(400);
+    const [welcome, ...more] = await mails('ola@example.com', 'welcome');
+    expect(more).toEqual([]);
+    expect(welcome!.subject).toBe('Welcome to My application');
+    expect(welcome!.text).toContain('https://app.example');
+    expect((await signIn('ola@example.com', PASSWORD)).status).toBe(303);
+  });
+
+  it('a registered address gets the same page, and its owner a notice instead of a second account', async () => {
+    await createUser('pat@example.com');
+    const taken = await signUp({ email: 'PAT@example.com', password: 'Other-Horse-77' });
+    const fresh = await signUp({ email: 'quinn@example.com', password: 'Other-Horse-77' });
+    expect(taken.status).toBe(200);
+    expect(fresh.status).toBe(200);
+    expect(normalized(taken, 'PAT@example.com')).toBe(normalized(fresh, 'quinn@example.com'));
+    expect(headerNames(taken)).toEqual(headerNames(fresh));
+    const users = (await app.http.get('/users?emailPrefix=pat@')).body.data as unknown[];
+    expect(users).toHaveLength(1);
+    const [notice] = await mails('pat@example.com', 'welcome');
+    expect(notice!.subject).toBe('You already have a My application account');
+    expect(notice!.text).toContain('Someone tried to create an account with pat@example.com');
+    expect(await mails('pat@example.com', 'verify_email')).toEqual([]);
+    // The account's password is unchanged.
+    expect((await signIn('pat@example.com', PASSWORD)).status).toBe(303);
+  });
+
+  it('with requireEmailVerification false the account signs in before verifying', async () => {
+    const provider = await app.http.post('/auth-providers', { type: 'password', config: { requireEmailVerification: false } });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    try {
+      expect((await signUp({ email: 'rio@example.com', password: PASSWORD })).status).toBe(200);
+      expect(await mails('rio@example.com', 'verify_email')).toHaveLength(1);
+      expect((await signIn('rio@example.com', PASSWORD)).status).toBe(303);
+    } finally {
+      await app.http.delete(`/auth-providers/${provider.body.id}`);
+    }
+  });
+});
+
+describe('new_sign_in', () => {
+  it('with the session policy’s notifyNewBrowser, a sign-in from another browser than before mails the user', async () => {
+    await createUser('sue@example.com');
+    const signInWith = async (jar: CookieJar) => {
+      const flow = await authorize(config, { prompt: 'login' }, jar);
+      return flow.jar.submit(flow.page, { email: 'sue@example.com', password: PASSWORD });
+    };
+    // Off by default: no browser is remembered.
+    const before = await signInWith(new CookieJar());
+    expect(before.status).toBe(303);
+    expect(before.headers.get('set-cookie') ?? '').not.toContain('gh_browser');
+
+    const policy = await app.http.put('/policies/session', { notifyNewBrowser: true });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    try {
+      const laptop = new CookieJar();
+      const first = await signInWith(laptop);
+      expect(first.headers.get('set-cookie')).toMatch(/gh_browser=[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+      // The first browser is not news, nor the same browser again.
+      expect((await signInWith(laptop)).status).toBe(303);
+      expect(await mails('sue@example.com', 'new_sign_in')).toEqual([]);
+      expect((await signInWith(new CookieJar())).status).toBe(303);
+      const [mail, ...more] = await mails('sue@example.com', 'new_sign_in');
+      expect(more).toEqual([]);
+      expect(mail!.text).toMatch(/We noticed a new sign-in to sue@example\.com on \d{4}-\d\d-\d\dT[\d:]+Z from .+ in an unknown location \(IP 127\.0\.0\.1\)/);
+      expect(mail!.text).toMatch(/\/account\/reset-password\?token=/);
+    } finally {
+      expect((await app.http.put('/policies/session', {})).status).toBe(200);
+    }
+  });
+});
+
+describe('the hosted forms', () => {
+  it('check CSRF', async () => {
+    const flow = await authorize();
+    const form = await follow(flow.jar, flow.page, 'Forgot your password\\?');
+    const forged = await flow.jar.visit(readForm(form.url, form.body).action, { form: { email: 'kim@example.com' } });
+    expect(forged.status).toBe(403);
+  });
+});
