@@ -60,6 +60,8 @@ const config: CodegenConfig = {
           Role: '../domain/authorization/roles.ts#RoleRow',
           RoleAssignment: '../domain/authorization/role-assignments.ts#RoleAssignmentView',
           ApiResource: '../domain/api-resources/api-resources.ts#ApiResourceRow',
+          Session: '../domain/sessions/sessions.ts#SessionView',
+          ApplicationStats: '../domain/applications/stats.ts#ApplicationStatsView',
         },
       },
     },

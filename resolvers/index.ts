@@ -19,6 +19,7 @@ import { permissionResolvers } from './permissions.ts';
 import { roleAssignmentResolvers } from './role-assignments.ts';
 import { roleResolvers } from './roles.ts';
 import { apiResourceResolvers } from './api-resources.ts';
+import { sessionResolvers } from './sessions.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -42,4 +43,5 @@ export const resolvers: Resolvers[] = [
   roleAssignmentResolvers,
   checkResolvers,
   apiResourceResolvers,
+  sessionResolvers,
 ];

@@ -44,6 +44,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
 
   'Query.applications': needs('applications:read'),
   'Query.application': needs('applications:read'),
+  'Query.applicationStats': applicationLevel('applications:read'),
   'Mutation.createApplication': applicationLevel('applications:write'),
   'Mutation.updateApplication': applicationLevel('applications:write'),
   'Mutation.deleteApplication': applicationLevel('applications:delete'),
@@ -64,6 +65,12 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.suspendUser': needs('users:write'),
   'Mutation.activateUser': needs('users:write'),
   'Mutation.deleteUser': needs('users:delete'),
+
+  'Query.sessions': needs('sessions:read'),
+  'Query.session': needs('sessions:read'),
+  'Query.userSessions': needs('sessions:read'),
+  'Mutation.revokeSession': needs('sessions:delete'),
+  'Mutation.validateSession': needs('sessions:read'),
 
   'Query.apiKeys': needs('api_keys:read'),
   'Query.apiKey': needs('api_keys:read'),

@@ -11,6 +11,7 @@ import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
+import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -774,6 +775,7 @@ export class OidcProvider {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
+    await sweepExpiredSessions(this.deps.orm.em);
   }
 }
 
