@@ -59,8 +59,9 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
   // a mail of tenant a's outbox
   const deliveryId = (await app.http.post(`${inA}/email/test`, { to: 'victim@example.com' })).body.id as string;
-  // a session of the victim user, signed in to tenant a
-  const sessionId = await seedSession(app, userId, clientId, tenantA);
+  // a session signed in to tenant a, of a user of its own (the victim user's suspension would end it)
+  const signedIn = (await app.http.post(`${inA}/users`, { email: 'victim-signed-in@example.com' })).body.id as string;
+  const sessionId = await seedSession(app, signedIn, clientId, tenantA);
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
   // The victim user's creation, a record of tenant A.
   const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.create'`, [userId]);
