@@ -42,6 +42,8 @@ interface Params {
 
 /** How long a proven password stays good for choosing the tenant that completes the sign-in. */
 const SIGN_IN_PROOF_SECONDS = 600;
+/** A sign-in that proved a password (RFC 8176), which the session lists among its `methods`. */
+const PASSWORD_AMR = ['pwd'];
 
 /**
  * The cookie that carries a proven password (the sealed user id) from the sign-in POST to the tenant choice it
@@ -317,7 +319,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified });
+      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -341,7 +343,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         });
       }
       // The new user is signed in at once, to the isolated tenant whose pool they joined (else to the application).
-      return finish(request, reply, context, { userId: outcome.user.id, tenantId: outcome.user.tenantIds[0] ?? null });
+      return finish(request, reply, context, { userId: outcome.user.id, tenantId: outcome.user.tenantIds[0] ?? null, amr: PASSWORD_AMR });
     });
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
@@ -386,7 +388,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
+      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
     });
   };
 }

@@ -30,6 +30,8 @@ export interface SignIn {
    * read here and must be active.
    */
   readonly verified?: SignInUser;
+  /** How the user authenticated, as RFC 8176 `amr` values (`pwd`); none when no credential was checked (the session's user). */
+  readonly amr?: readonly string[];
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -118,7 +120,7 @@ export async function interactionResult(
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const grantId = await saveGrantForTenant(orm, grant, application, signIn.tenantId);
-    return { login: { accountId: user.id }, consent: { grantId } };
+    return { login: { accountId: user.id, ...(signIn.amr === undefined ? {} : { amr: [...signIn.amr] }) }, consent: { grantId } };
   }
 
   if (interaction.prompt.name === 'consent') {

@@ -1,8 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import { authorize, createTestClient, discover, startAuthorization, type TestClient } from '../support/oauth.ts';
 
 /**
  * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
@@ -10,6 +9,7 @@ import { authorize, createTestClient, discover, type TestClient } from '../suppo
  * any of its tokens; and the application's stats, which count its sign-ins.
  */
 const REDIRECT = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-Battery-9';
 let app: TestApp;
 let spa: TestClient;
 let tenantA: string;
@@ -206,23 +206,20 @@ describe('application stats', () => {
     const appId = fresh.body.id as string;
     const admin = app.as({ apiKey: fresh.body.initialApiKey.secret });
     const tenant = (await admin.post(`/applications/${appId}/tenants`, { name: 'T' })).body.id as string;
-    const user = (await admin.post('/users', { email: 'stat@example.com', tenantId: tenant })).body.id as string;
+    const user = (await admin.post('/users', { email: 'stat@example.com', password: PASSWORD, tenantId: tenant })).body.id as string;
     await admin.post('/users', { email: 'idle@example.com', tenantId: tenant });
     const client = await createTestClient(app, { applicationId: appId, type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
     const config = await discover(app, client.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-    expect((await authorize(app, url, { userId: user, tenantId: tenant })).kind).toBe('redirect');
-    await sql(
-      `insert into audit_log (application_id, id, actor_type, actor_id, action, target_type, target_id, request_id, outcome, created_at)
-       values (?, ?, 'user', ?, 'user.sign_in_failed', 'user', ?, 'r', 'failure', now())`,
-      [appId, newId(), user, user],
-    );
+    // Through the hosted page: a wrong password (recorded as failed), then the right one (a session of method password).
+    const wrong = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' });
+    expect((await wrong.jar.submit(wrong.page, { email: 'stat@example.com', password: 'Wrong-password-1' })).status).toBe(400);
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' });
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'stat@example.com', password: PASSWORD }), app.gatehouse.services.config.publicUrl);
+    expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+    const [session] = (await admin.get(`/users/${user}/sessions`)).body.data;
+    expect(session).toMatchObject({ tenantId: tenant, clientId: client.clientId, methods: ['password'] });
+    const [failure] = await sql<{ outcome: string; tenant_id: string | null }>(`select outcome, tenant_id from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [user]);
+    expect(failure).toEqual({ outcome: 'failure', tenant_id: null });
 
     const stats = await admin.get(`/applications/${appId}/stats`);
     expect(stats.status, JSON.stringify(stats.body)).toBe(200);
