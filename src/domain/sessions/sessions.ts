@@ -139,20 +139,14 @@ const INVALID: SessionValidation = { valid: false, session: null };
 /** Longer than any token the service issues (a JWT with its claims is well under this). */
 const TOKEN_MAX = 8192;
 
-/** Whose a token is, as the validation needs it. */
-interface TokenFacts {
-  readonly applicationId: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly grantId: string;
-}
-
 /**
- * The facts of a token the service issued and that has not expired: a JWT access token signed with one of its keys
- * (any surface's issuer, any resource), or an opaque access or refresh token it stores, unconsumed (a rotated
- * refresh token is spent). A client-credentials token names no user, so no session: undefined, as for anything else.
+ * The token as the validation's statement reads it (`t`: `application_id`, `user_id`, `client_id`, `grant_id`, all
+ * text): a JWT access token signed with one of the service's keys (any surface's issuer, any resource), its claims as
+ * parameters; or an opaque access or refresh token the OP stores, unexpired and unconsumed (a rotated refresh token is
+ * spent), read in the same statement. Undefined when it cannot be one of ours (a client-credentials token names no
+ * user, so no session).
  */
-async function tokenFacts(scope: Scope, token: string): Promise<TokenFacts | undefined> {
+async function tokenSource(scope: Scope, token: string): Promise<{ cte: string; params: unknown[] } | undefined> {
   if (token.split('.').length === 3) {
     let claims;
     try {
@@ -162,18 +156,20 @@ async function tokenFacts(scope: Scope, token: string): Promise<TokenFacts | und
     }
     const { app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId } = claims;
     if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
-    return { applicationId, userId, clientId, grantId };
+    if (applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
+    return { cte: 'select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id', params: [applicationId, userId, clientId, grantId] };
   }
   // Opaque tokens are the OP's base64url ids.
   if (!/^[\w-]+$/.test(token)) return undefined;
-  const [row] = await scope.em.execute<{ application_id: string | null; user_id: string | null; client_id: string | null; grant_id: string | null }[]>(
-    `select application_id, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id from oidc_model
+  return {
+    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id from oidc_model
       where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > now())`,
-    [token],
-  );
-  if (row?.application_id == null || row.user_id === null || row.client_id === null || row.grant_id === null) return undefined;
-  return { applicationId: row.application_id, userId: row.user_id, clientId: row.client_id, grantId: row.grant_id };
+    params: [token],
+  };
 }
+
+/** `value` as a uuid when it is one, else null (a cast of anything else would fail the statement). */
+const uuidOrNull = (value: string) => `(case when ${value} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ${value}::uuid end)`;
 
 /** When an instance last marked a session active: at most one write per minute per session (and per instance). */
 const touched = new LRUCache<string, number>({ max: 100_000 });
@@ -187,19 +183,22 @@ const ACTIVITY_RESOLUTION_MS = 60_000;
  */
 export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
   if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
-  const facts = await tokenFacts(scope, token);
-  if (facts === undefined || facts.applicationId !== scope.applicationId || !isUuid(facts.userId) || !isUuid(facts.clientId)) return INVALID;
+  const source = await tokenSource(scope, token);
+  if (source === undefined) return INVALID;
+  // One statement: the token (when stored), its grant, its user, and the browser session its grant was made in.
   const [row] = await scope.em.execute<(Partial<SessionRow> & { grant_tenant: string | null })[]>(
-    `select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant
-       from app_user as u
-       join oidc_model as g on g.model = 'Grant' and g.id = ? and g.application_id = u.application_id
-        and g.payload->>'accountId' = u.id::text and (g.expires_at is null or g.expires_at > now())
+    `with t as (${source.cte})
+     select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant
+       from t
+       join app_user as u on u.application_id = ? and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
+       join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
+        and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > now())
        left join lateral (select ${COLUMNS} from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
-          where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->?->>'grantId' = g.id
-            and s.expires_at > now() and (o.expires_at is null or o.expires_at > now()) and o.payload->>'accountId' = u.id::text
+          where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
+            and s.expires_at > now() and (o.expires_at is null or o.expires_at > now()) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
-      where u.application_id = ? and u.id = ? and ${mayActNowSql('u')}`,
-    [facts.grantId, facts.clientId, scope.applicationId, facts.userId],
+      where ${mayActNowSql('u')}`,
+    [...source.params, scope.applicationId],
   );
   if (row === undefined) return INVALID;
   const tenantId = row.tenant_id ?? row.grant_tenant ?? null;
