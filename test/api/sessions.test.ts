@@ -140,6 +140,38 @@ describe('sessions', () => {
     expect(await sql(`select 1 from user_session where user_id = ?`, [gone])).toEqual([]);
   });
 
+  it('revoking a session ends its management API Bearer token at once', async () => {
+    const userId = await createUser('bearer@example.com');
+    const { tokens } = await signIn(userId, tenantA, `${app.gatehouse.services.config.publicUrl}/api/v1`);
+    const asUser = app.as({ bearer: tokens.access_token });
+    // Authenticated (a user holds no management permission here): refused for what it lacks, not for who it is.
+    expect((await asUser.get('/users')).status).toBe(403);
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    expect((await app.http.delete(`/sessions/${session.id}`)).status).toBe(204);
+    const refused = await asUser.get('/users');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('unauthenticated');
+  });
+
+  it('a sign-out in the browser ends the session: gone from the lists, its tokens invalid', async () => {
+    const userId = (await app.http.post('/users', { email: 'out@example.com', password: PASSWORD, tenantId: tenantA })).body.id as string;
+    const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantA });
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'out@example.com', password: PASSWORD }), issuer);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    expect(session).toMatchObject({ tenantId: tenantA, methods: ['password'] });
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(true);
+
+    const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
+    expect(confirm.status).toBe(200);
+    expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+    expect((await app.http.get(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+  });
+
   it('lastActiveAt moves on a validation at most once a minute', async () => {
     const userId = await createUser('four@example.com');
     const { tokens } = await signIn(userId);
