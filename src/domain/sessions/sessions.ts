@@ -70,7 +70,7 @@ function scoped(scope: Scope, extra: string, params: unknown[]): [string, unknow
   ];
 }
 
-/** The scope's live sessions, newest last (keyset on the UUIDv7 id); `userId`: a user's (404 when not in the scope). */
+/** The scope's live sessions, oldest first (keyset on the UUIDv7 id); `userId`: a user's (404 when not in the scope). */
 export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
   const size = pageSize(args);
   if (args.userId !== undefined) await getUser(scope, args.userId);
@@ -111,7 +111,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
        grants as (select a.value->>'grantId' as id from op, jsonb_each(op.payload->'authorizations') as a where a.value->>'grantId' is not null),
        tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
        indexed as (delete from user_session where application_id = ? and id = ? returning 1)
-       select (select array_agg(id) from grants) as grants, (select count(*) from tokens) as tokens, (select count(*) from indexed) as indexed`,
+       select (select array_agg(id) from grants) as grants`,
       [row.op_session_uid, scope.applicationId, row.id],
     );
     const revoked = ended?.grants ?? [];

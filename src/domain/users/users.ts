@@ -398,8 +398,7 @@ async function endOpSessions(em: EntityManager, applicationId: string, userId: s
      tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
      sessions as (delete from oidc_model where model = 'Session' and (payload->>'accountId') = ? returning 1),
      indexed as (delete from user_session where application_id = ? and user_id = ? returning 1)
-     select (select count(*) from grants)::int as grants, (select count(*) from sessions)::int as sessions,
-       (select count(*) from indexed)::int as indexed`,
+     select (select count(*) from grants)::int as grants, (select count(*) from sessions)::int as sessions`,
     [userId, applicationId, userId, applicationId, userId],
   );
   return { grantsRevoked: row?.grants ?? 0, sessionsEnded: row?.sessions ?? 0 };
