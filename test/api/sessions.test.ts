@@ -172,6 +172,26 @@ describe('sessions', () => {
     expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
   });
 
+  it('a tenant’s deletion ends its sign-ins, each recorded as a revocation records it', async () => {
+    const doomed = await app.createTenant('Doomed');
+    const userId = await createUser('doomed@example.com', doomed);
+    await signIn(userId, doomed);
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    const twin = await createUser('twin@example.com', doomed);
+    await signIn(twin, doomed);
+    const [twinSession] = (await app.http.get(`/users/${twin}/sessions`)).body.data;
+    expect((await app.http.delete(`/sessions/${twinSession.id}`)).status).toBe(204);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${doomed}`)).status).toBe(204);
+    expect(await sql(`select 1 from user_session where tenant_id = ?`, [doomed])).toEqual([]);
+    const records = await sql<{ target_id: string; tenant_id: string; before: unknown; after: unknown }>(
+      `select target_id, tenant_id, before, after from audit_log where action = 'session.revoke' and target_id in (?, ?) order by target_id`,
+      [session.id, twinSession.id],
+    );
+    const byTarget = new Map(records.map((record) => [record.target_id, record]));
+    expect(byTarget.get(session.id)).toEqual({ target_id: session.id, tenant_id: doomed, before: session, after: null });
+    expect(byTarget.get(twinSession.id)).toMatchObject({ tenant_id: doomed, before: twinSession, after: { grantsRevoked: 1 } });
+  });
+
   it('lastActiveAt moves on a validation at most once a minute', async () => {
     const userId = await createUser('four@example.com');
     const { tokens } = await signIn(userId);

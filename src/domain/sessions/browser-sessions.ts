@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, NEW_ID_SQL, newId } from '../../ids.ts';
 import { currentRequestOrigin } from '../../request-origin.ts';
+import { isoTimestampSql } from '../audit.ts';
 
 /**
  * The index of the OP's browser sessions (`user_session`, migration 0022) as the OP's storage writes it
@@ -63,3 +64,12 @@ export async function sweepExpiredSessions(em: EntityManager, limit = 1000): Pro
   );
   return deleted.length;
 }
+
+/**
+ * What the audit log keeps of a session (the `user_session` row `row`), as sessions.ts presents it: the record of its
+ * revocation, or of its end with its tenant (src/domain/tenants/owned-rows.ts).
+ */
+export const sessionSnapshotSql = (row: string) =>
+  `jsonb_build_object('id', ${row}.id, 'userId', ${row}.user_id, 'tenantId', ${row}.tenant_id, 'clientId', ${row}.client_id,
+     'createdAt', ${isoTimestampSql(`${row}.created_at`)}, 'lastActiveAt', ${isoTimestampSql(`${row}.last_active_at`)},
+     'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'ip', ${row}.ip, 'userAgent', ${row}.user_agent, 'methods', to_jsonb(${row}.methods))`;

@@ -120,7 +120,8 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
       targetType: 'session',
       targetId: row.id,
       tenantId: row.tenant_id,
-      before: { ...view(row), grants: revoked.length },
+      before: view(row),
+      after: { grantsRevoked: revoked.length },
     });
     return revoked;
   });

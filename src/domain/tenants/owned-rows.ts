@@ -10,6 +10,7 @@ import { domainSnapshotSql } from '../domains/domains.ts';
 import { deliverySnapshotSql } from '../email/outbox.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
+import { sessionSnapshotSql } from '../sessions/browser-sessions.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
 /**
@@ -55,6 +56,9 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'role.delete', targetType: 'role', table: 'role', before: roleSnapshotSql('r') },
   { action: 'permission.delete', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
   { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
+  // Sign-ins to the tenant: their index rows; the grants they made are of a tenant that no longer exists, which every
+  // token check refuses (membership).
+  { action: 'session.revoke', targetType: 'session', table: 'user_session', before: sessionSnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */
