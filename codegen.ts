@@ -61,6 +61,8 @@ const config: CodegenConfig = {
           Invitation: '../domain/invitations/invitations.ts#InvitationRow',
           RoleAssignment: '../domain/authorization/role-assignments.ts#RoleAssignmentView',
           ApiResource: '../domain/api-resources/api-resources.ts#ApiResourceRow',
+          Session: '../domain/sessions/sessions.ts#SessionView',
+          ApplicationStats: '../domain/applications/stats.ts#ApplicationStatsView',
         },
       },
     },

@@ -12,6 +12,7 @@ import { countCheckStatements, permissionCheckRequest, type CheckStatementCounts
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
 import { outboxBench, outboxReport } from './outbox.ts';
+import { countSuspendStatements, sessionValidateRequest, type SuspendStatementCounts } from './sessions.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
@@ -132,11 +133,13 @@ async function throughput(workers: number): Promise<ServiceRun> {
     const users: BenchRequest = { path: target.path, headers: { 'x-api-key': service.apiKey } };
     const grant = await clientCredentialsRequest(service);
     const check = await permissionCheckRequest(service);
+    const validate = await sessionValidateRequest(service);
     const figures = [
       await warmThenLoad(service, 'GET /healthz (bare Fastify route)', healthz),
       await warmThenLoad(service, target.label, users),
       await warmThenLoad(service, 'POST /oauth2/token (client credentials)', grant),
       await warmThenLoad(service, 'POST /api/v1/permissions/check (API key)', check),
+      await warmThenLoad(service, 'POST /api/v1/sessions/validate (API key)', validate),
     ];
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -169,7 +172,14 @@ async function usersUncached(): Promise<LoadFigures> {
 
 const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
 
-function report(runs: ServiceRun[], uncached: LoadFigures, statements: StatementCounts[], oauth: OAuthStatementCounts, checks: CheckStatementCounts) {
+function report(
+  runs: ServiceRun[],
+  uncached: LoadFigures,
+  statements: StatementCounts[],
+  oauth: OAuthStatementCounts,
+  checks: CheckStatementCounts,
+  suspends: SuspendStatementCounts,
+) {
   const out: string[] = [];
   const database = new URL(process.env['TEST_DATABASE_URL'] ?? '');
   const redis = new URL(process.env['REDIS_URL'] ?? '');
@@ -202,6 +212,10 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
     bare === undefined || check === undefined ? '' : `${serviceLabel(workers)} ${check.rps.toFixed(0)}/s (${percent(check.rps, bare.rps)} of its bare route)`,
   );
   out.push(`permission checks: ${checkRates.join(', ')}; target ≥ 40% of the bare route`);
+  const validateRates = runs.map(({ workers, figures: [bare, , , , validate] }) =>
+    bare === undefined || validate === undefined ? '' : `${serviceLabel(workers)} ${validate.rps.toFixed(0)}/s (${percent(validate.rps, bare.rps)} of its bare route)`,
+  );
+  out.push(`session validations: ${validateRates.join(', ')}; target ≥ 40% of the bare route`);
 
   out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
   const signInWidths = [55, 9, 8, 8, 9, 8, 14, 12];
@@ -230,6 +244,9 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
   out.push(
     `SQL statements of checks: bulk-check of 100 subjects ${checks.bulkCold} cold (target ≤ 3), ${checks.bulkWarm} warm; ` +
       `one check right after an assignment changed ${checks.afterAssignment}, then ${checks.checkWarm}`,
+  );
+  out.push(
+    `SQL statements of a suspension (authentication included): ${suspends.bySessions.map(({ sessions, statements }) => `${sessions} sessions ${statements}`).join(', ')} (target: constant)`,
   );
   out.push('', 'SQL statements per request (in process, counted by the onQuery hook; authentication included)');
   const statementWidths = [5, 20, 44, 34];
@@ -260,5 +277,5 @@ const runs: ServiceRun[] = [];
 for (const workers of SERVICES) runs.push(await throughput(workers));
 const uncached = await usersUncached();
 const statements = await countStatements(STATEMENT_SIZES);
-report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements());
+report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
 process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);

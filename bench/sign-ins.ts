@@ -84,6 +84,7 @@ async function rawVerifies(count: number, concurrency: number): Promise<BatchFig
 interface Prepared {
   readonly jar: CookieJar;
   readonly page: Visit;
+  readonly verifier: string;
 }
 
 /** A prepared sign-in's form, posted with these credentials: the service's answer to the POST. */
@@ -100,7 +101,7 @@ export async function prepareSignIns(
   count: number,
   users: number,
   purpose: string,
-): Promise<{ signIn: (i: number) => Promise<boolean>; attempt: Attempt; emails: readonly string[] }> {
+): Promise<{ signIn: (i: number) => Promise<boolean>; attempt: Attempt; emails: readonly string[]; tokens: (i: number) => Promise<Record<string, string>> }> {
   const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${service.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -131,7 +132,7 @@ export async function prepareSignIns(
     if (start.location === undefined) throw new Error(`authorize: ${start.status} ${start.body.slice(0, 500)}`);
     const page = await jar.visit(start.location);
     if (page.status !== 200) throw new Error(`sign-in page: ${page.status} ${page.body.slice(0, 500)}`);
-    return { jar, page };
+    return { jar, page, verifier };
   };
   const prepared: Prepared[] = [];
   for (let i = 0; i < count; i += 1) prepared.push(await prepare());
@@ -144,6 +145,18 @@ export async function prepareSignIns(
     },
     attempt,
     emails,
+    /** The i-th sign-in through to its tokens: the code redeemed by the web client (its secret, basic). */
+    async tokens(i) {
+      const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, PASSWORD), service.baseUrl);
+      const basic = Buffer.from(`${encodeURIComponent(client['clientId'])}:${encodeURIComponent(client['clientSecret'])}`).toString('base64');
+      const response = await fetch(`${service.baseUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: out.searchParams.get('code') ?? '', redirect_uri: REDIRECT_URI, code_verifier: prepared[i]!.verifier }),
+      });
+      if (response.status !== 200) throw new Error(`redeeming the code: ${response.status} ${await response.text()}`);
+      return (await response.json()) as Record<string, string>;
+    },
   };
 }
 

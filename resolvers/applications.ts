@@ -7,11 +7,13 @@ import {
   tenancyConfigOf,
   updateApplication,
 } from '../src/domain/applications/applications.ts';
+import { applicationStats } from '../src/domain/applications/stats.ts';
 
 export const applicationResolvers: Resolvers = {
   Query: {
     applications: async (_, args, ctx) => listApplications(await ctx.scope(), args),
     application: async (_, { appId }, ctx) => getApplication(await ctx.scope({ applicationId: appId }), appId),
+    applicationStats: async (_, { appId }, ctx) => applicationStats(await ctx.scope({ applicationId: appId })),
   },
   Mutation: {
     createApplication: async (_, { input }, ctx) => createApplication(await ctx.scope(), input),

@@ -20,6 +20,7 @@ import { roleAssignmentResolvers } from './role-assignments.ts';
 import { roleResolvers } from './roles.ts';
 import { apiResourceResolvers } from './api-resources.ts';
 import { invitationResolvers } from './invitations.ts';
+import { sessionResolvers } from './sessions.ts';
 
 /** Every area's resolvers; graphql/schema.ts merges them onto the SDL of schema/. */
 export const resolvers: Resolvers[] = [
@@ -44,4 +45,5 @@ export const resolvers: Resolvers[] = [
   checkResolvers,
   apiResourceResolvers,
   invitationResolvers,
+  sessionResolvers,
 ];

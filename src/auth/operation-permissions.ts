@@ -51,6 +51,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
 
   'Query.applications': needs('applications:read'),
   'Query.application': needs('applications:read'),
+  'Query.applicationStats': applicationLevel('applications:read'),
   'Mutation.createApplication': applicationLevel('applications:write'),
   'Mutation.updateApplication': applicationLevel('applications:write'),
   'Mutation.deleteApplication': applicationLevel('applications:delete'),
@@ -78,6 +79,11 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.sendInvitation': needs('users:write'),
   'Mutation.resendInvitation': needs('users:write'),
   'Mutation.revokeInvitation': needs('users:write'),
+  'Query.sessions': needs('sessions:read'),
+  'Query.session': needs('sessions:read'),
+  'Query.userSessions': needs('sessions:read'),
+  'Mutation.revokeSession': needs('sessions:delete'),
+  'Mutation.validateSession': needs('sessions:read'),
 
   'Query.apiKeys': needs('api_keys:read'),
   'Query.apiKey': needs('api_keys:read'),

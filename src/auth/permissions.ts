@@ -16,6 +16,8 @@ export const BUILT_IN_PERMISSIONS = {
   'users:read': 'Read users',
   'users:write': 'Create, change and unlock users',
   'users:delete': 'Delete users',
+  'sessions:read': 'Read sessions and validate tokens',
+  'sessions:delete': 'Revoke sessions',
   'roles:read': 'Read roles and check whether a subject holds one',
   'roles:write': 'Create roles and change their permissions',
   'roles:delete': 'Delete roles',

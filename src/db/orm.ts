@@ -24,6 +24,7 @@ import { Migration0018UserLifecycleLookups } from './migrations/0018-user-lifecy
 import { Migration0019AuditSearch } from './migrations/0019-audit-search.ts';
 import { Migration0020EmailSenderDomain } from './migrations/0020-email-sender-domain.ts';
 import { Migration0021EmailLinkTokens } from './migrations/0021-email-link-tokens.ts';
+import { Migration0022Sessions } from './migrations/0022-sessions.ts';
 import { Migration0023OrganizationsInvitations } from './migrations/0023-organizations-invitations.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   { name: '0019-audit-search', class: Migration0019AuditSearch },
   { name: '0020-email-sender-domain', class: Migration0020EmailSenderDomain },
   { name: '0021-email-link-tokens', class: Migration0021EmailLinkTokens },
+  { name: '0022-sessions', class: Migration0022Sessions },
   { name: '0023-organizations-invitations', class: Migration0023OrganizationsInvitations },
 ];
 

@@ -20,6 +20,8 @@ import type { RoleRow as RoleRowModel } from '../domain/authorization/roles.ts';
 import type { InvitationRow as InvitationRowModel } from '../domain/invitations/invitations.ts';
 import type { RoleAssignmentView as RoleAssignmentViewModel } from '../domain/authorization/role-assignments.ts';
 import type { ApiResourceRow as ApiResourceRowModel } from '../domain/api-resources/api-resources.ts';
+import type { SessionView as SessionViewModel } from '../domain/sessions/sessions.ts';
+import type { ApplicationStatsView as ApplicationStatsViewModel } from '../domain/applications/stats.ts';
 import type { RequestContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -38,6 +40,17 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
   /** A UUID (Gatehouse ids are UUIDv7, which sort by creation time). A malformed value is a 422 `validation_error`. */
   UUID: { input: string; output: string; }
+};
+
+/** Active users in the windows ending now. */
+export type ActiveUserCounts = {
+  __typename?: 'ActiveUserCounts';
+  /** Users who signed in or used a session in the last 24 hours. */
+  day: Scalars['Int']['output'];
+  /** … in the last 30 days. */
+  month: Scalars['Int']['output'];
+  /** … in the last 7 days. */
+  week: Scalars['Int']['output'];
 };
 
 /** A management API key. Its secret is stored only as a hash and shown once. */
@@ -160,6 +173,21 @@ export type ApplicationPage = {
   data: Array<Application>;
   /** Cursor of the next page; null at the end. */
   next: Maybe<Scalars['String']['output']>;
+};
+
+/** An application's figures, from its audit records and sessions. */
+export type ApplicationStats = {
+  __typename?: 'ApplicationStats';
+  /** Distinct users active in the last day, week and month. */
+  activeUsers: ActiveUserCounts;
+  /** When these figures were computed: each instance keeps them up to a minute, so they may lag by that much. */
+  computedAt: Scalars['DateTime']['output'];
+  /** Sign-ins of the last 30 days. */
+  signIns: SignInCounts;
+  /** Tenants of the application. */
+  tenants: Scalars['Int']['output'];
+  /** Users of the application. */
+  users: Scalars['Int']['output'];
 };
 
 /** What a change left: the target as it was and as it became (never a secret: only the names of secrets set). */
@@ -611,6 +639,8 @@ export type CreateTenantInput = {
 export type CreateUserInput = {
   /** E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). */
   email: Scalars['String']['input'];
+  /** The application's own data about the user: a JSON object of at most 16 KiB. */
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   /** Display name (1 to 200 characters). */
   name?: InputMaybe<Scalars['String']['input']>;
   /**
@@ -1373,6 +1403,11 @@ export type Mutation = {
    * changes nothing.
    */
   revokeM2MCredential: M2MCredential;
+  /**
+   * Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
+   * fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+   */
+  revokeSession: Scalars['Boolean']['output'];
   /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */
   rotateApiKey: ApiKeyWithSecret;
   /**
@@ -1424,10 +1459,15 @@ export type Mutation = {
   /** Renames a tenant or changes its slug. */
   updateTenant: Tenant;
   /**
-   * Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
+   * Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
    * not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
    */
   updateUser: User;
+  /**
+   * Whether an access or refresh token's session still stands: what a customer's backend asks before trusting a token.
+   * A use of the session (marks `lastActiveAt`).
+   */
+  validateSession: SessionValidation;
   /**
    * Looks up the domain's TXT record `_gatehouse-challenge.<hostname>`. Found with the token: the domain becomes
    * verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
@@ -1788,6 +1828,14 @@ export type MutationRevokeM2MCredentialArgs = {
 
 
 /** Write operations of the management API. */
+export type MutationRevokeSessionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  sessionId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
 export type MutationRotateApiKeyArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   keyId: Scalars['UUID']['input'];
@@ -1909,6 +1957,14 @@ export type MutationUpdateUserArgs = {
   input: UpdateUserInput;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   userId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationValidateSessionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input: ValidateSessionInput;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -2274,6 +2330,8 @@ export type Query = {
   apiResources: ApiResourcePage;
   /** One application. */
   application: Application;
+  /** An application's figures (application-wide credentials only), computed at most a minute ago. */
+  applicationStats: ApplicationStats;
   /** The applications the credentials can reach (an API key reaches its own application). */
   applications: ApplicationPage;
   /** One audit record; one outside the scope's application or tenant is `not_found`. */
@@ -2347,6 +2405,10 @@ export type Query = {
   roleAssignments: RoleAssignmentPage;
   /** The roles the scope sees: the application-wide ones (built-in first) and, on a tenant path, that tenant's own. */
   roles: RolePage;
+  /** One live session of the scope; another application's or tenant's, or one that ended, is `not_found`. */
+  session: Session;
+  /** The live sessions of the application, or of one tenant (its sign-ins) in a tenant scope. */
+  sessions: SessionPage;
   /** One tenant. */
   tenant: Tenant;
   /** A tenant's effective configuration of branding, e-mail templates, e-mail provider and auth stack. */
@@ -2355,6 +2417,8 @@ export type Query = {
   tenants: TenantPage;
   /** One user; a user outside the scope's application or tenant is `not_found`. */
   user: User;
+  /** A user's live sessions (in a tenant scope, their sign-ins to that tenant); a user outside the scope is `not_found`. */
+  userSessions: SessionPage;
   /**
    * The users of the application, or of one tenant: in a tenant scope (path or credentials) only that tenant's
    * members are listed (the tenant path form is the filter by tenant: no endpoint takes a `tenantId` query parameter).
@@ -2401,6 +2465,12 @@ export type QueryApiResourcesArgs = {
 
 /** Read operations of the management API. */
 export type QueryApplicationArgs = {
+  appId: Scalars['UUID']['input'];
+};
+
+
+/** Read operations of the management API. */
+export type QueryApplicationStatsArgs = {
   appId: Scalars['UUID']['input'];
 };
 
@@ -2638,6 +2708,23 @@ export type QueryRolesArgs = {
 
 
 /** Read operations of the management API. */
+export type QuerySessionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  sessionId: Scalars['UUID']['input'];
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QuerySessionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryTenantArgs = {
   appId: Scalars['UUID']['input'];
   tenantId: Scalars['UUID']['input'];
@@ -2662,6 +2749,16 @@ export type QueryTenantsArgs = {
 /** Read operations of the management API. */
 export type QueryUserArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
+};
+
+
+/** Read operations of the management API. */
+export type QueryUserSessionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   userId: Scalars['UUID']['input'];
 };
@@ -2846,6 +2943,47 @@ export type SesSettingsInput = {
   region: Scalars['String']['input'];
 };
 
+/**
+ * A session: one sign-in of a user in an application, the browser session of the hosted sign-in with the grants made in
+ * it (one per client the user authorized from it). It ends when revoked, at a sign-out or an account switch in that
+ * browser, when the user is suspended or deleted, or when it expires (14 days after its last use).
+ */
+export type Session = {
+  __typename?: 'Session';
+  /** The OAuth client the user signed in through (the first one authorized in the session). */
+  clientId: Scalars['UUID']['output'];
+  /** When the user signed in. */
+  createdAt: Scalars['DateTime']['output'];
+  /** When the session ends unless used again. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The session's id. */
+  id: Scalars['UUID']['output'];
+  /** The client address the sign-in came from. */
+  ip: Maybe<Scalars['String']['output']>;
+  /**
+   * When the session was last used: an authorization in it, or a validation of one of its tokens. Kept to the minute
+   * (at most one write per minute per session), so it may lag by up to a minute.
+   */
+  lastActiveAt: Scalars['DateTime']['output'];
+  /** How the user authenticated, e.g. `password`. */
+  methods: Array<Scalars['String']['output']>;
+  /** The tenant the user signed in to; null for a sign-in to the application itself. */
+  tenantId: Maybe<Scalars['UUID']['output']>;
+  /** The user agent of the sign-in's browser. */
+  userAgent: Maybe<Scalars['String']['output']>;
+  /** The signed-in user. */
+  userId: Scalars['UUID']['output'];
+};
+
+/** A page of sessions. */
+export type SessionPage = {
+  __typename?: 'SessionPage';
+  /** The sessions of this page, oldest first. */
+  data: Array<Session>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
 /** Session lifetimes. */
 export type SessionPolicy = Policy & {
   __typename?: 'SessionPolicy';
@@ -2866,6 +3004,28 @@ export type SessionPolicy = Policy & {
   source: Maybe<Source>;
   /** When the stored policy last changed; null while the built-in default applies. */
   updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Whether a token's session still stands. */
+export type SessionValidation = {
+  __typename?: 'SessionValidation';
+  /** The token's session, when valid and made in a browser session (a device's sign-in has none). */
+  session: Maybe<Session>;
+  /**
+   * True while the token is live (not expired, not revoked, a refresh token not yet used), its grant stands, its user
+   * may sign in (not suspended, not deleted) and its session, if it has one, stands; in a tenant scope, only for a
+   * sign-in to that tenant. False for anything else, another application's token included, without saying why.
+   */
+  valid: Scalars['Boolean']['output'];
+};
+
+/** Sign-ins of the last 30 days. */
+export type SignInCounts = {
+  __typename?: 'SignInCounts';
+  /** Sign-ins refused for a wrong password of an existing user. */
+  failed: Scalars['Int']['output'];
+  /** Sign-ins that succeeded (a new session). */
+  succeeded: Scalars['Int']['output'];
 };
 
 /** How the SMTP connection is secured. */
@@ -3072,6 +3232,11 @@ export type UpdateTenantInput = {
 export type UpdateUserInput = {
   /** New e-mail address, unique in the user's pool. */
   email?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The whole new metadata, replacing the old: a JSON object of at most 16 KiB once serialized (else 422, field
+   * `metadata`); `{}` empties it.
+   */
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   /** New display name. */
   name?: InputMaybe<Scalars['String']['input']>;
   /** New password; it must satisfy the password policy of the user's pool. */
@@ -3102,6 +3267,8 @@ export type User = {
   emailVerified: Scalars['Boolean']['output'];
   /** The user's id. */
   id: Scalars['UUID']['output'];
+  /** The application's own data about the user (a JSON object of at most 16 KiB); `{}` when none. */
+  metadata: Scalars['JSONObject']['output'];
   /** Display name; null when none was given. */
   name: Maybe<Scalars['String']['output']>;
   /** Account state. */
@@ -3132,6 +3299,12 @@ export type UserStatus =
   | 'locked'
   /** An administrator suspended the account; the user may not sign in until it is activated. */
   | 'suspended';
+
+/** A token to validate. */
+export type ValidateSessionInput = {
+  /** An access token (JWT or opaque) or a refresh token the service issued to a client of the application (1 to 8192 characters). */
+  token: Scalars['String']['input'];
+};
 
 
 
@@ -3206,6 +3379,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  ActiveUserCounts: ResolverTypeWrapper<ActiveUserCounts>;
   ApiKey: ResolverTypeWrapper<ApiKeyRowModel>;
   ApiKeyIntrospection: ResolverTypeWrapper<ApiKeyIntrospectionModel>;
   ApiKeyPage: ResolverTypeWrapper<Omit<ApiKeyPage, 'data'> & { data: Array<ResolversTypes['ApiKey']> }>;
@@ -3214,6 +3388,7 @@ export type ResolversTypes = {
   ApiResourcePage: ResolverTypeWrapper<Omit<ApiResourcePage, 'data'> & { data: Array<ResolversTypes['ApiResource']> }>;
   Application: ResolverTypeWrapper<ApplicationRowModel>;
   ApplicationPage: ResolverTypeWrapper<Omit<ApplicationPage, 'data'> & { data: Array<ResolversTypes['Application']> }>;
+  ApplicationStats: ResolverTypeWrapper<ApplicationStatsViewModel>;
   AuditChanges: ResolverTypeWrapper<AuditChanges>;
   AuditOutcome: AuditOutcome;
   AuditRecord: ResolverTypeWrapper<AuditRecordViewModel>;
@@ -3322,7 +3497,11 @@ export type ResolversTypes = {
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
   SesSettingsInput: SesSettingsInput;
+  Session: ResolverTypeWrapper<SessionViewModel>;
+  SessionPage: ResolverTypeWrapper<Omit<SessionPage, 'data'> & { data: Array<ResolversTypes['Session']> }>;
   SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
+  SessionValidation: ResolverTypeWrapper<Omit<SessionValidation, 'session'> & { session?: Maybe<ResolversTypes['Session']> }>;
+  SignInCounts: ResolverTypeWrapper<SignInCounts>;
   SmtpSecurity: SmtpSecurity;
   SmtpSettings: ResolverTypeWrapper<SmtpSettings>;
   SmtpSettingsInput: SmtpSettingsInput;
@@ -3346,10 +3525,12 @@ export type ResolversTypes = {
   User: ResolverTypeWrapper<UserRowModel>;
   UserPage: ResolverTypeWrapper<Omit<UserPage, 'data'> & { data: Array<ResolversTypes['User']> }>;
   UserStatus: UserStatus;
+  ValidateSessionInput: ValidateSessionInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  ActiveUserCounts: ActiveUserCounts;
   ApiKey: ApiKeyRowModel;
   ApiKeyIntrospection: ApiKeyIntrospectionModel;
   ApiKeyPage: Omit<ApiKeyPage, 'data'> & { data: Array<ResolversParentTypes['ApiKey']> };
@@ -3358,6 +3539,7 @@ export type ResolversParentTypes = {
   ApiResourcePage: Omit<ApiResourcePage, 'data'> & { data: Array<ResolversParentTypes['ApiResource']> };
   Application: ApplicationRowModel;
   ApplicationPage: Omit<ApplicationPage, 'data'> & { data: Array<ResolversParentTypes['Application']> };
+  ApplicationStats: ApplicationStatsViewModel;
   AuditChanges: AuditChanges;
   AuditRecord: AuditRecordViewModel;
   AuditRecordPage: Omit<AuditRecordPage, 'data'> & { data: Array<ResolversParentTypes['AuditRecord']> };
@@ -3444,7 +3626,11 @@ export type ResolversParentTypes = {
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: SesSettings;
   SesSettingsInput: SesSettingsInput;
+  Session: SessionViewModel;
+  SessionPage: Omit<SessionPage, 'data'> & { data: Array<ResolversParentTypes['Session']> };
   SessionPolicy: SessionPolicyViewModel;
+  SessionValidation: Omit<SessionValidation, 'session'> & { session?: Maybe<ResolversParentTypes['Session']> };
+  SignInCounts: SignInCounts;
   SmtpSettings: SmtpSettings;
   SmtpSettingsInput: SmtpSettingsInput;
   String: Scalars['String']['output'];
@@ -3465,6 +3651,7 @@ export type ResolversParentTypes = {
   UpdateUserInput: UpdateUserInput;
   User: UserRowModel;
   UserPage: Omit<UserPage, 'data'> & { data: Array<ResolversParentTypes['User']> };
+  ValidateSessionInput: ValidateSessionInput;
 };
 
 export type MembersDirectiveArgs = {
@@ -3476,6 +3663,12 @@ export type MembersDirectiveResolver<Result, Parent, ContextType = RequestContex
 export type NotNullDirectiveArgs = { };
 
 export type NotNullDirectiveResolver<Result, Parent, ContextType = RequestContext, Args = NotNullDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ActiveUserCountsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActiveUserCounts'] = ResolversParentTypes['ActiveUserCounts']> = {
+  day?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  month?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  week?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
 
 export type ApiKeyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -3534,6 +3727,14 @@ export type ApplicationResolvers<ContextType = RequestContext, ParentType extend
 export type ApplicationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApplicationPage'] = ResolversParentTypes['ApplicationPage']> = {
   data?: Resolver<Array<ResolversTypes['Application']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ApplicationStatsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApplicationStats'] = ResolversParentTypes['ApplicationStats']> = {
+  activeUsers?: Resolver<ResolversTypes['ActiveUserCounts'], ParentType, ContextType>;
+  computedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  signIns?: Resolver<ResolversTypes['SignInCounts'], ParentType, ContextType>;
+  tenants?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  users?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AuditChangesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditChanges'] = ResolversParentTypes['AuditChanges']> = {
@@ -3846,6 +4047,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'keyId'>>;
   revokeInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationRevokeInvitationArgs, 'invitationId'>>;
   revokeM2MCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationRevokeM2MCredentialArgs, 'credentialId'>>;
+  revokeSession?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeSessionArgs, 'sessionId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
@@ -3861,6 +4063,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType, RequireFields<MutationUpdateRoleArgs, 'input' | 'roleId'>>;
   updateTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationUpdateTenantArgs, 'appId' | 'input' | 'tenantId'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input' | 'userId'>>;
+  validateSession?: Resolver<ResolversTypes['SessionValidation'], ParentType, ContextType, RequireFields<MutationValidateSessionArgs, 'input'>>;
   verifyDomain?: Resolver<ResolversTypes['DomainVerification'], ParentType, ContextType, RequireFields<MutationVerifyDomainArgs, 'appId' | 'domainId'>>;
   verifyEmailSenderDomain?: Resolver<ResolversTypes['EmailSenderDomain'], ParentType, ContextType, Partial<MutationVerifyEmailSenderDomainArgs>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3977,6 +4180,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   apiResource?: Resolver<ResolversTypes['ApiResource'], ParentType, ContextType, RequireFields<QueryApiResourceArgs, 'resourceId'>>;
   apiResources?: Resolver<ResolversTypes['ApiResourcePage'], ParentType, ContextType, Partial<QueryApiResourcesArgs>>;
   application?: Resolver<ResolversTypes['Application'], ParentType, ContextType, RequireFields<QueryApplicationArgs, 'appId'>>;
+  applicationStats?: Resolver<ResolversTypes['ApplicationStats'], ParentType, ContextType, RequireFields<QueryApplicationStatsArgs, 'appId'>>;
   applications?: Resolver<ResolversTypes['ApplicationPage'], ParentType, ContextType, Partial<QueryApplicationsArgs>>;
   auditLog?: Resolver<ResolversTypes['AuditRecord'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'recordId'>>;
   auditLogs?: Resolver<ResolversTypes['AuditRecordPage'], ParentType, ContextType, Partial<QueryAuditLogsArgs>>;
@@ -4004,10 +4208,13 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   roleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<QueryRoleAssignmentArgs, 'assignmentId'>>;
   roleAssignments?: Resolver<ResolversTypes['RoleAssignmentPage'], ParentType, ContextType, Partial<QueryRoleAssignmentsArgs>>;
   roles?: Resolver<ResolversTypes['RolePage'], ParentType, ContextType, Partial<QueryRolesArgs>>;
+  session?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<QuerySessionArgs, 'sessionId'>>;
+  sessions?: Resolver<ResolversTypes['SessionPage'], ParentType, ContextType, Partial<QuerySessionsArgs>>;
   tenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<QueryTenantArgs, 'appId' | 'tenantId'>>;
   tenantConfiguration?: Resolver<ResolversTypes['TenantConfiguration'], ParentType, ContextType, RequireFields<QueryTenantConfigurationArgs, 'appId' | 'tenantId'>>;
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<QueryUserArgs, 'userId'>>;
+  userSessions?: Resolver<ResolversTypes['SessionPage'], ParentType, ContextType, RequireFields<QueryUserSessionsArgs, 'userId'>>;
   users?: Resolver<ResolversTypes['UserPage'], ParentType, ContextType, Partial<QueryUsersArgs>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -4065,6 +4272,24 @@ export type SesSettingsResolvers<ContextType = RequestContext, ParentType extend
   region?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SessionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Session'] = ResolversParentTypes['Session']> = {
+  clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  ip?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastActiveAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  methods?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  userAgent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+};
+
+export type SessionPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SessionPage'] = ResolversParentTypes['SessionPage']> = {
+  data?: Resolver<Array<ResolversTypes['Session']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type SessionPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SessionPolicy'] = ResolversParentTypes['SessionPolicy']> = {
   absoluteTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   idleTimeoutMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -4074,6 +4299,16 @@ export type SessionPolicyResolvers<ContextType = RequestContext, ParentType exte
   source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SessionValidationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SessionValidation'] = ResolversParentTypes['SessionValidation']> = {
+  session?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
+  valid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SignInCountsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SignInCounts'] = ResolversParentTypes['SignInCounts']> = {
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type SmtpSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SmtpSettings'] = ResolversParentTypes['SmtpSettings']> = {
@@ -4132,6 +4367,7 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   emailVerified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  metadata?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['UserStatus'], ParentType, ContextType>;
   tenantIds?: Resolver<Array<ResolversTypes['UUID']>, ParentType, ContextType>;
@@ -4144,6 +4380,7 @@ export type UserPageResolvers<ContextType = RequestContext, ParentType extends R
 };
 
 export type Resolvers<ContextType = RequestContext> = {
+  ActiveUserCounts?: ActiveUserCountsResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
   ApiKeyIntrospection?: ApiKeyIntrospectionResolvers<ContextType>;
   ApiKeyPage?: ApiKeyPageResolvers<ContextType>;
@@ -4152,6 +4389,7 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiResourcePage?: ApiResourcePageResolvers<ContextType>;
   Application?: ApplicationResolvers<ContextType>;
   ApplicationPage?: ApplicationPageResolvers<ContextType>;
+  ApplicationStats?: ApplicationStatsResolvers<ContextType>;
   AuditChanges?: AuditChangesResolvers<ContextType>;
   AuditRecord?: AuditRecordResolvers<ContextType>;
   AuditRecordPage?: AuditRecordPageResolvers<ContextType>;
@@ -4204,7 +4442,11 @@ export type Resolvers<ContextType = RequestContext> = {
   RolePage?: RolePageResolvers<ContextType>;
   RoleSubject?: RoleSubjectResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;
+  Session?: SessionResolvers<ContextType>;
+  SessionPage?: SessionPageResolvers<ContextType>;
   SessionPolicy?: SessionPolicyResolvers<ContextType>;
+  SessionValidation?: SessionValidationResolvers<ContextType>;
+  SignInCounts?: SignInCountsResolvers<ContextType>;
   SmtpSettings?: SmtpSettingsResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;

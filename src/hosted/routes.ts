@@ -55,6 +55,8 @@ interface Params {
 
 /** How long a proven password stays good for choosing the tenant that completes the sign-in. */
 const SIGN_IN_PROOF_SECONDS = 600;
+/** A sign-in that proved a password (RFC 8176), which the session lists among its `methods`. */
+const PASSWORD_AMR = ['pwd'];
 
 /**
  * The cookie that carries a proven password (the sealed user id) from the sign-in POST to the tenant choice it
@@ -319,7 +321,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const browserId = await noticeBrowser(context.target, check.user, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified });
+      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -412,7 +414,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
+      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
     });
   };
 }

@@ -5,6 +5,7 @@ import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
+import { indexBrowserSession } from '../domain/sessions/browser-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -175,6 +176,16 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
+    if (this.model === 'Session' && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && expiresAt !== null) {
+      await indexBrowserSession(this.deps.orm.em, {
+        uid: payload.uid,
+        accountId: payload.accountId,
+        authorizations: Object.entries(payload.authorizations ?? {}).map(([clientId, { grantId }]) => ({ clientId, grantId })),
+        amr: Array.isArray(payload.amr) ? payload.amr.filter((amr): amr is string => typeof amr === 'string') : [],
+        expiresAt,
+        requestId: opRequestId(Provider.ctx),
+      });
+    }
   }
 
   /**

@@ -128,7 +128,7 @@ export async function interactionResult(
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const grantId = await saveGrantForTenant(orm, grant, application, signIn.tenantId);
-    return { login: { accountId: user.id }, consent: { grantId } };
+    return { login: { accountId: user.id, ...(signIn.amr === undefined ? {} : { amr: [...signIn.amr] }) }, consent: { grantId } };
   }
 
   if (interaction.prompt.name === 'consent') {

@@ -6,6 +6,7 @@ import { findAccount, findAccountOnce } from './account.ts';
 import { sweepExpiredModels } from './adapter.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { accessTokenClaims, configuration, managementApi, type OidcDependencies } from './configuration.ts';
+import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { paceDevicePolling } from './device-polling.ts';
 import { finishInteraction, interactionResult, loadInteraction, refuseInteraction, type HostedInteraction, type Interaction } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
@@ -126,6 +127,7 @@ export class OidcProvider {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
+    await sweepExpiredSessions(this.deps.orm.em);
   }
 }
 

@@ -72,6 +72,7 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/applications', operation: op.ListApplicationsDocument, summary: 'List applications' },
   { method: 'POST', path: '/applications', operation: op.CreateApplicationDocument, summary: 'Create an application', status: 201 },
   { method: 'GET', path: '/applications/:appId', operation: op.GetApplicationDocument, summary: 'Get an application' },
+  { method: 'GET', path: '/applications/:appId/stats', operation: op.GetApplicationStatsDocument, summary: 'An application’s users, tenants, active users and sign-ins (computed at most a minute ago)' },
   { method: 'PATCH', path: '/applications/:appId', operation: op.UpdateApplicationDocument, summary: 'Update an application and its tenancy configuration' },
   { method: 'DELETE', path: '/applications/:appId', operation: op.DeleteApplicationDocument, summary: 'Delete an application' },
   // tenants
@@ -95,6 +96,12 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/users/:userId/unlock', operation: op.UnlockUserDocument, summary: 'Unlock a user locked by the lockout policy', owned: true },
   { method: 'POST', path: '/users/:userId/suspend', operation: op.SuspendUserDocument, summary: 'Suspend a user: no sign-in, sessions and tokens revoked', owned: true },
   { method: 'POST', path: '/users/:userId/activate', operation: op.ActivateUserDocument, summary: 'Lift a user’s suspension', owned: true },
+  { method: 'GET', path: '/users/:userId/sessions', operation: op.ListUserSessionsDocument, summary: 'List a user’s live sessions', owned: true },
+  // sessions
+  { method: 'GET', path: '/sessions', operation: op.ListSessionsDocument, summary: 'List live sessions (a tenant scope: its sign-ins)', owned: true },
+  { method: 'POST', path: '/sessions/validate', operation: op.ValidateSessionDocument, summary: 'Whether an access or refresh token’s session still stands', owned: true },
+  { method: 'GET', path: '/sessions/:sessionId', operation: op.GetSessionDocument, summary: 'Get a live session', owned: true },
+  { method: 'DELETE', path: '/sessions/:sessionId', operation: op.RevokeSessionDocument, summary: 'Revoke a session: its browser session, grants and tokens end', owned: true },
   // api keys
   { method: 'GET', path: '/api-keys', operation: op.ListApiKeysDocument, summary: 'List API keys', owned: true },
   { method: 'POST', path: '/api-keys', operation: op.CreateApiKeyDocument, summary: 'Create an API key (the response alone holds its secret)', owned: true, status: 201 },

@@ -351,10 +351,11 @@ const SEMANTIC: Readonly<Record<string, readonly unknown[]>> = {
   'UpdateUserInput.password': ['Sh0rt!', 'Line\nBreak-1234'],
   'RotateOAuthClientSecretInput.gracePeriodSeconds': [-1, GRACE_PERIOD_MAX_SECONDS + 1],
   'RotateM2MCredentialInput.gracePeriodSeconds': [-1, GRACE_PERIOD_MAX_SECONDS + 1],
+  'ValidateSessionInput.token': ['', 'x'.repeat(8193)],
 };
 
 /** Strings that are read, not stored (a secret to introspect, a preview's text): any string may be a fair question. */
-const READ_ONLY_STRINGS = new Set(['IntrospectApiKeyInput.secret', 'EmailTemplatePreviewInput.subject', 'EmailTemplatePreviewInput.html', 'EmailTemplatePreviewInput.text']);
+const READ_ONLY_STRINGS = new Set(['IntrospectApiKeyInput.secret', 'ValidateSessionInput.token', 'EmailTemplatePreviewInput.subject', 'EmailTemplatePreviewInput.html', 'EmailTemplatePreviewInput.text']);
 const isSecretField = (key: string) => /secret|password|apiKey/i.test(key.slice(key.indexOf('.') + 1));
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ describe('audit records of side effects', () => {
       targetType: 'user',
       targetId: copy,
       before: null,
-      after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, copiedFrom: alice },
+      after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, metadata: {}, copiedFrom: alice },
     });
     // The key's snapshots, written by SQL, are the entity's (keySnapshot), but for the user.
     const moved = keySnapshot(await app.gatehouse.services.orm.em.fork().findOneOrFail(ApiKey, { id: key }, { filters: false }));

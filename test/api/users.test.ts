@@ -41,6 +41,7 @@ describe('users', () => {
       status: 'active',
       tenantIds: [],
       emailVerified: true,
+      metadata: {},
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -54,6 +55,36 @@ describe('users', () => {
     expect(list.status).toBe(200);
     expect(list.body.data).toContainEqual(renamed.body);
     expect(JSON.stringify(list.body)).not.toContain('argon2');
+  });
+
+  it('PATCH changes metadata (replaced whole, audited), name and e-mail; a duplicate e-mail is 409; bad metadata 422', async () => {
+    const created = await app.http.post('/users', { email: 'meta@example.com', metadata: { plan: 'pro' } });
+    expect(created.body.metadata).toEqual({ plan: 'pro' });
+    const id = created.body.id as string;
+    const patched = await app.http.patch(`/users/${id}`, { metadata: { plan: 'team', seats: 3, nested: { a: [1, 2] } }, name: 'Meta' });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'Meta', metadata: { plan: 'team', seats: 3, nested: { a: [1, 2] } } });
+    expect((await app.http.get(`/users/${id}`)).body.metadata).toEqual({ plan: 'team', seats: 3, nested: { a: [1, 2] } });
+    const [record] = await sql<{ before: { metadata: unknown }; after: { metadata: unknown } }>(
+      `select before, after from audit_log where action = 'user.update' and target_id = ? order by id desc limit 1`,
+      [id],
+    );
+    expect(record).toMatchObject({ before: { metadata: { plan: 'pro' } }, after: { metadata: { plan: 'team' } } });
+    // Left out, it stays; `{}` empties it.
+    expect((await app.http.patch(`/users/${id}`, { name: 'Meta 2' })).body.metadata).toEqual({ plan: 'team', seats: 3, nested: { a: [1, 2] } });
+    expect((await app.http.patch(`/users/${id}`, { metadata: {} })).body.metadata).toEqual({});
+
+    await app.http.post('/users', { email: 'taken@example.com' });
+    const duplicate = await app.http.patch(`/users/${id}`, { email: 'TAKEN@example.com' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'email' });
+    for (const metadata of [null, [1], 'text', { big: 'x'.repeat(16 * 1024) }]) {
+      const refused = await app.http.patch(`/users/${id}`, { metadata });
+      expect(refused.status, JSON.stringify(metadata).slice(0, 30)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'metadata' });
+    }
+    const after = (await app.http.get(`/users/${id}`)).body;
+    expect(after).toMatchObject({ email: 'meta@example.com', metadata: {} });
   });
 
   it('stores the password as an Argon2id hash with the OWASP parameters, and refuses short or long ones', async () => {

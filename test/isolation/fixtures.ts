@@ -1,3 +1,4 @@
+import { newId } from '../../src/ids.ts';
 import type { TestApp } from '../support/app.ts';
 
 /**
@@ -23,6 +24,26 @@ const VICTIM_JWKS = {
   ],
 };
 
+/**
+ * A signed-in session of `userId` by the client (null tenant: an application-level sign-in), written as the OP's storage
+ * writes one (its browser session, and the index row the adapter adds): the suite aims at ids, not at the OP.
+ */
+export async function seedSession(app: TestApp, userId: string, clientId: string, tenantId: string | null): Promise<string> {
+  const id = newId();
+  const uid = `isolation-${id}`;
+  const connection = app.gatehouse.services.orm.em.getConnection();
+  await connection.execute(
+    `insert into oidc_model (model, id, payload, uid, expires_at) values ('Session', ?, ?::jsonb, ?, now() + interval '1 hour')`,
+    [uid, JSON.stringify({ kind: 'Session', jti: uid, uid, accountId: userId, authorizations: { [clientId]: { grantId: uid } } }), uid],
+  );
+  await connection.execute(
+    `insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, methods, created_at, last_active_at, expires_at)
+     values (?, ?, ?, ?, ?, ?, '{password}', now(), now(), now() + interval '1 hour')`,
+    [app.root.applicationId, id, uid, userId, tenantId, clientId],
+  );
+  return id;
+}
+
 export async function seedVictim(app: TestApp): Promise<Victim> {
   const appId = app.root.applicationId;
   const tenant = async (name: string) => (await app.http.post(`/applications/${appId}/tenants`, { name })).body.id as string;
@@ -38,6 +59,9 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
   // a mail of tenant a's outbox
   const deliveryId = (await app.http.post(`${inA}/email/test`, { to: 'victim@example.com' })).body.id as string;
+  // a session signed in to tenant a, of a user of its own (the victim user's suspension would end it)
+  const signedIn = (await app.http.post(`${inA}/users`, { email: 'victim-signed-in@example.com' })).body.id as string;
+  const sessionId = await seedSession(app, signedIn, clientId, tenantA);
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
   // The victim user's creation, a record of tenant A.
   const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.create'`, [userId]);
@@ -72,6 +96,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       deliveryId,
       resourceId,
       invitationId,
+      sessionId,
     },
     bodies: {
       UpdateOrganization: { name: 'Intruded' },
@@ -111,6 +136,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       CreateApiResource: { identifier: 'https://intruder.example.com/api', name: 'Intruder API' },
       UpdateApiResource: { name: 'Intruded' },
       SendInvitation: { email: 'intruder@example.com', tenantId: tenantA },
+      ValidateSession: { token: 'not-a-token-of-the-victim' },
     },
   };
 }

@@ -7,7 +7,7 @@ import { operationRule } from '../../src/graphql/authorize-operation.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
-import { seedVictim, type Victim } from './fixtures.ts';
+import { seedSession, seedVictim, type Victim } from './fixtures.ts';
 
 /**
  * Walks every row of the route table (every path form) with credentials that must not reach the victim's data:
@@ -195,7 +195,7 @@ describe('tenant-scoped credentials on an application-level operation: 403', () 
 });
 
 /** Path parameters that name one record, which may be the application's own rather than a tenant's. */
-const RECORD_PARAMS = ['userId', 'keyId', 'providerId', 'clientId', 'credentialId', 'domainId', 'deliveryId'] as const;
+const RECORD_PARAMS = ['userId', 'keyId', 'providerId', 'clientId', 'credentialId', 'domainId', 'deliveryId', 'sessionId'] as const;
 
 describe('a key of a tenant: an application-level record answers as an absent one, 404 on the tenant’s paths', () => {
   const appLevel: Record<string, string> = {};
@@ -212,6 +212,8 @@ describe('a key of a tenant: an application-level record answers as an absent on
     appLevel['clientId'] = await created('/oauth-clients', { name: 'App-level web', type: 'web', redirectUris: ['https://app-level.example.com/cb'] }, 'clientId');
     appLevel['credentialId'] = await created('/m2m-credentials', { name: 'App-level m2m', permissions: ['users:read'], authMethod: 'client_secret_basic' });
     appLevel['deliveryId'] = await created('/email/test', { to: 'app-level@example.com' });
+    // An application-level sign-in (no tenant) of that user.
+    appLevel['sessionId'] = await seedSession(app, appLevel['userId'], victim.params['clientId']!, null);
     // The victim's auth provider and domain are the application's own.
     appLevel['providerId'] = victim.params['providerId']!;
     appLevel['domainId'] = victim.params['domainId']!;

@@ -252,9 +252,12 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
 
   const userRow = async (id: string) =>
     (await sql<{ status: string; failed_sign_ins: number }>('select status, failed_sign_ins from app_user where id = ?', [id]))[0]!;
+  // The lock's records: each attempt's own outcome (`user.signed_in`, `user.sign_in_failed`) is recorded too, tested
+  // with sessions (test/api/sessions.test.ts).
   const trail = async (id: string) =>
     sql<{ action: string; actor_type: string; actor_id: string; request_id: string; tenant_id: string | null; before: any; after: any }>(
-      'select action, actor_type, actor_id, request_id, tenant_id, before, after from audit_log where target_id = ? order by created_at, id',
+      `select action, actor_type, actor_id, request_id, tenant_id, before, after from audit_log
+        where target_id = ? and action not in ('user.signed_in', 'user.sign_in_failed') order by created_at, id`,
       [id],
     );
 

@@ -162,6 +162,28 @@ export interface paths {
         patch: operations["UpdateApplication"];
         trace?: never;
     };
+    "/applications/{appId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An application’s users, tenants, active users and sign-ins (computed at most a minute ago)
+         * @description An application's figures (application-wide credentials only), computed at most a minute ago.
+         *
+         *     Requires `applications:read`. Application-wide credentials only.
+         */
+        get: operations["GetApplicationStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/{appId}/tenants": {
         parameters: {
             query?: never;
@@ -377,7 +399,7 @@ export interface paths {
         head?: never;
         /**
          * Update a user
-         * @description Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
+         * @description Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
          *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
          *
          *     Requires `users:write`.
@@ -419,7 +441,7 @@ export interface paths {
         head?: never;
         /**
          * Update a user
-         * @description Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
+         * @description Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
          *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
          *
          *     Requires `users:write`.
@@ -461,7 +483,7 @@ export interface paths {
         head?: never;
         /**
          * Update a user
-         * @description Changes a user's e-mail, name, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
+         * @description Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
          *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
          *
          *     Requires `users:write`.
@@ -703,6 +725,324 @@ export interface paths {
          */
         post: operations["ActivateUserInTenant"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user’s live sessions
+         * @description A user's live sessions (in a tenant scope, their sign-ins to that tenant); a user outside the scope is `not_found`.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["ListUserSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user’s live sessions
+         * @description A user's live sessions (in a tenant scope, their sign-ins to that tenant); a user outside the scope is `not_found`.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["ListUserSessionsInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user’s live sessions
+         * @description A user's live sessions (in a tenant scope, their sign-ins to that tenant); a user outside the scope is `not_found`.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["ListUserSessionsInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List live sessions (a tenant scope: its sign-ins)
+         * @description The live sessions of the application, or of one tenant (its sign-ins) in a tenant scope.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["ListSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List live sessions (a tenant scope: its sign-ins)
+         * @description The live sessions of the application, or of one tenant (its sign-ins) in a tenant scope.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["ListSessionsInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List live sessions (a tenant scope: its sign-ins)
+         * @description The live sessions of the application, or of one tenant (its sign-ins) in a tenant scope.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["ListSessionsInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an access or refresh token’s session still stands
+         * @description Whether an access or refresh token's session still stands: what a customer's backend asks before trusting a token.
+         *     A use of the session (marks `lastActiveAt`).
+         *
+         *     Requires `sessions:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["ValidateSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/sessions/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an access or refresh token’s session still stands
+         * @description Whether an access or refresh token's session still stands: what a customer's backend asks before trusting a token.
+         *     A use of the session (marks `lastActiveAt`).
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["ValidateSessionInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/sessions/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an access or refresh token’s session still stands
+         * @description Whether an access or refresh token's session still stands: what a customer's backend asks before trusting a token.
+         *     A use of the session (marks `lastActiveAt`).
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["ValidateSessionInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a live session
+         * @description One live session of the scope; another application's or tenant's, or one that ended, is `not_found`.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["GetSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session: its browser session, grants and tokens end
+         * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
+         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+         *
+         *     Requires `sessions:delete`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        delete: operations["RevokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a live session
+         * @description One live session of the scope; another application's or tenant's, or one that ended, is `not_found`.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["GetSessionInApplication"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session: its browser session, grants and tokens end
+         * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
+         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+         *
+         *     Requires `sessions:delete`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        delete: operations["RevokeSessionInApplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a live session
+         * @description One live session of the scope; another application's or tenant's, or one that ended, is `not_found`.
+         *
+         *     Requires `sessions:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["GetSessionInTenant"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session: its browser session, grants and tokens end
+         * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
+         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+         *
+         *     Requires `sessions:delete`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        delete: operations["RevokeSessionInTenant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5157,6 +5497,10 @@ export interface components {
             email: string;
             /** @description Display name (1 to 200 characters). */
             name?: string | null;
+            /** @description The application's own data about the user: a JSON object of at most 16 KiB. */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description Initial password; it must satisfy the password policy of the user's pool (the application's when `shared`, the
              *     tenant's when `isolated`), else 422 with each violation in `details`. Stored only as an Argon2id hash. Omit for
@@ -6184,6 +6528,55 @@ export interface components {
             accessKeyId: string;
         };
         /**
+         * @description A session: one sign-in of a user in an application, the browser session of the hosted sign-in with the grants made in
+         *     it (one per client the user authorized from it). It ends when revoked, at a sign-out or an account switch in that
+         *     browser, when the user is suspended or deleted, or when it expires (14 days after its last use).
+         */
+        SessionFields: {
+            /**
+             * Format: uuid
+             * @description The session's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The signed-in user.
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The tenant the user signed in to; null for a sign-in to the application itself.
+             */
+            tenantId: string | null;
+            /**
+             * Format: uuid
+             * @description The OAuth client the user signed in through (the first one authorized in the session).
+             */
+            clientId: string;
+            /**
+             * Format: date-time
+             * @description When the user signed in.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the session was last used: an authorization in it, or a validation of one of its tokens. Kept to the minute
+             *     (at most one write per minute per session), so it may lag by up to a minute.
+             */
+            lastActiveAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless used again.
+             */
+            expiresAt: string;
+            /** @description The client address the sign-in came from. */
+            ip: string | null;
+            /** @description The user agent of the sign-in's browser. */
+            userAgent: string | null;
+            /** @description How the user authenticated, e.g. `password`. */
+            methods: string[];
+        };
+        /**
          * @description How the SMTP connection is secured.
          * @enum {string}
          */
@@ -6322,6 +6715,13 @@ export interface components {
              *     application-wide credentials (else 403); every tenant must exist (else 404, field `tenantIds`).
              */
             tenantIds?: string[];
+            /**
+             * @description The whole new metadata, replacing the old: a JSON object of at most 16 KiB once serialized (else 422, field
+             *     `metadata`); `{}` empties it.
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description An end user of an application. In `shared` auth isolation a user is one identity usable in every tenant it is a
@@ -6354,6 +6754,10 @@ export interface components {
              *     self sign-up starts false; a user created through this API counts as verified.
              */
             emailVerified: boolean;
+            /** @description The application's own data about the user (a JSON object of at most 16 KiB); `{}` when none. */
+            metadata: {
+                [key: string]: unknown;
+            };
             /**
              * Format: date-time
              * @description When the user was created.
@@ -6370,6 +6774,11 @@ export interface components {
          * @enum {string}
          */
         UserStatus: "active" | "suspended" | "locked";
+        /** @description A token to validate. */
+        ValidateSessionInput: {
+            /** @description An access token (JWT or opaque) or a refresh token the service issued to a client of the application (1 to 8192 characters). */
+            token: string;
+        };
     };
     responses: {
         /** @description Missing, unknown, revoked or expired credentials. Codes: `unauthenticated`. */
@@ -6984,6 +7393,66 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetApplicationStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Users of the application. */
+                        users: number;
+                        /** @description Tenants of the application. */
+                        tenants: number;
+                        /** @description Active users in the windows ending now. */
+                        activeUsers: {
+                            /** @description Users who signed in or used a session in the last 24 hours. */
+                            day: number;
+                            /** @description … in the last 7 days. */
+                            week: number;
+                            /** @description … in the last 30 days. */
+                            month: number;
+                        };
+                        /** @description Sign-ins of the last 30 days. */
+                        signIns: {
+                            /** @description Sign-ins that succeeded (a new session). */
+                            succeeded: number;
+                            /** @description Sign-ins refused for a wrong password of an existing user. */
+                            failed: number;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When these figures were computed: each instance keeps them up to a minute, so they may lag by that much.
+                         */
+                        computedAt: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -8379,6 +8848,656 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserFields"];
                 };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListUserSessions: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sessions of this page, oldest first. */
+                        data: components["schemas"]["SessionFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListUserSessionsInApplication: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sessions of this page, oldest first. */
+                        data: components["schemas"]["SessionFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListUserSessionsInTenant: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sessions of this page, oldest first. */
+                        data: components["schemas"]["SessionFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListSessions: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sessions of this page, oldest first. */
+                        data: components["schemas"]["SessionFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListSessionsInApplication: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sessions of this page, oldest first. */
+                        data: components["schemas"]["SessionFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListSessionsInTenant: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sessions of this page, oldest first. */
+                        data: components["schemas"]["SessionFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ValidateSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateSessionInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description True while the token is live (not expired, not revoked, a refresh token not yet used), its grant stands, its user
+                         *     may sign in (not suspended, not deleted) and its session, if it has one, stands; in a tenant scope, only for a
+                         *     sign-in to that tenant. False for anything else, another application's token included, without saying why.
+                         */
+                        valid: boolean;
+                        /** @description The token's session, when valid and made in a browser session (a device's sign-in has none). */
+                        session: components["schemas"]["SessionFields"] | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ValidateSessionInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateSessionInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description True while the token is live (not expired, not revoked, a refresh token not yet used), its grant stands, its user
+                         *     may sign in (not suspended, not deleted) and its session, if it has one, stands; in a tenant scope, only for a
+                         *     sign-in to that tenant. False for anything else, another application's token included, without saying why.
+                         */
+                        valid: boolean;
+                        /** @description The token's session, when valid and made in a browser session (a device's sign-in has none). */
+                        session: components["schemas"]["SessionFields"] | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ValidateSessionInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateSessionInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description True while the token is live (not expired, not revoked, a refresh token not yet used), its grant stands, its user
+                         *     may sign in (not suspended, not deleted) and its session, if it has one, stands; in a tenant scope, only for a
+                         *     sign-in to that tenant. False for anything else, another application's token included, without saying why.
+                         */
+                        valid: boolean;
+                        /** @description The token's session, when valid and made in a browser session (a device's sign-in has none). */
+                        session: components["schemas"]["SessionFields"] | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetSessionInApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeSessionInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetSessionInTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeSessionInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];

@@ -29,6 +29,8 @@ const UserSchema = defineEntity({
     lockedUntil: p.datetime().nullable(),
     /** Consecutive failed password sign-ins (src/domain/sign-in/lockout.ts writes it, in single statements). */
     failedSignIns: p.integer().default(0),
+    /** The application's own data about the user (PATCH /users/{userId}); `{}` when none. */
+    metadata: p.json<Record<string, unknown>>().onCreate(() => ({})),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -122,6 +122,8 @@ export interface SignIn {
    * read again and must be active.
    */
   readonly verified?: SignInUser;
+  /** How the user authenticated, as RFC 8176 `amr` values (`pwd`); none when no credential was checked (the session's user). */
+  readonly amr?: readonly string[];
 }
 
 export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser } | { ok: false };

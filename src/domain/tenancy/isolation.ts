@@ -72,7 +72,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
 
 /**
  * A copy of each shared user in each of their tenants but the first: the original's row in another pool, e-mail,
- * name, status, password hash and the whole lockout state (failed sign-ins, when the last one was, until when a lock
+ * name, metadata, status, password hash and the whole lockout state (failed sign-ins, when the last one was, until when a lock
  * lasts), so it signs in, counts failures and unlocks as the original would. Audited with the original's id.
  */
 async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
@@ -80,10 +80,10 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
     tenantPerRow: true,
     ctes: `copied as (
       insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,
-                            failed_sign_ins, last_failed_sign_in_at, locked_until, created_at, updated_at)
+                            failed_sign_ins, last_failed_sign_in_at, locked_until, metadata, created_at, updated_at)
       select original.application_id, ${NEW_ID_SQL}, other.tenant_id, original.email, original.email_normalized, original.name,
              original.status, array[other.tenant_id], original.password_hash,
-             original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, now(), now()
+             original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, original.metadata, now(), now()
         from app_user as original, unnest(original.tenant_ids[2:]) as other (tenant_id)
        where original.application_id = ? and original.pool_id = ?
       returning *),

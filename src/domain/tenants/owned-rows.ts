@@ -12,6 +12,7 @@ import { invitationSnapshotSql } from '../invitations/invitations.ts';
 import { senderDomainSnapshotSql } from '../email/sender-domain.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
+import { sessionSnapshotSql } from '../sessions/browser-sessions.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
 /**
@@ -59,6 +60,9 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
   { action: 'invitation.delete', targetType: 'invitation', table: 'invitation', before: invitationSnapshotSql('r') },
   { action: 'email_sender_domain.delete', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
+  // Sign-ins to the tenant: their index rows; the grants they made are of a tenant that no longer exists, which every
+  // token check refuses (membership).
+  { action: 'session.revoke', targetType: 'session', table: 'user_session', before: sessionSnapshotSql('r') },
 ];
 
 /** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */

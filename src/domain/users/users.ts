@@ -26,6 +26,7 @@ import { displayName, email as emailAddress } from '../validate.ts';
 export interface CreateUserInput {
   email: string;
   name?: string | null;
+  metadata?: Record<string, unknown> | null;
   password?: string | null;
   tenantId?: string | null;
 }
@@ -33,6 +34,7 @@ export interface CreateUserInput {
 export interface UpdateUserInput {
   email?: string | null;
   name?: string | null;
+  metadata?: Record<string, unknown> | null;
   password?: string | null;
   tenantIds?: string[] | null;
 }
@@ -45,6 +47,7 @@ export const userSnapshot = (user: User) => ({
   tenantIds: [...user.tenantIds],
   poolId: user.poolId,
   hasPassword: user.passwordHash != null,
+  metadata: user.metadata,
 });
 
 /**
@@ -53,7 +56,7 @@ export const userSnapshot = (user: User) => ({
  */
 export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
   `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
-     'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null)`;
+     'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null, 'metadata', ${row}.metadata)`;
 
 
 /**
@@ -97,6 +100,17 @@ const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL 
  * the scope's. So the audit log's tenant filter finds every change of an isolated tenant's users, whoever made it.
  */
 const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
+
+/** The most a user's metadata may hold, serialized: it is read with the user on every request that shows them. */
+const METADATA_MAX_BYTES = 16 * 1024;
+
+/** A user's metadata: a JSON object (the GraphQL scalar checked the type) of at most METADATA_MAX_BYTES serialized. */
+function userMetadata(value: Record<string, unknown>): Record<string, unknown> {
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
+    throw invalid('metadata', `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`);
+  }
+  return value;
+}
 
 const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
   if (value === null) throw invalid(field, `${field} may not be null`);
@@ -161,6 +175,7 @@ export async function getUser(scope: Scope, userId: string): Promise<User> {
 export async function createUser(scope: Scope, input: CreateUserInput): Promise<User> {
   const email = emailAddress('email', input.email);
   const name = input.name == null ? null : displayName('name', input.name);
+  const metadata = input.metadata == null ? {} : userMetadata(input.metadata);
   const tenantId = await targetTenant(scope, input.tenantId);
   const password = input.password == null ? null : await hashedPassword(input.password);
   const created = await uniquely('email', 'A user with this e-mail', () =>
@@ -175,6 +190,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         email,
         emailNormalized: normalizeEmail(email),
         name,
+        metadata,
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
@@ -243,6 +259,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   const name = input.name === undefined ? undefined : input.name === null ? null : displayName('name', input.name);
   const newPassword = nonNull(input.password, 'password');
   const requestedTenants = nonNull(input.tenantIds, 'tenantIds');
+  const newMetadata = input.metadata === undefined ? undefined : userMetadata(nonNull(input.metadata, 'metadata') ?? {});
   const newEmail = email === undefined ? undefined : emailAddress('email', email);
   // Memberships of other tenants are not a tenant's business.
   if (requestedTenants !== undefined && scope.tenantId !== null) {
@@ -253,7 +270,8 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     underTenancyConfig(scope, async (tx) => {
       const held = requestedTenants === undefined ? null : await holdRequestedTenants(tx, requestedTenants);
       const user = await lockUser(tx, userId);
-      if (newEmail !== undefined || name !== undefined || password !== undefined) assertIdentityOfScope(tx, user);
+      // Metadata is the account's, one for all its tenants, as its identity is.
+      if (newEmail !== undefined || name !== undefined || password !== undefined || newMetadata !== undefined) assertIdentityOfScope(tx, user);
       const before = userSnapshot(user);
       if (requestedTenants !== undefined) {
         const kept = membershipsAfter(user, requestedTenants, held);
@@ -265,6 +283,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.emailNormalized = normalizeEmail(newEmail);
       }
       if (name !== undefined) user.name = name;
+      if (newMetadata !== undefined) user.metadata = newMetadata;
       if (password !== undefined) user.passwordHash = await acceptedHash(tx, user.poolId, password);
       recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
@@ -370,16 +389,18 @@ async function changeStatus(
 /**
  * Deletes, in the caller's transaction, what the OP keeps of a user's sign-ins in the application: their grants with
  * every token issued under them (codes, access and refresh tokens, the grant's tenant), and their browser sessions
- * (which name no application: a user id is one application's). Three deletions in one statement, whatever their number.
+ * (which name no application: a user id is one application's) with their index (`user_session`). Four deletions in one
+ * statement, whatever their number.
  */
 export async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
   const [row] = await em.execute<{ grants: number; sessions: number }[]>(
     `with grants as (
        delete from oidc_model where model = 'Grant' and (payload->>'accountId') = ? and application_id = ? returning id),
      tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
-     sessions as (delete from oidc_model where model = 'Session' and (payload->>'accountId') = ? returning 1)
+     sessions as (delete from oidc_model where model = 'Session' and (payload->>'accountId') = ? returning 1),
+     indexed as (delete from user_session where application_id = ? and user_id = ? returning 1)
      select (select count(*) from grants)::int as grants, (select count(*) from sessions)::int as sessions`,
-    [userId, applicationId, userId],
+    [userId, applicationId, userId, applicationId, userId],
   );
   return { grantsRevoked: row?.grants ?? 0, sessionsEnded: row?.sessions ?? 0 };
 }

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isUuid, NEW_ID_SQL, newId } from '../../ids.ts';
+import { currentRequestOrigin } from '../../request-origin.ts';
+import { isoTimestampSql } from '../audit.ts';
+
+/**
+ * The index of the OP's browser sessions (`user_session`, migration 0022) as the OP's storage writes it
+ * (src/oidc/adapter.ts); what the index means, and how it is read: sessions.ts.
+ */
+
+/** What the OP's `amr` values (RFC 8176) are called here: the auth provider types of API.md. */
+const METHOD_OF_AMR: Readonly<Record<string, string>> = { pwd: 'password', otp: 'otp', mfa: 'mfa', hwk: 'passkey', swk: 'passkey' };
+
+/** The facts of an OP browser session's save that the index keeps (adapter.ts hands them over on every save). */
+export interface BrowserSessionSave {
+  readonly uid: string;
+  readonly accountId: string;
+  /** The clients authorized in it, each with its grant, in the order the OP added them (the first signed in). */
+  readonly authorizations: readonly { readonly clientId: string; readonly grantId: string | undefined }[];
+  readonly amr: readonly string[];
+  readonly expiresAt: Date;
+  /** The OP request that saves it, for the sign-in's audit record. */
+  readonly requestId: string;
+}
+
+/**
+ * Indexes an OP browser session of a signed-in account, on each save the OP makes of it: the first save of an
+ * account's session inserts its row (the application and client of its first authorization, the tenant its grant was
+ * signed in to, the request's address and user agent) and records the sign-in; later saves move its expiry and mark it
+ * active. One statement.
+ */
+export async function indexBrowserSession(em: EntityManager, save: BrowserSessionSave): Promise<void> {
+  const first = save.authorizations.find((authorization) => isUuid(authorization.clientId));
+  if (first === undefined || !isUuid(save.accountId)) return;
+  const origin = currentRequestOrigin();
+  const methods = save.amr.map((amr) => METHOD_OF_AMR[amr] ?? amr);
+  // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise).
+  // A row inserted is a sign-in, recorded (`user.signed_in`) in the same statement.
+  await em.getConnection().execute(
+    `with indexed as (
+       insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
+       select c.application_id, ?, ?, u.id,
+              (select tn.id from oidc_model as gt join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
+                where gt.model = 'GrantTenant' and gt.id = ?),
+              c.id, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
+         from oauth_client as c join app_user as u on u.application_id = c.application_id and u.id = ?
+        where c.id = ?
+       on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()
+       returning application_id, id, tenant_id, user_id, client_id, methods, (xmax = 0) as inserted)
+     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, ip, user_agent, after, created_at)
+     select application_id, ${NEW_ID_SQL}, tenant_id, 'user', user_id::text, 'user.signed_in', 'user', user_id::text, ?, ?, ?,
+            jsonb_build_object('sessionId', id, 'clientId', client_id, 'methods', to_jsonb(methods)), now()
+       from indexed where inserted`,
+    [newId(), save.uid, first.grantId ?? '', origin?.ip ?? null, origin?.userAgent ?? null, JSON.stringify(methods), save.expiresAt, save.accountId, first.clientId,
+      save.requestId, origin?.ip ?? null, origin?.userAgent ?? null],
+  );
+}
+
+/** Deletes the index rows of sessions whose OP session expired (they already read as absent). */
+export async function sweepExpiredSessions(em: EntityManager, limit = 1000): Promise<number> {
+  const deleted = await em.getConnection().execute<{ id: string }[]>(
+    `delete from user_session where (application_id, id) in (select application_id, id from user_session where expires_at < now() limit ?) returning id`,
+    [limit],
+  );
+  return deleted.length;
+}
+
+/**
+ * What the audit log keeps of a session (the `user_session` row `row`), as sessions.ts presents it: the record of its
+ * revocation, or of its end with its tenant (src/domain/tenants/owned-rows.ts).
+ */
+export const sessionSnapshotSql = (row: string) =>
+  `jsonb_build_object('id', ${row}.id, 'userId', ${row}.user_id, 'tenantId', ${row}.tenant_id, 'clientId', ${row}.client_id,
+     'createdAt', ${isoTimestampSql(`${row}.created_at`)}, 'lastActiveAt', ${isoTimestampSql(`${row}.last_active_at`)},
+     'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'ip', ${row}.ip, 'userAgent', ${row}.user_agent, 'methods', to_jsonb(${row}.methods))`;

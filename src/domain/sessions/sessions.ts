@@ -1,0 +1,222 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
+import type { Scope } from '../../context.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import { mayActNowSql } from '../users/sign-in-user.ts';
+import { getUser } from '../users/users.ts';
+
+/**
+ * A session: one sign-in of a user in an application, i.e. the OP's browser session (`oidc_model`, model `Session`)
+ * with the grants made in it (its `authorizations`, one per client). `user_session` is only its index by application,
+ * tenant and user, with what the OP does not keep: a row counts while the OP's session it names (by `uid`, which
+ * outlives the OP's id rotations) stands for the same account (LIVE), so a sign-out, an account switch or an expiry
+ * of the OP's session ends it with no write here.
+ */
+export interface SessionView {
+  readonly id: string;
+  readonly userId: string;
+  readonly tenantId: string | null;
+  readonly clientId: string;
+  readonly createdAt: Date;
+  readonly lastActiveAt: Date;
+  readonly expiresAt: Date;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly methods: string[];
+}
+
+interface SessionRow {
+  id: string;
+  user_id: string;
+  tenant_id: string | null;
+  client_id: string;
+  created_at: Date;
+  last_active_at: Date;
+  expires_at: Date;
+  ip: string | null;
+  user_agent: string | null;
+  methods: string[];
+  op_session_uid: string;
+}
+
+const COLUMNS = 's.id, s.user_id, s.tenant_id, s.client_id, s.created_at, s.last_active_at, s.expires_at, s.ip, s.user_agent, s.methods, s.op_session_uid';
+
+/** The OP's session of the row `s` stands, for the row's user (the index `oidc_model_uid_idx` finds it). */
+const LIVE = `s.expires_at > now() and exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid
+  and (o.expires_at is null or o.expires_at > now()) and o.payload->>'accountId' = s.user_id::text)`;
+
+const view = (row: SessionRow): SessionView => ({
+  id: row.id,
+  userId: row.user_id,
+  tenantId: row.tenant_id,
+  clientId: row.client_id,
+  createdAt: new Date(row.created_at),
+  lastActiveAt: new Date(row.last_active_at),
+  expiresAt: new Date(row.expires_at),
+  ip: row.ip,
+  userAgent: row.user_agent,
+  methods: row.methods,
+});
+
+/** The SQL of the scope's live sessions (a tenant scope: those signed in to its tenant), with its parameters. */
+function scoped(scope: Scope, extra: string, params: unknown[]): [string, unknown[]] {
+  const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
+  return [
+    `select ${COLUMNS} from user_session as s where s.application_id = ?${tenant}${extra} and ${LIVE}`,
+    [scope.applicationId, ...(scope.tenantId === null ? [] : [scope.tenantId]), ...params],
+  ];
+}
+
+/** The scope's live sessions, oldest first (keyset on the UUIDv7 id); `userId`: a user's (404 when not in the scope). */
+export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
+  const size = pageSize(args);
+  if (args.userId !== undefined) await getUser(scope, args.userId);
+  const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
+  const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
+  const [sql, params] = scoped(
+    scope,
+    `${args.userId === undefined ? '' : ' and s.user_id = ?'}${after === undefined ? '' : ' and s.id > ?'}`,
+    [...(args.userId === undefined ? [] : [args.userId]), ...(after === undefined ? [] : [after])],
+  );
+  const rows = await scope.em.execute<SessionRow[]>(`${sql} order by s.id limit ?`, [...params, size + 1]);
+  const data = rows.slice(0, size).map(view);
+  const last = data.at(-1);
+  return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
+}
+
+async function findSession(scope: Scope, em: EntityManager, sessionId: string, lock = ''): Promise<SessionRow> {
+  const [sql, params] = scoped(scope, ' and s.id = ?', [sessionId]);
+  const [row] = await em.execute<SessionRow[]>(`${sql}${lock}`, params);
+  if (row === undefined) throw notFound('Session', 'sessionId');
+  return row;
+}
+
+export async function getSession(scope: Scope, sessionId: string): Promise<SessionView> {
+  return view(await findSession(scope, scope.em, sessionId));
+}
+
+/**
+ * Revokes a session: the OP's browser session ends (its cookie names nothing any more), and every grant made in it
+ * goes with every token issued under it, so its refresh tokens fail at once; audited as `session.revoke`. One
+ * statement whatever the number of its grants and tokens. Instances forget the grants' Bearer tokens at once.
+ */
+export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
+  const grants = await scope.transactional(async (em) => {
+    const row = await findSession(scope, em, sessionId, ' for update of s');
+    const [ended] = await em.execute<{ grants: string[] | null }[]>(
+      `with op as (delete from oidc_model where model = 'Session' and uid = ? returning payload),
+       grants as (select a.value->>'grantId' as id from op, jsonb_each(op.payload->'authorizations') as a where a.value->>'grantId' is not null),
+       tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
+       indexed as (delete from user_session where application_id = ? and id = ? returning 1)
+       select (select array_agg(id) from grants) as grants`,
+      [row.op_session_uid, scope.applicationId, row.id],
+    );
+    const revoked = ended?.grants ?? [];
+    recordAudit(em, scope, {
+      action: 'session.revoke',
+      targetType: 'session',
+      targetId: row.id,
+      tenantId: row.tenant_id,
+      before: view(row),
+      after: { grantsRevoked: revoked.length },
+    });
+    return revoked;
+  });
+  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
+  return true;
+}
+
+/** What `POST /sessions/validate` answers. */
+export interface SessionValidation {
+  readonly valid: boolean;
+  readonly session: SessionView | null;
+}
+
+const INVALID: SessionValidation = { valid: false, session: null };
+
+/** Longer than any token the service issues (a JWT with its claims is well under this). */
+const TOKEN_MAX = 8192;
+
+/**
+ * The token as the validation's statement reads it (`t`: `application_id`, `user_id`, `client_id`, `grant_id`, all
+ * text): a JWT access token signed with one of the service's keys (any surface's issuer, any resource), its claims as
+ * parameters; or an opaque access or refresh token the OP stores, unexpired and unconsumed (a rotated refresh token is
+ * spent), read in the same statement. Undefined when it cannot be one of ours (a client-credentials token names no
+ * user, so no session).
+ */
+async function tokenSource(scope: Scope, token: string): Promise<{ cte: string; params: unknown[] } | undefined> {
+  if (token.split('.').length === 3) {
+    let claims;
+    try {
+      claims = await scope.services.signingKeys.verifyOwnAccessToken(token);
+    } catch {
+      return undefined;
+    }
+    const { app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId } = claims;
+    if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
+    if (applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
+    return { cte: 'select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id', params: [applicationId, userId, clientId, grantId] };
+  }
+  // Opaque tokens are the OP's base64url ids.
+  if (!/^[\w-]+$/.test(token)) return undefined;
+  return {
+    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id from oidc_model
+      where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > now())`,
+    params: [token],
+  };
+}
+
+/** `value` as a uuid when it is one, else null (a cast of anything else would fail the statement). */
+const uuidOrNull = (value: string) => `(case when ${value} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ${value}::uuid end)`;
+
+/** When an instance last marked a session active: at most one write per minute per session (and per instance). */
+const touched = new LRUCache<string, number>({ max: 100_000 });
+const ACTIVITY_RESOLUTION_MS = 60_000;
+
+/**
+ * Whether an access or refresh token's session still stands: the token live (not expired, not revoked, a refresh token
+ * not spent), its grant live, its user of the scope's application able to act (not suspended, not deleted), and the
+ * browser session the grant was made in, when there is one (a device's grant has none), live and of the scope's
+ * tenant. Anything else, another application's token included, is `valid: false`, which says nothing of why.
+ */
+export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
+  if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
+  const source = await tokenSource(scope, token);
+  if (source === undefined) return INVALID;
+  // One statement: the token (when stored), its grant, its user, and the browser session its grant was made in.
+  const [row] = await scope.em.execute<(Partial<SessionRow> & { grant_tenant: string | null })[]>(
+    `with t as (${source.cte})
+     select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant
+       from t
+       join app_user as u on u.application_id = ? and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
+       join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
+        and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > now())
+       left join lateral (select ${COLUMNS} from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
+          where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
+            and s.expires_at > now() and (o.expires_at is null or o.expires_at > now()) and o.payload->>'accountId' = t.user_id
+          limit 1) as s on true
+      where ${mayActNowSql('u')}`,
+    [...source.params, scope.applicationId],
+  );
+  if (row === undefined) return INVALID;
+  const tenantId = row.tenant_id ?? row.grant_tenant ?? null;
+  if (scope.tenantId !== null && tenantId !== scope.tenantId) return INVALID;
+  if (row.id == null) return { valid: true, session: null };
+  const session = view(row as SessionRow);
+  return { valid: true, session: await markActive(scope, session) };
+}
+
+/** Marks a session active now, unless this instance did so less than a minute ago (nor another: the statement's guard). */
+async function markActive(scope: Scope, session: SessionView): Promise<SessionView> {
+  const now = Date.now();
+  if (now - (touched.get(session.id) ?? 0) < ACTIVITY_RESOLUTION_MS) return session;
+  touched.set(session.id, now);
+  await scope.em.execute(
+    `update user_session set last_active_at = now() where application_id = ? and id = ? and last_active_at < now() - interval '1 minute'`,
+    [scope.applicationId, session.id],
+  );
+  return { ...session, lastActiveAt: new Date(Math.max(now, session.lastActiveAt.getTime())) };
+}

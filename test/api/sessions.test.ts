@@ -1,0 +1,296 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authorize, createTestClient, discover, startAuthorization, type TestClient } from '../support/oauth.ts';
+
+/**
+ * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
+ * Listed on the application, tenant and user paths, read, revoked (its refresh tokens fail at once) and validated from
+ * any of its tokens; and the application's stats, which count its sign-ins.
+ */
+const REDIRECT = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-Battery-9';
+let app: TestApp;
+let spa: TestClient;
+let tenantA: string;
+let tenantB: string;
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  tenantA = await app.createTenant('A');
+  tenantB = await app.createTenant('B');
+  spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+});
+afterAll(async () => app?.close());
+
+async function createUser(email: string, tenantId = tenantA): Promise<string> {
+  const created = await app.http.post('/users', { email, tenantId });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
+/** A sign-in through the OP (the hosted pages' seam), in a browser of its own: a session with a refresh token. */
+async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string) {
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid offline_access',
+    prompt: 'consent',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...(resource === undefined ? {} : { resource }),
+  });
+  const outcome = await authorize(app, url, { userId, tenantId });
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier }, resource === undefined ? undefined : { resource });
+  return { config, tokens };
+}
+
+const refreshFails = async (config: oidc.Configuration, refreshToken: string) =>
+  oidc.refreshTokenGrant(config, refreshToken).then(
+    () => false,
+    (error: unknown) => (error as { error?: string }).error === 'invalid_grant',
+  );
+
+const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+
+describe('sessions', () => {
+  it('a sign-in is a session: listed on every path form, read, validated from its tokens, revoked for good', async () => {
+    const userId = await createUser('one@example.com');
+    const { config, tokens } = await signIn(userId);
+
+    const listed = await app.http.get(`/users/${userId}/sessions`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const session = listed.body.data[0];
+    expect(session).toMatchObject({ userId, tenantId: tenantA, clientId: spa.clientId, methods: [] });
+    expect(Object.keys(session).sort()).toEqual(['clientId', 'createdAt', 'expiresAt', 'id', 'ip', 'lastActiveAt', 'methods', 'tenantId', 'userAgent', 'userId']);
+    expect(session.ip).toEqual(expect.any(String));
+    expect(new Date(session.expiresAt).getTime()).toBeGreaterThan(Date.now());
+
+    for (const path of ['/sessions', `/applications/${app.root.applicationId}/sessions`, `${tenantPath(tenantA)}/sessions`]) {
+      const all = await app.http.get(path);
+      expect(all.status, path).toBe(200);
+      expect(all.body.data.map((row: { id: string }) => row.id), path).toContain(session.id);
+    }
+    expect((await app.http.get(`${tenantPath(tenantB)}/sessions`)).body.data.map((row: { id: string }) => row.id)).not.toContain(session.id);
+    expect((await app.http.get(`/sessions/${session.id}`)).body).toEqual(session);
+    expect((await app.http.get(`${tenantPath(tenantB)}/sessions/${session.id}`)).status).toBe(404);
+
+    // Its refresh token and its access token both name it.
+    for (const token of [tokens.refresh_token!, tokens.access_token]) {
+      const validated = await app.http.post('/sessions/validate', { token });
+      expect(validated.status, JSON.stringify(validated.body)).toBe(200);
+      expect(validated.body).toMatchObject({ valid: true, session: { id: session.id, userId } });
+    }
+    expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+
+    // Revoked: gone from the lists, its tokens invalid, its refresh token refused at the OP; audited; a second time 404.
+    const key = crypto.randomUUID();
+    const revoked = await app.http.delete(`/sessions/${session.id}`, { headers: { 'idempotency-key': key } });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
+    const replay = await app.http.delete(`/sessions/${session.id}`, { headers: { 'idempotency-key': key } });
+    expect(replay.status).toBe(204);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await app.http.delete(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await app.http.get(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+    for (const token of [tokens.refresh_token!, tokens.access_token]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    }
+    expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
+    const records = await sql<{ action: string; tenant_id: string }>(`select action, tenant_id from audit_log where target_id = ? and action = 'session.revoke'`, [session.id]);
+    expect(records).toEqual([{ action: 'session.revoke', tenant_id: tenantA }]);
+    expect(await sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
+  });
+
+  it('validation: a suspended or deleted user’s tokens, another application’s, garbage: valid false; a JWT for the management API names its session', async () => {
+    const userId = await createUser('two@example.com');
+    const resource = `${app.gatehouse.services.config.publicUrl}/api/v1`;
+    const { tokens } = await signIn(userId, tenantA, resource);
+    expect(tokens.access_token.split('.')).toHaveLength(3);
+    const validated = await app.http.post('/sessions/validate', { token: tokens.access_token });
+    expect(validated.body).toMatchObject({ valid: true, session: { userId, tenantId: tenantA } });
+    expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token: tokens.access_token })).body.valid).toBe(true);
+
+    const other = await app.bootstrapAnother();
+    expect((await app.as({ apiKey: other.apiKey }).post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+    expect((await app.as({ apiKey: other.apiKey }).post('/sessions/validate', { token: tokens.refresh_token })).body).toEqual({ valid: false, session: null });
+    for (const token of ['nope', 'a.b.c', `${tokens.access_token}x`, 'x'.repeat(8192)]) {
+      expect((await app.http.post('/sessions/validate', { token })).body, token.slice(0, 20)).toEqual({ valid: false, session: null });
+    }
+    for (const token of ['', 'x'.repeat(8193)]) {
+      const refused = await app.http.post('/sessions/validate', { token });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'token' });
+    }
+    expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+    expect((await app.http.post(`/users/${userId}/activate`)).status).toBe(200);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(false);
+
+    const gone = await createUser('three@example.com');
+    const second = await signIn(gone);
+    expect((await app.http.post('/sessions/validate', { token: second.tokens.refresh_token })).body.valid).toBe(true);
+    expect((await app.http.delete(`/users/${gone}`)).status).toBe(204);
+    expect((await app.http.post('/sessions/validate', { token: second.tokens.refresh_token })).body).toEqual({ valid: false, session: null });
+    expect(await sql(`select 1 from user_session where user_id = ?`, [gone])).toEqual([]);
+  });
+
+  it('revoking a session ends its management API Bearer token at once', async () => {
+    const userId = await createUser('bearer@example.com');
+    const { tokens } = await signIn(userId, tenantA, `${app.gatehouse.services.config.publicUrl}/api/v1`);
+    const asUser = app.as({ bearer: tokens.access_token });
+    // Authenticated (a user holds no management permission here): refused for what it lacks, not for who it is.
+    expect((await asUser.get('/users')).status).toBe(403);
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    expect((await app.http.delete(`/sessions/${session.id}`)).status).toBe(204);
+    const refused = await asUser.get('/users');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('unauthenticated');
+  });
+
+  it('a sign-out in the browser ends the session: gone from the lists, its tokens invalid', async () => {
+    const userId = (await app.http.post('/users', { email: 'out@example.com', password: PASSWORD, tenantId: tenantA })).body.id as string;
+    const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantA });
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'out@example.com', password: PASSWORD }), issuer);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    expect(session).toMatchObject({ tenantId: tenantA, methods: ['password'] });
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(true);
+
+    const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
+    expect(confirm.status).toBe(200);
+    expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+    expect((await app.http.get(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+  });
+
+  it('a tenant’s deletion ends its sign-ins, each recorded as a revocation records it', async () => {
+    const doomed = await app.createTenant('Doomed');
+    const userId = await createUser('doomed@example.com', doomed);
+    await signIn(userId, doomed);
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    const twin = await createUser('twin@example.com', doomed);
+    await signIn(twin, doomed);
+    const [twinSession] = (await app.http.get(`/users/${twin}/sessions`)).body.data;
+    expect((await app.http.delete(`/sessions/${twinSession.id}`)).status).toBe(204);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${doomed}`)).status).toBe(204);
+    expect(await sql(`select 1 from user_session where tenant_id = ?`, [doomed])).toEqual([]);
+    const records = await sql<{ target_id: string; tenant_id: string; before: unknown; after: unknown }>(
+      `select target_id, tenant_id, before, after from audit_log where action = 'session.revoke' and target_id in (?, ?) order by target_id`,
+      [session.id, twinSession.id],
+    );
+    const byTarget = new Map(records.map((record) => [record.target_id, record]));
+    expect(byTarget.get(session.id)).toEqual({ target_id: session.id, tenant_id: doomed, before: session, after: null });
+    expect(byTarget.get(twinSession.id)).toMatchObject({ tenant_id: doomed, before: twinSession, after: { grantsRevoked: 1 } });
+  });
+
+  it('lastActiveAt moves on a validation at most once a minute', async () => {
+    const userId = await createUser('four@example.com');
+    const { tokens } = await signIn(userId);
+    await sql(`update user_session set last_active_at = now() - interval '10 minutes' where user_id = ?`, [userId]);
+    const [before] = await sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
+    await app.http.post('/sessions/validate', { token: tokens.access_token });
+    const [after] = await sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
+    expect(new Date(after!.last_active_at).getTime()).toBeGreaterThan(new Date(before!.last_active_at).getTime());
+    // Within the minute: no write, whatever the number of validations.
+    const [reset] = await sql<{ last_active_at: Date }>(
+      `update user_session set last_active_at = now() - interval '10 minutes' where user_id = ? returning last_active_at`,
+      [userId],
+    );
+    for (let i = 0; i < 3; i += 1) await app.http.post('/sessions/validate', { token: tokens.access_token });
+    const [still] = await sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
+    expect(new Date(still!.last_active_at).getTime()).toBe(new Date(reset!.last_active_at).getTime());
+  });
+
+  it('refusals: another application’s session and user are 404, a key without sessions permissions 403, malformed ids 422', async () => {
+    const userId = await createUser('five@example.com');
+    await signIn(userId);
+    const [session] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    expect((await foreign.get(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await foreign.delete(`/sessions/${session.id}`)).body).toMatchObject({ code: 'not_found', field: 'sessionId' });
+    expect((await foreign.get(`/users/${userId}/sessions`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
+    expect((await foreign.get('/sessions')).body.data).toEqual([]);
+    expect((await app.http.get(`${tenantPath(tenantB)}/users/${userId}/sessions`)).status).toBe(404);
+
+    const reader = await app.http.post('/api-keys', { name: 'users only', permissions: ['users:read'] });
+    const narrow = app.as({ apiKey: reader.body.secret });
+    expect((await narrow.get('/sessions')).status).toBe(403);
+    expect((await narrow.post('/sessions/validate', { token: 'x' })).status).toBe(403);
+    const sessionsReader = await app.http.post('/api-keys', { name: 'sessions reader', permissions: ['sessions:read'] });
+    expect((await app.as({ apiKey: sessionsReader.body.secret }).delete(`/sessions/${session.id}`)).status).toBe(403);
+    expect((await app.http.get(`/sessions/${session.id}`)).status).toBe(200);
+
+    expect((await app.http.get('/sessions/not-a-uuid')).body).toMatchObject({ code: 'validation_error', field: 'sessionId' });
+    expect((await app.http.post('/sessions/validate', { token: 'x', extra: 1 })).status).toBe(422);
+  });
+
+  it('through GraphQL too', async () => {
+    const userId = await createUser('six@example.com');
+    const { tokens } = await signIn(userId);
+    const response = await app.http.request('POST', '/graphql', {
+      body: {
+        query: 'query($id: UUID!) { userSessions(userId: $id) { data { userId tenantId } } }',
+        variables: { id: userId },
+      },
+    });
+    expect(response.body).toEqual({ data: { userSessions: { data: [{ userId, tenantId: tenantA }] } } });
+    const validated = await app.http.request('POST', '/graphql', {
+      body: { query: 'mutation($t: String!) { validateSession(input: { token: $t }) { valid session { userId } } }', variables: { t: tokens.access_token } },
+    });
+    expect(validated.body).toEqual({ data: { validateSession: { valid: true, session: { userId } } } });
+  });
+});
+
+describe('application stats', () => {
+  it('counts users, tenants, active users and sign-ins, from a figure at most a minute old', async () => {
+    const fresh = await app.http.post('/applications', { name: 'Stats', multiTenant: true });
+    expect(fresh.status).toBe(201);
+    const appId = fresh.body.id as string;
+    const admin = app.as({ apiKey: fresh.body.initialApiKey.secret });
+    const tenant = (await admin.post(`/applications/${appId}/tenants`, { name: 'T' })).body.id as string;
+    const user = (await admin.post('/users', { email: 'stat@example.com', password: PASSWORD, tenantId: tenant })).body.id as string;
+    await admin.post('/users', { email: 'idle@example.com', tenantId: tenant });
+    const client = await createTestClient(app, { applicationId: appId, type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const config = await discover(app, client.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+    // Through the hosted page: a wrong password (recorded as failed), then the right one (a session of method password).
+    const wrong = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' });
+    expect((await wrong.jar.submit(wrong.page, { email: 'stat@example.com', password: 'Wrong-password-1' })).status).toBe(400);
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' });
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'stat@example.com', password: PASSWORD }), app.gatehouse.services.config.publicUrl);
+    expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+    const [session] = (await admin.get(`/users/${user}/sessions`)).body.data;
+    expect(session).toMatchObject({ tenantId: tenant, clientId: client.clientId, methods: ['password'] });
+    const [failure] = await sql<{ outcome: string; tenant_id: string | null }>(`select outcome, tenant_id from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [user]);
+    expect(failure).toEqual({ outcome: 'failure', tenant_id: null });
+
+    const stats = await admin.get(`/applications/${appId}/stats`);
+    expect(stats.status, JSON.stringify(stats.body)).toBe(200);
+    expect(stats.body).toMatchObject({ users: 2, tenants: 1, activeUsers: { day: 1, week: 1, month: 1 }, signIns: { succeeded: 1, failed: 1 } });
+    expect(Date.now() - new Date(stats.body.computedAt).getTime()).toBeLessThan(60_000);
+    // Within the minute the same figure, as computedAt says.
+    await admin.post('/users', { email: 'late@example.com', tenantId: tenant });
+    expect((await admin.get(`/applications/${appId}/stats`)).body).toEqual(stats.body);
+
+    const gql = await admin.request('POST', '/graphql', { body: { query: `{ applicationStats(appId: "${appId}") { users signIns { succeeded } } }` } });
+    expect(gql.body).toEqual({ data: { applicationStats: { users: 2, signIns: { succeeded: 1 } } } });
+  });
+
+  it('refusals: another application is 404, tenant-scoped credentials 403, a key without applications:read 403', async () => {
+    const other = await app.bootstrapAnother();
+    expect((await app.http.get(`/applications/${other.applicationId}/stats`)).status).toBe(404);
+    const tenantKey = await app.http.post('/api-keys', { name: 'tenant', permissions: ['*'], tenantId: tenantA });
+    expect((await app.as({ apiKey: tenantKey.body.secret }).get(`/applications/${app.root.applicationId}/stats`)).status).toBe(403);
+    const narrow = await app.http.post('/api-keys', { name: 'users', permissions: ['users:read'] });
+    expect((await app.as({ apiKey: narrow.body.secret }).get(`/applications/${app.root.applicationId}/stats`)).status).toBe(403);
+  });
+});
