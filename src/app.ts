@@ -7,8 +7,10 @@ import { ApiKeyCache } from './auth/api-key-cache.ts';
 import { SecretBox } from './auth/client-secrets.ts';
 import { shareArgon2Among } from './auth/password-hash.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { TokenEventWriter } from './domain/auth-events.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { OutboxWorker } from './domain/email/deliver.ts';
 import { CursorCodec } from './domain/pagination.ts';
@@ -96,7 +98,7 @@ function trackConnections(server: HttpServer): { closeIdle(): void } {
   };
 }
 
-export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: LogDestination } = {}): Promise<Gatehouse> {
+export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: LogDestination; clock?: Clock } = {}): Promise<Gatehouse> {
   shareArgon2Among(config.workers);
   const database = await openDatabase(config, options);
   const em = database.orm.em.fork();
@@ -132,7 +134,21 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   // exists: only requests ask it).
   const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
     (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
-  const oidc = new OidcProvider({ config, orm: database.orm, signingKeys, clientSecrets, clients, cookieSecret, surfaces, invalidations, liveSubjects: apiKeys.bearerSubjects, m2mTokenSeconds });
+  const clock = options.clock ?? systemClock;
+  const tokenEvents = new TokenEventWriter(database.orm, clock);
+  const oidc = new OidcProvider({
+    config,
+    orm: database.orm,
+    signingKeys,
+    clientSecrets,
+    clients,
+    cookieSecret,
+    surfaces,
+    invalidations,
+    liveSubjects: apiKeys.bearerSubjects,
+    m2mTokenSeconds,
+    tokenEvents,
+  });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
   const outbox = new OutboxWorker(database.orm, config, storedSecrets);
@@ -151,11 +167,14 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     readCache,
     refusalTiming: new RefusalTiming(),
     outbox,
+    clock,
+    tokenEvents,
   };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
+  tokenEvents.start(server.app.log.child({ component: 'token-events' }));
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -168,6 +187,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await server.app.close();
         await server.apollo.stop();
         await outbox.stop();
+        await tokenEvents.stop();
         await invalidations.close();
         redis?.disconnect();
         await database.close();

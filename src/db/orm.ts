@@ -22,6 +22,7 @@ import { Migration0016ApiResources } from './migrations/0016-api-resources.ts';
 import { Migration0017EmailOutbox } from './migrations/0017-email-outbox.ts';
 import { Migration0018UserLifecycleLookups } from './migrations/0018-user-lifecycle-lookups.ts';
 import { Migration0019AuditSearch } from './migrations/0019-audit-search.ts';
+import { Migration0024AuditStreamAnalytics } from './migrations/0024-audit-stream-analytics.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   { name: '0017-email-outbox', class: Migration0017EmailOutbox },
   { name: '0018-user-lifecycle-lookups', class: Migration0018UserLifecycleLookups },
   { name: '0019-audit-search', class: Migration0019AuditSearch },
+  { name: '0024-audit-stream-analytics', class: Migration0024AuditStreamAnalytics },
 ];
 
 /**

@@ -131,6 +131,8 @@ export type ApiResourcePage = {
 /** An application: the product whose users sign in through Gatehouse. */
 export type Application = {
   __typename?: 'Application';
+  /** How many days its audit records are kept before the retention job deletes them (default 90). */
+  auditRetentionDays: Scalars['Int']['output'];
   /** When the application was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The application's id. */
@@ -2666,6 +2668,8 @@ export type UpdateApiResourceInput = {
 
 /** A partial update of an application: omitted fields keep their value. */
 export type UpdateApplicationInput = {
+  /** Days the audit records are kept, 1 to 3650 (default 90). */
+  auditRetentionDays?: InputMaybe<Scalars['Int']['input']>;
   /** Display name (1 to 200 characters). */
   name?: InputMaybe<Scalars['String']['input']>;
   /** Tenancy switches to change; multi-tenant applications only (else 422, field `tenancyConfig`). */
@@ -3134,6 +3138,7 @@ export type ApiResourcePageResolvers<ContextType = RequestContext, ParentType ex
 };
 
 export type ApplicationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Application'] = ResolversParentTypes['Application']> = {
+  auditRetentionDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   initialApiKey?: Resolver<Maybe<ResolversTypes['ApiKeyWithSecret']>, ParentType, ContextType>;

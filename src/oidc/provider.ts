@@ -5,6 +5,7 @@ import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import { SIGNING_ALGS } from '../db/entities/signing-key.entity.ts';
+import type { TokenEventWriter } from '../domain/auth-events.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
@@ -92,6 +93,8 @@ export interface OidcDependencies {
    * default); at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying.
    */
   readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
+  /** Where each issuance of tokens is told, to be audited and counted off the request path. */
+  readonly tokenEvents: Pick<TokenEventWriter, 'record'>;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
@@ -765,6 +768,7 @@ export class OidcProvider {
       return name === 'end_session_confirm' ? confirmationUrl(url) : url;
     };
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
+    provider.on('grant.success', (ctx: KoaContextWithOIDC) => tokensIssued(this.deps, ctx));
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
   }
@@ -775,6 +779,23 @@ export class OidcProvider {
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
   }
+}
+
+/** Tells the token events' buffer of the tokens a token request just issued: who for, by which grant. */
+function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
+  const { client, entities, params } = ctx.oidc;
+  const data = client === undefined ? undefined : gatehouseData(client);
+  if (client === undefined || data === undefined) return;
+  const accountId = entities.Account?.accountId ?? entities.AccessToken?.accountId;
+  deps.tokenEvents.record({
+    applicationId: data.applicationId,
+    tenantId: data.tenantId,
+    clientId: client.clientId,
+    grantType: String(params?.['grant_type']),
+    userId: accountId !== undefined && isUuid(accountId) ? accountId : null,
+    grantId: entities.Grant?.jti ?? entities.AccessToken?.grantId ?? null,
+    requestId: opRequestId(ctx),
+  });
 }
 
 /** An instance out of the cache: requests already running on it finish; it only stops listening for our events. */
