@@ -10,6 +10,7 @@ import { SigningKeyStore } from './auth/signing-keys.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { AuditWaker } from './domain/audit-stream.ts';
 import { TokenEventWriter } from './domain/auth-events.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { OutboxWorker } from './domain/email/deliver.ts';
@@ -169,12 +170,14 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     outbox,
     clock,
     tokenEvents,
+    auditWaker: new AuditWaker(database.orm, config.databaseUrl),
   };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
   tokenEvents.start(server.app.log.child({ component: 'token-events' }));
+  services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -188,6 +191,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await server.apollo.stop();
         await outbox.stop();
         await tokenEvents.stop();
+        await services.auditWaker.close();
         await invalidations.close();
         redis?.disconnect();
         await database.close();

@@ -5,6 +5,7 @@ import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { SecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
+import type { AuditWaker } from './domain/audit-stream.ts';
 import type { TokenEventWriter } from './domain/auth-events.ts';
 import type { OutboxWaker } from './domain/email/deliver.ts';
 import type { CursorCodec } from './domain/pagination.ts';
@@ -43,4 +44,6 @@ export interface Services {
   readonly clock: Clock;
   /** Buffers the token endpoint's audit records and activity, written at least every second (src/domain/auth-events.ts). */
   readonly tokenEvents: TokenEventWriter;
+  /** Wakes this instance's audit streams when records may have committed (src/domain/audit-stream.ts). */
+  readonly auditWaker: AuditWaker;
 }

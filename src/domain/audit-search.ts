@@ -35,7 +35,7 @@ export interface AuditFilter {
   to?: Date | null;
 }
 
-interface AuditRow {
+export interface AuditRow {
   id: string;
   created_at: Date | string;
   application_id: string;
@@ -54,14 +54,14 @@ interface AuditRow {
   after: unknown;
 }
 
-const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id,
+export const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id,
   outcome, request_id, ip, user_agent, before, after`;
 
 /** `user.create`, `tenancy_config.update`; with a last `.*`, a prefix. */
 const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
 const ID_MAX = 200;
 
-const view = (row: AuditRow): AuditRecordView => ({
+export const view = (row: AuditRow): AuditRecordView => ({
   id: row.id,
   // Raw rows keep the driver's text: the API's timestamps are ISO 8601.
   time: new Date(row.created_at),
@@ -88,7 +88,7 @@ function idFilter(field: string, value: string): string {
  * scope that tenant's only: raw SQL, so the entity filters do not apply and the scope is written here), then the
  * filters, each served by an index that leads with the application (migration 0019).
  */
-function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
+export function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
   const clauses = ['application_id = ?'];
   const params: unknown[] = [scope.applicationId];
   const add = (clause: string, value: unknown) => (clauses.push(clause), params.push(value));
