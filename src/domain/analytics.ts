@@ -101,9 +101,10 @@ export async function countMfaFactor(
   const factors = change.firstOrLast ? [change.factor, '*'] : [change.factor];
   await em.execute(
     `insert into analytics_mfa_factors (application_id, scope_tenant_id, factor, users)
-     select ?, s, f, greatest(?, 0) from unnest(?::uuid[]) as s cross join unnest(?::text[]) as f order by s, f
+     select ?, s::uuid, f, greatest(?, 0)
+       from jsonb_array_elements_text(?::jsonb) as s cross join jsonb_array_elements_text(?::jsonb) as f order by s, f
      on conflict (application_id, scope_tenant_id, factor) do update set users = greatest(analytics_mfa_factors.users + ?, 0)`,
-    [change.applicationId, change.delta, [APPLICATION_SERIES, ...change.tenantIds], factors, change.delta],
+    [change.applicationId, change.delta, JSON.stringify([APPLICATION_SERIES, ...change.tenantIds]), JSON.stringify(factors), change.delta],
   );
 }
 

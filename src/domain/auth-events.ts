@@ -160,23 +160,27 @@ export class TokenEventWriter {
       const tenants = new Map<string, string | null>();
       if (grants.length > 0) {
         const rows = await em.execute<{ id: string; tenant_id: string | null }[]>(
-          `select id, payload->>'tenantId' as tenant_id from oidc_model where model = 'GrantTenant' and id = any(?::text[])`,
-          [grants],
+          `select id, payload->>'tenantId' as tenant_id from oidc_model
+            where model = 'GrantTenant' and id in (select jsonb_array_elements_text(?::jsonb))`,
+          [JSON.stringify(grants)],
         );
         for (const row of rows) tenants.set(row.id, row.tenant_id);
       }
       const events = batch.map((event) => ({ ...event, tenantId: event.tenantId ?? (event.grantId === null ? null : (tenants.get(event.grantId) ?? null)) }));
-      // One statement for the batch; events of applications deleted since are left out.
+      // One statement for the batch, in the order the events came (their stream order); events of applications deleted
+      // since are left out.
       await em.execute(
         `insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, ip, user_agent, after, created_at)
          select e.application_id, e.id, e.tenant_id, 'oauth_client', e.client_id, 'token.issued', e.target_type, e.target_id, e.request_id, e.ip, e.user_agent,
                 jsonb_build_object('grantType', e.grant_type, 'clientId', e.client_id), e.at
            from jsonb_to_recordset(?::jsonb) as e(application_id uuid, id uuid, tenant_id uuid, client_id text, grant_type text, target_type text,
-                target_id text, request_id text, ip text, user_agent text, at timestamptz)
-           join application as a on a.id = e.application_id`,
+                target_id text, request_id text, ip text, user_agent text, at timestamptz, n integer)
+           join application as a on a.id = e.application_id
+          order by e.n`,
         [
           JSON.stringify(
-            events.map((event) => ({
+            events.map((event, n) => ({
+              n,
               application_id: event.applicationId,
               id: event.id,
               tenant_id: event.tenantId,

@@ -39,6 +39,31 @@ export type Scalars = {
   UUID: { input: string; output: string; }
 };
 
+/** Distinct users active in one period. */
+export type ActiveUsersPoint = {
+  __typename?: 'ActiveUsersPoint';
+  /** Distinct users who signed in or refreshed a token in the period. */
+  count: Scalars['Int']['output'];
+  /** The period's first day (YYYY-MM-DD). */
+  period: Scalars['String']['output'];
+};
+
+/** Active users per period. */
+export type ActiveUsersSeries = {
+  __typename?: 'ActiveUsersSeries';
+  /** One point per period of the range, oldest first; periods without activity count 0. */
+  data: Array<ActiveUsersPoint>;
+};
+
+/** How an analytics series groups its days: UTC days, ISO weeks (from Monday), calendar months. */
+export type AnalyticsInterval =
+  /** One point per day. */
+  | 'day'
+  /** One point per month, dated by its 1st. */
+  | 'month'
+  /** One point per week, dated by its Monday. */
+  | 'week';
+
 /** A management API key. Its secret is stored only as a hash and shown once. */
 export type ApiKey = {
   __typename?: 'ApiKey';
@@ -1027,6 +1052,19 @@ export type M2MCredentialWithSecret = {
   updatedAt: Scalars['DateTime']['output'];
 };
 
+/** How many users hold a second factor. */
+export type MfaAdoption = {
+  __typename?: 'MfaAdoption';
+  /** Users holding each factor (`totp`, …). */
+  byFactor: Scalars['JSONObject']['output'];
+  /** usersWithMfa / users (0 without users). */
+  ratio: Scalars['Float']['output'];
+  /** Users now (of the tenant, on a tenant path). */
+  users: Scalars['Int']['output'];
+  /** Users with at least one MFA factor. */
+  usersWithMfa: Scalars['Int']['output'];
+};
+
 /** Whether users must use a second factor. */
 export type MfaEnforcement =
   /** No second factor is asked for. */
@@ -1976,6 +2014,11 @@ export type PolicyKind =
 /** Read operations of the management API. */
 export type Query = {
   __typename?: 'Query';
+  /**
+   * Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
+   * (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+   */
+  activeUsers: ActiveUsersSeries;
   /** One API key. */
   apiKey: ApiKey;
   /** The API keys of the application, or of one tenant in a tenant scope; revoked keys are listed with `revokedAt`. */
@@ -2026,6 +2069,8 @@ export type Query = {
   m2mCredential: M2MCredential;
   /** The M2M credentials of the application, or of one tenant in a tenant scope; revoked ones are listed with `revokedAt`. */
   m2mCredentials: M2MCredentialPage;
+  /** Users with at least one MFA factor, by factor. */
+  mfaAdoption: MfaAdoption;
   /** One OAuth client. */
   oauthClient: OAuthClient;
   /** The OAuth clients of the application, or of one tenant in a tenant scope (M2M credentials are listed apart). */
@@ -2053,6 +2098,8 @@ export type Query = {
   roleAssignments: RoleAssignmentPage;
   /** The roles the scope sees: the application-wide ones (built-in first) and, on a tenant path, that tenant's own. */
   roles: RolePage;
+  /** Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers. */
+  signIns: SignInsSeries;
   /** One tenant. */
   tenant: Tenant;
   /** A tenant's effective configuration of branding, e-mail templates, e-mail provider and auth stack. */
@@ -2068,6 +2115,16 @@ export type Query = {
   users: UserPage;
   /** The service's version, for a quick liveness check of the GraphQL endpoint. */
   version: Scalars['String']['output'];
+};
+
+
+/** Read operations of the management API. */
+export type QueryActiveUsersArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<AnalyticsInterval>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2235,6 +2292,13 @@ export type QueryM2mCredentialsArgs = {
 
 
 /** Read operations of the management API. */
+export type QueryMfaAdoptionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryOauthClientArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
@@ -2315,6 +2379,16 @@ export type QueryRolesArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QuerySignInsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<AnalyticsInterval>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2524,6 +2598,26 @@ export type SessionPolicy = Policy & {
   source: Maybe<Source>;
   /** When the stored policy last changed; null while the built-in default applies. */
   updatedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Sign-in attempts in one period. */
+export type SignInsPoint = {
+  __typename?: 'SignInsPoint';
+  /** Every attempt of the period by method (`password`, …). */
+  byMethod: Scalars['JSONObject']['output'];
+  /** Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
+  failed: Scalars['Int']['output'];
+  /** The period's first day (YYYY-MM-DD). */
+  period: Scalars['String']['output'];
+  /** Sign-ins that proved the user. */
+  succeeded: Scalars['Int']['output'];
+};
+
+/** Sign-in attempts per period. */
+export type SignInsSeries = {
+  __typename?: 'SignInsSeries';
+  /** One point per period of the range, oldest first. */
+  data: Array<SignInsPoint>;
 };
 
 /** How the SMTP connection is secured. */
@@ -2855,6 +2949,9 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  ActiveUsersPoint: ResolverTypeWrapper<ActiveUsersPoint>;
+  ActiveUsersSeries: ResolverTypeWrapper<ActiveUsersSeries>;
+  AnalyticsInterval: AnalyticsInterval;
   ApiKey: ResolverTypeWrapper<ApiKeyRowModel>;
   ApiKeyIntrospection: ResolverTypeWrapper<ApiKeyIntrospectionModel>;
   ApiKeyPage: ResolverTypeWrapper<Omit<ApiKeyPage, 'data'> & { data: Array<ResolversTypes['ApiKey']> }>;
@@ -2912,6 +3009,7 @@ export type ResolversTypes = {
   EmailTemplateKey: EmailTemplateKey;
   EmailTemplatePage: ResolverTypeWrapper<EmailTemplatePage>;
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   IdTokenSigningAlg: IdTokenSigningAlg;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
@@ -2922,6 +3020,7 @@ export type ResolversTypes = {
   M2MCredential: ResolverTypeWrapper<M2MCredentialViewModel>;
   M2MCredentialPage: ResolverTypeWrapper<Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversTypes['M2MCredential']> }>;
   M2MCredentialWithSecret: ResolverTypeWrapper<M2MCredentialWithSecretViewModel>;
+  MfaAdoption: ResolverTypeWrapper<MfaAdoption>;
   MfaEnforcement: MfaEnforcement;
   MfaFactor: MfaFactor;
   MfaPolicy: ResolverTypeWrapper<MfaPolicyViewModel>;
@@ -2957,6 +3056,8 @@ export type ResolversTypes = {
   SesSettings: ResolverTypeWrapper<SesSettings>;
   SesSettingsInput: SesSettingsInput;
   SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
+  SignInsPoint: ResolverTypeWrapper<SignInsPoint>;
+  SignInsSeries: ResolverTypeWrapper<SignInsSeries>;
   SmtpSecurity: SmtpSecurity;
   SmtpSettings: ResolverTypeWrapper<SmtpSettings>;
   SmtpSettingsInput: SmtpSettingsInput;
@@ -2983,6 +3084,8 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  ActiveUsersPoint: ActiveUsersPoint;
+  ActiveUsersSeries: ActiveUsersSeries;
   ApiKey: ApiKeyRowModel;
   ApiKeyIntrospection: ApiKeyIntrospectionModel;
   ApiKeyPage: Omit<ApiKeyPage, 'data'> & { data: Array<ResolversParentTypes['ApiKey']> };
@@ -3032,6 +3135,7 @@ export type ResolversParentTypes = {
   EmailTemplateInput: EmailTemplateInput;
   EmailTemplatePage: EmailTemplatePage;
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
+  Float: Scalars['Float']['output'];
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   JSONObject: Scalars['JSONObject']['output'];
@@ -3040,6 +3144,7 @@ export type ResolversParentTypes = {
   M2MCredential: M2MCredentialViewModel;
   M2MCredentialPage: Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversParentTypes['M2MCredential']> };
   M2MCredentialWithSecret: M2MCredentialWithSecretViewModel;
+  MfaAdoption: MfaAdoption;
   MfaPolicy: MfaPolicyViewModel;
   Mutation: Record<PropertyKey, never>;
   OAuthClient: OAuthClientViewModel;
@@ -3069,6 +3174,8 @@ export type ResolversParentTypes = {
   SesSettings: SesSettings;
   SesSettingsInput: SesSettingsInput;
   SessionPolicy: SessionPolicyViewModel;
+  SignInsPoint: SignInsPoint;
+  SignInsSeries: SignInsSeries;
   SmtpSettings: SmtpSettings;
   SmtpSettingsInput: SmtpSettingsInput;
   String: Scalars['String']['output'];
@@ -3093,6 +3200,15 @@ export type ResolversParentTypes = {
 export type NotNullDirectiveArgs = { };
 
 export type NotNullDirectiveResolver<Result, Parent, ContextType = RequestContext, Args = NotNullDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ActiveUsersPointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActiveUsersPoint'] = ResolversParentTypes['ActiveUsersPoint']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ActiveUsersSeriesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActiveUsersSeries'] = ResolversParentTypes['ActiveUsersSeries']> = {
+  data?: Resolver<Array<ResolversTypes['ActiveUsersPoint']>, ParentType, ContextType>;
+};
 
 export type ApiKeyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -3361,6 +3477,13 @@ export type M2MCredentialWithSecretResolvers<ContextType = RequestContext, Paren
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type MfaAdoptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaAdoption'] = ResolversParentTypes['MfaAdoption']> = {
+  byFactor?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  ratio?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  users?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  usersWithMfa?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaPolicy'] = ResolversParentTypes['MfaPolicy']> = {
   enforcement?: Resolver<ResolversTypes['MfaEnforcement'], ParentType, ContextType>;
   factors?: Resolver<Array<ResolversTypes['MfaFactor']>, ParentType, ContextType>;
@@ -3525,6 +3648,7 @@ export type PolicyResolvers<ContextType = RequestContext, ParentType extends Res
 };
 
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  activeUsers?: Resolver<ResolversTypes['ActiveUsersSeries'], ParentType, ContextType, Partial<QueryActiveUsersArgs>>;
   apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<QueryApiKeyArgs, 'keyId'>>;
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   apiResource?: Resolver<ResolversTypes['ApiResource'], ParentType, ContextType, RequireFields<QueryApiResourceArgs, 'resourceId'>>;
@@ -3544,6 +3668,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   emailTemplates?: Resolver<ResolversTypes['EmailTemplatePage'], ParentType, ContextType, Partial<QueryEmailTemplatesArgs>>;
   m2mCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<QueryM2mCredentialArgs, 'credentialId'>>;
   m2mCredentials?: Resolver<ResolversTypes['M2MCredentialPage'], ParentType, ContextType, Partial<QueryM2mCredentialsArgs>>;
+  mfaAdoption?: Resolver<ResolversTypes['MfaAdoption'], ParentType, ContextType, Partial<QueryMfaAdoptionArgs>>;
   oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
   oauthClients?: Resolver<ResolversTypes['OAuthClientPage'], ParentType, ContextType, Partial<QueryOauthClientsArgs>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'orgId'>>;
@@ -3554,6 +3679,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   roleAssignment?: Resolver<ResolversTypes['RoleAssignment'], ParentType, ContextType, RequireFields<QueryRoleAssignmentArgs, 'assignmentId'>>;
   roleAssignments?: Resolver<ResolversTypes['RoleAssignmentPage'], ParentType, ContextType, Partial<QueryRoleAssignmentsArgs>>;
   roles?: Resolver<ResolversTypes['RolePage'], ParentType, ContextType, Partial<QueryRolesArgs>>;
+  signIns?: Resolver<ResolversTypes['SignInsSeries'], ParentType, ContextType, Partial<QuerySignInsArgs>>;
   tenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<QueryTenantArgs, 'appId' | 'tenantId'>>;
   tenantConfiguration?: Resolver<ResolversTypes['TenantConfiguration'], ParentType, ContextType, RequireFields<QueryTenantConfigurationArgs, 'appId' | 'tenantId'>>;
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
@@ -3625,6 +3751,17 @@ export type SessionPolicyResolvers<ContextType = RequestContext, ParentType exte
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type SignInsPointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SignInsPoint'] = ResolversParentTypes['SignInsPoint']> = {
+  byMethod?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SignInsSeriesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SignInsSeries'] = ResolversParentTypes['SignInsSeries']> = {
+  data?: Resolver<Array<ResolversTypes['SignInsPoint']>, ParentType, ContextType>;
+};
+
 export type SmtpSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SmtpSettings'] = ResolversParentTypes['SmtpSettings']> = {
   host?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   port?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -3692,6 +3829,8 @@ export type UserPageResolvers<ContextType = RequestContext, ParentType extends R
 };
 
 export type Resolvers<ContextType = RequestContext> = {
+  ActiveUsersPoint?: ActiveUsersPointResolvers<ContextType>;
+  ActiveUsersSeries?: ActiveUsersSeriesResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
   ApiKeyIntrospection?: ApiKeyIntrospectionResolvers<ContextType>;
   ApiKeyPage?: ApiKeyPageResolvers<ContextType>;
@@ -3724,6 +3863,7 @@ export type Resolvers<ContextType = RequestContext> = {
   M2MCredential?: M2MCredentialResolvers<ContextType>;
   M2MCredentialPage?: M2MCredentialPageResolvers<ContextType>;
   M2MCredentialWithSecret?: M2MCredentialWithSecretResolvers<ContextType>;
+  MfaAdoption?: MfaAdoptionResolvers<ContextType>;
   MfaPolicy?: MfaPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   OAuthClient?: OAuthClientResolvers<ContextType>;
@@ -3747,6 +3887,8 @@ export type Resolvers<ContextType = RequestContext> = {
   RoleSubject?: RoleSubjectResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;
   SessionPolicy?: SessionPolicyResolvers<ContextType>;
+  SignInsPoint?: SignInsPointResolvers<ContextType>;
+  SignInsSeries?: SignInsSeriesResolvers<ContextType>;
   SmtpSettings?: SmtpSettingsResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
