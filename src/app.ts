@@ -10,6 +10,7 @@ import { SigningKeyStore } from './auth/signing-keys.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { AuditRetentionJob } from './domain/audit-retention.ts';
 import { AuditWaker } from './domain/audit-stream.ts';
 import { TokenEventWriter } from './domain/auth-events.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
@@ -178,6 +179,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
   tokenEvents.start(server.app.log.child({ component: 'token-events' }));
   services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });
+  const retention = new AuditRetentionJob(database.orm, clock, config.auditRetentionEveryMs);
+  retention.start(server.app.log.child({ component: 'audit-retention' }));
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -191,6 +194,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await server.apollo.stop();
         await outbox.stop();
         await tokenEvents.stop();
+        await retention.stop();
         await services.auditWaker.close();
         await invalidations.close();
         redis?.disconnect();
