@@ -8,6 +8,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/database.ts';
+import { auditBench } from './audit.ts';
 import { countCheckStatements, permissionCheckRequest, type CheckStatementCounts } from './checks.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
@@ -260,3 +261,4 @@ for (const workers of SERVICES) runs.push(await throughput(workers));
 const uncached = await usersUncached();
 const statements = await countStatements(STATEMENT_SIZES);
 report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements());
+process.stdout.write(await auditBench());
