@@ -11,6 +11,7 @@ process.env['TEST_DATABASE_URL'] ||= 'postgres://postgres@127.0.0.1:5432/test';
 
 const RECORDS = Number(process.env['BENCH_AUDIT_RECORDS'] ?? 1_000_000);
 const TENANTS = 100;
+const SEED_CHUNK = 50_000;
 const PAGES = 200;
 const STREAMS = Number(process.env["BENCH_STREAMS"] ?? 100);
 const STREAM_WRITES = 20;
@@ -29,13 +30,16 @@ const idAt = (t: string) =>
 async function seedRecords(app: TestApp, tenants: string[]): Promise<void> {
   const actors = Array.from({ length: 50 }, () => crypto.randomUUID());
   // 90 days of records, newest last; actions spread over a few resources, actors and targets over many.
-  await app.gatehouse.services.orm.em.getConnection().execute(
-    `insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
-     select ?, ${idAt('t')}, (?::uuid[])[1 + i % ${TENANTS}], 'api_key', (?::text[])[1 + i % 50],
-            (array['user.create', 'user.update', 'user.signed_in', 'token.issued', 'role.create'])[1 + i % 5], 'user', md5(i::text), 'bench', t
-       from generate_series(1, ?) as i, lateral (select now() - make_interval(secs => (? - i) * 90 * 86400.0 / ?)) as at(t)`,
-    [app.root.applicationId, `{${tenants.join(',')}}`, `{${actors.join(',')}}`, RECORDS, RECORDS, RECORDS],
-  );
+  // In chunks: each statement stays within the pool's statement timeout.
+  for (let first = 1; first <= RECORDS; first += SEED_CHUNK) {
+    await app.gatehouse.services.orm.em.getConnection().execute(
+      `insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
+       select ?, ${idAt('t')}, (?::uuid[])[1 + i % ${TENANTS}], 'api_key', (?::text[])[1 + i % 50],
+              (array['user.create', 'user.update', 'user.signed_in', 'token.issued', 'role.create'])[1 + i % 5], 'user', md5(i::text), 'bench', t
+         from generate_series(?::int, ?::int) as i, lateral (select now() - make_interval(secs => (? - i) * 90 * 86400.0 / ?)) as at(t)`,
+      [app.root.applicationId, `{${tenants.join(',')}}`, `{${actors.join(',')}}`, first, Math.min(RECORDS, first + SEED_CHUNK - 1), RECORDS, RECORDS],
+    );
+  }
   await app.gatehouse.services.orm.em.getConnection().execute('analyze audit_log');
 }
 
