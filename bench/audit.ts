@@ -34,8 +34,8 @@ async function seedRecords(app: TestApp, tenants: string[]): Promise<void> {
   for (let first = 1; first <= RECORDS; first += SEED_CHUNK) {
     await app.gatehouse.services.orm.em.getConnection().execute(
       `insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
-       select ?, ${idAt('t')}, (?::uuid[])[1 + i % ${TENANTS}], 'api_key', (?::text[])[1 + i % 50],
-              (array['user.create', 'user.update', 'user.signed_in', 'token.issued', 'role.create'])[1 + i % 5], 'user', md5(i::text), 'bench', t
+       select ?, ${idAt('t')}, (?::uuid[])[1 + floor(random() * ${TENANTS})::int], 'api_key', (?::text[])[1 + floor(random() * 50)::int],
+              (array['user.create', 'user.update', 'user.signed_in', 'token.issued', 'role.create'])[1 + floor(random() * 5)::int], 'user', md5(i::text), 'bench', t
          from generate_series(?::int, ?::int) as i, lateral (select now() - make_interval(secs => (? - i) * 90 * 86400.0 / ?)) as at(t)`,
       [app.root.applicationId, `{${tenants.join(',')}}`, `{${actors.join(',')}}`, first, Math.min(RECORDS, first + SEED_CHUNK - 1), RECORDS, RECORDS],
     );

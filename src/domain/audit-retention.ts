@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.ts';
-import { newId } from '../ids.ts';
+import { firstIdAt, newId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
 
 /**
@@ -14,12 +14,6 @@ import { recordAudit } from './audit.ts';
 const DAY_MS = 86_400_000;
 /** Rows per delete: a short transaction and a bounded WAL burst, whatever the backlog. */
 const BATCH = 5_000;
-
-/** The smallest UUIDv7 of a millisecond: every record made before it sorts below. */
-export function firstIdAt(time: Date): string {
-  const hex = Math.max(0, time.getTime()).toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
-}
 
 export interface RetentionRun {
   readonly applicationId: string;

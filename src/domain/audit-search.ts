@@ -3,6 +3,7 @@ import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
 import { invalid, notFound } from '../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
 import { isControlFree } from './validate.ts';
+import { firstIdAt } from '../ids.ts';
 
 /** An audit record as the API shows it. */
 export interface AuditRecordView {
@@ -60,6 +61,7 @@ export const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, a
 /** `user.create`, `tenancy_config.update`; with a last `.*`, a prefix. */
 const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
 const ID_MAX = 200;
+const ID_SLACK_MS = 10 * 60_000;
 
 export const view = (row: AuditRow): AuditRecordView => ({
   id: row.id,
@@ -101,8 +103,16 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
     if (action.endsWith('.*')) add(`action like ?`, `${action.slice(0, -1)}%`);
     else add('action = ?', action);
   }
-  if (filter.from != null) add('created_at >= ?', filter.from);
-  if (filter.to != null) add('created_at < ?', filter.to);
+  // A time range is also a range of ids (UUIDv7), which the primary key serves; the bounds are wider than the times by
+  // ID_SLACK_MS, since a record's id and its created_at are taken a moment apart (in a long transaction, seconds).
+  if (filter.from != null) {
+    add('created_at >= ?', filter.from);
+    add('id >= ?::uuid', firstIdAt(new Date(filter.from.getTime() - ID_SLACK_MS)));
+  }
+  if (filter.to != null) {
+    add('created_at < ?', filter.to);
+    add('id < ?::uuid', firstIdAt(new Date(filter.to.getTime() + ID_SLACK_MS)));
+  }
   if (filter.from != null && filter.to != null && filter.from >= filter.to) throw invalid('to', 'to must be later than from');
   return { where: clauses.join(' and '), params };
 }

@@ -52,7 +52,7 @@ const EMAIL_MAX = 320;
 export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attempt: SignInAttempt): Promise<void> {
   const day = utcDay(deps.clock());
   const { outcome } = attempt;
-  const userId = outcome.ok ? outcome.userId : outcome.userId;
+  const { userId } = outcome;
   const actor = outcome.ok ? { type: 'user', id: outcome.userId } : { type: 'oauth_client', id: attempt.clientId };
   await deps.orm.em.fork().transactional(async (em) => {
     recordAudit(em, { applicationId: attempt.applicationId, tenantId: attempt.tenantId, requestId: attempt.requestId, principal: { actor } }, {

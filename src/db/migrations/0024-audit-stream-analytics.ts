@@ -10,6 +10,8 @@ import { Migration } from '@mikro-orm/migrations';
  * appear behind it. Each insert notifies `gatehouse_audit` with its application at commit (one per transaction and
  * application: PostgreSQL folds equal notifications), which wakes the instances' streams on a real server.
  *
+ * Search: an index for a tenant's records by action.
+ *
  * Retention: each application keeps its records `audit_retention_days` (default 90).
  *
  * Analytics (src/domain/analytics.ts): daily rollups written as events happen, each series read by one range of its
@@ -24,6 +26,8 @@ export class Migration0024AuditStreamAnalytics extends Migration {
       alter table audit_log add column tx xid8 not null default pg_current_xact_id(),
         add column seq bigint generated always as identity;
       create index audit_log_stream_idx on audit_log (application_id, tx, seq);
+      -- A tenant's search by action (a tenant path or tenant-scoped key): 0019's action index would scan every tenant's.
+      create index audit_log_tenant_action_idx on audit_log (application_id, tenant_id, action text_pattern_ops, id);
       create function audit_log_notify() returns trigger language plpgsql as $$
         begin
           perform pg_notify('gatehouse_audit', new.application_id::text);
