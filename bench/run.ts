@@ -8,6 +8,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/database.ts';
+import { auditBench } from './audit.ts';
 import { countCheckStatements, permissionCheckRequest, type CheckStatementCounts } from './checks.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
@@ -279,3 +280,4 @@ const uncached = await usersUncached();
 const statements = await countStatements(STATEMENT_SIZES);
 report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
 process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);
+process.stdout.write(await auditBench());

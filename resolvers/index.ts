@@ -14,6 +14,7 @@ import { checkResolvers } from './checks.ts';
 import { domainResolvers } from './domains.ts';
 import { oauthClientResolvers } from './oauth-clients.ts';
 import { m2mCredentialResolvers } from './m2m-credentials.ts';
+import { analyticsResolvers } from './analytics.ts';
 import { auditLogResolvers } from './audit-logs.ts';
 import { permissionResolvers } from './permissions.ts';
 import { roleAssignmentResolvers } from './role-assignments.ts';
@@ -39,6 +40,7 @@ export const resolvers: Resolvers[] = [
   oauthClientResolvers,
   m2mCredentialResolvers,
   auditLogResolvers,
+  analyticsResolvers,
   permissionResolvers,
   roleResolvers,
   roleAssignmentResolvers,

@@ -7,8 +7,12 @@ import { ApiKeyCache } from './auth/api-key-cache.ts';
 import { SecretBox } from './auth/client-secrets.ts';
 import { shareArgon2Among } from './auth/password-hash.ts';
 import { SigningKeyStore } from './auth/signing-keys.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { AuditRetentionJob } from './domain/audit-retention.ts';
+import { AuditWaker } from './domain/audit-stream.ts';
+import { TokenEventWriter } from './domain/auth-events.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { OutboxWorker } from './domain/email/deliver.ts';
 import { CursorCodec } from './domain/pagination.ts';
@@ -98,7 +102,7 @@ function trackConnections(server: HttpServer): { closeIdle(): void } {
   };
 }
 
-export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: LogDestination } = {}): Promise<Gatehouse> {
+export async function startGatehouse(config: Config, options: DatabaseOptions & { logger?: LogDestination; clock?: Clock } = {}): Promise<Gatehouse> {
   shareArgon2Among(config.workers);
   const database = await openDatabase(config, options);
   const em = database.orm.em.fork();
@@ -134,6 +138,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   // (read once `services` exists: only requests ask them).
   const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
     (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
+  const clock = options.clock ?? systemClock;
+  const tokenEvents = new TokenEventWriter(database.orm, clock);
   const signIn: SignInRules = {
     target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
     admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
@@ -151,6 +157,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     liveSubjects: apiKeys.bearerSubjects,
     m2mTokenSeconds,
     signIn,
+    tokenEvents,
   });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);
   const readCache = new ReadCache(invalidations, config.readCacheMs);
@@ -170,11 +177,18 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     readCache,
     refusalTiming: new RefusalTiming(),
     outbox,
+    clock,
+    tokenEvents,
+    auditWaker: new AuditWaker(database.orm, config.databaseUrl),
   };
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
+  tokenEvents.start(server.app.log.child({ component: 'token-events' }));
+  services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });
+  const retention = new AuditRetentionJob(database.orm, clock, config.auditRetentionEveryMs);
+  retention.start(server.app.log.child({ component: 'audit-retention' }));
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -187,6 +201,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await server.app.close();
         await server.apollo.stop();
         await outbox.stop();
+        await tokenEvents.stop();
+        await retention.stop();
+        await services.auditWaker.close();
         await invalidations.close();
         redis?.disconnect();
         await database.close();

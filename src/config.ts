@@ -28,6 +28,10 @@ export interface Config {
    * and question: src/rest/read-cache.ts; 0: never); changes evict it at once.
    */
   readonly readCacheMs: number;
+  /** How often an open audit stream (GET …/audit-logs/stream) sends a heartbeat comment, so proxies keep it open. */
+  readonly auditStreamHeartbeatMs: number;
+  /** How often the audit retention job runs (src/domain/audit-retention.ts); 0: never on this instance. */
+  readonly auditRetentionEveryMs: number;
   /**
    * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
    * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
@@ -269,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000),
     surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000),
     readCacheMs: integer(env, 'READ_CACHE_MS', 5_000),
+    auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE),
+    auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),
       windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),

@@ -17,3 +17,9 @@ export const NEW_ID_SQL =
 export function isUuid(value: string): boolean {
   return validate(value) && version(value) === 7;
 }
+
+/** The smallest UUIDv7 of a millisecond: every id made before it sorts below, every id made at or after it not. */
+export function firstIdAt(time: Date): string {
+  const hex = Math.max(0, time.getTime()).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}

@@ -25,6 +25,7 @@ import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
 import { withRequestOrigin } from './request-origin.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
+import { registerAuditStream } from './rest/audit-stream.ts';
 import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './pages/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
@@ -327,6 +328,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
+  registerAuditStream(app, { contextFor, waker: services.auditWaker, heartbeatMs: config.auditStreamHeartbeatMs });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));

@@ -1,9 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { SecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
+import type { AuditWaker } from './domain/audit-stream.ts';
+import type { TokenEventWriter } from './domain/auth-events.ts';
 import type { OutboxWaker } from './domain/email/deliver.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
@@ -37,4 +40,10 @@ export interface Services {
   readonly refusalTiming: RefusalTiming;
   /** This instance's e-mail outbox worker (src/domain/email/deliver.ts): wake it once queued mail has committed. */
   readonly outbox: OutboxWaker;
+  /** The time of analytics' days and of the audit retention's cutoff (src/clock.ts). */
+  readonly clock: Clock;
+  /** Buffers the token endpoint's audit records and activity, written at least every second (src/domain/auth-events.ts). */
+  readonly tokenEvents: TokenEventWriter;
+  /** Wakes this instance's audit streams when records may have committed (src/domain/audit-stream.ts). */
+  readonly auditWaker: AuditWaker;
 }

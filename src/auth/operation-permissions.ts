@@ -160,6 +160,9 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
 
   'Query.auditLogs': needs('audit_logs:read'),
   'Query.auditLog': needs('audit_logs:read'),
+  'Query.activeUsers': needs('analytics:read'),
+  'Query.signIns': needs('analytics:read'),
+  'Query.mfaAdoption': needs('analytics:read'),
 
   // API resources serve every tenant: a tenant scope may read them; only application-wide credentials change them.
   'Query.apiResources': needs('api_resources:read'),

@@ -49,6 +49,7 @@ export const BUILT_IN_PERMISSIONS = {
   'domains:write': 'Add and verify custom domains',
   'domains:delete': 'Remove custom domains',
   'audit_logs:read': 'Read and stream audit records',
+  'analytics:read': 'Read analytics: active users, sign-ins, MFA adoption',
   'oauth_clients:read': 'Read OAuth clients',
   'oauth_clients:write': 'Register and change OAuth clients, rotate their secrets',
   'oauth_clients:delete': 'Delete OAuth clients',

@@ -26,6 +26,7 @@ import { Migration0020EmailSenderDomain } from './migrations/0020-email-sender-d
 import { Migration0021EmailLinkTokens } from './migrations/0021-email-link-tokens.ts';
 import { Migration0022Sessions } from './migrations/0022-sessions.ts';
 import { Migration0023OrganizationsInvitations } from './migrations/0023-organizations-invitations.ts';
+import { Migration0024AuditStreamAnalytics } from './migrations/0024-audit-stream-analytics.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   { name: '0021-email-link-tokens', class: Migration0021EmailLinkTokens },
   { name: '0022-sessions', class: Migration0022Sessions },
   { name: '0023-organizations-invitations', class: Migration0023OrganizationsInvitations },
+  { name: '0024-audit-stream-analytics', class: Migration0024AuditStreamAnalytics },
 ];
 
 /**

@@ -3,6 +3,7 @@ import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
 import { invalid, notFound } from '../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
 import { isControlFree } from './validate.ts';
+import { firstIdAt } from '../ids.ts';
 
 /** An audit record as the API shows it. */
 export interface AuditRecordView {
@@ -35,7 +36,7 @@ export interface AuditFilter {
   to?: Date | null;
 }
 
-interface AuditRow {
+export interface AuditRow {
   id: string;
   created_at: Date | string;
   application_id: string;
@@ -54,14 +55,15 @@ interface AuditRow {
   after: unknown;
 }
 
-const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id,
+export const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id,
   outcome, request_id, ip, user_agent, before, after`;
 
 /** `user.create`, `tenancy_config.update`; with a last `.*`, a prefix. */
 const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
 const ID_MAX = 200;
+const ID_SLACK_MS = 10 * 60_000;
 
-const view = (row: AuditRow): AuditRecordView => ({
+export const view = (row: AuditRow): AuditRecordView => ({
   id: row.id,
   // Raw rows keep the driver's text: the API's timestamps are ISO 8601.
   time: new Date(row.created_at),
@@ -88,7 +90,7 @@ function idFilter(field: string, value: string): string {
  * scope that tenant's only: raw SQL, so the entity filters do not apply and the scope is written here), then the
  * filters, each served by an index that leads with the application (migration 0019).
  */
-function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
+export function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
   const clauses = ['application_id = ?'];
   const params: unknown[] = [scope.applicationId];
   const add = (clause: string, value: unknown) => (clauses.push(clause), params.push(value));
@@ -101,8 +103,16 @@ function conditions(scope: Scope, filter: AuditFilter): { where: string; params:
     if (action.endsWith('.*')) add(`action like ?`, `${action.slice(0, -1)}%`);
     else add('action = ?', action);
   }
-  if (filter.from != null) add('created_at >= ?', filter.from);
-  if (filter.to != null) add('created_at < ?', filter.to);
+  // A time range is also a range of ids (UUIDv7), which the primary key serves; the bounds are wider than the times by
+  // ID_SLACK_MS, since a record's id and its created_at are taken a moment apart (in a long transaction, seconds).
+  if (filter.from != null) {
+    add('created_at >= ?', filter.from);
+    add('id >= ?::uuid', firstIdAt(new Date(filter.from.getTime() - ID_SLACK_MS)));
+  }
+  if (filter.to != null) {
+    add('created_at < ?', filter.to);
+    add('id < ?::uuid', firstIdAt(new Date(filter.to.getTime() + ID_SLACK_MS)));
+  }
   if (filter.from != null && filter.to != null && filter.from >= filter.to) throw invalid('to', 'to must be later than from');
   return { where: clauses.join(' and '), params };
 }

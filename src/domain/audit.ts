@@ -9,17 +9,21 @@ export type AuditActor = Pick<Scope, 'applicationId' | 'tenantId' | 'requestId'>
   principal: { actor: { type: string; id: string }; apiKeyId?: string | null };
 };
 import { AuditLog } from '../db/entities/index.ts';
+import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
+import type { AuditAction } from './audit-actions.ts';
 import { NEW_ID_SQL, newId } from '../ids.ts';
 import { currentRequestOrigin } from '../request-origin.ts';
 
 export interface AuditEntry {
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string | null;
   /** The tenant the change concerns; defaults to the scope's. */
   tenantId?: string | null;
   before?: unknown;
   after?: unknown;
+  /** Whether the event succeeded; a change that commits did (the default). */
+  outcome?: AuditOutcome;
 }
 
 /**
@@ -41,6 +45,7 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
     requestId: scope.requestId,
     ip: origin?.ip ?? null,
     userAgent: origin?.userAgent ?? null,
+    outcome: entry.outcome ?? 'success',
     before: entry.before ?? null,
     after: entry.after ?? null,
   });

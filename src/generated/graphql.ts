@@ -53,6 +53,31 @@ export type ActiveUserCounts = {
   week: Scalars['Int']['output'];
 };
 
+/** Distinct users active in one period. */
+export type ActiveUsersPoint = {
+  __typename?: 'ActiveUsersPoint';
+  /** Distinct users who signed in or refreshed a token in the period. */
+  count: Scalars['Int']['output'];
+  /** The period's first day (YYYY-MM-DD). */
+  period: Scalars['String']['output'];
+};
+
+/** Active users per period. */
+export type ActiveUsersSeries = {
+  __typename?: 'ActiveUsersSeries';
+  /** One point per period of the range, oldest first; periods without activity count 0. */
+  data: Array<ActiveUsersPoint>;
+};
+
+/** How an analytics series groups its days: UTC days, ISO weeks (from Monday), calendar months. */
+export type AnalyticsInterval =
+  /** One point per day. */
+  | 'day'
+  /** One point per month, dated by its 1st. */
+  | 'month'
+  /** One point per week, dated by its Monday. */
+  | 'week';
+
 /** A management API key. Its secret is stored only as a hash and shown once. */
 export type ApiKey = {
   __typename?: 'ApiKey';
@@ -145,6 +170,8 @@ export type ApiResourcePage = {
 /** An application: the product whose users sign in through Gatehouse. */
 export type Application = {
   __typename?: 'Application';
+  /** How many days its audit records are kept before the retention job deletes them (default 90). */
+  auditRetentionDays: Scalars['Int']['output'];
   /** When the application was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The application's id. */
@@ -1207,6 +1234,19 @@ export type MemberType =
   | 'string'
   /** A string, or null (which removes the member). */
   | 'string_or_null';
+
+/** How many users hold a second factor. */
+export type MfaAdoption = {
+  __typename?: 'MfaAdoption';
+  /** Users holding each factor (`totp`, …). */
+  byFactor: Scalars['JSONObject']['output'];
+  /** usersWithMfa / users (0 without users). */
+  ratio: Scalars['Float']['output'];
+  /** Users now (of the tenant, on a tenant path). */
+  users: Scalars['Int']['output'];
+  /** Users with at least one MFA factor. */
+  usersWithMfa: Scalars['Int']['output'];
+};
 
 /** Whether users must use a second factor. */
 export type MfaEnforcement =
@@ -2320,6 +2360,11 @@ export type PolicyKind =
 /** Read operations of the management API. */
 export type Query = {
   __typename?: 'Query';
+  /**
+   * Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
+   * (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+   */
+  activeUsers: ActiveUsersSeries;
   /** One API key. */
   apiKey: ApiKey;
   /** The API keys of the application, or of one tenant in a tenant scope; revoked keys are listed with `revokedAt`. */
@@ -2378,6 +2423,8 @@ export type Query = {
   m2mCredential: M2MCredential;
   /** The M2M credentials of the application, or of one tenant in a tenant scope; revoked ones are listed with `revokedAt`. */
   m2mCredentials: M2MCredentialPage;
+  /** Users with at least one MFA factor, by factor. */
+  mfaAdoption: MfaAdoption;
   /** One OAuth client. */
   oauthClient: OAuthClient;
   /** The OAuth clients of the application, or of one tenant in a tenant scope (M2M credentials are listed apart). */
@@ -2409,6 +2456,8 @@ export type Query = {
   session: Session;
   /** The live sessions of the application, or of one tenant (its sign-ins) in a tenant scope. */
   sessions: SessionPage;
+  /** Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers. */
+  signIns: SignInsSeries;
   /** One tenant. */
   tenant: Tenant;
   /** A tenant's effective configuration of branding, e-mail templates, e-mail provider and auth stack. */
@@ -2426,6 +2475,16 @@ export type Query = {
   users: UserPage;
   /** The service's version, for a quick liveness check of the GraphQL endpoint. */
   version: Scalars['String']['output'];
+};
+
+
+/** Read operations of the management API. */
+export type QueryActiveUsersArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<AnalyticsInterval>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2624,6 +2683,13 @@ export type QueryM2mCredentialsArgs = {
 
 
 /** Read operations of the management API. */
+export type QueryMfaAdoptionArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
 export type QueryOauthClientArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
@@ -2721,6 +2787,16 @@ export type QuerySessionsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations of the management API. */
+export type QuerySignInsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<AnalyticsInterval>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -3028,6 +3104,26 @@ export type SignInCounts = {
   succeeded: Scalars['Int']['output'];
 };
 
+/** Sign-in attempts in one period. */
+export type SignInsPoint = {
+  __typename?: 'SignInsPoint';
+  /** Every attempt of the period by method (`password`, …). */
+  byMethod: Scalars['JSONObject']['output'];
+  /** Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
+  failed: Scalars['Int']['output'];
+  /** The period's first day (YYYY-MM-DD). */
+  period: Scalars['String']['output'];
+  /** Sign-ins that proved the user. */
+  succeeded: Scalars['Int']['output'];
+};
+
+/** Sign-in attempts per period. */
+export type SignInsSeries = {
+  __typename?: 'SignInsSeries';
+  /** One point per period of the range, oldest first. */
+  data: Array<SignInsPoint>;
+};
+
 /** How the SMTP connection is secured. */
 export type SmtpSecurity =
   /** No encryption; for a relay on a trusted network only. */
@@ -3170,6 +3266,8 @@ export type UpdateApiResourceInput = {
 
 /** A partial update of an application: omitted fields keep their value. */
 export type UpdateApplicationInput = {
+  /** Days the audit records are kept, 1 to 3650 (default 90). */
+  auditRetentionDays?: InputMaybe<Scalars['Int']['input']>;
   /** Display name (1 to 200 characters). */
   name?: InputMaybe<Scalars['String']['input']>;
   /** Tenancy switches to change; multi-tenant applications only (else 422, field `tenancyConfig`). */
@@ -3380,6 +3478,9 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   ActiveUserCounts: ResolverTypeWrapper<ActiveUserCounts>;
+  ActiveUsersPoint: ResolverTypeWrapper<ActiveUsersPoint>;
+  ActiveUsersSeries: ResolverTypeWrapper<ActiveUsersSeries>;
+  AnalyticsInterval: AnalyticsInterval;
   ApiKey: ResolverTypeWrapper<ApiKeyRowModel>;
   ApiKeyIntrospection: ResolverTypeWrapper<ApiKeyIntrospectionModel>;
   ApiKeyPage: ResolverTypeWrapper<Omit<ApiKeyPage, 'data'> & { data: Array<ResolversTypes['ApiKey']> }>;
@@ -3444,6 +3545,7 @@ export type ResolversTypes = {
   EmailTemplateKey: EmailTemplateKey;
   EmailTemplatePage: ResolverTypeWrapper<EmailTemplatePage>;
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   IdTokenSigningAlg: IdTokenSigningAlg;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntrospectApiKeyInput: IntrospectApiKeyInput;
@@ -3458,6 +3560,7 @@ export type ResolversTypes = {
   M2MCredentialPage: ResolverTypeWrapper<Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversTypes['M2MCredential']> }>;
   M2MCredentialWithSecret: ResolverTypeWrapper<M2MCredentialWithSecretViewModel>;
   MemberType: MemberType;
+  MfaAdoption: ResolverTypeWrapper<MfaAdoption>;
   MfaEnforcement: MfaEnforcement;
   MfaFactor: MfaFactor;
   MfaPolicy: ResolverTypeWrapper<MfaPolicyViewModel>;
@@ -3502,6 +3605,8 @@ export type ResolversTypes = {
   SessionPolicy: ResolverTypeWrapper<SessionPolicyViewModel>;
   SessionValidation: ResolverTypeWrapper<Omit<SessionValidation, 'session'> & { session?: Maybe<ResolversTypes['Session']> }>;
   SignInCounts: ResolverTypeWrapper<SignInCounts>;
+  SignInsPoint: ResolverTypeWrapper<SignInsPoint>;
+  SignInsSeries: ResolverTypeWrapper<SignInsSeries>;
   SmtpSecurity: SmtpSecurity;
   SmtpSettings: ResolverTypeWrapper<SmtpSettings>;
   SmtpSettingsInput: SmtpSettingsInput;
@@ -3531,6 +3636,8 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   ActiveUserCounts: ActiveUserCounts;
+  ActiveUsersPoint: ActiveUsersPoint;
+  ActiveUsersSeries: ActiveUsersSeries;
   ApiKey: ApiKeyRowModel;
   ApiKeyIntrospection: ApiKeyIntrospectionModel;
   ApiKeyPage: Omit<ApiKeyPage, 'data'> & { data: Array<ResolversParentTypes['ApiKey']> };
@@ -3585,6 +3692,7 @@ export type ResolversParentTypes = {
   EmailTemplateInput: EmailTemplateInput;
   EmailTemplatePage: EmailTemplatePage;
   EmailTemplatePreviewInput: EmailTemplatePreviewInput;
+  Float: Scalars['Float']['output'];
   Int: Scalars['Int']['output'];
   IntrospectApiKeyInput: IntrospectApiKeyInput;
   Invitation: InvitationRowModel;
@@ -3595,6 +3703,7 @@ export type ResolversParentTypes = {
   M2MCredential: M2MCredentialViewModel;
   M2MCredentialPage: Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversParentTypes['M2MCredential']> };
   M2MCredentialWithSecret: M2MCredentialWithSecretViewModel;
+  MfaAdoption: MfaAdoption;
   MfaPolicy: MfaPolicyViewModel;
   Mutation: Record<PropertyKey, never>;
   OAuthClient: OAuthClientViewModel;
@@ -3631,6 +3740,8 @@ export type ResolversParentTypes = {
   SessionPolicy: SessionPolicyViewModel;
   SessionValidation: Omit<SessionValidation, 'session'> & { session?: Maybe<ResolversParentTypes['Session']> };
   SignInCounts: SignInCounts;
+  SignInsPoint: SignInsPoint;
+  SignInsSeries: SignInsSeries;
   SmtpSettings: SmtpSettings;
   SmtpSettingsInput: SmtpSettingsInput;
   String: Scalars['String']['output'];
@@ -3668,6 +3779,15 @@ export type ActiveUserCountsResolvers<ContextType = RequestContext, ParentType e
   day?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   month?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   week?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ActiveUsersPointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActiveUsersPoint'] = ResolversParentTypes['ActiveUsersPoint']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ActiveUsersSeriesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActiveUsersSeries'] = ResolversParentTypes['ActiveUsersSeries']> = {
+  data?: Resolver<Array<ResolversTypes['ActiveUsersPoint']>, ParentType, ContextType>;
 };
 
 export type ApiKeyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
@@ -3714,6 +3834,7 @@ export type ApiResourcePageResolvers<ContextType = RequestContext, ParentType ex
 };
 
 export type ApplicationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Application'] = ResolversParentTypes['Application']> = {
+  auditRetentionDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   initialApiKey?: Resolver<Maybe<ResolversTypes['ApiKeyWithSecret']>, ParentType, ContextType>;
@@ -3992,6 +4113,13 @@ export type M2MCredentialWithSecretResolvers<ContextType = RequestContext, Paren
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type MfaAdoptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaAdoption'] = ResolversParentTypes['MfaAdoption']> = {
+  byFactor?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  ratio?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  users?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  usersWithMfa?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type MfaPolicyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaPolicy'] = ResolversParentTypes['MfaPolicy']> = {
   enforcement?: Resolver<ResolversTypes['MfaEnforcement'], ParentType, ContextType>;
   factors?: Resolver<Array<ResolversTypes['MfaFactor']>, ParentType, ContextType>;
@@ -4175,6 +4303,7 @@ export type PolicyResolvers<ContextType = RequestContext, ParentType extends Res
 };
 
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  activeUsers?: Resolver<ResolversTypes['ActiveUsersSeries'], ParentType, ContextType, Partial<QueryActiveUsersArgs>>;
   apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<QueryApiKeyArgs, 'keyId'>>;
   apiKeys?: Resolver<ResolversTypes['ApiKeyPage'], ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   apiResource?: Resolver<ResolversTypes['ApiResource'], ParentType, ContextType, RequireFields<QueryApiResourceArgs, 'resourceId'>>;
@@ -4198,6 +4327,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   invitations?: Resolver<ResolversTypes['InvitationPage'], ParentType, ContextType, Partial<QueryInvitationsArgs>>;
   m2mCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<QueryM2mCredentialArgs, 'credentialId'>>;
   m2mCredentials?: Resolver<ResolversTypes['M2MCredentialPage'], ParentType, ContextType, Partial<QueryM2mCredentialsArgs>>;
+  mfaAdoption?: Resolver<ResolversTypes['MfaAdoption'], ParentType, ContextType, Partial<QueryMfaAdoptionArgs>>;
   oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
   oauthClients?: Resolver<ResolversTypes['OAuthClientPage'], ParentType, ContextType, Partial<QueryOauthClientsArgs>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'orgId'>>;
@@ -4210,6 +4340,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   roles?: Resolver<ResolversTypes['RolePage'], ParentType, ContextType, Partial<QueryRolesArgs>>;
   session?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<QuerySessionArgs, 'sessionId'>>;
   sessions?: Resolver<ResolversTypes['SessionPage'], ParentType, ContextType, Partial<QuerySessionsArgs>>;
+  signIns?: Resolver<ResolversTypes['SignInsSeries'], ParentType, ContextType, Partial<QuerySignInsArgs>>;
   tenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<QueryTenantArgs, 'appId' | 'tenantId'>>;
   tenantConfiguration?: Resolver<ResolversTypes['TenantConfiguration'], ParentType, ContextType, RequireFields<QueryTenantConfigurationArgs, 'appId' | 'tenantId'>>;
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
@@ -4311,6 +4442,17 @@ export type SignInCountsResolvers<ContextType = RequestContext, ParentType exten
   succeeded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type SignInsPointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SignInsPoint'] = ResolversParentTypes['SignInsPoint']> = {
+  byMethod?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SignInsSeriesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SignInsSeries'] = ResolversParentTypes['SignInsSeries']> = {
+  data?: Resolver<Array<ResolversTypes['SignInsPoint']>, ParentType, ContextType>;
+};
+
 export type SmtpSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SmtpSettings'] = ResolversParentTypes['SmtpSettings']> = {
   host?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   port?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -4381,6 +4523,8 @@ export type UserPageResolvers<ContextType = RequestContext, ParentType extends R
 
 export type Resolvers<ContextType = RequestContext> = {
   ActiveUserCounts?: ActiveUserCountsResolvers<ContextType>;
+  ActiveUsersPoint?: ActiveUsersPointResolvers<ContextType>;
+  ActiveUsersSeries?: ActiveUsersSeriesResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
   ApiKeyIntrospection?: ApiKeyIntrospectionResolvers<ContextType>;
   ApiKeyPage?: ApiKeyPageResolvers<ContextType>;
@@ -4419,6 +4563,7 @@ export type Resolvers<ContextType = RequestContext> = {
   M2MCredential?: M2MCredentialResolvers<ContextType>;
   M2MCredentialPage?: M2MCredentialPageResolvers<ContextType>;
   M2MCredentialWithSecret?: M2MCredentialWithSecretResolvers<ContextType>;
+  MfaAdoption?: MfaAdoptionResolvers<ContextType>;
   MfaPolicy?: MfaPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   OAuthClient?: OAuthClientResolvers<ContextType>;
@@ -4447,6 +4592,8 @@ export type Resolvers<ContextType = RequestContext> = {
   SessionPolicy?: SessionPolicyResolvers<ContextType>;
   SessionValidation?: SessionValidationResolvers<ContextType>;
   SignInCounts?: SignInCountsResolvers<ContextType>;
+  SignInsPoint?: SignInsPointResolvers<ContextType>;
+  SignInsSeries?: SignInsSeriesResolvers<ContextType>;
   SmtpSettings?: SmtpSettingsResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;

@@ -312,7 +312,9 @@ async function deleteRecorded(
   const ctx = Provider.ctx;
   const reason = revocationReason(ctx);
   const after = { reason, clientId: facts.clientId, userId: facts.userId };
-  await recordAuditPerRow(deps.orm.em.fork(), revocationActor(facts, reason, ctx), { action: revocation.action, targetType: 'grant', tenantId: facts.tenantId }, {
+  // A reused refresh token is a theft's sign: its own action, for a search or a stream to watch for.
+  const action = reason === 'refresh_token_reuse' ? 'refresh_token.reuse_detected' : revocation.action;
+  await recordAuditPerRow(deps.orm.em.fork(), revocationActor(facts, reason, ctx), { action, targetType: 'grant', tenantId: facts.tenantId }, {
     ctes: `gone as (${revocation.deletion}),
       changed as (select ?::text as target_id, null::jsonb as before, ?::jsonb as after
         from gone where gone.model = ? and (gone.expires_at is null or gone.expires_at > now()))`,

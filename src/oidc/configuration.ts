@@ -14,6 +14,7 @@ import { INTERACTION_SECONDS, sessionSeconds } from '../domain/sign-in/session.t
 import type { SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { findAccount, findAccountOnce, fixedTenant } from './account.ts';
+import type { TokenEventWriter } from '../domain/auth-events.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { createAdapterFactory, grantTenant, opRequestId } from './adapter.ts';
 import { extraClaimsOf, jwtResourceServer } from './api-resource-tokens.ts';
@@ -80,6 +81,8 @@ export interface OidcDependencies {
   readonly clients: ClientCache;
   /** Whether an application's organization is deactivated (adapter.ts refuses its clients). */
   readonly organizations: OrganizationStatusCache;
+  /** Where each issuance of tokens is told, to be audited and counted off the request path. */
+  readonly tokenEvents: Pick<TokenEventWriter, 'record'>;
   /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
   readonly cookieSecret: string;
   readonly surfaces: SurfaceRouter;

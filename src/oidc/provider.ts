@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider from 'oidc-provider';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { findAccount, findAccountOnce } from './account.ts';
-import { sweepExpiredModels } from './adapter.ts';
+import { isUuid } from '../ids.ts';
+import { opRequestId, sweepExpiredModels } from './adapter.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
+import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, managementApi, type OidcDependencies } from './configuration.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { paceDevicePolling } from './device-polling.ts';
@@ -118,6 +120,7 @@ export class OidcProvider {
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
     provider.proxy = true;
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
+    provider.on('grant.success', (ctx: KoaContextWithOIDC) => tokensIssued(this.deps, ctx));
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
   }
@@ -129,6 +132,23 @@ export class OidcProvider {
     await sweepExpiredModels(this.deps.orm);
     await sweepExpiredSessions(this.deps.orm.em);
   }
+}
+
+/** Tells the token events' buffer of the tokens a token request just issued: who for, by which grant. */
+function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
+  const { client, entities, params } = ctx.oidc;
+  const data = client === undefined ? undefined : gatehouseData(client);
+  if (client === undefined || data === undefined) return;
+  const accountId = entities.Account?.accountId ?? entities.AccessToken?.accountId;
+  deps.tokenEvents.record({
+    applicationId: data.applicationId,
+    tenantId: data.tenantId,
+    clientId: client.clientId,
+    grantType: String(params?.['grant_type']),
+    userId: accountId !== undefined && isUuid(accountId) ? accountId : null,
+    grantId: entities.Grant?.jti ?? entities.AccessToken?.grantId ?? null,
+    requestId: opRequestId(ctx),
+  });
 }
 
 /** An instance out of the cache: requests already running on it finish; it only stops listening for our events. */

@@ -174,6 +174,10 @@ export const ROUTES = routeTable([
 
   { method: 'GET', path: '/audit-logs', operation: op.ListAuditLogsDocument, summary: 'Search audit records, newest first (a tenant scope sees its own)', owned: true },
   { method: 'GET', path: '/audit-logs/:recordId', operation: op.GetAuditLogDocument, summary: 'Get an audit record', owned: true },
+  // GET /audit-logs/stream (Server-Sent Events) is a route of its own: src/rest/audit-stream.ts
+  { method: 'GET', path: '/analytics/active-users', operation: op.GetActiveUsersDocument, summary: 'Distinct users signing in or refreshing, per day, week or month', owned: true },
+  { method: 'GET', path: '/analytics/sign-ins', operation: op.GetSignInsDocument, summary: 'Sign-ins per period by outcome and method', owned: true },
+  { method: 'GET', path: '/analytics/mfa-adoption', operation: op.GetMfaAdoptionDocument, summary: 'Users with at least one MFA factor, by factor', owned: true },
   // api resources (application-level: a tenant scope reads them, an application-wide one changes them)
   { method: 'GET', path: '/api-resources', operation: op.ListApiResourcesDocument, summary: 'List the application’s API resources', owned: true },
   { method: 'POST', path: '/api-resources', operation: op.CreateApiResourceDocument, summary: 'Register an API resource (application-wide scopes only)', owned: true, status: 201 },

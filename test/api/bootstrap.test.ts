@@ -53,7 +53,7 @@ describe('audit records of a bootstrap', () => {
         targetId: keyId,
         after: { name: 'Bootstrap app_admin key', permissions: ['*'], tenantId: null, userId: null, expiresAt: null, revokedAt: null, lastRotatedAt: null },
       },
-      { ...common, action: 'application.create', targetType: 'application', targetId: result.applicationId, after: { name: 'My application', multiTenant: true, tenancyConfig } },
+      { ...common, action: 'application.create', targetType: 'application', targetId: result.applicationId, after: { name: 'My application', multiTenant: true, tenancyConfig, auditRetentionDays: 90 } },
       { ...common, action: 'organization.create', targetType: 'organization', targetId: result.organizationId, after: { name: 'My organization' } },
     ];
   };

@@ -199,11 +199,11 @@ describe('deleting or un-verifying a domain stops its surface at once', () => {
 describe('the OP cache', () => {
   it('is bounded: the least recently used surface’s instance is dropped and rebuilt on its next request', async () => {
     const { services } = app.gatehouse;
-    const { config, orm, signingKeys, clientSecrets, surfaces, invalidations } = services;
+    const { config, orm, signingKeys, clientSecrets, surfaces, invalidations, tokenEvents } = services;
     const clients = createClientCache(services.invalidations, 0);
     const liveSubjects = services.apiKeys.bearerSubjects;
     const m2mTokenSeconds = () => Promise.resolve(null);
-    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, organizations: services.apiKeys.organizations, surfaces, invalidations, liveSubjects, m2mTokenSeconds, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
+    const cache = new OidcProvider({ config, orm, signingKeys, clientSecrets, clients, organizations: services.apiKeys.organizations, surfaces, invalidations, liveSubjects, m2mTokenSeconds, tokenEvents, cookieSecret: 'test-cookie-secret', maxProviders: 2 });
     const first = await cache.get();
     const northPath = (await surfaces.forTenantPath('north'))!;
     expect(await cache.get()).toBe(first);

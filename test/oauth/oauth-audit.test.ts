@@ -163,14 +163,14 @@ describe('a client revokes a token (POST /oauth2/revoke)', () => {
 });
 
 describe('a replay revokes the grant', () => {
-  it('a rotated refresh token presented again: one grant.revoke, reason refresh_token_reuse', async () => {
+  it('a rotated refresh token presented again: one refresh_token.reuse_detected (the grant revoked), reason refresh_token_reuse', async () => {
     const { tokens, grantId } = await spaTokens();
     expect((await refresh(tokens.refresh_token!)).status).toBe(200);
     expect(await recordsOf(grantId)).toEqual([]);
     const requestId = `reuse-${crypto.randomUUID()}`;
     expect((await refresh(tokens.refresh_token!, requestId)).body).toMatchObject({ error: 'invalid_grant' });
     expect(await grantExists(grantId)).toBe(false);
-    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('refresh_token_reuse'), action: 'grant.revoke', request_id: requestId }]);
+    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('refresh_token_reuse'), action: 'refresh_token.reuse_detected', request_id: requestId }]);
   });
 
   it('one refresh token rotated by many requests at once: one succeeds, the grant is revoked once', async () => {
@@ -178,7 +178,7 @@ describe('a replay revokes the grant', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => refresh(tokens.refresh_token!)));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(await grantExists(grantId)).toBe(false);
-    expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('refresh_token_reuse'), action: 'grant.revoke' }]);
+    expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('refresh_token_reuse'), action: 'refresh_token.reuse_detected' }]);
   });
 
   it('a code redeemed twice: one grant.revoke, reason code_replay', async () => {
@@ -252,8 +252,7 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
 
   const userRow = async (id: string) =>
     (await sql<{ status: string; failed_sign_ins: number }>('select status, failed_sign_ins from app_user where id = ?', [id]))[0]!;
-  // The lock's records: each attempt's own outcome (`user.signed_in`, `user.sign_in_failed`) is recorded too, tested
-  // with sessions (test/api/sessions.test.ts).
+  // The lockout's own records: each attempt's user.signed_in / user.sign_in_failed is tested in test/api/auth-events.test.ts.
   const trail = async (id: string) =>
     sql<{ action: string; actor_type: string; actor_id: string; request_id: string; tenant_id: string | null; before: any; after: any }>(
       `select action, actor_type, actor_id, request_id, tenant_id, before, after from audit_log

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { OUTBOX_SQL_TAG } from '../../src/domain/email/deliver.ts';
@@ -41,6 +42,8 @@ export interface TestAppOptions {
   reachablePublicUrl?: boolean;
   /** Where the service writes its JSON log lines (at `logLevel`, info unless overridden); by default it logs nothing. */
   logStream?: { write(line: string): void };
+  /** The service's clock (analytics' days, the audit retention's cutoff): a test sets the time instead of waiting. */
+  clock?: Clock;
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -65,7 +68,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   );
   // The outbox worker's polls come at any moment and belong to no request: a request's statements are counted alone.
   const onQuery = (sql: string) => void (sql.includes(OUTBOX_SQL_TAG) || queries.push(sql));
-  const gatehouse = await startGatehouse(config, { logger: options.logStream ?? false, onQuery });
+  const gatehouse = await startGatehouse(config, { logger: options.logStream ?? false, onQuery, ...(options.clock === undefined ? {} : { clock: options.clock }) });
   await gatehouse.server.app.listen({ port: listenPort, host: '127.0.0.1' });
   const { port } = gatehouse.server.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

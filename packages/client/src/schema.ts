@@ -4303,6 +4303,225 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/active-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Distinct users signing in or refreshing, per day, week or month
+         * @description Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
+         *     (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["GetActiveUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/analytics/active-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Distinct users signing in or refreshing, per day, week or month
+         * @description Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
+         *     (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["GetActiveUsersInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/analytics/active-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Distinct users signing in or refreshing, per day, week or month
+         * @description Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
+         *     (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["GetActiveUsersInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-ins per period by outcome and method
+         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["GetSignIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/analytics/sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-ins per period by outcome and method
+         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["GetSignInsInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/analytics/sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-ins per period by outcome and method
+         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["GetSignInsInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/mfa-adoption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users with at least one MFA factor, by factor
+         * @description Users with at least one MFA factor, by factor.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["GetMfaAdoption"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/analytics/mfa-adoption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users with at least one MFA factor, by factor
+         * @description Users with at least one MFA factor, by factor.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["GetMfaAdoptionInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/analytics/mfa-adoption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users with at least one MFA factor, by factor
+         * @description Users with at least one MFA factor, by factor.
+         *
+         *     Requires `analytics:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["GetMfaAdoptionInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-resources": {
         parameters: {
             query?: never;
@@ -4956,6 +5175,11 @@ export interface components {
                 [key: string]: string | number | boolean | null;
             }[];
         };
+        /**
+         * @description How an analytics series groups its days: UTC days, ISO weeks (from Monday), calendar months.
+         * @enum {string}
+         */
+        AnalyticsInterval: "day" | "week" | "month";
         /** @description A management API key. Its secret is stored only as a hash and shown once. */
         ApiKeyFields: {
             /**
@@ -5054,6 +5278,8 @@ export interface components {
             name: string;
             /** @description Whether the application has tenants; set at creation and never changed. */
             multiTenant: boolean;
+            /** @description How many days its audit records are kept before the retention job deletes them (default 90). */
+            auditRetentionDays: number;
             /**
              * Format: date-time
              * @description When the application was created.
@@ -6650,6 +6876,8 @@ export interface components {
             name?: string;
             /** @description Tenancy switches to change; multi-tenant applications only (else 422, field `tenancyConfig`). */
             tenancyConfig?: components["schemas"]["TenancyConfigInput"];
+            /** @description Days the audit records are kept, 1 to 3650 (default 90). */
+            auditRetentionDays?: number;
         };
         /** @description A partial update of an auth provider; its type never changes. */
         UpdateAuthProviderInput: {
@@ -7238,6 +7466,8 @@ export interface operations {
                         name: string;
                         /** @description Whether the application has tenants; set at creation and never changed. */
                         multiTenant: boolean;
+                        /** @description How many days its audit records are kept before the retention job deletes them (default 90). */
+                        auditRetentionDays: number;
                         /**
                          * Format: date-time
                          * @description When the application was created.
@@ -17694,6 +17924,429 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditRecordFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetActiveUsers: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: components["schemas"]["AnalyticsInterval"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One point per period of the range, oldest first; periods without activity count 0. */
+                        data: {
+                            /** @description The period's first day (YYYY-MM-DD). */
+                            period: string;
+                            /** @description Distinct users who signed in or refreshed a token in the period. */
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetActiveUsersInApplication: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: components["schemas"]["AnalyticsInterval"];
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One point per period of the range, oldest first; periods without activity count 0. */
+                        data: {
+                            /** @description The period's first day (YYYY-MM-DD). */
+                            period: string;
+                            /** @description Distinct users who signed in or refreshed a token in the period. */
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetActiveUsersInTenant: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: components["schemas"]["AnalyticsInterval"];
+            };
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One point per period of the range, oldest first; periods without activity count 0. */
+                        data: {
+                            /** @description The period's first day (YYYY-MM-DD). */
+                            period: string;
+                            /** @description Distinct users who signed in or refreshed a token in the period. */
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetSignIns: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: components["schemas"]["AnalyticsInterval"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One point per period of the range, oldest first. */
+                        data: {
+                            /** @description The period's first day (YYYY-MM-DD). */
+                            period: string;
+                            /** @description Sign-ins that proved the user. */
+                            succeeded: number;
+                            /** @description Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
+                            failed: number;
+                            /** @description Every attempt of the period by method (`password`, …). */
+                            byMethod: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetSignInsInApplication: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: components["schemas"]["AnalyticsInterval"];
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One point per period of the range, oldest first. */
+                        data: {
+                            /** @description The period's first day (YYYY-MM-DD). */
+                            period: string;
+                            /** @description Sign-ins that proved the user. */
+                            succeeded: number;
+                            /** @description Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
+                            failed: number;
+                            /** @description Every attempt of the period by method (`password`, …). */
+                            byMethod: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetSignInsInTenant: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: components["schemas"]["AnalyticsInterval"];
+            };
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One point per period of the range, oldest first. */
+                        data: {
+                            /** @description The period's first day (YYYY-MM-DD). */
+                            period: string;
+                            /** @description Sign-ins that proved the user. */
+                            succeeded: number;
+                            /** @description Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
+                            failed: number;
+                            /** @description Every attempt of the period by method (`password`, …). */
+                            byMethod: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetMfaAdoption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Users now (of the tenant, on a tenant path). */
+                        users: number;
+                        /** @description Users with at least one MFA factor. */
+                        usersWithMfa: number;
+                        /** @description usersWithMfa / users (0 without users). */
+                        ratio: number;
+                        /** @description Users holding each factor (`totp`, …). */
+                        byFactor: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetMfaAdoptionInApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Users now (of the tenant, on a tenant path). */
+                        users: number;
+                        /** @description Users with at least one MFA factor. */
+                        usersWithMfa: number;
+                        /** @description usersWithMfa / users (0 without users). */
+                        ratio: number;
+                        /** @description Users holding each factor (`totp`, …). */
+                        byFactor: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    GetMfaAdoptionInTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Users now (of the tenant, on a tenant path). */
+                        users: number;
+                        /** @description Users with at least one MFA factor. */
+                        usersWithMfa: number;
+                        /** @description usersWithMfa / users (0 without users). */
+                        ratio: number;
+                        /** @description Users holding each factor (`totp`, …). */
+                        byFactor: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             401: components["responses"]["Unauthenticated"];

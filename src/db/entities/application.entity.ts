@@ -17,6 +17,8 @@ const ApplicationSchema = defineEntity({
     emailTemplatesScope: p.string().$type<CustomizationScope>(),
     emailProviderScope: p.string().$type<CustomizationScope>(),
     authIsolation: p.string().$type<AuthIsolation>(),
+    /** How many days its audit records are kept (src/domain/audit-retention.ts). */
+    auditRetentionDays: p.integer().default(90),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -31,6 +31,7 @@ export interface CreateApplicationInput {
 export interface UpdateApplicationInput {
   name?: string | null;
   tenancyConfig?: TenancyConfigInput | null;
+  auditRetentionDays?: number | null;
 }
 
 export type CreatedApplication = Application & { initialApiKey: ApiKeyWithSecret };
@@ -47,7 +48,18 @@ export function tenancyConfigOf(application: Application) {
 }
 
 export function snapshot(application: Application) {
-  return { name: application.name, multiTenant: application.multiTenant, tenancyConfig: tenancyConfigOf(application) };
+  return {
+    name: application.name,
+    multiTenant: application.multiTenant,
+    tenancyConfig: tenancyConfigOf(application),
+    auditRetentionDays: application.auditRetentionDays,
+  };
+}
+
+/** The audit log's retention must be whole days, from one to ten years' worth (migration 0024's check). */
+function auditRetentionDays(days: number): number {
+  if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalid('auditRetentionDays', 'auditRetentionDays must be a whole number of days from 1 to 3650');
+  return days;
 }
 
 /** An application as lists and the GraphQL `Application` type read it (codegen mapper). */
@@ -147,6 +159,8 @@ export async function updateApplication(
     const before = snapshot(application);
     const name = nonNull(input.name, 'name');
     if (name !== undefined) application.name = displayName('name', name);
+    const retention = nonNull(input.auditRetentionDays, 'auditRetentionDays');
+    if (retention !== undefined) application.auditRetentionDays = auditRetentionDays(retention);
     const tenancy = input.tenancyConfig;
     if (tenancy === null) throw invalid('tenancyConfig', 'tenancyConfig may not be null');
     if (tenancy !== undefined) {

@@ -361,6 +361,7 @@ export class OutboxWorker implements OutboxWaker {
           action: status === 'sent' ? 'email_delivery.send' : 'email_delivery.fail',
           targetType: 'email_delivery',
           targetId: row.id,
+          outcome: status === 'sent' ? 'success' : 'failure',
           after: { status, attempts: row.attempts, providerType, lastError },
         });
       }

@@ -1,5 +1,6 @@
 import type { Scope } from '../../context.ts';
 import { Organization } from '../../db/entities/index.ts';
+import type { AuditAction } from '../audit-actions.ts';
 import type { OrganizationStatus } from '../../db/entities/organization.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { invalid, notFound } from '../../errors.ts';
@@ -27,7 +28,7 @@ export async function getOrganization(scope: Scope, organizationId: string): Pro
 async function changeOrganization(
   scope: Scope,
   organizationId: string,
-  action: string,
+  action: AuditAction,
   change: (organization: Organization) => void,
 ): Promise<Organization> {
   const application = await scope.application();

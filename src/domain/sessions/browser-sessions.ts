@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuid, NEW_ID_SQL, newId } from '../../ids.ts';
+import { isUuid, newId } from '../../ids.ts';
 import { currentRequestOrigin } from '../../request-origin.ts';
 import { isoTimestampSql } from '../audit.ts';
 
@@ -35,24 +35,17 @@ export async function indexBrowserSession(em: EntityManager, save: BrowserSessio
   const origin = currentRequestOrigin();
   const methods = save.amr.map((amr) => METHOD_OF_AMR[amr] ?? amr);
   // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise).
-  // A row inserted is a sign-in, recorded (`user.signed_in`) in the same statement.
+  // The sign-in itself is recorded where it is decided (src/domain/auth-events.ts), with its method and outcome.
   await em.getConnection().execute(
-    `with indexed as (
-       insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
-       select c.application_id, ?, ?, u.id,
-              (select tn.id from oidc_model as gt join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
-                where gt.model = 'GrantTenant' and gt.id = ?),
-              c.id, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
-         from oauth_client as c join app_user as u on u.application_id = c.application_id and u.id = ?
-        where c.id = ?
-       on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()
-       returning application_id, id, tenant_id, user_id, client_id, methods, (xmax = 0) as inserted)
-     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, ip, user_agent, after, created_at)
-     select application_id, ${NEW_ID_SQL}, tenant_id, 'user', user_id::text, 'user.signed_in', 'user', user_id::text, ?, ?, ?,
-            jsonb_build_object('sessionId', id, 'clientId', client_id, 'methods', to_jsonb(methods)), now()
-       from indexed where inserted`,
-    [newId(), save.uid, first.grantId ?? '', origin?.ip ?? null, origin?.userAgent ?? null, JSON.stringify(methods), save.expiresAt, save.accountId, first.clientId,
-      save.requestId, origin?.ip ?? null, origin?.userAgent ?? null],
+    `insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
+     select c.application_id, ?, ?, u.id,
+            (select tn.id from oidc_model as gt join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
+              where gt.model = 'GrantTenant' and gt.id = ?),
+            c.id, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
+       from oauth_client as c join app_user as u on u.application_id = c.application_id and u.id = ?
+      where c.id = ?
+     on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()`,
+    [newId(), save.uid, first.grantId ?? '', origin?.ip ?? null, origin?.userAgent ?? null, JSON.stringify(methods), save.expiresAt, save.accountId, first.clientId],
   );
 }
 

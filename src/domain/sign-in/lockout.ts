@@ -6,8 +6,6 @@ import { addressLockedSql } from '../users/sign-in-failures.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import type { LockoutPolicy } from '../policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
-import { NEW_ID_SQL } from '../../ids.ts';
-import { currentRequestOrigin } from '../../request-origin.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
@@ -110,28 +108,8 @@ export async function addressStanding(target: SignInTarget, user: SignInUser, ad
  * account that has run out is lifted first (liftExpiredLock). Its duration is what a refusal that counts nothing
  * waits (refuseUncounted): one statement as a rule, so that locking costs about what counting does.
  */
-/**
- * The audit record of a wrong password for a known user (`user.sign_in_failed`, outcome `failure`, filed under the
- * sign-in's tenant): a common table expression of the failure's own statement, so that it costs no round trip.
- */
-function failureRecordCte(target: SignInTarget, user: SignInUser): { cte: string; params: unknown[] } {
-  const origin = currentRequestOrigin();
-  const { principal, requestId } = target.scope;
-  return {
-    cte: `failure_record as (
-      insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, ip, user_agent, outcome, created_at)
-      values (?, ${NEW_ID_SQL}, ?, ?, ?, 'user.sign_in_failed', 'user', ?, ?, ?, ?, 'failure', now()) returning 1)`,
-    params: [target.application.id, target.tenant?.id ?? null, principal.actor.type, principal.actor.id, user.id, requestId, origin?.ip ?? null, origin?.userAgent ?? null],
-  };
-}
-
 export async function recordFailedSignIn(target: SignInTarget, user: SignInUser, policy: LockoutPolicy, address: string): Promise<void> {
-  const failure = failureRecordCte(target, user);
-  if (!policy.enabled) {
-    // Timed as a counted failure is: a refusal that writes nothing waits as long (refuseUncounted).
-    await target.scope.services.refusalTiming.measure(() => target.applicationScope.em.execute(`with ${failure.cte} select 1`, failure.params));
-    return;
-  }
+  if (!policy.enabled) return;
   await target.scope.services.refusalTiming.measure(async () => {
     if (lockExpired(user)) await liftExpiredLock(target, user);
     const lockedUntil = lockEnd(policy);
@@ -154,8 +132,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
       changed as (
         select user_id::text as target_id, null::jsonb as before,
                jsonb_build_object('address', address, 'lockedUntil', ?::text, 'reason', 'failed_sign_ins', 'maxAttempts', ?::int) as after
-          from failed where locked_at is not null),
-      ${failure.cte}`,
+          from failed where locked_at is not null)`,
       params: [
         policy.resetAfterMinutes,
         target.application.id,
@@ -169,7 +146,6 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
         lockedUntil,
         lockedUntil?.toISOString() ?? null,
         policy.maxAttempts,
-        ...failure.params,
       ],
     });
     if (locked.length > 0 && policy.accountLockAddresses !== null) await lockAccountIfMany(target, user, policy);
@@ -219,11 +195,11 @@ function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, 
 
 /**
  * A refusal that counts no failed attempt (an unknown e-mail, a user without a password, a locked or suspended
- * user), answered when a counted one would be: after about as long as counting (and recording) a failure takes here
- * (src/domain/sign-in/refusal-timing.ts).
+ * user), answered when a counted one would be: with the lockout policy on, after about as long as counting takes
+ * here (src/domain/sign-in/refusal-timing.ts).
  */
 export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false }> {
-  await target.scope.services.refusalTiming.pad();
+  if (target.lockout.enabled) await target.scope.services.refusalTiming.pad();
   return { ok: false };
 }
 

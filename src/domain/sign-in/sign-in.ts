@@ -10,6 +10,7 @@ import type { GatehouseClientData } from '../oauth-clients/client-data.ts';
 import type { Surface } from '../domains/surfaces.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { Services } from '../../services.ts';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
@@ -138,28 +139,51 @@ export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser
  * counting would (refuseUncounted).
  */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string): Promise<CredentialCheck> {
+  const checked = await checkCredentials(target, email, password, address);
+  // Every outcome writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
+  const user = checked.ok ? checked.verified : checked.user;
+  await recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
+    clientId: target.clientId,
+    requestId: target.scope.requestId,
+    method: 'password',
+    outcome: checked.ok
+      ? { ok: true, userId: checked.user.id }
+      : { ok: false, reason: checked.reason, userId: checked.user?.id ?? null, email: typeof email === 'string' ? email.trim() : null },
+  });
+  return checked.ok ? checked : { ok: false };
+}
+
+/** verifyCredentials' decision, with why a refusal was one and of which user (for the audit record alone). */
+type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
+
+async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string): Promise<Checked> {
   const login = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
+  const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<Checked> => (await refuseUncounted(target), { ok: false, reason, user });
   // No stored address holds a NUL (PostgreSQL cannot), so one that does is unknown: not looked up (it would fail).
   if (login === '' || login.length > MAX_EMAIL_LENGTH || login.includes('\0') || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
     await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT));
-    return refuseUncounted(target);
+    return refused('invalid_input', null);
   }
   const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(login) });
   if (user?.passwordHash == null) {
     await verifyAgainstDummy(secret);
-    return refuseUncounted(target);
+    return refused(user === null ? 'unknown_user' : 'no_password', user);
   }
   // The address's standing is read while the password is verified: the verification runs all the same, for its time.
   const [matches, standing] = await Promise.all([verifyPassword(user.passwordHash, secret), addressStanding(target, user, address)]);
   // A locked or suspended user, or an address locked out or made to wait, is refused whatever the password, uncounted.
-  if (!mayActNow(user) || standing !== 'open') return refuseUncounted(target);
+  if (!mayActNow(user)) return refused('user_inactive', user);
+  if (standing !== 'open') return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
   if (!matches) {
     await recordFailedSignIn(target, user, target.lockout, address);
-    return { ok: false };
+    return { ok: false, reason: 'wrong_password', user };
   }
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
-  if (tenantIds === null) return { ok: false };
+  // Locked, suspended or locked out meanwhile (see recordSuccessfulSignIn).
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
   return { ok: true, user, verified: { ...user, tenantIds } };
 }
 

@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { AuditAction } from '../audit-actions.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import type { Scope } from '../../context.ts';
@@ -105,7 +106,7 @@ export interface SettingWrite {
    */
   compose(stored: Setting | null): { value: Record<string, unknown>; secrets?: Record<string, string | null> };
   /** Audit action, e.g. `branding.update`. */
-  action: string;
+  action: AuditAction;
 }
 
 /** The stored secrets after a write: each new value sealed (a dump of the table reveals none), null removing one. */
@@ -214,7 +215,7 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
  * "Remove tenant override": deletes the tenant's row so the tenant inherits again. Allowed whatever the switch
  * says (removing hidden overrides is how an operator cleans up); 404 when the tenant has no such override.
  */
-export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: string): Promise<boolean> {
+export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: AuditAction): Promise<boolean> {
   await scope.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second removal at once waits for this one, then finds nothing (404).
     const row = await em.findOne(Setting, { tenantId, feature, key }, HOLD_FOR_UPDATE);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditAction } from '../audit-actions.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
@@ -22,7 +23,7 @@ import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
  * and tenant filters find every one of them.
  */
 interface OwnedKind {
-  readonly action: string;
+  readonly action: AuditAction;
   readonly targetType: string;
   readonly table: string;
   /** Which of the tenant's rows of `table` (the row is `r`), with `params`; all of them when absent. */
@@ -42,7 +43,7 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'oauth_client.delete', targetType: 'oauth_client', table: 'oauth_client', where: `r.type <> 'm2m'`, before: oauthClientSnapshotSql('r') },
   { action: 'm2m_credential.delete', targetType: 'm2m_credential', table: 'oauth_client', where: `r.type = 'm2m'`, before: m2mCredentialSnapshotSql('r') },
   // As "Remove tenant override" records them (branding.ts, templates.ts, provider.ts, policies.ts).
-  ...SETTING_FEATURES.map((feature) => ({
+  ...SETTING_FEATURES.map((feature): OwnedKind => ({
     action: `${feature}.override.remove`,
     targetType: feature,
     table: 'setting',

@@ -1,0 +1,229 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../context.ts';
+import { invalid } from '../errors.ts';
+
+/**
+ * Analytics per application and per tenant, read from daily rollups (migration 0024) that the authentication events
+ * keep up to date as they happen (src/domain/auth-events.ts): each series is one range of a primary key, whatever the
+ * number of users. Days are UTC dates; weeks start on Monday (ISO), months on the 1st.
+ */
+
+export type AnalyticsInterval = 'day' | 'week' | 'month';
+
+/** The series of the whole application: the rollups' `scope_tenant_id` for "every tenant and none". */
+export const APPLICATION_SERIES = '00000000-0000-0000-0000-000000000000';
+
+/** A user seen signing in or refreshing a token, on a day, in an application and maybe a tenant. */
+export interface ActivityRow {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly userId: string;
+  readonly day: string;
+}
+
+/** A sign-in's outcome on a day, by method. */
+export interface SignInRow {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly day: string;
+  readonly method: string;
+  readonly succeeded: boolean;
+}
+
+/** The UTC date of a time, as the rollups key their days. */
+export const utcDay = (time: Date): string => time.toISOString().slice(0, 10);
+
+/**
+ * Counts each user once per day, week and month, in the application's series and their tenant's: a first sighting in
+ * a period inserts its marker and adds one to the period's count, in one statement (a second sighting inserts
+ * nothing). Rows of applications deleted meanwhile are skipped. Counters are taken in key order, so concurrent
+ * writers (two instances' buffers) wait for each other rather than deadlock.
+ */
+export async function countActiveUsers(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await em.execute(
+    `with events as (
+       select e.application_id, e.tenant_id, e.user_id, e.day
+         from jsonb_to_recordset(?::jsonb) as e(application_id uuid, tenant_id uuid, user_id uuid, day date)
+         join application as a on a.id = e.application_id),
+     scoped as (
+       select distinct e.application_id, s.scope_tenant_id, e.user_id, p.period, p.period_start
+         from events as e
+         cross join lateral (values (?::uuid), (e.tenant_id)) as s(scope_tenant_id)
+         cross join lateral (values ('day', e.day), ('week', date_trunc('week', e.day)::date), ('month', date_trunc('month', e.day)::date))
+           as p(period, period_start)
+        where s.scope_tenant_id is not null),
+     fresh as (
+       insert into analytics_active_user (application_id, scope_tenant_id, period, period_start, user_id)
+       select application_id, scope_tenant_id, period, period_start, user_id from scoped
+       on conflict do nothing
+       returning application_id, scope_tenant_id, period, period_start)
+     insert into analytics_active_users (application_id, scope_tenant_id, period, period_start, users)
+     select application_id, scope_tenant_id, period, period_start, count(*) from fresh
+      group by application_id, scope_tenant_id, period, period_start
+      order by application_id, scope_tenant_id, period, period_start
+     on conflict (application_id, scope_tenant_id, period, period_start) do update set users = analytics_active_users.users + excluded.users`,
+    [JSON.stringify(rows.map((row) => ({ application_id: row.applicationId, tenant_id: row.tenantId, user_id: row.userId, day: row.day }))), APPLICATION_SERIES],
+  );
+}
+
+/** Adds sign-ins to their day's counts by method, in the application's series and their tenant's. */
+export async function countSignIns(em: EntityManager, rows: readonly SignInRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await em.execute(
+    `with events as (
+       select e.* from jsonb_to_recordset(?::jsonb) as e(application_id uuid, tenant_id uuid, day date, method text, succeeded boolean)
+         join application as a on a.id = e.application_id)
+     insert into analytics_sign_ins (application_id, scope_tenant_id, day, method, succeeded, failed)
+     select e.application_id, s.scope_tenant_id, e.day, e.method, count(*) filter (where e.succeeded), count(*) filter (where not e.succeeded)
+       from events as e cross join lateral (values (?::uuid), (e.tenant_id)) as s(scope_tenant_id)
+      where s.scope_tenant_id is not null
+      group by e.application_id, s.scope_tenant_id, e.day, e.method
+      order by e.application_id, s.scope_tenant_id, e.day, e.method
+     on conflict (application_id, scope_tenant_id, day, method) do update
+       set succeeded = analytics_sign_ins.succeeded + excluded.succeeded, failed = analytics_sign_ins.failed + excluded.failed`,
+    [
+      JSON.stringify(rows.map((row) => ({ application_id: row.applicationId, tenant_id: row.tenantId, day: row.day, method: row.method, succeeded: row.succeeded }))),
+      APPLICATION_SERIES,
+    ],
+  );
+}
+
+/**
+ * For the MFA enrolment code to call in the transaction that adds (`+1`) or removes (`-1`) a user's factor: the
+ * counts of users by factor, and under `*` of users with any factor (`firstOrLast`: the change gave the user their
+ * first factor, or took their last). No factor can be enrolled yet, so every count reads 0 until then.
+ */
+export async function countMfaFactor(
+  em: EntityManager,
+  change: { applicationId: string; tenantIds: readonly string[]; factor: string; delta: 1 | -1; firstOrLast: boolean },
+): Promise<void> {
+  const factors = change.firstOrLast ? [change.factor, '*'] : [change.factor];
+  await em.execute(
+    `insert into analytics_mfa_factors (application_id, scope_tenant_id, factor, users)
+     select ?, s::uuid, f, greatest(?, 0)
+       from jsonb_array_elements_text(?::jsonb) as s cross join jsonb_array_elements_text(?::jsonb) as f order by s, f
+     on conflict (application_id, scope_tenant_id, factor) do update set users = greatest(analytics_mfa_factors.users + ?, 0)`,
+    [change.applicationId, change.delta, JSON.stringify([APPLICATION_SERIES, ...change.tenantIds]), JSON.stringify(factors), change.delta],
+  );
+}
+
+/** The period a query asks for: `from` and `to` are ISO dates (inclusive), `interval` how they are grouped. */
+export interface AnalyticsArgs {
+  from?: string | null;
+  to?: string | null;
+  interval?: AnalyticsInterval | null;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The longest range a query may span: ten years of days. */
+const MAX_DAYS = 3660;
+/** The range when none is given: the last 30 days, today included. */
+const DEFAULT_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+function isoDate(field: string, value: string): Date {
+  const date = new Date(`${value}T00:00:00Z`);
+  if (!DATE.test(value) || Number.isNaN(date.getTime()) || utcDay(date) !== value) throw invalid(field, `${field} must be an ISO date (YYYY-MM-DD)`);
+  return date;
+}
+
+/** The first day of the period a day falls in. */
+function periodStart(day: Date, interval: AnalyticsInterval): Date {
+  if (interval === 'day') return day;
+  if (interval === 'month') return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1));
+  return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
+}
+
+function nextPeriod(start: Date, interval: AnalyticsInterval): Date {
+  if (interval === 'day') return new Date(start.getTime() + DAY_MS);
+  if (interval === 'week') return new Date(start.getTime() + 7 * DAY_MS);
+  return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+}
+
+interface Range {
+  readonly from: Date;
+  readonly to: Date;
+  readonly interval: AnalyticsInterval;
+  /** The start of every period the range touches, in order. */
+  readonly periods: readonly string[];
+}
+
+function range(scope: Scope, args: AnalyticsArgs): Range {
+  const interval = args.interval ?? 'day';
+  const to = args.to == null ? isoDate('to', utcDay(scope.services.clock())) : isoDate('to', args.to);
+  const from = args.from == null ? new Date(to.getTime() - (DEFAULT_DAYS - 1) * DAY_MS) : isoDate('from', args.from);
+  if (from > to) throw invalid('to', 'to must not be before from');
+  if ((to.getTime() - from.getTime()) / DAY_MS >= MAX_DAYS) throw invalid('from', `A range spans at most ${MAX_DAYS} days`);
+  const periods: string[] = [];
+  for (let start = periodStart(from, interval); start <= to; start = nextPeriod(start, interval)) periods.push(utcDay(start));
+  return { from, to, interval, periods };
+}
+
+/** The series a scope reads: its tenant's, or the whole application's. */
+const seriesOf = (scope: Scope) => [scope.applicationId, scope.tenantId ?? APPLICATION_SERIES] as const;
+
+/**
+ * Distinct users who signed in or refreshed a token, per period. A week or month that the range cuts is counted
+ * whole (its users cannot be split by day without reading them).
+ */
+export async function activeUsers(scope: Scope, args: AnalyticsArgs): Promise<{ data: { period: string; count: number }[] }> {
+  const { periods, interval } = range(scope, args);
+  const rows = await scope.em.execute<{ period_start: string; users: number }[]>(
+    `select to_char(period_start, 'YYYY-MM-DD') as period_start, users from analytics_active_users
+      where application_id = ? and scope_tenant_id = ? and period = ? and period_start between ?::date and ?::date
+      order by period_start`,
+    [...seriesOf(scope), interval, periods[0], periods.at(-1)],
+  );
+  const counts = new Map(rows.map((row) => [row.period_start, Number(row.users)]));
+  return { data: periods.map((period) => ({ period, count: counts.get(period) ?? 0 })) };
+}
+
+/** Sign-ins per period: succeeded, failed, and every attempt by method. */
+export async function signIns(
+  scope: Scope,
+  args: AnalyticsArgs,
+): Promise<{ data: { period: string; succeeded: number; failed: number; byMethod: Record<string, number> }[] }> {
+  const { from, to, interval, periods } = range(scope, args);
+  const rows = await scope.em.execute<{ day: string; method: string; succeeded: number; failed: number }[]>(
+    `select to_char(day, 'YYYY-MM-DD') as day, method, succeeded, failed from analytics_sign_ins
+      where application_id = ? and scope_tenant_id = ? and day between ?::date and ?::date order by day`,
+    [...seriesOf(scope), utcDay(from), utcDay(to)],
+  );
+  type Point = { period: string; succeeded: number; failed: number; byMethod: Record<string, number> };
+  const byPeriod = new Map(periods.map((period): [string, Point] => [period, { period, succeeded: 0, failed: 0, byMethod: {} }]));
+  for (const row of rows) {
+    const point = byPeriod.get(utcDay(periodStart(new Date(`${row.day}T00:00:00Z`), interval)));
+    if (point === undefined) continue;
+    point.succeeded += Number(row.succeeded);
+    point.failed += Number(row.failed);
+    point.byMethod[row.method] = (point.byMethod[row.method] ?? 0) + Number(row.succeeded) + Number(row.failed);
+  }
+  return { data: [...byPeriod.values()] };
+}
+
+/**
+ * Users now, and how many hold at least one MFA factor, by factor. The factor counts come from the rollup that the
+ * MFA enrolment code feeds (countMfaFactor): none exists yet, so they read 0.
+ */
+export async function mfaAdoption(scope: Scope): Promise<{ users: number; usersWithMfa: number; ratio: number; byFactor: Record<string, number> }> {
+  const [applicationId, series] = seriesOf(scope);
+  const [counted] = await scope.em.execute<{ users: number }[]>(
+    scope.tenantId === null
+      ? `select count(*)::int as users from app_user where application_id = ?`
+      : `select count(*)::int as users from app_user where application_id = ? and ?::uuid = any(tenant_ids)`,
+    scope.tenantId === null ? [applicationId] : [applicationId, scope.tenantId],
+  );
+  const factors = await scope.em.execute<{ factor: string; users: number }[]>(
+    `select factor, users from analytics_mfa_factors where application_id = ? and scope_tenant_id = ?`,
+    [applicationId, series],
+  );
+  const users = counted?.users ?? 0;
+  const byFactor: Record<string, number> = {};
+  let usersWithMfa = 0;
+  for (const row of factors) {
+    if (row.factor === '*') usersWithMfa = row.users;
+    else byFactor[row.factor] = row.users;
+  }
+  return { users, usersWithMfa, ratio: users === 0 ? 0 : usersWithMfa / users, byFactor };
+}

@@ -1,0 +1,95 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../clock.ts';
+import { firstIdAt, newId } from '../ids.ts';
+import { recordAudit } from './audit.ts';
+
+/**
+ * Audit retention: each application keeps its records `auditRetentionDays` (default 90, set with PATCH
+ * /applications/{appId}); a scheduled job deletes older ones in batches, each batch its own short transaction, and
+ * records what it deleted as one summary record per application (`audit_log.purge`). A record's time is its id's
+ * (UUIDv7: the first 48 bits are the milliseconds of its creation), so a batch is a range of the primary key.
+ * Several instances may run it at once: a batch skips the rows another one holds, and each writes its own summary.
+ */
+
+const DAY_MS = 86_400_000;
+/** Rows per delete: a short transaction and a bounded WAL burst, whatever the backlog. */
+const BATCH = 5_000;
+
+export interface RetentionRun {
+  readonly applicationId: string;
+  readonly deleted: number;
+}
+
+/** Deletes every application's records older than its retention, `batch` at a time; returns what it deleted. */
+export async function purgeExpiredAuditRecords(orm: MikroORM, clock: Clock, batch = BATCH): Promise<RetentionRun[]> {
+  const connection = orm.em.getConnection();
+  const applications = await connection.execute<{ id: string; audit_retention_days: number }[]>(`select id, audit_retention_days from application order by id`);
+  const runs: RetentionRun[] = [];
+  for (const application of applications) {
+    const before = new Date(clock().getTime() - application.audit_retention_days * DAY_MS);
+    let deleted = 0;
+    for (;;) {
+      const rows = await connection.execute<{ id: string }[]>(
+        `delete from audit_log where application_id = ? and id in (
+           select id from audit_log where application_id = ? and id < ?::uuid order by id limit ? for update skip locked)
+         returning id`,
+        [application.id, application.id, firstIdAt(before), batch],
+      );
+      deleted += rows.length;
+      if (rows.length < batch) break;
+    }
+    if (deleted === 0) continue;
+    await orm.em.fork().transactional(async (em) => {
+      const actor = { applicationId: application.id, tenantId: null, requestId: newId(), principal: { actor: { type: 'system', id: 'audit-retention' } } };
+      recordAudit(em, actor, {
+        action: 'audit_log.purge',
+        targetType: 'application',
+        targetId: application.id,
+        after: { deleted, before: before.toISOString(), retentionDays: application.audit_retention_days },
+      });
+    });
+    runs.push({ applicationId: application.id, deleted });
+  }
+  return runs;
+}
+
+export interface RetentionLog {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** Runs the retention every `everyMs` (0: never on this instance), one run at a time. */
+export class AuditRetentionJob {
+  readonly #orm: MikroORM;
+  readonly #clock: Clock;
+  readonly #everyMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> = Promise.resolve();
+
+  constructor(orm: MikroORM, clock: Clock, everyMs: number) {
+    this.#orm = orm;
+    this.#clock = clock;
+    this.#everyMs = everyMs;
+  }
+
+  start(log: RetentionLog): void {
+    if (this.#everyMs === 0 || this.#timer !== undefined) return;
+    const run = () => {
+      this.#running = this.#running.then(async () => {
+        try {
+          const runs = await purgeExpiredAuditRecords(this.#orm, this.#clock);
+          if (runs.length > 0) log.info({ runs }, 'audit retention: expired records deleted');
+        } catch (error) {
+          log.error({ err: error }, 'audit retention failed; the next run tries again');
+        }
+      });
+    };
+    this.#timer = setInterval(run, this.#everyMs).unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+}

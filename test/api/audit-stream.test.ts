@@ -1,0 +1,138 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
+import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
+
+/**
+ * GET /audit-logs/stream: Server-Sent Events of the audit records as they commit, in the list's scope and filters,
+ * resumed with Last-Event-ID, heartbeats; on PostgreSQL, across instances and across a restart.
+ */
+let app: TestApp;
+let admin: HttpClient;
+let tenantA: string;
+let tenantB: string;
+const streams: SseStream[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp({ auditStreamHeartbeatMs: 100 });
+  admin = new HttpClient(app.baseUrl, { apiKey: app.root.apiKey });
+  tenantA = await app.createTenant('A');
+  tenantB = await app.createTenant('B');
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await app?.close();
+});
+
+const open = async (path: string, apiKey = app.root.apiKey, headers: Record<string, string> = {}, base = app.baseUrl) => {
+  const stream = await openSse(`${base}/api/v1${path}`, { 'x-api-key': apiKey, ...headers });
+  streams.push(stream);
+  return stream;
+};
+const tenantUsers = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}/users`;
+const createUser = async (tenantId: string, email: string, client = admin) => {
+  const created = await client.post(tenantUsers(tenantId), { email });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+};
+const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
+
+describe('the audit stream', () => {
+  it('sends each record as it commits: event audit, id the record id, data the record as GET shows it; heartbeats between', async () => {
+    const stream = await open('/audit-logs/stream');
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const userId = await createUser(tenantA, 'streamed@example.com');
+    await stream.until(hasTarget(userId), 'user.create record');
+    const event = stream.events.find((candidate) => JSON.parse(candidate.data).target.id === userId)!;
+    expect(event.event).toBe('audit');
+    const shown = await admin.get(`/audit-logs/${event.id}`);
+    expect(shown.status).toBe(200);
+    expect(JSON.parse(event.data)).toEqual(shown.body);
+    await stream.until((s) => s.comments.includes('heartbeat'), 'heartbeat');
+  });
+
+  it('applies the list’s filters and scope: a tenant path sees its tenant’s records only, a tenant key too', async () => {
+    const tenantPath = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`);
+    const filtered = await open('/audit-logs/stream?action=user.update');
+    const key = await admin.post(`/applications/${app.root.applicationId}/tenants/${tenantB}/api-keys`, { name: 'B reader', permissions: ['audit_logs:read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const tenantKey = await open('/audit-logs/stream', key.body.secret as string);
+    const inB = await createUser(tenantB, 'b-stream@example.com');
+    const inA = await createUser(tenantA, 'a-stream@example.com');
+    expect((await admin.patch(`${tenantUsers(tenantA)}/${inA}`, { name: 'Ann' })).status).toBe(200);
+    await tenantPath.until((s) => recordsOf(s).filter((record) => record.target.id === inA).length === 2, 'both records of A’s user');
+    await tenantKey.until(hasTarget(inB), 'B’s user');
+    await filtered.until(hasTarget(inA), 'the update');
+    // Each stream is in order: by then what the others carried has been read past.
+    expect(recordsOf(tenantPath).every((record) => record.tenantId === tenantA)).toBe(true);
+    expect(recordsOf(tenantKey).every((record) => record.tenantId === tenantB)).toBe(true);
+    expect(recordsOf(filtered).map((record) => record.action)).toEqual(['user.update']);
+  });
+
+  it('resumes after Last-Event-ID: no record lost, none repeated', async () => {
+    const first = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`);
+    const one = await createUser(tenantA, 'one@example.com');
+    await first.until(hasTarget(one), 'the first user');
+    const lastId = first.events.at(-1)!.id!;
+    first.close();
+    const missed = [await createUser(tenantA, 'two@example.com'), await createUser(tenantA, 'three@example.com')];
+    const resumed = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`, app.root.apiKey, { 'last-event-id': lastId });
+    await resumed.until(hasTarget(missed[1]!), 'the users created meanwhile');
+    expect(recordsOf(resumed).map((record) => record.target.id)).toEqual(missed);
+  });
+
+  it('starts after the last record when places cross a power of ten (they compare as numbers, not text)', async () => {
+    await app.gatehouse.services.orm.em.getConnection().execute(`select setval(pg_get_serial_sequence('audit_log', 'seq'), 99998)`);
+    const before = [await createUser(tenantA, 'seq-1@example.com'), await createUser(tenantA, 'seq-2@example.com')];
+    const stream = await open('/audit-logs/stream');
+    const after = await createUser(tenantA, 'seq-3@example.com');
+    await stream.until(hasTarget(after), 'the record written after it opened');
+    expect(recordsOf(stream).some((record) => before.includes(record.target.id!))).toBe(false);
+  });
+
+  it('refuses what the list refuses, and a Last-Event-ID of no record of its scope; other methods are 405', async () => {
+    expect((await open('/audit-logs/stream?action=NOT%20AN%20ACTION')).body).toMatchObject({ code: 'validation_error', field: 'action' });
+    expect((await open('/audit-logs/stream?tenantId=x')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+    expect((await open(`/applications/not-a-uuid/audit-logs/stream`)).body).toMatchObject({ code: 'validation_error', field: 'appId' });
+    // A record of tenant B named on tenant A's stream: as unknown as an id that never was.
+    const inB = await createUser(tenantB, 'b-other@example.com');
+    const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id::text from audit_log where target_id = ?`, [inB]);
+    const refused = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`, app.root.apiKey, { 'last-event-id': record!.id });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'Last-Event-ID' });
+    const noPermission = await admin.post('/api-keys', { name: 'no audit', permissions: ['users:read'] });
+    expect((await open('/audit-logs/stream', noPermission.body.secret as string)).status).toBe(403);
+    expect((await open('/audit-logs/stream', 'gh_not_a_key')).status).toBe(401);
+    expect((await admin.post('/audit-logs/stream', {})).status).toBe(405);
+  });
+});
+
+describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('two instances on PostgreSQL', () => {
+  const startInstance = async () => {
+    const instance = await startGatehouse(app.gatehouse.services.config, { logger: false });
+    await instance.server.app.listen({ port: 0, host: '127.0.0.1' });
+    return { instance, url: `http://127.0.0.1:${(instance.server.app.server.address() as AddressInfo).port}` };
+  };
+  let second: Gatehouse | undefined;
+  afterAll(async () => second?.close());
+
+  it('a write on instance A appears on a stream held open on instance B; after B restarts, Last-Event-ID resumes there', async () => {
+    const b = await startInstance();
+    second = b.instance;
+    const onB = await open('/audit-logs/stream', app.root.apiKey, {}, b.url);
+    const written = await createUser(tenantA, 'across@example.com');
+    await onB.until(hasTarget(written), 'the record written on A');
+    const lastId = onB.events.at(-1)!.id!;
+    onB.close();
+    await b.instance.close();
+    const missed = await createUser(tenantA, 'while-down@example.com');
+    const restarted = await startInstance();
+    second = restarted.instance;
+    const resumed = await open('/audit-logs/stream', app.root.apiKey, { 'last-event-id': lastId }, restarted.url);
+    await resumed.until(hasTarget(missed), 'the record written while B was down');
+    expect(recordsOf(resumed).map((record) => record.target.id)).toEqual([missed]);
+  });
+});

@@ -1,0 +1,179 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { authorizationRequest, authorize, basicAuth, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+
+/**
+ * Authentication events: each sign-in (success and failure, with method and reason) and each token issuance leaves
+ * an audit record and counts in the analytics rollups, read per application and per tenant over days the test sets.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let now = new Date('2026-03-02T12:00:00Z');
+let web: TestClient;
+let webConfig: oidc.Configuration;
+let spa: TestClient;
+let spaConfig: oidc.Configuration;
+let tenantA: string;
+let tenantB: string;
+let ada: string;
+let bob: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true, clock: () => now });
+  web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  webConfig = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret ?? ''));
+  spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
+  spaConfig = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT_URI] });
+  tenantA = await app.createTenant('A');
+  tenantB = await app.createTenant('B');
+  ada = (await app.http.post('/users', { email: 'ada@example.com', password: PASSWORD, tenantId: tenantA })).body.id as string;
+  bob = (await app.http.post('/users', { email: 'bob@example.com', password: PASSWORD, tenantId: tenantB })).body.id as string;
+});
+afterAll(async () => app?.close());
+
+const sql = <T>(text: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(text, params);
+
+/** The hosted sign-in form of the web client, posted with `values`. */
+async function signInWith(values: Record<string, string>) {
+  const jar = new CookieJar();
+  const { url } = await authorizationRequest(webConfig, { redirectUri: REDIRECT_URI, resource: '' });
+  const start = await jar.visit(url.href);
+  const page = await jar.visit(start.location!);
+  const form = readForm(page.url, page.body);
+  return jar.visit(form.action, { form: { ...form.fields, ...values } });
+}
+
+const recordsOf = (action: string) =>
+  sql<{ actor_type: string; actor_id: string; target_id: string | null; tenant_id: string | null; outcome: string; after: Record<string, unknown> }>(
+    `select actor_type, actor_id, target_id, tenant_id, outcome, after from audit_log where application_id = ? and action = ? order by seq`,
+    [app.root.applicationId, action],
+  );
+
+const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+
+describe('sign-ins', () => {
+  it('a success: user.signed_in, the user its actor, method password; a failure: user.sign_in_failed with its reason', async () => {
+    expect((await signInWith({ email: 'ada@example.com', password: PASSWORD })).status).toBe(303);
+    const wrong = await signInWith({ email: 'ada@example.com', password: 'wrong-password-1' });
+    const unknown = await signInWith({ email: 'nobody@example.com', password: 'wrong-password-1' });
+    // The page of an unknown e-mail is the page of a wrong password: the record alone tells them apart.
+    expect(unknown.status).toBe(wrong.status);
+    const page = (body: string, email: string) =>
+      body.replaceAll(email, 'X').replace(/nonce="[^"]*"/g, '').replace(/\/interaction\/[^/]+\//g, '').replace(/<input type="hidden"[^>]*>/g, '');
+    expect(page(unknown.body, 'nobody@example.com')).toBe(page(wrong.body, 'ada@example.com'));
+    expect(await recordsOf('user.signed_in')).toEqual([
+      { actor_type: 'user', actor_id: ada, target_id: ada, tenant_id: tenantA, outcome: 'success', after: { method: 'password', clientId: web.clientId } },
+    ]);
+    expect(await recordsOf('user.sign_in_failed')).toEqual([
+      {
+        actor_type: 'oauth_client',
+        actor_id: web.clientId,
+        target_id: ada,
+        tenant_id: tenantA,
+        outcome: 'failure',
+        after: { method: 'password', clientId: web.clientId, reason: 'wrong_password', email: 'ada@example.com' },
+      },
+      {
+        actor_type: 'oauth_client',
+        actor_id: web.clientId,
+        target_id: null,
+        tenant_id: null,
+        outcome: 'failure',
+        after: { method: 'password', clientId: web.clientId, reason: 'unknown_user', email: 'nobody@example.com' },
+      },
+    ]);
+  });
+});
+
+describe('tokens issued', () => {
+  it('one token.issued per token request, by grant type, written by the buffer within a flush', async () => {
+    const m2m = await createTestClient(app, { permissions: ['users:read'] });
+    const issued = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(m2m.clientId, m2m.clientSecret!) });
+    expect(issued.status).toBe(200);
+    const { url, verifier, state } = await authorizationRequest(spaConfig, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid offline_access', prompt: 'consent', tenant: tenantB });
+    const outcome = await authorize(app, url, { userId: bob, tenantId: tenantB });
+    if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+    const tokens = await oidc.authorizationCodeGrant(spaConfig, outcome.url, { pkceCodeVerifier: verifier, expectedState: state });
+    const refreshed = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: spa.clientId });
+    expect(refreshed.status).toBe(200);
+    await app.gatehouse.services.tokenEvents.flush();
+    expect(await recordsOf('token.issued')).toEqual([
+      { actor_type: 'oauth_client', actor_id: m2m.clientId, target_id: m2m.clientId, tenant_id: null, outcome: 'success', after: { grantType: 'client_credentials', clientId: m2m.clientId } },
+      { actor_type: 'oauth_client', actor_id: spa.clientId, target_id: bob, tenant_id: tenantB, outcome: 'success', after: { grantType: 'authorization_code', clientId: spa.clientId } },
+      { actor_type: 'oauth_client', actor_id: spa.clientId, target_id: bob, tenant_id: tenantB, outcome: 'success', after: { grantType: 'refresh_token', clientId: spa.clientId } },
+    ]);
+  });
+});
+
+describe('analytics', () => {
+  it('counts over simulated days: active users per day, week and month, sign-ins by outcome and method, per tenant', async () => {
+    // Mon 2 March (above): Ada signed in, failed once, an unknown e-mail failed; Bob's tokens were issued.
+    now = new Date('2026-03-03T09:00:00Z');
+    expect((await signInWith({ email: 'ada@example.com', password: PASSWORD })).status).toBe(303);
+    expect((await signInWith({ email: 'bob@example.com', password: PASSWORD })).status).toBe(303);
+    now = new Date('2026-03-10T09:00:00Z');
+    expect((await signInWith({ email: 'ada@example.com', password: PASSWORD })).status).toBe(303);
+    expect((await signInWith({ email: 'ada@example.com', password: PASSWORD })).status).toBe(303);
+
+    const range = 'from=2026-03-01&to=2026-03-10';
+    const daily = await app.http.get(`/analytics/active-users?${range}`);
+    expect(daily.status, JSON.stringify(daily.body)).toBe(200);
+    const counts = Object.fromEntries((daily.body.data as { period: string; count: number }[]).map((point) => [point.period, point.count]));
+    expect(daily.body.data).toHaveLength(10);
+    expect(counts).toMatchObject({ '2026-03-01': 0, '2026-03-02': 2, '2026-03-03': 2, '2026-03-04': 0, '2026-03-10': 1 });
+    expect((await app.http.get(`/analytics/active-users?${range}&interval=week`)).body).toEqual({
+      data: [
+        { period: '2026-02-23', count: 0 },
+        { period: '2026-03-02', count: 2 },
+        { period: '2026-03-09', count: 1 },
+      ],
+    });
+    expect((await app.http.get(`/analytics/active-users?${range}&interval=month`)).body).toEqual({ data: [{ period: '2026-03-01', count: 2 }] });
+    // Tenant A's series: Ada alone; the tenant path and a tenant's own key read the same.
+    const inA = await app.http.get(`${tenantPath(tenantA)}/analytics/active-users?${range}&interval=month`);
+    expect(inA.body).toEqual({ data: [{ period: '2026-03-01', count: 1 }] });
+
+    const signIns = await app.http.get(`/analytics/sign-ins?${range}&interval=week`);
+    expect(signIns.body).toEqual({
+      data: [
+        { period: '2026-02-23', succeeded: 0, failed: 0, byMethod: {} },
+        { period: '2026-03-02', succeeded: 3, failed: 2, byMethod: { password: 5 } },
+        { period: '2026-03-09', succeeded: 2, failed: 0, byMethod: { password: 2 } },
+      ],
+    });
+    expect((await app.http.get(`${tenantPath(tenantB)}/analytics/sign-ins?from=2026-03-03&to=2026-03-03`)).body).toEqual({
+      data: [{ period: '2026-03-03', succeeded: 1, failed: 0, byMethod: { password: 1 } }],
+    });
+  });
+
+  it('a query over a year reads one range of the rollup per series', async () => {
+    app.queries.length = 0;
+    const year = await app.http.get('/analytics/sign-ins?from=2025-03-11&to=2026-03-10&interval=day');
+    expect(year.status).toBe(200);
+    expect(year.body.data).toHaveLength(365);
+    expect(app.queries.filter((query) => query.includes('analytics_'))).toHaveLength(1);
+  });
+
+  it('MFA adoption: the users, and none with a factor yet (no factor can be enrolled)', async () => {
+    expect((await app.http.get('/analytics/mfa-adoption')).body).toEqual({ users: 2, usersWithMfa: 0, ratio: 0, byFactor: {} });
+    expect((await app.http.get(`${tenantPath(tenantA)}/analytics/mfa-adoption`)).body).toEqual({ users: 1, usersWithMfa: 0, ratio: 0, byFactor: {} });
+  });
+
+  it('refuses what it cannot read: bad dates, a reversed range, an unknown interval, no permission, another tenant', async () => {
+    expect((await app.http.get('/analytics/active-users?from=2026-02-30')).body).toMatchObject({ code: 'validation_error', field: 'from' });
+    expect((await app.http.get('/analytics/sign-ins?from=2026-03-05&to=2026-03-01')).body).toMatchObject({ code: 'validation_error', field: 'to' });
+    expect((await app.http.get('/analytics/sign-ins?interval=year')).status).toBe(422);
+    expect((await app.http.get('/analytics/sign-ins?from=2000-01-01&to=2026-01-01')).body).toMatchObject({ code: 'validation_error', field: 'from' });
+    const reader = await app.http.post('/api-keys', { name: 'users only', permissions: ['users:read'] });
+    expect((await app.as({ apiKey: reader.body.secret as string }).get('/analytics/active-users')).status).toBe(403);
+    const keyOfB = await app.http.post(`${tenantPath(tenantB)}/api-keys`, { name: 'B', permissions: ['analytics:read'] });
+    const asB = new HttpClient(app.baseUrl, { apiKey: keyOfB.body.secret as string });
+    expect((await asB.get(`${tenantPath(tenantA)}/analytics/active-users`)).status).toBe(403);
+    expect((await asB.get('/analytics/active-users?from=2026-03-01&to=2026-03-31&interval=month')).body).toEqual({ data: [{ period: '2026-03-01', count: 1 }] });
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
+import { seedVictim, type Victim } from './fixtures.ts';
+
+/**
+ * GET /audit-logs/stream in its three path forms (a route of its own, outside the route table that routes.test.ts
+ * walks): another application's key, a key of the victim's other tenant and no key are refused as the list refuses
+ * them, and a stream they may open never carries a record of the victim's tenant, nor resumes after one.
+ */
+let app: TestApp;
+let victim: Victim;
+let foreignKey: string;
+let otherTenantKey: string;
+let tenantB: string;
+const streams: SseStream[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  victim = await seedVictim(app);
+  const foreign = await app.bootstrapAnother();
+  foreignKey = foreign.apiKey;
+  const tenants = (await app.http.get(`/applications/${victim.params['appId']}/tenants`)).body.data as { id: string }[];
+  tenantB = tenants.find((tenant) => tenant.id !== victim.params['tenantId'])!.id;
+  otherTenantKey = (await app.http.post(`/applications/${victim.params['appId']}/tenants/${tenantB}/api-keys`, { name: 'B', permissions: ['audit_logs:read'] })).body.secret as string;
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await app?.close();
+});
+
+const open = async (path: string, headers: Record<string, string>) => {
+  const stream = await openSse(`${app.baseUrl}/api/v1${path}`, headers);
+  streams.push(stream);
+  return stream;
+};
+
+describe('the audit stream across tenants and applications', () => {
+  it('refuses other applications, other tenants and no credentials on every path form', async () => {
+    const { appId, tenantId } = victim.params;
+    const forms = { application: `/applications/${appId}/audit-logs/stream`, tenant: `/applications/${appId}/tenants/${tenantId}/audit-logs/stream` };
+    expect((await open(forms.application, { 'x-api-key': foreignKey })).status).toBe(404);
+    expect((await open(forms.tenant, { 'x-api-key': foreignKey })).status).toBe(404);
+    expect((await open(forms.tenant, { 'x-api-key': otherTenantKey })).status).toBe(403);
+    for (const path of ['/audit-logs/stream', forms.application, forms.tenant]) expect((await open(path, {})).status).toBe(401);
+    // Resuming after the victim's record: as if no such record existed.
+    const resumed = await open('/audit-logs/stream', { 'x-api-key': otherTenantKey, 'last-event-id': victim.params['recordId']! });
+    expect(resumed.status).toBe(422);
+    expect((await open('/audit-logs/stream', { 'x-api-key': foreignKey, 'last-event-id': victim.params['recordId']! })).status).toBe(422);
+  });
+
+  it('the streams they may open carry none of the victim’s records', async () => {
+    const { appId, tenantId } = victim.params;
+    const foreignStream = await open('/audit-logs/stream', { 'x-api-key': foreignKey });
+    const otherTenantStream = await open('/audit-logs/stream', { 'x-api-key': otherTenantKey });
+    const victimWrite = await app.http.post(`/applications/${appId}/tenants/${tenantId}/users`, { email: 'victim-2@example.com' });
+    expect(victimWrite.status).toBe(201);
+    // A write of tenant B afterwards: once B's stream carried it, the victim's earlier record was read past.
+    const marker = await app.http.post(`/applications/${appId}/tenants/${tenantB}/users`, { email: 'marker@example.com' });
+    await otherTenantStream.until((stream) => recordsOf(stream).some((record) => record.target.id === marker.body.id), 'tenant B’s own record');
+    expect(recordsOf(otherTenantStream).every((record) => record.tenantId === tenantB)).toBe(true);
+    expect(recordsOf(foreignStream)).toEqual([]);
+    expect(JSON.stringify(otherTenantStream.events)).not.toContain(victimWrite.body.id as string);
+  });
+});

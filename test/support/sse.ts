@@ -1,0 +1,86 @@
+/** A Server-Sent Events client for the audit stream's tests: the events and comments read so far, and waits on them. */
+export interface SseEvent {
+  readonly event: string | undefined;
+  readonly id: string | undefined;
+  readonly data: string;
+}
+
+export interface SseStream {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The events received so far, in order. */
+  readonly events: SseEvent[];
+  /** The comment lines received so far (heartbeats). */
+  readonly comments: string[];
+  /** The error body of a refused stream. */
+  readonly body: unknown;
+  /** Waits until `done()` holds of what was received (generously: a loaded machine), else throws. */
+  until(done: (stream: SseStream) => boolean, what: string, ms?: number): Promise<void>;
+  /** Whether the server ended the stream. */
+  readonly ended: boolean;
+  close(): void;
+}
+
+export async function openSse(url: string, headers: Record<string, string>): Promise<SseStream> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  let ended = false;
+  let body: unknown;
+  if (response.status !== 200) {
+    body = await response.json();
+    ended = true;
+  } else {
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buffered = '';
+      const reader = response.body!.getReader();
+      try {
+        for (let read = await reader.read(); !read.done; read = await reader.read()) {
+          buffered += decoder.decode(read.value, { stream: true });
+          let end: number;
+          while ((end = buffered.indexOf('\n\n')) !== -1) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const fields: Record<string, string> = {};
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':')) comments.push(line.slice(1).trim());
+              else {
+                const colon = line.indexOf(':');
+                const name = line.slice(0, colon);
+                fields[name] = (fields[name] === undefined ? '' : `${fields[name]}\n`) + line.slice(colon + 1).replace(/^ /, '');
+              }
+            }
+            if (fields['data'] !== undefined) events.push({ event: fields['event'], id: fields['id'], data: fields['data'] });
+          }
+        }
+      } catch {
+        // aborted by close(), or dropped by the server
+      }
+      ended = true;
+    })();
+  }
+  const stream: SseStream = {
+    status: response.status,
+    headers: response.headers,
+    events,
+    comments,
+    body,
+    get ended() {
+      return ended;
+    },
+    async until(done, what, ms = 20_000) {
+      const deadline = Date.now() + ms;
+      while (!done(stream)) {
+        if (Date.now() > deadline) throw new Error(`audit stream: no ${what} within ${ms} ms (${events.length} events: ${events.map((e) => e.data).join(' | ').slice(0, 500)})`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    close: () => controller.abort(),
+  };
+  return stream;
+}
+
+/** The audit records an event stream carried. */
+export const recordsOf = (stream: SseStream) => stream.events.map((event) => JSON.parse(event.data) as { id: string; action: string; tenantId: string | null; target: { id: string | null } });
