@@ -18,6 +18,7 @@ import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from
 import { createClientCache } from './oidc/client-cache.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { ReadCache } from './rest/read-cache.ts';
+import { watchResources } from './metrics.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
 
@@ -155,6 +156,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
+  const unwatch = watchResources(await database.orm.em.getConnection().getNativeClient(), redis);
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
   let closing: Promise<void> | undefined;
   return {
@@ -166,6 +168,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
       closing ??= (async () => {
         connections.closeIdle();
         await server.app.close();
+        unwatch();
         await server.apollo.stop();
         await outbox.stop();
         await invalidations.close();

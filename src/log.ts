@@ -54,16 +54,22 @@ function loggedError(error: unknown) {
   return { ...serialized, detail: WITHHELD, message: withheld(serialized.message), stack: withheld(serialized.stack) };
 }
 
+/** LOG_FORMAT=pretty: pino-pretty in pino's worker thread, one coloured line per entry, for a terminal. */
+const PRETTY = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
+
 /**
  * pino's options for every process of the service (Fastify's logger, the cluster primary's): a worker's lines carry its
  * id; a request's URL is logged without the secrets its query may hold, an error without the row a database quoted.
  */
-export function loggerOptions(level: string): LoggerOptions {
+export function loggerOptions(level: string, pretty = false): LoggerOptions {
   const worker = cluster.worker;
   const serializers = { req: loggedRequest, err: loggedError };
-  return worker === undefined
-    ? { level, serializers }
-    : { level, serializers, base: { pid: process.pid, hostname: hostname(), worker: worker.id } };
+  return {
+    level,
+    serializers,
+    ...(worker === undefined ? {} : { base: { pid: process.pid, hostname: hostname(), worker: worker.id } }),
+    ...(pretty ? { transport: PRETTY } : {}),
+  };
 }
 
 /** The log of the request being handled, for code that runs inside it but is not handed it (below). */

@@ -6,6 +6,7 @@ import { getOperationAST, OperationTypeNode, print, type DocumentNode } from 'gr
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
+import { hashApiKeySecret, secretMatches } from './auth/api-key-secret.ts';
 import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
@@ -21,6 +22,7 @@ import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
+import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './metrics.ts';
 import { withRequestOrigin } from './request-origin.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
@@ -148,7 +150,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const { config } = services;
   const { logger = true } = options;
   const app = Fastify({
-    logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel) : { ...loggerOptions(config.logLevel), stream: logger },
+    logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel, config.logPretty) : { ...loggerOptions(config.logLevel), stream: logger },
     bodyLimit: config.bodyLimitBytes,
     // Only for the client address (request.ip: rate limits, the sign-in throttle, logs); see Config.trustProxy.
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -193,6 +195,12 @@ export async function createServer(services: Services, options: { redis?: Redis;
     withRequestLog(request.log, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
   );
   secureHtmlAnswers(app);
+  // By the route's pattern (`/api/v1/users/:userId`), never the URL: ids would make a series per user.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    httpRequests.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    done();
+  });
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {
@@ -268,6 +276,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     ...(sharedCounters === undefined ? {} : { store: sharedCounters }),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    onExceeded: () => rateLimited.inc({ limit: 'api' }),
     errorResponseBuilder: (_request, context) =>
       new GatehouseError('rate_limited', `Rate limit of ${context.max} requests exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
@@ -316,6 +325,15 @@ export async function createServer(services: Services, options: { redis?: Redis;
     }
   });
 
+  // Prometheus's scrape: a probe too (not limited, not logged), behind METRICS_TOKEN when set (docs/operations.md).
+  const metricsToken = config.metricsToken === undefined ? undefined : hashApiKeySecret(`Bearer ${config.metricsToken}`);
+  app.get('/metrics', probe, async (request, reply) => {
+    if (metricsToken !== undefined && !secretMatches(request.headers.authorization ?? '', metricsToken)) {
+      return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send(toErrorBody(new GatehouseError('unauthenticated', 'GET /metrics needs the METRICS_TOKEN as a Bearer token')));
+    }
+    return reply.type(METRICS_CONTENT_TYPE).send(await readMetrics());
+  });
+
   // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
   let graphiql: Promise<Playground> | undefined;
   app.get('/graphql', async (_request, reply) => {
@@ -328,7 +346,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
-  for (const url of ['/healthz', '/readyz', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
+  for (const url of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
   refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
   await app.register(oidcRoutes(services, throttle));

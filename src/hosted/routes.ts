@@ -5,6 +5,7 @@ import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
+import { signIns } from '../metrics.ts';
 import { gatehouseData } from '../oidc/clients.ts';
 import { finishInteraction, interactionResult, refuseInteraction, SignInRefused, type SignIn } from '../oidc/interactions.ts';
 import type { Services } from '../services.ts';
@@ -313,6 +314,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!context.target.password.signIn) throw new HostedPageError(403, `Signing in with a password is not available for ${context.target.look.name}.`, context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
+      signIns.inc({ method: 'password', outcome: check.ok ? 'success' : 'failure' });
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
       const decision = await decideTenant(context.target, check.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });

@@ -11,6 +11,7 @@ import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
+import { tokenGrants } from '../metrics.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -765,6 +766,8 @@ export class OidcProvider {
       return name === 'end_session_confirm' ? confirmationUrl(url) : url;
     };
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
+    provider.on('grant.success', (ctx: KoaContextWithOIDC) => countGrant(ctx, 'success'));
+    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error?: unknown }) => countGrant(ctx, typeof error.error === 'string' ? error.error : 'server_error'));
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
   }
@@ -775,6 +778,20 @@ export class OidcProvider {
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
   }
+}
+
+/** The grant types the OP knows; any other value a client sends counts as `other`, so the label set stays closed. */
+const GRANT_TYPES: ReadonlySet<string> = new Set([
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  'urn:ietf:params:oauth:grant-type:device_code',
+]);
+
+/** The token endpoint's answer in the metrics; `outcome` is `success` or an OAuth error code (the OP's closed set). */
+function countGrant(ctx: KoaContextWithOIDC, outcome: string): void {
+  const type = ctx.oidc?.params?.['grant_type'];
+  tokenGrants.inc({ grant_type: typeof type === 'string' && GRANT_TYPES.has(type) ? type : 'other', outcome });
 }
 
 /** An instance out of the cache: requests already running on it finish; it only stops listening for our events. */
