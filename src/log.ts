@@ -72,12 +72,22 @@ export function loggerOptions(level: string, pretty = false): LoggerOptions {
   };
 }
 
-/** The log of the request being handled, for code that runs inside it but is not handed it (below). */
-const requestLog = new AsyncLocalStorage<FastifyBaseLogger>();
+/**
+ * What a request's completion line says beyond Fastify's own fields, noted by the code that learns it: the operation
+ * it ran (REST's named operation, GraphQL's type and root field), and why it was refused when that matters to security.
+ */
+export interface RequestFacts {
+  operation?: string;
+  /** A security refusal the status alone does not tell (a lockout, a refresh token used twice): the line is `warn`. */
+  refusal?: string;
+}
 
-/** Runs `next` (the rest of a request's handling) with `log` as the request's log. */
-export function withRequestLog(log: FastifyBaseLogger, next: () => void): void {
-  requestLog.run(log, next);
+/** The log and facts of the request being handled, for code that runs inside it but is not handed it (below). */
+const requestLog = new AsyncLocalStorage<{ readonly log: FastifyBaseLogger; readonly facts: RequestFacts }>();
+
+/** Runs `next` (the rest of a request's handling) with `log` as the request's log and `facts` as its facts. */
+export function withRequestLog(log: FastifyBaseLogger, facts: RequestFacts, next: () => void): void {
+  requestLog.run({ log, facts }, next);
 }
 
 /**
@@ -85,7 +95,13 @@ export function withRequestLog(log: FastifyBaseLogger, next: () => void): void {
  * without being handed the request, such as the GraphQL error serializer and oidc-provider's `server_error` event.
  */
 export function currentRequestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
-  return requestLog.getStore() ?? fallback;
+  return requestLog.getStore()?.log ?? fallback;
+}
+
+/** Adds to the facts of the request being handled (none outside a request: the note is dropped). */
+export function noteRequest(facts: RequestFacts): void {
+  const store = requestLog.getStore();
+  if (store !== undefined) Object.assign(store.facts, facts);
 }
 
 /**

@@ -25,6 +25,7 @@ import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
 import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './metrics.ts';
 import { withRequestOrigin } from './request-origin.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
+import { registerRequestFacts, RequestLogController } from './request-log.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './hosted/throttle.ts';
@@ -85,6 +86,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route serves the management API: its credentials are checked before the rate limit counts them. */
     authenticated?: boolean;
+    /** The named operation a REST route runs, for its log line (src/request-log.ts). */
+    operation?: string;
   }
   interface FastifyRequest {
     /** The principal, or why there is none: a refusal (GatehouseError), or an unexpected failure (the database down). */
@@ -160,6 +163,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
+    // Its request lines say what an operator asks of them (src/request-log.ts).
+    logController: new RequestLogController(),
     // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
     // parameter), not the router's own 414.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
@@ -168,6 +173,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
       void refuseUnroutable(unrouted.limit, request, reply);
     },
   });
+  registerRequestFacts(app);
   // Made before anything is awaited: it listens for the Redis client's errors from its first connection attempt on.
   const sharedCounters = options.redis === undefined ? undefined : rateLimitStore(options.redis, config.rateLimit.redisPrefix, app.log);
   // The rate limit of requests no route takes, set once the limiter is registered (below), before the server listens.
@@ -192,7 +198,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // the request (the GraphQL error serializer, the OP's events) logs them with the request id, and with its origin,
   // which its audit records keep. A callback hook: the handler is called from within `done`, after the body has been read.
   app.addHook('preHandler', (request, _reply, done) =>
-    withRequestLog(request.log, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
+    withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
   );
   secureHtmlAnswers(app);
   // By the route's pattern (`/api/v1/users/:userId`), never the URL: ids would make a series per user.

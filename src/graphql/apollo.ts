@@ -1,6 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { Kind, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { noteRequest } from '../log.ts';
 import { graphqlOperations } from '../metrics.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
@@ -44,9 +45,12 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
           const root = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
           const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const code = (body?.errors ?? errors ?? [])[0]?.extensions?.['code'];
+          const type = operation?.operation ?? 'none';
+          const field = root?.name.value ?? 'none';
+          noteRequest({ operation: `${type} ${field}` });
           graphqlOperations.inc({
-            type: operation?.operation ?? 'none',
-            field: root?.name.value ?? 'none',
+            type,
+            field,
             outcome: (body?.errors ?? errors ?? []).length === 0 ? 'ok' : typeof code === 'string' ? code : 'error',
           });
         },

@@ -1,4 +1,5 @@
 import { usersChanged } from '../domain/users/changed.ts';
+import { noteRequest } from '../log.ts';
 import { addressLockedSql } from '../domain/users/sign-in-failures.ts';
 import { mayActNow, type SignInUser } from '../domain/users/sign-in-user.ts';
 import type { LockoutPolicy } from '../domain/policies/definitions.ts';
@@ -147,6 +148,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
     });
     // TODO(account_locked e-mail): tell the owner here that an address was locked out of their account, once the
     // e-mail issue sends the `account_locked` template; the audit record above is written either way.
+    if (locked.length > 0) noteRequest({ refusal: 'address_locked_out' });
     if (locked.length > 0 && policy.accountLockAddresses !== null) await lockAccountIfMany(target, user, policy);
   });
 }
@@ -173,6 +175,7 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
     params: [target.application.id, user.id, lockedUntil, target.application.id, user.id, policy.accountLockAddresses, lockedUntil?.toISOString() ?? null],
   });
   if (locked.length === 0) return;
+  noteRequest({ refusal: 'account_locked' });
   await usersChanged(target.scope.services, target.application.id);
   // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
   await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });

@@ -6,6 +6,7 @@ import { normalizeEmail } from '../domain/users/email-key.ts';
 import { email as emailAddress } from '../domain/validate.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
+import { noteRequest } from '../log.ts';
 import type { GatehouseClientData } from '../oidc/clients.ts';
 import type { Services } from '../services.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
@@ -172,7 +173,10 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   // The address's standing is read while the password is verified: the verification runs all the same, for its time.
   const [matches, standing] = await Promise.all([verifyPassword(user.passwordHash, secret), addressStanding(target, user, address)]);
   // A locked or suspended user, or an address locked out or made to wait, is refused whatever the password, uncounted.
-  if (!mayActNow(user) || standing !== 'open') return refuseUncounted(target);
+  if (!mayActNow(user) || standing !== 'open') {
+    noteRequest({ refusal: standing === 'open' ? `user_${user.status}` : `address_${standing}` });
+    return refuseUncounted(target);
+  }
   if (!matches) {
     await recordFailedSignIn(target, user, target.lockout, address);
     return { ok: false };

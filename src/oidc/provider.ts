@@ -11,6 +11,7 @@ import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { HostedPageError, sessionSignIn, TenantRequestError, type SignInTarget } from '../hosted/sign-in.ts';
 import { isUuid } from '../ids.ts';
+import { noteRequest } from '../log.ts';
 import { tokenGrants } from '../metrics.ts';
 import { createAdapterFactory, grantTenant, opRequestId, saveGrantForTenant, sweepExpiredModels } from './adapter.ts';
 import { assertClientAssertion } from './client-assertion.ts';
@@ -767,7 +768,11 @@ export class OidcProvider {
     };
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
     provider.on('grant.success', (ctx: KoaContextWithOIDC) => countGrant(ctx, 'success'));
-    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error?: unknown }) => countGrant(ctx, typeof error.error === 'string' ? error.error : 'server_error'));
+    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error?: unknown; error_description?: unknown }) => {
+      countGrant(ctx, typeof error.error === 'string' ? error.error : 'server_error');
+      // oidc-provider's words when a rotated refresh token comes back: its grant is revoked, and someone holds a copy.
+      if (error.error_description === 'refresh token already used') noteRequest({ refusal: 'refresh_token_reuse' });
+    });
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
   }

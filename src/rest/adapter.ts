@@ -97,7 +97,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
     app.route({
       method: route.method,
       url: `/api/v1${route.url}`,
-      config: { authenticated: true },
+      config: { authenticated: true, operation: operation.name },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         // The permission table first: a caller who may not run the operation is refused before its body is read in depth.

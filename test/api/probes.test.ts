@@ -29,6 +29,12 @@ describe('the probes', () => {
     expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
 
     expect(loggedUrls()).toContain('/api/v1/users');
+    // The refusal of the limit is a warning with its reason; the 401s before it (not a burst) are not.
+    const completions = written.map((line) => JSON.parse(line) as { msg: string; level: number; status?: number; reason?: string }).filter((line) => line.msg === 'request completed');
+    expect(completions.map(({ level, status, reason }) => ({ level, status, reason }))).toEqual([
+      ...Array(3).fill({ level: 30, status: 401, reason: 'unauthenticated' }),
+      { level: 40, status: 429, reason: 'rate_limited' },
+    ]);
     expect(loggedUrls().filter((url) => ['/healthz', '/readyz', '/metrics'].includes(url))).toEqual([]);
   });
 });
