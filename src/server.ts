@@ -24,6 +24,7 @@ import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
 import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './metrics.ts';
 import { withRequestOrigin } from './request-origin.ts';
+import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRequestFacts, RequestLogController } from './request-log.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
@@ -354,6 +355,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   for (const url of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
   refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
+  refuseMisdirectedSignIn(app, services.surfaces, config.publicUrl);
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
   await app.register(oidcRoutes(services, throttle));
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
