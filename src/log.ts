@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import cluster from 'node:cluster';
 import { hostname } from 'node:os';
+import { trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
@@ -54,6 +55,12 @@ function loggedError(error: unknown) {
   return { ...serialized, detail: WITHHELD, message: withheld(serialized.message), stack: withheld(serialized.stack) };
 }
 
+/** With tracing on (src/tracing.ts), every line written inside a request carries its trace and span ids. */
+function traceIds(): Record<string, string> {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context === undefined ? {} : { traceId: context.traceId, spanId: context.spanId };
+}
+
 /** LOG_FORMAT=pretty: pino-pretty in pino's worker thread, one coloured line per entry, for a terminal. */
 const PRETTY = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
 
@@ -67,6 +74,7 @@ export function loggerOptions(level: string, pretty = false): LoggerOptions {
   return {
     level,
     serializers,
+    mixin: traceIds,
     ...(worker === undefined ? {} : { base: { pid: process.pid, hostname: hostname(), worker: worker.id } }),
     ...(pretty ? { transport: PRETTY } : {}),
   };

@@ -1,4 +1,5 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { trace } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import type { RequestFacts } from './log.ts';
 
@@ -38,6 +39,12 @@ export function registerRequestFacts(app: FastifyInstance): void {
   app.decorateRequest('facts', null);
   app.addHook('onRequest', (request, _reply, done) => {
     request.facts = {};
+    // With tracing on (src/tracing.ts), the request's span is named by its route pattern, never its URL.
+    const span = trace.getActiveSpan();
+    if (span !== undefined && request.routeOptions.url !== undefined) {
+      span.updateName(`${request.method} ${request.routeOptions.url}`);
+      span.setAttribute('http.route', request.routeOptions.url);
+    }
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
