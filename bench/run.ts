@@ -11,6 +11,7 @@ import { createTestDatabase } from '../test/support/database.ts';
 import { countCheckStatements, permissionCheckRequest, type CheckStatementCounts } from './checks.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
+import { observabilityCost } from './observability.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
@@ -255,8 +256,12 @@ function report(runs: ServiceRun[], uncached: LoadFigures, statements: Statement
 
 // Other work on the machine skews every figure: the header says how busy it was.
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
-const runs: ServiceRun[] = [];
-for (const workers of SERVICES) runs.push(await throughput(workers));
-const uncached = await usersUncached();
-const statements = await countStatements(STATEMENT_SIZES);
-report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements());
+// BENCH_ONLY=observability: that part alone (bench/observability.ts).
+if (process.env['BENCH_ONLY'] !== 'observability') {
+  const runs: ServiceRun[] = [];
+  for (const workers of SERVICES) runs.push(await throughput(workers));
+  const uncached = await usersUncached();
+  const statements = await countStatements(STATEMENT_SIZES);
+  report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements());
+}
+process.stdout.write(`${(await observabilityCost({ seed, warmThenLoad })).join('\n')}\n`);
