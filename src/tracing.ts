@@ -15,6 +15,9 @@ export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
   return [env['OTEL_EXPORTER_OTLP_ENDPOINT'], env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']].some((value) => value !== undefined && value !== '');
 }
 
+/** The modules the instrumentations below patch. */
+const INSTRUMENTED = ['http', 'https', 'node:http', 'node:https', 'graphql', 'pg', 'ioredis'];
+
 /** Paths whose requests make no trace: the probes, asked every few seconds. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -22,8 +25,9 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   if (!tracingConfigured(env)) return;
   env['OTEL_METRICS_EXPORTER'] ??= 'none';
   env['OTEL_LOGS_EXPORTER'] ??= 'none';
-  // The service is ES modules: import-in-the-middle's hook lets the instrumentations patch what they import.
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  // The service is ES modules: import-in-the-middle's hook lets the instrumentations patch what they import. Only the
+  // instrumented packages: a hooked module's exports become getters, a cost on every use.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: INSTRUMENTED } });
   const [{ NodeSDK }, { HttpInstrumentation }, { GraphQLInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),

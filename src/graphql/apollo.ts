@@ -41,12 +41,14 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ operation, errors, response }) {
+        async willSendResponse({ schema, operation, errors, response }) {
           const root = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
           const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const code = (body?.errors ?? errors ?? [])[0]?.extensions?.['code'];
           const type = operation?.operation ?? 'none';
-          const field = root?.name.value ?? 'none';
+          // Only the schema's own fields name a series (an operation is resolved once validated, but be sure).
+          const rootType = operation === undefined ? undefined : schema.getRootType(operation.operation);
+          const field = root !== undefined && rootType?.getFields()[root.name.value] !== undefined ? root.name.value : 'none';
           noteRequest({ operation: `${type} ${field}` });
           graphqlOperations.inc({
             type,
