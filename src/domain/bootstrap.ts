@@ -82,7 +82,8 @@ export async function createRecoveryKey(orm: MikroORM, input: { applicationId: s
   if (!isUuid(input.applicationId)) throw invalid('application', 'application must be a UUID');
   const permissions = permissionGrants(input.permissions ?? [...BUILT_IN_ROLES.app_admin.permissions]);
   return orm.em.fork().transactional(async (em) => {
-    const [found] = await em.getConnection().execute<{ id: string }[]>('select id from application where id = ?', [input.applicationId]);
+    // In the transaction's own connection: the command's pool has one (src/cli.ts), and another would wait for it.
+    const [found] = await em.getConnection().execute<{ id: string }[]>('select id from application where id = ?', [input.applicationId], 'all', em.getTransactionContext());
     if (found === undefined) throw new GatehouseError('not_found', `No application ${input.applicationId}`, { field: 'application' });
     const issued = issueApiKey(em, { applicationId: input.applicationId, tenantId: null, userId: null, name: 'Recovery key (gatehouse create-api-key)', permissions, expiresAt: null });
     recordKeyIssued(em, { applicationId: input.applicationId, tenantId: null, requestId: input.requestId, principal: { actor: BOOTSTRAP_ACTORS.recovery } }, issued.key);

@@ -135,7 +135,8 @@ describe('gatehouse CLI on the embedded database', () => {
     const listed = await fetch(`http://127.0.0.1:${running.port}/api/v1/applications`, { headers: { 'x-api-key': recovery.apiKey } });
     expect(listed.status).toBe(200);
     const audit = await fetch(`http://127.0.0.1:${running.port}/api/v1/audit-logs?action=api_key.create`, { headers: { 'x-api-key': recovery.apiKey } });
-    expect(((await audit.json()) as { data: { targetId: string; actor: unknown }[] }).data.find((record) => record.targetId === recovery.apiKeyId)).toBeDefined();
+    const records = ((await audit.json()) as { data: { target: { id: string }; actor: unknown }[] }).data;
+    expect(records.find((record) => record.target.id === recovery.apiKeyId)?.actor).toEqual({ type: 'cli', id: 'create-api-key' });
     // Narrower permissions when asked; a malformed one, or an application that does not exist, is refused in words.
     const narrow = await run(['create-api-key', '--application', running.applicationId, '--permissions', 'users:read, users:write', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
     expect(JSON.parse(narrow.stdout)).toMatchObject({ permissions: ['users:read', 'users:write'] });
