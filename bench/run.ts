@@ -14,6 +14,7 @@ import { clientCredentialsRequest, type BenchRequest } from './client-credential
 import { countOAuthStatements, type OAuthStatementCounts } from './oauth-statements.ts';
 import { outboxBench, outboxReport } from './outbox.ts';
 import { countSuspendStatements, sessionValidateRequest, type SuspendStatementCounts } from './sessions.ts';
+import { observabilityCost } from './observability.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
@@ -274,10 +275,16 @@ function report(
 
 // Other work on the machine skews every figure: the header says how busy it was.
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
-const runs: ServiceRun[] = [];
-for (const workers of SERVICES) runs.push(await throughput(workers));
-const uncached = await usersUncached();
-const statements = await countStatements(STATEMENT_SIZES);
-report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
-process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);
-process.stdout.write(await auditBench());
+// BENCH_ONLY=observability: that part alone (bench/observability.ts).
+if (process.env['BENCH_ONLY'] !== 'observability') {
+  const runs: ServiceRun[] = [];
+  for (const workers of SERVICES) runs.push(await throughput(workers));
+  const uncached = await usersUncached();
+  const statements = await countStatements(STATEMENT_SIZES);
+  report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
+}
+process.stdout.write(`${(await observabilityCost({ seed, warmThenLoad })).join('\n')}\n`);
+if (process.env['BENCH_ONLY'] !== 'observability') {
+  process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);
+  process.stdout.write(await auditBench());
+}

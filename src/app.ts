@@ -24,6 +24,7 @@ import type { SignInRules } from './oidc/configuration.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
 import { ReadCache } from './rest/read-cache.ts';
+import { watchResources } from './metrics.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
 
@@ -184,6 +185,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
+  const unwatch = watchResources(await database.orm.em.getConnection().getNativeClient(), redis);
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
   tokenEvents.start(server.app.log.child({ component: 'token-events' }));
   services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });
@@ -199,6 +201,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
       closing ??= (async () => {
         connections.closeIdle();
         await server.app.close();
+        unwatch();
         await server.apollo.stop();
         await outbox.stop();
         await tokenEvents.stop();

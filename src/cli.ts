@@ -4,11 +4,16 @@ import { SigningKeyStore } from './auth/signing-keys.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
 import { EmbeddedDatabaseInUse, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from './db/embedded.ts';
 import { openDatabase, type Database } from './db/orm.ts';
-import { bootstrap } from './domain/bootstrap.ts';
+import { bootstrap, createRecoveryKey } from './domain/bootstrap.ts';
+import { GatehouseError } from './errors.ts';
 
 const USAGE = `usage: gatehouse <command> [--json]
 
   bootstrap             create an organization, a multi-tenant application and an app_admin API key
+  create-api-key        create an application-wide API key of an existing application, shown once: access back
+                        when its bootstrap key is lost
+    --application <id>  the application (its id: GET /api/v1/applications lists them, the first start's log says it)
+    --permissions <p,…> what the key may do, comma-separated (users:read,users:write); app_admin's when left out
   rotate-signing-key    make new signing keys active, ES256 (access and ID tokens) and RS256 (ID tokens of clients
                         that ask for it): published at once, signing a minute later, when every instance publishes
                         them; tokens of the old ones verify until they expire
@@ -19,7 +24,15 @@ const USAGE = `usage: gatehouse <command> [--json]
                         they leave the JWKS, on every instance within 30 s
   --json                print one JSON line`;
 
-type Command = (database: Database, config: Config, flags: { json: boolean; now: boolean; revoke: boolean }) => Promise<string>;
+interface Flags {
+  json: boolean;
+  now: boolean;
+  revoke: boolean;
+  application: string | undefined;
+  permissions: string | undefined;
+}
+
+type Command = (database: Database, config: Config, flags: Flags) => Promise<string>;
 
 const COMMANDS: Record<string, Command> = {
   async bootstrap(database, _config, { json }) {
@@ -28,6 +41,16 @@ const COMMANDS: Record<string, Command> = {
       ? JSON.stringify(result)
       : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
   },
+  async 'create-api-key'(database, _config, { json, application, permissions }) {
+    const created = await createRecoveryKey(database.orm, {
+      applicationId: application ?? '',
+      ...(permissions === undefined ? {} : { permissions: permissions.split(',').map((permission) => permission.trim()) }),
+      requestId: randomUUID(),
+    });
+    return json
+      ? JSON.stringify(created)
+      : `Application  ${created.applicationId}\nAPI key      ${created.apiKey} (shown once; id ${created.apiKeyId})\nPermissions  ${created.permissions.join(', ')}`;
+  },
   async 'rotate-signing-key'(database, config, { json, now, revoke }) {
     const { kids, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication', revoke });
     const listed = Object.entries(kids).map(([alg, kid]) => `${alg} ${kid}`).join(', ');
@@ -35,12 +58,23 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-/** The command line, or undefined for one parseArgs refuses (an unknown option, a value given to a flag). */
+/** The command line, or parseArgs's reason for refusing it (an unknown option, a value given to a flag). */
 function readArguments(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, now: { type: 'boolean' }, revoke: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+    return parseArgs({
+      args: argv,
+      options: {
+        json: { type: 'boolean' },
+        now: { type: 'boolean' },
+        revoke: { type: 'boolean' },
+        application: { type: 'string' },
+        permissions: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    });
   } catch (error) {
-    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_')) return undefined;
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_')) return error.message;
     throw error;
   }
 }
@@ -105,15 +139,38 @@ async function openForCommand(config: Config): Promise<{ database: Database; clo
   }
 }
 
+/** The options only one command takes. */
+const OWN_OPTIONS: Record<string, readonly ('now' | 'revoke' | 'application' | 'permissions')[]> = {
+  'rotate-signing-key': ['now', 'revoke'],
+  'create-api-key': ['application', 'permissions'],
+};
+
+/** Why the command line cannot run, or undefined when it can. */
+function refusal(parsed: Exclude<ReturnType<typeof readArguments>, string>): string | undefined {
+  const [name, ...extra] = parsed.positionals;
+  if (name === undefined) return 'no command given';
+  if (COMMANDS[name] === undefined) return `unknown command "${name}"`;
+  if (extra.length > 0) return `unexpected argument "${extra[0]}"`;
+  for (const [owner, options] of Object.entries(OWN_OPTIONS)) {
+    const misplaced = owner !== name && options.find((option) => parsed.values[option] !== undefined);
+    if (misplaced) return `--${misplaced} is ${owner}'s option`;
+  }
+  if (name === 'create-api-key' && parsed.values.application === undefined) return 'create-api-key needs --application <id>';
+  return undefined;
+}
+
 async function main(argv: string[]): Promise<number> {
   const parsed = readArguments(argv);
-  const command = parsed !== undefined && parsed.positionals.length === 1 ? COMMANDS[parsed.positionals[0] as string] : undefined;
-  // --now and --revoke are rotate-signing-key's alone.
-  const misplaced = (parsed?.values.now === true || parsed?.values.revoke === true) && parsed.positionals[0] !== 'rotate-signing-key';
-  if (parsed === undefined || parsed.values.help || command === undefined || misplaced) {
-    process.stderr.write(`${USAGE}\n`);
-    return parsed?.values.help ? 0 : 2;
+  if (typeof parsed !== 'string' && parsed.values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
+  const problem = typeof parsed === 'string' ? parsed : refusal(parsed);
+  if (typeof parsed === 'string' || problem !== undefined) {
+    process.stderr.write(`gatehouse: ${problem}\n${USAGE}\n`);
+    return 2;
+  }
+  const command = COMMANDS[parsed.positionals[0] as string] as Command;
   const { values } = parsed;
   const config = loadConfigOrExit();
   let opened;
@@ -125,8 +182,14 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    process.stdout.write(`${await command(opened.database, config, { json: values.json === true, now: values.now === true, revoke: values.revoke === true })}\n`);
+    const flags = { json: values.json === true, now: values.now === true, revoke: values.revoke === true, application: values.application, permissions: values.permissions };
+    process.stdout.write(`${await command(opened.database, config, flags)}\n`);
     return 0;
+  } catch (error) {
+    // A refused input (an unknown application, a malformed permission): its message, not a stack.
+    if (!(error instanceof GatehouseError)) throw error;
+    process.stderr.write(`gatehouse: ${error.message}\n`);
+    return 1;
   } finally {
     await opened.close();
   }

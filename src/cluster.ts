@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { announceListening, loggerOptions } from './log.ts';
+import { serveClusterMetrics } from './metrics.ts';
 
 /** A worker that dies is replaced after 1 s, twice as long each time one dies within a minute of starting, at most 30 s. */
 const RESTART = { firstMs: 1_000, maxMs: 30_000, youngMs: 60_000 } as const;
@@ -19,7 +20,7 @@ const PREPARE = fileURLToPath(new URL('prepare.ts', import.meta.url));
  * or 1 if a worker's shutdown failed.
  */
 export async function runPrimary(config: Config): Promise<void> {
-  const log = pino(loggerOptions(config.logLevel));
+  const log = pino(loggerOptions(config.logLevel, config.logPretty));
   const prepared = await new Promise<number | null>((resolve) => forkProcess(PREPARE).once('exit', resolve));
   if (prepared !== 0) {
     log.error({ code: prepared }, 'preparing the database failed: no worker started');
@@ -76,6 +77,7 @@ export async function runPrimary(config: Config): Promise<void> {
     restarts.add(timer);
   });
 
+  serveClusterMetrics();
   for (let i = 0; i < config.workers; i += 1) fork();
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -47,6 +47,10 @@ export interface Config {
   /** How long a signalled process waits for its in-flight requests before it exits anyway (1). */
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
+  /** `LOG_FORMAT=pretty`: coloured lines for a terminal (pino-pretty) instead of JSON lines. */
+  readonly logPretty: boolean;
+  /** The Bearer token GET /metrics asks for (`METRICS_TOKEN`); unset: the metrics are open to whoever reaches the port. */
+  readonly metricsToken: string | undefined;
   /**
    * Processes serving on this machine's cores (`WORKERS`: a positive integer, or `auto`, one per core). Above 1, a
    * cluster primary prepares the database and forks that many workers sharing the port; it needs DATABASE_URL and
@@ -245,6 +249,12 @@ function logLevel(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+function logFormat(env: NodeJS.ProcessEnv): 'json' | 'pretty' {
+  const raw = optional(env, 'LOG_FORMAT') ?? 'json';
+  if (raw !== 'json' && raw !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  return raw;
+}
+
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -283,6 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE),
     logLevel: logLevel(env),
+    logPretty: logFormat(env) === 'pretty',
+    metricsToken: optional(env, 'METRICS_TOKEN'),
     workers: workers(env),
     email: emailConfig(env),
     ...overrides,

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import cluster from 'node:cluster';
 import { hostname } from 'node:os';
+import { trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
@@ -54,24 +55,47 @@ function loggedError(error: unknown) {
   return { ...serialized, detail: WITHHELD, message: withheld(serialized.message), stack: withheld(serialized.stack) };
 }
 
+/** With tracing on (src/tracing.ts), every line written inside a request carries its trace and span ids. */
+function traceIds(): Record<string, string> {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context === undefined ? {} : { traceId: context.traceId, spanId: context.spanId };
+}
+
+/** LOG_FORMAT=pretty: pino-pretty in pino's worker thread, one coloured line per entry, for a terminal. */
+const PRETTY = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
+
 /**
  * pino's options for every process of the service (Fastify's logger, the cluster primary's): a worker's lines carry its
  * id; a request's URL is logged without the secrets its query may hold, an error without the row a database quoted.
  */
-export function loggerOptions(level: string): LoggerOptions {
+export function loggerOptions(level: string, pretty = false): LoggerOptions {
   const worker = cluster.worker;
   const serializers = { req: loggedRequest, err: loggedError };
-  return worker === undefined
-    ? { level, serializers }
-    : { level, serializers, base: { pid: process.pid, hostname: hostname(), worker: worker.id } };
+  return {
+    level,
+    serializers,
+    mixin: traceIds,
+    ...(worker === undefined ? {} : { base: { pid: process.pid, hostname: hostname(), worker: worker.id } }),
+    ...(pretty ? { transport: PRETTY } : {}),
+  };
 }
 
-/** The log of the request being handled, for code that runs inside it but is not handed it (below). */
-const requestLog = new AsyncLocalStorage<FastifyBaseLogger>();
+/**
+ * What a request's completion line says beyond Fastify's own fields, noted by the code that learns it: the operation
+ * it ran (REST's named operation, GraphQL's type and root field), and why it was refused when that matters to security.
+ */
+export interface RequestFacts {
+  operation?: string;
+  /** A security refusal the status alone does not tell (a lockout, a refresh token used twice): the line is `warn`. */
+  refusal?: string;
+}
 
-/** Runs `next` (the rest of a request's handling) with `log` as the request's log. */
-export function withRequestLog(log: FastifyBaseLogger, next: () => void): void {
-  requestLog.run(log, next);
+/** The log and facts of the request being handled, for code that runs inside it but is not handed it (below). */
+const requestLog = new AsyncLocalStorage<{ readonly log: FastifyBaseLogger; readonly facts: RequestFacts }>();
+
+/** Runs `next` (the rest of a request's handling) with `log` as the request's log and `facts` as its facts. */
+export function withRequestLog(log: FastifyBaseLogger, facts: RequestFacts, next: () => void): void {
+  requestLog.run({ log, facts }, next);
 }
 
 /**
@@ -79,7 +103,13 @@ export function withRequestLog(log: FastifyBaseLogger, next: () => void): void {
  * without being handed the request, such as the GraphQL error serializer and oidc-provider's `server_error` event.
  */
 export function currentRequestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
-  return requestLog.getStore() ?? fallback;
+  return requestLog.getStore()?.log ?? fallback;
+}
+
+/** Adds to the facts of the request being handled (none outside a request: the note is dropped). */
+export function noteRequest(facts: RequestFacts): void {
+  const store = requestLog.getStore();
+  if (store !== undefined) Object.assign(store.facts, facts);
 }
 
 /**

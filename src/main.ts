@@ -7,5 +7,7 @@ import { loadConfigOrExit } from './config.ts';
  * database → server.listen → bootstrap on an empty database when alone). Each loads only what it runs.
  */
 const config = loadConfigOrExit();
+// Before the modules it instruments are loaded (src/tracing.ts): off without OTEL_* settings.
+await (await import('./tracing.ts')).startTracing();
 if (config.workers > 1 && cluster.isPrimary) await (await import('./cluster.ts')).runPrimary(config);
 else await (await import('./serve.ts')).serve(config);

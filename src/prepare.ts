@@ -14,7 +14,7 @@ const config = loadConfig();
 const database = await openDatabase(config).catch((error: unknown) => exitCannotStart(config, error));
 try {
   await new SigningKeyStore(database.orm.em, config.publicUrl).ensureActiveKey();
-  await bootstrapOnFirstStart(database.orm, config, pino(loggerOptions(config.logLevel)));
+  await bootstrapOnFirstStart(database.orm, config, pino(loggerOptions(config.logLevel, config.logPretty)));
 } finally {
   await database.close();
 }

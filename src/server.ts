@@ -6,6 +6,7 @@ import { getOperationAST, OperationTypeNode, print, type DocumentNode } from 'gr
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
+import { hashApiKeySecret, secretMatches } from './auth/api-key-secret.ts';
 import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
@@ -22,8 +23,11 @@ import { buildSchema } from './graphql/schema.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
+import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './metrics.ts';
 import { withRequestOrigin } from './request-origin.ts';
+import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
+import { registerRequestFacts, RequestLogController } from './request-log.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { registerAuditStream } from './rest/audit-stream.ts';
 import { hostedRoutes } from './hosted/routes.ts';
@@ -85,6 +89,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route serves the management API: its credentials are checked before the rate limit counts them. */
     authenticated?: boolean;
+    /** The named operation a REST route runs, for its log line (src/request-log.ts). */
+    operation?: string;
   }
   interface FastifyRequest {
     /** The principal, or why there is none: a refusal (GatehouseError), or an unexpected failure (the database down). */
@@ -150,7 +156,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const { config } = services;
   const { logger = true } = options;
   const app = Fastify({
-    logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel) : { ...loggerOptions(config.logLevel), stream: logger },
+    logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel, config.logPretty) : { ...loggerOptions(config.logLevel), stream: logger },
     bodyLimit: config.bodyLimitBytes,
     // Only for the client address (request.ip: rate limits, the sign-in throttle, logs); see Config.trustProxy.
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -160,6 +166,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
+    // Its request lines say what an operator asks of them (src/request-log.ts).
+    logController: new RequestLogController(),
     // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
     // parameter), not the router's own 414.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
@@ -168,6 +176,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
       void refuseUnroutable(unrouted.limit, request, reply);
     },
   });
+  registerRequestFacts(app);
   // Made before anything is awaited: it listens for the Redis client's errors from its first connection attempt on.
   const sharedCounters = options.redis === undefined ? undefined : rateLimitStore(options.redis, config.rateLimit.redisPrefix, app.log);
   // The rate limit of requests no route takes, set once the limiter is registered (below), before the server listens.
@@ -192,9 +201,15 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // the request (the GraphQL error serializer, the OP's events) logs them with the request id, and with its origin,
   // which its audit records keep. A callback hook: the handler is called from within `done`, after the body has been read.
   app.addHook('preHandler', (request, _reply, done) =>
-    withRequestLog(request.log, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
+    withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
   );
   secureHtmlAnswers(app);
+  // By the route's pattern (`/api/v1/users/:userId`), never the URL: ids would make a series per user.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    httpRequests.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    done();
+  });
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {
@@ -271,6 +286,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     ...(sharedCounters === undefined ? {} : { store: sharedCounters }),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    onExceeded: () => rateLimited.inc({ limit: 'api' }),
     errorResponseBuilder: (_request, context) =>
       new GatehouseError('rate_limited', `Rate limit of ${context.max} requests exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
@@ -319,6 +335,15 @@ export async function createServer(services: Services, options: { redis?: Redis;
     }
   });
 
+  // Prometheus's scrape: a probe too (not limited, not logged), behind METRICS_TOKEN when set (docs/operations.md).
+  const metricsToken = config.metricsToken === undefined ? undefined : hashApiKeySecret(`Bearer ${config.metricsToken}`);
+  app.get('/metrics', probe, async (request, reply) => {
+    if (metricsToken !== undefined && !secretMatches(request.headers.authorization ?? '', metricsToken)) {
+      return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send(toErrorBody(new GatehouseError('unauthenticated', 'GET /metrics needs the METRICS_TOKEN as a Bearer token')));
+    }
+    return reply.type(METRICS_CONTENT_TYPE).send(await readMetrics());
+  });
+
   // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
   let graphiql: Promise<Playground> | undefined;
   app.get('/graphql', async (_request, reply) => {
@@ -332,8 +357,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
-  for (const url of ['/healthz', '/readyz', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
+  for (const url of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
   refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
+  refuseMisdirectedSignIn(app, services.surfaces, config.publicUrl);
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
   await app.register(oidcRoutes(services, throttle));
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).

@@ -10,6 +10,6 @@ import { loggerOptions } from './log.ts';
 export function exitCannotStart(config: Config, error: unknown): never {
   const reason = error instanceof Error ? error.message : String(error);
   // pino's default destination writes synchronously: the line is out before the exit.
-  pino(loggerOptions(config.logLevel)).fatal({ err: error, reason }, `cannot start: ${reason}`);
+  pino(loggerOptions(config.logLevel, config.logPretty)).fatal({ err: error, reason }, `cannot start: ${reason}`);
   process.exit(1);
 }

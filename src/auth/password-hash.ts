@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { trace } from '@opentelemetry/api';
 
 /**
  * User passwords: Argon2id with the OWASP Password Storage Cheat Sheet's first configuration (19 MiB, 2
@@ -29,11 +30,20 @@ export function shareArgon2Among(processes: number): void {
   concurrency = argon2Concurrency(processes);
 }
 
-async function bounded<T>(job: () => Promise<T>): Promise<T> {
+const tracer = trace.getTracer('gatehouse');
+
+/** Runs an Argon2 job when a slot is free, in a span of its own (its wait for the slot is the parent's time). */
+async function bounded<T>(name: string, job: () => Promise<T>): Promise<T> {
   if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
   else running += 1;
   try {
-    return await job();
+    return await tracer.startActiveSpan(`argon2 ${name}`, async (span) => {
+      try {
+        return await job();
+      } finally {
+        span.end();
+      }
+    });
   } finally {
     // The slot passes straight to the next waiter (running stays the same), else it is freed.
     const next = waiting.shift();
@@ -50,7 +60,7 @@ async function bounded<T>(job: () => Promise<T>): Promise<T> {
 export const normalizePassword = (password: string): string => password.normalize('NFKC');
 
 export function hashPassword(password: string): Promise<string> {
-  return bounded(() => hash(normalizePassword(password), PASSWORD_HASH_OPTIONS));
+  return bounded('hash', () => hash(normalizePassword(password), PASSWORD_HASH_OPTIONS));
 }
 
 /**
@@ -59,8 +69,8 @@ export function hashPassword(password: string): Promise<string> {
  */
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   const normal = normalizePassword(password);
-  if (await bounded(() => verify(storedHash, normal))) return true;
-  return normal !== password && bounded(() => verify(storedHash, password));
+  if (await bounded('verify', () => verify(storedHash, normal))) return true;
+  return normal !== password && bounded('verify', () => verify(storedHash, password));
 }
 
 let dummy: Promise<string> | undefined;

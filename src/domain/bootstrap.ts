@@ -2,9 +2,12 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../auth/permissions.ts';
 import { lockForTransaction } from '../db/advisory-lock.ts';
 import { Organization } from '../db/entities/index.ts';
-import { newId } from '../ids.ts';
+import { GatehouseError, invalid } from '../errors.ts';
+import { isUuid, newId } from '../ids.ts';
+import { issueApiKey, recordKeyIssued } from './api-keys/issue.ts';
 import { insertApplication, newApplicationRow } from './applications/applications.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
+import { permissionGrants } from './grants.ts';
 
 export interface BootstrapResult {
   organizationId: string;
@@ -17,10 +20,11 @@ interface BootstrapOptions {
   requestId: string;
 }
 
-/** Who bootstraps, for the audit records: an operator's `gatehouse bootstrap`, or the service's first start. */
+/** Who bootstraps, for the audit records: an operator's `gatehouse bootstrap` or `create-api-key`, or the first start. */
 export const BOOTSTRAP_ACTORS = {
   command: { type: 'cli', id: 'bootstrap' },
   firstStart: { type: 'system', id: 'bootstrap' },
+  recovery: { type: 'cli', id: 'create-api-key' },
 } as const;
 
 /**
@@ -60,4 +64,29 @@ function create(em: EntityManager, options: BootstrapOptions, actor: AuditActor[
     ...(options.apiKeySecret === undefined ? {} : { secret: options.apiKeySecret }),
   });
   return { organizationId: organization.id, applicationId: application.id, apiKey: application.initialApiKey.secret };
+}
+
+export interface RecoveryKey {
+  readonly applicationId: string;
+  readonly apiKeyId: string;
+  readonly apiKey: string;
+  readonly permissions: readonly string[];
+}
+
+/**
+ * A new application-wide API key for an existing application (`gatehouse create-api-key`): access back for an
+ * operator who lost the bootstrap key, which is shown once. `permissions` default to app_admin's; audited
+ * `api_key.create` by the command.
+ */
+export async function createRecoveryKey(orm: MikroORM, input: { applicationId: string; permissions?: string[]; requestId: string }): Promise<RecoveryKey> {
+  if (!isUuid(input.applicationId)) throw invalid('application', 'application must be a UUID');
+  const permissions = permissionGrants(input.permissions ?? [...BUILT_IN_ROLES.app_admin.permissions]);
+  return orm.em.fork().transactional(async (em) => {
+    // In the transaction's own connection: the command's pool has one (src/cli.ts), and another would wait for it.
+    const [found] = await em.getConnection().execute<{ id: string }[]>('select id from application where id = ?', [input.applicationId], 'all', em.getTransactionContext());
+    if (found === undefined) throw new GatehouseError('not_found', `No application ${input.applicationId}`, { field: 'application' });
+    const issued = issueApiKey(em, { applicationId: input.applicationId, tenantId: null, userId: null, name: 'Recovery key (gatehouse create-api-key)', permissions, expiresAt: null });
+    recordKeyIssued(em, { applicationId: input.applicationId, tenantId: null, requestId: input.requestId, principal: { actor: BOOTSTRAP_ACTORS.recovery } }, issued.key);
+    return { applicationId: input.applicationId, apiKeyId: issued.key.id, apiKey: issued.secret, permissions };
+  });
 }

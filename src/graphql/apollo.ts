@@ -1,6 +1,8 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { noteRequest } from '../log.ts';
+import { graphqlOperations } from '../metrics.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
@@ -31,6 +33,34 @@ function operationGatePlugin(): ApolloServerPlugin<RequestContext> {
   };
 }
 
+/**
+ * Counts each operation by its type and root field, a closed set (the schema's), not by the name the client gave it;
+ * its outcome is `ok` or the code of its first error (the ErrorCode set, mapped by formatError).
+ */
+function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ schema, operation, errors, response }) {
+          const root = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
+          const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
+          const code = (body?.errors ?? errors ?? [])[0]?.extensions?.['code'];
+          const type = operation?.operation ?? 'none';
+          // Only the schema's own fields name a series (an operation is resolved once validated, but be sure).
+          const rootType = operation === undefined ? undefined : schema.getRootType(operation.operation);
+          const field = root !== undefined && rootType?.getFields()[root.name.value] !== undefined ? root.name.value : 'none';
+          noteRequest({ operation: `${type} ${field}` });
+          graphqlOperations.inc({
+            type,
+            field,
+            outcome: (body?.errors ?? errors ?? []).length === 0 ? 'ok' : typeof code === 'string' ? code : 'error',
+          });
+        },
+      };
+    },
+  };
+}
+
 export async function createApollo(
   schema: GraphQLSchema,
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
@@ -48,7 +78,7 @@ export async function createApollo(
     persistedQueries: false,
     // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).
     // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
-    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(), operationMetricsPlugin()],
   });
   await apollo.start();
   return apollo;

@@ -4,6 +4,7 @@ import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
+import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerInvitationPage } from './invitation.ts';
@@ -310,6 +311,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
+      signIns.inc({ method: 'password', outcome: check.ok ? 'success' : 'failure' });
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
       // Told only once the password is proven: the account exists, and its owner must open the link first.
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {

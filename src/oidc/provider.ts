@@ -9,6 +9,8 @@ import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, managementApi, type OidcDependencies } from './configuration.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
+import { noteRequest } from '../log.ts';
+import { tokenGrants } from '../metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
 import { finishInteraction, interactionResult, loadInteraction, refuseInteraction, type HostedInteraction, type Interaction } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
@@ -120,7 +122,15 @@ export class OidcProvider {
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
     provider.proxy = true;
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
-    provider.on('grant.success', (ctx: KoaContextWithOIDC) => tokensIssued(this.deps, ctx));
+    provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+      countGrant(ctx, 'success');
+      tokensIssued(this.deps, ctx);
+    });
+    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error?: unknown; error_description?: unknown }) => {
+      countGrant(ctx, typeof error.error === 'string' ? error.error : 'server_error');
+      // oidc-provider's words when a rotated refresh token comes back: its grant is revoked, and someone holds a copy.
+      if (error.error_description === 'refresh token already used') noteRequest({ refusal: 'refresh_token_reuse' });
+    });
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
   }
@@ -149,6 +159,20 @@ function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
     grantId: entities.Grant?.jti ?? entities.AccessToken?.grantId ?? null,
     requestId: opRequestId(ctx),
   });
+}
+
+/** The grant types the OP knows; any other value a client sends counts as `other`, so the label set stays closed. */
+const GRANT_TYPES: ReadonlySet<string> = new Set([
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  'urn:ietf:params:oauth:grant-type:device_code',
+]);
+
+/** The token endpoint's answer in the metrics; `outcome` is `success` or an OAuth error code (the OP's closed set). */
+function countGrant(ctx: KoaContextWithOIDC, outcome: string): void {
+  const type = ctx.oidc?.params?.['grant_type'];
+  tokenGrants.inc({ grant_type: typeof type === 'string' && GRANT_TYPES.has(type) ? type : 'other', outcome });
 }
 
 /** An instance out of the cache: requests already running on it finish; it only stops listening for our events. */

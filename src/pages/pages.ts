@@ -401,7 +401,7 @@ export function passwordRules(policy: PasswordPolicy): string {
     ...(policy.requireSymbol ? ['a symbol'] : []),
   ];
   const length = `Use at least ${policy.minLength} character${policy.minLength === 1 ? '' : 's'}`;
-  return `${length}${kinds.length === 0 ? '' : `, including ${listed(kinds)}`}.${policy.disallowCommon ? ' Common passwords are not accepted.' : ''}`;
+  return `${length}${kinds.length === 0 ? '' : `, including ${listed(kinds)}`}.${policy.disallowCommon ? ' Passwords exposed in data breaches are not accepted.' : ''}`;
 }
 
 export function signupPage(look: PageLook, nonce: string, input: SignupPageInput): RenderedPage {

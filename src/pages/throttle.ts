@@ -1,6 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import { rateLimited } from '../metrics.ts';
 import { PLAIN_LOOK, throttledPage, type PageLook } from './pages.ts';
 import { sendPage } from './reply.ts';
 
@@ -52,6 +53,7 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
       if (request.method !== 'POST' && !guessesByQuery(request)) return undefined;
       const outcome = await count(request);
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
+      rateLimited.inc({ limit: 'sign_in' });
       // The refusal stands whatever happens to its look (e.g. an expired interaction has none).
       const pageLook = look === undefined ? PLAIN_LOOK : await look(request, reply).catch(() => PLAIN_LOOK);
       reply.headers({

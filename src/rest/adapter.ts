@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
@@ -9,6 +10,9 @@ import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempoten
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';
+
+/** The span of the domain call a REST route makes (its named operation), under the request's. */
+const tracer = trace.getTracer('gatehouse');
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
@@ -97,7 +101,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
     app.route({
       method: route.method,
       url: `/api/v1${route.url}`,
-      config: { authenticated: true },
+      config: { authenticated: true, operation: operation.name },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         // The permission table first: a caller who may not run the operation is refused before its body is read in depth.
@@ -105,7 +109,13 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, inputType, request);
         const execute = async (operationContext = context): Promise<StoredResponse> => {
-          const { data, errors } = await runnable.run(variables, operationContext);
+          const { data, errors } = await tracer.startActiveSpan(`operation ${operation.name}`, async (span) => {
+            try {
+              return await runnable.run(variables, operationContext);
+            } finally {
+              span.end();
+            }
+          });
           const [error] = errors;
           if (error !== undefined) return errorResponse(error.extensions, error.message);
           const status = successStatus(route);

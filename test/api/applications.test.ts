@@ -107,6 +107,7 @@ describe('applications', () => {
     for (const [method, path, allow] of [
       ['DELETE', '/healthz', 'GET, HEAD'],
       ['POST', '/readyz', 'GET, HEAD'],
+      ['POST', '/metrics', 'GET, HEAD'],
       ['POST', '/api/v1/openapi.json', 'GET, HEAD'],
       ['OPTIONS', '/api/v1/users', 'GET, POST, HEAD'],
     ] as const) {

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = new URL('../../', import.meta.url).pathname;
 let dataDir: string;
 let server: ChildProcess | undefined;
+/** The server the socket tests share, and the application its CLI bootstrap created. */
+let running: { port: number; applicationId: string } | undefined;
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -71,9 +73,17 @@ describe('gatehouse CLI on the embedded database', () => {
   });
 
   it('refuses an unknown command, or an unknown option, with usage and exit code 2', async () => {
-    for (const argv of [['frobnicate'], ['bootstrap', '--jsn'], ['bootstrap', '--json=yes']]) {
-      const result = await run(argv, { GATEHOUSE_DATA_DIR: dataDir });
+    for (const [argv, reason] of [
+      [['frobnicate'], 'gatehouse: unknown command "frobnicate"\n'],
+      [['bootstrap', '--jsn'], "gatehouse: Unknown option '--jsn'"],
+      [['bootstrap', '--json=yes'], 'gatehouse: Option \'--json\' does not take an argument'],
+      [[], 'gatehouse: no command given\n'],
+      [['create-api-key'], 'gatehouse: create-api-key needs --application <id>\n'],
+      [['bootstrap', '--application', 'x'], "gatehouse: --application is create-api-key's option\n"],
+    ] as const) {
+      const result = await run([...argv], { GATEHOUSE_DATA_DIR: dataDir });
       expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr.startsWith(reason), result.stderr).toBe(true);
       expect(result.stderr).toContain('usage: gatehouse');
       expect(result.stderr).not.toContain('    at ');
     }
@@ -112,7 +122,32 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(Object.values(replacements)).not.toEqual(expect.arrayContaining(Object.values(kids)));
     // --revoke belongs to rotate-signing-key alone.
     expect((await run(['bootstrap', '--revoke'], { GATEHOUSE_DATA_DIR: dataDir })).code).toBe(2);
+
+    running = { port, applicationId: created.applicationId };
   });
+
+  it('create-api-key recovers access to an application whose bootstrap key is lost, through the running server', async () => {
+    if (running === undefined) throw new Error('the server of the test above is not running');
+    const recovered = await run(['create-api-key', '--application', running.applicationId, '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(recovered.code, recovered.stderr).toBe(0);
+    const recovery = JSON.parse(recovered.stdout) as { applicationId: string; apiKey: string; apiKeyId: string; permissions: string[] };
+    expect(recovery).toMatchObject({ applicationId: running.applicationId, apiKey: expect.stringMatching(/^ghk_/), permissions: expect.arrayContaining(['*']) });
+    const listed = await fetch(`http://127.0.0.1:${running.port}/api/v1/applications`, { headers: { 'x-api-key': recovery.apiKey } });
+    expect(listed.status).toBe(200);
+    const audit = await fetch(`http://127.0.0.1:${running.port}/api/v1/audit-logs?action=api_key.create`, { headers: { 'x-api-key': recovery.apiKey } });
+    const records = ((await audit.json()) as { data: { target: { id: string }; actor: unknown }[] }).data;
+    expect(records.find((record) => record.target.id === recovery.apiKeyId)?.actor).toEqual({ type: 'cli', id: 'create-api-key' });
+    // Narrower permissions when asked; a malformed one, or an application that does not exist, is refused in words.
+    const narrow = await run(['create-api-key', '--application', running.applicationId, '--permissions', 'users:read, users:write', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect(JSON.parse(narrow.stdout)).toMatchObject({ permissions: ['users:read', 'users:write'] });
+    const narrowKey = (JSON.parse(narrow.stdout) as { apiKey: string }).apiKey;
+    expect((await fetch(`http://127.0.0.1:${running.port}/api/v1/applications`, { headers: { 'x-api-key': narrowKey } })).status).toBe(403);
+    const bad = await run(['create-api-key', '--application', running.applicationId, '--permissions', 'users:fly!'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect([bad.code, bad.stderr]).toEqual([1, 'gatehouse: Unknown permission "users:fly!": use resource:action, resource:* or *\n']);
+    const unknown = '01a00000-0000-7000-8000-000000000000';
+    const missing = await run(['create-api-key', '--application', unknown], { GATEHOUSE_DATA_DIR: dataDir });
+    expect([missing.code, missing.stderr]).toEqual([1, `gatehouse: No application ${unknown}\n`]);
+  }, 240_000);
 
   it('commands at once through the socket take turns on its one free connection, and all succeed', async () => {
     const results = await Promise.all([

@@ -11,9 +11,9 @@ let globex: string;
 const DEFAULT_PASSWORD = {
   kind: 'password',
   minLength: 8,
-  requireUppercase: true,
-  requireLowercase: true,
-  requireDigit: true,
+  requireUppercase: false,
+  requireLowercase: false,
+  requireDigit: false,
   requireSymbol: false,
   maxAge: null,
   disallowCommon: true,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { basicAuth, createTestClient, postForm } from '../support/oauth.ts';
 
 /**
@@ -93,8 +94,12 @@ describe('an unexpected failure', () => {
     }
   }
 
-  /** The error lines of the request whose id the response carried. */
-  const errorsOf = (response: Response | { headers: Headers }) => linesOf(response.headers.get('x-request-id') ?? '').filter((line) => line.level >= 50);
+  /** The error lines of the request whose id the response carried, besides its completion line (an error too: a 500). */
+  const errorsOf = (response: Response | { headers: Headers }) => {
+    const errors = linesOf(response.headers.get('x-request-id') ?? '').filter((line) => line.level >= 50);
+    expect(errors.filter((line) => line.msg === 'request completed').map((line) => line['status'])).toEqual([500]);
+    return errors.filter((line) => line.msg !== 'request completed');
+  };
 
   it('in a resolver, over REST and GraphQL, is logged with the request id', async () => {
     expect((await app.http.get('/users')).status).toBe(200);
@@ -137,5 +142,66 @@ describe('an unexpected failure', () => {
     );
     expect(response.status).toBe(500);
     expect(errorsOf(response).map((line) => line.msg)).toEqual(['unexpected error in the OAuth provider']);
+  });
+});
+
+describe('the line of each request', () => {
+  const completed = (requestId: string) => {
+    const found = linesOf(requestId).filter((line) => line.msg === 'request completed');
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('says which application, tenant, principal and operation it served, with its status and duration', async () => {
+    const requestId = randomUUID();
+    expect((await app.http.get('/users', { headers: { 'x-request-id': requestId } })).status).toBe(200);
+    const [incoming] = linesOf(requestId);
+    expect(incoming).toMatchObject({ msg: 'incoming request', level: 30, req: { method: 'GET', url: '/api/v1/users' } });
+    expect(completed(requestId)).toMatchObject({
+      level: 30,
+      status: 200,
+      durationMs: expect.any(Number),
+      application: app.root.applicationId,
+      principal: { kind: 'api_key', id: expect.any(String) },
+      operation: 'ListUsers',
+    });
+    const graphql = randomUUID();
+    await app.http.request('POST', '/graphql', { body: { query: 'query Mine { users { data { id } } }' }, headers: { 'x-request-id': graphql } });
+    expect(completed(graphql)).toMatchObject({ level: 30, status: 200, operation: 'query users', application: app.root.applicationId });
+  });
+
+  it('of a tenant’s credentials refused on another tenant is a warning with its reason', async () => {
+    const tenantA = await app.createTenant('Logged A');
+    const tenantB = await app.createTenant('Logged B');
+    const keyA = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:*'] });
+    const requestId = randomUUID();
+    const refused = await keyA.get(`/applications/${app.root.applicationId}/tenants/${tenantB}/users`, { headers: { 'x-request-id': requestId } });
+    expect(refused.status).toBe(403);
+    expect(completed(requestId)).toMatchObject({
+      level: 40,
+      status: 403,
+      application: app.root.applicationId,
+      tenant: tenantB,
+      principal: { kind: 'api_key', id: expect.any(String) },
+      operation: 'ListUsers',
+      reason: 'forbidden',
+      refusal: refused.body.message,
+    });
+    // The same key in its own tenant is an ordinary line.
+    const own = randomUUID();
+    expect((await keyA.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/users`, { headers: { 'x-request-id': own } })).status).toBe(200);
+    expect(completed(own)).toMatchObject({ level: 30, status: 200, tenant: tenantA });
+  });
+
+  it('of a 401 is a warning once an address keeps sending wrong credentials', async () => {
+    const ids = [];
+    for (let i = 0; i < 12; i += 1) {
+      const requestId = randomUUID();
+      ids.push(requestId);
+      expect((await app.as({ apiKey: `ghk_${randomUUID()}` }).get('/users', { headers: { 'x-request-id': requestId } })).status).toBe(401);
+    }
+    const lines = ids.map(completed);
+    expect(lines.at(-1)).toMatchObject({ level: 40, status: 401, reason: 'repeated_unauthenticated' });
+    expect(lines.every((line) => line['principal'] === undefined)).toBe(true);
   });
 });

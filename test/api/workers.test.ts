@@ -162,6 +162,28 @@ describe.runIf(TWO_INSTANCES)('WORKERS=2 on PostgreSQL and Redis', () => {
     expect([...(await servedBy(ids))].sort()).toEqual([...workers].sort());
   });
 
+  it('/metrics on any worker counts the whole cluster: the primary sums every worker\'s', async () => {
+    /** The count of 200s on the applications route in one scrape, on a connection of its own (either worker). */
+    const scraped = () =>
+      new Promise<number>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path: '/metrics', agent: false }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => {
+            const line = text.split('\n').find((entry) => entry.startsWith('gatehouse_http_request_duration_seconds_count{') && entry.includes('route="/api/v1/applications"') && entry.includes('status="200"'));
+            resolve(Number(line?.split(' ').at(-1) ?? 0));
+          });
+        })
+          .on('error', reject)
+          .end();
+      });
+    const before = await scraped();
+    const { statuses, ids } = await burst(bootstrapKey, 30);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect((await servedBy(ids)).size).toBe(2);
+    for (let i = 0; i < 6; i += 1) expect(await scraped()).toBe(before + 30);
+  });
+
   it('a revoked API key is refused on every new connection, whichever worker had it cached', async () => {
     const admin = new HttpClient(`http://127.0.0.1:${port}`, { apiKey: bootstrapKey });
     const created = await admin.post('/api-keys', { name: 'revoked across workers', permissions: ['*'] });

@@ -68,8 +68,8 @@ describe('sign-up', () => {
     // The password policy's rules are stated before any submit (WCAG 3.3.2), tied to the field.
     expect(page.body).toContain(
       '<input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-rules">\n' +
-        '<p id="password-rules" class="hint">Use at least 8 characters, including an upper-case letter, a lower-case letter and a digit. ' +
-        'Common passwords are not accepted.</p>',
+        '<p id="password-rules" class="hint">Use at least 8 characters. ' +
+        'Passwords exposed in data breaches are not accepted.</p>',
     );
     const form = readForm(page.url, page.body);
     expect(form.action).toBe(`${flow.page.url}/signup`);
@@ -102,6 +102,13 @@ describe('sign-up', () => {
     expect(answer.body).toMatch(/<p id="password-error" class="field-error">Password must be at least 8 characters/);
     expect(answer.body).toContain('value="oz@example.com"');
     expect(answer.body).not.toContain('value="short"');
+    expect(await usersNamed('oz@example.com')).toEqual([]);
+    // A password of the bundled breach list, long enough, is refused with a message that says why.
+    const breached = await flow.jar.submit(answer, { email: 'oz@example.com', password: 'iloveyou2' });
+    expect(breached.status).toBe(400);
+    expect(breached.body).toContain(
+      '<p id="password-error" class="field-error">Password is among the passwords exposed in data breaches or too common to be safe: choose another.',
+    );
     expect(await usersNamed('oz@example.com')).toEqual([]);
     const invalidEmail = await flow.jar.submit(answer, { email: 'not-an-address', password: PASSWORD });
     expect(invalidEmail.status).toBe(400);
@@ -172,7 +179,7 @@ describe('sign-up in isolated tenants', () => {
   it('the tenant’s password policy applies, and the user joins that tenant’s pool', async () => {
     const toStrict = await authorize(isolated, { tenant: 'strict' });
     const strictPage = await signupPage(toStrict);
-    expect(strictPage.body).toContain('<p id="password-rules" class="hint">Use at least 16 characters, including');
+    expect(strictPage.body).toContain('<p id="password-rules" class="hint">Use at least 16 characters.');
     const refused = await toStrict.jar.submit(strictPage, { email: 'sam@example.com', password: PASSWORD });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('Password must be at least 16 characters');

@@ -21,7 +21,7 @@ export interface PasswordPolicy {
   requireSymbol: boolean;
   /** Days until a password must be changed; null: never (NIST SP 800-63B advises against forced rotation). */
   maxAge: number | null;
-  /** Refuse the most common passwords. */
+  /** Refuse the passwords of the bundled list of breached and common ones (src/domain/policies/breached-passwords.ts). */
   disallowCommon: boolean;
   /** How many previous passwords may not be reused; 0: no history. */
   historyCount: number;
@@ -65,16 +65,17 @@ export interface PolicyValues {
 }
 
 /**
- * Built-in defaults, close to what Auth0 and Zitadel ship: 8 characters with mixed case and a digit, no forced
- * rotation; MFA offered (TOTP, WebAuthn), not required; 3-day idle and 30-day absolute session lifetimes; a
- * 15-minute lock of an address after 10 consecutive failures from it, of the account once 5 addresses are locked out.
+ * Built-in defaults: passwords as NIST SP 800-63B 5.1.1.2 asks (at least 8 characters, no composition rule, none of
+ * the bundled breached or common passwords, no forced rotation); MFA offered (TOTP, WebAuthn), not required; 3-day
+ * idle and 30-day absolute session lifetimes; a 15-minute lock of an address after 10 consecutive failures from it, of
+ * the account once 5 addresses are locked out.
  */
 export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValues>({
   password: {
     minLength: 8,
-    requireUppercase: true,
-    requireLowercase: true,
-    requireDigit: true,
+    requireUppercase: false,
+    requireLowercase: false,
+    requireDigit: false,
     requireSymbol: false,
     maxAge: null,
     disallowCommon: true,

@@ -6,6 +6,7 @@ import { addressLockedSql } from '../users/sign-in-failures.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import type { LockoutPolicy } from '../policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { noteRequest } from '../../log.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
@@ -148,6 +149,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
         policy.maxAttempts,
       ],
     });
+    if (locked.length > 0) noteRequest({ refusal: 'address_locked_out' });
     if (locked.length > 0 && policy.accountLockAddresses !== null) await lockAccountIfMany(target, user, policy);
   });
 }
@@ -169,6 +171,7 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
     return rows;
   });
   if (locked.length === 0) return;
+  noteRequest({ refusal: 'account_locked' });
   target.scope.services.outbox.wake();
   await usersChanged(target.scope.services, target.application.id);
   // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).

@@ -11,6 +11,7 @@ import type { Surface } from '../domains/surfaces.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { Services } from '../../services.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { noteRequest } from '../../log.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
@@ -175,8 +176,14 @@ async function checkCredentials(target: SignInTarget, email: unknown, password: 
   // The address's standing is read while the password is verified: the verification runs all the same, for its time.
   const [matches, standing] = await Promise.all([verifyPassword(user.passwordHash, secret), addressStanding(target, user, address)]);
   // A locked or suspended user, or an address locked out or made to wait, is refused whatever the password, uncounted.
-  if (!mayActNow(user)) return refused('user_inactive', user);
-  if (standing !== 'open') return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
+  if (!mayActNow(user)) {
+    noteRequest({ refusal: `user_${user.status}` });
+    return refused('user_inactive', user);
+  }
+  if (standing !== 'open') {
+    noteRequest({ refusal: `address_${standing}` });
+    return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
+  }
   if (!matches) {
     await recordFailedSignIn(target, user, target.lockout, address);
     return { ok: false, reason: 'wrong_password', user };

@@ -1,0 +1,154 @@
+import cluster from 'node:cluster';
+import type { Pool } from 'pg';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics (GET /metrics, src/server.ts), in prom-client's process-wide registry: one set per
+ * process, whatever number of servers a process runs (the tests run several). Labels are closed sets (route patterns,
+ * error codes, grant types, methods): never an id of a user, tenant or application, nor a raw URL, so the series stay
+ * bounded with thousands of applications. docs/operations.md lists them.
+ */
+
+/** Seconds: from a millisecond cache hit to an Argon2 sign-in or a slow list under load. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: MikroORM measures statements in whole milliseconds. */
+const QUERY_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
+
+export const httpRequests = new Histogram({
+  name: 'gatehouse_http_request_duration_seconds',
+  help: 'HTTP requests by method, route pattern (not the URL) and status, and how long they took',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: REQUEST_BUCKETS,
+});
+
+export const graphqlOperations = new Counter({
+  name: 'gatehouse_graphql_operations_total',
+  help: 'GraphQL operations on /graphql by type, root field and outcome (ok, or the error code of the first error)',
+  labelNames: ['type', 'field', 'outcome'] as const,
+});
+
+export const signIns = new Counter({
+  name: 'gatehouse_sign_ins_total',
+  help: 'Sign-in attempts on the hosted pages by method and outcome (success, failure)',
+  labelNames: ['method', 'outcome'] as const,
+});
+
+export const tokenGrants = new Counter({
+  name: 'gatehouse_token_grants_total',
+  help: 'Token endpoint requests by grant type and outcome (success, or the OAuth error code)',
+  labelNames: ['grant_type', 'outcome'] as const,
+});
+
+export const rateLimited = new Counter({
+  name: 'gatehouse_rate_limited_total',
+  help: 'Requests refused 429 by limit: api (per credential or address) or sign_in (the hosted forms, per address)',
+  labelNames: ['limit'] as const,
+});
+
+export const queryDurations = new Histogram({
+  name: 'gatehouse_db_query_duration_seconds',
+  help: 'SQL statements sent by the ORM, by outcome (ok, error), and how long they took',
+  labelNames: ['outcome'] as const,
+  buckets: QUERY_BUCKETS,
+});
+
+/** The pools and Redis clients of this process's servers, read at each scrape. */
+const pools = new Set<Pool>();
+const redisClients = new Set<{ readonly status: string }>();
+
+new Gauge({
+  name: 'gatehouse_db_pool_connections',
+  help: 'Database pool connections by state: total (open), idle, waiting (requests queued for one)',
+  labelNames: ['state'] as const,
+  collect() {
+    let total = 0;
+    let idle = 0;
+    let waiting = 0;
+    for (const pool of pools) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+      waiting += pool.waitingCount;
+    }
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
+new Gauge({
+  name: 'gatehouse_redis_up',
+  help: 'Whether Redis answers (1) or not (0); absent without REDIS_URL',
+  aggregator: 'min',
+  collect() {
+    this.reset();
+    if (redisClients.size > 0) this.set([...redisClients].every((client) => client.status === 'ready') ? 1 : 0);
+  },
+});
+
+// The process's CPU, memory, handles, GC and the event-loop delay (nodejs_eventloop_lag_*), as prom-client names them.
+collectDefaultMetrics({ register });
+
+/** Counts a pool and a Redis client in the gauges until the returned function is called (the server closes). */
+export function watchResources(pool: Pool, redis: { readonly status: string } | undefined): () => void {
+  pools.add(pool);
+  if (redis !== undefined) redisClients.add(redis);
+  return () => {
+    pools.delete(pool);
+    if (redis !== undefined) redisClients.delete(redis);
+  };
+}
+
+export const METRICS_CONTENT_TYPE = register.contentType;
+
+const ASK = 'gatehouse:metrics?';
+const ANSWER = 'gatehouse:metrics=';
+
+interface MetricsAnswer {
+  readonly type: typeof ANSWER;
+  readonly id: number;
+  readonly text?: string;
+  readonly error?: string;
+}
+
+const asked = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+let lastAsked = 0;
+
+/**
+ * The metrics text: this process's, or with WORKERS above 1 the cluster's, summed over every worker by the primary
+ * (prom-client's AggregatorRegistry; gauges of a state such as redis_up take the minimum): a scrape reaches any one
+ * worker, and must see the whole instance.
+ */
+export async function readMetrics(): Promise<string> {
+  const worker = cluster.worker;
+  if (worker === undefined) return register.metrics();
+  const id = (lastAsked += 1);
+  return new Promise<string>((resolve, reject) => {
+    asked.set(id, { resolve, reject });
+    worker.send({ type: ASK, id });
+  });
+}
+
+if (cluster.isWorker) {
+  // Made for its side effect: the worker then answers the primary's AggregatorRegistry with its registry.
+  new AggregatorRegistry();
+  process.on('message', (message: Partial<MetricsAnswer>) => {
+    if (message.type !== ANSWER || typeof message.id !== 'number') return;
+    const waiting = asked.get(message.id);
+    asked.delete(message.id);
+    if (message.text !== undefined) waiting?.resolve(message.text);
+    else waiting?.reject(new Error(`the cluster primary could not gather the metrics: ${message.error ?? 'no answer'}`));
+  });
+}
+
+/** In the cluster primary: answers the workers' requests for the cluster's metrics (readMetrics). */
+export function serveClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, message: { type?: unknown; id?: unknown }) => {
+    if (message.type !== ASK || typeof message.id !== 'number') return;
+    const id = message.id;
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: ANSWER, id, text }),
+      (error: unknown) => worker.send({ type: ANSWER, id, error: String(error) }),
+    );
+  });
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { SurfaceRouter } from './domain/domains/surfaces.ts';
+import { PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
+
+/** The browser's sign-in steps: the authorization request (any surface's) and the hosted pages behind it. */
+const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?\/oauth2\/authorize(?:$|\?)|^\/interaction\//;
+
+/**
+ * The sign-in pages asked for at a host that is neither PUBLIC_URL's nor a verified custom domain (127.0.0.1 against
+ * the default `localhost`, a proxy that rewrites the Host) are refused with a page that says so (421 Misdirected
+ * Request): their cookies are set for the issuer's host, so the browser would come back without them and see the
+ * sign-in form again and again, with no word of why.
+ */
+export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceRouter, publicUrl: string): void {
+  const expected = new URL(publicUrl);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!SIGN_IN_PATH.test(request.url)) return;
+    const host = request.headers.host ?? '';
+    if (host.toLowerCase() === expected.host || (await surfaces.forHost(host)).kind === 'domain') return;
+    const message =
+      `This service's address is ${publicUrl} (its PUBLIC_URL), but this page was asked for at ${expected.protocol}//${host}. ` +
+      `Sign-in cookies belong to ${publicUrl}: open the sign-in there, or set PUBLIC_URL to the address you use.`;
+    const page = standaloneErrorPage(PLAIN_LOOK, message, 'misdirected_host');
+    return reply.status(421).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
+  });
+}

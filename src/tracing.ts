@@ -1,0 +1,48 @@
+import { register } from 'node:module';
+
+/**
+ * OpenTelemetry traces, configured by the standard OTEL_* variables (docs/operations.md) and off without them: on once
+ * an OTLP endpoint or a traces exporter is named, unless OTEL_SDK_DISABLED is true. Started by the entry before anything
+ * it instruments is loaded: HTTP (a span per request, named by its route), GraphQL, pg (PostgreSQL's statements; the
+ * embedded PGlite is reached through the same pg driver and socket, so its statements are traced too) and ioredis.
+ * Only traces: the metrics are prom-client's (GET /metrics), the logs pino's, so OTEL_METRICS_EXPORTER and
+ * OTEL_LOGS_EXPORTER default to none here.
+ */
+export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
+  if (env['OTEL_SDK_DISABLED']?.toLowerCase() === 'true') return false;
+  const exporter = env['OTEL_TRACES_EXPORTER'];
+  if (exporter !== undefined && exporter !== '') return exporter !== 'none';
+  return [env['OTEL_EXPORTER_OTLP_ENDPOINT'], env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']].some((value) => value !== undefined && value !== '');
+}
+
+/** The modules the instrumentations below patch. */
+const INSTRUMENTED = ['http', 'https', 'node:http', 'node:https', 'graphql', 'pg', 'ioredis'];
+
+/** Paths whose requests make no trace: the probes, asked every few seconds. */
+const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+
+export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (!tracingConfigured(env)) return;
+  env['OTEL_METRICS_EXPORTER'] ??= 'none';
+  env['OTEL_LOGS_EXPORTER'] ??= 'none';
+  // The service is ES modules: import-in-the-middle's hook lets the instrumentations patch what they import. Only the
+  // instrumented packages: a hooked module's exports become getters, a cost on every use.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: INSTRUMENTED } });
+  const [{ NodeSDK }, { HttpInstrumentation }, { GraphQLInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-graphql'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/instrumentation-ioredis'),
+  ]);
+  const sdk = new NodeSDK({
+    serviceName: env['OTEL_SERVICE_NAME'] ?? 'gatehouse',
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED.has((request.url ?? '').split('?')[0] ?? '') }),
+      new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
+      new PgInstrumentation(),
+      new IORedisInstrumentation(),
+    ],
+  });
+  sdk.start();
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { freePort, killRunning, spawnService, type SpawnedService } from '../support/spawned-service.ts';
+
+/**
+ * OpenTelemetry on the OTEL_* variables: the service, started as an operator starts it, exports the trace of one
+ * management request to an OTLP/HTTP receiver this test runs, with a span for the request (named by its route), the
+ * domain call, and each SQL statement; the request's log lines carry its trace id.
+ */
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes: { key: string; value: { stringValue?: string } }[];
+}
+
+const spans: ExportedSpan[] = [];
+let receiver: Server;
+let database: TestDatabase;
+let service: SpawnedService;
+const apiKey = `ghk_${randomBytes(32).toString('base64url')}`;
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
+        for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  database = await createTestDatabase();
+  const port = await freePort();
+  service = spawnService({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...(database.databaseUrl === undefined ? { DATABASE_URL: '' } : { DATABASE_URL: database.databaseUrl }),
+    GATEHOUSE_DATA_DIR: database.dataDir,
+    REDIS_URL: process.env['REDIS_URL'] ?? '',
+    GATEHOUSE_BOOTSTRAP_API_KEY: apiKey,
+    LOG_LEVEL: 'info',
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_SERVICE_NAME: 'gatehouse-under-test',
+  });
+  await service.ready;
+  baseUrl = `http://127.0.0.1:${port}`;
+}, 120_000);
+afterAll(async () => {
+  await killRunning(service === undefined ? [] : [service]);
+  await new Promise((resolve) => receiver?.close(resolve));
+  await database?.drop();
+});
+
+let baseUrl: string;
+
+const attribute = (span: ExportedSpan, key: string) => span.attributes.find((entry) => entry.key === key)?.value.stringValue;
+
+describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it('exports one management request as a trace: the request by route, the domain call, its SQL statements', async () => {
+    const requestId = `trace-${randomBytes(6).toString('hex')}`;
+    const response = await fetch(`${baseUrl}/api/v1/users`, { headers: { 'x-api-key': apiKey, 'x-request-id': requestId } });
+    expect(response.status).toBe(200);
+
+    // The exporter sends in batches: wait (generously, on a loaded machine) for the request's span and its children.
+    let trace: ExportedSpan[] = [];
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const root = spans.find((span) => span.name === 'GET /api/v1/users/' || span.name === 'GET /api/v1/users');
+      trace = root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
+      if (trace.some((span) => span.name.startsWith('operation ')) && trace.some((span) => attribute(span, 'db.system.name') ?? attribute(span, 'db.system'))) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const root = trace.find((span) => span.parentSpanId === undefined || span.parentSpanId === '');
+    expect(root?.name).toBe('GET /api/v1/users');
+    expect(attribute(root!, 'http.route')).toBe('/api/v1/users');
+    const operation = trace.find((span) => span.name === 'operation ListUsers');
+    expect(operation).toBeDefined();
+    const statements = trace.filter((span) => (attribute(span, 'db.system.name') ?? attribute(span, 'db.system')) === 'postgresql');
+    expect(statements.length).toBeGreaterThan(0);
+    // Each statement hangs under the request's trace, and the query text is there, never a parameter's value.
+    for (const statement of statements) expect(statement.traceId).toBe(root!.traceId);
+    expect(statements.some((span) => /select/i.test(attribute(span, 'db.query.text') ?? attribute(span, 'db.statement') ?? ''))).toBe(true);
+    expect(JSON.stringify(trace)).not.toContain(apiKey);
+
+    // Every log line of the request carries its trace id.
+    const lines = service
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { reqId?: string; traceId?: string; msg: string })
+      .filter((line) => line.reqId === requestId);
+    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    for (const line of lines) expect(line.traceId).toBe(root!.traceId);
+  }, 120_000);
+
+  it('leaves the probes out', async () => {
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(spans.filter((span) => span.name.includes('/healthz'))).toEqual([]);
+  });
+});
