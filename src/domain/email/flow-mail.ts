@@ -49,7 +49,7 @@ export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: string }) => send(at, 'mfa_enrolled', user, v);
 
 /** To the invited address (`invitee.name` null while the person has no account). */
-export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string }; expiresInDays: number }) =>
+export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number }) =>
   send(at, 'invitation', invitee, v);
 
 export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string; location: string; ip: string } }) =>

@@ -18,7 +18,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { email as emailAddress } from '../validate.ts';
-import { enqueueInvitationMail } from './invitation-mail.ts';
+import { invitationMail } from '../email/flow-mail.ts';
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -135,13 +135,10 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   const tenant = await em.findOneOrFail(Tenant, { applicationId: application.id, id: invitation.tenantId }, { filters: false });
   const pool = invitationPool(application, invitation.tenantId);
   const user = await em.findOne(User, { applicationId: application.id, poolId: pool, emailNormalized: invitation.emailNormalized }, { filters: false });
-  await enqueueInvitationMail(em, scope, {
-    to: invitation.email,
-    tenantId: invitation.tenantId,
+  await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, { email: invitation.email, name: user?.name ?? null }, {
     link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
     inviter: await inviterOf(em, scope, application),
     expiresInDays: invitation.expiresInDays,
-    ...(user === null ? {} : { user: { name: user.name ?? null, email: user.email } }),
   });
 }
 
