@@ -43,6 +43,9 @@ export interface SignInAttempt {
 /** The longest e-mail kept of a failed attempt (RFC 5321's path). */
 const EMAIL_MAX = 320;
 
+/** The e-mail typed, as a record can hold it: PostgreSQL's jsonb takes no NUL, so each becomes U+FFFD. */
+const keptEmail = (email: string | null): string | null => (email === null ? null : email.slice(0, EMAIL_MAX).replaceAll('\0', '\uFFFD'));
+
 /**
  * Records a sign-in attempt in its own transaction: `user.signed_in` (actor the user) or `user.sign_in_failed` (actor
  * the OAuth client whose page it was, outcome failure), its day's count by method and outcome, and on success the user
@@ -62,7 +65,7 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
       outcome: outcome.ok ? 'success' : 'failure',
       after: outcome.ok
         ? { method: attempt.method, clientId: attempt.clientId }
-        : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: outcome.email?.slice(0, EMAIL_MAX) ?? null },
+        : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: keptEmail(outcome.email) },
     });
     await countSignIns(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, day, method: attempt.method, succeeded: outcome.ok }]);
     if (outcome.ok) await countActiveUsers(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, userId: outcome.userId, day }]);

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
@@ -36,12 +37,13 @@ async function signInPage(parameters: Record<string, string> = {}, baseUrl = app
     code_challenge_method: 'S256',
     ...parameters,
   });
-  const jar = new CookieJar();
-  const start = await jar.visit(`${baseUrl}${url.pathname}${url.search}`);
+  // Another instance is reached as a load balancer reaches it: at the service's public address (its Host).
+  const jar = baseUrl === app.baseUrl ? new CookieJar() : new CookieJar(fetchVia(baseUrl));
+  const start = await jar.visit(`${app.baseUrl}${url.pathname}${url.search}`);
   expect(start.location, start.body.slice(0, 300)).toMatch(/\/interaction\//);
   // The OP names the service's PUBLIC_URL: the page is read from the same instance, which the cookies do not tell apart.
-  const location = new URL(start.location!, baseUrl);
-  return { jar, page: await jar.visit(`${baseUrl}${location.pathname}${location.search}`) };
+  const location = new URL(start.location!, app.baseUrl);
+  return { jar, page: await jar.visit(`${app.baseUrl}${location.pathname}${location.search}`) };
 }
 
 const primaryColor = (page: Visit) => /--gh-primary:(#[0-9a-f]{6})/.exec(page.body)?.[1];
