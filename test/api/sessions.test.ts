@@ -25,11 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-async function createUser(email: string, tenantId = tenantA): Promise<string> {
-  const created = await app.http.post('/users', { email, tenantId });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
+const createUser = (email: string, tenantId = tenantA) => app.createUser(email, tenantId);
 
 /** A sign-in through the OP (the hosted pages' seam), in a browser of its own: a session with a refresh token. */
 async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string) {

@@ -25,11 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-async function createUser(email: string, tenantId = tenantA): Promise<string> {
-  const created = await app.http.post('/users', { email, tenantId });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
+const createUser = (email: string, tenantId = tenantA) => app.createUser(email, tenantId);
 
 /** A sign-in through the OP (the hosted pages' seam) with a refresh token: a grant and a browser session of the user. */
 async function signIn(userId: string) {

@@ -26,6 +26,8 @@ export interface TestApp {
    * bootstrapped one) with that application's key.
    */
   createTenant(name: string, application?: BootstrapResult): Promise<string>;
+  /** Creates a user of the root application through the API (a member of `tenantId`, when given) and returns its id. */
+  createUser(email: string, tenantId?: string): Promise<string>;
   /** A client with other credentials. */
   as(credentials: { apiKey?: string; bearer?: string }): HttpClient;
   /**
@@ -85,6 +87,11 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       const client = new HttpClient(baseUrl, { apiKey: application.apiKey });
       const created = await client.post(`/applications/${application.applicationId}/tenants`, { name });
       if (created.status !== 201) throw new Error(`creating tenant ${name}: ${created.status} ${JSON.stringify(created.body)}`);
+      return created.body.id as string;
+    },
+    async createUser(email, tenantId) {
+      const created = await testApp.http.post('/users', { email, ...(tenantId === undefined ? {} : { tenantId }) });
+      if (created.status !== 201) throw new Error(`creating user ${email}: ${created.status} ${JSON.stringify(created.body)}`);
       return created.body.id as string;
     },
     as: (credentials) => new HttpClient(baseUrl, credentials),
