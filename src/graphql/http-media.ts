@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  *   a 4xx of the server from one of a proxy); a request that is not well-formed GraphQL over HTTP (a body that is no
  *   JSON, no `query`, a member of the wrong type) is 400.
  * - `contract`: neither named (a wildcard, no `Accept`, or only types the service lacks, which the spec lets it disregard):
- *   `application/json` with the statuses of the contract, as before these modes (docs/decisions.md#conventions).
+ *   `application/json` with the statuses of the contract, which existing clients read (docs/decisions.md#conventions).
  *
  * Refusals made before GraphQL ran (401, 413, 415, 429) keep their status in every mode; so do `extensions.code` and
  * `extensions.status`, which always say the code and its status in the contract.
