@@ -154,6 +154,7 @@ export async function revealLinkCode(em: EntityManager, token: unknown): Promise
 /** A row of the interaction as the sign-in reads it. */
 interface SignInRow {
   id: string;
+  pool_id: string;
   user_id: string | null;
   email: string;
   method: EmailMethod;
@@ -184,7 +185,7 @@ type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: Sig
 export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
   const em = target.applicationScope.em;
   const [row] = await em.getConnection().execute<SignInRow[]>(
-    `select id, user_id, email, method, code_hash from email_sign_in
+    `select id, pool_id, user_id, email, method, code_hash from email_sign_in
       where application_id = ? and interaction_id = ? and used_at is null and expires_at > now() and code_hash is not null
       order by created_at desc limit 1`,
     [target.application.id, interactionId],
@@ -194,8 +195,7 @@ export async function verifyEmailCode(target: SignInTarget, interactionId: strin
     await refuseUncounted(target);
     return answered(target, 'email_code', { ok: false, reason: 'wrong_code', user: null }, null);
   }
-  const user = row.user_id === null ? null : await readSignInUser(em, target.application.id, { id: row.user_id, poolId: target.poolId });
-  const refused = user === null ? undefined : await standingRefusal(target, user, address);
+  const { user, refused } = await rowUser(target, row, address);
   if (refused !== undefined) return answered(target, row.method, refused, row.email);
   // constant-time: the hashes are compared whole, whatever the code typed.
   const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash!));
@@ -222,7 +222,7 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
     parsed === undefined || parsed.applicationId !== target.application.id
       ? []
       : await em.getConnection().execute<SignInRow[]>(
-          `select id, user_id, email, method, code_hash from email_sign_in
+          `select id, pool_id, user_id, email, method, code_hash from email_sign_in
             where application_id = ? and token_hash = ? and interaction_id = ? and used_at is null and expires_at > now()`,
           [target.application.id, parsed.hash, interactionId],
         );
@@ -230,13 +230,25 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
     await refuseUncounted(target);
     return answered(target, 'magic_link', { ok: false, reason: 'invalid_link', user: null }, null);
   }
-  const user = row.user_id === null ? null : await readSignInUser(em, target.application.id, { id: row.user_id, poolId: target.poolId });
-  const refused = user === null ? undefined : await standingRefusal(target, user, address);
+  const { user, refused } = await rowUser(target, row, address);
   if (refused !== undefined) return answered(target, 'magic_link', refused, row.email);
   if (!(await useRow(em, target.application.id, `id = ? and token_hash is not null`, row.id))) {
     return answered(target, 'magic_link', { ok: false, reason: 'invalid_link', user }, row.email);
   }
   return answered(target, 'magic_link', await proven(target, row, user, address), row.email);
+}
+
+/**
+ * The row's account (null: a sign-up's row), and the refusal when it may not sign in from `address` now: a row of
+ * another pool (the pools moved since: authIsolation switched), a user gone from the pool, locked or suspended.
+ */
+async function rowUser(target: SignInTarget, row: SignInRow, address: string): Promise<{ user: SignInUser | null; refused?: Checked }> {
+  if (row.pool_id !== target.poolId) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user: null }) };
+  if (row.user_id === null) return { user: null };
+  const user = await readSignInUser(target.applicationScope.em, target.application.id, { id: row.user_id, poolId: target.poolId });
+  if (user === null) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'unknown_user', user: null }) };
+  const refused = await standingRefusal(target, user, address);
+  return refused === undefined ? { user } : { user, refused };
 }
 
 /** A locked or suspended user, or an address locked out or made to wait, is refused uncounted, as for a password. */
