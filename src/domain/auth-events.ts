@@ -20,6 +20,10 @@ export type SignInFailureReason =
   /** The user has no password (signs in another way). */
   | 'no_password'
   | 'wrong_password'
+  /** An e-mail sign-in's code was wrong, or its interaction has no live code (src/domain/sign-in/email-methods.ts). */
+  | 'wrong_code'
+  /** A magic link unknown, used, expired, or opened for another sign-in. */
+  | 'invalid_link'
   /** The user is suspended or locked. */
   | 'user_inactive'
   /** The client address is locked out of the account, or must wait after its last failures (lockout policy). */
@@ -33,7 +37,7 @@ export interface SignInAttempt {
   readonly tenantId: string | null;
   readonly clientId: string;
   readonly requestId: string;
-  /** How the user proved who they are: `password` (the hosted form), later `magic_link`, `passkey`, … */
+  /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, later `passkey`, … */
   readonly method: string;
   readonly outcome:
     | { readonly ok: true; readonly userId: string }

@@ -300,7 +300,9 @@ export type AuthProvider = {
   applicationId: Scalars['UUID']['output'];
   /**
    * The type's settings, every field present (defaults filled in). password: `allowSignup`,
-   * `requireEmailVerification`. magic_link: `allowSignup`, `linkLifetimeMinutes` (1–60, default 15). oauth:
+   * `requireEmailVerification`. magic_link: `allowSignup`, `linkLifetimeMinutes` (1–60, default 15: how long a
+   * link or code works), `signInWith` (`link`, `code` or `link_and_code`, default `link`: what the hosted page offers to
+   * mail). oauth:
    * `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds
    * `authorizationUrl`, `tokenUrl`, `userInfoUrl` (https); apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
    * `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),

@@ -16,8 +16,8 @@ import type { Services } from '../services.ts';
 
 /**
  * The pages of the links e-mails carry (src/domain/sign-in/account-links.ts writes them): `/account/reset-password`
- * and `/account/verify-email`, under the surface of the user's pool (the service's URL, or an isolated tenant's
- * `/t/{tenant}`).
+ * and `/account/verify-email`, under the surface of the user's pool (the service's URL, an isolated tenant's
+ * `/t/{tenant}`, or the pool's custom domain).
  */
 interface LinkParams {
   tenantRef?: string;
@@ -34,7 +34,11 @@ interface OpenedLink {
 async function openLink(services: Services, request: FastifyRequest<{ Params: LinkParams }>, token: unknown, purpose: LinkPurpose): Promise<OpenedLink | undefined> {
   const user = await peekLink(services.orm.em.fork(), token, purpose);
   if (user === undefined) return undefined;
-  const settings = await surfaceSettings(services, request.id, { clientId: user.clientId, applicationId: user.applicationId }, request.params.tenantRef ?? null);
+  // A custom domain is the surface of its application (and tenant) alone, and has no tenant paths.
+  const surface = await services.surfaces.forRequest(request.headers.host, request.params.tenantRef, request.raw.url);
+  if (surface === null || (surface.kind === 'domain' && surface.applicationId !== user.applicationId)) return undefined;
+  const tenantRef = surface.kind === 'domain' ? surface.tenantId : (request.params.tenantRef ?? null);
+  const settings = await surfaceSettings(services, request.id, { clientId: user.clientId, applicationId: user.applicationId }, tenantRef);
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
   const [row] = await services.orm.em

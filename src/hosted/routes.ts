@@ -8,6 +8,9 @@ import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerInvitationPage } from './invitation.ts';
+import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
+import { emailForms } from '../pages/magic-link.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
 import {
@@ -48,7 +51,7 @@ import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 /** Form fields by name; a field sent twice is null (no form here sends one twice: treat it as absent). */
-type FormFields = Readonly<Record<string, string | null>>;
+export type FormFields = Readonly<Record<string, string | null>>;
 
 interface Params {
   uid: string;
@@ -67,6 +70,14 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
+/** What a proof seals: the user and how they proved who they are (RFC 8176 `amr`), for the sign-in it completes. */
+const proofOf = (userId: string, amr: readonly string[]) => [userId, ...amr].join(' ');
+function readProof(sealed: string | undefined): { userId: string; amr: string[] } | undefined {
+  if (sealed === undefined) return undefined;
+  const [userId = '', ...amr] = sealed.split(' ');
+  return { userId, amr };
+}
+
 /** A cookie of the request by name: the first sent (browsers send the most specific path first). */
 function cookieOf(request: FastifyRequest, name: string): string | undefined {
   for (const pair of (request.headers.cookie ?? '').split(';')) {
@@ -80,7 +91,7 @@ function cookieOf(request: FastifyRequest, name: string): string | undefined {
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
 /** Everything a page of one interaction needs, settled once per request. */
-interface InteractionContext {
+export interface InteractionContext {
   readonly interaction: Interaction;
   /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
@@ -156,11 +167,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'> = {}) {
       const { uid } = context.interaction;
-      if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
-      const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
+      const { password, email, look } = context.target;
+      if (!password.signIn && !email.link && !email.code) throw new SignInRefusal('password_unavailable', look);
+      const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
-      const input = { action: paths(uid).login, csrf: csrf.issue(uid), forgotUrl: paths(uid).forgot, ...signupUrl, ...notice, ...hinted(context), ...extra };
+      const token = csrf.issue(uid);
+      const otherMethods = emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
+      const input = { action: paths(uid).login, csrf: token, forgotUrl: paths(uid).forgot, password: password.signIn, otherMethods, ...signupUrl, ...notice, ...hinted(context), ...extra };
       return sendPage(reply, status, (nonce) => loginPage(context.target.look, nonce, input), formTargets(context));
     }
 
@@ -192,6 +206,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       tenants: readonly { id: string; name: string }[],
       error = false,
       proof?: string,
+      amr: readonly string[] = PASSWORD_AMR,
     ) {
       const { uid } = context.interaction;
       return sendPage(
@@ -201,7 +216,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: proof ?? csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
+            signIn: proof ?? csrf.seal(uid, proofOf(userId, amr), SIGN_IN_PROOF_SECONDS),
             tenants,
             error,
           }),
@@ -218,10 +233,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    /** A proven password of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
-    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string) {
+    /** A proven first factor of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, amr: readonly string[]) {
       const { uid } = context.interaction;
-      const proof = csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS);
+      const proof = csrf.seal(uid, proofOf(userId, amr), SIGN_IN_PROOF_SECONDS);
       return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
     }
 
@@ -317,14 +332,30 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
-      const decision = await decideTenant(context.target, check.user);
+      return continueSignIn(request, reply, context, check, PASSWORD_AMR, email);
+    });
+
+    /**
+     * A proven first factor (a password, an e-mail link or code): the tenant decided, the browser noticed, then the
+     * tenant choice or the completion. Every method goes on from its proof through here. `email`: as typed, for the
+     * sign-in form shown again when the user has no access.
+     */
+    async function continueSignIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      context: InteractionContext,
+      proven: { user: SignInUser; verified: SignInUser },
+      amr: readonly string[],
+      email: string,
+    ) {
+      const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
-      const browserId = await noticeBrowser(context.target, check.user, origin);
+      const browserId = await noticeBrowser(context.target, proven.user, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
-    });
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, amr);
+      return finish(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, amr });
+    }
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
       const context = await load(request, reply);
@@ -371,6 +402,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     accountLinkRoutes(app, services);
+    emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn });
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
     // which shows the current step (or says the interaction is over).
@@ -384,8 +416,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const proof = cookieOf(request, proofCookieName);
       if (proof === undefined) return backToPage(request, reply);
       const context = await load(request, reply);
-      const userId = csrf.unseal(context.interaction.uid, proof);
-      const user = userId === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, userId);
+      const proven = readProof(csrf.unseal(context.interaction.uid, proof));
+      const user = proven === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, proven.userId);
       if (user === null) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
@@ -405,18 +437,18 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
-      // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
-      const userId = csrf.unseal(context.interaction.uid, fields['signin']);
-      if (userId === undefined) throw new SignInRefusal('proof_expired', context.target.look);
-      const user = await activeUser(context.target, userId);
+      // The user proved a first factor on this interaction moments ago (a sealed statement bound to its uid).
+      const proven = readProof(csrf.unseal(context.interaction.uid, fields['signin']));
+      if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+      const user = await activeUser(context.target, proven.userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
+      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, undefined, proven.amr);
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
+      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: proven.amr });
     });
   };
 }

@@ -97,6 +97,23 @@ export const DEFAULT_COPY = {
   'invitation.doneTitle': 'Welcome to {name}',
   'invitation.doneText': 'You are now a member of {name}. Sign in from the application to continue.',
   'invitation.errorTitle': 'This invitation cannot be used',
+  // Sign-in by e-mail (src/pages/magic-link.ts).
+  'email.heading': 'Or sign in with your email address',
+  'email.email': 'Email address',
+  'email.linkSubmit': 'Email me a sign-in link',
+  'email.codeSubmit': 'Email me a sign-in code',
+  'email.sentTitle': 'Check your email',
+  'email.linkSentText': 'If {email} can sign in to {name}, we sent it a sign-in link. Open it in this browser. Opened on another device, it gives you a code to enter here.',
+  'email.codeSentText': 'If {email} can sign in to {name}, we sent it a sign-in code. Enter it here.',
+  'email.code': 'Code',
+  'email.verifySubmit': 'Continue',
+  'email.codeError': 'The code is incorrect or has expired. Check it, or ask for a new email.',
+  'email.again': 'Ask for a new email',
+  'email.confirmTitle': 'Sign in on another device?',
+  'email.confirmText': 'This link was asked for on another browser or device. Continue only if it was you: you will get a code to enter there.',
+  'email.confirm': 'Show the code',
+  'email.codeTitle': 'Your sign-in code',
+  'email.codeText': 'Enter this code on the page where you asked for the link. Never give it to anyone else.',
 } as const;
 
 export type CopyKey = keyof typeof DEFAULT_COPY;
@@ -328,6 +345,10 @@ export interface LoginPageInput {
   readonly forgotUrl?: string;
   /** Link to ask for a new verification link, shown with the `login.unverified` error. */
   readonly resendUrl?: string;
+  /** Whether the password form shows (default true): a surface may offer only other methods. */
+  readonly password?: boolean;
+  /** The forms of the other methods, rendered after the password's (e.g. src/pages/magic-link.ts). */
+  readonly otherMethods?: string;
 }
 
 export function loginPage(look: PageLook, nonce: string, input: LoginPageInput): RenderedPage {
@@ -338,11 +359,14 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
     (input.resendUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.resendUrl)}">${text(look, 'login.resendLink')}</a></p>\n`) +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
-    emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined, focus: true }) +
-    field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid: error !== undefined }) +
-    `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
-    (input.forgotUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.forgotUrl)}">${text(look, 'login.forgot')}</a></p>\n`) +
+    (input.password === false
+      ? ''
+      : `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
+        emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined, focus: true }) +
+        field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid: error !== undefined }) +
+        `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
+        (input.forgotUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.forgotUrl)}">${text(look, 'login.forgot')}</a></p>\n`)) +
+    (input.otherMethods ?? '') +
     (input.signupUrl === undefined
       ? ''
       : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`);

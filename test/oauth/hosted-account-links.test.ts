@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
@@ -310,5 +312,48 @@ describe('the hosted forms', () => {
     const form = await follow(flow.jar, flow.page, 'Forgot your password\\?');
     const forged = await flow.jar.visit(readForm(form.url, form.body).action, { form: { email: 'kim@example.com' } });
     expect(forged.status).toBe(403);
+  });
+});
+
+describe('on a tenant’s custom domain', () => {
+  const NORTH_HOST = 'login.north.example';
+  let admin: HttpClient;
+  let domainConfig: oidc.Configuration;
+  let via: FetchLike;
+  let north: string;
+  let another: BootstrapResult;
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    north = await app.createTenant('North', another);
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, NORTH_HOST);
+    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+    via = fetchVia(app.baseUrl);
+    domainConfig = await oidc.discovery(new URL(`http://${NORTH_HOST}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+      [oidc.customFetch]: via,
+      execute: [oidc.allowInsecureRequests],
+    });
+  });
+
+  it('the pool’s links lead to its domain, whose page takes them; no other surface does', async () => {
+    await createUser('ona@example.com', admin, `/applications/${another.applicationId}/tenants/${north}/users`);
+    const flow = await startAuthorization(domainConfig, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, {}, new CookieJar(via));
+    expect(flow.page.status).toBe(200);
+    expect((await askReset(flow, 'ona@example.com')).status).toBe(200);
+    const link = await linkOf('ona@example.com', 'password_reset', admin);
+    expect(link.startsWith(`http://${NORTH_HOST}/account/reset-password?token=`), link).toBe(true);
+    const token = new URL(link).search;
+    const jar = new CookieJar(via);
+    expect((await jar.visit(`${issuer}/account/reset-password${token}`)).status).toBe(400);
+    expect((await jar.visit(`${issuer}/t/north/account/reset-password${token}`)).status).toBe(200);
+    expect((await jar.visit(`http://${NORTH_HOST}/t/north/account/reset-password${token}`)).status).toBe(400);
+    const form = await jar.visit(link);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('– North</title>');
+    const changed = await jar.submit(form, { password: NEW_PASSWORD });
+    expect(changed.status, changed.body).toBe(200);
+    expect(changed.body).toContain('<h1>Password changed</h1>');
   });
 });

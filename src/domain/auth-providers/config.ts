@@ -65,7 +65,12 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
     defaultName: () => 'Password',
   },
   magic_link: {
-    config: { allowSignup, linkLifetimeMinutes: { kind: 'int', min: 1, max: 60, default: 15 } },
+    config: {
+      allowSignup,
+      linkLifetimeMinutes: { kind: 'int', min: 1, max: 60, default: 15 },
+      // What the hosted page mails: a link, a one-time code to type (`email_otp`), or a choice of both.
+      signInWith: { kind: 'enum', values: ['link', 'code', 'link_and_code'], default: 'link' },
+    },
     secrets: {},
     defaultName: () => 'Magic link',
   },

@@ -22,7 +22,7 @@ const askTiming = new RefusalTiming();
 const MAX_EMAIL_LENGTH = 320;
 
 /** The user of the target's pool with that e-mail, if any (and if the address could be one). */
-async function userByEmail(target: SignInTarget, email: unknown): Promise<SignInUser | null> {
+export async function userByEmail(target: SignInTarget, email: unknown): Promise<SignInUser | null> {
   const login = typeof email === 'string' ? email.trim() : '';
   if (login === '' || login.length > MAX_EMAIL_LENGTH || login.includes('\0')) return null;
   return readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(login) });
@@ -36,7 +36,7 @@ const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
 });
 
 /** Where a sign-in's mail is queued: its tenant's templates, branding and provider. */
-const mailAt = (target: SignInTarget, em: MailContext['em']): MailContext => ({ em, sender: target.scope, tenantId: target.tenant?.id ?? null });
+export const mailAt = (target: SignInTarget, em: MailContext['em']): MailContext => ({ em, sender: target.scope, tenantId: target.tenant?.id ?? null });
 
 /** Queues a verification link for `user` in the caller's transaction (a sign-up's, or a request for a new link). */
 export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: { id: string; email: string; name?: string | null | undefined }): Promise<void> {

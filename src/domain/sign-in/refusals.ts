@@ -67,6 +67,13 @@ export const SIGN_IN_REFUSALS = {
   password_unavailable: { page: { status: 403, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
   // The forms that mail a password's links (forgot, a new verification link) exist only where passwords do.
   password_links_unavailable: { page: { status: 404, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
+  // Sign-in by e-mail (email-methods.ts): its forms where the magic-link provider does not offer the method.
+  email_sign_in_unavailable: { page: { status: 404, message: (name) => `Signing in by email is not available for ${name}.` }, oauth: null, silent: null },
+  email_link_invalid: {
+    page: { status: 400, message: () => 'This link has expired, was already used, or does not belong here. Ask for a new one from the sign-in page.' },
+    oauth: null,
+    silent: null,
+  },
   signup_unavailable: { page: { status: 404, message: (name) => `Creating an account is not available for ${name}.` }, oauth: null, silent: null },
   step_unsupported: { page: { status: 400, message: () => 'This sign-in step is not supported.' }, oauth: null, silent: null },
   no_such_page: { page: { status: 404, message: () => 'There is no such sign-in page.' }, oauth: null, silent: null },

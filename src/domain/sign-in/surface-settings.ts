@@ -26,6 +26,18 @@ export interface PasswordMethod {
   readonly requireVerification: boolean;
 }
 
+/** What the effective `magic_link` provider allows of sign-ins by e-mail on a surface (src/domain/sign-in/email-methods.ts). */
+export interface EmailMethods {
+  /** A single-use link by mail (`signInWith` link or link_and_code). */
+  readonly link: boolean;
+  /** A one-time code by mail (`signInWith` code or link_and_code). */
+  readonly code: boolean;
+  /** An address without an account gets one on first use (`allowSignup`, where the surface opens sign-up). */
+  readonly signUp: boolean;
+  /** How long a link or code works (`linkLifetimeMinutes`). */
+  readonly minutes: number;
+}
+
 /**
  * What a sign-in surface (an application, and the tenant a sign-in is for) shows and enforces, as the tenancy engine
  * resolves it: plain values, shared by every request that reads them.
@@ -40,6 +52,7 @@ export interface SurfaceSettings {
   /** The effective branding, with the tenant's name (else the application's). */
   readonly look: PageLook;
   readonly password: PasswordMethod;
+  readonly email: EmailMethods;
   readonly lockout: LockoutPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
@@ -101,6 +114,7 @@ async function readSurfaceSettings(
     policyTenantId,
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
+    email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
@@ -124,5 +138,18 @@ function passwordMethod(providers: readonly { type: string; enabled: boolean; co
     signIn: true,
     signUp: password.config['allowSignup'] !== false && !opensMembership,
     requireVerification: password.config['requireEmailVerification'] !== false,
+  };
+}
+
+/** Sign-in by e-mail as an enabled `magic_link` provider allows it; none without one. Sign-up as for passwords. */
+function emailMethods(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[], opensMembership: boolean): EmailMethods {
+  const provider = providers.find((candidate) => candidate.type === 'magic_link' && candidate.enabled);
+  if (provider === undefined) return { link: false, code: false, signUp: false, minutes: 0 };
+  const { signInWith, allowSignup, linkLifetimeMinutes } = provider.config;
+  return {
+    link: signInWith !== 'code',
+    code: signInWith === 'code' || signInWith === 'link_and_code',
+    signUp: allowSignup !== false && !opensMembership,
+    minutes: typeof linkLifetimeMinutes === 'number' ? linkLifetimeMinutes : 15,
   };
 }

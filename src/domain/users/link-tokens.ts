@@ -28,8 +28,8 @@ export interface LinkUser {
 }
 
 /**
- * A new token for `user`, written through `em` (the caller's transaction), and the absolute link carrying it:
- * `base` is the service's URL, and an isolated tenant's pool has its tenant's path (`/t/{id}`).
+ * A new token for `user`, written through `em` (the caller's transaction), and the absolute link carrying it, on the
+ * pool's pages (pagesOf; `base` is the service's URL).
  */
 export async function issueLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, base: string): Promise<{ link: string; expiresInMinutes: number }> {
   const secret = randomBytes(32).toString('base64url');
@@ -39,10 +39,25 @@ export async function issueLink(em: EntityManager, user: LinkUser, purpose: Link
      values (?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
     [user.applicationId, newId(), user.userId, user.clientId, purpose, hashOf(secret), minutes],
   );
-  const surface = user.poolId === SHARED_POOL ? '' : `/t/${user.poolId}`;
-  const url = new URL(`${base}${surface}${LINK_PATHS[purpose]}`);
+  const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
   url.searchParams.set('token', `${user.applicationId}.${secret}`);
   return { link: url.href, expiresInMinutes: minutes };
+}
+
+/**
+ * Where the pool's link pages are, as its users know its sign-in: a verified custom domain of the pool (an isolated
+ * tenant's own; for the shared pool the application's), else the service's URL, under the tenant's path (`/t/{id}`)
+ * for an isolated tenant's pool. Of several domains, the first by name.
+ */
+async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): Promise<string> {
+  const shared = user.poolId === SHARED_POOL;
+  const [domain] = await em.execute<{ hostname: string }[]>(
+    `select hostname from domain where application_id = ? and ${shared ? 'tenant_id is null' : 'tenant_id = ?'} and verified_at is not null
+      order by hostname limit 1`,
+    shared ? [user.applicationId] : [user.applicationId, user.poolId],
+  );
+  if (domain !== undefined) return `${new URL(serviceUrl).protocol}//${domain.hostname}`;
+  return shared ? serviceUrl : `${serviceUrl}/t/${user.poolId}`;
 }
 
 /** A token as the link carries it, split; undefined when it cannot be one. */

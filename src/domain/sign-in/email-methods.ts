@@ -1,0 +1,330 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../../db/entities/index.ts';
+import { GatehouseError } from '../../errors.ts';
+import { isUuid, newId } from '../../ids.ts';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { recordAudit } from '../audit.ts';
+import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { lockTenants } from '../tenants/target-tenant.ts';
+import { usersChanged } from '../users/changed.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { email as emailAddress } from '../validate.ts';
+import { mailAt, userByEmail } from './account-links.ts';
+import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { RefusalTiming } from './refusal-timing.ts';
+import { SignInRefusal } from './refusals.ts';
+import type { CredentialCheck, SignInTarget } from './sign-in.ts';
+
+/**
+ * Sign-in by e-mail, the two first factors of the `magic_link` provider (surface-settings.ts `email`): a single-use
+ * link, or a one-time code, mailed to the address typed on a hosted page and bound to that page's interaction. Each
+ * works once, until the provider's `linkLifetimeMinutes`; a code is void after CODE_ATTEMPTS wrong ones, and each
+ * wrong one counts under the lockout policy as a wrong password does. Asking answers alike for any address: a mail
+ * for an account (or, with sign-up open, for an address without one, whose account the mail's use creates), else
+ * nothing, after as long as writing one takes. A link opened in another browser than the one that asked completes
+ * nothing there: after a confirmation it shows a code, typed in the asking browser (revealLinkCode).
+ */
+export type EmailMethod = 'magic_link' | 'email_code';
+
+/** Wrong codes a row takes before it is void: a fresh mail is the way on. */
+export const CODE_ATTEMPTS = 5;
+
+/** RFC 8176: a single-use secret sent out of band, for the link and the code alike. */
+export const EMAIL_AMR = ['otp'] as const;
+
+const askTiming = new RefusalTiming();
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+/** A code's hash, salted with its row: the same code of two rows hashes apart. */
+const codeHash = (rowId: string, code: string) => sha256(`${rowId}:${code}`).toString('base64url');
+const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** The address a form sent, as an account could hold it; undefined when none could. */
+function validAddress(email: unknown): string | undefined {
+  try {
+    return typeof email === 'string' ? emailAddress('email', email) : undefined;
+  } catch (error) {
+    if (error instanceof GatehouseError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Mails a link or a code for the interaction `interactionId` to `email` when it may have one: an account of the
+ * target's pool not suspended, or with sign-up open an address without an account. The interaction's earlier rows end:
+ * only the latest mail works. `pagesBase`: the origin whose `/interaction/…` pages the asking browser is on (the
+ * service's, or a custom domain's), where the link leads.
+ */
+export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, email: unknown, interactionId: string, pagesBase: string): Promise<void> {
+  const user = await userByEmail(target, email);
+  const address = user === null && target.email.signUp ? validAddress(email) : undefined;
+  if (user === null ? address === undefined : user.status === 'suspended') return askTiming.pad();
+  const to = { email: user?.email ?? address!, name: user?.name ?? null };
+  const minutes = target.email.minutes;
+  await askTiming.measure(() =>
+    target.applicationScope.transactional(async (em) => {
+      const id = newId();
+      const secret = method === 'magic_link' ? randomBytes(32).toString('base64url') : undefined;
+      const code = method === 'email_code' ? newCode() : undefined;
+      await em.execute(`update email_sign_in set used_at = now() where application_id = ? and interaction_id = ? and used_at is null`, [target.application.id, interactionId]);
+      await em.execute(
+        `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, expires_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
+        [
+          target.application.id,
+          id,
+          interactionId,
+          target.clientId,
+          target.tenant?.id ?? null,
+          target.poolId,
+          user?.id ?? null,
+          to.email,
+          method,
+          secret === undefined ? null : sha256(secret).toString('base64url'),
+          code === undefined ? null : codeHash(id, code),
+          minutes,
+        ],
+      );
+      if (secret !== undefined) {
+        const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
+        link.searchParams.set('token', `${target.application.id}.${secret}`);
+        await magicLinkMail(mailAt(target, em), to, { link: link.href, expiresInMinutes: minutes });
+      } else {
+        await emailOtpMail(mailAt(target, em), to, { code: code!, expiresInMinutes: minutes });
+      }
+    }),
+  );
+  target.scope.services.outbox.wake();
+}
+
+/** A link's token as the mail carries it, split; undefined when it cannot be one. */
+function parseToken(token: unknown): { applicationId: string; hash: string } | undefined {
+  if (typeof token !== 'string' || token.length > 200) return undefined;
+  const [applicationId, secret, ...rest] = token.split('.');
+  if (applicationId === undefined || secret === undefined || rest.length > 0 || !isUuid(applicationId) || secret === '') return undefined;
+  return { applicationId, hash: sha256(secret).toString('base64url') };
+}
+
+/** A live link, seen from a browser that is not the asking one: whose sign-in it is, for the page's look. */
+export interface OpenedEmailLink {
+  readonly applicationId: string;
+  readonly clientId: string;
+  readonly tenantId: string | null;
+  readonly interactionId: string;
+}
+
+/** The sign-in of a link that still works (unused, unexpired), without using it. */
+export async function peekEmailLink(em: EntityManager, token: unknown): Promise<OpenedEmailLink | undefined> {
+  const parsed = parseToken(token);
+  if (parsed === undefined) return undefined;
+  const [row] = await em.getConnection().execute<{ client_id: string; tenant_id: string | null; interaction_id: string }[]>(
+    `select client_id, tenant_id, interaction_id from email_sign_in
+      where application_id = ? and token_hash = ? and used_at is null and expires_at > now()`,
+    [parsed.applicationId, parsed.hash],
+  );
+  return row === undefined ? undefined : { applicationId: parsed.applicationId, clientId: row.client_id, tenantId: row.tenant_id, interactionId: row.interaction_id };
+}
+
+/**
+ * A link confirmed in another browser: the link is spent, and its row takes a fresh code (its attempts from zero,
+ * its expiry unchanged) that the user types in the asking browser. Of two confirmations racing, one gets the code.
+ */
+export async function revealLinkCode(em: EntityManager, token: unknown): Promise<string | undefined> {
+  const parsed = parseToken(token);
+  if (parsed === undefined) return undefined;
+  const [row] = await em.getConnection().execute<{ id: string }[]>(
+    `select id from email_sign_in where application_id = ? and token_hash = ? and used_at is null and expires_at > now()`,
+    [parsed.applicationId, parsed.hash],
+  );
+  if (row === undefined) return undefined;
+  const code = newCode();
+  const updated = await em.getConnection().execute(
+    `update email_sign_in set token_hash = null, code_hash = ?, attempts = 0
+      where application_id = ? and id = ? and token_hash = ? and used_at is null and expires_at > now()`,
+    [codeHash(row.id, code), parsed.applicationId, row.id, parsed.hash],
+    'run',
+  );
+  return (updated as { affectedRows?: number }).affectedRows === 1 ? code : undefined;
+}
+
+/** A row of the interaction as the sign-in reads it. */
+interface SignInRow {
+  id: string;
+  pool_id: string;
+  user_id: string | null;
+  email: string;
+  method: EmailMethod;
+  code_hash: string | null;
+}
+
+/** Writes the attempt's record (method, outcome) as the password's are written, and answers it. */
+async function answered(target: SignInTarget, method: EmailMethod, check: Checked, email: string | null): Promise<CredentialCheck> {
+  const user = check.ok ? check.verified : check.user;
+  await recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
+    clientId: target.clientId,
+    requestId: target.scope.requestId,
+    method,
+    outcome: check.ok ? { ok: true, userId: check.user.id } : { ok: false, reason: check.reason, userId: user?.id ?? null, email },
+  });
+  return check.ok ? check : { ok: false };
+}
+
+type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
+
+/**
+ * Whether `code` proves the interaction's latest live row, typed from the client address `address`. A wrong code
+ * counts on the row (void at CODE_ATTEMPTS) and, for an account, under the lockout policy; an interaction without a
+ * live code (an unknown address, none asked, expired, void) is refused alike, as long as counting takes.
+ */
+export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
+  const em = target.applicationScope.em;
+  const [row] = await em.getConnection().execute<SignInRow[]>(
+    `select id, pool_id, user_id, email, method, code_hash from email_sign_in
+      where application_id = ? and interaction_id = ? and used_at is null and expires_at > now() and code_hash is not null
+      order by created_at desc limit 1`,
+    [target.application.id, interactionId],
+  );
+  const typed = typeof code === 'string' ? code.replaceAll(/\s/g, '') : '';
+  if (row === undefined) {
+    await refuseUncounted(target);
+    return answered(target, 'email_code', { ok: false, reason: 'wrong_code', user: null }, null);
+  }
+  const { user, refused } = await rowUser(target, row, address);
+  if (refused !== undefined) return answered(target, row.method, refused, row.email);
+  // constant-time: the hashes are compared whole, whatever the code typed.
+  const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash!));
+  if (!matches) {
+    await em.getConnection().execute(
+      `update email_sign_in set attempts = attempts + 1, used_at = case when attempts + 1 >= ? then now() end where application_id = ? and id = ? and used_at is null`,
+      [CODE_ATTEMPTS, target.application.id, row.id],
+    );
+    if (user !== null) await recordFailedSignIn(target, user, target.lockout, address);
+    return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
+  }
+  if (!(await useRow(em, target.application.id, `id = ?`, row.id))) return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
+  return answered(target, row.method, await proven(target, row, user, address), row.email);
+}
+
+/**
+ * A magic link opened in the browser of its interaction `interactionId`: used, and the sign-in proven. A link of
+ * another interaction, unknown, used or expired is refused and uses nothing.
+ */
+export async function useEmailLink(target: SignInTarget, interactionId: string, token: unknown, address: string): Promise<CredentialCheck> {
+  const parsed = parseToken(token);
+  const em = target.applicationScope.em;
+  const [row] =
+    parsed === undefined || parsed.applicationId !== target.application.id
+      ? []
+      : await em.getConnection().execute<SignInRow[]>(
+          `select id, pool_id, user_id, email, method, code_hash from email_sign_in
+            where application_id = ? and token_hash = ? and interaction_id = ? and used_at is null and expires_at > now()`,
+          [target.application.id, parsed.hash, interactionId],
+        );
+  if (row === undefined) {
+    await refuseUncounted(target);
+    return answered(target, 'magic_link', { ok: false, reason: 'invalid_link', user: null }, null);
+  }
+  const { user, refused } = await rowUser(target, row, address);
+  if (refused !== undefined) return answered(target, 'magic_link', refused, row.email);
+  if (!(await useRow(em, target.application.id, `id = ? and token_hash is not null`, row.id))) {
+    return answered(target, 'magic_link', { ok: false, reason: 'invalid_link', user }, row.email);
+  }
+  return answered(target, 'magic_link', await proven(target, row, user, address), row.email);
+}
+
+/**
+ * The row's account (null: a sign-up's row), and the refusal when it may not sign in from `address` now: a row of
+ * another pool (the pools moved since: authIsolation switched), a user gone from the pool, locked or suspended.
+ */
+async function rowUser(target: SignInTarget, row: SignInRow, address: string): Promise<{ user: SignInUser | null; refused?: Checked }> {
+  if (row.pool_id !== target.poolId) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user: null }) };
+  if (row.user_id === null) return { user: null };
+  const user = await readSignInUser(target.applicationScope.em, target.application.id, { id: row.user_id, poolId: target.poolId });
+  if (user === null) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'unknown_user', user: null }) };
+  const refused = await standingRefusal(target, user, address);
+  return refused === undefined ? { user } : { user, refused };
+}
+
+/** A locked or suspended user, or an address locked out or made to wait, is refused uncounted, as for a password. */
+async function standingRefusal(target: SignInTarget, user: SignInUser, address: string): Promise<Checked | undefined> {
+  if (!mayActNow(user)) return (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user });
+  const standing = await addressStanding(target, user, address);
+  if (standing === 'open') return undefined;
+  await refuseUncounted(target);
+  return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting', user };
+}
+
+/** Uses the row (`where` on it): of two requests racing, one does. */
+async function useRow(em: EntityManager, applicationId: string, where: string, id: string): Promise<boolean> {
+  const result = await em
+    .getConnection()
+    .execute(`update email_sign_in set used_at = now() where application_id = ? and ${where} and used_at is null and expires_at > now()`, [applicationId, id], 'run');
+  return (result as { affectedRows?: number }).affectedRows === 1;
+}
+
+/** The row's secret was right: the account's sign-in as a password's succeeds, or the new account of a sign-up. */
+async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | null, address: string): Promise<Checked> {
+  if (user === null) {
+    const created = await signUpByEmail(target, row.email);
+    return created === null ? { ok: false, reason: 'user_inactive', user: null } : { ok: true, user: created, verified: created };
+  }
+  const tenantIds = await recordSuccessfulSignIn(target, user, address);
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
+  return { ok: true, user, verified: { ...user, tenantIds } };
+}
+
+/**
+ * The account of an address proven by its mail (sign-up open on the surface): no password, its e-mail verified, in
+ * the target's pool (and the isolated tenant's), recorded `user.signup` as the password sign-up is. An account made
+ * for the address meanwhile is the one signed in; a suspended one is refused (null).
+ */
+async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null> {
+  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
+  const emailNormalized = normalizeEmail(email);
+  const existing = () => readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
+  try {
+    const created = await underTenancyConfig(target.applicationScope, async (tx) => {
+      const { em, application } = tx;
+      // As sign-up.ts: a pool decided on settings that have changed since is not one to land in.
+      if ((await application()).authIsolation !== target.application.authIsolation) throw new SignInRefusal('signup_settings_changed', target.look);
+      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw new SignInRefusal('signup_tenant_gone', target.look);
+      if ((await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false })) !== null) return null;
+      const user = em.create(User, {
+        applicationId: target.application.id,
+        id: newId(),
+        poolId: target.poolId,
+        email,
+        emailNormalized,
+        name: null,
+        status: 'active',
+        tenantIds: tenantId === null ? [] : [tenantId],
+        passwordHash: null,
+        emailVerified: true,
+      });
+      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
+      recordAudit(em, actor, {
+        action: 'user.signup',
+        targetType: 'user',
+        targetId: user.id,
+        tenantId,
+        after: { email: user.email, name: null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: false, via: target.clientId },
+      });
+      await em.flush();
+      return user;
+    });
+    if (created !== null) {
+      await usersChanged(target.scope.services, target.application.id);
+      return created;
+    }
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+  }
+  const user = await existing();
+  return user !== null && mayActNow(user) ? user : null;
+}

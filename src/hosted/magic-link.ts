@@ -1,0 +1,162 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { askEmailSignIn, EMAIL_AMR, peekEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { surfaceSettings, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import { signIns } from '../metrics.ts';
+import { checkEmailPage, linkCodePage, linkConfirmPage } from '../pages/magic-link.ts';
+import { PLAIN_LOOK, type PageLook } from '../pages/pages.ts';
+import { sendPage } from '../pages/reply.ts';
+import { guessingAddress, type ThrottleHook } from '../pages/throttle.ts';
+import type { Services } from '../services.ts';
+import type { CsrfTokens } from './csrf.ts';
+import type { FormFields, InteractionContext } from './routes.ts';
+
+/**
+ * Sign-in by e-mail on the hosted pages (src/domain/sign-in/email-methods.ts): the sign-in page's e-mail form asks
+ * for a link or a code; "check your email" takes the code; the link, opened in the browser that asked, completes the
+ * sign-in, and opened in any other asks to confirm and then shows a code to type in the asking browser (the link
+ * never signs that other browser in). A proof goes on as a password's does (the pages' continueSignIn).
+ */
+interface Params {
+  uid: string;
+}
+
+/** What the sign-in pages (routes.ts) lend these routes: their interaction, forms and the sign-in's way on. */
+export interface EmailSignInSteps {
+  load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext>;
+  readonly csrf: CsrfTokens;
+  requireCsrf(context: InteractionContext, fields: FormFields): void;
+  formOf(request: FastifyRequest): FormFields;
+  signsIn(context: InteractionContext): Promise<boolean>;
+  formTargets(context: InteractionContext): string[];
+  readonly throttled: { onRequest: ThrottleHook };
+  continueSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    context: InteractionContext,
+    proven: { user: SignInUser; verified: SignInUser },
+    amr: readonly string[],
+    email: string,
+  ): Promise<unknown>;
+}
+
+const paths = (uid: string) => ({
+  page: `/interaction/${uid}`,
+  link: `/interaction/${uid}/email-link`,
+  code: `/interaction/${uid}/email-code`,
+  verify: `/interaction/${uid}/code`,
+  confirm: `/interaction/${uid}/email-link/confirm`,
+});
+
+/** The sign-in page's e-mail form addresses, for the methods the surface offers. */
+export const emailFormActions = (uid: string, methods: EmailMethods) => ({
+  ...(methods.link ? { linkAction: paths(uid).link } : {}),
+  ...(methods.code ? { codeAction: paths(uid).code } : {}),
+});
+
+/** The forms that ask for a mail: what each sends, and whether the surface offers it. */
+const ASKS = [
+  { path: 'email-link', method: 'magic_link', sent: 'link', offered: (methods: EmailMethods) => methods.link },
+  { path: 'email-code', method: 'email_code', sent: 'code', offered: (methods: EmailMethods) => methods.code },
+] as const satisfies readonly { path: string; method: EmailMethod; sent: 'link' | 'code'; offered: (methods: EmailMethods) => boolean }[];
+
+const queryToken = (request: FastifyRequest) => (request.query as Record<string, unknown>)['token'];
+
+export function emailSignInRoutes(app: FastifyInstance, services: Services, steps: EmailSignInSteps): void {
+  const toPage = (reply: FastifyReply, uid: string) => reply.status(303).header('location', paths(encodeURIComponent(uid)).page).send();
+
+  function showCheck(reply: FastifyReply, context: InteractionContext, status: number, email: string, sent: 'link' | 'code', error = false) {
+    const { uid } = context.interaction;
+    const input = { action: paths(uid).verify, csrf: steps.csrf.issue(uid), email, sent, againUrl: paths(uid).page, error };
+    return sendPage(reply, status, (nonce) => checkEmailPage(context.target.look, nonce, input), steps.formTargets(context));
+  }
+
+  /** The origin of the asking browser's pages (the service's, or the custom domain's it is on), where links lead. */
+  async function pagesBase(request: FastifyRequest): Promise<string> {
+    const surface = await services.surfaces.forHost(request.headers.host);
+    return surface.kind === 'domain' ? surface.issuer : services.config.publicUrl;
+  }
+
+  for (const { path, method, sent, offered } of ASKS) {
+    app.post<{ Params: Params }>(`/interaction/:uid/${path}`, steps.throttled, async (request, reply) => {
+      const context = await steps.load(request, reply);
+      const fields = steps.formOf(request);
+      steps.requireCsrf(context, fields);
+      if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
+      if (!offered(context.target.email)) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
+      const email = typeof fields['email'] === 'string' ? fields['email'].trim() : '';
+      // The same page, status and headers whether the address may sign in or not (askEmailSignIn's timing too).
+      await askEmailSignIn(context.target, method, email, context.interaction.uid, await pagesBase(request));
+      return showCheck(reply, context, 200, email, sent);
+    });
+    app.get<{ Params: Params }>(`/interaction/:uid/${path}`, async (request, reply) => {
+      if (path === 'email-link') return openLink(request, reply);
+      return toPage(reply, request.params.uid);
+    });
+  }
+
+  app.post<{ Params: Params }>('/interaction/:uid/code', steps.throttled, async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const fields = steps.formOf(request);
+    steps.requireCsrf(context, fields);
+    if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
+    const { email: methods } = context.target;
+    if (!methods.link && !methods.code) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
+    const email = fields['email'] ?? '';
+    const sent = fields['sent'] === 'code' ? 'code' : 'link';
+    const check = await verifyEmailCode(context.target, context.interaction.uid, fields['code'], guessingAddress(request));
+    signIns.inc({ method: sent === 'code' ? 'email_code' : 'magic_link', outcome: check.ok ? 'success' : 'failure' });
+    if (!check.ok) return showCheck(reply, context, 400, email, sent, true);
+    return steps.continueSignIn(request, reply, context, check, EMAIL_AMR, email);
+  });
+  app.get<{ Params: Params }>('/interaction/:uid/code', async (request, reply) => toPage(reply, request.params.uid));
+
+  /** The interaction of the request when this browser is the one that asked (the OP's cookie), else undefined. */
+  async function askingBrowser(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext | undefined> {
+    try {
+      return await steps.load(request, reply);
+    } catch (error) {
+      if (error instanceof SignInRefusal && error.reason === 'interaction_expired') return undefined;
+      throw error;
+    }
+  }
+
+  /** The look of a link's sign-in, for the pages another browser sees. */
+  async function lookOf(request: FastifyRequest, opened: { applicationId: string; clientId: string; tenantId: string | null }): Promise<PageLook> {
+    const settings = await surfaceSettings(services, request.id, opened, opened.tenantId);
+    return settings?.look ?? PLAIN_LOOK;
+  }
+
+  /** A live link of this path's interaction, from a browser that is not the asking one; else the refusal. */
+  async function linkElsewhere(request: FastifyRequest<{ Params: Params }>, token: unknown) {
+    const opened = await peekEmailLink(services.orm.em.fork(), token);
+    if (opened === undefined || opened.interactionId !== request.params.uid) throw new SignInRefusal('email_link_invalid');
+    return { opened, look: await lookOf(request, opened) };
+  }
+
+  async function openLink(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
+    const token = queryToken(request);
+    const context = await askingBrowser(request, reply);
+    if (context === undefined) {
+      const { look } = await linkElsewhere(request, token);
+      const input = { action: paths(request.params.uid).confirm, token: typeof token === 'string' ? token : '' };
+      return sendPage(reply, 200, (nonce) => linkConfirmPage(look, nonce, input));
+    }
+    if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
+    if (!context.target.email.link) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
+    const check = await useEmailLink(context.target, context.interaction.uid, token, guessingAddress(request));
+    signIns.inc({ method: 'magic_link', outcome: check.ok ? 'success' : 'failure' });
+    if (!check.ok) throw new SignInRefusal('email_link_invalid', context.target.look);
+    return steps.continueSignIn(request, reply, context, check, EMAIL_AMR, check.user.email);
+  }
+
+  app.post<{ Params: Params }>('/interaction/:uid/email-link/confirm', steps.throttled, async (request, reply) => {
+    const token = steps.formOf(request)['token'];
+    const { opened, look } = await linkElsewhere(request, token);
+    const code = await revealLinkCode(services.orm.em.fork(), token);
+    if (code === undefined) throw new SignInRefusal('email_link_invalid', look);
+    request.log.info({ interaction: opened.interactionId }, 'magic link confirmed in another browser: code shown');
+    return sendPage(reply, 200, (nonce) => linkCodePage(look, nonce, code));
+  });
+}

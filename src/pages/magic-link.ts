@@ -1,0 +1,83 @@
+import { document, escapeHtml, formError, hidden, notice, text, type PageLook, type RenderedPage } from './pages.ts';
+
+/**
+ * The pages of sign-in by e-mail (src/hosted/magic-link.ts): the form on the sign-in page that asks for a link or a
+ * code, the "check your email" page with its code form, and, for a link opened in another browser, the confirmation
+ * and the code it then shows. Every text goes through the copy table (pages.ts).
+ */
+
+export interface EmailFormsInput {
+  readonly csrf: string;
+  /** Where the form asks for a link (absent: not offered). */
+  readonly linkAction?: string;
+  /** Where the form asks for a code (absent: not offered). */
+  readonly codeAction?: string;
+  readonly email?: string;
+  /** Whether the password form is above (then a heading sets these apart). */
+  readonly belowPassword: boolean;
+}
+
+/**
+ * One form with an `email` input and a button per method offered (each posts to its own address: `formaction`), for
+ * the sign-in page. Its ids differ from the password form's, which may stand above it.
+ */
+export function emailForms(look: PageLook, input: EmailFormsInput): string {
+  const buttons = [
+    ...(input.linkAction === undefined ? [] : [{ action: input.linkAction, label: text(look, 'email.linkSubmit') }]),
+    ...(input.codeAction === undefined ? [] : [{ action: input.codeAction, label: text(look, 'email.codeSubmit') }]),
+  ];
+  if (buttons.length === 0) return '';
+  const [first, ...others] = buttons;
+  const value = input.email === undefined || input.email === '' ? '' : ` value="${escapeHtml(input.email)}"`;
+  return (
+    (input.belowPassword ? `<h2 class="alt">${text(look, 'email.heading')}</h2>\n` : '') +
+    `<form method="post" action="${escapeHtml(first!.action)}">\n${hidden('csrf', input.csrf)}` +
+    `<label for="signin-email">${text(look, 'email.email')}</label>\n` +
+    `<input id="signin-email" name="email" type="text" autocomplete="username" inputmode="email" spellcheck="false" autocapitalize="none" required${value}>\n` +
+    `<button type="submit">${first!.label}</button>\n` +
+    others.map((button) => `<button type="submit" class="secondary" formaction="${escapeHtml(button.action)}">${button.label}</button>\n`).join('') +
+    `</form>\n`
+  );
+}
+
+export interface CheckEmailInput {
+  /** Where the code form posts. */
+  readonly action: string;
+  readonly csrf: string;
+  readonly email: string;
+  /** What was mailed: the text differs, the code form is the same (a link opened elsewhere gives a code too). */
+  readonly sent: 'link' | 'code';
+  /** The interaction's page, to ask for another mail. */
+  readonly againUrl: string;
+  readonly error?: boolean;
+}
+
+/** "Check your email", with the form for the code: the same page whether the address has an account or not. */
+export function checkEmailPage(look: PageLook, nonce: string, input: CheckEmailInput): RenderedPage {
+  const error = input.error === true ? text(look, 'email.codeError') : undefined;
+  const described = error === undefined ? '' : ' aria-describedby="form-error" aria-invalid="true" autofocus';
+  const body =
+    `<h1>${text(look, 'email.sentTitle')}</h1>\n` +
+    `<p class="subtitle" role="status">${text(look, input.sent === 'link' ? 'email.linkSentText' : 'email.codeSentText', { email: input.email })}</p>\n` +
+    formError('form-error', error) +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('email', input.email)}${hidden('sent', input.sent)}` +
+    `<label for="code">${text(look, 'email.code')}</label>\n` +
+    `<input id="code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]*" maxlength="12" required${described}>\n` +
+    `<button type="submit">${text(look, 'email.verifySubmit')}</button>\n</form>\n` +
+    `<p class="alt"><a href="${escapeHtml(input.againUrl)}">${text(look, 'email.again')}</a></p>\n`;
+  return document(look, nonce, text(look, 'email.sentTitle'), body, error !== undefined);
+}
+
+/** A link opened in another browser: nothing happens until the user says it was them. */
+export function linkConfirmPage(look: PageLook, nonce: string, input: { action: string; token: string }): RenderedPage {
+  const body =
+    `<h1>${text(look, 'email.confirmTitle')}</h1>\n<p class="subtitle">${text(look, 'email.confirmText')}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
+    `<button type="submit">${text(look, 'email.confirm')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'email.confirmTitle'), body);
+}
+
+/** The code a confirmed link gives, to type in the browser that asked. */
+export function linkCodePage(look: PageLook, nonce: string, code: string): RenderedPage {
+  return notice(look, nonce, text(look, 'email.codeTitle'), [`<span class="code">${escapeHtml(code)}</span>`, text(look, 'email.codeText')], false);
+}

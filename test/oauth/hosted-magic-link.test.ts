@@ -1,0 +1,246 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
+import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+
+/**
+ * Magic links on the hosted sign-in page (the `magic_link` provider): e-mail in, a single-use link that expires, sent
+ * through the outbox; opened in the asking browser it completes the sign-in, opened in another it asks to confirm and
+ * then shows a code to type in the asking browser. On the shared surface, a tenant's path and a custom domain; an
+ * unknown address answered alike; the method refused where the scope's providers do not enable it.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const NORTH_HOST = 'login.north.example';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  for (const body of [{ type: 'password' }, { type: 'magic_link', config: { linkLifetimeMinutes: 10 } }]) {
+    const created = await app.http.post('/auth-providers', body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  }
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+});
+afterAll(async () => app?.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+const authorize = (configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> =>
+  startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
+
+/** Asks for a link on the flow's sign-in page: the "check your email" answer. */
+const askLink = (flow: AuthorizationFlow, email: string): Promise<Visit> =>
+  flow.jar.visit(emailFormAction(flow.page, 'email-link'), { form: { csrf: csrfOf(flow.page), email } });
+
+async function tokensAfter(configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) {
+  const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
+  return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: `${issuer}/api/v1` });
+}
+
+async function createUser(email: string, http = app.http, path = '/users') {
+  const created = await http.post(path, { email, password: PASSWORD });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+describe('magic link on the shared surface', () => {
+  it('the sign-in page offers it beside the password; the link signs in the asking browser, once', async () => {
+    const userId = await createUser('ada@example.com');
+    const flow = await authorize();
+    expect(flow.page.body).toContain('name="password"');
+    expect(flow.page.body).toContain('Email me a sign-in link');
+    expect(flow.page.body).not.toContain('Email me a sign-in code');
+    const sent = await askLink(flow, 'ada@example.com');
+    expect(sent.status).toBe(200);
+    expect(sent.body).toContain('<h1>Check your email</h1>');
+    expect(sent.body).toContain('name="code"');
+    const link = await magicLinkOf(app.http, 'ada@example.com');
+    expect(link.startsWith(`${issuer}/interaction/`)).toBe(true);
+    const [mail] = await mails(app.http, 'ada@example.com', 'magic_link');
+    expect(mail!.text).toContain('expires in 10 minutes');
+
+    const opened = await flow.jar.visit(link);
+    expect(opened.status, opened.body).toBe(303);
+    const tokens = await tokensAfter(config, flow, opened);
+    expect(decodeJwt(tokens.access_token).payload['sub']).toBe(userId);
+    const sessions = await app.http.get(`/users/${userId}/sessions`);
+    expect(sessions.body.data[0].methods).toEqual(['otp']);
+    const [audit] = await sql<{ after: { method: string } }>(
+      `select after from audit_log where action = 'user.signed_in' and target_id = ? order by id desc limit 1`,
+      [userId],
+    );
+    expect(audit!.after.method).toBe('magic_link');
+
+    // Used: the same link refuses, in this browser and in any other.
+    expect((await flow.jar.visit(link)).status).toBe(400);
+    expect((await new CookieJar().visit(link)).status).toBe(400);
+  });
+
+  it('an expired link and a forged one are refused; only the newest link of an interaction works', async () => {
+    const userId = await createUser('bo@example.com');
+    const flow = await authorize();
+    await askLink(flow, 'bo@example.com');
+    const first = await magicLinkOf(app.http, 'bo@example.com');
+    await askLink(flow, 'bo@example.com');
+    const second = await magicLinkOf(app.http, 'bo@example.com', 2);
+    expect((await flow.jar.visit(first)).status).toBe(400);
+    expect((await flow.jar.visit(second.replace(/token=[^&]+/, `token=${app.root.applicationId}.forged`))).status).toBe(400);
+    await sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    const expired = await flow.jar.visit(second);
+    expect(expired.status).toBe(400);
+    expect(expired.body).toContain('This link has expired, was already used');
+  });
+
+  it('opened in another browser: a confirmation, then a code that signs in the asking browser; that browser stays signed out', async () => {
+    const userId = await createUser('cy@example.com');
+    const flow = await authorize();
+    const check = await askLink(flow, 'cy@example.com');
+    const link = await magicLinkOf(app.http, 'cy@example.com');
+    const other = new CookieJar();
+    const confirm = await other.visit(link);
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toContain('Sign in on another device?');
+    // Opening it (a mail scanner does) spends nothing.
+    expect((await other.visit(link)).status).toBe(200);
+    const shown = await other.submit(confirm, {});
+    expect(shown.status, shown.body).toBe(200);
+    const code = shownCode(shown);
+    // The link is spent: neither browser can open it now.
+    expect((await other.visit(link)).status).toBe(400);
+    expect((await flow.jar.visit(link)).status).toBe(400);
+
+    const answer = await flow.jar.submit(check, { code });
+    expect(answer.status, answer.body).toBe(303);
+    const tokens = await tokensAfter(config, flow, answer);
+    expect(decodeJwt(tokens.access_token).payload['sub']).toBe(userId);
+    // The other browser holds no session: a sign-in there shows the form.
+    const there = await authorize(config, {}, other);
+    expect(there.page.status).toBe(200);
+    expect(there.page.body).toContain('name="password"');
+  });
+
+  it('an unknown address gets the same page, status and headers; with sign-up open its link makes the account, verified', async () => {
+    await createUser('dee@example.com');
+    const known = await askLink(await authorize(), 'dee@example.com');
+    const unknownFlow = await authorize();
+    const unknown = await askLink(unknownFlow, 'eve@example.com');
+    expect(unknown.status).toBe(known.status);
+    expect(normalized(unknown, 'eve@example.com')).toBe(normalized(known, 'dee@example.com'));
+    expect(headerNames(unknown)).toEqual(headerNames(known));
+
+    // The root application's provider allows sign-up (the default): the mail goes out, and its use creates the account.
+    const link = await magicLinkOf(app.http, 'eve@example.com');
+    const answer = await unknownFlow.jar.visit(link);
+    expect(answer.status, answer.body).toBe(303);
+    const users = await app.http.get('/users?pageSize=100');
+    const eve = (users.body.data as { id: string; email: string; emailVerified?: boolean }[]).find((user) => user.email === 'eve@example.com');
+    expect(eve).toBeDefined();
+    const [row] = await sql<{ email_verified: boolean; password_hash: string | null }>(`select email_verified, password_hash from app_user where id = ?`, [eve!.id]);
+    expect(row).toEqual({ email_verified: true, password_hash: null });
+    expect(decodeJwt((await tokensAfter(config, unknownFlow, answer)).access_token).payload['sub']).toBe(eve!.id);
+  });
+
+  it('a suspended user is mailed nothing and an interaction of another browser’s link is refused', async () => {
+    const userId = await createUser('fay@example.com');
+    expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    expect((await askLink(await authorize(), 'fay@example.com')).status).toBe(200);
+    expect(await mails(app.http, 'fay@example.com', 'magic_link')).toEqual([]);
+
+    await createUser('gus@example.com');
+    const asking = await authorize();
+    await askLink(asking, 'gus@example.com');
+    const link = await magicLinkOf(app.http, 'gus@example.com');
+    // The link names its interaction: brought to another one, in a browser with its own interaction, it does nothing.
+    const elsewhere = await authorize();
+    const uid = /\/interaction\/([\w-]+)$/.exec(elsewhere.page.url)![1]!;
+    expect((await elsewhere.jar.visit(link.replace(/\/interaction\/[\w-]+\//, `/interaction/${uid}/`))).status).toBe(400);
+    expect((await asking.jar.visit(link)).status).toBe(303);
+  });
+});
+
+describe('in isolated tenants: a tenant’s path, its custom domain, and a tenant without the method', () => {
+  let another: BootstrapResult;
+  let admin: HttpClient;
+  let north: string;
+  let south: string;
+  let clientId: string;
+  let clientSecret: string;
+  let via: FetchLike;
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    const appPath = `/applications/${another.applicationId}`;
+    north = await app.createTenant('North', another);
+    south = await app.createTenant('South', another);
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    // North's own providers: the password and magic links; South's: the password only.
+    for (const body of [{ type: 'password' }, { type: 'magic_link', config: { allowSignup: false } }]) {
+      expect((await admin.post(`${appPath}/tenants/${north}/auth-providers`, body)).status).toBe(201);
+    }
+    expect((await admin.post(`${appPath}/tenants/${south}/auth-providers`, { type: 'password' })).status).toBe(201);
+    for (const tenant of [north, south]) await createUser('hal@example.com', admin, `${appPath}/tenants/${tenant}/users`);
+    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+    [clientId, clientSecret] = [client.clientId, client.clientSecret ?? ''];
+    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, NORTH_HOST);
+    via = fetchVia(app.baseUrl);
+  });
+
+  const discoverAt = (at: string, fetchWith?: FetchLike) =>
+    oidc.discovery(new URL(at), clientId, {}, oidc.ClientSecretBasic(clientSecret), {
+      execute: [oidc.allowInsecureRequests],
+      ...(fetchWith === undefined ? {} : { [oidc.customFetch]: fetchWith }),
+    });
+
+  async function signInByLink(configuration: oidc.Configuration, jar: CookieJar, linkOrigin: string) {
+    const flow = await authorize(configuration, {}, jar);
+    expect(flow.page.body).toContain('Email me a sign-in link');
+    const before = (await mails(admin, 'hal@example.com', 'magic_link')).length;
+    expect((await askLink(flow, 'hal@example.com')).status).toBe(200);
+    const link = await magicLinkOf(admin, 'hal@example.com', before + 1);
+    expect(link.startsWith(`${linkOrigin}/interaction/`), link).toBe(true);
+    const answer = await flow.jar.visit(link);
+    expect(answer.status, answer.body).toBe(303);
+    return decodeJwt((await tokensAfter(configuration, flow, answer)).access_token).payload;
+  }
+
+  it('on the tenant’s path surface', async () => {
+    const claims = await signInByLink(await discoverAt(`${issuer}/t/north`), new CookieJar(), issuer);
+    expect(claims).toMatchObject({ iss: `${issuer}/t/north`, tenant_id: north });
+  });
+
+  it('on the tenant’s custom domain: the link leads to the domain', async () => {
+    const claims = await signInByLink(await discoverAt(`http://${NORTH_HOST}`, via), new CookieJar(via), `http://${NORTH_HOST}`);
+    expect(claims).toMatchObject({ iss: `http://${NORTH_HOST}`, tenant_id: north });
+  });
+
+  it('without sign-up, an unknown address is mailed nothing', async () => {
+    const flow = await authorize(await discoverAt(`${issuer}/t/north`));
+    expect((await askLink(flow, 'ivy@example.com')).status).toBe(200);
+    expect(await mails(admin, 'ivy@example.com', 'magic_link')).toEqual([]);
+  });
+
+  it('a tenant whose providers do not enable it: not offered, its POST refused', async () => {
+    const flow = await authorize(await discoverAt(`${issuer}/t/south`));
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).toContain('name="password"');
+    expect(flow.page.body).not.toContain('email-link');
+    const uid = /\/interaction\/([\w-]+)$/.exec(flow.page.url)![1]!;
+    const refused = await flow.jar.visit(`${issuer}/interaction/${uid}/email-link`, { form: { csrf: csrfOf(flow.page), email: 'hal@example.com' } });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toContain('Signing in by email is not available for South');
+    expect(await mails(admin, 'hal@example.com', 'magic_link')).toHaveLength(2);
+  });
+});
