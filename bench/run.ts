@@ -16,6 +16,7 @@ import { outboxBench, outboxReport } from './outbox.ts';
 import { countSuspendStatements, sessionValidateRequest, type SuspendStatementCounts } from './sessions.ts';
 import { observabilityCost } from './observability.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
+import { magicLinkSignIns } from './magic-links.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
@@ -118,6 +119,7 @@ interface ServiceRun {
   readonly workers: number;
   readonly figures: LoadFigures[];
   readonly signIns: PairedSignIns;
+  readonly magicLinks: BatchFigures;
   readonly refusals: RefusalFigures[];
   readonly seeded: ProcessMemory[];
   readonly loaded: ProcessMemory[];
@@ -147,7 +149,8 @@ async function throughput(workers: number): Promise<ServiceRun> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
     const refusals = await refusalTimings(service, REFUSALS);
-    return { workers, figures, signIns, refusals, seeded, loaded: await service.memory() };
+    const magicLinks = await magicLinkSignIns(service, SIGN_INS, CONNECTIONS);
+    return { workers, figures, signIns, magicLinks, refusals, seeded, loaded: await service.memory() };
   } finally {
     await service.stop();
     await database.drop();
@@ -224,9 +227,10 @@ function report(
   out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each', 'loop max ms'], signInWidths));
   const signInRow = (f: BatchFigures, label = f.label) =>
     row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1), loopMs(f.loopMaxMs)], signInWidths);
-  for (const { workers, signIns } of runs) {
+  for (const { workers, signIns, magicLinks } of runs) {
     out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
     out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
+    out.push(signInRow(magicLinks, `${magicLinks.label}, ${serviceLabel(workers)}`));
   }
   const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
   out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);

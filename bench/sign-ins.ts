@@ -40,7 +40,7 @@ const ownCpuMs = async () => {
   return (user + system) / 1000;
 };
 
-async function batch(
+export async function batch(
   label: string,
   count: number,
   concurrency: number,
@@ -81,7 +81,7 @@ async function rawVerifies(count: number, concurrency: number): Promise<BatchFig
 }
 
 /** A sign-in made ready up to its form: authorize (code + PKCE S256), then the hosted page with its CSRF token. */
-interface Prepared {
+export interface Prepared {
   readonly jar: CookieJar;
   readonly page: Visit;
   readonly verifier: string;
@@ -101,7 +101,14 @@ export async function prepareSignIns(
   count: number,
   users: number,
   purpose: string,
-): Promise<{ signIn: (i: number) => Promise<boolean>; attempt: Attempt; emails: readonly string[]; tokens: (i: number) => Promise<Record<string, string>> }> {
+): Promise<{
+  signIn: (i: number) => Promise<boolean>;
+  attempt: Attempt;
+  emails: readonly string[];
+  tokens: (i: number) => Promise<Record<string, string>>;
+  /** The i-th sign-in's browser and form, for another method than the password. */
+  prepared: (i: number) => Prepared;
+}> {
   const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${service.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -145,6 +152,7 @@ export async function prepareSignIns(
     },
     attempt,
     emails,
+    prepared: (i) => prepared[i]!,
     /** The i-th sign-in through to its tokens: the code redeemed by the web client (its secret, basic). */
     async tokens(i) {
       const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, PASSWORD), service.baseUrl);

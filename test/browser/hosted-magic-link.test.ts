@@ -3,6 +3,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { axeViolations, printed } from '../support/axe.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
@@ -52,6 +54,12 @@ async function magicLinkSent(nth: number): Promise<string> {
   return link!;
 }
 
+/** axe's WCAG A/AA rules on the page as it stands. */
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations, printed(state, violations)).toEqual([]);
+}
+
 const request = async () => (await authorizationRequest(config, { redirectUri: clientSide.redirectUri, resource: '' })).url.href;
 
 describe('magic link in Chromium', () => {
@@ -59,11 +67,14 @@ describe('magic link in Chromium', () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
+      const before = sink.received.length;
       await page.goto(await request());
+      await expectAccessible(page, 'sign-in with the e-mail form');
       await page.locator('#signin-email').fill('rae@example.com');
       await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
-      await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.goto(await magicLinkSent(1))]);
+      await expectAccessible(page, 'check your email');
+      await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.goto(await magicLinkSent(before + 1))]);
       expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
     } finally {
       await context.close();
@@ -74,19 +85,28 @@ describe('magic link in Chromium', () => {
     const [asking, other] = [await browser.newContext(), await browser.newContext()];
     try {
       const page = await asking.newPage();
+      const before = sink.received.length;
       await page.goto(await request());
       await page.locator('#signin-email').fill('rae@example.com');
       await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
 
       const elsewhere = await other.newPage();
-      await elsewhere.goto(await magicLinkSent(2));
+      await elsewhere.goto(await magicLinkSent(before + 1));
       await expect.poll(() => elsewhere.locator('h1').textContent()).toBe('Sign in on another device?');
+      await expectAccessible(elsewhere, 'the link in another browser');
       await elsewhere.getByRole('button', { name: 'Show the code' }).click();
       await expect.poll(() => elsewhere.locator('h1').textContent()).toBe('Your sign-in code');
+      await expectAccessible(elsewhere, 'the code shown');
       const code = (await elsewhere.locator('.code').textContent())!.trim();
       expect(code).toMatch(/^\d{6}$/);
 
+      // A wrong code first: the page again, its error announced and tied to the field.
+      await page.getByLabel('Code').fill(code === '000000' ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
+      expect(await page.locator('#form-error').textContent()).toContain('The code is incorrect');
+      await expectAccessible(page, 'a wrong code');
       await page.getByLabel('Code').fill(code);
       await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.getByRole('button', { name: 'Continue' }).click()]);
       expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
