@@ -33,60 +33,74 @@ export interface SignInRow {
 /** The UTC date of a time, as the rollups key their days. */
 export const utcDay = (time: Date): string => time.toISOString().slice(0, 10);
 
+/** Common table expressions (`name as (statement), …`) and their parameters, for a `with` clause of one statement. */
+export interface RollupCtes {
+  readonly ctes: string;
+  readonly params: readonly unknown[];
+}
+
 /**
  * Counts each user once per day, week and month, in the application's series and their tenant's: a first sighting in
- * a period inserts its marker and adds one to the period's count, in one statement (a second sighting inserts
- * nothing). Rows of applications deleted meanwhile are skipped. Counters are taken in key order, so concurrent
- * writers (two instances' buffers) wait for each other rather than deadlock.
+ * a period inserts its marker and adds one to the period's count (a second sighting inserts nothing). Rows of
+ * applications deleted meanwhile are skipped. Counters are taken in key order, so concurrent writers (two instances'
+ * buffers) wait for each other rather than deadlock. As CTEs (`active_*`), so that an event's other writes share its
+ * statement (PostgreSQL nests no data-modifying statement).
  */
-export async function countActiveUsers(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await em.execute(
-    `with events as (
+export function activeUsersCtes(rows: readonly ActivityRow[]): RollupCtes {
+  return {
+    ctes: `active_events as (
        select e.application_id, e.tenant_id, e.user_id, e.day
          from jsonb_to_recordset(?::jsonb) as e(application_id uuid, tenant_id uuid, user_id uuid, day date)
          join application as a on a.id = e.application_id),
-     scoped as (
+     active_scoped as (
        select distinct e.application_id, s.scope_tenant_id, e.user_id, p.period, p.period_start
-         from events as e
+         from active_events as e
          cross join lateral (values (?::uuid), (e.tenant_id)) as s(scope_tenant_id)
          cross join lateral (values ('day', e.day), ('week', date_trunc('week', e.day)::date), ('month', date_trunc('month', e.day)::date))
            as p(period, period_start)
         where s.scope_tenant_id is not null),
-     fresh as (
+     active_fresh as (
        insert into analytics_active_user (application_id, scope_tenant_id, period, period_start, user_id)
-       select application_id, scope_tenant_id, period, period_start, user_id from scoped
+       select application_id, scope_tenant_id, period, period_start, user_id from active_scoped
        on conflict do nothing
-       returning application_id, scope_tenant_id, period, period_start)
-     insert into analytics_active_users (application_id, scope_tenant_id, period, period_start, users)
-     select application_id, scope_tenant_id, period, period_start, count(*) from fresh
-      group by application_id, scope_tenant_id, period, period_start
-      order by application_id, scope_tenant_id, period, period_start
-     on conflict (application_id, scope_tenant_id, period, period_start) do update set users = analytics_active_users.users + excluded.users`,
-    [JSON.stringify(rows.map((row) => ({ application_id: row.applicationId, tenant_id: row.tenantId, user_id: row.userId, day: row.day }))), APPLICATION_SERIES],
-  );
+       returning application_id, scope_tenant_id, period, period_start),
+     active_counted as (
+       insert into analytics_active_users (application_id, scope_tenant_id, period, period_start, users)
+       select application_id, scope_tenant_id, period, period_start, count(*) from active_fresh
+        group by application_id, scope_tenant_id, period, period_start
+        order by application_id, scope_tenant_id, period, period_start
+       on conflict (application_id, scope_tenant_id, period, period_start) do update set users = analytics_active_users.users + excluded.users)`,
+    params: [JSON.stringify(rows.map((row) => ({ application_id: row.applicationId, tenant_id: row.tenantId, user_id: row.userId, day: row.day }))), APPLICATION_SERIES],
+  };
 }
 
-/** Adds sign-ins to their day's counts by method, in the application's series and their tenant's. */
-export async function countSignIns(em: EntityManager, rows: readonly SignInRow[]): Promise<void> {
+/** activeUsersCtes as a statement of its own. */
+export async function countActiveUsers(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await em.execute(
-    `with events as (
+  const { ctes, params } = activeUsersCtes(rows);
+  await em.execute(`with ${ctes} select 1`, [...params]);
+}
+
+/** Adds sign-ins to their day's counts by method, in the application's series and their tenant's, as CTEs (`sign_in_*`). */
+export function signInCountCtes(rows: readonly SignInRow[]): RollupCtes {
+  return {
+    ctes: `sign_in_events as (
        select e.* from jsonb_to_recordset(?::jsonb) as e(application_id uuid, tenant_id uuid, day date, method text, succeeded boolean)
-         join application as a on a.id = e.application_id)
-     insert into analytics_sign_ins (application_id, scope_tenant_id, day, method, succeeded, failed)
-     select e.application_id, s.scope_tenant_id, e.day, e.method, count(*) filter (where e.succeeded), count(*) filter (where not e.succeeded)
-       from events as e cross join lateral (values (?::uuid), (e.tenant_id)) as s(scope_tenant_id)
-      where s.scope_tenant_id is not null
-      group by e.application_id, s.scope_tenant_id, e.day, e.method
-      order by e.application_id, s.scope_tenant_id, e.day, e.method
-     on conflict (application_id, scope_tenant_id, day, method) do update
-       set succeeded = analytics_sign_ins.succeeded + excluded.succeeded, failed = analytics_sign_ins.failed + excluded.failed`,
-    [
+         join application as a on a.id = e.application_id),
+     sign_in_counted as (
+       insert into analytics_sign_ins (application_id, scope_tenant_id, day, method, succeeded, failed)
+       select e.application_id, s.scope_tenant_id, e.day, e.method, count(*) filter (where e.succeeded), count(*) filter (where not e.succeeded)
+         from sign_in_events as e cross join lateral (values (?::uuid), (e.tenant_id)) as s(scope_tenant_id)
+        where s.scope_tenant_id is not null
+        group by e.application_id, s.scope_tenant_id, e.day, e.method
+        order by e.application_id, s.scope_tenant_id, e.day, e.method
+       on conflict (application_id, scope_tenant_id, day, method) do update
+         set succeeded = analytics_sign_ins.succeeded + excluded.succeeded, failed = analytics_sign_ins.failed + excluded.failed)`,
+    params: [
       JSON.stringify(rows.map((row) => ({ application_id: row.applicationId, tenant_id: row.tenantId, day: row.day, method: row.method, succeeded: row.succeeded }))),
       APPLICATION_SERIES,
     ],
-  );
+  };
 }
 
 /**

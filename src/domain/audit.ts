@@ -72,15 +72,15 @@ export interface ChangedRows {
 export async function recordAuditPerRow(
   em: EntityManager,
   scope: AuditActor,
-  entry: Pick<AuditEntry, 'action' | 'targetType' | 'tenantId'>,
+  entry: Pick<AuditEntry, 'action' | 'targetType' | 'tenantId' | 'outcome'>,
   changed: ChangedRows,
 ): Promise<string[]> {
   const tenant = changed.tenantPerRow === true ? [] : [entry.tenantId === undefined ? scope.tenantId : entry.tenantId];
   const origin = currentRequestOrigin();
   const rows = await em.execute<{ target_id: string }[]>(
     `with ${changed.ctes}
-     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, ip, user_agent, before, after, created_at)
-     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, ?, ?, changed.before, changed.after, now()
+     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, ip, user_agent, outcome, before, after, created_at)
+     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, ?, ?, ?, changed.before, changed.after, now()
        from changed
      returning target_id`,
     [
@@ -95,6 +95,7 @@ export async function recordAuditPerRow(
       scope.requestId,
       origin?.ip ?? null,
       origin?.userAgent ?? null,
+      entry.outcome ?? 'success',
     ],
   );
   return rows.map((row) => row.target_id);

@@ -5,7 +5,7 @@ import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
-import { indexBrowserSession } from '../domain/sessions/browser-sessions.ts';
+import { browserSessionIndex } from '../domain/sessions/browser-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -159,13 +159,25 @@ class ModelAdapter implements Adapter {
     const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000);
     if (this.model === 'ReplayDetection') return this.insertReplayMarker(id, payload, expiresAt);
     const clientId = typeof payload.clientId === 'string' && isUuid(payload.clientId) ? payload.clientId : null;
+    // A browser session of a signed-in account is indexed in the statement that saves it (user_session).
+    const index =
+      this.model === 'Session' && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && expiresAt !== null
+        ? browserSessionIndex({
+            uid: payload.uid,
+            accountId: payload.accountId,
+            authorizations: Object.entries(payload.authorizations ?? {}).map(([clientId, { grantId }]) => ({ clientId, grantId })),
+            amr: Array.isArray(payload.amr) ? payload.amr.filter((amr): amr is string => typeof amr === 'string') : [],
+            expiresAt,
+          })
+        : undefined;
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
     await this.connection.execute(
-      `insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
+      `${index === undefined ? '' : `with ${index.cte}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
        on conflict (model, id) do update set application_id = excluded.application_id, payload = excluded.payload,
          grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
       [
+        ...(index?.params ?? []),
         this.model,
         id,
         clientId,
@@ -176,16 +188,6 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
-    if (this.model === 'Session' && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && expiresAt !== null) {
-      await indexBrowserSession(this.deps.orm.em, {
-        uid: payload.uid,
-        accountId: payload.accountId,
-        authorizations: Object.entries(payload.authorizations ?? {}).map(([clientId, { grantId }]) => ({ clientId, grantId })),
-        amr: Array.isArray(payload.amr) ? payload.amr.filter((amr): amr is string => typeof amr === 'string') : [],
-        expiresAt,
-        requestId: opRequestId(Provider.ctx),
-      });
-    }
   }
 
   /**

@@ -70,12 +70,24 @@ export async function providerTypeIn(em: EntityManager, application: Application
   return ((row?.value ?? {}) as { type?: string }).type ?? 'gatehouse';
 }
 
+/** A mail rendered for its tenant, ready to be written to the outbox (queueRendered). */
+export interface RenderedMail {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly templateKey: DeliveryKey;
+  readonly to: string;
+  readonly subject: string;
+  readonly textBody: string;
+  readonly htmlBody: string;
+  readonly providerType: string;
+}
+
 /**
- * Renders a mail with the effective template of its tenant and writes it to the outbox through `em`, with its audit
- * record, in the caller's transaction. Callable from any flow; the caller wakes the worker once it has committed
- * (`services.outbox.wake()`), and the worker's poll finds it otherwise.
+ * Renders a mail with the effective template and branding of its tenant, read through `em`. Rendering waits for a
+ * render worker (render.ts), for long under load: a caller that can renders before its transaction (sendTestEmail),
+ * which would otherwise hold its database connection meanwhile.
  */
-export async function enqueueMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<EmailDelivery> {
+export async function renderMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<RenderedMail> {
   const to = email('to', mail.to);
   const application = await em.findOneOrFail(Application, { id: sender.applicationId }, { filters: false });
   const tenant = mail.tenantId === null ? null : await em.findOne(Tenant, { applicationId: application.id, id: mail.tenantId }, { filters: false });
@@ -87,30 +99,53 @@ export async function enqueueMail(em: EntityManager, sender: MailSender, mail: M
     ...mail.variables,
   };
   const template = await content(em, application, mail.tenantId, mail.templateKey);
-  const id = newId();
-  const delivery = em.create(EmailDelivery, {
+  return {
     applicationId: application.id,
-    id,
     tenantId: mail.tenantId,
     templateKey: mail.templateKey,
-    toAddress: to,
+    to,
     subject: await renderPart('subject', template.subject, variables),
     textBody: await renderPart('text', template.text, variables),
     htmlBody: await renderPart('html', template.html, variables),
+    providerType: await providerTypeIn(em, application, mail.tenantId),
+  };
+}
+
+/** Writes a rendered mail to the outbox through `em`, with its audit record, in the caller's transaction. */
+export function queueRendered(em: EntityManager, sender: MailSender, mail: RenderedMail): EmailDelivery {
+  const id = newId();
+  const delivery = em.create(EmailDelivery, {
+    applicationId: mail.applicationId,
+    id,
+    tenantId: mail.tenantId,
+    templateKey: mail.templateKey,
+    toAddress: mail.to,
+    subject: mail.subject,
+    textBody: mail.textBody,
+    htmlBody: mail.htmlBody,
     messageId: `<${id}@${new URL(sender.services.config.publicUrl).hostname}>`,
     status: 'queued',
     attempts: 0,
     nextAttemptAt: new Date(),
-    providerType: await providerTypeIn(em, application, mail.tenantId),
+    providerType: mail.providerType,
   });
   recordAudit(em, sender, {
     action: 'email_delivery.queue',
     targetType: 'email_delivery',
     targetId: id,
     tenantId: mail.tenantId,
-    after: { templateKey: mail.templateKey, to },
+    after: { templateKey: mail.templateKey, to: mail.to },
   });
   return delivery;
+}
+
+/**
+ * Renders a mail (renderMail) and writes it to the outbox (queueRendered) through `em`, in the caller's transaction:
+ * for a flow whose mail carries what that transaction makes (a link it issues). Callable from any flow; the caller
+ * wakes the worker once it has committed (`services.outbox.wake()`), and the worker's poll finds it otherwise.
+ */
+export async function enqueueMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<EmailDelivery> {
+  return queueRendered(em, sender, await renderMail(em, sender, mail));
 }
 
 /** What the audit log keeps of a delivery deleted with its tenant (owned-rows.ts), of the row `r`: never its bodies. */
@@ -150,7 +185,9 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
 
 /** Queues a test mail to `to` through the scope's effective provider (its tenant's, in a tenant scope). */
 export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
-  const delivery = await scope.transactional((em) => enqueueMail(em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId }));
+  // Rendered before the transaction: no connection is held while the mail waits for a render worker.
+  const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
+  const delivery = await scope.transactional(async (em) => queueRendered(em, scope, rendered));
   scope.services.outbox.wake();
   return delivery;
 }

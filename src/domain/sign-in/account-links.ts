@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newSignInMail, passwordResetMail, verifyEmailMail, type MailContext } from '../email/flow-mail.ts';
-import { effectivePolicy } from '../policies/policies.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -79,8 +78,7 @@ export interface SignInOrigin {
  * to set in its cookie when the browser had none; undefined with the setting off (nothing is remembered then).
  */
 export async function noticeBrowser(target: SignInTarget, user: { id: string; email: string; name?: string | null | undefined }, origin: SignInOrigin): Promise<string | undefined> {
-  const policy = await effectivePolicy(target.scope, 'session', target.policyTenantId);
-  if (!policy.notifyNewBrowser) return undefined;
+  if (!target.session.notifyNewBrowser) return undefined;
   const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);
   const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
   const hash = createHash('sha256').update(browserId).digest('base64url');

@@ -3,7 +3,7 @@ import { accountLockedMail } from '../email/flow-mail.ts';
 import { usersChanged } from '../users/changed.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import { addressLockedSql } from '../users/sign-in-failures.ts';
-import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
+import { mayActNow, signInUserColumnsSql, signInUserOf, type SignInUser, type SignInUserRow } from '../users/sign-in-user.ts';
 import type { LockoutPolicy } from '../policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { noteRequest } from '../../log.ts';
@@ -17,7 +17,7 @@ import type { SignInTarget } from './sign-in.ts';
  * unlocks the user), audited `user.address.lock`, while the owner signing in from another address is not refused. The
  * account itself becomes `locked` only once `accountLockAddresses` addresses are locked out of it at the same time.
  * From its WAIT_FROM_FAILURE-th failure on, an address is not heard on the account for a while after each failure
- * (addressStanding). A lock that has run out is lifted by the next sign-in attempt, audited (liftExpiredLock). Each
+ * (readSignInCandidate). A lock that has run out is lifted by the next sign-in attempt, audited (liftExpiredLock). Each
  * count is one statement that computes from the rows' current values, so concurrent failures all count, taking the
  * user's row before the address's (as unlockUser does), so that they cannot deadlock. The statements name the
  * application explicitly (raw SQL does not go through the filters).
@@ -90,7 +90,34 @@ const lockEnd = (policy: LockoutPolicy): Date | null => (policy.lockoutMinutes =
 /** Whether an address's attempt on an account is heard: `waiting` and `locked` are refused unheard (refuseUncounted). */
 export type AddressStanding = 'open' | 'waiting' | 'locked';
 
-/** Where `address` stands with the user's account now (read beside the password's verification, which it does not skip). */
+/** A user of the target's pool found by e-mail, and where the client address stands with their account. */
+export interface SignInCandidate {
+  readonly user: SignInUser;
+  readonly standing: AddressStanding;
+}
+
+/**
+ * The user of the target's pool with that (normalized) e-mail, or null, and where `address` stands with their account
+ * now (`open` with the lockout policy off): one statement, read before the password's verification, which the standing
+ * does not skip.
+ */
+export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string): Promise<SignInCandidate | null> {
+  const [row] = await target.applicationScope.em.getConnection().execute<(SignInUserRow & { locked: boolean | null; waiting: boolean | null })[]>(
+    `select ${signInUserColumnsSql('u')}, ${addressLockedSql('f')} as locked, ${addressWaitingSql('f')} as waiting
+       from app_user as u
+       left join sign_in_failure as f on f.application_id = u.application_id and f.user_id = u.id and f.address = ?
+      where u.application_id = ? and u.email_normalized = ? and u.pool_id = ? limit 1`,
+    [address, target.application.id, emailNormalized, target.poolId],
+  );
+  if (row === undefined) return null;
+  const standing = !target.lockout.enabled ? 'open' : row.locked === true ? 'locked' : row.waiting === true ? 'waiting' : 'open';
+  return { user: signInUserOf(row), standing };
+}
+
+/**
+ * Where `address` stands with a user's account already found (a method that proves a row, not an e-mail: the e-mail
+ * link and code); readSignInCandidate reads the same with the user.
+ */
 export async function addressStanding(target: SignInTarget, user: SignInUser, address: string): Promise<AddressStanding> {
   if (!target.lockout.enabled) return 'open';
   const [row] = await target.applicationScope.em.getConnection().execute<{ locked: boolean; waiting: boolean }[]>(

@@ -12,7 +12,7 @@ import { SignInRefusal } from './refusals.ts';
 import type { Services } from '../../services.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { noteRequest } from '../../log.ts';
-import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
 /**
@@ -168,13 +168,14 @@ async function checkCredentials(target: SignInTarget, email: unknown, password: 
     await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT));
     return refused('invalid_input', null);
   }
-  const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(login) });
-  if (user?.passwordHash == null) {
+  const candidate = await readSignInCandidate(target, normalizeEmail(login), address);
+  if (candidate?.user.passwordHash == null) {
     await verifyAgainstDummy(secret);
-    return refused(user === null ? 'unknown_user' : 'no_password', user);
+    return refused(candidate === null ? 'unknown_user' : 'no_password', candidate?.user ?? null);
   }
-  // The address's standing is read while the password is verified: the verification runs all the same, for its time.
-  const [matches, standing] = await Promise.all([verifyPassword(user.passwordHash, secret), addressStanding(target, user, address)]);
+  // The password is verified whatever the address's standing, for its time.
+  const matches = await verifyPassword(candidate.user.passwordHash, secret);
+  const { user, standing } = candidate;
   // A locked or suspended user, or an address locked out or made to wait, is refused whatever the password, uncounted.
   if (!mayActNow(user)) {
     noteRequest({ refusal: `user_${user.status}` });

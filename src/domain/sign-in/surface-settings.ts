@@ -5,7 +5,7 @@ import { endUserScope } from '../../context.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
-import type { LockoutPolicy } from '../policies/definitions.ts';
+import type { LockoutPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
@@ -54,6 +54,8 @@ export interface SurfaceSettings {
   readonly password: PasswordMethod;
   readonly email: EmailMethods;
   readonly lockout: LockoutPolicy;
+  /** The session policy of the pool (`notifyNewBrowser`: account-links.ts). */
+  readonly session: SessionPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
 }
@@ -101,10 +103,11 @@ async function readSurfaceSettings(
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
-  const [branding, { providers }, lockout] = await Promise.all([
+  const [branding, { providers }, lockout, session] = await Promise.all([
     effectiveBranding(scope),
     effectiveAuthProviders(scope, policyTenantId),
     effectivePolicy(scope, 'lockout', policyTenantId),
+    effectivePolicy(scope, 'session', policyTenantId),
   ]);
   const { logoUrl, faviconUrl, colors, copy } = branding;
   return {
@@ -116,6 +119,7 @@ async function readSurfaceSettings(
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
+    session,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
 }

@@ -36,7 +36,8 @@ export const mayActNowSql = (alias: string): string =>
 /** Which user: by id (in `poolId` when given), or by normalized e-mail in a pool. */
 export type SignInUserKey = { readonly id: string; readonly poolId?: string } | { readonly poolId: string; readonly emailNormalized: string };
 
-interface UserColumns {
+/** The columns a SignInUser is read from (signInUserOf). */
+export interface SignInUserRow {
   id: string;
   application_id: string;
   email: string;
@@ -50,19 +51,13 @@ interface UserColumns {
   email_verified: boolean;
 }
 
-/**
- * The user of the application that `key` names, or null. Plain SQL does not pass through the tenancy filters: the
- * statement names the application itself, which is the caller's (its OAuth client's) and no other.
- */
-export async function readSignInUser(em: EntityManager, applicationId: string, key: SignInUserKey): Promise<SignInUser | null> {
-  const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
-  const pool = key.poolId === undefined ? '' : ' and pool_id = ?';
-  const [row] = await em.getConnection().execute<UserColumns[]>(
-    `select id, application_id, email, name, status, tenant_ids, password_hash, locked_until, failed_sign_ins, email_verified
-     from app_user where application_id = ? and ${column} = ?${pool} limit 1`,
-    key.poolId === undefined ? [applicationId, value] : [applicationId, value, key.poolId],
-  );
-  if (row === undefined) return null;
+/** The columns of a SignInUser, of the `app_user` row named `alias`, for a statement that reads them (signInUserOf). */
+export const signInUserColumnsSql = (alias: string): string =>
+  ['id', 'application_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified']
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
+
+export function signInUserOf(row: SignInUserRow): SignInUser {
   return {
     id: row.id,
     applicationId: row.application_id,
@@ -75,4 +70,18 @@ export async function readSignInUser(em: EntityManager, applicationId: string, k
     failedSignIns: row.failed_sign_ins,
     emailVerified: row.email_verified,
   };
+}
+
+/**
+ * The user of the application that `key` names, or null. Plain SQL does not pass through the tenancy filters: the
+ * statement names the application itself, which is the caller's (its OAuth client's) and no other.
+ */
+export async function readSignInUser(em: EntityManager, applicationId: string, key: SignInUserKey): Promise<SignInUser | null> {
+  const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
+  const pool = key.poolId === undefined ? '' : ' and u.pool_id = ?';
+  const [row] = await em.getConnection().execute<SignInUserRow[]>(
+    `select ${signInUserColumnsSql('u')} from app_user as u where u.application_id = ? and u.${column} = ?${pool} limit 1`,
+    key.poolId === undefined ? [applicationId, value] : [applicationId, value, key.poolId],
+  );
+  return row === undefined ? null : signInUserOf(row);
 }
