@@ -6,11 +6,13 @@ import { OAuthClient } from '../db/entities/index.ts';
 import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { indexBrowserSession } from '../domain/sessions/browser-sessions.ts';
+import { endOtherSessions } from '../domain/sessions/end-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import type { ClientCache } from './client-cache.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
+import { sessionPolicyOf } from './session-lifetime.ts';
 
 /**
  * oidc-provider's storage, in PostgreSQL so every instance shares it (no in-memory state):
@@ -177,7 +179,7 @@ class ModelAdapter implements Adapter {
       ],
     );
     if (this.model === 'Session' && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && expiresAt !== null) {
-      await indexBrowserSession(this.deps.orm.em, {
+      const signedIn = await indexBrowserSession(this.deps.orm.em, {
         uid: payload.uid,
         accountId: payload.accountId,
         authorizations: Object.entries(payload.authorizations ?? {}).map(([clientId, { grantId }]) => ({ clientId, grantId })),
@@ -185,6 +187,9 @@ class ModelAdapter implements Adapter {
         expiresAt,
         requestId: opRequestId(Provider.ctx),
       });
+      if (signedIn !== undefined && sessionPolicyOf(Provider.ctx)?.singleSession === true) {
+        await endSessionsBesides(this.deps, { ...signedIn, userId: payload.accountId, uid: payload.uid });
+      }
     }
   }
 
@@ -247,6 +252,24 @@ class ModelAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.connection.execute('delete from oidc_model where model = ? and grant_id = ?', [this.model, grantId]);
   }
+}
+
+/**
+ * A sign-in under a `singleSession` policy ends the user's other sessions (src/domain/sessions/end-sessions.ts), the
+ * user as the actor; every instance then forgets the user's tokens, whose grants went with those sessions.
+ */
+async function endSessionsBesides(
+  deps: AdapterDependencies,
+  session: { applicationId: string; tenantId: string | null; userId: string; uid: string },
+): Promise<void> {
+  const actor: AuditActor = {
+    applicationId: session.applicationId,
+    tenantId: session.tenantId,
+    requestId: opRequestId(Provider.ctx),
+    principal: { actor: { type: 'user', id: session.userId } },
+  };
+  const ended = await endOtherSessions(deps.orm.em.fork(), actor, session.userId, session.uid);
+  if (ended.length > 0) await deps.invalidations.publish({ kind: 'user', id: session.userId });
 }
 
 /**

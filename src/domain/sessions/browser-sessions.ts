@@ -27,16 +27,16 @@ export interface BrowserSessionSave {
  * Indexes an OP browser session of a signed-in account, on each save the OP makes of it: the first save of an
  * account's session inserts its row (the application and client of its first authorization, the tenant its grant was
  * signed in to, the request's address and user agent) and records the sign-in; later saves move its expiry and mark it
- * active. One statement.
+ * active. One statement. Returns the new row's application and tenant when this save inserted it (a sign-in).
  */
-export async function indexBrowserSession(em: EntityManager, save: BrowserSessionSave): Promise<void> {
+export async function indexBrowserSession(em: EntityManager, save: BrowserSessionSave): Promise<{ applicationId: string; tenantId: string | null } | undefined> {
   const first = save.authorizations.find((authorization) => isUuid(authorization.clientId));
-  if (first === undefined || !isUuid(save.accountId)) return;
+  if (first === undefined || !isUuid(save.accountId)) return undefined;
   const origin = currentRequestOrigin();
   const methods = save.amr.map((amr) => METHOD_OF_AMR[amr] ?? amr);
   // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise).
   // The sign-in itself is recorded where it is decided (src/domain/auth-events.ts), with its method and outcome.
-  await em.getConnection().execute(
+  const [row] = await em.getConnection().execute<{ application_id: string; tenant_id: string | null; inserted: boolean }[]>(
     `insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
      select c.application_id, ?, ?, u.id,
             (select tn.id from oidc_model as gt join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
@@ -44,9 +44,11 @@ export async function indexBrowserSession(em: EntityManager, save: BrowserSessio
             c.id, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
        from oauth_client as c join app_user as u on u.application_id = c.application_id and u.id = ?
       where c.id = ?
-     on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()`,
+     on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()
+     returning application_id, tenant_id, xmax = 0 as inserted`,
     [newId(), save.uid, first.grantId ?? '', origin?.ip ?? null, origin?.userAgent ?? null, JSON.stringify(methods), save.expiresAt, save.accountId, first.clientId],
   );
+  return row?.inserted === true ? { applicationId: row.application_id, tenantId: row.tenant_id } : undefined;
 }
 
 /** Deletes the index rows of sessions whose OP session expired (they already read as absent). */

@@ -5,8 +5,9 @@ import { endUserScope } from '../../context.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
-import type { LockoutPolicy } from '../policies/definitions.ts';
+import type { LockoutPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
+import { isServedType } from './methods.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
 import type { Services } from '../../services.ts';
@@ -41,6 +42,8 @@ export interface SurfaceSettings {
   readonly look: PageLook;
   readonly password: PasswordMethod;
   readonly lockout: LockoutPolicy;
+  /** How long its sessions and refresh tokens live (src/domain/sign-in/session.ts), and whether a sign-in ends the others. */
+  readonly session: SessionPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
 }
@@ -88,10 +91,11 @@ async function readSurfaceSettings(
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
-  const [branding, { providers }, lockout] = await Promise.all([
+  const [branding, { providers }, lockout, session] = await Promise.all([
     effectiveBranding(scope),
-    effectiveAuthProviders(scope, policyTenantId),
+    effectiveAuthProviders(scope, policyTenantId, (provider) => isServedType(provider.type)),
     effectivePolicy(scope, 'lockout', policyTenantId),
+    effectivePolicy(scope, 'session', policyTenantId),
   ]);
   const { logoUrl, faviconUrl, colors, copy } = branding;
   return {
@@ -102,6 +106,7 @@ async function readSurfaceSettings(
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
+    session,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
 }
@@ -111,7 +116,7 @@ const numberOrNull = (value: unknown): number | null => (typeof value === 'numbe
 /**
  * Password sign-in and sign-up as the effective auth providers of the pool allow: an enabled `password` provider,
  * sign-up when its `allowSignup` (default true) says so. A pool with no provider configured at all (a new
- * application) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
+ * application; providers of types not served yet do not count, src/domain/sign-in/methods.ts) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
  * applications do. In the shared pool a tenant named by the request joins by invitation or by an administrator,
  * never by signing up (`opensMembership`), so sign-up is offered only without a tenant (or for an isolated tenant's
  * own pool).

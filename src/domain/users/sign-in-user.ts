@@ -9,6 +9,8 @@ import type { UserStatus } from '../../db/entities/user.entity.ts';
 export interface SignInUser {
   readonly id: string;
   readonly applicationId: string;
+  /** The user's pool: the application's shared one (SHARED_POOL), or an isolated tenant's id. */
+  readonly poolId: string;
   readonly email: string;
   readonly name?: string | null | undefined;
   readonly status: UserStatus;
@@ -39,6 +41,7 @@ export type SignInUserKey = { readonly id: string; readonly poolId?: string } | 
 interface UserColumns {
   id: string;
   application_id: string;
+  pool_id: string;
   email: string;
   name: string | null;
   status: UserStatus;
@@ -58,7 +61,7 @@ export async function readSignInUser(em: EntityManager, applicationId: string, k
   const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
   const pool = key.poolId === undefined ? '' : ' and pool_id = ?';
   const [row] = await em.getConnection().execute<UserColumns[]>(
-    `select id, application_id, email, name, status, tenant_ids, password_hash, locked_until, failed_sign_ins, email_verified
+    `select id, application_id, pool_id, email, name, status, tenant_ids, password_hash, locked_until, failed_sign_ins, email_verified
      from app_user where application_id = ? and ${column} = ?${pool} limit 1`,
     key.poolId === undefined ? [applicationId, value] : [applicationId, value, key.poolId],
   );
@@ -66,6 +69,7 @@ export async function readSignInUser(em: EntityManager, applicationId: string, k
   return {
     id: row.id,
     applicationId: row.application_id,
+    poolId: row.pool_id,
     email: row.email,
     name: row.name,
     status: row.status,
