@@ -31,7 +31,7 @@ describe('auth provider secrets named like Object.prototype members', () => {
   }
 
   it('secrets.constructor on a PATCH: 422, the provider unchanged; GraphQL refuses it alike', async () => {
-    const created = await app.http.post(`${appPath}/tenants/${acme}/auth-providers`, { type: 'magic_link' });
+    const created = await app.http.post(`${appPath}/tenants/${acme}/auth-providers`, { type: 'api_keys' });
     expect(created.status).toBe(201);
     const path = `${appPath}/tenants/${acme}/auth-providers/${created.body.id}`;
     const refused = await app.http.patch(path, { secrets: { constructor: 'x' } });

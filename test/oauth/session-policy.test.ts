@@ -200,6 +200,16 @@ describe('refresh tokens', () => {
     at(25.5);
     expect(await refresh(globex, refreshToken)).toEqual({ error: 'invalid_grant' });
   });
+  it('a refresh reads the policy from the surface settings’ cache: no statement of its own', async () => {
+    const userId = await createUser(globex, 'cached@globex.example', tenant);
+    const { refreshToken } = await signIn(globex, userId, tenant);
+    const warm = await refresh(globex, refreshToken);
+    const before = app.queries.length;
+    expect(await refresh(globex, (warm as { token: string }).token)).toEqual({ token: expect.any(String) });
+    const statements = app.queries.slice(before);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter((statement) => /\bsetting\b|auth_provider|\btenant\b/.test(statement))).toEqual([]);
+  });
 });
 
 describe('an isolated tenant’s policy', () => {
