@@ -23,6 +23,7 @@ import { createClientCache } from './oidc/client-cache.ts';
 import type { SignInRules } from './oidc/configuration.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
+import { poolSessionPolicy } from './domain/sign-in/session.ts';
 import { ReadCache } from './rest/read-cache.ts';
 import { watchResources } from './metrics.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
@@ -144,6 +145,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const signIn: SignInRules = {
     target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
     admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
+    sessionPolicy: (requestId, client, poolId) => poolSessionPolicy(services, requestId, client, poolId),
   };
   const oidc = new OidcProvider({
     config,

@@ -50,7 +50,7 @@ export const AUDIT_ACTIONS = {
   'invitation.revoke': { kind: 'write', meaning: 'An invitation was revoked' },
   'invitation.accept': { kind: 'write', meaning: 'An invitation was accepted on its hosted page' },
   'invitation.delete': { kind: 'write', meaning: 'An invitation went with its tenant' },
-  'session.revoke': { kind: 'write', meaning: 'A session was revoked (its browser session, grants and tokens ended), or went with its tenant' },
+  'session.revoke': { kind: 'write', meaning: 'A session was revoked (its browser session, grants and tokens ended), or ended by a single-session sign-in or when its user left its tenant (`after.reason`)' },
   'api_resource.create': { kind: 'write', meaning: 'An API resource was registered' },
   'api_resource.update': { kind: 'write', meaning: 'An API resource changed' },
   'api_resource.delete': { kind: 'write', meaning: 'An API resource was deleted' },

@@ -3,9 +3,10 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import { signInClaims } from '../domain/authorization/token-claims.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { grantTenant } from './adapter.ts';
+import { grantTenant, opRequestId } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import type { OidcDependencies } from './configuration.ts';
+import { noteSessionPolicy } from './session-lifetime.ts';
 
 /** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
 const TENANT_IDS = 'gatehouseTenantIds';
@@ -18,7 +19,8 @@ export const accountTenants = (account: Account | undefined): readonly string[] 
  * still belongs to the tenant its grant was signed in for: a tenant deleted, or the user removed from it, and that
  * tenant's tokens answer as for an unknown account (`invalid_grant` at the token endpoint, 401 at userinfo). So they
  * do on a surface that fixes another tenant than the grant's: a tenant's slug, renamed and then given to another
- * tenant, names that other tenant's surface, which never issues for the first one's grants.
+ * tenant, names that other tenant's surface, which never issues for the first one's grants. The account's session
+ * policy is noted for what the request saves (session-lifetime.ts).
  */
 export async function findAccount(
   deps: OidcDependencies,
@@ -27,8 +29,9 @@ export async function findAccount(
   sub: string,
   token?: { grantId?: string },
 ): Promise<Account | undefined> {
-  const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
-  if (applicationId === undefined || !isUuid(sub)) return undefined;
+  const { client } = ctx.oidc;
+  const applicationId = gatehouseData(client)?.applicationId;
+  if (client === undefined || applicationId === undefined || !isUuid(sub)) return undefined;
   const grantId = token?.grantId;
   const [user, tenantId, fixed] = await Promise.all([
     readSignInUser(deps.orm.em, applicationId, { id: sub }),
@@ -40,6 +43,8 @@ export async function findAccount(
   if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   if (fixed !== null && fixed !== tenantId) return undefined;
+  const policy = await deps.signIn?.sessionPolicy(opRequestId(ctx), { clientId: client.clientId, applicationId }, user.poolId);
+  if (policy !== undefined) noteSessionPolicy(ctx, policy);
   return {
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,

@@ -6,11 +6,13 @@ import { OAuthClient } from '../db/entities/index.ts';
 import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { browserSessionIndex } from '../domain/sessions/browser-sessions.ts';
+import { endOtherSessions } from '../domain/sessions/end-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import type { ClientCache } from './client-cache.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
+import { sessionPolicyOf } from './session-lifetime.ts';
 
 /**
  * oidc-provider's storage, in PostgreSQL so every instance shares it (no in-memory state):
@@ -171,11 +173,16 @@ class ModelAdapter implements Adapter {
           })
         : undefined;
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
-    await this.connection.execute(
+    // The index row's first save is a sign-in (`signed_in`), after which singleSession ends the user's other sessions.
+    const [row] = await this.connection.execute<{ signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
       `${index === undefined ? '' : `with ${index.cte}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
        on conflict (model, id) do update set application_id = excluded.application_id, payload = excluded.payload,
-         grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
+         grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at${
+           index === undefined
+             ? ''
+             : `\n returning (select json_build_object('applicationId', s.application_id, 'tenantId', s.tenant_id) from session_index as s where s.inserted) as signed_in`
+         }`,
       [
         ...(index?.params ?? []),
         this.model,
@@ -188,6 +195,10 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
+    const signedIn = row?.signed_in ?? null;
+    if (signedIn !== null && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && sessionPolicyOf(Provider.ctx)?.singleSession === true) {
+      await endSessionsBesides(this.deps, { ...signedIn, userId: payload.accountId, uid: payload.uid });
+    }
   }
 
   /**
@@ -249,6 +260,24 @@ class ModelAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.connection.execute('delete from oidc_model where model = ? and grant_id = ?', [this.model, grantId]);
   }
+}
+
+/**
+ * A sign-in under a `singleSession` policy ends the user's other sessions (src/domain/sessions/end-sessions.ts), the
+ * user as the actor; every instance then forgets the user's tokens, whose grants went with those sessions.
+ */
+async function endSessionsBesides(
+  deps: AdapterDependencies,
+  session: { applicationId: string; tenantId: string | null; userId: string; uid: string },
+): Promise<void> {
+  const actor: AuditActor = {
+    applicationId: session.applicationId,
+    tenantId: session.tenantId,
+    requestId: opRequestId(Provider.ctx),
+    principal: { actor: { type: 'user', id: session.userId } },
+  };
+  const ended = await endOtherSessions(deps.orm.em.fork(), actor, session.userId, session.uid);
+  if (ended.length > 0) await deps.invalidations.publish({ kind: 'user', id: session.userId });
 }
 
 /**

@@ -10,7 +10,8 @@ import { resourceClaims } from '../domain/authorization/token-claims.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { INTERACTION_SECONDS, sessionSeconds } from '../domain/sign-in/session.ts';
+import { INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
+import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import type { SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { findAccount, findAccountOnce, fixedTenant } from './account.ts';
@@ -26,6 +27,7 @@ import { renderError } from './error-page.ts';
 import { introspectionAllowed } from './introspection.ts';
 import { interactionsPolicy, loadExistingGrant } from './policies.ts';
 import { refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
+import { grantTtl, refreshTokenTtl, sessionTtl } from './session-lifetime.ts';
 
 /** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
 export const OIDC_PATHS = {
@@ -115,6 +117,8 @@ export interface SignInRules {
   readonly target: (requestId: string, client: SignInClient, tenantParam: unknown) => Promise<SignInTarget>;
   /** Whether the request may sign in on this surface, to which tenant (admitSignIn). */
   readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
+  /** The session policy of an account of `poolId` signing in through the client (poolSessionPolicy). */
+  readonly sessionPolicy: (requestId: string, client: { clientId: string; applicationId: string }, poolId: string) => Promise<SessionPolicy>;
 }
 
 export type SignInTargets = SignInRules['target'];
@@ -316,9 +320,9 @@ export function configuration(
       DeviceCode: 600,
       IdToken: ID_TOKEN_SECONDS,
       Interaction: INTERACTION_SECONDS,
-      RefreshToken: 14 * 24 * 3600,
-      Session: (_ctx, session) => sessionSeconds(session),
-      Grant: 14 * 24 * 3600,
+      RefreshToken: (ctx, token) => refreshTokenTtl(ctx, token),
+      Session: (ctx, session) => sessionTtl(ctx, session),
+      Grant: (ctx) => grantTtl(ctx),
     },
   };
 }

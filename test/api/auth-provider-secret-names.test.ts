@@ -23,15 +23,15 @@ describe('auth provider secrets named like Object.prototype members', () => {
   for (const name of names) {
     it(`secrets.${name} on a tenant's new provider: 422, nothing created`, async () => {
       const inAcme = `${appPath}/tenants/${acme}/auth-providers`;
-      const refused = await app.http.post(inAcme, { type: 'passkey', secrets: { [name]: 'x' } });
+      const refused = await app.http.post(inAcme, { type: 'm2m', secrets: { [name]: 'x' } });
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ code: 'validation_error', field: `secrets.${name}` });
-      expect((await app.http.get(inAcme)).body.data.filter((provider: { type: string }) => provider.type === 'passkey')).toEqual([]);
+      expect((await app.http.get(inAcme)).body.data.filter((provider: { type: string }) => provider.type === 'm2m')).toEqual([]);
     });
   }
 
   it('secrets.constructor on a PATCH: 422, the provider unchanged; GraphQL refuses it alike', async () => {
-    const created = await app.http.post(`${appPath}/tenants/${acme}/auth-providers`, { type: 'magic_link' });
+    const created = await app.http.post(`${appPath}/tenants/${acme}/auth-providers`, { type: 'api_keys' });
     expect(created.status).toBe(201);
     const path = `${appPath}/tenants/${acme}/auth-providers/${created.body.id}`;
     const refused = await app.http.patch(path, { secrets: { constructor: 'x' } });

@@ -84,11 +84,10 @@ describe('application auth providers', () => {
     expect(JSON.stringify(audit.map((entry) => entry.after))).not.toContain(CLIENT_SECRET);
   });
 
-  it('configures every type', async () => {
+  it('configures every type the service serves', async () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const bodies = [
       { type: 'magic_link', config: { linkLifetimeMinutes: 10 } },
-      { type: 'passkey', config: { rpId: 'Login.Example.com', userVerification: 'required' } },
       { type: 'saml', name: 'Okta', config: { entityId: 'http://www.okta.com/exk1', ssoUrl: 'https://acme.okta.com/app/sso/saml', certificate: IDP_CERTIFICATE } },
       { type: 'm2m' },
       { type: 'api_keys', config: { maxLifetimeDays: 365 } },
@@ -116,7 +115,6 @@ describe('application auth providers', () => {
       expect(response.status, JSON.stringify(response.body)).toBe(201);
     }
     const list = (await app.http.get('/auth-providers?pageSize=100')).body.data as { type: string; name: string; config: any; secretsSet: string[] }[];
-    expect(list.find((p) => p.type === 'passkey')?.config).toEqual({ rpName: null, rpId: 'login.example.com', userVerification: 'required', allowSignup: true });
     expect(list.find((p) => p.type === 'saml')).toMatchObject({ name: 'Okta', config: { signRequests: false, emailAttribute: 'email' } });
     expect(list.find((p) => p.type === 'm2m')?.config).toEqual({ tokenLifetimeSeconds: 3600 });
     expect(list.find((p) => p.name === 'Apple')).toMatchObject({ secretsSet: ['privateKey'], config: { scopes: ['name', 'email'] } });
@@ -164,7 +162,6 @@ describe('application auth providers', () => {
       [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x', scopes: ['openid', 'openid'] }, secrets: { clientSecret: 's' } }, 'config.scopes'],
       [{ type: 'oauth', config: { provider: 'apple', clientId: 'x', teamId: 'ABCDE12345', keyId: 'KEY1234567' }, secrets: { privateKey: 'not a key' } }, 'secrets.privateKey'],
       [{ type: 'saml', config: { entityId: 'urn:x', ssoUrl: 'https://idp.example.com/sso', certificate: 'MIIB...' } }, 'config.certificate'],
-      [{ type: 'passkey', config: { rpId: 'https://login.example.com' } }, 'config.rpId'],
       [{ type: 'm2m', config: { tokenLifetimeSeconds: 10 } }, 'config.tokenLifetimeSeconds'],
       [{ type: 'password', secrets: { clientSecret: 's' } }, 'secrets.clientSecret'],
     ];
@@ -215,11 +212,10 @@ describe('application auth providers', () => {
     }
     expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
 
-    const passkey = (before.data as { id: string; type: string }[]).find((provider) => provider.type === 'passkey');
     const patches: [string, unknown, string][] = [
       [google.id, { config: { clientId: 'a\u0000' } }, 'config.clientId'],
-      [passkey!.id, { config: { rpName: 'a\u0000b' } }, 'config.rpName'],
-      [passkey!.id, { config: { rpName: 'a\u0007\nb' } }, 'config.rpName'],
+      [google.id, { name: 'a\u0000b' }, 'name'],
+      [google.id, { name: 'a\u0007\nb' }, 'name'],
     ];
     for (const [id, body, field] of patches) {
       const response = await app.http.patch(`/auth-providers/${id}`, body);
@@ -228,8 +224,8 @@ describe('application auth providers', () => {
     }
     expect((await app.http.get('/auth-providers?pageSize=100')).body).toEqual(before);
     // A name of every script is still a name.
-    const named = await app.http.patch(`/auth-providers/${passkey!.id}`, { config: { rpName: 'Acme Connexion — 東京' } });
-    expect(named.body.config.rpName).toBe('Acme Connexion — 東京');
+    const named = await app.http.patch(`/auth-providers/${google.id}`, { name: 'Acme Connexion — 東京' });
+    expect(named.body.name).toBe('Acme Connexion — 東京');
 
     const graphql = await app.http.graphql('mutation($i: CreateAuthProviderInput!) { createAuthProvider(input: $i) { id } }', {
       i: { type: 'oauth', config: { provider: 'microsoft', clientId: 'a\u0000' }, secrets: { clientSecret: 's' } },
@@ -340,7 +336,7 @@ describe('tenant auth providers', () => {
     const acmeKey = await issueTestKey(app, { tenantId: acme });
     const list = await acmeKey.get('/auth-providers');
     expect(list.body.data.every((p: { tenantId: string }) => p.tenantId === acme)).toBe(true);
-    const created = await acmeKey.post('/auth-providers', { type: 'passkey' });
+    const created = await acmeKey.post('/auth-providers', { type: 'm2m' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ tenantId: acme, source: 'customized' });
 

@@ -35,10 +35,10 @@ describe('authIsolation and tenant auth data', () => {
     const inGlobex = `${appPath}/tenants/${globex}`;
     expect((await app.http.put(`${inAcme}/policies/password`, { minLength: 14 })).status).toBe(200);
     expect((await app.http.put(`${inAcme}/policies/mfa`, { enforcement: 'required' })).status).toBe(200);
-    data.acmeProvider = (await app.http.post(`${inAcme}/auth-providers`, { type: 'magic_link' })).body.id;
+    data.acmeProvider = (await app.http.post(`${inAcme}/auth-providers`, { type: 'api_keys' })).body.id;
     data.acmeDomain = (await app.http.post(`${inAcme}/domains`, { hostname: 'login.acme.example' })).body.id;
     expect((await app.http.put(`${inGlobex}/policies/lockout`, { maxAttempts: 5 })).status).toBe(200);
-    for (const type of ['password', 'passkey']) data.globexProviders.push((await app.http.post(`${inGlobex}/auth-providers`, { type })).body.id);
+    for (const type of ['password', 'm2m']) data.globexProviders.push((await app.http.post(`${inGlobex}/auth-providers`, { type })).body.id);
     expect(data.acmeProvider).toBeDefined();
     expect(data.acmeDomain).toBeDefined();
   });

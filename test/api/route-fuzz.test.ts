@@ -584,7 +584,7 @@ function policyRangeProbes(context: RowContext): Probe[] {
 /** Each auth provider type's configuration (AUTH_PROVIDER_SPECS): fields of the wrong type, out of range, unknown. */
 function authProviderConfigProbes(context: RowContext): Probe[] {
   if (context.operation !== 'CreateAuthProvider') return [];
-  const types = ['password', 'magic_link', 'passkey', 'm2m', 'api_keys'] as const;
+  const types = ['password', 'magic_link', 'm2m', 'api_keys'] as const;
   return types.flatMap((type) => {
     const probes: Probe[] = [
       { what: `${type}: an unknown config field`, body: { type, config: { [`zz${MARKER}`]: true } }, expect: { field: 'config' }, transport: 'either' },

@@ -92,7 +92,8 @@ type FieldSpec =
   | { type: 'enum'; values: readonly string[] }
   | { type: 'enumList'; values: readonly string[] };
 
-const YEAR_MINUTES = 365 * 24 * 60;
+/** The longest session lifetime a policy may set (idle or absolute). */
+export const YEAR_MINUTES = 365 * 24 * 60;
 
 /** Every field of every policy with its range: the one table validation is derived from. */
 export const POLICY_FIELDS: { readonly [K in PolicyKind]: { readonly [F in keyof PolicyValues[K]]-?: FieldSpec } } = {

@@ -24,7 +24,8 @@ export interface BrowserSessionSave {
 /**
  * Indexes an OP browser session of a signed-in account, on each save the OP makes of it: the first save of an
  * account's session inserts its row (the application and client of its first authorization, the tenant its grant was
- * signed in to, the request's address and user agent); later saves move its expiry and mark it active. A CTE
+ * signed in to, the request's address and user agent); later saves move its expiry and mark it active, and the
+ * statement returns whether this save inserted the row (`inserted`: a sign-in). A CTE
  * (`session_index`) of the statement that saves the OP's session (src/oidc/adapter.ts), so that both are one write;
  * undefined when the save is of no client or user of ours.
  */
@@ -44,7 +45,8 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
             c.id, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
        from oauth_client as c join app_user as u on u.application_id = c.application_id and u.id = ?
       where c.id = ?
-     on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now())`,
+     on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()
+     returning application_id, tenant_id, xmax = 0 as inserted)`,
     params: [newId(), save.uid, first.grantId ?? '', origin?.ip ?? null, origin?.userAgent ?? null, JSON.stringify(methods), save.expiresAt, save.accountId, first.clientId],
   };
 }

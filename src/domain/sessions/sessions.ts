@@ -44,9 +44,13 @@ interface SessionRow {
 
 const COLUMNS = 's.id, s.user_id, s.tenant_id, s.client_id, s.created_at, s.last_active_at, s.expires_at, s.ip, s.user_agent, s.methods, s.op_session_uid';
 
-/** The OP's session of the row `s` stands, for the row's user (the index `oidc_model_uid_idx` finds it). */
-const LIVE = `s.expires_at > now() and exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid
-  and (o.expires_at is null or o.expires_at > now()) and o.payload->>'accountId' = s.user_id::text)`;
+/**
+ * The OP's session of the row `s` stands, for the row's user (the index `oidc_model_uid_idx` finds it), at the time of
+ * the two parameters. That time is this instance's clock, not the database's: the OP writes a session's end (its idle
+ * and absolute lifetimes, src/domain/sign-in/session.ts) and judges it by that clock, and the service agrees with it.
+ */
+const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid
+  and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = s.user_id::text)`;
 
 const view = (row: SessionRow): SessionView => ({
   id: row.id,
@@ -66,7 +70,7 @@ function scoped(scope: Scope, extra: string, params: unknown[]): [string, unknow
   const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
   return [
     `select ${COLUMNS} from user_session as s where s.application_id = ?${tenant}${extra} and ${LIVE}`,
-    [scope.applicationId, ...(scope.tenantId === null ? [] : [scope.tenantId]), ...params],
+    [scope.applicationId, ...(scope.tenantId === null ? [] : [scope.tenantId]), ...params, ...Array<Date>(2).fill(new Date())],
   ];
 }
 
@@ -147,7 +151,7 @@ const TOKEN_MAX = 8192;
  * spent), read in the same statement. Undefined when it cannot be one of ours (a client-credentials token names no
  * user, so no session).
  */
-async function tokenSource(scope: Scope, token: string): Promise<{ cte: string; params: unknown[] } | undefined> {
+async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ cte: string; params: unknown[] } | undefined> {
   if (token.split('.').length === 3) {
     let claims;
     try {
@@ -164,8 +168,8 @@ async function tokenSource(scope: Scope, token: string): Promise<{ cte: string; 
   if (!/^[\w-]+$/.test(token)) return undefined;
   return {
     cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id from oidc_model
-      where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > now())`,
-    params: [token],
+      where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
+    params: [token, now],
   };
 }
 
@@ -184,7 +188,9 @@ const ACTIVITY_RESOLUTION_MS = 60_000;
  */
 export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
   if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
-  const source = await tokenSource(scope, token);
+  // This instance's clock, as for listing (LIVE).
+  const now = new Date();
+  const source = await tokenSource(scope, token, now);
   if (source === undefined) return INVALID;
   // One statement: the token (when stored), its grant, its user, and the browser session its grant was made in.
   const [row] = await scope.em.execute<(Partial<SessionRow> & { grant_tenant: string | null })[]>(
@@ -193,13 +199,13 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
        from t
        join app_user as u on u.application_id = ? and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
        join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
-        and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > now())
+        and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
        left join lateral (select ${COLUMNS} from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
-            and s.expires_at > now() and (o.expires_at is null or o.expires_at > now()) and o.payload->>'accountId' = t.user_id
+            and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
       where ${mayActNowSql('u')}`,
-    [...source.params, scope.applicationId],
+    [...source.params, scope.applicationId, now, now, now],
   );
   if (row === undefined) return INVALID;
   const tenantId = row.tenant_id ?? row.grant_tenant ?? null;

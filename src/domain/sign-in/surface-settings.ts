@@ -7,6 +7,7 @@ import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
 import type { LockoutPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
+import { isServedType } from './methods.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
 import type { Services } from '../../services.ts';
@@ -54,7 +55,7 @@ export interface SurfaceSettings {
   readonly password: PasswordMethod;
   readonly email: EmailMethods;
   readonly lockout: LockoutPolicy;
-  /** The session policy of the pool (`notifyNewBrowser`: account-links.ts). */
+  /** The session policy of the pool: lifetimes (session.ts), singleSession, notifyNewBrowser (account-links.ts). */
   readonly session: SessionPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
@@ -105,7 +106,7 @@ async function readSurfaceSettings(
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
   const [branding, { providers }, lockout, session] = await Promise.all([
     effectiveBranding(scope),
-    effectiveAuthProviders(scope, policyTenantId),
+    effectiveAuthProviders(scope, policyTenantId, (provider) => isServedType(provider.type)),
     effectivePolicy(scope, 'lockout', policyTenantId),
     effectivePolicy(scope, 'session', policyTenantId),
   ]);
@@ -129,7 +130,7 @@ const numberOrNull = (value: unknown): number | null => (typeof value === 'numbe
 /**
  * Password sign-in and sign-up as the effective auth providers of the pool allow: an enabled `password` provider,
  * sign-up when its `allowSignup` (default true) says so. A pool with no provider configured at all (a new
- * application) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
+ * application; providers of types not served yet do not count, src/domain/sign-in/methods.ts) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
  * applications do. In the shared pool a tenant named by the request joins by invitation or by an administrator,
  * never by signing up (`opensMembership`), so sign-up is offered only without a tenant (or for an isolated tenant's
  * own pool).

@@ -13,7 +13,7 @@ import { invitationSnapshotSql } from '../invitations/invitations.ts';
 import { senderDomainSnapshotSql } from '../email/sender-domain.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
-import { sessionSnapshotSql } from '../sessions/browser-sessions.ts';
+import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
 /**
@@ -61,13 +61,13 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
   { action: 'invitation.delete', targetType: 'invitation', table: 'invitation', before: invitationSnapshotSql('r') },
   { action: 'email_sender_domain.delete', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
-  // Sign-ins to the tenant: their index rows; the grants they made are of a tenant that no longer exists, which every
-  // token check refuses (membership).
-  { action: 'session.revoke', targetType: 'session', table: 'user_session', before: sessionSnapshotSql('r') },
 ];
 
-/** The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks). */
-export const TENANT_OWNED_TABLES: readonly string[] = [...new Set(OWNED_KINDS.map((kind) => kind.table))].sort();
+/**
+ * The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks);
+ * `user_session`: the sessions signed in to the tenant, which endTenantSessions ends.
+ */
+export const TENANT_OWNED_TABLES: readonly string[] = [...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session'])].sort();
 
 /**
  * Deletes the rows the tenant owns in the caller's transaction (which holds the tenant's row), each with its audit
@@ -83,6 +83,9 @@ export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor
        or a.subject_type = 'm2m_credential' and a.subject_id in (select c.id from oauth_client as c where c.application_id = a.application_id and c.tenant_id = ?))`,
     [tenantId, tenantId],
   );
+  // Sign-ins to the tenant end with what the OP keeps of them (browser sessions, grants, tokens), before the clients
+  // their index rows name go.
+  await endTenantSessions(em, actor, [tenantId], null);
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (

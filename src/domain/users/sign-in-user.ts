@@ -9,6 +9,8 @@ import type { UserStatus } from '../../db/entities/user.entity.ts';
 export interface SignInUser {
   readonly id: string;
   readonly applicationId: string;
+  /** The user's pool: the application's shared one (SHARED_POOL), or an isolated tenant's id. */
+  readonly poolId: string;
   readonly email: string;
   readonly name?: string | null | undefined;
   readonly status: UserStatus;
@@ -40,6 +42,7 @@ export type SignInUserKey = { readonly id: string; readonly poolId?: string } | 
 export interface SignInUserRow {
   id: string;
   application_id: string;
+  pool_id: string;
   email: string;
   name: string | null;
   status: UserStatus;
@@ -53,7 +56,7 @@ export interface SignInUserRow {
 
 /** The columns of a SignInUser, of the `app_user` row named `alias`, for a statement that reads them (signInUserOf). */
 export const signInUserColumnsSql = (alias: string): string =>
-  ['id', 'application_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified']
+  ['id', 'application_id', 'pool_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified']
     .map((column) => `${alias}.${column}`)
     .join(', ');
 
@@ -61,6 +64,7 @@ export function signInUserOf(row: SignInUserRow): SignInUser {
   return {
     id: row.id,
     applicationId: row.application_id,
+    poolId: row.pool_id,
     email: row.email,
     name: row.name,
     status: row.status,

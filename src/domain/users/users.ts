@@ -21,6 +21,7 @@ import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { usersChanged } from './changed.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
+import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {
@@ -447,13 +448,15 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
 
 /**
  * A tenant key's user is a member of its tenant: when they leave tenants, their keys for those tenants are revoked in
- * the caller's transaction, each audited as a revocation on its own, and the roles they held there are removed (a
- * return to the tenant starts without them). Call forgetUserKeys and authorizationChanged after the commit.
+ * the caller's transaction, each audited as a revocation on its own, the roles they held there are removed (a
+ * return to the tenant starts without them), and their sessions signed in to them end (endTenantSessions). Call
+ * forgetUserKeys and authorizationChanged after the commit.
  */
 async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
   for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
   await removeAssignments(tx.em, tx, `a.subject_type = 'user' and a.subject_id = ? and a.tenant_id in (?)`, [userId, tenantIds]);
+  await endTenantSessions(tx.em, tx, tenantIds, userId);
 }
 
 /** Takes a tenant out of a shared-pool user's memberships, with its audit record, in the caller's transaction. */

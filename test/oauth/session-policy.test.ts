@@ -1,0 +1,286 @@
+import * as oidc from 'openid-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
+import { authorize, createTestClient, discover, TestBrowser } from '../support/oauth.ts';
+
+/**
+ * The session policy (API.md, "Policies"; src/domain/sign-in/session.ts) of the application or, when isolated, of the
+ * tenant whose user signs in, enforced: the browser session at the OP stops signing in silently once unused for
+ * `idleTimeoutMinutes` or `absoluteTimeoutMinutes` after the sign-in; so do refresh tokens, idle between uses and
+ * absolute from the first sign-in; the service's sessions (list, get, validate) end with them; `singleSession` ends
+ * the user's other sessions at a sign-in. The clock is moved (vitest's fake Date, as the OP and the service read it),
+ * never waited for.
+ */
+const REDIRECT = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-Battery-9';
+const MINUTE = 60_000;
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+});
+afterAll(async () => app?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** From now on the clock reads what `at(minutes)` sets: that many minutes after this call. */
+function clock(): (minutes: number) => void {
+  const start = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  return (minutes) => vi.setSystemTime(start + minutes * MINUTE);
+}
+
+interface Application {
+  readonly bootstrap: BootstrapResult;
+  readonly admin: HttpClient;
+  readonly config: oidc.Configuration;
+}
+
+/** A new application with a public client, its policies left at their defaults. */
+async function application(): Promise<Application> {
+  const bootstrap = await app.bootstrapAnother();
+  const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', applicationId: bootstrap.applicationId, redirectUris: [REDIRECT] });
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  return { bootstrap, admin: new HttpClient(app.baseUrl, { apiKey: bootstrap.apiKey }), config };
+}
+
+async function putSessionPolicy(of: Application, policy: Record<string, unknown>, tenantId?: string): Promise<void> {
+  const path = tenantId === undefined ? '/policies/session' : `/applications/${of.bootstrap.applicationId}/tenants/${tenantId}/policies/session`;
+  const put = await of.admin.put(path, policy);
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+}
+
+async function createUser(of: Application, email: string, tenantId: string, isolated = false): Promise<string> {
+  const path = isolated ? `/applications/${of.bootstrap.applicationId}/tenants/${tenantId}/users` : '/users';
+  const created = await of.admin.post(path, { email, password: PASSWORD, ...(isolated ? {} : { tenantId }) });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+/** A browser signed in as `userId` to `tenantId`, and the client's tokens (with a refresh token). */
+interface SignedIn {
+  readonly browser: TestBrowser;
+  readonly refreshToken: string;
+}
+
+async function signIn(of: Application, userId: string, tenantId: string, browser = new TestBrowser()): Promise<SignedIn> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(of.config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid offline_access',
+    prompt: 'consent',
+    tenant: tenantId,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  const outcome = await authorize(app, url, { userId, tenantId }, browser);
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
+  const tokens = await oidc.authorizationCodeGrant(of.config, outcome.url, { pkceCodeVerifier: verifier });
+  expect(tokens.refresh_token).toEqual(expect.any(String));
+  return { browser, refreshToken: tokens.refresh_token! };
+}
+
+/** `prompt=none` in the browser: `code` while its session signs in silently, else the OIDC error. */
+async function silently(of: Application, browser: TestBrowser, tenantId: string): Promise<string> {
+  const url = oidc.buildAuthorizationUrl(of.config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid',
+    prompt: 'none',
+    tenant: tenantId,
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+  });
+  const outcome = await authorize(app, url, { userId: 'never-asked', tenantId }, browser);
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+  return outcome.url.searchParams.get('code') === null ? (outcome.url.searchParams.get('error') ?? 'no answer') : 'code';
+}
+
+/** Rotates the refresh token: the new one, or the OAuth error. */
+async function refresh(of: Application, refreshToken: string): Promise<{ token: string } | { error: string }> {
+  try {
+    const tokens = await oidc.refreshTokenGrant(of.config, refreshToken);
+    return { token: tokens.refresh_token! };
+  } catch (error) {
+    return { error: (error as { error?: string }).error ?? String(error) };
+  }
+}
+
+const sessionsOf = async (of: Application, userId: string) => {
+  const listed = await of.admin.get(`/users/${userId}/sessions`);
+  expect(listed.status).toBe(200);
+  return listed.body.data as { id: string; expiresAt: string }[];
+};
+
+describe('the browser session', () => {
+  let acme: Application;
+  let tenant: string;
+
+  beforeAll(async () => {
+    acme = await application();
+    tenant = await app.createTenant('Acme', acme.bootstrap);
+    await putSessionPolicy(acme, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+  });
+
+  it('unused for the idle lifetime, it signs in silently no more, and the service’s session ends with it', async () => {
+    const at = clock();
+    const userId = await createUser(acme, 'idle@acme.example', tenant);
+    const { browser, refreshToken } = await signIn(acme, userId, tenant);
+    const [session] = await sessionsOf(acme, userId);
+    // The session's end is the idle one, whatever the absolute one.
+    expect(new Date(session!.expiresAt).getTime() - Date.now()).toBeGreaterThan(9 * MINUTE);
+    expect(new Date(session!.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(10 * MINUTE + 1000);
+    at(9);
+    expect(await silently(acme, browser, tenant)).toBe('code');
+    // Used at 9 minutes: it stands until 19.
+    at(18);
+    expect(await silently(acme, browser, tenant)).toBe('code');
+    expect(await sessionsOf(acme, userId)).toHaveLength(1);
+    at(28.5);
+    expect(await silently(acme, browser, tenant)).toBe('login_required');
+    expect(await sessionsOf(acme, userId)).toEqual([]);
+    expect((await acme.admin.get(`/sessions/${session!.id}`)).status).toBe(404);
+    // The refresh token (idle too: unused since the sign-in) is no longer valid.
+    expect((await acme.admin.post('/sessions/validate', { token: refreshToken })).body).toEqual({ valid: false, session: null });
+  });
+
+  it('however active, it ends the absolute lifetime after the sign-in', async () => {
+    const at = clock();
+    const userId = await createUser(acme, 'busy@acme.example', tenant);
+    const { browser } = await signIn(acme, userId, tenant);
+    for (const minutes of [8, 16, 24]) {
+      at(minutes);
+      expect(await silently(acme, browser, tenant), `at ${minutes} minutes`).toBe('code');
+    }
+    // Used at 24 minutes, yet it ends at 25, not 34.
+    const [session] = await sessionsOf(acme, userId);
+    expect(new Date(session!.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(MINUTE + 1000);
+    at(25.5);
+    expect(await silently(acme, browser, tenant)).toBe('login_required');
+    expect(await sessionsOf(acme, userId)).toEqual([]);
+  });
+});
+
+describe('refresh tokens', () => {
+  let globex: Application;
+  let tenant: string;
+
+  beforeAll(async () => {
+    globex = await application();
+    tenant = await app.createTenant('Globex', globex.bootstrap);
+    await putSessionPolicy(globex, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+  });
+
+  it('each rotation lives the idle lifetime: unused for it, the token is refused', async () => {
+    const at = clock();
+    const userId = await createUser(globex, 'idle@globex.example', tenant);
+    const { refreshToken } = await signIn(globex, userId, tenant);
+    at(9);
+    const rotated = await refresh(globex, refreshToken);
+    expect(rotated).toEqual({ token: expect.any(String) });
+    // The rotated token is validated as its session's; at 19.5 it has been unused for more than 10 minutes.
+    at(19.5);
+    const token = (rotated as { token: string }).token;
+    expect((await globex.admin.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    expect(await refresh(globex, token)).toEqual({ error: 'invalid_grant' });
+  });
+
+  it('used within the idle lifetime, the chain still ends the absolute lifetime after the first sign-in', async () => {
+    const at = clock();
+    const userId = await createUser(globex, 'busy@globex.example', tenant);
+    let { refreshToken } = await signIn(globex, userId, tenant);
+    for (const minutes of [8, 16, 24]) {
+      at(minutes);
+      const rotated = await refresh(globex, refreshToken);
+      expect(rotated, `at ${minutes} minutes`).toEqual({ token: expect.any(String) });
+      refreshToken = (rotated as { token: string }).token;
+    }
+    at(25.5);
+    expect(await refresh(globex, refreshToken)).toEqual({ error: 'invalid_grant' });
+  });
+  it('a refresh reads the policy from the surface settings’ cache: no statement of its own', async () => {
+    const userId = await createUser(globex, 'cached@globex.example', tenant);
+    const { refreshToken } = await signIn(globex, userId, tenant);
+    const warm = await refresh(globex, refreshToken);
+    const before = app.queries.length;
+    expect(await refresh(globex, (warm as { token: string }).token)).toEqual({ token: expect.any(String) });
+    const statements = app.queries.slice(before);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter((statement) => /\bsetting\b|auth_provider|\btenant\b/.test(statement))).toEqual([]);
+  });
+});
+
+describe('an isolated tenant’s policy', () => {
+  let initech: Application;
+  let strict: string;
+  let lax: string;
+
+  beforeAll(async () => {
+    initech = await application();
+    strict = await app.createTenant('Strict', initech.bootstrap);
+    lax = await app.createTenant('Lax', initech.bootstrap);
+    const patched = await initech.admin.patch(`/applications/${initech.bootstrap.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } });
+    expect(patched.status).toBe(200);
+    await putSessionPolicy(initech, { idleTimeoutMinutes: 60, absoluteTimeoutMinutes: 120 });
+    await putSessionPolicy(initech, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 20 }, strict);
+  });
+
+  it('applies to its own users; another tenant’s users keep the application’s', async () => {
+    const at = clock();
+    const strictUser = await createUser(initech, 'erin@initech.example', strict, true);
+    const laxUser = await createUser(initech, 'erin@initech.example', lax, true);
+    const inStrict = await signIn(initech, strictUser, strict);
+    const inLax = await signIn(initech, laxUser, lax);
+    at(11);
+    expect(await silently(initech, inStrict.browser, strict)).toBe('login_required');
+    expect(await refresh(initech, inStrict.refreshToken)).toEqual({ error: 'invalid_grant' });
+    expect(await silently(initech, inLax.browser, lax)).toBe('code');
+    expect(await refresh(initech, inLax.refreshToken)).toEqual({ token: expect.any(String) });
+  });
+});
+
+describe('singleSession', () => {
+  let hooli: Application;
+  let tenant: string;
+
+  beforeAll(async () => {
+    hooli = await application();
+    tenant = await app.createTenant('Hooli', hooli.bootstrap);
+  });
+
+  it('off (the default), a second sign-in leaves the first session standing', async () => {
+    await putSessionPolicy(hooli, { singleSession: false });
+    const userId = await createUser(hooli, 'two@hooli.example', tenant);
+    const first = await signIn(hooli, userId, tenant);
+    await signIn(hooli, userId, tenant);
+    expect(await sessionsOf(hooli, userId)).toHaveLength(2);
+    expect(await silently(hooli, first.browser, tenant)).toBe('code');
+  });
+
+  it('on, a sign-in ends the user’s other sessions, their grants and refresh tokens, audited; other users keep theirs', async () => {
+    await putSessionPolicy(hooli, { singleSession: true });
+    const userId = await createUser(hooli, 'one@hooli.example', tenant);
+    const bystander = await createUser(hooli, 'other@hooli.example', tenant);
+    const theirs = await signIn(hooli, bystander, tenant);
+    const first = await signIn(hooli, userId, tenant);
+    const [ended] = await sessionsOf(hooli, userId);
+    const second = await signIn(hooli, userId, tenant);
+
+    const sessions = await sessionsOf(hooli, userId);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.id).not.toBe(ended!.id);
+    expect(await silently(hooli, first.browser, tenant)).toBe('login_required');
+    expect(await refresh(hooli, first.refreshToken)).toEqual({ error: 'invalid_grant' });
+    expect(await silently(hooli, second.browser, tenant)).toBe('code');
+    expect(await refresh(hooli, second.refreshToken)).toEqual({ token: expect.any(String) });
+    expect(await silently(hooli, theirs.browser, tenant)).toBe('code');
+
+    const audit = await hooli.admin.get(`/audit-logs?action=session.revoke&target=${ended!.id}`);
+    expect(audit.status).toBe(200);
+    expect(audit.body.data).toEqual([
+      expect.objectContaining({ actor: { type: 'user', id: userId }, tenantId: tenant, changes: expect.objectContaining({ after: { reason: 'single_session' } }) }),
+    ]);
+  });
+});
