@@ -24,7 +24,11 @@ export type SignInFailureReason =
   | 'user_inactive'
   /** The client address is locked out of the account, or must wait after its last failures (lockout policy). */
   | 'address_locked'
-  | 'address_waiting';
+  | 'address_waiting'
+  /** A second factor's code (TOTP, e-mail, recovery) that is not the user's, or has expired or been used. */
+  | 'wrong_code'
+  /** A TOTP code of a step already accepted: a code works once. */
+  | 'code_replayed';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
@@ -35,6 +39,8 @@ export interface SignInAttempt {
   readonly requestId: string;
   /** How the user proved who they are: `password` (the hosted form), later `magic_link`, `passkey`, … */
   readonly method: string;
+  /** What the whole sign-in proved (RFC 8176), once a second factor completes it. */
+  readonly amr?: readonly string[];
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -64,7 +70,7 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
       targetId: userId,
       outcome: outcome.ok ? 'success' : 'failure',
       after: outcome.ok
-        ? { method: attempt.method, clientId: attempt.clientId }
+        ? { method: attempt.method, clientId: attempt.clientId, ...(attempt.amr === undefined ? {} : { amr: attempt.amr }) }
         : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: keptEmail(outcome.email) },
     });
     await countSignIns(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, day, method: attempt.method, succeeded: outcome.ok }]);
