@@ -7,6 +7,8 @@ import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
+import { cookieOf } from './cookies.ts';
+import { registerMfaStep } from './mfa.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
@@ -48,7 +50,7 @@ import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 /** Form fields by name; a field sent twice is null (no form here sends one twice: treat it as absent). */
-type FormFields = Readonly<Record<string, string | null>>;
+export type FormFields = Readonly<Record<string, string | null>>;
 
 interface Params {
   uid: string;
@@ -67,20 +69,12 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
-/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
 
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
 /** Everything a page of one interaction needs, settled once per request. */
-interface InteractionContext {
+export interface InteractionContext {
   readonly interaction: Interaction;
   /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
@@ -263,6 +257,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
+    // Every proven first factor goes on through the MFA step (src/hosted/mfa.ts), which finishes the sign-in.
+    const continueSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, refuse, requireCsrf, formTargets });
 
     /**
      * Whether this interaction signs a user in (the login form, sign-up): the OP asks for a login, or the browser's
@@ -323,7 +319,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const browserId = await noticeBrowser(context.target, check.user, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
+      return continueSignIn(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -416,7 +412,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
+      return continueSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
     });
   };
 }

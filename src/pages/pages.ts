@@ -5,6 +5,7 @@ import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
+import { MFA_COPY } from './mfa-copy.ts';
 
 /**
  * The hosted pages as server-rendered HTML: no script, no external asset but the tenant's own logo and favicon,
@@ -97,6 +98,7 @@ export const DEFAULT_COPY = {
   'invitation.doneTitle': 'Welcome to {name}',
   'invitation.doneText': 'You are now a member of {name}. Sign in from the application to continue.',
   'invitation.errorTitle': 'This invitation cannot be used',
+  ...MFA_COPY,
 } as const;
 
 export type CopyKey = keyof typeof DEFAULT_COPY;

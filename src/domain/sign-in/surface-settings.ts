@@ -5,7 +5,7 @@ import { endUserScope } from '../../context.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
-import type { LockoutPolicy } from '../policies/definitions.ts';
+import type { LockoutPolicy, MfaPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
@@ -41,6 +41,8 @@ export interface SurfaceSettings {
   readonly look: PageLook;
   readonly password: PasswordMethod;
   readonly lockout: LockoutPolicy;
+  /** The MFA policy of the pool, asked after the first factor (src/domain/mfa/requirement.ts). */
+  readonly mfa: MfaPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
 }
@@ -88,10 +90,11 @@ async function readSurfaceSettings(
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
-  const [branding, { providers }, lockout] = await Promise.all([
+  const [branding, { providers }, lockout, mfa] = await Promise.all([
     effectiveBranding(scope),
     effectiveAuthProviders(scope, policyTenantId),
     effectivePolicy(scope, 'lockout', policyTenantId),
+    effectivePolicy(scope, 'mfa', policyTenantId),
   ]);
   const { logoUrl, faviconUrl, colors, copy } = branding;
   return {
@@ -102,6 +105,7 @@ async function readSurfaceSettings(
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
+    mfa,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
 }
