@@ -9,7 +9,7 @@ export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
 /**
  * A second step's code, checked under the lockout policy as a password is: from an address locked out of the account,
  * or made to wait, it is refused unchecked (as long as a counted refusal takes); a wrong or replayed code counts as a
- * failed sign-in from the address; a right one clears the address's failures. Every attempt is recorded
+ * failed sign-in from the address (secondStepAddress); a right one clears those failures. Every attempt is recorded
  * (`user.signed_in` with the method and the sign-in's `amr`, or `user.sign_in_failed` with the reason).
  */
 export async function proveSecondStep(
@@ -18,7 +18,7 @@ export async function proveSecondStep(
   attempt: { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string },
   check: () => Promise<CodeCheck>,
 ): Promise<boolean> {
-  const outcome = await checkCounted(target, user, attempt.address, check);
+  const outcome = await checkCounted(target, user, secondStepAddress(attempt.address), check);
   await recordSignIn(target.scope.services, {
     applicationId: target.application.id,
     tenantId: attempt.tenantId,
@@ -30,6 +30,13 @@ export async function proveSecondStep(
   });
   return outcome.ok;
 }
+
+/**
+ * The second step's failures are counted apart from the password's, under their own key per address: a password
+ * proven from an address forgets that address's failures, and would otherwise let a guesser who knows the password
+ * start each round of code guesses from zero.
+ */
+const secondStepAddress = (address: string) => `mfa:${address}`;
 
 async function checkCounted(
   target: SignInTarget,
