@@ -133,7 +133,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const input = { action: stepPath(uid), csrf: csrf.issue(uid), method, others, email: user.email, sent: options.sent === true, error: options.error === true };
     if (step.kind === 'challenge') return sendPage(reply, status, (nonce) => challengePage(look, nonce, input), seam.formTargets(context));
     const secret = method === 'totp' ? (options.secret ?? newTotpSecret()) : undefined;
-    const totp = secret === undefined ? {} : { totp: { secret, uri: totpUri(secret, look.name, user.email), sealed: csrf.seal(`${uid}:totp`, secret, STEP_SECONDS) } };
+    const totp = secret === undefined ? {} : { totp: { secret, uri: totpUri(secret, look.name, user.email), sealed: csrf.seal(`${uid}:totp:${user.id}`, secret, STEP_SECONDS) } };
     return sendPage(reply, status, (nonce) => enrolPage(look, nonce, { ...input, ...totp }), seam.formTargets(context));
   }
 
@@ -192,7 +192,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     let secret: string | undefined;
     let totpAt: number | null = null;
     if (factor === 'totp') {
-      secret = csrf.unseal(`${uid}:totp`, fields['enrol']);
+      secret = csrf.unseal(`${uid}:totp:${user.id}`, fields['enrol']);
       if (secret === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     }
     const ok = await proveSecondStep(context.target, user, attempt, async () => {
