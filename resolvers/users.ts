@@ -1,4 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
+import { resetMfa } from '../src/domain/mfa/reset.ts';
 import { activateUser, createUser, deleteUser, getUser, listUsers, suspendUser, unlockUser, updateUser, visibleTenantIds } from '../src/domain/users/users.ts';
 
 export const userResolvers: Resolvers = {
@@ -12,6 +13,7 @@ export const userResolvers: Resolvers = {
       updateUser(await ctx.scope({ applicationId: appId, tenantId }), userId, input),
     deleteUser: async (_, { appId, tenantId, userId }, ctx) => deleteUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
     unlockUser: async (_, { appId, tenantId, userId }, ctx) => unlockUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
+    resetUserMfa: async (_, { appId, tenantId, userId }, ctx) => resetMfa(await ctx.scope({ applicationId: appId, tenantId }), userId),
     suspendUser: async (_, { appId, tenantId, userId }, ctx) => suspendUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
     activateUser: async (_, { appId, tenantId, userId }, ctx) => activateUser(await ctx.scope({ applicationId: appId, tenantId }), userId),
   },

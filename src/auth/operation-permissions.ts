@@ -69,6 +69,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.createUser': needs('users:write'),
   'Mutation.updateUser': needs('users:write'),
   'Mutation.unlockUser': needs('users:write'),
+  'Mutation.resetUserMfa': needs('users:write'),
   'Mutation.suspendUser': needs('users:write'),
   'Mutation.activateUser': needs('users:write'),
   'Mutation.deleteUser': needs('users:delete'),

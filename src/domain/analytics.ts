@@ -103,25 +103,6 @@ export function signInCountCtes(rows: readonly SignInRow[]): RollupCtes {
   };
 }
 
-/**
- * For the MFA enrolment code to call in the transaction that adds (`+1`) or removes (`-1`) a user's factor: the
- * counts of users by factor, and under `*` of users with any factor (`firstOrLast`: the change gave the user their
- * first factor, or took their last). No factor can be enrolled yet, so every count reads 0 until then.
- */
-export async function countMfaFactor(
-  em: EntityManager,
-  change: { applicationId: string; tenantIds: readonly string[]; factor: string; delta: 1 | -1; firstOrLast: boolean },
-): Promise<void> {
-  const factors = change.firstOrLast ? [change.factor, '*'] : [change.factor];
-  await em.execute(
-    `insert into analytics_mfa_factors (application_id, scope_tenant_id, factor, users)
-     select ?, s::uuid, f, greatest(?, 0)
-       from jsonb_array_elements_text(?::jsonb) as s cross join jsonb_array_elements_text(?::jsonb) as f order by s, f
-     on conflict (application_id, scope_tenant_id, factor) do update set users = greatest(analytics_mfa_factors.users + ?, 0)`,
-    [change.applicationId, change.delta, JSON.stringify([APPLICATION_SERIES, ...change.tenantIds]), JSON.stringify(factors), change.delta],
-  );
-}
-
 /** The period a query asks for: `from` and `to` are ISO dates (inclusive), `interval` how they are grouped. */
 export interface AnalyticsArgs {
   from?: string | null;
@@ -217,26 +198,27 @@ export async function signIns(
 }
 
 /**
- * Users now, and how many hold at least one MFA factor, by factor. The factor counts come from the rollup that the
- * MFA enrolment code feeds (countMfaFactor): none exists yet, so they read 0.
+ * Users now, and how many hold at least one MFA factor, by factor, counted from the factors themselves (one index
+ * range of the application's factors), so that a user's deletion or a change of their tenants leaves no stale count.
+ * Recovery codes are not a factor: they stand in for one.
  */
 export async function mfaAdoption(scope: Scope): Promise<{ users: number; usersWithMfa: number; ratio: number; byFactor: Record<string, number> }> {
-  const [applicationId, series] = seriesOf(scope);
-  const [counted] = await scope.em.execute<{ users: number }[]>(
-    scope.tenantId === null
-      ? `select count(*)::int as users from app_user where application_id = ?`
-      : `select count(*)::int as users from app_user where application_id = ? and ?::uuid = any(tenant_ids)`,
-    scope.tenantId === null ? [applicationId] : [applicationId, scope.tenantId],
-  );
-  const factors = await scope.em.execute<{ factor: string; users: number }[]>(
-    `select factor, users from analytics_mfa_factors where application_id = ? and scope_tenant_id = ?`,
-    [applicationId, series],
+  const { applicationId, tenantId } = scope;
+  const inTenant = tenantId === null ? '' : ' and ?::uuid = any(u.tenant_ids)';
+  const params = tenantId === null ? [applicationId] : [applicationId, tenantId];
+  const [counted] = await scope.em.execute<{ users: number }[]>(`select count(*)::int as users from app_user as u where u.application_id = ?${inTenant}`, params);
+  const factors = await scope.em.execute<{ factor: string | null; users: number }[]>(
+    `select f.kind as factor, count(distinct f.user_id)::int as users
+       from mfa_factor as f join app_user as u on u.application_id = f.application_id and u.id = f.user_id
+      where f.application_id = ?${inTenant}
+      group by grouping sets ((f.kind), ())`,
+    params,
   );
   const users = counted?.users ?? 0;
   const byFactor: Record<string, number> = {};
   let usersWithMfa = 0;
   for (const row of factors) {
-    if (row.factor === '*') usersWithMfa = row.users;
+    if (row.factor === null) usersWithMfa = row.users;
     else byFactor[row.factor] = row.users;
   }
   return { users, usersWithMfa, ratio: users === 0 ? 0 : usersWithMfa / users, byFactor };

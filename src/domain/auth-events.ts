@@ -20,7 +20,10 @@ export type SignInFailureReason =
   /** The user has no password (signs in another way). */
   | 'no_password'
   | 'wrong_password'
-  /** An e-mail sign-in's code was wrong, or its interaction has no live code (src/domain/sign-in/email-methods.ts). */
+  /**
+   * A code that does not prove the user: an e-mail sign-in's (src/domain/sign-in/email-methods.ts), or a second
+   * factor's (TOTP, e-mail, recovery) that is not the user's, or has expired or been used.
+   */
   | 'wrong_code'
   /** A magic link unknown, used, expired, or opened for another sign-in. */
   | 'invalid_link'
@@ -28,7 +31,9 @@ export type SignInFailureReason =
   | 'user_inactive'
   /** The client address is locked out of the account, or must wait after its last failures (lockout policy). */
   | 'address_locked'
-  | 'address_waiting';
+  | 'address_waiting'
+  /** A TOTP code of a step already accepted: a code works once. */
+  | 'code_replayed';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
@@ -39,6 +44,8 @@ export interface SignInAttempt {
   readonly requestId: string;
   /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, later `passkey`, … */
   readonly method: string;
+  /** What the whole sign-in proved (RFC 8176), once a second factor completes it. */
+  readonly amr?: readonly string[];
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -67,7 +74,7 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
     ...(outcome.ok ? [activeUsersCtes([{ applicationId, tenantId, userId: outcome.userId, day }])] : []),
   ];
   const after = outcome.ok
-    ? { method: attempt.method, clientId: attempt.clientId }
+    ? { method: attempt.method, clientId: attempt.clientId, ...(attempt.amr === undefined ? {} : { amr: attempt.amr }) }
     : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: keptEmail(outcome.email) };
   await recordAuditPerRow(
     deps.orm.em.fork(),

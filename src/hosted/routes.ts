@@ -7,6 +7,8 @@ import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
+import { cookieOf } from './cookies.ts';
+import { registerMfaStep } from './mfa.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
@@ -78,14 +80,6 @@ function readProof(sealed: string | undefined): { userId: string; amr: string[] 
   return { userId, amr };
 }
 
-/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
 
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
@@ -278,6 +272,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
+    // Every proven first factor goes on through the MFA step (src/hosted/mfa.ts), which finishes the sign-in.
+    const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, refuse, requireCsrf, formTargets });
 
     /**
      * Whether this interaction signs a user in (the login form, sign-up): the OP asks for a login, or the browser's
@@ -354,7 +350,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const browserId = await noticeBrowser(context.target, proven.user, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, amr);
-      return finish(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, amr });
+      return completeSignIn(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, amr });
     }
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -448,7 +444,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, undefined, proven.amr);
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: proven.amr });
+      return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: proven.amr });
     });
   };
 }

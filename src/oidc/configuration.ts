@@ -3,6 +3,7 @@ import { errors, type AccessToken, type Client, type ClientCredentials, type Con
 import type { LiveSubjectCache } from '../auth/bearer-subject.ts';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
+import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../domain/mfa/requirement.ts';
 import type { Config } from '../config.ts';
 import { SIGNING_ALGS } from '../db/entities/signing-key.entity.ts';
 import type { RoleSubject } from '../domain/authorization/held-roles.ts';
@@ -241,12 +242,16 @@ export function configuration(
     // No `sid`: only front- or back-channel logout issues it, and neither is enabled (see advertiseIssuedClaimsOnly).
     // tenant_id, roles and permissions are openid's too: oidc-provider keeps only openid's claims in the ID token of a
     // sign-in whose access token is for userinfo, and these belong in it (findAccount gives roles only with `roles`).
+    // The `acr` values a sign-in's ID token carries (src/domain/mfa/requirement.ts), advertised in discovery.
+    acrValues: [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR],
+    // acr and amr (what the sign-in proved: src/domain/mfa/requirement.ts) are openid's too, so every ID token says it.
     claims: {
-      openid: ['sub', 'tenant_id', 'roles', 'permissions'],
+      openid: ['sub', 'tenant_id', 'roles', 'permissions', 'acr', 'amr'],
       email: ['email', 'email_verified'],
       profile: ['name'],
       roles: ['roles', 'permissions'],
       acr: null,
+      amr: null,
       auth_time: null,
       iss: null,
     },

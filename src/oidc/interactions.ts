@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import { acrOf } from '../domain/mfa/requirement.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
@@ -128,7 +129,9 @@ export async function interactionResult(
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const grantId = await saveGrantForTenant(orm, grant, application, signIn.tenantId);
-    return { login: { accountId: user.id, ...(signIn.amr === undefined ? {} : { amr: [...signIn.amr] }) }, consent: { grantId } };
+    // What the sign-in proved, for the ID token (RFC 8176 `amr`, and `acr` from it): none when no credential was checked.
+    const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
+    return { login: { accountId: user.id, ...proved }, consent: { grantId } };
   }
 
   if (interaction.prompt.name === 'consent') {

@@ -5,6 +5,7 @@ import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
+import { MFA_COPY } from './mfa-copy.ts';
 
 /**
  * The hosted pages as server-rendered HTML: no script, no external asset but the tenant's own logo and favicon,
@@ -114,6 +115,7 @@ export const DEFAULT_COPY = {
   'email.confirm': 'Show the code',
   'email.codeTitle': 'Your sign-in code',
   'email.codeText': 'Enter this code on the page where you asked for the link. Never give it to anyone else.',
+  ...MFA_COPY,
 } as const;
 
 export type CopyKey = keyof typeof DEFAULT_COPY;

@@ -94,6 +94,7 @@ export const ROUTES = routeTable([
   { method: 'PATCH', path: '/users/:userId', operation: op.UpdateUserDocument, summary: 'Update a user', owned: true },
   { method: 'DELETE', path: '/users/:userId', operation: op.DeleteUserDocument, summary: 'Delete a user (a shared-pool user in a tenant scope: leave that tenant)', owned: true },
   { method: 'POST', path: '/users/:userId/unlock', operation: op.UnlockUserDocument, summary: 'Unlock a user locked by the lockout policy', owned: true },
+  { method: 'POST', path: '/users/:userId/mfa-reset', operation: op.ResetUserMfaDocument, summary: 'Remove every MFA factor and recovery code of a user', owned: true },
   { method: 'POST', path: '/users/:userId/suspend', operation: op.SuspendUserDocument, summary: 'Suspend a user: no sign-in, sessions and tokens revoked', owned: true },
   { method: 'POST', path: '/users/:userId/activate', operation: op.ActivateUserDocument, summary: 'Lift a user’s suspension', owned: true },
   { method: 'GET', path: '/users/:userId/sessions', operation: op.ListUserSessionsDocument, summary: 'List a user’s live sessions', owned: true },

@@ -159,7 +159,7 @@ describe('analytics', () => {
     expect(app.queries.filter((query) => query.includes('analytics_'))).toHaveLength(1);
   });
 
-  it('MFA adoption: the users, and none with a factor yet (no factor can be enrolled)', async () => {
+  it('MFA adoption: the users, none of whom holds a factor', async () => {
     expect((await app.http.get('/analytics/mfa-adoption')).body).toEqual({ users: 2, usersWithMfa: 0, ratio: 0, byFactor: {} });
     expect((await app.http.get(`${tenantPath(tenantA)}/analytics/mfa-adoption`)).body).toEqual({ users: 1, usersWithMfa: 0, ratio: 0, byFactor: {} });
   });

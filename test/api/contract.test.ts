@@ -36,7 +36,7 @@ const EXPECTED: Readonly<Record<string, string[]>> = {
     `DELETE ${TENANT}`,
     `GET ${TENANT}/configuration`,
   ],
-  users: [...owned('GET', '/users'), ...owned('POST', '/users'), ...owned('GET', '/users/:userId'), ...owned('PATCH', '/users/:userId'), ...owned('DELETE', '/users/:userId')],
+  users: [...owned('GET', '/users'), ...owned('POST', '/users'), ...owned('GET', '/users/:userId'), ...owned('PATCH', '/users/:userId'), ...owned('DELETE', '/users/:userId'), ...owned('POST', '/users/:userId/mfa-reset')],
   'auth providers': [
     ...owned('GET', '/auth-providers'),
     ...owned('POST', '/auth-providers'),

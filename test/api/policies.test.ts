@@ -38,7 +38,7 @@ describe('policies at application scope', () => {
     const all = await app.http.get('/policies');
     expect(all.status).toBe(200);
     expect(all.body.password).toEqual({ ...DEFAULT_PASSWORD, source: null, updatedAt: null });
-    expect(all.body.mfa).toEqual({ kind: 'mfa', enforcement: 'optional', factors: ['totp', 'webauthn'], rememberDeviceDays: 30, source: null, updatedAt: null });
+    expect(all.body.mfa).toEqual({ kind: 'mfa', enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30, source: null, updatedAt: null });
     expect(all.body.session).toMatchObject({ kind: 'session', idleTimeoutMinutes: 4320, absoluteTimeoutMinutes: 43200, singleSession: false });
     expect(all.body.lockout).toMatchObject({ kind: 'lockout', enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 });
     const one = await app.http.get(`${appPath}/policies/lockout`);
@@ -58,8 +58,8 @@ describe('policies at application scope', () => {
   });
 
   it('writes the other kinds', async () => {
-    const mfa = await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] });
-    expect(mfa.body).toMatchObject({ kind: 'mfa', enforcement: 'required', factors: ['webauthn'], rememberDeviceDays: 30 });
+    const mfa = await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['email_otp'] });
+    expect(mfa.body).toMatchObject({ kind: 'mfa', enforcement: 'required', factors: ['email_otp'], rememberDeviceDays: 30 });
     const session = await app.http.put('/policies/session', { idleTimeoutMinutes: 30, absoluteTimeoutMinutes: 720, singleSession: true });
     expect(session.body).toMatchObject({ idleTimeoutMinutes: 30, absoluteTimeoutMinutes: 720, singleSession: true });
     const threshold = await app.http.graphql('mutation { putPolicy(kind: lockout, input: { accountLockAddresses: 2 }) { ... on LockoutPolicy { maxAttempts accountLockAddresses } } }');

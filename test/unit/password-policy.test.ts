@@ -66,7 +66,7 @@ describe('parsePolicy', () => {
   it('reads stored values over the defaults, ignoring unknown keys, without sharing the defaults’ arrays', () => {
     const mfa = storedPolicy('mfa', { enforcement: 'off', retired: true });
     expect(mfa).toEqual({ ...POLICY_DEFAULTS.mfa, enforcement: 'off' });
-    mfa.factors.push('email_otp');
-    expect(POLICY_DEFAULTS.mfa.factors).toEqual(['totp', 'webauthn']);
+    mfa.factors.push('webauthn');
+    expect(POLICY_DEFAULTS.mfa.factors).toEqual(['totp', 'email_otp']);
   });
 });

@@ -574,6 +574,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{userId}/mfa-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every MFA factor and recovery code of a user
+         * @description Removes every MFA factor and recovery code of a user (a lost phone): their next sign-in asks for no second factor,
+         *     or enrols one again where the MFA policy requires it. A user without any is returned unchanged. A `shared` user's
+         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+         *
+         *     Requires `users:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["ResetUserMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/users/{userId}/mfa-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every MFA factor and recovery code of a user
+         * @description Removes every MFA factor and recovery code of a user (a lost phone): their next sign-in asks for no second factor,
+         *     or enrols one again where the MFA policy requires it. A user without any is returned unchanged. A `shared` user's
+         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["ResetUserMfaInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/users/{userId}/mfa-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every MFA factor and recovery code of a user
+         * @description Removes every MFA factor and recovery code of a user (a lost phone): their next sign-in asks for no second factor,
+         *     or enrols one again where the MFA policy requires it. A user without any is returned unchanged. A `shared` user's
+         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["ResetUserMfaInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{userId}/suspend": {
         parameters: {
             query?: never;
@@ -6515,7 +6593,7 @@ export interface components {
             updatedAt: string | null;
             /** @description Whether a second factor is asked for. Default `optional`. */
             enforcement: components["schemas"]["MfaEnforcement"];
-            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `webauthn`. */
+            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `email_otp`. */
             factors: components["schemas"]["MfaFactor"][];
             /** @description Days a browser that passed MFA is remembered, 0 to 365 (0: ask every time). Default 30. */
             rememberDeviceDays: number;
@@ -7997,7 +8075,7 @@ export interface operations {
                                     updatedAt: string | null;
                                     /** @description Whether a second factor is asked for. Default `optional`. */
                                     enforcement: components["schemas"]["MfaEnforcement"];
-                                    /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `webauthn`. */
+                                    /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `email_otp`. */
                                     factors: components["schemas"]["MfaFactor"][];
                                     /** @description Days a browser that passed MFA is remembered, 0 to 365 (0: ask every time). Default 30. */
                                     rememberDeviceDays: number;
@@ -8800,6 +8878,132 @@ export interface operations {
         };
     };
     UnlockUserInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ResetUserMfa: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ResetUserMfaInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ResetUserMfaInTenant: {
         parameters: {
             query?: never;
             header?: {
@@ -12570,7 +12774,7 @@ export interface operations {
                             updatedAt: string | null;
                             /** @description Whether a second factor is asked for. Default `optional`. */
                             enforcement: components["schemas"]["MfaEnforcement"];
-                            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `webauthn`. */
+                            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `email_otp`. */
                             factors: components["schemas"]["MfaFactor"][];
                             /** @description Days a browser that passed MFA is remembered, 0 to 365 (0: ask every time). Default 30. */
                             rememberDeviceDays: number;
@@ -12702,7 +12906,7 @@ export interface operations {
                             updatedAt: string | null;
                             /** @description Whether a second factor is asked for. Default `optional`. */
                             enforcement: components["schemas"]["MfaEnforcement"];
-                            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `webauthn`. */
+                            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `email_otp`. */
                             factors: components["schemas"]["MfaFactor"][];
                             /** @description Days a browser that passed MFA is remembered, 0 to 365 (0: ask every time). Default 30. */
                             rememberDeviceDays: number;
@@ -12836,7 +13040,7 @@ export interface operations {
                             updatedAt: string | null;
                             /** @description Whether a second factor is asked for. Default `optional`. */
                             enforcement: components["schemas"]["MfaEnforcement"];
-                            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `webauthn`. */
+                            /** @description The factors users may enroll, without repeats; not empty unless enforcement is `off`. Default `totp`, `email_otp`. */
                             factors: components["schemas"]["MfaFactor"][];
                             /** @description Days a browser that passed MFA is remembered, 0 to 365 (0: ask every time). Default 30. */
                             rememberDeviceDays: number;

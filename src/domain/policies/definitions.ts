@@ -12,6 +12,8 @@ export type MfaEnforcement = (typeof MFA_ENFORCEMENTS)[number];
 /** SMS is left out on purpose: NIST SP 800-63B restricts it, and Gatehouse has no SMS provider. */
 export const MFA_FACTORS = ['totp', 'webauthn', 'email_otp'] as const;
 export type MfaFactor = (typeof MFA_FACTORS)[number];
+/** The factors the service can enrol and check today: WebAuthn comes with passkeys (README, "Not served yet"). */
+export const SERVED_MFA_FACTORS: readonly MfaFactor[] = ['totp', 'email_otp'];
 
 export interface PasswordPolicy {
   minLength: number;
@@ -66,7 +68,7 @@ export interface PolicyValues {
 
 /**
  * Built-in defaults: passwords as NIST SP 800-63B 5.1.1.2 asks (at least 8 characters, no composition rule, none of
- * the bundled breached or common passwords, no forced rotation); MFA offered (TOTP, WebAuthn), not required; 3-day
+ * the bundled breached or common passwords, no forced rotation); MFA offered (TOTP, e-mail code), not required; 3-day
  * idle and 30-day absolute session lifetimes; a 15-minute lock of an address after 10 consecutive failures from it, of
  * the account once 5 addresses are locked out.
  */
@@ -81,7 +83,7 @@ export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValue
     disallowCommon: true,
     historyCount: 0,
   },
-  mfa: { enforcement: 'optional', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 },
+  mfa: { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 },
   session: { idleTimeoutMinutes: 3 * 24 * 60, absoluteTimeoutMinutes: 30 * 24 * 60, singleSession: false, notifyNewBrowser: false },
   lockout: { enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 },
 });
@@ -189,6 +191,9 @@ function checkCoherence(kind: PolicyKind, policy: PolicyValues[PolicyKind]): voi
   }
   if (kind === 'mfa') {
     const mfa = policy as MfaPolicy;
+    // Stored without effect otherwise: a user could never enrol it, nor be asked for it.
+    const unserved = mfa.factors.find((factor) => !SERVED_MFA_FACTORS.includes(factor));
+    if (unserved !== undefined) throw invalid('factors', `${unserved} is not served yet as a second factor`);
     if (mfa.enforcement !== 'off' && mfa.factors.length === 0) {
       throw invalid('factors', `factors may not be empty while enforcement is ${mfa.enforcement}`);
     }

@@ -5,7 +5,7 @@ import { endUserScope } from '../../context.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
-import type { LockoutPolicy, SessionPolicy } from '../policies/definitions.ts';
+import type { LockoutPolicy, MfaPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
 import { isServedType } from './methods.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
@@ -57,6 +57,8 @@ export interface SurfaceSettings {
   readonly lockout: LockoutPolicy;
   /** The session policy of the pool: lifetimes (session.ts), singleSession, notifyNewBrowser (account-links.ts). */
   readonly session: SessionPolicy;
+  /** The MFA policy of the pool, asked after the first factor (src/domain/mfa/requirement.ts). */
+  readonly mfa: MfaPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
 }
@@ -104,11 +106,12 @@ async function readSurfaceSettings(
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
-  const [branding, { providers }, lockout, session] = await Promise.all([
+  const [branding, { providers }, lockout, session, mfa] = await Promise.all([
     effectiveBranding(scope),
     effectiveAuthProviders(scope, policyTenantId, (provider) => isServedType(provider.type)),
     effectivePolicy(scope, 'lockout', policyTenantId),
     effectivePolicy(scope, 'session', policyTenantId),
+    effectivePolicy(scope, 'mfa', policyTenantId),
   ]);
   const { logoUrl, faviconUrl, colors, copy } = branding;
   return {
@@ -121,6 +124,7 @@ async function readSurfaceSettings(
     email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
     session,
+    mfa,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
 }

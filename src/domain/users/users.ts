@@ -100,7 +100,7 @@ const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL 
  * The tenant a user's audit records are filed under: the tenant of their isolated pool (they exist only there), else
  * the scope's. So the audit log's tenant filter finds every change of an isolated tenant's users, whoever made it.
  */
-const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
+export const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
 /** The most a user's metadata may hold, serialized: it is read with the user on every request that shows them. */
 const METADATA_MAX_BYTES = 16 * 1024;
@@ -217,7 +217,7 @@ function poolFor(application: Application, tenantId: string | null): string {
  * from a stale read, and the next change waits for this one. Lock order: tenants, then their users, as deleteTenant
  * takes them (lockTenants before this, never after).
  */
-async function lockUser(tx: Scope, userId: string): Promise<User> {
+export async function lockUser(tx: Scope, userId: string): Promise<User> {
   const user = await tx.em.findOne(User, { id: userId }, HOLD_FOR_UPDATE);
   if (user === null) throw notFound('User', 'userId');
   return user;
@@ -411,7 +411,7 @@ export async function endOpSessions(em: EntityManager, applicationId: string, us
  * change it only while the user belongs to no other tenant, else one tenant's administrator would take over the
  * account in the others (spec: credentials for another tenant are 403). Application-wide credentials change anyone.
  */
-function assertIdentityOfScope(scope: Scope, user: User): void {
+export function assertIdentityOfScope(scope: Scope, user: User): void {
   if (scope.tenantId === null || user.poolId !== SHARED_POOL) return;
   if (user.tenantIds.some((tenantId) => tenantId !== scope.tenantId)) {
     throw new GatehouseError('forbidden', 'The user belongs to other tenants too: their identity is changed with application-wide credentials');

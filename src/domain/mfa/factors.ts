@@ -1,0 +1,152 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../../auth/client-secrets.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
+import type { MailSender } from '../email/outbox.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { issueLink } from '../users/link-tokens.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import { EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
+import { totpStep } from './totp.ts';
+
+/**
+ * A user's second factors (migration 0025), at most one of each kind: a TOTP secret (sealed with the stored-secrets
+ * box) or the e-mail one-time code, and the recovery codes that stand in for them. Every statement names the
+ * application (raw SQL does not pass through the tenancy filters): the caller's sign-in target or scope decides it.
+ */
+export type FactorKind = 'totp' | 'email_otp';
+/** What proves the second step: a factor, or a recovery code. */
+export type SecondProof = FactorKind | 'recovery_code';
+
+/** The factor's name as its user knows it (the `mfa_enrolled` mail). */
+const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code' };
+
+export interface HeldFactor {
+  readonly id: string;
+  readonly kind: FactorKind;
+}
+
+/** The user's factors, by kind. */
+export async function factorsOf(em: EntityManager, applicationId: string, userId: string): Promise<HeldFactor[]> {
+  return em.getConnection().execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? order by kind`, [
+    applicationId,
+    userId,
+  ]);
+}
+
+/** What a sign-in's second step writes as: the user themselves, on the surface's tenant. */
+const userSender = (target: SignInTarget, user: SignInUser): MailSender => ({
+  applicationId: target.application.id,
+  tenantId: target.tenant?.id ?? null,
+  requestId: target.scope.requestId,
+  principal: { actor: { type: 'user', id: user.id } },
+  services: target.scope.services,
+});
+
+/** A factor proven on the enrolment page: a TOTP secret with the step its first code was for, or the e-mail code. */
+export type NewFactor = { readonly kind: 'totp'; readonly secret: string; readonly step: number } | { readonly kind: 'email_otp' };
+
+/**
+ * Adds a proven factor, audited `user.mfa.enroll`, and tells the user (`mfa_enrolled`, with a password reset link in
+ * case it was not them), in one transaction. A user with no recovery code left gets 10 new ones, returned to be shown
+ * once. Null: the user holds a factor of that kind already (a second tab enrolled it first), nothing written.
+ */
+export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor): Promise<string[] | null> {
+  const { services } = target.scope;
+  const applicationId = target.application.id;
+  const sender = userSender(target, user);
+  const codes = await target.applicationScope.transactional(async (em) => {
+    const secret = factor.kind === 'totp' ? services.storedSecrets.encrypt(factor.secret) : null;
+    const step = factor.kind === 'totp' ? factor.step : null;
+    const added = await em.execute<{ id: string }[]>(
+      `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step) values (?, ?, ?, ?, ?, ?)
+       on conflict (application_id, user_id, kind) do nothing returning id`,
+      [applicationId, newId(), user.id, factor.kind, secret, step],
+    );
+    if (added.length === 0) return null;
+    recordAudit(em, sender, { action: 'user.mfa.enroll', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
+    const reset = await issueLink(em, { applicationId, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', services.config.publicUrl);
+    await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: FACTOR_NAMES[factor.kind] });
+    return issueRecoveryCodesIfNone(em, applicationId, user.id);
+  });
+  if (codes !== null) services.outbox.wake();
+  return codes;
+}
+
+/** 10 new recovery codes when the user has none unused (the used ones go), else none. */
+async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
+  const [left] = await em.execute<{ n: number }[]>(
+    `select count(*)::int as n from mfa_recovery_code where application_id = ? and user_id = ? and used_at is null`,
+    [applicationId, userId],
+  );
+  if ((left?.n ?? 0) > 0) return [];
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await em.execute(`delete from mfa_recovery_code where application_id = ? and user_id = ?`, [applicationId, userId]);
+  await em.execute(
+    `insert into mfa_recovery_code (application_id, user_id, code_hash)
+     select ?, ?, h from jsonb_array_elements_text(?::jsonb) as h`,
+    [applicationId, userId, JSON.stringify(codes.map(recoveryCodeHash))],
+  );
+  return codes;
+}
+
+/** Why a second step's code was refused, for the audit record. */
+export type CodeRefusal = 'wrong_code' | 'code_replayed';
+
+/**
+ * Checks a code of the user's `proof`, using it up: a TOTP code for a step after the last accepted one (that step is
+ * then the last), an unused recovery code, the live e-mail code. Each use is one conditional statement, so of two
+ * requests racing with one code exactly one succeeds.
+ */
+export async function useSecondProof(
+  em: EntityManager,
+  box: SecretBox,
+  user: { applicationId: string; id: string },
+  proof: SecondProof,
+  code: string,
+): Promise<{ ok: true } | { ok: false; reason: CodeRefusal }> {
+  const connection = em.getConnection();
+  const key = [user.applicationId, user.id];
+  const wrong = { ok: false, reason: 'wrong_code' } as const;
+  if (proof === 'recovery_code') {
+    const used = await connection.execute(
+      `update mfa_recovery_code set used_at = now() where application_id = ? and user_id = ? and code_hash = ? and used_at is null returning 1`,
+      [...key, recoveryCodeHash(code)],
+    );
+    return used.length > 0 ? { ok: true } : wrong;
+  }
+  if (proof === 'email_otp') {
+    const used = await connection.execute(
+      `delete from mfa_email_code where application_id = ? and user_id = ? and code_hash = ? and expires_at > now() returning 1`,
+      [...key, emailCodeHash(user.id, code)],
+    );
+    return used.length > 0 ? { ok: true } : wrong;
+  }
+  const [factor] = await connection.execute<{ secret_encrypted: string }[]>(
+    `select secret_encrypted from mfa_factor where application_id = ? and user_id = ? and kind = 'totp'`,
+    key,
+  );
+  const step = factor === undefined ? null : totpStep(box.decrypt(factor.secret_encrypted), code.trim());
+  if (step === null) return wrong;
+  const accepted = await connection.execute(
+    `update mfa_factor set last_step = ? where application_id = ? and user_id = ? and kind = 'totp' and (last_step is null or last_step < ?) returning 1`,
+    [step, ...key, step],
+  );
+  return accepted.length > 0 ? { ok: true } : { ok: false, reason: 'code_replayed' };
+}
+
+/** Mails the user a new e-mail code (`email_otp`), replacing any earlier one, in one transaction. */
+export async function sendEmailCode(target: SignInTarget, user: SignInUser): Promise<void> {
+  const code = newEmailCode();
+  const sender = userSender(target, user);
+  await target.applicationScope.transactional(async (em) => {
+    await em.execute(
+      `insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, ?, now() + make_interval(mins => ?::int))
+       on conflict (application_id, user_id) do update set code_hash = excluded.code_hash, expires_at = excluded.expires_at`,
+      [target.application.id, user.id, emailCodeHash(user.id, code), EMAIL_CODE_MINUTES],
+    );
+    await emailOtpMail({ em, sender, tenantId: sender.tenantId }, user, { code, expiresInMinutes: EMAIL_CODE_MINUTES });
+  });
+  target.scope.services.outbox.wake();
+}

@@ -1,0 +1,36 @@
+import { SERVED_MFA_FACTORS, type MfaPolicy } from '../policies/definitions.ts';
+import type { FactorKind, HeldFactor } from './factors.ts';
+
+/**
+ * What the MFA policy asks of a user whose first factor is proven: nothing (`off`; or `optional` and no factor of
+ * the policy's), a challenge among their factors the policy allows, or (`required`, none held) an enrolment among
+ * the factors the policy offers. A factor the policy no longer lists is not asked for, nor usable.
+ */
+export type MfaStep =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[] }
+  | { readonly kind: 'enrol'; readonly factors: readonly FactorKind[] };
+
+/** The policy's factors the service can check: a stored `webauthn` (refused since) counts for nothing. */
+export const offeredFactors = (policy: MfaPolicy): FactorKind[] =>
+  policy.factors.filter((factor): factor is FactorKind => SERVED_MFA_FACTORS.includes(factor));
+
+export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[]): MfaStep {
+  if (policy.enforcement === 'off') return { kind: 'none' };
+  const offered = offeredFactors(policy);
+  const usable = offered.filter((kind) => held.some((factor) => factor.kind === kind));
+  if (usable.length > 0) return { kind: 'challenge', factors: usable };
+  if (policy.enforcement === 'required' && offered.length > 0) return { kind: 'enrol', factors: offered };
+  return { kind: 'none' };
+}
+
+/** RFC 8176 `amr` of a sign-in completed by a second step: each code is a one-time password, and two factors `mfa`. */
+export const withSecondFactor = (amr: readonly string[]): string[] => [...new Set([...amr, 'otp', 'mfa'])];
+
+/**
+ * The `acr` of a sign-in (OIDC Core 2): the PAPE multi-factor policy URI once a second factor is proven (what Auth0
+ * and Okta issue), else the service's single-factor value.
+ */
+export const ACR_MULTI_FACTOR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+export const ACR_SINGLE_FACTOR = 'urn:gatehouse:acr:single-factor';
+export const acrOf = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR);

@@ -1,0 +1,60 @@
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import type { CodeRefusal, SecondProof } from './factors.ts';
+
+export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
+
+/**
+ * A second step's code, checked under the lockout policy as a password is: from an address locked out of the account,
+ * or made to wait, it is refused unchecked (as long as a counted refusal takes); a wrong or replayed code counts as a
+ * failed sign-in from the address (secondStepAddress); a right one clears those failures. Every attempt is recorded
+ * (`user.signed_in` with the method and the sign-in's `amr`, or `user.sign_in_failed` with the reason).
+ */
+export async function proveSecondStep(
+  target: SignInTarget,
+  user: SignInUser,
+  attempt: { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string },
+  check: () => Promise<CodeCheck>,
+): Promise<boolean> {
+  const outcome = await checkCounted(target, user, secondStepAddress(attempt.address), check);
+  await recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: attempt.tenantId,
+    clientId: target.clientId,
+    requestId: target.scope.requestId,
+    method: attempt.method,
+    ...(outcome.ok ? { amr: attempt.amr } : {}),
+    outcome: outcome.ok ? { ok: true, userId: user.id } : { ok: false, reason: outcome.reason, userId: user.id, email: null },
+  });
+  return outcome.ok;
+}
+
+/**
+ * The second step's failures are counted apart from the password's, under their own key per address: a password
+ * proven from an address forgets that address's failures, and would otherwise let a guesser who knows the password
+ * start each round of code guesses from zero.
+ */
+const secondStepAddress = (address: string) => `mfa:${address}`;
+
+async function checkCounted(
+  target: SignInTarget,
+  user: SignInUser,
+  address: string,
+  check: () => Promise<CodeCheck>,
+): Promise<{ ok: true } | { ok: false; reason: SignInFailureReason }> {
+  const standing = await addressStanding(target, user, address);
+  if (standing !== 'open') {
+    await refuseUncounted(target);
+    return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting' };
+  }
+  const checked = await check();
+  if (!checked.ok) {
+    await recordFailedSignIn(target, user, target.lockout, address);
+    return checked;
+  }
+  // Locked, suspended or locked out since the first factor: refused like any other sign-in then.
+  if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive' };
+  return { ok: true };
+}

@@ -1,0 +1,213 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { enrolFactor, factorsOf, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
+import { mfaStep, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
+import { proveSecondStep } from '../domain/mfa/second-step.ts';
+import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { activeUser, type SignIn } from '../domain/sign-in/sign-in.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import { isUuid } from '../ids.ts';
+import { challengePage, enrolPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
+import { sendPage } from '../pages/reply.ts';
+import { guessingAddress } from '../pages/throttle.ts';
+import type { Services } from '../services.ts';
+import { cookieOf } from './cookies.ts';
+import type { CsrfTokens } from './csrf.ts';
+import type { FormFields, InteractionContext } from './routes.ts';
+
+/**
+ * The MFA step of the hosted sign-in, between a proven first factor and the interaction's completion: a challenge
+ * among the user's factors (or a recovery code), or under `required` an enrolment, as the pool's MFA policy asks
+ * (src/domain/mfa/requirement.ts). The first factor's outcome travels in a sealed, HttpOnly cookie scoped to the
+ * interaction (`gh_mfa`), bound to it by its seal, so every form of the step is a POST answered with a page or a 303.
+ * A browser that passed the step is remembered for the policy's `rememberDeviceDays` by a sealed cookie bound to the
+ * user, their pool and their factors: a reset or a new factor forgets every remembered browser.
+ */
+
+/** How long a proven first factor waits for its second step. */
+const STEP_SECONDS = 600;
+
+/** The sign-in a proven first factor started (`passed`: the amr once the second step is done too). */
+interface PendingSignIn {
+  readonly userId: string;
+  readonly tenantId: string | null;
+  readonly amr: readonly string[];
+  readonly passed?: readonly string[];
+}
+
+/** What the hosted routes lend the step (src/hosted/routes.ts). */
+export interface StepSeam {
+  readonly csrf: CsrfTokens;
+  readonly secureCookies: boolean;
+  readonly throttled: RouteShorthandOptions;
+  load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
+  finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn): Promise<unknown>;
+  refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string): Promise<unknown>;
+  requireCsrf(context: InteractionContext, fields: FormFields): void;
+  formTargets(context: InteractionContext): string[];
+}
+
+/**
+ * Every first factor ends here once its tenant is decided (routes.ts continueSignIn): completes the sign-in, or sends the browser to
+ * the MFA step first when the policy asks for one. `signIn.tenantId` is the tenant already decided.
+ */
+export type CompleteSignIn = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn) => Promise<unknown>;
+
+const STEP_METHODS: readonly StepMethod[] = ['totp', 'email_otp', 'recovery_code'];
+const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
+
+function parsePending(json: string | undefined): PendingSignIn | undefined {
+  if (json === undefined) return undefined;
+  const value = JSON.parse(json) as Partial<PendingSignIn>;
+  return typeof value.userId === 'string' && isUuid(value.userId) ? (value as PendingSignIn) : undefined;
+}
+
+export function registerMfaStep(app: FastifyInstance, services: Services, seam: StepSeam): CompleteSignIn {
+  const { csrf, secureCookies } = seam;
+  const stepPath = (uid: string) => `/interaction/${uid}/mfa`;
+  const stepCookieName = secureCookies ? '__Secure-gh_mfa' : 'gh_mfa';
+  const rememberCookieName = secureCookies ? '__Secure-gh_mfa_remember' : 'gh_mfa_remember';
+  const cookie = (name: string, path: string, value: string, maxAge: number) =>
+    `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+  // Each seal names what it carries, so that one cannot stand for another (all are bound to the interaction's uid).
+  const sealPending = (uid: string, pending: PendingSignIn) => csrf.seal(`${uid}:mfa`, JSON.stringify(pending), STEP_SECONDS);
+  const setPending = (reply: FastifyReply, uid: string, pending: PendingSignIn) =>
+    reply.header('set-cookie', cookie(stepCookieName, `/interaction/${uid}`, sealPending(uid, pending), STEP_SECONDS));
+  const readPending = (request: FastifyRequest, uid: string) => parsePending(csrf.unseal(`${uid}:mfa`, cookieOf(request, stepCookieName)));
+
+  /** Who a remembered browser is bound to: the user in their pool, with the factors they hold now. */
+  const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
+    `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}`;
+  const remembered = (request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) =>
+    csrf.unseal(rememberedAs(context, held), cookieOf(request, rememberCookieName)) === userId;
+  async function remember(reply: FastifyReply, context: InteractionContext, userId: string) {
+    const days = context.target.mfa.rememberDeviceDays;
+    if (days === 0) return;
+    const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId);
+    const seconds = days * 24 * 3600;
+    reply.header('set-cookie', cookie(rememberCookieName, '/', csrf.seal(rememberedAs(context, held), userId, seconds), seconds));
+  }
+
+  const back = (reply: FastifyReply, uid: string, query = '') => reply.status(303).header('location', `${stepPath(uid)}${query}`).send();
+
+  /** The step done: the browser forgets the pending sign-in, which completes with what it proved. */
+  function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
+    reply.header('set-cookie', cookie(stepCookieName, `/interaction/${context.interaction.uid}`, '', 0));
+    return seam.finish(request, reply, context, { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr });
+  }
+
+  const heldStep = async (context: InteractionContext, userId: string): Promise<{ held: HeldFactor[]; step: MfaStep }> => {
+    const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId);
+    return { held, step: mfaStep(context.target.mfa, held) };
+  };
+
+  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn) => {
+    if (context.target.mfa.enforcement === 'off') return seam.finish(request, reply, context, signIn);
+    const { held, step } = await heldStep(context, signIn.userId);
+    if (step.kind === 'none' || (step.kind === 'challenge' && remembered(request, context, signIn.userId, held))) {
+      return seam.finish(request, reply, context, signIn);
+    }
+    const { uid } = context.interaction;
+    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr: signIn.amr ?? [] });
+    return back(reply, uid);
+  };
+
+  /** The methods of the step: the user's factors and a recovery code, or (enrolment) the factors the policy offers. */
+  const methodsOf = (step: Exclude<MfaStep, { kind: 'none' }>): StepMethod[] =>
+    step.kind === 'challenge' ? [...step.factors, 'recovery_code'] : [...step.factors];
+
+  interface ShowOptions {
+    readonly method?: unknown;
+    readonly sent?: boolean;
+    readonly error?: boolean;
+    /** The TOTP secret being enrolled, shown again with a refused first code. */
+    readonly secret?: string;
+  }
+
+  function showStep(reply: FastifyReply, context: InteractionContext, user: SignInUser, step: Exclude<MfaStep, { kind: 'none' }>, status: number, options: ShowOptions) {
+    const { uid } = context.interaction;
+    const { look } = context.target;
+    const methods = methodsOf(step);
+    const method = isStepMethod(options.method) && methods.includes(options.method) ? options.method : methods[0]!;
+    const others = methods.filter((other) => other !== method).map((other) => ({ method: other, url: `${stepPath(uid)}?method=${other}` }));
+    const input = { action: stepPath(uid), csrf: csrf.issue(uid), method, others, email: user.email, sent: options.sent === true, error: options.error === true };
+    if (step.kind === 'challenge') return sendPage(reply, status, (nonce) => challengePage(look, nonce, input), seam.formTargets(context));
+    const secret = method === 'totp' ? (options.secret ?? newTotpSecret()) : undefined;
+    const totp = secret === undefined ? {} : { totp: { secret, uri: totpUri(secret, look.name, user.email), sealed: csrf.seal(`${uid}:totp:${user.id}`, secret, STEP_SECONDS) } };
+    return sendPage(reply, status, (nonce) => enrolPage(look, nonce, { ...input, ...totp }), seam.formTargets(context));
+  }
+
+  /** The interaction of the path and the sign-in pending on it (undefined: none, or its seal has run out). */
+  async function stepOf(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+    const context = await seam.load(request, reply);
+    const pending = readPending(request, context.interaction.uid);
+    return { context, pending };
+  }
+
+  app.get<{ Params: { uid: string }; Querystring: { method?: string; sent?: string } }>('/interaction/:uid/mfa', async (request, reply) => {
+    const { context, pending } = await stepOf(request, reply);
+    if (pending === undefined) return reply.status(303).header('location', `/interaction/${context.interaction.uid}`).send();
+    const user = await activeUser(context.target, pending.userId);
+    if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+    if (pending.passed !== undefined) return complete(request, reply, context, pending);
+    const { step } = await heldStep(context, user.id);
+    if (step.kind === 'none') return complete(request, reply, context, pending);
+    return showStep(reply, context, user, step, 200, { method: request.query.method, sent: request.query.sent === '1' });
+  });
+
+  app.post<{ Params: { uid: string } }>('/interaction/:uid/mfa', seam.throttled, async (request, reply) => {
+    const { context, pending } = await stepOf(request, reply);
+    const fields = (request.body ?? {}) as FormFields;
+    seam.requireCsrf(context, fields);
+    const { uid } = context.interaction;
+    if (pending === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+    const user = await activeUser(context.target, pending.userId);
+    if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+    if (pending.passed !== undefined) return complete(request, reply, context, pending);
+    if (fields['action'] === 'continue') return back(reply, uid);
+    const { step } = await heldStep(context, user.id);
+    if (step.kind === 'none') return complete(request, reply, context, pending);
+    const method = fields['method'];
+    if (!isStepMethod(method) || !methodsOf(step).includes(method)) return back(reply, uid);
+    if (fields['action'] === 'send') {
+      if (method !== 'email_otp') return back(reply, uid);
+      await sendEmailCode(context.target, user);
+      return back(reply, uid, '?method=email_otp&sent=1');
+    }
+    const code = fields['code'] ?? '';
+    const amr = withSecondFactor(pending.amr);
+    const attempt = { method, amr, tenantId: pending.tenantId, address: guessingAddress(request) };
+    const { em } = context.target.applicationScope;
+    const owner = { applicationId: context.target.application.id, id: user.id };
+
+    if (step.kind === 'challenge') {
+      const ok = await proveSecondStep(context.target, user, attempt, () => useSecondProof(em, services.storedSecrets, owner, method, code));
+      if (!ok) return showStep(reply, context, user, step, 400, { method, error: true });
+      await remember(reply, context, user.id);
+      return complete(request, reply, context, { ...pending, passed: amr });
+    }
+
+    // Enrolment: the first code proves the new factor (a TOTP secret the form carries sealed, or the e-mail code).
+    const factor = method as FactorKind;
+    let secret: string | undefined;
+    let totpAt: number | null = null;
+    if (factor === 'totp') {
+      secret = csrf.unseal(`${uid}:totp:${user.id}`, fields['enrol']);
+      if (secret === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+    }
+    const ok = await proveSecondStep(context.target, user, attempt, async () => {
+      if (secret === undefined) return useSecondProof(em, services.storedSecrets, owner, 'email_otp', code);
+      totpAt = totpStep(secret, code.trim());
+      return totpAt === null ? { ok: false, reason: 'wrong_code' } : { ok: true };
+    });
+    if (!ok) return showStep(reply, context, user, step, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
+    const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt });
+    await remember(reply, context, user.id);
+    const passed = { ...pending, passed: amr };
+    if (codes === null || codes.length === 0) return complete(request, reply, context, passed);
+    setPending(reply, uid, passed);
+    return sendPage(reply, 200, (nonce) => recoveryCodesPage(context.target.look, nonce, { action: stepPath(uid), csrf: csrf.issue(uid), codes }), seam.formTargets(context));
+  });
+
+  return completeSignIn;
+}

@@ -1,0 +1,347 @@
+import { randomUUID } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
+import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
+import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+
+/**
+ * The MFA step of the hosted sign-in, driven as a browser would with the cookie jar: the challenge after the password
+ * (TOTP codes computed here, e-mail codes read from the outbox, recovery codes), the enrolment under `required`,
+ * the refusals (a replayed code, one outside the window, a used recovery code, another user's code), an isolated
+ * tenant's policy, and what the ID token says was used.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const STEP_MS = 30_000;
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  config = await webClient(app.root.applicationId);
+});
+afterAll(async () => app?.close());
+
+async function webClient(applicationId: string): Promise<oidc.Configuration> {
+  const client = await createTestClient(app, { type: 'web', applicationId, redirectUris: [REDIRECT_URI] });
+  return discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+}
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+async function createUser(email: string, http = app.http, path = '/users') {
+  const created = await http.post(path, { email, password: PASSWORD });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+/** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
+async function giveTotp(userId: string, applicationId = app.root.applicationId): Promise<string> {
+  const secret = newTotpSecret();
+  await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, 'totp', ?)`, [
+    applicationId,
+    randomUUID(),
+    userId,
+    app.gatehouse.services.storedSecrets.encrypt(secret),
+  ]);
+  return secret;
+}
+
+const codeAt = (secret: string, at = Date.now()) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+}
+
+/** An authorization request and the password typed: the answer to the login form's POST. */
+async function signIn(email: string, options: { configuration?: oidc.Configuration; parameters?: Record<string, string>; jar?: CookieJar } = {}) {
+  const jar = options.jar ?? new CookieJar();
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(options.configuration ?? config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...options.parameters,
+  });
+  const start = await jar.visit(url.href);
+  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  const page = await jar.visit(start.location!);
+  const answer = await jar.submit(page, { email, password: PASSWORD });
+  return { flow: { jar, verifier, state }, answer };
+}
+
+/** The password proven, the MFA step's page (the login POST's 303 followed). */
+async function stepPage(email: string, options: Parameters<typeof signIn>[1] = {}) {
+  const { flow, answer } = await signIn(email, options);
+  expect(answer.status, answer.body.slice(-1500)).toBe(303);
+  expect(answer.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/mfa$`));
+  return { flow, page: await flow.jar.visit(answer.location!) };
+}
+
+/** The ID token's claims once the browser is back at the client with a code. */
+async function idToken(flow: Flow, answer: Visit, configuration = config) {
+  const callback = await flow.jar.followOut(answer, issuer);
+  const tokens = await oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  return decodeJwt(tokens.id_token!).payload;
+}
+
+const records = (userId: string, action: string) =>
+  sql<{ after: Record<string, unknown>; outcome: string }>(`select after, outcome from audit_log where target_id = ? and action = ? order by id`, [userId, action]);
+
+/** The latest mail of a template to an address, as the outbox holds it. */
+async function lastMail(to: string, template: string): Promise<string> {
+  const [mail] = await sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [
+    to,
+    template,
+  ]);
+  expect(mail, `no ${template} mail to ${to}`).toBeDefined();
+  return mail!.text_body;
+}
+
+describe('optional (the default)', () => {
+  it('a user without a factor signs in with the password alone: amr pwd, single-factor acr', async () => {
+    await createUser('plain@example.com');
+    const { flow, answer } = await signIn('plain@example.com');
+    expect(answer.status).toBe(303);
+    expect(answer.location).not.toContain('/mfa');
+    expect(await idToken(flow, answer)).toMatchObject({ amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+
+  it('a user with TOTP is challenged; a code computed here completes the sign-in, with otp and mfa in amr', async () => {
+    const userId = await createUser('totp@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('totp@example.com');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('name="code"');
+    expect(page.body).toContain('Use a recovery code');
+    const done = await flow.jar.submit(page, { code: codeAt(secret) });
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await idToken(flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    const signedIn = await records(userId, 'user.signed_in');
+    expect(signedIn.map((record) => record.after)).toEqual([
+      expect.objectContaining({ method: 'password' }),
+      expect.objectContaining({ method: 'totp', amr: ['pwd', 'otp', 'mfa'] }),
+    ]);
+  });
+
+  it('a replayed code is refused, and so is an earlier step’s once a later one was accepted', async () => {
+    const userId = await createUser('replay@example.com');
+    const secret = await giveTotp(userId);
+    const code = codeAt(secret);
+    const first = await stepPage('replay@example.com');
+    expect((await first.flow.jar.submit(first.page, { code })).status).toBe(303);
+    const again = await stepPage('replay@example.com');
+    const replayed = await again.flow.jar.submit(again.page, { code });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body).toContain('The code is incorrect, has expired or was already used.');
+    expect((await again.flow.jar.submit(replayed, { code: codeAt(secret, Date.now() - STEP_MS) })).status).toBe(400);
+    const failed = await records(userId, 'user.sign_in_failed');
+    expect(failed.map((record) => record.after['reason'])).toEqual(['code_replayed', 'code_replayed']);
+    expect(failed.every((record) => record.outcome === 'failure')).toBe(true);
+  });
+
+  it('a code outside the ±1 step window is refused; one a step early is accepted', async () => {
+    const userId = await createUser('window@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('window@example.com');
+    // Two refusals only: from the third failure on, an address waits before it is heard again (lockout policy).
+    for (const offset of [-2, 2]) {
+      const refused = await flow.jar.submit(page, { code: codeAt(secret, Date.now() + offset * STEP_MS) });
+      expect(refused.status, `offset ${offset}`).toBe(400);
+    }
+    expect((await flow.jar.submit(page, { code: codeAt(secret, Date.now() - STEP_MS) })).status).toBe(303);
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => record.after['reason'])).toEqual(['wrong_code', 'wrong_code']);
+  });
+
+  it('a recovery code works once', async () => {
+    const userId = await createUser('recovery@example.com');
+    await giveTotp(userId);
+    await sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [app.root.applicationId, userId, recoveryCodeHash('abcde-fghjk')]);
+    const first = await stepPage('recovery@example.com');
+    const recoveryPage = await first.flow.jar.visit(`${first.page.url}?method=recovery_code`);
+    expect(recoveryPage.body).toContain('Recovery code');
+    const done = await first.flow.jar.submit(recoveryPage, { code: 'ABCDE FGHJK' });
+    expect(await idToken(first.flow, done)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+    const second = await stepPage('recovery@example.com');
+    const again = await second.flow.jar.visit(`${second.page.url}?method=recovery_code`);
+    expect((await second.flow.jar.submit(again, { code: 'abcde-fghjk' })).status).toBe(400);
+  });
+
+  it('a code of another user’s factor is refused', async () => {
+    const owner = await createUser('owner@example.com');
+    const ownerSecret = await giveTotp(owner);
+    await giveTotp(await createUser('other@example.com'));
+    const { flow, page } = await stepPage('other@example.com');
+    expect((await flow.jar.submit(page, { code: codeAt(ownerSecret) })).status).toBe(400);
+    // The owner's code still works for the owner: the refusal used nothing of theirs.
+    const ownerStep = await stepPage('owner@example.com');
+    expect((await ownerStep.flow.jar.submit(ownerStep.page, { code: codeAt(ownerSecret) })).status).toBe(303);
+  });
+
+  it('the step cannot be reached without a proven password, nor with another interaction’s cookie', async () => {
+    const userId = await createUser('forged@example.com');
+    await giveTotp(userId);
+    const { flow, page } = await stepPage('forged@example.com');
+    const fresh = new CookieJar();
+    const other = await fresh.visit(page.url);
+    expect(other.status).toBe(400);
+    // The step's cookie is the jar's; a POST of its form without it (its seal run out, or another browser) is refused.
+    const stepCookie = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa')!;
+    expect(stepCookie.httpOnly).toBe(true);
+    expect(stepCookie.path).toMatch(/^\/interaction\/[\w-]+$/);
+  });
+
+  it('an e-mail code, sent through the outbox, works once', async () => {
+    const userId = await createUser('mailed@example.com');
+    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
+    const { flow, page } = await stepPage('mailed@example.com');
+    expect(page.body).toContain('Send a code');
+    const sent = await flow.jar.submit(page, { action: 'send', code: '' });
+    expect(sent.status).toBe(303);
+    const codePage = await flow.jar.visit(sent.location!);
+    expect(codePage.body).toContain('We sent a code to mailed@example.com.');
+    const code = /\b(\d{6})\b/.exec(await lastMail('mailed@example.com', 'email_otp'))![1]!;
+    const [stored] = await sql<{ code_hash: string }>(`select code_hash from mfa_email_code where user_id = ?`, [userId]);
+    expect(stored!.code_hash).not.toContain(code);
+    const done = await flow.jar.submit(codePage, { code });
+    expect(await idToken(flow, done)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+    const second = await stepPage('mailed@example.com');
+    expect((await second.flow.jar.submit(second.page, { action: 'verify', code })).status).toBe(400);
+  });
+
+  it('a browser that passed is remembered for the user: no challenge at its next sign-in, but in another browser', async () => {
+    const userId = await createUser('remember@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('remember@example.com');
+    expect((await flow.jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
+    const remembered = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa_remember');
+    expect(remembered?.httpOnly).toBe(true);
+    const again = await signIn('remember@example.com', { jar: flow.jar, parameters: { prompt: 'login' } });
+    expect(again.answer.location).not.toContain('/mfa');
+    expect(await idToken(again.flow, again.answer)).toMatchObject({ amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+    expect((await signIn('remember@example.com')).answer.location).toMatch(/\/mfa$/);
+  });
+});
+
+describe('lockout', () => {
+  it('wrong codes count as failed sign-ins: the address is locked out, and then even the right code is refused', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 })).status).toBe(200);
+    const configuration = await webClient(other.applicationId);
+    const userId = await createUser('guessed@example.com', admin);
+    const secret = await giveTotp(userId, other.applicationId);
+    const wrong = String((Number(codeAt(secret)) + 1) % 1_000_000).padStart(6, '0');
+    const first = await stepPage('guessed@example.com', { configuration });
+    let last = first.page;
+    for (let i = 0; i < 2; i += 1) last = await first.flow.jar.submit(last, { code: wrong });
+    // The password proven again does not forgive the codes' failures: the third locks the address out.
+    const { flow, page } = await stepPage('guessed@example.com', { configuration });
+    last = await flow.jar.submit(page, { code: wrong });
+    const failures = await sql<{ address: string; failures: number; locked: boolean }>(
+      `select address, failures, locked_at is not null as locked from sign_in_failure where user_id = ?`,
+      [userId],
+    );
+    expect(failures).toEqual([{ address: 'mfa:127.0.0.1', failures: 3, locked: true }]);
+    expect((await flow.jar.submit(last, { code: codeAt(secret) })).status).toBe(400);
+    expect((await records(userId, 'user.sign_in_failed')).at(-1)!.after['reason']).toBe('address_locked');
+  });
+});
+
+describe('required', () => {
+  let other: BootstrapResult;
+  let admin: HttpClient;
+  let configuration: oidc.Configuration;
+
+  beforeAll(async () => {
+    other = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] })).status).toBe(200);
+    configuration = await webClient(other.applicationId);
+  });
+
+  it('a user without a factor enrols TOTP (QR code and URI shown), saves recovery codes, then signs in', async () => {
+    const userId = await createUser('enrol@example.com', admin);
+    const { flow, page } = await stepPage('enrol@example.com', { configuration });
+    expect(page.body).toContain('Set up two-step verification');
+    expect(page.body).toMatch(/<svg role="img" aria-label="QR code to scan with an authenticator app"/);
+    const uri = /(otpauth:\/\/totp\/[^<\s]+)/.exec(page.body)![1]!.replaceAll('&#38;', '&');
+    const secret = new URL(uri).searchParams.get('secret')!;
+    expect(new URL(uri).searchParams.get('issuer')).toBeTruthy();
+    // A wrong first code shows the same secret again.
+    const wrong = await flow.jar.submit(page, { code: '000000' === codeAt(secret) ? '111111' : '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain(uri.replaceAll('&', '&#38;'));
+    const enrolled = codeAt(secret);
+    const codes = await flow.jar.submit(wrong, { code: enrolled });
+    expect(codes.status, codes.body.slice(-1500)).toBe(200);
+    expect(codes.body).toContain('Save your recovery codes');
+    const shown = [...codes.body.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((match) => match[1]);
+    expect(shown).toHaveLength(10);
+    const done = await flow.jar.submit(codes, {});
+    expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    // Stored sealed, its codes hashed; audited; the user told.
+    const [factor] = await sql<{ secret_encrypted: string; last_step: string }>(`select secret_encrypted, last_step from mfa_factor where user_id = ?`, [userId]);
+    expect(factor!.secret_encrypted).not.toContain(secret);
+    expect(factor!.last_step).not.toBeNull();
+    const stored = await sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId]);
+    expect(stored.map((row) => row.code_hash).sort()).toEqual(shown.map((code) => recoveryCodeHash(code!)).sort());
+    expect((await records(userId, 'user.mfa.enroll')).map((record) => record.after)).toEqual([{ factor: 'totp' }]);
+    expect(await lastMail('enrol@example.com', 'mfa_enrolled')).toContain('Authenticator app');
+    // The enrolment's code may not serve again: the next sign-in is a challenge, which refuses it.
+    const next = await stepPage('enrol@example.com', { configuration });
+    expect(next.page.body).toContain('Two-step verification');
+    expect((await next.flow.jar.submit(next.page, { code: enrolled })).status).toBe(400);
+  });
+
+  it('a user may enrol the e-mail code instead, where the policy offers it', async () => {
+    const userId = await createUser('enrol-mail@example.com', admin);
+    const { flow, page } = await stepPage('enrol-mail@example.com', { configuration });
+    const mailPage = await flow.jar.visit(`${page.url}?method=email_otp`);
+    const sent = await flow.jar.submit(mailPage, { action: 'send' });
+    const codePage = await flow.jar.visit(sent.location!);
+    const code = /\b(\d{6})\b/.exec(await lastMail('enrol-mail@example.com', 'email_otp'))![1]!;
+    const codes = await flow.jar.submit(codePage, { code });
+    expect(codes.body).toContain('Save your recovery codes');
+    await flow.jar.submit(codes, {});
+    expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
+  });
+});
+
+describe('an isolated tenant’s policy', () => {
+  it('applies to its own users only', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    const north = await app.createTenant('North', other);
+    const south = await app.createTenant('South', other);
+    expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const northPolicy = await admin.put(`/applications/${other.applicationId}/tenants/${north}/policies/mfa`, { enforcement: 'required', factors: ['totp'] });
+    expect(northPolicy.status, JSON.stringify(northPolicy.body)).toBe(200);
+    await createUser('erin@example.com', admin, `/applications/${other.applicationId}/tenants/${north}/users`);
+    await createUser('erin@example.com', admin, `/applications/${other.applicationId}/tenants/${south}/users`);
+    const configuration = await webClient(other.applicationId);
+    const northStep = await stepPage('erin@example.com', { configuration, parameters: { tenant: 'north' } });
+    expect(northStep.page.body).toContain('Set up two-step verification');
+    // The enrolment offers the tenant's factors only: no e-mail code.
+    expect(northStep.page.body).not.toContain('Get a code by email');
+    const south_ = await signIn('erin@example.com', { configuration, parameters: { tenant: 'south' } });
+    expect(south_.answer.location).not.toContain('/mfa');
+    expect(await idToken(south_.flow, south_.answer, configuration)).toMatchObject({ amr: ['pwd'], tenant_id: south });
+  });
+});
