@@ -9,6 +9,9 @@ import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { accountLinkRoutes } from './account-links.ts';
+import { accountPageRoutes } from './account.ts';
+import { expiredPasswordStep } from './password-change.ts';
+import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
 import {
   cspSource,
@@ -322,8 +325,23 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, check.user, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
+      if (await mustChangePassword(context.target, check.user.id)) return expiredPassword.start(reply, context, check.user.id);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
       return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
+    });
+
+    // A password older than the policy's maxAge is changed between the proof and the rest of the sign-in.
+    const expiredPassword = expiredPasswordStep(app, {
+      csrf,
+      secureCookies,
+      load,
+      signsIn,
+      continueSignIn: async (request, reply, context, user) => {
+        const decision = await decideTenant(context.target, user);
+        if (decision.kind === 'no_access') return refuse(request, reply, context, 'the user has no access to the tenant any more');
+        if (decision.kind === 'choose') return continueToTenantChoice(reply, context, user.id);
+        return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId, amr: PASSWORD_AMR });
+      },
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -371,6 +389,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     accountLinkRoutes(app, services);
+    accountPageRoutes(app, services, csrf);
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
     // which shows the current step (or says the interaction is over).

@@ -80,7 +80,9 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
     const hash = row?.password_hash ?? null;
     if (hash === null || current === '' || current.length > MAX_PASSWORD_INPUT || !(await verifyPassword(hash, current))) return { ok: false, reason: 'wrong_current' };
   }
-  const policy = await effectivePasswordPolicy(target.scope, target.policyTenantId);
+  const pool = await effectivePasswordPolicy(target.scope, target.policyTenantId);
+  // A forced change must at least change the password, whatever history the policy keeps.
+  const policy = change.reason === 'expired' ? { ...pool, historyCount: Math.max(pool.historyCount, 1) } : pool;
   const errors = passwordRefusals(await passwordViolations(scope.em, policy, password, { applicationId, userId }));
   if (errors.length > 0) return { ok: false, reason: 'invalid', errors };
   const passwordHash = await hashPassword(password);
@@ -104,6 +106,14 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   scope.services.outbox.wake();
   await usersChanged(scope.services, applicationId);
   await forgetUserKeys(scope, [userId]);
+  await forgetGrants(scope, grants);
+  return { ok: true };
+}
+
+/** Signs the user out everywhere but the browser session `currentUid` (endOtherSessions), audited as `user.sessions.end`. */
+export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
+  const scope = ownScope(target, userId);
+  const grants = await scope.transactional((em) => endOtherSessions(em, scope, userId, currentUid));
   await forgetGrants(scope, grants);
   return { ok: true };
 }
