@@ -12,6 +12,8 @@ import { keepReplacedPassword, passwordRefusals, passwordViolations } from '../d
 import { forgetUserKeys } from '../domain/users/users.ts';
 import { donePage, errorPage, PLAIN_LOOK, resetPage, verifyPage, type CopyKey } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
+import { doneWithAccountLink } from '../pages/account.ts';
+import { accountPagePath } from './account.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -104,7 +106,8 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
-      return done(reply, opened, 'reset.doneTitle', 'reset.doneText');
+      const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
+      return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'reset.doneTitle', 'reset.doneText', accountUrl));
     });
 
     app.get<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {

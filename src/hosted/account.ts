@@ -68,6 +68,10 @@ const SECTIONS: readonly AccountSection[] = [
 /** The CSRF purpose of the account page's forms (the token is bound to the OP session's uid). */
 const CSRF_PURPOSE = 'account';
 
+/** The account page's address on a surface (`tenantRef`: a tenant path's), for the client `clientId`. */
+export const accountPagePath = (tenantRef: string | undefined, clientId: string) =>
+  `${tenantRef === undefined ? '' : `/t/${encodeURIComponent(tenantRef)}`}/account?${new URLSearchParams({ client_id: clientId })}`;
+
 const single = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens): void {

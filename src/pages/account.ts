@@ -1,5 +1,5 @@
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
-import { document, escapeHtml, field, formError, hidden, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { document, escapeHtml, field, formError, hidden, notice, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 
 /**
  * The hosted account page (src/hosted/account.ts): a heading, then one <section> per entry of the page's section list,
@@ -146,6 +146,11 @@ export function accountPage(look: PageLook, nonce: string, view: AccountView, se
       .map((section) => `<section aria-labelledby="${section.id}-title">\n<h2 id="${section.id}-title">${text(look, section.title)}</h2>\n${section.body(look, view, form)}</section>\n`)
       .join('');
   return document(look, nonce, text(look, 'account.title'), body, view.refused !== undefined);
+}
+
+/** A page that ends a flow with a link to the account page (a password reset's). */
+export function doneWithAccountLink(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, accountUrl: string): RenderedPage {
+  return notice(look, nonce, text(look, title), [text(look, message), `<a href="${escapeHtml(accountUrl)}">${text(look, 'account.link')}</a>`], false);
 }
 
 /** The change an expired password forces at sign-in (src/hosted/password-change.ts): a new password, before going on. */

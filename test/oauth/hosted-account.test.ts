@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
@@ -37,8 +39,8 @@ async function createUser(email: string, http = app.http, path = '/users') {
 }
 
 /** Follows the 302/303 answers of `visit` within the service, up to a page or a redirect out of it (the client). */
-async function settle(jar: CookieJar, visit: Visit): Promise<Visit> {
-  for (let hops = 0; hops < 10 && (visit.status === 302 || visit.status === 303) && visit.location!.startsWith(`${issuer}/`); hops += 1) {
+async function settle(jar: CookieJar, visit: Visit, base = issuer): Promise<Visit> {
+  for (let hops = 0; hops < 10 && (visit.status === 302 || visit.status === 303) && visit.location!.startsWith(`${base}/`); hops += 1) {
     visit = await jar.visit(visit.location!);
   }
   return visit;
@@ -50,12 +52,13 @@ const accountUrl = (base = issuer, id = clientId, query: Record<string, string> 
 
 /** The account page opened signed out: the sign-in it starts, signed in with `password`, back on the page. */
 async function openAccount(email: string, password = PASSWORD, jar = new CookieJar(), url = accountUrl()): Promise<{ jar: CookieJar; page: Visit }> {
+  const base = new URL(url).origin;
   const start = await jar.visit(url);
   expect(start.status).toBe(303);
   expect(start.location).toContain('response_mode=gatehouse_account');
-  const signInPage = await settle(jar, start);
+  const signInPage = await settle(jar, start, base);
   expect(signInPage.status, signInPage.body).toBe(200);
-  const page = await settle(jar, await jar.submit(signInPage, { email, password }));
+  const page = await settle(jar, await jar.submit(signInPage, { email, password }), base);
   expect(page.url.startsWith(url.split('?')[0]!), page.url).toBe(true);
   return { jar, page };
 }
@@ -198,6 +201,11 @@ describe('password', () => {
     expect(refused.body).toContain('Password must not be one of the last 2 passwords.');
     const accepted = await jar.submit(form, { password: NEW_PASSWORD });
     expect(accepted.status).toBe(200);
+    // The page of the change leads to the account page, which signs in with the new password.
+    const link = /<a href="([^"]+)">Manage your account<\/a>/.exec(accepted.body)?.[1]?.replaceAll('&amp;', '&');
+    expect(link).toBe(`/account?client_id=${clientId}`);
+    const { page } = await openAccount('di@example.com', NEW_PASSWORD, new CookieJar(), new URL(link!, issuer).href);
+    expect(page.status).toBe(200);
   });
 });
 
@@ -253,6 +261,7 @@ describe('password maxAge', () => {
   let admin: HttpClient;
   let northClient: string;
   let ivyNorth: string;
+  let southId: string;
 
   const backdate = (userId: string) => sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
 
@@ -261,6 +270,7 @@ describe('password maxAge', () => {
     admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
     const north = await app.createTenant('North', another);
     const south = await app.createTenant('South', another);
+    southId = south;
     expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
     // North's own policy: passwords live 1 day; South keeps the application's (no maxAge).
     const policy = await admin.put(`/applications/${another.applicationId}/tenants/${north}/policies/password`, { maxAge: 1 });
@@ -298,9 +308,16 @@ describe('password maxAge', () => {
     expect(again.answer.location).toMatch(CODE_AT_CLIENT);
   });
 
-  it('the account page of a tenant path is in that tenant’s look, for its users', async () => {
+  it('the account page of a tenant path, or of a tenant’s custom domain, is that tenant’s, for its users', async () => {
     const { page } = await openAccount('ivy@example.com', PASSWORD, new CookieJar(), accountUrl(`${issuer}/t/south`, northClient));
     expect(page.status).toBe(200);
     expect(page.body).toContain('– South</title>');
+    expect(formOf(page, 'name').action).toBe(`${issuer}/t/south/account/name`);
+
+    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: southId }, 'login.south.example');
+    const onDomain = await openAccount('ivy@example.com', PASSWORD, new CookieJar(fetchVia(app.baseUrl)), accountUrl('http://login.south.example', northClient));
+    expect(onDomain.page.status).toBe(200);
+    expect(onDomain.page.body).toContain('– South</title>');
+    expect(formOf(onDomain.page, 'name').action).toBe('http://login.south.example/account/name');
   });
 });
