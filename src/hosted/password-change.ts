@@ -6,6 +6,7 @@ import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { expiredPasswordPage } from '../pages/account.ts';
 import { sendPage } from '../pages/reply.ts';
+import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 
 /**
@@ -50,12 +51,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
 
   /** The user whose expired password this interaction proved moments ago, still active and still signing in; else null. */
   async function provenUser(request: FastifyRequest, context: C): Promise<SignInUser | null> {
-    const sealed = (request.headers.cookie ?? '')
-      .split(';')
-      .map((pair) => pair.trim())
-      .find((pair) => pair.startsWith(`${cookieName}=`))
-      ?.slice(cookieName.length + 1);
-    const value = csrf.unseal(context.interaction.uid, sealed);
+    const value = csrf.unseal(context.interaction.uid, cookieOf(request, cookieName));
     if (value === undefined || !value.startsWith(PROOF_KIND) || !(await deps.signsIn(context))) return null;
     return activeUser(context.target, value.slice(PROOF_KIND.length));
   }

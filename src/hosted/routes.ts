@@ -6,6 +6,7 @@ import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
+import { cookieOf } from './cookies.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { accountLinkRoutes } from './account-links.ts';
@@ -69,16 +70,6 @@ const PASSWORD_AMR = ['pwd'];
  * with an https PUBLIC_URL, Secure and named with the prefix browsers keep for a host's secure cookies, as the OP's are.
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
-
-/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
-
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
