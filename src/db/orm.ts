@@ -29,6 +29,7 @@ import { Migration0022Sessions } from './migrations/0022-sessions.ts';
 import { Migration0023OrganizationsInvitations } from './migrations/0023-organizations-invitations.ts';
 import { Migration0024AuditStreamAnalytics } from './migrations/0024-audit-stream-analytics.ts';
 import { Migration0025Mfa } from './migrations/0025-mfa.ts';
+import { Migration0026PasswordAgeHistory } from './migrations/0026-password-age-history.ts';
 import { Migration0028EmailSignIn } from './migrations/0028-email-sign-in.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   { name: '0023-organizations-invitations', class: Migration0023OrganizationsInvitations },
   { name: '0024-audit-stream-analytics', class: Migration0024AuditStreamAnalytics },
   { name: '0025-mfa', class: Migration0025Mfa },
+  { name: '0026-password-age-history', class: Migration0026PasswordAgeHistory },
   { name: '0028-email-sign-in', class: Migration0028EmailSignIn },
 ];
 

@@ -3,15 +3,17 @@ import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
 import { passwordChangedMail, welcomeMail } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
-import { checkPassword } from '../domain/policies/password.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { issueLink, peekLink, useLink, type LinkPurpose, type LinkUser } from '../domain/users/link-tokens.ts';
 import { usersChanged } from '../domain/users/changed.ts';
+import { keepReplacedPassword, passwordRefusals, passwordViolations } from '../domain/users/password-history.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
 import { donePage, errorPage, PLAIN_LOOK, resetPage, verifyPage, type CopyKey } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
+import { doneWithAccountLink } from '../pages/account.ts';
+import { accountPagePath } from './account.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -88,13 +90,15 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       if (opened === undefined) return invalidLink(reply);
       const password = formField(request, 'password') ?? '';
       const policy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
-      const refused = checkPassword(policy, password).map((violation) => `Password ${violation.message}.`);
+      const of = { applicationId: opened.user.applicationId, userId: opened.user.userId };
+      const refused = passwordRefusals(await passwordViolations(services.orm.em.fork(), policy, password, of));
       if (refused.length > 0) return showReset(request, reply, opened, token!, refused);
       const passwordHash = await hashPassword(password);
       const actor = linkActor(services, request, opened);
       const changed = await scopeOf(request, opened).transactional(async (em) => {
         // Used here, in the transaction of the change: of two posts of one link, one changes the password.
         if ((await useLink(em, token, 'password_reset')) === undefined) return undefined;
+        await keepReplacedPassword(em, of.applicationId, of.userId, policy.historyCount);
         const account = await resetPassword(em, actor, opened.user.userId, passwordHash);
         if (account === undefined) return undefined;
         // Its link is a new reset link: the owner's way back if the change was not theirs.
@@ -106,7 +110,8 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
-      return done(reply, opened, 'reset.doneTitle', 'reset.doneText');
+      const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
+      return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'reset.doneTitle', 'reset.doneText', accountUrl));
     });
 
     app.get<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {

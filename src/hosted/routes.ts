@@ -6,14 +6,17 @@ import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
-import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { cookieOf } from './cookies.ts';
+import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerMfaStep } from './mfa.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { accountLinkRoutes } from './account-links.ts';
+import { accountPageRoutes } from './account.ts';
+import { expiredPasswordStep } from './password-change.ts';
+import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
 import {
   cspSource,
@@ -79,8 +82,6 @@ function readProof(sealed: string | undefined): { userId: string; amr: string[] 
   const [userId = '', ...amr] = sealed.split(' ');
   return { userId, amr };
 }
-
-
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
@@ -349,9 +350,24 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, proven.user, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
+      if (amr.includes('pwd') && (await mustChangePassword(context.target, proven.user.id))) return expiredPassword.start(reply, context, proven.user.id);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, amr);
       return completeSignIn(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, amr });
     }
+
+    // A password older than the policy's maxAge is changed between the proof and the rest of the sign-in.
+    const expiredPassword = expiredPasswordStep(app, {
+      csrf,
+      secureCookies,
+      load,
+      signsIn,
+      continueSignIn: async (request, reply, context, user) => {
+        const decision = await decideTenant(context.target, user);
+        if (decision.kind === 'no_access') return refuse(request, reply, context, 'the user has no access to the tenant any more');
+        if (decision.kind === 'choose') return continueToTenantChoice(reply, context, user.id, PASSWORD_AMR);
+        return completeSignIn(request, reply, context, { userId: user.id, tenantId: decision.tenantId, amr: PASSWORD_AMR });
+      },
+    });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
       const context = await load(request, reply);
@@ -399,6 +415,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     accountLinkRoutes(app, services);
     emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn });
+    accountPageRoutes(app, services, csrf);
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
     // which shows the current step (or says the interaction is over).

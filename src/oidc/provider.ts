@@ -3,6 +3,7 @@ import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { findAccount, findAccountOnce } from './account.ts';
+import { ACCOUNT_RESPONSE_MODE, accountBrowser, returnToAccountPage, type AccountBrowser } from './account-session.ts';
 import { isUuid } from '../ids.ts';
 import { opRequestId, sweepExpiredModels } from './adapter.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
@@ -70,6 +71,11 @@ export class OidcProvider {
     return refuseInteraction(interaction);
   }
 
+  /** The account page's browser on a surface: its OP session for the client's application, or how to sign in (account-session.ts). */
+  async accountBrowser(surface: Surface, request: { clientId: string; tenant: string | undefined }, req: IncomingMessage, res: ServerResponse): Promise<AccountBrowser | undefined> {
+    return accountBrowser((await this.get(surface)).provider, surface, request, req, res);
+  }
+
   /** The OP of a surface (the service's by default). */
   async get(surface: Surface = this.deps.surfaces.service): Promise<BuiltProvider> {
     const jwks = await this.deps.signingKeys.privateJwks();
@@ -105,6 +111,7 @@ export class OidcProvider {
     const pages = opPages(this.deps.orm, () => signIn().target);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, signIn));
+    provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
     provider.use(allowOpFormTargets);

@@ -116,6 +116,30 @@ export const DEFAULT_COPY = {
   'email.codeTitle': 'Your sign-in code',
   'email.codeText': 'Enter this code on the page where you asked for the link. Never give it to anyone else.',
   ...MFA_COPY,
+  // The account page (src/pages/account.ts) and the change an expired password forces at sign-in.
+  'account.title': 'Your account',
+  'account.subtitle': '{email} at {name}',
+  'account.nameTitle': 'Name',
+  'account.name': 'Your name',
+  'account.nameSubmit': 'Save name',
+  'account.nameDone': 'Your name is saved.',
+  'account.passwordTitle': 'Password',
+  'account.currentPassword': 'Current password',
+  'account.newPassword': 'New password',
+  'account.passwordSubmit': 'Change password',
+  'account.passwordDone': 'Your password is changed, and you were signed out everywhere else.',
+  'account.wrongPassword': 'The current password is incorrect.',
+  'account.sessionsTitle': 'Where you are signed in',
+  'account.sessionsText': 'The browsers and devices signed in to your account for {name}.',
+  'account.sessionDetail': 'Signed in {createdAt} from {ip}, last active {lastActiveAt}',
+  'account.unknownDevice': 'An unknown browser',
+  'account.thisBrowser': 'this browser',
+  'account.signOutOthers': 'Sign out everywhere else',
+  'account.signOutOthersDone': 'You were signed out everywhere else.',
+  'account.link': 'Manage your account',
+  'expired.title': 'Choose a new password',
+  'expired.subtitle': 'The password of {email} has expired. Choose a new one to continue.',
+  'expired.submit': 'Change password and continue',
 } as const;
 
 export type CopyKey = keyof typeof DEFAULT_COPY;
@@ -227,6 +251,9 @@ main{width:100%;max-width:24rem;margin:2rem 1rem;padding:2rem;border-radius:.75r
 @media (max-width:24rem){main{margin:0;padding:1.5rem 1rem;box-shadow:none;border-radius:0}}
 .logo{display:block;max-width:10rem;max-height:4rem;margin:0 auto 1rem}
 h1{margin:0 0 .25rem;font-size:1.5rem;text-align:center}
+h2{margin:0 0 .5rem;font-size:1.125rem}
+section{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #6b7280}
+ul.sessions{margin:0;padding:0;list-style:none;display:flex;flex-direction:column;gap:.75rem}
 .subtitle{margin:0 0 1.5rem;text-align:center}
 form{display:flex;flex-direction:column;gap:.25rem}
 label{font-weight:600;margin-top:.75rem}

@@ -23,6 +23,8 @@ const UserSchema = defineEntity({
     status: p.string().$type<UserStatus>(),
     tenantIds: p.array().columnType('uuid[]'),
     passwordHash: p.string().nullable().hidden(),
+    /** When the password was last set: the password policy's `maxAge` counts from it (src/domain/users/password-history.ts). */
+    passwordChangedAt: p.datetime().onCreate(() => new Date()).hidden(),
     /** Whether the owner proved the e-mail (a link): false for a self sign-up until then; an administrator's user is. */
     emailVerified: p.boolean().default(true),
     /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/domain/sign-in/lockout.ts). */

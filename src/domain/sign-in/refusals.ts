@@ -95,6 +95,14 @@ export const SIGN_IN_REFUSALS = {
     silent: null,
   },
   signup_tenant_gone: { page: { status: 400, message: () => 'The organization you are signing up to no longer exists.' }, oauth: null, silent: null },
+  // The hosted account page (src/hosted/account.ts).
+  account_unavailable: { page: { status: 404, message: () => 'There is no account page for this application here.' }, oauth: null, silent: null },
+  account_sign_in_failed: { page: { status: 400, message: () => 'The sign-in to your account page was not completed.' }, oauth: null, silent: null },
+  account_form_forged: {
+    page: { status: 403, message: () => 'This form has expired or was not sent from this page. Open your account page again.' },
+    oauth: null,
+    silent: null,
+  },
 } as const satisfies Record<string, RefusalRule>;
 
 export type RefusalReason = keyof typeof SIGN_IN_REFUSALS;

@@ -16,7 +16,7 @@ export interface ChangedAccount {
  */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
   const [row] = await em.execute<{ email: string; name: string | null; was: string }[]>(
-    `update app_user as u set password_hash = ?, email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
+    `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
             locked_until = null, updated_at = now()
        from app_user as old
       where u.application_id = ? and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'

@@ -14,11 +14,11 @@ import { removeAssignments } from '../authorization/role-assignments.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
-import { checkPassword } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { usersChanged } from './changed.ts';
+import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
@@ -65,15 +65,17 @@ export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
  * in `isolated` (spec: password policy is per tenant only when isolated). Violations are listed in `details`.
  * `scope` is the write transaction's (underTenancyConfig), so the pool cannot change before the user is written.
  */
-async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string): Promise<string> {
-  const violations = checkPassword(await effectivePasswordPolicy(scope, poolTenant), password);
+async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string, userId?: string): Promise<void> {
+  const policy = await effectivePasswordPolicy(scope, poolTenant);
+  const violations = await passwordViolations(scope.em, policy, password, userId === undefined ? undefined : { applicationId: scope.applicationId, userId });
   if (violations.length > 0) {
     throw new GatehouseError('validation_error', `password ${violations.map((violation) => violation.message).join('; ')}`, {
       field: 'password',
       details: violations.map(({ code, message }) => ({ code, message })),
     });
   }
-  return password;
+  // The password replaced joins the user's history (password-history.ts).
+  if (userId !== undefined) await keepReplacedPassword(scope.em, scope.applicationId, userId, policy.historyCount);
 }
 
 /**
@@ -88,9 +90,9 @@ interface HashedPassword {
 
 const hashedPassword = async (password: string): Promise<HashedPassword> => ({ password, hash: await hashPassword(password) });
 
-/** The hash of a password the pool's policy accepts (see acceptablePassword). */
-async function acceptedHash(scope: Scope, poolId: string, { password, hash }: HashedPassword): Promise<string> {
-  await acceptablePassword(scope, poolTenantOf(poolId), password);
+/** The hash of a password the pool's policy accepts (see acceptablePassword); `userId`: the user whose password it replaces. */
+async function acceptedHash(scope: Scope, poolId: string, { password, hash }: HashedPassword, userId?: string): Promise<string> {
+  await acceptablePassword(scope, poolTenantOf(poolId), password, userId);
   return hash;
 }
 
@@ -285,7 +287,10 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       }
       if (name !== undefined) user.name = name;
       if (newMetadata !== undefined) user.metadata = newMetadata;
-      if (password !== undefined) user.passwordHash = await acceptedHash(tx, user.poolId, password);
+      if (password !== undefined) {
+        user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
+        user.passwordChangedAt = new Date();
+      }
       recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
     }),

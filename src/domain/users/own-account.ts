@@ -1,0 +1,119 @@
+import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
+import { endUserScope, type Scope } from '../../context.ts';
+import { GatehouseError } from '../../errors.ts';
+import { passwordChangedMail } from '../email/flow-mail.ts';
+import { effectivePasswordPolicy } from '../policies/policies.ts';
+import { recordAudit } from '../audit.ts';
+import { endOtherSessions, forgetGrants } from '../sessions/own-sessions.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { displayName } from '../validate.ts';
+import { usersChanged } from './changed.ts';
+import { issueLink } from './link-tokens.ts';
+import { keepReplacedPassword, passwordRefusals, passwordViolations } from './password-history.ts';
+import { forgetUserKeys } from './users.ts';
+
+/**
+ * A signed-in user's changes to their own account on the hosted pages (the account page, the change an expired
+ * password forces at sign-in): audited with the user as the actor; mails go out in the surface's tenant.
+ */
+
+/** The longest current password worth an Argon2 verification (as at sign-in); a longer one is wrong. */
+const MAX_PASSWORD_INPUT = 1024;
+
+/** The user acting on their own account through the target's surface. */
+function ownScope(target: SignInTarget, userId: string): Scope {
+  const { services, requestId } = target.scope;
+  return endUserScope(services, requestId, { clientId: target.clientId, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
+}
+
+/** A refusal of a change, in the words the page shows (already complete sentences). */
+export type OwnChange = { readonly ok: true } | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly string[] } | { readonly ok: false; readonly reason: 'wrong_current' };
+
+/** The user's name, as they type it (blank: none); audited as `user.name.change`. */
+export async function changeOwnName(target: SignInTarget, userId: string, typed: string | null | undefined): Promise<OwnChange> {
+  let name: string | null;
+  try {
+    name = (typed ?? '').trim() === '' ? null : displayName('name', typed ?? '');
+  } catch (error) {
+    if (error instanceof GatehouseError) return { ok: false, reason: 'invalid', errors: [`${error.message.replace(/^name/, 'Name')}.`] };
+    throw error;
+  }
+  const scope = ownScope(target, userId);
+  await scope.transactional(async (em) => {
+    const [row] = await em.execute<{ before: string | null }[]>(
+      `update app_user as u set name = ?, updated_at = now() from app_user as old
+        where u.application_id = ? and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before`,
+      [name, scope.applicationId, userId],
+    );
+    if (row !== undefined && row.before !== name) {
+      recordAudit(em, scope, { action: 'user.name.change', targetType: 'user', targetId: userId, before: { name: row.before }, after: { name } });
+    }
+  });
+  await usersChanged(scope.services, scope.applicationId);
+  return { ok: true };
+}
+
+/** What a new password of the user's own replaces, and which sign-in of theirs stays. */
+export interface OwnPasswordChange {
+  /** The current password, which the account page asks for; absent for the change an expired password forces at sign-in. */
+  readonly current?: string | null | undefined;
+  readonly password: string | null | undefined;
+  /** The OP browser session the change is made in, which stays signed in; null: every sign-in of the user ends. */
+  readonly keepSessionUid: string | null;
+  /** Why: on the account page, or forced at sign-in (`maxAge`). */
+  readonly reason: 'account' | 'expired';
+}
+
+/**
+ * A new password of the user's own: the current one proven (when asked for), the pool's policy and history applied,
+ * then in one transaction the replaced password kept in the history, the new hash and its time set, every other
+ * sign-in ended (as Auth0 and Zitadel end the other sessions of a changed password), a `password_changed` mail with a
+ * reset link (the owner's way back), audited as `user.password.change`. Refusals change nothing.
+ */
+export async function changeOwnPassword(target: SignInTarget, userId: string, change: OwnPasswordChange): Promise<OwnChange> {
+  const scope = ownScope(target, userId);
+  const { applicationId } = scope;
+  const password = change.password ?? '';
+  if (change.current !== undefined) {
+    const current = change.current ?? '';
+    const [row] = await scope.em.execute<{ password_hash: string | null }[]>('select password_hash from app_user where application_id = ? and id = ?', [applicationId, userId]);
+    const hash = row?.password_hash ?? null;
+    if (hash === null || current === '' || current.length > MAX_PASSWORD_INPUT || !(await verifyPassword(hash, current))) return { ok: false, reason: 'wrong_current' };
+  }
+  const pool = await effectivePasswordPolicy(target.scope, target.policyTenantId);
+  // A forced change must at least change the password, whatever history the policy keeps.
+  const policy = change.reason === 'expired' ? { ...pool, historyCount: Math.max(pool.historyCount, 1) } : pool;
+  const errors = passwordRefusals(await passwordViolations(scope.em, policy, password, { applicationId, userId }));
+  if (errors.length > 0) return { ok: false, reason: 'invalid', errors };
+  const passwordHash = await hashPassword(password);
+  const grants = await scope.transactional(async (em) => {
+    await keepReplacedPassword(em, applicationId, userId, policy.historyCount);
+    const [account] = await em.execute<{ email: string; name: string | null; pool_id: string }[]>(
+      `update app_user set password_hash = ?, password_changed_at = now(), updated_at = now()
+        where application_id = ? and id = ? and status = 'active' returning email, name, pool_id`,
+      [passwordHash, applicationId, userId],
+    );
+    if (account === undefined) return undefined;
+    const revoked = await endOtherSessions(em, scope, userId, change.keepSessionUid ?? '');
+    const linkUser = { applicationId, userId, poolId: account.pool_id, clientId: target.clientId };
+    const again = await issueLink(em, linkUser, 'password_reset', scope.services.config.publicUrl);
+    await passwordChangedMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, account, { link: again.link, changedAt: new Date() });
+    recordAudit(em, scope, { action: 'user.password.change', targetType: 'user', targetId: userId, after: { reason: change.reason } });
+    return revoked;
+  });
+  // No longer an active user (suspended or deleted meanwhile): nothing was changed.
+  if (grants === undefined) return { ok: false, reason: 'wrong_current' };
+  scope.services.outbox.wake();
+  await usersChanged(scope.services, applicationId);
+  await forgetUserKeys(scope, [userId]);
+  await forgetGrants(scope, grants);
+  return { ok: true };
+}
+
+/** Signs the user out everywhere but the browser session `currentUid` (endOtherSessions), audited as `user.sessions.end`. */
+export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
+  const scope = ownScope(target, userId);
+  const grants = await scope.transactional((em) => endOtherSessions(em, scope, userId, currentUid));
+  await forgetGrants(scope, grants);
+  return { ok: true };
+}

@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { verifyPassword } from '../../auth/password-hash.ts';
+import { newId } from '../../ids.ts';
+import type { PasswordPolicy } from '../policies/definitions.ts';
+import { checkPassword, type PasswordViolationCode } from '../policies/password.ts';
+
+/**
+ * The password policy's `maxAge` and `historyCount` (migration 0026), for every path that sets a password (the
+ * management API, a reset link, the account page, the change forced at sign-in). `app_user.password_hash` is the current
+ * password and `password_history` the ones before it, so that "the last N" holds for passwords set before the history
+ * was kept.
+ */
+
+/**
+ * What a new password breaks: the pool's policy (checkPassword) and, for an existing user's new password (`of`), the
+ * history (`history`: one of their last `historyCount`). Empty when it is acceptable.
+ */
+export async function passwordViolations(
+  em: EntityManager,
+  policy: PasswordPolicy,
+  password: string,
+  of?: { applicationId: string; userId: string },
+): Promise<{ code: PasswordViolationCode | 'history'; message: string }[]> {
+  const violations: { code: PasswordViolationCode | 'history'; message: string }[] = checkPassword(policy, password);
+  if (of !== undefined && (await repeatsHistory(em, of.applicationId, of.userId, password, policy.historyCount))) {
+    const count = policy.historyCount;
+    violations.push({ code: 'history', message: count === 1 ? 'must differ from the current password' : `must not be one of the last ${count} passwords` });
+  }
+  return violations;
+}
+
+/** A page's sentences for passwordViolations. */
+export const passwordRefusals = (violations: readonly { message: string }[]): string[] => violations.map((violation) => `Password ${violation.message}.`);
+
+/**
+ * Whether `password` is one of the user's last `count` passwords. Each stored hash costs an Argon2 verification, so
+ * the hashes are read once and verified until one matches; `count` 0 reads nothing.
+ */
+async function repeatsHistory(em: EntityManager, applicationId: string, userId: string, password: string, count: number): Promise<boolean> {
+  if (count === 0) return false;
+  const rows = await em.execute<{ password_hash: string }[]>(
+    `(select password_hash from app_user where application_id = ? and id = ? and password_hash is not null)
+     union all
+     (select password_hash from password_history where application_id = ? and user_id = ? order by id desc limit ?)`,
+    [applicationId, userId, applicationId, userId, count - 1],
+  );
+  for (const { password_hash: hash } of rows) {
+    if (await verifyPassword(hash, password)) return true;
+  }
+  return false;
+}
+
+/**
+ * Keeps the password about to be replaced (in the caller's transaction, before it writes the new hash): the current
+ * hash joins the history, which holds the newest `count - 1` (with the new current password, the last `count`); a
+ * history the policy does not ask for (`count` 0 or 1) is not kept.
+ */
+export async function keepReplacedPassword(em: EntityManager, applicationId: string, userId: string, count: number): Promise<void> {
+  const kept = Math.max(count - 1, 0);
+  if (kept > 0) {
+    await em.execute(
+      `insert into password_history (application_id, user_id, id, password_hash)
+       select application_id, id, ?, password_hash from app_user where application_id = ? and id = ? and password_hash is not null`,
+      [newId(), applicationId, userId],
+    );
+  }
+  await em.execute(
+    `delete from password_history where application_id = ? and user_id = ?
+        and id not in (select id from password_history where application_id = ? and user_id = ? order by id desc limit ?)`,
+    [applicationId, userId, applicationId, userId, kept],
+  );
+}
+
+/** Whether the user's password is older than the policy's `maxAge` days (never when it has none). */
+export async function passwordExpired(em: EntityManager, applicationId: string, userId: string, policy: PasswordPolicy): Promise<boolean> {
+  if (policy.maxAge === null) return false;
+  const [row] = await em.execute<{ expired: boolean }[]>(
+    `select password_changed_at < now() - make_interval(days => ?) as expired from app_user where application_id = ? and id = ? and password_hash is not null`,
+    [policy.maxAge, applicationId, userId],
+  );
+  return row?.expired === true;
+}

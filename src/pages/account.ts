@@ -1,0 +1,181 @@
+import type { PasswordPolicy } from '../domain/policies/definitions.ts';
+import { document, escapeHtml, field, formError, hidden, notice, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+
+/**
+ * The hosted account page (src/hosted/account.ts): a heading, then one <section> per entry of the page's section list,
+ * each with its own form posting to its own address. A section renders from what the page knows of the user; the
+ * result of the last change (a notice, or a section's errors) is shown in the section it concerns.
+ */
+
+/** What every section's form carries: where it posts, its CSRF token and the page's own parameters (client, tenant). */
+export interface AccountForm {
+  readonly action: string;
+  readonly csrf: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** One of the user's sessions as the page lists it. */
+export interface AccountSession {
+  readonly current: boolean;
+  readonly device: string | null;
+  readonly ip: string | null;
+  readonly createdAt: Date;
+  readonly lastActiveAt: Date;
+}
+
+/** What the page shows of the user, and the outcome of their last change, for every section. */
+export interface AccountView {
+  readonly email: string;
+  readonly name: string | null;
+  readonly passwordPolicy: PasswordPolicy;
+  readonly sessions: readonly AccountSession[];
+  /** The change just made (a notice in its section). */
+  readonly done?: CopyKey | undefined;
+  /**
+   * A refused change: its section, and its messages (sentences, escaped here) or a message of the copy; `name`: the
+   * name as typed, shown again.
+   */
+  readonly refused?: { readonly section: string; readonly errors: readonly string[]; readonly copy?: CopyKey; readonly name?: string } | undefined;
+}
+
+/** A section of the account page: its id (its heading's anchor), title and body (its form or list). */
+export interface AccountSectionView {
+  readonly id: string;
+  readonly title: CopyKey;
+  readonly body: (look: PageLook, view: AccountView, form: (action: string) => AccountForm) => string;
+}
+
+const formStart = (form: AccountForm) =>
+  `<form method="post" action="${escapeHtml(form.action)}">\n${hidden('csrf', form.csrf)}${Object.entries(form.params)
+    .map(([name, value]) => hidden(name, value))
+    .join('')}`;
+
+/** The section's refusal, when the last change it made was refused: its messages, announced. */
+function refusalOf(look: PageLook, section: string, view: AccountView): { errors: string[]; html: string } {
+  const { refused } = view;
+  if (refused?.section !== section) return { errors: [], html: '' };
+  const errors = [...(refused.copy === undefined ? [] : [text(look, refused.copy)]), ...refused.errors.map(escapeHtml)];
+  return { errors, html: formError(`${section}-error`, errors.join('<br>')) };
+}
+
+export const NAME_SECTION: AccountSectionView = {
+  id: 'name',
+  title: 'account.nameTitle',
+  body: (look, view, form) => {
+    const refusal = refusalOf(look, 'name', view);
+    const typed = view.refused?.section === 'name' ? (view.refused.name ?? '') : (view.name ?? '');
+    return (
+      refusal.html +
+      formStart(form('name')) +
+      field({
+        id: 'name',
+        label: text(look, 'account.name'),
+        type: 'text',
+        autocomplete: 'name',
+        value: typed,
+        required: false,
+        describedBy: refusal.errors.length === 0 ? [] : ['name-error'],
+        invalid: refusal.errors.length > 0,
+        focus: true,
+      }) +
+      `<button type="submit">${text(look, 'account.nameSubmit')}</button>\n</form>\n`
+    );
+  },
+};
+
+export const PASSWORD_SECTION: AccountSectionView = {
+  id: 'password',
+  title: 'account.passwordTitle',
+  body: (look, view, form) => {
+    const refusal = refusalOf(look, 'password', view);
+    const invalid = refusal.errors.length > 0;
+    return (
+      refusal.html +
+      formStart(form('password')) +
+      // The account's e-mail for password managers, which save the new password under it.
+      `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(view.email)}">\n` +
+      field({
+        id: 'current_password',
+        label: text(look, 'account.currentPassword'),
+        type: 'password',
+        autocomplete: 'current-password',
+        describedBy: invalid ? ['password-error'] : [],
+        invalid,
+        focus: true,
+      }) +
+      field({
+        id: 'new_password',
+        label: text(look, 'account.newPassword'),
+        type: 'password',
+        autocomplete: 'new-password',
+        describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
+        invalid,
+        extra: `<p id="password-rules" class="hint">${escapeHtml(passwordRules(view.passwordPolicy))}</p>\n`,
+      }) +
+      `<button type="submit">${text(look, 'account.passwordSubmit')}</button>\n</form>\n`
+    );
+  },
+};
+
+/** A time as the page shows it, in UTC (the page has no script to learn the browser's zone). */
+const shownTime = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export const SESSIONS_SECTION: AccountSectionView = {
+  id: 'sessions',
+  title: 'account.sessionsTitle',
+  body: (look, view, form) => {
+    const items = view.sessions.map((session) => {
+      const device = session.device === null ? text(look, 'account.unknownDevice') : escapeHtml(session.device.slice(0, 200));
+      const detail = text(look, 'account.sessionDetail', { createdAt: shownTime(session.createdAt), lastActiveAt: shownTime(session.lastActiveAt), ip: session.ip ?? '?' });
+      const current = session.current ? ` <strong>(${text(look, 'account.thisBrowser')})</strong>` : '';
+      return `<li>${device}${current}<br><span class="hint">${detail}</span></li>`;
+    });
+    const others = view.sessions.some((session) => !session.current);
+    return (
+      `<p>${text(look, 'account.sessionsText')}</p>\n<ul class="sessions">\n${items.join('\n')}\n</ul>\n` +
+      (others ? `${formStart(form('sign-out-others'))}<button type="submit" class="secondary">${text(look, 'account.signOutOthers')}</button>\n</form>\n` : '')
+    );
+  },
+};
+
+export function accountPage(look: PageLook, nonce: string, view: AccountView, sections: readonly AccountSectionView[], form: (action: string) => AccountForm): RenderedPage {
+  const notice = view.done === undefined ? '' : `<p class="notice" role="status">${text(look, view.done)}</p>\n`;
+  const body =
+    `<h1>${text(look, 'account.title')}</h1>\n<p class="subtitle">${text(look, 'account.subtitle', { email: view.email })}</p>\n${notice}` +
+    sections
+      .map((section) => `<section aria-labelledby="${section.id}-title">\n<h2 id="${section.id}-title">${text(look, section.title)}</h2>\n${section.body(look, view, form)}</section>\n`)
+      .join('');
+  return document(look, nonce, text(look, 'account.title'), body, view.refused !== undefined);
+}
+
+/** A page that ends a flow with a link to the account page (a password reset's). */
+export function doneWithAccountLink(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, accountUrl: string): RenderedPage {
+  return notice(look, nonce, text(look, title), [text(look, message), `<a href="${escapeHtml(accountUrl)}">${text(look, 'account.link')}</a>`], false);
+}
+
+/** The change an expired password forces at sign-in (src/hosted/password-change.ts): a new password, before going on. */
+export function expiredPasswordPage(
+  look: PageLook,
+  nonce: string,
+  input: { readonly action: string; readonly csrf: string; readonly email: string; readonly passwordPolicy: PasswordPolicy; readonly errors?: readonly string[] },
+): RenderedPage {
+  const errors = input.errors ?? [];
+  const invalid = errors.length > 0;
+  const body =
+    `<h1>${text(look, 'expired.title')}</h1>\n<p class="subtitle">${text(look, 'expired.subtitle', { email: input.email })}</p>\n` +
+    formError('password-error', invalid ? errors.map(escapeHtml).join('<br>') : undefined) +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
+    `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
+    field({
+      id: 'password',
+      label: text(look, 'reset.password'),
+      type: 'password',
+      autocomplete: 'new-password',
+      describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
+      invalid,
+      focus: true,
+      extra: `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n`,
+    }) +
+    `<button type="submit">${text(look, 'expired.submit')}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'expired.title'), body, invalid);
+}

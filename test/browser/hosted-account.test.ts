@@ -1,0 +1,127 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { axeViolations, printed } from '../support/axe.ts';
+import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient } from '../support/oauth.ts';
+
+/**
+ * The hosted account page in Chromium, in two tenants' branding: reached signed out (the sign-in and back), its
+ * sections, a change said in its section, a refusal announced and tied to its fields; axe-core's WCAG A/AA rules on
+ * each state, no CSP violation, nothing fetched outside the service (the tenants' logos are answered by the test).
+ */
+const PASSWORD = 'Correct-Horse-9';
+const LOGO_HOST = 'https://cdn.brand.example';
+const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** Two tenants' looks: a dark one and a pale one with a faint primary colour. */
+const TENANTS = [
+  { name: 'Acme', slug: 'acme', colors: { primary: '#38bdf8', background: '#0f172a', text: '#475569' } },
+  { name: 'Globex', slug: 'globex', colors: { primary: '#facc15', background: '#fefce8', text: '#ca8a04' } },
+] as const;
+
+let callback: ClientCallback;
+let app: TestApp;
+let issuer: string;
+let browser: Browser;
+let application: BootstrapResult;
+let clientId: string;
+
+beforeAll(async () => {
+  callback = await startClientCallback();
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  application = await app.bootstrapAnother();
+  const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+  const appPath = `/applications/${application.applicationId}`;
+  expect((await admin.patch(appPath, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+  for (const tenant of TENANTS) {
+    const tenantId = await app.createTenant(tenant.name, application);
+    const branding = await admin.put(`${appPath}/tenants/${tenantId}/branding`, { logoUrl: `${LOGO_HOST}/${tenant.slug}.png`, colors: tenant.colors });
+    expect(branding.status, JSON.stringify(branding.body)).toBe(200);
+    const user = await admin.post('/users', { email: `${tenant.slug}-user@example.com`, password: PASSWORD, name: `${tenant.name} User`, tenantId });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+  }
+  clientId = (await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [callback.redirectUri] })).clientId;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await callback?.close();
+});
+
+async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route(`${LOGO_HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: LOGO_PNG }));
+  const page = await context.newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(issuer) && !url.startsWith(LOGO_HOST)) outside.push(url);
+  });
+  try {
+    await run(page);
+    expect(cspViolations).toEqual([]);
+    expect(outside).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
+
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations, printed(state, violations)).toEqual([]);
+  expect(await page.getAttribute('html', 'lang')).toBe('en');
+}
+
+describe.each(TENANTS)('the account page of $name', (tenant) => {
+  it('is reached through the sign-in, in the tenant’s look, and every state passes axe', async () => {
+    await withPage(async (page) => {
+      await page.goto(`${issuer}/account?client_id=${clientId}&tenant=${tenant.slug}`);
+      // Signed out: the tenant's sign-in page, then back on the account page.
+      await page.fill('#email', `${tenant.slug}-user@example.com`);
+      await page.fill('#password', PASSWORD);
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/account\?/);
+      expect(await page.title()).toBe(`Your account – ${tenant.name}`);
+      expect(await page.getAttribute('img.logo', 'src')).toBe(`${LOGO_HOST}/${tenant.slug}.png`);
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(hexToRgb(tenant.colors.background));
+      expect(await page.locator('h2').allTextContents()).toEqual(['Name', 'Password', 'Where you are signed in']);
+      expect(await page.locator('#name').getAttribute('autocomplete')).toBe('name');
+      expect(await page.locator('#current_password').getAttribute('autocomplete')).toBe('current-password');
+      expect(await page.locator('#new_password').getAttribute('autocomplete')).toBe('new-password');
+      await expectAccessible(page, `${tenant.name}: the page`);
+
+      // A change: said in a status message.
+      await page.fill('#name', `${tenant.name} Person`);
+      await page.click('section:has(#name) button[type=submit]');
+      await page.waitForURL(/done=name/);
+      expect(await page.locator('[role=status]').textContent()).toBe('Your name is saved.');
+      await expectAccessible(page, `${tenant.name}: a change saved`);
+
+      // A refusal: announced, tied to its fields, the focus on the first.
+      await page.fill('#current_password', 'Wrong-Horse-9');
+      await page.fill('#new_password', 'Battery-Staple-42');
+      await page.click('section:has(#new_password) button[type=submit]');
+      await page.waitForSelector('[role=alert]');
+      expect(await page.locator('[role=alert]').textContent()).toBe('The current password is incorrect.');
+      expect(await page.locator('#current_password').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#current_password').getAttribute('aria-describedby')).toContain('password-error');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('current_password');
+      expect(await page.title()).toBe(`Error: Your account – ${tenant.name}`);
+      await expectAccessible(page, `${tenant.name}: a refusal`);
+    });
+  });
+});
+
+function hexToRgb(hex: string): string {
+  const channel = (at: number) => parseInt(hex.slice(at, at + 2), 16);
+  return `rgb(${channel(1)}, ${channel(3)}, ${channel(5)})`;
+}

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia } from '../support/host-fetch.ts';
+import { HttpClient } from '../support/http.ts';
+import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
+
+/**
+ * The hosted account page (`/account?client_id=…`): reached signed out, it signs in through the client's own
+ * authorization request and comes back; there the user changes their name and password (current password, policy,
+ * history) and signs out elsewhere. The password policy's maxAge forces a change at sign-in, an isolated tenant's
+ * policy for its own users only; historyCount applies on every path that sets a password.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+const NEW_PASSWORD = 'Battery-Staple-42';
+
+let app: TestApp;
+let issuer: string;
+let clientId: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  clientId = (await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] })).clientId;
+  // The root application keeps a user's last 2 passwords.
+  expect((await app.http.put('/policies/password', { historyCount: 2 })).status).toBe(200);
+});
+afterAll(async () => app?.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+async function createUser(email: string, http = app.http, path = '/users') {
+  const created = await http.post(path, { email, password: PASSWORD, name: 'Kim' });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+/** Follows the 302/303 answers of `visit` within the service, up to a page or a redirect out of it (the client). */
+async function settle(jar: CookieJar, visit: Visit, base = issuer): Promise<Visit> {
+  for (let hops = 0; hops < 10 && (visit.status === 302 || visit.status === 303) && visit.location!.startsWith(`${base}/`); hops += 1) {
+    visit = await jar.visit(visit.location!);
+  }
+  return visit;
+}
+
+const CODE_AT_CLIENT = /^https:\/\/app\.example\/callback\?code=/;
+
+const accountUrl = (base = issuer, id = clientId, query: Record<string, string> = {}) => `${base}/account?${new URLSearchParams({ client_id: id, ...query })}`;
+
+/** The account page opened signed out: the sign-in it starts, signed in with `password`, back on the page. */
+async function openAccount(email: string, password = PASSWORD, jar = new CookieJar(), url = accountUrl()): Promise<{ jar: CookieJar; page: Visit }> {
+  const base = new URL(url).origin;
+  const start = await jar.visit(url);
+  expect(start.status).toBe(303);
+  expect(start.location).toContain('response_mode=gatehouse_account');
+  const signInPage = await settle(jar, start, base);
+  expect(signInPage.status, signInPage.body).toBe(200);
+  const page = await settle(jar, await jar.submit(signInPage, { email, password }), base);
+  expect(page.url.startsWith(url.split('?')[0]!), page.url).toBe(true);
+  return { jar, page };
+}
+
+/** The form of the page that posts to `path` (a section's). */
+function formOf(page: Visit, path: string) {
+  const forms = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html));
+  const form = forms.find((candidate) => new URL(candidate.action).pathname.endsWith(`/account/${path}`));
+  expect(form, page.body).toBeDefined();
+  return form!;
+}
+
+const post = (jar: CookieJar, page: Visit, path: string, values: Record<string, string>) => {
+  const form = formOf(page, path);
+  return jar.visit(form.action, { form: { ...form.fields, ...values } });
+};
+
+/** A sign-in of `email` through the client's ordinary authorization request: where the browser ends (the client's redirect, or a page). */
+async function signIn(email: string, password: string, jar = new CookieJar(), base = issuer, id = clientId, parameters: Record<string, string> = {}) {
+  const page = await settle(jar, await jar.visit(codeAuthorizationUrl(base, id, REDIRECT_URI, parameters)));
+  expect(page.status, page.body).toBe(200);
+  return { jar, answer: await settle(jar, await jar.submit(page, { email, password })) };
+}
+
+const auditActions = async (userId: string) =>
+  (await sql<{ action: string }>(`select action from audit_log where target_id = ? and action like 'user.%' order by id`, [userId])).map((row) => row.action);
+
+describe('reaching the page', () => {
+  it('signed out, it signs in through the client and comes back; the code never reaches the client', async () => {
+    await createUser('ada@example.com');
+    const jar = new CookieJar();
+    const { page } = await openAccount('ada@example.com', PASSWORD, jar);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>Your account</h1>');
+    expect(page.body).toContain('ada@example.com');
+    for (const section of ['name', 'password', 'sessions']) expect(page.body).toContain(`<h2 id="${section}-title">`);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    // Opened again, it is shown at once.
+    const again = await jar.visit(accountUrl());
+    expect(again.status).toBe(200);
+  });
+
+  it('a sign-in refused on the way is said, not started again; an unknown client has no page', async () => {
+    const refused = await new CookieJar().visit(accountUrl(issuer, clientId, { error: 'access_denied' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('The sign-in to your account page was not completed.');
+    for (const id of ['00000000-0000-7000-8000-000000000000', 'not-a-client']) {
+      const unknown = await new CookieJar().visit(accountUrl(issuer, id));
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toContain('There is no account page for this application here.');
+    }
+  });
+
+  it('a client without a redirect URI (a device) cannot sign anyone in to it', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const page = await new CookieJar().visit(accountUrl(issuer, device.clientId));
+    expect(page.status).toBe(404);
+  });
+});
+
+describe('name', () => {
+  it('is changed and audited; a name the rules refuse changes nothing', async () => {
+    const userId = await createUser('bo@example.com');
+    const { jar, page } = await openAccount('bo@example.com');
+    const saved = await post(jar, page, 'name', { name: 'Bo Peep' });
+    expect(saved.status).toBe(303);
+    const shown = await jar.visit(saved.location!);
+    expect(shown.body).toContain('Your name is saved.');
+    expect(shown.body).toContain('value="Bo Peep"');
+    expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Bo Peep');
+
+    const refused = await post(jar, shown, 'name', { name: 'Bo\u0000' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Name must not contain control characters.');
+    expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Bo Peep');
+    const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
+      `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.name.change'`,
+      [userId],
+    );
+    expect(record).toMatchObject({ actor_type: 'user', actor_id: userId, before: { name: 'Kim' }, after: { name: 'Bo Peep' } });
+  });
+});
+
+describe('password', () => {
+  it('needs the current password, meets the policy and the history; changing it ends the other sessions, keeps this one and mails password_changed', async () => {
+    const userId = await createUser('cy@example.com');
+    const elsewhere = await signIn('cy@example.com', PASSWORD);
+    expect(elsewhere.answer.location).toMatch(CODE_AT_CLIENT);
+    const { jar, page } = await openAccount('cy@example.com');
+    const hash = async () => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+    const before = await hash();
+
+    const wrong = await post(jar, page, 'password', { current_password: 'Not-The-One-1', new_password: NEW_PASSWORD });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The current password is incorrect.');
+    const weak = await post(jar, page, 'password', { current_password: PASSWORD, new_password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.body).toContain('Password must be at least');
+    const same = await post(jar, page, 'password', { current_password: PASSWORD, new_password: PASSWORD });
+    expect(same.status).toBe(400);
+    expect(same.body).toContain('Password must not be one of the last 2 passwords.');
+    expect(await hash()).toBe(before);
+
+    const changed = await post(jar, page, 'password', { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(changed.status).toBe(303);
+    const shown = await jar.visit(changed.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toContain('Your password is changed');
+    // The other browser is signed out: its page starts a sign-in; this one's stays.
+    expect((await elsewhere.jar.visit(accountUrl())).status).toBe(303);
+    expect((await jar.visit(accountUrl())).status).toBe(200);
+    const [mail] = await sql<{ template_key: string }>(`select template_key from email_delivery where to_address = ? and template_key = 'password_changed'`, ['cy@example.com']);
+    expect(mail).toBeDefined();
+    expect(await auditActions(userId)).toEqual(expect.arrayContaining(['user.password.change', 'user.sessions.end']));
+
+    // The previous password is in the history (2): not again, here nor through the management API.
+    const back = await post(jar, shown, 'password', { current_password: NEW_PASSWORD, new_password: PASSWORD });
+    expect(back.status).toBe(400);
+    expect(back.body).toContain('Password must not be one of the last 2 passwords.');
+    const viaApi = await app.http.patch(`/users/${userId}`, { password: PASSWORD });
+    expect(viaApi.status).toBe(422);
+    expect(viaApi.body.details).toEqual([{ code: 'history', message: 'must not be one of the last 2 passwords' }]);
+    // The new password signs in.
+    expect((await signIn('cy@example.com', NEW_PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+  });
+
+  it('a reset link refuses a password of the history too', async () => {
+    const userId = await createUser('di@example.com');
+    const reset = await app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      const { issueLink } = await import('../../src/domain/users/link-tokens.ts');
+      return issueLink(em, { applicationId: app.root.applicationId, userId, poolId: '00000000-0000-0000-0000-000000000000', clientId }, 'password_reset', issuer);
+    });
+    const jar = new CookieJar();
+    const form = await jar.visit(reset.link);
+    expect(form.status).toBe(200);
+    const refused = await jar.submit(form, { password: PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Password must not be one of the last 2 passwords.');
+    const accepted = await jar.submit(form, { password: NEW_PASSWORD });
+    expect(accepted.status).toBe(200);
+    // The page of the change leads to the account page, which signs in with the new password.
+    const link = /<a href="([^"]+)">Manage your account<\/a>/.exec(accepted.body)?.[1]?.replaceAll('&amp;', '&');
+    expect(link).toBe(`/account?client_id=${clientId}`);
+    const { page } = await openAccount('di@example.com', NEW_PASSWORD, new CookieJar(), new URL(link!, issuer).href);
+    expect(page.status).toBe(200);
+  });
+});
+
+describe('forms', () => {
+  it('a form without its token, or with another session’s, is refused and changes nothing', async () => {
+    const userId = await createUser('ed@example.com');
+    const other = await createUser('fay@example.com');
+    const { jar, page } = await openAccount('ed@example.com');
+    const form = formOf(page, 'name');
+    for (const csrf of ['', 'forged', formOf((await openAccount('fay@example.com')).page, 'name').fields['csrf']!]) {
+      const refused = await jar.visit(form.action, { form: { ...form.fields, csrf, name: 'Mallory' } });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('This form has expired or was not sent from this page.');
+    }
+    // Without the session (another browser), the page's own token is refused too.
+    const stranger = await new CookieJar().visit(form.action, { form: { ...form.fields, name: 'Mallory' } });
+    expect(stranger.status).toBe(403);
+    for (const id of [userId, other]) expect((await app.http.get(`/users/${id}`)).body.name).toBe('Kim');
+  });
+});
+
+describe('sessions', () => {
+  it('lists the user’s own sessions only, and signing out elsewhere ends the others', async () => {
+    const userId = await createUser('gus@example.com');
+    await createUser('hal@example.com');
+    const first = await signIn('gus@example.com', PASSWORD);
+    const hal = await signIn('hal@example.com', PASSWORD);
+    expect(hal.answer.location).toMatch(CODE_AT_CLIENT);
+    expect(first.answer.location).toMatch(CODE_AT_CLIENT);
+    const { jar, page } = await openAccount('gus@example.com', PASSWORD, new CookieJar());
+    const listed = (visit: Visit) => [...visit.body.matchAll(/<li>/g)].length;
+    // Gus's two sessions: the first sign-in's and this one; none of Hal's.
+    expect(listed(page)).toBe(2);
+    expect(page.body).toContain('(this browser)');
+    const { count: halSessions } = (await sql<{ count: number }>(`select count(*)::int as count from user_session s join app_user u on u.id = s.user_id where u.email = 'hal@example.com'`))[0]!;
+    expect(halSessions).toBe(1);
+
+    const ended = await post(jar, page, 'sign-out-others', {});
+    expect(ended.status).toBe(303);
+    const shown = await jar.visit(ended.location!);
+    expect(shown.body).toContain('You were signed out everywhere else.');
+    expect(listed(shown)).toBe(1);
+    expect(shown.body).not.toContain('Sign out everywhere else</button>');
+    // The first browser signs in again; Hal's session stands.
+    expect((await first.jar.visit(accountUrl())).status).toBe(303);
+    expect((await hal.jar.visit(accountUrl())).status).toBe(200);
+    expect(await auditActions(userId)).toContain('user.sessions.end');
+  });
+});
+
+describe('password maxAge', () => {
+  let another: BootstrapResult;
+  let admin: HttpClient;
+  let northClient: string;
+  let ivyNorth: string;
+  let southId: string;
+
+  const backdate = (userId: string) => sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    const north = await app.createTenant('North', another);
+    const south = await app.createTenant('South', another);
+    southId = south;
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    // North's own policy: passwords live 1 day; South keeps the application's (no maxAge).
+    const policy = await admin.put(`/applications/${another.applicationId}/tenants/${north}/policies/password`, { maxAge: 1 });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    for (const tenant of [north, south]) {
+      const user = await createUser('ivy@example.com', admin, `/applications/${another.applicationId}/tenants/${tenant}/users`);
+      await backdate(user);
+      if (tenant === north) ivyNorth = user;
+    }
+    northClient = (await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] })).clientId;
+  });
+
+  it('an expired password is changed before the sign-in completes, in its tenant only', async () => {
+    const south = await signIn('ivy@example.com', PASSWORD, new CookieJar(), issuer, northClient, { tenant: 'south' });
+    expect(south.answer.location).toMatch(CODE_AT_CLIENT);
+
+    const { jar, answer: form } = await signIn('ivy@example.com', PASSWORD, new CookieJar(), issuer, northClient, { tenant: 'north' });
+    expect(form.url).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/password$`));
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('The password of ivy@example.com has expired.');
+    // The same password again, or one the policy refuses: the form again, nothing changed.
+    expect((await jar.submit(form, { password: PASSWORD })).status).toBe(400);
+    expect((await jar.submit(form, { password: 'short' })).status).toBe(400);
+    // Without the proof of the password (another browser), the step is refused.
+    const stranger = new CookieJar();
+    expect((await stranger.visit(form.url, { form: { ...readForm(form.url, form.body).fields, password: NEW_PASSWORD } })).status).toBe(400);
+
+    const done = await settle(jar, await jar.submit(form, { password: NEW_PASSWORD }));
+    expect(done.location).toMatch(CODE_AT_CLIENT);
+    const [row] = await sql<{ fresh: boolean }>(`select password_changed_at > now() - interval '1 minute' as fresh from app_user where id = ?`, [ivyNorth]);
+    expect(row!.fresh).toBe(true);
+    expect(await auditActions(ivyNorth)).toContain('user.password.change');
+    // Signed in with the new one, nothing more is asked.
+    const again = await signIn('ivy@example.com', NEW_PASSWORD, new CookieJar(), issuer, northClient, { tenant: 'north' });
+    expect(again.answer.location).toMatch(CODE_AT_CLIENT);
+  });
+
+  it('the account page of a tenant path, or of a tenant’s custom domain, is that tenant’s, for its users', async () => {
+    const { page } = await openAccount('ivy@example.com', PASSWORD, new CookieJar(), accountUrl(`${issuer}/t/south`, northClient));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('– South</title>');
+    expect(formOf(page, 'name').action).toBe(`${issuer}/t/south/account/name`);
+
+    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: southId }, 'login.south.example');
+    const onDomain = await openAccount('ivy@example.com', PASSWORD, new CookieJar(fetchVia(app.baseUrl)), accountUrl('http://login.south.example', northClient));
+    expect(onDomain.page.status).toBe(200);
+    expect(onDomain.page.body).toContain('– South</title>');
+    expect(formOf(onDomain.page, 'name').action).toBe('http://login.south.example/account/name');
+  });
+});
