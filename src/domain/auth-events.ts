@@ -24,7 +24,15 @@ export type SignInFailureReason =
   | 'user_inactive'
   /** The client address is locked out of the account, or must wait after its last failures (lockout policy). */
   | 'address_locked'
-  | 'address_waiting';
+  | 'address_waiting'
+  /** Upstream sign-in: the upstream refused, or its answer failed a check (state, nonce, PKCE, the ID token). */
+  | 'upstream_error'
+  /** Upstream sign-in: no usable e-mail for an account not linked yet. */
+  | 'upstream_no_email'
+  /** Upstream sign-in: the upstream did not verify the address, which is never linked or signed up with. */
+  | 'upstream_email_unverified'
+  /** Upstream sign-in: no account, and the provider or the surface allows no sign-up. */
+  | 'signup_unavailable';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
@@ -33,8 +41,10 @@ export interface SignInAttempt {
   readonly tenantId: string | null;
   readonly clientId: string;
   readonly requestId: string;
-  /** How the user proved who they are: `password` (the hosted form), later `magic_link`, `passkey`, … */
+  /** How the user proved who they are: `password` (the hosted form), `oauth` (an upstream provider), later `magic_link`, `passkey`, … */
   readonly method: string;
+  /** The upstream provider of an `oauth` sign-in: the auth provider's id and its preset (`google`, …, `generic`). */
+  readonly upstream?: { readonly providerId: string; readonly provider: string };
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -63,9 +73,12 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
       targetType: 'user',
       targetId: userId,
       outcome: outcome.ok ? 'success' : 'failure',
-      after: outcome.ok
-        ? { method: attempt.method, clientId: attempt.clientId }
-        : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: keptEmail(outcome.email) },
+      after: {
+        method: attempt.method,
+        clientId: attempt.clientId,
+        ...(attempt.upstream === undefined ? {} : { upstream: attempt.upstream }),
+        ...(outcome.ok ? {} : { reason: outcome.reason, email: keptEmail(outcome.email) }),
+      },
     });
     await countSignIns(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, day, method: attempt.method, succeeded: outcome.ok }]);
     if (outcome.ok) await countActiveUsers(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, userId: outcome.userId, day }]);

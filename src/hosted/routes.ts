@@ -7,6 +7,7 @@ import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
+import { cookieOf } from './cookies.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
@@ -38,6 +39,8 @@ import {
 } from '../domain/sign-in/sign-in.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
@@ -67,20 +70,27 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
-/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
 
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
+/** A proven first factor, as continueSignIn takes it; `page`: what the login page keeps when it refuses (the e-mail typed). */
+export interface ProvenFactor {
+  readonly user: SignInUser;
+  readonly verified: SignInUser;
+  /** RFC 8176 `amr` values of the method; none when no registered value describes it (an upstream's sign-in). */
+  readonly amr: readonly string[];
+  readonly page?: Pick<LoginPageInput, 'email'>;
+}
+
+/** The login page's parts a refusal sets. */
+export type LoginExtra = Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'>;
+
+/** A sign-in's `amr`, left out when the method has none (the OP then states none). */
+const amrOf = (amr: readonly string[]) => (amr.length === 0 ? {} : { amr });
+
 /** Everything a page of one interaction needs, settled once per request. */
-interface InteractionContext {
+export interface InteractionContext {
   readonly interaction: Interaction;
   /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
@@ -154,13 +164,25 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return email === undefined ? {} : { email };
     };
 
-    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'> = {}) {
+    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
       const { uid } = context.interaction;
-      if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
-      const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
+      const { password, upstreams } = context.target;
+      if (!password.signIn && upstreams.length === 0) throw new SignInRefusal('password_unavailable', context.target.look);
+      const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
-      const input = { action: paths(uid).login, csrf: csrf.issue(uid), forgotUrl: paths(uid).forgot, ...signupUrl, ...notice, ...hinted(context), ...extra };
+      const buttons = upstreams.map((method) => ({ name: method.name, url: upstreamStartPath(uid, method.providerId) }));
+      const input = {
+        action: paths(uid).login,
+        csrf: csrf.issue(uid),
+        passwordForm: password.signIn,
+        upstreams: buttons,
+        ...(password.signIn ? { forgotUrl: paths(uid).forgot } : {}),
+        ...signupUrl,
+        ...notice,
+        ...hinted(context),
+        ...extra,
+      };
       return sendPage(reply, status, (nonce) => loginPage(context.target.look, nonce, input), formTargets(context));
     }
 
@@ -201,7 +223,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: proof ?? csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
+            signIn: proof ?? sealProof(uid, userId, PASSWORD_AMR),
             tenants,
             error,
           }),
@@ -214,15 +236,37 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const proofCookie = (uid: string, value: string, maxAge: number) =>
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
+    // The proof of a first factor: the user and the method's `amr`, sealed to the interaction.
+    const sealProof = (uid: string, userId: string, amr: readonly string[]) => csrf.seal(uid, [userId, ...amr].join(' '), SIGN_IN_PROOF_SECONDS);
+    const unsealProof = (uid: string, sealed: unknown): { userId: string; amr: string[] } | undefined => {
+      const [userId, ...amr] = csrf.unseal(uid, sealed)?.split(' ') ?? [];
+      return userId === undefined ? undefined : { userId, amr };
+    };
+
     // The browser's id for the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    /** A proven password of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
-    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string) {
+    /** A proven first factor of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, amr: readonly string[]) {
       const { uid } = context.interaction;
-      const proof = csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS);
+      const proof = sealProof(uid, userId, amr);
       return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
+    }
+
+    /**
+     * The one sequence after a proven first factor (a password, an upstream account), whatever the method: the tenant
+     * decided (refused when the user has no access), the browser noticed (the session policy's notifyNewBrowser),
+     * then the tenant choice or the completion.
+     */
+    async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
+      const decision = await decideTenant(context.target, proven.user);
+      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
+      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const browserId = await noticeBrowser(context.target, proven.user, origin);
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven.amr);
+      return finish(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr) });
     }
 
     /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
@@ -317,13 +361,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
-      const decision = await decideTenant(context.target, check.user);
-      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
-      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
-      const browserId = await noticeBrowser(context.target, check.user, origin);
-      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR, page: { email } });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -384,8 +422,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const proof = cookieOf(request, proofCookieName);
       if (proof === undefined) return backToPage(request, reply);
       const context = await load(request, reply);
-      const userId = csrf.unseal(context.interaction.uid, proof);
-      const user = userId === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, userId);
+      const proven = unsealProof(context.interaction.uid, proof);
+      const user = proven === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, proven.userId);
       if (user === null) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
@@ -393,6 +431,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     });
 
     registerInvitationPage(app, services, csrf, throttle);
+    upstreamRoutes(app, { services, csrf, secureCookies, load, signsIn, showLogin, continueSignIn });
 
     // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
     for (const url of ['/interaction', '/interaction/*']) {
@@ -405,18 +444,18 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
-      // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
-      const userId = csrf.unseal(context.interaction.uid, fields['signin']);
-      if (userId === undefined) throw new SignInRefusal('proof_expired', context.target.look);
-      const user = await activeUser(context.target, userId);
+      // The user proved a first factor on this interaction moments ago (a sealed statement bound to its uid).
+      const proven = unsealProof(context.interaction.uid, fields['signin']);
+      if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+      const user = await activeUser(context.target, proven.userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
+      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven.amr));
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
+      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr) });
     });
   };
 }
