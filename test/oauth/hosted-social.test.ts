@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { CookieJar, Visit } from '../support/cookie-jar.ts';
-import { HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
 import { startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';

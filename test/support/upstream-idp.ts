@@ -68,7 +68,8 @@ export async function startUpstreamIdp(options: { port: number; clientSecret: st
     ctx.respond = false;
     await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: upstream.login.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (request, response) => void handle(request, response));
   return upstream;
 }
 

@@ -28,15 +28,19 @@ export interface UpstreamCallback {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
-/** `email_verified` as OIDC says it (a boolean), or as Apple writes it (a string). */
-const verified = (value: unknown): boolean => value === true || value === 'true';
+/**
+ * Whether the upstream vouches for the address: `email_verified` as OIDC says it (a boolean) or Apple writes it (a
+ * string); Entra ID states no `email_verified`, but `xms_edov` (its optional claim: the domain's owner verified it).
+ */
+const verified = (claims: Readonly<Record<string, unknown>>): boolean =>
+  claims['email_verified'] === true || claims['email_verified'] === 'true' || claims['xms_edov'] === true || claims['xms_edov'] === '1';
 
 function identityOf(claims: Readonly<Record<string, unknown>>): UpstreamIdentity {
   const subject = stringOrNull(claims['sub']);
   if (subject === null) throw new UpstreamAnswerError('the upstream named no subject');
   // An upstream address the users' rule refuses is treated as none (hintedEmail applies that rule).
   const email = hintedEmail(claims['email']) ?? null;
-  return { subject, email, emailVerified: email !== null && verified(claims['email_verified']), name: stringOrNull(claims['name']) };
+  return { subject, email, emailVerified: email !== null && verified(claims), name: stringOrNull(claims['name']) };
 }
 
 interface GitHubEmail {
