@@ -70,8 +70,6 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
-
-
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
 /** A proven first factor, as continueSignIn takes it; `page`: what the login page keeps when it refuses (the e-mail typed). */
