@@ -6,8 +6,13 @@ import {
   listAuthProviders,
   updateAuthProvider,
 } from '../src/domain/auth-providers/auth-providers.ts';
+import { upstreamCallbackUrl } from '../src/domain/sign-in/upstream/callback-url.ts';
 
 export const authProviderResolvers: Resolvers = {
+  AuthProvider: {
+    callbackUrl: (provider, _, ctx) =>
+      provider.type === 'oauth' ? upstreamCallbackUrl(ctx.services.config.publicUrl, { id: provider.id, tenantId: provider.tenantId ?? null }) : null,
+  },
   Query: {
     authProviders: async (_, { appId, tenantId, ...page }, ctx) => listAuthProviders(await ctx.scope({ applicationId: appId, tenantId }), page),
     authProvider: async (_, { appId, tenantId, providerId }, ctx) =>

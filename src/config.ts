@@ -59,6 +59,20 @@ export interface Config {
   readonly workers: number;
   /** E-mail delivery (src/domain/email/deliver.ts): where the built-in sender and the HTTP providers are reached, and the outbox's pace. */
   readonly email: EmailConfig;
+  /** The upstream identity providers of social and OIDC sign-in (src/domain/sign-in/upstream/). */
+  readonly upstreams: UpstreamConfig;
+}
+
+/** Where the upstream sign-in reaches its identity providers. */
+export interface UpstreamConfig {
+  /**
+   * `GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true` (development and tests only): an auth provider's upstream URLs may also be
+   * http on a loopback address (an IdP on the developer's machine); otherwise they are https.
+   */
+  readonly allowLoopback: boolean;
+  /** GitHub's web origin (`/login/oauth/…`) and API base (`/user`, `/user/emails`): GitHub Enterprise Server's, or a test's. */
+  readonly githubUrl: string;
+  readonly githubApiUrl: string;
 }
 
 /** Where mail leaves the service, and how the outbox retries (docs/decisions.md, "E-mail delivery"). */
@@ -207,6 +221,14 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   });
 }
 
+function upstreamConfig(env: NodeJS.ProcessEnv): UpstreamConfig {
+  return Object.freeze({
+    allowLoopback: flag(env, 'GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS'),
+    githubUrl: apiUrl(env, 'GITHUB_URL', 'https://github.com'),
+    githubApiUrl: apiUrl(env, 'GITHUB_API_URL', 'https://api.github.com'),
+  });
+}
+
 function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
   const shape = 'a redis:// or rediss:// URL, such as redis://127.0.0.1:6379';
   return checkedUrl('REDIS_URL', optional(env, 'REDIS_URL'), shape, ({ protocol }) => protocol === 'redis:' || protocol === 'rediss:');
@@ -297,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: optional(env, 'METRICS_TOKEN'),
     workers: workers(env),
     email: emailConfig(env),
+    upstreams: upstreamConfig(env),
     ...overrides,
   });
   if (config.workers > 1 && config.databaseUrl === undefined) {

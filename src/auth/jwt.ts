@@ -1,5 +1,5 @@
 import { SignJWT, createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID } from 'node:crypto';
 import type { SigningAlg } from '../db/entities/signing-key.entity.ts';
 
 /** The only module that imports `jose`: key generation, signing and verification of the service's JWTs. */
@@ -78,4 +78,28 @@ export function unverifiedAudience(token: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What Apple asks of a client secret (Sign in with Apple, "Creating a client secret"). */
+export interface AppleClientSecret {
+  /** The Apple developer team (`iss`). */
+  readonly teamId: string;
+  /** The Services ID (`sub`). */
+  readonly clientId: string;
+  /** The key's id at Apple (`kid`). */
+  readonly keyId: string;
+  /** The PEM private key (P-256) Apple issued. */
+  readonly privateKey: string;
+}
+
+/** Apple's client secret: an ES256 JWT signed with the provider's key, valid `seconds` (Apple accepts up to six months). */
+export async function signAppleClientSecret(secret: AppleClientSecret, seconds: number): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid: secret.keyId })
+    .setIssuer(secret.teamId)
+    .setSubject(secret.clientId)
+    .setAudience('https://appleid.apple.com')
+    .setIssuedAt()
+    .setExpirationTime(`${seconds}s`)
+    .sign(createPrivateKey(secret.privateKey));
 }

@@ -31,6 +31,7 @@ import { Migration0024AuditStreamAnalytics } from './migrations/0024-audit-strea
 import { Migration0025Mfa } from './migrations/0025-mfa.ts';
 import { Migration0026PasswordAgeHistory } from './migrations/0026-password-age-history.ts';
 import { Migration0028EmailSignIn } from './migrations/0028-email-sign-in.ts';
+import { Migration0029UserIdentities } from './migrations/0029-user-identities.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   { name: '0025-mfa', class: Migration0025Mfa },
   { name: '0026-password-age-history', class: Migration0026PasswordAgeHistory },
   { name: '0028-email-sign-in', class: Migration0028EmailSignIn },
+  { name: '0029-user-identities', class: Migration0029UserIdentities },
 ];
 
 /**

@@ -33,7 +33,15 @@ export type SignInFailureReason =
   | 'address_locked'
   | 'address_waiting'
   /** A TOTP code of a step already accepted: a code works once. */
-  | 'code_replayed';
+  | 'code_replayed'
+  /** Upstream sign-in: the upstream refused, or its answer failed a check (state, nonce, PKCE, the ID token). */
+  | 'upstream_error'
+  /** Upstream sign-in: no usable e-mail for an account not linked yet. */
+  | 'upstream_no_email'
+  /** Upstream sign-in: the upstream did not verify the address, which is never linked or signed up with. */
+  | 'upstream_email_unverified'
+  /** Upstream sign-in: no account, and the provider or the surface allows no sign-up. */
+  | 'signup_unavailable';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
@@ -42,10 +50,12 @@ export interface SignInAttempt {
   readonly tenantId: string | null;
   readonly clientId: string;
   readonly requestId: string;
-  /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, later `passkey`, … */
+  /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, `oauth` (an upstream provider), later `passkey`, … */
   readonly method: string;
   /** What the whole sign-in proved (RFC 8176), once a second factor completes it. */
   readonly amr?: readonly string[];
+  /** The upstream provider of an `oauth` sign-in: the auth provider's id and its preset (`google`, …, `generic`). */
+  readonly upstream?: { readonly providerId: string; readonly provider: string };
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -73,9 +83,12 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
     signInCountCtes([{ applicationId, tenantId, day, method: attempt.method, succeeded: outcome.ok }]),
     ...(outcome.ok ? [activeUsersCtes([{ applicationId, tenantId, userId: outcome.userId, day }])] : []),
   ];
-  const after = outcome.ok
-    ? { method: attempt.method, clientId: attempt.clientId, ...(attempt.amr === undefined ? {} : { amr: attempt.amr }) }
-    : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: keptEmail(outcome.email) };
+  const after = {
+    method: attempt.method,
+    clientId: attempt.clientId,
+    ...(attempt.upstream === undefined ? {} : { upstream: attempt.upstream }),
+    ...(outcome.ok ? (attempt.amr === undefined ? {} : { amr: attempt.amr }) : { reason: outcome.reason, email: keptEmail(outcome.email) }),
+  };
   await recordAuditPerRow(
     deps.orm.em.fork(),
     { applicationId, tenantId, requestId: attempt.requestId, principal: { actor } },

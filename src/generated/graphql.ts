@@ -299,12 +299,19 @@ export type AuthProvider = {
   /** The application it belongs to. */
   applicationId: Scalars['UUID']['output'];
   /**
+   * oauth only (null for other types), read-only: the redirect URI to register at the upstream provider, fixed per
+   * provider: `{PUBLIC_URL}/auth/callback/{id}`, under the tenant's surface (`{PUBLIC_URL}/t/{tenantId}/…`) for a
+   * tenant's own provider. A sign-in on a custom domain comes back to `https://{domain}/auth/callback/{id}`: register it too.
+   */
+  callbackUrl: Maybe<Scalars['String']['output']>;
+  /**
    * The type's settings, every field present (defaults filled in). password: `allowSignup`,
    * `requireEmailVerification`. magic_link: `allowSignup`, `linkLifetimeMinutes` (1–60, default 15: how long a
    * link or code works), `signInWith` (`link`, `code` or `link_and_code`, default `link`: what the hosted page offers to
    * mail). oauth:
-   * `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds
-   * `authorizationUrl`, `tokenUrl`, `userInfoUrl` (https); apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
+   * `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds either
+   * `issuer` (an OpenID provider found by discovery) or `authorizationUrl`, `tokenUrl` and `userInfoUrl` (a plain OAuth
+   * 2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
    * `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
    * `certificate` (PEM X.509), `signRequests`, `emailAttribute`, `allowSignup`. m2m: `tokenLifetimeSeconds`
    * (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
@@ -3907,6 +3914,7 @@ export type AuditReferenceResolvers<ContextType = RequestContext, ParentType ext
 
 export type AuthProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthProvider'] = ResolversParentTypes['AuthProvider']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  callbackUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   config?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { askEmailSignIn, EMAIL_AMR, peekEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
-import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { signIns } from '../metrics.ts';
 import { checkEmailPage, linkCodePage, linkConfirmPage } from '../pages/magic-link.ts';
 import { PLAIN_LOOK, type PageLook } from '../pages/pages.ts';
@@ -10,7 +9,7 @@ import { sendPage } from '../pages/reply.ts';
 import { guessingAddress, type ThrottleHook } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
-import type { FormFields, InteractionContext } from './routes.ts';
+import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
 
 /**
  * Sign-in by e-mail on the hosted pages (src/domain/sign-in/email-methods.ts): the sign-in page's e-mail form asks
@@ -31,14 +30,7 @@ export interface EmailSignInSteps {
   signsIn(context: InteractionContext): Promise<boolean>;
   formTargets(context: InteractionContext): string[];
   readonly throttled: { onRequest: ThrottleHook };
-  continueSignIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    context: InteractionContext,
-    proven: { user: SignInUser; verified: SignInUser },
-    amr: readonly string[],
-    email: string,
-  ): Promise<unknown>;
+  continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
 }
 
 const paths = (uid: string) => ({
@@ -108,7 +100,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const check = await verifyEmailCode(context.target, context.interaction.uid, fields['code'], guessingAddress(request));
     signIns.inc({ method: sent === 'code' ? 'email_code' : 'magic_link', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) return showCheck(reply, context, 400, email, sent, true);
-    return steps.continueSignIn(request, reply, context, check, EMAIL_AMR, email);
+    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: EMAIL_AMR, page: { email } });
   });
   app.get<{ Params: Params }>('/interaction/:uid/code', async (request, reply) => toPage(reply, request.params.uid));
 
@@ -148,7 +140,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const check = await useEmailLink(context.target, context.interaction.uid, token, guessingAddress(request));
     signIns.inc({ method: 'magic_link', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) throw new SignInRefusal('email_link_invalid', context.target.look);
-    return steps.continueSignIn(request, reply, context, check, EMAIL_AMR, check.user.email);
+    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: EMAIL_AMR, page: { email: check.user.email } });
   }
 
   app.post<{ Params: Params }>('/interaction/:uid/email-link/confirm', steps.throttled, async (request, reply) => {

@@ -46,6 +46,7 @@ import {
 } from '../domain/sign-in/sign-in.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
+import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
@@ -75,15 +76,22 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
-/** What a proof seals: the user and how they proved who they are (RFC 8176 `amr`), for the sign-in it completes. */
-const proofOf = (userId: string, amr: readonly string[]) => [userId, ...amr].join(' ');
-function readProof(sealed: string | undefined): { userId: string; amr: string[] } | undefined {
-  if (sealed === undefined) return undefined;
-  const [userId = '', ...amr] = sealed.split(' ');
-  return { userId, amr };
+const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
+
+/** A proven first factor, as continueSignIn takes it; `page`: what the login page keeps when it refuses (the e-mail typed). */
+export interface ProvenFactor {
+  readonly user: SignInUser;
+  readonly verified: SignInUser;
+  /** RFC 8176 `amr` values of the method; none when no registered value describes it (an upstream's sign-in). */
+  readonly amr: readonly string[];
+  readonly page?: Pick<LoginPageInput, 'email'>;
 }
 
-const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
+/** The login page's parts a refusal sets. */
+export type LoginExtra = Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'>;
+
+/** A sign-in's `amr`, left out when the method has none (the OP then states none). */
+const amrOf = (amr: readonly string[]) => (amr.length === 0 ? {} : { amr });
 
 /** Everything a page of one interaction needs, settled once per request. */
 export interface InteractionContext {
@@ -160,16 +168,27 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return email === undefined ? {} : { email };
     };
 
-    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'> = {}) {
+    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
       const { uid } = context.interaction;
-      const { password, email, look } = context.target;
-      if (!password.signIn && !email.link && !email.code) throw new SignInRefusal('password_unavailable', look);
+      const { password, email, upstreams, look } = context.target;
+      if (!password.signIn && !email.link && !email.code && upstreams.length === 0) throw new SignInRefusal('password_unavailable', look);
       const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       const token = csrf.issue(uid);
       const otherMethods = emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
-      const input = { action: paths(uid).login, csrf: token, forgotUrl: paths(uid).forgot, password: password.signIn, otherMethods, ...signupUrl, ...notice, ...hinted(context), ...extra };
+      const input = {
+        action: paths(uid).login,
+        csrf: token,
+        password: password.signIn,
+        otherMethods,
+        upstreams: upstreams.map((method) => ({ name: method.name, url: upstreamStartPath(uid, method.providerId) })),
+        ...(password.signIn ? { forgotUrl: paths(uid).forgot } : {}),
+        ...signupUrl,
+        ...notice,
+        ...hinted(context),
+        ...extra,
+      };
       return sendPage(reply, status, (nonce) => loginPage(context.target.look, nonce, input), formTargets(context));
     }
 
@@ -201,7 +220,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       tenants: readonly { id: string; name: string }[],
       error = false,
       proof?: string,
-      amr: readonly string[] = PASSWORD_AMR,
     ) {
       const { uid } = context.interaction;
       return sendPage(
@@ -211,7 +229,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: proof ?? csrf.seal(uid, proofOf(userId, amr), SIGN_IN_PROOF_SECONDS),
+            signIn: proof ?? sealProof(uid, userId, PASSWORD_AMR),
             tenants,
             error,
           }),
@@ -224,6 +242,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const proofCookie = (uid: string, value: string, maxAge: number) =>
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
+    // The proof of a first factor: the user and the method's `amr`, sealed to the interaction.
+    const sealProof = (uid: string, userId: string, amr: readonly string[]) => csrf.seal(uid, [userId, ...amr].join(' '), SIGN_IN_PROOF_SECONDS);
+    const unsealProof = (uid: string, sealed: unknown): { userId: string; amr: string[] } | undefined => {
+      const [userId, ...amr] = csrf.unseal(uid, sealed)?.split(' ') ?? [];
+      return userId === undefined ? undefined : { userId, amr };
+    };
+
     // The browser's id for the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
@@ -231,8 +256,24 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /** A proven first factor of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
     function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, amr: readonly string[]) {
       const { uid } = context.interaction;
-      const proof = csrf.seal(uid, proofOf(userId, amr), SIGN_IN_PROOF_SECONDS);
+      const proof = sealProof(uid, userId, amr);
       return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
+    }
+
+    /**
+     * The one sequence after a proven first factor (a password, an upstream account), whatever the method: the tenant
+     * decided (refused when the user has no access), the browser noticed (the session policy's notifyNewBrowser),
+     * then the tenant choice or the completion.
+     */
+    async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
+      const decision = await decideTenant(context.target, proven.user);
+      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
+      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const browserId = await noticeBrowser(context.target, proven.user, origin);
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
+      if (proven.amr.includes('pwd') && (await mustChangePassword(context.target, proven.user.id))) return expiredPassword.start(reply, context, proven.user.id);
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven.amr);
+      return completeSignIn(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr) });
     }
 
     /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
@@ -329,31 +370,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
-      return continueSignIn(request, reply, context, check, PASSWORD_AMR, email);
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR, page: { email } });
     });
-
-    /**
-     * A proven first factor (a password, an e-mail link or code): the tenant decided, the browser noticed, then the
-     * tenant choice or the completion. Every method goes on from its proof through here. `email`: as typed, for the
-     * sign-in form shown again when the user has no access.
-     */
-    async function continueSignIn(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      context: InteractionContext,
-      proven: { user: SignInUser; verified: SignInUser },
-      amr: readonly string[],
-      email: string,
-    ) {
-      const decision = await decideTenant(context.target, proven.user);
-      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
-      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
-      const browserId = await noticeBrowser(context.target, proven.user, origin);
-      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
-      if (amr.includes('pwd') && (await mustChangePassword(context.target, proven.user.id))) return expiredPassword.start(reply, context, proven.user.id);
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, amr);
-      return completeSignIn(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, amr });
-    }
 
     // A password older than the policy's maxAge is changed between the proof and the rest of the sign-in.
     const expiredPassword = expiredPasswordStep(app, {
@@ -429,7 +447,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const proof = cookieOf(request, proofCookieName);
       if (proof === undefined) return backToPage(request, reply);
       const context = await load(request, reply);
-      const proven = readProof(csrf.unseal(context.interaction.uid, proof));
+      const proven = unsealProof(context.interaction.uid, proof);
       const user = proven === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, proven.userId);
       if (user === null) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
@@ -438,6 +456,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     });
 
     registerInvitationPage(app, services, csrf, throttle);
+    upstreamRoutes(app, { services, csrf, secureCookies, load, signsIn, showLogin, continueSignIn });
 
     // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
     for (const url of ['/interaction', '/interaction/*']) {
@@ -451,17 +470,17 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const fields = formOf(request);
       requireCsrf(context, fields);
       // The user proved a first factor on this interaction moments ago (a sealed statement bound to its uid).
-      const proven = readProof(csrf.unseal(context.interaction.uid, fields['signin']));
+      const proven = unsealProof(context.interaction.uid, fields['signin']);
       if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, proven.userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, undefined, proven.amr);
+      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven.amr));
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: proven.amr });
+      return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr) });
     });
   };
 }

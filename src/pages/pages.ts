@@ -25,6 +25,12 @@ export const DEFAULT_COPY = {
   'login.forgot': 'Forgot your password?',
   'login.unverified': 'Confirm your email address first: open the link we sent you.',
   'login.resendLink': 'Send the link again',
+  'login.upstream': 'Sign in with {provider}',
+  'login.or': 'or',
+  'upstream.failed': 'Signing in with that account did not work. Please try again.',
+  'upstream.unverified': 'That account’s email address is not verified by its provider, so it cannot be used to sign in to {name}.',
+  'upstream.noEmail': 'That account did not share an email address, so it cannot be used to sign in to {name}.',
+  'upstream.noAccount': 'There is no account for {name} with that email address.',
   'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',
   'tenant.title': 'Choose an organization',
   'tenant.label': 'Organization',
@@ -269,6 +275,9 @@ button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-accent);
 .field-error{margin:0;color:var(--gh-danger);font-size:.875rem}
 .hint{margin:0;font-size:.875rem}
 .alt{margin:1.5rem 0 0;text-align:center}
+.upstreams{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.5rem}
+.upstream{display:block;padding:.7rem;border:1px solid var(--gh-accent);border-radius:.375rem;text-align:center;font-weight:600;text-decoration:none}
+.or{margin:1rem 0 0;text-align:center}
 a{color:var(--gh-accent)}
 `;
 
@@ -378,6 +387,15 @@ export interface LoginPageInput {
   readonly password?: boolean;
   /** The forms of the other methods, rendered after the password's (e.g. src/pages/magic-link.ts). */
   readonly otherMethods?: string;
+  /** The upstream identity providers (social, OIDC), each a link whose text holds its name. */
+  readonly upstreams?: readonly { readonly name: string; readonly url: string }[];
+}
+
+/** The upstream providers' links, above the password form (then an "or" between them). */
+function upstreamLinks(look: PageLook, upstreams: readonly { name: string; url: string }[], beforeForm: boolean): string {
+  if (upstreams.length === 0) return '';
+  const links = upstreams.map((upstream) => `<li><a class="upstream" href="${escapeHtml(upstream.url)}">${text(look, 'login.upstream', { provider: upstream.name })}</a></li>`);
+  return `<ul class="upstreams">\n${links.join('\n')}\n</ul>\n` + (beforeForm ? `<p class="or">${text(look, 'login.or')}</p>\n` : '');
 }
 
 export function loginPage(look: PageLook, nonce: string, input: LoginPageInput): RenderedPage {
@@ -388,6 +406,7 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
     (input.resendUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.resendUrl)}">${text(look, 'login.resendLink')}</a></p>\n`) +
+    upstreamLinks(look, input.upstreams ?? [], input.password !== false || (input.otherMethods ?? '') !== '') +
     (input.password === false
       ? ''
       : `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +

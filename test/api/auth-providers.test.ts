@@ -100,13 +100,13 @@ describe('application auth providers', () => {
       {
         type: 'oauth',
         name: 'Corporate SSO',
-        config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: 'https://sso.example.com/authorize', tokenUrl: 'https://sso.example.com/token' },
+        config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: 'https://sso.example.com/authorize', tokenUrl: 'https://sso.example.com/token', userInfoUrl: 'https://sso.example.com/userinfo' },
         secrets: { clientSecret: 's' },
       },
       {
         type: 'oauth',
         name: 'Partner SSO',
-        config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: 'https://partner.example.com/authorize', tokenUrl: 'https://partner.example.com/token' },
+        config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: 'https://partner.example.com/authorize', tokenUrl: 'https://partner.example.com/token', userInfoUrl: 'https://partner.example.com/userinfo' },
         secrets: { clientSecret: 's' },
       },
     ];
@@ -119,7 +119,7 @@ describe('application auth providers', () => {
     expect(list.find((p) => p.type === 'm2m')?.config).toEqual({ tokenLifetimeSeconds: 3600 });
     expect(list.find((p) => p.name === 'Apple')).toMatchObject({ secretsSet: ['privateKey'], config: { scopes: ['name', 'email'] } });
     expect(list.filter((p) => p.config.provider === 'generic')).toHaveLength(2);
-    expect(list.find((p) => p.name === 'Corporate SSO')?.config).toMatchObject({ userInfoUrl: null, scopes: ['openid', 'email', 'profile'] });
+    expect(list.find((p) => p.name === 'Corporate SSO')?.config).toMatchObject({ issuer: null, userInfoUrl: 'https://sso.example.com/userinfo', scopes: ['openid', 'email', 'profile'] });
   });
 
   it('paginates with opaque cursors', async () => {
@@ -155,6 +155,9 @@ describe('application auth providers', () => {
       [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x' }, secrets: { clientSecret: 's', apiKey: 'k' } }, 'secrets.apiKey'],
       [{ type: 'oauth', config: { provider: 'microsoft', clientId: 'x', tokenUrl: 'https://x.example.com' }, secrets: { clientSecret: 's' } }, 'config.tokenUrl'],
       [{ type: 'oauth', config: { provider: 'generic', clientId: 'x', authorizationUrl: 'https://a.example.com' }, secrets: { clientSecret: 's' } }, 'config.tokenUrl'],
+      [{ type: 'oauth', config: { provider: 'generic', clientId: 'x', authorizationUrl: 'https://a.example.com', tokenUrl: 'https://a.example.com' }, secrets: { clientSecret: 's' } }, 'config.userInfoUrl'],
+      [{ type: 'oauth', config: { provider: 'generic', clientId: 'x', issuer: 'https://a.example.com', tokenUrl: 'https://a.example.com' }, secrets: { clientSecret: 's' } }, 'config.tokenUrl'],
+      [{ type: 'oauth', config: { provider: 'generic', clientId: 'x', issuer: 'http://127.0.0.1:8080' }, secrets: { clientSecret: 's' } }, 'config.issuer'],
       [
         { type: 'oauth', config: { provider: 'generic', clientId: 'x', authorizationUrl: 'http://a.example.com', tokenUrl: 'https://a.example.com' }, secrets: { clientSecret: 's' } },
         'config.authorizationUrl',
@@ -260,7 +263,7 @@ describe('application auth providers', () => {
   it('PATCH moving a generic OAuth provider to a named one drops the settings that no longer apply', async () => {
     const generic = await app.http.post('/auth-providers', {
       type: 'oauth',
-      config: { provider: 'generic', clientId: 'ms', authorizationUrl: 'https://login.example.com/a', tokenUrl: 'https://login.example.com/t' },
+      config: { provider: 'generic', clientId: 'ms', authorizationUrl: 'https://login.example.com/a', tokenUrl: 'https://login.example.com/t', userInfoUrl: 'https://login.example.com/u' },
       secrets: { clientSecret: 's' },
     });
     const moved = await app.http.patch(`/auth-providers/${generic.body.id}`, { config: { provider: 'microsoft' } });

@@ -5485,8 +5485,9 @@ export interface components {
              *     `requireEmailVerification`. magic_link: `allowSignup`, `linkLifetimeMinutes` (1–60, default 15: how long a
              *     link or code works), `signInWith` (`link`, `code` or `link_and_code`, default `link`: what the hosted page offers to
              *     mail). oauth:
-             *     `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds
-             *     `authorizationUrl`, `tokenUrl`, `userInfoUrl` (https); apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
+             *     `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds either
+             *     `issuer` (an OpenID provider found by discovery) or `authorizationUrl`, `tokenUrl` and `userInfoUrl` (a plain OAuth
+             *     2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
              *     `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
              *     `certificate` (PEM X.509), `signRequests`, `emailAttribute`, `allowSignup`. m2m: `tokenLifetimeSeconds`
              *     (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
@@ -5497,6 +5498,12 @@ export interface components {
             };
             /** @description The names of the secrets that are set (oauth: `clientSecret`, or `privateKey` for apple); never their values. */
             secretsSet: string[];
+            /**
+             * @description oauth only (null for other types), read-only: the redirect URI to register at the upstream provider, fixed per
+             *     provider: `{PUBLIC_URL}/auth/callback/{id}`, under the tenant's surface (`{PUBLIC_URL}/t/{tenantId}/…`) for a
+             *     tenant's own provider. A sign-in on a custom domain comes back to `https://{domain}/auth/callback/{id}`: register it too.
+             */
+            callbackUrl: string | null;
             /** @description For a tenant scope: `customized` for the tenant's own provider, `inherited` for the application's. Null at application scope. */
             source: components["schemas"]["Source"] | null;
             /**

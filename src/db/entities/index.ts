@@ -16,6 +16,7 @@ export { EmailDelivery } from './email-delivery.entity.ts';
 export { ApiResource } from './api-resource.entity.ts';
 export { Invitation } from './invitation.entity.ts';
 export { EmailSenderDomain } from './email-sender-domain.entity.ts';
+export { UserIdentity } from './user-identity.entity.ts';
 
 import { Organization } from './organization.entity.ts';
 import { Application } from './application.entity.ts';
@@ -35,5 +36,6 @@ import { ApiResource } from './api-resource.entity.ts';
 import { EmailDelivery } from './email-delivery.entity.ts';
 import { Invitation } from './invitation.entity.ts';
 import { EmailSenderDomain } from './email-sender-domain.entity.ts';
+import { UserIdentity } from './user-identity.entity.ts';
 
-export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource, Invitation, EmailSenderDomain];
+export const ENTITIES = [Organization, Application, Tenant, Setting, User, ApiKey, AuthProvider, Domain, AuditLog, SigningKey, OAuthClient, CustomPermission, Role, RoleAssignment, EmailDelivery, ApiResource, Invitation, EmailSenderDomain, UserIdentity];

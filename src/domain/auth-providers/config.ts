@@ -49,6 +49,8 @@ const allowSignup: Field = { kind: 'boolean', default: true };
 const isProvider = (...providers: OAuthProvider[]) => (config: Config) => providers.includes(config['provider'] as OAuthProvider);
 const notProvider = (...providers: OAuthProvider[]) => (config: Config) => !providers.includes(config['provider'] as OAuthProvider);
 
+const explicitEndpoints = (config: Config) => config['provider'] === 'generic' && config['issuer'] == null;
+
 const OAUTH_DEFAULT_SCOPES: Record<OAuthProvider, string[]> = {
   google: ['openid', 'email', 'profile'],
   github: ['read:user', 'user:email'],
@@ -79,9 +81,12 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       provider: { kind: 'enum', values: OAUTH_PROVIDERS, required: true },
       clientId: { kind: 'string', required: true, max: 512, pattern: /^\S+$/, shape: 'without spaces' },
       scopes: { kind: 'scopes', default: (config) => OAUTH_DEFAULT_SCOPES[config['provider'] as OAuthProvider] },
-      authorizationUrl: { kind: 'url', required: true, applies: isProvider('generic'), appliesOnly: 'provider generic' },
-      tokenUrl: { kind: 'url', required: true, applies: isProvider('generic'), appliesOnly: 'provider generic' },
-      userInfoUrl: { kind: 'url', applies: isProvider('generic'), appliesOnly: 'provider generic' },
+      // A generic provider is either an OpenID provider found by discovery at its `issuer`, or a plain OAuth 2.0 one
+      // whose endpoints are given, the user's identity read at `userInfoUrl` (src/domain/sign-in/upstream/).
+      issuer: { kind: 'url', applies: isProvider('generic'), appliesOnly: 'provider generic' },
+      authorizationUrl: { kind: 'url', required: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
+      tokenUrl: { kind: 'url', required: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
+      userInfoUrl: { kind: 'url', required: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
       teamId: { kind: 'string', required: true, max: 10, pattern: /^[A-Z0-9]{10}$/, shape: 'of 10 upper-case letters or digits', applies: isProvider('apple'), appliesOnly: 'provider apple' },
       keyId: { kind: 'string', required: true, max: 10, pattern: /^[A-Z0-9]{10}$/, shape: 'of 10 upper-case letters or digits', applies: isProvider('apple'), appliesOnly: 'provider apple' },
       allowSignup,
@@ -134,7 +139,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function checkField(field: string, spec: Field, value: unknown): unknown {
+/** How upstream URLs are checked: https, or also http on a loopback address (`GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS`). */
+export interface UrlRule {
+  readonly allowLoopback: boolean;
+}
+
+const LOOPBACK_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+export function acceptedScheme(url: URL, rule: UrlRule): boolean {
+  return url.protocol === 'https:' || (rule.allowLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname));
+}
+
+function checkField(field: string, spec: Field, value: unknown, rule: UrlRule): unknown {
   switch (spec.kind) {
     case 'string': {
       if (typeof value !== 'string' || value.trim() === '' || value.length > spec.max) {
@@ -163,8 +179,9 @@ function checkField(field: string, spec: Field, value: unknown): unknown {
       } catch {
         url = undefined;
       }
-      if (url === undefined || url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hash !== '') {
-        throw invalid(field, `${field} must be an https URL without credentials or fragment`);
+      if (url === undefined || !acceptedScheme(url, rule) || url.username !== '' || url.password !== '' || url.hash !== '') {
+        const schemes = rule.allowLoopback ? 'an https URL (or http on a loopback address)' : 'an https URL';
+        throw invalid(field, `${field} must be ${schemes} without credentials or fragment`);
       }
       return url.toString();
     }
@@ -209,9 +226,9 @@ function unknownKey(object: 'config' | 'secrets', key: string, problem: string):
  * configuration and missing required ones are 422 naming `config.<field>`; a field left out (or null) takes its
  * default. Fields are read in the table's order, so `provider` is known before the fields that depend on it.
  * `carried` (a PATCH's stored config) fills fields left out of `given`; carried fields that no longer apply (the
- * OAuth provider changed) are dropped silently.
+ * OAuth provider changed) are dropped silently. URLs are https, or as `rule` allows.
  */
-export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}): Config {
+export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}, rule: UrlRule = { allowLoopback: false }): Config {
   if (given !== undefined && given !== null && !isPlainObject(given)) throw invalid('config', 'config must be an object');
   const raw = given ?? {};
   const spec = AUTH_PROVIDER_SPECS[type];
@@ -231,7 +248,7 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
       if ('required' in field && field.required === true) throw invalid(path, `${path} is required`);
       config[name] = defaultOf(field, config);
     } else {
-      config[name] = checkField(path, field, value);
+      config[name] = checkField(path, field, value, rule);
     }
   }
   return config;

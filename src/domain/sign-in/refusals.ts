@@ -103,6 +103,14 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
+  // Social and OIDC sign-in (src/hosted/upstream.ts).
+  upstream_unavailable: { page: { status: 404, message: (name) => `Signing in with that provider is not available for ${name}.` }, oauth: null, silent: null },
+  upstream_request_expired: {
+    page: { status: 400, message: () => 'This sign-in took too long or was not started here. Go back to the application and sign in again.' },
+    oauth: null,
+    silent: null,
+  },
+  upstream_unreachable: { page: { status: 502, message: () => 'The sign-in provider cannot be reached right now. Please try again later.' }, oauth: null, silent: null },
 } as const satisfies Record<string, RefusalRule>;
 
 export type RefusalReason = keyof typeof SIGN_IN_REFUSALS;

@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Scope } from '../../context.ts';
 import { hashPassword } from '../../auth/password-hash.ts';
 import { User } from '../../db/entities/index.ts';
 import { recordAudit } from '../audit.ts';
@@ -52,6 +53,22 @@ function fieldMessage(validate: () => string): { value?: string; error?: string 
   }
 }
 
+/**
+ * Holds the pool a new user joins until `tx` commits (a user created by sign-up, by password or upstream). The pool was
+ * decided on the surface's settings, read before this transaction: a switch of authIsolation since has moved the pools
+ * (and perhaps the password policy), so the sign-up starts again rather than land in one. The tenant whose pool the
+ * user joins (`tenantId`) is held FOR SHARE: a deletion of it (FOR UPDATE) either waits and takes the new user with it,
+ * or went first and the sign-up finds no tenant to join.
+ */
+export async function holdPool(tx: Scope, target: SignInTarget, tenantId: string | null): Promise<void> {
+  if ((await tx.application()).authIsolation !== target.application.authIsolation) {
+    throw new SignInRefusal('signup_settings_changed', target.look);
+  }
+  if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) {
+    throw new SignInRefusal('signup_tenant_gone', target.look);
+  }
+}
+
 /** `applicationUrl`: where the notice to an existing account sends its owner to sign in (the client's origin). */
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
   const fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> = {};
@@ -71,17 +88,8 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
     const outcome = await underTenancyConfig(target.applicationScope, async (tx): Promise<SignUpOutcome> => {
-      const { em, application } = tx;
-      // The pool was decided on the surface's settings, read before this transaction: a switch of authIsolation since
-      // has moved the pools (and perhaps the password policy), so this sign-up starts again rather than land in one.
-      if ((await application()).authIsolation !== target.application.authIsolation) {
-        throw new SignInRefusal('signup_settings_changed', target.look);
-      }
-      // The tenant whose pool the user joins, held FOR SHARE until the commit: a deletion of it (FOR UPDATE) either
-      // waits and takes the new user with it, or went first and this sign-up finds no tenant to join.
-      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) {
-        throw new SignInRefusal('signup_tenant_gone', target.look);
-      }
+      const { em } = tx;
+      await holdPool(tx, target, tenantId);
       // The pool's policy as in force now, in this transaction (as createUser checks it): one tightened since the form's
       // check above applies to this user too.
       const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);

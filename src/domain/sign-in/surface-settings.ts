@@ -1,6 +1,6 @@
 import type { AuthIsolation } from '../../db/entities/application.entity.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
-import { Tenant } from '../../db/entities/index.ts';
+import { Tenant, type AuthProvider } from '../../db/entities/index.ts';
 import { endUserScope } from '../../context.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
@@ -39,6 +39,17 @@ export interface EmailMethods {
   readonly minutes: number;
 }
 
+/** An upstream identity provider (an enabled `oauth` auth provider) a surface offers as a button. */
+export interface UpstreamMethod {
+  readonly providerId: string;
+  /** The tenant that owns the provider; null for the application's. */
+  readonly tenantId: string | null;
+  /** The provider's display name: the button's text. */
+  readonly name: string;
+  /** Whether an upstream account that matches no user creates one (`allowSignup`, where the surface allows sign-up). */
+  readonly signUp: boolean;
+}
+
 /**
  * What a sign-in surface (an application, and the tenant a sign-in is for) shows and enforces, as the tenancy engine
  * resolves it: plain values, shared by every request that reads them.
@@ -54,6 +65,8 @@ export interface SurfaceSettings {
   readonly look: PageLook;
   readonly password: PasswordMethod;
   readonly email: EmailMethods;
+  /** The upstream identity providers offered (src/domain/sign-in/upstream/), in the providers' order. */
+  readonly upstreams: readonly UpstreamMethod[];
   readonly lockout: LockoutPolicy;
   /** The session policy of the pool: lifetimes (session.ts), singleSession, notifyNewBrowser (account-links.ts). */
   readonly session: SessionPolicy;
@@ -122,6 +135,7 @@ async function readSurfaceSettings(
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
+    upstreams: upstreamMethods(providers, tenant !== null && poolId === SHARED_POOL),
     lockout,
     session,
     mfa,
@@ -161,4 +175,15 @@ function emailMethods(providers: readonly { type: string; enabled: boolean; conf
     signUp: allowSignup !== false && !opensMembership,
     minutes: typeof linkLifetimeMinutes === 'number' ? linkLifetimeMinutes : 15,
   };
+}
+
+/**
+ * The enabled `oauth` providers, each a button: only those with their secret (a provider saved before secrets were
+ * required would fail at the token request, and the page never shows a button that cannot work). Sign-up as for
+ * passwords: never where signing up would open a shared pool's tenant (`opensMembership`).
+ */
+function upstreamMethods(providers: readonly AuthProvider[], opensMembership: boolean): UpstreamMethod[] {
+  return providers
+    .filter((provider) => provider.type === 'oauth' && provider.enabled && Object.keys(provider.secrets ?? {}).length > 0)
+    .map((provider) => ({ providerId: provider.id, tenantId: provider.tenantId ?? null, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership }));
 }

@@ -1,0 +1,24 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { applicationFilter } from '../owned.ts';
+
+/**
+ * A user's account at an upstream identity provider (an `oauth` auth provider): its `subject` there, in the pool the
+ * user belongs to (migration 0029). Written by the upstream sign-in (src/domain/sign-in/upstream/accounts.ts).
+ */
+const UserIdentitySchema = defineEntity({
+  name: 'UserIdentity',
+  tableName: 'user_identity',
+  filters: applicationFilter(),
+  properties: {
+    applicationId: p.uuid().primary(),
+    id: p.uuid().primary(),
+    poolId: p.uuid(),
+    providerId: p.uuid(),
+    subject: p.string(),
+    userId: p.uuid(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class UserIdentity extends UserIdentitySchema.class {}
+UserIdentitySchema.setClass(UserIdentity);

@@ -1,0 +1,105 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { User, UserIdentity } from '../../../db/entities/index.ts';
+import { newId } from '../../../ids.ts';
+import type { SignInFailureReason } from '../../auth-events.ts';
+import { recordAudit } from '../../audit.ts';
+import { underTenancyConfig } from '../../tenancy/config-lock.ts';
+import { usersChanged } from '../../users/changed.ts';
+import { normalizeEmail } from '../../users/email-key.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
+import { recordSuccessfulSignIn } from '../lockout.ts';
+import type { SignInTarget } from '../sign-in.ts';
+import { holdPool } from '../sign-up.ts';
+import type { UpstreamMethod } from '../surface-settings.ts';
+import type { UpstreamIdentity } from './identity.ts';
+
+/**
+ * The user an upstream identity signs in, in the target's pool: the one linked to its subject at this provider; else
+ * the user of its e-mail, linked now, when the upstream verified it (an unverified address never reaches an existing
+ * account: whoever controls the upstream account does not prove they own the address); else a new user, where the
+ * provider and the surface allow sign-up, again only for a verified address (a new account must not squat an address
+ * its owner could later sign up or reset a password with).
+ */
+export type UpstreamAccount =
+  | { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser }
+  | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null };
+
+async function linkedUserId(target: SignInTarget, providerId: string, subject: string): Promise<string | null> {
+  const [row] = await target.applicationScope.em.getConnection().execute<{ user_id: string }[]>(
+    'select user_id from user_identity where application_id = ? and pool_id = ? and provider_id = ? and subject = ?',
+    [target.application.id, target.poolId, providerId, subject],
+  );
+  return row?.user_id ?? null;
+}
+
+async function link(target: SignInTarget, providerId: string, subject: string, userId: string): Promise<void> {
+  // A concurrent callback of the same upstream account links it first: the same link, nothing to add.
+  await target.applicationScope.em.getConnection().execute(
+    `insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, ?, ?, now())
+     on conflict (application_id, pool_id, provider_id, subject) do nothing`,
+    [target.application.id, newId(), target.poolId, providerId, subject, userId],
+  );
+}
+
+/** A new user of the pool for a verified upstream address, with its link, as a sign-up creates one (no password). */
+async function createUser(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity & { email: string }): Promise<string | null> {
+  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
+  try {
+    const created = await underTenancyConfig(target.applicationScope, async (tx) => {
+      await holdPool(tx, target, tenantId);
+      const user = tx.em.create(User, {
+        applicationId: target.application.id,
+        id: newId(),
+        poolId: target.poolId,
+        email: identity.email,
+        emailNormalized: normalizeEmail(identity.email),
+        name: identity.name,
+        status: 'active',
+        tenantIds: tenantId === null ? [] : [tenantId],
+        passwordHash: null,
+        emailVerified: true,
+      });
+      tx.em.create(UserIdentity, { applicationId: target.application.id, id: newId(), poolId: target.poolId, providerId: method.providerId, subject: identity.subject, userId: user.id });
+      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
+      recordAudit(tx.em, actor, {
+        action: 'user.signup',
+        targetType: 'user',
+        targetId: user.id,
+        tenantId,
+        after: { email: user.email, name: user.name ?? null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: false, via: target.clientId, upstream: method.providerId },
+      });
+      return user;
+    });
+    await usersChanged(target.scope.services, target.application.id);
+    return created.id;
+  } catch (error) {
+    // The address (or this upstream account) signed up at the same moment: that sign-in made the user; this one is refused.
+    if (error instanceof UniqueConstraintViolationException) return null;
+    throw error;
+  }
+}
+
+export async function upstreamAccount(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity, address: string): Promise<UpstreamAccount> {
+  const { em } = target.applicationScope;
+  const applicationId = target.application.id;
+  let userId = await linkedUserId(target, method.providerId, identity.subject);
+  if (userId === null) {
+    if (identity.email === null) return { ok: false, reason: 'upstream_no_email', userId: null };
+    const owner = await readSignInUser(em, applicationId, { poolId: target.poolId, emailNormalized: normalizeEmail(identity.email) });
+    if (!identity.emailVerified) return { ok: false, reason: 'upstream_email_unverified', userId: owner?.id ?? null };
+    if (owner !== null) {
+      await link(target, method.providerId, identity.subject, owner.id);
+      userId = owner.id;
+    } else {
+      if (!method.signUp) return { ok: false, reason: 'signup_unavailable', userId: null };
+      userId = await createUser(target, method, { ...identity, email: identity.email });
+      if (userId === null) return { ok: false, reason: 'signup_unavailable', userId: null };
+    }
+  }
+  const user = await readSignInUser(em, applicationId, { id: userId, poolId: target.poolId });
+  if (user === null || !mayActNow(user)) return { ok: false, reason: 'user_inactive', userId };
+  // As a proven password does: a lock that ran out is lifted, and the user's tenants are read as they are now.
+  const tenantIds = await recordSuccessfulSignIn(target, user, address);
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', userId };
+  return { ok: true, user, verified: { ...user, tenantIds } };
+}

@@ -1,0 +1,114 @@
+import * as oidc from 'openid-client';
+import { LRUCache } from 'lru-cache';
+import { signAppleClientSecret } from '../../../auth/jwt.ts';
+import type { UpstreamConfig } from '../../../config.ts';
+import { acceptedScheme, type OAuthProvider } from '../../auth-providers/config.ts';
+
+/**
+ * The OAuth 2.0 / OpenID Connect client of an upstream identity provider (an `oauth` auth provider), through
+ * openid-client: OIDC discovery for Google, Microsoft, Apple and a generic provider with an `issuer`; the endpoints as
+ * configured for a generic provider without one and for GitHub (plain OAuth 2.0, no ID token).
+ */
+
+/** An `oauth` auth provider as the sign-in reads it: its settings and its secrets, opened. */
+export interface UpstreamProvider {
+  readonly id: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  /** `clientSecret`, or Apple's `privateKey`: opened (decrypted) by the caller. */
+  readonly secrets: Readonly<Record<string, string>>;
+  readonly updatedAt: Date;
+}
+
+/** How the user's identity is learned: the ID token (OIDC), GitHub's user API, or the userinfo endpoint (OAuth 2.0). */
+export type UpstreamProtocol = 'oidc' | 'github' | 'userinfo';
+
+export interface UpstreamClient {
+  readonly configuration: oidc.Configuration;
+  readonly protocol: UpstreamProtocol;
+  readonly scopes: readonly string[];
+  /** Apple answers with a form POST when it is asked for the user's name or e-mail. */
+  readonly formPost: boolean;
+}
+
+const CLIENT_TTL_MS = 3_600_000;
+
+/** The issuers of the presets that publish OIDC discovery. Microsoft's `common` issuer: any Entra ID tenant or personal account. */
+const DISCOVERED_ISSUERS: Partial<Record<OAuthProvider, string>> = {
+  google: 'https://accounts.google.com',
+  microsoft: 'https://login.microsoftonline.com/common/v2.0',
+  apple: 'https://appleid.apple.com',
+};
+
+/**
+ * Clients by provider version (id and updatedAt: a change of settings or secrets is a new one), kept an hour: a sign-in
+ * is two requests, and discovery need not run for each. Discovery's own client is kept whole, since openid-client
+ * attaches to it what it learned (Entra ID's issuer template, resolved per ID token).
+ */
+const clients = new LRUCache<string, UpstreamClient>({ max: 1_000, ttl: CLIENT_TTL_MS });
+
+/** A client that may speak plain http to `url`: on loopback, where the service allows it (as the provider's configuration did). */
+const allowsHttp = (url: string, upstreams: UpstreamConfig): boolean => new URL(url).protocol === 'http:' && acceptedScheme(new URL(url), upstreams);
+
+function text(config: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = config[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+async function configuration(provider: UpstreamProvider, upstreams: UpstreamConfig, auth: oidc.ClientAuth): Promise<{ configuration: oidc.Configuration; protocol: UpstreamProtocol }> {
+  const preset = text(provider.config, 'provider') as OAuthProvider;
+  const clientId = text(provider.config, 'clientId')!;
+  const issuer = DISCOVERED_ISSUERS[preset] ?? text(provider.config, 'issuer');
+  if (preset !== 'github' && issuer !== undefined) {
+    const execute = allowsHttp(issuer, upstreams) ? [oidc.allowInsecureRequests] : [];
+    return { configuration: await oidc.discovery(new URL(issuer), clientId, undefined, auth, { execute }), protocol: 'oidc' };
+  }
+  const [server, protocol]: [oidc.ServerMetadata, UpstreamProtocol] =
+    preset === 'github'
+      ? [
+          {
+            issuer: upstreams.githubUrl,
+            authorization_endpoint: `${upstreams.githubUrl}/login/oauth/authorize`,
+            token_endpoint: `${upstreams.githubUrl}/login/oauth/access_token`,
+          },
+          'github',
+        ]
+      : [
+          {
+            issuer: new URL(text(provider.config, 'authorizationUrl')!).origin,
+            authorization_endpoint: text(provider.config, 'authorizationUrl')!,
+            token_endpoint: text(provider.config, 'tokenUrl')!,
+            userinfo_endpoint: text(provider.config, 'userInfoUrl')!,
+          },
+          'userinfo',
+        ];
+  const configured = new oidc.Configuration(server, clientId, undefined, auth);
+  const urls = [server.authorization_endpoint, server.token_endpoint, server.userinfo_endpoint];
+  if (urls.some((url) => url !== undefined && allowsHttp(url, upstreams))) oidc.allowInsecureRequests(configured);
+  return { configuration: configured, protocol };
+}
+
+/**
+ * The client of `provider`, with its credentials: the client secret, or for Apple a client secret JWT signed with the
+ * stored key (valid longer than the client is kept). Throws (openid-client's errors) when discovery fails.
+ */
+export async function upstreamClient(provider: UpstreamProvider, upstreams: UpstreamConfig): Promise<UpstreamClient> {
+  const key = `${provider.id}:${provider.updatedAt.getTime()}`;
+  const kept = clients.get(key);
+  if (kept !== undefined) return kept;
+  const clientId = text(provider.config, 'clientId')!;
+  const apple = text(provider.config, 'provider') === 'apple';
+  const clientSecret = apple
+    ? await signAppleClientSecret(
+        { teamId: text(provider.config, 'teamId')!, keyId: text(provider.config, 'keyId')!, clientId, privateKey: provider.secrets['privateKey']! },
+        (2 * CLIENT_TTL_MS) / 1000,
+      )
+    : provider.secrets['clientSecret']!;
+  const scopes = Array.isArray(provider.config['scopes']) ? (provider.config['scopes'] as string[]) : [];
+  const client = {
+    ...(await configuration(provider, upstreams, oidc.ClientSecretPost(clientSecret))),
+    scopes,
+    formPost: apple && scopes.some((scope) => scope === 'name' || scope === 'email'),
+  };
+  clients.set(key, client);
+  return client;
+}

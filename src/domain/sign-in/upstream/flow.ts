@@ -1,0 +1,102 @@
+import * as oidc from 'openid-client';
+import { AuthProvider } from '../../../db/entities/index.ts';
+import { recordSignIn } from '../../auth-events.ts';
+import type { SignInTarget } from '../sign-in.ts';
+import type { UpstreamMethod } from '../surface-settings.ts';
+import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
+import { upstreamClient, type UpstreamClient } from './client.ts';
+import { upstreamIdentity } from './identity.ts';
+
+/**
+ * Social and OIDC sign-in, apart from HTTP: the upstream authorization request (authorization code with PKCE, `state`,
+ * and `nonce` for OIDC), and its callback turned into a user of the target's pool (accounts.ts), each attempt recorded.
+ * The browser carries the request's secrets between the two (the hosted pages seal them into a cookie bound to the
+ * interaction: src/hosted/upstream.ts).
+ */
+
+/** What the callback must check, from the authorization request that the browser was sent with. */
+export interface UpstreamRequest {
+  readonly providerId: string;
+  readonly redirectUri: string;
+  readonly state: string;
+  readonly codeVerifier: string;
+  readonly nonce?: string;
+}
+
+/** The provider a surface offers (its button), or undefined: disabled, deleted, or not this surface's. */
+export const offeredUpstream = (target: SignInTarget, providerId: string): UpstreamMethod | undefined =>
+  target.upstreams.find((method) => method.providerId === providerId);
+
+/** The provider's client, and its preset (`google`, …, `generic`) for the record. */
+async function clientOf(target: SignInTarget, method: UpstreamMethod): Promise<{ client: UpstreamClient; preset: string }> {
+  const { services } = target.scope;
+  const provider = await target.applicationScope.em.findOneOrFail(AuthProvider, { id: method.providerId });
+  const secrets = Object.fromEntries(Object.entries(provider.secrets ?? {}).map(([name, sealed]) => [name, services.storedSecrets.decrypt(sealed)]));
+  const client = await upstreamClient({ id: provider.id, config: provider.config, secrets, updatedAt: provider.updatedAt }, services.config.upstreams);
+  return { client, preset: String(provider.config['provider']) };
+}
+
+/**
+ * The upstream authorization URL for `method`, and what its callback must check. `statePrefix` leads the random
+ * `state` (the hosted pages put the interaction there, to find it again at a callback URL of their own).
+ */
+export async function startUpstream(
+  target: SignInTarget,
+  method: UpstreamMethod,
+  redirectUri: string,
+  statePrefix: string,
+): Promise<{ url: URL; request: UpstreamRequest }> {
+  const { client } = await clientOf(target, method);
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const state = `${statePrefix}${oidc.randomState()}`;
+  const nonce = client.protocol === 'oidc' ? oidc.randomNonce() : undefined;
+  const url = oidc.buildAuthorizationUrl(client.configuration, {
+    redirect_uri: redirectUri,
+    scope: client.scopes.join(' '),
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    ...(nonce === undefined ? {} : { nonce }),
+    ...(client.formPost ? { response_mode: 'form_post' } : {}),
+  });
+  return { url, request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }) } };
+}
+
+/**
+ * The callback's answer (`parameters`: its query or form) checked and exchanged, and the user it signs in, recorded as
+ * an `oauth` sign-in (method and upstream; a refusal with its reason). A failed exchange or check is `upstream_error`,
+ * its cause logged through `log`.
+ */
+export async function finishUpstream(
+  target: SignInTarget,
+  method: UpstreamMethod,
+  request: UpstreamRequest,
+  parameters: URLSearchParams,
+  address: string,
+  log: (error: unknown) => void,
+): Promise<UpstreamAccount> {
+  const { client, preset } = await clientOf(target, method);
+  let account: UpstreamAccount;
+  let email: string | null = null;
+  try {
+    const url = new URL(request.redirectUri);
+    url.search = parameters.toString();
+    const identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce }, target.scope.services.config.upstreams.githubApiUrl);
+    email = identity.email;
+    account = await upstreamAccount(target, method, identity, address);
+  } catch (error) {
+    log(error);
+    account = { ok: false, reason: 'upstream_error', userId: null };
+  }
+  const user = account.ok ? account.verified : null;
+  await recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
+    clientId: target.clientId,
+    requestId: target.scope.requestId,
+    method: 'oauth',
+    upstream: { providerId: method.providerId, provider: preset },
+    outcome: account.ok ? { ok: true, userId: account.user.id } : { ok: false, reason: account.reason, userId: account.userId, email },
+  });
+  return account;
+}

@@ -1,0 +1,87 @@
+import * as oidc from 'openid-client';
+import { hintedEmail } from '../sign-in.ts';
+import type { UpstreamClient } from './client.ts';
+
+/** Who the upstream says the user is. */
+export interface UpstreamIdentity {
+  /** The user's stable id at the upstream (`sub`, GitHub's numeric user id). */
+  readonly subject: string;
+  /** An address an account could have (the users' e-mail rule), else null. */
+  readonly email: string | null;
+  /** Whether the upstream vouches for the address: only then may it find an existing account, or make a new one. */
+  readonly emailVerified: boolean;
+  readonly name: string | null;
+}
+
+/** What the upstream's answer lacked or got wrong; thrown, as openid-client's own errors are. */
+export class UpstreamAnswerError extends Error {}
+
+/** What the callback brought back, and how the flow started (the checks openid-client applies). */
+export interface UpstreamCallback {
+  /** The callback as the upstream called it: the redirect URI sent, with the answer's parameters. */
+  readonly url: URL;
+  readonly state: string;
+  readonly codeVerifier: string;
+  /** Sent with an OIDC request only. */
+  readonly nonce: string | undefined;
+}
+
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/**
+ * Whether the upstream vouches for the address: `email_verified` as OIDC says it (a boolean) or Apple writes it (a
+ * string); Entra ID states no `email_verified`, but `xms_edov` (its optional claim: the domain's owner verified it).
+ */
+const verified = (claims: Readonly<Record<string, unknown>>): boolean =>
+  claims['email_verified'] === true || claims['email_verified'] === 'true' || claims['xms_edov'] === true || claims['xms_edov'] === '1';
+
+function identityOf(claims: Readonly<Record<string, unknown>>): UpstreamIdentity {
+  const subject = stringOrNull(claims['sub']);
+  if (subject === null) throw new UpstreamAnswerError('the upstream named no subject');
+  // An upstream address the users' rule refuses is treated as none (hintedEmail applies that rule).
+  const email = hintedEmail(claims['email']) ?? null;
+  return { subject, email, emailVerified: email !== null && verified(claims), name: stringOrNull(claims['name']) };
+}
+
+interface GitHubEmail {
+  email?: unknown;
+  primary?: unknown;
+  verified?: unknown;
+}
+
+async function gitHubJson(client: UpstreamClient, accessToken: string, url: string): Promise<unknown> {
+  const headers = new Headers({ accept: 'application/vnd.github+json' });
+  const response = await oidc.fetchProtectedResource(client.configuration, accessToken, new URL(url), 'GET', undefined, headers);
+  if (!response.ok) throw new UpstreamAnswerError(`GitHub answered ${response.status} at ${new URL(url).pathname}`);
+  return response.json();
+}
+
+/** GitHub's user (its numeric id is the subject) and its primary e-mail, verified when GitHub says so. */
+async function gitHubIdentity(client: UpstreamClient, accessToken: string, apiUrl: string): Promise<UpstreamIdentity> {
+  const user = (await gitHubJson(client, accessToken, `${apiUrl}/user`)) as { id?: unknown; name?: unknown; login?: unknown };
+  if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new UpstreamAnswerError('GitHub named no user id');
+  const emails = await gitHubJson(client, accessToken, `${apiUrl}/user/emails`);
+  const primary = Array.isArray(emails) ? (emails as GitHubEmail[]).find((entry) => entry.primary === true) : undefined;
+  return identityOf({ sub: String(user.id), email: primary?.email, email_verified: primary?.verified, name: user.name ?? user.login });
+}
+
+/**
+ * The authorization code exchanged (PKCE, `state`, and for OIDC the ID token's `nonce`, all checked by openid-client),
+ * then the identity read: from the ID token (with the userinfo endpoint's answer when the token has no e-mail), from
+ * GitHub's API, or from the userinfo endpoint. Throws on any refusal, the upstream's or a failed check.
+ */
+export async function upstreamIdentity(client: UpstreamClient, callback: UpstreamCallback, githubApiUrl: string): Promise<UpstreamIdentity> {
+  const { configuration, protocol } = client;
+  const tokens = await oidc.authorizationCodeGrant(configuration, callback.url, {
+    pkceCodeVerifier: callback.codeVerifier,
+    expectedState: callback.state,
+    ...(protocol === 'oidc' ? { expectedNonce: callback.nonce, idTokenExpected: true } : {}),
+  });
+  if (protocol === 'github') return gitHubIdentity(client, tokens.access_token, githubApiUrl);
+  if (protocol === 'userinfo') return identityOf(await oidc.fetchUserInfo(configuration, tokens.access_token, oidc.skipSubjectCheck));
+  const claims = tokens.claims()!;
+  if (claims['email'] === undefined && configuration.serverMetadata().userinfo_endpoint !== undefined) {
+    return identityOf({ ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)), sub: claims.sub });
+  }
+  return identityOf(claims);
+}

@@ -1,0 +1,137 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { UPSTREAM_CALLBACK_PATH, upstreamCallbackUrl } from '../domain/sign-in/upstream/callback-url.ts';
+import { finishUpstream, offeredUpstream, startUpstream, type UpstreamRequest } from '../domain/sign-in/upstream/flow.ts';
+import type { UpstreamMethod } from '../domain/sign-in/surface-settings.ts';
+import type { CopyKey } from '../pages/pages.ts';
+import { guessingAddress } from '../pages/throttle.ts';
+import { isUuid } from '../ids.ts';
+import { signIns } from '../metrics.ts';
+import type { Services } from '../services.ts';
+import type { CsrfTokens } from './csrf.ts';
+import { cookieOf } from './cookies.ts';
+import type { InteractionContext, LoginExtra, ProvenFactor } from './routes.ts';
+
+/**
+ * Social and OIDC sign-in on the hosted pages (src/domain/sign-in/upstream/): a provider's button starts the upstream
+ * request, and the upstream's answer comes back to the provider's fixed callback URL (callback-url.ts), which sends the
+ * browser on to the interaction the `state` names, where the OP's cookie and ours (the request's secrets) are.
+ */
+
+interface Params {
+  uid: string;
+  providerId: string;
+}
+
+/** What the upstream routes take of the hosted pages' (src/hosted/routes.ts). */
+export interface HostedSteps {
+  readonly services: Services;
+  readonly csrf: CsrfTokens;
+  readonly secureCookies: boolean;
+  load(request: FastifyRequest, reply: FastifyReply): Promise<InteractionContext>;
+  signsIn(context: InteractionContext): Promise<boolean>;
+  showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra?: LoginExtra): unknown;
+  continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
+}
+
+/** The button's link: starts the upstream request of the provider. */
+export const upstreamStartPath = (uid: string, providerId: string) => `/interaction/${uid}/oauth/${providerId}`;
+
+/** How long the upstream has to answer, and the browser's sealed request with it: as long as a proven password stays good. */
+const UPSTREAM_REQUEST_SECONDS = 600;
+/** Separates the interaction from the random part of `state`: neither an interaction uid nor a random state holds a dot. */
+const STATE_SEPARATOR = '.';
+/** An interaction uid as oidc-provider makes them (nanoid): anything else in a `state` names none. */
+const UID = /^[\w-]{1,128}$/;
+
+/** Why an upstream sign-in was refused, as the login page says it. */
+const REFUSAL_COPY: Readonly<Record<string, CopyKey>> = {
+  upstream_no_email: 'upstream.noEmail',
+  upstream_email_unverified: 'upstream.unverified',
+  signup_unavailable: 'upstream.noAccount',
+};
+
+
+function parsedRequest(json: string | undefined): UpstreamRequest | undefined {
+  if (json === undefined) return undefined;
+  try {
+    return JSON.parse(json) as UpstreamRequest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The callback's parameters: its query, or (Apple's form_post) its form. */
+function answerOf(request: FastifyRequest): URLSearchParams {
+  const query = new URL(request.url, 'http://callback').searchParams;
+  if (request.method !== 'POST') return query;
+  const form = (request.body ?? {}) as Record<string, string | null>;
+  return new URLSearchParams(Object.entries(form).flatMap(([name, value]) => (value === null ? [] : [[name, value]])));
+}
+
+export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
+  const { services, csrf, secureCookies } = steps;
+  const cookieName = secureCookies ? '__Secure-gh_upstream' : 'gh_upstream';
+  const cookie = (uid: string, value: string, maxAge: number) =>
+    `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+
+  /** The redirect URI of this sign-in: the provider's callback on the surface the browser is on. */
+  async function redirectUri(request: FastifyRequest, method: UpstreamMethod): Promise<string> {
+    const surface = await services.surfaces.forHost(request.headers.host);
+    if (surface.kind === 'domain') return upstreamCallbackUrl(surface.issuer, { id: method.providerId, tenantId: null });
+    return upstreamCallbackUrl(services.config.publicUrl, { id: method.providerId, tenantId: method.tenantId });
+  }
+
+  /** The provider, when the interaction's surface offers it and the interaction signs a user in; else a refusal page. */
+  function offered(context: InteractionContext, providerId: string): UpstreamMethod {
+    const method = offeredUpstream(context.target, providerId);
+    if (method === undefined) throw new SignInRefusal('upstream_unavailable', context.target.look);
+    return method;
+  }
+
+  const backToPage = (reply: FastifyReply, uid: string) => reply.status(303).header('location', `/interaction/${uid}`).send();
+
+  app.get<{ Params: Params }>('/interaction/:uid/oauth/:providerId', async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const { uid } = context.interaction;
+    if (!(await steps.signsIn(context))) return backToPage(reply, uid);
+    const method = offered(context, request.params.providerId);
+    let started: Awaited<ReturnType<typeof startUpstream>>;
+    try {
+      started = await startUpstream(context.target, method, await redirectUri(request, method), `${uid}${STATE_SEPARATOR}`);
+    } catch (error) {
+      request.log.warn({ err: error, provider: method.providerId }, 'upstream identity provider unreachable');
+      throw new SignInRefusal('upstream_unreachable', context.target.look);
+    }
+    const sealed = csrf.seal(uid, JSON.stringify(started.request), UPSTREAM_REQUEST_SECONDS);
+    return reply.status(303).header('set-cookie', cookie(uid, sealed, UPSTREAM_REQUEST_SECONDS)).header('location', started.url.href).send();
+  });
+
+  // The fixed callback URLs (callback-url.ts): on to the interaction that `state` names, with the answer as a query.
+  const relay = async (request: FastifyRequest<{ Params: { providerId: string } }>, reply: FastifyReply) => {
+    const answer = answerOf(request);
+    const uid = answer.get('state')?.split(STATE_SEPARATOR)[0] ?? '';
+    if (!UID.test(uid) || !isUuid(request.params.providerId)) throw new SignInRefusal('upstream_request_expired');
+    return reply.status(303).header('location', `${upstreamStartPath(uid, request.params.providerId)}/callback?${answer.toString()}`).send();
+  };
+  for (const prefix of ['', '/t/:tenantRef']) {
+    app.get<{ Params: { providerId: string } }>(`${prefix}${UPSTREAM_CALLBACK_PATH}/:providerId`, relay);
+    app.post<{ Params: { providerId: string } }>(`${prefix}${UPSTREAM_CALLBACK_PATH}/:providerId`, relay);
+  }
+
+  app.get<{ Params: Params }>('/interaction/:uid/oauth/:providerId/callback', async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const { uid } = context.interaction;
+    const upstreamRequest = parsedRequest(csrf.unseal(uid, cookieOf(request, cookieName)));
+    // The request's secrets serve once: the browser forgets them, whatever the outcome.
+    reply.header('set-cookie', cookie(uid, '', 0));
+    if (!(await steps.signsIn(context))) return backToPage(reply, uid);
+    if (upstreamRequest?.providerId !== request.params.providerId) throw new SignInRefusal('upstream_request_expired', context.target.look);
+    const method = offered(context, request.params.providerId);
+    const log = (error: unknown) => request.log.info({ err: error, provider: method.providerId }, 'upstream sign-in refused');
+    const account = await finishUpstream(context.target, method, upstreamRequest, answerOf(request), guessingAddress(request), log);
+    signIns.inc({ method: 'oauth', outcome: account.ok ? 'success' : 'failure' });
+    if (!account.ok) return steps.showLogin(reply, context, account.reason === 'upstream_error' ? 400 : 403, { error: REFUSAL_COPY[account.reason] ?? 'upstream.failed' });
+    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.verified, amr: [] });
+  });
+}

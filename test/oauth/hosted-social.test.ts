@@ -1,0 +1,281 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { CookieJar, Visit } from '../support/cookie-jar.ts';
+import type { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { freePort } from '../support/spawned-service.ts';
+import { startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';
+
+/**
+ * Social and OIDC sign-in on the hosted page: a second oidc-provider started here is the upstream OpenID provider (a
+ * `generic` provider with its `issuer`), a small server the GitHub-shaped OAuth 2.0 upstream.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const UPSTREAM_SECRET = 'upstream-client-secret';
+
+let app: TestApp;
+let issuer: string;
+let idp: TestUpstream;
+let github: TestGitHub;
+let config: oidc.Configuration;
+/** The application's providers: the upstream OpenID provider (sign-up allowed), the same without sign-up, GitHub. */
+let upstreamId: string;
+let closedId: string;
+let githubId: string;
+/** An isolated application: tenant `acme` with its own upstream provider, tenant `globex` with it disabled. */
+let isolated: BootstrapResult;
+let isolatedConfig: oidc.Configuration;
+let acmeProviderId: string;
+let globexProviderId: string;
+
+const sql = <T>(statement: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(statement, params);
+
+async function createProvider(http: HttpClient, path: string, body: Record<string, unknown>): Promise<string> {
+  const created = await http.post(path, body);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+}
+
+beforeAll(async () => {
+  github = await startGitHub();
+  const idpPort = await freePort();
+  const idpIssuer = `http://127.0.0.1:${idpPort}`;
+  app = await startTestApp(
+    { upstreams: { allowLoopback: true, githubUrl: github.url, githubApiUrl: github.url } },
+    { reachablePublicUrl: true },
+  );
+  issuer = app.gatehouse.services.config.publicUrl;
+  const generic = (name: string, allowSignup: boolean) => ({
+    type: 'oauth',
+    name,
+    config: { provider: 'generic', clientId: 'gatehouse', issuer: idpIssuer, allowSignup },
+    secrets: { clientSecret: UPSTREAM_SECRET },
+  });
+  upstreamId = await createProvider(app.http, '/auth-providers', generic('Upstream', true));
+  closedId = await createProvider(app.http, '/auth-providers', generic('Closed', false));
+  githubId = await createProvider(app.http, '/auth-providers', {
+    type: 'oauth',
+    config: { provider: 'github', clientId: github.clientId },
+    secrets: { clientSecret: github.clientSecret },
+  });
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+
+  isolated = await app.bootstrapAnother();
+  const admin = app.as({ apiKey: isolated.apiKey });
+  const appPath = `/applications/${isolated.applicationId}`;
+  expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+  const acme = (await admin.post(`${appPath}/tenants`, { name: 'Acme', slug: 'acme' })).body.id as string;
+  const globex = (await admin.post(`${appPath}/tenants`, { name: 'Globex', slug: 'globex' })).body.id as string;
+  acmeProviderId = await createProvider(admin, `${appPath}/tenants/${acme}/auth-providers`, generic('Acme IdP', true));
+  globexProviderId = await createProvider(admin, `${appPath}/tenants/${globex}/auth-providers`, { ...generic('Globex IdP', true), enabled: false });
+  await createProvider(admin, `${appPath}/tenants/${globex}/auth-providers`, { type: 'password' });
+  const isolatedClient = await createTestClient(app, { applicationId: isolated.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
+  isolatedConfig = await discover(app, isolatedClient.clientId, oidc.ClientSecretBasic(isolatedClient.clientSecret ?? ''));
+
+  const callback = (id: string, tenantId?: string) => `${issuer}${tenantId === undefined ? '' : `/t/${tenantId}`}/auth/callback/${id}`;
+  idp = await startUpstreamIdp({
+    port: idpPort,
+    clientSecret: UPSTREAM_SECRET,
+    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex)],
+  });
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+  await idp?.close();
+  await github?.close();
+});
+
+async function authorize(configuration = config, parameters: Record<string, string> = {}): Promise<AuthorizationFlow> {
+  return startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters });
+}
+
+/** The sign-in page's link of a provider (its text holds the provider's name), absolute. */
+function buttonOf(page: Visit, name: string): string | undefined {
+  const href = new RegExp(`<a class="upstream" href="([^"]+)">Sign in with ${name}</a>`).exec(page.body)?.[1];
+  return href === undefined ? undefined : new URL(href.replaceAll('&amp;', '&'), page.url).href;
+}
+
+/** Follows redirects through Gatehouse and the upstream (every one on 127.0.0.1) until the client's redirect URI, or a page. */
+async function follow(jar: CookieJar, visit: Visit): Promise<Visit> {
+  for (let hops = 0; hops < 20 && (visit.status === 302 || visit.status === 303); hops += 1) {
+    if (visit.location!.startsWith(REDIRECT_URI)) return visit;
+    visit = await jar.visit(visit.location!);
+  }
+  return visit;
+}
+
+/** The upstream sign-in of `name`'s button, the upstream's authorization URL changed by `tamper` when given. */
+async function signInWith(flow: AuthorizationFlow, name: string, tamper?: (url: URL) => void): Promise<Visit> {
+  const button = buttonOf(flow.page, name);
+  expect(button, flow.page.body).toBeDefined();
+  const started = await flow.jar.visit(button!);
+  expect(started.status, started.body).toBe(303);
+  const upstream = new URL(started.location!);
+  tamper?.(upstream);
+  return follow(flow.jar, await flow.jar.visit(upstream.href));
+}
+
+/** The ID token's claims the client gets for the sign-in's code. */
+async function idTokenOf(flow: AuthorizationFlow, answer: Visit, configuration = config) {
+  expect(answer.location, answer.body).toMatch(new RegExp(`^${REDIRECT_URI}\\?`));
+  const tokens = await oidc.authorizationCodeGrant(configuration, new URL(answer.location!), { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, {
+    resource: `${issuer}/api/v1`,
+  });
+  return decodeJwt(tokens.id_token!).payload;
+}
+
+async function lastSignInRecord(applicationId = app.root.applicationId) {
+  const [row] = await sql<{ action: string; target_id: string | null; after: Record<string, unknown> }>(
+    `select action, target_id, after from audit_log where application_id = ? and action in ('user.signed_in', 'user.sign_in_failed') order by id desc limit 1`,
+    [applicationId],
+  );
+  return row!;
+}
+
+const identities = (userId: string) => sql<{ provider_id: string; subject: string }>('select provider_id, subject from user_identity where user_id = ?', [userId]);
+
+describe('social and OIDC sign-in', () => {
+  it('shows each enabled provider as a link with its name, beside no password form when no password provider is enabled', async () => {
+    const flow = await authorize();
+    expect(flow.page.status).toBe(200);
+    expect(buttonOf(flow.page, 'Upstream')).toBe(`${flow.page.url}/oauth/${upstreamId}`);
+    expect(buttonOf(flow.page, 'Closed')).toBeDefined();
+    expect(buttonOf(flow.page, 'GitHub')).toBeDefined();
+    expect(flow.page.body).not.toContain('name="password"');
+  });
+
+  it('a new upstream account creates a user when the provider allows sign-up, who signs in again by the subject whatever e-mail comes next', async () => {
+    idp.login = { sub: 'alice-sub', email: 'alice@example.com', email_verified: true, name: 'Alice' };
+    const flow = await authorize();
+    const claims = await idTokenOf(flow, await signInWith(flow, 'Upstream'));
+    const users = (await app.http.get('/users?email=alice@example.com')).body.data as { id: string; name: string; emailVerified: boolean }[];
+    expect(users).toHaveLength(1);
+    expect(claims['sub']).toBe(users[0]!.id);
+    expect(claims['amr']).toBeUndefined();
+    expect(await identities(users[0]!.id)).toEqual([{ provider_id: upstreamId, subject: 'alice-sub' }]);
+    const record = await lastSignInRecord();
+    expect(record).toMatchObject({ action: 'user.signed_in', target_id: users[0]!.id, after: { method: 'oauth', upstream: { providerId: upstreamId, provider: 'generic' } } });
+
+    idp.login = { sub: 'alice-sub', email: 'alice.new@example.com', email_verified: true };
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(users[0]!.id);
+  });
+
+  it('links an existing user by a verified upstream e-mail', async () => {
+    const bob = await app.createUser('bob@example.com');
+    idp.login = { sub: 'bob-sub', email: 'Bob@Example.com', email_verified: true };
+    const flow = await authorize();
+    expect((await idTokenOf(flow, await signInWith(flow, 'Upstream')))['sub']).toBe(bob);
+    expect(await identities(bob)).toEqual([{ provider_id: upstreamId, subject: 'bob-sub' }]);
+  });
+
+  it('never links an existing user by an unverified upstream e-mail, nor makes an account of it', async () => {
+    const carol = await app.createUser('carol@example.com');
+    idp.login = { sub: 'mallory-sub', email: 'carol@example.com', email_verified: false };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('not verified by its provider');
+    expect(await identities(carol)).toEqual([]);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { method: 'oauth', reason: 'upstream_email_unverified' } });
+    idp.login = { sub: 'mallory-sub', email: 'mallory@example.com', email_verified: false };
+    const other = await authorize();
+    expect((await signInWith(other, 'Upstream')).status).toBe(403);
+    expect((await app.http.get('/users?email=mallory@example.com')).body.data).toEqual([]);
+  });
+
+  it('refuses an unknown upstream account where the provider allows no sign-up', async () => {
+    idp.login = { sub: 'dave-sub', email: 'dave@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Closed');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('There is no account');
+    expect((await app.http.get('/users?email=dave@example.com')).body.data).toEqual([]);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'signup_unavailable', upstream: { providerId: closedId } } });
+  });
+
+  it('refuses an answer whose state is not the request’s', async () => {
+    idp.login = { sub: 'alice-sub', email: 'alice@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream', (url) => url.searchParams.set('state', `${url.searchParams.get('state')!.split('.')[0]}.forged`));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('did not work');
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_error' } });
+  });
+
+  it('refuses an ID token whose nonce is not the request’s', async () => {
+    idp.login = { sub: 'alice-sub', email: 'alice@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream', (url) => url.searchParams.set('nonce', 'forged-nonce'));
+    expect(refused.status).toBe(400);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_error' } });
+  });
+
+  it('refuses a callback without the request the browser started (another browser, or one already used)', async () => {
+    idp.login = { sub: 'alice-sub', email: 'alice@example.com', email_verified: true };
+    const flow = await authorize();
+    const started = await flow.jar.visit(buttonOf(flow.page, 'Upstream')!);
+    const upstreamJar = new (flow.jar.constructor as new () => CookieJar)();
+    let visit = await upstreamJar.visit(started.location!);
+    while (visit.location !== undefined && !visit.location.startsWith(issuer)) visit = await upstreamJar.visit(visit.location);
+    // The upstream's answer reaches Gatehouse in the browser that started the sign-in, once: a replay has no request left.
+    const answered = await follow(flow.jar, await flow.jar.visit(visit.location!));
+    expect(answered.location).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
+    const replay = await flow.jar.visit(visit.location!);
+    const replayed = await flow.jar.visit(replay.location!);
+    expect(replayed.status).toBe(400);
+  });
+
+  it('signs in through a GitHub-shaped OAuth 2.0 upstream with its primary verified e-mail', async () => {
+    github.user = { id: 777, login: 'octo', name: 'Octo Cat' };
+    github.emails = [
+      { email: 'octo-old@example.com', primary: false, verified: true },
+      { email: 'octo@example.com', primary: true, verified: true },
+    ];
+    const flow = await authorize();
+    const claims = await idTokenOf(flow, await signInWith(flow, 'GitHub'));
+    const [user] = (await app.http.get('/users?email=octo@example.com')).body.data as { id: string; name: string }[];
+    expect(claims['sub']).toBe(user!.id);
+    expect(user!.name).toBe('Octo Cat');
+    expect(await identities(user!.id)).toEqual([{ provider_id: githubId, subject: '777' }]);
+
+    github.user = { id: 778, login: 'unverified', name: null };
+    github.emails = [{ email: 'bob@example.com', primary: true, verified: false }];
+    const unverified = await authorize();
+    expect((await signInWith(unverified, 'GitHub')).status).toBe(403);
+  });
+
+  it('a provider disabled for a tenant has no button and its sign-in is refused; an isolated tenant’s own provider signs in to its pool', async () => {
+    const globex = await authorize(isolatedConfig, { tenant: 'globex' });
+    expect(globex.page.status).toBe(200);
+    expect(buttonOf(globex.page, 'Globex IdP')).toBeUndefined();
+    expect(globex.page.body).toContain('name="password"');
+    for (const providerId of [globexProviderId, acmeProviderId]) {
+      const refused = await globex.jar.visit(`${globex.page.url}/oauth/${providerId}`);
+      expect(refused.status).toBe(404);
+      expect(refused.body).toContain('not available for Globex');
+      const callback = await globex.jar.visit(`${globex.page.url}/oauth/${providerId}/callback?code=x&state=y`);
+      expect(callback.status).toBe(400);
+    }
+
+    idp.login = { sub: 'erin-sub', email: 'erin@example.com', email_verified: true };
+    const acme = await authorize(isolatedConfig, { tenant: 'acme' });
+    const claims = await idTokenOf(acme, await signInWith(acme, 'Acme IdP'), isolatedConfig);
+    expect(claims['tenant_id']).toBeDefined();
+    const [identity] = await sql<{ pool_id: string; provider_id: string }>('select pool_id, provider_id from user_identity where subject = ?', ['erin-sub']);
+    expect(identity).toEqual({ pool_id: claims['tenant_id'], provider_id: acmeProviderId });
+  });
+
+  it('deleting a provider removes its links; deleting a user removes theirs', async () => {
+    const [alice] = (await app.http.get('/users?email=alice@example.com')).body.data as { id: string }[];
+    const [links] = await sql<{ count: string }>('select count(*) from user_identity where provider_id = ?', [githubId]);
+    expect(Number(links!.count)).toBeGreaterThan(0);
+    expect((await app.http.delete(`/auth-providers/${githubId}`)).status).toBe(204);
+    expect(await sql('select 1 from user_identity where provider_id = ?', [githubId])).toEqual([]);
+    expect((await app.http.delete(`/users/${alice!.id}`)).status).toBe(204);
+    expect(await identities(alice!.id)).toEqual([]);
+  });
+});

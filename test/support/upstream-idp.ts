@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+
+/** An account of a test upstream: what its ID token and userinfo (or GitHub's API) say. */
+export interface UpstreamAccount {
+  readonly sub: string;
+  readonly email?: string;
+  readonly email_verified?: boolean;
+  readonly name?: string;
+}
+
+export interface TestUpstream {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Who the next authorization signs in (no login page: the upstream's interaction completes at once). */
+  login: UpstreamAccount;
+  close(): Promise<void>;
+}
+
+async function listen(server: Server, port = 0): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * A second oidc-provider, the upstream OpenID provider of social sign-in tests, on loopback http at `port` (chosen
+ * before, so that Gatehouse's providers can name its issuer before it starts), with one client whose redirect URIs are
+ * Gatehouse's callback URLs. Its interaction signs in `login` at once (as its development login page would, without
+ * the forms). Its cookies have names of their own: a browser keeps cookies per host, not per port, and Gatehouse's OP
+ * on the same 127.0.0.1 uses oidc-provider's names.
+ */
+export async function startUpstreamIdp(options: { port: number; clientSecret: string; redirectUris: readonly string[] }): Promise<TestUpstream> {
+  const { redirectUris } = options;
+  const server = createServer();
+  const issuer = await listen(server, options.port);
+  const upstream: TestUpstream = {
+    issuer,
+    clientId: 'gatehouse',
+    clientSecret: options.clientSecret,
+    login: { sub: 'nobody' },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: upstream.clientId,
+        client_secret: upstream.clientSecret,
+        redirect_uris: [...redirectUris],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    cookies: { keys: [randomBytes(16).toString('hex')], names: { session: '_up_session', interaction: '_up_interaction', resume: '_up_resume' } },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    pkce: { required: () => true },
+    ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
+    features: { devInteractions: { enabled: false } },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ ...upstream.login, sub }) }),
+  });
+  provider.use(async (ctx, next) => {
+    if (!ctx.path.startsWith('/interaction/')) return next();
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const grant = new provider.Grant({ accountId: upstream.login.sub, clientId: String(details.params['client_id']) });
+    grant.addOIDCScope(String(details.params['scope']));
+    const grantId = await grant.save();
+    ctx.respond = false;
+    await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: upstream.login.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  });
+  const handle = provider.callback();
+  server.on('request', (request, response) => void handle(request, response));
+  return upstream;
+}
+
+export interface TestGitHub {
+  readonly url: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The user the next authorization signs in, and their e-mail addresses as GitHub's /user/emails lists them. */
+  user: { id: number; login: string; name: string | null };
+  emails: { email: string; primary: boolean; verified: boolean }[];
+  close(): Promise<void>;
+}
+
+const body = async (request: IncomingMessage) => {
+  let text = '';
+  for await (const chunk of request) text += String(chunk);
+  return new URLSearchParams(text);
+};
+
+/**
+ * A GitHub-shaped OAuth 2.0 upstream (no OIDC): /login/oauth/authorize answers at once with a code for `user`,
+ * /login/oauth/access_token redeems it (client secret and PKCE S256 checked), /user and /user/emails answer for its token.
+ */
+export async function startGitHub(): Promise<TestGitHub> {
+  const codes = new Map<string, { challenge: string; redirectUri: string }>();
+  const tokens = new Set<string>();
+  const server = createServer();
+  const url = await listen(server);
+  const github: TestGitHub = {
+    url,
+    clientId: 'Iv1.gatehouse',
+    clientSecret: randomBytes(16).toString('hex'),
+    user: { id: 4242, login: 'octocat', name: 'The Octocat' },
+    emails: [],
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  server.on('request', (request: IncomingMessage, response) => {
+    void (async () => {
+      const { pathname, searchParams } = new URL(request.url ?? '/', url);
+      const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (pathname === '/login/oauth/authorize') {
+        const code = randomBytes(8).toString('hex');
+        codes.set(code, { challenge: searchParams.get('code_challenge') ?? '', redirectUri: searchParams.get('redirect_uri') ?? '' });
+        const back = new URL(searchParams.get('redirect_uri')!);
+        back.search = new URLSearchParams({ code, state: searchParams.get('state') ?? '' }).toString();
+        return response.writeHead(302, { location: back.href }).end();
+      }
+      if (pathname === '/login/oauth/access_token' && request.method === 'POST') {
+        const form = await body(request);
+        const issued = codes.get(form.get('code') ?? '');
+        codes.delete(form.get('code') ?? '');
+        const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+        if (form.get('client_secret') !== github.clientSecret || issued === undefined || issued.challenge !== challenge || issued.redirectUri !== form.get('redirect_uri')) {
+          return json(400, { error: 'bad_verification_code' });
+        }
+        const token = `gho_${randomBytes(8).toString('hex')}`;
+        tokens.add(token);
+        return json(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
+      }
+      if (!tokens.has(request.headers.authorization?.replace(/^Bearer /, '') ?? '')) return json(401, { message: 'Bad credentials' });
+      if (pathname === '/user') return json(200, github.user);
+      if (pathname === '/user/emails') return json(200, github.emails);
+      return json(404, { message: 'Not Found' });
+    })();
+  });
+  return github;
+}
