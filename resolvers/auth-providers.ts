@@ -6,6 +6,7 @@ import {
   listAuthProviders,
   updateAuthProvider,
 } from '../src/domain/auth-providers/auth-providers.ts';
+import { samlUrls } from '../src/domain/sign-in/saml.ts';
 
 export const authProviderResolvers: Resolvers = {
   Query: {
@@ -20,5 +21,9 @@ export const authProviderResolvers: Resolvers = {
       updateAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId, input),
     deleteAuthProvider: async (_, { appId, tenantId, providerId }, ctx) =>
       deleteAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId),
+  },
+  AuthProvider: {
+    acsUrl: (provider, _, ctx) => (provider.type === 'saml' ? samlUrls(ctx.services.config.publicUrl, provider).acsUrl : null),
+    metadataUrl: (provider, _, ctx) => (provider.type === 'saml' ? samlUrls(ctx.services.config.publicUrl, provider).metadataUrl : null),
   },
 };

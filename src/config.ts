@@ -57,6 +57,11 @@ export interface Config {
    * REDIS_URL (docs/decisions.md, "Workers").
    */
   readonly workers: number;
+  /**
+   * `GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true` (development and tests only): an auth provider's upstream URLs (a SAML
+   * IdP's `ssoUrl`) may also be http on a loopback address; otherwise they are https.
+   */
+  readonly allowLoopbackUpstreams: boolean;
   /** E-mail delivery (src/domain/email/deliver.ts): where the built-in sender and the HTTP providers are reached, and the outbox's pace. */
   readonly email: EmailConfig;
 }
@@ -296,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logPretty: logFormat(env) === 'pretty',
     metricsToken: optional(env, 'METRICS_TOKEN'),
     workers: workers(env),
+    allowLoopbackUpstreams: flag(env, 'GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS'),
     email: emailConfig(env),
     ...overrides,
   });

@@ -28,6 +28,7 @@ import { Migration0021EmailLinkTokens } from './migrations/0021-email-link-token
 import { Migration0022Sessions } from './migrations/0022-sessions.ts';
 import { Migration0023OrganizationsInvitations } from './migrations/0023-organizations-invitations.ts';
 import { Migration0024AuditStreamAnalytics } from './migrations/0024-audit-stream-analytics.ts';
+import { Migration0030Saml } from './migrations/0030-saml.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -55,6 +56,7 @@ export const MIGRATIONS = [
   { name: '0022-sessions', class: Migration0022Sessions },
   { name: '0023-organizations-invitations', class: Migration0023OrganizationsInvitations },
   { name: '0024-audit-stream-analytics', class: Migration0024AuditStreamAnalytics },
+  { name: '0030-saml', class: Migration0030Saml },
 ];
 
 /**

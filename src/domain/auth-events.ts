@@ -24,17 +24,30 @@ export type SignInFailureReason =
   | 'user_inactive'
   /** The client address is locked out of the account, or must wait after its last failures (lockout policy). */
   | 'address_locked'
-  | 'address_waiting';
+  | 'address_waiting'
+  /** An upstream's answer that proves nothing: a SAML response unsigned, badly signed, for another SP, or expired. */
+  | 'invalid_assertion'
+  /** A SAML assertion accepted before. */
+  | 'replayed_assertion'
+  /** The upstream asserted no e-mail address. */
+  | 'no_email'
+  /** The sign-in's surface does not offer the provider (disabled, or not the tenant's). */
+  | 'method_unavailable'
+  /** The account with the asserted e-mail never verified it: the upstream's word does not take it over. */
+  | 'email_unverified';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
   readonly applicationId: string;
   /** The tenant it counts in: the surface's, else the user's only one; null: the application's alone. */
   readonly tenantId: string | null;
-  readonly clientId: string;
+  /** The OAuth client whose sign-in it was; null: none is known (an IdP-initiated SAML response refused on arrival). */
+  readonly clientId: string | null;
   readonly requestId: string;
   /** How the user proved who they are: `password` (the hosted form), later `magic_link`, `passkey`, … */
   readonly method: string;
+  /** The upstream auth provider that vouched for the user (SAML, OAuth), kept in the record. */
+  readonly providerId?: string;
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -56,16 +69,23 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
   const day = utcDay(deps.clock());
   const { outcome } = attempt;
   const { userId } = outcome;
-  const actor = outcome.ok ? { type: 'user', id: outcome.userId } : { type: 'oauth_client', id: attempt.clientId };
+  const actor = outcome.ok
+    ? { type: 'user', id: outcome.userId }
+    : attempt.clientId === null
+      ? { type: 'auth_provider', id: attempt.providerId ?? 'unknown' }
+      : { type: 'oauth_client', id: attempt.clientId };
   await deps.orm.em.fork().transactional(async (em) => {
     recordAudit(em, { applicationId: attempt.applicationId, tenantId: attempt.tenantId, requestId: attempt.requestId, principal: { actor } }, {
       action: outcome.ok ? 'user.signed_in' : 'user.sign_in_failed',
       targetType: 'user',
       targetId: userId,
       outcome: outcome.ok ? 'success' : 'failure',
-      after: outcome.ok
-        ? { method: attempt.method, clientId: attempt.clientId }
-        : { method: attempt.method, clientId: attempt.clientId, reason: outcome.reason, email: keptEmail(outcome.email) },
+      after: {
+        method: attempt.method,
+        clientId: attempt.clientId,
+        ...(attempt.providerId === undefined ? {} : { providerId: attempt.providerId }),
+        ...(outcome.ok ? {} : { reason: outcome.reason, email: keptEmail(outcome.email) }),
+      },
     });
     await countSignIns(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, day, method: attempt.method, succeeded: outcome.ok }]);
     if (outcome.ok) await countActiveUsers(em, [{ applicationId: attempt.applicationId, tenantId: attempt.tenantId, userId: outcome.userId, day }]);

@@ -6,8 +6,10 @@ import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
+import { cookieOf } from './cookies.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { registerInvitationPage } from './invitation.ts';
+import { registerSamlRoutes, samlStartPath } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
 import {
@@ -36,6 +38,7 @@ import {
   type SignIn,
   type SignInTarget,
 } from '../domain/sign-in/sign-in.ts';
+import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
@@ -67,20 +70,12 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
-/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
-function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
 
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
 /** Everything a page of one interaction needs, settled once per request. */
-interface InteractionContext {
+export interface InteractionContext {
   readonly interaction: Interaction;
   /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
@@ -156,11 +151,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'> = {}) {
       const { uid } = context.interaction;
-      if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
-      const signupUrl = context.target.password.signUp ? { signupUrl: paths(uid).signup } : {};
+      const { password, saml } = context.target;
+      if (!password.signIn && saml.length === 0) throw new SignInRefusal('password_unavailable', context.target.look);
+      const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
+      const methods = { passwordForm: password.signIn, providers: saml.map((method) => ({ name: method.name, url: samlStartPath(uid, method.id) })) };
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
-      const input = { action: paths(uid).login, csrf: csrf.issue(uid), forgotUrl: paths(uid).forgot, ...signupUrl, ...notice, ...hinted(context), ...extra };
+      const input = { action: paths(uid).login, csrf: csrf.issue(uid), forgotUrl: paths(uid).forgot, ...methods, ...signupUrl, ...notice, ...hinted(context), ...extra };
       return sendPage(reply, status, (nonce) => loginPage(context.target.look, nonce, input), formTargets(context));
     }
 
@@ -185,14 +182,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       }
     }
 
-    function showTenantChoice(
-      reply: FastifyReply,
-      context: InteractionContext,
-      userId: string,
-      tenants: readonly { id: string; name: string }[],
-      error = false,
-      proof?: string,
-    ) {
+    /** A proven first factor (`amr`; none: the session's user), sealed for the tenant choice that completes it. */
+    const sealSignIn = (uid: string, userId: string, amr: readonly string[]) => csrf.seal(uid, JSON.stringify({ userId, amr }), SIGN_IN_PROOF_SECONDS);
+    const unsealSignIn = (uid: string, proof: unknown): { userId: string; amr: string[] } | undefined => {
+      const value = csrf.unseal(uid, proof);
+      return value === undefined ? undefined : (JSON.parse(value) as { userId: string; amr: string[] });
+    };
+
+    function showTenantChoice(reply: FastifyReply, context: InteractionContext, proof: string, tenants: readonly { id: string; name: string }[], error = false) {
       const { uid } = context.interaction;
       return sendPage(
         reply,
@@ -201,7 +198,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: proof ?? csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS),
+            signIn: proof,
             tenants,
             error,
           }),
@@ -218,10 +215,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    /** A proven password of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
-    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string) {
+    /** A proven first factor of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, amr: readonly string[]) {
       const { uid } = context.interaction;
-      const proof = csrf.seal(uid, userId, SIGN_IN_PROOF_SECONDS);
+      const proof = sealSignIn(uid, userId, amr);
       return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
     }
 
@@ -235,6 +232,28 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         throw error;
       }
       return reply.status(303).header('location', returnTo).send();
+    }
+
+    /**
+     * A proven first factor (`amr`) of `user` (`verified`: as read once it was proven), the one sequence every sign-in
+     * method ends in: the tenant decided (none the user may reach: `noAccess`), the browser noticed, then the tenant
+     * choice or the end of the interaction.
+     */
+    async function continueSignIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      context: InteractionContext,
+      proven: { readonly user: SignInUser; readonly verified: SignInUser; readonly amr: readonly string[] },
+      noAccess: () => unknown,
+    ) {
+      const { user, verified, amr } = proven;
+      const decision = await decideTenant(context.target, user);
+      if (decision.kind === 'no_access') return noAccess();
+      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const browserId = await noticeBrowser(context.target, user, origin);
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, user.id, amr);
+      return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId, verified, amr });
     }
 
     /**
@@ -284,10 +303,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const sessionAccount = (context: InteractionContext) =>
       sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
+    const saml = registerSamlRoutes(app, services, csrf, { load, signsIn, continueSignIn });
+
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
       const { interaction } = context;
-      if (interaction.prompt.name === 'login') return showLogin(reply, context, 200);
+      // An IdP-initiated SAML sign-in, proven moments ago in this browser, completes the sign-in it led to.
+      if (interaction.prompt.name === 'login') return (await saml.continueUnsolicited(request, reply, context)) ?? showLogin(reply, context, 200);
       if (interaction.prompt.name === 'consent') {
         // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
         // tenant is decided as for a sign-in (the named one, the only one, or the user's choice). A session user who
@@ -296,7 +318,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (account === null) return showLogin(reply, context, 200);
         const { user, decision } = account;
         if (decision === undefined) return finish(request, reply, context, undefined);
-        if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
+        if (decision.kind === 'choose') return showTenantChoice(reply, context, sealSignIn(interaction.uid, user.id, []), decision.tenants);
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
       throw new SignInRefusal('step_unsupported', context.target.look);
@@ -317,13 +339,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
-      const decision = await decideTenant(context.target, check.user);
-      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { email, error: 'login.noAccess' });
-      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
-      const browserId = await noticeBrowser(context.target, check.user, origin);
-      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, check.user.id);
-      return finish(request, reply, context, { userId: check.user.id, tenantId: decision.tenantId, verified: check.verified, amr: PASSWORD_AMR });
+      const noAccess = () => showLogin(reply, context, 403, { email, error: 'login.noAccess' });
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR }, noAccess);
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -384,12 +401,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const proof = cookieOf(request, proofCookieName);
       if (proof === undefined) return backToPage(request, reply);
       const context = await load(request, reply);
-      const userId = csrf.unseal(context.interaction.uid, proof);
-      const user = userId === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, userId);
+      const signIn = unsealSignIn(context.interaction.uid, proof);
+      const user = signIn === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, signIn.userId);
       if (user === null) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
-      return showTenantChoice(reply, context, user.id, tenants, false, proof);
+      return showTenantChoice(reply, context, proof, tenants);
     });
 
     registerInvitationPage(app, services, csrf, throttle);
@@ -405,18 +422,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
-      // The user proved their password on this interaction moments ago (a sealed statement bound to its uid).
-      const userId = csrf.unseal(context.interaction.uid, fields['signin']);
-      if (userId === undefined) throw new SignInRefusal('proof_expired', context.target.look);
-      const user = await activeUser(context.target, userId);
+      // The user proved who they are on this interaction moments ago (a sealed statement bound to its uid).
+      const proof = fields['signin'];
+      const signIn = unsealSignIn(context.interaction.uid, proof);
+      if (signIn === undefined || proof == null) throw new SignInRefusal('proof_expired', context.target.look);
+      const user = await activeUser(context.target, signIn.userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true);
+      if (chosen === undefined) return showTenantChoice(reply, context, proof, tenants, true);
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, amr: PASSWORD_AMR });
+      return finish(request, reply, context, { userId: user.id, tenantId: chosen.id, ...(signIn.amr.length === 0 ? {} : { amr: signIn.amr }) });
     });
   };
 }

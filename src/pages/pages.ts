@@ -24,6 +24,7 @@ export const DEFAULT_COPY = {
   'login.forgot': 'Forgot your password?',
   'login.unverified': 'Confirm your email address first: open the link we sent you.',
   'login.resendLink': 'Send the link again',
+  'login.withProvider': 'Sign in with {provider}',
   'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',
   'tenant.title': 'Choose an organization',
   'tenant.label': 'Organization',
@@ -328,6 +329,23 @@ export interface LoginPageInput {
   readonly forgotUrl?: string;
   /** Link to ask for a new verification link, shown with the `login.unverified` error. */
   readonly resendUrl?: string;
+  /** Whether the e-mail and password form is shown (false: the surface signs in with providers only). */
+  readonly passwordForm?: boolean;
+  /** A link per identity provider (SAML) the surface offers, its text holding the provider's name. */
+  readonly providers?: readonly { readonly name: string; readonly url: string }[];
+}
+
+function passwordForm(look: PageLook, input: LoginPageInput, describedBy: string[], invalid: boolean): string {
+  return (
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
+    emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid, focus: true }) +
+    field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid }) +
+    `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
+    (input.forgotUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.forgotUrl)}">${text(look, 'login.forgot')}</a></p>\n`) +
+    (input.signupUrl === undefined
+      ? ''
+      : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`)
+  );
 }
 
 export function loginPage(look: PageLook, nonce: string, input: LoginPageInput): RenderedPage {
@@ -338,14 +356,10 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     (input.notice === undefined ? '' : `<p class="notice" role="status">${text(look, input.notice)}</p>\n`) +
     formError('form-error', error) +
     (input.resendUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.resendUrl)}">${text(look, 'login.resendLink')}</a></p>\n`) +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
-    emailField({ label: text(look, 'login.email'), value: input.email ?? '', describedBy, invalid: error !== undefined, focus: true }) +
-    field({ id: 'password', label: text(look, 'login.password'), type: 'password', autocomplete: 'current-password', describedBy, invalid: error !== undefined }) +
-    `<button type="submit">${text(look, 'login.submit')}</button>\n</form>\n` +
-    (input.forgotUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.forgotUrl)}">${text(look, 'login.forgot')}</a></p>\n`) +
-    (input.signupUrl === undefined
-      ? ''
-      : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`);
+    (input.passwordForm === false ? '' : passwordForm(look, input, describedBy, error !== undefined)) +
+    (input.providers ?? [])
+      .map((provider) => `<p class="alt"><a href="${escapeHtml(provider.url)}">${text(look, 'login.withProvider', { provider: provider.name })}</a></p>\n`)
+      .join('');
   return document(look, nonce, text(look, 'login.title'), body, error !== undefined);
 }
 

@@ -175,7 +175,7 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
 export async function createAuthProvider(scope: Scope, input: CreateAuthProviderInput): Promise<AuthProviderView> {
   const type = typeOf(input.type);
   if (scope.tenantId !== null) await assertTenantExists(scope, scope.tenantId);
-  const config = parseConfig(type, input.config);
+  const config = parseConfig(type, input.config, {}, scope.services.config);
   const secrets = mergeSecrets(type, config, null, input.secrets, sealWith(scope));
   if (input.enabled === null) throw invalid('enabled', 'enabled may not be null');
   const name = input.name == null ? defaultProviderName(type, config) : displayName('name', input.name);
@@ -228,7 +228,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
       const before = snapshot(found);
       if (input.config != null) {
-        const config = parseConfig(found.type, input.config, found.config);
+        const config = parseConfig(found.type, input.config, found.config, scope.services.config);
         if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
         found.config = config;
       }

@@ -19,7 +19,20 @@ interface FieldBase {
   applies?: (config: Config) => boolean;
   /** Why it does not apply, for the 422 message. */
   appliesOnly?: string;
+  /** A value the service cannot act on (yet), refused with the reason rather than stored without effect. */
+  refused?: { readonly value: unknown; readonly because: string };
 }
+
+/** What the deployment allows of a provider's settings (src/config.ts). */
+export interface ConfigRules {
+  /** `GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS`: upstream URLs may also be http on a loopback address. */
+  readonly allowLoopbackUpstreams: boolean;
+}
+
+const STRICT_RULES: ConfigRules = { allowLoopbackUpstreams: false };
+
+/** localhost, 127.0.0.0/8 and [::1]: an upstream on this machine, as a development IdP is. */
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 
 type Field = FieldBase &
   (
@@ -103,8 +116,12 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       entityId: { kind: 'string', required: true, max: 1024, pattern: /^\S+$/, shape: 'without spaces' },
       ssoUrl: { kind: 'url', required: true },
       certificate: { kind: 'certificate', required: true },
-      signRequests: { kind: 'boolean', default: false },
+      // The SP would need a key and an X.509 certificate of its own to publish in its metadata, which the service
+      // cannot issue: unsigned AuthnRequests only (the IdP's signed assertions are what the sign-in relies on).
+      signRequests: { kind: 'boolean', default: false, refused: { value: true, because: 'is not supported: the service sends unsigned AuthnRequests' } },
       emailAttribute: { kind: 'string', default: 'email', max: 256 },
+      // Where an IdP-initiated (unsolicited) response sends the browser: the application's page that starts its sign-in.
+      idpInitiatedLoginUrl: { kind: 'url' },
       allowSignup,
     },
     secrets: {},
@@ -129,7 +146,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function checkField(field: string, spec: Field, value: unknown): unknown {
+function checkField(field: string, spec: Field, value: unknown, rules: ConfigRules): unknown {
   switch (spec.kind) {
     case 'string': {
       if (typeof value !== 'string' || value.trim() === '' || value.length > spec.max) {
@@ -158,8 +175,10 @@ function checkField(field: string, spec: Field, value: unknown): unknown {
       } catch {
         url = undefined;
       }
-      if (url === undefined || url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hash !== '') {
-        throw invalid(field, `${field} must be an https URL without credentials or fragment`);
+      const loopbackHttp = rules.allowLoopbackUpstreams && url?.protocol === 'http:' && isLoopbackHost(url.hostname);
+      if (url === undefined || (url.protocol !== 'https:' && !loopbackHttp) || url.username !== '' || url.password !== '' || url.hash !== '') {
+        const scheme = rules.allowLoopbackUpstreams ? 'an https URL (or http on a loopback address)' : 'an https URL';
+        throw invalid(field, `${field} must be ${scheme} without credentials or fragment`);
       }
       return url.toString();
     }
@@ -206,7 +225,7 @@ function unknownKey(object: 'config' | 'secrets', key: string, problem: string):
  * `carried` (a PATCH's stored config) fills fields left out of `given`; carried fields that no longer apply (the
  * OAuth provider changed) are dropped silently.
  */
-export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}): Config {
+export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}, rules: ConfigRules = STRICT_RULES): Config {
   if (given !== undefined && given !== null && !isPlainObject(given)) throw invalid('config', 'config must be an object');
   const raw = given ?? {};
   const spec = AUTH_PROVIDER_SPECS[type];
@@ -226,7 +245,8 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
       if ('required' in field && field.required === true) throw invalid(path, `${path} is required`);
       config[name] = defaultOf(field, config);
     } else {
-      config[name] = checkField(path, field, value);
+      config[name] = checkField(path, field, value, rules);
+      if (field.refused !== undefined && config[name] === field.refused.value) throw invalid(path, `${path} ${field.refused.because}`);
     }
   }
   return config;

@@ -26,6 +26,14 @@ export interface PasswordMethod {
   readonly requireVerification: boolean;
 }
 
+/** An enabled `saml` provider of a surface: its button, and whether a new account may come of it. */
+export interface SamlMethod {
+  readonly id: string;
+  readonly name: string;
+  /** The provider's `allowSignup`, where the surface allows sign-up at all (passwordMethod's `opensMembership`). */
+  readonly signUp: boolean;
+}
+
 /**
  * What a sign-in surface (an application, and the tenant a sign-in is for) shows and enforces, as the tenancy engine
  * resolves it: plain values, shared by every request that reads them.
@@ -40,6 +48,7 @@ export interface SurfaceSettings {
   /** The effective branding, with the tenant's name (else the application's). */
   readonly look: PageLook;
   readonly password: PasswordMethod;
+  readonly saml: readonly SamlMethod[];
   readonly lockout: LockoutPolicy;
   /** How long client-credentials tokens live: the enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
@@ -101,6 +110,9 @@ async function readSurfaceSettings(
     policyTenantId,
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
+    saml: providers
+      .filter((provider) => provider.type === 'saml' && provider.enabled)
+      .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !(tenant !== null && poolId === SHARED_POOL) })),
     lockout,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
