@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { consumeSamlResponse, findSamlProvider, samlMetadata, samlSignInUrl, type SamlIdentity, type SamlProvider } from '../domain/sign-in/saml.ts';
-import { recordSamlSignIn, samlAccount } from '../domain/sign-in/saml-account.ts';
+import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
+import { signIns } from '../metrics.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { Services } from '../services.ts';
 import { guessingAddress } from '../pages/throttle.ts';
@@ -77,6 +78,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       const outcome = await consumeSamlResponse(orm, config.publicUrl, provider, fields['SAMLResponse']);
       if (!outcome.ok) {
         request.log.info({ provider: provider.id, reason: outcome.reason, detail: outcome.detail }, 'SAML response refused');
+        signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
         const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
         await recordSamlSignIn(services, place, { providerId: provider.id, email: null }, { ok: false, reason: outcome.reason, userId: null });
         throw new SignInRefusal('saml_response_refused');
@@ -113,6 +115,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   /** A proven identity on this interaction: its account, then the sign-in's sequence (or a refusal page). */
   async function signIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, identity: SamlIdentity) {
     const account = await samlAccount(context.target, identity, guessingAddress(request));
+    signIns.inc({ method: SAML_METHOD, outcome: account.ok ? 'success' : 'failure' });
     if (!account.ok) throw new SignInRefusal('saml_account_refused', context.target.look);
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: SAML_AMR }, () => {
       throw new SignInRefusal('saml_account_refused', context.target.look);

@@ -134,6 +134,11 @@ class RequestRecords implements CacheProvider {
   requestOf(inResponseTo: string | undefined): SamlRequestRecord | null {
     return inResponseTo === undefined ? null : (this.found.get(inResponseTo) ?? null);
   }
+
+  /** The request a refused response named, when it was one of ours (for the failure's record: its client). */
+  named(): SamlRequestRecord | null {
+    return [...this.found.values()][0] ?? null;
+  }
 }
 
 function serviceProvider(publicUrl: string, provider: SamlProvider, cacheProvider: CacheProvider): SAML {
@@ -192,7 +197,7 @@ export async function consumeSamlResponse(orm: MikroORM, publicUrl: string, prov
     ({ profile } = await serviceProvider(publicUrl, provider, records).validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
-    return { ok: false, reason: 'invalid_assertion', detail: (error as Error).message, request: null };
+    return { ok: false, reason: 'invalid_assertion', detail: (error as Error).message, request: records.named() };
   }
   const request = records.requestOf(profile.inResponseTo as string | undefined);
   const refused = (reason: SamlResponseFailure, detail: string): SamlResponseOutcome => ({ ok: false, reason, detail, request });
