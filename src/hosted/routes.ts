@@ -70,8 +70,6 @@ const PASSWORD_AMR = ['pwd'];
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
-
-
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
 /** Everything a page of one interaction needs, settled once per request. */

@@ -18,6 +18,8 @@ let config: oidc.Configuration;
 let browser: Browser;
 let userId: string;
 const idp = new TestIdp();
+/** The SAML provider, whose URLs the IdP's responses name (known once it is created, after the IdP's SSO URL). */
+let provider: { acsUrl: string; metadataUrl: string } | undefined;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
@@ -25,7 +27,6 @@ beforeAll(async () => {
   issuer = app.gatehouse.services.config.publicUrl;
   const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
-  let provider: { acsUrl: string; metadataUrl: string } | undefined;
   const ssoUrl = await idp.serve((request) => idp.response({ acsUrl: provider!.acsUrl, audience: provider!.metadataUrl, email: 'sam@saml.test', inResponseTo: request.id }));
   const created = await app.http.post('/auth-providers', { type: 'saml', name: 'Corp SSO', config: { entityId: idp.entityId, ssoUrl, certificate: idp.certificate } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);

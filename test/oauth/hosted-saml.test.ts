@@ -209,7 +209,7 @@ describe('IdP-initiated', () => {
   });
 });
 
-describe('a provider the surface does not offer', () => {
+describe('the providers of a surface', () => {
   it('disabled: no button, its start link is 404, and a response for it signs nobody in', async () => {
     const flow = await authorize();
     const request = await toIdp(flow);
@@ -240,5 +240,29 @@ describe('a provider the surface does not offer', () => {
     expect((await ownFlow.jar.visit(`${ownFlow.page.url}/saml/${provider.id}`)).status).toBe(404);
     const inheritingFlow = await authorize({ tenant: inheriting });
     expect(inheritingFlow.page.body).toContain('Sign in with Acme Okta');
+  });
+
+  it('isolated: a tenant’s own provider signs its own pool’s users in, its ACS under the tenant’s path', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const tenant = await app.createTenant('Own Saml');
+    const created = await app.http.post(`${appPath}/tenants/${tenant}/auth-providers`, {
+      type: 'saml',
+      name: 'Tenant IdP',
+      config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate },
+    });
+    expect(created.status).toBe(201);
+    const own = created.body as typeof provider;
+    expect(own.acsUrl).toBe(`${issuer}/t/${tenant}/saml/${own.id}/acs`);
+    const member = await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: EMAIL });
+    expect(member.status).toBe(201);
+    const flow = await authorize({ tenant });
+    const request = await toIdp(flow, 'Tenant IdP');
+    expect(request.acsUrl).toBe(own.acsUrl);
+    const samlResponse = idp.response({ acsUrl: own.acsUrl, audience: own.metadataUrl, email: EMAIL, inResponseTo: request.id });
+    // Not at the application's path: the provider is the tenant's.
+    expect((await new CookieJar().visit(`${issuer}/saml/${own.id}/acs`, { method: 'POST', form: { SAMLResponse: samlResponse } })).status).toBe(404);
+    const acs = await flow.jar.visit(own.acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, RelayState: request.relayState ?? '' } });
+    expect(acs.status, acs.body).toBe(303);
+    expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: member.body.id, tenant_id: tenant });
   });
 });
