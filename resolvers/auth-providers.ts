@@ -7,11 +7,14 @@ import {
   updateAuthProvider,
 } from '../src/domain/auth-providers/auth-providers.ts';
 import { upstreamCallbackUrl } from '../src/domain/sign-in/upstream/callback-url.ts';
+import { samlUrls } from '../src/domain/sign-in/saml.ts';
 
 export const authProviderResolvers: Resolvers = {
   AuthProvider: {
     callbackUrl: (provider, _, ctx) =>
       provider.type === 'oauth' ? upstreamCallbackUrl(ctx.services.config.publicUrl, { id: provider.id, tenantId: provider.tenantId ?? null }) : null,
+    acsUrl: (provider, _, ctx) => (provider.type === 'saml' ? samlUrls(ctx.services.config.publicUrl, provider).acsUrl : null),
+    metadataUrl: (provider, _, ctx) => (provider.type === 'saml' ? samlUrls(ctx.services.config.publicUrl, provider).metadataUrl : null),
   },
   Query: {
     authProviders: async (_, { appId, tenantId, ...page }, ctx) => listAuthProviders(await ctx.scope({ applicationId: appId, tenantId }), page),

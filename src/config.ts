@@ -66,8 +66,8 @@ export interface Config {
 /** Where the upstream sign-in reaches its identity providers. */
 export interface UpstreamConfig {
   /**
-   * `GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true` (development and tests only): an auth provider's upstream URLs may also be
-   * http on a loopback address (an IdP on the developer's machine); otherwise they are https.
+   * `GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true` (development and tests only): an auth provider's upstream URLs (an OAuth
+   * provider's, a SAML IdP's `ssoUrl`) may also be http on a loopback address (an IdP on the developer's machine); otherwise they are https.
    */
   readonly allowLoopback: boolean;
   /** GitHub's web origin (`/login/oauth/…`) and API base (`/user`, `/user/emails`): GitHub Enterprise Server's, or a test's. */

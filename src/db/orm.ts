@@ -32,6 +32,7 @@ import { Migration0025Mfa } from './migrations/0025-mfa.ts';
 import { Migration0026PasswordAgeHistory } from './migrations/0026-password-age-history.ts';
 import { Migration0028EmailSignIn } from './migrations/0028-email-sign-in.ts';
 import { Migration0029UserIdentities } from './migrations/0029-user-identities.ts';
+import { Migration0030Saml } from './migrations/0030-saml.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   { name: '0026-password-age-history', class: Migration0026PasswordAgeHistory },
   { name: '0028-email-sign-in', class: Migration0028EmailSignIn },
   { name: '0029-user-identities', class: Migration0029UserIdentities },
+  { name: '0030-saml', class: Migration0030Saml },
 ];
 
 /**

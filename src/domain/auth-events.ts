@@ -41,14 +41,25 @@ export type SignInFailureReason =
   /** Upstream sign-in: the upstream did not verify the address, which is never linked or signed up with. */
   | 'upstream_email_unverified'
   /** Upstream sign-in: no account, and the provider or the surface allows no sign-up. */
-  | 'signup_unavailable';
+  | 'signup_unavailable'
+  /** An upstream's answer that proves nothing: a SAML response unsigned, badly signed, for another SP, or expired. */
+  | 'invalid_assertion'
+  /** A SAML assertion accepted before. */
+  | 'replayed_assertion'
+  /** The upstream asserted no e-mail address. */
+  | 'no_email'
+  /** The sign-in's surface does not offer the provider (disabled, or not the tenant's). */
+  | 'method_unavailable'
+  /** The account with the asserted e-mail never verified it: the upstream's word does not take it over. */
+  | 'email_unverified';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
   readonly applicationId: string;
   /** The tenant it counts in: the surface's, else the user's only one; null: the application's alone. */
   readonly tenantId: string | null;
-  readonly clientId: string;
+  /** The OAuth client whose sign-in it was; null: none is known (an IdP-initiated SAML response refused on arrival). */
+  readonly clientId: string | null;
   readonly requestId: string;
   /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, `oauth` (an upstream provider), later `passkey`, … */
   readonly method: string;
@@ -56,6 +67,8 @@ export interface SignInAttempt {
   readonly amr?: readonly string[];
   /** The upstream provider of an `oauth` sign-in: the auth provider's id and its preset (`google`, …, `generic`). */
   readonly upstream?: { readonly providerId: string; readonly provider: string };
+  /** The upstream auth provider that vouched for the user (SAML), kept in the record; its actor when no client is known. */
+  readonly providerId?: string;
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -78,7 +91,11 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
   const day = utcDay(deps.clock());
   const { applicationId, tenantId, outcome } = attempt;
   const { userId } = outcome;
-  const actor = outcome.ok ? { type: 'user', id: outcome.userId } : { type: 'oauth_client', id: attempt.clientId };
+  const actor = outcome.ok
+    ? { type: 'user', id: outcome.userId }
+    : attempt.clientId === null
+      ? { type: 'auth_provider', id: attempt.providerId ?? 'unknown' }
+      : { type: 'oauth_client', id: attempt.clientId };
   const counts = [
     signInCountCtes([{ applicationId, tenantId, day, method: attempt.method, succeeded: outcome.ok }]),
     ...(outcome.ok ? [activeUsersCtes([{ applicationId, tenantId, userId: outcome.userId, day }])] : []),
@@ -87,6 +104,7 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
     method: attempt.method,
     clientId: attempt.clientId,
     ...(attempt.upstream === undefined ? {} : { upstream: attempt.upstream }),
+    ...(attempt.providerId === undefined ? {} : { providerId: attempt.providerId }),
     ...(outcome.ok ? (attempt.amr === undefined ? {} : { amr: attempt.amr }) : { reason: outcome.reason, email: keptEmail(outcome.email) }),
   };
   await recordAuditPerRow(

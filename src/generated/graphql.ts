@@ -296,6 +296,11 @@ export type AuthIsolation =
  */
 export type AuthProvider = {
   __typename?: 'AuthProvider';
+  /**
+   * saml: where the IdP posts its responses (the Assertion Consumer Service, HTTP-POST binding), to register at the IdP;
+   * for a tenant's own provider, under the tenant's surface. Null for other types.
+   */
+  acsUrl: Maybe<Scalars['String']['output']>;
   /** The application it belongs to. */
   applicationId: Scalars['UUID']['output'];
   /**
@@ -313,7 +318,10 @@ export type AuthProvider = {
    * `issuer` (an OpenID provider found by discovery) or `authorizationUrl`, `tokenUrl` and `userInfoUrl` (a plain OAuth
    * 2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
    * `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
-   * `certificate` (PEM X.509), `signRequests`, `emailAttribute`, `allowSignup`. m2m: `tokenLifetimeSeconds`
+   * `certificate` (PEM X.509), `signRequests` (false only: the service sends unsigned AuthnRequests), `emailAttribute`
+   * (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
+   * sign-in sends the browser: the application's page that starts its sign-in; null: IdP-initiated sign-in refused),
+   * `allowSignup`. m2m: `tokenLifetimeSeconds`
    * (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
    * its scope expires within that many days (a later `expiresAt` is 422; a key asked without one gets the limit).
    */
@@ -324,6 +332,8 @@ export type AuthProvider = {
   enabled: Scalars['Boolean']['output'];
   /** The provider's id. */
   id: Scalars['UUID']['output'];
+  /** saml: the service provider's metadata document, whose URL is also its entity id (the assertions' audience). Null for other types. */
+  metadataUrl: Maybe<Scalars['String']['output']>;
   /** Display name (e.g. on the sign-in page's button). */
   name: Scalars['String']['output'];
   /** The names of the secrets that are set (oauth: `clientSecret`, or `privateKey` for apple); never their values. */
@@ -3913,12 +3923,14 @@ export type AuditReferenceResolvers<ContextType = RequestContext, ParentType ext
 };
 
 export type AuthProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthProvider'] = ResolversParentTypes['AuthProvider']> = {
+  acsUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   callbackUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   config?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  metadataUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   secretsSet?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   source?: Resolver<Maybe<ResolversTypes['Source']>, ParentType, ContextType>;

@@ -13,6 +13,7 @@ import { registerInvitationPage } from './invitation.ts';
 import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import { registerSamlRoutes, samlStartPath } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { accountPageRoutes } from './account.ts';
 import { expiredPasswordStep } from './password-change.ts';
@@ -170,8 +171,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
       const { uid } = context.interaction;
-      const { password, email, upstreams, look } = context.target;
-      if (!password.signIn && !email.link && !email.code && upstreams.length === 0) throw new SignInRefusal('password_unavailable', look);
+      const { password, email, upstreams, saml, look } = context.target;
+      if (!password.signIn && !email.link && !email.code && upstreams.length === 0 && saml.length === 0) throw new SignInRefusal('password_unavailable', look);
       const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
@@ -182,7 +183,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         csrf: token,
         password: password.signIn,
         otherMethods,
-        upstreams: upstreams.map((method) => ({ name: method.name, url: upstreamStartPath(uid, method.providerId) })),
+        upstreams: [
+          ...upstreams.map((method) => ({ name: method.name, url: upstreamStartPath(uid, method.providerId) })),
+          ...saml.map((method) => ({ name: method.name, url: samlStartPath(uid, method.id) })),
+        ],
         ...(password.signIn ? { forgotUrl: paths(uid).forgot } : {}),
         ...signupUrl,
         ...notice,
@@ -337,10 +341,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const sessionAccount = (context: InteractionContext) =>
       sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
+    const saml = registerSamlRoutes(app, services, csrf, { load, signsIn, continueSignIn });
+
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
       const { interaction } = context;
-      if (interaction.prompt.name === 'login') return showLogin(reply, context, 200);
+      // An IdP-initiated SAML sign-in, proven moments ago in this browser, completes the sign-in it led to.
+      if (interaction.prompt.name === 'login') return (await saml.continueUnsolicited(request, reply, context)) ?? showLogin(reply, context, 200);
       if (interaction.prompt.name === 'consent') {
         // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
         // tenant is decided as for a sign-in (the named one, the only one, or the user's choice). A session user who
@@ -452,7 +459,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (user === null) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
-      return showTenantChoice(reply, context, user.id, tenants, false, proof);
+      return showTenantChoice(reply, context, proof, tenants);
     });
 
     registerInvitationPage(app, services, csrf, throttle);

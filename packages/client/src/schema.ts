@@ -5489,7 +5489,10 @@ export interface components {
              *     `issuer` (an OpenID provider found by discovery) or `authorizationUrl`, `tokenUrl` and `userInfoUrl` (a plain OAuth
              *     2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
              *     `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
-             *     `certificate` (PEM X.509), `signRequests`, `emailAttribute`, `allowSignup`. m2m: `tokenLifetimeSeconds`
+             *     `certificate` (PEM X.509), `signRequests` (false only: the service sends unsigned AuthnRequests), `emailAttribute`
+             *     (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
+             *     sign-in sends the browser: the application's page that starts its sign-in; null: IdP-initiated sign-in refused),
+             *     `allowSignup`. m2m: `tokenLifetimeSeconds`
              *     (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
              *     its scope expires within that many days (a later `expiresAt` is 422; a key asked without one gets the limit).
              */
@@ -5504,6 +5507,13 @@ export interface components {
              *     tenant's own provider. A sign-in on a custom domain comes back to `https://{domain}/auth/callback/{id}`: register it too.
              */
             callbackUrl: string | null;
+            /**
+             * @description saml: where the IdP posts its responses (the Assertion Consumer Service, HTTP-POST binding), to register at the IdP;
+             *     for a tenant's own provider, under the tenant's surface. Null for other types.
+             */
+            acsUrl: string | null;
+            /** @description saml: the service provider's metadata document, whose URL is also its entity id (the assertions' audience). Null for other types. */
+            metadataUrl: string | null;
             /** @description For a tenant scope: `customized` for the tenant's own provider, `inherited` for the application's. Null at application scope. */
             source: components["schemas"]["Source"] | null;
             /**

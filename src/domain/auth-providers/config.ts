@@ -19,6 +19,8 @@ interface FieldBase {
   applies?: (config: Config) => boolean;
   /** Why it does not apply, for the 422 message. */
   appliesOnly?: string;
+  /** A value the service cannot act on (yet), refused with the reason rather than stored without effect. */
+  refused?: { readonly value: unknown; readonly because: string };
 }
 
 type Field = FieldBase &
@@ -113,8 +115,12 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       entityId: { kind: 'string', required: true, max: 1024, pattern: /^\S+$/, shape: 'without spaces' },
       ssoUrl: { kind: 'url', required: true },
       certificate: { kind: 'certificate', required: true },
-      signRequests: { kind: 'boolean', default: false },
+      // The SP would need a key and an X.509 certificate of its own to publish in its metadata, which the service
+      // cannot issue: unsigned AuthnRequests only (the IdP's signed assertions are what the sign-in relies on).
+      signRequests: { kind: 'boolean', default: false, refused: { value: true, because: 'is not supported: the service sends unsigned AuthnRequests' } },
       emailAttribute: { kind: 'string', default: 'email', max: 256 },
+      // Where an IdP-initiated (unsolicited) response sends the browser: the application's page that starts its sign-in.
+      idpInitiatedLoginUrl: { kind: 'url' },
       allowSignup,
     },
     secrets: {},
@@ -249,6 +255,7 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
       config[name] = defaultOf(field, config);
     } else {
       config[name] = checkField(path, field, value, rule);
+      if (field.refused !== undefined && config[name] === field.refused.value) throw invalid(path, `${path} ${field.refused.because}`);
     }
   }
   return config;

@@ -111,6 +111,23 @@ export const SIGN_IN_REFUSALS = {
     silent: null,
   },
   upstream_unreachable: { page: { status: 502, message: () => 'The sign-in provider cannot be reached right now. Please try again later.' }, oauth: null, silent: null },
+  // SAML (src/hosted/saml.ts): one text per step, whatever the IdP's answer said (the reason is in the audit record).
+  saml_unavailable: { page: { status: 404, message: (name) => `Signing in with this identity provider is not available for ${name}.` }, oauth: null, silent: null },
+  saml_response_refused: {
+    page: { status: 400, message: () => 'The identity provider’s answer could not be verified. Go back to the application and sign in again.' },
+    oauth: null,
+    silent: null,
+  },
+  saml_unsolicited: {
+    page: { status: 400, message: () => 'This sign-in cannot be started from the identity provider. Start it from the application.' },
+    oauth: null,
+    silent: null,
+  },
+  saml_account_refused: {
+    page: { status: 403, message: (name) => `The identity provider’s account cannot sign in to ${name}.` },
+    oauth: null,
+    silent: null,
+  },
 } as const satisfies Record<string, RefusalRule>;
 
 export type RefusalReason = keyof typeof SIGN_IN_REFUSALS;

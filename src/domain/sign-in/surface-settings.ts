@@ -50,6 +50,14 @@ export interface UpstreamMethod {
   readonly signUp: boolean;
 }
 
+/** An enabled `saml` provider of a surface: its button, and whether a new account may come of it. */
+export interface SamlMethod {
+  readonly id: string;
+  readonly name: string;
+  /** The provider's `allowSignup`, where the surface allows sign-up at all (passwordMethod's `opensMembership`). */
+  readonly signUp: boolean;
+}
+
 /**
  * What a sign-in surface (an application, and the tenant a sign-in is for) shows and enforces, as the tenancy engine
  * resolves it: plain values, shared by every request that reads them.
@@ -67,6 +75,7 @@ export interface SurfaceSettings {
   readonly email: EmailMethods;
   /** The upstream identity providers offered (src/domain/sign-in/upstream/), in the providers' order. */
   readonly upstreams: readonly UpstreamMethod[];
+  readonly saml: readonly SamlMethod[];
   readonly lockout: LockoutPolicy;
   /** The session policy of the pool: lifetimes (session.ts), singleSession, notifyNewBrowser (account-links.ts). */
   readonly session: SessionPolicy;
@@ -136,6 +145,9 @@ async function readSurfaceSettings(
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
     upstreams: upstreamMethods(providers, tenant !== null && poolId === SHARED_POOL),
+    saml: providers
+      .filter((provider) => provider.type === 'saml' && provider.enabled)
+      .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !(tenant !== null && poolId === SHARED_POOL) })),
     lockout,
     session,
     mfa,

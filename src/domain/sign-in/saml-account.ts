@@ -1,0 +1,120 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { User } from '../../db/entities/index.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { lockTenants } from '../tenants/target-tenant.ts';
+import { usersChanged } from '../users/changed.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { recordSuccessfulSignIn } from './lockout.ts';
+import { SignInRefusal } from './refusals.ts';
+import type { SamlIdentity } from './saml.ts';
+import type { SignInTarget } from './sign-in.ts';
+
+/** How a SAML sign-in is recorded (`user.signed_in` … `method`) and counted. */
+export const SAML_METHOD = 'saml';
+
+export type SamlAccount = { readonly ok: true; readonly user: SignInUser } | { readonly ok: false; readonly reason: SignInFailureReason };
+
+/**
+ * The account a proven SAML identity signs in to on the target's surface: the pool's user with the asserted e-mail,
+ * else a new one when the provider and the surface allow sign-up (the IdP vouches for the address: verified). An
+ * account whose address was never verified (a self sign-up not confirmed) is not taken over by the assertion: whoever
+ * registered it may not own the address. Recorded as a sign-in with the `saml` method either way.
+ */
+export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
+  const method = target.saml.find((candidate) => candidate.id === identity.providerId);
+  const outcome: SamlAccount | { ok: false; reason: SignInFailureReason; user: SignInUser | null } =
+    method === undefined ? { ok: false, reason: 'method_unavailable', user: null } : await account(target, identity, method.signUp, address);
+  const where = { applicationId: target.application.id, tenantId: target.tenant?.id ?? null, clientId: target.clientId, requestId: target.scope.requestId };
+  const userId = outcome.ok ? outcome.user.id : ('user' in outcome ? (outcome.user?.id ?? null) : null);
+  await recordSamlSignIn(target.scope.services, where, identity, outcome.ok ? { ok: true, userId: outcome.user.id } : { ok: false, reason: outcome.reason, userId });
+  return outcome.ok ? outcome : { ok: false, reason: outcome.reason };
+}
+
+/** Where a SAML sign-in is recorded: its application, tenant (the surface's, else none), client and request. */
+export interface SamlSignInPlace {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  /** Null: no sign-in of a client is known (an IdP-initiated response refused on arrival). */
+  readonly clientId: string | null;
+  readonly requestId: string;
+}
+
+/** A SAML sign-in's record (failures before the account is known too). */
+export async function recordSamlSignIn(
+  services: Parameters<typeof recordSignIn>[0],
+  place: SamlSignInPlace,
+  identity: { readonly providerId: string; readonly email: string | null },
+  outcome: { ok: true; userId: string } | { ok: false; reason: SignInFailureReason; userId: string | null },
+): Promise<void> {
+  await recordSignIn(services, {
+    ...place,
+    method: SAML_METHOD,
+    providerId: identity.providerId,
+    outcome: outcome.ok ? outcome : { ...outcome, email: identity.email },
+  });
+}
+
+async function account(
+  target: SignInTarget,
+  identity: SamlIdentity,
+  signUp: boolean,
+  address: string,
+): Promise<{ ok: true; user: SignInUser } | { ok: false; reason: SignInFailureReason; user: SignInUser | null }> {
+  const emailNormalized = normalizeEmail(identity.email);
+  let user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
+  if (user === null) {
+    if (!signUp) return { ok: false, reason: 'unknown_user', user: null };
+    user = await createSamlUser(target, identity, emailNormalized);
+  }
+  if (user.emailVerified !== true) return { ok: false, reason: 'email_unverified', user };
+  if (!mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
+  const tenantIds = await recordSuccessfulSignIn(target, user, address);
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
+  return { ok: true, user: { ...user, tenantIds } };
+}
+
+/**
+ * A new user of the target's pool, without a password, as sign-up makes one (sign-up.ts): in an isolated tenant's pool
+ * a member of that tenant, in the shared pool of none. The same address created at the same moment is that user.
+ */
+async function createSamlUser(target: SignInTarget, identity: SamlIdentity, emailNormalized: string): Promise<SignInUser> {
+  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
+  try {
+    await underTenancyConfig(target.applicationScope, async (tx) => {
+      const { em, application } = tx;
+      // The pool was decided before this transaction: a switch of authIsolation since has moved the pools.
+      if ((await application()).authIsolation !== target.application.authIsolation) throw new SignInRefusal('signup_settings_changed', target.look);
+      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw new SignInRefusal('signup_tenant_gone', target.look);
+      const created = em.create(User, {
+        applicationId: target.application.id,
+        id: newId(),
+        poolId: target.poolId,
+        email: identity.email,
+        emailNormalized,
+        name: null,
+        status: 'active',
+        tenantIds: tenantId === null ? [] : [tenantId],
+        emailVerified: true,
+      });
+      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: created.id } } };
+      recordAudit(em, actor, {
+        action: 'user.signup',
+        targetType: 'user',
+        targetId: created.id,
+        tenantId,
+        after: { email: created.email, tenantIds: [...created.tenantIds], poolId: created.poolId, hasPassword: false, via: target.clientId, method: SAML_METHOD, providerId: identity.providerId },
+      });
+      await em.flush();
+    });
+    await usersChanged(target.scope.services, target.application.id);
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+  }
+  const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
+  if (user === null) throw new SignInRefusal('signup_tenant_gone', target.look);
+  return user;
+}

@@ -1,0 +1,266 @@
+import { DOMParser } from '@xmldom/xmldom';
+import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AuthProvider } from '../../db/entities/index.ts';
+import { GatehouseError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
+import { email as emailAddress } from '../validate.ts';
+
+/**
+ * The service as a SAML 2.0 service provider (SP), one per `saml` auth provider, through @node-saml/node-saml: the SP's
+ * metadata, its AuthnRequests (HTTP-Redirect binding) and the check of the IdP's responses (HTTP-POST binding) with
+ * the records that make an AuthnRequest answerable once (InResponseTo) and an assertion usable once. The accounts a
+ * proven identity signs in are saml-account.ts's; the HTTP side is src/hosted/saml.ts.
+ */
+
+/** A provider's settings as config.ts parsed them (every field present). */
+export interface SamlProviderConfig {
+  readonly entityId: string;
+  readonly ssoUrl: string;
+  readonly certificate: string;
+  readonly emailAttribute: string;
+  readonly idpInitiatedLoginUrl: string | null;
+  readonly allowSignup: boolean;
+}
+
+export interface SamlProvider {
+  readonly id: string;
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly config: SamlProviderConfig;
+}
+
+/** How far the IdP's clock may be from ours, either way. */
+const CLOCK_SKEW_MS = 60_000;
+/** How long after its IssueInstant an assertion is accepted (and so how long its id is remembered, with the skew). */
+const MAX_ASSERTION_AGE_MS = 5 * 60_000;
+/** How long an AuthnRequest waits for its response: about as long as a hosted sign-in's interaction lives. */
+const REQUEST_TTL_MS = 30 * 60_000;
+
+/**
+ * What to register at the IdP for a provider: where its responses are posted (`acsUrl`) and the SP's metadata
+ * (`metadataUrl`, also the SP's entity id and so the audience the assertions must name). A tenant's own provider has
+ * them under the tenant's path surface, by tenant id (a slug may change; the IdP's registration must not).
+ */
+export function samlUrls(publicUrl: string, provider: { readonly id: string; readonly tenantId: string | null }) {
+  const base = `${publicUrl}${provider.tenantId === null ? '' : `${TENANT_PATH_PREFIX}/${provider.tenantId}`}/saml/${provider.id}`;
+  return { acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata` };
+}
+
+/**
+ * The `saml` provider of an id, of whichever application. Read across applications (filters off): a SAML URL
+ * (samlUrls) names no application, and the provider id, unique, is the key of the one provider it serves.
+ */
+export async function findSamlProvider(orm: MikroORM, providerId: string): Promise<SamlProvider | null> {
+  if (!isUuid(providerId)) return null;
+  const provider = await orm.em.fork().findOne(AuthProvider, { id: providerId, type: 'saml' }, { filters: false });
+  if (provider === null) return null;
+  return {
+    id: provider.id,
+    applicationId: provider.applicationId,
+    tenantId: provider.tenantId ?? null,
+    name: provider.name,
+    enabled: provider.enabled,
+    config: provider.config as unknown as SamlProviderConfig,
+  };
+}
+
+/** Who the IdP says signed in. */
+export interface SamlIdentity {
+  readonly providerId: string;
+  readonly email: string;
+}
+
+/** The AuthnRequest a response answers: the hosted sign-in it continues. */
+export interface SamlRequestRecord {
+  readonly interactionUid: string;
+  readonly clientId: string;
+  /** The origin of the surface the sign-in started on. */
+  readonly returnOrigin: string;
+}
+
+/**
+ * The `saml_request` rows of one provider as node-saml's request cache: saved when an AuthnRequest is made (for the
+ * sign-in `pending`), read and deleted when its response comes back, so that each is answered once.
+ */
+class RequestRecords implements CacheProvider {
+  private readonly found = new Map<string, SamlRequestRecord>();
+  private readonly orm: MikroORM;
+  private readonly provider: SamlProvider;
+  private readonly pending: SamlRequestRecord | undefined;
+
+  constructor(orm: MikroORM, provider: SamlProvider, pending?: SamlRequestRecord) {
+    this.orm = orm;
+    this.provider = provider;
+    this.pending = pending;
+  }
+
+  async saveAsync(key: string, value: string): Promise<CacheItem | null> {
+    if (this.pending === undefined) throw new Error('an AuthnRequest needs the sign-in it is for');
+    const connection = this.orm.em.getConnection();
+    const now = Date.now();
+    // Requests never answered go here, once expired (the index leads with the application).
+    await connection.execute('delete from saml_request where application_id = ? and expires_at < ?', [this.provider.applicationId, new Date(now)]);
+    await connection.execute(
+      `insert into saml_request (application_id, provider_id, id, interaction_uid, client_id, return_origin, created_at, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [this.provider.applicationId, this.provider.id, key, this.pending.interactionUid, this.pending.clientId, this.pending.returnOrigin, new Date(now), new Date(now + REQUEST_TTL_MS)],
+    );
+    return { value, createdAt: now };
+  }
+
+  async getAsync(key: string): Promise<string | null> {
+    const [row] = await this.orm.em.getConnection().execute<{ interaction_uid: string; client_id: string; return_origin: string; created_at: Date }[]>(
+      'select interaction_uid, client_id, return_origin, created_at from saml_request where application_id = ? and provider_id = ? and id = ? and expires_at > ?',
+      [this.provider.applicationId, this.provider.id, key, new Date()],
+    );
+    if (row === undefined) return null;
+    this.found.set(key, { interactionUid: row.interaction_uid, clientId: row.client_id, returnOrigin: row.return_origin });
+    return new Date(row.created_at).toISOString();
+  }
+
+  async removeAsync(key: string | null): Promise<string | null> {
+    if (key === null) return null;
+    await this.orm.em
+      .getConnection()
+      .execute('delete from saml_request where application_id = ? and provider_id = ? and id = ?', [this.provider.applicationId, this.provider.id, key]);
+    return key;
+  }
+
+  /** The request a validated response answered (its InResponseTo), as read during the validation. */
+  requestOf(inResponseTo: string | undefined): SamlRequestRecord | null {
+    return inResponseTo === undefined ? null : (this.found.get(inResponseTo) ?? null);
+  }
+
+  /** The request a refused response named, when it was one of ours (for the failure's record: its client). */
+  named(): SamlRequestRecord | null {
+    return [...this.found.values()][0] ?? null;
+  }
+}
+
+function serviceProvider(publicUrl: string, provider: SamlProvider, cacheProvider: CacheProvider): SAML {
+  const { acsUrl, metadataUrl } = samlUrls(publicUrl, provider);
+  return new SAML({
+    callbackUrl: acsUrl,
+    issuer: metadataUrl,
+    audience: metadataUrl,
+    entryPoint: provider.config.ssoUrl,
+    idpCert: provider.config.certificate,
+    idpIssuer: provider.config.entityId,
+    // A signed response or a signed assertion: either covers the assertion (node-saml refuses a document with neither).
+    wantAuthnResponseSigned: false,
+    wantAssertionsSigned: false,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
+    // IdP-initiated responses answer no request; a response that names one must answer one of ours, once.
+    validateInResponseTo: ValidateInResponseTo.ifPresent,
+    requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+    cacheProvider,
+    // The e-mail is read from an attribute (or an e-mail NameID): any NameID format the IdP has will do.
+    identifierFormat: null,
+    disableRequestedAuthnContext: true,
+  });
+}
+
+/** The SP's metadata document for a provider: its entity id and ACS (HTTP-POST), no key (it signs nothing). */
+export function samlMetadata(orm: MikroORM, publicUrl: string, provider: SamlProvider): string {
+  return serviceProvider(publicUrl, provider, new RequestRecords(orm, provider)).generateServiceProviderMetadata(null);
+}
+
+/** The IdP's URL for an AuthnRequest (HTTP-Redirect binding) for the hosted sign-in `pending`; RelayState is its uid. */
+export async function samlSignInUrl(orm: MikroORM, publicUrl: string, provider: SamlProvider, pending: SamlRequestRecord): Promise<string> {
+  const sp = serviceProvider(publicUrl, provider, new RequestRecords(orm, provider, pending));
+  return sp.getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
+}
+
+/** Why a response proves nothing (for the audit record and the log). */
+export type SamlResponseFailure = 'invalid_assertion' | 'replayed_assertion' | 'no_email';
+
+export type SamlResponseOutcome =
+  | { readonly ok: true; readonly identity: SamlIdentity; readonly request: SamlRequestRecord | null }
+  | { readonly ok: false; readonly reason: SamlResponseFailure; readonly detail: string; readonly request: SamlRequestRecord | null };
+
+/**
+ * Checks a response posted to the provider's ACS: the signature with the provider's certificate, issuer, audience,
+ * NotBefore/NotOnOrAfter (node-saml); the bearer confirmation's Recipient and the response's Destination (this ACS);
+ * InResponseTo, when present, one of our requests, answered once; and the assertion's id never seen before.
+ */
+export async function consumeSamlResponse(orm: MikroORM, publicUrl: string, provider: SamlProvider, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
+  const records = new RequestRecords(orm, provider);
+  const { acsUrl } = samlUrls(publicUrl, provider);
+  let profile: Profile | null;
+  try {
+    if (typeof samlResponse !== 'string' || samlResponse === '') throw new Error('no SAMLResponse');
+    ({ profile } = await serviceProvider(publicUrl, provider, records).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    if (profile === null) throw new Error('not a sign-in response');
+  } catch (error) {
+    return { ok: false, reason: 'invalid_assertion', detail: (error as Error).message, request: records.named() };
+  }
+  const request = records.requestOf(profile.inResponseTo as string | undefined);
+  const refused = (reason: SamlResponseFailure, detail: string): SamlResponseOutcome => ({ ok: false, reason, detail, request });
+  if (profile.issuer !== provider.config.entityId) return refused('invalid_assertion', 'the assertion’s issuer is not the provider’s entityId');
+  const destination = new DOMParser().parseFromString(profile.getSamlResponseXml?.() ?? '<none/>', 'text/xml').documentElement?.getAttribute('Destination');
+  if (destination !== null && destination !== undefined && destination !== '' && destination !== acsUrl) {
+    return refused('invalid_assertion', 'the response’s Destination is not this ACS');
+  }
+  const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
+  if (!bearerRecipients(assertion.Assertion).includes(acsUrl)) return refused('invalid_assertion', 'the assertion’s Recipient is not this ACS');
+  const id = assertion.Assertion?.$?.ID;
+  const issued = Date.parse(assertion.Assertion?.$?.IssueInstant ?? '');
+  if (id === undefined || Number.isNaN(issued)) return refused('invalid_assertion', 'the assertion has no ID or IssueInstant');
+  if (!(await rememberAssertion(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
+    return refused('replayed_assertion', 'the assertion was used before');
+  }
+  const email = assertedEmail(profile, provider.config.emailAttribute);
+  if (email === null) return refused('no_email', `the assertion has no e-mail address in ${provider.config.emailAttribute} or its NameID`);
+  return { ok: true, identity: { providerId: provider.id, email }, request };
+}
+
+/** The parts of an assertion (as node-saml's xml2js reading gives it) read here. */
+interface AssertionXml {
+  $?: { ID?: string; IssueInstant?: string };
+  Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[];
+}
+
+const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+
+/** The Recipients of the assertion's bearer confirmations (SAML profiles 4.1.4.2: each has one). */
+function bearerRecipients(assertion: AssertionXml | undefined): string[] {
+  return (assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
+    .filter((confirmation) => confirmation.$?.Method === BEARER)
+    .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
+    .map((data) => data.$?.Recipient)
+    .filter((recipient): recipient is string => recipient !== undefined);
+}
+
+/**
+ * Records an assertion's id until it can no longer be accepted; false when it was already recorded (a replay, however
+ * many instances). Expired ids of the application go with each new one.
+ */
+async function rememberAssertion(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
+  const connection = orm.em.getConnection();
+  await connection.execute('delete from saml_assertion where application_id = ? and expires_at < ?', [provider.applicationId, new Date()]);
+  const inserted = await connection.execute<{ id: string }[]>(
+    'insert into saml_assertion (application_id, provider_id, id, expires_at) values (?, ?, ?, ?) on conflict do nothing returning id',
+    [provider.applicationId, provider.id, id, expiresAt],
+  );
+  return inserted.length === 1;
+}
+
+/** The e-mail of the provider's `emailAttribute`, else the NameID when it is one; null when neither is an address. */
+function assertedEmail(profile: Profile, attribute: string): string | null {
+  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
+  const value = Object.hasOwn(attributes, attribute) ? attributes[attribute] : undefined;
+  for (const candidate of [Array.isArray(value) ? value[0] : value, profile.nameID]) {
+    if (typeof candidate !== 'string') continue;
+    try {
+      return emailAddress('email', candidate.trim());
+    } catch (error) {
+      if (!(error instanceof GatehouseError)) throw error;
+    }
+  }
+  return null;
+}

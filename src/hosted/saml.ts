@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { consumeSamlResponse, findSamlProvider, samlMetadata, samlSignInUrl, type SamlIdentity, type SamlProvider } from '../domain/sign-in/saml.ts';
+import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
+import { signIns } from '../metrics.ts';
+import type { Services } from '../services.ts';
+import { guessingAddress } from '../pages/throttle.ts';
+import { cookieOf } from './cookies.ts';
+import type { CsrfTokens } from './csrf.ts';
+import type { InteractionContext, ProvenFactor } from './routes.ts';
+
+/**
+ * SAML sign-in on the hosted pages (the rules: src/domain/sign-in/saml.ts, saml-account.ts):
+ * - `GET /interaction/{uid}/saml/{providerId}`: the login page's button; an AuthnRequest to the IdP (HTTP-Redirect),
+ *   recorded with the interaction it continues;
+ * - `POST {surface}/saml/{providerId}/acs`: the IdP's response (HTTP-POST), a cross-site POST that carries none of the
+ *   OP's SameSite cookies: the response is checked, then the browser goes on with a sealed proof of the identity. To
+ *   the interaction its request recorded (SP-initiated: `GET /interaction/{uid}/saml?proof=…`, where the interaction's
+ *   cookie comes again), or, for an IdP-initiated response, in a cookie of its own to the provider's
+ *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction completes with it;
+ * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata.
+ */
+
+/** The steps of the hosted sign-in a SAML identity goes through (src/hosted/routes.ts). */
+export interface SignInSteps {
+  load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
+  signsIn(context: InteractionContext): Promise<boolean>;
+  continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
+}
+
+/** RFC 8176 has no value for a federated sign-in; `fed` is what other OPs (Microsoft's) write. */
+const SAML_AMR = ['fed'];
+/** How long a proven identity waits for the interaction it continues (a redirect away). */
+const PROOF_SECONDS = 120;
+/** How long an IdP-initiated identity waits for the application to start its sign-in. */
+const UNSOLICITED_SECONDS = 300;
+
+export const samlStartPath = (uid: string, providerId: string) => `/interaction/${uid}/saml/${providerId}`;
+
+interface ProviderParams {
+  providerId: string;
+  tenantRef?: string;
+}
+
+export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, steps: SignInSteps) {
+  const { orm, config } = services;
+  const secure = new URL(config.publicUrl).protocol === 'https:';
+  const unsolicitedCookieName = secure ? '__Secure-gh_saml' : 'gh_saml';
+  const unsolicitedCookie = (value: string, maxAge: number) =>
+    `${unsolicitedCookieName}=${value}; Path=/interaction; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  // An IdP-initiated identity is bound to its application, not to an interaction (none existed yet).
+  const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
+
+  /** The provider a SAML URL names, at the path samlUrls gives it (a tenant's own under the tenant's id), else 404. */
+  async function providerOf(params: ProviderParams): Promise<SamlProvider> {
+    const provider = await findSamlProvider(orm, params.providerId);
+    if (provider === null || provider.tenantId !== (params.tenantRef ?? null)) throw new SignInRefusal('no_such_page');
+    return provider;
+  }
+
+  for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
+    app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/metadata`, async (request, reply) => {
+      const provider = await providerOf(request.params);
+      return reply.type('application/samlmetadata+xml; charset=utf-8').send(samlMetadata(orm, config.publicUrl, provider));
+    });
+
+    app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, async (request, reply) => {
+      const provider = await providerOf(request.params);
+      const fields = (request.body ?? {}) as Record<string, string | null>;
+      const outcome = await consumeSamlResponse(orm, config.publicUrl, provider, fields['SAMLResponse']);
+      if (!outcome.ok) {
+        request.log.info({ provider: provider.id, reason: outcome.reason, detail: outcome.detail }, 'SAML response refused');
+        signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
+        const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
+        await recordSamlSignIn(services, place, { providerId: provider.id, email: null }, { ok: false, reason: outcome.reason, userId: null });
+        throw new SignInRefusal('saml_response_refused');
+      }
+      const { identity, request: answered } = outcome;
+      if (answered !== null) {
+        const proof = csrf.seal(answered.interactionUid, JSON.stringify(identity), PROOF_SECONDS);
+        const next = `${answered.returnOrigin}/interaction/${encodeURIComponent(answered.interactionUid)}/saml?proof=${encodeURIComponent(proof)}`;
+        return reply.status(303).header('location', next).send();
+      }
+      const loginUrl = provider.config.idpInitiatedLoginUrl;
+      if (!provider.enabled || loginUrl === null) {
+        const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: null, requestId: request.id };
+        await recordSamlSignIn(services, place, identity, { ok: false, reason: 'method_unavailable', userId: null });
+        throw new SignInRefusal('saml_unsolicited');
+      }
+      const sealed = csrf.seal(unsolicitedBinding(provider.applicationId), JSON.stringify(identity), UNSOLICITED_SECONDS);
+      return reply.status(303).header('set-cookie', unsolicitedCookie(sealed, UNSOLICITED_SECONDS)).header('location', loginUrl).send();
+    });
+  }
+
+  app.get<{ Params: { uid: string; providerId: string } }>('/interaction/:uid/saml/:providerId', async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const { interaction, target } = context;
+    if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${interaction.uid}`).send();
+    const offered = target.saml.some((method) => method.id === request.params.providerId);
+    const provider = offered ? await findSamlProvider(orm, request.params.providerId) : null;
+    if (provider === null || provider.applicationId !== target.application.id) throw new SignInRefusal('saml_unavailable', target.look);
+    const surface = await services.surfaces.forHost(request.headers.host);
+    const pending = { interactionUid: interaction.uid, clientId: target.clientId, returnOrigin: new URL(surface.issuer).origin };
+    return reply.status(303).header('location', await samlSignInUrl(orm, config.publicUrl, provider, pending)).send();
+  });
+
+  /** A proven identity on this interaction: its account, then the sign-in's sequence (or a refusal page). */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, identity: SamlIdentity) {
+    const account = await samlAccount(context.target, identity, guessingAddress(request));
+    signIns.inc({ method: SAML_METHOD, outcome: account.ok ? 'success' : 'failure' });
+    if (!account.ok) throw new SignInRefusal('saml_account_refused', context.target.look);
+    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: SAML_AMR });
+  }
+
+  app.get<{ Params: { uid: string }; Querystring: { proof?: string } }>('/interaction/:uid/saml', async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const { uid } = context.interaction;
+    if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${uid}`).send();
+    const identity = csrf.unseal(uid, request.query.proof);
+    if (identity === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+    return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
+  });
+
+  return {
+    /**
+     * The login step of an interaction that an IdP-initiated identity (its cookie) is waiting for: signed in with it,
+     * once. Undefined when none waits for this application.
+     */
+    async continueUnsolicited(request: FastifyRequest, reply: FastifyReply, context: InteractionContext): Promise<unknown> {
+      const cookie = cookieOf(request, unsolicitedCookieName);
+      if (cookie === undefined) return undefined;
+      const identity = csrf.unseal(unsolicitedBinding(context.target.application.id), cookie);
+      if (identity === undefined) return undefined;
+      reply.header('set-cookie', unsolicitedCookie('', 0));
+      return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
+    },
+  };
+}

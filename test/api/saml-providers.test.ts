@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
+
+/**
+ * SAML providers through the management API: what to register at the IdP (`acsUrl`, `metadataUrl`, read-only, for the
+ * provider's scope), the SP metadata document at `metadataUrl`, and the settings refused before they could fail at
+ * sign-in time (no certificate, an http upstream, signed AuthnRequests).
+ */
+let app: TestApp;
+let publicUrl: string;
+let appPath: string;
+
+const samlConfig = (extra: Record<string, unknown> = {}) => ({ entityId: 'https://idp.example.com/entity', ssoUrl: 'https://idp.example.com/sso', certificate: IDP_CERTIFICATE, ...extra });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  publicUrl = app.gatehouse.services.config.publicUrl;
+  appPath = `/applications/${app.root.applicationId}`;
+});
+afterAll(async () => app?.close());
+
+describe('acsUrl and metadataUrl', () => {
+  it('an application provider shows them on the service’s surface, in REST and GraphQL; other types show null', async () => {
+    const created = await app.http.post('/auth-providers', { type: 'saml', name: 'Okta', config: samlConfig() });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const expected = { acsUrl: `${publicUrl}/saml/${id}/acs`, metadataUrl: `${publicUrl}/saml/${id}/metadata` };
+    expect(created.body).toMatchObject(expected);
+    expect((await app.http.get(`/auth-providers/${id}`)).body).toMatchObject(expected);
+    const query = await app.http.graphql('query ($id: UUID!) { authProvider(providerId: $id) { acsUrl metadataUrl } }', { id });
+    expect(query.body.data.authProvider).toEqual(expected);
+    const password = await app.http.post('/auth-providers', { type: 'password' });
+    expect(password.body).toMatchObject({ acsUrl: null, metadataUrl: null });
+    // Read-only: not a setting.
+    const written = await app.http.patch(`/auth-providers/${id}`, { acsUrl: 'https://evil.example/acs' });
+    expect(written.status).toBe(422);
+    await app.http.delete(`/auth-providers/${password.body.id as string}`);
+    await app.http.delete(`/auth-providers/${id}`);
+  });
+
+  it('a tenant’s own provider (isolated) shows them on the tenant’s surface, by tenant id', async () => {
+    const tenantId = await app.createTenant('Saml Isolated');
+    expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const created = await app.http.post(`${appPath}/tenants/${tenantId}/auth-providers`, { type: 'saml', config: samlConfig() });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    expect(created.body).toMatchObject({ acsUrl: `${publicUrl}/t/${tenantId}/saml/${id}/acs`, metadataUrl: `${publicUrl}/t/${tenantId}/saml/${id}/metadata` });
+    const metadata = await fetch(`${app.baseUrl}/t/${tenantId}/saml/${id}/metadata`);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.text()).toContain(`entityID="${publicUrl}/t/${tenantId}/saml/${id}/metadata"`);
+    // Not at the application's path, nor under another tenant's.
+    expect((await fetch(`${app.baseUrl}/saml/${id}/metadata`)).status).toBe(404);
+    const other = await app.createTenant('Saml Other');
+    expect((await fetch(`${app.baseUrl}/t/${other}/saml/${id}/metadata`)).status).toBe(404);
+    expect((await app.http.delete(`${appPath}/tenants/${tenantId}/auth-providers/${id}`)).status).toBeLessThan(300);
+    expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'shared' } })).status).toBe(200);
+  });
+});
+
+describe('the SP metadata document', () => {
+  it('names the SP’s entity id and its ACS (HTTP-POST), and holds no key', async () => {
+    const created = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig() });
+    const { id, acsUrl, metadataUrl } = created.body as { id: string; acsUrl: string; metadataUrl: string };
+    const answer = await fetch(`${app.baseUrl}/saml/${id}/metadata`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/samlmetadata\+xml/);
+    const xml = await answer.text();
+    expect(xml).toContain(`entityID="${metadataUrl}"`);
+    expect(xml).toMatch(new RegExp(`<AssertionConsumerService[^>]+Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"[^>]+Location="${acsUrl}"`));
+    expect(xml).not.toContain('KeyDescriptor');
+    await app.http.delete(`/auth-providers/${id}`);
+  });
+
+  it('an unknown or malformed provider id, or another type’s, is 404', async () => {
+    const password = await app.http.post('/auth-providers', { type: 'password' });
+    for (const id of ['00000000-0000-7000-8000-000000000000', 'not-a-uuid', password.body.id as string]) {
+      expect((await fetch(`${app.baseUrl}/saml/${id}/metadata`)).status).toBe(404);
+    }
+    await app.http.delete(`/auth-providers/${password.body.id as string}`);
+  });
+});
+
+describe('settings refused before sign-in time', () => {
+  it.each([
+    ['no certificate', { certificate: null }, 'config.certificate'],
+    ['an http SSO URL', { ssoUrl: 'http://idp.example.com/sso' }, 'config.ssoUrl'],
+    ['an http SSO URL on loopback without GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS', { ssoUrl: 'http://127.0.0.1:8080/sso' }, 'config.ssoUrl'],
+    ['signed AuthnRequests (no SP key to sign with)', { signRequests: true }, 'config.signRequests'],
+    ['an http IdP-initiated login URL', { idpInitiatedLoginUrl: 'http://app.example.com/login' }, 'config.idpInitiatedLoginUrl'],
+  ])('%s: 422 naming the field, nothing stored', async (_name, extra, field) => {
+    const before = (await app.http.get('/auth-providers')).body.data.length as number;
+    const refused = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig(extra) });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field });
+    expect((await app.http.get('/auth-providers')).body.data).toHaveLength(before);
+  });
+
+  it('with GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true, http on loopback is accepted, and nowhere else', async () => {
+    const loopback = await startTestApp({ upstreams: { allowLoopback: true, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } });
+    try {
+      for (const ssoUrl of ['http://127.0.0.1:8080/sso', 'http://localhost/sso', 'http://[::1]:9000/sso']) {
+        const created = await loopback.http.post('/auth-providers', { type: 'saml', config: samlConfig({ ssoUrl }) });
+        expect(created.status, ssoUrl).toBe(201);
+        await loopback.http.delete(`/auth-providers/${created.body.id as string}`);
+      }
+      const refused = await loopback.http.post('/auth-providers', { type: 'saml', config: samlConfig({ ssoUrl: 'http://idp.example.com/sso' }) });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ field: 'config.ssoUrl' });
+    } finally {
+      await loopback.close();
+    }
+  });
+});

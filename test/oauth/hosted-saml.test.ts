@@ -1,0 +1,268 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
+
+/**
+ * SAML sign-in on the hosted pages against a test IdP that signs real assertions: SP-initiated (the page's button, an
+ * AuthnRequest, the response posted to the ACS) and IdP-initiated (an unsolicited response, then the application's
+ * own authorization request), each refusal beside the successes, and the audit records.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const IDP_LOGIN_URL = 'https://app.example/login';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+const idp = new TestIdp();
+let provider: { id: string; acsUrl: string; metadataUrl: string };
+let tenantId: string;
+let userId: string;
+const EMAIL = 'ann@saml.test';
+
+beforeAll(async () => {
+  app = await startTestApp({ upstreams: { allowLoopback: true, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  expect((await app.http.post('/auth-providers', { type: 'password' })).status).toBe(201);
+  const created = await app.http.post('/auth-providers', {
+    type: 'saml',
+    name: 'Acme Okta',
+    config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, idpInitiatedLoginUrl: IDP_LOGIN_URL, allowSignup: false },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  provider = created.body as typeof provider;
+  tenantId = await app.createTenant('Acme');
+  userId = await app.createUser(EMAIL, tenantId);
+});
+afterAll(async () => app?.close());
+
+const authorize = (parameters: Record<string, string> = {}, jar?: CookieJar) =>
+  startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email', ...parameters }, jar);
+
+/** The page's SAML button followed: the redirect to the IdP, and the AuthnRequest it carries. */
+async function toIdp(flow: AuthorizationFlow, name = 'Acme Okta') {
+  const link = new RegExp(`<a href="([^"]+)">Sign in with ${name}</a>`).exec(flow.page.body)?.[1];
+  expect(link, flow.page.body).toBeDefined();
+  const redirect = await flow.jar.visit(new URL(link!.replaceAll('&#38;', '&'), flow.page.url).href);
+  expect(redirect.status, redirect.body).toBe(303);
+  expect(redirect.location).toMatch(/^https:\/\/idp\.test\/sso\?SAMLRequest=/);
+  return idp.readRequest(redirect.location!);
+}
+
+const respond = (options: Partial<ResponseOptions> = {}) =>
+  idp.response({ acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: EMAIL, ...options });
+
+/** The IdP's form posted to the ACS, as the browser posts it (cross-site: the OP's cookies do not come). */
+const postToAcs = (samlResponse: string, relayState?: string | null, jar = new CookieJar()) =>
+  jar.visit(provider.acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, ...(relayState == null ? {} : { RelayState: relayState }) } });
+
+async function codeFor(flow: AuthorizationFlow, answer: Visit) {
+  const callback = await flow.jar.followOut(answer, issuer);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  return decodeJwt(tokens.id_token!).payload;
+}
+
+/** The newest sign-in record (succeeded or failed) since `since`. */
+async function lastSignInRecord(action: 'user.signed_in' | 'user.sign_in_failed') {
+  const records = (await app.http.get(`/audit-logs?action=${action}&pageSize=1`)).body.data as { actor: { type: string; id: string }; target: { id: string | null }; changes?: unknown; after?: unknown }[];
+  return records[0] as Record<string, any>;
+}
+
+describe('SP-initiated', () => {
+  it('the button sends an AuthnRequest to the IdP; the signed response signs the user in to their tenant, recorded with the method', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    expect(request.acsUrl).toBe(provider.acsUrl);
+    const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    expect(acs.location).toMatch(new RegExp(`^${issuer}/interaction/[^/]+/saml\\?proof=`));
+    // The browser goes back to its interaction (its cookies come again): the sign-in completes.
+    const claims = await codeFor(flow, await flow.jar.visit(acs.location!));
+    expect(claims).toMatchObject({ sub: userId, tenant_id: tenantId });
+    const record = await lastSignInRecord('user.signed_in');
+    expect(record).toMatchObject({ actor: { type: 'user', id: userId }, outcome: 'success' });
+    expect(JSON.stringify(record)).toContain('"method":"saml"');
+    expect(JSON.stringify(record)).toContain(provider.id);
+  });
+
+  it('a response signed as a whole (not its assertion) is accepted too', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id, sign: 'response' }), request.relayState);
+    expect((await codeFor(flow, await flow.jar.visit(acs.location!))).sub).toBe(userId);
+  });
+
+  it.each([
+    ['a bad signature', { wrongKey: true }],
+    ['no signature', { sign: 'none' as const }],
+    ['another audience', { audience: 'https://other-sp.example/metadata' }],
+    ['another recipient', { recipient: 'https://other-sp.example/acs' }],
+    ['an expired assertion', { shiftSeconds: -3600 }],
+    ['an assertion not yet valid', { shiftSeconds: 3600 }],
+    ['another issuer', { issuer: 'https://evil-idp.example' }],
+  ])('%s: refused with a page, nothing signed in, the failure recorded with its reason', async (_name, spoiled) => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id, ...spoiled }), request.relayState);
+    expect(acs.status).toBe(400);
+    expect(acs.body).toContain('could not be verified');
+    const record = await lastSignInRecord('user.sign_in_failed');
+    expect(record).toMatchObject({ outcome: 'failure' });
+    expect(JSON.stringify(record)).toContain('"reason":"invalid_assertion"');
+    // The request was consumed: the same request answered properly afterwards is refused too (InResponseTo once).
+    expect((await postToAcs(respond({ inResponseTo: request.id }), request.relayState)).status).toBe(400);
+  });
+
+  it('a response to a request the service never made, or answered once already, is refused', async () => {
+    expect((await postToAcs(respond({ inResponseTo: '_never-asked' }))).status).toBe(400);
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const first = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect(first.status).toBe(303);
+    const second = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect(second.status).toBe(400);
+  });
+
+  it('the proof is bound to its interaction: another browser, or another interaction, gets no sign-in', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    const elsewhere = await new CookieJar().visit(acs.location!);
+    expect(elsewhere.status).toBe(400);
+    const other = await authorize();
+    const proof = new URL(acs.location!).searchParams.get('proof')!;
+    const moved = await other.jar.visit(`${other.page.url}/saml?proof=${encodeURIComponent(proof)}`);
+    expect(moved.status).toBe(403);
+  });
+
+  it('an e-mail with no account: refused without allowSignup, a new verified account with it', async () => {
+    const stranger = 'new-saml-user@saml.test';
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id, email: stranger }), request.relayState);
+    const refused = await flow.jar.visit(acs.location!);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('cannot sign in');
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"unknown_user"');
+    expect((await app.http.get(`/users?email=${encodeURIComponent(stranger)}`)).body.data).toHaveLength(0);
+
+    expect((await app.http.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: true } })).status).toBe(200);
+    try {
+      const again = await authorize();
+      const second = await toIdp(again);
+      const accepted = await postToAcs(respond({ inResponseTo: second.id, email: stranger }), second.relayState);
+      const claims = await codeFor(again, await again.jar.visit(accepted.location!));
+      const [created] = (await app.http.get(`/users?email=${encodeURIComponent(stranger)}`)).body.data as { id: string; emailVerified?: boolean }[];
+      expect(claims.sub).toBe(created!.id);
+    } finally {
+      await app.http.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: false } });
+    }
+  });
+});
+
+describe('IdP-initiated', () => {
+  it('an unsolicited response goes to the application’s login URL; the sign-in it starts completes with it, once', async () => {
+    const jar = new CookieJar();
+    const acs = await postToAcs(respond(), null, jar);
+    expect(acs.status, acs.body).toBe(303);
+    expect(acs.location).toBe(IDP_LOGIN_URL);
+    // The application starts its sign-in in the same browser: no form, the user is signed in.
+    const flow = await authorize({}, jar);
+    expect((await codeFor(flow, flow.page)).sub).toBe(userId);
+    // Used once: the browser keeps no SAML proof (its session at the OP is what signs it in from now on).
+    expect(jar.all().filter((cookie) => cookie.name === 'gh_saml')).toEqual([]);
+  });
+
+  it('an unsolicited identity waits for the sign-in of its own application only', async () => {
+    const jar = new CookieJar();
+    expect((await postToAcs(respond(), null, jar)).status).toBe(303);
+    const other = await app.bootstrapAnother();
+    const client = await createTestClient(app, { applicationId: other.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
+    const otherConfig = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const flow = await startAuthorization(otherConfig, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid' }, jar);
+    // The other application's sign-in shows its form: the proof is bound to the provider's application.
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).toContain('name="password"');
+  });
+
+  it('the same assertion posted again is refused as replayed', async () => {
+    const response = respond();
+    expect((await postToAcs(response)).status).toBe(303);
+    const replayed = await postToAcs(response);
+    expect(replayed.status).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"replayed_assertion"');
+  });
+
+  it('a provider without idpInitiatedLoginUrl refuses unsolicited responses', async () => {
+    expect((await app.http.patch(`/auth-providers/${provider.id}`, { config: { idpInitiatedLoginUrl: null } })).status).toBe(200);
+    try {
+      const refused = await postToAcs(respond());
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('cannot be started from the identity provider');
+    } finally {
+      await app.http.patch(`/auth-providers/${provider.id}`, { config: { idpInitiatedLoginUrl: IDP_LOGIN_URL } });
+    }
+  });
+});
+
+describe('the providers of a surface', () => {
+  it('disabled: no button, its start link is 404, and a response for it signs nobody in', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const link = `${flow.page.url}/saml/${provider.id}`;
+    expect((await app.http.patch(`/auth-providers/${provider.id}`, { enabled: false })).status).toBe(200);
+    try {
+      const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+      expect((await flow.jar.visit(acs.location!)).status).toBe(403);
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"method_unavailable"');
+      const fresh = await authorize();
+      expect(fresh.page.body).not.toContain('Sign in with Acme Okta');
+      expect((await fresh.jar.visit(`${fresh.page.url}/saml/${provider.id}`)).status).toBe(404);
+      expect((await flow.jar.visit(link)).status).toBe(404);
+    } finally {
+      await app.http.patch(`/auth-providers/${provider.id}`, { enabled: true });
+    }
+  });
+
+  it('isolated: a tenant with providers of its own does not offer the application’s SAML provider; one that inherits does', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const own = await app.createTenant('Own Providers');
+    const inheriting = await app.createTenant('Inheriting');
+    expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    expect((await app.http.post(`${appPath}/tenants/${own}/auth-providers`, { type: 'password' })).status).toBe(201);
+    const ownFlow = await authorize({ tenant: own });
+    expect(ownFlow.page.status).toBe(200);
+    expect(ownFlow.page.body).not.toContain('Sign in with');
+    expect((await ownFlow.jar.visit(`${ownFlow.page.url}/saml/${provider.id}`)).status).toBe(404);
+    const inheritingFlow = await authorize({ tenant: inheriting });
+    expect(inheritingFlow.page.body).toContain('Sign in with Acme Okta');
+  });
+
+  it('isolated: a tenant’s own provider signs its own pool’s users in, its ACS under the tenant’s path', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const tenant = await app.createTenant('Own Saml');
+    const created = await app.http.post(`${appPath}/tenants/${tenant}/auth-providers`, {
+      type: 'saml',
+      name: 'Tenant IdP',
+      config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate },
+    });
+    expect(created.status).toBe(201);
+    const own = created.body as typeof provider;
+    expect(own.acsUrl).toBe(`${issuer}/t/${tenant}/saml/${own.id}/acs`);
+    const member = await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: EMAIL });
+    expect(member.status).toBe(201);
+    const flow = await authorize({ tenant });
+    const request = await toIdp(flow, 'Tenant IdP');
+    expect(request.acsUrl).toBe(own.acsUrl);
+    const samlResponse = idp.response({ acsUrl: own.acsUrl, audience: own.metadataUrl, email: EMAIL, inResponseTo: request.id });
+    // Not at the application's path: the provider is the tenant's.
+    expect((await new CookieJar().visit(`${issuer}/saml/${own.id}/acs`, { method: 'POST', form: { SAMLResponse: samlResponse } })).status).toBe(404);
+    const acs = await flow.jar.visit(own.acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, RelayState: request.relayState ?? '' } });
+    expect(acs.status, acs.body).toBe(303);
+    expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: member.body.id, tenant_id: tenant });
+  });
+});

@@ -1,0 +1,123 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
+import { SignedXml } from 'xml-crypto';
+
+/**
+ * A SAML 2.0 identity provider for tests: it reads the service's AuthnRequests (HTTP-Redirect binding) and signs real
+ * responses with a test-only key and certificate (checked in beside this file, for tests only), every part of which a
+ * test may spoil (the signer, audience, recipient, times, signature placement). `serve()` adds an HTTP endpoint for a
+ * browser: its SSO URL answers a page whose form posts the response to the ACS.
+ */
+const KEY = readFileSync(new URL('./saml/idp-test-key.pem', import.meta.url), 'utf8');
+export const IDP_CERTIFICATE = readFileSync(new URL('./saml/idp-test-cert.pem', import.meta.url), 'utf8');
+
+export interface AuthnRequestSeen {
+  readonly id: string;
+  readonly acsUrl: string;
+  readonly relayState: string | null;
+}
+
+export interface ResponseOptions {
+  readonly acsUrl: string;
+  readonly audience: string;
+  readonly email: string;
+  /** The AuthnRequest answered; none: IdP-initiated. */
+  readonly inResponseTo?: string;
+  /** The bearer confirmation's Recipient (default: the ACS). */
+  readonly recipient?: string;
+  /** Seconds the assertion's window is shifted by (negative: in the past). */
+  readonly shiftSeconds?: number;
+  /** `assertion` (default), `response`, or `none` (unsigned). */
+  readonly sign?: 'assertion' | 'response' | 'none';
+  /** Signed with another key than the certificate's. */
+  readonly wrongKey?: boolean;
+  /** The attribute holding the e-mail (default `email`). */
+  readonly emailAttribute?: string;
+  readonly issuer?: string;
+}
+
+const SIGNATURE = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const DIGEST = 'http://www.w3.org/2001/04/xmlenc#sha256';
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+
+const escape = (value: string) => value.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+
+export class TestIdp {
+  readonly entityId = `https://idp.test/${randomUUID()}`;
+  readonly certificate = IDP_CERTIFICATE;
+  private server: Server | undefined;
+
+  /** What the service's redirect to the IdP asks: the AuthnRequest's ID and ACS, and RelayState. */
+  readRequest(location: string): AuthnRequestSeen {
+    const url = new URL(location);
+    const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+    const id = /\sID="([^"]+)"/.exec(xml)?.[1];
+    const acsUrl = /AssertionConsumerServiceURL="([^"]+)"/.exec(xml)?.[1];
+    if (id === undefined || acsUrl === undefined) throw new Error(`not an AuthnRequest: ${xml}`);
+    return { id, acsUrl, relayState: url.searchParams.get('RelayState') };
+  }
+
+  /** A base64 SAMLResponse as the HTTP-POST binding carries it. */
+  response(options: ResponseOptions): string {
+    const now = Date.now() + (options.shiftSeconds ?? 0) * 1000;
+    const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
+    const issuer = escape(options.issuer ?? this.entityId);
+    const inResponseTo = options.inResponseTo === undefined ? '' : ` InResponseTo="${escape(options.inResponseTo)}"`;
+    const assertion =
+      `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${at(0)}">` +
+      `<saml:Issuer>${issuer}</saml:Issuer>` +
+      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">user-${randomUUID()}</saml:NameID>` +
+      `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
+      `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${inResponseTo}/>` +
+      `</saml:SubjectConfirmation></saml:Subject>` +
+      `<saml:Conditions NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+      `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+      `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
+      `</saml:Assertion>`;
+    const response =
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${at(0)}" Destination="${escape(options.acsUrl)}"${inResponseTo}>` +
+      `<saml:Issuer>${issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+      `${assertion}</samlp:Response>`;
+    const sign = options.sign ?? 'assertion';
+    const xml = sign === 'none' ? response : this.sign(response, sign === 'assertion' ? 'Assertion' : 'Response', options.wrongKey === true);
+    return Buffer.from(xml).toString('base64');
+  }
+
+  private sign(xml: string, element: 'Assertion' | 'Response', wrongKey: boolean): string {
+    const privateKey = wrongKey ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) : KEY;
+    const signer = new SignedXml({ privateKey, publicCert: IDP_CERTIFICATE, signatureAlgorithm: SIGNATURE, canonicalizationAlgorithm: EXC_C14N });
+    const node = `//*[local-name(.)='${element}']`;
+    signer.addReference({ xpath: node, transforms: [ENVELOPED, EXC_C14N], digestAlgorithm: DIGEST });
+    // The signature goes after the element's Issuer, where the schema puts it.
+    signer.computeSignature(xml, { location: { reference: `${node}/*[local-name(.)='Issuer']`, action: 'after' } });
+    return signer.getSignedXml();
+  }
+
+  /**
+   * An HTTP endpoint on loopback whose SSO URL (`{origin}/sso`) answers a page with a form that posts `respond`'s
+   * answer to the request's ACS (a browser's IdP sign-in, one click).
+   */
+  async serve(respond: (request: AuthnRequestSeen) => string): Promise<string> {
+    this.server = createServer((incoming, outgoing) => {
+      const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname !== '/sso') return outgoing.writeHead(404).end();
+      const seen = this.readRequest(url.href);
+      const page =
+        `<!doctype html><html lang="en"><title>Test IdP</title><form method="post" action="${escape(seen.acsUrl)}">` +
+        `<input type="hidden" name="SAMLResponse" value="${escape(respond(seen))}">` +
+        (seen.relayState === null ? '' : `<input type="hidden" name="RelayState" value="${escape(seen.relayState)}">`) +
+        `<button type="submit">Continue as the test IdP's user</button></form></html>`;
+      outgoing.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/sso`;
+  }
+
+  async close(): Promise<void> {
+    if (this.server !== undefined) await new Promise((resolve) => this.server!.close(resolve));
+  }
+}
