@@ -29,8 +29,8 @@ export interface SignInSteps {
   continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
 }
 
-/** RFC 8176 has no value for a federated sign-in; `fed` is what other OPs (Microsoft's) write. */
-const SAML_AMR = ['fed'];
+/** RFC 8176 registers no value for a federated sign-in: the ID token states none, as for social sign-in. */
+const SAML_AMR: readonly string[] = [];
 /** How long a proven identity waits for the interaction it continues (a redirect away). */
 const PROOF_SECONDS = 120;
 /** How long an IdP-initiated identity waits for the application to start its sign-in. */

@@ -45,7 +45,7 @@ const authorize = (parameters: Record<string, string> = {}, jar?: CookieJar) =>
 
 /** The page's SAML button followed: the redirect to the IdP, and the AuthnRequest it carries. */
 async function toIdp(flow: AuthorizationFlow, name = 'Acme Okta') {
-  const link = new RegExp(`<a href="([^"]+)">Sign in with ${name}</a>`).exec(flow.page.body)?.[1];
+  const link = new RegExp(`<a class="upstream" href="([^"]+)">Sign in with ${name}</a>`).exec(flow.page.body)?.[1];
   expect(link, flow.page.body).toBeDefined();
   const redirect = await flow.jar.visit(new URL(link!.replaceAll('&#38;', '&'), flow.page.url).href);
   expect(redirect.status, redirect.body).toBe(303);
