@@ -459,7 +459,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (user === null) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
-      return showTenantChoice(reply, context, proof, tenants);
+      return showTenantChoice(reply, context, user.id, tenants, false, proof);
     });
 
     registerInvitationPage(app, services, csrf, throttle);
