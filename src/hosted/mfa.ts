@@ -49,9 +49,16 @@ export interface StepSeam {
 
 /**
  * Every first factor ends here once its tenant is decided (routes.ts continueSignIn): completes the sign-in, or sends the browser to
- * the MFA step first when the policy asks for one. `signIn.tenantId` is the tenant already decided.
+ * the MFA step first when the policy asks for one. `signIn.tenantId` is the tenant already decided; `held`: the user's
+ * factors, when the first factor read them with the user (else read here).
  */
-export type CompleteSignIn = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn) => Promise<unknown>;
+export type CompleteSignIn = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: InteractionContext,
+  signIn: SignIn,
+  held?: readonly HeldFactor[],
+) => Promise<unknown>;
 
 const STEP_METHODS: readonly StepMethod[] = ['totp', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
@@ -96,14 +103,14 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return seam.finish(request, reply, context, { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr });
   }
 
-  const heldStep = async (context: InteractionContext, userId: string): Promise<{ held: HeldFactor[]; step: MfaStep }> => {
-    const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId);
+  const heldStep = async (context: InteractionContext, userId: string, known?: readonly HeldFactor[]): Promise<{ held: readonly HeldFactor[]; step: MfaStep }> => {
+    const held = known ?? (await factorsOf(context.target.applicationScope.em, context.target.application.id, userId));
     return { held, step: mfaStep(context.target.mfa, held) };
   };
 
-  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn) => {
+  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {
     if (context.target.mfa.enforcement === 'off') return seam.finish(request, reply, context, signIn);
-    const { held, step } = await heldStep(context, signIn.userId);
+    const { held, step } = await heldStep(context, signIn.userId, known);
     if (step.kind === 'none' || (step.kind === 'challenge' && remembered(request, context, signIn.userId, held))) {
       return seam.finish(request, reply, context, signIn);
     }

@@ -13,6 +13,7 @@ import { registerInvitationPage } from './invitation.ts';
 import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import type { HeldFactor } from '../domain/mfa/factors.ts';
 import { registerSamlRoutes, samlStartPath } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { accountPageRoutes } from './account.ts';
@@ -86,6 +87,8 @@ export interface ProvenFactor {
   /** RFC 8176 `amr` values of the method; none when no registered value describes it (an upstream's sign-in). */
   readonly amr: readonly string[];
   readonly page?: Pick<LoginPageInput, 'email'>;
+  /** The user's MFA factors, when the proof read them with the user: the MFA step then reads none. */
+  readonly factors?: readonly HeldFactor[];
 }
 
 /** The login page's parts a refusal sets. */
@@ -277,7 +280,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (proven.amr.includes('pwd') && (await mustChangePassword(context.target, proven.user.id))) return expiredPassword.start(reply, context, proven.user.id);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven.amr);
-      return completeSignIn(request, reply, context, { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr) });
+      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr) };
+      return completeSignIn(request, reply, context, signIn, proven.factors);
     }
 
     /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
@@ -377,7 +381,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
-      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR, page: { email } });
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR, page: { email }, factors: check.factors });
     });
 
     // A password older than the policy's maxAge is changed between the proof and the rest of the sign-in.

@@ -129,6 +129,26 @@ describe('the surface settings cache on one instance', () => {
     await attempt();
     expect(await lockedOut()).toBe(true);
   });
+
+  it('asks for a password change at the next sign-in once the password policy sets a maxAge, and no more once it is lifted', async () => {
+    const created = await app.http.post('/users', { email: 'cached-expiry@example.com', password: PASSWORD });
+    expect(created.status).toBe(201);
+    await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [created.body.id]);
+    const passwordPolicy = (maxAge: number | null) => app.http.put('/policies/password', { maxAge });
+    /** Where the login POST sends the browser: the expired password's form, or on to the OP. */
+    const signIn = async () => {
+      const { jar, page } = await signInPage();
+      return (await jar.submit(page, { email: 'cached-expiry@example.com', password: PASSWORD })).location ?? '';
+    };
+    const onToTheOp = /\/oauth2\/authorize\//;
+    expect(await signIn()).toMatch(onToTheOp);
+    expect((await passwordPolicy(1)).status).toBe(200);
+    expect(await signIn()).toMatch(/\/interaction\/[\w-]+\/password$/);
+    expect((await passwordPolicy(null)).status).toBe(200);
+    expect(await signIn()).toMatch(onToTheOp);
+  });
 });
 
 describe.runIf(TWO_INSTANCES)('the surface settings cache across instances (Redis)', () => {

@@ -27,12 +27,18 @@ export interface HeldFactor {
   readonly kind: FactorKind;
 }
 
+/**
+ * The factors of the user whose application and id the SQL expressions name, by kind, as one JSON array of
+ * HeldFactor: a subquery, so that a statement reading the user reads them too (readSignInCandidate).
+ */
+export const heldFactorsSql = (applicationId: string, userId: string): string =>
+  `(select coalesce(json_agg(json_build_object('id', m.id, 'kind', m.kind) order by m.kind), '[]'::json)
+      from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId})`;
+
 /** The user's factors, by kind. */
 export async function factorsOf(em: EntityManager, applicationId: string, userId: string): Promise<HeldFactor[]> {
-  return em.getConnection().execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? order by kind`, [
-    applicationId,
-    userId,
-  ]);
+  const [row] = await em.getConnection().execute<{ factors: HeldFactor[] }[]>(`select ${heldFactorsSql('?', '?')} as factors`, [applicationId, userId]);
+  return row?.factors ?? [];
 }
 
 /** What a sign-in's second step writes as: the user themselves, on the surface's tenant. */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accountLockedMail } from '../email/flow-mail.ts';
+import { heldFactorsSql, type HeldFactor } from '../mfa/factors.ts';
 import { usersChanged } from '../users/changed.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import { addressLockedSql } from '../users/sign-in-failures.ts';
@@ -94,16 +95,20 @@ export type AddressStanding = 'open' | 'waiting' | 'locked';
 export interface SignInCandidate {
   readonly user: SignInUser;
   readonly standing: AddressStanding;
+  /** The user's MFA factors, for the MFA step after the password (src/hosted/mfa.ts). */
+  readonly factors: readonly HeldFactor[];
 }
 
 /**
  * The user of the target's pool with that (normalized) e-mail, or null, and where `address` stands with their account
- * now (`open` with the lockout policy off): one statement, read before the password's verification, which the standing
- * does not skip.
+ * now (`open` with the lockout policy off), with their MFA factors: one statement, read before the password's
+ * verification, which the standing does not skip.
  */
 export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string): Promise<SignInCandidate | null> {
-  const [row] = await target.applicationScope.em.getConnection().execute<(SignInUserRow & { locked: boolean | null; waiting: boolean | null })[]>(
-    `select ${signInUserColumnsSql('u')}, ${addressLockedSql('f')} as locked, ${addressWaitingSql('f')} as waiting
+  type Row = SignInUserRow & { locked: boolean | null; waiting: boolean | null; factors: HeldFactor[] };
+  const [row] = await target.applicationScope.em.getConnection().execute<Row[]>(
+    `select ${signInUserColumnsSql('u')}, ${addressLockedSql('f')} as locked, ${addressWaitingSql('f')} as waiting,
+            ${heldFactorsSql('u.application_id', 'u.id')} as factors
        from app_user as u
        left join sign_in_failure as f on f.application_id = u.application_id and f.user_id = u.id and f.address = ?
       where u.application_id = ? and u.email_normalized = ? and u.pool_id = ? limit 1`,
@@ -111,7 +116,7 @@ export async function readSignInCandidate(target: SignInTarget, emailNormalized:
   );
   if (row === undefined) return null;
   const standing = !target.lockout.enabled ? 'open' : row.locked === true ? 'locked' : row.waiting === true ? 'waiting' : 'open';
-  return { user: signInUserOf(row), standing };
+  return { user: signInUserOf(row), standing, factors: row.factors };
 }
 
 /**

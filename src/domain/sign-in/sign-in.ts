@@ -1,6 +1,7 @@
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
+import type { HeldFactor } from '../mfa/factors.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { email as emailAddress } from '../validate.ts';
@@ -128,7 +129,8 @@ export interface SignIn {
   readonly amr?: readonly string[];
 }
 
-export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser } | { ok: false };
+/** A proven user; `factors`: their MFA factors, where the check read them with the user (the password's). */
+export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[] } | { ok: false };
 
 /**
  * Whether `email` and `password`, sent from the client address `address`, prove a user of the target's pool who may
@@ -192,7 +194,7 @@ async function checkCredentials(target: SignInTarget, email: unknown, password: 
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   // Locked, suspended or locked out meanwhile (see recordSuccessfulSignIn).
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
-  return { ok: true, user, verified: { ...user, tenantIds } };
+  return { ok: true, user, verified: { ...user, tenantIds }, factors: candidate.factors };
 }
 
 /** The tenants a user may sign in to (theirs), by name, for the tenant choice. */

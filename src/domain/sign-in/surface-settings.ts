@@ -5,7 +5,7 @@ import { endUserScope } from '../../context.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
-import type { LockoutPolicy, MfaPolicy, SessionPolicy } from '../policies/definitions.ts';
+import type { LockoutPolicy, MfaPolicy, PasswordPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
 import { isServedType } from './methods.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
@@ -77,6 +77,8 @@ export interface SurfaceSettings {
   readonly upstreams: readonly UpstreamMethod[];
   readonly saml: readonly SamlMethod[];
   readonly lockout: LockoutPolicy;
+  /** The password policy of the pool: its `maxAge` is asked at every password sign-in (password-expiry.ts). */
+  readonly passwordPolicy: PasswordPolicy;
   /** The session policy of the pool: lifetimes (session.ts), singleSession, notifyNewBrowser (account-links.ts). */
   readonly session: SessionPolicy;
   /** The MFA policy of the pool, asked after the first factor (src/domain/mfa/requirement.ts). */
@@ -128,10 +130,11 @@ async function readSurfaceSettings(
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
-  const [branding, { providers }, lockout, session, mfa] = await Promise.all([
+  const [branding, { providers }, lockout, passwordPolicy, session, mfa] = await Promise.all([
     effectiveBranding(scope),
     effectiveAuthProviders(scope, policyTenantId, (provider) => isServedType(provider.type)),
     effectivePolicy(scope, 'lockout', policyTenantId),
+    effectivePolicy(scope, 'password', policyTenantId),
     effectivePolicy(scope, 'session', policyTenantId),
     effectivePolicy(scope, 'mfa', policyTenantId),
   ]);
@@ -149,6 +152,7 @@ async function readSurfaceSettings(
       .filter((provider) => provider.type === 'saml' && provider.enabled)
       .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !(tenant !== null && poolId === SHARED_POOL) })),
     lockout,
+    passwordPolicy,
     session,
     mfa,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
