@@ -20,6 +20,8 @@ const { values: options } = parseArgs({
     'max-delay-ms': { type: 'string', default: '50' },
     // `one`: one path form per row of the table (CI's short run); `all`: the three forms of owned rows.
     forms: { type: 'string', default: 'all' },
+    // Only the rows whose `METHOD /path` holds this text (a route to profile alone).
+    route: { type: 'string' },
   },
 });
 const MAX_DELAY_MS = Number(options['max-delay-ms']);
@@ -140,6 +142,7 @@ try {
 
   const seen = new Set<string>();
   const routes = expandRoutes().filter((route) => {
+    if (options.route !== undefined && !`${route.method} ${route.url}`.includes(options.route)) return false;
     if (options.forms === 'all') return true;
     const row = `${route.method} ${route.path}`;
     return !seen.has(row) && seen.add(row) !== undefined;

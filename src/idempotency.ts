@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type Hash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
@@ -29,19 +29,80 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
  * (src/rest/adapter.ts), /graphql its printed document, operation name, variables and extensions (src/server.ts).
  */
 export function requestFingerprint(...parts: unknown[]): string {
-  return createHash('sha256').update(canonicalJson(parts)).digest('hex');
+  const text = new HashedText(createHash('sha256'));
+  writeCanonicalJson(parts, text);
+  return text.digest();
 }
 
-/** JSON.stringify's text of a JSON value with every object's keys in sorted (UTF-16) order: the fingerprint's input. */
-function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const members: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
+/**
+ * The text is hashed as it is written, in pieces: a body of up to 1 MiB is never copied whole into one string (a
+ * megabyte of strings was joined, flattened and encoded again at each level, several ms on the event loop and as many
+ * megabytes of garbage). Short pieces are gathered, since each update is a call into the hash.
+ */
+class HashedText {
+  private pending = '';
+  private readonly hash: Hash;
+
+  constructor(hash: Hash) {
+    this.hash = hash;
   }
-  return `{${members.join(',')}}`;
+
+  write(piece: string): void {
+    if (piece.length >= HASHED_PIECE) {
+      this.flush();
+      this.hash.update(piece);
+      return;
+    }
+    this.pending += piece;
+    if (this.pending.length >= HASHED_PIECE) this.flush();
+  }
+
+  digest(): string {
+    this.flush();
+    return this.hash.digest('hex');
+  }
+
+  private flush(): void {
+    if (this.pending === '') return;
+    this.hash.update(this.pending);
+    this.pending = '';
+  }
+}
+
+const HASHED_PIECE = 16 * 1024;
+
+/** A character JSON.stringify escapes: a quote, a backslash, a control character, a surrogate (when lone). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify's text of a JSON value with every object's keys in sorted (UTF-16) order: the fingerprint's input. */
+function writeCanonicalJson(value: unknown, text: HashedText): void {
+  if (typeof value === 'string' && value.length >= HASHED_PIECE && !ESCAPED_IN_JSON.test(value)) {
+    // Its JSON text is the string in quotes: hashed as it is, without a copy of a megabyte.
+    text.write('"');
+    text.write(value);
+    text.write('"');
+  } else if (typeof value !== 'object' || value === null) {
+    text.write(JSON.stringify(value) ?? 'null');
+  } else if (Array.isArray(value)) {
+    text.write('[');
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text.write(',');
+      writeCanonicalJson(value[index], text);
+    }
+    text.write(']');
+  } else {
+    text.write('{');
+    let separator = '';
+    for (const key of Object.keys(value).sort()) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined) continue;
+      text.write(`${separator}${JSON.stringify(key)}:`);
+      writeCanonicalJson(member, text);
+      separator = ',';
+    }
+    text.write('}');
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../../src/idempotency.ts';
 
@@ -14,5 +15,20 @@ describe('requestFingerprint', () => {
     const otherOrderOfList = { ...variables, input: { ...variables.input, tenantIds: ['a', 'b'] } };
     expect(requestFingerprint('POST', '/users', otherOrderOfList)).not.toBe(requestFingerprint('POST', '/users', variables));
     expect(requestFingerprint('PATCH', '/users', variables)).not.toBe(requestFingerprint('POST', '/users', variables));
+  });
+});
+
+describe('requestFingerprint of a large body', () => {
+  // Keys already in sorted order: JSON.stringify's text is then the canonical text itself.
+  const keys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${String(i).padStart(4, '0')}`, i % 2 === 0 ? 'v' : [i, null]]));
+  // Long strings with what JSON escapes (a quote, a control character), with surrogate pairs, and with neither.
+  const variables = { input: { description: `"quoted"\n${'x'.repeat(300_000)}`, emoji: '😀'.repeat(10_000), keys, name: 'é'.repeat(40_000) }, userId: 'u' };
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('hashes the same text, whatever the size of its pieces', () => {
+    expect(requestFingerprint('POST', '/users', variables)).toBe(sha256(JSON.stringify(['POST', '/users', variables])));
+    const { description, emoji, name } = variables.input;
+    const reordered = { userId: 'u', input: { name, keys: Object.fromEntries(Object.entries(keys).reverse()), emoji, description } };
+    expect(requestFingerprint('POST', '/users', reordered)).toBe(requestFingerprint('POST', '/users', variables));
   });
 });
