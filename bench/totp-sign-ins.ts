@@ -1,5 +1,5 @@
-import { Secret, TOTP } from 'otpauth';
 import type { CookieJar, Visit } from '../test/support/cookie-jar.ts';
+import { totpCodeAt as codeAt } from '../test/support/totp.ts';
 import { batch, BENCH_PASSWORD, prepareSignIns, type BatchFigures, type SignInService } from './sign-ins.ts';
 
 const REDIRECT_URI = 'https://bench.example/callback';
@@ -71,8 +71,6 @@ async function timedSignIns(service: SignInService, count: number, concurrency: 
     service.loopDelayMs,
   );
 }
-
-const codeAt = (secret: string, at: number) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
 
 /** Follows the service's own redirects from `visit` to the page they end on. */
 async function within(jar: CookieJar, visit: Visit, origin: string): Promise<Visit> {

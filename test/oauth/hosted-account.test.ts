@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Secret, TOTP } from 'otpauth';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -8,6 +7,7 @@ import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
+import { totpCodeAt as codeAt } from '../support/totp.ts';
 
 /**
  * The hosted account page (`/account?client_id=…`): reached signed out, it signs in through the client's own
@@ -261,7 +261,6 @@ describe('sessions', () => {
 describe('two-step verification', () => {
   /** The TOTP secret the page offers (its key, shown as text). */
   const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
-  const codeAt = (secret: string, at = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
   const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z2-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
   const factorsOf = (userId: string) => sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
   const lastMail = async (to: string, template: string) =>
