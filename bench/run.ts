@@ -17,6 +17,7 @@ import { countSuspendStatements, sessionValidateRequest, type SuspendStatementCo
 import { observabilityCost } from './observability.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
 import { magicLinkSignIns } from './magic-links.ts';
+import { totpSignIns } from './totp-sign-ins.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
@@ -120,6 +121,7 @@ interface ServiceRun {
   readonly figures: LoadFigures[];
   readonly signIns: PairedSignIns;
   readonly magicLinks: BatchFigures;
+  readonly totp: BatchFigures;
   readonly refusals: RefusalFigures[];
   readonly seeded: ProcessMemory[];
   readonly loaded: ProcessMemory[];
@@ -147,14 +149,37 @@ async function throughput(workers: number): Promise<ServiceRun> {
     ];
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
-    const refusals = await refusalTimings(service, REFUSALS);
-    const magicLinks = await magicLinkSignIns(service, SIGN_INS, CONNECTIONS);
-    return { workers, figures, signIns, magicLinks, refusals, seeded, loaded: await service.memory() };
+    return { workers, figures, ...(await signInRows(service)), seeded, loaded: await service.memory() };
   } finally {
     await service.stop();
     await database.drop();
   }
+}
+
+/** The hosted sign-in rows: password (beside raw Argon2id), refusals, magic link, then TOTP (its `required` policy last). */
+async function signInRows(service: ServiceProcess): Promise<Pick<ServiceRun, 'signIns' | 'refusals' | 'magicLinks' | 'totp'>> {
+  const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
+  const refusals = await refusalTimings(service, REFUSALS);
+  const magicLinks = await magicLinkSignIns(service, SIGN_INS, CONNECTIONS);
+  const totp = await totpSignIns(service, SIGN_INS, CONNECTIONS);
+  return { signIns, refusals, magicLinks, totp };
+}
+
+/** BENCH_ONLY=sign-ins: the sign-in rows alone, against a service seeded with nothing else. */
+async function signInsOnly(): Promise<void> {
+  const out = [`Gatehouse sign-in bench: ${availableParallelism()} CPUs, load average before the run ${LOAD_BEFORE}`];
+  for (const workers of SERVICES) {
+    const database = await createTestDatabase();
+    if (database.databaseUrl === undefined) throw new Error('the bench needs a PostgreSQL server');
+    const service = await startServiceProcess(database.databaseUrl, workers);
+    try {
+      out.push('', ...signInReport([{ workers, ...(await signInRows(service)) }]));
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 /**
@@ -176,6 +201,36 @@ async function usersUncached(): Promise<LoadFigures> {
 }
 
 const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
+
+/** The sign-in rows' report: password, magic link and TOTP sign-ins beside raw Argon2id, then the refusals. */
+function signInReport(runs: readonly Pick<ServiceRun, 'workers' | 'signIns' | 'refusals' | 'magicLinks' | 'totp'>[]): string[] {
+  const out: string[] = [];
+  out.push(`Sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
+  const signInWidths = [55, 9, 8, 8, 9, 8, 14, 12];
+  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each', 'loop max ms'], signInWidths));
+  const signInRow = (f: BatchFigures, label = f.label) =>
+    row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1), loopMs(f.loopMaxMs)], signInWidths);
+  for (const { workers, signIns, magicLinks, totp } of runs) {
+    out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
+    out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
+    out.push(signInRow(magicLinks, `${magicLinks.label}, ${serviceLabel(workers)}`));
+    out.push(signInRow(totp, `${totp.label}, ${serviceLabel(workers)}`));
+  }
+  const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
+  out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
+
+  out.push('', `Refused sign-ins: ${REFUSALS} of each kind, one at a time, taking turns; lockout policy on`);
+  const refusalWidths = [55, 9, 8, 8, 9, 12];
+  out.push(row(['', 'p50 ms', 'p99 ms', 'count', 'non-400', 'loop max ms'], refusalWidths));
+  for (const { workers, refusals } of runs) {
+    for (const f of refusals) out.push(row([`${f.label}, ${serviceLabel(workers)}`, f.p50, f.p99, f.count, f.failures, loopMs(f.loopMaxMs)], refusalWidths));
+  }
+  const refusalRatios = runs.map(({ workers, refusals: [unknown, wrong] }) =>
+    unknown === undefined || wrong === undefined ? '' : `${serviceLabel(workers)} ${percent(unknown.p50, wrong.p50)}`,
+  );
+  out.push(`unknown e-mail / wrong password, p50: ${refusalRatios.join(', ')} (the closer to 100%, the less the time tells)`);
+  return out;
+}
 
 function report(
   runs: ServiceRun[],
@@ -222,29 +277,7 @@ function report(
   );
   out.push(`session validations: ${validateRates.join(', ')}; target ≥ 40% of the bare route`);
 
-  out.push('', `Password sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
-  const signInWidths = [55, 9, 8, 8, 9, 8, 14, 12];
-  out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each', 'loop max ms'], signInWidths));
-  const signInRow = (f: BatchFigures, label = f.label) =>
-    row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1), loopMs(f.loopMaxMs)], signInWidths);
-  for (const { workers, signIns, magicLinks } of runs) {
-    out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
-    out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
-    out.push(signInRow(magicLinks, `${magicLinks.label}, ${serviceLabel(workers)}`));
-  }
-  const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
-  out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
-
-  out.push('', `Refused sign-ins: ${REFUSALS} of each kind, one at a time, taking turns; lockout policy on`);
-  const refusalWidths = [55, 9, 8, 8, 9, 12];
-  out.push(row(['', 'p50 ms', 'p99 ms', 'count', 'non-400', 'loop max ms'], refusalWidths));
-  for (const { workers, refusals } of runs) {
-    for (const f of refusals) out.push(row([`${f.label}, ${serviceLabel(workers)}`, f.p50, f.p99, f.count, f.failures, loopMs(f.loopMaxMs)], refusalWidths));
-  }
-  const refusalRatios = runs.map(({ workers, refusals: [unknown, wrong] }) =>
-    unknown === undefined || wrong === undefined ? '' : `${serviceLabel(workers)} ${percent(unknown.p50, wrong.p50)}`,
-  );
-  out.push(`unknown e-mail / wrong password, p50: ${refusalRatios.join(', ')} (the closer to 100%, the less the time tells)`);
+  out.push('', ...signInReport(runs));
 
   out.push('', `SQL statements (in process, onQuery hook): client-credentials grant ${oauth.grant}, hosted sign-in (login POST → code) ${oauth.signIn}`);
   out.push(
@@ -279,16 +312,19 @@ function report(
 
 // Other work on the machine skews every figure: the header says how busy it was.
 const LOAD_BEFORE = loadavg()[0]?.toFixed(2);
-// BENCH_ONLY=observability: that part alone (bench/observability.ts).
-if (process.env['BENCH_ONLY'] !== 'observability') {
+// BENCH_ONLY=observability: that part alone (bench/observability.ts); BENCH_ONLY=sign-ins: the sign-in rows alone.
+const ONLY = process.env['BENCH_ONLY'] ?? '';
+if (!['', 'observability', 'sign-ins'].includes(ONLY)) throw new Error(`BENCH_ONLY must be observability or sign-ins, got "${ONLY}"`);
+if (ONLY === 'sign-ins') await signInsOnly();
+else if (ONLY !== 'observability') {
   const runs: ServiceRun[] = [];
   for (const workers of SERVICES) runs.push(await throughput(workers));
   const uncached = await usersUncached();
   const statements = await countStatements(STATEMENT_SIZES);
   report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
 }
-process.stdout.write(`${(await observabilityCost({ seed, warmThenLoad })).join('\n')}\n`);
-if (process.env['BENCH_ONLY'] !== 'observability') {
+if (ONLY !== 'sign-ins') process.stdout.write(`${(await observabilityCost({ seed, warmThenLoad })).join('\n')}\n`);
+if (ONLY === '') {
   process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);
   process.stdout.write(await auditBench());
 }

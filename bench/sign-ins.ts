@@ -15,7 +15,7 @@ export interface SignInService {
 }
 
 const REDIRECT_URI = 'https://bench.example/callback';
-const PASSWORD = 'Bench-Password-9';
+export const BENCH_PASSWORD = 'Bench-Password-9';
 
 /** N operations, `concurrency` at a time: their rate over the whole batch and each one's latency. */
 export interface BatchFigures {
@@ -75,9 +75,9 @@ export async function batch(
  * against a hash it made itself, `concurrency` callers at a time.
  */
 async function rawVerifies(count: number, concurrency: number): Promise<BatchFigures> {
-  const stored = await hashPassword(PASSWORD);
-  await verifyPassword(stored, PASSWORD);
-  return batch('raw Argon2id verify (bench process)', count, concurrency, () => verifyPassword(stored, PASSWORD), ownCpuMs);
+  const stored = await hashPassword(BENCH_PASSWORD);
+  await verifyPassword(stored, BENCH_PASSWORD);
+  return batch('raw Argon2id verify (bench process)', count, concurrency, () => verifyPassword(stored, BENCH_PASSWORD), ownCpuMs);
 }
 
 /** A sign-in made ready up to its form: authorize (code + PKCE S256), then the hosted page with its CSRF token. */
@@ -118,7 +118,7 @@ export async function prepareSignIns(
   const client = await post('/oauth-clients', { name: `Bench ${purpose}`, type: 'web', redirectUris: [REDIRECT_URI] });
   const tenant = await post(`/applications/${client['applicationId']}/tenants`, { name: `Bench ${purpose}` });
   const emails = Array.from({ length: users }, (_, i) => `${purpose}-${i}@bench.example`);
-  for (const email of emails) await post('/users', { email, password: PASSWORD, tenantId: tenant['id'] });
+  for (const email of emails) await post('/users', { email, password: BENCH_PASSWORD, tenantId: tenant['id'] });
 
   const prepare = async (): Promise<Prepared> => {
     // node:http (kept-alive connections) rather than fetch: the load generator shares the two cores with the service,
@@ -147,7 +147,7 @@ export async function prepareSignIns(
 
   return {
     async signIn(i) {
-      const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, PASSWORD), service.baseUrl);
+      const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, BENCH_PASSWORD), service.baseUrl);
       return out.href.startsWith(REDIRECT_URI) && out.searchParams.get('code') !== null;
     },
     attempt,
@@ -155,7 +155,7 @@ export async function prepareSignIns(
     prepared: (i) => prepared[i]!,
     /** The i-th sign-in through to its tokens: the code redeemed by the web client (its secret, basic). */
     async tokens(i) {
-      const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, PASSWORD), service.baseUrl);
+      const out = await prepared[i]!.jar.followOut(await attempt(i, emails[i % emails.length]!, BENCH_PASSWORD), service.baseUrl);
       const basic = Buffer.from(`${encodeURIComponent(client['clientId'])}:${encodeURIComponent(client['clientSecret'])}`).toString('base64');
       const response = await fetch(`${service.baseUrl}/oauth2/token`, {
         method: 'POST',
@@ -219,7 +219,7 @@ export async function refusalTimings(service: SignInService, count: number): Pro
   });
   if (policy.status !== 200) throw new Error(`lockout policy: ${policy.status} ${await policy.text()}`);
   const kinds = [
-    { label: 'refused: unknown e-mail (writes nothing)', credentials: (i: number) => [`nobody-${i}@bench.example`, PASSWORD] as const },
+    { label: 'refused: unknown e-mail (writes nothing)', credentials: (i: number) => [`nobody-${i}@bench.example`, BENCH_PASSWORD] as const },
     { label: 'refused: wrong password (counts the failure)', credentials: (i: number) => [emails[i % users]!, 'Wrong-Password-9'] as const },
   ];
   const latencies = kinds.map(() => [] as number[]);

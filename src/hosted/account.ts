@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSessions } from '../domain/sessions/own-sessions.ts';
+import { sendEmailCode } from '../domain/mfa/factors.ts';
+import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes } from '../domain/mfa/own-factors.ts';
+import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, admitSignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { activeUser, admitSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { changeOwnName, changeOwnPassword, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
 import {
   accountPage,
+  MFA_SECTION,
   NAME_SECTION,
   PASSWORD_SECTION,
   SESSIONS_SECTION,
@@ -45,28 +49,74 @@ interface OpenAccount {
   readonly path: string;
 }
 
-/** A section of the page and, when it has a form, what posting it does: one entry per section. */
-interface AccountSection {
-  readonly view: AccountSectionView;
-  readonly action: { readonly path: string; readonly done: CopyKey; readonly run: (open: OpenAccount, fields: FormFields) => Promise<OwnChange> };
+/** What posting one of a section's forms does: its address under the page's, and its notice once done. */
+interface AccountAction {
+  readonly path: string;
+  readonly done: CopyKey;
+  readonly run: (open: OpenAccount, fields: FormFields) => Promise<OwnChange>;
 }
 
-const SECTIONS: readonly AccountSection[] = [
-  { view: NAME_SECTION, action: { path: 'name', done: 'account.nameDone', run: (open, fields) => changeOwnName(open.target, open.user.id, fields['name']) } },
-  {
-    view: PASSWORD_SECTION,
-    action: {
-      path: 'password',
-      done: 'account.passwordDone',
-      run: (open, fields) =>
-        changeOwnPassword(open.target, open.user.id, { current: fields['current_password'], password: fields['new_password'], keepSessionUid: open.sessionUid, reason: 'account' }),
+/** A section of the page and what its forms do: one entry per section. */
+interface AccountSection {
+  readonly view: AccountSectionView;
+  readonly actions: readonly AccountAction[];
+}
+
+/** How long a TOTP secret the page shows may be added with: the page open that long. */
+const TOTP_SETUP_SECONDS = 3600;
+/** The seal of the TOTP secret the page offers: the page's session and its user. */
+const totpSealPurpose = (open: OpenAccount) => `${open.sessionUid}:account-totp:${open.user.id}`;
+
+function sections(csrf: CsrfTokens): readonly AccountSection[] {
+  const totpOf = (open: OpenAccount, fields: FormFields) => csrf.unseal(totpSealPurpose(open), fields['enrol']);
+  return [
+    { view: NAME_SECTION, actions: [{ path: 'name', done: 'account.nameDone', run: (open, fields) => changeOwnName(open.target, open.user.id, fields['name']) }] },
+    {
+      view: PASSWORD_SECTION,
+      actions: [
+        {
+          path: 'password',
+          done: 'account.passwordDone',
+          run: (open, fields) =>
+            changeOwnPassword(open.target, open.user.id, { current: fields['current_password'], password: fields['new_password'], keepSessionUid: open.sessionUid, reason: 'account' }),
+        },
+      ],
     },
-  },
-  { view: SESSIONS_SECTION, action: { path: 'sign-out-others', done: 'account.signOutOthersDone', run: (open) => signOutElsewhere(open.target, open.user.id, open.sessionUid) } },
-];
+    {
+      view: MFA_SECTION,
+      actions: [
+        { path: 'mfa-remove', done: 'account.removeDone', run: (open, fields) => removeOwnFactor(open.target, open.user, fields['factor'], fields['remove_password']) },
+        { path: 'mfa-recovery-codes', done: 'account.codesShown', run: (open, fields) => renewOwnRecoveryCodes(open.target, open.user, fields['codes_password']) },
+        {
+          path: 'mfa-totp',
+          done: 'account.factorAdded',
+          run: async (open, fields) => {
+            const secret = totpOf(open, fields);
+            if (secret === undefined) throw new SignInRefusal('account_form_forged', open.target.look);
+            return addOwnTotp(open.target, open.user, secret, fields['totp_code']);
+          },
+        },
+        {
+          path: 'mfa-email-send',
+          done: 'account.emailSent',
+          run: async (open) => {
+            await sendEmailCode(open.target, open.user);
+            return { ok: true };
+          },
+        },
+        { path: 'mfa-email', done: 'account.factorAdded', run: (open, fields) => addOwnEmailFactor(open.target, open.user, fields['email_code']) },
+      ],
+    },
+    { view: SESSIONS_SECTION, actions: [{ path: 'sign-out-others', done: 'account.signOutOthersDone', run: (open) => signOutElsewhere(open.target, open.user.id, open.sessionUid) }] },
+  ];
+}
 
 /** The CSRF purpose of the account page's forms (the token is bound to the OP session's uid). */
 const CSRF_PURPOSE = 'account';
+
+/** The seal of the page's user in its forms, which outlives their session: how long a page stays open. */
+const HOLDER_PURPOSE = 'account-holder';
+const HOLDER_SECONDS = 12 * 3600;
 
 /** The account page's address on a surface (`tenantRef`: a tenant path's), for the client `clientId`. */
 export const accountPagePath = (tenantRef: string | undefined, clientId: string) =>
@@ -75,6 +125,7 @@ export const accountPagePath = (tenantRef: string | undefined, clientId: string)
 const single = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens): void {
+  const SECTIONS = sections(csrf);
   /**
    * The browser's account on the page's surface for the client the page names (`values`: its query, or its form): the
    * open page, or where to sign in first (undefined when the client cannot sign in from a browser).
@@ -98,12 +149,16 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     return { target, account: { target, user, sessionUid: browser.session.uid, params, path } satisfies OpenAccount } as const;
   }
 
-  async function show(reply: FastifyReply, account: OpenAccount, status: number, outcome: Pick<AccountView, 'done' | 'refused'>) {
+  /** The page, with the outcome of the last change; `shown`: the MFA section's secrets shown once (new recovery codes, the TOTP secret a refused code was for). */
+  async function show(reply: FastifyReply, account: OpenAccount, status: number, outcome: Pick<AccountView, 'done' | 'refused'>, shown: { codes?: readonly string[]; totp?: string } = {}) {
     const { target, user } = account;
-    const [passwordPolicy, { sessions, currentId }] = await Promise.all([
+    const [passwordPolicy, { sessions, currentId }, factors] = await Promise.all([
       effectivePasswordPolicy(target.scope, target.policyTenantId),
       ownSessions(target.applicationScope, user.id, account.sessionUid),
+      ownFactors(target, user.id),
     ]);
+    const secret = factors.addable.includes('totp') ? (shown.totp ?? newTotpSecret()) : undefined;
+    const totp = secret === undefined ? undefined : { secret, uri: totpUri(secret, target.look.name, user.email), sealed: csrf.seal(totpSealPurpose(account), secret, TOTP_SETUP_SECONDS) };
     const view: AccountView = {
       email: user.email,
       name: user.name ?? null,
@@ -115,9 +170,15 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
         createdAt: session.createdAt,
         lastActiveAt: session.lastActiveAt,
       })),
+      mfa: { enforcement: target.mfa.enforcement, factors: factors.held, addable: factors.addable, unusedRecoveryCodes: factors.unusedRecoveryCodes, totp, codes: shown.codes },
       ...outcome,
     };
-    const form = (action: string): AccountForm => ({ action: `${account.path}/${action}`, csrf: csrf.issue(account.sessionUid, CSRF_PURPOSE), params: account.params });
+    const form = (action: string): AccountForm => ({
+      action: `${account.path}/${action}`,
+      csrf: csrf.issue(account.sessionUid, CSRF_PURPOSE),
+      holder: csrf.seal(HOLDER_PURPOSE, user.id, HOLDER_SECONDS),
+      params: account.params,
+    });
     return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, SECTIONS.map((section) => section.view), form));
   }
 
@@ -131,14 +192,19 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
         if (opened.signIn === undefined) throw new SignInRefusal('account_unavailable', opened.target.look);
         return reply.status(303).header('location', opened.signIn).send();
       }
-      const done = SECTIONS.find((section) => section.action.path === query['done'])?.action.done;
+      const done = SECTIONS.flatMap((section) => section.actions).find((action) => action.path === query['done'])?.done;
       return show(reply, opened.account, 200, { done });
     });
 
-    for (const { view, action } of SECTIONS) {
+    for (const action of SECTIONS.flatMap((section) => section.actions)) {
       app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, async (request, reply) => {
         const fields = (request.body ?? {}) as FormFields;
         const opened = await open(request, reply, fields);
+        if (opened.account === undefined) {
+          // A suspension ends the user's sessions: the page's holder, sealed in its forms, is told why their form failed.
+          const holder = csrf.unseal(HOLDER_PURPOSE, fields['holder']);
+          if (holder !== undefined && (await suspended(opened.target, holder))) throw new SignInRefusal('account_suspended', opened.target.look);
+        }
         // Signed out meanwhile (or never signed in): the form's token is bound to a session that is gone.
         if (opened.account === undefined || !csrf.verify(opened.account.sessionUid, fields['csrf'], CSRF_PURPOSE)) {
           throw new SignInRefusal('account_form_forged', opened.target.look);
@@ -146,8 +212,14 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
         const { account } = opened;
         const outcome = await action.run(account, fields);
         if (!outcome.ok) {
+          if (outcome.reason === 'inactive') throw new SignInRefusal('account_suspended', account.target.look);
           const refused = outcome.reason === 'wrong_current' ? { copy: 'account.wrongPassword' as const, errors: [] } : { errors: outcome.errors };
-          return show(reply, account, 400, { refused: { section: view.id, ...refused, name: fields['name'] ?? '' } });
+          const totp = action.path === 'mfa-totp' ? csrf.unseal(totpSealPurpose(account), fields['enrol']) : undefined;
+          return show(reply, account, 400, { refused: { section: action.path, ...refused, name: fields['name'] ?? '' } }, totp === undefined ? {} : { totp });
+        }
+        // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
+        if (outcome.shown !== undefined && outcome.shown.length > 0) {
+          return show(reply, account, 200, action.path === 'mfa-recovery-codes' ? {} : { done: action.done }, { codes: outcome.shown });
         }
         const query = new URLSearchParams({ ...account.params, done: action.path });
         return reply.status(303).header('location', `${account.path}?${query}`).send();

@@ -10,6 +10,7 @@ import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, managementApi, type OidcDependencies } from './configuration.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
+import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
 import { tokenGrants } from '../metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
@@ -142,12 +143,13 @@ export class OidcProvider {
     return { provider, handle: (req, res) => callback(req, res) };
   }
 
-  /** Expired models read as absent already; reclaim their rows now and then, a bounded batch at a time. */
+  /** Expired models, browser sessions and hosted-flow rows read as absent already; reclaim their rows now and then, a bounded batch at a time. */
   private async sweep(): Promise<void> {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
     await sweepExpiredSessions(this.deps.orm.em);
+    await sweepExpiredFlowRows(this.deps.orm.em);
   }
 }
 

@@ -1,4 +1,6 @@
-import type { PasswordPolicy } from '../domain/policies/definitions.ts';
+import type { FactorKind } from '../domain/mfa/factors.ts';
+import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definitions.ts';
+import { totpSetup, type TotpSetup } from './mfa.ts';
 import { document, escapeHtml, field, formError, hidden, notice, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 
 /**
@@ -11,6 +13,8 @@ import { document, escapeHtml, field, formError, hidden, notice, passwordRules, 
 export interface AccountForm {
   readonly action: string;
   readonly csrf: string;
+  /** The page's user, sealed: what a form posted once their session is gone still says of them. */
+  readonly holder: string;
   readonly params: Readonly<Record<string, string>>;
 }
 
@@ -29,6 +33,7 @@ export interface AccountView {
   readonly name: string | null;
   readonly passwordPolicy: PasswordPolicy;
   readonly sessions: readonly AccountSession[];
+  readonly mfa: AccountMfa;
   /** The change just made (a notice in its section). */
   readonly done?: CopyKey | undefined;
   /**
@@ -36,6 +41,19 @@ export interface AccountView {
    * name as typed, shown again.
    */
   readonly refused?: { readonly section: string; readonly errors: readonly string[]; readonly copy?: CopyKey; readonly name?: string } | undefined;
+}
+
+/** The user's second step as the page shows it (src/domain/mfa/own-factors.ts). */
+export interface AccountMfa {
+  readonly enforcement: MfaEnforcement;
+  readonly factors: readonly { readonly id: string; readonly kind: FactorKind }[];
+  /** The kinds the user may add now. */
+  readonly addable: readonly FactorKind[];
+  readonly unusedRecoveryCodes: number;
+  /** A new TOTP secret, offered while an authenticator app may be added. */
+  readonly totp?: TotpSetup | undefined;
+  /** Recovery codes just issued, shown this once. */
+  readonly codes?: readonly string[] | undefined;
 }
 
 /** A section of the account page: its id (its heading's anchor), title and body (its form or list). */
@@ -46,7 +64,7 @@ export interface AccountSectionView {
 }
 
 const formStart = (form: AccountForm) =>
-  `<form method="post" action="${escapeHtml(form.action)}">\n${hidden('csrf', form.csrf)}${Object.entries(form.params)
+  `<form method="post" action="${escapeHtml(form.action)}">\n${hidden('csrf', form.csrf)}${hidden('holder', form.holder)}${Object.entries(form.params)
     .map(([name, value]) => hidden(name, value))
     .join('')}`;
 
@@ -114,6 +132,103 @@ export const PASSWORD_SECTION: AccountSectionView = {
       }) +
       `<button type="submit">${text(look, 'account.passwordSubmit')}</button>\n</form>\n`
     );
+  },
+};
+
+/** Each factor kind's name on the page: a new kind must be named here to be listed. */
+const FACTOR_NAMES: Readonly<Record<FactorKind, CopyKey>> = { totp: 'account.factor.totp', email_otp: 'account.factor.email_otp' };
+
+/** A password field confirming a form of the section (`id`: its name too, unique on the page). */
+const confirmPassword = (look: PageLook, id: string, refusal: { errors: string[] }, errorId: string) =>
+  field({
+    id,
+    label: text(look, 'account.confirmPassword'),
+    type: 'password',
+    autocomplete: 'current-password',
+    describedBy: refusal.errors.length === 0 ? [] : [errorId],
+    invalid: refusal.errors.length > 0,
+    focus: refusal.errors.length > 0,
+  });
+
+/** A one-time code field of the section. */
+const codeField = (look: PageLook, id: string, label: CopyKey, refusal: { errors: string[] }, errorId: string) =>
+  field({
+    id,
+    label: text(look, label),
+    type: 'text',
+    autocomplete: 'one-time-code',
+    attributes: ' inputmode="numeric" pattern="[0-9 ]*" maxlength="8"',
+    describedBy: refusal.errors.length === 0 ? [] : [errorId],
+    invalid: refusal.errors.length > 0,
+    focus: refusal.errors.length > 0,
+  });
+
+const MFA_INTRO: Readonly<Record<MfaEnforcement, CopyKey>> = { off: 'account.mfaOff', optional: 'account.mfaOptional', required: 'account.mfaRequired' };
+
+/**
+ * Two-step verification: the user's factors (one form removes one, with the current password), the recovery codes
+ * (renewed with the current password; new ones shown once, here), and a form for each kind the user may add (a TOTP
+ * secret shown as the sign-in's enrolment shows it, proven by its first code; an e-mail code sent, then typed).
+ */
+export const MFA_SECTION: AccountSectionView = {
+  id: 'mfa',
+  title: 'account.mfaTitle',
+  body: (look, view, form) => {
+    const { mfa } = view;
+    const factorName = (kind: FactorKind) => text(look, FACTOR_NAMES[kind], { email: view.email });
+    const parts = [`<p>${text(look, MFA_INTRO[mfa.enforcement])}</p>\n`];
+    if (mfa.codes !== undefined) {
+      parts.push(
+        `<div class="notice" role="status"><p>${text(look, 'account.codesShown')}</p>\n<ul>\n${mfa.codes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join('\n')}\n</ul></div>\n`,
+      );
+    }
+    if (mfa.factors.length === 0) parts.push(`<p>${text(look, 'account.mfaNone')}</p>\n`);
+    else {
+      const remove = refusalOf(look, 'mfa-remove', view);
+      const options = mfa.factors.map((factor) => `<option value="${escapeHtml(factor.id)}">${factorName(factor.kind)}</option>`).join('');
+      parts.push(
+        `<ul aria-label="${text(look, 'account.factorsLabel')}">\n${mfa.factors.map((factor) => `<li>${factorName(factor.kind)}</li>`).join('\n')}\n</ul>\n` +
+          remove.html +
+          formStart(form('mfa-remove')) +
+          `<label for="factor">${text(look, 'account.removeFactor')}</label>\n<select id="factor" name="factor">${options}</select>\n` +
+          confirmPassword(look, 'remove_password', remove, 'mfa-remove-error') +
+          `<button type="submit" class="secondary">${text(look, 'account.removeSubmit')}</button>\n</form>\n`,
+      );
+      const renew = refusalOf(look, 'mfa-recovery-codes', view);
+      parts.push(
+        `<h3>${text(look, 'account.recoveryTitle')}</h3>\n<p>${text(look, 'account.recoveryLeft', { count: String(mfa.unusedRecoveryCodes) })}</p>\n` +
+          renew.html +
+          formStart(form('mfa-recovery-codes')) +
+          confirmPassword(look, 'codes_password', renew, 'mfa-recovery-codes-error') +
+          `<button type="submit" class="secondary">${text(look, 'account.recoverySubmit')}</button>\n</form>\n`,
+      );
+    }
+    if (mfa.totp !== undefined) {
+      const refusal = refusalOf(look, 'mfa-totp', view);
+      parts.push(
+        `<details${refusal.errors.length > 0 ? ' open' : ''}><summary>${text(look, 'account.addTotp')}</summary>\n<p>${text(look, 'mfa.enrolTotpText')}</p>\n` +
+          totpSetup(look, mfa.totp) +
+          refusal.html +
+          formStart(form('mfa-totp')) +
+          hidden('enrol', mfa.totp.sealed) +
+          codeField(look, 'totp_code', 'account.totpCode', refusal, 'mfa-totp-error') +
+          `<button type="submit">${text(look, 'account.addTotpSubmit')}</button>\n</form>\n</details>\n`,
+      );
+    }
+    if (mfa.addable.includes('email_otp')) {
+      const refusal = refusalOf(look, 'mfa-email', view);
+      parts.push(
+        `<details${refusal.errors.length > 0 || view.done === 'account.emailSent' ? ' open' : ''}><summary>${text(look, 'account.addEmail')}</summary>\n` +
+          `<p>${text(look, 'account.emailText', { email: view.email })}</p>\n` +
+          formStart(form('mfa-email-send')) +
+          `<button type="submit" class="secondary">${text(look, 'account.emailSend')}</button>\n</form>\n` +
+          refusal.html +
+          formStart(form('mfa-email')) +
+          codeField(look, 'email_code', 'account.emailCode', refusal, 'mfa-email-error') +
+          `<button type="submit">${text(look, 'account.addEmailSubmit')}</button>\n</form>\n</details>\n`,
+      );
+    }
+    return parts.join('');
   },
 };
 

@@ -24,9 +24,15 @@ export interface ChallengePageInput {
   readonly error?: boolean;
 }
 
+/** A TOTP secret being enrolled: the secret, its URI, and the sealed secret the form posts back with the first code. */
+export interface TotpSetup {
+  readonly secret: string;
+  readonly uri: string;
+  readonly sealed: string;
+}
+
 export interface EnrolPageInput extends ChallengePageInput {
-  /** TOTP: the new secret, its URI, and the sealed secret the form posts back with the first code. */
-  readonly totp?: { readonly secret: string; readonly uri: string; readonly sealed: string };
+  readonly totp?: TotpSetup;
 }
 
 /** The code field and the buttons: verify, and for an e-mail code, send one (no code needed for that). */
@@ -74,14 +80,18 @@ function qrSvg(look: PageLook, uri: string): string {
   return qr.createSvgTag(4, 4).replace('<svg ', `<svg role="img" aria-label="${text(look, 'mfa.qrLabel')}" `);
 }
 
+/** A TOTP secret as an app takes it: the QR code, the key typed by hand, and the URI (the account page's too). */
+export const totpSetup = (look: PageLook, totp: TotpSetup): string =>
+  `<p class="qr">${qrSvg(look, totp.uri)}</p>\n` +
+  `<p>${text(look, 'mfa.key')}: <code>${escapeHtml(totp.secret.replace(/(.{4})(?=.)/g, '$1 '))}</code></p>\n` +
+  `<p>${text(look, 'mfa.uri')}: <code>${escapeHtml(totp.uri)}</code></p>\n`;
+
 export function enrolPage(look: PageLook, nonce: string, input: EnrolPageInput): RenderedPage {
   const { totp } = input;
   const setup =
     totp === undefined
       ? `<p>${text(look, METHOD_TEXT[input.method], { email: input.email })}</p>\n`
-      : `<p>${text(look, 'mfa.enrolTotpText')}</p>\n<p class="qr">${qrSvg(look, totp.uri)}</p>\n` +
-        `<p>${text(look, 'mfa.key')}: <code>${escapeHtml(totp.secret.replace(/(.{4})(?=.)/g, '$1 '))}</code></p>\n` +
-        `<p>${text(look, 'mfa.uri')}: <code>${escapeHtml(totp.uri)}</code></p>\n`;
+      : `<p>${text(look, 'mfa.enrolTotpText')}</p>\n${totpSetup(look, totp)}`;
   const body =
     `<h1>${text(look, 'mfa.enrolTitle')}</h1>\n<p class="subtitle">${text(look, 'mfa.enrolText')}</p>\n` +
     setup +

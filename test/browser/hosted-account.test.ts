@@ -6,6 +6,7 @@ import { axeViolations, printed } from '../support/axe.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient } from '../support/oauth.ts';
+import { totpCodeAt as codeAt } from '../support/totp.ts';
 
 /**
  * The hosted account page in Chromium, in two tenants' branding: reached signed out (the sign-in and back), its
@@ -93,7 +94,7 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       expect(await page.title()).toBe(`Your account – ${tenant.name}`);
       expect(await page.getAttribute('img.logo', 'src')).toBe(`${LOGO_HOST}/${tenant.slug}.png`);
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(hexToRgb(tenant.colors.background));
-      expect(await page.locator('h2').allTextContents()).toEqual(['Name', 'Password', 'Where you are signed in']);
+      expect(await page.locator('h2').allTextContents()).toEqual(['Name', 'Password', 'Two-step verification', 'Where you are signed in']);
       expect(await page.locator('#name').getAttribute('autocomplete')).toBe('name');
       expect(await page.locator('#current_password').getAttribute('autocomplete')).toBe('current-password');
       expect(await page.locator('#new_password').getAttribute('autocomplete')).toBe('new-password');
@@ -117,6 +118,23 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('current_password');
       expect(await page.title()).toBe(`Error: Your account – ${tenant.name}`);
       await expectAccessible(page, `${tenant.name}: a refusal`);
+
+      // Two-step verification: an authenticator app added with a code of the key shown, its recovery codes shown once.
+      await page.click('summary:has-text("Add an authenticator app")');
+      const secret = (await page.locator('section:has(#totp_code) p:has-text("Key") code').textContent())!.replaceAll(' ', '');
+      await expectAccessible(page, `${tenant.name}: an authenticator app being added`);
+      await page.fill('#totp_code', codeAt(secret));
+      await page.click('section:has(#totp_code) details button[type=submit]');
+      await page.waitForSelector('text=Save these recovery codes');
+      expect(await page.locator('section:has(#remove_password) li code').count()).toBe(10);
+      await expectAccessible(page, `${tenant.name}: recovery codes shown`);
+      // Removing it takes the current password: a wrong one is announced in its form.
+      await page.fill('#remove_password', 'Wrong-Horse-9');
+      await page.click('section:has(#remove_password) form:has(#remove_password) button[type=submit]');
+      await page.waitForSelector('#mfa-remove-error');
+      expect(await page.locator('#remove_password').getAttribute('aria-describedby')).toBe('mfa-remove-error');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('remove_password');
+      await expectAccessible(page, `${tenant.name}: a factor's removal refused`);
     });
   });
 });

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import * as oidc from 'openid-client';
-import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { totpCodeAt as codeAt } from '../support/totp.ts';
 
 /**
  * TOTP in Chromium: under a `required` MFA policy a user enrols an authenticator (the code computed here from the
@@ -37,7 +37,6 @@ afterAll(async () => {
   await clientSide?.close();
 });
 
-const codeAt = (secret: string, at: number) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
 
 async function expectAccessible(page: Page, state: string) {
   const violations = await axeViolations(page);

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
+import { totpCodeAt as codeAt } from '../support/totp.ts';
 
 /**
  * The hosted account page (`/account?client_id=…`): reached signed out, it signs in through the client's own
@@ -253,6 +255,150 @@ describe('sessions', () => {
     expect((await first.jar.visit(accountUrl())).status).toBe(303);
     expect((await hal.jar.visit(accountUrl())).status).toBe(200);
     expect(await auditActions(userId)).toContain('user.sessions.end');
+  });
+});
+
+describe('two-step verification', () => {
+  /** The TOTP secret the page offers (its key, shown as text). */
+  const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
+  const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z2-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
+  const factorsOf = (userId: string) => sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
+  const lastMail = async (to: string, template: string) =>
+    (await sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [to, template]))[0]?.text_body;
+
+  /** A user with the account page open and an authenticator app added through it: the page after, and the app's secret. */
+  async function withTotp(email: string) {
+    const userId = await createUser(email);
+    const { jar, page } = await openAccount(email);
+    const secret = offeredSecret(page);
+    const added = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret) });
+    expect(added.status, added.body).toBe(200);
+    return { userId, jar, page: added, secret };
+  }
+
+  it('adds an authenticator app proven by a code of the secret shown: audited, mfa_enrolled mailed, recovery codes shown once', async () => {
+    const userId = await createUser('ivy@example.com');
+    const { jar, page } = await openAccount('ivy@example.com');
+    expect(page.body).toContain('<h2 id="mfa-title">Two-step verification</h2>');
+    expect(page.body).toContain('You have no second step yet.');
+    expect(page.body).toMatch(/<svg role="img" aria-label="QR code/);
+    const secret = offeredSecret(page);
+    expect(page.body).toContain(`otpauth://totp/`);
+
+    // A code of another step (outside the window) is refused, the same secret shown again, nothing stored.
+    const wrong = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret, Date.now() - 10 * 30_000) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The code is incorrect, has expired or was already used.');
+    expect(offeredSecret(wrong)).toBe(secret);
+    expect(await factorsOf(userId)).toEqual([]);
+    // A secret not sealed by the page is not taken.
+    const forged = await post(jar, page, 'mfa-totp', { enrol: 'forged', totp_code: codeAt(secret) });
+    expect(forged.status).toBe(403);
+
+    const added = await post(jar, wrong, 'mfa-totp', { totp_code: codeAt(secret) });
+    expect(added.status).toBe(200);
+    expect(added.body).toContain('The second step is added.');
+    const codes = shownCodes(added);
+    expect(codes).toHaveLength(10);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
+    expect(await auditActions(userId)).toContain('user.mfa.enroll');
+    expect(await lastMail('ivy@example.com', 'mfa_enrolled')).toContain('Authenticator app');
+
+    // Shown again, the page lists the app, offers no second one, and does not show the codes.
+    const shown = await jar.visit(accountUrl());
+    expect(shown.body).toContain('<li>Authenticator app</li>');
+    expect(shown.body).not.toContain('Add an authenticator app');
+    expect(shown.body).toContain('You have 10 unused recovery codes.');
+    expect(shownCodes(shown)).toEqual([]);
+  });
+
+  it('adds e-mail codes with a code mailed to the account; a wrong code is refused', async () => {
+    const userId = await createUser('jo@example.com');
+    const { jar, page } = await openAccount('jo@example.com');
+    const sent = await post(jar, page, 'mfa-email-send', {});
+    expect(sent.status).toBe(303);
+    const open = await jar.visit(sent.location!);
+    expect(open.body).toContain('We sent a code to your email address.');
+    const code = /\b(\d{6})\b/.exec((await lastMail('jo@example.com', 'email_otp'))!)![1]!;
+    const wrong = await post(jar, open, 'mfa-email', { email_code: code === '000000' ? '111111' : '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The code is incorrect');
+    expect(await factorsOf(userId)).toEqual([]);
+    const added = await post(jar, wrong, 'mfa-email', { email_code: code });
+    expect(added.status).toBe(200);
+    expect(shownCodes(added)).toHaveLength(10);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['email_otp']);
+    expect(await lastMail('jo@example.com', 'mfa_enrolled')).toContain('Email code');
+  });
+
+  it('removes a factor with the current password, the user’s own only; the last one takes the recovery codes with it', async () => {
+    const { userId, jar, page } = await withTotp('kai@example.com');
+    const other = await withTotp('lea@example.com');
+    const [theirs] = await factorsOf(other.userId);
+    const wrong = await post(jar, page, 'mfa-remove', { remove_password: 'not-it', factor: (await factorsOf(userId))[0]!.id });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The current password is incorrect.');
+    const foreign = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: theirs!.id });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toContain('There is no such second step on your account.');
+    expect(await factorsOf(other.userId)).toHaveLength(1);
+    expect(await factorsOf(userId)).toHaveLength(1);
+
+    const [mine] = await factorsOf(userId);
+    expect(page.body).toContain(`<option value="${mine!.id}">Authenticator app</option>`);
+    const removed = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: mine!.id });
+    expect(removed.status).toBe(303);
+    expect((await jar.visit(removed.location!)).body).toContain('The second step is removed.');
+    expect(await factorsOf(userId)).toEqual([]);
+    expect(await sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await auditActions(userId)).toContain('user.mfa.remove');
+  });
+
+  it('renews the recovery codes with the current password: the old ones stop working', async () => {
+    const { userId, jar, page } = await withTotp('max@example.com');
+    const old = shownCodes(page);
+    const wrong = await post(jar, page, 'mfa-recovery-codes', { codes_password: 'not-it' });
+    expect(wrong.status).toBe(400);
+    expect(shownCodes(wrong)).toEqual([]);
+    const renewed = await post(jar, page, 'mfa-recovery-codes', { codes_password: PASSWORD });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body).toContain('any earlier ones no longer work');
+    const codes = shownCodes(renewed);
+    expect(codes).toHaveLength(10);
+    const stored = (await sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId])).map((row) => row.code_hash).sort();
+    expect(stored).toEqual(codes.map(recoveryCodeHash).sort());
+    expect(old.some((code) => stored.includes(recoveryCodeHash(code)))).toBe(false);
+    expect(await auditActions(userId)).toContain('user.mfa.recovery_codes.renew');
+  });
+
+  it('under a required policy the last factor stays; signed out, the forms are refused', async () => {
+    const { userId, jar, page } = await withTotp('ned@example.com');
+    expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
+    try {
+      const kept = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
+      expect(kept.status).toBe(400);
+      expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
+      expect(await factorsOf(userId)).toHaveLength(1);
+    } finally {
+      expect((await app.http.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
+    }
+    const form = formOf(page, 'mfa-remove');
+    const stranger = await new CookieJar().visit(form.action, { form: { ...form.fields, remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id } });
+    expect(stranger.status).toBe(403);
+    expect(await factorsOf(userId)).toHaveLength(1);
+  });
+});
+
+describe('suspension', () => {
+  it('a user suspended while on the page is told so, and nothing changes', async () => {
+    const userId = await createUser('ola@example.com');
+    const { jar, page } = await openAccount('ola@example.com');
+    expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    const refused = await post(jar, page, 'password', { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.body).toContain('is suspended: nothing was changed.');
+    expect(refused.body).not.toContain('The current password is incorrect.');
+    expect(await auditActions(userId)).not.toContain('user.password.change');
   });
 });
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
@@ -10,6 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { totpCodeAt as codeAt } from '../support/totp.ts';
 
 /**
  * The MFA step of the hosted sign-in, driven as a browser would with the cookie jar: the challenge after the password
@@ -57,8 +57,6 @@ async function giveTotp(userId: string, applicationId = app.root.applicationId):
   return secret;
 }
 
-const codeAt = (secret: string, at = Date.now()) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
 
 interface Flow {
   readonly jar: CookieJar;

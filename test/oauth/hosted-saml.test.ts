@@ -2,6 +2,8 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
 
@@ -12,10 +14,13 @@ import { TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const IDP_LOGIN_URL = 'https://app.example/login';
+/** The root application's verified custom domain, reached through the test service (host-fetch.ts). */
+const DOMAIN = 'login.saml.example';
 
 let app: TestApp;
 let issuer: string;
 let config: oidc.Configuration;
+let domainConfig: oidc.Configuration;
 const idp = new TestIdp();
 let provider: { id: string; acsUrl: string; metadataUrl: string };
 let tenantId: string;
@@ -27,6 +32,11 @@ beforeAll(async () => {
   issuer = app.gatehouse.services.config.publicUrl;
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  await addDomain(app, app.root, DOMAIN);
+  domainConfig = await oidc.discovery(new URL(`http://${DOMAIN}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+    [oidc.customFetch]: fetchVia(app.baseUrl),
+    execute: [oidc.allowInsecureRequests],
+  });
   expect((await app.http.post('/auth-providers', { type: 'password' })).status).toBe(201);
   const created = await app.http.post('/auth-providers', {
     type: 'saml',
@@ -40,8 +50,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const authorize = (parameters: Record<string, string> = {}, jar?: CookieJar) =>
-  startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email', ...parameters }, jar);
+const authorize = (parameters: Record<string, string> = {}, jar?: CookieJar, configuration = config) =>
+  startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email', ...parameters }, jar);
 
 /** The page's SAML button followed: the redirect to the IdP, and the AuthnRequest it carries. */
 async function toIdp(flow: AuthorizationFlow, name = 'Acme Okta') {
@@ -60,9 +70,9 @@ const respond = (options: Partial<ResponseOptions> = {}) =>
 const postToAcs = (samlResponse: string, relayState?: string | null, jar = new CookieJar()) =>
   jar.visit(provider.acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, ...(relayState == null ? {} : { RelayState: relayState }) } });
 
-async function codeFor(flow: AuthorizationFlow, answer: Visit) {
-  const callback = await flow.jar.followOut(answer, issuer);
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+async function codeFor(flow: AuthorizationFlow, answer: Visit, configuration = config) {
+  const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
+  const tokens = await oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
   return decodeJwt(tokens.id_token!).payload;
 }
 
@@ -87,6 +97,19 @@ describe('SP-initiated', () => {
     expect(record).toMatchObject({ actor: { type: 'user', id: userId }, outcome: 'success' });
     expect(JSON.stringify(record)).toContain('"method":"saml"');
     expect(JSON.stringify(record)).toContain(provider.id);
+  });
+
+  it('started on the application’s custom domain, the response posted to the provider’s one ACS goes back to the domain’s interaction', async () => {
+    const flow = await authorize({}, new CookieJar(fetchVia(app.baseUrl)), domainConfig);
+    expect(flow.page.url.startsWith(`http://${DOMAIN}/interaction/`), flow.page.url).toBe(true);
+    const request = await toIdp(flow);
+    // One ACS per provider, registered once at the IdP, whichever surface the sign-in started on.
+    expect(request.acsUrl).toBe(provider.acsUrl);
+    const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    expect(acs.location).toMatch(new RegExp(`^http://${DOMAIN.replaceAll('.', '\\.')}/interaction/[^/]+/saml\\?proof=`));
+    const claims = await codeFor(flow, await flow.jar.visit(acs.location!), domainConfig);
+    expect(claims).toMatchObject({ iss: `http://${DOMAIN}`, sub: userId, tenant_id: tenantId });
   });
 
   it('a response signed as a whole (not its assertion) is accepted too', async () => {

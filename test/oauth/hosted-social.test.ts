@@ -2,7 +2,9 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { CookieJar, Visit } from '../support/cookie-jar.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
@@ -14,12 +16,17 @@ import { startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } fro
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const UPSTREAM_SECRET = 'upstream-client-secret';
+/** The root application's verified custom domain, reached through the test service (host-fetch.ts). */
+const DOMAIN = 'login.social.example';
 
 let app: TestApp;
 let issuer: string;
 let idp: TestUpstream;
 let github: TestGitHub;
 let config: oidc.Configuration;
+let domainConfig: oidc.Configuration;
+/** The browser's fetch: the custom domain through the test service, the upstream (on 127.0.0.1) directly. */
+let browserFetch: FetchLike;
 /** The application's providers: the upstream OpenID provider (sign-up allowed), the same without sign-up, GitHub. */
 let upstreamId: string;
 let closedId: string;
@@ -62,6 +69,13 @@ beforeAll(async () => {
   });
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  await addDomain(app, app.root, DOMAIN);
+  const via = fetchVia(app.baseUrl);
+  browserFetch = (input, init) => (new URL(input).host === DOMAIN ? via(input, init) : fetch(input, init as RequestInit));
+  domainConfig = await oidc.discovery(new URL(`http://${DOMAIN}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+    [oidc.customFetch]: via,
+    execute: [oidc.allowInsecureRequests],
+  });
 
   isolated = await app.bootstrapAnother();
   const admin = app.as({ apiKey: isolated.apiKey });
@@ -79,7 +93,7 @@ beforeAll(async () => {
   idp = await startUpstreamIdp({
     port: idpPort,
     clientSecret: UPSTREAM_SECRET,
-    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex)],
+    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex), `http://${DOMAIN}/auth/callback/${upstreamId}`],
   });
 }, 60_000);
 afterAll(async () => {
@@ -88,8 +102,8 @@ afterAll(async () => {
   await github?.close();
 });
 
-async function authorize(configuration = config, parameters: Record<string, string> = {}): Promise<AuthorizationFlow> {
-  return startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters });
+async function authorize(configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> {
+  return startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
 }
 
 /** The sign-in page's link of a provider (its text holds the provider's name), absolute. */
@@ -162,6 +176,23 @@ describe('social and OIDC sign-in', () => {
     idp.login = { sub: 'alice-sub', email: 'alice.new@example.com', email_verified: true };
     const again = await authorize();
     expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(users[0]!.id);
+  });
+
+  it('signs in through the application’s custom domain, the upstream answering the domain’s callback', async () => {
+    const dora = await app.createUser('dora@example.com');
+    idp.login = { sub: 'dora-sub', email: 'dora@example.com', email_verified: true };
+    const flow = await authorize(domainConfig, {}, new CookieJar(browserFetch));
+    expect(flow.page.url.startsWith(`http://${DOMAIN}/interaction/`), flow.page.url).toBe(true);
+    const button = buttonOf(flow.page, 'Upstream');
+    expect(button).toBe(`${flow.page.url}/oauth/${upstreamId}`);
+    const started = await flow.jar.visit(button!);
+    expect(started.status, started.body).toBe(303);
+    expect(new URL(started.location!).searchParams.get('redirect_uri')).toBe(`http://${DOMAIN}/auth/callback/${upstreamId}`);
+    const answer = await follow(flow.jar, await flow.jar.visit(started.location!));
+    const claims = await idTokenOf(flow, answer, domainConfig);
+    expect(claims['sub']).toBe(dora);
+    expect(claims['iss']).toBe(`http://${DOMAIN}`);
+    expect(await identities(dora)).toEqual([{ provider_id: upstreamId, subject: 'dora-sub' }]);
   });
 
   it('links an existing user by a verified upstream e-mail', async () => {

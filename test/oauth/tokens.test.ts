@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
+import { sweepExpiredFlowRows } from '../../src/domain/sign-in/expired-rows.ts';
 import { sweepExpiredModels } from '../../src/oidc/adapter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { basicAuth, createTestClient, decodeJwt, discover, postForm } from '../support/oauth.ts';
@@ -100,5 +102,40 @@ describe('storage', () => {
     expect(await provider.Session.adapter.find('live')).toEqual({});
     expect(await sweepExpiredModels(orm)).toBeGreaterThanOrEqual(1);
     expect(await sql(`select id from oidc_model where model = 'Session' and id in ('old', 'live')`)).toEqual([{ id: 'live' }]);
+  });
+
+  it('the sweep deletes expired hosted-flow rows (e-mail sign-ins, e-mail links, MFA e-mail codes); live ones stay', async () => {
+    const { orm } = app.gatehouse.services;
+    const sql = <T = any>(query: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(query, params);
+    const applicationId = app.root.applicationId;
+    const ids: string[] = [];
+    for (const email of ['swept@example.com', 'kept@example.com']) {
+      const created = await app.http.post('/users', { email, password: 'Correct-Horse-9' });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id as string);
+    }
+    const [pool] = await sql<{ pool_id: string }>(`select pool_id from app_user where application_id = ? and id = ?`, [applicationId, ids[0]]);
+    for (const [i, userId] of ids.entries()) {
+      const expiresAt = i === 0 ? `now() - interval '1 minute'` : `now() + interval '1 hour'`;
+      const hash = `sweep-${i}`;
+      await sql(
+        `insert into email_sign_in (application_id, id, interaction_id, client_id, pool_id, user_id, email, method, token_hash, expires_at)
+         values (?, ?, ?, ?, ?, ?, ?, 'magic_link', ?, ${expiresAt})`,
+        [applicationId, randomUUID(), `interaction-${i}`, client.clientId, pool!.pool_id, userId, `user-${i}@example.com`, hash],
+      );
+      await sql(`insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at) values (?, ?, ?, ?, 'password_reset', ?, ${expiresAt})`, [
+        applicationId,
+        randomUUID(),
+        userId,
+        client.clientId,
+        hash,
+      ]);
+      await sql(`insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, ?, ${expiresAt})`, [applicationId, userId, hash]);
+    }
+    expect(await sweepExpiredFlowRows(orm.em)).toBeGreaterThanOrEqual(3);
+    for (const table of ['email_sign_in', 'email_link_token', 'mfa_email_code']) {
+      const left = await sql<{ user_id: string }>(`select user_id from ${table} where application_id = ? and user_id in (?, ?)`, [applicationId, ...ids]);
+      expect(left, table).toEqual([{ user_id: ids[1] }]);
+    }
   });
 });

@@ -41,8 +41,8 @@ export async function factorsOf(em: EntityManager, applicationId: string, userId
   return row?.factors ?? [];
 }
 
-/** What a sign-in's second step writes as: the user themselves, on the surface's tenant. */
-const userSender = (target: SignInTarget, user: SignInUser): MailSender => ({
+/** What a sign-in's second step (or the account page) writes as: the user themselves, on the surface's tenant. */
+export const userSender = (target: SignInTarget, user: SignInUser): MailSender => ({
   applicationId: target.application.id,
   tenantId: target.tenant?.id ?? null,
   requestId: target.scope.requestId,
@@ -87,6 +87,11 @@ async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string
     [applicationId, userId],
   );
   if ((left?.n ?? 0) > 0) return [];
+  return replaceRecoveryCodes(em, applicationId, userId);
+}
+
+/** 10 new recovery codes in place of all the user's others, which stop working; returned to be shown once. */
+export async function replaceRecoveryCodes(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await em.execute(`delete from mfa_recovery_code where application_id = ? and user_id = ?`, [applicationId, userId]);
   await em.execute(

@@ -103,6 +103,8 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
+  // The page's own user, suspended meanwhile: said as such (they are signed in, so nothing is disclosed to another).
+  account_suspended: { page: { status: 403, message: (name) => `Your account at ${name} is suspended: nothing was changed. Contact ${name} to restore it.` }, oauth: null, silent: null },
   // Social and OIDC sign-in (src/hosted/upstream.ts).
   upstream_unavailable: { page: { status: 404, message: (name) => `Signing in with that provider is not available for ${name}.` }, oauth: null, silent: null },
   upstream_request_expired: {

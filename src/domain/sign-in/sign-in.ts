@@ -210,6 +210,13 @@ export async function activeUser(target: SignInTarget, userId: string): Promise<
   return user !== null && user.status === 'active' ? user : null;
 }
 
+/** Whether the user `userId` of the target's pool is suspended (an active session's page says so, not "signed out"). */
+export async function suspended(target: SignInTarget, userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const user = await readSignInUser(target.applicationScope.em, target.application.id, { id: userId, poolId: target.poolId });
+  return user?.status === 'suspended';
+}
+
 export type TenantDecision =
   | { readonly kind: 'tenant'; readonly tenantId: string | null }
   | { readonly kind: 'choose'; readonly tenants: readonly Tenant[] }

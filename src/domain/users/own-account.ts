@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { GatehouseError } from '../../errors.ts';
@@ -26,8 +27,23 @@ function ownScope(target: SignInTarget, userId: string): Scope {
   return endUserScope(services, requestId, { clientId: target.clientId, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
 }
 
-/** A refusal of a change, in the words the page shows (already complete sentences). */
-export type OwnChange = { readonly ok: true } | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly string[] } | { readonly ok: false; readonly reason: 'wrong_current' };
+/** Whether `typed` is the user's current password (a user without one proves nothing by it). */
+export async function currentPasswordProven(em: EntityManager, applicationId: string, userId: string, typed: string | null | undefined): Promise<boolean> {
+  const current = typed ?? '';
+  const [row] = await em.execute<{ password_hash: string | null }[]>('select password_hash from app_user where application_id = ? and id = ?', [applicationId, userId]);
+  const hash = row?.password_hash ?? null;
+  return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
+}
+
+/**
+ * A change made (`shown`: secrets the page shows this once, new recovery codes), or refused: in the words the page
+ * shows (already complete sentences), the current password wrong, or the user no longer active (suspended meanwhile).
+ */
+export type OwnChange =
+  | { readonly ok: true; readonly shown?: readonly string[] }
+  | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly string[] }
+  | { readonly ok: false; readonly reason: 'wrong_current' }
+  | { readonly ok: false; readonly reason: 'inactive' };
 
 /** The user's name, as they type it (blank: none); audited as `user.name.change`. */
 export async function changeOwnName(target: SignInTarget, userId: string, typed: string | null | undefined): Promise<OwnChange> {
@@ -74,12 +90,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   const scope = ownScope(target, userId);
   const { applicationId } = scope;
   const password = change.password ?? '';
-  if (change.current !== undefined) {
-    const current = change.current ?? '';
-    const [row] = await scope.em.execute<{ password_hash: string | null }[]>('select password_hash from app_user where application_id = ? and id = ?', [applicationId, userId]);
-    const hash = row?.password_hash ?? null;
-    if (hash === null || current === '' || current.length > MAX_PASSWORD_INPUT || !(await verifyPassword(hash, current))) return { ok: false, reason: 'wrong_current' };
-  }
+  if (change.current !== undefined && !(await currentPasswordProven(scope.em, applicationId, userId, change.current))) return { ok: false, reason: 'wrong_current' };
   const pool = await effectivePasswordPolicy(target.scope, target.policyTenantId);
   // A forced change must at least change the password, whatever history the policy keeps.
   const policy = change.reason === 'expired' ? { ...pool, historyCount: Math.max(pool.historyCount, 1) } : pool;
@@ -102,7 +113,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
     return revoked;
   });
   // No longer an active user (suspended or deleted meanwhile): nothing was changed.
-  if (grants === undefined) return { ok: false, reason: 'wrong_current' };
+  if (grants === undefined) return { ok: false, reason: 'inactive' };
   scope.services.outbox.wake();
   await usersChanged(scope.services, applicationId);
   await forgetUserKeys(scope, [userId]);

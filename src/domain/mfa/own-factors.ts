@@ -1,0 +1,112 @@
+import { isUuid } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { currentPasswordProven, type OwnChange } from '../users/own-account.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import { enrolFactor, factorsOf, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
+import { offeredFactors } from './requirement.ts';
+import { totpStep } from './totp.ts';
+
+/**
+ * A signed-in user's own second factors, managed on the hosted account page: adding one the MFA policy offers (proven
+ * by its first code, enrolled as the sign-in's MFA step enrols: audited, `mfa_enrolled` mailed, the first recovery
+ * codes returned), removing one, and replacing the recovery codes. Removing a factor and replacing the codes take the
+ * current password: a browser left signed in must not be enough to weaken the second step or read new codes. A
+ * browser remembered by the MFA step is bound to the user's factor ids (src/hosted/mfa.ts), so any added or removed
+ * factor forgets it.
+ */
+
+/** What the page knows of the user's second step. */
+export interface OwnFactors {
+  readonly held: readonly HeldFactor[];
+  /** The kinds the user may add: the policy's, not held yet (none while the policy is `off`: they would do nothing). */
+  readonly addable: readonly FactorKind[];
+  readonly unusedRecoveryCodes: number;
+}
+
+const refused = (error: string): OwnChange => ({ ok: false, reason: 'invalid', errors: [error] });
+const WRONG_CODE = 'The code is incorrect, has expired or was already used.';
+
+export async function ownFactors(target: SignInTarget, userId: string): Promise<OwnFactors> {
+  const { em } = target.applicationScope;
+  const [held, [left]] = await Promise.all([
+    factorsOf(em, target.application.id, userId),
+    em.execute<{ n: number }[]>(`select count(*)::int as n from mfa_recovery_code where application_id = ? and user_id = ? and used_at is null`, [
+      target.application.id,
+      userId,
+    ]),
+  ]);
+  const addable = target.mfa.enforcement === 'off' ? [] : offeredFactors(target.mfa).filter((kind) => !held.some((factor) => factor.kind === kind));
+  return { held, addable, unusedRecoveryCodes: left?.n ?? 0 };
+}
+
+/** The new factor enrolled, with the recovery codes to show once (none when the user had unused ones). */
+async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Parameters<typeof enrolFactor>[2]): Promise<OwnChange> {
+  const codes = await enrolFactor(target, user, factor);
+  if (codes === null) return refused('You already have this kind of second step.');
+  return { ok: true, shown: codes };
+}
+
+async function mayAdd(target: SignInTarget, userId: string, kind: FactorKind): Promise<boolean> {
+  return (await ownFactors(target, userId)).addable.includes(kind);
+}
+
+/** A TOTP factor whose secret the page showed (`secret`, unsealed by the caller), proven by a code of it. */
+export async function addOwnTotp(target: SignInTarget, user: SignInUser, secret: string, code: string | null | undefined): Promise<OwnChange> {
+  if (!(await mayAdd(target, user.id, 'totp'))) return refused('An authenticator app cannot be added here.');
+  const step = totpStep(secret, (code ?? '').trim());
+  if (step === null) return refused(WRONG_CODE);
+  return enrolOwn(target, user, { kind: 'totp', secret, step });
+}
+
+/** The e-mail factor, proven by the code just mailed (sendEmailCode). */
+export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, code: string | null | undefined): Promise<OwnChange> {
+  if (!(await mayAdd(target, user.id, 'email_otp'))) return refused('Email codes cannot be added here.');
+  const owner = { applicationId: target.application.id, id: user.id };
+  const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
+  if (!used.ok) return refused(WRONG_CODE);
+  return enrolOwn(target, user, { kind: 'email_otp' });
+}
+
+/**
+ * Removes one of the user's factors (`factorId`, theirs only), audited `user.mfa.remove`. Under a `required` policy
+ * the last factor the policy accepts stays (the next sign-in would only enrol one again). With no factor left, the
+ * recovery codes and a pending e-mail code go too: they stood in for factors that are gone.
+ */
+export async function removeOwnFactor(target: SignInTarget, user: SignInUser, factorId: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
+  const applicationId = target.application.id;
+  const { em } = target.applicationScope;
+  if (!(await currentPasswordProven(em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  if (typeof factorId !== 'string' || !isUuid(factorId)) return refused('There is no such second step on your account.');
+  return target.applicationScope.transactional(async (tx) => {
+    // Locked together, so that two tabs cannot each remove one of the last two.
+    const held = await tx.execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? for update`, [applicationId, user.id]);
+    const factor = held.find((candidate) => candidate.id === factorId);
+    if (factor === undefined) return refused('There is no such second step on your account.');
+    const offered = offeredFactors(target.mfa);
+    const usableLeft = held.filter((other) => other.id !== factor.id && offered.includes(other.kind));
+    if (target.mfa.enforcement === 'required' && offered.includes(factor.kind) && usableLeft.length === 0) {
+      return refused(`${target.look.name} requires two-step verification: add another second step before removing this one.`);
+    }
+    await tx.execute(`delete from mfa_factor where application_id = ? and id = ?`, [applicationId, factor.id]);
+    if (held.length === 1) {
+      await tx.execute(`delete from mfa_recovery_code where application_id = ? and user_id = ?`, [applicationId, user.id]);
+      await tx.execute(`delete from mfa_email_code where application_id = ? and user_id = ?`, [applicationId, user.id]);
+    }
+    recordAudit(tx, userSender(target, user), { action: 'user.mfa.remove', targetType: 'user', targetId: user.id, before: { factor: factor.kind } });
+    return { ok: true };
+  });
+}
+
+/** 10 new recovery codes for a user holding a factor, the old ones dead, audited `user.mfa.recovery_codes.renew`. */
+export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUser, password: string | null | undefined): Promise<OwnChange> {
+  const applicationId = target.application.id;
+  if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  return target.applicationScope.transactional(async (tx) => {
+    const held = await tx.execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? for update`, [applicationId, user.id]);
+    if (held.length === 0) return refused('Recovery codes stand in for a second step: add one first.');
+    const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
+    recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renew', targetType: 'user', targetId: user.id });
+    return { ok: true, shown: codes };
+  });
+}
