@@ -29,6 +29,9 @@ function fromUiLocales(value: unknown): Locale | undefined {
   return typeof value === 'string' ? firstSupported(value.slice(0, MAX_READ).split(' ')) : undefined;
 }
 
+/** A `q=` parameter's weight (RFC 9110 12.4.2); one that cannot be read is 0: the range is left out, not guessed at. */
+const qValue = (parameter: string) => Number(/^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(parameter)?.[1] ?? 0);
+
 /** `Accept-Language` (RFC 9110 12.5.4): tags by descending `q`, in header order among equals; `q=0` is "not this". */
 function fromAcceptLanguage(value: string | undefined): Locale | undefined {
   if (value === undefined) return undefined;
@@ -37,8 +40,8 @@ function fromAcceptLanguage(value: string | undefined): Locale | undefined {
     .split(',')
     .map((range, order) => {
       const [tag = '', ...parameters] = range.split(';');
-      const q = parameters.map((parameter) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(parameter)?.[1]).find((found) => found !== undefined);
-      return { tag, q: q === undefined ? 1 : Number(q), order };
+      const weight = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter));
+      return { tag, q: weight === undefined ? 1 : qValue(weight), order };
     })
     .filter((range) => range.q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order);
