@@ -416,8 +416,9 @@ export type Branding = {
   /** The colors. */
   colors: BrandingColors;
   /**
-   * Copy overrides of the hosted pages: text key (e.g. `signIn.title`) → text. Keys not present use the built-in
-   * wording. Empty by default.
+   * Copy overrides of the hosted pages: text key (e.g. `login.title`) → text, for every language, or a language and a
+   * key (`de:login.title`) → text in that language, which wins there over the plain key. Keys not present use the
+   * built-in wording of the page's language (en, de, fr, es). Empty by default.
    */
   copy: Scalars['JSONObject']['output'];
   /** The favicon (an https URL); null for none. */
@@ -459,8 +460,9 @@ export type BrandingInput = {
   /** The colors; omitted ones take their defaults. */
   colors?: InputMaybe<BrandingColorsInput>;
   /**
-   * Text key → text, at most 100 entries. Keys are 1 to 100 letters, digits, `_`, `.` or `-`, starting with a letter;
-   * values are strings of at most 2000 characters.
+   * Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy (e.g. `login.title`; the list is
+   * docs/decisions.md, "Languages"), alone or after a language of the pages and `:` (`de:login.title`); values are
+   * strings of 1 to 2000 characters, not blank.
    */
   copy?: InputMaybe<Scalars['JSONObject']['input']>;
   /** An https URL of at most 2048 characters, or null. */

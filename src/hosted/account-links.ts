@@ -10,8 +10,8 @@ import { issueLink, peekLink, useLink, type LinkPurpose, type LinkUser } from '.
 import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordRefusals, passwordViolations } from '../domain/users/password-history.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
-import { donePage, errorPage, PLAIN_LOOK, resetPage, verifyPage, type CopyKey } from '../pages/pages.ts';
-import { sendPage } from '../pages/reply.ts';
+import { donePage, errorPage, resetPage, verifyPage, type CopyKey } from '../pages/pages.ts';
+import { browserLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
 import type { Services } from '../services.ts';
@@ -47,7 +47,8 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
     .fork()
     .getConnection()
     .execute<{ email: string; name: string | null }[]>('select email, name from app_user where application_id = ? and id = ?', [user.applicationId, user.userId]);
-  return row === undefined ? undefined : { user, settings, email: row.email, name: row.name };
+  if (row === undefined) return undefined;
+  return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name };
 }
 
 /** The user acts on their own account through the link (the audit's actor); mails go out in the surface's tenant. */
@@ -65,7 +66,7 @@ const queryToken = (request: FastifyRequest) => (request.query as Record<string,
 /** The link pages: on the service's URL and under each tenant path (`/t/{tenant}`), each refusing the other's links. */
 export function accountLinkRoutes(app: FastifyInstance, services: Services): void {
   const invalidLink = (reply: FastifyReply, opened?: OpenedLink) =>
-    sendPage(reply, 400, (nonce) => errorPage(opened?.settings.look ?? PLAIN_LOOK, nonce, LINK_INVALID));
+    sendPage(reply, 400, (nonce) => errorPage(opened?.settings.look ?? browserLook(reply.request), nonce, LINK_INVALID));
   const done = (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text));
   const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
     endUserScope(services, request.id, { clientId: opened.user.clientId, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });

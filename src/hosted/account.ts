@@ -19,7 +19,7 @@ import {
   type AccountView,
 } from '../pages/account.ts';
 import type { CopyKey } from '../pages/pages.ts';
-import { sendPage } from '../pages/reply.ts';
+import { browserLook, sendPage } from '../pages/reply.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 
@@ -138,8 +138,9 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const tenant = single(values['tenant']);
     const browser = await services.oidc.accountBrowser(surface, { clientId, tenant }, request.raw, reply.raw);
     if (browser === undefined) throw new SignInRefusal('account_unavailable');
-    const target = await admitSignIn(services, request.id, surface, browser.client, tenant === undefined ? [] : [tenant]);
-    if (target === undefined) throw new SignInRefusal('account_unavailable');
+    const admitted = await admitSignIn(services, request.id, surface, browser.client, tenant === undefined ? [] : [tenant]);
+    if (admitted === undefined) throw new SignInRefusal('account_unavailable');
+    const target = { ...admitted, look: browserLook(request, admitted.look) };
     const signedIn = browser.session === undefined ? null : await activeUser(target, browser.session.accountId);
     // A page asked for a tenant is its members' (in its look): anyone else signs in as one of them first.
     const user = signedIn !== null && (target.tenant === null || signedIn.tenantIds.includes(target.tenant.id)) ? signedIn : null;

@@ -15,8 +15,8 @@ import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { verifyCredentials, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, PLAIN_LOOK, text, type PageLook, type RenderedPage } from '../pages/pages.ts';
-import { sendPage } from '../pages/reply.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, text, type PageLook, type RenderedPage } from '../pages/pages.ts';
+import { browserLook, sendPage } from '../pages/reply.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
@@ -104,9 +104,10 @@ const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accept
 /** A refusal of the link, answered with its page (in the invitation's tenant's look, once that is known). */
 class InvitationRefused extends Error {
   readonly refusal: Refusal;
-  readonly look: PageLook;
+  /** Absent before the invitation's tenant is known: the plain look. */
+  readonly look: PageLook | undefined;
 
-  constructor(refusal: Refusal, look: PageLook = PLAIN_LOOK) {
+  constructor(refusal: Refusal, look?: PageLook) {
     super(REFUSALS[refusal]);
     this.refusal = refusal;
     this.look = look;
@@ -128,7 +129,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     // Nothing of the settings depends on the client: the invitation stands in for the OAuth client of a sign-in.
     const settings = await surfaceSettings(services, request.id, { clientId: invitation.id, applicationId }, tenantId);
     if (settings === undefined) throw new InvitationRefused('unknown');
-    const { look } = settings;
+    const look = browserLook(request, settings.look);
     const surface = await surfaceOf(request);
     if (surface === null || !(await services.surfaces.admits(surface, { applicationId, tenantId }))) throw new InvitationRefused('elsewhere', look);
     if (surface.kind === 'service' && settings.poolId === tenantId) throw new InvitationRefused('elsewhere', look);
@@ -137,7 +138,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (status !== 'pending') throw new InvitationRefused(status, look);
     const applicationScope = endUserScope(services, request.id, { clientId: invitation.id, applicationId, tenantId: null, actor });
     const scope = endUserScope(services, request.id, { clientId: invitation.id, applicationId, tenantId, actor });
-    const target: SignInTarget = { ...settings, clientId: invitation.id, scope, applicationScope };
+    const target: SignInTarget = { ...settings, look, clientId: invitation.id, scope, applicationScope };
     const pool = invitationPool(settings.application, tenantId);
     const existing = await readSignInUser(applicationScope.em, applicationId, { poolId: pool, emailNormalized: invitation.emailNormalized });
     if (!target.password.signIn) throw new SignInRefusal('password_unavailable', look);
@@ -168,7 +169,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     try {
       return await handler(request, reply);
     } catch (error) {
-      if (error instanceof InvitationRefused) return refuse(reply, error.refusal, error.look);
+      if (error instanceof InvitationRefused) return refuse(reply, error.refusal, error.look ?? browserLook(request));
       throw error;
     }
   };
@@ -207,7 +208,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return showForm(request, reply, opened, 400, { name: rawNameOf(fields), passwordErrors: outcome.passwordErrors });
   }
 
-  const throttled = { onRequest: throttle.hook(async () => PLAIN_LOOK) };
+  const throttled = { onRequest: throttle.hook(async (request) => browserLook(request)) };
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     const url = `${prefix}${INVITATION_PAGE_PATH}`;
     app.get(url, refusing(async (request, reply) => showForm(request, reply, await open(request, tokenOf(request)), 200)));

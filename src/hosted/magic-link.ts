@@ -4,8 +4,8 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
 import { signIns } from '../metrics.ts';
 import { checkEmailPage, linkCodePage, linkConfirmPage } from '../pages/magic-link.ts';
-import { PLAIN_LOOK, type PageLook } from '../pages/pages.ts';
-import { sendPage } from '../pages/reply.ts';
+import type { PageLook } from '../pages/pages.ts';
+import { browserLook, sendPage } from '../pages/reply.ts';
 import { guessingAddress, type ThrottleHook } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -117,7 +117,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
   /** The look of a link's sign-in, for the pages another browser sees. */
   async function lookOf(request: FastifyRequest, opened: { applicationId: string; clientId: string; tenantId: string | null }): Promise<PageLook> {
     const settings = await surfaceSettings(services, request.id, opened, opened.tenantId);
-    return settings?.look ?? PLAIN_LOOK;
+    return browserLook(request, settings?.look);
   }
 
   /** A live link of this path's interaction, from a browser that is not the asking one; else the refusal. */

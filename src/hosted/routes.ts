@@ -20,13 +20,14 @@ import { accountPageRoutes } from './account.ts';
 import { expiredPasswordStep } from './password-change.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
+import { rememberLocale } from '../domain/users/user-locale.ts';
 import {
   cspSource,
   donePage,
   emailFormPage,
   errorPage,
   loginPage,
-  PLAIN_LOOK,
+  lookFor,
   SECURITY_HEADERS,
   signupPage,
   tenantPage,
@@ -34,7 +35,7 @@ import {
   type PageLook,
   type SignupPageInput,
 } from '../pages/pages.ts';
-import { sendPage } from '../pages/reply.ts';
+import { browserLook, sendPage } from '../pages/reply.ts';
 import {
   activeUser,
   decideTenant,
@@ -146,13 +147,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const { status, message, look } = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      return sendPage(reply, status, (nonce) => errorPage(look ?? PLAIN_LOOK, nonce, message));
+      return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, message));
     });
 
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
     async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
       const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
-      const target = await resolveTarget(services, request.id, client, interaction.params['tenant']);
+      const settled = await resolveTarget(services, request.id, client, interaction.params['tenant']);
+      // The authorization request's `ui_locales` stays with its interaction, so every page of the sign-in keeps it.
+      const target = { ...settled, look: lookFor(settled.look, request.headers['accept-language'], interaction.params['ui_locales']) };
       return { interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
 
@@ -275,8 +278,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
       const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
+      await rememberLocale(context.target, proven.user);
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
-      const browserId = await noticeBrowser(context.target, proven.user, origin);
+      const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (proven.amr.includes('pwd') && (await mustChangePassword(context.target, proven.user.id))) return expiredPassword.start(reply, context, proven.user.id);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven.amr);

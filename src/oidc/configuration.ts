@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { LOCALES } from '../domain/locales.ts';
 import { errors, type AccessToken, type Client, type ClientCredentials, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { LiveSubjectCache } from '../auth/bearer-subject.ts';
 import type { SecretBox } from '../auth/client-secrets.ts';
@@ -235,6 +236,8 @@ export function configuration(
       revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
       introspection_endpoint_auth_methods_supported: [...CONFIDENTIAL_AUTH_METHODS],
       introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
+      // The languages of the hosted pages, which `ui_locales` chooses among (src/domain/locales.ts).
+      ui_locales_supported: [...LOCALES],
     },
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },

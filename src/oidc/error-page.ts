@@ -1,5 +1,5 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { errorPage, PLAIN_LOOK, renderPage, type RenderedPage } from '../pages/pages.ts';
+import { errorPage, lookFor, PLAIN_LOOK, renderPage, type RenderedPage } from '../pages/pages.ts';
 
 /**
  * Writes a hosted page as the OP's answer (its Koa context): the page's headers (style nonce, images, and
@@ -20,12 +20,14 @@ const SIGN_OUT_ROUTES: ReadonlySet<string> = new Set(['end_session', 'end_sessio
 /**
  * The OP's own error page (e.g. an authorization request whose redirect_uri is not registered, which must not be
  * redirected): the hosted pages' error page and headers, showing the OAuth error and its description, escaped. The
- * status is the one the OP has set. No tenant is known here: the plain look.
+ * status is the one the OP has set. No tenant is known here: the plain look, in the request's language.
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
   const message = out.error_description ?? 'The request could not be processed.';
   // Read defensively: an error page renders whatever context it is handed (one without `oidc` is a sign-in's).
-  const route = (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined)?.route;
+  const oidc = ctx.oidc as KoaContextWithOIDC['oidc'] | undefined;
+  const route = oidc?.route;
   const flow = route !== undefined && SIGN_OUT_ROUTES.has(route) ? 'sign_out' : 'sign_in';
-  writePage(ctx, (nonce) => errorPage(PLAIN_LOOK, nonce, message, out.error, flow));
+  const look = lookFor(PLAIN_LOOK, ctx.headers['accept-language'], oidc?.params?.['ui_locales']);
+  writePage(ctx, (nonce) => errorPage(look, nonce, message, out.error, flow));
 };

@@ -5,7 +5,7 @@ import { writePage } from './error-page.ts';
 import type { OpPages, SignInTargets } from './configuration.ts';
 import { prefilledUserCode } from './user-code-prefill.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from '../pages/pages.ts';
+import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, lookFor, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from '../pages/pages.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 
 /**
@@ -33,7 +33,8 @@ interface LookSource {
   readonly tenant: unknown;
 }
 
-async function lookOf(targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
+/** The look of the source's surface, in no particular language: PLAIN_LOOK when there is none. */
+async function surfaceLook(targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
   const client = source?.client;
   const data = gatehouseData(client);
   if (client === undefined || data === undefined) return PLAIN_LOOK;
@@ -45,6 +46,11 @@ async function lookOf(targets: SignInTargets, ctx: KoaContextWithOIDC, source: L
     throw error;
   }
 }
+
+/** `look` in the language of the request: its `ui_locales` (a logout may carry one), else the browser's. */
+const inRequestLanguage = (ctx: KoaContextWithOIDC, look: PageLook) => lookFor(look, ctx.headers['accept-language'], ctx.oidc.params?.['ui_locales']);
+
+const lookOf = async (targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined) => inRequestLanguage(ctx, await surfaceLook(targets, ctx, source));
 
 /** The tenant a grant's sign-in was for (src/oidc/interactions.ts records it), if any. */
 async function signInTenant(orm: MikroORM, grantId: string | undefined): Promise<string | undefined> {
@@ -119,8 +125,9 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets): OpPages {
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
       const source =
         (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx)) ?? (await resumedInteractionSource(ctx));
-      const look = await lookOf(targets(), ctx, source);
-      const clientId = look === PLAIN_LOOK ? undefined : source?.client?.clientId;
+      const surface = await surfaceLook(targets(), ctx, source);
+      const look = inRequestLanguage(ctx, surface);
+      const clientId = surface === PLAIN_LOOK ? undefined : source?.client?.clientId;
       const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;
       const input: DeviceCodePageInput = {
         action: ctx.oidc.urlFor('code_verification'),

@@ -5,176 +5,16 @@ import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
-import { MFA_COPY } from './mfa-copy.ts';
+import { CATALOGS, type CopyKey } from '../domain/branding/copy/index.ts';
+import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 
 /**
  * The hosted pages as server-rendered HTML: no script, no external asset but the tenant's own logo and favicon,
  * one inline <style> allowed by a per-response nonce. Every text a page shows can be replaced through the
  * branding's `copy` (key → text); every value interpolated is escaped.
  */
-export const DEFAULT_COPY = {
-  'login.title': 'Sign in',
-  'login.subtitle': 'to continue to {name}',
-  'login.email': 'Email address',
-  'login.password': 'Password',
-  'login.submit': 'Sign in',
-  'login.error': 'The email address or password is incorrect.',
-  'login.noAccess': 'This account has no access to {name}.',
-  'login.signup': 'No account yet?',
-  'login.signupLink': 'Create an account',
-  'login.forgot': 'Forgot your password?',
-  'login.unverified': 'Confirm your email address first: open the link we sent you.',
-  'login.resendLink': 'Send the link again',
-  'login.upstream': 'Sign in with {provider}',
-  'login.or': 'or',
-  'upstream.failed': 'Signing in with that account did not work. Please try again.',
-  'upstream.unverified': 'That account’s email address is not verified by its provider, so it cannot be used to sign in to {name}.',
-  'upstream.noEmail': 'That account did not share an email address, so it cannot be used to sign in to {name}.',
-  'upstream.noAccount': 'There is no account for {name} with that email address.',
-  'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',
-  'tenant.title': 'Choose an organization',
-  'tenant.label': 'Organization',
-  'tenant.submit': 'Continue',
-  'tenant.error': 'Choose one of the listed organizations.',
-  'signup.title': 'Create an account',
-  'signup.subtitle': 'to continue to {name}',
-  'signup.name': 'Name',
-  'signup.email': 'Email address',
-  'signup.password': 'Password',
-  'signup.submit': 'Create account',
-  'signup.login': 'Already have an account?',
-  'signup.loginLink': 'Sign in',
-  'signup.invalid': 'Please correct the fields marked below.',
-  'signup.sentTitle': 'Check your email',
-  'signup.sentText': 'We sent a link to {email}. Open it to confirm your address and finish creating your account.',
-  'forgot.title': 'Reset your password',
-  'forgot.subtitle': 'Enter the email address of your account for {name}. We will send you a link to choose a new password.',
-  'forgot.email': 'Email address',
-  'forgot.submit': 'Send the link',
-  'forgot.sentTitle': 'Check your email',
-  'forgot.sentText': 'If {email} has an account, we sent it a link to choose a new password. The link works once, for 30 minutes.',
-  'verify.resendTitle': 'Confirm your email address',
-  'verify.resendSubtitle': 'Enter the email address of your account for {name}. We will send you a new link to confirm it.',
-  'verify.resendSubmit': 'Send the link',
-  'verify.sentText': 'If {email} has an account to confirm, we sent it a new link.',
-  'verify.title': 'Confirm your email address',
-  'verify.text': 'Confirm {email} as the email address of your account for {name}.',
-  'verify.submit': 'Confirm',
-  'verify.doneTitle': 'Email address confirmed',
-  'verify.doneText': 'Your email address is confirmed. Go back to the application and sign in.',
-  'reset.title': 'Choose a new password',
-  'reset.subtitle': 'for {email}',
-  'reset.password': 'New password',
-  'reset.submit': 'Change password',
-  'reset.doneTitle': 'Password changed',
-  'reset.doneText': 'Your password is changed and you were signed out everywhere. Go back to the application and sign in with it.',
-  'error.title': 'Sign-in is not possible',
-  'error.back': 'Go back to the application and try again.',
-  'error.titlePrefix': 'Error:',
-  'device.title': 'Connect a device',
-  'device.subtitle': 'Enter the code shown on your device.',
-  'device.code': 'Device code',
-  'device.submit': 'Continue',
-  'device.error': 'The code you entered is incorrect or has expired. Check it, or start again on your device.',
-  'device.expired': 'This code has already been used or has expired. Start again on your device to get a new one.',
-  'device.aborted': 'The sign-in of the device was cancelled.',
-  'device.refused': 'This sign-in cannot be completed: the device was not signed in to {name}.',
-  'device.failed': 'The code could not be checked. Enter it again.',
-  'device.confirmTitle': 'Confirm the device',
-  'device.confirmText': 'A device asks to sign in to {name}. Continue only if the device is yours and it shows this code:',
-  'device.confirm': 'Continue',
-  'device.abort': 'Cancel',
-  'device.doneTitle': 'Device connected',
-  'device.doneText': 'Your device is now signed in to {name}. You can close this page.',
-  'logout.title': 'Sign out',
-  // The whole browser session of this sign-in page ends (logoutPage), not only the named tenant's or application's.
-  'logout.text': 'Do you want to sign out of {name}? You will also be signed out of the other applications you signed in to on this sign-in page.',
-  'logout.submit': 'Sign out',
-  'logout.doneTitle': 'You are signed out',
-  'logout.doneText': 'You have been signed out of {name}. You can close this page.',
-  'logout.errorTitle': 'Sign-out is not possible',
-  'throttled.title': 'Too many attempts',
-  // The invitation page (src/hosted/invitation.ts).
-  'invitation.title': 'Join {name}',
-  'invitation.createText': 'Create your account to accept the invitation.',
-  'invitation.signInText': 'Sign in with your account to accept the invitation.',
-  'invitation.submit': 'Accept invitation',
-  'invitation.passwordError': 'The password is incorrect.',
-  'invitation.exists': 'An account with this email address exists now. Sign in with its password to accept.',
-  'invitation.doneTitle': 'Welcome to {name}',
-  'invitation.doneText': 'You are now a member of {name}. Sign in from the application to continue.',
-  'invitation.errorTitle': 'This invitation cannot be used',
-  // Sign-in by e-mail (src/pages/magic-link.ts).
-  'email.heading': 'Or sign in with your email address',
-  'email.email': 'Email address',
-  'email.linkSubmit': 'Email me a sign-in link',
-  'email.codeSubmit': 'Email me a sign-in code',
-  'email.sentTitle': 'Check your email',
-  'email.linkSentText': 'If {email} can sign in to {name}, we sent it a sign-in link. Open it in this browser. Opened on another device, it gives you a code to enter here.',
-  'email.codeSentText': 'If {email} can sign in to {name}, we sent it a sign-in code. Enter it here.',
-  'email.code': 'Code',
-  'email.verifySubmit': 'Continue',
-  'email.codeError': 'The code is incorrect or has expired. Check it, or ask for a new email.',
-  'email.again': 'Ask for a new email',
-  'email.confirmTitle': 'Sign in on another device?',
-  'email.confirmText': 'This link was asked for on another browser or device. Continue only if it was you: you will get a code to enter there.',
-  'email.confirm': 'Show the code',
-  'email.codeTitle': 'Your sign-in code',
-  'email.codeText': 'Enter this code on the page where you asked for the link. Never give it to anyone else.',
-  ...MFA_COPY,
-  // The account page (src/pages/account.ts) and the change an expired password forces at sign-in.
-  'account.title': 'Your account',
-  'account.subtitle': '{email} at {name}',
-  'account.nameTitle': 'Name',
-  'account.name': 'Your name',
-  'account.nameSubmit': 'Save name',
-  'account.nameDone': 'Your name is saved.',
-  'account.passwordTitle': 'Password',
-  'account.currentPassword': 'Current password',
-  'account.newPassword': 'New password',
-  'account.passwordSubmit': 'Change password',
-  'account.passwordDone': 'Your password is changed, and you were signed out everywhere else.',
-  'account.wrongPassword': 'The current password is incorrect.',
-  'account.sessionsTitle': 'Where you are signed in',
-  'account.sessionsText': 'The browsers and devices signed in to your account for {name}.',
-  'account.sessionDetail': 'Signed in {createdAt} from {ip}, last active {lastActiveAt}',
-  'account.unknownDevice': 'An unknown browser',
-  'account.thisBrowser': 'this browser',
-  'account.signOutOthers': 'Sign out everywhere else',
-  'account.signOutOthersDone': 'You were signed out everywhere else.',
-  'account.link': 'Manage your account',
-  'account.mfaTitle': 'Two-step verification',
-  'account.mfaRequired': '{name} asks for a second step each time you sign in.',
-  'account.mfaOptional': 'Add a second step to ask for it each time you sign in to {name}.',
-  'account.mfaOff': '{name} does not ask for a second step when you sign in.',
-  'account.mfaNone': 'You have no second step yet.',
-  'account.factor.totp': 'Authenticator app',
-  'account.factor.email_otp': 'Email code to {email}',
-  'account.factorsLabel': 'Your second steps',
-  'account.removeFactor': 'Second step to remove',
-  'account.removeSubmit': 'Remove',
-  'account.confirmPassword': 'Current password',
-  'account.removeDone': 'The second step is removed.',
-  'account.addTotp': 'Add an authenticator app',
-  'account.totpCode': 'Code the app shows',
-  'account.addTotpSubmit': 'Add the app',
-  'account.addEmail': 'Add codes by email',
-  'account.emailText': 'We send a 6-digit code to {email}. Enter it here to add email codes as a second step.',
-  'account.emailSend': 'Send a code',
-  'account.emailSent': 'We sent a code to your email address. It works once, for 10 minutes.',
-  'account.emailCode': 'Code from the email',
-  'account.addEmailSubmit': 'Add email codes',
-  'account.factorAdded': 'The second step is added.',
-  'account.recoveryTitle': 'Recovery codes',
-  'account.recoveryLeft': 'You have {count} unused recovery codes. Each signs you in once if you lose your second step.',
-  'account.recoverySubmit': 'Get new recovery codes',
-  'account.codesShown': 'Save these recovery codes somewhere safe: they are not shown again, and any earlier ones no longer work.',
-  'expired.title': 'Choose a new password',
-  'expired.subtitle': 'The password of {email} has expired. Choose a new one to continue.',
-  'expired.submit': 'Change password and continue',
-} as const;
 
-export type CopyKey = keyof typeof DEFAULT_COPY;
+export type { CopyKey };
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -182,7 +22,13 @@ export function escapeHtml(value: string): string {
 
 export type { PageLook };
 
-export const PLAIN_LOOK: PageLook = { branding: DEFAULT_BRANDING, name: 'Gatehouse' };
+export const PLAIN_LOOK: PageLook = { branding: DEFAULT_BRANDING, name: 'Gatehouse', locale: DEFAULT_LOCALE };
+
+/** `look` in the language the request asks for: `ui_locales` of its sign-in, else its `Accept-Language` (domain/locales.ts). */
+export const lookFor = (look: PageLook, acceptLanguage: string | undefined, uiLocales?: unknown): PageLook => ({
+  ...look,
+  locale: negotiateLocale(uiLocales, acceptLanguage),
+});
 
 export interface RenderedPage {
   readonly html: string;
@@ -190,11 +36,14 @@ export interface RenderedPage {
   readonly imageSources: readonly string[];
 }
 
-/** The copy's text for `key`, escaped, with `{name}` and the `{placeholders}` of `values` filled in. */
+/**
+ * The copy's text for `key` in the look's language, escaped, with `{name}` and the `{placeholders}` of `values` filled
+ * in: the branding's text for that language (`de:login.title`), else its text for every language, else the built-in one.
+ */
 export function text(look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string {
-  const custom = look.branding.copy[key];
+  const custom = look.branding.copy[`${look.locale}:${key}`] ?? look.branding.copy[key];
   // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
-  const template = custom === undefined || custom.trim() === '' ? DEFAULT_COPY[key] : custom;
+  const template = custom === undefined || custom.trim() === '' ? CATALOGS[look.locale][key] : custom;
   // A function, so that `$&` or `$'` in a name is text, not a replacement pattern.
   const filled = Object.entries(values).reduce((result, [placeholder, value]) => result.replaceAll(`{${placeholder}}`, () => value), template);
   return escapeHtml(filled.replaceAll('{name}', () => look.name));
@@ -323,7 +172,7 @@ function documentTitle(look: PageLook, heading: string, error: boolean): string 
 export function document(look: PageLook, nonce: string, heading: string, body: string, error = false): RenderedPage {
   const { logoUrl, faviconUrl } = look.branding;
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${look.locale}" dir="${directionOf(look.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -555,8 +404,7 @@ export function errorPage(look: PageLook, nonce: string, message: string, code?:
 
 /** Too many sign-in attempts from this address: when to try again (the answer's Retry-After says the same). */
 export function throttledPage(look: PageLook, nonce: string, retryAfterSeconds: number): RenderedPage {
-  const wait = `Too many attempts from your network. Wait ${retryAfterSeconds} seconds, then try again.`;
-  return notice(look, nonce, text(look, 'throttled.title'), [escapeHtml(wait)], true);
+  return notice(look, nonce, text(look, 'throttled.title'), [text(look, 'throttled.text', { seconds: String(retryAfterSeconds) })], true);
 }
 
 /** The end of a flow that has nowhere to send the browser (device connected, signed out, mail sent): title and one text. */

@@ -1,5 +1,5 @@
-import type { FastifyReply } from 'fastify';
-import { renderPage, type RenderedPage } from './pages.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { lookFor, PLAIN_LOOK, renderPage, type PageLook, type RenderedPage } from './pages.ts';
 
 /**
  * Answers with a hosted page and its headers (a fresh style nonce, the page's image origins). `formTargets` are
@@ -14,3 +14,6 @@ export function sendPage(reply: FastifyReply, status: number, render: (nonce: st
     .type('text/html; charset=utf-8')
     .send(page.html);
 }
+
+/** `look` (the plain one when no surface is known) in the language of the browser (`Accept-Language`). */
+export const browserLook = (request: FastifyRequest, look: PageLook = PLAIN_LOOK): PageLook => lookFor(look, request.headers['accept-language']);

@@ -2,8 +2,8 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { rateLimited } from '../metrics.ts';
-import { PLAIN_LOOK, throttledPage, type PageLook } from './pages.ts';
-import { sendPage } from './reply.ts';
+import { throttledPage, type PageLook } from './pages.ts';
+import { browserLook, sendPage } from './reply.ts';
 
 /**
  * The per-address throttle of the hosted pages' credential-guessing POSTs (sign-in, sign-up, the device user code):
@@ -55,7 +55,7 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
       rateLimited.inc({ limit: 'sign_in' });
       // The refusal stands whatever happens to its look (e.g. an expired interaction has none).
-      const pageLook = look === undefined ? PLAIN_LOOK : await look(request, reply).catch(() => PLAIN_LOOK);
+      const pageLook = look === undefined ? browserLook(request) : await look(request, reply).catch(() => browserLook(request));
       reply.headers({
         'retry-after': String(outcome.ttlInSeconds),
         'x-ratelimit-limit': String(outcome.max),

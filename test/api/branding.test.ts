@@ -17,7 +17,7 @@ const ACME = {
   logoUrl: 'https://cdn.acme.test/logo.png',
   faviconUrl: 'https://cdn.acme.test/favicon.ico',
   colors: { primary: '#FF0000', background: '#fafafa', text: '#222222' },
-  copy: { 'signIn.title': 'Welcome to Acme', 'signIn.subtitle': 'Use your work e-mail' },
+  copy: { 'login.title': 'Welcome to Acme', 'login.subtitle': 'Use your work e-mail' },
 };
 
 async function tenant(name: string): Promise<string> {
@@ -71,9 +71,15 @@ describe('branding', () => {
       [{ colors: { primary: 'red' } }, 'colors.primary'],
       [{ colors: { background: '#fff' } }, 'colors.background'],
       [{ colors: { text: 12 } }, 'colors.text'],
-      [{ copy: { title: 42 } }, 'copy.title'],
-      [{ copy: { title: 'x'.repeat(2001) } }, 'copy.title'],
+      [{ copy: { 'login.title': 42 } }, 'copy.login.title'],
+      [{ copy: { 'de:login.title': 'x'.repeat(2001) } }, 'copy.de:login.title'],
       [{ copy: { 'bad key!': 'x' } }, 'copy'],
+      // Keys name a text of the pages, alone or after a language of the pages: anything else would be stored for nothing.
+      [{ copy: { 'signIn.title': 'x' } }, 'copy'],
+      [{ copy: { 'it:login.title': 'x' } }, 'copy'],
+      [{ copy: { 'de:signIn.title': 'x' } }, 'copy'],
+      [{ copy: { 'de-DE:login.title': 'x' } }, 'copy'],
+      [{ copy: { 'de:': 'x' } }, 'copy'],
       [{ copy: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v'])) }, 'copy'],
       [{ copy: ['a'] }, 'copy'],
       [{ colour: '#ffffff' }, 'colour'],
@@ -122,13 +128,13 @@ describe('branding', () => {
     const b = await tenant('Plain B');
     expect((await app.http.get(tenantBranding(a))).body.source).toBe('inherited');
 
-    const override = await app.http.put(tenantBranding(a), { logoUrl: 'https://a.test/logo.svg', colors: { primary: '#123456' }, copy: { 'signIn.title': 'Hi A' } });
+    const override = await app.http.put(tenantBranding(a), { logoUrl: 'https://a.test/logo.svg', colors: { primary: '#123456' }, copy: { 'login.title': 'Hi A' } });
     expect(override.status).toBe(200);
     expect(override.body).toMatchObject({
       logoUrl: 'https://a.test/logo.svg',
       faviconUrl: null,
       colors: { primary: '#123456', background: '#ffffff', text: '#111827' },
-      copy: { 'signIn.title': 'Hi A' },
+      copy: { 'login.title': 'Hi A' },
       source: 'customized',
     });
     expect((await app.http.get(tenantBranding(a))).body).toEqual(override.body);
@@ -290,10 +296,10 @@ describe('branding', () => {
     const fields = 'logoUrl colors { primary background text } copy source';
     const put = await app.http.graphql(
       `mutation($appId: UUID, $tenantId: UUID, $input: BrandingInput!) { putBranding(appId: $appId, tenantId: $tenantId, input: $input) { ${fields} } }`,
-      { appId: app.root.applicationId, tenantId: t, input: { colors: { primary: '#5a5a5a' }, copy: { 'signIn.title': 'GQL' } } },
+      { appId: app.root.applicationId, tenantId: t, input: { colors: { primary: '#5a5a5a' }, copy: { 'login.title': 'GQL' } } },
     );
     expect(put.body.errors).toBeUndefined();
-    expect(put.body.data.putBranding).toMatchObject({ colors: { primary: '#5a5a5a' }, copy: { 'signIn.title': 'GQL' }, source: 'customized' });
+    expect(put.body.data.putBranding).toMatchObject({ colors: { primary: '#5a5a5a' }, copy: { 'login.title': 'GQL' }, source: 'customized' });
     const read = await app.http.graphql(`query($tenantId: UUID) { branding(tenantId: $tenantId) { ${fields} } }`, { tenantId: t });
     expect(read.body.data.branding).toEqual(put.body.data.putBranding);
 

@@ -3,9 +3,9 @@ import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { CATALOGS, type CopyKey } from '../../src/domain/branding/copy/index.ts';
 import {
   contrastRatio,
-  DEFAULT_COPY,
   deviceCodePage,
   deviceConfirmPage,
   donePage,
@@ -336,7 +336,7 @@ async function retypeAndEnter(page: Page, value: string): Promise<void> {
 }
 
 const title = (heading: string, name: string, error = false) => `${error ? 'Error: ' : ''}${heading} – ${name}`;
-const copy = (key: keyof typeof DEFAULT_COPY, name = '') => DEFAULT_COPY[key].replaceAll('{name}', name);
+const copy = (key: CopyKey, name = '') => CATALOGS.en[key].replaceAll('{name}', name);
 const authorizeUrl = async (look: Look, parameters: Record<string, string> = {}) =>
   (await authorizationRequest(look.web, { redirectUri: REDIRECT_URI, resource: '' }, parameters)).url.href;
 
@@ -347,7 +347,7 @@ async function signInByKeyboard(page: Page, email: string, submit = 'button:Sign
 
 describe.each(['default', 'branded'] as const)('the hosted pages in the %s look', (label) => {
   const look = () => looks.find((candidate) => candidate.label === label)!;
-  const signUpLink = (named: boolean) => (named ? [] : [`a:${DEFAULT_COPY['login.signupLink']}`]);
+  const signUpLink = (named: boolean) => (named ? [] : [`a:${CATALOGS.en['login.signupLink']}`]);
 
   it('sign-in: the form, a refused password, an address locked out', async () => {
     const { name, tenant } = look();
@@ -357,7 +357,7 @@ describe.each(['default', 'branded'] as const)('the hosted pages in the %s look'
       await expectAccessible(page, look(), 'sign-in', {
         title: title('Sign in', name),
         controls,
-        tabOrder: ['#email', '#password', 'button:Sign in', `a:${DEFAULT_COPY['login.forgot']}`, ...signUpLink(tenant['tenant'] !== undefined)],
+        tabOrder: ['#email', '#password', 'button:Sign in', `a:${CATALOGS.en['login.forgot']}`, ...signUpLink(tenant['tenant'] !== undefined)],
       });
 
       await fillByKeyboard(page, [['#email', 'lee@example.com'], ['#password', WRONG]], 'button:Sign in');
@@ -380,7 +380,7 @@ describe.each(['default', 'branded'] as const)('the hosted pages in the %s look'
     await withPage(async (page) => {
       // Sign-up is open where the request names no tenant (the shared pool): reached by keyboard from the sign-in form.
       await page.goto(await authorizeUrl(look()));
-      await fillByKeyboard(page, [], `a:${DEFAULT_COPY['login.signupLink']}`);
+      await fillByKeyboard(page, [], `a:${CATALOGS.en['login.signupLink']}`);
       const controls = { name: 'name', email: 'username', password: 'new-password' };
       await expectAccessible(page, look(), 'sign-up', {
         title: title('Create an account', applicationName),
@@ -552,6 +552,7 @@ describe('any tenant colours', () => {
     { primary: '#4f46e5', background: '#ffffff', text: '#111827' },
   ];
   const lookIn = (colors: (typeof palettes)[number]): PageLook => ({
+    ...PLAIN_LOOK,
     name: 'Palette',
     branding: { ...PLAIN_LOOK.branding, colors },
   });

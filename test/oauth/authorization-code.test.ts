@@ -86,7 +86,7 @@ describe('hosted sign-in → authorization code', () => {
     expect(csp).toMatch(/style-src 'nonce-[\w+/=]+'/);
     // The 303s after the POST lead through the OP to the client: browsers check form-action on those redirects.
     expect(csp).toContain("form-action 'self' https://app.example");
-    expect(page.body).toMatch(/<html lang="en">/);
+    expect(page.body).toMatch(/<html lang="en" dir="ltr">/);
     expect(page.body).toMatch(/<main>[\s\S]*<h1>Sign in<\/h1>[\s\S]*<\/main>/);
     expect(page.body).toContain('<label for="email">');
     expect(page.body).toContain('<label for="password">');

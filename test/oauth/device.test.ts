@@ -61,7 +61,7 @@ function expectPageHeaders(page: Visit, formAction: string) {
   expect(page.headers.get('cache-control')).toBe('no-store');
   expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  expect(page.body).toMatch(/<html lang="en">/);
+  expect(page.body).toMatch(/<html lang="en" dir="ltr">/);
   expect(page.body).toMatch(/<main>[\s\S]*<h1>[^<]+<\/h1>[\s\S]*<\/main>/);
   expect(page.body).not.toMatch(/<script|onfocus=|oidc-provider/);
 }

@@ -49,7 +49,7 @@ describe("the OP's error page", () => {
     expect(csp).toContain("default-src 'none'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(html).toMatch(/<html lang="en">/);
+    expect(html).toMatch(/<html lang="en" dir="ltr">/);
     expect(html).toMatch(/<main>[\s\S]*<h1>[^<]+<\/h1>[\s\S]*<\/main>/);
     expect(html).toContain('<code>invalid_redirect_uri</code>');
     expect(html).toContain('redirect_uri did not match any of the client&#39;s registered redirect_uris');

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BRANDING } from '../../src/domain/branding/branding.ts';
-import { DEFAULT_COPY, loginPage, type CopyKey } from '../../src/pages/pages.ts';
+import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
+import { loginPage, PLAIN_LOOK, type CopyKey } from '../../src/pages/pages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
@@ -128,7 +129,7 @@ describe('addresses under /interaction that are no page', () => {
     for (const answer of answers) {
       expect(answer.status, answer.url).toBe(404);
       expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(answer.body).toContain('<html lang="en">');
+      expect(answer.body).toContain('<html lang="en" dir="ltr">');
       expect(answer.body).toContain('There is no such sign-in page.');
       expectHostedHeaders(answer);
       expect(answer.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'nonce-[^']+';/);
@@ -140,15 +141,15 @@ describe('blank branding texts', () => {
   it('fall back to the built-in text: no empty title, label or alert', () => {
     const blank = (keys: readonly CopyKey[], value: string) => Object.fromEntries(keys.map((key) => [key, value]));
     const copy = { ...blank(['login.title', 'login.email'], ''), ...blank(['login.password', 'login.error', 'login.submit'], ' \n\t ') };
-    const { html } = loginPage({ branding: { ...DEFAULT_BRANDING, copy }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x', error: 'login.error' });
-    expect(html).toContain(`<title>${DEFAULT_COPY['error.titlePrefix']} ${DEFAULT_COPY['login.title']} – Acme</title>`);
-    expect(html).toContain(`<h1>${DEFAULT_COPY['login.title']}</h1>`);
-    expect(html).toContain(`<label for="email">${DEFAULT_COPY['login.email']}</label>`);
-    expect(html).toContain(`<label for="password">${DEFAULT_COPY['login.password']}</label>`);
-    expect(html).toContain(`role="alert">${DEFAULT_COPY['login.error']}</p>`);
-    expect(html).toContain(`<button type="submit">${DEFAULT_COPY['login.submit']}</button>`);
+    const { html } = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x', error: 'login.error' });
+    expect(html).toContain(`<title>${CATALOGS.en['error.titlePrefix']} ${CATALOGS.en['login.title']} – Acme</title>`);
+    expect(html).toContain(`<h1>${CATALOGS.en['login.title']}</h1>`);
+    expect(html).toContain(`<label for="email">${CATALOGS.en['login.email']}</label>`);
+    expect(html).toContain(`<label for="password">${CATALOGS.en['login.password']}</label>`);
+    expect(html).toContain(`role="alert">${CATALOGS.en['login.error']}</p>`);
+    expect(html).toContain(`<button type="submit">${CATALOGS.en['login.submit']}</button>`);
     // A text that is not blank is the branding's, spaces and all.
-    const kept = loginPage({ branding: { ...DEFAULT_BRANDING, copy: { 'login.title': ' Hi ' } }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x' });
+    const kept = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy: { 'login.title': ' Hi ' } }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x' });
     expect(kept.html).toContain('<title> Hi  – Acme</title>');
   });
 });

@@ -75,7 +75,7 @@ describe('RP-initiated logout', () => {
     expect(csp).toContain("form-action 'self' https://app.example;");
     // The look of the tenant Ada signed in to, copy escaped.
     expect(confirm.body).toContain(ACME_LOOK);
-    expect(confirm.body).toMatch(/<html lang="en">[\s\S]*<main>[\s\S]*<h1>Sign out<\/h1>/);
+    expect(confirm.body).toMatch(/<html lang="en" dir="ltr">[\s\S]*<main>[\s\S]*<h1>Sign out<\/h1>/);
     expect(confirm.body).toContain('<p>Leave &#60;Acme&#62; now?</p>');
     expect(confirm.body).not.toMatch(/<script|oidc-provider/);
     const form = readForm(confirm.url, confirm.body);

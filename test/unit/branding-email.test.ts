@@ -42,9 +42,10 @@ describe('parseBranding', () => {
     expect(fieldOf(() => parseBranding({ logoUrl: 'ftp://cdn.test/a.png' }))).toBe('logoUrl');
     expect(fieldOf(() => parseBranding({ faviconUrl: `https://cdn.test/${'a'.repeat(2048)}` }))).toBe('faviconUrl');
     expect(fieldOf(() => parseBranding({ colors: { text: '#12345g' } }))).toBe('colors.text');
-    expect(fieldOf(() => parseBranding({ copy: { ok: 'x', bad: null } }))).toBe('copy.bad');
+    expect(fieldOf(() => parseBranding({ copy: { 'login.title': 'x', 'de:login.submit': null } }))).toBe('copy.de:login.submit');
     expect(fieldOf(() => parseBranding({ copy: { '9lives': 'x' } }))).toBe('copy');
-    expect(fieldOf(() => parseBranding({ copy: { 'signIn.title': 'Hello' } }))).toBeUndefined();
+    expect(fieldOf(() => parseBranding({ copy: { 'signIn.title': 'Hello' } }))).toBe('copy');
+    expect(fieldOf(() => parseBranding({ copy: { 'login.title': 'Hello', 'es:login.title': 'Hola' } }))).toBeUndefined();
   });
 });
 

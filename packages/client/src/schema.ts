@@ -5575,8 +5575,9 @@ export interface components {
                 text: string;
             };
             /**
-             * @description Copy overrides of the hosted pages: text key (e.g. `signIn.title`) → text. Keys not present use the built-in
-             *     wording. Empty by default.
+             * @description Copy overrides of the hosted pages: text key (e.g. `login.title`) → text, for every language, or a language and a
+             *     key (`de:login.title`) → text in that language, which wins there over the plain key. Keys not present use the
+             *     built-in wording of the page's language (en, de, fr, es). Empty by default.
              */
             copy: {
                 [key: string]: string;
@@ -5601,8 +5602,9 @@ export interface components {
             /** @description The colors; omitted ones take their defaults. */
             colors?: components["schemas"]["BrandingColorsInput"] | null;
             /**
-             * @description Text key → text, at most 100 entries. Keys are 1 to 100 letters, digits, `_`, `.` or `-`, starting with a letter;
-             *     values are strings of at most 2000 characters.
+             * @description Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy (e.g. `login.title`; the list is
+             *     docs/decisions.md, "Languages"), alone or after a language of the pages and `:` (`de:login.title`); values are
+             *     strings of 1 to 2000 characters, not blank.
              */
             copy?: {
                 [key: string]: string;

@@ -31,6 +31,8 @@ const UserSchema = defineEntity({
     lockedUntil: p.datetime().nullable(),
     /** Consecutive failed password sign-ins (src/domain/sign-in/lockout.ts writes it, in single statements). */
     failedSignIns: p.integer().default(0),
+    /** The language the user last used on the hosted pages, which their mails are written in; null: English (src/domain/locales.ts). */
+    locale: p.string().nullable(),
     /** The application's own data about the user (PATCH /users/{userId}); `{}` when none. */
     metadata: p.json<Record<string, unknown>>().onCreate(() => ({})),
     createdAt: p.datetime().onCreate(() => new Date()),

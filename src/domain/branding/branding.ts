@@ -14,6 +14,8 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { isPlainText } from '../validate.ts';
+import { isLocale, LOCALES } from '../locales.ts';
+import { isCopyKey } from './copy/index.ts';
 
 /**
  * Branding of the hosted sign-in pages: one value for the application, and, while `brandingScope` = `tenant`,
@@ -50,7 +52,6 @@ export const DEFAULT_BRANDING: Readonly<BrandingValue> = Object.freeze({
 
 export const COPY_MAX_KEYS = 100;
 export const COPY_MAX_VALUE_LENGTH = 2_000;
-const COPY_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const URL_MAX_LENGTH = 2_048;
 
@@ -85,15 +86,25 @@ function color(field: string, value: string | null | undefined, fallback: string
   return value.toLowerCase();
 }
 
+/**
+ * Why `key` names no text of the pages, or undefined when it names one: a key of the copy (every language), or a
+ * language and a key (`de:login.title`), which wins over the plain key in that language.
+ */
+function copyKeyProblem(key: string): string | undefined {
+  const colon = key.indexOf(':');
+  if (colon !== -1 && !isLocale(key.slice(0, colon))) return `copy keys name a language of ${LOCALES.join(', ')} before ':'`;
+  if (!isCopyKey(key.slice(colon + 1))) return "copy keys are keys of the hosted pages' copy (e.g. login.title), alone or after a language and ':' (de:login.title)";
+  return undefined;
+}
+
 function copyMap(value: Record<string, unknown> | null | undefined): Record<string, string> {
   if (value == null) return {};
   const entries = Object.entries(value);
   if (entries.length > COPY_MAX_KEYS) throw invalid('copy', `copy may hold at most ${COPY_MAX_KEYS} entries`);
   const copy: Record<string, string> = {};
   for (const [key, text] of entries) {
-    if (!COPY_KEY.test(key)) {
-      throw invalid('copy', `copy keys are 1 to 100 letters, digits, '_', '.' or '-', starting with a letter; got ${JSON.stringify(key.slice(0, 100))}`);
-    }
+    const problem = copyKeyProblem(key);
+    if (problem !== undefined) throw invalid('copy', `${problem}; got ${JSON.stringify(key.slice(0, 100))}`);
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
     // A page with an empty title, label or alert helps nobody; a key left out shows the built-in text.

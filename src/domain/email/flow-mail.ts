@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmailDelivery } from '../../db/entities/index.ts';
 import { enqueueMail, type MailSender } from './outbox.ts';
 import type { TemplateKey } from './template-defaults.ts';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
 
 /**
  * One function per e-mail template: each takes exactly the variables its template is rendered with
@@ -16,14 +17,24 @@ export interface MailContext {
   readonly tenantId: string | null;
 }
 
-/** Whom a mail addresses: the user's e-mail and name (null: "there"). */
+/** Whom a mail addresses: the user's e-mail and name (null: "there"), and the language they last used on the hosted pages. */
 export interface Recipient {
   readonly email: string;
   readonly name?: string | null | undefined;
+  /** The user's `locale` column: null (or a language no longer offered) is English. */
+  readonly locale?: string | null | undefined;
 }
 
+const languageOf = (to: Recipient): Locale => (isLocale(to.locale) ? to.locale : DEFAULT_LOCALE);
+
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>): Promise<EmailDelivery> =>
-  enqueueMail(at.em, at.sender, { templateKey, to: to.email, tenantId: at.tenantId, variables: { user: { name: to.name ?? null, email: to.email }, ...variables } });
+  enqueueMail(at.em, at.sender, {
+    templateKey,
+    to: to.email,
+    tenantId: at.tenantId,
+    locale: languageOf(to),
+    variables: { user: { name: to.name ?? null, email: to.email }, ...variables },
+  });
 
 /** Dates as the templates show them: UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
@@ -64,6 +75,7 @@ export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: str
     templateKey: 'email_change',
     to: v.newEmail,
     tenantId: at.tenantId,
+    locale: languageOf(user),
     variables: { user: { name: user.name ?? null, email: user.email }, ...v },
   });
 

@@ -11,7 +11,8 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { tenantMayCustomize } from '../tenancy/settings.ts';
 import { email } from '../validate.ts';
 import { renderPart } from './render.ts';
-import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+import type { Locale } from '../locales.ts';
+import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
  * The outbox: every mail is rendered and written here in the transaction of the change that causes it, so that it
@@ -40,6 +41,8 @@ export interface Mail {
   tenantId: string | null;
   /** The flow's values (`user`, `link`, `code`, …) over the ones every mail has (`application`, `tenant`). */
   variables?: Record<string, unknown>;
+  /** The recipient's language, for a built-in template (default English); a stored template is used as it is. */
+  locale?: Locale;
 }
 
 /** Who queues a mail: the scope of the change that causes it (its audit actor), and the services. */
@@ -57,10 +60,10 @@ export async function settingIn(em: EntityManager, application: Application, ten
   return rows.find((row) => row.tenantId !== null) ?? rows.find((row) => row.tenantId === null);
 }
 
-async function content(em: EntityManager, application: Application, tenantId: string | null, key: DeliveryKey): Promise<TemplateContent> {
+async function content(em: EntityManager, application: Application, tenantId: string | null, key: DeliveryKey, locale?: Locale): Promise<TemplateContent> {
   if (key === TEST_MAIL_KEY) return TEST_MAIL;
   const stored = ((await settingIn(em, application, tenantId, 'email_template', key))?.value ?? {}) as Partial<TemplateContent>;
-  const fallback = DEFAULT_TEMPLATES[key];
+  const fallback = defaultTemplate(key, locale);
   return { subject: stored.subject ?? fallback.subject, html: stored.html ?? fallback.html, text: stored.text ?? fallback.text };
 }
 
@@ -98,7 +101,7 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
     branding: brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value),
     ...mail.variables,
   };
-  const template = await content(em, application, mail.tenantId, mail.templateKey);
+  const template = await content(em, application, mail.tenantId, mail.templateKey, mail.locale);
   return {
     applicationId: application.id,
     tenantId: mail.tenantId,

@@ -120,14 +120,17 @@ export async function getInvitation(scope: Scope, invitationId: string): Promise
   return invitation;
 }
 
-/** Who the mail says invited: the Bearer token's user, else the application (an API key has no name to show). */
-async function inviterOf(em: EntityManager, scope: Scope, application: Application): Promise<{ name: string | null; email: string | null }> {
+/**
+ * Who the mail says invited: the Bearer token's user, else the application (an API key has no name to show); and the
+ * inviting user's language (null: none known).
+ */
+async function inviterOf(em: EntityManager, scope: Scope, application: Application): Promise<{ name: string | null; email: string | null; locale: string | null }> {
   const { actor } = scope.principal;
   if (actor.type === 'user') {
     const user = await em.findOne(User, { applicationId: scope.applicationId, id: actor.id }, { filters: false });
-    if (user !== null) return { name: user.name ?? user.email, email: user.email };
+    if (user !== null) return { name: user.name ?? user.email, email: user.email, locale: user.locale ?? null };
   }
-  return { name: application.name, email: null };
+  return { name: application.name, email: null, locale: null };
 }
 
 /** Queues the invitation's mail with a fresh link, in `em`'s transaction. */
@@ -135,9 +138,11 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   const tenant = await em.findOneOrFail(Tenant, { applicationId: application.id, id: invitation.tenantId }, { filters: false });
   const pool = invitationPool(application, invitation.tenantId);
   const user = await em.findOne(User, { applicationId: application.id, poolId: pool, emailNormalized: invitation.emailNormalized }, { filters: false });
-  await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, { email: invitation.email, name: user?.name ?? null }, {
+  const { locale, ...inviter } = await inviterOf(em, scope, application);
+  // In the invitee's language when their account has one, else in the inviting user's (English without either).
+  await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale }, {
     link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
-    inviter: await inviterOf(em, scope, application),
+    inviter,
     expiresInDays: invitation.expiresInDays,
   });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { newSignInMail, passwordResetMail, verifyEmailMail, type MailContext } from '../email/flow-mail.ts';
+import { newSignInMail, passwordResetMail, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -38,9 +38,9 @@ const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
 export const mailAt = (target: SignInTarget, em: MailContext['em']): MailContext => ({ em, sender: target.scope, tenantId: target.tenant?.id ?? null });
 
 /** Queues a verification link for `user` in the caller's transaction (a sign-up's, or a request for a new link). */
-export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: { id: string; email: string; name?: string | null | undefined }): Promise<void> {
+export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & { id: string }): Promise<void> {
   const link = await issueLink(em, linkUserOf(target, user), 'verify_email', target.scope.services.config.publicUrl);
-  await verifyEmailMail(mailAt(target, em), { email: user.email, name: user.name }, link);
+  await verifyEmailMail(mailAt(target, em), user, link);
 }
 
 /**
@@ -53,9 +53,9 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   if (!wanted) return askTiming.pad();
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {
-      if (purpose === 'verify_email') return queueVerification(target, em, { id: user.id, email: user.email, name: user.name ?? null });
+      if (purpose === 'verify_email') return queueVerification(target, em, user);
       const link = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
-      await passwordResetMail(mailAt(target, em), { email: user.email, name: user.name ?? null }, link);
+      await passwordResetMail(mailAt(target, em), user, link);
     }),
   );
   target.scope.services.outbox.wake();
@@ -77,7 +77,7 @@ export interface SignInOrigin {
  * another before, mails them `new_sign_in` with a password reset link ("secure my account"). Returns the browser id
  * to set in its cookie when the browser had none; undefined with the setting off (nothing is remembered then).
  */
-export async function noticeBrowser(target: SignInTarget, user: { id: string; email: string; name?: string | null | undefined }, origin: SignInOrigin): Promise<string | undefined> {
+export async function noticeBrowser(target: SignInTarget, user: Recipient & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
   if (!target.session.notifyNewBrowser) return undefined;
   const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);
   const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
@@ -93,7 +93,7 @@ export async function noticeBrowser(target: SignInTarget, user: { id: string; em
     if (row?.inserted !== true || row.others === 0) return false;
     const reset = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
     const device = (origin.userAgent ?? 'an unknown browser').slice(0, 200);
-    await newSignInMail(mailAt(target, em), { email: user.email, name: user.name ?? null }, {
+    await newSignInMail(mailAt(target, em), user, {
       link: reset.link,
       signIn: { time: new Date(), device, location: 'an unknown location', ip: origin.ip },
     });

@@ -63,7 +63,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   const user = await userByEmail(target, email);
   const address = user === null && target.email.signUp ? validAddress(email) : undefined;
   if (user === null ? address === undefined : user.status === 'suspended') return askTiming.pad();
-  const to = { email: user?.email ?? address!, name: user?.name ?? null };
+  const to = { email: user?.email ?? address!, name: user?.name ?? null, locale: user?.locale ?? null };
   const minutes = target.email.minutes;
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {

@@ -109,6 +109,8 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
         email: email.value!,
         emailNormalized,
         name: name.value ?? null,
+        // The language of the sign-up page: the account's mails, the verification link first, are in it.
+        locale: target.look.locale,
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash,

@@ -8,6 +8,7 @@ import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
 import type { LockoutPolicy, MfaPolicy, PasswordPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
 import { isServedType } from './methods.ts';
+import { DEFAULT_LOCALE, type Locale } from '../locales.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
 import type { Services } from '../../services.ts';
@@ -17,6 +18,8 @@ export interface PageLook {
   readonly branding: BrandingValue;
   /** The tenant's name, else the application's. */
   readonly name: string;
+  /** The language of the page's copy. */
+  readonly locale: Locale;
 }
 
 /** What the effective auth providers allow of passwords on a surface. */
@@ -144,7 +147,8 @@ async function readSurfaceSettings(
     tenant: tenant === null ? null : { id: tenant.id, name: tenant.name },
     poolId,
     policyTenantId,
-    look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name },
+    // The language is the request's: each page answers in a copy of this look (lookFor).
+    look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name, locale: DEFAULT_LOCALE },
     password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
     email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
     upstreams: upstreamMethods(providers, tenant !== null && poolId === SHARED_POOL),

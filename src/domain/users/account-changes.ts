@@ -6,6 +6,8 @@ import { endOpSessions } from './users.ts';
 export interface ChangedAccount {
   readonly email: string;
   readonly name: string | null;
+  /** The language of the user's mails. */
+  readonly locale: string | null;
 }
 
 /**
@@ -15,12 +17,12 @@ export interface ChangedAccount {
  * suspended user stays as they are: undefined.
  */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
-  const [row] = await em.execute<{ email: string; name: string | null; was: string }[]>(
+  const [row] = await em.execute<{ email: string; name: string | null; locale: string | null; was: string }[]>(
     `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
             locked_until = null, updated_at = now()
        from app_user as old
       where u.application_id = ? and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
-     returning u.email, u.name, old.status as was`,
+     returning u.email, u.name, u.locale, old.status as was`,
     [passwordHash, actor.applicationId, userId],
   );
   if (row === undefined) return undefined;
@@ -34,13 +36,13 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
     before: { status: row.was },
     after: { status: 'active', emailVerified: true, ...ended },
   });
-  return { email: row.email, name: row.name };
+  return { email: row.email, name: row.name, locale: row.locale };
 }
 
 /** The e-mail proven through a verification link, in the caller's transaction; undefined when it already was. */
 export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string): Promise<ChangedAccount | undefined> {
-  const [row] = await em.execute<{ email: string; name: string | null }[]>(
-    `update app_user set email_verified = true, updated_at = now() where application_id = ? and id = ? and not email_verified returning email, name`,
+  const [row] = await em.execute<ChangedAccount[]>(
+    `update app_user set email_verified = true, updated_at = now() where application_id = ? and id = ? and not email_verified returning email, name, locale`,
     [actor.applicationId, userId],
   );
   if (row === undefined) return undefined;

@@ -99,9 +99,9 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   const passwordHash = await hashPassword(password);
   const grants = await scope.transactional(async (em) => {
     await keepReplacedPassword(em, applicationId, userId, policy.historyCount);
-    const [account] = await em.execute<{ email: string; name: string | null; pool_id: string }[]>(
+    const [account] = await em.execute<{ email: string; name: string | null; locale: string | null; pool_id: string }[]>(
       `update app_user set password_hash = ?, password_changed_at = now(), updated_at = now()
-        where application_id = ? and id = ? and status = 'active' returning email, name, pool_id`,
+        where application_id = ? and id = ? and status = 'active' returning email, name, locale, pool_id`,
       [passwordHash, applicationId, userId],
     );
     if (account === undefined) return undefined;

@@ -20,6 +20,8 @@ export interface SignInUser {
   readonly failedSignIns: number;
   /** Whether the e-mail is proven (the OIDC `email_verified` claim); absent: read as not proven. */
   readonly emailVerified?: boolean;
+  /** The language of the user's mails (the `locale` column); null: English. */
+  readonly locale?: string | null;
 }
 
 /**
@@ -52,11 +54,12 @@ export interface SignInUserRow {
   locked_until: string | null;
   failed_sign_ins: number;
   email_verified: boolean;
+  locale: string | null;
 }
 
 /** The columns of a SignInUser, of the `app_user` row named `alias`, for a statement that reads them (signInUserOf). */
 export const signInUserColumnsSql = (alias: string): string =>
-  ['id', 'application_id', 'pool_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified']
+  ['id', 'application_id', 'pool_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified', 'locale']
     .map((column) => `${alias}.${column}`)
     .join(', ');
 
@@ -73,6 +76,7 @@ export function signInUserOf(row: SignInUserRow): SignInUser {
     lockedUntil: row.locked_until === null ? null : new Date(row.locked_until),
     failedSignIns: row.failed_sign_ins,
     emailVerified: row.email_verified,
+    locale: row.locale,
   };
 }
 

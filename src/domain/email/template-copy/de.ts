@@ -1,0 +1,109 @@
+import type { MailCopy } from './mail-copy.ts';
+
+/** The default e-mails in German. */
+export const DE: MailCopy = {
+  greeting: 'Hallo{% if user.name %} {{ user.name }}{% endif %},',
+  templates: {
+    verify_email: {
+      subject: 'Bestätigen Sie Ihre E-Mail-Adresse für {{ application.name }}',
+      heading: 'E-Mail-Adresse bestätigen',
+      paragraphs: ['Bitte bestätigen Sie, dass {{ user.email }} Ihre E-Mail-Adresse ist. Der Link läuft in {{ expiresInMinutes }} Minuten ab.'],
+      button: 'E-Mail-Adresse bestätigen',
+    },
+    welcome: {
+      subject: '{% if existingAccount %}Sie haben bereits ein Konto bei {{ application.name }}{% else %}Willkommen bei {{ application.name }}{% endif %}',
+      heading: 'Willkommen bei {{ application.name }}',
+      paragraphs: [
+        '{% if existingAccount %}Jemand hat versucht, ein Konto mit {{ user.email }} zu erstellen, für das es bereits eines gibt. ' +
+          'Wenn Sie es waren, melden Sie sich an; falls Sie Ihr Passwort vergessen haben, setzen Sie es auf der Anmeldeseite zurück. Wenn nicht, können Sie diese E-Mail ignorieren.' +
+          '{% else %}Ihr Konto {{ user.email }} ist bereit. Sie können sich jederzeit anmelden.{% endif %}',
+      ],
+      button: 'Anmelden',
+    },
+    magic_link: {
+      subject: 'Ihr Anmeldelink für {{ application.name }}',
+      heading: 'Bei {{ application.name }} anmelden',
+      paragraphs: [
+        'Melden Sie sich mit dem Link unten an. Er funktioniert einmal und läuft in {{ expiresInMinutes }} Minuten ab.',
+        'Wenn Sie ihn nicht angefordert haben, können Sie diese E-Mail ignorieren.',
+      ],
+      button: 'Anmelden',
+    },
+    password_reset: {
+      subject: 'Ihr Passwort für {{ application.name }} zurücksetzen',
+      heading: 'Passwort zurücksetzen',
+      paragraphs: [
+        'Jemand hat das Zurücksetzen des Passworts von {{ user.email }} angefordert. Der Link läuft in {{ expiresInMinutes }} Minuten ab.',
+        'Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.',
+      ],
+      button: 'Neues Passwort wählen',
+    },
+    password_changed: {
+      subject: 'Ihr Passwort für {{ application.name }} wurde geändert',
+      heading: 'Ihr Passwort wurde geändert',
+      paragraphs: [
+        'Das Passwort von {{ user.email }} wurde am {{ changedAt }} geändert.',
+        'Wenn Sie das nicht waren, setzen Sie Ihr Passwort jetzt zurück und wenden Sie sich an den Support.',
+      ],
+      button: 'Passwort zurücksetzen',
+    },
+    email_otp: {
+      subject: '{{ code }} ist Ihr Code für {{ application.name }}',
+      heading: 'Ihr Einmalcode',
+      paragraphs: [
+        'Geben Sie diesen Code ein, um fortzufahren: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
+        'Er läuft in {{ expiresInMinutes }} Minuten ab. Geben Sie ihn niemals weiter.',
+      ],
+    },
+    mfa_enrolled: {
+      subject: 'Ihrem Konto bei {{ application.name }} wurde eine Anmeldemethode hinzugefügt',
+      heading: 'Neuer zweiter Faktor hinzugefügt',
+      paragraphs: [
+        '{{ factor }} wurde als zweiter Faktor zu {{ user.email }} hinzugefügt.',
+        'Wenn Sie das nicht waren, prüfen Sie jetzt Ihre Sicherheitseinstellungen.',
+      ],
+      button: 'Sicherheitseinstellungen prüfen',
+    },
+    invitation: {
+      subject: '{{ inviter.name | default: "Jemand" }} hat Sie zu {{ tenant.name | default: application.name }} eingeladen',
+      heading: 'Sie sind eingeladen',
+      paragraphs: [
+        '{{ inviter.name | default: "Jemand" }} hat Sie eingeladen, {{ tenant.name | default: application.name }} bei {{ application.name }} beizutreten.',
+        'Die Einladung läuft in {{ expiresInDays }} Tagen ab.',
+      ],
+      button: 'Einladung annehmen',
+    },
+    new_sign_in: {
+      subject: 'Neue Anmeldung bei Ihrem Konto für {{ application.name }}',
+      heading: 'Neue Anmeldung',
+      paragraphs: [
+        'Wir haben am {{ signIn.time }} eine neue Anmeldung bei {{ user.email }} bemerkt, von {{ signIn.device }} in {{ signIn.location }} (IP {{ signIn.ip }}).',
+        'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, sichern Sie jetzt Ihr Konto.',
+      ],
+      button: 'Mein Konto sichern',
+    },
+    account_locked: {
+      subject: 'Ihr Konto bei {{ application.name }} ist gesperrt',
+      heading: 'Ihr Konto ist gesperrt',
+      paragraphs: [
+        'Nach zu vielen fehlgeschlagenen Anmeldeversuchen haben wir {{ user.email }} zu seinem Schutz gesperrt.',
+        'Setzen Sie Ihr Passwort zurück, um es zu entsperren.',
+      ],
+      button: 'Passwort zurücksetzen',
+    },
+    email_change: {
+      subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {{ application.name }}',
+      heading: 'Neue E-Mail-Adresse bestätigen',
+      paragraphs: [
+        'Bestätigen Sie, dass {{ newEmail }} die Adresse {{ user.email }} als Anmeldeadresse ersetzen soll. Der Link läuft in {{ expiresInMinutes }} Minuten ab.',
+        'Wenn Sie diese Änderung nicht angefordert haben, ignorieren Sie diese E-Mail.',
+      ],
+      button: 'Neue Adresse bestätigen',
+    },
+    account_deleted: {
+      subject: 'Ihr Konto bei {{ application.name }} wurde gelöscht',
+      heading: 'Ihr Konto wurde gelöscht',
+      paragraphs: ['Das Konto {{ user.email }} und seine Daten wurden gelöscht.', 'Wenn Sie das nicht angefordert haben, wenden Sie sich an den Support.'],
+    },
+  },
+};

@@ -1,0 +1,95 @@
+import type { MailCopy } from './mail-copy.ts';
+
+/** The default e-mails in English (also what the API shows as each template's default). */
+export const EN: MailCopy = {
+  greeting: 'Hi {{ user.name | default: "there" }},',
+  templates: {
+    verify_email: {
+      subject: 'Verify your e-mail address for {{ application.name }}',
+      heading: 'Verify your e-mail address',
+      paragraphs: ['Please confirm that {{ user.email }} is your e-mail address. The link expires in {{ expiresInMinutes }} minutes.'],
+      button: 'Verify e-mail address',
+    },
+    // Also the notice to an account's owner when someone signs up with its address (`existingAccount`).
+    welcome: {
+      subject: '{% if existingAccount %}You already have a {{ application.name }} account{% else %}Welcome to {{ application.name }}{% endif %}',
+      heading: 'Welcome to {{ application.name }}',
+      paragraphs: [
+        '{% if existingAccount %}Someone tried to create an account with {{ user.email }}, which already has one. ' +
+          'If it was you, sign in; if you forgot your password, reset it from the sign-in page. If not, you can ignore this e-mail.' +
+          '{% else %}Your account {{ user.email }} is ready. You can sign in at any time.{% endif %}',
+      ],
+      button: 'Sign in',
+    },
+    magic_link: {
+      subject: 'Your sign-in link for {{ application.name }}',
+      heading: 'Sign in to {{ application.name }}',
+      paragraphs: ['Use the link below to sign in. It works once and expires in {{ expiresInMinutes }} minutes.', 'If you did not ask for it, you can ignore this e-mail.'],
+      button: 'Sign in',
+    },
+    password_reset: {
+      subject: 'Reset your {{ application.name }} password',
+      heading: 'Reset your password',
+      paragraphs: [
+        'Someone asked to reset the password of {{ user.email }}. The link expires in {{ expiresInMinutes }} minutes.',
+        'If it was not you, ignore this e-mail: your password stays as it is.',
+      ],
+      button: 'Choose a new password',
+    },
+    password_changed: {
+      subject: 'Your {{ application.name }} password was changed',
+      heading: 'Your password was changed',
+      paragraphs: ['The password of {{ user.email }} was changed on {{ changedAt }}.', 'If you did not do this, reset your password now and contact support.'],
+      button: 'Reset password',
+    },
+    email_otp: {
+      subject: '{{ code }} is your {{ application.name }} code',
+      heading: 'Your one-time code',
+      paragraphs: ['Enter this code to continue: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresInMinutes }} minutes. Never share it with anyone.'],
+    },
+    mfa_enrolled: {
+      subject: 'A sign-in method was added to your {{ application.name }} account',
+      heading: 'New second factor added',
+      paragraphs: ['{{ factor }} was added as a second factor to {{ user.email }}.', 'If this was not you, review your security settings now.'],
+      button: 'Review security settings',
+    },
+    invitation: {
+      subject: '{{ inviter.name | default: "Someone" }} invited you to {{ tenant.name | default: application.name }}',
+      heading: 'You are invited',
+      paragraphs: [
+        '{{ inviter.name | default: "Someone" }} invited you to join {{ tenant.name | default: application.name }} on {{ application.name }}.',
+        'The invitation expires in {{ expiresInDays }} days.',
+      ],
+      button: 'Accept invitation',
+    },
+    new_sign_in: {
+      subject: 'New sign-in to your {{ application.name }} account',
+      heading: 'New sign-in',
+      paragraphs: [
+        'We noticed a new sign-in to {{ user.email }} on {{ signIn.time }} from {{ signIn.device }} in {{ signIn.location }} (IP {{ signIn.ip }}).',
+        'If this was you, there is nothing to do. If not, secure your account now.',
+      ],
+      button: 'Secure my account',
+    },
+    account_locked: {
+      subject: 'Your {{ application.name }} account is locked',
+      heading: 'Your account is locked',
+      paragraphs: ['After too many failed sign-in attempts we locked {{ user.email }} to protect it.', 'Reset your password to unlock it.'],
+      button: 'Reset password',
+    },
+    email_change: {
+      subject: 'Confirm your new e-mail address for {{ application.name }}',
+      heading: 'Confirm your new e-mail address',
+      paragraphs: [
+        'Confirm that {{ newEmail }} should replace {{ user.email }} as your sign-in address. The link expires in {{ expiresInMinutes }} minutes.',
+        'If you did not ask for this change, ignore this e-mail.',
+      ],
+      button: 'Confirm new address',
+    },
+    account_deleted: {
+      subject: 'Your {{ application.name }} account was deleted',
+      heading: 'Your account was deleted',
+      paragraphs: ['The account {{ user.email }} and its data were deleted.', 'If you did not ask for this, contact support.'],
+    },
+  },
+};

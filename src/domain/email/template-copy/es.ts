@@ -1,0 +1,109 @@
+import type { MailCopy } from './mail-copy.ts';
+
+/** The default e-mails in Spanish. */
+export const ES: MailCopy = {
+  greeting: 'Hola{% if user.name %} {{ user.name }}{% endif %}:',
+  templates: {
+    verify_email: {
+      subject: 'Verifique su correo electrónico para {{ application.name }}',
+      heading: 'Verifique su correo electrónico',
+      paragraphs: ['Confirme que {{ user.email }} es su correo electrónico. El enlace caduca en {{ expiresInMinutes }} minutos.'],
+      button: 'Verificar el correo electrónico',
+    },
+    welcome: {
+      subject: '{% if existingAccount %}Ya tiene una cuenta de {{ application.name }}{% else %}Bienvenido a {{ application.name }}{% endif %}',
+      heading: 'Bienvenido a {{ application.name }}',
+      paragraphs: [
+        '{% if existingAccount %}Alguien intentó crear una cuenta con {{ user.email }}, que ya tiene una. ' +
+          'Si fue usted, inicie sesión; si olvidó su contraseña, restablézcala desde la página de inicio de sesión. Si no, puede ignorar este correo.' +
+          '{% else %}Su cuenta {{ user.email }} está lista. Puede iniciar sesión cuando quiera.{% endif %}',
+      ],
+      button: 'Iniciar sesión',
+    },
+    magic_link: {
+      subject: 'Su enlace de inicio de sesión para {{ application.name }}',
+      heading: 'Inicie sesión en {{ application.name }}',
+      paragraphs: [
+        'Use el enlace de abajo para iniciar sesión. Funciona una vez y caduca en {{ expiresInMinutes }} minutos.',
+        'Si no lo pidió, puede ignorar este correo.',
+      ],
+      button: 'Iniciar sesión',
+    },
+    password_reset: {
+      subject: 'Restablezca su contraseña de {{ application.name }}',
+      heading: 'Restablezca su contraseña',
+      paragraphs: [
+        'Alguien pidió restablecer la contraseña de {{ user.email }}. El enlace caduca en {{ expiresInMinutes }} minutos.',
+        'Si no fue usted, ignore este correo: su contraseña no cambia.',
+      ],
+      button: 'Elegir una contraseña nueva',
+    },
+    password_changed: {
+      subject: 'Se cambió su contraseña de {{ application.name }}',
+      heading: 'Se cambió su contraseña',
+      paragraphs: [
+        'La contraseña de {{ user.email }} se cambió el {{ changedAt }}.',
+        'Si no fue usted, restablezca su contraseña ahora y contacte con el soporte.',
+      ],
+      button: 'Restablecer la contraseña',
+    },
+    email_otp: {
+      subject: '{{ code }} es su código de {{ application.name }}',
+      heading: 'Su código de un solo uso',
+      paragraphs: [
+        'Introduzca este código para continuar: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
+        'Caduca en {{ expiresInMinutes }} minutos. No lo comparta nunca con nadie.',
+      ],
+    },
+    mfa_enrolled: {
+      subject: 'Se añadió un método de inicio de sesión a su cuenta de {{ application.name }}',
+      heading: 'Nuevo segundo factor añadido',
+      paragraphs: [
+        '{{ factor }} se añadió como segundo factor a {{ user.email }}.',
+        'Si no fue usted, revise ahora su configuración de seguridad.',
+      ],
+      button: 'Revisar la configuración de seguridad',
+    },
+    invitation: {
+      subject: '{{ inviter.name | default: "Alguien" }} le invitó a {{ tenant.name | default: application.name }}',
+      heading: 'Está invitado',
+      paragraphs: [
+        '{{ inviter.name | default: "Alguien" }} le invitó a unirse a {{ tenant.name | default: application.name }} en {{ application.name }}.',
+        'La invitación caduca en {{ expiresInDays }} días.',
+      ],
+      button: 'Aceptar la invitación',
+    },
+    new_sign_in: {
+      subject: 'Nuevo inicio de sesión en su cuenta de {{ application.name }}',
+      heading: 'Nuevo inicio de sesión',
+      paragraphs: [
+        'Detectamos un nuevo inicio de sesión en {{ user.email }} el {{ signIn.time }} desde {{ signIn.device }} en {{ signIn.location }} (IP {{ signIn.ip }}).',
+        'Si fue usted, no tiene que hacer nada. Si no, proteja su cuenta ahora.',
+      ],
+      button: 'Proteger mi cuenta',
+    },
+    account_locked: {
+      subject: 'Su cuenta de {{ application.name }} está bloqueada',
+      heading: 'Su cuenta está bloqueada',
+      paragraphs: [
+        'Tras demasiados intentos fallidos de inicio de sesión, bloqueamos {{ user.email }} para protegerla.',
+        'Restablezca su contraseña para desbloquearla.',
+      ],
+      button: 'Restablecer la contraseña',
+    },
+    email_change: {
+      subject: 'Confirme su nuevo correo electrónico para {{ application.name }}',
+      heading: 'Confirme su nuevo correo electrónico',
+      paragraphs: [
+        'Confirme que {{ newEmail }} debe sustituir a {{ user.email }} como su dirección de inicio de sesión. El enlace caduca en {{ expiresInMinutes }} minutos.',
+        'Si no pidió este cambio, ignore este correo.',
+      ],
+      button: 'Confirmar la nueva dirección',
+    },
+    account_deleted: {
+      subject: 'Se eliminó su cuenta de {{ application.name }}',
+      heading: 'Se eliminó su cuenta',
+      paragraphs: ['La cuenta {{ user.email }} y sus datos se eliminaron.', 'Si no lo pidió, contacte con el soporte.'],
+    },
+  },
+};

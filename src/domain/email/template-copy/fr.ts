@@ -1,0 +1,109 @@
+import type { MailCopy } from './mail-copy.ts';
+
+/** The default e-mails in French. */
+export const FR: MailCopy = {
+  greeting: 'Bonjour{% if user.name %} {{ user.name }}{% endif %},',
+  templates: {
+    verify_email: {
+      subject: 'Vérifiez votre adresse e-mail pour {{ application.name }}',
+      heading: 'Vérifiez votre adresse e-mail',
+      paragraphs: ['Veuillez confirmer que {{ user.email }} est bien votre adresse e-mail. Le lien expire dans {{ expiresInMinutes }} minutes.'],
+      button: 'Vérifier l’adresse e-mail',
+    },
+    welcome: {
+      subject: '{% if existingAccount %}Vous avez déjà un compte {{ application.name }}{% else %}Bienvenue sur {{ application.name }}{% endif %}',
+      heading: 'Bienvenue sur {{ application.name }}',
+      paragraphs: [
+        '{% if existingAccount %}Quelqu’un a essayé de créer un compte avec {{ user.email }}, qui en a déjà un. ' +
+          'Si c’était vous, connectez-vous ; si vous avez oublié votre mot de passe, réinitialisez-le depuis la page de connexion. Sinon, vous pouvez ignorer cet e-mail.' +
+          '{% else %}Votre compte {{ user.email }} est prêt. Vous pouvez vous connecter à tout moment.{% endif %}',
+      ],
+      button: 'Se connecter',
+    },
+    magic_link: {
+      subject: 'Votre lien de connexion pour {{ application.name }}',
+      heading: 'Connexion à {{ application.name }}',
+      paragraphs: [
+        'Utilisez le lien ci-dessous pour vous connecter. Il fonctionne une fois et expire dans {{ expiresInMinutes }} minutes.',
+        'Si vous ne l’avez pas demandé, vous pouvez ignorer cet e-mail.',
+      ],
+      button: 'Se connecter',
+    },
+    password_reset: {
+      subject: 'Réinitialisez votre mot de passe {{ application.name }}',
+      heading: 'Réinitialisez votre mot de passe',
+      paragraphs: [
+        'Quelqu’un a demandé à réinitialiser le mot de passe de {{ user.email }}. Le lien expire dans {{ expiresInMinutes }} minutes.',
+        'Si ce n’était pas vous, ignorez cet e-mail : votre mot de passe reste inchangé.',
+      ],
+      button: 'Choisir un nouveau mot de passe',
+    },
+    password_changed: {
+      subject: 'Votre mot de passe {{ application.name }} a été changé',
+      heading: 'Votre mot de passe a été changé',
+      paragraphs: [
+        'Le mot de passe de {{ user.email }} a été changé le {{ changedAt }}.',
+        'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant et contactez le support.',
+      ],
+      button: 'Réinitialiser le mot de passe',
+    },
+    email_otp: {
+      subject: '{{ code }} est votre code {{ application.name }}',
+      heading: 'Votre code à usage unique',
+      paragraphs: [
+        'Saisissez ce code pour continuer : <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
+        'Il expire dans {{ expiresInMinutes }} minutes. Ne le communiquez jamais à personne.',
+      ],
+    },
+    mfa_enrolled: {
+      subject: 'Une méthode de connexion a été ajoutée à votre compte {{ application.name }}',
+      heading: 'Nouveau deuxième facteur ajouté',
+      paragraphs: [
+        '{{ factor }} a été ajouté comme deuxième facteur à {{ user.email }}.',
+        'Si ce n’était pas vous, vérifiez vos paramètres de sécurité maintenant.',
+      ],
+      button: 'Vérifier les paramètres de sécurité',
+    },
+    invitation: {
+      subject: '{{ inviter.name | default: "Quelqu’un" }} vous invite à rejoindre {{ tenant.name | default: application.name }}',
+      heading: 'Vous êtes invité',
+      paragraphs: [
+        '{{ inviter.name | default: "Quelqu’un" }} vous invite à rejoindre {{ tenant.name | default: application.name }} sur {{ application.name }}.',
+        'L’invitation expire dans {{ expiresInDays }} jours.',
+      ],
+      button: 'Accepter l’invitation',
+    },
+    new_sign_in: {
+      subject: 'Nouvelle connexion à votre compte {{ application.name }}',
+      heading: 'Nouvelle connexion',
+      paragraphs: [
+        'Nous avons remarqué une nouvelle connexion à {{ user.email }} le {{ signIn.time }} depuis {{ signIn.device }} à {{ signIn.location }} (IP {{ signIn.ip }}).',
+        'Si c’était vous, il n’y a rien à faire. Sinon, sécurisez votre compte maintenant.',
+      ],
+      button: 'Sécuriser mon compte',
+    },
+    account_locked: {
+      subject: 'Votre compte {{ application.name }} est verrouillé',
+      heading: 'Votre compte est verrouillé',
+      paragraphs: [
+        'Après trop de tentatives de connexion échouées, nous avons verrouillé {{ user.email }} pour le protéger.',
+        'Réinitialisez votre mot de passe pour le déverrouiller.',
+      ],
+      button: 'Réinitialiser le mot de passe',
+    },
+    email_change: {
+      subject: 'Confirmez votre nouvelle adresse e-mail pour {{ application.name }}',
+      heading: 'Confirmez votre nouvelle adresse e-mail',
+      paragraphs: [
+        'Confirmez que {{ newEmail }} doit remplacer {{ user.email }} comme adresse de connexion. Le lien expire dans {{ expiresInMinutes }} minutes.',
+        'Si vous n’avez pas demandé ce changement, ignorez cet e-mail.',
+      ],
+      button: 'Confirmer la nouvelle adresse',
+    },
+    account_deleted: {
+      subject: 'Votre compte {{ application.name }} a été supprimé',
+      heading: 'Votre compte a été supprimé',
+      paragraphs: ['Le compte {{ user.email }} et ses données ont été supprimés.', 'Si vous ne l’avez pas demandé, contactez le support.'],
+    },
+  },
+};

@@ -1,0 +1,206 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, discover } from '../support/oauth.ts';
+
+/**
+ * The hosted pages and the default mails in the user's language: `ui_locales` of the authorization request (kept
+ * through its interaction), else `Accept-Language`, else English; a branding's copy per language; a user's mails in
+ * the language they last used on the pages.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let config: oidc.Configuration;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+});
+afterAll(async () => app?.close());
+
+/** The sign-in page of a fresh authorization request at `configuration`, the browser sending `headers`. */
+async function signInPage(parameters: Record<string, string> = {}, headers: Record<string, string> = {}, configuration = config) {
+  const url = oidc.buildAuthorizationUrl(configuration, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const jar = new CookieJar();
+  const start = await jar.visit(url.href, { headers });
+  expect(start.location).toMatch(/\/interaction\//);
+  const page = await jar.visit(start.location!, { headers });
+  expect(page.status, page.body).toBe(200);
+  return { jar, page };
+}
+
+const languageOf = (page: Visit) => /<html lang="([^"]+)" dir="([^"]+)">/.exec(page.body)?.slice(1);
+const heading = (page: Visit) => /<h1>([^<]*)<\/h1>/.exec(page.body)?.[1];
+
+async function follow(jar: CookieJar, page: Visit, text: string, headers: Record<string, string> = {}): Promise<Visit> {
+  const href = new RegExp(`<a href="([^"]+)">${text}</a>`).exec(page.body)?.[1];
+  expect(href, page.body).toBeDefined();
+  return jar.visit(new URL(href!.replaceAll('&amp;', '&'), page.url).href, { headers });
+}
+
+interface Mail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+async function onlyMail(to: string, templateKey: string, http = app.http): Promise<Mail> {
+  const list = await http.get(`/email/deliveries?to=${encodeURIComponent(to)}&templateKey=${templateKey}`);
+  expect(list.status, JSON.stringify(list.body)).toBe(200);
+  expect(list.body.data).toHaveLength(1);
+  return (await http.get(`/email/deliveries/${list.body.data[0].id as string}`)).body as Mail;
+}
+
+const localeOf = async (email: string) =>
+  (await app.gatehouse.services.orm.em.getConnection().execute<{ locale: string | null }[]>('select locale from app_user where email = ?', [email]))[0]?.locale;
+
+describe('the language of the hosted pages', () => {
+  it('is ui_locales first, kept by every page of the sign-in, whatever the browser asks', async () => {
+    const { jar, page } = await signInPage({ ui_locales: 'de-CH en' }, { 'accept-language': 'fr' });
+    expect(languageOf(page)).toEqual(['de', 'ltr']);
+    expect(heading(page)).toBe('Anmelden');
+    expect(page.body).toContain('<label for="email">E-Mail-Adresse</label>');
+    expect(page.body).toContain('<title>Anmelden – My application</title>');
+    // The next pages of the interaction (no parameter of their own) keep it.
+    const signup = await follow(jar, page, 'Konto erstellen');
+    expect(languageOf(signup)).toEqual(['de', 'ltr']);
+    expect(heading(signup)).toBe('Konto erstellen');
+    const refused = await jar.submit(page, { email: 'nobody@example.com', password: 'wrong-password' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('role="alert">Die E-Mail-Adresse oder das Passwort ist falsch.</p>');
+    expect(refused.body).toContain('<title>Fehler: Anmelden – My application</title>');
+  });
+
+  it('is Accept-Language by its q-values without ui_locales; an unsupported ui_locales falls through to it', async () => {
+    const french = await signInPage({}, { 'accept-language': 'it;q=1, de;q=0.4, fr-CA;q=0.8, es;q=0' });
+    expect(languageOf(french.page)).toEqual(['fr', 'ltr']);
+    expect(heading(french.page)).toBe('Se connecter');
+    const spanish = await signInPage({ ui_locales: 'it pt-BR' }, { 'accept-language': 'es-MX,es;q=0.9' });
+    expect(heading(spanish.page)).toBe('Iniciar sesión');
+    for (const [parameters, headers] of [
+      [{ ui_locales: 'xx' }, {}],
+      [{}, { 'accept-language': 'de;q=0, *' }],
+      [{}, { 'accept-language': ';;;,q=2' }],
+    ] as const) {
+      const plain = await signInPage(parameters, headers);
+      expect(languageOf(plain.page), JSON.stringify([parameters, headers])).toEqual(['en', 'ltr']);
+      expect(heading(plain.page)).toBe('Sign in');
+    }
+  });
+
+  it('reaches the pages without an interaction: the error page, the mail links, and discovery says which there are', async () => {
+    const lost = await new CookieJar().visit(`${issuer}/interaction/unknown-interaction`, { headers: { 'accept-language': 'es' } });
+    expect(languageOf(lost)).toEqual(['es', 'ltr']);
+    expect(heading(lost)).toBe('No es posible iniciar sesión');
+    const link = await new CookieJar().visit(`${issuer}/account/reset-password?token=nothing`, { headers: { 'accept-language': 'fr' } });
+    expect(link.status).toBe(400);
+    expect(languageOf(link)).toEqual(['fr', 'ltr']);
+    expect(config.serverMetadata()['ui_locales_supported']).toEqual(['en', 'de', 'fr', 'es']);
+  });
+
+  it('on a tenant path surface, in the tenant’s look', async () => {
+    const another = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    await app.createTenant('North', another);
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+    const north = await oidc.discovery(new URL(`${issuer}/t/north`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const { page } = await signInPage({}, { 'accept-language': 'de' }, north);
+    expect(languageOf(page)).toEqual(['de', 'ltr']);
+    expect(page.body).toContain('<p class="subtitle">um mit North fortzufahren</p>');
+  });
+});
+
+describe('copy per language', () => {
+  it('a language’s key wins in that language; the plain key stands for every other', async () => {
+    const put = await app.http.put('/branding', { copy: { 'login.title': 'Welcome', 'de:login.title': 'Willkommen bei Acme', 'fr:login.submit': 'Entrer' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    try {
+      const german = (await signInPage({ ui_locales: 'de' })).page;
+      expect(heading(german)).toBe('Willkommen bei Acme');
+      expect(german.body).toContain('<button type="submit">Anmelden</button>');
+      const french = (await signInPage({ ui_locales: 'fr' })).page;
+      expect(heading(french)).toBe('Welcome');
+      expect(french.body).toContain('<button type="submit">Entrer</button>');
+      const english = (await signInPage()).page;
+      expect(heading(english)).toBe('Welcome');
+      expect(english.body).toContain('<button type="submit">Sign in</button>');
+    } finally {
+      expect((await app.http.put('/branding', {})).status).toBe(200);
+    }
+  });
+
+  it('refuses a key of no language of the pages or of no text, and stores nothing', async () => {
+    const before = (await app.http.get('/branding')).body;
+    for (const key of ['pt:login.title', 'DE:login.title', 'de:login.nothing', ':login.title']) {
+      const refused = await app.http.put('/branding', { copy: { [key]: 'x' } });
+      expect(refused.status, key).toBe(422);
+      expect(refused.body, key).toMatchObject({ code: 'validation_error', field: 'copy' });
+    }
+    expect((await app.http.get('/branding')).body).toEqual(before);
+  });
+});
+
+describe('mails in the user’s language', () => {
+  it('a sign-up on a German page is German from its first mail on', async () => {
+    const { jar, page } = await signInPage({ ui_locales: 'de' });
+    const signup = await follow(jar, page, 'Konto erstellen');
+    const done = await jar.submit(signup, { name: 'Jörg', email: 'joerg@example.com', password: PASSWORD });
+    expect(done.status, done.body).toBe(200);
+    expect(heading(done)).toBe('Prüfen Sie Ihre E-Mails');
+    expect(await localeOf('joerg@example.com')).toBe('de');
+    const mail = await onlyMail('joerg@example.com', 'verify_email');
+    expect(mail.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für My application');
+    expect(mail.text).toMatch(/^Hallo Jörg,\n/);
+    expect(mail.html).toContain('<html lang="de" dir="ltr">');
+    expect(mail.html).toContain('E-Mail-Adresse bestätigen</a>');
+  });
+
+  it('a sign-in keeps the page’s language for the user’s next mails; a user who never chose one gets English', async () => {
+    for (const email of ['ines@example.com', 'emma@example.com']) {
+      expect((await app.http.post('/users', { email, password: PASSWORD })).status).toBe(201);
+    }
+    expect(await localeOf('ines@example.com')).toBeNull();
+    const spanish = { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' };
+    const { jar, page } = await signInPage({}, spanish);
+    const signedIn = await jar.submit(page, { email: 'ines@example.com', password: PASSWORD }, spanish);
+    expect(signedIn.status, signedIn.body).toBe(303);
+    expect(await localeOf('ines@example.com')).toBe('es');
+    // Asked for on an English page, the reset link still goes out in the user's language.
+    for (const email of ['ines@example.com', 'emma@example.com']) {
+      const { jar: asking, page: login } = await signInPage();
+      const forgot = await follow(asking, login, 'Forgot your password\\?');
+      expect((await asking.submit(forgot, { email })).status).toBe(200);
+    }
+    expect((await onlyMail('ines@example.com', 'password_reset')).subject).toBe('Restablezca su contraseña de My application');
+    expect((await onlyMail('emma@example.com', 'password_reset')).subject).toBe('Reset your My application password');
+  });
+
+  it('a stored template is sent as it is, whatever the language', async () => {
+    const put = await app.http.put('/email/templates/password_reset', { subject: 'Custom reset for {{ user.email }}', html: '<p>{{ link }}</p>', text: '{{ link }}' });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    try {
+      const { jar, page } = await signInPage({ ui_locales: 'fr' });
+      const forgot = await follow(jar, page, 'Mot de passe oublié \\?');
+      expect((await jar.submit(forgot, { email: 'joerg@example.com' })).status).toBe(200);
+      expect((await onlyMail('joerg@example.com', 'password_reset')).subject).toBe('Custom reset for joerg@example.com');
+    } finally {
+      await app.http.delete('/email/templates/password_reset');
+    }
+  });
+});

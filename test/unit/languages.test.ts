@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
+import { defaultTemplate, TEMPLATE_KEYS } from '../../src/domain/email/template-defaults.ts';
+import { directionOf, LOCALES, negotiateLocale } from '../../src/domain/locales.ts';
+
+/** Locale negotiation, and every language's catalog of page copy and mail templates complete. */
+describe('negotiateLocale', () => {
+  it('takes the first supported tag of ui_locales, by its primary subtag', () => {
+    expect(negotiateLocale('it de-AT fr', 'es')).toBe('de');
+    expect(negotiateLocale('FR-ca', undefined)).toBe('fr');
+  });
+
+  it('falls back to Accept-Language by q-value, header order among equals, never a q=0 tag', () => {
+    expect(negotiateLocale('xx-YY', 'de;q=0.5, es;q=0.9')).toBe('es');
+    expect(negotiateLocale(undefined, 'fr, de')).toBe('fr');
+    expect(negotiateLocale(undefined, 'de;q=0.5, fr;q=0.5')).toBe('de');
+    expect(negotiateLocale(undefined, 'es;q=0, de;q=0.1')).toBe('de');
+    expect(negotiateLocale(undefined, 'es ; Q=0.3 , it')).toBe('es');
+  });
+
+  it('is English when nothing supported is asked, or what is asked cannot be read', () => {
+    for (const [ui, header] of [
+      [undefined, undefined],
+      ['', ''],
+      [['de'], 'xx'],
+      [42, '*'],
+      [undefined, 'de;q=abc'],
+      [undefined, 'de;q=0'],
+      [undefined, `${'x,'.repeat(1000)}de`],
+    ] as const) {
+      expect(negotiateLocale(ui, header), JSON.stringify([ui, header])).toBe('en');
+    }
+  });
+});
+
+describe('directionOf', () => {
+  it('is ltr for every language served, rtl for those of the right-to-left table', () => {
+    for (const locale of LOCALES) expect(directionOf(locale)).toBe('ltr');
+    expect(directionOf('ar')).toBe('rtl');
+    expect(directionOf('he-IL')).toBe('rtl');
+  });
+});
+
+describe('catalogs', () => {
+  const englishKeys = Object.keys(CATALOGS.en).sort();
+
+  it('every language has exactly the English keys, none blank, with the same {placeholders}', () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+    for (const locale of LOCALES) {
+      const catalog = CATALOGS[locale];
+      expect(Object.keys(catalog).sort(), locale).toEqual(englishKeys);
+      for (const key of englishKeys as (keyof typeof catalog)[]) {
+        expect(catalog[key].trim(), `${locale} ${key}`).not.toBe('');
+        expect(placeholders(catalog[key]), `${locale} ${key}`).toEqual(placeholders(CATALOGS.en[key]));
+      }
+    }
+  });
+
+  it('every language has the 12 default mails, using the English ones’ variables', () => {
+    const variables = (text: string) => [...new Set([...text.matchAll(/\{\{\s*([\w.]+)/g)].map((match) => match[1]))].sort();
+    for (const locale of LOCALES) {
+      for (const key of TEMPLATE_KEYS) {
+        const mail = defaultTemplate(key, locale);
+        const english = defaultTemplate(key);
+        expect(mail.html, `${locale} ${key}`).toContain(`<html lang="${locale}" dir="ltr">`);
+        for (const part of ['subject', 'text'] as const) {
+          // The greeting's variables aside (user.name), each mail uses what the English one does.
+          expect(variables(mail[part]).filter((name) => name !== 'user.name'), `${locale} ${key} ${part}`).toEqual(
+            variables(english[part]).filter((name) => name !== 'user.name'),
+          );
+        }
+        if (locale !== 'en') expect(mail.subject, `${locale} ${key}`).not.toBe(english.subject);
+      }
+    }
+  });
+});
