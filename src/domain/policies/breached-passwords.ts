@@ -33,8 +33,8 @@ function longEnough(word: string): boolean {
 
 /**
  * Read once, on first use (about 0.2 s): processes that never check a password never pay for it. Lowercased as one
- * string and deduplicated once sorted: a Set and a string per word of the whole list grew the heap, and with it the
- * resident set, by about 50 MiB for good.
+ * string and deduplicated once sorted: a Set and an array per word of the whole list left the heap, and with it the
+ * resident set, larger for good (docs/bench.md, "Latest figures").
  */
 function load(): SortedList {
   const words = gunzipSync(readFileSync(LIST_FILE)).toString('utf8').toLowerCase().split('\n').filter(longEnough).sort();
