@@ -1,8 +1,9 @@
 /**
  * The cost of observability (issue 25): the users page and the client-credentials grant with tracing exporting every
  * request to a local OTLP/HTTP receiver and /metrics scraped every second, beside the same service with neither (the
- * metrics are still counted: prom-client's counters cannot be turned off, so "off" means unscraped). One process each,
- * one after the other, in the same run; target: under 10% apart. See docs/bench.md, "Observability".
+ * metrics are still counted: prom-client's counters cannot be turned off, so "off" means unscraped), and with one trace
+ * in ten sampled. One process each, all loaded at the same time; target: under 10% apart. See docs/bench.md,
+ * "Observability".
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,22 +42,39 @@ async function startReceiver(): Promise<{ url: string; exports: () => number; cl
   };
 }
 
-async function measure(deps: ObservabilityDeps, env: Record<string, string>, scrape: boolean): Promise<Figures[]> {
+interface Running {
+  readonly service: ServiceProcess;
+  stop(): Promise<void>;
+}
+
+async function start(env: Record<string, string>, scrape: boolean): Promise<Running> {
   const database = await createTestDatabase();
   if (database.databaseUrl === undefined) throw new Error('the bench needs a PostgreSQL server');
   const service = await startServiceProcess(database.databaseUrl, 1, env);
   const scraper = scrape ? setInterval(() => void fetch(`${service.baseUrl}/metrics`).then((answer) => answer.text()), 1000) : undefined;
-  try {
-    const target = await deps.seed(service);
-    return [
-      await deps.warmThenLoad(service, target.label, { path: target.path, headers: { 'x-api-key': service.apiKey } }),
-      await deps.warmThenLoad(service, 'POST /oauth2/token (client credentials)', await clientCredentialsRequest(service)),
-    ];
-  } finally {
-    clearInterval(scraper);
-    await service.stop();
-    await database.drop();
+  return {
+    service,
+    async stop() {
+      clearInterval(scraper);
+      await service.stop();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * Each route on every configuration at once: on a shared machine, load from others changes the CPU a request takes
+ * (caches, frequency), and loading them one after the other let that load differ between them.
+ */
+async function measure(deps: ObservabilityDeps, configurations: readonly Running[]): Promise<Figures[][]> {
+  const targets: { service: ServiceProcess; label: string; users: BenchRequest; grant: BenchRequest }[] = [];
+  for (const { service } of configurations) {
+    const { label, path } = await deps.seed(service);
+    targets.push({ service, label, users: { path, headers: { 'x-api-key': service.apiKey } }, grant: await clientCredentialsRequest(service) });
   }
+  const users = await Promise.all(targets.map((target) => deps.warmThenLoad(target.service, target.label, target.users)));
+  const grants = await Promise.all(targets.map((target) => deps.warmThenLoad(target.service, 'POST /oauth2/token (client credentials)', target.grant)));
+  return users.map((figures, i) => [figures, ...grants.slice(i, i + 1)]);
 }
 
 const describe = (figures: Figures) => `${figures.rps.toFixed(0)}/s, p99 ${figures.p99} ms, ${figures.cpuMsPerRequest.toFixed(2)} CPU ms/request`;
@@ -66,12 +84,18 @@ const costlier = (base: Figures, other: Figures) => `${((100 * (other.cpuMsPerRe
 /** The report's lines: each route off, traced (every request, then one in ten), and how far apart. */
 export async function observabilityCost(deps: ObservabilityDeps): Promise<string[]> {
   const receiver = await startReceiver();
+  const running: Running[] = [];
   try {
     const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gatehouse-bench' };
-    const off = await measure(deps, {}, false);
-    const on = await measure(deps, traced, true);
-    const sampled = await measure(deps, { ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, true);
-    const lines = ['', 'Observability: tracing exporting to a local OTLP receiver and /metrics scraped each second, beside both off (1 process); target < 10% apart'];
+    running.push(await start({}, false));
+    running.push(await start(traced, true));
+    running.push(await start({ ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, true));
+    const [off = [], on = [], sampled = []] = await measure(deps, running);
+    const lines = [
+      '',
+      'Observability: tracing (every request, the default sampler; then one in ten) exporting to a local OTLP receiver and /metrics scraped each second, ' +
+        'beside both off (1 process each, loaded at the same time); target < 10% apart',
+    ];
     off.forEach((quiet, i) => {
       const all = on[i];
       const tenth = sampled[i];
@@ -84,6 +108,7 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
     lines.push(`OTLP exports received: ${receiver.exports()}`);
     return lines;
   } finally {
+    for (const configuration of running) await configuration.stop();
     await receiver.close();
   }
 }

@@ -28,6 +28,7 @@ import { withRequestOrigin } from './request-origin.ts';
 import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRequestFacts, RequestLogController } from './request-log.ts';
+import { tracedServerFactory, withRequestSpan } from './request-span.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { registerAuditStream } from './rest/audit-stream.ts';
 import { hostedRoutes } from './hosted/routes.ts';
@@ -35,6 +36,7 @@ import { signInThrottle } from './pages/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import type { Services } from './services.ts';
+import { tracingStarted } from './tracing.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -166,6 +168,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
+    ...(tracingStarted() ? { serverFactory: tracedServerFactory } : {}),
     // Its request lines say what an operator asks of them (src/request-log.ts).
     logController: new RequestLogController(),
     // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
@@ -199,9 +202,10 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
   // The handler runs with the request's log as the current one, so that what reports failures without being handed
   // the request (the GraphQL error serializer, the OP's events) logs them with the request id, and with its origin,
-  // which its audit records keep. A callback hook: the handler is called from within `done`, after the body has been read.
+  // which its audit records keep, and in the request's trace (src/request-span.ts). A callback hook: the handler is
+  // called from within `done`, after the body has been read.
   app.addHook('preHandler', (request, _reply, done) =>
-    withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], done)),
+    withRequestSpan(request.raw, () => withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], done))),
   );
   secureHtmlAnswers(app);
   // By the route's pattern (`/api/v1/users/:userId`), never the URL: ids would make a series per user.

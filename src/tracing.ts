@@ -3,8 +3,9 @@ import { register } from 'node:module';
 /**
  * OpenTelemetry traces, configured by the standard OTEL_* variables (docs/operations.md) and off without them: on once
  * an OTLP endpoint or a traces exporter is named, unless OTEL_SDK_DISABLED is true. Started by the entry before anything
- * it instruments is loaded: HTTP (a span per request, named by its route), GraphQL, pg (PostgreSQL's statements; the
- * embedded PGlite is reached through the same pg driver and socket, so its statements are traced too) and ioredis.
+ * it instruments is loaded: HTTP (outgoing requests; each incoming request's span is src/request-span.ts's), GraphQL,
+ * pg (PostgreSQL's statements; the embedded PGlite is reached through the same pg driver and socket, so its statements
+ * are traced too) and ioredis.
  * Only traces: the metrics are prom-client's (GET /metrics), the logs pino's, so OTEL_METRICS_EXPORTER and
  * OTEL_LOGS_EXPORTER default to none here.
  */
@@ -18,8 +19,12 @@ export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
 /** The modules the instrumentations below patch. */
 const INSTRUMENTED = ['http', 'https', 'node:http', 'node:https', 'graphql', 'pg', 'ioredis'];
 
-/** Paths whose requests make no trace: the probes, asked every few seconds. */
-const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+let started = false;
+
+/** Whether startTracing started the SDK in this process: the server then makes a span per request. */
+export function tracingStarted(): boolean {
+  return started;
+}
 
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (!tracingConfigured(env)) return;
@@ -38,11 +43,14 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const sdk = new NodeSDK({
     serviceName: env['OTEL_SERVICE_NAME'] ?? 'gatehouse',
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED.has((request.url ?? '').split('?')[0] ?? '') }),
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
       new PgInstrumentation(),
-      new IORedisInstrumentation(),
+      // The command's name only: its keys hold client addresses (the rate limits, the sign-in throttle), and the
+      // default serializer's matching ran on every command, sampled or not.
+      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();
+  started = true;
 }

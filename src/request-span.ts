@@ -1,0 +1,67 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * The span of each HTTP request, with tracing on (src/tracing.ts): made here rather than by the HTTP instrumentation,
+ * whose server side computes a dozen attributes and binds every listener of the request and the response to the
+ * context, most of the cost of tracing a cheap request (docs/bench.md, "Observability"). Fastify's hooks name it by
+ * route (src/request-log.ts) and re-enter its context once the body is read (src/server.ts).
+ */
+const tracer = trace.getTracer('gatehouse');
+
+/** Paths whose requests make no trace: the probes, asked every few seconds. */
+const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+
+const SPAN = Symbol('request span');
+type TracedRequest = IncomingMessage & { [SPAN]?: Span };
+
+/** The request's span: undefined with tracing off, or for a probe. */
+export function requestSpan(request: IncomingMessage): Span | undefined {
+  return (request as TracedRequest)[SPAN];
+}
+
+/** Runs `next` with the request's span as the active one: Node runs a body's stream events outside it. */
+export function withRequestSpan(request: IncomingMessage, next: () => void): void {
+  const span = requestSpan(request);
+  if (span === undefined) return next();
+  context.with(trace.setSpan(context.active(), span), next);
+}
+
+function tracedRequests(handler: RequestListener): RequestListener {
+  return (request: TracedRequest, response: ServerResponse) => {
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    // The path only: a query may carry a code or a token.
+    const path = query === -1 ? url : url.slice(0, query);
+    if (UNTRACED.has(path)) return handler(request, response);
+    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    const span = tracer.startSpan(
+      request.method ?? 'HTTP',
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': path } },
+      parent,
+    );
+    request[SPAN] = span;
+    // 'close' follows a response sent and a connection lost alike.
+    response.once('close', () => {
+      span.setAttribute('http.response.status_code', response.statusCode);
+      if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      else if (!response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'connection closed before the response was sent' });
+      span.end();
+    });
+    context.with(trace.setSpan(parent, span), handler, undefined, request, response);
+  };
+}
+
+/**
+ * Fastify's server factory with tracing on: the HTTP/1 server Fastify would make (its settings as fastify/lib/server.js
+ * applies them), its requests each in a span.
+ */
+export function tracedServerFactory(handler: RequestListener, options: FastifyServerOptions): Server {
+  const server = createServer(tracedRequests(handler));
+  if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+  if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+  if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+  if (options.maxRequestsPerSocket !== undefined && options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  return server;
+}
