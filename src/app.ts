@@ -19,6 +19,7 @@ import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
 import { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
 import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './domain/sign-in/surface-settings.ts';
+import { SessionValidationCache } from './domain/sessions/validation-cache.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import type { SignInRules } from './oidc/configuration.ts';
 import { OidcProvider } from './oidc/provider.ts';
@@ -174,6 +175,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     storedSecrets,
     invalidations,
     apiKeys,
+    sessionValidations: new SessionValidationCache(invalidations, config.apiKeyCacheMs),
     oidc,
     surfaces,
     surfaceSettings,

@@ -23,11 +23,13 @@ export function inlineHashes(html: string, tag: 'script' | 'style'): string[] {
  * not Fastify's to send: its routes set the same headers before handing over (src/oidc/routes.ts).
  */
 export function secureHtmlAnswers(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook: every answer passes it, most of them not HTML.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('text/html')) return payload;
-    for (const [name, value] of Object.entries(HTML_SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_HTML_POLICY);
-    return payload;
+    if (typeof type === 'string' && type.startsWith('text/html')) {
+      for (const [name, value] of Object.entries(HTML_SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_HTML_POLICY);
+    }
+    done(null, payload);
   });
 }

@@ -196,9 +196,11 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // answered by someone on the way, with a page or a planted cookie. Not `includeSubDomains`: a custom domain's
   // parent is the customer's, and so are its other hosts.
   const strictTransport = new URL(config.publicUrl).protocol === 'https:';
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks here and below: every request passes them, and a promise each would cost more than their work.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (strictTransport) reply.header('strict-transport-security', `max-age=${STRICT_TRANSPORT_SECONDS}`);
+    done();
   });
   // The handler runs with the request's log as the current one, so that what reports failures without being handed
   // the request (the GraphQL error serializer, the OP's events) logs them with the request id, and with its origin,
@@ -231,8 +233,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // A 401 says how to authenticate (RFC 7235 3.1, RFC 6750 3): a Bearer token (or the X-API-Key header, which has no
   // scheme to name); `invalid_token` when it was the token presented that did not do, not an API key beside it. A 403
   // to a Bearer token says the token does not allow it (`insufficient_scope`, RFC 6750 3.1).
-  app.addHook('onSend', async (request, reply) => {
-    if (request.routeOptions.config.authenticated !== true) return;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.routeOptions.config.authenticated !== true) return done(null, payload);
     if (reply.statusCode === 401) {
       const outcome = request.authentication;
       const tokenRefused = outcome !== undefined && 'error' in outcome && outcome.error instanceof BearerTokenRefused;
@@ -240,6 +242,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     } else if (reply.statusCode === 403 && request.headers.authorization !== undefined) {
       reply.header('www-authenticate', 'Bearer realm="gatehouse", error="insufficient_scope"');
     }
+    done(null, payload);
   });
 
   // Requests in flight when close() starts still finish, but their keep-alive connections must not then hold the
@@ -248,8 +251,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   // JSON only; an empty body is no body, whatever its Content-Type. Anything else is 415.

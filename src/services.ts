@@ -11,6 +11,7 @@ import type { OutboxWaker } from './domain/email/deliver.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
 import type { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
+import type { SessionValidationCache } from './domain/sessions/validation-cache.ts';
 import type { SurfaceSettingsCache } from './domain/sign-in/surface-settings.ts';
 import type { OidcProvider } from './oidc/provider.ts';
 import type { ReadCache } from './rest/read-cache.ts';
@@ -28,6 +29,8 @@ export interface Services {
   readonly invalidations: InvalidationBus;
   /** The API keys recently authenticated here (authenticate.ts). */
   readonly apiKeys: ApiKeyCache;
+  /** The access tokens found valid recently here (src/domain/sessions/validation-cache.ts). */
+  readonly sessionValidations: SessionValidationCache;
   /** The OAuth 2.0 / OIDC providers (src/oidc/), one per sign-in surface. */
   readonly oidc: OidcProvider;
   /** Which sign-in surface (issuer) a request's Host, a tenant path or a token's `iss` is. */

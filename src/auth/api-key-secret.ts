@@ -16,7 +16,12 @@ export function hashApiKeySecret(secret: string): string {
 
 /** constant-time: the comparison of a presented secret's hash must not leak how much of it matched. */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashApiKeySecret(secret), 'hex');
+  return hashMatches(hashApiKeySecret(secret), storedHash);
+}
+
+/** secretMatches for a hash already computed (authentication's, on every request). */
+export function hashMatches(presentedHash: string, storedHash: string): boolean {
+  const presented = Buffer.from(presentedHash, 'hex');
   const stored = Buffer.from(storedHash, 'hex');
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }

@@ -5,7 +5,7 @@ import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
-import { hashApiKeySecret, secretMatches } from './api-key-secret.ts';
+import { hashApiKeySecret, hashMatches } from './api-key-secret.ts';
 import { isLive, subjectKind, type BearerSubject } from './bearer-subject.ts';
 import type { PermissionSet } from './permissions.ts';
 import type { Principal } from './principal.ts';
@@ -81,7 +81,7 @@ async function authenticateApiKey(store: CredentialStore, secret: string): Promi
   const secretHash = hashApiKeySecret(secret);
   // On the hot path of every request: this instance's cache first (it forgets a key when the key or its user changes).
   const key = await store.cache.find(secretHash, () => readWorkingKey(store.orm, secretHash));
-  if (key === undefined || !secretMatches(secret, key.secret_hash)) throw unauthenticated('Invalid API key');
+  if (key === undefined || !hashMatches(secretHash, key.secret_hash)) throw unauthenticated('Invalid API key');
   return key;
 }
 

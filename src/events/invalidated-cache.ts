@@ -65,13 +65,16 @@ export class InvalidatedCache<V extends object> {
     this.entries?.delete(key);
   }
 
-  /** The cached value, else what `load` reads (stored unless an invalidation of its owners came in meanwhile). */
-  async find(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /**
+   * The cached value, else what `load` reads (stored when `keep` says so, unless an invalidation of its owners came in
+   * meanwhile).
+   */
+  async find(key: string, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;
     const started = this.heard;
     const loaded = await load();
-    if (loaded !== undefined) this.store(key, loaded, started);
+    if (loaded !== undefined && keep(loaded)) this.store(key, loaded, started);
     return loaded;
   }
 

@@ -382,6 +382,8 @@ async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string
     return;
   }
   await deleteRecorded(deps, row.grant_id, { action: 'grant.tokens.revoke', recorded: 'AccessToken', deletion, params: [id] });
+  // The grant stays, but instances' answers about its tokens (sessions/validate) must go.
+  await deps.invalidations.publish({ kind: 'grant', id: row.grant_id });
 }
 
 /** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */

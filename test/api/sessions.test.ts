@@ -136,6 +136,30 @@ describe('sessions', () => {
     expect(await sql(`select 1 from user_session where user_id = ?`, [gone])).toEqual([]);
   });
 
+  it('an access token found valid is answered from memory, forgotten at once when revoked at the endpoint; a refresh token is read each time', async () => {
+    const userId = await createUser('remembered@example.com');
+    const { config, tokens } = await signIn(userId);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(true);
+    const before = app.queries.length;
+    const again = await app.http.post('/sessions/validate', { token: tokens.access_token });
+    expect(again.body).toMatchObject({ valid: true, session: { userId, tenantId: tenantA } });
+    expect(app.queries.length - before).toBe(0);
+    // Another tenant's path is still refused from memory.
+    expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+
+    // A rotated refresh token is spent with no invalidation: never answered from memory.
+    expect((await app.http.post('/sessions/validate', { token: tokens.refresh_token })).body.valid).toBe(true);
+    const rotated = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect((await app.http.post('/sessions/validate', { token: tokens.refresh_token })).body).toEqual({ valid: false, session: null });
+
+    // Revoked at the revocation endpoint (RFC 7009): the grant's tokens go, and so do the answers kept about them.
+    for (let i = 0; i < 2; i += 1) expect((await app.http.post('/sessions/validate', { token: rotated.access_token })).body.valid).toBe(true);
+    await oidc.tokenRevocation(config, rotated.access_token, { token_type_hint: 'access_token' });
+    for (const token of [rotated.access_token, tokens.access_token]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    }
+  });
+
   it('revoking a session ends its management API Bearer token at once', async () => {
     const userId = await createUser('bearer@example.com');
     const { tokens } = await signIn(userId, tenantA, `${app.gatehouse.services.config.publicUrl}/api/v1`);

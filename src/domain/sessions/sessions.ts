@@ -7,6 +7,7 @@ import { recordAudit } from '../audit.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
+import type { KnownValidToken } from './validation-cache.ts';
 
 /**
  * A session: one sign-in of a user in an application, i.e. the OP's browser session (`oidc_model`, model `Session`)
@@ -133,6 +134,15 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
   return true;
 }
 
+/** What the validation's statement reads beside the session's columns. */
+interface ValidationFacts {
+  grant_tenant: string | null;
+  token_user_id: string;
+  token_grant_id: string;
+  token_model: string;
+  valid_until: Date | string | null;
+}
+
 /** What `POST /sessions/validate` answers. */
 export interface SessionValidation {
   readonly valid: boolean;
@@ -146,10 +156,10 @@ const TOKEN_MAX = 8192;
 
 /**
  * The token as the validation's statement reads it (`t`: `application_id`, `user_id`, `client_id`, `grant_id`, all
- * text): a JWT access token signed with one of the service's keys (any surface's issuer, any resource), its claims as
- * parameters; or an opaque access or refresh token the OP stores, unexpired and unconsumed (a rotated refresh token is
- * spent), read in the same statement. Undefined when it cannot be one of ours (a client-credentials token names no
- * user, so no session).
+ * text, its `model` and `expires_at`): a JWT access token signed with one of the service's keys (any surface's issuer,
+ * any resource), its claims as parameters; or an opaque access or refresh token the OP stores, unexpired and
+ * unconsumed (a rotated refresh token is spent), read in the same statement. Undefined when it cannot be one of ours (a
+ * client-credentials token names no user, so no session).
  */
 async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ cte: string; params: unknown[] } | undefined> {
   if (token.split('.').length === 3) {
@@ -159,15 +169,18 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
     } catch {
       return undefined;
     }
-    const { app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId } = claims;
+    const { app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId, exp } = claims;
     if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
     if (applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
-    return { cte: 'select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id', params: [applicationId, userId, clientId, grantId] };
+    return {
+      cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, 'AccessToken' as model, ?::timestamptz as expires_at`,
+      params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000)],
+    };
   }
   // Opaque tokens are the OP's base64url ids.
   if (!/^[\w-]+$/.test(token)) return undefined;
   return {
-    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id from oidc_model
+    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id, model, expires_at from oidc_model
       where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
     params: [token, now],
   };
@@ -180,39 +193,57 @@ const uuidOrNull = (value: string) => `(case when ${value} ~ '^[0-9a-f]{8}-[0-9a
 const touched = new LRUCache<string, number>({ max: 100_000 });
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
+/** No end stored (none of the token, grant and session has one): the cache's lifetime alone bounds the answer. */
+const NO_END = new Date(8.64e15);
+
 /**
  * Whether an access or refresh token's session still stands: the token live (not expired, not revoked, a refresh token
  * not spent), its grant live, its user of the scope's application able to act (not suspended, not deleted), and the
  * browser session the grant was made in, when there is one (a device's grant has none), live and of the scope's
- * tenant. Anything else, another application's token included, is `valid: false`, which says nothing of why.
+ * tenant. Anything else, another application's token included, is `valid: false`, which says nothing of why. An access
+ * token found valid is answered from this instance's memory for a few seconds (validation-cache.ts).
  */
 export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
   if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
   // This instance's clock, as for listing (LIVE).
   const now = new Date();
+  const known = await scope.services.sessionValidations.find(scope.applicationId, token, now, () => readValidToken(scope, token, now));
+  if (known === undefined) return INVALID;
+  if (scope.tenantId !== null && known.tenantId !== scope.tenantId) return INVALID;
+  if (known.session === null) return { valid: true, session: null };
+  return { valid: true, session: await markActive(scope, known.session) };
+}
+
+/** The token's answer in one statement (the token when stored, its grant, its user, the browser session its grant was made in); undefined when not valid. */
+async function readValidToken(scope: Scope, token: string, now: Date): Promise<KnownValidToken | undefined> {
   const source = await tokenSource(scope, token, now);
-  if (source === undefined) return INVALID;
-  // One statement: the token (when stored), its grant, its user, and the browser session its grant was made in.
-  const [row] = await scope.em.execute<(Partial<SessionRow> & { grant_tenant: string | null })[]>(
+  if (source === undefined) return undefined;
+  const [row] = await scope.em.execute<(Partial<SessionRow> & ValidationFacts)[]>(
     `with t as (${source.cte})
-     select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant
+     select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant,
+       t.user_id as token_user_id, t.grant_id as token_grant_id, t.model as token_model,
+       least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
        join app_user as u on u.application_id = ? and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
        join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
         and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
-       left join lateral (select ${COLUMNS} from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
+       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
       where ${mayActNowSql('u')}`,
     [...source.params, scope.applicationId, now, now, now],
   );
-  if (row === undefined) return INVALID;
-  const tenantId = row.tenant_id ?? row.grant_tenant ?? null;
-  if (scope.tenantId !== null && tenantId !== scope.tenantId) return INVALID;
-  if (row.id == null) return { valid: true, session: null };
-  const session = view(row as SessionRow);
-  return { valid: true, session: await markActive(scope, session) };
+  if (row === undefined) return undefined;
+  return {
+    applicationId: scope.applicationId,
+    userId: row.token_user_id,
+    grantId: row.token_grant_id,
+    tenantId: row.tenant_id ?? row.grant_tenant ?? null,
+    session: row.id == null ? null : view(row as SessionRow),
+    refreshToken: row.token_model === 'RefreshToken',
+    validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),
+  };
 }
 
 /** Marks a session active now, unless this instance did so less than a minute ago (nor another: the statement's guard). */
