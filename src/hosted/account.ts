@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSessions } from '../domain/sessions/own-sessions.ts';
 import { sendEmailCode } from '../domain/mfa/factors.ts';
@@ -124,7 +124,7 @@ export const accountPagePath = (tenantRef: string | undefined, clientId: string)
 
 const single = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens): void {
+export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttled: RouteShorthandOptions): void {
   const SECTIONS = sections(csrf);
   /**
    * The browser's account on the page's surface for the client the page names (`values`: its query, or its form): the
@@ -197,7 +197,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     });
 
     for (const action of SECTIONS.flatMap((section) => section.actions)) {
-      app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, async (request, reply) => {
+      app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, throttled, async (request, reply) => {
         const fields = (request.body ?? {}) as FormFields;
         const opened = await open(request, reply, fields);
         if (opened.account === undefined) {
