@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSessions } from '../domain/sessions/own-sessions.ts';
 import { sendEmailCode } from '../domain/mfa/factors.ts';
@@ -124,8 +124,8 @@ export const accountPagePath = (tenantRef: string | undefined, clientId: string)
 
 const single = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens): void {
-  const SECTIONS = sections(csrf);
+export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttled: RouteShorthandOptions): void {
+  const pageSections = sections(csrf);
   /**
    * The browser's account on the page's surface for the client the page names (`values`: its query, or its form): the
    * open page, or where to sign in first (undefined when the client cannot sign in from a browser).
@@ -180,7 +180,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       holder: csrf.seal(HOLDER_PURPOSE, user.id, HOLDER_SECONDS),
       params: account.params,
     });
-    return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, SECTIONS.map((section) => section.view), form));
+    return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, pageSections.map((section) => section.view), form));
   }
 
   for (const prefix of ['', '/t/:tenantRef']) {
@@ -193,12 +193,12 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
         if (opened.signIn === undefined) throw new SignInRefusal('account_unavailable', opened.target.look);
         return reply.status(303).header('location', opened.signIn).send();
       }
-      const done = SECTIONS.flatMap((section) => section.actions).find((action) => action.path === query['done'])?.done;
+      const done = pageSections.flatMap((section) => section.actions).find((action) => action.path === query['done'])?.done;
       return show(reply, opened.account, 200, { done });
     });
 
-    for (const action of SECTIONS.flatMap((section) => section.actions)) {
-      app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, async (request, reply) => {
+    for (const action of pageSections.flatMap((section) => section.actions)) {
+      app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, throttled, async (request, reply) => {
         const fields = (request.body ?? {}) as FormFields;
         const opened = await open(request, reply, fields);
         if (opened.account === undefined) {

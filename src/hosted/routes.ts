@@ -448,7 +448,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     accountLinkRoutes(app, services);
     emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn });
-    accountPageRoutes(app, services, csrf);
+    // The account page's forms check current passwords and send codes: throttled as the sign-in's (the plain look: the
+    // page's own is known only once its session is read).
+    accountPageRoutes(app, services, csrf, { onRequest: throttle.hook() });
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
     // which shows the current step (or says the interaction is over).

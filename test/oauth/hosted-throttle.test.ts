@@ -84,7 +84,7 @@ describe('sign-in throttle', () => {
     expect((await signInPage()).page.status).toBe(200);
   });
 
-  it('sign-up and the device user code share the budget of the address', async () => {
+  it('sign-up, the device user code and the account page’s forms share the budget of the address', async () => {
     const { jar, page } = await signInPage();
     const signup = await jar.visit(`${page.url}/signup`);
     expect(signup.status).toBe(200);
@@ -97,6 +97,10 @@ describe('sign-in throttle', () => {
     const input = await device.visit(`${issuer}/oauth2/device`);
     expect(input.status).toBe(200);
     expectThrottled(await device.submit(input, { user_code: 'BCDF-GHJK' }));
+
+    // The account page's forms (current passwords, codes sent) too, whatever their session.
+    const account = await new CookieJar().visit(`${issuer}/account/mfa-remove`, { form: { remove_password: PASSWORD } });
+    expectThrottled(account);
   });
 
   it.runIf(process.env['REDIS_URL'] !== undefined)('counts in Redis when REDIS_URL is set, so every instance shares the counter', async () => {
