@@ -73,7 +73,7 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
   const invalid = input.error !== undefined || messages.length > 0;
   const describedBy = [...(input.error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : ['password-error'])];
   const errors = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
-  const rules = input.existing ? '' : `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n`;
+  const rules = input.existing ? '' : `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n`;
   const intro = text(look, input.existing ? 'invitation.signInText' : 'invitation.createText');
   const body =
     `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${intro}</p>\n` +

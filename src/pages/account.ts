@@ -128,7 +128,7 @@ export const PASSWORD_SECTION: AccountSectionView = {
         autocomplete: 'new-password',
         describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
         invalid,
-        extra: `<p id="password-rules" class="hint">${escapeHtml(passwordRules(view.passwordPolicy))}</p>\n`,
+        extra: `<p id="password-rules" class="hint">${passwordRules(look, view.passwordPolicy)}</p>\n`,
       }) +
       `<button type="submit">${text(look, 'account.passwordSubmit')}</button>\n</form>\n`
     );
@@ -289,7 +289,7 @@ export function expiredPasswordPage(
       describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
       invalid,
       focus: true,
-      extra: `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n`,
+      extra: `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n`,
     }) +
     `<button type="submit">${text(look, 'expired.submit')}</button>\n</form>\n`;
   return document(look, nonce, text(look, 'expired.title'), body, invalid);

@@ -336,19 +336,21 @@ export interface SignupPageInput {
   readonly passwordPolicy: PasswordPolicy;
 }
 
-/** "a", "a and b", "a, b and c". */
-const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+/** "a", "a and b", "a, b and c", in the look's language. */
+const listed = (look: PageLook, items: readonly string[]) =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${text(look, 'password.and')} ${items.at(-1)}`;
 
-/** The rules checkPassword (src/domain/policies/password.ts) applies, in a sentence. */
-export function passwordRules(policy: PasswordPolicy): string {
+/** The rules checkPassword (src/domain/policies/password.ts) applies, in a sentence of the look's language (escaped). */
+export function passwordRules(look: PageLook, policy: PasswordPolicy): string {
   const kinds = [
-    ...(policy.requireUppercase ? ['an upper-case letter'] : []),
-    ...(policy.requireLowercase ? ['a lower-case letter'] : []),
-    ...(policy.requireDigit ? ['a digit'] : []),
-    ...(policy.requireSymbol ? ['a symbol'] : []),
+    ...(policy.requireUppercase ? [text(look, 'password.upper')] : []),
+    ...(policy.requireLowercase ? [text(look, 'password.lower')] : []),
+    ...(policy.requireDigit ? [text(look, 'password.digit')] : []),
+    ...(policy.requireSymbol ? [text(look, 'password.symbol')] : []),
   ];
-  const length = `Use at least ${policy.minLength} character${policy.minLength === 1 ? '' : 's'}`;
-  return `${length}${kinds.length === 0 ? '' : `, including ${listed(kinds)}`}.${policy.disallowCommon ? ' Passwords exposed in data breaches are not accepted.' : ''}`;
+  const length = policy.minLength === 1 ? text(look, 'password.lengthOne') : text(look, 'password.length', { count: String(policy.minLength) });
+  const including = kinds.length === 0 ? '' : `${text(look, 'password.including')} ${listed(look, kinds)}`;
+  return `${length}${including}.${policy.disallowCommon ? ` ${text(look, 'password.breached')}` : ''}`;
 }
 
 export function signupPage(look: PageLook, nonce: string, input: SignupPageInput): RenderedPage {
@@ -368,7 +370,7 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
   const passwordField = {
     ...password,
     describedBy: [...password.describedBy, 'password-rules'],
-    extra: `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n${password.extra}`,
+    extra: `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n${password.extra}`,
   };
   const body =
     `<h1>${text(look, 'signup.title')}</h1>\n<p class="subtitle">${text(look, 'signup.subtitle')}</p>\n` +
@@ -451,7 +453,7 @@ export function resetPage(look: PageLook, nonce: string, input: ResetPageInput):
   const errors = input.errors ?? [];
   const invalid = errors.length > 0;
   const extra =
-    `<p id="password-rules" class="hint">${escapeHtml(passwordRules(input.passwordPolicy))}</p>\n` +
+    `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n` +
     (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => escapeHtml(message)).join('<br>')}</p>\n` : '');
   const body =
     `<h1>${text(look, 'reset.title')}</h1>\n<p class="subtitle">${text(look, 'reset.subtitle', { email: input.email })}</p>\n` +

@@ -78,6 +78,8 @@ describe('the language of the hosted pages', () => {
     const signup = await follow(jar, page, 'Konto erstellen');
     expect(languageOf(signup)).toEqual(['de', 'ltr']);
     expect(heading(signup)).toBe('Konto erstellen');
+    // The password policy's rules too.
+    expect(signup.body).toMatch(/<p id="password-rules" class="hint">Verwenden Sie mindestens \d+ Zeichen[^<]*\.<\/p>/);
     const refused = await jar.submit(page, { email: 'nobody@example.com', password: 'wrong-password' });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('role="alert">Die E-Mail-Adresse oder das Passwort ist falsch.</p>');
