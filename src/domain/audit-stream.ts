@@ -13,7 +13,8 @@ import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type
  * 0024), and a read goes no further than the oldest transaction still running (`pg_snapshot_xmin`): every record
  * below is committed or never will be, and no record can commit behind a place already passed. So a subscriber that
  * remembers the last place it sent, or is told a record id to resume after (`Last-Event-ID`), neither loses nor
- * repeats a record, on any instance, across restarts. A long transaction holds the stream back until it ends.
+ * repeats a record, on any instance, across restarts. A long transaction holds the stream back until it ends; a
+ * stream that starts now passes over what its start's snapshot saw (`Start`).
  *
  * Waking: on a database server, each instance LISTENs to `gatehouse_audit`, which each insert notifies at commit with
  * its application; on the embedded database (one process) the instance watches the records' sequence. Each
@@ -24,6 +25,15 @@ import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type
 interface Place {
   readonly tx: string;
   readonly seq: string;
+}
+
+/**
+ * Where a subscriber starts; `seen`, for one that starts now: the snapshot (pg_snapshot, as text) of its start. Records
+ * that snapshot saw had committed before the stream opened, even those above its place (a transaction still running
+ * anywhere on the server holds the place back), so they are passed over, not sent.
+ */
+interface Start extends Place {
+  readonly seen?: string;
 }
 
 /** Before every record. */
@@ -165,7 +175,18 @@ async function placeOf(scope: Scope, recordId: string): Promise<Place | undefine
   return row;
 }
 
-/** The last final place of the scope's application now: a subscriber without a resumption point starts after it. */
+/** The last final place of the scope's application now, and the snapshot that read it: where a stream starts now. */
+async function now(scope: Scope): Promise<Start> {
+  const [row] = await scope.em.execute<{ tx: string | null; seq: string | null; seen: string }[]>(
+    `select last.tx, last.seq, pg_current_snapshot()::text as seen from (select 1) as one left join lateral (
+       select tx::text as tx, seq::text as seq from audit_log where application_id = ? and ${FINAL}
+        order by audit_log.tx desc, audit_log.seq desc limit 1) as last on true`,
+    [scope.applicationId],
+  );
+  return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, seen: row!.seen };
+}
+
+/** The last final place of the scope's application now: a subscriber reads up to it. */
 async function head(scope: Scope): Promise<Place> {
   const [row] = await scope.em.execute<{ tx: string; seq: string }[]>(
     // Ordered by the columns, not by their text (`tx` and `seq` below name the text).
@@ -181,7 +202,7 @@ async function head(scope: Scope): Promise<Place> {
  * tenant's record included, which is not told apart from an unknown one); else from the first record, when `from`
  * asks for the records since then; else after the last record committed now.
  */
-export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined): Promise<Place> {
+export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined): Promise<Start> {
   // The filter is checked before anything is read.
   conditions(scope, filter);
   if (lastEventId !== undefined) {
@@ -189,16 +210,16 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
     if (place === undefined) throw invalid('Last-Event-ID', 'Last-Event-ID names no audit record of this stream (deleted by retention, or never one)');
     return place;
   }
-  return filter.from != null ? ORIGIN : head(scope);
+  return filter.from != null ? ORIGIN : now(scope);
 }
 
 /**
  * Sends the scope's records that match `filter` after `start` to `sink`, as they commit, until the sink closes or
  * refuses (a client too slow: the transport drops it). Resolves when it stops.
  */
-export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Place, sink: AuditSink, waker: AuditWaker): Promise<void> {
+export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<void> {
   const { where, params } = conditions(scope, filter);
-  let place = start;
+  let place: Place = start;
   let woken = true;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
@@ -222,8 +243,10 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: P
           `with w as materialized (
              select * from audit_log where application_id = ? and (tx, seq) > (?::xid8, ?::bigint) and (tx, seq) <= (?::xid8, ?::bigint)
               order by tx, seq limit ?)
-           select ${COLUMNS}, tx::text as tx, seq::text as seq, (${where}) as matches from w order by w.tx, w.seq`,
-          [scope.applicationId, place.tx, place.seq, until.tx, until.seq, BATCH, ...params],
+           select ${COLUMNS}, tx::text as tx, seq::text as seq,
+                  (${where}) and not coalesce(pg_visible_in_snapshot(w.tx, ?::pg_snapshot), false) as matches
+             from w order by w.tx, w.seq`,
+          [scope.applicationId, place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
         );
         for (const row of rows) {
           if (sink.closed) return;

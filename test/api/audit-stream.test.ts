@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -107,6 +108,26 @@ describe('the audit stream', () => {
     expect((await open('/audit-logs/stream', noPermission.body.secret as string)).status).toBe(403);
     expect((await open('/audit-logs/stream', 'gh_not_a_key')).status).toBe(401);
     expect((await admin.post('/audit-logs/stream', {})).status).toBe(405);
+  });
+});
+
+describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('a transaction running elsewhere on the server', () => {
+  it('holds the stream back, but a stream opened meanwhile sends nothing committed before it opened', async () => {
+    const elsewhere = new pg.Client({ connectionString: app.gatehouse.services.config.databaseUrl });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('begin');
+      // An id taken: the records committed from now on are not final until this transaction ends.
+      await elsewhere.query('select pg_current_xact_id()');
+      const before = await createUser(tenantA, 'held-before@example.com');
+      const stream = await open('/audit-logs/stream');
+      const after = await createUser(tenantA, 'held-after@example.com');
+      await elsewhere.query('commit');
+      await stream.until(hasTarget(after), 'the record written after it opened');
+      expect(recordsOf(stream).map((record) => record.target.id)).not.toContain(before);
+    } finally {
+      await elsewhere.end();
+    }
   });
 });
 
