@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = {
   'user.lock': { kind: 'event', meaning: 'An account was locked (lockout policy: too many addresses locked out)' },
   'user.unlock': { kind: 'write', meaning: 'An account was unlocked, by an administrator or as its lock ran out' },
   'user.mfa.enroll': { kind: 'write', meaning: 'A user enrolled a second factor on the hosted sign-in (`after.factor`)' },
+  'user.passkey.add': { kind: 'write', meaning: 'A user added a passkey or security key on the account page (`after.name`, `after.rpId`)' },
+  'user.passkey.remove': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`)' },
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
   'user.sign_in_failed': { kind: 'event', meaning: 'A sign-in was refused (`after.method`, `after.reason`), outcome failure' },

@@ -5,9 +5,14 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, admitSignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { changeOwnName, changeOwnPassword, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
+import { listCredentials } from '../domain/webauthn/credentials.ts';
+import { newCredentialOptions } from '../domain/webauthn/factor.ts';
+import { addOwnCredential, removeOwnCredential } from '../domain/webauthn/own-credentials.ts';
+import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import {
   accountPage,
   NAME_SECTION,
+  PASSKEYS_SECTION,
   PASSWORD_SECTION,
   SESSIONS_SECTION,
   type AccountForm,
@@ -43,11 +48,15 @@ interface OpenAccount {
   readonly params: Readonly<Record<string, string>>;
   /** The page's address on its surface. */
   readonly path: string;
+  /** The surface's WebAuthn relying party, where the user's new keys are registered. */
+  readonly rp: RelyingParty;
 }
 
 /** A section of the page and, when it has a form, what posting it does: one entry per section. */
 interface AccountSection {
   readonly view: AccountSectionView;
+  /** Whether the surface offers the section (default: always); a form of one it does not offer is refused. */
+  readonly offered?: (target: SignInTarget) => boolean;
   readonly action: { readonly path: string; readonly done: CopyKey; readonly run: (open: OpenAccount, fields: FormFields) => Promise<OwnChange> };
 }
 
@@ -62,8 +71,25 @@ const SECTIONS: readonly AccountSection[] = [
         changeOwnPassword(open.target, open.user.id, { current: fields['current_password'], password: fields['new_password'], keepSessionUid: open.sessionUid, reason: 'account' }),
     },
   },
+  {
+    view: PASSKEYS_SECTION,
+    offered: (target) => passkeysOffered(target),
+    action: {
+      path: 'passkeys',
+      done: 'account.passkeysDone',
+      run: (open, fields) =>
+        fields['remove'] === undefined
+          ? addOwnCredential(open.target, open.rp, open.user.id, fields['credential'], fields['passkey_name'])
+          : removeOwnCredential(open.target, open.user.id, fields['remove']),
+    },
+  },
   { view: SESSIONS_SECTION, action: { path: 'sign-out-others', done: 'account.signOutOthersDone', run: (open) => signOutElsewhere(open.target, open.user.id, open.sessionUid) } },
 ];
+
+/** Keys are offered where they work: to sign in (a passkey provider), or as a second factor the MFA policy asks for. */
+const passkeysOffered = (target: SignInTarget) => target.passkey !== null || (target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'));
+
+const offeredSections = (target: SignInTarget) => SECTIONS.filter((section) => section.offered?.(target) ?? true);
 
 /** The CSRF purpose of the account page's forms (the token is bound to the OP session's uid). */
 const CSRF_PURPOSE = 'account';
@@ -95,7 +121,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     if (user === null || browser.session === undefined) return { signIn: browser.signInUrl, target } as const;
     const path = tenantRef === undefined ? '/account' : `/t/${encodeURIComponent(tenantRef)}/account`;
     const params = { client_id: clientId, ...(tenant === undefined ? {} : { tenant }) };
-    return { target, account: { target, user, sessionUid: browser.session.uid, params, path } satisfies OpenAccount } as const;
+    return { target, account: { target, user, sessionUid: browser.session.uid, params, path, rp: relyingPartyOf(surface) } satisfies OpenAccount } as const;
   }
 
   async function show(reply: FastifyReply, account: OpenAccount, status: number, outcome: Pick<AccountView, 'done' | 'refused'>) {
@@ -104,6 +130,15 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       effectivePasswordPolicy(target.scope, target.policyTenantId),
       ownSessions(target.applicationScope, user.id, account.sessionUid),
     ]);
+    const sections = offeredSections(target);
+    const passkeys = sections.some((section) => section.view === PASSKEYS_SECTION)
+      ? {
+          passkeys: {
+            keys: await listCredentials(target.applicationScope.em, target.application.id, user.id),
+            options: await newCredentialOptions(target, account.rp, user),
+          },
+        }
+      : {};
     const view: AccountView = {
       email: user.email,
       name: user.name ?? null,
@@ -115,10 +150,11 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
         createdAt: session.createdAt,
         lastActiveAt: session.lastActiveAt,
       })),
+      ...passkeys,
       ...outcome,
     };
     const form = (action: string): AccountForm => ({ action: `${account.path}/${action}`, csrf: csrf.issue(account.sessionUid, CSRF_PURPOSE), params: account.params });
-    return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, SECTIONS.map((section) => section.view), form));
+    return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, sections.map((section) => section.view), form));
   }
 
   for (const prefix of ['', '/t/:tenantRef']) {
@@ -135,7 +171,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       return show(reply, opened.account, 200, { done });
     });
 
-    for (const { view, action } of SECTIONS) {
+    for (const { view, action, offered } of SECTIONS) {
       app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, async (request, reply) => {
         const fields = (request.body ?? {}) as FormFields;
         const opened = await open(request, reply, fields);
@@ -144,6 +180,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
           throw new SignInRefusal('account_form_forged', opened.target.look);
         }
         const { account } = opened;
+        if (offered?.(account.target) === false) throw new SignInRefusal('passkey_unavailable', account.target.look);
         const outcome = await action.run(account, fields);
         if (!outcome.ok) {
           const refused = outcome.reason === 'wrong_current' ? { copy: 'account.wrongPassword' as const, errors: [] } : { errors: outcome.errors };

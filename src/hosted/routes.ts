@@ -48,6 +48,7 @@ import {
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
 import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
+import { passkeyButton, passkeyRoutes } from './passkey.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
@@ -169,15 +170,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return email === undefined ? {} : { email };
     };
 
-    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
+    async function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
       const { uid } = context.interaction;
-      const { password, email, upstreams, saml, look } = context.target;
-      if (!password.signIn && !email.link && !email.code && upstreams.length === 0 && saml.length === 0) throw new SignInRefusal('password_unavailable', look);
+      const { password, email, upstreams, saml, passkey, look } = context.target;
+      if (!password.signIn && !email.link && !email.code && upstreams.length === 0 && saml.length === 0 && passkey === null) {
+        throw new SignInRefusal('password_unavailable', look);
+      }
       const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       const token = csrf.issue(uid);
-      const otherMethods = emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
+      const otherMethods =
+        (await passkeyButton(services, reply.request, context, token)) +
+        emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
       const input = {
         action: paths(uid).login,
         csrf: token,
@@ -440,6 +445,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     accountLinkRoutes(app, services);
     emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn });
+    passkeyRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, throttled, continueSignIn, showLogin });
     accountPageRoutes(app, services, csrf);
 
     // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,

@@ -1,5 +1,6 @@
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { document, escapeHtml, field, formError, hidden, notice, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { webauthnForm } from './webauthn.ts';
 
 /**
  * The hosted account page (src/hosted/account.ts): a heading, then one <section> per entry of the page's section list,
@@ -23,12 +24,22 @@ export interface AccountSession {
   readonly lastActiveAt: Date;
 }
 
+/** One of the user's passkeys or security keys as the page lists it. */
+export interface AccountPasskey {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
+
 /** What the page shows of the user, and the outcome of their last change, for every section. */
 export interface AccountView {
   readonly email: string;
   readonly name: string | null;
   readonly passwordPolicy: PasswordPolicy;
   readonly sessions: readonly AccountSession[];
+  /** The user's passkeys and security keys, and the options of the form that adds one; absent: the surface offers none. */
+  readonly passkeys?: { readonly keys: readonly AccountPasskey[]; readonly options: unknown };
   /** The change just made (a notice in its section). */
   readonly done?: CopyKey | undefined;
   /**
@@ -134,6 +145,40 @@ export const SESSIONS_SECTION: AccountSectionView = {
     return (
       `<p>${text(look, 'account.sessionsText')}</p>\n<ul class="sessions">\n${items.join('\n')}\n</ul>\n` +
       (others ? `${formStart(form('sign-out-others'))}<button type="submit" class="secondary">${text(look, 'account.signOutOthers')}</button>\n</form>\n` : '')
+    );
+  },
+};
+
+/** The user's keys, each with its Remove form, and the form that registers a new one (the browser's WebAuthn `create`). */
+export const PASSKEYS_SECTION: AccountSectionView = {
+  id: 'passkeys',
+  title: 'account.passkeysTitle',
+  body: (look, view, form) => {
+    if (view.passkeys === undefined) return '';
+    const { keys, options } = view.passkeys;
+    const refusal = refusalOf(look, 'passkeys', view);
+    const target = form('passkeys');
+    const items = keys.map((key) => {
+      const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(key.lastUsedAt);
+      const detail = text(look, 'account.passkeyDetail', { createdAt: shownTime(key.createdAt), lastUsedAt });
+      const remove = `${formStart(target)}${hidden('remove', key.id)}<button type="submit" class="secondary">${text(look, 'account.passkeyRemove', { key: key.name })}</button>\n</form>\n`;
+      return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span>\n${remove}</li>`;
+    });
+    const params = Object.entries(target.params).map(([name, value]) => hidden(name, value)).join('');
+    const name = field({
+      id: 'passkey_name',
+      label: text(look, 'account.passkeyName'),
+      type: 'text',
+      autocomplete: 'off',
+      attributes: ' maxlength="100"',
+      describedBy: refusal.errors.length === 0 ? [] : ['passkeys-error'],
+      invalid: refusal.errors.length > 0,
+    });
+    return (
+      `<p>${text(look, 'account.passkeysText')}</p>\n` +
+      refusal.html +
+      (keys.length === 0 ? `<p>${text(look, 'account.passkeysNone')}</p>\n` : `<ul class="sessions">\n${items.join('\n')}\n</ul>\n`) +
+      webauthnForm({ action: target.action, csrf: target.csrf, ceremony: 'create', options, fields: params + name, label: text(look, 'account.passkeyAdd') })
     );
   },
 };

@@ -27,6 +27,8 @@ export const DEFAULT_COPY = {
   'login.resendLink': 'Send the link again',
   'login.upstream': 'Sign in with {provider}',
   'login.or': 'or',
+  'login.passkey': 'Sign in with a passkey',
+  'login.passkeyError': 'That passkey did not sign you in. Try again, or sign in another way.',
   'upstream.failed': 'Signing in with that account did not work. Please try again.',
   'upstream.unverified': 'That account’s email address is not verified by its provider, so it cannot be used to sign in to {name}.',
   'upstream.noEmail': 'That account did not share an email address, so it cannot be used to sign in to {name}.',
@@ -143,6 +145,15 @@ export const DEFAULT_COPY = {
   'account.signOutOthers': 'Sign out everywhere else',
   'account.signOutOthersDone': 'You were signed out everywhere else.',
   'account.link': 'Manage your account',
+  'account.passkeysTitle': 'Passkeys and security keys',
+  'account.passkeysText': 'Sign in to {name} with a passkey or security key instead of a password, or use one as your second step.',
+  'account.passkeysNone': 'No passkey or security key yet.',
+  'account.passkeyDetail': 'Added {createdAt}, last used {lastUsedAt}',
+  'account.passkeyNeverUsed': 'never',
+  'account.passkeyName': 'Name of the new passkey',
+  'account.passkeyAdd': 'Add a passkey',
+  'account.passkeyRemove': 'Remove {key}',
+  'account.passkeysDone': 'Your passkeys and security keys are saved.',
   'expired.title': 'Choose a new password',
   'expired.subtitle': 'The password of {email} has expired. Choose a new one to continue.',
   'expired.submit': 'Change password and continue',
@@ -162,6 +173,8 @@ export interface RenderedPage {
   readonly html: string;
   /** Origins of the images the page shows (logo, favicon), for the Content-Security-Policy. */
   readonly imageSources: readonly string[];
+  /** Hash sources of its inline script (src/pages/webauthn.ts); none: no script runs. */
+  readonly scriptSources?: readonly string[];
 }
 
 /** The copy's text for `key`, escaped, with `{name}` and the `{placeholders}` of `values` filled in. */
@@ -709,6 +722,7 @@ export function pageHeaders(nonce: string, page: RenderedPage, formAction: reado
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    ...(page.scriptSources === undefined ? [] : [`script-src ${page.scriptSources.join(' ')}`]),
     `img-src ${page.imageSources.length === 0 ? "'none'" : page.imageSources.join(' ')}`,
     `form-action ${formAction.join(' ')}`,
     "frame-ancestors 'none'",

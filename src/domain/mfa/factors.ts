@@ -7,32 +7,38 @@ import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
+import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
 import { totpStep } from './totp.ts';
 
 /**
  * A user's second factors (migration 0025), at most one of each kind: a TOTP secret (sealed with the stored-secrets
- * box) or the e-mail one-time code, and the recovery codes that stand in for them. Every statement names the
+ * box) or the e-mail one-time code, and the recovery codes that stand in for them; and their WebAuthn credentials
+ * (migration 0031), any number, each a `webauthn` factor on its relying party. Every statement names the
  * application (raw SQL does not pass through the tenancy filters): the caller's sign-in target or scope decides it.
  */
-export type FactorKind = 'totp' | 'email_otp';
+export type FactorKind = 'totp' | 'email_otp' | 'webauthn';
 /** What proves the second step: a factor, or a recovery code. */
 export type SecondProof = FactorKind | 'recovery_code';
+/** The proofs that are a code typed (a WebAuthn answer is checked in src/domain/webauthn/factor.ts). */
+export type CodeProof = Exclude<SecondProof, 'webauthn'>;
 
 /** The factor's name as its user knows it (the `mfa_enrolled` mail). */
-const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code' };
+const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code', webauthn: 'Passkey or security key' };
 
 export interface HeldFactor {
   readonly id: string;
   readonly kind: FactorKind;
 }
 
-/** The user's factors, by kind. */
-export async function factorsOf(em: EntityManager, applicationId: string, userId: string): Promise<HeldFactor[]> {
-  return em.getConnection().execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? order by kind`, [
-    applicationId,
-    userId,
-  ]);
+/** The user's factors, by kind: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. */
+export async function factorsOf(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<HeldFactor[]> {
+  return em.getConnection().execute<HeldFactor[]>(
+    `select id, kind from mfa_factor where application_id = ? and user_id = ?
+     union all select id, 'webauthn' from webauthn_credential where application_id = ? and user_id = ? and rp_id = ?
+     order by kind, id`,
+    [applicationId, userId, applicationId, userId, rpId],
+  );
 }
 
 /** What a sign-in's second step writes as: the user themselves, on the surface's tenant. */
@@ -44,8 +50,24 @@ const userSender = (target: SignInTarget, user: SignInUser): MailSender => ({
   services: target.scope.services,
 });
 
-/** A factor proven on the enrolment page: a TOTP secret with the step its first code was for, or the e-mail code. */
-export type NewFactor = { readonly kind: 'totp'; readonly secret: string; readonly step: number } | { readonly kind: 'email_otp' };
+/** A factor proven on the enrolment page: a TOTP secret with the step its first code was for, the e-mail code, or a WebAuthn credential. */
+export type NewFactor =
+  | { readonly kind: 'totp'; readonly secret: string; readonly step: number }
+  | { readonly kind: 'email_otp' }
+  | { readonly kind: 'webauthn'; readonly credential: NewCredential };
+
+/** Stores the factor; false when the user holds it already (or, for a credential, the relying party does). */
+async function addFactor(em: EntityManager, box: SecretBox, applicationId: string, userId: string, factor: NewFactor): Promise<boolean> {
+  if (factor.kind === 'webauthn') return insertCredential(em, applicationId, userId, factor.credential);
+  const secret = factor.kind === 'totp' ? box.encrypt(factor.secret) : null;
+  const step = factor.kind === 'totp' ? factor.step : null;
+  const added = await em.execute(
+    `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step) values (?, ?, ?, ?, ?, ?)
+     on conflict (application_id, user_id, kind) do nothing returning id`,
+    [applicationId, newId(), userId, factor.kind, secret, step],
+  );
+  return added.length > 0;
+}
 
 /**
  * Adds a proven factor, audited `user.mfa.enroll`, and tells the user (`mfa_enrolled`, with a password reset link in
@@ -57,14 +79,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const applicationId = target.application.id;
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em) => {
-    const secret = factor.kind === 'totp' ? services.storedSecrets.encrypt(factor.secret) : null;
-    const step = factor.kind === 'totp' ? factor.step : null;
-    const added = await em.execute<{ id: string }[]>(
-      `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step) values (?, ?, ?, ?, ?, ?)
-       on conflict (application_id, user_id, kind) do nothing returning id`,
-      [applicationId, newId(), user.id, factor.kind, secret, step],
-    );
-    if (added.length === 0) return null;
+    if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
     recordAudit(em, sender, { action: 'user.mfa.enroll', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     const reset = await issueLink(em, { applicationId, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', services.config.publicUrl);
     await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: FACTOR_NAMES[factor.kind] });
@@ -91,8 +106,8 @@ async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string
   return codes;
 }
 
-/** Why a second step's code was refused, for the audit record. */
-export type CodeRefusal = 'wrong_code' | 'code_replayed';
+/** Why a second step's code (or WebAuthn answer) was refused, for the audit record. */
+export type CodeRefusal = 'wrong_code' | 'code_replayed' | 'unknown_credential' | 'invalid_passkey';
 
 /**
  * Checks a code of the user's `proof`, using it up: a TOTP code for a step after the last accepted one (that step is
@@ -103,7 +118,7 @@ export async function useSecondProof(
   em: EntityManager,
   box: SecretBox,
   user: { applicationId: string; id: string },
-  proof: SecondProof,
+  proof: CodeProof,
   code: string,
 ): Promise<{ ok: true } | { ok: false; reason: CodeRefusal }> {
   const connection = em.getConnection();
