@@ -8,8 +8,8 @@ import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { MFA_COPY } from './mfa-copy.ts';
 
 /**
- * The hosted pages as server-rendered HTML: no script, no external asset but the tenant's own logo and favicon,
- * one inline <style> allowed by a per-response nonce. Every text a page shows can be replaced through the
+ * The hosted pages as server-rendered HTML: no external asset but the tenant's own logo and favicon, one inline
+ * <style> allowed by a per-response nonce, and no script but the WebAuthn forms' own (src/pages/webauthn.ts). Every text a page shows can be replaced through the
  * branding's `copy` (key → text); every value interpolated is escaped.
  */
 export const DEFAULT_COPY = {
