@@ -51,8 +51,8 @@ async function passkeyScope(config: Record<string, unknown> = {}): Promise<Scope
   return { application, admin, configuration, clientId: client.clientId, providerId: created.body.id as string };
 }
 
-async function createUser(scope: Scope, email: string): Promise<string> {
-  const created = await scope.admin.post('/users', { email, password: PASSWORD });
+async function createUser(scope: Scope, email: string, path = '/users'): Promise<string> {
+  const created = await scope.admin.post(path, { email, password: PASSWORD });
   expect(created.status).toBe(201);
   return created.body.id as string;
 }
@@ -86,7 +86,7 @@ async function loginPage(scope: Scope): Promise<{ flow: Flow; page: Visit }> {
     state,
   });
   const start = await jar.visit(url.href);
-  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+  expect(start.location).toMatch(new RegExp(`^${issuer}(/t/[\\w-]+)?/interaction/`));
   return { flow: { jar, verifier, state }, page: await jar.visit(start.location!) };
 }
 
@@ -206,6 +206,34 @@ describe('sign-in with a passkey', () => {
     expect(refused.status).toBe(404);
     expect(refused.body).toContain('Signing in with a passkey is not available');
     expect((await loginPage(scope)).page.body).not.toContain('data-webauthn');
+  });
+});
+
+describe('a tenant’s own surface', () => {
+  it('an isolated tenant’s passkey provider signs its users in on /t/{tenant}, the service’s host as RP ID; another tenant’s user’s key is unknown there', async () => {
+    const application = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+    const tenant = await app.createTenant('North', application);
+    expect((await admin.patch(`/applications/${application.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const own = `/applications/${application.applicationId}/tenants/${tenant}`;
+    expect((await admin.post(`${own}/auth-providers`, { type: 'password' })).status).toBe(201);
+    expect((await admin.post(`${own}/auth-providers`, { type: 'passkey' })).status).toBe(201);
+    const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
+    const configuration = await oidc.discovery(new URL(`${issuer}/t/${tenant}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const scope: Scope = { application, admin, configuration, clientId: client.clientId, providerId: '' };
+    const member = await createUser(scope, 'north@example.com', `${own}/users`);
+    const key = await giveKey(scope, member);
+    const south = await app.createTenant('South', application);
+    const outsider = await giveKey(scope, await createUser(scope, 'south@example.com', `/applications/${application.applicationId}/tenants/${south}/users`));
+    const refused = await loginPage(scope);
+    expect(webauthnFormOf(refused.page).options).toMatchObject({ rpId });
+    expect((await answer(refused.flow.jar, refused.page, outsider.assert(webauthnFormOf(refused.page).options, issuer))).status).toBe(400);
+    const { flow, page } = await loginPage(scope);
+    const done = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: member, amr: ['hwk', 'user', 'mfa'], iss: `${issuer}/t/${tenant}` });
   });
 });
 
