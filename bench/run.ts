@@ -17,6 +17,7 @@ import { countSuspendStatements, sessionValidateRequest, type SuspendStatementCo
 import { observabilityCost } from './observability.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
 import { magicLinkSignIns } from './magic-links.ts';
+import { passkeySignIns } from './passkeys.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
 
@@ -120,6 +121,7 @@ interface ServiceRun {
   readonly figures: LoadFigures[];
   readonly signIns: PairedSignIns;
   readonly magicLinks: BatchFigures;
+  readonly passkeys: BatchFigures;
   readonly refusals: RefusalFigures[];
   readonly seeded: ProcessMemory[];
   readonly loaded: ProcessMemory[];
@@ -150,7 +152,8 @@ async function throughput(workers: number): Promise<ServiceRun> {
     const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
     const refusals = await refusalTimings(service, REFUSALS);
     const magicLinks = await magicLinkSignIns(service, SIGN_INS, CONNECTIONS);
-    return { workers, figures, signIns, magicLinks, refusals, seeded, loaded: await service.memory() };
+    const passkeys = await passkeySignIns(service, SIGN_INS, CONNECTIONS);
+    return { workers, figures, signIns, magicLinks, passkeys, refusals, seeded, loaded: await service.memory() };
   } finally {
     await service.stop();
     await database.drop();
@@ -227,10 +230,11 @@ function report(
   out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each', 'loop max ms'], signInWidths));
   const signInRow = (f: BatchFigures, label = f.label) =>
     row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1), loopMs(f.loopMaxMs)], signInWidths);
-  for (const { workers, signIns, magicLinks } of runs) {
+  for (const { workers, signIns, magicLinks, passkeys } of runs) {
     out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
     out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
     out.push(signInRow(magicLinks, `${magicLinks.label}, ${serviceLabel(workers)}`));
+    out.push(signInRow(passkeys, `${passkeys.label}, ${serviceLabel(workers)}`));
   }
   const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
   out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);
