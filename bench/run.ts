@@ -17,6 +17,7 @@ import { countSuspendStatements, sessionValidateRequest, type SuspendStatementCo
 import { observabilityCost } from './observability.ts';
 import { startServiceProcess, type ProcessMemory, type ServiceProcess } from './service-process.ts';
 import { magicLinkSignIns } from './magic-links.ts';
+import { passkeySignIns } from './passkeys.ts';
 import { totpSignIns } from './totp-sign-ins.ts';
 import { pairedSignIns, refusalTimings, type BatchFigures, type PairedSignIns, type RefusalFigures } from './sign-ins.ts';
 import { countStatements, type StatementCounts } from './statements.ts';
@@ -122,6 +123,7 @@ interface ServiceRun {
   readonly signIns: PairedSignIns;
   readonly magicLinks: BatchFigures;
   readonly totp: BatchFigures;
+  readonly passkeys: BatchFigures;
   readonly refusals: RefusalFigures[];
   readonly seeded: ProcessMemory[];
   readonly loaded: ProcessMemory[];
@@ -157,12 +159,13 @@ async function throughput(workers: number): Promise<ServiceRun> {
 }
 
 /** The hosted sign-in rows: password (beside raw Argon2id), refusals, magic link, then TOTP (its `required` policy last). */
-async function signInRows(service: ServiceProcess): Promise<Pick<ServiceRun, 'signIns' | 'refusals' | 'magicLinks' | 'totp'>> {
+async function signInRows(service: ServiceProcess): Promise<Pick<ServiceRun, 'signIns' | 'refusals' | 'magicLinks' | 'totp' | 'passkeys'>> {
   const signIns = await pairedSignIns(service, SIGN_INS, CONNECTIONS);
   const refusals = await refusalTimings(service, REFUSALS);
   const magicLinks = await magicLinkSignIns(service, SIGN_INS, CONNECTIONS);
   const totp = await totpSignIns(service, SIGN_INS, CONNECTIONS);
-  return { signIns, refusals, magicLinks, totp };
+  const passkeys = await passkeySignIns(service, SIGN_INS, CONNECTIONS);
+  return { signIns, refusals, magicLinks, totp, passkeys };
 }
 
 /** BENCH_ONLY=sign-ins: the sign-in rows alone, against a service seeded with nothing else. */
@@ -203,18 +206,19 @@ async function usersUncached(): Promise<LoadFigures> {
 const sum = (memory: ProcessMemory[], field: 'rss' | 'peak') => memory.reduce((total, process) => total + process[field], 0);
 
 /** The sign-in rows' report: password, magic link and TOTP sign-ins beside raw Argon2id, then the refusals. */
-function signInReport(runs: readonly Pick<ServiceRun, 'workers' | 'signIns' | 'refusals' | 'magicLinks' | 'totp'>[]): string[] {
+function signInReport(runs: readonly Pick<ServiceRun, 'workers' | 'signIns' | 'refusals' | 'magicLinks' | 'totp' | 'passkeys'>[]): string[] {
   const out: string[] = [];
   out.push(`Sign-ins: ${SIGN_INS} of each, ${CONNECTIONS} at a time, the hosted ones after as many untimed (rate over the batch; latency of each)`);
   const signInWidths = [55, 9, 8, 8, 9, 8, 14, 12];
   out.push(row(['', 'per s', 'p50 ms', 'p99 ms', 'count', 'failed', 'CPU ms/each', 'loop max ms'], signInWidths));
   const signInRow = (f: BatchFigures, label = f.label) =>
     row([label, f.perSecond.toFixed(1), f.p50, f.p99, f.count, f.failures, f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(1), loopMs(f.loopMaxMs)], signInWidths);
-  for (const { workers, signIns, magicLinks, totp } of runs) {
+  for (const { workers, signIns, magicLinks, totp, passkeys } of runs) {
     out.push(signInRow(signIns.raw, `${signIns.raw.label}, beside ${serviceLabel(workers)}`));
     out.push(signInRow(signIns.hosted, `${signIns.hosted.label}, ${serviceLabel(workers)}`));
     out.push(signInRow(magicLinks, `${magicLinks.label}, ${serviceLabel(workers)}`));
     out.push(signInRow(totp, `${totp.label}, ${serviceLabel(workers)}`));
+    out.push(signInRow(passkeys, `${passkeys.label}, ${serviceLabel(workers)}`));
   }
   const ratios = runs.map(({ workers, signIns }) => `${serviceLabel(workers)} ${percent(signIns.hosted.perSecond, signIns.raw.perSecond)}`);
   out.push(`hosted sign-ins / raw Argon2id: ${ratios.join(', ')}; target ≥ 70%`);

@@ -33,6 +33,7 @@ import { Migration0026PasswordAgeHistory } from './migrations/0026-password-age-
 import { Migration0028EmailSignIn } from './migrations/0028-email-sign-in.ts';
 import { Migration0029UserIdentities } from './migrations/0029-user-identities.ts';
 import { Migration0030Saml } from './migrations/0030-saml.ts';
+import { Migration0031Webauthn } from './migrations/0031-webauthn.ts';
 import { Migration0033UserLocale } from './migrations/0033-user-locale.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   { name: '0028-email-sign-in', class: Migration0028EmailSignIn },
   { name: '0029-user-identities', class: Migration0029UserIdentities },
   { name: '0030-saml', class: Migration0030Saml },
+  { name: '0031-webauthn', class: Migration0031Webauthn },
   { name: '0033-user-locale', class: Migration0033UserLocale },
 ];
 

@@ -209,7 +209,8 @@ export async function mfaAdoption(scope: Scope): Promise<{ users: number; usersW
   const [counted] = await scope.em.execute<{ users: number }[]>(`select count(*)::int as users from app_user as u where u.application_id = ?${inTenant}`, params);
   const factors = await scope.em.execute<{ factor: string | null; users: number }[]>(
     `select f.kind as factor, count(distinct f.user_id)::int as users
-       from mfa_factor as f join app_user as u on u.application_id = f.application_id and u.id = f.user_id
+       from (select application_id, user_id, kind from mfa_factor
+             union all select application_id, user_id, 'webauthn' from webauthn_credential) as f join app_user as u on u.application_id = f.application_id and u.id = f.user_id
       where f.application_id = ?${inTenant}
       group by grouping sets ((f.kind), ())`,
     params,

@@ -51,7 +51,11 @@ export type SignInFailureReason =
   /** The sign-in's surface does not offer the provider (disabled, or not the tenant's). */
   | 'method_unavailable'
   /** The account with the asserted e-mail never verified it: the upstream's word does not take it over. */
-  | 'email_unverified';
+  | 'email_unverified'
+  /** A WebAuthn answer naming no credential of the pool (of the relying party), or none of the user's. */
+  | 'unknown_credential'
+  /** A WebAuthn answer that fails a check: challenge unknown or used, origin, RP ID, signature, user verification, counter. */
+  | 'invalid_passkey';
 
 /** A sign-in attempt as its page answered it. */
 export interface SignInAttempt {
@@ -61,7 +65,7 @@ export interface SignInAttempt {
   /** The OAuth client whose sign-in it was; null: none is known (an IdP-initiated SAML response refused on arrival). */
   readonly clientId: string | null;
   readonly requestId: string;
-  /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, `oauth` (an upstream provider), later `passkey`, … */
+  /** How the user proved who they are: `password` (the hosted form), `magic_link`, `email_code`, `oauth` (an upstream provider), `saml`, `passkey`, … */
   readonly method: string;
   /** What the whole sign-in proved (RFC 8176), once a second factor completes it. */
   readonly amr?: readonly string[];

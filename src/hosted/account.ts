@@ -8,10 +8,15 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, admitSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { changeOwnName, changeOwnPassword, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
+import { listCredentials } from '../domain/webauthn/credentials.ts';
+import { newCredentialOptions } from '../domain/webauthn/factor.ts';
+import { addOwnCredential, removeOwnCredential } from '../domain/webauthn/own-credentials.ts';
+import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import {
   accountPage,
   MFA_SECTION,
   NAME_SECTION,
+  PASSKEYS_SECTION,
   PASSWORD_SECTION,
   SESSIONS_SECTION,
   type AccountForm,
@@ -47,6 +52,8 @@ interface OpenAccount {
   readonly params: Readonly<Record<string, string>>;
   /** The page's address on its surface. */
   readonly path: string;
+  /** The surface's WebAuthn relying party, where the user's new keys are registered. */
+  readonly rp: RelyingParty;
 }
 
 /** What posting one of a section's forms does: its address under the page's, and its notice once done. */
@@ -59,6 +66,8 @@ interface AccountAction {
 /** A section of the page and what its forms do: one entry per section. */
 interface AccountSection {
   readonly view: AccountSectionView;
+  /** Whether the surface offers the section (default: always); a form of one it does not offer is refused. */
+  readonly offered?: (target: SignInTarget) => boolean;
   readonly actions: readonly AccountAction[];
 }
 
@@ -66,6 +75,9 @@ interface AccountSection {
 const TOTP_SETUP_SECONDS = 3600;
 /** The seal of the TOTP secret the page offers: the page's session and its user. */
 const totpSealPurpose = (open: OpenAccount) => `${open.sessionUid}:account-totp:${open.user.id}`;
+
+/** Keys are offered where they work: to sign in (a passkey provider), or as a second factor the MFA policy asks for. */
+const passkeysOffered = (target: SignInTarget) => target.passkey !== null || (target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'));
 
 function sections(csrf: CsrfTokens): readonly AccountSection[] {
   const totpOf = (open: OpenAccount, fields: FormFields) => csrf.unseal(totpSealPurpose(open), fields['enrol']);
@@ -93,7 +105,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           run: async (open, fields) => {
             const secret = totpOf(open, fields);
             if (secret === undefined) throw new SignInRefusal('account_form_forged', open.target.look);
-            return addOwnTotp(open.target, open.user, secret, fields['totp_code']);
+            return addOwnTotp(open.target, open.user, open.rp.id, secret, fields['totp_code']);
           },
         },
         {
@@ -104,7 +116,21 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
             return { ok: true };
           },
         },
-        { path: 'mfa-email', done: 'account.factorAdded', run: (open, fields) => addOwnEmailFactor(open.target, open.user, fields['email_code']) },
+        { path: 'mfa-email', done: 'account.factorAdded', run: (open, fields) => addOwnEmailFactor(open.target, open.user, open.rp.id, fields['email_code']) },
+      ],
+    },
+    {
+      view: PASSKEYS_SECTION,
+      offered: passkeysOffered,
+      actions: [
+        {
+          path: 'passkeys',
+          done: 'account.passkeysDone',
+          run: (open, fields) =>
+            fields['remove'] === undefined
+              ? addOwnCredential(open.target, open.rp, open.user.id, fields['credential'], fields['passkey_name'])
+              : removeOwnCredential(open.target, open.user.id, fields['remove']),
+        },
       ],
     },
     { view: SESSIONS_SECTION, actions: [{ path: 'sign-out-others', done: 'account.signOutOthersDone', run: (open) => signOutElsewhere(open.target, open.user.id, open.sessionUid) }] },
@@ -147,7 +173,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     if (user === null || browser.session === undefined) return { signIn: browser.signInUrl, target } as const;
     const path = tenantRef === undefined ? '/account' : `/t/${encodeURIComponent(tenantRef)}/account`;
     const params = { client_id: clientId, ...(tenant === undefined ? {} : { tenant }) };
-    return { target, account: { target, user, sessionUid: browser.session.uid, params, path } satisfies OpenAccount } as const;
+    return { target, account: { target, user, sessionUid: browser.session.uid, params, path, rp: relyingPartyOf(surface) } satisfies OpenAccount } as const;
   }
 
   /** The page, with the outcome of the last change; `shown`: the MFA section's secrets shown once (new recovery codes, the TOTP secret a refused code was for). */
@@ -156,10 +182,19 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const [passwordPolicy, { sessions, currentId }, factors] = await Promise.all([
       effectivePasswordPolicy(target.scope, target.policyTenantId),
       ownSessions(target.applicationScope, user.id, account.sessionUid),
-      ownFactors(target, user.id),
+      ownFactors(target, user.id, account.rp.id),
     ]);
     const secret = factors.addable.includes('totp') ? (shown.totp ?? newTotpSecret()) : undefined;
     const totp = secret === undefined ? undefined : { secret, uri: totpUri(secret, target.look.name, user.email), sealed: csrf.seal(totpSealPurpose(account), secret, TOTP_SETUP_SECONDS) };
+    const offered = pageSections.filter((section) => section.offered?.(target) ?? true);
+    const passkeys = offered.some((section) => section.view === PASSKEYS_SECTION)
+      ? {
+          passkeys: {
+            keys: await listCredentials(target.applicationScope.em, target.application.id, user.id),
+            options: await newCredentialOptions(target, account.rp, user),
+          },
+        }
+      : {};
     const view: AccountView = {
       email: user.email,
       name: user.name ?? null,
@@ -172,6 +207,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
         lastActiveAt: session.lastActiveAt,
       })),
       mfa: { enforcement: target.mfa.enforcement, factors: factors.held, addable: factors.addable, unusedRecoveryCodes: factors.unusedRecoveryCodes, totp, codes: shown.codes },
+      ...passkeys,
       ...outcome,
     };
     const form = (action: string): AccountForm => ({
@@ -180,7 +216,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       holder: csrf.seal(HOLDER_PURPOSE, user.id, HOLDER_SECONDS),
       params: account.params,
     });
-    return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, pageSections.map((section) => section.view), form));
+    return sendPage(reply, status, (nonce) => accountPage(target.look, nonce, view, offered.map((section) => section.view), form));
   }
 
   for (const prefix of ['', '/t/:tenantRef']) {
@@ -197,34 +233,37 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       return show(reply, opened.account, 200, { done });
     });
 
-    for (const action of pageSections.flatMap((section) => section.actions)) {
-      app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, throttled, async (request, reply) => {
-        const fields = (request.body ?? {}) as FormFields;
-        const opened = await open(request, reply, fields);
-        if (opened.account === undefined) {
-          // A suspension ends the user's sessions: the page's holder, sealed in its forms, is told why their form failed.
-          const holder = csrf.unseal(HOLDER_PURPOSE, fields['holder']);
-          if (holder !== undefined && (await suspended(opened.target, holder))) throw new SignInRefusal('account_suspended', opened.target.look);
-        }
-        // Signed out meanwhile (or never signed in): the form's token is bound to a session that is gone.
-        if (opened.account === undefined || !csrf.verify(opened.account.sessionUid, fields['csrf'], CSRF_PURPOSE)) {
-          throw new SignInRefusal('account_form_forged', opened.target.look);
-        }
-        const { account } = opened;
-        const outcome = await action.run(account, fields);
-        if (!outcome.ok) {
-          if (outcome.reason === 'inactive') throw new SignInRefusal('account_suspended', account.target.look);
-          const refused = outcome.reason === 'wrong_current' ? { copy: 'account.wrongPassword' as const, errors: [] } : { errors: outcome.errors };
-          const totp = action.path === 'mfa-totp' ? csrf.unseal(totpSealPurpose(account), fields['enrol']) : undefined;
-          return show(reply, account, 400, { refused: { section: action.path, ...refused, name: fields['name'] ?? '' } }, totp === undefined ? {} : { totp });
-        }
-        // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
-        if (outcome.shown !== undefined && outcome.shown.length > 0) {
-          return show(reply, account, 200, action.path === 'mfa-recovery-codes' ? {} : { done: action.done }, { codes: outcome.shown });
-        }
-        const query = new URLSearchParams({ ...account.params, done: action.path });
-        return reply.status(303).header('location', `${account.path}?${query}`).send();
-      });
+    for (const { offered, actions } of pageSections) {
+      for (const action of actions) {
+        app.post<{ Params: SurfaceParams }>(`${prefix}/account/${action.path}`, throttled, async (request, reply) => {
+          const fields = (request.body ?? {}) as FormFields;
+          const opened = await open(request, reply, fields);
+          if (opened.account === undefined) {
+            // A suspension ends the user's sessions: the page's holder, sealed in its forms, is told why their form failed.
+            const holder = csrf.unseal(HOLDER_PURPOSE, fields['holder']);
+            if (holder !== undefined && (await suspended(opened.target, holder))) throw new SignInRefusal('account_suspended', opened.target.look);
+          }
+          // Signed out meanwhile (or never signed in): the form's token is bound to a session that is gone.
+          if (opened.account === undefined || !csrf.verify(opened.account.sessionUid, fields['csrf'], CSRF_PURPOSE)) {
+            throw new SignInRefusal('account_form_forged', opened.target.look);
+          }
+          const { account } = opened;
+          if (offered?.(account.target) === false) throw new SignInRefusal('passkey_unavailable', account.target.look);
+          const outcome = await action.run(account, fields);
+          if (!outcome.ok) {
+            if (outcome.reason === 'inactive') throw new SignInRefusal('account_suspended', account.target.look);
+            const refused = outcome.reason === 'wrong_current' ? { copy: 'account.wrongPassword' as const, errors: [] } : { errors: outcome.errors };
+            const totp = action.path === 'mfa-totp' ? csrf.unseal(totpSealPurpose(account), fields['enrol']) : undefined;
+            return show(reply, account, 400, { refused: { section: action.path, ...refused, name: fields['name'] ?? '' } }, totp === undefined ? {} : { totp });
+          }
+          // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
+          if (outcome.shown !== undefined && outcome.shown.length > 0) {
+            return show(reply, account, 200, action.path === 'mfa-recovery-codes' ? {} : { done: action.done }, { codes: outcome.shown });
+          }
+          const query = new URLSearchParams({ ...account.params, done: action.path });
+          return reply.status(303).header('location', `${account.path}?${query}`).send();
+        });
+      }
     }
   }
 }

@@ -18,6 +18,7 @@ import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, text, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
+import { relyingPartyFor } from './passkey.ts';
 
 /**
  * The hosted page an invitation's link opens (API.md, Invitation): on the surface of the invitation's tenant (the
@@ -185,7 +186,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     let outcome: AcceptOutcome;
     if (opened.hasAccount) {
       // The account's password, as the sign-in form checks it (lockout policy, constant time).
-      const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request));
+      const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
       if (!check.ok) return showForm(request, reply, opened, 400, { error: text(target.look, 'invitation.passwordError') });
       outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId: check.user.id });
     } else {

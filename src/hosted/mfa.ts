@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { enrolFactor, factorsOf, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
 import { mfaStep, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
+import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
+import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
+import type { RelyingParty } from '../domain/webauthn/relying-party.ts';
 import { proveSecondStep } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
@@ -13,6 +16,7 @@ import { guessingAddress } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
+import { relyingPartyFor } from './passkey.ts';
 import type { FormFields, InteractionContext } from './routes.ts';
 
 /**
@@ -60,7 +64,7 @@ export type CompleteSignIn = (
   held?: readonly HeldFactor[],
 ) => Promise<unknown>;
 
-const STEP_METHODS: readonly StepMethod[] = ['totp', 'email_otp', 'recovery_code'];
+const STEP_METHODS: readonly StepMethod[] = ['totp', 'webauthn', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
 
 function parsePending(json: string | undefined): PendingSignIn | undefined {
@@ -90,7 +94,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   async function remember(reply: FastifyReply, context: InteractionContext, userId: string) {
     const days = context.target.mfa.rememberDeviceDays;
     if (days === 0) return;
-    const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId);
+    const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, (await relyingPartyFor(services, reply.request)).id);
     const seconds = days * 24 * 3600;
     reply.header('set-cookie', cookie(rememberCookieName, '/', csrf.seal(rememberedAs(context, held), userId, seconds), seconds));
   }
@@ -103,14 +107,22 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return seam.finish(request, reply, context, { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr });
   }
 
-  const heldStep = async (context: InteractionContext, userId: string, known?: readonly HeldFactor[]): Promise<{ held: readonly HeldFactor[]; step: MfaStep }> => {
-    const held = known ?? (await factorsOf(context.target.applicationScope.em, context.target.application.id, userId));
-    return { held, step: mfaStep(context.target.mfa, held) };
+  /** The user's factors on the request's relying party (their WebAuthn keys of another host do not work here). */
+  const heldStep = async (
+    request: FastifyRequest,
+    context: InteractionContext,
+    userId: string,
+    known?: readonly HeldFactor[],
+  ): Promise<{ held: readonly HeldFactor[]; step: MfaStep; rp: RelyingParty }> => {
+    const rp = await relyingPartyFor(services, request);
+    const held = known ?? (await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, rp.id));
+    return { held, step: mfaStep(context.target.mfa, held), rp };
   };
 
   const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {
-    if (context.target.mfa.enforcement === 'off') return seam.finish(request, reply, context, signIn);
-    const { held, step } = await heldStep(context, signIn.userId, known);
+    // A passkey that verified its user proved both factors already (src/domain/webauthn/sign-in.ts).
+    if (context.target.mfa.enforcement === 'off' || signIn.amr?.includes('mfa') === true) return seam.finish(request, reply, context, signIn);
+    const { held, step } = await heldStep(request, context, signIn.userId, known);
     if (step.kind === 'none' || (step.kind === 'challenge' && remembered(request, context, signIn.userId, held))) {
       return seam.finish(request, reply, context, signIn);
     }
@@ -131,13 +143,24 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     readonly secret?: string;
   }
 
-  function showStep(reply: FastifyReply, context: InteractionContext, user: SignInUser, step: Exclude<MfaStep, { kind: 'none' }>, status: number, options: ShowOptions) {
+  async function showStep(
+    reply: FastifyReply,
+    context: InteractionContext,
+    user: SignInUser,
+    { step, rp }: { step: Exclude<MfaStep, { kind: 'none' }>; rp: RelyingParty },
+    status: number,
+    options: ShowOptions,
+  ) {
     const { uid } = context.interaction;
     const { look } = context.target;
     const methods = methodsOf(step);
     const method = isStepMethod(options.method) && methods.includes(options.method) ? options.method : methods[0]!;
     const others = methods.filter((other) => other !== method).map((other) => ({ method: other, url: `${stepPath(uid)}?method=${other}` }));
-    const input = { action: stepPath(uid), csrf: csrf.issue(uid), method, others, email: user.email, sent: options.sent === true, error: options.error === true };
+    const webauthn =
+      method !== 'webauthn'
+        ? {}
+        : { webauthn: { options: step.kind === 'challenge' ? await secondFactorOptions(context.target, rp, user.id) : await newCredentialOptions(context.target, rp, user) } };
+    const input = { action: stepPath(uid), csrf: csrf.issue(uid), method, others, email: user.email, sent: options.sent === true, error: options.error === true, ...webauthn };
     if (step.kind === 'challenge') return sendPage(reply, status, (nonce) => challengePage(look, nonce, input), seam.formTargets(context));
     const secret = method === 'totp' ? (options.secret ?? newTotpSecret()) : undefined;
     const totp = secret === undefined ? {} : { totp: { secret, uri: totpUri(secret, look.name, user.email), sealed: csrf.seal(`${uid}:totp:${user.id}`, secret, STEP_SECONDS) } };
@@ -157,9 +180,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
-    const { step } = await heldStep(context, user.id);
+    const held = await heldStep(request, context, user.id);
+    const { step } = held;
     if (step.kind === 'none') return complete(request, reply, context, pending);
-    return showStep(reply, context, user, step, 200, { method: request.query.method, sent: request.query.sent === '1' });
+    return showStep(reply, context, user, { step, rp: held.rp }, 200, { method: request.query.method, sent: request.query.sent === '1' });
   });
 
   app.post<{ Params: { uid: string } }>('/interaction/:uid/mfa', seam.throttled, async (request, reply) => {
@@ -172,8 +196,9 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     if (fields['action'] === 'continue') return back(reply, uid);
-    const { step } = await heldStep(context, user.id);
+    const { step, rp } = await heldStep(request, context, user.id);
     if (step.kind === 'none') return complete(request, reply, context, pending);
+    const shown = { step, rp };
     const method = fields['method'];
     if (!isStepMethod(method) || !methodsOf(step).includes(method)) return back(reply, uid);
     if (fields['action'] === 'send') {
@@ -181,21 +206,23 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       await sendEmailCode(context.target, user);
       return back(reply, uid, '?method=email_otp&sent=1');
     }
+    const address = guessingAddress(request);
+    if (method === 'webauthn') return webauthnStep(request, reply, context, user, pending, shown, address, fields);
     const code = fields['code'] ?? '';
     const amr = withSecondFactor(pending.amr);
-    const attempt = { method, amr, tenantId: pending.tenantId, address: guessingAddress(request) };
+    const attempt = { method, amr, tenantId: pending.tenantId, address };
     const { em } = context.target.applicationScope;
     const owner = { applicationId: context.target.application.id, id: user.id };
 
     if (step.kind === 'challenge') {
       const ok = await proveSecondStep(context.target, user, attempt, () => useSecondProof(em, services.storedSecrets, owner, method, code));
-      if (!ok) return showStep(reply, context, user, step, 400, { method, error: true });
+      if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true });
       await remember(reply, context, user.id);
       return complete(request, reply, context, { ...pending, passed: amr });
     }
 
     // Enrolment: the first code proves the new factor (a TOTP secret the form carries sealed, or the e-mail code).
-    const factor = method as FactorKind;
+    const factor = method as Exclude<FactorKind, 'webauthn'>;
     let secret: string | undefined;
     let totpAt: number | null = null;
     if (factor === 'totp') {
@@ -207,14 +234,51 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       totpAt = totpStep(secret, code.trim());
       return totpAt === null ? { ok: false, reason: 'wrong_code' } : { ok: true };
     });
-    if (!ok) return showStep(reply, context, user, step, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
+    if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
     const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt });
+    return enrolled(request, reply, context, user, { ...pending, passed: amr }, codes);
+  });
+
+  /** A factor enrolled: the browser remembered, then the recovery codes of a first enrolment, or the completion. */
+  async function enrolled(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, user: SignInUser, passed: PendingSignIn, codes: string[] | null) {
+    const { uid } = context.interaction;
     await remember(reply, context, user.id);
-    const passed = { ...pending, passed: amr };
     if (codes === null || codes.length === 0) return complete(request, reply, context, passed);
     setPending(reply, uid, passed);
     return sendPage(reply, 200, (nonce) => recoveryCodesPage(context.target.look, nonce, { action: stepPath(uid), csrf: csrf.issue(uid), codes }), seam.formTargets(context));
-  });
+  }
+
+  /**
+   * The WebAuthn answer of the step, counted as a code is: an assertion by one of the user's keys (challenge), or a
+   * new key's registration (enrolment, under `required`). The `amr` says which kind of key it was (hwk or swk).
+   */
+  async function webauthnStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    context: InteractionContext,
+    user: SignInUser,
+    pending: PendingSignIn,
+    shown: { step: Exclude<MfaStep, { kind: 'none' }>; rp: RelyingParty },
+    address: string,
+    fields: FormFields,
+  ) {
+    const { target } = context;
+    const refused = () => showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true });
+    if (shown.step.kind === 'challenge') {
+      const proof = await secondFactorProof(target, shown.rp, user.id, fields['credential']);
+      const amr = withSecondFactor(pending.amr, proof.amr);
+      if (!(await proveSecondStep(target, user, { method: 'webauthn', amr, tenantId: pending.tenantId, address }, proof.check))) return refused();
+      await remember(reply, context, user.id);
+      return complete(request, reply, context, { ...pending, passed: amr });
+    }
+    const credential = await provenCredential(target, shown.rp, user.id, fields['credential'], keyName(fields['name']));
+    const amr = withSecondFactor(pending.amr, credential === null ? [] : amrOfCredential(credential.deviceType, false));
+    const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address } as const;
+    const ok = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));
+    if (!ok || credential === null) return refused();
+    const codes = await enrolFactor(target, user, { kind: 'webauthn', credential });
+    return enrolled(request, reply, context, user, { ...pending, passed: amr }, codes);
+  }
 
   return completeSignIn;
 }

@@ -50,6 +50,7 @@ import {
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
 import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
+import { passkeyButton, passkeyRoutes, relyingPartyFor } from './passkey.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 
 /**
@@ -175,15 +176,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return email === undefined ? {} : { email };
     };
 
-    function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
+    async function showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra: LoginExtra = {}) {
       const { uid } = context.interaction;
-      const { password, email, upstreams, saml, look } = context.target;
-      if (!password.signIn && !email.link && !email.code && upstreams.length === 0 && saml.length === 0) throw new SignInRefusal('password_unavailable', look);
+      const { password, email, upstreams, saml, passkey, look } = context.target;
+      if (!password.signIn && !email.link && !email.code && upstreams.length === 0 && saml.length === 0 && passkey === null) {
+        throw new SignInRefusal('password_unavailable', look);
+      }
       const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       const token = csrf.issue(uid);
-      const otherMethods = emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
+      const otherMethods =
+        (await passkeyButton(services, reply.request, context, token)) +
+        emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
       const input = {
         action: paths(uid).login,
         csrf: token,
@@ -378,7 +383,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!(await signsIn(context))) return reply.status(303).header('location', paths(context.interaction.uid).page).send();
       if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
-      const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request));
+      const rp = await relyingPartyFor(services, request);
+      const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request), rp.id);
       signIns.inc({ method: 'password', outcome: check.ok ? 'success' : 'failure' });
       if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
       // Told only once the password is proven: the account exists, and its owner must open the link first.
@@ -448,6 +454,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     accountLinkRoutes(app, services);
     emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn });
+    passkeyRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, throttled, continueSignIn, showLogin });
     // The account page's forms check current passwords and send codes: throttled as the sign-in's (the plain look: the
     // page's own is known only once its session is read).
     accountPageRoutes(app, services, csrf, { onRequest: throttle.hook() });

@@ -2,6 +2,7 @@ import type { FactorKind } from '../domain/mfa/factors.ts';
 import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definitions.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
 import { document, escapeHtml, field, formError, hidden, notice, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { webauthnForm } from './webauthn.ts';
 
 /**
  * The hosted account page (src/hosted/account.ts): a heading, then one <section> per entry of the page's section list,
@@ -27,6 +28,14 @@ export interface AccountSession {
   readonly lastActiveAt: Date;
 }
 
+/** One of the user's passkeys or security keys as the page lists it. */
+export interface AccountPasskey {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
+
 /** What the page shows of the user, and the outcome of their last change, for every section. */
 export interface AccountView {
   readonly email: string;
@@ -34,6 +43,8 @@ export interface AccountView {
   readonly passwordPolicy: PasswordPolicy;
   readonly sessions: readonly AccountSession[];
   readonly mfa: AccountMfa;
+  /** The user's passkeys and security keys, and the options of the form that adds one; absent: the surface offers none. */
+  readonly passkeys?: { readonly keys: readonly AccountPasskey[]; readonly options: unknown };
   /** The change just made (a notice in its section). */
   readonly done?: CopyKey | undefined;
   /**
@@ -136,7 +147,7 @@ export const PASSWORD_SECTION: AccountSectionView = {
 };
 
 /** Each factor kind's name on the page: a new kind must be named here to be listed. */
-const FACTOR_NAMES: Readonly<Record<FactorKind, CopyKey>> = { totp: 'account.factor.totp', email_otp: 'account.factor.email_otp' };
+const FACTOR_NAMES: Readonly<Record<FactorKind, CopyKey>> = { totp: 'account.factor.totp', email_otp: 'account.factor.email_otp', webauthn: 'account.factor.webauthn' };
 
 /** A password field confirming a form of the section (`id`: its name too, unique on the page). */
 const confirmPassword = (look: PageLook, id: string, refusal: { errors: string[] }, errorId: string) =>
@@ -182,17 +193,21 @@ export const MFA_SECTION: AccountSectionView = {
         `<div class="notice" role="status"><p>${text(look, 'account.codesShown')}</p>\n<ul>\n${mfa.codes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join('\n')}\n</ul></div>\n`,
       );
     }
+    // Keys are removed in their own section (PASSKEYS_SECTION); they are listed here as the second steps they are.
+    const removable = mfa.factors.filter((factor) => factor.kind !== 'webauthn');
     if (mfa.factors.length === 0) parts.push(`<p>${text(look, 'account.mfaNone')}</p>\n`);
     else {
       const remove = refusalOf(look, 'mfa-remove', view);
-      const options = mfa.factors.map((factor) => `<option value="${escapeHtml(factor.id)}">${factorName(factor.kind)}</option>`).join('');
+      const options = removable.map((factor) => `<option value="${escapeHtml(factor.id)}">${factorName(factor.kind)}</option>`).join('');
       parts.push(
         `<ul aria-label="${text(look, 'account.factorsLabel')}">\n${mfa.factors.map((factor) => `<li>${factorName(factor.kind)}</li>`).join('\n')}\n</ul>\n` +
-          remove.html +
-          formStart(form('mfa-remove')) +
-          `<label for="factor">${text(look, 'account.removeFactor')}</label>\n<select id="factor" name="factor">${options}</select>\n` +
-          confirmPassword(look, 'remove_password', remove, 'mfa-remove-error') +
-          `<button type="submit" class="secondary">${text(look, 'account.removeSubmit')}</button>\n</form>\n`,
+          (removable.length === 0
+            ? ''
+            : remove.html +
+              formStart(form('mfa-remove')) +
+              `<label for="factor">${text(look, 'account.removeFactor')}</label>\n<select id="factor" name="factor">${options}</select>\n` +
+              confirmPassword(look, 'remove_password', remove, 'mfa-remove-error') +
+              `<button type="submit" class="secondary">${text(look, 'account.removeSubmit')}</button>\n</form>\n`),
       );
       const renew = refusalOf(look, 'mfa-recovery-codes', view);
       parts.push(
@@ -249,6 +264,40 @@ export const SESSIONS_SECTION: AccountSectionView = {
     return (
       `<p>${text(look, 'account.sessionsText')}</p>\n<ul class="sessions">\n${items.join('\n')}\n</ul>\n` +
       (others ? `${formStart(form('sign-out-others'))}<button type="submit" class="secondary">${text(look, 'account.signOutOthers')}</button>\n</form>\n` : '')
+    );
+  },
+};
+
+/** The user's keys, each with its Remove form, and the form that registers a new one (the browser's WebAuthn `create`). */
+export const PASSKEYS_SECTION: AccountSectionView = {
+  id: 'passkeys',
+  title: 'account.passkeysTitle',
+  body: (look, view, form) => {
+    if (view.passkeys === undefined) return '';
+    const { keys, options } = view.passkeys;
+    const refusal = refusalOf(look, 'passkeys', view);
+    const target = form('passkeys');
+    const items = keys.map((key) => {
+      const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(key.lastUsedAt);
+      const detail = text(look, 'account.passkeyDetail', { createdAt: shownTime(key.createdAt), lastUsedAt });
+      const remove = `${formStart(target)}${hidden('remove', key.id)}<button type="submit" class="secondary">${text(look, 'account.passkeyRemove', { key: key.name })}</button>\n</form>\n`;
+      return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span>\n${remove}</li>`;
+    });
+    const params = Object.entries(target.params).map(([name, value]) => hidden(name, value)).join('');
+    const name = field({
+      id: 'passkey_name',
+      label: text(look, 'account.passkeyName'),
+      type: 'text',
+      autocomplete: 'off',
+      attributes: ' maxlength="100"',
+      describedBy: refusal.errors.length === 0 ? [] : ['passkeys-error'],
+      invalid: refusal.errors.length > 0,
+    });
+    return (
+      `<p>${text(look, 'account.passkeysText')}</p>\n` +
+      refusal.html +
+      (keys.length === 0 ? `<p>${text(look, 'account.passkeysNone')}</p>\n` : `<ul class="sessions">\n${items.join('\n')}\n</ul>\n`) +
+      webauthnForm({ action: target.action, csrf: target.csrf, ceremony: 'create', options, fields: params + name, label: text(look, 'account.passkeyAdd') })
     );
   },
 };

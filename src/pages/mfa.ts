@@ -1,15 +1,21 @@
 import qrcode from 'qrcode-generator';
 import { document, escapeHtml, field, formError, hidden, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { webauthnForm } from './webauthn.ts';
 
 /**
  * The MFA step of the hosted sign-in (src/hosted/mfa.ts): the challenge, the enrolment (a TOTP QR code drawn here as
  * inline SVG, which the pages' CSP allows, with its `otpauth://` URI and key as text), and the recovery codes shown
  * once. Every form posts `action` (`verify`, `send`, `continue`) and `method` to the step's one address.
  */
-export type StepMethod = 'totp' | 'email_otp' | 'recovery_code';
+export type StepMethod = 'totp' | 'webauthn' | 'email_otp' | 'recovery_code';
 
-const METHOD_TEXT: Readonly<Record<StepMethod, CopyKey>> = { totp: 'mfa.totpText', email_otp: 'mfa.emailText', recovery_code: 'mfa.recoveryText' };
-const METHOD_LINK: Readonly<Record<StepMethod, CopyKey>> = { totp: 'mfa.useTotp', email_otp: 'mfa.useEmail', recovery_code: 'mfa.useRecovery' };
+const METHOD_TEXT: Readonly<Record<StepMethod, CopyKey>> = {
+  totp: 'mfa.totpText',
+  webauthn: 'mfa.webauthnText',
+  email_otp: 'mfa.emailText',
+  recovery_code: 'mfa.recoveryText',
+};
+const METHOD_LINK: Readonly<Record<StepMethod, CopyKey>> = { totp: 'mfa.useTotp', webauthn: 'mfa.useWebauthn', email_otp: 'mfa.useEmail', recovery_code: 'mfa.useRecovery' };
 
 export interface ChallengePageInput {
   readonly action: string;
@@ -22,6 +28,8 @@ export interface ChallengePageInput {
   /** An e-mail code was just sent. */
   readonly sent?: boolean;
   readonly error?: boolean;
+  /** WebAuthn (`method` webauthn): the options of the ceremony the form runs instead of a code. */
+  readonly webauthn?: { readonly options: unknown };
 }
 
 /** A TOTP secret being enrolled: the secret, its URI, and the sealed secret the form posts back with the first code. */
@@ -33,6 +41,26 @@ export interface TotpSetup {
 
 export interface EnrolPageInput extends ChallengePageInput {
   readonly totp?: TotpSetup;
+}
+
+/** The WebAuthn form: a button that asks the browser (an enrolment names the new key first). */
+function webauthnStepForm(look: PageLook, input: ChallengePageInput, options: unknown, enrol: boolean): string {
+  const error = input.error === true ? text(look, 'mfa.webauthnError') : undefined;
+  const name = enrol
+    ? field({ id: 'name', label: text(look, 'mfa.keyName'), type: 'text', autocomplete: 'off', attributes: ' maxlength="100"', describedBy: [], invalid: false, focus: true })
+    : '';
+  return (
+    formError('form-error', error) +
+    webauthnForm({
+      action: input.action,
+      csrf: input.csrf,
+      ceremony: enrol ? 'create' : 'get',
+      options,
+      fields: hidden('method', 'webauthn') + hidden('action', 'verify') + name,
+      label: text(look, 'mfa.webauthnSubmit'),
+    }) +
+    otherMethods(look, input.others)
+  );
 }
 
 /** The code field and the buttons: verify, and for an e-mail code, send one (no code needed for that). */
@@ -68,7 +96,8 @@ function otherMethods(look: PageLook, others: ChallengePageInput['others']): str
 
 export function challengePage(look: PageLook, nonce: string, input: ChallengePageInput): RenderedPage {
   const body =
-    `<h1>${text(look, 'mfa.title')}</h1>\n<p class="subtitle">${text(look, METHOD_TEXT[input.method], { email: input.email })}</p>\n` + codeForm(look, input);
+    `<h1>${text(look, 'mfa.title')}</h1>\n<p class="subtitle">${text(look, METHOD_TEXT[input.method], { email: input.email })}</p>\n` +
+    (input.webauthn === undefined ? codeForm(look, input) : webauthnStepForm(look, input, input.webauthn.options, false));
   return document(look, nonce, text(look, 'mfa.title'), body, input.error === true);
 }
 
@@ -89,13 +118,15 @@ export const totpSetup = (look: PageLook, totp: TotpSetup): string =>
 export function enrolPage(look: PageLook, nonce: string, input: EnrolPageInput): RenderedPage {
   const { totp } = input;
   const setup =
-    totp === undefined
+    input.webauthn !== undefined
+      ? `<p>${text(look, 'mfa.enrolWebauthnText')}</p>\n`
+      : totp === undefined
       ? `<p>${text(look, METHOD_TEXT[input.method], { email: input.email })}</p>\n`
       : `<p>${text(look, 'mfa.enrolTotpText')}</p>\n${totpSetup(look, totp)}`;
   const body =
     `<h1>${text(look, 'mfa.enrolTitle')}</h1>\n<p class="subtitle">${text(look, 'mfa.enrolText')}</p>\n` +
     setup +
-    codeForm(look, input, totp === undefined ? '' : hidden('enrol', totp.sealed));
+    (input.webauthn === undefined ? codeForm(look, input, totp === undefined ? '' : hidden('enrol', totp.sealed)) : webauthnStepForm(look, input, input.webauthn.options, true));
   return document(look, nonce, text(look, 'mfa.enrolTitle'), body, input.error === true);
 }
 

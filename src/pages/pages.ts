@@ -9,8 +9,8 @@ import { CATALOGS, type CopyKey } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 
 /**
- * The hosted pages as server-rendered HTML: no script, no external asset but the tenant's own logo and favicon,
- * one inline <style> allowed by a per-response nonce. Every text a page shows can be replaced through the
+ * The hosted pages as server-rendered HTML: no external asset but the tenant's own logo and favicon, one inline
+ * <style> allowed by a per-response nonce, and no script but the WebAuthn forms' own (src/pages/webauthn.ts). Every text a page shows can be replaced through the
  * branding's `copy` (key → text); every value interpolated is escaped.
  */
 
@@ -34,6 +34,8 @@ export interface RenderedPage {
   readonly html: string;
   /** Origins of the images the page shows (logo, favicon), for the Content-Security-Policy. */
   readonly imageSources: readonly string[];
+  /** Hash sources of its inline script (src/pages/webauthn.ts); none: no script runs. */
+  readonly scriptSources?: readonly string[];
 }
 
 /**
@@ -585,6 +587,7 @@ export function pageHeaders(nonce: string, page: RenderedPage, formAction: reado
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    ...(page.scriptSources === undefined ? [] : [`script-src ${page.scriptSources.join(' ')}`]),
     `img-src ${page.imageSources.length === 0 ? "'none'" : page.imageSources.join(' ')}`,
     `form-action ${formAction.join(' ')}`,
     "frame-ancestors 'none'",

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { lookFor, PLAIN_LOOK, renderPage, type PageLook, type RenderedPage } from './pages.ts';
+import { withWebauthnScript } from './webauthn.ts';
 
 /**
  * Answers with a hosted page and its headers (a fresh style nonce, the page's image origins). `formTargets` are
@@ -7,7 +8,7 @@ import { lookFor, PLAIN_LOOK, renderPage, type PageLook, type RenderedPage } fro
  * too, and the 303s of a sign-in lead through the OP (self) to the client's redirect URI.
  */
 export function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => RenderedPage, formTargets: readonly string[] = []) {
-  const page = renderPage(render, ["'self'", ...formTargets]);
+  const page = renderPage((nonce) => withWebauthnScript(render(nonce)), ["'self'", ...formTargets]);
   return reply
     .status(status)
     .headers(page.headers)

@@ -172,7 +172,7 @@ describe('lockout', () => {
       // The wait after n failures: 2^(n-3) s from the third, at most 60 s.
       const { services } = app.gatehouse;
       const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [] } }, undefined);
-      const standing = async () => (await readSignInCandidate(target, 'wes@example.com', ATTACKER))?.standing;
+      const standing = async () => (await readSignInCandidate(target, 'wes@example.com', ATTACKER, 'localhost'))?.standing;
       for (const [failures, wait] of [[2, 0], [3, 1], [4, 2], [5, 4], [6, 8], [8, 32], [9, 60], [15, 60]] as const) {
         if (wait > 0) {
           await elapse(wait - 0.75, failures);

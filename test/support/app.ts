@@ -42,6 +42,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** PUBLIC_URL (the OAuth issuer) is the service's real address, so discovery's URLs are reachable. */
   reachablePublicUrl?: boolean;
+  /** The host name of that PUBLIC_URL (default 127.0.0.1): `localhost` where a browser needs a domain (WebAuthn's RP ID). */
+  publicHost?: string;
   /** Where the service writes its JSON log lines (at `logLevel`, info unless overridden); by default it logs nothing. */
   logStream?: { write(line: string): void };
   /** The service's clock (analytics' days, the audit retention's cutoff): a test sets the time instead of waiting. */
@@ -52,7 +54,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   const database = await createTestDatabase();
   const queries: string[] = [];
   const listenPort = options.reachablePublicUrl === true ? await freePort() : 0;
-  if (options.reachablePublicUrl === true) overrides = { publicUrl: `http://127.0.0.1:${listenPort}`, ...overrides };
+  if (options.reachablePublicUrl === true) overrides = { publicUrl: `http://${options.publicHost ?? '127.0.0.1'}:${listenPort}`, ...overrides };
   const config = loadConfig(
     { PORT: '0', REDIS_URL: process.env['REDIS_URL'] ?? '', LOG_LEVEL: 'silent' },
     {

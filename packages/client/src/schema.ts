@@ -5487,8 +5487,10 @@ export interface components {
              *     mail). oauth:
              *     `provider` (google, github, microsoft, apple, generic), `clientId`, `scopes`, `allowSignup`; generic adds either
              *     `issuer` (an OpenID provider found by discovery) or `authorizationUrl`, `tokenUrl` and `userInfoUrl` (a plain OAuth
-             *     2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName`, `rpId`,
-             *     `userVerification` (required, preferred, discouraged), `allowSignup`. saml: `entityId`, `ssoUrl` (https),
+             *     2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName` (the name authenticators show; null:
+             *     the surface's), `userVerification` (required, preferred, discouraged; default required: a passkey that verified its
+             *     user counts as both factors), `allowSignup` (false only: passkeys are added from the account page); the RP ID is
+             *     the host of the surface a passkey is registered on. saml: `entityId`, `ssoUrl` (https),
              *     `certificate` (PEM X.509), `signRequests` (false only: the service sends unsigned AuthnRequests), `emailAttribute`
              *     (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
              *     sign-in sends the browser: the application's page that starts its sign-in; null: IdP-initiated sign-in refused),

@@ -2,7 +2,6 @@ import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { AuthProvider, Tenant } from '../../db/entities/index.ts';
 import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
-import { assertServedType } from '../sign-in/methods.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -109,16 +108,10 @@ async function assertTenantExists(scope: Scope, tenantId: string): Promise<void>
 
 /**
  * The providers in force for a tenant (null: the application's own), with their source. Through the request's
- * loader, so a page of tenants reads every tenant's rows and the application's in one statement each. `counted`: the
- * rows that count at all (the sign-in counts the served types only: a tenant whose own rows are all of unserved
- * types inherits, as if it had none).
+ * loader, so a page of tenants reads every tenant's rows and the application's in one statement each.
  */
-export async function effectiveAuthProviders(
-  scope: Scope,
-  tenantId: string | null,
-  counted: (provider: AuthProvider) => boolean = () => true,
-): Promise<{ providers: AuthProvider[]; source: Source | null }> {
-  const rows = async (key: string) => (await scope.loaders.authProviders.load(key)).filter(counted);
+export async function effectiveAuthProviders(scope: Scope, tenantId: string | null): Promise<{ providers: AuthProvider[]; source: Source | null }> {
+  const rows = (key: string) => scope.loaders.authProviders.load(key);
   if (tenantId === null) return { providers: await rows(APPLICATION_ROWS), source: null };
   const application = await scope.application();
   if (isolated(application)) {
@@ -182,7 +175,6 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
  */
 export async function createAuthProvider(scope: Scope, input: CreateAuthProviderInput): Promise<AuthProviderView> {
   const type = typeOf(input.type);
-  assertServedType(type);
   if (scope.tenantId !== null) await assertTenantExists(scope, scope.tenantId);
   const config = parseConfig(type, input.config, {}, scope.services.config.upstreams);
   const secrets = mergeSecrets(type, config, null, input.secrets, sealWith(scope));
@@ -234,7 +226,6 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
   const provider = await uniquely('config.provider', 'An OAuth provider for this provider', () =>
     underTenancyConfig(scope, async ({ em, application }) => {
       const found = await ownProvider(scope, em, providerId);
-      assertServedType(found.type);
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
       const before = snapshot(found);
       if (input.config != null) {

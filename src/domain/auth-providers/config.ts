@@ -2,7 +2,6 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { MAX_ACCESS_TOKEN_SECONDS } from '../../auth/signing-keys.ts';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import { invalid, type GatehouseError } from '../../errors.ts';
-import { hostname } from '../domains/hostname.ts';
 import { isControlFree, isPlainText } from '../validate.ts';
 
 /**
@@ -32,7 +31,6 @@ type Field = FieldBase &
     | { kind: 'url'; required?: boolean }
     | { kind: 'scopes'; default: (config: Config) => string[] }
     | { kind: 'certificate'; required: boolean }
-    | { kind: 'hostname'; default: null }
   );
 
 interface SecretSpec {
@@ -101,11 +99,13 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
     defaultName: (config) => OAUTH_NAMES[config['provider'] as OAuthProvider],
   },
   passkey: {
+    // The RP ID is no setting: it is the host of the surface a passkey is registered on (src/domain/webauthn/).
     config: {
       rpName: { kind: 'string', default: null, max: 200 },
-      rpId: { kind: 'hostname', default: null },
-      userVerification: { kind: 'enum', values: ['required', 'preferred', 'discouraged'], default: 'preferred' },
-      allowSignup,
+      // `required`: a passkey proves two factors (the MFA step is then done); else one, and the MFA policy applies.
+      userVerification: { kind: 'enum', values: ['required', 'preferred', 'discouraged'], default: 'required' },
+      // A passkey is registered by a signed-in user on the account page: it opens no account by itself.
+      allowSignup: { kind: 'boolean', default: false, refused: { value: true, because: 'is not supported: a passkey is added from the account page by a signed-in user' } },
     },
     secrets: {},
     defaultName: () => 'Passkeys',
@@ -206,9 +206,6 @@ function checkField(field: string, spec: Field, value: unknown, rule: UrlRule): 
         throw invalid(field, `${field} must be a PEM-encoded X.509 certificate`);
       }
       return value.trim();
-    case 'hostname':
-      if (typeof value !== 'string') throw invalid(field, `${field} must be a string`);
-      return hostname(field, value);
   }
 }
 

@@ -7,20 +7,24 @@ import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
+import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
 import { totpStep } from './totp.ts';
 
 /**
  * A user's second factors (migration 0025), at most one of each kind: a TOTP secret (sealed with the stored-secrets
- * box) or the e-mail one-time code, and the recovery codes that stand in for them. Every statement names the
+ * box) or the e-mail one-time code, and the recovery codes that stand in for them; and their WebAuthn credentials
+ * (migration 0031), any number, each a `webauthn` factor on its relying party. Every statement names the
  * application (raw SQL does not pass through the tenancy filters): the caller's sign-in target or scope decides it.
  */
-export type FactorKind = 'totp' | 'email_otp';
+export type FactorKind = 'totp' | 'email_otp' | 'webauthn';
 /** What proves the second step: a factor, or a recovery code. */
 export type SecondProof = FactorKind | 'recovery_code';
+/** The proofs that are a code typed (a WebAuthn answer is checked in src/domain/webauthn/factor.ts). */
+export type CodeProof = Exclude<SecondProof, 'webauthn'>;
 
 /** The factor's name as its user knows it (the `mfa_enrolled` mail). */
-const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code' };
+const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code', webauthn: 'Passkey or security key' };
 
 export interface HeldFactor {
   readonly id: string;
@@ -29,15 +33,21 @@ export interface HeldFactor {
 
 /**
  * The factors of the user whose application and id the SQL expressions name, by kind, as one JSON array of
- * HeldFactor: a subquery, so that a statement reading the user reads them too (readSignInCandidate).
+ * HeldFactor: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. A subquery, so that a
+ * statement reading the user reads them too (readSignInCandidate); its placeholders take application, user,
+ * application, user, relying party.
  */
-export const heldFactorsSql = (applicationId: string, userId: string): string =>
-  `(select coalesce(json_agg(json_build_object('id', m.id, 'kind', m.kind) order by m.kind), '[]'::json)
-      from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId})`;
+export const heldFactorsSql = (applicationId: string, userId: string, rpId: string): string =>
+  `(select coalesce(json_agg(json_build_object('id', f.id, 'kind', f.kind) order by f.kind, f.id), '[]'::json)
+      from (select m.id, m.kind from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId}
+            union all select w.id, 'webauthn' from webauthn_credential as w
+             where w.application_id = ${applicationId} and w.user_id = ${userId} and w.rp_id = ${rpId}) as f)`;
 
-/** The user's factors, by kind. */
-export async function factorsOf(em: EntityManager, applicationId: string, userId: string): Promise<HeldFactor[]> {
-  const [row] = await em.getConnection().execute<{ factors: HeldFactor[] }[]>(`select ${heldFactorsSql('?', '?')} as factors`, [applicationId, userId]);
+/** The user's factors, by kind: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. */
+export async function factorsOf(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<HeldFactor[]> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ factors: HeldFactor[] }[]>(`select ${heldFactorsSql('?', '?', '?')} as factors`, [applicationId, userId, applicationId, userId, rpId]);
   return row?.factors ?? [];
 }
 
@@ -50,8 +60,24 @@ export const userSender = (target: SignInTarget, user: SignInUser): MailSender =
   services: target.scope.services,
 });
 
-/** A factor proven on the enrolment page: a TOTP secret with the step its first code was for, or the e-mail code. */
-export type NewFactor = { readonly kind: 'totp'; readonly secret: string; readonly step: number } | { readonly kind: 'email_otp' };
+/** A factor proven on the enrolment page: a TOTP secret with the step its first code was for, the e-mail code, or a WebAuthn credential. */
+export type NewFactor =
+  | { readonly kind: 'totp'; readonly secret: string; readonly step: number }
+  | { readonly kind: 'email_otp' }
+  | { readonly kind: 'webauthn'; readonly credential: NewCredential };
+
+/** Stores the factor; false when the user holds it already (or, for a credential, the relying party does). */
+async function addFactor(em: EntityManager, box: SecretBox, applicationId: string, userId: string, factor: NewFactor): Promise<boolean> {
+  if (factor.kind === 'webauthn') return insertCredential(em, applicationId, userId, factor.credential);
+  const secret = factor.kind === 'totp' ? box.encrypt(factor.secret) : null;
+  const step = factor.kind === 'totp' ? factor.step : null;
+  const added = await em.execute(
+    `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step) values (?, ?, ?, ?, ?, ?)
+     on conflict (application_id, user_id, kind) do nothing returning id`,
+    [applicationId, newId(), userId, factor.kind, secret, step],
+  );
+  return added.length > 0;
+}
 
 /**
  * Adds a proven factor, audited `user.mfa.enroll`, and tells the user (`mfa_enrolled`, with a password reset link in
@@ -63,14 +89,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const applicationId = target.application.id;
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em) => {
-    const secret = factor.kind === 'totp' ? services.storedSecrets.encrypt(factor.secret) : null;
-    const step = factor.kind === 'totp' ? factor.step : null;
-    const added = await em.execute<{ id: string }[]>(
-      `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step) values (?, ?, ?, ?, ?, ?)
-       on conflict (application_id, user_id, kind) do nothing returning id`,
-      [applicationId, newId(), user.id, factor.kind, secret, step],
-    );
-    if (added.length === 0) return null;
+    if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
     recordAudit(em, sender, { action: 'user.mfa.enroll', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     const reset = await issueLink(em, { applicationId, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', services.config.publicUrl);
     await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: FACTOR_NAMES[factor.kind] });
@@ -102,8 +121,8 @@ export async function replaceRecoveryCodes(em: EntityManager, applicationId: str
   return codes;
 }
 
-/** Why a second step's code was refused, for the audit record. */
-export type CodeRefusal = 'wrong_code' | 'code_replayed';
+/** Why a second step's code (or WebAuthn answer) was refused, for the audit record. */
+export type CodeRefusal = 'wrong_code' | 'code_replayed' | 'unknown_credential' | 'invalid_passkey';
 
 /**
  * Checks a code of the user's `proof`, using it up: a TOTP code for a step after the last accepted one (that step is
@@ -114,7 +133,7 @@ export async function useSecondProof(
   em: EntityManager,
   box: SecretBox,
   user: { applicationId: string; id: string },
-  proof: SecondProof,
+  proof: CodeProof,
   code: string,
 ): Promise<{ ok: true } | { ok: false; reason: CodeRefusal }> {
   const connection = em.getConnection();

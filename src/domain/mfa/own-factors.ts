@@ -4,7 +4,6 @@ import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { currentPasswordProven, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { enrolFactor, factorsOf, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
-import { offeredFactors } from './requirement.ts';
 import { totpStep } from './totp.ts';
 
 /**
@@ -27,16 +26,18 @@ export interface OwnFactors {
 const refused = (error: string): OwnChange => ({ ok: false, reason: 'invalid', errors: [error] });
 const WRONG_CODE = 'The code is incorrect, has expired or was already used.';
 
-export async function ownFactors(target: SignInTarget, userId: string): Promise<OwnFactors> {
+export async function ownFactors(target: SignInTarget, userId: string, rpId: string): Promise<OwnFactors> {
   const { em } = target.applicationScope;
   const [held, [left]] = await Promise.all([
-    factorsOf(em, target.application.id, userId),
+    factorsOf(em, target.application.id, userId, rpId),
     em.execute<{ n: number }[]>(`select count(*)::int as n from mfa_recovery_code where application_id = ? and user_id = ? and used_at is null`, [
       target.application.id,
       userId,
     ]),
   ]);
-  const addable = target.mfa.enforcement === 'off' ? [] : offeredFactors(target.mfa).filter((kind) => !held.some((factor) => factor.kind === kind));
+  // Keys are added in the page's own section for them (src/hosted/account.ts), not among the codes.
+  const addable =
+    target.mfa.enforcement === 'off' ? [] : target.mfa.factors.filter((kind) => kind !== 'webauthn' && !held.some((factor) => factor.kind === kind));
   return { held, addable, unusedRecoveryCodes: left?.n ?? 0 };
 }
 
@@ -47,25 +48,31 @@ async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Paramete
   return { ok: true, shown: codes };
 }
 
-async function mayAdd(target: SignInTarget, userId: string, kind: FactorKind): Promise<boolean> {
-  return (await ownFactors(target, userId)).addable.includes(kind);
+async function mayAdd(target: SignInTarget, userId: string, rpId: string, kind: FactorKind): Promise<boolean> {
+  return (await ownFactors(target, userId, rpId)).addable.includes(kind);
 }
 
 /** A TOTP factor whose secret the page showed (`secret`, unsealed by the caller), proven by a code of it. */
-export async function addOwnTotp(target: SignInTarget, user: SignInUser, secret: string, code: string | null | undefined): Promise<OwnChange> {
-  if (!(await mayAdd(target, user.id, 'totp'))) return refused('An authenticator app cannot be added here.');
+export async function addOwnTotp(target: SignInTarget, user: SignInUser, rpId: string, secret: string, code: string | null | undefined): Promise<OwnChange> {
+  if (!(await mayAdd(target, user.id, rpId, 'totp'))) return refused('An authenticator app cannot be added here.');
   const step = totpStep(secret, (code ?? '').trim());
   if (step === null) return refused(WRONG_CODE);
   return enrolOwn(target, user, { kind: 'totp', secret, step });
 }
 
 /** The e-mail factor, proven by the code just mailed (sendEmailCode). */
-export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, code: string | null | undefined): Promise<OwnChange> {
-  if (!(await mayAdd(target, user.id, 'email_otp'))) return refused('Email codes cannot be added here.');
+export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, rpId: string, code: string | null | undefined): Promise<OwnChange> {
+  if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return refused('Email codes cannot be added here.');
   const owner = { applicationId: target.application.id, id: user.id };
   const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
   if (!used.ok) return refused(WRONG_CODE);
   return enrolOwn(target, user, { kind: 'email_otp' });
+}
+
+/** How many passkeys and security keys the user holds, on any host: second steps too (src/domain/webauthn/). */
+async function keysHeld(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<number> {
+  const [row] = await tx.execute<{ n: number }[]>(`select count(*)::int as n from webauthn_credential where application_id = ? and user_id = ?`, [applicationId, userId]);
+  return row?.n ?? 0;
 }
 
 /**
@@ -83,13 +90,14 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
     const held = await tx.execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? for update`, [applicationId, user.id]);
     const factor = held.find((candidate) => candidate.id === factorId);
     if (factor === undefined) return refused('There is no such second step on your account.');
-    const offered = offeredFactors(target.mfa);
-    const usableLeft = held.filter((other) => other.id !== factor.id && offered.includes(other.kind));
-    if (target.mfa.enforcement === 'required' && offered.includes(factor.kind) && usableLeft.length === 0) {
+    const keys = await keysHeld(tx, applicationId, user.id);
+    const offered = target.mfa.factors;
+    const usableLeft = held.filter((other) => other.id !== factor.id && offered.includes(other.kind)).length + (offered.includes('webauthn') ? keys : 0);
+    if (target.mfa.enforcement === 'required' && offered.includes(factor.kind) && usableLeft === 0) {
       return refused(`${target.look.name} requires two-step verification: add another second step before removing this one.`);
     }
     await tx.execute(`delete from mfa_factor where application_id = ? and id = ?`, [applicationId, factor.id]);
-    if (held.length === 1) {
+    if (held.length === 1 && keys === 0) {
       await tx.execute(`delete from mfa_recovery_code where application_id = ? and user_id = ?`, [applicationId, user.id]);
       await tx.execute(`delete from mfa_email_code where application_id = ? and user_id = ?`, [applicationId, user.id]);
     }
@@ -104,7 +112,7 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
   return target.applicationScope.transactional(async (tx) => {
     const held = await tx.execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? for update`, [applicationId, user.id]);
-    if (held.length === 0) return refused('Recovery codes stand in for a second step: add one first.');
+    if (held.length === 0 && (await keysHeld(tx, applicationId, user.id)) === 0) return refused('Recovery codes stand in for a second step: add one first.');
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renew', targetType: 'user', targetId: user.id });
     return { ok: true, shown: codes };

@@ -1,4 +1,4 @@
-import { SERVED_MFA_FACTORS, type MfaPolicy } from '../policies/definitions.ts';
+import type { MfaPolicy } from '../policies/definitions.ts';
 import type { FactorKind, HeldFactor } from './factors.ts';
 
 /**
@@ -11,21 +11,20 @@ export type MfaStep =
   | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[] }
   | { readonly kind: 'enrol'; readonly factors: readonly FactorKind[] };
 
-/** The policy's factors the service can check: a stored `webauthn` (refused since) counts for nothing. */
-export const offeredFactors = (policy: MfaPolicy): FactorKind[] =>
-  policy.factors.filter((factor): factor is FactorKind => SERVED_MFA_FACTORS.includes(factor));
-
 export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[]): MfaStep {
   if (policy.enforcement === 'off') return { kind: 'none' };
-  const offered = offeredFactors(policy);
+  const offered: readonly FactorKind[] = policy.factors;
   const usable = offered.filter((kind) => held.some((factor) => factor.kind === kind));
   if (usable.length > 0) return { kind: 'challenge', factors: usable };
   if (policy.enforcement === 'required' && offered.length > 0) return { kind: 'enrol', factors: offered };
   return { kind: 'none' };
 }
 
-/** RFC 8176 `amr` of a sign-in completed by a second step: each code is a one-time password, and two factors `mfa`. */
-export const withSecondFactor = (amr: readonly string[]): string[] => [...new Set([...amr, 'otp', 'mfa'])];
+/**
+ * RFC 8176 `amr` of a sign-in completed by a second step: each code is a one-time password (`otp`), a WebAuthn key
+ * says what it is (`proof`: `hwk` or `swk`), and two factors `mfa`.
+ */
+export const withSecondFactor = (amr: readonly string[], proof: readonly string[] = ['otp']): string[] => [...new Set([...amr, ...proof, 'mfa'])];
 
 /**
  * The `acr` of a sign-in (OIDC Core 2): the PAPE multi-factor policy URI once a second factor is proven (what Auth0

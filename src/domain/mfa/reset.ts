@@ -5,7 +5,8 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
 
 /**
- * `POST /users/{userId}/mfa-reset`: every factor, recovery code and pending e-mail code of the user goes, audited
+ * `POST /users/{userId}/mfa-reset`: every factor (their WebAuthn keys and passkeys too), recovery code and pending
+ * e-mail code of the user goes, audited
  * `user.mfa.reset` with the factors removed; the next sign-in asks for none (or, under `required`, enrols again). A
  * user with nothing to remove is returned unchanged, unrecorded. As an unlock, a shared-pool user's factors are one
  * for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
@@ -17,11 +18,12 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
     const [removed] = await tx.em.execute<{ factors: string[]; codes: number; pending: number }[]>(
       `with factors as (delete from mfa_factor where application_id = ? and user_id = ? returning kind),
         codes as (delete from mfa_recovery_code where application_id = ? and user_id = ? returning used_at),
-        pending as (delete from mfa_email_code where application_id = ? and user_id = ? returning 1)
-       select coalesce((select array_agg(kind order by kind) from factors), '{}') as factors,
+        pending as (delete from mfa_email_code where application_id = ? and user_id = ? returning 1),
+        keys as (delete from webauthn_credential where application_id = ? and user_id = ? returning 1)
+       select coalesce((select array_agg(kind order by kind) from (select kind from factors union select 'webauthn' from keys) as removed), '{}') as factors,
               (select count(*)::int from codes where used_at is null) as codes,
               (select count(*)::int from pending) as pending`,
-      [tx.applicationId, user.id, tx.applicationId, user.id, tx.applicationId, user.id],
+      [tx.applicationId, user.id, tx.applicationId, user.id, tx.applicationId, user.id, tx.applicationId, user.id],
     );
     const factors = removed?.factors ?? [];
     if (factors.length === 0 && (removed?.codes ?? 0) === 0 && (removed?.pending ?? 0) === 0) return user;

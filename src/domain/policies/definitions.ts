@@ -12,8 +12,6 @@ export type MfaEnforcement = (typeof MFA_ENFORCEMENTS)[number];
 /** SMS is left out on purpose: NIST SP 800-63B restricts it, and Gatehouse has no SMS provider. */
 export const MFA_FACTORS = ['totp', 'webauthn', 'email_otp'] as const;
 export type MfaFactor = (typeof MFA_FACTORS)[number];
-/** The factors the service can enrol and check today: WebAuthn comes with passkeys (README, "Not served yet"). */
-export const SERVED_MFA_FACTORS: readonly MfaFactor[] = ['totp', 'email_otp'];
 
 export interface PasswordPolicy {
   minLength: number;
@@ -191,9 +189,6 @@ function checkCoherence(kind: PolicyKind, policy: PolicyValues[PolicyKind]): voi
   }
   if (kind === 'mfa') {
     const mfa = policy as MfaPolicy;
-    // Stored without effect otherwise: a user could never enrol it, nor be asked for it.
-    const unserved = mfa.factors.find((factor) => !SERVED_MFA_FACTORS.includes(factor));
-    if (unserved !== undefined) throw invalid('factors', `${unserved} is not served yet as a second factor`);
     if (mfa.enforcement !== 'off' && mfa.factors.length === 0) {
       throw invalid('factors', `factors may not be empty while enforcement is ${mfa.enforcement}`);
     }

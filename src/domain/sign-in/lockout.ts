@@ -101,18 +101,18 @@ export interface SignInCandidate {
 
 /**
  * The user of the target's pool with that (normalized) e-mail, or null, and where `address` stands with their account
- * now (`open` with the lockout policy off), with their MFA factors: one statement, read before the password's
+ * now (`open` with the lockout policy off), with their MFA factors (WebAuthn ones of `rpId`): one statement, read before the password's
  * verification, which the standing does not skip.
  */
-export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string): Promise<SignInCandidate | null> {
+export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string, rpId: string): Promise<SignInCandidate | null> {
   type Row = SignInUserRow & { locked: boolean | null; waiting: boolean | null; factors: HeldFactor[] };
   const [row] = await target.applicationScope.em.getConnection().execute<Row[]>(
     `select ${signInUserColumnsSql('u')}, ${addressLockedSql('f')} as locked, ${addressWaitingSql('f')} as waiting,
-            ${heldFactorsSql('u.application_id', 'u.id')} as factors
+            ${heldFactorsSql('u.application_id', 'u.id', '?')} as factors
        from app_user as u
        left join sign_in_failure as f on f.application_id = u.application_id and f.user_id = u.id and f.address = ?
       where u.application_id = ? and u.email_normalized = ? and u.pool_id = ? limit 1`,
-    [address, target.application.id, emailNormalized, target.poolId],
+    [rpId, address, target.application.id, emailNormalized, target.poolId],
   );
   if (row === undefined) return null;
   const standing = !target.lockout.enabled ? 'open' : row.locked === true ? 'locked' : row.waiting === true ? 'waiting' : 'open';

@@ -68,6 +68,7 @@ export const SIGN_IN_REFUSALS = {
   // The forms that mail a password's links (forgot, a new verification link) exist only where passwords do.
   password_links_unavailable: { page: { status: 404, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
   // Sign-in by e-mail (email-methods.ts): its forms where the magic-link provider does not offer the method.
+  passkey_unavailable: { page: { status: 404, message: (name) => `Signing in with a passkey is not available for ${name}.` }, oauth: null, silent: null },
   email_sign_in_unavailable: { page: { status: 404, message: (name) => `Signing in by email is not available for ${name}.` }, oauth: null, silent: null },
   email_link_invalid: {
     page: { status: 400, message: () => 'This link has expired, was already used, or does not belong here. Ask for a new one from the sign-in page.' },

@@ -141,8 +141,8 @@ export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser
  * the lockout policy of the user's pool, per account and address; a refusal that counts nothing takes as long as
  * counting would (refuseUncounted).
  */
-export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string): Promise<CredentialCheck> {
-  const checked = await checkCredentials(target, email, password, address);
+export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CredentialCheck> {
+  const checked = await checkCredentials(target, email, password, address, rpId);
   // Every outcome writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
   const user = checked.ok ? checked.verified : checked.user;
   await recordSignIn(target.scope.services, {
@@ -161,7 +161,7 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
 /** verifyCredentials' decision, with why a refusal was one and of which user (for the audit record alone). */
 type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
-async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string): Promise<Checked> {
+async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<Checked> {
   const login = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
   const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<Checked> => (await refuseUncounted(target), { ok: false, reason, user });
@@ -170,7 +170,7 @@ async function checkCredentials(target: SignInTarget, email: unknown, password: 
     await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT));
     return refused('invalid_input', null);
   }
-  const candidate = await readSignInCandidate(target, normalizeEmail(login), address);
+  const candidate = await readSignInCandidate(target, normalizeEmail(login), address, rpId);
   if (candidate?.user.passwordHash == null) {
     await verifyAgainstDummy(secret);
     return refused(candidate === null ? 'unknown_user' : 'no_password', candidate?.user ?? null);

@@ -7,7 +7,6 @@ import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
 import type { LockoutPolicy, MfaPolicy, PasswordPolicy, SessionPolicy } from '../policies/definitions.ts';
 import { effectivePolicy } from '../policies/policies.ts';
-import { isServedType } from './methods.ts';
 import { DEFAULT_LOCALE, type Locale } from '../locales.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
@@ -61,6 +60,14 @@ export interface SamlMethod {
   readonly signUp: boolean;
 }
 
+/** An enabled `passkey` provider of a surface: sign-in with a discoverable WebAuthn credential (src/domain/webauthn/). */
+export interface PasskeyMethod {
+  /** The name authenticators show for the relying party (`rpName`); null: the surface's name. */
+  readonly rpName: string | null;
+  /** What the authenticator must do to verify its user (`userVerification`); `required` makes a passkey two factors. */
+  readonly userVerification: 'required' | 'preferred' | 'discouraged';
+}
+
 /**
  * What a sign-in surface (an application, and the tenant a sign-in is for) shows and enforces, as the tenancy engine
  * resolves it: plain values, shared by every request that reads them.
@@ -79,6 +86,8 @@ export interface SurfaceSettings {
   /** The upstream identity providers offered (src/domain/sign-in/upstream/), in the providers' order. */
   readonly upstreams: readonly UpstreamMethod[];
   readonly saml: readonly SamlMethod[];
+  /** Sign-in with a passkey; null: not offered. */
+  readonly passkey: PasskeyMethod | null;
   readonly lockout: LockoutPolicy;
   /** The password policy of the pool: its `maxAge` is asked at every password sign-in (password-expiry.ts). */
   readonly passwordPolicy: PasswordPolicy;
@@ -135,7 +144,7 @@ async function readSurfaceSettings(
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
   const [branding, { providers }, lockout, passwordPolicy, session, mfa] = await Promise.all([
     effectiveBranding(scope),
-    effectiveAuthProviders(scope, policyTenantId, (provider) => isServedType(provider.type)),
+    effectiveAuthProviders(scope, policyTenantId),
     effectivePolicy(scope, 'lockout', policyTenantId),
     effectivePolicy(scope, 'password', policyTenantId),
     effectivePolicy(scope, 'session', policyTenantId),
@@ -155,6 +164,7 @@ async function readSurfaceSettings(
     saml: providers
       .filter((provider) => provider.type === 'saml' && provider.enabled)
       .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !(tenant !== null && poolId === SHARED_POOL) })),
+    passkey: passkeyMethod(providers),
     lockout,
     passwordPolicy,
     session,
@@ -168,7 +178,7 @@ const numberOrNull = (value: unknown): number | null => (typeof value === 'numbe
 /**
  * Password sign-in and sign-up as the effective auth providers of the pool allow: an enabled `password` provider,
  * sign-up when its `allowSignup` (default true) says so. A pool with no provider configured at all (a new
- * application; providers of types not served yet do not count, src/domain/sign-in/methods.ts) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
+ * application) has the built-in default, the password provider with its defaults, as Auth0's and Logto's new
  * applications do. In the shared pool a tenant named by the request joins by invitation or by an administrator,
  * never by signing up (`opensMembership`), so sign-up is offered only without a tenant (or for an isolated tenant's
  * own pool).
@@ -194,6 +204,17 @@ function emailMethods(providers: readonly { type: string; enabled: boolean; conf
     code: signInWith === 'code' || signInWith === 'link_and_code',
     signUp: allowSignup !== false && !opensMembership,
     minutes: typeof linkLifetimeMinutes === 'number' ? linkLifetimeMinutes : 15,
+  };
+}
+
+/** Sign-in with a passkey as an enabled `passkey` provider allows it; none without one. */
+function passkeyMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[]): PasskeyMethod | null {
+  const provider = providers.find((candidate) => candidate.type === 'passkey' && candidate.enabled);
+  if (provider === undefined) return null;
+  const { rpName, userVerification } = provider.config;
+  return {
+    rpName: typeof rpName === 'string' ? rpName : null,
+    userVerification: userVerification === 'preferred' || userVerification === 'discouraged' ? userVerification : 'required',
   };
 }
 

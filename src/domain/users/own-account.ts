@@ -22,7 +22,7 @@ import { forgetUserKeys } from './users.ts';
 const MAX_PASSWORD_INPUT = 1024;
 
 /** The user acting on their own account through the target's surface. */
-function ownScope(target: SignInTarget, userId: string): Scope {
+export function ownScope(target: SignInTarget, userId: string): Scope {
   const { services, requestId } = target.scope;
   return endUserScope(services, requestId, { clientId: target.clientId, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
 }

@@ -1,0 +1,178 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  type Uint8Array_,
+  type UserVerificationRequirement,
+} from '@simplewebauthn/server';
+import type { NewCredential, StoredCredential } from './credentials.ts';
+import type { RelyingParty } from './relying-party.ts';
+
+/**
+ * The WebAuthn ceremonies, through @simplewebauthn/server: the options a page hands its browser, each with a fresh
+ * challenge kept server-side (`webauthn_challenge`) for its purpose, relying party and user, and the verification of
+ * the browser's answer, which uses that challenge up (a replayed answer finds none). Origin, RP ID, signature, flags
+ * and counter are the library's checks.
+ */
+export type Ceremony = 'sign_in' | 'second_factor' | 'register';
+
+/** How long a page's challenge stays good: as long as the sign-in step it serves. */
+const CHALLENGE_SECONDS = 600;
+const TIMEOUT_MS = 120_000;
+/** The longest answer read: a registration carries an attestation (certificates, for some authenticators). */
+const MAX_RESPONSE_LENGTH = 64 * 1024;
+
+interface ChallengeKey {
+  readonly applicationId: string;
+  readonly purpose: Ceremony;
+  readonly rp: RelyingParty;
+  /** The user the ceremony is for; null: a sign-in by discoverable credential, for whoever holds one. */
+  readonly userId: string | null;
+}
+
+async function keepChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<void> {
+  const connection = em.getConnection();
+  await connection.execute('delete from webauthn_challenge where application_id = ? and expires_at < now()', [key.applicationId]);
+  await connection.execute(
+    `insert into webauthn_challenge (application_id, challenge, purpose, rp_id, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(secs => ?::int))`,
+    [key.applicationId, challenge, key.purpose, key.rp.id, key.userId, CHALLENGE_SECONDS],
+  );
+}
+
+/** Uses the challenge up: true once, for a live challenge of this purpose, relying party and user. */
+async function useChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<boolean> {
+  const used = await em.getConnection().execute(
+    `delete from webauthn_challenge where application_id = ? and challenge = ? and purpose = ? and rp_id = ? and user_id is not distinct from ? and expires_at > now() returning 1`,
+    [key.applicationId, challenge, key.purpose, key.rp.id, key.userId],
+  );
+  return used.length > 0;
+}
+
+/** Options for navigator.credentials.get: any discoverable credential (`sign_in`), or one of the user's. */
+export async function assertionOptions(
+  em: EntityManager,
+  key: ChallengeKey,
+  userVerification: UserVerificationRequirement,
+  credentials: readonly StoredCredential[] = [],
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const options = await generateAuthenticationOptions({
+    rpID: key.rp.id,
+    userVerification,
+    timeout: TIMEOUT_MS,
+    allowCredentials: credentials.map((credential) => ({ id: credential.credentialId, transports: [...credential.transports] })),
+  });
+  await keepChallenge(em, key, options.challenge);
+  return options;
+}
+
+/** The user a registration is for, as the authenticator shows it. */
+export interface Registrant {
+  readonly id: string;
+  readonly email: string;
+  readonly name?: string | null | undefined;
+}
+
+/**
+ * Options for navigator.credentials.create: a discoverable credential (`residentKey`) when it is to sign in with as
+ * a passkey, none of the user's existing ones again, no attestation (the service trusts no authenticator model more
+ * than another).
+ */
+export async function registrationOptions(
+  em: EntityManager,
+  key: ChallengeKey & { readonly userId: string },
+  rpName: string,
+  user: Registrant,
+  existing: readonly StoredCredential[],
+  policy: { readonly discoverable: boolean; readonly userVerification: UserVerificationRequirement },
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const options = await generateRegistrationOptions({
+    rpName,
+    rpID: key.rp.id,
+    userID: Buffer.from(user.id.replaceAll('-', ''), 'hex'),
+    userName: user.email,
+    userDisplayName: user.name ?? user.email,
+    timeout: TIMEOUT_MS,
+    attestationType: 'none',
+    excludeCredentials: existing.map((credential) => ({ id: credential.credentialId })),
+    authenticatorSelection: { residentKey: policy.discoverable ? 'required' : 'preferred', userVerification: policy.userVerification },
+  });
+  await keepChallenge(em, key, options.challenge);
+  return options;
+}
+
+/** The browser's answer as the page posts it (JSON in a form field): its credential id, else null (unreadable). */
+export function readResponse<T extends AuthenticationResponseJSON | RegistrationResponseJSON>(posted: string | null | undefined): T | null {
+  if (typeof posted !== 'string' || posted.length > MAX_RESPONSE_LENGTH) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(posted);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, response } = value as { id?: unknown; response?: unknown };
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{1,1366}$/.test(id) && typeof response === 'object' && response !== null ? (value as T) : null;
+}
+
+export type AssertionCheck = { readonly ok: true; readonly counter: number; readonly userVerified: boolean } | { readonly ok: false };
+
+/** Verifies an assertion of `credential` against the ceremony's challenge (used up whatever the outcome). */
+export async function verifyAssertion(
+  em: EntityManager,
+  key: ChallengeKey,
+  response: AuthenticationResponseJSON,
+  credential: StoredCredential,
+  requireUserVerification: boolean,
+): Promise<AssertionCheck> {
+  try {
+    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: (challenge) => useChallenge(em, key, challenge),
+      expectedOrigin: key.rp.origin,
+      expectedRPID: key.rp.id,
+      credential: { id: credential.credentialId, publicKey: credential.publicKey as Uint8Array_, counter: credential.counter },
+      requireUserVerification,
+    });
+    return verified ? { ok: true, counter: authenticationInfo.newCounter, userVerified: authenticationInfo.userVerified } : { ok: false };
+  } catch {
+    // The library throws for every failed check (origin, RP ID, challenge, signature, counter): all are refusals.
+    return { ok: false };
+  }
+}
+
+/** Verifies a registration against the user's challenge: the credential to store (without its name), or null. */
+export async function verifyRegistration(
+  em: EntityManager,
+  key: ChallengeKey & { readonly userId: string },
+  response: RegistrationResponseJSON,
+  requireUserVerification: boolean,
+): Promise<Omit<NewCredential, 'name'> | null> {
+  try {
+    const { verified, registrationInfo } = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: (challenge) => useChallenge(em, key, challenge),
+      expectedOrigin: key.rp.origin,
+      expectedRPID: key.rp.id,
+      requireUserVerification,
+    });
+    if (!verified) return null;
+    const { credential, credentialDeviceType, credentialBackedUp } = registrationInfo;
+    return {
+      rpId: key.rp.id,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      deviceType: credentialDeviceType,
+      backedUp: credentialBackedUp,
+    };
+  } catch {
+    return null;
+  }
+}

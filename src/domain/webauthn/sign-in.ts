@@ -1,0 +1,62 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import type { PasskeyMethod } from '../sign-in/surface-settings.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { assertionOptions, readResponse, verifyAssertion } from './ceremonies.ts';
+import { amrOfCredential, findPoolCredential, recordUse } from './credentials.ts';
+import type { RelyingParty } from './relying-party.ts';
+
+/**
+ * Sign-in with a passkey (a discoverable credential: no e-mail typed), under the lockout policy as a password is: the
+ * credential names its user, from whose account an address locked out or made to wait is refused unchecked; a failed
+ * check counts as a failed sign-in from the address, a good one clears those. Every attempt is recorded with method
+ * `passkey`. A passkey that verified its user proves two factors (RFC 8176 `amr` with `user` and `mfa`).
+ */
+export type PasskeyCheck = { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser; readonly amr: readonly string[] } | { readonly ok: false };
+
+/** The options of the login page's passkey button: a challenge for any discoverable credential of the relying party. */
+export const passkeySignInOptions = (target: SignInTarget, rp: RelyingParty, method: PasskeyMethod) =>
+  assertionOptions(target.applicationScope.em, { applicationId: target.application.id, purpose: 'sign_in', rp, userId: null }, method.userVerification);
+
+export async function verifyPasskeySignIn(target: SignInTarget, rp: RelyingParty, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<PasskeyCheck> {
+  const checked = await checkPasskey(target, rp, method, posted, address);
+  const user = checked.ok ? checked.verified : checked.user;
+  await recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
+    clientId: target.clientId,
+    requestId: target.scope.requestId,
+    method: 'passkey',
+    ...(checked.ok ? { amr: checked.amr } : {}),
+    outcome: checked.ok ? { ok: true, userId: checked.user.id } : { ok: false, reason: checked.reason, userId: checked.user?.id ?? null, email: null },
+  });
+  return checked.ok ? checked : { ok: false };
+}
+
+type Checked = Extract<PasskeyCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
+
+async function checkPasskey(target: SignInTarget, rp: RelyingParty, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<Checked> {
+  const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<Checked> => (await refuseUncounted(target), { ok: false, reason, user });
+  const response = readResponse<AuthenticationResponseJSON>(posted);
+  if (response === null) return refused('invalid_input', null);
+  const { em } = target.applicationScope;
+  const applicationId = target.application.id;
+  const credential = await findPoolCredential(em, applicationId, rp.id, response.id, target.poolId);
+  const user = credential === null ? null : await readSignInUser(em, applicationId, { id: credential.userId, poolId: target.poolId });
+  if (credential === null || user === null) return refused('unknown_credential', null);
+  if (!mayActNow(user)) return refused('user_inactive', user);
+  const standing = await addressStanding(target, user, address);
+  if (standing !== 'open') return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
+  const key = { applicationId, purpose: 'sign_in', rp, userId: null } as const;
+  const check = await verifyAssertion(em, key, response, credential, method.userVerification === 'required');
+  if (!check.ok || !(await recordUse(em, applicationId, credential.id, check.counter))) {
+    await recordFailedSignIn(target, user, target.lockout, address);
+    return { ok: false, reason: 'invalid_passkey', user };
+  }
+  const tenantIds = await recordSuccessfulSignIn(target, user, address);
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
+  const amr = amrOfCredential(credential.deviceType, check.userVerified);
+  return { ok: true, user, verified: { ...user, tenantIds }, amr: check.userVerified ? [...amr, 'mfa'] : amr };
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
+import { passkeySignInOptions, verifyPasskeySignIn } from '../domain/webauthn/sign-in.ts';
+import { signIns } from '../metrics.ts';
+import { text } from '../pages/pages.ts';
+import { guessingAddress } from '../pages/throttle.ts';
+import { webauthnForm } from '../pages/webauthn.ts';
+import type { Services } from '../services.ts';
+import type { EmailSignInSteps } from './magic-link.ts';
+import type { InteractionContext, LoginExtra } from './routes.ts';
+
+/**
+ * Sign-in with a passkey on the login page: a button whose form runs the WebAuthn `get` ceremony for any discoverable
+ * credential of the surface's relying party and posts the answer here. A proven passkey goes on like every first
+ * factor (routes.ts continueSignIn); a refusal shows the login page again, the same for every reason.
+ */
+interface Params {
+  uid: string;
+}
+
+/** What the sign-in pages lend these routes: those of the e-mail methods, and the login page to show again. */
+export interface PasskeySteps extends Omit<EmailSignInSteps, 'formTargets'> {
+  showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra?: LoginExtra): Promise<unknown>;
+}
+
+const passkeyPath = (uid: string) => `/interaction/${uid}/passkey`;
+
+/** The relying party of the surface a request came to (its Host: the service's, or a verified custom domain's). */
+export const relyingPartyFor = async (services: Services, request: FastifyRequest): Promise<RelyingParty> =>
+  relyingPartyOf(await services.surfaces.forHost(request.headers.host));
+
+/** The login page's passkey button, when the surface offers passkeys (a fresh challenge each time it is shown). */
+export async function passkeyButton(services: Services, request: FastifyRequest, context: InteractionContext, csrf: string): Promise<string> {
+  const { passkey, look } = context.target;
+  if (passkey === null) return '';
+  const options = await passkeySignInOptions(context.target, await relyingPartyFor(services, request), passkey);
+  return webauthnForm({ action: passkeyPath(context.interaction.uid), csrf, ceremony: 'get', options, label: text(look, 'login.passkey'), buttonClass: 'secondary' });
+}
+
+export function passkeyRoutes(app: FastifyInstance, services: Services, steps: PasskeySteps): void {
+  app.post<{ Params: Params }>('/interaction/:uid/passkey', steps.throttled, async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const fields = steps.formOf(request);
+    steps.requireCsrf(context, fields);
+    if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${context.interaction.uid}`).send();
+    const method = context.target.passkey;
+    if (method === null) throw new SignInRefusal('passkey_unavailable', context.target.look);
+    const rp = await relyingPartyFor(services, request);
+    const check = await verifyPasskeySignIn(context.target, rp, method, fields['credential'], guessingAddress(request));
+    signIns.inc({ method: 'passkey', outcome: check.ok ? 'success' : 'failure' });
+    if (!check.ok) return steps.showLogin(reply, context, 400, { error: 'login.passkeyError' });
+    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: check.amr });
+  });
+}

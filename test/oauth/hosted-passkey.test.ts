@@ -1,0 +1,327 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { newId } from '../../src/ids.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
+
+/**
+ * Passkeys and WebAuthn (src/domain/webauthn/), driven in Node with a software authenticator: the `passkey` provider's
+ * fields, sign-in with a passkey and no password (two factors when it verified its user), the refusals (another
+ * origin or RP ID, a replayed answer, a counter that went back, a credential of another application or of another
+ * user, a disabled provider), WebAuthn as the MFA step's second factor and its enrolment, the account page's keys, and
+ * mfa-reset.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-9';
+
+let app: TestApp;
+let issuer: string;
+let rpId: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  issuer = app.gatehouse.services.config.publicUrl;
+  rpId = new URL(issuer).hostname;
+});
+afterAll(async () => app?.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+interface Scope {
+  readonly application: BootstrapResult;
+  readonly admin: HttpClient;
+  readonly configuration: oidc.Configuration;
+  readonly clientId: string;
+  readonly providerId: string;
+}
+
+/** An application with the password and a passkey provider (`config`), and a web client. */
+async function passkeyScope(config: Record<string, unknown> = {}): Promise<Scope> {
+  const application = await app.bootstrapAnother();
+  const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+  expect((await admin.post('/auth-providers', { type: 'password' })).status).toBe(201);
+  const created = await admin.post('/auth-providers', { type: 'passkey', config });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
+  const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  return { application, admin, configuration, clientId: client.clientId, providerId: created.body.id as string };
+}
+
+async function createUser(scope: Scope, email: string, path = '/users'): Promise<string> {
+  const created = await scope.admin.post(path, { email, password: PASSWORD });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+/** A credential given to the user directly (as a registration stores it), for the relying party `rp`. */
+async function giveKey(scope: Scope, userId: string, authenticator = new SoftAuthenticator(), rp = rpId): Promise<SoftAuthenticator> {
+  await sql(
+    `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
+     values (?, ?, ?, ?, ?, ?, 'singleDevice', false, 'Test key')`,
+    [scope.application.applicationId, newId(), userId, rp, authenticator.id, authenticator.coseKey()],
+  );
+  return authenticator;
+}
+
+interface Flow {
+  readonly jar: CookieJar;
+  readonly verifier: string;
+  readonly state: string;
+}
+
+/** An authorization request of the scope's client: its login page. */
+async function loginPage(scope: Scope): Promise<{ flow: Flow; page: Visit }> {
+  const jar = new CookieJar();
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(scope.configuration, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  const start = await jar.visit(url.href);
+  expect(start.location).toMatch(new RegExp(`^${issuer}(/t/[\\w-]+)?/interaction/`));
+  return { flow: { jar, verifier, state }, page: await jar.visit(start.location!) };
+}
+
+/** Posts a WebAuthn form of `page` with the authenticator's answer (as the page's script does). */
+function answer(jar: CookieJar, page: Visit, credential: string, values: Record<string, string> = {}): Promise<Visit> {
+  const { form } = webauthnFormOf(page);
+  return jar.visit(form.action, { form: { ...form.fields, ...values, credential } });
+}
+
+async function idToken(scope: Scope, flow: Flow, done: Visit) {
+  const callback = await flow.jar.followOut(done, issuer);
+  const tokens = await oidc.authorizationCodeGrant(scope.configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  return decodeJwt(tokens.id_token!).payload;
+}
+
+const signInRecords = (applicationId: string, action: string) =>
+  sql<{ after: Record<string, unknown>; target_id: string | null }>(`select after, target_id from audit_log where application_id = ? and action = ? order by id`, [applicationId, action]);
+
+describe('the passkey provider', () => {
+  it('is served with the fields it applies; allowSignup true and an rpId (the surface decides it) are refused; webauthn is an MFA factor', async () => {
+    const application = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+    const refusedSignup = await admin.post('/auth-providers', { type: 'passkey', config: { allowSignup: true } });
+    expect(refusedSignup.status).toBe(422);
+    expect(refusedSignup.body).toMatchObject({ code: 'validation_error', field: 'config.allowSignup' });
+    const refusedRp = await admin.post('/auth-providers', { type: 'passkey', config: { rpId: 'login.example.com' } });
+    expect(refusedRp.status).toBe(422);
+    expect(refusedRp.body).toMatchObject({ code: 'validation_error' });
+    expect((await admin.get('/auth-providers')).body.data).toEqual([]);
+    const created = await admin.post('/auth-providers', { type: 'passkey', config: { rpName: 'Acme' } });
+    expect(created.status).toBe(201);
+    expect(created.body.config).toEqual({ rpName: 'Acme', userVerification: 'required', allowSignup: false });
+    expect((await admin.patch(`/auth-providers/${created.body.id}`, { config: { userVerification: 'maybe' } })).status).toBe(422);
+    const policy = await admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+  });
+});
+
+describe('sign-in with a passkey', () => {
+  it('signs in without a password: amr hwk user mfa, the MFA step (required) counted as done, audited with method passkey', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
+    const userId = await createUser(scope, 'keyholder@example.com');
+    const key = await giveKey(scope, userId);
+    const { flow, page } = await loginPage(scope);
+    expect(page.body).toContain('Sign in with a passkey');
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    const { ceremony, options } = webauthnFormOf(page);
+    expect(ceremony).toBe('get');
+    expect(options).toMatchObject({ rpId, userVerification: 'required', allowCredentials: [] });
+    const done = await answer(flow.jar, page, key.assert(options, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(done.location).not.toContain('/mfa');
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
+    const [record] = await signInRecords(scope.application.applicationId, 'user.signed_in');
+    expect(record?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
+    const [used] = await sql<{ counter: string; last_used_at: Date | null }>('select counter, last_used_at from webauthn_credential where user_id = ?', [userId]);
+    expect(Number(used?.counter)).toBe(1);
+    expect(used?.last_used_at).not.toBeNull();
+  });
+
+  it('a synced passkey that did not verify its user (userVerification preferred) is one factor: swk, and the MFA step follows', async () => {
+    const scope = await passkeyScope({ userVerification: 'preferred' });
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
+    const userId = await createUser(scope, 'presence@example.com');
+    const key = new SoftAuthenticator({ userVerified: false, synced: true });
+    await sql(
+      `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name) values (?, ?, ?, ?, ?, ?, 'multiDevice', true, 'Synced')`,
+      [scope.application.applicationId, newId(), userId, rpId, key.id, key.coseKey()],
+    );
+    const { flow, page } = await loginPage(scope);
+    const done = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
+    expect(done.status).toBe(303);
+    expect(done.location).toMatch(/\/mfa$/);
+    const [record] = await signInRecords(scope.application.applicationId, 'user.signed_in');
+    expect(record?.after).toMatchObject({ method: 'passkey', amr: ['swk'] });
+  });
+
+  it('refuses, with the same page, another origin, another RP ID, a replayed answer, a counter gone back, an unknown key, another application’s key, no user verification', async () => {
+    const scope = await passkeyScope();
+    const other = await passkeyScope();
+    const userId = await createUser(scope, 'careful@example.com');
+    const key = await giveKey(scope, userId);
+    const foreign = await giveKey(other, await createUser(other, 'foreign@example.com'));
+    const unverified = await giveKey(scope, await createUser(scope, 'lazy@example.com'), new SoftAuthenticator({ userVerified: false }));
+    const attempts: { what: string; answer: (options: { challenge: string; rpId?: string }) => string }[] = [
+      { what: 'another origin', answer: (options) => key.assert(options, 'https://evil.example') },
+      { what: 'another RP ID', answer: (options) => key.assert(options, issuer, { rpId: 'evil.example' }) },
+      { what: 'an unknown key', answer: (options) => new SoftAuthenticator().assert(options, issuer) },
+      { what: 'another application’s key', answer: (options) => foreign.assert(options, issuer) },
+      { what: 'no user verification', answer: (options) => unverified.assert(options, issuer) },
+      { what: 'not JSON', answer: () => 'cancelled' },
+    ];
+    for (const attempt of attempts) {
+      const { flow, page } = await loginPage(scope);
+      const refused = await answer(flow.jar, page, attempt.answer(webauthnFormOf(page).options));
+      expect(refused.status, attempt.what).toBe(400);
+      expect(refused.body, attempt.what).toContain('That passkey did not sign you in.');
+    }
+    // One good sign-in, its answer replayed on a fresh page (its challenge is used), then a counter that went back.
+    const first = await loginPage(scope);
+    const good = key.assert(webauthnFormOf(first.page).options, issuer);
+    expect((await answer(first.flow.jar, first.page, good)).status).toBe(303);
+    const again = await loginPage(scope);
+    expect((await answer(again.flow.jar, again.page, good)).status).toBe(400);
+    const back = await loginPage(scope);
+    expect((await answer(back.flow.jar, back.page, key.assert(webauthnFormOf(back.page).options, issuer, { counter: 1 }))).status).toBe(400);
+    const reasons = (await signInRecords(scope.application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
+    expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey', 'unknown_credential', 'unknown_credential', 'invalid_passkey', 'invalid_input', 'invalid_passkey', 'invalid_passkey']);
+  });
+
+  it('a disabled provider: no button on the page, and its form refused', async () => {
+    const scope = await passkeyScope();
+    const { flow, page } = await loginPage(scope);
+    expect((await scope.admin.patch(`/auth-providers/${scope.providerId}`, { enabled: false })).status).toBe(200);
+    const refused = await answer(flow.jar, page, 'cancelled');
+    expect(refused.status).toBe(404);
+    expect(refused.body).toContain('Signing in with a passkey is not available');
+    expect((await loginPage(scope)).page.body).not.toContain('data-webauthn');
+  });
+});
+
+describe('a tenant’s own surface', () => {
+  it('an isolated tenant’s passkey provider signs its users in on /t/{tenant}, the service’s host as RP ID; another tenant’s user’s key is unknown there', async () => {
+    const application = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+    const tenant = await app.createTenant('North', application);
+    expect((await admin.patch(`/applications/${application.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const own = `/applications/${application.applicationId}/tenants/${tenant}`;
+    expect((await admin.post(`${own}/auth-providers`, { type: 'password' })).status).toBe(201);
+    expect((await admin.post(`${own}/auth-providers`, { type: 'passkey' })).status).toBe(201);
+    const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
+    const configuration = await oidc.discovery(new URL(`${issuer}/t/${tenant}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const scope: Scope = { application, admin, configuration, clientId: client.clientId, providerId: '' };
+    const member = await createUser(scope, 'north@example.com', `${own}/users`);
+    const key = await giveKey(scope, member);
+    const south = await app.createTenant('South', application);
+    const outsider = await giveKey(scope, await createUser(scope, 'south@example.com', `/applications/${application.applicationId}/tenants/${south}/users`));
+    const refused = await loginPage(scope);
+    expect(webauthnFormOf(refused.page).options).toMatchObject({ rpId });
+    expect((await answer(refused.flow.jar, refused.page, outsider.assert(webauthnFormOf(refused.page).options, issuer))).status).toBe(400);
+    const { flow, page } = await loginPage(scope);
+    const done = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: member, amr: ['hwk', 'user', 'mfa'], iss: `${issuer}/t/${tenant}` });
+  });
+});
+
+describe('WebAuthn as a second factor', () => {
+  async function passwordThenStep(scope: Scope, email: string, method = 'webauthn') {
+    const { flow, page } = await loginPage(scope);
+    const afterPassword = await flow.jar.submit(page, { email, password: PASSWORD });
+    expect(afterPassword.location).toMatch(/\/mfa$/);
+    return { flow, step: await flow.jar.visit(`${afterPassword.location!}?method=${method}`) };
+  }
+
+  it('a user with a key proves the second step with it: amr pwd hwk mfa; another user’s key is refused and counted', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const userId = await createUser(scope, 'second@example.com');
+    const key = await giveKey(scope, userId);
+    const stranger = await giveKey(scope, await createUser(scope, 'stranger@example.com'));
+    const { flow, step } = await passwordThenStep(scope, 'second@example.com');
+    const { ceremony, options } = webauthnFormOf(step);
+    expect(ceremony).toBe('get');
+    expect(options['allowCredentials']).toEqual([{ id: key.id, type: 'public-key', transports: [] }]);
+    const refused = await answer(flow.jar, step, stranger.assert(options, issuer));
+    expect(refused.status).toBe(400);
+    const retry = webauthnFormOf(refused).options;
+    const done = await answer(flow.jar, refused, key.assert(retry, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'] });
+    const failed = await signInRecords(scope.application.applicationId, 'user.sign_in_failed');
+    expect(failed.map((record) => record.after)).toEqual([expect.objectContaining({ method: 'webauthn', reason: 'unknown_credential' })]);
+  });
+
+  it('under required, a user without a factor registers a key, gets recovery codes, and signs in with it next time; mfa-reset removes it', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] })).status).toBe(200);
+    const userId = await createUser(scope, 'enrol@example.com');
+    const { flow, step } = await passwordThenStep(scope, 'enrol@example.com');
+    const { ceremony, options } = webauthnFormOf(step);
+    expect(ceremony).toBe('create');
+    expect(options).toMatchObject({ rp: { id: rpId }, attestation: 'none', authenticatorSelection: { residentKey: 'required', userVerification: 'required' } });
+    const key = new SoftAuthenticator();
+    const wrongOrigin = await answer(flow.jar, step, key.register(options as never, 'https://evil.example'), { name: 'Laptop' });
+    expect(wrongOrigin.status).toBe(400);
+    const registered = await answer(flow.jar, wrongOrigin, key.register(webauthnFormOf(wrongOrigin).options as never, issuer), { name: 'Laptop' });
+    expect(registered.status, registered.body.slice(-1500)).toBe(200);
+    expect(registered.body).toContain('Save your recovery codes');
+    const done = await flow.jar.submit(registered, { action: 'continue' });
+    expect(await idToken(scope, flow, done)).toMatchObject({ amr: ['pwd', 'hwk', 'mfa'] });
+    expect(await sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Laptop', rp_id: rpId }]);
+    const [enrolled] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.mfa.enroll'`, [userId]);
+    expect(enrolled?.after).toEqual({ factor: 'webauthn' });
+    // Next time: a passkey sign-in (the key is discoverable) needs no password.
+    const next = await loginPage(scope);
+    const signedIn = await answer(next.flow.jar, next.page, key.assert(webauthnFormOf(next.page).options, issuer));
+    expect(await idToken(scope, next.flow, signedIn)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
+    expect((await scope.admin.post(`/users/${userId}/mfa-reset`, {})).status).toBe(200);
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    const [reset] = await sql<{ before: Record<string, unknown> }>(`select before from audit_log where target_id = ? and action = 'user.mfa.reset'`, [userId]);
+    expect(reset?.before).toMatchObject({ factors: ['webauthn'] });
+  });
+});
+
+describe('the account page', () => {
+  it('lists, adds (audited) and removes the user’s passkeys; a registration of another origin adds nothing', async () => {
+    const scope = await passkeyScope();
+    const userId = await createUser(scope, 'account@example.com');
+    const jar = new CookieJar();
+    const url = `${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`;
+    let visit = await jar.visit(url);
+    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
+    visit = await jar.submit(visit, { email: 'account@example.com', password: PASSWORD });
+    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
+    expect(visit.status).toBe(200);
+    expect(visit.body).toContain('Passkeys and security keys');
+    expect(visit.body).toContain('No passkey or security key yet.');
+    const key = new SoftAuthenticator();
+    const refused = await answer(jar, visit, key.register(webauthnFormOf(visit).options as never, 'https://evil.example'), { passkey_name: 'Phone' });
+    expect(refused.status).toBe(400);
+    const added = await answer(jar, refused, key.register(webauthnFormOf(refused).options as never, issuer), { passkey_name: 'Phone' });
+    expect(added.status).toBe(303);
+    const page = await jar.visit(added.location!);
+    expect(page.body).toContain('Your passkeys and security keys are saved.');
+    expect(page.body).toContain('Remove Phone');
+    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);
+    expect(audited?.after).toEqual({ name: 'Phone', rpId });
+    const removeForm = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html)).find((form) => form.fields['remove'] !== undefined);
+    const removed = await jar.visit(removeForm!.action, { form: removeForm!.fields });
+    expect(removed.status).toBe(303);
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
+  });
+});
