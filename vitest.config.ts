@@ -7,6 +7,17 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const browserSuites = 'test/browser/**/*.test.ts';
 const browser = process.env['GATEHOUSE_TESTS'] === 'browser';
 
+// Suites of the embedded database itself (its lock, its socket, the CLI through it): whatever TEST_DATABASE_URL says,
+// the database they test is embedded, so a run on PostgreSQL would only repeat the embedded run's.
+const embeddedDatabaseSuites = ['test/api/embedded-database.test.ts', 'test/api/embedded-start-race.test.ts', 'test/api/cli.test.ts'];
+const onPostgresql = Boolean(process.env['TEST_DATABASE_URL']);
+
+// A suite that replaces a module (vi.mock) gets a module registry of its own; the others share their worker's, which
+// spares each file a second or more of loading the service's modules again (every file starts its own service).
+const suitesReplacingModules = ['test/api/email-render-outside-transaction.test.ts'];
+
+const exclude = [...configDefaults.exclude, ...(browser ? [] : [browserSuites]), ...(onPostgresql ? embeddedDatabaseSuites : [])];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CommonJS (`main`) and ESM (`module`) with no `exports` map: Node loads the CommonJS one for
@@ -14,8 +25,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: browser ? [browserSuites] : ['test/**/*.test.ts'],
-    exclude: browser ? configDefaults.exclude : [...configDefaults.exclude, browserSuites],
     // One migrated database per run, copied by every test file's (test/support/database.ts).
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
@@ -24,5 +33,20 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared-modules',
+          include: browser ? [browserSuites] : ['test/**/*.test.ts'],
+          exclude: [...exclude, ...suitesReplacingModules],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'own-modules', include: browser ? [] : suitesReplacingModules, exclude },
+      },
+    ],
   },
 });
