@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../db/entities/index.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid, newId } from '../../ids.ts';
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import type { SignInFailureReason } from '../auth-events.ts';
 import { recordAudit } from '../audit.ts';
 import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -17,7 +17,7 @@ import { mailAt, userByEmail } from './account-links.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { RefusalTiming } from './refusal-timing.ts';
 import { SignInRefusal } from './refusals.ts';
-import type { CredentialCheck, SignInTarget } from './sign-in.ts';
+import { recordAttempt, type CredentialCheck, type SignInTarget } from './sign-in.ts';
 
 /**
  * Sign-in by e-mail, the two first factors of the `magic_link` provider (surface-settings.ts `email`): a single-use
@@ -164,11 +164,7 @@ interface SignInRow {
 /** Writes the attempt's record (method, outcome) as the password's are written, and answers it. */
 async function answered(target: SignInTarget, method: EmailMethod, check: Checked, email: string | null): Promise<CredentialCheck> {
   const user = check.ok ? check.verified : check.user;
-  await recordSignIn(target.scope.services, {
-    applicationId: target.application.id,
-    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
-    clientId: target.clientId,
-    requestId: target.scope.requestId,
+  await recordAttempt(target, user, {
     method,
     outcome: check.ok ? { ok: true, userId: check.user.id } : { ok: false, reason: check.reason, userId: user?.id ?? null, email },
   });

@@ -11,7 +11,7 @@ import type { GatehouseClientData } from '../oauth-clients/client-data.ts';
 import type { Surface } from '../domains/surfaces.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { Services } from '../../services.ts';
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../auth-events.ts';
 import { noteRequest } from '../../log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
@@ -145,17 +145,27 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   const checked = await checkCredentials(target, email, password, address, rpId);
   // Every outcome writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
   const user = checked.ok ? checked.verified : checked.user;
-  await recordSignIn(target.scope.services, {
-    applicationId: target.application.id,
-    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
-    clientId: target.clientId,
-    requestId: target.scope.requestId,
+  await recordAttempt(target, user, {
     method: 'password',
     outcome: checked.ok
       ? { ok: true, userId: checked.user.id }
       : { ok: false, reason: checked.reason, userId: checked.user?.id ?? null, email: typeof email === 'string' ? email.trim() : null },
   });
   return checked.ok ? checked : { ok: false };
+}
+
+/**
+ * Writes a first factor's attempt (src/domain/auth-events.ts) on its target: it counts in the surface's tenant, else in
+ * the user's only one.
+ */
+export function recordAttempt(target: SignInTarget, user: SignInUser | null, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'outcome'>): Promise<void> {
+  return recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
+    clientId: target.clientId,
+    requestId: target.scope.requestId,
+    ...attempt,
+  });
 }
 
 /** verifyCredentials' decision, with why a refusal was one and of which user (for the audit record alone). */

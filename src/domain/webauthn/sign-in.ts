@@ -1,7 +1,7 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import type { SignInFailureReason } from '../auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
-import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { PasskeyMethod } from '../sign-in/surface-settings.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { assertionOptions, readResponse, verifyAssertion } from './ceremonies.ts';
@@ -23,11 +23,7 @@ export const passkeySignInOptions = (target: SignInTarget, rp: RelyingParty, met
 export async function verifyPasskeySignIn(target: SignInTarget, rp: RelyingParty, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<PasskeyCheck> {
   const checked = await checkPasskey(target, rp, method, posted, address);
   const user = checked.ok ? checked.verified : checked.user;
-  await recordSignIn(target.scope.services, {
-    applicationId: target.application.id,
-    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
-    clientId: target.clientId,
-    requestId: target.scope.requestId,
+  await recordAttempt(target, user, {
     method: 'passkey',
     ...(checked.ok ? { amr: checked.amr } : {}),
     outcome: checked.ok ? { ok: true, userId: checked.user.id } : { ok: false, reason: checked.reason, userId: checked.user?.id ?? null, email: null },

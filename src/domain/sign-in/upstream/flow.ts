@@ -1,7 +1,6 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
-import { recordSignIn } from '../../auth-events.ts';
-import type { SignInTarget } from '../sign-in.ts';
+import { recordAttempt, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
 import { upstreamClient, type UpstreamClient } from './client.ts';
@@ -89,11 +88,7 @@ export async function finishUpstream(
     account = { ok: false, reason: 'upstream_error', userId: null };
   }
   const user = account.ok ? account.verified : null;
-  await recordSignIn(target.scope.services, {
-    applicationId: target.application.id,
-    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
-    clientId: target.clientId,
-    requestId: target.scope.requestId,
+  await recordAttempt(target, user, {
     method: 'oauth',
     upstream: { providerId: method.providerId, provider: preset },
     outcome: account.ok ? { ok: true, userId: account.user.id } : { ok: false, reason: account.reason, userId: account.userId, email },
