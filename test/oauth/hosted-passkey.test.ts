@@ -4,6 +4,8 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
@@ -13,7 +15,7 @@ import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
  * fields, sign-in with a passkey and no password (two factors when it verified its user), the refusals (another
  * origin or RP ID, a replayed answer, a counter that went back, a credential of another application or of another
  * user, a disabled provider), WebAuthn as the MFA step's second factor and its enrolment, the account page's keys, and
- * mfa-reset.
+ * mfa-reset; on a tenant's path and on its custom domain (its own relying party).
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
@@ -73,9 +75,11 @@ interface Flow {
   readonly state: string;
 }
 
+/** Where the scope's surface serves its pages: its issuer's origin (the service's, or a custom domain's). */
+const originOf = (scope: Scope) => new URL(scope.configuration.serverMetadata().issuer).origin;
+
 /** An authorization request of the scope's client: its login page. */
-async function loginPage(scope: Scope): Promise<{ flow: Flow; page: Visit }> {
-  const jar = new CookieJar();
+async function loginPage(scope: Scope, jar = new CookieJar()): Promise<{ flow: Flow; page: Visit }> {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(scope.configuration, {
@@ -86,7 +90,7 @@ async function loginPage(scope: Scope): Promise<{ flow: Flow; page: Visit }> {
     state,
   });
   const start = await jar.visit(url.href);
-  expect(start.location).toMatch(new RegExp(`^${issuer}(/t/[\\w-]+)?/interaction/`));
+  expect(start.location).toMatch(new RegExp(`^${originOf(scope)}(/t/[\\w-]+)?/interaction/`));
   return { flow: { jar, verifier, state }, page: await jar.visit(start.location!) };
 }
 
@@ -97,7 +101,7 @@ function answer(jar: CookieJar, page: Visit, credential: string, values: Record<
 }
 
 async function idToken(scope: Scope, flow: Flow, done: Visit) {
-  const callback = await flow.jar.followOut(done, issuer);
+  const callback = await flow.jar.followOut(done, originOf(scope));
   const tokens = await oidc.authorizationCodeGrant(scope.configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
   return decodeJwt(tokens.id_token!).payload;
 }
@@ -209,20 +213,39 @@ describe('sign-in with a passkey', () => {
   });
 });
 
+/** An application with an isolated tenant North (its own password and passkey providers): its path's scope, its client's secret. */
+async function isolatedTenantScope(): Promise<{ scope: Scope; tenant: string; own: string; clientSecret: string }> {
+  const application = await app.bootstrapAnother();
+  const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+  const tenant = await app.createTenant('North', application);
+  expect((await admin.patch(`/applications/${application.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+  const own = `/applications/${application.applicationId}/tenants/${tenant}`;
+  expect((await admin.post(`${own}/auth-providers`, { type: 'password' })).status).toBe(201);
+  expect((await admin.post(`${own}/auth-providers`, { type: 'passkey' })).status).toBe(201);
+  const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
+  const configuration = await oidc.discovery(new URL(`${issuer}/t/${tenant}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+    execute: [oidc.allowInsecureRequests],
+  });
+  return { scope: { application, admin, configuration, clientId: client.clientId, providerId: '' }, tenant, own, clientSecret: client.clientSecret ?? '' };
+}
+
+/** The account page of the scope's client at `base` (a surface's issuer), signed in there with the password. */
+async function openAccount(scope: Scope, email: string, base = issuer, jar = new CookieJar()): Promise<{ jar: CookieJar; page: Visit }> {
+  const origin = new URL(base).origin;
+  const settle = async (visit: Visit) => {
+    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${origin}/`); hops += 1) visit = await jar.visit(visit.location!);
+    return visit;
+  };
+  const signIn = await settle(await jar.visit(`${base}/account?${new URLSearchParams({ client_id: scope.clientId })}`));
+  const page = await settle(await jar.submit(signIn, { email, password: PASSWORD }));
+  expect(page.status, page.body.slice(-1500)).toBe(200);
+  return { jar, page };
+}
+
 describe('a tenant’s own surface', () => {
   it('an isolated tenant’s passkey provider signs its users in on /t/{tenant}, the service’s host as RP ID; another tenant’s user’s key is unknown there', async () => {
-    const application = await app.bootstrapAnother();
-    const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
-    const tenant = await app.createTenant('North', application);
-    expect((await admin.patch(`/applications/${application.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    const own = `/applications/${application.applicationId}/tenants/${tenant}`;
-    expect((await admin.post(`${own}/auth-providers`, { type: 'password' })).status).toBe(201);
-    expect((await admin.post(`${own}/auth-providers`, { type: 'passkey' })).status).toBe(201);
-    const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
-    const configuration = await oidc.discovery(new URL(`${issuer}/t/${tenant}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
-      execute: [oidc.allowInsecureRequests],
-    });
-    const scope: Scope = { application, admin, configuration, clientId: client.clientId, providerId: '' };
+    const { scope, tenant, own } = await isolatedTenantScope();
+    const { application } = scope;
     const member = await createUser(scope, 'north@example.com', `${own}/users`);
     const key = await giveKey(scope, member);
     const south = await app.createTenant('South', application);
@@ -299,13 +322,7 @@ describe('the account page', () => {
   it('lists, adds (audited) and removes the user’s passkeys; a registration of another origin adds nothing', async () => {
     const scope = await passkeyScope();
     const userId = await createUser(scope, 'account@example.com');
-    const jar = new CookieJar();
-    const url = `${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`;
-    let visit = await jar.visit(url);
-    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
-    visit = await jar.submit(visit, { email: 'account@example.com', password: PASSWORD });
-    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
-    expect(visit.status).toBe(200);
+    const { jar, page: visit } = await openAccount(scope, 'account@example.com');
     expect(visit.body).toContain('Passkeys and security keys');
     expect(visit.body).toContain('No passkey or security key yet.');
     const key = new SoftAuthenticator();
@@ -323,5 +340,65 @@ describe('the account page', () => {
     expect(removed.status).toBe(303);
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
     expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
+  });
+});
+
+describe('a tenant’s custom domain', () => {
+  const DOMAIN_HOST = 'login.keys.example';
+  const domain = `http://${DOMAIN_HOST}`;
+
+  it('a key registered on its account page (the domain’s host its RP ID) signs in there; keys of the domain and of the service’s host are unknown to each other', async () => {
+    const { scope, tenant, own, clientSecret } = await isolatedTenantScope();
+    const { application } = scope;
+    const userId = await createUser(scope, 'roamer@example.com', `${own}/users`);
+    await addDomain(app, { apiKey: application.apiKey, applicationId: application.applicationId, tenantId: tenant }, DOMAIN_HOST);
+    const via = fetchVia(app.baseUrl);
+    const configuration = await oidc.discovery(new URL(domain), scope.clientId, {}, oidc.ClientSecretBasic(clientSecret), {
+      [oidc.customFetch]: via,
+      execute: [oidc.allowInsecureRequests],
+    });
+    const onDomain: Scope = { ...scope, configuration };
+
+    const { jar, page } = await openAccount(onDomain, 'roamer@example.com', domain, new CookieJar(via));
+    const creation = webauthnFormOf(page).options;
+    expect(creation).toMatchObject({ rp: { id: DOMAIN_HOST } });
+    const key = new SoftAuthenticator();
+    const added = await answer(jar, page, key.register(creation as never, domain), { passkey_name: 'Phone' });
+    expect(added.status, added.body.slice(-1500)).toBe(303);
+    expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: DOMAIN_HOST }]);
+    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);
+    expect(audited?.after).toEqual({ name: 'Phone', rpId: DOMAIN_HOST });
+    expect((await jar.visit(added.location!)).body).toContain('Remove Phone');
+    // The account page of the service's host (the tenant's path) lists the keys of every relying party, so that a lost
+    // one can be removed from anywhere (listCredentials), but registers for its own host.
+    const atHome = (await openAccount(scope, 'roamer@example.com', `${issuer}/t/${tenant}`)).page;
+    expect(atHome.body).toContain('Remove Phone');
+    expect(webauthnFormOf(atHome).options).toMatchObject({ rp: { id: rpId } });
+
+    const { flow, page: login } = await loginPage(onDomain, new CookieJar(via));
+    const request = webauthnFormOf(login).options;
+    expect(request).toMatchObject({ rpId: DOMAIN_HOST });
+    const done = await answer(flow.jar, login, key.assert(request, domain));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await idToken(onDomain, flow, done)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'], iss: domain });
+
+    // The domain's key on the service's host (the tenant's path): another relying party, so no such credential.
+    const onService = await loginPage(scope);
+    expect(webauthnFormOf(onService.page).options).toMatchObject({ rpId });
+    const refusedOnService = await answer(onService.flow.jar, onService.page, key.assert(webauthnFormOf(onService.page).options, issuer));
+    expect(refusedOnService.status).toBe(400);
+    expect(refusedOnService.body).toContain('That passkey did not sign you in.');
+
+    // A key of the service's host signs in there, and is unknown on the domain.
+    const serviceKey = await giveKey(scope, userId);
+    const home = await loginPage(scope);
+    const signedIn = await answer(home.flow.jar, home.page, serviceKey.assert(webauthnFormOf(home.page).options, issuer));
+    expect(await idToken(scope, home.flow, signedIn)).toMatchObject({ sub: userId, iss: `${issuer}/t/${tenant}` });
+    const away = await loginPage(onDomain, new CookieJar(via));
+    const refusedOnDomain = await answer(away.flow.jar, away.page, serviceKey.assert(webauthnFormOf(away.page).options, domain));
+    expect(refusedOnDomain.status).toBe(400);
+    expect(refusedOnDomain.body).toContain('That passkey did not sign you in.');
+    const reasons = (await signInRecords(application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
+    expect(reasons).toEqual(['unknown_credential', 'unknown_credential']);
   });
 });
