@@ -64,7 +64,7 @@ async function fillTenant(client: HttpClient, applicationId: string, tenantId: s
   const spa = ok(await client.post(`${tp}/oauth-clients`, { name: 'spa', type: 'spa', redirectUris: ['https://spa.example.com/cb'] })).id as string;
   const m2m = ok(await client.post(`${tp}/m2m-credentials`, { name: 'm2m', permissions: ['users:read'] })).id as string;
   const jwt = ok(await client.post(`${tp}/m2m-credentials`, { name: 'jwt', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: [jwk('one'), jwk('two')] } })).id as string;
-  ok(await client.put(`${tp}/branding`, { copy: { welcome: 'Hello' } }));
+  ok(await client.put(`${tp}/branding`, { copy: { 'login.title': 'Hello' } }));
   const smtp = { type: 'smtp', fromAddress: 'mail@example.com', smtp: { host: 'smtp.example.com', port: 587 }, secrets: { password: SECRETS.email } };
   ok(await client.put(`${tp}/email/provider`, smtp));
   ok(await client.put(`${tp}/email/templates/verify_email`, { subject: 'Verify', html: '<p>Verify</p>', text: 'Verify' }));

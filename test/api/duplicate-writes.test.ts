@@ -92,7 +92,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
   }, 30_000);
 
   const overrides = [
-    { feature: 'branding', path: '/branding', body: { copy: { welcome: 'Hello' } }, action: 'branding.override.remove', targetId: null },
+    { feature: 'branding', path: '/branding', body: { copy: { 'login.title': 'Hello' } }, action: 'branding.override.remove', targetId: null },
     {
       feature: 'email_provider',
       path: '/email/provider',
