@@ -152,6 +152,7 @@ button.secondary{margin-top:.5rem;background:transparent;color:var(--gh-accent);
 .field-error{margin:0;color:var(--gh-danger);font-size:.875rem}
 .hint{margin:0;font-size:.875rem}
 .alt{margin:1.5rem 0 0;text-align:center}
+.alt ul{list-style:none;margin:0;padding:0}
 .upstreams{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.5rem}
 .upstream{display:block;padding:.7rem;border:1px solid var(--gh-accent);border-radius:.375rem;text-align:center;font-weight:600;text-decoration:none}
 .or{margin:1rem 0 0;text-align:center}
