@@ -32,6 +32,8 @@ export interface AccountSession {
 export interface AccountPasskey {
   readonly id: string;
   readonly name: string;
+  /** The host it signs in on. */
+  readonly rpId: string;
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
 }
@@ -279,7 +281,7 @@ export const PASSKEYS_SECTION: AccountSectionView = {
     const target = form('passkeys');
     const items = keys.map((key) => {
       const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(key.lastUsedAt);
-      const detail = text(look, 'account.passkeyDetail', { createdAt: shownTime(key.createdAt), lastUsedAt });
+      const detail = text(look, 'account.passkeyDetail', { host: key.rpId, createdAt: shownTime(key.createdAt), lastUsedAt });
       const remove = `${formStart(target)}${hidden('remove', key.id)}<button type="submit" class="secondary">${text(look, 'account.passkeyRemove', { key: key.name })}</button>\n</form>\n`;
       return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span>\n${remove}</li>`;
     });

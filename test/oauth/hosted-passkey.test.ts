@@ -370,9 +370,10 @@ describe('a tenant’s custom domain', () => {
     expect(audited?.after).toEqual({ name: 'Phone', rpId: DOMAIN_HOST });
     expect((await jar.visit(added.location!)).body).toContain('Remove Phone');
     // The account page of the service's host (the tenant's path) lists the keys of every relying party, so that a lost
-    // one can be removed from anywhere (listCredentials), but registers for its own host.
+    // one can be removed from anywhere (listCredentials), each with the host it works on, but registers for its own host.
     const atHome = (await openAccount(scope, 'roamer@example.com', `${issuer}/t/${tenant}`)).page;
     expect(atHome.body).toContain('Remove Phone');
+    expect(atHome.body).toContain(`For ${DOMAIN_HOST};`);
     expect(webauthnFormOf(atHome).options).toMatchObject({ rp: { id: rpId } });
 
     const { flow, page: login } = await loginPage(onDomain, new CookieJar(via));

@@ -23,6 +23,8 @@ export interface StoredCredential {
 export interface ListedCredential {
   readonly id: string;
   readonly name: string;
+  /** The host it works on (its relying-party ID): the page lists every host's, so that a lost one can go anywhere. */
+  readonly rpId: string;
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
 }
@@ -98,11 +100,11 @@ export async function userCredentials(em: EntityManager, applicationId: string, 
 
 /** The user's credentials on every relying party, for the account page. */
 export async function listCredentials(em: EntityManager, applicationId: string, userId: string): Promise<ListedCredential[]> {
-  const rows = await em.getConnection().execute<{ id: string; name: string; created_at: Date; last_used_at: Date | null }[]>(
-    `select id, name, created_at, last_used_at from webauthn_credential where application_id = ? and user_id = ? order by created_at, id`,
+  const rows = await em.getConnection().execute<{ id: string; name: string; rp_id: string; created_at: Date; last_used_at: Date | null }[]>(
+    `select id, name, rp_id, created_at, last_used_at from webauthn_credential where application_id = ? and user_id = ? order by created_at, id`,
     [applicationId, userId],
   );
-  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: new Date(row.created_at), lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at) }));
+  return rows.map((row) => ({ id: row.id, name: row.name, rpId: row.rp_id, createdAt: new Date(row.created_at), lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at) }));
 }
 
 /** Stores a proven credential; false when the relying party holds that credential id already (nothing written). */

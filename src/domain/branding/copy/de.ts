@@ -189,7 +189,7 @@ export const DE: Catalog = {
   'account.passkeysTitle': 'Passkeys und Sicherheitsschlüssel',
   'account.passkeysText': 'Melden Sie sich bei {name} mit einem Passkey oder Sicherheitsschlüssel statt mit einem Passwort an, oder verwenden Sie ihn als zweiten Schritt.',
   'account.passkeysNone': 'Noch kein Passkey oder Sicherheitsschlüssel.',
-  'account.passkeyDetail': 'Hinzugefügt {createdAt}, zuletzt verwendet {lastUsedAt}',
+  'account.passkeyDetail': 'Für {host}; hinzugefügt {createdAt}, zuletzt verwendet {lastUsedAt}',
   'account.passkeyNeverUsed': 'nie',
   'account.passkeyName': 'Name des neuen Passkeys',
   'account.passkeyAdd': 'Passkey hinzufügen',

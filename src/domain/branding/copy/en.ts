@@ -192,7 +192,7 @@ export const EN = {
   'account.passkeysTitle': 'Passkeys and security keys',
   'account.passkeysText': 'Sign in to {name} with a passkey or security key instead of a password, or use one as your second step.',
   'account.passkeysNone': 'No passkey or security key yet.',
-  'account.passkeyDetail': 'Added {createdAt}, last used {lastUsedAt}',
+  'account.passkeyDetail': 'For {host}; added {createdAt}, last used {lastUsedAt}',
   'account.passkeyNeverUsed': 'never',
   'account.passkeyName': 'Name of the new passkey',
   'account.passkeyAdd': 'Add a passkey',

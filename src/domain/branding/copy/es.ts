@@ -189,7 +189,7 @@ export const ES: Catalog = {
   'account.passkeysTitle': 'Llaves de acceso y llaves de seguridad',
   'account.passkeysText': 'Inicie sesión en {name} con una llave de acceso o una llave de seguridad en lugar de una contraseña, o úsela como segundo paso.',
   'account.passkeysNone': 'Todavía no tiene llaves de acceso ni llaves de seguridad.',
-  'account.passkeyDetail': 'Añadida el {createdAt}, último uso {lastUsedAt}',
+  'account.passkeyDetail': 'Para {host}; añadida el {createdAt}, último uso {lastUsedAt}',
   'account.passkeyNeverUsed': 'nunca',
   'account.passkeyName': 'Nombre de la nueva llave de acceso',
   'account.passkeyAdd': 'Añadir una llave de acceso',

@@ -189,7 +189,7 @@ export const FR: Catalog = {
   'account.passkeysTitle': 'Clés d’accès et clés de sécurité',
   'account.passkeysText': 'Connectez-vous à {name} avec une clé d’accès ou une clé de sécurité au lieu d’un mot de passe, ou utilisez-en une comme deuxième étape.',
   'account.passkeysNone': 'Pas encore de clé d’accès ni de clé de sécurité.',
-  'account.passkeyDetail': 'Ajoutée le {createdAt}, dernière utilisation {lastUsedAt}',
+  'account.passkeyDetail': 'Pour {host} ; ajoutée le {createdAt}, dernière utilisation {lastUsedAt}',
   'account.passkeyNeverUsed': 'jamais',
   'account.passkeyName': 'Nom de la nouvelle clé d’accès',
   'account.passkeyAdd': 'Ajouter une clé d’accès',
