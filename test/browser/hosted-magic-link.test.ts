@@ -1,24 +1,23 @@
-import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { Page } from 'playwright-core';
 import { axeViolations, printed } from '../support/axe.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
+import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
-import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
 /**
- * A real browser signs in by magic link: the hosted page's e-mail form, the mail as the built-in sender delivers it to
- * an SMTP server (SMTP_URL), and its link, opened in the same browser (signed in) and in another one (a confirmation,
- * then a code typed in the first).
+ * A real browser signs in by magic link and by e-mail code, on the shared surface, a tenant's surface and its custom
+ * domain: the hosted page's e-mail form, the mail as the built-in sender delivers it to an SMTP server (SMTP_URL), and
+ * its link, opened in the same browser (signed in) and in another one (a confirmation, then a code typed in the
+ * first), or its code typed in. Each page passes axe's WCAG A/AA rules and breaks no CSP.
  */
 let clientSide: ClientCallback;
 let certificate: TestCertificate;
 let sink: TestSmtpServer;
 let app: TestApp;
-let config: oidc.Configuration;
+let surfaces: Record<SurfaceName, BrowserSurface>;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -27,12 +26,15 @@ beforeAll(async () => {
   sink = await startSmtpServer({ certificate });
   const email = { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 };
   app = await startTestApp({ email }, { reachablePublicUrl: true });
-  for (const body of [{ type: 'password' }, { type: 'magic_link' }]) expect((await app.http.post('/auth-providers', body)).status).toBe(201);
-  const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
-  expect((await app.http.post('/users', { email: 'rae@example.com', name: 'Rae', password: 'Correct-Horse-9' })).status).toBe(201);
-  browser = await launchChromium();
-});
+  surfaces = await startSurfaces(app, clientSide.redirectUri);
+  for (const scope of scopesOf(surfaces)) {
+    for (const body of [{ type: 'password' }, { type: 'magic_link', config: { signInWith: 'link_and_code' } }]) {
+      const created = await scope.admin.post(`${scope.scopePath}/auth-providers`, body);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+  }
+  browser = await launchChromium({ customDomains: customDomainsOf(app) });
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   await app?.close();
@@ -44,13 +46,19 @@ afterAll(async () => {
 /** A mail's body as sent: quoted-printable undone, so that its link reads as written. */
 const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
-/** The sign-in link of the `nth` mail (from 1) the sink receives (polled: the outbox worker sends it after the commit). */
-async function magicLinkSent(nth: number): Promise<string> {
-  await expect.poll(() => sink.received.length, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(nth);
-  const mail = sink.received[nth - 1]!;
-  expect(mail.header('subject')).toBe('Your sign-in link for My application');
+/** The one mail the sink received for `to` (polled: the outbox worker sends it after the commit). */
+async function mailTo(to: string) {
+  await expect.poll(() => sink.received.filter((mail) => mail.to.includes(to)).length, { timeout: 30_000, interval: 100 }).toBe(1);
+  return sink.received.find((mail) => mail.to.includes(to))!;
+}
+
+/** The sign-in link mailed to `to`: on the host of the page that asked for it. */
+async function magicLinkSent(to: string, page: Page): Promise<string> {
+  const mail = await mailTo(to);
+  expect(mail.header('subject')).toMatch(/^Your sign-in link for /);
   const link = /(http\S+\/interaction\/[\w-]+\/email-link\?token=[\w.-]+)/.exec(decoded(mail.raw))?.[1];
   expect(link, mail.raw).toBeDefined();
+  expect(new URL(link!).origin).toBe(new URL(page.url()).origin);
   return link!;
 }
 
@@ -60,39 +68,49 @@ async function expectAccessible(page: Page, state: string): Promise<void> {
   expect(violations, printed(state, violations)).toEqual([]);
 }
 
-const request = async () => (await authorizationRequest(config, { redirectUri: clientSide.redirectUri, resource: '' })).url.href;
+const atClient = (page: Page) => page.waitForURL(`${clientSide.redirectUri}**`);
 
-describe('magic link in Chromium', () => {
+describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
+  const surface = () => surfaces[name];
+  const address = (who: string) => `${who}.${SURFACES.indexOf(name)}@example.com`;
+  const issuer = () => surface().config.serverMetadata().issuer;
+
   it('e-mail → mail → the link in the same browser: signed in', async () => {
+    const email = address('rae');
+    const userId = await userOf(surface(), email);
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const before = sink.received.length;
-      await page.goto(await request());
+      const csp = cspViolationsOf(page);
+      const request = await startSignIn(surface(), page, clientSide.redirectUri);
       await expectAccessible(page, 'sign-in with the e-mail form');
-      await page.locator('#signin-email').fill('rae@example.com');
+      await page.locator('#signin-email').fill(email);
       await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
       await expectAccessible(page, 'check your email');
-      await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.goto(await magicLinkSent(before + 1))]);
-      expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+      await Promise.all([atClient(page), page.goto(await magicLinkSent(email, page))]);
+      expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: issuer() });
+      expect(csp).toEqual([]);
     } finally {
       await context.close();
     }
   });
 
   it('the link in another browser: confirmed there, its code typed in the asking one', async () => {
+    const email = address('sol');
+    const userId = await userOf(surface(), email);
     const [asking, other] = [await browser.newContext(), await browser.newContext()];
     try {
       const page = await asking.newPage();
-      const before = sink.received.length;
-      await page.goto(await request());
-      await page.locator('#signin-email').fill('rae@example.com');
+      const csp = cspViolationsOf(page);
+      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+      await page.locator('#signin-email').fill(email);
       await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
 
       const elsewhere = await other.newPage();
-      await elsewhere.goto(await magicLinkSent(before + 1));
+      const cspElsewhere = cspViolationsOf(elsewhere);
+      await elsewhere.goto(await magicLinkSent(email, page));
       await expect.poll(() => elsewhere.locator('h1').textContent()).toBe('Sign in on another device?');
       await expectAccessible(elsewhere, 'the link in another browser');
       await elsewhere.getByRole('button', { name: 'Show the code' }).click();
@@ -108,11 +126,36 @@ describe('magic link in Chromium', () => {
       expect(await page.locator('#form-error').textContent()).toContain('The code is incorrect');
       await expectAccessible(page, 'a wrong code');
       await page.getByLabel('Code').fill(code);
-      await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.getByRole('button', { name: 'Continue' }).click()]);
-      expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue' }).click()]);
+      expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: issuer() });
+      expect([...csp, ...cspElsewhere]).toEqual([]);
     } finally {
       await asking.close();
       await other.close();
+    }
+  });
+
+  it('the e-mail code: asked for on the page, typed from the mail', async () => {
+    const email = address('ty');
+    const userId = await userOf(surface(), email);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const csp = cspViolationsOf(page);
+      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+      await page.locator('#signin-email').fill(email);
+      await page.getByRole('button', { name: 'Email me a sign-in code' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
+      expect(await page.textContent('body')).toContain('we sent it a sign-in code');
+      await expectAccessible(page, 'the code asked for');
+      const code = /\b(\d{6})\b/.exec((await mailTo(email)).header('subject') ?? '')?.[1];
+      expect(code).toBeDefined();
+      await page.getByLabel('Code').fill(code!);
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue' }).click()]);
+      expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: issuer() });
+      expect(csp).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

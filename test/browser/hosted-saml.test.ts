@@ -1,71 +1,112 @@
-import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { axeViolations, printed } from '../support/axe.ts';
+import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
+import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { TestIdp } from '../support/saml-idp.ts';
 
 /**
- * SAML sign-in in a real browser (Debian's Chromium): the hosted page's button, the test IdP's page on loopback (its
- * SSO URL, allowed by GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS) whose form posts a signed response to the ACS, and back to
- * the client with a code. Screenshot: test-results/hosted-saml.png.
+ * SAML sign-in in a real browser (Debian's Chromium), on the shared surface, a tenant's surface and its custom domain,
+ * each scope with its own SAML provider and test IdP on loopback (its SSO URL allowed by
+ * GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS). SP-initiated: the hosted page's button, the IdP's page whose form posts a signed
+ * response to the ACS, and back to the client with a code. IdP-initiated: the IdP's page posts an unsolicited
+ * response, the browser lands on the application's login URL, and the sign-in the application starts there completes
+ * without a form. Screenshots: test-results/hosted-saml-*.png.
  */
 let clientSide: ClientCallback;
 let app: TestApp;
-let issuer: string;
-let config: oidc.Configuration;
+let surfaces: Record<SurfaceName, BrowserSurface>;
 let browser: Browser;
-let userId: string;
-const idp = new TestIdp();
-/** The SAML provider, whose URLs the IdP's responses name (known once it is created, after the IdP's SSO URL). */
-let provider: { acsUrl: string; metadataUrl: string } | undefined;
+/** Each scope's IdP and SAML provider, by the scope's path. */
+const scopes = new Map<string, { idp: TestIdp; ssoUrl: string; acsUrl: string; metadataUrl: string }>();
+/** The e-mail the IdPs' next response names. */
+let signingIn = '';
+/** The provider's `idpInitiatedLoginUrl`: the application's page that starts a sign-in (the test's client server). */
+let loginUrl: string;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
+  loginUrl = clientSide.redirectUri.replace(/\/callback$/, '/login');
   app = await startTestApp({ upstreams: { allowLoopback: true, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
-  const ssoUrl = await idp.serve((request) => idp.response({ acsUrl: provider!.acsUrl, audience: provider!.metadataUrl, email: 'sam@saml.test', inResponseTo: request.id }));
-  const created = await app.http.post('/auth-providers', { type: 'saml', name: 'Corp SSO', config: { entityId: idp.entityId, ssoUrl, certificate: idp.certificate } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  provider = created.body as { acsUrl: string; metadataUrl: string };
-  userId = await app.createUser('sam@saml.test');
-  browser = await launchChromium();
-});
+  surfaces = await startSurfaces(app, clientSide.redirectUri);
+  for (const { admin, scopePath } of scopesOf(surfaces)) {
+    const idp = new TestIdp();
+    // The provider's URLs are known once it is created, after the IdP's SSO URL it names.
+    const ssoUrl = await idp.serve((request) => {
+      const { acsUrl, metadataUrl } = scopes.get(scopePath)!;
+      return idp.response({ acsUrl, audience: metadataUrl, email: signingIn, ...(request.id === undefined ? {} : { inResponseTo: request.id }) });
+    });
+    const created = await admin.post(`${scopePath}/auth-providers`, {
+      type: 'saml',
+      name: 'Corp SSO',
+      config: { entityId: idp.entityId, ssoUrl, certificate: idp.certificate, idpInitiatedLoginUrl: loginUrl },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    scopes.set(scopePath, { idp, ssoUrl, acsUrl: created.body.acsUrl as string, metadataUrl: created.body.metadataUrl as string });
+  }
+  browser = await launchChromium({ customDomains: customDomainsOf(app) });
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await idp.close();
+  for (const { idp } of scopes.values()) await idp.close();
   await clientSide?.close();
   await app?.close();
 });
 
-describe('SAML sign-in in Chromium', () => {
-  it('the provider’s button, the IdP’s form posting the signed response, and back at the client signed in', async () => {
-    const { url, verifier, state } = await authorizationRequest(config, { redirectUri: clientSide.redirectUri, resource: '' }, { scope: 'openid email' });
+const atClient = (page: Page) => page.waitForURL(`${clientSide.redirectUri}**`);
+
+describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
+  const surface = () => surfaces[name];
+  const scope = () => scopes.get(surface().scopePath)!;
+  const index = SURFACES.indexOf(name);
+
+  /** A new user of the scope, whom the IdP's next response names; its id. */
+  async function nextUser(who: string): Promise<string> {
+    signingIn = `${who}.${index}@saml.test`;
+    return userOf(surface(), signingIn);
+  }
+
+  it('SP-initiated: the provider’s button, the IdP’s form posting the signed response, and back at the client signed in', async () => {
+    const userId = await nextUser('sam');
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const violations: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-      });
-      await page.goto(url.href);
-      expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
+      const csp = cspViolationsOf(page);
+      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+      expect(new URL(page.url()).pathname).toMatch(/\/interaction\//);
       // SAML only: no password form, one link naming the provider.
       expect(await page.locator('input[name="password"]').count()).toBe(0);
-      await page.screenshot({ path: 'test-results/hosted-saml.png', fullPage: true });
+      const violations = await axeViolations(page);
+      expect(violations, printed('sign-in with a SAML link', violations)).toEqual([]);
+      await page.screenshot({ path: `test-results/hosted-saml-${index}.png`, fullPage: true });
       await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
       // The IdP's page (the AuthnRequest went there by the HTTP-Redirect binding).
       await page.getByRole('button', { name: 'Continue as the test IdP' }).waitFor();
-      expect(new URL(page.url()).pathname).toBe('/sso');
-      await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
+      expect(page.url().startsWith(`${scope().ssoUrl}?SAMLRequest=`)).toBe(true);
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
       expect(await page.textContent('body')).toBe('back at the client');
-      const callback = new URL(page.url());
-      const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
-      expect(decodeJwt(tokens.id_token!).payload).toMatchObject({ sub: userId, iss: issuer });
-      expect(violations).toEqual([]);
+      expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: surface().config.serverMetadata().issuer });
+      expect(csp).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // The unsolicited response's proof is a cookie of the ACS's host (the service's): a sign-in the application starts on
+  // the custom domain never receives it (README, "Not served yet").
+  it.skipIf(name === 'a custom domain')('IdP-initiated: the unsolicited response, the application’s login URL, and its sign-in completed without a form', async () => {
+    const userId = await nextUser('ida');
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const csp = cspViolationsOf(page);
+      await page.goto(`${new URL(scope().ssoUrl).origin}/start?${new URLSearchParams({ acs: scope().acsUrl })}`);
+      await Promise.all([page.waitForURL(loginUrl), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
+      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+      await atClient(page);
+      expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: surface().config.serverMetadata().issuer });
+      expect(csp).toEqual([]);
     } finally {
       await context.close();
     }

@@ -1,21 +1,37 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's Chromium: installed by .ci/run (`apt-get install -y chromium`); no browser is ever downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** Custom domains Chromium reaches at the test service, without DNS: each name resolves to `service` (its host:port). */
+export interface CustomDomains {
+  readonly hostnames: readonly string[];
+  /** The test service's base URL (http://127.0.0.1:{port}). */
+  readonly service: string;
+}
+
 /**
  * A headless Chromium that reaches nothing but this machine. Without the browser the suite fails rather than
- * passing unchecked: the browser tests run only through `npm run test:browser`, which needs it.
+ * passing unchecked: the browser tests run only through `npm run test:browser`, which needs it. With `customDomains`,
+ * `http://{hostname}/` is the service as a proxy in front of it would pass it on (its Host header the domain's), and
+ * counts as a secure context, as the https origin it would be in production (WebAuthn needs one).
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium({ customDomains }: { customDomains?: CustomDomains } = {}): Promise<Browser> {
   expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
+  const domains =
+    customDomains === undefined
+      ? []
+      : [
+          `--host-resolver-rules=${customDomains.hostnames.map((hostname) => `MAP ${hostname} ${new URL(customDomains.service).host}`).join(',')}`,
+          `--unsafely-treat-insecure-origin-as-secure=${customDomains.hostnames.map((hostname) => `http://${hostname}`).join(',')}`,
+        ];
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', ...domains],
   });
 }
 
@@ -36,4 +52,13 @@ export async function startClientCallback(): Promise<ClientCallback> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return { redirectUri, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The page's Content Security Policy violations from now on, as Chromium reports them on its console. */
+export function cspViolationsOf(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
 }

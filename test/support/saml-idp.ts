@@ -20,6 +20,13 @@ export interface AuthnRequestSeen {
   readonly relayState: string | null;
 }
 
+/** An IdP-initiated sign-in's target: the ACS, and no request to answer. */
+export interface Unsolicited {
+  readonly id?: undefined;
+  readonly acsUrl: string;
+  readonly relayState: null;
+}
+
 export interface ResponseOptions {
   readonly acsUrl: string;
   readonly audience: string;
@@ -99,13 +106,16 @@ export class TestIdp {
 
   /**
    * An HTTP endpoint on loopback whose SSO URL (`{origin}/sso`) answers a page with a form that posts `respond`'s
-   * answer to the request's ACS (a browser's IdP sign-in, one click).
+   * answer to the request's ACS (a browser's IdP sign-in, one click). `{origin}/start?acs={url}` is the IdP's own
+   * start of an IdP-initiated sign-in: the same page, its response unsolicited (no AuthnRequest's `id`).
    */
-  async serve(respond: (request: AuthnRequestSeen) => string): Promise<string> {
+  async serve(respond: (request: AuthnRequestSeen | Unsolicited) => string): Promise<string> {
     this.server = createServer((incoming, outgoing) => {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname !== '/sso') return outgoing.writeHead(404).end();
-      const seen = this.readRequest(url.href);
+      const acs = url.searchParams.get('acs');
+      const seen: AuthnRequestSeen | Unsolicited | undefined =
+        url.pathname === '/sso' ? this.readRequest(url.href) : url.pathname === '/start' && acs !== null ? { acsUrl: acs, relayState: null } : undefined;
+      if (seen === undefined) return outgoing.writeHead(404).end();
       const page =
         `<!doctype html><html lang="en"><title>Test IdP</title><form method="post" action="${escape(seen.acsUrl)}">` +
         `<input type="hidden" name="SAMLResponse" value="${escape(respond(seen))}">` +
