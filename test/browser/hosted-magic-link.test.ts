@@ -75,6 +75,13 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
   const address = (who: string) => `${who}.${SURFACES.indexOf(name)}@example.com`;
   const issuer = () => surface().config.serverMetadata().issuer;
 
+  /** The sign-in page's e-mail form sent: a link or a code is on its way. */
+  const askByMail = async (page: Page, email: string, what: 'link' | 'code') => {
+    await page.locator('#signin-email').fill(email);
+    await page.getByRole('button', { name: `Email me a sign-in ${what}` }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
+  };
+
   it('e-mail → mail → the link in the same browser: signed in', async () => {
     const email = address('rae');
     const userId = await userOf(surface(), email);
@@ -84,9 +91,7 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
       const csp = cspViolationsOf(page);
       const request = await startSignIn(surface(), page, clientSide.redirectUri);
       await expectAccessible(page, 'sign-in with the e-mail form');
-      await page.locator('#signin-email').fill(email);
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
+      await askByMail(page, email, 'link');
       await expectAccessible(page, 'check your email');
       await Promise.all([atClient(page), page.goto(await magicLinkSent(email, page))]);
       expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: issuer() });
@@ -104,9 +109,7 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
       const page = await asking.newPage();
       const csp = cspViolationsOf(page);
       const request = await startSignIn(surface(), page, clientSide.redirectUri);
-      await page.locator('#signin-email').fill(email);
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
+      await askByMail(page, email, 'link');
 
       const elsewhere = await other.newPage();
       const cspElsewhere = cspViolationsOf(elsewhere);
@@ -143,9 +146,7 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
       const page = await context.newPage();
       const csp = cspViolationsOf(page);
       const request = await startSignIn(surface(), page, clientSide.redirectUri);
-      await page.locator('#signin-email').fill(email);
-      await page.getByRole('button', { name: 'Email me a sign-in code' }).click();
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Check your email');
+      await askByMail(page, email, 'code');
       expect(await page.textContent('body')).toContain('we sent it a sign-in code');
       await expectAccessible(page, 'the code asked for');
       const code = /\b(\d{6})\b/.exec((await mailTo(email)).header('subject') ?? '')?.[1];
