@@ -387,6 +387,26 @@ describe('two-step verification', () => {
     expect(stranger.status).toBe(403);
     expect(await factorsOf(userId)).toHaveLength(1);
   });
+
+  it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {
+    const { userId, jar, page } = await withTotp('kip@example.com');
+    // A key of another host is a second step too: it is not the page's to judge where the user signs in.
+    await sql(
+      `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
+       values (?, gen_random_uuid(), ?, 'keys.example', 'cred-kip', '\\x00', 'singleDevice', false, 'Kip key')`,
+      [app.root.applicationId, userId],
+    );
+    const codesBefore = await sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId]);
+    expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 })).status).toBe(200);
+    try {
+      const removed = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
+      expect(removed.status, removed.body.slice(-800)).toBe(303);
+      expect(await factorsOf(userId)).toHaveLength(0);
+      expect(await sql(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId])).toEqual(codesBefore);
+    } finally {
+      expect((await app.http.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
+    }
+  });
 });
 
 describe('suspension', () => {
