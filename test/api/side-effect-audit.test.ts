@@ -192,13 +192,17 @@ describe('audit records of side effects', () => {
   });
 
   it('deleting a tenant costs the same statements with 1 user or 30', async () => {
+    // The deletion's transaction only: whether the key's grants are read before it depends on when the cache heard of
+    // the last user's creation, which is not what this measures.
+    const transaction = (queries: readonly string[]) => queries.slice(queries.indexOf('begin'), queries.lastIndexOf('commit') + 1);
     const statementsOfDeletion = async (isolated: boolean, users: number) => {
       const { client, path, one } = await freshApplication();
       if (isolated) expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
       for (let i = 0; i < users; i += 1) expect((await client.post('/users', { email: `u${i}@x.example`, tenantId: one })).status).toBe(201);
       app.queries.length = 0;
       expect((await client.delete(`${path}/tenants/${one}`)).status).toBe(204);
-      const count = app.queries.length;
+      const count = transaction(app.queries).length;
+      expect(count).toBeGreaterThan(2);
       expect((await client.get(`${path}/tenants/${one}/users`)).status).toBe(404);
       expect((await client.get('/users?pageSize=100')).body.data).toHaveLength(isolated ? 0 : users);
       return count;
