@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { consumeSamlResponse, findSamlProvider, samlMetadata, samlSignInUrl, type SamlIdentity, type SamlProvider } from '../domain/sign-in/saml.ts';
+import { consumeSamlResponse, domainAcsUrl, findSamlProvider, samlMetadata, samlSignInUrl, samlUrls, type SamlIdentity, type SamlProvider } from '../domain/sign-in/saml.ts';
 import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
@@ -20,6 +20,9 @@ import type { InteractionContext, ProvenFactor } from './routes.ts';
  *   cookie comes again), or, for an IdP-initiated response, in a cookie of its own to the provider's
  *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction completes with it;
  * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata.
+ * `{surface}` is the provider's path on the service's host (samlUrls), or the root of a verified custom domain of its
+ * scope (domainAcsUrl): an IdP-initiated response posted there leaves its cookie on the domain, where the
+ * application's sign-in then runs.
  */
 
 /** The steps of the hosted sign-in a SAML identity goes through (src/hosted/routes.ts). */
@@ -52,23 +55,36 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   // An IdP-initiated identity is bound to its application, not to an interaction (none existed yet).
   const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
 
-  /** The provider a SAML URL names, at the path samlUrls gives it (a tenant's own under the tenant's id), else 404. */
-  async function providerOf(params: ProviderParams): Promise<SamlProvider> {
-    const provider = await findSamlProvider(orm, params.providerId);
-    if (provider === null || provider.tenantId !== (params.tenantRef ?? null)) throw new SignInRefusal('no_such_page');
-    return provider;
+  /**
+   * The provider a SAML URL names and the ACS of that URL's surface, else 404: on the service's host at the path
+   * samlUrls gives it (a tenant's own under the tenant's id); on a verified custom domain at the root, for a provider of
+   * the domain's application and tenant, or the application's own.
+   */
+  async function providerAt(request: FastifyRequest<{ Params: ProviderParams }>): Promise<{ provider: SamlProvider; domainAcs: string | undefined }> {
+    const { providerId, tenantRef } = request.params;
+    const [provider, surface] = await Promise.all([findSamlProvider(orm, providerId), services.surfaces.forHost(request.headers.host)]);
+    if (provider !== null && surface.kind !== 'domain' && provider.tenantId === (tenantRef ?? null)) return { provider, domainAcs: undefined };
+    const onDomain =
+      provider !== null &&
+      surface.kind === 'domain' &&
+      tenantRef === undefined &&
+      provider.applicationId === surface.applicationId &&
+      (provider.tenantId === null || provider.tenantId === surface.tenantId);
+    if (!onDomain) throw new SignInRefusal('no_such_page');
+    return { provider, domainAcs: domainAcsUrl(surface.issuer, provider.id) };
   }
 
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/metadata`, async (request, reply) => {
-      const provider = await providerOf(request.params);
-      return reply.type('application/samlmetadata+xml; charset=utf-8').send(samlMetadata(orm, config.publicUrl, provider));
+      const { provider, domainAcs } = await providerAt(request);
+      return reply.type('application/samlmetadata+xml; charset=utf-8').send(samlMetadata(orm, config.publicUrl, provider, domainAcs));
     });
 
     app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, async (request, reply) => {
-      const provider = await providerOf(request.params);
+      const { provider, domainAcs } = await providerAt(request);
       const fields = (request.body ?? {}) as Record<string, string | null>;
-      const outcome = await consumeSamlResponse(orm, config.publicUrl, provider, fields['SAMLResponse']);
+      const acsUrl = domainAcs ?? samlUrls(config.publicUrl, provider).acsUrl;
+      const outcome = await consumeSamlResponse(orm, config.publicUrl, provider, acsUrl, fields['SAMLResponse']);
       if (!outcome.ok) {
         request.log.info({ provider: provider.id, reason: outcome.reason, detail: outcome.detail }, 'SAML response refused');
         signIns.inc({ method: SAML_METHOD, outcome: 'failure' });

@@ -67,8 +67,8 @@ const respond = (options: Partial<ResponseOptions> = {}) =>
   idp.response({ acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: EMAIL, ...options });
 
 /** The IdP's form posted to the ACS, as the browser posts it (cross-site: the OP's cookies do not come). */
-const postToAcs = (samlResponse: string, relayState?: string | null, jar = new CookieJar()) =>
-  jar.visit(provider.acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, ...(relayState == null ? {} : { RelayState: relayState }) } });
+const postToAcs = (samlResponse: string, relayState?: string | null, jar = new CookieJar(), acsUrl = provider.acsUrl) =>
+  jar.visit(acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, ...(relayState == null ? {} : { RelayState: relayState }) } });
 
 async function codeFor(flow: AuthorizationFlow, answer: Visit, configuration = config) {
   const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
@@ -218,6 +218,44 @@ describe('IdP-initiated', () => {
     const replayed = await postToAcs(response);
     expect(replayed.status).toBe(400);
     expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"replayed_assertion"');
+  });
+
+  it('on a custom domain, posted to the domain’s own ACS: the sign-in the application starts on the domain completes with it', async () => {
+    const domainAcs = `http://${DOMAIN}/saml/${provider.id}/acs`;
+    const jar = new CookieJar(fetchVia(app.baseUrl));
+    // Addressed to the service's ACS, the response is not the domain's.
+    const misaddressed = await postToAcs(respond(), null, jar, domainAcs);
+    expect(misaddressed.status).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+    const acs = await postToAcs(respond({ acsUrl: domainAcs }), null, jar, domainAcs);
+    expect(acs.status, acs.body).toBe(303);
+    expect(acs.location).toBe(IDP_LOGIN_URL);
+    const flow = await authorize({}, jar, domainConfig);
+    const claims = await codeFor(flow, flow.page, domainConfig);
+    expect(claims).toMatchObject({ iss: `http://${DOMAIN}`, sub: userId });
+    // A response for the service's ACS still waits on the service's host, not on the domain.
+    expect((await postToAcs(respond(), null, jar)).status).toBe(303);
+    const onDomain = await authorize({ prompt: 'login' }, jar, domainConfig);
+    expect(onDomain.page.status).toBe(200);
+    expect(onDomain.page.body).toContain('Sign in with Acme Okta');
+  });
+
+  it('the domain’s metadata names its ACS first and the provider’s second, under one entity id; another application’s domain serves none', async () => {
+    const domainFetch = fetchVia(app.baseUrl);
+    const metadata = await (await domainFetch(`http://${DOMAIN}/saml/${provider.id}/metadata`)).text();
+    expect(metadata).toContain(`entityID="${provider.metadataUrl}"`);
+    const locations = [...metadata.matchAll(/<AssertionConsumerService [^>]*Location="([^"]+)"/g)].map((match) => match[1]);
+    expect(locations).toEqual([`http://${DOMAIN}/saml/${provider.id}/acs`, provider.acsUrl]);
+    expect(metadata).toMatch(/<AssertionConsumerService [^>]*isDefault="true"[^>]*Location="http:\/\/login\.saml\.example\//);
+    const served = await (await fetch(provider.metadataUrl)).text();
+    expect([...served.matchAll(/<AssertionConsumerService /g)]).toHaveLength(1);
+
+    const other = await app.bootstrapAnother();
+    await addDomain(app, other, 'login.other-saml.example');
+    const elsewhere = `http://login.other-saml.example/saml/${provider.id}`;
+    expect((await domainFetch(`${elsewhere}/metadata`)).status).toBe(404);
+    const posted = await postToAcs(respond({ acsUrl: `${elsewhere}/acs` }), null, new CookieJar(domainFetch), `${elsewhere}/acs`);
+    expect(posted.status).toBe(404);
   });
 
   it('a provider without idpInitiatedLoginUrl refuses unsolicited responses', async () => {

@@ -1,4 +1,4 @@
-import { DOMParser } from '@xmldom/xmldom';
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AuthProvider } from '../../db/entities/index.ts';
@@ -49,6 +49,13 @@ export function samlUrls(publicUrl: string, provider: { readonly id: string; rea
   const base = `${publicUrl}${provider.tenantId === null ? '' : `${TENANT_PATH_PREFIX}/${provider.tenantId}`}/saml/${provider.id}`;
   return { acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata` };
 }
+
+/**
+ * The provider's ACS on a verified custom domain of its scope (`origin`), beside its `acsUrl`: where an IdP sends its
+ * IdP-initiated responses for sign-ins on that domain, so that the proof cookie is the domain's, where the
+ * application's sign-in then runs. Same entity id; SP-initiated sign-ins keep naming `acsUrl` on every surface.
+ */
+export const domainAcsUrl = (origin: string, providerId: string): string => `${origin}/saml/${providerId}/acs`;
 
 /**
  * The `saml` provider of an id, of whichever application. Read across applications (filters off): a SAML URL
@@ -165,9 +172,22 @@ function serviceProvider(publicUrl: string, provider: SamlProvider, cacheProvide
   });
 }
 
-/** The SP's metadata document for a provider: its entity id and ACS (HTTP-POST), no key (it signs nothing). */
-export function samlMetadata(orm: MikroORM, publicUrl: string, provider: SamlProvider): string {
-  return serviceProvider(publicUrl, provider, new RequestRecords(orm, provider)).generateServiceProviderMetadata(null);
+/**
+ * The SP's metadata document for a provider: its entity id and ACS (HTTP-POST), no key (it signs nothing). Served on a
+ * custom domain, the domain's ACS comes first, as the default (IdP-initiated responses), and `acsUrl` second (the ACS
+ * SP-initiated requests name): an IdP that reads it accepts both.
+ */
+export function samlMetadata(orm: MikroORM, publicUrl: string, provider: SamlProvider, domainAcs?: string): string {
+  const metadata = serviceProvider(publicUrl, provider, new RequestRecords(orm, provider)).generateServiceProviderMetadata(null);
+  if (domainAcs === undefined) return metadata;
+  const document = new DOMParser().parseFromString(metadata, 'text/xml');
+  const acs = document.getElementsByTagName('AssertionConsumerService')[0]!;
+  const requested = acs.cloneNode(true) as typeof acs;
+  acs.setAttribute('Location', domainAcs);
+  requested.setAttribute('index', '2');
+  requested.removeAttribute('isDefault');
+  acs.parentNode!.insertBefore(requested, acs.nextSibling);
+  return new XMLSerializer().serializeToString(document);
 }
 
 /** The IdP's URL for an AuthnRequest (HTTP-Redirect binding) for the hosted sign-in `pending`; RelayState is its uid. */
@@ -184,13 +204,19 @@ export type SamlResponseOutcome =
   | { readonly ok: false; readonly reason: SamlResponseFailure; readonly detail: string; readonly request: SamlRequestRecord | null };
 
 /**
- * Checks a response posted to the provider's ACS: the signature with the provider's certificate, issuer, audience,
- * NotBefore/NotOnOrAfter (node-saml); the bearer confirmation's Recipient and the response's Destination (this ACS);
+ * Checks a response posted to `acsUrl` (the provider's, or its domainAcsUrl): the signature with the provider's
+ * certificate, issuer, audience, NotBefore/NotOnOrAfter (node-saml); the bearer confirmation's Recipient and the
+ * response's Destination (this ACS);
  * InResponseTo, when present, one of our requests, answered once; and the assertion's id never seen before.
  */
-export async function consumeSamlResponse(orm: MikroORM, publicUrl: string, provider: SamlProvider, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
+export async function consumeSamlResponse(
+  orm: MikroORM,
+  publicUrl: string,
+  provider: SamlProvider,
+  acsUrl: string,
+  samlResponse: string | null | undefined,
+): Promise<SamlResponseOutcome> {
   const records = new RequestRecords(orm, provider);
-  const { acsUrl } = samlUrls(publicUrl, provider);
   let profile: Profile | null;
   try {
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new Error('no SAMLResponse');
