@@ -298,7 +298,8 @@ export type AuthProvider = {
   __typename?: 'AuthProvider';
   /**
    * saml: where the IdP posts its responses (the Assertion Consumer Service, HTTP-POST binding), to register at the IdP;
-   * for a tenant's own provider, under the tenant's surface. Null for other types.
+   * for a tenant's own provider, under the tenant's surface. IdP-initiated sign-ins on a custom domain post to the
+   * domain's own ACS, `https://{domain}/saml/{id}/acs`: register it too. Null for other types.
    */
   acsUrl: Maybe<Scalars['String']['output']>;
   /** The application it belongs to. */

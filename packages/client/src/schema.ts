@@ -5511,7 +5511,8 @@ export interface components {
             callbackUrl: string | null;
             /**
              * @description saml: where the IdP posts its responses (the Assertion Consumer Service, HTTP-POST binding), to register at the IdP;
-             *     for a tenant's own provider, under the tenant's surface. Null for other types.
+             *     for a tenant's own provider, under the tenant's surface. IdP-initiated sign-ins on a custom domain post to the
+             *     domain's own ACS, `https://{domain}/saml/{id}/acs`: register it too. Null for other types.
              */
             acsUrl: string | null;
             /** @description saml: the service provider's metadata document, whose URL is also its entity id (the assertions' audience). Null for other types. */
