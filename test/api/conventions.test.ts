@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { createServer, type Server } from '../../src/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { HttpClient, type HttpResponse } from '../support/http.ts';
+import { HttpClient, rawRequest, type HttpResponse } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
@@ -319,6 +319,59 @@ describe('conventions on every response', () => {
     // A JSON answer beside it carries no page policy.
     const api = await app.http.graphql('{ version }');
     expect(api.headers.get('content-security-policy')).toBeNull();
+  });
+
+  describe('methods HTTP defines that no route takes', () => {
+    it('QUERY (RFC 10008) and TRACE on a path of the route table are 405 with Allow, with or without a Content-Type, never a 500', async () => {
+      const key = { 'x-api-key': app.root.apiKey };
+      const json = { ...key, 'content-type': 'application/json' };
+      const answers = {
+        'QUERY without Content-Type': await rawRequest(app.baseUrl, 'QUERY', '/api/v1/users', key),
+        'QUERY with a JSON body': await rawRequest(app.baseUrl, 'QUERY', '/api/v1/users', json, '{}'),
+        TRACE: await rawRequest(app.baseUrl, 'TRACE', '/api/v1/users', key),
+        'QUERY on a record': await rawRequest(app.baseUrl, 'QUERY', `/api/v1/users/${app.root.applicationId}`, key),
+      };
+      for (const [label, answer] of Object.entries(answers)) {
+        expect(answer.status, `${label}: ${answer.body}`).toBe(405);
+        expect(answer.headers['allow'], label).toMatch(/^GET, (POST, )?(PATCH, DELETE, )?HEAD$/);
+        expect(JSON.parse(answer.body), label).toEqual({ code: 'method_not_allowed', message: expect.any(String) });
+        expect(answer.headers['x-ratelimit-remaining'], label).toMatch(/^\d+$/);
+      }
+    });
+
+    it('QUERY on /graphql is 405 in the GraphQL shape, and on a path no route takes a 404, never a 500', async () => {
+      const graphql = await rawRequest(app.baseUrl, 'QUERY', '/graphql', { 'x-api-key': app.root.apiKey });
+      expect(graphql.status, graphql.body).toBe(405);
+      expect(graphql.headers['allow']).toBe('GET, POST, HEAD');
+      expect(JSON.parse(graphql.body)).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'method_not_allowed', status: 405 } }] });
+      const nowhere = await rawRequest(app.baseUrl, 'QUERY', '/api/v1/nowhere', {});
+      expect(nowhere.status, nowhere.body).toBe(404);
+      expect(JSON.parse(nowhere.body)).toEqual({ code: 'not_found', message: expect.any(String) });
+      expect(nowhere.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    });
+  });
+
+  describe('rate-limit headers when authentication itself fails', () => {
+    it('a 500 while the credentials are read (the database unreachable) carries X-RateLimit-*, over REST and GraphQL', async () => {
+      const cache = app.gatehouse.services.apiKeys as unknown as { find: (...args: unknown[]) => Promise<unknown> };
+      const find = cache.find;
+      cache.find = async () => {
+        throw new Error('the database did not answer');
+      };
+      try {
+        const rest = await app.http.get('/users');
+        const graphql = await app.http.graphql('{ version }');
+        expect(rest.status).toBe(500);
+        expect(rest.body).toEqual({ code: 'internal_error', message: 'Internal server error' });
+        expect(graphql.status).toBe(500);
+        expect(graphql.body).toEqual({ errors: [{ message: 'Internal server error', extensions: { code: 'internal_error', status: 500 } }] });
+        expectRateLimitHeaders(rest, 'REST');
+        expectRateLimitHeaders(graphql, 'GraphQL');
+      } finally {
+        cache.find = find;
+      }
+      expect((await app.http.get('/users')).status).toBe(200);
+    });
   });
 });
 

@@ -130,7 +130,7 @@ describe('GraphQL refusals', () => {
       expect(refusal(response), JSON.stringify(body)).toMatchObject({ status: 422, code: 'validation_error', field });
     }
     // No body (nor Content-Type, which a browser could send cross-site without a preflight): refused unexecuted, on
-    // `body`, before Apollo, whose refusal of it read as a Cross-Site Request Forgery (transport-edges.test.ts: any type).
+    // `body`, before Apollo, whose refusal of it read as a Cross-Site Request Forgery (request-bodies.test.ts: any type).
     const bare = await app.http.request('POST', '/graphql');
     expect(refusal(bare)).toMatchObject({ status: 422, code: 'validation_error', field: 'body', message: expect.stringContaining('takes a JSON body') });
   });

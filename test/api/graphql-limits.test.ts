@@ -1,4 +1,4 @@
-import { getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, Kind, parse, print, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_LIMITS } from '../../src/graphql/operation-limits.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -87,6 +87,36 @@ describe('estimated cost', () => {
     const page = await app.http.graphql(tenantPageWithConfiguration()!, { appId: app.root.applicationId, pageSize: 100 });
     expect(page.status, JSON.stringify(page.body.errors)).toBe(200);
   });
+});
+
+describe('what one GraphQL request may cost', () => {
+  it('aliases of a page of 100 tenants with their configurations are refused: the estimate counts a page as its pageSize', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    for (let i = 0; i < 100; i += 1) expect((await app.http.post(`${appPath}/tenants`, { name: `Tenant ${i}` })).status).toBe(201);
+    const document = parse(tenantPageWithConfiguration()!);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const page = operation.selectionSet.selections[0] as FieldNode;
+    const aliased = (count: number) =>
+      print({
+        ...document,
+        definitions: document.definitions.map((d) =>
+          d !== operation
+            ? d
+            : { ...operation, selectionSet: { ...operation.selectionSet, selections: Array.from({ length: count }, (_, i) => ({ ...page, alias: { kind: Kind.NAME, value: `p${i}` } })) } },
+        ),
+      });
+    const variables = { appId: app.root.applicationId, pageSize: 100 };
+    // One page, as the dashboard asks for it: about 2 MB and 0.7 s.
+    const one = await app.http.graphql(aliased(1), variables);
+    expect(one.status, JSON.stringify(one.body.errors)).toBe(200);
+    // Five pages were 10 MB and 2 s for one request (twenty: 40 MB and 10 s), where a REST page costs 60 ms.
+    const five = await app.http.graphql(aliased(5), variables);
+    expect(five.status).toBe(422);
+    expect(five.body.data ?? null).toBeNull();
+    expect(five.body.errors?.[0]?.message).toMatch(/^The operation asks for too much/);
+    // A literal page size counts as itself; a page left without one as the default 20.
+    expect((await app.http.graphql(`{ ${Array.from({ length: 20 }, (_, i) => `u${i}: users(pageSize: 100) { data { id email } }`).join(' ')} }`)).status).toBe(200);
+  }, 60_000);
 });
 
 describe('depth and size', () => {

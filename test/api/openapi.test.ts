@@ -190,3 +190,22 @@ describe('OpenAPI document', () => {
     expect(document.components.responses['RequestHeaderFieldsTooLarge']?.headers).toEqual({ 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
   });
 });
+
+describe('the OpenAPI document and the bodies of routes that take none', () => {
+  it('documents the 413 and 415 that every write answers to an oversized or non-JSON body, input or none', async () => {
+    const undocumented: string[] = [];
+    for (const route of expandRoutes().filter((each) => each.method !== 'GET')) {
+      const responses: Record<string, unknown> = document.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase() as OpenApiMethod]?.responses ?? {};
+      for (const status of ['413', '415']) if (responses[status] === undefined) undocumented.push(`${route.method} ${route.url} ${status}`);
+    }
+    // What such a route answers: a key revoked (DELETE, no input) with a text body, and with a body over 1 MiB.
+    const created = await app.http.post('/api-keys', { name: 'revoked with a body', permissions: ['users:read'] });
+    expect(created.status).toBe(201);
+    const path = `/api-keys/${created.body.key.id}`;
+    const text = await app.http.request('DELETE', `/api/v1${path}`, { raw: 'revoke', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    const large = await app.http.request('DELETE', `/api/v1${path}`, { body: { padding: 'x'.repeat(1024 * 1024 + 1) } });
+    expect(large.status).toBe(413);
+    expect(undocumented).toEqual([]);
+  });
+});

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_REFUSALS_MAX } from '../../src/graphql/variable-coercion.ts';
 import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/json-body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { HttpResponse } from '../support/http.ts';
+import { rawRequest, type HttpResponse } from '../support/http.ts';
 
 /**
  * Bodies of every hostile shape up to the body limit (1 MiB): each is refused in the contract's error body with a
  * bounded `details` (or, past the values a body may hold, on `body` before it is parsed), on both transports, and
  * nothing is written. How long they take is npm run fuzz's to measure
- * (docs/bench.md); here, their answers.
+ * (docs/bench.md); here, their answers. An empty body is no body, whatever its Content-Type or framing.
  */
 const MEBIBYTE = 1024 * 1024;
 const ERROR_BODY_KEYS = ['code', 'message', 'field', 'details'];
@@ -42,20 +42,23 @@ function expectSameOverGraphQL(graphql: HttpResponse, rest: HttpResponse) {
   expect(status).toBe(422);
 }
 
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
 describe('hostile request bodies up to the body limit', () => {
-  let app: TestApp;
   let userId: string;
   const createUser = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id } }';
   const updateUser = 'mutation($userId: UUID!, $input: UpdateUserInput!) { updateUser(userId: $userId, input: $input) { id } }';
   const userCount = async () => ((await app.http.get('/users?pageSize=100')).body as { data: unknown[] }).data.length;
 
   beforeAll(async () => {
-    app = await startTestApp();
     const created = await app.http.post('/users', { email: 'owner@example.com' });
     expect(created.status).toBe(201);
     userId = (created.body as { id: string }).id;
   });
-  afterAll(async () => app?.close());
 
   it('a body of more values than any input holds is refused on `body` before it is parsed, whatever its shape', async () => {
     const message = `The request body holds more than ${JSON_BODY_MAX_VALUES} values`;
@@ -132,5 +135,65 @@ describe('hostile request bodies up to the body limit', () => {
     const details = (rest.body as { details: { field?: string }[] }).details;
     expect(details.slice(0, INPUT_REFUSALS_MAX).map(({ field }) => field)).toEqual(Array.from({ length: INPUT_REFUSALS_MAX }, (_, i) => `tenantIds[${i}]`));
     expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: body }), rest);
+  });
+});
+
+describe('an empty body, whatever its Content-Type', () => {
+  /** How clients send a body: `curl -X POST -d ''` sends a form's type; a stream goes chunked, Content-Type or none. */
+  const senders = [
+    { label: "a form's type (curl -d '')", type: 'application/x-www-form-urlencoded' },
+    { label: 'text, chunked', type: 'text/plain', chunked: true },
+    { label: 'no Content-Type, chunked', chunked: true },
+    { label: 'JSON', type: 'application/json' },
+    { label: 'no Content-Type' },
+  ];
+  const send = (path: string, { type, chunked }: { type?: string; chunked?: boolean }, body = '') => {
+    const framing: Record<string, string> = chunked === true ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(body)) };
+    return rawRequest(app.baseUrl, 'POST', path, { 'x-api-key': app.root.apiKey, ...(type === undefined ? {} : { 'content-type': type }), ...framing }, body);
+  };
+
+  it('is no body over REST: a route without input runs, one that needs input is 422 on it; a byte of another type is 415', async () => {
+    const user = await app.http.post('/users', { email: 'curl@example.com' });
+    expect(user.status).toBe(201);
+    const unlock = `/api/v1/users/${user.body.id}/unlock`;
+    for (const sender of senders) {
+      const unlocked = await send(unlock, sender);
+      expect(unlocked.status, sender.label).toBe(200);
+      expect(JSON.parse(unlocked.body), sender.label).toMatchObject({ id: user.body.id, status: 'active' });
+      const created = await send('/api/v1/users', sender);
+      expect(created.status, sender.label).toBe(422);
+      expect(JSON.parse(created.body), sender.label).toMatchObject({ code: 'validation_error', field: 'input' });
+    }
+    // A body is still one: of another type, 415; over 1 MiB of JSON, 413.
+    for (const path of [unlock, '/api/v1/users']) {
+      for (const sender of senders.filter(({ type }) => type !== 'application/json')) {
+        const refused = await send(path, sender, 'email=curl%40example.com');
+        expect(refused.status, `${path} ${sender.label}`).toBe(415);
+        expect(JSON.parse(refused.body)).toMatchObject({ code: 'unsupported_media_type' });
+      }
+      const large = await send(path, { type: 'application/json' }, JSON.stringify({ email: 'x'.repeat(MEBIBYTE) }));
+      expect(large.status, path).toBe(413);
+    }
+    expect((await app.http.get(`/users/${user.body.id}`)).body.email).toBe('curl@example.com');
+    // A path no route takes is 404 whatever its body, as before any body is read.
+    expect((await send('/api/v1/no-such-route', senders[0]!, 'a=b')).status).toBe(404);
+  });
+
+  it('is no body on /graphql: a 422 on body saying what /graphql takes, whatever the Content-Type; a byte of another type is 415', async () => {
+    for (const sender of senders) {
+      const refused = await send('/graphql', sender);
+      expect(refused.status, sender.label).toBe(422);
+      expect(JSON.parse(refused.body).errors?.[0], sender.label).toMatchObject({
+        message: expect.stringContaining('takes a JSON body'),
+        extensions: { code: 'validation_error', field: 'body', status: 422 },
+      });
+    }
+    for (const sender of senders.filter(({ type }) => type !== 'application/json')) {
+      const refused = await send('/graphql', sender, '{ version }');
+      expect(refused.status, sender.label).toBe(415);
+      expect(JSON.parse(refused.body).errors?.[0]?.extensions).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+    }
+    const answered = await send('/graphql', { type: 'application/json' }, JSON.stringify({ query: '{ version }' }));
+    expect(answered.status).toBe(200);
   });
 });

@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+
 /** A small REST + GraphQL client for the end-to-end suites: real HTTP against the running service. */
 export interface HttpResponse<T = any> {
   status: number;
@@ -66,4 +68,28 @@ export class HttpClient {
       body: { query, variables },
     });
   }
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A request sent as written, on its own connection: any method (fetch refuses TRACE and spells no QUERY) and any
+ * framing (chunked, or a Content-Length the caller sets).
+ */
+export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
