@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { HeaderMap, type ApolloServer } from '@apollo/server';
+import type { ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { getOperationAST, OperationTypeNode, print, type DocumentNode } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
@@ -11,16 +10,15 @@ import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
-import { GatehouseError, INTERNAL_ERROR, invalid, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
+import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
-import { sendGraphQLAnswer, type GraphQLResponseBody } from './graphql/http-media.ts';
+import { graphqlErrors, registerGraphQLEndpoint } from './graphql/http-endpoint.ts';
+import { sendGraphQLAnswer } from './graphql/http-media.ts';
 import { readinessCheck } from './db/readiness.ts';
-import { inlineHashes, secureHtmlAnswers } from './html-security.ts';
+import { secureHtmlAnswers } from './html-security.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
-import { parseClientDocument } from './graphql/operation-limits.ts';
 import { buildSchema } from './graphql/schema.ts';
-import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
 import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './metrics.ts';
@@ -80,11 +78,6 @@ function readNoBody(request: FastifyRequest, payload: NodeJS.ReadableStream, don
     if (chunk.length > 0) finish(new GatehouseError('unsupported_media_type', NOT_JSON));
   };
   payload.on('data', onData).on('end', finish).on('error', finish);
-}
-
-/** An error body as a GraphQL response: `code`, `status` and `field` in the extensions, as format-error.ts does. */
-function graphqlErrors({ code, message, ...rest }: ErrorBody) {
-  return { errors: [{ message, extensions: { code, status: STATUS_BY_CODE[code], ...rest } }] };
 }
 
 declare module 'fastify' {
@@ -352,13 +345,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     return reply.type(METRICS_CONTENT_TYPE).send(await readMetrics());
   });
 
-  // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
-  let graphiql: Promise<Playground> | undefined;
-  app.get('/graphql', async (_request, reply) => {
-    const { html, policy } = await (graphiql ??= renderPlayground());
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
-  });
-  app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
+  registerGraphQLEndpoint(app, apollo, contextFor);
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
   registerAuditStream(app, { contextFor, waker: services.auditWaker, heartbeatMs: config.auditStreamHeartbeatMs });
@@ -373,152 +360,4 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
   await app.register(hostedRoutes(services, throttle));
   return { app, apollo };
-}
-
-interface Playground {
-  readonly html: string;
-  readonly policy: string;
-}
-
-/**
- * The GraphiQL page, self-contained (its scripts, styles and icons inline), and the Content-Security-Policy it works
- * under: its own inline scripts by hash and nothing else, images and fonts from data: URLs, requests to this origin
- * only, never framed.
- */
-async function renderPlayground(): Promise<Playground> {
-  const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  const html = renderGraphiQL({ endpoint: '/graphql', title: 'Gatehouse GraphQL' });
-  const policy = [
-    "default-src 'none'",
-    `script-src ${inlineHashes(html, 'script').join(' ')}`,
-    // Its editor (Monaco) runs its language services in workers it makes from blobs, and inserts style sheets as it
-    // goes: styles run nothing, so any inline one may apply.
-    'worker-src blob:',
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-    "connect-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return { html, policy };
-}
-
-/**
- * A response without data takes the status of its first error (401, 404, 422…), so HTTP clients and proxies see
- * failures as failures; a partial result stays 200, as GraphQL requires. It is read from the body Apollo wrote, so it
- * covers the requests Apollo refuses before its request pipeline starts (no query, a batch) too,
- * which Apollo itself answers 400, a status the contract does not have.
- */
-function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefined {
-  const status = errors?.[0]?.extensions?.status;
-  return data == null && typeof status === 'number' ? status : undefined;
-}
-
-/** The members of a /graphql request body that Apollo reads, once refuseMalformedRequest has checked their types. */
-interface GraphQLRequestBody {
-  readonly query?: string;
-  readonly operationName?: string | null;
-  readonly variables?: Record<string, unknown> | null;
-  readonly extensions?: unknown;
-}
-
-const isMap = (value: unknown) => value === null || (typeof value === 'object' && !Array.isArray(value));
-
-/** What each member of a /graphql request body must be, when present (GraphQL over HTTP: the POST body). */
-const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) => boolean; readonly shape: string }>> = {
-  query: { is: (value) => typeof value === 'string', shape: 'a string' },
-  operationName: { is: (value) => value === null || typeof value === 'string', shape: 'a string or null' },
-  variables: { is: isMap, shape: 'a JSON object or null' },
-  extensions: { is: isMap, shape: 'a JSON object or null' },
-};
-
-/**
- * A /graphql body that is not a well-formed GraphQL-over-HTTP request (no object, a batch, no `query`, a member of the
- * wrong type) is refused here, with the member as `field`, as any other refused input (Apollo's own refusals name
- * none); so every answer from Apollo is to a well-formed request (http-media.ts: their statuses differ).
- */
-function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'POST /graphql takes one JSON object: {"query": "…", "variables": {…}}');
-  for (const [name, { is, shape }] of Object.entries(REQUEST_MEMBERS)) {
-    if (name in body && !is((body as Record<string, unknown>)[name])) throw invalid(name, `${name} must be ${shape}`);
-  }
-  if (!('query' in body)) throw invalid('query', 'query is required: the document itself (persisted queries are not offered)');
-  return body as GraphQLRequestBody;
-}
-
-/**
- * The document of a /graphql request that runs a mutation (which takes an Idempotency-Key), else undefined. It is read
- * under the limits of client documents first: one nested too deep is refused here (a GatehouseError), before Apollo's
- * parser, which recurses, would exhaust the stack on it. Any other document Apollo cannot run, Apollo refuses in its
- * own words.
- */
-function mutationDocument(body: GraphQLRequestBody): DocumentNode | undefined {
-  if (typeof body.query !== 'string') return undefined;
-  let document: DocumentNode;
-  try {
-    document = parseClientDocument(body.query);
-  } catch (error) {
-    if (error instanceof GatehouseError) throw error;
-    return undefined;
-  }
-  const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION ? document : undefined;
-}
-
-/**
- * The request an Idempotency-Key stands for on /graphql: what Apollo runs, not how it was written. The document as
- * graphql-js prints it (whitespace, commas and comments do not count), the operation named, and the variables and
- * extensions as JSON values (requestFingerprint: key order does not count); a null member is the same as one left out,
- * and no variables the same as `{}`. Another document, operation or value is another request (409).
- */
-function graphqlFingerprint(document: DocumentNode, { operationName, variables, extensions }: GraphQLRequestBody): string {
-  return requestFingerprint('graphql', print(document), operationName ?? null, variables ?? {}, extensions ?? {});
-}
-
-async function handleGraphQL(
-  apollo: ApolloServer<RequestContext>,
-  contextFor: (request: FastifyRequest) => Promise<RequestContext>,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  let context: RequestContext;
-  let idempotency: { key: string; fingerprint: string } | undefined;
-  try {
-    context = await contextFor(request);
-    // No body, whatever the Content-Type said: Apollo's words for it depend on that header (a CSRF refusal for a form's).
-    if (request.body === undefined) throw invalid('body', 'POST /graphql takes a JSON body: {"query": "…", "variables": {…}}');
-    const body = refuseMalformedRequest(request.body);
-    // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
-    const document = mutationDocument(body);
-    const key = document === undefined ? undefined : parseIdempotencyKey(request.headers['idempotency-key']);
-    if (document !== undefined && key !== undefined) {
-      idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
-    }
-  } catch (error) {
-    if (!(error instanceof GatehouseError)) throw error;
-    return sendGraphQLAnswer(request, reply, { status: error.status, body: graphqlErrors(toErrorBody(error)), fromGraphQL: false });
-  }
-  const headers = new HeaderMap();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-  }
-  // The media type is chosen by sendGraphQLAnswer; Apollo answers in JSON whatever the client accepts.
-  headers.set('accept', 'application/json');
-  const execute = async (operationContext: RequestContext) => {
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: request.method, headers, search: '', body: request.body },
-      context: async () => operationContext,
-    });
-    if (response.body.kind !== 'complete') throw new Error('incremental delivery is not enabled');
-    const body = JSON.parse(response.body.string) as GraphQLResponseBody;
-    return { status: statusOfFailure(body) ?? response.status ?? 200, body };
-  };
-  const result =
-    idempotency === undefined
-      ? { ...(await execute(context)), replayed: false }
-      : await withIdempotency(context, idempotency.key, idempotency.fingerprint, execute);
-  if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
-  return sendGraphQLAnswer(request, reply, { status: result.status, body: result.body as GraphQLResponseBody, fromGraphQL: true });
 }

@@ -76,7 +76,7 @@ export async function createApollo(
     parseOptions: { maxTokens: OPERATION_LIMITS.tokens },
     // Automatic persisted queries are not offered: a request that asks for one is refused (422), not half-served.
     persistedQueries: false,
-    // The service serves its own self-contained GraphiQL page at GET /graphql (server.ts).
+    // The service serves its own self-contained GraphiQL page at GET /graphql (http-endpoint.ts).
     // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
     plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(), operationMetricsPlugin()],
   });
