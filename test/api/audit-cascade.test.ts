@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TENANT_OWNED_TABLES } from '../../src/domain/tenants/owned-rows.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import { addDomain } from '../support/domains.ts';
 import type { HttpClient } from '../support/http.ts';
 
@@ -23,11 +23,6 @@ async function recordsOf(requestId: string) {
   return (await auditRecordsOf(app, requestId)).map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
 }
 type Recorded = Awaited<ReturnType<typeof recordsOf>>[number];
-
-const traced = () => {
-  const requestId = `cascade-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 /** A multi-tenant application whose tenants may hold every kind of row: every switch on `tenant`, auth isolated. */
 async function openApplication() {

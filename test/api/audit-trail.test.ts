@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import type { HttpClient } from '../support/http.ts';
 import { TestRoles } from '../support/roles.ts';
 
@@ -31,11 +31,6 @@ async function recordsOf(requestId: string) {
     after,
   }));
 }
-
-const traced = () => {
-  const requestId = `actors-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 /** Creates a tenant over REST and over GraphQL with the client; returns each request's records. */
 async function createTenantBothWays(client: HttpClient) {

@@ -4,7 +4,7 @@ import { keySnapshot } from '../../src/domain/api-keys/issue.ts';
 import { userSnapshot } from '../../src/domain/users/users.ts';
 import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 
 /**
  * Records created, changed or deleted as side effects of another mutation get their own audit records, in the same
@@ -21,11 +21,6 @@ afterAll(async () => app?.close());
 async function recordsOf(requestId: string) {
   return (await auditRecordsOf(app, requestId)).map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
 }
-
-const traced = () => {
-  const requestId = `side-effect-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 async function freshApplication() {
   const created = await app.http.post('/applications', { name: 'Audited', multiTenant: true });

@@ -2,7 +2,7 @@ import { verify } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
@@ -20,11 +20,6 @@ const sql = <T = any>(query: string, params: unknown[] = []) =>
 async function recordsOf(requestId: string) {
   return (await auditRecordsOf(app, requestId)).map(({ tenantId, action, targetId, before, after }) => ({ tenantId, action, targetId, before, after }));
 }
-
-const traced = () => {
-  const requestId = `audit-users-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 async function keyFor(permissions: string[], tenantId?: string): Promise<string> {
   const created = await app.http.post('/api-keys', { name: `key ${permissions.join(' ')}`, permissions, ...(tenantId ? { tenantId } : {}) });
