@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import type { HttpClient } from '../support/http.ts';
 import { TestRoles } from '../support/roles.ts';
 
@@ -18,25 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-/** The records a request wrote, in whichever application. */
-async function recordsOf(requestId: string) {
-  return (await auditRecordsOf(app, requestId)).map(({ tenantId, actorType, actorId, apiKeyId, action, targetId, before, after }) => ({
-    tenantId,
-    actorType,
-    actorId,
-    apiKeyId,
-    action,
-    targetId,
-    before,
-    after,
-  }));
-}
-
-const traced = () => {
-  const requestId = `actors-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
-
 /** Creates a tenant over REST and over GraphQL with the client; returns each request's records. */
 async function createTenantBothWays(client: HttpClient) {
   const rest = traced();
@@ -46,7 +27,7 @@ async function createTenantBothWays(client: HttpClient) {
   const mutation = 'mutation($appId: UUID!, $name: String!) { createTenant(appId: $appId, input: { name: $name }) { id } }';
   const viaGraphql = await client.graphql(mutation, { appId: app.root.applicationId, name: `Gql ${graphql.requestId}` }, { headers: graphql.headers });
   expect(viaGraphql.body.errors).toBeUndefined();
-  return [await recordsOf(rest.requestId), await recordsOf(graphql.requestId)];
+  return [await auditRecordsOf(app, rest.requestId), await auditRecordsOf(app, graphql.requestId)];
 }
 
 describe('the actor of an audit record', () => {
@@ -92,7 +73,7 @@ describe('the actor of an audit record', () => {
     const token = await app.mintAccessToken({ sub: actor, app_id: created.body.id });
     const { requestId, headers } = traced();
     expect((await app.as({ apiKey: key.secret, bearer: token }).delete(`${path}/tenants/${tenantId}`, { headers })).status).toBe(204);
-    const records = await recordsOf(requestId);
+    const records = await auditRecordsOf(app, requestId);
     expect(records.map((record) => record.action).sort()).toEqual(['tenant.delete', 'user.delete']);
     expect(records.find((record) => record.action === 'user.delete')).toMatchObject({ targetId: member, actorType: 'user', actorId: actor, apiKeyId: key.key.id });
   });
@@ -111,7 +92,7 @@ describe('audit records of a user’s changes', () => {
     const mutation = 'mutation($userId: UUID!) { updateUser(userId: $userId, input: { name: "Again" }) { id } }';
     expect((await admin.graphql(mutation, { userId }, { headers: graphql.headers })).body.errors).toBeUndefined();
     for (const requestId of [rest.requestId, graphql.requestId]) {
-      expect(await recordsOf(requestId)).toEqual([expect.objectContaining({ action: 'user.update', targetId: userId, tenantId })]);
+      expect(await auditRecordsOf(app, requestId)).toEqual([expect.objectContaining({ action: 'user.update', targetId: userId, tenantId })]);
     }
   });
 
@@ -126,7 +107,7 @@ describe('audit records of a user’s changes', () => {
 
     const { requestId, headers } = traced();
     expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenantId}/users/${userId}`, { headers })).status).toBe(204);
-    const records = await recordsOf(requestId);
+    const records = await auditRecordsOf(app, requestId);
     expect(records.map((record) => [record.action, record.targetId])).toEqual([
       ['user.membership.remove', userId],
       ...keys.map((id) => ['api_key.revoke', id]),
@@ -151,7 +132,7 @@ describe('audit records of a user’s changes', () => {
 
     const { requestId, headers } = traced();
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [kept] }, { headers })).status).toBe(200);
-    expect((await recordsOf(requestId)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([
+    expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([
       ['api_key.revoke', leftKey.key.id, left],
       ['user.update', userId, null],
     ]);
@@ -169,7 +150,7 @@ describe('audit records of settings with secrets', () => {
     const put = async (body: unknown) => {
       const { requestId, headers } = traced();
       expect((await app.http.put(path, body, { headers })).status).toBe(200);
-      return recordsOf(requestId);
+      return auditRecordsOf(app, requestId);
     };
     const [first] = await put({ ...smtp, secrets: { password: 'first-do-not-leak' } });
     expect(first).toMatchObject({ action: 'email_provider.update', before: null, after: expect.objectContaining({ type: 'smtp', secretsSet: ['password'] }) });
@@ -181,7 +162,7 @@ describe('audit records of settings with secrets', () => {
 
     const { requestId, headers } = traced();
     expect((await app.http.delete(path, { headers })).status).toBe(204);
-    const [override] = await recordsOf(requestId);
+    const [override] = await auditRecordsOf(app, requestId);
     expect(override).toMatchObject({ action: 'email_provider.override.remove', tenantId, before: expect.objectContaining({ secretsSet: ['password'] }), after: null });
     const all = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetType: 'email_provider', tenantId }, { filters: false });
     expect(JSON.stringify(all.map((record) => [record.before, record.after]))).not.toContain('do-not-leak');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { builtInPermissionId } from '../../src/domain/authorization/permissions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
 
@@ -13,10 +13,6 @@ let tenantA: string;
 let tenantB: string;
 
 const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-const traced = () => {
-  const requestId = `permissions-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Every permission a path lists, page by page. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 /** Role assignments: who (a user, M2M credential or API key) holds which role, in one tenant or in every tenant. */
@@ -12,11 +12,6 @@ let pathA: string;
 let pathB: string;
 /** Role ids by key. */
 const roles: Record<string, string> = {};
-
-const traced = () => {
-  const requestId = `assignments-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 async function createUser(path: string): Promise<string> {
   const created = await app.http.post(`${path}/users`, { email: `u-${crypto.randomUUID()}@example.com` });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invalidation } from '../../src/events/invalidations.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 /** Roles: the built-in ones every application has, application-wide roles and a tenant's own. */
@@ -12,10 +12,6 @@ let tenantB: string;
 let pathA: string;
 let pathB: string;
 
-const traced = () => {
-  const requestId = `roles-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 const keysOf = (body: { data: { key: string }[] }) => body.data.map((role) => role.key);
 
 async function createRole(path: string, body: Record<string, unknown>): Promise<{ id: string; key: string }> {

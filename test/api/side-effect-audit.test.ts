@@ -4,7 +4,7 @@ import { keySnapshot } from '../../src/domain/api-keys/issue.ts';
 import { userSnapshot } from '../../src/domain/users/users.ts';
 import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 
 /**
  * Records created, changed or deleted as side effects of another mutation get their own audit records, in the same
@@ -16,16 +16,6 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => app?.close());
-
-/** The records a request wrote, in whichever application (the audit search API reads one application at a time). */
-async function recordsOf(requestId: string) {
-  return (await auditRecordsOf(app, requestId)).map(({ applicationId, tenantId, action, targetType, targetId, before, after }) => ({ applicationId, tenantId, action, targetType, targetId, before, after }));
-}
-
-const traced = () => {
-  const requestId = `side-effect-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 async function freshApplication() {
   const created = await app.http.post('/applications', { name: 'Audited', multiTenant: true });
@@ -42,9 +32,9 @@ describe('audit records of side effects', () => {
     const { requestId, headers } = traced();
     const created = await app.http.post('/applications', { name: 'With a key', multiTenant: false }, { headers });
     expect(created.status).toBe(201);
-    expect(await recordsOf(requestId)).toEqual([
+    expect(await auditRecordsOf(app, requestId)).toEqual([
       expect.objectContaining({ applicationId: app.root.applicationId, action: 'application.create', targetId: created.body.id }),
-      {
+      expect.objectContaining({
         applicationId: created.body.id,
         tenantId: null,
         action: 'api_key.create',
@@ -52,16 +42,16 @@ describe('audit records of side effects', () => {
         targetId: created.body.initialApiKey.key.id,
         before: null,
         after: expect.objectContaining({ name: 'Initial app_admin key', tenantId: null, userId: null, revokedAt: null }),
-      },
+      }),
     ]);
-    expect(JSON.stringify(await recordsOf(requestId))).not.toContain(created.body.initialApiKey.secret);
+    expect(JSON.stringify(await auditRecordsOf(app, requestId))).not.toContain(created.body.initialApiKey.secret);
   });
 
   it('a refused creation records nothing', async () => {
     const { requestId, headers } = traced();
     const refused = await app.http.post('/applications', { name: 'Single', multiTenant: false, tenancyConfig: {} }, { headers });
     expect(refused.status).toBe(422);
-    expect(await recordsOf(requestId)).toEqual([]);
+    expect(await auditRecordsOf(app, requestId)).toEqual([]);
   });
 
   it('shared → isolated records each user copy, and each key moved to a copy', async () => {
@@ -74,29 +64,33 @@ describe('audit records of side effects', () => {
     const { requestId, headers } = traced();
     expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } }, { headers })).status).toBe(200);
     const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0].id as string;
-    const records = await recordsOf(requestId);
+    const records = await auditRecordsOf(app, requestId);
     expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebind', 'application.update', 'user.copy']);
-    expect(records.find((record) => record.action === 'user.copy')).toEqual({
-      applicationId,
-      tenantId: two,
-      action: 'user.copy',
-      targetType: 'user',
-      targetId: copy,
-      before: null,
-      after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, metadata: {}, copiedFrom: alice },
-    });
+    expect(records.find((record) => record.action === 'user.copy')).toEqual(
+      expect.objectContaining({
+        applicationId,
+        tenantId: two,
+        action: 'user.copy',
+        targetType: 'user',
+        targetId: copy,
+        before: null,
+        after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, metadata: {}, copiedFrom: alice },
+      }),
+    );
     // The key's snapshots, written by SQL, are the entity's (keySnapshot), but for the user.
     const moved = keySnapshot(await app.gatehouse.services.orm.em.fork().findOneOrFail(ApiKey, { id: key }, { filters: false }));
     expect(moved.userId).toBe(copy);
-    expect(records.find((record) => record.action === 'api_key.rebind')).toEqual({
-      applicationId,
-      tenantId: two,
-      action: 'api_key.rebind',
-      targetType: 'api_key',
-      targetId: key,
-      before: { ...moved, userId: alice },
-      after: moved,
-    });
+    expect(records.find((record) => record.action === 'api_key.rebind')).toEqual(
+      expect.objectContaining({
+        applicationId,
+        tenantId: two,
+        action: 'api_key.rebind',
+        targetType: 'api_key',
+        targetId: key,
+        before: { ...moved, userId: alice },
+        after: moved,
+      }),
+    );
     // A user of one tenant is moved, not copied: no record of their own beyond the switch's.
     expect(records.map((record) => record.targetId)).not.toContain(loner);
   });
@@ -108,7 +102,7 @@ describe('audit records of side effects', () => {
     expect((await client.delete(`${path}/tenants/${two}`, { headers: sharedHeaders })).status).toBe(204);
     // Records of one request made within the same millisecond, by PostgreSQL (the bulk) and by the service, have no
     // order among themselves: compared by action.
-    const sharedRecords = (await recordsOf(sharedRequest)).map((record) => [record.action, record.targetId, record.tenantId]);
+    const sharedRecords = (await auditRecordsOf(app, sharedRequest)).map((record) => [record.action, record.targetId, record.tenantId]);
     expect(sharedRecords.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
       ['tenant.delete', two, two],
       ['user.membership.remove', shared, two],
@@ -120,20 +114,22 @@ describe('audit records of side effects', () => {
     for (const email of ['a@x.example', 'b@x.example']) users.push((await client.post('/users', { email, tenantId: one })).body.id as string);
     const { requestId, headers } = traced();
     expect((await client.delete(`${path}/tenants/${one}`, { headers })).status).toBe(204);
-    const records = await recordsOf(requestId);
+    const records = await auditRecordsOf(app, requestId);
     expect(records.filter((record) => record.action === 'tenant.delete')).toHaveLength(1);
     // One statement writes them all: their order among themselves is not their users'.
     const deletions = records.filter((record) => record.action === 'user.delete').sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)));
     expect(deletions).toEqual(
-      users.map((id, i) => ({
-        applicationId,
-        tenantId: one,
-        action: 'user.delete',
-        targetType: 'user',
-        targetId: id,
-        before: expect.objectContaining({ email: ['a@x.example', 'b@x.example'][i], poolId: one, tenantIds: [one] }),
-        after: null,
-      })),
+      users.map((id, i) =>
+        expect.objectContaining({
+          applicationId,
+          tenantId: one,
+          action: 'user.delete',
+          targetType: 'user',
+          targetId: id,
+          before: expect.objectContaining({ email: ['a@x.example', 'b@x.example'][i], poolId: one, tenantIds: [one] }),
+          after: null,
+        }),
+      ),
     );
   });
 
@@ -147,12 +143,12 @@ describe('audit records of side effects', () => {
     // One membership removed on its own (the entity's snapshot), then another by the tenant's deletion (SQL's).
     const alone = traced();
     expect((await client.delete(`${path}/tenants/${one}/users/${member}`, { headers: alone.headers })).status).toBe(204);
-    const [single] = await recordsOf(alone.requestId);
+    const [single] = await auditRecordsOf(app, alone.requestId);
     const beforeTenantDeletion = await snapshotOf(member);
     expect(single?.after).toEqual(beforeTenantDeletion);
     const bulk = traced();
     expect((await client.delete(`${path}/tenants/${two}`, { headers: bulk.headers })).status).toBe(204);
-    const removal = (await recordsOf(bulk.requestId)).find((record) => record.action === 'user.membership.remove');
+    const removal = (await auditRecordsOf(app, bulk.requestId)).find((record) => record.action === 'user.membership.remove');
     expect(removal).toMatchObject({ targetId: member, tenantId: two, before: beforeTenantDeletion, after: await snapshotOf(member) });
     expect(removal?.after).toEqual({ ...beforeTenantDeletion, tenantIds: [three] });
 
@@ -162,7 +158,7 @@ describe('audit records of side effects', () => {
     const expected = [{ targetId: member, before: await snapshotOf(member) }, { targetId: pooled, before: await snapshotOf(pooled) }];
     const deletion = traced();
     expect((await client.delete(`${path}/tenants/${three}`, { headers: deletion.headers })).status).toBe(204);
-    const deletions = (await recordsOf(deletion.requestId)).filter((record) => record.action === 'user.delete');
+    const deletions = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'user.delete');
     expect(deletions.sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)))).toMatchObject(expected.map((user) => ({ ...user, after: null })));
   });
 

@@ -2,7 +2,7 @@ import { verify } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { auditRecordsOf } from '../support/audit.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
@@ -15,16 +15,6 @@ let tenantB: string;
 /** Rows as the database holds them: what the API must never show (hashes) and what it must have written (audit). */
 const sql = <T = any>(query: string, params: unknown[] = []) =>
   app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
-/** The records a request wrote, in whichever application, oldest first. */
-async function recordsOf(requestId: string) {
-  return (await auditRecordsOf(app, requestId)).map(({ tenantId, action, targetId, before, after }) => ({ tenantId, action, targetId, before, after }));
-}
-
-const traced = () => {
-  const requestId = `audit-users-${crypto.randomUUID()}`;
-  return { requestId, headers: { 'x-request-id': requestId } };
-};
 
 async function keyFor(permissions: string[], tenantId?: string): Promise<string> {
   const created = await app.http.post('/api-keys', { name: `key ${permissions.join(' ')}`, permissions, ...(tenantId ? { tenantId } : {}) });
@@ -466,7 +456,7 @@ describe('e-mail addresses holding invisible characters', () => {
       const created = await app.http.post('/users', { email: `twin${character}@example.com` }, { headers });
       expect(created.status, what).toBe(422);
       expect(created.body, what).toMatchObject({ code: 'validation_error', field: 'email' });
-      expect(await recordsOf(requestId), what).toEqual([]);
+      expect(await auditRecordsOf(app, requestId), what).toEqual([]);
     }
   });
 
@@ -494,7 +484,7 @@ describe('e-mail addresses that differ only in case, by case folding', () => {
       const duplicate = await app.http.post('/users', { email: second }, { headers });
       expect(duplicate.status, second).toBe(409);
       expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'email' });
-      expect(await recordsOf(requestId)).toEqual([]);
+      expect(await auditRecordsOf(app, requestId)).toEqual([]);
     }
   });
 
@@ -520,7 +510,7 @@ describe('a user’s deletion records the keys that go with the user', () => {
     const tenantKey = (await app.http.post('/api-keys', { name: 'tenant', permissions: ['users:read'], tenantId, userId })).body;
     const { requestId, headers } = traced();
     expect((await app.http.delete(`/users/${userId}`, { headers })).status).toBe(204);
-    const records = await recordsOf(requestId);
+    const records = await auditRecordsOf(app, requestId);
     expect(records.filter((record) => record.action === 'user.delete').map((record) => record.targetId)).toEqual([userId]);
     // The `account_deleted` mail has its own record (email_delivery.queue).
     expect(records.filter((record) => record.action === 'email_delivery.queue')).toHaveLength(1);
@@ -549,7 +539,7 @@ describe('a user’s deletion records the keys that go with the user', () => {
     expect(appKey.key.id).toEqual(expect.any(String));
     const { requestId, headers } = traced();
     expect((await admin.delete(`/applications/${created.body.id}/tenants/${tenantId}`, { headers })).status).toBe(204);
-    const records = await recordsOf(requestId);
+    const records = await auditRecordsOf(app, requestId);
     expect(records.filter((record) => record.targetId === appKey.key.id).map((record) => record.action)).toEqual(['api_key.delete']);
     expect(records.filter((record) => record.targetId === userId).map((record) => record.action)).toEqual(['user.delete']);
   });
