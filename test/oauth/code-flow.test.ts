@@ -2,7 +2,8 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, decodeJwt, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
+import { authorize, codeAuthorizationUrl, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -72,6 +73,14 @@ async function oauthError(promise: Promise<unknown>): Promise<string> {
 
 const userinfoStatus = async (accessToken: string) =>
   (await fetch(`${app.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status;
+
+/** The SPA's authorization URL without its `scope`, or with the given one. */
+function withScope(scope: string | undefined, parameters: Record<string, string> = {}): string {
+  const url = new URL(codeAuthorizationUrl(issuer, spa.clientId, REDIRECT, { state: 'st', ...parameters }));
+  if (scope === undefined) url.searchParams.delete('scope');
+  else url.searchParams.set('scope', scope);
+  return url.href;
+}
 
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
@@ -162,6 +171,68 @@ describe('authorization code with PKCE', () => {
     const fresh = await startFlow(config);
     const tokens = await redeem(config, fresh, await callback(fresh));
     expect(tokens.claims()?.sub).toBe(ada);
+  });
+});
+
+describe('scope (RFC 6749 3.3, 4.1.2.1)', () => {
+  it('a request naming no scope the OP knows is invalid_scope at the redirect URI, before any sign-in page', async () => {
+    for (const scope of [undefined, '', 'admin', 'admin superuser']) {
+      const jar = new CookieJar();
+      const start = await jar.visit(withScope(scope));
+      expect(start.status, `scope ${String(scope)}: ${start.location ?? start.body.slice(0, 300)}`).toBe(303);
+      const callback = new URL(start.location!);
+      expect(`${callback.origin}${callback.pathname}`, `scope ${String(scope)}`).toBe(REDIRECT);
+      expect(callback.searchParams.get('error'), `scope ${String(scope)}`).toBe('invalid_scope');
+      expect(callback.searchParams.get('state')).toBe('st');
+      expect(callback.searchParams.get('iss')).toBe(issuer);
+    }
+  });
+
+  it('the same with a signed-in session and with prompt=none: invalid_scope, never access_denied', async () => {
+    const browser = new TestBrowser();
+    expect((await authorize(app, withScope('openid'), { userId: ada, tenantId: null }, browser)).kind).toBe('redirect');
+    for (const parameters of [{}, { prompt: 'none' }] as Record<string, string>[]) {
+      for (const scope of [undefined, 'admin']) {
+        const response = await browser.request(withScope(scope, parameters));
+        const callback = new URL(response.headers.get('location')!);
+        expect(callback.searchParams.get('error'), `${String(scope)} ${JSON.stringify(parameters)}`).toBe('invalid_scope');
+      }
+    }
+  });
+
+  it('a known scope beside unknown ones is served with the known ones (RFC 6749 3.3 allows narrowing)', async () => {
+    const config = await spaConfig();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid admin',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 'st',
+    });
+    const outcome = await authorize(app, url, { userId: ada, tenantId: null });
+    if (outcome.kind !== 'redirect') throw new Error(outcome.body);
+    const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: 'st' });
+    expect(tokens.scope).toBe('openid');
+  });
+});
+
+describe('HEAD is GET without the body (RFC 9110 9.3.2), on the routes that choose the session by the request', () => {
+  it('an authorization request reads the application’s session as GET does; a logout naming no application is refused as GET is', async () => {
+    const browser = new TestBrowser();
+    expect((await authorize(app, withScope('openid'), { userId: ada, tenantId: null }, browser)).kind).toBe('redirect');
+    const silent = withScope('openid', { prompt: 'none' });
+    const get = await browser.request(silent);
+    expect(new URL(get.headers.get('location')!).searchParams.get('code')).not.toBeNull();
+    const head = await browser.request(silent, { method: 'HEAD' });
+    expect(head.status).toBe(get.status);
+    const headCallback = new URL(head.headers.get('location')!);
+    expect(headCallback.searchParams.get('error'), headCallback.href).toBeNull();
+    expect(headCallback.searchParams.get('code')).not.toBeNull();
+    const logoutGet = await fetch(`${issuer}/oauth2/logout`, { redirect: 'manual' });
+    const logoutHead = await fetch(`${issuer}/oauth2/logout`, { method: 'HEAD', redirect: 'manual' });
+    expect(logoutGet.status).toBe(400);
+    expect(logoutHead.status).toBe(400);
   });
 });
 
