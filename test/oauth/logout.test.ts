@@ -53,6 +53,11 @@ async function signIn(jar: CookieJar): Promise<string> {
   return tokens.id_token!;
 }
 
+/** Whether the browser's session for the client stands: a new authorization goes straight back with a code. */
+async function signedIn(jar: CookieJar): Promise<boolean> {
+  return (await startAuthorization(jar)).start.location?.startsWith(`${REDIRECT_URI}?code=`) === true;
+}
+
 describe('RP-initiated logout', () => {
   it('confirms on the branded page, ends the session and redirects to the registered URI with the state', async () => {
     const jar = new CookieJar();
@@ -145,5 +150,25 @@ describe('RP-initiated logout', () => {
     const named = await jar.visit(`${issuer}/oauth2/logout/success?client_id=${client.clientId}`);
     expect(named.status).toBe(200);
     expect(named.body).toContain('You have been signed out of ');
+  });
+
+  it('an empty client_id beside the id_token_hint ends the session the hint names, not another one', async () => {
+    const jar = new CookieJar();
+    const idToken = await signIn(jar);
+    expect(await signedIn(jar)).toBe(true);
+    // client_id= (empty) is absent for the OP (oidc-provider reads `value || undefined`): the hint names the client.
+    const url = `${issuer}/oauth2/logout?client_id=&id_token_hint=${idToken}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}&state=s1`;
+    let visit = await jar.visit(url);
+    // The confirmation page, or (no session found) the OP's self-submitting sign-out; either way the session ends.
+    if (visit.status === 200 && visit.body.includes('name="xsrf"') && !visit.body.includes('<script')) visit = await jar.submit(visit, { logout: 'yes' });
+    else if (visit.status === 200) {
+      const action = /action="([^"]+)"/.exec(visit.body)![1]!.replaceAll('&amp;', '&');
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(visit.body)![1]!;
+      visit = await jar.visit(new URL(action, url).href, { form: { xsrf, logout: 'yes' } });
+    }
+    // The RP is told the user is signed out...
+    expect(visit.location).toBe(`${POST_LOGOUT_URI}?state=s1`);
+    // ...and so they must be.
+    expect(await signedIn(jar)).toBe(false);
   });
 });
