@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
-import { authorize, codeAuthorizationUrl, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { authorize, basicAuth, codeAuthorizationUrl, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -58,6 +58,13 @@ async function callback(flow: Flow, userId = ada, tenantId: string | null = null
 
 async function redeem(config: oidc.Configuration, flow: Flow, url: URL, parameters: Record<string, string> = {}) {
   return oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce }, parameters);
+}
+
+/** The SPA's tokens for Ada: a fresh flow, signed in through the seam and redeemed. */
+async function spaTokens() {
+  const config = await spaConfig();
+  const flow = await startFlow(config);
+  return { config, tokens: await redeem(config, flow, await callback(flow)) };
 }
 
 async function oauthError(promise: Promise<unknown>): Promise<string> {
@@ -462,18 +469,14 @@ describe('deleting an application', () => {
 
 describe('revocation (RFC 7009) of user tokens', () => {
   it('a revoked refresh token stops refreshing, and the grant’s access tokens stop at userinfo', async () => {
-    const config = await spaConfig();
-    const flow = await startFlow(config);
-    const tokens = await redeem(config, flow, await callback(flow));
+    const { config, tokens } = await spaTokens();
     await oidc.tokenRevocation(config, tokens.refresh_token!, { token_type_hint: 'refresh_token' });
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
   });
 
   it('a revoked access token stops at userinfo, and takes its grant’s refresh tokens along (RFC 7009 §2.1 allows it)', async () => {
-    const config = await spaConfig();
-    const flow = await startFlow(config);
-    const tokens = await redeem(config, flow, await callback(flow));
+    const { config, tokens } = await spaTokens();
     expect(await userinfoStatus(tokens.access_token)).toBe(200);
     await oidc.tokenRevocation(config, tokens.access_token);
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
@@ -481,11 +484,34 @@ describe('revocation (RFC 7009) of user tokens', () => {
   });
 
   it('another client cannot revoke the token (200, nothing revoked)', async () => {
-    const config = await spaConfig();
-    const flow = await startFlow(config);
-    const tokens = await redeem(config, flow, await callback(flow));
+    const { config, tokens } = await spaTokens();
     const response = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token!, client_id: otherSpa.clientId });
     expect(response.status).toBe(200);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).resolves.toBeDefined();
+  });
+});
+
+describe('revocation (RFC 7009) by a confidential client', () => {
+  it('another client’s valid token is 200 and stays valid, exactly like an unknown token: no oracle of validity', async () => {
+    const { config, tokens } = await spaTokens();
+    const headers = { authorization: basicAuth(web.clientId, web.clientSecret!) };
+    const foreign = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token! }, headers);
+    const unknown = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: 'no-such-token' }, headers);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body).toEqual(unknown.body);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).resolves.toBeDefined();
+  });
+});
+
+describe('discovery (RFC 8414) tells what revocation accepts', () => {
+  it('lists the revocation endpoint’s client authentication methods, public clients included', async () => {
+    const document = (await (await fetch(`${app.baseUrl}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(document['revocation_endpoint_auth_methods_supported']).toEqual(document['token_endpoint_auth_methods_supported']);
+    expect(document['revocation_endpoint_auth_signing_alg_values_supported']).toEqual(document['token_endpoint_auth_signing_alg_values_supported']);
+    // What it says works: a public client revokes its own refresh token with `none`.
+    const { config, tokens } = await spaTokens();
+    const revoked = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token!, client_id: spa.clientId });
+    expect(revoked.status).toBe(200);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
   });
 });
