@@ -1,5 +1,8 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BRANDING } from '../../src/domain/branding/branding.ts';
+import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
+import { loginPage, PLAIN_LOOK, type CopyKey } from '../../src/pages/pages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
@@ -90,5 +93,22 @@ describe('hosted page branding', () => {
     } finally {
       await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } });
     }
+  });
+});
+
+describe('blank branding texts', () => {
+  it('fall back to the built-in text: no empty title, label or alert', () => {
+    const blank = (keys: readonly CopyKey[], value: string) => Object.fromEntries(keys.map((key) => [key, value]));
+    const copy = { ...blank(['login.title', 'login.email'], ''), ...blank(['login.password', 'login.error', 'login.submit'], ' \n\t ') };
+    const { html } = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x', error: 'login.error' });
+    expect(html).toContain(`<title>${CATALOGS.en['error.titlePrefix']} ${CATALOGS.en['login.title']} – Acme</title>`);
+    expect(html).toContain(`<h1>${CATALOGS.en['login.title']}</h1>`);
+    expect(html).toContain(`<label for="email">${CATALOGS.en['login.email']}</label>`);
+    expect(html).toContain(`<label for="password">${CATALOGS.en['login.password']}</label>`);
+    expect(html).toContain(`role="alert">${CATALOGS.en['login.error']}</p>`);
+    expect(html).toContain(`<button type="submit">${CATALOGS.en['login.submit']}</button>`);
+    // A text that is not blank is the branding's, spaces and all.
+    const kept = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy: { 'login.title': ' Hi ' } }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x' });
+    expect(kept.html).toContain('<title> Hi  – Acme</title>');
   });
 });

@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
+import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
 import { authorizationRequest, createTestClient, discover, type TestClient } from '../support/oauth.ts';
 
 /**
@@ -170,5 +171,25 @@ describe('RP-initiated logout', () => {
     expect(visit.location).toBe(`${POST_LOGOUT_URI}?state=s1`);
     // ...and so they must be.
     expect(await signedIn(jar)).toBe(false);
+  });
+});
+
+describe('oidc-provider’s self-submitting forms', () => {
+  it('a logout without a session: the sign-out form posts to the OP, which may redirect to the post-logout URI only; naming no client, it is refused', async () => {
+    const jar = new CookieJar();
+    // Naming no client, the service's sign-in page cannot tell whose session to end: refused on a page of its own.
+    const bare = await jar.visit(`${issuer}/oauth2/logout`);
+    expect(bare.status).toBe(400);
+    expect(bare.body).toContain('<h1>Sign-out is not possible</h1>');
+
+    const named = await jar.visit(`${issuer}/oauth2/logout?client_id=${client.clientId}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}&state=s`);
+    expectSelfSubmittingForm(named, "'self' https://app.example");
+    const done = await jar.submit(named, {});
+    expect(done.location).toBe(`${POST_LOGOUT_URI}?state=s`);
+    // Without a client the URI is never followed: the request is refused before the OP reads it.
+    const unnamed = await jar.visit(`${issuer}/oauth2/logout?post_logout_redirect_uri=${encodeURIComponent('https://elsewhere.example/')}`);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.location).toBeUndefined();
+    expect(unnamed.headers.get('content-security-policy')).not.toContain('elsewhere.example');
   });
 });
