@@ -1,13 +1,14 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectHostedHeaders, expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import { createTestClient, decodeJwt, discover, startAuthorization } from '../support/oauth.ts';
+import { decodeJwt } from '../support/oauth.ts';
 
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let managementApi: string;
@@ -16,18 +17,16 @@ let tenantId: string;
 let aliceId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
+  hosted = await startHostedTestApp();
+  ({ app, issuer, config } = hosted);
   managementApi = `${issuer}/api/v1`;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   tenantId = await app.createTenant('Acme');
   const alice = await app.http.post('/users', { email: 'Alice@Example.com', name: 'Alice', password: PASSWORD, tenantId });
   expect(alice.status).toBe(201);
   aliceId = alice.body.id;
   expect((await app.http.post('/users', { email: 'jörg@example.com', password: PASSWORD })).status).toBe(201);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 interface Flow {
   readonly jar: CookieJar;
@@ -68,8 +67,7 @@ async function signIn(parameters: Record<string, string> = {}, email = 'alice@ex
 }
 
 /** A plain code request (no consent prompt, no resource), in `jar`, followed to the hosted page when the OP sends it there. */
-const plainAuthorization = (parameters: Record<string, string> = {}, jar = new CookieJar()) =>
-  startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, parameters, jar);
+const plainAuthorization = (parameters: Record<string, string> = {}, jar = new CookieJar()) => hosted.authorize(parameters, jar);
 
 const errorMessage = (html: string) => /<p id="form-error"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
 

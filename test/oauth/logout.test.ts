@@ -1,30 +1,28 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
+import { POST_LOGOUT_URI, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import { authorizationRequest, createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import type { TestClient } from '../support/oauth.ts';
 
 /**
  * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
  * confirmation and signed-out pages in the hosted look of the client's application (and of the tenant signed in to).
  */
-const REDIRECT_URI = 'https://app.example/callback';
-const POST_LOGOUT_URI = 'https://app.example/signed-out';
 const PASSWORD = 'Correct-Horse-9';
 const ACME_LOOK = '--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000';
 const PLAIN_LOOK = '--gh-primary:#4f46e5';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let client: TestClient;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp({}, { postLogoutRedirectUris: [POST_LOGOUT_URI] });
+  ({ app, issuer, client, config } = hosted);
   const acme = await app.createTenant('Acme');
   expect((await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD, tenantId: acme })).status).toBe(201);
   const appId = app.root.applicationId;
@@ -35,22 +33,14 @@ beforeAll(async () => {
   });
   expect(branding.status).toBe(200);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
-/** Starts a code + PKCE authorization in `jar` and returns the first page the browser lands on. */
-async function startAuthorization(jar: CookieJar) {
-  const { url, verifier, state } = await authorizationRequest(config, { redirectUri: REDIRECT_URI, resource: '' });
-  const start = await jar.visit(url.href);
-  return { verifier, state, start };
-}
+/** Starts a code + PKCE authorization in `jar`; `start` is the first answer the browser gets. */
+const startAuthorization = (jar: CookieJar) => hosted.authorize({}, jar);
 
 /** Signs Ada in through the hosted form; the jar then holds the OP session. Returns her ID token. */
 async function signIn(jar: CookieJar): Promise<string> {
-  const { verifier, state, start } = await startAuthorization(jar);
-  const page = await jar.visit(start.location!);
-  const posted = await jar.submit(page, { email: 'ada@example.com', password: PASSWORD });
-  const callback = await jar.followOut(posted, issuer);
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  const { tokens } = await hosted.signIn({ email: 'ada@example.com', password: PASSWORD }, {}, jar);
   return tokens.id_token!;
 }
 
