@@ -1,12 +1,14 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { expectHostedHeaders, expectSelfSubmittingForm } from '../support/hosted-headers.ts';
+import { decodeJwt } from '../support/oauth.ts';
 
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let managementApi: string;
@@ -15,17 +17,16 @@ let tenantId: string;
 let aliceId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
+  hosted = await startHostedTestApp();
+  ({ app, issuer, config } = hosted);
   managementApi = `${issuer}/api/v1`;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   tenantId = await app.createTenant('Acme');
   const alice = await app.http.post('/users', { email: 'Alice@Example.com', name: 'Alice', password: PASSWORD, tenantId });
   expect(alice.status).toBe(201);
   aliceId = alice.body.id;
+  expect((await app.http.post('/users', { email: 'jörg@example.com', password: PASSWORD })).status).toBe(201);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 interface Flow {
   readonly jar: CookieJar;
@@ -65,14 +66,8 @@ async function signIn(parameters: Record<string, string> = {}, email = 'alice@ex
   return { flow, url, tokens };
 }
 
-function expectHostedHeaders(visit: Visit) {
-  expect(visit.headers.get('x-frame-options')).toBe('DENY');
-  expect(visit.headers.get('cache-control')).toBe('no-store');
-  expect(visit.headers.get('referrer-policy')).toBe('no-referrer');
-  const csp = visit.headers.get('content-security-policy') ?? '';
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("default-src 'none'");
-}
+/** A plain code request (no consent prompt, no resource), in `jar`, followed to the hosted page when the OP sends it there. */
+const plainAuthorization = (parameters: Record<string, string> = {}, jar = new CookieJar()) => hosted.authorize(parameters, jar);
 
 const errorMessage = (html: string) => /<p id="form-error"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
 
@@ -196,6 +191,51 @@ describe('grants and tenants', () => {
   });
 });
 
+describe('e-mail fields', () => {
+  it('are text with an e-mail keyboard, so a non-ASCII address (valid for accounts, not for type="email") can be sent', async () => {
+    const { jar, page } = await plainAuthorization();
+    expect(page.body).toContain(
+      '<input id="email" name="email" type="text" autocomplete="username" inputmode="email" spellcheck="false" autocapitalize="none" required>',
+    );
+    expect(page.body).not.toContain('type="email"');
+    const signedIn = await jar.submit(page, { email: 'jörg@example.com', password: PASSWORD });
+    expect(signedIn.status, signedIn.body).toBe(303);
+  });
+});
+
+describe('passwords', () => {
+  it('are one password however their characters are encoded: composed, decomposed or full-width', async () => {
+    // Set through the API as one device types it (é composed, full-width digits), typed at sign-in as another does.
+    const composed = 'Caf\u00e9-cr\u00e8me-\uff17\uff18';
+    expect((await app.http.post('/users', { email: 'unicode@example.com', password: composed })).status).toBe(201);
+    for (const typed of [composed, composed.normalize('NFD'), 'Cafe\u0301-cre\u0300me-78']) {
+      const { jar, page } = await plainAuthorization();
+      const signedIn = await jar.submit(page, { email: 'unicode@example.com', password: typed });
+      expect(signedIn.status, typed).toBe(303);
+    }
+    const { jar, page } = await plainAuthorization();
+    const refused = await jar.submit(page, { email: 'unicode@example.com', password: 'Cafe-creme-78' });
+    expect(refused.status).toBe(400);
+  });
+});
+
+describe('oidc-provider’s self-submitting forms', () => {
+  it('response_mode=form_post: the code’s form allows its own script and posts to the redirect URI’s origin (or the OP’s)', async () => {
+    const { jar, page } = await plainAuthorization({ response_mode: 'form_post' });
+    const signedIn = await jar.submit(page, { email: 'jörg@example.com', password: PASSWORD });
+    // After the sign-in: the resumed authorization answers with the form. ('self' on every such form: on that route, a
+    // sign-in that switches the session's account gets the OP's sign-out form instead.)
+    const resumed = await jar.visit(signedIn.location!);
+    expect(readForm(resumed.url, resumed.body)).toMatchObject({ action: REDIRECT_URI, fields: { code: expect.any(String) } });
+    expectSelfSubmittingForm(resumed, "'self' https://app.example");
+
+    // Signed in already: the authorization endpoint answers with the form at once.
+    const again = await plainAuthorization({ response_mode: 'form_post' }, jar);
+    expect(readForm(again.start.url, again.start.body).action).toBe(REDIRECT_URI);
+    expectSelfSubmittingForm(again.start, "'self' https://app.example");
+  });
+});
+
 describe('hosted sign-in refusals', () => {
   it('a wrong password and an unknown e-mail get the same page, status and generic message', async () => {
     const wrong = await authorize();
@@ -263,5 +303,44 @@ describe('hosted sign-in refusals', () => {
     const big = await jar.visit(action, { form: { email: 'a'.repeat(1024 * 1024 + 1), password: 'x' } });
     expect(big.status).toBe(413);
     expect(big.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+});
+
+describe('addresses under /interaction that are no page', () => {
+  it('a POST-only form address opened with GET goes back to the interaction’s page', async () => {
+    const { jar, page } = await plainAuthorization();
+    const refused = await jar.submit(page, { email: 'jörg@example.com', password: 'Wrong-Horse-9' });
+    expect(refused.status).toBe(400);
+    // The user reloads the address bar, which shows the form's action.
+    for (const step of ['login', 'tenant']) {
+      const reloaded = await jar.visit(`${page.url}/${step}`);
+      expect(reloaded.status).toBe(303);
+      expect(reloaded.location).toBe(page.url);
+      expectHostedHeaders(reloaded);
+    }
+    expect((await jar.visit(page.url)).body).toContain('name="password"');
+    // A path parameter cannot reach the Location header raw.
+    const encoded = await jar.visit(`${issuer}/interaction/a%0d%0ab/login`);
+    expect(encoded.location).toBe(`${issuer}/interaction/a%0D%0Ab`);
+  });
+
+  it('any other address or method there is a hosted 404 page, with the hosted pages’ headers', async () => {
+    const { jar, start } = await plainAuthorization();
+    const uid = new URL(start.location!).pathname.split('/')[2]!;
+    const answers = [
+      await jar.visit(`${issuer}/interaction/${uid}/nope`),
+      await jar.visit(`${issuer}/interaction/${uid}/login/more`),
+      await jar.visit(`${issuer}/interaction/${uid}/login`, { method: 'DELETE' }),
+      await jar.visit(`${issuer}/interaction/${uid}`, { method: 'PUT' }),
+      await jar.visit(`${issuer}/interaction`),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.url).toBe(404);
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(answer.body).toContain('<html lang="en" dir="ltr">');
+      expect(answer.body).toContain('There is no such sign-in page.');
+      expectHostedHeaders(answer);
+      expect(answer.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'nonce-[^']+';/);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign, webcrypto, type KeyObject } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -31,6 +31,26 @@ async function oauthError(promise: Promise<unknown>): Promise<{ error: string; s
   }
   throw new Error('expected an OAuth error response');
 }
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A compact JWS (ES256 in JOSE's r||s form, or Ed25519), for assertions openid-client will not build. */
+function signJws(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
+  const input = `${b64url(header)}.${b64url(payload)}`;
+  const signature = sign(key.asymmetricKeyType === 'ed25519' ? null : 'sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/** A client-credentials request authenticated by `assertion` (private_key_jwt). */
+const withAssertion = (clientId: string, assertion: string) =>
+  postForm(tokenUrl, {
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+    client_assertion: assertion,
+  });
+
+const assertionClaims = (clientId: string, exp: number) => ({ iss: clientId, sub: clientId, aud: issuer, jti: randomUUID(), exp });
 
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
@@ -135,12 +155,7 @@ describe('client credentials', () => {
       return fetch(url, options as RequestInit);
     };
     await oidc.clientCredentialsGrant(config);
-    const replayed = await postForm(tokenUrl, {
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-      client_assertion: assertion,
-    });
+    const replayed = await withAssertion(clientId, assertion);
     expect(replayed.status).toBe(401);
     expect(replayed.body.error).toBe('invalid_client');
   });
@@ -288,6 +303,59 @@ describe('client authentication refusals', () => {
   });
 });
 
+describe('private_key_jwt client assertions (RFC 7523)', () => {
+  it('an assertion that expires too far ahead is invalid_client, never a server error; a short-lived one works', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { clientId } = await createTestClient(app, {
+      authMethod: 'private_key_jwt',
+      jwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1' }] },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    for (const exp of [1e15, 1e300, now + 2 * 3600]) {
+      const refused = await withAssertion(clientId, signJws({ alg: 'ES256', kid: 'k1' }, assertionClaims(clientId, exp), privateKey));
+      expect(refused.status, String(exp)).toBe(401);
+      expect(refused.body.error).toBe('invalid_client');
+    }
+    const accepted = await withAssertion(clientId, signJws({ alg: 'ES256', kid: 'k1' }, assertionClaims(clientId, now + 60), privateKey));
+    expect(accepted.status).toBe(200);
+  });
+});
+
+describe('M2M JWKS upload: only keys the OP can verify with', () => {
+  const jwkOf = (key: KeyObject, extra: Record<string, unknown> = {}) => ({ ...key.export({ format: 'jwk' }), kid: 'k', ...extra });
+
+  it('refuses curves and algorithms the token endpoint does not verify, naming the member', async () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
+    const p256 = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+    const cases: [Record<string, unknown>, string][] = [
+      [jwkOf(generateKeyPairSync('ed448').publicKey), 'jwks.keys[0].crv'],
+      [jwkOf(generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).publicKey), 'jwks.keys[0].crv'],
+      [jwkOf(rsa, { alg: 'ES256' }), 'jwks.keys[0].alg'],
+      [jwkOf(p256, { alg: 'ES384' }), 'jwks.keys[0].alg'],
+      [jwkOf(p256, { alg: 'EdDSA' }), 'jwks.keys[0].alg'],
+    ];
+    for (const [jwk, field] of cases) {
+      const refused = await app.http.post('/m2m-credentials', { name: 'x', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: [jwk] } });
+      expect(refused.status, JSON.stringify(jwk).slice(0, 60)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field });
+    }
+  });
+
+  it('accepts an Ed25519 key naming the fully-specified alg the discovery document advertises, and it authenticates', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const created = await app.http.post('/m2m-credentials', {
+      name: 'ed25519',
+      permissions: ['users:read'],
+      authMethod: 'private_key_jwt',
+      jwks: { keys: [jwkOf(publicKey, { alg: 'Ed25519' })] },
+    });
+    expect(created.status).toBe(201);
+    const clientId = created.body.clientId as string;
+    const assertion = signJws({ alg: 'Ed25519', kid: 'k' }, assertionClaims(clientId, Math.floor(Date.now() / 1000) + 60), privateKey);
+    expect((await withAssertion(clientId, assertion)).status).toBe(200);
+  });
+});
+
 describe('token endpoint transport', () => {
   it('GET is 405 with Allow: POST; the password grant does not exist (OAuth error format)', async () => {
     const get = await fetch(tokenUrl);
@@ -317,5 +385,30 @@ describe('token endpoint transport', () => {
     });
     expect(large.status).toBe(400);
     expect(large.body.error).toBe('invalid_request');
+  });
+});
+
+describe('OAuth endpoints answer malformed transport in OAuth terms (RFC 6749 §5.2)', () => {
+  it('an unparsable Content-Type is 400 invalid_request in the OAuth body, on every OAuth POST endpoint', async () => {
+    for (const path of ['/oauth2/token', '/oauth2/revoke', '/oauth2/device_authorization', '/oauth2/userinfo']) {
+      const response = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': ';;;' }, body: 'grant_type=client_credentials' });
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(await response.json()).toMatchObject({ error: 'invalid_request', error_description: expect.any(String) });
+    }
+  });
+
+  it('the rate limit keeps its own answer there (429 with the API body and Retry-After)', async () => {
+    const limited = await startTestApp({ rateLimit: { max: 1, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` } });
+    try {
+      const send = () => fetch(`${limited.baseUrl}/oauth2/token`, { method: 'POST', headers: { 'content-type': ';;;' }, body: '' });
+      await send();
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).not.toBeNull();
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await limited.close();
+    }
   });
 });

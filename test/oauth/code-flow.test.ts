@@ -2,7 +2,8 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, decodeJwt, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
+import { authorize, basicAuth, codeAuthorizationUrl, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -59,6 +60,13 @@ async function redeem(config: oidc.Configuration, flow: Flow, url: URL, paramete
   return oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce }, parameters);
 }
 
+/** The SPA's tokens for Ada: a fresh flow, signed in through the seam and redeemed. */
+async function spaTokens() {
+  const config = await spaConfig();
+  const flow = await startFlow(config);
+  return { config, tokens: await redeem(config, flow, await callback(flow)) };
+}
+
 async function oauthError(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -72,6 +80,14 @@ async function oauthError(promise: Promise<unknown>): Promise<string> {
 
 const userinfoStatus = async (accessToken: string) =>
   (await fetch(`${app.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status;
+
+/** The SPA's authorization URL without its `scope`, or with the given one. */
+function withScope(scope: string | undefined, parameters: Record<string, string> = {}): string {
+  const url = new URL(codeAuthorizationUrl(issuer, spa.clientId, REDIRECT, { state: 'st', ...parameters }));
+  if (scope === undefined) url.searchParams.delete('scope');
+  else url.searchParams.set('scope', scope);
+  return url.href;
+}
 
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
@@ -162,6 +178,68 @@ describe('authorization code with PKCE', () => {
     const fresh = await startFlow(config);
     const tokens = await redeem(config, fresh, await callback(fresh));
     expect(tokens.claims()?.sub).toBe(ada);
+  });
+});
+
+describe('scope (RFC 6749 3.3, 4.1.2.1)', () => {
+  it('a request naming no scope the OP knows is invalid_scope at the redirect URI, before any sign-in page', async () => {
+    for (const scope of [undefined, '', 'admin', 'admin superuser']) {
+      const jar = new CookieJar();
+      const start = await jar.visit(withScope(scope));
+      expect(start.status, `scope ${String(scope)}: ${start.location ?? start.body.slice(0, 300)}`).toBe(303);
+      const callback = new URL(start.location!);
+      expect(`${callback.origin}${callback.pathname}`, `scope ${String(scope)}`).toBe(REDIRECT);
+      expect(callback.searchParams.get('error'), `scope ${String(scope)}`).toBe('invalid_scope');
+      expect(callback.searchParams.get('state')).toBe('st');
+      expect(callback.searchParams.get('iss')).toBe(issuer);
+    }
+  });
+
+  it('the same with a signed-in session and with prompt=none: invalid_scope, never access_denied', async () => {
+    const browser = new TestBrowser();
+    expect((await authorize(app, withScope('openid'), { userId: ada, tenantId: null }, browser)).kind).toBe('redirect');
+    for (const parameters of [{}, { prompt: 'none' }] as Record<string, string>[]) {
+      for (const scope of [undefined, 'admin']) {
+        const response = await browser.request(withScope(scope, parameters));
+        const callback = new URL(response.headers.get('location')!);
+        expect(callback.searchParams.get('error'), `${String(scope)} ${JSON.stringify(parameters)}`).toBe('invalid_scope');
+      }
+    }
+  });
+
+  it('a known scope beside unknown ones is served with the known ones (RFC 6749 3.3 allows narrowing)', async () => {
+    const config = await spaConfig();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid admin',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 'st',
+    });
+    const outcome = await authorize(app, url, { userId: ada, tenantId: null });
+    if (outcome.kind !== 'redirect') throw new Error(outcome.body);
+    const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: 'st' });
+    expect(tokens.scope).toBe('openid');
+  });
+});
+
+describe('HEAD is GET without the body (RFC 9110 9.3.2), on the routes that choose the session by the request', () => {
+  it('an authorization request reads the application’s session as GET does; a logout naming no application is refused as GET is', async () => {
+    const browser = new TestBrowser();
+    expect((await authorize(app, withScope('openid'), { userId: ada, tenantId: null }, browser)).kind).toBe('redirect');
+    const silent = withScope('openid', { prompt: 'none' });
+    const get = await browser.request(silent);
+    expect(new URL(get.headers.get('location')!).searchParams.get('code')).not.toBeNull();
+    const head = await browser.request(silent, { method: 'HEAD' });
+    expect(head.status).toBe(get.status);
+    const headCallback = new URL(head.headers.get('location')!);
+    expect(headCallback.searchParams.get('error'), headCallback.href).toBeNull();
+    expect(headCallback.searchParams.get('code')).not.toBeNull();
+    const logoutGet = await fetch(`${issuer}/oauth2/logout`, { redirect: 'manual' });
+    const logoutHead = await fetch(`${issuer}/oauth2/logout`, { method: 'HEAD', redirect: 'manual' });
+    expect(logoutGet.status).toBe(400);
+    expect(logoutHead.status).toBe(400);
   });
 });
 
@@ -391,18 +469,14 @@ describe('deleting an application', () => {
 
 describe('revocation (RFC 7009) of user tokens', () => {
   it('a revoked refresh token stops refreshing, and the grant’s access tokens stop at userinfo', async () => {
-    const config = await spaConfig();
-    const flow = await startFlow(config);
-    const tokens = await redeem(config, flow, await callback(flow));
+    const { config, tokens } = await spaTokens();
     await oidc.tokenRevocation(config, tokens.refresh_token!, { token_type_hint: 'refresh_token' });
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
   });
 
   it('a revoked access token stops at userinfo, and takes its grant’s refresh tokens along (RFC 7009 §2.1 allows it)', async () => {
-    const config = await spaConfig();
-    const flow = await startFlow(config);
-    const tokens = await redeem(config, flow, await callback(flow));
+    const { config, tokens } = await spaTokens();
     expect(await userinfoStatus(tokens.access_token)).toBe(200);
     await oidc.tokenRevocation(config, tokens.access_token);
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
@@ -410,11 +484,34 @@ describe('revocation (RFC 7009) of user tokens', () => {
   });
 
   it('another client cannot revoke the token (200, nothing revoked)', async () => {
-    const config = await spaConfig();
-    const flow = await startFlow(config);
-    const tokens = await redeem(config, flow, await callback(flow));
+    const { config, tokens } = await spaTokens();
     const response = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token!, client_id: otherSpa.clientId });
     expect(response.status).toBe(200);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).resolves.toBeDefined();
+  });
+});
+
+describe('revocation (RFC 7009) by a confidential client', () => {
+  it('another client’s valid token is 200 and stays valid, exactly like an unknown token: no oracle of validity', async () => {
+    const { config, tokens } = await spaTokens();
+    const headers = { authorization: basicAuth(web.clientId, web.clientSecret!) };
+    const foreign = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token! }, headers);
+    const unknown = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: 'no-such-token' }, headers);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body).toEqual(unknown.body);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).resolves.toBeDefined();
+  });
+});
+
+describe('discovery (RFC 8414) tells what revocation accepts', () => {
+  it('lists the revocation endpoint’s client authentication methods, public clients included', async () => {
+    const document = (await (await fetch(`${app.baseUrl}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(document['revocation_endpoint_auth_methods_supported']).toEqual(document['token_endpoint_auth_methods_supported']);
+    expect(document['revocation_endpoint_auth_signing_alg_values_supported']).toEqual(document['token_endpoint_auth_signing_alg_values_supported']);
+    // What it says works: a public client revokes its own refresh token with `none`.
+    const { config, tokens } = await spaTokens();
+    const revoked = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token!, client_id: spa.clientId });
+    expect(revoked.status).toBe(200);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
   });
 });

@@ -40,13 +40,13 @@ const ACME_LOOK = '--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#33000
 const APP_LOOK = '--gh-primary:#222222';
 const PLAIN_LOOK = '--gh-primary:#4f46e5';
 
-async function start(parameters: Record<string, string> = {}) {
-  const config = await discover(app, device.clientId, oidc.None());
+async function start(parameters: Record<string, string> = {}, client = device) {
+  const config = await discover(app, client.clientId, oidc.None());
   return { config, started: await oidc.initiateDeviceAuthorization(config, { scope: 'openid email offline_access', ...parameters }) };
 }
 
-const pollOnce = (deviceCode: string) =>
-  postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: device.clientId });
+const pollOnce = (deviceCode: string, client = device) =>
+  postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: client.clientId });
 
 /** The headers every hosted page carries, with a form posting to the OP (`'self'`) or none. */
 function expectPageHeaders(page: Visit, formAction: string) {
@@ -285,6 +285,80 @@ describe('device verification pages', () => {
     const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: spa.clientId, scope: 'openid' });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'invalid_request', error_description: 'urn:ietf:params:oauth:grant-type:device_code is not allowed for this client' });
+  });
+});
+
+describe('device flow', () => {
+  let otherDevice: TestClient;
+  beforeAll(async () => {
+    const other = await app.bootstrapAnother();
+    otherDevice = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: other.applicationId });
+    const globex = await app.createTenant('Globex', other);
+    const created = await new HttpClient(app.baseUrl, { apiKey: other.apiKey }).post('/users', { email: 'bob@globex.example', password: PASSWORD, tenantId: globex });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+
+  /** Approves the code as `email` in `jar`, through an account switch's sign-out form when the OP asks for one. */
+  async function approve(jar: CookieJar, verificationUriComplete: string, email: string) {
+    const toSignIn = await jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
+    expect(toSignIn.status, toSignIn.body.slice(0, 500)).toBe(303);
+    let visit = await jar.submit(await jar.visit(toSignIn.location!), { email, password: PASSWORD });
+    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+    if (visit.body.includes('name="logout"')) {
+      const action = /action="([^"]+)"/.exec(visit.body)![1]!.replaceAll('&amp;', '&');
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(visit.body)![1]!;
+      visit = await jar.visit(new URL(action, issuer).href, { form: { xsrf, logout: 'yes' } });
+      for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+    }
+    expect(visit.status, visit.body.slice(0, 500)).toBe(200);
+    expect(visit.body).toContain('Your device is now signed in');
+  }
+
+  it('approving another application’s device in the same browser leaves the first application’s device signed in', async () => {
+    const jar = new CookieJar();
+    const { started: first } = await start({ scope: 'openid email' });
+    await approve(jar, first.verification_uri_complete!, 'ada@example.com');
+    const tokens = await pollOnce(first.device_code);
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    const userinfo = () => fetch(`${issuer}/oauth2/userinfo`, { headers: { authorization: `Bearer ${tokens.body.access_token}` } });
+    expect((await userinfo()).status).toBe(200);
+
+    // Bob, a user of another customer's application, approves his TV on the same phone.
+    const { started: second } = await start({ scope: 'openid email' }, otherDevice);
+    await approve(jar, second.verification_uri_complete!, 'bob@globex.example');
+    expect((await pollOnce(second.device_code, otherDevice)).status).toBe(200);
+
+    // Ada's device, of the first application, keeps its tokens.
+    expect((await userinfo()).status).toBe(200);
+  });
+});
+
+describe('user code guesses (RFC 8628 5.1)', () => {
+  let throttled: TestApp;
+  beforeAll(async () => {
+    throttled = await startTestApp({ signInRateLimit: { max: 3, windowMs: 60_000 } }, { reachablePublicUrl: true });
+  });
+  afterAll(async () => throttled?.close());
+
+  it('verification_uri_complete (a GET naming a code) counts towards the throttle: it tells a live code from a wrong one', async () => {
+    const base = throttled.gatehouse.services.config.publicUrl;
+    const client = await createTestClient(throttled, { type: 'device', authMethod: 'none' });
+    const config = await oidc.discovery(new URL(base), client.clientId, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid' });
+    // A live code's page is in its client's look and names the client; a wrong code's is plain.
+    const tells = (body: string) => body.includes(`name="client_id" value="${client.clientId}"`);
+    const jar = new CookieJar();
+    expect(tells((await jar.visit(`${base}/oauth2/device?user_code=${started.user_code}`)).body)).toBe(true);
+    expect(tells((await jar.visit(`${base}/oauth2/device?user_code=BCDF-GHJK`)).body)).toBe(false);
+    // Guesses by POST are throttled...
+    const page = await jar.visit(`${base}/oauth2/device`);
+    let refused = false;
+    for (let guess = 0; guess < 5 && !refused; guess += 1) refused = (await jar.submit(page, { user_code: 'BCDF-GHJK' })).status === 429;
+    expect(refused).toBe(true);
+    // ...and so must they be by GET: the same guess, answered whether it is right.
+    const byGet = await jar.visit(`${base}/oauth2/device?user_code=${started.user_code}`);
+    expect(byGet.status).toBe(429);
+    expect(tells(byGet.body)).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/oidc/error-page.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
 const REDIRECT_URI = 'https://app.example/callback';
@@ -66,5 +67,22 @@ describe("the OP's error page", () => {
     expect(ctx.body).toContain('&#60;b&#62;x&#60;/b&#62;');
     expect(ctx.body).toContain('&#34;&#62;&#60;script&#62;');
     expect(ctx.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('a tenant surface’s authorization endpoint and a client whose stored metadata the OP refuses', () => {
+  it('is refused without a redirect, as on the service’s surface, never a 500', async () => {
+    const another = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    await app.createTenant('North', another);
+    expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    // A row stored before the API refused such URIs: oidc-provider refuses a native client's https loopback URI.
+    const stale = await createTestClient(app, { type: 'native', authMethod: 'none', applicationId: another.applicationId, redirectUris: ['https://localhost/cb'] });
+    for (const base of [issuer, `${issuer}/t/north`, `${issuer}/t/no-such-tenant`]) {
+      const response = await fetch(codeAuthorizationUrl(base, stale.clientId, 'https://localhost/cb'), { redirect: 'manual' });
+      // A 400 page as the OP answers it on the service's surface (on a tenant path that exists nowhere, its 404).
+      expect(response.status, `${base}: ${(await response.text()).slice(0, 300)}`).toBe(base.endsWith('no-such-tenant') ? 404 : 400);
+      expect(response.headers.get('location')).toBeNull();
+    }
   });
 });

@@ -1,23 +1,21 @@
-import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import { DEFAULT_BRANDING } from '../../src/domain/branding/branding.ts';
+import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
+import { loginPage, PLAIN_LOOK, type CopyKey } from '../../src/pages/pages.ts';
+import type { TestApp } from '../support/app.ts';
+import type { Visit } from '../support/cookie-jar.ts';
+import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 
 /** The hosted page in the effective branding of the tenant it signs in to, as the tenancy engine resolves it. */
-const REDIRECT_URI = 'https://app.example/callback';
 
+let hosted: HostedTestApp;
 let app: TestApp;
-let issuer: string;
-let config: oidc.Configuration;
 let acme: string;
 let globex: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp();
+  ({ app } = hosted);
   acme = await app.createTenant('Acme');
   globex = await app.createTenant('Globex');
   const appId = app.root.applicationId;
@@ -35,20 +33,10 @@ beforeAll(async () => {
   });
   expect(globexBranding.status).toBe(200);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 async function page(parameters: Record<string, string> = {}): Promise<Visit> {
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-    ...parameters,
-  });
-  const jar = new CookieJar();
-  const start = await jar.visit(url.href);
-  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
-  return jar.visit(start.location!);
+  return (await hosted.signInPage(parameters)).page;
 }
 
 describe('hosted page branding', () => {
@@ -90,5 +78,22 @@ describe('hosted page branding', () => {
     } finally {
       await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } });
     }
+  });
+});
+
+describe('blank branding texts', () => {
+  it('fall back to the built-in text: no empty title, label or alert', () => {
+    const blank = (keys: readonly CopyKey[], value: string) => Object.fromEntries(keys.map((key) => [key, value]));
+    const copy = { ...blank(['login.title', 'login.email'], ''), ...blank(['login.password', 'login.error', 'login.submit'], ' \n\t ') };
+    const { html } = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x', error: 'login.error' });
+    expect(html).toContain(`<title>${CATALOGS.en['error.titlePrefix']} ${CATALOGS.en['login.title']} – Acme</title>`);
+    expect(html).toContain(`<h1>${CATALOGS.en['login.title']}</h1>`);
+    expect(html).toContain(`<label for="email">${CATALOGS.en['login.email']}</label>`);
+    expect(html).toContain(`<label for="password">${CATALOGS.en['login.password']}</label>`);
+    expect(html).toContain(`role="alert">${CATALOGS.en['login.error']}</p>`);
+    expect(html).toContain(`<button type="submit">${CATALOGS.en['login.submit']}</button>`);
+    // A text that is not blank is the branding's, spaces and all.
+    const kept = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy: { 'login.title': ' Hi ' } }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x' });
+    expect(kept.html).toContain('<title> Hi  – Acme</title>');
   });
 });

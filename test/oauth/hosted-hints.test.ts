@@ -1,35 +1,31 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+import { POST_LOGOUT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { startAuthorization } from '../support/oauth.ts';
 
 /**
  * What the hosted pages take from the request beyond the protocol: `login_hint` prefills the e-mail field (OIDC Core
  * 3.1.2.1) when it is an address, escaped; and a refused sign-out says so under a sign-out's heading.
  */
-const REDIRECT_URI = 'https://app.example/callback';
-const POST_LOGOUT_URI = 'https://app.example/signed-out';
 const PASSWORD = 'Correct-Horse-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp({}, { postLogoutRedirectUris: [POST_LOGOUT_URI] });
+  ({ app, issuer, config } = hosted);
   expect((await app.http.post('/users', { email: 'ada@example.com', password: PASSWORD })).status).toBe(201);
 });
-afterAll(async () => app?.close());
-
-const defaults = { redirectUri: REDIRECT_URI, resource: '' };
+afterAll(async () => hosted?.close());
 
 /** The sign-in page of an authorization request carrying `login_hint` (none when undefined). */
 async function signInPage(loginHint?: string) {
-  const flow = await startAuthorization(config, defaults, loginHint === undefined ? {} : { login_hint: loginHint });
+  const flow = await hosted.authorize(loginHint === undefined ? {} : { login_hint: loginHint });
   expect(flow.page.status).toBe(200);
   expect(flow.page.body).toContain('name="password"');
   return flow;

@@ -1,7 +1,8 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { createTestClient, discover, postForm, startAuthorization, type TestClient } from '../support/oauth.ts';
 
 /**
@@ -9,26 +10,23 @@ import { createTestClient, discover, postForm, startAuthorization, type TestClie
  * they show: refused as the client's error (a 4xx, a page or an OAuth error), never a 500, and never able to change
  * a page's Content-Security-Policy or its texts beyond what they say.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 const NUL = '\u0000';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
-let config: oidc.Configuration;
 let web: TestClient;
 let device: TestClient;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  hosted = await startHostedTestApp();
+  ({ app, issuer, client: web } = hosted);
   device = await createTestClient(app, { type: 'device', authMethod: 'none' });
-  config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret ?? ''));
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
-const signIn = (parameters: Record<string, string> = {}) => startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, parameters);
+const signIn = (parameters: Record<string, string> = {}) => hosted.authorize(parameters);
 const alert = (page: Visit) => /<p[^>]*role="alert"[^>]*>([^<]*)<\/p>/.exec(page.body)?.[1];
 
 describe('NUL characters (PostgreSQL stores none)', () => {

@@ -1,29 +1,28 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import { createTestClient } from '../support/oauth.ts';
 
 /**
  * The hosted pages and the default mails in the user's language: `ui_locales` of the authorization request (kept
  * through its interaction), else `Accept-Language`, else English; a branding's copy per language; a user's mails in
  * the language they last used on the pages.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp();
+  ({ app, issuer, config } = hosted);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 /** The sign-in page of a fresh authorization request at `configuration`, the browser sending `headers`. */
 async function signInPage(parameters: Record<string, string> = {}, headers: Record<string, string> = {}, configuration = config) {

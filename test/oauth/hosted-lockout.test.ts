@@ -1,11 +1,12 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { readSignInCandidate, recordSuccessfulSignIn } from '../../src/domain/sign-in/lockout.ts';
 import { resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
 import { readSignInUser } from '../../src/domain/users/sign-in-user.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
 
@@ -14,7 +15,6 @@ import { createTestClient, discover } from '../support/oauth.ts';
  * tell whether an account exists. The service trusts the loopback proxy, so X-Forwarded-For tells the attacker (the
  * `ATTACKER` addresses) and the owner apart; an attempt without one comes from 127.0.0.1.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 const WRONG = 'Wrong-Horse-9';
 const ATTACKER = '203.0.113.7';
@@ -23,21 +23,19 @@ const OWNER = '198.51.100.20';
 /** The file's policy: 3 failures lock an address out, 2 addresses locked out lock the account. */
 const POLICY = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 };
 
+let hosted: HostedTestApp;
 let app: TestApp;
-let issuer: string;
 let config: oidc.Configuration;
 let clientId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ trustProxy: ['loopback'] }, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  clientId = client.clientId;
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp({ trustProxy: ['loopback'] });
+  ({ app, config } = hosted);
+  clientId = hosted.client.clientId;
   const policy = await app.http.put('/policies/lockout', POLICY);
   expect(policy.status, JSON.stringify(policy.body)).toBe(200);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 async function createUser(email: string, http = app.http, path = '/users') {
   const created = await http.post(path, { email, password: PASSWORD });
@@ -45,23 +43,9 @@ async function createUser(email: string, http = app.http, path = '/users') {
   return created.body.id as string;
 }
 
-async function signInPage(configuration = config, parameters: Record<string, string> = {}): Promise<{ jar: CookieJar; page: Visit }> {
-  const url = oidc.buildAuthorizationUrl(configuration, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-    ...parameters,
-  });
-  const jar = new CookieJar();
-  const start = await jar.visit(url.href);
-  expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
-  return { jar, page: await jar.visit(start.location!) };
-}
-
 /** One attempt on a fresh page, from `from` (through the trusted proxy) or 127.0.0.1; the answer and how long it took. */
 async function attempt(email: string, password: string, configuration = config, parameters: Record<string, string> = {}, from?: string) {
-  const { jar, page } = await signInPage(configuration, parameters);
+  const { jar, page } = await hosted.signInPage(parameters, undefined, configuration);
   const started = performance.now();
   const answer = await jar.submit(page, { email, password }, from === undefined ? {} : { 'x-forwarded-for': from });
   return { answer, ms: performance.now() - started };

@@ -1,23 +1,19 @@
-import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import type { TestApp } from '../support/app.ts';
+import { CookieJar, readForm } from '../support/cookie-jar.ts';
+import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 
 /** The hosted pages' refusals once the sign-in is known (in its look), and the tenant choice after a password (303). */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
-let config: oidc.Configuration;
 let acme: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp();
+  ({ app, issuer } = hosted);
   acme = await app.createTenant('Acme');
   const appId = app.root.applicationId;
   expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
@@ -27,24 +23,11 @@ beforeAll(async () => {
   });
   expect(branding.status, JSON.stringify(branding.body)).toBe(200);
 });
-afterAll(async () => app?.close());
-
-async function signInPage(configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<{ jar: CookieJar; page: Visit }> {
-  const url = oidc.buildAuthorizationUrl(configuration, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-    ...parameters,
-  });
-  const start = await jar.visit(url.href);
-  expect(start.location, start.body).toMatch(new RegExp(`^${issuer}/interaction/`));
-  return { jar, page: await jar.visit(start.location!) };
-}
+afterAll(async () => hosted?.close());
 
 describe('refusals of a known sign-in are in its branding', () => {
   it('a forged or stale form (CSRF) is refused in the tenant’s look, not the plain one', async () => {
-    const { jar, page } = await signInPage(config, { tenant: 'acme' });
+    const { jar, page } = await hosted.signInPage({ tenant: 'acme' });
     expect(page.body).toContain('--gh-primary:#ff0000');
     const forged = await jar.visit(readForm(page.url, page.body).action, { form: { email: 'x@example.com', password: PASSWORD } });
     expect(forged.status).toBe(403);
@@ -55,7 +38,7 @@ describe('refusals of a known sign-in are in its branding', () => {
   });
 
   it('sign-up closed to a named tenant of the shared pool says so in the tenant’s look', async () => {
-    const { jar, page } = await signInPage(config, { tenant: acme });
+    const { jar, page } = await hosted.signInPage({ tenant: acme });
     const closed = await jar.visit(`${page.url}/signup`);
     expect(closed.status).toBe(404);
     expect(closed.body).toContain('Creating an account is not available for Acme.');
@@ -71,7 +54,7 @@ describe('a password sign-in that continues to the tenant choice', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds: [acme, globex] })).status).toBe(200);
 
-    const { jar, page } = await signInPage();
+    const { jar, page } = await hosted.signInPage();
     const signedIn = await jar.submit(page, { email: 'two-tenants@example.com', password: PASSWORD });
     expect(signedIn.status, signedIn.body).toBe(303);
     expect(signedIn.location).toBe(`${page.url}/tenant`);

@@ -1,14 +1,11 @@
-import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { CookieJar } from '../support/cookie-jar.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import type { TestApp } from '../support/app.ts';
+import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The SQL statements of a hosted password sign-in (the login POST and the redirects until the code), pinned so that
  * they cannot creep back: docs/bench.md counts the same path. Every record the sign-in makes is still made.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 
 /** oidc-provider's own storage calls (the interaction, grant, code and session, read and written). */
@@ -21,36 +18,21 @@ const OP_STATEMENTS = 9;
  */
 const OUR_STATEMENTS = 5;
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
-let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp();
+  ({ app, issuer } = hosted);
   const lockout = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 5, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: null });
   expect(lockout.status, JSON.stringify(lockout.body)).toBe(200);
 });
-afterAll(async () => app?.close());
-
-/** The sign-in form of a fresh authorization request, in its own browser. */
-async function signInPage() {
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-  });
-  const jar = new CookieJar();
-  const start = await jar.visit(url.href);
-  return { jar, page: await jar.visit(start.location!) };
-}
+afterAll(async () => hosted?.close());
 
 /** The statements of one submitted form until its last answer (a code, or the page that refused it). */
 async function statementsOf(email: string, password: string) {
-  const { jar, page } = await signInPage();
+  const { jar, page } = await hosted.signInPage();
   app.queries.length = 0;
   const answer = await jar.submit(page, { email, password });
   const code = answer.status === 303 ? (await jar.followOut(answer, issuer)).searchParams.get('code') : null;

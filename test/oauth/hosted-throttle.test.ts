@@ -1,44 +1,29 @@
 import { Redis } from 'ioredis';
-import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The per-address throttle of the hosted forms' sign-in attempts (src/pages/throttle.ts): a low limit here (3 a
  * minute), shared by the sign-in, sign-up and device user-code POSTs of one address; over it, the page's look with
  * 429 and Retry-After, and no credential check at all.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 const LIMIT = 3;
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
-let config: oidc.Configuration;
 let ada: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ signInRateLimit: { max: LIMIT, windowMs: 60_000 } }, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp({ signInRateLimit: { max: LIMIT, windowMs: 60_000 } });
+  ({ app, issuer } = hosted);
   ada = (await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD })).body.id;
   expect((await app.http.put('/branding', { colors: { primary: '#123456' } })).status).toBe(200);
 });
-afterAll(async () => app?.close());
-
-async function signInPage(jar = new CookieJar()): Promise<{ jar: CookieJar; page: Visit }> {
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-  });
-  const start = await jar.visit(url.href);
-  return { jar, page: await jar.visit(start.location!) };
-}
+afterAll(async () => hosted?.close());
 
 async function failedSignIns(): Promise<number> {
   const [row] = await app.gatehouse.services.orm.em
@@ -64,7 +49,7 @@ function expectThrottled(visit: Visit) {
 
 describe('sign-in throttle', () => {
   it(`allows ${LIMIT} sign-in POSTs a window per address, then answers 429 in the page's look without checking anything`, async () => {
-    const { jar, page } = await signInPage();
+    const { jar, page } = await hosted.signInPage();
     let current = page;
     for (let attempt = 1; attempt <= LIMIT; attempt += 1) {
       current = await jar.submit(current, { email: 'ada@example.com', password: `wrong-${attempt}` });
@@ -81,11 +66,11 @@ describe('sign-in throttle', () => {
     expect(await failedSignIns()).toBe(LIMIT);
 
     // Pages are still served: only the attempts are counted.
-    expect((await signInPage()).page.status).toBe(200);
+    expect((await hosted.signInPage()).page.status).toBe(200);
   });
 
   it('sign-up, the device user code and the account page’s forms share the budget of the address', async () => {
-    const { jar, page } = await signInPage();
+    const { jar, page } = await hosted.signInPage();
     const signup = await jar.visit(`${page.url}/signup`);
     expect(signup.status).toBe(200);
     const refused = await jar.submit(signup, { email: 'new@example.com', password: PASSWORD });

@@ -1,34 +1,32 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { authorizationData } from '../support/authorization.ts';
-import { basicAuth, createTestClient, discover, postForm, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { basicAuth, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
 
 /** RFC 7662 at /oauth2/introspect: the application's confidential clients learn about every token the service issued. */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 const API = 'https://reports.example.com/api';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let tenantA: string;
 let tenantB: string;
 let userId: string;
 let web: TestClient;
-let config: oidc.Configuration;
 
 const introspect = (caller: TestClient, token: string) =>
   postForm(`${issuer}/oauth2/introspect`, { token }, { authorization: basicAuth(caller.clientId, caller.clientSecret!) });
 
 async function signIn(resource: string, scope = 'openid email') {
-  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource }, { tenant: tenantA, scope, prompt: 'consent' });
-  const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'ivy@example.com', password: PASSWORD }), issuer);
-  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, resource === '' ? {} : { resource });
+  return (await hosted.signIn({ email: 'ivy@example.com', password: PASSWORD }, { resource, tenant: tenantA, scope, prompt: 'consent' })).tokens;
 }
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
+  hosted = await startHostedTestApp();
+  ({ app, issuer, client: web } = hosted);
   tenantA = await app.createTenant('A');
   tenantB = await app.createTenant('B');
   const data = authorizationData(app);
@@ -36,10 +34,8 @@ beforeAll(async () => {
   expect((await app.http.post('/api-resources', { identifier: API, name: 'Reports', permissions: ['reports:read'] })).status).toBe(201);
   userId = (await app.http.post('/users', { email: 'ivy@example.com', password: PASSWORD, tenantId: tenantA })).body.id;
   await data.assign({ type: 'user', id: userId }, await data.role('reader', ['reports:read']), tenantA);
-  web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 describe('introspection', () => {
   it('is advertised in discovery, for confidential client authentication', async () => {

@@ -1,29 +1,28 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
-import { authorizationRequest, createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import { POST_LOGOUT_URI, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
+import type { TestClient } from '../support/oauth.ts';
 
 /**
  * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
  * confirmation and signed-out pages in the hosted look of the client's application (and of the tenant signed in to).
  */
-const REDIRECT_URI = 'https://app.example/callback';
-const POST_LOGOUT_URI = 'https://app.example/signed-out';
 const PASSWORD = 'Correct-Horse-9';
 const ACME_LOOK = '--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000';
 const PLAIN_LOOK = '--gh-primary:#4f46e5';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let client: TestClient;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  hosted = await startHostedTestApp({}, { postLogoutRedirectUris: [POST_LOGOUT_URI] });
+  ({ app, issuer, client, config } = hosted);
   const acme = await app.createTenant('Acme');
   expect((await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD, tenantId: acme })).status).toBe(201);
   const appId = app.root.applicationId;
@@ -34,23 +33,20 @@ beforeAll(async () => {
   });
   expect(branding.status).toBe(200);
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
-/** Starts a code + PKCE authorization in `jar` and returns the first page the browser lands on. */
-async function startAuthorization(jar: CookieJar) {
-  const { url, verifier, state } = await authorizationRequest(config, { redirectUri: REDIRECT_URI, resource: '' });
-  const start = await jar.visit(url.href);
-  return { verifier, state, start };
-}
+/** Starts a code + PKCE authorization in `jar`; `start` is the first answer the browser gets. */
+const startAuthorization = (jar: CookieJar) => hosted.authorize({}, jar);
 
 /** Signs Ada in through the hosted form; the jar then holds the OP session. Returns her ID token. */
 async function signIn(jar: CookieJar): Promise<string> {
-  const { verifier, state, start } = await startAuthorization(jar);
-  const page = await jar.visit(start.location!);
-  const posted = await jar.submit(page, { email: 'ada@example.com', password: PASSWORD });
-  const callback = await jar.followOut(posted, issuer);
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  const { tokens } = await hosted.signIn({ email: 'ada@example.com', password: PASSWORD }, {}, jar);
   return tokens.id_token!;
+}
+
+/** Whether the browser's session for the client stands: a new authorization goes straight back with a code. */
+async function signedIn(jar: CookieJar): Promise<boolean> {
+  return (await startAuthorization(jar)).start.location?.startsWith(`${REDIRECT_URI}?code=`) === true;
 }
 
 describe('RP-initiated logout', () => {
@@ -145,5 +141,45 @@ describe('RP-initiated logout', () => {
     const named = await jar.visit(`${issuer}/oauth2/logout/success?client_id=${client.clientId}`);
     expect(named.status).toBe(200);
     expect(named.body).toContain('You have been signed out of ');
+  });
+
+  it('an empty client_id beside the id_token_hint ends the session the hint names, not another one', async () => {
+    const jar = new CookieJar();
+    const idToken = await signIn(jar);
+    expect(await signedIn(jar)).toBe(true);
+    // client_id= (empty) is absent for the OP (oidc-provider reads `value || undefined`): the hint names the client.
+    const url = `${issuer}/oauth2/logout?client_id=&id_token_hint=${idToken}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}&state=s1`;
+    let visit = await jar.visit(url);
+    // The confirmation page, or (no session found) the OP's self-submitting sign-out; either way the session ends.
+    if (visit.status === 200 && visit.body.includes('name="xsrf"') && !visit.body.includes('<script')) visit = await jar.submit(visit, { logout: 'yes' });
+    else if (visit.status === 200) {
+      const action = /action="([^"]+)"/.exec(visit.body)![1]!.replaceAll('&amp;', '&');
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(visit.body)![1]!;
+      visit = await jar.visit(new URL(action, url).href, { form: { xsrf, logout: 'yes' } });
+    }
+    // The RP is told the user is signed out...
+    expect(visit.location).toBe(`${POST_LOGOUT_URI}?state=s1`);
+    // ...and so they must be.
+    expect(await signedIn(jar)).toBe(false);
+  });
+});
+
+describe('oidc-provider’s self-submitting forms', () => {
+  it('a logout without a session: the sign-out form posts to the OP, which may redirect to the post-logout URI only; naming no client, it is refused', async () => {
+    const jar = new CookieJar();
+    // Naming no client, the service's sign-in page cannot tell whose session to end: refused on a page of its own.
+    const bare = await jar.visit(`${issuer}/oauth2/logout`);
+    expect(bare.status).toBe(400);
+    expect(bare.body).toContain('<h1>Sign-out is not possible</h1>');
+
+    const named = await jar.visit(`${issuer}/oauth2/logout?client_id=${client.clientId}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}&state=s`);
+    expectSelfSubmittingForm(named, "'self' https://app.example");
+    const done = await jar.submit(named, {});
+    expect(done.location).toBe(`${POST_LOGOUT_URI}?state=s`);
+    // Without a client the URI is never followed: the request is refused before the OP reads it.
+    const unnamed = await jar.visit(`${issuer}/oauth2/logout?post_logout_redirect_uri=${encodeURIComponent('https://elsewhere.example/')}`);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.location).toBeUndefined();
+    expect(unnamed.headers.get('content-security-policy')).not.toContain('elsewhere.example');
   });
 });

@@ -1,16 +1,16 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { authorizationData } from '../support/authorization.ts';
-import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The scope `roles`: a sign-in's ID token and userinfo carry the user's roles and permissions in the signed-in tenant;
  * the ID token carries `tenant_id` for every tenant's sign-in. Driven through the hosted page, read with openid-client.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let issuer: string;
 let config: oidc.Configuration;
@@ -21,17 +21,14 @@ let eli: string;
 
 /** A password sign-in through the hosted page (to `tenant` when given); openid-client redeems the code. */
 async function signIn(email: string, scope: string, tenant?: string) {
-  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, { scope, ...(tenant === undefined ? {} : { tenant }) });
-  expect(flow.page.status, flow.page.body).toBe(200);
-  const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email, password: PASSWORD }), issuer);
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  const { tokens } = await hosted.signIn({ email, password: PASSWORD }, { scope, ...(tenant === undefined ? {} : { tenant }) });
   const idToken = tokens.claims()!;
   return { idToken, userinfo: await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub) };
 }
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
+  hosted = await startHostedTestApp();
+  ({ app, issuer, config } = hosted);
   tenantA = await app.createTenant('Acme');
   tenantB = await app.createTenant('Globex');
   const data = authorizationData(app);
@@ -42,10 +39,8 @@ beforeAll(async () => {
   await data.assign({ type: 'user', id: dana }, await data.builtInRole('member'), null);
   eli = (await app.http.post('/users', { email: 'eli@example.com', password: PASSWORD })).body.id;
   await data.assign({ type: 'user', id: eli }, await data.role('auditor', ['reports:read']), null);
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 describe('the scope roles', () => {
   it('is supported, with its claims', async () => {

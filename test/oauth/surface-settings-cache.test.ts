@@ -1,9 +1,9 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { createTestClient, discover } from '../support/oauth.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
@@ -13,20 +13,19 @@ import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instan
  * others.
  */
 const CACHE_MS = 60_000;
-const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Cache-Test-Password-9';
 
+let hosted: HostedTestApp;
 let app: TestApp;
 let config: oidc.Configuration;
 let appId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ surfaceSettingsCacheMs: CACHE_MS }, { reachablePublicUrl: true });
+  hosted = await startHostedTestApp({ surfaceSettingsCacheMs: CACHE_MS });
+  ({ app, config } = hosted);
   appId = app.root.applicationId;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
 });
-afterAll(async () => app?.close());
+afterAll(async () => hosted?.close());
 
 /** The hosted sign-in page of a new authorization request, on the service's surface or `baseUrl`'s. */
 async function signInPage(parameters: Record<string, string> = {}, baseUrl = app.baseUrl): Promise<{ jar: CookieJar; page: Visit }> {

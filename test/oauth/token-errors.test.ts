@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { authorize, createTestClient, decodeJwt, discover, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
  * A refused token request leaves the code or refresh token it presented as it was (RFC 6749 5.2, RFC 8707 2): the
@@ -121,5 +121,27 @@ describe('a code refused for its user is left unspent', () => {
     expect(row?.consumed).toBe(false);
     const redeemed = await redeem(code);
     expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
+  });
+});
+
+describe('resource indicators at the token endpoint (RFC 8707 2.2)', () => {
+  it('the management API named twice is still that resource: its at+jwt, never a userinfo token silently', async () => {
+    const code = await signIn({ resource: managementApi });
+    const twice = (fields: Record<string, string>) => {
+      const body = new URLSearchParams({ client_id: spa.clientId, ...fields });
+      body.append('resource', managementApi);
+      body.append('resource', managementApi);
+      return fetch(`${app.baseUrl}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    };
+    const redeemed = await twice({ grant_type: 'authorization_code', code: code.code, redirect_uri: REDIRECT, code_verifier: code.verifier });
+    const tokens = (await redeemed.json()) as { access_token: string; refresh_token: string };
+    expect(redeemed.status, JSON.stringify(tokens)).toBe(200);
+    expect(tokens.access_token.split('.'), 'a JWT access token').toHaveLength(3);
+    expect(decodeJwt(tokens.access_token).payload.aud).toBe(managementApi);
+    const refreshed = await twice({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const again = (await refreshed.json()) as { access_token: string };
+    expect(refreshed.status, JSON.stringify(again)).toBe(200);
+    expect(again.access_token.split('.'), 'a JWT access token').toHaveLength(3);
+    expect(decodeJwt(again.access_token).payload.aud).toBe(managementApi);
   });
 });
