@@ -321,7 +321,8 @@ export type AuthProvider = {
    * the surface's), `userVerification` (required, preferred, discouraged; default required: a passkey that verified its
    * user counts as both factors), `allowSignup` (false only: passkeys are added from the account page); the RP ID is
    * the host of the surface a passkey is registered on. saml: `entityId`, `ssoUrl` (https),
-   * `certificate` (PEM X.509), `signRequests` (false only: the service sends unsigned AuthnRequests), `emailAttribute`
+   * `certificate` (PEM X.509), `signRequests` (AuthnRequests signed with the provider's SP key, RSA-SHA256; its
+   * certificate in the metadata; default false), `emailAttribute`
    * (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
    * sign-in sends the browser: the application's page that starts its sign-in; null: IdP-initiated sign-in refused),
    * `allowSignup`. m2m: `tokenLifetimeSeconds`

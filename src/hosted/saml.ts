@@ -48,6 +48,7 @@ interface ProviderParams {
 
 export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, steps: SignInSteps) {
   const { orm, config } = services;
+  const deps = { orm, storedSecrets: services.storedSecrets, publicUrl: config.publicUrl };
   const secure = new URL(config.publicUrl).protocol === 'https:';
   const unsolicitedCookieName = secure ? '__Secure-gh_saml' : 'gh_saml';
   const unsolicitedCookie = (value: string, maxAge: number) =>
@@ -77,14 +78,14 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/metadata`, async (request, reply) => {
       const { provider, domainAcs } = await providerAt(request);
-      return reply.type('application/samlmetadata+xml; charset=utf-8').send(samlMetadata(orm, config.publicUrl, provider, domainAcs));
+      return reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(deps, provider, domainAcs));
     });
 
     app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, async (request, reply) => {
       const { provider, domainAcs } = await providerAt(request);
       const fields = (request.body ?? {}) as Record<string, string | null>;
       const acsUrl = domainAcs ?? samlUrls(config.publicUrl, provider).acsUrl;
-      const outcome = await consumeSamlResponse(orm, config.publicUrl, provider, acsUrl, fields['SAMLResponse']);
+      const outcome = await consumeSamlResponse(deps, provider, acsUrl, fields['SAMLResponse']);
       if (!outcome.ok) {
         request.log.info({ provider: provider.id, reason: outcome.reason, detail: outcome.detail }, 'SAML response refused');
         signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
@@ -118,7 +119,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     if (provider === null || provider.applicationId !== target.application.id) throw new SignInRefusal('saml_unavailable', target.look);
     const surface = await services.surfaces.forHost(request.headers.host);
     const pending = { interactionUid: interaction.uid, clientId: target.clientId, returnOrigin: new URL(surface.issuer).origin };
-    return reply.status(303).header('location', await samlSignInUrl(orm, config.publicUrl, provider, pending)).send();
+    return reply.status(303).header('location', await samlSignInUrl(deps, provider, pending)).send();
   });
 
   /** A proven identity on this interaction: its account, then the sign-in's sequence (or a refusal page). */

@@ -1,17 +1,26 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { samlSpKey } from '../../src/domain/sign-in/saml-keys.ts';
 import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
 
 /**
  * SAML providers through the management API: what to register at the IdP (`acsUrl`, `metadataUrl`, read-only, for the
  * provider's scope), the SP metadata document at `metadataUrl`, and the settings refused before they could fail at
- * sign-in time (no certificate, an http upstream, signed AuthnRequests).
+ * sign-in time (no certificate, an http upstream).
  */
 let app: TestApp;
 let publicUrl: string;
 let appPath: string;
 
 const samlConfig = (extra: Record<string, unknown> = {}) => ({ entityId: 'https://idp.example.com/entity', ssoUrl: 'https://idp.example.com/sso', certificate: IDP_CERTIFICATE, ...extra });
+
+/** The certificate an SP metadata document publishes (each of its KeyDescriptors names the one key). */
+function spCertificate(metadata: string): X509Certificate {
+  const base64 = /<ds:X509Certificate>([^<]+)<\/ds:X509Certificate>/.exec(metadata)?.[1];
+  if (base64 === undefined) throw new Error(`no certificate in ${metadata}`);
+  return new X509Certificate(Buffer.from(base64.replace(/\s/g, ''), 'base64'));
+}
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -59,7 +68,7 @@ describe('acsUrl and metadataUrl', () => {
 });
 
 describe('the SP metadata document', () => {
-  it('names the SP’s entity id and its ACS (HTTP-POST), and holds no key', async () => {
+  it('names the SP’s entity id, its ACS (HTTP-POST) and its certificate for encryption; with signRequests, for signing too', async () => {
     const created = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig() });
     const { id, acsUrl, metadataUrl } = created.body as { id: string; acsUrl: string; metadataUrl: string };
     const answer = await fetch(`${app.baseUrl}/saml/${id}/metadata`);
@@ -68,8 +77,29 @@ describe('the SP metadata document', () => {
     const xml = await answer.text();
     expect(xml).toContain(`entityID="${metadataUrl}"`);
     expect(xml).toMatch(new RegExp(`<AssertionConsumerService[^>]+Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"[^>]+Location="${acsUrl}"`));
-    expect(xml).not.toContain('KeyDescriptor');
-    await app.http.delete(`/auth-providers/${id}`);
+    expect(xml).toContain('AuthnRequestsSigned="false"');
+    const uses = [...xml.matchAll(/<KeyDescriptor use="(\w+)"/g)].map((match) => match[1]);
+    expect(uses).toEqual(['encryption']);
+    const certificate = spCertificate(xml);
+    expect(certificate.subject).toBe(`CN=Gatehouse SAML SP ${id}`);
+    expect(certificate.verify(certificate.publicKey)).toBe(true);
+    expect(Date.parse(certificate.validTo)).toBeGreaterThan(Date.now() + 9 * 365 * 864e5);
+    // One key per provider, kept: the metadata shows the same certificate again; it goes with its provider, and
+    // another provider (the application holds one `saml` at a time) has its own.
+    expect(spCertificate(await (await fetch(`${app.baseUrl}/saml/${id}/metadata`)).text()).fingerprint256).toBe(certificate.fingerprint256);
+    expect((await app.http.delete(`/auth-providers/${id}`)).status).toBe(204);
+    const other = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig({ signRequests: true }) });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const signing = await (await fetch(`${app.baseUrl}/saml/${other.body.id as string}/metadata`)).text();
+    expect(signing).toContain('AuthnRequestsSigned="true"');
+    expect([...signing.matchAll(/<KeyDescriptor use="(\w+)"/g)].map((match) => match[1]).sort()).toEqual(['encryption', 'signing']);
+    expect(spCertificate(signing).fingerprint256).not.toBe(certificate.fingerprint256);
+    expect((await app.http.delete(`/auth-providers/${other.body.id as string}`)).status).toBe(204);
+    const [left] = await app.gatehouse.services.orm.em.getConnection().execute<{ keys: number }[]>(
+      'select count(*)::int as keys from saml_sp_key where application_id = ? and provider_id in (?, ?)',
+      [app.root.applicationId, id, other.body.id],
+    );
+    expect(left?.keys).toBe(0);
   });
 
   it('an unknown or malformed provider id, or another type’s, is 404', async () => {
@@ -79,6 +109,17 @@ describe('the SP metadata document', () => {
     }
     await app.http.delete(`/auth-providers/${password.body.id as string}`);
   });
+  it('two first uses at once keep one key: both get the one stored, which the metadata then publishes', async () => {
+    const created = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig() });
+    const provider = { id: created.body.id as string, applicationId: app.root.applicationId };
+    const { orm, storedSecrets } = app.gatehouse.services;
+    const [one, two] = await Promise.all([samlSpKey(orm, storedSecrets, provider), samlSpKey(orm, storedSecrets, provider)]);
+    expect(two).toEqual(one);
+    expect(new X509Certificate(one.certificate).checkPrivateKey(createPrivateKey(one.privateKey))).toBe(true);
+    const published = spCertificate(await (await fetch(`${app.baseUrl}/saml/${provider.id}/metadata`)).text());
+    expect(published.fingerprint256).toBe(new X509Certificate(one.certificate).fingerprint256);
+    await app.http.delete(`/auth-providers/${provider.id}`);
+  });
 });
 
 describe('settings refused before sign-in time', () => {
@@ -86,7 +127,6 @@ describe('settings refused before sign-in time', () => {
     ['no certificate', { certificate: null }, 'config.certificate'],
     ['an http SSO URL', { ssoUrl: 'http://idp.example.com/sso' }, 'config.ssoUrl'],
     ['an http SSO URL on loopback without GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS', { ssoUrl: 'http://127.0.0.1:8080/sso' }, 'config.ssoUrl'],
-    ['signed AuthnRequests (no SP key to sign with)', { signRequests: true }, 'config.signRequests'],
     ['an http IdP-initiated login URL', { idpInitiatedLoginUrl: 'http://app.example.com/login' }, 'config.idpInitiatedLoginUrl'],
   ])('%s: 422 naming the field, nothing stored', async (_name, extra, field) => {
     const before = (await app.http.get('/auth-providers')).body.data.length as number;

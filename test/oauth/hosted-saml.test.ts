@@ -53,14 +53,14 @@ afterAll(async () => app?.close());
 const authorize = (parameters: Record<string, string> = {}, jar?: CookieJar, configuration = config) =>
   startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email', ...parameters }, jar);
 
-/** The page's SAML button followed: the redirect to the IdP, and the AuthnRequest it carries. */
+/** The page's SAML button followed: the redirect to the IdP (`location`), and the AuthnRequest it carries. */
 async function toIdp(flow: AuthorizationFlow, name = 'Acme Okta') {
   const link = new RegExp(`<a class="upstream" href="([^"]+)">Sign in with ${name}</a>`).exec(flow.page.body)?.[1];
   expect(link, flow.page.body).toBeDefined();
   const redirect = await flow.jar.visit(new URL(link!.replaceAll('&#38;', '&'), flow.page.url).href);
   expect(redirect.status, redirect.body).toBe(303);
   expect(redirect.location).toMatch(/^https:\/\/idp\.test\/sso\?SAMLRequest=/);
-  return idp.readRequest(redirect.location!);
+  return { ...idp.readRequest(redirect.location!), location: redirect.location! };
 }
 
 const respond = (options: Partial<ResponseOptions> = {}) =>
@@ -69,6 +69,14 @@ const respond = (options: Partial<ResponseOptions> = {}) =>
 /** The IdP's form posted to the ACS, as the browser posts it (cross-site: the OP's cookies do not come). */
 const postToAcs = (samlResponse: string, relayState?: string | null, jar = new CookieJar(), acsUrl = provider.acsUrl) =>
   jar.visit(acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, ...(relayState == null ? {} : { RelayState: relayState }) } });
+
+/** The SP's certificate (PEM), as its metadata publishes it to the IdP. */
+async function spCertificate(): Promise<string> {
+  const metadata = await (await fetch(provider.metadataUrl)).text();
+  const base64 = /<ds:X509Certificate>([^<]+)<\/ds:X509Certificate>/.exec(metadata)?.[1];
+  if (base64 === undefined) throw new Error(`no certificate in ${metadata}`);
+  return `-----BEGIN CERTIFICATE-----\n${base64.replace(/\s/g, '')}\n-----END CERTIFICATE-----\n`;
+}
 
 async function codeFor(flow: AuthorizationFlow, answer: Visit, configuration = config) {
   const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
@@ -110,6 +118,41 @@ describe('SP-initiated', () => {
     expect(acs.location).toMatch(new RegExp(`^http://${DOMAIN.replaceAll('.', '\\.')}/interaction/[^/]+/saml\\?proof=`));
     const claims = await codeFor(flow, await flow.jar.visit(acs.location!), domainConfig);
     expect(claims).toMatchObject({ iss: `http://${DOMAIN}`, sub: userId, tenant_id: tenantId });
+  });
+
+  it('with signRequests, the AuthnRequest is signed (RSA-SHA256) by the key the metadata publishes; without, it is not', async () => {
+    const certificate = await spCertificate();
+    const unsigned = await toIdp(await authorize());
+    expect(idp.requestSignature(unsigned.location, certificate)).toBe('none');
+    expect((await app.http.patch(`/auth-providers/${provider.id}`, { config: { signRequests: true } })).status).toBe(200);
+    try {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      expect(idp.requestSignature(request.location, certificate)).toBe('valid');
+      expect(idp.requestSignature(request.location, idp.certificate)).toBe('invalid');
+      // Spoiled in transit: the RelayState changed, the signature no longer holds.
+      expect(idp.requestSignature(request.location.replace(/RelayState=[^&]+/, 'RelayState=other'), certificate)).toBe('invalid');
+      const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+      expect((await codeFor(flow, await flow.jar.visit(acs.location!))).sub).toBe(userId);
+    } finally {
+      await app.http.patch(`/auth-providers/${provider.id}`, { config: { signRequests: false } });
+    }
+  });
+
+  it('an assertion encrypted to the SP’s certificate signs in; one encrypted to another key is refused', async () => {
+    const certificate = await spCertificate();
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const elsewhere = await idp.encryptedResponse({ acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: EMAIL, inResponseTo: request.id }, idp.certificate);
+    expect((await postToAcs(elsewhere, request.relayState)).status).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+    const again = await authorize();
+    const answered = await toIdp(again);
+    const encrypted = await idp.encryptedResponse({ acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: EMAIL, inResponseTo: answered.id }, certificate);
+    expect(Buffer.from(encrypted, 'base64').toString()).not.toContain(EMAIL);
+    const acs = await postToAcs(encrypted, answered.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    expect((await codeFor(again, await again.jar.visit(acs.location!))).sub).toBe(userId);
   });
 
   it('a response signed as a whole (not its assertion) is accepted too', async () => {

@@ -1,9 +1,10 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, verify, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
+import { encrypt } from 'xml-encryption';
 
 /**
  * A SAML 2.0 identity provider for tests: it reads the service's AuthnRequests (HTTP-Redirect binding) and signs real
@@ -46,6 +47,9 @@ export interface ResponseOptions {
   readonly issuer?: string;
 }
 
+/** The HTTP-Redirect binding's signature of a request (SAML bindings 3.4.4.1), as the IdP checks it. */
+export type RequestSignature = 'none' | 'valid' | 'invalid';
+
 const SIGNATURE = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const DIGEST = 'http://www.w3.org/2001/04/xmlenc#sha256';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
@@ -68,8 +72,50 @@ export class TestIdp {
     return { id, acsUrl, relayState: url.searchParams.get('RelayState') };
   }
 
+  /**
+   * Whether the redirect's request is signed, and by the key of `certificate` (the SP's, from its metadata): the
+   * signature covers `SAMLRequest`, `RelayState` and `SigAlg` as the query spells them, in that order.
+   */
+  requestSignature(location: string, certificate: string): RequestSignature {
+    const parts = new Map(new URL(location).search.slice(1).split('&').map((part) => [part.slice(0, part.indexOf('=')), part] as const));
+    const signature = parts.get('Signature');
+    if (signature === undefined) return 'none';
+    if (decodeURIComponent(parts.get('SigAlg') ?? '').split('=')[1] !== SIGNATURE) return 'invalid';
+    const signed = ['SAMLRequest', 'RelayState', 'SigAlg'].flatMap((name) => parts.get(name) ?? []).join('&');
+    const bytes = Buffer.from(decodeURIComponent(signature.slice('Signature='.length)), 'base64');
+    return verify('sha256', Buffer.from(signed), new X509Certificate(certificate).publicKey, bytes) ? 'valid' : 'invalid';
+  }
+
+  /** A response whose signed assertion is encrypted to `certificate` (AES-256-GCM, the key by RSA-OAEP). */
+  async encryptedResponse(options: ResponseOptions, certificate: string): Promise<string> {
+    const parts = this.parts(options);
+    const signedAssertion = this.sign(parts.assertion, 'Assertion', options.wrongKey === true);
+    const encrypted = await new Promise<string>((resolve, reject) =>
+      encrypt(
+        signedAssertion,
+        {
+          rsa_pub: new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'pem' }),
+          pem: certificate,
+          encryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm',
+          keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
+    );
+    return Buffer.from(parts.response(`<saml:EncryptedAssertion>${encrypted}</saml:EncryptedAssertion>`)).toString('base64');
+  }
+
   /** A base64 SAMLResponse as the HTTP-POST binding carries it. */
   response(options: ResponseOptions): string {
+    const { assertion, response: around } = this.parts(options);
+    const response = around(assertion);
+    const sign = options.sign ?? 'assertion';
+    const xml = sign === 'none' ? response : this.sign(response, sign === 'assertion' ? 'Assertion' : 'Response', options.wrongKey === true);
+    return Buffer.from(xml).toString('base64');
+  }
+
+  /** The assertion `options` describe, and the response around a given assertion (plain or encrypted). */
+  private parts(options: ResponseOptions): { assertion: string; response: (assertion: string) => string } {
     const now = Date.now() + (options.shiftSeconds ?? 0) * 1000;
     const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
     const issuer = escape(options.issuer ?? this.entityId);
@@ -85,13 +131,11 @@ export class TestIdp {
       `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
       `</saml:Assertion>`;
-    const response =
+    const response = (inside: string) =>
       `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${at(0)}" Destination="${escape(options.acsUrl)}"${inResponseTo}>` +
       `<saml:Issuer>${issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
-      `${assertion}</samlp:Response>`;
-    const sign = options.sign ?? 'assertion';
-    const xml = sign === 'none' ? response : this.sign(response, sign === 'assertion' ? 'Assertion' : 'Response', options.wrongKey === true);
-    return Buffer.from(xml).toString('base64');
+      `${inside}</samlp:Response>`;
+    return { assertion, response };
   }
 
   private sign(xml: string, element: 'Assertion' | 'Response', wrongKey: boolean): string {

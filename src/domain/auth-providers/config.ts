@@ -115,9 +115,8 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       entityId: { kind: 'string', required: true, max: 1024, pattern: /^\S+$/, shape: 'without spaces' },
       ssoUrl: { kind: 'url', required: true },
       certificate: { kind: 'certificate', required: true },
-      // The SP would need a key and an X.509 certificate of its own to publish in its metadata, which the service
-      // cannot issue: unsigned AuthnRequests only (the IdP's signed assertions are what the sign-in relies on).
-      signRequests: { kind: 'boolean', default: false, refused: { value: true, because: 'is not supported: the service sends unsigned AuthnRequests' } },
+      // AuthnRequests signed (RSA-SHA256) with the provider's SP key, whose certificate the metadata then publishes.
+      signRequests: { kind: 'boolean', default: false },
       emailAttribute: { kind: 'string', default: 'email', max: 256 },
       // Where an IdP-initiated (unsolicited) response sends the browser: the application's page that starts its sign-in.
       idpInitiatedLoginUrl: { kind: 'url' },

@@ -1,11 +1,13 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../../auth/client-secrets.ts';
 import { AuthProvider } from '../../db/entities/index.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
 import { email as emailAddress } from '../validate.ts';
+import { samlSpKey } from './saml-keys.ts';
 
 /**
  * The service as a SAML 2.0 service provider (SP), one per `saml` auth provider, through @node-saml/node-saml: the SP's
@@ -19,6 +21,7 @@ export interface SamlProviderConfig {
   readonly entityId: string;
   readonly ssoUrl: string;
   readonly certificate: string;
+  readonly signRequests: boolean;
   readonly emailAttribute: string;
   readonly idpInitiatedLoginUrl: string | null;
   readonly allowSignup: boolean;
@@ -73,6 +76,14 @@ export async function findSamlProvider(orm: MikroORM, providerId: string): Promi
     enabled: provider.enabled,
     config: provider.config as unknown as SamlProviderConfig,
   };
+}
+
+/** What the service provider's functions use of the service. */
+export interface SamlDeps {
+  readonly orm: MikroORM;
+  /** Seals the SP's private keys (saml-keys.ts). */
+  readonly storedSecrets: SecretBox;
+  readonly publicUrl: string;
 }
 
 /** Who the IdP says signed in. */
@@ -148,15 +159,22 @@ class RequestRecords implements CacheProvider {
   }
 }
 
-function serviceProvider(publicUrl: string, provider: SamlProvider, cacheProvider: CacheProvider): SAML {
-  const { acsUrl, metadataUrl } = samlUrls(publicUrl, provider);
-  return new SAML({
+/**
+ * node-saml's SP for a provider, with the provider's key (saml-keys.ts): it decrypts encrypted assertions, and signs
+ * AuthnRequests (RSA-SHA256) when the provider's `signRequests` asks.
+ */
+async function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider): Promise<{ sp: SAML; certificate: string }> {
+  const { acsUrl, metadataUrl } = samlUrls(deps.publicUrl, provider);
+  const key = await samlSpKey(deps.orm, deps.storedSecrets, provider);
+  const sp = new SAML({
     callbackUrl: acsUrl,
     issuer: metadataUrl,
     audience: metadataUrl,
     entryPoint: provider.config.ssoUrl,
     idpCert: provider.config.certificate,
     idpIssuer: provider.config.entityId,
+    decryptionPvk: key.privateKey,
+    ...(provider.config.signRequests ? { privateKey: key.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
     // A signed response or a signed assertion: either covers the assertion (node-saml refuses a document with neither).
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
@@ -170,15 +188,17 @@ function serviceProvider(publicUrl: string, provider: SamlProvider, cacheProvide
     identifierFormat: null,
     disableRequestedAuthnContext: true,
   });
+  return { sp, certificate: key.certificate };
 }
 
 /**
- * The SP's metadata document for a provider: its entity id and ACS (HTTP-POST), no key (it signs nothing). Served on a
- * custom domain, the domain's ACS comes first, as the default (IdP-initiated responses), and `acsUrl` second (the ACS
- * SP-initiated requests name): an IdP that reads it accepts both.
+ * The SP's metadata document for a provider: its entity id, ACS (HTTP-POST) and certificate, for encryption and, with
+ * `signRequests`, for signing. Served on a custom domain, the domain's ACS comes first, as the default (IdP-initiated
+ * responses), and `acsUrl` second (the ACS SP-initiated requests name): an IdP that reads it accepts both.
  */
-export function samlMetadata(orm: MikroORM, publicUrl: string, provider: SamlProvider, domainAcs?: string): string {
-  const metadata = serviceProvider(publicUrl, provider, new RequestRecords(orm, provider)).generateServiceProviderMetadata(null);
+export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domainAcs?: string): Promise<string> {
+  const { sp, certificate } = await serviceProvider(deps, provider, new RequestRecords(deps.orm, provider));
+  const metadata = sp.generateServiceProviderMetadata(certificate, provider.config.signRequests ? certificate : null);
   if (domainAcs === undefined) return metadata;
   const document = new DOMParser().parseFromString(metadata, 'text/xml');
   const acs = document.getElementsByTagName('AssertionConsumerService')[0]!;
@@ -191,8 +211,8 @@ export function samlMetadata(orm: MikroORM, publicUrl: string, provider: SamlPro
 }
 
 /** The IdP's URL for an AuthnRequest (HTTP-Redirect binding) for the hosted sign-in `pending`; RelayState is its uid. */
-export async function samlSignInUrl(orm: MikroORM, publicUrl: string, provider: SamlProvider, pending: SamlRequestRecord): Promise<string> {
-  const sp = serviceProvider(publicUrl, provider, new RequestRecords(orm, provider, pending));
+export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pending: SamlRequestRecord): Promise<string> {
+  const { sp } = await serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending));
   return sp.getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
@@ -209,18 +229,13 @@ export type SamlResponseOutcome =
  * response's Destination (this ACS);
  * InResponseTo, when present, one of our requests, answered once; and the assertion's id never seen before.
  */
-export async function consumeSamlResponse(
-  orm: MikroORM,
-  publicUrl: string,
-  provider: SamlProvider,
-  acsUrl: string,
-  samlResponse: string | null | undefined,
-): Promise<SamlResponseOutcome> {
+export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
+  const { orm } = deps;
   const records = new RequestRecords(orm, provider);
   let profile: Profile | null;
   try {
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new Error('no SAMLResponse');
-    ({ profile } = await serviceProvider(publicUrl, provider, records).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await (await serviceProvider(deps, provider, records)).sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
     return { ok: false, reason: 'invalid_assertion', detail: (error as Error).message, request: records.named() };

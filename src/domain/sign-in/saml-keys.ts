@@ -1,0 +1,87 @@
+import { generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import {
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  Certificate,
+  Name,
+  RelativeDistinguishedName,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Validity,
+  Version,
+} from '@peculiar/asn1-x509';
+import type { SecretBox } from '../../auth/client-secrets.ts';
+
+/**
+ * A `saml` provider's key pair as a service provider: its private key signs the AuthnRequests (`signRequests`) and
+ * decrypts the assertions an IdP encrypts to it; its certificate is what the SP's metadata publishes for both. One per
+ * provider, made at its first use and kept (`saml_sp_key`, the key sealed with the service's secret).
+ */
+export interface SamlSpKey {
+  /** PKCS#8 PEM. */
+  readonly privateKey: string;
+  /** X.509 PEM, self-signed: IdPs trust it as published in the metadata, not through a chain. */
+  readonly certificate: string;
+}
+
+/** How long the certificate says it is valid: IdPs that check the dates would refuse it after. */
+const CERTIFICATE_YEARS = 10;
+const COMMON_NAME = '2.5.4.3';
+const SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+/** The provider's key pair: the one stored, else a new one, stored first by whichever instance comes first. */
+export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { readonly id: string; readonly applicationId: string }): Promise<SamlSpKey> {
+  const connection = orm.em.getConnection();
+  const read = () =>
+    connection.execute<{ private_key: string; certificate: string }[]>(
+      'select private_key, certificate from saml_sp_key where application_id = ? and provider_id = ?',
+      [provider.applicationId, provider.id],
+    );
+  let [row] = await read();
+  if (row === undefined) {
+    const made = await newKeyPair(`Gatehouse SAML SP ${provider.id}`);
+    await connection.execute(
+      `insert into saml_sp_key (application_id, provider_id, private_key, certificate, created_at) values (?, ?, ?, ?, now())
+       on conflict (application_id, provider_id) do nothing`,
+      [provider.applicationId, provider.id, secrets.encrypt(made.privateKey), made.certificate],
+    );
+    [row] = await read();
+    if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+  }
+  return { privateKey: secrets.decrypt(row.private_key), certificate: row.certificate };
+}
+
+/** An RSA-2048 key (generated off the event loop) and its self-signed certificate naming `commonName`. */
+async function newKeyPair(commonName: string): Promise<SamlSpKey> {
+  const { publicKey, privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
+  return { privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), certificate: selfSignedCertificate(commonName, publicKey, privateKey) };
+}
+
+function selfSignedCertificate(commonName: string, publicKey: KeyObject, privateKey: KeyObject): string {
+  const name = new Name([new RelativeDistinguishedName([new AttributeTypeAndValue({ type: COMMON_NAME, value: new AttributeValue({ utf8String: commonName }) })])]);
+  const algorithm = new AlgorithmIdentifier({ algorithm: SHA256_WITH_RSA, parameters: null });
+  // A positive serial (RFC 5280 4.1.2.2): the high bit clear.
+  const serial = randomBytes(16);
+  serial[0]! &= 0x7f;
+  const notBefore = new Date();
+  const notAfter = new Date(notBefore);
+  notAfter.setUTCFullYear(notAfter.getUTCFullYear() + CERTIFICATE_YEARS);
+  const tbsCertificate = new TBSCertificate({
+    version: Version.v3,
+    serialNumber: new Uint8Array(serial).buffer,
+    signature: algorithm,
+    issuer: name,
+    subject: name,
+    validity: new Validity({ notBefore, notAfter }),
+    subjectPublicKeyInfo: AsnConvert.parse(publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo),
+  });
+  const signature = sign('sha256', Buffer.from(AsnConvert.serialize(tbsCertificate)), privateKey);
+  const der = Buffer.from(AsnConvert.serialize(new Certificate({ tbsCertificate, signatureAlgorithm: algorithm, signatureValue: new Uint8Array(signature).buffer })));
+  return `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+}
