@@ -12,6 +12,7 @@ import { AuditLog } from '../db/entities/index.ts';
 import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
 import type { AuditAction } from './audit-actions.ts';
 import { NEW_ID_SQL, newId } from '../ids.ts';
+import { ownedSql } from '../db/owned-sql.ts';
 import { currentRequestOrigin } from '../request-origin.ts';
 
 export interface AuditEntry {
@@ -56,7 +57,8 @@ export interface ChangedRows {
   /**
    * `name as (statement), …` for a `with` clause; `changed` returns `target_id` (text), `before` and `after` (jsonb),
    * and `tenant_id` (uuid) when the records' tenants differ row by row (`tenantPerRow`).
-   * A data-modifying statement must be one of them: PostgreSQL allows no nesting of it.
+   * A data-modifying statement must be one of them: PostgreSQL allows no nesting of it. Written for ownedSql
+   * (src/db/owned-sql.ts): `@owner` is the scope's application.
    */
   readonly ctes: string;
   readonly params: readonly unknown[];
@@ -77,14 +79,15 @@ export async function recordAuditPerRow(
 ): Promise<string[]> {
   const tenant = changed.tenantPerRow === true ? [] : [entry.tenantId === undefined ? scope.tenantId : entry.tenantId];
   const origin = currentRequestOrigin();
+  const ctes = changed.ctes.includes('@owner') ? ownedSql(scope.applicationId, changed.ctes, changed.params) : { sql: changed.ctes, params: changed.params };
   const rows = await em.execute<{ target_id: string }[]>(
-    `with ${changed.ctes}
+    `with ${ctes.sql}
      insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, ip, user_agent, outcome, before, after, created_at)
      select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, ?, ?, ?, changed.before, changed.after, now()
        from changed
      returning target_id`,
     [
-      ...changed.params,
+      ...ctes.params,
       scope.applicationId,
       ...tenant,
       scope.principal.actor.type,

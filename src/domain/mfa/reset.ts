@@ -1,5 +1,6 @@
 import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit } from '../audit.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
@@ -15,15 +16,17 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
   return underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
-    const [removed] = await tx.em.execute<{ factors: string[]; codes: number; pending: number }[]>(
-      `with factors as (delete from mfa_factor where application_id = ? and user_id = ? returning kind),
-        codes as (delete from mfa_recovery_code where application_id = ? and user_id = ? returning used_at),
-        pending as (delete from mfa_email_code where application_id = ? and user_id = ? returning 1),
-        keys as (delete from webauthn_credential where application_id = ? and user_id = ? returning 1)
+    const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
+      tx.em,
+      tx.applicationId,
+      `with factors as (delete from mfa_factor where @owner and user_id = ? returning kind),
+        codes as (delete from mfa_recovery_code where @owner and user_id = ? returning used_at),
+        pending as (delete from mfa_email_code where @owner and user_id = ? returning 1),
+        keys as (delete from webauthn_credential where @owner and user_id = ? returning 1)
        select coalesce((select array_agg(kind order by kind) from (select kind from factors union select 'webauthn' from keys) as removed), '{}') as factors,
               (select count(*)::int from codes where used_at is null) as codes,
               (select count(*)::int from pending) as pending`,
-      [tx.applicationId, user.id, tx.applicationId, user.id, tx.applicationId, user.id, tx.applicationId, user.id],
+      [user.id, user.id, user.id, user.id],
     );
     const factors = removed?.factors ?? [];
     if (factors.length === 0 && (removed?.codes ?? 0) === 0 && (removed?.pending ?? 0) === 0) return user;

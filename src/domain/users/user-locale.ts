@@ -1,3 +1,4 @@
+import { executeOwned } from '../../db/owned-sql.ts';
 import { DEFAULT_LOCALE } from '../locales.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from './sign-in-user.ts';
@@ -10,7 +11,5 @@ import type { SignInUser } from './sign-in-user.ts';
 export async function rememberLocale(target: SignInTarget, user: Pick<SignInUser, 'id' | 'locale'>): Promise<void> {
   const { locale } = target.look;
   if ((user.locale ?? DEFAULT_LOCALE) === locale) return;
-  await target.applicationScope.em
-    .getConnection()
-    .execute('update app_user set locale = ? where application_id = ? and id = ?', [locale, target.application.id, user.id]);
+  await executeOwned(target.applicationScope.em.getConnection(), target.application.id, 'update app_user set locale = ? where @owner and id = ?', [locale, user.id]);
 }
