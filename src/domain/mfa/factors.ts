@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
@@ -34,8 +35,7 @@ export interface HeldFactor {
 /**
  * The factors of the user whose application and id the SQL expressions name, by kind, as one JSON array of
  * HeldFactor: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. A subquery, so that a
- * statement reading the user reads them too (readSignInCandidate); its placeholders take application, user,
- * application, user, relying party.
+ * statement reading the user reads them too (readSignInCandidate, factorsOf).
  */
 export const heldFactorsSql = (applicationId: string, userId: string, rpId: string): string =>
   `(select coalesce(json_agg(json_build_object('id', f.id, 'kind', f.kind) order by f.kind, f.id), '[]'::json)
@@ -45,9 +45,12 @@ export const heldFactorsSql = (applicationId: string, userId: string, rpId: stri
 
 /** The user's factors, by kind: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. */
 export async function factorsOf(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<HeldFactor[]> {
-  const [row] = await em
-    .getConnection()
-    .execute<{ factors: HeldFactor[] }[]>(`select ${heldFactorsSql('?', '?', '?')} as factors`, [applicationId, userId, applicationId, userId, rpId]);
+  const [row] = await executeOwned<{ factors: HeldFactor[] }[]>(
+    em.getConnection(),
+    applicationId,
+    `select ${heldFactorsSql('u.application_id', 'u.id', '?')} as factors from app_user as u where @owner(u) and u.id = ?`,
+    [rpId, userId],
+  );
   return row?.factors ?? [];
 }
 
@@ -101,9 +104,11 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
 
 /** 10 new recovery codes when the user has none unused (the used ones go), else none. */
 async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
-  const [left] = await em.execute<{ n: number }[]>(
-    `select count(*)::int as n from mfa_recovery_code where application_id = ? and user_id = ? and used_at is null`,
-    [applicationId, userId],
+  const [left] = await executeOwned<{ n: number }[]>(
+    em,
+    applicationId,
+    `select count(*)::int as n from mfa_recovery_code where @owner and user_id = ? and used_at is null`,
+    [userId],
   );
   if ((left?.n ?? 0) > 0) return [];
   return replaceRecoveryCodes(em, applicationId, userId);
@@ -112,7 +117,7 @@ async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string
 /** 10 new recovery codes in place of all the user's others, which stop working; returned to be shown once. */
 export async function replaceRecoveryCodes(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await em.execute(`delete from mfa_recovery_code where application_id = ? and user_id = ?`, [applicationId, userId]);
+  await executeOwned(em, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [userId]);
   await em.execute(
     `insert into mfa_recovery_code (application_id, user_id, code_hash)
      select ?, ?, h from jsonb_array_elements_text(?::jsonb) as h`,
@@ -137,31 +142,38 @@ export async function useSecondProof(
   code: string,
 ): Promise<{ ok: true } | { ok: false; reason: CodeRefusal }> {
   const connection = em.getConnection();
-  const key = [user.applicationId, user.id];
   const wrong = { ok: false, reason: 'wrong_code' } as const;
   if (proof === 'recovery_code') {
-    const used = await connection.execute(
-      `update mfa_recovery_code set used_at = now() where application_id = ? and user_id = ? and code_hash = ? and used_at is null returning 1`,
-      [...key, recoveryCodeHash(code)],
+    const used = await executeOwned<unknown[]>(
+      connection,
+      user.applicationId,
+      `update mfa_recovery_code set used_at = now() where @owner and user_id = ? and code_hash = ? and used_at is null returning 1`,
+      [user.id, recoveryCodeHash(code)],
     );
     return used.length > 0 ? { ok: true } : wrong;
   }
   if (proof === 'email_otp') {
-    const used = await connection.execute(
-      `delete from mfa_email_code where application_id = ? and user_id = ? and code_hash = ? and expires_at > now() returning 1`,
-      [...key, emailCodeHash(user.id, code)],
+    const used = await executeOwned<unknown[]>(
+      connection,
+      user.applicationId,
+      `delete from mfa_email_code where @owner and user_id = ? and code_hash = ? and expires_at > now() returning 1`,
+      [user.id, emailCodeHash(user.id, code)],
     );
     return used.length > 0 ? { ok: true } : wrong;
   }
-  const [factor] = await connection.execute<{ secret_encrypted: string }[]>(
-    `select secret_encrypted from mfa_factor where application_id = ? and user_id = ? and kind = 'totp'`,
-    key,
+  const [factor] = await executeOwned<{ secret_encrypted: string }[]>(
+    connection,
+    user.applicationId,
+    `select secret_encrypted from mfa_factor where @owner and user_id = ? and kind = 'totp'`,
+    [user.id],
   );
   const step = factor === undefined ? null : totpStep(box.decrypt(factor.secret_encrypted), code.trim());
   if (step === null) return wrong;
-  const accepted = await connection.execute(
-    `update mfa_factor set last_step = ? where application_id = ? and user_id = ? and kind = 'totp' and (last_step is null or last_step < ?) returning 1`,
-    [step, ...key, step],
+  const accepted = await executeOwned<unknown[]>(
+    connection,
+    user.applicationId,
+    `update mfa_factor set last_step = ? where @owner and user_id = ? and kind = 'totp' and (last_step is null or last_step < ?) returning 1`,
+    [step, user.id, step],
   );
   return accepted.length > 0 ? { ok: true } : { ok: false, reason: 'code_replayed' };
 }

@@ -1,3 +1,4 @@
+import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
@@ -30,10 +31,7 @@ export async function ownFactors(target: SignInTarget, userId: string, rpId: str
   const { em } = target.applicationScope;
   const [held, [left]] = await Promise.all([
     factorsOf(em, target.application.id, userId, rpId),
-    em.execute<{ n: number }[]>(`select count(*)::int as n from mfa_recovery_code where application_id = ? and user_id = ? and used_at is null`, [
-      target.application.id,
-      userId,
-    ]),
+    executeOwned<{ n: number }[]>(em, target.application.id, `select count(*)::int as n from mfa_recovery_code where @owner and user_id = ? and used_at is null`, [userId]),
   ]);
   // Keys are added in the page's own section for them (src/hosted/account.ts), not among the codes.
   const addable =
@@ -71,8 +69,13 @@ export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, 
 
 /** How many passkeys and security keys the user holds, on any host: second steps too (src/domain/webauthn/). */
 async function keysHeld(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<number> {
-  const [row] = await tx.execute<{ n: number }[]>(`select count(*)::int as n from webauthn_credential where application_id = ? and user_id = ?`, [applicationId, userId]);
+  const [row] = await executeOwned<{ n: number }[]>(tx, applicationId, `select count(*)::int as n from webauthn_credential where @owner and user_id = ?`, [userId]);
   return row?.n ?? 0;
+}
+
+/** The user's factors, locked together, so that two tabs cannot each remove one of the last two. */
+async function lockFactors(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<HeldFactor[]> {
+  return executeOwned<HeldFactor[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
 }
 
 /**
@@ -86,8 +89,7 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   if (!(await currentPasswordProven(em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
   if (typeof factorId !== 'string' || !isUuid(factorId)) return refused('There is no such second step on your account.');
   return target.applicationScope.transactional(async (tx) => {
-    // Locked together, so that two tabs cannot each remove one of the last two.
-    const held = await tx.execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? for update`, [applicationId, user.id]);
+    const held = await lockFactors(tx, applicationId, user.id);
     const factor = held.find((candidate) => candidate.id === factorId);
     if (factor === undefined) return refused('There is no such second step on your account.');
     const keys = await keysHeld(tx, applicationId, user.id);
@@ -96,10 +98,10 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
     if (target.mfa.enforcement === 'required' && offered.includes(factor.kind) && usableLeft === 0) {
       return refused(`${target.look.name} requires two-step verification: add another second step before removing this one.`);
     }
-    await tx.execute(`delete from mfa_factor where application_id = ? and id = ?`, [applicationId, factor.id]);
+    await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [factor.id]);
     if (held.length === 1 && keys === 0) {
-      await tx.execute(`delete from mfa_recovery_code where application_id = ? and user_id = ?`, [applicationId, user.id]);
-      await tx.execute(`delete from mfa_email_code where application_id = ? and user_id = ?`, [applicationId, user.id]);
+      await executeOwned(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [user.id]);
+      await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [user.id]);
     }
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.remove', targetType: 'user', targetId: user.id, before: { factor: factor.kind } });
     return { ok: true };
@@ -111,7 +113,7 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   const applicationId = target.application.id;
   if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
   return target.applicationScope.transactional(async (tx) => {
-    const held = await tx.execute<HeldFactor[]>(`select id, kind from mfa_factor where application_id = ? and user_id = ? for update`, [applicationId, user.id]);
+    const held = await lockFactors(tx, applicationId, user.id);
     if (held.length === 0 && (await keysHeld(tx, applicationId, user.id)) === 0) return refused('Recovery codes stand in for a second step: add one first.');
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renew', targetType: 'user', targetId: user.id });

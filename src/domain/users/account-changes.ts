@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { endOpSessions } from './users.ts';
 
@@ -17,16 +18,18 @@ export interface ChangedAccount {
  * suspended user stays as they are: undefined.
  */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
-  const [row] = await em.execute<{ email: string; name: string | null; locale: string | null; was: string }[]>(
+  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; was: string }[]>(
+    em,
+    actor.applicationId,
     `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
             locked_until = null, updated_at = now()
        from app_user as old
-      where u.application_id = ? and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
+      where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
      returning u.email, u.name, u.locale, old.status as was`,
-    [passwordHash, actor.applicationId, userId],
+    [passwordHash, userId],
   );
   if (row === undefined) return undefined;
-  await em.execute('delete from sign_in_failure where application_id = ? and user_id = ?', [actor.applicationId, userId]);
+  await executeOwned(em, actor.applicationId, 'delete from sign_in_failure where @owner and user_id = ?', [userId]);
   const ended = await endOpSessions(em, actor.applicationId, userId);
   recordAudit(em, actor, {
     action: 'user.password.reset',
@@ -41,9 +44,11 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
 
 /** The e-mail proven through a verification link, in the caller's transaction; undefined when it already was. */
 export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string): Promise<ChangedAccount | undefined> {
-  const [row] = await em.execute<ChangedAccount[]>(
-    `update app_user set email_verified = true, updated_at = now() where application_id = ? and id = ? and not email_verified returning email, name, locale`,
-    [actor.applicationId, userId],
+  const [row] = await executeOwned<ChangedAccount[]>(
+    em,
+    actor.applicationId,
+    `update app_user set email_verified = true, updated_at = now() where @owner and id = ? and not email_verified returning email, name, locale`,
+    [userId],
   );
   if (row === undefined) return undefined;
   recordAudit(em, actor, { action: 'user.email.verify', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid, newId } from '../../ids.ts';
 
 /**
@@ -51,10 +52,12 @@ export async function issueLink(em: EntityManager, user: LinkUser, purpose: Link
  */
 async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): Promise<string> {
   const shared = user.poolId === SHARED_POOL;
-  const [domain] = await em.execute<{ hostname: string }[]>(
-    `select hostname from domain where application_id = ? and ${shared ? 'tenant_id is null' : 'tenant_id = ?'} and verified_at is not null
+  const [domain] = await executeOwned<{ hostname: string }[]>(
+    em,
+    user.applicationId,
+    `select hostname from domain where @owner and ${shared ? 'tenant_id is null' : 'tenant_id = ?'} and verified_at is not null
       order by hostname limit 1`,
-    shared ? [user.applicationId] : [user.applicationId, user.poolId],
+    shared ? [] : [user.poolId],
   );
   if (domain !== undefined) return `${new URL(serviceUrl).protocol}//${domain.hostname}`;
   return shared ? serviceUrl : `${serviceUrl}/t/${user.poolId}`;
@@ -81,10 +84,12 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): LinkUser 
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<LinkUser | undefined> {
   const parsed = parse(token);
   if (parsed === undefined) return undefined;
-  const [row] = await em.getConnection().execute<TokenRow[]>(
+  const [row] = await executeOwned<TokenRow[]>(
+    em.getConnection(),
+    parsed.applicationId,
     `select t.user_id, t.client_id, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
-      where t.application_id = ? and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
-    [parsed.applicationId, parsed.hash, purpose],
+      where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
+    [parsed.hash, purpose],
   );
   return toLinkUser(parsed.applicationId, row);
 }
@@ -97,16 +102,18 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<LinkUser | undefined> {
   const parsed = parse(token);
   if (parsed === undefined) return undefined;
-  const [row] = await em.execute<TokenRow[]>(
+  const [row] = await executeOwned<TokenRow[]>(
+    em,
+    parsed.applicationId,
     `with used as (
        update email_link_token set used_at = now()
-        where application_id = ? and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
+        where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
        returning application_id, id, user_id, client_id),
      others as (
        update email_link_token as t set used_at = now() from used
         where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id)
      select used.user_id, used.client_id, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
-    [parsed.applicationId, parsed.hash, purpose, purpose],
+    [parsed.hash, purpose, purpose],
   );
   return toLinkUser(parsed.applicationId, row);
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { passwordChangedMail } from '../email/flow-mail.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
@@ -30,7 +31,7 @@ export function ownScope(target: SignInTarget, userId: string): Scope {
 /** Whether `typed` is the user's current password (a user without one proves nothing by it). */
 export async function currentPasswordProven(em: EntityManager, applicationId: string, userId: string, typed: string | null | undefined): Promise<boolean> {
   const current = typed ?? '';
-  const [row] = await em.execute<{ password_hash: string | null }[]>('select password_hash from app_user where application_id = ? and id = ?', [applicationId, userId]);
+  const [row] = await executeOwned<{ password_hash: string | null }[]>(em, applicationId, 'select password_hash from app_user where @owner and id = ?', [userId]);
   const hash = row?.password_hash ?? null;
   return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
 }
@@ -56,10 +57,12 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   }
   const scope = ownScope(target, userId);
   await scope.transactional(async (em) => {
-    const [row] = await em.execute<{ before: string | null }[]>(
+    const [row] = await executeOwned<{ before: string | null }[]>(
+      em,
+      scope.applicationId,
       `update app_user as u set name = ?, updated_at = now() from app_user as old
-        where u.application_id = ? and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before`,
-      [name, scope.applicationId, userId],
+        where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before`,
+      [name, userId],
     );
     if (row !== undefined && row.before !== name) {
       recordAudit(em, scope, { action: 'user.name.change', targetType: 'user', targetId: userId, before: { name: row.before }, after: { name } });
@@ -99,10 +102,12 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   const passwordHash = await hashPassword(password);
   const grants = await scope.transactional(async (em) => {
     await keepReplacedPassword(em, applicationId, userId, policy.historyCount);
-    const [account] = await em.execute<{ email: string; name: string | null; locale: string | null; pool_id: string }[]>(
+    const [account] = await executeOwned<{ email: string; name: string | null; locale: string | null; pool_id: string }[]>(
+      em,
+      applicationId,
       `update app_user set password_hash = ?, password_changed_at = now(), updated_at = now()
-        where application_id = ? and id = ? and status = 'active' returning email, name, locale, pool_id`,
-      [passwordHash, applicationId, userId],
+        where @owner and id = ? and status = 'active' returning email, name, locale, pool_id`,
+      [passwordHash, userId],
     );
     if (account === undefined) return undefined;
     const revoked = await endOtherSessions(em, scope, userId, change.keepSessionUid ?? '');

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { verifyPassword } from '../../auth/password-hash.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import type { PasswordPolicy } from '../policies/definitions.ts';
 import { checkPassword, type PasswordViolationCode } from '../policies/password.ts';
@@ -38,11 +39,13 @@ export const passwordRefusals = (violations: readonly { message: string }[]): st
  */
 async function repeatsHistory(em: EntityManager, applicationId: string, userId: string, password: string, count: number): Promise<boolean> {
   if (count === 0) return false;
-  const rows = await em.execute<{ password_hash: string }[]>(
-    `(select password_hash from app_user where application_id = ? and id = ? and password_hash is not null)
+  const rows = await executeOwned<{ password_hash: string }[]>(
+    em,
+    applicationId,
+    `(select password_hash from app_user where @owner and id = ? and password_hash is not null)
      union all
-     (select password_hash from password_history where application_id = ? and user_id = ? order by id desc limit ?)`,
-    [applicationId, userId, applicationId, userId, count - 1],
+     (select password_hash from password_history where @owner and user_id = ? order by id desc limit ?)`,
+    [userId, userId, count - 1],
   );
   for (const { password_hash: hash } of rows) {
     if (await verifyPassword(hash, password)) return true;
@@ -58,25 +61,31 @@ async function repeatsHistory(em: EntityManager, applicationId: string, userId: 
 export async function keepReplacedPassword(em: EntityManager, applicationId: string, userId: string, count: number): Promise<void> {
   const kept = Math.max(count - 1, 0);
   if (kept > 0) {
-    await em.execute(
+    await executeOwned(
+      em,
+      applicationId,
       `insert into password_history (application_id, user_id, id, password_hash)
-       select application_id, id, ?, password_hash from app_user where application_id = ? and id = ? and password_hash is not null`,
-      [newId(), applicationId, userId],
+       select application_id, id, ?, password_hash from app_user where @owner and id = ? and password_hash is not null`,
+      [newId(), userId],
     );
   }
-  await em.execute(
-    `delete from password_history where application_id = ? and user_id = ?
-        and id not in (select id from password_history where application_id = ? and user_id = ? order by id desc limit ?)`,
-    [applicationId, userId, applicationId, userId, kept],
+  await executeOwned(
+    em,
+    applicationId,
+    `delete from password_history where @owner and user_id = ?
+        and id not in (select id from password_history where @owner and user_id = ? order by id desc limit ?)`,
+    [userId, userId, kept],
   );
 }
 
 /** Whether the user's password is older than the policy's `maxAge` days (never when it has none). */
 export async function passwordExpired(em: EntityManager, applicationId: string, userId: string, policy: PasswordPolicy): Promise<boolean> {
   if (policy.maxAge === null) return false;
-  const [row] = await em.execute<{ expired: boolean }[]>(
-    `select password_changed_at < now() - make_interval(days => ?) as expired from app_user where application_id = ? and id = ? and password_hash is not null`,
-    [policy.maxAge, applicationId, userId],
+  const [row] = await executeOwned<{ expired: boolean }[]>(
+    em,
+    applicationId,
+    `select password_changed_at < now() - make_interval(days => ?) as expired from app_user where @owner and id = ? and password_hash is not null`,
+    [policy.maxAge, userId],
   );
   return row?.expired === true;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 
 /**
  * The lockout's failed sign-ins per account and client address (`sign_in_failure`, written by src/domain/sign-in/lockout.ts):
@@ -14,9 +15,11 @@ export const addressLockedSql = (alias: string): string =>
  * were locked out of it. The caller holds the user's row: the user's row before the addresses', as the sign-in takes them.
  */
 export async function forgetSignInFailures(em: EntityManager, applicationId: string, userId: string): Promise<{ addresses: number; locked: number }> {
-  const rows = await em.execute<{ locked: boolean }[]>(
-    `delete from sign_in_failure as f where f.application_id = ? and f.user_id = ? returning ${addressLockedSql('f')} as locked`,
-    [applicationId, userId],
+  const rows = await executeOwned<{ locked: boolean }[]>(
+    em,
+    applicationId,
+    `delete from sign_in_failure as f where @owner(f) and f.user_id = ? returning ${addressLockedSql('f')} as locked`,
+    [userId],
   );
   return { addresses: rows.length, locked: rows.filter((row) => row.locked).length };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserStatus } from '../../db/entities/user.entity.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 
 /**
  * A user as the sign-in and the OP read it: the columns they decide on, read in one plain statement (no entity, no
@@ -82,14 +83,16 @@ export function signInUserOf(row: SignInUserRow): SignInUser {
 
 /**
  * The user of the application that `key` names, or null. Plain SQL does not pass through the tenancy filters: the
- * statement names the application itself, which is the caller's (its OAuth client's) and no other.
+ * statement is owned by the application given (executeOwned), which is the caller's (its OAuth client's) and no other.
  */
 export async function readSignInUser(em: EntityManager, applicationId: string, key: SignInUserKey): Promise<SignInUser | null> {
   const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
   const pool = key.poolId === undefined ? '' : ' and u.pool_id = ?';
-  const [row] = await em.getConnection().execute<SignInUserRow[]>(
-    `select ${signInUserColumnsSql('u')} from app_user as u where u.application_id = ? and u.${column} = ?${pool} limit 1`,
-    key.poolId === undefined ? [applicationId, value] : [applicationId, value, key.poolId],
+  const [row] = await executeOwned<SignInUserRow[]>(
+    em.getConnection(),
+    applicationId,
+    `select ${signInUserColumnsSql('u')} from app_user as u where @owner(u) and u.${column} = ?${pool} limit 1`,
+    key.poolId === undefined ? [value] : [value, key.poolId],
   );
   return row === undefined ? null : signInUserOf(row);
 }

@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL, type UserStatus } from '../../db/entities/user.entity.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -399,14 +400,16 @@ async function changeStatus(
  * statement, whatever their number.
  */
 export async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
-  const [row] = await em.execute<{ grants: number; sessions: number }[]>(
+  const [row] = await executeOwned<{ grants: number; sessions: number }[]>(
+    em,
+    applicationId,
     `with grants as (
-       delete from oidc_model where model = 'Grant' and (payload->>'accountId') = ? and application_id = ? returning id),
+       delete from oidc_model where model = 'Grant' and (payload->>'accountId') = ? and @owner returning id),
      tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
      sessions as (delete from oidc_model where model = 'Session' and (payload->>'accountId') = ? returning 1),
-     indexed as (delete from user_session where application_id = ? and user_id = ? returning 1)
+     indexed as (delete from user_session where @owner and user_id = ? returning 1)
      select (select count(*) from grants)::int as grants, (select count(*) from sessions)::int as sessions`,
-    [userId, applicationId, userId, applicationId, userId],
+    [userId, userId, userId],
   );
   return { grantsRevoked: row?.grants ?? 0, sessionsEnded: row?.sessions ?? 0 };
 }
@@ -495,9 +498,9 @@ async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: st
   await recordAuditPerRow(em, actor, { action: 'api_key.delete', targetType: 'api_key' }, {
     tenantPerRow: true,
     ctes: `changed as (
-      delete from api_key as k where k.application_id = ? and ${where}
+      delete from api_key as k where @owner(k) and ${where}
       returning k.id::text as target_id, k.tenant_id, ${keySnapshotSql('k')} as before, null::jsonb as after)`,
-    params: [actor.applicationId, ...params],
+    params,
   });
 }
 
@@ -514,9 +517,9 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
   return recordAuditPerRow(em, actor, { action: 'user.delete', targetType: 'user', tenantId }, {
     ctes: `changed as (
-      delete from app_user as u where u.application_id = ? and u.pool_id = ?
+      delete from app_user as u where @owner(u) and u.pool_id = ?
       returning u.id::text as target_id, ${userSnapshotSql('u')} as before, null::jsonb as after)`,
-    params: [actor.applicationId, tenantId],
+    params: [tenantId],
   });
 }
 
@@ -530,13 +533,13 @@ export async function removeMemberships(em: EntityManager, actor: AuditActor, te
     // `@>` (not `= any`) so that the GIN index on tenant_ids finds the members.
     ctes: `old as (
       select application_id, id, tenant_ids from app_user
-       where application_id = ? and tenant_ids @> array[?::uuid] and pool_id <> ?
+       where @owner and tenant_ids @> array[?::uuid] and pool_id <> ?
        for update),
     changed as (
       update app_user as u set tenant_ids = array_remove(u.tenant_ids, ?::uuid), updated_at = now()
         from old where u.application_id = old.application_id and u.id = old.id
       returning u.id::text as target_id, ${userSnapshotSql('u', 'old.tenant_ids')} as before, ${userSnapshotSql('u')} as after)`,
-    params: [actor.applicationId, tenantId, tenantId, tenantId],
+    params: [tenantId, tenantId, tenantId],
   });
 }
 
