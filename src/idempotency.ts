@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, ty
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
+import { executeOwned } from './db/owned-sql.ts';
 import { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError, invalid } from './errors.ts';
 
@@ -193,10 +194,13 @@ export async function withIdempotency(
   const em = services.orm.em.fork();
   await purgeNowAndThen(em);
   // Forget this credential's expired keys (this one included): one index range of the primary key.
-  await em.execute(
-    `delete from idempotency_record where application_id = ? and credential_id = ?
+  const [applicationId, credentialId] = record.owner;
+  await executeOwned(
+    em,
+    applicationId,
+    `delete from idempotency_record where @owner and credential_id = ?
        and created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-    record.owner.slice(0, 2),
+    [credentialId],
   );
   const stored = await findAnswer(em, record);
   if (stored !== undefined) return replay(stored, record);
@@ -247,10 +251,13 @@ async function store(em: EntityManager, record: KeyRecord, response: StoredRespo
 
 /** The key's live answer (an expired one, not yet deleted, is overwritten by the next answer). */
 async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredRecord | undefined> {
-  const [row] = await em.execute<StoredRecord[]>(
+  const [applicationId, credentialId, storedKey] = record.owner;
+  const [row] = await executeOwned<StoredRecord[]>(
+    em,
+    applicationId,
     `select request_hash, status_code, response_body from idempotency_record
-      where application_id = ? and credential_id = ? and key = ? and created_at >= now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-    [...record.owner],
+      where @owner and credential_id = ? and key = ? and created_at >= now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
+    [credentialId, storedKey],
   );
   return row;
 }

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { ownedSql, type OwnedStatement } from '../db/owned-sql.ts';
 import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
@@ -46,24 +47,26 @@ export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): Liv
  * sign-out; not expired). Either row's existence proves the application's: deleting an application cascades to both
  * tables.
  */
-function livenessStatement(bearer: BearerSubject): [string, unknown[]] {
+function livenessStatement(bearer: BearerSubject): OwnedStatement {
   const { applicationId, subject, tenantId } = bearer;
   if (bearer.kind === 'm2m_credential') {
     // A tenant's token: the credential's own tenant, or an application-wide credential's token narrowed to the
     // tenant of the surface it asked on (src/oidc/configuration.ts).
     const tenant = tenantId === null ? 'tenant_id is null' : '(tenant_id is null or tenant_id = ?)';
-    return [
-      `select 1 from oauth_client where application_id = ? and id = ? and type = 'm2m' and revoked_at is null and ${tenant}`,
-      tenantId === null ? [applicationId, subject] : [applicationId, subject, tenantId],
-    ];
+    return ownedSql(
+      applicationId,
+      `select 1 from oauth_client where @owner and id = ? and type = 'm2m' and revoked_at is null and ${tenant}`,
+      tenantId === null ? [subject] : [subject, tenantId],
+    );
   }
   const member = tenantId === null ? '' : ' and ? = any(u.tenant_ids)';
-  return [
-    `select 1 from app_user as u where u.application_id = ? and u.id = ? and ${mayActNowSql('u')}${member}
+  return ownedSql(
+    applicationId,
+    `select 1 from app_user as u where @owner(u) and u.id = ? and ${mayActNowSql('u')}${member}
       and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null)
       and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = ? and (g.expires_at is null or g.expires_at > now()))`,
-    [applicationId, subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],
-  ];
+    [subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],
+  );
 }
 
 /** The cache key: everything the liveness statement reads. */
@@ -76,8 +79,8 @@ const cacheKey = (bearer: BearerSubject): string =>
 export async function isLive(orm: MikroORM, cache: LiveSubjectCache, bearer: BearerSubject): Promise<boolean> {
   const live = await cache.find(cacheKey(bearer), async () => {
     // The connection only (no entity is loaded), as for API keys: this runs on every Bearer request the cache misses.
-    const [statement, params] = livenessStatement(bearer);
-    const rows = await orm.em.getConnection().execute<unknown[]>(statement, params);
+    const { sql, params } = livenessStatement(bearer);
+    const rows = await orm.em.getConnection().execute<unknown[]>(sql, params);
     return rows.length > 0 ? bearer : undefined;
   });
   return live !== undefined;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { passwordChangedMail, welcomeMail } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
@@ -43,10 +44,12 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
   const settings = await surfaceSettings(services, request.id, { clientId: user.clientId, applicationId: user.applicationId }, tenantRef);
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
-  const [row] = await services.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ email: string; name: string | null }[]>('select email, name from app_user where application_id = ? and id = ?', [user.applicationId, user.userId]);
+  const [row] = await executeOwned<{ email: string; name: string | null }[]>(
+    services.orm.em.fork().getConnection(),
+    user.applicationId,
+    'select email, name from app_user where @owner and id = ?',
+    [user.userId],
+  );
   if (row === undefined) return undefined;
   return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name };
 }
@@ -146,10 +149,12 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
 
 /** Where the welcome mail's "Sign in" leads: the origin of the first redirect URI of the client the user signed up with. */
 async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
-  const [row] = await services.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ redirect_uris: string[] }[]>('select redirect_uris from oauth_client where application_id = ? and id = ?', [opened.user.applicationId, opened.user.clientId]);
+  const [row] = await executeOwned<{ redirect_uris: string[] }[]>(
+    services.orm.em.fork().getConnection(),
+    opened.user.applicationId,
+    'select redirect_uris from oauth_client where @owner and id = ?',
+    [opened.user.clientId],
+  );
   const first = row?.redirect_uris[0];
   try {
     if (first !== undefined) return new URL(first).origin;

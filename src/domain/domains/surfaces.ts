@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { hostnameProblem } from './hostname.ts';
 
@@ -141,12 +142,14 @@ export class SurfaceRouter {
   async findTenantId(applicationId: string, ref: string, { isolated = false }: { isolated?: boolean } = {}): Promise<string | null> {
     const name = ref.toLowerCase();
     if (!isUuid(applicationId) || !isTenantRef(name)) return null;
-    const [row] = await this.connection.execute<{ id: string }[]>(
+    const [row] = await executeOwned<{ id: string }[]>(
+      this.connection,
+      applicationId,
       isolated
         ? `select tenant.id from tenant join application on application.id = tenant.application_id
-            where tenant.application_id = ? and tenant.${tenantRefColumn(name)} = ? and ${ISOLATED}`
-        : `select id from tenant where application_id = ? and ${tenantRefColumn(name)} = ?`,
-      [applicationId, name],
+            where @owner(tenant) and tenant.${tenantRefColumn(name)} = ? and ${ISOLATED}`
+        : `select id from tenant where @owner and ${tenantRefColumn(name)} = ?`,
+      [name],
     );
     return row?.id ?? null;
   }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { newSignInMail, passwordResetMail, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
@@ -83,12 +84,14 @@ export async function noticeBrowser(target: SignInTarget, user: Recipient & { id
   const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
   const hash = createHash('sha256').update(browserId).digest('base64url');
   const queued = await target.applicationScope.transactional(async (em) => {
-    const [row] = await em.execute<{ inserted: boolean; others: number }[]>(
+    const [row] = await executeOwned<{ inserted: boolean; others: number }[]>(
+      em,
+      target.application.id,
       `with added as (
          insert into known_browser (application_id, user_id, browser_hash) values (?, ?, ?) on conflict do nothing returning 1)
        select exists (select 1 from added) as inserted,
-              (select count(*)::int from known_browser where application_id = ? and user_id = ? and browser_hash <> ?) as others`,
-      [target.application.id, user.id, hash, target.application.id, user.id, hash],
+              (select count(*)::int from known_browser where @owner and user_id = ? and browser_hash <> ?) as others`,
+      [target.application.id, user.id, hash, user.id, hash],
     );
     if (row?.inserted !== true || row.others === 0) return false;
     const reset = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../db/entities/index.ts';
+import { executeOwned, ownedSql } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid, newId } from '../../ids.ts';
 import type { SignInFailureReason } from '../auth-events.ts';
@@ -70,7 +71,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
       const id = newId();
       const secret = method === 'magic_link' ? randomBytes(32).toString('base64url') : undefined;
       const code = method === 'email_code' ? newCode() : undefined;
-      await em.execute(`update email_sign_in set used_at = now() where application_id = ? and interaction_id = ? and used_at is null`, [target.application.id, interactionId]);
+      await executeOwned(em, target.application.id, `update email_sign_in set used_at = now() where @owner and interaction_id = ? and used_at is null`, [interactionId]);
       await em.execute(
         `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, expires_at)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
@@ -121,10 +122,12 @@ export interface OpenedEmailLink {
 export async function peekEmailLink(em: EntityManager, token: unknown): Promise<OpenedEmailLink | undefined> {
   const parsed = parseToken(token);
   if (parsed === undefined) return undefined;
-  const [row] = await em.getConnection().execute<{ client_id: string; tenant_id: string | null; interaction_id: string }[]>(
+  const [row] = await executeOwned<{ client_id: string; tenant_id: string | null; interaction_id: string }[]>(
+    em.getConnection(),
+    parsed.applicationId,
     `select client_id, tenant_id, interaction_id from email_sign_in
-      where application_id = ? and token_hash = ? and used_at is null and expires_at > now()`,
-    [parsed.applicationId, parsed.hash],
+      where @owner and token_hash = ? and used_at is null and expires_at > now()`,
+    [parsed.hash],
   );
   return row === undefined ? undefined : { applicationId: parsed.applicationId, clientId: row.client_id, tenantId: row.tenant_id, interactionId: row.interaction_id };
 }
@@ -136,18 +139,21 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
 export async function revealLinkCode(em: EntityManager, token: unknown): Promise<string | undefined> {
   const parsed = parseToken(token);
   if (parsed === undefined) return undefined;
-  const [row] = await em.getConnection().execute<{ id: string }[]>(
-    `select id from email_sign_in where application_id = ? and token_hash = ? and used_at is null and expires_at > now()`,
-    [parsed.applicationId, parsed.hash],
+  const [row] = await executeOwned<{ id: string }[]>(
+    em.getConnection(),
+    parsed.applicationId,
+    `select id from email_sign_in where @owner and token_hash = ? and used_at is null and expires_at > now()`,
+    [parsed.hash],
   );
   if (row === undefined) return undefined;
   const code = newCode();
-  const updated = await em.getConnection().execute(
+  const renew = ownedSql(
+    parsed.applicationId,
     `update email_sign_in set token_hash = null, code_hash = ?, attempts = 0
-      where application_id = ? and id = ? and token_hash = ? and used_at is null and expires_at > now()`,
-    [codeHash(row.id, code), parsed.applicationId, row.id, parsed.hash],
-    'run',
+      where @owner and id = ? and token_hash = ? and used_at is null and expires_at > now()`,
+    [codeHash(row.id, code), row.id, parsed.hash],
   );
+  const updated = await em.getConnection().execute(renew.sql, renew.params, 'run');
   return (updated as { affectedRows?: number }).affectedRows === 1 ? code : undefined;
 }
 
@@ -180,11 +186,13 @@ type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: Sig
  */
 export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
   const em = target.applicationScope.em;
-  const [row] = await em.getConnection().execute<SignInRow[]>(
+  const [row] = await executeOwned<SignInRow[]>(
+    em.getConnection(),
+    target.application.id,
     `select id, pool_id, user_id, email, method, code_hash from email_sign_in
-      where application_id = ? and interaction_id = ? and used_at is null and expires_at > now() and code_hash is not null
+      where @owner and interaction_id = ? and used_at is null and expires_at > now() and code_hash is not null
       order by created_at desc limit 1`,
-    [target.application.id, interactionId],
+    [interactionId],
   );
   const typed = typeof code === 'string' ? code.replaceAll(/\s/g, '') : '';
   if (row === undefined) {
@@ -196,9 +204,11 @@ export async function verifyEmailCode(target: SignInTarget, interactionId: strin
   // constant-time: the hashes are compared whole, whatever the code typed.
   const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash!));
   if (!matches) {
-    await em.getConnection().execute(
-      `update email_sign_in set attempts = attempts + 1, used_at = case when attempts + 1 >= ? then now() end where application_id = ? and id = ? and used_at is null`,
-      [CODE_ATTEMPTS, target.application.id, row.id],
+    await executeOwned(
+      em.getConnection(),
+      target.application.id,
+      `update email_sign_in set attempts = attempts + 1, used_at = case when attempts + 1 >= ? then now() end where @owner and id = ? and used_at is null`,
+      [CODE_ATTEMPTS, row.id],
     );
     if (user !== null) await recordFailedSignIn(target, user, target.lockout, address);
     return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
@@ -217,10 +227,12 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
   const [row] =
     parsed === undefined || parsed.applicationId !== target.application.id
       ? []
-      : await em.getConnection().execute<SignInRow[]>(
+      : await executeOwned<SignInRow[]>(
+          em.getConnection(),
+          target.application.id,
           `select id, pool_id, user_id, email, method, code_hash from email_sign_in
-            where application_id = ? and token_hash = ? and interaction_id = ? and used_at is null and expires_at > now()`,
-          [target.application.id, parsed.hash, interactionId],
+            where @owner and token_hash = ? and interaction_id = ? and used_at is null and expires_at > now()`,
+          [parsed.hash, interactionId],
         );
   if (row === undefined) {
     await refuseUncounted(target);
@@ -258,9 +270,8 @@ async function standingRefusal(target: SignInTarget, user: SignInUser, address: 
 
 /** Uses the row (`where` on it): of two requests racing, one does. */
 async function useRow(em: EntityManager, applicationId: string, where: string, id: string): Promise<boolean> {
-  const result = await em
-    .getConnection()
-    .execute(`update email_sign_in set used_at = now() where application_id = ? and ${where} and used_at is null and expires_at > now()`, [applicationId, id], 'run');
+  const use = ownedSql(applicationId, `update email_sign_in set used_at = now() where @owner and ${where} and used_at is null and expires_at > now()`, [id]);
+  const result = await em.getConnection().execute(use.sql, use.params, 'run');
   return (result as { affectedRows?: number }).affectedRows === 1;
 }
 

@@ -8,6 +8,7 @@ import { mayActNow, signInUserColumnsSql, signInUserOf, type SignInUser, type Si
 import type { LockoutPolicy } from '../policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { noteRequest } from '../../log.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
@@ -21,7 +22,7 @@ import type { SignInTarget } from './sign-in.ts';
  * (readSignInCandidate). A lock that has run out is lifted by the next sign-in attempt, audited (liftExpiredLock). Each
  * count is one statement that computes from the rows' current values, so concurrent failures all count, taking the
  * user's row before the address's (as unlockUser does), so that they cannot deadlock. The statements name the
- * application explicitly (raw SQL does not go through the filters).
+ * application themselves, mostly as `@owner` (src/db/owned-sql.ts): raw SQL does not go through the filters.
  */
 
 /** The failure from which an address waits before its next attempt is heard: two typos cost nothing. */
@@ -68,17 +69,17 @@ async function liftExpiredLock(target: SignInTarget, user: SignInUser): Promise<
   const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlock', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `expired as (
         select id, failed_sign_ins, locked_until from app_user
-         where application_id = ? and id = ? and status = 'locked' and locked_until <= now() for update),
+         where @owner and id = ? and status = 'locked' and locked_until <= now() for update),
       lifted as (
         update app_user set status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null, locked_until = null
-          from expired where app_user.application_id = ? and app_user.id = expired.id
+          from expired where @owner(app_user) and app_user.id = expired.id
         returning expired.id, expired.failed_sign_ins, expired.locked_until),
       changed as (
         select id::text as target_id,
                jsonb_build_object('status', 'locked', 'failedSignIns', failed_sign_ins, 'lockedUntil', ${isoTimestampSql('locked_until')}) as before,
                jsonb_build_object('status', 'active', 'failedSignIns', 0, 'lockedUntil', null, 'reason', 'lock_expired') as after
           from lifted)`,
-    params: [target.application.id, user.id, target.application.id],
+    params: [user.id],
   });
   if (lifted.length === 0) return false;
   await usersChanged(target.scope.services, target.application.id);
@@ -106,13 +107,15 @@ export interface SignInCandidate {
  */
 export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string, rpId: string): Promise<SignInCandidate | null> {
   type Row = SignInUserRow & { locked: boolean | null; waiting: boolean | null; factors: HeldFactor[] };
-  const [row] = await target.applicationScope.em.getConnection().execute<Row[]>(
+  const [row] = await executeOwned<Row[]>(
+    target.applicationScope.em.getConnection(),
+    target.application.id,
     `select ${signInUserColumnsSql('u')}, ${addressLockedSql('f')} as locked, ${addressWaitingSql('f')} as waiting,
             ${heldFactorsSql('u.application_id', 'u.id', '?')} as factors
        from app_user as u
        left join sign_in_failure as f on f.application_id = u.application_id and f.user_id = u.id and f.address = ?
-      where u.application_id = ? and u.email_normalized = ? and u.pool_id = ? limit 1`,
-    [rpId, address, target.application.id, emailNormalized, target.poolId],
+      where @owner(u) and u.email_normalized = ? and u.pool_id = ? limit 1`,
+    [rpId, address, emailNormalized, target.poolId],
   );
   if (row === undefined) return null;
   const standing = !target.lockout.enabled ? 'open' : row.locked === true ? 'locked' : row.waiting === true ? 'waiting' : 'open';
@@ -125,10 +128,12 @@ export async function readSignInCandidate(target: SignInTarget, emailNormalized:
  */
 export async function addressStanding(target: SignInTarget, user: SignInUser, address: string): Promise<AddressStanding> {
   if (!target.lockout.enabled) return 'open';
-  const [row] = await target.applicationScope.em.getConnection().execute<{ locked: boolean; waiting: boolean }[]>(
+  const [row] = await executeOwned<{ locked: boolean; waiting: boolean }[]>(
+    target.applicationScope.em.getConnection(),
+    target.application.id,
     `select ${addressLockedSql('f')} as locked, ${addressWaitingSql('f')} as waiting
-       from sign_in_failure as f where f.application_id = ? and f.user_id = ? and f.address = ?`,
-    [target.application.id, user.id, address],
+       from sign_in_failure as f where @owner(f) and f.user_id = ? and f.address = ?`,
+    [user.id, address],
   );
   if (row === undefined) return 'open';
   return row.locked ? 'locked' : row.waiting ? 'waiting' : 'open';
@@ -150,7 +155,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
     const locked = await recordAuditPerRow(target.applicationScope.em, target.scope, { action: 'user.address.lock', targetType: 'user', tenantId: target.policyTenantId }, {
       ctes: `counted as (
         update app_user set failed_sign_ins = ${NEXT_COUNT}, last_failed_sign_in_at = now()
-         where application_id = ? and id = ? and status = 'active'
+         where @owner and id = ? and status = 'active'
         returning application_id, id),
       failed as (
         insert into sign_in_failure as f (application_id, user_id, address, failures, last_failed_at)
@@ -168,7 +173,6 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
           from failed where locked_at is not null)`,
       params: [
         policy.resetAfterMinutes,
-        target.application.id,
         user.id,
         address,
         policy.resetAfterMinutes,
@@ -214,17 +218,17 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
 function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {
   return recordAuditPerRow(em, target.scope, { action: 'user.lock', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `addresses as (
-        select count(*)::int as n from sign_in_failure as f where f.application_id = ? and f.user_id = ? and ${addressLockedSql('f')}),
+        select count(*)::int as n from sign_in_failure as f where @owner(f) and f.user_id = ? and ${addressLockedSql('f')}),
       locking as (
         update app_user set status = 'locked', locked_until = ?::timestamptz
           from addresses
-         where application_id = ? and id = ? and status = 'active' and addresses.n >= ?
+         where @owner and id = ? and status = 'active' and addresses.n >= ?
         returning id, addresses.n),
       changed as (
         select id::text as target_id, null::jsonb as before,
                jsonb_build_object('status', 'locked', 'lockedUntil', ?::text, 'reason', 'locked_addresses', 'lockedAddresses', n) as after
           from locking)`,
-    params: [target.application.id, user.id, lockedUntil, target.application.id, user.id, policy.accountLockAddresses, lockedUntil?.toISOString() ?? null],
+    params: [user.id, lockedUntil, user.id, policy.accountLockAddresses, lockedUntil?.toISOString() ?? null],
   });
 }
 
@@ -252,10 +256,7 @@ export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInU
   const connection = target.applicationScope.em.getConnection();
   if (lockExpired(user) && (await liftExpiredLock(target, user))) {
     // Rare (a lock that has run out): the lift's statement records its audit, and the tenants are read after it.
-    const [lifted] = await connection.execute<{ tenant_ids: string[] }[]>(`select tenant_ids from app_user where application_id = ? and id = ?`, [
-      target.application.id,
-      user.id,
-    ]);
+    const [lifted] = await executeOwned<{ tenant_ids: string[] }[]>(connection, target.application.id, `select tenant_ids from app_user where @owner and id = ?`, [user.id]);
     return lifted?.tenant_ids ?? null;
   }
   // The selects read the rows as they were before the update (one snapshot): the last answers for a row with nothing to clear.

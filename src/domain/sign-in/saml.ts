@@ -3,6 +3,7 @@ import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Pr
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import { AuthProvider } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
@@ -121,7 +122,7 @@ class RequestRecords implements CacheProvider {
     const connection = this.orm.em.getConnection();
     const now = Date.now();
     // Requests never answered go here, once expired (the index leads with the application).
-    await connection.execute('delete from saml_request where application_id = ? and expires_at < ?', [this.provider.applicationId, new Date(now)]);
+    await executeOwned(connection, this.provider.applicationId, 'delete from saml_request where @owner and expires_at < ?', [new Date(now)]);
     await connection.execute(
       `insert into saml_request (application_id, provider_id, id, interaction_uid, client_id, return_origin, created_at, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -131,9 +132,11 @@ class RequestRecords implements CacheProvider {
   }
 
   async getAsync(key: string): Promise<string | null> {
-    const [row] = await this.orm.em.getConnection().execute<{ interaction_uid: string; client_id: string; return_origin: string; created_at: Date }[]>(
-      'select interaction_uid, client_id, return_origin, created_at from saml_request where application_id = ? and provider_id = ? and id = ? and expires_at > ?',
-      [this.provider.applicationId, this.provider.id, key, new Date()],
+    const [row] = await executeOwned<{ interaction_uid: string; client_id: string; return_origin: string; created_at: Date }[]>(
+      this.orm.em.getConnection(),
+      this.provider.applicationId,
+      'select interaction_uid, client_id, return_origin, created_at from saml_request where @owner and provider_id = ? and id = ? and expires_at > ?',
+      [this.provider.id, key, new Date()],
     );
     if (row === undefined) return null;
     this.found.set(key, { interactionUid: row.interaction_uid, clientId: row.client_id, returnOrigin: row.return_origin });
@@ -142,9 +145,7 @@ class RequestRecords implements CacheProvider {
 
   async removeAsync(key: string | null): Promise<string | null> {
     if (key === null) return null;
-    await this.orm.em
-      .getConnection()
-      .execute('delete from saml_request where application_id = ? and provider_id = ? and id = ?', [this.provider.applicationId, this.provider.id, key]);
+    await executeOwned(this.orm.em.getConnection(), this.provider.applicationId, 'delete from saml_request where @owner and provider_id = ? and id = ?', [this.provider.id, key]);
     return key;
   }
 
@@ -283,7 +284,7 @@ function bearerRecipients(assertion: AssertionXml | undefined): string[] {
  */
 async function rememberAssertion(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
   const connection = orm.em.getConnection();
-  await connection.execute('delete from saml_assertion where application_id = ? and expires_at < ?', [provider.applicationId, new Date()]);
+  await executeOwned(connection, provider.applicationId, 'delete from saml_assertion where @owner and expires_at < ?', [new Date()]);
   const inserted = await connection.execute<{ id: string }[]>(
     'insert into saml_assertion (application_id, provider_id, id, expires_at) values (?, ?, ?, ?) on conflict do nothing returning id',
     [provider.applicationId, provider.id, id, expiresAt],

@@ -89,9 +89,9 @@ export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (
-        delete from ${kind.table} as r where r.application_id = ? and r.tenant_id = ?${kind.where === undefined ? '' : ` and ${kind.where}`}
+        delete from ${kind.table} as r where @owner(r) and r.tenant_id = ?${kind.where === undefined ? '' : ` and ${kind.where}`}
         returning ${kind.targetId ?? 'r.id::text'} as target_id, ${kind.before} as before, null::jsonb as after)`,
-      params: [actor.applicationId, tenantId, ...(kind.params ?? [])],
+      params: [tenantId, ...(kind.params ?? [])],
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 
 /**
@@ -36,6 +37,6 @@ export async function targetTenant(scope: Scope, requested: string | null | unde
 export async function lockTenants(tx: Scope, tenantIds: readonly string[]): Promise<string[]> {
   const wanted = [...new Set(tenantIds)].filter((id) => tx.tenantId === null || id === tx.tenantId);
   if (wanted.length === 0) return [];
-  const rows = await tx.em.execute<{ id: string }[]>('select id from tenant where application_id = ? and id in (?) for share', [tx.applicationId, wanted]);
+  const rows = await executeOwned<{ id: string }[]>(tx.em, tx.applicationId, 'select id from tenant where @owner and id in (?) for share', [wanted]);
   return rows.map((row) => row.id);
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -38,7 +39,7 @@ interface ChallengeKey {
 
 async function keepChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<void> {
   const connection = em.getConnection();
-  await connection.execute('delete from webauthn_challenge where application_id = ? and expires_at < now()', [key.applicationId]);
+  await executeOwned(connection, key.applicationId, 'delete from webauthn_challenge where @owner and expires_at < now()');
   await connection.execute(
     `insert into webauthn_challenge (application_id, challenge, purpose, rp_id, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(secs => ?::int))`,
     [key.applicationId, challenge, key.purpose, key.rp.id, key.userId, CHALLENGE_SECONDS],
@@ -47,9 +48,11 @@ async function keepChallenge(em: EntityManager, key: ChallengeKey, challenge: st
 
 /** Uses the challenge up: true once, for a live challenge of this purpose, relying party and user. */
 async function useChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<boolean> {
-  const used = await em.getConnection().execute(
-    `delete from webauthn_challenge where application_id = ? and challenge = ? and purpose = ? and rp_id = ? and user_id is not distinct from ? and expires_at > now() returning 1`,
-    [key.applicationId, challenge, key.purpose, key.rp.id, key.userId],
+  const used = await executeOwned<unknown[]>(
+    em.getConnection(),
+    key.applicationId,
+    `delete from webauthn_challenge where @owner and challenge = ? and purpose = ? and rp_id = ? and user_id is not distinct from ? and expires_at > now() returning 1`,
+    [challenge, key.purpose, key.rp.id, key.userId],
   );
   return used.length > 0;
 }

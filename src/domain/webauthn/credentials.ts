@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../ids.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { isPlainText } from '../validate.ts';
 
 /**
@@ -81,28 +82,34 @@ export const amrOfCredential = (deviceType: DeviceType, userVerified: boolean): 
 
 /** The credential `credentialId` of the relying party, when it belongs to a user of the pool `poolId` (else null). */
 export async function findPoolCredential(em: EntityManager, applicationId: string, rpId: string, credentialId: string, poolId: string): Promise<StoredCredential | null> {
-  const [row] = await em.getConnection().execute<CredentialRow[]>(
+  const [row] = await executeOwned<CredentialRow[]>(
+    em.getConnection(),
+    applicationId,
     `select ${columns('c')} from webauthn_credential as c join app_user as u on u.application_id = c.application_id and u.id = c.user_id
-      where c.application_id = ? and c.rp_id = ? and c.credential_id = ? and u.pool_id = ?`,
-    [applicationId, rpId, credentialId, poolId],
+      where @owner(c) and c.rp_id = ? and c.credential_id = ? and u.pool_id = ?`,
+    [rpId, credentialId, poolId],
   );
   return row === undefined ? null : credentialOf(row);
 }
 
 /** The user's credentials for the relying party. */
 export async function userCredentials(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<StoredCredential[]> {
-  const rows = await em.getConnection().execute<CredentialRow[]>(
-    `select ${columns('c')} from webauthn_credential as c where application_id = ? and user_id = ? and rp_id = ? order by created_at, id`,
-    [applicationId, userId, rpId],
+  const rows = await executeOwned<CredentialRow[]>(
+    em.getConnection(),
+    applicationId,
+    `select ${columns('c')} from webauthn_credential as c where @owner and user_id = ? and rp_id = ? order by created_at, id`,
+    [userId, rpId],
   );
   return rows.map(credentialOf);
 }
 
 /** The user's credentials on every relying party, for the account page. */
 export async function listCredentials(em: EntityManager, applicationId: string, userId: string): Promise<ListedCredential[]> {
-  const rows = await em.getConnection().execute<{ id: string; name: string; rp_id: string; created_at: Date; last_used_at: Date | null }[]>(
-    `select id, name, rp_id, created_at, last_used_at from webauthn_credential where application_id = ? and user_id = ? order by created_at, id`,
-    [applicationId, userId],
+  const rows = await executeOwned<{ id: string; name: string; rp_id: string; created_at: Date; last_used_at: Date | null }[]>(
+    em.getConnection(),
+    applicationId,
+    `select id, name, rp_id, created_at, last_used_at from webauthn_credential where @owner and user_id = ? order by created_at, id`,
+    [userId],
   );
   return rows.map((row) => ({ id: row.id, name: row.name, rpId: row.rp_id, createdAt: new Date(row.created_at), lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at) }));
 }
@@ -134,19 +141,17 @@ export async function insertCredential(em: EntityManager, applicationId: string,
  * is a cloned authenticator's, refused; 0 stays 0 for authenticators that keep none). False: refused.
  */
 export async function recordUse(em: EntityManager, applicationId: string, id: string, counter: number): Promise<boolean> {
-  const used = await em.getConnection().execute(
-    `update webauthn_credential set counter = ?, last_used_at = now() where application_id = ? and id = ? and (counter < ? or (counter = 0 and ? = 0)) returning 1`,
-    [counter, applicationId, id, counter, counter],
+  const used = await executeOwned<unknown[]>(
+    em.getConnection(),
+    applicationId,
+    `update webauthn_credential set counter = ?, last_used_at = now() where @owner and id = ? and (counter < ? or (counter = 0 and ? = 0)) returning 1`,
+    [counter, id, counter, counter],
   );
   return used.length > 0;
 }
 
 /** Removes one of the user's credentials; its name when it was theirs, else null. */
 export async function removeCredential(em: EntityManager, applicationId: string, userId: string, id: string): Promise<string | null> {
-  const [removed] = await em.execute<{ name: string }[]>(`delete from webauthn_credential where application_id = ? and user_id = ? and id = ? returning name`, [
-    applicationId,
-    userId,
-    id,
-  ]);
+  const [removed] = await executeOwned<{ name: string }[]>(em, applicationId, `delete from webauthn_credential where @owner and user_id = ? and id = ? returning name`, [userId, id]);
   return removed?.name ?? null;
 }

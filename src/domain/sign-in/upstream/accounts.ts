@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { executeOwned } from '../../../db/owned-sql.ts';
 import { User, UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
 import type { SignInFailureReason } from '../../auth-events.ts';
@@ -25,9 +26,11 @@ export type UpstreamAccount =
   | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null };
 
 async function linkedUserId(target: SignInTarget, providerId: string, subject: string): Promise<string | null> {
-  const [row] = await target.applicationScope.em.getConnection().execute<{ user_id: string }[]>(
-    'select user_id from user_identity where application_id = ? and pool_id = ? and provider_id = ? and subject = ?',
-    [target.application.id, target.poolId, providerId, subject],
+  const [row] = await executeOwned<{ user_id: string }[]>(
+    target.applicationScope.em.getConnection(),
+    target.application.id,
+    'select user_id from user_identity where @owner and pool_id = ? and provider_id = ? and subject = ?',
+    [target.poolId, providerId, subject],
   );
   return row?.user_id ?? null;
 }
