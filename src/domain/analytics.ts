@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { invalid } from '../errors.ts';
 
 /**
@@ -155,8 +156,8 @@ function range(scope: Scope, args: AnalyticsArgs): Range {
   return { from, to, interval, periods };
 }
 
-/** The series a scope reads: its tenant's, or the whole application's. */
-const seriesOf = (scope: Scope) => [scope.applicationId, scope.tenantId ?? APPLICATION_SERIES] as const;
+/** The series a scope reads in its application (its `scope_tenant_id`): its tenant's, or the whole application's. */
+const seriesOf = (scope: Scope) => scope.tenantId ?? APPLICATION_SERIES;
 
 /**
  * Distinct users who signed in or refreshed a token, per period. A week or month that the range cuts is counted
@@ -164,11 +165,13 @@ const seriesOf = (scope: Scope) => [scope.applicationId, scope.tenantId ?? APPLI
  */
 export async function activeUsers(scope: Scope, args: AnalyticsArgs): Promise<{ data: { period: string; count: number }[] }> {
   const { periods, interval } = range(scope, args);
-  const rows = await scope.em.execute<{ period_start: string; users: number }[]>(
+  const rows = await executeOwned<{ period_start: string; users: number }[]>(
+    scope.em,
+    scope.applicationId,
     `select to_char(period_start, 'YYYY-MM-DD') as period_start, users from analytics_active_users
-      where application_id = ? and scope_tenant_id = ? and period = ? and period_start between ?::date and ?::date
+      where @owner and scope_tenant_id = ? and period = ? and period_start between ?::date and ?::date
       order by period_start`,
-    [...seriesOf(scope), interval, periods[0], periods.at(-1)],
+    [seriesOf(scope), interval, periods[0], periods.at(-1)],
   );
   const counts = new Map(rows.map((row) => [row.period_start, Number(row.users)]));
   return { data: periods.map((period) => ({ period, count: counts.get(period) ?? 0 })) };
@@ -180,10 +183,12 @@ export async function signIns(
   args: AnalyticsArgs,
 ): Promise<{ data: { period: string; succeeded: number; failed: number; byMethod: Record<string, number> }[] }> {
   const { from, to, interval, periods } = range(scope, args);
-  const rows = await scope.em.execute<{ day: string; method: string; succeeded: number; failed: number }[]>(
+  const rows = await executeOwned<{ day: string; method: string; succeeded: number; failed: number }[]>(
+    scope.em,
+    scope.applicationId,
     `select to_char(day, 'YYYY-MM-DD') as day, method, succeeded, failed from analytics_sign_ins
-      where application_id = ? and scope_tenant_id = ? and day between ?::date and ?::date order by day`,
-    [...seriesOf(scope), utcDay(from), utcDay(to)],
+      where @owner and scope_tenant_id = ? and day between ?::date and ?::date order by day`,
+    [seriesOf(scope), utcDay(from), utcDay(to)],
   );
   type Point = { period: string; succeeded: number; failed: number; byMethod: Record<string, number> };
   const byPeriod = new Map(periods.map((period): [string, Point] => [period, { period, succeeded: 0, failed: 0, byMethod: {} }]));
@@ -205,13 +210,20 @@ export async function signIns(
 export async function mfaAdoption(scope: Scope): Promise<{ users: number; usersWithMfa: number; ratio: number; byFactor: Record<string, number> }> {
   const { applicationId, tenantId } = scope;
   const inTenant = tenantId === null ? '' : ' and ?::uuid = any(u.tenant_ids)';
-  const params = tenantId === null ? [applicationId] : [applicationId, tenantId];
-  const [counted] = await scope.em.execute<{ users: number }[]>(`select count(*)::int as users from app_user as u where u.application_id = ?${inTenant}`, params);
-  const factors = await scope.em.execute<{ factor: string | null; users: number }[]>(
+  const params = tenantId === null ? [] : [tenantId];
+  const [counted] = await executeOwned<{ users: number }[]>(
+    scope.em,
+    applicationId,
+    `select count(*)::int as users from app_user as u where @owner(u)${inTenant}`,
+    params,
+  );
+  const factors = await executeOwned<{ factor: string | null; users: number }[]>(
+    scope.em,
+    applicationId,
     `select f.kind as factor, count(distinct f.user_id)::int as users
        from (select application_id, user_id, kind from mfa_factor
              union all select application_id, user_id, 'webauthn' from webauthn_credential) as f join app_user as u on u.application_id = f.application_id and u.id = f.user_id
-      where f.application_id = ?${inTenant}
+      where @owner(f)${inTenant}
       group by grouping sets ((f.kind), ())`,
     params,
   );

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { firstIdAt, newId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
 
@@ -29,11 +30,13 @@ export async function purgeExpiredAuditRecords(orm: MikroORM, clock: Clock, batc
     const before = new Date(clock().getTime() - application.audit_retention_days * DAY_MS);
     let deleted = 0;
     for (;;) {
-      const rows = await connection.execute<{ id: string }[]>(
-        `delete from audit_log where application_id = ? and id in (
-           select id from audit_log where application_id = ? and id < ?::uuid order by id limit ? for update skip locked)
+      const rows = await executeOwned<{ id: string }[]>(
+        connection,
+        application.id,
+        `delete from audit_log where @owner and id in (
+           select id from audit_log where @owner and id < ?::uuid order by id limit ? for update skip locked)
          returning id`,
-        [application.id, application.id, firstIdAt(before), batch],
+        [firstIdAt(before), batch],
       );
       deleted += rows.length;
       if (rows.length < batch) break;

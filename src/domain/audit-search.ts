@@ -1,5 +1,6 @@
 import type { Scope } from '../context.ts';
 import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { invalid, notFound } from '../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
 import { isControlFree } from './validate.ts';
@@ -88,11 +89,12 @@ function idFilter(field: string, value: string): string {
 /**
  * The conditions of a search, in SQL with their parameters: the scope first (the application's records; in a tenant
  * scope that tenant's only: raw SQL, so the entity filters do not apply and the scope is written here), then the
- * filters, each served by an index that leads with the application (migration 0019).
+ * filters, each served by an index that leads with the application (migration 0019). Written for executeOwned
+ * (src/db/owned-sql.ts): `@owner` is the scope's application.
  */
 export function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
-  const clauses = ['application_id = ?'];
-  const params: unknown[] = [scope.applicationId];
+  const clauses = ['@owner'];
+  const params: unknown[] = [];
   const add = (clause: string, value: unknown) => (clauses.push(clause), params.push(value));
   if (scope.tenantId !== null) add('tenant_id = ?', scope.tenantId);
   if (filter.actor != null) add('actor_id = ?', idFilter('actor', filter.actor));
@@ -123,7 +125,9 @@ export async function listAuditRecords(scope: Scope, { actor, action, target, fr
   const { where, params } = conditions(scope, { actor, action, target, from, to });
   const list = `${scopedList(scope, 'audit-logs')}:${JSON.stringify([actor, action, target, from, to])}`;
   const after = page.cursor == null ? undefined : scope.services.cursors.decode(list, page.cursor);
-  const rows = await scope.em.execute<AuditRow[]>(
+  const rows = await executeOwned<AuditRow[]>(
+    scope.em,
+    scope.applicationId,
     `select ${COLUMNS} from audit_log where ${where}${after === undefined ? '' : ' and id < ?'} order by id desc limit ?`,
     [...params, ...(after === undefined ? [] : [after]), size + 1],
   );
@@ -135,7 +139,7 @@ export async function listAuditRecords(scope: Scope, { actor, action, target, fr
 /** One record of the scope; another application's or (in a tenant scope) another tenant's is not found. */
 export async function getAuditRecord(scope: Scope, recordId: string): Promise<AuditRecordView> {
   const { where, params } = conditions(scope, {});
-  const [row] = await scope.em.execute<AuditRow[]>(`select ${COLUMNS} from audit_log where ${where} and id = ?`, [...params, recordId]);
+  const [row] = await executeOwned<AuditRow[]>(scope.em, scope.applicationId, `select ${COLUMNS} from audit_log where ${where} and id = ?`, [...params, recordId]);
   if (row === undefined) throw notFound('Audit record', 'recordId');
   return view(row);
 }

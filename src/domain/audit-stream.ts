@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { invalid } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './audit-search.ts';
@@ -168,7 +169,9 @@ const after = (a: Place, b: Place): boolean => {
 /** The place of a record of the scope, by id; undefined when the scope has none such (or it was deleted). */
 async function placeOf(scope: Scope, recordId: string): Promise<Place | undefined> {
   const { where, params } = conditions(scope, {});
-  const [row] = await scope.em.execute<{ tx: string; seq: string }[]>(
+  const [row] = await executeOwned<{ tx: string; seq: string }[]>(
+    scope.em,
+    scope.applicationId,
     `select tx::text as tx, seq::text as seq from audit_log where ${where} and id = ?`,
     [...params, recordId],
   );
@@ -177,22 +180,24 @@ async function placeOf(scope: Scope, recordId: string): Promise<Place | undefine
 
 /** The last final place of the scope's application now, and the snapshot that read it: where a stream starts now. */
 async function now(scope: Scope): Promise<Start> {
-  const [row] = await scope.em.execute<{ tx: string | null; seq: string | null; seen: string }[]>(
+  const [row] = await executeOwned<{ tx: string | null; seq: string | null; seen: string }[]>(
+    scope.em,
+    scope.applicationId,
     `select last.tx, last.seq, pg_current_snapshot()::text as seen from (select 1) as one left join lateral (
-       select tx::text as tx, seq::text as seq from audit_log where application_id = ? and ${FINAL}
+       select tx::text as tx, seq::text as seq from audit_log where @owner and ${FINAL}
         order by audit_log.tx desc, audit_log.seq desc limit 1) as last on true`,
-    [scope.applicationId],
   );
   return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, seen: row!.seen };
 }
 
 /** The last final place of the scope's application now: a subscriber reads up to it. */
 async function head(scope: Scope): Promise<Place> {
-  const [row] = await scope.em.execute<{ tx: string; seq: string }[]>(
+  const [row] = await executeOwned<{ tx: string; seq: string }[]>(
+    scope.em,
+    scope.applicationId,
     // Ordered by the columns, not by their text (`tx` and `seq` below name the text).
-    `select tx::text as tx, seq::text as seq from audit_log where application_id = ? and ${FINAL}
+    `select tx::text as tx, seq::text as seq from audit_log where @owner and ${FINAL}
       order by audit_log.tx desc, audit_log.seq desc limit 1`,
-    [scope.applicationId],
   );
   return row ?? ORIGIN;
 }
@@ -239,14 +244,16 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
       for (;;) {
         // The window is read by its own index range (materialized: the planner may not trade it for a filter's index,
         // which would scan every match of the filter), the filters applied to it after.
-        const rows = await scope.em.execute<(AuditRow & Place & { matches: boolean })[]>(
+        const rows = await executeOwned<(AuditRow & Place & { matches: boolean })[]>(
+          scope.em,
+          scope.applicationId,
           `with w as materialized (
-             select * from audit_log where application_id = ? and (tx, seq) > (?::xid8, ?::bigint) and (tx, seq) <= (?::xid8, ?::bigint)
+             select * from audit_log where @owner and (tx, seq) > (?::xid8, ?::bigint) and (tx, seq) <= (?::xid8, ?::bigint)
               order by tx, seq limit ?)
            select ${COLUMNS}, tx::text as tx, seq::text as seq,
                   (${where}) and not coalesce(pg_visible_in_snapshot(w.tx, ?::pg_snapshot), false) as matches
              from w order by w.tx, w.seq`,
-          [scope.applicationId, place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
+          [place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
         );
         for (const row of rows) {
           if (sink.closed) return;

@@ -1,6 +1,7 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { ApiResource, CustomPermission } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -144,9 +145,11 @@ export async function removePermissionFromApiResources(em: EntityManager, scope:
 
 /** The permissions of the application's API resource of this identifier, or null when it has none such (`invalid_target`). */
 export async function readResourcePermissions(connection: PostgreSqlConnection, applicationId: string, identifier: string): Promise<string[] | null> {
-  const [row] = await connection.execute<{ permissions: string[] }[]>(
-    'select permissions from api_resource where application_id = ? and identifier = ?',
-    [applicationId, identifier],
+  const [row] = await executeOwned<{ permissions: string[] }[]>(
+    connection,
+    applicationId,
+    'select permissions from api_resource where @owner and identifier = ?',
+    [identifier],
   );
   return row?.permissions ?? null;
 }

@@ -3,6 +3,7 @@ import { BUILT_IN_ROLES } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import type { AuthIsolation, CustomizationScope } from '../../db/entities/application.entity.ts';
 import { Application } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { lifetimeWithin } from '../api-keys/api-keys.ts';
@@ -212,7 +213,7 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.
-    await em.execute('delete from oidc_model where application_id = ?', [application.id]);
+    await executeOwned(em, application.id, 'delete from oidc_model where @owner');
     em.remove(application);
     return true;
   });

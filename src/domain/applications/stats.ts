@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 
 /** `GET /applications/{appId}/stats` (API.md, "Application stats"). */
 export interface ApplicationStatsView {
@@ -39,20 +40,22 @@ export async function applicationStats(scope: Scope): Promise<ApplicationStatsVi
   if (cached !== undefined) return cached;
   const now = new Date();
   const since = uuidV7Floor(new Date(now.getTime() - MONTH_DAYS * DAY_MS));
-  const [row] = await scope.em.execute<{ users: number; tenants: number; day: number; week: number; month: number; succeeded: number; failed: number }[]>(
+  const [row] = await executeOwned<{ users: number; tenants: number; day: number; week: number; month: number; succeeded: number; failed: number }[]>(
+    scope.em,
+    applicationId,
     `with activity as (
-       select target_id as user_id, created_at as at from audit_log where application_id = ? and action = 'user.signed_in' and id >= ?
+       select target_id as user_id, created_at as at from audit_log where @owner and action = 'user.signed_in' and id >= ?
        union all
-       select user_id::text, last_active_at from user_session where application_id = ? and last_active_at >= ?::timestamptz - interval '${MONTH_DAYS} days'),
+       select user_id::text, last_active_at from user_session where @owner and last_active_at >= ?::timestamptz - interval '${MONTH_DAYS} days'),
      latest as (select user_id, max(at) as at from activity group by user_id)
-     select (select count(*) from app_user where application_id = ?)::int as users,
-            (select count(*) from tenant where application_id = ?)::int as tenants,
+     select (select count(*) from app_user where @owner)::int as users,
+            (select count(*) from tenant where @owner)::int as tenants,
             (select count(*) from latest where at >= ?::timestamptz - interval '1 day')::int as day,
             (select count(*) from latest where at >= ?::timestamptz - interval '7 days')::int as week,
             (select count(*) from latest where at >= ?::timestamptz - interval '${MONTH_DAYS} days')::int as month,
-            (select count(*) from audit_log where application_id = ? and action = 'user.signed_in' and id >= ?)::int as succeeded,
-            (select count(*) from audit_log where application_id = ? and action = 'user.sign_in_failed' and id >= ?)::int as failed`,
-    [applicationId, since, applicationId, now, applicationId, applicationId, now, now, now, applicationId, since, applicationId, since],
+            (select count(*) from audit_log where @owner and action = 'user.signed_in' and id >= ?)::int as succeeded,
+            (select count(*) from audit_log where @owner and action = 'user.sign_in_failed' and id >= ?)::int as failed`,
+    [since, now, now, now, now, since, since],
   );
   const stats: ApplicationStatsView = {
     users: row?.users ?? 0,

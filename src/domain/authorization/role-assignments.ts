@@ -3,6 +3,7 @@ import type { Scope } from '../../context.ts';
 import { ApiKey, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
 import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_SHARE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -59,9 +60,9 @@ export async function removeAssignments(em: EntityManager, actor: AuditActor, wh
   const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.delete', targetType: 'role_assignment' }, {
     tenantPerRow: true,
     ctes: `changed as (
-      delete from role_assignment as a where a.application_id = ? and ${where}
+      delete from role_assignment as a where @owner(a) and ${where}
       returning a.id::text as target_id, a.tenant_id, ${assignmentSnapshotSql('a')} as before, null::jsonb as after)`,
-    params: [actor.applicationId, ...params],
+    params,
   });
   return removed.length;
 }
@@ -95,8 +96,8 @@ async function selectAssignments(
   where: { id?: string; roleId?: string; subject?: RoleSubject },
   page: { after?: string | undefined; limit: number },
 ): Promise<RoleAssignmentView[]> {
-  const conditions = ['a.application_id = ?'];
-  const params: unknown[] = [scope.applicationId];
+  const conditions = ['@owner(a)'];
+  const params: unknown[] = [];
   const tenantId = scope.tenantId;
   const add = (condition: string, ...values: unknown[]) => {
     conditions.push(condition);
@@ -107,7 +108,9 @@ async function selectAssignments(
   if (where.roleId !== undefined) add('a.role_id = ?', where.roleId);
   if (where.subject !== undefined) add('a.subject_type = ? and a.subject_id = ?', where.subject.type, where.subject.id);
   if (page.after !== undefined) add('a.id > ?', page.after);
-  const rows = await em.execute<AssignmentRow[]>(
+  const rows = await executeOwned<AssignmentRow[]>(
+    em,
+    scope.applicationId,
     `select a.id, a.tenant_id, a.role_id, a.subject_type, a.subject_id, a.created_at from role_assignment as a
       where ${conditions.join(' and ')} order by a.id limit ?`,
     [...params, page.limit],

@@ -1,5 +1,6 @@
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { PermissionSet } from '../../auth/permissions.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { readHeldGrants, subjectKey, type RoleSubject } from './held-roles.ts';
 
 /** What a token says a subject holds in one tenant (or application-wide): role keys and permissions. */
@@ -39,9 +40,11 @@ export async function resourceClaims(
 export async function signInClaims(connection: PostgreSqlConnection, applicationId: string, tenantId: string | null, userId: string): Promise<HeldClaims> {
   const [{ roles, grants }, custom] = await Promise.all([
     heldSet(connection, applicationId, tenantId, { type: 'user', id: userId }),
-    connection.execute<{ key: string }[]>(
-      `select key from permission where application_id = ? and (tenant_id is null${tenantId === null ? '' : ' or tenant_id = ?'})`,
-      tenantId === null ? [applicationId] : [applicationId, tenantId],
+    executeOwned<{ key: string }[]>(
+      connection,
+      applicationId,
+      `select key from permission where @owner and (tenant_id is null${tenantId === null ? '' : ' or tenant_id = ?'})`,
+      tenantId === null ? [] : [tenantId],
     ),
   ]);
   const permissions = new Set<string>([...grants.allowed(), ...custom.map((row) => row.key).filter((key) => grants.allows(key))]);

@@ -21,7 +21,7 @@ async function endSessions(
   const { grants } = selected;
   return recordAuditPerRow(em, actor, { action: 'session.revoke', targetType: 'session' }, {
     tenantPerRow: true,
-    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id from user_session as s where s.application_id = ? and ${selected.where}),
+    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id from user_session as s where @owner(s) and ${selected.where}),
       op as (delete from oidc_model as o using indexed
         where o.model = 'Session' and o.uid = indexed.op_session_uid and o.payload->>'accountId' = indexed.user_id::text returning o.payload),
       grants as (select a.value->>'grantId' as id from op, jsonb_each(op.payload->'authorizations') as a where a.value->>'grantId' is not null
@@ -29,7 +29,7 @@ async function endSessions(
       tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
       changed as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
         returning r.id::text as target_id, r.tenant_id, ${sessionSnapshotSql('r')} as before, jsonb_build_object('reason', ?::text) as after)`,
-    params: [actor.applicationId, ...selected.params, ...(grants?.params ?? []), reason],
+    params: [...selected.params, ...(grants?.params ?? []), reason],
   });
 }
 
@@ -54,8 +54,8 @@ export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantId
     where: `s.tenant_id in (?)${ofUser}`,
     params: [tenantIds, ...(userId === null ? [] : [userId])],
     grants: {
-      sql: `select gt.id from oidc_model as gt where gt.model = 'GrantTenant' and gt.application_id = ? and gt.payload->>'tenantId' in (?)${grantOfUser}`,
-      params: [actor.applicationId, tenantIds, ...(userId === null ? [] : [userId])],
+      sql: `select gt.id from oidc_model as gt where gt.model = 'GrantTenant' and @owner(gt) and gt.payload->>'tenantId' in (?)${grantOfUser}`,
+      params: [tenantIds, ...(userId === null ? [] : [userId])],
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
 import { listSessions, type SessionView } from './sessions.ts';
@@ -13,11 +14,12 @@ import { listSessions, type SessionView } from './sessions.ts';
 export async function ownSessions(applicationScope: Scope, userId: string, currentUid: string): Promise<{ sessions: SessionView[]; currentId: string | null }> {
   const [{ data }, [current]] = await Promise.all([
     listSessions(applicationScope, { userId, pageSize: PAGE_SIZE_MAX }),
-    applicationScope.em.execute<{ id: string }[]>('select id from user_session where application_id = ? and user_id = ? and op_session_uid = ?', [
+    executeOwned<{ id: string }[]>(
+      applicationScope.em,
       applicationScope.applicationId,
-      userId,
-      currentUid,
-    ]),
+      'select id from user_session where @owner and user_id = ? and op_session_uid = ?',
+      [userId, currentUid],
+    ),
   ]);
   return { sessions: data, currentId: current?.id ?? null };
 }
@@ -29,15 +31,17 @@ export async function ownSessions(applicationScope: Scope, userId: string, curre
  * revoked, whose cached Bearer tokens the caller forgets after the commit (forgetGrants).
  */
 export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, currentUid: string): Promise<string[]> {
-  const [row] = await em.execute<{ grants: string[]; sessions: number }[]>(
+  const [row] = await executeOwned<{ grants: string[]; sessions: number }[]>(
+    em,
+    actor.applicationId,
     `with current_session as (select payload from oidc_model where model = 'Session' and uid = ? and payload->>'accountId' = ?),
      kept as (select a.value->>'grantId' as id from current_session, jsonb_each(current_session.payload->'authorizations') as a where a.value->>'grantId' is not null),
-     grants as (delete from oidc_model where model = 'Grant' and application_id = ? and payload->>'accountId' = ? and id not in (select id from kept) returning id),
+     grants as (delete from oidc_model where model = 'Grant' and @owner and payload->>'accountId' = ? and id not in (select id from kept) returning id),
      tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
      sessions as (delete from oidc_model where model = 'Session' and payload->>'accountId' = ? and uid <> ? returning 1),
-     indexed as (delete from user_session where application_id = ? and user_id = ? and op_session_uid <> ? returning 1)
+     indexed as (delete from user_session where @owner and user_id = ? and op_session_uid <> ? returning 1)
      select array(select id from grants) as grants, (select count(*) from sessions)::int as sessions`,
-    [currentUid, userId, actor.applicationId, userId, userId, currentUid, actor.applicationId, userId, currentUid],
+    [currentUid, userId, userId, userId, currentUid, userId, currentUid],
   );
   const grants = row?.grants ?? [];
   recordAudit(em, actor, {

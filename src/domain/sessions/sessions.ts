@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
+import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
@@ -66,13 +67,14 @@ const view = (row: SessionRow): SessionView => ({
   methods: row.methods,
 });
 
-/** The SQL of the scope's live sessions (a tenant scope: those signed in to its tenant), with its parameters. */
-function scoped(scope: Scope, extra: string, params: unknown[]): [string, unknown[]] {
+/** The statement of the scope's live sessions (a tenant scope: those signed in to its tenant). */
+function scoped(scope: Scope, extra: string, params: unknown[]): OwnedStatement {
   const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
-  return [
-    `select ${COLUMNS} from user_session as s where s.application_id = ?${tenant}${extra} and ${LIVE}`,
-    [scope.applicationId, ...(scope.tenantId === null ? [] : [scope.tenantId]), ...params, ...Array<Date>(2).fill(new Date())],
-  ];
+  return ownedSql(
+    scope.applicationId,
+    `select ${COLUMNS} from user_session as s where @owner(s)${tenant}${extra} and ${LIVE}`,
+    [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params, ...Array<Date>(2).fill(new Date())],
+  );
 }
 
 /** The scope's live sessions, oldest first (keyset on the UUIDv7 id); `userId`: a user's (404 when not in the scope). */
@@ -81,7 +83,7 @@ export async function listSessions(scope: Scope, args: PageArgs & { userId?: str
   if (args.userId !== undefined) await getUser(scope, args.userId);
   const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
-  const [sql, params] = scoped(
+  const { sql, params } = scoped(
     scope,
     `${args.userId === undefined ? '' : ' and s.user_id = ?'}${after === undefined ? '' : ' and s.id > ?'}`,
     [...(args.userId === undefined ? [] : [args.userId]), ...(after === undefined ? [] : [after])],
@@ -93,7 +95,7 @@ export async function listSessions(scope: Scope, args: PageArgs & { userId?: str
 }
 
 async function findSession(scope: Scope, em: EntityManager, sessionId: string, lock = ''): Promise<SessionRow> {
-  const [sql, params] = scoped(scope, ' and s.id = ?', [sessionId]);
+  const { sql, params } = scoped(scope, ' and s.id = ?', [sessionId]);
   const [row] = await em.execute<SessionRow[]>(`${sql}${lock}`, params);
   if (row === undefined) throw notFound('Session', 'sessionId');
   return row;
@@ -111,13 +113,15 @@ export async function getSession(scope: Scope, sessionId: string): Promise<Sessi
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const row = await findSession(scope, em, sessionId, ' for update of s');
-    const [ended] = await em.execute<{ grants: string[] | null }[]>(
+    const [ended] = await executeOwned<{ grants: string[] | null }[]>(
+      em,
+      scope.applicationId,
       `with op as (delete from oidc_model where model = 'Session' and uid = ? returning payload),
        grants as (select a.value->>'grantId' as id from op, jsonb_each(op.payload->'authorizations') as a where a.value->>'grantId' is not null),
        tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
-       indexed as (delete from user_session where application_id = ? and id = ? returning 1)
+       indexed as (delete from user_session where @owner and id = ? returning 1)
        select (select array_agg(id) from grants) as grants`,
-      [row.op_session_uid, scope.applicationId, row.id],
+      [row.op_session_uid, row.id],
     );
     const revoked = ended?.grants ?? [];
     recordAudit(em, scope, {
@@ -218,13 +222,15 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
 async function readValidToken(scope: Scope, token: string, now: Date): Promise<KnownValidToken | undefined> {
   const source = await tokenSource(scope, token, now);
   if (source === undefined) return undefined;
-  const [row] = await scope.em.execute<(Partial<SessionRow> & ValidationFacts)[]>(
+  const [row] = await executeOwned<(Partial<SessionRow> & ValidationFacts)[]>(
+    scope.em,
+    scope.applicationId,
     `with t as (${source.cte})
      select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant,
        t.user_id as token_user_id, t.grant_id as token_grant_id, t.model as token_model,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
-       join app_user as u on u.application_id = ? and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
+       join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
        join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
         and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
@@ -232,7 +238,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
       where ${mayActNowSql('u')}`,
-    [...source.params, scope.applicationId, now, now, now],
+    [...source.params, now, now, now],
   );
   if (row === undefined) return undefined;
   return {
@@ -251,9 +257,11 @@ async function markActive(scope: Scope, session: SessionView): Promise<SessionVi
   const now = Date.now();
   if (now - (touched.get(session.id) ?? 0) < ACTIVITY_RESOLUTION_MS) return session;
   touched.set(session.id, now);
-  await scope.em.execute(
-    `update user_session set last_active_at = now() where application_id = ? and id = ? and last_active_at < now() - interval '1 minute'`,
-    [scope.applicationId, session.id],
+  await executeOwned(
+    scope.em,
+    scope.applicationId,
+    `update user_session set last_active_at = now() where @owner and id = ? and last_active_at < now() - interval '1 minute'`,
+    [session.id],
   );
   return { ...session, lastActiveAt: new Date(Math.max(now, session.lastActiveAt.getTime())) };
 }

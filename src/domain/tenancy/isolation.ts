@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthProvider, Domain, Setting, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { ErrorDetail } from '../../errors.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { NEW_ID_SQL } from '../../ids.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
@@ -43,12 +44,14 @@ export async function tenantAuthDataRemaining(em: EntityManager, applicationId: 
  * by PostgreSQL, whatever the number of users.
  */
 async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: string): Promise<{ pool_id: string; count: number }[]> {
-  return em.execute(
+  return executeOwned(
+    em,
+    applicationId,
     `select pool_id, count(*)::int as count from app_user
-      where application_id = ? and pool_id <> ? and email_normalized in (
-        select email_normalized from app_user where application_id = ? group by email_normalized having count(distinct pool_id) > 1)
+      where @owner and pool_id <> ? and email_normalized in (
+        select email_normalized from app_user where @owner group by email_normalized having count(distinct pool_id) > 1)
       group by pool_id`,
-    [applicationId, SHARED_POOL, applicationId],
+    [SHARED_POOL],
   );
 }
 
@@ -63,10 +66,12 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   await copyIntoOtherTenants(em, actor);
   await copySignInFailures(em, actor.applicationId);
   await moveKeysToCopies(em, actor);
-  await em.execute(
+  await executeOwned(
+    em,
+    actor.applicationId,
     `update app_user set pool_id = tenant_ids[1], tenant_ids = array[tenant_ids[1]], updated_at = now()
-      where application_id = ? and pool_id = ? and cardinality(tenant_ids) > 0`,
-    [actor.applicationId, SHARED_POOL],
+      where @owner and pool_id = ? and cardinality(tenant_ids) > 0`,
+    [SHARED_POOL],
   );
 }
 
@@ -85,7 +90,7 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
              original.status, array[other.tenant_id], original.password_hash,
              original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, original.metadata, now(), now()
         from app_user as original, unnest(original.tenant_ids[2:]) as other (tenant_id)
-       where original.application_id = ? and original.pool_id = ?
+       where @owner(original) and original.pool_id = ?
       returning *),
     changed as (
       select copy.id::text as target_id, copy.pool_id as tenant_id, null::jsonb as before,
@@ -93,7 +98,7 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
         from copied as copy
         join app_user as original
           on original.application_id = copy.application_id and original.pool_id = ? and original.email_normalized = copy.email_normalized)`,
-    params: [actor.applicationId, SHARED_POOL, SHARED_POOL],
+    params: [SHARED_POOL, SHARED_POOL],
   });
 }
 
@@ -103,14 +108,16 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
  * e-mail in another tenant's pool, as for the keys (moveKeysToCopies).
  */
 async function copySignInFailures(em: EntityManager, applicationId: string): Promise<void> {
-  await em.execute(
+  await executeOwned(
+    em,
+    applicationId,
     `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
      select f.application_id, copy.id, f.address, f.failures, f.last_failed_at, f.locked_at, f.locked_until
        from sign_in_failure as f
        join app_user as original on original.application_id = f.application_id and original.id = f.user_id and original.pool_id = ?
        join app_user as copy on copy.application_id = f.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized
-      where f.application_id = ?`,
-    [SHARED_POOL, SHARED_POOL, applicationId],
+      where @owner(f)`,
+    [SHARED_POOL, SHARED_POOL],
   );
 }
 
@@ -126,7 +133,7 @@ async function moveKeysToCopies(em: EntityManager, actor: AuditActor): Promise<v
     ctes: `rebound as (
       update api_key as k set user_id = copy.id
         from app_user as original, app_user as copy
-       where k.application_id = ? and k.tenant_id is not null
+       where @owner(k) and k.tenant_id is not null
          and original.application_id = k.application_id and original.id = k.user_id and original.pool_id = ?
          and copy.application_id = k.application_id and copy.pool_id = k.tenant_id and copy.email_normalized = original.email_normalized
       returning k.*, original.id as original_id),
@@ -134,7 +141,7 @@ async function moveKeysToCopies(em: EntityManager, actor: AuditActor): Promise<v
       select rebound.id::text as target_id, rebound.tenant_id, ${keySnapshotSql('rebound', 'rebound.original_id')} as before,
              ${keySnapshotSql('rebound')} as after
         from rebound)`,
-    params: [actor.applicationId, SHARED_POOL],
+    params: [SHARED_POOL],
   });
 }
 
