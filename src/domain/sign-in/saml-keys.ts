@@ -15,6 +15,7 @@ import {
   Version,
 } from '@peculiar/asn1-x509';
 import type { SecretBox } from '../../auth/client-secrets.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 
 /**
  * A `saml` provider's key pair as a service provider: its private key signs the AuthnRequests (`signRequests`) and
@@ -39,10 +40,9 @@ const generateRsaKeyPair = promisify(generateKeyPair);
 export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { readonly id: string; readonly applicationId: string }): Promise<SamlSpKey> {
   const connection = orm.em.getConnection();
   const read = () =>
-    connection.execute<{ private_key: string; certificate: string }[]>(
-      'select private_key, certificate from saml_sp_key where application_id = ? and provider_id = ?',
-      [provider.applicationId, provider.id],
-    );
+    executeOwned<{ private_key: string; certificate: string }[]>(connection, provider.applicationId, 'select private_key, certificate from saml_sp_key where @owner and provider_id = ?', [
+      provider.id,
+    ]);
   let [row] = await read();
   if (row === undefined) {
     const made = await newKeyPair(`Gatehouse SAML SP ${provider.id}`);
