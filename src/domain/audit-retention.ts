@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { firstIdAt, newId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
+import { asBackgroundWork } from '../background-work.ts';
 
 /**
  * Audit retention: each application keeps its records `auditRetentionDays` (default 90, set with PATCH
@@ -87,7 +88,7 @@ export class AuditRetentionJob {
         }
       });
     };
-    this.#timer = setInterval(run, this.#everyMs).unref();
+    this.#timer = asBackgroundWork('audit-retention', () => setInterval(run, this.#everyMs).unref());
   }
 
   async stop(): Promise<void> {

@@ -5,6 +5,7 @@ import { executeOwned } from '../db/owned-sql.ts';
 import { invalid } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './audit-search.ts';
+import { asBackgroundWork } from '../background-work.ts';
 
 /**
  * The audit log as a stream: each subscriber reads the records of its scope and filters in their stream order, from
@@ -113,7 +114,7 @@ export class AuditWaker {
   #start(): void {
     this.#started = true;
     if (this.#databaseUrl === undefined) {
-      this.#timer = setInterval(() => void this.#watchSequence(), SEQUENCE_POLL_MS).unref();
+      this.#timer = asBackgroundWork('audit-stream', () => setInterval(() => void this.#watchSequence(), SEQUENCE_POLL_MS).unref());
       return;
     }
     void this.#listen(this.#databaseUrl);

@@ -4,6 +4,7 @@ import { newId } from '../ids.ts';
 import { currentRequestOrigin } from '../request-origin.ts';
 import { activeUsersCtes, countActiveUsers, signInCountCtes, utcDay, type ActivityRow } from './analytics.ts';
 import { recordAuditPerRow } from './audit.ts';
+import { asBackgroundWork } from '../background-work.ts';
 
 /**
  * Authentication events: each one an audit record (src/domain/audit-actions.ts) and a count in the analytics
@@ -175,7 +176,7 @@ export class TokenEventWriter {
 
   start(log: TokenEventLog): void {
     this.#log = log;
-    this.#timer ??= setInterval(() => void this.flush(), FLUSH_EVERY_MS).unref();
+    this.#timer ??= asBackgroundWork('token-events', () => setInterval(() => void this.flush(), FLUSH_EVERY_MS).unref());
   }
 
   /** Takes the event of the request being handled (its origin is read here, where the request still is). */

@@ -4,7 +4,7 @@ import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/bootstrap.ts';
-import { OUTBOX_SQL_TAG } from '../../src/domain/email/deliver.ts';
+import { currentBackgroundWork } from '../../src/background-work.ts';
 import { createTestDatabase } from './database.ts';
 import { HttpClient } from './http.ts';
 import { liveM2MClaims, liveUserClaims } from './oauth.ts';
@@ -73,8 +73,9 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       ...overrides,
     },
   );
-  // The outbox worker's polls come at any moment and belong to no request: a request's statements are counted alone.
-  const onQuery = (sql: string) => void (sql.includes(OUTBOX_SQL_TAG) || queries.push(sql));
+  // The service's own jobs (the outbox's polls, the token events' flushes…) run at any moment and belong to no request:
+  // a request's statements are counted alone.
+  const onQuery = (sql: string) => void (currentBackgroundWork() === undefined && queries.push(sql));
   const gatehouse = await startGatehouse(config, { logger: options.logStream ?? false, onQuery, ...(options.clock === undefined ? {} : { clock: options.clock }) });
   await gatehouse.server.app.listen({ port: listenPort, host: '127.0.0.1' });
   const { port } = gatehouse.server.app.server.address() as AddressInfo;

@@ -15,6 +15,7 @@ import { sendgridTransport } from './transports/sendgrid.ts';
 import { sesTransport } from './transports/ses.ts';
 import { POOL_CONNECTIONS, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
+import { asBackgroundWork } from '../../background-work.ts';
 
 /** How many due mails one claim takes; they are sent concurrently. */
 const BATCH = 20;
@@ -81,10 +82,6 @@ export function scrubbed(message: string, secrets: readonly string[]): string {
   return text.length > ERROR_LIMIT ? `${text.slice(0, ERROR_LIMIT - 1)}…` : text;
 }
 
-/** Marks the worker's own statements, which belong to no request (test/support/app.ts leaves them out of its count). */
-export const OUTBOX_SQL_TAG = '/* email-outbox */';
-const TAG = OUTBOX_SQL_TAG;
-
 const SYSTEM: AuditActor['principal'] = { actor: { type: 'system', id: 'email-outbox' } };
 
 /**
@@ -132,7 +129,7 @@ export class OutboxWorker implements OutboxWaker {
     if (this.#running) return;
     this.#log = log;
     this.#running = true;
-    this.#loop = this.#run();
+    this.#loop = asBackgroundWork('email-outbox', () => this.#run());
   }
 
   wake(): void {
@@ -188,12 +185,12 @@ export class OutboxWorker implements OutboxWaker {
   }
 
   async #releaseLeases(): Promise<void> {
-    await this.#orm.em.fork().execute(`${TAG} update email_delivery set claimed_until = null where status = 'queued' and claimed_until is not null`);
+    await this.#orm.em.fork().execute(`update email_delivery set claimed_until = null where status = 'queued' and claimed_until is not null`);
   }
 
   async #claim(): Promise<Claimed[]> {
     return this.#orm.em.fork().execute<Claimed[]>(
-      `${TAG} update email_delivery as d
+      `update email_delivery as d
           set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1
          from (select application_id, id from email_delivery
                 where status = 'queued' and next_attempt_at <= now() and (claimed_until is null or claimed_until <= now())
@@ -342,7 +339,7 @@ export class OutboxWorker implements OutboxWaker {
     );
     await this.#orm.em.fork().transactional(async (tx) => {
       const updated = await tx.execute<{ id: string }[]>(
-        `${TAG} update email_delivery as d
+        `update email_delivery as d
             set status = case when v.status = 'retry' then 'queued' else v.status end,
                 sent_at = case when v.status = 'sent' then now() end,
                 next_attempt_at = case when v.status = 'retry' then now() + make_interval(secs => v.delay_ms / 1000.0) else d.next_attempt_at end,
