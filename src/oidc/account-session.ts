@@ -9,33 +9,28 @@ import { OIDC_PATHS } from './configuration.ts';
 import { withSessionOf } from './session-application.ts';
 
 /**
- * The hosted account page's view of the OP (src/hosted/account.ts, through services.oidc): who the browser is signed
- * in as, by the OP's own session cookie for the client's application on the page's surface; and, when nobody is, the
- * authorization request that signs them in and comes back. That request is the client's own (a first-party client of
- * the application, its first redirect URI), answered in the response mode `gatehouse_account`: instead of sending the
- * code to the client, the OP sends the browser back to the account page, which uses the browser session the sign-in
- * left and never the code (it expires unredeemed; PKCE with a verifier nobody keeps makes it useless to anyone).
+ * The hosted account page's view of the OP: who the browser is signed in as (the OP's session cookie for the client's
+ * application), else the client's own authorization request that signs it in, in the response mode `gatehouse_account`:
+ * the OP sends the browser back to the page, which uses the session and never the code (it expires unredeemed, and
+ * PKCE with a discarded verifier makes it useless to anyone).
  */
 
 /** The response mode of the account page's sign-in (registered on every OP: returnToAccountPage). */
 export const ACCOUNT_RESPONSE_MODE = 'gatehouse_account';
 
-/** The account page's path below a surface (its issuer). */
 export const ACCOUNT_PAGE_PATH = '/account';
 
-/** The browser on the account page of a surface, for one client. */
 export interface AccountBrowser {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
   /** The OP browser session of the client's application on the surface (its `uid`, stable across rotations) and its account. */
   readonly session: { readonly uid: string; readonly accountId: string } | undefined;
-  /** The authorization request that signs the browser in and comes back here; undefined when the client cannot (no redirect URI). */
+  /** Undefined when the client has no redirect URI. */
   readonly signInUrl: string | undefined;
 }
 
 /**
- * The browser's account session on `surface` for the client `clientId`, read from the OP's cookie as the OP reads it
- * (its name per application: session-application.ts). Undefined when there is no such client. `tenant`: the tenant
- * the page was asked for (the authorization request's `tenant`), carried into the sign-in.
+ * Read from the OP's cookie as the OP reads it (named per application: session-application.ts). `tenant` is the
+ * authorization request's, carried into the sign-in.
  */
 export async function accountBrowser(
   provider: Provider,
@@ -75,10 +70,7 @@ function signInUrl(surface: Surface, request: { clientId: string; tenant: string
   return url.href;
 }
 
-/**
- * The response mode `gatehouse_account`: the browser goes back to the account page of the surface (its issuer), for
- * the same client and tenant, with the error when the sign-in was refused; the code is not passed on.
- */
+/** Response mode `gatehouse_account`: back to the surface's account page with client, tenant and any error; never the code. */
 export function returnToAccountPage(issuer: string) {
   return (ctx: KoaContextWithOIDC, _redirectUri: string, payload: Record<string, unknown>) => {
     const url = new URL(`${issuer}${ACCOUNT_PAGE_PATH}`);

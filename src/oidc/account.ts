@@ -14,13 +14,9 @@ const TENANT_IDS = 'gatehouseTenantIds';
 export const accountTenants = (account: Account | undefined): readonly string[] => (account?.[TENANT_IDS] as readonly string[] | undefined) ?? [];
 
 /**
- * Users are application-owned: an account is looked up in the application of the client asking for it. With a token
- * (a code, a refresh token, a device code or an access token at userinfo), the account is found only while the user
- * still belongs to the tenant its grant was signed in for: a tenant deleted, or the user removed from it, and that
- * tenant's tokens answer as for an unknown account (`invalid_grant` at the token endpoint, 401 at userinfo). So they
- * do on a surface that fixes another tenant than the grant's: a tenant's slug, renamed and then given to another
- * tenant, names that other tenant's surface, which never issues for the first one's grants. The account's session
- * policy is noted for what the request saves (session-lifetime.ts).
+ * Users are application-owned: an account is looked up in the asking client's application. With a token, it exists
+ * only while the user is still a member of the grant's tenant and the surface fixes no other tenant (a slug renamed and
+ * given to another tenant must not serve the first one's grants); otherwise it answers as an unknown account.
  */
 export async function findAccount(
   deps: OidcDependencies,
@@ -38,8 +34,7 @@ export async function findAccount(
     grantId === undefined ? null : grantTenant(deps.orm, grantId),
     token === undefined ? null : fixedTenant(deps, surface, applicationId),
   ]);
-  // A suspended or locked user keeps no access (a lock that has run out is over): userinfo and refresh answer as for
-  // an unknown account.
+  // A suspended user, or one whose lock has not run out, keeps no access.
   if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   if (fixed !== null && fixed !== tenantId) return undefined;

@@ -15,21 +15,14 @@ import type { OrganizationStatusCache } from '../domain/organizations/status.ts'
 import { sessionPolicyOf } from './session-lifetime.ts';
 
 /**
- * oidc-provider's storage, in PostgreSQL so every instance shares it (no in-memory state):
- * - `Client`: read-only, from `oauth_client` (the management API writes it), mapped by clients.ts, remembered a few
- *   seconds by the instance (client-cache.ts);
- * - every other model (sessions, interactions, codes, refresh tokens, device codes, grants, replay markers, opaque
- *   userinfo access tokens): one row of `oidc_model` keyed by (model, id), with the columns the lookups need
- *   (`grant_id`, `user_code`, `uid`) and `expires_at` from the provider's `expiresIn`. Expired rows read as absent
- *   (but see READ_EXPIRED_BY_ID); `sweepExpiredModels` deletes them.
- * Each call is one statement on the pool, outside any transaction (the OP never runs inside ours); a revocation reads
- * the grant first, then deletes and audits in one statement (deleteRecorded).
+ * oidc-provider's storage, in PostgreSQL so every instance shares it. `Client` is read-only from `oauth_client`
+ * (clients.ts, cached by client-cache.ts); every other model is a row of `oidc_model` keyed by (model, id), with the
+ * lookup columns and `expires_at`; expired rows read as absent (but see READ_EXPIRED_BY_ID). Each call is one
+ * statement outside any transaction (the OP never runs inside ours).
  *
- * Every surface's OP (src/domain/domains/surfaces.ts) shares this storage, through an adapter that knows its surface:
- * a client exists on a surface only if the surface serves it, and what yields tokens (codes, refresh tokens, device
- * codes, opaque access tokens) is bound to the issuer that made it, so it cannot be redeemed at another one and come
- * back with that issuer's `iss`. Sessions, interactions and grants are shared: cookies keep sessions apart per
- * surface (provider.ts), and the hosted pages answer every surface's interactions.
+ * Every surface's OP shares this storage through an adapter that knows its surface: a client exists only where the
+ * surface serves it, and what yields tokens is bound to its issuer, so it cannot be redeemed at another one and come
+ * back with that issuer's `iss`. Sessions, interactions and grants are shared; cookies keep sessions apart (provider.ts).
  */
 export interface AdapterDependencies {
   readonly orm: MikroORM;
@@ -55,18 +48,15 @@ const SELECT = 'select payload, extract(epoch from consumed_at)::bigint as consu
 const LIVE = '(expires_at is null or expires_at > now())';
 
 /**
- * The models whose expired rows (until swept) are still read by id: oidc-provider looks a device code up ignoring
- * expiry and answers an expired one itself, `expired_token` at the token endpoint (RFC 8628 3.5), where a code not
- * found is `invalid_grant`; each of its lookups checks `isExpired`. By user code they stay absent: the verification
- * page tells no expired code from a wrong one, a guess learns nothing. Codes and refresh tokens stay absent too: the
- * OP answers an expired one as an unknown one (`invalid_grant`), so reading them would only add a way to get it wrong.
+ * Models whose expired rows (until swept) are still read by id: oidc-provider answers an expired device code itself,
+ * `expired_token` (RFC 8628 3.5) rather than `invalid_grant`. By user code they stay absent, so a guess learns
+ * nothing; expired codes and refresh tokens are `invalid_grant` either way.
  */
 const READ_EXPIRED_BY_ID = new Set(['DeviceCode']);
 
 /**
- * PostgreSQL holds no NUL character in text or jsonb (the statement fails), and nothing the OP stores or looks up
- * legitimately holds one: a request parameter that does (`state=%00`, a code or user code typed with one) is the
- * client's error, never a 500.
+ * PostgreSQL holds no NUL in text or jsonb (the statement fails), and nothing the OP stores legitimately holds one:
+ * a parameter that does (`state=%00`) is the client's error, never a 500.
  */
 const holdsNul = (value: unknown): boolean => {
   if (typeof value === 'string') return value.includes('\0');
@@ -202,10 +192,8 @@ class ModelAdapter implements Adapter {
   }
 
   /**
-   * A replay marker (a client assertion's `jti`, RFC 7523 3) is written only where none is live: oidc-provider's
-   * ReplayDetection.unique reads the marker and then saves it, so concurrent uses of one assertion all read none and
-   * all authenticated. Here the insert decides: of concurrent first uses exactly one writes the marker (or takes over
-   * an expired one), and the others are refused as the replays they are.
+   * A replay marker (a client assertion's `jti`, RFC 7523 3) is inserted only where none is live: oidc-provider reads
+   * and then saves it, so concurrent uses would all pass; here the insert decides and exactly one wins.
    */
   private async insertReplayMarker(id: string, payload: AdapterPayload, expiresAt: Date | null): Promise<void> {
     const written = await this.connection.execute<{ id: string }[]>(
@@ -280,11 +268,7 @@ async function endSessionsBesides(
   if (ended.length > 0) await deps.invalidations.publish({ kind: 'user', id: session.userId });
 }
 
-/**
- * Why the OP revokes a grant, told by the request it does so in (oidc-provider's own request context): a client's
- * revocation (RFC 7009), a rotated refresh token presented again, a code redeemed twice (an authorization or device
- * code), or a sign-out (RP-initiated logout, or the sign-out of the session's account when another one signs in).
- */
+/** Why the OP revokes a grant, from its request context: RFC 7009 revocation, refresh token reuse, code replay, sign-out. */
 type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout';
 
 function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationReason {
@@ -367,10 +351,8 @@ async function revokeGrant(deps: AdapterDependencies, grantId: string, rows: 'gr
 }
 
 /**
- * An opaque access token revoked at the revocation endpoint: oidc-provider then revokes every token of its grant, the
- * refresh tokens too, but keeps the grant itself (its default `revokeGrantPolicy`), so the browser's session may still
- * authorize the client without asking. Audited as `grant.tokens.revoke` on the token's deletion: of concurrent
- * revocations of one token only one deletes it.
+ * An opaque access token revoked at the revocation endpoint: oidc-provider revokes every token of its grant but keeps
+ * the grant (default `revokeGrantPolicy`). Audited on the token's deletion, so concurrent revocations record one.
  */
 async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string): Promise<void> {
   const [row] = await deps.orm.em

@@ -1,10 +1,8 @@
 import { errors, type Configuration } from 'oidc-provider';
 
 /**
- * The longest a private_key_jwt client assertion may live (RFC 7523 3: the server may bound `exp`): an hour, as Okta
- * allows; client libraries sign for a minute or so. A replayed assertion is refused for as long as it lives, so its
- * `jti` is stored that long: an `exp` centuries ahead would be kept for ever, and one past what a date can hold
- * failed the request with a server error.
+ * The longest a private_key_jwt client assertion may live (RFC 7523 3 lets the server bound `exp`): an hour, as Okta
+ * allows. A replayed assertion's `jti` is stored for as long as it lives, so an unbounded `exp` would be kept for ever.
  */
 export const MAX_CLIENT_ASSERTION_SECONDS = 3600;
 

@@ -4,10 +4,9 @@ import type { InvalidationBus } from '../events/invalidations.ts';
 import { gatehouseData } from './clients.ts';
 
 /**
- * The client metadata the OP read recently on this instance (secrets decrypted, as oidc-provider's own client cache
- * holds them), by client_id: a token request then costs no database round trip and no decryption. An entry lives
- * OAUTH_CLIENT_CACHE_MS at most and goes at once when the client or M2M credential is changed, rotated, revoked or
- * deleted, or its tenant or application is deleted, on any instance (the management API publishes `oauth_client`).
+ * Client metadata the OP read recently on this instance (secrets decrypted, as oidc-provider's own cache holds them):
+ * a token request costs no round trip and no decryption. An entry lives OAUTH_CLIENT_CACHE_MS at most and goes at
+ * once, on every instance, when the management API publishes a change to `oauth_client`.
  */
 export type ClientCache = InvalidatedCache<ClientMetadata>;
 

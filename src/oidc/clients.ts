@@ -83,9 +83,8 @@ export function matchesPreviousSecret(client: object, actual: string, nowSeconds
 }
 
 /**
- * Our data of the client `clientId` as the OP `provider` finds it, before the OP runs (to choose a session, or refuse
- * on a surface): undefined for no such client, and for a stored client whose metadata oidc-provider refuses (a row
- * older than a rule of the API), which is no client here either: the OP then answers for it, with its error page.
+ * Our data of client `clientId` as the OP finds it, before the OP runs: undefined for no such client, and for a row
+ * whose metadata oidc-provider refuses (older than a rule of the API), which the OP then answers with its error page.
  */
 export async function servedClientData(provider: Provider, clientId: string): Promise<GatehouseClientData | undefined> {
   try {

@@ -44,11 +44,7 @@ export const OIDC_PATHS = {
   jwks: '/.well-known/jwks.json',
 } as const;
 
-/**
- * Where the OP sends the browser when it needs the user (login, consent): the hosted sign-in pages own this path.
- * Until they land nothing answers there (404), so authorization requests stop at the redirect; see
- * docs/architecture.md, "Hosted sign-in seam".
- */
+/** Where the OP sends the browser when it needs the user; the hosted sign-in pages own it (docs/architecture.md, "Hosted sign-in seam"). */
 export const interactionPath = (uid: string) => `/interaction/${uid}`;
 
 export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile', 'roles'];
@@ -126,12 +122,10 @@ export interface SignInRules {
 export type SignInTargets = SignInRules['target'];
 
 /**
- * RFC 6749 3.3: a request without `scope`, or naming none the OP serves (only unknown ones, which oidc-provider drops),
- * fails with `invalid_scope` at the redirect URI. oidc-provider went on to the sign-in form and, once the user had
- * signed in, answered `access_denied` (no scope granted), as if the user had refused. Registered as the validator of
- * the standard `scope` parameter (`extraParams`), which oidc-provider calls once the client, the redirect URI and the
- * scope have been checked (its `checkScope` has dropped unknown values), before the session, grant or interaction.
- * The authorization endpoint only: the device flow's requests are left as oidc-provider answers them.
+ * RFC 6749 3.3: a request without `scope`, or naming only scopes the OP does not serve, fails with `invalid_scope` at
+ * the redirect URI instead of reaching the sign-in form and ending in `access_denied`. The `scope` validator
+ * (`extraParams`) runs after the client, redirect URI and `checkScope`, before session, grant or interaction.
+ * Authorization endpoint only: device flow requests are left to oidc-provider.
  */
 async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<void> {
   if (ctx.oidc.route !== 'authorization' || ctx.oidc.requestParamOIDCScopes.size > 0) return;
@@ -140,15 +134,10 @@ async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<vo
 }
 
 /**
- * The `tenant` parameter's validator (oidc-provider calls it, with or without the parameter, once the client and, at
- * the authorization endpoint, the redirect URI are checked, before the session, grant or interaction). The request is
- * admitted as the pages would admit it (admitSignIn, whose surface settings they then find cached), and what that
- * refuses with an OAuth error (a tenant the client's application does not have, a tenant-bound client naming another,
- * an isolated application's request naming none, a tenant surface's request naming another tenant) is that error
- * (RFC 6749 4.1.2.1: at the redirect URI, with `state`; at the device authorization endpoint, its answer), as Auth0
- * answers an organization it cannot sign in to. Its other refusals (a client whose own tenant is gone) are left to the
- * pages. A surface that fixes the tenant sets the parameter to it: the pages and the tokens then read it as on the
- * service's surface.
+ * The `tenant` parameter's validator (called with or without it, after the client and redirect URI checks, before the
+ * session, grant or interaction). The request is admitted as the pages would (admitSignIn); its OAuth refusals are
+ * answered per RFC 6749 4.1.2.1 (at the redirect URI with `state`; at device authorization, its answer), as Auth0
+ * does for an organization; other refusals are left to the pages. A surface that fixes the tenant sets the parameter.
  */
 function tenantParam(surface: Surface, signIn: () => SignInRules) {
   return async (ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined) => {
@@ -167,12 +156,10 @@ function tenantParam(surface: Surface, signIn: () => SignInRules) {
 }
 
 /**
- * An access token's claims beyond oidc-provider's. Every token names its application (`app_id`) and tenant
- * (`tenant_id`: a user's sign-in's, interactions.ts; a credential's own or, for an application-wide one asking on a
- * surface that fixes a tenant, that surface's, whose issuer speaks for its tenant only: src/auth/authenticate.ts). A
- * user's token names its grant, which the management API and introspection check is still standing
- * (src/auth/bearer-subject.ts). A management API token of a credential carries its permission list; a token for an
- * API resource, the subject's roles and those of the resource's permissions it holds in that tenant.
+ * An access token's claims beyond oidc-provider's: every token names its application (`app_id`) and tenant
+ * (`tenant_id`; for an application-wide credential on a tenant's surface, that surface's: src/auth/authenticate.ts).
+ * A user's token names its grant, which the management API and introspection check still stands. A management API
+ * credential token carries its permissions; an API resource token, the subject's roles and that resource's permissions.
  */
 export async function accessTokenClaims(
   deps: OidcDependencies,
@@ -289,9 +276,8 @@ export function configuration(
       resourceIndicators: {
         enabled: true,
         // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token. `oneOf`:
-        // a token request naming several resources, where one token has one audience. The same one named twice is that
-        // one (left undefined it was silently no resource: a userinfo token); distinct ones are refused before the code
-        // or refresh token is consumed (resource-indicators.ts), and oidc-provider refuses an array here.
+        // one token has one audience, so the same resource named twice is that one, and distinct ones are refused
+        // before the code or refresh token is consumed (resource-indicators.ts).
         defaultResource: (ctx, _client, oneOf) => {
           if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
           return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
@@ -315,11 +301,9 @@ export function configuration(
     interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
     rotateRefreshToken: true,
-    // oidc-provider binds what a sign-in without offline_access yields to the browser session it was made in, and
-    // revokes its grant when that session ends. A device's tokens are the device's, not the browser's: and the
-    // device pages keep one plain session for every application on a shared surface (session-application.ts), so
-    // approving another application's device there (an account switch, which ends that session) revoked the first
-    // application's device tokens. Device codes never expire with the verifying browser's session.
+    // oidc-provider binds tokens of a sign-in without offline_access to its browser session and revokes them when it
+    // ends. A device's tokens are the device's: the device pages share one session across applications on a shared
+    // surface (session-application.ts), which an account switch ends, so device codes never expire with it.
     expiresWithSession: async (_ctx, source) => source.kind !== 'DeviceCode' && !source.scopes.has('offline_access'),
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,

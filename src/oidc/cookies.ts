@@ -3,14 +3,12 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import type { OidcDependencies } from './configuration.ts';
 
 /**
- * Cookies per surface: a tenant's path surface shares the service's host, so its session cookie has a name of its
- * own and is scoped to the surface's path: each tenant's surface has its own sign-in session, and the service's
- * session (path `/`) is never taken for one of them. Hosts keep custom domains' cookies apart by themselves.
+ * Cookies per surface: a tenant's path surface shares the service's host, so its session cookie has its own name and
+ * path, and the service's session (path `/`) is never taken for a tenant's. Hosts keep custom domains apart.
  *
- * With an https PUBLIC_URL the names carry a prefix (RFC 6265bis 4.1.3) that browsers keep for cookies this host set
- * over https: a sibling subdomain (`Domain=` the parent) or a plain-http answer cannot plant a session there, where
- * the signed session of an attacker's own sign-in would sign the victim in as the attacker. `__Host-` also needs the
- * path `/`, so the path-scoped cookies (interactions, a tenant path's session) take `__Secure-`.
+ * With an https PUBLIC_URL the names carry a prefix (RFC 6265bis 4.1.3): a sibling subdomain or a plain-http answer
+ * cannot plant a session (an attacker's own signed session would sign the victim in as the attacker). `__Host-` needs
+ * path `/`, so the path-scoped cookies take `__Secure-`.
  */
 export function cookies(deps: OidcDependencies, surface: Surface): Configuration['cookies'] {
   const prefixed = new URL(deps.config.publicUrl).protocol === 'https:';

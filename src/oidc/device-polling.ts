@@ -3,19 +3,16 @@ import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { recordDeviceCodePoll } from './adapter.ts';
 import { OIDC_PATHS } from './configuration.ts';
 
-/** RFC 8628 3.2: the seconds a device waits between polls of the token endpoint (the RFC's default, stated so no client has to assume it). */
+/** RFC 8628 3.2: stated so no client has to assume the RFC's default. */
 const POLL_INTERVAL_SECONDS = 5;
-/** RFC 8628 3.5: what each `slow_down` adds to the interval of that device code. */
 const SLOW_DOWN_SECONDS = 5;
 
 const isRecord = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
 
 /**
- * The device flow's polling pace, which oidc-provider leaves out (it defines `slow_down` but never answers it): the
- * device authorization response carries `interval`, and a device code polled again while still pending, sooner than
- * its interval after its previous poll, is answered `slow_down` instead of `authorization_pending`, its interval then
- * 5 s longer. Only pending codes are paced: an approved or refused one gets its answer at once. Koa middleware for
- * `provider.use`, reading the OP's answers on their way out.
+ * The device flow's polling pace, which oidc-provider leaves out (it defines `slow_down` but never answers it): a
+ * pending code polled sooner than its interval is answered `slow_down`, its interval 5 s longer (RFC 8628 3.5). An
+ * approved or refused code gets its answer at once. Koa middleware, reading the OP's answers on their way out.
  */
 export function paceDevicePolling(orm: MikroORM) {
   return async function devicePolling(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {

@@ -1,11 +1,7 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { errorPage, lookFor, PLAIN_LOOK, renderPage, type RenderedPage } from '../pages/pages.ts';
 
-/**
- * Writes a hosted page as the OP's answer (its Koa context): the page's headers (style nonce, images, and
- * `formAction`, the places its form may post to and be redirected through) and the HTML. The status is the one the
- * OP has set unless `status` says otherwise.
- */
+/** Writes a hosted page as the OP's answer: `formAction` lists where its form may post and be redirected through. */
 export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => RenderedPage, formAction?: readonly string[], status?: number): void {
   const page = renderPage(render, formAction);
   ctx.set(page.headers);
@@ -18,9 +14,8 @@ export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => Re
 const SIGN_OUT_ROUTES: ReadonlySet<string> = new Set(['end_session', 'end_session_confirm', 'end_session_success']);
 
 /**
- * The OP's own error page (e.g. an authorization request whose redirect_uri is not registered, which must not be
- * redirected): the hosted pages' error page and headers, showing the OAuth error and its description, escaped. The
- * status is the one the OP has set. No tenant is known here: the plain look, in the request's language.
+ * The OP's own error page (e.g. for an unregistered redirect_uri, which must not be redirected to), escaped. No tenant
+ * is known here: the plain look, in the request's language.
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
   const message = out.error_description ?? 'The request could not be processed.';

@@ -12,29 +12,20 @@ import { gatehouseData, type GatehouseClientData } from './clients.ts';
 import { OIDC_SCOPES } from './configuration.ts';
 
 /**
- * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`, see configuration.ts), which reach
- * it through OidcProvider (services.oidc) and import nothing of src/oidc/.
- *
- * The pages authenticate the user (form, CSRF, branding, lockout: theirs), then answer the interaction:
- *
- *   const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, uid);  // cookie-bound
- *   const to = await services.oidc.completeInteraction(interaction, { userId, tenantId });   // then 303 to `to`
- *
+ * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`), reached through OidcProvider
+ * (services.oidc) so the pages import nothing of src/oidc/. The pages authenticate the user, then answer the
+ * interaction (completeInteraction) and redirect to where it resumes.
+ * Consent is implicit: every client is its application's own (first party), so what it asks for is granted;
  * `interaction.params.tenant` carries the client's tenant choice (id or slug) when `authIsolation` is `shared`.
- * Consent is implicit: every client is its application's own (first party), so what it asks for is granted.
  */
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
-/** An interaction as the pages read it: with its client, whose application the sign-in is for. */
 export interface HostedInteraction {
   readonly interaction: Interaction;
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
 }
 
-/**
- * The interaction the browser's cookie names, when it is `uid` (an old or foreign uid in the path is not it), and its
- * client; refused as expired, or as the client gone.
- */
+/** The interaction the browser's cookie names, only when it is `uid` (an old or foreign uid in the path is not it). */
 export async function loadInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
   let interaction: Interaction;
   try {
@@ -58,11 +49,7 @@ async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn
   return user !== null && user.status === 'active' ? user : null;
 }
 
-/**
- * Stores the result on the interaction the caller loaded (merged over its last submission, kept until the
- * interaction expires), as `provider.interactionResult` does, without reading it again. Returns where the browser
- * resumes.
- */
+/** Stores the result as `provider.interactionResult` does, without reading the interaction again. */
 export async function finishInteraction(interaction: Interaction, result: InteractionResults): Promise<string> {
   interaction.result = { ...interaction.lastSubmission, ...result };
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
@@ -73,10 +60,8 @@ export async function finishInteraction(interaction: Interaction, result: Intera
 const refused = (detail: string) => new SignInRefusal('account_refused', undefined, detail);
 
 /**
- * Ends the interaction with `access_denied` (RFC 6749 4.1.2.1, RFC 8628 3.5): on resuming, the OP answers it as an
- * authorization error, at the client's redirect URI (with `state`), or on the device code, which its next poll gets.
- * Nothing of an earlier submission is kept: a login in it would make the OP switch the session's account first.
- * Returns where the browser resumes.
+ * Ends the interaction with `access_denied` (RFC 6749 4.1.2.1, RFC 8628 3.5), at the redirect URI or on the device
+ * code's next poll. Nothing of an earlier submission is kept: a login in it would make the OP switch accounts first.
  */
 export async function refuseInteraction(interaction: Interaction): Promise<string> {
   const { error, description } = SIGN_IN_REFUSALS.account_refused.oauth;
@@ -87,12 +72,10 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
 
 
 /**
- * The result of an interaction: for `login`, or a sign-in of another user than the session's (account switching),
- * the account and a grant of everything requested (scopes, the resource), remembering the sign-in's tenant for the
- * tokens (`tenant_id`): the session's grant for the client when it was for the same account and tenant, else a new
- * one; for `consent` (a later authorization of the session's user asking for more), the missing
- * scopes added to the existing grant. Throws SignInRefusal (`account_refused`) when the user is not
- * one the client's application may sign in (wrong application, not a member of the tenant, not active).
+ * For `login`, or another user than the session's (account switching): the account and a grant of everything
+ * requested, with the sign-in's tenant for `tenant_id`, reusing the session's grant only for the same account and
+ * tenant. For `consent`: the missing scopes added to the existing grant. Throws SignInRefusal (`account_refused`)
+ * for a user the client's application may not sign in.
  */
 export async function interactionResult(
   provider: Provider,

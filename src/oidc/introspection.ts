@@ -20,10 +20,9 @@ interface TokenOwner {
 }
 
 /**
- * RFC 7662 2.2: whether the calling client may learn about a token. Only a confidential client (a web client, an M2M
- * credential) of the token's application, and of its tenant when the caller is bound to one, and only while the
- * token's subject still stands (a user active and still a member, a credential not revoked, a grant not revoked: what
- * the management API checks of a Bearer). Anything else is `active: false`, which says nothing of why.
+ * RFC 7662 2.2: only a confidential client of the token's application (and tenant, when bound to one) may learn about
+ * it, and only while its subject stands, as the management API checks a Bearer. Anything else is `active: false`,
+ * which says nothing of why.
  */
 async function mayLearn(deps: IntrospectionDependencies, caller: Client, owner: TokenOwner): Promise<boolean> {
   const data = gatehouseData(caller);
@@ -55,10 +54,8 @@ export function introspectionAllowed(deps: IntrospectionDependencies) {
 }
 
 /**
- * oidc-provider answers a JWT presented for introspection with `unsupported_token_type` (it keeps no JWT it issues).
- * Ours are answered here, once the OP has authenticated the client: a JWT this surface's issuer signed with one of our
- * keys, for any resource, unexpired, then the same policy as the stored tokens. The answer is the token's claims, as
- * oidc-provider answers with an opaque token's. Koa middleware for `provider.use`.
+ * oidc-provider answers a JWT with `unsupported_token_type` (it keeps none). Ours are answered here once the OP has
+ * authenticated the client: signed by this surface's issuer, unexpired, then the stored tokens' policy.
  */
 export function introspectJwtAccessTokens(deps: IntrospectionDependencies) {
   return async function jwtIntrospection(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {

@@ -6,12 +6,9 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 const NO_CLIENT_AUTHENTICATION = 'no client authentication mechanism provided';
 
 /**
- * RFC 9110 15.5.2: a 401 carries WWW-Authenticate. oidc-provider challenges an `invalid_client` 401 (token,
- * revocation, device authorization) with `Basic realm=<issuer>` only when the client sent an Authorization header;
- * one that authenticated in the body (client_secret_post, private_key_jwt) or not at all (a public client) got none.
- * It gets the same challenge. A request with no client authentication at all (no client_id, no credentials) is
- * RFC 6749 5.2's `invalid_client` ("no client authentication included"), where oidc-provider answers 400
- * `invalid_request`. Koa middleware for `provider.use`, reading the OP's answers on their way out.
+ * RFC 9110 15.5.2: a 401 carries WWW-Authenticate, which oidc-provider sends for `invalid_client` only when the client
+ * used an Authorization header; clients authenticating in the body or not at all get `Basic realm=<issuer>` too. No
+ * client authentication at all is RFC 6749 5.2's `invalid_client`, where oidc-provider answers 400 `invalid_request`.
  */
 export function challengeClientAuthentication(issuer: string) {
   const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
@@ -31,9 +28,8 @@ export function challengeClientAuthentication(issuer: string) {
 }
 
 /**
- * claims_supported without `sid`: only front- and back-channel logout issue it, and neither is enabled. It is one of
- * oidc-provider's default claims, which a configuration can add to but not take from (its defaults are merged under
- * it), so the discovery documents leave it out here. Koa middleware for `provider.use`.
+ * claims_supported without `sid`: only front- and back-channel logout issue it, and neither is enabled. A configuration
+ * cannot take it out of oidc-provider's default claims, so the discovery documents drop it here.
  */
 export async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
   await next();

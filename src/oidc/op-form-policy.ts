@@ -5,14 +5,10 @@ import { cspSource } from '../pages/pages.ts';
 const OP_SCRIPT = /(?:^|;)\s*script-src[^;]*'sha256-/;
 
 /**
- * Where oidc-provider's own self-submitting forms may post, in their page's policy (routes.ts starts every page route
- * at `form-action 'none'`). It writes one for response_mode=form_post, to the redirect URI with the code; for a logout
- * with no session to confirm, to its sign-out and on to the post-logout redirect URI; and for a sign-in that switches
- * the session's account, to its sign-out, back to the authorization and on to the redirect URI. Browsers check
- * form-action on the redirects after the POST too, so the policy names the OP itself and the client URIs of the
- * request as the OP settled them (a redirect URI left out is the client's only one; a post-logout URI stays only when
- * registered; an unregistered redirect URI never gets a form). Read from the OP's context once it has answered: no
- * lookup of its own. Koa middleware for `provider.use`.
+ * Where oidc-provider's own self-submitting forms may post (routes.ts starts every page at `form-action 'none'`):
+ * form_post to the redirect URI, a logout to its sign-out and post-logout URI, an account switch through sign-out and
+ * authorization to the redirect URI. Browsers check form-action on the redirects after the POST too, so the policy
+ * names the OP and the request's client URIs as the OP settled them, read from its context once it has answered.
  */
 export async function allowOpFormTargets(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
   await next();

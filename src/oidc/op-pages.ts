@@ -9,12 +9,9 @@ import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, loo
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 
 /**
- * The pages oidc-provider renders itself, in the hosted look: device verification (`/oauth2/device`: user code,
- * confirmation, success) and RP-initiated logout (`/oauth2/logout`: confirmation, signed out). The OP runs the
- * protocol (its xsrf token, code checks, session end, redirects); these functions only render, through pages.ts,
- * in the effective branding of the client's application, and of the tenant when one is known: the tenant of the
- * session's sign-in for the client (logout, device success) or the one the device authorization named (`tenant`).
- * Without a client (the bare verification page before any code, a logout naming no client) the look is plain.
+ * The pages oidc-provider renders itself (device verification, RP-initiated logout), in the hosted look. The OP runs
+ * the protocol; these only render, in the branding of the client's application and of the tenant when known (the
+ * session's sign-in tenant, or the one the device authorization named). Without a client the look is plain.
  */
 
 /** The OP's form carries its xsrf token (bound to the browser's OP session); the hosted form posts it back as is. */

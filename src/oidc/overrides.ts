@@ -70,11 +70,9 @@ function checkBeforeConsuming(prototypes: unknown[], check: (ctx: KoaContextWith
 }
 
 /**
- * oidc-provider resolves a token request's `resource` only after it has consumed the code, refresh token or device
- * code being redeemed: an invalid one was answered `invalid_target` with that credential spent, and the client's retry
- * read as a replay (`invalid_grant`, the grant revoked). An error must leave the credentials as they were (RFC 6749
- * 5.2, RFC 8707 2), so the rule oidc-provider applies after consuming is applied before. A replay is still found
- * before this, and revokes the grant whatever resource it names.
+ * oidc-provider resolves a token request's `resource` only after consuming the code, refresh token or device code, so
+ * an invalid one would spend it and the retry read as a replay. An error must leave the credentials as they were
+ * (RFC 6749 5.2, RFC 8707 2), so that rule runs before. A replay is still found first and revokes the grant.
  */
 function refuseInvalidResourceBeforeConsuming(provider: Provider, servers: ResourceServers): void {
   checkBeforeConsuming([provider.AuthorizationCode.prototype, provider.RefreshToken.prototype, provider.DeviceCode.prototype], (ctx, source) =>
@@ -83,11 +81,9 @@ function refuseInvalidResourceBeforeConsuming(provider: Provider, servers: Resou
 }
 
 /**
- * oidc-provider consumes an authorization or device code before it looks up the code's account: a code whose user had
- * been suspended, locked, deleted or removed from the grant's tenant was refused (`invalid_grant`) and spent, so that
- * the same code presented again once the user was back read as a replay and revoked the grant with every token issued
- * from it. A refused request leaves the code as it was (docs/decisions.md), so the account is looked up first (once
- * per request: findAccountOnce).
+ * oidc-provider consumes an authorization or device code before looking up its account, so a refusal (user suspended,
+ * locked, deleted or out of the tenant) would spend it and the retry read as a replay that revokes the grant. A
+ * refused request leaves the code as it was (docs/decisions.md): the account is looked up first (findAccountOnce).
  */
 function refuseUnknownAccountBeforeConsuming(provider: Provider, find: FindAccount): void {
   checkBeforeConsuming([provider.AuthorizationCode.prototype, provider.DeviceCode.prototype], async (ctx, code) => {

@@ -16,11 +16,9 @@ import type { OidcDependencies, SignInRules, SignInTargets } from './configurati
 type Grant = InstanceType<Provider['Grant']>;
 
 /**
- * The session's grant for the client, unless it no longer fits the request: its tenant is one the user no longer
- * belongs to (the tenant deleted, or the user removed from it), or the request names (`tenant`) another tenant than
- * the one that grant's sign-in was for. The hosted pages are then asked again and decide the tenant afresh, so a
- * signed-in user never gets a token of the wrong tenant. A grant the pages have just made (`result.consent`) is the one.
- * A silent request (prompt=none) has no pages to ask: what they would decide is decided here (silentGrant).
+ * The session's grant for the client, unless its tenant is one the user no longer belongs to or the request names
+ * another tenant: the hosted pages then decide the tenant afresh, so a signed-in user never gets a token of the wrong
+ * tenant. A grant the pages have just made (`result.consent`) is the one; silent requests decide here (silentGrant).
  */
 export async function loadExistingGrant(deps: OidcDependencies, signIn: () => SignInRules, policy: Policy, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
@@ -63,10 +61,8 @@ type SilentDecision =
   | { readonly kind: 'refused'; readonly error: SilentError };
 
 /**
- * prompt=none: the request gets what the same request without it would get from the hosted pages without a page being
- * shown (consent is implicit, docs/decisions.md), so silent SSO works across the application's clients and its
- * tenants. The grant is made, or the session's grant takes the scopes asked for, as the pages' consent step does
- * (src/oidc/interactions.ts). Where the pages would show one, the request is refused (silentRefusals).
+ * prompt=none gets what the hosted pages would give without showing one (consent is implicit, docs/decisions.md), so
+ * silent SSO works across the application's clients and tenants. Where the pages would show one, it is refused.
  */
 async function silentGrant(
   deps: OidcDependencies,
@@ -109,12 +105,9 @@ async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<b
 }
 
 /**
- * What the hosted pages' consent step (src/hosted/routes.ts) would do with the session's user, by the pages' own rules
- * (src/domain/sign-in/sign-in.ts): the sign-in's target (application, tenant, pool), the user active in that pool, and the
- * tenant: the one named if the user is a member, else their only one. Refused with `login_required` where the pages
- * show the sign-in form (the user is not in the target's pool, not active, not a member of the tenant named) or an
- * error page (a client whose own tenant is gone; the request's own tenant errors are invalid_request before this,
- * tenantParam); with `account_selection_required` where they ask the user to choose among their tenants.
+ * What the hosted pages' consent step would do with the session's user, by their rules (src/domain/sign-in/sign-in.ts):
+ * `login_required` where they show the sign-in form or an error page, `account_selection_required` where they ask the
+ * user to choose among their tenants.
  */
 async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<SilentDecision> {
   const loginRequired = { kind: 'refused', error: SIGN_IN_REFUSALS.login_needed.silent } as const;
@@ -138,13 +131,10 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
 
 
 /**
- * oidc-provider's prompts, and one more reason to ask for a login: the browser's session names an account findAccount
- * no longer finds for this client (deleted, suspended or locked since, or a user of another application signed in on
- * the same surface), or one a silent request cannot use (silentDecision). oidc-provider would otherwise go on without
- * an account and fail the consent checks (a 500); the sign-in form switches the session to whoever signs in. With
- * prompt=none these answer `login_required` (OIDC Core 3.1.2.6: the user must sign in), and a user who would choose
- * among their tenants `account_selection_required`, ahead of the consent checks (whose `consent_required` a first-party
- * client never needs).
+ * oidc-provider's prompts, plus a login when the session's account is one findAccount no longer finds for this client
+ * or a silent request cannot use (silentDecision): without an account the consent checks would fail. With prompt=none
+ * these answer `login_required` (OIDC Core 3.1.2.6) or `account_selection_required`, ahead of the consent checks
+ * (a first-party client never needs `consent_required`).
  */
 export function interactionsPolicy() {
   const policy = interactionPolicy.base();

@@ -34,12 +34,9 @@ export interface BuiltProvider {
 }
 
 /**
- * The OPs: one oidc-provider instance per sign-in surface (src/domain/domains/surfaces.ts), because oidc-provider
- * takes its issuer at construction. Clients of every application share them, told apart by client_id. An instance
- * holds no state of its own: storage is PostgreSQL (adapter.ts) and keys are the SigningKeyStore's, the same for all,
- * so any instance on any replica answers any request. They are kept in a bounded cache (least recently used out,
- * `maxProviders`), keyed by the whole surface (a hostname verified again by another owner is another surface), and
- * rebuilt when the key set changes (rotation here or on another instance, seen within the key store's cache time).
+ * One oidc-provider instance per sign-in surface, because it takes its issuer at construction. Instances hold no state
+ * (storage in PostgreSQL, keys from the SigningKeyStore), so any replica answers any request. Bounded LRU cache keyed by
+ * the whole surface (a hostname verified again by another owner is another surface), rebuilt when the key set changes.
  */
 export class OidcProvider {
   private readonly deps: OidcDependencies;
@@ -77,7 +74,6 @@ export class OidcProvider {
     return accountBrowser((await this.get(surface)).provider, surface, request, req, res);
   }
 
-  /** The OP of a surface (the service's by default). */
   async get(surface: Surface = this.deps.surfaces.service): Promise<BuiltProvider> {
     const jwks = await this.deps.signingKeys.privateJwks();
     const kids = jwks.keys.map((key) => key.kid).join(',');

@@ -26,12 +26,9 @@ export async function assertRedeemableResources(ctx: KoaContextWithOIDC, source:
 }
 
 /**
- * RFC 6749 5.2: a client-credentials request whose `scope` names a value the resource does not serve is
- * `invalid_scope`, and nothing is issued. oidc-provider kept only the resource's scopes and dropped the rest silently:
- * the management API serves none (an M2M token's rights are its credential's permissions), so a token came back
- * whatever the client named, and a client could believe it held a scope it had asked for. A request without `scope`
- * is answered as before (and its response names no scope). Called where oidc-provider resolves the request's
- * resource (getResourceServerInfo), before anything is issued; no lookup of its own (the hot path sends no statement).
+ * RFC 6749 5.2: a client-credentials `scope` naming a value the resource does not serve is `invalid_scope`, where
+ * oidc-provider would drop it silently and issue anyway. Called where oidc-provider resolves the resource, before
+ * anything is issued; no lookup of its own (the hot path sends no statement).
  */
 export function refuseUnservedClientCredentialsScope(ctx: KoaContextWithOIDC, server: ResourceServer): void {
   if (ctx.oidc.params?.['grant_type'] !== 'client_credentials') return;

@@ -6,19 +6,14 @@ import { servedClientData } from './clients.ts';
 import { OIDC_PATHS } from './configuration.ts';
 
 /**
- * Whose browser session an OP request uses. The service's surface and a tenant path by slug serve every application
- * (another customer's too), and oidc-provider keeps one session, one account, per cookie: a sign-in to another
- * application would switch that account, signing the user out of the first one and revoking its grants. So on those
- * surfaces each application's session has a cookie of its own (`_session.{application id}`), chosen from the request's
- * client before the OP reads the session:
- * - the authorization request names its client (`client_id`), and its resume step its interaction, which names it;
- * - a logout names it (`client_id`, or the audience of `id_token_hint`), and its confirmation carries the application
- *   in its address (`?app=`, added wherever the OP writes that address: the logout page's form, and the sign-out an
- *   account switch within one application posts).
- * The device pages keep the plain cookie: the device's client is known only once its code is typed, after the page's
- * session has been read. A logout naming no client cannot say which session to end, so on those surfaces it is refused
- * (logoutNamesNoApplication) rather than answered "signed out" with every session still standing. A custom domain
- * serves one application, and its host keeps its cookies apart already.
+ * Whose browser session an OP request uses. The service's surface and a tenant path by slug serve every application,
+ * and oidc-provider keeps one account per session cookie: a sign-in to another application would sign the user out of
+ * the first and revoke its grants. So there each application's session has its own cookie (`_session.{application
+ * id}`), chosen from the request's client before the OP reads the session: `client_id`, the resumed interaction's, the
+ * logout's (`client_id` or `id_token_hint`'s audience), or `?app=` on the logout confirmation's address.
+ * The device pages keep the plain cookie (the client is known only once the code is typed). A logout naming no client
+ * is refused there (logoutNamesNoApplication) rather than answered "signed out" with every session standing. A custom
+ * domain serves one application, and its host keeps its cookies apart.
  */
 const current = new AsyncLocalStorage<string | undefined>();
 

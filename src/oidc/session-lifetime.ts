@@ -3,11 +3,9 @@ import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import { LONGEST_SIGN_IN_SECONDS, refreshTokenSeconds, sessionSeconds } from '../domain/sign-in/session.ts';
 
 /**
- * The session policy applied to what an OP request saves: the browser session, refresh tokens, grants
- * (src/domain/sign-in/session.ts). oidc-provider asks for their lifetimes synchronously (`ttl`), so the policy of the
- * request's account is noted when findAccount reads the account (account.ts), which every request that signs in,
- * uses a session or redeems a code or refresh token does before it saves any of them. The policy comes from the
- * surface settings' cache: no statement of its own on a warm cache.
+ * The session policy applied to what an OP request saves (src/domain/sign-in/session.ts). oidc-provider asks for
+ * lifetimes synchronously (`ttl`), so the policy is noted when findAccount reads the account, which every request does
+ * before it saves a session, grant or refresh token.
  */
 const noted = new WeakMap<KoaContextWithOIDC, SessionPolicy>();
 

@@ -13,12 +13,9 @@ export interface Refusal {
 }
 
 /**
- * The authorization endpoint of a surface that fixes the tenant (a tenant's path or custom domain), before the OP
- * runs, where a browser is waiting: a path naming no tenant of the client's application, or a `tenant` parameter
- * naming another tenant than the surface's, is refused with the hosted error page (400, in the surface tenant's
- * branding when it is known) and never redirected to the client. `surface` null: a tenant path that exists nowhere.
- * Undefined when the OP should answer (no such client, or one it refuses: its own error page; nothing for the surface
- * to refuse).
+ * On a surface that fixes the tenant, an authorization request whose path or `tenant` names another tenant is refused
+ * with the hosted error page (400), never redirected to the client. `surface` null: a tenant path that exists nowhere.
+ * Undefined when the OP should answer.
  */
 export async function authorizationRefusal(
   services: Services,
