@@ -23,10 +23,7 @@ export interface ApiKeyRecord {
  */
 export class ApiKeyCache {
   private readonly cache: InvalidatedCache<ApiKeyRecord>;
-  /**
-   * Beside the keys, and kept with them because authentication reaches this one cache (server.ts): the subjects of
-   * Bearer tokens found live recently (bearer-subject.ts), with the same lifetime and the same invalidations.
-   */
+  /** Kept with the keys, because authentication reaches this one cache (server.ts): Bearer subjects found live recently. */
   readonly bearerSubjects: LiveSubjectCache;
   /** And what the credentials' subjects hold (their own lists and roles), from which their permissions follow. */
   readonly heldGrants: HeldGrantsCache;

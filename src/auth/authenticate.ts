@@ -32,10 +32,8 @@ export class BearerTokenRefused extends GatehouseError {
 }
 
 /**
- * The credentials a request presents. An Authorization header that is not a Bearer token is refused (401), not
- * ignored: beside an API key a Bearer token narrows what the key may do, so a caller passing a user's header on with
- * its own key must not have it dropped for being malformed (an empty one, another scheme, a tab), which would leave
- * the key's full permissions.
+ * An Authorization header that is not a Bearer token is refused (401), not ignored: beside an API key a Bearer token
+ * narrows what the key may do, and dropping a malformed one would leave the key's full permissions.
  */
 export function readCredentials(headers: Record<string, string | string[] | undefined>): PresentedCredentials {
   const apiKey = headers['x-api-key'];
@@ -48,22 +46,17 @@ export function readCredentials(headers: Record<string, string | string[] | unde
   return { apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined, bearer };
 }
 
-/**
- * Where authentication reads API keys and whether a Bearer token's subject is live: the database, through this
- * instance's cache of recent answers.
- */
+/** Where authentication reads API keys and Bearer subjects' liveness: the database, through this instance's cache. */
 export interface CredentialStore {
   readonly orm: MikroORM;
   readonly cache: ApiKeyCache;
 }
 
 /**
- * The working key a secret's hash names, across applications (before any scope exists the hash is the only thing
- * that finds a key): unrevoked, unexpired and, bound to a user, whose user may act now (mayActNow), as the user's Bearer
- * tokens need (a locked or suspended user's key does not work; it is not revoked, and works again once the user may). One
- * indexed statement on the connection (no entity, no EntityManager fork: the ORM's mapping costs ~4× the query).
- * Authentication (through its cache) and introspection both ask this, so a key works exactly when it introspects
- * active. The caller compares the secret with `secret_hash` in constant time.
+ * The working key a secret's hash names, across applications (before any scope exists the hash is the only thing that
+ * finds a key): unrevoked, unexpired, and whose user (if any) may act now (mayActNow). One indexed statement on the
+ * connection (the ORM's mapping costs ~4× the query). Authentication and introspection both ask this, so a key works
+ * exactly when it introspects active. The caller compares the secret in constant time.
  */
 export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise<ApiKeyRecord | undefined> {
   const [row] = await orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(

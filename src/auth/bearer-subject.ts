@@ -25,10 +25,8 @@ export function subjectKind(sub: string, clientId: unknown): BearerSubject['kind
 }
 
 /**
- * The subjects of Bearer tokens found live recently on this instance, by subject, token tenant and (a user's) grant.
- * An entry goes at once when its credential, user, client, grant, tenant or application changes on any instance (the
- * invalidations that evict API keys: an M2M credential's or OAuth client's revocation publishes `oauth_client`, the
- * OP's revocation of a grant `grant`). Dead subjects are never remembered.
+ * Bearer subjects found live recently on this instance, by subject, token tenant and grant. Evicted by the
+ * invalidations that evict API keys, plus `oauth_client` and `grant`; dead subjects are never remembered.
  */
 export type LiveSubjectCache = InvalidatedCache<BearerSubject>;
 
@@ -41,11 +39,9 @@ export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): Liv
 }
 
 /**
- * One statement on primary keys: an M2M credential of the token's application (and tenant, or none), not revoked; a user of the
- * token's application, active and, for a tenant's token, still a member of that tenant, whose token's OAuth client
- * is not revoked and whose grant stands (not revoked: a refresh token's revocation or reuse, a replayed code, a
- * sign-out; not expired). Either row's existence proves the application's: deleting an application cascades to both
- * tables.
+ * One statement on primary keys: an unrevoked M2M credential of the token's application and tenant; or an active user
+ * of the application, still a member of the token's tenant, whose OAuth client is not revoked and whose grant stands.
+ * Either row's existence proves the application's: deleting an application cascades to both tables.
  */
 function livenessStatement(bearer: BearerSubject): OwnedStatement {
   const { applicationId, subject, tenantId } = bearer;

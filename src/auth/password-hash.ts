@@ -12,9 +12,8 @@ const ARGON2ID = 2 as Algorithm;
 export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * @node-rs/argon2 runs each hash on libuv's thread pool (off the event loop), which it shares with file, DNS and
- * zlib work and which has only 4 threads. A burst of sign-ins must neither fill that pool nor hold N × 19 MiB at
- * once: at most one Argon2 job per core runs on the machine, so a process takes its share of the cores among the
+ * @node-rs/argon2 hashes on libuv's 4-thread pool, shared with file, DNS and zlib work. A burst of sign-ins must
+ * neither fill it nor hold N × 19 MiB at once: at most one Argon2 job per core on the machine, shared among the
  * `processes` serving on it (WORKERS), at most 4; the rest wait here in order.
  */
 export function argon2Concurrency(processes: number): number {
@@ -53,9 +52,8 @@ async function bounded<T>(name: string, job: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The form of a password that is hashed and checked: Unicode NFKC (NIST SP 800-63B 5.1.1.2), so that the same
- * characters typed on another device or keyboard, composed or decomposed (`é` as one code point or as `e` and a
- * combining accent), full-width or not, are the same password.
+ * Passwords are hashed and checked in Unicode NFKC (NIST SP 800-63B 5.1.1.2), so composed or decomposed, full-width
+ * or not, the same characters are the same password on any device.
  */
 export const normalizePassword = (password: string): string => password.normalize('NFKC');
 

@@ -15,15 +15,13 @@ export interface Principal {
    */
   readonly subjects: readonly RoleSubject[];
   /**
-   * What the credentials may do in a tenant of their application (null: application-wide): their subjects' own lists and
-   * roles there (src/domain/authorization/held-roles.ts). Asked once per tenant and request, through the instance's cache.
-   * Only the scope's tenant counts (context.ts, scopeTenant): the permission gate and Scope.permissions ask for it.
+   * What the credentials may do in a tenant of their application (null: application-wide), asked once per tenant and
+   * request through the instance's cache. Only the scope's tenant counts (context.ts, scopeTenant).
    */
   permissionsIn(tenantId: string | null): Promise<PermissionSet>;
   /**
-   * For audit records: whom a Bearer token speaks for when one is present (its user, or the M2M credential of a
-   * client-credentials token), else the API key; on the hosted sign-in pages, before anyone is signed in, the OAuth
-   * client that sent the end user there (context.ts, endUserScope), or the invitation whose page they opened.
+   * For audit records: whom a Bearer token speaks for when present, else the API key; on the hosted pages before
+   * sign-in, the OAuth client that sent the user there (context.ts, endUserScope) or the invitation opened.
    */
   readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'oauth_client' | 'invitation'; readonly id: string };
   readonly apiKeyId: string | null;

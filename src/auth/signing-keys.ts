@@ -12,9 +12,8 @@ export const MAX_ACCESS_TOKEN_SECONDS = 3600;
 const CACHE_MS = 30_000;
 /**
  * How long a rotated-in key is published before it signs: every instance re-reads the keys within a cache period, so
- * by then each publishes it (in /.well-known/jwks.json and the management API's verification); the second period is
- * a margin for a slow read and clocks that disagree by some seconds. Every instance then switches at the same moment,
- * since each knows `signsFrom` in advance. A relying party that fetched the set meanwhile already has the key.
+ * by then each publishes it; the second period covers a slow read and skewed clocks. Each instance knows `signsFrom`
+ * in advance, so all switch at the same moment.
  */
 export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
 /**
@@ -25,20 +24,17 @@ export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
  */
 export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
 /**
- * How recent a read of the keys makes a token's unknown `kid` unknown for good: such a token is refused without reading
- * them again. Anyone can send tokens naming kids of their own; without this bound each one was a read of the whole
- * table (20 forged requests, 20 reads), before the rate limit, which counts after authentication. A key rotated in
- * elsewhere is published PUBLISHED_BEFORE_SIGNING_MS before it signs, so only a rotation `at once` needs the re-read.
+ * How recent a read of the keys makes a token's unknown `kid` unknown for good (refused without a re-read): anyone can
+ * send made-up kids, and the rate limit counts only after authentication. A key rotated in elsewhere is published
+ * PUBLISHED_BEFORE_SIGNING_MS before it signs, so only a rotation `at once` needs the re-read.
  */
 export const UNKNOWN_KID_REREAD_MS = 5_000;
 
 /** From when a key signs: its `signsFrom`, or its creation for the first key and every key made before pre-publication. */
 const signsFrom = (key: SigningKey): number => (key.signsFrom ?? key.createdAt).getTime();
 
-/** A new key of each algorithm named. */
 const generateKeys = (algs: readonly SigningAlg[]): Promise<GeneratedKey[]> => Promise.all(algs.map((alg) => generateSigningKey(alg)));
 
-/** The new keys' ids, by algorithm. */
 const kidsByAlg = (keys: readonly GeneratedKey[]) => Object.fromEntries(keys.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
 
 /**
@@ -89,12 +85,10 @@ export class SigningKeyStore {
   }
 
   /**
-   * Adds a new active key of every algorithm and retires the previous ones; tokens they signed keep verifying until
-   * expiry. The new keys are published at once and sign after PUBLISHED_BEFORE_SIGNING_MS, when every instance
-   * publishes them; the previous ones sign until then. `at: 'once'` makes them sign now: until their caches expire,
-   * other instances then neither publish them nor stop signing with the old ones. `revoke` (a key leaked, `at` is then
-   * 'once'): every previous key, active or retired, is revoked: it no longer verifies, so what it signed (or what
-   * anyone holding it signs) is refused, and clients get new tokens; other instances follow when their caches expire.
+   * Adds a new active key of every algorithm and retires the previous ones, which verify until their tokens expire. The
+   * new keys sign after PUBLISHED_BEFORE_SIGNING_MS, once every instance publishes them; `at: 'once'` signs now, ahead
+   * of other instances' caches. `revoke` (a leaked key; `at` is then 'once'): every previous key stops verifying, so
+   * what it signed is refused; other instances follow when their caches expire.
    */
   async rotate({ at = 'after-publication', revoke = false }: { at?: 'after-publication' | 'once'; revoke?: boolean } = {}): Promise<{
     kids: Record<SigningAlg, string>;
@@ -147,11 +141,9 @@ export class SigningKeyStore {
   }
 
   /**
-   * The private JWK set the OAuth provider signs and publishes with (src/oidc/): the keys that sign now first, the
-   * ES256 one leading (oidc-provider signs with the first key of its set that fits the algorithm), then the others: a
-   * rotated-in key not yet signing, and retired keys still inside their verification window (published, never
-   * signing). The order changes when a pre-published key starts signing, so an OP built on the set's kids in order is
-   * rebuilt then. Same cache as above.
+   * The private JWK set the OP signs and publishes with: the keys that sign now first, ES256 leading (oidc-provider signs
+   * with the first key that fits the algorithm), then keys not yet signing or retired but still verifying. The order
+   * changes when a pre-published key starts signing, so an OP built on it is rebuilt then.
    */
   async privateJwks(): Promise<{ keys: JWK[] }> {
     const keys = await this.load();
