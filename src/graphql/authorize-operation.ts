@@ -87,10 +87,9 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /**
- * Throws 403 `organization_deactivated` while the credentials' organization is deactivated, unless the operation is
- * its reactivation. Throws 403 `forbidden` unless the credentials may run an operation of this rule in each tenant it acts in (the
- * tenants its path or arguments name, null where none: scopeTenant settles each as the scope will), by what they hold
- * there. Nothing is read when the rule needs no permission.
+ * Throws 403 `organization_deactivated` while the organization is deactivated (unless this is its reactivation), and
+ * 403 `forbidden` unless the credentials may run the rule in each tenant the request acts in (scopeTenant settles each
+ * as the scope will). Nothing is read when the rule needs no permission.
  */
 export async function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<void> {
   if (principal.organizationDeactivated && rule.whileDeactivated !== true) {

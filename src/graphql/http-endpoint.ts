@@ -62,10 +62,9 @@ async function renderPlayground(): Promise<Playground> {
 }
 
 /**
- * A response without data takes the status of its first error (401, 404, 422…), so HTTP clients and proxies see
- * failures as failures; a partial result stays 200, as GraphQL requires. It is read from the body Apollo wrote, so it
- * covers the requests Apollo refuses before its request pipeline starts (no query, a batch) too,
- * which Apollo itself answers 400, a status the contract does not have.
+ * A response without data takes the status of its first error, so HTTP clients and proxies see failures as failures;
+ * a partial result stays 200, as GraphQL requires. Read from the body Apollo wrote, so it also covers requests Apollo
+ * refuses before its pipeline (which it answers 400, a status the contract lacks).
  */
 function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefined {
   const status = errors?.[0]?.extensions?.status;
@@ -124,10 +123,9 @@ function mutationDocument(body: GraphQLRequestBody): DocumentNode | undefined {
 }
 
 /**
- * The request an Idempotency-Key stands for on /graphql: what Apollo runs, not how it was written. The document as
- * graphql-js prints it (whitespace, commas and comments do not count), the operation named, and the variables and
- * extensions as JSON values (requestFingerprint: key order does not count); a null member is the same as one left out,
- * and no variables the same as `{}`. Another document, operation or value is another request (409).
+ * The request an Idempotency-Key stands for on /graphql: what Apollo runs, not how it was written (the printed
+ * document, the operation name, variables and extensions as JSON values; a null member and `{}` count as absent).
+ * Another document, operation or value is another request (409).
  */
 function graphqlFingerprint(document: DocumentNode, { operationName, variables, extensions }: GraphQLRequestBody): string {
   return requestFingerprint('graphql', print(document), operationName ?? null, variables ?? {}, extensions ?? {});

@@ -1,20 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * GraphQL over HTTP (graphql.github.io/graphql-over-http): the media type of a /graphql answer is chosen from the
- * request's `Accept`, and each has its own status codes.
- *
- * - `graphql-response`: `application/graphql-response+json`. A response with a `data` entry (null included) is 200; one
- *   without is the status of its first error, a request that is not well-formed or fails validation (the contract's
- *   422 `validation_error`) being 400.
- * - `json`: `application/json` named by the client. Everything GraphQL answered is 200 (the spec: a client cannot tell
- *   a 4xx of the server from one of a proxy); a request that is not well-formed GraphQL over HTTP (a body that is no
- *   JSON, no `query`, a member of the wrong type) is 400.
- * - `contract`: neither named (a wildcard, no `Accept`, or only types the service lacks, which the spec lets it disregard):
- *   `application/json` with the statuses of the contract, which existing clients read (docs/decisions.md#conventions).
- *
- * Refusals made before GraphQL ran (401, 413, 415, 429) keep their status in every mode; so do `extensions.code` and
- * `extensions.status`, which always say the code and its status in the contract.
+ * GraphQL over HTTP (graphql.github.io/graphql-over-http): the answer's media type comes from `Accept`, each with its
+ * own statuses.
+ * - `graphql-response` (`application/graphql-response+json`): with `data` (null included) 200; without, its first
+ *   error's status, 400 for a malformed request or a validation failure.
+ * - `json` (`application/json` named): everything GraphQL answered is 200 (a client cannot tell a server's 4xx from a
+ *   proxy's); a request that is not well-formed GraphQL over HTTP is 400.
+ * - `contract` (neither named, or only types the spec lets the service disregard): `application/json` with the
+ *   contract's statuses, which existing clients read (docs/decisions.md#conventions).
+ * Refusals before GraphQL ran (401, 413, 415, 429), `extensions.code` and `extensions.status` are alike in every mode.
  */
 export type GraphQLAnswerMode = 'graphql-response' | 'json' | 'contract';
 

@@ -21,13 +21,9 @@ import {
 import { parseClientDocument } from './operation-limits.ts';
 
 /**
- * graphql-js's refusals of client input, reworded for the contract: the `field` is the input path as REST names it
- * (the argument, or the path inside the `input` argument, whatever the client called its variables) and the message
- * names that path and the type expected there. graphql-js quotes the refused value, which may be a secret (an e-mail
- * provider's API key in the wrong place): no value is ever repeated.
- *
- * Only graphql-js's own words are read (the inner reason of a coercion, a validation message, the schema's type
- * names), never the quoted value or a client's key.
+ * graphql-js's refusals of client input, reworded for the contract: `field` is the input path as REST names it, and
+ * the message names it and the expected type. graphql-js quotes the refused value, which may be a secret (an API key
+ * in the wrong place): only graphql-js's own words are read, never the value or a client's key.
  */
 export interface InputRefusal {
   readonly message: string;
@@ -111,9 +107,8 @@ export function variableRefusal(argument: Located, problem: 'missing' | 'invalid
 }
 
 /**
- * A refusal of graphql-js's `coerceInputValue` inside a variable's value: `segments` is its path inside the value,
- * `reason` its error's message, which says whether a field was missing or unknown there; the refused value itself is
- * never read.
+ * A refusal of `coerceInputValue` inside a variable's value, at `segments`; `reason` (its message) says whether a field
+ * was missing or unknown. The refused value itself is never read.
  */
 export function coercionRefusal(argument: Located, segments: readonly Segment[], reason: string): InputRefusal {
   const missing = MISSING_FIELD.exec(reason)?.[1];
@@ -154,11 +149,9 @@ function typeAt(type: GraphQLType | undefined, path: readonly Segment[]): GraphQ
 }
 
 /**
- * Where the client passed the variable: its argument and, inside a literal, the path to it, with the type the argument
- * expects there. Found in the request's document, read again from the definition's source (graphql-js keeps no link
- * from a node to its parents). The REST adapter's documents carry no source; their variables are named after the
- * arguments they are passed to, which are the REST parameters' names, and typed as them, so there the variable
- * itself is the answer.
+ * Where the client passed the variable: its argument and the path inside a literal, with the type expected there, read
+ * again from the definition's source (graphql-js keeps no link from a node to its parents). The REST adapter's
+ * documents carry no source, but their variables are named and typed after their arguments: the variable is the answer.
  */
 function usageOf(schema: GraphQLSchema, definition: VariableDefinitionNode): Located | undefined {
   const source = definition.loc?.source;

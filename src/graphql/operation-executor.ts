@@ -33,14 +33,10 @@ export interface OperationExecutor {
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 /**
- * Runs the REST adapter's operations on the schema Apollo serves at /graphql: the same resolvers, the same context and
- * the same error serializer (format-error.ts), without Apollo's per-request pipeline (hashing the source, the document
- * cache, plugins), which an operation validated once at startup does not need.
- *
- * Execution is graphql-jit's: each operation compiled once into a function that resolves and completes its fields
- * (several times cheaper per field than graphql-js's interpreter, which walks the document on every request). The
- * variables are coerced by graphql-js first, so a refused input is worded, and its 422 `field` found, exactly as at
- * /graphql; the compiled function then coerces the same, already valid, values again.
+ * Runs the REST adapter's operations on the schema Apollo serves at /graphql (same resolvers, context and error
+ * serializer), without Apollo's per-request pipeline, which an operation validated at startup does not need. Execution
+ * is graphql-jit's (compiled once, several times cheaper per field); variables are coerced by graphql-js first, so a
+ * refused input reads exactly as at /graphql.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {

@@ -57,11 +57,9 @@ export const OPERATION_LIMITS = {
    */
   tokens: 10_000,
   /**
-   * Brackets nested in a document, counted apart in its values (lists, input objects, list types: anything inside an
-   * argument list) and in its selection sets, checked on its tokens before it is parsed (documentNestingRefusal): as
-   * deep as a JSON body may nest, so a literal may nest as deep as the same value sent as a variable, and selection
-   * sets hold the deepest fields `depth` allows with room for inline fragments. graphql-js parses recursively: a
-   * document nested a few thousand deep, well within `tokens`, exhausts the stack.
+   * Brackets nested in a document, counted apart in values and in selection sets, checked on its tokens before parsing
+   * (documentNestingRefusal): as deep as a JSON body may nest. graphql-js parses recursively, so a document nested a
+   * few thousand deep, well within `tokens`, would exhaust the stack.
    */
   nesting: JSON_BODY_MAX_DEPTH,
 } as const;
@@ -73,10 +71,8 @@ export const OPERATION_LIMITS = {
 const ITEMS_PER_LIST = 10;
 
 /**
- * The items a page holds, as its `pageSize` argument asks: the literal's value (at most PAGE_SIZE_MAX; an invalid one
- * is refused when the field runs), the default when left out, the most a page may hold when a variable says: its value
- * is not known while validating (and Apollo keeps a document's validation for every request that sends it). Counting a
- * page of 100 as 10 let one request of 20 aliases of a page of tenants with their configurations resolve 40 MB in 10 s.
+ * The items a page holds, as its `pageSize` asks: the literal's value, the default when left out, and the most a page
+ * may hold when a variable says (unknown while validating, and Apollo reuses a document's validation).
  */
 function pageItems(field: FieldNode): number {
   const argument = field.arguments?.find((each) => each.name.value === 'pageSize');
@@ -191,9 +187,8 @@ function rootResponseKeys(context: ValidationContext, operation: OperationDefini
 }
 
 /**
- * An operation of a kind the schema has no root type for (a `subscription`: the API has none) is refused as a client's
- * error (422 `validation_error`) before anything runs. graphql-js 16 validates it (no rule of its own checks the root
- * type; 17's KnownOperationTypesRule will) and only its execution throws, an error Apollo calls internal: a 500.
+ * An operation of a kind the schema has no root type for (a `subscription`) is refused as 422 `validation_error`:
+ * graphql-js 16 has no rule for it (17's KnownOperationTypesRule will) and only execution throws, which Apollo calls internal.
  */
 export const KnownOperationTypesRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(operation) {

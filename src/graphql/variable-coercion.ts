@@ -11,13 +11,10 @@ export const MORE_REFUSALS = 'Too many invalid values: the refusals above are th
 const ENOUGH = Symbol('enough refusals');
 
 /**
- * A request's variables checked as graphql-js coerces them (its own coerceInputValue, on both transports), refused as
- * one 422 `validation_error`: the first refusal's `message` and `field`, and, when there are more, each of them in
- * `details`, at most INPUT_REFUSALS_MAX and then MORE_REFUSALS. Undefined when every value fits its type.
- *
- * graphql-js's own getVariableValues words each refusal with the whole value holding it (a body of n unknown keys
- * costs n²) and reports every refusal unless capped: here a refusal costs the size of its path and checking stops at
- * the limit, so the check costs time linear in the variables whatever they hold.
+ * A request's variables checked as graphql-js coerces them (coerceInputValue, on both transports), refused as one 422
+ * `validation_error`: the first refusal, and up to INPUT_REFUSALS_MAX of them in `details`. graphql-js's own
+ * getVariableValues quotes the whole value per refusal (n unknown keys cost n²) and never stops: here the check costs
+ * time linear in the variables.
  */
 export function variablesRefusal(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], variables: Readonly<Record<string, unknown>>): GraphQLError | undefined {
   const refusals: { refusal: InputRefusal; definition: VariableDefinitionNode }[] = [];
