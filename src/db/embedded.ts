@@ -210,8 +210,7 @@ async function acquireLock(dataDir: string): Promise<string> {
 
 /**
  * The socket connection the server leaves free (EMBEDDED_SERVER_POOL) serves one `gatehouse` command at a time: a
- * command going through the owner's socket holds this lock, and another waits for it. Two at once took that one
- * connection together, and the socket answered the later one "Too many connections" (the command crashed: EPIPE).
+ * command going through the owner's socket holds this lock, as two at once would get "Too many connections".
  */
 const COMMAND_LOCK_FILE = 'gatehouse-command.lock';
 

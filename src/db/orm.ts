@@ -74,15 +74,10 @@ export const MIGRATIONS = [
 ];
 
 /**
- * Bounds on a database server (DATABASE_URL) that stops answering on open connections (a partition, a frozen server or
- * proxy): without them a query waits for ever, and so does the request that sent it. Connecting (and waiting for a
- * free pooled connection) gives up after `connectMs`; the server cancels a statement after `statementMs`; the client
- * gives up on one after `queryMs`, a little later, so that a live server's own cancellation (a clean error, the
- * connection still usable) comes first and the client's only ends a wait on a server that does not answer. A minute
- * is far above any request's statement, and leaves room for set-based bulk work (deleting a tenant with its users).
- * Migrations run on a connection of their own bounded in connecting only (openDatabase): a server that does not
- * answer at start is an exit, not a wait. The embedded database is
- * in-process and has none: its pool of 4 may queue requests for long under load, and nothing there can freeze.
+ * Bounds on a database server (DATABASE_URL) that stops answering on open connections (a partition, a frozen server):
+ * otherwise a query, and its request, wait for ever. The server cancels a statement after `statementMs`; the client
+ * gives up a little later (`queryMs`), so a live server's clean cancellation comes first. A minute leaves room for
+ * set-based bulk work. Migrations are bounded in connecting only; the embedded database is in-process and has none.
  */
 export const DATABASE_TIMEOUTS = { connectMs: 5_000, statementMs: 60_000, queryMs: 65_000 } as const;
 
@@ -143,11 +138,10 @@ export function ormOptions(url: string, poolMax: number, options: DatabaseOption
 const MIGRATION_LOCK = 'gatehouse:migrations';
 
 /**
- * Brings a database server's schema up to date, one instance at a time: MikroORM's migrator takes no lock, and two
- * instances starting together on an empty database would both create the tables (one failing on a duplicate type).
- * The migrations run in one transaction that first takes an advisory lock (released with it): the next instance then
- * finds them done. The migrator reads and creates its own table outside that transaction, while the lock is held, on
- * a second connection. No statement timeouts here (DATABASE_TIMEOUTS): a migration may rewrite a large table.
+ * Brings a database server's schema up to date, one instance at a time: MikroORM's migrator takes no lock, and
+ * instances starting together on an empty database would both create the tables. The migrations run in one transaction
+ * that first takes an advisory lock; the migrator's own table is read on a second connection while it is held. No
+ * statement timeouts: a migration may rewrite a large table.
  */
 async function migrateAlone(url: string): Promise<void> {
   const orm = await MikroORM.init(ormOptions(url, 2, { bounds: 'connect' }));

@@ -22,10 +22,9 @@ async function within<T>(ms: number, work: Promise<T>, onLate: () => void): Prom
 }
 
 /**
- * A database server (DATABASE_URL) is asked on a connection of the check's own, opened for it and closed after it (destroyed
- * when late): a pooled connection may be one a stall left stuck (its query unanswered, still in the pool), and a
- * check on it would say 503 until that query's timeout while fresh connections, and the API, work again. Opening one
- * also checks what every new pooled connection needs.
+ * A database server is asked on a connection of the check's own, not a pooled one: a stall may have left a pooled
+ * connection stuck, and the check would say 503 until its timeout while fresh connections work again. Opening one also
+ * checks what every new pooled connection needs.
  */
 function serverCheck(url: string): ReadinessCheck {
   return async (ms) => {

@@ -3,11 +3,10 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 type State = 'idle' | 'open' | 'refused' | 'ended';
 
 /**
- * One transaction for everything a request writes, so that its owner (the Idempotency-Key store) can write the
- * request's answer in it and commit both at once, or neither. It begins at the request's first write (Scope.transactional):
- * what comes before (checks, password hashing, a DNS lookup) holds no transaction. From then on every EntityManager of
- * the request runs its queries in it (a write's own transaction becomes a savepoint), reads of the answer's fields too:
- * they see the uncommitted write, and the embedded database serves no other connection while it is open.
+ * One transaction for everything a request writes, so its owner (the Idempotency-Key store) commits the request's answer
+ * with its writes, or neither. It begins at the first write (Scope.transactional), so checks, hashing and DNS lookups
+ * hold none; from then every EntityManager of the request runs in it, reads of the answer too (they must see the
+ * uncommitted write, and the embedded database serves no other connection meanwhile).
  */
 export class RequestTransaction {
   readonly #em: EntityManager;
@@ -23,7 +22,6 @@ export class RequestTransaction {
     this.#onBegin = onBegin;
   }
 
-  /** The transaction's own EntityManager, for its owner's statements. */
   get em(): EntityManager {
     return this.#em;
   }

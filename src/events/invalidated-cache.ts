@@ -65,10 +65,7 @@ export class InvalidatedCache<V extends object> {
     this.entries?.delete(key);
   }
 
-  /**
-   * The cached value, else what `load` reads (stored when `keep` says so, unless an invalidation of its owners came in
-   * meanwhile).
-   */
+  /** The cached value, else what `load` reads (stored if `keep` says so and no invalidation of its owners came in meanwhile). */
   async find(key: string, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;

@@ -9,11 +9,9 @@ import { reconnectIfStalled } from '../redis-stall.ts';
 export type Invalidation = { readonly kind: InvalidationKind; readonly id: string } | { readonly kind: 'all' };
 
 /**
- * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, a user's
- * authorization (`grant`, the OP's: revoked with every token issued under it), the users of an application (`users`,
- * id the application's: a user created, changed, locked, unlocked or deleted, or a membership added or removed), or
- * its authorization data (`roles`, id the application's: a role, role assignment or custom permission changed), or an
- * organization's status (`organization`: deactivated or reactivated).
+ * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, a grant (the OP's,
+ * revoked with its tokens), an application's users (`users`) or authorization data (`roles`), both keyed by
+ * application id, or an organization's status.
  */
 const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users', 'roles', 'organization'] as const;
 export type InvalidationKind = (typeof KINDS)[number];

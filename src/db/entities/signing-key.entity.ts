@@ -10,11 +10,10 @@ export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
 export type SigningAlg = (typeof SIGNING_ALGS)[number];
 
 /**
- * The service's own JWT signing keys (service-wide, not application-owned). The one `active` key of each `alg` signs
- * from `signsFrom` (null: from its creation; a rotation publishes its key a while before it signs); a `retired` key
- * signed until `retiredAt` (which may be a moment ahead: its successor's `signsFrom`) and keeps verifying until the
- * longest token lifetime and a margin (src/auth/signing-keys.ts) have passed. A `revoked` key (a leak) neither signs nor
- * verifies, and is not published.
+ * The service's own JWT signing keys (service-wide). The `active` key of each `alg` signs from `signsFrom` (null: from
+ * its creation); a `retired` key signed until `retiredAt` (maybe ahead: its successor's `signsFrom`) and verifies until
+ * the longest token lifetime and a margin have passed (src/auth/signing-keys.ts). A `revoked` key (a leak) neither
+ * signs, verifies nor is published.
  */
 const SigningKeySchema = defineEntity({
   name: 'SigningKey',

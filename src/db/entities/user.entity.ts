@@ -4,10 +4,9 @@ import { applicationFilter, tenantFilter } from '../owned.ts';
 export type UserStatus = 'active' | 'suspended' | 'locked';
 
 /**
- * An end user of an application. `poolId` is the user pool the e-mail is unique in: the nil UUID for the
- * application's shared pool, the tenant's id when the application's auth is isolated (API.md, User).
- * Whatever writes a user's row calls usersChanged (src/domain/users/changed.ts) once the write has committed, or
- * publishes `application` for its application (a tenancy switch): the REST read cache keeps users' answers until then.
+ * An end user of an application. `poolId` is the pool the e-mail is unique in: the nil UUID for the shared pool, the
+ * tenant's id when auth is isolated (API.md, User). Whatever writes a user's row calls usersChanged
+ * (src/domain/users/changed.ts) after commit, or publishes `application`: the REST read cache keeps users' answers till then.
  */
 const UserSchema = defineEntity({
   name: 'User',
