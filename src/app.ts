@@ -54,10 +54,8 @@ async function serviceSecret(em: EntityManager, name: string): Promise<string> {
 const REDIS_START_WAIT_MS = 3_000;
 
 /**
- * Connects the Redis client and the invalidation subscription, and waits (at most REDIS_START_WAIT_MS) until the first
- * attempt of each has succeeded or failed: an instance that listens subscribed hears every invalidation published
- * after it serves. Failures are the clients' own to report (the rate-limit store and the bus log them); ioredis keeps
- * reconnecting.
+ * Connects Redis and the invalidation subscription, waiting at most REDIS_START_WAIT_MS for the first attempt of each:
+ * an instance that listens subscribed hears every invalidation published after it serves.
  */
 async function connectRedis(redis: Redis, invalidations: InvalidationBus): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -115,13 +113,10 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const clientSecrets = new SecretBox(await serviceSecret(em, 'client-secrets'), 'client secrets');
   const storedSecrets = new SecretBox(await serviceSecret(em, 'stored-secrets'), 'stored secrets');
   const cookieSecret = await serviceSecret(em, 'oidc-cookies');
-  // Commands fail at once while Redis is unreachable (no offline queue), and after 500 ms when it stops answering on
-  // an open connection (a partition, a frozen server; it answers in a millisecond, so only such a Redis, or an event
-  // loop stalled that long, reaches it): the rate limits then count per instance (src/rate-limit-store.ts) instead of
-  // every request waiting on Redis. A connection attempt gives up after 2 s (ioredis waits 10), so one lost in a
-  // partition is retried soon after it heals. The clients connect only once the server is built (connectRedis): its
-  // schema and compiled queries keep the event loop busy longer than that on a loaded machine, and the attempt's timer
-  // would fire meanwhile. The server listens for the client's errors from its construction on.
+  // Commands fail at once while Redis is unreachable (no offline queue) and after 500 ms on a Redis that stops answering,
+  // so rate limits fall back to per instance (src/rate-limit-store.ts) instead of every request waiting. A connection
+  // attempt gives up after 2 s (ioredis: 10), so a partition is retried soon after it heals. The clients connect only
+  // once the server is built (connectRedis): building keeps the event loop busy past the attempt's timer.
   const redis =
     config.redisUrl === undefined
       ? undefined

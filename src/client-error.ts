@@ -5,13 +5,9 @@ import type { ConnectionError, FastifyInstance } from 'fastify';
 import { STATUS_BY_CODE, type ErrorBody } from './errors.ts';
 
 /**
- * The answers to requests Node's HTTP parser refuses before Fastify sees them: a request line and headers over
- * `maxHeaderSize` (16 KiB), a malformed message (`Content-Length: abc`, a header line without a colon), headers that
- * take too long to arrive. Fastify's default answers them in its own body (`{"error": "Bad Request", …}`), without
- * the contract's `{code, message}` or `X-Request-Id`.
- *
- * Two codes exist only here, since no route, hook or operation can meet them: the contract's list has no status for
- * them, and none of its codes means either (docs/decisions.md, Conventions).
+ * The answers to requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a malformed
+ * message, headers too slow), in the contract's `{code, message}` with `X-Request-Id` rather than Fastify's default.
+ * Two codes exist only here: the contract's list has no status or code for them (docs/decisions.md, Conventions).
  */
 export const PROTOCOL_STATUS_BY_CODE = {
   request_header_fields_too_large: 431,

@@ -12,12 +12,9 @@ const RESTART = { firstMs: 1_000, maxMs: 30_000, youngMs: 60_000 } as const;
 const PREPARE = fileURLToPath(new URL('prepare.ts', import.meta.url));
 
 /**
- * The cluster primary (WORKERS above 1). It has the once-only work done (src/prepare.ts: migrations, the first signing
- * key, the bootstrap of an empty database), then forks `config.workers` workers that share the port (node:cluster hands
- * them the connections) and serve; it loads neither the ORM nor the server, and serves nothing itself. A worker that
- * dies is logged and replaced, once the service is listening; before, the service does not start (exit 1). SIGINT or
- * SIGTERM is passed to every worker, which finishes its in-flight requests; the primary exits once all have exited: 0,
- * or 1 if a worker's shutdown failed.
+ * The cluster primary (WORKERS above 1): does the once-only work (src/prepare.ts), then forks `config.workers` workers
+ * sharing the port; it serves nothing itself. A dying worker is replaced once the service is listening; before, the
+ * service does not start (exit 1). Signals pass to every worker; the primary exits once all have, 1 if a shutdown failed.
  */
 export async function runPrimary(config: Config): Promise<void> {
   const log = pino(loggerOptions(config.logLevel, config.logPretty));
@@ -36,7 +33,6 @@ export async function runPrimary(config: Config): Promise<void> {
   let shutdownFailed = false;
   const fork = () => startedAt.set(cluster.fork(), Date.now());
 
-  /** Every worker finishes its in-flight requests and exits; then the primary exits, 1 if `failed` or a worker's shutdown failed. */
   const stop = (signal: NodeJS.Signals, failed: boolean) => {
     stopping = true;
     shutdownFailed ||= failed;

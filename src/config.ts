@@ -23,10 +23,7 @@ export interface Config {
   readonly oauthClientCacheMs: number;
   /** How long an instance remembers a sign-in surface's look and rules (branding, providers, lockout); changes evict it at once. */
   readonly surfaceSettingsCacheMs: number;
-  /**
-   * How long an instance keeps an answer of the management API's cached reads (the users list and a user, per caller
-   * and question: src/rest/read-cache.ts; 0: never); changes evict it at once.
-   */
+  /** How long an instance keeps a cached read's answer (src/rest/read-cache.ts; 0: never); changes evict it at once. */
   readonly readCacheMs: number;
   /** How often an open audit stream (GET …/audit-logs/stream) sends a heartbeat comment, so proxies keep it open. */
   readonly auditStreamHeartbeatMs: number;

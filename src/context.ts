@@ -146,10 +146,9 @@ function scopedEntityManager(em: EntityManager, applicationId: string, tenantId:
 const NO_PERMISSIONS = new PermissionSet([]);
 
 /**
- * The scope of an end user's request on the hosted pages (sign-in, sign-up), who has no credentials yet: the
- * application of the OAuth client that sent them and the tenant the sign-in is for (null: none chosen yet), with
- * the tenancy filters set as for any other scope and no management permission. The caller has already established
- * both ids (the client's application; a tenant found in it): nothing is checked here.
+ * The scope of an end user on the hosted pages (sign-in, sign-up), who has no credentials yet: the OAuth client's
+ * application and the sign-in's tenant (null: none chosen yet), with no management permission. The caller has
+ * established both ids: nothing is checked here.
  */
 export function endUserScope(
   services: Services,

@@ -36,9 +36,8 @@ export function requestFingerprint(...parts: unknown[]): string {
 }
 
 /**
- * The text is hashed as it is written, in pieces: a body of up to 1 MiB is never copied whole into one string (a
- * megabyte of strings was joined, flattened and encoded again at each level, several ms on the event loop and as many
- * megabytes of garbage). Short pieces are gathered, since each update is a call into the hash.
+ * The text is hashed in pieces as it is written, so a body of up to 1 MiB is never copied whole into one string;
+ * short pieces are gathered, since each update is a call into the hash.
  */
 class HashedText {
   private pending = '';
@@ -108,10 +107,8 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
 
 /**
  * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds there
- * now (an API key narrowed by a Bearer token holds less than the key alone; a revoked role takes some away). A replay
- * runs no operation, so no permission check: it is served to the same effective principal only, and the same key from
- * any other is a new request, checked as any other (the same API key with a narrower token gets its 403, not the
- * stored secret).
+ * now. A replay runs no permission check, so it is served to the same effective principal only; any other is a new
+ * request (the same API key with a narrower token gets its 403, not the stored secret).
  */
 async function effectivePrincipal(principal: Principal): Promise<string> {
   const { credentialId, actor, tenantId } = principal;
@@ -168,15 +165,13 @@ const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Runs `execute` at most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees: a
- * repeat gets the first answer back, the same key on a different request gets 409 `idempotency_conflict`.
+ * repeat gets the first answer, the same key on a different request 409 `idempotency_conflict`.
  *
- * Exactly once across crashes: `execute` gets a request context whose writes all go into one request transaction
- * (src/db/request-transaction.ts), begun at the first write, and the answer is stored in that same transaction before
- * it commits. A process that dies before the commit leaves neither the write nor the answer, so the retry runs afresh
- * at once; after it, the retry replays. The transaction holds the key (an advisory lock, released with it however it
- * ends), so a repeat while the first still writes is 409 with Retry-After; a repeat that finds the key's answer
- * committed since its own check replays it and writes nothing. A request that writes nothing stores its answer in a
- * transaction of its own, taken the same way. A 5xx is rolled back with its writes and not stored: a retry runs again.
+ * Exactly once across crashes: the request's writes and its stored answer commit in one request transaction
+ * (src/db/request-transaction.ts), so a process dying before the commit leaves neither and the retry runs afresh. The
+ * transaction holds the key (an advisory lock), so a repeat while the first still writes is 409 with Retry-After, and
+ * one that finds the answer committed since its check replays it. A request that writes nothing stores its answer in
+ * a transaction of its own; a 5xx is rolled back with its writes and not stored.
  */
 export async function withIdempotency(
   context: RequestContext,

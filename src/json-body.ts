@@ -19,11 +19,9 @@ const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /**
  * A request body's JSON, for REST and GraphQL alike; an empty body (whitespace, a byte order mark) is no body. Refused
- * with 422 on `body`: bytes that are not UTF-8 (a lenient decoding stored U+FFFD in their place), text that is not
- * JSON, nesting deeper than JSON_BODY_MAX_DEPTH or holding more than
- * JSON_BODY_MAX_VALUES values (both told from the text before it is parsed), and strings, names
- * included, that are not well-formed Unicode (a lone surrogate escaped as `\ud800`: valid JSON, but no text
- * PostgreSQL stores, so a 500 at the first write).
+ * with 422 on `body`: bytes that are not UTF-8, text that is not JSON, nesting or values over JSON_BODY_MAX_DEPTH and
+ * JSON_BODY_MAX_VALUES (told from the text before parsing), and strings or names that are not well-formed Unicode (a
+ * lone surrogate escaped as `\ud800` is valid JSON, but PostgreSQL cannot store it).
  */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   let text: string;

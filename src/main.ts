@@ -2,9 +2,8 @@ import cluster from 'node:cluster';
 import { loadConfigOrExit } from './config.ts';
 
 /**
- * Entry: config → with WORKERS above 1, the cluster primary (src/cluster.ts: migrations, first signing key, bootstrap
- * on an empty database, then the workers); otherwise, and in each worker, one serving process (src/serve.ts:
- * database → server.listen → bootstrap on an empty database when alone). Each loads only what it runs.
+ * Entry: with WORKERS above 1 the cluster primary (src/cluster.ts), otherwise, and in each worker, one serving process
+ * (src/serve.ts). Each loads only what it runs.
  */
 const config = loadConfigOrExit();
 // Before the modules it instruments are loaded (src/tracing.ts): off without OTEL_* settings.

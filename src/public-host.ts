@@ -6,10 +6,8 @@ import { PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
 const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?\/oauth2\/authorize(?:$|\?)|^\/interaction\//;
 
 /**
- * The sign-in pages asked for at a host that is neither PUBLIC_URL's nor a verified custom domain (127.0.0.1 against
- * the default `localhost`, a proxy that rewrites the Host) are refused with a page that says so (421 Misdirected
- * Request): their cookies are set for the issuer's host, so the browser would come back without them and see the
- * sign-in form again and again, with no word of why.
+ * Sign-in pages asked for at a host that is neither PUBLIC_URL's nor a verified custom domain are refused with a page
+ * (421 Misdirected Request): their cookies are set for the issuer's host, so the browser would loop on the sign-in form.
  */
 export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceRouter, publicUrl: string): void {
   const expected = new URL(publicUrl);

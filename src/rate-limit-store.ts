@@ -41,11 +41,9 @@ class FallbackStore implements FastifyRateLimitStore {
 }
 
 /**
- * The rate-limit store with REDIS_URL: the counters every instance shares, in Redis under `prefix`. While Redis cannot
- * be reached each instance counts its own requests, as without REDIS_URL, rather than answering 500 to every request
- * (/healthz included) or waiting on Redis: the client must fail its commands at once while disconnected
- * (`enableOfflineQueue: false`), and within `commandTimeout` while connected to a Redis that does not answer, whose
- * connection it then replaces. Logged once when it starts, and once when Redis is back.
+ * The rate-limit store with REDIS_URL: counters shared in Redis under `prefix`. While Redis cannot be reached each
+ * instance counts its own rather than answering 500 or waiting: the client must fail commands at once while
+ * disconnected (`enableOfflineQueue: false`) and within `commandTimeout` on a Redis that does not answer.
  */
 export function rateLimitStore(redis: Redis, prefix: string, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
   let unreachable = false;

@@ -3,10 +3,8 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import type { FastifyServerOptions } from 'fastify';
 
 /**
- * The span of each HTTP request, with tracing on (src/tracing.ts): made here rather than by the HTTP instrumentation,
- * whose server side computes a dozen attributes and binds every listener of the request and the response to the
- * context, most of the cost of tracing a cheap request (docs/bench.md, "Observability"). Fastify's hooks name it by
- * route (src/request-log.ts) and re-enter its context once the body is read (src/server.ts).
+ * The span of each HTTP request, with tracing on: made here rather than by the HTTP instrumentation, whose server side
+ * costs most of tracing a cheap request (docs/bench.md, "Observability").
  */
 const tracer = trace.getTracer('gatehouse');
 

@@ -10,11 +10,9 @@ import { exitCannotStart } from './start-failure.ts';
 const RELAYED_SIGNAL_MS = 1_000;
 
 /**
- * One serving process: the whole service (WORKERS=1), or a cluster worker, whose primary bootstrapped the database
- * before forking it and announces the service once every worker listens (src/cluster.ts). On SIGINT or SIGTERM it
- * finishes its in-flight requests and exits 0; if they take longer than SHUTDOWN_TIMEOUT_MS, or (one process) a second
- * signal comes a moment later, it exits 1 without waiting for them. It exits 1 too when it cannot start (the database
- * unreachable: src/start-failure.ts) or listen.
+ * One serving process: the whole service (WORKERS=1) or a cluster worker. On SIGINT or SIGTERM it finishes its
+ * in-flight requests and exits 0; past SHUTDOWN_TIMEOUT_MS, or on a second signal (one process), it exits 1 without
+ * waiting. It exits 1 too when it cannot start (src/start-failure.ts) or listen.
  */
 export async function serve(config: Config): Promise<void> {
   let gatehouse: Gatehouse;

@@ -195,10 +195,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
     if (strictTransport) reply.header('strict-transport-security', `max-age=${STRICT_TRANSPORT_SECONDS}`);
     done();
   });
-  // The handler runs with the request's log as the current one, so that what reports failures without being handed
-  // the request (the GraphQL error serializer, the OP's events) logs them with the request id, and with its origin,
-  // which its audit records keep, and in the request's trace (src/request-span.ts). A callback hook: the handler is
-  // called from within `done`, after the body has been read.
+  // The handler runs with the request's log, origin and trace as current, so what reports failures without being handed
+  // the request logs them with its id. A callback hook: the handler is called from within `done`.
   app.addHook('preHandler', (request, _reply, done) =>
     withRequestSpan(request.raw, () => withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], done))),
   );

@@ -1,13 +1,10 @@
 import { register } from 'node:module';
 
 /**
- * OpenTelemetry traces, configured by the standard OTEL_* variables (docs/operations.md) and off without them: on once
- * an OTLP endpoint or a traces exporter is named, unless OTEL_SDK_DISABLED is true. Started by the entry before anything
- * it instruments is loaded: HTTP (outgoing requests; each incoming request's span is src/request-span.ts's), GraphQL,
- * pg (PostgreSQL's statements; the embedded PGlite is reached through the same pg driver and socket, so its statements
- * are traced too) and ioredis.
- * Only traces: the metrics are prom-client's (GET /metrics), the logs pino's, so OTEL_METRICS_EXPORTER and
- * OTEL_LOGS_EXPORTER default to none here.
+ * OpenTelemetry traces, configured by the standard OTEL_* variables (docs/operations.md): on once an OTLP endpoint or a
+ * traces exporter is named, unless OTEL_SDK_DISABLED. Instruments HTTP (outgoing; incoming spans are
+ * src/request-span.ts's), GraphQL, pg (PGlite too, through the same driver) and ioredis. Only traces: metrics are
+ * prom-client's and logs pino's, so OTEL_METRICS_EXPORTER and OTEL_LOGS_EXPORTER default to none.
  */
 export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
   if (env['OTEL_SDK_DISABLED']?.toLowerCase() === 'true') return false;
@@ -46,8 +43,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
       new PgInstrumentation(),
-      // The command's name only: its keys hold client addresses (the rate limits, the sign-in throttle), and the
-      // default serializer's matching ran on every command, sampled or not.
+      // The command's name only: its keys hold client addresses, and the default serializer would match every command.
       new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
     ],
   });
