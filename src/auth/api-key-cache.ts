@@ -16,10 +16,9 @@ export interface ApiKeyRecord {
 }
 
 /**
- * The API keys recently authenticated on this instance, by the hash of their secret: a hit saves the database round
- * trip that otherwise dominates a management request. An entry lives `ttlMs` at most and goes at once when the key,
- * its user, tenant or application changes on any instance (InvalidationBus); expiry is checked on every use.
- * Misses are not remembered: an unknown secret always reaches the database.
+ * API keys recently authenticated on this instance, by secret hash: a hit saves the round trip that dominates a
+ * management request. Evicted at once on any instance's change (InvalidationBus); expiry is checked on every use;
+ * misses are never remembered.
  */
 export class ApiKeyCache {
   private readonly cache: InvalidatedCache<ApiKeyRecord>;

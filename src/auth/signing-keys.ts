@@ -17,10 +17,8 @@ const CACHE_MS = 30_000;
  */
 export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
 /**
- * How long a retired key keeps verifying after its retirement: the tokens it signed (access tokens, and ID tokens,
- * which live no longer) live their full lifetime from then. The cache period on top covers an instance that signs
- * with it past that moment: one whose clock is behind, or any instance for up to a cache period after a rotation
- * `at once` (nothing told it in advance).
+ * How long a retired key keeps verifying: the tokens it signed live their full lifetime from its retirement, plus a
+ * cache period for an instance still signing with it (a clock behind, or a rotation `at once` it was not told of).
  */
 export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
 /**
@@ -38,11 +36,9 @@ const generateKeys = (algs: readonly SigningAlg[]): Promise<GeneratedKey[]> => P
 const kidsByAlg = (keys: readonly GeneratedKey[]) => Object.fromEntries(keys.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
 
 /**
- * The service's signing keys, kept in the database so every instance signs and verifies with the same set
- * (instances stay stateless). One key of each algorithm (SIGNING_ALGS) signs at a time: the active key from its
- * `signsFrom` (a rotation publishes it PUBLISHED_BEFORE_SIGNING_MS before), its predecessor until then; retired keys
- * verify until their tokens expire. The algorithms are rotated together, so each key's periods are its partner's.
- * The public set is cached briefly and re-read at once when a token names an unknown `kid` (rotated elsewhere).
+ * The service's signing keys, in the database so every instance signs and verifies with the same set. One key per
+ * algorithm signs at a time (the active one from its `signsFrom`, its predecessor until then); retired keys verify
+ * until their tokens expire; algorithms rotate together. The public set is cached briefly, re-read on an unknown `kid`.
  */
 export class SigningKeyStore {
   private cached: { at: number; keys: SigningKey[] } | undefined;
@@ -73,9 +69,8 @@ export class SigningKeyStore {
   }
 
   /**
-   * Creates the active key of each algorithm that has none: every key on an empty database, the RS256 key on one made
-   * before it existed. One each, however many instances start on it together. Such a key signs from its creation:
-   * there is no predecessor of its algorithm to sign meanwhile, and no client could ask for that algorithm before.
+   * Creates the active key of each algorithm that has none, once however many instances start together. It signs from
+   * its creation: no predecessor of its algorithm exists to sign meanwhile.
    */
   async ensureActiveKey(): Promise<void> {
     const keys = await this.load(true);
@@ -101,10 +96,9 @@ export class SigningKeyStore {
   }
 
   /**
-   * Makes each of `generated` the one active key of its algorithm, under an advisory lock: without it, instances
-   * starting together on a database without one (or rotations at the same moment) each see no new key, and each leaves
-   * its own active. The keys it replaces sign until `signsFrom` (none signs past it: a rotation still pending is cut
-   * short too); `revoking-previous`: they, and the retired ones, are revoked instead.
+   * Makes each of `generated` the one active key of its algorithm, under an advisory lock (else instances starting or
+   * rotating together would each leave their own active). The keys it replaces sign until `signsFrom`, a pending
+   * rotation's too; `revoking-previous` revokes them and the retired ones instead.
    */
   private async activate(generated: GeneratedKey[], when: 'always' | 'if-none-is-active' | 'revoking-previous', signsFrom?: Date): Promise<void> {
     await this.em.fork().transactional(async (em) => {
@@ -156,11 +150,7 @@ export class SigningKeyStore {
     return (await this.load()).map((key) => key.publicJwk as JWK);
   }
 
-  /**
-   * The keys read again for a token whose `kid` the cached set lacks (rotated in elsewhere), unless they were read
-   * less than UNKNOWN_KID_REREAD_MS ago (undefined: the kid is unknown). One read at a time, whatever the number of
-   * such requests.
-   */
+  /** The keys re-read for a `kid` the cached set lacks, unless read within UNKNOWN_KID_REREAD_MS (undefined); one read at a time. */
   private rereadForUnknownKid(): Promise<SigningKey[]> | undefined {
     if (this.rereading !== undefined) return this.rereading;
     if (this.cached !== undefined && Date.now() - this.cached.at < UNKNOWN_KID_REREAD_MS) return undefined;
@@ -186,11 +176,7 @@ export class SigningKeyStore {
     });
   }
 
-  /**
-   * A management API access token signed by one of our keys. `issuer` 'service' accepts only the service's own
-   * issuer; 'caller-checks' accepts any `iss`, for a caller that then decides which sign-in surfaces' issuers it
-   * accepts (src/auth/authenticate.ts).
-   */
+  /** A management API access token signed by one of our keys; 'caller-checks' accepts any `iss`, for a caller that checks it. */
   async verifyAccessToken(token: string, issuer: 'service' | 'caller-checks' = 'service'): Promise<JWTPayload> {
     return this.verify(token, { issuer: issuer === 'service' ? this.issuer : undefined, audience: this.managementAudience });
   }

@@ -97,9 +97,8 @@ type IssuedToken = InstanceType<Provider['AccessToken']> | InstanceType<Provider
 
 /**
  * A token for an API resource carries the permissions its subject holds, in `permissions` and as its `scope`.
- * oidc-provider sets a token's scope from the grant and the request, before its extra claims are computed, and signs
- * and answers that scope: so the access tokens' `save` first computes the claims and sets the scope from them, and the
- * JWT, the token response and the stored token all say the same.
+ * oidc-provider sets and signs the scope before extra claims are computed, so `save` computes them first and sets the
+ * scope from them.
  */
 function scopeApiResourceTokens(provider: Provider, claims: TokenClaims, isApiResource: (audience: unknown) => boolean): void {
   for (const prototype of [provider.AccessToken.prototype, provider.ClientCredentials.prototype] as IssuedToken[]) {
@@ -129,9 +128,8 @@ function acceptPreviousSecret(provider: Provider): void {
 }
 
 /**
- * oidc-provider persists every touched session at the end of a request. On the device flow's resume route without a
- * session (no cookie, or one of another browser), its error page touches a session that was never saved, and persist()
- * throws: a bare 500 instead of that page. A session never saved has nothing to persist.
+ * On the device flow's resume route without a session, oidc-provider's error page touches a never-saved session and
+ * persist() throws at the request's end (a bare 500 instead of the page): a session never saved has nothing to persist.
  */
 function persistSavedSessionsOnly(provider: Provider): void {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`

@@ -92,8 +92,8 @@ const ANSWERED_BY_THE_GRANT: ReadonlySet<string> = new Set(['op_scopes_missing',
 
 /**
  * Whether the policy asks for a page whatever the grant: a check of the login prompt (max_age, an id_token_hint or
- * claims naming another user, …) or one of consent that the grant does not answer (a native client). oidc-provider
- * runs the policy once the grant is loaded, so a silent grant made first was saved for a request then refused.
+ * claims naming another user, …) or of consent the grant does not answer (a native client). oidc-provider runs the
+ * policy after the grant is loaded, so this runs first: no silent grant is saved for a request then refused.
  */
 async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<boolean> {
   for (const prompt of policy) {

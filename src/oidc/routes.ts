@@ -40,10 +40,8 @@ export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods
 ];
 
 /**
- * What a page route's answers carry. The hosted pages replace the policy with their page's own (style nonce, images,
- * form targets). The OP's self-submitting form keeps it: oidc-provider adds the hash of its inline script to
- * `script-src`, written without a source (none) so that there is a directive to add to, and op-form-policy.ts lets
- * its form post where it leads.
+ * What a page route's answers carry. The hosted pages replace the policy with their own; the OP's self-submitting form
+ * keeps it: `script-src` is written with no source so that oidc-provider has a directive to add its script's hash to.
  */
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
@@ -73,10 +71,8 @@ const TRANSPORT_REFUSALS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Mounts the OP on its routes (register without fastify-plugin: the body handling below stays in this scope).
- * Fastify's hooks still run first (request id, rate limit); then the request's surface is settled (its Host, its
- * tenant path), the reply is hijacked and that surface's oidc-provider answers on the raw request and response,
- * with its own OAuth error bodies.
+ * Mounts the OP (without fastify-plugin, so the body handling stays in this scope). After Fastify's hooks (request id,
+ * rate limit) the request's surface is settled, the reply hijacked, and that surface's OP answers on the raw request.
  */
 export function oidcRoutes(services: Services, throttle: SignInThrottle) {
   const { oidc, surfaces } = services;
@@ -130,10 +126,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
   };
 
   /**
-   * RFC 8414 3.1: the metadata of an issuer with a path (a tenant's path surface, `{PUBLIC_URL}/t/{tenant}`) is at
-   * the well-known path with the issuer's path after it (`/.well-known/oauth-authorization-server/t/{tenant}`);
-   * OIDC Discovery appends the well-known path to the issuer's instead. Both forms are the same request to the OP: the
-   * inserted one is read as the appended one, and so answers alike (an unknown tenant is the same 404).
+   * RFC 8414 3.1: an issuer with a path (`{PUBLIC_URL}/t/{tenant}`) has its metadata at the well-known path followed by
+   * the issuer's path; OIDC Discovery appends the well-known path instead. The inserted form is read as the appended one.
    */
   const tenantMetadata = (wellKnown: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.raw;

@@ -45,9 +45,8 @@ function resumedInteraction(path: string): string | undefined {
 }
 
 /**
- * The application whose session a request to `url` (the OP's own path, below the surface's mount) uses, or undefined for
- * the plain session. Clients and interactions are read through the surface's OP, as it reads them itself: an unknown
- * one (or another surface's) names nothing, and the OP then refuses the request as it would have.
+ * The application whose session a request to `url` (the OP's own path) uses, or undefined for the plain session. Read
+ * through the surface's OP, so an unknown client or interaction names nothing and the OP refuses it as it would.
  */
 export async function sessionApplicationOf(provider: Provider, method: string, { pathname: path, searchParams: query }: URL): Promise<string | undefined> {
   const applicationOf = async (clientId: string | null | undefined) => {

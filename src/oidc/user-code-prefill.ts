@@ -3,10 +3,8 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { OIDC_PATHS } from './configuration.ts';
 
 /**
- * verification_uri_complete (`GET /oauth2/device?user_code=…`, RFC 8628 3.3.1). oidc-provider answers it with a page
- * whose script posts the code on at once; the hosted pages have no script, so the code is taken out of the request
- * here and the user code input page shows it prefilled instead, for the user to check against the device and send
- * (RFC 8628 5.4: the user still confirms the code before the device is signed in).
+ * verification_uri_complete (RFC 8628 3.3.1): oidc-provider answers with a script that posts the code at once; the
+ * hosted pages run no script, so the input page shows the code prefilled for the user to confirm (RFC 8628 5.4).
  */
 const prefilled = new WeakMap<IncomingMessage, string>();
 
