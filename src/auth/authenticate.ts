@@ -174,7 +174,6 @@ async function principalOf(
   store: CredentialStore,
   keys: SigningKeyStore,
   credentials: PresentedCredentials,
-  /** The sign-in surfaces whose issuers Bearer tokens may name; without them, the service's issuer only. */
   surfaces?: SurfaceRouter,
 ): Promise<Omit<Principal, 'organizationDeactivated'>> {
   const [apiKey, bearer] = await Promise.all([

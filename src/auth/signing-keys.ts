@@ -6,7 +6,6 @@ import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity
 import { newId } from '../ids.ts';
 import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey, type VerifyOptions } from './jwt.ts';
 
-/** Access tokens live at most this long. */
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
 /** How long an instance uses the keys it read before reading them again. */
 const CACHE_MS = 30_000;

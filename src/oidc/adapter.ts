@@ -280,7 +280,6 @@ function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationR
 /** The request id of the OP request being handled: routes.ts copies Fastify's X-Request-Id onto its answer. */
 export const opRequestId = (ctx: KoaContextWithOIDC | undefined): string => ctx?.response.get('x-request-id') || randomUUID();
 
-/** What an audit record of a grant's revocation names: the grant's application, client, user and sign-in tenant. */
 interface GrantFacts {
   readonly applicationId: string;
   readonly clientId: string;
@@ -448,7 +447,6 @@ export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<n
   return deleted.length;
 }
 
-/** The adapter factory a surface's OP calls once per model name. */
 export function createAdapterFactory(deps: AdapterDependencies, surface: Surface): (model: string) => Adapter {
   return (model) => (model === 'Client' ? new ClientAdapter(deps, surface) : new ModelAdapter(model, deps, surface));
 }

@@ -77,7 +77,6 @@ export interface OidcDependencies {
   readonly orm: MikroORM;
   readonly signingKeys: SigningKeyStore;
   readonly clientSecrets: SecretBox;
-  /** The clients recently read (adapter.ts). */
   readonly clients: ClientCache;
   /** Whether an application's organization is deactivated (adapter.ts refuses its clients). */
   readonly organizations: OrganizationStatusCache;

@@ -13,11 +13,9 @@ import { confirmationUrl, sessionCookieName } from './session-application.ts';
  */
 export const OVERRIDES_CHECKED_WITH = '9.13.3';
 
-/** What the overrides read of the rest of the OP. */
 export interface OverrideDependencies {
   /** The account of a code's subject, as the token endpoint will look it up (account.ts). */
   readonly findAccount: FindAccount;
-  /** The resource servers the OP serves (resource-indicators.ts). */
   readonly servers: ResourceServers;
   /** An access token's extra claims (configuration.ts), and which audiences are API resources'. */
   readonly tokenClaims: TokenClaims;

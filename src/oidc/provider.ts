@@ -27,7 +27,6 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 /** Enough for the surfaces in use at once; a surface out of the cache is rebuilt on its next request (~ms). */
 export const MAX_CACHED_PROVIDERS = 256;
 
-/** An OP instance and its request handler. */
 export interface BuiltProvider {
   readonly provider: Provider;
   readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -51,7 +50,6 @@ export class OidcProvider {
     this.maxProviders = Math.max(1, deps.maxProviders ?? MAX_CACHED_PROVIDERS);
   }
 
-  /** The hosted pages' interaction the browser's cookie names (interactions.ts). */
   async interaction(req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
     // The service's OP answers the interactions of every surface: they, their sessions and grants are shared storage,
     // and the resume URL the OP returns is the surface's own (adapter.ts).

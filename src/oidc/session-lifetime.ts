@@ -13,7 +13,6 @@ export function noteSessionPolicy(ctx: KoaContextWithOIDC, policy: SessionPolicy
   noted.set(ctx, policy);
 }
 
-/** The policy of the request's account, when it has read one. */
 export const sessionPolicyOf = (ctx: KoaContextWithOIDC | undefined): SessionPolicy | undefined => (ctx === undefined ? undefined : noted.get(ctx));
 
 const epochNow = () => Math.floor(Date.now() / 1000);

@@ -18,5 +18,4 @@ export async function prefillUserCode(ctx: KoaContextWithOIDC, next: () => Promi
   await next();
 }
 
-/** The code verification_uri_complete carried on this request, if any. */
 export const prefilledUserCode = (ctx: KoaContextWithOIDC): string | undefined => prefilled.get(ctx.req);
