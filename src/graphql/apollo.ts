@@ -9,10 +9,9 @@ import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from '
 import { variablesRefusal } from './variable-coercion.ts';
 
 /**
- * What is checked once Apollo has chosen the operation, before graphql-js coerces its variables: the permission table
- * first (a caller who may not run it is refused before its input is read in depth), then the variables, by the REST
- * adapter's bounded check (variable-coercion.ts), so both transports refuse alike and graphql-js's coercion, which then
- * runs, meets only values that fit. One hook, in this order: Apollo runs the same hook of several plugins at once.
+ * Checked once Apollo has chosen the operation, before graphql-js coerces its variables: the permission table first (an
+ * unauthorized caller's input is never read in depth), then the variables by the REST adapter's bounded check
+ * (variable-coercion.ts), so both transports refuse alike. One hook, for this order: Apollo runs plugins' hooks at once.
  */
 function operationGatePlugin(): ApolloServerPlugin<RequestContext> {
   const rules = operationRules();

@@ -11,10 +11,8 @@ const INPUT_CODES: ReadonlySet<unknown> = new Set(['BAD_USER_INPUT', 'GRAPHQL_VA
 const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_SUPPORTED']);
 
 /**
- * The GraphQL serializer of errors: every error leaves with `extensions.code`, `status` and, where known,
- * `field` and `details`. Refused input (a malformed UUID, an unknown enum value or input field) becomes 422
- * `validation_error` naming the offending input and never quoting it (input-refusals.ts), so REST and GraphQL read
- * the same.
+ * The GraphQL serializer of errors: `extensions.code`, `status` and, where known, `field` and `details`. Refused input
+ * becomes 422 `validation_error` naming the input, never quoting it (input-refusals.ts), as over REST.
  */
 function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, error: unknown): ErrorBody | undefined {
   const unwrapped = unwrapResolverError(error);

@@ -104,10 +104,8 @@ function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
 }
 
 /**
- * The document of a /graphql request that runs a mutation (which takes an Idempotency-Key), else undefined. It is read
- * under the limits of client documents first: one nested too deep is refused here (a GatehouseError), before Apollo's
- * parser, which recurses, would exhaust the stack on it. Any other document Apollo cannot run, Apollo refuses in its
- * own words.
+ * The document of a /graphql mutation (which takes an Idempotency-Key), else undefined. Read under the client document
+ * limits first: one nested too deep is refused before Apollo's recursive parser would exhaust the stack on it.
  */
 function mutationDocument(body: GraphQLRequestBody): DocumentNode | undefined {
   if (typeof body.query !== 'string') return undefined;

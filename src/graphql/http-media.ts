@@ -59,7 +59,6 @@ export function answerStatus(mode: GraphQLAnswerMode, { status, body, fromGraphQ
   }
 }
 
-/** Sends a /graphql answer in the media type the request asked for, with that type's status. */
 export function sendGraphQLAnswer(request: FastifyRequest, reply: FastifyReply, answer: GraphQLAnswer): FastifyReply {
   const mode = answerMode(request.headers.accept);
   const type = mode === 'graphql-response' ? 'application/graphql-response+json' : 'application/json';

@@ -82,9 +82,8 @@ function argumentRefusal(error: GraphQLError): InputRefusal | undefined {
 }
 
 /**
- * A variable declared with a type its argument does not take (VariablesInAllowedPositionRule: `$userId: String!`
- * passed to `userId: UUID!`): graphql-js's message names the variable and both types, no value; `field` is where the
- * variable is used, the error's second node, placed in the document.
+ * A variable declared with a type its argument does not take (VariablesInAllowedPositionRule): the message quotes no
+ * value; `field` is where the variable is used (the error's second node).
  */
 function variablePositionRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
   const [definition, use] = error.nodes ?? [];
@@ -187,7 +186,6 @@ function literalRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | u
 
 export interface Located {
   readonly path: readonly Segment[];
-  /** The input type expected at the node. */
   readonly type: GraphQLType | undefined;
 }
 
@@ -309,9 +307,8 @@ function word(refusal: Refusal): InputRefusal {
 }
 
 /**
- * A key the client sent that its input type does not define (the path's last step): quoted as JSON, so an empty key or
- * one holding quotes reads unambiguously. `field` is the key's path, or the object holding it when the key is not a
- * name; the body itself (REST's `input`) is not named in the message.
+ * A key the client sent that its input type does not define: quoted as JSON, so an empty key or one holding quotes
+ * reads unambiguously. `field` is its path, or its object's when the key is not a name.
  */
 function unknownKey(path: readonly Segment[]): InputRefusal {
   const key = String(path.at(-1));

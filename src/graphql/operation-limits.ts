@@ -30,10 +30,8 @@ import { GatehouseError } from '../errors.ts';
 import { JSON_BODY_MAX_DEPTH } from '../json-body.ts';
 
 /**
- * How much one GraphQL request may ask for. The rate limit counts requests, and a REST request runs one operation on
- * one root field; without these limits one GraphQL request could run hundreds of root fields (aliases of one query or
- * mutation), or make the server resolve millions of values (aliases inside lists, lists inside lists, fragments spread
- * into fragments: the classic introspection and fragment "bombs"), all for one count.
+ * How much one GraphQL request may ask for: the rate limit counts requests, and without these one request could run
+ * hundreds of aliased root fields or resolve millions of values (introspection and fragment "bombs").
  */
 export const OPERATION_LIMITS = {
   /** Root fields of a query (aliases counted): a dashboard page's reads in one request. */
