@@ -17,9 +17,8 @@ export interface EmbeddedDatabase {
   /** The pool size the server may use on it. */
   readonly poolMax: number;
   /**
-   * Names the socket's URL in the lock file, for `gatehouse` commands to go through: a server does once it has migrated
-   * (a command let in sooner migrated beside it); a command that opened the directory itself never does (others wait
-   * for it to finish instead of using a socket about to close).
+   * Names the socket's URL in the lock file for `gatehouse` commands: a server does once it has migrated, so no command
+   * migrates beside it; a command that opened the directory itself never does, so others wait for it to finish.
    */
   publish(): Promise<void>;
   stop(): Promise<void>;

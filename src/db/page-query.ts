@@ -72,9 +72,8 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
 }
 
 /**
- * One page of an entity's rows in id order, as plain data mapped to property names: the SQL is compiled by the query
- * builder once per shape of query and reused with the request's values, because building it cost several times the
- * round trip on every list request (docs/bench.md). The EntityManager's filter parameters are the scope.
+ * One page of an entity's rows in id order, as plain data: the SQL is compiled once per shape of query and reused with
+ * the request's values, since building it costs several times the round trip (docs/bench.md).
  */
 export async function selectPage(
   em: EntityManager,

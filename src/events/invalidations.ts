@@ -26,9 +26,8 @@ export interface InvalidationBus {
   publish(invalidation: Invalidation): Promise<void>;
   subscribe(listener: (invalidation: Invalidation) => void): void;
   /**
-   * Connects the Redis subscription (nothing is connected before: a connection attempt's timer must not run while the
-   * process is busy building the server). Resolves once the first attempt has subscribed or failed; ioredis keeps
-   * trying after a failure.
+   * Connects the Redis subscription, not sooner: an attempt's timer must not run while the server is being built.
+   * Resolves once the first attempt has subscribed or failed; ioredis keeps trying.
    */
   connect(): Promise<void>;
   close(): Promise<void>;

@@ -2,10 +2,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 /**
- * One row per configured value of the tenancy engine: the application's value (`tenantId` null) or one
- * tenant's override. `feature` names the switch-governed feature, `key` the item within it (a template key,
- * a policy kind; '' where the feature holds one value). Secrets live apart from `value` and leave only
- * through presenters that say whether they are set.
+ * One configured value of the tenancy engine: the application's (`tenantId` null) or a tenant's override, by `feature`
+ * and `key` ('' where the feature holds one value). Secrets live apart from `value` and leave only through presenters.
  */
 export type SettingFeature = 'branding' | 'email_template' | 'email_provider' | 'policy';
 
