@@ -66,10 +66,8 @@ async function connectRedis(redis: Redis, invalidations: InvalidationBus): Promi
 }
 
 /**
- * Which of the server's connections carry a request, so that a shutdown can close the others at once: Node's
- * `server.close()` (and Fastify's `forceCloseConnections: 'idle'`) closes idle keep-alive connections, but not those
- * that never carried a request (a load balancer's or a browser's pre-opened connection), which then hold the shutdown
- * until their headers timeout (60 s). A connection whose request is answered during the shutdown is closed then.
+ * Which connections carry a request, so that a shutdown can close the others at once: `server.close()` closes idle
+ * keep-alive connections but not those that never carried one (pre-opened), which would hold it for 60 s.
  */
 function trackConnections(server: HttpServer): { closeIdle(): void } {
   const requests = new Map<Socket, number>();

@@ -116,10 +116,9 @@ async function effectivePrincipal(principal: Principal): Promise<string> {
 }
 
 /**
- * A stored response may hold a secret shown once (a rotated API key's): the store keeps neither the key nor the
- * response readable. The row is found by a hash of the key and its effective principal, and the body is sealed
- * (AES-256-GCM) with a key derived from the Idempotency-Key, which only the client holds: reading the table
- * reveals no secret.
+ * A stored response may hold a secret shown once (a rotated API key's): the row is found by a hash of the key and its
+ * effective principal, and the body is sealed (AES-256-GCM) with a key derived from the Idempotency-Key, which only the
+ * client holds.
  */
 function storedKey(key: string, principal: string): string {
   const hex = createHash('sha256').update(`idempotency-key\0${principal}\0${key}`).digest('hex');

@@ -3,10 +3,8 @@ import type { Pool } from 'pg';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 
 /**
- * The service's Prometheus metrics (GET /metrics, src/server.ts), in prom-client's process-wide registry: one set per
- * process, whatever number of servers a process runs (the tests run several). Labels are closed sets (route patterns,
- * error codes, grant types, methods): never an id of a user, tenant or application, nor a raw URL, so the series stay
- * bounded with thousands of applications. docs/operations.md lists them.
+ * The service's Prometheus metrics (GET /metrics), one set per process in prom-client's registry. Labels are closed
+ * sets (route patterns, error codes, grant types), never an id or a raw URL, so series stay bounded (docs/operations.md).
  */
 
 /** Seconds: from a millisecond cache hit to an Argon2 sign-in or a slow list under load. */

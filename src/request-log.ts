@@ -57,10 +57,9 @@ export function registerRequestFacts(app: FastifyInstance): void {
 }
 
 /**
- * Fastify's request lines, with the completion line ("request completed") saying what an operator asks of it: the
- * status and duration, the application, tenant and principal served, the operation run, and a refusal's reason.
- * Refusals that matter to security are `warn` (429, 403, a burst of 401s from one address, a lockout, a refresh token
- * used twice); failures are `error`; the rest `info`. Routes whose log level is silent (the probes) write nothing.
+ * Fastify's request lines, the completion line saying status, duration, application, tenant, principal, operation and
+ * refusal reason. Security refusals are `warn` (429, 403, a burst of 401s from one address, a lockout, a refresh token
+ * used twice); failures `error`; the rest `info`; silent routes (the probes) nothing.
  */
 export class RequestLogController extends LogController {
   private readonly unauthenticated = new LRUCache<string, number>({ max: 10_000, ttl: BURST_WINDOW_MS });

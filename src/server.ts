@@ -60,10 +60,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBo
 }
 
 /**
- * A body of any other Content-Type (or of none): no bytes at all are no body, as a request without one (`curl -X POST
- * -d ''` sends `application/x-www-form-urlencoded` and nothing, to a body-less route such as an unlock), so its route
- * answers as to no body; a byte of it is 415, refused at that byte without reading on (at once when Content-Length
- * says). On a path no route takes nothing is read: its 404 is the answer, as without this parser.
+ * A body of any other Content-Type (or none): zero bytes are no body (`curl -X POST -d ''` to a body-less route such as
+ * an unlock); a first byte is 415, without reading on. On a path no route takes nothing is read: its 404 is the answer.
  */
 function readNoBody(request: FastifyRequest, payload: NodeJS.ReadableStream, done: (error?: GatehouseError | Error) => void): void {
   const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
@@ -122,9 +120,8 @@ const STRICT_TRANSPORT_SECONDS = 365 * 24 * 3600;
 type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * A request the router cannot take at all (its path is not valid percent-encoding, or a parameter is longer than
- * MAX_PATH_PARAMETER): Fastify hands it over before any hook runs. It is counted by the rate limit and answered as an
- * unknown route, in the contract's body, with the rate-limit and request-id headers every response carries.
+ * A request the router cannot take (invalid percent-encoding, a parameter over MAX_PATH_PARAMETER) arrives before any
+ * hook: it is counted by the rate limit and answered as an unknown route with the headers every response carries.
  */
 async function refuseUnroutable(limit: RateLimitHook | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('x-request-id', request.id);
