@@ -119,7 +119,6 @@ class ClientAdapter implements Adapter {
 class ModelAdapter implements Adapter {
   private readonly model: string;
   private readonly deps: AdapterDependencies;
-  /** The issuer this model's rows are bound to, for the ISSUER_BOUND models; undefined for shared ones. */
   private readonly issuer: string | undefined;
 
   constructor(model: string, deps: AdapterDependencies, surface: Surface) {
@@ -219,9 +218,8 @@ class ModelAdapter implements Adapter {
   }
 
   /**
-   * Atomic: of concurrent redemptions of one code (or rotations of one refresh token) exactly one marks it consumed.
-   * The provider reads `consumed` before calling this, so a loser of the race would otherwise also be served; here
-   * it is refused as a replay, and the grant dies with everything issued from it, as a sequential replay does.
+   * Atomic: of concurrent redemptions of one code (or rotations of one refresh token) exactly one marks it consumed. The
+   * provider checks `consumed` before this, so a race's loser is refused here as a replay, and the grant revoked.
    */
   async consume(id: string): Promise<void> {
     const won = await this.connection.execute<{ grant_id: string | null }[]>(
@@ -308,10 +306,8 @@ function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: 
 }
 
 /**
- * Deletes what a revocation removes (`deletion`: a data-modifying statement returning the `model` and `expires_at`
- * of the rows it deleted) and, in the same statement, records it under `action`, target the grant, when the row of
- * `recorded` that it deleted was live. Of concurrent revocations of one grant only one deletes that row, so only one
- * is recorded; a grant already gone or expired is deleted unrecorded.
+ * Deletes what a revocation removes (`deletion` returns the rows' `model` and `expires_at`) and, in the same statement,
+ * audits it under `action` when the `recorded` row it deleted was live: of concurrent revocations only one deletes it.
  */
 async function deleteRecorded(
   deps: AdapterDependencies,
@@ -383,9 +379,8 @@ export async function saveGrantForTenant(
 }
 
 /**
- * The tenant a user signed in to, kept beside the grant (oidc-provider's Grant has no place for it): a row of model
- * `GrantTenant` keyed and grouped by the grant id, so it is revoked with the grant and expires with it, and carrying
- * the application of the grant's client, so it goes with that application's other models.
+ * The tenant a user signed in to, beside the grant (oidc-provider's Grant has no place for it): a `GrantTenant` row
+ * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application.
  */
 export async function recordGrantTenant(
   orm: MikroORM,
@@ -414,9 +409,8 @@ export async function grantTenant(orm: MikroORM, grantId: string): Promise<strin
 const POLLING_KEY = 'gatehousePolling';
 
 /**
- * Records a poll of a pending device code (its id) and tells whether it came sooner than the code's interval after
- * the previous poll, in which case that interval grows by `slowDownBy` for the polls to come (RFC 8628 3.5). Kept on
- * the device code's row, so every instance paces alike; one statement, and the row lock orders concurrent polls.
+ * Records a poll of a pending device code and tells whether it came sooner than its interval, which then grows by
+ * `slowDownBy` (RFC 8628 3.5). On the code's row, so every instance paces alike; the row lock orders concurrent polls.
  */
 export async function recordDeviceCodePoll(orm: MikroORM, id: string, interval: number, slowDownBy: number): Promise<'in_time' | 'too_soon'> {
   const [row] = await orm.em.getConnection().execute<{ too_soon: boolean }[]>(

@@ -9,12 +9,10 @@ import { OIDC_PATHS } from './configuration.ts';
 import { LOGOUT_NAMES_NO_APPLICATION, logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
 /**
- * The OP's routes and the methods it answers on each; everything else on these paths is 405 with `Allow`
- * (the provider itself would answer 404). One table, so the Fastify router and the OP cannot disagree.
- * `page`: the route answers a browser with HTML (the hosted look through configuration.ts's page hooks, or the OP's own
- * self-submitting form, whose targets op-form-policy.ts allows): never framed, cached or sniffed. `throttled`: its
- * POSTs are guesses at a user code and count towards the sign-in throttle (src/pages/throttle.ts). `metadata`: a
- * well-known metadata document, which a tenant's path surface also serves in RFC 8414's form (tenantMetadata).
+ * The OP's routes and the methods it answers on each; anything else on these paths is 405 with `Allow` (the provider
+ * would say 404). One table, so the Fastify router and the OP cannot disagree. `page`: HTML for a browser, never
+ * framed, cached or sniffed. `throttled`: POSTs guessing a user code, counted by the sign-in throttle. `metadata`: a
+ * well-known document, also served in RFC 8414's form under a tenant's path (tenantMetadata).
  */
 const { authorization, token, revocation, introspection, userinfo, device_authorization, code_verification, end_session, jwks } = OIDC_PATHS;
 export const OIDC_ROUTES: readonly { path: string; methods: readonly HTTPMethods[]; page?: true; throttled?: true; metadata?: true }[] = [
