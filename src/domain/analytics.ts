@@ -4,17 +4,15 @@ import { executeOwned } from '../db/owned-sql.ts';
 import { invalid } from '../errors.ts';
 
 /**
- * Analytics per application and per tenant, read from daily rollups (migration 0024) that the authentication events
- * keep up to date as they happen (src/domain/auth-events.ts): each series is one range of a primary key, whatever the
- * number of users. Days are UTC dates; weeks start on Monday (ISO), months on the 1st.
+ * Read from daily rollups that the authentication events keep up to date (auth-events.ts): each series is one range of
+ * a primary key, whatever the number of users. Days are UTC dates; weeks start on Monday (ISO), months on the 1st.
  */
 
 export type AnalyticsInterval = 'day' | 'week' | 'month';
 
-/** The series of the whole application: the rollups' `scope_tenant_id` for "every tenant and none". */
+/** The rollups' `scope_tenant_id` for "every tenant and none". */
 export const APPLICATION_SERIES = '00000000-0000-0000-0000-000000000000';
 
-/** A user seen signing in or refreshing a token, on a day, in an application and maybe a tenant. */
 export interface ActivityRow {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -22,7 +20,6 @@ export interface ActivityRow {
   readonly day: string;
 }
 
-/** A sign-in's outcome on a day, by method. */
 export interface SignInRow {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -31,20 +28,18 @@ export interface SignInRow {
   readonly succeeded: boolean;
 }
 
-/** The UTC date of a time, as the rollups key their days. */
+/** As the rollups key their days. */
 export const utcDay = (time: Date): string => time.toISOString().slice(0, 10);
 
-/** Common table expressions (`name as (statement), …`) and their parameters, for a `with` clause of one statement. */
+/** For a `with` clause of one statement. */
 export interface RollupCtes {
   readonly ctes: string;
   readonly params: readonly unknown[];
 }
 
 /**
- * Counts each user once per day, week and month, in the application's series and their tenant's: a first sighting in
- * a period inserts its marker and adds one to the period's count (a second sighting inserts nothing). Rows of
- * applications deleted meanwhile are skipped. Counters are taken in key order, so concurrent writers (two instances'
- * buffers) wait for each other rather than deadlock. As CTEs (`active_*`), so that an event's other writes share its
+ * A first sighting in a period inserts its marker and adds one to the count. Counters are taken in key order, so
+ * concurrent writers wait for each other rather than deadlock. CTEs, so that an event's other writes share its
  * statement (PostgreSQL nests no data-modifying statement).
  */
 export function activeUsersCtes(rows: readonly ActivityRow[]): RollupCtes {
@@ -75,14 +70,13 @@ export function activeUsersCtes(rows: readonly ActivityRow[]): RollupCtes {
   };
 }
 
-/** activeUsersCtes as a statement of its own. */
 export async function countActiveUsers(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
   if (rows.length === 0) return;
   const { ctes, params } = activeUsersCtes(rows);
   await em.execute(`with ${ctes} select 1`, [...params]);
 }
 
-/** Adds sign-ins to their day's counts by method, in the application's series and their tenant's, as CTEs (`sign_in_*`). */
+/** As CTEs (`sign_in_*`), for the same reason as activeUsersCtes. */
 export function signInCountCtes(rows: readonly SignInRow[]): RollupCtes {
   return {
     ctes: `sign_in_events as (
@@ -104,7 +98,7 @@ export function signInCountCtes(rows: readonly SignInRow[]): RollupCtes {
   };
 }
 
-/** The period a query asks for: `from` and `to` are ISO dates (inclusive), `interval` how they are grouped. */
+/** `from` and `to` are ISO dates, inclusive. */
 export interface AnalyticsArgs {
   from?: string | null;
   to?: string | null;
@@ -112,9 +106,9 @@ export interface AnalyticsArgs {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** The longest range a query may span: ten years of days. */
+/** Ten years of days. */
 const MAX_DAYS = 3660;
-/** The range when none is given: the last 30 days, today included. */
+/** The last 30 days, today included. */
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
 
@@ -124,7 +118,6 @@ function isoDate(field: string, value: string): Date {
   return date;
 }
 
-/** The first day of the period a day falls in. */
 function periodStart(day: Date, interval: AnalyticsInterval): Date {
   if (interval === 'day') return day;
   if (interval === 'month') return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1));
@@ -141,7 +134,6 @@ interface Range {
   readonly from: Date;
   readonly to: Date;
   readonly interval: AnalyticsInterval;
-  /** The start of every period the range touches, in order. */
   readonly periods: readonly string[];
 }
 
@@ -156,13 +148,9 @@ function range(scope: Scope, args: AnalyticsArgs): Range {
   return { from, to, interval, periods };
 }
 
-/** The series a scope reads in its application (its `scope_tenant_id`): its tenant's, or the whole application's. */
 const seriesOf = (scope: Scope) => scope.tenantId ?? APPLICATION_SERIES;
 
-/**
- * Distinct users who signed in or refreshed a token, per period. A week or month that the range cuts is counted
- * whole (its users cannot be split by day without reading them).
- */
+/** A week or month the range cuts is counted whole: its users cannot be split by day without reading them. */
 export async function activeUsers(scope: Scope, args: AnalyticsArgs): Promise<{ data: { period: string; count: number }[] }> {
   const { periods, interval } = range(scope, args);
   const rows = await executeOwned<{ period_start: string; users: number }[]>(
@@ -177,7 +165,6 @@ export async function activeUsers(scope: Scope, args: AnalyticsArgs): Promise<{ 
   return { data: periods.map((period) => ({ period, count: counts.get(period) ?? 0 })) };
 }
 
-/** Sign-ins per period: succeeded, failed, and every attempt by method. */
 export async function signIns(
   scope: Scope,
   args: AnalyticsArgs,
@@ -203,9 +190,8 @@ export async function signIns(
 }
 
 /**
- * Users now, and how many hold at least one MFA factor, by factor, counted from the factors themselves (one index
- * range of the application's factors), so that a user's deletion or a change of their tenants leaves no stale count.
- * Recovery codes are not a factor: they stand in for one.
+ * Counted from the factors themselves, so a user's deletion or change of tenants leaves no stale count. Recovery
+ * codes are not a factor: they stand in for one.
  */
 export async function mfaAdoption(scope: Scope): Promise<{ users: number; usersWithMfa: number; ratio: number; byFactor: Record<string, number> }> {
   const { applicationId, tenantId } = scope;

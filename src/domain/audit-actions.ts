@@ -1,10 +1,9 @@
 /**
- * THE list of audit actions: every `action` a record may carry, with what it means. recordAudit and recordAuditPerRow
- * take only these (tsc refuses any other), and docs/audit.md lists the same table (a unit test compares them).
+ * Every `action` a record may carry: recordAudit and recordAuditPerRow take only these (tsc refuses any other), and
+ * docs/audit.md lists the same table (a unit test compares them).
  *
- * `write`: a management or hosted-page change, recorded in the change's own transaction. `event`: an authentication
- * event; sign-ins in their own transaction as they are answered, tokens issued by a buffered writer
- * (src/domain/auth-events.ts) that flushes at least every second.
+ * `write`: recorded in the change's own transaction. `event`: sign-ins in their own transaction, tokens by a buffered
+ * writer (auth-events.ts) that flushes at least every second.
  */
 export const AUDIT_ACTIONS = {
   'organization.create': { kind: 'write', meaning: 'An organization was created (bootstrap)' },

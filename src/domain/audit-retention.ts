@@ -6,15 +6,13 @@ import { recordAudit } from './audit.ts';
 import { asBackgroundWork } from '../background-work.ts';
 
 /**
- * Audit retention: each application keeps its records `auditRetentionDays` (default 90, set with PATCH
- * /applications/{appId}); a scheduled job deletes older ones in batches, each batch its own short transaction, and
- * records what it deleted as one summary record per application (`audit_log.purge`). A record's time is its id's
- * (UUIDv7: the first 48 bits are the milliseconds of its creation), so a batch is a range of the primary key.
- * Several instances may run it at once: a batch skips the rows another one holds, and each writes its own summary.
+ * Deletes records older than `auditRetentionDays` in batches, each its own short transaction, with one summary record
+ * per application (`audit_log.purge`). A record's time is its UUIDv7 id's, so a batch is a primary-key range. Several
+ * instances may run at once: a batch skips rows another holds.
  */
 
 const DAY_MS = 86_400_000;
-/** Rows per delete: a short transaction and a bounded WAL burst, whatever the backlog. */
+/** A short transaction and a bounded WAL burst, whatever the backlog. */
 const BATCH = 5_000;
 
 export interface RetentionRun {
@@ -22,7 +20,6 @@ export interface RetentionRun {
   readonly deleted: number;
 }
 
-/** Deletes every application's records older than its retention, `batch` at a time; returns what it deleted. */
 export async function purgeExpiredAuditRecords(orm: MikroORM, clock: Clock, batch = BATCH): Promise<RetentionRun[]> {
   const connection = orm.em.getConnection();
   const applications = await connection.execute<{ id: string; audit_retention_days: number }[]>(`select id, audit_retention_days from application order by id`);
@@ -62,7 +59,7 @@ export interface RetentionLog {
   error(details: object, message: string): void;
 }
 
-/** Runs the retention every `everyMs` (0: never on this instance), one run at a time. */
+/** `everyMs` 0: never on this instance. */
 export class AuditRetentionJob {
   readonly #orm: MikroORM;
   readonly #clock: Clock;

@@ -6,7 +6,6 @@ import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts'
 import { isControlFree } from './validate.ts';
 import { firstIdAt } from '../ids.ts';
 
-/** An audit record as the API shows it. */
 export interface AuditRecordView {
   readonly id: string;
   readonly time: Date;
@@ -23,17 +22,15 @@ export interface AuditRecordView {
   readonly changes: { readonly before: unknown; readonly after: unknown } | null;
 }
 
-/** What a search of the audit log may be narrowed to. */
 export interface AuditFilter {
-  /** The acting user, credential or key, by id. */
+  /** A user, credential or key id. */
   actor?: string | null;
   /** An action (`user.create`), or every action of a resource (`user.*`). */
   action?: string | null;
-  /** The record's target, by id. */
   target?: string | null;
-  /** From this time on (inclusive). */
+  /** Inclusive. */
   from?: Date | null;
-  /** Before this time. */
+  /** Exclusive. */
   to?: Date | null;
 }
 
@@ -59,7 +56,6 @@ export interface AuditRow {
 export const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id,
   outcome, request_id, ip, user_agent, before, after`;
 
-/** `user.create`, `tenancy_config.update`; with a last `.*`, a prefix. */
 const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
 const ID_MAX = 200;
 const ID_SLACK_MS = 10 * 60_000;
@@ -87,10 +83,8 @@ function idFilter(field: string, value: string): string {
 }
 
 /**
- * The conditions of a search, in SQL with their parameters: the scope first (the application's records; in a tenant
- * scope that tenant's only: raw SQL, so the entity filters do not apply and the scope is written here), then the
- * filters, each served by an index that leads with the application (migration 0019). Written for executeOwned
- * (src/db/owned-sql.ts): `@owner` is the scope's application.
+ * Raw SQL, so the entity filters do not apply: the scope (and a tenant scope's tenant) is written here, then the
+ * filters, each served by an index that leads with the application. For executeOwned: `@owner` is the application.
  */
 export function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
   const clauses = ['@owner'];
@@ -119,7 +113,7 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   return { where: clauses.join(' and '), params };
 }
 
-/** The scope's audit records, newest first, narrowed by `filter`; a cursor names the filter it was issued for. */
+/** A cursor names the filter it was issued for. */
 export async function listAuditRecords(scope: Scope, { actor, action, target, from, to, ...page }: PageArgs & AuditFilter): Promise<Page<AuditRecordView>> {
   const size = pageSize(page);
   const { where, params } = conditions(scope, { actor, action, target, from, to });
@@ -136,7 +130,7 @@ export async function listAuditRecords(scope: Scope, { actor, action, target, fr
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
 
-/** One record of the scope; another application's or (in a tenant scope) another tenant's is not found. */
+/** Another application's or (in a tenant scope) another tenant's is not found. */
 export async function getAuditRecord(scope: Scope, recordId: string): Promise<AuditRecordView> {
   const { where, params } = conditions(scope, {});
   const [row] = await executeOwned<AuditRow[]>(scope.em, scope.applicationId, `select ${COLUMNS} from audit_log where ${where} and id = ?`, [...params, recordId]);

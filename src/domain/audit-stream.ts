@@ -8,55 +8,42 @@ import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type
 import { asBackgroundWork } from '../background-work.ts';
 
 /**
- * The audit log as a stream: each subscriber reads the records of its scope and filters in their stream order, from
- * where it last was, whenever it is woken.
+ * The audit log as a stream, resumable without loss or repeat on any instance. A record's place is `(tx, seq)`, and a
+ * read goes no further than the oldest running transaction (`pg_snapshot_xmin`): nothing can commit behind a place
+ * already passed. A long transaction holds the stream back until it ends.
  *
- * Order and resumption: a record's place is `(tx, seq)`, its transaction's id and its insertion sequence (migration
- * 0024), and a read goes no further than the oldest transaction still running (`pg_snapshot_xmin`): every record
- * below is committed or never will be, and no record can commit behind a place already passed. So a subscriber that
- * remembers the last place it sent, or is told a record id to resume after (`Last-Event-ID`), neither loses nor
- * repeats a record, on any instance, across restarts. A long transaction holds the stream back until it ends; a
- * stream that starts now passes over what its start's snapshot saw (`Start`).
- *
- * Waking: on a database server, each instance LISTENs to `gatehouse_audit`, which each insert notifies at commit with
- * its application; on the embedded database (one process) the instance watches the records' sequence. Each
- * subscriber also reads once a second, which bounds the delay when a wake came before an older transaction ended.
+ * Waking: LISTEN on `gatehouse_audit` (notified at commit), or on the embedded database a watch of the sequence; each
+ * subscriber also reads once a second, bounding the delay when a wake came before an older transaction ended.
  */
 
-/** A place in the stream: a transaction id (xid8, as text) and a sequence number (bigint, as text). */
+/** xid8 and bigint, as text. */
 interface Place {
   readonly tx: string;
   readonly seq: string;
 }
 
 /**
- * Where a subscriber starts; `seen`, for one that starts now: the snapshot (pg_snapshot, as text) of its start. Records
- * that snapshot saw had committed before the stream opened, even those above its place (a transaction still running
- * anywhere on the server holds the place back), so they are passed over, not sent.
+ * `seen`: the snapshot of a stream that starts now. Records it saw committed before the stream opened, even above its
+ * place (a running transaction holds the place back), so they are passed over, not sent.
  */
 interface Start extends Place {
   readonly seen?: string;
 }
 
-/** Before every record. */
 const ORIGIN: Place = { tx: '0', seq: '0' };
-/** Records read at once: a subscriber behind reads again at once until it has caught up. */
+/** A subscriber behind reads again at once until it has caught up. */
 const BATCH = 1_000;
-/** How often a subscriber reads unwoken. */
 const BACKSTOP_MS = 1_000;
-/** How often the embedded database's sequence is looked at. */
 const SEQUENCE_POLL_MS = 200;
-/** A LISTEN connection lost is opened again after this long. */
 const RELISTEN_MS = 1_000;
 
 const CHANNEL = 'gatehouse_audit';
 
-/** Final records only: below the oldest transaction still running. */
+/** Below the oldest transaction still running: nothing can commit behind it. */
 const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
-/** Where a subscriber's records go. */
 export interface AuditSink {
-  /** Sends a record; resolves once the sink can take more (the client read what it had), or rejects to stop. */
+  /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
   send(record: AuditRecordView): Promise<void>;
   readonly closed: boolean;
 }
@@ -65,10 +52,7 @@ export interface AuditStreamLog {
   warn(details: object, message: string): void;
 }
 
-/**
- * This instance's waking of subscribers, by application. Started by the first subscriber, so that an instance nobody
- * streams from holds no LISTEN connection.
- */
+/** Started by the first subscriber, so an instance nobody streams from holds no LISTEN connection. */
 export class AuditWaker {
   readonly #orm: MikroORM;
   readonly #databaseUrl: string | undefined;
@@ -85,7 +69,7 @@ export class AuditWaker {
     this.#databaseUrl = databaseUrl;
   }
 
-  /** Calls `wake` when records of the application may have committed; returns the unsubscription. */
+  /** Returns the unsubscription. */
   subscribe(applicationId: string, wake: () => void): () => void {
     if (!this.#started) this.#start();
     const listeners = this.#listeners.get(applicationId) ?? new Set();
@@ -120,7 +104,7 @@ export class AuditWaker {
     void this.#listen(this.#databaseUrl);
   }
 
-  /** The embedded database serves this process only: a record's insert is seen by its sequence moving. */
+  /** The embedded database serves this process only: an insert is seen by its sequence moving. */
   async #watchSequence(): Promise<void> {
     if (this.#listeners.size === 0) return;
     try {
@@ -161,13 +145,12 @@ export class AuditWaker {
   }
 }
 
-/** Whether place `a` comes after place `b`. */
 const after = (a: Place, b: Place): boolean => {
   const [ta, tb] = [BigInt(a.tx), BigInt(b.tx)];
   return ta !== tb ? ta > tb : BigInt(a.seq) > BigInt(b.seq);
 };
 
-/** The place of a record of the scope, by id; undefined when the scope has none such (or it was deleted). */
+/** Undefined when the scope has none such (or it was deleted). */
 async function placeOf(scope: Scope, recordId: string): Promise<Place | undefined> {
   const { where, params } = conditions(scope, {});
   const [row] = await executeOwned<{ tx: string; seq: string }[]>(
@@ -179,7 +162,7 @@ async function placeOf(scope: Scope, recordId: string): Promise<Place | undefine
   return row;
 }
 
-/** The last final place of the scope's application now, and the snapshot that read it: where a stream starts now. */
+/** The snapshot is kept so what it saw is passed over (Start). */
 async function now(scope: Scope): Promise<Start> {
   const [row] = await executeOwned<{ tx: string | null; seq: string | null; seen: string }[]>(
     scope.em,
@@ -191,7 +174,6 @@ async function now(scope: Scope): Promise<Start> {
   return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, seen: row!.seen };
 }
 
-/** The last final place of the scope's application now: a subscriber reads up to it. */
 async function head(scope: Scope): Promise<Place> {
   const [row] = await executeOwned<{ tx: string; seq: string }[]>(
     scope.em,
@@ -204,9 +186,8 @@ async function head(scope: Scope): Promise<Place> {
 }
 
 /**
- * Where a stream starts: after the record `lastEventId` names (a record of the scope; 422 otherwise, an id of another
- * tenant's record included, which is not told apart from an unknown one); else from the first record, when `from`
- * asks for the records since then; else after the last record committed now.
+ * After `lastEventId` (422 for another tenant's record, not told apart from an unknown one); else from the first
+ * record when `from` is given; else after the last record committed now.
  */
 export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined): Promise<Start> {
   // The filter is checked before anything is read.
@@ -219,10 +200,7 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
   return filter.from != null ? ORIGIN : now(scope);
 }
 
-/**
- * Sends the scope's records that match `filter` after `start` to `sink`, as they commit, until the sink closes or
- * refuses (a client too slow: the transport drops it). Resolves when it stops.
- */
+/** Until the sink closes or refuses (a client too slow: the transport drops it). */
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<void> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;

@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
 
-/**
- * Who acted, and in which scope: a request's Scope, or the system itself (bootstrap). `apiKeyId` is the API key the
- * request authenticated with, recorded beside the actor (who differs from it when a Bearer token came too).
- */
+/** `apiKeyId` is recorded beside the actor, who differs from it when a Bearer token came too. */
 export type AuditActor = Pick<Scope, 'applicationId' | 'tenantId' | 'requestId'> & {
   principal: { actor: { type: string; id: string }; apiKeyId?: string | null };
 };
@@ -19,18 +16,15 @@ export interface AuditEntry {
   action: AuditAction;
   targetType: string;
   targetId: string | null;
-  /** The tenant the change concerns; defaults to the scope's. */
+  /** Defaults to the scope's. */
   tenantId?: string | null;
   before?: unknown;
   after?: unknown;
-  /** Whether the event succeeded; a change that commits did (the default). */
+  /** A change that commits succeeded (the default). */
   outcome?: AuditOutcome;
 }
 
-/**
- * Records a mutation in the audit log through the mutation's own EntityManager, so the record commits or rolls
- * back with the change it describes, with the origin of the request that made it.
- */
+/** Through the mutation's own EntityManager, so the record commits or rolls back with the change it describes. */
 export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEntry): void {
   const origin = currentRequestOrigin();
   em.create(AuditLog, {
@@ -52,24 +46,19 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
   });
 }
 
-/** A set-based change, written as SQL: common table expressions, one of them `changed`, which returns a row per target. */
 export interface ChangedRows {
   /**
-   * `name as (statement), …` for a `with` clause; `changed` returns `target_id` (text), `before` and `after` (jsonb),
-   * and `tenant_id` (uuid) when the records' tenants differ row by row (`tenantPerRow`).
-   * A data-modifying statement must be one of them: PostgreSQL allows no nesting of it. Written for ownedSql
-   * (src/db/owned-sql.ts): `@owner` is the scope's application.
+   * `changed` returns `target_id` (text), `before` and `after` (jsonb), and `tenant_id` with `tenantPerRow`. A
+   * data-modifying statement must be one of the CTEs: PostgreSQL allows no nesting of it. `@owner` is the application.
    */
   readonly ctes: string;
   readonly params: readonly unknown[];
-  /** Each record's tenant is its row's `tenant_id`, not the entry's. */
   readonly tenantPerRow?: boolean;
 }
 
 /**
- * Records one entry per row that a set-based change touched, in the same statement as the change: for changes of
- * many rows at once (a tenant's users), whose entries recordAudit would build one by one in memory. Must run in the
- * change's transaction (`em`'s), which recordAudit's entries flush in too. Returns the targets' ids.
+ * In the same statement as the change, rather than building each entry in memory. Must run in the change's
+ * transaction (`em`'s). Returns the targets' ids.
  */
 export async function recordAuditPerRow(
   em: EntityManager,
@@ -104,12 +93,9 @@ export async function recordAuditPerRow(
   return rows.map((row) => row.target_id);
 }
 
-/** A timestamp column in SQL as the audit log's JSON holds a Date (toISOString: UTC, milliseconds), null for null. */
+/** As the audit log's JSON holds a Date (toISOString: UTC, milliseconds). */
 export const isoTimestampSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/**
- * The names of the secrets a jsonb column of sealed secrets holds, sorted (as `Object.keys(…).sort()` sorts ASCII
- * names), `[]` for none: what audit records show of secrets (`secretsSet`), never their values.
- */
+/** Sorted as `Object.keys(…).sort()` sorts: what audit records show of secrets (`secretsSet`), never their values. */
 export const secretNamesSql = (column: string) =>
   `coalesce((select jsonb_agg(name order by name collate "C") from jsonb_object_keys(${column}) as name), '[]'::jsonb)`;

@@ -20,26 +20,18 @@ interface BootstrapOptions {
   requestId: string;
 }
 
-/** Who bootstraps, for the audit records: an operator's `gatehouse bootstrap` or `create-api-key`, or the first start. */
 export const BOOTSTRAP_ACTORS = {
   command: { type: 'cli', id: 'bootstrap' },
   firstStart: { type: 'system', id: 'bootstrap' },
   recovery: { type: 'cli', id: 'create-api-key' },
 } as const;
 
-/**
- * Creates an organization, a multi-tenant application in it and an `app_admin` API key with `*` (API.md,
- * Bootstrap), on demand (`gatehouse bootstrap`, the tests). `apiKeySecret` fixes the key's secret
- * (GATEHOUSE_BOOTSTRAP_API_KEY); otherwise one is generated.
- */
+/** API.md, Bootstrap. `apiKeySecret` (GATEHOUSE_BOOTSTRAP_API_KEY) fixes the key's secret; else one is generated. */
 export async function bootstrap(orm: MikroORM, options: BootstrapOptions): Promise<BootstrapResult> {
   return orm.em.fork().transactional((em) => create(em, options, BOOTSTRAP_ACTORS.command));
 }
 
-/**
- * Bootstraps a database that has no organization yet, under an advisory lock so that instances starting together on
- * it bootstrap it once; undefined when it had one.
- */
+/** Under an advisory lock, so instances starting together bootstrap once; undefined when it had an organization. */
 export async function bootstrapIfEmpty(orm: MikroORM, options: BootstrapOptions): Promise<BootstrapResult | undefined> {
   return orm.em.fork().transactional(async (em) => {
     await lockForTransaction(em, 'gatehouse:bootstrap');
@@ -47,11 +39,7 @@ export async function bootstrapIfEmpty(orm: MikroORM, options: BootstrapOptions)
   });
 }
 
-/**
- * The organization, the application and its key, each with the record its creation writes through the API
- * (insertApplication), in the new application's audit log, by `actor`. No API creates organizations: its record,
- * `organization.create`, shows its name.
- */
+/** Each with the record its creation writes through the API; no API creates organizations, so its record names it. */
 function create(em: EntityManager, options: BootstrapOptions, actor: AuditActor['principal']['actor']): BootstrapResult {
   const organization = em.create(Organization, { id: newId(), name: 'My organization' });
   const row = newApplicationRow(organization.id, { name: 'My application', multiTenant: true });
@@ -73,11 +61,7 @@ export interface RecoveryKey {
   readonly permissions: readonly string[];
 }
 
-/**
- * A new application-wide API key for an existing application (`gatehouse create-api-key`): access back for an
- * operator who lost the bootstrap key, which is shown once. `permissions` default to app_admin's; audited
- * `api_key.create` by the command.
- */
+/** Access back for an operator who lost the bootstrap key, which is shown once. Defaults to app_admin's permissions. */
 export async function createRecoveryKey(orm: MikroORM, input: { applicationId: string; permissions?: string[]; requestId: string }): Promise<RecoveryKey> {
   if (!isUuid(input.applicationId)) throw invalid('application', 'application must be a UUID');
   const permissions = permissionGrants(input.permissions ?? [...BUILT_IN_ROLES.app_admin.permissions]);

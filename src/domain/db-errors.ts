@@ -1,7 +1,6 @@
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { GatehouseError } from '../errors.ts';
 
-/** Runs a write and turns a unique-key violation into 409 `already_exists` naming the field. */
 export async function uniquely<T>(field: string, what: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
@@ -13,13 +12,11 @@ export async function uniquely<T>(field: string, what: string, write: () => Prom
   }
 }
 
-/** SQLSTATE foreign_key_violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * A database refusal that is the client's answer, not a server error: a foreign key that no longer holds at commit.
- * Every write checks the records it refers to first, so this is one deleted meanwhile (a tenant deleted while a key
- * for it was being created): 404, as if the deletion had come first. Undefined for anything else.
+ * A foreign key that no longer holds at commit: every write checks what it refers to first, so this is one deleted
+ * meanwhile: 404, as if the deletion had come first.
  */
 export function refusalOfDatabase(error: unknown): GatehouseError | undefined {
   // Deferred constraints are checked at commit, whose error reaches us as the driver's, unconverted by MikroORM.

@@ -2,10 +2,7 @@ import type { Scope } from '../context.ts';
 import { isPermissionGrant } from '../auth/permissions.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 
-/**
- * The permission list of a credential being issued (an API key, an M2M credential): at least one grant, each from
- * the permission table, duplicates dropped, order kept.
- */
+/** At least one grant, each from the permission table, duplicates dropped, order kept. */
 export function permissionGrants(grants: string[]): string[] {
   if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
   const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));

@@ -7,10 +7,7 @@ export const APPLICATION_ROWS = 'application';
 
 type TenantOwned = typeof Setting | typeof AuthProvider | typeof Domain;
 
-/**
- * Rows of a tenant-owned entity grouped by tenant (or APPLICATION_ROWS), fetched for any number of tenants in
- * one statement. Per request and per scope; writes clear what they change (see clearTenant).
- */
+/** One statement for any number of tenants. Per request and scope; writes clear what they change (clearTenant). */
 function rowsByTenant<E extends TenantOwned>(em: EntityManager, entity: E) {
   type Row = InstanceType<E>;
   return new DataLoader<string, Row[]>(async (keys) => {
@@ -37,7 +34,7 @@ export function createLoaders(em: EntityManager) {
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
-/** After a write to a tenant's (or the application's) rows: the request must not read its own stale cache. */
+/** The request must not read its own stale cache. */
 export function clearTenant(loaders: Loaders, tenantId: string | null): void {
   const key = tenantId ?? APPLICATION_ROWS;
   loaders.settings.clear(key);

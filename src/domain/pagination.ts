@@ -18,8 +18,8 @@ export interface Page<T> {
 }
 
 /**
- * Opaque, tamper-evident cursors: base64url(JSON) + HMAC-SHA256 over it and the list it belongs to. A cursor
- * from another list, scope or server secret fails verification: 422 `validation_error`, field `cursor`.
+ * base64url(JSON) + HMAC-SHA256 over it and its list: a cursor from another list, scope or server secret fails:
+ * 422 `validation_error`, field `cursor`.
  */
 export class CursorCodec {
   // A prepared key object: HMAC with a raw buffer re-imports the key on every call (~6× slower).
@@ -55,10 +55,7 @@ export class CursorCodec {
   }
 }
 
-/**
- * The identity of a list as its cursors are bound to it: the list's name and the scope (application and tenant)
- * it was read in, so that a cursor is refused in any other list or scope.
- */
+/** So that a cursor is refused in any other list or scope. */
 export function scopedList(scope: { applicationId: string; tenantId: string | null }, name: string): string {
   return `${name}:${scope.applicationId}:${scope.tenantId ?? ''}`;
 }
@@ -72,15 +69,12 @@ export function pageSize(args: PageArgs): number {
 }
 
 /**
- * An entity's data as a list reads it: plain values, not an ORM-managed entity. Lists write nothing, and hydrating
- * a managed entity costs several times the SQL round trip (docs/bench.md); an entity is assignable to its row.
+ * Plain values, not a managed entity: lists write nothing, and hydrating costs several times the SQL round trip
+ * (docs/bench.md).
  */
 export type Row<T> = Readonly<Omit<T, symbol>>;
 
-/**
- * Keyset pagination by id (UUIDv7 sorts by creation). `list` names the list and its scope, so a cursor is valid
- * only where it was issued.
- */
+/** Keyset pagination by id (UUIDv7 sorts by creation). */
 export async function paginate<T extends { id: string }>(
   em: EntityManager,
   entity: EntityClass<T>,

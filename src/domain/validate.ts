@@ -1,43 +1,30 @@
 import { invalid } from '../errors.ts';
 
-/**
- * Control characters (C0, DEL, C1): no name or address holds one, PostgreSQL cannot store a NUL (the statement fails),
- * and a line break in a name forges lines wherever it is shown or logged.
- */
+/** No name holds one, PostgreSQL cannot store a NUL, and a line break in a name forges lines where it is logged. */
 const CONTROL = /\p{Cc}/u;
 /**
- * And invisible ones (zero-width spaces and joiners, direction marks, a BOM, and every other default-ignorable code
- * point: the combining grapheme joiner, variation selectors, Hangul fillers, which are not format characters but
- * render as nothing all the same): an address holding one is a second account that reads exactly like the first.
+ * Plus invisible ones (zero-width, direction marks, BOM, every default-ignorable code point): an address holding one
+ * is a second account that reads exactly like the first.
  */
 const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-/** Control characters but tab, LF and CR, which text of several lines (copy, an e-mail template) may hold. */
+/** Text of several lines (copy, an e-mail template) may hold tab, LF and CR. */
 const TEXT_CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
-/** A value of one line with no control character (a header value, a user name, a credential). */
+/** One line: a header value, a user name, a credential. */
 export const isControlFree = (value: string): boolean => !CONTROL.test(value);
 
-/** Text that may span lines but holds no other control character. */
 export const isPlainText = (value: string): boolean => !TEXT_CONTROL.test(value);
 
-/**
- * A character that shows: a letter, digit, punctuation or symbol, but not a default-ignorable one (the Hangul fillers
- * are letters that render as nothing). A name of only zero-width spaces, joiners or marks reads as no name at all.
- */
+/** Not default-ignorable (Hangul fillers are letters that render as nothing): a name of only those reads as none. */
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
 /**
- * Explicit directional formatting (UAX #9: embeddings, overrides, isolates and their terminator): they reorder the
- * text after them, so `\u202Eevil` reads backwards, and an unterminated one spills past the name into whatever text
- * shows it (an admin list, an e-mail, a log). The other format characters stay: joiners (emoji sequences, Persian),
- * the implicit direction marks (LRM, RLM) that mixed-direction names use, variation selectors.
+ * UAX #9 embeddings, overrides and isolates reorder the text after them (`\u202Eevil` reads backwards) and spill past
+ * the name. Joiners, LRM/RLM and variation selectors stay: real names use them.
  */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 const DISPLAY_NAME_MAX = 200;
 
-/**
- * A display name: trimmed, 1 to 200 characters (code points: 150 emoji are 150 characters, not 300), at least one of
- * them visible, no control characters, no directional overrides.
- */
+/** 1 to 200 code points (150 emoji are 150 characters), at least one visible, no controls or directional overrides. */
 export function displayName(field: string, value: string): string {
   const name = value.trim();
   // A code point is one or two UTF-16 units: longer than twice the limit is too long without counting.
@@ -49,13 +36,9 @@ export function displayName(field: string, value: string): string {
   return name;
 }
 
-/** The longest slug. */
 export const SLUG_MAX_LENGTH = 63;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-/**
- * A tenant is named by its id or its slug wherever a client names one (`tenant=`, `/t/{id or slug}`): a slug spelled
- * as an id would name another tenant, or none.
- */
+/** A tenant is named by id or slug wherever a client names one: a slug spelled as an id would name another tenant. */
 const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function slug(field: string, value: string): string {
@@ -67,9 +50,8 @@ export function slug(field: string, value: string): string {
 }
 
 /**
- * The slug a tenant named `name` gets when the client sends none: its letters and digits as ASCII (NFKD, combining
- * marks dropped: `Crème` → `creme`), the rest as hyphens; `tenant` when none is left (`東京`); never spelled as a UUID.
- * Not unique: the tenant's creation adds a suffix when another tenant has it.
+ * ASCII letters and digits (NFKD, marks dropped: `Crème` → `creme`), the rest hyphens; `tenant` when none is left;
+ * never UUID-shaped. Not unique: creation adds a suffix.
  */
 export function slugFromName(name: string): string {
   // Lower-cased after the decomposition, which may give capitals (`№` → `No`).

@@ -30,7 +30,7 @@ export interface ApiKeyIntrospection {
 
 const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expiresAt <= now;
 
-/** An API key as lists and the GraphQL `ApiKey` type read it (codegen mapper). */
+/** The GraphQL `ApiKey` type's codegen mapper. */
 export type ApiKeyRow = Row<ApiKey>;
 
 export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKeyRow>> {
@@ -45,10 +45,7 @@ export async function getApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
   return key;
 }
 
-/**
- * Issues a key in the scope's application, for the scope's tenant (or the body's, with application-wide
- * credentials), optionally bound to a user of that scope. The secret is in the returned value only.
- */
+/** For the scope's tenant (or the body's, with application-wide credentials). The secret is in the answer only. */
 export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Promise<ApiKeyWithSecret> {
   const name = displayName('name', input.name);
   const permissions = permissionGrants(input.permissions);
@@ -69,9 +66,8 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * The api_keys provider's `maxLifetimeDays` (of the key's tenant, or the application's) bounds a new key: an
- * `expiresAt` asked beyond it is refused (422), and a key that would otherwise not expire, or outlive it by
- * inheriting its creator's expiry, ends at the limit.
+ * The api_keys provider's `maxLifetimeDays` bounds a new key: an `expiresAt` beyond it is 422, and a key that would
+ * not expire, or would outlive it by inheriting its creator's expiry, ends at the limit.
  */
 async function withinProviderLimit(scope: Scope, tenantId: string | null, asked: Date | null, expiresAt: Date | null): Promise<Date | null> {
   const maxDays = await providerSetting(scope, tenantId, 'api_keys', 'maxLifetimeDays');
@@ -84,9 +80,8 @@ async function withinProviderLimit(scope: Scope, tenantId: string | null, asked:
 }
 
 /**
- * A key created by an API key that expires ends no later than it: without `expiresAt` it takes the creator's expiry,
- * and a later one is refused (403), as wider permissions are. Otherwise an expiring key could hand its rights on for
- * good.
+ * A key created by an expiring API key ends no later than it (without `expiresAt` it takes the creator's expiry; a
+ * later one is 403): otherwise an expiring key could hand its rights on for good.
  */
 export function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | null {
   const limit = scope.principal.apiKeyExpiresAt;
@@ -96,18 +91,17 @@ export function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | nul
   return expiresAt;
 }
 
-/** 403 unless a key's expiry (null: never) comes no later than the calling key's. */
+/** Null: never. */
 function requireEndsBy(limit: Date, expiresAt: Date | null, verb: 'creates' | 'rotates'): void {
   if (expiresAt === null || expiresAt > limit) {
     throw new GatehouseError('forbidden', `A key cannot outlive the key that ${verb} it (${limit.toISOString()})`);
   }
 }
 
-/** A key's user must be one the scope sees (404) and, for a tenant key, a member of that tenant (422). */
+/** Visible to the scope (404) and, for a tenant key, a member of that tenant (422). */
 async function assertKeyUser(scope: Scope, userId: string, tenantId: string | null): Promise<void> {
-  // Held until the key commits, tenant then user as a tenant's deletion takes them: a removal of the user from the
-  // tenant commits first (the user is then no member here) or waits for the key, and then revokes it with the user's
-  // other keys of that tenant. Unlocked, a key could commit bound to a user who had just left its tenant.
+  // Held until the key commits, tenant then user as a tenant's deletion takes them: otherwise a key could commit bound
+  // to a user who had just left its tenant.
   if (tenantId !== null && (await lockTenants(scope, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
   const user = await scope.em.findOne(User, { id: userId }, HOLD_FOR_SHARE);
   if (user === null) throw notFound('User', 'userId');
@@ -116,17 +110,14 @@ async function assertKeyUser(scope: Scope, userId: string, tenantId: string | nu
   }
 }
 
-/**
- * The key, held FOR UPDATE until `em`'s transaction commits, as committed (refresh): a revocation or rotation decides on
- * what a concurrent one left (a second revocation finds the key revoked and writes nothing), never on a stale read.
- */
+/** FOR UPDATE and refreshed: a second revocation finds the key revoked and writes nothing, never a stale read. */
 async function lockKey(em: EntityManager, keyId: string): Promise<ApiKey> {
   const key = await em.findOne(ApiKey, { id: keyId }, HOLD_FOR_UPDATE);
   if (key === null) throw notFound('API key', 'keyId');
   return key;
 }
 
-/** Revokes a key: from now on it authenticates as nothing (401). A second revocation changes nothing. */
+/** From the commit it authenticates as nothing (401). */
 export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
   const revoked = await scope.transactional(async (em) => {
     const key = await lockKey(em, keyId);
@@ -137,7 +128,7 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
   return revoked;
 }
 
-/** A new secret for the same key (id, permissions, expiry); the old secret stops working with the commit. */
+/** Same id, permissions and expiry; the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
   const rotated = await scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
@@ -162,9 +153,8 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
 }
 
 /**
- * Whether a secret is a working key of the caller's scope: the key authentication would take (readWorkingKey, not
- * its cache), then read through the scope's filtered EntityManager, so another application's (or, in a tenant
- * scope, another tenant's) key reads as inactive.
+ * The key authentication would take (readWorkingKey, not its cache), read through the scope's filtered
+ * EntityManager, so another application's (or tenant's) key reads as inactive.
  */
 export async function introspectApiKey(scope: Scope, secret: string): Promise<ApiKeyIntrospection> {
   const working = await readWorkingKey(scope.services.orm, hashApiKeySecret(secret));

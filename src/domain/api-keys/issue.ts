@@ -16,11 +16,11 @@ export interface IssueApiKey {
   name: string;
   permissions: string[];
   expiresAt: Date | null;
-  /** A caller-chosen secret (the bootstrap key); generated otherwise. */
+  /** The bootstrap key's; generated otherwise. */
   secret?: string;
 }
 
-/** Persists a new API key (flushed by the caller's transaction) and returns it with its one-time secret. */
+/** Flushed by the caller's transaction; the secret is returned this once. */
 export function issueApiKey(em: EntityManager, input: IssueApiKey): ApiKeyWithSecret {
   const secret = input.secret ?? generateApiKeySecret();
   const key = em.create(ApiKey, {
@@ -38,7 +38,7 @@ export function issueApiKey(em: EntityManager, input: IssueApiKey): ApiKeyWithSe
   return { key, secret };
 }
 
-/** What the audit log keeps of a key: never its secret or hash. */
+/** Never its secret or hash. */
 export const keySnapshot = (key: ApiKey) => ({
   name: key.name,
   permissions: [...key.permissions],
@@ -49,16 +49,13 @@ export const keySnapshot = (key: ApiKey) => ({
   lastRotatedAt: key.lastRotatedAt?.toISOString() ?? null,
 });
 
-/**
- * keySnapshot in SQL, of the api_key row `row`, for set-based changes (a test holds the two equal); `userId` overrides
- * the user (an expression), for the snapshot of a row before an update.
- */
+/** For set-based changes (a test holds the two equal); `userId` overrides the user, for a `before` snapshot. */
 export const keySnapshotSql = (row: string, userId = `${row}.user_id`) =>
   `jsonb_build_object('name', ${row}.name, 'permissions', to_jsonb(${row}.permissions), 'tenantId', ${row}.tenant_id,
      'userId', ${userId}, 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)},
      'lastRotatedAt', ${isoTimestampSql(`${row}.last_rotated_at`)})`;
 
-/** The audit record of a key's creation, in the key's own application and tenant. */
+/** In the key's own application and tenant. */
 export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKey): void {
   recordAudit(em, { ...actor, applicationId: key.applicationId }, {
     action: 'api_key.create',
@@ -69,10 +66,7 @@ export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKe
   });
 }
 
-/**
- * Revokes a key in the caller's transaction, with its audit record in the key's own application and tenant: from the
- * commit on it authenticates as nothing. The caller publishes the invalidation after the commit.
- */
+/** Audited in the key's own application and tenant. The caller publishes the invalidation after the commit. */
 export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey): void {
   const before = keySnapshot(key);
   key.revokedAt = new Date();

@@ -23,12 +23,11 @@ export interface UpdateApiResourceInput {
   permissions?: string[] | null;
 }
 
-/** An API resource as lists and the GraphQL `ApiResource` type read it (codegen mapper). */
+/** The GraphQL `ApiResource` type's codegen mapper. */
 export type ApiResourceRow = Row<ApiResource>;
 
 const MAX_PERMISSIONS = 100;
 
-/** What the audit log keeps of a resource. */
 const snapshot = (resource: ApiResource) => ({ identifier: resource.identifier, name: resource.name, permissions: [...resource.permissions] });
 
 const ALREADY_REGISTERED = 'An API resource with this identifier';
@@ -48,10 +47,10 @@ export async function getApiResource(scope: Scope, resourceId: string): Promise<
   return findResource(scope.em, resourceId);
 }
 
-/** A custom permission's key: `resource:action`, lower-case `[a-z0-9_-]` parts (API.md). */
+/** API.md: `resource:action`, lower-case `[a-z0-9_-]` parts. */
 const PERMISSION_KEY = /^[a-z0-9_-]{1,100}:[a-z0-9_-]{1,100}$/;
 
-/** A resource's permission list as written: well-formed keys, at most 100, duplicates dropped, order kept. */
+/** At most 100, duplicates dropped, order kept. */
 function permissionKeys(keys: readonly string[] | null | undefined): string[] {
   if (keys === null) throw invalid('permissions', 'permissions may not be null');
   const unique = [...new Set(keys ?? [])];
@@ -62,9 +61,8 @@ function permissionKeys(keys: readonly string[] | null | undefined): string[] {
 }
 
 /**
- * The keys are the application's own permissions (application-wide rows), else 422 naming the first unknown one. The
- * rows are held (FOR SHARE) until the write commits, so a permission deleted meanwhile waits and then removes itself
- * from the resource (removePermissionFromApiResources).
+ * Held FOR SHARE until the write commits, so a permission deleted meanwhile waits and then removes itself from the
+ * resource (removePermissionFromApiResources). Else 422 naming the first unknown key.
  */
 async function assertDefined(em: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
@@ -76,7 +74,7 @@ async function assertDefined(em: EntityManager, keys: readonly string[]): Promis
   }
 }
 
-/** Registers an API resource of the scope's application (application-wide scopes only: it serves every tenant). */
+/** Application-wide scopes only: it serves every tenant. */
 export async function createApiResource(scope: Scope, input: CreateApiResourceInput): Promise<ApiResource> {
   const identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
   const name = displayName('name', input.name);
@@ -92,10 +90,7 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
   );
 }
 
-/**
- * Changes a resource's identifier, name or permissions. Tokens already issued keep what they carry until they expire;
- * the next grant for the resource follows the change.
- */
+/** Tokens already issued keep what they carry until they expire; the next grant follows the change. */
 export async function updateApiResource(scope: Scope, resourceId: string, input: UpdateApiResourceInput): Promise<ApiResource> {
   if (input.identifier === null) throw invalid('identifier', 'identifier may not be null');
   if (input.name === null) throw invalid('name', 'name may not be null');
@@ -119,7 +114,7 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
   );
 }
 
-/** Deletes a resource: from the commit on, a grant naming its identifier is `invalid_target`. */
+/** From the commit, a grant naming its identifier is `invalid_target`. */
 export async function deleteApiResource(scope: Scope, resourceId: string): Promise<boolean> {
   scope.requireApplicationWide();
   return scope.transactional(async (em) => {
@@ -130,10 +125,7 @@ export async function deleteApiResource(scope: Scope, resourceId: string): Promi
   });
 }
 
-/**
- * Removes a custom permission from every API resource of the scope's application that lists it, with an audit record
- * per resource, in the caller's transaction (`em`, of the scope's EntityManager): the deletion of the permission calls it.
- */
+/** In the caller's transaction, one audit record per resource: the permission's deletion calls it. */
 export async function removePermissionFromApiResources(em: EntityManager, scope: AuditActor, key: string): Promise<void> {
   const listing = await em.find(ApiResource, { applicationId: scope.applicationId, permissions: { $contains: [key] } }, HOLD_FOR_UPDATE);
   for (const resource of listing) {
@@ -143,7 +135,7 @@ export async function removePermissionFromApiResources(em: EntityManager, scope:
   }
 }
 
-/** The permissions of the application's API resource of this identifier, or null when it has none such (`invalid_target`). */
+/** Null when there is no such resource (`invalid_target`). */
 export async function readResourcePermissions(connection: PostgreSqlConnection, applicationId: string, identifier: string): Promise<string[] | null> {
   const [row] = await executeOwned<{ permissions: string[] }[]>(
     connection,

@@ -6,9 +6,8 @@ const MAX_IDENTIFIER_LENGTH = 2000;
 const PRINTABLE = /^[\x21-\x7e]+$/;
 
 /**
- * An API resource's identifier (RFC 8707's resource indicator, the `aud` of its tokens): an absolute https URI without
- * fragment or user information, its scheme and host written in the lower case they compare in, and not the management
- * API's own audience, whose tokens must stay the management API's.
+ * RFC 8707's resource indicator (its tokens' `aud`): absolute https, no fragment or user information, scheme and host
+ * lower-cased as they compare, and not the management API's audience, whose tokens must stay its own.
  */
 export function resourceIdentifier(managementAudience: string, value: string): string {
   const field = 'identifier';

@@ -37,7 +37,7 @@ export interface UpdateApplicationInput {
 
 export type CreatedApplication = Application & { initialApiKey: ApiKeyWithSecret };
 
-/** The application as the API shows it: the tenancy switches only where tenants exist. */
+/** The tenancy switches only where tenants exist. */
 export function tenancyConfigOf(application: Application) {
   if (!application.multiTenant) return null;
   return {
@@ -57,13 +57,13 @@ export function snapshot(application: Application) {
   };
 }
 
-/** The audit log's retention must be whole days, from one to ten years' worth (migration 0024's check). */
+/** Migration 0024's check. */
 function auditRetentionDays(days: number): number {
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalid('auditRetentionDays', 'auditRetentionDays must be a whole number of days from 1 to 3650');
   return days;
 }
 
-/** An application as lists and the GraphQL `Application` type read it (codegen mapper). */
+/** The GraphQL `Application` type's codegen mapper. */
 export type ApplicationRow = Row<Application>;
 
 export async function listApplications(scope: Scope, args: PageArgs): Promise<Page<ApplicationRow>> {
@@ -81,10 +81,9 @@ function nonNull<T>(value: T | null | undefined, field: string): T | undefined {
   return value;
 }
 
-/** The columns of a new application, its id made. */
 export type NewApplicationRow = RequiredEntityData<Application> & { readonly id: string };
 
-/** The columns of a new application in `organizationId`, with the defaults POST /applications applies (422 for bad input). */
+/** With the defaults POST /applications applies (422 for bad input). */
 export function newApplicationRow(organizationId: string, input: CreateApplicationInput): NewApplicationRow {
   const name = displayName('name', input.name);
   const multiTenant = input.multiTenant ?? false;
@@ -104,14 +103,10 @@ export function newApplicationRow(organizationId: string, input: CreateApplicati
   };
 }
 
-/** What a new application's initial API key is made of (application-wide, bound to no user). */
+/** Application-wide, bound to no user. */
 export type InitialKey = Pick<IssueApiKey, 'name' | 'permissions' | 'expiresAt' | 'secret'>;
 
-/**
- * Persists a new application and its initial key with `em`'s transaction, with the records their creation writes:
- * `application.create` in the actor's application, `api_key.create` in the new one (by POST /applications and by the
- * bootstrap alike).
- */
+/** `application.create` in the actor's application, `api_key.create` in the new one (the API and bootstrap alike). */
 export function insertApplication(em: EntityManager, actor: AuditActor, row: NewApplicationRow, key: InitialKey): CreatedApplication {
   const application = em.create(Application, row);
   createBuiltInRoles(em, application.id);
@@ -122,9 +117,8 @@ export function insertApplication(em: EntityManager, actor: AuditActor, row: New
 }
 
 /**
- * The initial key of an application the scope creates: the creator's own permissions (`*`, an `app_admin` key, for a
- * `*` creator) and no later expiry than the creator's key. A key may not mint a wider key (requireCovered, lifetimeWithin),
- * and `*` in the new application includes `organizations:*` and `applications:*` there.
+ * The creator's own permissions and no later expiry than its key: a key may not mint a wider key (requireCovered,
+ * lifetimeWithin), and `*` in the new application includes `organizations:*` and `applications:*` there.
  */
 function initialKeyFor(scope: Scope): InitialKey {
   const held = scope.permissions;
@@ -136,7 +130,6 @@ function initialKeyFor(scope: Scope): InitialKey {
   };
 }
 
-/** Creates an application in the caller's organization, with a key to manage it (initialKeyFor). */
 export async function createApplication(scope: Scope, input: CreateApplicationInput): Promise<CreatedApplication> {
   const owner = await scope.application();
   const row = newApplicationRow(owner.organizationId, input);
@@ -145,9 +138,8 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
 }
 
 /**
- * PATCH semantics: omitted keys keep their value. Switching `authIsolation` moves users between pools in the
- * same transaction; `isolated` → `shared` is refused (409) while any tenant holds its own auth data. The row is held
- * FOR UPDATE throughout, so no write that depends on the switches runs meanwhile (config-lock.ts).
+ * Switching `authIsolation` moves users between pools in the same transaction; `isolated` → `shared` is 409 while any
+ * tenant holds its own auth data. The row is held FOR UPDATE throughout (config-lock.ts).
  */
 export async function updateApplication(
   scope: Scope,

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 
-/** `GET /applications/{appId}/stats` (API.md, "Application stats"). */
+/** API.md, "Application stats". */
 export interface ApplicationStatsView {
   readonly users: number;
   readonly tenants: number;
@@ -11,28 +11,20 @@ export interface ApplicationStatsView {
   readonly computedAt: Date;
 }
 
-/** How long an instance answers with the figures it computed: the lag the answer's `computedAt` states. */
+/** The lag the answer's `computedAt` states. */
 const STATS_MAX_AGE_MS = 60_000;
 const computed = new LRUCache<string, ApplicationStatsView>({ max: 10_000, ttl: STATS_MAX_AGE_MS });
 
 const DAY_MS = 24 * 3600 * 1000;
 const MONTH_DAYS = 30;
 
-/**
- * The smallest UUIDv7 of a moment: audit records' ids sort by creation time, so `id >= ` it is a range of the audit
- * indexes (application, action, id), never a scan of every record.
- */
+/** Audit ids sort by creation time, so `id >=` it is an index range, never a scan of every record. */
 export function uuidV7Floor(at: Date): string {
   const hex = at.getTime().toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
 }
 
-/**
- * The application's figures: its users and tenants, the distinct users active in the last day, week and month (a
- * sign-in recorded in the audit log, `user.signed_in`, or a session used: `user_session.last_active_at`), and the
- * last 30 days' sign-ins that succeeded or failed (`user.sign_in_failed`). One statement of index ranges; counted users
- * and tenants are index-only counts of the application's keys. Kept a minute per instance (`computedAt` says when).
- */
+/** One statement of index ranges. Kept a minute per instance (`computedAt` says when). */
 export async function applicationStats(scope: Scope): Promise<ApplicationStatsView> {
   scope.requireApplicationWide();
   const { applicationId } = scope;

@@ -16,9 +16,8 @@ import { displayName } from '../validate.ts';
 import { defaultProviderName, mergeSecrets, parseConfig, providerSlot } from './config.ts';
 
 /**
- * Auth provider configuration records: the application's (`tenantId` null) and, while `authIsolation` is
- * `isolated`, a tenant's own. A tenant with providers of its own uses exactly those (`customized`); a tenant
- * without any falls back to the application's (`inherited`; spec, tenancy rule 7). Secrets are write-only.
+ * A tenant's own providers only while `authIsolation` is `isolated`; a tenant with any uses exactly those
+ * (`customized`), else the application's (`inherited`; spec, tenancy rule 7). Secrets are write-only.
  */
 export interface AuthProviderView {
   id: string;
@@ -28,9 +27,9 @@ export interface AuthProviderView {
   name: string;
   enabled: boolean;
   config: Record<string, unknown>;
-  /** The names of the secrets that are set; never their values. */
+  /** Never their values. */
   secretsSet: string[];
-  /** For a tenant scope: whether the provider is the tenant's own or the application's. Null at application scope. */
+  /** For a tenant scope: the tenant's own or the application's. Null at application scope. */
   source: Source | null;
   createdAt: Date;
   updatedAt: Date;
@@ -51,7 +50,7 @@ export interface UpdateAuthProviderInput {
   secrets?: Record<string, unknown> | null;
 }
 
-/** The one way a provider leaves the service: secrets become their names. */
+/** Secrets leave only as their names. */
 export function presentAuthProvider(provider: AuthProvider, source: Source | null): AuthProviderView {
   return {
     id: provider.id,
@@ -68,16 +67,16 @@ export function presentAuthProvider(provider: AuthProvider, source: Source | nul
   };
 }
 
-/** Stored credentials are sealed (a dump of the table reveals none), as OAuth client secrets are. */
+/** A dump of the table reveals none, as for OAuth client secrets. */
 const sealWith = (scope: Scope) => (secret: string) => scope.services.storedSecrets.encrypt(secret);
 
-/** What the audit log keeps of a provider: its presented form (secret names only). */
+/** Secret names only. */
 const snapshot = (provider: AuthProvider) => {
   const { id, tenantId, type, name, enabled, config, secretsSet } = presentAuthProvider(provider, null);
   return { id, tenantId, type, name, enabled, config, secretsSet };
 };
 
-/** snapshot in SQL, of the auth_provider row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+/** For set-based changes (a tenant's deletion; a test holds the two equal). */
 export const authProviderSnapshotSql = (row: string) =>
   `jsonb_build_object('id', ${row}.id, 'tenantId', ${row}.tenant_id, 'type', ${row}.type, 'name', ${row}.name, 'enabled', ${row}.enabled,
      'config', ${row}.config, 'secretsSet', ${secretNamesSql(`${row}.secrets`)})`;
@@ -93,7 +92,6 @@ function isolated(application: Application): boolean {
   return application.multiTenant && application.authIsolation === 'isolated';
 }
 
-/** 409 `tenant_customization_disabled` unless tenants may hold their own auth data. */
 export function assertAuthIsolated(application: Application, what: string): void {
   if (!isolated(application)) {
     throw new GatehouseError('tenant_customization_disabled', `Tenant ${what} need tenancyConfig.authIsolation = isolated`, {
@@ -106,10 +104,7 @@ async function assertTenantExists(scope: Scope, tenantId: string): Promise<void>
   if ((await scope.em.count(Tenant, { id: tenantId })) === 0) throw notFound('Tenant', 'tenantId');
 }
 
-/**
- * The providers in force for a tenant (null: the application's own), with their source. Through the request's
- * loader, so a page of tenants reads every tenant's rows and the application's in one statement each.
- */
+/** Through the request's loader: a page of tenants reads all their rows and the application's in two statements. */
 export async function effectiveAuthProviders(scope: Scope, tenantId: string | null): Promise<{ providers: AuthProvider[]; source: Source | null }> {
   const rows = (key: string) => scope.loaders.authProviders.load(key);
   if (tenantId === null) return { providers: await rows(APPLICATION_ROWS), source: null };
@@ -121,15 +116,12 @@ export async function effectiveAuthProviders(scope: Scope, tenantId: string | nu
   return { providers: await rows(APPLICATION_ROWS), source: 'inherited' };
 }
 
-/**
- * A setting of the enabled provider of `type` in force for a tenant (null: the application's), or null when none is
- * enabled or it leaves the setting unset: a disabled provider imposes nothing.
- */
+/** Null when none is enabled or it leaves the setting unset: a disabled provider imposes nothing. */
 export async function providerSetting(scope: Scope, tenantId: string | null, type: AuthProviderType, setting: string): Promise<unknown> {
   return enabledProviderSetting((await effectiveAuthProviders(scope, tenantId)).providers, type, setting);
 }
 
-/** A setting of the enabled provider of `type` among `providers`, or null (see providerSetting). */
+/** See providerSetting. */
 export function enabledProviderSetting(providers: readonly Pick<AuthProvider, 'type' | 'enabled' | 'config'>[], type: AuthProviderType, setting: string): unknown {
   return providers.find((provider) => provider.type === type && provider.enabled)?.config[setting] ?? null;
 }
@@ -149,7 +141,7 @@ export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<P
   };
 }
 
-/** One provider among those in force for the scope (a tenant's effective set), else 404. */
+/** Among those in force for the scope (a tenant's effective set), else 404. */
 export async function getAuthProvider(scope: Scope, providerId: string): Promise<AuthProviderView> {
   const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
   const provider = providers.find((candidate) => candidate.id === providerId);
@@ -168,11 +160,7 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
   }
 }
 
-/**
- * Creates a provider at the scope's level: the application's, or (tenant scope, `isolated` only: else 409
- * `tenant_customization_disabled`) the tenant's own. A tenant's first provider replaces, for that tenant, the
- * whole application set.
- */
+/** A tenant's own needs `isolated` (else 409); a tenant's first provider replaces the whole application set for it. */
 export async function createAuthProvider(scope: Scope, input: CreateAuthProviderInput): Promise<AuthProviderView> {
   const type = typeOf(input.type);
   if (scope.tenantId !== null) await assertTenantExists(scope, scope.tenantId);
@@ -203,10 +191,8 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
 }
 
 /**
- * The provider a write acts on: one of the scope's own level, else 404, as for an absent id. A tenant scope reaching
- * for an application provider (which it may read while inheriting) is not told that the id exists: answered
- * otherwise, it would learn the application's provider ids that it does not inherit. Held FOR UPDATE until `em`'s
- * transaction commits, as committed (refresh): a write decides on what a concurrent one left (a second deletion: 404).
+ * Of the scope's own level, else 404: a tenant scope is not told that an application provider's id exists, or it
+ * would learn ids it does not inherit. FOR UPDATE and refreshed: a second deletion is 404.
  */
 async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
   const provider = await em.findOne(AuthProvider, { id: providerId }, HOLD_FOR_UPDATE);
@@ -214,10 +200,7 @@ async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): P
   return provider;
 }
 
-/**
- * PATCH: `name` and `enabled` replace; `config` merges field by field (null restores a field's default); `secrets`
- * merge (a string sets one, null removes it). The type never changes.
- */
+/** `config` merges by field (null restores a default); `secrets` merge (null removes one). The type never changes. */
 export async function updateAuthProvider(scope: Scope, providerId: string, input: UpdateAuthProviderInput): Promise<AuthProviderView> {
   const { enabled } = input;
   if (enabled === null) throw invalid('enabled', 'enabled may not be null');
@@ -244,10 +227,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 
-/**
- * Deletes a provider of the scope's level. Allowed whatever `authIsolation` says: removing a tenant's providers is
- * how an operator clears the way back to `shared`. A tenant that loses its last provider inherits again.
- */
+/** Allowed whatever `authIsolation` says: removing a tenant's providers clears the way back to `shared`. */
 export async function deleteAuthProvider(scope: Scope, providerId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const provider = await ownProvider(scope, em, providerId);

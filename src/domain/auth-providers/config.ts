@@ -4,21 +4,18 @@ import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts
 import { invalid, type GatehouseError } from '../../errors.ts';
 import { isControlFree, isPlainText } from '../validate.ts';
 
-/**
- * Per-type configuration of an auth provider: which `config` fields it has (with defaults) and which write-only
- * `secrets`. One table per type; parsing is derived from it. Pure: no database, no transport.
- */
+/** One table per type; parsing is derived from it. Pure: no database, no transport. */
 export const OAUTH_PROVIDERS = ['google', 'github', 'microsoft', 'apple', 'generic'] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 
 type Config = Record<string, unknown>;
 
 interface FieldBase {
-  /** Whether the field exists for this configuration (e.g. `tokenUrl` only for `generic` OAuth). */
+  /** E.g. `tokenUrl` only for `generic` OAuth. */
   applies?: (config: Config) => boolean;
-  /** Why it does not apply, for the 422 message. */
+  /** For the 422 message. */
   appliesOnly?: string;
-  /** A value the service cannot act on (yet), refused with the reason rather than stored without effect. */
+  /** Refused with the reason rather than stored without effect. */
   refused?: { readonly value: unknown; readonly because: string };
 }
 
@@ -144,7 +141,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** How upstream URLs are checked: https, or also http on a loopback address (`GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS`). */
+/** https, or also http on loopback (`GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS`). */
 export interface UrlRule {
   readonly allowLoopback: boolean;
 }
@@ -214,21 +211,15 @@ function defaultOf(spec: Field, config: Config): unknown {
   return null;
 }
 
-/**
- * A key of `config` or `secrets` that the type does not define, quoted as JSON (an empty key, or one holding quotes or
- * dots, reads unambiguously). `field` is its path when the key is a name, as every setting's is; else the object, since
- * `config.` or `config.a.b` would name another path.
- */
+/** Quoted as JSON, so an empty key or one with quotes or dots reads unambiguously; `field` is a path only for names. */
 function unknownKey(object: 'config' | 'secrets', key: string, problem: string): GatehouseError {
   return invalid(/^[_A-Za-z]\w*$/.test(key) ? `${object}.${key}` : object, `${object} key ${JSON.stringify(key)} ${problem}`);
 }
 
 /**
- * A provider's whole `config`, from the fields given: unknown fields, fields that do not apply to this
- * configuration and missing required ones are 422 naming `config.<field>`; a field left out (or null) takes its
- * default. Fields are read in the table's order, so `provider` is known before the fields that depend on it.
- * `carried` (a PATCH's stored config) fills fields left out of `given`; carried fields that no longer apply (the
- * OAuth provider changed) are dropped silently. URLs are https, or as `rule` allows.
+ * Unknown, inapplicable and missing required fields are 422 naming `config.<field>`; a field left out takes its
+ * default. Read in table order, so `provider` is known before the fields that depend on it. `carried` (a PATCH's
+ * stored config) fills fields left out; those that no longer apply are dropped silently.
  */
 export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}, rule: UrlRule = { allowLoopback: false }): Config {
   if (given !== undefined && given !== null && !isPlainObject(given)) throw invalid('config', 'config must be an object');
@@ -258,10 +249,8 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
 }
 
 /**
- * The stored secrets after a write: `changes` (a string sets one, null removes one) merged into `stored`; secrets
- * that no longer apply to the configuration are dropped; unknown or missing required ones are 422 naming
- * `secrets.<name>`. Each new value is stored as `seal` makes it (encrypted: the stored ones are already). Never
- * returned to a caller: only their names leave (`secretsSet`).
+ * Secrets that no longer apply are dropped; unknown or missing required ones are 422 naming `secrets.<name>`. New
+ * values are sealed by `seal`; only their names ever leave (`secretsSet`).
  */
 export function mergeSecrets(
   type: AuthProviderType,
@@ -314,10 +303,7 @@ export function defaultProviderName(type: AuthProviderType, config: Config): str
   return AUTH_PROVIDER_SPECS[type].defaultName(config);
 }
 
-/**
- * What may exist once per scope (the application, or one tenant): every type once, except OAuth, once per
- * provider, and `generic` OAuth providers, any number. Null: no limit. Backed by a unique index.
- */
+/** Every type once, OAuth once per provider, `generic` any number (null: no limit). Backed by a unique index. */
 export function providerSlot(type: AuthProviderType, config: Config): string | null {
   if (type !== 'oauth') return type;
   return config['provider'] === 'generic' ? null : `oauth:${String(config['provider'])}`;

@@ -3,7 +3,6 @@ import { BUILT_IN_ROLES, type BuiltInRole } from '../../auth/permissions.ts';
 import { Role } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
 
-/** The built-in roles of a new application, with the permissions they start with. */
 export function createBuiltInRoles(em: EntityManager, applicationId: string): void {
   for (const key of Object.keys(BUILT_IN_ROLES) as BuiltInRole[]) {
     const { name, permissions } = BUILT_IN_ROLES[key];

@@ -4,12 +4,11 @@ import { invalid } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { subjectKey, type HeldGrants, type RoleSubject } from './held-roles.ts';
 
-/** How many checks one bulk check may ask. */
 export const MAX_BULK_CHECKS = 100;
 
-/** A permission key as roles hold them: `resource:action`, each part lower case letters, digits, `_` and `-`. */
+/** `resource:action`, each part lower-case letters, digits, `_` and `-`. */
 const PERMISSION_KEY = /^[a-z0-9_-]{1,100}:[a-z0-9_-]{1,100}$/;
-/** A role key; a role may also be named by its id. */
+/** A role may also be named by its id. */
 const ROLE_KEY = /^[a-z0-9_-]{1,100}$/;
 
 export interface PermissionCheck {
@@ -19,7 +18,7 @@ export interface PermissionCheck {
 
 export interface PermissionAnswer {
   readonly allowed: boolean;
-  /** The keys of the roles that grant the permission, each once. */
+  /** Each once. */
   readonly roles: string[];
 }
 
@@ -30,17 +29,14 @@ function permissionKey(field: string, permission: string): string {
   return permission;
 }
 
-/**
- * What the subjects hold in the scope's tenant, through the instance's cache: what enforcement reads (held-roles.ts),
- * so that a check answers exactly as the management API would act.
- */
+/** Through the cache enforcement reads (held-roles.ts), so a check answers exactly as the management API would act. */
 function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
   return scope.services.apiKeys.heldGrants.read(scope.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
 }
 
 /**
- * A subject that cannot act in the scope holds nothing: refused, never a 404, so a check tells nothing of what exists
- * elsewhere. Wildcards grant what they cover, whether the application has defined that permission yet or not.
+ * A subject that cannot act in the scope is refused, never a 404, so a check tells nothing of what exists elsewhere.
+ * Wildcards grant what they cover, whether that permission is defined yet or not.
  */
 function answer(held: HeldGrants | undefined, permission: string): PermissionAnswer {
   if (held === undefined) return { allowed: false, roles: [] };
@@ -48,17 +44,14 @@ function answer(held: HeldGrants | undefined, permission: string): PermissionAns
   return { allowed: roles.length > 0 || new PermissionSet(held.own).allows(permission), roles };
 }
 
-/** POST /permissions/check: whether the subject holds the permission in the scope, and through which roles. */
+/** POST /permissions/check. */
 export async function checkPermission(scope: Scope, check: PermissionCheck): Promise<PermissionAnswer> {
   const permission = permissionKey('permission', check.permission);
   const held = await holdings(scope, [check.subject]);
   return answer(held.get(subjectKey(check.subject)), permission);
 }
 
-/**
- * POST /permissions/bulk-check: 1 to 100 checks, answered in order. Every subject's holdings come from one statement
- * (none on a warm cache): with the credentials' own and the tenant's, at most three for the request.
- */
+/** POST /permissions/bulk-check: answered in order; every subject's holdings come from one statement. */
 export async function bulkCheckPermissions(scope: Scope, checks: readonly PermissionCheck[]): Promise<{ results: { allowed: boolean }[] }> {
   if (checks.length === 0 || checks.length > MAX_BULK_CHECKS) throw invalid('checks', `Ask 1 to ${MAX_BULK_CHECKS} checks`);
   const permissions = checks.map((check, index) => permissionKey(`checks[${index}].permission`, check.permission));
@@ -66,7 +59,7 @@ export async function bulkCheckPermissions(scope: Scope, checks: readonly Permis
   return { results: checks.map((check, index) => ({ allowed: answer(held.get(subjectKey(check.subject)), permissions[index]!).allowed })) };
 }
 
-/** POST /roles/check: whether the subject holds the role, named by key or id, in the scope. */
+/** POST /roles/check. */
 export async function checkRole(scope: Scope, check: { subject: RoleSubject; role: string }): Promise<{ allowed: boolean }> {
   const role = isUuid(check.role) ? check.role.toLowerCase() : check.role;
   if (!isUuid(role) && !ROLE_KEY.test(role)) throw invalid('role', 'A role is named by its key (lower case letters, digits, _ and -) or its id');

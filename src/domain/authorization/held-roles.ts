@@ -5,30 +5,27 @@ import { InvalidatedCache, type Owners } from '../../events/invalidated-cache.ts
 import type { InvalidationBus } from '../../events/invalidations.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 
-/** Who can hold roles. */
 export interface RoleSubject {
   readonly type: RoleSubjectType;
   readonly id: string;
 }
 
-/** What a subject holds in one tenant (or application-wide): its own grants (a key's or credential's list) and its roles. */
+/** In one tenant (or application-wide). */
 export interface HeldGrants {
-  /** An API key's or M2M credential's own permission list; empty for a user. */
+  /** Empty for a user. */
   readonly own: readonly string[];
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
 }
 
-/** One subject and one of its roles (none: nulls), as the statement answers. */
+/** Nulls when the subject holds no role. */
 type HeldRow = RoleSubject & { own: string[] } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
 /**
- * One statement for any number of subjects: what each holds in `tenantId` of `applicationId` (null: application-wide,
- * where only application-wide assignments count). A subject that cannot act there holds nothing and is left out of the
- * answer: one of another application, a user who may not act now, a revoked or expired key or credential, or one bound
- * to another tenant. Roles come from assignments application-wide, which hold in every tenant (API.md: an application
- * admin manages each tenant without joining it), and in the tenant, which a user holds only while a member of it.
+ * One statement for any number of subjects. A subject that cannot act in `tenantId` (another application's, inactive,
+ * revoked, expired, bound to another tenant) is left out. Application-wide assignments hold in every tenant (API.md:
+ * an application admin manages each tenant without joining it); a tenant's only while the user is a member.
  */
 export async function readHeldGrants(
   connection: PostgreSqlConnection,
@@ -71,7 +68,7 @@ export async function readHeldGrants(
   return held;
 }
 
-/** What one subject holds in one tenant of an application (null: application-wide), as kept: null when it cannot act there. */
+/** Null when the subject cannot act there. */
 interface Holding {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -94,11 +91,9 @@ function holdingOwners({ applicationId, tenantId, subject }: Holding): Owners {
 }
 
 /**
- * What subjects hold, remembered per instance for `ttlMs` at most, so that enforcing and checking permissions on a warm
- * cache costs no SQL. An answer goes at once, on every instance that hears it, when the application's authorization data
- * changes (`roles`: a role, an assignment or a custom permission), or the subject, its tenant or application does (a
- * revoked key or credential, a suspended user, a membership removed). Subjects that cannot act are remembered too (a
- * check of an unknown id is asked again only after a change or `ttlMs`).
+ * Per instance for `ttlMs` at most, so enforcement on a warm cache costs no SQL. An answer goes at once on every
+ * instance when the application's roles, assignments or permissions change, or the subject, its tenant or application
+ * does. Subjects that cannot act are remembered too.
  */
 export class HeldGrantsCache {
   private readonly cache: InvalidatedCache<Holding>;
@@ -107,7 +102,7 @@ export class HeldGrantsCache {
     this.cache = new InvalidatedCache<Holding>(bus, ttlMs, holdingOwners);
   }
 
-  /** readHeldGrants, answered from the cache for the subjects it holds, in one statement for the others. */
+  /** One statement for the subjects not cached. */
   async read(
     connection: PostgreSqlConnection,
     applicationId: string,
@@ -128,15 +123,14 @@ export class HeldGrantsCache {
   }
 }
 
-/** Every grant a subject holds: its own list and its roles'. */
+/** Its own list and its roles'. */
 export function grantsOf(held: HeldGrants | undefined): PermissionSet {
   return new PermissionSet(held === undefined ? [] : [...held.own, ...held.roles.flatMap((role) => role.permissions)]);
 }
 
 /**
- * What credentials acting as `subjects` may do in `tenantId` (null: application-wide): each subject's grants (own list ∪
- * roles'), and, when an API key and a Bearer token's subject act together, only what both may (spec: Authentication,
- * rule 2). No subject, or one that cannot act there, may do nothing.
+ * When an API key and a Bearer token's subject act together, only what both may (spec: Authentication, rule 2). No
+ * subject, or one that cannot act there, may do nothing.
  */
 export async function effectivePermissions(
   cache: HeldGrantsCache,

@@ -12,13 +12,13 @@ import { pageSize, scopedList, type Page, type PageArgs, type Row } from '../pag
 import { roleSnapshot } from './roles.ts';
 import { authorizationChanged, description, keyClashes, keyTaken, lockAuthorization, permissionKey } from './writes.ts';
 
-/** A permission as `GET /permissions` shows it: a built-in one of the management API, or one of the application's own. */
+/** A built-in one of the management API, or one of the application's own. */
 export interface PermissionView {
   id: string;
   key: string;
   description: string;
   builtIn: boolean;
-  /** The tenant a custom permission belongs to; null for an application-wide or built-in one. */
+  /** Null for an application-wide or built-in one. */
   tenantId: string | null;
   /** Null for a built-in permission. */
   createdAt: Date | null;
@@ -30,9 +30,8 @@ export interface CreatePermissionInput {
 }
 
 /**
- * The id of a built-in permission, the same in every application and release: the first 128 bits of
- * SHA-256(`gatehouse:permission:` + key), shaped as a UUIDv7 (version nibble 7, RFC 9562 variant). Its "timestamp"
- * bits are hash bits: the id only has to be stable and never collide with a generated one.
+ * The same in every application and release: SHA-256(`gatehouse:permission:` + key) shaped as a UUIDv7 (RFC 9562). Its
+ * "timestamp" bits are hash bits: the id only has to be stable and never collide with a generated one.
  */
 export function builtInPermissionId(key: string): string {
   const bytes = createHash('sha256').update(`gatehouse:permission:${key}`).digest().subarray(0, 16);
@@ -42,7 +41,7 @@ export function builtInPermissionId(key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The built-in permissions in the order of the table, listed before the application's own. */
+/** In the order of the table, listed before the application's own. */
 const BUILT_IN: readonly PermissionView[] = (Object.keys(BUILT_IN_PERMISSIONS) as Permission[]).map((key) => ({
   id: builtInPermissionId(key),
   key,
@@ -62,16 +61,14 @@ const presentCustom = (permission: Row<CustomPermission>): PermissionView => ({
   createdAt: permission.createdAt,
 });
 
-/** What the audit log keeps of a custom permission. */
 const snapshot = (permission: CustomPermission) => ({ key: permission.key, description: permission.description, tenantId: permission.tenantId ?? null });
 
-/** snapshot in SQL, of the permission row `row`, for a tenant's deletion (a test holds the two equal). */
+/** For a tenant's deletion (a test holds the two equal). */
 export const permissionSnapshotSql = (row: string) => `jsonb_build_object('key', ${row}.key, 'description', ${row}.description, 'tenantId', ${row}.tenant_id)`;
 
 /**
- * The built-in permissions, then the custom ones the scope sees (application-wide ones and, in a tenant scope, that
- * tenant's; in the application's scope every tenant's too), in one cursor sequence: a cursor holding a built-in id
- * resumes among the built-ins, one holding a custom id among the custom rows (by id, as every list).
+ * Built-ins, then the custom ones the scope sees, in one cursor sequence: a cursor holding a built-in id resumes among
+ * the built-ins, one holding a custom id among the custom rows.
  */
 export async function listPermissions(scope: Scope, args: PageArgs): Promise<Page<PermissionView>> {
   const size = pageSize(args);
@@ -88,10 +85,7 @@ export async function listPermissions(scope: Scope, args: PageArgs): Promise<Pag
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
 
-/**
- * A custom permission of the scope's level: the application's, or a tenant's own. Its key may be taken neither at
- * its level nor at the other (a tenant's key equal to an application-wide one, or the reverse): 409.
- */
+/** Its key may be taken neither at its level nor at the other (tenant vs. application-wide): 409. */
 export async function createPermission(scope: Scope, input: CreatePermissionInput): Promise<PermissionView> {
   const key = permissionKey(input.key);
   const text = description(input.description);
@@ -109,8 +103,8 @@ export async function createPermission(scope: Scope, input: CreatePermissionInpu
 }
 
 /**
- * Deletes a custom permission; every role that held it leaves it in the same transaction, each change audited as
- * `role.update`. A built-in permission is 409 `conflict`; a tenant scope may not delete an application-wide one (403).
+ * Every role holding it leaves it in the same transaction, audited as `role.update`. A built-in permission is 409; a
+ * tenant scope may not delete an application-wide one (403).
  */
 export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
   if (BUILT_IN_IDS.has(permissionId)) throw new GatehouseError('conflict', 'A built-in permission cannot be deleted', { field: 'permissionId' });

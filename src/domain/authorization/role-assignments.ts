@@ -15,7 +15,7 @@ import { targetTenant } from '../tenants/target-tenant.ts';
 import type { RoleSubject } from './held-roles.ts';
 import { authorizationChanged, visibleIn } from './writes.ts';
 
-/** A role assignment as the GraphQL `RoleAssignment` type reads it (codegen mapper). */
+/** The GraphQL `RoleAssignment` type's codegen mapper. */
 export interface RoleAssignmentView {
   id: string;
   applicationId: string;
@@ -32,14 +32,13 @@ export interface CreateRoleAssignmentInput {
   tenantId?: string | null;
 }
 
-/** The list's filters: a subject (type and id together), a role, or both. */
+/** Subject type and id come together. */
 export interface RoleAssignmentFilter {
   subjectType?: RoleSubjectType | null;
   subjectId?: string | null;
   roleId?: string | null;
 }
 
-/** What the audit log keeps of an assignment. */
 const snapshot = (assignment: RoleAssignment) => ({
   roleId: assignment.roleId,
   subjectType: assignment.subjectType,
@@ -47,14 +46,13 @@ const snapshot = (assignment: RoleAssignment) => ({
   tenantId: assignment.tenantId ?? null,
 });
 
-/** snapshot in SQL, of the role_assignment row `row`, for set-based removals (a test holds the two equal). */
+/** For set-based removals (a test holds the two equal). */
 export const assignmentSnapshotSql = (row: string) =>
   `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${row}.subject_id, 'tenantId', ${row}.tenant_id)`;
 
 /**
- * Deletes the assignments `where` names (of the assignment `a`, with `params`) in the caller's transaction, each with
- * a `role_assignment.delete` record under its own tenant: when their role or subject goes, or on their own. Returns
- * how many. The caller calls authorizationChanged after the commit.
+ * Each with a `role_assignment.delete` record under its own tenant. Returns how many; the caller calls
+ * authorizationChanged after the commit.
  */
 export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<number> {
   const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.delete', targetType: 'role_assignment' }, {
@@ -68,8 +66,8 @@ export async function removeAssignments(em: EntityManager, actor: AuditActor, wh
 }
 
 /**
- * An application-wide assignment shows in a tenant scope only when its subject belongs to the tenant (a member, or a
- * key or credential bound to it): the application's other subjects are not the tenant's business. Three parameters.
+ * An application-wide assignment shows in a tenant scope only when its subject belongs to the tenant: the
+ * application's other subjects are not the tenant's business. Three parameters.
  */
 const SUBJECT_OF_TENANT = `case a.subject_type
   when 'user' then exists (select 1 from app_user as u where u.application_id = a.application_id and u.id = a.subject_id and u.tenant_ids @> array[?::uuid])
@@ -86,10 +84,7 @@ interface AssignmentRow {
   created_at: Date | string;
 }
 
-/**
- * The assignments the scope sees that match `where`, by id from `after`: the application's all of them; a tenant's
- * those made in it and the application-wide ones of its subjects. One statement, keyed by the application.
- */
+/** A tenant's scope sees those made in it and the application-wide ones of its subjects. One statement. */
 async function selectAssignments(
   em: EntityManager,
   scope: Pick<Scope, 'applicationId' | 'tenantId'>,
@@ -125,7 +120,7 @@ async function selectAssignments(
   }));
 }
 
-/** The subject filter: type and id come together (422 naming the one missing). */
+/** 422 naming the one missing. */
 function subjectFilter(filter: RoleAssignmentFilter): RoleSubject | undefined {
   const { subjectType, subjectId } = filter;
   if (subjectType == null && subjectId == null) return undefined;
@@ -154,10 +149,8 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
 }
 
 /**
- * 404 (field `subject.id`) unless the subject can hold a role in `tenantId` (null: application-wide): a user of the
- * application (for a tenant, a member of it); an API key or M2M credential of the application, neither revoked nor
- * expired, and when bound to a tenant, to that one. Held FOR SHARE until the assignment commits, so that a deletion
- * of the subject, which removes its assignments, comes wholly before or after it.
+ * 404 (field `subject.id`) unless the subject can hold a role in `tenantId`. Held FOR SHARE until the assignment
+ * commits, so that the subject's deletion, which removes its assignments, comes wholly before or after it.
  */
 async function assertSubjectIn(em: EntityManager, tenantId: string | null, subject: RoleSubject): Promise<void> {
   const absent = () => notFound('Subject', 'subject.id');
@@ -181,10 +174,8 @@ async function assertSubjectIn(em: EntityManager, tenantId: string | null, subje
 }
 
 /**
- * Assigns a role in the tenant of the scope, else the body's (targetTenant), where it holds in that tenant only;
- * without either, application-wide, in every tenant. The role must be application-wide or that tenant's own: else
- * 404, field `roleId`. The caller must hold the role's built-in permissions (403). The same role twice for the same
- * subject and place: 409.
+ * In the scope's (else the body's) tenant, or application-wide without either. The role must be application-wide or
+ * that tenant's own (else 404 `roleId`); the caller must hold its built-in permissions (403).
  */
 export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
   const { subject, roleId } = input;
@@ -219,10 +210,7 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
   };
 }
 
-/**
- * Removes an assignment the scope sees (else 404). A tenant scope sees the application-wide assignments of its
- * subjects but may not remove them (403): they hold in every tenant.
- */
+/** A tenant scope sees its subjects' application-wide assignments but may not remove them (403): they hold in all. */
 export async function deleteRoleAssignment(scope: Scope, assignmentId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const [assignment] = await selectAssignments(em, scope, { id: assignmentId }, { limit: 1 });

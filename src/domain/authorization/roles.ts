@@ -13,7 +13,7 @@ import { displayName } from '../validate.ts';
 import { removeAssignments } from './role-assignments.ts';
 import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, lockAuthorization, roleKey, visibleIn } from './writes.ts';
 
-/** A role as lists and the GraphQL `Role` type read it (codegen mapper). */
+/** The GraphQL `Role` type's codegen mapper. */
 export type RoleRow = Row<Role>;
 
 export interface CreateRoleInput {
@@ -30,7 +30,6 @@ export interface UpdateRoleInput {
   permissions?: string[] | null;
 }
 
-/** What the audit log keeps of a role. */
 export const roleSnapshot = (role: Role) => ({
   key: role.key,
   name: role.name,
@@ -40,12 +39,12 @@ export const roleSnapshot = (role: Role) => ({
   builtIn: role.builtIn,
 });
 
-/** roleSnapshot in SQL, of the role row `row`, for a tenant's deletion (a test holds the two equal). */
+/** For a tenant's deletion (a test holds the two equal). */
 export const roleSnapshotSql = (row: string) =>
   `jsonb_build_object('key', ${row}.key, 'name', ${row}.name, 'description', ${row}.description, 'permissions', to_jsonb(${row}.permissions),
      'tenantId', ${row}.tenant_id, 'builtIn', ${row}.built_in)`;
 
-/** The roles the scope sees: the application-wide ones (built-in first, as the oldest) and, in a tenant scope, its own. */
+/** Application-wide ones (built-in first, as the oldest) and, in a tenant scope, its own. */
 export async function listRoles(scope: Scope, args: PageArgs): Promise<Page<RoleRow>> {
   return paginate(scope.em, Role, {}, args, scope.services.cursors, scopedList(scope, 'roles'));
 }
@@ -56,10 +55,7 @@ export async function getRole(scope: Scope, roleId: string): Promise<Role> {
   return role;
 }
 
-/**
- * A role's permission list: each a grant of the management API (`users:read`, `users:*`, `*`) or the key of a custom
- * permission the role sees (the application's, or its tenant's), else 422 naming it; duplicates dropped, order kept.
- */
+/** Each a management API grant or a custom permission the role sees, else 422 naming it; duplicates dropped. */
 async function grantsOfRole(em: EntityManager, tenantId: string | null, grants: readonly string[]): Promise<string[]> {
   const unique = [...new Set(grants)];
   const custom = unique.filter((grant) => !isPermissionGrant(grant));
@@ -73,10 +69,7 @@ async function grantsOfRole(em: EntityManager, tenantId: string | null, grants: 
   return unique;
 }
 
-/**
- * Creates a role at the scope's level: application-wide, or the tenant's own. The caller must hold every built-in
- * permission it puts in the role (403): a role is a way to hand rights out.
- */
+/** The caller must hold every built-in permission it puts in the role (403): a role is a way to hand rights out. */
 export async function createRole(scope: Scope, input: CreateRoleInput): Promise<Role> {
   const key = roleKey(input.key);
   const name = displayName('name', input.name);
@@ -106,8 +99,7 @@ export async function createRole(scope: Scope, input: CreateRoleInput): Promise<
 }
 
 /**
- * The role a write acts on, held FOR UPDATE until `em`'s transaction ends: one the scope sees (else 404), and of the
- * scope's own level or below it: an application-wide role, built-in ones included, is changed only in the
+ * Held FOR UPDATE until `em`'s transaction ends. An application-wide role, built-ins included, is changed only in the
  * application's scope (a tenant scope, which reads it, gets 403).
  */
 async function writableRole(scope: Scope, em: EntityManager, roleId: string): Promise<Role> {
@@ -124,10 +116,7 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
   return value;
 };
 
-/**
- * PATCH: the fields given replace theirs. A built-in role keeps its key (422). Permissions the role did not hold
- * before must be held by the caller (403); dropping some needs nothing more than the role's write permission.
- */
+/** A built-in role keeps its key (422). Permissions added must be held by the caller (403); dropping needs none. */
 export async function updateRole(scope: Scope, roleId: string, input: UpdateRoleInput): Promise<Role> {
   const requestedKey = nonNull(input.key, 'key');
   const key = requestedKey === undefined ? undefined : roleKey(requestedKey);
@@ -161,7 +150,7 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
   return updated;
 }
 
-/** Deletes a role and, in the same transaction, its assignments, each audited. A built-in role is 409 `conflict`. */
+/** Its assignments go in the same transaction, each audited. A built-in role is 409 `conflict`. */
 export async function deleteRole(scope: Scope, roleId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     await lockAuthorization(em, scope.applicationId);

@@ -17,11 +17,7 @@ import { isPlainText } from '../validate.ts';
 import { isLocale, LOCALES } from '../locales.ts';
 import { isCopyKey } from './copy/index.ts';
 
-/**
- * Branding of the hosted sign-in pages: one value for the application, and, while `brandingScope` = `tenant`,
- * one override per tenant (tenancy/settings.ts). Every operation acts on the scope's tenant when the scope has
- * one (the path's tenant, else the credentials'), and on the application otherwise.
- */
+/** While `brandingScope` = `tenant`, one override per tenant (tenancy/settings.ts). */
 export interface BrandingColors {
   primary: string;
   background: string;
@@ -35,11 +31,10 @@ export interface BrandingValue {
   copy: Record<string, string>;
 }
 
-/** Branding as the API shows it. */
 export interface Branding extends BrandingValue {
-  /** `inherited` or `customized` for a tenant; null for the application's own value. */
+  /** Null for the application's own value. */
   source: Source | null;
-  /** When the stored value last changed; null while the built-in defaults apply. */
+  /** Null while the built-in defaults apply. */
   updatedAt: Date | null;
 }
 
@@ -86,10 +81,7 @@ function color(field: string, value: string | null | undefined, fallback: string
   return value.toLowerCase();
 }
 
-/**
- * Why `key` names no text of the pages, or undefined when it names one: a key of the copy (every language), or a
- * language and a key (`de:login.title`), which wins over the plain key in that language.
- */
+/** A key of the copy, or a language and a key (`de:login.title`), which wins over the plain key in that language. */
 function copyKeyProblem(key: string): string | undefined {
   const colon = key.indexOf(':');
   if (colon !== -1 && !isLocale(key.slice(0, colon))) return `copy keys name a language of ${LOCALES.join(', ')} before ':'`;
@@ -115,10 +107,7 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
   return copy;
 }
 
-/**
- * A PUT body as the stored value. PUT replaces the whole branding: a field left out (or null) takes its built-in
- * default, so `{}` restores the defaults. URLs must be https; colors are `#rrggbb` (stored lower-case).
- */
+/** PUT replaces the whole branding: a field left out takes its default, so `{}` restores the defaults. */
 export function parseBranding(input: BrandingInput): BrandingValue {
   const colors = input.colors ?? {};
   const defaults = DEFAULT_BRANDING.colors;
@@ -134,7 +123,6 @@ export function parseBranding(input: BrandingInput): BrandingValue {
   };
 }
 
-/** A stored value read back, completed with defaults for anything it lacks. */
 export function normalize(stored: Partial<BrandingValue> | null | undefined): BrandingValue {
   return {
     logoUrl: stored?.logoUrl ?? DEFAULT_BRANDING.logoUrl,
@@ -148,7 +136,6 @@ function present(row: Setting | undefined, source: Source | null): Branding {
   return { ...normalize(row?.value), source, updatedAt: row?.updatedAt ?? null };
 }
 
-/** The branding the scope sees: the tenant's effective branding with its source, or the application's. */
 export async function effectiveBranding(scope: Scope): Promise<Branding> {
   if (scope.tenantId === null) {
     return present((await applicationValue(scope, 'branding', '', null)).row, null);
@@ -161,10 +148,7 @@ export async function getBranding(scope: Scope): Promise<Branding> {
   return effectiveBranding(scope);
 }
 
-/**
- * Replaces the branding: the application's value on an application-wide scope, else the tenant's override (409
- * `tenant_customization_disabled` while `brandingScope` = `application`; nothing changes).
- */
+/** 409 `tenant_customization_disabled` for a tenant while `brandingScope` = `application`. */
 export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
   const value = { ...parseBranding(input) };
@@ -173,7 +157,6 @@ export async function putBranding(scope: Scope, input: BrandingInput): Promise<B
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized');
 }
 
-/** "Remove tenant override": the tenant inherits the application's branding again. */
 export async function removeBrandingOverride(scope: Scope): Promise<boolean> {
   return removeTenantOverride(scope, overrideTenant(scope), 'branding', '', 'branding.override.remove');
 }

@@ -14,9 +14,8 @@ import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
 
 /**
- * Custom domains: the application's (`tenantId` null) and, while `authIsolation` is `isolated`, a tenant's own
- * (spec, tenancy rule 7). The scope decides whose: the tenant form or a tenant-scoped credential acts on the
- * tenant's, application-wide credentials on the application's. A hostname is unique in the application.
+ * A tenant's own domains only while `authIsolation` is `isolated` (spec, tenancy rule 7). A hostname is unique in the
+ * application.
  */
 export interface DomainView {
   id: string;
@@ -26,7 +25,6 @@ export interface DomainView {
   verified: boolean;
   verifiedAt: Date | null;
   verificationToken: string;
-  /** The DNS record to publish to prove ownership. */
   verificationRecord: { type: 'TXT'; name: string; value: string };
   createdAt: Date;
 }
@@ -53,7 +51,7 @@ export function presentDomain(domain: Row<Domain>): DomainView {
 
 const snapshot = (domain: Domain) => ({ hostname: domain.hostname, tenantId: domain.tenantId ?? null, verifiedAt: domain.verifiedAt ?? null });
 
-/** snapshot in SQL, of the domain row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+/** For set-based changes (a tenant's deletion; a test holds the two equal). */
 export const domainSnapshotSql = (row: string) =>
   `jsonb_build_object('hostname', ${row}.hostname, 'tenantId', ${row}.tenant_id, 'verifiedAt', ${isoTimestampSql(`${row}.verified_at`)})`;
 
@@ -64,9 +62,8 @@ export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<Do
 }
 
 /**
- * A domain of the scope's own level (the application's, or the tenant's), else 404. Locked, it is held FOR UPDATE
- * until `em`'s transaction commits, as committed (refresh): a write decides on what a concurrent one left (a second
- * deletion: 404; a second verification: already verified), never on the row read before its transaction.
+ * Of the scope's own level, else 404. Locked, it is held FOR UPDATE and refreshed: a write decides on what a
+ * concurrent one left (a second deletion: 404), never on the row read before its transaction.
  */
 async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock = false): Promise<Domain> {
   const options = lock ? HOLD_FOR_UPDATE : {};
@@ -75,10 +72,7 @@ async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock 
   return domain;
 }
 
-/**
- * A custom domain's hostname: a fully qualified name that is neither PUBLIC_URL's host nor a name under it. Those are
- * the service's own (its issuer, names its operator may serve): no customer claims them, verified or not.
- */
+/** Neither PUBLIC_URL's host nor a name under it: those are the service's own, which no customer claims. */
 function customHostname(scope: Scope, value: string): string {
   const name = hostname('hostname', value);
   const service = new URL(scope.services.config.publicUrl).hostname;
@@ -110,7 +104,7 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
   return presentDomain(domain);
 }
 
-/** Deletes a domain of the scope's level, verified or not; allowed whatever `authIsolation` says. */
+/** Allowed whatever `authIsolation` says. */
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const domain = await findDomain(em, scope, domainId, true);
@@ -122,10 +116,8 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
 }
 
 /**
- * Checks the domain's TXT record. Found: the domain is verified (once; later checks answer at once) and the change
- * audited. Not found, or the lookup failed: 200 with `verified: false` and the reason, nothing changed — a
- * verification not yet visible in DNS is an expected state, not a malformed request. A hostname another
- * application has already verified: 409 `already_exists`, so a hostname routes to one application only.
+ * Not found, or the lookup failed: 200 with `verified: false` and the reason; a record not yet visible in DNS is an
+ * expected state, not a malformed request. A hostname another application verified: 409, so it routes to one only.
  */
 export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: ResolveTxt = systemResolveTxt): Promise<DomainVerificationView> {
   const domain = await findDomain(scope.em, scope, domainId);

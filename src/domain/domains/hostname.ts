@@ -5,10 +5,7 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A top-level label is alphabetic or an IDNA A-label: never all digits, so no IPv4 address passes. */
 const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
-/**
- * A fully qualified domain name as a custom domain or WebAuthn RP id: at least two labels, ASCII (internationalized
- * names in their `xn--` form), no scheme, port, path, trailing dot or IP address. Returned lower-case.
- */
+/** ASCII (IDNA `xn--` form), at least two labels, no scheme, port, path, trailing dot or IP address; lower-cased. */
 export function hostname(field: string, value: string): string {
   const name = value.toLowerCase();
   const problem = hostnameProblem(name);
@@ -16,7 +13,7 @@ export function hostname(field: string, value: string): string {
   return name;
 }
 
-/** What keeps a lower-case name from being a fully qualified domain name (see `hostname`), or undefined when it is one. */
+/** Undefined when it is one (see `hostname`). */
 export function hostnameProblem(name: string): string | undefined {
   if (isIP(name.replace(/^\[|\]$/g, '')) !== 0) return 'not an IP address';
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(name) || /[/:?#@\s]/.test(name)) return 'no scheme, port, path or spaces';
@@ -31,15 +28,13 @@ export function hostnameProblem(name: string): string | undefined {
 }
 
 /**
- * A URL's host as a Content-Security-Policy source can name it (CSP3 2.3.1: letters, digits and hyphens, labels
- * joined by dots), or an IP literal: no `_`, no trailing dot, no `;`, `,` or quotes (which the URL parser lets through
- * and which would end the directive). The hosted pages put a URL's origin in their policy (a logo's in img-src, a
- * redirect URI's in form-action), so a URL whose host the policy cannot hold would be blocked there.
+ * A host a Content-Security-Policy source can name (CSP3 2.3.1), or an IP literal: no `_`, `;`, `,` or quotes, which
+ * URL parsing lets through and which would end the directive. The hosted pages put URL origins in their policy.
  */
 export const URL_HOST_PATTERN = String.raw`(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])`;
 const URL_HOST = new RegExp(`^${URL_HOST_PATTERN}$`);
 
-/** Whether a URL's host, as the URL parser leaves it (lower-case, `xn--` labels), is one a CSP source can name. */
+/** The host as the URL parser leaves it (lower-case, `xn--` labels). */
 export function isPlainUrlHost(host: string): boolean {
   return URL_HOST.test(host);
 }

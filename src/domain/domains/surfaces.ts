@@ -4,14 +4,9 @@ import { isUuid } from '../../ids.ts';
 import { hostnameProblem } from './hostname.ts';
 
 /**
- * Sign-in surfaces: the places the OAuth provider answers, each an issuer of its own (docs/decisions.md, "Sign-in
- * surfaces"):
- * - the service's (`PUBLIC_URL`): every application; the `tenant` parameter names a tenant;
- * - a tenant's path (`{PUBLIC_URL}/t/{tenant id or slug}`): that tenant of an isolated application, looked up in the
- *   application of the client (a shared application has one surface: spec, tenancy rule 6);
- * - a verified custom domain (`{PUBLIC_URL's scheme}://{hostname}`): its application and, for a tenant's domain, that
- *   tenant.
- * Nothing here is cached: a deleted or un-verified domain stops serving with the next request, on every instance.
+ * Sign-in surfaces, each an issuer of its own (docs/decisions.md, "Sign-in surfaces"): the service's, a tenant's path
+ * (isolated applications only: spec, tenancy rule 6), or a verified custom domain. Nothing here is cached: a deleted
+ * or un-verified domain stops serving with the next request, on every instance.
  */
 export type Surface =
   | { readonly kind: 'service'; readonly issuer: string }
@@ -24,31 +19,23 @@ export type Surface =
       readonly tenantId: string | null;
     };
 
-/** What a surface decides of the tenant for a client (or a token) of one application. */
 export type SurfaceTenant =
-  /** Any tenant of the application, or none: the request names it. */
+  /** The request names the tenant, or none. */
   | { readonly kind: 'open' }
-  /** This tenant and no other. */
   | { readonly kind: 'fixed'; readonly tenantId: string }
-  /** The surface does not serve this application (another application's domain, a tenant it does not have). */
+  /** Another application's domain, or a tenant it does not have. */
   | { readonly kind: 'closed' };
 
-/** The condition on `application` under which its tenants have surfaces of their own (paths). */
 const ISOLATED = "application.multi_tenant and application.auth_isolation = 'isolated'";
 
-/** Where the tenant path surfaces live under the service's own URL. */
 export const TENANT_PATH_PREFIX = '/t';
 
-/** A tenant's id or slug, as the path names it (lower-case: one issuer per tenant reference, never two spellings). */
+/** Lower-case: one issuer per tenant reference, never two spellings. */
 const TENANT_REF = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/**
- * Whether `ref` (lower-case) could name a tenant, by id or slug: anything else names none and is not looked up (a NUL
- * character, for one, would fail the statement).
- */
+/** Anything else is not looked up (a NUL, for one, would fail the statement). */
 export const isTenantRef = (ref: string): boolean => TENANT_REF.test(ref);
 
-/** The where-clause column for a tenant reference: its id (a UUIDv7) or its slug. */
 export const tenantRefColumn = (ref: string): 'id' | 'slug' => (isUuid(ref) ? 'id' : 'slug');
 
 export class SurfaceRouter {
@@ -65,20 +52,14 @@ export class SurfaceRouter {
     this.service = { kind: 'service', issuer: publicUrl };
   }
 
-  /**
-   * The surface of a request's Host: a verified custom domain's, else the service's. Only the Host header counts (a
-   * proxy in front must pass it through); a Host that is not a verified domain never becomes an issuer.
-   */
+  /** Only the Host header counts (a proxy must pass it through); an unverified Host never becomes an issuer. */
   async forHost(host: string | undefined): Promise<Surface> {
     const name = hostnameOf(host);
     if (name === undefined || name === this.serviceHostname) return this.service;
     return (await this.verifiedDomain(name)) ?? this.service;
   }
 
-  /**
-   * A tenant's path surface, when some application with `authIsolation = isolated` has a tenant of that id or slug; the
-   * client picks which. A shared application has one sign-in surface (spec, tenancy rule 6): its tenants have no path.
-   */
+  /** The client picks which application. A shared application's tenants have no path (spec, tenancy rule 6). */
   async forTenantPath(ref: string): Promise<Surface | null> {
     if (!isTenantRef(ref)) return null;
     const [row] = await this.connection.execute<unknown[]>(
@@ -90,9 +71,8 @@ export class SurfaceRouter {
   }
 
   /**
-   * The surface a request is on: its Host's, or under a tenant path (`/t/{ref}/…`: `tenantRef` is the route's
-   * parameter) that tenant's, when the raw path starts with the mount path as written (not a percent-encoded spelling
-   * of it). Null for a tenant path that is none (unknown, or under a custom domain).
+   * A tenant path counts only when the raw path starts with the mount path as written (not a percent-encoded spelling).
+   * Null for a tenant path that is none (unknown, or under a custom domain).
    */
   async forRequest(host: string | undefined, tenantRef: string | undefined, rawUrl: string | undefined): Promise<Surface | null> {
     const byHost = await this.forHost(host);
@@ -102,7 +82,7 @@ export class SurfaceRouter {
     return surface?.kind === 'tenant_path' && rawUrl?.startsWith(`${surface.mountPath}/`) === true ? surface : null;
   }
 
-  /** The surface a token's `iss` names, or null when it is none of ours. */
+  /** Null when it is none of ours. */
   async forIssuer(issuer: string): Promise<Surface | null> {
     if (issuer === this.service.issuer) return this.service;
     const pathPrefix = `${this.service.issuer}${TENANT_PATH_PREFIX}/`;
@@ -120,7 +100,6 @@ export class SurfaceRouter {
     return this.verifiedDomain(url.hostname);
   }
 
-  /** What `surface` decides of the tenant for a client or token of `applicationId`. */
   async tenantFor(surface: Surface, applicationId: string): Promise<SurfaceTenant> {
     switch (surface.kind) {
       case 'service':
@@ -135,10 +114,7 @@ export class SurfaceRouter {
     }
   }
 
-  /**
-   * The id of the application's tenant that `ref` (an id, or a slug in any case) names, or null; with `isolated`, null
-   * too unless the application's `authIsolation` is `isolated` (a tenant's own surface: spec, tenancy rules 6 and 7).
-   */
+  /** `ref`: an id, or a slug in any case. `isolated`: null unless the application is (spec, tenancy rules 6, 7). */
   async findTenantId(applicationId: string, ref: string, { isolated = false }: { isolated?: boolean } = {}): Promise<string | null> {
     const name = ref.toLowerCase();
     if (!isUuid(applicationId) || !isTenantRef(name)) return null;
@@ -154,10 +130,7 @@ export class SurfaceRouter {
     return row?.id ?? null;
   }
 
-  /**
-   * Whether the surface serves a client (or a token) of this application and tenant: the application must be the
-   * surface's, and a tenant-bound client's tenant (a token's `tenant_id`) the surface's tenant when it fixes one.
-   */
+  /** A tenant-bound client's tenant (a token's `tenant_id`) must be the surface's when it fixes one. */
   async admits(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
     const decided = await this.tenantFor(surface, owner.applicationId);
     if (decided.kind === 'closed') return false;
@@ -184,7 +157,7 @@ export class SurfaceRouter {
   }
 }
 
-/** The hostname of a Host header when it could be a custom domain (a fully qualified name, no IP address). */
+/** A fully qualified name, no IP address. */
 function hostnameOf(host: string | undefined): string | undefined {
   if (host === undefined || host === '' || host.startsWith('[')) return undefined;
   // Checked without throwing: most requests come by a Host that is no domain (an IP address, a local name).

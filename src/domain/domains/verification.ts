@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 
 /**
- * Domain ownership is proven by a DNS TXT record `_gatehouse-challenge.<hostname>` holding the domain's token
- * (as ACME's dns-01 and the custom-domain flows of Auth0 and Vercel do). Pure but for the resolver, which is a
- * parameter so that tests can prove the success path without the internet.
+ * A TXT record `_gatehouse-challenge.<hostname>` holding the token (as ACME's dns-01, Auth0 and Vercel do). The
+ * resolver is a parameter so that tests can prove the success path without the internet.
  */
 export type ResolveTxt = (name: string) => Promise<string[][]>;
 
@@ -18,19 +17,18 @@ export function newVerificationToken(): string {
   return `gatehouse-verification=${randomBytes(24).toString('base64url')}`;
 }
 
-/** The system resolver, with a short timeout: a verify call should answer in seconds, not hang on a dead resolver. */
+/** A verify call should answer in seconds, not hang on a dead resolver. */
 const resolver = new Resolver({ timeout: 3000, tries: 2 });
 export const systemResolveTxt: ResolveTxt = (name) => resolver.resolveTxt(name);
 
 export interface VerificationCheck {
   verified: boolean;
-  /** Why not, in words an operator can act on; null when verified. */
+  /** In words an operator can act on; null when verified. */
   reason: string | null;
 }
 
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
-/** Looks the challenge record up and says whether one of its TXT values is exactly the token. */
 export async function checkVerificationRecord(hostname: string, token: string, resolveTxt: ResolveTxt): Promise<VerificationCheck> {
   const name = challengeRecordName(hostname);
   let records: string[][];

@@ -17,24 +17,20 @@ import { POOL_CONNECTIONS, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOpti
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 import { asBackgroundWork } from '../../background-work.ts';
 
-/** How many due mails one claim takes; they are sent concurrently. */
+/** Sent concurrently. */
 const BATCH = 20;
-/** The longest wait before a retry, whatever the attempt. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1_000;
-/** The most of a provider's error kept in `last_error`. */
 const ERROR_LIMIT = 1_000;
 
-/** What the outbox worker needs of a log (Fastify's, once the server is built). */
 export interface OutboxLog {
   warn(object: object, message: string): void;
 }
 
-/** The one thing a flow asks of the worker: look for mail now (this instance just committed some). */
+/** This instance just committed some. */
 export interface OutboxWaker {
   wake(): void;
 }
 
-/** A claimed row, as the claim statement returns it. */
 interface Claimed {
   application_id: string;
   id: string;
@@ -48,7 +44,6 @@ interface Claimed {
   attempts: number;
 }
 
-/** How an attempt ended: sent, failed for good, or to be retried. */
 interface Outcome {
   readonly row: Claimed;
   readonly status: 'sent' | 'failed' | 'retry';
@@ -57,7 +52,7 @@ interface Outcome {
   readonly lastError: string | null;
 }
 
-/** A provider ready to send, and the values to scrub from its errors. */
+/** With the values to scrub from its errors. */
 interface Route {
   readonly type: string;
   readonly from: { address: string; name: string | null };
@@ -66,16 +61,13 @@ interface Route {
   readonly secrets: readonly string[];
 }
 
-/**
- * The retry delay after `attempts` failed attempts: exponential from `baseMs`, capped, with jitter (half of it random)
- * so that mails that failed together do not all come back together.
- */
+/** Exponential from `baseMs`, capped, half of it random so that mails that failed together do not return together. */
 export function retryDelayMs(attempts: number, baseMs: number, random: () => number = Math.random): number {
   const full = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
-/** A provider's error as the row keeps it: without any secret of the provider (its own echo of a key), bounded. */
+/** Without any secret of the provider (its own echo of a key), bounded. */
 export function scrubbed(message: string, secrets: readonly string[]): string {
   let text = message;
   for (const secret of secrets) if (secret.length > 0) text = text.replaceAll(secret, '[secret]');
@@ -85,22 +77,19 @@ export function scrubbed(message: string, secrets: readonly string[]): string {
 const SYSTEM: AuditActor['principal'] = { actor: { type: 'system', id: 'email-outbox' } };
 
 /**
- * Delivers the outbox. A claim takes due rows with `FOR UPDATE SKIP LOCKED` and leases them (`claimed_until`) in one
- * short statement, so instances never claim the same row; the sending happens outside any transaction (on the
- * embedded database a transaction must not wait on anything else), and the outcome is written only while the lease
- * is still this attempt's (`attempts` unchanged). A process that dies mid-send leaves a lease that expires: the mail
- * is sent again, with the same Message-ID. Each instance polls (`email.pollMs`) for mail others queued and for
- * retries that fall due, and is woken at once for its own.
+ * A claim leases due rows (`FOR UPDATE SKIP LOCKED`, `claimed_until`) in one short statement, so instances never claim
+ * the same row; sending happens outside any transaction (on the embedded database a transaction must not wait on
+ * anything else), and the outcome is written only while the lease is still this attempt's (`attempts` unchanged). A
+ * process that dies mid-send leaves a lease that expires: the mail is sent again, with the same Message-ID.
  */
 export class OutboxWorker implements OutboxWaker {
   readonly #orm: MikroORM;
   readonly #config: Config;
   readonly #secrets: SecretBox;
   readonly #ca: string[] | undefined;
-  /** The built-in sender's pooled connections to SMTP_URL, opened at the first mail. */
+  /** Opened at the first mail. */
   #builtIn: ReturnType<typeof smtpPool> | undefined;
   #log: OutboxLog | undefined;
-  /** Outcomes waiting for the write under way (`#writing`) to end. */
   readonly #outcomes: { outcome: Outcome; resolve: () => void; reject: (error: unknown) => void }[] = [];
   #writing: Promise<void> | undefined;
   #running = false;
@@ -118,8 +107,8 @@ export class OutboxWorker implements OutboxWaker {
   }
 
   /**
-   * The lease on a claimed row: longer than its attempt may take. Alone, SMTP's three timeouts in a row and a margin;
-   * on the built-in sender's pool, a mail may first wait for the mails of its claim ahead of it on its connection.
+   * Longer than an attempt may take: SMTP's three timeouts and a margin, plus, on the built-in pool, the wait
+   * behind the claim's mails ahead on the same connection.
    */
   get #leaseMs(): number {
     return this.#config.email.sendTimeoutMs * (3 + Math.ceil(BATCH / POOL_CONNECTIONS));
@@ -137,7 +126,7 @@ export class OutboxWorker implements OutboxWaker {
     this.#sleeping?.();
   }
 
-  /** Stops claiming; resolves once the mails being sent have their outcome written. */
+  /** Resolves once the mails being sent have their outcome written. */
   async stop(): Promise<void> {
     this.#running = false;
     this.#sleeping?.();
@@ -160,7 +149,7 @@ export class OutboxWorker implements OutboxWaker {
     }
   }
 
-  /** A failure of the database (down, restarting) is logged, and the next poll tries again. */
+  /** A database failure (down, restarting) is logged, and the next poll tries again. */
   async #guard<T>(work: () => Promise<T>): Promise<T | undefined> {
     try {
       return await work();
@@ -230,7 +219,7 @@ export class OutboxWorker implements OutboxWaker {
     }
   }
 
-  /** The provider that applies to the mail's tenant now (its override while `emailProviderScope` = tenant). */
+  /** Its tenant's override while `emailProviderScope` = tenant. */
   async #route(em: EntityManager, row: Claimed): Promise<Route> {
     const application = await em.findOneOrFail(Application, { id: row.application_id }, { filters: false });
     const setting = await settingIn(em, application, row.tenant_id, 'email_provider', '');
@@ -287,7 +276,7 @@ export class OutboxWorker implements OutboxWaker {
     }
   }
 
-  /** DKIM and the return path of the owner's sender domain, once it has a key (a GET made it) and, for the latter, is verified. */
+  /** Once the owner's sender domain has a key (a GET made it); the return path only once it is verified. */
   async #signing(em: EntityManager, applicationId: string, owner: string | null, fromAddress: string, smtp: SmtpSettings): Promise<Pick<SmtpOptions, 'dkim' | 'envelopeFrom'>> {
     const domain = domainOf(fromAddress);
     const row = await findSenderDomain(em, applicationId, owner, domain);
@@ -296,10 +285,7 @@ export class OutboxWorker implements OutboxWaker {
     return isVerified(row, expectedRecords(domain, smtp, row)) ? { dkim, envelopeFrom: returnPathAddress(domain) } : { dkim };
   }
 
-  /**
-   * Writes an attempt's outcome. Outcomes that come while a write is under way wait for it and are written together
-   * by the next one: one transaction for many mails under load, one for each when mail is scarce.
-   */
+  /** Outcomes that come during a write are written together by the next one: few transactions under load. */
   #record(outcome: Outcome): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#outcomes.push({ outcome, resolve, reject });
@@ -320,10 +306,7 @@ export class OutboxWorker implements OutboxWaker {
     this.#writing = undefined;
   }
 
-  /**
-   * The outcomes, each written only if its attempt still holds the lease (`attempts` unchanged), the final ones with
-   * their audit records, in one transaction.
-   */
+  /** Each only if its attempt still holds the lease (`attempts` unchanged), in one transaction. */
   async #write(outcomes: Outcome[]): Promise<void> {
     const values = JSON.stringify(
       outcomes.map(({ row, status, providerType, note, lastError }) => ({
@@ -366,5 +349,5 @@ export class OutboxWorker implements OutboxWaker {
   }
 }
 
-/** The built-in sender without SMTP_URL: the mail stays in the outbox, readable there, and leaves nowhere. */
+/** Without SMTP_URL the mail stays in the outbox, readable there, and leaves nowhere. */
 const nowhere: Transport = () => Promise.resolve({ note: 'Not delivered: the built-in sender has no SMTP_URL; read the mail here' });

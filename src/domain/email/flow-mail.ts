@@ -5,23 +5,22 @@ import type { TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
 
 /**
- * One function per e-mail template: each takes exactly the variables its template is rendered with
- * (template-defaults.ts) and queues the mail in the caller's transaction (enqueueMail: the tenant's effective template
- * and branding). The caller wakes the outbox worker once it has committed (`services.outbox.wake()`).
+ * One function per template, taking exactly its variables (template-defaults.ts), queued in the caller's transaction.
+ * The caller wakes the outbox worker once it has committed (`services.outbox.wake()`).
  */
 
-/** Where a flow's mail is queued: the caller's transaction, who causes it, and the tenant it is about (null: none). */
+/** Null tenant: none. */
 export interface MailContext {
   readonly em: EntityManager;
   readonly sender: MailSender;
   readonly tenantId: string | null;
 }
 
-/** Whom a mail addresses: the user's e-mail and name (null: "there"), and the language they last used on the hosted pages. */
+/** A null name reads "there". */
 export interface Recipient {
   readonly email: string;
   readonly name?: string | null | undefined;
-  /** The user's `locale` column: null (or a language no longer offered) is English. */
+  /** Null (or a language no longer offered) is English. */
   readonly locale?: string | null | undefined;
 }
 
@@ -36,7 +35,7 @@ const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variable
     variables: { user: { name: to.name ?? null, email: to.email }, ...variables },
   });
 
-/** Dates as the templates show them: UTC, to the second. */
+/** UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
 export const verifyEmailMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) => send(at, 'verify_email', user, v);
@@ -56,20 +55,20 @@ export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link:
 
 export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number }) => send(at, 'email_otp', user, v);
 
-/** `factor`: the factor's name as the user knows it ("Authenticator app", "Passkey"). */
+/** `factor`: as the user knows it ("Authenticator app", "Passkey"). */
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: string }) => send(at, 'mfa_enrolled', user, v);
 
-/** To the invited address (`invitee.name` null while the person has no account). */
+/** `invitee.name` is null while the person has no account. */
 export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number }) =>
   send(at, 'invitation', invitee, v);
 
 export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string; location: string; ip: string } }) =>
   send(at, 'new_sign_in', user, { link: v.link, signIn: { ...v.signIn, time: shown(v.signIn.time) } });
 
-/** `link`: where the owner can reset their password (which also lifts no lock: an administrator or time does). */
+/** A reset lifts no lock: an administrator or time does. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
 
-/** Sent to the new address, whose owner proves it by the link; `user` is the account as it is (its current e-mail). */
+/** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
   enqueueMail(at.em, at.sender, {
     templateKey: 'email_change',
@@ -81,7 +80,7 @@ export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: str
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 
-/** Every template's function, by key: a template without one fails to compile here. */
+/** A template without a function fails to compile here. */
 export const FLOW_MAIL = {
   verify_email: verifyEmailMail,
   welcome: welcomeMail,

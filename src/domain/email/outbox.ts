@@ -15,13 +15,13 @@ import type { Locale } from '../locales.ts';
 import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
- * The outbox: every mail is rendered and written here in the transaction of the change that causes it, so that it
- * exists exactly when that change committed; the outbox worker (deliver.ts) sends it afterwards.
+ * Every mail is rendered and written in the transaction of the change that causes it, so it exists exactly when that
+ * change committed; the worker (deliver.ts) sends it afterwards.
  */
 export const DELIVERY_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** The mail `POST /email/test` sends: not one of the 12 templates, so not customizable. */
+/** Not one of the 12 templates, so not customizable. */
 export const TEST_MAIL_KEY = 'test';
 const TEST_MAIL: TemplateContent = {
   subject: 'Test e-mail from {{ application.name }}',
@@ -31,27 +31,25 @@ const TEST_MAIL: TemplateContent = {
 
 export type DeliveryKey = TemplateKey | typeof TEST_MAIL_KEY;
 
-/** A delivery as lists and the GraphQL `EmailDelivery` type read it (codegen mapper). */
+/** The GraphQL `EmailDelivery` type's codegen mapper. */
 export type DeliveryRow = Row<EmailDelivery>;
 
 export interface Mail {
   templateKey: DeliveryKey;
   to: string;
-  /** The tenant the mail is about (its templates and provider apply); null: the application's. */
+  /** Its templates and provider apply; null: the application's. */
   tenantId: string | null;
-  /** The flow's values (`user`, `link`, `code`, …) over the ones every mail has (`application`, `tenant`). */
+  /** Over the ones every mail has (`application`, `tenant`). */
   variables?: Record<string, unknown>;
-  /** The recipient's language, for a built-in template (default English); a stored template is used as it is. */
+  /** For a built-in template (default English); a stored template is used as it is. */
   locale?: Locale;
 }
 
-/** Who queues a mail: the scope of the change that causes it (its audit actor), and the services. */
 export type MailSender = AuditActor & { readonly services: Services };
 
 /**
- * A setting as it applies to a tenant, read through `em` (the caller's transaction: on the embedded database a
- * read on another connection inside it would wait for ever): the tenant's override when the application lets
- * tenants customize the feature, else the application's row; undefined: the default.
+ * Read through `em`, the caller's transaction: on the embedded database a read on another connection inside it would
+ * wait for ever. The tenant's override when the application lets tenants customize the feature; undefined: default.
  */
 export async function settingIn(em: EntityManager, application: Application, tenantId: string | null, feature: SettingFeature, key: string): Promise<Setting | undefined> {
   // `tenant_id in (null)` matches no row: the application's row is asked for with `is null`.
@@ -67,13 +65,12 @@ async function content(em: EntityManager, application: Application, tenantId: st
   return { subject: stored.subject ?? fallback.subject, html: stored.html ?? fallback.html, text: stored.text ?? fallback.text };
 }
 
-/** The provider type that applies to the owner now (the worker reads it again when it sends). */
+/** The worker reads it again when it sends. */
 export async function providerTypeIn(em: EntityManager, application: Application, tenantId: string | null): Promise<string> {
   const row = await settingIn(em, application, tenantId, 'email_provider', '');
   return ((row?.value ?? {}) as { type?: string }).type ?? 'gatehouse';
 }
 
-/** A mail rendered for its tenant, ready to be written to the outbox (queueRendered). */
 export interface RenderedMail {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -86,9 +83,8 @@ export interface RenderedMail {
 }
 
 /**
- * Renders a mail with the effective template and branding of its tenant, read through `em`. Rendering waits for a
- * render worker (render.ts), for long under load: a caller that can renders before its transaction (sendTestEmail),
- * which would otherwise hold its database connection meanwhile.
+ * Rendering waits for a render worker, for long under load: a caller that can renders before its transaction
+ * (sendTestEmail), which would otherwise hold its connection meanwhile.
  */
 export async function renderMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<RenderedMail> {
   const to = email('to', mail.to);
@@ -114,7 +110,7 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
   };
 }
 
-/** Writes a rendered mail to the outbox through `em`, with its audit record, in the caller's transaction. */
+/** With its audit record, in the caller's transaction. */
 export function queueRendered(em: EntityManager, sender: MailSender, mail: RenderedMail): EmailDelivery {
   const id = newId();
   const delivery = em.create(EmailDelivery, {
@@ -143,15 +139,14 @@ export function queueRendered(em: EntityManager, sender: MailSender, mail: Rende
 }
 
 /**
- * Renders a mail (renderMail) and writes it to the outbox (queueRendered) through `em`, in the caller's transaction:
- * for a flow whose mail carries what that transaction makes (a link it issues). Callable from any flow; the caller
- * wakes the worker once it has committed (`services.outbox.wake()`), and the worker's poll finds it otherwise.
+ * For a flow whose mail carries what the caller's transaction makes (a link it issues). The caller wakes the worker
+ * after committing; the worker's poll finds it otherwise.
  */
 export async function enqueueMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<EmailDelivery> {
   return queueRendered(em, sender, await renderMail(em, sender, mail));
 }
 
-/** What the audit log keeps of a delivery deleted with its tenant (owned-rows.ts), of the row `r`: never its bodies. */
+/** Of a delivery deleted with its tenant (owned-rows.ts): never its bodies. */
 export const deliverySnapshotSql = (r: string) =>
   `jsonb_build_object('templateKey', ${r}.template_key, 'to', ${r}.to_address, 'status', ${r}.status, 'attempts', ${r}.attempts)`;
 
@@ -161,7 +156,7 @@ export interface DeliveryFilters {
   to?: string | null;
 }
 
-/** The scope's deliveries, oldest first, filtered; a tenant scope sees only its own (the `tenant` filter). */
+/** A tenant scope sees only its own (the `tenant` filter). */
 export async function listDeliveries(scope: Scope, filters: DeliveryFilters, args: PageArgs): Promise<Page<DeliveryRow>> {
   const where: Record<string, string> = {};
   if (filters.status != null) {
@@ -186,7 +181,6 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
   return delivery;
 }
 
-/** Queues a test mail to `to` through the scope's effective provider (its tenant's, in a tenant scope). */
 export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
   // Rendered before the transaction: no connection is held while the mail waits for a render worker.
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });

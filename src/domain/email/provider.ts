@@ -17,10 +17,8 @@ import { displayName, email, isControlFree } from '../validate.ts';
 import { isInternalAddress, isLocalName } from './transports/address-guard.ts';
 
 /**
- * The account transactional e-mail goes out through, and its From address: one for the application and, while
- * `emailProviderScope` = `tenant`, one per tenant that sets its own (own account, own From domain). Stored
- * configuration only: sending is another component's job. Secrets (SMTP password, API keys) are write-only: they
- * live in the setting's `secrets` column, sealed (tenancy/settings.ts), and leave only as the names in `secretsSet`.
+ * One provider for the application and, while `emailProviderScope` = `tenant`, one per tenant that sets its own.
+ * Secrets are write-only: sealed in the setting's `secrets` column (tenancy/settings.ts), shown only as `secretsSet`.
  */
 export const EMAIL_PROVIDER_TYPES = ['gatehouse', 'smtp', 'sendgrid', 'ses', 'postmark', 'resend'] as const;
 export type EmailProviderType = (typeof EMAIL_PROVIDER_TYPES)[number];
@@ -28,7 +26,7 @@ export type EmailProviderType = (typeof EMAIL_PROVIDER_TYPES)[number];
 export const EMAIL_PROVIDER_SECRETS = ['password', 'apiKey', 'secretAccessKey'] as const;
 export type EmailProviderSecret = (typeof EMAIL_PROVIDER_SECRETS)[number];
 
-/** The secrets each type uses; the first set is required (SMTP's password only together with a username). */
+/** The first set is required (SMTP's password only together with a username). */
 const SECRETS_BY_TYPE: Record<EmailProviderType, readonly EmailProviderSecret[]> = {
   gatehouse: [],
   smtp: ['password'],
@@ -61,12 +59,12 @@ export interface EmailProviderValue {
   ses: SesSettings | null;
 }
 
-/** The provider as the API shows it: never a secret, only which ones are set. */
+/** Never a secret, only which ones are set. */
 export interface EmailProvider extends EmailProviderValue {
   secretsSet: EmailProviderSecret[];
-  /** `inherited` or `customized` for a tenant; null for the application's own value. */
+  /** Null for the application's own value. */
   source: Source | null;
-  /** When the stored value last changed; null while the built-in sender applies. */
+  /** Null while the built-in sender applies. */
   updatedAt: Date | null;
 }
 
@@ -77,7 +75,7 @@ export interface EmailProviderInput {
   replyTo?: string | null;
   smtp?: { host: string; port: number; username?: string | null; security?: SmtpSecurity | null } | null;
   ses?: { region: string; accessKeyId: string } | null;
-  /** A value sets the secret, null removes it, an omitted one keeps the stored one. */
+  /** Null removes the secret, an omitted one keeps it. */
   secrets?: Partial<Record<EmailProviderSecret, string | null>> | null;
 }
 
@@ -86,7 +84,6 @@ const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 const AWS_ACCESS_KEY_ID = /^[A-Z0-9]{16,128}$/;
 const SECRET_MAX_LENGTH = 4_096;
 
-/** The built-in sender's address: `no-reply@` the host of PUBLIC_URL. */
 export function builtInFromAddress(publicUrl: string): string {
   return `no-reply@${new URL(publicUrl).hostname}`;
 }
@@ -95,7 +92,7 @@ export function defaultEmailProvider(publicUrl: string): EmailProviderValue {
   return { type: 'gatehouse', fromAddress: builtInFromAddress(publicUrl), fromName: null, replyTo: null, smtp: null, ses: null };
 }
 
-/** A header value (From's name): a display name, so no line break (header injection) or other control character. */
+/** No line break (header injection) or other control character. */
 const headerName = (field: string, value: string | null | undefined): string | null => (value == null ? null : displayName(field, value));
 
 function smtpSettings(input: EmailProviderInput['smtp'], allowPrivateHosts: boolean): SmtpSettings {
@@ -121,10 +118,8 @@ function sesSettings(input: EmailProviderInput['ses']): SesSettings {
 }
 
 /**
- * A PUT body as the stored value and the secret changes to merge (tenancy/settings.ts: null removes). PUT
- * replaces every non-secret setting; a secret left out keeps its stored value while the type stays the same, and
- * secrets the new type does not use are removed. `stored` is the row being replaced (its secrets decide whether a
- * required one is already set).
+ * PUT replaces every non-secret setting; a secret left out is kept while the type stays the same, and secrets the new
+ * type does not use are removed. `stored` decides whether a required secret is already set.
  */
 export function parseEmailProvider(
   input: EmailProviderInput,
@@ -205,16 +200,12 @@ async function current(scope: Scope): Promise<Effective<null>> {
     : effectiveValue(scope, scope.tenantId, 'email_provider', '', null);
 }
 
-/** The provider the scope sees: the tenant's effective provider with its source, or the application's. */
 export async function getEmailProvider(scope: Scope): Promise<EmailProvider> {
   const effective = await current(scope);
   return present(effective.row, scope.tenantId === null ? null : effective.source, scope.services.config.publicUrl);
 }
 
-/**
- * Replaces the provider settings: the application's on an application-wide scope, else the tenant's override (409
- * `tenant_customization_disabled` while `emailProviderScope` = `application`; nothing changes).
- */
+/** 409 `tenant_customization_disabled` for a tenant while `emailProviderScope` = `application`. */
 export async function putEmailProvider(scope: Scope, input: EmailProviderInput): Promise<EmailProvider> {
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_provider');
   const publicUrl = scope.services.config.publicUrl;
@@ -230,7 +221,7 @@ export async function putEmailProvider(scope: Scope, input: EmailProviderInput):
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized', publicUrl);
 }
 
-/** "Remove tenant override": the tenant sends through the application's provider again; its secrets go too. */
+/** The tenant's secrets go too. */
 export async function removeEmailProviderOverride(scope: Scope): Promise<boolean> {
   return removeTenantOverride(scope, overrideTenant(scope), 'email_provider', '', 'email_provider.override.remove');
 }

@@ -3,16 +3,12 @@ import { AssertionError, CycleTag, Liquid, LiquidError, Tag, toValue, Value, typ
 import type { RenderJob, RenderReply } from './render.ts';
 
 /**
- * The worker thread that renders customer-written Liquid templates (render.ts starts it, bounds its time and heap, and
- * replaces it when it overruns). Its engines are locked down for hostile templates:
- * - `templates: {}` serves include/render/layout from an empty in-memory map, so no tag reaches the file system;
- * - `ownPropertyOnly` hides prototypes (`{{ user.constructor }}` renders nothing), unknown filters are parse errors;
- * - liquidjs's parse, render-time and allocation limits refuse a runaway template with a message that names the limit,
- *   and leave this worker usable; what a template writes (its output, and what `capture` collects) counts towards the
- *   allocation limit (chargeOutput). liquidjs checks its time limit only between tags and outputs, not inside filters:
- *   render.ts's wall-clock timeout holds there, and its heap cap is a last resort (see HEAP_LIMITS);
- * - HTML parts escape every output by default, `{{ }}`, `{% echo %}` and `{% cycle %}` alike (`| raw` is the
- *   template author's explicit opt-out); subject and text parts are plain text and are not escaped.
+ * Renders customer-written Liquid templates, locked down for hostile ones:
+ * - `templates: {}`: include/render/layout reach no file system;
+ * - `ownPropertyOnly` hides prototypes (`{{ user.constructor }}`); unknown filters are parse errors;
+ * - liquidjs's limits refuse a runaway template and keep the worker usable; output counts towards the allocation limit
+ *   (chargeOutput). Its time limit is checked only between tags, not inside filters: render.ts's timeout holds there;
+ * - HTML parts escape every output, `{% echo %}` and `{% cycle %}` included (`| raw` is the author's explicit opt-out).
  */
 const LIMITS = {
   templates: {},
@@ -25,7 +21,7 @@ const LIMITS = {
   memoryLimit: 10_000_000,
 } as const;
 
-/** As liquidjs turns an output into text (its `stringify`). */
+/** As liquidjs's `stringify` does. */
 function stringify(value: unknown): string {
   const plain: unknown = toValue(value);
   if (typeof plain === 'string') return plain;
@@ -40,9 +36,8 @@ const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
 
 /**
- * `{% echo value | filters %}` (also inside `{% liquid %}`) escaped like `{{ }}` unless its last filter is `raw`:
  * liquidjs's own echo ignores `outputEscape`, which would let a user's name carry markup into an HTML e-mail.
- * The other tags that write a value are `cycle` (below), and `increment`/`decrement`, which write numbers.
+ * `increment`/`decrement` write numbers only.
  */
 class EscapingEcho extends Tag {
   private readonly value: Value | undefined;
@@ -58,20 +53,18 @@ class EscapingEcho extends Tag {
   }
 }
 
-/** `{% cycle a, b %}` escaped like `{{ }}`: liquidjs writes the candidate it picks as it is. */
+/** liquidjs writes the candidate it picks as it is. */
 class EscapingCycle extends CycleTag {
   override *render(ctx: Context, emitter: Emitter): Generator<unknown, unknown, unknown> {
     return escapeHtml(stringify(yield super.render(ctx, emitter)));
   }
 }
 
-/** Marks an emitter that already charges what it is written. */
 const CHARGED = Symbol('charged emitter');
 
 /**
- * Every emitter of `engine`'s renders charges what it is written to the render's allocation limit: the output and
- * every capture's text. liquidjs charges only what filters and ranges allocate, so literal text repeated by nested
- * loops could otherwise grow to the largest string V8 allows (512 MiB) within the time limit.
+ * liquidjs charges only what filters and ranges allocate, so literal text repeated by nested loops could otherwise grow
+ * to V8's largest string (512 MiB) within the time limit.
  */
 function chargeOutput(engine: Liquid): Liquid {
   const renderer = engine.renderer;
@@ -100,9 +93,8 @@ htmlEngine.registerTag('cycle', EscapingCycle);
 const textEngine = chargeOutput(new Liquid(LIMITS));
 
 /**
- * A syntax or render error is the template's, and a refusal, as is a liquidjs limit it throws unwrapped (an
- * AssertionError: the parse limit, the render limit met between top-level tags); anything else is ours, and fails the
- * worker.
+ * A syntax or render error, or a liquidjs limit thrown unwrapped (an AssertionError), is the template's refusal;
+ * anything else is ours, and fails the worker.
  */
 async function render({ part, source, variables }: RenderJob): Promise<RenderReply> {
   const engine = part === 'html' ? htmlEngine : textEngine;

@@ -3,44 +3,37 @@ import { invalid } from '../../errors.ts';
 
 export type TemplatePart = 'subject' | 'html' | 'text';
 
-/** What the service sends a render worker (render-worker.ts): plain data, cloned across the thread boundary. */
+/** Plain data, cloned across the thread boundary. */
 export interface RenderJob {
   part: TemplatePart;
   source: string;
   variables: object;
 }
 
-/** What a render worker answers: the rendered text, or why the template is refused. */
 export type RenderReply = { text: string } | { refused: string };
 
 /**
- * Renders run in worker threads, so no template holds the service's event loop, which every request of every tenant
- * shares, or its heap. Two, so that one slow render does not queue every other e-mail behind it; not more, because
- * each may hold up to its heap cap and a cluster runs one pool per process.
+ * Worker threads keep templates off the shared event loop and heap. Two, so one slow render does not queue every other
+ * e-mail; not more, since each may hold up to its heap cap and a cluster runs one pool per process.
  */
 const POOL_SIZE = 2;
 
 /**
- * A render's wall-clock limit, from when a started worker has it; past it the worker is terminated (and replaced by
- * the next render). liquidjs's own limit (1 s, render-worker.ts) stops most templates with a clearer message and keeps
- * the worker; this one also holds inside filters, where liquidjs does not look (a chain of array filters held a
- * thread for 36 s), and leaves that limit room to answer first on a loaded machine.
+ * Past it the worker is terminated. liquidjs's own 1 s limit stops most templates with a clearer message; this one
+ * also holds inside filters, where liquidjs does not look, and leaves that limit room to answer first.
  */
 const RENDER_TIMEOUT_MS = 2_000;
 
 /**
- * A worker's heap. A render that outgrows it is usually terminated (ERR_WORKER_OUT_OF_MEMORY, a refusal), but one
- * allocation too large for what is left aborts the whole process (nodejs/node#47224): 64 MB did, for
- * `{% for i in (1..9000000) %}`. So the cap sits well above what liquidjs's allocation limit (render-worker.ts) lets a
- * render hold, at most about 10 M array slots (80 MB, more while an array grows), and that limit refuses first, with
- * its message. V8's flags given to node replace these (nodejs/node#43991): `--max-old-space-size` (NODE_OPTIONS too)
- * the first, `npm start`'s `--max-semi-space-size=16` the second (48 MB).
+ * An allocation too large for what is left aborts the whole process (nodejs/node#47224), so the cap sits well above
+ * what liquidjs's allocation limit lets a render hold (about 80 MB), and that limit refuses first. V8 flags given to
+ * node replace these (nodejs/node#43991): `--max-old-space-size`, and `npm start`'s `--max-semi-space-size=16`.
  */
 const HEAP_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
 
 const WORKER = new URL('./render-worker.ts', import.meta.url);
 
-/** Each slot's worker, started when a render first needs it and forgotten when it exits. */
+/** Started when a render first needs it, forgotten when it exits. */
 const workers: Array<Promise<Worker> | undefined> = Array.from({ length: POOL_SIZE }, () => undefined);
 const freeSlots = workers.map((_, slot) => slot);
 const waiting: Array<(slot: number) => void> = [];
@@ -63,9 +56,8 @@ function start(slot: number): Promise<Worker> {
 }
 
 /**
- * Runs `job` on `worker`. A worker that overruns the timeout is terminated, and one that runs out of heap dies: both
- * are refusals, settled once the worker has exited, so that no more than POOL_SIZE workers ever live. Any other end of
- * the worker is our failure, not the template's.
+ * A timeout or an out-of-heap death is a refusal, settled once the worker has exited so no more than POOL_SIZE ever
+ * live. Any other end of the worker is our failure, not the template's.
  */
 function exchange(worker: Worker, job: RenderJob): Promise<RenderReply> {
   return new Promise((resolve, reject) => {
@@ -96,7 +88,6 @@ function exchange(worker: Worker, job: RenderJob): Promise<RenderReply> {
   });
 }
 
-/** Runs `job` in a free slot's worker, waiting for a slot if every worker is rendering. */
 async function run(job: RenderJob): Promise<RenderReply> {
   const slot = freeSlots.pop() ?? (await new Promise<number>((resolve) => waiting.push(resolve)));
   try {
@@ -115,15 +106,13 @@ async function run(job: RenderJob): Promise<RenderReply> {
   }
 }
 
-/** The one place a refusal becomes an error: 422 `validation_error` on the part's field. */
 function refused(field: string, reason: string): never {
   throw invalid(field, `${field} is not a valid template: ${reason}`);
 }
 
 /**
- * Renders one part of a template in a worker thread. Syntax and render errors, and a render that overruns its time
- * or heap, are 422 `validation_error` on `field`. A rendered subject is folded onto one line, so no variable can
- * inject a mail header.
+ * Syntax and render errors, and overruns of time or heap, are 422 `validation_error` on `field`. A rendered subject is
+ * folded onto one line, so no variable can inject a mail header.
  */
 export async function renderPart(part: TemplatePart, source: string, variables: object, field: string = part): Promise<string> {
   const reply = await run({ part, source, variables });

@@ -11,12 +11,9 @@ import type { Source } from '../tenancy/settings.ts';
 import { getEmailProvider, type EmailProviderType, type SmtpSettings } from './provider.ts';
 
 /**
- * The sender domain: the DNS records that let receivers trust the mail the service builds and sends itself, for the
- * From domain of a provider of type `smtp` (the application's, or a tenant's own): SPF naming the SMTP server, the
- * DKIM key the service signs that owner's mail with (one key per owner and domain, so that no other application or
- * tenant can sign as that domain), and a return path (`bounces.{domain}`, a CNAME to the SMTP server) that becomes
- * the envelope sender once every record is found. The built-in sender's domain is the operator's, and the HTTP
- * providers authenticate a domain in their own accounts: for them, `managed` and no record.
+ * The DNS records for an `smtp` provider's From domain: SPF for the SMTP server, a DKIM key per owner and domain (so no
+ * other application or tenant can sign as it), and a return path CNAME that becomes the envelope sender once every
+ * record is found. The built-in sender and the HTTP providers need none: `managed`.
  */
 export type SenderDomainStatus = 'unverified' | 'verified' | 'managed';
 export type DnsRecordPurpose = 'spf' | 'dkim' | 'return_path';
@@ -36,7 +33,7 @@ export interface CheckedRecord {
 }
 
 export interface SenderDnsRecord extends ExpectedRecord {
-  /** Whether the last check found it; null before any check (or since the record changed). */
+  /** Null before any check (or since the record changed). */
   readonly found: boolean | null;
   readonly reason: string | null;
 }
@@ -57,13 +54,12 @@ const DKIM_BITS = 2048;
 
 export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
-/** What SPF must allow for the SMTP server: its address, or the addresses its name has. */
+/** Its address, or the addresses its name has. */
 function spfMechanism(host: string): string {
   const family = isIP(host);
   return family === 4 ? `ip4:${host}` : family === 6 ? `ip6:${host}` : `a:${host}`;
 }
 
-/** The records an owner publishes for `domain` sent through the SMTP server `smtp`, with its DKIM key. */
 export function expectedRecords(domain: string, smtp: SmtpSettings, row: Pick<EmailSenderDomain, 'dkimSelector' | 'dkimPublicKey'>): ExpectedRecord[] {
   const records: ExpectedRecord[] = [
     { purpose: 'spf', type: 'TXT', name: domain, value: `v=spf1 ${spfMechanism(smtp.host)} ~all` },
@@ -74,16 +70,16 @@ export function expectedRecords(domain: string, smtp: SmtpSettings, row: Pick<Em
   return records;
 }
 
-/** Verified: the last check found every record expected now (a changed SMTP server or key wants a new check). */
+/** A changed SMTP server or key wants a new check. */
 export function isVerified(row: Pick<EmailSenderDomain, 'lastCheck'>, expected: readonly ExpectedRecord[]): boolean {
   const found = row.lastCheck ?? [];
   return expected.every((record) => found.some((checked) => checked.found && checked.name === record.name && checked.value === record.value));
 }
 
-/** The envelope sender of a verified domain's mail: bounces go to the return path, which SPF and DMARC align with. */
+/** Bounces go to the return path, which SPF and DMARC align with. */
 export const returnPathAddress = (domain: string): string => `${RETURN_PATH_LABEL}@${RETURN_PATH_LABEL}.${domain}`;
 
-/** The row of an owner's domain, or null (no GET or verify has asked for it yet: its mail is not signed). */
+/** Null until a GET or verify asks for it: its mail is not signed. */
 export async function findSenderDomain(em: EntityManager, applicationId: string, owner: string | null, domain: string): Promise<EmailSenderDomain | null> {
   // filters off: the worker reads the row of the mail's owner, outside any request scope.
   return em.findOne(EmailSenderDomain, { applicationId, tenantId: owner, domain }, { filters: false });
@@ -91,7 +87,7 @@ export async function findSenderDomain(em: EntityManager, applicationId: string,
 
 const keyPair = promisify(generateKeyPair);
 
-/** The owner's row for `domain`, made with a fresh DKIM key the first time it is asked for (audited). */
+/** With a fresh DKIM key the first time it is asked for (audited). */
 async function senderDomainRow(scope: Scope, owner: string | null, domain: string): Promise<EmailSenderDomain> {
   const found = await findSenderDomain(scope.em, scope.applicationId, owner, domain);
   if (found !== null) return found;
@@ -124,7 +120,7 @@ async function senderDomainRow(scope: Scope, owner: string | null, domain: strin
 interface Subject {
   provider: Awaited<ReturnType<typeof getEmailProvider>>;
   domain: string;
-  /** The tenant whose own provider applies, or null for the application's. */
+  /** Null for the application's. */
   owner: string | null;
 }
 
@@ -147,14 +143,14 @@ function present(subject: Subject, row: EmailSenderDomain | null): SenderDomainV
   return { ...base, status: verified ? 'verified' : 'unverified', verifiedAt: verified ? (row.verifiedAt ?? null) : null, checkedAt: row.checkedAt ?? null, records };
 }
 
-/** The records to publish for the scope's From domain (a tenant scope: its effective provider's), and their state. */
+/** A tenant scope: its effective provider's From domain. */
 export async function getSenderDomain(scope: Scope): Promise<SenderDomainView> {
   const subject = await subjectOf(scope);
   if (subject.provider.type !== 'smtp') return present(subject, null);
   return present(subject, await senderDomainRow(scope, subject.owner, subject.domain));
 }
 
-/** The resolvers the check asks: DNS_SERVERS', or the system's; bounded so that a dead server answers in seconds. */
+/** DNS_SERVERS', or the system's; bounded so that a dead server answers in seconds. */
 const resolvers = new Map<string, Resolver>();
 function resolverFor(servers: readonly string[]): Resolver {
   const key = servers.join(',');
@@ -175,7 +171,6 @@ function lookupFailure(name: string, type: string, error: unknown): string {
   return `The DNS lookup of ${name} failed (${typeof code === 'string' ? code : 'error'}); try again later`;
 }
 
-/** Looks one record up: a TXT with the value's meaning (SPF's mechanism, DKIM's key), or the CNAME's target. */
 async function checkRecord(resolver: Resolver, record: ExpectedRecord, smtpHost: string): Promise<CheckedRecord> {
   const result = (found: boolean, reason: string | null): CheckedRecord => ({ name: record.name, value: record.value, found, reason });
   try {
@@ -200,10 +195,7 @@ async function checkRecord(resolver: Resolver, record: ExpectedRecord, smtpHost:
   }
 }
 
-/**
- * Checks the records through DNS and keeps what it found (audited): 200 whatever DNS says, `verified` once every
- * record is there; a record not yet visible is an expected state, not a malformed request.
- */
+/** 200 whatever DNS says: a record not yet visible is an expected state, not a malformed request. */
 export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView> {
   const subject = await subjectOf(scope);
   const smtp = subject.provider.smtp;
@@ -234,5 +226,5 @@ export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView
   return present(subject, updated);
 }
 
-/** What the audit log keeps of a sender domain deleted with its tenant (owned-rows.ts): never its key. */
+/** Of a sender domain deleted with its tenant (owned-rows.ts): never its key. */
 export const senderDomainSnapshotSql = (r: string) => `jsonb_build_object('domain', ${r}.domain, 'dkimSelector', ${r}.dkim_selector)`;

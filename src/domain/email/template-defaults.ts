@@ -6,10 +6,8 @@ import { FR } from './template-copy/fr.ts';
 import type { MailCopy, MailText } from './template-copy/mail-copy.ts';
 
 /**
- * The 12 transactional e-mails (API.md: "Email template keys") and the built-in template of each, used until the
- * application (or a tenant) stores its own. Liquid; every template may use `application.name`, `tenant.name`
- * (absent without a tenant), `user.name`, `user.email` and the effective `branding`; each key adds its own
- * variables (templateVariables). The built-in ones come in each language of LOCALES (template-copy/).
+ * The 12 transactional e-mails (API.md: "Email template keys"); the built-in templates apply until the application or
+ * a tenant stores its own, in each language of LOCALES (template-copy/).
  */
 export const TEMPLATE_KEYS = [
   'verify_email',
@@ -36,7 +34,7 @@ export interface TemplateContent {
 
 const COMMON_VARIABLES = ['application.name', 'tenant.name', 'user.name', 'user.email', 'branding'] as const;
 
-/** The variables each e-mail is rendered with, beyond the common ones. */
+/** Beyond `application`, `tenant`, `user` and `branding`, which every template has. */
 const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   verify_email: ['link', 'expiresInMinutes'],
   welcome: ['link', 'existingAccount'],
@@ -60,7 +58,6 @@ export function isTemplateKey(value: string): value is TemplateKey {
   return (TEMPLATE_KEYS as readonly string[]).includes(value);
 }
 
-/** The shared HTML frame: logo, heading, paragraphs, an optional button, and a footer naming the sender. */
 function layout(locale: Locale, heading: string, paragraphs: readonly string[], button?: string): string {
   const action =
     button === undefined
@@ -82,7 +79,6 @@ function layout(locale: Locale, heading: string, paragraphs: readonly string[], 
   ].join('\n');
 }
 
-/** The plain-text part: the same words, the link on a line of its own. */
 function plain(greeting: string, paragraphs: readonly string[], link = false): string {
   const text = paragraphs.map((paragraph) => paragraph.replace(/<[^>]+>/g, ''));
   const lines = [greeting, '', ...text.flatMap((paragraph) => [paragraph, ''])];
@@ -106,11 +102,10 @@ const templatesIn = (locale: Locale) => {
   return Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, template(locale, greeting, templates[key])])) as Record<TemplateKey, TemplateContent>;
 };
 
-/** The built-in templates by language; a stored template has no language and is used as it is. */
+/** A stored template has no language and is used as it is. */
 const BY_LOCALE = Object.fromEntries(LOCALES.map((locale) => [locale, templatesIn(locale)])) as Record<Locale, Readonly<Record<TemplateKey, TemplateContent>>>;
 
-/** The built-in template of `key` in `locale`. */
 export const defaultTemplate = (key: TemplateKey, locale: Locale = DEFAULT_LOCALE): TemplateContent => BY_LOCALE[locale][key];
 
-/** The built-in templates in English: what the API shows as each template's default. */
+/** What the API shows as each template's default. */
 export const DEFAULT_TEMPLATES: Readonly<Record<TemplateKey, TemplateContent>> = BY_LOCALE[DEFAULT_LOCALE];

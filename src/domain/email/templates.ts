@@ -20,17 +20,15 @@ import { renderPart, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
- * The 12 e-mail templates. The application holds one set; while `emailTemplatesScope` = `tenant`, a tenant may
- * override any single template, and every template it does not override falls back to the application's (or the
- * built-in default). Every operation acts on the scope's tenant when the scope has one, else on the application.
+ * While `emailTemplatesScope` = `tenant`, a tenant may override any single template; the rest fall back to the
+ * application's (or the built-in default).
  */
 export interface EmailTemplate extends TemplateContent {
   key: TemplateKey;
-  /** The variables the template is rendered with. */
   variables: string[];
-  /** `inherited` or `customized` for a tenant; null for the application's own value. */
+  /** Null for the application's own value. */
   source: Source | null;
-  /** When the stored template last changed; null while the built-in default applies. */
+  /** Null while the built-in default applies. */
   updatedAt: Date | null;
 }
 
@@ -53,7 +51,7 @@ export interface RenderedEmail {
   subject: string;
   html: string;
   text: string;
-  /** The variables the preview was rendered with: the samples, overlaid with the caller's. */
+  /** The samples, overlaid with the caller's. */
   variables: Record<string, unknown>;
 }
 
@@ -62,7 +60,7 @@ function templateKey(value: string): TemplateKey {
   return value;
 }
 
-/** Length and shape of each part; the Liquid syntax is checked by rendering (validateTemplate). */
+/** The Liquid syntax is checked by rendering (validateTemplate). */
 export function checkTemplateParts(input: Partial<EmailTemplateInput>): void {
   for (const part of ['subject', 'html', 'text'] as const) {
     const value = input[part];
@@ -101,10 +99,7 @@ async function effectiveTemplate(scope: Scope, key: TemplateKey): Promise<EmailT
   return present(key, effective.row, scope.tenantId === null ? null : effective.source);
 }
 
-/**
- * All 12 templates in their fixed order, in the list envelope. The settings of every template come from one
- * statement (the request's loader), and the list fits one default page.
- */
+/** One statement for every template's settings (the request's loader); the list fits one default page. */
 export async function listEmailTemplates(scope: Scope, args: PageArgs): Promise<Page<EmailTemplate>> {
   const size = pageSize(args);
   const list = scopedList(scope, 'email-templates');
@@ -120,7 +115,6 @@ export async function getEmailTemplate(scope: Scope, key: string): Promise<Email
   return effectiveTemplate(scope, templateKey(key));
 }
 
-/** The names, addresses and sample values a template is rendered with in a preview. */
 async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
   const application = await scope.application();
   const tenant = scope.tenantId === null ? null : await scope.em.findOne(Tenant, { id: scope.tenantId });
@@ -148,7 +142,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The caller's variables over the samples; nested objects merge, anything else replaces. */
+/** Nested objects merge, anything else replaces. */
 function overlay(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...base };
   for (const [name, value] of Object.entries(over)) {
@@ -168,10 +162,8 @@ async function render(content: TemplateContent, variables: Record<string, unknow
 }
 
 /**
- * Replaces one template: the application's on an application-wide scope, else the tenant's override of that one
- * template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`; nothing changes). A
- * template must render with the sample variables, so a syntax error or a missing include is a 422 now rather than
- * a failed e-mail later.
+ * 409 `tenant_customization_disabled` for a tenant while `emailTemplatesScope` = `application`. A template must render
+ * with the sample variables, so a syntax error is a 422 now rather than a failed e-mail later.
  */
 export async function putEmailTemplate(scope: Scope, key: string, input: EmailTemplateInput): Promise<EmailTemplate> {
   const templateKeyValue = templateKey(key);
@@ -184,17 +176,12 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
 }
 
-/** "Remove tenant override" of one template: the tenant falls back to the application's template. */
 export async function removeEmailTemplateOverride(scope: Scope, key: string): Promise<boolean> {
   const templateKeyValue = templateKey(key);
   return removeTenantOverride(scope, overrideTenant(scope), 'email_template', templateKeyValue, 'email_template.override.remove');
 }
 
-/**
- * Renders a template with sample variables, without storing anything. Draft parts in the body replace the
- * effective template's, and `variables` overlay the samples. HTML output is escaped unless the template says
- * `| raw`.
- */
+/** Stores nothing. HTML output is escaped unless the template says `| raw`. */
 export async function previewEmailTemplate(scope: Scope, key: string, input: PreviewInput): Promise<RenderedEmail> {
   const effective = await effectiveTemplate(scope, templateKey(key));
   const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };

@@ -15,38 +15,33 @@ import { usersChanged } from '../users/changed.ts';
 import { userSnapshot } from '../users/users.ts';
 import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
-/** The longest token worth hashing: ours are 43 characters. */
+/** Ours are 43 characters. */
 const MAX_TOKEN_LENGTH = 128;
 
-/**
- * The invitation a link's token names, across applications (before any scope exists the token is all there is, as an
- * API key's secret is), or null.
- */
+/** Across applications: before any scope exists the token is all there is, as an API key's secret is. */
 export async function findInvitationByToken(orm: MikroORM, token: unknown): Promise<Invitation | null> {
   if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return null;
   return orm.em.fork().findOne(Invitation, { tokenHash: hashInvitationToken(token) }, { filters: false });
 }
 
-/** Who accepts: a new account of the pool (its password already hashed), or the pool's account of the address. */
 export type InvitationAccount =
   | { readonly kind: 'new'; readonly name: string | null; readonly password: string; readonly passwordHash: string }
   | { readonly kind: 'existing'; readonly userId: string };
 
 export type AcceptOutcome =
   | { readonly ok: true; readonly userId: string }
-  /** The invitation is no longer pending (or no longer exists: `unknown`). */
+  /** `unknown`: it no longer exists. */
   | { readonly ok: false; readonly closed: Exclude<InvitationStatus, 'pending'> | 'unknown' }
-  /** The pool's password policy refuses the new account's password. */
   | { readonly ok: false; readonly passwordErrors: string[] }
-  /** The address got an account meanwhile: sign in with it instead. */
+  /** Sign in with it instead. */
   | { readonly ok: false; readonly taken: true };
 
-/** The password policy's refusals of `password` in the pool of the invitation's tenant, worded for the form. */
+/** Worded for the form. */
 export async function passwordRefusals(scope: Scope, policyTenantId: string | null, password: string): Promise<string[]> {
   return checkPassword(await effectivePasswordPolicy(scope, policyTenantId), password).map((violation) => `Password ${violation.message}.`);
 }
 
-/** Gives the user each of the invitation's roles that still exists in the tenant and that they do not hold there yet. */
+/** Roles that still exist in the tenant and that the user does not hold there yet. */
 async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation, userId: string): Promise<number> {
   if (invitation.roleIds.length === 0) return 0;
   const { tenantId } = invitation;
@@ -69,10 +64,8 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
 }
 
 /**
- * Accepts an invitation in one transaction: the account is created in the pool of the tenant (or the pool's account
- * of the address joins the tenant), gets the invitation's roles there, and the invitation is accepted, its link
- * spent. `scope` is the application's end-user scope (no tenant), acting as the invitation. The invitation is held
- * FOR UPDATE: of two uses of one link, the second finds it accepted.
+ * One transaction; `scope` is the application's end-user scope, acting as the invitation. The invitation is held FOR
+ * UPDATE: of two uses of one link, the second finds it accepted.
  */
 export async function acceptInvitation(scope: Scope, invitationId: string, account: InvitationAccount): Promise<AcceptOutcome> {
   let existing = false;

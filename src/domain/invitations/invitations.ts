@@ -23,7 +23,7 @@ import { invitationMail } from '../email/flow-mail.ts';
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-/** An invitation as lists and the GraphQL `Invitation` type read it (codegen mapper). */
+/** The GraphQL `Invitation` type's codegen mapper. */
 export type InvitationRow = Row<Invitation>;
 
 export interface SendInvitationInput {
@@ -35,10 +35,9 @@ export interface SendInvitationInput {
 
 const DEFAULT_EXPIRES_IN_DAYS = 7;
 const MAX_EXPIRES_IN_DAYS = 30;
-/** The most roles one invitation gives. */
 const MAX_ROLES = 20;
 
-/** Where the hosted acceptance page answers, under the surface of the invitation's tenant (src/hosted/invitation.ts). */
+/** Under the surface of the invitation's tenant (src/hosted/invitation.ts). */
 export const INVITATION_PAGE_PATH = '/invitation';
 
 export function invitationStatus(invitation: Pick<InvitationRow, 'acceptedAt' | 'revokedAt' | 'expiresAt'>, now = new Date()): InvitationStatus {
@@ -47,7 +46,6 @@ export function invitationStatus(invitation: Pick<InvitationRow, 'acceptedAt' | 
   return invitation.expiresAt <= now ? 'expired' : 'pending';
 }
 
-/** The conditions of each status, for the list's filter. */
 function statusWhere(status: InvitationStatus, now: Date): object {
   switch (status) {
     case 'accepted':
@@ -61,10 +59,7 @@ function statusWhere(status: InvitationStatus, now: Date): object {
   }
 }
 
-/**
- * A link's token: 32 random bytes; only its SHA-256 is stored (as an API key's secret: nothing to brute-force, one
- * index probe to find it).
- */
+/** Only the SHA-256 of 32 random bytes is stored: nothing to brute-force, one index probe to find it. */
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -74,16 +69,13 @@ function newToken(): { token: string; hash: string } {
   return { token, hash: hashInvitationToken(token) };
 }
 
-/**
- * The acceptance page of a tenant's invitation, on the surface that serves the tenant's sign-in: its own path when the
- * application's auth is isolated, the service's otherwise. The token goes in the query, which the request log redacts.
- */
+/** On the surface that serves the tenant's sign-in. The token goes in the query, which the request log redacts. */
 export function invitationLink(publicUrl: string, application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenant: Pick<Tenant, 'slug'>, token: string): string {
   const surface = application.multiTenant && application.authIsolation === 'isolated' ? `${TENANT_PATH_PREFIX}/${tenant.slug}` : '';
   return `${publicUrl}${surface}${INVITATION_PAGE_PATH}?token=${token}`;
 }
 
-/** The pool the invitee's account is (or will be) in: the tenant's own when the application's auth is isolated. */
+/** The tenant's own when the application's auth is isolated. */
 export const invitationPool = (application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenantId: string): string =>
   application.multiTenant && application.authIsolation === 'isolated' ? tenantId : SHARED_POOL;
 
@@ -94,7 +86,7 @@ const snapshot = (invitation: Invitation) => ({
   expiresAt: invitation.expiresAt.toISOString(),
 });
 
-/** snapshot in SQL, of the invitation row `row`, for a tenant's deletion (src/domain/tenants/owned-rows.ts). */
+/** For a tenant's deletion (owned-rows.ts). */
 export const invitationSnapshotSql = (row: string) =>
   `jsonb_build_object('email', ${row}.email, 'tenantId', ${row}.tenant_id, 'roleIds', to_jsonb(${row}.role_ids), 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)})`;
 
@@ -120,10 +112,7 @@ export async function getInvitation(scope: Scope, invitationId: string): Promise
   return invitation;
 }
 
-/**
- * Who the mail says invited: the Bearer token's user, else the application (an API key has no name to show); and the
- * inviting user's language (null: none known).
- */
+/** The Bearer token's user, else the application (an API key has no name to show), and that user's language. */
 async function inviterOf(em: EntityManager, scope: Scope, application: Application): Promise<{ name: string | null; email: string | null; locale: string | null }> {
   const { actor } = scope.principal;
   if (actor.type === 'user') {
@@ -133,7 +122,6 @@ async function inviterOf(em: EntityManager, scope: Scope, application: Applicati
   return { name: application.name, email: null, locale: null };
 }
 
-/** Queues the invitation's mail with a fresh link, in `em`'s transaction. */
 async function mailInvitation(em: EntityManager, scope: Scope, application: Application, invitation: Invitation, token: string): Promise<void> {
   const tenant = await em.findOneOrFail(Tenant, { applicationId: application.id, id: invitation.tenantId }, { filters: false });
   const pool = invitationPool(application, invitation.tenantId);
@@ -148,9 +136,7 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
 }
 
 /**
- * Invites an address to the scope's tenant (a tenant path or tenant credentials; application-wide credentials may name
- * `tenantId`) with roles of the tenant (its own or application-wide ones), and mails the link. A member of the tenant
- * already, or an address with a pending invitation to it: 409. Giving roles takes `role_assignments:write` and every
+ * A member already, or an address with a pending invitation: 409. Giving roles takes `role_assignments:write` and every
  * permission the roles hold (403), as assigning them would.
  */
 export async function sendInvitation(scope: Scope, input: SendInvitationInput): Promise<Invitation> {
@@ -206,17 +192,13 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
   return created;
 }
 
-/** The invitation of the scope, held FOR UPDATE in `em`'s transaction (else 404). */
 async function lockInvitation(em: EntityManager, invitationId: string): Promise<Invitation> {
   const invitation = await em.findOne(Invitation, { id: invitationId }, HOLD_FOR_UPDATE);
   if (invitation === null) throw notFound('Invitation', 'invitationId');
   return invitation;
 }
 
-/**
- * Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An accepted
- * or revoked invitation is not sent again (409); an expired one is, and is pending again.
- */
+/** The previous link stops working. Accepted or revoked: 409; an expired one is sent and pending again. */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
   const resent = await underTenancyConfig(scope, async (tx) => {
@@ -234,7 +216,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
   return resent;
 }
 
-/** Revokes a pending or expired invitation: its link stops working. Revoked already: unchanged. Accepted: 409. */
+/** Revoked already: unchanged. Accepted: 409. */
 export async function revokeInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   return scope.transactional(async (em) => {
     const invitation = await lockInvitation(em, invitationId);

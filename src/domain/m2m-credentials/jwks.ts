@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { invalid } from '../../errors.ts';
 
-/** A JSON Web Key Set of public signing keys, as stored in `oauth_client.jwks` for private_key_jwt. */
+/** Stored in `oauth_client.jwks` for private_key_jwt. */
 export type PublicJwks = {
   keys: Record<string, unknown>[];
 };
@@ -11,9 +11,8 @@ const KEY_TYPES = new Set(['EC', 'RSA', 'OKP']);
 /** RFC 7517/7518: the members that hold private (or symmetric) key material. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 /**
- * The JWS algorithms a client assertion may be signed with (RFC 7518, RFC 8037, RFC 9864's `Ed25519`), by key: its
- * type, and its curve for EC and OKP. Only what the OP verifies (oidc-provider through jose): no secp256k1, no Ed448.
- * A key outside this table, or naming an `alg` its key cannot sign, would be stored and never authenticate.
+ * RFC 7518, RFC 8037, RFC 9864's `Ed25519`, by key type and curve: only what the OP verifies (through jose). A key
+ * outside this table, or naming an `alg` its key cannot sign, would be stored and never authenticate.
  */
 const ALGORITHMS_BY_KEY = {
   RSA: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'],
@@ -23,7 +22,7 @@ const ALGORITHMS_BY_KEY = {
   'OKP Ed25519': ['Ed25519', 'EdDSA'],
 } as const;
 export type ClientAssertionAlgorithm = (typeof ALGORITHMS_BY_KEY)[keyof typeof ALGORITHMS_BY_KEY][number];
-/** Every algorithm some uploadable key signs with: what the token endpoint accepts for private_key_jwt. */
+/** What the token endpoint accepts for private_key_jwt. */
 export const CLIENT_ASSERTION_ALGORITHMS: readonly ClientAssertionAlgorithm[] = [...new Set(Object.values(ALGORITHMS_BY_KEY).flat())];
 const algorithmsOf = (key: string): readonly string[] | undefined => (ALGORITHMS_BY_KEY as Readonly<Record<string, readonly string[]>>)[key];
 const MIN_RSA_BITS = 2048;
@@ -33,22 +32,20 @@ const MAX_RSA_BITS = 16384;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A key's members, by type: RFC 7517 4's that verification reads, and its public parameters (RFC 7518 6.2.1, 6.3.1, RFC 8037 2). */
+/** RFC 7517 4's that verification reads, and the public parameters (RFC 7518 6.2.1, 6.3.1, RFC 8037 2). */
 const KEPT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   EC: ['kty', 'kid', 'use', 'alg', 'crv', 'x', 'y'],
   RSA: ['kty', 'kid', 'use', 'alg', 'n', 'e'],
   OKP: ['kty', 'kid', 'use', 'alg', 'crv', 'x'],
 };
-/** The parameters that are base64url-encoded numbers or points. */
 const ENCODED_MEMBERS: ReadonlySet<string> = new Set(['x', 'y', 'n', 'e']);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-/** Control characters (NUL among them, which PostgreSQL cannot store) and invisible format characters. */
+/** NUL among them, which PostgreSQL cannot store. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}]/u;
 
 /**
- * One checked public key, as stored: its type, kid, `use` and `alg` if given, and its public parameters; nothing else.
- * Other members (`x5c`, `x5u`, `key_ops`, private extensions) play no part in verifying a client assertion, and were
- * stored verbatim unchecked (a NUL in one, or in a member's name, was a 500 at the write).
+ * Only what verifying a client assertion uses is kept: other members (`x5c`, `x5u`, `key_ops`, extensions) would be
+ * stored verbatim, unchecked.
  */
 function publicKey(field: string, jwk: Record<string, unknown>): Record<string, unknown> {
   const kty = jwk['kty'];
@@ -97,8 +94,8 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
 }
 
 /**
- * The keys of a stored JWKS that pass today's checks: one stored before a check existed (an RSA key with e = 1, whose
- * signatures anyone can compute) must not authenticate. What the OP is given to verify client assertions with.
+ * A key stored before a check existed (an RSA key with e = 1, whose signatures anyone can compute) must not
+ * authenticate. What the OP is given to verify client assertions with.
  */
 export function usableKeys(jwks: PublicJwks): PublicJwks {
   return {
@@ -114,9 +111,8 @@ export function usableKeys(jwks: PublicJwks): PublicJwks {
 }
 
 /**
- * A JWKS for private_key_jwt client authentication: `{keys: [...]}` with 1 to 10 public signing keys (RSA, EC on
- * P-256/384/521, Ed25519), each with a distinct `kid`. `field` prefixes the error's field (`jwks` in a creation, empty for the JWKS body).
- * Returns each key's type, kid, `use`, `alg` and public parameters as given (the OP verifies with them), and no other member.
+ * 1 to 10 public signing keys, each with a distinct `kid`. `field` prefixes the error's field (empty for the JWKS
+ * body). Each key keeps only its type, kid, `use`, `alg` and public parameters.
  */
 export function publicJwks(field: string, value: unknown): PublicJwks {
   const at = (suffix: string) => (field === '' ? suffix : `${field}.${suffix}`);

@@ -13,16 +13,14 @@ import { displayName } from '../validate.ts';
 import { publicJwks, type PublicJwks } from './jwks.ts';
 
 /**
- * M2M credentials: client-credentials clients of the application, stored as `oauth_client` rows of type `m2m`.
- * Their tokens carry `permissions` (and `tenant_id` for a tenant-scoped credential) and work as Bearer tokens on the
- * management API. They authenticate with a secret (client_secret_basic or client_secret_post) or with a JWT signed
- * by a key of their uploaded JWKS (private_key_jwt).
+ * `oauth_client` rows of type `m2m`. Their tokens carry `permissions` (and `tenant_id` for a tenant credential) and
+ * work as Bearer tokens on the management API.
  */
 export type M2MAuthMethod = Exclude<ClientAuthMethod, 'none'>;
 
 const SECRET_METHODS: ReadonlySet<M2MAuthMethod> = new Set(['client_secret_basic', 'client_secret_post']);
 
-/** The one way a credential leaves the service: no secret, no ciphertext; the JWKS holds public keys only. */
+/** No secret, no ciphertext; the JWKS holds public keys only. */
 export interface M2MCredentialView {
   id: string;
   clientId: string;
@@ -39,7 +37,7 @@ export interface M2MCredentialView {
   updatedAt: Date;
 }
 
-/** A credential with its secret in clear: the answer of creation (secret methods) and rotation only. */
+/** Only the answer of creation (secret methods) and rotation. */
 export interface M2MCredentialWithSecretView extends M2MCredentialView {
   clientSecret: string | null;
 }
@@ -72,7 +70,7 @@ export function presentM2MCredential(client: Row<OAuthClient>, now = new Date())
   };
 }
 
-/** What the audit log keeps of a credential: never a secret; of the JWKS, only the key ids. */
+/** Never a secret; of the JWKS, only the key ids. */
 const snapshot = (client: OAuthClient, now = new Date()) => ({
   name: client.name,
   tenantId: client.tenantId ?? null,
@@ -83,7 +81,7 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   revokedAt: client.revokedAt?.toISOString() ?? null,
 });
 
-/** snapshot in SQL, of the oauth_client row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+/** For set-based changes (a tenant's deletion; a test holds the two equal). */
 export const m2mCredentialSnapshotSql = (row: string) =>
   `jsonb_build_object('name', ${row}.name, 'tenantId', ${row}.tenant_id, 'permissions', to_jsonb(${row}.permissions),
      'authMethod', ${row}.auth_method, ${secretStateSql(row)},
@@ -107,10 +105,7 @@ export async function getM2MCredential(scope: Scope, credentialId: string): Prom
   return presentM2MCredential(await findCredential(scope.em, credentialId));
 }
 
-/**
- * Issues a credential in the scope's application, for the scope's tenant (or the body's, with application-wide
- * credentials). A secret method's secret is in the answer only; private_key_jwt needs the JWKS at once.
- */
+/** A secret method's secret is in the answer only; private_key_jwt needs the JWKS at once. */
 export async function createM2MCredential(scope: Scope, input: CreateM2MCredentialInput): Promise<M2MCredentialWithSecretView> {
   const name = displayName('name', input.name);
   const permissions = permissionGrants(input.permissions);
@@ -142,9 +137,8 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
 }
 
 /**
- * Revokes a credential: its secrets are erased and the OP issues it no more tokens (`revokedAt`). It stays listed.
- * Revoking a revoked credential changes nothing. Tokens already issued live until they expire (they are short-lived
- * JWTs); revoking them early is the OP's business.
+ * Its secrets are erased and the OP issues it no more tokens; it stays listed. Tokens already issued are short-lived
+ * JWTs and live until they expire.
  */
 export async function revokeM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
   const revoked = await scope.transactional(async (em) => {
@@ -161,9 +155,8 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
 }
 
 /**
- * A new secret, valid at once; the replaced one stays valid for the grace period. Keeps id, permissions and tenant.
- * A private_key_jwt credential has no secret (its keys change with PUT …/jwks), a revoked one cannot be rotated:
- * 422, field `credentialId`.
+ * The replaced secret stays valid for the grace period. A private_key_jwt credential (keys change with PUT …/jwks)
+ * or a revoked one: 422, field `credentialId`.
  */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
   const grace = gracePeriodSeconds(input);
@@ -187,8 +180,8 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
 }
 
 /**
- * Replaces the public keys of a private_key_jwt credential (the whole set: to roll a key without downtime, upload
- * the old and the new key together, then the new one alone). Secret-method and revoked credentials: 422.
+ * The whole set: to roll a key without downtime, upload the old and the new key together, then the new one alone.
+ * Secret-method and revoked credentials: 422.
  */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
   const jwks = publicJwks('', input);

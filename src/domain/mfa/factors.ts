@@ -13,18 +13,15 @@ import { EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOV
 import { totpStep } from './totp.ts';
 
 /**
- * A user's second factors (migration 0025), at most one of each kind: a TOTP secret (sealed with the stored-secrets
- * box) or the e-mail one-time code, and the recovery codes that stand in for them; and their WebAuthn credentials
- * (migration 0031), any number, each a `webauthn` factor on its relying party. Every statement names the
- * application (raw SQL does not pass through the tenancy filters): the caller's sign-in target or scope decides it.
+ * At most one factor of each kind but `webauthn` (any number of credentials). Raw SQL does not pass through the
+ * tenancy filters: every statement names the application, which the caller's target or scope decides.
  */
 export type FactorKind = 'totp' | 'email_otp' | 'webauthn';
-/** What proves the second step: a factor, or a recovery code. */
 export type SecondProof = FactorKind | 'recovery_code';
-/** The proofs that are a code typed (a WebAuthn answer is checked in src/domain/webauthn/factor.ts). */
+/** A WebAuthn answer is checked in src/domain/webauthn/factor.ts. */
 export type CodeProof = Exclude<SecondProof, 'webauthn'>;
 
-/** The factor's name as its user knows it (the `mfa_enrolled` mail). */
+/** As the user knows it (the `mfa_enrolled` mail). */
 const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code', webauthn: 'Passkey or security key' };
 
 export interface HeldFactor {
@@ -32,18 +29,14 @@ export interface HeldFactor {
   readonly kind: FactorKind;
 }
 
-/**
- * The factors of the user whose application and id the SQL expressions name, by kind, as one JSON array of
- * HeldFactor: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. A subquery, so that a
- * statement reading the user reads them too (readSignInCandidate, factorsOf).
- */
+/** A subquery, so that a statement reading the user reads them too; WebAuthn credentials of `rpId` only. */
 export const heldFactorsSql = (applicationId: string, userId: string, rpId: string): string =>
   `(select coalesce(json_agg(json_build_object('id', f.id, 'kind', f.kind) order by f.kind, f.id), '[]'::json)
       from (select m.id, m.kind from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId}
             union all select w.id, 'webauthn' from webauthn_credential as w
              where w.application_id = ${applicationId} and w.user_id = ${userId} and w.rp_id = ${rpId}) as f)`;
 
-/** The user's factors, by kind: their WebAuthn credentials of the relying party `rpId` (the surface's host) only. */
+/** WebAuthn credentials of the relying party `rpId` (the surface's host) only. */
 export async function factorsOf(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<HeldFactor[]> {
   const [row] = await executeOwned<{ factors: HeldFactor[] }[]>(
     em.getConnection(),
@@ -54,7 +47,7 @@ export async function factorsOf(em: EntityManager, applicationId: string, userId
   return row?.factors ?? [];
 }
 
-/** What a sign-in's second step (or the account page) writes as: the user themselves, on the surface's tenant. */
+/** The user themselves, on the surface's tenant. */
 export const userSender = (target: SignInTarget, user: SignInUser): MailSender => ({
   applicationId: target.application.id,
   tenantId: target.tenant?.id ?? null,
@@ -63,13 +56,12 @@ export const userSender = (target: SignInTarget, user: SignInUser): MailSender =
   services: target.scope.services,
 });
 
-/** A factor proven on the enrolment page: a TOTP secret with the step its first code was for, the e-mail code, or a WebAuthn credential. */
 export type NewFactor =
   | { readonly kind: 'totp'; readonly secret: string; readonly step: number }
   | { readonly kind: 'email_otp' }
   | { readonly kind: 'webauthn'; readonly credential: NewCredential };
 
-/** Stores the factor; false when the user holds it already (or, for a credential, the relying party does). */
+/** False when the user holds it already (or, for a credential, the relying party does). */
 async function addFactor(em: EntityManager, box: SecretBox, applicationId: string, userId: string, factor: NewFactor): Promise<boolean> {
   if (factor.kind === 'webauthn') return insertCredential(em, applicationId, userId, factor.credential);
   const secret = factor.kind === 'totp' ? box.encrypt(factor.secret) : null;
@@ -83,9 +75,8 @@ async function addFactor(em: EntityManager, box: SecretBox, applicationId: strin
 }
 
 /**
- * Adds a proven factor, audited `user.mfa.enroll`, and tells the user (`mfa_enrolled`, with a password reset link in
- * case it was not them), in one transaction. A user with no recovery code left gets 10 new ones, returned to be shown
- * once. Null: the user holds a factor of that kind already (a second tab enrolled it first), nothing written.
+ * In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them). Recovery codes are returned
+ * when the user had none left. Null: a second tab enrolled that kind first; nothing written.
  */
 export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor): Promise<string[] | null> {
   const { services } = target.scope;
@@ -102,7 +93,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   return codes;
 }
 
-/** 10 new recovery codes when the user has none unused (the used ones go), else none. */
+/** The used ones go. */
 async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
   const [left] = await executeOwned<{ n: number }[]>(
     em,
@@ -114,7 +105,7 @@ async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string
   return replaceRecoveryCodes(em, applicationId, userId);
 }
 
-/** 10 new recovery codes in place of all the user's others, which stop working; returned to be shown once. */
+/** The others stop working; returned to be shown once. */
 export async function replaceRecoveryCodes(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await executeOwned(em, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [userId]);
@@ -126,13 +117,12 @@ export async function replaceRecoveryCodes(em: EntityManager, applicationId: str
   return codes;
 }
 
-/** Why a second step's code (or WebAuthn answer) was refused, for the audit record. */
+/** For the audit record. */
 export type CodeRefusal = 'wrong_code' | 'code_replayed' | 'unknown_credential' | 'invalid_passkey';
 
 /**
- * Checks a code of the user's `proof`, using it up: a TOTP code for a step after the last accepted one (that step is
- * then the last), an unused recovery code, the live e-mail code. Each use is one conditional statement, so of two
- * requests racing with one code exactly one succeeds.
+ * A TOTP code only for a step after the last accepted one. Each use is one conditional statement, so of two requests
+ * racing with one code exactly one succeeds.
  */
 export async function useSecondProof(
   em: EntityManager,
@@ -178,7 +168,7 @@ export async function useSecondProof(
   return accepted.length > 0 ? { ok: true } : { ok: false, reason: 'code_replayed' };
 }
 
-/** Mails the user a new e-mail code (`email_otp`), replacing any earlier one, in one transaction. */
+/** Replacing any earlier one. */
 export async function sendEmailCode(target: SignInTarget, user: SignInUser): Promise<void> {
   const code = newEmailCode();
   const sender = userSender(target, user);

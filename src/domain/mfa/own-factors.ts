@@ -8,18 +8,14 @@ import { enrolFactor, factorsOf, replaceRecoveryCodes, useSecondProof, userSende
 import { totpStep } from './totp.ts';
 
 /**
- * A signed-in user's own second factors, managed on the hosted account page: adding one the MFA policy offers (proven
- * by its first code, enrolled as the sign-in's MFA step enrols: audited, `mfa_enrolled` mailed, the first recovery
- * codes returned), removing one, and replacing the recovery codes. Removing a factor and replacing the codes take the
- * current password: a browser left signed in must not be enough to weaken the second step or read new codes. A
- * browser remembered by the MFA step is bound to the user's factor ids (src/hosted/mfa.ts), so any added or removed
- * factor forgets it.
+ * Removing a factor and replacing the recovery codes take the current password: a browser left signed in must not be
+ * enough to weaken the second step or read new codes. A browser remembered by the MFA step is bound to the user's
+ * factor ids (src/hosted/mfa.ts), so any added or removed factor forgets it.
  */
 
-/** What the page knows of the user's second step. */
 export interface OwnFactors {
   readonly held: readonly HeldFactor[];
-  /** The kinds the user may add: the policy's, not held yet (none while the policy is `off`: they would do nothing). */
+  /** The policy's, not held yet; none while the policy is `off` (they would do nothing). */
   readonly addable: readonly FactorKind[];
   readonly unusedRecoveryCodes: number;
 }
@@ -39,7 +35,7 @@ export async function ownFactors(target: SignInTarget, userId: string, rpId: str
   return { held, addable, unusedRecoveryCodes: left?.n ?? 0 };
 }
 
-/** The new factor enrolled, with the recovery codes to show once (none when the user had unused ones). */
+/** Recovery codes only when the user had no unused ones. */
 async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Parameters<typeof enrolFactor>[2]): Promise<OwnChange> {
   const codes = await enrolFactor(target, user, factor);
   if (codes === null) return refused('You already have this kind of second step.');
@@ -50,7 +46,7 @@ async function mayAdd(target: SignInTarget, userId: string, rpId: string, kind: 
   return (await ownFactors(target, userId, rpId)).addable.includes(kind);
 }
 
-/** A TOTP factor whose secret the page showed (`secret`, unsealed by the caller), proven by a code of it. */
+/** `secret` unsealed by the caller. */
 export async function addOwnTotp(target: SignInTarget, user: SignInUser, rpId: string, secret: string, code: string | null | undefined): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'totp'))) return refused('An authenticator app cannot be added here.');
   const step = totpStep(secret, (code ?? '').trim());
@@ -58,7 +54,7 @@ export async function addOwnTotp(target: SignInTarget, user: SignInUser, rpId: s
   return enrolOwn(target, user, { kind: 'totp', secret, step });
 }
 
-/** The e-mail factor, proven by the code just mailed (sendEmailCode). */
+/** Proven by the code just mailed (sendEmailCode). */
 export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, rpId: string, code: string | null | undefined): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return refused('Email codes cannot be added here.');
   const owner = { applicationId: target.application.id, id: user.id };
@@ -67,21 +63,20 @@ export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, 
   return enrolOwn(target, user, { kind: 'email_otp' });
 }
 
-/** How many passkeys and security keys the user holds, on any host: second steps too (src/domain/webauthn/). */
+/** On any host: second steps too. */
 async function keysHeld(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<number> {
   const [row] = await executeOwned<{ n: number }[]>(tx, applicationId, `select count(*)::int as n from webauthn_credential where @owner and user_id = ?`, [userId]);
   return row?.n ?? 0;
 }
 
-/** The user's factors, locked together, so that two tabs cannot each remove one of the last two. */
+/** Locked together, so that two tabs cannot each remove one of the last two. */
 async function lockFactors(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<HeldFactor[]> {
   return executeOwned<HeldFactor[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
 }
 
 /**
- * Removes one of the user's factors (`factorId`, theirs only), audited `user.mfa.remove`. Under a `required` policy
- * the last factor the policy accepts stays (the next sign-in would only enrol one again). With no factor left, the
- * recovery codes and a pending e-mail code go too: they stood in for factors that are gone.
+ * Under a `required` policy the last accepted factor stays (the next sign-in would only enrol one again). With none
+ * left, recovery codes and a pending e-mail code go too: they stood in for factors that are gone.
  */
 export async function removeOwnFactor(target: SignInTarget, user: SignInUser, factorId: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
   const applicationId = target.application.id;
@@ -108,7 +103,6 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   });
 }
 
-/** 10 new recovery codes for a user holding a factor, the old ones dead, audited `user.mfa.recovery_codes.renew`. */
 export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUser, password: string | null | undefined): Promise<OwnChange> {
   const applicationId = target.application.id;
   if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };

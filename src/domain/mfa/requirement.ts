@@ -1,11 +1,7 @@
 import type { MfaPolicy } from '../policies/definitions.ts';
 import type { FactorKind, HeldFactor } from './factors.ts';
 
-/**
- * What the MFA policy asks of a user whose first factor is proven: nothing (`off`; or `optional` and no factor of
- * the policy's), a challenge among their factors the policy allows, or (`required`, none held) an enrolment among
- * the factors the policy offers. A factor the policy no longer lists is not asked for, nor usable.
- */
+/** A factor the policy no longer lists is neither asked for nor usable. */
 export type MfaStep =
   | { readonly kind: 'none' }
   | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[] }
@@ -20,16 +16,10 @@ export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[]): MfaStep
   return { kind: 'none' };
 }
 
-/**
- * RFC 8176 `amr` of a sign-in completed by a second step: each code is a one-time password (`otp`), a WebAuthn key
- * says what it is (`proof`: `hwk` or `swk`), and two factors `mfa`.
- */
+/** RFC 8176: each code is `otp`, a WebAuthn key says what it is (`hwk`/`swk`), and two factors `mfa`. */
 export const withSecondFactor = (amr: readonly string[], proof: readonly string[] = ['otp']): string[] => [...new Set([...amr, ...proof, 'mfa'])];
 
-/**
- * The `acr` of a sign-in (OIDC Core 2): the PAPE multi-factor policy URI once a second factor is proven (what Auth0
- * and Okta issue), else the service's single-factor value.
- */
+/** OIDC Core 2: the PAPE multi-factor URI once a second factor is proven (as Auth0 and Okta issue). */
 export const ACR_MULTI_FACTOR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
 export const ACR_SINGLE_FACTOR = 'urn:gatehouse:acr:single-factor';
 export const acrOf = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR);

@@ -6,11 +6,8 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
 
 /**
- * `POST /users/{userId}/mfa-reset`: every factor (their WebAuthn keys and passkeys too), recovery code and pending
- * e-mail code of the user goes, audited
- * `user.mfa.reset` with the factors removed; the next sign-in asks for none (or, under `required`, enrols again). A
- * user with nothing to remove is returned unchanged, unrecorded. As an unlock, a shared-pool user's factors are one
- * for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+ * `POST /users/{userId}/mfa-reset`. A user with nothing to remove is returned unrecorded. As for an unlock, a
+ * shared-pool user's factors are one for all their tenants: a tenant scope resets only a user of no other tenant (403).
  */
 export async function resetMfa(scope: Scope, userId: string): Promise<User> {
   return underTenancyConfig(scope, async (tx) => {

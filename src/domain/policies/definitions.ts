@@ -1,9 +1,6 @@
 import { invalid } from '../../errors.ts';
 
-/**
- * The four policies of an application's (or an isolated tenant's) auth stack: their shapes, built-in defaults
- * and validation. Pure: no database, no transport.
- */
+/** Pure: no database, no transport. */
 export const POLICY_KINDS = ['password', 'mfa', 'session', 'lockout'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
@@ -21,39 +18,36 @@ export interface PasswordPolicy {
   requireSymbol: boolean;
   /** Days until a password must be changed; null: never (NIST SP 800-63B advises against forced rotation). */
   maxAge: number | null;
-  /** Refuse the passwords of the bundled list of breached and common ones (src/domain/policies/breached-passwords.ts). */
+  /** The bundled breached and common list (breached-passwords.ts). */
   disallowCommon: boolean;
-  /** How many previous passwords may not be reused; 0: no history. */
+  /** 0: no history. */
   historyCount: number;
 }
 
 export interface MfaPolicy {
   enforcement: MfaEnforcement;
   factors: MfaFactor[];
-  /** Days a browser that passed MFA is remembered; 0: ask at every sign-in. */
+  /** 0: ask at every sign-in. */
   rememberDeviceDays: number;
 }
 
 export interface SessionPolicy {
-  /** A session not used for this long ends. */
   idleTimeoutMinutes: number;
-  /** A session ends this long after sign-in, however active. */
+  /** However active. */
   absoluteTimeoutMinutes: number;
-  /** A new sign-in ends the user's other sessions. */
   singleSession: boolean;
-  /** A password sign-in from a browser the user never signed in from mails them `new_sign_in`. */
+  /** Mails `new_sign_in` for a password sign-in from a browser the user never signed in from. */
   notifyNewBrowser: boolean;
 }
 
 export interface LockoutPolicy {
   enabled: boolean;
-  /** Consecutive failed sign-ins from one client address that lock that address out of the account. */
+  /** Consecutive failures from one client address that lock that address out of the account. */
   maxAttempts: number;
-  /** How long a lock lasts (an address's, the account's); null: until an administrator unlocks the user. */
+  /** An address's lock or the account's; null: until an administrator unlocks the user. */
   lockoutMinutes: number | null;
-  /** The failure count starts again after this long without a failure. */
   resetAfterMinutes: number;
-  /** Addresses locked out of one account at once that lock the whole account; null: the account is never locked so. */
+  /** Addresses locked out at once that lock the whole account; null: never. */
   accountLockAddresses: number | null;
 }
 
@@ -65,10 +59,8 @@ export interface PolicyValues {
 }
 
 /**
- * Built-in defaults: passwords as NIST SP 800-63B 5.1.1.2 asks (at least 8 characters, no composition rule, none of
- * the bundled breached or common passwords, no forced rotation); MFA offered (TOTP, e-mail code), not required; 3-day
- * idle and 30-day absolute session lifetimes; a 15-minute lock of an address after 10 consecutive failures from it, of
- * the account once 5 addresses are locked out.
+ * Passwords as NIST SP 800-63B 5.1.1.2 asks (at least 8, no composition rule, no breached ones, no forced rotation);
+ * MFA offered, not required; an address locked after 10 failures, the account once 5 addresses are.
  */
 export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValues>({
   password: {
@@ -92,10 +84,10 @@ type FieldSpec =
   | { type: 'enum'; values: readonly string[] }
   | { type: 'enumList'; values: readonly string[] };
 
-/** The longest session lifetime a policy may set (idle or absolute). */
+/** The longest session lifetime a policy may set. */
 export const YEAR_MINUTES = 365 * 24 * 60;
 
-/** Every field of every policy with its range: the one table validation is derived from. */
+/** The one table validation is derived from. */
 export const POLICY_FIELDS: { readonly [K in PolicyKind]: { readonly [F in keyof PolicyValues[K]]-?: FieldSpec } } = {
   password: {
     // NIST SP 800-63B: at least 8; 128 is where every hosted service we compared stops.
@@ -161,9 +153,8 @@ function checkField(field: string, spec: FieldSpec, value: unknown): unknown {
 }
 
 /**
- * A PUT body → the whole policy it stands for. PUT replaces: fields left out take the built-in default (not the
- * previous or inherited value), so the result never depends on what was stored before. Fields of another policy
- * kind, nulls where null means nothing, and values out of range: 422 naming the field.
+ * PUT replaces: fields left out take the built-in default (not the previous or inherited value), so the result never
+ * depends on what was stored before. Other kinds' fields, meaningless nulls, out-of-range values: 422 naming the field.
  */
 export function parsePolicy<K extends PolicyKind>(kind: K, input: Readonly<Record<string, unknown>>): PolicyValues[K] {
   const fields = POLICY_FIELDS[kind] as Readonly<Record<string, FieldSpec>>;
@@ -195,10 +186,7 @@ function checkCoherence(kind: PolicyKind, policy: PolicyValues[PolicyKind]): voi
   }
 }
 
-/**
- * A stored value read back: laid over the defaults, so a field added to a policy later reads as its default for
- * rows written before it existed.
- */
+/** Laid over the defaults, so a field added later reads as its default for older rows. */
 export function storedPolicy<K extends PolicyKind>(kind: K, stored: Readonly<Record<string, unknown>> | undefined): PolicyValues[K] {
   const fields = POLICY_FIELDS[kind] as Readonly<Record<string, FieldSpec>>;
   const value = structuredClone(POLICY_DEFAULTS[kind]) as unknown as Record<string, unknown>;

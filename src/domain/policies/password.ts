@@ -16,12 +16,9 @@ export interface PasswordViolation {
 const count = (password: string) => [...password].length;
 
 /**
- * Checks a password against a policy; an empty list means it passes. The password is checked in the form it is
- * hashed in (normalizePassword). Lengths count Unicode code points; letters and digits of any script count (`\p{Lu}`,
- * `\p{Ll}`, `\p{Nd}`), and a symbol is anything that is neither letter nor digit, spaces included (NIST SP 800-63B:
- * allow spaces and all printable characters). Control characters (a NUL, a tab, a line break) are refused: no
- * keyboard types them into a password field. Password history (`historyCount`) needs the stored hashes and is the
- * caller's to check.
+ * Checked in its hashed form (normalizePassword). Lengths count code points; letters and digits of any script count,
+ * and a symbol is anything else, spaces included (NIST SP 800-63B). Control characters are refused: no keyboard types
+ * them into a password field. History (`historyCount`) is the caller's to check.
  */
 export function checkPassword(policy: PasswordPolicy, typed: string): PasswordViolation[] {
   const violations: PasswordViolation[] = [];

@@ -4,15 +4,13 @@ import { applicationValue, effectiveValue, putApplicationSetting, putTenantOverr
 import { isPolicyKind, parsePolicy, POLICY_KINDS, storedPolicy, type PasswordPolicy, type PolicyKind, type PolicyValues } from './definitions.ts';
 
 /**
- * The four policies as Setting rows (feature `policy`, key = kind), through the tenancy engine: the application's
- * value, or an isolated tenant's override of it. The scope decides which: a tenant scope (the tenant form, or a
- * tenant-scoped credential on the other forms) reads the tenant's effective policy and writes its override; an
- * application-wide scope reads and writes the application's.
+ * Setting rows (feature `policy`, key = kind): a tenant scope reads the tenant's effective policy and writes its
+ * override; an application-wide scope the application's.
  */
 export interface PolicyMeta {
-  /** Where a tenant's policy comes from; null at application scope. */
+  /** Null at application scope. */
   source: Source | null;
-  /** When the stored row last changed; null while the built-in default applies. */
+  /** Null while the built-in default applies. */
   updatedAt: Date | null;
 }
 
@@ -32,7 +30,7 @@ function kindOf(kind: string): PolicyKind {
   return kind;
 }
 
-/** The policy in force for a tenant (null: the application's), laid over the built-in defaults. */
+/** Null tenant: the application's. */
 export async function effectivePolicy<K extends PolicyKind>(scope: Scope, kind: K, tenantId: string | null): Promise<PolicyValues[K]> {
   const effective =
     tenantId === null
@@ -41,7 +39,7 @@ export async function effectivePolicy<K extends PolicyKind>(scope: Scope, kind: 
   return storedPolicy(kind, effective.value);
 }
 
-/** The password policy in force for a tenant's users (null: the application's); see checkPassword. */
+/** See checkPassword. */
 export async function effectivePasswordPolicy(scope: Scope, tenantId: string | null): Promise<PasswordPolicy> {
   return effectivePolicy(scope, 'password', tenantId);
 }
@@ -69,11 +67,7 @@ export async function getPolicy(scope: Scope, kind: string): Promise<PolicyView>
   return scopedView(scope, kindOf(kind));
 }
 
-/**
- * PUT: replaces the policy (fields left out take the built-in default). At application scope it sets the
- * application's policy; at tenant scope the tenant's override, which needs `authIsolation` = `isolated` (409
- * `tenant_customization_disabled` otherwise).
- */
+/** Fields left out take the built-in default. A tenant override needs `authIsolation` = `isolated` (else 409). */
 export async function putPolicy(scope: Scope, kindName: string, input: Readonly<Record<string, unknown>>): Promise<PolicyView> {
   const kind = kindOf(kindName);
   const value = parsePolicy(kind, input);
@@ -86,10 +80,7 @@ export async function putPolicy(scope: Scope, kindName: string, input: Readonly<
   return view(kind, value, { source: 'customized', updatedAt: row.updatedAt });
 }
 
-/**
- * DELETE, "Remove tenant override": the tenant inherits the application's policy again. Only a tenant scope has an
- * override to remove (422 on `tenantId` otherwise, as for branding and e-mail); 404 when the tenant has none.
- */
+/** Only a tenant scope has an override to remove (422 on `tenantId` otherwise); 404 when the tenant has none. */
 export async function removePolicy(scope: Scope, kindName: string): Promise<boolean> {
   const kind = kindOf(kindName);
   if (scope.tenantId === null) {

@@ -3,31 +3,24 @@ import { isUuid, newId } from '../../ids.ts';
 import { currentRequestOrigin } from '../../request-origin.ts';
 import { isoTimestampSql } from '../audit.ts';
 
-/**
- * The index of the OP's browser sessions (`user_session`, migration 0022) as the OP's storage writes it
- * (src/oidc/adapter.ts); what the index means, and how it is read: sessions.ts.
- */
+/** The index of the OP's browser sessions (`user_session`), written by src/oidc/adapter.ts; read by sessions.ts. */
 
-/** What the OP's `amr` values (RFC 8176) are called here: the auth provider types of API.md. */
+/** The auth provider types of API.md. */
 const METHOD_OF_AMR: Readonly<Record<string, string>> = { pwd: 'password', otp: 'otp', mfa: 'mfa', hwk: 'passkey', swk: 'passkey' };
 
-/** The facts of an OP browser session's save that the index keeps (adapter.ts hands them over on every save). */
 export interface BrowserSessionSave {
   readonly uid: string;
   readonly accountId: string;
-  /** The clients authorized in it, each with its grant, in the order the OP added them (the first signed in). */
+  /** In the order the OP added them (the first signed in). */
   readonly authorizations: readonly { readonly clientId: string; readonly grantId: string | undefined }[];
   readonly amr: readonly string[];
   readonly expiresAt: Date;
 }
 
 /**
- * Indexes an OP browser session of a signed-in account, on each save the OP makes of it: the first save of an
- * account's session inserts its row (the application and client of its first authorization, the tenant its grant was
- * signed in to, the request's address and user agent); later saves move its expiry and mark it active, and the
- * statement returns whether this save inserted the row (`inserted`: a sign-in). A CTE
- * (`session_index`) of the statement that saves the OP's session (src/oidc/adapter.ts), so that both are one write;
- * undefined when the save is of no client or user of ours.
+ * A CTE (`session_index`) of the statement that saves the OP's session, so both are one write. The first save inserts
+ * the row, later ones move its expiry; `inserted` marks a sign-in. Undefined when the save is of no client or user of
+ * ours.
  */
 export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: string; readonly params: readonly unknown[] } | undefined {
   const first = save.authorizations.find((authorization) => isUuid(authorization.clientId));
@@ -51,7 +44,7 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
   };
 }
 
-/** Deletes the index rows of sessions whose OP session expired (they already read as absent). */
+/** Their OP session expired: they already read as absent. */
 export async function sweepExpiredSessions(em: EntityManager, limit = 1000): Promise<number> {
   const deleted = await em.getConnection().execute<{ id: string }[]>(
     `delete from user_session where (application_id, id) in (select application_id, id from user_session where expires_at < now() limit ?) returning id`,
@@ -60,10 +53,7 @@ export async function sweepExpiredSessions(em: EntityManager, limit = 1000): Pro
   return deleted.length;
 }
 
-/**
- * What the audit log keeps of a session (the `user_session` row `row`), as sessions.ts presents it: the record of its
- * revocation, or of its end with its tenant (src/domain/tenants/owned-rows.ts).
- */
+/** As sessions.ts presents it, for its revocation or its end with its tenant (owned-rows.ts). */
 export const sessionSnapshotSql = (row: string) =>
   `jsonb_build_object('id', ${row}.id, 'userId', ${row}.user_id, 'tenantId', ${row}.tenant_id, 'clientId', ${row}.client_id,
      'createdAt', ${isoTimestampSql(`${row}.created_at`)}, 'lastActiveAt', ${isoTimestampSql(`${row}.last_active_at`)},

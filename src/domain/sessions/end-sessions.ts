@@ -2,15 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { sessionSnapshotSql } from './browser-sessions.ts';
 
-/** Why sessions end other than by a revocation of their own (the `after` of their `session.revoke` records). */
+/** The `after` of their `session.revoke` records. */
 export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted';
 
 /**
- * Ends, in the caller's transaction, the sessions of the actor's application whose index rows `where` selects (of the
- * row `s`, with `params`): the OP's browser session (while it still stands for the row's user), every grant made in it
- * with every token issued under those grants, then the index row, each audited as `session.revoke` under the session's
- * tenant with the reason as its `after`. `grants`: more grants to revoke with their tokens (a SQL of `id`s). One
- * statement whatever their number; the caller tells the instances to forget the users' tokens after the commit.
+ * The OP's browser session (while it still stands for the row's user), every grant made in it with their tokens, and
+ * the index row, each audited as `session.revoke`. One statement whatever their number; the caller tells the
+ * instances to forget the users' tokens after the commit.
  */
 async function endSessions(
   em: EntityManager,
@@ -33,18 +31,14 @@ async function endSessions(
   });
 }
 
-/**
- * A sign-in under a policy with `singleSession`: every other session of the user in the application ends (the one
- * the user just signed in with, OP session `keptUid`, stays).
- */
+/** `singleSession`: every other session of the user in the application ends; OP session `keptUid` stays. */
 export function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
   return endSessions(em, actor, 'single_session', { where: 's.user_id = ? and s.op_session_uid <> ?', params: [userId, keptUid] });
 }
 
 /**
- * Users leave tenants (`userId`: one user removed from them; null: every user, the tenants deleted): their sessions
- * signed in to those tenants end, and so does every other grant signed in to them (a device's, or one made in a
- * session of another tenant), with its tokens. The OP then signs nobody in silently to those tenants from them.
+ * Every grant signed in to those tenants ends too (a device's, or one made in another tenant's session), so the OP
+ * signs nobody in silently to them. `userId` null: every user (the tenants deleted).
  */
 export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
   const ofUser = userId === null ? '' : ' and s.user_id = ?';

@@ -5,12 +5,9 @@ import { recordAudit, type AuditActor } from '../audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
 import { listSessions, type SessionView } from './sessions.ts';
 
-/**
- * A signed-in user's own sessions, as the hosted account page shows and ends them: `current` is the OP browser session
- * the page is seen in (its `uid`), which the user keeps.
- */
+/** `current` is the OP browser session the page is seen in (its `uid`), which the user keeps. */
 
-/** The user's live sessions in the application (the newest page of them), and which of them is this browser's. */
+/** The newest page of them. */
 export async function ownSessions(applicationScope: Scope, userId: string, currentUid: string): Promise<{ sessions: SessionView[]; currentId: string | null }> {
   const [{ data }, [current]] = await Promise.all([
     listSessions(applicationScope, { userId, pageSize: PAGE_SIZE_MAX }),
@@ -25,10 +22,8 @@ export async function ownSessions(applicationScope: Scope, userId: string, curre
 }
 
 /**
- * Ends every sign-in of the user but the browser session `currentUid` (in the caller's transaction): their other OP
- * browser sessions with their index rows, and every grant not made in the current session with its tokens (other
- * browsers', devices', and refresh tokens issued elsewhere). Audited as `user.sessions.end`. Returns the grants
- * revoked, whose cached Bearer tokens the caller forgets after the commit (forgetGrants).
+ * Every grant not made in the current session ends with its tokens (other browsers', devices', refresh tokens issued
+ * elsewhere). Returns the grants revoked, whose cached Bearer tokens the caller forgets after the commit.
  */
 export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, currentUid: string): Promise<string[]> {
   const [row] = await executeOwned<{ grants: string[]; sessions: number }[]>(
@@ -53,7 +48,6 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
   return grants;
 }
 
-/** After the commit of endOtherSessions: every instance forgets the revoked grants' Bearer tokens at once. */
 export async function forgetGrants(scope: Scope, grants: readonly string[]): Promise<void> {
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
 }

@@ -11,11 +11,9 @@ import { getUser } from '../users/users.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
 /**
- * A session: one sign-in of a user in an application, i.e. the OP's browser session (`oidc_model`, model `Session`)
- * with the grants made in it (its `authorizations`, one per client). `user_session` is only its index by application,
- * tenant and user, with what the OP does not keep: a row counts while the OP's session it names (by `uid`, which
- * outlives the OP's id rotations) stands for the same account (LIVE), so a sign-out, an account switch or an expiry
- * of the OP's session ends it with no write here.
+ * One sign-in: the OP's browser session with the grants made in it. `user_session` is only its index; a row counts
+ * while the OP's session it names (by `uid`, which outlives id rotations) stands for the same account (LIVE), so a
+ * sign-out, account switch or expiry ends it with no write here.
  */
 export interface SessionView {
   readonly id: string;
@@ -47,9 +45,8 @@ interface SessionRow {
 const COLUMNS = 's.id, s.user_id, s.tenant_id, s.client_id, s.created_at, s.last_active_at, s.expires_at, s.ip, s.user_agent, s.methods, s.op_session_uid';
 
 /**
- * The OP's session of the row `s` stands, for the row's user (the index `oidc_model_uid_idx` finds it), at the time of
- * the two parameters. That time is this instance's clock, not the database's: the OP writes a session's end (its idle
- * and absolute lifetimes, src/domain/sign-in/session.ts) and judges it by that clock, and the service agrees with it.
+ * Uses this instance's clock, not the database's: the OP writes a session's end (src/domain/sign-in/session.ts) and
+ * judges it by that clock, and the service agrees with it.
  */
 const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid
   and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = s.user_id::text)`;
@@ -67,7 +64,7 @@ const view = (row: SessionRow): SessionView => ({
   methods: row.methods,
 });
 
-/** The statement of the scope's live sessions (a tenant scope: those signed in to its tenant). */
+/** A tenant scope: those signed in to its tenant. */
 function scoped(scope: Scope, extra: string, params: unknown[]): OwnedStatement {
   const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
   return ownedSql(
@@ -77,7 +74,7 @@ function scoped(scope: Scope, extra: string, params: unknown[]): OwnedStatement 
   );
 }
 
-/** The scope's live sessions, oldest first (keyset on the UUIDv7 id); `userId`: a user's (404 when not in the scope). */
+/** Keyset on the UUIDv7 id; `userId`: 404 when not in the scope. */
 export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
   const size = pageSize(args);
   if (args.userId !== undefined) await getUser(scope, args.userId);
@@ -106,9 +103,8 @@ export async function getSession(scope: Scope, sessionId: string): Promise<Sessi
 }
 
 /**
- * Revokes a session: the OP's browser session ends (its cookie names nothing any more), and every grant made in it
- * goes with every token issued under it, so its refresh tokens fail at once; audited as `session.revoke`. One
- * statement whatever the number of its grants and tokens. Instances forget the grants' Bearer tokens at once.
+ * The OP's browser session ends, and every grant made in it with its tokens, so refresh tokens fail at once. One
+ * statement; instances forget the grants' Bearer tokens at once.
  */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
@@ -138,7 +134,6 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
   return true;
 }
 
-/** What the validation's statement reads beside the session's columns. */
 interface ValidationFacts {
   grant_tenant: string | null;
   token_user_id: string;
@@ -147,7 +142,6 @@ interface ValidationFacts {
   valid_until: Date | string | null;
 }
 
-/** What `POST /sessions/validate` answers. */
 export interface SessionValidation {
   readonly valid: boolean;
   readonly session: SessionView | null;
@@ -155,15 +149,12 @@ export interface SessionValidation {
 
 const INVALID: SessionValidation = { valid: false, session: null };
 
-/** Longer than any token the service issues (a JWT with its claims is well under this). */
+/** A JWT with its claims is well under this. */
 const TOKEN_MAX = 8192;
 
 /**
- * The token as the validation's statement reads it (`t`: `application_id`, `user_id`, `client_id`, `grant_id`, all
- * text, its `model` and `expires_at`): a JWT access token signed with one of the service's keys (any surface's issuer,
- * any resource), its claims as parameters; or an opaque access or refresh token the OP stores, unexpired and
- * unconsumed (a rotated refresh token is spent), read in the same statement. Undefined when it cannot be one of ours (a
- * client-credentials token names no user, so no session).
+ * A JWT access token signed with one of the service's keys (claims as parameters), or an opaque token the OP stores,
+ * unexpired and unconsumed. Undefined when it cannot be one of ours (a client-credentials token names no session).
  */
 async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ cte: string; params: unknown[] } | undefined> {
   if (token.split('.').length === 3) {
@@ -190,22 +181,20 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
   };
 }
 
-/** `value` as a uuid when it is one, else null (a cast of anything else would fail the statement). */
+/** A cast of anything else would fail the statement. */
 const uuidOrNull = (value: string) => `(case when ${value} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ${value}::uuid end)`;
 
-/** When an instance last marked a session active: at most one write per minute per session (and per instance). */
+/** At most one write per minute per session (and per instance). */
 const touched = new LRUCache<string, number>({ max: 100_000 });
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
-/** No end stored (none of the token, grant and session has one): the cache's lifetime alone bounds the answer. */
+/** None of the token, grant and session has one: the cache's lifetime alone bounds the answer. */
 const NO_END = new Date(8.64e15);
 
 /**
- * Whether an access or refresh token's session still stands: the token live (not expired, not revoked, a refresh token
- * not spent), its grant live, its user of the scope's application able to act (not suspended, not deleted), and the
- * browser session the grant was made in, when there is one (a device's grant has none), live and of the scope's
- * tenant. Anything else, another application's token included, is `valid: false`, which says nothing of why. An access
- * token found valid is answered from this instance's memory for a few seconds (validation-cache.ts).
+ * Token, grant, user and (if any) browser session all live and of the scope. Anything else, another application's
+ * token included, is `valid: false`, which says nothing of why. A valid access token is answered from memory for a
+ * few seconds (validation-cache.ts).
  */
 export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
   if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
@@ -218,7 +207,7 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
   return { valid: true, session: await markActive(scope, known.session) };
 }
 
-/** The token's answer in one statement (the token when stored, its grant, its user, the browser session its grant was made in); undefined when not valid. */
+/** One statement; undefined when not valid. */
 async function readValidToken(scope: Scope, token: string, now: Date): Promise<KnownValidToken | undefined> {
   const source = await tokenSource(scope, token, now);
   if (source === undefined) return undefined;
@@ -252,7 +241,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
   };
 }
 
-/** Marks a session active now, unless this instance did so less than a minute ago (nor another: the statement's guard). */
+/** Unless this instance did so less than a minute ago (nor another: the statement's guard). */
 async function markActive(scope: Scope, session: SessionView): Promise<SessionView> {
   const now = Date.now();
   if (now - (touched.get(session.id) ?? 0) < ACTIVITY_RESOLUTION_MS) return session;

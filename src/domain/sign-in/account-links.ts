@@ -8,20 +8,15 @@ import { RefusalTiming } from './refusal-timing.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
- * The links e-mails carry, asked for on the hosted pages (forgot password, a new verification link, sign-up) and
- * opened from the mail: `/account/reset-password` and `/account/verify-email`, under the surface of the user's pool
- * (the service's URL, or an isolated tenant's `/t/{tenant}`). Nothing here tells whether an e-mail has an account.
+ * The links e-mails carry (`/account/reset-password`, `/account/verify-email`) under the surface of the user's pool.
+ * Nothing here tells whether an e-mail has an account.
  */
 
-/**
- * A request for a mail that writes one for a known address and nothing for an unknown one: the unknown answer waits
- * about as long as writing one takes here (refusal-timing.ts), so that the time does not tell either.
- */
+/** An unknown address waits about as long as writing a mail takes (refusal-timing.ts), so time tells nothing either. */
 const askTiming = new RefusalTiming();
 
 const MAX_EMAIL_LENGTH = 320;
 
-/** The user of the target's pool with that e-mail, if any (and if the address could be one). */
 export async function userByEmail(target: SignInTarget, email: unknown): Promise<SignInUser | null> {
   const login = typeof email === 'string' ? email.trim() : '';
   if (login === '' || login.length > MAX_EMAIL_LENGTH || login.includes('\0')) return null;
@@ -35,18 +30,17 @@ const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
   clientId: target.clientId,
 });
 
-/** Where a sign-in's mail is queued: its tenant's templates, branding and provider. */
 export const mailAt = (target: SignInTarget, em: MailContext['em']): MailContext => ({ em, sender: target.scope, tenantId: target.tenant?.id ?? null });
 
-/** Queues a verification link for `user` in the caller's transaction (a sign-up's, or a request for a new link). */
+/** In the caller's transaction (a sign-up's, or a request for a new link). */
 export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & { id: string }): Promise<void> {
   const link = await issueLink(em, linkUserOf(target, user), 'verify_email', target.scope.services.config.publicUrl);
   await verifyEmailMail(mailAt(target, em), user, link);
 }
 
 /**
- * A mail of `purpose` to the owner of `email` in the target's pool, when there is one who may have it: a reset link
- * for a user who is not suspended; a new verification link for one not yet verified. Answers alike either way.
+ * A reset link only for a user not suspended; a verification link only for one not yet verified. Answers alike
+ * either way.
  */
 export async function askLink(target: SignInTarget, email: unknown, purpose: LinkPurpose): Promise<void> {
   const user = await userByEmail(target, email);
@@ -62,10 +56,9 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   target.scope.services.outbox.wake();
 }
 
-/** A browser's id as its cookie carries it (32 random bytes, base64url). */
+/** 32 random bytes, base64url. */
 const BROWSER_ID = /^[\w-]{43}$/;
 
-/** What a sign-in tells of where it came from, for the `new_sign_in` mail. */
 export interface SignInOrigin {
   readonly browserId: string | undefined;
   readonly ip: string;
@@ -73,10 +66,8 @@ export interface SignInOrigin {
 }
 
 /**
- * A password sign-in of `user` from a browser: with the session policy's `notifyNewBrowser` on, the browser is
- * remembered for the user (its id's SHA-256), and one the user never signed in from, when they have signed in from
- * another before, mails them `new_sign_in` with a password reset link ("secure my account"). Returns the browser id
- * to set in its cookie when the browser had none; undefined with the setting off (nothing is remembered then).
+ * With `notifyNewBrowser` on, remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is new to a user
+ * who signed in elsewhere before. Returns the id to set in the cookie when the browser had none.
  */
 export async function noticeBrowser(target: SignInTarget, user: Recipient & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
   if (!target.session.notifyNewBrowser) return undefined;

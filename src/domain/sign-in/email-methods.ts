@@ -21,17 +21,14 @@ import { SignInRefusal } from './refusals.ts';
 import { recordAttempt, type CredentialCheck, type SignInTarget } from './sign-in.ts';
 
 /**
- * Sign-in by e-mail, the two first factors of the `magic_link` provider (surface-settings.ts `email`): a single-use
- * link, or a one-time code, mailed to the address typed on a hosted page and bound to that page's interaction. Each
- * works once, until the provider's `linkLifetimeMinutes`; a code is void after CODE_ATTEMPTS wrong ones, and each
- * wrong one counts under the lockout policy as a wrong password does. Asking answers alike for any address: a mail
- * for an account (or, with sign-up open, for an address without one, whose account the mail's use creates), else
- * nothing, after as long as writing one takes. A link opened in another browser than the one that asked completes
- * nothing there: after a confirmation it shows a code, typed in the asking browser (revealLinkCode).
+ * Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code, bound to the asking page's
+ * interaction. A wrong code counts under the lockout policy as a wrong password does. Asking answers alike for any
+ * address, after as long as writing a mail takes. A link opened in another browser shows a code to type in the
+ * asking one (revealLinkCode).
  */
 export type EmailMethod = 'magic_link' | 'email_code';
 
-/** Wrong codes a row takes before it is void: a fresh mail is the way on. */
+/** Then a fresh mail is the way on. */
 export const CODE_ATTEMPTS = 5;
 
 /** RFC 8176: a single-use secret sent out of band, for the link and the code alike. */
@@ -40,11 +37,10 @@ export const EMAIL_AMR = ['otp'] as const;
 const askTiming = new RefusalTiming();
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
-/** A code's hash, salted with its row: the same code of two rows hashes apart. */
+/** Salted with its row: the same code of two rows hashes apart. */
 const codeHash = (rowId: string, code: string) => sha256(`${rowId}:${code}`).toString('base64url');
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
-/** The address a form sent, as an account could hold it; undefined when none could. */
 function validAddress(email: unknown): string | undefined {
   try {
     return typeof email === 'string' ? emailAddress('email', email) : undefined;
@@ -55,10 +51,8 @@ function validAddress(email: unknown): string | undefined {
 }
 
 /**
- * Mails a link or a code for the interaction `interactionId` to `email` when it may have one: an account of the
- * target's pool not suspended, or with sign-up open an address without an account. The interaction's earlier rows end:
- * only the latest mail works. `pagesBase`: the origin whose `/interaction/…` pages the asking browser is on (the
- * service's, or a custom domain's), where the link leads.
+ * Only the latest mail of an interaction works: its earlier rows end. `pagesBase`: the origin the asking browser is on
+ * (the service's or a custom domain's), where the link leads.
  */
 export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, email: unknown, interactionId: string, pagesBase: string): Promise<void> {
   const user = await userByEmail(target, email);
@@ -102,7 +96,6 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   target.scope.services.outbox.wake();
 }
 
-/** A link's token as the mail carries it, split; undefined when it cannot be one. */
 function parseToken(token: unknown): { applicationId: string; hash: string } | undefined {
   if (typeof token !== 'string' || token.length > 200) return undefined;
   const [applicationId, secret, ...rest] = token.split('.');
@@ -110,7 +103,7 @@ function parseToken(token: unknown): { applicationId: string; hash: string } | u
   return { applicationId, hash: sha256(secret).toString('base64url') };
 }
 
-/** A live link, seen from a browser that is not the asking one: whose sign-in it is, for the page's look. */
+/** A live link seen from a browser that is not the asking one. */
 export interface OpenedEmailLink {
   readonly applicationId: string;
   readonly clientId: string;
@@ -118,7 +111,7 @@ export interface OpenedEmailLink {
   readonly interactionId: string;
 }
 
-/** The sign-in of a link that still works (unused, unexpired), without using it. */
+/** Without using it. */
 export async function peekEmailLink(em: EntityManager, token: unknown): Promise<OpenedEmailLink | undefined> {
   const parsed = parseToken(token);
   if (parsed === undefined) return undefined;
@@ -133,8 +126,8 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
 }
 
 /**
- * A link confirmed in another browser: the link is spent, and its row takes a fresh code (its attempts from zero,
- * its expiry unchanged) that the user types in the asking browser. Of two confirmations racing, one gets the code.
+ * The link is spent, and its row takes a fresh code (attempts from zero, expiry unchanged) for the asking browser.
+ * Of two confirmations racing, one gets the code.
  */
 export async function revealLinkCode(em: EntityManager, token: unknown): Promise<string | undefined> {
   const parsed = parseToken(token);
@@ -157,7 +150,6 @@ export async function revealLinkCode(em: EntityManager, token: unknown): Promise
   return (updated as { affectedRows?: number }).affectedRows === 1 ? code : undefined;
 }
 
-/** A row of the interaction as the sign-in reads it. */
 interface SignInRow {
   id: string;
   pool_id: string;
@@ -167,7 +159,6 @@ interface SignInRow {
   code_hash: string | null;
 }
 
-/** Writes the attempt's record (method, outcome) as the password's are written, and answers it. */
 async function answered(target: SignInTarget, method: EmailMethod, check: Checked, email: string | null): Promise<CredentialCheck> {
   const user = check.ok ? check.verified : check.user;
   await recordAttempt(target, user, {
@@ -180,9 +171,8 @@ async function answered(target: SignInTarget, method: EmailMethod, check: Checke
 type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
 /**
- * Whether `code` proves the interaction's latest live row, typed from the client address `address`. A wrong code
- * counts on the row (void at CODE_ATTEMPTS) and, for an account, under the lockout policy; an interaction without a
- * live code (an unknown address, none asked, expired, void) is refused alike, as long as counting takes.
+ * A wrong code counts on the row (void at CODE_ATTEMPTS) and, for an account, under the lockout policy; an
+ * interaction without a live code is refused alike, as long as counting takes.
  */
 export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
   const em = target.applicationScope.em;
@@ -217,10 +207,7 @@ export async function verifyEmailCode(target: SignInTarget, interactionId: strin
   return answered(target, row.method, await proven(target, row, user, address), row.email);
 }
 
-/**
- * A magic link opened in the browser of its interaction `interactionId`: used, and the sign-in proven. A link of
- * another interaction, unknown, used or expired is refused and uses nothing.
- */
+/** A link of another interaction, unknown, used or expired is refused and uses nothing. */
 export async function useEmailLink(target: SignInTarget, interactionId: string, token: unknown, address: string): Promise<CredentialCheck> {
   const parsed = parseToken(token);
   const em = target.applicationScope.em;
@@ -247,8 +234,8 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
 }
 
 /**
- * The row's account (null: a sign-up's row), and the refusal when it may not sign in from `address` now: a row of
- * another pool (the pools moved since: authIsolation switched), a user gone from the pool, locked or suspended.
+ * The row's account (null: a sign-up's row), and the refusal when it may not sign in now: a row of another pool
+ * (authIsolation switched since), a user gone, locked or suspended.
  */
 async function rowUser(target: SignInTarget, row: SignInRow, address: string): Promise<{ user: SignInUser | null; refused?: Checked }> {
   if (row.pool_id !== target.poolId) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user: null }) };
@@ -259,7 +246,6 @@ async function rowUser(target: SignInTarget, row: SignInRow, address: string): P
   return refused === undefined ? { user } : { user, refused };
 }
 
-/** A locked or suspended user, or an address locked out or made to wait, is refused uncounted, as for a password. */
 async function standingRefusal(target: SignInTarget, user: SignInUser, address: string): Promise<Checked | undefined> {
   if (!mayActNow(user)) return (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user });
   const standing = await addressStanding(target, user, address);
@@ -268,14 +254,13 @@ async function standingRefusal(target: SignInTarget, user: SignInUser, address: 
   return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting', user };
 }
 
-/** Uses the row (`where` on it): of two requests racing, one does. */
+/** Of two requests racing, one uses the row. */
 async function useRow(em: EntityManager, applicationId: string, where: string, id: string): Promise<boolean> {
   const use = ownedSql(applicationId, `update email_sign_in set used_at = now() where @owner and ${where} and used_at is null and expires_at > now()`, [id]);
   const result = await em.getConnection().execute(use.sql, use.params, 'run');
   return (result as { affectedRows?: number }).affectedRows === 1;
 }
 
-/** The row's secret was right: the account's sign-in as a password's succeeds, or the new account of a sign-up. */
 async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | null, address: string): Promise<Checked> {
   if (user === null) {
     const created = await signUpByEmail(target, row.email);
@@ -287,9 +272,8 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
 }
 
 /**
- * The account of an address proven by its mail (sign-up open on the surface): no password, its e-mail verified, in
- * the target's pool (and the isolated tenant's), recorded `user.signup` as the password sign-up is. An account made
- * for the address meanwhile is the one signed in; a suspended one is refused (null).
+ * No password, e-mail verified, recorded `user.signup` as the password sign-up is. An account made for the address
+ * meanwhile is the one signed in; a suspended one is refused (null).
  */
 async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null> {
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;

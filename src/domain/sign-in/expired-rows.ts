@@ -1,14 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * The hosted flows' single-use rows, which nothing deletes on use: e-mail sign-ins (magic links and codes, migration
- * 0028), e-mail links (verification, password reset: 0021) and the MFA step's e-mail codes (0025). Once expired each
- * is refused like an unknown one, so the OP's periodic sweep (src/oidc/provider.ts) deletes them, a bounded batch per
- * table each run. SAML's requests and assertions are swept by their own flow (src/domain/sign-in/saml.ts).
+ * The hosted flows' single-use rows, which nothing deletes on use; once expired each is refused like an unknown one,
+ * so the OP's periodic sweep (src/oidc/provider.ts) deletes them in bounded batches. SAML sweeps its own (saml.ts).
  */
 const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code'] as const;
 
-/** Deletes up to `limit` expired rows of each table; returns how many went. */
 export async function sweepExpiredFlowRows(em: EntityManager, limit = 1000): Promise<number> {
   const connection = em.getConnection();
   let deleted = 0;

@@ -12,47 +12,34 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 /**
- * Account lockout (the lockout policy of the user's pool), counted per account and client address, so that a guesser
- * locks itself out, not the account's owner (ASVS 6.1.1; Auth0 and Okta count so too). Failed password sign-ins from one address
- * are counted on its `sign_in_failure` row; the count starts again after `resetAfterMinutes` without a failure from
- * there; at `maxAttempts` that address is locked out of the account for `lockoutMinutes` (null: until an administrator
- * unlocks the user), audited `user.address.lock`, while the owner signing in from another address is not refused. The
- * account itself becomes `locked` only once `accountLockAddresses` addresses are locked out of it at the same time.
- * From its WAIT_FROM_FAILURE-th failure on, an address is not heard on the account for a while after each failure
- * (readSignInCandidate). A lock that has run out is lifted by the next sign-in attempt, audited (liftExpiredLock). Each
- * count is one statement that computes from the rows' current values, so concurrent failures all count, taking the
- * user's row before the address's (as unlockUser does), so that they cannot deadlock. The statements name the
- * application themselves, mostly as `@owner` (src/db/owned-sql.ts): raw SQL does not go through the filters.
+ * Account lockout, counted per account and client address, so that a guesser locks itself out, not the owner
+ * (ASVS 6.1.1; Auth0 and Okta count so too). At `maxAttempts` an address is locked out of the account; the account
+ * itself locks only once `accountLockAddresses` addresses are locked out at once. Each count is one statement computed
+ * from the rows' current values, so concurrent failures all count; the user's row is taken before the address's (as
+ * unlockUser does) so they cannot deadlock. Raw SQL names the application itself (`@owner`, src/db/owned-sql.ts): it
+ * does not go through the filters.
  */
 
-/** The failure from which an address waits before its next attempt is heard: two typos cost nothing. */
+/** Two typos cost nothing. */
 const WAIT_FROM_FAILURE = 3;
-/** The longest wait: the wait doubles with each failure (1 s, 2 s, 4 s, …) up to this, within any lock's minute. */
+/** The wait doubles with each failure (1 s, 2 s, 4 s, …) up to this, within any lock's minute. */
 const MAX_WAIT_SECONDS = 60;
 
-/** Whether the `sign_in_failure` row `alias`'s address must still wait before its next attempt is heard. */
 const addressWaitingSql = (alias: string) =>
   `(${alias}.failures >= ${WAIT_FROM_FAILURE}
     and ${alias}.last_failed_at + make_interval(secs => least(power(2, ${alias}.failures - ${WAIT_FROM_FAILURE}), ${MAX_WAIT_SECONDS})) > now())`;
 
-/** A `locked` user whose lock has run out: the next sign-in attempt lifts it (liftExpiredLock). */
 const lockExpired = (user: SignInUser): boolean => user.status === 'locked' && mayActNow(user);
 
-/**
- * The account's failure count a failed attempt leaves, from every address, from the row's own columns (`?` =
- * resetAfterMinutes): shown to administrators (an unlock's audit record), it locks nothing.
- */
+/** `?` = resetAfterMinutes. Shown to administrators (an unlock's audit record); it locks nothing. */
 const NEXT_COUNT = `(case when last_failed_sign_in_at is null
   or last_failed_sign_in_at < now() - make_interval(mins => ?::int) then 1 else failed_sign_ins + 1 end)`;
 
-/**
- * The address's failure count a failed attempt leaves, from its row's own columns (`?` = resetAfterMinutes). The row
- * is not locked now (the upsert skips those): a lock it holds has run out, and this failure starts a new run.
- */
+/** `?` = resetAfterMinutes. The upsert skips locked rows: a lock this row holds has run out, so a new run starts. */
 const NEXT_ADDRESS_COUNT = `(case when f.locked_at is not null
   or f.last_failed_at < now() - make_interval(mins => ?::int) then 1 else f.failures + 1 end)`;
 
-/** The lockout policy itself lifts a lock that has run out: no request's caller decided it. */
+/** No request's caller decided it. */
 const lockExpiry = (target: SignInTarget): AuditActor => ({
   applicationId: target.application.id,
   tenantId: target.policyTenantId,
@@ -61,9 +48,8 @@ const lockExpiry = (target: SignInTarget): AuditActor => ({
 });
 
 /**
- * Lifts the user's lock if it has run out (decided on the row as it is now, locked for the statement): active again,
- * the count at zero, with its audit record `user.unlock` (reason `lock_expired`) in the same statement. Of attempts
- * racing to lift one lock, one does. Returns whether this one did.
+ * Decided on the row as it is now, locked for the statement, with its audit record in the same statement. Of attempts
+ * racing to lift one lock, one does: returns whether this one did.
  */
 async function liftExpiredLock(target: SignInTarget, user: SignInUser): Promise<boolean> {
   const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlock', targetType: 'user', tenantId: target.policyTenantId }, {
@@ -86,25 +72,19 @@ async function liftExpiredLock(target: SignInTarget, user: SignInUser): Promise<
   return true;
 }
 
-/** When a lock taken now ends, by the policy; null: until an administrator unlocks the user. */
+/** Null: until an administrator unlocks the user. */
 const lockEnd = (policy: LockoutPolicy): Date | null => (policy.lockoutMinutes === null ? null : new Date(Date.now() + policy.lockoutMinutes * 60_000));
 
-/** Whether an address's attempt on an account is heard: `waiting` and `locked` are refused unheard (refuseUncounted). */
+/** `waiting` and `locked` are refused unheard (refuseUncounted). */
 export type AddressStanding = 'open' | 'waiting' | 'locked';
 
-/** A user of the target's pool found by e-mail, and where the client address stands with their account. */
 export interface SignInCandidate {
   readonly user: SignInUser;
   readonly standing: AddressStanding;
-  /** The user's MFA factors, for the MFA step after the password (src/hosted/mfa.ts). */
   readonly factors: readonly HeldFactor[];
 }
 
-/**
- * The user of the target's pool with that (normalized) e-mail, or null, and where `address` stands with their account
- * now (`open` with the lockout policy off), with their MFA factors (WebAuthn ones of `rpId`): one statement, read before the password's
- * verification, which the standing does not skip.
- */
+/** One statement, read before the password's verification, which the standing does not skip. */
 export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string, rpId: string): Promise<SignInCandidate | null> {
   type Row = SignInUserRow & { locked: boolean | null; waiting: boolean | null; factors: HeldFactor[] };
   const [row] = await executeOwned<Row[]>(
@@ -122,10 +102,7 @@ export async function readSignInCandidate(target: SignInTarget, emailNormalized:
   return { user: signInUserOf(row), standing, factors: row.factors };
 }
 
-/**
- * Where `address` stands with a user's account already found (a method that proves a row, not an e-mail: the e-mail
- * link and code); readSignInCandidate reads the same with the user.
- */
+/** For methods that prove a row, not an e-mail; readSignInCandidate reads the same with the user. */
 export async function addressStanding(target: SignInTarget, user: SignInUser, address: string): Promise<AddressStanding> {
   if (!target.lockout.enabled) return 'open';
   const [row] = await executeOwned<{ locked: boolean; waiting: boolean }[]>(
@@ -140,11 +117,8 @@ export async function addressStanding(target: SignInTarget, user: SignInUser, ad
 }
 
 /**
- * Counts a failed attempt from `address`: on the account (for the record) and on the address, which it locks out of
- * the account when its count reaches the policy's maximum, with the lock's audit record in the same statement; an
- * address locked meanwhile counts nothing more. Locking one may lock the account (lockAccountIfMany). A lock of the
- * account that has run out is lifted first (liftExpiredLock). Its duration is what a refusal that counts nothing
- * waits (refuseUncounted): one statement as a rule, so that locking costs about what counting does.
+ * An address locked meanwhile counts nothing more. One statement as a rule, so that locking costs about what
+ * counting does: its duration is what refuseUncounted waits.
  */
 export async function recordFailedSignIn(target: SignInTarget, user: SignInUser, policy: LockoutPolicy, address: string): Promise<void> {
   if (!policy.enabled) return;
@@ -191,9 +165,8 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
 }
 
 /**
- * Locks the account once `accountLockAddresses` addresses are locked out of it at the same time, audited `user.lock`
- * in the same statement. It runs after the statement that locked the last address has committed, so of two addresses
- * locked at once the later check sees both; of checks racing to lock, one does (the account must still be active).
+ * Runs after the statement that locked the last address has committed, so of two addresses locked at once the later
+ * check sees both; of checks racing to lock, one does (the account must still be active).
  */
 async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy: LockoutPolicy): Promise<void> {
   const lockedUntil = lockEnd(policy);
@@ -214,7 +187,6 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
   await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
 }
 
-/** The statement of lockAccountIfMany, through `em`: the users it locked (none or this one). */
 function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {
   return recordAuditPerRow(em, target.scope, { action: 'user.lock', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `addresses as (
@@ -232,25 +204,17 @@ function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, 
   });
 }
 
-/**
- * A refusal that counts no failed attempt (an unknown e-mail, a user without a password, a locked or suspended
- * user), answered when a counted one would be: with the lockout policy on, after about as long as counting takes
- * here (src/domain/sign-in/refusal-timing.ts).
- */
+/** Answered when a counted one would be: after about as long as counting takes (refusal-timing.ts). */
 export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false }> {
   if (target.lockout.enabled) await target.scope.services.refusalTiming.pad();
   return { ok: false };
 }
 
 /**
- * A successful sign-in from `address` clears the account's count and forgets the address's failures (those of other
- * addresses stay: the owner's success is no reason to forgive a guesser), and lifts a lock that has run out
- * (liftExpiredLock). The rows were read before the password's verification, which takes long enough for attempts
- * verified meanwhile to lock the account or the address (a burst of guesses), or for an administrator to suspend the
- * user or change their tenants: the decision is taken on the rows as they are now, in one statement that writes only
- * when there is something to clear (the user's row first, then the address's). Returns the user's tenants as the row
- * holds them now (the sign-in completes only to one of them: src/oidc/interactions.ts), or null when the user may
- * not sign in now from there (locked, suspended, or the address locked out): the sign-in must then fail like any other.
+ * Forgets only this address's failures: the owner's success is no reason to forgive a guesser. Decided on the rows as
+ * they are now, since attempts verified during the password's hashing may have locked something, or an administrator
+ * changed the user. Returns the user's tenants as the row holds them now, or null when the user may not sign in now:
+ * the sign-in must then fail like any other.
  */
 export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInUser, address: string): Promise<readonly string[] | null> {
   const connection = target.applicationScope.em.getConnection();

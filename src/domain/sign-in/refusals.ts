@@ -12,11 +12,9 @@ export interface OAuthRefusal {
 
 /** How each adapter answers one refusal. Null: that adapter never meets it. */
 export interface RefusalRule {
-  /** The hosted error page: its status and text (`name`: the surface's tenant's, else its application's). */
+  /** `name`: the surface's tenant's, else its application's. */
   readonly page: { readonly status: number; readonly message: (name: string) => string } | null;
-  /** The OP's answer to the client. */
   readonly oauth: OAuthRefusal | null;
-  /** A silent request's answer, where it meets the same rule. */
   readonly silent: SilentError | null;
 }
 
@@ -24,11 +22,9 @@ export const UNKNOWN_TENANT = 'The application asked to sign in to an organizati
 
 
 /**
- * Every refusal of a sign-in, the one table both adapters answer from (src/hosted/ with pages, src/oidc/ with OAuth
- * errors). The request's tenant refusals (`unknown_tenant` … `tenant_required`) are the OP's `invalid_request` before
- * any page, where client and redirect URI are verified; a page shows them only where a browser arrives first (a tenant
- * surface's authorization endpoint, src/oidc/surface-gate.ts). A silent request never reaches a page: where the pages
- * would show the form or a choice, it gets `login_required` or `account_selection_required`.
+ * Every refusal of a sign-in, the one table both adapters answer from (src/hosted/, src/oidc/). The request's tenant
+ * refusals are the OP's `invalid_request` before any page; a page shows them only where a browser arrives first
+ * (src/oidc/surface-gate.ts). A silent request never reaches a page.
  */
 export const SIGN_IN_REFUSALS = {
   // The request's tenant (its `tenant` parameter, or the surface's).
@@ -143,7 +139,7 @@ export class SignInRefusal extends Error {
   readonly reason: RefusalReason;
   readonly rule: RefusalRule;
   readonly look: PageLook | undefined;
-  /** The page's status (null: no page shows this refusal). */
+  /** Null: no page shows this refusal. */
   readonly status: number | null;
 
   constructor(reason: RefusalReason, look?: PageLook, detail?: string) {
@@ -156,7 +152,6 @@ export class SignInRefusal extends Error {
     this.status = rule.page?.status ?? null;
   }
 
-  /** The hosted error page's status and text, in the refusal's look; null when no page shows this refusal. */
   get page(): { status: number; message: string } | null {
     const { page } = this.rule;
     return page === null ? null : { status: page.status, message: page.message(this.look?.name ?? '') };

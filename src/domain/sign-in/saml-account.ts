@@ -19,10 +19,8 @@ export const SAML_METHOD = 'saml';
 export type SamlAccount = { readonly ok: true; readonly user: SignInUser } | { readonly ok: false; readonly reason: SignInFailureReason };
 
 /**
- * The account a proven SAML identity signs in to on the target's surface: the pool's user with the asserted e-mail,
- * else a new one when the provider and the surface allow sign-up (the IdP vouches for the address: verified). An
- * account whose address was never verified (a self sign-up not confirmed) is not taken over by the assertion: whoever
- * registered it may not own the address. Recorded as a sign-in with the `saml` method either way.
+ * The pool's user with the asserted e-mail, else a new one where sign-up is allowed (the IdP vouches: verified). An
+ * account whose address was never verified is not taken over: whoever registered it may not own the address.
  */
 export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
@@ -34,7 +32,6 @@ export async function samlAccount(target: SignInTarget, identity: SamlIdentity, 
   return outcome.ok ? outcome : { ok: false, reason: outcome.reason };
 }
 
-/** Where a SAML sign-in is recorded: its application, tenant (the surface's, else none), client and request. */
 export interface SamlSignInPlace {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -43,7 +40,7 @@ export interface SamlSignInPlace {
   readonly requestId: string;
 }
 
-/** A SAML sign-in's record (failures before the account is known too). */
+/** Failures before the account is known too. */
 export async function recordSamlSignIn(
   services: Parameters<typeof recordSignIn>[0],
   place: SamlSignInPlace,
@@ -77,10 +74,7 @@ async function account(
   return { ok: true, user: { ...user, tenantIds } };
 }
 
-/**
- * A new user of the target's pool, without a password, as sign-up makes one (sign-up.ts): in an isolated tenant's pool
- * a member of that tenant, in the shared pool of none. The same address created at the same moment is that user.
- */
+/** As sign-up.ts makes one, without a password. The same address created at the same moment is that user. */
 async function createSamlUser(target: SignInTarget, identity: SamlIdentity, emailNormalized: string): Promise<SignInUser> {
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {

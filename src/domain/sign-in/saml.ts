@@ -11,13 +11,10 @@ import { email as emailAddress } from '../validate.ts';
 import { samlSpKey } from './saml-keys.ts';
 
 /**
- * The service as a SAML 2.0 service provider (SP), one per `saml` auth provider, through @node-saml/node-saml: the SP's
- * metadata, its AuthnRequests (HTTP-Redirect binding) and the check of the IdP's responses (HTTP-POST binding) with
- * the records that make an AuthnRequest answerable once (InResponseTo) and an assertion usable once. The accounts a
- * proven identity signs in are saml-account.ts's; the HTTP side is src/hosted/saml.ts.
+ * The service as a SAML 2.0 SP per `saml` auth provider (@node-saml/node-saml): AuthnRequests by HTTP-Redirect,
+ * responses by HTTP-POST, each request answerable once (InResponseTo) and each assertion usable once.
  */
 
-/** A provider's settings as config.ts parsed them (every field present). */
 export interface SamlProviderConfig {
   readonly entityId: string;
   readonly ssoUrl: string;
@@ -37,7 +34,6 @@ export interface SamlProvider {
   readonly config: SamlProviderConfig;
 }
 
-/** How far the IdP's clock may be from ours, either way. */
 const CLOCK_SKEW_MS = 60_000;
 /** How long after its IssueInstant an assertion is accepted (and so how long its id is remembered, with the skew). */
 const MAX_ASSERTION_AGE_MS = 5 * 60_000;
@@ -45,9 +41,8 @@ const MAX_ASSERTION_AGE_MS = 5 * 60_000;
 const REQUEST_TTL_MS = 30 * 60_000;
 
 /**
- * What to register at the IdP for a provider: where its responses are posted (`acsUrl`) and the SP's metadata
- * (`metadataUrl`, also the SP's entity id and so the audience the assertions must name). A tenant's own provider has
- * them under the tenant's path surface, by tenant id (a slug may change; the IdP's registration must not).
+ * `metadataUrl` is also the SP's entity id, so the audience the assertions must name. A tenant's own provider is under
+ * its path surface by tenant id: a slug may change, the IdP's registration must not.
  */
 export function samlUrls(publicUrl: string, provider: { readonly id: string; readonly tenantId: string | null }) {
   const base = `${publicUrl}${provider.tenantId === null ? '' : `${TENANT_PATH_PREFIX}/${provider.tenantId}`}/saml/${provider.id}`;
@@ -55,16 +50,12 @@ export function samlUrls(publicUrl: string, provider: { readonly id: string; rea
 }
 
 /**
- * The provider's ACS on a verified custom domain of its scope (`origin`), beside its `acsUrl`: where an IdP sends its
- * IdP-initiated responses for sign-ins on that domain, so that the proof cookie is the domain's, where the
- * application's sign-in then runs. Same entity id; SP-initiated sign-ins keep naming `acsUrl` on every surface.
+ * Where an IdP posts IdP-initiated responses for a custom domain, so the proof cookie is the domain's. SP-initiated
+ * sign-ins keep naming `acsUrl` on every surface.
  */
 export const domainAcsUrl = (origin: string, providerId: string): string => `${origin}/saml/${providerId}/acs`;
 
-/**
- * The `saml` provider of an id, of whichever application. Read across applications (filters off): a SAML URL
- * (samlUrls) names no application, and the provider id, unique, is the key of the one provider it serves.
- */
+/** Read with filters off: a SAML URL names no application, and the provider id is unique. */
 export async function findSamlProvider(orm: MikroORM, providerId: string): Promise<SamlProvider | null> {
   if (!isUuid(providerId)) return null;
   const provider = await orm.em.fork().findOne(AuthProvider, { id: providerId, type: 'saml' }, { filters: false });
@@ -79,7 +70,6 @@ export async function findSamlProvider(orm: MikroORM, providerId: string): Promi
   };
 }
 
-/** What the service provider's functions use of the service. */
 export interface SamlDeps {
   readonly orm: MikroORM;
   /** Seals the SP's private keys (saml-keys.ts). */
@@ -87,13 +77,11 @@ export interface SamlDeps {
   readonly publicUrl: string;
 }
 
-/** Who the IdP says signed in. */
 export interface SamlIdentity {
   readonly providerId: string;
   readonly email: string;
 }
 
-/** The AuthnRequest a response answers: the hosted sign-in it continues. */
 export interface SamlRequestRecord {
   readonly interactionUid: string;
   readonly clientId: string;
@@ -101,10 +89,7 @@ export interface SamlRequestRecord {
   readonly returnOrigin: string;
 }
 
-/**
- * The `saml_request` rows of one provider as node-saml's request cache: saved when an AuthnRequest is made (for the
- * sign-in `pending`), read and deleted when its response comes back, so that each is answered once.
- */
+/** node-saml's request cache: each row is read and deleted when its response comes back, so each is answered once. */
 class RequestRecords implements CacheProvider {
   private readonly found = new Map<string, SamlRequestRecord>();
   private readonly orm: MikroORM;
@@ -149,21 +134,17 @@ class RequestRecords implements CacheProvider {
     return key;
   }
 
-  /** The request a validated response answered (its InResponseTo), as read during the validation. */
   requestOf(inResponseTo: string | undefined): SamlRequestRecord | null {
     return inResponseTo === undefined ? null : (this.found.get(inResponseTo) ?? null);
   }
 
-  /** The request a refused response named, when it was one of ours (for the failure's record: its client). */
+  /** For the failure's record (its client), when it was one of ours. */
   named(): SamlRequestRecord | null {
     return [...this.found.values()][0] ?? null;
   }
 }
 
-/**
- * node-saml's SP for a provider, with the provider's key (saml-keys.ts): it decrypts encrypted assertions, and signs
- * AuthnRequests (RSA-SHA256) when the provider's `signRequests` asks.
- */
+/** Decrypts encrypted assertions; signs AuthnRequests (RSA-SHA256) when `signRequests` asks. */
 async function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider): Promise<{ sp: SAML; certificate: string }> {
   const { acsUrl, metadataUrl } = samlUrls(deps.publicUrl, provider);
   const key = await samlSpKey(deps.orm, deps.storedSecrets, provider);
@@ -193,9 +174,8 @@ async function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProv
 }
 
 /**
- * The SP's metadata document for a provider: its entity id, ACS (HTTP-POST) and certificate, for encryption and, with
- * `signRequests`, for signing. Served on a custom domain, the domain's ACS comes first, as the default (IdP-initiated
- * responses), and `acsUrl` second (the ACS SP-initiated requests name): an IdP that reads it accepts both.
+ * On a custom domain the domain's ACS comes first, as the default (IdP-initiated responses), and `acsUrl` second (the
+ * one SP-initiated requests name): an IdP that reads it accepts both.
  */
 export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domainAcs?: string): Promise<string> {
   const { sp, certificate } = await serviceProvider(deps, provider, new RequestRecords(deps.orm, provider));
@@ -211,13 +191,12 @@ export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domai
   return new XMLSerializer().serializeToString(document);
 }
 
-/** The IdP's URL for an AuthnRequest (HTTP-Redirect binding) for the hosted sign-in `pending`; RelayState is its uid. */
+/** RelayState is the hosted sign-in's uid. */
 export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pending: SamlRequestRecord): Promise<string> {
   const { sp } = await serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending));
   return sp.getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
-/** Why a response proves nothing (for the audit record and the log). */
 export type SamlResponseFailure = 'invalid_assertion' | 'replayed_assertion' | 'no_email';
 
 export type SamlResponseOutcome =
@@ -225,10 +204,8 @@ export type SamlResponseOutcome =
   | { readonly ok: false; readonly reason: SamlResponseFailure; readonly detail: string; readonly request: SamlRequestRecord | null };
 
 /**
- * Checks a response posted to `acsUrl` (the provider's, or its domainAcsUrl): the signature with the provider's
- * certificate, issuer, audience, NotBefore/NotOnOrAfter (node-saml); the bearer confirmation's Recipient and the
- * response's Destination (this ACS);
- * InResponseTo, when present, one of our requests, answered once; and the assertion's id never seen before.
+ * Besides node-saml's checks (signature, issuer, audience, validity window): the bearer Recipient and Destination must
+ * be this ACS, InResponseTo (when present) one of our requests answered once, and the assertion id never seen before.
  */
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
@@ -261,7 +238,6 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   return { ok: true, identity: { providerId: provider.id, email }, request };
 }
 
-/** The parts of an assertion (as node-saml's xml2js reading gives it) read here. */
 interface AssertionXml {
   $?: { ID?: string; IssueInstant?: string };
   Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[];
@@ -279,8 +255,7 @@ function bearerRecipients(assertion: AssertionXml | undefined): string[] {
 }
 
 /**
- * Records an assertion's id until it can no longer be accepted; false when it was already recorded (a replay, however
- * many instances). Expired ids of the application go with each new one.
+ * False when already recorded (a replay, however many instances). Expired ids of the application go with each new one.
  */
 async function rememberAssertion(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
   const connection = orm.em.getConnection();

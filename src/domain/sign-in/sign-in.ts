@@ -16,16 +16,12 @@ import { noteRequest } from '../../log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 
-/**
- * The rules of the hosted sign-in, apart from HTTP: which application, tenant and user pool a sign-in is for,
- * and whether an e-mail and password prove a user of that pool. No Fastify or oidc-provider types in here.
- */
+/** The rules of the hosted sign-in, apart from HTTP: no Fastify or oidc-provider types in here. */
 
 export interface SignInTarget extends SurfaceSettings {
   readonly clientId: string;
-  /** The end user's scope, narrowed to `tenant` when there is one. */
   readonly scope: Scope;
-  /** The same application, no tenant: users of the whole pool and the tenants they belong to. */
+  /** No tenant: users of the whole pool and the tenants they belong to. */
   readonly applicationScope: Scope;
 }
 
@@ -34,10 +30,8 @@ const MAX_EMAIL_LENGTH = 320;
 const MAX_PASSWORD_INPUT = 1024;
 
 /**
- * The application, tenant and pool of a sign-in for an OAuth client, with its surface's settings. `tenantParam` is
- * the authorization request's `tenant` (a tenant id or slug). A tenant-bound client signs in to its own tenant only;
- * with `authIsolation` = `isolated` a tenant is required, since each tenant is its own sign-in surface with its own
- * pool and policies.
+ * A tenant-bound client signs in to its own tenant only; with `authIsolation` = `isolated` a tenant is required, since
+ * each tenant is its own surface with its own pool and policies.
  */
 export async function resolveTarget(
   services: Services,
@@ -65,12 +59,9 @@ export async function resolveTarget(
 }
 
 /**
- * Whether this request may sign in to a tenant, and which: the one decision every adapter asks (the hosted pages, the
- * OP's `tenant` parameter, its silent requests and its own pages, the surface gate), throwing a SignInRefusal when it
- * may not. A surface that fixes the tenant (a tenant's path or custom domain) signs in to that tenant only: a `tenant`
- * parameter (`named`) naming another is refused, as is a surface with no tenant of the client's application. Any other
- * surface signs in to the tenant the request names (resolveTarget). `open: 'skip'` answers undefined for such a surface
- * instead, for a caller that has nothing to check there.
+ * The one decision every adapter asks, throwing a SignInRefusal when it may not. A surface that fixes the tenant signs
+ * in to that tenant only; any other signs in to the tenant the request names. `open: 'skip'` answers undefined for
+ * such a surface instead.
  */
 export async function admitSignIn(
   services: Services,
@@ -93,9 +84,8 @@ export async function admitSignIn(
 }
 
 /**
- * The e-mail address a request's `login_hint` suggests (OIDC Core 3.1.2.1), to prefill the e-mail field: only an
- * address an account could have (the users' e-mail rule: at most 254 characters, no control or invisible character),
- * trimmed. Any other hint (a subject id, a phone number, markup) is ignored rather than shown.
+ * From `login_hint` (OIDC Core 3.1.2.1): only an address an account could have, trimmed. Any other hint (a subject id,
+ * markup) is ignored rather than shown.
  */
 export function hintedEmail(loginHint: unknown): string | undefined {
   if (typeof loginHint !== 'string') return undefined;
@@ -107,39 +97,24 @@ export function hintedEmail(loginHint: unknown): string | undefined {
   }
 }
 
-/**
- * A proven password: `user` as the e-mail found them, on which the sign-in's tenant is decided (decideTenant), and
- * `verified`, the same user with the tenants the row holds once the password is verified, for the completion to check
- * the decided tenant against (interactionResult): one lost meanwhile refuses the sign-in, as at the tenant choice, and
- * does not make it another one (no tenant, or a choice).
- */
-/** A sign-in the pages completed: who, to which tenant, as the OP records it in the grant (src/oidc/interactions.ts). */
+/** A sign-in the pages completed, as the OP records it in the grant (src/oidc/interactions.ts). */
 export interface SignIn {
-  /** The authenticated user, of the client's application. */
   readonly userId: string;
-  /** The tenant the user signed in to (a member of it), or null for an application-level sign-in. */
+  /** Null: an application-level sign-in. */
   readonly tenantId: string | null;
-  /**
-   * The user as the caller read it moments ago, having just checked its credentials and that it may sign in, with the
-   * tenants the row held then (after the password's verification): spares reading it again. Without it the user is
-   * read again and must be active.
-   */
+  /** The user as the caller just checked it (spares a read); without it the user is read again and must be active. */
   readonly verified?: SignInUser;
-  /** How the user authenticated, as RFC 8176 `amr` values (`pwd`); none when no credential was checked (the session's user). */
+  /** RFC 8176 `amr` values; none when no credential was checked (the session's user). */
   readonly amr?: readonly string[];
 }
 
-/** A proven user; `factors`: their MFA factors, where the check read them with the user (the password's). */
+/** `factors`: where the check read them with the user (the password's). */
 export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[] } | { ok: false };
 
 /**
- * Whether `email` and `password`, sent from the client address `address`, prove a user of the target's pool who may
- * sign in from there. Exactly one Argon2id verification happens whatever the outcome (an unknown e-mail, or a user
- * without a password, is verified against a dummy hash), and every refusal is the same `{ ok: false }`, so neither the
- * answer nor its timing tells whether the e-mail exists, the password was right for a locked or suspended user or from
- * a locked-out or waiting address, or the attempt just locked something. Failed attempts on a known user count towards
- * the lockout policy of the user's pool, per account and address; a refusal that counts nothing takes as long as
- * counting would (refuseUncounted).
+ * Exactly one Argon2id verification happens whatever the outcome (a dummy hash for an unknown e-mail), and every
+ * refusal is the same `{ ok: false }`, so neither the answer nor its timing tells whether the e-mail exists or what
+ * was locked. A refusal that counts nothing takes as long as counting would (refuseUncounted).
  */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CredentialCheck> {
   const checked = await checkCredentials(target, email, password, address, rpId);
@@ -154,10 +129,7 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   return checked.ok ? checked : { ok: false };
 }
 
-/**
- * Writes a first factor's attempt (src/domain/auth-events.ts) on its target: it counts in the surface's tenant, else in
- * the user's only one.
- */
+/** It counts in the surface's tenant, else in the user's only one. */
 export function recordAttempt(target: SignInTarget, user: SignInUser | null, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'outcome'>): Promise<void> {
   return recordSignIn(target.scope.services, {
     applicationId: target.application.id,
@@ -168,7 +140,7 @@ export function recordAttempt(target: SignInTarget, user: SignInUser | null, att
   });
 }
 
-/** verifyCredentials' decision, with why a refusal was one and of which user (for the audit record alone). */
+/** Why a refusal was one, and of which user, for the audit record alone. */
 type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
 async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<Checked> {
@@ -207,20 +179,18 @@ async function checkCredentials(target: SignInTarget, email: unknown, password: 
   return { ok: true, user, verified: { ...user, tenantIds }, factors: candidate.factors };
 }
 
-/** The tenants a user may sign in to (theirs), by name, for the tenant choice. */
 export async function tenantsOf(target: SignInTarget, user: SignInUser): Promise<Tenant[]> {
   if (user.tenantIds.length === 0) return [];
   return target.applicationScope.em.find(Tenant, { id: { $in: [...user.tenantIds] } }, { orderBy: { name: 'asc', id: 'asc' } });
 }
 
-/** An active user of the target's pool by id (a sign-in being completed, or the session's user). */
 export async function activeUser(target: SignInTarget, userId: string): Promise<SignInUser | null> {
   if (!isUuid(userId)) return null;
   const user = await readSignInUser(target.applicationScope.em, target.application.id, { id: userId, poolId: target.poolId });
   return user !== null && user.status === 'active' ? user : null;
 }
 
-/** Whether the user `userId` of the target's pool is suspended (an active session's page says so, not "signed out"). */
+/** An active session's page says "suspended", not "signed out". */
 export async function suspended(target: SignInTarget, userId: string): Promise<boolean> {
   if (!isUuid(userId)) return false;
   const user = await readSignInUser(target.applicationScope.em, target.application.id, { id: userId, poolId: target.poolId });
@@ -232,11 +202,7 @@ export type TenantDecision =
   | { readonly kind: 'choose'; readonly tenants: readonly Tenant[] }
   | { readonly kind: 'no_access' };
 
-/**
- * The tenant of a sign-in, once the user is known: the one the client named (the user must belong to it), else,
- * in the shared pool, the user's only tenant, a choice among several, or none (an application-level sign-in for a
- * user of no tenant).
- */
+/** The tenant the client named (the user must belong to it), else the only one, a choice, or none. */
 export async function decideTenant(target: SignInTarget, user: SignInUser): Promise<TenantDecision> {
   if (target.tenant !== null) {
     return user.tenantIds.includes(target.tenant.id) ? { kind: 'tenant', tenantId: target.tenant.id } : { kind: 'no_access' };
@@ -246,7 +212,6 @@ export async function decideTenant(target: SignInTarget, user: SignInUser): Prom
   return { kind: 'choose', tenants: await tenantsOf(target, user) };
 }
 
-/** The session's user as a sign-in can use them (sessionSignIn), with the tenant decided for them. */
 export interface SessionSignIn {
   readonly user: SignInUser;
   /** Undefined: the session's grant for the client stands, and its tenant with it. */
@@ -254,10 +219,8 @@ export interface SessionSignIn {
 }
 
 /**
- * Whether the browser session's account can go on without the sign-in form, the hosted pages' consent step and a
- * silent request (prompt=none) alike: an active user of the target's pool, and the tenant decided for them unless the
- * session's grant for the client stands (`grantStands`). Null when the form must be shown: no such active user, or
- * no access to the tenant asked for.
+ * Whether the session's account can go on without the form (consent step and prompt=none alike). Null when the form
+ * must be shown.
  */
 export async function sessionSignIn(target: SignInTarget, accountId: string | undefined, grantStands: boolean): Promise<SessionSignIn | null> {
   const user = accountId === undefined ? null : await activeUser(target, accountId);

@@ -18,29 +18,20 @@ import { queueVerification } from './account-links.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SignInTarget } from './sign-in.ts';
 
-/**
- * Self sign-up on the hosted page: a user of the target's pool, with a password that satisfies the pool's effective
- * password policy. In the shared pool the new user belongs to no tenant (see passwordMethod); in an isolated
- * tenant's pool, to that tenant.
- */
+/** In the shared pool the new user belongs to no tenant (see passwordMethod); in an isolated tenant's pool, to it. */
 export interface SignUpInput {
   readonly name: unknown;
   readonly email: unknown;
   readonly password: unknown;
 }
 
-/**
- * `ok`: the form was right, and a mail went to the address: a verification link to a new account, else a notice to
- * the account that has it (created: null). The answer is the same either way, so that sign-up does not tell who has an
- * account.
- */
+/** The answer is the same whether or not the address had an account, so that sign-up does not tell who has one. */
 export type SignUpOutcome =
   | { readonly ok: true; readonly email: string; readonly created: User | null }
   | { readonly ok: false; readonly fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** What the form says under the password field of a password `policy` refuses (none: accepted). */
 const passwordErrors = (policy: PasswordPolicy, password: string): string[] =>
   checkPassword(policy, password).map((violation) => `Password ${violation.message}.`);
 
@@ -54,11 +45,9 @@ function fieldMessage(validate: () => string): { value?: string; error?: string 
 }
 
 /**
- * Holds the pool a new user joins until `tx` commits (a user created by sign-up, by password or upstream). The pool was
- * decided on the surface's settings, read before this transaction: a switch of authIsolation since has moved the pools
- * (and perhaps the password policy), so the sign-up starts again rather than land in one. The tenant whose pool the
- * user joins (`tenantId`) is held FOR SHARE: a deletion of it (FOR UPDATE) either waits and takes the new user with it,
- * or went first and the sign-up finds no tenant to join.
+ * The pool was decided before this transaction: a switch of authIsolation since restarts the sign-up rather than land
+ * in the wrong pool. The tenant joined is held FOR SHARE: a deletion (FOR UPDATE) waits and takes the new user, or went
+ * first and the sign-up finds no tenant.
  */
 export async function holdPool(tx: Scope, target: SignInTarget, tenantId: string | null): Promise<void> {
   if ((await tx.application()).authIsolation !== target.application.authIsolation) {
@@ -78,8 +67,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
   const email = fieldMessage(() => emailAddress('Email address', text(input.email)));
   if (email.error !== undefined) fieldErrors.email = ['Enter an email address like name@example.com.'];
   const password = text(input.password);
-  // The form's answer, every field at once, before the password costs a hash; the policy that decides is the one
-  // read again inside the transaction below.
+  // Every field at once, before the password costs a hash; the policy that decides is read again below.
   const violations = passwordErrors(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
   if (violations.length > 0) fieldErrors.password = violations;
   if (Object.keys(fieldErrors).length > 0 || email.value === undefined) return { ok: false, fieldErrors };
@@ -90,8 +78,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
     const outcome = await underTenancyConfig(target.applicationScope, async (tx): Promise<SignUpOutcome> => {
       const { em } = tx;
       await holdPool(tx, target, tenantId);
-      // The pool's policy as in force now, in this transaction (as createUser checks it): one tightened since the form's
-      // check above applies to this user too.
+      // The policy as in force now, in this transaction: one tightened since the form's check applies too.
       const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);
       if (refused.length > 0) return { ok: false, fieldErrors: { password: refused } };
       const emailNormalized = normalizeEmail(email.value!);

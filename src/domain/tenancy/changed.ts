@@ -2,11 +2,8 @@ import type { Scope } from '../../context.ts';
 import { clearTenant } from '../loaders.ts';
 
 /**
- * After a committed change to what the tenancy engine resolves: the application's own configuration (`tenantId`
- * null: its name, tenancy switches, settings, auth providers, domains) or one tenant's (its name and slug, overrides,
- * providers, domains). This request's loaders forget what they read, and every instance's caches of what that
- * configuration governs (the sign-in surfaces' settings) are evicted; an application's change reaches every tenant,
- * which inherits from it.
+ * This request's loaders forget what they read, and every instance evicts its caches of what the configuration
+ * governs; an application's change reaches every tenant, which inherits from it.
  */
 export async function configurationChanged(scope: Scope, tenantId: string | null): Promise<void> {
   clearTenant(scope.loaders, tenantId);

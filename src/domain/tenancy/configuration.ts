@@ -24,11 +24,7 @@ export interface TenantConfiguration {
   };
 }
 
-/**
- * A tenant's effective settings of the four features, each with its `source` (API.md: tenants, `configuration`).
- * `scope` is narrowed to the tenant (context.ts narrowToTenant): every read goes through the request's loaders,
- * so a page of N tenants costs the same statements as one.
- */
+/** API.md: tenants, `configuration`. Reads go through the request's loaders, so N tenants cost what one does. */
 export async function tenantConfiguration(scope: Scope): Promise<TenantConfiguration> {
   const tenantId = scope.tenantId;
   if (tenantId === null) throw new Error('tenantConfiguration needs a tenant scope');

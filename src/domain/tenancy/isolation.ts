@@ -8,10 +8,7 @@ import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { userSnapshotSql } from '../users/users.ts';
 
-/**
- * What stops `authIsolation` going from `isolated` back to `shared`: any tenant still holding its own auth
- * data. One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration).
- */
+/** One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration). */
 export async function tenantAuthDataRemaining(em: EntityManager, applicationId: string): Promise<ErrorDetail[]> {
   const [providers, policies, domains, duplicates, tenants] = await Promise.all([
     em.find(AuthProvider, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
@@ -38,11 +35,7 @@ export async function tenantAuthDataRemaining(em: EntityManager, applicationId: 
     .sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.kind.localeCompare(b.kind));
 }
 
-/**
- * Per tenant pool, its users whose e-mail also exists in another pool, another tenant's or the application's own
- * (users in no tenant, which stay there through the switches): merging the pools would make them collide. Counted
- * by PostgreSQL, whatever the number of users.
- */
+/** Merging the pools would make these collide. Counted by PostgreSQL, whatever the number of users. */
 async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: string): Promise<{ pool_id: string; count: number }[]> {
   return executeOwned(
     em,
@@ -56,11 +49,9 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
 }
 
 /**
- * `shared` → `isolated`: every user moves to the pool of their tenant. A user who belongs to several tenants
- * keeps their record (and id) in the tenant they joined first and gets a copy in each other tenant, so that nobody
- * loses access to any tenant; their keys for those tenants move to the copies. Users in no tenant stay in the
- * application's pool, reachable at application scope. Each copy and each moved key is audited as `actor`'s doing.
- * Four statements whatever the number of users (raw SQL: each names the application).
+ * A user of several tenants keeps their record in the one they joined first and gets a copy in each other, so that
+ * nobody loses access; their keys for those tenants move to the copies. Users in no tenant stay in the application's
+ * pool. Four statements whatever the number of users.
  */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   await copyIntoOtherTenants(em, actor);
@@ -75,11 +66,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   );
 }
 
-/**
- * A copy of each shared user in each of their tenants but the first: the original's row in another pool, e-mail,
- * name, metadata, status, password hash and the whole lockout state (failed sign-ins, when the last one was, until when a lock
- * lasts), so it signs in, counts failures and unlocks as the original would. Audited with the original's id.
- */
+/** With the whole lockout state, so it signs in, counts failures and unlocks as the original would. */
 async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
   await recordAuditPerRow(em, actor, { action: 'user.copy', targetType: 'user' }, {
     tenantPerRow: true,
@@ -102,11 +89,7 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
   });
 }
 
-/**
- * Each copy gets the original's failed sign-ins per address (src/domain/sign-in/lockout.ts), so that an address locked out of
- * the original is locked out of every copy, and counts on where it was. The copy is the user with the original's
- * e-mail in another tenant's pool, as for the keys (moveKeysToCopies).
- */
+/** So that an address locked out of the original is locked out of every copy. */
 async function copySignInFailures(em: EntityManager, applicationId: string): Promise<void> {
   await executeOwned(
     em,
@@ -122,10 +105,8 @@ async function copySignInFailures(em: EntityManager, applicationId: string): Pro
 }
 
 /**
- * A tenant key bound to a user who got a copy in that tenant now belongs to the copy, the user's record there: a
- * tenant key's user is a member of its tenant, and deleting that record must take the key with it. The copy is the
- * user with the original's e-mail in the key's tenant's pool (unique there). Cached keys are evicted by the switch's
- * invalidation of the whole application (configurationChanged).
+ * A tenant key's user is a member of its tenant, and deleting that record must take the key with it. Cached keys are
+ * evicted by the switch's invalidation of the whole application (configurationChanged).
  */
 async function moveKeysToCopies(em: EntityManager, actor: AuditActor): Promise<void> {
   await recordAuditPerRow(em, actor, { action: 'api_key.rebind', targetType: 'api_key' }, {
@@ -145,7 +126,7 @@ async function moveKeysToCopies(em: EntityManager, actor: AuditActor): Promise<v
   });
 }
 
-/** `isolated` → `shared` (allowed only when no e-mail exists in two pools): every user joins the shared pool. */
+/** Allowed only when no e-mail exists in two pools. */
 export async function mergePools(em: EntityManager): Promise<number> {
   return em.nativeUpdate(User, { poolId: { $ne: SHARED_POOL } }, { poolId: SHARED_POOL });
 }

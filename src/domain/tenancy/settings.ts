@@ -15,20 +15,18 @@ import { configurationChanged } from './changed.ts';
 import { underTenancyConfig } from './config-lock.ts';
 
 /**
- * The tenancy configuration engine for settings (branding, e-mail templates, e-mail provider, policies). Each
- * feature is governed by one switch of the application's tenancyConfig; a tenant override counts only while that
- * switch allows it, and is kept, hidden, while it does not (spec, States and transitions).
+ * A tenant override counts only while the application's governing switch allows it, and is kept, hidden, while it
+ * does not (spec, States and transitions).
  */
 export type Source = 'inherited' | 'customized';
 
 export interface Effective<T> {
   value: T;
   source: Source;
-  /** The stored row behind the value; absent when it is the built-in default. */
+  /** Absent for the built-in default. */
   row: Setting | undefined;
 }
 
-/** Whether the application lets tenants override a feature. */
 export function tenantMayCustomize(application: Application, feature: SettingFeature): boolean {
   if (!application.multiTenant) return false;
   switch (feature) {
@@ -43,7 +41,7 @@ export function tenantMayCustomize(application: Application, feature: SettingFea
   }
 }
 
-/** The switch that governs a feature, for error messages. */
+/** For error messages. */
 export const GOVERNING_SWITCH: Record<SettingFeature, string> = {
   branding: 'tenancyConfig.brandingScope',
   email_template: 'tenancyConfig.emailTemplatesScope',
@@ -51,7 +49,6 @@ export const GOVERNING_SWITCH: Record<SettingFeature, string> = {
   policy: 'tenancyConfig.authIsolation',
 };
 
-/** 409 `tenant_customization_disabled` unless the governing switch allows tenant overrides. */
 export function assertTenantMayCustomize(application: Application, feature: SettingFeature): void {
   if (!tenantMayCustomize(application, feature)) {
     const setting = GOVERNING_SWITCH[feature];
@@ -68,19 +65,13 @@ function find(rows: Setting[], feature: SettingFeature, key: string): Setting | 
   return rows.find((row) => row.feature === feature && row.key === key);
 }
 
-/**
- * The application's value of one setting (its stored row, or the default), through the request's loader so that
- * a page of tenants reads the application's rows once.
- */
+/** Through the request's loader, so a page of tenants reads the application's rows once. */
 export async function applicationValue<T>(scope: Scope, feature: SettingFeature, key: string, fallback: T): Promise<Effective<T>> {
   const row = find(await scope.loaders.settings.load(APPLICATION_ROWS), feature, key);
   return { value: row === undefined ? fallback : (row.value as T), source: 'inherited', row };
 }
 
-/**
- * The value a tenant sees: its override when the governing switch allows one and it exists (`customized`), else
- * the application's (`inherited`). Batched across tenants by the request's DataLoader.
- */
+/** Batched across tenants by the request's DataLoader. */
 export async function effectiveValue<T>(
   scope: Scope,
   tenantId: string,
@@ -100,16 +91,14 @@ export interface SettingWrite {
   feature: SettingFeature;
   key: string;
   /**
-   * The new value and the changes to the stored write-only secrets (a null value removes one; none: kept as they
-   * are), decided against the row this write replaces (null: none yet). It runs in the write's transaction with that
-   * row locked, so a concurrent write cannot change what it decided on; what it throws aborts the write.
+   * Decided against the row this write replaces, which is locked: a concurrent write cannot change what it decided on.
+   * A null secret removes one. What it throws aborts the write.
    */
   compose(stored: Setting | null): { value: Record<string, unknown>; secrets?: Record<string, string | null> };
-  /** Audit action, e.g. `branding.update`. */
   action: AuditAction;
 }
 
-/** The stored secrets after a write: each new value sealed (a dump of the table reveals none), null removing one. */
+/** Each new value sealed: a dump of the table reveals none. */
 function mergeSecrets(
   stored: Record<string, string> | null | undefined,
   changes: Record<string, string | null> | undefined,
@@ -124,18 +113,12 @@ function mergeSecrets(
   return Object.keys(merged).length === 0 ? null : merged;
 }
 
-/**
- * What the audit log keeps of a setting: its value and, for a feature with secrets (the e-mail provider), the names of
- * those set, never their values, so that setting or removing one shows in before/after.
- */
+/** Secrets only by name, so that setting or removing one shows in before/after. */
 function audited(value: Record<string, unknown>, secrets: Record<string, string> | null | undefined, hasSecrets: boolean): Record<string, unknown> {
   return hasSecrets ? { ...value, secretsSet: Object.keys(secrets ?? {}).sort() } : value;
 }
 
-/**
- * What the audit log keeps of a removed override (removeTenantOverride's `before`), in SQL, of the setting row `row`,
- * for set-based changes (a tenant's deletion; a test holds the two equal).
- */
+/** removeTenantOverride's `before` in SQL, for set-based changes (a test holds the two equal). */
 export const removedOverrideSql = (row: string) =>
   `case when ${row}.secrets is null then ${row}.value else ${row}.value || jsonb_build_object('secretsSet', ${secretNamesSql(`${row}.secrets`)}) end`;
 
@@ -176,10 +159,8 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
 }
 
 /**
- * Runs an upsert, once more if a concurrent request inserted the same (tenant, feature, key) first: the retry
- * finds that row and updates it, so concurrent first writes all succeed and the last one wins. A tenant's override
- * is written only while the governing switch allows it (409 `tenant_customization_disabled`), read under the lock
- * that keeps it so until the commit (config-lock.ts).
+ * Once more if a concurrent request inserted the same key first: concurrent first writes all succeed, the last wins.
+ * A tenant's override is written only while the switch allows it, read under the lock (config-lock.ts).
  */
 async function upsertRetrying(scope: Scope, tenantId: string | null, write: SettingWrite): Promise<Setting> {
   const attempt = () =>
@@ -195,7 +176,7 @@ async function upsertRetrying(scope: Scope, tenantId: string | null, write: Sett
   }
 }
 
-/** Sets the application's value (application-wide credentials only). */
+/** Application-wide credentials only. */
 export async function putApplicationSetting(scope: Scope, write: SettingWrite): Promise<Setting> {
   scope.requireApplicationWide();
   const row = await upsertRetrying(scope, null, write);
@@ -203,7 +184,6 @@ export async function putApplicationSetting(scope: Scope, write: SettingWrite): 
   return row;
 }
 
-/** Sets a tenant's override; 409 `tenant_customization_disabled` while the governing switch forbids overrides. */
 export async function putTenantOverride(scope: Scope, tenantId: string, write: SettingWrite): Promise<Setting> {
   await assertTenantExists(scope, tenantId);
   const row = await upsertRetrying(scope, tenantId, write);
@@ -211,10 +191,7 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
   return row;
 }
 
-/**
- * "Remove tenant override": deletes the tenant's row so the tenant inherits again. Allowed whatever the switch
- * says (removing hidden overrides is how an operator cleans up); 404 when the tenant has no such override.
- */
+/** Allowed whatever the switch says: removing hidden overrides is how an operator cleans up. */
 export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: AuditAction): Promise<boolean> {
   await scope.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second removal at once waits for this one, then finds nothing (404).

@@ -17,25 +17,22 @@ import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
 /**
- * The rows a tenant owns besides its users (whose records users.ts writes), which its deletion would otherwise take
- * by foreign-key cascade, unrecorded: each kind deleted in one statement that writes one audit record per row, its
- * `before` the row as that kind's own deletion (or revocation) records it, without secrets. So the audit log's target
- * and tenant filters find every one of them.
+ * The rows a tenant owns besides its users, which its deletion would otherwise take by foreign-key cascade,
+ * unrecorded: each kind deleted in one statement writing one audit record per row (without secrets), so the audit
+ * log's target and tenant filters find every one of them.
  */
 interface OwnedKind {
   readonly action: AuditAction;
   readonly targetType: string;
   readonly table: string;
-  /** Which of the tenant's rows of `table` (the row is `r`), with `params`; all of them when absent. */
+  /** The row is `r`; all of the tenant's rows of `table` when absent. */
   readonly where?: string;
   readonly params?: readonly unknown[];
-  /** The record's target (text); the row's id when absent. */
+  /** The row's id when absent. */
   readonly targetId?: string;
-  /** The record's `before` (jsonb) of the row `r`. */
   readonly before: string;
 }
 
-/** Every feature of the settings: GOVERNING_SWITCH names each one. */
 const SETTING_FEATURES = Object.keys(GOVERNING_SWITCH) as SettingFeature[];
 
 const OWNED_KINDS: readonly OwnedKind[] = [
@@ -63,16 +60,12 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'email_sender_domain.delete', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
 ];
 
-/**
- * The tables whose rows removeTenantOwnedRows deletes: every table with a foreign key to `tenant` (a test checks);
- * `user_session`: the sessions signed in to the tenant, which endTenantSessions ends.
- */
+/** Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions. */
 export const TENANT_OWNED_TABLES: readonly string[] = [...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session'])].sort();
 
 /**
- * Deletes the rows the tenant owns in the caller's transaction (which holds the tenant's row), each with its audit
- * record under the tenant: a constant number of statements, however many rows. Before the tenant's users go, so a
- * tenant key bound to one of them is recorded too.
+ * In the caller's transaction (which holds the tenant's row): a constant number of statements, however many rows.
+ * Before the tenant's users go, so a tenant key bound to one of them is recorded too.
  */
 export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
   // The application-wide roles of the tenant's keys and credentials (those held in the tenant go with its rows below).

@@ -4,12 +4,9 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 
 /**
- * The tenant a new tenant-owned thing (a user, an API key) goes to: the scope's tenant, else the one the body
- * names. A body naming another tenant than a tenant-scoped credential's own is 403 (spec: wrong tenant); another
- * tenant than the path's, with application-wide credentials, is a contradiction in the request: 422. The tenant
- * must exist in the application (a Bearer `tenant_id` is not checked when the scope is settled): 404.
- *
- * Reads through the scope's EntityManager: call it before opening the write transaction.
+ * The scope's tenant, else the one the body names. A body naming another tenant than a tenant-scoped credential's
+ * own is 403 (spec: wrong tenant); another than the path's, with application-wide credentials, is 422. The tenant must
+ * exist (a Bearer `tenant_id` is not checked when the scope is settled): 404. Call before the write transaction.
  */
 export async function targetTenant(scope: Scope, requested: string | null | undefined): Promise<string | null> {
   if (requested != null && scope.tenantId !== null && requested !== scope.tenantId) {
@@ -24,15 +21,12 @@ export async function targetTenant(scope: Scope, requested: string | null | unde
 }
 
 /**
- * The tenants of `tenantIds` that still exist, held FOR SHARE until the caller's transaction (`tx`'s) ends: a user
- * about to join them (a membership, an isolated pool) commits before a deletion of one of them starts, which then
- * takes the user with the tenant, or after it, and finds it gone. `tenant_ids` and `pool_id` have no foreign key to
- * do this (deleteTenant holds the tenant FOR UPDATE). Read in the transaction: a check made before it could be stale.
- * Call it before locking any of their users: deleteTenant takes the tenant, then its members.
+ * Held FOR SHARE until `tx` ends: a user about to join them commits before a deletion of one starts (which then takes
+ * the user with it) or after it, and finds it gone; `tenant_ids` and `pool_id` have no foreign key to do this. Call
+ * before locking any of their users: deleteTenant takes the tenant, then its members.
  *
- * Plain rows, not entities: a Tenant the request has already loaded (targetTenant) stays as it is, so the flush has
- * nothing of it to write back over a concurrent rename, nor an update that would deadlock with other holders of the
- * share lock. A tenant scope reaches its own tenant only, as the `tenant` filter would have it.
+ * Plain rows, not entities: a loaded Tenant stays untouched, so the flush writes nothing back over a concurrent rename,
+ * nor an update that would deadlock with other holders of the share lock.
  */
 export async function lockTenants(tx: Scope, tenantIds: readonly string[]): Promise<string[]> {
   const wanted = [...new Set(tenantIds)].filter((id) => tx.tenantId === null || id === tx.tenantId);

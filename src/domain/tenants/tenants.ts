@@ -27,7 +27,7 @@ export interface UpdateTenantInput {
 
 const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
 
-/** A tenant as lists and the GraphQL `Tenant` type read it (codegen mapper). */
+/** The GraphQL `Tenant` type's codegen mapper. */
 export type TenantRow = Row<Tenant>;
 
 export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<TenantRow>> {
@@ -35,7 +35,7 @@ export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<Te
   return paginate(scope.em, Tenant, {}, args, scope.services.cursors, list);
 }
 
-/** The scope's tenant (the scope was settled on it, so it is reachable), or 404. */
+/** The scope was settled on it, so it is reachable; or 404. */
 export async function getTenant(scope: Scope, tenantId: string): Promise<Tenant> {
   const tenant = await scope.em.findOne(Tenant, { id: tenantId });
   if (tenant === null) throw notFound('Tenant', 'tenantId');
@@ -43,8 +43,8 @@ export async function getTenant(scope: Scope, tenantId: string): Promise<Tenant>
 }
 
 /**
- * A derived slug's candidates: `base`, then `base-2`, `base-3`… (as GitHub and Slack number a taken name), `base`
- * shortened to leave room for the suffix. None is spelled as a UUID: its last group would be the suffix's digits.
+ * `base`, then `base-2`, `base-3`… (as GitHub and Slack number a taken name), `base` shortened to leave room. None is
+ * spelled as a UUID: its last group would be the suffix's digits.
  */
 function slugCandidate(base: string, n: number): string {
   if (n === 1) return base;
@@ -52,10 +52,9 @@ function slugCandidate(base: string, n: number): string {
   return `${base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
 }
 
-/** Suffixes looked for in one statement: up to 6 digits. */
 const SUFFIX_DIGITS = 6;
 
-/** The first candidate for `base` no tenant of the scope's application holds, read in one statement. */
+/** Read in one statement. */
 async function freeSlug(em: EntityManager, base: string): Promise<string> {
   const suffixed = Array.from({ length: SUFFIX_DIGITS }, (_, index) => {
     const digits = index + 1;
@@ -71,8 +70,7 @@ async function freeSlug(em: EntityManager, base: string): Promise<string> {
 }
 
 /**
- * Attempts at a derived slug: each one lost means another creation committed that slug meanwhile, and the next
- * attempt reads it. Past them (more than as many creations of one name at once) the client is asked to send a slug.
+ * Each one lost means another creation committed that slug meanwhile. Past them the client is asked to send a slug.
  */
 const DERIVED_SLUG_ATTEMPTS = 10;
 
@@ -126,10 +124,8 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
 }
 
 /**
- * Deletes a tenant. Its overrides, domains, providers, OAuth clients, M2M credentials and tenant-scoped keys go with
- * it, each audited as its own deletion; users of its isolated pool go too, each as if deleted on their own (audited,
- * their keys with them), since they exist only in this tenant; users of the shared pool only lose their membership
- * (audited too). The audit log keeps the records. Set-based: a constant number of statements, however many rows.
+ * Everything the tenant owns goes with it, each audited as its own deletion; users of its isolated pool are deleted
+ * (they exist only here), shared-pool users only lose their membership. Set-based: a constant number of statements.
  */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   // Which users are the tenant's own depends on the pools, which only the switches change.

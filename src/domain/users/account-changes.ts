@@ -3,19 +3,15 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { endOpSessions } from './users.ts';
 
-/** The account a link changed: what its mails address. */
 export interface ChangedAccount {
   readonly email: string;
   readonly name: string | null;
-  /** The language of the user's mails. */
   readonly locale: string | null;
 }
 
 /**
- * A password chosen through a reset link, in the caller's transaction: the new hash, the e-mail verified (the link
- * proved it), a lock of the lockout policy lifted with every address's failures (the `account_locked` mail says a
- * reset unlocks), and every sign-in ended: grants, their tokens and browser sessions, as a suspension ends them. A
- * suspended user stays as they are: undefined.
+ * In the caller's transaction: the e-mail is verified (the link proved it), a lockout lifted with every address's
+ * failures (the `account_locked` mail says a reset unlocks), and every sign-in ended. A suspended user: undefined.
  */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
   const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; was: string }[]>(
@@ -42,7 +38,7 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   return { email: row.email, name: row.name, locale: row.locale };
 }
 
-/** The e-mail proven through a verification link, in the caller's transaction; undefined when it already was. */
+/** In the caller's transaction; undefined when it already was. */
 export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string): Promise<ChangedAccount | undefined> {
   const [row] = await executeOwned<ChangedAccount[]>(
     em,

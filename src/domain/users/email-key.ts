@@ -1,10 +1,8 @@
 import { domainToASCII } from 'node:url';
 
 /**
- * Letters that toLowerCase leaves apart from another lower-case letter of the same case-folding class (Unicode simple
- * case folding, as `/…/iu` compares): the final sigma (`ΑΣ` lower-cases to `ας`, `ασ` stays), the long s, the micro
- * sign (it reads exactly as the Greek mu), Greek symbol forms and Cyrillic historic variants. Each maps to the letter
- * toLowerCase gives its capital, so the two forms are one key. (U+0345, a combining iota, is left: it composes.)
+ * Letters toLowerCase leaves apart from another of the same Unicode case-folding class (as `/…/iu` compares): final
+ * sigma, long s, micro sign, Greek symbol forms, Cyrillic historic variants. U+0345 is left: it composes.
  */
 const FOLDED: Readonly<Record<string, string>> = {
   '\u017f': 's', // ſ
@@ -31,10 +29,8 @@ const FOLDED: Readonly<Record<string, string>> = {
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
 
 /**
- * The key an e-mail address is unique by, and found by at sign-in: trimmed, lower-cased and in Unicode NFC (an accented
- * letter typed precomposed or as a letter and a combining accent is one letter), with the lower-case letters of one
- * case-folding class made one (FOLDED), its domain in its ASCII (IDNA) form (`bücher.example` and
- * `xn--bcher-kva.example` are one domain). The address itself is kept as given, for display.
+ * The key an address is unique by and found by at sign-in: trimmed, lower-cased, NFC, case-folded (FOLDED), domain in
+ * IDNA ASCII form. The address itself is kept as given, for display.
  */
 export function normalizeEmail(address: string): string {
   const lowered = address.trim().toLowerCase().normalize('NFC').replace(FOLDABLE, (letter) => FOLDED[letter] ?? letter);

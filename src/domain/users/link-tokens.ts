@@ -5,22 +5,19 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid, newId } from '../../ids.ts';
 
 /**
- * The tokens of the links that e-mails carry (verification, password reset): 32 random bytes shown once in the link,
- * stored as their SHA-256 only, used once, with an expiry. A token reads `{applicationId}.{secret}`, so that it is
- * looked up by a key led by its application. The link names the surface of the user's pool (the service's, or an
- * isolated tenant's path), and the page refuses a token brought to any other.
+ * 32 random bytes shown once, stored as SHA-256 only, used once. `{applicationId}.{secret}`, so the lookup key leads
+ * with its application. The page refuses a token brought to another surface than the user's pool's.
  */
 export type LinkPurpose = 'verify_email' | 'password_reset';
 
-/** How long each link works. */
 export const LINK_MINUTES: Readonly<Record<LinkPurpose, number>> = { verify_email: 24 * 60, password_reset: 30 };
 
-/** The page of the service that each link opens, under the pool's surface. */
+/** Under the pool's surface. */
 export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = { verify_email: '/account/verify-email', password_reset: '/account/reset-password' };
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
-/** The user a link is for, and the OAuth client of the sign-in it was asked from (whose look its pages take). */
+/** The client is that of the sign-in it was asked from, whose look the pages take. */
 export interface LinkUser {
   readonly applicationId: string;
   readonly userId: string;
@@ -28,10 +25,7 @@ export interface LinkUser {
   readonly clientId: string;
 }
 
-/**
- * A new token for `user`, written through `em` (the caller's transaction), and the absolute link carrying it, on the
- * pool's pages (pagesOf; `base` is the service's URL).
- */
+/** Written through the caller's transaction; the link is on the pool's pages (pagesOf). */
 export async function issueLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, base: string): Promise<{ link: string; expiresInMinutes: number }> {
   const secret = randomBytes(32).toString('base64url');
   const minutes = LINK_MINUTES[purpose];
@@ -46,9 +40,8 @@ export async function issueLink(em: EntityManager, user: LinkUser, purpose: Link
 }
 
 /**
- * Where the pool's link pages are, as its users know its sign-in: a verified custom domain of the pool (an isolated
- * tenant's own; for the shared pool the application's), else the service's URL, under the tenant's path (`/t/{id}`)
- * for an isolated tenant's pool. Of several domains, the first by name.
+ * As the pool's users know its sign-in: a verified custom domain of the pool (the first by name), else the service's
+ * URL, under `/t/{id}` for an isolated tenant's pool.
  */
 async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): Promise<string> {
   const shared = user.poolId === SHARED_POOL;
@@ -63,7 +56,6 @@ async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): P
   return shared ? serviceUrl : `${serviceUrl}/t/${user.poolId}`;
 }
 
-/** A token as the link carries it, split; undefined when it cannot be one. */
 function parse(token: unknown): { applicationId: string; hash: string } | undefined {
   if (typeof token !== 'string' || token.length > 200) return undefined;
   const [applicationId, secret, ...rest] = token.split('.');
@@ -80,7 +72,7 @@ interface TokenRow {
 const toLinkUser = (applicationId: string, row: TokenRow | undefined): LinkUser | undefined =>
   row === undefined ? undefined : { applicationId, userId: row.user_id, poolId: row.pool_id, clientId: row.client_id };
 
-/** The user of a link that still works (unused, unexpired, for `purpose`), without using it: the page that asks. */
+/** Without using it: for the page that asks. */
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<LinkUser | undefined> {
   const parsed = parse(token);
   if (parsed === undefined) return undefined;
@@ -95,9 +87,8 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
 }
 
 /**
- * Uses a link through `em` (the caller's transaction): of two requests racing with one token, one gets its user and
- * the other undefined, as for an unknown, used or expired token. The user's other unused links of that purpose end
- * with it: one reset, one verification.
+ * Of two requests racing with one token, one gets its user and the other undefined. The user's other unused links of
+ * that purpose end with it.
  */
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<LinkUser | undefined> {
   const parsed = parse(token);

@@ -14,21 +14,17 @@ import { issueLink } from './link-tokens.ts';
 import { keepReplacedPassword, passwordRefusals, passwordViolations } from './password-history.ts';
 import { forgetUserKeys } from './users.ts';
 
-/**
- * A signed-in user's changes to their own account on the hosted pages (the account page, the change an expired
- * password forces at sign-in): audited with the user as the actor; mails go out in the surface's tenant.
- */
+/** Audited with the user as the actor; mails go out in the surface's tenant. */
 
-/** The longest current password worth an Argon2 verification (as at sign-in); a longer one is wrong. */
+/** As at sign-in: a longer one is wrong without an Argon2 verification. */
 const MAX_PASSWORD_INPUT = 1024;
 
-/** The user acting on their own account through the target's surface. */
 export function ownScope(target: SignInTarget, userId: string): Scope {
   const { services, requestId } = target.scope;
   return endUserScope(services, requestId, { clientId: target.clientId, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
 }
 
-/** Whether `typed` is the user's current password (a user without one proves nothing by it). */
+/** A user without one proves nothing by it. */
 export async function currentPasswordProven(em: EntityManager, applicationId: string, userId: string, typed: string | null | undefined): Promise<boolean> {
   const current = typed ?? '';
   const [row] = await executeOwned<{ password_hash: string | null }[]>(em, applicationId, 'select password_hash from app_user where @owner and id = ?', [userId]);
@@ -36,17 +32,14 @@ export async function currentPasswordProven(em: EntityManager, applicationId: st
   return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
 }
 
-/**
- * A change made (`shown`: secrets the page shows this once, new recovery codes), or refused: in the words the page
- * shows (already complete sentences), the current password wrong, or the user no longer active (suspended meanwhile).
- */
+/** `shown`: secrets the page shows this once. Refusals carry the page's complete sentences. */
 export type OwnChange =
   | { readonly ok: true; readonly shown?: readonly string[] }
   | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly string[] }
   | { readonly ok: false; readonly reason: 'wrong_current' }
   | { readonly ok: false; readonly reason: 'inactive' };
 
-/** The user's name, as they type it (blank: none); audited as `user.name.change`. */
+/** Blank: none. */
 export async function changeOwnName(target: SignInTarget, userId: string, typed: string | null | undefined): Promise<OwnChange> {
   let name: string | null;
   try {
@@ -72,22 +65,18 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   return { ok: true };
 }
 
-/** What a new password of the user's own replaces, and which sign-in of theirs stays. */
 export interface OwnPasswordChange {
-  /** The current password, which the account page asks for; absent for the change an expired password forces at sign-in. */
+  /** Absent for the change an expired password forces at sign-in. */
   readonly current?: string | null | undefined;
   readonly password: string | null | undefined;
-  /** The OP browser session the change is made in, which stays signed in; null: every sign-in of the user ends. */
+  /** The OP browser session that stays signed in; null: every sign-in of the user ends. */
   readonly keepSessionUid: string | null;
-  /** Why: on the account page, or forced at sign-in (`maxAge`). */
   readonly reason: 'account' | 'expired';
 }
 
 /**
- * A new password of the user's own: the current one proven (when asked for), the pool's policy and history applied,
- * then in one transaction the replaced password kept in the history, the new hash and its time set, every other
- * sign-in ended (as Auth0 and Zitadel end the other sessions of a changed password), a `password_changed` mail with a
- * reset link (the owner's way back), audited as `user.password.change`. Refusals change nothing.
+ * Every other sign-in ends (as Auth0 and Zitadel end other sessions of a changed password), and a `password_changed`
+ * mail carries a reset link: the owner's way back. Refusals change nothing.
  */
 export async function changeOwnPassword(target: SignInTarget, userId: string, change: OwnPasswordChange): Promise<OwnChange> {
   const scope = ownScope(target, userId);
@@ -126,7 +115,6 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   return { ok: true };
 }
 
-/** Signs the user out everywhere but the browser session `currentUid` (endOtherSessions), audited as `user.sessions.end`. */
 export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
   const scope = ownScope(target, userId);
   const grants = await scope.transactional((em) => endOtherSessions(em, scope, userId, currentUid));

@@ -6,16 +6,11 @@ import type { PasswordPolicy } from '../policies/definitions.ts';
 import { checkPassword, type PasswordViolationCode } from '../policies/password.ts';
 
 /**
- * The password policy's `maxAge` and `historyCount` (migration 0026), for every path that sets a password (the
- * management API, a reset link, the account page, the change forced at sign-in). `app_user.password_hash` is the current
- * password and `password_history` the ones before it, so that "the last N" holds for passwords set before the history
- * was kept.
+ * `password_hash` is the current password and `password_history` the ones before it, so that "the last N" holds for
+ * passwords set before the history was kept.
  */
 
-/**
- * What a new password breaks: the pool's policy (checkPassword) and, for an existing user's new password (`of`), the
- * history (`history`: one of their last `historyCount`). Empty when it is acceptable.
- */
+/** `of`: an existing user, whose history applies too. Empty when acceptable. */
 export async function passwordViolations(
   em: EntityManager,
   policy: PasswordPolicy,
@@ -30,13 +25,9 @@ export async function passwordViolations(
   return violations;
 }
 
-/** A page's sentences for passwordViolations. */
 export const passwordRefusals = (violations: readonly { message: string }[]): string[] => violations.map((violation) => `Password ${violation.message}.`);
 
-/**
- * Whether `password` is one of the user's last `count` passwords. Each stored hash costs an Argon2 verification, so
- * the hashes are read once and verified until one matches; `count` 0 reads nothing.
- */
+/** Each hash costs an Argon2 verification, so they are read once and verified until one matches. */
 async function repeatsHistory(em: EntityManager, applicationId: string, userId: string, password: string, count: number): Promise<boolean> {
   if (count === 0) return false;
   const rows = await executeOwned<{ password_hash: string }[]>(
@@ -54,9 +45,8 @@ async function repeatsHistory(em: EntityManager, applicationId: string, userId: 
 }
 
 /**
- * Keeps the password about to be replaced (in the caller's transaction, before it writes the new hash): the current
- * hash joins the history, which holds the newest `count - 1` (with the new current password, the last `count`); a
- * history the policy does not ask for (`count` 0 or 1) is not kept.
+ * Before the caller writes the new hash: the history holds the newest `count - 1`, so with the current one the last
+ * `count`; none is kept for `count` 0 or 1.
  */
 export async function keepReplacedPassword(em: EntityManager, applicationId: string, userId: string, count: number): Promise<void> {
   const kept = Math.max(count - 1, 0);
@@ -78,7 +68,7 @@ export async function keepReplacedPassword(em: EntityManager, applicationId: str
   );
 }
 
-/** Whether the user's password is older than the policy's `maxAge` days (never when it has none). */
+/** Never when the policy has no `maxAge`. */
 export async function passwordExpired(em: EntityManager, applicationId: string, userId: string, policy: PasswordPolicy): Promise<boolean> {
   if (policy.maxAge === null) return false;
   const [row] = await executeOwned<{ expired: boolean }[]>(

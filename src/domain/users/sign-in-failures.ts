@@ -1,18 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 
-/**
- * The lockout's failed sign-ins per account and client address (`sign_in_failure`, written by src/domain/sign-in/lockout.ts):
- * what the hosted sign-in and the users API (an unlock) both need to know of them.
- */
+/** Failed sign-ins per account and address (`sign_in_failure`, written by src/domain/sign-in/lockout.ts). */
 
-/** Whether the `sign_in_failure` row `alias` locks its address out of the account now. */
 export const addressLockedSql = (alias: string): string =>
   `(${alias}.locked_at is not null and (${alias}.locked_until is null or ${alias}.locked_until > now()))`;
 
 /**
- * Forgets every address's failures on the user's account (an administrator's unlock). Returns how many addresses
- * were locked out of it. The caller holds the user's row: the user's row before the addresses', as the sign-in takes them.
+ * Returns how many addresses were locked out. The caller holds the user's row: the user's before the addresses', as
+ * the sign-in takes them.
  */
 export async function forgetSignInFailures(em: EntityManager, applicationId: string, userId: string): Promise<{ addresses: number; locked: number }> {
   const rows = await executeOwned<{ locked: boolean }[]>(

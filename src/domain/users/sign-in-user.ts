@@ -3,14 +3,13 @@ import type { UserStatus } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 
 /**
- * A user as the sign-in and the OP read it: the columns they decide on, read in one plain statement (no entity, no
- * identity map), since a sign-in reads its user on every request of the flow and changes it only in single
- * statements (src/domain/sign-in/lockout.ts). A `User` entity is one too.
+ * Read in one plain statement (no entity, no identity map): a sign-in reads its user on every request of the flow and
+ * changes it only in single statements (src/domain/sign-in/lockout.ts).
  */
 export interface SignInUser {
   readonly id: string;
   readonly applicationId: string;
-  /** The user's pool: the application's shared one (SHARED_POOL), or an isolated tenant's id. */
+  /** SHARED_POOL, or an isolated tenant's id. */
   readonly poolId: string;
   readonly email: string;
   readonly name?: string | null | undefined;
@@ -19,29 +18,25 @@ export interface SignInUser {
   readonly passwordHash?: string | null | undefined;
   readonly lockedUntil?: Date | null | undefined;
   readonly failedSignIns: number;
-  /** Whether the e-mail is proven (the OIDC `email_verified` claim); absent: read as not proven. */
+  /** Absent: read as not proven. */
   readonly emailVerified?: boolean;
-  /** The language of the user's mails (the `locale` column); null: English. */
+  /** Null: English. */
   readonly locale?: string | null;
 }
 
 /**
- * Whether a user may act now (sign in, use their keys and tokens): active, or `locked` by the lockout policy with the
- * lock run out. Such a lock is lifted (audited) at the user's next sign-in attempt (src/domain/sign-in/lockout.ts); until then
- * the row still reads `locked`, and what the user holds must work as soon as the lock has ended all the same.
+ * Active, or `locked` with the lock run out: the row reads `locked` until the next sign-in attempt lifts it, and what
+ * the user holds must work as soon as the lock has ended all the same.
  */
 export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now = new Date()): boolean {
   return user.status === 'active' || (user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now);
 }
 
-/** mayActNow of the `app_user` row named `alias`, in SQL. */
 export const mayActNowSql = (alias: string): string =>
   `(${alias}.status = 'active' or (${alias}.status = 'locked' and ${alias}.locked_until <= now()))`;
 
-/** Which user: by id (in `poolId` when given), or by normalized e-mail in a pool. */
 export type SignInUserKey = { readonly id: string; readonly poolId?: string } | { readonly poolId: string; readonly emailNormalized: string };
 
-/** The columns a SignInUser is read from (signInUserOf). */
 export interface SignInUserRow {
   id: string;
   application_id: string;
@@ -58,7 +53,6 @@ export interface SignInUserRow {
   locale: string | null;
 }
 
-/** The columns of a SignInUser, of the `app_user` row named `alias`, for a statement that reads them (signInUserOf). */
 export const signInUserColumnsSql = (alias: string): string =>
   ['id', 'application_id', 'pool_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified', 'locale']
     .map((column) => `${alias}.${column}`)
@@ -81,10 +75,7 @@ export function signInUserOf(row: SignInUserRow): SignInUser {
   };
 }
 
-/**
- * The user of the application that `key` names, or null. Plain SQL does not pass through the tenancy filters: the
- * statement is owned by the application given (executeOwned), which is the caller's (its OAuth client's) and no other.
- */
+/** Plain SQL skips the tenancy filters: the statement is owned by the caller's application (executeOwned). */
 export async function readSignInUser(em: EntityManager, applicationId: string, key: SignInUserKey): Promise<SignInUser | null> {
   const [column, value] = 'id' in key ? ['id', key.id] : ['email_normalized', key.emailNormalized];
   const pool = key.poolId === undefined ? '' : ' and u.pool_id = ?';

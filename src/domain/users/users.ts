@@ -41,7 +41,7 @@ export interface UpdateUserInput {
   tenantIds?: string[] | null;
 }
 
-/** What the audit log keeps of a user: never the password hash, only whether there is one. */
+/** Never the password hash, only whether there is one. */
 export const userSnapshot = (user: User) => ({
   email: user.email,
   name: user.name ?? null,
@@ -52,19 +52,15 @@ export const userSnapshot = (user: User) => ({
   metadata: user.metadata,
 });
 
-/**
- * userSnapshot in SQL, of the app_user row `row`, for set-based changes (a test holds the two equal); `tenantIds`
- * overrides the memberships (an expression), for the snapshot of a row before an update.
- */
+/** userSnapshot in SQL (a test holds the two equal); `tenantIds` overrides the memberships, for a `before`. */
 export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
   `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
      'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null, 'metadata', ${row}.metadata)`;
 
 
 /**
- * The password policy of the user's pool decides: the application's in `shared`, the tenant's (or what it inherits)
- * in `isolated` (spec: password policy is per tenant only when isolated). Violations are listed in `details`.
- * `scope` is the write transaction's (underTenancyConfig), so the pool cannot change before the user is written.
+ * The application's policy in `shared`, the tenant's in `isolated` (spec: per tenant only when isolated). `scope` is
+ * the write transaction's (underTenancyConfig), so the pool cannot change before the user is written.
  */
 async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string, userId?: string): Promise<void> {
   const policy = await effectivePasswordPolicy(scope, poolTenant);
@@ -75,14 +71,12 @@ async function acceptablePassword(scope: Scope, poolTenant: string | null, passw
       details: violations.map(({ code, message }) => ({ code, message })),
     });
   }
-  // The password replaced joins the user's history (password-history.ts).
   if (userId !== undefined) await keepReplacedPassword(scope.em, scope.applicationId, userId, policy.historyCount);
 }
 
 /**
- * A new password, hashed before the write transaction opens: Argon2id takes tens of milliseconds, too long to hold a
- * transaction (its row locks, and on the embedded database every other connection) open for. The pool's policy is
- * checked inside it (acceptedHash), where the pool cannot change.
+ * Hashed before the write transaction opens: Argon2id takes tens of milliseconds, too long to hold a transaction (and
+ * its row locks) open. The policy is checked inside it (acceptedHash), where the pool cannot change.
  */
 interface HashedPassword {
   readonly password: string;
@@ -91,7 +85,7 @@ interface HashedPassword {
 
 const hashedPassword = async (password: string): Promise<HashedPassword> => ({ password, hash: await hashPassword(password) });
 
-/** The hash of a password the pool's policy accepts (see acceptablePassword); `userId`: the user whose password it replaces. */
+/** `userId`: the user whose password it replaces. */
 async function acceptedHash(scope: Scope, poolId: string, { password, hash }: HashedPassword, userId?: string): Promise<string> {
   await acceptablePassword(scope, poolTenantOf(poolId), password, userId);
   return hash;
@@ -99,16 +93,12 @@ async function acceptedHash(scope: Scope, poolId: string, { password, hash }: Ha
 
 const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
 
-/**
- * The tenant a user's audit records are filed under: the tenant of their isolated pool (they exist only there), else
- * the scope's. So the audit log's tenant filter finds every change of an isolated tenant's users, whoever made it.
- */
+/** The isolated pool's tenant, else the scope's: the audit log's tenant filter finds every change of its users. */
 export const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
-/** The most a user's metadata may hold, serialized: it is read with the user on every request that shows them. */
+/** It is read with the user on every request that shows them. */
 const METADATA_MAX_BYTES = 16 * 1024;
 
-/** A user's metadata: a JSON object (the GraphQL scalar checked the type) of at most METADATA_MAX_BYTES serialized. */
 function userMetadata(value: Record<string, unknown>): Record<string, unknown> {
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
     throw invalid('metadata', `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`);
@@ -121,37 +111,30 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
   return value;
 };
 
-/** A user as lists and the GraphQL `User` type read it (codegen mapper). */
+/** The GraphQL `User` type's codegen mapper. */
 export type UserRow = Row<User>;
 
 /**
- * The tenants of a user that `principal` is shown: all of them, to the application's credentials; to a tenant's, that
- * tenant alone (when the user is one of its members). A shared-pool user may belong to several tenants, and which
- * others is not a tenant's business: their ids are other customers' data.
+ * To a tenant's credentials, that tenant alone: which other tenants a shared-pool user belongs to is other customers'
+ * data.
  */
 export function visibleTenantIds(principal: Pick<Principal, 'tenantId'>, tenantIds: readonly string[]): string[] {
   const own = principal.tenantId;
   return own === null ? [...tenantIds] : tenantIds.filter((tenantId) => tenantId === own);
 }
 
-/** What a list of users may be narrowed to. */
 export interface UserFilter {
   status?: UserStatus | null;
   email?: string | null;
   emailPrefix?: string | null;
 }
 
-/** The longest e-mail address (RFC 5321's path limit): no prefix is longer. */
+/** RFC 5321's path limit. */
 const EMAIL_PREFIX_MAX = 320;
 
-/** `%`, `_` and the escape character itself, escaped for a LIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
-/**
- * The users of the scope (in a tenant scope the `tenant` filter keeps only that tenant's members), narrowed by
- * `filter`: addresses are compared by their normalized key, as sign-in finds them. A cursor names the filter it was
- * issued for.
- */
+/** Addresses compared by their normalized key, as sign-in finds them. A cursor names the filter it was issued for. */
 export async function listUsers(scope: Scope, { status, email, emailPrefix, ...page }: PageArgs & UserFilter): Promise<Page<UserRow>> {
   const where: Record<string, unknown> = {};
   if (status != null) where['status'] = status;
@@ -172,10 +155,7 @@ export async function getUser(scope: Scope, userId: string): Promise<User> {
   return user;
 }
 
-/**
- * Creates a user in the pool of the application's auth isolation: the shared pool (member of the scope's or
- * the body's tenant, if any), or, when `isolated`, the pool of exactly one tenant, which is then required.
- */
+/** When `isolated`, the pool of exactly one tenant, which is then required. */
 export async function createUser(scope: Scope, input: CreateUserInput): Promise<User> {
   const email = emailAddress('email', input.email);
   const name = input.name == null ? null : displayName('name', input.name);
@@ -207,7 +187,6 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   return created;
 }
 
-/** The pool a new user of `tenantId` (null: none) joins under the application's `authIsolation`. */
 function poolFor(application: Application, tenantId: string | null): string {
   if (application.authIsolation !== 'isolated') return SHARED_POOL;
   if (tenantId === null) throw invalid('tenantId', 'The application’s auth is isolated: a user must be created in a tenant');
@@ -215,10 +194,8 @@ function poolFor(application: Application, tenantId: string | null): string {
 }
 
 /**
- * The user, held FOR UPDATE until `tx` commits, as committed (refresh): a change is decided on the row that any
- * concurrent one left (another tenant's removal, a tenant's deletion, a second deletion: 404), never written back
- * from a stale read, and the next change waits for this one. Lock order: tenants, then their users, as deleteTenant
- * takes them (lockTenants before this, never after).
+ * FOR UPDATE and refreshed: a change is decided on the row any concurrent one left, never written back from a stale
+ * read. Lock order: tenants, then their users, as deleteTenant takes them (lockTenants before this, never after).
  */
 export async function lockUser(tx: Scope, userId: string): Promise<User> {
   const user = await tx.em.findOne(User, { id: userId }, HOLD_FOR_UPDATE);
@@ -226,26 +203,19 @@ export async function lockUser(tx: Scope, userId: string): Promise<User> {
   return user;
 }
 
-/** The tenants a `tenantIds` change names while `shared`: deduplicated, held until `tx` commits (lockTenants). */
 interface RequestedTenants {
   unique: string[];
   allExist: boolean;
 }
 
-/**
- * Holds the tenants of a `tenantIds` change before the user is locked (see lockUser); nothing when `isolated`, where
- * the list cannot change.
- */
+/** Before the user is locked (see lockUser); nothing when `isolated`, where the list cannot change. */
 async function holdRequestedTenants(tx: Scope, tenantIds: string[]): Promise<RequestedTenants | null> {
   if ((await tx.application()).authIsolation === 'isolated') return null;
   const unique = [...new Set(tenantIds)];
   return { unique, allExist: (await lockTenants(tx, unique)).length === unique.length };
 }
 
-/**
- * The memberships a `tenantIds` change leaves the user with: any existing tenants while `shared` (404 `tenantIds`
- * otherwise); when `isolated`, the one tenant of their pool for good (422, though an unchanged list is accepted).
- */
+/** When `isolated`, the one tenant of their pool for good (422, though an unchanged list is accepted). */
 function membershipsAfter(user: User, requested: string[], held: RequestedTenants | null): string[] {
   if (held !== null) {
     if (!held.allExist) throw notFound('Tenant', 'tenantIds');
@@ -306,16 +276,13 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
 }
 
 /**
- * Lifts a lock the lockout policy put on a user (src/domain/sign-in/lockout.ts), a timed one early or one without an end
- * (`lockoutMinutes` null), and on the addresses it locked out of the account: the user is active again, every
- * address's failure count starts over. A user with nothing to lift is answered as they are, with nothing written; a
- * suspended one stays suspended. The lock is the account's, in every tenant of a shared-pool user: a tenant scope
- * lifts it only as it may change their identity (assertIdentityOfScope; refused, the transaction undoes the deletion).
+ * Lifts a lockout, timed or not, on the account and on the addresses it locked out. A suspended user stays suspended.
+ * The lock is the account's in every tenant: a tenant scope lifts it only as it may change their identity
+ * (assertIdentityOfScope).
  */
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
-  // Under the switches' lock, as every change of a user: a split into isolated pools copies the lockout state, so an
-  // unlock overlapping it left the copies locked (or the split copied a state the unlock then changed) after answering
-  // `active`. Now the split copies the unlocked user, or comes first and the unlock lifts the original's lock alone.
+  // Under the switches' lock: a split into isolated pools copies the lockout state, so it copies the unlocked user or
+  // comes first and the unlock lifts the original's lock alone.
   const unlocked = await underTenancyConfig(scope, async (tx) => {
     const { em } = tx;
     // Held until the commit: a failed sign-in counted meanwhile is not lost under the reset.
@@ -341,9 +308,8 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
 }
 
 /**
- * Suspends a user: no sign-in, and their grants, tokens and browser sessions are deleted (endOpSessions) so that
- * `activate` gives back the account, not its old sessions. A tenant scope suspends only as it may change the user's
- * identity (assertIdentityOfScope): a shared-pool account is one for all its tenants.
+ * Grants, tokens and browser sessions are deleted so that `activate` gives back the account, not its old sessions.
+ * A tenant scope suspends only as it may change the identity (assertIdentityOfScope).
  */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspend', async (tx, user) => {
@@ -354,10 +320,7 @@ export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   });
 }
 
-/**
- * Lifts a suspension: the user may sign in again (and is `locked` still, if a lockout's time has not run out). What
- * the suspension revoked stays revoked. A user who is not suspended is answered as they are.
- */
+/** The user is `locked` still if a lockout's time has not run out; what the suspension revoked stays revoked. */
 export async function activateUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.activate', (_tx, user) => {
     if (user.status !== 'suspended') return Promise.resolve(undefined);
@@ -367,9 +330,8 @@ export async function activateUser(scope: Scope, userId: string): Promise<User> 
 }
 
 /**
- * A change of a user's status under the switches' lock (a split of the pools copies the status), audited with what
- * `change` reports beside the snapshots; `change` answers undefined when there is nothing to change, and then nothing
- * is written. After the commit every instance forgets what it knew of the user (forgetUserKeys).
+ * Under the switches' lock (a split of the pools copies the status). `change` answers undefined when there is nothing
+ * to change, and then nothing is written.
  */
 async function changeStatus(
   scope: Scope,
@@ -394,10 +356,8 @@ async function changeStatus(
 }
 
 /**
- * Deletes, in the caller's transaction, what the OP keeps of a user's sign-ins in the application: their grants with
- * every token issued under them (codes, access and refresh tokens, the grant's tenant), and their browser sessions
- * (which name no application: a user id is one application's) with their index (`user_session`). Four deletions in one
- * statement, whatever their number.
+ * Grants with every token under them, and browser sessions (which name no application: a user id is one
+ * application's) with their index: four deletions in one statement.
  */
 export async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
   const [row] = await executeOwned<{ grants: number; sessions: number }[]>(
@@ -415,9 +375,8 @@ export async function endOpSessions(em: EntityManager, applicationId: string, us
 }
 
 /**
- * A shared-pool user's identity (e-mail, name, password) is one for every tenant they belong to: a tenant scope may
- * change it only while the user belongs to no other tenant, else one tenant's administrator would take over the
- * account in the others (spec: credentials for another tenant are 403). Application-wide credentials change anyone.
+ * A tenant scope may change a shared-pool user's identity only while they belong to no other tenant, else one
+ * tenant's administrator would take over the account in the others (spec: credentials for another tenant are 403).
  */
 export function assertIdentityOfScope(scope: Scope, user: User): void {
   if (scope.tenantId === null || user.poolId !== SHARED_POOL) return;
@@ -427,10 +386,8 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
 }
 
 /**
- * Deletes a user. A tenant-scoped call on a shared-pool user removes only that tenant's membership (and revokes
- * the user's keys for that tenant): the identity is the application's, and its other tenants keep it. Otherwise
- * (application-wide, or a user of an isolated tenant pool) the user is deleted; their API keys and role assignments go
- * with them (in a tenant scope, those of that tenant).
+ * A tenant-scoped call on a shared-pool user removes only that membership (and the user's keys for that tenant): the
+ * identity is the application's. Otherwise the user is deleted, with their keys and role assignments.
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
@@ -455,10 +412,8 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
 }
 
 /**
- * A tenant key's user is a member of its tenant: when they leave tenants, their keys for those tenants are revoked in
- * the caller's transaction, each audited as a revocation on its own, the roles they held there are removed (a
- * return to the tenant starts without them), and their sessions signed in to them end (endTenantSessions). Call
- * forgetUserKeys and authorizationChanged after the commit.
+ * Their keys for those tenants are revoked (each audited), their roles there removed (a return starts without them),
+ * and their sessions in them end. Call forgetUserKeys and authorizationChanged after the commit.
  */
 async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
@@ -467,18 +422,13 @@ async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: stri
   await endTenantSessions(tx.em, tx, tenantIds, userId);
 }
 
-/** Takes a tenant out of a shared-pool user's memberships, with its audit record, in the caller's transaction. */
 function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string): void {
   const before = userSnapshot(user);
   user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
   recordAudit(em, actor, { action: 'user.membership.remove', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
 }
 
-/**
- * Deletes a user in the caller's transaction, with its audit record (under the tenant of the user's pool, if any);
- * their API keys and role assignments go with them, each recorded as its own deletion, and what the OP kept of their
- * sign-ins (endOpSessions). Call forgetUserKeys after the commit.
- */
+/** With its audit record under the pool's tenant, if any. Call forgetUserKeys after the commit. */
 async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
@@ -488,10 +438,8 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User): Pro
 }
 
 /**
- * Deletes the API keys bound to the users `where` names (of the key `k`, with `params`) in the caller's transaction,
- * each with an `api_key.delete` record in the key's own tenant, as a tenant's deletion records the keys it takes: the
- * foreign key would cascade them away unrecorded, and the audit log's target filter would find no end of the key.
- * The roles the keys held go first, each removal recorded.
+ * Each with an `api_key.delete` record in the key's own tenant: the foreign key would cascade them away unrecorded,
+ * and the audit log's target filter would find no end of the key.
  */
 async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<void> {
   await removeAssignments(em, actor, `a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and ${where})`, params);
@@ -504,11 +452,7 @@ async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: st
   });
 }
 
-/**
- * Deletes every user of a tenant's isolated pool in the caller's transaction, each audited as removeUser audits one,
- * in one statement whatever the pool's size; their API keys go with them (foreign keys cascade). Returns their ids:
- * call forgetUserKeys after the commit.
- */
+/** One statement whatever the pool's size. Returns their ids: call forgetUserKeys after the commit. */
 export async function removePoolUsers(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
   // Their keys first, each recorded (the tenant's own keys went with the tenant's rows already; application-wide ones
   // bound to these users remain).
@@ -523,10 +467,7 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   });
 }
 
-/**
- * Takes a tenant out of the memberships of every user of another pool (the shared one) in the caller's transaction,
- * each audited as removeMembership audits one, in one statement whatever their number. Returns their ids.
- */
+/** One statement whatever their number. Returns their ids. */
 export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
   return recordAuditPerRow(em, actor, { action: 'user.membership.remove', targetType: 'user', tenantId }, {
     // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot;
@@ -543,10 +484,7 @@ export async function removeMemberships(em: EntityManager, actor: AuditActor, te
   });
 }
 
-/**
- * After the commit that deleted users, revoked keys of theirs or changed their tenants: every instance forgets their
- * keys and their tokens' subjects at once, which its cache would otherwise accept until the entries expire.
- */
+/** Else each instance's cache would accept their keys and tokens' subjects until the entries expire. */
 export async function forgetUserKeys(scope: Scope, userIds: string[]): Promise<void> {
   const { invalidations } = scope.services;
   // Past a few, one message that empties the caches beats a message per user: they refill within a lifetime anyway.
@@ -554,5 +492,4 @@ export async function forgetUserKeys(scope: Scope, userIds: string[]): Promise<v
   await Promise.all(userIds.map((id) => invalidations.publish({ kind: 'user', id })));
 }
 
-/** How many users forgetUserKeys names one by one at most. */
 const FORGET_ALL_ABOVE = 100;

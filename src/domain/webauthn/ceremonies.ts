@@ -16,24 +16,22 @@ import type { NewCredential, StoredCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
 /**
- * The WebAuthn ceremonies, through @simplewebauthn/server: the options a page hands its browser, each with a fresh
- * challenge kept server-side (`webauthn_challenge`) for its purpose, relying party and user, and the verification of
- * the browser's answer, which uses that challenge up (a replayed answer finds none). Origin, RP ID, signature, flags
- * and counter are the library's checks.
+ * Through @simplewebauthn/server: each option set carries a fresh challenge kept server-side for its purpose, relying
+ * party and user, which verification uses up (a replayed answer finds none). The library checks the rest.
  */
 export type Ceremony = 'sign_in' | 'second_factor' | 'register';
 
-/** How long a page's challenge stays good: as long as the sign-in step it serves. */
+/** As long as the sign-in step it serves. */
 const CHALLENGE_SECONDS = 600;
 const TIMEOUT_MS = 120_000;
-/** The longest answer read: a registration carries an attestation (certificates, for some authenticators). */
+/** A registration carries an attestation (certificates, for some authenticators). */
 const MAX_RESPONSE_LENGTH = 64 * 1024;
 
 interface ChallengeKey {
   readonly applicationId: string;
   readonly purpose: Ceremony;
   readonly rp: RelyingParty;
-  /** The user the ceremony is for; null: a sign-in by discoverable credential, for whoever holds one. */
+  /** Null: a sign-in by discoverable credential, for whoever holds one. */
   readonly userId: string | null;
 }
 
@@ -46,7 +44,7 @@ async function keepChallenge(em: EntityManager, key: ChallengeKey, challenge: st
   );
 }
 
-/** Uses the challenge up: true once, for a live challenge of this purpose, relying party and user. */
+/** True once, for a live challenge of this purpose, relying party and user. */
 async function useChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<boolean> {
   const used = await executeOwned<unknown[]>(
     em.getConnection(),
@@ -57,7 +55,6 @@ async function useChallenge(em: EntityManager, key: ChallengeKey, challenge: str
   return used.length > 0;
 }
 
-/** Options for navigator.credentials.get: any discoverable credential (`sign_in`), or one of the user's. */
 export async function assertionOptions(
   em: EntityManager,
   key: ChallengeKey,
@@ -74,18 +71,13 @@ export async function assertionOptions(
   return options;
 }
 
-/** The user a registration is for, as the authenticator shows it. */
 export interface Registrant {
   readonly id: string;
   readonly email: string;
   readonly name?: string | null | undefined;
 }
 
-/**
- * Options for navigator.credentials.create: a discoverable credential (`residentKey`) when it is to sign in with as
- * a passkey, none of the user's existing ones again, no attestation (the service trusts no authenticator model more
- * than another).
- */
+/** No attestation: the service trusts no authenticator model more than another. */
 export async function registrationOptions(
   em: EntityManager,
   key: ChallengeKey & { readonly userId: string },
@@ -109,7 +101,7 @@ export async function registrationOptions(
   return options;
 }
 
-/** The browser's answer as the page posts it (JSON in a form field): its credential id, else null (unreadable). */
+/** JSON in a form field; null when unreadable. */
 export function readResponse<T extends AuthenticationResponseJSON | RegistrationResponseJSON>(posted: string | null | undefined): T | null {
   if (typeof posted !== 'string' || posted.length > MAX_RESPONSE_LENGTH) return null;
   let value: unknown;
@@ -125,7 +117,7 @@ export function readResponse<T extends AuthenticationResponseJSON | Registration
 
 export type AssertionCheck = { readonly ok: true; readonly counter: number; readonly userVerified: boolean } | { readonly ok: false };
 
-/** Verifies an assertion of `credential` against the ceremony's challenge (used up whatever the outcome). */
+/** The challenge is used up whatever the outcome. */
 export async function verifyAssertion(
   em: EntityManager,
   key: ChallengeKey,
@@ -149,7 +141,6 @@ export async function verifyAssertion(
   }
 }
 
-/** Verifies a registration against the user's challenge: the credential to store (without its name), or null. */
 export async function verifyRegistration(
   em: EntityManager,
   key: ChallengeKey & { readonly userId: string },

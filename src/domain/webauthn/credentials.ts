@@ -4,9 +4,8 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isPlainText } from '../validate.ts';
 
 /**
- * A user's WebAuthn credentials (migration 0031): passkeys and security keys, each for one relying-party ID, serving
- * as a first factor (a discoverable passkey) and as the `webauthn` second factor alike. Every statement names the
- * application: raw SQL does not pass through the tenancy filters.
+ * Passkeys and security keys, each for one relying-party ID, serving as a first factor and as the `webauthn` second
+ * factor alike. Raw SQL does not pass through the tenancy filters: every statement names the application.
  */
 export type DeviceType = 'singleDevice' | 'multiDevice';
 
@@ -20,17 +19,15 @@ export interface StoredCredential {
   readonly deviceType: DeviceType;
 }
 
-/** A credential as the account page lists it. */
 export interface ListedCredential {
   readonly id: string;
   readonly name: string;
-  /** The host it works on (its relying-party ID): the page lists every host's, so that a lost one can go anywhere. */
+  /** Every host's is listed, so that a lost one can go anywhere. */
   readonly rpId: string;
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
 }
 
-/** A credential just proven by its registration, to store. */
 export interface NewCredential {
   readonly rpId: string;
   readonly credentialId: string;
@@ -42,11 +39,10 @@ export interface NewCredential {
   readonly name: string;
 }
 
-/** The longest name of a key; a blank or unprintable one gets the default. */
+/** A blank or unprintable name gets the default. */
 const KEY_NAME_MAX = 100;
 const DEFAULT_KEY_NAME = 'Passkey';
 
-/** A key's name as its user typed it. */
 export function keyName(typed: string | null | undefined): string {
   const name = (typed ?? '').trim().slice(0, KEY_NAME_MAX);
   return name === '' || !isPlainText(name) ? DEFAULT_KEY_NAME : name;
@@ -74,13 +70,10 @@ const credentialOf = (row: CredentialRow): StoredCredential => ({
   deviceType: row.device_type,
 });
 
-/**
- * RFC 8176's `amr` of a WebAuthn proof: `hwk` for a key bound to its device, `swk` for one that syncs (a multi-device
- * passkey leaves the hardware), and `user` once the authenticator verified its user (PIN, biometrics).
- */
+/** RFC 8176: `hwk` device-bound, `swk` synced (it leaves the hardware), `user` once the authenticator verified. */
 export const amrOfCredential = (deviceType: DeviceType, userVerified: boolean): string[] => [deviceType === 'singleDevice' ? 'hwk' : 'swk', ...(userVerified ? ['user'] : [])];
 
-/** The credential `credentialId` of the relying party, when it belongs to a user of the pool `poolId` (else null). */
+/** Null unless it belongs to a user of the pool `poolId`. */
 export async function findPoolCredential(em: EntityManager, applicationId: string, rpId: string, credentialId: string, poolId: string): Promise<StoredCredential | null> {
   const [row] = await executeOwned<CredentialRow[]>(
     em.getConnection(),
@@ -92,7 +85,6 @@ export async function findPoolCredential(em: EntityManager, applicationId: strin
   return row === undefined ? null : credentialOf(row);
 }
 
-/** The user's credentials for the relying party. */
 export async function userCredentials(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<StoredCredential[]> {
   const rows = await executeOwned<CredentialRow[]>(
     em.getConnection(),
@@ -103,7 +95,6 @@ export async function userCredentials(em: EntityManager, applicationId: string, 
   return rows.map(credentialOf);
 }
 
-/** The user's credentials on every relying party, for the account page. */
 export async function listCredentials(em: EntityManager, applicationId: string, userId: string): Promise<ListedCredential[]> {
   const rows = await executeOwned<{ id: string; name: string; rp_id: string; created_at: Date; last_used_at: Date | null }[]>(
     em.getConnection(),
@@ -114,7 +105,7 @@ export async function listCredentials(em: EntityManager, applicationId: string, 
   return rows.map((row) => ({ id: row.id, name: row.name, rpId: row.rp_id, createdAt: new Date(row.created_at), lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at) }));
 }
 
-/** Stores a proven credential; false when the relying party holds that credential id already (nothing written). */
+/** False when the relying party holds that credential id already. */
 export async function insertCredential(em: EntityManager, applicationId: string, userId: string, credential: NewCredential): Promise<boolean> {
   const added = await em.execute(
     `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, counter, transports, device_type, backed_up, name)
@@ -137,8 +128,8 @@ export async function insertCredential(em: EntityManager, applicationId: string,
 }
 
 /**
- * A use of the credential: its new signature counter, unless another use raced ahead (a counter that does not grow
- * is a cloned authenticator's, refused; 0 stays 0 for authenticators that keep none). False: refused.
+ * Unless another use raced ahead: a counter that does not grow is a cloned authenticator's, refused (0 stays 0 for
+ * authenticators that keep none).
  */
 export async function recordUse(em: EntityManager, applicationId: string, id: string, counter: number): Promise<boolean> {
   const used = await executeOwned<unknown[]>(
@@ -150,7 +141,7 @@ export async function recordUse(em: EntityManager, applicationId: string, id: st
   return used.length > 0;
 }
 
-/** Removes one of the user's credentials; its name when it was theirs, else null. */
+/** Its name when it was theirs, else null. */
 export async function removeCredential(em: EntityManager, applicationId: string, userId: string, id: string): Promise<string | null> {
   const [removed] = await executeOwned<{ name: string }[]>(em, applicationId, `delete from webauthn_credential where @owner and user_id = ? and id = ? returning name`, [userId, id]);
   return removed?.name ?? null;

@@ -7,23 +7,17 @@ import { amrOfCredential, recordUse, userCredentials, type NewCredential } from 
 import type { RelyingParty } from './relying-party.ts';
 
 /**
- * WebAuthn for a user already known: the `webauthn` second factor of the MFA step (an assertion by one of the user's
- * credentials of the relying party, user verification not asked: the first factor is proven), and the registration
- * of a new credential (the MFA enrolment, the account page). A passkey to sign in with is discoverable and, when the
- * surface's passkey provider asks, verifies its user.
+ * WebAuthn for a user already known: the MFA step (user verification not asked: the first factor is proven) and
+ * registration. A passkey is discoverable and, when the surface's provider asks, verifies its user.
  */
 
-/** The options of the MFA step's WebAuthn form: a challenge for one of the user's credentials of the relying party. */
 export async function secondFactorOptions(target: SignInTarget, rp: RelyingParty, userId: string) {
   const { em } = target.applicationScope;
   const credentials = await userCredentials(em, target.application.id, userId, rp.id);
   return assertionOptions(em, { applicationId: target.application.id, purpose: 'second_factor', rp, userId }, 'preferred', credentials);
 }
 
-/**
- * An answer of the MFA step's WebAuthn form: the `amr` it proves (the key's kind) and its check, which proveSecondStep
- * runs under the lockout policy. A credential of another user, or of another relying party, is unknown here.
- */
+/** Checked under the lockout policy (proveSecondStep). Another user's or relying party's credential is unknown. */
 export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined): Promise<{ amr: string[]; check: () => Promise<CodeCheck> }> {
   const { em } = target.applicationScope;
   const applicationId = target.application.id;
@@ -39,11 +33,9 @@ export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, 
   };
 }
 
-/** How a surface registers credentials: discoverable and user-verifying as its passkey provider asks, else a plain second factor. */
 const registrationPolicy = (target: SignInTarget) =>
   target.passkey === null ? { discoverable: false, userVerification: 'preferred' as const } : { discoverable: true, userVerification: target.passkey.userVerification };
 
-/** The options of a registration form for the user on the relying party. */
 export async function newCredentialOptions(target: SignInTarget, rp: RelyingParty, user: SignInUser) {
   const { em } = target.applicationScope;
   const existing = await userCredentials(em, target.application.id, user.id, rp.id);
@@ -51,7 +43,7 @@ export async function newCredentialOptions(target: SignInTarget, rp: RelyingPart
   return registrationOptions(em, key, target.passkey?.rpName ?? target.look.name, user, existing, registrationPolicy(target));
 }
 
-/** A registration answer checked against the user's challenge: the credential to store under `name`, or null. */
+/** Null when the check fails. */
 export async function provenCredential(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined, name: string): Promise<NewCredential | null> {
   const response = readResponse<RegistrationResponseJSON>(posted);
   if (response === null) return null;

@@ -6,10 +6,7 @@ import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/**
- * A signed-in user's own passkeys and security keys, from the account page: added by a registration ceremony on the
- * page's relying party, removed by id; each change audited with the user as the actor.
- */
+/** Each change audited with the user as the actor. */
 export async function addOwnCredential(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined, typedName: string | null | undefined): Promise<OwnChange> {
   const credential = await provenCredential(target, rp, userId, posted, keyName(typedName));
   if (credential === null) return { ok: false, reason: 'invalid', errors: ['The passkey was not added: your browser did not finish registering it. Try again.'] };

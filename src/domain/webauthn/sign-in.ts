@@ -9,14 +9,12 @@ import { amrOfCredential, findPoolCredential, recordUse } from './credentials.ts
 import type { RelyingParty } from './relying-party.ts';
 
 /**
- * Sign-in with a passkey (a discoverable credential: no e-mail typed), under the lockout policy as a password is: the
- * credential names its user, from whose account an address locked out or made to wait is refused unchecked; a failed
- * check counts as a failed sign-in from the address, a good one clears those. Every attempt is recorded with method
- * `passkey`. A passkey that verified its user proves two factors (RFC 8176 `amr` with `user` and `mfa`).
+ * Under the lockout policy as a password is: the credential names its user, and a locked-out or waiting address is
+ * refused unchecked. A passkey that verified its user proves two factors (RFC 8176 `user` and `mfa`).
  */
 export type PasskeyCheck = { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser; readonly amr: readonly string[] } | { readonly ok: false };
 
-/** The options of the login page's passkey button: a challenge for any discoverable credential of the relying party. */
+/** Any discoverable credential of the relying party. */
 export const passkeySignInOptions = (target: SignInTarget, rp: RelyingParty, method: PasskeyMethod) =>
   assertionOptions(target.applicationScope.em, { applicationId: target.application.id, purpose: 'sign_in', rp, userId: null }, method.userVerification);
 

@@ -1,6 +1,5 @@
 import type { Catalog } from './catalog.ts';
 
-/** The hosted pages' copy in German. */
 export const DE: Catalog = {
   'login.title': 'Anmelden',
   'login.subtitle': 'um mit {name} fortzufahren',

@@ -1,4 +1,4 @@
-/** The hosted pages' copy in English: the reference catalog, whose keys every other catalog has (copy/index.ts). */
+/** The reference catalog, whose keys every other catalog has (copy/index.ts). */
 export const EN = {
   'login.title': 'Sign in',
   'login.subtitle': 'to continue to {name}',

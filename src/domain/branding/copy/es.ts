@@ -1,6 +1,5 @@
 import type { Catalog } from './catalog.ts';
 
-/** The hosted pages' copy in Spanish. */
 export const ES: Catalog = {
   'login.title': 'Iniciar sesión',
   'login.subtitle': 'para continuar a {name}',

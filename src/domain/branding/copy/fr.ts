@@ -1,6 +1,5 @@
 import type { Catalog } from './catalog.ts';
 
-/** The hosted pages' copy in French. */
 export const FR: Catalog = {
   'login.title': 'Se connecter',
   'login.subtitle': 'pour continuer vers {name}',

@@ -7,7 +7,6 @@ import { FR } from './fr.ts';
 
 export type { Catalog, CopyKey };
 
-/** The built-in copy of the hosted pages, by language. */
 export const CATALOGS: Readonly<Record<Locale, Catalog>> = { en: EN, de: DE, fr: FR, es: ES };
 
 export const isCopyKey = (value: string): value is CopyKey => Object.hasOwn(EN, value);

@@ -1,6 +1,5 @@
 import type { MailCopy } from './mail-copy.ts';
 
-/** The default e-mails in German. */
 export const DE: MailCopy = {
   greeting: 'Hallo{% if user.name %} {{ user.name }}{% endif %},',
   templates: {

@@ -1,6 +1,6 @@
 import type { MailCopy } from './mail-copy.ts';
 
-/** The default e-mails in English (also what the API shows as each template's default). */
+/** Also what the API shows as each template's default. */
 export const EN: MailCopy = {
   greeting: 'Hi {{ user.name | default: "there" }},',
   templates: {

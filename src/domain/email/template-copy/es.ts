@@ -1,6 +1,5 @@
 import type { MailCopy } from './mail-copy.ts';
 
-/** The default e-mails in Spanish. */
 export const ES: MailCopy = {
   greeting: 'Hola{% if user.name %} {{ user.name }}{% endif %}:',
   templates: {

@@ -1,6 +1,5 @@
 import type { MailCopy } from './mail-copy.ts';
 
-/** The default e-mails in French. */
 export const FR: MailCopy = {
   greeting: 'Bonjour{% if user.name %} {{ user.name }}{% endif %},',
   templates: {

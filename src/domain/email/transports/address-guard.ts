@@ -3,10 +3,9 @@ import { BlockList, isIP } from 'node:net';
 import { DeliveryError } from './transport.ts';
 
 /**
- * Where an SMTP server configured through the API may not be: any address that is not on the public internet
- * (loopback, private, shared, link-local with the cloud metadata address, multicast, reserved, and IPv6's equivalents,
- * IPv4-mapped ones included). An administrator of an application or a tenant could otherwise make the service
- * connect into the operator's network. EMAIL_ALLOW_PRIVATE_HOSTS=true lifts it (a relay on a private network, tests).
+ * Any address not on the public internet (loopback, private, link-local with cloud metadata, …, IPv4-mapped too): an
+ * administrator could otherwise make the service connect into the operator's network. EMAIL_ALLOW_PRIVATE_HOSTS=true
+ * lifts it.
  */
 const INTERNAL = new BlockList();
 for (const [network, prefix] of [
@@ -31,19 +30,18 @@ export function isInternalAddress(address: string): boolean {
   return mapped !== undefined ? INTERNAL.check(mapped, 'ipv4') : INTERNAL.check(address, 'ipv6');
 }
 
-/** A host name that names this machine whatever DNS says (RFC 6761). */
+/** RFC 6761: it names this machine whatever DNS says. */
 export function isLocalName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
 }
 
-/** Turns a host into the one address to connect to (what the guard checked is what is reached), or refuses it. */
+/** One address, so what the guard checked is what is reached. */
 export type HostResolver = (host: string) => Promise<string>;
 
 /**
- * Resolves `host` when the mail is sent (a name that resolved to a public address when it was saved may point
- * inside since), and answers its first address if no address it has is internal. An internal one fails the mail
- * at once (it will not change by retrying soon); a name that does not resolve now is retried.
+ * Resolved at send time: a name that was public when saved may point inside since. An internal address fails the mail
+ * at once; a name that does not resolve now is retried.
  */
 export const publicAddressOf: HostResolver = async (host) => {
   let addresses: string[];

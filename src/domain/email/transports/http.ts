@@ -1,13 +1,8 @@
 import { DeliveryError } from './transport.ts';
 
-/** The most of a provider's answer kept in `lastError`. */
 const ANSWER_LIMIT = 500;
 
-/**
- * POSTs a JSON body to a provider's API: a 2xx is accepted; a 4xx is a permanent refusal (the request or its
- * credentials are wrong and will stay so), except 408 and 429, which are retried as 5xx are; no answer in time, or
- * none at all, is retried too.
- */
+/** A 4xx is permanent (the request or credentials stay wrong), except 408 and 429, retried as 5xx and timeouts are. */
 export async function postJson(provider: string, url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<unknown> {
   let response: Response;
   try {

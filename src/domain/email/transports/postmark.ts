@@ -1,7 +1,6 @@
 import { postJson } from './http.ts';
 import { mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
 
-/** Postmark's single e-mail API, with the server token. */
 export function postmarkTransport(baseUrl: string, serverToken: string): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
     const body = {

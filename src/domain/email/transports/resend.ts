@@ -1,7 +1,7 @@
 import { postJson } from './http.ts';
 import { mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
 
-/** Resend's send e-mail API. Its Idempotency-Key (the row's id) lets Resend itself drop a resend after a crash. */
+/** Its Idempotency-Key (the row's id) lets Resend drop a resend after a crash. */
 export function resendTransport(baseUrl: string, apiKey: string): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
     const body = {

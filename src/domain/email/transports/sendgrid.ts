@@ -1,7 +1,6 @@
 import { postJson } from './http.ts';
 import type { OutgoingMail, Sent, Transport } from './transport.ts';
 
-/** SendGrid's v3 Mail Send (202 Accepted). */
 export function sendgridTransport(baseUrl: string, apiKey: string): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
     const body = {

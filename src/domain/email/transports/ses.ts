@@ -8,10 +8,7 @@ export interface SesCredentials {
   readonly secretAccessKey: string;
 }
 
-/**
- * Amazon SES v2 `SendEmail` (simple content), signed with SigV4; `baseUrl` holds `{region}`. SES replaces the
- * Message-ID header with its own: it is sent anyway, so that every transport sends the same mail.
- */
+/** `baseUrl` holds `{region}`. SES replaces Message-ID with its own; it is sent anyway, as every transport sends it. */
 export function sesTransport(baseUrl: string, credentials: SesCredentials): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
     const url = new URL(`${baseUrl.replaceAll('{region}', credentials.region)}/v2/email/outbound-emails`);

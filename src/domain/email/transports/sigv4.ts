@@ -3,7 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 export interface SigningRequest {
   readonly method: string;
   readonly url: URL;
-  /** Headers to sign besides `host` and `x-amz-date` (names lower-case). */
+  /** Besides `host` and `x-amz-date`; names lower-case. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly region: string;
@@ -16,13 +16,10 @@ export interface SigningRequest {
 const sha256 = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
-/** RFC 3986 encoding as SigV4 wants it: every byte but the unreserved characters. */
+/** RFC 3986 as SigV4 wants it: every byte but the unreserved characters. */
 const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/**
- * AWS Signature Version 4 (the documented algorithm: canonical request, string to sign, derived key), by hand with
- * node:crypto so that SES needs no SDK. Returns the headers to send: `x-amz-date` and `authorization`.
- */
+/** AWS Signature Version 4 by hand with node:crypto, so that SES needs no SDK. */
 export function signV4(request: SigningRequest): { 'x-amz-date': string; authorization: string } {
   const amzDate = request.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);

@@ -13,17 +13,17 @@ export interface SmtpTarget {
 
 export interface SmtpOptions {
   readonly timeoutMs: number;
-  /** The certificates trusted: the system's and SMTP_CA_FILE's; undefined: Node's defaults. */
+  /** Undefined: Node's defaults. */
   readonly ca: readonly string[] | undefined;
-  /** Set for a server configured through the API: the address to connect to, checked (address-guard.ts). */
+  /** For a server configured through the API: the checked address to connect to (address-guard.ts). */
   readonly resolveHost?: HostResolver;
-  /** The sender domain's key, when it has one (sender-domain.ts): every mail is DKIM-signed with it. */
+  /** Every mail is DKIM-signed with it. */
   readonly dkim?: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string };
-  /** The envelope sender (MAIL FROM) of a verified sender domain: its return path; else the From address. */
+  /** MAIL FROM: a verified sender domain's return path; else the From address. */
   readonly envelopeFrom?: string;
 }
 
-/** The SMTP server behind SMTP_URL (`smtp://` STARTTLS when offered, `smtps://` TLS), its credentials in the URL. */
+/** `smtp://` STARTTLS when offered, `smtps://` TLS; credentials in the URL. */
 export function smtpUrlTarget(raw: string): SmtpTarget {
   const url = new URL(raw);
   const tls = url.protocol === 'smtps:';
@@ -36,16 +36,12 @@ export function smtpUrlTarget(raw: string): SmtpTarget {
   };
 }
 
-/**
- * An SMTP reply decides: 5xx is permanent (the server refused the mail or the credentials), 4xx and every failure to
- * talk at all (refused, reset, timed out, TLS) are retried.
- */
+/** 5xx is permanent; 4xx and every failure to talk at all (refused, reset, timeout, TLS) are retried. */
 function failure(error: Error & { responseCode?: number; code?: string }): DeliveryError {
   const permanent = error.code === 'EAUTH' || (error.responseCode !== undefined && error.responseCode >= 500);
   return new DeliveryError(`smtp: ${error.message}`, permanent);
 }
 
-/** nodemailer's connection settings for `target` at `host` (the address to connect to). */
 function connection(target: SmtpTarget, host: string, options: SmtpOptions) {
   // TLS checks the name the administrator gave, also when the connection goes to the address it was checked at.
   const servername = host !== target.host && isIP(target.host) === 0 ? { servername: target.host } : {};
@@ -84,9 +80,8 @@ async function send(transporter: Transporter, mail: OutgoingMail, options: SmtpO
 }
 
 /**
- * SMTP through nodemailer: `starttls` requires the upgrade (no plain fallback), `tls` is TLS from the first byte,
- * `none` never upgrades. One connection per attempt: a provider's settings and credentials may change between two
- * mails, and a pooled connection would outlive the ones it was opened with.
+ * `starttls` requires the upgrade (no plain fallback). One connection per attempt: settings and credentials may change
+ * between two mails, and a pooled connection would outlive the ones it was opened with.
  */
 export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transport {
   return async (mail: OutgoingMail): Promise<Sent> => {
@@ -101,13 +96,9 @@ export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transpo
   };
 }
 
-/** Connections the built-in sender keeps open to SMTP_URL's server. */
 export const POOL_CONNECTIONS = 5;
 
-/**
- * The built-in sender's SMTP_URL: fixed for the process's life, so its connections are pooled and reused (an SMTP
- * session per mail would cap the outbox at a few dozen mails a second). `close` ends them.
- */
+/** Fixed for the process's life, so pooled: a session per mail would cap the outbox at a few dozen mails a second. */
 export function smtpPool(target: SmtpTarget, options: SmtpOptions): { readonly transport: Transport; close(): void } {
   const transporter = createTransport({ ...connection(target, target.host, options), pool: true, maxConnections: POOL_CONNECTIONS, maxMessages: Infinity });
   return { transport: (mail) => send(transporter, mail, options), close: () => transporter.close() };

@@ -15,11 +15,9 @@ import type { UpstreamMethod } from '../surface-settings.ts';
 import type { UpstreamIdentity } from './identity.ts';
 
 /**
- * The user an upstream identity signs in, in the target's pool: the one linked to its subject at this provider; else
- * the user of its e-mail, linked now, when the upstream verified it (an unverified address never reaches an existing
- * account: whoever controls the upstream account does not prove they own the address); else a new user, where the
- * provider and the surface allow sign-up, again only for a verified address (a new account must not squat an address
- * its owner could later sign up or reset a password with).
+ * An existing account is reached by e-mail only when the upstream verified it (controlling the upstream account does
+ * not prove owning the address), and a new one is made only for a verified address (it must not squat an address its
+ * owner could later sign up with).
  */
 export type UpstreamAccount =
   | { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser }
@@ -44,7 +42,7 @@ async function link(target: SignInTarget, providerId: string, subject: string, u
   );
 }
 
-/** A new user of the pool for a verified upstream address, with its link, as a sign-up creates one (no password). */
+/** As a sign-up creates one (no password). */
 async function createUser(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity & { email: string }): Promise<string | null> {
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {

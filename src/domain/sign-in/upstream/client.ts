@@ -4,22 +4,16 @@ import { signAppleClientSecret } from '../../../auth/jwt.ts';
 import type { UpstreamConfig } from '../../../config.ts';
 import { acceptedScheme, type OAuthProvider } from '../../auth-providers/config.ts';
 
-/**
- * The OAuth 2.0 / OpenID Connect client of an upstream identity provider (an `oauth` auth provider), through
- * openid-client: OIDC discovery for Google, Microsoft, Apple and a generic provider with an `issuer`; the endpoints as
- * configured for a generic provider without one and for GitHub (plain OAuth 2.0, no ID token).
- */
+/** OIDC discovery where the provider publishes it; configured endpoints for GitHub (plain OAuth 2.0) and the rest. */
 
-/** An `oauth` auth provider as the sign-in reads it: its settings and its secrets, opened. */
 export interface UpstreamProvider {
   readonly id: string;
   readonly config: Readonly<Record<string, unknown>>;
-  /** `clientSecret`, or Apple's `privateKey`: opened (decrypted) by the caller. */
+  /** Opened (decrypted) by the caller. */
   readonly secrets: Readonly<Record<string, string>>;
   readonly updatedAt: Date;
 }
 
-/** How the user's identity is learned: the ID token (OIDC), GitHub's user API, or the userinfo endpoint (OAuth 2.0). */
 export type UpstreamProtocol = 'oidc' | 'github' | 'userinfo';
 
 export interface UpstreamClient {
@@ -32,7 +26,7 @@ export interface UpstreamClient {
 
 const CLIENT_TTL_MS = 3_600_000;
 
-/** The issuers of the presets that publish OIDC discovery. Microsoft's `common` issuer: any Entra ID tenant or personal account. */
+/** Microsoft's `common` issuer: any Entra ID tenant or personal account. */
 const DISCOVERED_ISSUERS: Partial<Record<OAuthProvider, string>> = {
   google: 'https://accounts.google.com',
   microsoft: 'https://login.microsoftonline.com/common/v2.0',
@@ -40,13 +34,12 @@ const DISCOVERED_ISSUERS: Partial<Record<OAuthProvider, string>> = {
 };
 
 /**
- * Clients by provider version (id and updatedAt: a change of settings or secrets is a new one), kept an hour: a sign-in
- * is two requests, and discovery need not run for each. Discovery's own client is kept whole, since openid-client
- * attaches to it what it learned (Entra ID's issuer template, resolved per ID token).
+ * Keyed by id and updatedAt, so a change is a new client; kept an hour so discovery need not run for each request.
+ * Discovery's own client is kept whole: openid-client attaches what it learned (Entra ID's issuer template).
  */
 const clients = new LRUCache<string, UpstreamClient>({ max: 1_000, ttl: CLIENT_TTL_MS });
 
-/** A client that may speak plain http to `url`: on loopback, where the service allows it (as the provider's configuration did). */
+/** Only on loopback, where the service allows it. */
 const allowsHttp = (url: string, upstreams: UpstreamConfig): boolean => new URL(url).protocol === 'http:' && acceptedScheme(new URL(url), upstreams);
 
 function text(config: Readonly<Record<string, unknown>>, name: string): string | undefined {
@@ -87,10 +80,7 @@ async function configuration(provider: UpstreamProvider, upstreams: UpstreamConf
   return { configuration: configured, protocol };
 }
 
-/**
- * The client of `provider`, with its credentials: the client secret, or for Apple a client secret JWT signed with the
- * stored key (valid longer than the client is kept). Throws (openid-client's errors) when discovery fails.
- */
+/** For Apple the client secret is a JWT signed with the stored key (valid longer than the client is kept). */
 export async function upstreamClient(provider: UpstreamProvider, upstreams: UpstreamConfig): Promise<UpstreamClient> {
   const key = `${provider.id}:${provider.updatedAt.getTime()}`;
   const kept = clients.get(key);

@@ -7,13 +7,10 @@ import { upstreamClient, type UpstreamClient } from './client.ts';
 import { upstreamIdentity } from './identity.ts';
 
 /**
- * Social and OIDC sign-in, apart from HTTP: the upstream authorization request (authorization code with PKCE, `state`,
- * and `nonce` for OIDC), and its callback turned into a user of the target's pool (accounts.ts), each attempt recorded.
- * The browser carries the request's secrets between the two (the hosted pages seal them into a cookie bound to the
- * interaction: src/hosted/upstream.ts).
+ * Social and OIDC sign-in, apart from HTTP: authorization code with PKCE, `state`, and `nonce` for OIDC. The browser
+ * carries the request's secrets between the two steps (sealed in a cookie: src/hosted/upstream.ts).
  */
 
-/** What the callback must check, from the authorization request that the browser was sent with. */
 export interface UpstreamRequest {
   readonly providerId: string;
   readonly redirectUri: string;
@@ -26,7 +23,6 @@ export interface UpstreamRequest {
 export const offeredUpstream = (target: SignInTarget, providerId: string): UpstreamMethod | undefined =>
   target.upstreams.find((method) => method.providerId === providerId);
 
-/** The provider's client, and its preset (`google`, …, `generic`) for the record. */
 async function clientOf(target: SignInTarget, method: UpstreamMethod): Promise<{ client: UpstreamClient; preset: string }> {
   const { services } = target.scope;
   const provider = await target.applicationScope.em.findOneOrFail(AuthProvider, { id: method.providerId });
@@ -35,10 +31,7 @@ async function clientOf(target: SignInTarget, method: UpstreamMethod): Promise<{
   return { client, preset: String(provider.config['provider']) };
 }
 
-/**
- * The upstream authorization URL for `method`, and what its callback must check. `statePrefix` leads the random
- * `state` (the hosted pages put the interaction there, to find it again at a callback URL of their own).
- */
+/** `statePrefix` leads the random `state` (the hosted pages put the interaction there). */
 export async function startUpstream(
   target: SignInTarget,
   method: UpstreamMethod,
@@ -61,11 +54,7 @@ export async function startUpstream(
   return { url, request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }) } };
 }
 
-/**
- * The callback's answer (`parameters`: its query or form) checked and exchanged, and the user it signs in, recorded as
- * an `oauth` sign-in (method and upstream; a refusal with its reason). A failed exchange or check is `upstream_error`,
- * its cause logged through `log`.
- */
+/** A failed exchange or check is `upstream_error`, its cause logged through `log`. */
 export async function finishUpstream(
   target: SignInTarget,
   method: UpstreamMethod,

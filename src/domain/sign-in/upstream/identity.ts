@@ -2,13 +2,12 @@ import * as oidc from 'openid-client';
 import { hintedEmail } from '../sign-in.ts';
 import type { UpstreamClient } from './client.ts';
 
-/** Who the upstream says the user is. */
 export interface UpstreamIdentity {
   /** The user's stable id at the upstream (`sub`, GitHub's numeric user id). */
   readonly subject: string;
-  /** An address an account could have (the users' e-mail rule), else null. */
+  /** Null unless an account could have it (the users' e-mail rule). */
   readonly email: string | null;
-  /** Whether the upstream vouches for the address: only then may it find an existing account, or make a new one. */
+  /** Only a vouched-for address may find an existing account or make a new one. */
   readonly emailVerified: boolean;
   readonly name: string | null;
 }
@@ -16,22 +15,16 @@ export interface UpstreamIdentity {
 /** What the upstream's answer lacked or got wrong; thrown, as openid-client's own errors are. */
 export class UpstreamAnswerError extends Error {}
 
-/** What the callback brought back, and how the flow started (the checks openid-client applies). */
 export interface UpstreamCallback {
-  /** The callback as the upstream called it: the redirect URI sent, with the answer's parameters. */
   readonly url: URL;
   readonly state: string;
   readonly codeVerifier: string;
-  /** Sent with an OIDC request only. */
   readonly nonce: string | undefined;
 }
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
-/**
- * Whether the upstream vouches for the address: `email_verified` as OIDC says it (a boolean) or Apple writes it (a
- * string); Entra ID states no `email_verified`, but `xms_edov` (its optional claim: the domain's owner verified it).
- */
+/** Entra ID states no `email_verified`, but `xms_edov` (the domain's owner verified it); Apple writes a string. */
 const verified = (claims: Readonly<Record<string, unknown>>): boolean =>
   claims['email_verified'] === true || claims['email_verified'] === 'true' || claims['xms_edov'] === true || claims['xms_edov'] === '1';
 
@@ -65,11 +58,7 @@ async function gitHubIdentity(client: UpstreamClient, accessToken: string, apiUr
   return identityOf({ sub: String(user.id), email: primary?.email, email_verified: primary?.verified, name: user.name ?? user.login });
 }
 
-/**
- * The authorization code exchanged (PKCE, `state`, and for OIDC the ID token's `nonce`, all checked by openid-client),
- * then the identity read: from the ID token (with the userinfo endpoint's answer when the token has no e-mail), from
- * GitHub's API, or from the userinfo endpoint. Throws on any refusal, the upstream's or a failed check.
- */
+/** PKCE, `state` and `nonce` are checked by openid-client; throws on any refusal. */
 export async function upstreamIdentity(client: UpstreamClient, callback: UpstreamCallback, githubApiUrl: string): Promise<UpstreamIdentity> {
   const { configuration, protocol } = client;
   const tokens = await oidc.authorizationCodeGrant(configuration, callback.url, {
