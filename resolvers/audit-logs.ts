@@ -1,9 +1,20 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { getAuditRecord, listAuditRecords } from '../src/domain/audit-search.ts';
+import { getAuditRecord, listAuditRecords, type AuditRecordView } from '../src/domain/audit-search.ts';
+import { auditRecordIterator, streamStart } from '../src/domain/audit-stream.ts';
 
 export const auditLogResolvers: Resolvers = {
   Query: {
     auditLogs: async (_, { appId, tenantId, ...search }, ctx) => listAuditRecords(await ctx.scope({ applicationId: appId, tenantId }), search),
     auditLog: async (_, { appId, tenantId, recordId }, ctx) => getAuditRecord(await ctx.scope({ applicationId: appId, tenantId }), recordId),
+  },
+  Subscription: {
+    auditLogs: {
+      subscribe: async (_, { appId, tenantId, after, ...filter }, ctx) => {
+        const scope = await ctx.scope({ applicationId: appId, tenantId });
+        const start = await streamStart(scope, filter, after ?? undefined, 'after');
+        return auditRecordIterator(scope, filter, start, ctx.services.auditWaker);
+      },
+      resolve: (record: AuditRecordView) => record,
+    },
   },
 };

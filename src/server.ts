@@ -14,6 +14,8 @@ import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type Error
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { graphqlErrors, registerGraphQLEndpoint } from './graphql/http-endpoint.ts';
+import { subscriptionRunner } from './graphql/subscriptions.ts';
+import { EventStreams } from './event-stream.ts';
 import { sendGraphQLAnswer } from './graphql/http-media.ts';
 import { readinessCheck } from './db/readiness.ts';
 import { secureHtmlAnswers } from './html-security.ts';
@@ -340,10 +342,11 @@ export async function createServer(services: Services, options: { redis?: Redis;
     return reply.type(METRICS_CONTENT_TYPE).send(await readMetrics());
   });
 
-  registerGraphQLEndpoint(app, apollo, contextFor);
+  const streams = new EventStreams(app, config.auditStreamHeartbeatMs);
+  registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ schema, serializeError, streams }));
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
-  registerAuditStream(app, { contextFor, waker: services.auditWaker, heartbeatMs: config.auditStreamHeartbeatMs });
+  registerAuditStream(app, { contextFor, waker: services.auditWaker, streams });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));

@@ -1,4 +1,4 @@
-import type { MutationResolvers, QueryResolvers } from '../generated/graphql.ts';
+import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../generated/graphql.ts';
 import type { Permission } from './permissions.ts';
 
 /** What calling one field of the management schema takes. */
@@ -20,6 +20,7 @@ export interface OperationRule {
 export type OperationCoordinate =
   | `Query.${Extract<keyof QueryResolvers, string>}`
   | `Mutation.${Extract<keyof MutationResolvers, string>}`
+  | `Subscription.${Extract<keyof SubscriptionResolvers, string>}`
   | 'Tenant.configuration';
 
 const needs = (permission: Permission): OperationRule => ({ permissions: [permission] });
@@ -161,6 +162,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
 
   'Query.auditLogs': needs('audit_logs:read'),
   'Query.auditLog': needs('audit_logs:read'),
+  'Subscription.auditLogs': needs('audit_logs:read'),
   'Query.activeUsers': needs('analytics:read'),
   'Query.signIns': needs('analytics:read'),
   'Query.mfaAdoption': needs('analytics:read'),

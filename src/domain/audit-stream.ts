@@ -189,12 +189,12 @@ async function head(scope: Scope): Promise<Place> {
  * After `lastEventId` (422 for another tenant's record, not told apart from an unknown one); else from the first
  * record when `from` is given; else after the last record committed now.
  */
-export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined): Promise<Start> {
+export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined, field = 'Last-Event-ID'): Promise<Start> {
   // The filter is checked before anything is read.
   conditions(scope, filter);
   if (lastEventId !== undefined) {
     const place = isUuid(lastEventId) ? await placeOf(scope, lastEventId.toLowerCase()) : undefined;
-    if (place === undefined) throw invalid('Last-Event-ID', 'Last-Event-ID names no audit record of this stream (deleted by retention, or never one)');
+    if (place === undefined) throw invalid(field, `${field} names no audit record of this stream (deleted by retention, or never one)`);
     return place;
   }
   return filter.from != null ? ORIGIN : now(scope);
@@ -247,4 +247,55 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
     clearInterval(backstop);
     unsubscribe();
   }
+}
+
+/**
+ * followAuditLog's records as an async iterator (a GraphQL subscription's source): each is read on only once the
+ * consumer has taken the one before, at its transport's pace. `return()` ends the following at its next wake.
+ */
+export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: Start, waker: AuditWaker): AsyncIterableIterator<AuditRecordView> {
+  let closed = false;
+  /** The consumer waiting for a record, and the sender waiting for the consumer. */
+  let taker: ((result: IteratorResult<AuditRecordView>) => void) | undefined;
+  let handed: (() => void) | undefined;
+  const offered: AuditRecordView[] = [];
+  const finish = () => {
+    closed = true;
+    handed?.();
+    taker?.({ value: undefined, done: true });
+    taker = undefined;
+  };
+  const sink: AuditSink = {
+    get closed() {
+      return closed;
+    },
+    send: (record) =>
+      new Promise<void>((resolve) => {
+        handed = resolve;
+        if (taker === undefined) offered.push(record);
+        else {
+          taker({ value: record, done: false });
+          taker = undefined;
+        }
+      }),
+  };
+  // A failure of the database ends the stream: the client resumes with `after`, as a REST stream with Last-Event-ID.
+  void followAuditLog(scope, filter, start, sink, waker).then(finish, finish);
+  const iterator: AsyncIterableIterator<AuditRecordView> = {
+    next: () => {
+      // Taking a record lets the sender read on.
+      handed?.();
+      handed = undefined;
+      const record = offered.shift();
+      if (record !== undefined) return Promise.resolve({ value: record, done: false });
+      if (closed) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => (taker = resolve));
+    },
+    return: async () => {
+      finish();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }

@@ -3204,6 +3204,30 @@ export type Source =
   /** The tenant has no override (or its override is hidden by the governing switch): the application's value applies. */
   | 'inherited';
 
+/** Streams of what happens, as GraphQL over Server-Sent Events (`POST /graphql`, `Accept: text/event-stream`). */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * The audit records of the application as they commit, oldest first, from now on, or from the record after `after` (as
+   * the REST stream's `Last-Event-ID` resumes it); in a tenant scope (path or credentials) only that tenant's. Served as
+   * GraphQL over Server-Sent Events: `POST /graphql` with `Accept: text/event-stream`, each record an `event: next`.
+   */
+  auditLogs: AuditRecord;
+};
+
+
+/** Streams of what happens, as GraphQL over Server-Sent Events (`POST /graphql`, `Accept: text/event-stream`). */
+export type SubscriptionAuditLogsArgs = {
+  action?: InputMaybe<Scalars['String']['input']>;
+  actor?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['UUID']['input']>;
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  target?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
 /** The four switches of a multi-tenant application's tenant customization. */
 export type TenancyConfig = {
   __typename?: 'TenancyConfig';
@@ -3651,6 +3675,7 @@ export type ResolversTypes = {
   SmtpSettingsInput: SmtpSettingsInput;
   Source: Source;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TenancyConfig: ResolverTypeWrapper<TenancyConfig>;
   TenancyConfigInput: TenancyConfigInput;
   Tenant: ResolverTypeWrapper<TenantRowModel>;
@@ -3784,6 +3809,7 @@ export type ResolversParentTypes = {
   SmtpSettings: SmtpSettings;
   SmtpSettingsInput: SmtpSettingsInput;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   TenancyConfig: TenancyConfig;
   TenancyConfigInput: TenancyConfigInput;
   Tenant: TenantRowModel;
@@ -4503,6 +4529,10 @@ export type SmtpSettingsResolvers<ContextType = RequestContext, ParentType exten
   username?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  auditLogs?: SubscriptionResolver<ResolversTypes['AuditRecord'], "auditLogs", ParentType, ContextType, Partial<SubscriptionAuditLogsArgs>>;
+};
+
 export type TenancyConfigResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TenancyConfig'] = ResolversParentTypes['TenancyConfig']> = {
   authIsolation?: Resolver<ResolversTypes['AuthIsolation'], ParentType, ContextType>;
   brandingScope?: Resolver<ResolversTypes['CustomizationScope'], ParentType, ContextType>;
@@ -4638,6 +4668,7 @@ export type Resolvers<ContextType = RequestContext> = {
   SignInsPoint?: SignInsPointResolvers<ContextType>;
   SignInsSeries?: SignInsSeriesResolvers<ContextType>;
   SmtpSettings?: SmtpSettingsResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   TenancyConfig?: TenancyConfigResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   TenantAuthConfiguration?: TenantAuthConfigurationResolvers<ContextType>;

@@ -7,15 +7,21 @@ import { inlineHashes } from '../html-security.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../idempotency.ts';
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
 import { parseClientDocument } from './operation-limits.ts';
+import type { subscriptionRunner } from './subscriptions.ts';
+
+/** What runs a subscription (subscriptions.ts). */
+type RunSubscription = ReturnType<typeof subscriptionRunner>;
 
 /**
  * `/graphql` over HTTP: `POST` runs an operation through Apollo (GraphQL over HTTP: the body's members checked, an
- * Idempotency-Key on mutations, the status of a failure), `GET` serves the GraphiQL playground.
+ * Idempotency-Key on mutations, the status of a failure) or, asked as `text/event-stream`, a subscription
+ * (subscriptions.ts); `GET` serves the GraphiQL playground.
  */
 export function registerGraphQLEndpoint(
   app: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
+  runSubscription: RunSubscription,
 ): void {
   // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
   let graphiql: Promise<Playground> | undefined;
@@ -23,7 +29,7 @@ export function registerGraphQLEndpoint(
     const { html, policy } = await (graphiql ??= renderPlayground());
     return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
   });
-  app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, request, reply));
+  app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, runSubscription, request, reply));
 }
 
 /** An error body as a GraphQL response: `code`, `status` and `field` in the extensions, as format-error.ts does. */
@@ -104,10 +110,11 @@ function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
 }
 
 /**
- * The document of a /graphql mutation (which takes an Idempotency-Key), else undefined. Read under the client document
- * limits first: one nested too deep is refused before Apollo's recursive parser would exhaust the stack on it.
+ * The document of a /graphql request and the kind of the operation it runs, else undefined (Apollo refuses it in its
+ * own words). Read under the client document limits first: one nested too deep is refused before Apollo's recursive
+ * parser would exhaust the stack on it.
  */
-function mutationDocument(body: GraphQLRequestBody): DocumentNode | undefined {
+function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; kind: OperationTypeNode } | undefined {
   if (typeof body.query !== 'string') return undefined;
   let document: DocumentNode;
   try {
@@ -117,8 +124,11 @@ function mutationDocument(body: GraphQLRequestBody): DocumentNode | undefined {
     return undefined;
   }
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-  return getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION ? document : undefined;
+  const operation = getOperationAST(document, operationName);
+  return operation === null || operation === undefined ? undefined : { document, kind: operation.operation };
 }
+
+const acceptsEventStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
 
 /**
  * The request an Idempotency-Key stands for on /graphql: what Apollo runs, not how it was written (the printed
@@ -132,6 +142,7 @@ function graphqlFingerprint(document: DocumentNode, { operationName, variables, 
 async function handleGraphQL(
   apollo: ApolloServer<RequestContext>,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
+  runSubscription: RunSubscription,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
@@ -142,11 +153,17 @@ async function handleGraphQL(
     // No body, whatever the Content-Type said: Apollo's words for it depend on that header (a CSRF refusal for a form's).
     if (request.body === undefined) throw invalid('body', 'POST /graphql takes a JSON body: {"query": "…", "variables": {…}}');
     const body = refuseMalformedRequest(request.body);
+    const operation = clientOperation(body);
+    if (operation?.kind === OperationTypeNode.SUBSCRIPTION) {
+      if (!acceptsEventStream(request)) throw invalid('query', 'A subscription is answered as Server-Sent Events: send it with Accept: text/event-stream');
+      const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+      const refused = await runSubscription(context, reply, operation.document, operationName, body.variables ?? {});
+      return refused === undefined ? reply : sendGraphQLAnswer(request, reply, { status: refused.status, body: refused.body, fromGraphQL: true });
+    }
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
-    const document = mutationDocument(body);
-    const key = document === undefined ? undefined : parseIdempotencyKey(request.headers['idempotency-key']);
-    if (document !== undefined && key !== undefined) {
-      idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
+    const key = operation?.kind === OperationTypeNode.MUTATION ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
+    if (operation !== undefined && key !== undefined) {
+      idempotency = { key, fingerprint: graphqlFingerprint(operation.document, body) };
     }
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;

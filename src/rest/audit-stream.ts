@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context.ts';
 import { OPERATION_PERMISSIONS } from '../auth/operation-permissions.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
@@ -7,6 +7,7 @@ import type { AuditFilter } from '../domain/audit-search.ts';
 import { invalid } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { refuseOtherMethods } from './adapter.ts';
+import type { EventStreams } from '../event-stream.ts';
 
 /**
  * `GET /audit-logs/stream` in its three path forms, as Server-Sent Events (API.md: `event: audit`, `id:` the record
@@ -14,11 +15,6 @@ import { refuseOtherMethods } from './adapter.ts';
  * GraphQL operation run by the route table cannot: it is a route of its own, with the list's permission and scope
  * (`Query.auditLogs`' rule), its filters, and the domain's reading (src/domain/audit-stream.ts).
  */
-
-/** Bytes a client may leave unread before it is dropped rather than buffered for. */
-const MAX_UNREAD_BYTES = 1 << 20;
-/** How long a client may read nothing while records wait for it. */
-const MAX_STALL_MS = 30_000;
 
 const FILTERS = ['actor', 'action', 'target', 'from', 'to'] as const;
 const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '/applications/:appId/tenants/:tenantId/audit-logs/stream'];
@@ -49,72 +45,10 @@ function pathIds(request: FastifyRequest): { appId: string | undefined; tenantId
   return { appId: appId?.toLowerCase(), tenantId: tenantId?.toLowerCase() };
 }
 
-/** An SSE connection: records as events, heartbeats as comments; a client that reads too little is dropped. */
-class EventStream implements AuditSink {
-  readonly #reply: FastifyReply;
-  #closed = false;
-
-  constructor(reply: FastifyReply, heartbeatMs: number, onClose: () => void) {
-    this.#reply = reply;
-    const raw = reply.raw;
-    const heartbeat = setInterval(() => this.#write(': heartbeat\n\n'), heartbeatMs);
-    raw.once('close', () => {
-      this.#closed = true;
-      clearInterval(heartbeat);
-      onClose();
-    });
-  }
-
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  async send(record: { id: string }): Promise<void> {
-    if (this.#write(`event: audit\nid: ${record.id}\ndata: ${JSON.stringify(record)}\n\n`)) return;
-    // The socket's buffer is full: wait for the client to read, a while, then give it up.
-    const raw = this.#reply.raw;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        raw.off('drain', done);
-        raw.off('close', done);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.end();
-        done();
-      }, MAX_STALL_MS);
-      raw.once('drain', done);
-      raw.once('close', done);
-    });
-  }
-
-  end(): void {
-    this.#closed = true;
-    this.#reply.raw.destroy();
-  }
-
-  /** Writes unless closed; false when the client must read first. Past MAX_UNREAD_BYTES unread, the client is dropped. */
-  #write(text: string): boolean {
-    if (this.#closed) return true;
-    const raw = this.#reply.raw;
-    if (raw.writableLength > MAX_UNREAD_BYTES) {
-      this.end();
-      return true;
-    }
-    return raw.write(text);
-  }
-}
-
 export function registerAuditStream(
   app: FastifyInstance,
-  deps: { contextFor(request: FastifyRequest): Promise<RequestContext>; waker: AuditWaker; heartbeatMs: number },
+  deps: { contextFor(request: FastifyRequest): Promise<RequestContext>; waker: AuditWaker; streams: EventStreams },
 ): void {
-  const open = new Set<EventStream>();
-  // A stream never ends on its own: the shutdown ends them, or it would wait for them.
-  app.addHook('preClose', async () => {
-    for (const stream of open) stream.end();
-  });
   const rule = OPERATION_PERMISSIONS['Query.auditLogs'];
   for (const url of PATHS) {
     app.get(`/api/v1${url}`, { config: { authenticated: true } }, async (request, reply) => {
@@ -126,20 +60,10 @@ export function registerAuditStream(
       const lastEventId = request.headers['last-event-id'];
       if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
       const start = await streamStart(scope, filter, lastEventId);
-      reply.hijack();
-      // The headers Fastify's hooks set so far (request id, rate limit) go out too: a hijacked reply sends only what it writes.
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-      reply.raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        // nginx buffers responses unless told not to.
-        'x-accel-buffering': 'no',
-      });
-      reply.raw.write(': stream open\n\n');
-      const stream = new EventStream(reply, deps.heartbeatMs, () => open.delete(stream));
-      open.add(stream);
+      const stream = deps.streams.open(reply);
+      const sink: AuditSink = { get closed() { return stream.closed; }, send: (record) => stream.send('audit', JSON.stringify(record), record.id) };
       try {
-        await followAuditLog(scope, filter, start, stream, deps.waker);
+        await followAuditLog(scope, filter, start, sink, deps.waker);
       } catch (error) {
         request.log.warn({ err: error }, 'audit stream stopped');
       } finally {

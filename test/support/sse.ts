@@ -1,4 +1,7 @@
-/** A Server-Sent Events client for the audit stream's tests: the events and comments read so far, and waits on them. */
+/**
+ * A Server-Sent Events client for the audit stream's and the subscriptions' tests: the events and comments read so
+ * far, and waits on them.
+ */
 export interface SseEvent {
   readonly event: string | undefined;
   readonly id: string | undefined;
@@ -21,9 +24,14 @@ export interface SseStream {
   close(): void;
 }
 
-export async function openSse(url: string, headers: Record<string, string>): Promise<SseStream> {
+/** A stream of `url` (GET), or of the answer to a JSON `body` POSTed there (a GraphQL subscription). */
+export async function openSse(url: string, headers: Record<string, string>, posted?: unknown): Promise<SseStream> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers, ...(posted === undefined ? {} : { 'content-type': 'application/json' }) },
+    signal: controller.signal,
+    ...(posted === undefined ? {} : { method: 'POST', body: JSON.stringify(posted) }),
+  });
   const events: SseEvent[] = [];
   const comments: string[] = [];
   let ended = false;

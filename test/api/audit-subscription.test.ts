@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { openSse, type SseStream } from '../support/sse.ts';
+
+/**
+ * `subscription { auditLogs }`: GraphQL over Server-Sent Events on POST /graphql (Accept: text/event-stream), in the
+ * list's scope, permission and filters, resumed with `after`; refused as JSON before the stream opens.
+ */
+let app: TestApp;
+let tenantA: string;
+let tenantB: string;
+const streams: SseStream[] = [];
+
+const SUBSCRIPTION = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID) {
+  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after) { id action tenantId target { id } }
+}`;
+
+beforeAll(async () => {
+  app = await startTestApp({ auditStreamHeartbeatMs: 100 });
+  tenantA = await app.createTenant('Sub A');
+  tenantB = await app.createTenant('Sub B');
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await app?.close();
+});
+
+interface Next {
+  readonly data?: { auditLogs: { id: string; action: string; tenantId: string | null; target: { id: string | null } } };
+  readonly errors?: unknown[];
+}
+
+async function subscribe(variables: Record<string, unknown> = {}, apiKey = app.root.apiKey): Promise<SseStream> {
+  const stream = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': apiKey }, { query: SUBSCRIPTION, variables });
+  streams.push(stream);
+  return stream;
+}
+const recordsOf = (stream: SseStream) => stream.events.filter((event) => event.event === 'next').map((event) => (JSON.parse(event.data) as Next).data!.auditLogs);
+const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
+const createUser = async (tenantId: string, email: string) => {
+  const created = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/users`, { email });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
+};
+
+describe('subscription auditLogs', () => {
+  it('sends each record as it commits, as an event `next` with the selected fields; heartbeats between', async () => {
+    const stream = await subscribe();
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const userId = await createUser(tenantA, 'subscribed@example.com');
+    await stream.until(hasTarget(userId), 'the user.create record');
+    const record = recordsOf(stream).find((candidate) => candidate.target.id === userId)!;
+    expect(record).toEqual({ id: expect.any(String), action: 'user.create', tenantId: tenantA, target: { id: userId } });
+    expect((await app.http.get(`/audit-logs/${record.id}`)).body).toMatchObject({ id: record.id, action: 'user.create' });
+    await stream.until((s) => s.comments.includes('heartbeat'), 'a heartbeat');
+  });
+
+  it('in a tenant scope, only that tenant’s records; filtered by action; resumed after a record', async () => {
+    const tenantScoped = await subscribe({ appId: app.root.applicationId, tenantId: tenantA });
+    const filtered = await subscribe({ action: 'user.delete' });
+    const otherTenant = await createUser(tenantB, 'elsewhere@example.com');
+    const own = await createUser(tenantA, 'own@example.com');
+    expect((await app.http.delete(`/users/${own}`)).status).toBe(204);
+    await tenantScoped.until(hasTarget(own), 'the tenant’s own record');
+    await filtered.until(hasTarget(own), 'the deletion');
+    expect(recordsOf(tenantScoped).some((record) => record.target.id === otherTenant)).toBe(false);
+    expect(new Set(recordsOf(filtered).map((record) => record.action))).toEqual(new Set(['user.delete']));
+    // Resumed after the creation (the application's scope: the deletion, application-wide, is no tenant's): the
+    // deletion comes again, the creation not.
+    const creation = recordsOf(tenantScoped).find((record) => record.target.id === own && record.action === 'user.create')!;
+    const resumed = await subscribe({ after: creation.id });
+    await resumed.until((s) => recordsOf(s).some((record) => record.target.id === own && record.action === 'user.delete'), 'the deletion, resumed');
+    expect(recordsOf(resumed).some((record) => record.id === creation.id)).toBe(false);
+  });
+
+  it('refused before the stream opens, as JSON: no permission (403), another tenant’s scope (403), an unknown `after` (422)', async () => {
+    const narrow = await app.http.post('/api-keys', { name: 'no audit', permissions: ['users:read'] });
+    expect(narrow.status).toBe(201);
+    const refused = await subscribe({}, narrow.body.secret as string);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ errors: [{ extensions: { code: 'forbidden' } }] });
+    const tenantKey = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantA}/api-keys`, { name: 'tenant A', permissions: ['audit_logs:read'] });
+    expect(tenantKey.status, JSON.stringify(tenantKey.body)).toBe(201);
+    const elsewhere = await subscribe({ appId: app.root.applicationId, tenantId: tenantB }, tenantKey.body.secret as string);
+    expect(elsewhere.status).toBe(403);
+    const unknown = await subscribe({ after: '01900000-0000-7000-8000-000000000000' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ errors: [{ extensions: { code: 'validation_error', field: 'after' } }] });
+  });
+
+  it('ends its streams when the service stops, rather than waiting for them', async () => {
+    const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
+    const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': own.root.apiKey }, { query: SUBSCRIPTION });
+    expect(stream.status).toBe(200);
+    await own.close();
+    await stream.until((s) => s.ended, 'the end of the stream');
+  });
+});
