@@ -4,9 +4,9 @@ import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
 import { seedVictim, type Victim } from './fixtures.ts';
 
 /**
- * GET /audit-logs/stream in its three path forms (a route of its own, outside the route table that routes.test.ts
- * walks): another application's key, a key of the victim's other tenant and no key are refused as the list refuses
- * them, and a stream they may open never carries a record of the victim's tenant, nor resumes after one.
+ * GET /audit-logs/stream in its three path forms and `subscription { auditLogs }` (outside the route table that
+ * routes.test.ts walks): another application's key, a key of the victim's other tenant and no key are refused as the
+ * list refuses them, and a stream they may open never carries a record of the victim's tenant, nor resumes after one.
  */
 let app: TestApp;
 let victim: Victim;
@@ -34,6 +34,14 @@ const open = async (path: string, headers: Record<string, string>) => {
   streams.push(stream);
   return stream;
 };
+const SUBSCRIPTION = 'subscription ($appId: UUID, $tenantId: UUID, $after: UUID) { auditLogs(appId: $appId, tenantId: $tenantId, after: $after) { id tenantId target { id } } }';
+const subscribe = async (variables: Record<string, unknown>, headers: Record<string, string>) => {
+  const stream = await openSse(`${app.baseUrl}/graphql`, headers, { query: SUBSCRIPTION, variables });
+  streams.push(stream);
+  return stream;
+};
+const subscribedRecords = (stream: SseStream) =>
+  stream.events.filter((event) => event.event === 'next').map((event) => (JSON.parse(event.data) as { data: { auditLogs: { tenantId: string | null; target: { id: string | null } } } }).data.auditLogs);
 
 describe('the audit stream across tenants and applications', () => {
   it('refuses other applications, other tenants and no credentials on every path form', async () => {
@@ -60,6 +68,31 @@ describe('the audit stream across tenants and applications', () => {
     await otherTenantStream.until((stream) => recordsOf(stream).some((record) => record.target.id === marker.body.id), 'tenant B’s own record');
     expect(recordsOf(otherTenantStream).every((record) => record.tenantId === tenantB)).toBe(true);
     expect(recordsOf(foreignStream)).toEqual([]);
+    expect(JSON.stringify(otherTenantStream.events)).not.toContain(victimWrite.body.id as string);
+  });
+});
+
+describe('the audit subscription across tenants and applications', () => {
+  it('refuses other applications, other tenants and no credentials in every scope form', async () => {
+    const { appId, tenantId } = victim.params;
+    expect((await subscribe({ appId }, { 'x-api-key': foreignKey })).status).toBe(404);
+    expect((await subscribe({ appId, tenantId }, { 'x-api-key': foreignKey })).status).toBe(404);
+    expect((await subscribe({ appId, tenantId }, { 'x-api-key': otherTenantKey })).status).toBe(403);
+    for (const variables of [{}, { appId }, { appId, tenantId }]) expect((await subscribe(variables, {})).status).toBe(401);
+    expect((await subscribe({ after: victim.params['recordId'] }, { 'x-api-key': otherTenantKey })).status).toBe(422);
+    expect((await subscribe({ after: victim.params['recordId'] }, { 'x-api-key': foreignKey })).status).toBe(422);
+  });
+
+  it('the subscriptions they may open carry none of the victim’s records', async () => {
+    const { appId, tenantId } = victim.params;
+    const foreignStream = await subscribe({}, { 'x-api-key': foreignKey });
+    const otherTenantStream = await subscribe({}, { 'x-api-key': otherTenantKey });
+    const victimWrite = await app.http.post(`/applications/${appId}/tenants/${tenantId}/users`, { email: 'victim-3@example.com' });
+    expect(victimWrite.status).toBe(201);
+    const marker = await app.http.post(`/applications/${appId}/tenants/${tenantB}/users`, { email: 'marker-2@example.com' });
+    await otherTenantStream.until((stream) => subscribedRecords(stream).some((record) => record.target.id === marker.body.id), 'tenant B’s own record');
+    expect(subscribedRecords(otherTenantStream).every((record) => record.tenantId === tenantB)).toBe(true);
+    expect(subscribedRecords(foreignStream)).toEqual([]);
     expect(JSON.stringify(otherTenantStream.events)).not.toContain(victimWrite.body.id as string);
   });
 });
