@@ -2,6 +2,7 @@ import type { Resolvers } from '../src/generated/graphql.ts';
 import {
   createAuthProvider,
   deleteAuthProvider,
+  rotateSamlSpKey,
   getAuthProvider,
   listAuthProviders,
   updateAuthProvider,
@@ -28,5 +29,6 @@ export const authProviderResolvers: Resolvers = {
       updateAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId, input),
     deleteAuthProvider: async (_, { appId, tenantId, providerId }, ctx) =>
       deleteAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId),
+    rotateSamlSpKey: async (_, { appId, tenantId, providerId }, ctx) => rotateSamlSpKey(await ctx.scope({ applicationId: appId, tenantId }), providerId),
   },
 };

@@ -3598,6 +3598,84 @@ export interface paths {
         patch: operations["UpdateAuthProviderInTenant"];
         trace?: never;
     };
+    "/auth-providers/{providerId}/rotate-sp-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a saml provider’s service-provider key pair (its metadata’s certificate changes)
+         * @description Replaces a `saml` provider's service-provider key pair at once: its metadata publishes the new certificate (update
+         *     the IdP's copy), AuthnRequests are signed with the new key, and assertions encrypted to the old one are refused.
+         *     Another type: 422.
+         *
+         *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["RotateSamlSpKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/auth-providers/{providerId}/rotate-sp-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a saml provider’s service-provider key pair (its metadata’s certificate changes)
+         * @description Replaces a `saml` provider's service-provider key pair at once: its metadata publishes the new certificate (update
+         *     the IdP's copy), AuthnRequests are signed with the new key, and assertions encrypted to the old one are refused.
+         *     Another type: 422.
+         *
+         *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["RotateSamlSpKeyInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/auth-providers/{providerId}/rotate-sp-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a saml provider’s service-provider key pair (its metadata’s certificate changes)
+         * @description Replaces a `saml` provider's service-provider key pair at once: its metadata publishes the new certificate (update
+         *     the IdP's copy), AuthnRequests are signed with the new key, and assertions encrypted to the old one are refused.
+         *     Another type: 422.
+         *
+         *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["RotateSamlSpKeyInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth-clients": {
         parameters: {
             query?: never;
@@ -16342,6 +16420,132 @@ export interface operations {
                 "application/json": components["schemas"]["UpdateAuthProviderInput"];
             };
         };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProviderFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RotateSamlSpKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProviderFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RotateSamlSpKeyInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProviderFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RotateSamlSpKeyInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
