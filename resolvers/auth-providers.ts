@@ -2,7 +2,6 @@ import type { Resolvers } from '../src/generated/graphql.ts';
 import {
   createAuthProvider,
   deleteAuthProvider,
-  rotateSamlSpKey,
   getAuthProvider,
   listAuthProviders,
   updateAuthProvider,
@@ -29,6 +28,5 @@ export const authProviderResolvers: Resolvers = {
       updateAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId, input),
     deleteAuthProvider: async (_, { appId, tenantId, providerId }, ctx) =>
       deleteAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId),
-    rotateSamlSpKey: async (_, { appId, tenantId, providerId }, ctx) => rotateSamlSpKey(await ctx.scope({ applicationId: appId, tenantId }), providerId),
   },
 };

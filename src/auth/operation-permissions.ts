@@ -117,7 +117,6 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.createAuthProvider': override('auth_providers:write'),
   'Mutation.updateAuthProvider': override('auth_providers:write'),
   'Mutation.deleteAuthProvider': override('auth_providers:delete'),
-  'Mutation.rotateSamlSpKey': override('auth_providers:write'),
 
   'Query.policies': needs('policies:read'),
   'Query.policy': needs('policies:read'),

@@ -79,7 +79,6 @@ export const AUDIT_ACTIONS = {
   'auth_provider.create': { kind: 'write', meaning: 'A sign-in method was added' },
   'auth_provider.update': { kind: 'write', meaning: 'A sign-in method changed' },
   'auth_provider.delete': { kind: 'write', meaning: 'A sign-in method was removed' },
-  'auth_provider.sp_key_rotate': { kind: 'write', meaning: 'A SAML provider’s service-provider key pair was replaced' },
   'policy.update': { kind: 'write', meaning: 'A policy changed' },
   'policy.override': { kind: 'write', meaning: 'A tenant’s policy override was written' },
   'policy.override.remove': { kind: 'write', meaning: 'A tenant’s policy override was removed' },

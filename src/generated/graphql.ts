@@ -1491,12 +1491,6 @@ export type Mutation = {
    * clients have no secret (422, field `clientId`).
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
-  /**
-   * Replaces a `saml` provider's service-provider key pair at once: its metadata publishes the new certificate (update
-   * the IdP's copy), AuthnRequests are signed with the new key, and assertions encrypted to the old one are refused.
-   * Another type: 422.
-   */
-  rotateSamlSpKey: AuthProvider;
   /** Invites an address to a tenant and mails the link. */
   sendInvitation: Invitation;
   /**
@@ -1942,14 +1936,6 @@ export type MutationRotateOAuthClientSecretArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
-  tenantId?: InputMaybe<Scalars['UUID']['input']>;
-};
-
-
-/** Write operations of the management API. */
-export type MutationRotateSamlSpKeyArgs = {
-  appId?: InputMaybe<Scalars['UUID']['input']>;
-  providerId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -4262,7 +4248,6 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
-  rotateSamlSpKey?: Resolver<ResolversTypes['AuthProvider'], ParentType, ContextType, RequireFields<MutationRotateSamlSpKeyArgs, 'providerId'>>;
   sendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationSendInvitationArgs, 'input'>>;
   sendTestEmail?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<MutationSendTestEmailArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;

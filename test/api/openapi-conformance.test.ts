@@ -42,7 +42,6 @@ function rank(route: ExpandedRoute): number {
  */
 const SUCCESS_OUT_OF_REACH: Readonly<Record<string, string>> = {
   RotateM2MCredential: 'the victim’s credential uses private_key_jwt, which has no secret to rotate',
-  RotateSamlSpKey: 'the victim’s provider is a password provider, which has no SP key (its 422 is checked)',
   RemoveBrandingOverride: 'the victim’s tenant has no override to remove (brandingScope stays application)',
   RemoveEmailProviderOverride: 'no override to remove (emailProviderScope stays application)',
   RemoveEmailTemplateOverride: 'no override to remove (emailTemplatesScope stays application)',

@@ -122,36 +122,6 @@ describe('the SP metadata document', () => {
   });
 });
 
-describe('rotating the SP key', () => {
-  it('replaces the metadata’s certificate at once, over REST and GraphQL, audited with both fingerprints', async () => {
-    const created = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig() });
-    const id = created.body.id as string;
-    const published = async () => spCertificate(await (await fetch(`${app.baseUrl}/saml/${id}/metadata`)).text()).fingerprint256;
-    const first = await published();
-    const rotated = await app.http.post(`/auth-providers/${id}/rotate-sp-key`, {});
-    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
-    expect(rotated.body).toMatchObject({ id, type: 'saml' });
-    const second = await published();
-    expect(second).not.toBe(first);
-    const records = (await app.http.get(`/audit-logs?action=auth_provider.sp_key_rotate&target=${id}`)).body.data as { changes: unknown }[];
-    expect(records[0]).toMatchObject({ changes: { before: { certificateSha256: first }, after: { certificateSha256: second } } });
-    const viaGraphql = await app.http.graphql('mutation ($id: UUID!) { rotateSamlSpKey(providerId: $id) { id } }', { id });
-    expect(viaGraphql.body.data.rotateSamlSpKey).toEqual({ id });
-    expect(await published()).not.toBe(second);
-    await app.http.delete(`/auth-providers/${id}`);
-  });
-
-  it('another type of provider has no SP key: 422 naming the provider, nothing recorded', async () => {
-    const password = await app.http.post('/auth-providers', { type: 'password' });
-    const id = password.body.id as string;
-    const refused = await app.http.post(`/auth-providers/${id}/rotate-sp-key`, {});
-    expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'providerId' });
-    expect((await app.http.get(`/audit-logs?action=auth_provider.sp_key_rotate&target=${id}`)).body.data).toEqual([]);
-    await app.http.delete(`/auth-providers/${id}`);
-  });
-});
-
 describe('settings refused before sign-in time', () => {
   it.each([
     ['no certificate', { certificate: null }, 'config.certificate'],

@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { AuthProvider, Tenant } from '../../db/entities/index.ts';
@@ -15,8 +14,6 @@ import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts
 import type { Source } from '../tenancy/settings.ts';
 import { displayName } from '../validate.ts';
 import { defaultProviderName, mergeSecrets, parseConfig, providerSlot } from './config.ts';
-import { executeOwned } from '../../db/owned-sql.ts';
-import { newSamlSpKey, replaceSamlSpKey } from '../sign-in/saml-keys.ts';
 
 /**
  * A tenant's own providers only while `authIsolation` is `isolated`; a tenant with any uses exactly those
@@ -227,32 +224,6 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
     }),
   );
   await configurationChanged(scope, scope.tenantId);
-  return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
-}
-
-/**
- * A `saml` provider's SP key pair replaced at once (the metadata's certificate changes: the IdP's copy must follow).
- * The key is made before the transaction (RSA generation takes tens of milliseconds); audited with the certificates'
- * SHA-256 fingerprints.
- */
-export async function rotateSamlSpKey(scope: Scope, providerId: string): Promise<AuthProviderView> {
-  const made = await newSamlSpKey(providerId);
-  const provider = await underTenancyConfig(scope, async ({ em, application }) => {
-    const found = await ownProvider(scope, em, providerId);
-    if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
-    if (found.type !== 'saml') throw invalid('providerId', 'Only a saml provider has an SP key to rotate');
-    const [before] = await executeOwned<{ certificate: string }[]>(em, found.applicationId, 'select certificate from saml_sp_key where @owner and provider_id = ?', [found.id]);
-    await replaceSamlSpKey(em, scope.services.storedSecrets, found, made);
-    const fingerprint = (certificate: string) => ({ certificateSha256: new X509Certificate(certificate).fingerprint256 });
-    recordAudit(em, scope, {
-      action: 'auth_provider.sp_key_rotate',
-      targetType: 'auth_provider',
-      targetId: found.id,
-      before: before === undefined ? null : fingerprint(before.certificate),
-      after: fingerprint(made.certificate),
-    });
-    return found;
-  });
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 

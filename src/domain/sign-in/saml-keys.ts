@@ -15,7 +15,7 @@ import {
   Version,
 } from '@peculiar/asn1-x509';
 import type { SecretBox } from '../../auth/client-secrets.ts';
-import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 
 /**
  * A `saml` provider's key pair as a service provider: its private key signs the AuthnRequests (`signRequests`) and
@@ -45,7 +45,7 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
     ]);
   let [row] = await read();
   if (row === undefined) {
-    const made = await newSamlSpKey(provider.id);
+    const made = await newKeyPair(`Gatehouse SAML SP ${provider.id}`);
     await connection.execute(
       `insert into saml_sp_key (application_id, provider_id, private_key, certificate, created_at) values (?, ?, ?, ?, now())
        on conflict (application_id, provider_id) do nothing`,
@@ -56,26 +56,6 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
   }
   return { privateKey: secrets.decrypt(row.private_key), certificate: row.certificate };
 }
-
-/**
- * Replaces the provider's key pair with a new one, made before and written by `runner` (the caller's transaction):
- * from then on the metadata publishes the new certificate, and assertions encrypted to the old key are refused.
- */
-export async function replaceSamlSpKey(
-  runner: SqlRunner,
-  secrets: SecretBox,
-  provider: { readonly id: string; readonly applicationId: string },
-  made: SamlSpKey,
-): Promise<void> {
-  await runner.execute(
-    `insert into saml_sp_key (application_id, provider_id, private_key, certificate, created_at) values (?, ?, ?, ?, now())
-     on conflict (application_id, provider_id) do update set private_key = excluded.private_key, certificate = excluded.certificate, created_at = now()`,
-    [provider.applicationId, provider.id, secrets.encrypt(made.privateKey), made.certificate],
-  );
-}
-
-/** An RSA-2048 key (generated off the event loop) and its self-signed certificate naming the provider. */
-export const newSamlSpKey = (providerId: string): Promise<SamlSpKey> => newKeyPair(`Gatehouse SAML SP ${providerId}`);
 
 /** An RSA-2048 key (generated off the event loop) and its self-signed certificate naming `commonName`. */
 async function newKeyPair(commonName: string): Promise<SamlSpKey> {
