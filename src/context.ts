@@ -105,22 +105,22 @@ async function settleScope(
   const pathTenant = target.tenantId ?? null;
   const tenantId = scopeTenant(principal, pathTenant);
 
-  const em = scopedEntityManager(writes.fork(), applicationId, tenantId);
+  const database = scopedDatabase(() => writes.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;
   const loadApplication = () => {
-    application ??= em.findOneOrFail(Application, { id: applicationId }, {
+    application ??= database().em.findOneOrFail(Application, { id: applicationId }, {
       failHandler: () => new GatehouseError('unauthenticated', 'The credentials’ application no longer exists'),
     });
     return application;
   };
   if (pathTenant !== null && principal.tenantId === null) {
-    const tenant = await em.findOne(Tenant, { id: pathTenant });
+    const tenant = await database().em.findOne(Tenant, { id: pathTenant });
     if (tenant === null) throw new GatehouseError('not_found', 'Tenant not found', { field: 'tenantId' });
   }
   const { services, transaction } = writes;
   const transactional = transactionalIn(transaction);
   const permissions = await principal.permissionsIn(tenantId);
-  return buildScope({ requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional, permissions }, tenantId);
+  return buildScope({ requestId, principal, applicationId, services, application: loadApplication, transactional, permissions }, tenantId, database);
 }
 
 /**
@@ -135,11 +135,27 @@ export function scopeTenant(principal: Principal, pathTenant: string | null): st
   return pathTenant ?? principal.tenantId;
 }
 
-/** `em` with tenancy filters that carry exactly one application and at most one tenant. */
-function scopedEntityManager(em: EntityManager, applicationId: string, tenantId: string | null): EntityManager {
-  em.setFilterParams(APPLICATION_FILTER, { id: applicationId });
-  em.setFilterParams(TENANT_FILTER, { id: tenantId });
-  return em;
+interface ScopeDatabase {
+  readonly em: EntityManager;
+  readonly loaders: Loaders;
+}
+
+/**
+ * A scope's EntityManager, its tenancy filters carrying exactly one application and at most one tenant, and its
+ * loaders: forked at first use, since an answer from the instance's caches (a permission check) reads no SQL and the
+ * fork was most of what settling its scope cost.
+ */
+function scopedDatabase(fork: () => EntityManager, applicationId: string, tenantId: string | null): () => ScopeDatabase {
+  let database: ScopeDatabase | undefined;
+  return () => {
+    if (database === undefined) {
+      const em = fork();
+      em.setFilterParams(APPLICATION_FILTER, { id: applicationId });
+      em.setFilterParams(TENANT_FILTER, { id: tenantId });
+      database = { em, loaders: createLoaders(em) };
+    }
+    return database;
+  };
 }
 
 /** No grant at all: an end user's request may read what the hosted pages show, never manage anything. */
@@ -169,22 +185,23 @@ export function endUserScope(
     // The hosted pages are reached through the OAuth client, which a deactivated organization's OP no longer finds.
     organizationDeactivated: false,
   };
-  const em = scopedEntityManager(services.orm.em.fork(), applicationId, tenantId);
+  const database = scopedDatabase(() => services.orm.em.fork(), applicationId, tenantId);
   let application: Promise<Application> | undefined;
   const loadApplication = () => {
-    application ??= em.findOneOrFail(Application, { id: applicationId }, {
+    application ??= database().em.findOneOrFail(Application, { id: applicationId }, {
       failHandler: () => new GatehouseError('not_found', 'Application not found'),
     });
     return application;
   };
   const transactional = transactionalIn(undefined);
   return buildScope(
-    { requestId, principal, applicationId, em, loaders: createLoaders(em), services, application: loadApplication, transactional, permissions: NO_PERMISSIONS },
+    { requestId, principal, applicationId, services, application: loadApplication, transactional, permissions: NO_PERMISSIONS },
     tenantId,
+    database,
   );
 }
 
-type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide'>;
+type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide' | 'em' | 'loaders'>;
 
 /**
  * Scope.transactional, in `transaction` (begun first) when the request has one. On `this.em`: a scope bound to a
@@ -197,10 +214,24 @@ function transactionalIn(transaction: RequestTransaction | undefined): Scope['tr
   };
 }
 
-function buildScope(base: ScopeBase, tenantId: string | null): Scope {
+function buildScope(base: ScopeBase, tenantId: string | null, database: () => ScopeDatabase): Scope {
+  const { requestId, principal, applicationId, services, application, transactional, permissions } = base;
+  // Spelled out, not spread: a spread beside the getters made this literal a slow, per-request dictionary object.
   return {
-    ...base,
+    requestId,
+    principal,
+    applicationId,
     tenantId,
+    services,
+    application,
+    transactional,
+    permissions,
+    get em() {
+      return database().em;
+    },
+    get loaders() {
+      return database().loaders;
+    },
     requireApplicationWide() {
       if (tenantId !== null) throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
     },
@@ -216,5 +247,5 @@ export function narrowToTenant(scope: Scope, tenantId: string): Scope {
   if (scope.tenantId !== null && scope.tenantId !== tenantId) {
     throw new GatehouseError('forbidden', 'The credentials are for another tenant');
   }
-  return buildScope(scope, tenantId);
+  return buildScope(scope, tenantId, () => scope);
 }

@@ -1,4 +1,5 @@
 import {
+  GraphQLError,
   Kind,
   validate,
   type DocumentNode,
@@ -9,6 +10,7 @@ import {
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { OperationRule } from '../auth/operation-permissions.ts';
 import type { RequestContext } from '../context.ts';
+import { GatehouseError } from '../errors.ts';
 import { operationRule } from './authorize-operation.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
@@ -30,13 +32,22 @@ export interface OperationExecutor {
   prepare(name: string, document: DocumentNode): PreparedOperation;
 }
 
+/**
+ * graphql-jit's refusal as a 422, should graphql-js have accepted what graphql-jit refused: both implement the same
+ * coercion rules, so this is a safety net, never the wording a client is meant to read.
+ */
+function variablesRefusedBy(errors: readonly GraphQLError[] | undefined): GraphQLError {
+  const refused = new GatehouseError('validation_error', errors?.[0]?.message ?? 'Invalid variables');
+  return new GraphQLError(refused.message, { originalError: refused });
+}
+
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 /**
  * Runs the REST adapter's operations on the schema Apollo serves at /graphql (same resolvers, context and error
  * serializer), without Apollo's per-request pipeline, which an operation validated at startup does not need. Execution
- * is graphql-jit's (compiled once, several times cheaper per field); variables are coerced by graphql-js first, so a
- * refused input reads exactly as at /graphql.
+ * is graphql-jit's (compiled once, several times cheaper per field), its variables coerced by its compiled parser; a
+ * refused input is worded by graphql-js's coercion, as at /graphql, which only a refusal pays for.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {
@@ -53,9 +64,12 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       return {
         rule: operationRule(schema, document, definition),
         async run(variables, context) {
-          const refused = variablesRefusal(schema, variableDefinitions, variables);
-          if (refused !== undefined) return { data: undefined, errors: [formatError(refused.toJSON(), refused)] };
           const result = await compiled.query(undefined, context, variables);
+          // graphql-jit answers without `data` only when it refused the variables, before any resolver ran.
+          if (!('data' in result)) {
+            const refused = variablesRefusal(schema, variableDefinitions, variables) ?? variablesRefusedBy(result.errors);
+            return { data: undefined, errors: [formatError(refused.toJSON(), refused)] };
+          }
           const errors = (result.errors ?? []).map((failed) => formatError(failed.toJSON(), failed));
           return { data: result.data, errors };
         },

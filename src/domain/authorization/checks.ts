@@ -29,9 +29,12 @@ function permissionKey(field: string, permission: string): string {
   return permission;
 }
 
-/** Through the cache enforcement reads (held-roles.ts), so a check answers exactly as the management API would act. */
+/**
+ * Through the cache enforcement reads (held-roles.ts), so a check answers exactly as the management API would act. On
+ * the ORM's connection, not the scope's EntityManager: a check answered from the cache needs no fork.
+ */
 function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
-  return scope.services.apiKeys.heldGrants.read(scope.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
+  return scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
 }
 
 /**
