@@ -2,12 +2,12 @@ import { createRequire } from 'node:module';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LeasingRedisStore } from './rate-limit-leases.ts';
 import { reconnectIfStalled } from './redis-stall.ts';
 
-/** The plugin's two stores, which it does not export: (continueExceeding, exponentialBackoff, then Redis and key prefix, or LRU size). */
+/** The plugin's in-memory store, which it does not export: (continueExceeding, exponentialBackoff, LRU size). */
 type PluginStore = new (continueExceeding: boolean, exponentialBackoff: boolean, ...rest: unknown[]) => FastifyRateLimitStore;
 const require = createRequire(import.meta.url);
-const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as PluginStore;
 const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as PluginStore;
 
 /** Counts in Redis, and in this instance's memory for any count Redis cannot take. */
@@ -41,7 +41,7 @@ class FallbackStore implements FastifyRateLimitStore {
 }
 
 /**
- * The rate-limit store with REDIS_URL: counters shared in Redis under `prefix`. While Redis cannot be reached each
+ * The rate-limit store with REDIS_URL: counters shared in Redis under `prefix`, taken in leases (rate-limit-leases.ts). While Redis cannot be reached each
  * instance counts its own rather than answering 500 or waiting: the client must fail commands at once while
  * disconnected (`enableOfflineQueue: false`) and within `commandTimeout` on a Redis that does not answer.
  */
@@ -61,8 +61,9 @@ export function rateLimitStore(redis: Redis, prefix: string, log: FastifyBaseLog
   });
   return class extends FallbackStore {
     constructor(params: FastifyRateLimitOptions & { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      const { continueExceeding = false, exponentialBackoff = false } = params;
-      super(new RedisStore(continueExceeding, exponentialBackoff, redis, prefix), new LocalStore(continueExceeding, exponentialBackoff), fallBack);
+      // Neither is used here, and the leases count a fixed window only.
+      if (params.continueExceeding === true || params.exponentialBackoff === true) throw new Error('rate limits count fixed windows only');
+      super(new LeasingRedisStore(redis, prefix), new LocalStore(false, false), fallBack);
     }
   };
 }

@@ -1,0 +1,125 @@
+import type { FastifyRateLimitStore } from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
+
+type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
+
+/**
+ * Adds `n` to a window's shared count (created with the window's expiry) and answers the new count with the window's
+ * milliseconds left. A key found without an expiry gets the window's: a count must never outlive it.
+ */
+const LEASE_SCRIPT = `
+  local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  return {count, ttl}
+`;
+
+/** The most counts one lease takes: what ten concurrent requests of one key ask while a lease is on its way, and more. */
+export const LEASE_MAX = 64;
+/** A lease takes at most this share of what is left of the limit, so instances holding unspent counts waste little of it. */
+const HEADROOM_SHARE = 16;
+
+/** Counts taken from the shared count and spent here, in order: the shared count seen by the next request is `next`. */
+interface Lease {
+  next: number;
+  readonly last: number;
+  readonly expiresAt: number;
+}
+
+interface KeyState {
+  lease: Lease | undefined;
+  /** Requests waiting for the lease being asked for, oldest first. */
+  readonly waiting: Counted[];
+  asking: boolean;
+}
+
+interface LeaseCommand {
+  rateLimitLease(key: string, windowMs: number, size: number, callback: (error: Error | null, result?: [number, number]) => void): void;
+}
+
+/**
+ * Rate-limit counts shared in Redis, taken in leases. A request of a key nobody else of this instance is asking for
+ * takes exactly one count (one round trip, as without leases: a client asking one request at a time is counted
+ * exactly, and sees what the other instances counted). Requests of one key that arrive while its count is on its way
+ * wait for it, and the next lease takes counts for all of them at once (twice as many, at most LEASE_MAX and a
+ * sixteenth of what is left of the limit), spent by this instance's next requests of that key. So a key loaded
+ * concurrently costs one round trip per lease instead of per request; what it costs in precision: an instance may hold
+ * counts it has not spent, which the others count against the limit until the window ends, and its requests read the
+ * shared count as of its last lease. One instance admits exactly `max` requests a window either way.
+ */
+export class LeasingRedisStore implements FastifyRateLimitStore {
+  private readonly redis: Redis & LeaseCommand;
+  private readonly prefix: string;
+  private readonly keys = new Map<string, KeyState>();
+  private sweptAt = Date.now();
+
+  constructor(redis: Redis, prefix: string) {
+    if (!('rateLimitLease' in redis)) redis.defineCommand('rateLimitLease', { numberOfKeys: 1, lua: LEASE_SCRIPT });
+    this.redis = redis as Redis & LeaseCommand;
+    this.prefix = prefix;
+  }
+
+  incr(key: string, counted: Counted, timeWindow: number, max: number): void {
+    const now = Date.now();
+    this.sweep(now, timeWindow);
+    let state = this.keys.get(key);
+    if (state === undefined) {
+      state = { lease: undefined, waiting: [], asking: false };
+      this.keys.set(key, state);
+    }
+    if (!state.asking && spend(state, counted, now)) return;
+    state.waiting.push(counted);
+    if (!state.asking) this.ask(key, state, timeWindow, max);
+  }
+
+  /** A route with limits of its own counts under its own keys, as the plugin's Redis store names them. */
+  child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+    const { method, url } = (routeOptions as unknown as { routeInfo: { method: string; url: string } }).routeInfo;
+    return new LeasingRedisStore(this.redis, `${this.prefix}${method}${url}-`);
+  }
+
+  private ask(key: string, state: KeyState, timeWindow: number, max: number): void {
+    state.asking = true;
+    const now = Date.now();
+    // The shared count as of this instance's last lease in the window: a floor of what the others have counted since.
+    const known = state.lease !== undefined && state.lease.expiresAt > now ? state.lease.last : 0;
+    const wanted = state.waiting.length === 1 ? 1 : 2 * state.waiting.length;
+    const size = Math.max(1, Math.min(wanted, LEASE_MAX, Math.floor((max - known) / HEADROOM_SHARE)));
+    this.redis.rateLimitLease(this.prefix + key, timeWindow, size, (error, result) => {
+      state.asking = false;
+      if (error !== null || result === undefined) {
+        // Each waiting request is answered as a failed count: the caller counts it another way (rate-limit-store.ts).
+        const failed = error ?? new Error('Redis answered no count');
+        for (const counted of state.waiting.splice(0)) counted(failed);
+        return;
+      }
+      const [count, ttl] = result;
+      const answeredAt = Date.now();
+      state.lease = { next: count - size + 1, last: count, expiresAt: answeredAt + ttl };
+      while (state.waiting.length > 0 && spend(state, state.waiting[0]!, answeredAt)) state.waiting.shift();
+      if (state.waiting.length > 0) this.ask(key, state, timeWindow, max);
+    });
+  }
+
+  /** Forgets keys whose lease has ended, once a window: what is kept is what was asked for in the last one. */
+  private sweep(now: number, timeWindow: number): void {
+    if (now - this.sweptAt < timeWindow) return;
+    this.sweptAt = now;
+    for (const [key, state] of this.keys) {
+      if (!state.asking && (state.lease === undefined || state.lease.expiresAt <= now)) this.keys.delete(key);
+    }
+  }
+}
+
+/** Answers one request from the key's lease, if it has a count left in a window not yet over. */
+function spend(state: KeyState, counted: Counted, now: number): boolean {
+  const { lease } = state;
+  if (lease === undefined || lease.next > lease.last || lease.expiresAt <= now) return false;
+  const current = lease.next;
+  lease.next += 1;
+  counted(null, { current, ttl: lease.expiresAt - now });
+  return true;
+}
