@@ -118,9 +118,8 @@ async function settleScope(
     if (tenant === null) throw new GatehouseError('not_found', 'Tenant not found', { field: 'tenantId' });
   }
   const { services, transaction } = writes;
-  const transactional = transactionalIn(transaction);
   const permissions = await principal.permissionsIn(tenantId);
-  return buildScope({ requestId, principal, applicationId, services, application: loadApplication, transactional, permissions }, tenantId, database);
+  return new RequestScope({ requestId, principal, applicationId, services, application: loadApplication, transaction, permissions }, tenantId, database);
 }
 
 /**
@@ -193,49 +192,71 @@ export function endUserScope(
     });
     return application;
   };
-  const transactional = transactionalIn(undefined);
-  return buildScope(
-    { requestId, principal, applicationId, services, application: loadApplication, transactional, permissions: NO_PERMISSIONS },
+  return new RequestScope(
+    { requestId, principal, applicationId, services, application: loadApplication, transaction: undefined, permissions: NO_PERMISSIONS },
     tenantId,
     database,
   );
 }
 
-type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide' | 'em' | 'loaders'>;
+/** What a scope is made of besides its tenant and its database; `transaction`: the request's, which writes begin first. */
+type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide' | 'em' | 'loaders' | 'transactional'> & {
+  readonly transaction: RequestTransaction | undefined;
+};
 
-/**
- * Scope.transactional, in `transaction` (begun first) when the request has one. On `this.em`: a scope bound to a
- * write's transaction (config-lock.ts) is a copy of the scope with that transaction's EntityManager.
- */
-function transactionalIn(transaction: RequestTransaction | undefined): Scope['transactional'] {
-  return async function transactional(this: Scope, work) {
-    await transaction?.begin();
+/** A class, not a literal: a literal with getters is built property by property, on every request. */
+class RequestScope implements Scope {
+  readonly requestId: string;
+  readonly principal: Principal;
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly permissions: PermissionSet;
+  readonly services: Services;
+  readonly application: () => Promise<Application>;
+  readonly transaction: RequestTransaction | undefined;
+  readonly #database: () => ScopeDatabase;
+
+  constructor(base: ScopeBase, tenantId: string | null, database: () => ScopeDatabase) {
+    this.requestId = base.requestId;
+    this.principal = base.principal;
+    this.applicationId = base.applicationId;
+    this.tenantId = tenantId;
+    this.permissions = base.permissions;
+    this.services = base.services;
+    this.application = base.application;
+    this.transaction = base.transaction;
+    this.#database = database;
+  }
+
+  /** In the request's transaction (begun first) when it has one: see Scope.transactional. */
+  async transactional<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    await this.transaction?.begin();
     return this.em.transactional(work);
-  };
+  }
+
+  get em(): EntityManager {
+    return this.#database().em;
+  }
+
+  get loaders(): Loaders {
+    return this.#database().loaders;
+  }
+
+  requireApplicationWide(): void {
+    if (this.tenantId !== null) throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
+  }
 }
 
-function buildScope(base: ScopeBase, tenantId: string | null, database: () => ScopeDatabase): Scope {
-  const { requestId, principal, applicationId, services, application, transactional, permissions } = base;
-  // Spelled out, not spread: a spread beside the getters made this literal a slow, per-request dictionary object.
-  return {
-    requestId,
-    principal,
-    applicationId,
-    tenantId,
-    services,
-    application,
-    transactional,
-    permissions,
-    get em() {
-      return database().em;
-    },
-    get loaders() {
-      return database().loaders;
-    },
-    requireApplicationWide() {
-      if (tenantId !== null) throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
-    },
-  };
+/** The scope on a write's transaction (`em`), with its application row as that transaction read it. */
+export function scopeInTransaction(scope: Scope, em: EntityManager, application: Application): Scope {
+  const database = { em, loaders: createLoaders(em) };
+  return new RequestScope({ ...scopeBase(scope), application: () => Promise.resolve(application) }, scope.tenantId, () => database);
+}
+
+function scopeBase(scope: Scope): ScopeBase {
+  if (!(scope instanceof RequestScope)) throw new Error('every scope is a RequestScope');
+  const { requestId, principal, applicationId, services, application, transaction, permissions } = scope;
+  return { requestId, principal, applicationId, services, application, transaction, permissions };
 }
 
 /**
@@ -247,5 +268,5 @@ export function narrowToTenant(scope: Scope, tenantId: string): Scope {
   if (scope.tenantId !== null && scope.tenantId !== tenantId) {
     throw new GatehouseError('forbidden', 'The credentials are for another tenant');
   }
-  return buildScope(scope, tenantId, () => scope);
+  return new RequestScope(scopeBase(scope), tenantId, () => scope);
 }

@@ -114,8 +114,9 @@ export class PermissionSet {
 
   /** Whether the grants allow `permission`, a built-in one or an application's own (`invoices:approve`). */
   allows(permission: string): boolean {
-    const [resource] = permission.split(':');
-    return this.grants.has('*') || this.grants.has(`${resource}:*`) || this.grants.has(permission);
+    if (this.grants.has('*') || this.grants.has(permission)) return true;
+    const colon = permission.indexOf(':');
+    return this.grants.has(`${colon === -1 ? permission : permission.slice(0, colon)}:*`);
   }
 
   /** Every built-in permission this set allows: the same list for equal sets, however their grants are spelled. */

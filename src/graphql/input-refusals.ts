@@ -13,12 +13,29 @@ import {
   type DefinitionNode,
   type DocumentNode,
   type GraphQLError,
+  type GraphQLInputType,
   type GraphQLSchema,
   type GraphQLType,
   type Source,
   type VariableDefinitionNode,
 } from 'graphql';
 import { parseClientDocument } from './operation-limits.ts';
+
+/** Whether a value of the type may hold a list, per type, once: most inputs have none anywhere. */
+const typesHoldingLists = new WeakMap<GraphQLInputType, boolean>();
+
+export function holdsLists(type: GraphQLInputType, visiting = new Set<GraphQLInputType>()): boolean {
+  const known = typesHoldingLists.get(type);
+  if (known !== undefined) return known;
+  const nullable = getNullableType(type);
+  // An input type that holds itself holds a list only where one of its fields does.
+  if (visiting.has(nullable)) return false;
+  visiting.add(nullable);
+  const holds = isListType(nullable) || (isInputObjectType(nullable) && Object.values(nullable.getFields()).some((field) => holdsLists(field.type, visiting)));
+  visiting.delete(nullable);
+  if (visiting.size === 0) typesHoldingLists.set(type, holds);
+  return holds;
+}
 
 /**
  * graphql-js's refusals of client input, reworded for the contract: `field` is the input path as REST names it, and

@@ -1,6 +1,8 @@
 import {
   GraphQLError,
+  isInputType,
   Kind,
+  typeFromAST,
   validate,
   type DocumentNode,
   type GraphQLFormattedError,
@@ -12,6 +14,7 @@ import type { OperationRule } from '../auth/operation-permissions.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 import { operationRule } from './authorize-operation.ts';
+import { holdsLists } from './input-refusals.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
 /** What a named operation answers: the root data (absent when the request failed before execution) and its errors, serialized. */
@@ -47,7 +50,7 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
  * Runs the REST adapter's operations on the schema Apollo serves at /graphql (same resolvers, context and error
  * serializer), without Apollo's per-request pipeline, which an operation validated at startup does not need. Execution
  * is graphql-jit's (compiled once, several times cheaper per field), its variables coerced by its compiled parser; a
- * refused input is worded by graphql-js's coercion, as at /graphql, which only a refusal pays for.
+ * refused input is worded by graphql-js's coercion, as at /graphql, which only a refusal (or a list) pays for.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {
@@ -61,9 +64,19 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       );
       if (definition === undefined) throw new Error(`operations.graphql: no operation named ${name}`);
       const variableDefinitions = definition.variableDefinitions ?? [];
+      // graphql-jit refuses every invalid item of a list, each refusal an error quoting the value, however many: an
+      // input that may hold a list is checked first by graphql-js's coercion, which stops at INPUT_REFUSALS_MAX.
+      const unboundedRefusals = variableDefinitions.some((variable) => {
+        const type = typeFromAST(schema, variable.type);
+        return type !== undefined && isInputType(type) && holdsLists(type);
+      });
       return {
         rule: operationRule(schema, document, definition),
         async run(variables, context) {
+          if (unboundedRefusals) {
+            const refused = variablesRefusal(schema, variableDefinitions, variables);
+            if (refused !== undefined) return { data: undefined, errors: [formatError(refused.toJSON(), refused)] };
+          }
           const result = await compiled.query(undefined, context, variables);
           // graphql-jit answers without `data` only when it refused the variables, before any resolver ran.
           if (!('data' in result)) {

@@ -1,5 +1,5 @@
 import { getNullableType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
-import { invalidInput, type InputRefusal } from '../graphql/input-refusals.ts';
+import { holdsLists, invalidInput, type InputRefusal } from '../graphql/input-refusals.ts';
 
 type Segment = string | number;
 
@@ -11,7 +11,7 @@ type Segment = string | number;
  * of any other kind are left to GraphQL's coercion, which refuses what does not fit.
  */
 export function listShapeRefusal(type: GraphQLInputType, value: unknown, path: readonly Segment[]): InputRefusal | undefined {
-  return refusalIn(type, value, [...path]);
+  return holdsLists(type) ? refusalIn(type, value, [...path]) : undefined;
 }
 
 /** A value of this type may hold a list below it; a leaf's may not, so a list of leaves is not walked. */

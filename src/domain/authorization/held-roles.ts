@@ -109,13 +109,13 @@ export class HeldGrantsCache {
     tenantId: string | null,
     subjects: readonly RoleSubject[],
   ): Promise<Map<string, HeldGrants>> {
-    const bySubject = new Map(subjects.map((subject) => [subjectKey(subject), subject]));
-    const cacheKey = (key: string) => `${applicationId}|${tenantId ?? ''}|${key}`;
-    const subjectOf = new Map([...bySubject.keys()].map((key) => [cacheKey(key), bySubject.get(key)!]));
+    const scopeKey = `${applicationId}|${tenantId ?? ''}|`;
+    const subjectOf = new Map<string, RoleSubject>();
+    for (const subject of subjects) subjectOf.set(scopeKey + subjectKey(subject), subject);
     const holdings = await this.cache.findMany([...subjectOf.keys()], async (missing) => {
       const wanted = missing.map((key) => subjectOf.get(key)!);
       const read = await readHeldGrants(connection, applicationId, tenantId, wanted);
-      return new Map(wanted.map((subject) => [cacheKey(subjectKey(subject)), { applicationId, tenantId, subject, held: read.get(subjectKey(subject)) ?? null }]));
+      return new Map(wanted.map((subject, index) => [missing[index]!, { applicationId, tenantId, subject, held: read.get(subjectKey(subject)) ?? null }]));
     });
     const held = new Map<string, HeldGrants>();
     for (const { subject, held: grants } of holdings.values()) if (grants !== null) held.set(subjectKey(subject), grants);

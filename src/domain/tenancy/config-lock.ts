@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Scope } from '../../context.ts';
+import { scopeInTransaction, type Scope } from '../../context.ts';
 import { Application } from '../../db/entities/index.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { notFound } from '../../errors.ts';
-import { createLoaders } from '../loaders.ts';
 
 /**
  * Whether a write is valid may depend on the tenancy switches on the application's row. A switch holds the row FOR
@@ -25,6 +24,6 @@ export async function underTenancyConfig<T>(scope: Scope, write: (tx: Scope) => 
   return scope.transactional(async (em) => {
     const application = await em.findOne(Application, { id: scope.applicationId }, HOLD_FOR_SHARE);
     if (application === null) throw notFound('Application', 'appId');
-    return write({ ...scope, em, loaders: createLoaders(em), application: () => Promise.resolve(application) });
+    return write(scopeInTransaction(scope, em, application));
   });
 }
