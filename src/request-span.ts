@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { FastifyServerOptions } from 'fastify';
 
 /**
@@ -12,7 +12,8 @@ const tracer = trace.getTracer('gatehouse');
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 const SPAN = Symbol('request span');
-type TracedRequest = IncomingMessage & { [SPAN]?: Span };
+const SPAN_CONTEXT = Symbol('request span context');
+type TracedRequest = IncomingMessage & { [SPAN]?: Span; [SPAN_CONTEXT]?: Context };
 
 /** The request's span: undefined with tracing off, or for a probe. */
 export function requestSpan(request: IncomingMessage): Span | undefined {
@@ -21,9 +22,9 @@ export function requestSpan(request: IncomingMessage): Span | undefined {
 
 /** Runs `next` with the request's span as the active one: Node runs a body's stream events outside it. */
 export function withRequestSpan(request: IncomingMessage, next: () => void): void {
-  const span = requestSpan(request);
-  if (span === undefined) return next();
-  context.with(trace.setSpan(context.active(), span), next);
+  const spanContext = (request as TracedRequest)[SPAN_CONTEXT];
+  if (spanContext === undefined) return next();
+  context.with(spanContext, next);
 }
 
 function tracedRequests(handler: RequestListener): RequestListener {
@@ -34,20 +35,24 @@ function tracedRequests(handler: RequestListener): RequestListener {
     const path = query === -1 ? url : url.slice(0, query);
     if (UNTRACED.has(path)) return handler(request, response);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-    const span = tracer.startSpan(
-      request.method ?? 'HTTP',
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': path } },
-      parent,
-    );
+    // Attributes only on a span the sampler kept: given to startSpan, they are checked before it decides (no sampler
+    // OTEL_TRACES_SAMPLER names reads them), a cost every request not sampled paid for nothing.
+    const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
+    const spanContext = trace.setSpan(parent, span);
     request[SPAN] = span;
-    // 'close' follows a response sent and a connection lost alike.
-    response.once('close', () => {
-      span.setAttribute('http.response.status_code', response.statusCode);
-      if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      else if (!response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'connection closed before the response was sent' });
-      span.end();
-    });
-    context.with(trace.setSpan(parent, span), handler, undefined, request, response);
+    request[SPAN_CONTEXT] = spanContext;
+    // A span not sampled records nothing, and ending it does nothing: it still carries the trace to the request's work.
+    if (span.isRecording()) {
+      span.setAttributes({ 'http.request.method': request.method, 'url.path': path });
+      // 'close' follows a response sent and a connection lost alike.
+      response.once('close', () => {
+        span.setAttribute('http.response.status_code', response.statusCode);
+        if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        else if (!response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'connection closed before the response was sent' });
+        span.end();
+      });
+    }
+    context.with(spanContext, handler, undefined, request, response);
   };
 }
 

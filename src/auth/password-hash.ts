@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
-import { trace } from '@opentelemetry/api';
+import { inChildSpan } from '../child-span.ts';
 
 /**
  * User passwords: Argon2id with the OWASP Password Storage Cheat Sheet's first configuration (19 MiB, 2
@@ -29,20 +29,12 @@ export function shareArgon2Among(processes: number): void {
   concurrency = argon2Concurrency(processes);
 }
 
-const tracer = trace.getTracer('gatehouse');
-
 /** Runs an Argon2 job when a slot is free, in a span of its own (its wait for the slot is the parent's time). */
 async function bounded<T>(name: string, job: () => Promise<T>): Promise<T> {
   if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
   else running += 1;
   try {
-    return await tracer.startActiveSpan(`argon2 ${name}`, async (span) => {
-      try {
-        return await job();
-      } finally {
-        span.end();
-      }
-    });
+    return await inChildSpan(`argon2 ${name}`, job);
   } finally {
     // The slot passes straight to the next waiter (running stays the same), else it is freed.
     const next = waiting.shift();

@@ -1,6 +1,6 @@
-import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
+import { inChildSpan } from '../child-span.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';
@@ -10,9 +10,6 @@ import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempoten
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';
-
-/** The span of the domain call a REST route makes (its named operation), under the request's. */
-const tracer = trace.getTracer('gatehouse');
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
@@ -109,13 +106,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
         const idempotencyKey = route.idempotent ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
         const variables = variablesFor(route, inputType, request);
         const execute = async (operationContext = context): Promise<StoredResponse> => {
-          const { data, errors } = await tracer.startActiveSpan(`operation ${operation.name}`, async (span) => {
-            try {
-              return await runnable.run(variables, operationContext);
-            } finally {
-              span.end();
-            }
-          });
+          const { data, errors } = await inChildSpan(`operation ${operation.name}`, () => runnable.run(variables, operationContext));
           const [error] = errors;
           if (error !== undefined) return errorResponse(error.extensions, error.message);
           const status = successStatus(route);

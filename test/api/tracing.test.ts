@@ -82,6 +82,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const root = trace.find((span) => span.parentSpanId === undefined || span.parentSpanId === '');
     expect(root?.name).toBe('GET /api/v1/users');
     expect(attribute(root!, 'http.route')).toBe('/api/v1/users');
+    expect(attribute(root!, 'http.request.method')).toBe('GET');
+    expect(attribute(root!, 'url.path')).toBe('/api/v1/users');
     const operation = trace.find((span) => span.name === 'operation ListUsers');
     expect(operation).toBeDefined();
     const statements = trace.filter((span) => (attribute(span, 'db.system.name') ?? attribute(span, 'db.system')) === 'postgresql');
