@@ -153,7 +153,7 @@ async function throughput(workers: number): Promise<ServiceRun> {
       await warmThenLoad(service, 'POST /api/v1/permissions/check (API key)', check),
       await warmThenLoad(service, 'POST /api/v1/sessions/validate (API key)', validate),
     ];
-    // Issue 19's latency target is at half the rate the checks reached: right after their own load, warm.
+    // Issue 19's latency target is at half the checks' rate.
     const checksRate = figures[3]!.rps;
     figures.push(await load(service, 'POST /api/v1/permissions/check, at half that rate', check, DURATION_S, Math.max(1, Math.round(checksRate / 2))));
     // autocannon abandons its last requests when the time is up; let their handlers finish before going on.
@@ -170,9 +170,8 @@ const ALTERNATING_ROUNDS = 3;
 const ALTERNATING_WINDOW_S = 3;
 
 /**
- * The check's and the validation's requests as shares of the bare route's, each summed over ALTERNATING_ROUNDS rounds
- * of one window per route: the bare route's rate moves with the machine's phase far more than theirs (docs/bench.md,
- * "What a permission check costs"), and one window each, a minute apart, can land in different phases.
+ * The check's and the validation's requests as shares of the bare route's, summed over rounds of alternating windows:
+ * the bare route's rate moves with the machine's phase far more than theirs, and single windows may see different phases.
  */
 async function alternatingShares(service: ServiceProcess, bare: BenchRequest, check: BenchRequest, validate: BenchRequest): Promise<ServiceRun['alternating']> {
   const totals = { bare: 0, check: 0, validate: 0 };

@@ -140,9 +140,8 @@ interface ScopeDatabase {
 }
 
 /**
- * A scope's EntityManager, its tenancy filters carrying exactly one application and at most one tenant, and its
- * loaders: forked at first use, since an answer from the instance's caches (a permission check) reads no SQL and the
- * fork was most of what settling its scope cost.
+ * A scope's EntityManager (its filters carrying one application and at most one tenant) and loaders, forked at first
+ * use: an answer from the instance's caches reads no SQL.
  */
 function scopedDatabase(fork: () => EntityManager, applicationId: string, tenantId: string | null): () => ScopeDatabase {
   let database: ScopeDatabase | undefined;
@@ -199,12 +198,12 @@ export function endUserScope(
   );
 }
 
-/** What a scope is made of besides its tenant and its database; `transaction`: the request's, which writes begin first. */
+/** A scope but its tenant and database; `transaction`: the request's, begun by the first write. */
 type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide' | 'em' | 'loaders' | 'transactional'> & {
   readonly transaction: RequestTransaction | undefined;
 };
 
-/** A class, not a literal: a literal with getters is built property by property, on every request. */
+/** A class: an object literal with getters is built property by property, per request. */
 class RequestScope implements Scope {
   readonly requestId: string;
   readonly principal: Principal;
@@ -228,7 +227,6 @@ class RequestScope implements Scope {
     this.#database = database;
   }
 
-  /** In the request's transaction (begun first) when it has one: see Scope.transactional. */
   async transactional<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     await this.transaction?.begin();
     return this.em.transactional(work);
@@ -247,7 +245,7 @@ class RequestScope implements Scope {
   }
 }
 
-/** The scope on a write's transaction (`em`), with its application row as that transaction read it. */
+/** The scope on a write's transaction `em`, with the application row that transaction read. */
 export function scopeInTransaction(scope: Scope, em: EntityManager, application: Application): Scope {
   const database = { em, loaders: createLoaders(em) };
   return new RequestScope({ ...scopeBase(scope), application: () => Promise.resolve(application) }, scope.tenantId, () => database);

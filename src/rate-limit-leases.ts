@@ -3,10 +3,7 @@ import type { Redis } from 'ioredis';
 
 type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
 
-/**
- * Adds `n` to a window's shared count (created with the window's expiry) and answers the new count with the window's
- * milliseconds left. A key found without an expiry gets the window's: a count must never outlive it.
- */
+/** Adds `size` to the window's count, answering it and the window's milliseconds left; a count never outlives it. */
 const LEASE_SCRIPT = `
   local count = redis.call('INCRBY', KEYS[1], ARGV[2])
   local ttl = redis.call('PTTL', KEYS[1])
@@ -17,12 +14,12 @@ const LEASE_SCRIPT = `
   return {count, ttl}
 `;
 
-/** The most counts one lease takes: what ten concurrent requests of one key ask while a lease is on its way, and more. */
+/** The most counts one lease takes. */
 export const LEASE_MAX = 64;
-/** A lease takes at most this share of what is left of the limit, so instances holding unspent counts waste little of it. */
+/** A lease takes at most 1/16 of what is left of the limit: counts other instances hold unspent waste little of it. */
 const HEADROOM_SHARE = 16;
 
-/** Counts taken from the shared count and spent here, in order: the shared count seen by the next request is `next`. */
+/** Counts taken from the shared count, spent in order: the next request's count is `next`. */
 interface Lease {
   next: number;
   readonly last: number;
@@ -41,14 +38,10 @@ interface LeaseCommand {
 }
 
 /**
- * Rate-limit counts shared in Redis, taken in leases. A request of a key nobody else of this instance is asking for
- * takes exactly one count (one round trip, as without leases: a client asking one request at a time is counted
- * exactly, and sees what the other instances counted). Requests of one key that arrive while its count is on its way
- * wait for it, and the next lease takes counts for all of them at once (twice as many, at most LEASE_MAX and a
- * sixteenth of what is left of the limit), spent by this instance's next requests of that key. So a key loaded
- * concurrently costs one round trip per lease instead of per request; what it costs in precision: an instance may hold
- * counts it has not spent, which the others count against the limit until the window ends, and its requests read the
- * shared count as of its last lease. One instance admits exactly `max` requests a window either way.
+ * Rate-limit counts shared in Redis, taken in leases (docs/decisions.md, "Conventions"). A lone request takes one count,
+ * so a client asking one request at a time is counted exactly; requests of a key arriving while its count is on its
+ * way wait, and the next lease takes counts for all of them. The price: counts an instance holds unspent count against
+ * the others until the window ends. One instance admits exactly `max` a window.
  */
 export class LeasingRedisStore implements FastifyRateLimitStore {
   private readonly redis: Redis & LeaseCommand;
@@ -75,7 +68,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
     if (!state.asking) this.ask(key, state, timeWindow, max);
   }
 
-  /** A route with limits of its own counts under its own keys, as the plugin's Redis store names them. */
+  /** Keys named as the plugin's own Redis store names a route's. */
   child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
     const { method, url } = (routeOptions as unknown as { routeInfo: { method: string; url: string } }).routeInfo;
     return new LeasingRedisStore(this.redis, `${this.prefix}${method}${url}-`);
@@ -84,14 +77,14 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
   private ask(key: string, state: KeyState, timeWindow: number, max: number): void {
     state.asking = true;
     const now = Date.now();
-    // The shared count as of this instance's last lease in the window: a floor of what the others have counted since.
+    // The shared count at this instance's last lease: a floor of it now.
     const known = state.lease !== undefined && state.lease.expiresAt > now ? state.lease.last : 0;
     const wanted = state.waiting.length === 1 ? 1 : 2 * state.waiting.length;
     const size = Math.max(1, Math.min(wanted, LEASE_MAX, Math.floor((max - known) / HEADROOM_SHARE)));
     this.redis.rateLimitLease(this.prefix + key, timeWindow, size, (error, result) => {
       state.asking = false;
       if (error !== null || result === undefined) {
-        // Each waiting request is answered as a failed count: the caller counts it another way (rate-limit-store.ts).
+        // Each waiting request fails, and is counted in memory (rate-limit-store.ts).
         const failed = error ?? new Error('Redis answered no count');
         for (const counted of state.waiting.splice(0)) counted(failed);
         return;
@@ -104,7 +97,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
     });
   }
 
-  /** Forgets keys whose lease has ended, once a window: what is kept is what was asked for in the last one. */
+  /** Once a window, forgets keys whose lease has ended. */
   private sweep(now: number, timeWindow: number): void {
     if (now - this.sweptAt < timeWindow) return;
     this.sweptAt = now;
@@ -114,7 +107,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
   }
 }
 
-/** Answers one request from the key's lease, if it has a count left in a window not yet over. */
+/** Answers one request from the key's lease, if it has a count left in a window not over. */
 function spend(state: KeyState, counted: Counted, now: number): boolean {
   const { lease } = state;
   if (lease === undefined || lease.next > lease.last || lease.expiresAt <= now) return false;

@@ -41,9 +41,9 @@ class FallbackStore implements FastifyRateLimitStore {
 }
 
 /**
- * The rate-limit store with REDIS_URL: counters shared in Redis under `prefix`, taken in leases (rate-limit-leases.ts). While Redis cannot be reached each
- * instance counts its own rather than answering 500 or waiting: the client must fail commands at once while
- * disconnected (`enableOfflineQueue: false`) and within `commandTimeout` on a Redis that does not answer.
+ * The rate-limit store with REDIS_URL: counters shared in Redis under `prefix` (rate-limit-leases.ts). While Redis
+ * cannot be reached each instance counts its own rather than answering 500 or waiting: the client must fail commands
+ * at once while disconnected (`enableOfflineQueue: false`) and within `commandTimeout` on a Redis that does not answer.
  */
 export function rateLimitStore(redis: Redis, prefix: string, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
   let unreachable = false;
@@ -61,7 +61,7 @@ export function rateLimitStore(redis: Redis, prefix: string, log: FastifyBaseLog
   });
   return class extends FallbackStore {
     constructor(params: FastifyRateLimitOptions & { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      // Neither is used here, and the leases count a fixed window only.
+      // Leases count fixed windows only; no route asks for these.
       if (params.continueExceeding === true || params.exponentialBackoff === true) throw new Error('rate limits count fixed windows only');
       super(new LeasingRedisStore(redis, prefix), new LocalStore(false, false), fallBack);
     }

@@ -16,7 +16,7 @@ declare module 'fastify' {
 const BURST = 10;
 const BURST_WINDOW_MS = 60_000;
 
-/** pino's levels, to tell whether a line's level is logged; silent is above them all. */
+/** pino's level values. */
 const LEVEL_VALUES: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 
 /** The longest error body read for its code: the contract's bodies are small; anything larger is not one. */
@@ -78,7 +78,7 @@ export class RequestLogController extends LogController {
     }
     if (reason === undefined && (status === 403 || status === 429)) reason = request.refusal?.code ?? (status === 429 ? 'rate_limited' : 'forbidden');
     const level = status >= 500 || error != null ? 'error' : reason !== undefined ? 'warn' : 'info';
-    // The line's fields are not gathered for a level the log leaves out (LOG_LEVEL=warn drops every `info` line).
+    // No fields gathered for a level the log leaves out.
     if (LEVEL_VALUES[level]! < (LEVEL_VALUES[reply.log.level] ?? 0)) return;
     reply.log[level]({ ...completion(request, reply, reason), ...(error == null ? {} : { err: error }) }, 'request completed');
   }

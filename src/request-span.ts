@@ -35,13 +35,12 @@ function tracedRequests(handler: RequestListener): RequestListener {
     const path = query === -1 ? url : url.slice(0, query);
     if (UNTRACED.has(path)) return handler(request, response);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-    // Attributes only on a span the sampler kept: given to startSpan, they are checked before it decides (no sampler
-    // OTEL_TRACES_SAMPLER names reads them), a cost every request not sampled paid for nothing.
     const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
     const spanContext = trace.setSpan(parent, span);
     request[SPAN] = span;
     request[SPAN_CONTEXT] = spanContext;
-    // A span not sampled records nothing, and ending it does nothing: it still carries the trace to the request's work.
+    // Attributes and the end only for a span that records (startSpan checks attributes before sampling): a dropped
+    // span still carries the trace's decision to the request's work.
     if (span.isRecording()) {
       span.setAttributes({ 'http.request.method': request.method, 'url.path': path });
       // 'close' follows a response sent and a connection lost alike.

@@ -11,7 +11,7 @@ export function generateApiKeySecret(): string {
 }
 
 export function hashApiKeySecret(secret: string): string {
-  // One-shot: on every request, and a third of createHash's cost.
+  // One-shot: a third of createHash's cost, on every request.
   return hash('sha256', secret, 'hex');
 }
 

@@ -21,14 +21,14 @@ import {
 } from 'graphql';
 import { parseClientDocument } from './operation-limits.ts';
 
-/** Whether a value of the type may hold a list, per type, once: most inputs have none anywhere. */
+/** Whether a value of the type may hold a list; memoized per type. */
 const typesHoldingLists = new WeakMap<GraphQLInputType, boolean>();
 
 export function holdsLists(type: GraphQLInputType, visiting = new Set<GraphQLInputType>()): boolean {
   const known = typesHoldingLists.get(type);
   if (known !== undefined) return known;
   const nullable = getNullableType(type);
-  // An input type that holds itself holds a list only where one of its fields does.
+  // A type holding itself: only its other fields can add a list.
   if (visiting.has(nullable)) return false;
   visiting.add(nullable);
   const holds = isListType(nullable) || (isInputObjectType(nullable) && Object.values(nullable.getFields()).some((field) => holdsLists(field.type, visiting)));

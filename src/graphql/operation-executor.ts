@@ -35,10 +35,7 @@ export interface OperationExecutor {
   prepare(name: string, document: DocumentNode): PreparedOperation;
 }
 
-/**
- * graphql-jit's refusal as a 422, should graphql-js have accepted what graphql-jit refused: both implement the same
- * coercion rules, so this is a safety net, never the wording a client is meant to read.
- */
+/** graphql-jit's own refusal, should graphql-js accept what it refused (they follow the same rules). */
 function variablesRefusedBy(errors: readonly GraphQLError[] | undefined): GraphQLError {
   const refused = new GatehouseError('validation_error', errors?.[0]?.message ?? 'Invalid variables');
   return new GraphQLError(refused.message, { originalError: refused });
@@ -49,8 +46,8 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
 /**
  * Runs the REST adapter's operations on the schema Apollo serves at /graphql (same resolvers, context and error
  * serializer), without Apollo's per-request pipeline, which an operation validated at startup does not need. Execution
- * is graphql-jit's (compiled once, several times cheaper per field), its variables coerced by its compiled parser; a
- * refused input is worded by graphql-js's coercion, as at /graphql, which only a refusal (or a list) pays for.
+ * is graphql-jit's (compiled once, several times cheaper per field), variables included; graphql-js words a refusal as
+ * /graphql does.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {
@@ -64,8 +61,7 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       );
       if (definition === undefined) throw new Error(`operations.graphql: no operation named ${name}`);
       const variableDefinitions = definition.variableDefinitions ?? [];
-      // graphql-jit refuses every invalid item of a list, each refusal an error quoting the value, however many: an
-      // input that may hold a list is checked first by graphql-js's coercion, which stops at INPUT_REFUSALS_MAX.
+      // graphql-jit makes an error per invalid list item, without bound; graphql-js stops at INPUT_REFUSALS_MAX.
       const unboundedRefusals = variableDefinitions.some((variable) => {
         const type = typeFromAST(schema, variable.type);
         return type !== undefined && isInputType(type) && holdsLists(type);
@@ -73,16 +69,12 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       return {
         rule: operationRule(schema, document, definition),
         async run(variables, context) {
-          if (unboundedRefusals) {
-            const refused = variablesRefusal(schema, variableDefinitions, variables);
-            if (refused !== undefined) return { data: undefined, errors: [formatError(refused.toJSON(), refused)] };
-          }
+          const refusedAnswer = (refused: GraphQLError) => ({ data: undefined, errors: [formatError(refused.toJSON(), refused)] });
+          const refusedFirst = unboundedRefusals ? variablesRefusal(schema, variableDefinitions, variables) : undefined;
+          if (refusedFirst !== undefined) return refusedAnswer(refusedFirst);
           const result = await compiled.query(undefined, context, variables);
-          // graphql-jit answers without `data` only when it refused the variables, before any resolver ran.
-          if (!('data' in result)) {
-            const refused = variablesRefusal(schema, variableDefinitions, variables) ?? variablesRefusedBy(result.errors);
-            return { data: undefined, errors: [formatError(refused.toJSON(), refused)] };
-          }
+          // No `data`: graphql-jit refused the variables, before any resolver ran.
+          if (!('data' in result)) return refusedAnswer(variablesRefusal(schema, variableDefinitions, variables) ?? variablesRefusedBy(result.errors));
           const errors = (result.errors ?? []).map((failed) => formatError(failed.toJSON(), failed));
           return { data: result.data, errors };
         },

@@ -28,6 +28,8 @@ function instance(redis: Redis, prefix: string) {
   return { count, leases: leasesOf(redis) };
 }
 
+// The store exists only with REDIS_URL: CI's PostgreSQL and Redis pass runs these; its embedded pass, without Redis,
+// counts in memory (test/api/conventions.test.ts covers both).
 describe.skipIf(redisUrl === undefined)('rate-limit counts leased from Redis', () => {
   let redis: Redis;
   let prefix: string;
@@ -54,7 +56,7 @@ describe.skipIf(redisUrl === undefined)('rate-limit counts leased from Redis', (
     expect(ttl).toBeGreaterThan(WINDOW_MS - 5_000);
     expect(ttl).toBeLessThanOrEqual(WINDOW_MS);
     expect(await shared('one')).toBe(4);
-    // Both stores ask through the one connection: the newest counter sees every round trip.
+    // Both stores share the connection: its newest counter sees every round trip.
     expect(second.leases.asked).toBe(4);
   });
 
@@ -73,6 +75,15 @@ describe.skipIf(redisUrl === undefined)('rate-limit counts leased from Redis', (
     const answers = await Promise.all(Array.from({ length: 500 }, () => count('limited', 300)));
     expect(answers.filter(({ current }) => current <= 300)).toHaveLength(300);
     expect(answers.slice(0, 300).every(({ current }) => current <= 300)).toBe(true);
+  });
+
+  it('refuses on every instance once the shared count is past the limit', async () => {
+    const first = instance(redis, prefix);
+    const second = instance(redis, prefix);
+    const admitted = await Promise.all(Array.from({ length: 10 }, () => first.count('both', 10)));
+    expect(admitted.every(({ current }) => current <= 10)).toBe(true);
+    expect((await second.count('both', 10)).current).toBe(11);
+    expect((await first.count('both', 10)).current).toBe(12);
   });
 
   it('takes one count at a time near the limit: a small limit is counted as without leases', async () => {

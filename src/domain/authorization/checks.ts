@@ -30,8 +30,8 @@ function permissionKey(field: string, permission: string): string {
 }
 
 /**
- * Through the cache enforcement reads (held-roles.ts), so a check answers exactly as the management API would act. On
- * the ORM's connection, not the scope's EntityManager: a check answered from the cache needs no fork.
+ * Through the cache enforcement reads (held-roles.ts), so a check answers as the management API would act; on the ORM's
+ * connection, so a check answered from the cache forks no EntityManager.
  */
 function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
   return scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
