@@ -42,9 +42,11 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     instrumentations: [
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
-      new PgInstrumentation(),
+      // requireParentSpan: a statement in no request's or job's span (src/spans.ts) is a background poll, most often
+      // finding nothing; as a trace of its own each would bury the requests' traces.
+      new PgInstrumentation({ requireParentSpan: true }),
       // The command's name only: its keys hold client addresses, and the default serializer would match every command.
-      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
-import { inChildSpan } from '../child-span.ts';
+import { inChildSpan } from '../spans.ts';
 
 /**
  * User passwords: Argon2id with the OWASP Password Storage Cheat Sheet's first configuration (19 MiB, 2

@@ -4,6 +4,7 @@ import { executeOwned } from '../db/owned-sql.ts';
 import { firstIdAt, newId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
 import { asBackgroundWork } from '../background-work.ts';
+import { inJobSpan } from '../spans.ts';
 
 /**
  * Deletes records older than `auditRetentionDays` in batches, each its own short transaction, with one summary record
@@ -78,7 +79,7 @@ export class AuditRetentionJob {
     const run = () => {
       this.#running = this.#running.then(async () => {
         try {
-          const runs = await purgeExpiredAuditRecords(this.#orm, this.#clock);
+          const runs = await inJobSpan('audit-retention purge', () => purgeExpiredAuditRecords(this.#orm, this.#clock));
           if (runs.length > 0) log.info({ runs }, 'audit retention: expired records deleted');
         } catch (error) {
           log.error({ err: error }, 'audit retention failed; the next run tries again');

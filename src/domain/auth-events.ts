@@ -5,6 +5,7 @@ import { currentRequestOrigin } from '../request-origin.ts';
 import { activeUsersCtes, countActiveUsers, signInCountCtes, utcDay, type ActivityRow } from './analytics.ts';
 import { recordAuditPerRow } from './audit.ts';
 import { asBackgroundWork } from '../background-work.ts';
+import { inJobSpan } from '../spans.ts';
 
 /**
  * Each event is an audit record and a count in the analytics rollups. Sign-ins are written one statement each;
@@ -181,7 +182,7 @@ export class TokenEventWriter {
     this.#dropped = 0;
     if (dropped > 0) this.#log?.error({ dropped }, 'token events dropped: the buffer was full');
     this.#writing = this.#writing.then(() =>
-      batch.length === 0 ? undefined : this.#write(batch).catch((error: unknown) => this.#log?.error({ err: error, lost: batch.length }, 'token events not written')),
+      batch.length === 0 ? undefined : inJobSpan('token-events write', () => this.#write(batch)).catch((error: unknown) => this.#log?.error({ err: error, lost: batch.length }, 'token events not written')),
     );
     return this.#writing;
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
-import { inChildSpan } from '../child-span.ts';
+import { inChildSpan } from '../spans.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';

@@ -8,7 +8,8 @@ import { freePort, killRunning, spawnService, type SpawnedService } from '../sup
 /**
  * OpenTelemetry on the OTEL_* variables: the service, started as an operator starts it, exports the trace of one
  * management request to an OTLP/HTTP receiver this test runs, with a span for the request (named by its route), the
- * domain call, and each SQL statement; the request's log lines carry its trace id.
+ * domain call, and each SQL statement; the request's log lines carry its trace id. A background job's work is a trace
+ * of its own, and its polls that find nothing none.
  */
 interface ExportedSpan {
   traceId: string;
@@ -51,6 +52,8 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '100',
     OTEL_SERVICE_NAME: 'gatehouse-under-test',
+    // The outbox polls often, finding nothing: none of its polls may make a trace.
+    EMAIL_POLL_MS: '100',
   });
   await service.ready;
   baseUrl = `http://127.0.0.1:${port}`;
@@ -64,6 +67,7 @@ afterAll(async () => {
 let baseUrl: string;
 
 const attribute = (span: ExportedSpan, key: string) => span.attributes.find((entry) => entry.key === key)?.value.stringValue;
+const queryText = (span: ExportedSpan) => attribute(span, 'db.query.text') ?? attribute(span, 'db.statement') ?? '';
 
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('exports one management request as a trace: the request by route, the domain call, its SQL statements', async () => {
@@ -90,7 +94,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(statements.length).toBeGreaterThan(0);
     // Each statement hangs under the request's trace, and the query text is there, never a parameter's value.
     for (const statement of statements) expect(statement.traceId).toBe(root!.traceId);
-    expect(statements.some((span) => /select/i.test(attribute(span, 'db.query.text') ?? attribute(span, 'db.statement') ?? ''))).toBe(true);
+    expect(statements.some((span) => /select/i.test(queryText(span)))).toBe(true);
     expect(JSON.stringify(trace)).not.toContain(apiKey);
     // With Redis, the rate limit's command is in the trace by its name, never its keys (they hold the client address).
     if (process.env['REDIS_URL']) {
@@ -129,13 +133,44 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     for (let attempt = 0; attempt < 600; attempt += 1) {
       const root = spans.find((span) => span.name === 'POST /api/v1/users');
       trace = root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
-      if (trace.some((span) => /insert/i.test(attribute(span, 'db.query.text') ?? attribute(span, 'db.statement') ?? ''))) break;
+      if (trace.some((span) => /insert/i.test(queryText(span)))) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const root = trace.find((span) => span.name === 'POST /api/v1/users');
     expect(root?.parentSpanId ?? '').toBe('');
     expect(trace.some((span) => span.name === 'operation CreateUser')).toBe(true);
-    expect(trace.some((span) => /insert/i.test(attribute(span, 'db.query.text') ?? attribute(span, 'db.statement') ?? ''))).toBe(true);
+    expect(trace.some((span) => /insert/i.test(queryText(span)))).toBe(true);
+  }, 120_000);
+
+  it("makes a trace of a background job's work, and none of a poll that found nothing", async () => {
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+    const created = await fetch(`${baseUrl}/api/v1/m2m-credentials`, { method: 'POST', headers, body: JSON.stringify({ name: 'Traced job', permissions: ['users:read'] }) });
+    expect(created.status).toBe(201);
+    const { clientId, clientSecret } = (await created.json()) as { clientId: string; clientSecret: string };
+    const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+    // The grant's token event is written by the token-events job, within a second.
+    const granted = await fetch(`${baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(granted.status).toBe(200);
+
+    let job: ExportedSpan[] = [];
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const root = spans.find((span) => span.name === 'token-events write');
+      job = root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
+      if (job.some((span) => /insert/i.test(queryText(span)))) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(job.find((span) => span.name === 'token-events write')?.parentSpanId ?? '').toBe('');
+    expect(job.some((span) => /insert/i.test(queryText(span)))).toBe(true);
+
+    // By now the outbox has polled dozens of times, and the service has run its start-up statements: neither is traced.
+    // The roots are requests, the job, and the GraphQL schema's parse and validation, once at start-up.
+    const roots = spans.filter((span) => (span.parentSpanId ?? '') === '');
+    for (const root of roots) expect(root.name).toMatch(/^(?:[A-Z]+ \/|token-events write$|graphql\.(?:parse|validate)Schema$)/);
+    expect(spans.filter((span) => /email_delivery/.test(queryText(span)))).toEqual([]);
   }, 120_000);
 
   it('leaves the probes out', async () => {

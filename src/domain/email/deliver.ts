@@ -16,6 +16,7 @@ import { sesTransport } from './transports/ses.ts';
 import { POOL_CONNECTIONS, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 import { asBackgroundWork } from '../../background-work.ts';
+import { inJobSpan } from '../../spans.ts';
 
 /** Sent concurrently. */
 const BATCH = 20;
@@ -143,7 +144,7 @@ export class OutboxWorker implements OutboxWaker {
       const claimed = (await this.#guard(() => this.#claim())) ?? [];
       // The mails of one claim that share an owner share its provider, read once.
       const routes = new Map<string, Promise<Route>>();
-      await Promise.all(claimed.map((row) => this.#guard(() => this.#deliver(row, routes))));
+      if (claimed.length > 0) await inJobSpan('email-outbox deliver', () => Promise.all(claimed.map((row) => this.#guard(() => this.#deliver(row, routes)))));
       if (claimed.length === BATCH || this.#woken) continue;
       await this.#sleep();
     }
