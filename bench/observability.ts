@@ -1,58 +1,82 @@
 /**
- * The cost of observability (issue 25): the users page and the client-credentials grant with tracing exporting every
- * request to a local OTLP/HTTP receiver and /metrics scraped every second, beside the same service with neither (the
- * metrics are still counted: prom-client's counters cannot be turned off, so "off" means unscraped), and with one trace
- * in ten sampled. One process each, all loaded at the same time; target: under 10% apart. See docs/bench.md,
- * "Observability".
+ * The cost of observability (issue 25): the users page and the client-credentials grant with tracing exporting to a
+ * local OTLP/HTTP receiver and /metrics scraped every second, beside the same service with neither (the metrics are
+ * still counted: prom-client's counters cannot be turned off, so "off" means unscraped). Tracing every request (the
+ * default sampler) and one trace in ten. Target: under 10% apart. See docs/bench.md, "Observability".
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '../test/support/database.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
+import type { ReceiverCounts } from './otlp-receiver.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 interface Figures {
-  readonly label: string;
-  readonly rps: number;
-  readonly p50: number;
   readonly p99: number;
+  readonly requests: number;
   readonly cpuMsPerRequest: number;
 }
 
 export interface ObservabilityDeps {
   seed(service: ServiceProcess): Promise<{ label: string; path: string }>;
-  warmThenLoad(service: ServiceProcess, label: string, request: BenchRequest): Promise<Figures>;
+  load(service: ServiceProcess, label: string, request: BenchRequest, durationS: number): Promise<Figures>;
+  readonly warmupS: number;
 }
 
-/** An OTLP/HTTP receiver that takes every export and keeps only their count. */
-async function startReceiver(): Promise<{ url: string; exports: () => number; close: () => Promise<void> }> {
-  let exports = 0;
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      exports += 1;
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/**
+ * Rounds of windows, the services loaded one at a time in an order reversed each round: each window sees one
+ * service's cost alone, and a service's share of every phase of the machine is the same. With all loaded at once,
+ * or each in one long window, the rows moved by tens of percent between runs of one build.
+ */
+const ROUNDS = 8;
+const WINDOW_S = 2;
+/**
+ * Processes per configuration, their sums its figures: two processes of one build, loaded alike in alternating
+ * windows, differed by 1% to 28% in CPU a request on the users page across runs, the slower one slower in every
+ * window; the line under each route gives the off processes' own figures.
+ */
+const PROCESSES = 3;
+
+interface Receiver {
+  readonly url: string;
+  counts(): Promise<ReceiverCounts>;
+  stop(): void;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const child = fork(fileURLToPath(new URL('otlp-receiver.ts', import.meta.url)), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    exports: () => exports,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    url: `http://127.0.0.1:${port}`,
+    counts: () =>
+      new Promise((resolve) => {
+        child.once('message', resolve);
+        child.send({ count: true });
+      }),
+    stop: () => child.disconnect(),
   };
 }
 
+interface Configuration {
+  readonly label: string;
+  readonly env: Record<string, string>;
+  readonly scrape: boolean;
+}
+
 interface Running {
+  readonly configuration: Configuration;
   readonly service: ServiceProcess;
   stop(): Promise<void>;
 }
 
-async function start(env: Record<string, string>, scrape: boolean): Promise<Running> {
+async function start(configuration: Configuration): Promise<Running> {
   const database = await createTestDatabase();
   if (database.databaseUrl === undefined) throw new Error('the bench needs a PostgreSQL server');
-  const service = await startServiceProcess(database.databaseUrl, 1, env);
-  const scraper = scrape ? setInterval(() => void fetch(`${service.baseUrl}/metrics`).then((answer) => answer.text()), 1000) : undefined;
+  const service = await startServiceProcess(database.databaseUrl, 1, configuration.env);
+  const scrape = () => void fetch(`${service.baseUrl}/metrics`).then((answer) => answer.text());
+  const scraper = configuration.scrape ? setInterval(scrape, 1000) : undefined;
   return {
+    configuration,
     service,
     async stop() {
       clearInterval(scraper);
@@ -62,53 +86,87 @@ async function start(env: Record<string, string>, scrape: boolean): Promise<Runn
   };
 }
 
-/**
- * Each route on every configuration at once: on a shared machine, load from others changes the CPU a request takes
- * (caches, frequency), and loading them one after the other let that load differ between them.
- */
-async function measure(deps: ObservabilityDeps, configurations: readonly Running[]): Promise<Figures[][]> {
-  const targets: { service: ServiceProcess; label: string; users: BenchRequest; grant: BenchRequest }[] = [];
-  for (const { service } of configurations) {
-    const { label, path } = await deps.seed(service);
-    targets.push({ service, label, users: { path, headers: { 'x-api-key': service.apiKey } }, grant: await clientCredentialsRequest(service) });
+/** Each service warmed, then its sums over the rounds: requests, CPU per request and the worst window's p99. */
+async function measure(deps: ObservabilityDeps, label: string, targets: readonly { service: ServiceProcess; request: BenchRequest }[]): Promise<Figures[]> {
+  for (const { service, request } of targets) await deps.load(service, 'warm-up', request, deps.warmupS);
+  const sums = targets.map(() => ({ p99: 0, requests: 0, cpuMs: 0 }));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = targets.map((_, i) => i);
+    for (const i of round % 2 === 0 ? order : order.reverse()) {
+      const target = targets[i]!;
+      const figures = await deps.load(target.service, label, target.request, WINDOW_S);
+      const sum = sums[i]!;
+      sum.p99 = Math.max(sum.p99, figures.p99);
+      sum.requests += figures.requests;
+      sum.cpuMs += figures.cpuMsPerRequest * figures.requests;
+    }
   }
-  const users = await Promise.all(targets.map((target) => deps.warmThenLoad(target.service, target.label, target.users)));
-  const grants = await Promise.all(targets.map((target) => deps.warmThenLoad(target.service, 'POST /oauth2/token (client credentials)', target.grant)));
-  return users.map((figures, i) => [figures, ...grants.slice(i, i + 1)]);
+  return sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests }));
 }
 
-const describe = (figures: Figures) => `${figures.rps.toFixed(0)}/s, p99 ${figures.p99} ms, ${figures.cpuMsPerRequest.toFixed(2)} CPU ms/request`;
-/** How much more CPU a request takes: unlike req/s, barely moved by other load on the machine. */
-const costlier = (base: Figures, other: Figures) => `${((100 * (other.cpuMsPerRequest - base.cpuMsPerRequest)) / base.cpuMsPerRequest).toFixed(0)}% CPU`;
+/** One configuration's processes as one: their requests and CPU summed, the worst p99. */
+const combined = (processes: readonly Figures[]): Figures => {
+  const requests = processes.reduce((total, one) => total + one.requests, 0);
+  const cpuMs = processes.reduce((total, one) => total + one.cpuMsPerRequest * one.requests, 0);
+  return { p99: Math.max(...processes.map((one) => one.p99)), requests, cpuMsPerRequest: cpuMs / requests };
+};
 
-/** The report's lines: each route off, traced (every request, then one in ten), and how far apart. */
+const apart = (off: Figures, other: Figures) => {
+  const percent = (100 * (other.cpuMsPerRequest - off.cpuMsPerRequest)) / off.cpuMsPerRequest;
+  return `${percent >= 0 ? '+' : ''}${percent.toFixed(1)}%`;
+};
+
+const pad = (text: string, width: number) => (width < 0 ? text.padStart(-width) : text.padEnd(width));
+const WIDTHS = [42, 38, -8, -13, -15, -8];
+
+/** The report's lines: each route on each configuration, and how much more CPU a request takes than with both off. */
 export async function observabilityCost(deps: ObservabilityDeps): Promise<string[]> {
   const receiver = await startReceiver();
+  const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gatehouse-bench' };
+  const configurations: Configuration[] = [
+    { label: 'off', env: {}, scrape: false },
+    { label: 'every request traced, metrics scraped', env: traced, scrape: true },
+    {
+      label: 'one in ten traced, metrics scraped',
+      env: { ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+      scrape: true,
+    },
+  ];
   const running: Running[] = [];
   try {
-    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gatehouse-bench' };
-    running.push(await start({}, false));
-    running.push(await start(traced, true));
-    running.push(await start({ ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, true));
-    const [off = [], on = [], sampled = []] = await measure(deps, running);
+    // Interleaved, so that each window's neighbours are of other configurations.
+    for (let i = 0; i < PROCESSES; i += 1) for (const configuration of configurations) running.push(await start(configuration));
+    const users: { service: ServiceProcess; request: BenchRequest }[] = [];
+    const grants: { service: ServiceProcess; request: BenchRequest }[] = [];
+    let usersLabel = '';
+    for (const { service } of running) {
+      const { label, path } = await deps.seed(service);
+      usersLabel = label;
+      users.push({ service, request: { path, headers: { 'x-api-key': service.apiKey } } });
+      grants.push({ service, request: await clientCredentialsRequest(service) });
+    }
     const lines = [
       '',
-      'Observability: tracing (every request, the default sampler; then one in ten) exporting to a local OTLP receiver and /metrics scraped each second, ' +
-        'beside both off (1 process each, loaded at the same time); target < 10% apart',
+      `Observability: tracing exporting to a local OTLP/HTTP receiver (its own process), /metrics scraped each second, beside both off; ` +
+        `${PROCESSES} processes each, loaded in turn, ${ROUNDS} rounds of ${WINDOW_S}-s windows after ${deps.warmupS} s of warm-up each; target < 10% apart`,
+      [pad('route', WIDTHS[0]!), pad('configuration', WIDTHS[1]!), pad('req/s', WIDTHS[2]!), pad('worst p99 ms', WIDTHS[3]!), pad('CPU ms/request', WIDTHS[4]!), pad('vs off', WIDTHS[5]!)].join('  '),
     ];
-    off.forEach((quiet, i) => {
-      const all = on[i];
-      const tenth = sampled[i];
-      if (all === undefined || tenth === undefined) return;
-      lines.push(
-        `${quiet.label}: off ${describe(quiet)}; every request traced ${describe(all)} (+${costlier(quiet, all)}); ` +
-          `one in ten ${describe(tenth)} (+${costlier(quiet, tenth)})`,
-      );
-    });
-    lines.push(`OTLP exports received: ${receiver.exports()}`);
+    for (const [label, targets] of [[usersLabel, users], ['POST /oauth2/token (client credentials)', grants]] as const) {
+      const each = await measure(deps, label, targets);
+      const figures = configurations.map((configuration) => combined(each.filter((_, i) => running[i]!.configuration === configuration)));
+      const off = figures[0]!;
+      figures.forEach((those, i) => {
+        const cells = [i === 0 ? label : '', configurations[i]!.label, (those.requests / (PROCESSES * ROUNDS * WINDOW_S)).toFixed(0), String(those.p99), those.cpuMsPerRequest.toFixed(3), i === 0 ? '' : apart(off, those)];
+        lines.push(cells.map((cell, column) => pad(cell, WIDTHS[column]!)).join('  '));
+      });
+      const offProcesses = each.filter((_, i) => running[i]!.configuration === configurations[0]);
+      lines.push(`${pad('', WIDTHS[0]!)}  the ${PROCESSES} processes with both off, each: ${offProcesses.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')} CPU ms/request`);
+    }
+    const { exports, bytes } = await receiver.counts();
+    lines.push(`OTLP exports received: ${exports} (${(bytes / 1024 / 1024).toFixed(1)} MiB)`);
     return lines;
   } finally {
-    for (const configuration of running) await configuration.stop();
-    await receiver.close();
+    for (const each of running) await each.stop();
+    receiver.stop();
   }
 }

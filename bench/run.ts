@@ -359,7 +359,7 @@ else if (ONLY !== 'observability') {
   const statements = await countStatements(STATEMENT_SIZES);
   report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
 }
-if (ONLY !== 'sign-ins') process.stdout.write(`${(await observabilityCost({ seed, warmThenLoad })).join('\n')}\n`);
+if (ONLY !== 'sign-ins') process.stdout.write(`${(await observabilityCost({ seed, load, warmupS: WARMUP_S })).join('\n')}\n`);
 if (ONLY === '') {
   process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);
   process.stdout.write(await auditBench());
