@@ -24,9 +24,8 @@ export interface ObservabilityDeps {
 }
 
 /**
- * Rounds of windows, the services loaded one at a time in an order reversed each round: each window sees one
- * service's cost alone, and a service's share of every phase of the machine is the same. With all loaded at once,
- * or each in one long window, the rows moved by tens of percent between runs of one build.
+ * Rounds of windows, the services loaded one at a time in an order reversed each round: loaded at once they would
+ * compete for the cores, and one long window each would see each in another phase of the machine.
  */
 const ROUNDS = 8;
 const WINDOW_S = 2;
