@@ -19,7 +19,7 @@ interface Figures {
 
 export interface ObservabilityDeps {
   seed(service: ServiceProcess): Promise<{ label: string; path: string }>;
-  load(service: ServiceProcess, label: string, request: BenchRequest, durationS: number): Promise<Figures>;
+  load(service: ServiceProcess, label: string, request: BenchRequest, durationS: number, overallRate?: number): Promise<Figures>;
   readonly warmupS: number;
 }
 
@@ -28,7 +28,7 @@ export interface ObservabilityDeps {
  * compete for the cores, and one long window each would see each in another phase of the machine.
  */
 const ROUNDS = 8;
-const WINDOW_S = 2;
+const WINDOW_S = 3;
 /**
  * Processes per configuration, their sums its figures: two processes of one build, loaded alike in alternating
  * windows, differed by 1% to 28% in CPU a request on the users page across runs, the slower one slower in every
@@ -85,22 +85,28 @@ async function start(configuration: Configuration): Promise<Running> {
   };
 }
 
-/** Each service warmed, then its sums over the rounds: requests, CPU per request and the worst window's p99. */
-async function measure(deps: ObservabilityDeps, label: string, targets: readonly { service: ServiceProcess; request: BenchRequest }[]): Promise<Figures[]> {
-  for (const { service, request } of targets) await deps.load(service, 'warm-up', request, deps.warmupS);
+/**
+ * Each service warmed flat out, then its sums over the rounds at one rate for all, half what the slowest served warming
+ * up: flat out, a process's CPU per request moves with how many requests each wake-up finds, that is with the load
+ * generator on the same cores (windows of one process, one build, 14% apart); paced, within 2%.
+ */
+async function measure(deps: ObservabilityDeps, label: string, targets: readonly { service: ServiceProcess; request: BenchRequest }[]): Promise<{ rate: number; each: Figures[] }> {
+  const served: number[] = [];
+  for (const { service, request } of targets) served.push((await deps.load(service, 'warm-up', request, deps.warmupS)).requests / deps.warmupS);
+  const rate = Math.round(Math.min(...served) / 2);
   const sums = targets.map(() => ({ p99: 0, requests: 0, cpuMs: 0 }));
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = targets.map((_, i) => i);
     for (const i of round % 2 === 0 ? order : order.reverse()) {
       const target = targets[i]!;
-      const figures = await deps.load(target.service, label, target.request, WINDOW_S);
+      const figures = await deps.load(target.service, label, target.request, WINDOW_S, rate);
       const sum = sums[i]!;
       sum.p99 = Math.max(sum.p99, figures.p99);
       sum.requests += figures.requests;
       sum.cpuMs += figures.cpuMsPerRequest * figures.requests;
     }
   }
-  return sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests }));
+  return { rate, each: sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests })) };
 }
 
 /** One configuration's processes as one: their requests and CPU summed, the worst p99. */
@@ -147,11 +153,12 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
     const lines = [
       '',
       `Observability: tracing exporting to a local OTLP/HTTP receiver (its own process), /metrics scraped each second, beside both off; ` +
-        `${PROCESSES} processes each, loaded in turn, ${ROUNDS} rounds of ${WINDOW_S}-s windows after ${deps.warmupS} s of warm-up each; target < 10% apart`,
+        `${PROCESSES} processes each, loaded in turn, ${ROUNDS} rounds of ${WINDOW_S}-s windows at half the slowest one's rate after ${deps.warmupS} s of ` +
+        `warm-up each; target < 10% apart`,
       [pad('route', WIDTHS[0]!), pad('configuration', WIDTHS[1]!), pad('req/s', WIDTHS[2]!), pad('worst p99 ms', WIDTHS[3]!), pad('CPU ms/request', WIDTHS[4]!), pad('vs off', WIDTHS[5]!)].join('  '),
     ];
     for (const [label, targets] of [[usersLabel, users], ['POST /oauth2/token (client credentials)', grants]] as const) {
-      const each = await measure(deps, label, targets);
+      const { rate, each } = await measure(deps, label, targets);
       const figures = configurations.map((configuration) => combined(each.filter((_, i) => running[i]!.configuration === configuration)));
       const off = figures[0]!;
       figures.forEach((those, i) => {
@@ -159,7 +166,9 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
         lines.push(cells.map((cell, column) => pad(cell, WIDTHS[column]!)).join('  '));
       });
       const offProcesses = each.filter((_, i) => running[i]!.configuration === configurations[0]);
-      lines.push(`${pad('', WIDTHS[0]!)}  the ${PROCESSES} processes with both off, each: ${offProcesses.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')} CPU ms/request`);
+      lines.push(
+        `${pad('', WIDTHS[0]!)}  at ${rate} req/s; the ${PROCESSES} processes with both off, each: ${offProcesses.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')} CPU ms/request`,
+      );
     }
     const { exports, bytes } = await receiver.counts();
     lines.push(`OTLP exports received: ${exports} (${(bytes / 1024 / 1024).toFixed(1)} MiB)`);

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import cluster from 'node:cluster';
 import { hostname } from 'node:os';
-import { trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
+import { loggedSpan } from './request-span.ts';
 
 /**
  * Query parameters whose values may be logged: they say what was asked for and prove nothing. Every other value is
@@ -57,7 +57,7 @@ function loggedError(error: unknown) {
 
 /** With tracing on (src/tracing.ts), every line written inside a request carries its trace and span ids. */
 function traceIds(): Record<string, string> {
-  const context = trace.getActiveSpan()?.spanContext();
+  const context = loggedSpan()?.spanContext();
   return context === undefined ? {} : { traceId: context.traceId, spanId: context.spanId };
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import type { FastifyServerOptions } from 'fastify';
 
 /**
@@ -12,12 +13,25 @@ const tracer = trace.getTracer('gatehouse');
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 const SPAN = Symbol('request span');
+const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
 const SPAN_CONTEXT = Symbol('request span context');
 type TracedRequest = IncomingMessage & { [SPAN]?: Span; [SPAN_CONTEXT]?: Context };
 
 /** The request's span: undefined with tracing off, or for a probe. */
 export function requestSpan(request: IncomingMessage): Span | undefined {
   return (request as TracedRequest)[SPAN];
+}
+
+/** Where a request the sampler dropped keeps its span, outside OpenTelemetry's own key (see tracedRequests). */
+const DROPPED_SPAN = createContextKey('gatehouse dropped request span');
+
+/**
+ * The span whose ids a log line written now carries: the active span, or the dropped request's, whose trace id still
+ * ties its lines together and to a caller's trace.
+ */
+export function loggedSpan(): Span | undefined {
+  const active = context.active();
+  return trace.getSpan(active) ?? (active.getValue(DROPPED_SPAN) as Span | undefined);
 }
 
 /** Runs `next` with the request's span as the active one: Node runs a body's stream events outside it. */
@@ -36,21 +50,26 @@ function tracedRequests(handler: RequestListener): RequestListener {
     if (UNTRACED.has(path)) return handler(request, response);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
-    const spanContext = trace.setSpan(parent, span);
     request[SPAN] = span;
-    request[SPAN_CONTEXT] = spanContext;
-    // Attributes and the end only for a span that records (startSpan checks attributes before sampling): a dropped
-    // span still carries the trace's decision to the request's work.
-    if (span.isRecording()) {
-      span.setAttributes({ 'http.request.method': request.method, 'url.path': path });
-      // 'close' follows a response sent and a connection lost alike.
-      response.once('close', () => {
-        span.setAttribute('http.response.status_code', response.statusCode);
-        if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        else if (!response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'connection closed before the response was sent' });
-        span.end();
-      });
+    if (!span.isRecording()) {
+      // Dropped: its work runs with tracing suppressed, for every sampler OTEL_TRACES_SAMPLER names would drop its
+      // children too, and each statement's or command's dropped span costs several µs. So does the dropped request
+      // tell no service it calls its decision; that one decides for itself.
+      const dropped = UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
+      request[SPAN_CONTEXT] = dropped;
+      return context.with(dropped, handler, undefined, request, response);
     }
+    const spanContext = trace.setSpan(parent, span);
+    request[SPAN_CONTEXT] = spanContext;
+    // Attributes here, not to startSpan, which checks them before sampling.
+    span.setAttributes({ 'http.request.method': request.method, 'url.path': path });
+    // 'close' follows a response sent and a connection lost alike.
+    response.once('close', () => {
+      span.setAttribute('http.response.status_code', response.statusCode);
+      if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      else if (!response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'connection closed before the response was sent' });
+      span.end();
+    });
     context.with(spanContext, handler, undefined, request, response);
   };
 }

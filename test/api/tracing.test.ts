@@ -142,6 +142,41 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(trace.some((span) => /insert/i.test(queryText(span)))).toBe(true);
   }, 120_000);
 
+  it('exports nothing of a request the caller did not sample, nor under it, and still logs its trace id', async () => {
+    const dropped = randomBytes(16).toString('hex');
+    const traceparent = `00-${dropped}-${randomBytes(8).toString('hex')}-00`;
+    const requestId = `dropped-${randomBytes(6).toString('hex')}`;
+    const listed = await fetch(`${baseUrl}/api/v1/users`, { headers: { 'x-api-key': apiKey, 'x-request-id': requestId, traceparent } });
+    expect(listed.status).toBe(200);
+    // Through GraphQL too: its instrumentation, which needs no parent, would make traces of their own of its parse and
+    // execution.
+    const queried = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', traceparent },
+      body: JSON.stringify({ query: '{ users { data { id } } }' }),
+    });
+    expect(queried.status).toBe(200);
+    expect(((await queried.json()) as { errors?: unknown }).errors).toBeUndefined();
+
+    // A sampled request after them, once exported, says the exporter has sent what they could have made.
+    const marker = await fetch(`${baseUrl}/api/v1/api-keys`, { headers: { 'x-api-key': apiKey } });
+    expect(marker.status).toBe(200);
+    const exportedMarker = () => spans.some((span) => span.name === 'GET /api/v1/api-keys');
+    for (let attempt = 0; attempt < 600 && !exportedMarker(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(exportedMarker()).toBe(true);
+    expect(spans.filter((span) => span.traceId === dropped)).toEqual([]);
+    expect(spans.filter((span) => (span.parentSpanId ?? '') === '' && span.name.startsWith('graphql.') && !span.name.endsWith('Schema'))).toEqual([]);
+
+    const lines = service
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { reqId?: string; traceId?: string; msg: string })
+      .filter((line) => line.reqId === requestId);
+    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    for (const line of lines) expect(line.traceId).toBe(dropped);
+  }, 120_000);
+
   it("makes a trace of each background job's work, and none of a poll that found nothing", async () => {
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
     const created = await fetch(`${baseUrl}/api/v1/m2m-credentials`, { method: 'POST', headers, body: JSON.stringify({ name: 'Traced job', permissions: ['users:read'] }) });
