@@ -54,6 +54,7 @@ beforeAll(async () => {
     OTEL_SERVICE_NAME: 'gatehouse-under-test',
     // The outbox polls often, finding nothing: none of its polls may make a trace.
     EMAIL_POLL_MS: '100',
+    AUDIT_RETENTION_EVERY_MS: '300',
   });
   await service.ready;
   baseUrl = `http://127.0.0.1:${port}`;
@@ -199,17 +200,22 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       return root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
     };
     const done = () =>
-      job('token-events write').some((span) => /insert/i.test(queryText(span))) && job('email-outbox deliver').some((span) => /email_delivery/.test(queryText(span)));
+      job('token-events write').some((span) => /insert/i.test(queryText(span))) &&
+      job('email-outbox deliver').some((span) => /email_delivery/.test(queryText(span))) &&
+      job('audit-retention purge').some((span) => /delete from audit_log/i.test(queryText(span)));
     for (let attempt = 0; attempt < 600 && !done(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    for (const name of ['token-events write', 'email-outbox deliver']) expect(job(name).find((span) => span.name === name)?.parentSpanId ?? '').toBe('');
+    for (const name of ['token-events write', 'email-outbox deliver', 'audit-retention purge']) expect(job(name).find((span) => span.name === name)?.parentSpanId ?? '').toBe('');
     expect(job('token-events write').some((span) => /insert/i.test(queryText(span)))).toBe(true);
     expect(job('email-outbox deliver').some((span) => /update email_delivery/i.test(queryText(span)))).toBe(true);
+    // A retention run (every 300 ms here) looks at each application's audit log, whether or not it finds any to delete.
+    expect(job('audit-retention purge').some((span) => /select id, audit_retention_days from application/i.test(queryText(span)))).toBe(true);
+    expect(job('audit-retention purge').some((span) => /delete from audit_log/i.test(queryText(span)))).toBe(true);
 
     // By now the outbox has polled dozens of times, and the service has run its start-up statements: neither is traced.
     // The roots are requests, the jobs, and the GraphQL schema's parse and validation, once at start-up.
     const roots = spans.filter((span) => (span.parentSpanId ?? '') === '');
-    for (const root of roots) expect(root.name).toMatch(/^(?:[A-Z]+ \/|token-events write$|email-outbox deliver$|graphql\.(?:parse|validate)Schema$)/);
-    expect(spans.filter((span) => /skip locked/i.test(queryText(span)))).toEqual([]);
+    for (const root of roots) expect(root.name).toMatch(/^(?:[A-Z]+ \/|token-events write$|email-outbox deliver$|audit-retention purge$|graphql\.(?:parse|validate)Schema$)/);
+    expect(spans.filter((span) => /skip locked/i.test(queryText(span)) && /email_delivery/.test(queryText(span)))).toEqual([]);
   }, 120_000);
 
   it('leaves the probes out', async () => {
