@@ -21,20 +21,16 @@ export interface ObservabilityDeps {
   seed(service: ServiceProcess): Promise<{ label: string; path: string }>;
   load(service: ServiceProcess, label: string, request: BenchRequest, durationS: number, overallRate?: number): Promise<Figures>;
   readonly warmupS: number;
+  /** Processes per configuration (BENCH_OBS_PROCESSES): their sums are its figures. */
+  readonly processes: number;
 }
 
 /**
  * Rounds of windows, the services loaded one at a time in an order reversed each round: loaded at once they would
  * compete for the cores, and one long window each would see each in another phase of the machine.
  */
-const ROUNDS = 8;
+const ROUNDS = 5;
 const WINDOW_S = 3;
-/**
- * Processes per configuration, their sums its figures: two processes of one build, loaded alike in alternating
- * windows, differed by 1% to 28% in CPU a request on the users page across runs, the slower one slower in every
- * window; the line under each route gives the off processes' own figures.
- */
-const PROCESSES = 3;
 
 interface Receiver {
   readonly url: string;
@@ -109,6 +105,18 @@ async function measure(deps: ObservabilityDeps, label: string, targets: readonly
   return { rate, each: sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests })) };
 }
 
+/**
+ * How far a configuration's CPU per request may be off, in percent of it: the standard error of its processes' mean.
+ * Identical processes differ persistently (the slower one slower in every window), so the processes, not the windows,
+ * are the samples.
+ */
+const standardErrorPercent = (processes: readonly Figures[]): number => {
+  const each = processes.map((one) => one.cpuMsPerRequest);
+  const mean = each.reduce((total, one) => total + one, 0) / each.length;
+  const variance = each.reduce((total, one) => total + (one - mean) ** 2, 0) / Math.max(1, each.length - 1);
+  return (100 * Math.sqrt(variance / each.length)) / mean;
+};
+
 /** One configuration's processes as one: their requests and CPU summed, the worst p99. */
 const combined = (processes: readonly Figures[]): Figures => {
   const requests = processes.reduce((total, one) => total + one.requests, 0);
@@ -122,7 +130,7 @@ const apart = (off: Figures, other: Figures) => {
 };
 
 const pad = (text: string, width: number) => (width < 0 ? text.padStart(-width) : text.padEnd(width));
-const WIDTHS = [42, 38, -8, -13, -15, -8];
+const WIDTHS = [42, 38, -8, -13, -15, -14];
 
 /** The report's lines: each route on each configuration, and how much more CPU a request takes than with both off. */
 export async function observabilityCost(deps: ObservabilityDeps): Promise<string[]> {
@@ -140,7 +148,7 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
   const running: Running[] = [];
   try {
     // Interleaved, so that each window's neighbours are of other configurations.
-    for (let i = 0; i < PROCESSES; i += 1) for (const configuration of configurations) running.push(await start(configuration));
+    for (let i = 0; i < deps.processes; i += 1) for (const configuration of configurations) running.push(await start(configuration));
     const users: { service: ServiceProcess; request: BenchRequest }[] = [];
     const grants: { service: ServiceProcess; request: BenchRequest }[] = [];
     let usersLabel = '';
@@ -153,22 +161,30 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
     const lines = [
       '',
       `Observability: tracing exporting to a local OTLP/HTTP receiver (its own process), /metrics scraped each second, beside both off; ` +
-        `${PROCESSES} processes each, loaded in turn, ${ROUNDS} rounds of ${WINDOW_S}-s windows at half the slowest one's rate after ${deps.warmupS} s of ` +
+        `${deps.processes} processes each, loaded in turn, ${ROUNDS} rounds of ${WINDOW_S}-s windows at half the slowest one's rate after ${deps.warmupS} s of ` +
         `warm-up each; target < 10% apart`,
       [pad('route', WIDTHS[0]!), pad('configuration', WIDTHS[1]!), pad('req/s', WIDTHS[2]!), pad('worst p99 ms', WIDTHS[3]!), pad('CPU ms/request', WIDTHS[4]!), pad('vs off', WIDTHS[5]!)].join('  '),
     ];
     for (const [label, targets] of [[usersLabel, users], ['POST /oauth2/token (client credentials)', grants]] as const) {
       const { rate, each } = await measure(deps, label, targets);
-      const figures = configurations.map((configuration) => combined(each.filter((_, i) => running[i]!.configuration === configuration)));
+      const processes = configurations.map((configuration) => each.filter((_, i) => running[i]!.configuration === configuration));
+      const figures = processes.map(combined);
+      const errors = processes.map(standardErrorPercent);
       const off = figures[0]!;
       figures.forEach((those, i) => {
-        const cells = [i === 0 ? label : '', configurations[i]!.label, (those.requests / (PROCESSES * ROUNDS * WINDOW_S)).toFixed(0), String(those.p99), those.cpuMsPerRequest.toFixed(3), i === 0 ? '' : apart(off, those)];
+        const uncertainty = `±${Math.hypot(errors[0]!, errors[i]!).toFixed(1)}`;
+        const cells = [
+          i === 0 ? label : '',
+          configurations[i]!.label,
+          (those.requests / (deps.processes * ROUNDS * WINDOW_S)).toFixed(0),
+          String(those.p99),
+          those.cpuMsPerRequest.toFixed(3),
+          i === 0 ? '' : `${apart(off, those)} ${uncertainty}`,
+        ];
         lines.push(cells.map((cell, column) => pad(cell, WIDTHS[column]!)).join('  '));
       });
-      const offProcesses = each.filter((_, i) => running[i]!.configuration === configurations[0]);
-      lines.push(
-        `${pad('', WIDTHS[0]!)}  at ${rate} req/s; the ${PROCESSES} processes with both off, each: ${offProcesses.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')} CPU ms/request`,
-      );
+      lines.push(`${pad('', WIDTHS[0]!)}  at ${rate} req/s; each process's CPU ms/request:`);
+      processes.forEach((those, i) => lines.push(`${pad('', WIDTHS[0]!)}    ${configurations[i]!.label}: ${those.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')}`));
     }
     const { exports, bytes } = await receiver.counts();
     lines.push(`OTLP exports received: ${exports} (${(bytes / 1024 / 1024).toFixed(1)} MiB)`);

@@ -39,6 +39,8 @@ const DURATION_S = positiveInteger('BENCH_DURATION', 10);
  */
 const WARMUP_S = positiveInteger('BENCH_WARMUP', 20);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
+/** Service processes per configuration of the observability part: identical processes differ by up to a tenth. */
+const OBS_PROCESSES = positiveInteger('BENCH_OBS_PROCESSES', 6);
 const SIGN_INS = positiveInteger('BENCH_SIGN_INS', 200);
 const REFUSALS = positiveInteger('BENCH_REFUSALS', 50);
 const WORKERS = positiveInteger('BENCH_WORKERS', 2);
@@ -359,7 +361,7 @@ else if (ONLY !== 'observability') {
   const statements = await countStatements(STATEMENT_SIZES);
   report(runs, uncached, statements, await countOAuthStatements(), await countCheckStatements(), await countSuspendStatements([1, 10]));
 }
-if (ONLY !== 'sign-ins') process.stdout.write(`${(await observabilityCost({ seed, load, warmupS: WARMUP_S })).join('\n')}\n`);
+if (ONLY !== 'sign-ins') process.stdout.write(`${(await observabilityCost({ seed, load, warmupS: WARMUP_S, processes: OBS_PROCESSES })).join('\n')}\n`);
 if (ONLY === '') {
   process.stdout.write(`${outboxReport(await outboxBench()).join('\n')}\n`);
   process.stdout.write(await auditBench());
