@@ -12,17 +12,11 @@ const tracer = trace.getTracer('gatehouse');
 /** Paths whose requests make no trace: the probes, asked every few seconds. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
-const SPAN = Symbol('request span');
-const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
 const SPAN_CONTEXT = Symbol('request span context');
-type TracedRequest = IncomingMessage & { [SPAN]?: Span; [SPAN_CONTEXT]?: Context };
+type TracedRequest = IncomingMessage & { [SPAN_CONTEXT]?: Context };
 
-/** The request's span: undefined with tracing off, or for a probe. */
-export function requestSpan(request: IncomingMessage): Span | undefined {
-  return (request as TracedRequest)[SPAN];
-}
-
-/** Where a request the sampler dropped keeps its span, outside OpenTelemetry's own key (see tracedRequests). */
+/** Where a request the sampler dropped runs: tracing suppressed, its span under a key of ours (see tracedRequests). */
+const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
 const DROPPED_SPAN = createContextKey('gatehouse dropped request span');
 
 /**
@@ -34,7 +28,7 @@ export function loggedSpan(): Span | undefined {
   return trace.getSpan(active) ?? (active.getValue(DROPPED_SPAN) as Span | undefined);
 }
 
-/** Runs `next` with the request's span as the active one: Node runs a body's stream events outside it. */
+/** Runs `next` in the request's context (its span, or a dropped request's): Node runs a body's stream events outside it. */
 export function withRequestSpan(request: IncomingMessage, next: () => void): void {
   const spanContext = (request as TracedRequest)[SPAN_CONTEXT];
   if (spanContext === undefined) return next();
@@ -50,11 +44,10 @@ function tracedRequests(handler: RequestListener): RequestListener {
     if (UNTRACED.has(path)) return handler(request, response);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
-    request[SPAN] = span;
     if (!span.isRecording()) {
       // Dropped: its work runs with tracing suppressed, for every sampler OTEL_TRACES_SAMPLER names would drop its
-      // children too, and each statement's or command's dropped span costs several µs. So does the dropped request
-      // tell no service it calls its decision; that one decides for itself.
+      // children too, and each statement's or command's dropped span costs several µs. A service it calls is not
+      // told the decision either, and samples for itself.
       const dropped = UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
       request[SPAN_CONTEXT] = dropped;
       return context.with(dropped, handler, undefined, request, response);
