@@ -84,8 +84,8 @@ async function start(configuration: Configuration): Promise<Running> {
 /**
  * Each service warmed flat out, then its sums over the rounds at one rate for all, half the median of what they served
  * warming up: flat out, a process's CPU per request moves with how many requests each wake-up finds, that is with the
- * load generator on the same cores (windows of one process, one build, 14% apart); paced, within 2%. The median: one
- * process slow to warm set a rate at which its idle work weighed on every request.
+ * load generator on the same cores (windows of one process, one build, 14% apart); paced, within 2%. The median, not the slowest: one
+ * process slow to warm would set a rate at which idle work weighs on every request.
  */
 async function measure(deps: ObservabilityDeps, label: string, targets: readonly { service: ServiceProcess; request: BenchRequest }[]): Promise<{ rate: number; each: Figures[] }> {
   const served: number[] = [];

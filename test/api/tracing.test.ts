@@ -70,20 +70,37 @@ let baseUrl: string;
 const attribute = (span: ExportedSpan, key: string) => span.attributes.find((entry) => entry.key === key)?.value.stringValue;
 const queryText = (span: ExportedSpan) => attribute(span, 'db.query.text') ?? attribute(span, 'db.statement') ?? '';
 
+/** The exported spans of the first trace that has a span named `name`; none yet, none. */
+const traceOf = (name: string) => {
+  const named = spans.find((span) => span.name === name);
+  return named === undefined ? [] : spans.filter((span) => span.traceId === named.traceId);
+};
+
+/** Waits until `done`, for a minute at most: the exporter sends in batches, and the machine may be loaded. */
+async function until(done: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 600 && !done(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** The service's log lines for one request. */
+const requestLogLines = (requestId: string) =>
+  service
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { reqId?: string; traceId?: string; msg: string })
+    .filter((line) => line.reqId === requestId);
+
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('exports one management request as a trace: the request by route, the domain call, its SQL statements', async () => {
     const requestId = `trace-${randomBytes(6).toString('hex')}`;
     const response = await fetch(`${baseUrl}/api/v1/users`, { headers: { 'x-api-key': apiKey, 'x-request-id': requestId } });
     expect(response.status).toBe(200);
 
-    // The exporter sends in batches: wait (generously, on a loaded machine) for the request's span and its children.
-    let trace: ExportedSpan[] = [];
-    for (let attempt = 0; attempt < 600; attempt += 1) {
-      const root = spans.find((span) => span.name === 'GET /api/v1/users/' || span.name === 'GET /api/v1/users');
-      trace = root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
-      if (trace.some((span) => span.name.startsWith('operation ')) && trace.some((span) => attribute(span, 'db.system.name') ?? attribute(span, 'db.system'))) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(() => {
+      const exported = traceOf('GET /api/v1/users');
+      return exported.some((span) => span.name.startsWith('operation ')) && exported.some((span) => attribute(span, 'db.system.name') ?? attribute(span, 'db.system'));
+    });
+    const trace = traceOf('GET /api/v1/users');
     const root = trace.find((span) => span.parentSpanId === undefined || span.parentSpanId === '');
     expect(root?.name).toBe('GET /api/v1/users');
     expect(attribute(root!, 'http.route')).toBe('/api/v1/users');
@@ -106,12 +123,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     }
 
     // Every log line of the request carries its trace id.
-    const lines = service
-      .stdout()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { reqId?: string; traceId?: string; msg: string })
-      .filter((line) => line.reqId === requestId);
+    const lines = requestLogLines(requestId);
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     for (const line of lines) expect(line.traceId).toBe(root!.traceId);
   }, 120_000);
@@ -130,13 +142,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     });
     expect(status).toBe(201);
 
-    let trace: ExportedSpan[] = [];
-    for (let attempt = 0; attempt < 600; attempt += 1) {
-      const root = spans.find((span) => span.name === 'POST /api/v1/users');
-      trace = root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
-      if (trace.some((span) => /insert/i.test(queryText(span)))) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(() => traceOf('POST /api/v1/users').some((span) => /insert/i.test(queryText(span))));
+    const trace = traceOf('POST /api/v1/users');
     const root = trace.find((span) => span.name === 'POST /api/v1/users');
     expect(root?.parentSpanId ?? '').toBe('');
     expect(trace.some((span) => span.name === 'operation CreateUser')).toBe(true);
@@ -162,18 +169,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     // A sampled request after them, once exported, says the exporter has sent what they could have made.
     const marker = await fetch(`${baseUrl}/api/v1/api-keys`, { headers: { 'x-api-key': apiKey } });
     expect(marker.status).toBe(200);
-    const exportedMarker = () => spans.some((span) => span.name === 'GET /api/v1/api-keys');
-    for (let attempt = 0; attempt < 600 && !exportedMarker(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(exportedMarker()).toBe(true);
+    await until(() => traceOf('GET /api/v1/api-keys').length > 0);
+    expect(traceOf('GET /api/v1/api-keys')).not.toEqual([]);
     expect(spans.filter((span) => span.traceId === dropped)).toEqual([]);
     expect(spans.filter((span) => (span.parentSpanId ?? '') === '' && span.name.startsWith('graphql.') && !span.name.endsWith('Schema'))).toEqual([]);
 
-    const lines = service
-      .stdout()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { reqId?: string; traceId?: string; msg: string })
-      .filter((line) => line.reqId === requestId);
+    const lines = requestLogLines(requestId);
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     for (const line of lines) expect(line.traceId).toBe(dropped);
   }, 120_000);
@@ -195,21 +196,18 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const queued = await fetch(`${baseUrl}/api/v1/email/test`, { method: 'POST', headers, body: JSON.stringify({ to: 'ada@example.com' }) });
     expect(queued.status).toBe(201);
 
-    const job = (name: string) => {
-      const root = spans.find((span) => span.name === name);
-      return root === undefined ? [] : spans.filter((span) => span.traceId === root.traceId);
-    };
-    const done = () =>
-      job('token-events write').some((span) => /insert/i.test(queryText(span))) &&
-      job('email-outbox deliver').some((span) => /email_delivery/.test(queryText(span))) &&
-      job('audit-retention purge').some((span) => /delete from audit_log/i.test(queryText(span)));
-    for (let attempt = 0; attempt < 600 && !done(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    for (const name of ['token-events write', 'email-outbox deliver', 'audit-retention purge']) expect(job(name).find((span) => span.name === name)?.parentSpanId ?? '').toBe('');
-    expect(job('token-events write').some((span) => /insert/i.test(queryText(span)))).toBe(true);
-    expect(job('email-outbox deliver').some((span) => /update email_delivery/i.test(queryText(span)))).toBe(true);
+    await until(
+      () =>
+        traceOf('token-events write').some((span) => /insert/i.test(queryText(span))) &&
+        traceOf('email-outbox deliver').some((span) => /email_delivery/.test(queryText(span))) &&
+        traceOf('audit-retention purge').some((span) => /delete from audit_log/i.test(queryText(span))),
+    );
+    for (const name of ['token-events write', 'email-outbox deliver', 'audit-retention purge']) expect(traceOf(name).find((span) => span.name === name)?.parentSpanId ?? '').toBe('');
+    expect(traceOf('token-events write').some((span) => /insert/i.test(queryText(span)))).toBe(true);
+    expect(traceOf('email-outbox deliver').some((span) => /update email_delivery/i.test(queryText(span)))).toBe(true);
     // A retention run (every 300 ms here) looks at each application's audit log, whether or not it finds any to delete.
-    expect(job('audit-retention purge').some((span) => /select id, audit_retention_days from application/i.test(queryText(span)))).toBe(true);
-    expect(job('audit-retention purge').some((span) => /delete from audit_log/i.test(queryText(span)))).toBe(true);
+    expect(traceOf('audit-retention purge').some((span) => /select id, audit_retention_days from application/i.test(queryText(span)))).toBe(true);
+    expect(traceOf('audit-retention purge').some((span) => /delete from audit_log/i.test(queryText(span)))).toBe(true);
 
     // By now the outbox has polled dozens of times, and the service has run its start-up statements: neither is traced.
     // The roots are requests, the jobs, and the GraphQL schema's parse and validation, once at start-up.
