@@ -8,6 +8,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '../test/support/database.ts';
 import { clientCredentialsRequest, type BenchRequest } from './client-credentials.ts';
+import type { CpuShares } from './cpu-shares.ts';
 import type { ReceiverCounts } from './otlp-receiver.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
@@ -87,7 +88,11 @@ async function start(configuration: Configuration): Promise<Running> {
  * load generator on the same cores (windows of one process, one build, 14% apart); paced, within 2%. The median, not the slowest: one
  * process slow to warm would set a rate at which idle work weighs on every request.
  */
-async function measure(deps: ObservabilityDeps, label: string, targets: readonly { service: ServiceProcess; request: BenchRequest }[]): Promise<{ rate: number; each: Figures[] }> {
+async function measure(
+  deps: ObservabilityDeps,
+  label: string,
+  targets: readonly { service: ServiceProcess; request: BenchRequest }[],
+): Promise<{ rate: number; each: Figures[]; profiled: Profiled[] }> {
   const served: number[] = [];
   for (const { service, request } of targets) served.push((await deps.load(service, 'warm-up', request, deps.warmupS)).requests / deps.warmupS);
   const sorted = served.toSorted((a, b) => a - b);
@@ -104,7 +109,39 @@ async function measure(deps: ObservabilityDeps, label: string, targets: readonly
       sum.cpuMs += figures.cpuMsPerRequest * figures.requests;
     }
   }
-  return { rate, each: sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests })) };
+  const profiled: Profiled[] = [];
+  for (const { service, request } of targets) {
+    await service.startCpuProfile();
+    const { requests, cpuMsPerRequest } = await deps.load(service, `${label}, profiled`, request, WINDOW_S, rate);
+    profiled.push({ requests, cpuMs: cpuMsPerRequest * requests, shares: await service.stopCpuProfile() });
+  }
+  return { rate, each: sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests })), profiled };
+}
+
+/**
+ * A last window of each process with its main thread profiled: where that thread's time went, the requests it served
+ * and the CPU the whole process took.
+ */
+interface Profiled {
+  readonly requests: number;
+  readonly cpuMs: number;
+  readonly shares: CpuShares;
+}
+
+/**
+ * One configuration's profiled windows: tracing's and metrics' code in µs a request; tracing's against the rest of the
+ * process's CPU, what the processes compared above would differ by if tracing cost nothing else; GC's share of the
+ * main thread (allocations tracing adds show there, not in its code).
+ */
+function inProcess(windows: readonly Profiled[]): string {
+  const sum = (of: (one: Profiled) => number) => windows.reduce((total, one) => total + of(one), 0);
+  const requests = sum((one) => one.requests);
+  const tracingMs = sum((one) => one.shares.tracingMs);
+  const beside = (100 * tracingMs) / (sum((one) => one.cpuMs) - tracingMs);
+  const each = windows.map((one) => (100 * one.shares.tracingMs) / (one.cpuMs - one.shares.tracingMs));
+  const us = (ms: number) => ((1000 * ms) / requests).toFixed(1);
+  const gcShare = (100 * sum((one) => one.shares.gcMs)) / sum((one) => one.shares.busyMs);
+  return `tracing ${us(tracingMs)} µs (+${beside.toFixed(1)}% ±${standardError(each).toFixed(1)}), metrics ${us(sum((one) => one.shares.metricsMs))} µs, GC ${gcShare.toFixed(1)}% of the main thread`;
 }
 
 /**
@@ -114,10 +151,15 @@ async function measure(deps: ObservabilityDeps, label: string, targets: readonly
  */
 const standardErrorPercent = (processes: readonly Figures[]): number => {
   const each = processes.map((one) => one.cpuMsPerRequest);
-  const mean = each.reduce((total, one) => total + one, 0) / each.length;
-  const variance = each.reduce((total, one) => total + (one - mean) ** 2, 0) / Math.max(1, each.length - 1);
-  return (100 * Math.sqrt(variance / each.length)) / mean;
+  return (100 * standardError(each)) / (each.reduce((total, one) => total + one, 0) / each.length);
 };
+
+/** The standard error of the mean of `samples`. */
+function standardError(samples: readonly number[]): number {
+  const mean = samples.reduce((total, one) => total + one, 0) / samples.length;
+  const variance = samples.reduce((total, one) => total + (one - mean) ** 2, 0) / Math.max(1, samples.length - 1);
+  return Math.sqrt(variance / samples.length);
+}
 
 /** One configuration's processes as one: their requests and CPU summed, the worst p99. */
 const combined = (processes: readonly Figures[]): Figures => {
@@ -168,7 +210,7 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
       [pad('route', WIDTHS[0]!), pad('configuration', WIDTHS[1]!), pad('req/s', WIDTHS[2]!), pad('worst p99 ms', WIDTHS[3]!), pad('CPU ms/request', WIDTHS[4]!), pad('vs off', WIDTHS[5]!)].join('  '),
     ];
     for (const [label, targets] of [[usersLabel, users], ['POST /oauth2/token (client credentials)', grants]] as const) {
-      const { rate, each } = await measure(deps, label, targets);
+      const { rate, each, profiled } = await measure(deps, label, targets);
       const processes = configurations.map((configuration) => each.filter((_, i) => running[i]!.configuration === configuration));
       const figures = processes.map(combined);
       const errors = processes.map(standardErrorPercent);
@@ -187,6 +229,11 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
       });
       lines.push(`${pad('', WIDTHS[0]!)}  at ${rate} req/s; each process's CPU ms/request:`);
       processes.forEach((those, i) => lines.push(`${pad('', WIDTHS[0]!)}    ${configurations[i]!.label}: ${those.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')}`));
+      lines.push(`${pad('', WIDTHS[0]!)}  a last window each, the main thread profiled: code's CPU a request (tracing's beside the rest of the process's):`);
+      for (const configuration of configurations) {
+        const windows = profiled.filter((_, i) => running[i]!.configuration === configuration);
+        lines.push(`${pad('', WIDTHS[0]!)}    ${configuration.label}: ${inProcess(windows)}`);
+      }
     }
     const { exports, bytes } = await receiver.counts();
     lines.push(`OTLP exports received: ${exports} (${(bytes / 1024 / 1024).toFixed(1)} MiB)`);

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { isLoopDelayAnswer, type LoopDelayQuestion } from './loop-delay.ts';
+import { isCpuProfileAnswer, type CpuProfileAnswer, type CpuProfileQuestion } from './cpu-profile.ts';
+import type { CpuShares } from './cpu-shares.ts';
+import { isLoopDelayAnswer, type LoopDelayAnswer, type LoopDelayQuestion } from './loop-delay.ts';
 
 /** Resident and peak resident memory of one process, in bytes (`VmRSS` and `VmHWM` of Linux /proc). */
 export interface ProcessMemory {
@@ -29,6 +31,10 @@ export interface ServiceProcess {
    * measured inside them (bench/loop-delay.ts); the next call counts from now.
    */
   loopDelayMs(): Promise<number>;
+  /** Starts V8's sampling profiler on the main thread of a service of one process (bench/cpu-profile.ts). */
+  startCpuProfile(): Promise<void>;
+  /** Stops it: where the main thread's time went since startCpuProfile. */
+  stopCpuProfile(): Promise<CpuShares>;
   stop(): Promise<void>;
 }
 
@@ -36,14 +42,15 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * What `npm start` passes to node (its V8 memory flags and the entry), read from package.json so the two cannot differ,
- * with the event-loop probe preloaded before the entry.
+ * with the bench's probes (the event-loop delay, the CPU profile) preloaded before the entry.
  */
 async function startArguments(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } };
   // `exec`: the shell npm runs the script in becomes node, so npm's signals reach the server.
   const [command, ...args] = manifest.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`package.json's start script does not run node: "${manifest.scripts.start}"`);
-  return ['--import', fileURLToPath(new URL('loop-delay.ts', import.meta.url)), ...args];
+  const probes = ['loop-delay.ts', 'cpu-profile.ts'].flatMap((probe) => ['--import', fileURLToPath(new URL(probe, import.meta.url))]);
+  return [...probes, ...args];
 }
 
 async function freePort(): Promise<number> {
@@ -113,6 +120,27 @@ export async function startServiceProcess(databaseUrl: string, workers: number, 
   });
 
   let questions = 0;
+  /** Sends a probe the question made for a fresh id, and resolves with the answer carrying that id. */
+  const ask = <Answer>(question: (id: number) => object, isAnswer: (message: unknown, id: number) => message is Answer) =>
+    new Promise<Answer>((resolve, reject) => {
+      const id = (questions += 1);
+      const listen = (message: unknown) => {
+        if (!isAnswer(message, id)) return;
+        child.off('message', listen);
+        resolve(message);
+      };
+      child.on('message', listen);
+      if (exited) reject(new Error('the service process has exited'));
+      child.send(question(id));
+    });
+  const profileQuestion = (action: CpuProfileQuestion['action']) =>
+    ask(
+      (cpuProfile) => ({ cpuProfile, action }) satisfies CpuProfileQuestion,
+      (message, id): message is CpuProfileAnswer => isCpuProfileAnswer(message) && message.cpuProfile === id,
+    ).then((answer) => {
+      if (answer.error !== undefined) throw new Error(`CPU profile: ${answer.error}`);
+      return answer;
+    });
   return {
     baseUrl,
     apiKey,
@@ -125,17 +153,19 @@ export async function startServiceProcess(databaseUrl: string, workers: number, 
       return each.reduce((sum, ms) => sum + ms, 0);
     },
     async loopDelayMs() {
-      const loopDelay = (questions += 1);
-      return new Promise<number>((resolve, reject) => {
-        const listen = (message: unknown) => {
-          if (!isLoopDelayAnswer(message) || message.loopDelay !== loopDelay) return;
-          child.off('message', listen);
-          resolve(message.maxMs);
-        };
-        child.on('message', listen);
-        if (exited) reject(new Error('the service process has exited'));
-        child.send({ loopDelay } satisfies LoopDelayQuestion);
-      });
+      const answer = await ask(
+        (loopDelay) => ({ loopDelay }) satisfies LoopDelayQuestion,
+        (message, id): message is LoopDelayAnswer => isLoopDelayAnswer(message) && message.loopDelay === id,
+      );
+      return answer.maxMs;
+    },
+    async startCpuProfile() {
+      await profileQuestion('start');
+    },
+    async stopCpuProfile() {
+      const { shares } = await profileQuestion('stop');
+      if (shares === undefined) throw new Error('CPU profile: no shares in the answer');
+      return shares;
     },
     async stop() {
       if (!exited) child.kill('SIGTERM');
