@@ -16,7 +16,8 @@ interface ExportedSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
-  attributes: { key: string; value: { stringValue?: string } }[];
+  attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
+  status?: { code?: number };
 }
 
 const spans: ExportedSpan[] = [];
@@ -177,6 +178,30 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const lines = requestLogLines(requestId);
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     for (const line of lines) expect(line.traceId).toBe(dropped);
+  }, 120_000);
+
+  it('traces a refused request with its status, not as an error, its log lines carrying the trace id', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const requestId = `refused-${randomBytes(6).toString('hex')}`;
+    const refused = await fetch(`${baseUrl}/api/v1/users`, {
+      headers: { 'x-api-key': `ghk_${randomBytes(32).toString('base64url')}`, 'x-request-id': requestId, traceparent: `00-${traceId}-${callerSpanId}-01` },
+    });
+    expect(refused.status).toBe(401);
+
+    // The request's span continues the caller's; what it made (the key's lookup) ended, and was exported, first.
+    await until(() => spans.some((span) => span.traceId === traceId && span.parentSpanId === callerSpanId));
+    const trace = spans.filter((span) => span.traceId === traceId);
+    const root = trace.find((span) => span.parentSpanId === callerSpanId);
+    expect(root?.name).toBe('GET /api/v1/users');
+    expect(Number(root?.attributes.find((entry) => entry.key === 'http.response.status_code')?.value.intValue)).toBe(401);
+    // A client's error is the client's: the server's span is not in error (OpenTelemetry's HTTP conventions).
+    expect(root?.status?.code ?? 0).toBe(0);
+    // Refused before any domain call: no operation in its trace.
+    expect(trace.filter((span) => span.name.startsWith('operation '))).toEqual([]);
+    const lines = requestLogLines(requestId);
+    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    for (const line of lines) expect(line.traceId).toBe(traceId);
   }, 120_000);
 
   it("makes a trace of each background job's work, and none of a poll that found nothing", async () => {
