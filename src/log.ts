@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
-import { loggedSpan } from './request-span.ts';
+import { loggedSpan } from './spans.ts';
 
 /**
  * Query parameters whose values may be logged: they say what was asked for and prove nothing. Every other value is

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
 import type { FastifyServerOptions } from 'fastify';
+import { droppedContext } from './spans.ts';
 
 /**
  * The span of each HTTP request, with tracing on: made here rather than by the HTTP instrumentation, whose server side
@@ -14,19 +14,6 @@ const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 const SPAN_CONTEXT = Symbol('request span context');
 type TracedRequest = IncomingMessage & { [SPAN_CONTEXT]?: Context };
-
-/** Where a request the sampler dropped runs: tracing suppressed, its span under a key of ours (see tracedRequests). */
-const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
-const DROPPED_SPAN = createContextKey('gatehouse dropped request span');
-
-/**
- * The span whose ids a log line written now carries: the active span, or the dropped request's, whose trace id still
- * ties its lines together and to a caller's trace.
- */
-export function loggedSpan(): Span | undefined {
-  const active = context.active();
-  return trace.getSpan(active) ?? (active.getValue(DROPPED_SPAN) as Span | undefined);
-}
 
 /** Runs `next` in the request's context (its span, or a dropped request's): Node runs a body's stream events outside it. */
 export function withRequestSpan(request: IncomingMessage, next: () => void): void {
@@ -45,10 +32,9 @@ function tracedRequests(handler: RequestListener): RequestListener {
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
     if (!span.isRecording()) {
-      // Dropped: its work runs with tracing suppressed, for every sampler OTEL_TRACES_SAMPLER names would drop its
-      // children too, and each statement's or command's dropped span costs several µs. A service it calls is not
-      // told the decision either, and samples for itself.
-      const dropped = UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
+      // Dropped: its work runs with tracing suppressed (droppedContext). A service it calls is not told the decision
+      // either, and samples for itself.
+      const dropped = droppedContext(span);
       request[SPAN_CONTEXT] = dropped;
       return context.with(dropped, handler, undefined, request, response);
     }

@@ -1,6 +1,24 @@
-import { ROOT_CONTEXT, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, createContextKey, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 const tracer = trace.getTracer('gatehouse');
+
+const DROPPED_SPAN = createContextKey('gatehouse dropped span');
+/** Where a request or job the sampler dropped runs: see droppedContext. */
+const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
+
+/**
+ * The context of a request's or job's work whose span the sampler dropped: tracing suppressed, for every sampler
+ * OTEL_TRACES_SAMPLER names would drop its children too, and each statement's or command's dropped span costs several
+ * µs. The span stays under a key of ours, whose trace id still ties its log lines together (loggedSpan).
+ */
+export const droppedContext = (span: Span): Context => UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
+
+/** The span whose ids a log line written now carries: the active span, or the dropped request's or job's. */
+export function loggedSpan(): Span | undefined {
+  const active = context.active();
+  return trace.getSpan(active) ?? (active.getValue(DROPPED_SPAN) as Span | undefined);
+}
 
 /** `work` in `span`, which ends with it, and says so if it throws. */
 const endingWith =
@@ -30,5 +48,7 @@ export function inChildSpan<T>(name: string, work: () => Promise<T>): Promise<T>
  * need it: statements outside any span (a poll that found nothing) make no trace (src/tracing.ts).
  */
 export function inJobSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, {}, ROOT_CONTEXT, endingWith(work));
+  const span = tracer.startSpan(name, {}, ROOT_CONTEXT);
+  if (!span.isRecording()) return context.with(droppedContext(span), work);
+  return context.with(trace.setSpan(ROOT_CONTEXT, span), endingWith(work), undefined, span);
 }
