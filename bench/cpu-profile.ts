@@ -35,6 +35,7 @@ async function answer(question: CpuProfileQuestion): Promise<CpuProfileAnswer> {
   // A cluster primary serves no request: its workers' time would be missed.
   if (cluster.isPrimary && Object.keys(cluster.workers ?? {}).length > 0) return { cpuProfile: question.cpuProfile, error: 'profiles one process, not a cluster' };
   if (question.action === 'start') {
+    if (session !== undefined) return { cpuProfile: question.cpuProfile, error: 'a profile is already running' };
     session = new Session();
     session.connect();
     await session.post('Profiler.enable');

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
 import type { FastifyServerOptions } from 'fastify';
-import { droppedContext } from './spans.ts';
+import { workContext } from './spans.ts';
 
 /**
  * The span of each HTTP request, with tracing on: made here rather than by the HTTP instrumentation, whose server side
@@ -31,15 +31,10 @@ function tracedRequests(handler: RequestListener): RequestListener {
     if (UNTRACED.has(path)) return handler(request, response);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
-    if (!span.isRecording()) {
-      // Dropped: its work runs with tracing suppressed (droppedContext). A service it calls is not told the decision
-      // either, and samples for itself.
-      const dropped = droppedContext(span);
-      request[SPAN_CONTEXT] = dropped;
-      return context.with(dropped, handler, undefined, request, response);
-    }
-    const spanContext = trace.setSpan(parent, span);
+    const spanContext = workContext(span, parent);
     request[SPAN_CONTEXT] = spanContext;
+    // Dropped: nothing more to note. A service it calls is not told the decision either, and samples for itself.
+    if (!span.isRecording()) return context.with(spanContext, handler, undefined, request, response);
     // Attributes here, not to startSpan, which checks them before sampling.
     span.setAttributes({ 'http.request.method': request.method, 'url.path': path });
     // 'close' follows a response sent and a connection lost alike.

@@ -4,15 +4,17 @@ import { suppressTracing } from '@opentelemetry/core';
 const tracer = trace.getTracer('gatehouse');
 
 const DROPPED_SPAN = createContextKey('gatehouse dropped span');
-/** Where a request or job the sampler dropped runs: see droppedContext. */
+/** Where a request or job the sampler dropped runs: see workContext. */
 const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
 
 /**
- * The context of a request's or job's work whose span the sampler dropped: tracing suppressed, for every sampler
- * OTEL_TRACES_SAMPLER names would drop its children too, and each statement's or command's dropped span costs several
- * µs. The span stays under a key of ours, whose trace id still ties its log lines together (loggedSpan).
+ * The context a request's or job's work runs in: its span's, or, if the sampler dropped that span, one with tracing
+ * suppressed, for every sampler OTEL_TRACES_SAMPLER names would drop its children too, and each statement's or
+ * command's dropped span costs several µs. A dropped span stays under a key of ours, whose trace id still ties its
+ * log lines together (loggedSpan).
  */
-export const droppedContext = (span: Span): Context => UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
+export const workContext = (span: Span, parent: Context): Context =>
+  span.isRecording() ? trace.setSpan(parent, span) : UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
 
 /** The span whose ids a log line written now carries: the active span, or the dropped request's or job's. */
 export function loggedSpan(): Span | undefined {
@@ -49,6 +51,6 @@ export function inChildSpan<T>(name: string, work: () => Promise<T>): Promise<T>
  */
 export function inJobSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
   const span = tracer.startSpan(name, {}, ROOT_CONTEXT);
-  if (!span.isRecording()) return context.with(droppedContext(span), work);
-  return context.with(trace.setSpan(ROOT_CONTEXT, span), endingWith(work), undefined, span);
+  // A dropped span needs no ending.
+  return context.with(workContext(span, ROOT_CONTEXT), span.isRecording() ? endingWith(work) : work, undefined, span);
 }
