@@ -1,4 +1,5 @@
 import { register } from 'node:module';
+import { PooledIdGenerator } from './trace-ids.ts';
 
 /**
  * OpenTelemetry traces, configured by the standard OTEL_* variables (docs/operations.md): on once an OTLP endpoint or a
@@ -39,6 +40,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   ]);
   const sdk = new NodeSDK({
     serviceName: env['OTEL_SERVICE_NAME'] ?? 'gatehouse',
+    idGenerator: new PooledIdGenerator(),
     instrumentations: [
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
