@@ -23,13 +23,16 @@ export function withRequestSpan(request: IncomingMessage, next: () => void): voi
 }
 
 function tracedRequests(handler: RequestListener): RequestListener {
+  // The headers the configured propagators (OTEL_PROPAGATORS) read: a request with none continues no trace, and most
+  // come without, so extracting nothing is not worth its 0.3 µs.
+  const carriers = propagation.fields();
   return (request: TracedRequest, response: ServerResponse) => {
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     // The path only: a query may carry a code or a token.
     const path = query === -1 ? url : url.slice(0, query);
     if (UNTRACED.has(path)) return handler(request, response);
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    const parent = carriers.some((field) => request.headers[field] !== undefined) ? propagation.extract(ROOT_CONTEXT, request.headers) : ROOT_CONTEXT;
     const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
     const spanContext = workContext(span, parent);
     request[SPAN_CONTEXT] = spanContext;
