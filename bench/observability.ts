@@ -109,39 +109,44 @@ async function measure(
       sum.cpuMs += figures.cpuMsPerRequest * figures.requests;
     }
   }
+  const each = sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests }));
   const profiled: Profiled[] = [];
-  for (const { service, request } of targets) {
+  for (const [i, { service, request }] of targets.entries()) {
     await service.startCpuProfile();
-    const { requests, cpuMsPerRequest } = await deps.load(service, `${label}, profiled`, request, WINDOW_S, rate);
-    profiled.push({ requests, cpuMs: cpuMsPerRequest * requests, shares: await service.stopCpuProfile() });
+    await deps.load(service, `${label}, profiled`, request, WINDOW_S, rate);
+    profiled.push({ shares: await service.stopCpuProfile(), cpuMsPerRequest: each[i]!.cpuMsPerRequest });
   }
-  return { rate, each: sums.map(({ p99, requests, cpuMs }) => ({ p99, requests, cpuMsPerRequest: cpuMs / requests })), profiled };
+  return { rate, each, profiled };
 }
 
 /**
- * A last window of each process with its main thread profiled: where that thread's time went, the requests it served
- * and the CPU the whole process took.
+ * A last window of each process with its main thread profiled (where that thread's time went), beside the CPU a
+ * request took that process in the rounds, all threads counted.
  */
 interface Profiled {
-  readonly requests: number;
-  readonly cpuMs: number;
   readonly shares: CpuShares;
+  readonly cpuMsPerRequest: number;
 }
 
+const mean = (values: readonly number[]) => values.reduce((total, one) => total + one, 0) / values.length;
+
 /**
- * One configuration's profiled windows: tracing's and metrics' code in µs a request; tracing's against the rest of the
- * process's CPU, what the processes compared above would differ by if tracing cost nothing else; GC's share of the
- * main thread (allocations tracing adds show there, not in its code).
+ * One configuration's profiled windows: tracing's code beside the rest of the main thread's busy time (± over the
+ * processes), what the processes compared above would differ by if tracing cost nothing else; tracing's and metrics'
+ * code in µs a request, their shares of the rounds' CPU a request (at most: that counts every thread); GC's share of
+ * the main thread (allocations tracing adds show there, not in its code). Shares of the profile's samples, not of the
+ * window's CPU: profiling slows everything in the window alike, about 1.6 times the rounds' CPU a request.
  */
 function inProcess(windows: readonly Profiled[]): string {
-  const sum = (of: (one: Profiled) => number) => windows.reduce((total, one) => total + of(one), 0);
-  const requests = sum((one) => one.requests);
-  const tracingMs = sum((one) => one.shares.tracingMs);
-  const beside = (100 * tracingMs) / (sum((one) => one.cpuMs) - tracingMs);
-  const each = windows.map((one) => (100 * one.shares.tracingMs) / (one.cpuMs - one.shares.tracingMs));
-  const us = (ms: number) => ((1000 * ms) / requests).toFixed(1);
-  const gcShare = (100 * sum((one) => one.shares.gcMs)) / sum((one) => one.shares.busyMs);
-  return `tracing ${us(tracingMs)} µs (+${beside.toFixed(1)}% ±${standardError(each).toFixed(1)}), metrics ${us(sum((one) => one.shares.metricsMs))} µs, GC ${gcShare.toFixed(1)}% of the main thread`;
+  const shareOf = (of: (shares: CpuShares) => number) => windows.map(({ shares }) => of(shares) / shares.busyMs);
+  const tracing = shareOf((shares) => shares.tracingMs);
+  const beside = tracing.map((share) => (100 * share) / (1 - share));
+  const us = (shares: readonly number[]) => (1000 * mean(shares.map((share, i) => share * windows[i]!.cpuMsPerRequest))).toFixed(1);
+  const gc = 100 * mean(shareOf((shares) => shares.gcMs));
+  return (
+    `tracing +${mean(beside).toFixed(1)}% ±${standardError(beside).toFixed(1)} (at most ${us(tracing)} µs), ` +
+    `metrics at most ${us(shareOf((shares) => shares.metricsMs))} µs, GC ${gc.toFixed(1)}% of the main thread`
+  );
 }
 
 /**
@@ -151,13 +156,13 @@ function inProcess(windows: readonly Profiled[]): string {
  */
 const standardErrorPercent = (processes: readonly Figures[]): number => {
   const each = processes.map((one) => one.cpuMsPerRequest);
-  return (100 * standardError(each)) / (each.reduce((total, one) => total + one, 0) / each.length);
+  return (100 * standardError(each)) / mean(each);
 };
 
 /** The standard error of the mean of `samples`. */
 function standardError(samples: readonly number[]): number {
-  const mean = samples.reduce((total, one) => total + one, 0) / samples.length;
-  const variance = samples.reduce((total, one) => total + (one - mean) ** 2, 0) / Math.max(1, samples.length - 1);
+  const average = mean(samples);
+  const variance = samples.reduce((total, one) => total + (one - average) ** 2, 0) / Math.max(1, samples.length - 1);
   return Math.sqrt(variance / samples.length);
 }
 
@@ -229,7 +234,7 @@ export async function observabilityCost(deps: ObservabilityDeps): Promise<string
       });
       lines.push(`${pad('', WIDTHS[0]!)}  at ${rate} req/s; each process's CPU ms/request:`);
       processes.forEach((those, i) => lines.push(`${pad('', WIDTHS[0]!)}    ${configurations[i]!.label}: ${those.map((one) => one.cpuMsPerRequest.toFixed(3)).join(', ')}`));
-      lines.push(`${pad('', WIDTHS[0]!)}  a last window each, the main thread profiled: code's CPU a request (tracing's beside the rest of the process's):`);
+      lines.push(`${pad('', WIDTHS[0]!)}  a last window each, the main thread profiled: tracing's code beside the rest of its busy time, code's CPU a request:`);
       for (const configuration of configurations) {
         const windows = profiled.filter((_, i) => running[i]!.configuration === configuration);
         lines.push(`${pad('', WIDTHS[0]!)}    ${configuration.label}: ${inProcess(windows)}`);
