@@ -135,7 +135,7 @@ const mean = (values: readonly number[]) => values.reduce((total, one) => total 
  * processes), what the processes compared above would differ by if tracing cost nothing else; tracing's and metrics'
  * code in µs a request, their shares of the rounds' CPU a request (at most: that counts every thread); GC's share of
  * the main thread (allocations tracing adds show there, not in its code). Shares of the profile's samples, not of the
- * window's CPU: profiling slows everything in the window alike, about 1.6 times the rounds' CPU a request.
+ * window's CPU: profiling slows the window's main thread throughout (1.3 to 1.6 times the rounds' CPU a request).
  */
 function inProcess(windows: readonly Profiled[]): string {
   const shareOf = (of: (shares: CpuShares) => number) => windows.map(({ shares }) => of(shares) / shares.busyMs);
