@@ -15,10 +15,13 @@ const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 const SPAN_CONTEXT = Symbol('request span context');
 type TracedRequest = IncomingMessage & { [SPAN_CONTEXT]?: Context };
 
-/** Runs `next` in the request's context (its span, or a dropped request's): Node runs a body's stream events outside it. */
+/**
+ * Runs `next` in the request's context (its span, or a dropped request's): Node runs a body's stream events outside it.
+ * A request without a body is still in it, and entering it again would copy every async-local store for nothing.
+ */
 export function withRequestSpan(request: IncomingMessage, next: () => void): void {
   const spanContext = (request as TracedRequest)[SPAN_CONTEXT];
-  if (spanContext === undefined) return next();
+  if (spanContext === undefined || context.active() === spanContext) return next();
   context.with(spanContext, next);
 }
 
