@@ -102,6 +102,33 @@ describe('the SP metadata document', () => {
     expect(left?.keys).toBe(0);
   });
 
+  it('a certificate OpenSSL cannot read (a padded serial, as one in 256 once had) is certified again, for the same key', async () => {
+    const created = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig() });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const first = spCertificate(await (await fetch(`${app.baseUrl}/saml/${id}/metadata`)).text());
+    // Its serial's INTEGER (16 bytes) begun with two zero bytes: an encoding with padding.
+    const der = Buffer.from(first.raw);
+    const serialAt = der.indexOf(Buffer.from(`0210${first.serialNumber}`, 'hex'));
+    expect(serialAt).toBeGreaterThan(0);
+    der.fill(0, serialAt + 2, serialAt + 4);
+    const padded = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+    expect(() => new X509Certificate(padded)).toThrow(/padding/);
+    const connection = app.gatehouse.services.orm.em.getConnection();
+    const where = 'where application_id = ? and provider_id = ?';
+    await connection.execute(`update saml_sp_key set certificate = ? ${where}`, [padded, app.root.applicationId, id]);
+
+    const again = spCertificate(await (await fetch(`${app.baseUrl}/saml/${id}/metadata`)).text());
+    const spki = (certificate: X509Certificate) => certificate.publicKey.export({ type: 'spki', format: 'der' }).toString('hex');
+    expect(spki(again)).toBe(spki(first));
+    expect(again.verify(again.publicKey)).toBe(true);
+    expect(again.subject).toBe(`CN=Gatehouse SAML SP ${id}`);
+    const [stored] = await connection.execute<{ certificate: string }[]>(`select certificate from saml_sp_key ${where}`, [app.root.applicationId, id]);
+    expect(new X509Certificate(stored!.certificate).fingerprint256).toBe(again.fingerprint256);
+    expect(spCertificate(await (await fetch(`${app.baseUrl}/saml/${id}/metadata`)).text()).fingerprint256).toBe(again.fingerprint256);
+    expect((await app.http.delete(`/auth-providers/${id}`)).status).toBe(204);
+  });
+
   it('an unknown or malformed provider id, or another type’s, is 404', async () => {
     const password = await app.http.post('/auth-providers', { type: 'password' });
     for (const id of ['00000000-0000-7000-8000-000000000000', 'not-a-uuid', password.body.id as string]) {

@@ -1,4 +1,4 @@
-import { generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AsnConvert } from '@peculiar/asn1-schema';
@@ -45,7 +45,7 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
     ]);
   let [row] = await read();
   if (row === undefined) {
-    const made = await newKeyPair(`Gatehouse SAML SP ${provider.id}`);
+    const made = await newKeyPair(spCommonName(provider));
     await connection.execute(
       `insert into saml_sp_key (application_id, provider_id, private_key, certificate, created_at) values (?, ?, ?, ?, now())
        on conflict (application_id, provider_id) do nothing`,
@@ -54,7 +54,30 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
     [row] = await read();
     if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
   }
-  return { privateKey: secrets.decrypt(row.private_key), certificate: row.certificate };
+  const privateKey = secrets.decrypt(row.private_key);
+  if (readable(row.certificate)) return { privateKey, certificate: row.certificate };
+  // Made before serials were kept minimal (one in 256), OpenSSL, and so most IdPs, cannot read it: the same key is
+  // certified again, and whichever instance comes first stores its certificate.
+  const key = createPrivateKey(privateKey);
+  await executeOwned(connection, provider.applicationId, 'update saml_sp_key set certificate = ? where @owner and provider_id = ? and certificate = ?', [
+    selfSignedCertificate(spCommonName(provider), createPublicKey(key), key),
+    provider.id,
+    row.certificate,
+  ]);
+  [row] = await read();
+  if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+  return { privateKey, certificate: row.certificate };
+}
+
+const spCommonName = (provider: { readonly id: string }) => `Gatehouse SAML SP ${provider.id}`;
+
+function readable(certificate: string): boolean {
+  try {
+    new X509Certificate(certificate);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** An RSA-2048 key (generated off the event loop) and its self-signed certificate naming `commonName`. */
@@ -63,18 +86,22 @@ async function newKeyPair(commonName: string): Promise<SamlSpKey> {
   return { privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), certificate: selfSignedCertificate(commonName, publicKey, privateKey) };
 }
 
-function selfSignedCertificate(commonName: string, publicKey: KeyObject, privateKey: KeyObject): string {
+/**
+ * A self-signed certificate naming `commonName`, its serial from `random` (16 bytes): positive (RFC 5280 4.1.2.2) and
+ * of 16 bytes whatever they are, the first in 0x40-0x7f, since a leading zero byte before one under 0x80 is an INTEGER
+ * encoded with padding, which OpenSSL refuses to read.
+ */
+export function selfSignedCertificate(commonName: string, publicKey: KeyObject, privateKey: KeyObject, random: Uint8Array = randomBytes(16)): string {
   const name = new Name([new RelativeDistinguishedName([new AttributeTypeAndValue({ type: COMMON_NAME, value: new AttributeValue({ utf8String: commonName }) })])]);
   const algorithm = new AlgorithmIdentifier({ algorithm: SHA256_WITH_RSA, parameters: null });
-  // A positive serial (RFC 5280 4.1.2.2): the high bit clear.
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  const serial = Uint8Array.from(random);
+  serial[0] = 0x40 | (serial[0]! & 0x3f);
   const notBefore = new Date();
   const notAfter = new Date(notBefore);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + CERTIFICATE_YEARS);
   const tbsCertificate = new TBSCertificate({
     version: Version.v3,
-    serialNumber: new Uint8Array(serial).buffer,
+    serialNumber: serial.buffer,
     signature: algorithm,
     issuer: name,
     subject: name,
