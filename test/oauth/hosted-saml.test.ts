@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
@@ -75,7 +76,7 @@ async function spCertificate(): Promise<string> {
   const metadata = await (await fetch(provider.metadataUrl)).text();
   const base64 = /<ds:X509Certificate>([^<]+)<\/ds:X509Certificate>/.exec(metadata)?.[1];
   if (base64 === undefined) throw new Error(`no certificate in ${metadata}`);
-  return `-----BEGIN CERTIFICATE-----\n${base64.replace(/\s/g, '')}\n-----END CERTIFICATE-----\n`;
+  return certificatePem(Buffer.from(base64, 'base64'));
 }
 
 async function codeFor(flow: AuthorizationFlow, answer: Visit, configuration = config) {

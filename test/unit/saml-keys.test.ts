@@ -5,7 +5,7 @@ import { selfSignedCertificate } from '../../src/domain/sign-in/saml-keys.ts';
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 describe("a SAML provider's self-signed certificate", () => {
-  // A zero first byte before one under 0x80 once made an INTEGER with padding, which OpenSSL refused to read.
+  // A zero first byte before one under 0x80 would make an INTEGER with padding, which OpenSSL refuses to read.
   it.each([
     ['all zeros', [0x00, 0x00]],
     ['a zero byte before one under 0x80', [0x00, 0x7f]],

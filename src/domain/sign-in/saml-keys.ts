@@ -43,6 +43,11 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
     executeOwned<{ private_key: string; certificate: string }[]>(connection, provider.applicationId, 'select private_key, certificate from saml_sp_key where @owner and provider_id = ?', [
       provider.id,
     ]);
+  const stored = async () => {
+    const [row] = await read();
+    if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+    return row;
+  };
   let [row] = await read();
   if (row === undefined) {
     const made = await newKeyPair(spCommonName(provider));
@@ -51,12 +56,11 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
        on conflict (application_id, provider_id) do nothing`,
       [provider.applicationId, provider.id, secrets.encrypt(made.privateKey), made.certificate],
     );
-    [row] = await read();
-    if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+    row = await stored();
   }
   const privateKey = secrets.decrypt(row.private_key);
   if (readable(row.certificate)) return { privateKey, certificate: row.certificate };
-  // Made before serials were kept minimal (one in 256), OpenSSL, and so most IdPs, cannot read it: the same key is
+  // Earlier versions could store a serial with padding, which OpenSSL, and so most IdPs, cannot read: the same key is
   // certified again, and whichever instance comes first stores its certificate.
   const key = createPrivateKey(privateKey);
   await executeOwned(connection, provider.applicationId, 'update saml_sp_key set certificate = ? where @owner and provider_id = ? and certificate = ?', [
@@ -64,9 +68,7 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
     provider.id,
     row.certificate,
   ]);
-  [row] = await read();
-  if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
-  return { privateKey, certificate: row.certificate };
+  return { privateKey, certificate: (await stored()).certificate };
 }
 
 const spCommonName = (provider: { readonly id: string }) => `Gatehouse SAML SP ${provider.id}`;
@@ -109,6 +111,8 @@ export function selfSignedCertificate(commonName: string, publicKey: KeyObject, 
     subjectPublicKeyInfo: AsnConvert.parse(publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo),
   });
   const signature = sign('sha256', Buffer.from(AsnConvert.serialize(tbsCertificate)), privateKey);
-  const der = Buffer.from(AsnConvert.serialize(new Certificate({ tbsCertificate, signatureAlgorithm: algorithm, signatureValue: new Uint8Array(signature).buffer })));
-  return `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+  return certificatePem(Buffer.from(AsnConvert.serialize(new Certificate({ tbsCertificate, signatureAlgorithm: algorithm, signatureValue: new Uint8Array(signature).buffer }))));
 }
+
+/** A DER certificate as PEM (RFC 7468): node's crypto reads certificates but writes none. */
+export const certificatePem = (der: Buffer): string => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
