@@ -25,18 +25,31 @@ export function withRequestSpan(request: IncomingMessage, next: () => void): voi
   context.with(spanContext, next);
 }
 
+/** One options object for every request's span: startSpan only reads it. */
+const SERVER_SPAN = { kind: SpanKind.SERVER };
+
+/**
+ * Headers a propagator OTEL_PROPAGATORS names reads without naming them in `fields()`, which lists what it writes: B3's
+ * reads both its encodings, and names the one it writes (`b3` single, `b3multi` the X-B3-* headers).
+ */
+const READ_UNNAMED = ['b3', 'x-b3-traceid'];
+
 function tracedRequests(handler: RequestListener): RequestListener {
-  // The headers the configured propagators (OTEL_PROPAGATORS) read: a request with none continues no trace, and most
-  // come without, so extracting nothing is not worth its 0.3 µs.
-  const carriers = propagation.fields();
+  // The headers the configured propagators read: a request with none continues no trace, and most come without, so
+  // extracting nothing is not worth its 0.3 µs. A header of READ_UNNAMED the configured ones ignore is extracted for nothing.
+  const carriers = [...new Set([...propagation.fields(), ...READ_UNNAMED])];
+  const parentOf = (request: IncomingMessage): Context => {
+    for (const field of carriers) if (request.headers[field] !== undefined) return propagation.extract(ROOT_CONTEXT, request.headers);
+    return ROOT_CONTEXT;
+  };
   return (request: TracedRequest, response: ServerResponse) => {
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     // The path only: a query may carry a code or a token.
     const path = query === -1 ? url : url.slice(0, query);
     if (UNTRACED.has(path)) return handler(request, response);
-    const parent = carriers.some((field) => request.headers[field] !== undefined) ? propagation.extract(ROOT_CONTEXT, request.headers) : ROOT_CONTEXT;
-    const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
+    const parent = parentOf(request);
+    const span = tracer.startSpan(request.method ?? 'HTTP', SERVER_SPAN, parent);
     const spanContext = workContext(span, parent);
     request[SPAN_CONTEXT] = spanContext;
     // Dropped: nothing more to note. A service it calls is not told the decision either, and samples for itself.

@@ -8,13 +8,42 @@ const DROPPED_SPAN = createContextKey('gatehouse dropped span');
 const UNTRACED_CONTEXT = suppressTracing(ROOT_CONTEXT);
 
 /**
+ * A dropped span's context: UNTRACED_CONTEXT with the span under DROPPED_SPAN. Read through rather than copied, as
+ * `setValue` would copy the context's Map, most of what a dropped request allocates for tracing (docs/bench.md); copied
+ * once only if something derives a context from it.
+ */
+class DroppedSpanContext implements Context {
+  readonly #span: Span;
+  #copy: Context | undefined;
+
+  constructor(span: Span) {
+    this.#span = span;
+  }
+
+  getValue(key: symbol): unknown {
+    return key === DROPPED_SPAN ? this.#span : UNTRACED_CONTEXT.getValue(key);
+  }
+
+  setValue(key: symbol, value: unknown): Context {
+    return this.#copied().setValue(key, value);
+  }
+
+  deleteValue(key: symbol): Context {
+    return this.#copied().deleteValue(key);
+  }
+
+  #copied(): Context {
+    return (this.#copy ??= UNTRACED_CONTEXT.setValue(DROPPED_SPAN, this.#span));
+  }
+}
+
+/**
  * The context a request's or job's work runs in: its span's, or, if the sampler dropped that span, one with tracing
  * suppressed, for every sampler OTEL_TRACES_SAMPLER names would drop its children too, and each statement's or
  * command's dropped span costs several µs. A dropped span stays under a key of ours, whose trace id still ties its
  * log lines together (loggedSpan).
  */
-export const workContext = (span: Span, parent: Context): Context =>
-  span.isRecording() ? trace.setSpan(parent, span) : UNTRACED_CONTEXT.setValue(DROPPED_SPAN, span);
+export const workContext = (span: Span, parent: Context): Context => (span.isRecording() ? trace.setSpan(parent, span) : new DroppedSpanContext(span));
 
 /** The span whose ids a log line written now carries: the active span, or the dropped request's or job's. */
 export function loggedSpan(): Span | undefined {

@@ -1,8 +1,13 @@
-import { context, trace, type Span } from '@opentelemetry/api';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { context, createContextKey, propagation, trace, type Span, type TextMapPropagator } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { isTracingSuppressed } from '@opentelemetry/core';
+import { isTracingSuppressed, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { B3InjectEncoding, B3Propagator } from '@opentelemetry/propagator-b3';
 import { AlwaysOffSampler, AlwaysOnSampler, InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type Sampler } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tracedServerFactory, withRequestSpan } from '../../src/request-span.ts';
 import { inChildSpan, inJobSpan, loggedSpan } from '../../src/spans.ts';
 
 /** The sampler of the SDK below, as OTEL_TRACES_SAMPLER would name it; each test sets its own. */
@@ -25,6 +30,7 @@ afterAll(async () => {
   await provider.shutdown();
   trace.disable();
   context.disable();
+  propagation.disable();
 });
 
 /** The spans ended so far, once exported. */
@@ -75,5 +81,92 @@ describe('inJobSpan', () => {
     expect(inside.logged?.spanContext().traceId).not.toBe('0'.repeat(32));
     expect(await inJobSpan('audit-retention purge', () => inChildSpan('argon2 hash', seen))).toMatchObject({ active: undefined, suppressed: true });
     expect(await finished()).toEqual([]);
+  });
+});
+
+describe('a dropped context', () => {
+  it("keeps its trace and tracing's suppression in the contexts derived from it", async () => {
+    sampler = new AlwaysOffSampler();
+    const key = createContextKey('a value of the job');
+    const inside = await inJobSpan('audit-retention purge', async () => {
+      const derived = context.active().setValue(key, 'set');
+      const cleared = derived.deleteValue(key);
+      return { logged: loggedSpan(), value: derived.getValue(key), clearedValue: cleared.getValue(key), derived: await context.with(derived, seen), cleared: await context.with(cleared, seen) };
+    });
+    expect(inside.logged).toBeDefined();
+    expect(inside.value).toBe('set');
+    expect(inside.clearedValue).toBeUndefined();
+    for (const seenThere of [inside.derived, inside.cleared]) expect(seenThere).toEqual({ active: undefined, suppressed: true, logged: inside.logged });
+  });
+});
+
+/** What a dropped request's handler saw, before its body and after it, the body's events re-entered or not. */
+interface DroppedRequestSeen {
+  readonly before: Awaited<ReturnType<typeof seen>>;
+  readonly inBodyEvents: Span | undefined;
+  readonly reentered: { readonly traceId: string | undefined; readonly suppressed: boolean };
+}
+
+/** A POST with `headers` to a server of tracedServerFactory, the SDK's propagator `propagator`, its body in two parts. */
+async function droppedRequestSeen(propagator: TextMapPropagator, headers: Record<string, string>): Promise<DroppedRequestSeen> {
+  sampler = new AlwaysOffSampler();
+  propagation.disable();
+  propagation.setGlobalPropagator(propagator);
+  let before: Promise<Awaited<ReturnType<typeof seen>>> | undefined;
+  let inBodyEvents: Span | undefined;
+  let reentered: DroppedRequestSeen['reentered'] | undefined;
+  const server = tracedServerFactory((request: IncomingMessage, response: ServerResponse) => {
+    before = seen();
+    request.resume().on('end', () => {
+      inBodyEvents = loggedSpan();
+      withRequestSpan(request, () => {
+        reentered = { traceId: loggedSpan()?.spanContext().traceId, suppressed: isTracingSuppressed(context.active()) };
+        response.end();
+      });
+    });
+  }, {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const sending = httpRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/users`, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': 10 },
+      });
+      sending.on('response', (answer) => answer.resume().on('end', resolve)).on('error', reject);
+      sending.write('12345');
+      // The rest later: its events then run from the socket's, outside the request's context.
+      setTimeout(() => sending.end('67890'), 50);
+    });
+    return { before: await before!, inBodyEvents, reentered: reentered! };
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe('tracedServerFactory', () => {
+  it("puts a dropped request's handler, and its body's events through withRequestSpan, in its dropped context", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const { before, inBodyEvents, reentered } = await droppedRequestSeen(new W3CTraceContextPropagator(), { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-00` });
+    expect(before.suppressed).toBe(true);
+    expect(before.logged?.spanContext().traceId).toBe(traceId);
+    expect(inBodyEvents).toBeUndefined();
+    expect(reentered).toEqual({ traceId, suppressed: true });
+    expect(await finished()).toEqual([]);
+  });
+
+  // B3's propagator names in fields() only the encoding it writes, and reads both.
+  it.each([
+    ['single', 'multiple'],
+    ['multiple', 'single'],
+    ['single', 'single'],
+    ['multiple', 'multiple'],
+  ] as const)("continues the trace of B3 headers, the propagator writing them %s, the caller sending them %s", async (written, sent) => {
+    const traceId = randomBytes(16).toString('hex');
+    const spanId = randomBytes(8).toString('hex');
+    const propagator = new B3Propagator({ injectEncoding: written === 'single' ? B3InjectEncoding.SINGLE_HEADER : B3InjectEncoding.MULTI_HEADER });
+    const headers: Record<string, string> = sent === 'single' ? { b3: `${traceId}-${spanId}-0` } : { 'x-b3-traceid': traceId, 'x-b3-spanid': spanId, 'x-b3-sampled': '0' };
+    const { before, reentered } = await droppedRequestSeen(propagator, headers);
+    expect(before.logged?.spanContext().traceId).toBe(traceId);
+    expect(reentered).toEqual({ traceId, suppressed: true });
   });
 });
