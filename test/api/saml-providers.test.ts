@@ -126,6 +126,16 @@ describe('the SP metadata document', () => {
     const [stored] = await connection.execute<{ certificate: string }[]>(`select certificate from saml_sp_key ${where}`, [app.root.applicationId, id]);
     expect(new X509Certificate(stored!.certificate).fingerprint256).toBe(again.fingerprint256);
     expect(spCertificate(await (await fetch(`${app.baseUrl}/saml/${id}/metadata`)).text()).fingerprint256).toBe(again.fingerprint256);
+
+    // Two uses at once certify it again once: the one whose update lands, which both then answer.
+    await connection.execute(`update saml_sp_key set certificate = ? ${where}`, [padded, app.root.applicationId, id]);
+    const { orm, storedSecrets } = app.gatehouse.services;
+    const provider = { id, applicationId: app.root.applicationId };
+    const [one, two] = await Promise.all([samlSpKey(orm, storedSecrets, provider), samlSpKey(orm, storedSecrets, provider)]);
+    expect(two.certificate).toBe(one.certificate);
+    expect(spki(new X509Certificate(one.certificate))).toBe(spki(first));
+    const [raced] = await connection.execute<{ certificate: string }[]>(`select certificate from saml_sp_key ${where}`, [app.root.applicationId, id]);
+    expect(raced!.certificate).toBe(one.certificate);
     expect((await app.http.delete(`/auth-providers/${id}`)).status).toBe(204);
   });
 
