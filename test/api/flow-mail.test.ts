@@ -25,14 +25,14 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
   password_reset: { args: { link: 'https://x.test/r', expiresInMinutes: 30 }, variables: { link: 'https://x.test/r', expiresInMinutes: 30 } },
   password_changed: { args: { link: 'https://x.test/c', changedAt: CHANGED_AT }, variables: { link: 'https://x.test/c', changedAt: '2026-11-28T10:00:00Z' } },
   email_otp: { args: { code: '123456', expiresInMinutes: 10 }, variables: { code: '123456', expiresInMinutes: 10 } },
-  mfa_enrolled: { args: { link: 'https://x.test/s', factor: 'Passkey' }, variables: { link: 'https://x.test/s', factor: 'Passkey' } },
+  mfa_enrolled: { args: { link: 'https://x.test/s', factor: 'webauthn' }, variables: { link: 'https://x.test/s', factor: 'Passkey or security key' } },
   invitation: {
     args: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
     variables: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
   },
   new_sign_in: {
-    args: { link: 'https://x.test/n', signIn: { time: CHANGED_AT, device: 'Firefox on Linux', location: 'Lisbon', ip: '203.0.113.9' } },
-    variables: { link: 'https://x.test/n', signIn: { time: '2026-11-28T10:00:00Z', device: 'Firefox on Linux', location: 'Lisbon', ip: '203.0.113.9' } },
+    args: { link: 'https://x.test/n', signIn: { time: CHANGED_AT, device: 'Firefox on Linux', ip: '203.0.113.9' } },
+    variables: { link: 'https://x.test/n', signIn: { time: '2026-11-28T10:00:00Z', device: 'Firefox on Linux', location: 'an unknown location', ip: '203.0.113.9' } },
   },
   account_locked: { args: { link: 'https://x.test/l' }, variables: { link: 'https://x.test/l' } },
   email_change: {
@@ -43,10 +43,10 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
   account_deleted: { args: {}, variables: {} },
 };
 
-async function queue(key: TemplateKey, tenantId: string | null): Promise<string> {
+async function queue(key: TemplateKey, tenantId: string | null, to = ADA, args = CASES[key].args): Promise<string> {
   const sender = { applicationId: app.root.applicationId, tenantId, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
   const send = FLOW_MAIL[key] as (at: MailContext, to: Recipient, v: object) => Promise<{ id: string }>;
-  const delivery = await app.gatehouse.services.orm.em.fork().transactional((em) => send({ em, sender, tenantId }, ADA, CASES[key].args));
+  const delivery = await app.gatehouse.services.orm.em.fork().transactional((em) => send({ em, sender, tenantId }, to, args));
   return delivery.id;
 }
 
@@ -62,6 +62,15 @@ describe('flow mail', () => {
       expect(delivery, key).toMatchObject({ templateKey: key, to: CASES[key].to ?? ADA.email, subject: preview.body.subject, text: preview.body.text, html: preview.body.html });
       expect(delivery.html, key).toContain('background:#fafaf0');
     }
+  });
+
+  it('words what it fills in in the recipient’s language: the factor’s name, an unknown browser and place', async () => {
+    const german = { ...ADA, locale: 'de' };
+    const enrolled = (await app.http.get(`/email/deliveries/${await queue('mfa_enrolled', null, german)}`)).body;
+    expect(enrolled.text).toContain('Passkey oder Sicherheitsschlüssel wurde als zweiter Faktor zu ada@example.com hinzugefügt.');
+    const args = { link: 'https://x.test/n', signIn: { time: CHANGED_AT, device: undefined, ip: '203.0.113.9' } };
+    const signIn = (await app.http.get(`/email/deliveries/${await queue('new_sign_in', null, german, args)}`)).body;
+    expect(signIn.text).toContain('von einem unbekannten Browser in einer unbekannten Gegend (IP 203.0.113.9)');
   });
 
   it('a tenant’s mail takes the tenant’s own branding and template while the scopes are per tenant', async () => {

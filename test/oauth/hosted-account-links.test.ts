@@ -277,8 +277,8 @@ describe('sign-up and verification', () => {
 describe('new_sign_in', () => {
   it('with the session policy’s notifyNewBrowser, a sign-in from another browser than before mails the user', async () => {
     await createUser('sue@example.com');
-    const signInWith = async (jar: CookieJar) => {
-      const flow = await authorize(config, { prompt: 'login' }, jar);
+    const signInWith = async (jar: CookieJar, parameters: Record<string, string> = {}) => {
+      const flow = await authorize(config, { prompt: 'login', ...parameters }, jar);
       return flow.jar.submit(flow.page, { email: 'sue@example.com', password: PASSWORD });
     };
     // Off by default: no browser is remembered.
@@ -300,6 +300,10 @@ describe('new_sign_in', () => {
       expect(more).toEqual([]);
       expect(mail!.text).toMatch(/We noticed a new sign-in to sue@example\.com on \d{4}-\d\d-\d\dT[\d:]+Z from .+ in an unknown location \(IP 127\.0\.0\.1\)/);
       expect(mail!.text).toMatch(/\/account\/reset-password\?token=/);
+      // Signed in on a German page, in German, the words it fills in too.
+      expect((await signInWith(new CookieJar(), { ui_locales: 'de' })).status).toBe(303);
+      const german = (await mails('sue@example.com', 'new_sign_in')).find((sent) => sent.text.includes('Wir haben'));
+      expect(german?.text).toMatch(/von .+ in einer unbekannten Gegend \(IP 127\.0\.0\.1\)/);
     } finally {
       expect((await app.http.put('/policies/session', {})).status).toBe(200);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
-import { defaultTemplate, TEMPLATE_KEYS } from '../../src/domain/email/template-defaults.ts';
+import { defaultTemplate, mailWords, TEMPLATE_KEYS } from '../../src/domain/email/template-defaults.ts';
 import { directionOf, LOCALES, negotiateLocale } from '../../src/domain/locales.ts';
 
 /** Locale negotiation, and every language's catalog of page copy and mail templates complete. */
@@ -53,6 +53,16 @@ describe('catalogs', () => {
         expect(catalog[key].trim(), `${locale} ${key}`).not.toBe('');
         expect(placeholders(catalog[key]), `${locale} ${key}`).toEqual(placeholders(CATALOGS.en[key]));
       }
+    }
+  });
+
+  it('every language words what the mails fill in: the factors’ names and the unknown browser and place', () => {
+    const english = mailWords('en');
+    for (const locale of LOCALES) {
+      const words = mailWords(locale);
+      expect(Object.keys(words.factors).sort(), locale).toEqual(Object.keys(english.factors).sort());
+      for (const text of [...Object.values(words.factors), words.unknownDevice, words.unknownLocation]) expect(text.trim(), locale).not.toBe('');
+      if (locale !== 'en') expect([words.unknownDevice, words.unknownLocation], locale).not.toContain(english.unknownLocation);
     }
   });
 

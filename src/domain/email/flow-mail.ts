@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmailDelivery } from '../../db/entities/index.ts';
 import { enqueueMail, type MailSender } from './outbox.ts';
-import type { TemplateKey } from './template-defaults.ts';
+import type { FactorKind } from '../mfa/factors.ts';
+import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
 
 /**
@@ -55,15 +56,20 @@ export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link:
 
 export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number }) => send(at, 'email_otp', user, v);
 
-/** `factor`: as the user knows it ("Authenticator app", "Passkey"). */
-export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: string }) => send(at, 'mfa_enrolled', user, v);
+/** The factor is named as the user knows it, in their language. */
+export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>
+  send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(user)).factors[v.factor] });
 
 /** `invitee.name` is null while the person has no account. */
 export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number }) =>
   send(at, 'invitation', invitee, v);
 
-export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string; location: string; ip: string } }) =>
-  send(at, 'new_sign_in', user, { link: v.link, signIn: { ...v.signIn, time: shown(v.signIn.time) } });
+/** `device`: the browser's User-Agent, if it sent one. No address is located: the place is said to be unknown. */
+export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string | undefined; ip: string } }) => {
+  const words = mailWords(languageOf(user));
+  const signIn = { time: shown(v.signIn.time), device: v.signIn.device ?? words.unknownDevice, location: words.unknownLocation, ip: v.signIn.ip };
+  return send(at, 'new_sign_in', user, { link: v.link, signIn });
+};
 
 /** A reset lifts no lock: an administrator or time does. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);

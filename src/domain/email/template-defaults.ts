@@ -3,7 +3,7 @@ import { DE } from './template-copy/de.ts';
 import { EN } from './template-copy/en.ts';
 import { ES } from './template-copy/es.ts';
 import { FR } from './template-copy/fr.ts';
-import type { MailCopy, MailText } from './template-copy/mail-copy.ts';
+import type { MailCopy, MailText, MailWords } from './template-copy/mail-copy.ts';
 
 /**
  * The 12 transactional e-mails (API.md: "Email template keys"); the built-in templates apply until the application or
@@ -104,6 +104,8 @@ const templatesIn = (locale: Locale) => {
 
 /** A stored template has no language and is used as it is. */
 const BY_LOCALE = Object.fromEntries(LOCALES.map((locale) => [locale, templatesIn(locale)])) as Record<Locale, Readonly<Record<TemplateKey, TemplateContent>>>;
+
+export const mailWords = (locale: Locale): MailWords => MAIL_COPY[locale].words;
 
 export const defaultTemplate = (key: TemplateKey, locale: Locale = DEFAULT_LOCALE): TemplateContent => BY_LOCALE[locale][key];
 

@@ -21,9 +21,6 @@ export type SecondProof = FactorKind | 'recovery_code';
 /** A WebAuthn answer is checked in src/domain/webauthn/factor.ts. */
 export type CodeProof = Exclude<SecondProof, 'webauthn'>;
 
-/** As the user knows it (the `mfa_enrolled` mail). */
-const FACTOR_NAMES: Readonly<Record<FactorKind, string>> = { totp: 'Authenticator app', email_otp: 'Email code', webauthn: 'Passkey or security key' };
-
 export interface HeldFactor {
   readonly id: string;
   readonly kind: FactorKind;
@@ -86,7 +83,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
     recordAudit(em, sender, { action: 'user.mfa.enroll', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     const reset = await issueLink(em, { applicationId, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', services.config.publicUrl);
-    await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: FACTOR_NAMES[factor.kind] });
+    await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: factor.kind });
     return issueRecoveryCodesIfNone(em, applicationId, user.id);
   });
   if (codes !== null) services.outbox.wake();

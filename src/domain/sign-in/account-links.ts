@@ -86,10 +86,9 @@ export async function noticeBrowser(target: SignInTarget, user: Recipient & { id
     );
     if (row?.inserted !== true || row.others === 0) return false;
     const reset = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
-    const device = (origin.userAgent ?? 'an unknown browser').slice(0, 200);
     await newSignInMail(mailAt(target, em), user, {
       link: reset.link,
-      signIn: { time: new Date(), device, location: 'an unknown location', ip: origin.ip },
+      signIn: { time: new Date(), device: origin.userAgent?.slice(0, 200), ip: origin.ip },
     });
     return true;
   });

@@ -2,6 +2,11 @@ import type { MailCopy } from './mail-copy.ts';
 
 export const DE: MailCopy = {
   greeting: 'Hallo{% if user.name %} {{ user.name }}{% endif %},',
+  words: {
+    factors: { totp: 'Authenticator-App', email_otp: 'E-Mail-Code', webauthn: 'Passkey oder Sicherheitsschlüssel' },
+    unknownDevice: 'einem unbekannten Browser',
+    unknownLocation: 'einer unbekannten Gegend',
+  },
   templates: {
     verify_email: {
       subject: 'Bestätigen Sie Ihre E-Mail-Adresse für {{ application.name }}',

@@ -3,6 +3,11 @@ import type { MailCopy } from './mail-copy.ts';
 /** Also what the API shows as each template's default. */
 export const EN: MailCopy = {
   greeting: 'Hi {{ user.name | default: "there" }},',
+  words: {
+    factors: { totp: 'Authenticator app', email_otp: 'Email code', webauthn: 'Passkey or security key' },
+    unknownDevice: 'an unknown browser',
+    unknownLocation: 'an unknown location',
+  },
   templates: {
     verify_email: {
       subject: 'Verify your e-mail address for {{ application.name }}',

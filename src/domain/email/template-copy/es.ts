@@ -2,6 +2,11 @@ import type { MailCopy } from './mail-copy.ts';
 
 export const ES: MailCopy = {
   greeting: 'Hola{% if user.name %} {{ user.name }}{% endif %}:',
+  words: {
+    factors: { totp: 'Aplicación de autenticación', email_otp: 'Código por correo', webauthn: 'Llave de acceso o llave de seguridad' },
+    unknownDevice: 'un navegador desconocido',
+    unknownLocation: 'una ubicación desconocida',
+  },
   templates: {
     verify_email: {
       subject: 'Verifique su correo electrónico para {{ application.name }}',

@@ -2,6 +2,11 @@ import type { MailCopy } from './mail-copy.ts';
 
 export const FR: MailCopy = {
   greeting: 'Bonjour{% if user.name %} {{ user.name }}{% endif %},',
+  words: {
+    factors: { totp: 'Application d’authentification', email_otp: 'Code par e-mail', webauthn: 'Clé d’accès ou clé de sécurité' },
+    unknownDevice: 'un navigateur inconnu',
+    unknownLocation: 'un endroit inconnu',
+  },
   templates: {
     verify_email: {
       subject: 'Vérifiez votre adresse e-mail pour {{ application.name }}',

@@ -1,3 +1,4 @@
+import type { FactorKind } from '../../mfa/factors.ts';
 import type { TemplateKey } from '../template-defaults.ts';
 
 /** Liquid; the frame around them is template-defaults.ts's. */
@@ -10,7 +11,18 @@ export interface MailText {
   readonly button?: string;
 }
 
+/** What the mails' variables say in words, in the recipient's language (flow-mail.ts). */
+export interface MailWords {
+  /** `mfa_enrolled`'s `factor`, as the user knows it. */
+  readonly factors: Readonly<Record<FactorKind, string>>;
+  /** `new_sign_in`'s `signIn.device` for a browser that sent no User-Agent. */
+  readonly unknownDevice: string;
+  /** `new_sign_in`'s `signIn.location`: no address is located here. */
+  readonly unknownLocation: string;
+}
+
 export interface MailCopy {
   readonly greeting: string;
+  readonly words: MailWords;
   readonly templates: Readonly<Record<TemplateKey, MailText>>;
 }
