@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
-import { PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
+import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
 
 /** The browser's sign-in steps: the authorization request (any surface's) and the hosted pages behind it. */
 const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?\/oauth2\/authorize(?:$|\?)|^\/interaction\//;
@@ -15,10 +15,12 @@ export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceR
     if (!SIGN_IN_PATH.test(request.url)) return;
     const host = request.headers.host ?? '';
     if (host.toLowerCase() === expected.host || (await surfaces.forHost(host)).kind === 'domain') return;
-    const message =
+    // What to do is for whoever runs the service, in English under the page's sentence.
+    const description =
       `This service's address is ${publicUrl} (its PUBLIC_URL), but this page was asked for at ${expected.protocol}//${host}. ` +
       `Sign-in cookies belong to ${publicUrl}: open the sign-in there, or set PUBLIC_URL to the address you use.`;
-    const page = standaloneErrorPage(PLAIN_LOOK, message, 'misdirected_host');
+    const look = lookFor(PLAIN_LOOK, request.headers['accept-language']);
+    const page = standaloneErrorPage(look, { key: 'error.misdirected' }, { code: 'misdirected_host', description });
     return reply.status(421).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
   });
 }

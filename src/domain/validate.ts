@@ -22,18 +22,35 @@ const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
  * the name. Joiners, LRM/RLM and variation selectors stay: real names use them.
  */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
-const DISPLAY_NAME_MAX = 200;
+export const DISPLAY_NAME_MAX = 200;
+
+/** Why a display name is refused, for the API's message and the hosted pages' copy. */
+export type DisplayNameProblem = 'length' | 'control' | 'direction' | 'invisible';
+
+const DISPLAY_NAME_PROBLEMS: Readonly<Record<DisplayNameProblem, string>> = {
+  length: `must be 1 to ${DISPLAY_NAME_MAX} characters`,
+  control: 'must not contain control characters',
+  direction: 'must not contain bidirectional control characters',
+  invisible: 'must contain a visible character',
+};
 
 /** 1 to 200 code points (150 emoji are 150 characters), at least one visible, no controls or directional overrides. */
-export function displayName(field: string, value: string): string {
+export function displayNameProblem(value: string): DisplayNameProblem | undefined {
   const name = value.trim();
   // A code point is one or two UTF-16 units: longer than twice the limit is too long without counting.
   const length = name.length > 2 * DISPLAY_NAME_MAX ? Infinity : [...name].length;
-  if (length === 0 || length > DISPLAY_NAME_MAX) throw invalid(field, `${field} must be 1 to ${DISPLAY_NAME_MAX} characters`);
-  if (CONTROL.test(name)) throw invalid(field, `${field} must not contain control characters`);
-  if (BIDI_CONTROL.test(name)) throw invalid(field, `${field} must not contain bidirectional control characters`);
-  if (!VISIBLE.test(name)) throw invalid(field, `${field} must contain a visible character`);
-  return name;
+  if (length === 0 || length > DISPLAY_NAME_MAX) return 'length';
+  if (CONTROL.test(name)) return 'control';
+  if (BIDI_CONTROL.test(name)) return 'direction';
+  if (!VISIBLE.test(name)) return 'invisible';
+  return undefined;
+}
+
+/** The name trimmed (displayNameProblem's rules). */
+export function displayName(field: string, value: string): string {
+  const problem = displayNameProblem(value);
+  if (problem !== undefined) throw invalid(field, `${field} ${DISPLAY_NAME_PROBLEMS[problem]}`);
+  return value.trim();
 }
 
 export const SLUG_MAX_LENGTH = 63;

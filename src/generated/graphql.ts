@@ -464,9 +464,9 @@ export type BrandingInput = {
   /** The colors; omitted ones take their defaults. */
   colors?: InputMaybe<BrandingColorsInput>;
   /**
-   * Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy (e.g. `login.title`; the list is
-   * docs/decisions.md, "Languages"), alone or after a language of the pages and `:` (`de:login.title`); values are
-   * strings of 1 to 2000 characters, not blank.
+   * Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy, their texts and refusals alike (e.g.
+   * `login.title`, `password.tooShort`; every key is in src/domain/branding/copy/en.ts), alone or after a language of
+   * the pages and `:` (`de:login.title`); values are strings of 1 to 2000 characters, not blank.
    */
   copy?: InputMaybe<Scalars['JSONObject']['input']>;
   /** An https URL of at most 2048 characters, or null. */

@@ -9,9 +9,10 @@ import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface
 import { resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { issueLink, peekLink, useLink, type LinkPurpose, type LinkUser } from '../domain/users/link-tokens.ts';
 import { usersChanged } from '../domain/users/changed.ts';
-import { keepReplacedPassword, passwordRefusals, passwordViolations } from '../domain/users/password-history.ts';
+import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
+import { passwordRefusals } from '../domain/policies/password.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
-import { donePage, errorPage, resetPage, verifyPage, type CopyKey } from '../pages/pages.ts';
+import { donePage, errorPage, resetPage, verifyPage, type CopyKey, type CopyText } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
@@ -69,12 +70,12 @@ const queryToken = (request: FastifyRequest) => (request.query as Record<string,
 /** The link pages: on the service's URL and under each tenant path (`/t/{tenant}`), each refusing the other's links. */
 export function accountLinkRoutes(app: FastifyInstance, services: Services): void {
   const invalidLink = (reply: FastifyReply, opened?: OpenedLink) =>
-    sendPage(reply, 400, (nonce) => errorPage(opened?.settings.look ?? browserLook(reply.request), nonce, LINK_INVALID));
+    sendPage(reply, 400, (nonce) => errorPage(opened?.settings.look ?? browserLook(reply.request), nonce, { key: 'refusal.linkInvalid' }));
   const done = (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text));
   const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
     endUserScope(services, request.id, { clientId: opened.user.clientId, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
 
-  async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: string[]) {
+  async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: readonly CopyText[]) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
     const input = { action: request.url.split('?')[0]!, token, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
     return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => resetPage(opened.settings.look, nonce, input));
@@ -163,5 +164,3 @@ async function applicationLink(services: Services, opened: OpenedLink): Promise<
   }
   return services.config.publicUrl;
 }
-
-const LINK_INVALID = 'This link has expired, was already used, or does not belong here. Ask for a new one from the sign-in page.';

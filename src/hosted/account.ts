@@ -252,9 +252,9 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
           const outcome = await action.run(account, fields);
           if (!outcome.ok) {
             if (outcome.reason === 'inactive') throw new SignInRefusal('account_suspended', account.target.look);
-            const refused = outcome.reason === 'wrong_current' ? { copy: 'account.wrongPassword' as const, errors: [] } : { errors: outcome.errors };
+            const errors = outcome.reason === 'wrong_current' ? [{ key: 'account.wrongPassword' } as const] : outcome.errors;
             const totp = action.path === 'mfa-totp' ? csrf.unseal(totpSealPurpose(account), fields['enrol']) : undefined;
-            return show(reply, account, 400, { refused: { section: action.path, ...refused, name: fields['name'] ?? '' } }, totp === undefined ? {} : { totp });
+            return show(reply, account, 400, { refused: { section: action.path, errors, name: fields['name'] ?? '' } }, totp === undefined ? {} : { totp });
           }
           // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
           if (outcome.shown !== undefined && outcome.shown.length > 0) {

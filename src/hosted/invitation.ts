@@ -3,19 +3,19 @@ import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
 import type { Invitation } from '../db/entities/index.ts';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
-import { acceptInvitation, findInvitationByToken, passwordRefusals, type AcceptOutcome } from '../domain/invitations/accept.ts';
+import { acceptInvitation, findInvitationByToken, refusedPassword, type AcceptOutcome } from '../domain/invitations/accept.ts';
 import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
-import { displayName } from '../domain/validate.ts';
-import { GatehouseError } from '../errors.ts';
+import { nameRefusal } from '../domain/name-refusal.ts';
+import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { verifyCredentials, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, text, type PageLook, type RenderedPage } from '../pages/pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
 import { relyingPartyFor } from './passkey.ts';
@@ -27,15 +27,15 @@ import { relyingPartyFor } from './passkey.ts';
  * of the tenant with the invitation's roles, and the link is spent. Every refusal is a page that says why.
  */
 
-/** Why a link does not open the form, in the words its page shows. */
+/** Why a link does not open the form: what its page says. */
 const REFUSALS = {
-  unknown: 'This invitation link is not valid. It may have been replaced by a newer invitation: use the link in the latest e-mail.',
-  accepted: 'This invitation has already been accepted. Sign in from the application instead.',
-  revoked: 'This invitation was revoked. Ask whoever invited you for a new one.',
-  expired: 'This invitation has expired. Ask whoever invited you to send it again.',
-  elsewhere: 'This invitation is for the sign-in page of another organization. Open the link exactly as it is in the e-mail.',
-  deactivated: 'Invitations to {name} cannot be accepted at the moment.',
-} as const;
+  unknown: 'invitation.unknown',
+  accepted: 'invitation.accepted',
+  revoked: 'invitation.revoked',
+  expired: 'invitation.expired',
+  elsewhere: 'invitation.elsewhere',
+  deactivated: 'invitation.deactivated',
+} as const satisfies Record<string, CopyKey>;
 type Refusal = keyof typeof REFUSALS;
 
 interface SurfaceParams {
@@ -51,8 +51,7 @@ interface Opened {
 }
 
 function refusalPage(look: PageLook, nonce: string, refusal: Refusal): RenderedPage {
-  const message = escapeHtml(REFUSALS[refusal].replaceAll('{name}', () => look.name));
-  return notice(look, nonce, text(look, 'invitation.errorTitle'), [message], true);
+  return notice(look, nonce, text(look, 'invitation.errorTitle'), [text(look, REFUSALS[refusal])], true);
 }
 
 interface FormInput {
@@ -62,8 +61,8 @@ interface FormInput {
   readonly email: string;
   readonly existing: boolean;
   readonly name?: string;
-  readonly error?: string;
-  readonly passwordErrors?: readonly string[];
+  readonly error?: CopyText;
+  readonly passwordErrors?: readonly CopyText[];
   /** The pool's password policy, stated under a new account's password field (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
 }
@@ -73,12 +72,12 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
   const messages = input.passwordErrors ?? [];
   const invalid = input.error !== undefined || messages.length > 0;
   const describedBy = [...(input.error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : ['password-error'])];
-  const errors = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
+  const errors = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => said(look, message)).join('<br>')}</p>\n`;
   const rules = input.existing ? '' : `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n`;
   const intro = text(look, input.existing ? 'invitation.signInText' : 'invitation.createText');
   const body =
     `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${intro}</p>\n` +
-    formError('form-error', input.error) +
+    formError('form-error', input.error === undefined ? undefined : said(look, input.error)) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('token', input.token)}` +
     emailField({ label: text(look, 'login.email'), value: input.email, describedBy: [], invalid: false, extra: '' }).replace('<input ', '<input readonly ') +
     (input.existing
@@ -109,7 +108,7 @@ class InvitationRefused extends Error {
   readonly look: PageLook | undefined;
 
   constructor(refusal: Refusal, look?: PageLook) {
-    super(REFUSALS[refusal]);
+    super(englishCopy(REFUSALS[refusal], { name: look?.name ?? '' }));
     this.refusal = refusal;
     this.look = look;
   }
@@ -187,25 +186,21 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (opened.hasAccount) {
       // The account's password, as the sign-in form checks it (lockout policy, constant time).
       const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
-      if (!check.ok) return showForm(request, reply, opened, 400, { error: text(target.look, 'invitation.passwordError') });
+      if (!check.ok) return showForm(request, reply, opened, 400, { error: { key: 'invitation.passwordError' } });
       outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId: check.user.id });
     } else {
       const rawName = rawNameOf(fields);
-      let name: string | null = null;
-      try {
-        name = rawName.trim() === '' ? null : displayName('Name', rawName);
-      } catch (error) {
-        if (!(error instanceof GatehouseError)) throw error;
-        return showForm(request, reply, opened, 400, { name: rawName, error: escapeHtml(error.message) });
-      }
-      const refused = await passwordRefusals(target.scope, target.policyTenantId, password);
+      const nameRefused = nameRefusal(rawName);
+      if (nameRefused !== undefined) return showForm(request, reply, opened, 400, { name: rawName, error: nameRefused });
+      const name = rawName.trim() === '' ? null : rawName.trim();
+      const refused = await refusedPassword(target.scope, target.policyTenantId, password);
       if (refused.length > 0) return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: refused });
       outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'new', name, password, passwordHash: await hashPassword(password) });
     }
     if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce));
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
     // The address got an account meanwhile: it signs in with it.
-    if ('taken' in outcome) return showForm(request, reply, opened, 409, { existing: true, error: text(target.look, 'invitation.exists') });
+    if ('taken' in outcome) return showForm(request, reply, opened, 409, { existing: true, error: { key: 'invitation.exists' } });
     return showForm(request, reply, opened, 400, { name: rawNameOf(fields), passwordErrors: outcome.passwordErrors });
   }
 

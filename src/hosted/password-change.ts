@@ -5,6 +5,7 @@ import { activeUser, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { expiredPasswordPage } from '../pages/account.ts';
+import type { CopyText } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -56,7 +57,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     return activeUser(context.target, value.slice(PROOF_KIND.length));
   }
 
-  async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly string[]) {
+  async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly CopyText[]) {
     const { uid } = context.interaction;
     const passwordPolicy = await effectivePasswordPolicy(context.target.scope, context.target.policyTenantId);
     const input = { action: path(uid), csrf: csrf.issue(uid), email: user.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };

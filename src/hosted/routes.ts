@@ -31,6 +31,7 @@ import {
   SECURITY_HEADERS,
   signupPage,
   tenantPage,
+  type CopyKey,
   type LoginPageInput,
   type PageLook,
   type SignupPageInput,
@@ -108,18 +109,18 @@ export interface InteractionContext {
   readonly redirectTarget: string | undefined;
 }
 
-function statusOf(error: unknown): { status: number; message: string; look?: PageLook | undefined } {
+function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageLook | undefined } {
   if (error instanceof SignInRefusal && error.page !== null) return { ...error.page, look: error.look };
   if (error instanceof GatehouseError) {
-    if (error.code === 'rate_limited') return { status: 429, message: 'Too many requests. Wait a minute, then try again.' };
-    if (error.code === 'not_found') return { status: EXPIRED.status, message: EXPIRED.message() };
+    if (error.code === 'rate_limited') return { status: 429, copy: 'error.rateLimited' };
+    if (error.code === 'not_found') return EXPIRED;
   }
   const code = (error as Partial<FastifyError>).code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: 'The form sent more data than a sign-in can hold.' };
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, message: 'The form was sent in a format this page does not read.' };
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, copy: 'error.tooLarge' };
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, copy: 'error.mediaType' };
   const status = (error as Partial<FastifyError>).statusCode;
-  if (status !== undefined && status >= 400 && status < 500) return { status, message: 'The request could not be read.' };
-  return { status: 500, message: 'Something went wrong on our side. Please try again later.' };
+  if (status !== undefined && status >= 400 && status < 500) return { status, copy: 'error.unreadable' };
+  return { status: 500, copy: 'error.internal' };
 }
 
 export function hostedRoutes(services: Services, throttle: SignInThrottle) {
@@ -145,10 +146,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     });
 
     app.setErrorHandler((error, request, reply) => {
-      const { status, message, look } = statusOf(error);
+      const { status, copy, look } = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, message));
+      return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, { key: copy }));
     });
 
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */

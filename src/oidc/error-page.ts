@@ -14,15 +14,15 @@ export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => Re
 const SIGN_OUT_ROUTES: ReadonlySet<string> = new Set(['end_session', 'end_session_confirm', 'end_session_success']);
 
 /**
- * The OP's own error page (e.g. for an unregistered redirect_uri, which must not be redirected to), escaped. No tenant
- * is known here: the plain look, in the request's language.
+ * The OP's own error page (e.g. for an unregistered redirect_uri, which must not be redirected to), escaped: the OP's
+ * description is for the client's developer, in English, under a sentence in the request's language. No tenant is
+ * known here: the plain look.
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
-  const message = out.error_description ?? 'The request could not be processed.';
   // Read defensively: an error page renders whatever context it is handed (one without `oidc` is a sign-in's).
   const oidc = ctx.oidc as KoaContextWithOIDC['oidc'] | undefined;
   const route = oidc?.route;
   const flow = route !== undefined && SIGN_OUT_ROUTES.has(route) ? 'sign_out' : 'sign_in';
   const look = lookFor(PLAIN_LOOK, ctx.headers['accept-language'], oidc?.params?.['ui_locales']);
-  writePage(ctx, (nonce) => errorPage(look, nonce, message, out.error, flow));
+  writePage(ctx, (nonce) => errorPage(look, nonce, { key: 'error.request' }, { code: out.error, description: out.error_description }, flow));
 };

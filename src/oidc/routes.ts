@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
-import { PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../pages/pages.ts';
+import { lookFor, PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../pages/pages.ts';
 import { authorizationRefusal } from './surface-gate.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
 import { currentRequestLog } from '../log.ts';
 import type { Services } from '../services.ts';
 import { OIDC_PATHS } from './configuration.ts';
-import { LOGOUT_NAMES_NO_APPLICATION, logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
+import { logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
 /**
  * The OP's routes and the methods it answers on each; anything else on these paths is 405 with `Allow` (the provider
@@ -89,7 +89,7 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     const surface = await surfaceOf(request);
     if (request.routeOptions.url?.endsWith(authorization) === true && (surface === null || surface.kind !== 'service')) {
       // A browser is here: a surface that refuses the request says so on a page, never by redirecting.
-      const refusal = await authorizationRefusal(services, request.id, surface, new URL(request.url, origin).searchParams);
+      const refusal = await authorizationRefusal(services, request.id, surface, new URL(request.url, origin).searchParams, request.headers['accept-language']);
       if (refusal !== undefined) return reply.status(refusal.status).headers(refusal.headers).type('text/html; charset=utf-8').send(refusal.html);
     }
     if (surface === null) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
@@ -97,7 +97,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     // HEAD is GET without the body (RFC 9110 9.3.2), and the OP answers it as GET: the same session, the same refusals.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     if (surface.kind !== 'domain' && logoutNamesNoApplication(method, opUrl)) {
-      const page = standaloneErrorPage(PLAIN_LOOK, LOGOUT_NAMES_NO_APPLICATION, undefined, 'sign_out');
+      const look = lookFor(PLAIN_LOOK, request.headers['accept-language'], opUrl.searchParams.get('ui_locales') ?? undefined);
+      const page = standaloneErrorPage(look, { key: 'refusal.logoutNoApplication' }, undefined, 'sign_out');
       return reply.status(400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
     const { provider, handle } = await oidc.get(surface);

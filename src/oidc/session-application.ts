@@ -71,10 +71,6 @@ export async function sessionApplicationOf(provider: Provider, method: string, {
   return undefined;
 }
 
-/** What a logout naming no client is told (logoutNamesNoApplication). */
-export const LOGOUT_NAMES_NO_APPLICATION =
-  'This sign-out request does not say which application to sign out of (it has neither client_id nor id_token_hint). Sign out from within the application.';
-
 /** A logout (RP-initiated) naming no client: on a surface that serves several applications, it is refused. */
 export function logoutNamesNoApplication(method: string, { pathname, searchParams }: URL): boolean {
   const named = (name: string) => (searchParams.get(name) ?? '') !== '';

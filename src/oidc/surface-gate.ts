@@ -2,7 +2,7 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { servedClientData } from './clients.ts';
 import type { Services } from '../services.ts';
-import { PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
+import { lookFor, PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { admitSignIn } from '../domain/sign-in/sign-in.ts';
 
@@ -14,14 +14,16 @@ export interface Refusal {
 
 /**
  * On a surface that fixes the tenant, an authorization request whose path or `tenant` names another tenant is refused
- * with the hosted error page (400), never redirected to the client. `surface` null: a tenant path that exists nowhere.
- * Undefined when the OP should answer.
+ * with the hosted error page (400), never redirected to the client, in the language the request asks for (its
+ * `ui_locales`, else `acceptLanguage`). `surface` null: a tenant path that exists nowhere. Undefined when the OP should
+ * answer.
  */
 export async function authorizationRefusal(
   services: Services,
   requestId: string,
   surface: Surface | null,
   query: URLSearchParams,
+  acceptLanguage: string | undefined,
 ): Promise<Refusal | undefined> {
   const clientId = query.get('client_id');
   if (clientId === null || !isUuid(clientId)) return undefined;
@@ -36,6 +38,7 @@ export async function authorizationRefusal(
     if (!(error instanceof SignInRefusal) || error.page === null) throw error;
     // A domain of another application: the OP answers that the client does not exist there.
     if (surface?.kind === 'domain' && error.reason === 'unknown_tenant') return undefined;
-    return { status: error.page.status, ...standaloneErrorPage(error.look ?? PLAIN_LOOK, error.page.message) };
+    const look = lookFor(error.look ?? PLAIN_LOOK, acceptLanguage, query.get('ui_locales') ?? undefined);
+    return { status: error.page.status, ...standaloneErrorPage(look, { key: error.page.copy }) };
   }
 }

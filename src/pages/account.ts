@@ -1,7 +1,7 @@
 import type { FactorKind } from '../domain/mfa/factors.ts';
 import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definitions.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
-import { document, escapeHtml, field, formError, hidden, notice, passwordRules, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { document, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
 
 /**
@@ -50,10 +50,9 @@ export interface AccountView {
   /** The change just made (a notice in its section). */
   readonly done?: CopyKey | undefined;
   /**
-   * A refused change: its section, and its messages (sentences, escaped here) or a message of the copy; `name`: the
-   * name as typed, shown again.
+   * A refused change: its section and what the page says of it; `name`: the name as typed, shown again.
    */
-  readonly refused?: { readonly section: string; readonly errors: readonly string[]; readonly copy?: CopyKey; readonly name?: string } | undefined;
+  readonly refused?: { readonly section: string; readonly errors: readonly CopyText[]; readonly name?: string } | undefined;
 }
 
 /** The user's second step as the page shows it (src/domain/mfa/own-factors.ts). */
@@ -85,7 +84,7 @@ const formStart = (form: AccountForm) =>
 function refusalOf(look: PageLook, section: string, view: AccountView): { errors: string[]; html: string } {
   const { refused } = view;
   if (refused?.section !== section) return { errors: [], html: '' };
-  const errors = [...(refused.copy === undefined ? [] : [text(look, refused.copy)]), ...refused.errors.map(escapeHtml)];
+  const errors = refused.errors.map((error) => said(look, error));
   return { errors, html: formError(`${section}-error`, errors.join('<br>')) };
 }
 
@@ -323,13 +322,13 @@ export function doneWithAccountLink(look: PageLook, nonce: string, title: CopyKe
 export function expiredPasswordPage(
   look: PageLook,
   nonce: string,
-  input: { readonly action: string; readonly csrf: string; readonly email: string; readonly passwordPolicy: PasswordPolicy; readonly errors?: readonly string[] },
+  input: { readonly action: string; readonly csrf: string; readonly email: string; readonly passwordPolicy: PasswordPolicy; readonly errors?: readonly CopyText[] },
 ): RenderedPage {
   const errors = input.errors ?? [];
   const invalid = errors.length > 0;
   const body =
     `<h1>${text(look, 'expired.title')}</h1>\n<p class="subtitle">${text(look, 'expired.subtitle', { email: input.email })}</p>\n` +
-    formError('password-error', invalid ? errors.map(escapeHtml).join('<br>') : undefined) +
+    formError('password-error', invalid ? errors.map((error) => said(look, error)).join('<br>') : undefined) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
     `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
     field({

@@ -5,7 +5,7 @@ import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
-import { CATALOGS, type CopyKey } from '../domain/branding/copy/index.ts';
+import { CATALOGS, fillCopy, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 
 /**
@@ -14,7 +14,7 @@ import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.
  * branding's `copy` (key → text); every value interpolated is escaped.
  */
 
-export type { CopyKey };
+export type { CopyKey, CopyText };
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -46,10 +46,11 @@ export function text(look: PageLook, key: CopyKey, values: Readonly<Record<strin
   const custom = look.branding.copy[`${look.locale}:${key}`] ?? look.branding.copy[key];
   // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
   const template = custom === undefined || custom.trim() === '' ? CATALOGS[look.locale][key] : custom;
-  // A function, so that `$&` or `$'` in a name is text, not a replacement pattern.
-  const filled = Object.entries(values).reduce((result, [placeholder, value]) => result.replaceAll(`{${placeholder}}`, () => value), template);
-  return escapeHtml(filled.replaceAll('{name}', () => look.name));
+  return escapeHtml(fillCopy(template, { name: look.name, ...values }));
 }
+
+/** What the domain said (a refusal's CopyText), in the look's language, escaped. */
+export const said = (look: PageLook, copy: CopyText): string => text(look, copy.key, copy.values);
 
 /** #rrggbb, validated again here: the value ends up inside a <style> element. */
 const color = (value: string, fallback: string) => (/^#[0-9a-fA-F]{6}$/.test(value) ? value : fallback);
@@ -333,8 +334,8 @@ export interface SignupPageInput {
   readonly email?: string;
   /** A message about the whole form (copy key). */
   readonly error?: CopyKey;
-  /** Messages per field (already worded: the password policy's). */
-  readonly fieldErrors?: Partial<Record<SignupField, string[]>>;
+  /** Refusals per field. */
+  readonly fieldErrors?: Partial<Record<SignupField, readonly CopyText[]>>;
   /** The pool's effective password policy, stated beside the field before a submit can fail on it (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
 }
@@ -365,7 +366,7 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
     const messages = fieldErrors[name] ?? [];
     const ids = [...(error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : [`${name}-error`])];
     const extra =
-      messages.length === 0 ? '' : `<p id="${name}-error" class="field-error">${messages.map((message) => escapeHtml(message)).join('<br>')}</p>\n`;
+      messages.length === 0 ? '' : `<p id="${name}-error" class="field-error">${messages.map((message) => said(look, message)).join('<br>')}</p>\n`;
     return { describedBy: ids, invalid: invalid(name), focus: name === firstInvalid, extra };
   };
   // The rules stand under the field from the start; a refusal of them adds its own message after.
@@ -398,13 +399,20 @@ export type ErrorFlow = 'sign_in' | 'sign_out';
 
 const ERROR_TITLE: Readonly<Record<ErrorFlow, CopyKey>> = { sign_in: 'error.title', sign_out: 'logout.errorTitle' };
 
+/** The OAuth error behind an error page, for whoever reports it: its code and the OP's description (English). */
+export interface ErrorDetail {
+  readonly code: string;
+  readonly description?: string | undefined;
+}
+
 /**
- * A dead end: what went wrong, in words for the end user, and the OAuth error code when there is one; no link back
- * (the application starts a new sign-in, or sign-out).
+ * A dead end: what went wrong, in words for the end user, and the OAuth error when there is one; no link back (the
+ * application starts a new sign-in, or sign-out).
  */
-export function errorPage(look: PageLook, nonce: string, message: string, code?: string, flow: ErrorFlow = 'sign_in'): RenderedPage {
-  const detail = code === undefined ? [] : [`Error code: <code>${escapeHtml(code)}</code>`];
-  return notice(look, nonce, text(look, ERROR_TITLE[flow]), [escapeHtml(message), ...detail, text(look, 'error.back')], true);
+export function errorPage(look: PageLook, nonce: string, message: CopyText, detail?: ErrorDetail, flow: ErrorFlow = 'sign_in'): RenderedPage {
+  const described = detail?.description === undefined ? [] : [escapeHtml(detail.description)];
+  const coded = detail === undefined ? [] : [`${text(look, 'error.code')} <code>${escapeHtml(detail.code)}</code>`];
+  return notice(look, nonce, text(look, ERROR_TITLE[flow]), [said(look, message), ...described, ...coded, text(look, 'error.back')], true);
 }
 
 /** Too many sign-in attempts from this address: when to try again (the answer's Retry-After says the same). */
@@ -449,7 +457,7 @@ export interface ResetPageInput {
   readonly email: string;
   readonly passwordPolicy: PasswordPolicy;
   /** The password policy's refusals of the password sent. */
-  readonly errors?: readonly string[];
+  readonly errors?: readonly CopyText[];
 }
 
 export function resetPage(look: PageLook, nonce: string, input: ResetPageInput): RenderedPage {
@@ -457,7 +465,7 @@ export function resetPage(look: PageLook, nonce: string, input: ResetPageInput):
   const invalid = errors.length > 0;
   const extra =
     `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n` +
-    (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => escapeHtml(message)).join('<br>')}</p>\n` : '');
+    (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => said(look, message)).join('<br>')}</p>\n` : '');
   const body =
     `<h1>${text(look, 'reset.title')}</h1>\n<p class="subtitle">${text(look, 'reset.subtitle', { email: input.email })}</p>\n` +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
@@ -605,5 +613,5 @@ export function renderPage(render: (nonce: string) => RenderedPage, formAction?:
 }
 
 /** An error page with its headers, for answers outside the hosted routes (the OP's, a surface's). */
-export const standaloneErrorPage = (look: PageLook, message: string, code?: string, flow?: ErrorFlow) =>
-  renderPage((nonce) => errorPage(look, nonce, message, code, flow));
+export const standaloneErrorPage = (look: PageLook, message: CopyText, detail?: ErrorDetail, flow?: ErrorFlow) =>
+  renderPage((nonce) => errorPage(look, nonce, message, detail, flow));

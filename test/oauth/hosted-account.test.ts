@@ -73,9 +73,9 @@ function formOf(page: Visit, path: string) {
   return form!;
 }
 
-const post = (jar: CookieJar, page: Visit, path: string, values: Record<string, string>) => {
+const post = (jar: CookieJar, page: Visit, path: string, values: Record<string, string>, headers: Record<string, string> = {}) => {
   const form = formOf(page, path);
-  return jar.visit(form.action, { form: { ...form.fields, ...values } });
+  return jar.visit(form.action, { form: { ...form.fields, ...values }, headers });
 };
 
 /** A sign-in of `email` through the client's ordinary authorization request: where the browser ends (the client's redirect, or a page). */
@@ -137,6 +137,12 @@ describe('name', () => {
     const refused = await post(jar, shown, 'name', { name: 'Bo\u0000' });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('Name must not contain control characters.');
+    // In the browser's language, each of the rules' reasons.
+    const german = await post(jar, shown, 'name', { name: '\u202Eevil' }, { 'accept-language': 'de' });
+    expect(german.status).toBe(400);
+    expect(german.body).toContain('<p id="name-error" class="error" role="alert">Der Name darf keine Steuerzeichen für die Schreibrichtung enthalten.</p>');
+    const spanish = await post(jar, shown, 'name', { name: 'x'.repeat(201) }, { 'accept-language': 'es' });
+    expect(spanish.body).toContain('El nombre debe tener entre 1 y 200 caracteres.');
     expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Bo Peep');
     const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
       `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.name.change'`,

@@ -71,7 +71,7 @@ describe('NUL characters (PostgreSQL stores none)', () => {
     const form = await flow.jar.visit(`${flow.page.url}/signup`);
     const answer = await flow.jar.submit(form, { name: `Ni${NUL}a`, email: `nia${NUL}@example.com`, password: PASSWORD });
     expect(answer.status).toBe(400);
-    expect(answer.body).toContain('<p id="name-error" class="field-error">Name must not contain control characters</p>');
+    expect(answer.body).toContain('<p id="name-error" class="field-error">Name must not contain control characters.</p>');
     expect(answer.body).toContain('<p id="email-error" class="field-error">Enter an email address like name@example.com.</p>');
   });
 

@@ -157,6 +157,75 @@ describe('copy per language', () => {
   });
 });
 
+describe('refusals in the page’s language', () => {
+  const fieldError = (page: Visit, field: string) => new RegExp(`<p id="${field}-error" class="field-error">([^<]*)</p>`).exec(page.body)?.[1];
+  const paragraphs = (page: Visit) => [...page.body.matchAll(/<p(?: role="alert")?>([^<]*(?:<code>[^<]*<\/code>)?)<\/p>/g)].map((match) => match[1]);
+
+  it('the sign-up form says what is wrong with each field, and creates nobody', async () => {
+    const { jar, page } = await signInPage({ ui_locales: 'de' });
+    const signup = await follow(jar, page, 'Konto erstellen');
+    const refused = await jar.submit(signup, { name: 'Ada\u0007', email: 'not-an-address', password: 'short' });
+    expect(refused.status).toBe(400);
+    expect(fieldError(refused, 'name')).toBe('Der Name darf keine Steuerzeichen enthalten.');
+    expect(fieldError(refused, 'email')).toBe('Geben Sie eine E-Mail-Adresse wie name@example.com ein.');
+    expect(fieldError(refused, 'password')).toMatch(/^Das Passwort muss mindestens \d+ Zeichen lang sein\.$/);
+
+    const french = await signInPage({}, { 'accept-language': 'fr' });
+    const form = await follow(french.jar, french.page, 'Créer un compte', { 'accept-language': 'fr' });
+    const breached = await french.jar.submit(form, { name: '\u202Eevil', email: 'celine@example.com', password: 'iloveyou2' }, { 'accept-language': 'fr' });
+    expect(breached.status).toBe(400);
+    expect(fieldError(breached, 'name')).toBe('Le nom ne doit pas contenir de caractères de contrôle du sens d’écriture.');
+    expect(fieldError(breached, 'password')).toBe(
+      'Le mot de passe figure parmi les mots de passe divulgués lors de fuites de données, ou il est trop courant pour être sûr : choisissez-en un autre.',
+    );
+    expect((await app.http.get('/users?email=celine@example.com')).body.data).toEqual([]);
+  });
+
+  it('the error pages say why in the request’s language; the OP’s own description stays beside its code', async () => {
+    const lost = await new CookieJar().visit(`${issuer}/interaction/unknown-interaction`, { headers: { 'accept-language': 'es' } });
+    expect(lost.status).toBe(400);
+    expect(paragraphs(lost)[0]).toBe('Esta solicitud de inicio de sesión ha caducado o no es válida.');
+    const link = await new CookieJar().visit(`${issuer}/account/reset-password?token=nothing`, { headers: { 'accept-language': 'fr' } });
+    expect(paragraphs(link)[0]).toBe('Ce lien a expiré, a déjà été utilisé ou n’est pas valable ici. Demandez-en un nouveau depuis la page de connexion.');
+
+    // An unregistered redirect URI: the OP's page, never a redirect.
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: 'https://elsewhere.example/cb', scope: 'openid', ui_locales: 'de' });
+    const refused = await new CookieJar().visit(url.href);
+    expect(refused.status).toBe(400);
+    expect(languageOf(refused)).toEqual(['de', 'ltr']);
+    const [said, description, code] = paragraphs(refused);
+    expect(said).toBe('Die Anfrage konnte nicht verarbeitet werden.');
+    expect(description).toContain('redirect_uri');
+    expect(code).toBe('Fehlercode: <code>invalid_redirect_uri</code>');
+  });
+
+  it('a refusal’s text is the branding’s copy where it has one, per language', async () => {
+    const put = await app.http.put('/branding', { copy: { 'es:field.email': 'Su correo para {name}, por favor.' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    try {
+      const refusedIn = async (language: string, link: string) => {
+        const { jar, page } = await signInPage({ ui_locales: language });
+        const refused = await jar.submit(await follow(jar, page, link), { email: 'nowhere', password: PASSWORD });
+        expect(refused.status).toBe(400);
+        return fieldError(refused, 'email');
+      };
+      expect(await refusedIn('es', 'Crear una cuenta')).toBe('Su correo para My application, por favor.');
+      expect(await refusedIn('en', 'Create an account')).toBe('Enter an email address like name@example.com.');
+    } finally {
+      expect((await app.http.put('/branding', {})).status).toBe(200);
+    }
+  });
+
+  it('an invitation link that does not open says so in the browser’s language', async () => {
+    const page = await new CookieJar().visit(`${issuer}/invitation?token=not-a-token`, { headers: { 'accept-language': 'de' } });
+    expect(page.status).toBe(404);
+    expect(languageOf(page)).toEqual(['de', 'ltr']);
+    expect(page.body).toContain(
+      'Dieser Einladungslink ist ungültig. Möglicherweise wurde er durch eine neuere Einladung ersetzt: Verwenden Sie den Link in der neuesten E-Mail.',
+    );
+  });
+});
+
 describe('mails in the user’s language', () => {
   it('a sign-up on a German page is German from its first mail on', async () => {
     const { jar, page } = await signInPage({ ui_locales: 'de' });

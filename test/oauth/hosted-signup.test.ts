@@ -254,7 +254,7 @@ describe.skipIf(usingEmbeddedDatabase())('sign-up across a tightening of the pas
     const [refused] = await queuedBehind(app.gatehouse.services.orm, { table: 'application', id: applicationId }, tighten, [
       () => signUp(target, { name: 'Val', email: 'val@example.com', password: PASSWORD }, REDIRECT_URI),
     ]);
-    expect(refused).toEqual({ ok: false, fieldErrors: { password: ['Password must be at least 16 characters long.'] } });
+    expect(refused).toEqual({ ok: false, fieldErrors: { password: [{ key: 'password.tooShort', values: { count: '16' } }] } });
     expect(await usersNamed('val@example.com', admin)).toEqual([]);
     // Beside it, a password the tightened policy accepts.
     const accepted = await signUp(target, { name: 'Val', email: 'val@example.com', password: 'Correct-Horse-Battery-9' }, REDIRECT_URI);

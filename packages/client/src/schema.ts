@@ -5606,9 +5606,9 @@ export interface components {
             /** @description The colors; omitted ones take their defaults. */
             colors?: components["schemas"]["BrandingColorsInput"] | null;
             /**
-             * @description Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy (e.g. `login.title`; the list is
-             *     docs/decisions.md, "Languages"), alone or after a language of the pages and `:` (`de:login.title`); values are
-             *     strings of 1 to 2000 characters, not blank.
+             * @description Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy, their texts and refusals alike (e.g.
+             *     `login.title`, `password.tooShort`; every key is in src/domain/branding/copy/en.ts), alone or after a language of
+             *     the pages and `:` (`de:login.title`); values are strings of 1 to 2000 characters, not blank.
              */
             copy?: {
                 [key: string]: string;

@@ -7,7 +7,8 @@ import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { authorizationChanged, visibleIn } from '../authorization/writes.ts';
-import { checkPassword } from '../policies/password.ts';
+import type { CopyText } from '../branding/copy/index.ts';
+import { checkPassword, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
@@ -32,13 +33,13 @@ export type AcceptOutcome =
   | { readonly ok: true; readonly userId: string }
   /** `unknown`: it no longer exists. */
   | { readonly ok: false; readonly closed: Exclude<InvitationStatus, 'pending'> | 'unknown' }
-  | { readonly ok: false; readonly passwordErrors: string[] }
+  | { readonly ok: false; readonly passwordErrors: readonly CopyText[] }
   /** Sign in with it instead. */
   | { readonly ok: false; readonly taken: true };
 
-/** Worded for the form. */
-export async function passwordRefusals(scope: Scope, policyTenantId: string | null, password: string): Promise<string[]> {
-  return checkPassword(await effectivePasswordPolicy(scope, policyTenantId), password).map((violation) => `Password ${violation.message}.`);
+/** A new account's password against the pool's policy, as the form says it; empty when acceptable. */
+export async function refusedPassword(scope: Scope, policyTenantId: string | null, password: string): Promise<CopyText[]> {
+  return passwordRefusals(checkPassword(await effectivePasswordPolicy(scope, policyTenantId), password));
 }
 
 /** Roles that still exist in the tenant and that the user does not hold there yet. */
@@ -85,7 +86,7 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
       let user: User;
       if (account.kind === 'new') {
         // The policy as in force now, in this transaction: one tightened since the form's check applies too.
-        const refused = await passwordRefusals(tx, poolId === tenantId ? tenantId : null, account.password);
+        const refused = await refusedPassword(tx, poolId === tenantId ? tenantId : null, account.password);
         if (refused.length > 0) return { ok: false, passwordErrors: refused };
         user = em.create(User, {
           applicationId: invitation.applicationId,

@@ -2,7 +2,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { currentPasswordProven, type OwnChange } from '../users/own-account.ts';
+import { currentPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { enrolFactor, factorsOf, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
 import { totpStep } from './totp.ts';
@@ -20,8 +20,7 @@ export interface OwnFactors {
   readonly unusedRecoveryCodes: number;
 }
 
-const refused = (error: string): OwnChange => ({ ok: false, reason: 'invalid', errors: [error] });
-const WRONG_CODE = 'The code is incorrect, has expired or was already used.';
+const WRONG_CODE = ownRefusal({ key: 'mfa.error' });
 
 export async function ownFactors(target: SignInTarget, userId: string, rpId: string): Promise<OwnFactors> {
   const { em } = target.applicationScope;
@@ -38,7 +37,7 @@ export async function ownFactors(target: SignInTarget, userId: string, rpId: str
 /** Recovery codes only when the user had no unused ones. */
 async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Parameters<typeof enrolFactor>[2]): Promise<OwnChange> {
   const codes = await enrolFactor(target, user, factor);
-  if (codes === null) return refused('You already have this kind of second step.');
+  if (codes === null) return ownRefusal({ key: 'account.factorHeld' });
   return { ok: true, shown: codes };
 }
 
@@ -48,18 +47,18 @@ async function mayAdd(target: SignInTarget, userId: string, rpId: string, kind: 
 
 /** `secret` unsealed by the caller. */
 export async function addOwnTotp(target: SignInTarget, user: SignInUser, rpId: string, secret: string, code: string | null | undefined): Promise<OwnChange> {
-  if (!(await mayAdd(target, user.id, rpId, 'totp'))) return refused('An authenticator app cannot be added here.');
+  if (!(await mayAdd(target, user.id, rpId, 'totp'))) return ownRefusal({ key: 'account.totpUnavailable' });
   const step = totpStep(secret, (code ?? '').trim());
-  if (step === null) return refused(WRONG_CODE);
+  if (step === null) return WRONG_CODE;
   return enrolOwn(target, user, { kind: 'totp', secret, step });
 }
 
 /** Proven by the code just mailed (sendEmailCode). */
 export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, rpId: string, code: string | null | undefined): Promise<OwnChange> {
-  if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return refused('Email codes cannot be added here.');
+  if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return ownRefusal({ key: 'account.emailUnavailable' });
   const owner = { applicationId: target.application.id, id: user.id };
   const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
-  if (!used.ok) return refused(WRONG_CODE);
+  if (!used.ok) return WRONG_CODE;
   return enrolOwn(target, user, { kind: 'email_otp' });
 }
 
@@ -82,16 +81,16 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   const applicationId = target.application.id;
   const { em } = target.applicationScope;
   if (!(await currentPasswordProven(em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
-  if (typeof factorId !== 'string' || !isUuid(factorId)) return refused('There is no such second step on your account.');
+  if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
   return target.applicationScope.transactional(async (tx) => {
     const held = await lockFactors(tx, applicationId, user.id);
     const factor = held.find((candidate) => candidate.id === factorId);
-    if (factor === undefined) return refused('There is no such second step on your account.');
+    if (factor === undefined) return ownRefusal({ key: 'account.noSuchFactor' });
     const keys = await keysHeld(tx, applicationId, user.id);
     const offered = target.mfa.factors;
     const usableLeft = held.filter((other) => other.id !== factor.id && offered.includes(other.kind)).length + (offered.includes('webauthn') ? keys : 0);
     if (target.mfa.enforcement === 'required' && offered.includes(factor.kind) && usableLeft === 0) {
-      return refused(`${target.look.name} requires two-step verification: add another second step before removing this one.`);
+      return ownRefusal({ key: 'account.lastFactor' });
     }
     await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [factor.id]);
     if (held.length === 1 && keys === 0) {
@@ -108,7 +107,7 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
   return target.applicationScope.transactional(async (tx) => {
     const held = await lockFactors(tx, applicationId, user.id);
-    if (held.length === 0 && (await keysHeld(tx, applicationId, user.id)) === 0) return refused('Recovery codes stand in for a second step: add one first.');
+    if (held.length === 0 && (await keysHeld(tx, applicationId, user.id)) === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renew', targetType: 'user', targetId: user.id });
     return { ok: true, shown: codes };

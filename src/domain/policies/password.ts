@@ -1,4 +1,5 @@
 import { normalizePassword } from '../../auth/password-hash.ts';
+import type { CopyText } from '../branding/copy/index.ts';
 import { isControlFree } from '../validate.ts';
 import { isBreachedPassword } from './breached-passwords.ts';
 import type { PasswordPolicy } from './definitions.ts';
@@ -6,11 +7,13 @@ import type { PasswordPolicy } from './definitions.ts';
 /** Longer passwords are refused whatever the policy: hashing cost should not be the caller's to choose. */
 export const MAX_PASSWORD_LENGTH = 256;
 
-export type PasswordViolationCode = 'min_length' | 'max_length' | 'control' | 'uppercase' | 'lowercase' | 'digit' | 'symbol' | 'common';
+export type PasswordViolationCode = 'min_length' | 'max_length' | 'control' | 'uppercase' | 'lowercase' | 'digit' | 'symbol' | 'common' | 'history';
 
+/** `message`: the API's (English, after the field's name); `refusal`: what the hosted pages say, in their language. */
 export interface PasswordViolation {
-  code: PasswordViolationCode;
-  message: string;
+  readonly code: PasswordViolationCode;
+  readonly message: string;
+  readonly refusal: CopyText;
 }
 
 const count = (password: string) => [...password].length;
@@ -18,35 +21,41 @@ const count = (password: string) => [...password].length;
 /**
  * Checked in its hashed form (normalizePassword). Lengths count code points; letters and digits of any script count,
  * and a symbol is anything else, spaces included (NIST SP 800-63B). Control characters are refused: no keyboard types
- * them into a password field. History (`historyCount`) is the caller's to check.
+ * them into a password field. History (`historyCount`) is the caller's to check (passwordViolations).
  */
 export function checkPassword(policy: PasswordPolicy, typed: string): PasswordViolation[] {
   const violations: PasswordViolation[] = [];
   const password = normalizePassword(typed);
   const length = count(password);
   if (length < policy.minLength) {
-    violations.push({ code: 'min_length', message: `must be at least ${policy.minLength} characters long` });
+    const limit = { count: String(policy.minLength) };
+    violations.push({ code: 'min_length', message: `must be at least ${policy.minLength} characters long`, refusal: { key: 'password.tooShort', values: limit } });
   }
   if (length > MAX_PASSWORD_LENGTH) {
-    violations.push({ code: 'max_length', message: `must be at most ${MAX_PASSWORD_LENGTH} characters long` });
+    const limit = { count: String(MAX_PASSWORD_LENGTH) };
+    violations.push({ code: 'max_length', message: `must be at most ${MAX_PASSWORD_LENGTH} characters long`, refusal: { key: 'password.tooLong', values: limit } });
   }
   if (!isControlFree(password)) {
-    violations.push({ code: 'control', message: 'must not contain control characters' });
+    violations.push({ code: 'control', message: 'must not contain control characters', refusal: { key: 'password.control' } });
   }
   if (policy.requireUppercase && !/\p{Lu}/u.test(password)) {
-    violations.push({ code: 'uppercase', message: 'must contain an upper-case letter' });
+    violations.push({ code: 'uppercase', message: 'must contain an upper-case letter', refusal: { key: 'password.needsUpper' } });
   }
   if (policy.requireLowercase && !/\p{Ll}/u.test(password)) {
-    violations.push({ code: 'lowercase', message: 'must contain a lower-case letter' });
+    violations.push({ code: 'lowercase', message: 'must contain a lower-case letter', refusal: { key: 'password.needsLower' } });
   }
   if (policy.requireDigit && !/\p{Nd}/u.test(password)) {
-    violations.push({ code: 'digit', message: 'must contain a digit' });
+    violations.push({ code: 'digit', message: 'must contain a digit', refusal: { key: 'password.needsDigit' } });
   }
   if (policy.requireSymbol && !/[^\p{L}\p{N}]/u.test(password)) {
-    violations.push({ code: 'symbol', message: 'must contain a symbol' });
+    violations.push({ code: 'symbol', message: 'must contain a symbol', refusal: { key: 'password.needsSymbol' } });
   }
   if (policy.disallowCommon && isBreachedPassword(password)) {
-    violations.push({ code: 'common', message: 'is among the passwords exposed in data breaches or too common to be safe: choose another' });
+    const message = 'is among the passwords exposed in data breaches or too common to be safe: choose another';
+    violations.push({ code: 'common', message, refusal: { key: 'password.common' } });
   }
   return violations;
 }
+
+/** What the hosted pages say of a password refused. */
+export const passwordRefusals = (violations: readonly PasswordViolation[]): CopyText[] => violations.map((violation) => violation.refusal);

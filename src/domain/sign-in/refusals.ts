@@ -1,3 +1,4 @@
+import { englishCopy, type CopyKey } from '../branding/copy/index.ts';
 import type { PageLook } from './surface-settings.ts';
 
 /** What a silent request (prompt=none) answers where the pages would have asked the user (OIDC Core 3.1.2.6). */
@@ -12,14 +13,11 @@ export interface OAuthRefusal {
 
 /** How each adapter answers one refusal. Null: that adapter never meets it. */
 export interface RefusalRule {
-  /** `name`: the surface's tenant's, else its application's. */
-  readonly page: { readonly status: number; readonly message: (name: string) => string } | null;
+  /** The page's text, in the page's language; `{name}`: the surface's tenant's, else its application's. */
+  readonly page: { readonly status: number; readonly copy: CopyKey } | null;
   readonly oauth: OAuthRefusal | null;
   readonly silent: SilentError | null;
 }
-
-export const UNKNOWN_TENANT = 'The application asked to sign in to an organization that does not exist.';
-
 
 /**
  * Every refusal of a sign-in, the one table both adapters answer from (src/hosted/, src/oidc/). The request's tenant
@@ -28,26 +26,26 @@ export const UNKNOWN_TENANT = 'The application asked to sign in to an organizati
  */
 export const SIGN_IN_REFUSALS = {
   // The request's tenant (its `tenant` parameter, or the surface's).
-  unreadable_tenant: { page: { status: 400, message: () => 'The sign-in request names its organization in an unreadable form.' }, oauth: null, silent: 'login_required' },
-  client_tenant_gone: { page: { status: 400, message: () => 'The application’s organization no longer exists.' }, oauth: null, silent: 'login_required' },
+  unreadable_tenant: { page: { status: 400, copy: 'refusal.unreadableTenant' }, oauth: null, silent: 'login_required' },
+  client_tenant_gone: { page: { status: 400, copy: 'refusal.clientTenantGone' }, oauth: null, silent: 'login_required' },
   unknown_tenant: {
-    page: { status: 400, message: () => UNKNOWN_TENANT },
+    page: { status: 400, copy: 'refusal.unknownTenant' },
     oauth: { error: 'invalid_request', description: 'the tenant parameter names no tenant of this application' },
     silent: 'login_required',
   },
   // One answer whether the tenant named is the application's or none: it does not tell which names are its tenants.
   bound_client_tenant: {
-    page: { status: 400, message: () => 'This application cannot sign in to that organization.' },
+    page: { status: 400, copy: 'refusal.boundClientTenant' },
     oauth: { error: 'invalid_request', description: 'the tenant parameter names another tenant than this client signs in to' },
     silent: 'login_required',
   },
   tenant_required: {
-    page: { status: 400, message: () => 'Each organization of this application has its own sign-in: the sign-in request must name one.' },
+    page: { status: 400, copy: 'refusal.tenantRequired' },
     oauth: { error: 'invalid_request', description: 'this application signs in to one of its tenants: the tenant parameter is required' },
     silent: 'login_required',
   },
   surface_tenant_mismatch: {
-    page: { status: 400, message: (name) => `This is the sign-in of ${name}: the request names another organization.` },
+    page: { status: 400, copy: 'refusal.surfaceTenantMismatch' },
     oauth: { error: 'invalid_request', description: 'the tenant parameter names another tenant than this sign-in surface serves' },
     silent: 'login_required',
   },
@@ -58,72 +56,72 @@ export const SIGN_IN_REFUSALS = {
   // the password, the client gone): one text whatever the reason, which says things of the account.
   account_refused: { page: null, oauth: { error: 'access_denied', description: 'the sign-in was refused' }, silent: 'login_required' },
   // The hosted forms' own steps.
-  interaction_expired: { page: { status: 400, message: () => 'This sign-in request has expired or is not valid.' }, oauth: null, silent: null },
-  client_gone: { page: { status: 400, message: () => 'The application that sent you here is no longer registered.' }, oauth: null, silent: null },
-  password_unavailable: { page: { status: 403, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
+  interaction_expired: { page: { status: 400, copy: 'refusal.interactionExpired' }, oauth: null, silent: null },
+  client_gone: { page: { status: 400, copy: 'refusal.clientGone' }, oauth: null, silent: null },
+  password_unavailable: { page: { status: 403, copy: 'refusal.passwordUnavailable' }, oauth: null, silent: null },
   // The forms that mail a password's links (forgot, a new verification link) exist only where passwords do.
-  password_links_unavailable: { page: { status: 404, message: (name) => `Signing in with a password is not available for ${name}.` }, oauth: null, silent: null },
+  password_links_unavailable: { page: { status: 404, copy: 'refusal.passwordUnavailable' }, oauth: null, silent: null },
   // Sign-in by e-mail (email-methods.ts): its forms where the magic-link provider does not offer the method.
-  passkey_unavailable: { page: { status: 404, message: (name) => `Signing in with a passkey is not available for ${name}.` }, oauth: null, silent: null },
-  email_sign_in_unavailable: { page: { status: 404, message: (name) => `Signing in by email is not available for ${name}.` }, oauth: null, silent: null },
+  passkey_unavailable: { page: { status: 404, copy: 'refusal.passkeyUnavailable' }, oauth: null, silent: null },
+  email_sign_in_unavailable: { page: { status: 404, copy: 'refusal.emailSignInUnavailable' }, oauth: null, silent: null },
   email_link_invalid: {
-    page: { status: 400, message: () => 'This link has expired, was already used, or does not belong here. Ask for a new one from the sign-in page.' },
+    page: { status: 400, copy: 'refusal.linkInvalid' },
     oauth: null,
     silent: null,
   },
-  signup_unavailable: { page: { status: 404, message: (name) => `Creating an account is not available for ${name}.` }, oauth: null, silent: null },
-  step_unsupported: { page: { status: 400, message: () => 'This sign-in step is not supported.' }, oauth: null, silent: null },
-  no_such_page: { page: { status: 404, message: () => 'There is no such sign-in page.' }, oauth: null, silent: null },
+  signup_unavailable: { page: { status: 404, copy: 'refusal.signupUnavailable' }, oauth: null, silent: null },
+  step_unsupported: { page: { status: 400, copy: 'refusal.stepUnsupported' }, oauth: null, silent: null },
+  no_such_page: { page: { status: 404, copy: 'refusal.noSuchPage' }, oauth: null, silent: null },
   // 403 page, no form: a forged or stale submission is not retried with a fresh token.
   form_forged: {
-    page: { status: 403, message: () => 'This form has expired or was not sent from this page. Go back to the application and sign in again.' },
+    page: { status: 403, copy: 'refusal.formForged' },
     oauth: null,
     silent: null,
   },
   invitation_form_forged: {
-    page: { status: 403, message: () => 'This form has expired or was not sent from this page. Open the link in the e-mail again.' },
+    page: { status: 403, copy: 'refusal.invitationFormForged' },
     oauth: null,
     silent: null,
   },
-  proof_expired: { page: { status: 403, message: () => 'This form has expired. Go back to the application and sign in again.' }, oauth: null, silent: null },
+  proof_expired: { page: { status: 403, copy: 'refusal.proofExpired' }, oauth: null, silent: null },
   signup_settings_changed: {
-    page: { status: 409, message: (name) => `The sign-in settings of ${name} have just changed. Go back to the application and start again.` },
+    page: { status: 409, copy: 'refusal.settingsChanged' },
     oauth: null,
     silent: null,
   },
-  signup_tenant_gone: { page: { status: 400, message: () => 'The organization you are signing up to no longer exists.' }, oauth: null, silent: null },
+  signup_tenant_gone: { page: { status: 400, copy: 'refusal.signupTenantGone' }, oauth: null, silent: null },
   // The hosted account page (src/hosted/account.ts).
-  account_unavailable: { page: { status: 404, message: () => 'There is no account page for this application here.' }, oauth: null, silent: null },
-  account_sign_in_failed: { page: { status: 400, message: () => 'The sign-in to your account page was not completed.' }, oauth: null, silent: null },
+  account_unavailable: { page: { status: 404, copy: 'refusal.accountUnavailable' }, oauth: null, silent: null },
+  account_sign_in_failed: { page: { status: 400, copy: 'refusal.accountSignInFailed' }, oauth: null, silent: null },
   account_form_forged: {
-    page: { status: 403, message: () => 'This form has expired or was not sent from this page. Open your account page again.' },
+    page: { status: 403, copy: 'refusal.accountFormForged' },
     oauth: null,
     silent: null,
   },
   // The page's own user, suspended meanwhile: said as such (they are signed in, so nothing is disclosed to another).
-  account_suspended: { page: { status: 403, message: (name) => `Your account at ${name} is suspended: nothing was changed. Contact ${name} to restore it.` }, oauth: null, silent: null },
+  account_suspended: { page: { status: 403, copy: 'refusal.accountSuspended' }, oauth: null, silent: null },
   // Social and OIDC sign-in (src/hosted/upstream.ts).
-  upstream_unavailable: { page: { status: 404, message: (name) => `Signing in with that provider is not available for ${name}.` }, oauth: null, silent: null },
+  upstream_unavailable: { page: { status: 404, copy: 'refusal.upstreamUnavailable' }, oauth: null, silent: null },
   upstream_request_expired: {
-    page: { status: 400, message: () => 'This sign-in took too long or was not started here. Go back to the application and sign in again.' },
+    page: { status: 400, copy: 'refusal.upstreamExpired' },
     oauth: null,
     silent: null,
   },
-  upstream_unreachable: { page: { status: 502, message: () => 'The sign-in provider cannot be reached right now. Please try again later.' }, oauth: null, silent: null },
+  upstream_unreachable: { page: { status: 502, copy: 'refusal.upstreamUnreachable' }, oauth: null, silent: null },
   // SAML (src/hosted/saml.ts): one text per step, whatever the IdP's answer said (the reason is in the audit record).
-  saml_unavailable: { page: { status: 404, message: (name) => `Signing in with this identity provider is not available for ${name}.` }, oauth: null, silent: null },
+  saml_unavailable: { page: { status: 404, copy: 'refusal.samlUnavailable' }, oauth: null, silent: null },
   saml_response_refused: {
-    page: { status: 400, message: () => 'The identity provider’s answer could not be verified. Go back to the application and sign in again.' },
+    page: { status: 400, copy: 'refusal.samlResponseRefused' },
     oauth: null,
     silent: null,
   },
   saml_unsolicited: {
-    page: { status: 400, message: () => 'This sign-in cannot be started from the identity provider. Start it from the application.' },
+    page: { status: 400, copy: 'refusal.samlUnsolicited' },
     oauth: null,
     silent: null,
   },
   saml_account_refused: {
-    page: { status: 403, message: (name) => `The identity provider’s account cannot sign in to ${name}.` },
+    page: { status: 403, copy: 'refusal.samlAccountRefused' },
     oauth: null,
     silent: null,
   },
@@ -144,7 +142,7 @@ export class SignInRefusal extends Error {
 
   constructor(reason: RefusalReason, look?: PageLook, detail?: string) {
     const rule: RefusalRule = SIGN_IN_REFUSALS[reason];
-    super(detail ?? rule.page?.message(look?.name ?? '') ?? rule.oauth?.description ?? reason);
+    super(detail ?? (rule.page === null ? undefined : englishCopy(rule.page.copy, { name: look?.name ?? '' })) ?? rule.oauth?.description ?? reason);
     this.name = 'SignInRefusal';
     this.reason = reason;
     this.rule = rule;
@@ -152,8 +150,7 @@ export class SignInRefusal extends Error {
     this.status = rule.page?.status ?? null;
   }
 
-  get page(): { status: number; message: string } | null {
-    const { page } = this.rule;
-    return page === null ? null : { status: page.status, message: page.message(this.look?.name ?? '') };
+  get page(): RefusalRule['page'] {
+    return this.rule.page;
   }
 }

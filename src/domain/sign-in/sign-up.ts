@@ -4,13 +4,15 @@ import { hashPassword } from '../../auth/password-hash.ts';
 import { User } from '../../db/entities/index.ts';
 import { recordAudit } from '../audit.ts';
 import type { PasswordPolicy } from '../policies/definitions.ts';
-import { checkPassword } from '../policies/password.ts';
+import { checkPassword, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
-import { displayName, email as emailAddress } from '../validate.ts';
+import type { CopyText } from '../branding/copy/index.ts';
+import { nameRefusal } from '../name-refusal.ts';
+import { email as emailAddress } from '../validate.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { welcomeMail } from '../email/flow-mail.ts';
@@ -28,18 +30,21 @@ export interface SignUpInput {
 /** The answer is the same whether or not the address had an account, so that sign-up does not tell who has one. */
 export type SignUpOutcome =
   | { readonly ok: true; readonly email: string; readonly created: User | null }
-  | { readonly ok: false; readonly fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> };
+  | { readonly ok: false; readonly fieldErrors: SignUpFieldErrors };
+
+/** The form's refusals by field, as the page says them. */
+export type SignUpFieldErrors = Partial<Record<'name' | 'email' | 'password', readonly CopyText[]>>;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-const passwordErrors = (policy: PasswordPolicy, password: string): string[] =>
-  checkPassword(policy, password).map((violation) => `Password ${violation.message}.`);
+const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRefusals(checkPassword(policy, password));
 
-function fieldMessage(validate: () => string): { value?: string; error?: string } {
+/** The address as typed, trimmed; undefined when it is none. */
+function typedEmail(value: string): string | undefined {
   try {
-    return { value: validate() };
+    return emailAddress('Email address', value);
   } catch (error) {
-    if (error instanceof GatehouseError) return { error: error.message };
+    if (error instanceof GatehouseError) return undefined;
     throw error;
   }
 }
@@ -60,17 +65,18 @@ export async function holdPool(tx: Scope, target: SignInTarget, tenantId: string
 
 /** `applicationUrl`: where the notice to an existing account sends its owner to sign in (the client's origin). */
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
-  const fieldErrors: Partial<Record<'name' | 'email' | 'password', string[]>> = {};
-  const rawName = text(input.name).trim();
-  const name = rawName === '' ? { value: undefined } : fieldMessage(() => displayName('Name', rawName));
-  if (name.error !== undefined) fieldErrors.name = [name.error];
-  const email = fieldMessage(() => emailAddress('Email address', text(input.email)));
-  if (email.error !== undefined) fieldErrors.email = ['Enter an email address like name@example.com.'];
+  const fieldErrors: SignUpFieldErrors = {};
+  const typedName = text(input.name).trim();
+  const nameRefused = nameRefusal(typedName);
+  if (nameRefused !== undefined) fieldErrors.name = [nameRefused];
+  const email = typedEmail(text(input.email));
+  if (email === undefined) fieldErrors.email = [{ key: 'field.email' }];
   const password = text(input.password);
   // Every field at once, before the password costs a hash; the policy that decides is read again below.
   const violations = passwordErrors(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
   if (violations.length > 0) fieldErrors.password = violations;
-  if (Object.keys(fieldErrors).length > 0 || email.value === undefined) return { ok: false, fieldErrors };
+  if (Object.keys(fieldErrors).length > 0 || email === undefined) return { ok: false, fieldErrors };
+  const name = typedName === '' ? null : typedName;
 
   const passwordHash = await hashPassword(password);
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
@@ -81,21 +87,21 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       // The policy as in force now, in this transaction: one tightened since the form's check applies too.
       const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);
       if (refused.length > 0) return { ok: false, fieldErrors: { password: refused } };
-      const emailNormalized = normalizeEmail(email.value!);
+      const emailNormalized = normalizeEmail(email);
       const existing = await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false });
       if (existing !== null) {
         // Not a second account: its owner hears of the attempt (a new verification link while the first is unused).
         if (!existing.emailVerified) await queueVerification(target, em, existing);
         else await welcomeMail({ em, sender: target.scope, tenantId: target.tenant?.id ?? null }, existing, { link: applicationUrl, existingAccount: true });
-        return { ok: true, email: email.value!, created: null };
+        return { ok: true, email, created: null };
       }
       const created = em.create(User, {
         applicationId: target.application.id,
         id: newId(),
         poolId: target.poolId,
-        email: email.value!,
+        email,
         emailNormalized,
-        name: name.value ?? null,
+        name,
         // The language of the sign-up page: the account's mails, the verification link first, are in it.
         locale: target.look.locale,
         status: 'active',
@@ -114,7 +120,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       });
       await em.flush();
       await queueVerification(target, em, created);
-      return { ok: true, email: email.value!, created };
+      return { ok: true, email, created };
     });
     if (outcome.ok) {
       target.scope.services.outbox.wake();
@@ -123,7 +129,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
     return outcome;
   } catch (error) {
     // The same address signed up at the same moment: that sign-up's mail tells its owner; this one says the same.
-    if (error instanceof UniqueConstraintViolationException) return { ok: true, email: email.value, created: null };
+    if (error instanceof UniqueConstraintViolationException) return { ok: true, email, created: null };
     throw error;
   }
 }

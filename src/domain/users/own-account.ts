@@ -2,16 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { GatehouseError } from '../../errors.ts';
 import { passwordChangedMail } from '../email/flow-mail.ts';
+import type { CopyText } from '../branding/copy/index.ts';
+import { nameRefusal } from '../name-refusal.ts';
+import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
 import { endOtherSessions, forgetGrants } from '../sessions/own-sessions.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { displayName } from '../validate.ts';
 import { usersChanged } from './changed.ts';
 import { issueLink } from './link-tokens.ts';
-import { keepReplacedPassword, passwordRefusals, passwordViolations } from './password-history.ts';
+import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys } from './users.ts';
 
 /** Audited with the user as the actor; mails go out in the surface's tenant. */
@@ -32,22 +33,21 @@ export async function currentPasswordProven(em: EntityManager, applicationId: st
   return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
 }
 
-/** `shown`: secrets the page shows this once. Refusals carry the page's complete sentences. */
+/** `shown`: secrets the page shows this once. Refusals carry what the page says. */
 export type OwnChange =
   | { readonly ok: true; readonly shown?: readonly string[] }
-  | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly string[] }
+  | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly CopyText[] }
   | { readonly ok: false; readonly reason: 'wrong_current' }
   | { readonly ok: false; readonly reason: 'inactive' };
 
+export const ownRefusal = (...errors: readonly CopyText[]): OwnChange => ({ ok: false, reason: 'invalid', errors });
+
 /** Blank: none. */
 export async function changeOwnName(target: SignInTarget, userId: string, typed: string | null | undefined): Promise<OwnChange> {
-  let name: string | null;
-  try {
-    name = (typed ?? '').trim() === '' ? null : displayName('name', typed ?? '');
-  } catch (error) {
-    if (error instanceof GatehouseError) return { ok: false, reason: 'invalid', errors: [`${error.message.replace(/^name/, 'Name')}.`] };
-    throw error;
-  }
+  const trimmed = (typed ?? '').trim();
+  const refused = nameRefusal(trimmed);
+  if (refused !== undefined) return ownRefusal(refused);
+  const name = trimmed === '' ? null : trimmed;
   const scope = ownScope(target, userId);
   await scope.transactional(async (em) => {
     const [row] = await executeOwned<{ before: string | null }[]>(
@@ -87,7 +87,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   // A forced change must at least change the password, whatever history the policy keeps.
   const policy = change.reason === 'expired' ? { ...pool, historyCount: Math.max(pool.historyCount, 1) } : pool;
   const errors = passwordRefusals(await passwordViolations(scope.em, policy, password, { applicationId, userId }));
-  if (errors.length > 0) return { ok: false, reason: 'invalid', errors };
+  if (errors.length > 0) return ownRefusal(...errors);
   const passwordHash = await hashPassword(password);
   const grants = await scope.transactional(async (em) => {
     await keepReplacedPassword(em, applicationId, userId, policy.historyCount);

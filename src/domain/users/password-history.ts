@@ -3,7 +3,7 @@ import { verifyPassword } from '../../auth/password-hash.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import type { PasswordPolicy } from '../policies/definitions.ts';
-import { checkPassword, type PasswordViolationCode } from '../policies/password.ts';
+import { checkPassword, type PasswordViolation } from '../policies/password.ts';
 
 /**
  * `password_hash` is the current password and `password_history` the ones before it, so that "the last N" holds for
@@ -16,16 +16,18 @@ export async function passwordViolations(
   policy: PasswordPolicy,
   password: string,
   of?: { applicationId: string; userId: string },
-): Promise<{ code: PasswordViolationCode | 'history'; message: string }[]> {
-  const violations: { code: PasswordViolationCode | 'history'; message: string }[] = checkPassword(policy, password);
+): Promise<PasswordViolation[]> {
+  const violations = checkPassword(policy, password);
   if (of !== undefined && (await repeatsHistory(em, of.applicationId, of.userId, password, policy.historyCount))) {
     const count = policy.historyCount;
-    violations.push({ code: 'history', message: count === 1 ? 'must differ from the current password' : `must not be one of the last ${count} passwords` });
+    violations.push(
+      count === 1
+        ? { code: 'history', message: 'must differ from the current password', refusal: { key: 'password.historyOne' } }
+        : { code: 'history', message: `must not be one of the last ${count} passwords`, refusal: { key: 'password.history', values: { count: String(count) } } },
+    );
   }
   return violations;
 }
-
-export const passwordRefusals = (violations: readonly { message: string }[]): string[] => violations.map((violation) => `Password ${violation.message}.`);
 
 /** Each hash costs an Argon2 verification, so they are read once and verified until one matches. */
 async function repeatsHistory(em: EntityManager, applicationId: string, userId: string, password: string, count: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { ownScope, type OwnChange } from '../users/own-account.ts';
+import { ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
 import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
@@ -9,14 +9,14 @@ import type { RelyingParty } from './relying-party.ts';
 /** Each change audited with the user as the actor. */
 export async function addOwnCredential(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined, typedName: string | null | undefined): Promise<OwnChange> {
   const credential = await provenCredential(target, rp, userId, posted, keyName(typedName));
-  if (credential === null) return { ok: false, reason: 'invalid', errors: ['The passkey was not added: your browser did not finish registering it. Try again.'] };
+  if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, userId);
   const added = await scope.transactional(async (em) => {
     if (!(await insertCredential(em, scope.applicationId, userId, credential))) return false;
     recordAudit(em, scope, { action: 'user.passkey.add', targetType: 'user', targetId: userId, after: { name: credential.name, rpId: credential.rpId } });
     return true;
   });
-  return added ? { ok: true } : { ok: false, reason: 'invalid', errors: ['This passkey is added already.'] };
+  return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
 }
 
 export async function removeOwnCredential(target: SignInTarget, userId: string, id: string | null | undefined): Promise<OwnChange> {
@@ -29,5 +29,5 @@ export async function removeOwnCredential(target: SignInTarget, userId: string, 
       if (name !== null) recordAudit(em, scope, { action: 'user.passkey.remove', targetType: 'user', targetId: userId, before: { name } });
       return name !== null;
     }));
-  return removed ? { ok: true } : { ok: false, reason: 'invalid', errors: ['That passkey is removed already.'] };
+  return removed ? { ok: true } : ownRefusal({ key: 'account.passkeyGone' });
 }

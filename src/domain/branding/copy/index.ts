@@ -5,8 +5,15 @@ import { EN } from './en.ts';
 import { ES } from './es.ts';
 import { FR } from './fr.ts';
 
-export type { Catalog, CopyKey };
+export type { Catalog, CopyKey, CopyText } from './catalog.ts';
 
 export const CATALOGS: Readonly<Record<Locale, Catalog>> = { en: EN, de: DE, fr: FR, es: ES };
 
 export const isCopyKey = (value: string): value is CopyKey => Object.hasOwn(EN, value);
+
+/** `template` with its `{placeholders}` filled in, in one pass: a value holding `{name}` or `$&` stays as typed. */
+export const fillCopy = (template: string, values: Readonly<Record<string, string>>): string =>
+  template.replace(/\{(\w+)\}/g, (placeholder, name: string) => (Object.hasOwn(values, name) ? values[name]! : placeholder));
+
+/** The English text, for logs and error messages that no end user reads. */
+export const englishCopy = (key: CopyKey, values: Readonly<Record<string, string>> = {}): string => fillCopy(EN[key], values);
