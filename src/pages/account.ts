@@ -1,3 +1,4 @@
+import { LOCALES, type Locale } from '../domain/locales.ts';
 import type { FactorKind } from '../domain/mfa/factors.ts';
 import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definitions.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
@@ -248,8 +249,13 @@ export const MFA_SECTION: AccountSectionView = {
   },
 };
 
-/** A time as the page shows it, in UTC (the page has no script to learn the browser's zone). */
-const shownTime = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** Made once per language: a formatter costs far more to make than to use. */
+const TIME_FORMATS = Object.fromEntries(
+  LOCALES.map((locale) => [locale, new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })]),
+) as Record<Locale, Intl.DateTimeFormat>;
+
+/** A time as the page's language writes it, in UTC (the page has no script to learn the browser's zone). */
+const shownTime = (look: PageLook, date: Date) => `${TIME_FORMATS[look.locale].format(date)} UTC`;
 
 export const SESSIONS_SECTION: AccountSectionView = {
   id: 'sessions',
@@ -257,7 +263,7 @@ export const SESSIONS_SECTION: AccountSectionView = {
   body: (look, view, form) => {
     const items = view.sessions.map((session) => {
       const device = session.device === null ? text(look, 'account.unknownDevice') : escapeHtml(session.device.slice(0, 200));
-      const detail = text(look, 'account.sessionDetail', { createdAt: shownTime(session.createdAt), lastActiveAt: shownTime(session.lastActiveAt), ip: session.ip ?? '?' });
+      const detail = text(look, 'account.sessionDetail', { createdAt: shownTime(look, session.createdAt), lastActiveAt: shownTime(look, session.lastActiveAt), ip: session.ip ?? '?' });
       const current = session.current ? ` <strong>(${text(look, 'account.thisBrowser')})</strong>` : '';
       return `<li>${device}${current}<br><span class="hint">${detail}</span></li>`;
     });
@@ -279,8 +285,8 @@ export const PASSKEYS_SECTION: AccountSectionView = {
     const refusal = refusalOf(look, 'passkeys', view);
     const target = form('passkeys');
     const items = keys.map((key) => {
-      const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(key.lastUsedAt);
-      const detail = text(look, 'account.passkeyDetail', { host: key.rpId, createdAt: shownTime(key.createdAt), lastUsedAt });
+      const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(look, key.lastUsedAt);
+      const detail = text(look, 'account.passkeyDetail', { host: key.rpId, createdAt: shownTime(look, key.createdAt), lastUsedAt });
       const remove = `${formStart(target)}${hidden('remove', key.id)}<button type="submit" class="secondary">${text(look, 'account.passkeyRemove', { key: key.name })}</button>\n</form>\n`;
       return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span>\n${remove}</li>`;
     });

@@ -248,6 +248,11 @@ describe('sessions', () => {
     // Gus's two sessions: the first sign-in's and this one; none of Hal's.
     expect(listed(page)).toBe(2);
     expect(page.body).toContain('(this browser)');
+    // Its times in UTC, as the page's language writes them.
+    const day = (at: Date) => `${String(at.getUTCDate()).padStart(2, '0')}.${String(at.getUTCMonth() + 1).padStart(2, '0')}.${at.getUTCFullYear()}`;
+    const german = await jar.visit(page.url, { headers: { 'accept-language': 'de' } });
+    const [createdAt] = /Angemeldet am ([^ ]+, \d\d:\d\d UTC)/.exec(german.body)?.slice(1) ?? [];
+    expect(createdAt, german.body).toMatch(new RegExp(`^(${day(new Date(Date.now() - 86_400_000))}|${day(new Date())}), `));
     const { count: halSessions } = (await sql<{ count: number }>(`select count(*)::int as count from user_session s join app_user u on u.id = s.user_id where u.email = 'hal@example.com'`))[0]!;
     expect(halSessions).toBe(1);
 
