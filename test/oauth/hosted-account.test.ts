@@ -352,6 +352,10 @@ describe('two-step verification', () => {
     const foreign = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: theirs!.id });
     expect(foreign.status).toBe(400);
     expect(foreign.body).toContain('There is no such second step on your account.');
+    // In the browser's language: the wrong password, someone else's factor.
+    const french = { 'accept-language': 'fr' };
+    expect((await post(jar, page, 'mfa-remove', { remove_password: 'not-it', factor: theirs!.id }, french)).body).toContain('Le mot de passe actuel est incorrect.');
+    expect((await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: theirs!.id }, french)).body).toContain('Cette deuxième étape n’existe pas sur votre compte.');
     expect(await factorsOf(other.userId)).toHaveLength(1);
     expect(await factorsOf(userId)).toHaveLength(1);
 
@@ -389,6 +393,8 @@ describe('two-step verification', () => {
       const kept = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
       expect(kept.status).toBe(400);
       expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
+      const spanish = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id }, { 'accept-language': 'es' });
+      expect(spanish.body).toContain('exige la verificación en dos pasos: añada otro segundo paso antes de quitar este.');
       expect(await factorsOf(userId)).toHaveLength(1);
     } finally {
       expect((await app.http.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
