@@ -105,6 +105,10 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     // Before the hijack: a failure here must still reach Fastify's error handler, not leave the request unanswered.
     const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, method, opUrl);
     reply.hijack();
+    // A client gone before the OP reads its body: there is no one to answer, and the OP, finding the stream ended,
+    // would print a warning outside the JSON log (that a parser read the body before it). No I/O comes between this
+    // check and the OP's read, so the client cannot leave in between unseen.
+    if (request.raw.destroyed) return;
     // The OP builds its URLs and decides cookie security from these (provider.proxy is on): always the issuer's
     // (PUBLIC_URL's, or the verified domain's), never what the client claims.
     const raw = request.raw;
