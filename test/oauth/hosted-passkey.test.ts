@@ -328,6 +328,7 @@ describe('the account page', () => {
     const key = new SoftAuthenticator();
     const refused = await answer(jar, visit, key.register(webauthnFormOf(visit).options as never, 'https://evil.example'), { passkey_name: 'Phone' });
     expect(refused.status).toBe(400);
+    expect(refused.body).toContain('The passkey was not added: your browser did not finish registering it. Try again.');
     const added = await answer(jar, refused, key.register(webauthnFormOf(refused).options as never, issuer), { passkey_name: 'Phone' });
     expect(added.status).toBe(303);
     const page = await jar.visit(added.location!);
@@ -339,6 +340,11 @@ describe('the account page', () => {
     const removed = await jar.visit(removeForm!.action, { form: removeForm!.fields });
     expect(removed.status).toBe(303);
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
+    // Removed again (the form of a page opened before), it is said so, in the browser's language.
+    const again = await jar.visit(removeForm!.action, { form: removeForm!.fields, headers: { 'accept-language': 'de' } });
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('Dieser Passkey wurde bereits entfernt.');
     expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
   });
 });
