@@ -8,7 +8,7 @@ import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domai
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
-import { nameRefusal } from '../domain/name-refusal.ts';
+import { typedName } from '../domain/typed-name.ts';
 import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -190,9 +190,9 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId: check.user.id });
     } else {
       const rawName = rawNameOf(fields);
-      const nameRefused = nameRefusal(rawName);
-      if (nameRefused !== undefined) return showForm(request, reply, opened, 400, { name: rawName, error: nameRefused });
-      const name = rawName.trim() === '' ? null : rawName.trim();
+      const typed = typedName(rawName);
+      if ('refusal' in typed) return showForm(request, reply, opened, 400, { name: rawName, error: typed.refusal });
+      const { name } = typed;
       const refused = await refusedPassword(target.scope, target.policyTenantId, password);
       if (refused.length > 0) return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: refused });
       outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'new', name, password, passwordHash: await hashPassword(password) });

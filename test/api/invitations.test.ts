@@ -142,9 +142,12 @@ describe('invitations', () => {
     const weak = await submit(link, { name: 'Nia', password: 'short' });
     expect(weak.status).toBe(400);
     expect(weak.html).toContain('field-error');
+    const misnamed = await submit(link, { name: 'Ni\u0007a', password: PASSWORD });
+    expect(misnamed.status).toBe(400);
+    expect(misnamed.html).toContain('role="alert">Name must not contain control characters.</p>');
     expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
 
-    const accepted = await submit(link, { name: 'Nia', password: PASSWORD });
+    const accepted = await submit(link, { name: '  Nia ', password: PASSWORD });
     expect(accepted.status, accepted.html).toBe(200);
     expect(accepted.html).toContain('You are now a member of Acme');
     const invitation = (await app.http.get(`${inA}/invitations/${sent.id}`)).body;

@@ -11,7 +11,7 @@ import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
-import { nameRefusal } from '../name-refusal.ts';
+import { typedName } from '../typed-name.ts';
 import { email as emailAddress } from '../validate.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -66,17 +66,16 @@ export async function holdPool(tx: Scope, target: SignInTarget, tenantId: string
 /** `applicationUrl`: where the notice to an existing account sends its owner to sign in (the client's origin). */
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
   const fieldErrors: SignUpFieldErrors = {};
-  const typedName = text(input.name).trim();
-  const nameRefused = nameRefusal(typedName);
-  if (nameRefused !== undefined) fieldErrors.name = [nameRefused];
+  const typed = typedName(text(input.name));
+  if ('refusal' in typed) fieldErrors.name = [typed.refusal];
   const email = typedEmail(text(input.email));
   if (email === undefined) fieldErrors.email = [{ key: 'field.email' }];
   const password = text(input.password);
   // Every field at once, before the password costs a hash; the policy that decides is read again below.
   const violations = passwordErrors(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
   if (violations.length > 0) fieldErrors.password = violations;
-  if (Object.keys(fieldErrors).length > 0 || email === undefined) return { ok: false, fieldErrors };
-  const name = typedName === '' ? null : typedName;
+  if (Object.keys(fieldErrors).length > 0 || email === undefined || 'refusal' in typed) return { ok: false, fieldErrors };
+  const { name } = typed;
 
   const passwordHash = await hashPassword(password);
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;

@@ -4,7 +4,7 @@ import { endUserScope, type Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { passwordChangedMail } from '../email/flow-mail.ts';
 import type { CopyText } from '../branding/copy/index.ts';
-import { nameRefusal } from '../name-refusal.ts';
+import { typedName } from '../typed-name.ts';
 import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
@@ -44,10 +44,9 @@ export const ownRefusal = (...errors: readonly CopyText[]): OwnChange => ({ ok: 
 
 /** Blank: none. */
 export async function changeOwnName(target: SignInTarget, userId: string, typed: string | null | undefined): Promise<OwnChange> {
-  const trimmed = (typed ?? '').trim();
-  const refused = nameRefusal(trimmed);
-  if (refused !== undefined) return ownRefusal(refused);
-  const name = trimmed === '' ? null : trimmed;
+  const read = typedName(typed ?? '');
+  if ('refusal' in read) return ownRefusal(read.refusal);
+  const { name } = read;
   const scope = ownScope(target, userId);
   await scope.transactional(async (em) => {
     const [row] = await executeOwned<{ before: string | null }[]>(
