@@ -195,6 +195,25 @@ describe('password', () => {
     expect((await signIn('cy@example.com', NEW_PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
   });
 
+  it('a form without the current password field is refused like a wrong one, and changes nothing', async () => {
+    const userId = await createUser('ce@example.com');
+    const elsewhere = await signIn('ce@example.com', PASSWORD);
+    const { jar, page } = await openAccount('ce@example.com');
+    const hash = async () => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+    const before = await hash();
+    const form = formOf(page, 'password');
+    const { current_password: omitted, ...fields } = form.fields;
+    expect(omitted).toBe('');
+    const refused = await jar.visit(form.action, { form: { ...fields, new_password: NEW_PASSWORD } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('The current password is incorrect.');
+    expect(await hash()).toBe(before);
+    // Nothing ended: the other browser is still signed in, and the password is the old one.
+    expect((await elsewhere.jar.visit(accountUrl())).status).toBe(200);
+    expect((await signIn('ce@example.com', PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+    expect(await auditActions(userId)).not.toContain('user.password.change');
+  });
+
   it('a reset link refuses a password of the history too', async () => {
     const userId = await createUser('di@example.com');
     const reset = await app.gatehouse.services.orm.em.fork().transactional(async (em) => {

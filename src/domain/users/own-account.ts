@@ -64,14 +64,15 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   return { ok: true };
 }
 
-export interface OwnPasswordChange {
-  /** Absent for the change an expired password forces at sign-in. */
-  readonly current?: string | null | undefined;
+/**
+ * `account`: the account page's, proven by the current password (a form without it is a wrong one); `expired`: the
+ * change an expired password forces at sign-in, just proven by that password.
+ */
+export type OwnPasswordChange = {
   readonly password: string | null | undefined;
   /** The OP browser session that stays signed in; null: every sign-in of the user ends. */
   readonly keepSessionUid: string | null;
-  readonly reason: 'account' | 'expired';
-}
+} & ({ readonly reason: 'account'; readonly current: string | null | undefined } | { readonly reason: 'expired' });
 
 /**
  * Every other sign-in ends (as Auth0 and Zitadel end other sessions of a changed password), and a `password_changed`
@@ -81,7 +82,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   const scope = ownScope(target, userId);
   const { applicationId } = scope;
   const password = change.password ?? '';
-  if (change.current !== undefined && !(await currentPasswordProven(scope.em, applicationId, userId, change.current))) return { ok: false, reason: 'wrong_current' };
+  if (change.reason === 'account' && !(await currentPasswordProven(scope.em, applicationId, userId, change.current))) return { ok: false, reason: 'wrong_current' };
   const pool = await effectivePasswordPolicy(target.scope, target.policyTenantId);
   // A forced change must at least change the password, whatever history the policy keeps.
   const policy = change.reason === 'expired' ? { ...pool, historyCount: Math.max(pool.historyCount, 1) } : pool;
