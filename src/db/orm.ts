@@ -36,6 +36,7 @@ import { Migration0030Saml } from './migrations/0030-saml.ts';
 import { Migration0031Webauthn } from './migrations/0031-webauthn.ts';
 import { Migration0033UserLocale } from './migrations/0033-user-locale.ts';
 import { Migration0034SamlSpKeys } from './migrations/0034-saml-sp-keys.ts';
+import { Migration0035EmailChangeLinks } from './migrations/0035-email-change-links.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -71,6 +72,7 @@ export const MIGRATIONS = [
   { name: '0031-webauthn', class: Migration0031Webauthn },
   { name: '0033-user-locale', class: Migration0033UserLocale },
   { name: '0034-saml-sp-keys', class: Migration0034SamlSpKeys },
+  { name: '0035-email-change-links', class: Migration0035EmailChangeLinks },
 ];
 
 /**

@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = {
   'user.membership.remove': { kind: 'write', meaning: 'A user lost their membership of a tenant' },
   'user.membership.add': { kind: 'write', meaning: 'An existing user joined a tenant (an accepted invitation)' },
   'user.email.verify': { kind: 'write', meaning: 'A user proved their e-mail address through a link' },
+  'user.email.change': { kind: 'write', meaning: 'A user changed their own e-mail address through the link mailed to the new one (`before.email`, `after.email`)' },
   'user.password.reset': { kind: 'write', meaning: 'A user set a new password through a reset link (their sessions ended)' },
   'user.password.change': { kind: 'write', meaning: 'A user changed their own password (`after.reason`: `account` page, or `expired` at sign-in)' },
   'user.name.change': { kind: 'write', meaning: 'A user changed their own name on the account page' },

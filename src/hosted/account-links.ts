@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
@@ -6,22 +7,22 @@ import { passwordChangedMail, welcomeMail } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
-import { issueLink, peekLink, useLink, type LinkPurpose, type LinkUser } from '../domain/users/link-tokens.ts';
+import { changeEmail, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
+import { issueLink, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
-import { donePage, errorPage, resetPage, verifyPage, type CopyKey, type CopyText } from '../pages/pages.ts';
+import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
 import type { Services } from '../services.ts';
 
 /**
- * The pages of the links e-mails carry (src/domain/sign-in/account-links.ts writes them): `/account/reset-password`
- * and `/account/verify-email`, under the surface of the user's pool (the service's URL, an isolated tenant's
- * `/t/{tenant}`, or the pool's custom domain).
+ * The pages of the links e-mails carry (src/domain/sign-in/account-links.ts and the account page write them):
+ * `/account/reset-password`, `/account/verify-email` and `/account/confirm-email` (an address change), under the surface
+ * of the user's pool (the service's URL, an isolated tenant's `/t/{tenant}`, or the pool's custom domain).
  */
 interface LinkParams {
   tenantRef?: string;
@@ -29,7 +30,7 @@ interface LinkParams {
 
 /** A link opened on its surface: its user, the surface's settings and the user's e-mail; undefined when it does not work here. */
 interface OpenedLink {
-  readonly user: LinkUser;
+  readonly user: OpenedLinkUser;
   readonly settings: SurfaceSettings;
   readonly email: string;
   readonly name: string | null;
@@ -123,8 +124,8 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       const token = queryToken(request);
       const opened = await openLink(services, request, token, 'verify_email');
       if (opened === undefined) return invalidLink(reply);
-      const input = { action: request.url.split('?')[0]!, token: token as string, email: opened.email };
-      return sendPage(reply, 200, (nonce) => verifyPage(opened.settings.look, nonce, input));
+      const input = { action: request.url.split('?')[0]!, token: token as string, confirms: 'verify', values: { email: opened.email } } as const;
+      return sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, input));
     });
 
     app.post<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
@@ -145,6 +146,36 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       await usersChanged(services, opened.user.applicationId);
       return done(reply, opened, 'verify.doneTitle', 'verify.doneText');
     });
+
+    app.get<{ Params: LinkParams }>(`${prefix}/account/confirm-email`, async (request, reply) => {
+      const token = queryToken(request);
+      const opened = await openLink(services, request, token, 'email_change');
+      if (opened?.user.newEmail == null) return invalidLink(reply);
+      const values = { email: opened.email, newEmail: opened.user.newEmail };
+      const input = { action: request.url.split('?')[0]!, token: token as string, confirms: 'emailChange', values } as const;
+      return sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, input));
+    });
+
+    app.post<{ Params: LinkParams }>(`${prefix}/account/confirm-email`, async (request, reply) => {
+      const token = formField(request, 'token');
+      const opened = await openLink(services, request, token, 'email_change');
+      if (opened === undefined) return invalidLink(reply);
+      const actor = linkActor(services, request, opened);
+      const changed = await changedEmail(() =>
+        scopeOf(request, opened).transactional(async (em) => {
+          // The address of the link used, in the transaction of the change: of two posts of one link, one changes it.
+          const used = await useLink(em, token, 'email_change');
+          if (used?.newEmail == null) return undefined;
+          return changeEmail(em, actor, opened.user.userId, used.newEmail);
+        }),
+      );
+      if (changed === 'taken') return sendPage(reply, 409, (nonce) => errorPage(opened.settings.look, nonce, { key: 'refusal.emailTaken' }));
+      if (changed === undefined) return invalidLink(reply, opened);
+      await usersChanged(services, opened.user.applicationId);
+      await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
+      const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
+      return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'emailChange.doneTitle', 'emailChange.doneText', accountUrl));
+    });
   }
 }
 
@@ -163,4 +194,14 @@ async function applicationLink(services: Services, opened: OpenedLink): Promise<
     // A native client's private-use scheme has no origin to show: the service's own address stands in.
   }
   return services.config.publicUrl;
+}
+
+/** An address taken between the check and the write, as the pool's unique key refuses it, is taken too. */
+async function changedEmail<T>(change: () => Promise<T>): Promise<T | 'taken'> {
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return 'taken';
+    throw error;
+  }
 }

@@ -7,13 +7,14 @@ import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, admitSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
-import { changeOwnName, changeOwnPassword, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
+import { changeOwnName, changeOwnPassword, requestOwnEmailChange, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
 import { listCredentials } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions } from '../domain/webauthn/factor.ts';
 import { addOwnCredential, removeOwnCredential } from '../domain/webauthn/own-credentials.ts';
 import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import {
   accountPage,
+  EMAIL_SECTION,
   MFA_SECTION,
   NAME_SECTION,
   PASSKEYS_SECTION,
@@ -83,6 +84,16 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
   const totpOf = (open: OpenAccount, fields: FormFields) => csrf.unseal(totpSealPurpose(open), fields['enrol']);
   return [
     { view: NAME_SECTION, actions: [{ path: 'name', done: 'account.nameDone', run: (open, fields) => changeOwnName(open.target, open.user.id, fields['name']) }] },
+    {
+      view: EMAIL_SECTION,
+      actions: [
+        {
+          path: 'email',
+          done: 'account.emailChangeSent',
+          run: (open, fields) => requestOwnEmailChange(open.target, open.user, { current: fields['email_password'], email: fields['new_email'] }),
+        },
+      ],
+    },
     {
       view: PASSWORD_SECTION,
       actions: [
@@ -254,7 +265,8 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
             if (outcome.reason === 'inactive') throw new SignInRefusal('account_suspended', account.target.look);
             const errors = outcome.reason === 'wrong_current' ? [{ key: 'account.wrongPassword' } as const] : outcome.errors;
             const totp = action.path === 'mfa-totp' ? csrf.unseal(totpSealPurpose(account), fields['enrol']) : undefined;
-            return show(reply, account, 400, { refused: { section: action.path, errors, name: fields['name'] ?? '' } }, totp === undefined ? {} : { totp });
+            const typed = { name: fields['name'] ?? '', email: fields['new_email'] ?? '' };
+            return show(reply, account, 400, { refused: { section: action.path, errors, ...typed } }, totp === undefined ? {} : { totp });
           }
           // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
           if (outcome.shown !== undefined && outcome.shown.length > 0) {

@@ -8,7 +8,7 @@ import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domai
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { readSignInUser } from '../domain/users/sign-in-user.ts';
-import { typedName } from '../domain/typed-name.ts';
+import { typedName } from '../domain/typed-fields.ts';
 import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';

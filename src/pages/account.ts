@@ -2,7 +2,7 @@ import { LOCALES, type Locale } from '../domain/locales.ts';
 import type { FactorKind } from '../domain/mfa/factors.ts';
 import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definitions.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
-import { document, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
 
 /**
@@ -51,9 +51,10 @@ export interface AccountView {
   /** The change just made (a notice in its section). */
   readonly done?: CopyKey | undefined;
   /**
-   * A refused change: its section and what the page says of it; `name`: the name as typed, shown again.
+   * A refused change: its section and what the page says of it; `name`, `email`: the name or new address as typed, shown
+   * again.
    */
-  readonly refused?: { readonly section: string; readonly errors: readonly CopyText[]; readonly name?: string } | undefined;
+  readonly refused?: { readonly section: string; readonly errors: readonly CopyText[]; readonly name?: string; readonly email?: string } | undefined;
 }
 
 /** The user's second step as the page shows it (src/domain/mfa/own-factors.ts). */
@@ -162,6 +163,38 @@ const confirmPassword = (look: PageLook, id: string, refusal: { errors: string[]
     invalid: refusal.errors.length > 0,
     focus: refusal.errors.length > 0,
   });
+
+/**
+ * The address: a new one and the current password; the link mailed to the new address changes it
+ * (src/hosted/account-links.ts).
+ */
+export const EMAIL_SECTION: AccountSectionView = {
+  id: 'email',
+  title: 'account.emailTitle',
+  body: (look, view, form) => {
+    const refusal = refusalOf(look, 'email', view);
+    // The field at fault: the password, or the address (kept as typed either way).
+    const wrongPassword = view.refused?.section === 'email' && view.refused.errors.some((error) => error.key === 'account.wrongPassword');
+    const addressRefused = refusal.errors.length > 0 && !wrongPassword;
+    return (
+      `<p>${text(look, 'account.emailChangeText', { email: view.email })}</p>\n` +
+      refusal.html +
+      formStart(form('email')) +
+      // Not the account's username for password managers: that is the current address until the link is opened.
+      emailField({
+        id: 'new_email',
+        autocomplete: 'email',
+        label: text(look, 'account.newEmail'),
+        value: view.refused?.section === 'email' ? view.refused.email : undefined,
+        describedBy: addressRefused ? ['email-error'] : [],
+        invalid: addressRefused,
+        focus: addressRefused,
+      }) +
+      confirmPassword(look, 'email_password', wrongPassword ? refusal : { errors: [] }, 'email-error') +
+      `<button type="submit">${text(look, 'account.emailChangeSubmit')}</button>\n</form>\n`
+    );
+  },
+};
 
 /** A one-time code field of the section. */
 const codeField = (look: PageLook, id: string, label: CopyKey, refusal: { errors: string[] }, errorId: string) =>

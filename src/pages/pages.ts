@@ -237,7 +237,7 @@ export function field(options: FieldOptions): string {
  * would refuse to submit an address like jörg@example.com that accounts may have. `username` pairs it with the
  * password in password managers, on the sign-up form too (the new credential is saved under it).
  */
-export const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'focus' | 'extra'>) =>
+export const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'focus' | 'extra'> & Partial<Pick<FieldOptions, 'id' | 'autocomplete'>>) =>
   field({
     id: 'email',
     type: 'text',
@@ -485,13 +485,27 @@ export function resetPage(look: PageLook, nonce: string, input: ResetPageInput):
   return document(look, nonce, text(look, 'reset.title'), body, invalid);
 }
 
-/** The verification link's page: one button, so that a mail scanner opening the link confirms nothing. */
-export function verifyPage(look: PageLook, nonce: string, input: { action: string; token: string; email: string }): RenderedPage {
+/** What each link's page asks, in the copy's words: a link's one action waits for its button. */
+const LINK_CONFIRMATIONS = {
+  verify: { title: 'verify.title', text: 'verify.text', submit: 'verify.submit' },
+  emailChange: { title: 'emailChange.title', text: 'emailChange.text', submit: 'emailChange.submit' },
+} as const satisfies Record<string, Record<string, CopyKey>>;
+
+/**
+ * A mailed link's page: one button, so that a mail scanner opening the link confirms nothing. `values` fill its text
+ * (`email`; `newEmail` for an address change).
+ */
+export function linkConfirmPage(
+  look: PageLook,
+  nonce: string,
+  input: { readonly action: string; readonly token: string; readonly confirms: keyof typeof LINK_CONFIRMATIONS; readonly values: Readonly<Record<string, string>> },
+): RenderedPage {
+  const keys = LINK_CONFIRMATIONS[input.confirms];
   const body =
-    `<h1>${text(look, 'verify.title')}</h1>\n<p>${text(look, 'verify.text', { email: input.email })}</p>\n` +
+    `<h1>${text(look, keys.title)}</h1>\n<p>${text(look, keys.text, input.values)}</p>\n` +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
-    `<button type="submit">${text(look, 'verify.submit')}</button>\n</form>\n`;
-  return document(look, nonce, text(look, 'verify.title'), body);
+    `<button type="submit">${text(look, keys.submit)}</button>\n</form>\n`;
+  return document(look, nonce, text(look, keys.title), body);
 }
 
 /**

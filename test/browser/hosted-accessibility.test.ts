@@ -10,11 +10,11 @@ import {
   deviceConfirmPage,
   donePage,
   emailFormPage,
+  linkConfirmPage,
   loginPage,
   PLAIN_LOOK,
   resetPage,
   signupPage,
-  verifyPage,
   type PageLook,
   type RenderedPage,
 } from '../../src/pages/pages.ts';
@@ -571,7 +571,9 @@ describe('any tenant colours', () => {
     'forgot password': (look) => emailFormPage(look, 'n', { action: '/forgot', csrf: 'c', form: 'forgot', loginUrl: '/' }),
     'new password with an error': (look) =>
       resetPage(look, 'n', { action: '/reset', token: 't', email: 'ada@example.com', passwordPolicy: POLICY_DEFAULTS.password, errors: [{ key: 'password.tooShort', values: { count: '12' } }] }),
-    'verify e-mail': (look) => verifyPage(look, 'n', { action: '/verify', token: 't', email: 'ada@example.com' }),
+    'verify e-mail': (look) => linkConfirmPage(look, 'n', { action: '/verify', token: 't', confirms: 'verify', values: { email: 'ada@example.com' } }),
+    'change e-mail': (look) =>
+      linkConfirmPage(look, 'n', { action: '/confirm', token: 't', confirms: 'emailChange', values: { email: 'ada@example.com', newEmail: 'ada@example.org' } }),
     'mail sent': (look) => donePage(look, 'n', 'forgot.sentTitle', 'forgot.sentText', { email: 'ada@example.com' }),
     'device code with an error': (look) => deviceCodePage(look, 'n', { action: '/device', xsrf: 'x', error: 'device.error', userCode: 'BCDF-GHJK' }),
     'device confirmation': (look) => deviceConfirmPage(look, 'n', { action: '/device', xsrf: 'x', userCode: 'BCDF-GHJK' }),

@@ -6,6 +6,7 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
+import { accountLinkOf, mails } from '../support/email-sign-in.ts';
 import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /**
@@ -42,30 +43,6 @@ async function follow(jar: CookieJar, page: Visit, text: string): Promise<Visit>
   const href = new RegExp(`<a href="([^"]+)">${text}</a>`).exec(page.body)?.[1];
   expect(href, page.body).toBeDefined();
   return jar.visit(new URL(href!.replaceAll('&amp;', '&'), page.url).href);
-}
-
-interface Mail {
-  id: string;
-  text: string;
-  html: string;
-  subject: string;
-}
-
-/** The mails of `templateKey` to `to` in the outbox, oldest first, with their rendered parts. */
-async function mails(to: string, templateKey: string, http = app.http): Promise<Mail[]> {
-  const list = await http.get(`/email/deliveries?to=${encodeURIComponent(to)}&templateKey=${templateKey}`);
-  expect(list.status, JSON.stringify(list.body)).toBe(200);
-  return Promise.all((list.body.data as { id: string }[]).map(async ({ id }) => (await http.get(`/email/deliveries/${id}`)).body as Mail));
-}
-
-/** The link of the only mail of `templateKey` to `to`. */
-async function linkOf(to: string, templateKey: string, http = app.http): Promise<string> {
-  const [mail, ...more] = await mails(to, templateKey, http);
-  expect(more).toEqual([]);
-  const link = /(http\S+\/account\/[a-z-]+\?token=\S+)/.exec(mail!.text)?.[1];
-  expect(link, mail!.text).toBeDefined();
-  expect(mail!.html).toContain(`href="${link!}"`);
-  return link!;
 }
 
 /** Forgot password on a sign-in page of `flow`: the answer. */
@@ -105,8 +82,8 @@ describe('forgot password', () => {
     expect(known.body).toContain('<h1>Check your email</h1>');
     expect(normalized(known, 'kim@example.com')).toBe(normalized(unknown, 'nobody@example.com'));
     expect(headerNames(known)).toEqual(headerNames(unknown));
-    expect(await mails('nobody@example.com', 'password_reset')).toEqual([]);
-    const [mail] = await mails('kim@example.com', 'password_reset');
+    expect(await mails(app.http, 'nobody@example.com', 'password_reset')).toEqual([]);
+    const [mail] = await mails(app.http, 'kim@example.com', 'password_reset');
     expect(mail!.subject).toBe('Reset your My application password');
     expect(mail!.text).toContain('expires in 30 minutes');
   });
@@ -119,7 +96,7 @@ describe('forgot password', () => {
     expect((await grants())[0]!.n).toBeGreaterThan(0);
 
     await askReset(await authorize(), 'lee@example.com');
-    const link = await linkOf('lee@example.com', 'password_reset');
+    const link = await accountLinkOf(app.http, 'lee@example.com', 'password_reset');
     expect(link.startsWith(`${issuer}/account/reset-password?token=`)).toBe(true);
     const jar = new CookieJar();
     const form = await jar.visit(link);
@@ -136,7 +113,7 @@ describe('forgot password', () => {
     expect(changed.body).toContain('<h1>Password changed</h1>');
 
     expect((await grants())[0]!.n).toBe(0);
-    const [notice] = await mails('lee@example.com', 'password_changed');
+    const [notice] = await mails(app.http, 'lee@example.com', 'password_changed');
     expect(notice!.text).toMatch(/was changed on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/);
     expect((await signIn('lee@example.com', PASSWORD)).status).toBe(400);
     expect((await signIn('lee@example.com', NEW_PASSWORD)).status).toBe(303);
@@ -151,7 +128,7 @@ describe('forgot password', () => {
   it('an expired link, a forged token and a suspended user’s link are refused', async () => {
     const userId = await createUser('max@example.com');
     await askReset(await authorize(), 'max@example.com');
-    const link = await linkOf('max@example.com', 'password_reset');
+    const link = await accountLinkOf(app.http, 'max@example.com', 'password_reset');
     await sql(`update email_link_token set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
     const jar = new CookieJar();
     expect((await jar.visit(link)).status).toBe(400);
@@ -163,7 +140,7 @@ describe('forgot password', () => {
     // A suspended user is sent nothing.
     expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);
     await askReset(await authorize(), 'max@example.com');
-    expect(await mails('max@example.com', 'password_reset')).toHaveLength(1);
+    expect(await mails(app.http, 'max@example.com', 'password_reset')).toHaveLength(1);
   });
 
   describe('in isolated tenants', () => {
@@ -186,9 +163,9 @@ describe('forgot password', () => {
       await createUser('nia@example.com', admin, `/applications/${another.applicationId}/tenants/${north}/users`);
       // South's pool has no nia: nothing is sent.
       await askReset(await authorize(isolated, { tenant: 'south' }), 'nia@example.com');
-      expect(await mails('nia@example.com', 'password_reset', admin)).toEqual([]);
+      expect(await mails(admin, 'nia@example.com', 'password_reset')).toEqual([]);
       await askReset(await authorize(isolated, { tenant: 'north' }), 'nia@example.com');
-      const link = await linkOf('nia@example.com', 'password_reset', admin);
+      const link = await accountLinkOf(admin, 'nia@example.com', 'password_reset');
       expect(link.startsWith(`${issuer}/t/${north}/account/reset-password?token=`)).toBe(true);
       const jar = new CookieJar();
       expect((await jar.visit(link.replace(`/t/${north}/`, '/t/south/'))).status).toBe(400);
@@ -224,7 +201,7 @@ describe('sign-up and verification', () => {
     expect(refused.body).toContain('Confirm your email address first');
     const resend = await follow(flow.jar, refused, 'Send the link again');
     expect((await flow.jar.submit(resend, { email: 'ola@example.com' })).status).toBe(200);
-    const [first, second] = await mails('ola@example.com', 'verify_email');
+    const [first, second] = await mails(app.http, 'ola@example.com', 'verify_email');
     expect(second).toBeDefined();
     const link = /(http\S+\/account\/verify-email\?token=\S+)/.exec(second!.text)![1]!;
 
@@ -236,7 +213,7 @@ describe('sign-up and verification', () => {
     // Used, and the first link ended with it.
     expect((await jar.submit(page, {})).status).toBe(400);
     expect((await jar.visit(/(http\S+\?token=\S+)/.exec(first!.text)![1]!)).status).toBe(400);
-    const [welcome, ...more] = await mails('ola@example.com', 'welcome');
+    const [welcome, ...more] = await mails(app.http, 'ola@example.com', 'welcome');
     expect(more).toEqual([]);
     expect(welcome!.subject).toBe('Welcome to My application');
     expect(welcome!.text).toContain('https://app.example');
@@ -253,10 +230,10 @@ describe('sign-up and verification', () => {
     expect(headerNames(taken)).toEqual(headerNames(fresh));
     const users = (await app.http.get('/users?emailPrefix=pat@')).body.data as unknown[];
     expect(users).toHaveLength(1);
-    const [notice] = await mails('pat@example.com', 'welcome');
+    const [notice] = await mails(app.http, 'pat@example.com', 'welcome');
     expect(notice!.subject).toBe('You already have a My application account');
     expect(notice!.text).toContain('Someone tried to create an account with pat@example.com');
-    expect(await mails('pat@example.com', 'verify_email')).toEqual([]);
+    expect(await mails(app.http, 'pat@example.com', 'verify_email')).toEqual([]);
     // The account's password is unchanged.
     expect((await signIn('pat@example.com', PASSWORD)).status).toBe(303);
   });
@@ -266,7 +243,7 @@ describe('sign-up and verification', () => {
     expect(provider.status, JSON.stringify(provider.body)).toBe(201);
     try {
       expect((await signUp({ email: 'rio@example.com', password: PASSWORD })).status).toBe(200);
-      expect(await mails('rio@example.com', 'verify_email')).toHaveLength(1);
+      expect(await mails(app.http, 'rio@example.com', 'verify_email')).toHaveLength(1);
       expect((await signIn('rio@example.com', PASSWORD)).status).toBe(303);
     } finally {
       await app.http.delete(`/auth-providers/${provider.body.id}`);
@@ -294,15 +271,15 @@ describe('new_sign_in', () => {
       expect(first.headers.get('set-cookie')).toMatch(/gh_browser=[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
       // The first browser is not news, nor the same browser again.
       expect((await signInWith(laptop)).status).toBe(303);
-      expect(await mails('sue@example.com', 'new_sign_in')).toEqual([]);
+      expect(await mails(app.http, 'sue@example.com', 'new_sign_in')).toEqual([]);
       expect((await signInWith(new CookieJar())).status).toBe(303);
-      const [mail, ...more] = await mails('sue@example.com', 'new_sign_in');
+      const [mail, ...more] = await mails(app.http, 'sue@example.com', 'new_sign_in');
       expect(more).toEqual([]);
       expect(mail!.text).toMatch(/We noticed a new sign-in to sue@example\.com on \d{4}-\d\d-\d\dT[\d:]+Z from .+ in an unknown location \(IP 127\.0\.0\.1\)/);
       expect(mail!.text).toMatch(/\/account\/reset-password\?token=/);
       // Signed in on a German page, in German, the words it fills in too.
       expect((await signInWith(new CookieJar(), { ui_locales: 'de' })).status).toBe(303);
-      const german = (await mails('sue@example.com', 'new_sign_in')).find((sent) => sent.text.includes('Wir haben'));
+      const german = (await mails(app.http, 'sue@example.com', 'new_sign_in')).find((sent) => sent.text.includes('Wir haben'));
       expect(german?.text).toMatch(/von .+ in einer unbekannten Gegend \(IP 127\.0\.0\.1\)/);
     } finally {
       expect((await app.http.put('/policies/session', {})).status).toBe(200);
@@ -346,7 +323,7 @@ describe('on a tenant’s custom domain', () => {
     const flow = await startAuthorization(domainConfig, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, {}, new CookieJar(via));
     expect(flow.page.status).toBe(200);
     expect((await askReset(flow, 'ona@example.com')).status).toBe(200);
-    const link = await linkOf('ona@example.com', 'password_reset', admin);
+    const link = await accountLinkOf(admin, 'ona@example.com', 'password_reset');
     expect(link.startsWith(`http://${NORTH_HOST}/account/reset-password?token=`), link).toBe(true);
     const token = new URL(link).search;
     const jar = new CookieJar(via);

@@ -4,6 +4,7 @@ import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
+import { accountLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
@@ -233,6 +234,115 @@ describe('password', () => {
     expect(link).toBe(`/account?client_id=${clientId}`);
     const { page } = await openAccount('di@example.com', NEW_PASSWORD, new CookieJar(), new URL(link!, issuer).href);
     expect(page.status).toBe(200);
+  });
+});
+
+describe('e-mail address', () => {
+  const emailOf = async (userId: string) =>
+    (await sql<{ email: string; email_verified: boolean }>('select email, email_verified from app_user where id = ?', [userId]))[0]!;
+  const askChange = (jar: CookieJar, page: Visit, address: string, password = PASSWORD) => post(jar, page, 'email', { email_password: password, new_email: address });
+
+  it('needs the current password and a new address; the link mailed to it changes the address, verified, once it is confirmed, and works once', async () => {
+    const userId = await createUser('em@example.com');
+    const { jar, page } = await openAccount('em@example.com');
+    // Unproven since (as after an administrator's change of address): the link proves the new one.
+    await sql(`update app_user set email_verified = false where id = ?`, [userId]);
+    expect(page.body).toContain('<h2 id="email-title">Email address</h2>');
+
+    const wrong = await askChange(jar, page, 'em.new@example.com', 'Not-The-One-1');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The current password is incorrect.');
+    // The field at fault is marked; the address stays as typed.
+    expect(wrong.body).toMatch(/<input id="new_email"[^>]*value="em\.new@example\.com"(?![^>]*aria-invalid)[^>]*>/);
+    expect(wrong.body).toMatch(/<input id="email_password"[^>]*aria-invalid="true"[^>]*>/);
+    const { email_password: omitted, ...fields } = formOf(page, 'email').fields;
+    expect(omitted).toBe('');
+    const withoutPassword = await jar.visit(formOf(page, 'email').action, { form: { ...fields, new_email: 'em.new@example.com' } });
+    expect(withoutPassword.body).toContain('The current password is incorrect.');
+    const notAnAddress = await askChange(jar, page, 'em.new-at-example.com');
+    expect(notAnAddress.status).toBe(400);
+    expect(notAnAddress.body).toContain('Enter an email address like name@example.com.');
+    expect(notAnAddress.body).toMatch(/<input id="new_email"[^>]*aria-invalid="true" autofocus>/);
+    expect(notAnAddress.body).toMatch(/<input id="email_password"(?![^>]*aria-invalid)[^>]*>/);
+    const same = await askChange(jar, page, ' EM@Example.com ');
+    expect(same.status).toBe(400);
+    expect(same.body).toContain('This is your email address already.');
+    expect(await mails(app.http, 'em.new@example.com', 'email_change')).toEqual([]);
+
+    const asked = await askChange(jar, page, ' em.new@example.com ');
+    expect(asked.status).toBe(303);
+    expect((await jar.visit(asked.location!)).body).toContain('Open the link we sent to the new address to change yours.');
+    // Nothing changes until the new address's owner opens the link.
+    expect(await emailOf(userId)).toEqual({ email: 'em@example.com', email_verified: false });
+    const link = await accountLinkOf(app.http, 'em.new@example.com', 'email_change');
+    expect(link.startsWith(`${issuer}/account/confirm-email?token=`)).toBe(true);
+    const [mail] = await mails(app.http, 'em.new@example.com', 'email_change');
+    expect(mail!.text).toContain('Confirm that em.new@example.com should replace em@example.com as your sign-in address. The link expires in 60 minutes.');
+
+    // Another surface's pages refuse it; opened, it asks first (a mail scanner changes nothing).
+    const tenant = await app.createTenant('Em Tenant');
+    expect((await new CookieJar().visit(link.replace('/account/', `/t/${tenant}/account/`))).status).toBe(400);
+    const opener = new CookieJar();
+    const confirm = await opener.visit(link);
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toContain('from em@example.com to em.new@example.com');
+    expect(await emailOf(userId)).toEqual({ email: 'em@example.com', email_verified: false });
+    const changed = await opener.submit(confirm, {});
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain('Your email address is changed');
+    expect(await emailOf(userId)).toEqual({ email: 'em.new@example.com', email_verified: true });
+    const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
+      `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.email.change'`,
+      [userId],
+    );
+    expect(record).toEqual({ actor_type: 'user', actor_id: userId, before: { email: 'em@example.com' }, after: { email: 'em.new@example.com', emailVerified: true } });
+    expect((await opener.submit(confirm, {})).status).toBe(400);
+
+    // The new address signs in, the old one no longer; the page that stayed open shows the new one.
+    expect((await signIn('em.new@example.com', PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+    expect((await signIn('em@example.com', PASSWORD)).answer.location).toBeUndefined();
+    expect((await jar.visit(accountUrl())).body).toContain('em.new@example.com');
+  });
+
+  it('an address another account holds is answered alike and mailed nothing; taken before the link is used, the link changes nothing', async () => {
+    const userId = await createUser('fa@example.com');
+    await createUser('fb@example.com');
+    const { jar, page } = await openAccount('fa@example.com');
+    const held = await askChange(jar, page, 'FB@example.com');
+    expect(held.status).toBe(303);
+    expect(held.location).toContain('done=email');
+    expect(await mails(app.http, 'FB@example.com', 'email_change')).toEqual([]);
+    expect(await mails(app.http, 'fb@example.com', 'email_change')).toEqual([]);
+
+    expect((await askChange(jar, page, 'fc@example.com')).status).toBe(303);
+    const link = await accountLinkOf(app.http, 'fc@example.com', 'email_change');
+    await createUser('FC@example.com');
+    const opener = new CookieJar();
+    const refused = await opener.submit(await opener.visit(link), {});
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('This address belongs to another account now: your email address is unchanged.');
+    expect(await emailOf(userId)).toEqual({ email: 'fa@example.com', email_verified: true });
+    expect(await auditActions(userId)).not.toContain('user.email.change');
+  });
+
+  it('the last address asked for is the one a link changes to; once changed, the links mailed to the old address stop working', async () => {
+    const userId = await createUser('ga@example.com');
+    const reset = await app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      const { issueLink } = await import('../../src/domain/users/link-tokens.ts');
+      return issueLink(em, { applicationId: app.root.applicationId, userId, poolId: '00000000-0000-0000-0000-000000000000', clientId }, 'password_reset', issuer);
+    });
+    const { jar, page } = await openAccount('ga@example.com');
+    expect((await askChange(jar, page, 'gb@example.com')).status).toBe(303);
+    const first = await accountLinkOf(app.http, 'gb@example.com', 'email_change');
+    expect((await askChange(jar, page, 'gc@example.com')).status).toBe(303);
+    const second = await accountLinkOf(app.http, 'gc@example.com', 'email_change');
+    expect((await new CookieJar().visit(first)).status).toBe(400);
+    expect((await new CookieJar().visit(reset.link)).status).toBe(200);
+
+    const opener = new CookieJar();
+    expect((await opener.submit(await opener.visit(second), {})).status).toBe(200);
+    expect((await emailOf(userId)).email).toBe('gc@example.com');
+    expect((await new CookieJar().visit(reset.link)).status).toBe(400);
   });
 });
 

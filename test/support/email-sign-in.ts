@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import type { HttpClient } from './http.ts';
 import type { Visit } from './cookie-jar.ts';
+import type { TemplateKey } from '../../src/domain/email/template-defaults.ts';
 
-/** Sign-in by e-mail in the hosted-page tests: the outbox's mails and what they carry. */
+/** The hosted-page tests' mails: the outbox's, and the links and codes they carry. */
 
 export interface Mail {
   id: string;
@@ -12,10 +13,20 @@ export interface Mail {
 }
 
 /** The mails of `templateKey` to `to` in the outbox of `http`'s scope, newest first, with their rendered parts. */
-export async function mails(http: HttpClient, to: string, templateKey: 'magic_link' | 'email_otp'): Promise<Mail[]> {
+export async function mails(http: HttpClient, to: string, templateKey: TemplateKey): Promise<Mail[]> {
   const list = await http.get(`/email/deliveries?to=${encodeURIComponent(to)}&templateKey=${templateKey}`);
   expect(list.status, JSON.stringify(list.body)).toBe(200);
   return Promise.all((list.body.data as { id: string }[]).map(async ({ id }) => (await http.get(`/email/deliveries/${id}`)).body as Mail));
+}
+
+/** The link of the only mail of `templateKey` to `to`: a page of the account's (`/account/…?token=`). */
+export async function accountLinkOf(http: HttpClient, to: string, templateKey: TemplateKey): Promise<string> {
+  const [mail, ...more] = await mails(http, to, templateKey);
+  expect(more).toEqual([]);
+  const link = /(http\S+\/account\/[a-z-]+\?token=\S+)/.exec(mail!.text)?.[1];
+  expect(link, mail!.text).toBeDefined();
+  expect(mail!.html).toContain(`href="${link!}"`);
+  return link!;
 }
 
 /** The link of the newest `magic_link` mail to `to` (`count`: how many there must be). */

@@ -11,9 +11,7 @@ import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
-import { typedName } from '../typed-name.ts';
-import { email as emailAddress } from '../validate.ts';
-import { GatehouseError } from '../../errors.ts';
+import { typedEmail, typedName } from '../typed-fields.ts';
 import { newId } from '../../ids.ts';
 import { welcomeMail } from '../email/flow-mail.ts';
 import { queueVerification } from './account-links.ts';
@@ -38,16 +36,6 @@ export type SignUpFieldErrors = Partial<Record<'name' | 'email' | 'password', re
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRefusals(checkPassword(policy, password));
-
-/** The address as typed, trimmed; undefined when it is none. */
-function typedEmail(value: string): string | undefined {
-  try {
-    return emailAddress('Email address', value);
-  } catch (error) {
-    if (error instanceof GatehouseError) return undefined;
-    throw error;
-  }
-}
 
 /**
  * The pool was decided before this transaction: a switch of authIsolation since restarts the sign-up rather than land

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { normalizeEmail } from './email-key.ts';
 import { endOpSessions } from './users.ts';
 
 export interface ChangedAccount {
@@ -49,4 +50,41 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
   if (row === undefined) return undefined;
   recordAudit(em, actor, { action: 'user.email.verify', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
   return row;
+}
+
+/**
+ * In the caller's transaction: the address an `email_change` link carried becomes the user's, proven by the link, and
+ * the user's other unused links (to the old address) stop working. Undefined for a suspended user; `taken` when another
+ * account of the pool holds the address now (a race the pool's unique key also refuses, as a constraint violation).
+ */
+export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<{ readonly before: string } | 'taken' | undefined> {
+  const key = normalizeEmail(newEmail);
+  const [user] = await executeOwned<{ email: string; pool_id: string; status: string }[]>(
+    em,
+    actor.applicationId,
+    'select email, pool_id, status from app_user where @owner and id = ? for update',
+    [userId],
+  );
+  if (user === undefined || user.status === 'suspended') return undefined;
+  const [holder] = await executeOwned<unknown[]>(em, actor.applicationId, 'select 1 from app_user where @owner and pool_id = ? and email_normalized = ? and id <> ?', [
+    user.pool_id,
+    key,
+    userId,
+  ]);
+  if (holder !== undefined) return 'taken';
+  await executeOwned(em, actor.applicationId, 'update app_user set email = ?, email_normalized = ?, email_verified = true, updated_at = now() where @owner and id = ?', [
+    newEmail,
+    key,
+    userId,
+  ]);
+  await executeOwned(em, actor.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
+  recordAudit(em, actor, {
+    action: 'user.email.change',
+    targetType: 'user',
+    targetId: userId,
+    tenantId: actor.tenantId,
+    before: { email: user.email },
+    after: { email: newEmail, emailVerified: true },
+  });
+  return { before: user.email };
 }

@@ -8,12 +8,16 @@ import { isUuid, newId } from '../../ids.ts';
  * 32 random bytes shown once, stored as SHA-256 only, used once. `{applicationId}.{secret}`, so the lookup key leads
  * with its application. The page refuses a token brought to another surface than the user's pool's.
  */
-export type LinkPurpose = 'verify_email' | 'password_reset';
+export type LinkPurpose = 'verify_email' | 'password_reset' | 'email_change';
 
-export const LINK_MINUTES: Readonly<Record<LinkPurpose, number>> = { verify_email: 24 * 60, password_reset: 30 };
+export const LINK_MINUTES: Readonly<Record<LinkPurpose, number>> = { verify_email: 24 * 60, password_reset: 30, email_change: 60 };
 
 /** Under the pool's surface. */
-export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = { verify_email: '/account/verify-email', password_reset: '/account/reset-password' };
+export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
+  verify_email: '/account/verify-email',
+  password_reset: '/account/reset-password',
+  email_change: '/account/confirm-email',
+};
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
@@ -25,14 +29,35 @@ export interface LinkUser {
   readonly clientId: string;
 }
 
+/** A link as its page finds it: `newEmail`, the address an `email_change` link moves its user to. */
+export interface OpenedLinkUser extends LinkUser {
+  readonly newEmail: string | null;
+}
+
+interface IssuedLink {
+  readonly link: string;
+  readonly expiresInMinutes: number;
+}
+
 /** Written through the caller's transaction; the link is on the pool's pages (pagesOf). */
-export async function issueLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, base: string): Promise<{ link: string; expiresInMinutes: number }> {
+export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<LinkPurpose, 'email_change'>, base: string): Promise<IssuedLink> =>
+  insertLink(em, user, purpose, null, base);
+
+/** A link that moves `user` to `newEmail`; the user's earlier ones stop working: the last address asked for is the one. */
+export async function issueEmailChangeLink(em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> {
+  await executeOwned(em, user.applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and purpose = 'email_change' and used_at is null`, [
+    user.userId,
+  ]);
+  return insertLink(em, user, 'email_change', newEmail, base);
+}
+
+async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, newEmail: string | null, base: string): Promise<IssuedLink> {
   const secret = randomBytes(32).toString('base64url');
   const minutes = LINK_MINUTES[purpose];
   await em.execute(
-    `insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at)
-     values (?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
-    [user.applicationId, newId(), user.userId, user.clientId, purpose, hashOf(secret), minutes],
+    `insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, new_email)
+     values (?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?)`,
+    [user.applicationId, newId(), user.userId, user.clientId, purpose, hashOf(secret), minutes, newEmail],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
   url.searchParams.set('token', `${user.applicationId}.${secret}`);
@@ -67,19 +92,20 @@ interface TokenRow {
   user_id: string;
   client_id: string;
   pool_id: string;
+  new_email: string | null;
 }
 
-const toLinkUser = (applicationId: string, row: TokenRow | undefined): LinkUser | undefined =>
-  row === undefined ? undefined : { applicationId, userId: row.user_id, poolId: row.pool_id, clientId: row.client_id };
+const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLinkUser | undefined =>
+  row === undefined ? undefined : { applicationId, userId: row.user_id, poolId: row.pool_id, clientId: row.client_id, newEmail: row.new_email };
 
 /** Without using it: for the page that asks. */
-export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<LinkUser | undefined> {
+export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parse(token);
   if (parsed === undefined) return undefined;
   const [row] = await executeOwned<TokenRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select t.user_id, t.client_id, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+    `select t.user_id, t.client_id, t.new_email, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
       where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
     [parsed.hash, purpose],
   );
@@ -90,7 +116,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
  * Of two requests racing with one token, one gets its user and the other undefined. The user's other unused links of
  * that purpose end with it.
  */
-export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<LinkUser | undefined> {
+export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parse(token);
   if (parsed === undefined) return undefined;
   const [row] = await executeOwned<TokenRow[]>(
@@ -99,11 +125,11 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
     `with used as (
        update email_link_token set used_at = now()
         where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
-       returning application_id, id, user_id, client_id),
+       returning application_id, id, user_id, client_id, new_email),
      others as (
        update email_link_token as t set used_at = now() from used
         where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id)
-     select used.user_id, used.client_id, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
+     select used.user_id, used.client_id, used.new_email, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
     [parsed.hash, purpose, purpose],
   );
   return toLinkUser(parsed.applicationId, row);

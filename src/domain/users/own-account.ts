@@ -2,16 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { passwordChangedMail } from '../email/flow-mail.ts';
+import { emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
 import type { CopyText } from '../branding/copy/index.ts';
-import { typedName } from '../typed-name.ts';
+import { typedEmail, typedName } from '../typed-fields.ts';
 import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
 import { endOtherSessions, forgetGrants } from '../sessions/own-sessions.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { normalizeEmail } from './email-key.ts';
 import { usersChanged } from './changed.ts';
-import { issueLink } from './link-tokens.ts';
+import { issueEmailChangeLink, issueLink } from './link-tokens.ts';
+import type { SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys } from './users.ts';
 
@@ -112,6 +114,37 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   await usersChanged(scope.services, applicationId);
   await forgetUserKeys(scope, [userId]);
   await forgetGrants(scope, grants);
+  return { ok: true };
+}
+
+/**
+ * Mails a link to the new address, which becomes the user's when it is opened (src/hosted/account-links.ts). Proven by
+ * the current password, as every change that could take the account away. An address another account of the pool
+ * holds is answered alike and sent nothing, as a sign-up with it is: the page tells nobody whose address it is.
+ */
+export async function requestOwnEmailChange(
+  target: SignInTarget,
+  user: SignInUser,
+  change: { readonly current: string | null | undefined; readonly email: string | null | undefined },
+): Promise<OwnChange> {
+  const scope = ownScope(target, user.id);
+  const { applicationId } = scope;
+  if (!(await currentPasswordProven(scope.em, applicationId, user.id, change.current))) return { ok: false, reason: 'wrong_current' };
+  const email = typedEmail(change.email ?? '');
+  if (email === undefined) return ownRefusal({ key: 'field.email' });
+  if (normalizeEmail(email) === normalizeEmail(user.email)) return ownRefusal({ key: 'account.emailSame' });
+  const sent = await scope.transactional(async (em) => {
+    const [holder] = await executeOwned<unknown[]>(em, applicationId, 'select 1 from app_user where @owner and pool_id = ? and email_normalized = ?', [
+      user.poolId,
+      normalizeEmail(email),
+    ]);
+    if (holder !== undefined) return false;
+    const linkUser = { applicationId, userId: user.id, poolId: user.poolId, clientId: target.clientId };
+    const link = await issueEmailChangeLink(em, linkUser, email, scope.services.config.publicUrl);
+    await emailChangeMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, user, { ...link, newEmail: email });
+    return true;
+  });
+  if (sent) scope.services.outbox.wake();
   return { ok: true };
 }
 

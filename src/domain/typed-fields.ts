@@ -1,5 +1,8 @@
 import type { CopyText } from './branding/copy/index.ts';
-import { DISPLAY_NAME_MAX, displayNameProblem, type DisplayNameProblem } from './validate.ts';
+import { GatehouseError } from '../errors.ts';
+import { DISPLAY_NAME_MAX, displayNameProblem, email, type DisplayNameProblem } from './validate.ts';
+
+/** What the hosted forms' fields read as (sign-up, invitation, account page): one reading for every form. */
 
 const NAME_REFUSALS: Readonly<Record<DisplayNameProblem, CopyText>> = {
   length: { key: 'field.nameLength', values: { count: String(DISPLAY_NAME_MAX) } },
@@ -17,4 +20,14 @@ export function typedName(typed: string): { readonly name: string | null } | { r
   if (name === '') return { name: null };
   const problem = displayNameProblem(name);
   return problem === undefined ? { name } : { refusal: NAME_REFUSALS[problem] };
+}
+
+/** An address typed in a hosted form, trimmed; undefined when it is none. */
+export function typedEmail(typed: string): string | undefined {
+  try {
+    return email('Email address', typed);
+  } catch (error) {
+    if (error instanceof GatehouseError) return undefined;
+    throw error;
+  }
 }
