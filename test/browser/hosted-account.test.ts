@@ -94,8 +94,9 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       expect(await page.title()).toBe(`Your account – ${tenant.name}`);
       expect(await page.getAttribute('img.logo', 'src')).toBe(`${LOGO_HOST}/${tenant.slug}.png`);
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(hexToRgb(tenant.colors.background));
-      expect(await page.locator('h2').allTextContents()).toEqual(['Name', 'Password', 'Two-step verification', 'Where you are signed in']);
+      expect(await page.locator('h2').allTextContents()).toEqual(['Name', 'Email address', 'Password', 'Two-step verification', 'Where you are signed in']);
       expect(await page.locator('#name').getAttribute('autocomplete')).toBe('name');
+      expect(await page.locator('#new_email').getAttribute('autocomplete')).toBe('email');
       expect(await page.locator('#current_password').getAttribute('autocomplete')).toBe('current-password');
       expect(await page.locator('#new_password').getAttribute('autocomplete')).toBe('new-password');
       await expectAccessible(page, `${tenant.name}: the page`);
@@ -118,6 +119,22 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('current_password');
       expect(await page.title()).toBe(`Error: Your account – ${tenant.name}`);
       await expectAccessible(page, `${tenant.name}: a refusal`);
+
+      // A new address: refused, it is announced and marked, as typed; accepted, the page says where the link went.
+      await page.fill('#new_email', 'not-an-address');
+      await page.fill('#email_password', PASSWORD);
+      await page.click('section:has(#new_email) button[type=submit]');
+      await page.waitForSelector('#email-error');
+      expect(await page.locator('#email-error').textContent()).toBe('Enter an email address like name@example.com.');
+      expect(await page.locator('#new_email').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#new_email').inputValue()).toBe('not-an-address');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('new_email');
+      await expectAccessible(page, `${tenant.name}: an address refused`);
+      await page.fill('#new_email', `${tenant.slug}-new@example.com`);
+      await page.fill('#email_password', PASSWORD);
+      await page.click('section:has(#new_email) button[type=submit]');
+      await page.waitForURL(/done=email/);
+      expect(await page.locator('[role=status]').textContent()).toBe('Open the link we sent to the new address to change yours. It works once, for an hour.');
 
       // Two-step verification: an authenticator app added with a code of the key shown, its recovery codes shown once.
       await page.click('summary:has-text("Add an authenticator app")');
