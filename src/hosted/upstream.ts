@@ -48,6 +48,7 @@ const UID = /^[\w-]{1,128}$/;
 const REFUSAL_COPY: Readonly<Record<string, CopyKey>> = {
   upstream_no_email: 'upstream.noEmail',
   upstream_email_unverified: 'upstream.unverified',
+  email_unverified: 'login.unverified',
   signup_unavailable: 'upstream.noAccount',
 };
 

@@ -218,6 +218,23 @@ describe('social and OIDC sign-in', () => {
     expect((await app.http.get('/users?email=mallory@example.com')).body.data).toEqual([]);
   });
 
+  it('never links an existing user whose own address nobody proved (a sign-up not confirmed): its owner confirms it first', async () => {
+    const fay = await app.createUser('fay@example.com');
+    await sql('update app_user set email_verified = false where id = ?', [fay]);
+    idp.login = { sub: 'fay-sub', email: 'fay@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('Confirm your email address first');
+    expect(await identities(fay)).toEqual([]);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: fay, after: { method: 'oauth', reason: 'email_unverified' } });
+    // Proven, the same upstream account links to it.
+    await sql('update app_user set email_verified = true where id = ?', [fay]);
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(fay);
+    expect(await identities(fay)).toEqual([{ provider_id: upstreamId, subject: 'fay-sub' }]);
+  });
+
   it('refuses an unknown upstream account where the provider allows no sign-up', async () => {
     idp.login = { sub: 'dave-sub', email: 'dave@example.com', email_verified: true };
     const flow = await authorize();

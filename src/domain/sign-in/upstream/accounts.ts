@@ -89,6 +89,8 @@ export async function upstreamAccount(target: SignInTarget, method: UpstreamMeth
     const owner = await readSignInUser(em, applicationId, { poolId: target.poolId, emailNormalized: normalizeEmail(identity.email) });
     if (!identity.emailVerified) return { ok: false, reason: 'upstream_email_unverified', userId: owner?.id ?? null };
     if (owner !== null) {
+      // An address nobody proved is not the upstream account's to take over: its owner confirms it first, as SAML asks.
+      if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', userId: owner.id };
       await link(target, method.providerId, identity.subject, owner.id);
       userId = owner.id;
     } else {
