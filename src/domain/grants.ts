@@ -1,6 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
-import { isPermissionGrant } from '../auth/permissions.ts';
+import { isPermissionGrant, type PermissionSet } from '../auth/permissions.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
+import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './authorization/held-roles.ts';
 
 /** At least one grant, each from the permission table, duplicates dropped, order kept. */
 export function permissionGrants(grants: string[]): string[] {
@@ -12,9 +15,52 @@ export function permissionGrants(grants: string[]): string[] {
   return [...new Set(grants)];
 }
 
-/** A credential may hand out only what it holds itself, or issuing one would be a way to widen one's own rights. */
-export function requireCovered(scope: Scope, grants: string[]): void {
-  if (!scope.permissions.covers(grants)) {
+/**
+ * A credential may hand out only what it holds itself, or issuing one would be a way to widen one's own rights. What it
+ * holds in the scope, unless `caller` says what it holds in another tenant.
+ */
+export function requireCovered(scope: Scope, grants: readonly string[], caller: PermissionSet = scope.permissions): void {
+  if (!caller.covers(grants)) {
     throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
   }
+}
+
+/** An API key or M2M credential, as its locked row has it. */
+export interface HeldCredential extends RoleSubject {
+  readonly tenantId: string | null;
+  readonly permissions: readonly string[];
+}
+
+/**
+ * Rotating an API key or M2M credential (or replacing its keys) hands out all it acts with: its own list ∪ its roles'
+ * (API.md), in its tenant or application-wide, and an application-wide one's in each tenant where a role is assigned
+ * to it on that tenant's path. Read afresh after `em` locked the credential: an assignment to it holds it FOR SHARE
+ * until it commits.
+ */
+export async function requireCoveredCredential(scope: Scope, em: EntityManager, credential: HeldCredential): Promise<void> {
+  const subject: RoleSubject = { type: credential.type, id: credential.id };
+  const connection = scope.services.orm.em.getConnection();
+  const covered = async (tenantId: string | null, caller: PermissionSet) => {
+    const held = await readHeldGrants(connection, scope.applicationId, tenantId, [subject]);
+    // Its own list from the row too: a subject readHeldGrants finds unable to act would otherwise ask for nothing.
+    requireCovered(scope, [...credential.permissions, ...grantsOf(held.get(subjectKey(subject))).allowed()], caller);
+  };
+  await covered(credential.tenantId, scope.permissions);
+  if (credential.tenantId !== null) return;
+  // Its share in a tenant the caller must hold in that tenant (the application scope, the only one that sees such a
+  // credential, has the caller's application-wide permissions).
+  for (const tenantId of await assignedTenants(em, scope.applicationId, subject)) {
+    await covered(tenantId, await scope.principal.permissionsIn(tenantId));
+  }
+}
+
+/** The tenants on whose paths a role is assigned to the subject. */
+async function assignedTenants(em: EntityManager, applicationId: string, subject: RoleSubject): Promise<string[]> {
+  const rows = await executeOwned<{ tenant_id: string }[]>(
+    em,
+    applicationId,
+    'select distinct a.tenant_id from role_assignment as a where @owner(a) and a.subject_type = ? and a.subject_id = ? and a.tenant_id is not null',
+    [subject.type, subject.id],
+  );
+  return rows.map((row) => row.tenant_id);
 }

@@ -96,7 +96,10 @@ export async function authorize(principal: Principal, rule: OperationRule, pathT
     throw new GatehouseError('organization_deactivated', 'The organization is deactivated: only its reactivation is served');
   }
   // No root field named (validation refuses such a document first): the credentials' own tenant, never nothing checked.
-  for (const pathTenant of new Set(pathTenants.length === 0 ? [null] : pathTenants)) {
+  // An application-level rule's permissions are also asked application-wide, whatever tenant a field names
+  // (deleteTenant's): held only through a role assigned on that tenant's path, they hold in that tenant alone.
+  const tenants = pathTenants.length === 0 || rule.applicationLevel === true ? [...pathTenants, null] : pathTenants;
+  for (const pathTenant of new Set(tenants)) {
     const tenantId = scopeTenant(principal, pathTenant);
     const needed = tenantId === null ? rule.permissions : [...rule.permissions, ...(rule.tenantScope ?? [])];
     if (needed.length === 0) continue;

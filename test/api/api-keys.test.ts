@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { TestRoles } from '../support/roles.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -88,6 +89,53 @@ describe('API keys', () => {
     expect((await app.as({ apiKey: admin.secret }).get('/users')).status).toBe(200);
     const rotateOwn = await narrow.post(`/api-keys/${within.body.key.id}/rotate`);
     expect(rotateOwn.status).toBe(200);
+  });
+
+  // A key acts with its own list ∪ its roles' (API.md): rotating it hands out all of that, so the caller must hold it.
+  it('a credential cannot rotate (and so take over) a key that is wider than itself through its roles', async () => {
+    const roles = new TestRoles(app);
+    const target = await createKey({ permissions: ['users:read'] });
+    await roles.assign({ type: 'api_key', id: target.id }, 'app_admin');
+    const narrow = app.as({ apiKey: (await createKey({ permissions: ['api_keys:write', 'users:read'] })).secret });
+    expect((await narrow.post('/api-keys', { name: 'wide', permissions: ['*'] })).status).toBe(403);
+
+    const refused = await narrow.post(`/api-keys/${target.id}/rotate`);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+    // Nothing changed: the old secret works, with its role's power.
+    expect((await app.as({ apiKey: target.secret }).post('/api-keys', { name: 'still admin', permissions: ['*'] })).status).toBe(201);
+    expect((await app.http.get(`/api-keys/${target.id}`)).body.lastRotatedAt).toBeNull();
+
+    // A caller that holds as much application-wide, here through the same role, rotates it.
+    const peer = await createKey({ permissions: ['users:read'] });
+    await roles.assign({ type: 'api_key', id: peer.id }, 'app_admin');
+    const rotated = await app.as({ apiKey: peer.secret }).post(`/api-keys/${target.id}/rotate`);
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect((await app.as({ apiKey: target.secret }).get('/users')).status).toBe(401);
+    expect((await app.as({ apiKey: rotated.body.secret }).get('/api-keys')).status).toBe(200);
+  });
+
+  it('counts the roles a key holds in a tenant only, asking the caller for them in that tenant', async () => {
+    const roles = new TestRoles(app);
+    const tenantAKeys = `${appPath}/tenants/${tenantA}/api-keys`;
+    // An application-wide key that is tenant_admin in tenant A through a role assigned on A's path.
+    const target = await createKey({ permissions: ['api_keys:write', 'users:read'] });
+    await roles.assign({ type: 'api_key', id: target.id }, 'tenant_admin', tenantA);
+    // A tenant-bound key, tenant_admin in its tenant.
+    const bound = await createKey({ permissions: ['users:read'], tenantId: tenantA });
+    await roles.assign({ type: 'api_key', id: bound.id }, 'tenant_admin', tenantA);
+    const narrow = app.as({ apiKey: (await createKey({ permissions: ['api_keys:write', 'users:read'] })).secret });
+    for (const key of [target, bound]) {
+      const refused = await narrow.post(`/api-keys/${key.id}/rotate`);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect((await app.as({ apiKey: key.secret }).get(tenantAKeys)).status).toBe(200);
+    }
+    // Holding the same in tenant A is enough: the key rotates itself, and a tenant admin of A rotates A's key there.
+    const rotated = await app.as({ apiKey: target.secret }).post(`/api-keys/${target.id}/rotate`);
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const inA = await app.as({ apiKey: rotated.body.secret }).post(`${tenantAKeys}/${bound.id}/rotate`);
+    expect(inA.status, JSON.stringify(inA.body)).toBe(200);
+    expect((await app.as({ apiKey: bound.secret }).get(tenantAKeys)).status).toBe(401);
   });
 
   it('a tenant-scoped credential manages only its own tenant’s keys', async () => {

@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { basicAuth, postForm } from '../support/oauth.ts';
+import { TestRoles } from '../support/roles.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -224,6 +226,38 @@ describe('M2M credentials', () => {
     expect((await narrow.post(`/m2m-credentials/${admin.id}/rotate`)).status).toBe(403);
     expect((await storedSecrets(admin.id)).current).toBe(admin.clientSecret);
     expect((await narrow.post(`/m2m-credentials/${within.body.id}/rotate`)).status).toBe(200);
+  });
+
+  // A credential acts with its own list ∪ its roles' (API.md): a new secret or new keys hand out all of that.
+  it('a caller cannot rotate or replace the keys of a credential that is wider than itself through its roles', async () => {
+    const roles = new TestRoles(app);
+    const secretOne = await createCredential({});
+    const keyOne = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [ecKey('kept').public] } });
+    for (const { id } of [secretOne, keyOne]) await roles.assign({ type: 'm2m_credential', id }, 'app_admin');
+    const narrow = await keyWith(['m2m_credentials:write', 'users:read']);
+    expect((await narrow.post('/m2m-credentials', { name: 'wide', permissions: ['*'] })).status).toBe(403);
+
+    const rotate = await narrow.post(`/m2m-credentials/${secretOne.id}/rotate`);
+    expect(rotate.status, JSON.stringify(rotate.body)).toBe(403);
+    expect(rotate.body.code).toBe('forbidden');
+    const replace = await narrow.put(`/m2m-credentials/${keyOne.id}/jwks`, { keys: [ecKey('taken').public] });
+    expect(replace.status, JSON.stringify(replace.body)).toBe(403);
+    // Nothing changed: the secret still gets a token, the keys are the old ones.
+    expect(await storedSecrets(secretOne.id)).toEqual({ current: secretOne.clientSecret, previous: null });
+    const token = () => postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(secretOne.clientId, secretOne.clientSecret) });
+    expect((await token()).status).toBe(200);
+    expect((await app.http.get(`/m2m-credentials/${keyOne.id}`)).body.jwks).toEqual(keyOne.jwks);
+
+    // A caller that holds as much application-wide, here through the same role, may.
+    const peer = await app.http.post('/api-keys', { name: 'peer', permissions: ['users:read'] });
+    await roles.assign({ type: 'api_key', id: peer.body.key.id }, 'app_admin');
+    const admin = app.as({ apiKey: peer.body.secret });
+    const rotated = await admin.post(`/m2m-credentials/${secretOne.id}/rotate`, { gracePeriodSeconds: 0 });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect((await token()).status).toBe(401);
+    const replaced = await admin.put(`/m2m-credentials/${keyOne.id}/jwks`, { keys: [ecKey('new').public] });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect(replaced.body.jwks.keys.map((key: { kid: string }) => key.kid)).toEqual(['new']);
   });
 
   it('rotates the secret: the new one at once, the previous one for the grace period; replays return the same secret', async () => {

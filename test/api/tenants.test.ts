@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { forgeCursor } from '../support/cursors.ts';
+import { issueTestKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 
 let app: TestApp;
 let tenants: string;
@@ -151,6 +153,69 @@ describe('tenants', () => {
     expect(badKey.status).toBe(422);
     expect(badKey.body.field).toBe('Idempotency-Key');
     expect((await app.http.get(`${tenants}/${other.body.id}`)).status).toBe(200);
+  });
+});
+
+// Deleting is application-level: tenants:delete held only in the tenant (a role assigned on its path: API.md) is not enough.
+describe('who may delete a tenant', () => {
+  const exists = async (tenantId: string) => (await app.http.get(`${tenants}/${tenantId}`)).status === 200;
+
+  it('not application-wide credentials that hold tenants:delete in that tenant only, nor tenant-bound ones', async () => {
+    const roles = new TestRoles(app);
+    const tenantId = (await app.http.post(tenants, { name: 'Kept from its own admin' })).body.id as string;
+    const other = (await app.http.post(tenants, { name: 'Untouched' })).body.id as string;
+    const key = await app.http.post('/api-keys', { name: 'tenant admin on its path', permissions: ['tenants:read'] });
+    expect(key.status).toBe(201);
+    await roles.assign({ type: 'api_key', id: key.body.key.id }, 'tenant_admin', tenantId);
+    const tenantAdmin = app.as({ apiKey: key.body.secret });
+    // It is tenant admin there: it may rename the tenant, which is not application-level.
+    expect((await tenantAdmin.patch(`${tenants}/${tenantId}`, { name: 'Renamed by its admin' })).status).toBe(200);
+
+    for (const target of [tenantId, other]) {
+      const refused = await tenantAdmin.delete(`${tenants}/${target}`);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+    }
+    const bound = await app.http.post('/api-keys', { name: 'tenant-bound admin', permissions: ['tenants:read'], tenantId });
+    await roles.assign({ type: 'api_key', id: bound.body.key.id }, 'tenant_admin', tenantId);
+    expect((await app.as({ apiKey: bound.body.secret }).delete(`${tenants}/${tenantId}`)).status).toBe(403);
+    const deleteOverGraphql = await tenantAdmin.graphql('mutation($appId: UUID!, $tenantId: UUID!) { deleteTenant(appId: $appId, tenantId: $tenantId) }', {
+      appId: app.root.applicationId,
+      tenantId,
+    });
+    expect(deleteOverGraphql.body.errors?.[0]?.extensions?.code).toBe('forbidden');
+    expect(await exists(tenantId)).toBe(true);
+    expect(await exists(other)).toBe(true);
+
+    // Held application-wide, here through the same role assigned on the application's path, it may.
+    await roles.assign({ type: 'api_key', id: key.body.key.id }, 'tenant_admin');
+    expect((await tenantAdmin.delete(`${tenants}/${tenantId}`)).status).toBe(204);
+    expect(await exists(tenantId)).toBe(false);
+    expect((await (await issueTestKey(app, { permissions: ['tenants:delete'] })).delete(`${tenants}/${other}`)).status).toBe(204);
+  });
+
+  it('not a tenant admin’s Bearer token, with or without a tenant_id claim; an application admin’s may', async () => {
+    const roles = new TestRoles(app);
+    const tenantId = (await app.http.post(tenants, { name: 'Kept from a Bearer' })).body.id as string;
+    const user = async (email: string, role: string, on: string | null) => {
+      const created = await app.http.post('/users', { email, tenantId });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      await roles.assign({ type: 'user', id: created.body.id }, role, on);
+      return created.body.id as string;
+    };
+    const bearer = async (sub: string, claims: { tenant_id?: string } = {}) =>
+      app.as({ bearer: await app.mintAccessToken({ sub, app_id: app.root.applicationId, ...claims }) });
+
+    const tenantAdmin = await user('tenant-admin-bearer@example.com', 'tenant_admin', tenantId);
+    for (const client of [await bearer(tenantAdmin, { tenant_id: tenantId }), await bearer(tenantAdmin)]) {
+      const refused = await client.delete(`${tenants}/${tenantId}`);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+    }
+    expect(await exists(tenantId)).toBe(true);
+
+    const appAdmin = await user('app-admin-bearer@example.com', 'app_admin', null);
+    expect((await (await bearer(appAdmin)).delete(`${tenants}/${tenantId}`)).status).toBe(204);
+    expect(await exists(tenantId)).toBe(false);
   });
 });
 

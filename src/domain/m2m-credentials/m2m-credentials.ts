@@ -4,7 +4,7 @@ import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
 import { isoTimestampSql, recordAudit } from '../audit.ts';
-import { permissionGrants, requireCovered } from '../grants.ts';
+import { permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
 import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -90,6 +90,9 @@ export const m2mCredentialSnapshotSql = (row: string) =>
        '[]'::jsonb) end,
      'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)})`;
 
+/** What rotating it or replacing its keys hands out (requireCoveredCredential). */
+const held = (client: OAuthClient) => ({ type: 'm2m_credential' as const, id: client.id, tenantId: client.tenantId ?? null, permissions: client.permissions });
+
 const findCredential = (em: EntityManager, credentialId: string, lock = false) =>
   findClientOfKind(em, M2M, credentialId, { resource: 'M2M credential', field: 'credentialId' }, lock);
 
@@ -167,8 +170,8 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
     if (!SECRET_METHODS.has(client.authMethod as M2MAuthMethod)) {
       throw invalid('credentialId', 'A private_key_jwt credential has no secret: replace its keys with PUT …/jwks');
     }
-    // Rotation hands out a working secret: the same rule as creating the credential.
-    requireCovered(scope, client.permissions);
+    // Rotation hands out a working secret: the caller must hold what the credential acts with, its roles' grants included.
+    await requireCoveredCredential(scope, em, held(client));
     const now = new Date();
     const before = snapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
@@ -192,7 +195,7 @@ export async function putM2MCredentialJwks(scope: Scope, credentialId: string, i
       throw invalid('credentialId', `A ${client.authMethod} credential authenticates with its secret: a JWKS is only for private_key_jwt`);
     }
     // The keys authenticate as this credential: the same rule as handing out a secret.
-    requireCovered(scope, client.permissions);
+    await requireCoveredCredential(scope, em, held(client));
     const before = snapshot(client);
     client.jwks = jwks;
     recordAudit(em, scope, { action: 'm2m_credential.update_jwks', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
