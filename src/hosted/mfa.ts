@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { enrolFactor, factorsOf, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
+import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
 import { mfaStep, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
@@ -10,7 +10,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { challengePage, enrolPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
+import { challengePage, enrolPage, keyElsewherePage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
 import { sendPage } from '../pages/reply.ts';
 import { guessingAddress } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
@@ -107,7 +107,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return seam.finish(request, reply, context, { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr });
   }
 
-  /** The user's factors on the request's relying party (their WebAuthn keys of another host do not work here). */
+  /** The user's factors on any host, which decide the step; of their WebAuthn keys only this host's can be used here. */
   const heldStep = async (
     request: FastifyRequest,
     context: InteractionContext,
@@ -131,9 +131,15 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return back(reply, uid);
   };
 
-  /** The methods of the step: the user's factors and a recovery code, or (enrolment) the factors the policy offers. */
-  const methodsOf = (step: Exclude<MfaStep, { kind: 'none' }>): StepMethod[] =>
-    step.kind === 'challenge' ? [...step.factors, 'recovery_code'] : [...step.factors];
+  /**
+   * The methods of the step: the user's factors usable here and a recovery code, or (enrolment) the factors the policy
+   * offers. A user whose keys all work on another host only may use a recovery code while one is left: else none.
+   */
+  async function methodsOf(context: InteractionContext, userId: string, step: Exclude<MfaStep, { kind: 'none' }>): Promise<StepMethod[]> {
+    if (step.kind === 'enrol') return [...step.factors];
+    if (step.factors.length > 0) return [...step.factors, 'recovery_code'];
+    return (await recoveryCodesLeft(context.target.applicationScope.em, context.target.application.id, userId)) > 0 ? ['recovery_code'] : [];
+  }
 
   interface ShowOptions {
     readonly method?: unknown;
@@ -153,7 +159,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   ) {
     const { uid } = context.interaction;
     const { look } = context.target;
-    const methods = methodsOf(step);
+    const methods = await methodsOf(context, user.id, step);
+    if (methods.length === 0 && step.kind === 'challenge') {
+      return sendPage(reply, status, (nonce) => keyElsewherePage(look, nonce, { keyHosts: step.keyHosts }), seam.formTargets(context));
+    }
     const method = isStepMethod(options.method) && methods.includes(options.method) ? options.method : methods[0]!;
     const others = methods.filter((other) => other !== method).map((other) => ({ method: other, url: `${stepPath(uid)}?method=${other}` }));
     const webauthn =
@@ -161,7 +170,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
         ? {}
         : { webauthn: { options: step.kind === 'challenge' ? await secondFactorOptions(context.target, rp, user.id) : await newCredentialOptions(context.target, rp, user) } };
     const input = { action: stepPath(uid), csrf: csrf.issue(uid), method, others, email: user.email, sent: options.sent === true, error: options.error === true, ...webauthn };
-    if (step.kind === 'challenge') return sendPage(reply, status, (nonce) => challengePage(look, nonce, input), seam.formTargets(context));
+    if (step.kind === 'challenge') return sendPage(reply, status, (nonce) => challengePage(look, nonce, { ...input, keyHosts: step.keyHosts }), seam.formTargets(context));
     const secret = method === 'totp' ? (options.secret ?? newTotpSecret()) : undefined;
     const totp = secret === undefined ? {} : { totp: { secret, uri: totpUri(secret, look.name, user.email), sealed: csrf.seal(`${uid}:totp:${user.id}`, secret, STEP_SECONDS) } };
     return sendPage(reply, status, (nonce) => enrolPage(look, nonce, { ...input, ...totp }), seam.formTargets(context));
@@ -200,7 +209,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (step.kind === 'none') return complete(request, reply, context, pending);
     const shown = { step, rp };
     const method = fields['method'];
-    if (!isStepMethod(method) || !methodsOf(step).includes(method)) return back(reply, uid);
+    if (!isStepMethod(method) || !(await methodsOf(context, user.id, step)).includes(method)) return back(reply, uid);
     if (fields['action'] === 'send') {
       if (method !== 'email_otp') return back(reply, uid);
       await sendEmailCode(context.target, user);

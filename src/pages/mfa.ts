@@ -30,6 +30,8 @@ export interface ChallengePageInput {
   readonly error?: boolean;
   /** WebAuthn (`method` webauthn): the options of the ceremony the form runs instead of a code. */
   readonly webauthn?: { readonly options: unknown };
+  /** The hosts the user's keys work on, when none works on this one (a challenge). */
+  readonly keyHosts?: readonly string[];
 }
 
 /** A TOTP secret being enrolled: the secret, its URI, and the sealed secret the form posts back with the first code. */
@@ -94,11 +96,21 @@ function otherMethods(look: PageLook, others: ChallengePageInput['others']): str
   return `<nav class="alt" aria-label="${text(look, 'mfa.other')}"><ul>\n${items}\n</ul></nav>\n`;
 }
 
+/** Said with the challenge: a key works only on the host it was registered on (browsers enforce it). */
+const keyHostsText = (look: PageLook, keyHosts: readonly string[] = [], key: CopyKey = 'mfa.keyElsewhere') =>
+  keyHosts.length === 0 ? '' : `<p>${text(look, key, { host: keyHosts.join(', ') })}</p>\n`;
+
 export function challengePage(look: PageLook, nonce: string, input: ChallengePageInput): RenderedPage {
   const body =
     `<h1>${text(look, 'mfa.title')}</h1>\n<p class="subtitle">${text(look, METHOD_TEXT[input.method], { email: input.email })}</p>\n` +
+    keyHostsText(look, input.keyHosts) +
     (input.webauthn === undefined ? codeForm(look, input) : webauthnStepForm(look, input, input.webauthn.options, false));
   return document(look, nonce, text(look, 'mfa.title'), body, input.error === true);
+}
+
+/** The step of a user whose only factors are keys of other hosts, with no recovery code left: nothing to do here. */
+export function keyElsewherePage(look: PageLook, nonce: string, input: { keyHosts: readonly string[] }): RenderedPage {
+  return document(look, nonce, text(look, 'mfa.title'), `<h1>${text(look, 'mfa.title')}</h1>\n${keyHostsText(look, input.keyHosts, 'mfa.keyElsewhereOnly')}`);
 }
 
 /** The QR code of `uri`, as an SVG image named for screen readers. */

@@ -1,6 +1,8 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
+import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
@@ -8,6 +10,7 @@ import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { totpCodeAt as codeAt } from '../support/totp.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
 /**
@@ -15,7 +18,8 @@ import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
  * fields, sign-in with a passkey and no password (two factors when it verified its user), the refusals (another
  * origin or RP ID, a replayed answer, a counter that went back, a credential of another application or of another
  * user, a disabled provider), WebAuthn as the MFA step's second factor and its enrolment, the account page's keys, and
- * mfa-reset; on a tenant's path and on its custom domain (its own relying party).
+ * mfa-reset; on a tenant's path and on its custom domain (its own relying party), where a key of another host still
+ * counts as the user's second factor though it cannot be used there.
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
@@ -38,6 +42,7 @@ interface Scope {
   readonly admin: HttpClient;
   readonly configuration: oidc.Configuration;
   readonly clientId: string;
+  readonly clientSecret: string;
   readonly providerId: string;
 }
 
@@ -50,7 +55,7 @@ async function passkeyScope(config: Record<string, unknown> = {}): Promise<Scope
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
   const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
-  return { application, admin, configuration, clientId: client.clientId, providerId: created.body.id as string };
+  return { application, admin, configuration, clientId: client.clientId, clientSecret: client.clientSecret ?? '', providerId: created.body.id as string };
 }
 
 async function createUser(scope: Scope, email: string, path = '/users'): Promise<string> {
@@ -68,6 +73,21 @@ async function giveKey(scope: Scope, userId: string, authenticator = new SoftAut
   );
   return authenticator;
 }
+
+/** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
+async function giveTotp(scope: Scope, userId: string): Promise<string> {
+  const secret = newTotpSecret();
+  await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, 'totp', ?)`, [
+    scope.application.applicationId,
+    newId(),
+    userId,
+    app.gatehouse.services.storedSecrets.encrypt(secret),
+  ]);
+  return secret;
+}
+
+const giveRecoveryCode = (scope: Scope, userId: string, code: string) =>
+  sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [scope.application.applicationId, userId, recoveryCodeHash(code)]);
 
 interface Flow {
   readonly jar: CookieJar;
@@ -213,8 +233,8 @@ describe('sign-in with a passkey', () => {
   });
 });
 
-/** An application with an isolated tenant North (its own password and passkey providers): its path's scope, its client's secret. */
-async function isolatedTenantScope(): Promise<{ scope: Scope; tenant: string; own: string; clientSecret: string }> {
+/** An application with an isolated tenant North (its own password and passkey providers): its path's scope. */
+async function isolatedTenantScope(): Promise<{ scope: Scope; tenant: string; own: string }> {
   const application = await app.bootstrapAnother();
   const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
   const tenant = await app.createTenant('North', application);
@@ -226,18 +246,30 @@ async function isolatedTenantScope(): Promise<{ scope: Scope; tenant: string; ow
   const configuration = await oidc.discovery(new URL(`${issuer}/t/${tenant}`), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
     execute: [oidc.allowInsecureRequests],
   });
-  return { scope: { application, admin, configuration, clientId: client.clientId, providerId: '' }, tenant, own, clientSecret: client.clientSecret ?? '' };
+  return { scope: { application, admin, configuration, clientId: client.clientId, clientSecret: client.clientSecret ?? '', providerId: '' }, tenant, own };
 }
 
-/** The account page of the scope's client at `base` (a surface's issuer), signed in there with the password. */
-async function openAccount(scope: Scope, email: string, base = issuer, jar = new CookieJar()): Promise<{ jar: CookieJar; page: Visit }> {
+/** The scope's client on a verified custom domain `host` (the application's, or `tenantId`'s): its own issuer and relying party. */
+async function atDomain(scope: Scope, host: string, tenantId?: string): Promise<Scope> {
+  const { application } = scope;
+  await addDomain(app, { apiKey: application.apiKey, applicationId: application.applicationId, ...(tenantId === undefined ? {} : { tenantId }) }, host);
+  const configuration = await oidc.discovery(new URL(`http://${host}`), scope.clientId, {}, oidc.ClientSecretBasic(scope.clientSecret), {
+    [oidc.customFetch]: fetchVia(app.baseUrl),
+    execute: [oidc.allowInsecureRequests],
+  });
+  return { ...scope, configuration };
+}
+
+/** The account page of the scope's client at `base` (a surface's issuer), signed in there with the password (and `second`, typed into the MFA step). */
+async function openAccount(scope: Scope, email: string, base = issuer, jar = new CookieJar(), second?: Record<string, string>): Promise<{ jar: CookieJar; page: Visit }> {
   const origin = new URL(base).origin;
   const settle = async (visit: Visit) => {
     for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${origin}/`); hops += 1) visit = await jar.visit(visit.location!);
     return visit;
   };
   const signIn = await settle(await jar.visit(`${base}/account?${new URLSearchParams({ client_id: scope.clientId })}`));
-  const page = await settle(await jar.submit(signIn, { email, password: PASSWORD }));
+  const afterPassword = await settle(await jar.submit(signIn, { email, password: PASSWORD }));
+  const page = second === undefined ? afterPassword : await settle(await jar.submit(afterPassword, second));
   expect(page.status, page.body.slice(-1500)).toBe(200);
   return { jar, page };
 }
@@ -260,14 +292,15 @@ describe('a tenant’s own surface', () => {
   });
 });
 
-describe('WebAuthn as a second factor', () => {
-  async function passwordThenStep(scope: Scope, email: string, method = 'webauthn') {
-    const { flow, page } = await loginPage(scope);
-    const afterPassword = await flow.jar.submit(page, { email, password: PASSWORD });
-    expect(afterPassword.location).toMatch(/\/mfa$/);
-    return { flow, step: await flow.jar.visit(`${afterPassword.location!}?method=${method}`) };
-  }
+/** The password typed on the scope's login page, the MFA step asked for: its page for `method`. */
+async function passwordThenStep(scope: Scope, email: string, method = 'webauthn', jar = new CookieJar()) {
+  const { flow, page } = await loginPage(scope, jar);
+  const afterPassword = await flow.jar.submit(page, { email, password: PASSWORD });
+  expect(afterPassword.location, afterPassword.body.slice(-1500)).toMatch(new RegExp(`^${originOf(scope)}(/t/[\\w-]+)?/interaction/[\\w-]+/mfa$`));
+  return { flow, step: await flow.jar.visit(`${afterPassword.location!}?method=${method}`) };
+}
 
+describe('WebAuthn as a second factor', () => {
   it('a user with a key proves the second step with it: amr pwd hwk mfa; another user’s key is refused and counted', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
@@ -354,16 +387,11 @@ describe('a tenant’s custom domain', () => {
   const domain = `http://${DOMAIN_HOST}`;
 
   it('a key registered on its account page (the domain’s host its RP ID) signs in there; keys of the domain and of the service’s host are unknown to each other', async () => {
-    const { scope, tenant, own, clientSecret } = await isolatedTenantScope();
+    const { scope, tenant, own } = await isolatedTenantScope();
     const { application } = scope;
     const userId = await createUser(scope, 'roamer@example.com', `${own}/users`);
-    await addDomain(app, { apiKey: application.apiKey, applicationId: application.applicationId, tenantId: tenant }, DOMAIN_HOST);
+    const onDomain = await atDomain(scope, DOMAIN_HOST, tenant);
     const via = fetchVia(app.baseUrl);
-    const configuration = await oidc.discovery(new URL(domain), scope.clientId, {}, oidc.ClientSecretBasic(clientSecret), {
-      [oidc.customFetch]: via,
-      execute: [oidc.allowInsecureRequests],
-    });
-    const onDomain: Scope = { ...scope, configuration };
 
     const { jar, page } = await openAccount(onDomain, 'roamer@example.com', domain, new CookieJar(via));
     const creation = webauthnFormOf(page).options;
@@ -407,5 +435,130 @@ describe('a tenant’s custom domain', () => {
     expect(refusedOnDomain.body).toContain('That passkey did not sign you in.');
     const reasons = (await signInRecords(application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
     expect(reasons).toEqual(['unknown_credential', 'unknown_credential']);
+  });
+});
+
+describe('a key of another host as the second factor', () => {
+  const DOMAIN_HOST = 'login.elsewhere.example';
+  const domain = `http://${DOMAIN_HOST}`;
+  const RECOVERY_CODE = 'abcde-fghjk';
+  const domainJar = () => new CookieJar(fetchVia(app.baseUrl));
+  const setPolicy = async (scope: Scope, enforcement: 'optional' | 'required') =>
+    expect((await scope.admin.put('/policies/mfa', { enforcement, factors: ['webauthn', 'totp'] })).status).toBe(200);
+  // The application's own custom domain, and its service's host (the RP ID `rpId`).
+  let home: Scope;
+  let away: Scope;
+
+  beforeAll(async () => {
+    home = await passkeyScope();
+    away = await atDomain(home, DOMAIN_HOST);
+  });
+
+  it('optional: the holder of a key of the service’s host is challenged on the domain, where nothing lets them through; the key proves the step on its own host', async () => {
+    await setPolicy(home, 'optional');
+    const userId = await createUser(home, 'keyholder@example.com');
+    const key = await giveKey(home, userId);
+
+    // No recovery code left: the page says where the key works, and offers no form at all (no enrolment either).
+    const stranded = (await passwordThenStep(away, 'keyholder@example.com', 'webauthn', domainJar())).step;
+    expect(stranded.status).toBe(200);
+    expect(stranded.body).toContain(`Your passkey or security key works only on ${rpId}, where it was added: sign in there with it.`);
+    expect(stranded.body).not.toContain('<form');
+    expect(stranded.body).not.toContain('Set up two-step verification');
+
+    const { flow, step } = await passwordThenStep(home, 'keyholder@example.com');
+    expect(step.body).not.toContain('works only on');
+    const { options } = webauthnFormOf(step);
+    expect(options['allowCredentials']).toEqual([{ id: key.id, type: 'public-key', transports: [] }]);
+    const done = await answer(flow.jar, step, key.assert(options, issuer));
+    expect(await idToken(home, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'] });
+  });
+
+  it('required: on the domain the holder of a key of the service’s host is challenged, never enrolled; forms not offered change nothing, a recovery code gets through', async () => {
+    await setPolicy(home, 'required');
+    const userId = await createUser(home, 'keyholder2@example.com');
+    await giveKey(home, userId);
+    await giveRecoveryCode(home, userId, RECOVERY_CODE);
+    const { flow, step } = await passwordThenStep(away, 'keyholder2@example.com', 'totp', domainJar());
+    expect(step.status).toBe(200);
+    expect(step.body).not.toContain('Set up two-step verification');
+    expect(step.body).not.toContain('otpauth://');
+    expect(step.body).not.toContain('data-webauthn');
+    expect(step.body).toContain('Enter one of the recovery codes you saved.');
+    expect(step.body).toContain(`Your passkey or security key works only on ${rpId}, where it was added: use it when you sign in there.`);
+
+    // An authenticator app or a key of the visitor's own, an e-mail code: not offered, so back to the step.
+    const stepUrl = new URL(step.url);
+    const notOffered: Record<string, string>[] = [
+      { method: 'totp', code: '123456', enrol: 'forged' },
+      { method: 'webauthn', credential: 'cancelled', name: 'Mine' },
+      { method: 'email_otp', action: 'send' },
+    ];
+    for (const values of notOffered) {
+      const refused = await flow.jar.submit(step, values);
+      expect(refused.status, values.method).toBe(303);
+      expect(refused.location, values.method).toBe(`${stepUrl.origin}${stepUrl.pathname}`);
+    }
+    const wrong = await flow.jar.submit(step, { code: 'zzzzz-zzzzz' });
+    expect(wrong.status).toBe(400);
+    expect(await sql('select kind from mfa_factor where user_id = ?', [userId])).toEqual([]);
+    expect(await sql('select 1 from mfa_email_code where user_id = ?', [userId])).toEqual([]);
+    expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: rpId }]);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enroll'`, [userId])).toEqual([]);
+
+    const done = await flow.jar.submit(wrong, { code: RECOVERY_CODE });
+    expect(await idToken(away, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], iss: domain });
+  });
+
+  it('an authenticator app and a key of the service’s host: on the domain the app and a recovery code are offered, not the key', async () => {
+    await setPolicy(home, 'optional');
+    const userId = await createUser(home, 'both@example.com');
+    await giveKey(home, userId);
+    const secret = await giveTotp(home, userId);
+    const { flow, step } = await passwordThenStep(away, 'both@example.com', 'webauthn', domainJar());
+    expect(step.body).not.toContain('data-webauthn');
+    expect(step.body).toContain('Enter the 6-digit code your authenticator app shows');
+    expect(step.body).toContain('Use a recovery code');
+    expect(step.body).not.toContain('Use a passkey or security key');
+    const done = await flow.jar.submit(step, { code: codeAt(secret) });
+    expect(await idToken(away, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'] });
+  });
+
+  it('a key of the domain proves the step there; on the service’s host its holder is challenged and told where it works', async () => {
+    await setPolicy(home, 'required');
+    const userId = await createUser(home, 'domainkey@example.com');
+    const key = await giveKey(home, userId, new SoftAuthenticator(), DOMAIN_HOST);
+    const { flow, step } = await passwordThenStep(away, 'domainkey@example.com', 'webauthn', domainJar());
+    const { ceremony, options } = webauthnFormOf(step);
+    expect({ ceremony, options }).toMatchObject({ ceremony: 'get', options: { rpId: DOMAIN_HOST } });
+    const done = await answer(flow.jar, step, key.assert(options, domain));
+    expect(await idToken(away, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'], iss: domain });
+
+    const atHome = (await passwordThenStep(home, 'domainkey@example.com')).step;
+    expect(atHome.body).toContain(`Your passkey or security key works only on ${DOMAIN_HOST}, where it was added`);
+    expect(atHome.body).not.toContain('Set up two-step verification');
+    expect(atHome.body).not.toContain('data-webauthn');
+  });
+
+  it('the account page on the domain counts a key of the service’s host: listed, with the recovery codes; under required the app may go as the key stays', async () => {
+    await setPolicy(home, 'required');
+    const userId = await createUser(home, 'pager@example.com');
+    await giveKey(home, userId);
+    const secret = await giveTotp(home, userId);
+    await giveRecoveryCode(home, userId, RECOVERY_CODE);
+    const { jar, page } = await openAccount(away, 'pager@example.com', domain, domainJar(), { code: codeAt(secret) });
+    expect(page.body).toContain('<li>Passkey or security key</li>');
+    expect(page.body).toContain('<li>Authenticator app</li>');
+    expect(page.body).toContain('You have 1 unused recovery codes.');
+
+    const removeForm = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html)).find((form) => form.action.endsWith('/account/mfa-remove'));
+    const [totp] = await sql<{ id: string }>(`select id from mfa_factor where user_id = ?`, [userId]);
+    const removed = await jar.visit(removeForm!.action, { form: { ...removeForm!.fields, factor: totp!.id, remove_password: PASSWORD } });
+    expect(removed.status, removed.body.slice(-1500)).toBe(303);
+    expect(await sql('select 1 from mfa_factor where user_id = ?', [userId])).toEqual([]);
+    const shown = await jar.visit(removed.location!);
+    expect(shown.body).toContain('<li>Passkey or security key</li>');
+    expect(shown.body).not.toContain('You have no second step yet.');
+    expect(shown.body).toContain('You have 1 unused recovery codes.');
   });
 });

@@ -24,16 +24,21 @@ export type CodeProof = Exclude<SecondProof, 'webauthn'>;
 export interface HeldFactor {
   readonly id: string;
   readonly kind: FactorKind;
+  /** A WebAuthn key of another relying party than the request's: the host it works on (browsers allow no other). */
+  readonly otherHost: string | null;
 }
 
-/** A subquery, so that a statement reading the user reads them too; WebAuthn credentials of `rpId` only. */
+/**
+ * A subquery, so that a statement reading the user reads them too. Every factor counts, a key of any host included:
+ * whether a second step is asked must not depend on the host; `rpId` only marks the keys that cannot sign here.
+ */
 export const heldFactorsSql = (applicationId: string, userId: string, rpId: string): string =>
-  `(select coalesce(json_agg(json_build_object('id', f.id, 'kind', f.kind) order by f.kind, f.id), '[]'::json)
-      from (select m.id, m.kind from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId}
-            union all select w.id, 'webauthn' from webauthn_credential as w
-             where w.application_id = ${applicationId} and w.user_id = ${userId} and w.rp_id = ${rpId}) as f)`;
+  `(select coalesce(json_agg(json_build_object('id', f.id, 'kind', f.kind, 'otherHost', f.other_host) order by f.kind, f.id), '[]'::json)
+      from (select m.id, m.kind, null::text as other_host from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId}
+            union all select w.id, 'webauthn', nullif(w.rp_id, ${rpId}) from webauthn_credential as w
+             where w.application_id = ${applicationId} and w.user_id = ${userId}) as f)`;
 
-/** WebAuthn credentials of the relying party `rpId` (the surface's host) only. */
+/** Every factor of the user; `rpId`: the request's relying party (see heldFactorsSql). */
 export async function factorsOf(em: EntityManager, applicationId: string, userId: string, rpId: string): Promise<HeldFactor[]> {
   const [row] = await executeOwned<{ factors: HeldFactor[] }[]>(
     em.getConnection(),
@@ -90,15 +95,19 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   return codes;
 }
 
-/** The used ones go. */
-async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
+export async function recoveryCodesLeft(em: EntityManager, applicationId: string, userId: string): Promise<number> {
   const [left] = await executeOwned<{ n: number }[]>(
     em,
     applicationId,
     `select count(*)::int as n from mfa_recovery_code where @owner and user_id = ? and used_at is null`,
     [userId],
   );
-  if ((left?.n ?? 0) > 0) return [];
+  return left?.n ?? 0;
+}
+
+/** The used ones go. */
+async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
+  if ((await recoveryCodesLeft(em, applicationId, userId)) > 0) return [];
   return replaceRecoveryCodes(em, applicationId, userId);
 }
 

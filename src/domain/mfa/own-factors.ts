@@ -4,7 +4,7 @@ import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { currentPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
-import { enrolFactor, factorsOf, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
+import { enrolFactor, factorsOf, recoveryCodesLeft, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
 import { totpStep } from './totp.ts';
 
 /**
@@ -14,6 +14,7 @@ import { totpStep } from './totp.ts';
  */
 
 export interface OwnFactors {
+  /** Keys of every host included: each is the user's second step where it works, as the sign-in counts it. */
   readonly held: readonly HeldFactor[];
   /** The policy's, not held yet; none while the policy is `off` (they would do nothing). */
   readonly addable: readonly FactorKind[];
@@ -24,14 +25,11 @@ const WRONG_CODE = ownRefusal({ key: 'mfa.error' });
 
 export async function ownFactors(target: SignInTarget, userId: string, rpId: string): Promise<OwnFactors> {
   const { em } = target.applicationScope;
-  const [held, [left]] = await Promise.all([
-    factorsOf(em, target.application.id, userId, rpId),
-    executeOwned<{ n: number }[]>(em, target.application.id, `select count(*)::int as n from mfa_recovery_code where @owner and user_id = ? and used_at is null`, [userId]),
-  ]);
+  const [held, left] = await Promise.all([factorsOf(em, target.application.id, userId, rpId), recoveryCodesLeft(em, target.application.id, userId)]);
   // Keys are added in the page's own section for them (src/hosted/account.ts), not among the codes.
   const addable =
     target.mfa.enforcement === 'off' ? [] : target.mfa.factors.filter((kind) => kind !== 'webauthn' && !held.some((factor) => factor.kind === kind));
-  return { held, addable, unusedRecoveryCodes: left?.n ?? 0 };
+  return { held, addable, unusedRecoveryCodes: left };
 }
 
 /** Recovery codes only when the user had no unused ones. */
@@ -69,8 +67,8 @@ async function keysHeld(tx: SignInTarget['applicationScope']['em'], applicationI
 }
 
 /** Locked together, so that two tabs cannot each remove one of the last two. */
-async function lockFactors(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<HeldFactor[]> {
-  return executeOwned<HeldFactor[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
+async function lockFactors(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<Pick<HeldFactor, 'id' | 'kind'>[]> {
+  return executeOwned<Pick<HeldFactor, 'id' | 'kind'>[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
 }
 
 /**

@@ -1,17 +1,26 @@
 import type { MfaPolicy } from '../policies/definitions.ts';
 import type { FactorKind, HeldFactor } from './factors.ts';
 
-/** A factor the policy no longer lists is neither asked for nor usable. */
+/**
+ * A factor the policy no longer lists is neither asked for nor usable. A challenge is decided on every factor the user
+ * holds, whatever the host; its `factors` are those usable on this one (a key only where registered). `keyHosts`:
+ * where the user's keys work, when none works here (the page says so; a recovery code may still do).
+ */
 export type MfaStep =
   | { readonly kind: 'none' }
-  | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[] }
+  | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[]; readonly keyHosts: readonly string[] }
   | { readonly kind: 'enrol'; readonly factors: readonly FactorKind[] };
 
 export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[]): MfaStep {
   if (policy.enforcement === 'off') return { kind: 'none' };
   const offered: readonly FactorKind[] = policy.factors;
-  const usable = offered.filter((kind) => held.some((factor) => factor.kind === kind));
-  if (usable.length > 0) return { kind: 'challenge', factors: usable };
+  const listed = held.filter((factor) => offered.includes(factor.kind));
+  if (listed.length > 0) {
+    const here = offered.filter((kind) => listed.some((factor) => factor.kind === kind && factor.otherHost === null));
+    const keyHosts = here.includes('webauthn') ? [] : [...new Set(listed.flatMap((factor) => (factor.otherHost === null ? [] : [factor.otherHost])))].sort();
+    return { kind: 'challenge', factors: here, keyHosts };
+  }
+  // Only a user holding no listed factor on any host enrols: else whoever knows the password could add their own.
   if (policy.enforcement === 'required' && offered.length > 0) return { kind: 'enrol', factors: offered };
   return { kind: 'none' };
 }

@@ -81,6 +81,7 @@ export type AddressStanding = 'open' | 'waiting' | 'locked';
 export interface SignInCandidate {
   readonly user: SignInUser;
   readonly standing: AddressStanding;
+  /** Every factor the user holds, keys of any host included (those of another relying party marked: heldFactorsSql). */
   readonly factors: readonly HeldFactor[];
 }
 

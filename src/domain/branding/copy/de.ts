@@ -138,6 +138,8 @@ export const DE: Catalog = {
   'mfa.useWebauthn': 'Passkey oder Sicherheitsschlüssel verwenden',
   'mfa.enrolWebauthnText': 'Fügen Sie einen Passkey oder Sicherheitsschlüssel hinzu: Geben Sie ihm einen Namen, wählen Sie die Schaltfläche und folgen Sie Ihrem Browser.',
   'mfa.keyName': 'Name des Passkeys oder Sicherheitsschlüssels',
+  'mfa.keyElsewhere': 'Ihr Passkey oder Sicherheitsschlüssel funktioniert nur auf {host}, wo er hinzugefügt wurde: Verwenden Sie ihn, wenn Sie sich dort anmelden.',
+  'mfa.keyElsewhereOnly': 'Ihr Passkey oder Sicherheitsschlüssel funktioniert nur auf {host}, wo er hinzugefügt wurde: Melden Sie sich dort damit an. Wenn das nicht geht, bitten Sie die Administration von {name}, Ihre Bestätigung in zwei Schritten zurückzusetzen.',
   'account.title': 'Ihr Konto',
   'account.subtitle': '{email} bei {name}',
   'account.nameTitle': 'Name',

@@ -141,6 +141,8 @@ export const EN = {
   'mfa.useWebauthn': 'Use a passkey or security key',
   'mfa.enrolWebauthnText': 'Add a passkey or security key: name it, select the button and follow your browser.',
   'mfa.keyName': 'Name of the passkey or security key',
+  'mfa.keyElsewhere': 'Your passkey or security key works only on {host}, where it was added: use it when you sign in there.',
+  'mfa.keyElsewhereOnly': 'Your passkey or security key works only on {host}, where it was added: sign in there with it. If you cannot, ask the administrators of {name} to reset your two-step verification.',
   // The account page (src/pages/account.ts) and the change an expired password forces at sign-in.
   'account.title': 'Your account',
   'account.subtitle': '{email} at {name}',

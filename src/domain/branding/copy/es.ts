@@ -138,6 +138,8 @@ export const ES: Catalog = {
   'mfa.useWebauthn': 'Usar una llave de acceso o llave de seguridad',
   'mfa.enrolWebauthnText': 'Añada una llave de acceso o llave de seguridad: póngale un nombre, seleccione el botón y siga las indicaciones del navegador.',
   'mfa.keyName': 'Nombre de la llave de acceso o llave de seguridad',
+  'mfa.keyElsewhere': 'Su llave de acceso o llave de seguridad solo funciona en {host}, donde se añadió: úsela cuando inicie sesión allí.',
+  'mfa.keyElsewhereOnly': 'Su llave de acceso o llave de seguridad solo funciona en {host}, donde se añadió: inicie sesión allí con ella. Si no puede, pida a los administradores de {name} que restablezcan su verificación en dos pasos.',
   'account.title': 'Su cuenta',
   'account.subtitle': '{email} en {name}',
   'account.nameTitle': 'Nombre',

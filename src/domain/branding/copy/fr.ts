@@ -138,6 +138,8 @@ export const FR: Catalog = {
   'mfa.useWebauthn': 'Utiliser une clé d’accès ou clé de sécurité',
   'mfa.enrolWebauthnText': 'Ajoutez une clé d’accès ou clé de sécurité : nommez-la, sélectionnez le bouton et suivez votre navigateur.',
   'mfa.keyName': 'Nom de la clé d’accès ou clé de sécurité',
+  'mfa.keyElsewhere': 'Votre clé d’accès ou clé de sécurité ne fonctionne que sur {host}, où elle a été ajoutée : utilisez-la lorsque vous vous y connectez.',
+  'mfa.keyElsewhereOnly': 'Votre clé d’accès ou clé de sécurité ne fonctionne que sur {host}, où elle a été ajoutée : connectez-vous-y avec elle. Si vous ne le pouvez pas, demandez aux administrateurs de {name} de réinitialiser votre vérification en deux étapes.',
   'account.title': 'Votre compte',
   'account.subtitle': '{email} chez {name}',
   'account.nameTitle': 'Nom',
