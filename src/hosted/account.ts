@@ -140,7 +140,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           run: (open, fields) =>
             fields['remove'] === undefined
               ? addOwnCredential(open.target, open.rp, open.user.id, fields['credential'], fields['passkey_name'])
-              : removeOwnCredential(open.target, open.user.id, fields['remove']),
+              : removeOwnCredential(open.target, open.user, fields['remove'], fields['passkey_password']),
         },
       ],
     },
@@ -209,6 +209,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const view: AccountView = {
       email: user.email,
       name: user.name ?? null,
+      hasPassword: user.passwordHash != null,
       passwordPolicy,
       sessions: sessions.map((session) => ({
         current: session.id === currentId,

@@ -43,6 +43,8 @@ export interface AccountPasskey {
 export interface AccountView {
   readonly email: string;
   readonly name: string | null;
+  /** Whether the user has a password, which removing a key takes (a user without one proves none). */
+  readonly hasPassword: boolean;
   readonly passwordPolicy: PasswordPolicy;
   readonly sessions: readonly AccountSession[];
   readonly mfa: AccountMfa;
@@ -308,7 +310,10 @@ export const SESSIONS_SECTION: AccountSectionView = {
   },
 };
 
-/** The user's keys, each with its Remove form, and the form that registers a new one (the browser's WebAuthn `create`). */
+/**
+ * The user's keys, the form that removes one (with the current password, when the user has one), and the form that
+ * registers a new one (the browser's WebAuthn `create`).
+ */
 export const PASSKEYS_SECTION: AccountSectionView = {
   id: 'passkeys',
   title: 'account.passkeysTitle',
@@ -320,9 +325,16 @@ export const PASSKEYS_SECTION: AccountSectionView = {
     const items = keys.map((key) => {
       const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(look, key.lastUsedAt);
       const detail = text(look, 'account.passkeyDetail', { host: key.rpId, createdAt: shownTime(look, key.createdAt), lastUsedAt });
-      const remove = `${formStart(target)}${hidden('remove', key.id)}<button type="submit" class="secondary">${text(look, 'account.passkeyRemove', { key: key.name })}</button>\n</form>\n`;
-      return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span>\n${remove}</li>`;
+      return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span></li>`;
     });
+    const options_ = keys.map((key) => `<option value="${escapeHtml(key.id)}">${escapeHtml(key.name)}</option>`).join('');
+    const remove =
+      keys.length === 0
+        ? ''
+        : formStart(target) +
+          `<label for="remove">${text(look, 'account.passkeyToRemove')}</label>\n<select id="remove" name="remove">${options_}</select>\n` +
+          (view.hasPassword ? confirmPassword(look, 'passkey_password', refusal, 'passkeys-error') : '') +
+          `<button type="submit" class="secondary">${text(look, 'account.removeSubmit')}</button>\n</form>\n`;
     const params = Object.entries(target.params).map(([name, value]) => hidden(name, value)).join('');
     const name = field({
       id: 'passkey_name',
@@ -336,7 +348,7 @@ export const PASSKEYS_SECTION: AccountSectionView = {
     return (
       `<p>${text(look, 'account.passkeysText')}</p>\n` +
       refusal.html +
-      (keys.length === 0 ? `<p>${text(look, 'account.passkeysNone')}</p>\n` : `<ul class="sessions">\n${items.join('\n')}\n</ul>\n`) +
+      (keys.length === 0 ? `<p>${text(look, 'account.passkeysNone')}</p>\n` : `<ul class="sessions">\n${items.join('\n')}\n</ul>\n${remove}`) +
       webauthnForm({ action: target.action, csrf: target.csrf, ceremony: 'create', options, fields: params + name, label: text(look, 'account.passkeyAdd') })
     );
   },

@@ -351,6 +351,13 @@ describe('WebAuthn as a second factor', () => {
   });
 });
 
+/** The account page's form that removes one of the user's keys (a select of them). */
+function passkeyRemoval(page: Visit) {
+  const form = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html)).find((candidate) => candidate.options['remove'] !== undefined);
+  expect(form, page.body).toBeDefined();
+  return form!;
+}
+
 describe('the account page', () => {
   it('lists, adds (audited) and removes the user’s passkeys; a registration of another origin adds nothing', async () => {
     const scope = await passkeyScope();
@@ -366,19 +373,52 @@ describe('the account page', () => {
     expect(added.status).toBe(303);
     const page = await jar.visit(added.location!);
     expect(page.body).toContain('Your passkeys and security keys are saved.');
-    expect(page.body).toContain('Remove Phone');
     const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);
     expect(audited?.after).toEqual({ name: 'Phone', rpId });
-    const removeForm = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html)).find((form) => form.fields['remove'] !== undefined);
-    const removed = await jar.visit(removeForm!.action, { form: removeForm!.fields });
+    const removeForm = passkeyRemoval(page);
+    expect(removeForm.options['remove']).toHaveLength(1);
+    // Removing it takes the current password: a wrong one, or none, removes nothing.
+    for (const password of ['Not-The-One-1', undefined]) {
+      const fields = Object.fromEntries(Object.entries(removeForm.fields).filter(([name]) => name !== 'passkey_password'));
+      const refused = await jar.visit(removeForm.action, { form: { ...fields, ...(password === undefined ? {} : { passkey_password: password }), remove: removeForm.options['remove']![0]! } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('The current password is incorrect.');
+    }
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    const removal = { ...removeForm.fields, remove: removeForm.options['remove']![0]!, passkey_password: PASSWORD };
+    const removed = await jar.visit(removeForm.action, { form: removal });
     expect(removed.status).toBe(303);
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
     expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
     // Removed again (the form of a page opened before), it is said so, in the browser's language.
-    const again = await jar.visit(removeForm!.action, { form: removeForm!.fields, headers: { 'accept-language': 'de' } });
+    const again = await jar.visit(removeForm.action, { form: removal, headers: { 'accept-language': 'de' } });
     expect(again.status).toBe(400);
     expect(again.body).toContain('Dieser Passkey wurde bereits entfernt.');
     expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
+  });
+
+  it('under a required policy of keys the last one stays; with an app beside it, it goes, the recovery codes staying for the app', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const userId = await createUser(scope, 'keeper@example.com');
+    await giveKey(scope, userId);
+    await giveRecoveryCode(scope, userId, 'KEEP-1234');
+    const secret = await giveTotp(scope, userId);
+    const { jar, page } = await openAccount(scope, 'keeper@example.com', issuer, new CookieJar(), { method: 'totp', code: codeAt(secret) });
+    const form = passkeyRemoval(page);
+    const removal = { ...form.fields, remove: form.options['remove']![0]!, passkey_password: PASSWORD };
+    // The key alone (the app gone meanwhile): the policy keeps it.
+    await sql(`delete from mfa_factor where user_id = ?`, [userId]);
+    const kept = await jar.visit(form.action, { form: removal });
+    expect(kept.status).toBe(400);
+    expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toEqual([]);
+
+    await giveTotp(scope, userId);
+    expect((await jar.visit(form.action, { form: removal })).status).toBe(303);
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await sql('select 1 from mfa_recovery_code where user_id = ?', [userId])).toHaveLength(1);
   });
 });
 
@@ -402,11 +442,12 @@ describe('a tenant’s custom domain', () => {
     expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: DOMAIN_HOST }]);
     const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);
     expect(audited?.after).toEqual({ name: 'Phone', rpId: DOMAIN_HOST });
-    expect((await jar.visit(added.location!)).body).toContain('Remove Phone');
+    expect(passkeyRemoval(await jar.visit(added.location!)).options['remove']).toHaveLength(1);
     // The account page of the service's host (the tenant's path) lists the keys of every relying party, so that a lost
     // one can be removed from anywhere (listCredentials), each with the host it works on, but registers for its own host.
     const atHome = (await openAccount(scope, 'roamer@example.com', `${issuer}/t/${tenant}`)).page;
-    expect(atHome.body).toContain('Remove Phone');
+    expect(atHome.body).toContain('<option value="');
+    expect(passkeyRemoval(atHome).options['remove']).toHaveLength(1);
     expect(atHome.body).toContain(`For ${DOMAIN_HOST};`);
     expect(webauthnFormOf(atHome).options).toMatchObject({ rp: { id: rpId } });
 

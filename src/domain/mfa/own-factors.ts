@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
@@ -60,52 +61,62 @@ export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, 
   return enrolOwn(target, user, { kind: 'email_otp' });
 }
 
-/** On any host: second steps too. */
-async function keysHeld(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<number> {
-  const [row] = await executeOwned<{ n: number }[]>(tx, applicationId, `select count(*)::int as n from webauthn_credential where @owner and user_id = ?`, [userId]);
-  return row?.n ?? 0;
-}
+type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
 
-/** Locked together, so that two tabs cannot each remove one of the last two. */
-async function lockFactors(tx: SignInTarget['applicationScope']['em'], applicationId: string, userId: string): Promise<Pick<HeldFactor, 'id' | 'kind'>[]> {
-  return executeOwned<Pick<HeldFactor, 'id' | 'kind'>[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
+/** The user's second steps, keys of every host included, locked together: two tabs cannot each remove one of the last two. */
+async function lockSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
+  const factors = await executeOwned<SecondStep[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
+  const keys = await executeOwned<SecondStep[]>(tx, applicationId, `select id, 'webauthn' as kind from webauthn_credential where @owner and user_id = ? for update`, [userId]);
+  return [...factors, ...keys];
 }
 
 /**
- * Under a `required` policy the last accepted factor stays (the next sign-in would only enrol one again). With none
- * left, recovery codes and a pending e-mail code go too: they stood in for factors that are gone.
+ * Removes one of the user's second steps (a code factor, or a key) with `remove`, in a transaction where they are
+ * locked, unless a `required` policy needs it: the last accepted one stays (the next sign-in would only enrol one
+ * again). With none left, recovery codes and a pending e-mail code go too: they stood in for the steps that are gone.
+ * Undefined when the user holds no such step (removed meanwhile). `key`: a WebAuthn key, else a code factor.
  */
-export async function removeOwnFactor(target: SignInTarget, user: SignInUser, factorId: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
+export function removeSecondStep(
+  target: SignInTarget,
+  userId: string,
+  removing: { readonly id: string; readonly key: boolean },
+  remove: (tx: EntityManager, step: SecondStep) => Promise<void>,
+): Promise<OwnChange | undefined> {
   const applicationId = target.application.id;
-  const { em } = target.applicationScope;
-  if (!(await currentPasswordProven(em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
-  if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
   return target.applicationScope.transactional(async (tx) => {
-    const held = await lockFactors(tx, applicationId, user.id);
-    const factor = held.find((candidate) => candidate.id === factorId);
-    if (factor === undefined) return ownRefusal({ key: 'account.noSuchFactor' });
-    const keys = await keysHeld(tx, applicationId, user.id);
+    const held = await lockSecondSteps(tx, applicationId, userId);
+    // A key's id is no code factor's, nor the other way round: each has its own form.
+    const step = held.find((candidate) => candidate.id === removing.id && (candidate.kind === 'webauthn') === removing.key);
+    if (step === undefined) return undefined;
     const offered = target.mfa.factors;
-    const usableLeft = held.filter((other) => other.id !== factor.id && offered.includes(other.kind)).length + (offered.includes('webauthn') ? keys : 0);
-    if (target.mfa.enforcement === 'required' && offered.includes(factor.kind) && usableLeft === 0) {
-      return ownRefusal({ key: 'account.lastFactor' });
+    const usableLeft = held.filter((other) => other.id !== step.id && offered.includes(other.kind)).length;
+    if (target.mfa.enforcement === 'required' && offered.includes(step.kind) && usableLeft === 0) return ownRefusal({ key: 'account.lastFactor' });
+    await remove(tx, step);
+    if (held.length === 1) {
+      await executeOwned(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [userId]);
+      await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [userId]);
     }
-    await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [factor.id]);
-    if (held.length === 1 && keys === 0) {
-      await executeOwned(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [user.id]);
-      await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [user.id]);
-    }
-    recordAudit(tx, userSender(target, user), { action: 'user.mfa.remove', targetType: 'user', targetId: user.id, before: { factor: factor.kind } });
     return { ok: true };
   });
+}
+
+/** Keys have their own section and form (removeOwnCredential); a code factor is removed here. */
+export async function removeOwnFactor(target: SignInTarget, user: SignInUser, factorId: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
+  const applicationId = target.application.id;
+  if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
+  const removed = await removeSecondStep(target, user.id, { id: factorId, key: false }, async (tx, step) => {
+    await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [step.id]);
+    recordAudit(tx, userSender(target, user), { action: 'user.mfa.remove', targetType: 'user', targetId: user.id, before: { factor: step.kind } });
+  });
+  return removed ?? ownRefusal({ key: 'account.noSuchFactor' });
 }
 
 export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUser, password: string | null | undefined): Promise<OwnChange> {
   const applicationId = target.application.id;
   if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
   return target.applicationScope.transactional(async (tx) => {
-    const held = await lockFactors(tx, applicationId, user.id);
-    if (held.length === 0 && (await keysHeld(tx, applicationId, user.id)) === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
+    if ((await lockSecondSteps(tx, applicationId, user.id)).length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renew', targetType: 'user', targetId: user.id });
     return { ok: true, shown: codes };

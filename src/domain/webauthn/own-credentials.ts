@@ -1,7 +1,9 @@
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
+import { removeSecondStep } from '../mfa/own-factors.ts';
+import { currentPasswordProven, ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
@@ -19,15 +21,19 @@ export async function addOwnCredential(target: SignInTarget, rp: RelyingParty, u
   return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
 }
 
-export async function removeOwnCredential(target: SignInTarget, userId: string, id: string | null | undefined): Promise<OwnChange> {
-  const scope = ownScope(target, userId);
-  const removed =
-    typeof id === 'string' &&
-    isUuid(id) &&
-    (await scope.transactional(async (em) => {
-      const name = await removeCredential(em, scope.applicationId, userId, id);
-      if (name !== null) recordAudit(em, scope, { action: 'user.passkey.remove', targetType: 'user', targetId: userId, before: { name } });
-      return name !== null;
-    }));
-  return removed ? { ok: true } : ownRefusal({ key: 'account.passkeyGone' });
+/**
+ * Takes the current password of a user who has one, as removing a code factor does: a browser left signed in must not
+ * weaken the second step. A user without a password (signed up by a link or an upstream) has none to prove. Under a
+ * `required` policy that lists keys, the last second step stays (removeSecondStep).
+ */
+export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
+  const scope = ownScope(target, user.id);
+  const { applicationId } = scope;
+  if (user.passwordHash != null && !(await currentPasswordProven(scope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
+  const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
+    const name = await removeCredential(tx, applicationId, user.id, id);
+    recordAudit(tx, scope, { action: 'user.passkey.remove', targetType: 'user', targetId: user.id, before: { name } });
+  });
+  return removed ?? ownRefusal({ key: 'account.passkeyGone' });
 }

@@ -194,7 +194,7 @@ export const DE: Catalog = {
   'account.passkeyNeverUsed': 'nie',
   'account.passkeyName': 'Name des neuen Passkeys',
   'account.passkeyAdd': 'Passkey hinzufügen',
-  'account.passkeyRemove': '{key} entfernen',
+  'account.passkeyToRemove': 'Zu entfernender Passkey',
   'account.passkeysDone': 'Ihre Passkeys und Sicherheitsschlüssel sind gespeichert.',
   'password.length': 'Verwenden Sie mindestens {count} Zeichen',
   'password.lengthOne': 'Verwenden Sie mindestens 1 Zeichen',

@@ -198,7 +198,7 @@ export const EN = {
   'account.passkeyNeverUsed': 'never',
   'account.passkeyName': 'Name of the new passkey',
   'account.passkeyAdd': 'Add a passkey',
-  'account.passkeyRemove': 'Remove {key}',
+  'account.passkeyToRemove': 'Passkey to remove',
   'account.passkeysDone': 'Your passkeys and security keys are saved.',
   // The password policy's rules, stated under a new password's field (passwordRules).
   'password.length': 'Use at least {count} characters',

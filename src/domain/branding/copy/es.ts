@@ -194,7 +194,7 @@ export const ES: Catalog = {
   'account.passkeyNeverUsed': 'nunca',
   'account.passkeyName': 'Nombre de la nueva llave de acceso',
   'account.passkeyAdd': 'Añadir una llave de acceso',
-  'account.passkeyRemove': 'Quitar {key}',
+  'account.passkeyToRemove': 'Llave de acceso que quitar',
   'account.passkeysDone': 'Sus llaves de acceso y llaves de seguridad están guardadas.',
   'password.length': 'Use al menos {count} caracteres',
   'password.lengthOne': 'Use al menos 1 carácter',

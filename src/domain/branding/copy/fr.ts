@@ -194,7 +194,7 @@ export const FR: Catalog = {
   'account.passkeyNeverUsed': 'jamais',
   'account.passkeyName': 'Nom de la nouvelle clé d’accès',
   'account.passkeyAdd': 'Ajouter une clé d’accès',
-  'account.passkeyRemove': 'Supprimer {key}',
+  'account.passkeyToRemove': 'Clé d’accès à supprimer',
   'account.passkeysDone': 'Vos clés d’accès et clés de sécurité sont enregistrées.',
   'password.length': 'Utilisez au moins {count} caractères',
   'password.lengthOne': 'Utilisez au moins 1 caractère',
