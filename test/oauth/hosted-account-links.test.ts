@@ -7,6 +7,7 @@ import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { accountLinkOf, mails } from '../support/email-sign-in.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /**
@@ -73,6 +74,31 @@ const normalized = (visit: Visit, email: string) =>
 const headerNames = (visit: Visit) => [...visit.headers.keys()].filter((name) => !['date', 'x-request-id'].includes(name)).sort();
 
 describe('forgot password', () => {
+  it('asked on a tenant’s page for a user of another tenant only, the link goes out as the application’s: the tenant’s key never reads it', async () => {
+    const asking = await app.createTenant('Asking tenant');
+    const home = await app.createTenant('Home tenant');
+    const created = await app.http.post('/users', { email: 'homebody@example.com', password: PASSWORD, tenantId: home });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const askingKey = await issueTestKey(app, { tenantId: asking, permissions: ['email:read'] });
+    const homeKey = await issueTestKey(app, { tenantId: home, permissions: ['email:read'] });
+
+    const answer = await askReset(await authorize(config, { tenant: asking }), 'homebody@example.com');
+    expect(answer.status).toBe(200);
+    expect(await mails(askingKey, 'homebody@example.com', 'password_reset')).toEqual([]);
+    expect(await mails(homeKey, 'homebody@example.com', 'password_reset')).toEqual([]);
+    // The application's: its administrators see it, and its owner resets their password with it.
+    const [delivery] = (await app.http.get('/email/deliveries?to=homebody@example.com&templateKey=password_reset')).body.data as { tenantId: string | null }[];
+    expect(delivery?.tenantId).toBeNull();
+    const jar = new CookieJar();
+    const form = await jar.visit(await accountLinkOf(app.http, 'homebody@example.com', 'password_reset'));
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+
+    // A member asking on their tenant's page gets it there, as before.
+    await askReset(await authorize(config, { tenant: home }), 'homebody@example.com');
+    expect(await mails(homeKey, 'homebody@example.com', 'password_reset')).toHaveLength(1);
+    expect(await mails(askingKey, 'homebody@example.com', 'password_reset')).toEqual([]);
+  });
+
   it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {
     await createUser('kim@example.com');
     const known = await askReset(await authorize(), 'kim@example.com');

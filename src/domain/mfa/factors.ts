@@ -4,6 +4,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
+import { mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { issueLink } from '../users/link-tokens.ts';
@@ -49,10 +50,10 @@ export async function factorsOf(em: EntityManager, applicationId: string, userId
   return row?.factors ?? [];
 }
 
-/** The user themselves, on the surface's tenant. */
+/** The user themselves, on the surface's tenant when they are its member (mailTenant). */
 export const userSender = (target: SignInTarget, user: SignInUser): MailSender => ({
   applicationId: target.application.id,
-  tenantId: target.tenant?.id ?? null,
+  tenantId: mailTenant(target, user),
   requestId: target.scope.requestId,
   principal: { actor: { type: 'user', id: user.id } },
   services: target.scope.services,

@@ -30,12 +30,29 @@ const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
   clientId: target.clientId,
 });
 
-export const mailAt = (target: SignInTarget, em: MailContext['em']): MailContext => ({ em, sender: target.scope, tenantId: target.tenant?.id ?? null });
+/**
+ * The tenant a user's mail from the page goes out in (its provider, templates and outbox): the page's, for its members
+ * and a new address; a shared pool's user of other tenants only is the application's, or the page's tenant would read
+ * the links mailed to them.
+ */
+export const mailTenant = (target: SignInTarget, user: Member | null): string | null =>
+  target.tenant !== null && (user === null || user.tenantIds.includes(target.tenant.id)) ? target.tenant.id : null;
+
+/** A user's tenants; null: an address of no account yet. */
+interface Member {
+  readonly tenantIds: readonly string[];
+}
+
+export const mailAt = (target: SignInTarget, em: MailContext['em'], user: Member | null): MailContext => ({
+  em,
+  sender: target.scope,
+  tenantId: mailTenant(target, user),
+});
 
 /** In the caller's transaction (a sign-up's, or a request for a new link). */
-export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & { id: string }): Promise<void> {
+export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & Member & { id: string }): Promise<void> {
   const link = await issueLink(em, linkUserOf(target, user), 'verify_email', target.scope.services.config.publicUrl);
-  await verifyEmailMail(mailAt(target, em), user, link);
+  await verifyEmailMail(mailAt(target, em, user), user, link);
 }
 
 /**
@@ -50,7 +67,7 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
     target.applicationScope.transactional(async (em) => {
       if (purpose === 'verify_email') return queueVerification(target, em, user);
       const link = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
-      await passwordResetMail(mailAt(target, em), user, link);
+      await passwordResetMail(mailAt(target, em, user), user, link);
     }),
   );
   target.scope.services.outbox.wake();
@@ -69,7 +86,7 @@ export interface SignInOrigin {
  * With `notifyNewBrowser` on, remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is new to a user
  * who signed in elsewhere before. Returns the id to set in the cookie when the browser had none.
  */
-export async function noticeBrowser(target: SignInTarget, user: Recipient & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
+export async function noticeBrowser(target: SignInTarget, user: Recipient & Member & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
   if (!target.session.notifyNewBrowser) return undefined;
   const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);
   const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
@@ -86,7 +103,7 @@ export async function noticeBrowser(target: SignInTarget, user: Recipient & { id
     );
     if (row?.inserted !== true || row.others === 0) return false;
     const reset = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
-    await newSignInMail(mailAt(target, em), user, {
+    await newSignInMail(mailAt(target, em, user), user, {
       link: reset.link,
       signIn: { time: new Date(), device: origin.userAgent?.slice(0, 200), ip: origin.ip },
     });

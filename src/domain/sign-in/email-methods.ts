@@ -87,9 +87,9 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
       if (secret !== undefined) {
         const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
         link.searchParams.set('token', `${target.application.id}.${secret}`);
-        await magicLinkMail(mailAt(target, em), to, { link: link.href, expiresInMinutes: minutes });
+        await magicLinkMail(mailAt(target, em, user), to, { link: link.href, expiresInMinutes: minutes });
       } else {
-        await emailOtpMail(mailAt(target, em), to, { code: code!, expiresInMinutes: minutes });
+        await emailOtpMail(mailAt(target, em, user), to, { code: code!, expiresInMinutes: minutes });
       }
     }),
   );

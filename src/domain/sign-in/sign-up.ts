@@ -14,7 +14,7 @@ import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
 import { newId } from '../../ids.ts';
 import { welcomeMail } from '../email/flow-mail.ts';
-import { queueVerification } from './account-links.ts';
+import { mailAt, queueVerification } from './account-links.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SignInTarget } from './sign-in.ts';
 
@@ -79,7 +79,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       if (existing !== null) {
         // Not a second account: its owner hears of the attempt (a new verification link while the first is unused).
         if (!existing.emailVerified) await queueVerification(target, em, existing);
-        else await welcomeMail({ em, sender: target.scope, tenantId: target.tenant?.id ?? null }, existing, { link: applicationUrl, existingAccount: true });
+        else await welcomeMail(mailAt(target, em, existing), existing, { link: applicationUrl, existingAccount: true });
         return { ok: true, email, created: null };
       }
       const created = em.create(User, {
