@@ -38,10 +38,10 @@ afterAll(async () => app?.close());
 
 const sql = <T>(text: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(text, params);
 
-/** The hosted sign-in form of the web client, posted with `values`. */
-async function signInWith(values: Record<string, string>) {
+/** The hosted sign-in form of the web client (`parameters`: the authorization request's), posted with `values`. */
+async function signInWith(values: Record<string, string>, parameters: Record<string, string> = {}) {
   const jar = new CookieJar();
-  const { url } = await authorizationRequest(webConfig, { redirectUri: REDIRECT_URI, resource: '' });
+  const { url } = await authorizationRequest(webConfig, { redirectUri: REDIRECT_URI, resource: '' }, parameters);
   const start = await jar.visit(url.href);
   const page = await jar.visit(start.location!);
   const form = readForm(page.url, page.body);
@@ -175,5 +175,28 @@ describe('analytics', () => {
     const asB = new HttpClient(app.baseUrl, { apiKey: keyOfB.body.secret as string });
     expect((await asB.get(`${tenantPath(tenantA)}/analytics/active-users`)).status).toBe(403);
     expect((await asB.get('/analytics/active-users?from=2026-03-01&to=2026-03-31&interval=month')).body).toEqual({ data: [{ period: '2026-03-01', count: 1 }] });
+  });
+});
+
+// Last: its sign-ins would count in the analytics above, whose day it shares.
+describe('sign-ins on a tenant’s page', () => {
+  it('of a user of another tenant only are, in that tenant’s log, an unknown address’s: no user named, the outcome told by nothing', async () => {
+    const records = async () =>
+      (await sql<{ target_id: string | null; after: Record<string, unknown> }>(
+        `select target_id, after from audit_log where application_id = ? and tenant_id = ? and action in ('user.signed_in', 'user.sign_in_failed') order by seq`,
+        [app.root.applicationId, tenantA],
+      )).filter((record) => record.after['email'] !== 'ada@example.com');
+    const before = (await records()).length;
+    // Bob is tenant B's: his wrong and his right password on tenant A's page, beside an address of no account.
+    await signInWith({ email: 'bob@example.com', password: 'wrong-password-1' }, { tenant: tenantA });
+    expect((await signInWith({ email: 'bob@example.com', password: PASSWORD }, { tenant: tenantA })).status).not.toBe(303);
+    await signInWith({ email: 'nobody-here@example.com', password: 'wrong-password-1' }, { tenant: tenantA });
+    const shown = (await records()).slice(before);
+    expect(shown).toEqual([
+      { target_id: null, after: { method: 'password', clientId: web.clientId, reason: 'unknown_user', email: 'bob@example.com' } },
+      { target_id: null, after: { method: 'password', clientId: web.clientId, reason: 'unknown_user', email: 'bob@example.com' } },
+      { target_id: null, after: { method: 'password', clientId: web.clientId, reason: 'unknown_user', email: 'nobody-here@example.com' } },
+    ]);
+    expect(JSON.stringify(shown)).not.toContain(bob);
   });
 });

@@ -129,14 +129,21 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   return checked.ok ? checked : { ok: false };
 }
 
-/** It counts in the surface's tenant, else in the user's only one. */
+/**
+ * It counts in the surface's tenant, else in the user's only one. On a tenant's page a user of other tenants only is
+ * what the page takes them for, an unknown address: the tenant's log must not name another tenant's user, nor tell
+ * that the address has an account.
+ */
 export function recordAttempt(target: SignInTarget, user: SignInUser | null, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'outcome'>): Promise<void> {
+  const stranger = target.tenant !== null && user !== null && !user.tenantIds.includes(target.tenant.id);
+  const typed = attempt.outcome.ok ? null : attempt.outcome.email;
   return recordSignIn(target.scope.services, {
     applicationId: target.application.id,
     tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
     clientId: target.clientId,
     requestId: target.scope.requestId,
     ...attempt,
+    ...(stranger ? { amr: undefined, outcome: { ok: false, reason: 'unknown_user', userId: null, email: typed ?? user.email } } : {}),
   });
 }
 
