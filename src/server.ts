@@ -207,12 +207,15 @@ export async function createServer(services: Services, options: { redis?: Redis;
     done();
   });
 
+  // Every authenticated request's credentials, and a stream's again before each event it sends (it outlives its request).
+  const authenticateRequest = (request: FastifyRequest) =>
+    authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
+
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.authenticated !== true) return;
     try {
-      const principal = await authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
-      request.authentication = { principal };
+      request.authentication = { principal: await authenticateRequest(request) };
     } catch (error) {
       // Any failure, an unexpected one too (the database unreachable: a 500), is answered by the handler (contextFor),
       // after the rate limit has counted the request against its address and set the headers every response carries.
@@ -343,10 +346,10 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
 
   const streams = new EventStreams(app, config.auditStreamHeartbeatMs);
-  registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ schema, serializeError, streams }));
+  registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ schema, serializeError, streams, authenticateAgain: authenticateRequest }));
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
-  registerAuditStream(app, { contextFor, waker: services.auditWaker, streams });
+  registerAuditStream(app, { contextFor, authenticateAgain: authenticateRequest, waker: services.auditWaker, streams });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
   const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));

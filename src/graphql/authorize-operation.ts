@@ -87,6 +87,20 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /**
+ * Whether credentials asked again (`principal`: authenticated anew) may still run what a stream was opened with: a
+ * stream outlives its request, and a key revoked or expired, a user suspended or a role taken away since must end it.
+ * Any failure, the database's too, ends it: its client resumes where it was (Last-Event-ID, `after`).
+ */
+export async function stillAuthorized(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<boolean> {
+  try {
+    await authorize(await principal(), rule, pathTenants);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Throws 403 `organization_deactivated` while the organization is deactivated (unless this is its reactivation), and
  * 403 `forbidden` unless the credentials may run the rule in each tenant the request acts in (scopeTenant settles each
  * as the scope will). Nothing is read when the rule needs no permission.

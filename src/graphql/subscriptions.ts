@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.ts';
 import {
   getOperationAST,
   GraphQLError,
@@ -11,7 +12,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { EventStreams } from '../event-stream.ts';
-import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
+import { authorize, operationRules, operationTenants, stillAuthorized } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
@@ -26,6 +27,8 @@ export interface SubscriptionDeps {
   readonly schema: GraphQLSchema;
   readonly serializeError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   readonly streams: EventStreams;
+  /** The request's credentials authenticated anew, as a new request's: asked before each result is sent. */
+  readonly authenticateAgain: (request: FastifyRequest) => Promise<Principal>;
 }
 
 /** A refused subscription: its errors as the JSON answer shows them, with the status of the first. */
@@ -57,7 +60,9 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
     if (invalid.length > 0) return formatted(invalid);
     const operation = getOperationAST(document, operationName);
     if (operation === null || operation === undefined) return formatted([new GraphQLError('The operation to run is not named, or not in the document')]);
-    await authorize(context.principal, rules(deps.schema, document, operation), tenants(document, operation, variables));
+    const rule = rules(deps.schema, document, operation);
+    const pathTenants = tenants(document, operation, variables);
+    await authorize(context.principal, rule, pathTenants);
     const refused = variablesRefusal(deps.schema, operation.variableDefinitions ?? [], variables);
     if (refused !== undefined) throw refused;
     const results = await subscribe({ schema: deps.schema, document, operationName, variableValues: variables, contextValue: context });
@@ -67,6 +72,7 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
     reply.raw.once('close', () => void results.return?.());
     try {
       for await (const result of results) {
+        if (!(await stillAuthorized(() => deps.authenticateAgain(reply.request), rule, pathTenants))) break;
         const shown = result.errors === undefined ? result : { ...result, errors: formatted(result.errors).body.errors };
         await stream.send('next', JSON.stringify(shown));
         if (stream.closed) break;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context.ts';
 import { OPERATION_PERMISSIONS } from '../auth/operation-permissions.ts';
-import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
+import { authorize, pathTenant, stillAuthorized } from '../graphql/authorize-operation.ts';
+import type { Principal } from '../auth/principal.ts';
 import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit-stream.ts';
 import type { AuditFilter } from '../domain/audit-search.ts';
 import { invalid } from '../errors.ts';
@@ -47,7 +48,13 @@ function pathIds(request: FastifyRequest): { appId: string | undefined; tenantId
 
 export function registerAuditStream(
   app: FastifyInstance,
-  deps: { contextFor(request: FastifyRequest): Promise<RequestContext>; waker: AuditWaker; streams: EventStreams },
+  deps: {
+    contextFor(request: FastifyRequest): Promise<RequestContext>;
+    /** The request's credentials authenticated anew: asked before each record is sent (stillAuthorized). */
+    authenticateAgain(request: FastifyRequest): Promise<Principal>;
+    waker: AuditWaker;
+    streams: EventStreams;
+  },
 ): void {
   const rule = OPERATION_PERMISSIONS['Query.auditLogs'];
   for (const url of PATHS) {
@@ -61,7 +68,16 @@ export function registerAuditStream(
       if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
       const start = await streamStart(scope, filter, lastEventId);
       const stream = deps.streams.open(reply);
-      const sink: AuditSink = { get closed() { return stream.closed; }, send: (record) => stream.send('audit', JSON.stringify(record), record.id) };
+      const allowed = () => stillAuthorized(() => deps.authenticateAgain(request), rule, [pathTenant(tenantId)]);
+      const sink: AuditSink = {
+        get closed() {
+          return stream.closed;
+        },
+        send: async (record) => {
+          if (await allowed()) return stream.send('audit', JSON.stringify(record), record.id);
+          stream.end();
+        },
+      };
       try {
         await followAuditLog(scope, filter, start, sink, deps.waker);
       } catch (error) {

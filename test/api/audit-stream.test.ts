@@ -94,6 +94,23 @@ describe('the audit stream', () => {
     expect(recordsOf(stream).some((record) => before.includes(record.target.id!))).toBe(false);
   });
 
+  it('ends when its key is revoked: nothing committed after reaches it, while a live key’s stream goes on', async () => {
+    const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}`;
+    const key = await admin.post(`${tenantPath}/api-keys`, { name: 'stream reader', permissions: ['audit_logs:read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const revokedStream = await open('/audit-logs/stream', key.body.secret as string);
+    const witness = await open(`${tenantPath}/audit-logs/stream`);
+    const before = await createUser(tenantA, 'before-revocation@example.com');
+    await revokedStream.until((s) => recordsOf(s).some((record) => record.target.id === before), 'the record written before the revocation');
+
+    expect((await admin.delete(`/api-keys/${key.body.key.id}`)).status).toBeLessThan(300);
+    const after = await createUser(tenantA, 'after-revocation@example.com');
+    await witness.until((s) => recordsOf(s).some((record) => record.target.id === after), 'the record written after the revocation');
+    await revokedStream.until((s) => s.ended, 'the revoked key’s stream ended');
+    expect(recordsOf(revokedStream).map((record) => record.target.id)).not.toContain(after);
+    expect(witness.ended).toBe(false);
+  });
+
   it('refuses what the list refuses, and a Last-Event-ID of no record of its scope; other methods are 405', async () => {
     expect((await open('/audit-logs/stream?action=NOT%20AN%20ACTION')).body).toMatchObject({ code: 'validation_error', field: 'action' });
     expect((await open('/audit-logs/stream?tenantId=x')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });

@@ -89,6 +89,21 @@ describe('subscription auditLogs', () => {
     expect(unknown.body).toMatchObject({ errors: [{ extensions: { code: 'validation_error', field: 'after' } }] });
   });
 
+  it('ends when its key is revoked: nothing committed after reaches it', async () => {
+    const key = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantA}/api-keys`, { name: 'subscriber', permissions: ['audit_logs:read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const stream = await subscribe({}, key.body.secret as string);
+    const witness = await subscribe({ appId: app.root.applicationId, tenantId: tenantA });
+    const before = await createUser(tenantA, 'sub-before@example.com');
+    await stream.until(hasTarget(before), 'the record written before the revocation');
+
+    expect((await app.http.delete(`/api-keys/${key.body.key.id}`)).status).toBeLessThan(300);
+    const after = await createUser(tenantA, 'sub-after@example.com');
+    await witness.until(hasTarget(after), 'the record written after the revocation');
+    await stream.until((s) => s.ended, 'the revoked key’s subscription ended');
+    expect(hasTarget(after)(stream)).toBe(false);
+  });
+
   it('ends its streams when the service stops, rather than waiting for them', async () => {
     const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
     const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': own.root.apiKey }, { query: SUBSCRIPTION });
