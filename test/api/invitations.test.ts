@@ -167,6 +167,37 @@ describe('invitations', () => {
     expect((await app.http.delete(`${inA}/invitations/${sent.id}`)).body.code).toBe('conflict');
   });
 
+  it('a resend gives the roles anew: it takes the rights to give them; an expired one is checked as a new invitation', async () => {
+    const tenantAdmin = (await app.http.get(`${inA}/roles`)).body.data.find((role: { key: string }) => role.key === 'tenant_admin').id as string;
+    const email = `revived-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email, roleIds: [tenantAdmin] });
+    await sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [sent.id]);
+    const expiresAt = async () => (await sql<{ expires_at: string }>('select expires_at::text from invitation where id = ?', [sent.id]))[0]!.expires_at;
+    const before = await expiresAt();
+
+    // A key of tenant A that manages users but may not give roles: it may not send this invitation, nor resend it.
+    const narrow = await app.http.post('/api-keys', { name: 'users only', permissions: ['users:write', 'users:read'], tenantId: tenantA });
+    const client = app.as({ apiKey: narrow.body.secret as string });
+    expect((await client.post('/invitations', { email: `other-${randomUUID()}@example.com`, roleIds: [tenantAdmin] })).body.code).toBe('forbidden');
+    const refused = await client.post(`/invitations/${sent.id}/resend`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+    expect(await expiresAt()).toBe(before);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('expired');
+
+    // Another invitation to the address sent meanwhile: the expired one is not made pending beside it.
+    const other = await invite(inA, { email });
+    const duplicate = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.field).toBe('email');
+    expect(await expiresAt()).toBe(before);
+    // With the other revoked, credentials that may give the role resend it.
+    expect((await app.http.delete(`${inA}/invitations/${other.id}`)).status).toBe(204);
+    const resent = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect(resent.body.status).toBe('pending');
+  });
+
   it('a resend mails a new link and the old one stops working; a revoke and an expiry are refused with their reason', async () => {
     const email = `re-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email });

@@ -5020,7 +5020,9 @@ export interface paths {
         /**
          * Mail a new link (the previous one stops working)
          * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
-         *     invitation is pending again; an accepted or revoked one is not sent (409).
+         *     invitation is pending again, unless the address is a member now or has another invitation pending (409); an
+         *     accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+         *     `role_assignments:write` and every permission they hold (403).
          *
          *     Requires `users:write`.
          *
@@ -5045,7 +5047,9 @@ export interface paths {
         /**
          * Mail a new link (the previous one stops working)
          * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
-         *     invitation is pending again; an accepted or revoked one is not sent (409).
+         *     invitation is pending again, unless the address is a member now or has another invitation pending (409); an
+         *     accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+         *     `role_assignments:write` and every permission they hold (403).
          *
          *     Requires `users:write`.
          *
@@ -5070,7 +5074,9 @@ export interface paths {
         /**
          * Mail a new link (the previous one stops working)
          * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
-         *     invitation is pending again; an accepted or revoked one is not sent (409).
+         *     invitation is pending again, unless the address is a member now or has another invitation pending (409); an
+         *     accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+         *     `role_assignments:write` and every permission they hold (403).
          *
          *     Requires `users:write`.
          *

@@ -135,6 +135,37 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   });
 }
 
+/** Giving roles takes `role_assignments:write` (403), as assigning them would. */
+function requireMayGiveRoles(scope: Scope, roleIds: readonly string[]): void {
+  if (roleIds.length > 0 && !scope.permissions.allows('role_assignments:write')) {
+    throw new GatehouseError('forbidden', 'Missing permission role_assignments:write (to give roles)');
+  }
+}
+
+/** The roles, held until the transaction ends, must be the tenant's to give and hold nothing the credentials lack (403). */
+async function requireRolesCovered(scope: Scope, em: EntityManager, roleIds: readonly string[], tenantId: string): Promise<void> {
+  if (roleIds.length === 0) return;
+  const roles = await em.find(Role, { id: { $in: [...roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+  if (roles.length !== roleIds.length) throw notFound('Role', 'roleIds');
+  requireCovered(scope, roles.flatMap((role) => role.permissions));
+}
+
+/**
+ * A member already, or an address with another pending invitation to the tenant: 409. One sender at a time per address
+ * and tenant, until the transaction ends, so that two concurrent invitations cannot both find none pending.
+ */
+async function requireInvitable(em: EntityManager, application: Application, tenantId: string, emailNormalized: string, except?: string): Promise<void> {
+  await lockForTransaction(em, `invitation:${application.id}:${tenantId}:${emailNormalized}`);
+  const member = await em.findOne(
+    User,
+    { poolId: invitationPool(application, tenantId), emailNormalized, tenantIds: { $contains: [tenantId] } },
+    { filters: { [TENANT_FILTER]: false } },
+  );
+  if (member !== null) throw new GatehouseError('already_exists', 'This address belongs to a member of the tenant already', { field: 'email' });
+  const pending = await em.findOne(Invitation, { tenantId, emailNormalized, ...statusWhere('pending', new Date()), ...(except === undefined ? {} : { id: { $ne: except } }) });
+  if (pending !== null) throw new GatehouseError('already_exists', 'This address has a pending invitation to the tenant: resend it', { field: 'email' });
+}
+
 /**
  * A member already, or an address with a pending invitation: 409. Giving roles takes `role_assignments:write` and every
  * permission the roles hold (403), as assigning them would.
@@ -144,9 +175,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
   const days = expiresInDays(input.expiresInDays);
   const roleIds = [...new Set(input.roleIds ?? [])];
   if (roleIds.length > MAX_ROLES) throw invalid('roleIds', `An invitation gives at most ${MAX_ROLES} roles`);
-  if (roleIds.length > 0 && !scope.permissions.allows('role_assignments:write')) {
-    throw new GatehouseError('forbidden', 'Missing permission role_assignments:write (to give roles)');
-  }
+  requireMayGiveRoles(scope, roleIds);
   const tenantId = await targetTenant(scope, input.tenantId);
   if (tenantId === null) throw invalid('tenantId', 'An invitation is to one tenant: send it on the tenant’s path');
   const { token, hash } = newToken();
@@ -154,20 +183,9 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
   const created = await underTenancyConfig(scope, async (tx) => {
     const { em } = tx;
     if ((await lockTenants(tx, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
-    // One sender at a time per address and tenant, so that two concurrent invitations cannot both find none pending.
-    await lockForTransaction(em, `invitation:${scope.applicationId}:${tenantId}:${emailNormalized}`);
     const application = await tx.application();
-    const member = await em.findOne(
-      User,
-      { poolId: invitationPool(application, tenantId), emailNormalized, tenantIds: { $contains: [tenantId] } },
-      { filters: { [TENANT_FILTER]: false } },
-    );
-    if (member !== null) throw new GatehouseError('already_exists', 'This address belongs to a member of the tenant already', { field: 'email' });
-    const pending = await em.findOne(Invitation, { tenantId, emailNormalized, ...statusWhere('pending', new Date()) });
-    if (pending !== null) throw new GatehouseError('already_exists', 'This address has a pending invitation to the tenant: resend it', { field: 'email' });
-    const roles = roleIds.length === 0 ? [] : await em.find(Role, { id: { $in: roleIds }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
-    if (roles.length !== roleIds.length) throw notFound('Role', 'roleIds');
-    requireCovered(scope, roles.flatMap((role) => role.permissions));
+    await requireInvitable(em, application, tenantId, emailNormalized);
+    await requireRolesCovered(scope, em, roleIds, tenantId);
     const invitation = em.create(Invitation, {
       applicationId: scope.applicationId,
       id: newId(),
@@ -198,13 +216,20 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
   return invitation;
 }
 
-/** The previous link stops working. Accepted or revoked: 409; an expired one is sent and pending again. */
+/**
+ * The previous link stops working. Accepted or revoked: 409; an expired one is sent and pending again. A resend gives
+ * its roles anew, for a new lifetime: it takes what sending it took (403), and an expired one is checked as a new one
+ * (409: a member already, or another invitation pending).
+ */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
   const resent = await underTenancyConfig(scope, async (tx) => {
     const invitation = await lockInvitation(tx.em, invitationId);
     const status = invitationStatus(invitation);
     if (status === 'accepted' || status === 'revoked') throw new GatehouseError('conflict', `The invitation is ${status}: send a new one`);
+    requireMayGiveRoles(scope, invitation.roleIds);
+    if (status === 'expired') await requireInvitable(tx.em, await tx.application(), invitation.tenantId, invitation.emailNormalized, invitation.id);
+    await requireRolesCovered(scope, tx.em, invitation.roleIds, invitation.tenantId);
     const before = snapshot(invitation);
     invitation.tokenHash = hash;
     invitation.expiresAt = expiry(invitation.expiresInDays);
