@@ -37,6 +37,7 @@ import { Migration0031Webauthn } from './migrations/0031-webauthn.ts';
 import { Migration0033UserLocale } from './migrations/0033-user-locale.ts';
 import { Migration0034SamlSpKeys } from './migrations/0034-saml-sp-keys.ts';
 import { Migration0035EmailChangeLinks } from './migrations/0035-email-change-links.ts';
+import { Migration0036SuspendedLock } from './migrations/0036-suspended-lock.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -73,6 +74,7 @@ export const MIGRATIONS = [
   { name: '0033-user-locale', class: Migration0033UserLocale },
   { name: '0034-saml-sp-keys', class: Migration0034SamlSpKeys },
   { name: '0035-email-change-links', class: Migration0035EmailChangeLinks },
+  { name: '0036-suspended-lock', class: Migration0036SuspendedLock },
 ];
 
 /**

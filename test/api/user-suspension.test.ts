@@ -98,6 +98,32 @@ describe('suspend and activate', () => {
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('locked');
   });
 
+  it('a lock without an end outlives a suspension: activation leaves the user locked, unlock lifts it, suspended or not', async () => {
+    const userId = await createUser('forever@example.com');
+    const key = await app.http.post('/api-keys', { name: 'theirs', permissions: ['users:read'], userId, tenantId: tenantA });
+    expect(key.status).toBe(201);
+    const theirs = app.as({ apiKey: key.body.secret as string });
+    // The lockout policy's `lockoutMinutes: null`: locked until an administrator unlocks (src/domain/sign-in/lockout.ts).
+    const lock = async () => {
+      await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [userId]);
+      await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
+    };
+    await lock();
+    expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('locked');
+    expect((await theirs.get('/users')).status).toBe(401);
+    expect((await app.http.post(`/users/${userId}/unlock`)).body.status).toBe('active');
+    expect((await theirs.get('/users')).status).toBe(200);
+
+    // Unlocked while suspended: the activation that follows finds no lock.
+    await lock();
+    expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
+    const unlocked = await app.http.post(`/users/${userId}/unlock`);
+    expect(unlocked.body.status).toBe('suspended');
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    expect((await theirs.get('/users')).status).toBe(200);
+  });
+
   it('through GraphQL too', async () => {
     const userId = await createUser('gql@example.com');
     const response = await app.http.request('POST', '/graphql', {

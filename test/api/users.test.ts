@@ -681,6 +681,33 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
   }, 30_000);
 });
 
+describe('the split into isolated pools', () => {
+  it('copies a user whole: an unproven address stays unproven, the mails’ language and a suspended lock are kept', async () => {
+    const created = await app.http.post('/applications', { name: 'Whole copies', multiTenant: true });
+    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
+    const applicationId = created.body.id as string;
+    const appPath = `/applications/${applicationId}`;
+    const one = (await admin.post(`${appPath}/tenants`, { name: 'One' })).body.id as string;
+    const two = (await admin.post(`${appPath}/tenants`, { name: 'Two' })).body.id as string;
+    const userId = (await admin.post('/users', { email: 'unproven@example.com', tenantId: one })).body.id as string;
+    expect((await admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    // A self sign-up not confirmed yet, in German, locked without an end and then suspended.
+    await sql(`update app_user set email_verified = false, locale = 'de', status = 'locked', locked_until = null where application_id = ? and id = ?`, [
+      applicationId,
+      userId,
+    ]);
+    expect((await admin.post(`/users/${userId}/suspend`)).status).toBe(200);
+
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const rows = await sql<{ email_verified: boolean; locale: string | null; status: string; locked_when_suspended: boolean }>(
+      `select email_verified, locale, status, locked_when_suspended from app_user where application_id = ? and email_normalized = 'unproven@example.com'`,
+      [applicationId],
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toEqual({ email_verified: false, locale: 'de', status: 'suspended', locked_when_suspended: true });
+  });
+});
+
 // PostgreSQL only: the embedded database has one session for all connections (test/support/row-lock.ts).
 describe.skipIf(usingEmbeddedDatabase())('an unlock while the application splits into isolated pools', () => {
   it('is done before the split, whose copies then start unlocked, or after it on the original alone', async () => {

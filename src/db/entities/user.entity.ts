@@ -28,6 +28,8 @@ const UserSchema = defineEntity({
     emailVerified: p.boolean().default(true),
     /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/domain/sign-in/lockout.ts). */
     lockedUntil: p.datetime().nullable(),
+    /** A `suspended` user's lock, still running when suspended: an activation gives it back (src/domain/users/users.ts). */
+    lockedWhenSuspended: p.boolean().default(false).hidden(),
     /** Consecutive failed password sign-ins (src/domain/sign-in/lockout.ts writes it, in single statements). */
     failedSignIns: p.integer().default(0),
     /** The language the user last used on the hosted pages, which their mails are written in; null: English (src/domain/locales.ts). */

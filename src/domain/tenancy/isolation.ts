@@ -66,16 +66,21 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   );
 }
 
-/** With the whole lockout state, so it signs in, counts failures and unlocks as the original would. */
+/**
+ * With the whole lockout state, so it signs in, counts failures and unlocks as the original would, whether its address
+ * is proven and the language of its mails.
+ */
 async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
   await recordAuditPerRow(em, actor, { action: 'user.copy', targetType: 'user' }, {
     tenantPerRow: true,
     ctes: `copied as (
       insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,
-                            failed_sign_ins, last_failed_sign_in_at, locked_until, metadata, created_at, updated_at)
+                            failed_sign_ins, last_failed_sign_in_at, locked_until, locked_when_suspended, email_verified, locale,
+                            metadata, created_at, updated_at)
       select original.application_id, ${NEW_ID_SQL}, other.tenant_id, original.email, original.email_normalized, original.name,
              original.status, array[other.tenant_id], original.password_hash,
-             original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, original.metadata, now(), now()
+             original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, original.locked_when_suspended,
+             original.email_verified, original.locale, original.metadata, now(), now()
         from app_user as original, unnest(original.tenant_ids[2:]) as other (tenant_id)
        where @owner(original) and original.pool_id = ?
       returning *),

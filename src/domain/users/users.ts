@@ -289,10 +289,11 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
     const user = await lockUser(tx, userId);
     // Every address's failures too: an address locked out of the account is let in again.
     const addresses = await forgetSignInFailures(em, tx.applicationId, user.id);
-    if (user.status !== 'locked' && user.failedSignIns === 0 && addresses.addresses === 0) return { user, changed: false };
+    if (user.status !== 'locked' && !user.lockedWhenSuspended && user.failedSignIns === 0 && addresses.addresses === 0) return { user, changed: false };
     assertIdentityOfScope(tx, user);
     const before = { ...userSnapshot(user), failedSignIns: user.failedSignIns, lockedUntil: user.lockedUntil, lockedAddresses: addresses.locked };
     if (user.status === 'locked') user.status = 'active';
+    user.lockedWhenSuspended = false;
     user.lockedUntil = null;
     user.failedSignIns = 0;
     const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null, lockedAddresses: 0 };
@@ -315,16 +316,22 @@ export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspend', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
     const ended = await endOpSessions(tx.em, tx.applicationId, user.id);
+    user.lockedWhenSuspended = user.status === 'locked' && (user.lockedUntil == null || user.lockedUntil > new Date());
     user.status = 'suspended';
     return ended;
   });
 }
 
-/** The user is `locked` still if a lockout's time has not run out; what the suspension revoked stays revoked. */
+/**
+ * The user is `locked` still if a lock has not run out: a timed one, or one without an end, which only unlock lifts.
+ * What the suspension revoked stays revoked.
+ */
 export async function activateUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.activate', (_tx, user) => {
     if (user.status !== 'suspended') return Promise.resolve(undefined);
-    user.status = user.lockedUntil != null && user.lockedUntil > new Date() ? 'locked' : 'active';
+    const locked = user.lockedUntil == null ? user.lockedWhenSuspended : user.lockedUntil > new Date();
+    user.status = locked ? 'locked' : 'active';
+    user.lockedWhenSuspended = false;
     return Promise.resolve({});
   });
 }
