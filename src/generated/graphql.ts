@@ -1312,8 +1312,8 @@ export type MfaPolicy = Policy & {
 export type Mutation = {
   __typename?: 'Mutation';
   /**
-   * Lifts a suspension: the user may sign in again (`locked` still while a lockout's time runs). What the suspension
-   * revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
+   * Lifts a suspension: the user may sign in again (`locked` still while a lock they had runs, one without an end until
+   * `unlockUser`). What the suspension revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
    */
   activateUser: User;
   /** Up to 100 permission checks in one request, in at most three SQL statements whatever their number. */
@@ -1501,8 +1501,8 @@ export type Mutation = {
    */
   sendTestEmail: EmailDelivery;
   /**
-   * Suspends a user: they cannot sign in by any method, their grants, tokens and browser sessions are revoked for good,
-   * and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
+   * Suspends a user: they cannot sign in by any method, their grants, tokens, browser sessions and the links and codes
+   * mailed to them are revoked for good, and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
    * changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
    * belongs to no other tenant (403).
    */

@@ -89,6 +89,19 @@ describe('suspend and activate', () => {
     expect(await refreshFails(again.config, again.tokens.refresh_token!)).toBe(false);
   });
 
+  it('suspending ends the links mailed before it: a reset link of then does not work after the activation', async () => {
+    const userId = await createUser('mailed@example.com');
+    const { issueLink } = await import('../../src/domain/users/link-tokens.ts');
+    const reset = await app.gatehouse.services.orm.em.fork().transactional((em) =>
+      issueLink(em, { applicationId: app.root.applicationId, userId, poolId: '00000000-0000-0000-0000-000000000000', clientId: spa.clientId }, 'password_reset', app.baseUrl),
+    );
+    const page = () => fetch(`${app.baseUrl}${new URL(reset.link).pathname}${new URL(reset.link).search}`).then((response) => response.status);
+    expect(await page()).toBe(200);
+    expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    expect(await page()).toBe(400);
+  });
+
   it('activating a user whose lockout still runs leaves them locked; activating an active user changes nothing', async () => {
     const userId = await createUser('lock@example.com');
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');

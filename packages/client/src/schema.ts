@@ -663,8 +663,8 @@ export interface paths {
         put?: never;
         /**
          * Suspend a user: no sign-in, sessions and tokens revoked
-         * @description Suspends a user: they cannot sign in by any method, their grants, tokens and browser sessions are revoked for good,
-         *     and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
+         * @description Suspends a user: they cannot sign in by any method, their grants, tokens, browser sessions and the links and codes
+         *     mailed to them are revoked for good, and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
          *     changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
          *     belongs to no other tenant (403).
          *
@@ -690,8 +690,8 @@ export interface paths {
         put?: never;
         /**
          * Suspend a user: no sign-in, sessions and tokens revoked
-         * @description Suspends a user: they cannot sign in by any method, their grants, tokens and browser sessions are revoked for good,
-         *     and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
+         * @description Suspends a user: they cannot sign in by any method, their grants, tokens, browser sessions and the links and codes
+         *     mailed to them are revoked for good, and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
          *     changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
          *     belongs to no other tenant (403).
          *
@@ -717,8 +717,8 @@ export interface paths {
         put?: never;
         /**
          * Suspend a user: no sign-in, sessions and tokens revoked
-         * @description Suspends a user: they cannot sign in by any method, their grants, tokens and browser sessions are revoked for good,
-         *     and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
+         * @description Suspends a user: they cannot sign in by any method, their grants, tokens, browser sessions and the links and codes
+         *     mailed to them are revoked for good, and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
          *     changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
          *     belongs to no other tenant (403).
          *
@@ -744,8 +744,8 @@ export interface paths {
         put?: never;
         /**
          * Lift a user’s suspension
-         * @description Lifts a suspension: the user may sign in again (`locked` still while a lockout's time runs). What the suspension
-         *     revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
+         * @description Lifts a suspension: the user may sign in again (`locked` still while a lock they had runs, one without an end until
+         *     `unlockUser`). What the suspension revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
          *
          *     Requires `users:write`.
          *
@@ -769,8 +769,8 @@ export interface paths {
         put?: never;
         /**
          * Lift a user’s suspension
-         * @description Lifts a suspension: the user may sign in again (`locked` still while a lockout's time runs). What the suspension
-         *     revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
+         * @description Lifts a suspension: the user may sign in again (`locked` still while a lock they had runs, one without an end until
+         *     `unlockUser`). What the suspension revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
          *
          *     Requires `users:write`.
          *
@@ -794,8 +794,8 @@ export interface paths {
         put?: never;
         /**
          * Lift a user’s suspension
-         * @description Lifts a suspension: the user may sign in again (`locked` still while a lockout's time runs). What the suspension
-         *     revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
+         * @description Lifts a suspension: the user may sign in again (`locked` still while a lock they had runs, one without an end until
+         *     `unlockUser`). What the suspension revoked stays revoked. A user who is not suspended is returned unchanged. The same tenant rule as `suspendUser`.
          *
          *     Requires `users:write`.
          *

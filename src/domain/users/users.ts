@@ -309,13 +309,15 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
 }
 
 /**
- * Grants, tokens and browser sessions are deleted so that `activate` gives back the account, not its old sessions.
+ * Grants, tokens, browser sessions and the links and codes mailed are ended, so that `activate` gives back the
+ * account, not what was in flight before.
  * A tenant scope suspends only as it may change the identity (assertIdentityOfScope).
  */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspend', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
     const ended = await endOpSessions(tx.em, tx.applicationId, user.id);
+    await endMailedCredentials(tx.em, tx.applicationId, user.id);
     user.lockedWhenSuspended = user.status === 'locked' && (user.lockedUntil == null || user.lockedUntil > new Date());
     user.status = 'suspended';
     return ended;
@@ -379,6 +381,13 @@ export async function endOpSessions(em: EntityManager, applicationId: string, us
     [userId, userId, userId],
   );
   return { grantsRevoked: row?.grants ?? 0, sessionsEnded: row?.sessions ?? 0 };
+}
+
+/** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension ends too. */
+async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string): Promise<void> {
+  await executeOwned(em, applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
+  await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
+  await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
 }
 
 /**
