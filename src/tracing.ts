@@ -1,4 +1,6 @@
 import { register } from 'node:module';
+import { ATTR_DB_QUERY_TEXT } from '@opentelemetry/semantic-conventions';
+import { sqlShape } from './sql-shape.ts';
 import { PooledIdGenerator } from './trace-ids.ts';
 
 /**
@@ -45,8 +47,12 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
       // requireParentSpan: a statement in no request's or job's span (src/spans.ts) is a background poll, most often
-      // finding nothing; as a trace of its own each would bury the requests' traces.
-      new PgInstrumentation({ requireParentSpan: true }),
+      // finding nothing; as a trace of its own each would bury the requests' traces. The text without its values,
+      // which the ORM writes into it (sqlShape).
+      new PgInstrumentation({
+        requireParentSpan: true,
+        requestHook: (span, { query }) => span.setAttribute(ATTR_DB_QUERY_TEXT, sqlShape(query.text)),
+      }),
       // The command's name only: its keys hold client addresses, and the default serializer would match every command.
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],

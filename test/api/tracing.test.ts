@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,32 @@ const requestLogLines = (requestId: string) =>
     .filter((line) => line.reqId === requestId);
 
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it('SQL statements carry their text without values: no stored device code, password hash or API key hash', async () => {
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+    const created = await fetch(`${baseUrl}/api/v1/oauth-clients`, { method: 'POST', headers, body: JSON.stringify({ name: 'tv', type: 'device' }) });
+    expect(created.status).toBe(201);
+    const { clientId } = (await created.json()) as { clientId: string };
+    const authorized = await fetch(`${baseUrl}/oauth2/device_authorization`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, scope: 'openid' }).toString(),
+    });
+    expect(authorized.status).toBe(200);
+    const { device_code: deviceCode } = (await authorized.json()) as { device_code: string };
+    const email = `traced-${randomBytes(4).toString('hex')}@example.com`;
+    const user = await fetch(`${baseUrl}/api/v1/users`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'Correct-Horse-Battery-9' }) });
+    expect(user.status).toBe(201);
+
+    const statements = () => spans.filter((span) => (attribute(span, 'db.system.name') ?? attribute(span, 'db.system')) === 'postgresql').map(queryText);
+    await until(() => statements().some((text) => /insert into "?oidc_model/i.test(text)) && statements().some((text) => /insert into "?app_user/i.test(text)));
+    const traced = statements().join('\n');
+    expect(traced).toMatch(/insert into "?oidc_model/i);
+    expect(traced).toMatch(/insert into "?app_user/i);
+    // The device code redeems tokens (as refresh tokens and codes, stored the same way); the Argon2 hash is open to
+    // offline guessing; the API key's SHA-256 finds the key; the address is personal data.
+    for (const secret of [deviceCode, '$argon2', hash('sha256', apiKey, 'hex'), email]) expect(traced).not.toContain(secret);
+  }, 120_000);
+
   it('exports one management request as a trace: the request by route, the domain call, its SQL statements', async () => {
     const requestId = `trace-${randomBytes(6).toString('hex')}`;
     const response = await fetch(`${baseUrl}/api/v1/users`, { headers: { 'x-api-key': apiKey, 'x-request-id': requestId } });
