@@ -2,6 +2,7 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { trace } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import type { RequestFacts } from './log.ts';
+import { guessingAddress } from './request-origin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,8 +73,9 @@ export class RequestLogController extends LogController {
     const status = reply.statusCode;
     let reason = request.facts?.refusal;
     if (reason === undefined && status === 401) {
-      const count = (this.unauthenticated.get(request.ip) ?? 0) + 1;
-      this.unauthenticated.set(request.ip, count, { noUpdateTTL: count > 1 });
+      const address = guessingAddress(request);
+      const count = (this.unauthenticated.get(address) ?? 0) + 1;
+      this.unauthenticated.set(address, count, { noUpdateTTL: count > 1 });
       if (count >= BURST) reason = 'repeated_unauthenticated';
     }
     if (reason === undefined && (status === 403 || status === 429)) reason = request.refusal?.code ?? (status === 429 ? 'rate_limited' : 'forbidden');

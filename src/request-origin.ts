@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
 
 /** Where a request came from, as its audit records keep it. */
 export interface RequestOrigin {
@@ -25,3 +27,10 @@ export function withRequestOrigin(ip: string, userAgent: string | undefined, nex
 export function currentRequestOrigin(): RequestOrigin | undefined {
   return current.getStore();
 }
+
+/**
+ * The client address a request is counted against: by the rate limits, the sign-in throttle, the lockout
+ * (src/domain/sign-in/lockout.ts) and the log's bursts of 401. The request's (TRUST_PROXY decides whether
+ * X-Forwarded-For is believed), an IPv6 address as its /64, which one host commonly holds.
+ */
+export const guessingAddress = (request: FastifyRequest): string => normalizeIP(request.ip);

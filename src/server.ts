@@ -24,7 +24,7 @@ import { buildSchema } from './graphql/schema.ts';
 import { parseJsonBody } from './json-body.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
 import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './metrics.ts';
-import { withRequestOrigin } from './request-origin.ts';
+import { guessingAddress, withRequestOrigin } from './request-origin.ts';
 import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
 import { registerRequestFacts, RequestLogController } from './request-log.ts';
@@ -94,14 +94,15 @@ declare module 'fastify' {
 }
 
 /**
- * The rate-limit bucket: the authenticated credential, else the client address. Credentials that fail to
- * authenticate count against the address, so inventing keys buys no fresh buckets.
+ * The rate-limit bucket: the authenticated credential, else the client address (an IPv6 one by its /64). Credentials
+ * that fail to authenticate count against the address, so inventing keys, or addresses of one's own /64, buys no
+ * fresh buckets.
  */
 function rateLimitKey(request: FastifyRequest): string {
   const authentication = request.authentication;
   return authentication !== undefined && 'principal' in authentication
     ? `cred:${authentication.principal.credentialId}`
-    : `ip:${request.ip}`;
+    : `ip:${guessingAddress(request)}`;
 }
 
 /** Config.trustProxy as Fastify takes it: a hop count as a function of the hop (as Fastify makes of a number itself). */

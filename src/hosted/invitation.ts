@@ -17,7 +17,8 @@ import { verifyCredentials, type SignInTarget } from '../domain/sign-in/sign-in.
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
-import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
+import { type SignInThrottle } from '../pages/throttle.ts';
+import { guessingAddress } from '../request-origin.ts';
 import { relyingPartyFor } from './passkey.ts';
 
 /**

@@ -12,7 +12,7 @@ import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { challengePage, enrolPage, keyElsewherePage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
 import { sendPage } from '../pages/reply.ts';
-import { guessingAddress } from '../pages/throttle.ts';
+import { guessingAddress } from '../request-origin.ts';
 import type { Services } from '../services.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';

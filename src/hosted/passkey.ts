@@ -4,7 +4,7 @@ import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-pa
 import { passkeySignInOptions, verifyPasskeySignIn } from '../domain/webauthn/sign-in.ts';
 import { signIns } from '../metrics.ts';
 import { text } from '../pages/pages.ts';
-import { guessingAddress } from '../pages/throttle.ts';
+import { guessingAddress } from '../request-origin.ts';
 import { webauthnForm } from '../pages/webauthn.ts';
 import type { Services } from '../services.ts';
 import type { EmailSignInSteps } from './magic-link.ts';

@@ -52,7 +52,8 @@ import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
 import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
 import { passkeyButton, passkeyRoutes, relyingPartyFor } from './passkey.ts';
-import { guessingAddress, type SignInThrottle } from '../pages/throttle.ts';
+import { type SignInThrottle } from '../pages/throttle.ts';
+import { guessingAddress } from '../request-origin.ts';
 
 /**
  * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/interactions.ts): server-rendered

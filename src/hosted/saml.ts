@@ -5,7 +5,7 @@ import { consumeSamlResponse, domainAcsUrl, findSamlProvider, samlMetadata, saml
 import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
-import { guessingAddress } from '../pages/throttle.ts';
+import { guessingAddress } from '../request-origin.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 import type { InteractionContext, ProvenFactor } from './routes.ts';

@@ -1,9 +1,9 @@
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { rateLimited } from '../metrics.ts';
 import { throttledPage, type PageLook } from './pages.ts';
 import { browserLook, sendPage } from './reply.ts';
+import { guessingAddress } from '../request-origin.ts';
 
 /**
  * The per-address throttle of the hosted pages' credential-guessing POSTs (sign-in, sign-up, the device user code):
@@ -33,12 +33,6 @@ export interface SignInThrottle {
  */
 const guessesByQuery = (request: FastifyRequest): boolean =>
   request.method === 'GET' && (request.query as Record<string, unknown> | undefined)?.['user_code'] !== undefined;
-
-/**
- * The client address a guess is counted against, here and by the lockout (src/domain/sign-in/lockout.ts): the request's
- * (TRUST_PROXY decides whether X-Forwarded-For is believed), an IPv6 address as its /64, which one host commonly holds.
- */
-export const guessingAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
 
 /** Made once per server, after the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {

@@ -34,6 +34,14 @@ describe.each([
     // A client's own X-Forwarded-For entries before the proxy's are not believed beyond the trusted hops.
     expect(await statusesFrom(app, '198.51.100.7, 203.0.113.1', 1)).toEqual([429]);
   });
+
+  it('counts an IPv6 client by its /64, which one host holds: its other addresses buy no fresh budget', async () => {
+    const statuses = [];
+    for (let i = 1; i <= 4; i += 1) statuses.push(...(await statusesFrom(app, `2001:db8:1:2::${i.toString(16)}`, 1)));
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    // Another /64 is another client.
+    expect(await statusesFrom(app, '2001:db8:1:3::1', 1)).toEqual([401]);
+  });
 });
 
 describe('without TRUST_PROXY', () => {
