@@ -5,6 +5,7 @@ import { createRequestContext, type RequestContext } from './context.ts';
 import { executeOwned } from './db/owned-sql.ts';
 import { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError, invalid } from './errors.ts';
+import { checkedTenants } from './graphql/authorize-operation.ts';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -27,7 +28,8 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
  * The one rule for "the same request" under an Idempotency-Key, on both transports: a hash of `parts` as JSON whose
  * objects list their keys in sorted order, so how a body was written (key order, whitespace) does not count, only its
  * values. Each transport names its operation canonically in `parts`: REST its method, route and operation variables
- * (src/rest/adapter.ts), /graphql its printed document, operation name, variables and extensions (src/server.ts).
+ * (src/rest/adapter.ts), /graphql its printed document, operation name, variables and extensions
+ * (src/graphql/http-endpoint.ts).
  */
 export function requestFingerprint(...parts: unknown[]): string {
   const text = new HashedText(createHash('sha256'));
@@ -106,13 +108,15 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
 }
 
 /**
- * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds there
- * now. A replay runs no permission check, so it is served to the same effective principal only; any other is a new
- * request (the same API key with a narrower token gets its 403, not the stored secret).
+ * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds now in
+ * each tenant the request acts in, as its permission check settled them (which tenants follows from the credentials'
+ * and from the request, which the stored request must match). A replay runs no operation: any other principal, the
+ * same API key with a narrower token say, is a new request, which gets its own answer (its 403), not the stored secret.
  */
 async function effectivePrincipal(principal: Principal): Promise<string> {
   const { credentialId, actor, tenantId } = principal;
-  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, (await principal.permissionsIn(tenantId)).allowed());
+  const held = await Promise.all((await checkedTenants(principal)).map(async (tenant) => (await principal.permissionsIn(tenant)).allowed()));
+  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, ...held);
 }
 
 /**
@@ -164,7 +168,8 @@ const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Runs `execute` at most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees: a
- * repeat gets the first answer, the same key on a different request 409 `idempotency_conflict`.
+ * repeat gets the first answer, the same key on a different request 409 `idempotency_conflict`. Only for a request
+ * that has passed its permission check (authorize; else an error): a stored answer is served to no one it refuses.
  *
  * Exactly once across crashes: the request's writes and its stored answer commit in one request transaction
  * (src/db/request-transaction.ts), so a process dying before the commit leaves neither and the retry runs afresh. The

@@ -1,6 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { Kind, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Principal } from '../auth/principal.ts';
 import { noteRequest } from '../log.ts';
 import { graphqlOperations } from '../metrics.ts';
 import type { RequestContext } from '../context.ts';
@@ -9,13 +10,29 @@ import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from '
 import { variablesRefusal } from './variable-coercion.ts';
 
 /**
+ * The permission check of an operation: the permission table, in each tenant it acts in (authorize, which answers those
+ * tenants). Each operation's rule and tenant sources are worked out once per parsed document.
+ */
+export type OperationCheck = (
+  principal: Principal,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+) => Promise<readonly (string | null)[]>;
+
+function operationCheck(schema: GraphQLSchema): OperationCheck {
+  const rules = operationRules();
+  const tenants = operationTenants();
+  return async (principal, document, operation, variables) =>
+    authorize(principal, rules(schema, document, operation), tenants(document, operation, variables));
+}
+
+/**
  * Checked once Apollo has chosen the operation, before graphql-js coerces its variables: the permission table first (an
  * unauthorized caller's input is never read in depth), then the variables by the REST adapter's bounded check
  * (variable-coercion.ts), so both transports refuse alike. One hook, for this order: Apollo runs plugins' hooks at once.
  */
-function operationGatePlugin(): ApolloServerPlugin<RequestContext> {
-  const rules = operationRules();
-  const tenants = operationTenants();
+function operationGatePlugin(check: OperationCheck): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
@@ -23,7 +40,7 @@ function operationGatePlugin(): ApolloServerPlugin<RequestContext> {
           // Apollo refuses a request whose operation it could not choose before this hook.
           if (operation === undefined) return;
           const variables = request.variables ?? {};
-          await authorize(contextValue.principal, rules(schema, document, operation), tenants(document, operation, variables));
+          await check(contextValue.principal, document, operation, variables);
           const refused = variablesRefusal(schema, operation.variableDefinitions ?? [], variables);
           if (refused !== undefined) throw refused;
         },
@@ -60,10 +77,17 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
   };
 }
 
+/**
+ * Apollo, with the permission check its gate runs: the /graphql endpoint runs it too, before a keyed mutation's stored
+ * answer may be replayed (http-endpoint.ts).
+ */
+export type GraphQLServer = ApolloServer<RequestContext> & { readonly checkOperation: OperationCheck };
+
 export async function createApollo(
   schema: GraphQLSchema,
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
-): Promise<ApolloServer<RequestContext>> {
+): Promise<GraphQLServer> {
+  const checkOperation = operationCheck(schema);
   const apollo = new ApolloServer<RequestContext>({
     schema,
     formatError,
@@ -77,8 +101,8 @@ export async function createApollo(
     persistedQueries: false,
     // The service serves its own self-contained GraphiQL page at GET /graphql (http-endpoint.ts).
     // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
-    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(), operationMetricsPlugin()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(checkOperation), operationMetricsPlugin()],
   });
   await apollo.start();
-  return apollo;
+  return Object.assign(apollo, { checkOperation });
 }

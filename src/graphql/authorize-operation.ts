@@ -101,11 +101,27 @@ export async function stillAuthorized(principal: () => Promise<Principal>, rule:
 }
 
 /**
+ * Each request's permission decision, on its principal (one per request, authenticated anew for each): made once for
+ * the operation, whoever asks (a keyed /graphql mutation is checked by its endpoint before any replay, then by Apollo's
+ * gate as it runs), and read by withIdempotency (src/idempotency.ts) for the tenants it was made in.
+ */
+const decisions = new WeakMap<Principal, { readonly asked: string; readonly tenants: Promise<readonly (string | null)[]> }>();
+
+/**
  * Throws 403 `organization_deactivated` while the organization is deactivated (unless this is its reactivation), and
  * 403 `forbidden` unless the credentials may run the rule in each tenant the request acts in (scopeTenant settles each
- * as the scope will). Nothing is read when the rule needs no permission.
+ * as the scope will); else answers those tenants, each once. Nothing is read when the rule needs no permission.
  */
-export async function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<void> {
+export function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<readonly (string | null)[]> {
+  const asked = JSON.stringify([rule, pathTenants]);
+  const decided = decisions.get(principal);
+  if (decided?.asked === asked) return decided.tenants;
+  const tenants = decide(principal, rule, pathTenants);
+  decisions.set(principal, { asked, tenants });
+  return tenants;
+}
+
+async function decide(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<readonly (string | null)[]> {
   if (principal.organizationDeactivated && rule.whileDeactivated !== true) {
     throw new GatehouseError('organization_deactivated', 'The organization is deactivated: only its reactivation is served');
   }
@@ -113,8 +129,10 @@ export async function authorize(principal: Principal, rule: OperationRule, pathT
   // An application-level rule's permissions are also asked application-wide, whatever tenant a field names
   // (deleteTenant's): held only through a role assigned on that tenant's path, they hold in that tenant alone.
   const tenants = pathTenants.length === 0 || rule.applicationLevel === true ? [...pathTenants, null] : pathTenants;
+  const actsIn = new Set<string | null>();
   for (const pathTenant of new Set(tenants)) {
     const tenantId = scopeTenant(principal, pathTenant);
+    actsIn.add(tenantId);
     const needed = tenantId === null ? rule.permissions : [...rule.permissions, ...(rule.tenantScope ?? [])];
     if (needed.length === 0) continue;
     const held = await principal.permissionsIn(tenantId);
@@ -125,6 +143,17 @@ export async function authorize(principal: Principal, rule: OperationRule, pathT
   if (rule.applicationLevel === true && principal.tenantId !== null) {
     throw new GatehouseError('forbidden', 'This operation is not available to a tenant scope');
   }
+  return [...actsIn];
+}
+
+/**
+ * The tenants the request of `principal` acts in, as its permission check settled them (authorize); an error when it
+ * has not passed one, so nothing is served on the strength of a check that was not made.
+ */
+export async function checkedTenants(principal: Principal): Promise<readonly (string | null)[]> {
+  const decided = decisions.get(principal);
+  if (decided === undefined) throw new Error('the request’s permission check has not been made');
+  return decided.tenants;
 }
 
 /** Where a root field's `tenantId` comes from: a literal (null: left out or null), or a variable with its default. */

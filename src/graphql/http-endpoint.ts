@@ -1,7 +1,8 @@
-import { HeaderMap, type ApolloServer } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, OperationTypeNode, print, type DocumentNode } from 'graphql';
+import { getOperationAST, OperationTypeNode, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
+import type { GraphQLServer } from './apollo.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, toErrorBody, type ErrorBody } from '../errors.ts';
 import { inlineHashes } from '../html-security.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../idempotency.ts';
@@ -19,7 +20,7 @@ type RunSubscription = ReturnType<typeof subscriptionRunner>;
  */
 export function registerGraphQLEndpoint(
   app: FastifyInstance,
-  apollo: ApolloServer<RequestContext>,
+  apollo: GraphQLServer,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
   runSubscription: RunSubscription,
 ): void {
@@ -110,11 +111,11 @@ function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
 }
 
 /**
- * The document of a /graphql request and the kind of the operation it runs, else undefined (Apollo refuses it in its
+ * The document of a /graphql request and the operation it runs, else undefined (Apollo refuses it in its
  * own words). Read under the client document limits first: one nested too deep is refused before Apollo's recursive
  * parser would exhaust the stack on it.
  */
-function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; kind: OperationTypeNode } | undefined {
+function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; operation: OperationDefinitionNode } | undefined {
   if (typeof body.query !== 'string') return undefined;
   let document: DocumentNode;
   try {
@@ -125,7 +126,7 @@ function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; ki
   }
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
   const operation = getOperationAST(document, operationName);
-  return operation === null || operation === undefined ? undefined : { document, kind: operation.operation };
+  return operation === null || operation === undefined ? undefined : { document, operation };
 }
 
 const acceptsEventStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
@@ -140,7 +141,7 @@ function graphqlFingerprint(document: DocumentNode, { operationName, variables, 
 }
 
 async function handleGraphQL(
-  apollo: ApolloServer<RequestContext>,
+  apollo: GraphQLServer,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
   runSubscription: RunSubscription,
   request: FastifyRequest,
@@ -153,17 +154,24 @@ async function handleGraphQL(
     // No body, whatever the Content-Type said: Apollo's words for it depend on that header (a CSRF refusal for a form's).
     if (request.body === undefined) throw invalid('body', 'POST /graphql takes a JSON body: {"query": "…", "variables": {…}}');
     const body = refuseMalformedRequest(request.body);
-    const operation = clientOperation(body);
-    if (operation?.kind === OperationTypeNode.SUBSCRIPTION) {
+    const chosen = clientOperation(body);
+    const kind = chosen?.operation.operation;
+    if (chosen !== undefined && kind === OperationTypeNode.SUBSCRIPTION) {
       if (!acceptsEventStream(request)) throw invalid('query', 'A subscription is answered as Server-Sent Events: send it with Accept: text/event-stream');
       const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-      const refused = await runSubscription(context, reply, operation.document, operationName, body.variables ?? {});
+      const refused = await runSubscription(context, reply, chosen.document, operationName, body.variables ?? {});
       return refused === undefined ? reply : sendGraphQLAnswer(request, reply, { status: refused.status, body: refused.body, fromGraphQL: true });
     }
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
-    const key = operation?.kind === OperationTypeNode.MUTATION ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
-    if (operation !== undefined && key !== undefined) {
-      idempotency = { key, fingerprint: graphqlFingerprint(operation.document, body) };
+    const key = kind === OperationTypeNode.MUTATION ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
+    // A stored answer is replayed only to a request the permission table admits now, as over REST: Apollo's gate checks
+    // only as it runs the operation. One refused runs unkeyed, for Apollo to refuse (the same decision) in its own words.
+    if (chosen !== undefined && key !== undefined) {
+      const { principal } = context;
+      const { document, operation } = chosen;
+      if (await passes(() => apollo.checkOperation(principal, document, operation, body.variables ?? {}))) {
+        idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
+      }
     }
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
@@ -190,4 +198,15 @@ async function handleGraphQL(
       : await withIdempotency(context, idempotency.key, idempotency.fingerprint, execute);
   if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
   return sendGraphQLAnswer(request, reply, { status: result.status, body: result.body as GraphQLResponseBody, fromGraphQL: true });
+}
+
+/** Whether `check` passes: false when it refuses (403), any other failure thrown. */
+async function passes(check: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await check();
+    return true;
+  } catch (error) {
+    if (error instanceof GatehouseError) return false;
+    throw error;
+  }
 }

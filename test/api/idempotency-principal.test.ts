@@ -4,8 +4,9 @@ import { TestRoles } from '../support/roles.ts';
 
 /**
  * A stored response answers to the effective principal that made it (src/idempotency.ts): the credential, the user
- * it acts as, its tenant and its permissions after a Bearer token's narrowing. A replay runs no permission check, so
- * the same Idempotency-Key from a narrower principal is a new request and gets its own 403, never the stored secret.
+ * it acts as, its tenant and its permissions (after a Bearer token's narrowing) in the tenant the request acts in. The
+ * permission check comes before any replay, on both transports, and the same Idempotency-Key from a narrower principal
+ * is a new request: either way a principal refused gets its own 403, never the stored secret.
  */
 let app: TestApp;
 let roles: TestRoles;
@@ -109,5 +110,106 @@ describe('Idempotency-Key and the effective principal (GraphQL)', () => {
     expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).not.toContain(secret);
     expect(refused.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('Idempotency-Key after the permission check (GraphQL)', () => {
+  const rotate = 'mutation ($keyId: UUID!) { rotateApiKey(keyId: $keyId) { secret } }';
+  const rotateIn = 'mutation ($a: UUID, $t: UUID, $keyId: UUID!) { rotateApiKey(appId: $a, tenantId: $t, keyId: $keyId) { secret } }';
+  let tenantA: string;
+  let inA: string;
+
+  beforeAll(async () => {
+    tenantA = await app.createTenant('Acting');
+    inA = `/applications/${app.root.applicationId}/tenants/${tenantA}`;
+  });
+
+  /** A member of tenant A holding `users:read` application-wide and `inTenant` in A: their token's client and assignments. */
+  async function tenantMember(inTenant: string) {
+    const userId = await app.createUser(`member-${crypto.randomUUID()}@example.com`, tenantA);
+    const applicationWide = await roles.assign({ type: 'user', id: userId }, await roles.id('reader'));
+    const tenantWide = await roles.assign({ type: 'user', id: userId }, inTenant, tenantA);
+    const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
+    return { client: app.as({ bearer }), userId, applicationWide, tenantWide };
+  }
+
+  async function keyInA(): Promise<{ id: string }> {
+    const created = await app.http.post(`${inA}/api-keys`, { name: 'rotated in A', permissions: ['users:read'] });
+    expect(created.status).toBe(201);
+    return { id: created.body.key.id };
+  }
+
+  it('while the organization is deactivated a replay is refused 403 organization_deactivated, as over REST', async () => {
+    const target = await keyToRotate();
+    const idempotencyKey = crypto.randomUUID();
+    const rotated = await app.http.graphql(rotate, { keyId: target.id }, withKey(idempotencyKey));
+    const secret = rotated.body.data?.rotateApiKey.secret as string;
+    expect(secret).toMatch(/^ghk_/);
+
+    const organization = `/organizations/${(await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId}`;
+    expect((await app.http.post(`${organization}/deactivate`)).status).toBe(200);
+    try {
+      const rest = await app.http.post(`/api-keys/${target.id}/rotate`, undefined, withKey(crypto.randomUUID()));
+      expect(rest.status).toBe(403);
+      expect(rest.body.code).toBe('organization_deactivated');
+      const refused = await app.http.graphql(rotate, { keyId: target.id }, withKey(idempotencyKey));
+      expect(refused.status).toBe(403);
+      expect(refused.body.errors?.[0]?.extensions['code']).toBe('organization_deactivated');
+      expect(JSON.stringify(refused.body)).not.toContain(secret);
+      expect(refused.headers.get('idempotent-replayed')).toBeNull();
+    } finally {
+      await app.http.post(`${organization}/reactivate`);
+    }
+    // Kept, not spent: once reactivated, the same principal gets its replay.
+    const replay = await app.http.graphql(rotate, { keyId: target.id }, withKey(idempotencyKey));
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(rotated.body);
+  });
+
+  it('a user whose role in the tenant it acts in is revoked gets its 403, not the stored secret', async () => {
+    const { client, tenantWide } = await tenantMember('app_admin');
+    const target = await keyInA();
+    const variables = { a: app.root.applicationId, t: tenantA, keyId: target.id };
+    const idempotencyKey = crypto.randomUUID();
+    const rotated = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    const secret = rotated.body.data?.rotateApiKey.secret as string;
+    expect(secret).toMatch(/^ghk_/);
+    const replay = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(rotated.body);
+
+    await roles.revoke(tenantWide);
+    const refused = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors?.[0]?.extensions['code']).toBe('forbidden');
+    expect(JSON.stringify(refused.body)).not.toContain(secret);
+    expect(refused.headers.get('idempotent-replayed')).toBeNull();
+    // Nothing ran: the secret of the first rotation is still the key's.
+    expect((await app.as({ apiKey: secret }).get('/users')).status).toBe(200);
+  });
+
+  it('is the same principal as long as what it holds in the tenant it acts in is unchanged, whatever it holds application-wide', async () => {
+    const { client, userId, applicationWide } = await tenantMember(await roles.create('rotator', ['api_keys:write', 'users:read']));
+    const target = await keyInA();
+    const variables = { a: app.root.applicationId, t: tenantA, keyId: target.id };
+    const idempotencyKey = crypto.randomUUID();
+    const rotated = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    expect(rotated.body.data?.rotateApiKey.secret).toMatch(/^ghk_/);
+
+    // `users:read` application-wide is gone, but the user holds it in A all the same: a replay.
+    await roles.revoke(applicationWide);
+    const replay = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(rotated.body);
+
+    // More in A, still allowed: another principal, whose request is a new one.
+    await roles.assign({ type: 'user', id: userId }, await roles.create('role_reader', ['roles:read']), tenantA);
+    const another = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    expect(another.status).toBe(200);
+    expect(another.headers.get('idempotent-replayed')).toBeNull();
+    expect(another.body.data?.rotateApiKey.secret).toMatch(/^ghk_/);
+    expect(another.body).not.toEqual(rotated.body);
   });
 });
