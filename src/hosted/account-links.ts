@@ -13,7 +13,7 @@ import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
-import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText } from '../pages/pages.ts';
+import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
@@ -76,6 +76,10 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
   const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
     endUserScope(services, request.id, { clientId: opened.user.clientId, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
 
+  /** A link's page before it acts: its one button posts the token back to the same address. */
+  const confirmPage = (request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, confirms: LinkConfirmation, values: Record<string, string>) =>
+    sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, { action: request.url.split('?')[0]!, token, confirms, values }));
+
   async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: readonly CopyText[]) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
     const input = { action: request.url.split('?')[0]!, token, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
@@ -124,8 +128,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       const token = queryToken(request);
       const opened = await openLink(services, request, token, 'verify_email');
       if (opened === undefined) return invalidLink(reply);
-      const input = { action: request.url.split('?')[0]!, token: token as string, confirms: 'verify', values: { email: opened.email } } as const;
-      return sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, input));
+      return confirmPage(request, reply, opened, token as string, 'verify', { email: opened.email });
     });
 
     app.post<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
@@ -151,9 +154,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       const token = queryToken(request);
       const opened = await openLink(services, request, token, 'email_change');
       if (opened?.user.newEmail == null) return invalidLink(reply);
-      const values = { email: opened.email, newEmail: opened.user.newEmail };
-      const input = { action: request.url.split('?')[0]!, token: token as string, confirms: 'emailChange', values } as const;
-      return sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, input));
+      return confirmPage(request, reply, opened, token as string, 'emailChange', { email: opened.email, newEmail: opened.user.newEmail });
     });
 
     app.post<{ Params: LinkParams }>(`${prefix}/account/confirm-email`, async (request, reply) => {

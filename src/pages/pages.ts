@@ -491,6 +491,8 @@ const LINK_CONFIRMATIONS = {
   emailChange: { title: 'emailChange.title', text: 'emailChange.text', submit: 'emailChange.submit' },
 } as const satisfies Record<string, Record<string, CopyKey>>;
 
+export type LinkConfirmation = keyof typeof LINK_CONFIRMATIONS;
+
 /**
  * A mailed link's page: one button, so that a mail scanner opening the link confirms nothing. `values` fill its text
  * (`email`; `newEmail` for an address change).
@@ -498,7 +500,7 @@ const LINK_CONFIRMATIONS = {
 export function linkConfirmPage(
   look: PageLook,
   nonce: string,
-  input: { readonly action: string; readonly token: string; readonly confirms: keyof typeof LINK_CONFIRMATIONS; readonly values: Readonly<Record<string, string>> },
+  input: { readonly action: string; readonly token: string; readonly confirms: LinkConfirmation; readonly values: Readonly<Record<string, string>> },
 ): RenderedPage {
   const keys = LINK_CONFIRMATIONS[input.confirms];
   const body =

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { issuedResetLink } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorize, createTestClient, discover, type TestClient } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
@@ -91,11 +92,8 @@ describe('suspend and activate', () => {
 
   it('suspending ends the links mailed before it: a reset link of then does not work after the activation', async () => {
     const userId = await createUser('mailed@example.com');
-    const { issueLink } = await import('../../src/domain/users/link-tokens.ts');
-    const reset = await app.gatehouse.services.orm.em.fork().transactional((em) =>
-      issueLink(em, { applicationId: app.root.applicationId, userId, poolId: '00000000-0000-0000-0000-000000000000', clientId: spa.clientId }, 'password_reset', app.baseUrl),
-    );
-    const page = () => fetch(`${app.baseUrl}${new URL(reset.link).pathname}${new URL(reset.link).search}`).then((response) => response.status);
+    const reset = new URL(await issuedResetLink(app, userId, spa.clientId, app.baseUrl));
+    const page = () => fetch(`${app.baseUrl}${reset.pathname}${reset.search}`).then((response) => response.status);
     expect(await page()).toBe(200);
     expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');

@@ -4,7 +4,7 @@ import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
-import { accountLinkOf, mails } from '../support/email-sign-in.ts';
+import { accountLinkOf, issuedResetLink, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
@@ -217,12 +217,9 @@ describe('password', () => {
 
   it('a reset link refuses a password of the history too', async () => {
     const userId = await createUser('di@example.com');
-    const reset = await app.gatehouse.services.orm.em.fork().transactional(async (em) => {
-      const { issueLink } = await import('../../src/domain/users/link-tokens.ts');
-      return issueLink(em, { applicationId: app.root.applicationId, userId, poolId: '00000000-0000-0000-0000-000000000000', clientId }, 'password_reset', issuer);
-    });
+    const resetLink = await issuedResetLink(app, userId, clientId, issuer);
     const jar = new CookieJar();
-    const form = await jar.visit(reset.link);
+    const form = await jar.visit(resetLink);
     expect(form.status).toBe(200);
     const refused = await jar.submit(form, { password: PASSWORD });
     expect(refused.status).toBe(400);
@@ -327,22 +324,19 @@ describe('e-mail address', () => {
 
   it('the last address asked for is the one a link changes to; once changed, the links mailed to the old address stop working', async () => {
     const userId = await createUser('ga@example.com');
-    const reset = await app.gatehouse.services.orm.em.fork().transactional(async (em) => {
-      const { issueLink } = await import('../../src/domain/users/link-tokens.ts');
-      return issueLink(em, { applicationId: app.root.applicationId, userId, poolId: '00000000-0000-0000-0000-000000000000', clientId }, 'password_reset', issuer);
-    });
+    const resetLink = await issuedResetLink(app, userId, clientId, issuer);
     const { jar, page } = await openAccount('ga@example.com');
     expect((await askChange(jar, page, 'gb@example.com')).status).toBe(303);
     const first = await accountLinkOf(app.http, 'gb@example.com', 'email_change');
     expect((await askChange(jar, page, 'gc@example.com')).status).toBe(303);
     const second = await accountLinkOf(app.http, 'gc@example.com', 'email_change');
     expect((await new CookieJar().visit(first)).status).toBe(400);
-    expect((await new CookieJar().visit(reset.link)).status).toBe(200);
+    expect((await new CookieJar().visit(resetLink)).status).toBe(200);
 
     const opener = new CookieJar();
     expect((await opener.submit(await opener.visit(second), {})).status).toBe(200);
     expect((await emailOf(userId)).email).toBe('gc@example.com');
-    expect((await new CookieJar().visit(reset.link)).status).toBe(400);
+    expect((await new CookieJar().visit(resetLink)).status).toBe(400);
   });
 });
 

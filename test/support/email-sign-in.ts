@@ -2,6 +2,9 @@ import { expect } from 'vitest';
 import type { HttpClient } from './http.ts';
 import type { Visit } from './cookie-jar.ts';
 import type { TemplateKey } from '../../src/domain/email/template-defaults.ts';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
+import { issueLink } from '../../src/domain/users/link-tokens.ts';
+import type { TestApp } from './app.ts';
 
 /** The hosted-page tests' mails: the outbox's, and the links and codes they carry. */
 
@@ -27,6 +30,14 @@ export async function accountLinkOf(http: HttpClient, to: string, templateKey: T
   expect(link, mail!.text).toBeDefined();
   expect(mail!.html).toContain(`href="${link!}"`);
   return link!;
+}
+
+/** A reset link of a shared-pool user of the root application, issued as the forgot-password form issues one, not mailed. */
+export async function issuedResetLink(app: TestApp, userId: string, clientId: string, base: string): Promise<string> {
+  const issued = await app.gatehouse.services.orm.em
+    .fork()
+    .transactional((em) => issueLink(em, { applicationId: app.root.applicationId, userId, poolId: SHARED_POOL, clientId }, 'password_reset', base));
+  return issued.link;
 }
 
 /** The link of the newest `magic_link` mail to `to` (`count`: how many there must be). */
