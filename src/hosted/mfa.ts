@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
-import { mfaStep, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
+import { mfaStepAfter, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
 import type { RelyingParty } from '../domain/webauthn/relying-party.ts';
@@ -10,7 +10,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { challengePage, enrolPage, keyElsewherePage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
+import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
 import { sendPage } from '../pages/reply.ts';
 import { guessingAddress } from '../request-origin.ts';
 import type { Services } from '../services.ts';
@@ -107,22 +107,26 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return seam.finish(request, reply, context, { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr });
   }
 
-  /** The user's factors on any host, which decide the step; of their WebAuthn keys only this host's can be used here. */
+  /**
+   * The user's factors on any host, which decide the step after the first factor's `amr`; of their WebAuthn keys only
+   * this host's can be used here.
+   */
   const heldStep = async (
     request: FastifyRequest,
     context: InteractionContext,
     userId: string,
+    first: readonly string[],
     known?: readonly HeldFactor[],
   ): Promise<{ held: readonly HeldFactor[]; step: MfaStep; rp: RelyingParty }> => {
     const rp = await relyingPartyFor(services, request);
     const held = known ?? (await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, rp.id));
-    return { held, step: mfaStep(context.target.mfa, held), rp };
+    return { held, step: mfaStepAfter(context.target.mfa, held, first), rp };
   };
 
   const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {
     // A passkey that verified its user proved both factors already (src/domain/webauthn/sign-in.ts).
     if (context.target.mfa.enforcement === 'off' || signIn.amr?.includes('mfa') === true) return seam.finish(request, reply, context, signIn);
-    const { held, step } = await heldStep(request, context, signIn.userId, known);
+    const { held, step } = await heldStep(request, context, signIn.userId, signIn.amr ?? [], known);
     if (step.kind === 'none' || (step.kind === 'challenge' && remembered(request, context, signIn.userId, held))) {
       return seam.finish(request, reply, context, signIn);
     }
@@ -161,7 +165,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { look } = context.target;
     const methods = await methodsOf(context, user.id, step);
     if (methods.length === 0 && step.kind === 'challenge') {
-      return sendPage(reply, status, (nonce) => keyElsewherePage(look, nonce, { keyHosts: step.keyHosts }), seam.formTargets(context));
+      return sendPage(reply, status, (nonce) => noStepPage(look, nonce, { keyHosts: step.keyHosts }), seam.formTargets(context));
     }
     const method = isStepMethod(options.method) && methods.includes(options.method) ? options.method : methods[0]!;
     const others = methods.filter((other) => other !== method).map((other) => ({ method: other, url: `${stepPath(uid)}?method=${other}` }));
@@ -189,7 +193,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
-    const held = await heldStep(request, context, user.id);
+    const held = await heldStep(request, context, user.id, pending.amr);
     const { step } = held;
     if (step.kind === 'none') return complete(request, reply, context, pending);
     return showStep(reply, context, user, { step, rp: held.rp }, 200, { method: request.query.method, sent: request.query.sent === '1' });
@@ -205,7 +209,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     if (fields['action'] === 'continue') return back(reply, uid);
-    const { step, rp } = await heldStep(request, context, user.id);
+    const { step, rp } = await heldStep(request, context, user.id, pending.amr);
     if (step.kind === 'none') return complete(request, reply, context, pending);
     const shown = { step, rp };
     const method = fields['method'];

@@ -108,9 +108,13 @@ export function challengePage(look: PageLook, nonce: string, input: ChallengePag
   return document(look, nonce, text(look, 'mfa.title'), body, input.error === true);
 }
 
-/** The step of a user whose only factors are keys of other hosts, with no recovery code left: nothing to do here. */
-export function keyElsewherePage(look: PageLook, nonce: string, input: { keyHosts: readonly string[] }): RenderedPage {
-  return document(look, nonce, text(look, 'mfa.title'), `<h1>${text(look, 'mfa.title')}</h1>\n${keyHostsText(look, input.keyHosts, 'mfa.keyElsewhereOnly')}`);
+/**
+ * A step with nothing to do here, no recovery code left: the user's only factors are keys of other hosts (`keyHosts`),
+ * or the key they signed in with, which must verify them to be both factors.
+ */
+export function noStepPage(look: PageLook, nonce: string, input: { keyHosts: readonly string[] }): RenderedPage {
+  const said = input.keyHosts.length > 0 ? keyHostsText(look, input.keyHosts, 'mfa.keyElsewhereOnly') : `<p>${text(look, 'mfa.keyUnverified')}</p>\n`;
+  return document(look, nonce, text(look, 'mfa.title'), `<h1>${text(look, 'mfa.title')}</h1>\n${said}`);
 }
 
 /** The QR code of `uri`, as an SVG image named for screen readers. */

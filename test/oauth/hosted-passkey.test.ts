@@ -189,6 +189,52 @@ describe('sign-in with a passkey', () => {
     expect(record?.after).toMatchObject({ method: 'passkey', amr: ['swk'] });
   });
 
+  it('a key that did not verify its user is the first factor only: the MFA step takes another kind, never the same key again', async () => {
+    const scope = await passkeyScope({ userVerification: 'preferred' });
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const userId = await createUser(scope, 'one-key@example.com');
+    const key = await giveKey(scope, userId, new SoftAuthenticator({ userVerified: false }));
+    const secret = await giveTotp(scope, userId);
+    const { flow, page } = await loginPage(scope);
+    const first = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
+    expect(first.location).toMatch(/\/mfa$/);
+    // The step offers the app, not a key, whatever the query asks; a key's answer posted anyway is sent back to it.
+    const step = await flow.jar.visit(`${first.location!}?method=webauthn`);
+    expect(step.status).toBe(200);
+    expect(step.body).not.toContain('data-webauthn');
+    expect(step.body).toContain('Enter the 6-digit code your authenticator app shows');
+    const form = readForm(step.url, step.body);
+    const bounced = await flow.jar.visit(form.action, { form: { ...form.fields, method: 'webauthn', credential: key.assert({ challenge: 'AAAA', rpId }, issuer) } });
+    expect(bounced.status).toBe(303);
+    expect(bounced.location).toMatch(/\/mfa$/);
+    const done = await flow.jar.submit(step, { code: codeAt(secret) });
+    const claims = await idToken(scope, flow, done);
+    expect(claims).toMatchObject({ sub: userId });
+    expect(claims['amr']).toEqual(expect.arrayContaining(['hwk', 'otp', 'mfa']));
+  });
+
+  it('such a key alone: under an optional policy it signs in as one factor; under a required one of keys only, nothing can follow it', async () => {
+    const optional = await passkeyScope({ userVerification: 'preferred' });
+    expect((await optional.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const alone = await createUser(optional, 'key-alone@example.com');
+    const key = await giveKey(optional, alone, new SoftAuthenticator({ userVerified: false }));
+    const signIn = await loginPage(optional);
+    const done = await answer(signIn.flow.jar, signIn.page, key.assert(webauthnFormOf(signIn.page).options, issuer));
+    expect((await idToken(optional, signIn.flow, done))['amr']).toEqual(['hwk']);
+
+    const required = await passkeyScope({ userVerification: 'preferred' });
+    expect((await required.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] })).status).toBe(200);
+    const stuck = await createUser(required, 'key-stuck@example.com');
+    const theirs = await giveKey(required, stuck, new SoftAuthenticator({ userVerified: false }));
+    const attempt = await loginPage(required);
+    const first = await answer(attempt.flow.jar, attempt.page, theirs.assert(webauthnFormOf(attempt.page).options, issuer));
+    expect(first.location).toMatch(/\/mfa$/);
+    const step = await attempt.flow.jar.visit(first.location!);
+    expect(step.body).toContain('signed you in without checking it is you');
+    expect(step.body).not.toContain('<form');
+    expect(await sql(`select 1 from mfa_factor where user_id = ?`, [stuck])).toEqual([]);
+  });
+
   it('refuses, with the same page, another origin, another RP ID, a replayed answer, a counter gone back, an unknown key, another application’s key, no user verification', async () => {
     const scope = await passkeyScope();
     const other = await passkeyScope();

@@ -32,3 +32,16 @@ export const withSecondFactor = (amr: readonly string[], proof: readonly string[
 export const ACR_MULTI_FACTOR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
 export const ACR_SINGLE_FACTOR = 'urn:gatehouse:acr:single-factor';
 export const acrOf = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR);
+
+/**
+ * The step after a first factor whose `amr` is `first`. A key that signed the user in without verifying them (with
+ * it, the sign-in proved both factors: src/domain/webauthn/sign-in.ts) proved possession only: the second step is of
+ * another kind, never a key again, or one stolen key would be both factors. Under a `required` policy that takes keys
+ * only, nothing else can be it: a challenge with no factor (the key must sign in verifying its user).
+ */
+export function mfaStepAfter(policy: MfaPolicy, held: readonly HeldFactor[], first: readonly string[]): MfaStep {
+  if (!first.includes('hwk') && !first.includes('swk')) return mfaStep(policy, held);
+  const factors = policy.factors.filter((kind) => kind !== 'webauthn');
+  if (policy.enforcement === 'required' && factors.length === 0) return { kind: 'challenge', factors: [], keyHosts: [] };
+  return mfaStep({ ...policy, factors }, held.filter((factor) => factor.kind !== 'webauthn'));
+}

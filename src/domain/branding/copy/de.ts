@@ -140,6 +140,7 @@ export const DE: Catalog = {
   'mfa.keyName': 'Name des Passkeys oder Sicherheitsschlüssels',
   'mfa.keyElsewhere': 'Ihr Passkey oder Sicherheitsschlüssel funktioniert nur auf {host}, wo er hinzugefügt wurde: Verwenden Sie ihn, wenn Sie sich dort anmelden.',
   'mfa.keyElsewhereOnly': 'Ihr Passkey oder Sicherheitsschlüssel funktioniert nur auf {host}, wo er hinzugefügt wurde: Melden Sie sich dort damit an. Wenn das nicht geht, bitten Sie die Administration von {name}, Ihre Bestätigung in zwei Schritten zurückzusetzen.',
+  'mfa.keyUnverified': 'Ihr Passkey oder Sicherheitsschlüssel hat Sie angemeldet, ohne zu prüfen, dass Sie es sind (seine PIN, ein Fingerabdruck oder Ihr Gesicht), und {name} verlangt einen zweiten Schritt, der er nicht sein kann: Melden Sie sich erneut an und lassen Sie ihn prüfen.',
   'account.title': 'Ihr Konto',
   'account.subtitle': '{email} bei {name}',
   'account.nameTitle': 'Name',
