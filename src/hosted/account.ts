@@ -139,7 +139,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           done: 'account.passkeysDone',
           run: (open, fields) =>
             fields['remove'] === undefined
-              ? addOwnCredential(open.target, open.rp, open.user.id, fields['credential'], fields['passkey_name'])
+              ? addOwnCredential(open.target, open.rp, open.user, fields['credential'], fields['passkey_name'], fields['passkey_add_password'])
               : removeOwnCredential(open.target, open.user, fields['remove'], fields['passkey_password']),
         },
       ],

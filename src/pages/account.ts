@@ -43,7 +43,7 @@ export interface AccountPasskey {
 export interface AccountView {
   readonly email: string;
   readonly name: string | null;
-  /** Whether the user has a password, which removing a key takes (a user without one proves none). */
+  /** Whether the user has a password, which adding or removing a key takes (a user without one proves none). */
   readonly hasPassword: boolean;
   readonly passwordPolicy: PasswordPolicy;
   readonly sessions: readonly AccountSession[];
@@ -311,8 +311,8 @@ export const SESSIONS_SECTION: AccountSectionView = {
 };
 
 /**
- * The user's keys, the form that removes one (with the current password, when the user has one), and the form that
- * registers a new one (the browser's WebAuthn `create`).
+ * The user's keys, the form that removes one and the form that registers a new one (the browser's WebAuthn `create`),
+ * each with the current password when the user has one.
  */
 export const PASSKEYS_SECTION: AccountSectionView = {
   id: 'passkeys',
@@ -336,6 +336,7 @@ export const PASSKEYS_SECTION: AccountSectionView = {
           (view.hasPassword ? confirmPassword(look, 'passkey_password', refusal, 'passkeys-error') : '') +
           `<button type="submit" class="secondary">${text(look, 'account.removeSubmit')}</button>\n</form>\n`;
     const params = Object.entries(target.params).map(([name, value]) => hidden(name, value)).join('');
+    const adding = view.hasPassword ? confirmPassword(look, 'passkey_add_password', { errors: [] }, 'passkeys-error') : '';
     const name = field({
       id: 'passkey_name',
       label: text(look, 'account.passkeyName'),
@@ -349,7 +350,7 @@ export const PASSKEYS_SECTION: AccountSectionView = {
       `<p>${text(look, 'account.passkeysText')}</p>\n` +
       refusal.html +
       (keys.length === 0 ? `<p>${text(look, 'account.passkeysNone')}</p>\n` : `<ul class="sessions">\n${items.join('\n')}\n</ul>\n${remove}`) +
-      webauthnForm({ action: target.action, csrf: target.csrf, ceremony: 'create', options, fields: params + name, label: text(look, 'account.passkeyAdd') })
+      webauthnForm({ action: target.action, csrf: target.csrf, ceremony: 'create', options, fields: params + name + adding, label: text(look, 'account.passkeyAdd') })
     );
   },
 };

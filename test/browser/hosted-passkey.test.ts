@@ -80,6 +80,7 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
       expect(await page.getByRole('heading', { name: 'Passkeys and security keys' }).count()).toBe(1);
       await expectAccessible(page, 'account');
       await page.getByLabel('Name of the new passkey').fill('This laptop');
+      await page.fill('#passkey_add_password', PASSWORD);
       await Promise.all([page.waitForURL(/done=passkeys/), page.getByRole('button', { name: 'Add a passkey' }).click()]);
       expect(await page.getByText('Your passkeys and security keys are saved.').count()).toBe(1);
       expect(await page.getByLabel('Passkey to remove').locator('option').allTextContents()).toEqual(['This laptop']);

@@ -412,10 +412,15 @@ describe('the account page', () => {
     expect(visit.body).toContain('Passkeys and security keys');
     expect(visit.body).toContain('No passkey or security key yet.');
     const key = new SoftAuthenticator();
-    const refused = await answer(jar, visit, key.register(webauthnFormOf(visit).options as never, 'https://evil.example'), { passkey_name: 'Phone' });
+    // Adding one takes the current password: a browser left signed in may not give itself a key that signs in alone.
+    const unproven = await answer(jar, visit, key.register(webauthnFormOf(visit).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: 'Not-The-One-1' });
+    expect(unproven.status).toBe(400);
+    expect(unproven.body).toContain('The current password is incorrect.');
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    const refused = await answer(jar, unproven, key.register(webauthnFormOf(unproven).options as never, 'https://evil.example'), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('The passkey was not added: your browser did not finish registering it. Try again.');
-    const added = await answer(jar, refused, key.register(webauthnFormOf(refused).options as never, issuer), { passkey_name: 'Phone' });
+    const added = await answer(jar, refused, key.register(webauthnFormOf(refused).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
     expect(added.status).toBe(303);
     const page = await jar.visit(added.location!);
     expect(page.body).toContain('Your passkeys and security keys are saved.');
@@ -483,7 +488,7 @@ describe('a tenant’s custom domain', () => {
     const creation = webauthnFormOf(page).options;
     expect(creation).toMatchObject({ rp: { id: DOMAIN_HOST } });
     const key = new SoftAuthenticator();
-    const added = await answer(jar, page, key.register(creation as never, domain), { passkey_name: 'Phone' });
+    const added = await answer(jar, page, key.register(creation as never, domain), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
     expect(added.status, added.body.slice(-1500)).toBe(303);
     expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: DOMAIN_HOST }]);
     const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);

@@ -8,14 +8,29 @@ import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/** Each change audited with the user as the actor. */
-export async function addOwnCredential(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined, typedName: string | null | undefined): Promise<OwnChange> {
-  const credential = await provenCredential(target, rp, userId, posted, keyName(typedName));
+/** A user without a password (signed up by a link or an upstream) has none to prove: the session stands for them. */
+const passwordProven = async (target: SignInTarget, user: SignInUser, password: string | null | undefined) =>
+  user.passwordHash == null || (await currentPasswordProven(target.applicationScope.em, target.application.id, user.id, password));
+
+/**
+ * Each change audited with the user as the actor. Adding takes the current password of a user who has one: a key that
+ * verifies its user signs in as both factors, so a browser left signed in must not be able to give itself one.
+ */
+export async function addOwnCredential(
+  target: SignInTarget,
+  rp: RelyingParty,
+  user: SignInUser,
+  posted: string | null | undefined,
+  typedName: string | null | undefined,
+  password: string | null | undefined,
+): Promise<OwnChange> {
+  if (!(await passwordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  const credential = await provenCredential(target, rp, user.id, posted, keyName(typedName));
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
-  const scope = ownScope(target, userId);
+  const scope = ownScope(target, user.id);
   const added = await scope.transactional(async (em) => {
-    if (!(await insertCredential(em, scope.applicationId, userId, credential))) return false;
-    recordAudit(em, scope, { action: 'user.passkey.add', targetType: 'user', targetId: userId, after: { name: credential.name, rpId: credential.rpId } });
+    if (!(await insertCredential(em, scope.applicationId, user.id, credential))) return false;
+    recordAudit(em, scope, { action: 'user.passkey.add', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
     return true;
   });
   return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
@@ -23,13 +38,13 @@ export async function addOwnCredential(target: SignInTarget, rp: RelyingParty, u
 
 /**
  * Takes the current password of a user who has one, as removing a code factor does: a browser left signed in must not
- * weaken the second step. A user without a password (signed up by a link or an upstream) has none to prove. Under a
+ * weaken the second step. Under a
  * `required` policy that lists keys, the last second step stays (removeSecondStep).
  */
 export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
   const scope = ownScope(target, user.id);
   const { applicationId } = scope;
-  if (user.passwordHash != null && !(await currentPasswordProven(scope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  if (!(await passwordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
   const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
     const name = await removeCredential(tx, applicationId, user.id, id);
