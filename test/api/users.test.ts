@@ -681,16 +681,22 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
   }, 30_000);
 });
 
+/** A new shared-pool application with two tenants and a user of both: one the split to isolated pools copies. */
+async function userOfTwoTenants(name: string, email: string) {
+  const created = await app.http.post('/applications', { name, multiTenant: true });
+  const admin = app.as({ apiKey: created.body.initialApiKey.secret });
+  const applicationId = created.body.id as string;
+  const appPath = `/applications/${applicationId}`;
+  const one = (await admin.post(`${appPath}/tenants`, { name: 'One' })).body.id as string;
+  const two = (await admin.post(`${appPath}/tenants`, { name: 'Two' })).body.id as string;
+  const userId = (await admin.post('/users', { email, tenantId: one })).body.id as string;
+  expect((await admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+  return { admin, applicationId, appPath, userId };
+}
+
 describe('the split into isolated pools', () => {
   it('copies a user whole: an unproven address stays unproven, the mails’ language and a suspended lock are kept', async () => {
-    const created = await app.http.post('/applications', { name: 'Whole copies', multiTenant: true });
-    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
-    const applicationId = created.body.id as string;
-    const appPath = `/applications/${applicationId}`;
-    const one = (await admin.post(`${appPath}/tenants`, { name: 'One' })).body.id as string;
-    const two = (await admin.post(`${appPath}/tenants`, { name: 'Two' })).body.id as string;
-    const userId = (await admin.post('/users', { email: 'unproven@example.com', tenantId: one })).body.id as string;
-    expect((await admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    const { admin, applicationId, appPath, userId } = await userOfTwoTenants('Whole copies', 'unproven@example.com');
     // A self sign-up not confirmed yet, in German, locked without an end and then suspended.
     await sql(`update app_user set email_verified = false, locale = 'de', status = 'locked', locked_until = null where application_id = ? and id = ?`, [
       applicationId,
@@ -711,14 +717,7 @@ describe('the split into isolated pools', () => {
 // PostgreSQL only: the embedded database has one session for all connections (test/support/row-lock.ts).
 describe.skipIf(usingEmbeddedDatabase())('an unlock while the application splits into isolated pools', () => {
   it('is done before the split, whose copies then start unlocked, or after it on the original alone', async () => {
-    const created = await app.http.post('/applications', { name: 'Unlock race', multiTenant: true });
-    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
-    const applicationId = created.body.id as string;
-    const appPath = `/applications/${applicationId}`;
-    const one = (await admin.post(`${appPath}/tenants`, { name: 'One' })).body.id as string;
-    const two = (await admin.post(`${appPath}/tenants`, { name: 'Two' })).body.id as string;
-    const userId = (await admin.post('/users', { email: 'locked-twice@example.com', tenantId: one })).body.id as string;
-    expect((await admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    const { admin, applicationId, appPath, userId } = await userOfTwoTenants('Unlock race', 'locked-twice@example.com');
     // Only failed sign-ins lock a user: the state they leave, set directly.
     await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 5, last_failed_sign_in_at = now()
       where application_id = ? and id = ?`, [applicationId, userId]);
