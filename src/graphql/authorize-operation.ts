@@ -105,7 +105,19 @@ export async function stillAuthorized(principal: () => Promise<Principal>, rule:
  * the operation, whoever asks (a keyed /graphql mutation is checked by its endpoint before any replay, then by Apollo's
  * gate as it runs), and read by withIdempotency (src/idempotency.ts) for the tenants it was made in.
  */
-const decisions = new WeakMap<Principal, { readonly asked: string; readonly tenants: Promise<readonly (string | null)[]> }>();
+const decisions = new WeakMap<Principal, Decision>();
+
+interface Decision {
+  readonly rule: OperationRule;
+  readonly pathTenants: readonly (string | null)[];
+  readonly tenants: Promise<readonly (string | null)[]>;
+}
+
+/** The same question: the rule itself, or an equal one (Apollo's own parse of the document the endpoint checked). */
+const asks = (decision: Decision, rule: OperationRule, pathTenants: readonly (string | null)[]) =>
+  decision.pathTenants.length === pathTenants.length &&
+  decision.pathTenants.every((tenant, index) => tenant === pathTenants[index]) &&
+  (decision.rule === rule || JSON.stringify(decision.rule) === JSON.stringify(rule));
 
 /**
  * Throws 403 `organization_deactivated` while the organization is deactivated (unless this is its reactivation), and
@@ -113,11 +125,10 @@ const decisions = new WeakMap<Principal, { readonly asked: string; readonly tena
  * as the scope will); else answers those tenants, each once. Nothing is read when the rule needs no permission.
  */
 export function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<readonly (string | null)[]> {
-  const asked = JSON.stringify([rule, pathTenants]);
   const decided = decisions.get(principal);
-  if (decided?.asked === asked) return decided.tenants;
+  if (decided !== undefined && asks(decided, rule, pathTenants)) return decided.tenants;
   const tenants = decide(principal, rule, pathTenants);
-  decisions.set(principal, { asked, tenants });
+  decisions.set(principal, { rule, pathTenants, tenants });
   return tenants;
 }
 
