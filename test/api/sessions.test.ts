@@ -27,9 +27,12 @@ afterAll(async () => app?.close());
 
 const createUser = (email: string, tenantId = tenantA) => app.createUser(email, tenantId);
 
-/** A sign-in through the OP (the hosted pages' seam), in a browser of its own: a session with a refresh token. */
-async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string) {
-  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+/**
+ * A sign-in through the OP (the hosted pages' seam), in a browser of its own: a session with a refresh token, of
+ * the client `clientId` (the SPA's by default).
+ */
+async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string, clientId = spa.clientId) {
+  const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
   const verifier = oidc.randomPKCECodeVerifier();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: REDIRECT,
@@ -158,6 +161,21 @@ describe('sessions', () => {
     for (const token of [rotated.access_token, tokens.access_token]) {
       expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
     }
+  });
+
+  it('a deleted client’s tokens no longer validate, the access token answered from memory before included', async () => {
+    const client = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const userId = await createUser('client-gone@example.com');
+    const { tokens } = await signIn(userId, tenantA, `${app.gatehouse.services.config.publicUrl}/api/v1`, client.clientId);
+    const valid = async (token: string) => (await app.http.post('/sessions/validate', { token })).body.valid as boolean;
+    expect(await valid(tokens.access_token)).toBe(true);
+    expect(await valid(tokens.refresh_token!)).toBe(true);
+
+    expect((await app.http.delete(`/oauth-clients/${client.clientId}`)).status).toBe(204);
+    // As the management API and the OP refuse them.
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(401);
+    expect(await valid(tokens.access_token)).toBe(false);
+    expect(await valid(tokens.refresh_token!)).toBe(false);
   });
 
   it('revoking a session ends its management API Bearer token at once', async () => {

@@ -5,6 +5,7 @@ import { createInvalidationBus } from '../../src/events/invalidations.ts';
 const known = (overrides: Partial<KnownValidToken> = {}): KnownValidToken => ({
   applicationId: 'app-1',
   userId: 'user-1',
+  clientId: 'client-1',
   grantId: 'grant-1',
   tenantId: 'tenant-1',
   session: null,
@@ -16,12 +17,12 @@ const known = (overrides: Partial<KnownValidToken> = {}): KnownValidToken => ({
 const NOW = new Date('2029-12-31T23:59:00Z');
 
 describe('SessionValidationCache', () => {
-  it('answers an access token from memory until its grant, user, tenant or application changes, per application', async () => {
+  it('answers an access token from memory until its grant, user, client, tenant or application changes, per application', async () => {
     const bus = createInvalidationBus();
     const cache = new SessionValidationCache(bus, 60_000);
     let loads = 0;
     const load = async () => ((loads += 1), known());
-    for (const [kind, id] of [['grant', 'grant-1'], ['user', 'user-1'], ['tenant', 'tenant-1'], ['application', 'app-1']] as const) {
+    for (const [kind, id] of [['grant', 'grant-1'], ['user', 'user-1'], ['oauth_client', 'client-1'], ['tenant', 'tenant-1'], ['application', 'app-1']] as const) {
       await cache.find('app-1', 'token', NOW, load);
       await cache.find('app-1', 'token', NOW, load);
       const before = loads;
@@ -30,7 +31,7 @@ describe('SessionValidationCache', () => {
       expect(loads, kind).toBe(before + 1);
     }
     await cache.find('app-2', 'token', NOW, async () => ((loads += 1), undefined));
-    expect(loads).toBe(6);
+    expect(loads).toBe(7);
   });
 
   it('reads again past the end of the token, grant or session it found; never keeps a refresh token or an invalid answer', async () => {

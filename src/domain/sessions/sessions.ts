@@ -137,6 +137,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
 interface ValidationFacts {
   grant_tenant: string | null;
   token_user_id: string;
+  token_client_id: string;
   token_grant_id: string;
   token_model: string;
   valid_until: Date | string | null;
@@ -216,12 +217,14 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     scope.applicationId,
     `with t as (${source.cte})
      select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant,
-       t.user_id as token_user_id, t.grant_id as token_grant_id, t.model as token_model,
+       t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
        join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
        join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
         and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
+       -- The grant outlives its client's deletion or revocation (the OP's rows): the client must still stand.
+       join oauth_client as c on c.application_id = u.application_id and c.id = ${uuidOrNull('t.client_id')} and c.revoked_at is null
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
@@ -234,6 +237,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     applicationId: scope.applicationId,
     userId: row.token_user_id,
     grantId: row.token_grant_id,
+    clientId: row.token_client_id,
     tenantId: row.tenant_id ?? row.grant_tenant ?? null,
     session: row.id == null ? null : view(row as SessionRow),
     refreshToken: row.token_model === 'RefreshToken',

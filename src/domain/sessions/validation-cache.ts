@@ -6,6 +6,7 @@ import type { SessionView } from './sessions.ts';
 export interface KnownValidToken {
   readonly applicationId: string;
   readonly userId: string;
+  readonly clientId: string;
   readonly grantId: string;
   /** The session's tenant, else the grant's; the scope's tenant is compared on every use. */
   readonly tenantId: string | null;
@@ -18,8 +19,8 @@ export interface KnownValidToken {
 }
 
 /**
- * A hit answers without the statement. An entry lives `ttlMs` at most and goes at once when its grant, user, tenant or
- * application changes on any instance. Refresh tokens and invalid answers are never kept.
+ * A hit answers without the statement. An entry lives `ttlMs` at most and goes at once when its grant, user, client,
+ * tenant or application changes on any instance. Refresh tokens and invalid answers are never kept.
  */
 export class SessionValidationCache {
   private readonly cache: InvalidatedCache<KnownValidToken>;
@@ -28,6 +29,7 @@ export class SessionValidationCache {
     this.cache = new InvalidatedCache<KnownValidToken>(bus, ttlMs, (known) => ({
       grant: known.grantId,
       user: known.userId,
+      oauth_client: known.clientId,
       tenant: known.tenantId,
       application: known.applicationId,
     }));
