@@ -7,7 +7,7 @@ import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { providerSetting } from '../auth-providers/auth-providers.ts';
-import { permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
+import { callerTenants, permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
@@ -130,6 +130,7 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
 
 /** Same id, permissions and expiry; the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
+  const callers = await callerTenants(scope, { type: 'api_key', id: keyId });
   const rotated = await scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
@@ -138,7 +139,7 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');
     // Rotation hands out a working secret: the same rules as creating the key (what it acts with, its roles' grants
     // included, and its lifetime, which rotation keeps: an expiring key may not mint a secret that outlives it).
-    await requireCoveredCredential(scope, em, { type: 'api_key', id: key.id, tenantId: key.tenantId ?? null, permissions: key.permissions });
+    await requireCoveredCredential(scope, em, { type: 'api_key', id: key.id, tenantId: key.tenantId ?? null, permissions: key.permissions }, callers);
     const limit = scope.principal.apiKeyExpiresAt;
     if (limit !== null) requireEndsBy(limit, key.expiresAt ?? null, 'rotates');
     const before = keySnapshot(key);

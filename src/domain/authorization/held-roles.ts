@@ -1,4 +1,5 @@
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { SqlRunner } from '../../db/owned-sql.ts';
 import { PermissionSet } from '../../auth/permissions.ts';
 import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
 import { InvalidatedCache, type Owners } from '../../events/invalidated-cache.ts';
@@ -27,8 +28,9 @@ export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${s
  * revoked, expired, bound to another tenant) is left out. Application-wide assignments hold in every tenant (API.md:
  * an application admin manages each tenant without joining it); a tenant's only while the user is a member.
  */
+/** `connection`: a transaction's EntityManager reads in it (the embedded database serves one session at a time). */
 export async function readHeldGrants(
-  connection: PostgreSqlConnection,
+  connection: SqlRunner,
   applicationId: string,
   tenantId: string | null,
   subjects: readonly RoleSubject[],
@@ -40,7 +42,7 @@ export async function readHeldGrants(
   const app = () => (params.push(applicationId), '?');
   const tenant = () => (params.push(tenantId), '?::uuid');
   const inTenant = (alias: string) => (tenantId === null ? '' : ` and (${alias}.tenant_id is null or ${alias}.tenant_id = ${tenant()})`);
-  const rows = await connection.execute<HeldRow[]>(
+  const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
        select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own,
@@ -58,7 +60,7 @@ export async function readHeldGrants(
          and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
        left join role as r on r.application_id = a.application_id and r.id = a.role_id`,
     params,
-  );
+  )) as HeldRow[];
   for (const row of rows) {
     const key = subjectKey(row);
     const grants = held.get(key) ?? { own: row.own, roles: [] };

@@ -4,7 +4,7 @@ import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
 import { isoTimestampSql, recordAudit } from '../audit.ts';
-import { permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
+import { callerTenants, permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
 import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -163,6 +163,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
  */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
   const grace = gracePeriodSeconds(input);
+  const callers = await callerTenants(scope, { type: 'm2m_credential', id: credentialId });
   const rotated = await scope.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findCredential(em, credentialId, true);
@@ -171,7 +172,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
       throw invalid('credentialId', 'A private_key_jwt credential has no secret: replace its keys with PUT …/jwks');
     }
     // Rotation hands out a working secret: the caller must hold what the credential acts with, its roles' grants included.
-    await requireCoveredCredential(scope, em, held(client));
+    await requireCoveredCredential(scope, em, held(client), callers);
     const now = new Date();
     const before = snapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
@@ -188,6 +189,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
  */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
   const jwks = publicJwks('', input);
+  const callers = await callerTenants(scope, { type: 'm2m_credential', id: credentialId });
   const updated = await scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be changed');
@@ -195,7 +197,7 @@ export async function putM2MCredentialJwks(scope: Scope, credentialId: string, i
       throw invalid('credentialId', `A ${client.authMethod} credential authenticates with its secret: a JWKS is only for private_key_jwt`);
     }
     // The keys authenticate as this credential: the same rule as handing out a secret.
-    await requireCoveredCredential(scope, em, held(client));
+    await requireCoveredCredential(scope, em, held(client), callers);
     const before = snapshot(client);
     client.jwks = jwks;
     recordAudit(em, scope, { action: 'm2m_credential.update_jwks', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
