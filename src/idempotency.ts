@@ -109,9 +109,7 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
 
 /**
  * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds now in
- * each tenant the request acts in, as its permission check settled them (which tenants follows from the credentials'
- * and from the request, which the stored request must match). A replay runs no operation: any other principal, the
- * same API key with a narrower token say, is a new request, which gets its own answer (its 403), not the stored secret.
+ * each tenant the request acts in. Any other principal (the same API key with a narrower token) is a new request.
  */
 async function effectivePrincipal(principal: Principal): Promise<string> {
   const { credentialId, actor, tenantId } = principal;

@@ -15,10 +15,7 @@ export function permissionGrants(grants: string[]): string[] {
   return [...new Set(grants)];
 }
 
-/**
- * A credential may hand out only what it holds itself, or issuing one would be a way to widen one's own rights. What it
- * holds in the scope, unless `caller` says what it holds in another tenant.
- */
+/** A credential may hand out only what it holds (`caller`: in another tenant than the scope's). */
 export function requireCovered(scope: Scope, grants: readonly string[], caller: PermissionSet = scope.permissions): void {
   if (!caller.covers(grants)) {
     throw new GatehouseError('forbidden', 'The credentials may not grant permissions they do not hold');
@@ -32,26 +29,21 @@ export interface HeldCredential extends RoleSubject {
 }
 
 /**
- * Rotating an API key or M2M credential (or replacing its keys) hands out all it acts with: its own list ∪ its roles'
- * (API.md), in its tenant or application-wide, and an application-wide one's in each tenant where a role is assigned
- * to it on that tenant's path. Read afresh in the transaction `em` that locked the credential: an assignment to it
- * holds it FOR SHARE until it commits.
+ * Rotating a credential hands out all it acts with: its own list ∪ its roles' (API.md), application-wide and in each
+ * tenant where a role is assigned to it. Read in the transaction `em` that locked it, so no assignment slips in.
  */
 export async function requireCoveredCredential(scope: Scope, em: EntityManager, credential: HeldCredential, callers: CallerTenants): Promise<void> {
   const subject: RoleSubject = { type: credential.type, id: credential.id };
   const covered = async (tenantId: string | null, caller: PermissionSet) => {
-    // In the transaction that holds the lock: another connection would wait for it on the embedded database.
     const held = await readHeldGrants(em, scope.applicationId, tenantId, [subject]);
     // Its own list from the row too: a subject readHeldGrants finds unable to act would otherwise ask for nothing.
     requireCovered(scope, [...credential.permissions, ...grantsOf(held.get(subjectKey(subject))).allowed()], caller);
   };
   await covered(credential.tenantId, scope.permissions);
   if (credential.tenantId !== null) return;
-  // Its share in a tenant the caller must hold in that tenant (the application scope, the only one that sees such a
-  // credential, has the caller's application-wide permissions).
   for (const tenantId of await assignedTenants(em, scope.applicationId, subject)) {
     const caller = callers.get(tenantId);
-    // A role assigned to it on another tenant's path since callerTenants read them: a retry reads them again.
+    // Assigned since callerTenants read them: a retry reads them again.
     if (caller === undefined) throw new GatehouseError('conflict', 'The credential’s roles changed during the rotation: try again');
     await covered(tenantId, caller);
   }
@@ -60,10 +52,7 @@ export async function requireCoveredCredential(scope: Scope, em: EntityManager, 
 /** What the caller holds in each tenant where a role is assigned to a credential on that tenant's path. */
 export type CallerTenants = ReadonlyMap<string, PermissionSet>;
 
-/**
- * Read before the transaction that locks the credential (requireCoveredCredential): the caller's permissions come
- * through another connection, which the embedded database would make wait for that transaction.
- */
+/** Read before the credential's transaction: through another connection, which the embedded database would block. */
 export async function callerTenants(scope: Scope, subject: RoleSubject): Promise<CallerTenants> {
   const tenants = await assignedTenants(scope.em, scope.applicationId, subject);
   return new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await scope.principal.permissionsIn(tenantId)] as const)));

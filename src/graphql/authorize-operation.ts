@@ -87,9 +87,8 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /**
- * Whether credentials asked again (`principal`: authenticated anew) may still run what a stream was opened with: a
- * stream outlives its request, and a key revoked or expired, a user suspended or a role taken away since must end it.
- * Any failure, the database's too, ends it: its client resumes where it was (Last-Event-ID, `after`).
+ * Whether credentials authenticated anew may still run what a stream was opened with: a stream outlives its request.
+ * Any failure ends it; its client resumes where it was (Last-Event-ID, `after`).
  */
 export async function stillAuthorized(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<boolean> {
   try {
@@ -101,9 +100,8 @@ export async function stillAuthorized(principal: () => Promise<Principal>, rule:
 }
 
 /**
- * Each request's permission decision, on its principal (one per request, authenticated anew for each): made once for
- * the operation, whoever asks (a keyed /graphql mutation is checked by its endpoint before any replay, then by Apollo's
- * gate as it runs), and read by withIdempotency (src/idempotency.ts) for the tenants it was made in.
+ * Each request's permission decision, on its principal (one per request): made once however many ask (a keyed
+ * /graphql mutation's endpoint, then Apollo's gate), and read by withIdempotency for the tenants it was made in.
  */
 const decisions = new WeakMap<Principal, Decision>();
 
@@ -157,10 +155,7 @@ async function decide(principal: Principal, rule: OperationRule, pathTenants: re
   return [...actsIn];
 }
 
-/**
- * The tenants the request of `principal` acts in, as its permission check settled them (authorize); an error when it
- * has not passed one, so nothing is served on the strength of a check that was not made.
- */
+/** The tenants the request of `principal` acts in, as authorize settled them; an error when no check was made. */
 export async function checkedTenants(principal: Principal): Promise<readonly (string | null)[]> {
   const decided = decisions.get(principal);
   if (decided === undefined) throw new Error('the request’s permission check has not been made');

@@ -135,10 +135,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return back(reply, uid);
   };
 
-  /**
-   * The methods of the step: the user's factors usable here and a recovery code, or (enrolment) the factors the policy
-   * offers. A user whose keys all work on another host only may use a recovery code while one is left: else none.
-   */
+  /** The step's methods: the factors usable here and a recovery code (alone, while one is left), or enrolment's. */
   async function methodsOf(context: InteractionContext, userId: string, step: Exclude<MfaStep, { kind: 'none' }>): Promise<StepMethod[]> {
     if (step.kind === 'enrol') return [...step.factors];
     if (step.factors.length > 0) return [...step.factors, 'recovery_code'];

@@ -166,10 +166,7 @@ const confirmPassword = (look: PageLook, id: string, refusal: { errors: string[]
     focus: refusal.errors.length > 0,
   });
 
-/**
- * The address: a new one and the current password; the link mailed to the new address changes it
- * (src/hosted/account-links.ts).
- */
+/** The new address and the current password; the link mailed to it makes the change (src/hosted/account-links.ts). */
 export const EMAIL_SECTION: AccountSectionView = {
   id: 'email',
   title: 'account.emailTitle',

@@ -137,8 +137,7 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     const now = new Date();
     if (key.revokedAt != null) throw invalid('keyId', 'A revoked key cannot be rotated');
     if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');
-    // Rotation hands out a working secret: the same rules as creating the key (what it acts with, its roles' grants
-    // included, and its lifetime, which rotation keeps: an expiring key may not mint a secret that outlives it).
+    // Rotation hands out a working secret: creation's rules, on what the key acts with and on its lifetime.
     await requireCoveredCredential(scope, em, { type: 'api_key', id: key.id, tenantId: key.tenantId ?? null, permissions: key.permissions }, callers);
     const limit = scope.principal.apiKeyExpiresAt;
     if (limit !== null) requireEndsBy(limit, key.expiresAt ?? null, 'rotates');

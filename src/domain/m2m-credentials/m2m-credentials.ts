@@ -171,7 +171,6 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
     if (!SECRET_METHODS.has(client.authMethod as M2MAuthMethod)) {
       throw invalid('credentialId', 'A private_key_jwt credential has no secret: replace its keys with PUT …/jwks');
     }
-    // Rotation hands out a working secret: the caller must hold what the credential acts with, its roles' grants included.
     await requireCoveredCredential(scope, em, held(client), callers);
     const now = new Date();
     const before = snapshot(client, now);

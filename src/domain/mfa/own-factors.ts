@@ -71,10 +71,8 @@ async function lockSecondSteps(tx: EntityManager, applicationId: string, userId:
 }
 
 /**
- * Removes one of the user's second steps (a code factor, or a key) with `remove`, in a transaction where they are
- * locked, unless a `required` policy needs it: the last accepted one stays (the next sign-in would only enrol one
- * again). With none left, recovery codes and a pending e-mail code go too: they stood in for the steps that are gone.
- * Undefined when the user holds no such step (removed meanwhile). `key`: a WebAuthn key, else a code factor.
+ * Removes one of the user's second steps (`key`: a WebAuthn key, else a code factor) unless a `required` policy needs it
+ * (the last accepted one); with none left, the recovery codes and a pending e-mail code go too. Undefined: no such step.
  */
 export function removeSecondStep(
   target: SignInTarget,
@@ -85,7 +83,6 @@ export function removeSecondStep(
   const applicationId = target.application.id;
   return target.applicationScope.transactional(async (tx) => {
     const held = await lockSecondSteps(tx, applicationId, userId);
-    // A key's id is no code factor's, nor the other way round: each has its own form.
     const step = held.find((candidate) => candidate.id === removing.id && (candidate.kind === 'webauthn') === removing.key);
     if (step === undefined) return undefined;
     const offered = target.mfa.factors;

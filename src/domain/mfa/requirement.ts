@@ -2,9 +2,8 @@ import type { MfaPolicy } from '../policies/definitions.ts';
 import type { FactorKind, HeldFactor } from './factors.ts';
 
 /**
- * A factor the policy no longer lists is neither asked for nor usable. A challenge is decided on every factor the user
- * holds, whatever the host; its `factors` are those usable on this one (a key only where registered). `keyHosts`:
- * where the user's keys work, when none works here (the page says so; a recovery code may still do).
+ * Decided on every factor the user holds, on any host; a challenge's `factors` are those usable here, `keyHosts` where
+ * the user's keys work when none works here. A factor the policy no longer lists is neither asked for nor usable.
  */
 export type MfaStep =
   | { readonly kind: 'none' }
@@ -34,10 +33,8 @@ export const ACR_SINGLE_FACTOR = 'urn:gatehouse:acr:single-factor';
 export const acrOf = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR);
 
 /**
- * The step after a first factor whose `amr` is `first`. A key that signed the user in without verifying them (with
- * it, the sign-in proved both factors: src/domain/webauthn/sign-in.ts) proved possession only: the second step is of
- * another kind, never a key again, or one stolen key would be both factors. Under a `required` policy that takes keys
- * only, nothing else can be it: a challenge with no factor (the key must sign in verifying its user).
+ * The step after a first factor whose `amr` is `first`: after an unverified key (possession only) it is of another
+ * kind, or one stolen key would be both factors; under a `required` policy of keys only, a challenge with none.
  */
 export function mfaStepAfter(policy: MfaPolicy, held: readonly HeldFactor[], first: readonly string[]): MfaStep {
   if (!first.includes('hwk') && !first.includes('swk')) return mfaStep(policy, held);

@@ -31,9 +31,8 @@ const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
 });
 
 /**
- * The tenant a user's mail from the page goes out in (its provider, templates and outbox): the page's, for its members
- * and a new address; a shared pool's user of other tenants only is the application's, or the page's tenant would read
- * the links mailed to them.
+ * The tenant a mail from the page goes out in: the page's for its members and new addresses, else the application's,
+ * or that tenant would read (in its outbox) the links of another tenant's users.
  */
 export const mailTenant = (target: SignInTarget, user: Member | null): string | null =>
   target.tenant !== null && (user === null || user.tenantIds.includes(target.tenant.id)) ? target.tenant.id : null;

@@ -130,9 +130,8 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
 }
 
 /**
- * It counts in the surface's tenant, else in the user's only one. On a tenant's page a user of other tenants only is
- * what the page takes them for, an unknown address: the tenant's log must not name another tenant's user, nor tell
- * that the address has an account.
+ * It counts in the surface's tenant, else in the user's only one. A user of other tenants is, in that tenant's log,
+ * the unknown address the page takes them for: the log must not name them nor tell that the address has an account.
  */
 export function recordAttempt(target: SignInTarget, user: SignInUser | null, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'outcome'>): Promise<void> {
   const stranger = target.tenant !== null && user !== null && !user.tenantIds.includes(target.tenant.id);

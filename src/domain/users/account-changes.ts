@@ -53,9 +53,8 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
 }
 
 /**
- * In the caller's transaction: the address an `email_change` link carried becomes the user's, proven by the link, and
- * the user's other unused links (to the old address) stop working. Undefined for a suspended user; `taken` when another
- * account of the pool holds the address now (a race the pool's unique key also refuses, as a constraint violation).
+ * In the caller's transaction: the link's address becomes the user's, proven, and their other links (to the old
+ * address) end. Undefined for a suspended user; `taken` when another account of the pool holds it now.
  */
 export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<{ readonly before: string } | 'taken' | undefined> {
   const key = normalizeEmail(newEmail);

@@ -118,9 +118,8 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
 }
 
 /**
- * Mails a link to the new address, which becomes the user's when it is opened (src/hosted/account-links.ts). Proven by
- * the current password, as every change that could take the account away. An address another account of the pool
- * holds is answered alike and sent nothing, as a sign-up with it is: the page tells nobody whose address it is.
+ * Mails a link to the new address (src/hosted/account-links.ts), proven by the current password. An address another
+ * account holds is answered alike and sent nothing, as the sign-up answers: the page tells nobody whose it is.
  */
 export async function requestOwnEmailChange(
   target: SignInTarget,
