@@ -48,6 +48,7 @@ const config: CodegenConfig = {
           LockoutPolicy: '../domain/policies/policies.ts#LockoutPolicyView',
           Policies: '../domain/policies/policies.ts#PoliciesView',
           AuthProvider: '../domain/auth-providers/auth-providers.ts#AuthProviderView',
+          SamlSpKey: '../domain/auth-providers/auth-providers.ts#SamlSpKeyView',
           Domain: '../domain/domains/domains.ts#DomainView',
           DomainVerification: '../domain/domains/domains.ts#DomainVerificationView',
           TenantConfiguration: '../domain/tenancy/configuration.ts#TenantConfiguration',

@@ -4,6 +4,7 @@ import {
   deleteAuthProvider,
   getAuthProvider,
   listAuthProviders,
+  rotateSamlSpKey,
   updateAuthProvider,
 } from '../src/domain/auth-providers/auth-providers.ts';
 import { upstreamCallbackUrl } from '../src/domain/sign-in/upstream/callback-url.ts';
@@ -28,5 +29,7 @@ export const authProviderResolvers: Resolvers = {
       updateAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId, input),
     deleteAuthProvider: async (_, { appId, tenantId, providerId }, ctx) =>
       deleteAuthProvider(await ctx.scope({ applicationId: appId, tenantId }), providerId),
+    rotateSamlSpKey: async (_, { appId, tenantId, providerId, input }, ctx) =>
+      rotateSamlSpKey(await ctx.scope({ applicationId: appId, tenantId }), providerId, input),
   },
 };

@@ -116,6 +116,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.authProvider': needs('auth_providers:read'),
   'Mutation.createAuthProvider': override('auth_providers:write'),
   'Mutation.updateAuthProvider': override('auth_providers:write'),
+  'Mutation.rotateSamlSpKey': override('auth_providers:write'),
   'Mutation.deleteAuthProvider': override('auth_providers:delete'),
 
   'Query.policies': needs('policies:read'),

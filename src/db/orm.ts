@@ -38,6 +38,7 @@ import { Migration0033UserLocale } from './migrations/0033-user-locale.ts';
 import { Migration0034SamlSpKeys } from './migrations/0034-saml-sp-keys.ts';
 import { Migration0035EmailChangeLinks } from './migrations/0035-email-change-links.ts';
 import { Migration0036SuspendedLock } from './migrations/0036-suspended-lock.ts';
+import { Migration0037SamlSpKeyRotation } from './migrations/0037-saml-sp-key-rotation.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -75,6 +76,7 @@ export const MIGRATIONS = [
   { name: '0034-saml-sp-keys', class: Migration0034SamlSpKeys },
   { name: '0035-email-change-links', class: Migration0035EmailChangeLinks },
   { name: '0036-suspended-lock', class: Migration0036SuspendedLock },
+  { name: '0037-saml-sp-key-rotation', class: Migration0037SamlSpKeyRotation },
 ];
 
 /**

@@ -79,6 +79,7 @@ export const AUDIT_ACTIONS = {
   'm2m_credential.delete': { kind: 'write', meaning: 'An M2M credential went with its tenant' },
   'auth_provider.create': { kind: 'write', meaning: 'A sign-in method was added' },
   'auth_provider.update': { kind: 'write', meaning: 'A sign-in method changed' },
+  'auth_provider.rotate_sp_key': { kind: 'write', meaning: 'A SAML provider’s SP key was rotated (certificates by SHA-256 fingerprint; `after.gracePeriodSeconds`)' },
   'auth_provider.delete': { kind: 'write', meaning: 'A sign-in method was removed' },
   'policy.update': { kind: 'write', meaning: 'A policy changed' },
   'policy.override': { kind: 'write', meaning: 'A tenant’s policy override was written' },

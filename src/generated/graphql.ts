@@ -9,7 +9,7 @@ import type { DeliveryRow as DeliveryRowModel } from '../domain/email/outbox.ts'
 import type { ApiKeyWithSecret as ApiKeyWithSecretModel } from '../domain/api-keys/issue.ts';
 import type { UserRow as UserRowModel } from '../domain/users/users.ts';
 import type { PolicyView as PolicyViewModel, PasswordPolicyView as PasswordPolicyViewModel, MfaPolicyView as MfaPolicyViewModel, SessionPolicyView as SessionPolicyViewModel, LockoutPolicyView as LockoutPolicyViewModel, PoliciesView as PoliciesViewModel } from '../domain/policies/policies.ts';
-import type { AuthProviderView as AuthProviderViewModel } from '../domain/auth-providers/auth-providers.ts';
+import type { AuthProviderView as AuthProviderViewModel, SamlSpKeyView as SamlSpKeyViewModel } from '../domain/auth-providers/auth-providers.ts';
 import type { DomainView as DomainViewModel, DomainVerificationView as DomainVerificationViewModel } from '../domain/domains/domains.ts';
 import type { TenantConfiguration as TenantConfigurationModel } from '../domain/tenancy/configuration.ts';
 import type { OAuthClientView as OAuthClientViewModel, OAuthClientWithSecretView as OAuthClientWithSecretViewModel } from '../domain/oauth-clients/oauth-clients.ts';
@@ -1493,6 +1493,12 @@ export type Mutation = {
    * clients have no secret (422, field `clientId`).
    */
   rotateOAuthClientSecret: OAuthClientWithSecret;
+  /**
+   * Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
+   * now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
+   * earlier one. Another type of provider: 422, field `providerId`.
+   */
+  rotateSamlSpKey: SamlSpKey;
   /** Invites an address to a tenant and mails the link. */
   sendInvitation: Invitation;
   /**
@@ -1938,6 +1944,15 @@ export type MutationRotateOAuthClientSecretArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   clientId: Scalars['UUID']['input'];
   input?: InputMaybe<RotateOAuthClientSecretInput>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRotateSamlSpKeyArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  input?: InputMaybe<RotateSamlSpKeyInput>;
+  providerId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
@@ -3019,6 +3034,37 @@ export type RotateOAuthClientSecretInput = {
   gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** How to rotate a saml provider's SP key. */
+export type RotateSamlSpKeyInput = {
+  /**
+   * How long the previous key keeps decrypting assertions and stays in the metadata, in seconds: 0 to 2592000 (30
+   * days), default 604800 (7 days). 0 drops it at once (e.g. after a leak).
+   */
+  gracePeriodSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * A `saml` provider's SP key as a rotation leaves it: the certificate to register at the IdP (or that the IdP reads
+ * from the metadata). Private keys are never shown.
+ */
+export type SamlSpKey = {
+  __typename?: 'SamlSpKey';
+  /**
+   * The current certificate (PEM X.509, self-signed): IdPs encrypt assertions to it, and with `signRequests` it
+   * verifies the AuthnRequests, signed by this key from now on.
+   */
+  certificate: Scalars['String']['output'];
+  /** The SP metadata document: during the grace period it publishes both certificates, the current one first. */
+  metadataUrl: Scalars['String']['output'];
+  /**
+   * While the grace period runs: when the previous key stops decrypting assertions and leaves the metadata. Null when
+   * none is kept.
+   */
+  previousCertificateExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The saml provider the key belongs to. */
+  providerId: Scalars['UUID']['output'];
+};
+
 /** An invitation to send. */
 export type SendInvitationInput = {
   /** The address to invite. A member of the tenant already, or an address with a pending invitation to it: 409. */
@@ -3661,6 +3707,8 @@ export type ResolversTypes = {
   RoleSubjectType: RoleSubjectType;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  RotateSamlSpKeyInput: RotateSamlSpKeyInput;
+  SamlSpKey: ResolverTypeWrapper<SamlSpKeyViewModel>;
   SendInvitationInput: SendInvitationInput;
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: ResolverTypeWrapper<SesSettings>;
@@ -3797,6 +3845,8 @@ export type ResolversParentTypes = {
   RoleSubjectInput: RoleSubjectInput;
   RotateM2MCredentialInput: RotateM2MCredentialInput;
   RotateOAuthClientSecretInput: RotateOAuthClientSecretInput;
+  RotateSamlSpKeyInput: RotateSamlSpKeyInput;
+  SamlSpKey: SamlSpKeyViewModel;
   SendInvitationInput: SendInvitationInput;
   SendTestEmailInput: SendTestEmailInput;
   SesSettings: SesSettings;
@@ -4250,6 +4300,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;
+  rotateSamlSpKey?: Resolver<ResolversTypes['SamlSpKey'], ParentType, ContextType, RequireFields<MutationRotateSamlSpKeyArgs, 'providerId'>>;
   sendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationSendInvitationArgs, 'input'>>;
   sendTestEmail?: Resolver<ResolversTypes['EmailDelivery'], ParentType, ContextType, RequireFields<MutationSendTestEmailArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'userId'>>;
@@ -4469,6 +4520,13 @@ export type RoleSubjectResolvers<ContextType = RequestContext, ParentType extend
   type?: Resolver<ResolversTypes['RoleSubjectType'], ParentType, ContextType>;
 };
 
+export type SamlSpKeyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SamlSpKey'] = ResolversParentTypes['SamlSpKey']> = {
+  certificate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metadataUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previousCertificateExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  providerId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+};
+
 export type SesSettingsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SesSettings'] = ResolversParentTypes['SesSettings']> = {
   accessKeyId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   region?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -4661,6 +4719,7 @@ export type Resolvers<ContextType = RequestContext> = {
   RoleCheck?: RoleCheckResolvers<ContextType>;
   RolePage?: RolePageResolvers<ContextType>;
   RoleSubject?: RoleSubjectResolvers<ContextType>;
+  SamlSpKey?: SamlSpKeyResolvers<ContextType>;
   SesSettings?: SesSettingsResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
   SessionPage?: SessionPageResolvers<ContextType>;

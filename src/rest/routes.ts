@@ -158,6 +158,13 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/auth-providers/:providerId', operation: op.GetAuthProviderDocument, summary: 'Get an auth provider in force for the scope', owned: true },
   { method: 'PATCH', path: '/auth-providers/:providerId', operation: op.UpdateAuthProviderDocument, summary: 'Update an auth provider of the scope’s own level', owned: true },
   { method: 'DELETE', path: '/auth-providers/:providerId', operation: op.DeleteAuthProviderDocument, summary: 'Delete an auth provider of the scope’s own level', owned: true },
+  {
+    method: 'POST',
+    path: '/auth-providers/:providerId/rotate-sp-key',
+    operation: op.RotateSamlSpKeyDocument,
+    summary: 'Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)',
+    owned: true,
+  },
   // oauth clients
   { method: 'GET', path: '/oauth-clients', operation: op.ListOAuthClientsDocument, summary: 'List OAuth clients', owned: true },
   { method: 'POST', path: '/oauth-clients', operation: op.CreateOAuthClientDocument, summary: 'Register an OAuth client (a web client’s secret is in the response only)', owned: true, status: 201 },

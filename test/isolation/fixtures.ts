@@ -118,6 +118,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       PutPolicy: { minLength: 12 },
       CreateAuthProvider: { type: 'magic_link' },
       UpdateAuthProvider: { enabled: false },
+      RotateSamlSpKey: {},
       CreateDomain: { hostname: 'intruder.example.com' },
       CreateOAuthClient: { name: 'Intruder client', type: 'spa', redirectUris: ['https://intruder.example.com/callback'] },
       UpdateOAuthClient: { name: 'Intruded' },

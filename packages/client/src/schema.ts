@@ -3598,6 +3598,84 @@ export interface paths {
         patch: operations["UpdateAuthProviderInTenant"];
         trace?: never;
     };
+    "/auth-providers/{providerId}/rotate-sp-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)
+         * @description Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
+         *     now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
+         *     earlier one. Another type of provider: 422, field `providerId`.
+         *
+         *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        post: operations["RotateSamlSpKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/auth-providers/{providerId}/rotate-sp-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)
+         * @description Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
+         *     now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
+         *     earlier one. Another type of provider: 422, field `providerId`.
+         *
+         *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        post: operations["RotateSamlSpKeyInApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/auth-providers/{providerId}/rotate-sp-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)
+         * @description Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
+         *     now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
+         *     earlier one. Another type of provider: 422, field `providerId`.
+         *
+         *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        post: operations["RotateSamlSpKeyInTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth-clients": {
         parameters: {
             query?: never;
@@ -6829,6 +6907,14 @@ export interface components {
             /**
              * @description How long the previous secret keeps working, in seconds: 0 to 2592000 (30 days), default 86400 (24 hours). 0 stops
              *     it at once (e.g. after a leak).
+             */
+            gracePeriodSeconds?: number | null;
+        };
+        /** @description How to rotate a saml provider's SP key. */
+        RotateSamlSpKeyInput: {
+            /**
+             * @description How long the previous key keeps decrypting assertions and stays in the metadata, in seconds: 0 to 2592000 (30
+             *     days), default 604800 (7 days). 0 drops it at once (e.g. after a leak).
              */
             gracePeriodSeconds?: number | null;
         };
@@ -16361,6 +16447,201 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthProviderFields"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RotateSamlSpKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSamlSpKeyInput"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The saml provider the key belongs to.
+                         */
+                        providerId: string;
+                        /**
+                         * @description The current certificate (PEM X.509, self-signed): IdPs encrypt assertions to it, and with `signRequests` it
+                         *     verifies the AuthnRequests, signed by this key from now on.
+                         */
+                        certificate: string;
+                        /**
+                         * Format: date-time
+                         * @description While the grace period runs: when the previous key stops decrypting assertions and leaves the metadata. Null when
+                         *     none is kept.
+                         */
+                        previousCertificateExpiresAt: string | null;
+                        /** @description The SP metadata document: during the grace period it publishes both certificates, the current one first. */
+                        metadataUrl: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RotateSamlSpKeyInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSamlSpKeyInput"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The saml provider the key belongs to.
+                         */
+                        providerId: string;
+                        /**
+                         * @description The current certificate (PEM X.509, self-signed): IdPs encrypt assertions to it, and with `signRequests` it
+                         *     verifies the AuthnRequests, signed by this key from now on.
+                         */
+                        certificate: string;
+                        /**
+                         * Format: date-time
+                         * @description While the grace period runs: when the previous key stops decrypting assertions and leaves the metadata. Null when
+                         *     none is kept.
+                         */
+                        previousCertificateExpiresAt: string | null;
+                        /** @description The SP metadata document: during the grace period it publishes both certificates, the current one first. */
+                        metadataUrl: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RotateSamlSpKeyInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSamlSpKeyInput"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The saml provider the key belongs to.
+                         */
+                        providerId: string;
+                        /**
+                         * @description The current certificate (PEM X.509, self-signed): IdPs encrypt assertions to it, and with `signRequests` it
+                         *     verifies the AuthnRequests, signed by this key from now on.
+                         */
+                        certificate: string;
+                        /**
+                         * Format: date-time
+                         * @description While the grace period runs: when the previous key stops decrypting assertions and leaves the metadata. Null when
+                         *     none is kept.
+                         */
+                        previousCertificateExpiresAt: string | null;
+                        /** @description The SP metadata document: during the grace period it publishes both certificates, the current one first. */
+                        metadataUrl: string;
+                    };
                 };
             };
             401: components["responses"]["Unauthenticated"];

@@ -8,6 +8,9 @@ import { newId } from '../../ids.ts';
 import { recordAudit, secretNamesSql } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
+import { gracePeriodSeconds } from '../oauth-clients/secrets.ts';
+import { certificateFingerprint, rotateSamlSpKey as rotateSpKeyPair, type SamlSpCertificates } from '../sign-in/saml-keys.ts';
+import { samlUrls } from '../sign-in/saml.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
@@ -236,4 +239,54 @@ export async function deleteAuthProvider(scope: Scope, providerId: string): Prom
   });
   await configurationChanged(scope, scope.tenantId);
   return true;
+}
+
+/** A saml provider's SP key as a rotation leaves it: certificates only, never a private key. */
+export interface SamlSpKeyView {
+  providerId: string;
+  certificate: string;
+  previousCertificateExpiresAt: Date | null;
+  metadataUrl: string;
+}
+
+export interface RotateSamlSpKeyInput {
+  gracePeriodSeconds?: number | null;
+}
+
+/** Certificates by fingerprint: nothing of a key leaves in a record. */
+const auditedKeys = (keys: SamlSpCertificates) => ({
+  certificateSha256: certificateFingerprint(keys.certificate),
+  previousCertificateSha256: keys.previousCertificate === null ? null : certificateFingerprint(keys.previousCertificate),
+  previousCertificateExpiresAt: keys.previousExpiresAt?.toISOString() ?? null,
+});
+
+/** Long enough for an IdP that re-reads the metadata now and then, or for an operator to register the new certificate. */
+export const SP_KEY_GRACE_PERIOD_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * A new SP key pair for a saml provider of the scope's own level (else 404, as for updates), current at once; the
+ * replaced one still decrypts and is still published for the grace period. Another type: 422, field `providerId`.
+ */
+export async function rotateSamlSpKey(scope: Scope, providerId: string, input: RotateSamlSpKeyInput | null | undefined): Promise<SamlSpKeyView> {
+  const grace = gracePeriodSeconds(input, SP_KEY_GRACE_PERIOD_DEFAULT_SECONDS);
+  return underTenancyConfig(scope, async ({ em, application }) => {
+    // Locked: a deletion or another rotation of the provider waits for this one.
+    const provider = await ownProvider(scope, em, providerId);
+    if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
+    if (provider.type !== 'saml') throw invalid('providerId', `A ${provider.type} provider has no SP key: only a saml provider's can be rotated`);
+    const { before, after } = await rotateSpKeyPair(em, scope.services.storedSecrets, provider, grace, new Date());
+    recordAudit(em, scope, {
+      action: 'auth_provider.rotate_sp_key',
+      targetType: 'auth_provider',
+      targetId: provider.id,
+      before: before === null ? null : auditedKeys(before),
+      after: { ...auditedKeys(after), gracePeriodSeconds: grace },
+    });
+    return {
+      providerId: provider.id,
+      certificate: after.certificate,
+      previousCertificateExpiresAt: after.previousExpiresAt,
+      metadataUrl: samlUrls(scope.services.config.publicUrl, { id: provider.id, tenantId: provider.tenantId ?? null }).metadataUrl,
+    };
+  });
 }

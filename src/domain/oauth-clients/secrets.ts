@@ -14,8 +14,9 @@ export interface RotateSecretInput {
   gracePeriodSeconds?: number | null;
 }
 
-export function gracePeriodSeconds(input: RotateSecretInput | null | undefined): number {
-  const seconds = input?.gracePeriodSeconds ?? GRACE_PERIOD_DEFAULT_SECONDS;
+/** The bounds every rotation's grace period shares; the default is the rotation's own. */
+export function gracePeriodSeconds(input: RotateSecretInput | null | undefined, defaultSeconds = GRACE_PERIOD_DEFAULT_SECONDS): number {
+  const seconds = input?.gracePeriodSeconds ?? defaultSeconds;
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > GRACE_PERIOD_MAX_SECONDS) {
     throw invalid('gracePeriodSeconds', `gracePeriodSeconds must be an integer from 0 to ${GRACE_PERIOD_MAX_SECONDS} (30 days)`);
   }

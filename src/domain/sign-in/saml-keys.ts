@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AsnConvert } from '@peculiar/asn1-schema';
@@ -15,18 +15,39 @@ import {
   Version,
 } from '@peculiar/asn1-x509';
 import type { SecretBox } from '../../auth/client-secrets.ts';
-import { executeOwned } from '../../db/owned-sql.ts';
+import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 
 /**
  * A `saml` provider's key pair as a service provider: its private key signs the AuthnRequests (`signRequests`) and
  * decrypts the assertions an IdP encrypts to it; its certificate is what the SP's metadata publishes for both. One per
- * provider, made at its first use and kept (`saml_sp_key`, the key sealed with the service's secret).
+ * provider, made at its first use and kept until a rotation (`saml_sp_key`, the key sealed with the service's secret).
  */
 export interface SamlSpKey {
   /** PKCS#8 PEM. */
   readonly privateKey: string;
   /** X.509 PEM, self-signed: IdPs trust it as published in the metadata, not through a chain. */
   readonly certificate: string;
+}
+
+/**
+ * The current key and, until `expiresAt`, the one a rotation replaced: it still decrypts and is still published, for
+ * IdPs that encrypt to the certificate they read before the rotation.
+ */
+export interface SamlSpKeys extends SamlSpKey {
+  readonly previous: (SamlSpKey & { readonly expiresAt: Date }) | null;
+}
+
+/** A provider's keys by their certificates (the private keys stay sealed in the row); no previous one past its end. */
+export interface SamlSpCertificates {
+  readonly certificate: string;
+  readonly previousCertificate: string | null;
+  readonly previousExpiresAt: Date | null;
+}
+
+/** What a rotation changed; `before` is null when the provider had no key yet. */
+export interface SamlSpKeyRotation {
+  readonly before: SamlSpCertificates | null;
+  readonly after: SamlSpCertificates;
 }
 
 /** How long the certificate says it is valid: IdPs that check the dates would refuse it after. */
@@ -36,19 +57,32 @@ const SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-/** The provider's key pair: the one stored, else a new one, stored first by whichever instance comes first. */
-export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { readonly id: string; readonly applicationId: string }): Promise<SamlSpKey> {
+interface KeyRow {
+  private_key: string;
+  certificate: string;
+  previous_private_key: string | null;
+  previous_certificate: string | null;
+  previous_expires_at: Date | string | null;
+}
+
+const KEY_COLUMNS = 'private_key, certificate, previous_private_key, previous_certificate, previous_expires_at';
+
+/**
+ * The provider's keys: the ones stored, else a new one, stored first by whichever instance comes first. A previous key
+ * past its grace period is left out, and its columns cleared.
+ */
+export async function samlSpKey(
+  orm: MikroORM,
+  secrets: SecretBox,
+  provider: { readonly id: string; readonly applicationId: string },
+  now: Date = new Date(),
+): Promise<SamlSpKeys> {
   const connection = orm.em.getConnection();
-  const read = () =>
-    executeOwned<{ private_key: string; certificate: string }[]>(connection, provider.applicationId, 'select private_key, certificate from saml_sp_key where @owner and provider_id = ?', [
-      provider.id,
-    ]);
   const stored = async () => {
-    const [row] = await read();
-    if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+    const [row] = await executeOwned<KeyRow[]>(connection, provider.applicationId, `select ${KEY_COLUMNS} from saml_sp_key where @owner and provider_id = ?`, [provider.id]);
     return row;
   };
-  let [row] = await read();
+  let row = await stored();
   if (row === undefined) {
     const made = await newKeyPair(spCommonName(provider));
     await connection.execute(
@@ -58,17 +92,82 @@ export async function samlSpKey(orm: MikroORM, secrets: SecretBox, provider: { r
     );
     row = await stored();
   }
-  const privateKey = secrets.decrypt(row.private_key);
-  if (readable(row.certificate)) return { privateKey, certificate: row.certificate };
-  // Earlier versions could store a serial with padding, which OpenSSL, and so most IdPs, cannot read: the same key is
-  // certified again, and whichever instance comes first stores its certificate.
-  const key = createPrivateKey(privateKey);
-  await executeOwned(connection, provider.applicationId, 'update saml_sp_key set certificate = ? where @owner and provider_id = ? and certificate = ?', [
-    selfSignedCertificate(spCommonName(provider), createPublicKey(key), key),
+  if (row !== undefined && !readable(row.certificate)) {
+    // Earlier versions could store a serial with padding, which OpenSSL, and so most IdPs, cannot read: the same key is
+    // certified again, and whichever instance comes first stores its certificate.
+    const key = createPrivateKey(secrets.decrypt(row.private_key));
+    await executeOwned(connection, provider.applicationId, 'update saml_sp_key set certificate = ? where @owner and provider_id = ? and certificate = ?', [
+      selfSignedCertificate(spCommonName(provider), createPublicKey(key), key),
+      provider.id,
+      row.certificate,
+    ]);
+    row = await stored();
+  }
+  if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+  const expiresAt = row.previous_expires_at === null ? null : new Date(row.previous_expires_at);
+  const live = expiresAt !== null && expiresAt > now && row.previous_private_key !== null && row.previous_certificate !== null;
+  if (expiresAt !== null && !live) {
+    // Past its grace period the previous key is of no use: its sealed copy goes, unless a rotation since replaced it.
+    await executeOwned(
+      connection,
+      provider.applicationId,
+      `update saml_sp_key set previous_private_key = null, previous_certificate = null, previous_expires_at = null
+        where @owner and provider_id = ? and previous_expires_at = ?`,
+      [provider.id, expiresAt],
+    );
+  }
+  return {
+    privateKey: secrets.decrypt(row.private_key),
+    certificate: row.certificate,
+    previous: live ? { privateKey: secrets.decrypt(row.previous_private_key!), certificate: row.previous_certificate!, expiresAt } : null,
+  };
+}
+
+/**
+ * A new key pair, current at once; the one it replaces is kept `graceSeconds` (0: not at all) in place of any earlier
+ * previous one. On `em`'s transaction: the row is held FOR UPDATE, so concurrent rotations queue, each replacing the
+ * key the one before it made, and a first use racing the rotation leaves its key as the previous one.
+ */
+export async function rotateSamlSpKey(
+  em: SqlRunner,
+  secrets: SecretBox,
+  provider: { readonly id: string; readonly applicationId: string },
+  graceSeconds: number,
+  now: Date,
+): Promise<SamlSpKeyRotation> {
+  const made = await newKeyPair(spCommonName(provider));
+  const sealed = secrets.encrypt(made.privateKey);
+  const inserted = (await em.execute(
+    `insert into saml_sp_key (application_id, provider_id, private_key, certificate, created_at) values (?, ?, ?, ?, ?)
+     on conflict (application_id, provider_id) do nothing returning provider_id`,
+    [provider.applicationId, provider.id, sealed, made.certificate, now],
+  )) as unknown[];
+  if (inserted.length === 1) return { before: null, after: { certificate: made.certificate, previousCertificate: null, previousExpiresAt: null } };
+  const [row] = await executeOwned<KeyRow[]>(em, provider.applicationId, `select ${KEY_COLUMNS} from saml_sp_key where @owner and provider_id = ? for update`, [
     provider.id,
-    row.certificate,
   ]);
-  return { privateKey, certificate: (await stored()).certificate };
+  if (row === undefined) throw new Error(`the SAML provider ${provider.id} is gone`);
+  const previousExpiresAt = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
+  const keep = previousExpiresAt !== null;
+  await executeOwned(
+    em,
+    provider.applicationId,
+    `update saml_sp_key set private_key = ?, certificate = ?, previous_private_key = ?, previous_certificate = ?, previous_expires_at = ?
+      where @owner and provider_id = ?`,
+    [sealed, made.certificate, keep ? row.private_key : null, keep ? row.certificate : null, previousExpiresAt, provider.id],
+  );
+  const replacedUntil = row.previous_expires_at === null ? null : new Date(row.previous_expires_at);
+  const replacedLive = replacedUntil !== null && replacedUntil > now;
+  return {
+    before: { certificate: row.certificate, previousCertificate: replacedLive ? row.previous_certificate : null, previousExpiresAt: replacedLive ? replacedUntil : null },
+    after: { certificate: made.certificate, previousCertificate: keep ? row.certificate : null, previousExpiresAt },
+  };
+}
+
+/** SHA-256 of the certificate's DER, as X509Certificate.fingerprint256 spells it: how an IdP's console shows one. */
+export function certificateFingerprint(pem: string): string {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
+  return createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
 }
 
 const spCommonName = (provider: { readonly id: string }) => `Gatehouse SAML SP ${provider.id}`;

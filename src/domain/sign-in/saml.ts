@@ -1,5 +1,7 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+// node-saml's own parsing and decryption (not in its index): the key probe reads the response as node-saml will.
+import { decryptXml, parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import { AuthProvider } from '../../db/entities/index.ts';
@@ -8,7 +10,7 @@ import { GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
 import { email as emailAddress } from '../validate.ts';
-import { samlSpKey } from './saml-keys.ts';
+import { samlSpKey, type SamlSpKeys } from './saml-keys.ts';
 
 /**
  * The service as a SAML 2.0 SP per `saml` auth provider (@node-saml/node-saml): AuthnRequests by HTTP-Redirect,
@@ -144,19 +146,21 @@ class RequestRecords implements CacheProvider {
   }
 }
 
-/** Decrypts encrypted assertions; signs AuthnRequests (RSA-SHA256) when `signRequests` asks. */
-async function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider): Promise<{ sp: SAML; certificate: string }> {
+/**
+ * Decrypts encrypted assertions with `decryptionPvk` (the current key unless told otherwise); signs AuthnRequests
+ * (RSA-SHA256) with the current key when `signRequests` asks.
+ */
+function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider, keys: SamlSpKeys, decryptionPvk = keys.privateKey): SAML {
   const { acsUrl, metadataUrl } = samlUrls(deps.publicUrl, provider);
-  const key = await samlSpKey(deps.orm, deps.storedSecrets, provider);
-  const sp = new SAML({
+  return new SAML({
     callbackUrl: acsUrl,
     issuer: metadataUrl,
     audience: metadataUrl,
     entryPoint: provider.config.ssoUrl,
     idpCert: provider.config.certificate,
     idpIssuer: provider.config.entityId,
-    decryptionPvk: key.privateKey,
-    ...(provider.config.signRequests ? { privateKey: key.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
+    decryptionPvk,
+    ...(provider.config.signRequests ? { privateKey: keys.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
     // A signed response or a signed assertion: either covers the assertion (node-saml refuses a document with neither).
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
@@ -170,31 +174,71 @@ async function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProv
     identifierFormat: null,
     disableRequestedAuthnContext: true,
   });
-  return { sp, certificate: key.certificate };
 }
 
 /**
+ * Every certificate of the provider's keys, current first, each for encryption and (with `signRequests`) for signing.
  * On a custom domain the domain's ACS comes first, as the default (IdP-initiated responses), and `acsUrl` second (the
  * one SP-initiated requests name): an IdP that reads it accepts both.
  */
 export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domainAcs?: string): Promise<string> {
-  const { sp, certificate } = await serviceProvider(deps, provider, new RequestRecords(deps.orm, provider));
-  const metadata = sp.generateServiceProviderMetadata(certificate, provider.config.signRequests ? certificate : null);
-  if (domainAcs === undefined) return metadata;
+  const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
+  const certificates = [keys.certificate, ...(keys.previous === null ? [] : [keys.previous.certificate])];
+  const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys);
+  const metadata = sp.generateServiceProviderMetadata(keys.certificate, provider.config.signRequests ? certificates : null);
+  if (domainAcs === undefined && keys.previous === null) return metadata;
   const document = new DOMParser().parseFromString(metadata, 'text/xml');
-  const acs = document.getElementsByTagName('AssertionConsumerService')[0]!;
-  const requested = acs.cloneNode(true) as typeof acs;
-  acs.setAttribute('Location', domainAcs);
-  requested.setAttribute('index', '2');
-  requested.removeAttribute('isDefault');
-  acs.parentNode!.insertBefore(requested, acs.nextSibling);
+  if (keys.previous !== null) {
+    // node-saml publishes one encryption certificate: the previous one gets a copy of its KeyDescriptor, after it.
+    const encryption = Array.from(document.getElementsByTagName('KeyDescriptor')).find((descriptor) => descriptor.getAttribute('use') === 'encryption')!;
+    const previous = encryption.cloneNode(true) as typeof encryption;
+    previous.getElementsByTagName('ds:X509Certificate')[0]!.textContent = pemBody(keys.previous.certificate);
+    encryption.parentNode!.insertBefore(previous, encryption.nextSibling);
+  }
+  if (domainAcs !== undefined) {
+    const acs = document.getElementsByTagName('AssertionConsumerService')[0]!;
+    const requested = acs.cloneNode(true) as typeof acs;
+    acs.setAttribute('Location', domainAcs);
+    requested.setAttribute('index', '2');
+    requested.removeAttribute('isDefault');
+    acs.parentNode!.insertBefore(requested, acs.nextSibling);
+  }
   return new XMLSerializer().serializeToString(document);
+}
+
+/** A PEM's base64, as an X509Certificate element holds it. */
+const pemBody = (pem: string): string => pem.replace(/-----[^-]+-----|\s/g, '');
+
+/**
+ * node-saml takes one decryption key: while a rotation's grace period runs, the one that opens the response's
+ * EncryptedAssertion, the current one first. A retry after node-saml's failure could not be: it consumes the request.
+ */
+async function decryptionKeyOf(keys: SamlSpKeys, samlResponse: string): Promise<string> {
+  if (keys.previous === null) return keys.privateKey;
+  let encrypted: string | undefined;
+  try {
+    const document = await parseDomFromString(Buffer.from(samlResponse, 'base64').toString('utf8'));
+    const found = xpath.selectElements(document, "/*[local-name()='Response']/*[local-name()='EncryptedAssertion']");
+    encrypted = found.length === 1 ? new XMLSerializer().serializeToString(found[0]!) : undefined;
+  } catch {
+    // Not a document node-saml reads either: it refuses it with its own reason.
+  }
+  if (encrypted === undefined) return keys.privateKey;
+  for (const key of [keys.privateKey, keys.previous.privateKey]) {
+    try {
+      await decryptXml(encrypted, key);
+      return key;
+    } catch {
+      // Encrypted to another key: the next one.
+    }
+  }
+  return keys.privateKey;
 }
 
 /** RelayState is the hosted sign-in's uid. */
 export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pending: SamlRequestRecord): Promise<string> {
-  const { sp } = await serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending));
-  return sp.getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
+  const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
+  return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
 export type SamlResponseFailure = 'invalid_assertion' | 'replayed_assertion' | 'no_email';
@@ -213,7 +257,9 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   let profile: Profile | null;
   try {
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new Error('no SAMLResponse');
-    ({ profile } = await (await serviceProvider(deps, provider, records)).sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    const keys = await samlSpKey(orm, deps.storedSecrets, provider);
+    const sp = serviceProvider(deps, provider, records, keys, await decryptionKeyOf(keys, samlResponse));
+    ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
     return { ok: false, reason: 'invalid_assertion', detail: (error as Error).message, request: records.named() };
