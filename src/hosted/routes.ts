@@ -156,6 +156,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
     async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
       const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
+      // Only on the host that began it: its links and forms are built from the request's host, and another application's
+      // verified domain there would send a mailed sign-in link to whoever points that domain elsewhere.
+      const surface = await services.surfaces.forHost(request.headers.host);
+      if (new URL(surface.issuer).origin !== new URL(interaction.returnTo).origin) throw new SignInRefusal('interaction_expired');
       const settled = await resolveTarget(services, request.id, client, interaction.params['tenant']);
       // The authorization request's `ui_locales` stays with its interaction, so every page of the sign-in keeps it.
       const target = { ...settled, look: lookFor(settled.look, request.headers['accept-language'], interaction.params['ui_locales']) };

@@ -6,9 +6,10 @@ import { createClientCache } from '../../src/oidc/client-cache.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
+import { csrfOf, emailFormAction, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, mintSurfaceToken, type TestClient, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { createTestClient, decodeJwt, discover, mintSurfaceToken, type TestClient, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /**
  * A verified custom domain is a sign-in surface with its own issuer (`http://{hostname}` here, PUBLIC_URL's scheme):
@@ -177,6 +178,41 @@ describe('the application’s verified domain', () => {
     expect((await app.as({ bearer: await mintSurfaceToken(app, issuerOf(APP_HOST), { ...claims, tenant_id: south }) }).get('/users')).status).toBe(200);
     const foreign = await mintSurfaceToken(app, issuerOf(APP_HOST), { app_id: app.root.applicationId, permissions: ['users:read'] });
     expect((await app.as({ bearer: foreign }).get('/users')).status).toBe(401);
+  });
+});
+
+describe('an interaction is answered on the host that began it only', () => {
+  /** The same interaction, cookie and form, with `host` as the Host header. */
+  const postedVia = (flow: Flow, action: string, host: string, fields: Record<string, string>) =>
+    via(`http://${host}${new URL(action).pathname}`, {
+      method: 'POST',
+      headers: { cookie: flow.jar.header(action)!, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: new URLSearchParams({ csrf: csrfOf(flow.page), ...fields }).toString(),
+    });
+
+  it('another application’s verified domain as Host: refused (400), no link mailed to its host', async () => {
+    for (const body of [{ type: 'password' }, { type: 'magic_link' }]) expect((await app.http.post('/auth-providers', body)).status).toBe(201);
+    expect((await app.http.post('/users', { email: 'victim@example.com', password: PASSWORD })).status).toBe(201);
+    const rootClient = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const flow = await authorize(await discover(app, rootClient.clientId, oidc.ClientSecretBasic(rootClient.clientSecret ?? '')));
+    const action = emailFormAction(flow.page, 'email-link');
+    const forged = await postedVia(flow, action, APP_HOST, { email: 'victim@example.com' });
+    expect(forged.status).toBe(400);
+    expect(await mails(app.http, 'victim@example.com', 'magic_link')).toEqual([]);
+    // On its own host the same form mails a link to the service's pages.
+    expect((await postedVia(flow, action, new URL(service).host, { email: 'victim@example.com' })).status).toBe(200);
+    expect(await magicLinkOf(app.http, 'victim@example.com')).toMatch(new RegExp(`^${service}/interaction/`));
+  });
+
+  it('begun on a tenant’s domain: its page and form are refused on the service’s host and on another domain', async () => {
+    const flow = await authorize(await discoverAt(NORTH_HOST));
+    const action = new URL(flow.page.url).pathname;
+    for (const host of [new URL(service).host, APP_HOST]) {
+      expect((await via(`http://${host}${action}`, { headers: { cookie: flow.jar.header(flow.page.url)! } })).status).toBe(400);
+      expect((await postedVia(flow, `${flow.page.url}/login`, host, { email: 'erin@example.com', password: PASSWORD })).status).toBe(400);
+    }
+    const answer = await flow.jar.submit(flow.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(answer.status, answer.body).toBe(303);
   });
 });
 
