@@ -39,6 +39,7 @@ import { Migration0034SamlSpKeys } from './migrations/0034-saml-sp-keys.ts';
 import { Migration0035EmailChangeLinks } from './migrations/0035-email-change-links.ts';
 import { Migration0036SuspendedLock } from './migrations/0036-suspended-lock.ts';
 import { Migration0037SamlSpKeyRotation } from './migrations/0037-saml-sp-key-rotation.ts';
+import { Migration0038OAuthClientManagementApi } from './migrations/0038-oauth-client-management-api.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -77,6 +78,7 @@ export const MIGRATIONS = [
   { name: '0035-email-change-links', class: Migration0035EmailChangeLinks },
   { name: '0036-suspended-lock', class: Migration0036SuspendedLock },
   { name: '0037-saml-sp-key-rotation', class: Migration0037SamlSpKeyRotation },
+  { name: '0038-oauth-client-management-api', class: Migration0038OAuthClientManagementApi },
 ];
 
 /**

@@ -600,6 +600,12 @@ export type CreateM2MCredentialInput = {
 export type CreateOAuthClientInput = {
   /** How the client's ID tokens are signed: `ES256` (the default) or `RS256` (any other value: 422). */
   idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
+  /**
+   * Whether users signing in through the client may obtain management API tokens (default false). True needs
+   * credentials holding every permission (`*`) where the client acts (its tenant, else the application): the client's
+   * tokens act with any signing-in user's permissions (else 403).
+   */
+  managementApi?: InputMaybe<Scalars['Boolean']['input']>;
   /** Display name (1 to 200 characters). */
   name: Scalars['String']['input'];
   /** Post-logout redirect URIs, under the same rules as `redirectUris` (may be empty). */
@@ -2096,6 +2102,12 @@ export type OAuthClient = {
   id: Scalars['UUID']['output'];
   /** How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
   idTokenSigningAlg: IdTokenSigningAlg;
+  /**
+   * Whether users signing in through the client may obtain access tokens for the management API (`resource`
+   * `{PUBLIC_URL}/api/v1`), which act with the signed-in user's own permissions. Off: such a request is refused
+   * (`invalid_target`); its tokens are for userinfo and the application's API resources.
+   */
+  managementApi: Scalars['Boolean']['output'];
   /** Display name (shown on the consent page). */
   name: Scalars['String']['output'];
   /** Where the client may send users after sign-out, matched exactly; may be empty. */
@@ -2169,6 +2181,12 @@ export type OAuthClientWithSecret = {
   id: Scalars['UUID']['output'];
   /** How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
   idTokenSigningAlg: IdTokenSigningAlg;
+  /**
+   * Whether users signing in through the client may obtain access tokens for the management API (`resource`
+   * `{PUBLIC_URL}/api/v1`), which act with the signed-in user's own permissions. Off: such a request is refused
+   * (`invalid_target`); its tokens are for userinfo and the application's API resources.
+   */
+  managementApi: Scalars['Boolean']['output'];
   /** Display name (shown on the consent page). */
   name: Scalars['String']['output'];
   /** Where the client may send users after sign-out, matched exactly; may be empty. */
@@ -3401,6 +3419,12 @@ export type UpdateAuthProviderInput = {
 export type UpdateOAuthClientInput = {
   /** How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
   idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
+  /**
+   * Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
+   * client that has it (this update, a secret's rotation), needs credentials holding every permission (`*`) where the
+   * client acts (else 403).
+   */
+  managementApi?: InputMaybe<Scalars['Boolean']['input']>;
   /** New display name. */
   name?: InputMaybe<Scalars['String']['input']>;
   /** The complete new list of post-logout redirect URIs (rules as at creation). */
@@ -4326,6 +4350,7 @@ export type OAuthClientResolvers<ContextType = RequestContext, ParentType extend
   hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   idTokenSigningAlg?: Resolver<ResolversTypes['IdTokenSigningAlg'], ParentType, ContextType>;
+  managementApi?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -4349,6 +4374,7 @@ export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentT
   hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   idTokenSigningAlg?: Resolver<ResolversTypes['IdTokenSigningAlg'], ParentType, ContextType>;
+  managementApi?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

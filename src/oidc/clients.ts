@@ -48,6 +48,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     tenantId: client.tenantId ?? null,
     type: client.type,
     permissions: client.permissions,
+    managementApi: client.managementApi,
     ...(previous === undefined ? {} : { previousSecret: previous }),
   };
   return {

@@ -62,6 +62,7 @@ describe('OAuth clients', () => {
       postLogoutRedirectUris: ['https://app.example.com/'],
       tokenEndpointAuthMethod: 'client_secret_basic',
       idTokenSigningAlg: 'ES256',
+      managementApi: false,
       hasSecret: true,
       previousSecretExpiresAt: null,
       createdAt: expect.any(String),

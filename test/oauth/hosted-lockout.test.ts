@@ -155,7 +155,7 @@ describe('lockout', () => {
 
       // The wait after n failures: 2^(n-3) s from the third, at most 60 s.
       const { services } = app.gatehouse;
-      const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [] } }, undefined);
+      const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [], managementApi: false } }, undefined);
       const standing = async () => (await readSignInCandidate(target, 'wes@example.com', ATTACKER, 'localhost'))?.standing;
       for (const [failures, wait] of [[2, 0], [3, 1], [4, 2], [5, 4], [6, 8], [8, 32], [9, 60], [15, 60]] as const) {
         if (wait > 0) {
@@ -320,7 +320,7 @@ describe('lockout', () => {
     // others, which locked the user or the address meanwhile. The verification succeeds on the stale rows; the decision must not.
     const userId = await createUser('nat@example.com');
     const { services } = app.gatehouse;
-    const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [] } }, undefined);
+    const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [], managementApi: false } }, undefined);
     const readBeforeVerifying = (await readSignInUser(services.orm.em.fork(), app.root.applicationId, { id: userId }))!;
     expect(readBeforeVerifying).toMatchObject({ status: 'active', failedSignIns: 0 });
     await sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes', failed_sign_ins = 3 where id = ?`, [userId]);

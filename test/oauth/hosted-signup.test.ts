@@ -202,7 +202,7 @@ describe('sign-up across a switch of authIsolation', () => {
     const admin = new HttpClient(app.baseUrl, { apiKey: shared.apiKey });
     const tenant = await app.createTenant('Switching', shared);
     const client = await createTestClient(app, { type: 'web', applicationId: shared.applicationId, redirectUris: [REDIRECT_URI] });
-    const data = { applicationId: shared.applicationId, tenantId: null, type: 'web' as const, permissions: [] };
+    const data = { applicationId: shared.applicationId, tenantId: null, type: 'web' as const, permissions: [], managementApi: false };
     // The sign-up page's POST resolved its surface (shared pool, the tenant named)...
     const target = await resolveTarget(app.gatehouse.services, 'switch-test', { clientId: client.clientId, data }, tenant);
     // ...then the application became isolated before the user was written.
@@ -221,7 +221,7 @@ describe('sign-up across a tenant’s deletion', () => {
     const tenant = await app.createTenant('Doomed', isolated);
     expect((await admin.patch(`/applications/${isolated.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
     const client = await createTestClient(app, { type: 'web', applicationId: isolated.applicationId, redirectUris: [REDIRECT_URI] });
-    const data = { applicationId: isolated.applicationId, tenantId: null, type: 'web' as const, permissions: [] };
+    const data = { applicationId: isolated.applicationId, tenantId: null, type: 'web' as const, permissions: [], managementApi: false };
     // The sign-up's POST resolved its surface (the tenant's pool)...
     const target = await resolveTarget(app.gatehouse.services, 'deletion-test', { clientId: client.clientId, data }, tenant);
     expect(target.poolId).toBe(tenant);
@@ -243,7 +243,7 @@ describe.skipIf(usingEmbeddedDatabase())('sign-up across a tightening of the pas
     const { applicationId } = another;
     expect((await admin.put(`/applications/${applicationId}/policies/password`, { minLength: 8 })).status).toBe(200);
     const client = await createTestClient(app, { type: 'web', applicationId, redirectUris: [REDIRECT_URI] });
-    const data = { applicationId, tenantId: null, type: 'web' as const, permissions: [] };
+    const data = { applicationId, tenantId: null, type: 'web' as const, permissions: [], managementApi: false };
     const target = await resolveTarget(app.gatehouse.services, 'policy-test', { clientId: client.clientId, data }, undefined);
     // The application's row held as a switch holds it: the sign-up checks the form, hashes, and waits at the start of
     // its transaction; the policy is tightened (16 characters) and committed before it goes on.

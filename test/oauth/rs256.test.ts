@@ -71,7 +71,7 @@ beforeAll(async () => {
   expect(user.status).toBe(201);
   ada = user.body.id;
   const register = async (body: Record<string, unknown>) => {
-    const created = await app.http.post('/oauth-clients', { name: 'SPA', type: 'spa', redirectUris: [REDIRECT], ...body });
+    const created = await app.http.post('/oauth-clients', { name: 'SPA', type: 'spa', redirectUris: [REDIRECT], managementApi: true, ...body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body.clientId as string;
   };

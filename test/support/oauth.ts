@@ -22,6 +22,8 @@ export interface TestClientOptions {
   /** A previous secret still inside (or past) its rotation grace period. */
   previousSecret?: { secret: string; expiresAt: Date };
   revoked?: boolean;
+  /** Whether its users' tokens may be for the management API: true unless said, as the tests' tokens mostly are. */
+  managementApi?: boolean;
 }
 
 export interface TestClient {
@@ -31,7 +33,7 @@ export interface TestClient {
 }
 
 /**
- * An OAuth client row written straight through the entity, as the management API (another engineer's) will:
+ * An OAuth client row written straight through the entity, as the management API does:
  * the OP's tests do not depend on those routes. Secrets are encrypted exactly as the service stores them.
  */
 export async function createTestClient(app: TestApp, options: TestClientOptions = {}): Promise<TestClient> {
@@ -55,6 +57,7 @@ export async function createTestClient(app: TestApp, options: TestClientOptions 
     previousSecretExpiresAt: options.previousSecret?.expiresAt ?? null,
     jwks: options.jwks ?? null,
     permissions: options.permissions ?? [],
+    managementApi: options.managementApi ?? type !== 'm2m',
     revokedAt: options.revoked === true ? new Date() : null,
   });
   await em.flush();

@@ -5,7 +5,7 @@ import { createClientCache } from '../../src/oidc/client-cache.ts';
 import { GATEHOUSE_METADATA, type GatehouseClientData } from '../../src/oidc/clients.ts';
 
 const metadata = (clientId: string, tenantId: string | null = null): ClientMetadata => {
-  const data: GatehouseClientData = { applicationId: 'app-1', tenantId, type: 'm2m', permissions: [] };
+  const data: GatehouseClientData = { applicationId: 'app-1', tenantId, type: 'm2m', permissions: [], managementApi: false };
   return { client_id: clientId, client_secret: 'ghs_secret', [GATEHOUSE_METADATA]: data };
 };
 

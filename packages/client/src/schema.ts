@@ -5844,6 +5844,12 @@ export interface components {
             tokenEndpointAuthMethod?: components["schemas"]["OAuthClientAuthMethod"] | null;
             /** @description How the client's ID tokens are signed: `ES256` (the default) or `RS256` (any other value: 422). */
             idTokenSigningAlg?: components["schemas"]["IdTokenSigningAlg"] | null;
+            /**
+             * @description Whether users signing in through the client may obtain management API tokens (default false). True needs
+             *     credentials holding every permission (`*`) where the client acts (its tenant, else the application): the client's
+             *     tokens act with any signing-in user's permissions (else 403).
+             */
+            managementApi?: boolean | null;
         };
         /** @description A new custom permission. */
         CreatePermissionInput: {
@@ -6480,6 +6486,12 @@ export interface components {
             tokenEndpointAuthMethod: components["schemas"]["OAuthClientAuthMethod"];
             /** @description How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
             idTokenSigningAlg: components["schemas"]["IdTokenSigningAlg"];
+            /**
+             * @description Whether users signing in through the client may obtain access tokens for the management API (`resource`
+             *     `{PUBLIC_URL}/api/v1`), which act with the signed-in user's own permissions. Off: such a request is refused
+             *     (`invalid_target`); its tokens are for userinfo and the application's API resources.
+             */
+            managementApi: boolean;
             /** @description Whether the client has a secret (web clients). The secret itself is never shown again. */
             hasSecret: boolean;
             /**
@@ -6545,6 +6557,12 @@ export interface components {
             tokenEndpointAuthMethod: components["schemas"]["OAuthClientAuthMethod"];
             /** @description How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
             idTokenSigningAlg: components["schemas"]["IdTokenSigningAlg"];
+            /**
+             * @description Whether users signing in through the client may obtain access tokens for the management API (`resource`
+             *     `{PUBLIC_URL}/api/v1`), which act with the signed-in user's own permissions. Off: such a request is refused
+             *     (`invalid_target`); its tokens are for userinfo and the application's API resources.
+             */
+            managementApi: boolean;
             /** @description Whether the client has a secret (web clients). */
             hasSecret: boolean;
             /**
@@ -7101,6 +7119,12 @@ export interface components {
             tokenEndpointAuthMethod?: components["schemas"]["OAuthClientAuthMethod"];
             /** @description How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
             idTokenSigningAlg?: components["schemas"]["IdTokenSigningAlg"];
+            /**
+             * @description Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
+             *     client that has it (this update, a secret's rotation), needs credentials holding every permission (`*`) where the
+             *     client acts (else 403).
+             */
+            managementApi?: boolean;
         };
         /** @description A partial update of the organization. */
         UpdateOrganizationInput: {

@@ -31,6 +31,8 @@ const OAuthClientSchema = defineEntity({
     jwks: p.json<{ keys: Record<string, unknown>[] }>().nullable(),
     /** How the client's ID tokens are signed (its `id_token_signed_response_alg`); M2M credentials get none. */
     idTokenSigningAlg: p.string().$type<SigningAlg>().default('ES256'),
+    /** Sign-in clients: whether their users' tokens may be for the management API (configuration.ts). */
+    managementApi: p.boolean().default(false),
     /** M2M credentials: the permissions their client-credentials tokens carry. */
     permissions: p.array().columnType('text[]'),
     revokedAt: p.datetime().nullable(),

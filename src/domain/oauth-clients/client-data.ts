@@ -6,5 +6,6 @@ export interface GatehouseClientData {
   readonly tenantId: string | null;
   readonly type: OAuthClientType;
   readonly permissions: readonly string[];
+  readonly managementApi: boolean;
   readonly previousSecret?: { readonly value: string; readonly expiresAt: number };
 }

@@ -4,7 +4,7 @@ import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -27,6 +27,7 @@ export interface OAuthClientView {
   postLogoutRedirectUris: string[];
   tokenEndpointAuthMethod: OAuthClientAuthMethod;
   idTokenSigningAlg: SigningAlg;
+  managementApi: boolean;
   hasSecret: boolean;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
@@ -46,6 +47,7 @@ export interface CreateOAuthClientInput {
   tenantId?: string | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
   idTokenSigningAlg?: SigningAlg | null;
+  managementApi?: boolean | null;
 }
 
 export interface UpdateOAuthClientInput {
@@ -54,6 +56,7 @@ export interface UpdateOAuthClientInput {
   postLogoutRedirectUris?: string[] | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
   idTokenSigningAlg?: SigningAlg | null;
+  managementApi?: boolean | null;
 }
 
 /** As access tokens are. */
@@ -74,6 +77,7 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
     tokenEndpointAuthMethod: client.authMethod as OAuthClientAuthMethod,
     idTokenSigningAlg: client.idTokenSigningAlg,
+    managementApi: client.managementApi,
     hasSecret: client.secretEncrypted != null,
     previousSecretExpiresAt: previousSecretValidUntil(client, now),
     createdAt: client.createdAt,
@@ -90,6 +94,7 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
   postLogoutRedirectUris: [...client.postLogoutRedirectUris],
   tokenEndpointAuthMethod: client.authMethod,
   idTokenSigningAlg: client.idTokenSigningAlg,
+  managementApi: client.managementApi,
   ...secretState(client, now),
 });
 
@@ -97,7 +102,8 @@ const snapshot = (client: OAuthClient, now = new Date()) => ({
 export const oauthClientSnapshotSql = (row: string) =>
   `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
      'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
-     'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg, ${secretStateSql(row)})`;
+     'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg,
+     'managementApi', ${row}.management_api, ${secretStateSql(row)})`;
 
 /** A web client is confidential; the others are public and prove themselves with PKCE only. */
 function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod | null | undefined): OAuthClientAuthMethod {
@@ -109,6 +115,16 @@ function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod 
     throw invalid('tokenEndpointAuthMethod', `A ${type} client is public (PKCE, no secret): its tokenEndpointAuthMethod is none`);
   }
   return 'none';
+}
+
+/**
+ * A client whose users' tokens are for the management API acts with any signing-in user's permissions, so whoever
+ * makes one, or changes one (its redirect URIs, its secret), must hold them all where it acts.
+ */
+function requireManagementGrantor(scope: Scope): void {
+  if (!scope.permissions.covers(['*'])) {
+    throw new GatehouseError('forbidden', 'A client with managementApi acts with its users’ permissions: only credentials holding every permission (*) here may make or change one');
+  }
 }
 
 /** Every instance's OP forgets what it cached of the client (src/oidc/client-cache.ts). */
@@ -139,6 +155,7 @@ export interface NewClientRow {
   readonly postLogoutRedirectUris?: string[];
   readonly jwks?: OAuthClient['jwks'];
   readonly permissions?: string[];
+  readonly managementApi?: boolean;
   /** Returned in clear: the one time it is shown. */
   readonly withSecret: boolean;
 }
@@ -184,6 +201,8 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   const redirects = redirectUris('redirectUris', type, input.redirectUris ?? [], true);
   const postLogout = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
   const tenantId = await targetTenant(scope, input.tenantId);
+  const managementApi = input.managementApi ?? false;
+  if (managementApi) requireManagementGrantor(scope);
   const { client, clientSecret } = await scope.transactional(async (em) => {
     const { client, clientSecret } = createClientRow(em, scope, {
       tenantId,
@@ -193,6 +212,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
       postLogoutRedirectUris: postLogout,
       authMethod: tokenEndpointAuthMethod,
       idTokenSigningAlg: input.idTokenSigningAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
+      managementApi,
       withSecret: type === 'web',
     });
     recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: snapshot(client) });
@@ -207,6 +227,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
   const updated = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     const type = client.type as SignInClientType;
+    if (client.managementApi || input.managementApi === true) requireManagementGrantor(scope);
     const before = snapshot(client);
     if (input.name !== undefined) {
       if (input.name === null) throw invalid('name', 'name may not be null');
@@ -226,6 +247,10 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
     if (input.idTokenSigningAlg !== undefined) {
       if (input.idTokenSigningAlg === null) throw invalid('idTokenSigningAlg', 'idTokenSigningAlg may not be null');
       client.idTokenSigningAlg = input.idTokenSigningAlg;
+    }
+    if (input.managementApi !== undefined) {
+      if (input.managementApi === null) throw invalid('managementApi', 'managementApi may not be null');
+      client.managementApi = input.managementApi;
     }
     recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
@@ -253,6 +278,7 @@ export async function rotateOAuthClientSecret(scope: Scope, clientId: string, in
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findClient(em, clientId, true);
     if (client.type !== 'web') throw invalid('clientId', `A ${client.type} client is public: it has no secret to rotate`);
+    if (client.managementApi) requireManagementGrantor(scope);
     const now = new Date();
     const before = snapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
