@@ -43,7 +43,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.version': NONE,
   'Mutation.version': NONE,
 
-  'Query.organization': needs('organizations:read'),
+  'Query.organization': applicationLevel('organizations:read'),
   'Mutation.updateOrganization': applicationLevel('organizations:write'),
   'Mutation.putOrganizationBilling': applicationLevel('organizations:write'),
   // Both served while deactivated: the reactivation, and a retry of the deactivation (which changes nothing then).

@@ -103,6 +103,17 @@ describe('POST /permissions/check', () => {
     }
   });
 
+  it('a key or M2M credential bound to a tenant is allowed there only, never application-wide', async () => {
+    const key = await app.http.post('/api-keys', { name: 'A only', permissions: ['users:read'], tenantId: tenantA });
+    const credential = await app.http.post('/m2m-credentials', { name: 'A only', permissions: ['users:read'], tenantId: tenantA, authMethod: 'client_secret_basic' });
+    expect([key.status, credential.status]).toEqual([201, 201]);
+    for (const subject of [{ type: 'api_key', id: key.body.key.id as string }, { type: 'm2m_credential', id: credential.body.clientId as string }]) {
+      expect((await check(appPath, subject, 'users:read')).body, JSON.stringify(subject)).toEqual({ allowed: false, roles: [] });
+      expect((await check(inTenant(tenantA), subject, 'users:read')).body).toEqual({ allowed: true, roles: [] });
+      expect((await check(inTenant(tenantB), subject, 'users:read')).body).toEqual({ allowed: false, roles: [] });
+    }
+  });
+
   it('a revoked assignment is obeyed by the next check', async () => {
     const assignment = await roles.assign({ type: 'user', id: billing }, 'app_admin', tenantB);
     expect((await check(inTenant(tenantB), user(billing), 'users:write')).body.allowed).toBe(true);

@@ -57,6 +57,13 @@ describe('organizations', () => {
     const tenantAdmin = await keyWith(['*'], tenant);
     expect((await app.as({ apiKey: tenantAdmin }).post(`${orgPath}/deactivate`)).body).toMatchObject({ code: 'forbidden' });
     expect((await app.as({ apiKey: tenantAdmin }).put(`${orgPath}/billing`, { plan: 'pro' })).body).toMatchObject({ code: 'forbidden' });
+    // Nor read: the owner's billing address and tax id are not a tenant's administrators' business.
+    const tenantRead = await app.as({ apiKey: tenantAdmin }).get(orgPath);
+    expect(tenantRead.status).toBe(403);
+    expect(tenantRead.body.billing).toBeUndefined();
+    const tenantGql = await app.as({ apiKey: tenantAdmin }).graphql('query($id: UUID!) { organization(orgId: $id) { billing { taxId } } }', { id: orgId });
+    expect(tenantGql.body.data ?? null).toBeNull();
+    expect(tenantGql.body.errors?.[0]?.extensions?.['code']).toBe('forbidden');
     const [row] = await sql<{ name: string; status: string }>('select name, status from organization where id = ?', [orgId]);
     expect(row).toEqual({ name: 'Acme', status: 'active' });
   });

@@ -1,7 +1,8 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, discover, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { issueTestKey } from '../support/keys.ts';
+import { authorize, createTestClient, discover, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
@@ -29,9 +30,9 @@ const createUser = (email: string, tenantId = tenantA) => app.createUser(email, 
 
 /**
  * A sign-in through the OP (the hosted pages' seam), in a browser of its own: a session with a refresh token, of
- * the client `clientId` (the SPA's by default).
+ * the client `clientId` (the SPA's by default), or in `browser`.
  */
-async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string, clientId = spa.clientId) {
+async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string, clientId = spa.clientId, browser?: TestBrowser) {
   const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
   const verifier = oidc.randomPKCECodeVerifier();
   const url = oidc.buildAuthorizationUrl(config, {
@@ -42,7 +43,7 @@ async function signIn(userId: string, tenantId: string | null = tenantA, resourc
     code_challenge_method: 'S256',
     ...(resource === undefined ? {} : { resource }),
   });
-  const outcome = await authorize(app, url, { userId, tenantId });
+  const outcome = await authorize(app, url, { userId, tenantId }, browser);
   if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
   const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier }, resource === undefined ? undefined : { resource });
   return { config, tokens };
@@ -228,6 +229,29 @@ describe('sessions', () => {
     const byTarget = new Map(records.map((record) => [record.target_id, record]));
     expect(byTarget.get(session.id)).toEqual({ target_id: session.id, tenant_id: doomed, before: session, after: { reason: 'tenant_deleted' } });
     expect(byTarget.get(twinSession.id)).toMatchObject({ tenant_id: doomed, before: twinSession, after: { grantsRevoked: 1 } });
+  });
+
+  it('a browser signed in to two tenants: each token validates in its own tenant only; one tenant’s credentials do not end the other’s sign-in', async () => {
+    const userId = await createUser('two-tenants@example.com');
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const browser = new TestBrowser();
+    const inA = await signIn(userId, tenantA, undefined, spa.clientId, browser);
+    const spaB = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const inB = await signIn(userId, tenantB, undefined, spaB.clientId, browser);
+    for (const token of [inB.tokens.access_token, inB.tokens.refresh_token!]) {
+      expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token })).body.valid).toBe(true);
+      expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token })).body.valid).toBe(false);
+    }
+    expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token: inA.tokens.access_token })).body.valid).toBe(true);
+
+    const keyA = await issueTestKey(app, { tenantId: tenantA, permissions: ['sessions:*'] });
+    const [session] = (await keyA.get(`/users/${userId}/sessions`)).body.data as { id: string }[];
+    const refused = await keyA.delete(`/sessions/${session!.id}`);
+    expect(refused.status).toBe(403);
+    expect(await refreshFails(inB.config, inB.tokens.refresh_token!)).toBe(false);
+    // Application-wide credentials end it, with both tenants' sign-ins.
+    expect((await app.http.delete(`/sessions/${session!.id}`)).status).toBe(204);
+    expect(await refreshFails(inA.config, inA.tokens.refresh_token!)).toBe(true);
   });
 
   it('lastActiveAt moves on a validation at most once a minute', async () => {

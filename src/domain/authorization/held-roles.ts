@@ -41,7 +41,8 @@ export async function readHeldGrants(
   const params: unknown[] = [subjects.map((s) => s.type), subjects.map((s) => s.id)];
   const app = () => (params.push(applicationId), '?');
   const tenant = () => (params.push(tenantId), '?::uuid');
-  const inTenant = (alias: string) => (tenantId === null ? '' : ` and (${alias}.tenant_id is null or ${alias}.tenant_id = ${tenant()})`);
+  // A credential bound to a tenant acts there only: application-wide it holds nothing.
+  const inTenant = (alias: string) => (tenantId === null ? ` and ${alias}.tenant_id is null` : ` and (${alias}.tenant_id is null or ${alias}.tenant_id = ${tenant()})`);
   const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (

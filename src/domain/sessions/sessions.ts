@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
@@ -103,12 +103,31 @@ export async function getSession(scope: Scope, sessionId: string): Promise<Sessi
 }
 
 /**
+ * Whether the browser session holds a grant of another tenant than the scope's, which a tenant's credentials may not end.
+ * The OP's session row has no application of its own (it may serve several); its grants' have.
+ */
+async function signedInElsewhere(em: EntityManager, scope: Scope, opSessionUid: string): Promise<boolean> {
+  const [row] = await executeOwned<{ elsewhere: boolean }[]>(
+    em,
+    scope.applicationId,
+    `select exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
+        join oidc_model as gt on @owner(gt) and gt.model = 'GrantTenant' and gt.id = a.value->>'grantId'
+       where o.model = 'Session' and o.uid = ? and gt.payload->>'tenantId' is distinct from ?) as elsewhere`,
+    [opSessionUid, scope.tenantId],
+  );
+  return row?.elsewhere === true;
+}
+
+/**
  * The OP's browser session ends, and every grant made in it with its tokens, so refresh tokens fail at once. One
  * statement; instances forget the grants' Bearer tokens at once.
  */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const row = await findSession(scope, em, sessionId, ' for update of s');
+    if (scope.tenantId !== null && (await signedInElsewhere(em, scope, row.op_session_uid))) {
+      throw new GatehouseError('forbidden', 'The session also signed its user in to another tenant: application-wide credentials end it');
+    }
     const [ended] = await executeOwned<{ grants: string[] | null }[]>(
       em,
       scope.applicationId,
@@ -238,7 +257,8 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     userId: row.token_user_id,
     grantId: row.token_grant_id,
     clientId: row.token_client_id,
-    tenantId: row.tenant_id ?? row.grant_tenant ?? null,
+    // The token's own grant says its tenant: a browser session signed in to several is indexed under its first.
+    tenantId: row.grant_tenant ?? row.tenant_id ?? null,
     session: row.id == null ? null : view(row as SessionRow),
     refreshToken: row.token_model === 'RefreshToken',
     validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),
