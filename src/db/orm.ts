@@ -40,6 +40,7 @@ import { Migration0035EmailChangeLinks } from './migrations/0035-email-change-li
 import { Migration0036SuspendedLock } from './migrations/0036-suspended-lock.ts';
 import { Migration0037SamlSpKeyRotation } from './migrations/0037-saml-sp-key-rotation.ts';
 import { Migration0038OAuthClientManagementApi } from './migrations/0038-oauth-client-management-api.ts';
+import { Migration0039MfaEmailCodeAttempts } from './migrations/0039-mfa-email-code-attempts.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -79,6 +80,7 @@ export const MIGRATIONS = [
   { name: '0036-suspended-lock', class: Migration0036SuspendedLock },
   { name: '0037-saml-sp-key-rotation', class: Migration0037SamlSpKeyRotation },
   { name: '0038-oauth-client-management-api', class: Migration0038OAuthClientManagementApi },
+  { name: '0039-mfa-email-code-attempts', class: Migration0039MfaEmailCodeAttempts },
 ];
 
 /**

@@ -151,6 +151,20 @@ describe('forgot password', () => {
     expect((await signIn('lee@example.com', NEW_PASSWORD)).status).toBe(303);
   });
 
+  it('asked twice, only the newer mail’s link works', async () => {
+    await createUser('twice@example.com');
+    await askReset(await authorize(), 'twice@example.com');
+    await askReset(await authorize(), 'twice@example.com');
+    const [older, newer] = await mails(app.http, 'twice@example.com', 'password_reset');
+    const linkOf = (mail: typeof newer) => /(http\S+\/account\/reset-password\?token=\S+)/.exec(mail!.text)![1]!;
+    const jar = new CookieJar();
+    expect((await jar.visit(linkOf(older))).status).toBe(400);
+    const form = await jar.visit(linkOf(newer));
+    expect(form.status).toBe(200);
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    expect((await signIn('twice@example.com', NEW_PASSWORD)).status).toBe(303);
+  });
+
   it('an expired link, a forged token and a suspended user’s link are refused', async () => {
     const userId = await createUser('max@example.com');
     await askReset(await authorize(), 'max@example.com');

@@ -223,6 +223,28 @@ describe('optional (the default)', () => {
     expect((await second.flow.jar.submit(second.page, { action: 'verify', code })).status).toBe(400);
   });
 
+  it('an e-mail code is void after five wrong guesses, whatever the lockout policy; a new code works', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
+    expect((await admin.put('/policies/lockout', lockoutOff)).status).toBe(200);
+    const configuration = await webClient(other.applicationId);
+    const userId = await createUser('guessing@example.com', admin);
+    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
+    const { flow, page } = await stepPage('guessing@example.com', { configuration });
+    let current = await flow.jar.visit((await flow.jar.submit(page, { action: 'send', code: '' })).location!);
+    const code = /\b(\d{6})\b/.exec(await lastMail('guessing@example.com', 'email_otp'))![1]!;
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      current = await flow.jar.submit(current, { code: wrong });
+      expect(current.status).toBe(400);
+    }
+    expect((await flow.jar.submit(current, { code })).status).toBe(400);
+    const resent = await flow.jar.visit((await flow.jar.submit(current, { action: 'send', code: '' })).location!);
+    const fresh = /\b(\d{6})\b/.exec(await lastMail('guessing@example.com', 'email_otp'))![1]!;
+    expect(await idToken(flow, await flow.jar.submit(resent, { code: fresh }), configuration)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+  });
+
   it('a browser that passed is remembered for the user: no challenge at its next sign-in, but in another browser', async () => {
     const userId = await createUser('remember@example.com');
     const secret = await giveTotp(userId);

@@ -15,7 +15,7 @@ export interface Mail {
   subject: string;
 }
 
-/** The mails of `templateKey` to `to` in the outbox of `http`'s scope, newest first, with their rendered parts. */
+/** The mails of `templateKey` to `to` in the outbox of `http`'s scope, oldest first, with their rendered parts. */
 export async function mails(http: HttpClient, to: string, templateKey: TemplateKey): Promise<Mail[]> {
   const list = await http.get(`/email/deliveries?to=${encodeURIComponent(to)}&templateKey=${templateKey}`);
   expect(list.status, JSON.stringify(list.body)).toBe(200);

@@ -22,6 +22,9 @@ export function newRecoveryCode(): string {
 
 export const EMAIL_CODE_MINUTES = 10;
 
+/** Wrong guesses a mailed code takes (the sign-in's and the MFA step's alike); then a fresh mail is the way on. */
+export const CODE_ATTEMPTS = 5;
+
 export const newEmailCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 export const emailCodeHash = (userId: string, code: string): string => createHash('sha256').update(`${userId}:${normalizeCode(code)}`).digest('base64url');

@@ -10,7 +10,7 @@ import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
-import { EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
+import { CODE_ATTEMPTS, EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
 import { totpStep } from './totp.ts';
 
 /**
@@ -153,10 +153,13 @@ export async function useSecondProof(
     const used = await executeOwned<unknown[]>(
       connection,
       user.applicationId,
-      `delete from mfa_email_code where @owner and user_id = ? and code_hash = ? and expires_at > now() returning 1`,
-      [user.id, emailCodeHash(user.id, code)],
+      `delete from mfa_email_code where @owner and user_id = ? and code_hash = ? and expires_at > now() and attempts < ? returning 1`,
+      [user.id, emailCodeHash(user.id, code), CODE_ATTEMPTS],
     );
-    return used.length > 0 ? { ok: true } : wrong;
+    if (used.length > 0) return { ok: true };
+    // Counted on the code, whatever the lockout policy: six digits would otherwise take guesses for its whole life.
+    await executeOwned(connection, user.applicationId, 'update mfa_email_code set attempts = attempts + 1 where @owner and user_id = ?', [user.id]);
+    return wrong;
   }
   const [factor] = await executeOwned<{ secret_encrypted: string }[]>(
     connection,
@@ -182,7 +185,7 @@ export async function sendEmailCode(target: SignInTarget, user: SignInUser): Pro
   await target.applicationScope.transactional(async (em) => {
     await em.execute(
       `insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, ?, now() + make_interval(mins => ?::int))
-       on conflict (application_id, user_id) do update set code_hash = excluded.code_hash, expires_at = excluded.expires_at`,
+       on conflict (application_id, user_id) do update set code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
       [target.application.id, user.id, emailCodeHash(user.id, code), EMAIL_CODE_MINUTES],
     );
     await emailOtpMail({ em, sender, tenantId: sender.tenantId }, user, { code, expiresInMinutes: EMAIL_CODE_MINUTES });

@@ -10,6 +10,7 @@ import { recordAudit } from '../audit.ts';
 import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
+import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -27,9 +28,6 @@ import { recordAttempt, type CredentialCheck, type SignInTarget } from './sign-i
  * asking one (revealLinkCode).
  */
 export type EmailMethod = 'magic_link' | 'email_code';
-
-/** Then a fresh mail is the way on. */
-export const CODE_ATTEMPTS = 5;
 
 /** RFC 8176: a single-use secret sent out of band, for the link and the code alike. */
 export const EMAIL_AMR = ['otp'] as const;

@@ -43,15 +43,19 @@ interface IssuedLink {
 export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<LinkPurpose, 'email_change'>, base: string): Promise<IssuedLink> =>
   insertLink(em, user, purpose, null, base);
 
-/** A link that moves `user` to `newEmail`; the user's earlier ones stop working: the last address asked for is the one. */
-export async function issueEmailChangeLink(em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> {
-  await executeOwned(em, user.applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and purpose = 'email_change' and used_at is null`, [
-    user.userId,
-  ]);
-  return insertLink(em, user, 'email_change', newEmail, base);
-}
+/** A link that moves `user` to `newEmail`: the last address asked for is the one. */
+export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> =>
+  insertLink(em, user, 'email_change', newEmail, base);
 
+/**
+ * The user's earlier links of the purpose stop working: only the newest mail's works, so a link left in an old mail
+ * (or a mailbox read since) is worth nothing once another is sent.
+ */
 async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, newEmail: string | null, base: string): Promise<IssuedLink> {
+  await executeOwned(em, user.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null', [
+    user.userId,
+    purpose,
+  ]);
   const secret = randomBytes(32).toString('base64url');
   const minutes = LINK_MINUTES[purpose];
   await em.execute(
