@@ -66,8 +66,8 @@ async function connectRedis(redis: Redis, invalidations: InvalidationBus): Promi
 }
 
 /**
- * Which connections carry a request, so that a shutdown can close the others at once: `server.close()` closes idle
- * keep-alive connections but not those that never carried one (pre-opened), which would hold it for 60 s.
+ * Which connections carry a request or a WebSocket, so that a shutdown can close the others at once: `server.close()`
+ * closes idle keep-alive connections but not those that never carried one (pre-opened), which would hold it for 60 s.
  */
 function trackConnections(server: HttpServer): { closeIdle(): void } {
   const requests = new Map<Socket, number>();
@@ -92,6 +92,12 @@ function trackConnections(server: HttpServer): { closeIdle(): void } {
       if (requests.has(socket)) requests.set(socket, left);
       if (closing) closeIfIdle(socket);
     });
+  });
+  // A WebSocket's connection carries it until it closes: the shutdown closes it as its protocol says (websocket.ts).
+  server.on('upgrade', (request: IncomingMessage) => {
+    const socket = request.socket;
+    if (closing) return socket.destroy();
+    requests.set(socket, (requests.get(socket) ?? 0) + 1);
   });
   return {
     closeIdle() {

@@ -27,6 +27,11 @@ export interface Config {
   readonly readCacheMs: number;
   /** How often an open audit stream (GET …/audit-logs/stream) sends a heartbeat comment, so proxies keep it open. */
   readonly auditStreamHeartbeatMs: number;
+  /**
+   * The most streams one credential holds open on an instance at once: audit streams, GraphQL subscriptions over
+   * Server-Sent Events, and GraphQL WebSocket connections (each counts as many as it runs subscriptions, at least one).
+   */
+  readonly streamsPerCredential: number;
   /** How often the audit retention job runs (src/domain/audit-retention.ts); 0: never on this instance. */
   readonly auditRetentionEveryMs: number;
   /**
@@ -303,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000),
     readCacheMs: integer(env, 'READ_CACHE_MS', 5_000),
     auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE),
+    streamsPerCredential: integer(env, 'STREAMS_PER_CREDENTIAL', 20, POSITIVE),
     auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),

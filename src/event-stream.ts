@@ -1,15 +1,23 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Principal } from './auth/principal.ts';
+import { GatehouseError } from './errors.ts';
 
 /**
  * Server-Sent Events answers (the REST audit stream, GraphQL subscriptions): a stream holds its connection for hours,
  * so a client that reads too little is dropped rather than buffered for, heartbeats keep proxies from closing an idle
- * one, and the server's shutdown ends them all rather than waiting for them.
+ * one, and the server's shutdown ends them all rather than waiting for them. A credential holds a bounded number of
+ * streams open at once, these and GraphQL's WebSocket connections alike (src/graphql/websocket.ts).
  */
 
 /** Bytes a client may leave unread before it is dropped rather than buffered for. */
-const MAX_UNREAD_BYTES = 1 << 20;
+export const MAX_UNREAD_BYTES = 1 << 20;
 /** How long a client may read nothing while events wait for it. */
-const MAX_STALL_MS = 30_000;
+export const MAX_STALL_MS = 30_000;
+
+/** One of the streams a credential holds open (EventStreams.take); releasing it again does nothing. */
+export interface StreamSlot {
+  release(): void;
+}
 
 export class EventStream {
   readonly #reply: FastifyReply;
@@ -75,20 +83,52 @@ export class EventStream {
   }
 }
 
-/** The server's open streams: each reply opened as one, and all of them ended by the server's shutdown. */
+/**
+ * The server's open streams: each reply opened as one, and all of them ended by the server's shutdown; and how many
+ * each credential holds, on this instance.
+ */
 export class EventStreams {
   readonly #open = new Set<EventStream>();
+  readonly #held = new Map<string, number>();
   readonly #heartbeatMs: number;
+  readonly #perCredential: number;
 
-  constructor(app: FastifyInstance, heartbeatMs: number) {
+  constructor(app: FastifyInstance, heartbeatMs: number, perCredential: number) {
     this.#heartbeatMs = heartbeatMs;
+    this.#perCredential = perCredential;
     app.addHook('preClose', async () => {
       for (const stream of this.#open) stream.end();
     });
   }
 
-  /** Takes `reply` over as a 200 `text/event-stream` answer, with the headers Fastify's hooks have set so far. */
-  open(reply: FastifyReply): EventStream {
+  /**
+   * One more stream of the principal's credential, held until released; 429 `rate_limited` when it holds as many as
+   * allowed: each stream holds a connection and reads the database until it ends.
+   */
+  take(principal: Principal): StreamSlot {
+    const credential = principal.credentialId;
+    const held = this.#held.get(credential) ?? 0;
+    if (held >= this.#perCredential) {
+      throw new GatehouseError('rate_limited', `These credentials hold ${held} streams open, as many as allowed at once: close one first`);
+    }
+    this.#held.set(credential, held + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.#held.get(credential) ?? 1) - 1;
+        if (left === 0) this.#held.delete(credential);
+        else this.#held.set(credential, left);
+      },
+    };
+  }
+
+  /**
+   * Takes `reply` over as a 200 `text/event-stream` answer, with the headers Fastify's hooks have set so far; `slot` is
+   * released when the stream ends.
+   */
+  open(reply: FastifyReply, slot: StreamSlot): EventStream {
     reply.hijack();
     // A hijacked reply sends only what it writes: the request id and rate-limit headers go out too.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
@@ -99,7 +139,10 @@ export class EventStreams {
       'x-accel-buffering': 'no',
     });
     reply.raw.write(': stream open\n\n');
-    const stream = new EventStream(reply, this.#heartbeatMs, () => this.#open.delete(stream));
+    const stream = new EventStream(reply, this.#heartbeatMs, () => {
+      this.#open.delete(stream);
+      slot.release();
+    });
     this.#open.add(stream);
     return stream;
   }

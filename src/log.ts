@@ -88,6 +88,8 @@ export interface RequestFacts {
   operation?: string;
   /** A security refusal the status alone does not tell (a lockout, a refresh token used twice): the line is `warn`. */
   refusal?: string;
+  /** How a WebSocket ended (its close code): its upgrade's line is written once it has closed. */
+  closeCode?: number;
 }
 
 /** The log and facts of the request being handled, for code that runs inside it but is not handed it (below). */

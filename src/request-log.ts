@@ -100,6 +100,7 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
     tenant: pathTenant ?? principal?.tenantId ?? undefined,
     ...(principal === undefined ? {} : { principal: { kind: principal.actor.type, id: principal.actor.id } }),
     operation: request.routeOptions.config.operation ?? request.facts?.operation,
+    ...(request.facts?.closeCode === undefined ? {} : { closeCode: request.facts.closeCode }),
     ...(reason === undefined && request.refusal === undefined ? {} : { reason: reason ?? request.refusal?.code, refusal: request.refusal?.message }),
   };
 }

@@ -14,7 +14,8 @@ import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type Error
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { graphqlErrors, registerGraphQLEndpoint } from './graphql/http-endpoint.ts';
-import { subscriptionRunner } from './graphql/subscriptions.ts';
+import { subscriptionRunner, subscriptionStarter } from './graphql/subscriptions.ts';
+import { graphqlWebSocket, registerWebSockets, type CredentialHeaders } from './graphql/websocket.ts';
 import { EventStreams } from './event-stream.ts';
 import { sendGraphQLAnswer } from './graphql/http-media.ts';
 import { readinessCheck } from './db/readiness.ts';
@@ -105,6 +106,11 @@ function rateLimitKey(request: FastifyRequest): string {
     : `ip:${guessingAddress(request)}`;
 }
 
+/** The refusal of a request over the API's rate limit (`max` per window, `ttlMs` left of it). */
+function rateLimitRefusal(max: number, ttlMs: number): GatehouseError {
+  return new GatehouseError('rate_limited', `Rate limit of ${max} requests exceeded; retry in ${Math.ceil(ttlMs / 1000)} s`);
+}
+
 /** Config.trustProxy as Fastify takes it: a hop count as a function of the hop (as Fastify makes of a number itself). */
 function fastifyTrustProxy(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
@@ -150,6 +156,7 @@ export type LogDestination = boolean | DestinationStream;
 export async function createServer(services: Services, options: { redis?: Redis; logger?: LogDestination } = {}): Promise<Server> {
   const { config } = services;
   const { logger = true } = options;
+  const requestLog = new RequestLogController();
   const app = Fastify({
     logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel, config.logPretty) : { ...loggerOptions(config.logLevel), stream: logger },
     bodyLimit: config.bodyLimitBytes,
@@ -163,7 +170,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     forceCloseConnections: 'idle',
     ...(tracingStarted() ? { serverFactory: tracedServerFactory } : {}),
     // Its request lines say what an operator asks of them (src/request-log.ts).
-    logController: new RequestLogController(),
+    logController: requestLog,
     // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
     // parameter), not the router's own 414.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
@@ -209,8 +216,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
 
   // Every authenticated request's credentials, and a stream's again before each event it sends (it outlives its request).
-  const authenticateRequest = (request: FastifyRequest) =>
-    authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(request.headers), services.surfaces);
+  const authenticateHeaders = async (headers: CredentialHeaders) =>
+    authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(headers), services.surfaces);
+  const authenticateRequest = (request: FastifyRequest) => authenticateHeaders(request.headers);
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {
@@ -289,9 +297,17 @@ export async function createServer(services: Services, options: { redis?: Redis;
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     onExceeded: () => rateLimited.inc({ limit: 'api' }),
-    errorResponseBuilder: (_request, context) =>
-      new GatehouseError('rate_limited', `Rate limit of ${context.max} requests exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => rateLimitRefusal(context.max, context.ttl),
   });
+  // What a GraphQL WebSocket counts once authenticated: its connection, and each subscription, as an SSE open's request.
+  const countRequest = app.createRateLimit();
+  const countAgainst = async (request: FastifyRequest, principal: Principal) => {
+    request.authentication = { principal };
+    const counted = await countRequest(request);
+    if (counted.isAllowed || !counted.isExceeded) return undefined;
+    rateLimited.inc({ limit: 'api' });
+    return rateLimitRefusal(counted.max, counted.ttl);
+  };
 
   // The hosted forms' sign-in attempts: a tighter per-address limit on the same plugin and store.
   const throttle = signInThrottle(app, config.signInRateLimit);
@@ -305,6 +321,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     if (!request.is404 || limit === undefined) return done();
     limit(request, reply).then(() => done(), done);
   });
+  await registerWebSockets(app, config.bodyLimitBytes);
   app.setNotFoundHandler(async (request) => {
     throw new GatehouseError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
   });
@@ -346,8 +363,19 @@ export async function createServer(services: Services, options: { redis?: Redis;
     return reply.type(METRICS_CONTENT_TYPE).send(await readMetrics());
   });
 
-  const streams = new EventStreams(app, config.auditStreamHeartbeatMs);
-  registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ schema, serializeError, streams, authenticateAgain: authenticateRequest }));
+  const streams = new EventStreams(app, config.auditStreamHeartbeatMs, config.streamsPerCredential);
+  const subscriptions = subscriptionStarter(schema, serializeError);
+  const webSocket = graphqlWebSocket(app, {
+    schema,
+    subscriptions,
+    streams,
+    authenticate: authenticateHeaders,
+    countRequest: countAgainst,
+    contextOf: (request, principal) => createRequestContext(services, request.id, principal),
+    heartbeatMs: config.auditStreamHeartbeatMs,
+    logCompleted: (error, request, reply) => requestLog.requestCompleted(error, request, reply),
+  });
+  registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ subscriptions, streams, authenticateAgain: authenticateRequest }), webSocket);
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
   registerAuditStream(app, { contextFor, authenticateAgain: authenticateRequest, waker: services.auditWaker, streams });

@@ -9,6 +9,7 @@ import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempoten
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
 import { parseClientDocument } from './operation-limits.ts';
 import type { subscriptionRunner } from './subscriptions.ts';
+import type { graphqlWebSocket } from './websocket.ts';
 
 /** What runs a subscription (subscriptions.ts). */
 type RunSubscription = ReturnType<typeof subscriptionRunner>;
@@ -16,19 +17,26 @@ type RunSubscription = ReturnType<typeof subscriptionRunner>;
 /**
  * `/graphql` over HTTP: `POST` runs an operation through Apollo (GraphQL over HTTP: the body's members checked, an
  * Idempotency-Key on mutations, the status of a failure) or, asked as `text/event-stream`, a subscription
- * (subscriptions.ts); `GET` serves the GraphiQL playground.
+ * (subscriptions.ts); `GET` serves the GraphiQL playground, and its WebSocket upgrade subscriptions (websocket.ts).
  */
 export function registerGraphQLEndpoint(
   app: FastifyInstance,
   apollo: GraphQLServer,
   contextFor: (request: FastifyRequest) => Promise<RequestContext>,
   runSubscription: RunSubscription,
+  webSocket: ReturnType<typeof graphqlWebSocket>,
 ): void {
   // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
   let graphiql: Promise<Playground> | undefined;
-  app.get('/graphql', async (_request, reply) => {
-    const { html, policy } = await (graphiql ??= renderPlayground());
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
+  app.route({
+    method: 'GET',
+    url: '/graphql',
+    preHandler: webSocket.preHandler,
+    wsHandler: webSocket.wsHandler,
+    handler: async (_request, reply) => {
+      const { html, policy } = await (graphiql ??= renderPlayground());
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
+    },
   });
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, runSubscription, request, reply));
 }

@@ -1,3 +1,4 @@
+import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import {
@@ -7,25 +8,32 @@ import {
   subscribe,
   validate,
   type DocumentNode,
+  type ExecutionResult,
+  type FormattedExecutionResult,
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
 import type { RequestContext } from '../context.ts';
-import type { EventStreams } from '../event-stream.ts';
+import { GatehouseError } from '../errors.ts';
+import type { EventStreams, StreamSlot } from '../event-stream.ts';
 import { authorize, operationRules, operationTenants, stillAuthorized } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
 /**
- * Subscriptions as GraphQL over Server-Sent Events (the protocol's distinct connections mode): `POST /graphql` with
- * `Accept: text/event-stream`. The operation passes the checks every operation passes (graphql-js's rules and the
- * limits, the permission table, the variables' bounded check) before graphql-js's `subscribe` runs it; each result is
- * an `event: next`, the end an `event: complete`. A refusal before the stream opens is a JSON answer, as for a query.
+ * Subscriptions, on two transports: GraphQL over Server-Sent Events (the protocol's distinct connections mode, `POST
+ * /graphql` with `Accept: text/event-stream`, below) and GraphQL over WebSocket (websocket.ts). Either way the operation
+ * passes the checks every operation passes (graphql-js's rules and the limits, the permission table, the variables'
+ * bounded check) before graphql-js's `subscribe` runs it, and each result is sent only while its credentials, asked
+ * again, may still run it. Over SSE each result is an `event: next`, the end an `event: complete`, and a refusal before
+ * the stream opens is a JSON answer, as for a query.
  */
 
+/** The errors and results of a subscription as its client sees them (format-error.ts). */
+export type SerializeError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
 export interface SubscriptionDeps {
-  readonly schema: GraphQLSchema;
-  readonly serializeError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  readonly subscriptions: SubscriptionStarter;
   readonly streams: EventStreams;
   /** The request's credentials authenticated anew, as a new request's: asked before each result is sent. */
   readonly authenticateAgain: (request: FastifyRequest) => Promise<Principal>;
@@ -37,13 +45,118 @@ export interface SubscriptionRefusal {
   readonly body: { readonly errors: GraphQLFormattedError[] };
 }
 
+/** What a transport lends a subscription it starts. */
+export interface SubscriptionHold {
+  /** The credentials authenticated anew, as a new request's: asked before each result is sent. */
+  readonly authenticateAgain: () => Promise<Principal>;
+  /** One of the credential's streams (EventStreams.take), taken once the operation passed its checks. */
+  readonly take: () => StreamSlot;
+}
+
+/** A subscription refused (its errors, for the transport's serializer), or running: its results as sent, and its stream. */
+export type StartedSubscription =
+  | { readonly refused: readonly GraphQLError[] }
+  | { readonly results: AsyncIterableIterator<FormattedExecutionResult>; readonly slot: StreamSlot };
+
 const RULES = [...specifiedRules, KnownOperationTypesRule, OperationLimitsRule];
 
-export function subscriptionRunner(deps: SubscriptionDeps) {
+/** A GatehouseError as a GraphQL error the serializer words as the contract's (format-error.ts); anything else thrown on. */
+export function refusalOf(error: unknown): GraphQLError {
+  if (!(error instanceof GatehouseError)) throw error;
+  return new GraphQLError(error.message, { originalError: error });
+}
+
+/** graphql-js's refusal of a client's document under the code Apollo gives it, so that it reads as a query's (422). */
+export function inputRefusal(error: GraphQLError, code: ApolloServerErrorCode.GRAPHQL_PARSE_FAILED | ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError ?? error,
+    extensions: { ...error.extensions, code },
+  });
+}
+
+/** Checks and starts subscriptions, for either transport; `show` serializes errors as both send them. */
+export function subscriptionStarter(schema: GraphQLSchema, serializeError: SerializeError) {
   const rules = operationRules();
   const tenants = operationTenants();
+  const show = (errors: readonly GraphQLError[]) => errors.map((error) => serializeError(error.toJSON(), error));
+
+  async function start(
+    context: RequestContext,
+    document: DocumentNode,
+    operationName: string | undefined,
+    variables: Record<string, unknown>,
+    hold: SubscriptionHold,
+  ): Promise<StartedSubscription> {
+    const invalid = validate(schema, document, RULES);
+    if (invalid.length > 0) return { refused: invalid.map((error) => inputRefusal(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED)) };
+    const operation = getOperationAST(document, operationName);
+    if (operation === null || operation === undefined) {
+      return { refused: [refusalOf(new GatehouseError('validation_error', 'The operation to run is not named, or not in the document'))] };
+    }
+    const rule = rules(schema, document, operation);
+    const pathTenants = tenants(document, operation, variables);
+    let slot: StreamSlot;
+    try {
+      await authorize(context.principal, rule, pathTenants);
+      const refused = variablesRefusal(schema, operation.variableDefinitions ?? [], variables);
+      if (refused !== undefined) return { refused: [refused] };
+      slot = hold.take();
+    } catch (error) {
+      return { refused: [refusalOf(error)] };
+    }
+    try {
+      const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue: context });
+      if (Symbol.asyncIterator in results) return { results: sent(results, () => stillAuthorized(hold.authenticateAgain, rule, pathTenants), slot), slot };
+      slot.release();
+      return { refused: results.errors ?? [] };
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+  }
+
+  /**
+   * The results as sent, each once the credentials may still run the operation; the first they may not ends them.
+   * `return()` stops the source at once (not an async generator's, which would wait for the pending `next()`).
+   */
+  function sent(results: AsyncGenerator<ExecutionResult>, allowed: () => Promise<boolean>, slot: StreamSlot): AsyncIterableIterator<FormattedExecutionResult> {
+    const end = async (): Promise<IteratorReturnResult<undefined>> => {
+      slot.release();
+      await results.return(undefined);
+      return { value: undefined, done: true };
+    };
+    const iterator: AsyncIterableIterator<FormattedExecutionResult> = {
+      next: async () => {
+        let next: IteratorResult<ExecutionResult>;
+        try {
+          next = await results.next();
+        } catch (error) {
+          slot.release();
+          throw error;
+        }
+        if (next.done === true || !(await allowed())) return end();
+        const { errors, ...result } = next.value;
+        return { value: errors === undefined ? result : { ...result, errors: show(errors) }, done: false };
+      },
+      return: end,
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  return { start, show };
+}
+
+export type SubscriptionStarter = ReturnType<typeof subscriptionStarter>;
+
+/** Subscriptions over Server-Sent Events. */
+export function subscriptionRunner(deps: SubscriptionDeps) {
+  const { start, show } = deps.subscriptions;
   const formatted = (errors: readonly GraphQLError[]): SubscriptionRefusal => {
-    const shown = errors.map((error) => deps.serializeError(error.toJSON(), error));
+    const shown = show(errors);
     const status = shown[0]?.extensions?.['status'];
     return { status: typeof status === 'number' ? status : 422, body: { errors: shown } };
   };
@@ -56,25 +169,18 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
     operationName: string | undefined,
     variables: Record<string, unknown>,
   ): Promise<SubscriptionRefusal | undefined> {
-    const invalid = validate(deps.schema, document, RULES);
-    if (invalid.length > 0) return formatted(invalid);
-    const operation = getOperationAST(document, operationName);
-    if (operation === null || operation === undefined) return formatted([new GraphQLError('The operation to run is not named, or not in the document')]);
-    const rule = rules(deps.schema, document, operation);
-    const pathTenants = tenants(document, operation, variables);
-    await authorize(context.principal, rule, pathTenants);
-    const refused = variablesRefusal(deps.schema, operation.variableDefinitions ?? [], variables);
-    if (refused !== undefined) throw refused;
-    const results = await subscribe({ schema: deps.schema, document, operationName, variableValues: variables, contextValue: context });
-    if (!(Symbol.asyncIterator in results)) return formatted(results.errors ?? []);
-    const stream = deps.streams.open(reply);
-    // A client gone: the source stops at its next wake, and the loop below at once.
+    const started = await start(context, document, operationName, variables, {
+      authenticateAgain: () => deps.authenticateAgain(reply.request),
+      take: () => deps.streams.take(context.principal),
+    });
+    if ('refused' in started) return formatted(started.refused);
+    const { results, slot } = started;
+    const stream = deps.streams.open(reply, slot);
+    // A client gone: the source stops at once, and the loop below with it.
     reply.raw.once('close', () => void results.return?.());
     try {
       for await (const result of results) {
-        if (!(await stillAuthorized(() => deps.authenticateAgain(reply.request), rule, pathTenants))) break;
-        const shown = result.errors === undefined ? result : { ...result, errors: formatted(result.errors).body.errors };
-        await stream.send('next', JSON.stringify(shown));
+        await stream.send('next', JSON.stringify(result));
         if (stream.closed) break;
       }
       if (!stream.closed) await stream.send('complete', '');

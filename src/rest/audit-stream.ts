@@ -67,7 +67,7 @@ export function registerAuditStream(
       const lastEventId = request.headers['last-event-id'];
       if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
       const start = await streamStart(scope, filter, lastEventId);
-      const stream = deps.streams.open(reply);
+      const stream = deps.streams.open(reply, deps.streams.take(context.principal));
       const allowed = () => stillAuthorized(() => deps.authenticateAgain(request), rule, [pathTenant(tenantId)]);
       const sink: AuditSink = {
         get closed() {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { AUDIT_SUBSCRIPTION, subscribedRecords } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 
 /**
@@ -11,10 +12,6 @@ let tenantA: string;
 let tenantB: string;
 const streams: SseStream[] = [];
 
-const SUBSCRIPTION = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID) {
-  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after) { id action tenantId target { id } }
-}`;
-
 beforeAll(async () => {
   app = await startTestApp({ auditStreamHeartbeatMs: 100 });
   tenantA = await app.createTenant('Sub A');
@@ -25,17 +22,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-interface Next {
-  readonly data?: { auditLogs: { id: string; action: string; tenantId: string | null; target: { id: string | null } } };
-  readonly errors?: unknown[];
-}
-
 async function subscribe(variables: Record<string, unknown> = {}, apiKey = app.root.apiKey): Promise<SseStream> {
-  const stream = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': apiKey }, { query: SUBSCRIPTION, variables });
+  const stream = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': apiKey }, { query: AUDIT_SUBSCRIPTION, variables });
   streams.push(stream);
   return stream;
 }
-const recordsOf = (stream: SseStream) => stream.events.filter((event) => event.event === 'next').map((event) => (JSON.parse(event.data) as Next).data!.auditLogs);
+const recordsOf = (stream: SseStream) => subscribedRecords(stream.events.filter((event) => event.event === 'next').map((event) => JSON.parse(event.data)));
 const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
 const createUser = async (tenantId: string, email: string) => {
   const created = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/users`, { email });
@@ -106,7 +98,7 @@ describe('subscription auditLogs', () => {
 
   it('ends its streams when the service stops, rather than waiting for them', async () => {
     const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
-    const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': own.root.apiKey }, { query: SUBSCRIPTION });
+    const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': own.root.apiKey }, { query: AUDIT_SUBSCRIPTION });
     expect(stream.status).toBe(200);
     await own.close();
     await stream.until((s) => s.ended, 'the end of the stream');

@@ -1,0 +1,308 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { CloseCode, handleProtocols, makeServer, type ExecutionResult, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
+import type { RawData, WebSocket } from 'ws';
+import type { Principal } from '../auth/principal.ts';
+import type { RequestContext } from '../context.ts';
+import { GatehouseError, invalid } from '../errors.ts';
+import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../event-stream.ts';
+import { withRequestLog } from '../log.ts';
+import { parseClientDocument } from './operation-limits.ts';
+import { inputRefusal, refusalOf, type SubscriptionStarter } from './subscriptions.ts';
+
+/**
+ * GraphQL over WebSocket (the graphql-ws protocol, subprotocol `graphql-transport-ws`), an Upgrade of `GET /graphql`:
+ * subscriptions only, each checked, run and its results serialized as over Server-Sent Events (subscriptions.ts). The
+ * connection's credentials are authenticated at `connection_init` (refused: closed with 4403), again for each
+ * subscription, and again before each result, as a stream's are. The connection counts as one request of its credential
+ * in the API's rate limit and each subscription as another, as an SSE open does; it holds one of the credential's streams,
+ * and one more for each subscription it runs beyond its first.
+ */
+
+/** The headers authentication reads, from `connection_init`'s payload or the upgrade. */
+export type CredentialHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface WebSocketDeps {
+  readonly schema: GraphQLSchema;
+  readonly subscriptions: SubscriptionStarter;
+  readonly streams: EventStreams;
+  /** Credentials authenticated as a request's. */
+  readonly authenticate: (headers: CredentialHeaders) => Promise<Principal>;
+  /** One more request of the principal's credential in the API's rate limit: the refusal once over it. */
+  readonly countRequest: (request: FastifyRequest, principal: Principal) => Promise<GatehouseError | undefined>;
+  readonly contextOf: (request: FastifyRequest, principal: Principal) => RequestContext;
+  /** How often a ping goes out, as a stream's heartbeat; a client that answers none for MAX_STALL_MS is dropped. */
+  readonly heartbeatMs: number;
+  /** Writes the upgrade's request line (request-log.ts), once its socket has closed. */
+  readonly logCompleted: (error: Error | null, request: FastifyRequest, reply: FastifyReply) => void;
+}
+
+/** RFC 6455's registered code for "come back later": graphql-ws clients retry it (rate limited, too many streams). */
+const TRY_AGAIN_LATER = 1013;
+/** RFC 6455's code for a server going down: clients reconnect, to another instance. */
+const GOING_AWAY = 1001;
+/** How long a closing socket has to answer the close before it is dropped. */
+const CLOSE_GRACE_MS = 1_000;
+/** A close frame's reason is at most 123 bytes. */
+const MAX_CLOSE_REASON_BYTES = 123;
+
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'authorization']);
+
+const ONLY_SUBSCRIPTIONS = 'Only subscriptions are served over WebSocket: send queries and mutations as POST /graphql';
+
+/** A connection refused (its credentials, the rate limit, its streams): closed with `closeCode`, the refusal as reason. */
+class ConnectionRefused extends Error {
+  readonly closeCode: number;
+  readonly refusal: GatehouseError;
+
+  constructor(closeCode: number, refusal: GatehouseError) {
+    super(refusal.message);
+    this.closeCode = closeCode;
+    this.refusal = refusal;
+  }
+}
+
+interface Connection {
+  readonly request: FastifyRequest;
+  /** What every authentication of the connection reads (credentialsOf); set by `connection_init`. */
+  credentials: CredentialHeaders;
+  /** The credential's streams it holds: one, and one per subscription it runs beyond the first; none once closed. */
+  readonly held: StreamSlot[];
+  running: number;
+  closed: boolean;
+  /** Why the server closed it, for its log line. */
+  ended?: GatehouseError | Error;
+}
+
+/**
+ * `connection_init`'s payload read as headers (`X-API-Key`, `Authorization`, in any case) when it holds one, else the
+ * upgrade's own headers. Browsers never attach either by themselves and no cookie is read, so a page of another site
+ * cannot open a subscription with its visitor's credentials: no Origin check is needed.
+ */
+function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined, headers: IncomingHttpHeaders): CredentialHeaders {
+  const given: Record<string, string> = {};
+  for (const [name, value] of Object.entries(payload ?? {})) {
+    const header = name.toLowerCase();
+    if (!CREDENTIAL_HEADERS.has(header)) continue;
+    if (typeof value !== 'string' || Object.hasOwn(given, header)) {
+      throw new GatehouseError('unauthenticated', `connection_init's payload must give ${name} once, as a string`);
+    }
+    given[header] = value;
+  }
+  return Object.keys(given).length > 0 ? given : { 'x-api-key': headers['x-api-key'], authorization: headers.authorization };
+}
+
+/** A message's text (ws hands a Buffer, its binaryType's default). */
+const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString();
+
+const closeReason = (refusal: GatehouseError) => {
+  const reason = `${refusal.code}: ${refusal.message}`;
+  return Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES ? reason : refusal.code;
+};
+
+/** Resolves once the client took the message; a client leaving too much unread, or reading nothing too long, is dropped. */
+function send(socket: WebSocket, data: string): Promise<void> {
+  if (socket.readyState !== socket.OPEN) return Promise.resolve();
+  if (socket.bufferedAmount > MAX_UNREAD_BYTES) {
+    socket.terminate();
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const stalled = setTimeout(() => {
+      socket.terminate();
+      resolve();
+    }, MAX_STALL_MS);
+    socket.send(data, () => {
+      clearTimeout(stalled);
+      resolve();
+    });
+  });
+}
+
+function goAway(socket: WebSocket): void {
+  socket.close(GOING_AWAY, 'The server is shutting down');
+  setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+}
+
+/**
+ * @fastify/websocket: an upgrade passes the request pipeline (request id, rate limit, its log line) as any request, and
+ * only `GET /graphql` takes one. The server's shutdown closes every socket (1001) rather than waiting for them.
+ */
+export async function registerWebSockets(app: FastifyInstance, maxPayload: number): Promise<void> {
+  await app.register(websocket, {
+    // A message may be as large as a request body (ws's own limit is 100 MiB).
+    options: { maxPayload, handleProtocols: (protocols) => handleProtocols(protocols) },
+    // A malformed frame or a message too large (ws closes with 1002 or 1009): the client's doing.
+    errorHandler: (error, socket, request) => {
+      request.log.warn({ err: error }, 'WebSocket error');
+      socket.terminate();
+    },
+    preClose(done) {
+      for (const socket of this.websocketServer.clients) goAway(socket);
+      done();
+    },
+  });
+  // Elsewhere an upgrade would be accepted only to be closed, and logged with its URL unredacted.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.ws && request.routeOptions.url !== '/graphql') return done(new GatehouseError('not_found', 'No WebSocket here: GraphQL subscriptions are served on /graphql'));
+    done();
+  });
+}
+
+/** The WebSocket side of `GET /graphql` (once registerWebSockets has run): its route's preHandler hook and WebSocket handler. */
+export function graphqlWebSocket(
+  app: FastifyInstance,
+  deps: WebSocketDeps,
+): { preHandler: preHandlerHookHandler; wsHandler: (socket: WebSocket, request: FastifyRequest) => void } {
+  // The upgrade's reply, for its headers and its log line: the WebSocket handler is handed the request only.
+  const replies = new WeakMap<IncomingMessage, FastifyReply>();
+  // The 101 carries what every answer does (the request id, the rate-limit headers), as a hijacked SSE answer does.
+  app.websocketServer.on('headers', (headers: string[], raw: IncomingMessage) => {
+    for (const [name, value] of Object.entries(replies.get(raw)?.getHeaders() ?? {})) {
+      if (value !== undefined) headers.push(`${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
+    }
+  });
+  // Each subscription's results, started by onSubscribe (where a refusal can still be answered), taken by `subscribe`.
+  const started = new WeakMap<ExecutionArgs, AsyncIterableIterator<FormattedExecutionResult>>();
+
+  async function connect(connection: Connection, payload: Readonly<Record<string, unknown>> | undefined): Promise<void> {
+    try {
+      connection.credentials = credentialsOf(payload, connection.request.headers);
+      const principal = await deps.authenticate(connection.credentials);
+      const limited = await deps.countRequest(connection.request, principal);
+      if (limited !== undefined) throw limited;
+      const slot = deps.streams.take(principal);
+      // Closed while it was authenticated: its close released what it held then.
+      if (connection.closed) slot.release();
+      else connection.held.push(slot);
+    } catch (error) {
+      if (!(error instanceof GatehouseError)) throw error;
+      throw new ConnectionRefused(error.code === 'rate_limited' ? TRY_AGAIN_LATER : CloseCode.Forbidden, error);
+    }
+  }
+
+  /** A subscription's stream: the connection's own for its first one running, another of the credential's beyond. */
+  function take(connection: Connection, principal: Principal): StreamSlot {
+    if (connection.running === connection.held.length) connection.held.push(deps.streams.take(principal));
+    connection.running += 1;
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        connection.running -= 1;
+        while (connection.held.length > (connection.closed ? 0 : Math.max(1, connection.running))) connection.held.pop()?.release();
+      },
+    };
+  }
+
+  async function subscription(connection: Connection, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const { request, credentials } = connection;
+    let principal: Principal;
+    try {
+      principal = await deps.authenticate(credentials);
+    } catch (error) {
+      // The connection's credentials no longer work (a key revoked since): the connection ends, not just this operation.
+      if (error instanceof GatehouseError) throw new ConnectionRefused(CloseCode.Forbidden, error);
+      throw error;
+    }
+    const limited = await deps.countRequest(request, principal);
+    if (limited !== undefined) return [refusalOf(limited)];
+    let document: DocumentNode;
+    try {
+      document = parseClientDocument(payload.query);
+    } catch (error) {
+      return [error instanceof GraphQLError ? inputRefusal(error, ApolloServerErrorCode.GRAPHQL_PARSE_FAILED) : refusalOf(error)];
+    }
+    const operationName = payload.operationName ?? undefined;
+    const operation = getOperationAST(document, operationName);
+    // Queries and mutations stay on HTTP, where each is a request: its rate-limit count, Idempotency-Key and log line.
+    if (operation != null && operation.operation !== OperationTypeNode.SUBSCRIPTION) return [refusalOf(invalid('query', ONLY_SUBSCRIPTIONS))];
+    const variables = payload.variables ?? {};
+    const context = deps.contextOf(request, principal);
+    const subscribed = await deps.subscriptions.start(context, document, operationName, variables, {
+      authenticateAgain: () => deps.authenticate(credentials),
+      take: () => take(connection, principal),
+    });
+    if ('refused' in subscribed) return subscribed.refused;
+    const args: ExecutionArgs = { schema: deps.schema, document, operationName, variableValues: variables, contextValue: context };
+    started.set(args, subscribed.results);
+    return args;
+  }
+
+  function logClosed({ request, ended }: Connection, reply: FastifyReply, code: number): void {
+    if (request.facts !== null) request.facts.closeCode = code;
+    if (ended instanceof GatehouseError) {
+      request.refusal = { code: ended.code, message: ended.message };
+      // As over HTTP: a refused credential is `info`, any other refusal `warn`.
+      if (ended.code !== 'unauthenticated' && request.facts !== null) request.facts.refusal = ended.code;
+    }
+    deps.logCompleted(ended === undefined || ended instanceof GatehouseError ? null : ended, request, reply);
+  }
+
+  const server = makeServer<Record<string, unknown>, Connection>({
+    onConnect: async (ctx) => {
+      await connect(ctx.extra, ctx.connectionParams);
+      return true;
+    },
+    onSubscribe: (ctx, _id, payload) => subscription(ctx.extra, payload),
+    subscribe: (args) => {
+      const results = started.get(args);
+      if (results === undefined) throw new Error('a subscription runs only as onSubscribe started it');
+      // Their errors are serialized already (subscriptions.ts): onNext sends each result as it is.
+      return results as AsyncIterableIterator<ExecutionResult>;
+    },
+    onNext: (_ctx, _id, _payload, _args, result) => result,
+    onError: (_ctx, _id, _payload, errors) => deps.subscriptions.show(errors),
+  });
+
+  return {
+    preHandler: (request, reply, done) => {
+      if (request.ws) replies.set(request.raw, reply);
+      done();
+    },
+    wsHandler: (socket, request) => {
+      const reply = replies.get(request.raw);
+      if (reply === undefined) throw new Error('the upgrade of GET /graphql passed no preHandler');
+      reply.code(101);
+      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false };
+      let answered = Date.now();
+      socket.on('pong', () => (answered = Date.now()));
+      const heartbeat = setInterval(() => {
+        if (Date.now() - answered > MAX_STALL_MS) return socket.terminate();
+        socket.ping();
+      }, deps.heartbeatMs);
+      const failed = (error: unknown) => {
+        if (error instanceof ConnectionRefused) {
+          connection.ended = error.refusal;
+          socket.close(error.closeCode, closeReason(error.refusal));
+          return;
+        }
+        connection.ended = error instanceof Error ? error : new Error(String(error));
+        socket.close(CloseCode.InternalServerError, 'Internal server error');
+      };
+      const closed = server.opened(
+        {
+          protocol: socket.protocol,
+          send: (data) => send(socket, data),
+          close: (code, reason) => socket.close(code, reason),
+          // Within the upgrade's log, so what resolvers log carries its request id.
+          onMessage: (handle) =>
+            socket.on('message', (data) => withRequestLog(request.log, request.facts ?? {}, () => void handle(textOf(data)).catch(failed))),
+        },
+        connection,
+      );
+      socket.once('close', (code, reason) => {
+        clearInterval(heartbeat);
+        connection.closed = true;
+        for (const slot of connection.held.splice(0)) slot.release();
+        void closed(code, String(reason))
+          .catch((error: unknown) => (connection.ended = error instanceof Error ? error : new Error(String(error))))
+          .finally(() => logClosed(connection, reply, code));
+      });
+    },
+  };
+}

@@ -1,0 +1,325 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import {
+  AUDIT_SUBSCRIPTION,
+  eventually,
+  openGraphQLSocket,
+  subscribedRecords,
+  type GraphQLSocket,
+  type SocketSubscription,
+} from '../support/graphql-socket.ts';
+import { openSse, type SseStream } from '../support/sse.ts';
+
+/**
+ * GraphQL subscriptions over WebSocket (graphql-ws, an Upgrade of GET /graphql): the SSE subscription's checks,
+ * results and errors, its credentials from `connection_init` or the upgrade, refused with graphql-ws's close codes;
+ * subscriptions only; the streams a credential holds bounded across both transports; closed by the server's shutdown.
+ */
+let app: TestApp;
+let wsUrl: string;
+let tenantA: string;
+const sockets: GraphQLSocket[] = [];
+const streams: SseStream[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp({ auditStreamHeartbeatMs: 100 });
+  wsUrl = `${app.baseUrl.replace(/^http/, 'ws')}/graphql`;
+  tenantA = await app.createTenant('Socket A');
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await Promise.all(sockets.map((socket) => socket.dispose()));
+  await app?.close();
+});
+
+const socketOf = (connectionParams?: Record<string, unknown>, url = wsUrl, headers?: Record<string, string>) => {
+  const socket = openGraphQLSocket(url, { ...(connectionParams === undefined ? {} : { connectionParams }), ...(headers === undefined ? {} : { headers }) });
+  sockets.push(socket);
+  return socket;
+};
+const keyed = (apiKey = app.root.apiKey, url = wsUrl) => socketOf({ 'X-API-Key': apiKey }, url);
+const sse = async (variables: Record<string, unknown>, apiKey = app.root.apiKey, base = app.baseUrl, query = AUDIT_SUBSCRIPTION) => {
+  const stream = await openSse(`${base}/graphql`, { 'x-api-key': apiKey }, { query, variables });
+  streams.push(stream);
+  return stream;
+};
+const sseResults = (stream: SseStream) => stream.events.filter((event) => event.event === 'next').map((event) => JSON.parse(event.data) as unknown);
+const hasTarget = (subscription: SocketSubscription, id: string) => subscribedRecords(subscription.results).some((record) => record.target.id === id);
+/** The newest audit record: a subscription `after` it misses nothing committed once it was read, however late it starts. */
+const newestRecord = async (client = app.http) => {
+  const page = await client.get('/audit-logs?pageSize=1');
+  expect(page.status, JSON.stringify(page.body)).toBe(200);
+  return page.body.data[0].id as string;
+};
+const apiKey = async (permissions: string[], tenantId?: string) => {
+  const path = tenantId === undefined ? '/api-keys' : `/applications/${app.root.applicationId}/tenants/${tenantId}/api-keys`;
+  const created = await app.http.post(path, { name: `socket ${permissions.join(' ')}`, permissions });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { id: created.body.key.id as string, secret: created.body.secret as string };
+};
+
+describe('subscription auditLogs over WebSocket', () => {
+  it('sends each record as it commits, as the same `next` results as over Server-Sent Events', async () => {
+    const after = await newestRecord();
+    const variables = { appId: app.root.applicationId, tenantId: tenantA, after };
+    const socket = keyed();
+    const subscription = socket.subscribe(AUDIT_SUBSCRIPTION, variables);
+    const stream = await sse(variables);
+    const userId = await app.createUser('socket-first@example.com', tenantA);
+    await eventually(() => hasTarget(subscription, userId), 'the user.create record');
+    await stream.until((s) => s.events.some((event) => event.data.includes(userId)), 'the record over SSE');
+    expect(socket.acknowledged).toBe(true);
+    const record = subscribedRecords(subscription.results).find((candidate) => candidate.target.id === userId)!;
+    expect(record).toEqual({ id: expect.any(String), action: 'user.create', tenantId: tenantA, target: { id: userId } });
+    const count = subscription.results.length;
+    expect(sseResults(stream).slice(0, count)).toEqual(subscription.results);
+    expect(subscription.ended).toBe(false);
+  });
+
+  it('takes a Bearer token from connection_init (its names in any case), else the upgrade’s own headers', async () => {
+    const after = await newestRecord();
+    const token = await app.mintAccessToken({ app_id: app.root.applicationId, permissions: ['audit_logs:read'] });
+    const bearer = socketOf({ AUTHORIZATION: `Bearer ${token}` }).subscribe(AUDIT_SUBSCRIPTION, { after });
+    const headers = socketOf(undefined, wsUrl, { 'x-api-key': app.root.apiKey }).subscribe(AUDIT_SUBSCRIPTION, { after });
+    const userId = await app.createUser('socket-headers@example.com');
+    await eventually(() => hasTarget(bearer, userId), 'the record, over a socket authenticated by a Bearer token');
+    await eventually(() => hasTarget(headers, userId), 'the record, over a socket authenticated by its headers');
+  });
+
+  it('closes a connection without working credentials with 4403, delivering nothing', async () => {
+    for (const [params, reason] of [
+      [undefined, /^unauthenticated: Missing credentials/],
+      [{ 'X-API-Key': 'gh_not_a_key' }, /^unauthenticated: Invalid API key/],
+      [{ authorization: 'Basic dXNlcjpwYXNz' }, /^unauthenticated: The Authorization header must be a Bearer token/],
+      [{ 'X-API-Key': app.root.apiKey, 'x-api-key': app.root.apiKey }, /^unauthenticated: connection_init/],
+    ] as const) {
+      const socket = socketOf(params);
+      const subscription = socket.subscribe(AUDIT_SUBSCRIPTION);
+      await eventually(() => socket.closed !== undefined, 'the close');
+      expect(socket.closed?.code, JSON.stringify(params)).toBe(4403);
+      expect(socket.closed?.reason).toMatch(reason);
+      expect(socket.acknowledged).toBe(false);
+      expect(subscription.results).toEqual([]);
+    }
+  });
+
+  it('refuses what the SSE subscription refuses, with the same errors, on a connection that stays open', async () => {
+    const narrow = await apiKey(['users:read']);
+    const refusals: [Record<string, unknown>, string, string, Record<string, unknown>][] = [
+      // No audit_logs:read.
+      [{}, AUDIT_SUBSCRIPTION, narrow.secret, { code: 'forbidden', status: 403 }],
+      // An invalid operation: an unknown field, two root fields, a variable of the wrong type, a record of no stream.
+      [{}, 'subscription { auditLogs { nope } }', app.root.apiKey, { code: 'validation_error', status: 422 }],
+      [{}, 'subscription { a: auditLogs { id } b: auditLogs { id } }', app.root.apiKey, { code: 'validation_error', status: 422 }],
+      [{ tenantId: 'x' }, AUDIT_SUBSCRIPTION, app.root.apiKey, { code: 'validation_error', status: 422, field: 'tenantId' }],
+      [{ after: '01900000-0000-7000-8000-000000000000' }, AUDIT_SUBSCRIPTION, app.root.apiKey, { code: 'validation_error', status: 422, field: 'after' }],
+    ];
+    for (const [variables, query, key, extensions] of refusals) {
+      const socket = keyed(key);
+      const subscription = socket.subscribe(query, variables);
+      await eventually(() => subscription.ended, `the refusal of ${query} ${JSON.stringify(variables)}`);
+      expect(subscription.errors?.[0]?.extensions).toMatchObject(extensions);
+      const overSse = await sse(variables, key, app.baseUrl, query);
+      expect(overSse.status).toBe(extensions['status']);
+      expect(subscription.errors).toEqual((overSse.body as { errors: unknown[] }).errors);
+      expect(subscription.results).toEqual([]);
+      expect(socket.closed).toBeUndefined();
+    }
+    // A document that does not parse, as a query's refusal over HTTP reads.
+    const socket = keyed();
+    const unparsed = socket.subscribe('subscription { auditLogs { id ');
+    await eventually(() => unparsed.ended, 'the syntax error');
+    expect(unparsed.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Syntax Error/), extensions: { code: 'validation_error', status: 422 } });
+    expect((await app.http.graphql('subscription { auditLogs { id ')).body.errors).toEqual(unparsed.errors);
+  });
+
+  it('refuses queries and mutations: they are served over HTTP', async () => {
+    const socket = keyed();
+    const create = `mutation M { createTenant(appId: "${app.root.applicationId}", input: { name: "over a socket" }) { id } }`;
+    for (const query of ['query Q { version }', create]) {
+      const operation = socket.subscribe(query);
+      await eventually(() => operation.ended, `the refusal of ${query}`);
+      expect(operation.errors).toEqual([
+        {
+          message: 'Only subscriptions are served over WebSocket: send queries and mutations as POST /graphql',
+          extensions: { code: 'validation_error', status: 422, field: 'query' },
+        },
+      ]);
+      expect(operation.results).toEqual([]);
+    }
+    const tenants = await app.http.get(`/applications/${app.root.applicationId}/tenants?pageSize=100`);
+    expect(tenants.body.data.some((tenant: { name: string }) => tenant.name === 'over a socket')).toBe(false);
+  });
+
+  it('ends a subscription once its key is revoked: nothing committed after reaches it; the connection refuses it then', async () => {
+    const key = await apiKey(['audit_logs:read'], tenantA);
+    const after = await newestRecord();
+    const socket = keyed(key.secret);
+    const subscription = socket.subscribe(AUDIT_SUBSCRIPTION, { after });
+    const witness = keyed().subscribe(AUDIT_SUBSCRIPTION, { appId: app.root.applicationId, tenantId: tenantA, after });
+    const before = await app.createUser('socket-before@example.com', tenantA);
+    await eventually(() => hasTarget(subscription, before), 'the record written before the revocation');
+
+    expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBeLessThan(300);
+    const revoked = await app.createUser('socket-after@example.com', tenantA);
+    await eventually(() => hasTarget(witness, revoked), 'the record written after the revocation');
+    await eventually(() => subscription.completed, 'the revoked key’s subscription completed');
+    expect(hasTarget(subscription, revoked)).toBe(false);
+    // Its credentials refused now, the connection closes at its next subscription.
+    const next = socket.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => socket.closed !== undefined, 'the close');
+    expect(socket.closed).toMatchObject({ code: 4403, reason: expect.stringMatching(/^unauthenticated/) });
+    expect(next.results).toEqual([]);
+  });
+
+  it('ends a subscription once its organization is deactivated, and refuses new ones', async () => {
+    const other = await app.bootstrapAnother();
+    const socket = keyed(other.apiKey);
+    const subscription = socket.subscribe(AUDIT_SUBSCRIPTION, { after: await newestRecord(app.as({ apiKey: other.apiKey })) });
+    await eventually(() => socket.acknowledged, 'the acknowledgement');
+    const deactivated = await app.as({ apiKey: other.apiKey }).post(`/organizations/${other.organizationId}/deactivate`);
+    expect(deactivated.status).toBe(200);
+    // The deactivation's own record is the next event: the credentials, asked again, are refused before it is sent.
+    await eventually(() => subscription.completed, 'the deactivated organization’s subscription completed');
+    expect(subscription.results).toEqual([]);
+    const refused = socket.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => refused.ended, 'the refusal');
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'organization_deactivated', status: 403 });
+    expect(refused.results).toEqual([]);
+  });
+});
+
+/** A bare WebSocket to `url`: the upgrade's answer headers, and how it closed. */
+async function rawSocket(url: string, protocols: string[], headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, protocols, { headers });
+  const upgraded = new Promise<IncomingHttpHeaders>((resolve, reject) => {
+    socket.once('upgrade', (response) => resolve(response.headers));
+    socket.once('unexpected-response', (_request, response) => reject(new Error(`refused upgrade: ${response.statusCode}`)));
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  socket.on('error', () => undefined);
+  return { socket, headers: await upgraded, closed };
+}
+
+describe('the protocol’s own refusals', () => {
+  it('closes a connection that sends no connection_init within 3 s (4408), or that asks for no graphql-transport-ws (4406)', async () => {
+    const silent = await rawSocket(wsUrl, ['graphql-transport-ws']);
+    const started = Date.now();
+    expect(await silent.closed).toEqual({ code: 4408, reason: 'Connection initialisation timeout' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const unnamed = await rawSocket(wsUrl, []);
+    expect((await unnamed.closed).code).toBe(4406);
+  });
+
+  it('takes no message larger than a request body (1009), and no upgrade on another path (404)', async () => {
+    const { socket, closed } = await rawSocket(wsUrl, ['graphql-transport-ws']);
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(1024 * 1024) } }));
+    expect((await closed).code).toBe(1009);
+    await expect(rawSocket(`${app.baseUrl.replace(/^http/, 'ws')}/api/v1/users`, ['graphql-transport-ws'], { 'x-api-key': app.root.apiKey })).rejects.toThrow(
+      'refused upgrade: 404',
+    );
+  });
+});
+
+describe('a credential’s streams, its rate limit, the log and the shutdown', () => {
+  let own: TestApp;
+  let ownUrl: string;
+  let stopped = false;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    own = await startTestApp(
+      { auditStreamHeartbeatMs: 100, streamsPerCredential: 2 },
+      { logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
+    );
+    ownUrl = `${own.baseUrl.replace(/^http/, 'ws')}/graphql`;
+  });
+  afterAll(async () => {
+    if (!stopped) await own?.close();
+  });
+
+  it('counts a connection and each subscription as streams of the credential, SSE streams among them', async () => {
+    const after = await newestRecord(own.http);
+    const stream = await sse({}, own.root.apiKey, own.baseUrl);
+    expect(stream.status).toBe(200);
+    // The connection and its first subscription hold one stream: with the SSE one, both the credential may hold.
+    const socket = keyed(own.root.apiKey, ownUrl);
+    const first = socket.subscribe(AUDIT_SUBSCRIPTION, { after });
+    await eventually(() => socket.acknowledged, 'the acknowledgement');
+    const second = socket.subscribe(AUDIT_SUBSCRIPTION, { after });
+    await eventually(() => second.ended, 'the second subscription’s refusal');
+    expect(second.errors?.[0]?.extensions).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(second.results).toEqual([]);
+    const another = keyed(own.root.apiKey, ownUrl);
+    await eventually(() => another.closed !== undefined, 'the refused connection');
+    expect(another.closed).toMatchObject({ code: 1013, reason: expect.stringMatching(/^rate_limited: These credentials hold 2 streams open/) });
+    expect((await sse({}, own.root.apiKey, own.baseUrl)).status).toBe(429);
+    expect((await openSse(`${own.baseUrl}/api/v1/audit-logs/stream`, { 'x-api-key': own.root.apiKey })).status).toBe(429);
+
+    // A stream closed frees its place, once the server has seen it close: a second subscription then takes it.
+    stream.close();
+    const userId = await own.createUser('streams@example.com');
+    let third = socket.subscribe(AUDIT_SUBSCRIPTION, { after });
+    await eventually(() => {
+      if (third.ended) third = socket.subscribe(AUDIT_SUBSCRIPTION, { after });
+      return hasTarget(third, userId);
+    }, 'the record on a second subscription');
+    await eventually(() => hasTarget(first, userId), 'the record on the first');
+    expect(first.ended || third.ended).toBe(false);
+    await socket.dispose();
+  });
+
+  it('counts the connection and each subscription as requests of the credential in the rate limit', async () => {
+    const remaining = async () => Number((await own.http.get('/users?pageSize=1')).headers.get('x-ratelimit-remaining'));
+    const before = await remaining();
+    const socket = keyed(own.root.apiKey, ownUrl);
+    const subscription = socket.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => socket.acknowledged, 'the acknowledgement');
+    const userId = await own.createUser('counted@example.com');
+    await eventually(() => hasTarget(subscription, userId), 'the record');
+    // The connection, its subscription, the user's creation, and this request.
+    expect(await remaining()).toBe(before - 4);
+    await socket.dispose();
+  });
+
+  it('logs the upgrade as a request once its socket closes: status 101, the close code, whose; no secret', async () => {
+    const socket = keyed(own.root.apiKey, ownUrl);
+    socket.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => socket.acknowledged, 'the acknowledgement');
+    await socket.dispose();
+    const refused = keyed('gh_not_a_key', ownUrl);
+    await eventually(() => refused.closed !== undefined, 'the refused connection');
+    const upgrades = () => lines.filter((line) => line['msg'] === 'request completed' && line['status'] === 101);
+    await eventually(() => upgrades().some((line) => line['closeCode'] === 4403) && upgrades().some((line) => line['closeCode'] === 1000), 'both lines');
+    const accepted = upgrades().find((line) => line['closeCode'] === 1000)!;
+    expect(accepted).toMatchObject({ level: 30, application: own.root.applicationId, principal: { kind: 'api_key' } });
+    const refusal = upgrades().find((line) => line['closeCode'] === 4403)!;
+    expect(refusal).toMatchObject({ reason: 'unauthenticated', refusal: 'Invalid API key' });
+    expect(refusal['durationMs']).toEqual(expect.any(Number));
+    const logged = JSON.stringify(lines);
+    expect(logged).not.toContain(own.root.apiKey);
+    expect(logged).not.toContain('gh_not_a_key');
+
+    // The 101 carries the request id, as every answer; the line is the request's.
+    const traced = await rawSocket(ownUrl, ['graphql-transport-ws'], { 'x-request-id': 'socket-upgrade-1' });
+    expect(traced.headers['x-request-id']).toBe('socket-upgrade-1');
+    traced.socket.close(1000);
+    await traced.closed;
+    await eventually(() => upgrades().some((line) => line['reqId'] === 'socket-upgrade-1'), 'the traced upgrade’s line');
+  });
+
+  it('closes its sockets when the service stops (1001), rather than waiting for them', async () => {
+    const socket = keyed(own.root.apiKey, ownUrl);
+    const subscription = socket.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => socket.acknowledged, 'the acknowledgement');
+    const started = Date.now();
+    stopped = true;
+    await own.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await eventually(() => socket.closed !== undefined, 'the close');
+    expect(socket.closed?.code).toBe(1001);
+    expect(subscription.ended).toBe(true);
+  });
+});
