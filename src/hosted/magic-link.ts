@@ -10,7 +10,7 @@ import { type ThrottleHook } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
-import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
+import type { FormFields, InteractionContext, LoginExtra, ProvenFactor } from './routes.ts';
 
 /**
  * Sign-in by e-mail on the hosted pages (src/domain/sign-in/email-methods.ts): the sign-in page's e-mail form asks
@@ -32,6 +32,7 @@ export interface EmailSignInSteps {
   formTargets(context: InteractionContext): string[];
   readonly throttled: { onRequest: ThrottleHook };
   continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
+  showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra?: LoginExtra): Promise<unknown>;
 }
 
 const paths = (uid: string) => ({
@@ -64,6 +65,10 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const input = { action: paths(uid).verify, csrf: steps.csrf.issue(uid), email, sent, againUrl: paths(uid).page, error };
     return sendPage(reply, status, (nonce) => checkEmailPage(context.target.look, nonce, input), steps.formTargets(context));
   }
+
+  /** The sign-in page, saying how to take over an account whose password nobody proved the address for (its reset link). */
+  const resetFirst = (reply: FastifyReply, context: InteractionContext, email?: string) =>
+    steps.showLogin(reply, context, 403, { error: 'login.resetFirst', ...(email === undefined ? {} : { email }) });
 
   /** The origin of the asking browser's pages (the service's, or the custom domain's it is on), where links lead. */
   async function pagesBase(request: FastifyRequest): Promise<string> {
@@ -100,7 +105,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const sent = fields['sent'] === 'code' ? 'code' : 'link';
     const check = await verifyEmailCode(context.target, context.interaction.uid, fields['code'], guessingAddress(request));
     signIns.inc({ method: sent === 'code' ? 'email_code' : 'magic_link', outcome: check.ok ? 'success' : 'failure' });
-    if (!check.ok) return showCheck(reply, context, 400, email, sent, true);
+    if (!check.ok) return check.unverified === true ? resetFirst(reply, context, email) : showCheck(reply, context, 400, email, sent, true);
     return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: EMAIL_AMR, page: { email } });
   });
   app.get<{ Params: Params }>('/interaction/:uid/code', async (request, reply) => toPage(reply, request.params.uid));
@@ -140,6 +145,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     if (!context.target.email.link) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
     const check = await useEmailLink(context.target, context.interaction.uid, token, guessingAddress(request));
     signIns.inc({ method: 'magic_link', outcome: check.ok ? 'success' : 'failure' });
+    if (!check.ok && check.unverified === true) return resetFirst(reply, context);
     if (!check.ok) throw new SignInRefusal('email_link_invalid', context.target.look);
     return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: EMAIL_AMR, page: { email: check.user.email } });
   }

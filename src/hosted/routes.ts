@@ -459,7 +459,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     accountLinkRoutes(app, services);
-    emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn });
+    emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn, showLogin });
     passkeyRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, throttled, continueSignIn, showLogin });
     // The account page's forms check current passwords and send codes: throttled as the sign-in's (the plain look: the
     // page's own is known only once its session is read).

@@ -152,6 +152,27 @@ describe('magic link on the shared surface', () => {
     expect(decodeJwt((await tokensAfter(config, unknownFlow, answer)).access_token).payload['sub']).toBe(eve!.id);
   });
 
+  it('into an account someone signed up for with a password, never confirmed: refused, the page says to reset the password first', async () => {
+    // Whoever typed the address signed up with a password of theirs; the address's owner then asks for a link.
+    const squatter = await authorize();
+    const signupPath = /<a href="([^"]+\/signup)">/.exec(squatter.page.body)![1]!;
+    const form = await squatter.jar.visit(new URL(signupPath, squatter.page.url).href);
+    expect((await squatter.jar.submit(form, { name: 'Squatter', email: 'owned@example.com', password: 'Squatter-Horse-9' })).status).toBe(200);
+    const [account] = await sql<{ id: string }>(`select id from app_user where email = 'owned@example.com'`);
+
+    const owner = await authorize();
+    await askLink(owner, 'owned@example.com');
+    const answer = await owner.jar.visit(await magicLinkOf(app.http, 'owned@example.com'));
+    expect(answer.status).toBe(403);
+    expect(answer.body).toContain('first set a new password with “Forgot your password?”');
+    expect(answer.body).toContain('Forgot your password?');
+    const [row] = await sql<{ email_verified: boolean }>(`select email_verified from app_user where id = ?`, [account!.id]);
+    expect(row).toEqual({ email_verified: false });
+    const records = await app.http.get(`/audit-logs?target=${account!.id}&action=user.sign_in_failed`);
+    expect(records.body.data[0].changes.after).toMatchObject({ method: 'magic_link', reason: 'email_unverified' });
+    expect((await app.http.get(`/audit-logs?target=${account!.id}&action=user.signed_in`)).body.data).toEqual([]);
+  });
+
   it('a suspended user is mailed nothing and an interaction of another browser’s link is refused', async () => {
     const userId = await createUser('fay@example.com');
     expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);

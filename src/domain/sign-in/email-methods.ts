@@ -163,7 +163,8 @@ async function answered(target: SignInTarget, method: EmailMethod, check: Checke
     method,
     outcome: check.ok ? { ok: true, userId: check.user.id } : { ok: false, reason: check.reason, userId: user?.id ?? null, email },
   });
-  return check.ok ? check : { ok: false };
+  if (check.ok) return check;
+  return check.reason === 'email_unverified' ? { ok: false, unverified: true } : { ok: false };
 }
 
 type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
@@ -259,11 +260,20 @@ async function useRow(em: EntityManager, applicationId: string, where: string, i
   return (result as { affectedRows?: number }).affectedRows === 1;
 }
 
+/**
+ * Proving the address does not make its owner the holder of an account whose password someone set without proving it
+ * (a sign-up by whoever typed the address): that password would still open what the owner then uses. Refused as an
+ * upstream's or SAML's word is; the owner resets the password, which proves the address and replaces it.
+ */
+const unproven = (user: SignInUser) => user.emailVerified === false && user.passwordHash != null;
+
 async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | null, address: string): Promise<Checked> {
   if (user === null) {
     const created = await signUpByEmail(target, row.email);
-    return created === null ? { ok: false, reason: 'user_inactive', user: null } : { ok: true, user: created, verified: created };
+    if (created === null) return { ok: false, reason: 'user_inactive', user: null };
+    return unproven(created) ? { ok: false, reason: 'email_unverified', user: created } : { ok: true, user: created, verified: created };
   }
+  if (unproven(user)) return { ok: false, reason: 'email_unverified', user };
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
   return { ok: true, user, verified: { ...user, tenantIds } };

@@ -109,7 +109,8 @@ export interface SignIn {
 }
 
 /** `factors`: where the check read them with the user (the password's). */
-export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[] } | { ok: false };
+/** `unverified`: the account's address was never proven, and a password was set on it (an e-mail proof refuses it). */
+export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[] } | { ok: false; unverified?: true };
 
 /**
  * Exactly one Argon2id verification happens whatever the outcome (a dummy hash for an unknown e-mail), and every

@@ -12,6 +12,7 @@ export const DE: Catalog = {
   'login.signupLink': 'Konto erstellen',
   'login.forgot': 'Passwort vergessen?',
   'login.unverified': 'Bestätigen Sie zuerst Ihre E-Mail-Adresse: Öffnen Sie den Link, den wir Ihnen gesendet haben.',
+  'login.resetFirst': 'Um sich mit dieser Adresse anzumelden, legen Sie zuerst über „Passwort vergessen?“ ein neues Passwort fest: Der Link, den wir senden, bestätigt die Adresse.',
   'login.resendLink': 'Link erneut senden',
   'login.upstream': 'Mit {provider} anmelden',
   'login.or': 'oder',

@@ -11,6 +11,7 @@ export const EN = {
   'login.signupLink': 'Create an account',
   'login.forgot': 'Forgot your password?',
   'login.unverified': 'Confirm your email address first: open the link we sent you.',
+  'login.resetFirst': 'To sign in with this address, first set a new password with “Forgot your password?”: the link we send confirms the address.',
   'login.resendLink': 'Send the link again',
   'login.upstream': 'Sign in with {provider}',
   'login.or': 'or',

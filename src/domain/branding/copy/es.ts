@@ -12,6 +12,7 @@ export const ES: Catalog = {
   'login.signupLink': 'Crear una cuenta',
   'login.forgot': '¿Olvidó su contraseña?',
   'login.unverified': 'Confirme primero su correo electrónico: abra el enlace que le enviamos.',
+  'login.resetFirst': 'Para iniciar sesión con esta dirección, primero establezca una contraseña nueva con «¿Olvidó su contraseña?»: el enlace que enviamos confirma la dirección.',
   'login.resendLink': 'Enviar el enlace de nuevo',
   'login.upstream': 'Iniciar sesión con {provider}',
   'login.or': 'o',

@@ -12,6 +12,7 @@ export const FR: Catalog = {
   'login.signupLink': 'Créer un compte',
   'login.forgot': 'Mot de passe oublié ?',
   'login.unverified': 'Confirmez d’abord votre adresse e-mail : ouvrez le lien que nous vous avons envoyé.',
+  'login.resetFirst': 'Pour vous connecter avec cette adresse, définissez d’abord un nouveau mot de passe avec « Mot de passe oublié ? » : le lien que nous envoyons confirme l’adresse.',
   'login.resendLink': 'Renvoyer le lien',
   'login.upstream': 'Se connecter avec {provider}',
   'login.or': 'ou',
