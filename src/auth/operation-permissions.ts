@@ -143,8 +143,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.removeEmailTemplateOverride': override('email:delete'),
 
   'Query.domains': needs('domains:read'),
-  'Mutation.createDomain': needs('domains:write'),
-  'Mutation.verifyDomain': needs('domains:write'),
+  'Mutation.createDomain': override('domains:write'),
+  'Mutation.verifyDomain': override('domains:write'),
   'Mutation.deleteDomain': needs('domains:delete'),
 
   'Query.oauthClients': needs('oauth_clients:read'),

@@ -197,6 +197,19 @@ describe('tenant domains', () => {
     expect((await acmeKey.delete(`${tenantDomains(acme)}/${created.body.id}`)).status).toBe(204);
   });
 
+  it('a tenant scope adds or verifies a domain only with tenant_overrides:write, as its own auth providers (403, nothing added)', async () => {
+    const narrow = await issueTestKey(app, { tenantId: acme, permissions: ['domains:read', 'domains:write', 'domains:delete'] });
+    const refused = await narrow.post(domains, { hostname: 'narrow.acme.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Missing permission tenant_overrides:write');
+    expect((await narrow.get(domains)).body.data.some((d: { hostname: string }) => d.hostname === 'narrow.acme.example')).toBe(false);
+    const created = await app.http.post(tenantDomains(acme), { hostname: 'narrow.acme.example' });
+    expect(created.status).toBe(201);
+    expect((await narrow.post(`${domains}/${created.body.id}/verify`)).status).toBe(403);
+    // Removing one is always allowed: it takes a surface away, it adds none.
+    expect((await narrow.delete(`${domains}/${created.body.id}`)).status).toBe(204);
+  });
+
   it('an unknown tenant or one of another application is not found', async () => {
     const other = await app.bootstrapAnother();
     const theirTenant = await app.createTenant('Theirs', other);
