@@ -32,6 +32,8 @@ export interface Config {
    * Server-Sent Events, and GraphQL WebSocket connections (each counts as many as it runs subscriptions, at least one).
    */
   readonly streamsPerCredential: number;
+  /** Test mails (POST /email/test) an application may queue in an hour, all its tenants together. */
+  readonly testEmailsPerHour: number;
   /** How often the audit retention job runs (src/domain/audit-retention.ts); 0: never on this instance. */
   readonly auditRetentionEveryMs: number;
   /**
@@ -309,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     readCacheMs: integer(env, 'READ_CACHE_MS', 5_000),
     auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE),
     streamsPerCredential: integer(env, 'STREAMS_PER_CREDENTIAL', 20, POSITIVE),
+    testEmailsPerHour: integer(env, 'TEST_EMAILS_PER_HOUR', 20, POSITIVE),
     auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),

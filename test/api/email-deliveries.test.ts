@@ -5,6 +5,7 @@ import { AuditLog } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { enqueueMail, type MailSender } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
 import type { HttpClient } from '../support/http.ts';
 import {
   makeCertificate,
@@ -108,8 +109,8 @@ describe('the built-in sender', () => {
     expect(queued.messageId).toMatch(/^<[0-9a-f-]+@gatehouse\.test>$/);
     const delivery = await settled(app.http, `/email/deliveries/${queued.id}`);
     expect(delivery).toMatchObject({ status: 'sent', attempts: 1, providerType: 'gatehouse', lastError: null, note: null, tenantId: null });
-    expect(delivery.subject).toBe('Test e-mail from My application');
-    expect(delivery.text).toContain('This is a test e-mail from My application');
+    expect(delivery.subject).toBe('Test e-mail from Gatehouse');
+    expect(delivery.text).toContain('This is a test e-mail, sent through an application’s e-mail provider');
     expect(delivery.html).toContain('<p>This is a test e-mail');
     const mail = relay.received.find((received) => received.header('message-id') === queued.messageId)!;
     expect(mail).toMatchObject({ from: 'no-reply@gatehouse.test', to: ['ada@example.com'], user: 'relay', secure: true });
@@ -406,6 +407,26 @@ describe('POST /email/test', () => {
     // Woken after the request's transaction committed, the worker sends it.
     expect(await settled(app.http, `/email/deliveries/${first.body.id as string}`)).toMatchObject({ status: 'sent' });
     expect((await app.http.get('/email/deliveries?to=once@example.com')).body.data).toHaveLength(1);
+  });
+
+  it('carries no text of the application’s or tenant’s, and an application queues at most TEST_EMAILS_PER_HOUR an hour (429)', async () => {
+    const limited = await startTestApp({ testEmailsPerHour: 2 });
+    try {
+      const tenantId = await limited.createTenant('Your mailbox is full: sign in at https://evil.example');
+      const tenantKey = await issueTestKey(limited, { tenantId, permissions: ['email:read', 'email:write'] });
+      const first = await tenantKey.post('/email/test', { to: 'one@example.com' });
+      expect(first.status).toBe(201);
+      const delivery = (await tenantKey.get(`/email/deliveries/${first.body.id as string}`)).body;
+      expect(`${delivery.subject as string} ${delivery.text as string} ${delivery.html as string}`).not.toMatch(/evil|mailbox|My application/);
+      expect((await limited.http.post('/email/test', { to: 'two@example.com' })).status).toBe(201);
+      // The application's count, its tenants' included.
+      const refused = await tenantKey.post('/email/test', { to: 'three@example.com' });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'rate_limited' });
+      expect((await limited.http.get('/email/deliveries?templateKey=test')).body.data).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('over GraphQL answers the delivery as REST does', async () => {

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
-import { invalid, notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { firstIdAt, newId } from '../../ids.ts';
 import type { Services } from '../../services.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalize as brandingValue } from '../branding/branding.ts';
@@ -23,11 +24,16 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Not one of the 12 templates, so not customizable. */
 export const TEST_MAIL_KEY = 'test';
+/**
+ * Words of ours only: a test mail goes to any address, so an application's or tenant's name (free text its admins
+ * write) in it would make the service a relay for their text.
+ */
 const TEST_MAIL: TemplateContent = {
-  subject: 'Test e-mail from {{ application.name }}',
-  text: 'This is a test e-mail from {{ application.name }}{% if tenant %} ({{ tenant.name }}){% endif %}. Its provider works.\n',
-  html: '<p>This is a test e-mail from {{ application.name }}{% if tenant %} ({{ tenant.name }}){% endif %}. Its provider works.</p>\n',
+  subject: 'Test e-mail from Gatehouse',
+  text: 'This is a test e-mail, sent through an application’s e-mail provider to check that it works. It does.\n',
+  html: '<p>This is a test e-mail, sent through an application’s e-mail provider to check that it works. It does.</p>\n',
 };
+
 
 export type DeliveryKey = TemplateKey | typeof TEST_MAIL_KEY;
 
@@ -182,6 +188,15 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
 }
 
 export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
+  const [sent] = await executeOwned<{ count: number }[]>(
+    scope.em,
+    scope.applicationId,
+    `select count(*)::int as count from email_delivery where @owner and id >= ? and template_key = ?`,
+    [firstIdAt(new Date(Date.now() - 3_600_000)), TEST_MAIL_KEY],
+  );
+  // Enough to try a provider; bounded, since the test mail goes to any address.
+  const perHour = scope.services.config.testEmailsPerHour;
+  if ((sent?.count ?? 0) >= perHour) throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
   // Rendered before the transaction: no connection is held while the mail waits for a render worker.
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
   const delivery = await scope.transactional(async (em) => queueRendered(em, scope, rendered));
