@@ -15,7 +15,7 @@ export interface paths {
          * Get the organization
          * @description The organization that owns the credentials' application. Any other id: `not_found`.
          *
-         *     Requires `organizations:read`.
+         *     Requires `organizations:read`. Application-wide credentials only.
          */
         get: operations["GetOrganization"];
         put?: never;
@@ -5187,7 +5187,7 @@ export interface paths {
          * @description Adds a custom domain to the application or, with `tenantId`, to a tenant (needs `authIsolation` = `isolated`,
          *     else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
          *
-         *     Requires `domains:write`.
+         *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
         post: operations["CreateDomain"];
         delete?: never;
@@ -5233,7 +5233,7 @@ export interface paths {
          *     verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
          *     A hostname another application has verified: 409 `already_exists`.
          *
-         *     Requires `domains:write`.
+         *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
         post: operations["VerifyDomain"];
         delete?: never;
@@ -5262,7 +5262,7 @@ export interface paths {
          * @description Adds a custom domain to the application or, with `tenantId`, to a tenant (needs `authIsolation` = `isolated`,
          *     else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
          *
-         *     Requires `domains:write`.
+         *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
         post: operations["CreateDomainInTenant"];
         delete?: never;
@@ -5308,7 +5308,7 @@ export interface paths {
          *     verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
          *     A hostname another application has verified: 409 `already_exists`.
          *
-         *     Requires `domains:write`.
+         *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
         post: operations["VerifyDomainInTenant"];
         delete?: never;
