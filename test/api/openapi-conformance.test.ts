@@ -46,6 +46,7 @@ const SUCCESS_OUT_OF_REACH: Readonly<Record<string, string>> = {
   RemoveEmailProviderOverride: 'no override to remove (emailProviderScope stays application)',
   RemoveEmailTemplateOverride: 'no override to remove (emailTemplatesScope stays application)',
   RemovePolicy: 'no override to remove (authIsolation stays shared)',
+  RotateSamlSpKey: 'the victim’s provider is a password provider, which has no SP key (saml-sp-key-rotation.test.ts)',
 };
 const succeeded = new Set<string>();
 
