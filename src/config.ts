@@ -34,6 +34,8 @@ export interface Config {
   readonly streamsPerCredential: number;
   /** Test mails (POST /email/test) an application may queue in an hour, all its tenants together. */
   readonly testEmailsPerHour: number;
+  /** Mails a page may have sent to one address in an hour (sign-in links and codes, resets, verification). */
+  readonly mailsPerAddressPerHour: number;
   /** How often the audit retention job runs (src/domain/audit-retention.ts); 0: never on this instance. */
   readonly auditRetentionEveryMs: number;
   /**
@@ -312,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE),
     streamsPerCredential: integer(env, 'STREAMS_PER_CREDENTIAL', 20, POSITIVE),
     testEmailsPerHour: integer(env, 'TEST_EMAILS_PER_HOUR', 20, POSITIVE),
+    mailsPerAddressPerHour: integer(env, 'MAILS_PER_ADDRESS_PER_HOUR', 10, POSITIVE),
     auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),

@@ -41,6 +41,7 @@ import { Migration0036SuspendedLock } from './migrations/0036-suspended-lock.ts'
 import { Migration0037SamlSpKeyRotation } from './migrations/0037-saml-sp-key-rotation.ts';
 import { Migration0038OAuthClientManagementApi } from './migrations/0038-oauth-client-management-api.ts';
 import { Migration0039MfaEmailCodeAttempts } from './migrations/0039-mfa-email-code-attempts.ts';
+import { Migration0040EmailDeliveryRecipient } from './migrations/0040-email-delivery-recipient.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -81,6 +82,7 @@ export const MIGRATIONS = [
   { name: '0037-saml-sp-key-rotation', class: Migration0037SamlSpKeyRotation },
   { name: '0038-oauth-client-management-api', class: Migration0038OAuthClientManagementApi },
   { name: '0039-mfa-email-code-attempts', class: Migration0039MfaEmailCodeAttempts },
+  { name: '0040-email-delivery-recipient', class: Migration0040EmailDeliveryRecipient },
 ];
 
 /**

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { passwordResetMail } from '../../src/domain/email/flow-mail.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
@@ -263,5 +264,38 @@ describe('in isolated tenants: a tenant’s path, its custom domain, and a tenan
     expect(refused.status).toBe(404);
     expect(refused.body).toContain('Signing in by email is not available for South');
     expect(await mails(admin, 'hal@example.com', 'magic_link')).toHaveLength(2);
+  });
+});
+
+describe('mails one address is sent on request', () => {
+  it('stop at MAILS_PER_ADDRESS_PER_HOUR an hour, whatever asks (links, resets): the pages answer alike, nothing more is queued', async () => {
+    const capped = await startTestApp({ mailsPerAddressPerHour: 2 }, { reachablePublicUrl: true });
+    try {
+      for (const body of [{ type: 'password' }, { type: 'magic_link' }]) expect((await capped.http.post('/auth-providers', body)).status).toBe(201);
+      expect((await capped.http.post('/users', { email: 'inbox@example.com', password: PASSWORD })).status).toBe(201);
+      const client = await createTestClient(capped, { type: 'web', redirectUris: [REDIRECT_URI] });
+      const cappedConfig = await discover(capped, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+      const cappedIssuer = capped.gatehouse.services.config.publicUrl;
+      const ask = async (email: string) => {
+        const flow = await startAuthorization(cappedConfig, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email' }, new CookieJar());
+        return askLink(flow, email);
+      };
+      const first = await ask('INBOX@example.com');
+      expect((await ask('inbox@example.com')).status).toBe(200);
+      // The third, in any case of the address: the same page, and no mail.
+      const third = await ask('Inbox@Example.com');
+      expect(third.status).toBe(first.status);
+      expect(normalized(third, 'Inbox@Example.com')).toBe(normalized(first, 'INBOX@example.com'));
+      expect(await mails(capped.http, 'inbox@example.com', 'magic_link')).toHaveLength(2);
+      // Another kind of asked-for mail counts against the same address; another address is not held back.
+      await capped.gatehouse.services.orm.em.fork().transactional(async (em) => {
+        const sender = { applicationId: capped.root.applicationId, tenantId: null, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'test' } }, services: capped.gatehouse.services };
+        expect(await passwordResetMail({ em, sender, tenantId: null }, { email: 'inbox@example.com' }, { link: `${cappedIssuer}/x`, expiresInMinutes: 30 })).toBeNull();
+      });
+      expect((await ask('other@example.com')).status).toBe(200);
+      expect(await mails(capped.http, 'other@example.com', 'magic_link')).toHaveLength(1);
+    } finally {
+      await capped.close();
+    }
   });
 });

@@ -66,8 +66,10 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       rateLimit: { max: 100_000, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` },
       // The hosted-page tests post many forms from 127.0.0.1; throttle.test.ts sets a low limit of its own.
       signInRateLimit: { max: 100_000, windowMs: 60_000 },
-      // Some suites queue dozens of test mails; email-deliveries.test.ts sets a low limit of its own.
+      // Some suites queue dozens of test mails, or links to one address; email-deliveries.test.ts and
+      // hosted-magic-link.test.ts set low limits of their own.
       testEmailsPerHour: 100_000,
+      mailsPerAddressPerHour: 100_000,
       // A request's statements must not depend on how long a loaded machine took over the setup before it (a
       // credential read again once its 5 s entry lapsed); the suites of the cache's expiry set their own.
       apiKeyCacheMs: 10 * 60_000,

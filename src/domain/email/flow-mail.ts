@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmailDelivery } from '../../db/entities/index.ts';
-import { enqueueMail, type MailSender } from './outbox.ts';
+import { enqueueMail, queuedLastHour, type MailSender } from './outbox.ts';
 import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
@@ -27,14 +27,23 @@ export interface Recipient {
 
 const languageOf = (to: Recipient): Locale => (isLocale(to.locale) ? to.locale : DEFAULT_LOCALE);
 
-const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>): Promise<EmailDelivery> =>
-  enqueueMail(at.em, at.sender, {
-    templateKey,
-    to: to.email,
-    tenantId: at.tenantId,
-    locale: languageOf(to),
-    variables: { user: { name: to.name ?? null, email: to.email }, ...variables },
-  });
+/**
+ * The mails anyone may ask for by typing an address on a page (sign-in links and codes, resets, verification, sign-up's
+ * notice to an existing account, an e-mail change): at most MAILS_PER_ADDRESS_PER_HOUR an hour to one address, so a
+ * page cannot flood someone's inbox. Beyond it the page answers as ever and nothing is queued (null).
+ */
+const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_link', 'password_reset', 'email_otp', 'email_change'];
+
+async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
+  if (ASKED_FOR.includes(templateKey)) {
+    const queued = await queuedLastHour(at.em, at.sender.applicationId, ASKED_FOR, address);
+    if (queued >= at.sender.services.config.mailsPerAddressPerHour) return null;
+  }
+  return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
+}
+
+const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
+  queue(at, templateKey, to.email, languageOf(to), { user: { name: to.name ?? null, email: to.email }, ...variables });
 
 /** UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
@@ -76,13 +85,7 @@ export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: s
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
-  enqueueMail(at.em, at.sender, {
-    templateKey: 'email_change',
-    to: v.newEmail,
-    tenantId: at.tenantId,
-    locale: languageOf(user),
-    variables: { user: { name: user.name ?? null, email: user.email }, ...v },
-  });
+  queue(at, 'email_change', v.newEmail, languageOf(user), { user: { name: user.name ?? null, email: user.email }, ...v });
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 
@@ -100,4 +103,4 @@ export const FLOW_MAIL = {
   account_locked: accountLockedMail,
   email_change: emailChangeMail,
   account_deleted: accountDeletedMail,
-} as const satisfies Record<TemplateKey, (at: MailContext, to: Recipient, v: never) => Promise<EmailDelivery>>;
+} as const satisfies Record<TemplateKey, (at: MailContext, to: Recipient, v: never) => Promise<EmailDelivery | null>>;

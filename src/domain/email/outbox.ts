@@ -187,16 +187,25 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
   return delivery;
 }
 
-export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
-  const [sent] = await executeOwned<{ count: number }[]>(
-    scope.em,
-    scope.applicationId,
-    `select count(*)::int as count from email_delivery where @owner and id >= ? and template_key = ?`,
-    [firstIdAt(new Date(Date.now() - 3_600_000)), TEST_MAIL_KEY],
+/**
+ * Mails of `templateKeys` the application queued in the last hour, to `to` (any case) when given: the ids are UUIDv7,
+ * so the last hour is a range of the application's key, and an address one of its index (migration 0040).
+ */
+export async function queuedLastHour(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): Promise<number> {
+  const [row] = await executeOwned<{ count: number }[]>(
+    em,
+    applicationId,
+    `select count(*)::int as count from email_delivery
+      where @owner and id >= ? and template_key in (?)${to === undefined ? '' : ' and lower(to_address) = lower(?)'}`,
+    [firstIdAt(new Date(Date.now() - 3_600_000)), templateKeys, ...(to === undefined ? [] : [to])],
   );
+  return row?.count ?? 0;
+}
+
+export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
   // Enough to try a provider; bounded, since the test mail goes to any address.
   const perHour = scope.services.config.testEmailsPerHour;
-  if ((sent?.count ?? 0) >= perHour) throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
+  if ((await queuedLastHour(scope.em, scope.applicationId, [TEST_MAIL_KEY])) >= perHour) throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
   // Rendered before the transaction: no connection is held while the mail waits for a render worker.
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
   const delivery = await scope.transactional(async (em) => queueRendered(em, scope, rendered));
