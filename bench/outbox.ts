@@ -75,8 +75,7 @@ export async function outboxBench(): Promise<OutboxFigures> {
   const database = await createTestDatabase();
   if (database.databaseUrl === undefined) throw new Error('the outbox bench needs a PostgreSQL server');
   const sink = await startSink();
-  // Its delayed mails are test mails, far more than an application may queue in an hour.
-  const service = await startServiceProcess(database.databaseUrl, 1, { SMTP_URL: `smtp://127.0.0.1:${sink.port}?security=none`, TEST_EMAILS_PER_HOUR: String(DELAYED) });
+  const service = await startServiceProcess(database.databaseUrl, 1, { SMTP_URL: `smtp://127.0.0.1:${sink.port}?security=none` });
   const client = new pg.Client({ connectionString: database.databaseUrl });
   await client.connect();
   try {
