@@ -112,9 +112,15 @@ const MAX_DAYS = 3660;
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-function isoDate(field: string, value: string): Date {
+/** Undefined unless `value` is an ISO date (YYYY-MM-DD) that exists. */
+function dayOf(value: string): Date | undefined {
   const date = new Date(`${value}T00:00:00Z`);
-  if (!DATE.test(value) || Number.isNaN(date.getTime()) || utcDay(date) !== value) throw invalid(field, `${field} must be an ISO date (YYYY-MM-DD)`);
+  return DATE.test(value) && !Number.isNaN(date.getTime()) && utcDay(date) === value ? date : undefined;
+}
+
+function isoDate(field: string, value: string): Date {
+  const date = dayOf(value);
+  if (date === undefined) throw invalid(field, `${field} must be an ISO date (YYYY-MM-DD)`);
   return date;
 }
 
@@ -146,6 +152,33 @@ function range(scope: Scope, args: AnalyticsArgs): Range {
   const periods: string[] = [];
   for (let start = periodStart(from, interval); start <= to; start = nextPeriod(start, interval)) periods.push(utcDay(start));
   return { from, to, interval, periods };
+}
+
+/** A series' arguments as known before it runs: a literal's value, null when left out, undefined when a variable. */
+export interface SeriesArgsSeen {
+  readonly from: string | null | undefined;
+  readonly to: string | null | undefined;
+  readonly interval: string | null | undefined;
+}
+
+/** The fewest days a period of each interval holds. */
+const PERIOD_DAYS_MIN: Readonly<Record<AnalyticsInterval, number>> = { day: 1, week: 7, month: 28 };
+
+/**
+ * The most points a series answers (the operation cost estimate's): the days of a range whose ends are both given,
+ * the default 30 when `from` is left out, else the most a range may span (`to` left out is today, unknown beforehand);
+ * one point per day unless week or month is given, and a range may cut into its first and last period.
+ */
+export function seriesPointsAtMost(args: SeriesArgsSeen): number {
+  const interval = args.interval === 'week' || args.interval === 'month' ? args.interval : 'day';
+  return Math.floor((rangeDaysAtMost(args) - 2) / PERIOD_DAYS_MIN[interval]) + 2;
+}
+
+function rangeDaysAtMost({ from, to }: SeriesArgsSeen): number {
+  if (from === null) return DEFAULT_DAYS;
+  const [start, end] = [from === undefined ? undefined : dayOf(from), to == null ? undefined : dayOf(to)];
+  if (start === undefined || end === undefined) return MAX_DAYS;
+  return Math.min(Math.max((end.getTime() - start.getTime()) / DAY_MS + 1, 1), MAX_DAYS);
 }
 
 const seriesOf = (scope: Scope) => scope.tenantId ?? APPLICATION_SERIES;

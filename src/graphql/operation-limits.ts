@@ -25,6 +25,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { seriesPointsAtMost } from '../domain/analytics.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { GatehouseError } from '../errors.ts';
 import { JSON_BODY_MAX_DEPTH } from '../json-body.ts';
@@ -64,9 +65,19 @@ export const OPERATION_LIMITS = {
 
 /**
  * Each list is assumed to hold this many items: about what introspection's lists (types, fields, arguments) hold on
- * average. A page's list (the `data` of a field taking `pageSize`) holds what the page asks for instead (pageItems).
+ * average. A page's list (the `data` of a field taking `pageSize`) holds what the page asks for instead (pageItems),
+ * and an analytics series' (the `data` of a field taking `interval`) the points its range asks for (seriesItems).
  */
 const ITEMS_PER_LIST = 10;
+
+/**
+ * Fields that count over every user of an application (or of a tenant) each time they run, however little they answer.
+ * Priced so that at most AGGREGATES_PER_REQUEST fit in one request: a price rather than a per-request memo of their
+ * answers, which aliases naming another tenant or application would each miss.
+ */
+const AGGREGATE_FIELDS: ReadonlySet<string> = new Set(['Query.mfaAdoption', 'Query.applicationStats']);
+const AGGREGATES_PER_REQUEST = 4;
+const AGGREGATE_COST = OPERATION_LIMITS.cost / (AGGREGATES_PER_REQUEST + 1);
 
 /**
  * The items a page holds, as its `pageSize` asks: the literal's value, the default when left out, and the most a page
@@ -79,6 +90,26 @@ function pageItems(field: FieldNode): number {
   return PAGE_SIZE_MAX;
 }
 
+/**
+ * The points a series holds at most (seriesPointsAtMost): its literal `from`, `to` and `interval` as given, a variable
+ * as the widest it may be.
+ */
+function seriesItems(field: FieldNode): number {
+  const literal = (name: string): string | null | undefined => {
+    const value = field.arguments?.find((each) => each.name.value === name)?.value;
+    if (value === undefined || value.kind === Kind.NULL) return null;
+    return value.kind === Kind.STRING || value.kind === Kind.ENUM ? value.value : undefined;
+  };
+  return seriesPointsAtMost({ from: literal('from'), to: literal('to'), interval: literal('interval') });
+}
+
+/** The items of the lists in a field's selection: a page's or a series' as its arguments ask, else undefined (ITEMS_PER_LIST). */
+function listItems(field: GraphQLField<unknown, unknown>, selection: FieldNode): number | undefined {
+  const takes = (name: string) => field.args.some((argument) => argument.name === name);
+  if (takes('pageSize')) return pageItems(selection);
+  return takes('interval') ? seriesItems(selection) : undefined;
+}
+
 /** The definition of a field of `parentType`, meta-fields included; undefined for an unknown field (another rule reports it). */
 function fieldDefinition(context: ValidationContext, parentType: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
   if (name === SchemaMetaFieldDef.name && parentType === context.getSchema().getQueryType()) return SchemaMetaFieldDef;
@@ -88,11 +119,11 @@ function fieldDefinition(context: ValidationContext, parentType: GraphQLComposit
 
 /**
  * How many items a value of the type stands for: ITEMS_PER_LIST per list wrapper (a list of lists: squared), or, for a
- * field of a page, `page` items in its outer list.
+ * field of a page or a series, `items` in its outer list.
  */
-function itemsPerValue(type: GraphQLOutputType, page?: number): number {
+function itemsPerValue(type: GraphQLOutputType, items?: number): number {
   const nullable = getNullableType(type);
-  return isListType(nullable) ? (page ?? ITEMS_PER_LIST) * itemsPerValue(nullable.ofType) : 1;
+  return isListType(nullable) ? (items ?? ITEMS_PER_LIST) * itemsPerValue(nullable.ofType) : 1;
 }
 
 /**
@@ -102,31 +133,30 @@ function itemsPerValue(type: GraphQLOutputType, page?: number): number {
  */
 function estimatedCost(context: ValidationContext, operation: OperationDefinitionNode): number {
   const fragmentCosts = new Map<string, number>();
-  // `page`: the selection set is a page's (its field takes `pageSize`), whose lists hold that many items.
-  const measure = (selectionSet: SelectionSetNode, parentType: GraphQLCompositeType, page?: number): number => {
+  // `items`: the selection set is a page's or a series' (listItems), whose lists hold that many items.
+  const measure = (selectionSet: SelectionSetNode, parentType: GraphQLCompositeType, items?: number): number => {
     let cost = 0;
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        cost += 1;
+        cost += AGGREGATE_FIELDS.has(`${parentType.name}.${selection.name.value}`) ? 1 + AGGREGATE_COST : 1;
         const field = fieldDefinition(context, parentType, selection.name.value);
         const fieldType = field === undefined ? undefined : getNamedType(field.type);
         if (selection.selectionSet !== undefined && field !== undefined && isCompositeType(fieldType)) {
-          const ownPage = field.args.some((argument) => argument.name === 'pageSize') ? pageItems(selection) : undefined;
-          cost += itemsPerValue(field.type, page) * measure(selection.selectionSet, fieldType, ownPage);
+          cost += itemsPerValue(field.type, items) * measure(selection.selectionSet, fieldType, listItems(field, selection));
         }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition === undefined ? parentType : context.getSchema().getType(selection.typeCondition.name.value);
-        if (isCompositeType(condition)) cost += measure(selection.selectionSet, condition, page);
+        if (isCompositeType(condition)) cost += measure(selection.selectionSet, condition, items);
       } else {
-        // Measured once per page size it is spread in (a fragment on a page type may be spread in pages of several).
+        // Measured once per item count it is spread with (a fragment on a page type may be spread in pages of several sizes).
         const name = selection.name.value;
-        const measured = `${name}\0${page ?? ''}`;
+        const measured = `${name}\0${items ?? ''}`;
         // A fragment being measured that spreads itself again: a cycle, which NoFragmentCyclesRule refuses.
         if (!fragmentCosts.has(measured)) {
           fragmentCosts.set(measured, 0);
           const fragment = context.getFragment(name);
           const condition = fragment == null ? undefined : context.getSchema().getType(fragment.typeCondition.name.value);
-          if (fragment != null && isCompositeType(condition)) fragmentCosts.set(measured, measure(fragment.selectionSet, condition, page));
+          if (fragment != null && isCompositeType(condition)) fragmentCosts.set(measured, measure(fragment.selectionSet, condition, items));
         }
         cost += fragmentCosts.get(measured)!;
       }
@@ -221,7 +251,7 @@ export const OperationLimitsRule: ValidationRule = (context: ValidationContext):
     if (cost > OPERATION_LIMITS.cost) {
       context.reportError(
         new GraphQLError(
-          `The operation asks for too much: about ${cost} values, counting ${ITEMS_PER_LIST} items per list, where ${OPERATION_LIMITS.cost} are allowed (a page’s list counts as many as its pageSize). Select fewer fields, or fewer inside lists`,
+          `The operation asks for too much: about ${cost} values, counting ${ITEMS_PER_LIST} items per list, where ${OPERATION_LIMITS.cost} are allowed (a page’s list counts as many as its pageSize, an analytics series’ as the periods of its range, a count over all users ${AGGREGATE_COST}). Select fewer fields, or fewer inside lists`,
           { nodes: operation },
         ),
       );

@@ -157,6 +157,8 @@ describe('analytics', () => {
     expect(year.status).toBe(200);
     expect(year.body.data).toHaveLength(365);
     expect(app.queries.filter((query) => query.includes('analytics_'))).toHaveLength(1);
+    // The widest range, by day: its operation is priced at every point and within /graphql's cost limit (graphql-limits.test.ts).
+    expect((await app.http.get('/analytics/sign-ins?from=2016-03-03&to=2026-03-10&interval=day')).body.data).toHaveLength(3660);
   });
 
   it('MFA adoption: the users, none of whom holds a factor', async () => {

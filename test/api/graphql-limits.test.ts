@@ -1,9 +1,12 @@
-import { getIntrospectionQuery, Kind, parse, print, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { getIntrospectionQuery, Kind, parse, print, validate, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATION_LIMITS } from '../../src/graphql/operation-limits.ts';
+import { OPERATION_LIMITS, OperationLimitsRule } from '../../src/graphql/operation-limits.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
+import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tenantPageWithConfiguration } from '../support/configuration-page.ts';
 import type { HttpResponse } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 
 /**
  * How much one GraphQL request may ask for (src/graphql/operation-limits.ts): root fields, one write per mutation, and
@@ -117,6 +120,61 @@ describe('what one GraphQL request may cost', () => {
     // A literal page size counts as itself; a page left without one as the default 20.
     expect((await app.http.graphql(`{ ${Array.from({ length: 20 }, (_, i) => `u${i}: users(pageSize: 100) { data { id email } }`).join(' ')} }`)).status).toBe(200);
   }, 60_000);
+});
+
+describe('analytics: a series costs its periods, a count over every user a fifth of the limit', () => {
+  const OVER_COST = /^The operation asks for too much: about \d+ values/;
+  const signIns = (args: string) => (i: number) => `s${i}: signIns(${args}) { data { period succeeded failed byMethod } }`;
+  // 3,660 days: the widest range a series may span.
+  const TEN_YEARS = 'from: "2016-01-01", to: "2026-01-07"';
+  // signIns, its data, and four fields a day.
+  const fit = Math.floor(OPERATION_LIMITS.cost / (2 + 3660 * 4));
+
+  it('aliases of a series over ten years by day: as many as the limit holds are served whole, one more is refused', async () => {
+    // The narrowest credential that may ask: analytics:read alone, in one tenant.
+    const tenantId = await app.createTenant('Analytics');
+    const client = await issueTestKey(app, { tenantId, permissions: ['analytics:read'] });
+    const served = await client.graphql(`{ ${aliases(fit, signIns(`${TEN_YEARS}, interval: day`))} }`);
+    expect(served.status, JSON.stringify(served.body.errors)).toBe(200);
+    expect(Object.values(served.body.data as Record<string, { data: unknown[] }>).map((series) => series.data.length)).toEqual(Array(fit).fill(3660));
+    expect(refused(await client.graphql(`{ ${aliases(fit + 1, signIns(`${TEN_YEARS}, interval: day`))} }`))).toMatch(OVER_COST);
+    // Counted as 10 items a list, twenty were about 420 values where they resolved 366,000 (4.6 MB).
+    expect(refused(await client.graphql(`{ ${aliases(OPERATION_LIMITS.queryRootFields, signIns(`${TEN_YEARS}, interval: day`))} }`))).toMatch(OVER_COST);
+  });
+
+  it('a variable, or `to` left out (today), counts as the widest range by day; the default 30 days, weeks and months as theirs', async () => {
+    const variables = await app.http.graphql(`query($from: String, $to: String) { ${aliases(fit + 1, signIns('from: $from, to: $to'))} }`, { from: '2026-01-01', to: '2026-01-01' });
+    expect(refused(variables)).toMatch(OVER_COST);
+    expect(refused(await app.http.graphql(`query($i: AnalyticsInterval) { ${aliases(fit + 1, signIns(`${TEN_YEARS}, interval: $i`))} }`, { i: 'month' }))).toMatch(OVER_COST);
+    expect(refused(await app.http.graphql(`{ ${aliases(fit + 1, signIns('from: "2025-12-01"'))} }`))).toMatch(OVER_COST);
+    const max = OPERATION_LIMITS.queryRootFields;
+    for (const args of ['interval: day', `${TEN_YEARS}, interval: week`, `${TEN_YEARS}, interval: month`, 'to: "2026-01-07"']) {
+      const response = await app.http.graphql(`{ ${aliases(max, signIns(args))} }`);
+      expect(response.status, `${args}: ${JSON.stringify(response.body.errors)}`).toBe(200);
+    }
+  });
+
+  it('mfaAdoption and applicationStats count every user each time: four are served, five refused before any runs', async () => {
+    const client = await issueTestKey(app, { permissions: ['analytics:read'] });
+    const adoption = (i: number) => `m${i}: mfaAdoption { users usersWithMfa ratio byFactor }`;
+    expect((await client.graphql(`{ ${aliases(4, adoption)} }`)).status).toBe(200);
+    const before = app.queries.length;
+    expect(refused(await client.graphql(`{ ${aliases(5, adoption)} }`))).toMatch(OVER_COST);
+    // Twenty ran 40 statements, each counting over every user of the application.
+    expect(refused(await client.graphql(`{ ${aliases(OPERATION_LIMITS.queryRootFields, adoption)} }`))).toMatch(OVER_COST);
+    expect(app.queries.slice(before).filter((sql) => /from app_user|join app_user/.test(sql))).toEqual([]);
+    const stats = (i: number) => `a${i}: applicationStats(appId: "${app.root.applicationId}") { users tenants }`;
+    expect((await app.http.graphql(`{ ${aliases(2, adoption)} ${aliases(2, stats)} }`)).status).toBe(200);
+    expect(refused(await app.http.graphql(`{ ${aliases(2, adoption)} ${aliases(3, stats)} }`))).toMatch(OVER_COST);
+  });
+
+  it('every operation of the REST routes, its variables at their widest, is within the limit: /graphql serves what REST does', () => {
+    const schema = buildSchema();
+    const over = expandRoutes(ROUTES).flatMap((route) =>
+      validate(schema, route.operation.document, [OperationLimitsRule]).map((error) => `${route.method} ${route.url}: ${error.message}`),
+    );
+    expect(over).toEqual([]);
+  });
 });
 
 describe('depth and size', () => {
