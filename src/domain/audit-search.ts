@@ -5,6 +5,7 @@ import { invalid, notFound } from '../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
 import { isControlFree } from './validate.ts';
 import { firstIdAt } from '../ids.ts';
+import { visibleTenantIds } from './users/users.ts';
 
 export interface AuditRecordView {
   readonly id: string;
@@ -60,7 +61,13 @@ const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
 const ID_MAX = 200;
 const ID_SLACK_MS = 10 * 60_000;
 
-export const view = (row: AuditRow): AuditRecordView => ({
+/** A snapshot's `tenantIds` (a user's memberships) as the users API shows them to the reader (visibleTenantIds). */
+function snapshotSeenBy(scope: Scope, snapshot: unknown): unknown {
+  if (typeof snapshot !== 'object' || snapshot === null || !('tenantIds' in snapshot) || !Array.isArray(snapshot.tenantIds)) return snapshot;
+  return { ...snapshot, tenantIds: visibleTenantIds(scope.principal, snapshot.tenantIds as string[]) };
+}
+
+export const view = (scope: Scope, row: AuditRow): AuditRecordView => ({
   id: row.id,
   // Raw rows keep the driver's text: the API's timestamps are ISO 8601.
   time: new Date(row.created_at),
@@ -74,7 +81,7 @@ export const view = (row: AuditRow): AuditRecordView => ({
   requestId: row.request_id,
   ip: row.ip,
   userAgent: row.user_agent,
-  changes: row.before === null && row.after === null ? null : { before: row.before, after: row.after },
+  changes: row.before === null && row.after === null ? null : { before: snapshotSeenBy(scope, row.before), after: snapshotSeenBy(scope, row.after) },
 });
 
 function idFilter(field: string, value: string): string {
@@ -125,7 +132,7 @@ export async function listAuditRecords(scope: Scope, { actor, action, target, fr
     `select ${COLUMNS} from audit_log where ${where}${after === undefined ? '' : ' and id < ?'} order by id desc limit ?`,
     [...params, ...(after === undefined ? [] : [after]), size + 1],
   );
-  const data = rows.slice(0, size).map(view);
+  const data = rows.slice(0, size).map((row) => view(scope, row));
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
@@ -135,5 +142,5 @@ export async function getAuditRecord(scope: Scope, recordId: string): Promise<Au
   const { where, params } = conditions(scope, {});
   const [row] = await executeOwned<AuditRow[]>(scope.em, scope.applicationId, `select ${COLUMNS} from audit_log where ${where} and id = ?`, [...params, recordId]);
   if (row === undefined) throw notFound('Audit record', 'recordId');
-  return view(row);
+  return view(scope, row);
 }

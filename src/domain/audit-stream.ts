@@ -236,7 +236,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
         );
         for (const row of rows) {
           if (sink.closed) return;
-          if (row.matches) await sink.send(view(row));
+          if (row.matches) await sink.send(view(scope, row));
           place = { tx: row.tx, seq: row.seq };
         }
         if (rows.length < BATCH) break;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 
 /** GET /audit-logs and /audit-logs/{recordId}: the records every write leaves, searched, in their scope only. */
 let app: TestApp;
@@ -104,5 +105,23 @@ describe('audit search', () => {
       body: { query: 'query($t: String) { auditLogs(target: $t) { data { action target { id } } } }', variables: { t: userB } },
     });
     expect(response.body).toEqual({ data: { auditLogs: { data: [{ action: 'user.create', target: { id: userB } }] } } });
+  });
+
+  it('a tenant key sees a shared user’s tenants in the snapshots as the users API shows them: its own alone', async () => {
+    const shared = await app.createUser('both@example.com', tenantA);
+    expect((await admin.patch(`/users/${shared}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const keyOfA = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:read', 'users:delete', 'audit_logs:read'] });
+    expect((await keyOfA.get(`/users/${shared}`)).body.tenantIds).toEqual([tenantA]);
+    // A tenant-scoped DELETE of a user of several tenants removes them from that tenant: a record of A's naming B.
+    expect((await keyOfA.delete(`/users/${shared}`)).status).toBe(204);
+    const [removed] = (await search(`target=${shared}&action=user.membership.remove`, keyOfA)).data;
+    expect((await keyOfA.get(`/audit-logs/${removed!.id}`)).body.changes).toMatchObject({ before: { tenantIds: [tenantA] }, after: { tenantIds: [] } });
+    expect(JSON.stringify((await search(`target=${shared}`, keyOfA)).data)).not.toContain(tenantB);
+    const asGraphQL = await keyOfA.graphql(`{ auditLog(recordId: "${removed!.id}") { changes { before after } } }`);
+    expect(asGraphQL.body.data).toMatchObject({ auditLog: { changes: { before: { tenantIds: [tenantA] }, after: { tenantIds: [] } } } });
+    // Application-wide credentials see every tenant, on a tenant's path too.
+    const everyTenant = { before: { tenantIds: [tenantA, tenantB] }, after: { tenantIds: [tenantB] } };
+    expect((await admin.get(`/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
+    expect((await admin.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
   });
 });

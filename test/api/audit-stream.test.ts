@@ -73,6 +73,18 @@ describe('the audit stream', () => {
     expect(recordsOf(filtered).map((record) => record.action)).toEqual(['user.update']);
   });
 
+  it('shows a tenant key a shared user’s tenants as GET does: its own alone', async () => {
+    const shared = await createUser(tenantA, 'shared-stream@example.com');
+    expect((await admin.patch(`/users/${shared}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const key = await admin.post(`/applications/${app.root.applicationId}/tenants/${tenantA}/api-keys`, { name: 'A', permissions: ['audit_logs:read', 'users:delete'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const stream = await open('/audit-logs/stream', key.body.secret as string);
+    expect((await app.as({ apiKey: key.body.secret as string }).delete(`/users/${shared}`)).status).toBe(204);
+    await stream.until(hasTarget(shared), 'the membership’s removal');
+    const [removed] = recordsOf(stream).filter((record) => record.target.id === shared);
+    expect(removed).toMatchObject({ action: 'user.membership.remove', changes: { before: { tenantIds: [tenantA] }, after: { tenantIds: [] } } });
+  });
+
   it('resumes after Last-Event-ID: no record lost, none repeated', async () => {
     const first = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`);
     const one = await createUser(tenantA, 'one@example.com');
