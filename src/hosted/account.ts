@@ -116,7 +116,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           run: async (open, fields) => {
             const secret = totpOf(open, fields);
             if (secret === undefined) throw new SignInRefusal('account_form_forged', open.target.look);
-            return addOwnTotp(open.target, open.user, open.rp.id, secret, fields['totp_code']);
+            return addOwnTotp(open.target, open.user, open.rp.id, secret, fields['totp_code'], fields['totp_password']);
           },
         },
         {
@@ -127,7 +127,11 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
             return { ok: true };
           },
         },
-        { path: 'mfa-email', done: 'account.factorAdded', run: (open, fields) => addOwnEmailFactor(open.target, open.user, open.rp.id, fields['email_code']) },
+        {
+          path: 'mfa-email',
+          done: 'account.factorAdded',
+          run: (open, fields) => addOwnEmailFactor(open.target, open.user, open.rp.id, fields['email_code'], fields['email_factor_password']),
+        },
       ],
     },
     {

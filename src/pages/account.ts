@@ -261,6 +261,7 @@ export const MFA_SECTION: AccountSectionView = {
           formStart(form('mfa-totp')) +
           hidden('enrol', mfa.totp.sealed) +
           codeField(look, 'totp_code', 'account.totpCode', refusal, 'mfa-totp-error') +
+          (view.hasPassword ? confirmPassword(look, 'totp_password', refusal, 'mfa-totp-error') : '') +
           `<button type="submit">${text(look, 'account.addTotpSubmit')}</button>\n</form>\n</details>\n`,
       );
     }
@@ -274,6 +275,7 @@ export const MFA_SECTION: AccountSectionView = {
           refusal.html +
           formStart(form('mfa-email')) +
           codeField(look, 'email_code', 'account.emailCode', refusal, 'mfa-email-error') +
+          (view.hasPassword ? confirmPassword(look, 'email_factor_password', refusal, 'mfa-email-error') : '') +
           `<button type="submit">${text(look, 'account.addEmailSubmit')}</button>\n</form>\n</details>\n`,
       );
     }

@@ -143,6 +143,7 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       const secret = (await keyLine.locator('code').textContent())!.replaceAll(' ', '');
       await expectAccessible(page, `${tenant.name}: an authenticator app being added`);
       await page.fill('#totp_code', codeAt(secret));
+      await page.fill('#totp_password', PASSWORD);
       await page.click('section:has(#totp_code) details button[type=submit]');
       await page.waitForSelector('text=Save these recovery codes');
       expect(await page.locator('section:has(#remove_password) li code').count()).toBe(10);

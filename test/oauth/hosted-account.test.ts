@@ -405,7 +405,7 @@ describe('two-step verification', () => {
     const userId = await createUser(email);
     const { jar, page } = await openAccount(email);
     const secret = offeredSecret(page);
-    const added = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret) });
+    const added = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret), totp_password: PASSWORD });
     expect(added.status, added.body).toBe(200);
     return { userId, jar, page: added, secret };
   }
@@ -420,16 +420,23 @@ describe('two-step verification', () => {
     expect(page.body).toContain(`otpauth://totp/`);
 
     // A code of another step (outside the window) is refused, the same secret shown again, nothing stored.
-    const wrong = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret, Date.now() - 10 * 30_000) });
+    const wrong = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret, Date.now() - 10 * 30_000), totp_password: PASSWORD });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain('The code is incorrect, has expired or was already used.');
     expect(offeredSecret(wrong)).toBe(secret);
     expect(await factorsOf(userId)).toEqual([]);
     // A secret not sealed by the page is not taken.
-    const forged = await post(jar, page, 'mfa-totp', { enrol: 'forged', totp_code: codeAt(secret) });
+    const forged = await post(jar, page, 'mfa-totp', { enrol: 'forged', totp_code: codeAt(secret), totp_password: PASSWORD });
     expect(forged.status).toBe(403);
+    // The right code without the current password (a browser left signed in): refused, nothing stored.
+    for (const password of [undefined, 'Not-The-Password-1']) {
+      const unproven = await post(jar, page, 'mfa-totp', { totp_code: codeAt(secret), ...(password === undefined ? {} : { totp_password: password }) });
+      expect(unproven.status).toBe(400);
+      expect(unproven.body).toContain('The current password is incorrect.');
+    }
+    expect(await factorsOf(userId)).toEqual([]);
 
-    const added = await post(jar, wrong, 'mfa-totp', { totp_code: codeAt(secret) });
+    const added = await post(jar, wrong, 'mfa-totp', { totp_code: codeAt(secret), totp_password: PASSWORD });
     expect(added.status).toBe(200);
     expect(added.body).toContain('The second step is added.');
     const codes = shownCodes(added);
@@ -454,11 +461,14 @@ describe('two-step verification', () => {
     const open = await jar.visit(sent.location!);
     expect(open.body).toContain('We sent a code to your email address.');
     const code = /\b(\d{6})\b/.exec((await lastMail('jo@example.com', 'email_otp'))!)![1]!;
-    const wrong = await post(jar, open, 'mfa-email', { email_code: code === '000000' ? '111111' : '000000' });
+    const wrong = await post(jar, open, 'mfa-email', { email_code: code === '000000' ? '111111' : '000000', email_factor_password: PASSWORD });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain('The code is incorrect');
+    const unproven = await post(jar, open, 'mfa-email', { email_code: code });
+    expect(unproven.status).toBe(400);
+    expect(unproven.body).toContain('The current password is incorrect.');
     expect(await factorsOf(userId)).toEqual([]);
-    const added = await post(jar, wrong, 'mfa-email', { email_code: code });
+    const added = await post(jar, wrong, 'mfa-email', { email_code: code, email_factor_password: PASSWORD });
     expect(added.status).toBe(200);
     expect(shownCodes(added)).toHaveLength(10);
     expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['email_otp']);

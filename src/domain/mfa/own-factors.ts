@@ -3,14 +3,15 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { currentPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
+import { currentPasswordProven, ownPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { enrolFactor, factorsOf, recoveryCodesLeft, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
 import { totpStep } from './totp.ts';
 
 /**
- * Removing a factor and replacing the recovery codes take the current password: a browser left signed in must not be
- * enough to weaken the second step or read new codes. A browser remembered by the MFA step is bound to the user's
+ * Adding or removing a factor and replacing the recovery codes take the current password: a browser left signed in
+ * must not be enough to weaken the second step, read new codes, or add a factor of its holder's, which a reset of the
+ * password (the enrolment mail's way back) leaves in place and which then locks the owner out. A browser remembered by the MFA step is bound to the user's
  * factor ids (src/hosted/mfa.ts), so any added or removed factor forgets it.
  */
 
@@ -45,16 +46,31 @@ async function mayAdd(target: SignInTarget, userId: string, rpId: string, kind: 
 }
 
 /** `secret` unsealed by the caller. */
-export async function addOwnTotp(target: SignInTarget, user: SignInUser, rpId: string, secret: string, code: string | null | undefined): Promise<OwnChange> {
+export async function addOwnTotp(
+  target: SignInTarget,
+  user: SignInUser,
+  rpId: string,
+  secret: string,
+  code: string | null | undefined,
+  password: string | null | undefined,
+): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'totp'))) return ownRefusal({ key: 'account.totpUnavailable' });
+  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   const step = totpStep(secret, (code ?? '').trim());
   if (step === null) return WRONG_CODE;
   return enrolOwn(target, user, { kind: 'totp', secret, step });
 }
 
 /** Proven by the code just mailed (sendEmailCode). */
-export async function addOwnEmailFactor(target: SignInTarget, user: SignInUser, rpId: string, code: string | null | undefined): Promise<OwnChange> {
+export async function addOwnEmailFactor(
+  target: SignInTarget,
+  user: SignInUser,
+  rpId: string,
+  code: string | null | undefined,
+  password: string | null | undefined,
+): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return ownRefusal({ key: 'account.emailUnavailable' });
+  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   const owner = { applicationId: target.application.id, id: user.id };
   const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
   if (!used.ok) return WRONG_CODE;

@@ -35,6 +35,10 @@ export async function currentPasswordProven(em: EntityManager, applicationId: st
   return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
 }
 
+/** A user without a password (signed up by a link or an upstream) has none to prove: the session stands for them. */
+export const ownPasswordProven = async (target: SignInTarget, user: SignInUser, typed: string | null | undefined): Promise<boolean> =>
+  user.passwordHash == null || (await currentPasswordProven(target.applicationScope.em, target.application.id, user.id, typed));
+
 /** `shown`: secrets the page shows this once. Refusals carry what the page says. */
 export type OwnChange =
   | { readonly ok: true; readonly shown?: readonly string[] }

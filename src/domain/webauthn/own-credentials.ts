@@ -2,15 +2,11 @@ import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { removeSecondStep } from '../mfa/own-factors.ts';
-import { currentPasswordProven, ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
+import { ownPasswordProven, ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
-
-/** A user without a password (signed up by a link or an upstream) has none to prove: the session stands for them. */
-const passwordProven = async (target: SignInTarget, user: SignInUser, password: string | null | undefined) =>
-  user.passwordHash == null || (await currentPasswordProven(target.applicationScope.em, target.application.id, user.id, password));
 
 /**
  * Each change audited with the user as the actor. Adding takes the current password of a user who has one: a key that
@@ -24,7 +20,7 @@ export async function addOwnCredential(
   typedName: string | null | undefined,
   password: string | null | undefined,
 ): Promise<OwnChange> {
-  if (!(await passwordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   const credential = await provenCredential(target, rp, user.id, posted, keyName(typedName));
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, user.id);
@@ -44,7 +40,7 @@ export async function addOwnCredential(
 export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
   const scope = ownScope(target, user.id);
   const { applicationId } = scope;
-  if (!(await passwordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
   const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
     const name = await removeCredential(tx, applicationId, user.id, id);
