@@ -411,7 +411,11 @@ export type EmailSenderDomainStatus =
   /** The last check found every record: the return path is the envelope sender of its mail. */
   | 'verified';
 
-/** A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables. */
+/**
+ * A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables, and
+ * every rendering of a part (a preview, a mail) is refused past 998 characters for the subject, 200000 for html and
+ * 100000 for text: 422 `render limit exceeded` on the part (a mail's flow fails with it).
+ */
 export type EmailTemplateInput = {
   /** The HTML body, 1 to 100000 characters. */
   html: string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -9,6 +10,14 @@ afterAll(async () => app?.close());
 
 /** What an end user may put in their name, which an HTML e-mail must show as text. */
 const HOSTILE = '<img src=x onerror=alert(1)>';
+
+/** `count` times `width` letters, from a template of a few dozen characters. */
+const repeated = (count: number, width: number) => `{% for a in (1..${count}) %}${'x'.repeat(width)}{% endfor %}`;
+
+// 409 600 one-letter items, well inside the allocation limit; each reject walks them all.
+const array = `{% assign s = "${'a'.repeat(100)}" %}{% for i in (1..12) %}{% assign s = s | append: s %}{% endfor %}{% assign items = s | split: "" %}`;
+/** Half a minute of filters if nothing stopped it: a render that holds its worker until the 2 s limit ends it. */
+const slow = `${array}{{ items | ${'reject: "x" | '.repeat(10)}size }}`;
 
 describe('e-mail templates: what a template can do with hostile variables and loops', () => {
   it('escapes {% echo %} and {% cycle %} in HTML parts as it does {{ }} (only | raw opts out)', async () => {
@@ -48,8 +57,50 @@ describe('e-mail templates: what a template can do with hostile variables and lo
     expect(ok.body.text).toHaveLength(100_000);
   });
 
-  // 409 600 one-letter items, well inside the allocation limit; each reject walks them all.
-  const array = `{% assign s = "${'a'.repeat(100)}" %}{% for i in (1..12) %}{% assign s = s | append: s %}{% endfor %}{% assign items = s | split: "" %}`;
+  it('bounds what each part renders to (subject 998, html 200 000, text 100 000 characters): over it, 422 on the part', async () => {
+    const tenantId = await app.createTenant('Preview tenant');
+    const reader = await issueTestKey(app, { tenantId, permissions: ['email:read'] });
+    for (const [part, limit, width] of [
+      ['subject', 998, 1],
+      ['html', 200_000, 2_000],
+      ['text', 100_000, 2_000],
+    ] as const) {
+      const full = await reader.post('/email/templates/welcome/preview', { [part]: repeated(limit / width, width) });
+      expect(full.status, part).toBe(200);
+      expect(full.body[part], part).toHaveLength(limit);
+      const over = await reader.post('/email/templates/welcome/preview', { [part]: `${repeated(limit / width, width)}x` });
+      expect(over.status, part).toBe(422);
+      expect(over.body).toEqual({ code: 'validation_error', field: part, message: `${part} is not a valid template: render limit exceeded (the rendered ${part} is over ${limit} characters)` });
+    }
+    // A few kilobytes asking for megabytes in each part get a short refusal.
+    const megabytes = await reader.post('/email/templates/welcome/preview', { subject: repeated(99_999, 80), html: repeated(2_400, 2_000), text: repeated(2_400, 2_000) });
+    expect(megabytes.status).toBe(422);
+    expect(JSON.stringify(megabytes.body).length).toBeLessThan(200);
+    const put = await app.http.put('/email/templates/welcome', { subject: 'Hi', html: repeated(101, 2_000), text: 'Hi' });
+    expect(put.status).toBe(422);
+    expect(put.body.field).toBe('html');
+  });
+
+  it('a stored template that overruns its limits only for a real recipient fails the flow that mails it, as any that does not render', async () => {
+    const owner = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: owner.apiKey });
+    const invitations = `/applications/${owner.applicationId}/tenants/${await app.createTenant('Inviting tenant', owner)}/invitations`;
+    // The sample variables' user is ada@example.com: the check of a PUT sees the short branch only.
+    const forOthers = (source: string) => `{% unless user.email == "ada@example.com" %}${source}{% endunless %}{{ link }}`;
+    for (const [part, source, reason] of [
+      ['html', repeated(101, 2_000), 'the rendered html is over 200000 characters'],
+      ['text', slow, 'the render ran over 2 s'],
+    ] as const) {
+      const template = { subject: 'Join {{ tenant.name }}', html: '<p>{{ link }}</p>', text: '{{ link }}', [part]: forOthers(source) };
+      expect((await admin.put('/email/templates/invitation', template)).status, part).toBe(200);
+      const invited = await admin.post(invitations, { email: 'bob@example.com' });
+      expect(invited.status, part).toBe(422);
+      expect(invited.body).toMatchObject({ code: 'validation_error', field: part, message: expect.stringContaining(reason) });
+    }
+    // The transaction that would have issued the invitation queued nothing either.
+    expect((await admin.get(invitations)).body.data).toEqual([]);
+    expect((await admin.get('/email/deliveries?templateKey=invitation')).body.data).toEqual([]);
+  }, 60_000);
 
   it('holds the render time limit inside filters: a chain of array filters is 422, not a long block of the process', async () => {
     for (const [part, filters] of [
@@ -66,11 +117,10 @@ describe('e-mail templates: what a template can do with hostile variables and lo
   }, 300_000);
 
   it('renders off the event loop: templates that would hold their threads for half a minute are 422, and another renders beside them', async () => {
-    const hostile = `${array}{{ items | ${'reject: "x" | '.repeat(10)}size }}`;
-    // While both hostile renders hold a worker, the ordinary preview waits for one: replaced, once it is terminated.
+    // While both slow renders hold a worker, the ordinary preview waits for one: replaced, once it is terminated.
     const [text, html, ordinary] = await Promise.all([
-      app.http.post('/email/templates/welcome/preview', { text: hostile }),
-      app.http.post('/email/templates/welcome/preview', { html: hostile }),
+      app.http.post('/email/templates/welcome/preview', { text: slow }),
+      app.http.post('/email/templates/welcome/preview', { html: slow }),
       app.http.post('/email/templates/welcome/preview', { subject: 'Hi {{ user.name }}', html: '<p>{{ user.name }}</p>', text: 'Hi {{ user.name }}' }),
     ]);
     expect(text.status).toBe(422);

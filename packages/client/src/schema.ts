@@ -6195,7 +6195,11 @@ export interface components {
              */
             updatedAt: string | null;
         };
-        /** @description A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables. */
+        /**
+         * @description A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables, and
+         *     every rendering of a part (a preview, a mail) is refused past 998 characters for the subject, 200000 for html and
+         *     100000 for text: 422 `render limit exceeded` on the part (a mail's flow fails with it).
+         */
         EmailTemplateInput: {
             /** @description The subject line: one line, 1 to 500 characters. */
             subject: string;

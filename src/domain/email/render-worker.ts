@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { AssertionError, CycleTag, Liquid, LiquidError, Tag, toValue, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
-import type { RenderJob, RenderReply } from './render.ts';
+import type { RenderJob, RenderReply, TemplatePart } from './render.ts';
 
 /**
  * Renders customer-written Liquid templates, locked down for hostile ones:
@@ -60,6 +60,9 @@ class EscapingCycle extends CycleTag {
   }
 }
 
+/** A subject RFC 5322's longest line, a body twice its stored source limit: room for loops, not megabytes per mail. */
+const OUTPUT_LIMITS: Readonly<Record<TemplatePart, number>> = { subject: 998, html: 200_000, text: 100_000 };
+
 const CHARGED = Symbol('charged emitter');
 
 /**
@@ -93,13 +96,15 @@ htmlEngine.registerTag('cycle', EscapingCycle);
 const textEngine = chargeOutput(new Liquid(LIMITS));
 
 /**
- * A syntax or render error, or a liquidjs limit thrown unwrapped (an AssertionError), is the template's refusal;
- * anything else is ours, and fails the worker.
+ * A syntax or render error, a liquidjs limit thrown unwrapped (an AssertionError), or output over its part's limit is
+ * the template's refusal; anything else is ours, and fails the worker.
  */
 async function render({ part, source, variables }: RenderJob): Promise<RenderReply> {
   const engine = part === 'html' ? htmlEngine : textEngine;
   try {
-    return { text: String(await engine.render(engine.parse(source), variables)) };
+    const text = String(await engine.render(engine.parse(source), variables));
+    if (text.length > OUTPUT_LIMITS[part]) return { refused: `render limit exceeded (the rendered ${part} is over ${OUTPUT_LIMITS[part]} characters)` };
+    return { text };
   } catch (error) {
     // The first line names the problem and its position; the rest is a source excerpt.
     if (error instanceof LiquidError || error instanceof AssertionError) return { refused: error.message.split('\n')[0] ?? '' };
