@@ -1410,7 +1410,10 @@ export type Mutation = {
    * that the secret never travels in a GET URL.
    */
   introspectApiKey: ApiKeyIntrospection;
-  /** Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing. */
+  /**
+   * Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing. 429
+   * `rate_limited` while another template of the application is rendering (a preview or a PUT), on the same instance.
+   */
   previewEmailTemplate: RenderedEmail;
   /**
    * Replaces the branding: the application's at application scope; at tenant scope the tenant's override (409
@@ -1424,7 +1427,8 @@ export type Mutation = {
   putEmailProvider: EmailProvider;
   /**
    * Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
-   * template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`).
+   * template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
+   * another template of the application is rendering (a preview or a PUT), on the same instance.
    */
   putEmailTemplate: EmailTemplate;
   /**

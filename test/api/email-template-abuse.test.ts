@@ -117,11 +117,12 @@ describe('e-mail templates: what a template can do with hostile variables and lo
   }, 300_000);
 
   it('renders off the event loop: templates that would hold their threads for half a minute are 422, and another renders beside them', async () => {
+    const [second, third] = await Promise.all([app.bootstrapAnother(), app.bootstrapAnother()]);
     // While both slow renders hold a worker, the ordinary preview waits for one: replaced, once it is terminated.
     const [text, html, ordinary] = await Promise.all([
       app.http.post('/email/templates/welcome/preview', { text: slow }),
-      app.http.post('/email/templates/welcome/preview', { html: slow }),
-      app.http.post('/email/templates/welcome/preview', { subject: 'Hi {{ user.name }}', html: '<p>{{ user.name }}</p>', text: 'Hi {{ user.name }}' }),
+      app.as({ apiKey: second.apiKey }).post('/email/templates/welcome/preview', { html: slow }),
+      app.as({ apiKey: third.apiKey }).post('/email/templates/welcome/preview', { subject: 'Hi {{ user.name }}', html: '<p>{{ user.name }}</p>', text: 'Hi {{ user.name }}' }),
     ]);
     expect(text.status).toBe(422);
     expect(text.body).toMatchObject({ code: 'validation_error', field: 'text' });
@@ -129,5 +130,42 @@ describe('e-mail templates: what a template can do with hostile variables and lo
     expect(html.body).toMatchObject({ code: 'validation_error', field: 'html' });
     expect(ordinary.status).toBe(200);
     expect(ordinary.body).toMatchObject({ subject: 'Hi Ada Lovelace', html: '<p>Ada Lovelace</p>', text: 'Hi Ada Lovelace' });
+  }, 300_000);
+
+  it('renders one template at a time per application: another preview or PUT meanwhile is 429, another application’s is not', async () => {
+    const tenantId = await app.createTenant('Busy tenant');
+    const reader = await issueTestKey(app, { tenantId, permissions: ['email:read'] });
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => reader.post('/email/templates/welcome/preview', { html: slow })),
+      app.http.put('/email/templates/welcome', { subject: 'Hi', html: slow, text: 'Hi' }),
+    ]);
+    // Whichever came first renders, to its time limit; the others are refused at once.
+    expect(answers.filter((answer) => answer.status === 422).map((answer) => answer.body)).toMatchObject([{ code: 'validation_error', field: 'html', message: expect.stringContaining('render limit exceeded') }]);
+    const refusals = answers.filter((answer) => answer.status === 429);
+    expect(refusals).toHaveLength(6);
+    for (const refusal of refusals) expect(refusal.body).toEqual({ code: 'rate_limited', message: expect.stringContaining('Another template of this application is rendering') });
+    expect((await other.post('/email/templates/welcome/preview', {})).status).toBe(200);
+    // Its place is free once it has answered, refused or not.
+    expect((await reader.post('/email/templates/welcome/preview', {})).status).toBe(200);
+  }, 300_000);
+
+  it('renders a mail before any preview waiting: another application’s test mail waits for the renders under way, not for every preview queued', async () => {
+    const noisy = await Promise.all(Array.from({ length: 4 }, () => app.bootstrapAnother()));
+    const victim = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    let answered = 0;
+    const previews = noisy.map(async ({ apiKey }) => {
+      const preview = await app.as({ apiKey }).post('/email/templates/welcome/preview', { html: slow });
+      answered += 1;
+      return preview;
+    });
+    // Lets the previews reach the pool first, two rendering and two waiting (a mail sent before them proves nothing).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const mail = await victim.post('/email/test', { to: 'ops@other.example' });
+    const answeredBeforeMail = answered;
+    expect(mail.status).toBe(201);
+    expect((await Promise.all(previews)).map((preview) => preview.status)).toEqual([422, 422, 422, 422]);
+    // In arrival order it would have waited for all four.
+    expect(answeredBeforeMail).toBeLessThanOrEqual(2);
   }, 300_000);
 });

@@ -2828,7 +2828,8 @@ export interface paths {
         /**
          * Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
-         *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`).
+         *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
+         *     another template of the application is rendering (a preview or a PUT), on the same instance.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2870,7 +2871,8 @@ export interface paths {
         /**
          * Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
-         *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`).
+         *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
+         *     another template of the application is rendering (a preview or a PUT), on the same instance.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2912,7 +2914,8 @@ export interface paths {
         /**
          * Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
-         *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`).
+         *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
+         *     another template of the application is rendering (a preview or a PUT), on the same instance.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2946,7 +2949,8 @@ export interface paths {
         put?: never;
         /**
          * Render an e-mail template with sample variables
-         * @description Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing.
+         * @description Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing. 429
+         *     `rate_limited` while another template of the application is rendering (a preview or a PUT), on the same instance.
          *
          *     Requires `email:read`.
          *
@@ -2970,7 +2974,8 @@ export interface paths {
         put?: never;
         /**
          * Render an e-mail template with sample variables
-         * @description Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing.
+         * @description Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing. 429
+         *     `rate_limited` while another template of the application is rendering (a preview or a PUT), on the same instance.
          *
          *     Requires `email:read`.
          *
@@ -2994,7 +2999,8 @@ export interface paths {
         put?: never;
         /**
          * Render an e-mail template with sample variables
-         * @description Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing.
+         * @description Renders a template (the stored one, or drafts from the body) with sample variables. Stores and sends nothing. 429
+         *     `rate_limited` while another template of the application is rendering (a preview or a PUT), on the same instance.
          *
          *     Requires `email:read`.
          *

@@ -11,7 +11,7 @@ import { normalize as brandingValue } from '../branding/branding.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { tenantMayCustomize } from '../tenancy/settings.ts';
 import { email } from '../validate.ts';
-import { renderPart } from './render.ts';
+import { renderTemplate } from './render.ts';
 import type { Locale } from '../locales.ts';
 import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
@@ -103,15 +103,15 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
     branding: brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value),
     ...mail.variables,
   };
-  const template = await content(em, application, mail.tenantId, mail.templateKey, mail.locale);
+  const rendered = await renderTemplate(await content(em, application, mail.tenantId, mail.templateKey, mail.locale), variables);
   return {
     applicationId: application.id,
     tenantId: mail.tenantId,
     templateKey: mail.templateKey,
     to,
-    subject: await renderPart('subject', template.subject, variables),
-    textBody: await renderPart('text', template.text, variables),
-    htmlBody: await renderPart('html', template.html, variables),
+    subject: rendered.subject,
+    textBody: rendered.text,
+    htmlBody: rendered.html,
     providerType: await providerTypeIn(em, application, mail.tenantId),
   };
 }

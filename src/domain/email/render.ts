@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { invalid } from '../../errors.ts';
+import { GatehouseError, invalid } from '../../errors.ts';
 
 export type TemplatePart = 'subject' | 'html' | 'text';
+export type TemplateParts = Readonly<Record<TemplatePart, string>>;
+const PARTS = ['subject', 'html', 'text'] as const;
 
 /** Plain data, cloned across the thread boundary. */
 export interface RenderJob {
@@ -36,7 +38,16 @@ const WORKER = new URL('./render-worker.ts', import.meta.url);
 /** Started when a render first needs it, forgotten when it exits. */
 const workers: Array<Promise<Worker> | undefined> = Array.from({ length: POOL_SIZE }, () => undefined);
 const freeSlots = workers.map((_, slot) => slot);
-const waiting: Array<(slot: number) => void> = [];
+
+/**
+ * A mail's template takes a free worker before any draft (a preview, a PUT's check), so drafts delay a mail by at most
+ * the templates under way.
+ */
+type Lane = 'mail' | 'draft';
+const waiting: Record<Lane, Array<(slot: number) => void>> = { mail: [], draft: [] };
+
+/** Applications with a draft waiting or rendering in this process. */
+const drafting = new Set<string>();
 
 function start(slot: number): Promise<Worker> {
   const worker = new Worker(WORKER, { resourceLimits: HEAP_LIMITS });
@@ -88,21 +99,25 @@ function exchange(worker: Worker, job: RenderJob): Promise<RenderReply> {
   });
 }
 
-async function run(job: RenderJob): Promise<RenderReply> {
-  const slot = freeSlots.pop() ?? (await new Promise<number>((resolve) => waiting.push(resolve)));
+async function acquire(lane: Lane): Promise<number> {
+  return freeSlots.pop() ?? new Promise<number>((resolve) => waiting[lane].push(resolve));
+}
+
+function release(slot: number): void {
+  const next = waiting.mail.shift() ?? waiting.draft.shift();
+  if (next === undefined) freeSlots.push(slot);
+  else next(slot);
+}
+
+/** On the slot's worker, started anew when the last render ended it. */
+async function renderOn(slot: number, job: RenderJob): Promise<RenderReply> {
+  const worker = await (workers[slot] ??= start(slot));
+  // An idle worker does not keep the process alive (a test's, or the service's once it has closed).
+  worker.ref();
   try {
-    const worker = await (workers[slot] ??= start(slot));
-    // An idle worker does not keep the process alive (a test's, or the service's once it has closed).
-    worker.ref();
-    try {
-      return await exchange(worker, job);
-    } finally {
-      worker.unref();
-    }
+    return await exchange(worker, job);
   } finally {
-    const next = waiting.shift();
-    if (next === undefined) freeSlots.push(slot);
-    else next(slot);
+    worker.unref();
   }
 }
 
@@ -110,12 +125,42 @@ function refused(field: string, reason: string): never {
   throw invalid(field, `${field} is not a valid template: ${reason}`);
 }
 
+/** The parts in turn on one worker, so a template waits for a worker once, not between its parts. */
+async function renderIn(lane: Lane, parts: TemplateParts, variables: object): Promise<TemplateParts> {
+  const slot = await acquire(lane);
+  try {
+    const rendered: Record<TemplatePart, string> = { subject: '', html: '', text: '' };
+    for (const part of PARTS) {
+      const reply = await renderOn(slot, { part, source: parts[part], variables });
+      if ('refused' in reply) refused(part, reply.refused);
+      rendered[part] = part === 'subject' ? reply.text.replace(/[\r\n]+/g, ' ').trim() : reply.text;
+    }
+    return rendered;
+  } finally {
+    release(slot);
+  }
+}
+
 /**
- * Syntax and render errors, and overruns of time or heap, are 422 `validation_error` on `field`. A rendered subject is
- * folded onto one line, so no variable can inject a mail header.
+ * A stored template, for a mail. Syntax and render errors, and overruns of time, heap or output, are 422
+ * `validation_error` on the part. A rendered subject is folded onto one line, so no variable can inject a mail header.
  */
-export async function renderPart(part: TemplatePart, source: string, variables: object, field: string = part): Promise<string> {
-  const reply = await run({ part, source, variables });
-  if ('refused' in reply) refused(field, reply.refused);
-  return part === 'subject' ? reply.text.replace(/[\r\n]+/g, ' ').trim() : reply.text;
+export function renderTemplate(parts: TemplateParts, variables: object): Promise<TemplateParts> {
+  return renderIn('mail', parts, variables);
+}
+
+/**
+ * As renderTemplate, for a preview or a PUT's check. One per application at a time in this process, waiting or
+ * rendering (another is 429 `rate_limited`): an application's drafts hold at most one worker and one place in line.
+ */
+export async function renderDraft(applicationId: string, parts: TemplateParts, variables: object): Promise<TemplateParts> {
+  if (drafting.has(applicationId)) {
+    throw new GatehouseError('rate_limited', 'Another template of this application is rendering (a preview, or a template being saved): try again once it has answered');
+  }
+  drafting.add(applicationId);
+  try {
+    return await renderIn('draft', parts, variables);
+  } finally {
+    drafting.delete(applicationId);
+  }
 }

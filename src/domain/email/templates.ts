@@ -16,7 +16,7 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { isPlainText } from '../validate.ts';
-import { renderPart, type TemplatePart } from './render.ts';
+import { renderDraft, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
@@ -153,14 +153,6 @@ function overlay(base: Record<string, unknown>, over: Record<string, unknown>): 
   return merged;
 }
 
-async function render(content: TemplateContent, variables: Record<string, unknown>) {
-  return {
-    subject: await renderPart('subject', content.subject, variables),
-    html: await renderPart('html', content.html, variables),
-    text: await renderPart('text', content.text, variables),
-  };
-}
-
 /**
  * 409 `tenant_customization_disabled` for a tenant while `emailTemplatesScope` = `application`. A template must render
  * with the sample variables, so a syntax error is a 422 now rather than a failed e-mail later.
@@ -170,7 +162,7 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_template');
   checkTemplateParts(input);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
-  await render(content, await sampleVariables(scope));
+  await renderDraft(scope.applicationId, content, await sampleVariables(scope));
   const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.update' };
   if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
@@ -187,7 +179,8 @@ export async function previewEmailTemplate(scope: Scope, key: string, input: Pre
   const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };
   checkTemplateParts(draft);
   const variables = overlay(await sampleVariables(scope), input.variables ?? {});
-  const rendered = await render(
+  const rendered = await renderDraft(
+    scope.applicationId,
     { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text },
     variables,
   );
