@@ -235,8 +235,12 @@ export async function createServer(services: Services, options: { redis?: Redis;
   // A 401 says how to authenticate (RFC 7235 3.1, RFC 6750 3): a Bearer token (or the X-API-Key header, which has no
   // scheme to name); `invalid_token` when it was the token presented that did not do, not an API key beside it. A 403
   // to a Bearer token says the token does not allow it (`insufficient_scope`, RFC 6750 3.1).
+  // An answer to credentials is theirs alone and may carry a secret (a key's, a client's, a mailed link): no cache
+  // keeps it, shared or the browser's (RFC 9111 lets them keep an answer that says nothing).
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.routeOptions.config.authenticated !== true) return done(null, payload);
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
     if (reply.statusCode === 401) {
       const outcome = request.authentication;
       const tokenRefused = outcome !== undefined && 'error' in outcome && outcome.error instanceof BearerTokenRefused;

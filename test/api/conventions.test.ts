@@ -84,6 +84,25 @@ describe('conventions on every response', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('an answer to credentials is never stored by a cache nor sniffed: the secrets of creations and rotations, a mail’s link', async () => {
+    const key = await app.http.post('/api-keys', { name: 'cached?', permissions: ['users:read'] });
+    const client = await app.http.post('/oauth-clients', { name: 'web', type: 'web', redirectUris: ['https://app.example/cb'] });
+    const answers = [
+      key,
+      await app.http.post(`/api-keys/${key.body.key.id as string}/rotate`),
+      client,
+      await app.http.post(`/oauth-clients/${client.body.id as string}/rotate-secret`, {}),
+      await app.http.post('/m2m-credentials', { name: 'svc', permissions: ['users:read'] }),
+      await app.http.graphql('mutation { createApiKey(input: { name: "gql", permissions: ["users:read"] }) { secret } }'),
+      await app.http.get('/email/deliveries?pageSize=1'),
+      await app.as({ apiKey: 'ghk_wrong' }).get('/users'),
+    ];
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.headers.get('cache-control'), String(index)).toBe('no-store');
+      expect(answer.headers.get('x-content-type-options'), String(index)).toBe('nosniff');
+    }
+  });
+
   it('echoes a sane X-Request-Id and replaces anything else with a fresh UUID', async () => {
     const kept = await app.http.get('/applications', { headers: { 'x-request-id': 'trace-42.abc:def' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-42.abc:def');
