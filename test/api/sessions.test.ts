@@ -254,6 +254,17 @@ describe('sessions', () => {
     expect(await refreshFails(inA.config, inA.tokens.refresh_token!)).toBe(true);
   });
 
+  it('an administrator’s new password for the user ends their sign-ins, as a reset does; a change of name does not', async () => {
+    const userId = await createUser('compromised@example.com');
+    const { config, tokens } = await signIn(userId);
+    expect((await app.http.patch(`/users/${userId}`, { name: 'Renamed' })).status).toBe(200);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(true);
+    expect((await app.http.patch(`/users/${userId}`, { password: 'A new one for a leak 7' })).status).toBe(200);
+    expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(false);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+  });
+
   it('lastActiveAt moves on a validation at most once a minute', async () => {
     const userId = await createUser('four@example.com');
     const { tokens } = await signIn(userId);

@@ -261,17 +261,19 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       if (password !== undefined) {
         user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
         user.passwordChangedAt = new Date();
+        // An administrator sets a password when the old one must stop (a leak, a lost account): what was signed in
+        // with it stops too, as after a reset.
+        await endOpSessions(tx.em, tx.applicationId, user.id);
       }
       recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
     }),
   );
   await usersChanged(scope.services, scope.applicationId);
-  // A user's access tokens for a tenant they no longer belong to stop at once (src/auth/bearer-subject.ts).
-  if (requestedTenants !== undefined) {
-    await forgetUserKeys(scope, [userId]);
-    await authorizationChanged(scope);
-  }
+  // A user's access tokens for a tenant they no longer belong to, or of grants a new password ended, stop at once
+  // (src/auth/bearer-subject.ts).
+  if (requestedTenants !== undefined || password !== undefined) await forgetUserKeys(scope, [userId]);
+  if (requestedTenants !== undefined) await authorizationChanged(scope);
   return updated;
 }
 
