@@ -790,7 +790,7 @@ export type EmailDelivery = {
   attempts: Scalars['Int']['output'];
   /** When the mail was queued. */
   createdAt: Scalars['DateTime']['output'];
-  /** The rendered HTML body. */
+  /** The rendered HTML body, under the same rule as `text`. */
   html: Scalars['String']['output'];
   /** The delivery's id. */
   id: Scalars['UUID']['output'];
@@ -814,7 +814,11 @@ export type EmailDelivery = {
   templateKey: Scalars['String']['output'];
   /** The tenant the mail is about; null for the application's own. */
   tenantId: Maybe<Scalars['UUID']['output']>;
-  /** The rendered plain-text body. */
+  /**
+   * The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+   * for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+   * and answers a sentence saying it is not shown.
+   */
   text: Scalars['String']['output'];
   /** The recipient. */
   to: Scalars['String']['output'];

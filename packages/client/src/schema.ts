@@ -15055,9 +15055,13 @@ export interface operations {
                          * @description When the provider accepted it; null until then.
                          */
                         sentAt: string | null;
-                        /** @description The rendered plain-text body. */
+                        /**
+                         * @description The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+                         *     for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+                         *     and answers a sentence saying it is not shown.
+                         */
                         text: string;
-                        /** @description The rendered HTML body. */
+                        /** @description The rendered HTML body, under the same rule as `text`. */
                         html: string;
                     };
                 };
@@ -15147,9 +15151,13 @@ export interface operations {
                          * @description When the provider accepted it; null until then.
                          */
                         sentAt: string | null;
-                        /** @description The rendered plain-text body. */
+                        /**
+                         * @description The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+                         *     for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+                         *     and answers a sentence saying it is not shown.
+                         */
                         text: string;
-                        /** @description The rendered HTML body. */
+                        /** @description The rendered HTML body, under the same rule as `text`. */
                         html: string;
                     };
                 };
@@ -15241,9 +15249,13 @@ export interface operations {
                          * @description When the provider accepted it; null until then.
                          */
                         sentAt: string | null;
-                        /** @description The rendered plain-text body. */
+                        /**
+                         * @description The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+                         *     for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+                         *     and answers a sentence saying it is not shown.
+                         */
                         text: string;
-                        /** @description The rendered HTML body. */
+                        /** @description The rendered HTML body, under the same rule as `text`. */
                         html: string;
                     };
                 };
@@ -15465,9 +15477,13 @@ export interface operations {
                          * @description When the provider accepted it; null until then.
                          */
                         sentAt: string | null;
-                        /** @description The rendered plain-text body. */
+                        /**
+                         * @description The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+                         *     for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+                         *     and answers a sentence saying it is not shown.
+                         */
                         text: string;
-                        /** @description The rendered HTML body. */
+                        /** @description The rendered HTML body, under the same rule as `text`. */
                         html: string;
                     };
                 };
@@ -15548,9 +15564,13 @@ export interface operations {
                          * @description When the provider accepted it; null until then.
                          */
                         sentAt: string | null;
-                        /** @description The rendered plain-text body. */
+                        /**
+                         * @description The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+                         *     for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+                         *     and answers a sentence saying it is not shown.
+                         */
                         text: string;
-                        /** @description The rendered HTML body. */
+                        /** @description The rendered HTML body, under the same rule as `text`. */
                         html: string;
                     };
                 };
@@ -15632,9 +15652,13 @@ export interface operations {
                          * @description When the provider accepted it; null until then.
                          */
                         sentAt: string | null;
-                        /** @description The rendered plain-text body. */
+                        /**
+                         * @description The rendered plain-text body, where the outbox is where the mail goes (the built-in sender without `SMTP_URL`) and
+                         *     for the test mail; a mail sent through a provider carries single-use links or codes its recipient alone may read,
+                         *     and answers a sentence saying it is not shown.
+                         */
                         text: string;
-                        /** @description The rendered HTML body. */
+                        /** @description The rendered HTML body, under the same rule as `text`. */
                         html: string;
                     };
                 };

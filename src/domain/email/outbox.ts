@@ -181,6 +181,21 @@ export async function listDeliveries(scope: Scope, filters: DeliveryFilters, arg
   return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list);
 }
 
+/** In place of a body the API does not show (shownBodies). */
+export const WITHHELD_BODY = 'Not shown: this mail went to its recipient through a provider, and its single-use links or codes are theirs alone.';
+
+/**
+ * A mail's bodies as the API shows them: whole where the outbox is where the mail goes (the built-in sender without
+ * SMTP_URL, while developing) and for the test mail; else withheld, for a flow's mail carries a single-use link or
+ * code (a reset, a sign-in), and a credential that reads the outbox (`email:read`) would take over its recipient's
+ * account with it.
+ */
+export function shownBodies(delivery: EmailDelivery, services: Services): { text: string; html: string } {
+  const keptHere = delivery.providerType === 'gatehouse' && services.config.email.smtpUrl === undefined;
+  if (keptHere || delivery.templateKey === TEST_MAIL_KEY) return { text: delivery.textBody, html: delivery.htmlBody };
+  return { text: WITHHELD_BODY, html: `<p>${WITHHELD_BODY}</p>` };
+}
+
 export async function getDelivery(scope: Scope, deliveryId: string): Promise<EmailDelivery> {
   const delivery = await scope.em.findOne(EmailDelivery, { id: deliveryId });
   if (delivery === null) throw notFound('Delivery', 'deliveryId');
