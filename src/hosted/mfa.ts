@@ -6,6 +6,7 @@ import { newCredentialOptions, provenCredential, secondFactorOptions, secondFact
 import type { RelyingParty } from '../domain/webauthn/relying-party.ts';
 import { proveSecondStep } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
+import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
@@ -20,7 +21,9 @@ import { relyingPartyFor } from './passkey.ts';
 import type { FormFields, InteractionContext } from './routes.ts';
 
 /**
- * The MFA step of the hosted sign-in, between a proven first factor and the interaction's completion: a challenge
+ * The MFA step of the hosted sign-in, between a proven first factor and the interaction's completion (or the change
+ * of an expired password, src/hosted/password-change.ts, which comes after it: an expired password is still only
+ * one factor, and the change ends the user's other sign-ins). A challenge
  * among the user's factors (or a recovery code), or under `required` an enrolment, as the pool's MFA policy asks
  * (src/domain/mfa/requirement.ts). The first factor's outcome travels in a sealed, HttpOnly cookie scoped to the
  * interaction (`gh_mfa`), bound to it by its seal, so every form of the step is a POST answered with a page or a 303.
@@ -31,12 +34,16 @@ import type { FormFields, InteractionContext } from './routes.ts';
 /** How long a proven first factor waits for its second step. */
 const STEP_SECONDS = 600;
 
-/** The sign-in a proven first factor started (`passed`: the amr once the second step is done too). */
+/**
+ * The sign-in a proven first factor started (`passed`: the amr once the second step is done too; `expired`: its
+ * password is to be changed once the step has passed).
+ */
 interface PendingSignIn {
   readonly userId: string;
   readonly tenantId: string | null;
   readonly amr: readonly string[];
   readonly passed?: readonly string[];
+  readonly expired: boolean;
 }
 
 /** What the hosted routes lend the step (src/hosted/routes.ts). */
@@ -46,6 +53,8 @@ export interface StepSeam {
   readonly throttled: RouteShorthandOptions;
   load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
   finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn): Promise<unknown>;
+  /** The change of an expired password, which then finishes (src/hosted/password-change.ts). */
+  changePassword(reply: FastifyReply, context: InteractionContext, signIn: SignIn): unknown;
   refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string): Promise<unknown>;
   requireCsrf(context: InteractionContext, fields: FormFields): void;
   formTargets(context: InteractionContext): string[];
@@ -53,8 +62,8 @@ export interface StepSeam {
 
 /**
  * Every first factor ends here once its tenant is decided (routes.ts continueSignIn): completes the sign-in, or sends the browser to
- * the MFA step first when the policy asks for one. `signIn.tenantId` is the tenant already decided; `held`: the user's
- * factors, when the first factor read them with the user (else read here).
+ * the MFA step first when the policy asks for one, and to the change of an expired password last. `signIn.tenantId` is the
+ * tenant already decided; `held`: the user's factors, when the first factor read them with the user (else read here).
  */
 export type CompleteSignIn = (
   request: FastifyRequest,
@@ -67,10 +76,11 @@ export type CompleteSignIn = (
 const STEP_METHODS: readonly StepMethod[] = ['totp', 'webauthn', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
 
-function parsePending(json: string | undefined): PendingSignIn | undefined {
+/** A sign-in this service sealed as JSON (the step's, the expired password's), when it names a user. */
+export function parseSealedSignIn<T extends { readonly userId: string }>(json: string | undefined): T | undefined {
   if (json === undefined) return undefined;
-  const value = JSON.parse(json) as Partial<PendingSignIn>;
-  return typeof value.userId === 'string' && isUuid(value.userId) ? (value as PendingSignIn) : undefined;
+  const value = JSON.parse(json) as Partial<T>;
+  return typeof value.userId === 'string' && isUuid(value.userId) ? (value as T) : undefined;
 }
 
 export function registerMfaStep(app: FastifyInstance, services: Services, seam: StepSeam): CompleteSignIn {
@@ -84,7 +94,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   const sealPending = (uid: string, pending: PendingSignIn) => csrf.seal(`${uid}:mfa`, JSON.stringify(pending), STEP_SECONDS);
   const setPending = (reply: FastifyReply, uid: string, pending: PendingSignIn) =>
     reply.header('set-cookie', cookie(stepCookieName, `/interaction/${uid}`, sealPending(uid, pending), STEP_SECONDS));
-  const readPending = (request: FastifyRequest, uid: string) => parsePending(csrf.unseal(`${uid}:mfa`, cookieOf(request, stepCookieName)));
+  const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa`, cookieOf(request, stepCookieName)));
 
   /** Who a remembered browser is bound to: the user in their pool, with the factors they hold now. */
   const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
@@ -101,10 +111,15 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
 
   const back = (reply: FastifyReply, uid: string, query = '') => reply.status(303).header('location', `${stepPath(uid)}${query}`).send();
 
-  /** The step done: the browser forgets the pending sign-in, which completes with what it proved. */
+  /** Past the step: the change of an expired password, else the completion. */
+  const onward = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn, expired: boolean) =>
+    expired ? seam.changePassword(reply, context, signIn) : seam.finish(request, reply, context, signIn);
+
+  /** The step done: the browser forgets the pending sign-in, which goes on with what it proved. */
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', cookie(stepCookieName, `/interaction/${context.interaction.uid}`, '', 0));
-    return seam.finish(request, reply, context, { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr });
+    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr };
+    return onward(request, reply, context, signIn, pending.expired);
   }
 
   /**
@@ -123,15 +138,21 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return { held, step: mfaStepAfter(context.target.mfa, held, first), rp };
   };
 
-  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {
+  /** Whether the sign-in goes through the step: the policy asks for one, and no remembered browser spares it. */
+  async function stepDue(request: FastifyRequest, context: InteractionContext, userId: string, amr: readonly string[], known?: readonly HeldFactor[]) {
     // A passkey that verified its user proved both factors already (src/domain/webauthn/sign-in.ts).
-    if (context.target.mfa.enforcement === 'off' || signIn.amr?.includes('mfa') === true) return seam.finish(request, reply, context, signIn);
-    const { held, step } = await heldStep(request, context, signIn.userId, signIn.amr ?? [], known);
-    if (step.kind === 'none' || (step.kind === 'challenge' && remembered(request, context, signIn.userId, held))) {
-      return seam.finish(request, reply, context, signIn);
-    }
+    if (context.target.mfa.enforcement === 'off' || amr.includes('mfa')) return false;
+    const { held, step } = await heldStep(request, context, userId, amr, known);
+    return step.kind === 'enrol' || (step.kind === 'challenge' && !remembered(request, context, userId, held));
+  }
+
+  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {
+    const amr = signIn.amr ?? [];
+    const expired = amr.includes('pwd') && (await mustChangePassword(context.target, signIn.userId));
+    if (!(await stepDue(request, context, signIn.userId, amr, known))) return onward(request, reply, context, signIn, expired);
     const { uid } = context.interaction;
-    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr: signIn.amr ?? [] });
+    // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
+    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, expired });
     return back(reply, uid);
   };
 

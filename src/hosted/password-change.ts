@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { activeUser, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { expiredPasswordPage } from '../pages/account.ts';
@@ -9,13 +9,14 @@ import type { CopyText } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
+import { parseSealedSignIn } from './mfa.ts';
 
 /**
- * The step an expired password (the policy's `maxAge`) puts between the proven password and the rest of the sign-in:
- * `/interaction/:uid/password`, where the user chooses a new one (the policy and history apply), then the sign-in goes
- * on (the tenant, the completion). The proven password is carried as at the tenant choice: a sealed statement bound to
- * the interaction, in an HttpOnly cookie scoped to its path, of its own kind (`expired|{user id}`) so that neither
- * proof stands for the other.
+ * The step an expired password (the policy's `maxAge`) puts last before the completion, after the tenant and the MFA
+ * step (src/hosted/mfa.ts): `/interaction/:uid/password`, where the user chooses a new one (the policy and history
+ * apply), then the sign-in completes. The sign-in proven so far (user, tenant, `amr`) is a sealed statement bound to the
+ * interaction, in an HttpOnly cookie scoped to its path, of its own kind (`expired|{sign-in}`) so that no other proof
+ * stands for it.
  */
 
 interface Params {
@@ -24,7 +25,7 @@ interface Params {
 
 /** What this step reads of an interaction's page context (routes.ts). */
 interface StepContext {
-  readonly interaction: { readonly uid: string };
+  readonly interaction: { readonly uid: string; readonly session?: { readonly uid: string } | undefined };
   readonly target: SignInTarget;
 }
 
@@ -35,11 +36,11 @@ export interface ExpiredPasswordDependencies<C extends StepContext> {
   readonly load: (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => Promise<C>;
   /** Whether the interaction still signs a user in (its login step). */
   readonly signsIn: (context: C) => Promise<boolean>;
-  /** The sign-in after the password, once the new one is set: the tenant, then the completion. */
-  readonly continueSignIn: (request: FastifyRequest, reply: FastifyReply, context: C, user: SignInUser) => Promise<unknown>;
+  /** The completion, once the new password is set. */
+  readonly finish: (request: FastifyRequest, reply: FastifyReply, context: C, signIn: SignIn) => Promise<unknown>;
 }
 
-/** How long the proven password waits for its new one. */
+/** How long the proven sign-in waits for its new password. */
 const PROOF_SECONDS = 600;
 const PROOF_KIND = 'expired|';
 
@@ -50,11 +51,13 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   const cookie = (uid: string, value: string, maxAge: number) =>
     `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`;
 
-  /** The user whose expired password this interaction proved moments ago, still active and still signing in; else null. */
-  async function provenUser(request: FastifyRequest, context: C): Promise<SignInUser | null> {
+  /** The sign-in this interaction proved moments ago, of a user still active and still signing in; else null. */
+  async function provenSignIn(request: FastifyRequest, context: C): Promise<{ user: SignInUser; signIn: SignIn } | null> {
     const value = csrf.unseal(context.interaction.uid, cookieOf(request, cookieName));
-    if (value === undefined || !value.startsWith(PROOF_KIND) || !(await deps.signsIn(context))) return null;
-    return activeUser(context.target, value.slice(PROOF_KIND.length));
+    const signIn = value?.startsWith(PROOF_KIND) === true ? parseSealedSignIn<SignIn>(value.slice(PROOF_KIND.length)) : undefined;
+    if (signIn === undefined || !(await deps.signsIn(context))) return null;
+    const user = await activeUser(context.target, signIn.userId);
+    return user === null ? null : { user, signIn };
   }
 
   async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly CopyText[]) {
@@ -66,29 +69,33 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
 
   app.get<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {
     const context = await deps.load(request, reply);
-    const user = await provenUser(request, context);
-    if (user === null) return reply.status(303).header('location', `/interaction/${encodeURIComponent(context.interaction.uid)}`).send();
-    return show(reply, context, user);
+    const proven = await provenSignIn(request, context);
+    if (proven === null) return reply.status(303).header('location', `/interaction/${encodeURIComponent(context.interaction.uid)}`).send();
+    return show(reply, context, proven.user);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {
     const context = await deps.load(request, reply);
     const fields = (request.body ?? {}) as Readonly<Record<string, string | null>>;
     if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
-    const user = await provenUser(request, context);
-    if (user === null) throw new SignInRefusal('proof_expired', context.target.look);
-    // Every other sign-in of the user ends with the expired password (the one being completed here is not one yet).
-    const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid: null, reason: 'expired' });
+    const proven = await provenSignIn(request, context);
+    if (proven === null) throw new SignInRefusal('proof_expired', context.target.look);
+    const { user, signIn } = proven;
+    // Every other sign-in of the user ends with the expired password; this browser's session (the interaction resumes
+    // into it) is the one signing in again.
+    const keepSessionUid = context.interaction.session?.uid ?? null;
+    const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid, reason: 'expired' });
     if (!changed.ok) return show(reply, context, user, changed.reason === 'invalid' ? changed.errors : []);
     reply.header('set-cookie', cookie(context.interaction.uid, '', 0));
-    return deps.continueSignIn(request, reply, context, user);
+    return deps.finish(request, reply, context, { ...signIn, verified: user });
   });
 
   return {
-    /** A proven but expired password: 303 to the change, the proof in its cookie. */
-    start(reply: FastifyReply, context: C, userId: string) {
+    /** A sign-in proven but for its expired password: 303 to the change, the sign-in in its cookie. */
+    start: (reply: FastifyReply, context: C, signIn: SignIn) => {
       const { uid } = context.interaction;
-      const proof = csrf.seal(uid, `${PROOF_KIND}${userId}`, PROOF_SECONDS);
+      const { userId, tenantId, amr } = signIn;
+      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr })}`, PROOF_SECONDS);
       return reply.status(303).header('set-cookie', cookie(uid, proof, PROOF_SECONDS)).header('location', path(uid)).send();
     },
   };

@@ -18,7 +18,6 @@ import { registerSamlRoutes, samlStartPath } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { accountPageRoutes } from './account.ts';
 import { expiredPasswordStep } from './password-change.ts';
-import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { askLink, noticeBrowser } from '../domain/sign-in/account-links.ts';
 import { rememberLocale } from '../domain/users/user-locale.ts';
 import {
@@ -284,7 +283,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /**
      * The one sequence after a proven first factor (a password, an upstream account), whatever the method: the tenant
      * decided (refused when the user has no access), the browser noticed (the session policy's notifyNewBrowser),
-     * then the tenant choice or the completion.
+     * then the tenant choice or completeSignIn (the MFA step, an expired password's change, the completion).
      */
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
       const decision = await decideTenant(context.target, proven.user);
@@ -293,7 +292,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
-      if (proven.amr.includes('pwd') && (await mustChangePassword(context.target, proven.user.id))) return expiredPassword.start(reply, context, proven.user.id);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven.amr);
       const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr) };
       return completeSignIn(request, reply, context, signIn, proven.factors);
@@ -337,8 +335,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
+    // A password older than the policy's maxAge is changed last, once the MFA step (if any) has passed.
+    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish }).start;
     // Every proven first factor goes on through the MFA step (src/hosted/mfa.ts), which finishes the sign-in.
-    const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, refuse, requireCsrf, formTargets });
+    const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets });
 
     /**
      * Whether this interaction signs a user in (the login form, sign-up): the OP asks for a login, or the browser's
@@ -398,20 +398,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
       return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR, page: { email }, factors: check.factors });
-    });
-
-    // A password older than the policy's maxAge is changed between the proof and the rest of the sign-in.
-    const expiredPassword = expiredPasswordStep(app, {
-      csrf,
-      secureCookies,
-      load,
-      signsIn,
-      continueSignIn: async (request, reply, context, user) => {
-        const decision = await decideTenant(context.target, user);
-        if (decision.kind === 'no_access') return refuse(request, reply, context, 'the user has no access to the tenant any more');
-        if (decision.kind === 'choose') return continueToTenantChoice(reply, context, user.id, PASSWORD_AMR);
-        return completeSignIn(request, reply, context, { userId: user.id, tenantId: decision.tenantId, amr: PASSWORD_AMR });
-      },
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {

@@ -6,7 +6,7 @@ import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
 import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
@@ -15,7 +15,7 @@ import { totpCodeAt as codeAt } from '../support/totp.ts';
  * The MFA step of the hosted sign-in, driven as a browser would with the cookie jar: the challenge after the password
  * (TOTP codes computed here, e-mail codes read from the outbox, recovery codes), the enrolment under `required`,
  * the refusals (a replayed code, one outside the window, a used recovery code, another user's code), an isolated
- * tenant's policy, and what the ID token says was used.
+ * tenant's policy, what the ID token says was used, and an expired password changed only once the step has passed.
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
@@ -65,7 +65,10 @@ interface Flow {
 }
 
 /** An authorization request and the password typed: the answer to the login form's POST. */
-async function signIn(email: string, options: { configuration?: oidc.Configuration; parameters?: Record<string, string>; jar?: CookieJar } = {}) {
+async function signIn(
+  email: string,
+  options: { configuration?: oidc.Configuration; parameters?: Record<string, string>; jar?: CookieJar; password?: string } = {},
+) {
   const jar = options.jar ?? new CookieJar();
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -80,7 +83,7 @@ async function signIn(email: string, options: { configuration?: oidc.Configurati
   const start = await jar.visit(url.href);
   expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
   const page = await jar.visit(start.location!);
-  const answer = await jar.submit(page, { email, password: PASSWORD });
+  const answer = await jar.submit(page, { email, password: options.password ?? PASSWORD });
   return { flow: { jar, verifier, state }, answer };
 }
 
@@ -363,5 +366,113 @@ describe('an isolated tenant’s policy', () => {
     const south_ = await signIn('erin@example.com', { configuration, parameters: { tenant: 'south' } });
     expect(south_.answer.location).not.toContain('/mfa');
     expect(await idToken(south_.flow, south_.answer, configuration)).toMatchObject({ amr: ['pwd'], tenant_id: south });
+  });
+});
+
+describe('an expired password (the password policy’s maxAge)', () => {
+  const NEW_PASSWORD = 'Battery-Staple-42';
+  let other: BootstrapResult;
+  let admin: HttpClient;
+  let configuration: oidc.Configuration;
+
+  beforeAll(async () => {
+    other = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.put('/policies/password', { maxAge: 1 })).status).toBe(200);
+    configuration = await webClient(other.applicationId);
+  });
+
+  const expire = (userId: string) => sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
+  const passwordHash = async (userId: string) => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+
+  /** Whether the browser's session still signs in to the client with no form (a password change ends the others). */
+  async function sessionSignsIn(jar: CookieJar) {
+    const url = oidc.buildAuthorizationUrl(configuration, { redirect_uri: REDIRECT_URI, scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    let visit = await jar.visit(url.href);
+    for (let hops = 0; hops < 10 && visit.location?.startsWith(`${issuer}/`) === true; hops += 1) visit = await jar.visit(visit.location);
+    return visit.location?.startsWith(`${REDIRECT_URI}?code=`) === true;
+  }
+
+  /** The owner of a TOTP factor, signed in with both factors in their own browser before the password expires. */
+  async function ownerWithTotp(email: string) {
+    const userId = await createUser(email, admin);
+    const secret = await giveTotp(userId, other.applicationId);
+    const owner = await stepPage(email, { configuration });
+    await owner.flow.jar.followOut(await owner.flow.jar.submit(owner.page, { code: codeAt(secret) }), issuer);
+    expect(await sessionSignsIn(owner.flow.jar)).toBe(true);
+    await expire(userId);
+    return { userId, secret, ownerJar: owner.flow.jar };
+  }
+
+  it('the password alone cannot change it for a user with TOTP: the step comes first, and nothing is written', async () => {
+    const { userId, ownerJar } = await ownerWithTotp('expired-totp@example.com');
+    const before = await passwordHash(userId);
+    const { flow, page } = await stepPage('expired-totp@example.com', { configuration });
+    expect(page.body).toContain('Two-step verification');
+    // The change's form is not reachable, nor its POST, without the step.
+    const uid = new URL(page.url).pathname.split('/')[2]!;
+    const changeUrl = `${issuer}/interaction/${uid}/password`;
+    expect((await flow.jar.visit(changeUrl)).location).toMatch(new RegExp(`/interaction/${uid}$`));
+    const { csrf } = readForm(page.url, page.body).fields;
+    const posted = await flow.jar.visit(changeUrl, { form: { csrf: csrf!, password: NEW_PASSWORD } });
+    expect(posted.status).toBe(403);
+    expect(posted.body).toContain('This form has expired.');
+    expect(await passwordHash(userId)).toBe(before);
+    expect(await sessionSignsIn(ownerJar)).toBe(true);
+    expect(await records(userId, 'user.password.change')).toEqual([]);
+  });
+
+  it('with the TOTP code, the user changes it and signs in with both factors; their other sessions end', async () => {
+    const { userId, secret, ownerJar } = await ownerWithTotp('expired-totp-owner@example.com');
+    const { flow, page } = await stepPage('expired-totp-owner@example.com', { configuration });
+    // The next step's code: the owner's own sign-in used this one.
+    const passed = await flow.jar.submit(page, { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(passed.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/password$`));
+    const form = await flow.jar.visit(passed.location!);
+    expect(form.body).toContain('The password of expired-totp-owner@example.com has expired.');
+    const done = await flow.jar.submit(form, { password: NEW_PASSWORD });
+    expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    expect((await records(userId, 'user.password.change')).map((record) => record.after)).toEqual([expect.objectContaining({ reason: 'expired' })]);
+    expect(await sessionSignsIn(ownerJar)).toBe(false);
+    // Signed in with the new password elsewhere, no change is asked, only the step.
+    expect((await signIn('expired-totp-owner@example.com', { configuration, password: NEW_PASSWORD })).answer.location).toMatch(/\/mfa$/);
+  });
+
+  it('a user without a factor changes it right after the password, as before', async () => {
+    const userId = await createUser('expired-plain@example.com', admin);
+    await expire(userId);
+    const { flow, answer } = await signIn('expired-plain@example.com', { configuration });
+    expect(answer.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/password$`));
+    const done = await flow.jar.submit(await flow.jar.visit(answer.location!), { password: NEW_PASSWORD });
+    expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+
+  it('a remembered browser skips the step, not the change', async () => {
+    const { userId, ownerJar } = await ownerWithTotp('expired-remembered@example.com');
+    // The browser still holds its session: the change keeps it, as the interaction resumes into it.
+    const { flow, answer } = await signIn('expired-remembered@example.com', { configuration, parameters: { prompt: 'login' }, jar: ownerJar });
+    expect(answer.location).toMatch(/\/password$/);
+    const done = await flow.jar.submit(await flow.jar.visit(answer.location!), { password: NEW_PASSWORD });
+    expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd'] });
+  });
+
+  it('under `required`, a user without a factor enrols first, then changes it', async () => {
+    expect((await admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
+    try {
+      const userId = await createUser('expired-enrol@example.com', admin);
+      await expire(userId);
+      const before = await passwordHash(userId);
+      const { flow, page } = await stepPage('expired-enrol@example.com', { configuration });
+      const secret = new URL(/(otpauth:\/\/totp\/[^<\s]+)/.exec(page.body)![1]!.replaceAll('&#38;', '&')).searchParams.get('secret')!;
+      const codes = await flow.jar.submit(page, { code: codeAt(secret) });
+      expect(codes.body).toContain('Save your recovery codes');
+      expect(await passwordHash(userId)).toBe(before);
+      const passed = await flow.jar.submit(codes, {});
+      expect(passed.location).toMatch(/\/password$/);
+      const done = await flow.jar.submit(await flow.jar.visit(passed.location!), { password: NEW_PASSWORD });
+      expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'] });
+    } finally {
+      expect((await admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'] })).status).toBe(200);
+    }
   });
 });
