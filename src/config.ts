@@ -76,6 +76,11 @@ export interface UpstreamConfig {
    * provider's, a SAML IdP's `ssoUrl`) may also be http on a loopback address (an IdP on the developer's machine); otherwise they are https.
    */
   readonly allowLoopback: boolean;
+  /**
+   * Whether an auth provider's upstream URLs may be at a private, link-local or other internal address
+   * (`UPSTREAM_ALLOW_PRIVATE_HOSTS`): off, so that an administrator cannot reach the operator's network through them.
+   */
+  readonly allowPrivateHosts: boolean;
   /** GitHub's web origin (`/login/oauth/…`) and API base (`/user`, `/user/emails`): GitHub Enterprise Server's, or a test's. */
   readonly githubUrl: string;
   readonly githubApiUrl: string;
@@ -230,6 +235,7 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
 function upstreamConfig(env: NodeJS.ProcessEnv): UpstreamConfig {
   return Object.freeze({
     allowLoopback: flag(env, 'GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS'),
+    allowPrivateHosts: flag(env, 'UPSTREAM_ALLOW_PRIVATE_HOSTS'),
     githubUrl: apiUrl(env, 'GITHUB_URL', 'https://github.com'),
     githubApiUrl: apiUrl(env, 'GITHUB_API_URL', 'https://api.github.com'),
   });

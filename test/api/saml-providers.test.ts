@@ -174,7 +174,7 @@ describe('settings refused before sign-in time', () => {
   });
 
   it('with GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true, http on loopback is accepted, and nowhere else', async () => {
-    const loopback = await startTestApp({ upstreams: { allowLoopback: true, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } });
+    const loopback = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } });
     try {
       for (const ssoUrl of ['http://127.0.0.1:8080/sso', 'http://localhost/sso', 'http://[::1]:9000/sso']) {
         const created = await loopback.http.post('/auth-providers', { type: 'saml', config: samlConfig({ ssoUrl }) });

@@ -28,7 +28,7 @@ let loginUrl: string;
 beforeAll(async () => {
   clientSide = await startClientCallback();
   loginUrl = clientSide.redirectUri.replace(/\/callback$/, '/login');
-  app = await startTestApp({ upstreams: { allowLoopback: true, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
+  app = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
   surfaces = await startSurfaces(app, clientSide.redirectUri);
   for (const { admin, scopePath } of scopesOf(surfaces)) {
     const idp = new TestIdp();

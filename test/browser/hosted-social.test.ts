@@ -27,7 +27,7 @@ beforeAll(async () => {
   clientSide = await startClientCallback();
   github = await startGitHub();
   const idpPort = await freePort();
-  app = await startTestApp({ upstreams: { allowLoopback: true, githubUrl: github.url, githubApiUrl: github.url } }, { reachablePublicUrl: true });
+  app = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: github.url, githubApiUrl: github.url } }, { reachablePublicUrl: true });
   surfaces = await startSurfaces(app, clientSide.redirectUri);
   /** The upstream OpenID provider's callbacks, registered there: each scope's provider's, and the custom domain's own. */
   const callbacks: string[] = [];

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
@@ -8,7 +9,7 @@ import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
-import { startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';
+import { startDiscoveryUpstream, startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';
 
 /**
  * Social and OIDC sign-in on the hosted page: a second oidc-provider started here is the upstream OpenID provider (a
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const idpPort = await freePort();
   const idpIssuer = `http://127.0.0.1:${idpPort}`;
   app = await startTestApp(
-    { upstreams: { allowLoopback: true, githubUrl: github.url, githubApiUrl: github.url } },
+    { upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: github.url, githubApiUrl: github.url } },
     { reachablePublicUrl: true },
   );
   issuer = app.gatehouse.services.config.publicUrl;
@@ -325,5 +326,48 @@ describe('social and OIDC sign-in', () => {
     expect(await sql('select 1 from user_identity where provider_id = ?', [githubId])).toEqual([]);
     expect((await app.http.delete(`/users/${alice!.id}`)).status).toBe(204);
     expect(await identities(alice!.id)).toEqual([]);
+  });
+});
+
+describe('upstream connections into the operator’s network', () => {
+  /** Stands in for an internal service (a cloud metadata endpoint, an admin console); counts who reached it. */
+  let internal: Server;
+  let reached = 0;
+  /** 0.0.0.0 is not loopback (GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS does not open it), yet a connection there reaches this machine. */
+  let inside: string;
+
+  beforeAll(async () => {
+    internal = createServer((socket) => {
+      reached += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    inside = `0.0.0.0:${(internal.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise((resolve) => internal?.close(resolve)));
+
+  it('a loopback issuer’s discovery document naming an internal token endpoint: the callback fails and nothing connects there', async () => {
+    const rogue = await startDiscoveryUpstream(`https://${inside}`);
+    try {
+      await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Rogue', config: { provider: 'generic', clientId: 'gatehouse', issuer: rogue.issuer }, secrets: { clientSecret: 's' } });
+      const flow = await authorize();
+      const refused = await signInWith(flow, 'Rogue');
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('did not work');
+      expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_error' } });
+      expect(reached).toBe(0);
+    } finally {
+      await rogue.close();
+    }
+  });
+
+  it('a provider stored at an internal issuer (saved before the rule): its button is the unreachable page, and nothing connects there', async () => {
+    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Stored', config: { provider: 'generic', clientId: 'gatehouse', issuer: 'https://idp.example.com' }, secrets: { clientSecret: 's' } });
+    await sql(`update auth_provider set config = jsonb_set(config, '{issuer}', to_jsonb(?::text)) where id = ?`, [`https://${inside}/`, id]);
+    const flow = await authorize();
+    const refused = await flow.jar.visit(buttonOf(flow.page, 'Stored')!);
+    expect(refused.status).toBe(502);
+    expect(refused.body).toContain('cannot be reached');
+    expect(reached).toBe(0);
   });
 });

@@ -137,3 +137,29 @@ export async function startGitHub(): Promise<TestGitHub> {
   });
   return github;
 }
+
+/**
+ * An upstream on loopback http whose discovery document puts its token, userinfo and JWKS endpoints under `elsewhere`
+ * (where the service connects at the callback), and whose authorization endpoint answers at once with a code.
+ */
+export async function startDiscoveryUpstream(elsewhere: string): Promise<{ readonly issuer: string; close(): Promise<void> }> {
+  const server = createServer();
+  const issuer = await listen(server);
+  server.on('request', (request: IncomingMessage, response) => {
+    const { pathname, searchParams } = new URL(request.url ?? '/', issuer);
+    if (pathname === '/.well-known/openid-configuration') {
+      const document = {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${elsewhere}/token`,
+        userinfo_endpoint: `${elsewhere}/userinfo`,
+        jwks_uri: `${elsewhere}/jwks`,
+      };
+      return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
+    }
+    const back = new URL(searchParams.get('redirect_uri') ?? issuer);
+    back.search = new URLSearchParams({ code: 'code', state: searchParams.get('state') ?? '' }).toString();
+    return response.writeHead(302, { location: back.href }).end();
+  });
+  return { issuer, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

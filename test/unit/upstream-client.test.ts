@@ -16,11 +16,17 @@ describe('Apple client secret', () => {
 });
 
 describe('upstream settings', () => {
-  it('GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS is off unless true; GitHub is github.com unless GITHUB_URL and GITHUB_API_URL say otherwise', () => {
-    expect(loadConfig({}).upstreams).toEqual({ allowLoopback: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' });
-    const set = loadConfig({ GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS: 'true', GITHUB_URL: 'https://github.example.com/', GITHUB_API_URL: 'https://github.example.com/api/v3' });
-    expect(set.upstreams).toEqual({ allowLoopback: true, githubUrl: 'https://github.example.com', githubApiUrl: 'https://github.example.com/api/v3' });
+  it('GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS and UPSTREAM_ALLOW_PRIVATE_HOSTS are off unless true; GitHub is github.com unless GITHUB_URL and GITHUB_API_URL say otherwise', () => {
+    expect(loadConfig({}).upstreams).toEqual({ allowLoopback: false, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' });
+    const set = loadConfig({
+      GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS: 'true',
+      UPSTREAM_ALLOW_PRIVATE_HOSTS: 'true',
+      GITHUB_URL: 'https://github.example.com/',
+      GITHUB_API_URL: 'https://github.example.com/api/v3',
+    });
+    expect(set.upstreams).toEqual({ allowLoopback: true, allowPrivateHosts: true, githubUrl: 'https://github.example.com', githubApiUrl: 'https://github.example.com/api/v3' });
     expect(() => loadConfig({ GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS: 'yes' })).toThrow(ConfigError);
+    expect(() => loadConfig({ UPSTREAM_ALLOW_PRIVATE_HOSTS: 'yes' })).toThrow(ConfigError);
     expect(() => loadConfig({ GITHUB_API_URL: 'github' })).toThrow(ConfigError);
   });
 });

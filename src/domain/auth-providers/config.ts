@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { MAX_ACCESS_TOKEN_SECONDS } from '../../auth/signing-keys.ts';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import { invalid, type GatehouseError } from '../../errors.ts';
+import { mayName, type InternalReach } from '../address-guard.ts';
 import { isControlFree, isPlainText } from '../validate.ts';
 
 /** One table per type; parsing is derived from it. Pure: no database, no transport. */
@@ -25,7 +26,7 @@ type Field = FieldBase &
     | { kind: 'boolean'; default: boolean }
     | { kind: 'int'; min: number; max: number; default: number | null }
     | { kind: 'enum'; values: readonly string[]; required?: boolean; default?: string }
-    | { kind: 'url'; required?: boolean }
+    | { kind: 'url'; required?: boolean; fetched?: boolean }
     | { kind: 'scopes'; default: (config: Config) => string[] }
     | { kind: 'certificate'; required: boolean }
   );
@@ -79,11 +80,12 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       clientId: { kind: 'string', required: true, max: 512, pattern: /^\S+$/, shape: 'without spaces' },
       scopes: { kind: 'scopes', default: (config) => OAUTH_DEFAULT_SCOPES[config['provider'] as OAuthProvider] },
       // A generic provider is either an OpenID provider found by discovery at its `issuer`, or a plain OAuth 2.0 one
-      // whose endpoints are given, the user's identity read at `userInfoUrl` (src/domain/sign-in/upstream/).
-      issuer: { kind: 'url', applies: isProvider('generic'), appliesOnly: 'provider generic' },
+      // whose endpoints are given, the user's identity read at `userInfoUrl` (src/domain/sign-in/upstream/). The
+      // service connects to the `fetched` ones (the browser alone to `authorizationUrl`).
+      issuer: { kind: 'url', fetched: true, applies: isProvider('generic'), appliesOnly: 'provider generic' },
       authorizationUrl: { kind: 'url', required: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
-      tokenUrl: { kind: 'url', required: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
-      userInfoUrl: { kind: 'url', required: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
+      tokenUrl: { kind: 'url', required: true, fetched: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
+      userInfoUrl: { kind: 'url', required: true, fetched: true, applies: explicitEndpoints, appliesOnly: 'provider generic without an issuer' },
       teamId: { kind: 'string', required: true, max: 10, pattern: /^[A-Z0-9]{10}$/, shape: 'of 10 upper-case letters or digits', applies: isProvider('apple'), appliesOnly: 'provider apple' },
       keyId: { kind: 'string', required: true, max: 10, pattern: /^[A-Z0-9]{10}$/, shape: 'of 10 upper-case letters or digits', applies: isProvider('apple'), appliesOnly: 'provider apple' },
       allowSignup,
@@ -141,10 +143,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** https, or also http on loopback (`GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS`). */
+/**
+ * https, or also http on loopback (`GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS`); the service connects to no internal address
+ * but loopback with that switch, or any with `UPSTREAM_ALLOW_PRIVATE_HOSTS`.
+ */
 export interface UrlRule {
   readonly allowLoopback: boolean;
+  readonly allowPrivateHosts: boolean;
 }
+
+export const upstreamReach = (rule: UrlRule): InternalReach => (rule.allowPrivateHosts ? 'any' : rule.allowLoopback ? 'loopback' : 'none');
 
 const LOOPBACK_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
@@ -185,6 +193,10 @@ function checkField(field: string, spec: Field, value: unknown, rule: UrlRule): 
         const schemes = rule.allowLoopback ? 'an https URL (or http on a loopback address)' : 'an https URL';
         throw invalid(field, `${field} must be ${schemes} without credentials or fragment`);
       }
+      // What a name resolves to is checked again at each connection (src/domain/sign-in/upstream/guarded-fetch.ts).
+      if (spec.fetched === true && !mayName(url.hostname, upstreamReach(rule))) {
+        throw invalid(field, `${field} may not be at a loopback, private, link-local or other internal address`);
+      }
       return url.toString();
     }
     case 'scopes':
@@ -221,7 +233,7 @@ function unknownKey(object: 'config' | 'secrets', key: string, problem: string):
  * default. Read in table order, so `provider` is known before the fields that depend on it. `carried` (a PATCH's
  * stored config) fills fields left out; those that no longer apply are dropped silently.
  */
-export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}, rule: UrlRule = { allowLoopback: false }): Config {
+export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}, rule: UrlRule = { allowLoopback: false, allowPrivateHosts: false }): Config {
   if (given !== undefined && given !== null && !isPlainObject(given)) throw invalid('config', 'config must be an object');
   const raw = given ?? {};
   const spec = AUTH_PROVIDER_SPECS[type];

@@ -14,7 +14,7 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { displayName, email, isControlFree } from '../validate.ts';
-import { isInternalAddress, isLocalName } from './transports/address-guard.ts';
+import { mayName } from '../address-guard.ts';
 
 /**
  * One provider for the application and, while `emailProviderScope` = `tenant`, one per tenant that sets its own.
@@ -98,8 +98,8 @@ const headerName = (field: string, value: string | null | undefined): string | n
 function smtpSettings(input: EmailProviderInput['smtp'], allowPrivateHosts: boolean): SmtpSettings {
   if (input == null) throw invalid('smtp', 'smtp (host, port) is required for type smtp');
   if (!HOSTNAME.test(input.host)) throw invalid('smtp.host', 'smtp.host must be a host name');
-  // What a name resolves to is checked again at each send (address-guard.ts); what is internal already is refused here.
-  if (!allowPrivateHosts && (isInternalAddress(input.host) || isLocalName(input.host))) {
+  // What a name resolves to is checked again at each send (publicAddressOf); what is internal already is refused here.
+  if (!allowPrivateHosts && !mayName(input.host, 'none')) {
     throw invalid('smtp.host', 'smtp.host may not be a loopback, private, link-local or other internal address');
   }
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65_535) throw invalid('smtp.port', 'smtp.port must be 1 to 65535');

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { SmtpSecurity } from '../provider.ts';
-import type { HostResolver } from './address-guard.ts';
+import { resolveHost } from '../../address-guard.ts';
 import { DeliveryError, mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
 
 export interface SmtpTarget {
@@ -15,13 +15,27 @@ export interface SmtpOptions {
   readonly timeoutMs: number;
   /** Undefined: Node's defaults. */
   readonly ca: readonly string[] | undefined;
-  /** For a server configured through the API: the checked address to connect to (address-guard.ts). */
+  /** For a server configured through the API: the checked address to connect to (publicAddressOf). */
   readonly resolveHost?: HostResolver;
   /** Every mail is DKIM-signed with it. */
   readonly dkim?: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string };
   /** MAIL FROM: a verified sender domain's return path; else the From address. */
   readonly envelopeFrom?: string;
 }
+
+/** One address, so what the guard checked is what is reached. */
+export type HostResolver = (host: string) => Promise<string>;
+
+/** An internal address fails the mail at once; a name that does not resolve now is retried. */
+export const publicAddressOf: HostResolver = async (host) => {
+  const found = await resolveHost(host, 'none');
+  if ('address' in found) return found.address;
+  if ('unresolved' in found) throw new DeliveryError(`smtp: cannot resolve ${host} (${found.unresolved})`, false);
+  throw new DeliveryError(
+    `smtp: ${host} resolves to ${found.refused}, an internal address; the service does not connect there (EMAIL_ALLOW_PRIVATE_HOSTS)`,
+    true,
+  );
+};
 
 /** `smtp://` STARTTLS when offered, `smtps://` TLS; credentials in the URL. */
 export function smtpUrlTarget(raw: string): SmtpTarget {

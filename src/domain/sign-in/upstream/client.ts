@@ -2,7 +2,8 @@ import * as oidc from 'openid-client';
 import { LRUCache } from 'lru-cache';
 import { signAppleClientSecret } from '../../../auth/jwt.ts';
 import type { UpstreamConfig } from '../../../config.ts';
-import { acceptedScheme, type OAuthProvider } from '../../auth-providers/config.ts';
+import { acceptedScheme, upstreamReach, type OAuthProvider } from '../../auth-providers/config.ts';
+import { guardedFetch } from './guarded-fetch.ts';
 
 /** OIDC discovery where the provider publishes it; configured endpoints for GitHub (plain OAuth 2.0) and the rest. */
 
@@ -51,9 +52,12 @@ async function configuration(provider: UpstreamProvider, upstreams: UpstreamConf
   const preset = text(provider.config, 'provider') as OAuthProvider;
   const clientId = text(provider.config, 'clientId')!;
   const issuer = DISCOVERED_ISSUERS[preset] ?? text(provider.config, 'issuer');
+  // Discovery and every endpoint it or the administrator names go through the guard; GitHub's URLs are the operator's
+  // own (GITHUB_URL), as trusted as the rest of the environment.
+  const customFetch = guardedFetch(upstreamReach(upstreams));
   if (preset !== 'github' && issuer !== undefined) {
     const execute = allowsHttp(issuer, upstreams) ? [oidc.allowInsecureRequests] : [];
-    return { configuration: await oidc.discovery(new URL(issuer), clientId, undefined, auth, { execute }), protocol: 'oidc' };
+    return { configuration: await oidc.discovery(new URL(issuer), clientId, undefined, auth, { execute, [oidc.customFetch]: customFetch }), protocol: 'oidc' };
   }
   const [server, protocol]: [oidc.ServerMetadata, UpstreamProtocol] =
     preset === 'github'
@@ -75,6 +79,7 @@ async function configuration(provider: UpstreamProvider, upstreams: UpstreamConf
           'userinfo',
         ];
   const configured = new oidc.Configuration(server, clientId, undefined, auth);
+  if (protocol === 'userinfo') configured[oidc.customFetch] = customFetch;
   const urls = [server.authorization_endpoint, server.token_endpoint, server.userinfo_endpoint];
   if (urls.some((url) => url !== undefined && allowsHttp(url, upstreams))) oidc.allowInsecureRequests(configured);
   return { configuration: configured, protocol };

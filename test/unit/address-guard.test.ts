@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isInternalAddress, isLocalName, publicAddressOf } from '../../src/domain/email/transports/address-guard.ts';
+import { isInternalAddress, isLocalName, mayName, resolveHost } from '../../src/domain/address-guard.ts';
+import { publicAddressOf } from '../../src/domain/email/transports/smtp.ts';
 import { DeliveryError } from '../../src/domain/email/transports/transport.ts';
 
 describe('isInternalAddress', () => {
@@ -7,7 +8,7 @@ describe('isInternalAddress', () => {
     for (const address of [
       '127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1',
       '0.0.0.0', '224.0.0.1', '255.255.255.255', '198.18.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
-      '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe',
+      '::ffff:127.0.0.1', '::ffff:169.254.169.254', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe',
     ]) {
       expect(isInternalAddress(address), address).toBe(true);
     }
@@ -37,5 +38,22 @@ describe('publicAddressOf', () => {
     for (const host of ['127.1', '2130706433', 'localhost']) {
       await expect(publicAddressOf(host), host).rejects.toMatchObject({ permanent: true });
     }
+  });
+});
+
+describe('mayName and resolveHost', () => {
+  it('as saved: an internal address or a localhost name is out of reach; loopback alone opens 127/8, ::1 and localhost; any opens all', () => {
+    const hosts = ['127.0.0.1', '[::1]', '[::ffff:7f00:1]', 'localhost', '10.0.0.1', '0.0.0.0', '[fd00::1]', 'idp.example.com', '8.8.8.8'];
+    expect(hosts.filter((host) => mayName(host, 'none'))).toEqual(['idp.example.com', '8.8.8.8']);
+    expect(hosts.filter((host) => mayName(host, 'loopback'))).toEqual(['127.0.0.1', '[::1]', '[::ffff:7f00:1]', 'localhost', 'idp.example.com', '8.8.8.8']);
+    expect(hosts.filter((host) => mayName(host, 'any'))).toEqual(hosts);
+  });
+
+  it('at connect time: what a name resolves to, refused by the same reach', async () => {
+    expect(await resolveHost('localhost', 'none')).toEqual({ refused: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    expect(await resolveHost('127.1', 'loopback')).toEqual({ address: '127.0.0.1' });
+    expect(await resolveHost('0.0.0.0', 'loopback')).toEqual({ refused: '0.0.0.0' });
+    expect(await resolveHost('10.0.0.1', 'any')).toEqual({ address: '10.0.0.1' });
+    expect(await resolveHost('name.invalid', 'none')).toHaveProperty('unresolved');
   });
 });
