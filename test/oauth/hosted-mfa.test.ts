@@ -37,6 +37,14 @@ async function webClient(applicationId: string): Promise<oidc.Configuration> {
   return discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
 }
 
+/** Another application with one policy set (`policy`: its path, `body`: the policy), its admin and a web client. */
+async function applicationWith(policy: string, body: object) {
+  const other = await app.bootstrapAnother();
+  const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+  expect((await admin.put(policy, body)).status).toBe(200);
+  return { other, admin, configuration: await webClient(other.applicationId) };
+}
+
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 async function createUser(email: string, http = app.http, path = '/users') {
@@ -227,11 +235,8 @@ describe('optional (the default)', () => {
   });
 
   it('an e-mail code is void after five wrong guesses, whatever the lockout policy; a new code works', async () => {
-    const other = await app.bootstrapAnother();
-    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
     const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
-    expect((await admin.put('/policies/lockout', lockoutOff)).status).toBe(200);
-    const configuration = await webClient(other.applicationId);
+    const { other, admin, configuration } = await applicationWith('/policies/lockout', lockoutOff);
     const userId = await createUser('guessing@example.com', admin);
     await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
     const { flow, page } = await stepPage('guessing@example.com', { configuration });
@@ -264,10 +269,8 @@ describe('optional (the default)', () => {
 
 describe('lockout', () => {
   it('wrong codes count as failed sign-ins: the address is locked out, and then even the right code is refused', async () => {
-    const other = await app.bootstrapAnother();
-    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
-    expect((await admin.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 })).status).toBe(200);
-    const configuration = await webClient(other.applicationId);
+    const lockout = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 };
+    const { other, admin, configuration } = await applicationWith('/policies/lockout', lockout);
     const userId = await createUser('guessed@example.com', admin);
     const secret = await giveTotp(userId, other.applicationId);
     const wrong = String((Number(codeAt(secret)) + 1) % 1_000_000).padStart(6, '0');
@@ -288,15 +291,11 @@ describe('lockout', () => {
 });
 
 describe('required', () => {
-  let other: BootstrapResult;
   let admin: HttpClient;
   let configuration: oidc.Configuration;
 
   beforeAll(async () => {
-    other = await app.bootstrapAnother();
-    admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
-    expect((await admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] })).status).toBe(200);
-    configuration = await webClient(other.applicationId);
+    ({ admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] }));
   });
 
   it('a user without a factor enrols TOTP (QR code and URI shown), saves recovery codes, then signs in', async () => {
@@ -376,10 +375,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
   let configuration: oidc.Configuration;
 
   beforeAll(async () => {
-    other = await app.bootstrapAnother();
-    admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
-    expect((await admin.put('/policies/password', { maxAge: 1 })).status).toBe(200);
-    configuration = await webClient(other.applicationId);
+    ({ other, admin, configuration } = await applicationWith('/policies/password', { maxAge: 1 }));
   });
 
   const expire = (userId: string) => sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
