@@ -300,6 +300,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (bootstrapApiKey !== undefined && bootstrapApiKey.length < 32) {
     throw new ConfigError('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
   }
+  // /metrics answers outside the rate limit (a scraper must never be refused), so its token must not be guessable.
+  const metricsToken = optional(env, 'METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 32) throw new ConfigError('METRICS_TOKEN must be at least 32 characters');
   const config: Config = Object.freeze({
     port,
     host: optional(env, 'HOST') ?? '0.0.0.0',
@@ -331,7 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE),
     logLevel: logLevel(env),
     logPretty: logFormat(env) === 'pretty',
-    metricsToken: optional(env, 'METRICS_TOKEN'),
+    metricsToken,
     workers: workers(env),
     email: emailConfig(env),
     upstreams: upstreamConfig(env),

@@ -68,6 +68,12 @@ describe('configuration refused at start, with the reason', () => {
     }
   });
 
+  it('METRICS_TOKEN, as GATEHOUSE_BOOTSTRAP_API_KEY, is at least 32 characters: /metrics is outside the rate limit', () => {
+    expect(refusal({ METRICS_TOKEN: 'short-token' })).toBe('METRICS_TOKEN must be at least 32 characters');
+    expect(refusal({ GATEHOUSE_BOOTSTRAP_API_KEY: 'x'.repeat(31) })).toBe('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
+    expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+  });
+
   it('LOG_LEVEL must be a pino level', () => {
     expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
   });
