@@ -42,6 +42,7 @@ import { Migration0037SamlSpKeyRotation } from './migrations/0037-saml-sp-key-ro
 import { Migration0038OAuthClientManagementApi } from './migrations/0038-oauth-client-management-api.ts';
 import { Migration0039MfaEmailCodeAttempts } from './migrations/0039-mfa-email-code-attempts.ts';
 import { Migration0040EmailDeliveryRecipient } from './migrations/0040-email-delivery-recipient.ts';
+import { Migration0041DomainClaims } from './migrations/0041-domain-claims.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -83,6 +84,7 @@ export const MIGRATIONS = [
   { name: '0038-oauth-client-management-api', class: Migration0038OAuthClientManagementApi },
   { name: '0039-mfa-email-code-attempts', class: Migration0039MfaEmailCodeAttempts },
   { name: '0040-email-delivery-recipient', class: Migration0040EmailDeliveryRecipient },
+  { name: '0041-domain-claims', class: Migration0041DomainClaims },
 ];
 
 /**

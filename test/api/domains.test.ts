@@ -168,18 +168,34 @@ describe('tenant domains', () => {
     expect((await app.http.get(tenantDomains(acme))).body.data.map((d: { id: string }) => d.id)).toEqual([created.body.id]);
     expect((await app.http.get(tenantDomains(globex))).body.data).toEqual([]);
     expect((await app.http.get(domains)).body.data.map((d: { id: string }) => d.id)).not.toContain(created.body.id);
-    // Unique in the application, whoever holds it.
-    expect((await app.http.post(tenantDomains(globex), { hostname: 'auth.acme.example' })).body).toMatchObject({ code: 'already_exists', field: 'hostname' });
-    expect((await app.http.post(tenantDomains(globex), { hostname: 'login.example.com' })).status).toBe(409);
+    // An unverified claim blocks no one: another tenant claims the hostname too, and the first to verify holds it. A
+    // hostname verified in the application is not claimed again.
+    const rival = await app.http.post(tenantDomains(globex), { hostname: 'auth.acme.example' });
+    expect(rival.status).toBe(201);
+    expect((await app.http.post(tenantDomains(globex), { hostname: 'login.example.com' })).body).toMatchObject({ code: 'already_exists', field: 'hostname' });
+    expect((await app.http.post(tenantDomains(acme), { hostname: 'auth.acme.example' })).status).toBe(409);
 
     const unpublished = await app.http.post(`${tenantDomains(acme)}/${created.body.id}/verify`);
     expect(unpublished.body).toMatchObject({ verified: false, domain: { id: created.body.id } });
     const dns = publishing({ '_gatehouse-challenge.auth.acme.example': created.body.verificationToken });
     const verified = await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId, tenantId: acme }, created.body.id, dns);
     expect(verified.domain).toMatchObject({ tenantId: acme, verified: true });
+    const late = publishing({ '_gatehouse-challenge.auth.acme.example': rival.body.verificationToken });
+    await expect(verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId, tenantId: globex }, rival.body.id, late)).rejects.toMatchObject({
+      code: 'already_exists',
+    });
     // The application's form does not reach a tenant's domain.
     expect((await app.http.delete(`${domains}/${created.body.id}`)).status).toBe(404);
     expect((await app.http.post(`${tenantDomains(globex)}/${created.body.id}/verify`)).status).toBe(404);
+  });
+
+  it('a tenant’s unverified claim does not keep the application from its own hostname', async () => {
+    const squatter = await issueTestKey(app, { tenantId: globex });
+    expect((await squatter.post(domains, { hostname: 'sso.victim-app.example' })).status).toBe(201);
+    const own = await app.http.post(domains, { hostname: 'sso.victim-app.example' });
+    expect(own.status).toBe(201);
+    const dns = publishing({ '_gatehouse-challenge.sso.victim-app.example': own.body.verificationToken });
+    expect((await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, own.body.id, dns)).domain).toMatchObject({ verified: true });
   });
 
   it('a tenant-scoped key manages its own tenant’s domains and is refused another’s (403)', async () => {

@@ -88,6 +88,9 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
   const domain = await uniquely('hostname', 'A domain with this hostname', () =>
     underTenancyConfig(scope, async ({ em, application }) => {
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'custom domains');
+      // An unverified claim of the application's or another tenant's blocks nothing: the first to verify holds it.
+      const verified = { applicationId: scope.applicationId, hostname: name, verifiedAt: { $ne: null } };
+      if ((await em.count(Domain, verified, { filters: false })) > 0) throw verifiedElsewhere();
       const created = em.create(Domain, {
         applicationId: scope.applicationId,
         id: newId(),
@@ -115,6 +118,9 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
   return true;
 }
 
+const verifiedElsewhere = () =>
+  new GatehouseError('already_exists', 'This hostname is already verified by another application or tenant', { field: 'hostname' });
+
 /**
  * Not found, or the lookup failed: 200 with `verified: false` and the reason; a record not yet visible in DNS is an
  * expected state, not a malformed request. A hostname another application verified: 409, so it routes to one only.
@@ -128,15 +134,9 @@ export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: R
   const verified = await scope.transactional(async (em) => {
     // Verifications of one hostname take turns (every instance): two applications cannot both pass the check below.
     await lockForTransaction(em, `domain-verification:${domain.hostname}`);
-    // Across applications on purpose: the hostname must route to one application only. Reveals no more than DNS does.
-    const elsewhere = await em.count(
-      Domain,
-      { hostname: domain.hostname, verifiedAt: { $ne: null }, applicationId: { $ne: scope.applicationId } },
-      { filters: false },
-    );
-    if (elsewhere > 0) {
-      throw new GatehouseError('already_exists', 'This hostname is already verified by another application', { field: 'hostname' });
-    }
+    // Across applications and tenants on purpose: the hostname routes to one surface only. Reveals no more than DNS does.
+    const elsewhere = await em.count(Domain, { hostname: domain.hostname, verifiedAt: { $ne: null }, id: { $ne: domain.id } }, { filters: false });
+    if (elsewhere > 0) throw verifiedElsewhere();
     const row = await findDomain(em, scope, domainId, true);
     // A concurrent verification committed first: its record stands for both.
     if (row.verifiedAt != null) return { row, changed: false };
