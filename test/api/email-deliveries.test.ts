@@ -427,6 +427,7 @@ describe('POST /email/test', () => {
       const refused = await tenantKey.post('/email/test', { to: 'three@example.com' });
       expect(refused.status).toBe(429);
       expect(refused.body).toMatchObject({ code: 'rate_limited' });
+      expect(refused.headers.get('retry-after')).toBe('60');
       expect((await limited.http.get('/email/deliveries?templateKey=test')).body.data).toHaveLength(2);
     } finally {
       await limited.close();
