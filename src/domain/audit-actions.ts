@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = {
   'api_key.rotate': { kind: 'write', meaning: 'An API key’s secret was rotated' },
   'api_key.revoke': { kind: 'write', meaning: 'An API key was revoked' },
   'api_key.rebind': { kind: 'write', meaning: 'A user-bound API key followed its user to a copy' },
+  'role_assignment.rebind': { kind: 'write', meaning: 'A role a user held in a tenant followed them to their copy there' },
   'api_key.delete': { kind: 'write', meaning: 'An API key went with its owner' },
   'oauth_client.create': { kind: 'write', meaning: 'An OAuth client was registered' },
   'oauth_client.update': { kind: 'write', meaning: 'An OAuth client changed' },

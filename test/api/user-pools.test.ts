@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readHeldGrants } from '../../src/domain/authorization/held-roles.ts';
 import { mayActNow, readSignInUser } from '../../src/domain/users/sign-in-user.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { HttpClient } from '../support/http.ts';
+import { HttpClient } from '../support/http.ts';
 
 /**
  * Switching `authIsolation` moves users between pools (docs/decisions.md, "Tenants and users"): shared → isolated
@@ -273,5 +274,39 @@ describe('lockout state of a user split into copies', () => {
     expect(await failures(erinCopy)).toEqual(await failures(erin));
     expect(await failures(erinCopy)).toHaveLength(2);
     expect(await failures(await copyOf(carol))).toEqual([]);
+  });
+});
+
+describe('role assignments of a user split into copies', () => {
+  it('a role held in a tenant goes to the copy there; the original keeps none, so a later return starts without it', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    const appPath = `/applications/${other.applicationId}`;
+    const north = await app.createTenant('North', other);
+    const south = await app.createTenant('South', other);
+    const southPath = `${appPath}/tenants/${south}`;
+    const southAdmin = (await admin.post(`${southPath}/roles`, { key: 'south_admin', name: 'South admin', permissions: ['users:read', 'users:write'] })).body.id as string;
+    const userId = (await admin.post('/users', { email: 'mover@example.com', password: 'Correct-Horse-9', tenantId: north })).body.id as string;
+    expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
+    expect((await admin.post(`${southPath}/role-assignments`, { subject: { type: 'user', id: userId }, roleId: southAdmin })).status).toBe(201);
+
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const [copy] = await sql<{ id: string }>(`select id from app_user where application_id = ? and pool_id = ? and email_normalized = 'mover@example.com'`, [other.applicationId, south]);
+    // The copy holds the role in South; its removal below takes the role with it.
+    const copyRoles = await sql(`select 1 from role_assignment where application_id = ? and subject_id = ?`, [other.applicationId, copy!.id]);
+    expect(copyRoles).toHaveLength(1);
+    expect((await admin.get(`/audit-logs?action=role_assignment.rebind`)).body.data).toHaveLength(1);
+    const staleRoles = await sql(`select 1 from role_assignment where application_id = ? and subject_id = ? and tenant_id = ?`, [other.applicationId, userId, south]);
+
+    // The copy is South's member now; the original is North's only. Whoever leaves South loses their roles there
+    // ("a return starts without them", users.ts endAccessToTenantsLeft).
+    // Back to shared: South's copy removed (the admin resolves the duplicate), the original joins South again.
+    expect((await admin.delete(`/users/${copy!.id}`)).status).toBe(204);
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'shared' } })).status).toBe(200);
+    expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
+    const held = await readHeldGrants(app.gatehouse.services.orm.em.getConnection(), other.applicationId, south, [{ type: 'user', id: userId }]);
+    const regained = held.get(`user:${userId}`)?.roles.map((role) => role.key);
+
+    expect({ staleRoles: staleRoles.length, regained }).toEqual({ staleRoles: 0, regained: [] });
   });
 });

@@ -472,3 +472,22 @@ describe('an expired password (the password policy’s maxAge)', () => {
     }
   });
 });
+
+describe('a user of two tenants split into copies (authIsolation switched to isolated)', () => {
+  it('keeps the second step in the tenant where the copy is: the password alone is not enough there either', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    const north = await app.createTenant('North', other);
+    const south = await app.createTenant('South', other);
+    const userId = await createUser('split@example.com', admin, `/applications/${other.applicationId}/tenants/${north}/users`);
+    expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
+    const secret = await giveTotp(userId, other.applicationId);
+    expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const configuration = await webClient(other.applicationId);
+    for (const [tenant, tenantId] of [['north', north], ['south', south]] as const) {
+      const { flow, page } = await stepPage('split@example.com', { configuration, parameters: { tenant } });
+      const done = await flow.jar.submit(page, { code: codeAt(secret, Date.now() + (tenant === 'south' ? 30_000 : 0)) });
+      expect(await idToken(flow, done, configuration), tenant).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], tenant_id: tenantId });
+    }
+  });
+});

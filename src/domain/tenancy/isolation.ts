@@ -5,6 +5,7 @@ import type { ErrorDetail } from '../../errors.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { NEW_ID_SQL } from '../../ids.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
+import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { userSnapshotSql } from '../users/users.ts';
 
@@ -50,13 +51,16 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
 
 /**
  * A user of several tenants keeps their record in the one they joined first and gets a copy in each other, so that
- * nobody loses access; their keys for those tenants move to the copies. Users in no tenant stay in the application's
- * pool. Four statements whatever the number of users.
+ * nobody loses access; their second step and recovery codes are copied, their keys and role assignments for those
+ * tenants move to the copies. Users in no tenant stay in the application's pool. Seven statements whatever the number
+ * of users.
  */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   await copyIntoOtherTenants(em, actor);
   await copySignInFailures(em, actor.applicationId);
+  await copySecondSteps(em, actor.applicationId);
   await moveKeysToCopies(em, actor);
+  await moveAssignmentsToCopies(em, actor);
   await executeOwned(
     em,
     actor.applicationId,
@@ -107,6 +111,57 @@ async function copySignInFailures(em: EntityManager, applicationId: string): Pro
       where @owner(f)`,
     [SHARED_POOL, SHARED_POOL],
   );
+}
+
+/** Each copy's own rows of the original's, joined by the address that makes it the original's copy. */
+const OF_COPIES = `join app_user as original on original.application_id = r.application_id and original.id = r.user_id and original.pool_id = ?
+  join app_user as copy on copy.application_id = r.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized`;
+
+/**
+ * A copy without the original's authenticator app or e-mail codes would sign in with the password alone, or let
+ * whoever knows it enrol their own factor. Passkeys stay the original's: a key is one account's (its credential id is
+ * unique in the application), and is registered again on the copy.
+ */
+async function copySecondSteps(em: EntityManager, applicationId: string): Promise<void> {
+  await executeOwned(
+    em,
+    applicationId,
+    `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step, created_at)
+     select r.application_id, ${NEW_ID_SQL}, copy.id, r.kind, r.secret_encrypted, r.last_step, r.created_at from mfa_factor as r ${OF_COPIES}
+      where @owner(r)`,
+    [SHARED_POOL, SHARED_POOL],
+  );
+  await executeOwned(
+    em,
+    applicationId,
+    `insert into mfa_recovery_code (application_id, user_id, code_hash, used_at)
+     select r.application_id, copy.id, r.code_hash, r.used_at from mfa_recovery_code as r ${OF_COPIES}
+      where @owner(r)`,
+    [SHARED_POOL, SHARED_POOL],
+  );
+}
+
+/**
+ * A role held in a tenant goes with the membership, to the copy that is its member now: the original, a member of its
+ * first tenant only, would otherwise hold it still and have it back on a return (a return starts without them).
+ */
+async function moveAssignmentsToCopies(em: EntityManager, actor: AuditActor): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'role_assignment.rebind', targetType: 'role_assignment' }, {
+    tenantPerRow: true,
+    ctes: `rebound as (
+      update role_assignment as a set subject_id = copy.id
+        from app_user as original, app_user as copy
+       where @owner(a) and a.subject_type = 'user' and a.tenant_id is not null
+         and original.application_id = a.application_id and original.id = a.subject_id and original.pool_id = ?
+         and copy.application_id = a.application_id and copy.pool_id = a.tenant_id and copy.email_normalized = original.email_normalized
+      returning a.*, original.id as original_id),
+    changed as (
+      select rebound.id::text as target_id, rebound.tenant_id,
+             ${assignmentSnapshotSql('rebound')} || jsonb_build_object('subjectId', rebound.original_id) as before,
+             ${assignmentSnapshotSql('rebound')} as after
+        from rebound)`,
+    params: [SHARED_POOL],
+  });
 }
 
 /**
