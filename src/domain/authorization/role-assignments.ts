@@ -47,8 +47,8 @@ const snapshot = (assignment: RoleAssignment) => ({
 });
 
 /** For set-based removals (a test holds the two equal). */
-export const assignmentSnapshotSql = (row: string) =>
-  `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${row}.subject_id, 'tenantId', ${row}.tenant_id)`;
+export const assignmentSnapshotSql = (row: string, subjectId = `${row}.subject_id`) =>
+  `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${subjectId}, 'tenantId', ${row}.tenant_id)`;
 
 /**
  * Each with a `role_assignment.delete` record under its own tenant. Returns how many; the caller calls

@@ -6,6 +6,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { NEW_ID_SQL } from '../../ids.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
+import type { AuditAction } from '../audit-actions.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { userSnapshotSql } from '../users/users.ts';
 
@@ -51,16 +52,23 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
 
 /**
  * A user of several tenants keeps their record in the one they joined first and gets a copy in each other, so that
- * nobody loses access; their second step and recovery codes are copied, their keys and role assignments for those
- * tenants move to the copies. Users in no tenant stay in the application's pool. Seven statements whatever the number
- * of users.
+ * nobody loses access. Users in no tenant stay in the application's pool. Eight statements whatever the number of users.
  */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
+  const { applicationId } = actor;
   await copyIntoOtherTenants(em, actor);
-  await copySignInFailures(em, actor.applicationId);
-  await copySecondSteps(em, actor.applicationId);
-  await moveKeysToCopies(em, actor);
-  await moveAssignmentsToCopies(em, actor);
+  await copyUserRows(em, applicationId, 'sign_in_failure', ['address', 'failures', 'last_failed_at', 'locked_at', 'locked_until']);
+  await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], true);
+  await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'used_at']);
+  await moveToCopies(em, actor, { table: 'api_key', userColumn: 'user_id', where: '', action: 'api_key.rebind', targetType: 'api_key', snapshot: keySnapshotSql });
+  await moveToCopies(em, actor, {
+    table: 'role_assignment',
+    userColumn: 'subject_id',
+    where: " and r.subject_type = 'user'",
+    action: 'role_assignment.rebind',
+    targetType: 'role_assignment',
+    snapshot: assignmentSnapshotSql,
+  });
   await executeOwned(
     em,
     actor.applicationId,
@@ -98,89 +106,49 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
   });
 }
 
-/** So that an address locked out of the original is locked out of every copy. */
-async function copySignInFailures(em: EntityManager, applicationId: string): Promise<void> {
-  await executeOwned(
-    em,
-    applicationId,
-    `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
-     select f.application_id, copy.id, f.address, f.failures, f.last_failed_at, f.locked_at, f.locked_until
-       from sign_in_failure as f
-       join app_user as original on original.application_id = f.application_id and original.id = f.user_id and original.pool_id = ?
-       join app_user as copy on copy.application_id = f.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized
-      where @owner(f)`,
-    [SHARED_POOL, SHARED_POOL],
-  );
-}
-
-/** Each copy's own rows of the original's, joined by the address that makes it the original's copy. */
-const OF_COPIES = `join app_user as original on original.application_id = r.application_id and original.id = r.user_id and original.pool_id = ?
-  join app_user as copy on copy.application_id = r.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized`;
-
 /**
- * A copy without the original's authenticator app or e-mail codes would sign in with the password alone, or let
- * whoever knows it enrol their own factor. Passkeys stay the original's: a key is one account's (its credential id is
- * unique in the application), and is registered again on the copy.
+ * Each copy gets its own row of the original's `table` rows: `columns` copied, `id` new where the table has one.
+ * What the copy must hold to sign in as the original would: the failures and locks per address, the authenticator
+ * app, e-mail codes and recovery codes (without them the password alone would sign in, or let its knower enrol).
+ * Passkeys stay the original's: a credential id is one account's in the application.
  */
-async function copySecondSteps(em: EntityManager, applicationId: string): Promise<void> {
+async function copyUserRows(em: EntityManager, applicationId: string, table: string, columns: readonly string[], newIds = false): Promise<void> {
+  const id = newIds ? ['id'] : [];
   await executeOwned(
     em,
     applicationId,
-    `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step, created_at)
-     select r.application_id, ${NEW_ID_SQL}, copy.id, r.kind, r.secret_encrypted, r.last_step, r.created_at from mfa_factor as r ${OF_COPIES}
-      where @owner(r)`,
-    [SHARED_POOL, SHARED_POOL],
-  );
-  await executeOwned(
-    em,
-    applicationId,
-    `insert into mfa_recovery_code (application_id, user_id, code_hash, used_at)
-     select r.application_id, copy.id, r.code_hash, r.used_at from mfa_recovery_code as r ${OF_COPIES}
+    `insert into ${table} (application_id, ${[...id, 'user_id', ...columns].join(', ')})
+     select r.application_id, ${[...(newIds ? [NEW_ID_SQL] : []), 'copy.id', ...columns.map((column) => `r.${column}`)].join(', ')}
+       from ${table} as r
+       join app_user as original on original.application_id = r.application_id and original.id = r.user_id and original.pool_id = ?
+       join app_user as copy on copy.application_id = r.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized
       where @owner(r)`,
     [SHARED_POOL, SHARED_POOL],
   );
 }
 
 /**
- * A role held in a tenant goes with the membership, to the copy that is its member now: the original, a member of its
- * first tenant only, would otherwise hold it still and have it back on a return (a return starts without them).
+ * A tenant's own rows that name an original (`userColumn`) move to its copy in their tenant, each audited with the
+ * original named before. A tenant key's user and a tenant role's holder are members of that tenant: deleting the copy
+ * takes them, and the original's return starts without them. Cached keys go with the switch's invalidation.
  */
-async function moveAssignmentsToCopies(em: EntityManager, actor: AuditActor): Promise<void> {
-  await recordAuditPerRow(em, actor, { action: 'role_assignment.rebind', targetType: 'role_assignment' }, {
+async function moveToCopies(
+  em: EntityManager,
+  actor: AuditActor,
+  rows: { table: string; userColumn: string; where: string; action: AuditAction; targetType: string; snapshot: (row: string, user?: string) => string },
+): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: rows.action, targetType: rows.targetType }, {
     tenantPerRow: true,
     ctes: `rebound as (
-      update role_assignment as a set subject_id = copy.id
+      update ${rows.table} as r set ${rows.userColumn} = copy.id
         from app_user as original, app_user as copy
-       where @owner(a) and a.subject_type = 'user' and a.tenant_id is not null
-         and original.application_id = a.application_id and original.id = a.subject_id and original.pool_id = ?
-         and copy.application_id = a.application_id and copy.pool_id = a.tenant_id and copy.email_normalized = original.email_normalized
-      returning a.*, original.id as original_id),
+       where @owner(r) and r.tenant_id is not null${rows.where}
+         and original.application_id = r.application_id and original.id = r.${rows.userColumn} and original.pool_id = ?
+         and copy.application_id = r.application_id and copy.pool_id = r.tenant_id and copy.email_normalized = original.email_normalized
+      returning r.*, original.id as original_id),
     changed as (
-      select rebound.id::text as target_id, rebound.tenant_id,
-             ${assignmentSnapshotSql('rebound')} || jsonb_build_object('subjectId', rebound.original_id) as before,
-             ${assignmentSnapshotSql('rebound')} as after
-        from rebound)`,
-    params: [SHARED_POOL],
-  });
-}
-
-/**
- * A tenant key's user is a member of its tenant, and deleting that record must take the key with it. Cached keys are
- * evicted by the switch's invalidation of the whole application (configurationChanged).
- */
-async function moveKeysToCopies(em: EntityManager, actor: AuditActor): Promise<void> {
-  await recordAuditPerRow(em, actor, { action: 'api_key.rebind', targetType: 'api_key' }, {
-    tenantPerRow: true,
-    ctes: `rebound as (
-      update api_key as k set user_id = copy.id
-        from app_user as original, app_user as copy
-       where @owner(k) and k.tenant_id is not null
-         and original.application_id = k.application_id and original.id = k.user_id and original.pool_id = ?
-         and copy.application_id = k.application_id and copy.pool_id = k.tenant_id and copy.email_normalized = original.email_normalized
-      returning k.*, original.id as original_id),
-    changed as (
-      select rebound.id::text as target_id, rebound.tenant_id, ${keySnapshotSql('rebound', 'rebound.original_id')} as before,
-             ${keySnapshotSql('rebound')} as after
+      select rebound.id::text as target_id, rebound.tenant_id, ${rows.snapshot('rebound', 'rebound.original_id')} as before,
+             ${rows.snapshot('rebound')} as after
         from rebound)`,
     params: [SHARED_POOL],
   });
