@@ -14,7 +14,7 @@ export const MAX_UNREAD_BYTES = 1 << 20;
 /** How long a client may read nothing while events wait for it. */
 export const MAX_STALL_MS = 30_000;
 
-/** One of the streams a credential holds open (EventStreams.take); releasing it again does nothing. */
+/** Releasing it again does nothing. */
 export interface StreamSlot {
   release(): void;
 }
@@ -101,10 +101,7 @@ export class EventStreams {
     });
   }
 
-  /**
-   * One more stream of the principal's credential, held until released; 429 `rate_limited` when it holds as many as
-   * allowed: each stream holds a connection and reads the database until it ends.
-   */
+  /** Bounded: each stream holds a connection and reads the database until it ends. */
   take(principal: Principal): StreamSlot {
     const credential = principal.credentialId;
     const held = this.#held.get(credential) ?? 0;
@@ -124,10 +121,7 @@ export class EventStreams {
     };
   }
 
-  /**
-   * Takes `reply` over as a 200 `text/event-stream` answer, with the headers Fastify's hooks have set so far; `slot` is
-   * released when the stream ends.
-   */
+  /** Takes `reply` over as a 200 `text/event-stream` answer, with the headers Fastify's hooks have set so far. */
   open(reply: FastifyReply, slot: StreamSlot): EventStream {
     reply.hijack();
     // A hijacked reply sends only what it writes: the request id and rate-limit headers go out too.

@@ -21,15 +21,10 @@ import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits
 import { variablesRefusal } from './variable-coercion.ts';
 
 /**
- * Subscriptions, on two transports: GraphQL over Server-Sent Events (the protocol's distinct connections mode, `POST
- * /graphql` with `Accept: text/event-stream`, below) and GraphQL over WebSocket (websocket.ts). Either way the operation
- * passes the checks every operation passes (graphql-js's rules and the limits, the permission table, the variables'
- * bounded check) before graphql-js's `subscribe` runs it, and each result is sent only while its credentials, asked
- * again, may still run it. Over SSE each result is an `event: next`, the end an `event: complete`, and a refusal before
- * the stream opens is a JSON answer, as for a query.
+ * Subscriptions over Server-Sent Events (below) and WebSocket (websocket.ts): one copy of the checks every operation
+ * passes, and each result sent only while its credentials, asked again, may still run it.
  */
 
-/** The errors and results of a subscription as its client sees them (format-error.ts). */
 export type SerializeError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 export interface SubscriptionDeps {
@@ -45,9 +40,7 @@ export interface SubscriptionRefusal {
   readonly body: { readonly errors: GraphQLFormattedError[] };
 }
 
-/** What a transport lends a subscription it starts. */
 export interface SubscriptionHold {
-  /** The credentials authenticated anew, as a new request's: asked before each result is sent. */
   readonly authenticateAgain: () => Promise<Principal>;
   /** One of the credential's streams (EventStreams.take), taken once the operation passed its checks. */
   readonly take: () => StreamSlot;
@@ -77,7 +70,6 @@ export function inputRefusal(error: GraphQLError, code: ApolloServerErrorCode.GR
   });
 }
 
-/** Checks and starts subscriptions, for either transport; `show` serializes errors as both send them. */
 export function subscriptionStarter(schema: GraphQLSchema, serializeError: SerializeError) {
   const rules = operationRules();
   const tenants = operationTenants();
@@ -152,7 +144,6 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
 
 export type SubscriptionStarter = ReturnType<typeof subscriptionStarter>;
 
-/** Subscriptions over Server-Sent Events. */
 export function subscriptionRunner(deps: SubscriptionDeps) {
   const { start, show } = deps.subscriptions;
   const formatted = (errors: readonly GraphQLError[]): SubscriptionRefusal => {

@@ -14,29 +14,23 @@ import { parseClientDocument } from './operation-limits.ts';
 import { inputRefusal, refusalOf, type SubscriptionStarter } from './subscriptions.ts';
 
 /**
- * GraphQL over WebSocket (the graphql-ws protocol, subprotocol `graphql-transport-ws`), an Upgrade of `GET /graphql`:
- * subscriptions only, each checked, run and its results serialized as over Server-Sent Events (subscriptions.ts). The
- * connection's credentials are authenticated at `connection_init` (refused: closed with 4403), again for each
- * subscription, and again before each result, as a stream's are. The connection counts as one request of its credential
- * in the API's rate limit and each subscription as another, as an SSE open does; it holds one of the credential's streams,
- * and one more for each subscription it runs beyond its first.
+ * GraphQL over WebSocket (graphql-ws), subscriptions only, under the SSE path's rules (subscriptions.ts). Credentials
+ * are asked again for each subscription and result, as a stream's; each subscription counts in the rate limit, or one
+ * socket could subscribe without end.
  */
 
-/** The headers authentication reads, from `connection_init`'s payload or the upgrade. */
 export type CredentialHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface WebSocketDeps {
   readonly schema: GraphQLSchema;
   readonly subscriptions: SubscriptionStarter;
   readonly streams: EventStreams;
-  /** Credentials authenticated as a request's. */
   readonly authenticate: (headers: CredentialHeaders) => Promise<Principal>;
-  /** One more request of the principal's credential in the API's rate limit: the refusal once over it. */
+  /** The refusal once the credential is over the API's rate limit. */
   readonly countRequest: (request: FastifyRequest, principal: Principal) => Promise<GatehouseError | undefined>;
   readonly contextOf: (request: FastifyRequest, principal: Principal) => RequestContext;
   /** How often a ping goes out, as a stream's heartbeat; a client that answers none for MAX_STALL_MS is dropped. */
   readonly heartbeatMs: number;
-  /** Writes the upgrade's request line (request-log.ts), once its socket has closed. */
   readonly logCompleted: (error: Error | null, request: FastifyRequest, reply: FastifyReply) => void;
 }
 
@@ -44,7 +38,6 @@ export interface WebSocketDeps {
 const TRY_AGAIN_LATER = 1013;
 /** RFC 6455's code for a server going down: clients reconnect, to another instance. */
 const GOING_AWAY = 1001;
-/** How long a closing socket has to answer the close before it is dropped. */
 const CLOSE_GRACE_MS = 1_000;
 /** A close frame's reason is at most 123 bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
@@ -67,13 +60,11 @@ class ConnectionRefused extends Error {
 
 interface Connection {
   readonly request: FastifyRequest;
-  /** What every authentication of the connection reads (credentialsOf); set by `connection_init`. */
   credentials: CredentialHeaders;
   /** The credential's streams it holds: one, and one per subscription it runs beyond the first; none once closed. */
   readonly held: StreamSlot[];
   running: number;
   closed: boolean;
-  /** Why the server closed it, for its log line. */
   ended?: GatehouseError | Error;
 }
 
@@ -95,7 +86,6 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined, h
   return Object.keys(given).length > 0 ? given : { 'x-api-key': headers['x-api-key'], authorization: headers.authorization };
 }
 
-/** A message's text (ws hands a Buffer, its binaryType's default). */
 const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString();
 
 const closeReason = (refusal: GatehouseError) => {
@@ -127,15 +117,11 @@ function goAway(socket: WebSocket): void {
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 
-/**
- * @fastify/websocket: an upgrade passes the request pipeline (request id, rate limit, its log line) as any request, and
- * only `GET /graphql` takes one. The server's shutdown closes every socket (1001) rather than waiting for them.
- */
+/** Through @fastify/websocket, so that an upgrade passes the request pipeline (request id, rate limit, log line). */
 export async function registerWebSockets(app: FastifyInstance, maxPayload: number): Promise<void> {
   await app.register(websocket, {
     // A message may be as large as a request body (ws's own limit is 100 MiB).
     options: { maxPayload, handleProtocols: (protocols) => handleProtocols(protocols) },
-    // A malformed frame or a message too large (ws closes with 1002 or 1009): the client's doing.
     errorHandler: (error, socket, request) => {
       request.log.warn({ err: error }, 'WebSocket error');
       socket.terminate();
@@ -152,12 +138,11 @@ export async function registerWebSockets(app: FastifyInstance, maxPayload: numbe
   });
 }
 
-/** The WebSocket side of `GET /graphql` (once registerWebSockets has run): its route's preHandler hook and WebSocket handler. */
 export function graphqlWebSocket(
   app: FastifyInstance,
   deps: WebSocketDeps,
 ): { preHandler: preHandlerHookHandler; wsHandler: (socket: WebSocket, request: FastifyRequest) => void } {
-  // The upgrade's reply, for its headers and its log line: the WebSocket handler is handed the request only.
+  // The WebSocket handler is handed the request only: the reply is kept for its headers and log line.
   const replies = new WeakMap<IncomingMessage, FastifyReply>();
   // The 101 carries what every answer does (the request id, the rate-limit headers), as a hijacked SSE answer does.
   app.websocketServer.on('headers', (headers: string[], raw: IncomingMessage) => {
@@ -165,7 +150,7 @@ export function graphqlWebSocket(
       if (value !== undefined) headers.push(`${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
     }
   });
-  // Each subscription's results, started by onSubscribe (where a refusal can still be answered), taken by `subscribe`.
+  // Started in onSubscribe, where a refusal can still be answered; taken by `subscribe`.
   const started = new WeakMap<ExecutionArgs, AsyncIterableIterator<FormattedExecutionResult>>();
 
   async function connect(connection: Connection, payload: Readonly<Record<string, unknown>> | undefined): Promise<void> {
@@ -184,7 +169,6 @@ export function graphqlWebSocket(
     }
   }
 
-  /** A subscription's stream: the connection's own for its first one running, another of the credential's beyond. */
   function take(connection: Connection, principal: Principal): StreamSlot {
     if (connection.running === connection.held.length) connection.held.push(deps.streams.take(principal));
     connection.running += 1;
@@ -237,7 +221,6 @@ export function graphqlWebSocket(
     if (request.facts !== null) request.facts.closeCode = code;
     if (ended instanceof GatehouseError) {
       request.refusal = { code: ended.code, message: ended.message };
-      // As over HTTP: a refused credential is `info`, any other refusal `warn`.
       if (ended.code !== 'unauthenticated' && request.facts !== null) request.facts.refusal = ended.code;
     }
     deps.logCompleted(ended === undefined || ended instanceof GatehouseError ? null : ended, request, reply);
@@ -252,7 +235,6 @@ export function graphqlWebSocket(
     subscribe: (args) => {
       const results = started.get(args);
       if (results === undefined) throw new Error('a subscription runs only as onSubscribe started it');
-      // Their errors are serialized already (subscriptions.ts): onNext sends each result as it is.
       return results as AsyncIterableIterator<ExecutionResult>;
     },
     onNext: (_ctx, _id, _payload, _args, result) => result,
