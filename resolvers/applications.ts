@@ -8,9 +8,11 @@ import {
   updateApplication,
 } from '../src/domain/applications/applications.ts';
 import { applicationStats } from '../src/domain/applications/stats.ts';
+import { listManagedApplications } from '../src/domain/console/console.ts';
 
 export const applicationResolvers: Resolvers = {
   Query: {
+    managedApplications: async (_, _args, ctx) => listManagedApplications(await ctx.scope()),
     applications: async (_, args, ctx) => listApplications(await ctx.scope(), args),
     application: async (_, { appId }, ctx) => getApplication(await ctx.scope({ applicationId: appId }), appId),
     applicationStats: async (_, { appId }, ctx) => applicationStats(await ctx.scope({ applicationId: appId })),

@@ -15,6 +15,8 @@ export interface Config {
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
+  /** GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD: the first operator, made while the console has none (API.md). */
+  readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
   /** Requests per window per credential (per IP without one); `redisPrefix` separates deployments sharing a Redis. */
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
   /** How long an authenticated API key is remembered by an instance (0: never); changes evict it at once. */
@@ -294,12 +296,25 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+/** Both or neither. The password meets the console's policy, checked where it is used (first-start.ts). */
+function firstOperator(env: NodeJS.ProcessEnv): Config['bootstrapAdmin'] {
+  const email = optional(env, 'GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL');
+  const password = optional(env, 'GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD');
+  if (email === undefined && password === undefined) return undefined;
+  if (email === undefined || password === undefined) {
+    throw new ConfigError('GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD are set together');
+  }
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL must be an e-mail address');
+  return Object.freeze({ email, password });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = integer(env, 'PORT', 3000, PORT);
   const bootstrapApiKey = optional(env, 'GATEHOUSE_BOOTSTRAP_API_KEY');
   if (bootstrapApiKey !== undefined && bootstrapApiKey.length < 32) {
     throw new ConfigError('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
   }
+  const bootstrapAdmin = firstOperator(env);
   // /metrics answers outside the rate limit (a scraper must never be refused), so its token must not be guessable.
   const metricsToken = optional(env, 'METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 32) throw new ConfigError('METRICS_TOKEN must be at least 32 characters');
@@ -311,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: resolve(optional(env, 'GATEHOUSE_DATA_DIR') ?? './data'),
     redisUrl: redisUrl(env),
     bootstrapApiKey,
+    bootstrapAdmin,
     rateLimit: Object.freeze({
       max: integer(env, 'RATE_LIMIT_MAX', 600, POSITIVE),
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),

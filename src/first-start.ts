@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { BaseLogger } from 'pino';
-import type { Config } from './config.ts';
+import { hashPassword } from './auth/password-hash.ts';
+import { ConfigError, type Config } from './config.ts';
 import { bootstrapIfEmpty } from './domain/bootstrap.ts';
+import { dashboardUrl, ensureConsoles, type FirstOperator } from './domain/console/console.ts';
+import { POLICY_DEFAULTS } from './domain/policies/definitions.ts';
+import { checkPassword } from './domain/policies/password.ts';
 
 /**
- * On an empty database: an organization, a multi-tenant application and an `app_admin` key, printed once. Done by the
- * one serving process (WORKERS=1), or before the workers start (src/prepare.ts).
+ * On an empty database: an organization, a multi-tenant application and an `app_admin` key, printed once. At every
+ * start: each organization's console and its dashboard client, and the first operator when configured and none
+ * exists. Done by the one serving process (WORKERS=1), or before the workers start (src/prepare.ts).
  */
 export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: Pick<BaseLogger, 'info'>): Promise<void> {
-  const result = await bootstrapIfEmpty(orm, { apiKeySecret: config.bootstrapApiKey, requestId: randomUUID() });
+  const requestId = randomUUID();
+  const result = await bootstrapIfEmpty(orm, { apiKeySecret: config.bootstrapApiKey, requestId });
+  const operator = await ensureConsoles(orm, config.publicUrl, requestId, await firstOperator(config));
+  if (operator !== null) log.info({ email: operator }, `made the first operator; the dashboard is at ${dashboardUrl(config.publicUrl)}`);
   if (result === undefined) return;
   const { apiKey, ...ids } = result;
   log.info(ids, 'bootstrapped an organization and a multi-tenant application');
@@ -17,4 +25,14 @@ export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: 
     // Printed once, on purpose: it is the only way to the first key. It is not stored in clear anywhere.
     process.stdout.write(`\nBootstrap API key (app_admin, shown once): ${apiKey}\n\n`);
   }
+}
+
+/** The console's password policy is the default one: a first operator's password meets it, or the start fails. */
+async function firstOperator(config: Config): Promise<FirstOperator | undefined> {
+  if (config.bootstrapAdmin === undefined) return undefined;
+  const violations = checkPassword(POLICY_DEFAULTS.password, config.bootstrapAdmin.password);
+  if (violations.length > 0) {
+    throw new ConfigError(`GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: ${violations.map((violation) => violation.message).join('; ')}`);
+  }
+  return { email: config.bootstrapAdmin.email, passwordHash: await hashPassword(config.bootstrapAdmin.password) };
 }

@@ -13,6 +13,7 @@ import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
+import { registerDashboard } from './dashboard/routes.ts';
 import { graphqlErrors, registerGraphQLEndpoint } from './graphql/http-endpoint.ts';
 import { subscriptionRunner, subscriptionStarter } from './graphql/subscriptions.ts';
 import { graphqlWebSocket, registerWebSockets, type CredentialHeaders } from './graphql/websocket.ts';
@@ -388,6 +389,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   for (const url of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
   refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
+  registerDashboard(app, { orm: services.orm, publicUrl: config.publicUrl, audience: services.signingKeys.managementAudience });
   refuseMisdirectedSignIn(app, services.surfaces, config.publicUrl);
   // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
   await app.register(oidcRoutes(services, throttle));

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectivePermissions, type RoleSubject } from '../domain/authorization/held-roles.ts';
+import { consoleManages } from '../domain/console/console.ts';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
@@ -14,6 +15,8 @@ import type { SigningKeyStore } from './signing-keys.ts';
 export interface PresentedCredentials {
   apiKey: string | undefined;
   bearer: string | undefined;
+  /** `X-Gatehouse-Application`: the application an operator's token acts on (src/domain/console/). */
+  application?: string | undefined;
 }
 
 /** RFC 6750 2.1: `Bearer`, spaces, a b64token. */
@@ -43,7 +46,12 @@ export function readCredentials(headers: Record<string, string | string[] | unde
     bearer = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
     if (bearer === undefined) throw new BearerTokenRefused('The Authorization header must be a Bearer token: "Bearer <token>"');
   }
-  return { apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined, bearer };
+  const application = headers['x-gatehouse-application'];
+  return {
+    apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined,
+    bearer,
+    application: typeof application === 'string' ? application : undefined,
+  };
 }
 
 /** Where authentication reads API keys and Bearer subjects' liveness: the database, through this instance's cache. */
@@ -169,6 +177,30 @@ export async function authenticate(
   return { ...principal, organizationDeactivated: await store.cache.organizations.deactivated(store.orm, principal.applicationId) };
 }
 
+/**
+ * A console user's token acting on another application of their organization, as the `operator` subject its role
+ * assignments name: what they may do there is what those give them, nothing of what they hold in the console.
+ */
+async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject | undefined, applicationId: string): Promise<Omit<Principal, 'organizationDeactivated'>> {
+  if (bearer === undefined || bearer.kind !== 'user') {
+    throw new GatehouseError('forbidden', 'X-Gatehouse-Application is for an operator’s Bearer token alone, without an API key');
+  }
+  if (!isUuid(applicationId) || !(await consoleManages(store.orm.em.getConnection(), bearer.applicationId, applicationId))) {
+    throw new GatehouseError('forbidden', 'The access token’s user is no operator of that application’s organization');
+  }
+  const subjects: RoleSubject[] = [{ type: 'operator', id: bearer.subject }];
+  return {
+    credentialId: `operator:${bearer.subject}`,
+    applicationId,
+    tenantId: null,
+    subjects,
+    permissionsIn: permissionsOf(store, applicationId, subjects),
+    actor: { type: 'operator', id: bearer.subject },
+    apiKeyId: null,
+    apiKeyExpiresAt: null,
+  };
+}
+
 /** The principal of the credentials, before their organization's status is asked. */
 async function principalOf(
   store: CredentialStore,
@@ -181,6 +213,7 @@ async function principalOf(
     credentials.bearer === undefined ? undefined : authenticateBearer(store, keys, credentials.bearer, surfaces),
   ]);
   if (apiKey === undefined && bearer === undefined) throw unauthenticated('Missing credentials: send X-API-Key or a Bearer token');
+  if (credentials.application !== undefined) return operatorPrincipal(store, apiKey === undefined ? bearer : undefined, credentials.application);
   if (apiKey !== undefined && bearer !== undefined) {
     if (bearer.applicationId !== apiKey.application_id) throw new BearerTokenRefused('The access token is for another application');
     if (apiKey.tenant_id !== null && bearer.tenantId !== null && apiKey.tenant_id !== bearer.tenantId) {

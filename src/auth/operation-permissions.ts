@@ -50,6 +50,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.deactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
   'Mutation.reactivateOrganization': { ...applicationLevel('organizations:delete'), whileDeactivated: true },
 
+  // An operator's own list: what they hold in each application decides (src/domain/console/).
+  'Query.managedApplications': NONE,
   'Query.applications': needs('applications:read'),
   'Query.application': needs('applications:read'),
   'Query.applicationStats': applicationLevel('applications:read'),

@@ -43,6 +43,7 @@ import { Migration0038OAuthClientManagementApi } from './migrations/0038-oauth-c
 import { Migration0039MfaEmailCodeAttempts } from './migrations/0039-mfa-email-code-attempts.ts';
 import { Migration0040EmailDeliveryRecipient } from './migrations/0040-email-delivery-recipient.ts';
 import { Migration0041DomainClaims } from './migrations/0041-domain-claims.ts';
+import { Migration0042ConsoleOperators } from './migrations/0042-console-operators.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -85,6 +86,7 @@ export const MIGRATIONS = [
   { name: '0039-mfa-email-code-attempts', class: Migration0039MfaEmailCodeAttempts },
   { name: '0040-email-delivery-recipient', class: Migration0040EmailDeliveryRecipient },
   { name: '0041-domain-claims', class: Migration0041DomainClaims },
+  { name: '0042-console-operators', class: Migration0042ConsoleOperators },
 ];
 
 /**

@@ -653,9 +653,9 @@ export type CreateRoleAssignmentInput = {
    */
   roleId: Scalars['UUID']['input'];
   /**
-   * Who gets the role: a user of the application (on a tenant path, a member of that tenant), or an API key or M2M
-   * credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's. Else 404,
-   * field `subject.id`.
+   * Who gets the role: a user of the application (on a tenant path, a member of that tenant), an API key or M2M
+   * credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's, or an
+   * operator (a user of the organization's console application). Else 404, field `subject.id`.
    */
   subject: RoleSubjectInput;
   /**
@@ -1265,6 +1265,26 @@ export type M2MCredentialWithSecret = {
   tenantId: Maybe<Scalars['UUID']['output']>;
   /** When it last changed. */
   updatedAt: Scalars['DateTime']['output'];
+};
+
+/** An application an operator manages: one in which they hold a role. */
+export type ManagedApplication = {
+  __typename?: 'ManagedApplication';
+  /** The application's id: the dashboard's `X-Gatehouse-Application`. */
+  id: Scalars['UUID']['output'];
+  /** Whether the application has tenants. */
+  multiTenant: Scalars['Boolean']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+};
+
+/** The applications an operator manages, all in one page (an organization has few). */
+export type ManagedApplicationPage = {
+  __typename?: 'ManagedApplicationPage';
+  /** The applications, by name. */
+  data: Array<ManagedApplication>;
+  /** Always null: there is no further page. */
+  next: Maybe<Scalars['String']['output']>;
 };
 
 /** The JSON type of every member of a `JSONObject` field marked `@members`. */
@@ -2509,6 +2529,12 @@ export type Query = {
   m2mCredential: M2MCredential;
   /** The M2M credentials of the application, or of one tenant in a tenant scope; revoked ones are listed with `revokedAt`. */
   m2mCredentials: M2MCredentialPage;
+  /**
+   * The applications of the organization in which the signed-in operator holds a role: for a Bearer token of a user
+   * of the organization's console application, sent without `X-Gatehouse-Application` (the dashboard's first call).
+   * Any other user's token gets an empty list; an API key or M2M credential 403.
+   */
+  managedApplications: ManagedApplicationPage;
   /** Users with at least one MFA factor, by factor. */
   mfaAdoption: MfaAdoption;
   /** One OAuth client. */
@@ -3020,7 +3046,7 @@ export type RolePage = {
   next: Maybe<Scalars['String']['output']>;
 };
 
-/** A user, M2M credential or API key of the application, by type and id. */
+/** A user, M2M credential or API key of the application, or an operator of its organization, by type and id. */
 export type RoleSubject = {
   __typename?: 'RoleSubject';
   /** Its id. */
@@ -3029,7 +3055,7 @@ export type RoleSubject = {
   type: RoleSubjectType;
 };
 
-/** A user, M2M credential or API key of the application, by type and id. */
+/** A user, M2M credential or API key of the application, or an operator of its organization, by type and id. */
 export type RoleSubjectInput = {
   /** Its id. */
   id: Scalars['UUID']['input'];
@@ -3037,12 +3063,17 @@ export type RoleSubjectInput = {
   type: RoleSubjectType;
 };
 
-/** What can hold a role: a user, an M2M credential or an API key. */
+/** What can hold a role: a user, an M2M credential, an API key or an operator. */
 export type RoleSubjectType =
   /** A management API key. */
   | 'api_key'
   /** An M2M credential (a client-credentials client). */
   | 'm2m_credential'
+  /**
+   * An operator: a user of the organization's console application, who signs in to the dashboard and manages this
+   * application with what their roles here give them (a Bearer token with `X-Gatehouse-Application`).
+   */
+  | 'operator'
   /** A user of the application. */
   | 'user';
 
@@ -3706,6 +3737,8 @@ export type ResolversTypes = {
   M2MCredential: ResolverTypeWrapper<M2MCredentialViewModel>;
   M2MCredentialPage: ResolverTypeWrapper<Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversTypes['M2MCredential']> }>;
   M2MCredentialWithSecret: ResolverTypeWrapper<M2MCredentialWithSecretViewModel>;
+  ManagedApplication: ResolverTypeWrapper<ManagedApplication>;
+  ManagedApplicationPage: ResolverTypeWrapper<ManagedApplicationPage>;
   MemberType: MemberType;
   MfaAdoption: ResolverTypeWrapper<MfaAdoption>;
   MfaEnforcement: MfaEnforcement;
@@ -3853,6 +3886,8 @@ export type ResolversParentTypes = {
   M2MCredential: M2MCredentialViewModel;
   M2MCredentialPage: Omit<M2MCredentialPage, 'data'> & { data: Array<ResolversParentTypes['M2MCredential']> };
   M2MCredentialWithSecret: M2MCredentialWithSecretViewModel;
+  ManagedApplication: ManagedApplication;
+  ManagedApplicationPage: ManagedApplicationPage;
   MfaAdoption: MfaAdoption;
   MfaPolicy: MfaPolicyViewModel;
   Mutation: Record<PropertyKey, never>;
@@ -4269,6 +4304,17 @@ export type M2MCredentialWithSecretResolvers<ContextType = RequestContext, Paren
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type ManagedApplicationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ManagedApplication'] = ResolversParentTypes['ManagedApplication']> = {
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  multiTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ManagedApplicationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ManagedApplicationPage'] = ResolversParentTypes['ManagedApplicationPage']> = {
+  data?: Resolver<Array<ResolversTypes['ManagedApplication']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type MfaAdoptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaAdoption'] = ResolversParentTypes['MfaAdoption']> = {
   byFactor?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   ratio?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
@@ -4487,6 +4533,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   invitations?: Resolver<ResolversTypes['InvitationPage'], ParentType, ContextType, Partial<QueryInvitationsArgs>>;
   m2mCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<QueryM2mCredentialArgs, 'credentialId'>>;
   m2mCredentials?: Resolver<ResolversTypes['M2MCredentialPage'], ParentType, ContextType, Partial<QueryM2mCredentialsArgs>>;
+  managedApplications?: Resolver<ResolversTypes['ManagedApplicationPage'], ParentType, ContextType>;
   mfaAdoption?: Resolver<ResolversTypes['MfaAdoption'], ParentType, ContextType, Partial<QueryMfaAdoptionArgs>>;
   oauthClient?: Resolver<ResolversTypes['OAuthClient'], ParentType, ContextType, RequireFields<QueryOauthClientArgs, 'clientId'>>;
   oauthClients?: Resolver<ResolversTypes['OAuthClientPage'], ParentType, ContextType, Partial<QueryOauthClientsArgs>>;
@@ -4734,6 +4781,8 @@ export type Resolvers<ContextType = RequestContext> = {
   M2MCredential?: M2MCredentialResolvers<ContextType>;
   M2MCredentialPage?: M2MCredentialPageResolvers<ContextType>;
   M2MCredentialWithSecret?: M2MCredentialWithSecretResolvers<ContextType>;
+  ManagedApplication?: ManagedApplicationResolvers<ContextType>;
+  ManagedApplicationPage?: ManagedApplicationPageResolvers<ContextType>;
   MfaAdoption?: MfaAdoptionResolvers<ContextType>;
   MfaPolicy?: MfaPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;

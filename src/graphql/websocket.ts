@@ -42,7 +42,7 @@ const CLOSE_GRACE_MS = 1_000;
 /** A close frame's reason is at most 123 bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
 
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'authorization']);
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'authorization', 'x-gatehouse-application']);
 
 const ONLY_SUBSCRIPTIONS = 'Only subscriptions are served over WebSocket: send queries and mutations as POST /graphql';
 
@@ -69,7 +69,7 @@ interface Connection {
 }
 
 /**
- * `connection_init`'s payload read as headers (`X-API-Key`, `Authorization`, in any case) when it holds one, else the
+ * `connection_init`'s payload read as headers (`X-API-Key`, `Authorization`, `X-Gatehouse-Application`, in any case) when it holds one, else the
  * upgrade's own headers. Browsers never attach either by themselves and no cookie is read, so a page of another site
  * cannot open a subscription with its visitor's credentials: no Origin check is needed.
  */
@@ -83,7 +83,9 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined, h
     }
     given[header] = value;
   }
-  return Object.keys(given).length > 0 ? given : { 'x-api-key': headers['x-api-key'], authorization: headers.authorization };
+  return Object.keys(given).length > 0
+    ? given
+    : { 'x-api-key': headers['x-api-key'], authorization: headers.authorization, 'x-gatehouse-application': headers['x-gatehouse-application'] };
 }
 
 const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString();

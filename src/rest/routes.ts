@@ -69,6 +69,7 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/organizations/:orgId/deactivate', operation: op.DeactivateOrganizationDocument, summary: 'Deactivate the organization: its applications’ sign-ins and management requests are refused' },
   { method: 'POST', path: '/organizations/:orgId/reactivate', operation: op.ReactivateOrganizationDocument, summary: 'Reactivate the organization (the one request served while deactivated)' },
   // applications
+  { method: 'GET', path: '/managed-applications', operation: op.ListManagedApplicationsDocument, summary: 'List the applications the signed-in operator manages' },
   { method: 'GET', path: '/applications', operation: op.ListApplicationsDocument, summary: 'List applications' },
   { method: 'POST', path: '/applications', operation: op.CreateApplicationDocument, summary: 'Create an application', status: 201 },
   { method: 'GET', path: '/applications/:appId', operation: op.GetApplicationDocument, summary: 'Get an application' },

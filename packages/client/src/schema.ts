@@ -100,6 +100,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/managed-applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the applications the signed-in operator manages
+         * @description The applications of the organization in which the signed-in operator holds a role: for a Bearer token of a user
+         *     of the organization's console application, sent without `X-Gatehouse-Application` (the dashboard's first call).
+         *     Any other user's token gets an empty list; an API key or M2M credential 403.
+         *
+         *     No permission.
+         */
+        get: operations["ListManagedApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications": {
         parameters: {
             query?: never;
@@ -5871,9 +5895,9 @@ export interface components {
         /** @description A new role assignment. */
         CreateRoleAssignmentInput: {
             /**
-             * @description Who gets the role: a user of the application (on a tenant path, a member of that tenant), or an API key or M2M
-             *     credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's. Else 404,
-             *     field `subject.id`.
+             * @description Who gets the role: a user of the application (on a tenant path, a member of that tenant), an API key or M2M
+             *     credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's, or an
+             *     operator (a user of the organization's console application). Else 404, field `subject.id`.
              */
             subject: components["schemas"]["RoleSubjectInput"];
             /**
@@ -6840,7 +6864,7 @@ export interface components {
              * @description The application the assignment belongs to.
              */
             applicationId: string;
-            /** @description A user, M2M credential or API key of the application, by type and id. */
+            /** @description A user, M2M credential or API key of the application, or an operator of its organization, by type and id. */
             subject: {
                 /** @description What kind of subject. */
                 type: components["schemas"]["RoleSubjectType"];
@@ -6907,7 +6931,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description A user, M2M credential or API key of the application, by type and id. */
+        /** @description A user, M2M credential or API key of the application, or an operator of its organization, by type and id. */
         RoleSubjectInput: {
             /** @description What kind of subject. */
             type: components["schemas"]["RoleSubjectType"];
@@ -6918,10 +6942,10 @@ export interface components {
             id: string;
         };
         /**
-         * @description What can hold a role: a user, an M2M credential or an API key.
+         * @description What can hold a role: a user, an M2M credential, an API key or an operator.
          * @enum {string}
          */
-        RoleSubjectType: "user" | "m2m_credential" | "api_key";
+        RoleSubjectType: "user" | "m2m_credential" | "api_key" | "operator";
         /** @description How to rotate an M2M credential's secret. */
         RotateM2MCredentialInput: {
             /**
@@ -7606,6 +7630,52 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ListManagedApplications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The applications, by name. */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The application's id: the dashboard's `X-Gatehouse-Application`.
+                             */
+                            id: string;
+                            /** @description Display name. */
+                            name: string;
+                            /** @description Whether the application has tenants. */
+                            multiTenant: boolean;
+                        }[];
+                        /** @description Always null: there is no further page. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

@@ -19,6 +19,8 @@ const ApplicationSchema = defineEntity({
     authIsolation: p.string().$type<AuthIsolation>(),
     /** How many days its audit records are kept (src/domain/audit-retention.ts). */
     auditRetentionDays: p.integer().default(90),
+    /** The organization's console: its users are the dashboard's operators (src/domain/console/). */
+    console: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

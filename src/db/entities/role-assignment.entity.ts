@@ -1,10 +1,11 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
-export const ROLE_SUBJECT_TYPES = ['user', 'm2m_credential', 'api_key'] as const;
+/** `operator`: a user of the organization's console application, managing this application (src/domain/console/). */
+export const ROLE_SUBJECT_TYPES = ['user', 'm2m_credential', 'api_key', 'operator'] as const;
 export type RoleSubjectType = (typeof ROLE_SUBJECT_TYPES)[number];
 
-/** A role held by a user, M2M credential or API key: in one tenant, or (`tenantId` null) in every tenant. */
+/** A role held by a user, M2M credential, API key or operator: in one tenant, or (`tenantId` null) in every tenant. */
 const RoleAssignmentSchema = defineEntity({
   name: 'RoleAssignment',
   tableName: 'role_assignment',

@@ -108,12 +108,18 @@ export type InitialKey = Pick<IssueApiKey, 'name' | 'permissions' | 'expiresAt' 
 
 /** `application.create` in the actor's application, `api_key.create` in the new one (the API and bootstrap alike). */
 export function insertApplication(em: EntityManager, actor: AuditActor, row: NewApplicationRow, key: InitialKey): CreatedApplication {
-  const application = em.create(Application, row);
-  createBuiltInRoles(em, application.id);
+  const application = insertApplicationRow(em, actor, row);
   const initialApiKey = issueApiKey(em, { applicationId: application.id, tenantId: null, userId: null, ...key });
-  recordAudit(em, actor, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
   recordKeyIssued(em, actor, initialApiKey.key);
   return Object.assign(application, { initialApiKey });
+}
+
+/** The application with its built-in roles and its `application.create` record in the actor's application. */
+export function insertApplicationRow(em: EntityManager, actor: AuditActor, row: NewApplicationRow): Application {
+  const application = em.create(Application, row);
+  createBuiltInRoles(em, application.id);
+  recordAudit(em, actor, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
+  return application;
 }
 
 /**
@@ -202,6 +208,8 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     // Held FOR UPDATE, as committed: a second deletion at once waits for this one, then finds nothing (404).
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
+    // Its users are the organization's operators: the dashboard signs in there.
+    if (application.console) throw new GatehouseError('conflict', 'The organization’s console application cannot be deleted', { field: 'appId' });
     recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.

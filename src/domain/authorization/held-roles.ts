@@ -3,6 +3,7 @@ import type { SqlRunner } from '../../db/owned-sql.ts';
 import { PermissionSet } from '../../auth/permissions.ts';
 import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
 import { InvalidatedCache, type Owners } from '../../events/invalidated-cache.ts';
+import { consoleOfSql } from '../console/console-of.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 
@@ -25,7 +26,7 @@ export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${s
 
 /**
  * One statement for any number of subjects. A subject that cannot act in `tenantId` (another application's, inactive,
- * revoked, expired, bound to another tenant) is left out. Application-wide assignments hold in every tenant (API.md:
+ * revoked, expired, bound to another tenant; an operator not of the organization's console) is left out. Application-wide assignments hold in every tenant (API.md:
  * an application admin manages each tenant without joining it); a tenant's only while the user is a member.
  */
 /** `connection`: a transaction's EntityManager reads in it (the embedded database serves one session at a time). */
@@ -54,7 +55,8 @@ export async function readHeldGrants(
            and (k.expires_at is null or k.expires_at > now())${inTenant('k')}
          left join oauth_client as c on s.type = 'm2m_credential' and c.application_id = ${app()} and c.id = s.id and c.type = 'm2m'
            and c.revoked_at is null${inTenant('c')}
-        where u.id is not null or k.id is not null or c.id is not null)
+         left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayActNowSql('o')}
+        where u.id is not null or k.id is not null or c.id is not null or o.id is not null)
      select l.type, l.id, l.own, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
@@ -79,8 +81,8 @@ interface Holding {
   readonly held: HeldGrants | null;
 }
 
-/** The invalidation that announces a change to a subject's own row. */
-const SUBJECT_INVALIDATION = { user: 'user', api_key: 'api_key', m2m_credential: 'oauth_client' } as const;
+/** The invalidation that announces a change to a subject's own row: an operator's is their console user's. */
+const SUBJECT_INVALIDATION = { user: 'user', api_key: 'api_key', m2m_credential: 'oauth_client', operator: 'user' } as const;
 
 function holdingOwners({ applicationId, tenantId, subject }: Holding): Owners {
   return {

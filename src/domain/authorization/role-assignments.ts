@@ -11,6 +11,7 @@ import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { requireCovered } from '../grants.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import { consoleOfSql } from '../console/console-of.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import type { RoleSubject } from './held-roles.ts';
 import { authorizationChanged, visibleIn } from './writes.ts';
@@ -72,6 +73,7 @@ export async function removeAssignments(em: EntityManager, actor: AuditActor, wh
 const SUBJECT_OF_TENANT = `case a.subject_type
   when 'user' then exists (select 1 from app_user as u where u.application_id = a.application_id and u.id = a.subject_id and u.tenant_ids @> array[?::uuid])
   when 'api_key' then exists (select 1 from api_key as k where k.application_id = a.application_id and k.id = a.subject_id and k.tenant_id = ?)
+  when 'operator' then false
   else exists (select 1 from oauth_client as c where c.application_id = a.application_id and c.id = a.subject_id and c.tenant_id = ?)
 end`;
 
@@ -152,8 +154,19 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
  * 404 (field `subject.id`) unless the subject can hold a role in `tenantId`. Held FOR SHARE until the assignment
  * commits, so that the subject's deletion, which removes its assignments, comes wholly before or after it.
  */
-async function assertSubjectIn(em: EntityManager, tenantId: string | null, subject: RoleSubject): Promise<void> {
+async function assertSubjectIn(em: EntityManager, applicationId: string, tenantId: string | null, subject: RoleSubject): Promise<void> {
   const absent = () => notFound('Subject', 'subject.id');
+  if (subject.type === 'operator') {
+    // A user of the organization's console: they belong to no tenant, so a tenant may give them a role too.
+    const found = await em.getConnection().execute(
+      `select 1 from app_user as u where u.application_id = (${consoleOfSql('?')}) and u.id = ? for share of u`,
+      [applicationId, subject.id],
+      'all',
+      em.getTransactionContext(),
+    );
+    if (found.length === 0) throw absent();
+    return;
+  }
   if (subject.type === 'user') {
     const member = tenantId === null ? {} : { tenantIds: { $contains: [tenantId] } };
     if ((await em.findOne(User, { id: subject.id, ...member }, HOLD_FOR_SHARE)) === null) throw absent();
@@ -182,7 +195,7 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
   const tenantId = await targetTenant(scope, input.tenantId);
   const created = await uniquely('roleId', 'This role assignment', () =>
     scope.transactional(async (em) => {
-      await assertSubjectIn(em, tenantId, subject);
+      await assertSubjectIn(em, scope.applicationId, tenantId, subject);
       // Held against the role's deletion, which would take this assignment with it unrecorded.
       const role = await em.findOne(Role, { id: roleId, ...visibleIn(tenantId) }, HOLD_FOR_SHARE);
       if (role === null) throw notFound('Role', 'roleId');

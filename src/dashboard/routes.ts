@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance } from 'fastify';
+import { dashboardClientId } from '../domain/console/console.ts';
+import { escapeHtml } from '../pages/pages.ts';
+import { isUuid } from '../ids.ts';
+
+/** Where `npm run dashboard:build` writes the dashboard (dashboard/vite.config.ts). */
+export const DASHBOARD_DIST = resolve(import.meta.dirname, '../../dashboard/dist');
+
+/** Its own files and the service's API only: no inline script or style, nothing from elsewhere. */
+const DASHBOARD_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const ASSET_TYPES: Readonly<Record<string, string>> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+/** Vite's names: letters, digits, `-`, `_` and one extension; nothing that climbs out of the folder. */
+const ASSET_NAME = /^[\w-]+(\.[\w-]+)*$/;
+
+interface DashboardDeps {
+  readonly orm: MikroORM;
+  /** The issuer, which the dashboard discovers the OP from. */
+  readonly publicUrl: string;
+  /** The management API's resource indicator, which the dashboard's tokens are for. */
+  readonly audience: string;
+  readonly distDir?: string;
+}
+
+/**
+ * The dashboard (React, built by Vite) at `/dashboard/`: its page names the console client it signs in with
+ * (`?organization=` picks an organization's console, else the oldest's), and its assets are served from the build.
+ */
+export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): void {
+  const dist = deps.distDir ?? DASHBOARD_DIST;
+  app.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 301));
+  app.get<{ Querystring: { organization?: string } }>('/dashboard/', async (request, reply) => {
+    const organization = request.query.organization;
+    const html = await readFile(resolve(dist, 'index.html'), 'utf8').catch(() => null);
+    reply.header('cache-control', 'no-cache').header('content-security-policy', DASHBOARD_POLICY);
+    if (html === null) {
+      return reply.status(503).type('text/plain; charset=utf-8').send('The dashboard is not built: run `npm run dashboard:build`.\n');
+    }
+    const clientId = organization === undefined || isUuid(organization) ? await dashboardClientId(deps.orm.em.getConnection(), deps.publicUrl, organization) : null;
+    if (clientId === null) return reply.status(404).type('text/plain; charset=utf-8').send('No organization has a console here.\n');
+    const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}">`;
+    const config = [meta('gatehouse-issuer', deps.publicUrl), meta('gatehouse-client-id', clientId), meta('gatehouse-management-audience', deps.audience)];
+    return reply.type('text/html; charset=utf-8').send(html.replace('</head>', `${config.join('')}</head>`));
+  });
+  app.get<{ Params: { name: string } }>('/dashboard/assets/:name', async (request, reply) => {
+    const { name } = request.params;
+    const type = ASSET_TYPES[extname(name)];
+    const body = type !== undefined && ASSET_NAME.test(name) ? await readFile(resolve(dist, 'assets', name)).catch(() => null) : null;
+    if (body === null) return reply.status(404).type('text/plain; charset=utf-8').send('Not found\n');
+    // Vite names each build's files by their content: a name never changes meaning.
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').type(type!).send(body);
+  });
+}

@@ -1,0 +1,195 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { lockForTransaction } from '../../db/advisory-lock.ts';
+import { AuthProvider, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
+import { SHARED_POOL } from '../../db/entities/user.entity.ts';
+import type { SqlRunner } from '../../db/owned-sql.ts';
+import type { Scope } from '../../context.ts';
+import { GatehouseError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+
+/**
+ * API.md, Bootstrap: each organization has a console application, whose users are the dashboard's operators. An
+ * operator manages another application of the organization through the role assignments that application gives the
+ * `operator` subject of their id; the dashboard signs them in through the console's own `spa` client.
+ */
+
+/** Where the dashboard is served, and so its sign-in's redirect and its sign-out's return. */
+export const dashboardUrl = (publicUrl: string): string => `${publicUrl}/dashboard/`;
+
+const CONSOLE_ACTOR = { type: 'system', id: 'console' } as const;
+
+/**
+ * Every organization gets its console, and every console a dashboard client whose redirect is this `PUBLIC_URL`'s
+ * dashboard: run at each start (PUBLIC_URL may change between them), under a lock so that instances starting together
+ * create one. A console signs in by password only, and nobody signs up to it: operators are made by operators.
+ * Returns the first operator's address when this made them.
+ */
+export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId: string, firstOperator?: FirstOperator): Promise<string | null> {
+  return orm.em.fork().transactional(async (em) => {
+    await lockForTransaction(em, 'gatehouse:console');
+    const organizations = await em.getConnection().execute<{ id: string; console_id: string | null }[]>(
+      `select o.id, (select a.id from application as a where a.organization_id = o.id and a.console order by a.id limit 1) as console_id
+         from organization as o`,
+      [],
+      'all',
+      em.getTransactionContext(),
+    );
+    for (const organization of organizations) {
+      const consoleId = organization.console_id ?? createConsole(em, organization.id, requestId);
+      await ensureDashboardClient(em, consoleId, publicUrl, requestId);
+    }
+    if (firstOperator === undefined) return null;
+    // The roles of a console made above are read back by the statement below.
+    await em.flush();
+    return ensureFirstOperator(em, firstOperator, requestId);
+  });
+}
+
+function createConsole(em: EntityManager, organizationId: string, requestId: string): string {
+  const row = { ...newApplicationRow(organizationId, { name: 'Console' }), console: true };
+  const actor: AuditActor = { applicationId: row.id, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
+  insertApplicationRow(em, actor, row);
+  em.create(AuthProvider, {
+    applicationId: row.id,
+    id: newId(),
+    tenantId: null,
+    type: 'password',
+    name: 'Password',
+    enabled: true,
+    config: { allowSignup: false, requireEmailVerification: true },
+    secrets: null,
+  });
+  return row.id;
+}
+
+async function ensureDashboardClient(em: EntityManager, consoleId: string, publicUrl: string, requestId: string): Promise<void> {
+  const redirect = dashboardUrl(publicUrl);
+  const existing = await em.findOne(OAuthClient, { applicationId: consoleId, type: 'spa', revokedAt: null, redirectUris: { $contains: [redirect] } }, { filters: false });
+  if (existing !== null) return;
+  const client = em.create(OAuthClient, {
+    applicationId: consoleId,
+    id: newId(),
+    tenantId: null,
+    type: 'spa',
+    name: 'Gatehouse dashboard',
+    redirectUris: [redirect],
+    postLogoutRedirectUris: [redirect],
+    authMethod: 'none',
+    jwks: null,
+    permissions: [],
+    managementApi: true,
+    secretEncrypted: null,
+    previousSecretEncrypted: null,
+    previousSecretExpiresAt: null,
+    revokedAt: null,
+  });
+  const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
+  recordAudit(em, actor, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, after: { name: client.name, type: client.type, redirectUris: client.redirectUris } });
+}
+
+/** The client the dashboard signs in with, for the oldest organization's console when none is named; null if none. */
+export async function dashboardClientId(connection: SqlRunner, publicUrl: string, organizationId?: string): Promise<string | null> {
+  const [row] = (await connection.execute(
+    `select c.id from application as a
+       join oauth_client as c on c.application_id = a.id and c.type = 'spa' and c.revoked_at is null and ? = any(c.redirect_uris)
+      where a.console ${organizationId === undefined ? '' : 'and a.organization_id = ?'}
+      order by a.organization_id, c.id limit 1`,
+    organizationId === undefined ? [dashboardUrl(publicUrl)] : [dashboardUrl(publicUrl), organizationId],
+  )) as { id: string }[];
+  return row?.id ?? null;
+}
+
+/** Whether a user of `consoleId` may act as an operator on `applicationId`: another application of its organization. */
+export async function consoleManages(connection: SqlRunner, consoleId: string, applicationId: string): Promise<boolean> {
+  const rows = (await connection.execute(
+    `select 1 from application as c join application as m on m.organization_id = c.organization_id and not m.console
+      where c.id = ? and c.console and m.id = ?`,
+    [consoleId, applicationId],
+  )) as unknown[];
+  return rows.length > 0;
+}
+
+/** managedApplications for the scope's own user: keys and credentials are no operators (403). */
+export async function listManagedApplications(scope: Scope): Promise<{ data: ManagedApplication[]; next: null }> {
+  const { actor } = scope.principal;
+  if (actor.type !== 'user' || scope.principal.apiKeyId !== null) {
+    throw new GatehouseError('forbidden', 'Only an operator’s own Bearer token lists the applications they manage');
+  }
+  return { data: await managedApplications(scope.em.getConnection(), scope.applicationId, actor.id), next: null };
+}
+
+export interface ManagedApplication {
+  readonly id: string;
+  readonly name: string;
+  readonly multiTenant: boolean;
+}
+
+/** The applications of the console's organization in which the operator holds a role, application-wide or a tenant's. */
+export async function managedApplications(connection: SqlRunner, consoleId: string, operatorId: string): Promise<ManagedApplication[]> {
+  const rows = (await connection.execute(
+    `select m.id, m.name, m.multi_tenant from application as c
+       join application as m on m.organization_id = c.organization_id and not m.console
+      where c.id = ? and c.console and exists (
+        select 1 from role_assignment as a where a.application_id = m.id and a.subject_type = 'operator' and a.subject_id = ?)
+      order by m.name, m.id`,
+    [consoleId, operatorId],
+  )) as { id: string; name: string; multi_tenant: boolean }[];
+  return rows.map((row) => ({ id: row.id, name: row.name, multiTenant: row.multi_tenant }));
+}
+
+export interface FirstOperator {
+  readonly email: string;
+  /** Argon2id, hashed before the transaction (which should not wait on it). */
+  readonly passwordHash: string;
+}
+
+/**
+ * API.md, Bootstrap: the first operator (GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD), made while the oldest
+ * organization's console has no user: `app_admin` there and in the organization's first application.
+ */
+async function ensureFirstOperator(em: EntityManager, operator: FirstOperator, requestId: string): Promise<string | null> {
+  const [target] = await em.getConnection().execute<{ console_id: string; application_id: string | null }[]>(
+    `select c.id as console_id,
+            (select m.id from application as m where m.organization_id = c.organization_id and not m.console order by m.id limit 1) as application_id
+       from application as c
+      where c.console and not exists (select 1 from app_user as u where u.application_id = c.id)
+        and c.organization_id = (select o.id from organization as o order by o.id limit 1)`,
+    [],
+    'all',
+    em.getTransactionContext(),
+  );
+  if (target === undefined) return null;
+  const actor: AuditActor = { applicationId: target.console_id, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
+  const user = em.create(User, {
+    applicationId: target.console_id,
+    id: newId(),
+    poolId: SHARED_POOL,
+    email: operator.email,
+    emailNormalized: normalizeEmail(operator.email),
+    name: null,
+    metadata: {},
+    status: 'active',
+    tenantIds: [],
+    passwordHash: operator.passwordHash,
+  });
+  recordAudit(em, actor, { action: 'user.create', targetType: 'user', targetId: user.id, after: { email: user.email } });
+  await assignAppAdmin(em, { ...actor }, { type: 'user', id: user.id });
+  if (target.application_id !== null) await assignAppAdmin(em, { ...actor, applicationId: target.application_id }, { type: 'operator', id: user.id });
+  return user.email;
+}
+
+/** In the actor's application. */
+async function assignAppAdmin(em: EntityManager, actor: AuditActor, subject: { type: 'user' | 'operator'; id: string }): Promise<void> {
+  const { applicationId } = actor;
+  const role = await em.findOneOrFail(Role, { applicationId, key: 'app_admin', tenantId: null }, { filters: false });
+  const assignment = em.create(RoleAssignment, { applicationId, id: newId(), tenantId: null, roleId: role.id, subjectType: subject.type, subjectId: subject.id });
+  recordAudit(em, actor, {
+    action: 'role_assignment.create',
+    targetType: 'role_assignment',
+    targetId: assignment.id,
+    after: { roleId: role.id, subjectType: subject.type, subjectId: subject.id, tenantId: null },
+  });
+}
