@@ -1,0 +1,126 @@
+import { graphql } from './api.ts';
+
+// The dashboard's calls of the management API, with the shapes they answer (field names as in schema/*.graphql).
+
+export type Source = 'inherited' | 'customized';
+export type CustomizationScope = 'application' | 'tenant';
+export type AuthIsolation = 'shared' | 'isolated';
+export type UserStatus = 'active' | 'suspended' | 'locked';
+
+/** A page of a list; `next` is the cursor of the following page, null at the end. */
+export interface Page<T> {
+  readonly data: readonly T[];
+  readonly next: string | null;
+}
+
+export interface ManagedApplication {
+  readonly id: string;
+  readonly name: string;
+  readonly multiTenant: boolean;
+}
+
+export interface TenancyConfig {
+  readonly brandingScope: CustomizationScope;
+  readonly emailTemplatesScope: CustomizationScope;
+  readonly emailProviderScope: CustomizationScope;
+  readonly authIsolation: AuthIsolation;
+}
+
+/** Where each of a tenant's features comes from (`source` is null only at application scope, never here). */
+export interface ConfigurationSources {
+  readonly branding: { readonly source: Source | null };
+  readonly emailTemplates: readonly { readonly key: string; readonly source: Source | null }[];
+  readonly emailProvider: { readonly source: Source | null };
+  readonly auth: { readonly providersSource: Source };
+}
+
+export interface Tenant {
+  readonly id: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly configuration: ConfigurationSources;
+}
+
+export interface User {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string | null;
+  readonly status: UserStatus;
+  readonly createdAt: string;
+}
+
+const PAGE_SIZE = 25;
+
+const CONFIGURATION_SOURCES = `fragment ConfigurationSources on TenantConfiguration {
+  branding { source }
+  emailTemplates { key source }
+  emailProvider { source }
+  auth { providersSource }
+}`;
+
+/** The applications the signed-in operator may manage; asked without an application header. */
+export async function listManagedApplications(): Promise<readonly ManagedApplication[]> {
+  const query = 'query ManagedApplications { managedApplications { id name multiTenant } }';
+  const data = await graphql<{ managedApplications: ManagedApplication[] }>(query, {});
+  return data.managedApplications;
+}
+
+export async function getTenancyConfig(appId: string): Promise<TenancyConfig | null> {
+  const query = `query TenancyConfig($appId: UUID!) {
+    application(appId: $appId) { tenancyConfig { brandingScope emailTemplatesScope emailProviderScope authIsolation } }
+  }`;
+  const data = await graphql<{ application: { tenancyConfig: TenancyConfig | null } }>(query, { appId }, { applicationId: appId });
+  return data.application.tenancyConfig;
+}
+
+export async function listTenants(appId: string, cursor: string | null): Promise<Page<Tenant>> {
+  const query = `query Tenants($appId: UUID!, $pageSize: Int, $cursor: String) {
+    tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id name slug configuration { ...ConfigurationSources } } next }
+  }
+  ${CONFIGURATION_SOURCES}`;
+  const data = await graphql<{ tenants: Page<Tenant> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  return data.tenants;
+}
+
+export async function getConfigurationSources(appId: string, tenantId: string): Promise<ConfigurationSources> {
+  const query = `query TenantConfiguration($appId: UUID!, $tenantId: UUID!) {
+    tenantConfiguration(appId: $appId, tenantId: $tenantId) { ...ConfigurationSources }
+  }
+  ${CONFIGURATION_SOURCES}`;
+  const data = await graphql<{ tenantConfiguration: ConfigurationSources }>(query, { appId, tenantId }, { applicationId: appId });
+  return data.tenantConfiguration;
+}
+
+export async function listUsers(appId: string, cursor: string | null): Promise<Page<User>> {
+  const query = `query Users($appId: UUID!, $pageSize: Int, $cursor: String) {
+    users(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id email name status createdAt } next }
+  }`;
+  const data = await graphql<{ users: Page<User> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  return data.users;
+}
+
+/** Runs one of the "Remove tenant override" mutations, which all take the tenant and answer a Boolean. */
+async function removeOverride(mutation: string, appId: string, tenantId: string, extra = {}): Promise<void> {
+  await graphql<Record<string, boolean>>(mutation, { appId, tenantId, ...extra }, { applicationId: appId });
+}
+
+export async function removeBrandingOverride(appId: string, tenantId: string): Promise<void> {
+  const mutation = `mutation RemoveBrandingOverride($appId: UUID!, $tenantId: UUID!) {
+    removeBrandingOverride(appId: $appId, tenantId: $tenantId)
+  }`;
+  await removeOverride(mutation, appId, tenantId);
+}
+
+export async function removeEmailProviderOverride(appId: string, tenantId: string): Promise<void> {
+  const mutation = `mutation RemoveEmailProviderOverride($appId: UUID!, $tenantId: UUID!) {
+    removeEmailProviderOverride(appId: $appId, tenantId: $tenantId)
+  }`;
+  await removeOverride(mutation, appId, tenantId);
+}
+
+export async function removeEmailTemplateOverride(appId: string, tenantId: string, templateKey: string): Promise<void> {
+  const mutation = `mutation RemoveEmailTemplateOverride($appId: UUID!, $tenantId: UUID!, $templateKey: EmailTemplateKey!) {
+    removeEmailTemplateOverride(appId: $appId, tenantId: $tenantId, templateKey: $templateKey)
+  }`;
+  await removeOverride(mutation, appId, tenantId, { templateKey });
+}
