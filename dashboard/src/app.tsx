@@ -1,0 +1,45 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { completeSignIn, isAuthorizationResponse, redirectUri } from './auth.ts';
+import { Header } from './components/header.tsx';
+import { Loading } from './components/status.tsx';
+import { readConfig } from './config.ts';
+import { errorMessage } from './error-message.ts';
+import { Applications } from './screens/applications.tsx';
+import { SignIn } from './screens/sign-in.tsx';
+import { getSession, saveSession, subscribeSession } from './session.ts';
+
+/** Signed out, coming back from the issuer, or signed in: the page for each. */
+export function App() {
+  const [config] = useState(readConfig);
+  const session = useSyncExternalStore(subscribeSession, getSession);
+  const [completing, setCompleting] = useState(() => isAuthorizationResponse(new URL(location.href)));
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!completing) return;
+    void completeSignIn(config)
+      .then(saveSession, (error: unknown) => setFailure(errorMessage(error)))
+      .finally(() => {
+        // The code is spent: a reload or a bookmark must not offer it again.
+        history.replaceState(null, '', redirectUri());
+        setCompleting(false);
+      });
+  }, [completing, config]);
+
+  if (completing) {
+    return (
+      <main>
+        <Loading>Signing in…</Loading>
+      </main>
+    );
+  }
+  if (session === null) return <SignIn config={config} failure={failure} />;
+  return (
+    <>
+      <Header config={config} session={session} />
+      <main>
+        <Applications />
+      </main>
+    </>
+  );
+}

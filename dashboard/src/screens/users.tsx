@@ -1,0 +1,41 @@
+import { useCallback } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { usePages } from '../hooks/use-pages.ts';
+import { listUsers, type UserStatus } from '../operations.ts';
+
+const STATUS_LABEL: Record<UserStatus, string> = { active: 'Active', suspended: 'Suspended', locked: 'Locked' };
+
+/** The application's users, page by page. */
+export function Users({ appId }: { appId: string }) {
+  const users = usePages(useCallback((cursor: string | null) => listUsers(appId, cursor), [appId]));
+  return (
+    <section aria-labelledby="users-heading">
+      <h2 id="users-heading">Users</h2>
+      {!users.loading && users.error === null && users.items.length === 0 ? (
+        <p>This application has no users yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Name</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.items.map((user) => (
+              <tr key={user.id}>
+                <th scope="row">{user.email}</th>
+                <td>{user.name ?? ''}</td>
+                <td>{STATUS_LABEL[user.status]}</td>
+                <td><time dateTime={user.createdAt}>{new Date(user.createdAt).toLocaleString()}</time></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <PageFooter pages={users} loadingLabel="Loading users…" />
+    </section>
+  );
+}
