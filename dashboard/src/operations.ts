@@ -60,9 +60,9 @@ const CONFIGURATION_SOURCES = `fragment ConfigurationSources on TenantConfigurat
 
 /** The applications the signed-in operator may manage; asked without an application header. */
 export async function listManagedApplications(): Promise<readonly ManagedApplication[]> {
-  const query = 'query ManagedApplications { managedApplications { id name multiTenant } }';
-  const data = await graphql<{ managedApplications: ManagedApplication[] }>(query, {});
-  return data.managedApplications;
+  const query = 'query ManagedApplications { managedApplications { data { id name multiTenant } } }';
+  const data = await graphql<{ managedApplications: { data: ManagedApplication[] } }>(query, {});
+  return data.managedApplications.data;
 }
 
 export async function getTenancyConfig(appId: string): Promise<TenancyConfig | null> {

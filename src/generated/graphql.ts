@@ -2532,7 +2532,7 @@ export type Query = {
   /**
    * The applications of the organization in which the signed-in operator holds a role: for a Bearer token of a user
    * of the organization's console application, sent without `X-Gatehouse-Application` (the dashboard's first call).
-   * Any other user's token gets an empty list; an API key or M2M credential 403.
+   * Any other credentials get an empty list: they are no operators.
    */
   managedApplications: ManagedApplicationPage;
   /** Users with at least one MFA factor, by factor. */

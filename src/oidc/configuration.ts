@@ -303,6 +303,10 @@ export function configuration(
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
+    // A browser app calls the token endpoint from its own page: a public client, from an origin of its redirect URIs
+    // (the dashboard's is the service's own). Confidential clients call from their servers, never a browser.
+    clientBasedCORS: (ctx, origin, client) =>
+      origin !== 'null' && (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     rotateRefreshToken: true,
     // oidc-provider binds tokens of a sign-in without offline_access to its browser session and revokes them when it
     // ends. A device's tokens are the device's: the device pages share one session across applications on a shared

@@ -182,9 +182,10 @@ describe('refusals', () => {
     expect(await sql(`select 1 from role_assignment where subject_type = 'operator' and subject_id = ?`, [endUser])).toHaveLength(0);
   });
 
-  it('lists no managed application to an API key', async () => {
-    const refused = await app.http.get('/managed-applications');
-    expect(refused.status).toBe(403);
+  it('lists no managed application to an API key or a user of another application', async () => {
+    const keys = await app.http.get('/managed-applications');
+    expect(keys.status).toBe(200);
+    expect(keys.body).toEqual({ data: [], next: null });
     const user = await app.createUser('plain-user@example.com');
     const bearer = await app.mintAccessToken({ sub: user, app_id: app.root.applicationId });
     const listed = await app.as({ bearer }).get('/managed-applications');

@@ -111,7 +111,7 @@ export interface paths {
          * List the applications the signed-in operator manages
          * @description The applications of the organization in which the signed-in operator holds a role: for a Bearer token of a user
          *     of the organization's console application, sent without `X-Gatehouse-Application` (the dashboard's first call).
-         *     Any other user's token gets an empty list; an API key or M2M credential 403.
+         *     Any other credentials get an empty list: they are no operators.
          *
          *     No permission.
          */

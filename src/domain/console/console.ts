@@ -4,7 +4,6 @@ import { AuthProvider, OAuthClient, Role, RoleAssignment, User } from '../../db/
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { SqlRunner } from '../../db/owned-sql.ts';
 import type { Scope } from '../../context.ts';
-import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
@@ -112,12 +111,10 @@ export async function consoleManages(connection: SqlRunner, consoleId: string, a
   return rows.length > 0;
 }
 
-/** managedApplications for the scope's own user: keys and credentials are no operators (403). */
+/** managedApplications for the scope's own user; keys and credentials are no operators, and manage none as one. */
 export async function listManagedApplications(scope: Scope): Promise<{ data: ManagedApplication[]; next: null }> {
-  const { actor } = scope.principal;
-  if (actor.type !== 'user' || scope.principal.apiKeyId !== null) {
-    throw new GatehouseError('forbidden', 'Only an operator’s own Bearer token lists the applications they manage');
-  }
+  const { actor, apiKeyId } = scope.principal;
+  if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null };
   return { data: await managedApplications(scope.em.getConnection(), scope.applicationId, actor.id), next: null };
 }
 
