@@ -7,17 +7,24 @@ import { bootstrapIfEmpty } from './domain/bootstrap.ts';
 import { dashboardUrl, ensureConsoles, type FirstOperator } from './domain/console/console.ts';
 import { POLICY_DEFAULTS } from './domain/policies/definitions.ts';
 import { checkPassword } from './domain/policies/password.ts';
+import { email as emailAddress } from './domain/validate.ts';
 
 /**
  * On an empty database: an organization, a multi-tenant application and an `app_admin` key, printed once. At every
- * start: each organization's console and its dashboard client, and the first operator when configured and none
- * exists. Done by the one serving process (WORKERS=1), or before the workers start (src/prepare.ts).
+ * start: each organization's console and its dashboard client, and the first operator while the console has none,
+ * with the one-time link that sets their password when none was configured. Done by the one serving process (WORKERS=1), or before the workers start (src/prepare.ts).
  */
 export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: Pick<BaseLogger, 'info'>): Promise<void> {
   const requestId = randomUUID();
   const result = await bootstrapIfEmpty(orm, { apiKeySecret: config.bootstrapApiKey, requestId });
   const operator = await ensureConsoles(orm, config.publicUrl, requestId, await firstOperator(config));
-  if (operator !== null) log.info({ email: operator }, `made the first operator; the dashboard is at ${dashboardUrl(config.publicUrl)}`);
+  if (operator !== null) {
+    log.info({ email: operator.email }, `the first operator signs in to the dashboard at ${dashboardUrl(config.publicUrl)}`);
+    // Printed, never logged, as the bootstrap key: it sets the password of an account that can manage everything.
+    if (operator.passwordLink !== null) {
+      process.stdout.write(`\nFirst operator ${operator.email}: set the password within 30 minutes at\n${operator.passwordLink}\n(a restart prints another link while none is set)\n\n`);
+    }
+  }
   if (result === undefined) return;
   const { apiKey, ...ids } = result;
   log.info(ids, 'bootstrapped an organization and a multi-tenant application');
@@ -30,6 +37,11 @@ export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: 
 /** The console's password policy is the default one: a first operator's password meets it, or the start fails. */
 async function firstOperator(config: Config): Promise<FirstOperator | undefined> {
   if (config.bootstrapAdmin === undefined) return undefined;
+  try {
+    emailAddress('GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL', config.bootstrapAdmin.email);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   const violations = checkPassword(POLICY_DEFAULTS.password, config.bootstrapAdmin.password);
   if (violations.length > 0) {
     throw new ConfigError(`GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: ${violations.map((violation) => violation.message).join('; ')}`);

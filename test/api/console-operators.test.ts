@@ -37,7 +37,7 @@ const post = (client: HttpClient & { headers: Record<string, string> }, path: st
 
 beforeAll(async () => {
   app = await startTestApp();
-  expect(await ensure({ email: 'first@ops.example', password: 'a long first passphrase' })).toBe('first@ops.example');
+  expect(await ensure({ email: 'first@ops.example', password: 'a long first passphrase' })).toEqual({ email: 'first@ops.example', passwordLink: null });
   [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
   [{ id: firstOperator }] = (await sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
   tenantT = await app.createTenant('Operators T');

@@ -8,6 +8,7 @@ import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalizeEmail } from '../users/email-key.ts';
+import { issueLink } from '../users/link-tokens.ts';
 
 /**
  * API.md, Bootstrap: each organization has a console application, whose users are the dashboard's operators. An
@@ -20,30 +21,41 @@ export const dashboardUrl = (publicUrl: string): string => `${publicUrl}/dashboa
 
 const CONSOLE_ACTOR = { type: 'system', id: 'console' } as const;
 
+/** The first operator's address when none is configured (`.localhost` is reserved, RFC 6761): changed on the account page. */
+export const DEFAULT_OPERATOR_EMAIL = 'admin@gatehouse.localhost';
+
+/** What a start did about the first operator: their address, and the one-time link that sets a password they lack. */
+export interface FirstOperatorOutcome {
+  readonly email: string;
+  readonly passwordLink: string | null;
+}
+
 /**
  * Every organization gets its console, and every console a dashboard client whose redirect is this `PUBLIC_URL`'s
  * dashboard: run at each start (PUBLIC_URL may change between them), under a lock so that instances starting together
- * create one. A console signs in by password only, and nobody signs up to it: operators are made by operators.
- * Returns the first operator's address when this made them.
+ * create one. A console signs in by password only, and nobody signs up to it: operators are made by operators, but
+ * the first (ensureFirstOperator).
  */
-export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId: string, firstOperator?: FirstOperator): Promise<string | null> {
+export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId: string, firstOperator?: FirstOperator): Promise<FirstOperatorOutcome | null> {
   return orm.em.fork().transactional(async (em) => {
     await lockForTransaction(em, 'gatehouse:console');
     const organizations = await em.getConnection().execute<{ id: string; console_id: string | null }[]>(
       `select o.id, (select a.id from application as a where a.organization_id = o.id and a.console order by a.id limit 1) as console_id
-         from organization as o`,
+         from organization as o order by o.id`,
       [],
       'all',
       em.getTransactionContext(),
     );
+    const dashboardClients: string[] = [];
     for (const organization of organizations) {
       const consoleId = organization.console_id ?? createConsole(em, organization.id, requestId);
-      await ensureDashboardClient(em, consoleId, publicUrl, requestId);
+      dashboardClients.push(await ensureDashboardClient(em, consoleId, publicUrl, requestId));
     }
-    if (firstOperator === undefined) return null;
-    // The roles of a console made above are read back by the statement below.
+    const [oldest] = dashboardClients;
+    if (oldest === undefined) return null;
+    // The roles of a console made above are read back by the statements below.
     await em.flush();
-    return ensureFirstOperator(em, firstOperator, requestId);
+    return ensureFirstOperator(em, { dashboardClientId: oldest, publicUrl, requestId }, firstOperator);
   });
 }
 
@@ -64,10 +76,11 @@ function createConsole(em: EntityManager, organizationId: string, requestId: str
   return row.id;
 }
 
-async function ensureDashboardClient(em: EntityManager, consoleId: string, publicUrl: string, requestId: string): Promise<void> {
+/** Its id. */
+async function ensureDashboardClient(em: EntityManager, consoleId: string, publicUrl: string, requestId: string): Promise<string> {
   const redirect = dashboardUrl(publicUrl);
   const existing = await em.findOne(OAuthClient, { applicationId: consoleId, type: 'spa', revokedAt: null, redirectUris: { $contains: [redirect] } }, { filters: false });
-  if (existing !== null) return;
+  if (existing !== null) return existing.id;
   const client = em.create(OAuthClient, {
     applicationId: consoleId,
     id: newId(),
@@ -87,6 +100,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
   });
   const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
   recordAudit(em, actor, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, after: { name: client.name, type: client.type, redirectUris: client.redirectUris } });
+  return client.id;
 }
 
 /** The client the dashboard signs in with, for the oldest organization's console when none is named; null if none. */
@@ -143,39 +157,61 @@ export interface FirstOperator {
   readonly passwordHash: string;
 }
 
+interface ConsoleStart {
+  /** The oldest organization's dashboard client, whose pages the password link opens on. */
+  readonly dashboardClientId: string;
+  readonly publicUrl: string;
+  readonly requestId: string;
+}
+
 /**
- * API.md, Bootstrap: the first operator (GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD), made while the oldest
- * organization's console has no user: `app_admin` there and in the organization's first application.
+ * API.md, Bootstrap: while the oldest organization's console has no user, its first operator is made, `app_admin`
+ * there and in the organization's first application: `configured` (GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD),
+ * else DEFAULT_OPERATOR_EMAIL without a password. While that one operator has none, each start issues a one-time link
+ * (the password reset's page) at which they set it: the link lasts half an hour, and a restart gives another.
  */
-async function ensureFirstOperator(em: EntityManager, operator: FirstOperator, requestId: string): Promise<string | null> {
-  const [target] = await em.getConnection().execute<{ console_id: string; application_id: string | null }[]>(
+async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, configured: FirstOperator | undefined): Promise<FirstOperatorOutcome | null> {
+  const [target] = await em.getConnection().execute<{ console_id: string; application_id: string | null; users: number; passwordless: string | null }[]>(
     `select c.id as console_id,
-            (select m.id from application as m where m.organization_id = c.organization_id and not m.console order by m.id limit 1) as application_id
-       from application as c
-      where c.console and not exists (select 1 from app_user as u where u.application_id = c.id)
-        and c.organization_id = (select o.id from organization as o order by o.id limit 1)`,
-    [],
+            (select m.id from application as m where m.organization_id = c.organization_id and not m.console order by m.id limit 1) as application_id,
+            (select count(*) from app_user as u where u.application_id = c.id)::int as users,
+            (select u.id from app_user as u where u.application_id = c.id and u.password_hash is null limit 1) as passwordless
+       from oauth_client as d join application as c on c.id = d.application_id
+      where d.id = ?`,
+    [start.dashboardClientId],
     'all',
     em.getTransactionContext(),
   );
   if (target === undefined) return null;
-  const actor: AuditActor = { applicationId: target.console_id, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
+  const consoleId = target.console_id;
+  const linkFor = async (userId: string) =>
+    (await issueLink(em, { applicationId: consoleId, userId, poolId: SHARED_POOL, clientId: start.dashboardClientId }, 'password_reset', start.publicUrl)).link;
+  if (target.users > 0) {
+    // Only the first operator's own missing password: operators made since set theirs as any user does.
+    if (target.users > 1 || target.passwordless === null) return null;
+    const [{ email }] = await em.getConnection().execute<[{ email: string }]>('select email from app_user where application_id = ? and id = ?', [consoleId, target.passwordless], 'all', em.getTransactionContext());
+    return { email, passwordLink: await linkFor(target.passwordless) };
+  }
+  const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId: start.requestId, principal: { actor: CONSOLE_ACTOR } };
+  const email = configured?.email ?? DEFAULT_OPERATOR_EMAIL;
   const user = em.create(User, {
-    applicationId: target.console_id,
+    applicationId: consoleId,
     id: newId(),
     poolId: SHARED_POOL,
-    email: operator.email,
-    emailNormalized: normalizeEmail(operator.email),
+    email,
+    emailNormalized: normalizeEmail(email),
     name: null,
     metadata: {},
     status: 'active',
     tenantIds: [],
-    passwordHash: operator.passwordHash,
+    passwordHash: configured?.passwordHash ?? null,
   });
-  recordAudit(em, actor, { action: 'user.create', targetType: 'user', targetId: user.id, after: { email: user.email } });
-  await assignAppAdmin(em, { ...actor }, { type: 'user', id: user.id });
+  recordAudit(em, actor, { action: 'user.create', targetType: 'user', targetId: user.id, after: { email } });
+  await assignAppAdmin(em, actor, { type: 'user', id: user.id });
   if (target.application_id !== null) await assignAppAdmin(em, { ...actor, applicationId: target.application_id }, { type: 'operator', id: user.id });
-  return user.email;
+  // The link's row names the user, whose row must be written first.
+  await em.flush();
+  return { email, passwordLink: configured === undefined ? await linkFor(user.id) : null };
 }
 
 /** In the actor's application. */
