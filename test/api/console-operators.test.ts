@@ -149,6 +149,21 @@ describe('an operator of one tenant', () => {
   });
 });
 
+describe('an operator deleted from the console', () => {
+  it('loses their roles in the applications they managed, each removal in that application’s log', async () => {
+    const first = await operatorClient(firstOperator);
+    const gone = (await first.post('/users', { email: 'leaving-ops@ops.example' })).body.id as string;
+    const roles = (await app.http.get('/roles')).body.data as { id: string; key: string }[];
+    const tenantAdmin = roles.find((role) => role.key === 'tenant_admin')!.id;
+    const assigned = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantU}/role-assignments`, { subject: { type: 'operator', id: gone }, roleId: tenantAdmin });
+    expect(assigned.status).toBe(201);
+    expect((await first.delete(`/users/${gone}`)).status).toBe(204);
+    expect(await sql('select 1 from role_assignment where subject_id = ?', [gone])).toHaveLength(0);
+    const audit = await app.http.get('/audit-logs?action=role_assignment.delete&pageSize=100');
+    expect((audit.body.data as { target: { id: string } }[]).map((entry) => entry.target.id)).toContain(assigned.body.id);
+  });
+});
+
 describe('refusals', () => {
   it('refuses X-Gatehouse-Application outside the console’s organization, on the console itself, and malformed', async () => {
     const foreign = await app.bootstrapAnother();

@@ -7,6 +7,7 @@ import type { Scope } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { removeAssignments } from '../authorization/role-assignments.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
 
@@ -130,6 +131,25 @@ export async function listManagedApplications(scope: Scope): Promise<{ data: Man
   const { actor, apiKeyId } = scope.principal;
   if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null };
   return { data: await managedApplications(scope.em.getConnection(), scope.applicationId, actor.id), next: null };
+}
+
+/**
+ * A console user's operator assignments in the organization's other applications, each removal recorded in that
+ * application's log; none when `actor`'s application is no console. The applications, for their invalidations.
+ */
+export async function removeOperatorAssignments(em: EntityManager, actor: AuditActor, operatorId: string): Promise<string[]> {
+  const rows = await em.getConnection().execute<{ application_id: string }[]>(
+    `select distinct a.application_id from role_assignment as a
+      where a.subject_type = 'operator' and a.subject_id = ?
+        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
+    [operatorId, actor.applicationId],
+    'all',
+    em.getTransactionContext(),
+  );
+  for (const { application_id: applicationId } of rows) {
+    await removeAssignments(em, { ...actor, applicationId, tenantId: null }, `a.subject_type = 'operator' and a.subject_id = ?`, [operatorId]);
+  }
+  return rows.map((row) => row.application_id);
 }
 
 export interface ManagedApplication {

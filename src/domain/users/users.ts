@@ -23,6 +23,7 @@ import { keepReplacedPassword, passwordViolations } from './password-history.ts'
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
+import { removeOperatorAssignments } from '../console/console.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {
@@ -409,21 +410,22 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
-  await underTenancyConfig(scope, async (tx) => {
+  const managed = await underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     const tenantId = scope.tenantId;
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
       await endAccessToTenantsLeft(tx, user.id, [tenantId]);
-      return;
+      return [];
     }
     await removeUser(tx.em, tx, user);
     // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
     await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
+    return removeOperatorAssignments(tx.em, tx, user.id);
   });
   scope.services.outbox.wake();
   await usersChanged(scope.services, scope.applicationId);
-  await authorizationChanged(scope);
+  for (const applicationId of [scope.applicationId, ...managed]) await authorizationChanged({ services: scope.services, applicationId });
   // The user's keys went with it, or with its membership of the scope's tenant (revoked above).
   await forgetUserKeys(scope, [userId]);
   return true;
