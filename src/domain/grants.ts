@@ -4,6 +4,7 @@ import { isPermissionGrant, type PermissionSet } from '../auth/permissions.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './authorization/held-roles.ts';
+import { requireCoveredOperator } from './console/console.ts';
 
 /** At least one grant, each from the permission table, duplicates dropped, order kept. */
 export function permissionGrants(grants: string[]): string[] {
@@ -44,15 +45,24 @@ export async function requireCoveredCredential(scope: Scope, em: EntityManager, 
   for (const tenantId of await assignedTenants(em, scope.applicationId, subject)) {
     const caller = callers.get(tenantId);
     // Assigned since callerTenants read them: a retry reads them again.
-    if (caller === undefined) throw new GatehouseError('conflict', 'The credential’s roles changed during the rotation: try again');
+    if (caller === undefined) throw new GatehouseError('conflict', 'Its roles changed during the change: try again');
     await covered(tenantId, caller);
   }
 }
 
-/** What the caller holds in each tenant where a role is assigned to a credential on that tenant's path. */
+/**
+ * Setting a user's password or address, or removing their second factors, hands out what they hold: as a credential's
+ * rotation does (requireCoveredCredential), and, a console user, what they hold as an operator elsewhere.
+ */
+export async function requireCoveredAccount(scope: Scope, em: EntityManager, userId: string, callers: CallerTenants): Promise<void> {
+  await requireCoveredCredential(scope, em, { type: 'user', id: userId, tenantId: null, permissions: [] }, callers);
+  await requireCoveredOperator(scope, em, userId);
+}
+
+/** What the caller holds in each tenant where a role is assigned to a subject on that tenant's path. */
 export type CallerTenants = ReadonlyMap<string, PermissionSet>;
 
-/** Read before the credential's transaction: through another connection, which the embedded database would block. */
+/** Read before the subject's transaction: through another connection, which the embedded database would block. */
 export async function callerTenants(scope: Scope, subject: RoleSubject): Promise<CallerTenants> {
   const tenants = await assignedTenants(scope.em, scope.applicationId, subject);
   return new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await scope.principal.permissionsIn(tenantId)] as const)));

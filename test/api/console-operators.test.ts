@@ -61,10 +61,16 @@ describe('the console', () => {
     expect(clients).toEqual([{ type: 'spa', redirect_uris: [`${app.gatehouse.services.config.publicUrl}/dashboard/`], management_api: true, auth_method: 'none' }]);
   });
 
-  it('gets a new dashboard client when PUBLIC_URL changes', async () => {
+  it('gets a new dashboard client when PUBLIC_URL changes, and the old one goes', async () => {
+    const redirects = async () =>
+      (await sql<{ redirect_uris: string[] }>("select redirect_uris from oauth_client where application_id = ? and type = 'spa' order by id", [consoleId])).map((row) => row.redirect_uris);
+    // A client of the console's own with the same shape but no management API access is not the dashboard's.
+    const own = await (await operatorClient(firstOperator)).post('/oauth-clients', { name: 'Own', type: 'spa', redirectUris: ['https://own.example/dashboard/'] });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
     await ensureConsoles(app.gatehouse.services.orm, 'https://moved.example', randomUUID());
-    const redirects = await sql<{ redirect_uris: string[] }>('select redirect_uris from oauth_client where application_id = ? order by id', [consoleId]);
-    expect(redirects.map((row) => row.redirect_uris)).toEqual([[`${app.gatehouse.services.config.publicUrl}/dashboard/`], ['https://moved.example/dashboard/']]);
+    expect(await redirects()).toEqual([['https://own.example/dashboard/'], ['https://moved.example/dashboard/']]);
+    await ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID());
+    expect(await redirects()).toEqual([['https://own.example/dashboard/'], [`${app.gatehouse.services.config.publicUrl}/dashboard/`]]);
   });
 
   it('cannot be deleted, even by its own app_admin', async () => {

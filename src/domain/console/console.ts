@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { PermissionSet } from '../../auth/permissions.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { AuthProvider, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
@@ -7,7 +8,9 @@ import type { Scope } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from '../authorization/held-roles.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
+import { requireCovered } from '../grants.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
 
@@ -77,11 +80,25 @@ function createConsole(em: EntityManager, organizationId: string, requestId: str
   return row.id;
 }
 
-/** Its id. */
+/**
+ * Its id. The dashboard clients of earlier `PUBLIC_URL`s go: whoever later holds a host the service left would get
+ * the operators' codes through them.
+ */
 async function ensureDashboardClient(em: EntityManager, consoleId: string, publicUrl: string, requestId: string): Promise<string> {
   const redirect = dashboardUrl(publicUrl);
-  const existing = await em.findOne(OAuthClient, { applicationId: consoleId, type: 'spa', revokedAt: null, redirectUris: { $contains: [redirect] } }, { filters: false });
-  if (existing !== null) return existing.id;
+  const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
+  const dashboards = await em.find(OAuthClient, { applicationId: consoleId, type: 'spa', managementApi: true }, { filters: false, orderBy: { id: 'asc' } });
+  let current: string | undefined;
+  for (const client of dashboards) {
+    if (current === undefined && client.revokedAt == null && client.redirectUris.length === 1 && client.redirectUris[0] === redirect) {
+      current = client.id;
+      continue;
+    }
+    if (client.redirectUris.length !== 1 || !client.redirectUris[0]!.endsWith('/dashboard/')) continue;
+    recordAudit(em, actor, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, before: { name: client.name, type: client.type, redirectUris: client.redirectUris } });
+    em.remove(client);
+  }
+  if (current !== undefined) return current;
   const client = em.create(OAuthClient, {
     applicationId: consoleId,
     id: newId(),
@@ -99,7 +116,6 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     previousSecretExpiresAt: null,
     revokedAt: null,
   });
-  const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
   recordAudit(em, actor, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, after: { name: client.name, type: client.type, redirectUris: client.redirectUris } });
   return client.id;
 }
@@ -152,6 +168,31 @@ export async function removeOperatorAssignments(em: EntityManager, actor: AuditA
   return rows.map((row) => row.application_id);
 }
 
+/**
+ * Taking over a console user (their password, address or second factors) hands out what they hold as an operator:
+ * in each application of the organization, the caller must hold as much there as an operator, in every tenant where
+ * the user holds a role and application-wide. Only a console user (not a key) holds anything as an operator. Read in
+ * the transaction `em` that locked the user, so no assignment slips in.
+ */
+export async function requireCoveredOperator(scope: Scope, em: EntityManager, userId: string): Promise<void> {
+  const places = await em.getConnection().execute<{ application_id: string; tenant_id: string | null }[]>(
+    `select distinct a.application_id, a.tenant_id from role_assignment as a
+      where a.subject_type = 'operator' and a.subject_id = ?
+        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
+    [userId, scope.applicationId],
+    'all',
+    em.getTransactionContext(),
+  );
+  const { actor, apiKeyId } = scope.principal;
+  const caller: RoleSubject | null = actor.type === 'user' && apiKeyId === null ? { type: 'operator', id: actor.id } : null;
+  for (const { application_id: applicationId, tenant_id: tenantId } of places) {
+    const target: RoleSubject = { type: 'operator', id: userId };
+    const held = await readHeldGrants(em, applicationId, tenantId, caller === null ? [target] : [target, caller]);
+    const callerHolds = caller === null ? new PermissionSet([]) : grantsOf(held.get(subjectKey(caller)));
+    requireCovered(scope, grantsOf(held.get(subjectKey(target))).allowed(), callerHolds);
+  }
+}
+
 export interface ManagedApplication {
   readonly id: string;
   readonly name: string;
@@ -195,10 +236,10 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
     `select c.id as console_id,
             (select m.id from application as m where m.organization_id = c.organization_id and not m.console order by m.id limit 1) as application_id,
             (select count(*) from app_user as u where u.application_id = c.id)::int as users,
-            (select u.id from app_user as u where u.application_id = c.id and u.password_hash is null limit 1) as passwordless
+            (select u.id from app_user as u where u.application_id = c.id and u.password_hash is null and u.email_normalized = ? limit 1) as passwordless
        from oauth_client as d join application as c on c.id = d.application_id
       where d.id = ?`,
-    [start.dashboardClientId],
+    [normalizeEmail(DEFAULT_OPERATOR_EMAIL), start.dashboardClientId],
     'all',
     em.getTransactionContext(),
   );
@@ -207,7 +248,8 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
   const linkFor = async (userId: string) =>
     (await issueLink(em, { applicationId: consoleId, userId, poolId: SHARED_POOL, clientId: start.dashboardClientId }, 'password_reset', start.publicUrl)).link;
   if (target.users > 0) {
-    // Only the first operator's own missing password: operators made since set theirs as any user does.
+    // Only the unconfigured first operator's missing password, while they are the console's one user: operators made
+    // since set theirs as any user does, and a start hands no link to one of them.
     if (target.users > 1 || target.passwordless === null) return null;
     const [{ email }] = await em.getConnection().execute<[{ email: string }]>('select email from app_user where application_id = ? and id = ?', [consoleId, target.passwordless], 'all', em.getTransactionContext());
     return { email, passwordLink: await linkFor(target.passwordless) };

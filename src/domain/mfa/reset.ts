@@ -2,6 +2,7 @@ import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit } from '../audit.ts';
+import { callerTenants, requireCoveredAccount } from '../grants.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
 
@@ -10,9 +11,12 @@ import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.t
  * shared-pool user's factors are one for all their tenants: a tenant scope resets only a user of no other tenant (403).
  */
 export async function resetMfa(scope: Scope, userId: string): Promise<User> {
+  // Without their second step, whoever knows the password signs in as the user: only a caller who holds all they do.
+  const callers = await callerTenants(scope, { type: 'user', id: userId });
   return underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
+    await requireCoveredAccount(tx, tx.em, user.id, callers);
     const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
       tx.em,
       tx.applicationId,

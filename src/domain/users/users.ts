@@ -24,6 +24,7 @@ import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { removeOperatorAssignments } from '../console/console.ts';
+import { callerTenants, requireCoveredAccount } from '../grants.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {
@@ -241,10 +242,14 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
   }
   const password = newPassword === undefined ? undefined : await hashedPassword(newPassword);
+  // Whoever sets the password or the address can sign in as the user: only a caller who holds all they do.
+  const takesOver = newEmail !== undefined || password !== undefined;
+  const callers = takesOver ? await callerTenants(scope, { type: 'user', id: userId }) : null;
   const updated = await uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const held = requestedTenants === undefined ? null : await holdRequestedTenants(tx, requestedTenants);
       const user = await lockUser(tx, userId);
+      if (callers !== null) await requireCoveredAccount(tx, tx.em, user.id, callers);
       // Metadata is the account's, one for all its tenants, as its identity is.
       if (newEmail !== undefined || name !== undefined || password !== undefined || newMetadata !== undefined) assertIdentityOfScope(tx, user);
       const before = userSnapshot(user);

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password-hash.ts';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
+
+/**
+ * Whoever sets a user's password or address, or removes their second factors, can sign in as them: only credentials
+ * holding all the user holds may, in the application and (a console user) as an operator elsewhere.
+ */
+let app: TestApp;
+let roles: TestRoles;
+let tenantT: string;
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+const passwordHashOf = async (userId: string) => (await sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  roles = new TestRoles(app);
+  tenantT = await app.createTenant('Takeover T');
+});
+afterAll(async () => app?.close());
+
+describe('in an application', () => {
+  it('users:write alone may not set the password or address of an app_admin, nor reset their second factors', async () => {
+    const admin = await app.createUser('the-admin@example.com', tenantT);
+    await roles.assign({ type: 'user', id: admin }, 'app_admin');
+    const clerk = await issueTestKey(app, { permissions: ['users:read', 'users:write'] });
+    const before = await passwordHashOf(admin);
+    for (const change of [{ password: 'Clerk-Chosen-Passphrase-1' }, { email: 'clerk-owned@example.com' }]) {
+      const refused = await clerk.patch(`/users/${admin}`, change);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+    }
+    expect((await clerk.post(`/users/${admin}/mfa-reset`)).status).toBe(403);
+    const [row] = await sql<{ email: string }>('select email from app_user where id = ?', [admin]);
+    expect(row!.email).toBe('the-admin@example.com');
+    expect(await passwordHashOf(admin)).toBe(before);
+    // Their name is no way in: it stays a users:write change.
+    expect((await clerk.patch(`/users/${admin}`, { name: 'Renamed' })).status).toBe(200);
+  });
+
+  it('a tenant’s admin may not take over a member who holds more application-wide, and may a plain member', async () => {
+    const admin = await app.createUser('wide-admin@example.com', tenantT);
+    await roles.assign({ type: 'user', id: admin }, 'app_admin');
+    const member = await app.createUser('plain-member@example.com', tenantT);
+    const tenantAdmin = await issueTestKey(app, { tenantId: tenantT, permissions: ['users:read', 'users:write'] });
+    const path = `/applications/${app.root.applicationId}/tenants/${tenantT}/users`;
+    expect((await tenantAdmin.patch(`${path}/${admin}`, { password: 'Tenant-Chosen-Passphrase-1' })).status).toBe(403);
+    expect((await tenantAdmin.patch(`${path}/${member}`, { password: 'Tenant-Chosen-Passphrase-1' })).status).toBe(200);
+  });
+
+  it('credentials holding all the user holds may', async () => {
+    const admin = await app.createUser('replaced-admin@example.com');
+    await roles.assign({ type: 'user', id: admin }, 'app_admin');
+    expect((await app.http.patch(`/users/${admin}`, { password: 'Root-Chosen-Passphrase-1' })).status).toBe(200);
+    expect((await app.http.post(`/users/${admin}/mfa-reset`)).status).toBe(200);
+  });
+});
+
+describe('in the console', () => {
+  let consoleId: string;
+  let firstOperator: string;
+  const consoleUser = async (userId: string) => app.as({ bearer: await app.mintAccessToken({ sub: userId, app_id: consoleId }) });
+
+  beforeAll(async () => {
+    await ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID(), {
+      email: 'first@ops.example',
+      passwordHash: await hashPassword('a long first passphrase'),
+    });
+    [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    [{ id: firstOperator }] = (await sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
+  });
+
+  it('a console role with users:write may not take over an operator who holds more elsewhere', async () => {
+    const first = await consoleUser(firstOperator);
+    const role = await first.post('/roles', { key: 'operator_onboarding', name: 'Operator onboarding', permissions: ['users:read', 'users:write'] });
+    const helper = (await first.post('/users', { email: 'helper@ops.example' })).body.id as string;
+    expect((await first.post('/role-assignments', { subject: { type: 'user', id: helper }, roleId: role.body.id })).status).toBe(201);
+    // The manager holds no more than the helper in the console, but is app_admin of the application as an operator.
+    const manager = (await first.post('/users', { email: 'manager@ops.example' })).body.id as string;
+    expect((await first.post('/role-assignments', { subject: { type: 'user', id: manager }, roleId: role.body.id })).status).toBe(201);
+    const appAdmin = await roles.id('app_admin');
+    expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: manager }, roleId: appAdmin })).status).toBe(201);
+
+    const asHelper = await consoleUser(helper);
+    const before = await passwordHashOf(manager);
+    expect((await asHelper.patch(`/users/${manager}`, { password: 'Helper-Chosen-Passphrase-9' })).status).toBe(403);
+    expect((await asHelper.patch(`/users/${manager}`, { email: 'helper-owned@attacker.example' })).status).toBe(403);
+    expect((await asHelper.post(`/users/${manager}/mfa-reset`)).status).toBe(403);
+    expect(await passwordHashOf(manager)).toBe(before);
+    // The first operator holds as much everywhere: they may.
+    expect((await first.patch(`/users/${manager}`, { password: 'First-Chosen-Passphrase-9' })).status).toBe(200);
+  });
+});
