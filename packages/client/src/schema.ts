@@ -424,7 +424,8 @@ export interface paths {
         /**
          * Update a user
          * @description Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
-         *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
+         *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403). A new password
+         *     or e-mail takes credentials holding all the user holds (their roles, and a console user's as an operator): else 403.
          *
          *     Requires `users:write`.
          *
@@ -466,7 +467,8 @@ export interface paths {
         /**
          * Update a user
          * @description Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
-         *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
+         *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403). A new password
+         *     or e-mail takes credentials holding all the user holds (their roles, and a console user's as an operator): else 403.
          *
          *     Requires `users:write`.
          *
@@ -508,7 +510,8 @@ export interface paths {
         /**
          * Update a user
          * @description Changes a user's e-mail (409 `already_exists` when another user of the pool has it), name, metadata, password or (in `shared` auth isolation) tenant memberships. A tenant scope may
-         *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403).
+         *     not change memberships, nor the identity of a `shared` user who also belongs to another tenant (403). A new password
+         *     or e-mail takes credentials holding all the user holds (their roles, and a console user's as an operator): else 403.
          *
          *     Requires `users:write`.
          *
@@ -611,7 +614,8 @@ export interface paths {
          * Remove every MFA factor and recovery code of a user
          * @description Removes every MFA factor and recovery code of a user (a lost phone): their next sign-in asks for no second factor,
          *     or enrols one again where the MFA policy requires it. A user without any is returned unchanged. A `shared` user's
-         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403). It
+         *     takes credentials holding all the user holds (their roles, and a console user's as an operator): else 403.
          *
          *     Requires `users:write`.
          *
@@ -637,7 +641,8 @@ export interface paths {
          * Remove every MFA factor and recovery code of a user
          * @description Removes every MFA factor and recovery code of a user (a lost phone): their next sign-in asks for no second factor,
          *     or enrols one again where the MFA policy requires it. A user without any is returned unchanged. A `shared` user's
-         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403). It
+         *     takes credentials holding all the user holds (their roles, and a console user's as an operator): else 403.
          *
          *     Requires `users:write`.
          *
@@ -663,7 +668,8 @@ export interface paths {
          * Remove every MFA factor and recovery code of a user
          * @description Removes every MFA factor and recovery code of a user (a lost phone): their next sign-in asks for no second factor,
          *     or enrols one again where the MFA policy requires it. A user without any is returned unchanged. A `shared` user's
-         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403).
+         *     factors are one for all their tenants: a tenant scope resets only a user who belongs to no other tenant (403). It
+         *     takes credentials holding all the user holds (their roles, and a console user's as an operator): else 403.
          *
          *     Requires `users:write`.
          *
