@@ -34,10 +34,13 @@ export interface ConfigurationSources {
   readonly auth: { readonly providersSource: Source };
 }
 
-export interface Tenant {
+export interface TenantSummary {
   readonly id: string;
   readonly name: string;
   readonly slug: string;
+}
+
+export interface Tenant extends TenantSummary {
   readonly configuration: ConfigurationSources;
 }
 

@@ -1,6 +1,5 @@
-import { useState } from 'react';
 import { ErrorMessage } from '../components/status.tsx';
-import { errorMessage } from '../error-message.ts';
+import { useOverrideRemoval } from '../hooks/use-override-removal.ts';
 import { getConfigurationSources, type ConfigurationSources, type Tenant } from '../operations.ts';
 import { SOURCE_LABEL, type TenantFeature } from '../tenant-features.ts';
 
@@ -14,27 +13,7 @@ interface TenantRowProps {
 
 /** One tenant: name, slug, a badge per feature, and "Remove tenant override" where it is customized and removable. */
 export function TenantRow({ appId, tenant, features, onReloaded }: TenantRowProps) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ feature: string; message: string } | null>(null);
-
-  const removeOverride = async (feature: TenantFeature) => {
-    const question = `Remove ${tenant.name}'s own ${feature.label.toLowerCase()}? The tenant will use the application's again.`;
-    if (feature.removeOverride === undefined || !window.confirm(question)) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      await feature.removeOverride(appId, tenant.id, tenant.configuration);
-    } catch (error) {
-      setFailure({ feature: feature.label, message: errorMessage(error) });
-    }
-    // Read the row again even after a failure: e-mail templates are removed one by one, and some may be gone.
-    try {
-      onReloaded(await getConfigurationSources(appId, tenant.id));
-    } catch (error) {
-      setFailure((earlier) => earlier ?? { feature: feature.label, message: errorMessage(error) });
-    }
-    setBusy(false);
-  };
+  const removal = useOverrideRemoval(appId, tenant, async () => onReloaded(await getConfigurationSources(appId, tenant.id)));
 
   return (
     <tr>
@@ -46,11 +25,11 @@ export function TenantRow({ appId, tenant, features, onReloaded }: TenantRowProp
           <td key={feature.label}>
             <span className={`badge ${source}`}>{SOURCE_LABEL[source]}</span>
             {source === 'customized' && feature.removeOverride !== undefined && (
-              <button type="button" className="small" disabled={busy} onClick={() => void removeOverride(feature)}>
+              <button type="button" className="small" disabled={removal.busy} onClick={() => removal.remove(feature, tenant.configuration)}>
                 Remove tenant override
               </button>
             )}
-            {failure?.feature === feature.label && <ErrorMessage message={failure.message} />}
+            {removal.failure?.feature === feature.label && <ErrorMessage message={removal.failure.message} />}
           </td>
         );
       })}
