@@ -76,6 +76,16 @@ export async function getTenancyConfig(appId: string): Promise<TenancyConfig | n
   return data.application.tenancyConfig;
 }
 
+/** Changes one tenancy switch (`updateApplication`) and answers all four as saved. */
+export async function updateTenancySwitch(appId: string, setting: keyof TenancyConfig, value: TenancyConfig[keyof TenancyConfig]): Promise<TenancyConfig> {
+  const mutation = `mutation UpdateTenancySwitch($appId: UUID!, $input: UpdateApplicationInput!) {
+    updateApplication(appId: $appId, input: $input) { tenancyConfig { brandingScope emailTemplatesScope emailProviderScope authIsolation } }
+  }`;
+  const input = { tenancyConfig: { [setting]: value } };
+  const data = await graphql<{ updateApplication: { tenancyConfig: TenancyConfig } }>(mutation, { appId, input }, { applicationId: appId });
+  return data.updateApplication.tenancyConfig;
+}
+
 export async function listTenants(appId: string, cursor: string | null): Promise<Page<Tenant>> {
   const query = `query Tenants($appId: UUID!, $pageSize: Int, $cursor: String) {
     tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id name slug configuration { ...ConfigurationSources } } next }

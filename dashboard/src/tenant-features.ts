@@ -3,40 +3,55 @@ import {
   removeEmailProviderOverride,
   removeEmailTemplateOverride,
   type ConfigurationSources,
-  type CustomizationScope,
   type Source,
   type TenancyConfig,
 } from './operations.ts';
 
+export type TenancySwitch = keyof TenancyConfig;
+export type TenancySwitchValue = TenancyConfig[TenancySwitch];
+
+/** One value of a switch with its dashboard label. */
+export interface SwitchChoice {
+  readonly value: TenancySwitchValue;
+  readonly label: string;
+}
+
 /** One of the four tenancy features: its switch, whether tenants may customize it, and how to undo a tenant's override. */
 export interface TenantFeature {
   readonly label: string;
-  /** The switch's value in the spec's words. */
-  setting: (config: TenancyConfig) => string;
-  /** Whether tenants may hold their own configuration of it (so the tenant table shows its badge). */
-  perTenant: (config: TenancyConfig) => boolean;
+  /** The `tenancyConfig` field that governs it. */
+  readonly setting: TenancySwitch;
+  /** The switch's values in the spec's words: the application-wide one, then the one that lets each tenant have its own. */
+  readonly choices: readonly [applicationWide: SwitchChoice, perTenant: SwitchChoice];
+  /** Asked before the switch goes per tenant, where that changes more than where the settings live. */
+  readonly confirmPerTenant?: string;
   source: (configuration: ConfigurationSources) => Source;
   /** "Remove tenant override"; absent where the API has no such mutation. */
   removeOverride?: (appId: string, tenantId: string, configuration: ConfigurationSources) => Promise<void>;
 }
 
-const SCOPE_LABEL: Record<CustomizationScope, string> = { application: 'Application', tenant: 'Per tenant' };
+const SCOPE_CHOICES: TenantFeature['choices'] = [
+  { value: 'application', label: 'Application' },
+  { value: 'tenant', label: 'Per tenant' },
+];
 
 export const SOURCE_LABEL: Record<Source, string> = { inherited: 'Inherited', customized: 'Customized' };
 
+export const BRANDING: TenantFeature = {
+  label: 'Branding',
+  setting: 'brandingScope',
+  choices: SCOPE_CHOICES,
+  source: (configuration) => configuration.branding.source ?? 'inherited',
+  removeOverride: (appId, tenantId) => removeBrandingOverride(appId, tenantId),
+};
+
 /** The table the tenancy switches, the tenant badges and their removal buttons are all drawn from, in display order. */
 export const TENANT_FEATURES: readonly TenantFeature[] = [
-  {
-    label: 'Branding',
-    setting: (config) => SCOPE_LABEL[config.brandingScope],
-    perTenant: (config) => config.brandingScope === 'tenant',
-    source: (configuration) => configuration.branding.source ?? 'inherited',
-    removeOverride: (appId, tenantId) => removeBrandingOverride(appId, tenantId),
-  },
+  BRANDING,
   {
     label: 'E-mail templates',
-    setting: (config) => SCOPE_LABEL[config.emailTemplatesScope],
-    perTenant: (config) => config.emailTemplatesScope === 'tenant',
+    setting: 'emailTemplatesScope',
+    choices: SCOPE_CHOICES,
     source: (configuration) => (customizedTemplateKeys(configuration).length > 0 ? 'customized' : 'inherited'),
     // A tenant overrides templates one by one: removing its override is removing each of them.
     removeOverride: async (appId, tenantId, configuration) => {
@@ -45,19 +60,31 @@ export const TENANT_FEATURES: readonly TenantFeature[] = [
   },
   {
     label: 'E-mail provider',
-    setting: (config) => SCOPE_LABEL[config.emailProviderScope],
-    perTenant: (config) => config.emailProviderScope === 'tenant',
+    setting: 'emailProviderScope',
+    choices: SCOPE_CHOICES,
     source: (configuration) => configuration.emailProvider.source ?? 'inherited',
     removeOverride: (appId, tenantId) => removeEmailProviderOverride(appId, tenantId),
   },
   {
     // An isolated tenant's own auth providers are deleted one by one (deleteAuthProvider), not removed as an override.
     label: 'Authentication',
-    setting: (config) => (config.authIsolation === 'isolated' ? 'Isolated' : 'Shared'),
-    perTenant: (config) => config.authIsolation === 'isolated',
+    setting: 'authIsolation',
+    choices: [
+      { value: 'shared', label: 'Shared' },
+      { value: 'isolated', label: 'Isolated' },
+    ],
+    // Isolating splits the user pool: the spec asks the dashboard to confirm it; sharing again is checked by the server.
+    confirmPerTenant:
+      'Isolate authentication per tenant? Each tenant gets its own auth providers, password policy, MFA and custom domains, ' +
+      'and users are split into per-tenant pools: an identity no longer works across tenants.',
     source: (configuration) => configuration.auth.providersSource,
   },
 ];
+
+/** Whether tenants may hold their own configuration of the feature (so the tenant table shows its badge). */
+export function isPerTenant(feature: TenantFeature, config: TenancyConfig): boolean {
+  return config[feature.setting] === feature.choices[1].value;
+}
 
 function customizedTemplateKeys(configuration: ConfigurationSources): string[] {
   return configuration.emailTemplates.filter((template) => template.source === 'customized').map((template) => template.key);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../error-message.ts';
 
 export type AsyncState<T> =
@@ -6,8 +6,11 @@ export type AsyncState<T> =
   | { readonly status: 'failed'; readonly message: string }
   | { readonly status: 'done'; readonly data: T };
 
+/** What was loaded, and `replace` to show newer data the caller already holds (a save's answer) without loading again. */
+export type Async<T> = AsyncState<T> & { readonly replace: (data: T) => void };
+
 /** Runs `load` (memoize it with useCallback) whenever it changes; an answer that arrives after a newer call is dropped. */
-export function useAsync<T>(load: () => Promise<T>): AsyncState<T> {
+export function useAsync<T>(load: () => Promise<T>): Async<T> {
   const [state, setState] = useState<AsyncState<T>>({ status: 'loading' });
   useEffect(() => {
     let current = true;
@@ -20,5 +23,6 @@ export function useAsync<T>(load: () => Promise<T>): AsyncState<T> {
       current = false;
     };
   }, [load]);
-  return state;
+  const replace = useCallback((data: T) => setState({ status: 'done', data }), []);
+  return { ...state, replace };
 }
