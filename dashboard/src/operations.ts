@@ -44,6 +44,18 @@ export interface Tenant extends TenantSummary {
   readonly configuration: ConfigurationSources;
 }
 
+/** The branding of the hosted sign-in pages; `copy` maps text keys (e.g. `login.title`) to the text shown. */
+export interface Branding {
+  readonly logoUrl: string | null;
+  readonly colors: { readonly primary: string; readonly background: string; readonly text: string };
+  readonly copy: Readonly<Record<string, string>>;
+}
+
+/** A tenant's configuration sources, with its effective branding in full. */
+export interface TenantBranding extends ConfigurationSources {
+  readonly branding: Branding & { readonly source: Source | null };
+}
+
 export interface User {
   readonly id: string;
   readonly email: string;
@@ -59,6 +71,12 @@ const CONFIGURATION_SOURCES = `fragment ConfigurationSources on TenantConfigurat
   emailTemplates { key source }
   emailProvider { source }
   auth { providersSource }
+}`;
+
+const BRANDING_FIELDS = `fragment BrandingFields on Branding {
+  logoUrl
+  colors { primary background text }
+  copy
 }`;
 
 /** The applications the signed-in operator may manage; asked without an application header. */
@@ -95,12 +113,39 @@ export async function listTenants(appId: string, cursor: string | null): Promise
   return data.tenants;
 }
 
+/** Tenants without their configuration, for the tenant picker. */
+export async function listTenantSummaries(appId: string, cursor: string | null): Promise<Page<TenantSummary>> {
+  const query = `query TenantSummaries($appId: UUID!, $pageSize: Int, $cursor: String) {
+    tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id name slug } next }
+  }`;
+  const data = await graphql<{ tenants: Page<TenantSummary> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  return data.tenants;
+}
+
 export async function getConfigurationSources(appId: string, tenantId: string): Promise<ConfigurationSources> {
   const query = `query TenantConfiguration($appId: UUID!, $tenantId: UUID!) {
     tenantConfiguration(appId: $appId, tenantId: $tenantId) { ...ConfigurationSources }
   }
   ${CONFIGURATION_SOURCES}`;
   const data = await graphql<{ tenantConfiguration: ConfigurationSources }>(query, { appId, tenantId }, { applicationId: appId });
+  return data.tenantConfiguration;
+}
+
+/** The application-wide branding (asked at application scope, so without a tenant). */
+export async function getApplicationBranding(appId: string): Promise<Branding> {
+  const query = `query ApplicationBranding($appId: UUID!) { branding(appId: $appId) { ...BrandingFields } }
+  ${BRANDING_FIELDS}`;
+  const data = await graphql<{ branding: Branding }>(query, { appId }, { applicationId: appId });
+  return data.branding;
+}
+
+export async function getTenantBranding(appId: string, tenantId: string): Promise<TenantBranding> {
+  const query = `query TenantBranding($appId: UUID!, $tenantId: UUID!) {
+    tenantConfiguration(appId: $appId, tenantId: $tenantId) { ...ConfigurationSources branding { ...BrandingFields } }
+  }
+  ${CONFIGURATION_SOURCES}
+  ${BRANDING_FIELDS}`;
+  const data = await graphql<{ tenantConfiguration: TenantBranding }>(query, { appId, tenantId }, { applicationId: appId });
   return data.tenantConfiguration;
 }
 

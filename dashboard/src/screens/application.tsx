@@ -1,14 +1,18 @@
-import { useState } from 'react';
+import { useState, type JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
+import { Branding } from './branding.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
-type Tab = 'Tenants' | 'Users';
+type Tab = 'Tenants' | 'Branding' | 'Users';
 
-/** One managed application: its name, and its Tenants (multi-tenant only) and Users tabs. */
+const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, Users };
+
+/** One managed application: its name, and its Tenants (multi-tenant only), Branding and Users tabs. */
 export function Application({ application, onBack }: { application: ManagedApplication; onBack?: () => void }) {
-  const tabs: Tab[] = application.multiTenant ? ['Tenants', 'Users'] : ['Users'];
+  const tabs: Tab[] = application.multiTenant ? ['Tenants', 'Branding', 'Users'] : ['Branding', 'Users'];
   const [tab, setTab] = useState<Tab>(application.multiTenant ? 'Tenants' : 'Users');
+  const Screen = SCREENS[tab];
   return (
     <>
       {onBack !== undefined && (
@@ -24,7 +28,7 @@ export function Application({ application, onBack }: { application: ManagedAppli
           ))}
         </ul>
       </nav>
-      {tab === 'Tenants' ? <Tenants appId={application.id} /> : <Users appId={application.id} />}
+      <Screen appId={application.id} />
     </>
   );
 }
