@@ -6,6 +6,7 @@ import { hashPassword } from '../../src/auth/password-hash.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
+import { signInToDashboard } from '../support/dashboard.ts';
 
 /**
  * The dashboard in Chromium, end to end: the first operator signs in through the console's hosted sign-in (code +
@@ -46,11 +47,7 @@ describe('the dashboard in Chromium', () => {
       page.on('request', (request) => void (!request.url().startsWith(publicUrl) && outside.push(request.url())));
       page.on('dialog', (dialog) => void dialog.accept());
 
-      await page.goto(`${publicUrl}/dashboard/`);
-      await Promise.all([page.waitForURL(/\/interaction\//), page.getByRole('button', { name: 'Sign in' }).click()]);
-      await page.getByLabel('Email address').fill('ops@example.com');
-      await page.getByLabel('Password').fill(PASSWORD);
-      await Promise.all([page.waitForURL(`${publicUrl}/dashboard/`), page.locator('form button[type="submit"]').first().click()]);
+      await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
 
       // One managed application: it opens at once, on its tenants.
       await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
