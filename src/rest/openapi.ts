@@ -332,7 +332,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
     // Either credential alone, or both: the API key authenticates and the token narrows it to a user.
-    security: [{ apiKey: [] }, { bearer: [] }, { apiKey: [], bearer: [] }],
+    security: [{ apiKey: [] }, { bearer: [] }, { apiKey: [], bearer: [] }, { bearer: [], operator: [] }],
     tags: [...tags].sort().map((name) => ({ name })),
     paths,
     components: {
@@ -351,6 +351,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A management API key, scoped to one application and optionally one tenant.' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An access token of this service's issuer, acting as its user." },
+        operator: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Gatehouse-Application',
+          description: 'Beside the Bearer token of a user of the organization’s console application (an operator): the id of the application it acts on, with the roles that application gives the operator.',
+        },
       },
     },
   };
