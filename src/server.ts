@@ -14,6 +14,7 @@ import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type Error
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { registerDashboard } from './dashboard/routes.ts';
+import { sayWhenToRetry } from './retry-after.ts';
 import { graphqlErrors, registerGraphQLEndpoint } from './graphql/http-endpoint.ts';
 import { subscriptionRunner, subscriptionStarter } from './graphql/subscriptions.ts';
 import { graphqlWebSocket, registerWebSockets, type CredentialHeaders } from './graphql/websocket.ts';
@@ -285,8 +286,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
       if (mapped === undefined) request.log.error({ err: error }, 'unexpected error');
       body = mapped ?? INTERNAL_ERROR;
     }
-    if (body.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-    if (error instanceof GatehouseError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (body.code === 'rate_limited') sayWhenToRetry(reply, error instanceof GatehouseError ? error.retryAfterSeconds : undefined);
+    else if (error instanceof GatehouseError && error.retryAfterSeconds !== undefined) sayWhenToRetry(reply, error.retryAfterSeconds);
     const status = STATUS_BY_CODE[body.code];
     // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
     if (request.routeOptions.url === '/graphql') return sendGraphQLAnswer(request, reply, { status, body: graphqlErrors(body), fromGraphQL: false });

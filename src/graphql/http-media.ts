@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sayWhenToRetry } from '../retry-after.ts';
 
 /**
  * GraphQL over HTTP (graphql.github.io/graphql-over-http): the answer's media type comes from `Accept`, each with its
@@ -62,5 +63,7 @@ export function answerStatus(mode: GraphQLAnswerMode, { status, body, fromGraphQ
 export function sendGraphQLAnswer(request: FastifyRequest, reply: FastifyReply, answer: GraphQLAnswer): FastifyReply {
   const mode = answerMode(request.headers.accept);
   const type = mode === 'graphql-response' ? 'application/graphql-response+json' : 'application/json';
-  return reply.status(answerStatus(mode, answer)).header('vary', 'accept').type(`${type}; charset=utf-8`).send(answer.body);
+  const status = answerStatus(mode, answer);
+  if (status === 429) sayWhenToRetry(reply);
+  return reply.status(status).header('vary', 'accept').type(`${type}; charset=utf-8`).send(answer.body);
 }

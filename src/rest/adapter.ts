@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
+import { sayWhenToRetry } from '../retry-after.ts';
 import { inChildSpan } from '../spans.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
@@ -137,9 +138,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
 /** A kept answer's JSON text goes out as it is, as Fastify would have serialized its body. */
 function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): FastifyReply {
   reply.status(answer.status);
-  // An operation's own 429 (a render of the application's under way, the hour's test mails spent) says when to retry
-  // as the API-wide limit's does; the operation knows no closer time it could promise.
-  if (answer.status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+  // An operation's own 429 (a render of the application's under way, the hour's test mails spent).
+  if (answer.status === 429) sayWhenToRetry(reply);
   if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }

@@ -428,6 +428,9 @@ describe('POST /email/test', () => {
       expect(refused.status).toBe(429);
       expect(refused.body).toMatchObject({ code: 'rate_limited' });
       expect(refused.headers.get('retry-after')).toBe('60');
+      // Over /graphql too, the operation's 429 says when to retry.
+      const graphql = await tenantKey.graphql('mutation($input: SendTestEmailInput!) { sendTestEmail(input: $input) { id } }', { input: { to: 'four@example.com' } });
+      expect([graphql.status, graphql.body.errors?.[0]?.extensions?.code, graphql.headers.get('retry-after')]).toEqual([429, 'rate_limited', '60']);
       expect((await limited.http.get('/email/deliveries?templateKey=test')).body.data).toHaveLength(2);
     } finally {
       await limited.close();
