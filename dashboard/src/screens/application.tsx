@@ -1,16 +1,17 @@
 import { useState, type JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
 import { Branding } from './branding.tsx';
+import { Operators } from './operators.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
-type Tab = 'Tenants' | 'Branding' | 'Users';
+type Tab = 'Tenants' | 'Branding' | 'Users' | 'Operators';
 
-const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, Users };
+const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, Users, Operators };
 
-/** One managed application: its name, and its Tenants (multi-tenant only), Branding and Users tabs. */
+/** One managed application: its name, and its Tenants (multi-tenant only), Branding, Users and Operators tabs. */
 export function Application({ application, onBack }: { application: ManagedApplication; onBack?: () => void }) {
-  const tabs: Tab[] = application.multiTenant ? ['Tenants', 'Branding', 'Users'] : ['Branding', 'Users'];
+  const tabs: Tab[] = application.multiTenant ? ['Tenants', 'Branding', 'Users', 'Operators'] : ['Branding', 'Users', 'Operators'];
   const [tab, setTab] = useState<Tab>(application.multiTenant ? 'Tenants' : 'Users');
   const Screen = SCREENS[tab];
   return (

@@ -1,0 +1,60 @@
+import { useCallback, useState } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { getOperatorChoices, listOperatorAssignments, type OperatorChoices } from '../operations-operators.ts';
+import { AddOperatorForm } from './add-operator-form.tsx';
+import { OperatorRow } from './operator-row.tsx';
+
+interface OperatorTableProps {
+  appId: string;
+  choices: OperatorChoices;
+  onRemoved: () => void;
+}
+
+function OperatorTable({ appId, choices, onRemoved }: OperatorTableProps) {
+  const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
+  return (
+    <section aria-labelledby="operators-heading">
+      <h2 id="operators-heading">Operators</h2>
+      {!assignments.loading && assignments.error === null && assignments.items.length === 0 ? (
+        <p>No operator holds a role in this application.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Where</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {assignments.items.map((assignment) => (
+              <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} onRemoved={onRemoved} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <PageFooter pages={assignments} loadingLabel="Loading operators…" />
+    </section>
+  );
+}
+
+/** The operators who hold roles in the application (the dashboard's users, from the console), and adding one. */
+export function Operators({ appId }: { appId: string }) {
+  const choices = useAsync(useCallback(() => getOperatorChoices(appId), [appId]));
+  const [changes, setChanges] = useState(0);
+
+  if (choices.status === 'loading') return <Loading>Loading the roles…</Loading>;
+  if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
+  const changed = () => setChanges((count) => count + 1);
+  return (
+    <>
+      {/* Read again after each change, with the e-mails of operators made meanwhile. */}
+      <OperatorTable key={changes} appId={appId} choices={choices.data} onRemoved={changed} />
+      <AddOperatorForm appId={appId} choices={choices.data} onAdded={changed} />
+    </>
+  );
+}
