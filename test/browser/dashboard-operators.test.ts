@@ -1,0 +1,117 @@
+import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password-hash.ts';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
+import { signInToDashboard } from '../support/dashboard.ts';
+
+/**
+ * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
+ * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
+ * Screenshot: test-results/dashboard-operators.png.
+ */
+const PASSWORD = 'Operator-Horse-42';
+const NEW_OPERATOR = 'second@ops.example';
+let app: TestApp;
+let appId: string;
+let acme: string;
+let globex: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let violations: string[];
+/** The new operator's console user, once the dashboard made it. */
+let operator: { id: string; application_id: string };
+let operatorToken: string;
+
+const operatorAssignments = async () =>
+  (await app.http.get(`/role-assignments?subjectType=operator&subjectId=${operator.id}`)).body.data as { tenantId: string | null; roleId: string }[];
+/** A tenant's users, read with the new operator's token on the managed application. */
+const usersOf = (tenantId: string) =>
+  app.as({ bearer: operatorToken }).get(`/applications/${appId}/tenants/${tenantId}/users`, { headers: { 'x-gatehouse-application': appId } });
+const newOperatorRows = () => page.getByRole('row', { name: new RegExp(NEW_OPERATOR) });
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  const publicUrl = app.gatehouse.services.config.publicUrl;
+  await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID(), { email: 'ops@example.com', passwordHash: await hashPassword(PASSWORD) });
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
+  mkdirSync('test-results', { recursive: true });
+
+  browser = await launchChromium();
+  context = await browser.newContext();
+  page = await context.newPage();
+  violations = cspViolationsOf(page);
+  await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
+  await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+  await page.getByRole('button', { name: 'Operators' }).click();
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(violations).toEqual([]));
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('the Operators tab of the dashboard in Chromium', () => {
+  it('lists the first operator, Application admin application-wide', async () => {
+    const row = page.getByRole('row', { name: /ops@example\.com/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['Application admin', 'Application-wide', 'Remove']);
+  });
+
+  it('adds a new operator as Tenant admin of Acme, made in the console without a password', async () => {
+    await page.getByLabel('E-mail').fill(NEW_OPERATOR);
+    await page.getByLabel('Role').selectOption({ label: 'Tenant admin' });
+    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await page.getByRole('button', { name: 'Add operator' }).click();
+    await page.getByRole('status').filter({ hasText: `${NEW_OPERATOR} is now Tenant admin (Acme).` }).waitFor();
+    await newOperatorRows().waitFor();
+    expect(await newOperatorRows().getByRole('cell').allTextContents()).toEqual(['Tenant admin', 'Acme', 'Remove']);
+    expect(await page.getByText('Forgot your password?').count()).toBe(1);
+    await page.screenshot({ path: 'test-results/dashboard-operators.png', fullPage: true });
+
+    const users = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string; application_id: string; password_hash: string | null }[]>(
+      'select id, application_id, password_hash from app_user where email = ?',
+      [NEW_OPERATOR],
+    );
+    expect(users).toMatchObject([{ password_hash: null }]);
+    operator = users[0]!;
+    const tenantAdmin = (await app.http.get('/roles')).body.data.find((role: { key: string }) => role.key === 'tenant_admin');
+    expect(await operatorAssignments()).toMatchObject([{ tenantId: acme, roleId: tenantAdmin.id }]);
+    operatorToken = await app.mintAccessToken({ sub: operator.id, app_id: operator.application_id });
+  });
+
+  it('shows the refusal of the same grant again and leaves the list as it was', async () => {
+    await page.getByLabel('E-mail').fill(NEW_OPERATOR);
+    await page.getByRole('button', { name: 'Add operator' }).click();
+    await page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    expect(await newOperatorRows().count()).toBe(1);
+    expect(await operatorAssignments()).toHaveLength(1);
+  });
+
+  it("lets the new operator manage Acme's users and no other tenant's", async () => {
+    expect((await usersOf(acme)).status).toBe(200);
+    expect((await usersOf(globex)).status).toBe(403);
+  });
+
+  it('removes the grant once the operator confirms', async () => {
+    let question = '';
+    page.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.accept();
+    });
+    await newOperatorRows().getByRole('button', { name: 'Remove' }).click();
+    await newOperatorRows().waitFor({ state: 'detached' });
+    expect(question).toContain(`Remove ${NEW_OPERATOR}'s role Tenant admin (Acme)?`);
+    await page.getByRole('row', { name: /ops@example\.com/ }).waitFor();
+    expect(await operatorAssignments()).toEqual([]);
+    expect((await usersOf(acme)).status).toBe(403);
+  });
+});
