@@ -66,10 +66,7 @@ async function listTenantPage(appId: string): Promise<readonly TenantSummary[]> 
   return data.tenants.data;
 }
 
-/**
- * The application's operator assignments, with their e-mails from one page of console users. The API filters by
- * subject type only with a subject id, so other subjects' pages are read and skipped until operators show up.
- */
+/** The application's operator assignments, with their e-mails from one page of console users. */
 export async function listOperatorAssignments(appId: string, cursor: string | null): Promise<Page<OperatorAssignment>> {
   const [assignments, operators] = await Promise.all([readOperatorAssignments(appId, cursor), listConsoleUsers()]);
   const emails = new Map(operators.map((user) => [user.id, user.email]));
@@ -77,18 +74,12 @@ export async function listOperatorAssignments(appId: string, cursor: string | nu
   return { data, next: assignments.next };
 }
 
-async function readOperatorAssignments(appId: string, from: string | null): Promise<Page<RoleAssignment>> {
+async function readOperatorAssignments(appId: string, cursor: string | null): Promise<Page<RoleAssignment>> {
   const query = `query OperatorAssignments($appId: UUID!, $pageSize: Int, $cursor: String) {
-    roleAssignments(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id subject { type id } roleId tenantId } next }
+    roleAssignments(appId: $appId, subjectType: operator, pageSize: $pageSize, cursor: $cursor) { data { id subject { type id } roleId tenantId } next }
   }`;
-  const found: RoleAssignment[] = [];
-  let cursor = from;
-  do {
-    const data = await graphql<{ roleAssignments: Page<RoleAssignment> }>(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
-    found.push(...data.roleAssignments.data.filter((assignment) => assignment.subject.type === 'operator'));
-    cursor = data.roleAssignments.next;
-  } while (found.length === 0 && cursor !== null);
-  return { data: found, next: cursor };
+  const data = await graphql<{ roleAssignments: Page<RoleAssignment> }>(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+  return data.roleAssignments;
 }
 
 async function listConsoleUsers(): Promise<readonly ConsoleUser[]> {

@@ -2561,7 +2561,8 @@ export type Query = {
   /**
    * The assignments the scope sees: on the application's path all of them; on a tenant path those made there and the
    * application-wide ones of its subjects (its members, and keys and credentials bound to it). Filters: `subjectType`
-   * and `subjectId` together (one subject's), `roleId` (one role's).
+   * (every subject of a kind, e.g. the application's operators), with `subjectId` one subject's (an id alone: 422),
+   * `roleId` (one role's).
    */
   roleAssignments: RoleAssignmentPage;
   /** The roles the scope sees: the application-wide ones (built-in first) and, on a tenant path, that tenant's own. */

@@ -150,6 +150,13 @@ describe('role assignments', () => {
     const half = await app.http.get(`/role-assignments?subjectId=${member}`);
     expect(half.status).toBe(422);
     expect(half.body).toMatchObject({ code: 'validation_error', field: 'subjectType' });
+    // A type alone: every subject of that kind.
+    const all = (await app.http.get('/role-assignments?pageSize=100')).body.data as { id: string; subject: { type: string } }[];
+    for (const type of ['user', 'api_key']) {
+      const ofType = (await app.http.get(`/role-assignments?subjectType=${type}&pageSize=100`)).body.data as { id: string }[];
+      expect(ofType.map((assignment) => assignment.id)).toEqual(all.filter((assignment) => assignment.subject.type === type).map((assignment) => assignment.id));
+      expect(ofType.length).toBeGreaterThan(0);
+    }
 
     // Pages: a cursor of one filtered list is no cursor of another.
     const first = await app.http.get(`/role-assignments?subjectType=user&subjectId=${member}&pageSize=1`);

@@ -1902,7 +1902,8 @@ export interface paths {
          * List role assignments, by subject or role
          * @description The assignments the scope sees: on the application's path all of them; on a tenant path those made there and the
          *     application-wide ones of its subjects (its members, and keys and credentials bound to it). Filters: `subjectType`
-         *     and `subjectId` together (one subject's), `roleId` (one role's).
+         *     (every subject of a kind, e.g. the application's operators), with `subjectId` one subject's (an id alone: 422),
+         *     `roleId` (one role's).
          *
          *     Requires `role_assignments:read`.
          *
@@ -1936,7 +1937,8 @@ export interface paths {
          * List role assignments, by subject or role
          * @description The assignments the scope sees: on the application's path all of them; on a tenant path those made there and the
          *     application-wide ones of its subjects (its members, and keys and credentials bound to it). Filters: `subjectType`
-         *     and `subjectId` together (one subject's), `roleId` (one role's).
+         *     (every subject of a kind, e.g. the application's operators), with `subjectId` one subject's (an id alone: 422),
+         *     `roleId` (one role's).
          *
          *     Requires `role_assignments:read`.
          *
@@ -1970,7 +1972,8 @@ export interface paths {
          * List role assignments, by subject or role
          * @description The assignments the scope sees: on the application's path all of them; on a tenant path those made there and the
          *     application-wide ones of its subjects (its members, and keys and credentials bound to it). Filters: `subjectType`
-         *     and `subjectId` together (one subject's), `roleId` (one role's).
+         *     (every subject of a kind, e.g. the application's operators), with `subjectId` one subject's (an id alone: 422),
+         *     `roleId` (one role's).
          *
          *     Requires `role_assignments:read`.
          *

@@ -33,7 +33,7 @@ export interface CreateRoleAssignmentInput {
   tenantId?: string | null;
 }
 
-/** Subject type and id come together. */
+/** A subject id comes with its type; a type alone filters by kind (an application's operators). */
 export interface RoleAssignmentFilter {
   subjectType?: RoleSubjectType | null;
   subjectId?: string | null;
@@ -90,7 +90,7 @@ interface AssignmentRow {
 async function selectAssignments(
   em: EntityManager,
   scope: Pick<Scope, 'applicationId' | 'tenantId'>,
-  where: { id?: string; roleId?: string; subject?: RoleSubject },
+  where: { id?: string; roleId?: string; subject?: RoleSubject; subjectType?: RoleSubjectType },
   page: { after?: string | undefined; limit: number },
 ): Promise<RoleAssignmentView[]> {
   const conditions = ['@owner(a)'];
@@ -104,6 +104,7 @@ async function selectAssignments(
   if (where.id !== undefined) add('a.id = ?', where.id);
   if (where.roleId !== undefined) add('a.role_id = ?', where.roleId);
   if (where.subject !== undefined) add('a.subject_type = ? and a.subject_id = ?', where.subject.type, where.subject.id);
+  if (where.subjectType !== undefined) add('a.subject_type = ?', where.subjectType);
   if (page.after !== undefined) add('a.id > ?', page.after);
   const rows = await executeOwned<AssignmentRow[]>(
     em,
@@ -122,23 +123,22 @@ async function selectAssignments(
   }));
 }
 
-/** 422 naming the one missing. */
-function subjectFilter(filter: RoleAssignmentFilter): RoleSubject | undefined {
+/** One subject, or (a type alone) every subject of a kind; an id without its type is 422. */
+function subjectFilter(filter: RoleAssignmentFilter): { subject?: RoleSubject; subjectType?: RoleSubjectType } {
   const { subjectType, subjectId } = filter;
-  if (subjectType == null && subjectId == null) return undefined;
-  if (subjectType == null) throw invalid('subjectType', 'subjectType and subjectId filter together');
-  if (subjectId == null) throw invalid('subjectId', 'subjectType and subjectId filter together');
-  return { type: subjectType, id: subjectId };
+  if (subjectType == null && subjectId == null) return {};
+  if (subjectType == null) throw invalid('subjectType', 'subjectId filters with its subjectType');
+  return subjectId == null ? { subjectType } : { subject: { type: subjectType, id: subjectId } };
 }
 
 export async function listRoleAssignments(scope: Scope, filter: RoleAssignmentFilter, args: PageArgs): Promise<Page<RoleAssignmentView>> {
   const size = pageSize(args);
-  const subject = subjectFilter(filter);
+  const subjects = subjectFilter(filter);
   const roleId = filter.roleId ?? undefined;
   // The filters are part of the list: a cursor of one filtered list is refused in another.
-  const list = `${scopedList(scope, 'role-assignments')}:${subject?.type ?? ''}:${subject?.id ?? ''}:${roleId ?? ''}`;
+  const list = `${scopedList(scope, 'role-assignments')}:${filter.subjectType ?? ''}:${filter.subjectId ?? ''}:${roleId ?? ''}`;
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
-  const rows = await selectAssignments(scope.em, scope, { roleId, subject }, { after, limit: size + 1 });
+  const rows = await selectAssignments(scope.em, scope, { roleId, ...subjects }, { after, limit: size + 1 });
   const data = rows.slice(0, size);
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
