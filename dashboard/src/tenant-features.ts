@@ -16,6 +16,13 @@ export interface SwitchChoice {
   readonly label: string;
 }
 
+/** Something a tenant holds of its own, and how "Remove tenant override" takes it away so the tenant inherits again. */
+export interface TenantOverride {
+  /** What it is, in lower case, as the confirmation names it ("Remove Acme's own {label}?"). */
+  readonly label: string;
+  remove: (appId: string, tenantId: string) => Promise<void>;
+}
+
 /** One of the four tenancy features: its switch, whether tenants may customize it, and how to undo a tenant's override. */
 export interface TenantFeature {
   readonly label: string;
@@ -26,8 +33,8 @@ export interface TenantFeature {
   /** Asked before the switch goes per tenant, where that changes more than where the settings live. */
   readonly confirmPerTenant?: string;
   source: (configuration: ConfigurationSources) => Source;
-  /** "Remove tenant override"; absent where the API has no such mutation. */
-  removeOverride?: (appId: string, tenantId: string, configuration: ConfigurationSources) => Promise<void>;
+  /** What "Remove tenant override" removes of a tenant's; absent where the tenants table offers no removal. */
+  override?: (configuration: ConfigurationSources) => TenantOverride;
 }
 
 const SCOPE_CHOICES: TenantFeature['choices'] = [
@@ -42,44 +49,50 @@ export const BRANDING: TenantFeature = {
   setting: 'brandingScope',
   choices: SCOPE_CHOICES,
   source: (configuration) => configuration.branding.source ?? 'inherited',
-  removeOverride: (appId, tenantId) => removeBrandingOverride(appId, tenantId),
+  override: () => ({ label: 'branding', remove: removeBrandingOverride }),
+};
+
+export const EMAIL_TEMPLATES: TenantFeature = {
+  label: 'E-mail templates',
+  setting: 'emailTemplatesScope',
+  choices: SCOPE_CHOICES,
+  source: (configuration) => (customizedTemplateKeys(configuration).length > 0 ? 'customized' : 'inherited'),
+  // A tenant overrides templates one by one: removing its override is removing each of them.
+  override: (configuration) => ({
+    label: 'e-mail templates',
+    remove: async (appId, tenantId) => {
+      for (const key of customizedTemplateKeys(configuration)) await removeEmailTemplateOverride(appId, tenantId, key);
+    },
+  }),
+};
+
+const EMAIL_PROVIDER_OVERRIDE: TenantOverride = { label: 'e-mail provider', remove: removeEmailProviderOverride };
+
+export const EMAIL_PROVIDER: TenantFeature = {
+  label: 'E-mail provider',
+  setting: 'emailProviderScope',
+  choices: SCOPE_CHOICES,
+  source: (configuration) => configuration.emailProvider.source ?? 'inherited',
+  override: () => EMAIL_PROVIDER_OVERRIDE,
+};
+
+export const AUTHENTICATION: TenantFeature = {
+  // Its removals (own providers, each policy) need more than the tenants table reads: the Authentication tab offers them.
+  label: 'Authentication',
+  setting: 'authIsolation',
+  choices: [
+    { value: 'shared', label: 'Shared' },
+    { value: 'isolated', label: 'Isolated' },
+  ],
+  // Isolating splits the user pool: the spec asks the dashboard to confirm it; sharing again is checked by the server.
+  confirmPerTenant:
+    'Isolate authentication per tenant? Each tenant gets its own auth providers, password policy, MFA and custom domains, ' +
+    'and users are split into per-tenant pools: an identity no longer works across tenants.',
+  source: (configuration) => configuration.auth.providersSource,
 };
 
 /** The table the tenancy switches, the tenant badges and their removal buttons are all drawn from, in display order. */
-export const TENANT_FEATURES: readonly TenantFeature[] = [
-  BRANDING,
-  {
-    label: 'E-mail templates',
-    setting: 'emailTemplatesScope',
-    choices: SCOPE_CHOICES,
-    source: (configuration) => (customizedTemplateKeys(configuration).length > 0 ? 'customized' : 'inherited'),
-    // A tenant overrides templates one by one: removing its override is removing each of them.
-    removeOverride: async (appId, tenantId, configuration) => {
-      for (const key of customizedTemplateKeys(configuration)) await removeEmailTemplateOverride(appId, tenantId, key);
-    },
-  },
-  {
-    label: 'E-mail provider',
-    setting: 'emailProviderScope',
-    choices: SCOPE_CHOICES,
-    source: (configuration) => configuration.emailProvider.source ?? 'inherited',
-    removeOverride: (appId, tenantId) => removeEmailProviderOverride(appId, tenantId),
-  },
-  {
-    // An isolated tenant's own auth providers are deleted one by one (deleteAuthProvider), not removed as an override.
-    label: 'Authentication',
-    setting: 'authIsolation',
-    choices: [
-      { value: 'shared', label: 'Shared' },
-      { value: 'isolated', label: 'Isolated' },
-    ],
-    // Isolating splits the user pool: the spec asks the dashboard to confirm it; sharing again is checked by the server.
-    confirmPerTenant:
-      'Isolate authentication per tenant? Each tenant gets its own auth providers, password policy, MFA and custom domains, ' +
-      'and users are split into per-tenant pools: an identity no longer works across tenants.',
-    source: (configuration) => configuration.auth.providersSource,
-  },
-];
+export const TENANT_FEATURES: readonly TenantFeature[] = [BRANDING, EMAIL_TEMPLATES, EMAIL_PROVIDER, AUTHENTICATION];
 
 /** Whether tenants may hold their own configuration of the feature (so the tenant table shows its badge). */
 export function isPerTenant(feature: TenantFeature, config: TenancyConfig): boolean {

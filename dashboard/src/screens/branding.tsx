@@ -1,11 +1,12 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { BrandingDetails } from '../components/branding-details.tsx';
+import { OverrideBadge } from '../components/override-badge.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
-import { TenantPicker } from '../components/tenant-picker.tsx';
+import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { useOverrideRemoval } from '../hooks/use-override-removal.ts';
-import { getApplicationBranding, getTenancyConfig, getTenantBranding, type TenantSummary } from '../operations.ts';
-import { BRANDING, isPerTenant, SOURCE_LABEL } from '../tenant-features.ts';
+import { useTenantView } from '../hooks/use-tenant-view.ts';
+import { getApplicationBranding, getTenantBranding } from '../operations.ts';
+import { BRANDING } from '../tenant-features.ts';
 
 function ApplicationBranding({ appId }: { appId: string }) {
   const branding = useAsync(useCallback(() => getApplicationBranding(appId), [appId]));
@@ -15,24 +16,15 @@ function ApplicationBranding({ appId }: { appId: string }) {
 }
 
 /** A tenant's effective branding, whether it is its own, and "Remove tenant override" when it is. */
-function TenantBranding({ appId, tenant }: { appId: string; tenant: TenantSummary }) {
-  const view = useAsync(useCallback(() => getTenantBranding(appId, tenant.id), [appId, tenant.id]));
-  const removal = useOverrideRemoval(appId, tenant, async () => view.replace(await getTenantBranding(appId, tenant.id)));
-
+function TenantBranding({ appId, tenant }: TenantViewProps) {
+  const { view, removal } = useTenantView(appId, tenant, getTenantBranding);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s branding…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
-  const source = BRANDING.source(view.data);
   return (
     <>
-      <p>
-        <span className={`badge ${source}`}>{SOURCE_LABEL[source]}</span>
-        {source === 'customized' && (
-          <button type="button" className="small" disabled={removal.busy} onClick={() => removal.remove(BRANDING, view.data)}>
-            Remove tenant override
-          </button>
-        )}
-      </p>
-      {removal.failure !== null && <ErrorMessage message={removal.failure.message} />}
+      <div className="source">
+        <OverrideBadge source={BRANDING.source(view.data)} override={BRANDING.override?.(view.data)} removal={removal} />
+      </div>
       <BrandingDetails branding={view.data.branding} />
     </>
   );
@@ -40,17 +32,5 @@ function TenantBranding({ appId, tenant }: { appId: string; tenant: TenantSummar
 
 /** The hosted pages' branding: the application's and, while branding is per tenant, each tenant's through the picker. */
 export function Branding({ appId }: { appId: string }) {
-  const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
-  const [tenant, setTenant] = useState<TenantSummary | null>(null);
-
-  if (tenancy.status === 'loading') return <Loading>Loading the tenancy switches…</Loading>;
-  if (tenancy.status === 'failed') return <ErrorMessage message={tenancy.message} />;
-  const perTenant = tenancy.data !== null && isPerTenant(BRANDING, tenancy.data);
-  return (
-    <section aria-labelledby="branding-heading">
-      <h2 id="branding-heading">Branding</h2>
-      {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} />}
-      {perTenant && tenant !== null ? <TenantBranding key={tenant.id} appId={appId} tenant={tenant} /> : <ApplicationBranding appId={appId} />}
-    </section>
-  );
+  return <TenantScopedSection appId={appId} heading="Branding" features={[BRANDING]} ApplicationView={ApplicationBranding} TenantView={TenantBranding} />;
 }

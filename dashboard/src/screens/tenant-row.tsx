@@ -1,7 +1,7 @@
-import { ErrorMessage } from '../components/status.tsx';
+import { OverrideBadge } from '../components/override-badge.tsx';
 import { useOverrideRemoval } from '../hooks/use-override-removal.ts';
 import { getConfigurationSources, type ConfigurationSources, type Tenant } from '../operations.ts';
-import { SOURCE_LABEL, type TenantFeature } from '../tenant-features.ts';
+import type { TenantFeature } from '../tenant-features.ts';
 
 interface TenantRowProps {
   appId: string;
@@ -19,20 +19,11 @@ export function TenantRow({ appId, tenant, features, onReloaded }: TenantRowProp
     <tr>
       <th scope="row">{tenant.name}</th>
       <td>{tenant.slug}</td>
-      {features.map((feature) => {
-        const source = feature.source(tenant.configuration);
-        return (
-          <td key={feature.label}>
-            <span className={`badge ${source}`}>{SOURCE_LABEL[source]}</span>
-            {source === 'customized' && feature.removeOverride !== undefined && (
-              <button type="button" className="small" disabled={removal.busy} onClick={() => removal.remove(feature, tenant.configuration)}>
-                Remove tenant override
-              </button>
-            )}
-            {removal.failure?.feature === feature.label && <ErrorMessage message={removal.failure.message} />}
-          </td>
-        );
-      })}
+      {features.map((feature) => (
+        <td key={feature.label}>
+          <OverrideBadge source={feature.source(tenant.configuration)} override={feature.override?.(tenant.configuration)} removal={removal} />
+        </td>
+      ))}
     </tr>
   );
 }
