@@ -66,7 +66,7 @@ export const EMAIL_TEMPLATES: TenantFeature = {
   }),
 };
 
-const EMAIL_PROVIDER_OVERRIDE: TenantOverride = { label: 'e-mail provider', remove: removeEmailProviderOverride };
+export const EMAIL_PROVIDER_OVERRIDE: TenantOverride = { label: 'e-mail provider', remove: removeEmailProviderOverride };
 
 export const EMAIL_PROVIDER: TenantFeature = {
   label: 'E-mail provider',
@@ -97,6 +97,11 @@ export const TENANT_FEATURES: readonly TenantFeature[] = [BRANDING, EMAIL_TEMPLA
 /** Whether tenants may hold their own configuration of the feature (so the tenant table shows its badge). */
 export function isPerTenant(feature: TenantFeature, config: TenancyConfig): boolean {
   return config[feature.setting] === feature.choices[1].value;
+}
+
+/** One e-mail template of a tenant's, which falls back to the application's on its own. */
+export function emailTemplateOverride(key: string): TenantOverride {
+  return { label: `${key} template`, remove: (appId, tenantId) => removeEmailTemplateOverride(appId, tenantId, key) };
 }
 
 function customizedTemplateKeys(configuration: ConfigurationSources): string[] {

@@ -1,17 +1,19 @@
 import { useState, type JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
 import { Branding } from './branding.tsx';
+import { Email } from './email.tsx';
 import { Operators } from './operators.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
-type Tab = 'Tenants' | 'Branding' | 'Users' | 'Operators';
+type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Users' | 'Operators';
 
-const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, Users, Operators };
+const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Users, Operators };
+const TABS = Object.keys(SCREENS) as Tab[];
 
-/** One managed application: its name, and its Tenants (multi-tenant only), Branding, Users and Operators tabs. */
+/** One managed application: its name, and its tabs (Tenants for a multi-tenant application only). */
 export function Application({ application, onBack }: { application: ManagedApplication; onBack?: () => void }) {
-  const tabs: Tab[] = application.multiTenant ? ['Tenants', 'Branding', 'Users', 'Operators'] : ['Branding', 'Users', 'Operators'];
+  const tabs = application.multiTenant ? TABS : TABS.filter((name) => name !== 'Tenants');
   const [tab, setTab] = useState<Tab>(application.multiTenant ? 'Tenants' : 'Users');
   const Screen = SCREENS[tab];
   return (
