@@ -1,10 +1,12 @@
 import { graphql } from './api.ts';
-import type { Source } from './operations.ts';
+import type { Page, Source } from './operations.ts';
 
-// The E-mail tab's calls of the management API (field names as in schema/email.graphql and
-// tenant-configuration.graphql). `source` is null at application scope.
+// The E-mail and Authentication tabs' calls of the management API (field names as in schema/email.graphql,
+// auth-providers.graphql, policies.graphql and tenant-configuration.graphql). `source` is null at application scope.
 
 export type EmailProviderType = 'gatehouse' | 'smtp' | 'sendgrid' | 'ses' | 'postmark' | 'resend';
+export type AuthProviderType = 'password' | 'magic_link' | 'oauth' | 'passkey' | 'saml' | 'm2m' | 'api_keys';
+export type PolicyKind = 'password' | 'mfa' | 'session' | 'lockout';
 
 export interface EmailTemplateSummary {
   readonly key: string;
@@ -30,8 +32,66 @@ export interface EmailSettings {
   readonly emailProvider: EmailProvider;
 }
 
+export interface AuthProvider {
+  readonly id: string;
+  readonly type: AuthProviderType;
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly source: Source | null;
+}
+
+interface PolicyBase<K extends PolicyKind> {
+  readonly kind: K;
+  readonly source: Source | null;
+}
+
+export interface PasswordPolicy extends PolicyBase<'password'> {
+  readonly minLength: number;
+  readonly requireUppercase: boolean;
+  readonly requireLowercase: boolean;
+  readonly requireDigit: boolean;
+  readonly requireSymbol: boolean;
+  readonly maxAge: number | null;
+  readonly disallowCommon: boolean;
+  readonly historyCount: number;
+}
+
+export interface MfaPolicy extends PolicyBase<'mfa'> {
+  readonly enforcement: 'off' | 'optional' | 'required';
+  readonly factors: readonly string[];
+  readonly rememberDeviceDays: number;
+}
+
+export interface SessionPolicy extends PolicyBase<'session'> {
+  readonly idleTimeoutMinutes: number;
+  readonly absoluteTimeoutMinutes: number;
+  readonly singleSession: boolean;
+}
+
+export interface LockoutPolicy extends PolicyBase<'lockout'> {
+  readonly enabled: boolean;
+  readonly maxAttempts: number;
+  readonly lockoutMinutes: number | null;
+  readonly accountLockAddresses: number | null;
+}
+
+export interface Policies {
+  readonly password: PasswordPolicy;
+  readonly mfa: MfaPolicy;
+  readonly session: SessionPolicy;
+  readonly lockout: LockoutPolicy;
+}
+
+/** A tenant's authentication stack in force: the providers (with where they come from) and the four policies. */
+export interface TenantAuth {
+  readonly providersSource: Source;
+  readonly providers: readonly AuthProvider[];
+  readonly policies: Policies;
+}
+
 // Every template fits one page: there are 12.
 const TEMPLATE_COUNT = 12;
+const PROVIDER_PAGE_SIZE = 25;
 
 const EMAIL_FIELDS = `fragment TemplateFields on EmailTemplate { key subject source }
 fragment ProviderFields on EmailProvider {
@@ -39,6 +99,14 @@ fragment ProviderFields on EmailProvider {
   smtp { host port username security }
   ses { region accessKeyId }
   secretsSet source
+}`;
+
+const AUTH_FIELDS = `fragment AuthProviderFields on AuthProvider { id type name enabled source }
+fragment PolicyFields on Policies {
+  password { kind source minLength requireUppercase requireLowercase requireDigit requireSymbol maxAge disallowCommon historyCount }
+  mfa { kind source enforcement factors rememberDeviceDays }
+  session { kind source idleTimeoutMinutes absoluteTimeoutMinutes singleSession }
+  lockout { kind source enabled maxAttempts lockoutMinutes accountLockAddresses }
 }`;
 
 /** The application's own templates and provider (asked without a tenant). */
@@ -61,4 +129,50 @@ export async function getTenantEmail(appId: string, tenantId: string): Promise<E
   ${EMAIL_FIELDS}`;
   const data = await graphql<{ tenantConfiguration: EmailSettings }>(query, { appId, tenantId }, { applicationId: appId });
   return data.tenantConfiguration;
+}
+
+/** The application's own auth providers, a page at a time. */
+export async function listApplicationAuthProviders(appId: string, cursor: string | null): Promise<Page<AuthProvider>> {
+  const query = `query ApplicationAuthProviders($appId: UUID!, $pageSize: Int, $cursor: String) {
+    authProviders(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { ...AuthProviderFields } next }
+  }
+  ${AUTH_FIELDS}`;
+  const variables = { appId, pageSize: PROVIDER_PAGE_SIZE, cursor };
+  const data = await graphql<{ authProviders: Page<AuthProvider> }>(query, variables, { applicationId: appId });
+  return data.authProviders;
+}
+
+export async function getApplicationPolicies(appId: string): Promise<Policies> {
+  const query = `query ApplicationPolicies($appId: UUID!) { policies(appId: $appId) { ...PolicyFields } }
+  ${AUTH_FIELDS}`;
+  const data = await graphql<{ policies: Policies }>(query, { appId }, { applicationId: appId });
+  return data.policies;
+}
+
+/** A tenant's providers and policies in force, with where each comes from. */
+export async function getTenantAuth(appId: string, tenantId: string): Promise<TenantAuth> {
+  const query = `query TenantAuth($appId: UUID!, $tenantId: UUID!) {
+    tenantConfiguration(appId: $appId, tenantId: $tenantId) {
+      auth { providersSource providers { ...AuthProviderFields } policies { ...PolicyFields } }
+    }
+  }
+  ${AUTH_FIELDS}`;
+  const data = await graphql<{ tenantConfiguration: { auth: TenantAuth } }>(query, { appId, tenantId }, { applicationId: appId });
+  return data.tenantConfiguration.auth;
+}
+
+/** "Remove tenant override" of one policy: the tenant inherits the application's again. */
+export async function removePolicyOverride(appId: string, tenantId: string, kind: PolicyKind): Promise<void> {
+  const mutation = `mutation RemovePolicy($appId: UUID!, $tenantId: UUID!, $kind: PolicyKind!) {
+    removePolicy(appId: $appId, tenantId: $tenantId, kind: $kind)
+  }`;
+  await graphql<{ removePolicy: boolean }>(mutation, { appId, tenantId, kind }, { applicationId: appId });
+}
+
+/** Deletes one of an isolated tenant's own providers; without any left, it uses the application's again. */
+export async function deleteTenantAuthProvider(appId: string, tenantId: string, providerId: string): Promise<void> {
+  const mutation = `mutation DeleteTenantAuthProvider($appId: UUID!, $tenantId: UUID!, $providerId: UUID!) {
+    deleteAuthProvider(appId: $appId, tenantId: $tenantId, providerId: $providerId)
+  }`;
+  await graphql<{ deleteAuthProvider: boolean }>(mutation, { appId, tenantId, providerId }, { applicationId: appId });
 }

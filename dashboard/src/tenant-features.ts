@@ -6,6 +6,7 @@ import {
   type Source,
   type TenancyConfig,
 } from './operations.ts';
+import { deleteTenantAuthProvider, removePolicyOverride, type AuthProvider, type PolicyKind } from './operations-email-auth.ts';
 
 export type TenancySwitch = keyof TenancyConfig;
 export type TenancySwitchValue = TenancyConfig[TenancySwitch];
@@ -102,6 +103,21 @@ export function isPerTenant(feature: TenantFeature, config: TenancyConfig): bool
 /** One e-mail template of a tenant's, which falls back to the application's on its own. */
 export function emailTemplateOverride(key: string): TenantOverride {
   return { label: `${key} template`, remove: (appId, tenantId) => removeEmailTemplateOverride(appId, tenantId, key) };
+}
+
+export function policyOverride(kind: PolicyKind): TenantOverride {
+  return { label: `${kind} policy`, remove: (appId, tenantId) => removePolicyOverride(appId, tenantId, kind) };
+}
+
+/** An isolated tenant's own providers: it uses exactly those, so deleting them all gives it the application's again. */
+export function ownProvidersOverride(providers: readonly AuthProvider[]): TenantOverride {
+  const own = providers.filter((provider) => provider.source === 'customized');
+  return {
+    label: 'auth providers',
+    remove: async (appId, tenantId) => {
+      for (const provider of own) await deleteTenantAuthProvider(appId, tenantId, provider.id);
+    },
+  };
 }
 
 function customizedTemplateKeys(configuration: ConfigurationSources): string[] {

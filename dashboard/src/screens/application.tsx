@@ -1,14 +1,15 @@
 import { useState, type JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
+import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
 import { Operators } from './operators.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
-type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Users' | 'Operators';
+type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Authentication' | 'Users' | 'Operators';
 
-const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Users, Operators };
+const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Operators };
 const TABS = Object.keys(SCREENS) as Tab[];
 
 /** One managed application: its name, and its tabs (Tenants for a multi-tenant application only). */
