@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password-hash.ts';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
+import { signInToDashboard } from '../support/dashboard.ts';
+
+/**
+ * The dashboard's E-mail and Authentication tabs in Chromium: the operator picks a tenant, sees which of its templates,
+ * providers and policies are its own, removes them one by one until it inherits the application's again, and sees a
+ * tenant without overrides inherit everything. Screenshots: test-results/dashboard-email-auth-*.png.
+ */
+const PASSWORD = 'Operator-Horse-42';
+const ACME_SUBJECT = 'Reset your Acme password';
+let app: TestApp;
+let appId: string;
+let acme: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let violations: string[];
+
+const acmeConfiguration = async () => (await app.http.get(`/applications/${appId}/tenants/${acme}/configuration`)).body;
+const region = (name: string): Locator => page.getByRole('region', { name });
+const removeButtons = () => page.getByRole('button', { name: 'Remove tenant override' });
+
+/** Accepts the next confirmation and answers its question. */
+function acceptNextDialog(): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+}
+
+async function openTab(name: string, tenant: string): Promise<void> {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 2, name }).waitFor();
+  await page.getByLabel('Tenant').selectOption({ label: tenant });
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { reachablePublicUrl: true });
+  const publicUrl = app.gatehouse.services.config.publicUrl;
+  await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID(), { email: 'ops@example.com', passwordHash: await hashPassword(PASSWORD) });
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
+  await app.createTenant('Globex');
+  const tenancyConfig = { emailTemplatesScope: 'tenant', authIsolation: 'isolated' };
+  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig })).status).toBe(200);
+  const inAcme = `/applications/${appId}/tenants/${acme}`;
+  const template = { subject: ACME_SUBJECT, html: '<p>Reset it</p>', text: 'Reset it' };
+  expect((await app.http.put(`${inAcme}/email/templates/password_reset`, template)).status).toBe(200);
+  expect((await app.http.put(`${inAcme}/policies/password`, { minLength: 14 })).status).toBe(200);
+  expect((await app.http.post(`${inAcme}/auth-providers`, { type: 'password' })).status).toBe(201);
+  mkdirSync('test-results', { recursive: true });
+
+  browser = await launchChromium();
+  context = await browser.newContext();
+  page = await context.newPage();
+  violations = cspViolationsOf(page);
+  await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
+  await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(violations).toEqual([]));
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('the E-mail and Authentication tabs of the dashboard in Chromium', () => {
+  it("shows a tenant's own e-mail template and removes it, the provider left without a badge while it is application-wide", async () => {
+    await page.getByRole('button', { name: 'E-mail', exact: true }).click();
+    // The application's templates come first, without sources.
+    await region('Templates').getByRole('row', { name: /password_reset/ }).waitFor();
+    expect(await region('Templates').getByRole('columnheader', { name: 'Source' }).count()).toBe(0);
+
+    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    const row = region('Templates').getByRole('row', { name: /password_reset/ });
+    await row.getByText('Customized', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain(ACME_SUBJECT);
+    expect(await region('Templates').getByText('Customized', { exact: true }).count()).toBe(1);
+    expect(await region('Provider').getByText(/Inherited|Customized/).count()).toBe(0);
+    await page.screenshot({ path: 'test-results/dashboard-email-auth-email.png', fullPage: true });
+
+    const question = acceptNextDialog();
+    await row.getByRole('button', { name: 'Remove tenant override' }).click();
+    await row.getByText('Inherited', { exact: true }).waitFor();
+    expect(await question).toBe("Remove Acme's own password_reset template? The tenant will use the application's password_reset template again.");
+    expect(await row.textContent()).not.toContain(ACME_SUBJECT);
+    expect(await removeButtons().count()).toBe(0);
+    const template = (await acmeConfiguration()).emailTemplates.find((each: { key: string }) => each.key === 'password_reset');
+    expect(template.source).toBe('inherited');
+  });
+
+  it("shows an isolated tenant's own providers and password policy and removes each", async () => {
+    await openTab('Authentication', 'Acme');
+    const password = region('Policies').getByRole('row', { name: /^Password/ });
+    await password.getByText('Customized', { exact: true }).waitFor();
+    expect(await password.textContent()).toContain('at least 14 characters');
+    const providers = region('Providers');
+    expect(await providers.getByText('Customized', { exact: true }).count()).toBe(1);
+    await page.screenshot({ path: 'test-results/dashboard-email-auth-authentication.png', fullPage: true });
+
+    const question = acceptNextDialog();
+    await password.getByRole('button', { name: 'Remove tenant override' }).click();
+    await password.getByText('Inherited', { exact: true }).waitFor();
+    expect(await question).toMatch(/^Remove Acme's own password policy\?/);
+    expect(await password.textContent()).toContain('at least 8 characters');
+    expect((await acmeConfiguration()).auth.policies.password.source).toBe('inherited');
+
+    const providersQuestion = acceptNextDialog();
+    await providers.getByRole('button', { name: 'Remove tenant override' }).click();
+    await providers.getByText('Inherited', { exact: true }).waitFor();
+    expect(await providersQuestion).toBe("Remove Acme's own auth providers? The tenant will use the application's auth providers again.");
+    expect((await acmeConfiguration()).auth.providersSource).toBe('inherited');
+    expect(await removeButtons().count()).toBe(0);
+  });
+
+  it('shows a tenant without overrides inheriting everything, with nothing to remove', async () => {
+    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await region('Policies').getByRole('row', { name: /^Lockout/ }).getByText('Inherited', { exact: true }).waitFor();
+    expect(await page.getByText('Inherited', { exact: true }).count()).toBe(5);
+    expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
+    expect(await removeButtons().count()).toBe(0);
+
+    await openTab('E-mail', 'Globex');
+    await region('Templates').getByRole('row', { name: /account_deleted/ }).getByText('Inherited', { exact: true }).waitFor();
+    expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(12);
+    expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
+    expect(await removeButtons().count()).toBe(0);
+  });
+});
