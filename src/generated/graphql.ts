@@ -2315,13 +2315,13 @@ export type PasswordPolicy = Policy & {
   maxAge: Maybe<Scalars['Int']['output']>;
   /** Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
   minLength: Scalars['Int']['output'];
-  /** A digit is required. Default true. */
+  /** A digit is required. Default false (NIST SP 800-63B: no composition rules). */
   requireDigit: Scalars['Boolean']['output'];
-  /** A lower-case letter is required. Default true. */
+  /** A lower-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
   requireLowercase: Scalars['Boolean']['output'];
   /** A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
   requireSymbol: Scalars['Boolean']['output'];
-  /** An upper-case letter is required. Default true. */
+  /** An upper-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
   requireUppercase: Scalars['Boolean']['output'];
   /** For a tenant: `customized` or `inherited`. Null at application scope. */
   source: Maybe<Source>;

@@ -6735,11 +6735,11 @@ export interface components {
             updatedAt: string | null;
             /** @description Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
             minLength: number;
-            /** @description An upper-case letter is required. Default true. */
+            /** @description An upper-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
             requireUppercase: boolean;
-            /** @description A lower-case letter is required. Default true. */
+            /** @description A lower-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
             requireLowercase: boolean;
-            /** @description A digit is required. Default true. */
+            /** @description A digit is required. Default false (NIST SP 800-63B: no composition rules). */
             requireDigit: boolean;
             /** @description A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
             requireSymbol: boolean;
@@ -8275,11 +8275,11 @@ export interface operations {
                                     updatedAt: string | null;
                                     /** @description Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
                                     minLength: number;
-                                    /** @description An upper-case letter is required. Default true. */
+                                    /** @description An upper-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                                     requireUppercase: boolean;
-                                    /** @description A lower-case letter is required. Default true. */
+                                    /** @description A lower-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                                     requireLowercase: boolean;
-                                    /** @description A digit is required. Default true. */
+                                    /** @description A digit is required. Default false (NIST SP 800-63B: no composition rules). */
                                     requireDigit: boolean;
                                     /** @description A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
                                     requireSymbol: boolean;
@@ -12974,11 +12974,11 @@ export interface operations {
                             updatedAt: string | null;
                             /** @description Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
                             minLength: number;
-                            /** @description An upper-case letter is required. Default true. */
+                            /** @description An upper-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireUppercase: boolean;
-                            /** @description A lower-case letter is required. Default true. */
+                            /** @description A lower-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireLowercase: boolean;
-                            /** @description A digit is required. Default true. */
+                            /** @description A digit is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireDigit: boolean;
                             /** @description A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
                             requireSymbol: boolean;
@@ -13106,11 +13106,11 @@ export interface operations {
                             updatedAt: string | null;
                             /** @description Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
                             minLength: number;
-                            /** @description An upper-case letter is required. Default true. */
+                            /** @description An upper-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireUppercase: boolean;
-                            /** @description A lower-case letter is required. Default true. */
+                            /** @description A lower-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireLowercase: boolean;
-                            /** @description A digit is required. Default true. */
+                            /** @description A digit is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireDigit: boolean;
                             /** @description A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
                             requireSymbol: boolean;
@@ -13240,11 +13240,11 @@ export interface operations {
                             updatedAt: string | null;
                             /** @description Minimum length in characters (Unicode code points), 8 to 128. Default 8. */
                             minLength: number;
-                            /** @description An upper-case letter is required. Default true. */
+                            /** @description An upper-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireUppercase: boolean;
-                            /** @description A lower-case letter is required. Default true. */
+                            /** @description A lower-case letter is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireLowercase: boolean;
-                            /** @description A digit is required. Default true. */
+                            /** @description A digit is required. Default false (NIST SP 800-63B: no composition rules). */
                             requireDigit: boolean;
                             /** @description A symbol (anything neither letter nor digit, spaces included) is required. Default false. */
                             requireSymbol: boolean;
