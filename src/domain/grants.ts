@@ -4,7 +4,6 @@ import { isPermissionGrant, type PermissionSet } from '../auth/permissions.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './authorization/held-roles.ts';
-import { requireCoveredOperator } from './console/console.ts';
 
 /** At least one grant, each from the permission table, duplicates dropped, order kept. */
 export function permissionGrants(grants: string[]): string[] {
@@ -48,15 +47,6 @@ export async function requireCoveredCredential(scope: Scope, em: EntityManager, 
     if (caller === undefined) throw new GatehouseError('conflict', 'Its roles changed during the change: try again');
     await covered(tenantId, caller);
   }
-}
-
-/**
- * Setting a user's password or address, or removing their second factors, hands out what they hold: as a credential's
- * rotation does (requireCoveredCredential), and, a console user, what they hold as an operator elsewhere.
- */
-export async function requireCoveredAccount(scope: Scope, em: EntityManager, userId: string, callers: CallerTenants): Promise<void> {
-  await requireCoveredCredential(scope, em, { type: 'user', id: userId, tenantId: null, permissions: [] }, callers);
-  await requireCoveredOperator(scope, em, userId);
 }
 
 /** What the caller holds in each tenant where a role is assigned to a subject on that tenant's path. */

@@ -40,7 +40,7 @@ export interface RoleAssignmentFilter {
   roleId?: string | null;
 }
 
-const snapshot = (assignment: RoleAssignment) => ({
+export const assignmentSnapshot = (assignment: RoleAssignment) => ({
   roleId: assignment.roleId,
   subjectType: assignment.subjectType,
   subjectId: assignment.subjectId,
@@ -208,7 +208,7 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
         subjectType: subject.type,
         subjectId: subject.id,
       });
-      recordAudit(em, scope, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: snapshot(assignment) });
+      recordAudit(em, scope, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
       return assignment;
     }),
   );

@@ -1,5 +1,4 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { PermissionSet } from '../../auth/permissions.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { AuthProvider, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
@@ -8,11 +7,11 @@ import type { Scope } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
-import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from '../authorization/held-roles.ts';
-import { removeAssignments } from '../authorization/role-assignments.ts';
-import { requireCovered } from '../grants.ts';
+import { assignmentSnapshot } from '../authorization/role-assignments.ts';
+import { oauthClientSnapshot } from '../oauth-clients/oauth-clients.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
+import { userSnapshot } from '../users/users.ts';
 
 /**
  * API.md, Bootstrap: each organization has a console application, whose users are the dashboard's operators. An
@@ -95,7 +94,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
       continue;
     }
     if (client.redirectUris.length !== 1 || !client.redirectUris[0]!.endsWith('/dashboard/')) continue;
-    recordAudit(em, actor, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, before: { name: client.name, type: client.type, redirectUris: client.redirectUris } });
+    recordAudit(em, actor, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, before: oauthClientSnapshot(client) });
     em.remove(client);
   }
   if (current !== undefined) return current;
@@ -116,7 +115,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     previousSecretExpiresAt: null,
     revokedAt: null,
   });
-  recordAudit(em, actor, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, after: { name: client.name, type: client.type, redirectUris: client.redirectUris } });
+  recordAudit(em, actor, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, after: oauthClientSnapshot(client) });
   return client.id;
 }
 
@@ -147,50 +146,6 @@ export async function listManagedApplications(scope: Scope): Promise<{ data: Man
   const { actor, apiKeyId } = scope.principal;
   if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null };
   return { data: await managedApplications(scope.em.getConnection(), scope.applicationId, actor.id), next: null };
-}
-
-/**
- * A console user's operator assignments in the organization's other applications, each removal recorded in that
- * application's log; none when `actor`'s application is no console. The applications, for their invalidations.
- */
-export async function removeOperatorAssignments(em: EntityManager, actor: AuditActor, operatorId: string): Promise<string[]> {
-  const rows = await em.getConnection().execute<{ application_id: string }[]>(
-    `select distinct a.application_id from role_assignment as a
-      where a.subject_type = 'operator' and a.subject_id = ?
-        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
-    [operatorId, actor.applicationId],
-    'all',
-    em.getTransactionContext(),
-  );
-  for (const { application_id: applicationId } of rows) {
-    await removeAssignments(em, { ...actor, applicationId, tenantId: null }, `a.subject_type = 'operator' and a.subject_id = ?`, [operatorId]);
-  }
-  return rows.map((row) => row.application_id);
-}
-
-/**
- * Taking over a console user (their password, address or second factors) hands out what they hold as an operator:
- * in each application of the organization, the caller must hold as much there as an operator, in every tenant where
- * the user holds a role and application-wide. Only a console user (not a key) holds anything as an operator. Read in
- * the transaction `em` that locked the user, so no assignment slips in.
- */
-export async function requireCoveredOperator(scope: Scope, em: EntityManager, userId: string): Promise<void> {
-  const places = await em.getConnection().execute<{ application_id: string; tenant_id: string | null }[]>(
-    `select distinct a.application_id, a.tenant_id from role_assignment as a
-      where a.subject_type = 'operator' and a.subject_id = ?
-        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
-    [userId, scope.applicationId],
-    'all',
-    em.getTransactionContext(),
-  );
-  const { actor, apiKeyId } = scope.principal;
-  const caller: RoleSubject | null = actor.type === 'user' && apiKeyId === null ? { type: 'operator', id: actor.id } : null;
-  for (const { application_id: applicationId, tenant_id: tenantId } of places) {
-    const target: RoleSubject = { type: 'operator', id: userId };
-    const held = await readHeldGrants(em, applicationId, tenantId, caller === null ? [target] : [target, caller]);
-    const callerHolds = caller === null ? new PermissionSet([]) : grantsOf(held.get(subjectKey(caller)));
-    requireCovered(scope, grantsOf(held.get(subjectKey(target))).allowed(), callerHolds);
-  }
 }
 
 export interface ManagedApplication {
@@ -268,7 +223,7 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
     tenantIds: [],
     passwordHash: configured?.passwordHash ?? null,
   });
-  recordAudit(em, actor, { action: 'user.create', targetType: 'user', targetId: user.id, after: { email } });
+  recordAudit(em, actor, { action: 'user.create', targetType: 'user', targetId: user.id, after: userSnapshot(user) });
   await assignAppAdmin(em, actor, { type: 'user', id: user.id });
   if (target.application_id !== null) await assignAppAdmin(em, { ...actor, applicationId: target.application_id }, { type: 'operator', id: user.id });
   // The link's row names the user, whose row must be written first.
@@ -281,10 +236,5 @@ async function assignAppAdmin(em: EntityManager, actor: AuditActor, subject: { t
   const { applicationId } = actor;
   const role = await em.findOneOrFail(Role, { applicationId, key: 'app_admin', tenantId: null }, { filters: false });
   const assignment = em.create(RoleAssignment, { applicationId, id: newId(), tenantId: null, roleId: role.id, subjectType: subject.type, subjectId: subject.id });
-  recordAudit(em, actor, {
-    action: 'role_assignment.create',
-    targetType: 'role_assignment',
-    targetId: assignment.id,
-    after: { roleId: role.id, subjectType: subject.type, subjectId: subject.id, tenantId: null },
-  });
+  recordAudit(em, actor, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, after: assignmentSnapshot(assignment) });
 }

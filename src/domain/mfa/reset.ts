@@ -2,7 +2,8 @@ import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit } from '../audit.ts';
-import { callerTenants, requireCoveredAccount } from '../grants.ts';
+import { callerTenants } from '../grants.ts';
+import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
 

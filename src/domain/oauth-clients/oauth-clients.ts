@@ -86,7 +86,7 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
 }
 
 /** Never a secret or its ciphertext. */
-const snapshot = (client: OAuthClient, now = new Date()) => ({
+export const oauthClientSnapshot = (client: OAuthClient, now = new Date()) => ({
   name: client.name,
   type: client.type,
   tenantId: client.tenantId ?? null,
@@ -215,7 +215,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
       managementApi,
       withSecret: type === 'web',
     });
-    recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: snapshot(client) });
+    recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: oauthClientSnapshot(client) });
     return { client, clientSecret };
   });
   // Presented after the commit, which stamps createdAt and updatedAt.
@@ -228,7 +228,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
     const client = await findClient(em, clientId, true);
     const type = client.type as SignInClientType;
     if (client.managementApi || input.managementApi === true) requireManagementGrantor(scope);
-    const before = snapshot(client);
+    const before = oauthClientSnapshot(client);
     if (input.name !== undefined) {
       if (input.name === null) throw invalid('name', 'name may not be null');
       client.name = displayName('name', input.name);
@@ -252,7 +252,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
       if (input.managementApi === null) throw invalid('managementApi', 'managementApi may not be null');
       client.managementApi = input.managementApi;
     }
-    recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: oauthClientSnapshot(client) });
     return client;
   });
   await clientChanged(scope, updated.id);
@@ -263,7 +263,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
   const deleted = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
-    recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: snapshot(client) });
+    recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
     return true;
   });
@@ -280,9 +280,9 @@ export async function rotateOAuthClientSecret(scope: Scope, clientId: string, in
     if (client.type !== 'web') throw invalid('clientId', `A ${client.type} client is public: it has no secret to rotate`);
     if (client.managementApi) requireManagementGrantor(scope);
     const now = new Date();
-    const before = snapshot(client, now);
+    const before = oauthClientSnapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
-    recordAudit(em, scope, { action: 'oauth_client.rotate_secret', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
+    recordAudit(em, scope, { action: 'oauth_client.rotate_secret', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...oauthClientSnapshot(client, now), gracePeriodSeconds: grace } });
     return { client, clientSecret };
   });
   await clientChanged(scope, rotated.client.id);

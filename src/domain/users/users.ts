@@ -23,8 +23,9 @@ import { keepReplacedPassword, passwordViolations } from './password-history.ts'
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
-import { removeOperatorAssignments } from '../console/console.ts';
-import { callerTenants, requireCoveredAccount } from '../grants.ts';
+import { removeOperatorAssignments } from '../console/operators.ts';
+import { callerTenants } from '../grants.ts';
+import { requireCoveredAccount } from './takeover.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PermissionSet } from '../../auth/permissions.ts';
+import type { Scope } from '../../context.ts';
+import type { AuditActor } from '../audit.ts';
+import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from '../authorization/held-roles.ts';
+import { removeAssignments } from '../authorization/role-assignments.ts';
+import { requireCovered } from '../grants.ts';
+
+// What a console user holds elsewhere as an operator, which their account's removal and takeover reach.
+
+/**
+ * A console user's operator assignments in the organization's other applications, each removal recorded in that
+ * application's log; none when `actor`'s application is no console. The applications, for their invalidations.
+ */
+export async function removeOperatorAssignments(em: EntityManager, actor: AuditActor, operatorId: string): Promise<string[]> {
+  const rows = await em.getConnection().execute<{ application_id: string }[]>(
+    `select distinct a.application_id from role_assignment as a
+      where a.subject_type = 'operator' and a.subject_id = ?
+        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
+    [operatorId, actor.applicationId],
+    'all',
+    em.getTransactionContext(),
+  );
+  for (const { application_id: applicationId } of rows) {
+    await removeAssignments(em, { ...actor, applicationId, tenantId: null }, `a.subject_type = 'operator' and a.subject_id = ?`, [operatorId]);
+  }
+  return rows.map((row) => row.application_id);
+}
+
+/**
+ * Taking over a console user (their password, address or second factors) hands out what they hold as an operator:
+ * in each application of the organization, the caller must hold as much there as an operator, in every tenant where
+ * the user holds a role and application-wide. Only a console user (not a key) holds anything as an operator. Read in
+ * the transaction `em` that locked the user, so no assignment slips in.
+ */
+export async function requireCoveredOperator(scope: Scope, em: EntityManager, userId: string): Promise<void> {
+  const places = await em.getConnection().execute<{ application_id: string; tenant_id: string | null }[]>(
+    `select distinct a.application_id, a.tenant_id from role_assignment as a
+      where a.subject_type = 'operator' and a.subject_id = ?
+        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
+    [userId, scope.applicationId],
+    'all',
+    em.getTransactionContext(),
+  );
+  const { actor, apiKeyId } = scope.principal;
+  const caller: RoleSubject | null = actor.type === 'user' && apiKeyId === null ? { type: 'operator', id: actor.id } : null;
+  for (const { application_id: applicationId, tenant_id: tenantId } of places) {
+    const target: RoleSubject = { type: 'operator', id: userId };
+    const held = await readHeldGrants(em, applicationId, tenantId, caller === null ? [target] : [target, caller]);
+    const callerHolds = caller === null ? new PermissionSet([]) : grantsOf(held.get(subjectKey(caller)));
+    requireCovered(scope, grantsOf(held.get(subjectKey(target))).allowed(), callerHolds);
+  }
+}
