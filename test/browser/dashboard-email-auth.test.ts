@@ -1,27 +1,19 @@
-import { mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password-hash.ts';
-import { ensureConsoles } from '../../src/domain/console/console.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
-import { signInToDashboard } from '../support/dashboard.ts';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's E-mail and Authentication tabs in Chromium: the operator picks a tenant, sees which of its templates,
  * providers and policies are its own, removes them one by one until it inherits the application's again, and sees a
  * tenant without overrides inherit everything. Screenshots: test-results/dashboard-email-auth-*.png.
  */
-const PASSWORD = 'Operator-Horse-42';
 const ACME_SUBJECT = 'Reset your Acme password';
 let app: TestApp;
 let appId: string;
 let acme: string;
-let browser: Browser;
-let context: BrowserContext;
+let dashboard: DashboardPage;
 let page: Page;
-let violations: string[];
 
 const acmeConfiguration = async () => (await app.http.get(`/applications/${appId}/tenants/${acme}/configuration`)).body;
 const region = (name: string): Locator => page.getByRole('region', { name });
@@ -44,9 +36,7 @@ async function openTab(name: string, tenant: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  const publicUrl = app.gatehouse.services.config.publicUrl;
-  await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID(), { email: 'ops@example.com', passwordHash: await hashPassword(PASSWORD) });
+  app = await startDashboardApp();
   appId = app.root.applicationId;
   acme = await app.createTenant('Acme');
   await app.createTenant('Globex');
@@ -57,20 +47,13 @@ beforeAll(async () => {
   expect((await app.http.put(`${inAcme}/email/templates/password_reset`, template)).status).toBe(200);
   expect((await app.http.put(`${inAcme}/policies/password`, { minLength: 14 })).status).toBe(200);
   expect((await app.http.post(`${inAcme}/auth-providers`, { type: 'password' })).status).toBe(201);
-  mkdirSync('test-results', { recursive: true });
-
-  browser = await launchChromium();
-  context = await browser.newContext();
-  page = await context.newPage();
-  violations = cspViolationsOf(page);
-  await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
-  await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
 });
 // Each step breaks none of the page's CSP.
-afterEach(() => expect(violations).toEqual([]));
+afterEach(() => expect(dashboard.violations).toEqual([]));
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
+  await dashboard?.close();
   await app?.close();
 });
 

@@ -1,28 +1,20 @@
-import { mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password-hash.ts';
-import { ensureConsoles } from '../../src/domain/console/console.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
-import { signInToDashboard } from '../support/dashboard.ts';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
  * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
  * Screenshot: test-results/dashboard-operators.png.
  */
-const PASSWORD = 'Operator-Horse-42';
 const NEW_OPERATOR = 'second@ops.example';
 let app: TestApp;
 let appId: string;
 let acme: string;
 let globex: string;
-let browser: Browser;
-let context: BrowserContext;
+let dashboard: DashboardPage;
 let page: Page;
-let violations: string[];
 /** The new operator's console user, once the dashboard made it. */
 let operator: { id: string; application_id: string };
 let operatorToken: string;
@@ -35,27 +27,18 @@ const usersOf = (tenantId: string) =>
 const newOperatorRows = () => page.getByRole('row', { name: new RegExp(NEW_OPERATOR) });
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  const publicUrl = app.gatehouse.services.config.publicUrl;
-  await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID(), { email: 'ops@example.com', passwordHash: await hashPassword(PASSWORD) });
+  app = await startDashboardApp();
   appId = app.root.applicationId;
   acme = await app.createTenant('Acme');
   globex = await app.createTenant('Globex');
-  mkdirSync('test-results', { recursive: true });
-
-  browser = await launchChromium();
-  context = await browser.newContext();
-  page = await context.newPage();
-  violations = cspViolationsOf(page);
-  await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
-  await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
   await page.getByRole('button', { name: 'Operators' }).click();
 });
 // Each step breaks none of the page's CSP.
-afterEach(() => expect(violations).toEqual([]));
+afterEach(() => expect(dashboard.violations).toEqual([]));
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
+  await dashboard?.close();
   await app?.close();
 });
 

@@ -1,33 +1,23 @@
-import { mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password-hash.ts';
-import { ensureConsoles } from '../../src/domain/console/console.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
-import { signInToDashboard } from '../support/dashboard.ts';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's tenancy screens in Chromium: the operator turns branding per tenant and sees a hidden override come
  * back, isolates authentication only once they confirm it and shares it again without being asked, and on the Branding
  * tab picks a tenant, sees its own branding and removes it. Screenshots: test-results/dashboard-tenancy-*.png.
  */
-const PASSWORD = 'Operator-Horse-42';
 let app: TestApp;
 let appId: string;
 let acme: string;
-let browser: Browser;
-let context: BrowserContext;
+let dashboard: DashboardPage;
 let page: Page;
-let violations: string[];
 
 const tenancyConfig = async () => (await app.http.get(`/applications/${appId}`)).body.tenancyConfig;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  const publicUrl = app.gatehouse.services.config.publicUrl;
-  await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID(), { email: 'ops@example.com', passwordHash: await hashPassword(PASSWORD) });
+  app = await startDashboardApp();
   appId = app.root.applicationId;
   acme = await app.createTenant('Acme');
   await app.createTenant('Globex');
@@ -36,20 +26,13 @@ beforeAll(async () => {
   const override = { colors: { primary: '#c81e1e' }, copy: { 'login.title': 'Welcome to Acme' } };
   expect((await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, override)).status).toBe(200);
   expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'application' } })).status).toBe(200);
-  mkdirSync('test-results', { recursive: true });
-
-  browser = await launchChromium();
-  context = await browser.newContext();
-  page = await context.newPage();
-  violations = cspViolationsOf(page);
-  await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
-  await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
 });
 // Each step breaks none of the page's CSP.
-afterEach(() => expect(violations).toEqual([]));
+afterEach(() => expect(dashboard.violations).toEqual([]));
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
+  await dashboard?.close();
   await app?.close();
 });
 

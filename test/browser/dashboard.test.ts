@@ -1,28 +1,23 @@
 import { mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password-hash.ts';
-import { ensureConsoles } from '../../src/domain/console/console.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
-import { signInToDashboard } from '../support/dashboard.ts';
+import { signInToDashboard, startDashboardApp } from '../support/dashboard.ts';
 
 /**
  * The dashboard in Chromium, end to end: the first operator signs in through the console's hosted sign-in (code +
  * PKCE), sees the application they manage, its tenants' Inherited and Customized badges, removes a tenant's branding
  * override, reads its users, and signs out. Screenshots: test-results/dashboard-*.png.
  */
-const PASSWORD = 'Operator-Horse-42';
 let app: TestApp;
 let publicUrl: string;
 let browser: Browser;
 let acme: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
+  app = await startDashboardApp();
   publicUrl = app.gatehouse.services.config.publicUrl;
-  await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID(), { email: 'ops@example.com', passwordHash: await hashPassword(PASSWORD) });
   const appId = app.root.applicationId;
   expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
   acme = await app.createTenant('Acme');
@@ -47,7 +42,7 @@ describe('the dashboard in Chromium', () => {
       page.on('request', (request) => void (!request.url().startsWith(publicUrl) && outside.push(request.url())));
       page.on('dialog', (dialog) => void dialog.accept());
 
-      await signInToDashboard(page, publicUrl, 'ops@example.com', PASSWORD);
+      await signInToDashboard(page, publicUrl);
 
       // One managed application: it opens at once, on its tenants.
       await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
