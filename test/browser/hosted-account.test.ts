@@ -116,7 +116,7 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       expect(await page.locator('[role=alert]').textContent()).toBe('The current password is incorrect.');
       expect(await page.locator('#current_password').getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('#current_password').getAttribute('aria-describedby')).toContain('password-error');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('current_password');
+      await expectFocusOn(page, 'current_password');
       expect(await page.title()).toBe(`Error: Your account – ${tenant.name}`);
       await expectAccessible(page, `${tenant.name}: a refusal`);
 
@@ -128,7 +128,7 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       expect(await page.locator('#email-error').textContent()).toBe('Enter an email address like name@example.com.');
       expect(await page.locator('#new_email').getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('#new_email').inputValue()).toBe('not-an-address');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('new_email');
+      await expectFocusOn(page, 'new_email');
       await expectAccessible(page, `${tenant.name}: an address refused`);
       await page.fill('#new_email', `${tenant.slug}-new@example.com`);
       await page.fill('#email_password', PASSWORD);
@@ -153,7 +153,7 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
       await page.click('section:has(#remove_password) form:has(#remove_password) button[type=submit]');
       await page.waitForSelector('#mfa-remove-error');
       expect(await page.locator('#remove_password').getAttribute('aria-describedby')).toBe('mfa-remove-error');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('remove_password');
+      await expectFocusOn(page, 'remove_password');
       await expectAccessible(page, `${tenant.name}: a factor's removal refused`);
     });
   });
@@ -162,4 +162,10 @@ describe.each(TENANTS)('the account page of $name', (tenant) => {
 function hexToRgb(hex: string): string {
   const channel = (at: number) => parseInt(hex.slice(at, at + 2), 16);
   return `rgb(${channel(1)}, ${channel(3)}, ${channel(5)})`;
+}
+
+/** A refused form's first field, which Chromium focuses (autofocus) once the page has rendered, after its elements exist. */
+async function expectFocusOn(page: Page, id: string): Promise<void> {
+  await page.waitForFunction((wanted) => document.activeElement?.id === wanted, id).catch(() => undefined);
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe(id);
 }
