@@ -26,7 +26,6 @@ export interface EmailProvider {
   readonly source: Source | null;
 }
 
-/** The 12 templates and the provider, as they apply in one scope. */
 export interface EmailSettings {
   readonly emailTemplates: readonly EmailTemplateSummary[];
   readonly emailProvider: EmailProvider;
@@ -82,7 +81,6 @@ export interface Policies {
   readonly lockout: LockoutPolicy;
 }
 
-/** A tenant's authentication stack in force: the providers (with where they come from) and the four policies. */
 export interface TenantAuth {
   readonly providersSource: Source;
   readonly providers: readonly AuthProvider[];
@@ -109,7 +107,6 @@ fragment PolicyFields on Policies {
   lockout { kind source enabled maxAttempts lockoutMinutes accountLockAddresses }
 }`;
 
-/** The application's own templates and provider (asked without a tenant). */
 export async function getApplicationEmail(appId: string): Promise<EmailSettings> {
   const query = `query ApplicationEmail($appId: UUID!, $pageSize: Int) {
     emailTemplates(appId: $appId, pageSize: $pageSize) { data { ...TemplateFields } }
@@ -121,7 +118,6 @@ export async function getApplicationEmail(appId: string): Promise<EmailSettings>
   return { emailTemplates: data.emailTemplates.data, emailProvider: data.emailProvider };
 }
 
-/** A tenant's effective templates and provider, each with `source`. */
 export async function getTenantEmail(appId: string, tenantId: string): Promise<EmailSettings> {
   const query = `query TenantEmail($appId: UUID!, $tenantId: UUID!) {
     tenantConfiguration(appId: $appId, tenantId: $tenantId) { emailTemplates { ...TemplateFields } emailProvider { ...ProviderFields } }
@@ -131,7 +127,6 @@ export async function getTenantEmail(appId: string, tenantId: string): Promise<E
   return data.tenantConfiguration;
 }
 
-/** The application's own auth providers, a page at a time. */
 export async function listApplicationAuthProviders(appId: string, cursor: string | null): Promise<Page<AuthProvider>> {
   const query = `query ApplicationAuthProviders($appId: UUID!, $pageSize: Int, $cursor: String) {
     authProviders(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { ...AuthProviderFields } next }
@@ -149,7 +144,6 @@ export async function getApplicationPolicies(appId: string): Promise<Policies> {
   return data.policies;
 }
 
-/** A tenant's providers and policies in force, with where each comes from. */
 export async function getTenantAuth(appId: string, tenantId: string): Promise<TenantAuth> {
   const query = `query TenantAuth($appId: UUID!, $tenantId: UUID!) {
     tenantConfiguration(appId: $appId, tenantId: $tenantId) {

@@ -12,19 +12,15 @@ export interface AssignableRole {
   readonly name: string;
 }
 
-/** What the Operators tab picks from and names rows with. */
 export interface OperatorChoices {
   readonly multiTenant: boolean;
   /** The application-wide roles, the only ones assignable on the application's path. */
   readonly roles: readonly AssignableRole[];
-  /** Empty for a single-tenant application. */
   readonly tenants: readonly TenantSummary[];
 }
 
-/** A role an operator holds in the application. */
 export interface OperatorAssignment {
   readonly id: string;
-  /** Their console user's id. */
   readonly operatorId: string;
   /** Null when the operator is not on the one page of console users read. */
   readonly email: string | null;
@@ -66,7 +62,6 @@ async function listTenantPage(appId: string): Promise<readonly TenantSummary[]> 
   return data.tenants.data;
 }
 
-/** The application's operator assignments, with their e-mails from one page of console users. */
 export async function listOperatorAssignments(appId: string, cursor: string | null): Promise<Page<OperatorAssignment>> {
   const [assignments, operators] = await Promise.all([readOperatorAssignments(appId, cursor), listConsoleUsers()]);
   const emails = new Map(operators.map((user) => [user.id, user.email]));
@@ -108,10 +103,7 @@ export interface OperatorGrant {
   readonly tenantId: string | null;
 }
 
-/**
- * Gives the operator of that e-mail the role, making their console account first when there is none. A refused
- * assignment leaves such an account behind, without roles anywhere: the next attempt finds it.
- */
+/** A refused assignment leaves a new console account behind, without roles: the next attempt finds it. */
 export async function addOperator(appId: string, grant: OperatorGrant): Promise<void> {
   const operator = (await findConsoleUser(grant.email)) ?? (await createConsoleUser(grant.email));
   const mutation = `mutation AssignOperatorRole($appId: UUID!, $input: CreateRoleAssignmentInput!) {

@@ -7,7 +7,6 @@ export type CustomizationScope = 'application' | 'tenant';
 export type AuthIsolation = 'shared' | 'isolated';
 export type UserStatus = 'active' | 'suspended' | 'locked';
 
-/** A page of a list; `next` is the cursor of the following page, null at the end. */
 export interface Page<T> {
   readonly data: readonly T[];
   readonly next: string | null;
@@ -51,7 +50,6 @@ export interface Branding {
   readonly copy: Readonly<Record<string, string>>;
 }
 
-/** A tenant's configuration sources, with its effective branding in full. */
 export interface TenantBranding extends ConfigurationSources {
   readonly branding: Branding & { readonly source: Source | null };
 }
@@ -113,7 +111,6 @@ export async function listTenants(appId: string, cursor: string | null): Promise
   return data.tenants;
 }
 
-/** Tenants without their configuration, for the tenant picker. */
 export async function listTenantSummaries(appId: string, cursor: string | null): Promise<Page<TenantSummary>> {
   const query = `query TenantSummaries($appId: UUID!, $pageSize: Int, $cursor: String) {
     tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id name slug } next }

@@ -11,7 +11,6 @@ import { deleteTenantAuthProvider, removePolicyOverride, type AuthProvider, type
 export type TenancySwitch = keyof TenancyConfig;
 export type TenancySwitchValue = TenancyConfig[TenancySwitch];
 
-/** One value of a switch with its dashboard label. */
 export interface SwitchChoice {
   readonly value: TenancySwitchValue;
   readonly label: string;
@@ -27,7 +26,6 @@ export interface TenantOverride {
 /** One of the four tenancy features: its switch, whether tenants may customize it, and how to undo a tenant's override. */
 export interface TenantFeature {
   readonly label: string;
-  /** The `tenancyConfig` field that governs it. */
   readonly setting: TenancySwitch;
   /** The switch's values in the spec's words: the application-wide one, then the one that lets each tenant have its own. */
   readonly choices: readonly [applicationWide: SwitchChoice, perTenant: SwitchChoice];
@@ -95,7 +93,6 @@ export const AUTHENTICATION: TenantFeature = {
 /** The table the tenancy switches, the tenant badges and their removal buttons are all drawn from, in display order. */
 export const TENANT_FEATURES: readonly TenantFeature[] = [BRANDING, EMAIL_TEMPLATES, EMAIL_PROVIDER, AUTHENTICATION];
 
-/** Whether tenants may hold their own configuration of the feature (so the tenant table shows its badge). */
 export function isPerTenant(feature: TenantFeature, config: TenancyConfig): boolean {
   return config[feature.setting] === feature.choices[1].value;
 }

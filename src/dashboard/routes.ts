@@ -6,10 +6,8 @@ import { dashboardClientId } from '../domain/console/console.ts';
 import { escapeHtml } from '../pages/pages.ts';
 import { isUuid } from '../ids.ts';
 
-/** Where `npm run dashboard:build` writes the dashboard (dashboard/vite.config.ts). */
 export const DASHBOARD_DIST = resolve(import.meta.dirname, '../../dashboard/dist');
 
-/** Its own files and the service's API only: no inline script or style, nothing from elsewhere. */
 const DASHBOARD_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -20,22 +18,17 @@ const ASSET_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
-/** Vite's names: letters, digits, `-`, `_` and one extension; nothing that climbs out of the folder. */
+/** Vite's names; nothing that climbs out of the folder. */
 const ASSET_NAME = /^[\w-]+(\.[\w-]+)*$/;
 
 interface DashboardDeps {
   readonly orm: MikroORM;
-  /** The issuer, which the dashboard discovers the OP from. */
   readonly publicUrl: string;
-  /** The management API's resource indicator, which the dashboard's tokens are for. */
   readonly audience: string;
   readonly distDir?: string;
 }
 
-/**
- * The dashboard (React, built by Vite) at `/dashboard/`: its page names the console client it signs in with
- * (`?organization=` picks an organization's console, else the oldest's), and its assets are served from the build.
- */
+/** `?organization=` picks an organization's console, else the oldest's. */
 export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): void {
   const dist = deps.distDir ?? DASHBOARD_DIST;
   app.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 301));

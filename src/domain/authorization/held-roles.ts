@@ -43,6 +43,8 @@ export async function readHeldGrants(
   const app = () => (params.push(applicationId), '?');
   const tenant = () => (params.push(tenantId), '?::uuid');
   // A credential bound to a tenant acts there only: application-wide it holds nothing.
+  // The console's lookup only where an operator is asked about: never on a key's or user's request.
+  const operators = subjects.some((subject) => subject.type === 'operator');
   const inTenant = (alias: string) => (tenantId === null ? ` and ${alias}.tenant_id is null` : ` and (${alias}.tenant_id is null or ${alias}.tenant_id = ${tenant()})`);
   const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
@@ -55,8 +57,8 @@ export async function readHeldGrants(
            and (k.expires_at is null or k.expires_at > now())${inTenant('k')}
          left join oauth_client as c on s.type = 'm2m_credential' and c.application_id = ${app()} and c.id = s.id and c.type = 'm2m'
            and c.revoked_at is null${inTenant('c')}
-         left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayActNowSql('o')}
-        where u.id is not null or k.id is not null or c.id is not null or o.id is not null)
+         ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayActNowSql('o')}` : ''}
+        where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
      select l.type, l.id, l.own, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id

@@ -13,32 +13,20 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import { userSnapshot } from '../users/users.ts';
 
-/**
- * API.md, Bootstrap: each organization has a console application, whose users are the dashboard's operators. An
- * operator manages another application of the organization through the role assignments that application gives the
- * `operator` subject of their id; the dashboard signs them in through the console's own `spa` client.
- */
 
-/** Where the dashboard is served, and so its sign-in's redirect and its sign-out's return. */
 export const dashboardUrl = (publicUrl: string): string => `${publicUrl}/dashboard/`;
 
 const CONSOLE_ACTOR = { type: 'system', id: 'console' } as const;
 
-/** The first operator's address when none is configured (`.localhost` is reserved, RFC 6761): changed on the account page. */
+/** `.localhost` is reserved (RFC 6761): no one else's address. */
 export const DEFAULT_OPERATOR_EMAIL = 'admin@gatehouse.localhost';
 
-/** What a start did about the first operator: their address, and the one-time link that sets a password they lack. */
 export interface FirstOperatorOutcome {
   readonly email: string;
   readonly passwordLink: string | null;
 }
 
-/**
- * Every organization gets its console, and every console a dashboard client whose redirect is this `PUBLIC_URL`'s
- * dashboard: run at each start (PUBLIC_URL may change between them), under a lock so that instances starting together
- * create one. A console signs in by password only, and nobody signs up to it: operators are made by operators, but
- * the first (ensureFirstOperator).
- */
+/** At each start, as PUBLIC_URL may have changed; locked, so that instances starting together make one console. */
 export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId: string, firstOperator?: FirstOperator): Promise<FirstOperatorOutcome | null> {
   return orm.em.fork().transactional(async (em) => {
     await lockForTransaction(em, 'gatehouse:console');
@@ -79,10 +67,7 @@ function createConsole(em: EntityManager, organizationId: string, requestId: str
   return row.id;
 }
 
-/**
- * Its id. The dashboard clients of earlier `PUBLIC_URL`s go: whoever later holds a host the service left would get
- * the operators' codes through them.
- */
+/** Earlier PUBLIC_URLs' clients go: whoever later holds a host the service left would get the operators' codes. */
 async function ensureDashboardClient(em: EntityManager, consoleId: string, publicUrl: string, requestId: string): Promise<string> {
   const redirect = dashboardUrl(publicUrl);
   const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
@@ -119,7 +104,6 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
   return client.id;
 }
 
-/** The client the dashboard signs in with, for the oldest organization's console when none is named; null if none. */
 export async function dashboardClientId(connection: SqlRunner, publicUrl: string, organizationId?: string): Promise<string | null> {
   const [row] = (await connection.execute(
     `select c.id from application as a
@@ -131,7 +115,6 @@ export async function dashboardClientId(connection: SqlRunner, publicUrl: string
   return row?.id ?? null;
 }
 
-/** Whether a user of `consoleId` may act as an operator on `applicationId`: another application of its organization. */
 export async function consoleManages(connection: SqlRunner, consoleId: string, applicationId: string): Promise<boolean> {
   const rows = (await connection.execute(
     `select 1 from application as c join application as m on m.organization_id = c.organization_id and not m.console
@@ -141,7 +124,7 @@ export async function consoleManages(connection: SqlRunner, consoleId: string, a
   return rows.length > 0;
 }
 
-/** managedApplications for the scope's own user; keys and credentials are no operators, and manage none as one. */
+/** Keys and credentials are no operators. */
 export async function listManagedApplications(scope: Scope): Promise<{ data: ManagedApplication[]; next: null }> {
   const { actor, apiKeyId } = scope.principal;
   if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null };
@@ -154,7 +137,6 @@ export interface ManagedApplication {
   readonly multiTenant: boolean;
 }
 
-/** The applications of the console's organization in which the operator holds a role, application-wide or a tenant's. */
 export async function managedApplications(connection: SqlRunner, consoleId: string, operatorId: string): Promise<ManagedApplication[]> {
   const rows = (await connection.execute(
     `select m.id, m.name, m.multi_tenant from application as c
@@ -169,23 +151,17 @@ export async function managedApplications(connection: SqlRunner, consoleId: stri
 
 export interface FirstOperator {
   readonly email: string;
-  /** Argon2id, hashed before the transaction (which should not wait on it). */
+  /** Hashed before the transaction, which should not wait on Argon2. */
   readonly passwordHash: string;
 }
 
 interface ConsoleStart {
-  /** The oldest organization's dashboard client, whose pages the password link opens on. */
   readonly dashboardClientId: string;
   readonly publicUrl: string;
   readonly requestId: string;
 }
 
-/**
- * API.md, Bootstrap: while the oldest organization's console has no user, its first operator is made, `app_admin`
- * there and in the organization's first application: `configured` (GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD),
- * else DEFAULT_OPERATOR_EMAIL without a password. While that one operator has none, each start issues a one-time link
- * (the password reset's page) at which they set it: the link lasts half an hour, and a restart gives another.
- */
+/** API.md, Bootstrap. A link lasts half an hour, so each start gives another while no password is set. */
 async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, configured: FirstOperator | undefined): Promise<FirstOperatorOutcome | null> {
   const [target] = await em.getConnection().execute<{ console_id: string; application_id: string | null; users: number; passwordless: string | null }[]>(
     `select c.id as console_id,
@@ -203,8 +179,7 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
   const linkFor = async (userId: string) =>
     (await issueLink(em, { applicationId: consoleId, userId, poolId: SHARED_POOL, clientId: start.dashboardClientId }, 'password_reset', start.publicUrl)).link;
   if (target.users > 0) {
-    // Only the unconfigured first operator's missing password, while they are the console's one user: operators made
-    // since set theirs as any user does, and a start hands no link to one of them.
+    // Never a link for an operator made since: they may be meant to sign in otherwise.
     if (target.users > 1 || target.passwordless === null) return null;
     const [{ email }] = await em.getConnection().execute<[{ email: string }]>('select email from app_user where application_id = ? and id = ?', [consoleId, target.passwordless], 'all', em.getTransactionContext());
     return { email, passwordLink: await linkFor(target.passwordless) };
@@ -231,7 +206,6 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
   return { email, passwordLink: configured === undefined ? await linkFor(user.id) : null };
 }
 
-/** In the actor's application. */
 async function assignAppAdmin(em: EntityManager, actor: AuditActor, subject: { type: 'user' | 'operator'; id: string }): Promise<void> {
   const { applicationId } = actor;
   const role = await em.findOneOrFail(Role, { applicationId, key: 'app_admin', tenantId: null }, { filters: false });

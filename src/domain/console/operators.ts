@@ -6,12 +6,7 @@ import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from '../autho
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { requireCovered } from '../grants.ts';
 
-// What a console user holds elsewhere as an operator, which their account's removal and takeover reach.
-
-/**
- * A console user's operator assignments in the organization's other applications, each removal recorded in that
- * application's log; none when `actor`'s application is no console. The applications, for their invalidations.
- */
+/** Each removal in that application's log; returns the applications, for their invalidations. */
 export async function removeOperatorAssignments(em: EntityManager, actor: AuditActor, operatorId: string): Promise<string[]> {
   const rows = await em.getConnection().execute<{ application_id: string }[]>(
     `select distinct a.application_id from role_assignment as a
@@ -27,12 +22,7 @@ export async function removeOperatorAssignments(em: EntityManager, actor: AuditA
   return rows.map((row) => row.application_id);
 }
 
-/**
- * Taking over a console user (their password, address or second factors) hands out what they hold as an operator:
- * in each application of the organization, the caller must hold as much there as an operator, in every tenant where
- * the user holds a role and application-wide. Only a console user (not a key) holds anything as an operator. Read in
- * the transaction `em` that locked the user, so no assignment slips in.
- */
+/** Taking over a console user hands out what they hold as an operator. In the locking transaction: none slips in. */
 export async function requireCoveredOperator(scope: Scope, em: EntityManager, userId: string): Promise<void> {
   const places = await em.getConnection().execute<{ application_id: string; tenant_id: string | null }[]>(
     `select distinct a.application_id, a.tenant_id from role_assignment as a
