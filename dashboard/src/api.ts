@@ -1,4 +1,6 @@
-import { clearSession, getSession } from './session.ts';
+import { liveSession, renewSession } from './auth.ts';
+import { readConfig } from './config.ts';
+import { clearSession, type Session } from './session.ts';
 
 interface GraphQLResponse<T> {
   readonly data?: T | null;
@@ -10,31 +12,36 @@ export interface RequestScope {
   readonly applicationId?: string;
 }
 
-/**
- * The one way the dashboard calls `POST /graphql`: the Bearer token, the application header, and a refusal thrown as
- * an Error with the server's human-readable message. A 401 ends the session, which shows the Sign in button again.
- */
-export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
-  const session = getSession();
-  if (session === null) throw new Error('You are signed out.');
+async function post(session: Session, body: string, scope: RequestScope): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` };
   if (scope.applicationId !== undefined) headers['x-gatehouse-application'] = scope.applicationId;
-
-  let response: Response;
   try {
-    response = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    return await fetch('/graphql', { method: 'POST', headers, body });
   } catch {
     throw new Error('The Gatehouse server could not be reached.');
   }
+}
+
+/**
+ * The one way the dashboard calls `POST /graphql`: the Bearer token (renewed when it nears its end, or once when
+ * refused), the application header, and a refusal thrown as an Error with the server's human-readable message. A 401
+ * that renewal does not mend ends the session, which shows the Sign in button again.
+ */
+export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
+  const config = readConfig();
+  const body = JSON.stringify({ query, variables });
+  const session = await liveSession(config);
+  let response = await post(session, body, scope);
+  if (response.status === 401 && session.refreshToken !== null) response = await post(await renewSession(config, session), body, scope);
   if (response.status === 401) {
     clearSession();
     throw new Error('Your session has ended: sign in again.');
   }
-  const body = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
-  const [error] = body.errors ?? [];
+  const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
+  const [error] = answer.errors ?? [];
   if (error !== undefined) throw new Error(error.message);
-  if (!response.ok || body.data === undefined || body.data === null) {
+  if (!response.ok || answer.data === undefined || answer.data === null) {
     throw new Error(`The server answered HTTP ${response.status} without data.`);
   }
-  return body.data;
+  return answer.data;
 }

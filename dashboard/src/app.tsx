@@ -18,10 +18,19 @@ export function App() {
   useEffect(() => {
     if (!completing) return;
     void completeSignIn(config)
-      .then(saveSession, (error: unknown) => setFailure(errorMessage(error)))
-      .finally(() => {
-        // The code is spent: a reload or a bookmark must not offer it again.
-        history.replaceState(null, '', redirectUri());
+      .then(
+        ({ session, returnTo }) => {
+          saveSession(session);
+          return returnTo;
+        },
+        (error: unknown) => {
+          setFailure(errorMessage(error));
+          return '';
+        },
+      )
+      .then((returnTo) => {
+        // The code is spent: a reload or a bookmark must not offer it again. The operator is back where they were.
+        history.replaceState(null, '', redirectUri() + returnTo);
         setCompleting(false);
       });
   }, [completing, config]);

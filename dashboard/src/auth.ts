@@ -1,15 +1,19 @@
 import * as oauth from 'oauth4webapi';
 import type { DashboardConfig } from './config.ts';
-import { clearSession, type Session } from './session.ts';
+import { clearSession, getSession, saveSession, type Session } from './session.ts';
 
-/** The authorization request in flight: what the callback must match (state) and prove (PKCE verifier). */
+/** The authorization request in flight: what the callback must match (state) and prove (PKCE verifier), and where the operator was. */
 interface PendingSignIn {
   readonly state: string;
   readonly codeVerifier: string;
+  readonly returnTo: string;
 }
 
 const PENDING_KEY = 'gatehouse.dashboard.pending-sign-in';
-const SCOPE = 'openid profile email';
+// offline_access for a refresh token, which OIDC Core grants only with prompt=consent (implicit for a first-party client).
+const SCOPE = 'openid profile email offline_access';
+/** How long before its expiry an access token is renewed, so that none expires in flight. */
+const RENEWAL_MARGIN_MS = 60_000;
 
 export function redirectUri(): string {
   return `${location.origin}/dashboard/`;
@@ -25,9 +29,18 @@ function httpOptions(config: DashboardConfig): { [oauth.allowInsecureRequests]?:
   return { [oauth.allowInsecureRequests]: config.issuer.protocol === 'http:' };
 }
 
-async function discover(config: DashboardConfig): Promise<oauth.AuthorizationServer> {
-  const response = await oauth.discoveryRequest(config.issuer, httpOptions(config));
-  return oauth.processDiscoveryResponse(config.issuer, response);
+let discovery: Promise<oauth.AuthorizationServer> | undefined;
+
+/** The issuer's metadata, read once per page load (a failed read is tried again next time). */
+function discover(config: DashboardConfig): Promise<oauth.AuthorizationServer> {
+  discovery ??= oauth
+    .discoveryRequest(config.issuer, httpOptions(config))
+    .then((response) => oauth.processDiscoveryResponse(config.issuer, response))
+    .catch((error: unknown) => {
+      discovery = undefined;
+      throw error;
+    });
+  return discovery;
 }
 
 function endpoint(server: oauth.AuthorizationServer, name: 'authorization_endpoint' | 'end_session_endpoint'): URL {
@@ -36,15 +49,18 @@ function endpoint(server: oauth.AuthorizationServer, name: 'authorization_endpoi
   return new URL(url);
 }
 
+const clientOf = (config: DashboardConfig): oauth.Client => ({ client_id: config.clientId });
+
 /** Starts the authorization code flow with PKCE: leaves the page for the issuer's authorization endpoint. */
 export async function signIn(config: DashboardConfig): Promise<void> {
   const server = await discover(config);
-  const pending: PendingSignIn = { state: oauth.generateRandomState(), codeVerifier: oauth.generateRandomCodeVerifier() };
+  const pending: PendingSignIn = { state: oauth.generateRandomState(), codeVerifier: oauth.generateRandomCodeVerifier(), returnTo: location.hash };
   const url = endpoint(server, 'authorization_endpoint');
   url.search = new URLSearchParams({
     client_id: config.clientId,
     response_type: 'code',
     scope: SCOPE,
+    prompt: 'consent',
     redirect_uri: redirectUri(),
     resource: config.managementAudience,
     state: pending.state,
@@ -70,41 +86,111 @@ function signInFailure(error: unknown): Error {
   return new Error(`Sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-async function redeem(config: DashboardConfig, callbackUrl: URL): Promise<Session> {
+/** The session a token response gives; a refresh's response may leave out the ID token and the refresh token, kept then. */
+function sessionOf(tokens: oauth.TokenEndpointResponse, previous: Session | null): Session {
+  const claims = oauth.getValidatedIdTokenClaims(tokens);
+  const idToken = tokens.id_token ?? previous?.idToken;
+  if (idToken === undefined) throw new Error('the token response has no ID token');
+  const email = claims?.['email'];
+  return {
+    accessToken: tokens.access_token,
+    expiresAt: Date.now() + (tokens.expires_in ?? 0) * 1000,
+    refreshToken: tokens.refresh_token ?? previous?.refreshToken ?? null,
+    idToken,
+    email: typeof email === 'string' ? email : (previous?.email ?? claims?.sub ?? ''),
+  };
+}
+
+/** Where the operator was when the sign-in started (the URL's fragment), and their session. */
+export interface CompletedSignIn {
+  readonly session: Session;
+  readonly returnTo: string;
+}
+
+async function redeem(config: DashboardConfig, callbackUrl: URL): Promise<CompletedSignIn> {
   try {
     const pending = takePendingSignIn();
     const server = await discover(config);
-    const client: oauth.Client = { client_id: config.clientId };
+    const client = clientOf(config);
     const parameters = oauth.validateAuthResponse(server, client, callbackUrl, pending.state);
     const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), parameters, redirectUri(), pending.codeVerifier, {
       ...httpOptions(config),
       additionalParameters: { resource: config.managementAudience },
     });
     const tokens = await oauth.processAuthorizationCodeResponse(server, client, response, { requireIdToken: true });
-    const claims = oauth.getValidatedIdTokenClaims(tokens);
-    if (claims === undefined || tokens.id_token === undefined) throw new Error('the token response has no ID token');
-    return {
-      accessToken: tokens.access_token,
-      idToken: tokens.id_token,
-      email: typeof claims['email'] === 'string' ? claims['email'] : claims.sub,
-    };
+    return { session: sessionOf(tokens, null), returnTo: pending.returnTo };
   } catch (error) {
     throw signInFailure(error);
   }
 }
 
 // A code is redeemed once per page load, however often React runs the effect that asks for it.
-let redemption: Promise<Session> | undefined;
+let redemption: Promise<CompletedSignIn> | undefined;
 
 /** Validates the authorization response in the page's URL and exchanges its code for the tokens. */
-export function completeSignIn(config: DashboardConfig): Promise<Session> {
+export function completeSignIn(config: DashboardConfig): Promise<CompletedSignIn> {
   redemption ??= redeem(config, new URL(location.href));
   return redemption;
 }
 
-/** Ends the session here, then at the issuer (RP-initiated logout), which sends the browser back to the dashboard. */
+async function renew(config: DashboardConfig, session: Session): Promise<Session> {
+  if (session.refreshToken === null) throw new Error('no refresh token');
+  const server = await discover(config);
+  const client = clientOf(config);
+  const response = await oauth.refreshTokenGrantRequest(server, client, oauth.None(), session.refreshToken, {
+    ...httpOptions(config),
+    additionalParameters: { resource: config.managementAudience },
+  });
+  return sessionOf(await oauth.processRefreshTokenResponse(server, client, response), session);
+}
+
+// One renewal at a time: the refresh token is rotated, and a second use of the old one would revoke the grant.
+let renewal: Promise<Session> | undefined;
+
+/**
+ * A new access token from the refresh token, saved as the session. When it cannot be had (the grant revoked, the
+ * operator suspended, the network down) the session ends and the page asks to sign in again.
+ */
+export function renewSession(config: DashboardConfig, session: Session): Promise<Session> {
+  // Renewed already since `session` was read (two calls refused at once): its refresh token is spent.
+  const current = getSession();
+  if (renewal === undefined && current !== null && current.accessToken !== session.accessToken) return Promise.resolve(current);
+  renewal ??= renew(config, session)
+    .then(
+      (renewed) => {
+        saveSession(renewed);
+        return renewed;
+      },
+      () => {
+        clearSession();
+        throw new Error('Your session has ended: sign in again.');
+      },
+    )
+    .finally(() => {
+      renewal = undefined;
+    });
+  return renewal;
+}
+
+/** The session with an access token that is not about to expire: renewed first when it is. */
+export async function liveSession(config: DashboardConfig): Promise<Session> {
+  const session = getSession();
+  if (session === null) throw new Error('You are signed out.');
+  if (session.expiresAt - RENEWAL_MARGIN_MS > Date.now()) return session;
+  return renewSession(config, session);
+}
+
+/**
+ * Ends the session here, revokes its refresh token (which outlives the issuer's browser session), then signs out at
+ * the issuer (RP-initiated logout), which sends the browser back to the dashboard.
+ */
 export async function signOut(config: DashboardConfig, session: Session): Promise<void> {
-  const url = endpoint(await discover(config), 'end_session_endpoint');
+  const server = await discover(config);
+  if (session.refreshToken !== null) {
+    const response = await oauth.revocationRequest(server, clientOf(config), oauth.None(), session.refreshToken, httpOptions(config));
+    await oauth.processRevocationResponse(response);
+  }
+  const url = endpoint(server, 'end_session_endpoint');
   url.search = new URLSearchParams({
     client_id: config.clientId,
     id_token_hint: session.idToken,

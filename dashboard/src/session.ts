@@ -1,6 +1,10 @@
 /** The signed-in operator's tokens, and who listens for them to change (sign-in, sign-out, a 401). */
 export interface Session {
   readonly accessToken: string;
+  /** When the access token expires, in milliseconds since the epoch. */
+  readonly expiresAt: number;
+  /** Renews the access token without a page load; rotated at each use. */
+  readonly refreshToken: string | null;
   readonly idToken: string;
   readonly email: string;
 }

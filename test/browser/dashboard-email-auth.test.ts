@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's E-mail and Authentication tabs in Chromium: the operator picks a tenant, sees which of its templates,
@@ -29,9 +29,8 @@ function acceptNextDialog(): Promise<string> {
   });
 }
 
-async function openTab(name: string, tenant: string): Promise<void> {
-  await page.getByRole('button', { name, exact: true }).click();
-  await page.getByRole('heading', { level: 2, name }).waitFor();
+async function openTenantView(name: string, tenant: string): Promise<void> {
+  await openTab(page, name);
   await page.getByLabel('Tenant').selectOption({ label: tenant });
 }
 
@@ -59,7 +58,7 @@ afterAll(async () => {
 
 describe('the E-mail and Authentication tabs of the dashboard in Chromium', () => {
   it("shows a tenant's own e-mail template and removes it, the provider left without a badge while it is application-wide", async () => {
-    await page.getByRole('button', { name: 'E-mail', exact: true }).click();
+    await openTab(page, 'E-mail');
     // The application's templates come first, without sources.
     await region('Templates').getByRole('row', { name: /password_reset/ }).waitFor();
     expect(await region('Templates').getByRole('columnheader', { name: 'Source' }).count()).toBe(0);
@@ -83,7 +82,7 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
   });
 
   it("shows an isolated tenant's own providers and password policy and removes each", async () => {
-    await openTab('Authentication', 'Acme');
+    await openTenantView('Authentication', 'Acme');
     const password = region('Policies').getByRole('row', { name: /^Password/ });
     await password.getByText('Customized', { exact: true }).waitFor();
     expect(await password.textContent()).toContain('at least 14 characters');
@@ -113,7 +112,7 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
     expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
     expect(await removeButtons().count()).toBe(0);
 
-    await openTab('E-mail', 'Globex');
+    await openTenantView('E-mail', 'Globex');
     await region('Templates').getByRole('row', { name: /account_deleted/ }).getByText('Inherited', { exact: true }).waitFor();
     expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(12);
     expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's tenancy screens in Chromium: the operator turns branding per tenant and sees a hidden override come
@@ -81,7 +81,7 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
   });
 
   it("shows a tenant's own branding on the Branding tab and removes it", async () => {
-    await page.getByRole('button', { name: 'Branding' }).click();
+    await openTab(page, 'Branding');
     await page.getByText('#4f46e5').waitFor();
 
     await page.getByLabel('Tenant').selectOption({ label: 'Acme' });

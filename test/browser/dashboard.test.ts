@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
-import { signInToDashboard, startDashboardApp } from '../support/dashboard.ts';
+import { openTab, signInToDashboard, startDashboardApp } from '../support/dashboard.ts';
 
 /**
  * The dashboard in Chromium, end to end: the first operator signs in through the console's hosted sign-in (code +
@@ -57,7 +57,7 @@ describe('the dashboard in Chromium', () => {
       const configuration = await app.http.get(`/applications/${app.root.applicationId}/tenants/${acme}/configuration`);
       expect(configuration.body.branding.source).toBe('inherited');
 
-      await page.getByRole('button', { name: 'Users' }).click();
+      await openTab(page, 'Users');
       await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
       await page.screenshot({ path: 'test-results/dashboard-users.png', fullPage: true });
 

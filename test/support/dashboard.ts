@@ -17,13 +17,22 @@ export async function startDashboardApp(): Promise<TestApp> {
   return app;
 }
 
-/** Signs an operator in to the dashboard through the console's hosted sign-in (code + PKCE) and back. */
-export async function signInToDashboard(page: Page, publicUrl: string, email: string = OPERATOR.email, password: string = OPERATOR.password): Promise<void> {
-  await page.goto(`${publicUrl}/dashboard/`);
+/**
+ * Signs an operator in to the dashboard through the console's hosted sign-in (code + PKCE) and back, from the
+ * dashboard's address with `fragment` (a route, e.g. `#/{appId}/users`), to which the dashboard returns.
+ */
+export async function signInToDashboard(page: Page, publicUrl: string, { email = OPERATOR.email, password = OPERATOR.password, fragment = '' } = {}): Promise<void> {
+  await page.goto(`${publicUrl}/dashboard/${fragment}`);
   await Promise.all([page.waitForURL(/\/interaction\//), page.getByRole('button', { name: 'Sign in' }).click()]);
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForURL(`${publicUrl}/dashboard/`), page.locator('form button[type="submit"]').first().click()]);
+  await Promise.all([page.waitForURL(`${publicUrl}/dashboard/${fragment}`), page.locator('form button[type="submit"]').first().click()]);
+}
+
+/** Opens one of the application's tabs (links in its "Application sections" navigation) and waits for its heading. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 2, name }).waitFor();
 }
 
 export interface DashboardPage {

@@ -1,5 +1,6 @@
-import { useState, type JSX } from 'react';
+import type { JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
+import { routeHash, tabSlug } from '../route.ts';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
@@ -12,10 +13,17 @@ type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Authentication' | 'Users' | 'Ope
 const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Operators };
 const TABS = Object.keys(SCREENS) as Tab[];
 
-/** One managed application: its name, and its tabs (Tenants for a multi-tenant application only). */
-export function Application({ application, onBack }: { application: ManagedApplication; onBack?: () => void }) {
+interface ApplicationProps {
+  readonly application: ManagedApplication;
+  /** The tab the URL names (its slug); Tenants or Users when it names none, or one this application lacks. */
+  readonly tab: string | undefined;
+  readonly onBack?: () => void;
+}
+
+/** One managed application: its name, and its tabs (Tenants for a multi-tenant application only), each a link. */
+export function Application({ application, tab: slug, onBack }: ApplicationProps) {
   const tabs = application.multiTenant ? TABS : TABS.filter((name) => name !== 'Tenants');
-  const [tab, setTab] = useState<Tab>(application.multiTenant ? 'Tenants' : 'Users');
+  const tab = tabs.find((name) => tabSlug(name) === slug) ?? (application.multiTenant ? 'Tenants' : 'Users');
   const Screen = SCREENS[tab];
   return (
     <>
@@ -27,7 +35,7 @@ export function Application({ application, onBack }: { application: ManagedAppli
         <ul className="tabs">
           {tabs.map((name) => (
             <li key={name}>
-              <button type="button" aria-current={tab === name ? 'page' : undefined} onClick={() => setTab(name)}>{name}</button>
+              <a href={routeHash({ appId: application.id, tab: tabSlug(name) })} aria-current={tab === name ? 'page' : undefined}>{name}</a>
             </li>
           ))}
         </ul>

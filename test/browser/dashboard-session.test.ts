@@ -1,0 +1,136 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, openTab, signInToDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { postForm } from '../support/oauth.ts';
+
+/**
+ * The dashboard's place and session in Chromium: the tab is in the address (a reload, Back and a sign-in return to
+ * it), an access token that is about to end or refused is renewed with the refresh token without a page load, a
+ * refresh token the server no longer honours ends the session, and signing out revokes it.
+ */
+const SESSION_KEY = 'gatehouse.dashboard.session';
+let app: TestApp;
+let appId: string;
+let publicUrl: string;
+let dashboard: DashboardPage;
+let page: Page;
+
+interface StoredSession {
+  readonly accessToken: string;
+  readonly expiresAt: number;
+  readonly refreshToken: string | null;
+}
+
+const storedSession = async (): Promise<StoredSession | null> =>
+  page.evaluate((key) => {
+    const stored = sessionStorage.getItem(key);
+    return stored === null ? null : (JSON.parse(stored) as StoredSession);
+  }, SESSION_KEY);
+
+/** Rewrites the stored session and reloads, as a tab would be found after the change (the page reads it at load). */
+async function reloadWith(change: Partial<StoredSession>): Promise<void> {
+  await page.evaluate(
+    ([key, patch]) => sessionStorage.setItem(key, JSON.stringify({ ...JSON.parse(sessionStorage.getItem(key)!), ...patch })),
+    [SESSION_KEY, change] as const,
+  );
+  await page.reload();
+}
+
+let clientId: string;
+const refresh = (refreshToken: string) => postForm(`${publicUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  appId = app.root.applicationId;
+  publicUrl = app.gatehouse.services.config.publicUrl;
+  await app.createUser('uma@example.com');
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  clientId = (await page.locator('meta[name="gatehouse-client-id"]').getAttribute('content'))!;
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe("the dashboard's address and session in Chromium", () => {
+  it('returns to the tab in the address after the first sign-in', async () => {
+    const fresh = await page.context().browser()!.newContext();
+    try {
+      const other = await fresh.newPage();
+      await signInToDashboard(other, publicUrl, { fragment: `#/${appId}/users` });
+      await other.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keeps the tab in the address: a reload stays on it and Back returns to the tab before', async () => {
+    await openTab(page, 'Users');
+    expect(new URL(page.url()).hash).toBe(`#/${appId}/users`);
+    await page.reload();
+    await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Users', exact: true }).getAttribute('aria-current')).toBe('page');
+
+    await openTab(page, 'Operators');
+    await page.goBack();
+    await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+  });
+
+  it('says so when the address names an application the operator does not manage, and lists theirs', async () => {
+    await page.goto(`${publicUrl}/dashboard/#/0190a1b2-0000-7000-8000-000000000000/users`);
+    await page.getByRole('alert').filter({ hasText: 'an application you do not manage' }).waitFor();
+    await page.getByRole('link', { name: 'My application' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+  });
+
+  it('renews an access token about to end, and one the server refuses, without leaving the page', async () => {
+    await page.goto(`${publicUrl}/dashboard/#/${appId}/users`);
+    await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    const before = (await storedSession())!;
+    expect(before.refreshToken).toEqual(expect.any(String));
+    expect(before.expiresAt).toBeGreaterThan(Date.now());
+
+    const loads: string[] = [];
+    page.on('load', () => loads.push(page.url()));
+    await reloadWith({ expiresAt: 0 });
+    await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    const renewed = (await storedSession())!;
+    expect(renewed.accessToken).not.toBe(before.accessToken);
+    expect(renewed.refreshToken).not.toBe(before.refreshToken);
+    expect(renewed.expiresAt).toBeGreaterThan(Date.now());
+    // The refresh token was rotated: the old one is spent.
+    expect((await refresh(before.refreshToken!)).body.error).toBe('invalid_grant');
+    expect(loads).toHaveLength(1); // the reload itself: the renewal took no trip to the issuer's pages
+
+    // Reusing the old refresh token revoked that grant: sign in again for the rest.
+    await reloadWith({ accessToken: 'not-a-token' });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await storedSession()).toBeNull();
+  });
+
+  it('returns to the tab the operator was on after signing in again, and a 401 with a live refresh token is mended', async () => {
+    // The issuer's browser session still stands: signing in again asks nothing and comes back to the same tab.
+    const operators = `${publicUrl}/dashboard/#/${appId}/operators`;
+    await page.goto(operators);
+    await Promise.all([page.waitForURL(operators), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await page.getByRole('heading', { level: 2, name: 'Operators' }).waitFor();
+
+    const before = (await storedSession())!;
+    await reloadWith({ accessToken: 'not-a-token' });
+    await page.getByRole('heading', { level: 2, name: 'Operators' }).waitFor();
+    await page.getByRole('row', { name: /ops@example.com/ }).waitFor();
+    expect((await storedSession())!.refreshToken).not.toBe(before.refreshToken);
+  });
+
+  it('revokes the refresh token when the operator signs out', async () => {
+    const { refreshToken } = (await storedSession())!;
+    await Promise.all([page.waitForURL(/\/oauth2\/logout/), page.getByRole('button', { name: 'Sign out' }).click()]);
+    await Promise.all([page.waitForURL(`${publicUrl}/dashboard/`), page.getByRole('button', { name: 'Sign out' }).click()]);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await refresh(refreshToken!)).body.error).toBe('invalid_grant');
+  });
+});
