@@ -1,6 +1,7 @@
 import type { JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
+import { Analytics } from './analytics.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
@@ -8,9 +9,9 @@ import { Operators } from './operators.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
-type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Authentication' | 'Users' | 'Operators';
+type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Authentication' | 'Users' | 'Operators' | 'Analytics';
 
-const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Operators };
+const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Operators, Analytics };
 const TABS = Object.keys(SCREENS) as Tab[];
 
 interface ApplicationProps {
