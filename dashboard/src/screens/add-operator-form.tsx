@@ -1,12 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
+import { firstGrant, RoleGrantFields } from '../components/role-grant-fields.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
-import { placeName, roleName } from '../operator-names.ts';
-import { addOperator, type OperatorChoices } from '../operations-operators.ts';
+import { addOperator } from '../operations-operators.ts';
+import type { RoleChoices } from '../operations-roles.ts';
+import { placeName, roleName } from '../role-choices.ts';
 
 interface AddOperatorFormProps {
   appId: string;
-  choices: OperatorChoices;
+  choices: RoleChoices;
   onAdded: () => void;
 }
 
@@ -15,8 +17,7 @@ type Outcome = { readonly added: string } | { readonly refused: string };
 /** "Add operator": an e-mail, a role and, in a multi-tenant application, where it holds ("All tenants" or one tenant). */
 export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProps) {
   const [email, setEmail] = useState('');
-  const [roleId, setRoleId] = useState(choices.roles[0]?.id ?? '');
-  const [tenantId, setTenantId] = useState('');
+  const [grant, setGrant] = useState(() => firstGrant(choices));
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const id = useId();
@@ -25,10 +26,10 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
     event.preventDefault();
     setBusy(true);
     setOutcome(null);
-    const grant = { email: email.trim(), roleId, tenantId: tenantId === '' ? null : tenantId };
+    const address = email.trim();
     try {
-      await addOperator(appId, grant);
-      setOutcome({ added: `${grant.email} is now ${roleName(choices, roleId)} (${placeName(choices, grant.tenantId)}).` });
+      await addOperator(appId, address, grant);
+      setOutcome({ added: `${address} is now ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).` });
       setEmail('');
       onAdded();
     } catch (error) {
@@ -40,26 +41,12 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
   return (
     <section aria-labelledby="add-operator-heading">
       <h2 id="add-operator-heading">Add an operator</h2>
-      <form className="operator-form" onSubmit={(event) => void submit(event)}>
+      <form className="inline-form" onSubmit={(event) => void submit(event)}>
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
           <input id={`${id}-email`} type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
         </div>
-        <div>
-          <label htmlFor={`${id}-role`}>Role</label>
-          <select id={`${id}-role`} value={roleId} onChange={(event) => setRoleId(event.target.value)}>
-            {choices.roles.map((role) => <option key={role.id} value={role.id}>{role.name}</option>)}
-          </select>
-        </div>
-        {choices.multiTenant && (
-          <div>
-            <label htmlFor={`${id}-tenant`}>Tenant</label>
-            <select id={`${id}-tenant`} value={tenantId} onChange={(event) => setTenantId(event.target.value)}>
-              <option value="">All tenants</option>
-              {choices.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
-            </select>
-          </div>
-        )}
+        <RoleGrantFields choices={choices} tenants={choices.tenants} grant={grant} onChange={setGrant} />
         <button type="submit" className="primary" disabled={busy}>Add operator</button>
       </form>
       <p className="hint">

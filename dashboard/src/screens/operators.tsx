@@ -3,13 +3,14 @@ import { PageFooter } from '../components/page-footer.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { getOperatorChoices, listOperatorAssignments, type OperatorChoices } from '../operations-operators.ts';
+import { listOperatorAssignments } from '../operations-operators.ts';
+import { getRoleChoices, type RoleChoices } from '../operations-roles.ts';
 import { AddOperatorForm } from './add-operator-form.tsx';
 import { OperatorRow } from './operator-row.tsx';
 
 interface OperatorTableProps {
   appId: string;
-  choices: OperatorChoices;
+  choices: RoleChoices;
   onRemoved: () => void;
 }
 
@@ -44,7 +45,7 @@ function OperatorTable({ appId, choices, onRemoved }: OperatorTableProps) {
 
 /** The operators who hold roles in the application (the dashboard's users, from the console), and adding one. */
 export function Operators({ appId }: { appId: string }) {
-  const choices = useAsync(useCallback(() => getOperatorChoices(appId), [appId]));
+  const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
   const [changes, setChanges] = useState(0);
 
   if (choices.status === 'loading') return <Loading>Loading the roles…</Loading>;

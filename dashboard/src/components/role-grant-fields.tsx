@@ -1,0 +1,46 @@
+import { useId } from 'react';
+import type { TenantSummary } from '../operations.ts';
+import type { RoleChoices, RoleGrant } from '../operations-roles.ts';
+import { assignableRoles } from '../role-choices.ts';
+
+interface RoleGrantFieldsProps {
+  choices: RoleChoices;
+  /** The tenants a multi-tenant application offers for this grant. */
+  tenants: readonly TenantSummary[];
+  grant: RoleGrant;
+  onChange: (grant: RoleGrant) => void;
+}
+
+/** The first role assignable in every tenant: where a grant form starts. */
+export function firstGrant(choices: RoleChoices): RoleGrant {
+  return { roleId: assignableRoles(choices, null)[0]?.id ?? '', tenantId: null };
+}
+
+/** The "Role" and, in a multi-tenant application, "Tenant" ("All tenants" or one) of a role to give. */
+export function RoleGrantFields({ choices, tenants, grant, onChange }: RoleGrantFieldsProps) {
+  const id = useId();
+  const chooseTenant = (tenantId: string | null) => {
+    const roles = assignableRoles(choices, tenantId);
+    const kept = roles.some((role) => role.id === grant.roleId);
+    onChange({ tenantId, roleId: kept ? grant.roleId : (roles[0]?.id ?? '') });
+  };
+  return (
+    <>
+      <div>
+        <label htmlFor={`${id}-role`}>Role</label>
+        <select id={`${id}-role`} value={grant.roleId} onChange={(event) => onChange({ ...grant, roleId: event.target.value })}>
+          {assignableRoles(choices, grant.tenantId).map((role) => <option key={role.id} value={role.id}>{role.name}</option>)}
+        </select>
+      </div>
+      {choices.multiTenant && (
+        <div>
+          <label htmlFor={`${id}-tenant`}>Tenant</label>
+          <select id={`${id}-tenant`} value={grant.tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
+            <option value="">All tenants</option>
+            {tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
+          </select>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+import { graphql } from './api.ts';
+import type { Page, TenantSummary } from './operations.ts';
+
+// Roles, the permission catalogue and role assignments, all on the managed application's path.
+
+/** The largest page the API gives. */
+export const FULL_PAGE = 100;
+
+export interface RoleSummary {
+  readonly id: string;
+  readonly name: string;
+  /** Null: application-wide; else the tenant's own role. */
+  readonly tenantId: string | null;
+}
+
+export interface Role extends RoleSummary {
+  readonly key: string;
+  readonly description: string;
+  /** Built-in permissions, `resource:*`, `*`, and keys of custom permissions. */
+  readonly permissions: readonly string[];
+  /** `app_admin`, `tenant_admin` and `member`: shown, never edited or deleted here. */
+  readonly builtIn: boolean;
+}
+
+export interface Permission {
+  readonly key: string;
+  readonly description: string;
+  /** Null: built-in or application-wide; else a tenant's own. */
+  readonly tenantId: string | null;
+}
+
+/** What a role can be given with: the roles (one page of them), and the tenants of a multi-tenant application. */
+export interface RoleChoices {
+  readonly multiTenant: boolean;
+  readonly roles: readonly RoleSummary[];
+  readonly tenants: readonly TenantSummary[];
+}
+
+export type RoleSubjectType = 'user' | 'operator' | 'm2m_credential' | 'api_key';
+
+export interface RoleSubject {
+  readonly type: RoleSubjectType;
+  readonly id: string;
+}
+
+/** A role, and where it holds: in one tenant, or (null) in every tenant. */
+export interface RoleGrant {
+  readonly roleId: string;
+  readonly tenantId: string | null;
+}
+
+export interface RoleAssignment extends RoleGrant {
+  readonly id: string;
+  readonly subject: RoleSubject;
+}
+
+export interface RoleChanges {
+  readonly name: string;
+  readonly description: string;
+  readonly permissions: readonly string[];
+}
+
+export interface NewRole extends RoleChanges {
+  readonly key: string;
+  /** Null: application-wide; else made as that tenant's own. */
+  readonly tenantId: string | null;
+}
+
+const ROLE_FIELDS = 'id key name description permissions tenantId builtIn';
+
+export async function getRoleChoices(appId: string): Promise<RoleChoices> {
+  const query = `query RoleChoices($appId: UUID!, $pageSize: Int) {
+    application(appId: $appId) { multiTenant }
+    roles(appId: $appId, pageSize: $pageSize) { data { id name tenantId } }
+  }`;
+  const data = await graphql<{ application: { multiTenant: boolean }; roles: { data: RoleSummary[] } }>(
+    query,
+    { appId, pageSize: FULL_PAGE },
+    { applicationId: appId },
+  );
+  const tenants = data.application.multiTenant ? await listTenantPage(appId) : [];
+  return { multiTenant: data.application.multiTenant, roles: data.roles.data, tenants };
+}
+
+async function listTenantPage(appId: string): Promise<readonly TenantSummary[]> {
+  const query = `query ChoiceTenants($appId: UUID!, $pageSize: Int) { tenants(appId: $appId, pageSize: $pageSize) { data { id name slug } } }`;
+  const data = await graphql<{ tenants: { data: TenantSummary[] } }>(query, { appId, pageSize: FULL_PAGE }, { applicationId: appId });
+  return data.tenants.data;
+}
+
+/** Every role, application-wide (built-in first) and the tenants' own. */
+export async function listRoles(appId: string, cursor: string | null): Promise<Page<Role>> {
+  const query = `query Roles($appId: UUID!, $pageSize: Int, $cursor: String) {
+    roles(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { ${ROLE_FIELDS} } next }
+  }`;
+  const data = await graphql<{ roles: Page<Role> }>(query, { appId, pageSize: 25, cursor }, { applicationId: appId });
+  return data.roles;
+}
+
+/** The whole catalogue, every page: the built-in permissions, then the application's and its tenants' own. */
+export async function listPermissionCatalogue(appId: string): Promise<readonly Permission[]> {
+  const query = `query PermissionCatalogue($appId: UUID!, $pageSize: Int, $cursor: String) {
+    permissions(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { key description tenantId } next }
+  }`;
+  const permissions: Permission[] = [];
+  let cursor: string | null = null;
+  do {
+    const data: { permissions: Page<Permission> } = await graphql(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+    permissions.push(...data.permissions.data);
+    cursor = data.permissions.next;
+  } while (cursor !== null);
+  return permissions;
+}
+
+export async function createRole(appId: string, { tenantId, ...input }: NewRole): Promise<Role> {
+  const mutation = `mutation CreateRole($appId: UUID!, $tenantId: UUID, $input: CreateRoleInput!) {
+    createRole(appId: $appId, tenantId: $tenantId, input: $input) { ${ROLE_FIELDS} }
+  }`;
+  const data = await graphql<{ createRole: Role }>(mutation, { appId, tenantId, input }, { applicationId: appId });
+  return data.createRole;
+}
+
+export async function updateRole(appId: string, roleId: string, input: RoleChanges): Promise<Role> {
+  const mutation = `mutation UpdateRole($appId: UUID!, $roleId: UUID!, $input: UpdateRoleInput!) {
+    updateRole(appId: $appId, roleId: $roleId, input: $input) { ${ROLE_FIELDS} }
+  }`;
+  const data = await graphql<{ updateRole: Role }>(mutation, { appId, roleId, input }, { applicationId: appId });
+  return data.updateRole;
+}
+
+export async function deleteRole(appId: string, roleId: string): Promise<void> {
+  const mutation = 'mutation DeleteRole($appId: UUID!, $roleId: UUID!) { deleteRole(appId: $appId, roleId: $roleId) }';
+  await graphql<{ deleteRole: boolean }>(mutation, { appId, roleId }, { applicationId: appId });
+}
+
+/** Every subject of a kind's assignments (the application's operators), or with `subjectId` one subject's. */
+export async function listRoleAssignments(
+  appId: string,
+  filter: { subjectType: RoleSubjectType; subjectId?: string },
+  cursor: string | null,
+): Promise<Page<RoleAssignment>> {
+  const query = `query RoleAssignments($appId: UUID!, $subjectType: RoleSubjectType, $subjectId: UUID, $pageSize: Int, $cursor: String) {
+    roleAssignments(appId: $appId, subjectType: $subjectType, subjectId: $subjectId, pageSize: $pageSize, cursor: $cursor) {
+      data { id subject { type id } roleId tenantId }
+      next
+    }
+  }`;
+  const data = await graphql<{ roleAssignments: Page<RoleAssignment> }>(query, { appId, ...filter, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+  return data.roleAssignments;
+}
+
+/** The server refuses a role the caller could not hand out (403) and the same grant twice (409). */
+export async function assignRole(appId: string, subject: RoleSubject, grant: RoleGrant): Promise<void> {
+  const mutation = `mutation AssignRole($appId: UUID!, $input: CreateRoleAssignmentInput!) {
+    createRoleAssignment(appId: $appId, input: $input) { id }
+  }`;
+  const input = { subject, roleId: grant.roleId, tenantId: grant.tenantId };
+  await graphql<{ createRoleAssignment: { id: string } }>(mutation, { appId, input }, { applicationId: appId });
+}
+
+export async function removeRoleAssignment(appId: string, assignmentId: string): Promise<void> {
+  const mutation = `mutation RemoveRoleAssignment($appId: UUID!, $assignmentId: UUID!) {
+    deleteRoleAssignment(appId: $appId, assignmentId: $assignmentId)
+  }`;
+  await graphql<{ deleteRoleAssignment: boolean }>(mutation, { appId, assignmentId }, { applicationId: appId });
+}

@@ -1,0 +1,23 @@
+import type { TenantSummary } from './operations.ts';
+import type { RoleChoices, RoleSummary } from './operations-roles.ts';
+
+/** The role's name; its id for a role beyond the one page of roles read. */
+export function roleName(choices: RoleChoices, roleId: string): string {
+  return choices.roles.find((role) => role.id === roleId)?.name ?? roleId;
+}
+
+/** Where a role is held: "Application-wide", or the tenant's name (its id beyond the one page of tenants read). */
+export function placeName(choices: RoleChoices, tenantId: string | null): string {
+  if (tenantId === null) return 'Application-wide';
+  return choices.tenants.find((tenant) => tenant.id === tenantId)?.name ?? tenantId;
+}
+
+/** The roles that can be given in a tenant (the application-wide ones and its own), or in every tenant (the former). */
+export function assignableRoles(choices: RoleChoices, tenantId: string | null): readonly RoleSummary[] {
+  return choices.roles.filter((role) => role.tenantId === null || role.tenantId === tenantId);
+}
+
+/** The tenants offered for a grant: all of them, or only those of `memberOf` (a user's tenants). */
+export function grantTenants(choices: RoleChoices, memberOf?: readonly string[]): readonly TenantSummary[] {
+  return memberOf === undefined ? choices.tenants : choices.tenants.filter((tenant) => memberOf.includes(tenant.id));
+}
