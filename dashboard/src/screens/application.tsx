@@ -6,12 +6,16 @@ import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
 import { Operators } from './operators.tsx';
+import { Roles } from './roles.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
-type Tab = 'Tenants' | 'Branding' | 'E-mail' | 'Authentication' | 'Users' | 'Operators' | 'Analytics';
-
-const SCREENS: Record<Tab, (props: { appId: string }) => JSX.Element> = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Operators, Analytics };
+// In the order of the tabs.
+const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, Analytics } satisfies Record<
+  string,
+  (props: { appId: string }) => JSX.Element
+>;
+type Tab = keyof typeof SCREENS;
 const TABS = Object.keys(SCREENS) as Tab[];
 
 interface ApplicationProps {

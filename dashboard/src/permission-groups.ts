@@ -1,0 +1,36 @@
+import type { Permission } from './operations-roles.ts';
+
+export interface PermissionGroup {
+  /** The part before the colon (`users`), or the whole grant (`*`). */
+  readonly resource: string;
+  readonly permissions: readonly Permission[];
+}
+
+export function resourceOf(key: string): string {
+  const colon = key.indexOf(':');
+  return colon === -1 ? key : key.slice(0, colon);
+}
+
+export function actionOf(key: string): string {
+  return key.slice(key.indexOf(':') + 1);
+}
+
+/**
+ * What a role of `tenantId` (null: application-wide) may hold: the built-in and application-wide permissions, the
+ * tenant's own, and any grant it holds beyond the catalogue (`users:*`), so that saving keeps it unless unchecked.
+ */
+export function permissionOptions(catalogue: readonly Permission[], tenantId: string | null, held: readonly string[]): readonly Permission[] {
+  const visible = catalogue.filter((permission) => permission.tenantId === null || permission.tenantId === tenantId);
+  const beyond = held.filter((key) => !visible.some((permission) => permission.key === key));
+  return [...visible, ...beyond.map((key) => ({ key, description: '', tenantId }))];
+}
+
+/** The permissions by resource, in the catalogue's order. */
+export function groupByResource(permissions: readonly Permission[]): readonly PermissionGroup[] {
+  const groups = new Map<string, Permission[]>();
+  for (const permission of permissions) {
+    const resource = resourceOf(permission.key);
+    groups.set(resource, [...(groups.get(resource) ?? []), permission]);
+  }
+  return [...groups].map(([resource, members]) => ({ resource, permissions: members }));
+}

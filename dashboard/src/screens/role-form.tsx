@@ -1,0 +1,110 @@
+import { useId, useState, type FormEvent } from 'react';
+import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
+import { ErrorMessage } from '../components/status.tsx';
+import { errorMessage } from '../error-message.ts';
+import { createRole, updateRole, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
+import { permissionOptions } from '../permission-groups.ts';
+
+interface RoleFormProps {
+  appId: string;
+  choices: RoleChoices;
+  /** The permission catalogue, as read when the tab opened. */
+  catalogue: readonly Permission[];
+  /** The custom role edited; none to create one. */
+  role?: Role;
+  onSaved: () => void;
+  onClose?: () => void;
+}
+
+type Outcome = { readonly saved: string } | { readonly refused: string };
+
+/**
+ * "Create role" (a key, a name, a description, in a multi-tenant application where the role lives, and its permissions)
+ * or the editing of a custom role's name, description and permissions. The server's refusal shows as it gives it.
+ */
+export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: RoleFormProps) {
+  const id = useId();
+  const [key, setKey] = useState('');
+  const [name, setName] = useState(role?.name ?? '');
+  const [description, setDescription] = useState(role?.description ?? '');
+  const [tenantId, setTenantId] = useState(role?.tenantId ?? null);
+  const [permissions, setPermissions] = useState<readonly string[]>(role?.permissions ?? []);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const options = permissionOptions(catalogue, tenantId, role?.permissions ?? []);
+
+  // A tenant's own permissions are not offered elsewhere: moving the new role keeps only what it could hold there.
+  const chooseTenant = (next: string | null) => {
+    const offered = permissionOptions(catalogue, next, []);
+    setTenantId(next);
+    setPermissions((checked) => checked.filter((grant) => offered.some((permission) => permission.key === grant)));
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(null);
+    const changes = { name: name.trim(), description: description.trim(), permissions };
+    try {
+      if (role === undefined) {
+        const created = await createRole(appId, { ...changes, key: key.trim(), tenantId });
+        setOutcome({ saved: `Role ${created.name} created.` });
+        setKey('');
+        setName('');
+        setDescription('');
+        setPermissions([]);
+      } else {
+        setOutcome({ saved: `Role ${(await updateRole(appId, role.id, changes)).name} saved.` });
+      }
+      onSaved();
+    } catch (error) {
+      setOutcome({ refused: errorMessage(error) });
+    }
+    setBusy(false);
+  };
+
+  const heading = role === undefined ? 'Create role' : `Edit ${role.name}`;
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{heading}</h2>
+      <form onSubmit={(event) => void submit(event)}>
+        <div className="inline-form">
+          {role === undefined && (
+            <div>
+              <label htmlFor={`${id}-key`}>Key</label>
+              <input id={`${id}-key`} required aria-describedby={`${id}-key-hint`} value={key} onChange={(event) => setKey(event.target.value)} />
+            </div>
+          )}
+          <div>
+            <label htmlFor={`${id}-name`}>Name</label>
+            <input id={`${id}-name`} required value={name} onChange={(event) => setName(event.target.value)} />
+          </div>
+          <div>
+            <label htmlFor={`${id}-description`}>Description</label>
+            <input id={`${id}-description`} value={description} onChange={(event) => setDescription(event.target.value)} />
+          </div>
+          {role === undefined && choices.multiTenant && (
+            <div>
+              <label htmlFor={`${id}-tenant`}>Tenant</label>
+              <select id={`${id}-tenant`} value={tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
+                <option value="">Application-wide</option>
+                {choices.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{`${tenant.name}'s own`}</option>)}
+              </select>
+            </div>
+          )}
+        </div>
+        {role === undefined && (
+          <p className="hint" id={`${id}-key-hint`}>
+            The key names the role in tokens and checks: 1 to 64 lower-case letters, digits, _ or -, unique in the application.
+          </p>
+        )}
+        <PermissionCheckboxes options={options} checked={permissions} onChange={setPermissions} />
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={busy}>{role === undefined ? 'Create role' : 'Save role'}</button>
+          {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}
+        </div>
+      </form>
+      {outcome !== null && ('saved' in outcome ? <p role="status">{outcome.saved}</p> : <ErrorMessage message={outcome.refused} />)}
+    </section>
+  );
+}

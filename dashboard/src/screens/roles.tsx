@@ -1,0 +1,74 @@
+import { useCallback, useState } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
+import { RoleForm } from './role-form.tsx';
+import { RoleRow } from './role-row.tsx';
+
+interface RoleTableProps {
+  appId: string;
+  choices: RoleChoices;
+  onEdit: (role: Role) => void;
+  onDeleted: (role: Role) => void;
+}
+
+function RoleTable({ appId, choices, onEdit, onDeleted }: RoleTableProps) {
+  const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
+  return (
+    <section aria-labelledby="roles-heading">
+      <h2 id="roles-heading">Roles</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Description</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Kind</th>
+            {choices.multiTenant && <th scope="col">Where</th>}
+            <th scope="col"><span className="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {roles.items.map((role) => (
+            <RoleRow key={role.id} appId={appId} role={role} choices={choices} onEdit={onEdit} onDeleted={onDeleted} />
+          ))}
+        </tbody>
+      </table>
+      <PageFooter pages={roles} loadingLabel="Loading roles…" />
+    </section>
+  );
+}
+
+async function loadRoleSetup(appId: string): Promise<{ choices: RoleChoices; catalogue: readonly Permission[] }> {
+  const [choices, catalogue] = await Promise.all([getRoleChoices(appId), listPermissionCatalogue(appId)]);
+  return { choices, catalogue };
+}
+
+/** The application's roles, built-in ones read-only; creating a role, editing and deleting a custom one. */
+export function Roles({ appId }: { appId: string }) {
+  const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
+  const [changes, setChanges] = useState(0);
+  const [editing, setEditing] = useState<Role | null>(null);
+
+  if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
+  if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
+  const { choices, catalogue } = setup.data;
+  const changed = () => setChanges((count) => count + 1);
+  const deleted = (role: Role) => {
+    setEditing((edited) => (edited?.id === role.id ? null : edited));
+    changed();
+  };
+  return (
+    <>
+      {/* Read again after each change. */}
+      <RoleTable key={changes} appId={appId} choices={choices} onEdit={setEditing} onDeleted={deleted} />
+      {editing !== null && (
+        <RoleForm key={editing.id} appId={appId} choices={choices} catalogue={catalogue} role={editing} onSaved={changed} onClose={() => setEditing(null)} />
+      )}
+      <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={changed} />
+    </>
+  );
+}
