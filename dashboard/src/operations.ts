@@ -59,6 +59,8 @@ export interface User {
   readonly email: string;
   readonly name: string | null;
   readonly status: UserStatus;
+  /** The tenants the user is a member of. */
+  readonly tenantIds: readonly string[];
   readonly createdAt: string;
 }
 
@@ -148,7 +150,7 @@ export async function getTenantBranding(appId: string, tenantId: string): Promis
 
 export async function listUsers(appId: string, cursor: string | null): Promise<Page<User>> {
   const query = `query Users($appId: UUID!, $pageSize: Int, $cursor: String) {
-    users(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id email name status createdAt } next }
+    users(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id email name status tenantIds createdAt } next }
   }`;
   const data = await graphql<{ users: Page<User> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
   return data.users;
