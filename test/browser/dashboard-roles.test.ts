@@ -1,0 +1,191 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+
+/**
+ * The dashboard's Roles tab and the users' roles panel in Chromium: the operator creates a custom role with
+ * `users:read` (refused with a taken key or a permission deleted meanwhile, creating nothing), gives it to a user in a
+ * tenant, is refused the same grant twice, removes it, edits the role's permissions and deletes it with the assignments
+ * it had; the built-in roles offer no edit or delete. Screenshots: test-results/dashboard-roles-*.png.
+ */
+const USER = 'uma@example.com';
+let app: TestApp;
+let acme: string;
+let userId: string;
+let invoicesApprove: string;
+let dashboard: DashboardPage;
+let page: Page;
+/** The custom role, once the dashboard made it. */
+let supportId: string;
+
+interface RoleBody {
+  id: string;
+  key: string;
+  name: string;
+  description: string;
+  permissions: string[];
+  tenantId: string | null;
+  builtIn: boolean;
+}
+
+const roles = async () => (await app.http.get('/roles')).body.data as RoleBody[];
+const userAssignments = async () =>
+  (await app.http.get(`/role-assignments?subjectType=user&subjectId=${userId}`)).body.data as { roleId: string; tenantId: string | null }[];
+const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
+const roleRow = (name: string): Locator => region('Roles').getByRole('row', { name: new RegExp(`^${name} `) });
+const checkbox = (form: Locator, resource: string, action: string): Locator =>
+  form.getByRole('group', { name: resource, exact: true }).getByRole('checkbox', { name: action, exact: true });
+
+/** Accepts the next confirmation and answers its question. */
+function acceptNextDialog(): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+}
+
+async function openTab(name: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('button', { name, exact: true }).click();
+}
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  acme = await app.createTenant('Acme');
+  await app.createTenant('Globex');
+  userId = await app.createUser(USER, acme);
+  const permission = await app.http.post('/permissions', { key: 'invoices:approve', description: 'Approve invoices' });
+  expect(permission.status).toBe(201);
+  invoicesApprove = permission.body.id;
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  await openTab('Roles');
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe('the Roles tab and the users’ roles in Chromium', () => {
+  it('shows the built-in roles read-only', async () => {
+    for (const name of ['Application admin', 'Tenant admin', 'Member']) {
+      const row = roleRow(name);
+      await row.waitFor();
+      expect(await row.getByRole('cell', { name: 'Built-in', exact: true }).count()).toBe(1);
+      expect(await row.getByRole('button', { name: /^(Edit|Delete)/ }).count()).toBe(0);
+    }
+    expect(await roleRow('Application admin').getByRole('cell', { name: '*', exact: true }).count()).toBe(1);
+  });
+
+  it('creates a custom role with users:read', async () => {
+    const form = region('Create role');
+    await form.getByLabel('Key').fill('support');
+    await form.getByLabel('Name').fill('Support');
+    await form.getByLabel('Description').fill('Answers users');
+    await checkbox(form, 'users', 'read').check();
+    await page.screenshot({ path: 'test-results/dashboard-roles-create.png', fullPage: true });
+    await form.getByRole('button', { name: 'Create role', exact: true }).click();
+    await form.getByRole('status').filter({ hasText: 'Role Support created.' }).waitFor();
+    await roleRow('Support').waitFor();
+    expect((await roleRow('Support').getByRole('cell').allTextContents()).slice(0, -1)).toEqual(['support', 'Answers users', 'users:read', 'Custom', 'Application-wide']);
+    expect(await roleRow('Support').getByRole('button').allTextContents()).toEqual(['Edit Support', 'Delete Support']);
+    // The form is ready for the next role.
+    expect(await form.getByLabel('Key').inputValue()).toBe('');
+    expect(await checkbox(form, 'users', 'read').isChecked()).toBe(false);
+
+    const support = (await roles()).find((role) => role.key === 'support');
+    expect(support).toMatchObject({ name: 'Support', description: 'Answers users', permissions: ['users:read'], tenantId: null, builtIn: false });
+    supportId = support!.id;
+  });
+
+  it("shows the server's refusal of a taken key and creates nothing", async () => {
+    const form = region('Create role');
+    await form.getByLabel('Key').fill('support');
+    await form.getByLabel('Name').fill('Support again');
+    await checkbox(form, 'users', 'read').check();
+    await form.getByRole('button', { name: 'Create role', exact: true }).click();
+    await form.getByRole('alert').filter({ hasText: 'Role "support" already exists in this application or tenant' }).waitFor();
+    expect((await roles()).filter((role) => role.key === 'support')).toHaveLength(1);
+    expect(await roleRow('Support again').count()).toBe(0);
+  });
+
+  it("shows the server's refusal of a permission deleted since the tab opened and creates nothing", async () => {
+    const form = region('Create role');
+    await form.getByLabel('Key').fill('billing');
+    await form.getByLabel('Name').fill('Billing');
+    await checkbox(form, 'users', 'read').uncheck();
+    await checkbox(form, 'invoices', 'approve').check();
+    expect((await app.http.delete(`/permissions/${invoicesApprove}`)).status).toBe(204);
+    await form.getByRole('button', { name: 'Create role', exact: true }).click();
+    await form.getByRole('alert').filter({ hasText: 'Unknown permission "invoices:approve"' }).waitFor();
+    expect((await roles()).map((role) => role.key)).not.toContain('billing');
+    expect(await roleRow('Billing').count()).toBe(0);
+  });
+
+  it("gives the role to a user in one of the user's tenants, and refuses the same grant twice", async () => {
+    await openTab('Users');
+    await page.getByRole('row', { name: new RegExp(USER) }).getByRole('button', { name: `Roles of ${USER}` }).click();
+    const panel = region(`Roles of ${USER}`);
+    await panel.getByText(`${USER} holds no role.`).waitFor();
+    // Only the user's own tenant is offered.
+    expect(await panel.getByLabel('Tenant').locator('option').allTextContents()).toEqual(['All tenants', 'Acme']);
+    await panel.getByLabel('Role').selectOption({ label: 'Support' });
+    await panel.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await panel.getByRole('button', { name: 'Assign role' }).click();
+    await panel.getByRole('status').filter({ hasText: `${USER} now holds Support (Acme).` }).waitFor();
+    const row = panel.getByRole('row', { name: /^Support/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['Acme', 'Remove']);
+    await page.screenshot({ path: 'test-results/dashboard-roles-user.png', fullPage: true });
+    expect(await userAssignments()).toMatchObject([{ roleId: supportId, tenantId: acme }]);
+
+    await panel.getByRole('button', { name: 'Assign role' }).click();
+    await panel.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    expect(await panel.getByRole('row', { name: /^Support/ }).count()).toBe(1);
+    expect(await userAssignments()).toHaveLength(1);
+  });
+
+  it('removes the assignment once the operator confirms', async () => {
+    const panel = region(`Roles of ${USER}`);
+    const question = acceptNextDialog();
+    await panel.getByRole('row', { name: /^Support/ }).getByRole('button', { name: 'Remove' }).click();
+    await panel.getByText(`${USER} holds no role.`).waitFor();
+    expect(await question).toBe(`Remove ${USER}'s role Support (Acme)? They lose its permissions there.`);
+    expect(await userAssignments()).toEqual([]);
+  });
+
+  it("edits the custom role's description and permissions", async () => {
+    await openTab('Roles');
+    await roleRow('Support').getByRole('button', { name: 'Edit Support' }).click();
+    const form = region('Edit Support');
+    expect(await checkbox(form, 'users', 'read').isChecked()).toBe(true);
+    await form.getByLabel('Description').fill('Answers and edits users');
+    await checkbox(form, 'users', 'write').check();
+    await form.getByRole('button', { name: 'Save role' }).click();
+    await form.getByRole('status').filter({ hasText: 'Role Support saved.' }).waitFor();
+    await roleRow('Support').getByText('users:write').waitFor();
+    expect(await roleRow('Support').getByRole('cell').nth(1).textContent()).toBe('Answers and edits users');
+
+    const support = (await app.http.get(`/roles/${supportId}`)).body as RoleBody;
+    expect(support.description).toBe('Answers and edits users');
+    expect([...support.permissions].sort()).toEqual(['users:read', 'users:write']);
+    await form.getByRole('button', { name: 'Close' }).click();
+    expect(await form.count()).toBe(0);
+  });
+
+  it('deletes the custom role and its assignments once the operator confirms', async () => {
+    const assignment = await app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: supportId, tenantId: acme });
+    expect(assignment.status).toBe(201);
+    const question = acceptNextDialog();
+    await roleRow('Support').getByRole('button', { name: 'Delete Support' }).click();
+    await roleRow('Support').waitFor({ state: 'detached' });
+    expect(await question).toMatch(/^Delete the role Support\? Its assignments are deleted with it/);
+    await roleRow('Member').waitFor();
+    expect((await app.http.get(`/roles/${supportId}`)).status).toBe(404);
+    expect(await userAssignments()).toEqual([]);
+  });
+});
