@@ -37,6 +37,11 @@ export async function startHostedTestApp(
 ): Promise<HostedTestApp> {
   const { postLogoutRedirectUris, ...appOptions } = options;
   const app = await startTestApp(overrides, { ...appOptions, reachablePublicUrl: true });
+  return hostedPagesOf(app, postLogoutRedirectUris);
+}
+
+/** The hosted pages of an app already started with a reachable public URL (as startHostedTestApp's), through a new web client. */
+export async function hostedPagesOf(app: TestApp, postLogoutRedirectUris?: string[]): Promise<HostedTestApp> {
   const issuer = app.gatehouse.services.config.publicUrl;
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], ...(postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris }) });
   const config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
