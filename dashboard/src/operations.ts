@@ -46,12 +46,21 @@ export interface Tenant extends TenantSummary {
 /** The branding of the hosted sign-in pages; `copy` maps text keys (e.g. `login.title`) to the text shown. */
 export interface Branding {
   readonly logoUrl: string | null;
+  readonly faviconUrl: string | null;
   readonly colors: { readonly primary: string; readonly background: string; readonly text: string };
   readonly copy: Readonly<Record<string, string>>;
 }
 
 export interface TenantBranding extends ConfigurationSources {
   readonly branding: Branding & { readonly source: Source | null };
+}
+
+/** What `putBranding` takes: the whole branding, which it replaces (a value left out takes its built-in default). */
+export interface BrandingInput {
+  readonly logoUrl: string | null;
+  readonly faviconUrl: string | null;
+  readonly colors: Branding['colors'];
+  readonly copy: Readonly<Record<string, string>>;
 }
 
 export interface User {
@@ -75,6 +84,7 @@ const CONFIGURATION_SOURCES = `fragment ConfigurationSources on TenantConfigurat
 
 const BRANDING_FIELDS = `fragment BrandingFields on Branding {
   logoUrl
+  faviconUrl
   colors { primary background text }
   copy
 }`;
@@ -146,6 +156,16 @@ export async function getTenantBranding(appId: string, tenantId: string): Promis
   ${BRANDING_FIELDS}`;
   const data = await graphql<{ tenantConfiguration: TenantBranding }>(query, { appId, tenantId }, { applicationId: appId });
   return data.tenantConfiguration;
+}
+
+/** Replaces the application's branding or, with a tenant, that tenant's override; answers it as saved. */
+export async function putBranding(appId: string, tenantId: string | null, input: BrandingInput): Promise<Branding & { readonly source: Source | null }> {
+  const mutation = `mutation PutBranding($appId: UUID!, $tenantId: UUID, $input: BrandingInput!) {
+    putBranding(appId: $appId, tenantId: $tenantId, input: $input) { ...BrandingFields source }
+  }
+  ${BRANDING_FIELDS}`;
+  const data = await graphql<{ putBranding: Branding & { source: Source | null } }>(mutation, { appId, tenantId, input }, { applicationId: appId });
+  return data.putBranding;
 }
 
 export async function listUsers(appId: string, cursor: string | null): Promise<Page<User>> {

@@ -1,16 +1,17 @@
 import type { Branding } from '../operations.ts';
 
-const COLORS = [
+/** The three colours in display order, with their labels. */
+export const COLOURS = [
   ['primary', 'Primary colour'],
   ['background', 'Background colour'],
   ['text', 'Text colour'],
 ] as const;
 
-/** A branding's values. The logo is shown as its URL: the page's CSP loads nothing from elsewhere. */
+/** A branding's values. The logo and favicon are shown as their URLs: the page's CSP loads nothing from elsewhere. */
 export function BrandingDetails({ branding }: { branding: Branding }) {
   return (
     <dl className="details">
-      {COLORS.map(([key, label]) => (
+      {COLOURS.map(([key, label]) => (
         <div key={key}>
           <dt>{label}</dt>
           <dd>
@@ -27,6 +28,10 @@ export function BrandingDetails({ branding }: { branding: Branding }) {
       <div>
         <dt>Logo</dt>
         <dd>{branding.logoUrl ?? 'None'}</dd>
+      </div>
+      <div>
+        <dt>Favicon</dt>
+        <dd>{branding.faviconUrl ?? 'None'}</dd>
       </div>
     </dl>
   );

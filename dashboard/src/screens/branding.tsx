@@ -1,31 +1,60 @@
 import { useCallback } from 'react';
 import { BrandingDetails } from '../components/branding-details.tsx';
+import { BrandingForm } from '../components/branding-form.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { Subsection } from '../components/subsection.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
-import { getApplicationBranding, getTenantBranding } from '../operations.ts';
+import { getApplicationBranding, getTenantBranding, putBranding, type BrandingInput } from '../operations.ts';
 import { BRANDING } from '../tenant-features.ts';
 
+/** The application's branding, and its form. */
 function ApplicationBranding({ appId }: { appId: string }) {
   const branding = useAsync(useCallback(() => getApplicationBranding(appId), [appId]));
   if (branding.status === 'loading') return <Loading>Loading the branding…</Loading>;
   if (branding.status === 'failed') return <ErrorMessage message={branding.message} />;
-  return <BrandingDetails branding={branding.data} />;
+  const save = async (input: BrandingInput) => {
+    const saved = await putBranding(appId, null, input);
+    branding.replace(saved);
+    return saved;
+  };
+  return (
+    <>
+      <BrandingDetails branding={branding.data} />
+      <Subsection title="Change the branding">
+        <BrandingForm branding={branding.data} save={save} />
+      </Subsection>
+    </>
+  );
 }
 
-/** A tenant's effective branding, whether it is its own, and "Remove tenant override" when it is. */
+/**
+ * A tenant's effective branding, whether it is its own, and "Remove tenant override" when it is. Its form starts from
+ * the branding in force, and saving makes the tenant's override: the whole branding, as the API keeps it (no merge).
+ */
 function TenantBranding({ appId, tenant }: TenantViewProps) {
   const { view, removal } = useTenantView(appId, tenant, getTenantBranding);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s branding…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
+  const save = async (input: BrandingInput) => {
+    const saved = await putBranding(appId, tenant.id, input);
+    view.replace({ ...view.data, branding: saved });
+    return saved;
+  };
   return (
     <>
       <div className="source">
         <OverrideBadge source={BRANDING.source(view.data)} override={BRANDING.override?.(view.data)} removal={removal} />
       </div>
       <BrandingDetails branding={view.data.branding} />
+      <Subsection title={`Change ${tenant.name}'s branding`}>
+        <p className="hint">
+          {`Saving gives ${tenant.name} a branding of its own, all of these values: the application's later changes no longer reach it until its override is removed.`}
+        </p>
+        <BrandingForm branding={view.data.branding} save={save} />
+      </Subsection>
     </>
   );
 }

@@ -1,0 +1,62 @@
+import { COPY_KEYS, isCopyLanguage, type CopyLanguage } from './copy-keys.ts';
+import type { Branding, BrandingInput } from './operations.ts';
+
+export type ColourName = keyof Branding['colors'];
+
+/** One copy override as the editor shows it: `language` '' applies in every language. */
+export interface CopyEntry {
+  readonly id: number;
+  readonly language: CopyLanguage | '';
+  readonly key: string;
+  readonly text: string;
+}
+
+/** The form's values: text as typed, which the server alone judges. */
+export interface BrandingDraft {
+  readonly logoUrl: string;
+  readonly faviconUrl: string;
+  readonly colors: Branding['colors'];
+  readonly copy: readonly CopyEntry[];
+}
+
+/** The API's key of an entry: `login.title`, or `de:login.title` for one language. */
+export const copyKeyOf = (entry: CopyEntry): string => (entry.language === '' ? entry.key : `${entry.language}:${entry.key}`);
+
+function entryOf(id: number, copyKey: string, text: string): CopyEntry {
+  const colon = copyKey.indexOf(':');
+  const language = copyKey.slice(0, colon);
+  return colon !== -1 && isCopyLanguage(language) ? { id, language, key: copyKey.slice(colon + 1), text } : { id, language: '', key: copyKey, text };
+}
+
+export function draftOf(branding: Branding): BrandingDraft {
+  return {
+    logoUrl: branding.logoUrl ?? '',
+    faviconUrl: branding.faviconUrl ?? '',
+    colors: branding.colors,
+    copy: Object.entries(branding.copy).map(([key, text], index) => entryOf(index, key, text)),
+  };
+}
+
+/** A new entry: the first key of the catalog no entry overrides in every language yet. */
+export function newCopyEntry(entries: readonly CopyEntry[]): CopyEntry {
+  const used = new Set(entries.map(copyKeyOf));
+  const key = COPY_KEYS.find((candidate) => !used.has(candidate)) ?? COPY_KEYS[0] ?? '';
+  return { id: Math.max(-1, ...entries.map((entry) => entry.id)) + 1, language: '', key, text: '' };
+}
+
+/** A key two entries both set, which the form refuses to send: one of the two texts would be lost. */
+export function repeatedCopyKey(entries: readonly CopyEntry[]): string | undefined {
+  const keys = entries.map(copyKeyOf);
+  return keys.find((key, index) => keys.indexOf(key) !== index);
+}
+
+/** The whole branding to put: blank URLs are none, every colour and copy entry as typed. */
+export function inputOf(draft: BrandingDraft): BrandingInput {
+  const url = (value: string) => (value.trim() === '' ? null : value.trim());
+  return {
+    logoUrl: url(draft.logoUrl),
+    faviconUrl: url(draft.faviconUrl),
+    colors: { primary: draft.colors.primary.trim(), background: draft.colors.background.trim(), text: draft.colors.text.trim() },
+    copy: Object.fromEntries(draft.copy.map((entry) => [copyKeyOf(entry), entry.text])),
+  };
+}

@@ -1,0 +1,71 @@
+import { useId, useState, type FormEvent } from 'react';
+import { draftOf, inputOf, repeatedCopyKey, type BrandingDraft, type ColourName } from '../branding-draft.ts';
+import { errorMessage } from '../error-message.ts';
+import type { Branding, BrandingInput } from '../operations.ts';
+import { COLOURS } from './branding-details.tsx';
+import { ColourField } from './colour-field.tsx';
+import { CopyEditor } from './copy-editor.tsx';
+import { ErrorMessage } from './status.tsx';
+
+interface BrandingFormProps {
+  /** The values the page shows, which the form starts from. */
+  branding: Branding;
+  /** Puts the whole branding and answers what the page shows from then on (the server's answer). */
+  save: (input: BrandingInput) => Promise<Branding>;
+}
+
+type Outcome = { readonly saved: Branding } | { readonly refused: string };
+
+/** The branding's colours, logo, favicon and texts, saved as a whole; the server judges every value. */
+export function BrandingForm({ branding, save }: BrandingFormProps) {
+  const [shown, setShown] = useState(branding);
+  const [draft, setDraft] = useState(() => draftOf(branding));
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const id = useId();
+  // Newer values from the server (a save's answer, a removed override) replace what was typed.
+  if (shown !== branding) {
+    setShown(branding);
+    setDraft(draftOf(branding));
+  }
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const repeated = repeatedCopyKey(draft.copy);
+    if (repeated !== undefined) {
+      setOutcome({ refused: `Two texts are set for ${repeated}: keep one.` });
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      setOutcome({ saved: await save(inputOf(draft)) });
+    } catch (error) {
+      setOutcome({ refused: errorMessage(error) });
+    }
+    setBusy(false);
+  };
+  const update = (patch: Partial<BrandingDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const setColour = (name: ColourName) => (value: string) => setDraft((current) => ({ ...current, colors: { ...current.colors, [name]: value } }));
+
+  return (
+    <form className="branding-form" noValidate onSubmit={(event) => void submit(event)}>
+      <fieldset className="colours">
+        <legend>Colours</legend>
+        {COLOURS.map(([name, label]) => <ColourField key={name} label={label} value={draft.colors[name]} onChange={setColour(name)} />)}
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-logo`}>Logo URL</label>
+        <input id={`${id}-logo`} type="url" value={draft.logoUrl} onChange={(event) => update({ logoUrl: event.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-favicon`}>Favicon URL</label>
+        <input id={`${id}-favicon`} type="url" value={draft.faviconUrl} onChange={(event) => update({ faviconUrl: event.target.value })} />
+      </div>
+      <CopyEditor entries={draft.copy} onChange={(copy) => update({ copy })} />
+      <button type="submit" className="primary" disabled={busy}>Save</button>
+      {outcome !== null &&
+        ('saved' in outcome ? outcome.saved === branding && <p role="status">Branding saved.</p> : <ErrorMessage message={outcome.refused} />)}
+    </form>
+  );
+}
