@@ -1,0 +1,161 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
+
+/**
+ * The dashboard's Branding tab in Chromium: the operator changes the application's primary colour and sign-in title
+ * (the hosted sign-in page shows them), sees refused values' messages with nothing saved, then, with branding per
+ * tenant, gives Acme a title of its own while Globex keeps the application's, and removes it again.
+ * Screenshot: test-results/dashboard-branding.png.
+ */
+const PRIMARY = '#0f766e';
+const TITLE = 'Welcome to Gatehouse';
+let app: TestApp;
+let appId: string;
+let acme: string;
+let globex: string;
+let hosted: HostedTestApp;
+let dashboard: DashboardPage;
+let page: Page;
+
+const applicationBranding = async () => (await app.http.get('/branding')).body;
+const tenantBranding = async (tenantId: string) => (await app.http.get(`/applications/${appId}/tenants/${tenantId}/branding`)).body;
+/** The hosted sign-in page of a new authorization request, for a tenant when given. */
+const signInPage = async (tenant?: string) => (await hosted.signInPage(tenant === undefined ? {} : { tenant })).page.body;
+const field = (label: string) => page.getByLabel(label, { exact: true });
+const save = async () => {
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+};
+const saved = () => page.getByRole('status').filter({ hasText: 'Branding saved.' }).waitFor();
+const refusal = (message: string) => page.getByRole('alert').filter({ hasText: message }).waitFor();
+const badge = (text: 'Inherited' | 'Customized') => page.locator('.source').getByText(text, { exact: true }).waitFor();
+const openTab = (name: string) => page.getByRole('navigation', { name: 'Application sections' }).getByRole('button', { name, exact: true }).click();
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
+  hosted = await hostedPagesOf(app);
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  await openTab('Branding');
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe('the Branding tab of the dashboard in Chromium', () => {
+  it("changes the application's primary colour and sign-in title, which the hosted sign-in page shows", async () => {
+    expect(await field('Primary colour').inputValue()).toBe('#4f46e5');
+    await field('Pick the primary colour').fill(PRIMARY);
+    expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
+    await page.getByText('The hosted pages show their built-in wording.').waitFor();
+    await page.getByRole('button', { name: 'Add a text' }).click();
+    await field('Key 1').selectOption('login.title');
+    expect(await field('Text of key 1').getAttribute('placeholder')).toBe('Sign in');
+    await field('Text of key 1').fill(TITLE);
+    await save();
+    await saved();
+    // The details above the form show the server's answer.
+    await page.locator('.details').getByText(PRIMARY).waitFor();
+    await page.locator('.details').getByText(TITLE).waitFor();
+    await page.screenshot({ path: 'test-results/dashboard-branding.png', fullPage: true });
+
+    expect(await applicationBranding()).toMatchObject({
+      logoUrl: null,
+      faviconUrl: null,
+      colors: { primary: PRIMARY, background: '#ffffff', text: '#111827' },
+      copy: { 'login.title': TITLE },
+    });
+    const body = await signInPage();
+    expect(body).toContain(`--gh-primary:${PRIMARY};`);
+    expect(body).toContain(`<h1>${TITLE}</h1>`);
+  });
+
+  it("shows the server's refusal of a bad colour or a plain-http logo, and saves nothing", async () => {
+    const before = await applicationBranding();
+    await field('Primary colour').fill('#12345');
+    await save();
+    await refusal('colors.primary must be a #rrggbb hex color');
+
+    await field('Primary colour').fill(PRIMARY);
+    await field('Logo URL').fill('http://cdn.example.com/logo.png');
+    await save();
+    await refusal('logoUrl must be an https URL');
+    expect(await applicationBranding()).toEqual(before);
+    expect(await page.locator('.details').getByText('None').count()).toBe(2);
+
+    // Two texts for one key are refused before anything is sent.
+    await page.getByRole('button', { name: 'Add a text' }).click();
+    await field('Key 2').selectOption('login.title');
+    await field('Text of key 2').fill('Hello');
+    await save();
+    await refusal('Two texts are set for login.title: keep one.');
+    expect(await applicationBranding()).toEqual(before);
+    await page.getByRole('button', { name: 'Remove key 2' }).click();
+    expect(await field('Key 2').count()).toBe(0);
+    await field('Logo URL').fill('');
+  });
+
+  it("with branding per tenant, saves Acme's own title while Globex keeps the application's", async () => {
+    await openTab('Tenants');
+    await page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
+    await page.getByRole('columnheader', { name: 'Branding' }).waitFor();
+    await openTab('Branding');
+
+    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await badge('Inherited');
+    // The form starts from the application's branding, which Acme has while it has none of its own.
+    expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
+    expect(await field('Text of key 1').inputValue()).toBe(TITLE);
+    await field('Text of key 1').fill('Welcome to Acme');
+    await save();
+    await saved();
+    await badge('Customized');
+    await page.getByRole('button', { name: 'Remove tenant override' }).waitFor();
+
+    // The override holds every value of the form: the application's colour too.
+    expect(await tenantBranding(acme)).toMatchObject({
+      source: 'customized',
+      colors: { primary: PRIMARY },
+      copy: { 'login.title': 'Welcome to Acme' },
+    });
+    expect((await tenantBranding(globex)).source).toBe('inherited');
+    expect(await signInPage(acme)).toContain('<h1>Welcome to Acme</h1>');
+    expect(await signInPage(globex)).toContain(`<h1>${TITLE}</h1>`);
+    expect((await applicationBranding()).copy).toEqual({ 'login.title': TITLE });
+
+    await openTab('Tenants');
+    await page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
+    expect(await page.getByRole('row', { name: /Globex/ }).getByText('Inherited').count()).toBe(1);
+  });
+
+  it("shows the refusal of a tenant's bad logo and gives the tenant no override", async () => {
+    await openTab('Branding');
+    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await badge('Inherited');
+    await field('Logo URL').fill('http://cdn.globex.example/logo.png');
+    await save();
+    await refusal('logoUrl must be an https URL');
+    expect((await tenantBranding(globex)).source).toBe('inherited');
+    expect(await page.locator('.source').getByText('Customized').count()).toBe(0);
+  });
+
+  it("removes Acme's override: the form shows the application's values again", async () => {
+    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await badge('Customized');
+    expect(await field('Text of key 1').inputValue()).toBe('Welcome to Acme');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove tenant override' }).click();
+    await badge('Inherited');
+    expect(await field('Text of key 1').inputValue()).toBe(TITLE);
+    expect((await tenantBranding(acme)).source).toBe('inherited');
+    expect(await signInPage(acme)).toContain(`<h1>${TITLE}</h1>`);
+  });
+});
