@@ -50,13 +50,13 @@ export function repeatedCopyKey(entries: readonly CopyEntry[]): string | undefin
   return keys.find((key, index) => keys.indexOf(key) !== index);
 }
 
-/** The whole branding to put: blank URLs are none, every colour and copy entry as typed. */
+/** The whole branding to put: blank URLs are none, the rest as typed. */
 export function inputOf(draft: BrandingDraft): BrandingInput {
-  const url = (value: string) => (value.trim() === '' ? null : value.trim());
+  const url = (value: string) => (value.trim() === '' ? null : value);
   return {
     logoUrl: url(draft.logoUrl),
     faviconUrl: url(draft.faviconUrl),
-    colors: { primary: draft.colors.primary.trim(), background: draft.colors.background.trim(), text: draft.colors.text.trim() },
+    colors: draft.colors,
     copy: Object.fromEntries(draft.copy.map((entry) => [copyKeyOf(entry), entry.text])),
   };
 }

@@ -5,13 +5,15 @@ import { openDashboard, startDashboardApp, type DashboardPage } from '../support
 import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
 
 /**
- * The dashboard's Branding tab in Chromium: the operator changes the application's primary colour and sign-in title
- * (the hosted sign-in page shows them), sees refused values' messages with nothing saved, then, with branding per
- * tenant, gives Acme a title of its own while Globex keeps the application's, and removes it again.
+ * The dashboard's Branding tab in Chromium: the operator changes the application's primary colour and sign-in title,
+ * in every language and in German (the hosted sign-in page shows them), sees refused values' messages with nothing
+ * saved, then, with branding per tenant, gives Acme a title of its own while Globex keeps the application's, and
+ * removes it again.
  * Screenshot: test-results/dashboard-branding.png.
  */
 const PRIMARY = '#0f766e';
 const TITLE = 'Welcome to Gatehouse';
+const GERMAN_TITLE = 'Willkommen bei Gatehouse';
 let app: TestApp;
 let appId: string;
 let acme: string;
@@ -22,8 +24,8 @@ let page: Page;
 
 const applicationBranding = async () => (await app.http.get('/branding')).body;
 const tenantBranding = async (tenantId: string) => (await app.http.get(`/applications/${appId}/tenants/${tenantId}/branding`)).body;
-/** The hosted sign-in page of a new authorization request, for a tenant when given. */
-const signInPage = async (tenant?: string) => (await hosted.signInPage(tenant === undefined ? {} : { tenant })).page.body;
+/** The hosted sign-in page of a new authorization request (`tenant`, `ui_locales` and the like when given). */
+const signInPage = async (parameters: Record<string, string> = {}) => (await hosted.signInPage(parameters)).page.body;
 const field = (label: string) => page.getByLabel(label, { exact: true });
 const save = async () => {
   await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -60,6 +62,10 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await field('Key 1').selectOption('login.title');
     expect(await field('Text of key 1').getAttribute('placeholder')).toBe('Sign in');
     await field('Text of key 1').fill(TITLE);
+    await page.getByRole('button', { name: 'Add a text' }).click();
+    await field('Key 2').selectOption('login.title');
+    await field('Language of key 2').selectOption({ label: 'German' });
+    await field('Text of key 2').fill(GERMAN_TITLE);
     await save();
     await saved();
     // The details above the form show the server's answer.
@@ -71,11 +77,12 @@ describe('the Branding tab of the dashboard in Chromium', () => {
       logoUrl: null,
       faviconUrl: null,
       colors: { primary: PRIMARY, background: '#ffffff', text: '#111827' },
-      copy: { 'login.title': TITLE },
+      copy: { 'login.title': TITLE, 'de:login.title': GERMAN_TITLE },
     });
     const body = await signInPage();
     expect(body).toContain(`--gh-primary:${PRIMARY};`);
     expect(body).toContain(`<h1>${TITLE}</h1>`);
+    expect(await signInPage({ ui_locales: 'de' })).toContain(`<h1>${GERMAN_TITLE}</h1>`);
   });
 
   it("shows the server's refusal of a bad colour or a plain-http logo, and saves nothing", async () => {
@@ -93,13 +100,13 @@ describe('the Branding tab of the dashboard in Chromium', () => {
 
     // Two texts for one key are refused before anything is sent.
     await page.getByRole('button', { name: 'Add a text' }).click();
-    await field('Key 2').selectOption('login.title');
-    await field('Text of key 2').fill('Hello');
+    await field('Key 3').selectOption('login.title');
+    await field('Text of key 3').fill('Hello');
     await save();
     await refusal('Two texts are set for login.title: keep one.');
     expect(await applicationBranding()).toEqual(before);
-    await page.getByRole('button', { name: 'Remove key 2' }).click();
-    expect(await field('Key 2').count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove key 3' }).click();
+    expect(await field('Key 3').count()).toBe(0);
     await field('Logo URL').fill('');
   });
 
@@ -114,6 +121,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     // The form starts from the application's branding, which Acme has while it has none of its own.
     expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
     expect(await field('Text of key 1').inputValue()).toBe(TITLE);
+    expect(await field('Language of key 2').inputValue()).toBe('de');
     await field('Text of key 1').fill('Welcome to Acme');
     await save();
     await saved();
@@ -124,12 +132,12 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     expect(await tenantBranding(acme)).toMatchObject({
       source: 'customized',
       colors: { primary: PRIMARY },
-      copy: { 'login.title': 'Welcome to Acme' },
+      copy: { 'login.title': 'Welcome to Acme', 'de:login.title': GERMAN_TITLE },
     });
     expect((await tenantBranding(globex)).source).toBe('inherited');
-    expect(await signInPage(acme)).toContain('<h1>Welcome to Acme</h1>');
-    expect(await signInPage(globex)).toContain(`<h1>${TITLE}</h1>`);
-    expect((await applicationBranding()).copy).toEqual({ 'login.title': TITLE });
+    expect(await signInPage({ tenant: acme })).toContain('<h1>Welcome to Acme</h1>');
+    expect(await signInPage({ tenant: globex })).toContain(`<h1>${TITLE}</h1>`);
+    expect((await applicationBranding()).copy).toEqual({ 'login.title': TITLE, 'de:login.title': GERMAN_TITLE });
 
     await openTab('Tenants');
     await page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
@@ -156,6 +164,6 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await badge('Inherited');
     expect(await field('Text of key 1').inputValue()).toBe(TITLE);
     expect((await tenantBranding(acme)).source).toBe('inherited');
-    expect(await signInPage(acme)).toContain(`<h1>${TITLE}</h1>`);
+    expect(await signInPage({ tenant: acme })).toContain(`<h1>${TITLE}</h1>`);
   });
 });
