@@ -5,13 +5,21 @@ import type { Page, Source } from './operations.ts';
 // auth-providers.graphql, policies.graphql and tenant-configuration.graphql). `source` is null at application scope.
 
 export type EmailProviderType = 'gatehouse' | 'smtp' | 'sendgrid' | 'ses' | 'postmark' | 'resend';
+export type EmailProviderSecret = 'password' | 'apiKey' | 'secretAccessKey';
+export type SmtpSecurity = 'starttls' | 'tls' | 'none';
 export type AuthProviderType = 'password' | 'magic_link' | 'oauth' | 'passkey' | 'saml' | 'm2m' | 'api_keys';
 export type PolicyKind = 'password' | 'mfa' | 'session' | 'lockout';
 
-export interface EmailTemplateSummary {
+/** One template (Liquid) as it applies in the scope, with the variables it is rendered with. */
+export interface EmailTemplate {
   readonly key: string;
   readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+  readonly variables: readonly string[];
   readonly source: Source | null;
+  /** Null while the built-in default applies. */
+  readonly updatedAt: string | null;
 }
 
 /** The provider's stored settings; secrets are write-only, so only the names of those set are known. */
@@ -20,14 +28,16 @@ export interface EmailProvider {
   readonly fromAddress: string;
   readonly fromName: string | null;
   readonly replyTo: string | null;
-  readonly smtp: { readonly host: string; readonly port: number; readonly username: string | null; readonly security: string } | null;
+  readonly smtp: { readonly host: string; readonly port: number; readonly username: string | null; readonly security: SmtpSecurity } | null;
   readonly ses: { readonly region: string; readonly accessKeyId: string } | null;
-  readonly secretsSet: readonly string[];
+  readonly secretsSet: readonly EmailProviderSecret[];
   readonly source: Source | null;
+  /** Null while the built-in sender applies. */
+  readonly updatedAt: string | null;
 }
 
 export interface EmailSettings {
-  readonly emailTemplates: readonly EmailTemplateSummary[];
+  readonly emailTemplates: readonly EmailTemplate[];
   readonly emailProvider: EmailProvider;
 }
 
@@ -91,12 +101,12 @@ export interface TenantAuth {
 const TEMPLATE_COUNT = 12;
 const PROVIDER_PAGE_SIZE = 25;
 
-const EMAIL_FIELDS = `fragment TemplateFields on EmailTemplate { key subject source }
+const EMAIL_FIELDS = `fragment TemplateFields on EmailTemplate { key subject html text variables source updatedAt }
 fragment ProviderFields on EmailProvider {
   type fromAddress fromName replyTo
   smtp { host port username security }
   ses { region accessKeyId }
-  secretsSet source
+  secretsSet source updatedAt
 }`;
 
 const AUTH_FIELDS = `fragment AuthProviderFields on AuthProvider { id type name enabled source }
@@ -113,7 +123,7 @@ export async function getApplicationEmail(appId: string): Promise<EmailSettings>
     emailProvider(appId: $appId) { ...ProviderFields }
   }
   ${EMAIL_FIELDS}`;
-  type Answer = { emailTemplates: { data: EmailTemplateSummary[] }; emailProvider: EmailProvider };
+  type Answer = { emailTemplates: { data: EmailTemplate[] }; emailProvider: EmailProvider };
   const data = await graphql<Answer>(query, { appId, pageSize: TEMPLATE_COUNT }, { applicationId: appId });
   return { emailTemplates: data.emailTemplates.data, emailProvider: data.emailProvider };
 }

@@ -1,26 +1,21 @@
 import type { ReactNode } from 'react';
-import type { EmailProvider, EmailProviderType, EmailSettings as Settings, EmailTemplateSummary } from '../operations-email-auth.ts';
+import { EMAIL_PROVIDER_KINDS } from '../email-providers.ts';
+import type { EmailProvider, EmailSettings as Settings, EmailTemplate } from '../operations-email-auth.ts';
 import { Subsection } from './subsection.tsx';
-
-const PROVIDER_LABEL: Record<EmailProviderType, string> = {
-  gatehouse: 'Gatehouse (built-in)',
-  smtp: 'SMTP',
-  sendgrid: 'SendGrid',
-  ses: 'Amazon SES',
-  postmark: 'Postmark',
-  resend: 'Resend',
-};
 
 interface EmailSettingsProps {
   email: Settings;
   /** A template's badge (and removal), for a tenant whose templates may be its own; no Source column without it. */
-  templateBadge?: (template: EmailTemplateSummary) => ReactNode;
+  templateBadge?: (template: EmailTemplate) => ReactNode;
   /** The provider's badge (and removal), likewise. */
   providerBadge?: ReactNode;
+  /** What edits the templates, and the provider, where this scope may change them: each after what it edits. */
+  templateEditor?: ReactNode;
+  providerEditor?: ReactNode;
 }
 
 /** The 12 templates and the provider of one scope. Secrets are never read back: only the names of those set show. */
-export function EmailSettings({ email, templateBadge, providerBadge }: EmailSettingsProps) {
+export function EmailSettings({ email, templateBadge, providerBadge, templateEditor, providerEditor }: EmailSettingsProps) {
   return (
     <>
       <Subsection title="Templates">
@@ -43,10 +38,12 @@ export function EmailSettings({ email, templateBadge, providerBadge }: EmailSett
           </tbody>
         </table>
       </Subsection>
+      {templateEditor}
       <Subsection title="Provider">
         {providerBadge !== undefined && <div className="source">{providerBadge}</div>}
         <ProviderDetails provider={email.emailProvider} />
       </Subsection>
+      {providerEditor}
     </>
   );
 }
@@ -57,7 +54,7 @@ function ProviderDetails({ provider }: { provider: EmailProvider }) {
     <dl className="details">
       <div>
         <dt>Service</dt>
-        <dd>{PROVIDER_LABEL[provider.type]}</dd>
+        <dd>{EMAIL_PROVIDER_KINDS[provider.type].label}</dd>
       </div>
       <div>
         <dt>From</dt>

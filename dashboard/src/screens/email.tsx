@@ -1,5 +1,7 @@
 import { useCallback } from 'react';
+import { EmailProviderEditor } from '../components/email-provider-editor.tsx';
 import { EmailSettings } from '../components/email-settings.tsx';
+import { EmailTemplateEditor } from '../components/email-template-editor.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
@@ -8,32 +10,44 @@ import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationEmail, getTenantEmail } from '../operations-email-auth.ts';
 import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplateOverride, isPerTenant } from '../tenant-features.ts';
 
+/** The application's templates and provider, each editable. */
 function ApplicationEmail({ appId }: { appId: string }) {
   const email = useAsync(useCallback(() => getApplicationEmail(appId), [appId]));
   if (email.status === 'loading') return <Loading>Loading the e-mail settings…</Loading>;
   if (email.status === 'failed') return <ErrorMessage message={email.message} />;
-  return <EmailSettings email={email.data} />;
+  const scope = { appId, tenantId: null };
+  const reload = async () => email.replace(await getApplicationEmail(appId));
+  return (
+    <EmailSettings
+      email={email.data}
+      templateEditor={<EmailTemplateEditor scope={scope} templates={email.data.emailTemplates} onSaved={reload} />}
+      providerEditor={<EmailProviderEditor scope={scope} provider={email.data.emailProvider} onSaved={reload} />}
+    />
+  );
 }
 
-/** A tenant's effective templates and provider, with badges and removals for the parts its switches leave to it. */
+/** A tenant's effective templates and provider, with badges, removals and editing for the parts its switches leave to it. */
 function TenantEmail({ appId, tenant, config }: TenantViewProps) {
-  const { view, removal } = useTenantView(appId, tenant, getTenantEmail);
+  const { view, removal, reload } = useTenantView(appId, tenant, getTenantEmail);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s e-mail settings…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const provider = view.data.emailProvider;
+  const scope = { appId, tenantId: tenant.id };
+  const templatesPerTenant = isPerTenant(EMAIL_TEMPLATES, config);
+  const providerPerTenant = isPerTenant(EMAIL_PROVIDER, config);
   return (
     <EmailSettings
       email={view.data}
       templateBadge={
-        isPerTenant(EMAIL_TEMPLATES, config)
+        templatesPerTenant
           ? (template) => <OverrideBadge source={template.source ?? 'inherited'} override={emailTemplateOverride(template.key)} removal={removal} />
           : undefined
       }
       providerBadge={
-        isPerTenant(EMAIL_PROVIDER, config) ? (
-          <OverrideBadge source={provider.source ?? 'inherited'} override={EMAIL_PROVIDER_OVERRIDE} removal={removal} />
-        ) : undefined
+        providerPerTenant ? <OverrideBadge source={provider.source ?? 'inherited'} override={EMAIL_PROVIDER_OVERRIDE} removal={removal} /> : undefined
       }
+      templateEditor={templatesPerTenant && <EmailTemplateEditor scope={scope} templates={view.data.emailTemplates} onSaved={reload} />}
+      providerEditor={providerPerTenant && <EmailProviderEditor scope={scope} provider={provider} onSaved={reload} />}
     />
   );
 }

@@ -1,0 +1,38 @@
+import { useSubmission } from '../hooks/use-submission.ts';
+import type { EmailProvider } from '../operations-email-auth.ts';
+import { putEmailProvider, type EmailProviderInput, type EmailScope } from '../operations-email.ts';
+import { EmailProviderForm } from './email-provider-form.tsx';
+import { Outcome } from './status.tsx';
+import { Subsection } from './subsection.tsx';
+import { TestMail } from './test-mail.tsx';
+
+interface EmailProviderEditorProps {
+  /** The application's (tenantId null) or a tenant's, whose save is its own provider. */
+  scope: EmailScope;
+  provider: EmailProvider;
+  /** Reads the settings again after a save, so the details (and a tenant's badge) show it. */
+  onSaved: () => Promise<void>;
+}
+
+/** "Change the provider" of the application or of one tenant, and a test mail through it. */
+export function EmailProviderEditor({ scope, provider, onSaved }: EmailProviderEditorProps) {
+  const saving = useSubmission<string>();
+  const save = (input: EmailProviderInput) =>
+    saving.run(async () => {
+      await putEmailProvider(scope, input);
+      await onSaved();
+      return 'Saved the e-mail provider.';
+    });
+
+  return (
+    <>
+      <Subsection title="Change the provider">
+        {scope.tenantId !== null && <p className="hint">Saving gives this tenant its own provider, with secrets of its own.</p>}
+        {/* A new draft, its secret field empty, once the provider changes on the server (a save, a removed override). */}
+        <EmailProviderForm key={`${provider.source} ${provider.updatedAt}`} provider={provider} saving={saving.busy} onSave={save} />
+        <Outcome outcome={saving.outcome} />
+      </Subsection>
+      <TestMail scope={scope} />
+    </>
+  );
+}

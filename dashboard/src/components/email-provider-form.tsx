@@ -1,0 +1,86 @@
+import { useId, useState, type FormEvent } from 'react';
+import { EMAIL_PROVIDER_KINDS, EMAIL_PROVIDER_TYPES } from '../email-providers.ts';
+import type { EmailProvider, EmailProviderType, SmtpSecurity } from '../operations-email-auth.ts';
+import type { EmailProviderInput } from '../operations-email.ts';
+import { draftOf, inputOf, keepsStoredSecret, type ProviderDraft } from '../provider-draft.ts';
+import { TextField } from './text-field.tsx';
+
+const SECURITY_LABEL: Record<SmtpSecurity, string> = { starttls: 'STARTTLS', tls: 'TLS', none: 'None (trusted network only)' };
+
+interface EmailProviderFormProps {
+  /** The provider as it applies in the scope: the form starts from it. */
+  provider: EmailProvider;
+  saving: boolean;
+  onSave: (input: EmailProviderInput) => void;
+}
+
+/** The provider's settings for the chosen kind; its secret is write-only, typed again or kept. */
+export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFormProps) {
+  const [draft, setDraft] = useState<ProviderDraft>(() => draftOf(provider));
+  const id = useId();
+  const kind = EMAIL_PROVIDER_KINDS[draft.type];
+  const set =
+    <K extends keyof ProviderDraft>(field: K) =>
+    (value: ProviderDraft[K]) =>
+      setDraft((current) => ({ ...current, [field]: value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSave(inputOf(draft));
+  };
+
+  return (
+    // noValidate: the server judges the values, and its refusal is the message shown.
+    <form className="email-form" noValidate onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${id}-type`}>Service</label>
+        <select id={`${id}-type`} value={draft.type} onChange={(event) => set('type')(event.target.value as EmailProviderType)}>
+          {EMAIL_PROVIDER_TYPES.map((type) => <option key={type} value={type}>{EMAIL_PROVIDER_KINDS[type].label}</option>)}
+        </select>
+      </div>
+      {draft.type === 'gatehouse' ? (
+        <p className="hint">The built-in sender sends from no-reply@ this service’s host: choose another service to send from your own domain.</p>
+      ) : (
+        <TextField label="From address" type="email" value={draft.fromAddress} onChange={set('fromAddress')} />
+      )}
+      <TextField label="From name" value={draft.fromName} onChange={set('fromName')} hint="Optional." />
+      <TextField label="Reply-To address" type="email" value={draft.replyTo} onChange={set('replyTo')} hint="Optional." />
+      {draft.type === 'smtp' && (
+        <>
+          <TextField label="SMTP host" value={draft.host} onChange={set('host')} />
+          <TextField label="SMTP port" type="number" value={draft.port} onChange={set('port')} />
+          <div className="field">
+            <label htmlFor={`${id}-security`}>Connection security</label>
+            <select id={`${id}-security`} value={draft.security} onChange={(event) => set('security')(event.target.value as SmtpSecurity)}>
+              {Object.entries(SECURITY_LABEL).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            </select>
+          </div>
+          <TextField label="SMTP user name" value={draft.username} onChange={set('username')} hint="Optional; with one, a password is needed." />
+        </>
+      )}
+      {draft.type === 'ses' && (
+        <>
+          <TextField label="AWS region" value={draft.region} onChange={set('region')} hint="For example eu-west-1." />
+          <TextField label="Access key id" value={draft.accessKeyId} onChange={set('accessKeyId')} />
+        </>
+      )}
+      {kind.secret !== null && (
+        <TextField
+          label={kind.secret.label}
+          type="password"
+          autoComplete="new-password"
+          value={draft.secret}
+          onChange={set('secret')}
+          hint={
+            keepsStoredSecret(provider, draft)
+              ? 'Write-only: one is stored. Leave this empty to keep it.'
+              : 'Write-only: it is never shown again once saved.'
+          }
+        />
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving}>Save provider</button>
+      </div>
+    </form>
+  );
+}

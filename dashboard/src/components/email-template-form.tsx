@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { useSubmission } from '../hooks/use-submission.ts';
+import type { EmailTemplate } from '../operations-email-auth.ts';
+import { previewEmailTemplate, type EmailScope, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
+import { EmailPreview } from './email-preview.tsx';
+import { ErrorMessage } from './status.tsx';
+import { TextField } from './text-field.tsx';
+
+interface EmailTemplateFormProps {
+  scope: EmailScope;
+  /** The template as it applies in the scope: the draft starts from it. */
+  template: EmailTemplate;
+  saving: boolean;
+  onSave: (draft: EmailTemplateInput) => void;
+}
+
+/** A template's subject, HTML and text bodies (Liquid), the variables they may use, and a preview of the draft. */
+export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemplateFormProps) {
+  const [subject, setSubject] = useState(template.subject);
+  const [html, setHtml] = useState(template.html);
+  const [text, setText] = useState(template.text);
+  const preview = useSubmission<RenderedEmail>();
+  const draft = { subject, html, text };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSave(draft);
+  };
+
+  return (
+    <>
+      <form className="email-form" noValidate onSubmit={submit}>
+        <TextField label="Subject" value={subject} onChange={setSubject} />
+        <TextField label="HTML body" value={html} onChange={setHtml} rows={14} hint="Values are HTML-escaped unless followed by | raw." />
+        <TextField label="Text body" value={text} onChange={setText} rows={8} />
+        <div className="variables">
+          <span>Variables (Liquid, e.g. <code>{'{{ user.name }}'}</code>):</span>
+          <ul>
+            {template.variables.map((variable) => <li key={variable}><code>{variable}</code></li>)}
+          </ul>
+        </div>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={saving}>Save template</button>
+          <button type="button" disabled={preview.busy} onClick={() => preview.run(() => previewEmailTemplate(scope, template.key, draft))}>
+            Preview
+          </button>
+        </div>
+      </form>
+      {preview.outcome !== null &&
+        ('done' in preview.outcome ? <EmailPreview rendered={preview.outcome.done} /> : <ErrorMessage message={preview.outcome.refused} />)}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { errorMessage } from '../error-message.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { getEmailDelivery, sendTestEmail, type EmailDelivery, type EmailScope } from '../operations-email.ts';
+import { ErrorMessage } from './status.tsx';
+import { Subsection } from './subsection.tsx';
+import { TextField } from './text-field.tsx';
+
+// How often a queued test mail is read again, until its provider accepts or refuses it.
+const FOLLOW_MS = 1_000;
+
+function DeliveryStatus({ delivery }: { delivery: EmailDelivery }) {
+  if (delivery.status === 'failed') {
+    return <ErrorMessage message={`The test mail to ${delivery.to} failed: ${delivery.lastError ?? 'no reason given'}`} />;
+  }
+  const sentence =
+    delivery.status === 'sent'
+      ? (delivery.note ?? `The provider accepted the test mail to ${delivery.to}.`)
+      : `The test mail to ${delivery.to} is queued${delivery.lastError === null ? '' : `; its last attempt failed: ${delivery.lastError}`}…`;
+  return <p role="status">{sentence}</p>;
+}
+
+/** "Send a test mail" through the scope's provider as saved, followed until the provider accepts or refuses it. */
+export function TestMail({ scope }: { scope: EmailScope }) {
+  const [to, setTo] = useState('');
+  const [delivery, setDelivery] = useState<EmailDelivery | null>(null);
+  const [followFailure, setFollowFailure] = useState<string | null>(null);
+  const sending = useSubmission<void>();
+  const { appId, tenantId } = scope;
+
+  useEffect(() => {
+    if (delivery?.status !== 'queued') return;
+    let current = true;
+    const timer = setTimeout(() => {
+      getEmailDelivery({ appId, tenantId }, delivery.id).then(
+        (next) => current && setDelivery(next),
+        (error: unknown) => current && setFollowFailure(errorMessage(error)),
+      );
+    }, FOLLOW_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [appId, tenantId, delivery]);
+
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setDelivery(null);
+    setFollowFailure(null);
+    sending.run(async () => setDelivery(await sendTestEmail({ appId, tenantId }, to.trim())));
+  };
+
+  return (
+    <Subsection title="Send a test mail">
+      <form className="email-form" noValidate onSubmit={send}>
+        <TextField label="Test recipient" type="email" value={to} onChange={setTo} hint="Sent through the provider as saved." />
+        <div className="actions">
+          <button type="submit" disabled={sending.busy}>Send test mail</button>
+        </div>
+      </form>
+      {sending.outcome !== null && 'refused' in sending.outcome && <ErrorMessage message={sending.outcome.refused} />}
+      {delivery !== null && <DeliveryStatus delivery={delivery} />}
+      {followFailure !== null && <ErrorMessage message={followFailure} />}
+    </Subsection>
+  );
+}

@@ -1,0 +1,92 @@
+import { graphql } from './api.ts';
+import type { EmailProviderSecret, EmailProviderType, SmtpSecurity } from './operations-email-auth.ts';
+
+// The E-mail tab's writes (schema/email.graphql). `tenantId` null acts on the application's own value; a tenant's
+// writes its override, which the server refuses (409) while the feature's switch is application-wide.
+
+export interface EmailScope {
+  readonly appId: string;
+  readonly tenantId: string | null;
+}
+
+export interface EmailTemplateInput {
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+}
+
+/** A template rendered with the server's sample variables; nothing is stored or sent. */
+export interface RenderedEmail {
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+}
+
+/** The whole provider as PUT replaces it: a secret left out keeps its stored value while the type stays the same. */
+export interface EmailProviderInput {
+  readonly type: EmailProviderType;
+  readonly fromAddress: string | null;
+  readonly fromName: string | null;
+  readonly replyTo: string | null;
+  readonly smtp: { readonly host: string; readonly port: number; readonly username: string | null; readonly security: SmtpSecurity } | null;
+  readonly ses: { readonly region: string; readonly accessKeyId: string } | null;
+  readonly secrets: Partial<Record<EmailProviderSecret, string>>;
+}
+
+export type EmailDeliveryStatus = 'queued' | 'sent' | 'failed';
+
+/** A mail of the outbox, as far as its sender needs to follow it. */
+export interface EmailDelivery {
+  readonly id: string;
+  readonly to: string;
+  readonly status: EmailDeliveryStatus;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  /** Why nothing left the service although it is `sent` (the built-in sender without an SMTP server). */
+  readonly note: string | null;
+}
+
+const DELIVERY_FIELDS = 'id to status attempts lastError note';
+
+function call<T>(document: string, { appId, tenantId }: EmailScope, variables: Record<string, unknown>): Promise<T> {
+  return graphql<T>(document, { appId, tenantId, ...variables }, { applicationId: appId });
+}
+
+export async function putEmailTemplate(scope: EmailScope, templateKey: string, input: EmailTemplateInput): Promise<void> {
+  const mutation = `mutation PutEmailTemplate($appId: UUID!, $tenantId: UUID, $templateKey: EmailTemplateKey!, $input: EmailTemplateInput!) {
+    putEmailTemplate(appId: $appId, tenantId: $tenantId, templateKey: $templateKey, input: $input) { key }
+  }`;
+  await call<{ putEmailTemplate: { key: string } }>(mutation, scope, { templateKey, input });
+}
+
+export async function previewEmailTemplate(scope: EmailScope, templateKey: string, draft: EmailTemplateInput): Promise<RenderedEmail> {
+  const mutation = `mutation PreviewEmailTemplate($appId: UUID!, $tenantId: UUID, $templateKey: EmailTemplateKey!, $input: EmailTemplatePreviewInput) {
+    previewEmailTemplate(appId: $appId, tenantId: $tenantId, templateKey: $templateKey, input: $input) { subject html text }
+  }`;
+  const data = await call<{ previewEmailTemplate: RenderedEmail }>(mutation, scope, { templateKey, input: draft });
+  return data.previewEmailTemplate;
+}
+
+export async function putEmailProvider(scope: EmailScope, input: EmailProviderInput): Promise<void> {
+  const mutation = `mutation PutEmailProvider($appId: UUID!, $tenantId: UUID, $input: EmailProviderInput!) {
+    putEmailProvider(appId: $appId, tenantId: $tenantId, input: $input) { type }
+  }`;
+  await call<{ putEmailProvider: { type: string } }>(mutation, scope, { input });
+}
+
+/** Queues a test mail through the scope's effective provider. */
+export async function sendTestEmail(scope: EmailScope, to: string): Promise<EmailDelivery> {
+  const mutation = `mutation SendTestEmail($appId: UUID!, $tenantId: UUID, $input: SendTestEmailInput!) {
+    sendTestEmail(appId: $appId, tenantId: $tenantId, input: $input) { ${DELIVERY_FIELDS} }
+  }`;
+  const data = await call<{ sendTestEmail: EmailDelivery }>(mutation, scope, { input: { to } });
+  return data.sendTestEmail;
+}
+
+export async function getEmailDelivery(scope: EmailScope, deliveryId: string): Promise<EmailDelivery> {
+  const query = `query EmailDelivery($appId: UUID!, $tenantId: UUID, $deliveryId: UUID!) {
+    emailDelivery(appId: $appId, tenantId: $tenantId, deliveryId: $deliveryId) { ${DELIVERY_FIELDS} }
+  }`;
+  const data = await call<{ emailDelivery: EmailDelivery }>(query, scope, { deliveryId });
+  return data.emailDelivery;
+}
