@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { hashPassword } from '../../src/auth/password-hash.ts';
+import type { Config } from '../../src/config.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { cspViolationsOf, launchChromium } from './chromium.ts';
@@ -10,8 +11,8 @@ import { cspViolationsOf, launchChromium } from './chromium.ts';
 export const OPERATOR = { email: 'ops@example.com', password: 'Operator-Horse-42' } as const;
 
 /** A test app whose PUBLIC_URL the browser reaches, with its console and OPERATOR as the first operator. */
-export async function startDashboardApp(): Promise<TestApp> {
-  const app = await startTestApp({}, { reachablePublicUrl: true });
+export async function startDashboardApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const app = await startTestApp(overrides, { reachablePublicUrl: true });
   const { orm, config } = app.gatehouse.services;
   await ensureConsoles(orm, config.publicUrl, randomUUID(), { email: OPERATOR.email, passwordHash: await hashPassword(OPERATOR.password) });
   return app;
