@@ -24,6 +24,9 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
     (value: ProviderDraft[K]) =>
       setDraft((current) => ({ ...current, [field]: value }));
 
+  // A secret typed for one kind is no credential of another.
+  const choose = (type: EmailProviderType) => setDraft((current) => ({ ...current, type, secret: '' }));
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSave(inputOf(draft));
@@ -34,7 +37,7 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
     <form className="email-form" noValidate onSubmit={submit}>
       <div className="field">
         <label htmlFor={`${id}-type`}>Service</label>
-        <select id={`${id}-type`} value={draft.type} onChange={(event) => set('type')(event.target.value as EmailProviderType)}>
+        <select id={`${id}-type`} value={draft.type} onChange={(event) => choose(event.target.value as EmailProviderType)}>
           {EMAIL_PROVIDER_TYPES.map((type) => <option key={type} value={type}>{EMAIL_PROVIDER_KINDS[type].label}</option>)}
         </select>
       </div>
