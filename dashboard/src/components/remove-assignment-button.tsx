@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { errorMessage } from '../error-message.ts';
+import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { removeRoleAssignment } from '../operations-roles.ts';
 import { ErrorMessage } from './status.tsx';
 
@@ -13,27 +12,16 @@ interface RemoveAssignmentButtonProps {
 
 /** "Remove" for one role assignment, once confirmed, and a refused removal's message. */
 export function RemoveAssignmentButton({ appId, assignmentId, question, onRemoved }: RemoveAssignmentButtonProps) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const remove = async () => {
-    if (!window.confirm(question)) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+  const removal = useConfirmedAction();
+  const remove = () =>
+    removal.run(question, async () => {
       await removeRoleAssignment(appId, assignmentId);
-    } catch (error) {
-      setFailure(errorMessage(error));
-      setBusy(false);
-      return;
-    }
-    onRemoved();
-  };
-
+      onRemoved();
+    });
   return (
     <>
-      <button type="button" className="small" disabled={busy} onClick={() => void remove()}>Remove</button>
-      {failure !== null && <ErrorMessage message={failure} />}
+      <button type="button" className="small" disabled={removal.busy} onClick={remove}>Remove</button>
+      {removal.failure !== null && <ErrorMessage message={removal.failure} />}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useId } from 'react';
 import { usePages } from '../hooks/use-pages.ts';
 import { listTenantSummaries, type TenantSummary } from '../operations.ts';
 import { PageFooter } from './page-footer.tsx';
@@ -8,20 +8,25 @@ interface TenantPickerProps {
   /** The tenant shown, or null for the application-wide value. */
   selected: TenantSummary | null;
   onSelect: (tenant: TenantSummary | null) => void;
+  /** The picker's label ("Tenant" unless told). */
+  label?: string;
+  /** The first choice, no tenant ("Application" unless told). */
+  noTenantLabel?: string;
 }
 
 /** The "Tenant" picker of a per-tenant feature: "Application" for the application-wide value, then the tenants. */
-export function TenantPicker({ appId, selected, onSelect }: TenantPickerProps) {
+export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application' }: TenantPickerProps) {
   const tenants = usePages(useCallback((cursor: string | null) => listTenantSummaries(appId, cursor), [appId]));
+  const id = useId();
   return (
     <div className="picker">
-      <label htmlFor="tenant-picker">Tenant</label>
+      <label htmlFor={id}>{label}</label>
       <select
-        id="tenant-picker"
+        id={id}
         value={selected?.id ?? ''}
         onChange={(event) => onSelect(tenants.items.find((tenant) => tenant.id === event.target.value) ?? null)}
       >
-        <option value="">Application</option>
+        <option value="">{noTenantLabel}</option>
         {tenants.items.map((tenant) => (
           <option key={tenant.id} value={tenant.id}>{tenant.name}</option>
         ))}

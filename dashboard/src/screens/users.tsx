@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { PageFooter } from '../components/page-footer.tsx';
+import { Timestamp } from '../components/timestamp.tsx';
 import { usePages } from '../hooks/use-pages.ts';
 import { listUsers, type User, type UserStatus } from '../operations.ts';
 import { UserRoles } from './user-roles.tsx';
@@ -32,7 +33,7 @@ export function Users({ appId }: { appId: string }) {
                 <th scope="row">{user.email}</th>
                 <td>{user.name ?? ''}</td>
                 <td>{STATUS_LABEL[user.status]}</td>
-                <td><time dateTime={user.createdAt}>{new Date(user.createdAt).toLocaleString()}</time></td>
+                <td><Timestamp value={user.createdAt} /></td>
                 <td>
                   <button type="button" className="small" aria-pressed={chosen?.id === user.id} onClick={() => setChosen(user)}>
                     Roles<span className="visually-hidden">{` of ${user.email}`}</span>
