@@ -2,6 +2,7 @@ import type { JSX } from 'react';
 import type { ManagedApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
+import { ApiKeys } from './api-keys.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
@@ -11,7 +12,7 @@ import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
 // In the order of the tabs.
-const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, Analytics } satisfies Record<
+const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'API keys': ApiKeys, Analytics } satisfies Record<
   string,
   (props: { appId: string }) => JSX.Element
 >;

@@ -1,0 +1,137 @@
+import { graphql } from './api.ts';
+import type { Page } from './operations.ts';
+
+// The API keys tab's calls (field names as in schema/api-keys.graphql and permissions.graphql). All act at the
+// application's scope, which lists every key of the application, its tenants' included, and may act on any of them.
+
+/** Every built-in permission fits in one page of the catalogue, which lists them first. */
+const CATALOGUE_PAGE = 100;
+const PAGE_SIZE = 25;
+const KEY_FIELDS = 'id tenantId userId name permissions expiresAt revokedAt lastRotatedAt createdAt';
+
+/** The grant of every permission the key's creator holds, shown as "All permissions". */
+export const ALL_PERMISSIONS = '*';
+
+export interface ApiKey {
+  readonly id: string;
+  /** Null: application-wide. */
+  readonly tenantId: string | null;
+  /** Null: a standalone key; else the user it acts as. */
+  readonly userId: string | null;
+  readonly name: string;
+  readonly permissions: readonly string[];
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  readonly lastRotatedAt: string | null;
+  readonly createdAt: string;
+}
+
+/** A key with the names of its tenant and user, read with its page. */
+export interface ListedApiKey extends ApiKey {
+  readonly tenantName: string | null;
+  readonly userEmail: string | null;
+}
+
+export interface ApiKeyWithSecret {
+  readonly key: ApiKey;
+  readonly secret: string;
+}
+
+export interface GrantablePermission {
+  readonly key: string;
+  readonly description: string;
+}
+
+export interface ApiKeyChoices {
+  readonly multiTenant: boolean;
+  /** The built-in permissions: an application's own permissions are for its roles, a key may not carry them. */
+  readonly permissions: readonly GrantablePermission[];
+}
+
+export interface NewApiKey {
+  readonly name: string;
+  readonly permissions: readonly string[];
+  /** Null: application-wide. */
+  readonly tenantId: string | null;
+  /** ISO date-time; null for a key that does not expire. */
+  readonly expiresAt: string | null;
+}
+
+export async function getApiKeyChoices(appId: string): Promise<ApiKeyChoices> {
+  const query = `query ApiKeyChoices($appId: UUID!, $pageSize: Int) {
+    application(appId: $appId) { multiTenant }
+    permissions(appId: $appId, pageSize: $pageSize) { data { key description builtIn } }
+  }`;
+  const data = await graphql<{ application: { multiTenant: boolean }; permissions: { data: (GrantablePermission & { builtIn: boolean })[] } }>(
+    query,
+    { appId, pageSize: CATALOGUE_PAGE },
+    { applicationId: appId },
+  );
+  const permissions = data.permissions.data.filter((permission) => permission.builtIn).map(({ key, description }) => ({ key, description }));
+  return { multiTenant: data.application.multiTenant, permissions };
+}
+
+/** The application's keys (every tenant's too), or with `tenantId` that tenant's only. */
+export async function listApiKeys(appId: string, tenantId: string | null, cursor: string | null): Promise<Page<ListedApiKey>> {
+  const query = `query ApiKeys($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {
+    apiKeys(appId: $appId, tenantId: $tenantId, pageSize: $pageSize, cursor: $cursor) { data { ${KEY_FIELDS} } next }
+  }`;
+  const data = await graphql<{ apiKeys: Page<ApiKey> }>(query, { appId, tenantId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  const owners = await readOwners(appId, data.apiKeys.data);
+  const keys = data.apiKeys.data.map((key) => ({
+    ...key,
+    tenantName: key.tenantId === null ? null : (owners.tenants.get(key.tenantId) ?? key.tenantId),
+    userEmail: key.userId === null ? null : (owners.users.get(key.userId) ?? key.userId),
+  }));
+  return { data: keys, next: data.apiKeys.next };
+}
+
+interface Owners {
+  readonly tenants: ReadonlyMap<string, string>;
+  readonly users: ReadonlyMap<string, string>;
+}
+
+const distinct = (ids: readonly (string | null)[]): string[] => [...new Set(ids.filter((id) => id !== null))];
+const tenantField = (id: string) => `tenant_${id.replaceAll('-', '')}`;
+const userField = (id: string) => `user_${id.replaceAll('-', '')}`;
+
+/** The names of a page's tenants and the e-mails of its keys' users, in one request of aliased fields. */
+async function readOwners(appId: string, keys: readonly ApiKey[]): Promise<Owners> {
+  const tenantIds = distinct(keys.map((key) => key.tenantId));
+  const userIds = distinct(keys.map((key) => key.userId));
+  if (tenantIds.length === 0 && userIds.length === 0) return { tenants: new Map(), users: new Map() };
+  const parameters = [...tenantIds.map(tenantField), ...userIds.map(userField)].map((field) => `$${field}: UUID!`);
+  const fields = [
+    ...tenantIds.map((id) => `${tenantField(id)}: tenant(appId: $appId, tenantId: $${tenantField(id)}) { name }`),
+    ...userIds.map((id) => `${userField(id)}: user(appId: $appId, userId: $${userField(id)}) { email }`),
+  ];
+  const variables: Record<string, string> = Object.fromEntries([...tenantIds.map((id) => [tenantField(id), id] as const), ...userIds.map((id) => [userField(id), id] as const)]);
+  const query = `query ApiKeyOwners($appId: UUID!, ${parameters.join(', ')}) { ${fields.join(' ')} }`;
+  const data = await graphql<Record<string, { name?: string; email?: string }>>(query, { appId, ...variables }, { applicationId: appId });
+  return {
+    tenants: new Map(tenantIds.map((id) => [id, data[tenantField(id)]?.name ?? id])),
+    users: new Map(userIds.map((id) => [id, data[userField(id)]?.email ?? id])),
+  };
+}
+
+export async function createApiKey(appId: string, input: NewApiKey): Promise<ApiKeyWithSecret> {
+  const mutation = `mutation CreateApiKey($appId: UUID!, $input: CreateApiKeyInput!) {
+    createApiKey(appId: $appId, input: $input) { key { ${KEY_FIELDS} } secret }
+  }`;
+  const data = await graphql<{ createApiKey: ApiKeyWithSecret }>(mutation, { appId, input }, { applicationId: appId });
+  return data.createApiKey;
+}
+
+export async function rotateApiKey(appId: string, keyId: string): Promise<ApiKeyWithSecret> {
+  const mutation = `mutation RotateApiKey($appId: UUID!, $keyId: UUID!) {
+    rotateApiKey(appId: $appId, keyId: $keyId) { key { ${KEY_FIELDS} } secret }
+  }`;
+  const data = await graphql<{ rotateApiKey: ApiKeyWithSecret }>(mutation, { appId, keyId }, { applicationId: appId });
+  return data.rotateApiKey;
+}
+
+export async function revokeApiKey(appId: string, keyId: string): Promise<ApiKey> {
+  const mutation = `mutation RevokeApiKey($appId: UUID!, $keyId: UUID!) { revokeApiKey(appId: $appId, keyId: $keyId) { ${KEY_FIELDS} } }`;
+  const data = await graphql<{ revokeApiKey: ApiKey }>(mutation, { appId, keyId }, { applicationId: appId });
+  return data.revokeApiKey;
+}

@@ -1,0 +1,47 @@
+import { ErrorMessage } from '../components/status.tsx';
+import { Timestamp } from '../components/timestamp.tsx';
+import { apiKeyStatus, permissionsLabel } from '../api-key-status.ts';
+import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
+import { revokeApiKey, rotateApiKey, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
+
+interface ApiKeyRowProps {
+  appId: string;
+  apiKey: ListedApiKey;
+  onRotated: (rotated: ApiKeyWithSecret) => void;
+  onRevoked: (revoked: ApiKey) => void;
+}
+
+/** One key: who it is for, what it may do, its dates and status, and Rotate and Revoke while they apply. */
+export function ApiKeyRow({ appId, apiKey, onRotated, onRevoked }: ApiKeyRowProps) {
+  const action = useConfirmedAction();
+  const status = apiKeyStatus(apiKey);
+
+  const rotate = () =>
+    action.run(`Rotate the API key “${apiKey.name}”? Its current secret stops working at once.`, async () => {
+      onRotated(await rotateApiKey(appId, apiKey.id));
+    });
+  const revoke = () =>
+    action.run(`Revoke the API key “${apiKey.name}”? It stops working at once, for good.`, async () => {
+      onRevoked(await revokeApiKey(appId, apiKey.id));
+    });
+
+  return (
+    <tr>
+      <th scope="row">
+        {apiKey.name}
+        {apiKey.userEmail !== null && <span className="acts-as">{`Acts as ${apiKey.userEmail}`}</span>}
+      </th>
+      <td>{apiKey.tenantName ?? 'Application'}</td>
+      <td>{permissionsLabel(apiKey)}</td>
+      <td><Timestamp value={apiKey.createdAt} /></td>
+      <td>{apiKey.expiresAt === null ? 'Never' : <Timestamp value={apiKey.expiresAt} />}</td>
+      <td>{apiKey.lastRotatedAt === null ? 'Never' : <Timestamp value={apiKey.lastRotatedAt} />}</td>
+      <td>{status}</td>
+      <td>
+        {status === 'Active' && <button type="button" className="small" disabled={action.busy} onClick={rotate}>Rotate</button>}
+        {status !== 'Revoked' && <button type="button" className="small" disabled={action.busy} onClick={revoke}>Revoke</button>}
+        {action.failure !== null && <ErrorMessage message={action.failure} />}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,95 @@
+import { useCallback, useState } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { SecretReveal } from '../components/secret-reveal.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { TenantPicker } from '../components/tenant-picker.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { getApiKeyChoices, listApiKeys, type ApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import type { TenantSummary } from '../operations.ts';
+import { ApiKeyRow } from './api-key-row.tsx';
+import { CreateApiKeyForm } from './create-api-key-form.tsx';
+
+interface ApiKeyTableProps {
+  appId: string;
+  /** Null: every key of the application, its tenants' included. */
+  tenant: TenantSummary | null;
+  onRotated: (rotated: ApiKeyWithSecret) => void;
+}
+
+function ApiKeyTable({ appId, tenant, onRotated }: ApiKeyTableProps) {
+  const tenantId = tenant?.id ?? null;
+  const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, tenantId, cursor), [appId, tenantId]));
+  const replace = (changed: ApiKey) => keys.update((row) => (row.id === changed.id ? { ...row, ...changed } : row));
+
+  if (!keys.loading && keys.error === null && keys.items.length === 0) {
+    return <p>{tenant === null ? 'This application has no API keys yet.' : `${tenant.name} has no API keys yet.`}</p>;
+  }
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Tenant</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last rotated</th>
+            <th scope="col">Status</th>
+            <th scope="col"><span className="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.items.map((key) => (
+            <ApiKeyRow
+              key={key.id}
+              appId={appId}
+              apiKey={key}
+              onRotated={(rotated) => {
+                replace(rotated.key);
+                onRotated(rotated);
+              }}
+              onRevoked={replace}
+            />
+          ))}
+        </tbody>
+      </table>
+      <PageFooter pages={keys} loadingLabel="Loading API keys…" />
+    </>
+  );
+}
+
+/**
+ * The management API keys: every key of the application (a multi-tenant one's tenants' too, or one tenant's through
+ * the picker), Rotate and Revoke, and Create API key; a new secret is shown once, above the table.
+ */
+export function ApiKeys({ appId }: { appId: string }) {
+  const choices = useAsync(useCallback(() => getApiKeyChoices(appId), [appId]));
+  const [viewed, setViewed] = useState<TenantSummary | null>(null);
+  const [creations, setCreations] = useState(0);
+  const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
+
+  if (choices.status === 'loading') return <Loading>Loading the permissions…</Loading>;
+  if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
+  const created = ({ key, secret }: ApiKeyWithSecret, tenant: TenantSummary | null) => {
+    setRevealed({ heading: `New API key “${key.name}”`, secret });
+    // The table shows the new key: on a tenant's view, the view of the key's tenant.
+    if (viewed !== null && viewed.id !== tenant?.id) setViewed(tenant);
+    setCreations((count) => count + 1);
+  };
+  const rotated = ({ key, secret }: ApiKeyWithSecret) => setRevealed({ heading: `New secret of “${key.name}”`, secret });
+
+  return (
+    <>
+      <section aria-labelledby="api-keys-heading">
+        <h2 id="api-keys-heading">API keys</h2>
+        <p className="hint">Long-lived keys for backend services and CI, sent as the X-API-Key header.</p>
+        {choices.data.multiTenant && <TenantPicker appId={appId} selected={viewed} onSelect={setViewed} label="Show keys of" noTenantLabel="All keys" />}
+        {revealed !== null && <SecretReveal heading={revealed.heading} secret={revealed.secret} onDismiss={() => setRevealed(null)} />}
+        <ApiKeyTable key={`${viewed?.id ?? ''}:${creations}`} appId={appId} tenant={viewed} onRotated={rotated} />
+      </section>
+      <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />
+    </>
+  );
+}
