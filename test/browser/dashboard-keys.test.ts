@@ -1,0 +1,201 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+
+/**
+ * The dashboard's API keys tab in Chromium: the operator creates a key restricted to `users:read`, whose secret, read
+ * from the page once, reads users and may not write them; rotates it (the old secret stops working, the new one works)
+ * and revokes it; is shown the server's refusal of a key without permissions or name, which makes nothing; makes a key
+ * of the tenant Acme, shown under Acme; and, left with a role that does not hold `users:write`, is refused a key with
+ * it. Screenshot: test-results/dashboard-keys.png.
+ */
+interface ListedKey {
+  id: string;
+  name: string;
+  tenantId: string | null;
+  permissions: string[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastRotatedAt: string | null;
+}
+
+let app: TestApp;
+let acme: string;
+let dashboard: DashboardPage;
+let page: Page;
+/** The `users:read` key made in the dashboard, and its working secret. */
+let reader: ListedKey;
+let readerSecret: string;
+
+/** Every key of the application, as the API lists them to the bootstrap key. */
+const keysOnServer = async (): Promise<ListedKey[]> => (await app.http.get('/api-keys?pageSize=100')).body.data;
+const keyRow = (name: string): Locator => page.getByRole('row', { name: new RegExp(`^${name}`) });
+const secretShown = (heading: string): Locator => page.getByRole('region', { name: heading });
+const readUsers = (secret: string) => app.as({ apiKey: secret }).get('/users');
+
+/** Accepts the next confirmation and answers its question. */
+function acceptNextDialog(): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+}
+
+/** Reads the secret shown once under `heading`, then dismisses it; it is nowhere in the page afterwards. */
+async function takeSecret(heading: string): Promise<string> {
+  const shown = secretShown(heading);
+  await shown.waitFor();
+  expect(await shown.textContent()).toContain('will not be shown again');
+  const field = shown.getByLabel('Secret');
+  expect(await field.getAttribute('readonly')).not.toBeNull();
+  const secret = await field.inputValue();
+  expect(secret).not.toBe('');
+  await shown.getByRole('button', { name: 'Dismiss' }).click();
+  await shown.waitFor({ state: 'detached' });
+  expect(await page.content()).not.toContain(secret);
+  return secret;
+}
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  acme = await app.createTenant('Acme');
+  const userId = await app.createUser('support@example.com');
+  expect((await app.http.post('/api-keys', { name: 'Support bot', permissions: ['users:read'], userId })).status).toBe(201);
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  await page.getByRole('button', { name: 'API keys', exact: true }).click();
+  await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe('the API keys tab of the dashboard in Chromium', () => {
+  it('lists the application-wide bootstrap key with all permissions, and the user-bound key with its user', async () => {
+    const bootstrap = keyRow('Bootstrap app_admin key');
+    await bootstrap.waitFor();
+    const cells = await bootstrap.getByRole('cell').allTextContents();
+    expect([cells[0], cells[1], cells[3], cells[4], cells[5], cells[6]]).toEqual(['Application', 'All permissions', 'Never', 'Never', 'Active', 'RotateRevoke']);
+    expect(await keyRow('Support bot').getByRole('rowheader').textContent()).toBe('Support botActs as support@example.com');
+    expect(await keyRow('Support bot').getByRole('cell').nth(1).textContent()).toBe('users:read');
+  });
+
+  it('creates a key restricted to users:read whose secret, shown once, reads users and may not write them', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('CI reader');
+    await page.getByRole('checkbox', { name: 'users:read', exact: true }).check();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await secretShown('New API key “CI reader”').waitFor();
+    await page.screenshot({ path: 'test-results/dashboard-keys.png', fullPage: true });
+    readerSecret = await takeSecret('New API key “CI reader”');
+
+    await keyRow('CI reader').waitFor();
+    const cells = await keyRow('CI reader').getByRole('cell').allTextContents();
+    expect([cells[0], cells[1], cells[3], cells[4], cells[5], cells[6]]).toEqual(['Application', 'users:read', 'Never', 'Never', 'Active', 'RotateRevoke']);
+    const created = (await keysOnServer()).filter((key) => key.name === 'CI reader');
+    expect(created).toMatchObject([{ tenantId: null, permissions: ['users:read'], expiresAt: null, revokedAt: null }]);
+    reader = created[0]!;
+
+    expect((await readUsers(readerSecret)).status).toBe(200);
+    const write = await app.as({ apiKey: readerSecret }).post('/users', { email: 'written@example.com' });
+    expect(write.status).toBe(403);
+    expect((await app.http.get('/users?email=written@example.com')).body.data).toEqual([]);
+  });
+
+  it('rotates the key once confirmed: the old secret is refused, the new one, shown once, works', async () => {
+    const question = acceptNextDialog();
+    await keyRow('CI reader').getByRole('button', { name: 'Rotate' }).click();
+    expect(await question).toBe('Rotate the API key “CI reader”? Its current secret stops working at once.');
+    const newSecret = await takeSecret('New secret of “CI reader”');
+    expect(newSecret).not.toBe(readerSecret);
+
+    expect((await readUsers(readerSecret)).status).toBe(401);
+    expect((await readUsers(newSecret)).status).toBe(200);
+    const [rotated] = (await keysOnServer()).filter((key) => key.id === reader.id);
+    expect(rotated?.lastRotatedAt).not.toBeNull();
+    expect(await keyRow('CI reader').getByRole('cell').nth(4).textContent()).not.toBe('Never');
+    readerSecret = newSecret;
+  });
+
+  it('revokes the key once confirmed: the row shows Revoked without actions and the secret is refused', async () => {
+    const question = acceptNextDialog();
+    await keyRow('CI reader').getByRole('button', { name: 'Revoke' }).click();
+    expect(await question).toBe('Revoke the API key “CI reader”? It stops working at once, for good.');
+    await keyRow('CI reader').getByRole('cell', { name: 'Revoked', exact: true }).waitFor();
+    expect(await keyRow('CI reader').getByRole('button').count()).toBe(0);
+
+    expect((await readUsers(readerSecret)).status).toBe(401);
+    const [revoked] = (await keysOnServer()).filter((key) => key.id === reader.id);
+    expect(revoked?.revokedAt).not.toBeNull();
+  });
+
+  it("shows the server's refusal of a key without permissions, or without a visible name, and makes nothing", async () => {
+    const before = await keysOnServer();
+    await page.getByLabel('Name', { exact: true }).fill('CI writer');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'permissions must name at least one permission' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('   ');
+    await page.getByRole('checkbox', { name: 'users:write', exact: true }).check();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'name must be 1 to 200 characters' }).waitFor();
+
+    expect(await keyRow('CI writer').count()).toBe(0);
+    expect(await page.getByRole('region', { name: /New API key/ }).count()).toBe(0);
+    expect(await keysOnServer()).toEqual(before);
+  });
+
+  it("creates a key of the tenant Acme with an expiry, shown under Acme and alone in Acme's keys", async () => {
+    await page.getByLabel('Name', { exact: true }).fill('Acme sync');
+    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await page.getByLabel('Expires (optional)').fill('2035-06-01T12:00');
+    await page.getByRole('checkbox', { name: 'All permissions' }).check();
+    expect(await page.getByRole('checkbox', { name: 'users:read', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const secret = await takeSecret('New API key “Acme sync”');
+
+    const row = keyRow('Acme sync');
+    await row.waitFor();
+    const cells = await row.getByRole('cell').allTextContents();
+    expect([cells[0], cells[1], cells[5]]).toEqual(['Acme', 'All permissions', 'Active']);
+    expect(cells[3]).not.toBe('Never');
+    const created = (await keysOnServer()).filter((key) => key.name === 'Acme sync');
+    expect(created).toMatchObject([{ tenantId: acme, permissions: ['*'], expiresAt: new Date('2035-06-01T12:00').toISOString() }]);
+    // A key of Acme's acts in Acme only.
+    const globex = await app.createTenant('Globex');
+    expect((await app.as({ apiKey: secret }).get(`/applications/${app.root.applicationId}/tenants/${acme}/users`)).status).toBe(200);
+    expect((await app.as({ apiKey: secret }).get(`/applications/${app.root.applicationId}/tenants/${globex}/users`)).status).toBe(403);
+
+    await page.getByLabel('Show keys of').selectOption({ label: 'Acme' });
+    await keyRow('Bootstrap app_admin key').waitFor({ state: 'detached' });
+    await row.waitFor();
+    expect(await page.getByRole('row').count()).toBe(2);
+    await page.getByLabel('Show keys of').selectOption({ label: 'All keys' });
+    await keyRow('Bootstrap app_admin key').waitFor();
+    expect(await keyRow('Acme sync').count()).toBe(1);
+  });
+
+  it("shows the server's refusal of a permission the operator does not hold, and makes nothing", async () => {
+    // The operator keeps only a role that manages keys and reads what the tab reads: `users:write` is beyond it.
+    const permissions = ['api_keys:*', 'applications:read', 'permissions:read', 'tenants:read', 'users:read'];
+    const role = await app.http.post('/roles', { key: 'key_manager', name: 'Key manager', permissions });
+    expect(role.status).toBe(201);
+    const [adminGrant] = (await app.http.get('/role-assignments?subjectType=operator')).body.data as { id: string; subject: { type: string; id: string } }[];
+    const subject = adminGrant!.subject;
+    expect((await app.http.post('/role-assignments', { subject, roleId: role.body.id })).status).toBe(201);
+    expect((await app.http.delete(`/role-assignments/${adminGrant!.id}`)).status).toBe(204);
+    const before = await keysOnServer();
+
+    await page.getByLabel('Name', { exact: true }).fill('Too strong');
+    await page.getByRole('checkbox', { name: 'users:write', exact: true }).check();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The credentials may not grant permissions they do not hold' }).waitFor();
+    expect(await keyRow('Too strong').count()).toBe(0);
+    expect(await keysOnServer()).toEqual(before);
+  });
+});
