@@ -82,7 +82,8 @@ export async function getRoleChoices(appId: string): Promise<RoleChoices> {
   return { multiTenant: data.application.multiTenant, roles: data.roles.data, tenants };
 }
 
-async function listTenantPage(appId: string): Promise<readonly TenantSummary[]> {
+/** The application's tenants, as many as one page of the API holds. */
+export async function listTenantPage(appId: string): Promise<readonly TenantSummary[]> {
   const query = `query ChoiceTenants($appId: UUID!, $pageSize: Int) { tenants(appId: $appId, pageSize: $pageSize) { data { id name slug } } }`;
   const data = await graphql<{ tenants: { data: TenantSummary[] } }>(query, { appId, pageSize: FULL_PAGE }, { applicationId: appId });
   return data.tenants.data;

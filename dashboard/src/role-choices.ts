@@ -6,8 +6,8 @@ export function roleName(choices: RoleChoices, roleId: string): string {
   return choices.roles.find((role) => role.id === roleId)?.name ?? roleId;
 }
 
-/** Where a role is held: "Application-wide", or the tenant's name (its id beyond the one page of tenants read). */
-export function placeName(choices: RoleChoices, tenantId: string | null): string {
+/** Where a role is held or a client belongs: "Application-wide", or the tenant's name (its id beyond the one page of tenants read). */
+export function placeName(choices: { readonly tenants: readonly TenantSummary[] }, tenantId: string | null): string {
   if (tenantId === null) return 'Application-wide';
   return choices.tenants.find((tenant) => tenant.id === tenantId)?.name ?? tenantId;
 }
