@@ -6,13 +6,14 @@ import { ApiKeys } from './api-keys.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
+import { OAuthClients } from './oauth-clients.tsx';
 import { Operators } from './operators.tsx';
 import { Roles } from './roles.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
 // In the order of the tabs.
-const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'API keys': ApiKeys, Analytics } satisfies Record<
+const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'API keys': ApiKeys, 'OAuth clients': OAuthClients, Analytics } satisfies Record<
   string,
   (props: { appId: string }) => JSX.Element
 >;

@@ -1,0 +1,53 @@
+import type { IdTokenSigningAlg, OAuthClient, OAuthClientAuthMethod, OAuthClientSettings, OAuthClientType } from './operations-oauth-clients.ts';
+import { CLIENT_TYPES } from './oauth-client-types.ts';
+
+/** A client's settings as the form holds them: the URI lists as text, one per line. */
+export interface ClientDraft {
+  readonly name: string;
+  readonly redirectUris: string;
+  readonly postLogoutRedirectUris: string;
+  readonly tokenEndpointAuthMethod: Exclude<OAuthClientAuthMethod, 'none'>;
+  readonly idTokenSigningAlg: IdTokenSigningAlg;
+  readonly managementApi: boolean;
+}
+
+export const NEW_CLIENT_DRAFT: ClientDraft = {
+  name: '',
+  redirectUris: '',
+  postLogoutRedirectUris: '',
+  tokenEndpointAuthMethod: 'client_secret_basic',
+  idTokenSigningAlg: 'ES256',
+  managementApi: false,
+};
+
+export function draftOf(client: OAuthClient): ClientDraft {
+  return {
+    name: client.name,
+    redirectUris: client.redirectUris.join('\n'),
+    postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod === 'none' ? 'client_secret_basic' : client.tokenEndpointAuthMethod,
+    idTokenSigningAlg: client.idTokenSigningAlg,
+    managementApi: client.managementApi,
+  };
+}
+
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** The API's input: the URIs one per non-blank line, the secret method for a confidential client only. */
+export function settingsOf(draft: ClientDraft, type: OAuthClientType): OAuthClientSettings {
+  const { confidential, uriRule } = CLIENT_TYPES[type];
+  const redirects = uriRule !== null;
+  return {
+    name: draft.name.trim(),
+    redirectUris: redirects ? lines(draft.redirectUris) : [],
+    postLogoutRedirectUris: redirects ? lines(draft.postLogoutRedirectUris) : [],
+    ...(confidential ? { tokenEndpointAuthMethod: draft.tokenEndpointAuthMethod } : {}),
+    idTokenSigningAlg: draft.idTokenSigningAlg,
+    managementApi: draft.managementApi,
+  };
+}

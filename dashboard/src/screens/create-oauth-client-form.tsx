@@ -1,0 +1,85 @@
+import { useId, useState } from 'react';
+import { ErrorMessage } from '../components/status.tsx';
+import { clientIssuer } from '../client-issuer.ts';
+import { useAction } from '../hooks/use-action.ts';
+import { NEW_CLIENT_DRAFT, settingsOf } from '../oauth-client-draft.ts';
+import { CLIENT_TYPE_ORDER, CLIENT_TYPES } from '../oauth-client-types.ts';
+import { createOAuthClient, type ClientsContext, type OAuthClientType, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
+import { CreatedOAuthClient } from './created-oauth-client.tsx';
+import { OAuthClientFields } from './oauth-client-fields.tsx';
+
+interface CreateOAuthClientFormProps {
+  appId: string;
+  context: ClientsContext;
+  issuer: URL;
+  onCreated: () => void;
+}
+
+/** "Create OAuth client": its type, tenant and settings; then what the app is configured with, and a web client's secret once. */
+export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: CreateOAuthClientFormProps) {
+  const id = useId();
+  const [type, setType] = useState<OAuthClientType>('web');
+  const [tenantId, setTenantId] = useState('');
+  const [draft, setDraft] = useState(NEW_CLIENT_DRAFT);
+  const [created, setCreated] = useState<OAuthClientWithSecret | null>(null);
+  const create = useAction(async () => {
+    setCreated(null);
+    setCreated(await createOAuthClient(appId, { ...settingsOf(draft, type), type, tenantId: tenantId === '' ? null : tenantId }));
+    setDraft(NEW_CLIENT_DRAFT);
+    onCreated();
+  });
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Create OAuth client</h2>
+      <form
+        className="client-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.run();
+        }}
+      >
+        <fieldset>
+          <legend>Type</legend>
+          {CLIENT_TYPE_ORDER.map((value) => (
+            <div key={value} className="choice">
+              <label>
+                <input
+                  type="radio"
+                  name={`${id}-type`}
+                  value={value}
+                  checked={type === value}
+                  aria-describedby={`${id}-${value}-hint`}
+                  onChange={() => setType(value)}
+                />
+                {CLIENT_TYPES[value].label}
+              </label>
+              <p id={`${id}-${value}-hint`} className="hint">{CLIENT_TYPES[value].explanation}</p>
+            </div>
+          ))}
+        </fieldset>
+        {context.multiTenant && (
+          <div className="field">
+            <label htmlFor={`${id}-tenant`}>Tenant</label>
+            <select id={`${id}-tenant`} value={tenantId} onChange={(event) => setTenantId(event.target.value)}>
+              <option value="">All tenants</option>
+              {context.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
+            </select>
+          </div>
+        )}
+        <OAuthClientFields type={type} draft={draft} onChange={setDraft} />
+        <div>
+          <button type="submit" className="primary" disabled={create.busy}>Create OAuth client</button>
+        </div>
+        {create.failure !== null && <ErrorMessage message={create.failure} />}
+      </form>
+      {created !== null && (
+        <CreatedOAuthClient
+          client={created}
+          issuer={clientIssuer(issuer, created.tenantId, context.isolated)}
+          onDismissSecret={() => setCreated({ ...created, clientSecret: null })}
+        />
+      )}
+    </section>
+  );
+}

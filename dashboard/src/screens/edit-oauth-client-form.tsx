@@ -1,0 +1,43 @@
+import { useId, useState } from 'react';
+import { ErrorMessage } from '../components/status.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { draftOf, settingsOf } from '../oauth-client-draft.ts';
+import { updateOAuthClient, type OAuthClient } from '../operations-oauth-clients.ts';
+import { OAuthClientFields } from './oauth-client-fields.tsx';
+
+interface EditOAuthClientFormProps {
+  appId: string;
+  client: OAuthClient;
+  onSaved: () => void;
+  onCancel: () => void;
+}
+
+/** A client's settings to change (its type and tenant never change); a refusal leaves the client as it was. */
+export function EditOAuthClientForm({ appId, client, onSaved, onCancel }: EditOAuthClientFormProps) {
+  const id = useId();
+  const [draft, setDraft] = useState(() => draftOf(client));
+  const save = useAction(async () => {
+    await updateOAuthClient(appId, client.clientId, settingsOf(draft, client.type));
+    onSaved();
+  });
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{`Edit ${client.name}`}</h2>
+      <form
+        className="client-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.run();
+        }}
+      >
+        <OAuthClientFields type={client.type} draft={draft} onChange={setDraft} />
+        <div>
+          <button type="submit" className="primary" disabled={save.busy}>Save changes</button>
+          <button type="button" className="cancel" onClick={onCancel}>Cancel</button>
+        </div>
+        {save.failure !== null && <ErrorMessage message={save.failure} />}
+      </form>
+    </section>
+  );
+}

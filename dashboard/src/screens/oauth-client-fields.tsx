@@ -1,0 +1,79 @@
+import { useId } from 'react';
+import type { ClientDraft } from '../oauth-client-draft.ts';
+import { CLIENT_TYPES, SECRET_METHODS } from '../oauth-client-types.ts';
+import type { IdTokenSigningAlg, OAuthClientType } from '../operations-oauth-clients.ts';
+
+interface OAuthClientFieldsProps {
+  type: OAuthClientType;
+  draft: ClientDraft;
+  onChange: (draft: ClientDraft) => void;
+}
+
+/** The settings a client's creation and its edit share, those its type has: name, URIs, secret method, signing, management API. */
+export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsProps) {
+  const id = useId();
+  const { confidential, uriRule } = CLIENT_TYPES[type];
+  const set = <K extends keyof ClientDraft>(key: K, value: ClientDraft[K]) => onChange({ ...draft, [key]: value });
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input id={`${id}-name`} type="text" required maxLength={200} value={draft.name} onChange={(event) => set('name', event.target.value)} />
+      </div>
+      {uriRule !== null && (
+        <>
+          <div className="field">
+            <label htmlFor={`${id}-redirects`}>Redirect URIs</label>
+            <textarea
+              id={`${id}-redirects`}
+              rows={3}
+              aria-describedby={`${id}-uris-hint`}
+              value={draft.redirectUris}
+              onChange={(event) => set('redirectUris', event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-logout`}>Post-logout redirect URIs</label>
+            <textarea
+              id={`${id}-logout`}
+              rows={2}
+              aria-describedby={`${id}-uris-hint`}
+              value={draft.postLogoutRedirectUris}
+              onChange={(event) => set('postLogoutRedirectUris', event.target.value)}
+            />
+          </div>
+          <p id={`${id}-uris-hint`} className="hint">{`One URI per line, absolute and matched exactly: no fragment, no wildcard; ${uriRule}.`}</p>
+        </>
+      )}
+      {confidential && (
+        <div className="field">
+          <label htmlFor={`${id}-method`}>Secret sent as</label>
+          <select
+            id={`${id}-method`}
+            value={draft.tokenEndpointAuthMethod}
+            onChange={(event) => set('tokenEndpointAuthMethod', event.target.value as ClientDraft['tokenEndpointAuthMethod'])}
+          >
+            {SECRET_METHODS.map((method) => <option key={method.value} value={method.value}>{method.label}</option>)}
+          </select>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-alg`}>ID token signature</label>
+        <select id={`${id}-alg`} value={draft.idTokenSigningAlg} onChange={(event) => set('idTokenSigningAlg', event.target.value as IdTokenSigningAlg)}>
+          <option value="ES256">ES256 (recommended)</option>
+          <option value="RS256">RS256, for apps that support no other</option>
+        </select>
+      </div>
+      <div className="field">
+        <label>
+          <input type="checkbox" checked={draft.managementApi} aria-describedby={`${id}-management-hint`} onChange={(event) => set('managementApi', event.target.checked)} />
+          Management API access
+        </label>
+        <p id={`${id}-management-hint`} className="hint">
+          Users signing in through this client may get tokens for Gatehouse’s management API, acting with their own
+          permissions. Leave it off unless the app manages Gatehouse.
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { ErrorMessage } from '../components/status.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { CLIENT_TYPES } from '../oauth-client-types.ts';
+import { placeName } from '../operator-names.ts';
+import {
+  deleteOAuthClient,
+  ROTATION_GRACE_SECONDS,
+  rotateOAuthClientSecret,
+  type ClientsContext,
+  type OAuthClient,
+  type OAuthClientWithSecret,
+} from '../operations-oauth-clients.ts';
+
+interface OAuthClientRowProps {
+  appId: string;
+  client: OAuthClient;
+  context: ClientsContext;
+  onEdit: (client: OAuthClient) => void;
+  onRotated: (client: OAuthClientWithSecret) => void;
+  onDeleted: () => void;
+}
+
+/** One client: name, type, client_id to copy, redirect URIs, tenant; Edit, Rotate secret (web clients) and Delete, the last two once confirmed. */
+export function OAuthClientRow({ appId, client, context, onEdit, onRotated, onDeleted }: OAuthClientRowProps) {
+  const rotate = useAction(async () => {
+    const question =
+      `Rotate the secret of ${client.name}? A new secret works at once; the current one keeps working for ` +
+      `${ROTATION_GRACE_SECONDS / 3600} hours, time to deploy the new one, then stops.`;
+    if (!window.confirm(question)) return;
+    onRotated(await rotateOAuthClientSecret(appId, client.clientId));
+  });
+  const remove = useAction(async () => {
+    if (!window.confirm(`Delete ${client.name}? Its client_id stops working at once: the app using it can no longer sign anyone in.`)) return;
+    await deleteOAuthClient(appId, client.clientId);
+    onDeleted();
+  });
+  const failure = rotate.failure ?? remove.failure;
+
+  return (
+    <tr>
+      <th scope="row">{client.name}</th>
+      <td>{CLIENT_TYPES[client.type].label}</td>
+      <td>
+        <input
+          type="text"
+          readOnly
+          className="client-id"
+          aria-label={`client_id of ${client.name}`}
+          value={client.clientId}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+      </td>
+      <td>
+        {client.redirectUris.length === 0 ? (
+          'None'
+        ) : (
+          <ul className="uris">
+            {client.redirectUris.map((uri) => <li key={uri}><code>{uri}</code></li>)}
+          </ul>
+        )}
+      </td>
+      {context.multiTenant && <td>{placeName(context, client.tenantId)}</td>}
+      <td className="actions">
+        <button type="button" className="small" onClick={() => onEdit(client)}>Edit</button>
+        {CLIENT_TYPES[client.type].confidential && (
+          <button type="button" className="small" disabled={rotate.busy} onClick={() => rotate.run()}>Rotate secret</button>
+        )}
+        <button type="button" className="small" disabled={remove.busy} onClick={() => remove.run()}>Delete</button>
+        {failure !== null && <ErrorMessage message={failure} />}
+      </td>
+    </tr>
+  );
+}

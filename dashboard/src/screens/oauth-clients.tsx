@@ -1,0 +1,122 @@
+import { useCallback, useId, useState } from 'react';
+import { ClientSetup } from '../components/client-setup.tsx';
+import { PageFooter } from '../components/page-footer.tsx';
+import { SecretOnce } from '../components/secret-once.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { clientIssuer } from '../client-issuer.ts';
+import { readConfig } from '../config.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { getClientsContext, listOAuthClients, type ClientsContext, type OAuthClient, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
+import { CreateOAuthClientForm } from './create-oauth-client-form.tsx';
+import { EditOAuthClientForm } from './edit-oauth-client-form.tsx';
+import { OAuthClientRow } from './oauth-client-row.tsx';
+
+interface ClientTableProps {
+  appId: string;
+  context: ClientsContext;
+  onEdit: (client: OAuthClient) => void;
+  onRotated: (client: OAuthClientWithSecret) => void;
+  onDeleted: () => void;
+}
+
+function ClientTable({ appId, context, ...actions }: ClientTableProps) {
+  const clients = usePages(useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]));
+  return (
+    <section aria-labelledby="oauth-clients-heading">
+      <h2 id="oauth-clients-heading">OAuth clients</h2>
+      {!clients.loading && clients.error === null && clients.items.length === 0 ? (
+        <p>This application has no OAuth clients yet: create one below to add sign-in to your app.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">client_id</th>
+              <th scope="col">Redirect URIs</th>
+              {context.multiTenant && <th scope="col">Tenant</th>}
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {clients.items.map((client) => (
+              <OAuthClientRow key={client.clientId} appId={appId} client={client} context={context} {...actions} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <PageFooter pages={clients} loadingLabel="Loading the OAuth clients…" />
+    </section>
+  );
+}
+
+/** A rotated client's new secret, shown this once, and until when the previous one keeps working. */
+function RotatedSecret({ client, onDismiss }: { client: OAuthClientWithSecret; onDismiss: () => void }) {
+  const headingId = useId();
+  const until = client.previousSecretExpiresAt === null ? null : new Date(client.previousSecretExpiresAt);
+  return (
+    <section aria-labelledby={headingId} className="created">
+      <h3 id={headingId}>{`New secret of ${client.name}`}</h3>
+      {until !== null && (
+        <p>
+          The previous secret keeps working until <time dateTime={until.toISOString()}>{until.toLocaleString()}</time>, then stops.
+        </p>
+      )}
+      {client.clientSecret !== null && <SecretOnce label="New client secret" secret={client.clientSecret} onDismiss={onDismiss} />}
+    </section>
+  );
+}
+
+/** The issuer every app of this application is configured with, and a tenant's own while authentication is isolated. */
+function SignInSettings({ issuer, isolated }: { issuer: URL; isolated: boolean }) {
+  return (
+    <section aria-labelledby="sign-in-settings-heading">
+      <h2 id="sign-in-settings-heading">Your app’s sign-in settings</h2>
+      <ClientSetup issuer={clientIssuer(issuer, null, isolated)} />
+      {isolated && (
+        <p className="hint">
+          {`Authentication is isolated per tenant: a tenant's client signs in at its tenant's issuer, ${clientIssuer(issuer, '{tenant id}', true)}.`}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The application's OAuth clients (Auth0's "Applications"): the apps that sign their users in through Gatehouse. */
+export function OAuthClients({ appId }: { appId: string }) {
+  const [{ issuer }] = useState(readConfig);
+  const context = useAsync(useCallback(() => getClientsContext(appId), [appId]));
+  const [changes, setChanges] = useState(0);
+  const [editing, setEditing] = useState<OAuthClient | null>(null);
+  const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);
+
+  if (context.status === 'loading') return <Loading>Loading the OAuth clients…</Loading>;
+  if (context.status === 'failed') return <ErrorMessage message={context.message} />;
+  const changed = () => setChanges((count) => count + 1);
+  const deleted = () => {
+    setEditing(null);
+    changed();
+  };
+  return (
+    <>
+      {/* Read again after each change: a new client takes its place in the server's order. */}
+      <ClientTable key={changes} appId={appId} context={context.data} onEdit={setEditing} onRotated={setRotated} onDeleted={deleted} />
+      {rotated !== null && <RotatedSecret client={rotated} onDismiss={() => setRotated(null)} />}
+      {editing !== null && (
+        <EditOAuthClientForm
+          key={editing.clientId}
+          appId={appId}
+          client={editing}
+          onSaved={() => {
+            setEditing(null);
+            changed();
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={changed} />
+      <SignInSettings issuer={issuer} isolated={context.data.isolated} />
+    </>
+  );
+}

@@ -1,0 +1,180 @@
+import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { authorizationRequest, authorize, basicAuth, discover, postForm } from '../support/oauth.ts';
+
+/**
+ * The dashboard's OAuth clients tab in Chromium: the operator creates a web client, whose client_id and secret (read
+ * from the page) sign a user in; edits its redirect URIs, rotates its secret and deletes it, each seen at the OP; and
+ * is shown the server's refusal of a bad redirect URI, which changes nothing. Screenshot:
+ * test-results/dashboard-clients.png.
+ */
+const REDIRECT = 'https://storefront.example/callback';
+const EDITED_REDIRECT = 'https://storefront.example/signed-in';
+let app: TestApp;
+let publicUrl: string;
+let ada: string;
+let dashboard: DashboardPage;
+let page: Page;
+/** The web client the dashboard makes, as the page showed it. */
+const storefront = { clientId: '', secret: '', rotatedSecret: '' };
+
+const listedClients = async () => (await app.http.get('/oauth-clients')).body.data as { clientId: string; name: string; redirectUris: string[] }[];
+const storefrontRow = () => page.getByRole('row', { name: /Storefront/ });
+const createForm = () => page.getByRole('region', { name: 'Create OAuth client' });
+
+/** Accepts the next confirmation and answers its question. */
+function acceptNextDialog(): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+}
+
+/** Ada signs in through the client (code + PKCE, the secret at the token endpoint): the ID token's subject and audience. */
+async function signInThrough(clientId: string, secret: string, redirectUri: string) {
+  const config = await discover(app, clientId, oidc.ClientSecretBasic(secret), { redirect_uris: [redirectUri] });
+  const request = await authorizationRequest(config, { redirectUri, resource: '' });
+  const outcome = await authorize(app, request.url, { userId: ada, tenantId: null });
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
+  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: request.verifier, expectedState: request.state });
+  return { sub: tokens.claims()?.sub, aud: tokens.claims()?.aud };
+}
+
+/** The token endpoint's answer to a made-up code: invalid_grant once the client is authenticated, invalid_client otherwise. */
+async function tokenEndpointError(clientId: string, secret: string): Promise<string> {
+  const fields = { grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: EDITED_REDIRECT };
+  return (await postForm(`${publicUrl}/oauth2/token`, fields, { authorization: basicAuth(clientId, secret) })).body.error as string;
+}
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  publicUrl = app.gatehouse.services.config.publicUrl;
+  const acme = await app.createTenant('Acme');
+  const created = await app.http.post('/users', { email: 'ada@example.com', name: 'Ada Lovelace' });
+  expect(created.status).toBe(201);
+  ada = created.body.id;
+  const portal = { name: 'Acme portal', type: 'spa', redirectUris: ['https://acme.example/cb'], tenantId: acme };
+  expect((await app.http.post('/oauth-clients', portal)).status).toBe(201);
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  await openTab(page, 'OAuth clients');
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe('the OAuth clients tab of the dashboard in Chromium', () => {
+  it("lists the application's clients with their tenant, never the dashboard's own client of the console", async () => {
+    const row = page.getByRole('row', { name: /Acme portal/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['Single-page application', '', 'https://acme.example/cb', 'Acme', 'EditDelete']);
+    const [portal] = await listedClients();
+    expect(await row.getByRole('textbox', { name: 'client_id of Acme portal' }).inputValue()).toBe(portal!.clientId);
+
+    const dashboardClient = await page.locator('meta[name="gatehouse-client-id"]').getAttribute('content');
+    const shown = await Promise.all((await page.getByRole('textbox', { name: /^client_id of / }).all()).map((field) => field.inputValue()));
+    expect(shown).toEqual([portal!.clientId]);
+    expect(shown).not.toContain(dashboardClient);
+  });
+
+  it('creates a web client, shows its secret once with the issuer, and its client_id and secret sign a user in', async () => {
+    await createForm().getByLabel('Web application').check();
+    await createForm().getByLabel('Name').fill('Storefront');
+    await createForm().getByLabel('Redirect URIs', { exact: true }).fill(REDIRECT);
+    await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
+
+    const created = page.getByRole('region', { name: 'Storefront is created' });
+    await created.waitFor();
+    storefront.clientId = await created.getByLabel('client_id', { exact: true }).inputValue();
+    storefront.secret = await created.getByLabel('Client secret').inputValue();
+    expect(await created.getByText('it is shown this once').count()).toBe(1);
+    expect(await created.getByRole('definition').allTextContents()).toEqual(['', publicUrl, `${publicUrl}/.well-known/openid-configuration`]);
+    await storefrontRow().waitFor();
+    expect(await storefrontRow().getByRole('textbox').inputValue()).toBe(storefront.clientId);
+    await page.screenshot({ path: 'test-results/dashboard-clients.png', fullPage: true });
+
+    const stored = await app.http.get(`/oauth-clients/${storefront.clientId}`);
+    expect(stored.body).toMatchObject({ name: 'Storefront', type: 'web', tenantId: null, redirectUris: [REDIRECT], hasSecret: true, managementApi: false });
+    expect(await signInThrough(storefront.clientId, storefront.secret, REDIRECT)).toEqual({ sub: ada, aud: storefront.clientId });
+    expect(await tokenEndpointError(storefront.clientId, 'not-the-secret')).toBe('invalid_client');
+
+    await created.getByRole('button', { name: 'I have copied it' }).click();
+    await created.getByLabel('Client secret').waitFor({ state: 'detached' });
+    expect(await created.getByLabel('client_id', { exact: true }).inputValue()).toBe(storefront.clientId);
+  });
+
+  it("shows the server's refusal of a redirect URI with a fragment and creates nothing", async () => {
+    await createForm().getByLabel('Name').fill('Broken');
+    await createForm().getByLabel('Redirect URIs', { exact: true }).fill('https://broken.example/cb#done');
+    await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
+    await createForm().getByRole('alert').filter({ hasText: '"https://broken.example/cb#done" must not contain a fragment' }).waitFor();
+    expect((await listedClients()).map((client) => client.name).sort()).toEqual(['Acme portal', 'Storefront']);
+    expect(await page.getByRole('row', { name: /Broken/ }).count()).toBe(0);
+  });
+
+  it('edits the redirect URIs: the new one signs a user in, the old one no longer', async () => {
+    await storefrontRow().getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('region', { name: 'Edit Storefront' });
+    expect(await edit.getByLabel('Redirect URIs', { exact: true }).inputValue()).toBe(REDIRECT);
+    await edit.getByLabel('Redirect URIs', { exact: true }).fill(EDITED_REDIRECT);
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await storefrontRow().getByText(EDITED_REDIRECT).waitFor();
+
+    expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
+    expect(await signInThrough(storefront.clientId, storefront.secret, EDITED_REDIRECT)).toEqual({ sub: ada, aud: storefront.clientId });
+    await expect(signInThrough(storefront.clientId, storefront.secret, REDIRECT)).rejects.toThrow(/expected a redirect, got 400/);
+  });
+
+  it("shows the server's refusal of a redirect URI that is not absolute and changes nothing", async () => {
+    await storefrontRow().getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('region', { name: 'Edit Storefront' });
+    await edit.getByLabel('Redirect URIs', { exact: true }).fill('storefront.example/callback');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByRole('alert').filter({ hasText: '"storefront.example/callback" must be an absolute URI' }).waitFor();
+    expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
+
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect(await storefrontRow().getByText(EDITED_REDIRECT).count()).toBe(1);
+  });
+
+  it('rotates the secret once confirmed: the new one works, the old one for the grace period stated', async () => {
+    const question = acceptNextDialog();
+    await storefrontRow().getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = page.getByRole('region', { name: 'New secret of Storefront' });
+    await rotated.waitFor();
+    expect(await question).toContain('the current one keeps working for 24 hours');
+    storefront.rotatedSecret = await rotated.getByLabel('New client secret').inputValue();
+    expect(storefront.rotatedSecret).not.toBe(storefront.secret);
+    expect(await rotated.getByText('The previous secret keeps working until').count()).toBe(1);
+
+    const stored = (await app.http.get(`/oauth-clients/${storefront.clientId}`)).body;
+    const grace = new Date(stored.previousSecretExpiresAt).getTime() - Date.now();
+    expect(grace).toBeGreaterThan(23 * 3600_000);
+    expect(grace).toBeLessThanOrEqual(24 * 3600_000);
+    expect(await signInThrough(storefront.clientId, storefront.rotatedSecret, EDITED_REDIRECT)).toEqual({ sub: ada, aud: storefront.clientId });
+    expect(await tokenEndpointError(storefront.clientId, storefront.secret)).toBe('invalid_grant');
+
+    await rotated.getByRole('button', { name: 'I have copied it' }).click();
+    await rotated.waitFor({ state: 'detached' });
+  });
+
+  it('deletes the client once confirmed: its client_id is refused (invalid_client)', async () => {
+    const question = acceptNextDialog();
+    await storefrontRow().getByRole('button', { name: 'Delete' }).click();
+    await storefrontRow().waitFor({ state: 'detached' });
+    expect(await question).toContain('Delete Storefront? Its client_id stops working at once');
+    expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).status).toBe(404);
+    expect(await tokenEndpointError(storefront.clientId, storefront.rotatedSecret)).toBe('invalid_client');
+    await page.getByRole('row', { name: /Acme portal/ }).waitFor();
+  });
+});
