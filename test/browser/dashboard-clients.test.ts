@@ -15,6 +15,8 @@ const REDIRECT = 'https://storefront.example/callback';
 const EDITED_REDIRECT = 'https://storefront.example/signed-in';
 let app: TestApp;
 let publicUrl: string;
+let appId: string;
+let acme: string;
 let ada: string;
 let dashboard: DashboardPage;
 let page: Page;
@@ -54,7 +56,8 @@ async function tokenEndpointError(clientId: string, secret: string): Promise<str
 beforeAll(async () => {
   app = await startDashboardApp();
   publicUrl = app.gatehouse.services.config.publicUrl;
-  const acme = await app.createTenant('Acme');
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
   const created = await app.http.post('/users', { email: 'ada@example.com', name: 'Ada Lovelace' });
   expect(created.status).toBe(201);
   ada = created.body.id;
@@ -176,5 +179,28 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).status).toBe(404);
     expect(await tokenEndpointError(storefront.clientId, storefront.rotatedSecret)).toBe('invalid_client');
     await page.getByRole('row', { name: /Acme portal/ }).waitFor();
+  });
+
+  it("gives a tenant's new client its tenant's issuer once authentication is isolated, an issuer the OP serves", async () => {
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'OAuth clients' }).waitFor();
+    await createForm().getByLabel('Single-page application').check();
+    await createForm().getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await createForm().getByLabel('Name').fill('Acme app');
+    await createForm().getByLabel('Redirect URIs', { exact: true }).fill('https://app.acme.example/cb');
+    await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
+
+    const created = page.getByRole('region', { name: 'Acme app is created' });
+    await created.waitFor();
+    const issuer = `${publicUrl}/t/${acme}`;
+    expect(await created.getByRole('definition').allTextContents()).toEqual(['', issuer, `${issuer}/.well-known/openid-configuration`]);
+    expect(await created.getByLabel('Client secret').count()).toBe(0);
+    const clientId = await created.getByLabel('client_id', { exact: true }).inputValue();
+    expect((await app.http.get(`/oauth-clients/${clientId}`)).body).toMatchObject({ type: 'spa', tenantId: acme, hasSecret: false });
+    const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);
+    await page.getByRole('row', { name: /Acme app/ }).getByRole('cell', { name: 'Acme', exact: true }).waitFor();
   });
 });

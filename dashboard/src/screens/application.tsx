@@ -13,7 +13,7 @@ import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
 // In the order of the tabs.
-const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'API keys': ApiKeys, 'OAuth clients': OAuthClients, Analytics } satisfies Record<
+const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'OAuth clients': OAuthClients, Analytics } satisfies Record<
   string,
   (props: { appId: string }) => JSX.Element
 >;
