@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page, TenantSummary } from './operations.ts';
-import { listTenantPage } from './operations-operators.ts';
+import { listTenantPage } from './operations-roles.ts';
 
 // The OAuth clients tab's calls (schema/oauth-clients.graphql), all on the managed application.
 

@@ -98,7 +98,7 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     await created.waitFor();
     storefront.clientId = await created.getByLabel('client_id', { exact: true }).inputValue();
     storefront.secret = await created.getByLabel('Client secret').inputValue();
-    expect(await created.getByText('it is shown this once').count()).toBe(1);
+    expect(await created.getByText('will not be shown again').count()).toBe(1);
     expect(await created.getByRole('definition').allTextContents()).toEqual(['', publicUrl, `${publicUrl}/.well-known/openid-configuration`]);
     await storefrontRow().waitFor();
     expect(await storefrontRow().getByRole('textbox').inputValue()).toBe(storefront.clientId);

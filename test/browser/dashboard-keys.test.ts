@@ -53,7 +53,7 @@ async function takeSecret(heading: string): Promise<string> {
   expect(await field.getAttribute('readonly')).not.toBeNull();
   const secret = await field.inputValue();
   expect(secret).not.toBe('');
-  await shown.getByRole('button', { name: 'Dismiss' }).click();
+  await shown.getByRole('button', { name: 'I have copied it' }).click();
   await shown.waitFor({ state: 'detached' });
   expect(await page.content()).not.toContain(secret);
   return secret;

@@ -7,15 +7,25 @@ interface SecretOnceProps {
   onDismiss: () => void;
 }
 
-/** A secret the server shows this once: in a read-only field to copy, with the warning that it cannot be shown again. */
+/** A secret the server hands out once (a new key's or client's, a rotated one's): read-only to copy, with that warning. */
 export function SecretOnce({ label, secret, onDismiss }: SecretOnceProps) {
   const id = useId();
   return (
     <div className="secret-once">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="text" readOnly value={secret} aria-describedby={`${id}-warning`} onFocus={(event) => event.currentTarget.select()} />
+      <input
+        id={id}
+        type="text"
+        readOnly
+        autoFocus
+        spellCheck={false}
+        autoComplete="off"
+        value={secret}
+        aria-describedby={`${id}-warning`}
+        onFocus={(event) => event.currentTarget.select()}
+      />
       <p id={`${id}-warning`} className="warning">
-        Copy it now and keep it somewhere safe: it is shown this once and cannot be shown again.
+        Copy it now and keep it somewhere safe: it is not stored and will not be shown again.
       </p>
       <button type="button" onClick={onDismiss}>I have copied it</button>
     </div>

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { errorMessage } from '../error-message.ts';
+import { useSubmission } from './use-submission.ts';
 
 export interface Action<A extends unknown[]> {
   /** Whether the action is under way (its buttons are disabled meanwhile). */
@@ -11,19 +10,11 @@ export interface Action<A extends unknown[]> {
 
 /** A button's or a form's call to the server: busy while it runs, and the refusal's message when it is refused. */
 export function useAction<A extends unknown[]>(act: (...args: A) => Promise<void>): Action<A> {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const run = async (...args: A) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await act(...args);
-    } catch (error) {
-      setFailure(errorMessage(error));
-    }
-    setBusy(false);
+  const submission = useSubmission<void>();
+  const { outcome } = submission;
+  return {
+    busy: submission.busy,
+    failure: outcome !== null && 'refused' in outcome ? outcome.refused : null,
+    run: (...args) => submission.run(() => act(...args)),
   };
-
-  return { busy, failure, run: (...args) => void run(...args) };
 }

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { errorMessage } from '../error-message.ts';
+import { useAction } from './use-action.ts';
 
 export interface ConfirmedAction {
   /** Whether an action is under way (the buttons that start one are disabled meanwhile). */
@@ -12,20 +11,12 @@ export interface ConfirmedAction {
 
 /** An action on a row that the operator confirms first (remove, rotate, revoke), with its busy state and refusal. */
 export function useConfirmedAction(): ConfirmedAction {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const run = async (question: string, action: () => Promise<void>) => {
-    if (!window.confirm(question)) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      await action();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    }
-    setBusy(false);
+  const action = useAction((act: () => Promise<void>) => act());
+  return {
+    busy: action.busy,
+    failure: action.failure,
+    run: (question, act) => {
+      if (window.confirm(question)) action.run(act);
+    },
   };
-
-  return { busy, failure, run: (question, action) => void run(question, action) };
 }

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { PageFooter } from '../components/page-footer.tsx';
-import { SecretReveal } from '../components/secret-reveal.tsx';
+import { SecretOnce } from '../components/secret-once.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -86,7 +86,12 @@ export function ApiKeys({ appId }: { appId: string }) {
         <h2 id="api-keys-heading">API keys</h2>
         <p className="hint">Long-lived keys for backend services and CI, sent as the X-API-Key header.</p>
         {choices.data.multiTenant && <TenantPicker appId={appId} selected={viewed} onSelect={setViewed} label="Show keys of" noTenantLabel="All keys" />}
-        {revealed !== null && <SecretReveal heading={revealed.heading} secret={revealed.secret} onDismiss={() => setRevealed(null)} />}
+        {revealed !== null && (
+          <section aria-labelledby="revealed-secret-heading" className="created">
+            <h3 id="revealed-secret-heading">{revealed.heading}</h3>
+            <SecretOnce label="Secret" secret={revealed.secret} onDismiss={() => setRevealed(null)} />
+          </section>
+        )}
         <ApiKeyTable key={`${viewed?.id ?? ''}:${creations}`} appId={appId} tenant={viewed} onRotated={rotated} />
       </section>
       <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />

@@ -1,7 +1,7 @@
 import { ErrorMessage } from '../components/status.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { CLIENT_TYPES } from '../oauth-client-types.ts';
-import { placeName } from '../operator-names.ts';
+import { placeName } from '../role-choices.ts';
 import {
   deleteOAuthClient,
   ROTATION_GRACE_SECONDS,
