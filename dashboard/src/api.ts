@@ -1,3 +1,4 @@
+import { createClient, type FormattedExecutionResult } from 'graphql-ws';
 import { liveSession, renewSession } from './auth.ts';
 import { readConfig } from './config.ts';
 import { clearSession, type Session } from './session.ts';
@@ -12,9 +13,15 @@ export interface RequestScope {
   readonly applicationId?: string;
 }
 
-async function post(session: Session, body: string, scope: RequestScope): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` };
+/** The Bearer token and the application header of a call in `scope`. */
+function credentialHeaders(session: Session, scope: RequestScope): Record<string, string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
   if (scope.applicationId !== undefined) headers['x-gatehouse-application'] = scope.applicationId;
+  return headers;
+}
+
+async function post(session: Session, body: string, scope: RequestScope): Promise<Response> {
+  const headers = { 'content-type': 'application/json', ...credentialHeaders(session, scope) };
   try {
     return await fetch('/graphql', { method: 'POST', headers, body });
   } catch {
@@ -44,4 +51,103 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
     throw new Error(`The server answered HTTP ${response.status} without data.`);
   }
   return answer.data;
+}
+
+/** The Bearer token and the application header of a call in `scope`. */
+function credentialHeaders(scope: RequestScope): Record<string, string> {
+  const session = getSession();
+  if (session === null) throw new Error('You are signed out.');
+  const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
+  if (scope.applicationId !== undefined) headers['x-gatehouse-application'] = scope.applicationId;
+  return headers;
+}
+
+export interface SubscriptionSink<T> {
+  next: (data: T) => void;
+  /** The stream ended: refused, closed, or completed by the server (its credentials no longer hold). */
+  end: (message: string) => void;
+}
+
+/**
+ * Runs a subscription over GraphQL over WebSocket (graphql-ws on `/graphql`), the credentials in `connection_init`'s
+ * payload as `graphql()` sends them in headers; returns the unsubscribe. It does not reconnect: `end` says why it stopped.
+ */
+export function subscribe<T>(query: string, variables: Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
+  const client = createClient({
+    url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
+    connectionParams: () => credentialHeaders(scope),
+    retryAttempts: 0,
+  });
+  // Disposing completes the subscription: that end is the caller's own, not news to hand back.
+  let stopped = false;
+  const end = (message: string) => void (stopped || sink.end(message));
+  const stop = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (result: FormattedExecutionResult<T>) => {
+        const [error] = result.errors ?? [];
+        if (error !== undefined) end(error.message);
+        else if (result.data != null) sink.next(result.data);
+      },
+      error: (error: unknown) => end(streamFailure(error)),
+      complete: () => end('The live stream ended.'),
+    },
+  );
+  return () => {
+    stopped = true;
+    stop();
+    void client.dispose();
+  };
+}
+
+/** graphql-ws hands over the operation's errors, the socket's CloseEvent, or an Error. */
+function streamFailure(error: unknown): string {
+  if (Array.isArray(error)) return (error as readonly { readonly message: string }[])[0]?.message ?? 'The server refused the live stream.';
+  if (error instanceof CloseEvent) return error.reason === '' ? `The live stream was closed (code ${error.code}).` : error.reason;
+  return error instanceof Error ? error.message : 'The live stream could not be opened.';
+}
+
+export interface SubscriptionSink<T> {
+  next: (data: T) => void;
+  /** The stream ended: refused, closed, or completed by the server (its credentials no longer hold). */
+  end: (message: string) => void;
+}
+
+/**
+ * Runs a subscription over GraphQL over WebSocket (graphql-ws on `/graphql`), the credentials in `connection_init`'s
+ * payload as `graphql()` sends them in headers; returns the unsubscribe. It does not reconnect: `end` says why it stopped.
+ */
+export function subscribe<T>(query: string, variables: Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
+  const client = createClient({
+    url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
+    connectionParams: async () => credentialHeaders(await liveSession(readConfig()), scope),
+    retryAttempts: 0,
+  });
+  // Disposing completes the subscription: that end is the caller's own, not news to hand back.
+  let stopped = false;
+  const end = (message: string) => void (stopped || sink.end(message));
+  const stop = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (result: FormattedExecutionResult<T>) => {
+        const [error] = result.errors ?? [];
+        if (error !== undefined) end(error.message);
+        else if (result.data != null) sink.next(result.data);
+      },
+      error: (error: unknown) => end(streamFailure(error)),
+      complete: () => end('The live stream ended.'),
+    },
+  );
+  return () => {
+    stopped = true;
+    stop();
+    void client.dispose();
+  };
+}
+
+/** graphql-ws hands over the operation's errors, the socket's CloseEvent, or an Error. */
+function streamFailure(error: unknown): string {
+  if (Array.isArray(error)) return (error as readonly { readonly message: string }[])[0]?.message ?? 'The server refused the live stream.';
+  if (error instanceof CloseEvent) return error.reason === '' ? `The live stream was closed (code ${error.code}).` : error.reason;
+  return error instanceof Error ? error.message : 'The live stream could not be opened.';
 }

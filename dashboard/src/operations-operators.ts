@@ -24,7 +24,7 @@ export async function listOperatorAssignments(appId: string, cursor: string | nu
   return { data, next: assignments.next };
 }
 
-async function listConsoleUsers(): Promise<readonly ConsoleUser[]> {
+export async function listConsoleUsers(): Promise<readonly ConsoleUser[]> {
   const query = 'query ConsoleUsers($pageSize: Int) { users(pageSize: $pageSize) { data { id email } } }';
   const data = await graphql<{ users: { data: ConsoleUser[] } }>(query, { pageSize: FULL_PAGE });
   return data.users.data;

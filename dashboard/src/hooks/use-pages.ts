@@ -14,6 +14,8 @@ export interface Pages<T> {
   loadMore: () => void;
   /** Replaces the item `update` returns a new value for (after a row changed on the server). */
   update: (update: (item: T) => T) => void;
+  /** Puts `item` first (one made on the server after the first page was read). */
+  prepend: (item: T) => void;
 }
 
 /** A list read page by page with `next` cursors: the first page on mount (and when `loadPage` changes), then on demand. */
@@ -47,6 +49,9 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
     [loadPage],
   );
 
+  // Stable, so a subscription handing it records need not restart at each render.
+  const prepend = useCallback((item: T) => setItems((current) => [item, ...current]), []);
+
   useEffect(() => {
     setItems([]);
     setNext(null);
@@ -60,5 +65,6 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
     hasMore: next !== null,
     loadMore: () => load(next, items),
     update: (update) => setItems((current) => current.map(update)),
+    prepend,
   };
 }
