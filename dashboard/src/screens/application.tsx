@@ -3,6 +3,7 @@ import type { ManagedApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
 import { ApiKeys } from './api-keys.tsx';
+import { AuditLog } from './audit-log.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
@@ -13,7 +14,7 @@ import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
 // In the order of the tabs.
-const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'OAuth clients': OAuthClients, Analytics } satisfies Record<
+const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'OAuth clients': OAuthClients, 'Audit log': AuditLog, Analytics } satisfies Record<
   string,
   (props: { appId: string }) => JSX.Element
 >;

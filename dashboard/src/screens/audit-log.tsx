@@ -1,0 +1,71 @@
+import { useCallback, useId, useState } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { getAuditDirectory, listAuditRecords, type AuditDirectory, type AuditFilter } from '../operations-audit.ts';
+import { AuditLive } from './audit-live.tsx';
+import { AuditRow } from './audit-row.tsx';
+import { AuditSearchForm } from './audit-search-form.tsx';
+
+interface AuditResultsProps {
+  appId: string;
+  directory: AuditDirectory;
+  filter: AuditFilter;
+  following: boolean;
+}
+
+/** One search's records, newest first, page by page; while following, the new ones on top as they commit. */
+function AuditResults({ appId, directory, filter, following }: AuditResultsProps) {
+  const records = usePages(useCallback((cursor: string | null) => listAuditRecords(appId, filter, cursor), [appId, filter]));
+  const firstPageRead = records.items.length > 0 || (!records.loading && records.error === null);
+  const columns = directory.multiTenant ? 6 : 5;
+  return (
+    <>
+      {following && firstPageRead && <AuditLive appId={appId} filter={filter} newest={records.items[0]?.id ?? null} onRecord={records.prepend} />}
+      {firstPageRead && records.items.length === 0 ? (
+        <p>No audit record matches.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Action</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Target</th>
+              {directory.multiTenant && <th scope="col">Tenant</th>}
+              <th scope="col"><span className="visually-hidden">Details</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {records.items.map((record) => <AuditRow key={record.id} record={record} directory={directory} columns={columns} />)}
+          </tbody>
+        </table>
+      )}
+      <PageFooter pages={records} loadingLabel="Loading audit records…" />
+    </>
+  );
+}
+
+/** The application's audit records: searched with the API's filters, and followed live. */
+export function AuditLog({ appId }: { appId: string }) {
+  const directory = useAsync(useCallback(() => getAuditDirectory(appId), [appId]));
+  const [search, setSearch] = useState<{ readonly filter: AuditFilter; readonly count: number }>({ filter: {}, count: 0 });
+  const [following, setFollowing] = useState(false);
+  const followId = useId();
+
+  if (directory.status === 'loading') return <Loading>Loading the audit log…</Loading>;
+  if (directory.status === 'failed') return <ErrorMessage message={directory.message} />;
+  return (
+    <section aria-labelledby="audit-heading">
+      <h2 id="audit-heading">Audit log</h2>
+      <AuditSearchForm tenants={directory.data.tenants} onSearch={(filter) => setSearch(({ count }) => ({ filter, count: count + 1 }))} />
+      <div className="follow">
+        <input id={followId} type="checkbox" checked={following} onChange={(event) => setFollowing(event.target.checked)} />
+        <label htmlFor={followId}>Follow live</label>
+      </div>
+      {/* Each search starts afresh: its pages, and a stream that resumes after its own newest record. */}
+      <AuditResults key={search.count} appId={appId} directory={directory.data} filter={search.filter} following={following} />
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { useId, useState } from 'react';
+import { referenceName, type AuditDirectory, type AuditRecord, type AuditReference } from '../operations-audit.ts';
+
+interface AuditRowProps {
+  record: AuditRecord;
+  directory: AuditDirectory;
+  /** The number of columns, which the expanded details span. */
+  columns: number;
+}
+
+function Reference({ directory, reference }: { directory: AuditDirectory; reference: AuditReference }) {
+  return (
+    <>
+      <span className="reference-type">{reference.type}</span> {referenceName(directory, reference)}
+    </>
+  );
+}
+
+function Snapshot({ title, value }: { title: string; value: unknown }) {
+  return (
+    <figure className="snapshot">
+      <figcaption>{title}</figcaption>
+      <pre>{JSON.stringify(value, null, 2)}</pre>
+    </figure>
+  );
+}
+
+/** What a record carries beyond its row: the request's facts, and the target before and after a change. */
+function RecordDetails({ record }: { record: AuditRecord }) {
+  const facts: [string, string | null][] = [
+    ['Outcome', record.outcome === 'success' ? 'Succeeded' : 'Failed'],
+    ['Request ID', record.requestId],
+    ['API key', record.apiKeyId],
+    ['Client address', record.ip],
+    ['User agent', record.userAgent],
+  ];
+  const { changes } = record;
+  return (
+    <>
+      <dl className="details">
+        {facts.filter((fact): fact is [string, string] => fact[1] !== null).map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {changes === null ? (
+        <p className="hint">An event: no state recorded.</p>
+      ) : (
+        <div className="snapshots">
+          {changes.before != null && <Snapshot title="Before" value={changes.before} />}
+          {changes.after != null && <Snapshot title="After" value={changes.after} />}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** One record: when, what, who, on what, where; "Details" opens what it carries under it. */
+export function AuditRow({ record, directory, columns }: AuditRowProps) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  return (
+    <>
+      <tr>
+        <th scope="row"><time dateTime={record.time}>{new Date(record.time).toLocaleString()}</time></th>
+        <td><code>{record.action}</code></td>
+        <td><Reference directory={directory} reference={record.actor} /></td>
+        <td><Reference directory={directory} reference={record.target} /></td>
+        {directory.multiTenant && <td>{record.tenantId === null ? '' : referenceName(directory, { type: 'tenant', id: record.tenantId })}</td>}
+        <td>
+          <button type="button" className="small" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>Details</button>
+        </td>
+      </tr>
+      <tr id={detailsId} hidden={!open}>
+        <td colSpan={columns}>{open && <RecordDetails record={record} />}</td>
+      </tr>
+    </>
+  );
+}
