@@ -53,60 +53,6 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   return answer.data;
 }
 
-/** The Bearer token and the application header of a call in `scope`. */
-function credentialHeaders(scope: RequestScope): Record<string, string> {
-  const session = getSession();
-  if (session === null) throw new Error('You are signed out.');
-  const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
-  if (scope.applicationId !== undefined) headers['x-gatehouse-application'] = scope.applicationId;
-  return headers;
-}
-
-export interface SubscriptionSink<T> {
-  next: (data: T) => void;
-  /** The stream ended: refused, closed, or completed by the server (its credentials no longer hold). */
-  end: (message: string) => void;
-}
-
-/**
- * Runs a subscription over GraphQL over WebSocket (graphql-ws on `/graphql`), the credentials in `connection_init`'s
- * payload as `graphql()` sends them in headers; returns the unsubscribe. It does not reconnect: `end` says why it stopped.
- */
-export function subscribe<T>(query: string, variables: Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
-  const client = createClient({
-    url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
-    connectionParams: () => credentialHeaders(scope),
-    retryAttempts: 0,
-  });
-  // Disposing completes the subscription: that end is the caller's own, not news to hand back.
-  let stopped = false;
-  const end = (message: string) => void (stopped || sink.end(message));
-  const stop = client.subscribe<T>(
-    { query, variables },
-    {
-      next: (result: FormattedExecutionResult<T>) => {
-        const [error] = result.errors ?? [];
-        if (error !== undefined) end(error.message);
-        else if (result.data != null) sink.next(result.data);
-      },
-      error: (error: unknown) => end(streamFailure(error)),
-      complete: () => end('The live stream ended.'),
-    },
-  );
-  return () => {
-    stopped = true;
-    stop();
-    void client.dispose();
-  };
-}
-
-/** graphql-ws hands over the operation's errors, the socket's CloseEvent, or an Error. */
-function streamFailure(error: unknown): string {
-  if (Array.isArray(error)) return (error as readonly { readonly message: string }[])[0]?.message ?? 'The server refused the live stream.';
-  if (error instanceof CloseEvent) return error.reason === '' ? `The live stream was closed (code ${error.code}).` : error.reason;
-  return error instanceof Error ? error.message : 'The live stream could not be opened.';
-}
-
 export interface SubscriptionSink<T> {
   next: (data: T) => void;
   /** The stream ended: refused, closed, or completed by the server (its credentials no longer hold). */

@@ -1,6 +1,7 @@
 import { graphql, subscribe } from './api.ts';
 import type { Page, TenantSummary } from './operations.ts';
-import { listConsoleUsers, listTenantPage } from './operations-operators.ts';
+import { listConsoleUsers } from './operations-operators.ts';
+import { listTenantPage } from './operations-roles.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
 
