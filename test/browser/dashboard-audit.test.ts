@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Audit log tab in Chromium: the records of changes made through the API, newest first and page by
@@ -67,8 +67,7 @@ beforeAll(async () => {
   for (let index = 0; index < USER_COUNT; index++) await app.createUser(emailOf(index), acme);
   dashboard = await openDashboard(app);
   page = dashboard.page;
-  await page.getByRole('button', { name: 'Audit log' }).click();
-  await page.getByRole('heading', { level: 2, name: 'Audit log' }).waitFor();
+  await openTab(page, 'Audit log');
 });
 // Each step breaks none of the page's CSP (the live stream's WebSocket included).
 afterEach(() => expect(dashboard.violations).toEqual([]));

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
 
 /**
@@ -33,7 +33,6 @@ const save = async () => {
 const saved = () => page.getByRole('status').filter({ hasText: 'Branding saved.' }).waitFor();
 const refusal = (message: string) => page.getByRole('alert').filter({ hasText: message }).waitFor();
 const badge = (text: 'Inherited' | 'Customized') => page.locator('.source').getByText(text, { exact: true }).waitFor();
-const openTab = (name: string) => page.getByRole('navigation', { name: 'Application sections' }).getByRole('button', { name, exact: true }).click();
 
 beforeAll(async () => {
   app = await startDashboardApp();
@@ -43,7 +42,7 @@ beforeAll(async () => {
   hosted = await hostedPagesOf(app);
   dashboard = await openDashboard(app);
   page = dashboard.page;
-  await openTab('Branding');
+  await openTab(page, 'Branding');
 });
 // Each step breaks none of the page's CSP.
 afterEach(() => expect(dashboard.violations).toEqual([]));
@@ -111,10 +110,10 @@ describe('the Branding tab of the dashboard in Chromium', () => {
   });
 
   it("with branding per tenant, saves Acme's own title while Globex keeps the application's", async () => {
-    await openTab('Tenants');
+    await openTab(page, 'Tenants');
     await page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
     await page.getByRole('columnheader', { name: 'Branding' }).waitFor();
-    await openTab('Branding');
+    await openTab(page, 'Branding');
 
     await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await badge('Inherited');
@@ -139,13 +138,13 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     expect(await signInPage({ tenant: globex })).toContain(`<h1>${TITLE}</h1>`);
     expect((await applicationBranding()).copy).toEqual({ 'login.title': TITLE, 'de:login.title': GERMAN_TITLE });
 
-    await openTab('Tenants');
+    await openTab(page, 'Tenants');
     await page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
     expect(await page.getByRole('row', { name: /Globex/ }).getByText('Inherited').count()).toBe(1);
   });
 
   it("shows the refusal of a tenant's bad logo and gives the tenant no override", async () => {
-    await openTab('Branding');
+    await openTab(page, 'Branding');
     await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await badge('Inherited');
     await field('Logo URL').fill('http://cdn.globex.example/logo.png');

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 import { makeCertificate, startSmtpServer, type ReceivedMail, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 
 /**
@@ -66,8 +66,7 @@ beforeAll(async () => {
   expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig })).status).toBe(200);
   dashboard = await openDashboard(app);
   page = dashboard.page;
-  await page.getByRole('button', { name: 'E-mail', exact: true }).click();
-  await page.getByRole('heading', { level: 2, name: 'E-mail' }).waitFor();
+  await openTab(page, 'E-mail');
 });
 // Each step breaks none of the page's CSP.
 afterEach(() => expect(dashboard.violations).toEqual([]));

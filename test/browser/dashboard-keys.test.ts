@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's API keys tab in Chromium: the operator creates a key restricted to `users:read`, whose secret, read
@@ -66,8 +66,7 @@ beforeAll(async () => {
   expect((await app.http.post('/api-keys', { name: 'Support bot', permissions: ['users:read'], userId })).status).toBe(201);
   dashboard = await openDashboard(app);
   page = dashboard.page;
-  await page.getByRole('button', { name: 'API keys', exact: true }).click();
-  await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
+  await openTab(page, 'API keys');
 });
 // Each step breaks none of the page's CSP.
 afterEach(() => expect(dashboard.violations).toEqual([]));

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { openDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Roles tab and the users' roles panel in Chromium: the operator creates a custom role with
@@ -47,9 +47,6 @@ function acceptNextDialog(): Promise<string> {
   });
 }
 
-async function openTab(name: string): Promise<void> {
-  await page.getByRole('navigation').getByRole('button', { name, exact: true }).click();
-}
 
 beforeAll(async () => {
   app = await startDashboardApp();
@@ -61,7 +58,7 @@ beforeAll(async () => {
   invoicesApprove = permission.body.id;
   dashboard = await openDashboard(app);
   page = dashboard.page;
-  await openTab('Roles');
+  await openTab(page, 'Roles');
 });
 // Each step breaks none of the page's CSP.
 afterEach(() => expect(dashboard.violations).toEqual([]));
@@ -127,7 +124,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   });
 
   it("gives the role to a user in one of the user's tenants, and refuses the same grant twice", async () => {
-    await openTab('Users');
+    await openTab(page, 'Users');
     await page.getByRole('row', { name: new RegExp(USER) }).getByRole('button', { name: `Roles of ${USER}` }).click();
     const panel = region(`Roles of ${USER}`);
     await panel.getByText(`${USER} holds no role.`).waitFor();
@@ -159,7 +156,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   });
 
   it("edits the custom role's description and permissions", async () => {
-    await openTab('Roles');
+    await openTab(page, 'Roles');
     await roleRow('Support').getByRole('button', { name: 'Edit Support' }).click();
     const form = region('Edit Support');
     expect(await checkbox(form, 'users', 'read').isChecked()).toBe(true);
