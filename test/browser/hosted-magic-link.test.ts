@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
+import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 
 /**
  * A real browser signs in by magic link and by e-mail code, on the shared surface, a tenant's surface and its custom
@@ -43,8 +43,6 @@ afterAll(async () => {
   await clientSide?.close();
 });
 
-/** A mail's body as sent: quoted-printable undone, so that its link reads as written. */
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** The one mail the sink received for `to` (polled: the outbox worker sends it after the commit). */
 async function mailTo(to: string) {
@@ -56,7 +54,7 @@ async function mailTo(to: string) {
 async function magicLinkSent(to: string, page: Page): Promise<string> {
   const mail = await mailTo(to);
   expect(mail.header('subject')).toMatch(/^Your sign-in link for /);
-  const link = /(http\S+\/interaction\/[\w-]+\/email-link\?token=[\w.-]+)/.exec(decoded(mail.raw))?.[1];
+  const link = /(http\S+\/interaction\/[\w-]+\/email-link\?token=[\w.-]+)/.exec(decodedMail(mail.raw))?.[1];
   expect(link, mail.raw).toBeDefined();
   expect(new URL(link!).origin).toBe(new URL(page.url()).origin);
   return link!;

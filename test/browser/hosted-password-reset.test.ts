@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
+import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
 /**
@@ -41,15 +41,13 @@ afterAll(async () => {
   await clientSide?.close();
 });
 
-/** A mail's body as sent: quoted-printable undone, so that its link reads as written. */
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** The reset link of the first mail to `to` the sink receives (polled: the outbox worker sends it after the commit). */
 async function resetLinkSentTo(to: string): Promise<string> {
   await expect.poll(() => sink.received.filter((mail) => mail.to.includes(to)).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
   const mail = sink.received.find((candidate) => candidate.to.includes(to))!;
   expect(mail.header('subject')).toBe('Reset your My application password');
-  const link = /(http\S+\/account\/reset-password\?token=[\w.-]+)/.exec(decoded(mail.raw))?.[1];
+  const link = /(http\S+\/account\/reset-password\?token=[\w.-]+)/.exec(decodedMail(mail.raw))?.[1];
   expect(link, mail.raw).toBeDefined();
   return link!;
 }

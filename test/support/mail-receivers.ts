@@ -104,6 +104,9 @@ export async function startSmtpServer(options: {
   return { port, received, holding: () => held, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** A mail's body as sent: quoted-printable undone, so that its links read as written. */
+export const decodedMail = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
 /** A request an HTTP receiver got. */
 export interface ReceivedRequest {
   readonly method: string;
