@@ -7,19 +7,34 @@ import { AuditLog } from './audit-log.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
 import { Email } from './email.tsx';
+import { Invitations } from './invitations.tsx';
 import { OAuthClients } from './oauth-clients.tsx';
 import { Operators } from './operators.tsx';
 import { Roles } from './roles.tsx';
+import { Sessions } from './sessions.tsx';
 import { Tenants } from './tenants.tsx';
 import { Users } from './users.tsx';
 
 // In the order of the tabs.
-const SCREENS = { Tenants, Branding, 'E-mail': Email, Authentication, Users, Roles, Operators, 'API keys': ApiKeys, 'OAuth clients': OAuthClients, 'Audit log': AuditLog, Analytics } satisfies Record<
-  string,
-  (props: { appId: string }) => JSX.Element
->;
+const SCREENS = {
+  Tenants,
+  Branding,
+  'E-mail': Email,
+  Authentication,
+  Users,
+  Invitations,
+  Sessions,
+  Roles,
+  Operators,
+  'API keys': ApiKeys,
+  'OAuth clients': OAuthClients,
+  'Audit log': AuditLog,
+  Analytics,
+} satisfies Record<string, (props: { appId: string }) => JSX.Element>;
 type Tab = keyof typeof SCREENS;
 const TABS = Object.keys(SCREENS) as Tab[];
+/** A single-tenant application has no tenants, so none to invite to. */
+const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 
 interface ApplicationProps {
   readonly application: ManagedApplication;
@@ -28,9 +43,9 @@ interface ApplicationProps {
   readonly onBack?: () => void;
 }
 
-/** One managed application: its name, and its tabs (Tenants for a multi-tenant application only), each a link. */
+/** One managed application: its name, and its tabs (Tenants and Invitations for a multi-tenant application only), each a link. */
 export function Application({ application, tab: slug, onBack }: ApplicationProps) {
-  const tabs = application.multiTenant ? TABS : TABS.filter((name) => name !== 'Tenants');
+  const tabs = application.multiTenant ? TABS : TABS.filter((name) => !TENANT_TABS.includes(name));
   const tab = tabs.find((name) => tabSlug(name) === slug) ?? (application.multiTenant ? 'Tenants' : 'Users');
   const Screen = SCREENS[tab];
   return (

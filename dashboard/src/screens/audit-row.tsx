@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Timestamp } from '../components/timestamp.tsx';
 import { referenceName, type AuditDirectory, type AuditRecord, type AuditReference } from '../operations-audit.ts';
 
 interface AuditRowProps {
@@ -64,7 +65,7 @@ export function AuditRow({ record, directory, columns }: AuditRowProps) {
   return (
     <>
       <tr>
-        <th scope="row"><time dateTime={record.time}>{new Date(record.time).toLocaleString()}</time></th>
+        <th scope="row"><Timestamp value={record.time} /></th>
         <td><code>{record.action}</code></td>
         <td><Reference directory={directory} reference={record.actor} /></td>
         <td><Reference directory={directory} reference={record.target} /></td>

@@ -1,9 +1,10 @@
 import { useCallback, useId, useState } from 'react';
+import { clientIssuer } from '../client-issuer.ts';
 import { ClientSetup } from '../components/client-setup.tsx';
 import { PageFooter } from '../components/page-footer.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
-import { clientIssuer } from '../client-issuer.ts';
+import { Timestamp } from '../components/timestamp.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -60,7 +61,7 @@ function RotatedSecret({ client, onDismiss }: { client: OAuthClientWithSecret; o
       <h3 id={headingId}>{`New secret of ${client.name}`}</h3>
       {until !== null && (
         <p>
-          The previous secret keeps working until <time dateTime={until.toISOString()}>{until.toLocaleString()}</time>, then stops.
+          The previous secret keeps working until <Timestamp value={until.toISOString()} />, then stops.
         </p>
       )}
       {client.clientSecret !== null && <SecretOnce label="New client secret" secret={client.clientSecret} onDismiss={onDismiss} />}

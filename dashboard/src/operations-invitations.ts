@@ -1,0 +1,121 @@
+import { graphql } from './api.ts';
+import type { Page } from './operations.ts';
+import { FULL_PAGE, type RoleSummary } from './operations-roles.ts';
+import { readEach, readOperatorEmail, readTenantName, readUserEmail } from './operations-names.ts';
+
+// The Invitations tab's calls: invitations are to one tenant, sent on the application's path with its `tenantId`.
+
+export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+interface AuditReference {
+  readonly type: string;
+  readonly id: string | null;
+}
+
+/** An invitation as the API answers it. */
+export interface InvitationFields {
+  readonly id: string;
+  readonly email: string;
+  readonly tenantId: string;
+  readonly roleIds: readonly string[];
+  readonly status: InvitationStatus;
+  readonly expiresAt: string;
+  readonly invitedBy: AuditReference;
+}
+
+/** An invitation with the names its ids stand for. */
+export interface Invitation extends InvitationFields {
+  readonly tenantName: string;
+  /** In the order of `roleIds`; a role's id where its name could not be read. */
+  readonly roleNames: readonly string[];
+  readonly inviter: string;
+}
+
+export interface InvitationRequest {
+  readonly email: string;
+  readonly tenantId: string;
+  readonly roleIds: readonly string[];
+  readonly expiresInDays: number;
+}
+
+const INVITATION_FIELDS = `fragment InvitationFields on Invitation {
+  id email tenantId roleIds status expiresAt invitedBy { type id }
+}`;
+
+const PAGE_SIZE = 25;
+
+const ACTOR_LABEL: Readonly<Record<string, string>> = { api_key: 'API key', m2m_credential: 'M2M credential', oauth_client: 'OAuth client', system: 'Gatehouse' };
+
+const inviterKey = (reference: AuditReference) => `${reference.type}:${reference.id ?? ''}`;
+
+/** Who sent it (as `inviterKey` writes it): an operator's or a user's e-mail, else the kind of credential. */
+async function inviterName(appId: string, key: string): Promise<string> {
+  const [type = '', id = ''] = key.split(':');
+  if (type === 'operator') return readOperatorEmail(id);
+  if (type === 'user') return readUserEmail(appId, id);
+  return ACTOR_LABEL[type] ?? type;
+}
+
+/** The roles an invitation to the tenant may give: the application-wide ones and the tenant's own. */
+export async function listInvitableRoles(appId: string, tenantId: string): Promise<readonly RoleSummary[]> {
+  const query = `query InvitableRoles($appId: UUID!, $tenantId: UUID!, $pageSize: Int) {
+    roles(appId: $appId, tenantId: $tenantId, pageSize: $pageSize) { data { id name tenantId } }
+  }`;
+  const data = await graphql<{ roles: { data: RoleSummary[] } }>(query, { appId, tenantId, pageSize: FULL_PAGE }, { applicationId: appId });
+  return data.roles.data;
+}
+
+export async function listInvitations(appId: string, status: InvitationStatus | null, cursor: string | null): Promise<Page<Invitation>> {
+  const query = `query Invitations($appId: UUID!, $status: InvitationStatus, $pageSize: Int, $cursor: String) {
+    invitations(appId: $appId, status: $status, pageSize: $pageSize, cursor: $cursor) { data { ...InvitationFields } next }
+  }
+  ${INVITATION_FIELDS}`;
+  const data = await graphql<{ invitations: Page<InvitationFields> }>(query, { appId, status, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  const page = data.invitations.data;
+  const tenantIds = page.map((invitation) => invitation.tenantId);
+  const [tenants, roles, inviters] = await Promise.all([
+    readEach(tenantIds, (id) => readTenantName(appId, id), (id) => id),
+    readEach(tenantIds, (id) => listInvitableRoles(appId, id), () => []),
+    readEach(page.map((invitation) => inviterKey(invitation.invitedBy)), (key) => inviterName(appId, key), (key) => key),
+  ]);
+  const roleName = (tenantId: string, roleId: string) => roles.get(tenantId)?.find((role) => role.id === roleId)?.name ?? roleId;
+  return {
+    data: page.map((invitation) => ({
+      ...invitation,
+      tenantName: tenants.get(invitation.tenantId) ?? invitation.tenantId,
+      roleNames: invitation.roleIds.map((roleId) => roleName(invitation.tenantId, roleId)),
+      inviter: inviters.get(inviterKey(invitation.invitedBy)) ?? invitation.invitedBy.type,
+    })),
+    next: data.invitations.next,
+  };
+}
+
+/** Invites the address to the tenant and mails the link. */
+export async function sendInvitation(appId: string, request: InvitationRequest): Promise<InvitationFields> {
+  const mutation = `mutation SendInvitation($appId: UUID!, $input: SendInvitationInput!) {
+    sendInvitation(appId: $appId, input: $input) { ...InvitationFields }
+  }
+  ${INVITATION_FIELDS}`;
+  const data = await graphql<{ sendInvitation: InvitationFields }>(mutation, { appId, input: request }, { applicationId: appId });
+  return data.sendInvitation;
+}
+
+/** Mails a new link (the previous one stops working); an expired invitation is pending again. */
+export async function resendInvitation(appId: string, invitationId: string): Promise<InvitationFields> {
+  const mutation = `mutation ResendInvitation($appId: UUID!, $invitationId: UUID!) {
+    resendInvitation(appId: $appId, invitationId: $invitationId) { ...InvitationFields }
+  }
+  ${INVITATION_FIELDS}`;
+  const data = await graphql<{ resendInvitation: InvitationFields }>(mutation, { appId, invitationId }, { applicationId: appId });
+  return data.resendInvitation;
+}
+
+export async function revokeInvitation(appId: string, invitationId: string): Promise<InvitationFields> {
+  const mutation = `mutation RevokeInvitation($appId: UUID!, $invitationId: UUID!) {
+    revokeInvitation(appId: $appId, invitationId: $invitationId) { ...InvitationFields }
+  }
+  ${INVITATION_FIELDS}`;
+  const data = await graphql<{ revokeInvitation: InvitationFields }>(mutation, { appId, invitationId }, { applicationId: appId });
+  return data.revokeInvitation;
+}

@@ -1,0 +1,92 @@
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
+import { TenantPicker } from '../components/tenant-picker.tsx';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import type { TenantSummary } from '../operations.ts';
+import { listInvitableRoles, sendInvitation } from '../operations-invitations.ts';
+
+/** The API's default lifetime of a link, and its bounds. */
+const DEFAULT_DAYS = 7;
+const MAX_DAYS = 30;
+
+interface RoleChoicesProps {
+  appId: string;
+  tenant: TenantSummary;
+  chosen: ReadonlySet<string>;
+  onToggle: (roleId: string) => void;
+}
+
+/** A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. */
+function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
+  const roles = useAsync(useCallback(() => listInvitableRoles(appId, tenant.id), [appId, tenant.id]));
+  const id = useId();
+  if (roles.status === 'loading') return <Loading>{`Loading ${tenant.name}'s roles…`}</Loading>;
+  if (roles.status === 'failed') return <ErrorMessage message={roles.message} />;
+  return (
+    <fieldset className="role-choices">
+      <legend>Roles (optional)</legend>
+      {roles.data.map((role) => (
+        <label key={role.id} htmlFor={`${id}-${role.id}`}>
+          <input id={`${id}-${role.id}`} type="checkbox" checked={chosen.has(role.id)} onChange={() => onToggle(role.id)} />
+          {role.name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
+export function InviteForm({ appId, onSent }: { appId: string; onSent: () => void }) {
+  const [email, setEmail] = useState('');
+  const [tenant, setTenant] = useState<TenantSummary | null>(null);
+  const [roleIds, setRoleIds] = useState<ReadonlySet<string>>(new Set());
+  const [days, setDays] = useState(String(DEFAULT_DAYS));
+  const action = useSubmission<string>();
+  const id = useId();
+
+  const choose = (next: TenantSummary | null) => {
+    setTenant(next);
+    setRoleIds(new Set());
+  };
+  const toggle = (roleId: string) =>
+    setRoleIds((current) => {
+      const next = new Set(current);
+      if (!next.delete(roleId)) next.add(roleId);
+      return next;
+    });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (tenant === null) return;
+    const address = email.trim();
+    action.run(async () => {
+      await sendInvitation(appId, { email: address, tenantId: tenant.id, roleIds: [...roleIds], expiresInDays: Number(days) });
+      setEmail('');
+      setRoleIds(new Set());
+      onSent();
+      return `An invitation to ${tenant.name} was sent to ${address}.`;
+    });
+  };
+
+  return (
+    <section aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite</h2>
+      <form className="operator-form invite-form" onSubmit={submit}>
+        <div>
+          <label htmlFor={`${id}-email`}>E-mail</label>
+          <input id={`${id}-email`} type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        </div>
+        <TenantPicker appId={appId} selected={tenant} onSelect={choose} noTenantLabel="Choose a tenant" required />
+        <div>
+          <label htmlFor={`${id}-days`}>Link valid for (days)</label>
+          <input id={`${id}-days`} type="number" required min={1} max={MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
+        </div>
+        {tenant !== null && <RoleChoices key={tenant.id} appId={appId} tenant={tenant} chosen={roleIds} onToggle={toggle} />}
+        <button type="submit" className="primary" disabled={action.busy}>Invite</button>
+      </form>
+      <p className="hint">The address is mailed a link to join the tenant, which works once. A member of the tenant cannot be invited to it.</p>
+      <Outcome outcome={action.outcome} />
+    </section>
+  );
+}

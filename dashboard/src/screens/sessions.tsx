@@ -1,0 +1,100 @@
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { ErrorMessage } from '../components/status.tsx';
+import { errorMessage } from '../error-message.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { findUserIds, listSessions, listUsersSessions } from '../operations-sessions.ts';
+import { SessionRow } from './session-row.tsx';
+
+/** The sessions shown: one address's users' (several where tenants have their own pools), or everyone's when null. */
+interface UserFilter {
+  readonly email: string;
+  readonly userIds: readonly string[];
+}
+
+function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: UserFilter | null; onRevoked: (notice: string) => void }) {
+  const sessions = usePages(
+    useCallback((cursor: string | null) => (filter === null ? listSessions(appId, cursor) : listUsersSessions(appId, filter.userIds, cursor)), [appId, filter]),
+  );
+  if (!sessions.loading && sessions.error === null && sessions.items.length === 0) {
+    return <p>{filter === null ? 'No one is signed in to this application.' : `${filter.email} has no live session.`}</p>;
+  }
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Tenant</th>
+            <th scope="col">Client</th>
+            <th scope="col">Methods</th>
+            <th scope="col">Address</th>
+            <th scope="col">User agent</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last active</th>
+            <th scope="col">Expires</th>
+            <th scope="col"><span className="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.items.map((session) => <SessionRow key={session.id} appId={appId} session={session} onRevoked={onRevoked} />)}
+        </tbody>
+      </table>
+      <PageFooter pages={sessions} loadingLabel="Loading sessions…" />
+    </>
+  );
+}
+
+/** "Filter by user": an address, looked up among the application's users; an empty one shows everyone's sessions. */
+function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter: UserFilter | null) => void }) {
+  const [email, setEmail] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const id = useId();
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFailure(null);
+    const address = email.trim();
+    if (address === '') return onFilter(null);
+    try {
+      const userIds = await findUserIds(appId, address);
+      if (userIds.length === 0) setFailure(`No user of this application has the address ${address}.`);
+      else onFilter({ email: address, userIds });
+    } catch (error) {
+      setFailure(errorMessage(error));
+    }
+  };
+
+  return (
+    <>
+      <form className="operator-form session-filter" role="search" onSubmit={(event) => void submit(event)}>
+        <div>
+          <label htmlFor={`${id}-email`}>User's e-mail</label>
+          <input id={`${id}-email`} type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      {failure !== null && <ErrorMessage message={failure} />}
+    </>
+  );
+}
+
+/** The application's live sessions, page by page, or one user's; each may be revoked. */
+export function Sessions({ appId }: { appId: string }) {
+  const [filter, setFilter] = useState<UserFilter | null>(null);
+  const [revocations, setRevocations] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const revoked = (sentence: string) => {
+    setNotice(sentence);
+    setRevocations((count) => count + 1);
+  };
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">Sessions</h2>
+      <UserFilterForm appId={appId} onFilter={setFilter} />
+      {notice !== null && <p role="status">{notice}</p>}
+      {/* Read again after each revocation: the session is gone from the list. */}
+      <SessionTable key={revocations} appId={appId} filter={filter} onRevoked={revoked} />
+    </section>
+  );
+}
