@@ -1,0 +1,211 @@
+import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import type { TestApp } from '../support/app.ts';
+import { startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
+import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
+
+/**
+ * The dashboard's Invitations and Sessions tabs in Chromium. An operator invites an address to Acme with a role (the
+ * mail reaches an SMTP server with its link), is refused a second invitation of it, resends it (a new link, the old
+ * one dead) and revokes it; then sees a user's real browser sign-in to Acme among the sessions, and revokes it (the
+ * session is gone and its refresh token refused). Screenshots: test-results/dashboard-invitations.png, -sessions.png.
+ */
+const INVITEE = 'newcomer@acme.example';
+const MEMBER = { email: 'uma@acme.example', password: 'Correct-Horse-9' };
+
+let certificate: TestCertificate;
+let sink: TestSmtpServer;
+let clientSide: ClientCallback;
+let app: TestApp;
+let appId: string;
+let acme: string;
+let staffRole: string;
+let dashboard: DashboardPage;
+let page: Page;
+
+beforeAll(async () => {
+  clientSide = await startClientCallback();
+  // The built-in sender asks for STARTTLS: the sink offers it with a certificate the service is told to trust.
+  certificate = makeCertificate();
+  sink = await startSmtpServer({ certificate });
+  app = await startDashboardApp({ email: { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 } });
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
+  await app.createTenant('Globex');
+  const role = await app.http.post(`/applications/${appId}/tenants/${acme}/roles`, { key: 'acme_staff', name: 'Acme staff', permissions: ['users:read'] });
+  expect(role.status).toBe(201);
+  staffRole = role.body.id;
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+  await sink?.close();
+  certificate?.remove();
+  await clientSide?.close();
+});
+
+/** Accepts the next confirmation the page asks, and answers its question. */
+function confirmNext(): Promise<string> {
+  return new Promise((resolve) => page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))));
+}
+
+describe('the Invitations tab of the dashboard in Chromium', () => {
+  const invitations = async () => (await app.http.get('/invitations')).body.data as { id: string; email: string; tenantId: string; roleIds: string[]; status: string; expiresAt: string; invitedBy: { type: string } }[];
+  const deliveries = async () => (await app.http.get(`/applications/${appId}/tenants/${acme}/email/deliveries?templateKey=invitation&to=${encodeURIComponent(INVITEE)}`)).body.data as unknown[];
+  /** The invitation links the SMTP server received for INVITEE, once it has `count` of them (the outbox sends after the commit). */
+  const mailedLinks = async (count: number) => {
+    await expect.poll(() => sink.received.filter((mail) => mail.to.includes(INVITEE)).length, { timeout: 30_000, interval: 100 }).toBe(count);
+    return sink.received
+      .filter((mail) => mail.to.includes(INVITEE))
+      .map((mail) => {
+        expect(mail.header('subject')).toBe('My application invited you to Acme');
+        return /http\S+\/invitation\?token=[\w-]+/.exec(decodedMail(mail.raw))?.[0];
+      });
+  };
+  const inviteeRow = () => page.getByRole('row', { name: new RegExp(INVITEE) });
+  const invite = async () => {
+    await page.getByLabel('E-mail').fill(INVITEE);
+    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await page.getByRole('checkbox', { name: 'Acme staff' }).check();
+    await page.getByLabel('Link valid for (days)').fill('3');
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  };
+
+  it('shows none yet, and offers the roles of the tenant chosen', async () => {
+    await openTab(page, 'Invitations');
+    await page.getByText('No one has been invited yet.').waitFor();
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Globex' });
+    await page.getByRole('checkbox', { name: 'Application admin' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Acme staff' }).count()).toBe(0);
+  });
+
+  it('invites an address to Acme with a role, and mails it the link', async () => {
+    await invite();
+    await page.getByRole('status').filter({ hasText: `An invitation to Acme was sent to ${INVITEE}.` }).waitFor();
+    await inviteeRow().waitFor();
+    const cells = await inviteeRow().getByRole('cell').allTextContents();
+    expect([...cells.slice(0, 3), ...cells.slice(4)]).toEqual(['Acme', 'Acme staff', 'Pending', 'ops@example.com', 'ResendRevoke']);
+    await page.screenshot({ path: 'test-results/dashboard-invitations.png', fullPage: true });
+
+    const [invitation] = await invitations();
+    expect(invitation).toMatchObject({ email: INVITEE, tenantId: acme, roleIds: [staffRole], status: 'pending', invitedBy: { type: 'operator' } });
+    const days = (Date.parse(invitation!.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(2.99);
+    expect(days).toBeLessThanOrEqual(3);
+    const [link] = await mailedLinks(1);
+    expect(link?.startsWith(app.gatehouse.services.config.publicUrl)).toBe(true);
+    expect((await fetch(link!)).status).toBe(200);
+  });
+
+  it('shows the refusal of a second invitation of the address, and makes none', async () => {
+    await invite();
+    await page.getByRole('alert').filter({ hasText: 'This address has a pending invitation to the tenant: resend it' }).waitFor();
+    expect(await inviteeRow().count()).toBe(1);
+    expect(await invitations()).toHaveLength(1);
+    expect(await deliveries()).toHaveLength(1);
+  });
+
+  it('resends it: a new link is mailed and the previous one no longer works', async () => {
+    await inviteeRow().getByRole('button', { name: 'Resend' }).click();
+    await inviteeRow().getByRole('status').filter({ hasText: `A new link was sent to ${INVITEE}` }).waitFor();
+    const [first, second] = await mailedLinks(2);
+    expect(second).not.toBe(first);
+    expect((await fetch(first!)).status).toBe(404);
+    expect((await fetch(second!)).status).toBe(200);
+    expect(await invitations()).toMatchObject([{ status: 'pending' }]);
+  });
+
+  it('revokes it once the operator confirms: Revoked, its link dead', async () => {
+    const question = confirmNext();
+    await inviteeRow().getByRole('button', { name: 'Revoke' }).click();
+    expect(await question).toBe(`Revoke the invitation of ${INVITEE} to Acme? Its link will no longer work.`);
+    await inviteeRow().getByRole('status').filter({ hasText: `The invitation of ${INVITEE} is revoked.` }).waitFor();
+    expect(await inviteeRow().getByRole('cell').nth(2).textContent()).toBe('Revoked');
+    expect(await inviteeRow().getByRole('button').count()).toBe(0);
+    expect(await invitations()).toMatchObject([{ status: 'revoked' }]);
+    const [, link] = await mailedLinks(2);
+    expect((await fetch(link!)).status).toBe(410);
+  });
+
+  it('filters by status', async () => {
+    await page.getByLabel('Status').selectOption({ label: 'Pending' });
+    await page.getByText('No invitation is pending.').waitFor();
+    await page.getByLabel('Status').selectOption({ label: 'Revoked' });
+    await inviteeRow().waitFor();
+  });
+});
+
+describe('the Sessions tab of the dashboard in Chromium', () => {
+  let config: oidc.Configuration;
+  let refreshToken: string;
+  let sessionId: string;
+  const memberRow = () => page.getByRole('row', { name: new RegExp(MEMBER.email) });
+
+  beforeAll(async () => {
+    expect((await app.http.post('/users', { ...MEMBER, tenantId: acme })).status).toBe(201);
+    const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
+    config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  });
+
+  it("lists a user's sign-in to Acme made in a browser", async () => {
+    const { url, verifier, state } = await authorizationRequest(
+      config,
+      { redirectUri: clientSide.redirectUri, resource: '' },
+      { scope: 'openid offline_access', prompt: 'consent', tenant: acme },
+    );
+    const context = await page.context().browser()!.newContext();
+    try {
+      const member = await context.newPage();
+      await member.goto(url.href);
+      await member.getByLabel('Email address').fill(MEMBER.email);
+      await member.getByLabel('Password').fill(MEMBER.password);
+      await Promise.all([member.waitForURL(`${clientSide.redirectUri}**`), member.getByRole('button', { name: 'Sign in' }).click()]);
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(member.url()), { pkceCodeVerifier: verifier, expectedState: state });
+      expect(tokens.refresh_token).toEqual(expect.any(String));
+      refreshToken = tokens.refresh_token!;
+    } finally {
+      await context.close();
+    }
+
+    await openTab(page, 'Sessions');
+    await memberRow().waitFor();
+    const cells = await memberRow().getByRole('cell').allTextContents();
+    expect(cells.slice(0, 4)).toEqual(['Acme', 'test web client', 'password', '127.0.0.1']);
+    expect(cells[4]).toContain('Chrome');
+    expect(cells[8]).toBe('Revoke');
+    await page.screenshot({ path: 'test-results/dashboard-sessions.png', fullPage: true });
+    const sessions = (await app.http.get('/sessions')).body.data as { id: string; tenantId: string; methods: string[] }[];
+    expect(sessions).toMatchObject([{ tenantId: acme, methods: ['password'] }]);
+    sessionId = sessions[0]!.id;
+  });
+
+  it("filters by a user's address, and says when no user has it", async () => {
+    await page.getByLabel("User's e-mail").fill('nobody@acme.example');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('alert').filter({ hasText: 'No user of this application has the address nobody@acme.example.' }).waitFor();
+    await page.getByLabel("User's e-mail").fill(MEMBER.email);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('alert').waitFor({ state: 'detached' });
+    await memberRow().waitFor();
+  });
+
+  it('revokes it once the operator confirms: the session is gone and its refresh token refused', async () => {
+    const question = confirmNext();
+    await memberRow().getByRole('button', { name: 'Revoke' }).click();
+    expect(await question).toBe(`Revoke ${MEMBER.email}'s session in test web client? They are signed out there, and its tokens stop working at once.`);
+    await page.getByRole('status').filter({ hasText: `${MEMBER.email}'s session in test web client is revoked.` }).waitFor();
+    await page.getByText(`${MEMBER.email} has no live session.`).waitFor();
+    expect((await app.http.get(`/sessions/${sessionId}`)).status).toBe(404);
+    expect((await app.http.get('/sessions')).body.data).toEqual([]);
+    await expect(oidc.refreshTokenGrant(config, refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
