@@ -126,6 +126,33 @@ describe("the dashboard's address and session in Chromium", () => {
     expect((await storedSession())!.refreshToken).not.toBe(before.refreshToken);
   });
 
+  it("lists every application the operator manages, and shows a single-tenant one without tenants' tabs or pickers", async () => {
+    const shop = await app.http.post('/applications', { name: 'Shop' });
+    expect(shop.status).toBe(201);
+    const asShop = app.as({ apiKey: shop.body.initialApiKey.secret as string });
+    const appAdmin = (await asShop.get('/roles')).body.data.find((role: { key: string }) => role.key === 'app_admin').id as string;
+    const [operator] = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ id: string }[]>('select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?', [app.root.organizationId]);
+    expect((await asShop.post('/role-assignments', { subject: { type: 'operator', id: operator!.id }, roleId: appAdmin })).status).toBe(201);
+
+    await page.goto(`${publicUrl}/dashboard/`);
+    await page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    await page.getByRole('link', { name: 'Shop' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Shop' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+    const tabs = await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link').allTextContents();
+    expect(tabs).not.toContain('Tenants');
+    expect(tabs).not.toContain('Invitations');
+    await openTab(page, 'Branding');
+    await page.getByText('Primary colour').first().waitFor();
+    expect(await page.getByLabel('Tenant').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'All applications' }).click();
+    await page.getByRole('link', { name: 'My application' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/');
+  });
+
   it('revokes the refresh token when the operator signs out', async () => {
     const { refreshToken } = (await storedSession())!;
     await Promise.all([page.waitForURL(/\/oauth2\/logout/), page.getByRole('button', { name: 'Sign out' }).click()]);
