@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS, type ApiKey } from './operations-api-keys.ts';
+import type { ApiKey } from './operations-api-keys.ts';
 
 export type ApiKeyStatus = 'Active' | 'Revoked' | 'Expired';
 
@@ -7,9 +7,4 @@ export function apiKeyStatus(key: ApiKey, now: Date = new Date()): ApiKeyStatus 
   if (key.revokedAt !== null) return 'Revoked';
   if (key.expiresAt !== null && new Date(key.expiresAt) <= now) return 'Expired';
   return 'Active';
-}
-
-/** "All permissions" for the `*` grant, else the grants as the API spells them. */
-export function permissionsLabel(key: ApiKey): string {
-  return key.permissions.includes(ALL_PERMISSIONS) ? 'All permissions' : key.permissions.join(', ');
 }

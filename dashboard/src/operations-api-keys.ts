@@ -1,16 +1,11 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
 
-// The API keys tab's calls (field names as in schema/api-keys.graphql and permissions.graphql). All act at the
+// The API keys tab's calls (field names as in schema/api-keys.graphql). All act at the
 // application's scope, which lists every key of the application, its tenants' included, and may act on any of them.
 
-/** Every built-in permission fits in one page of the catalogue, which lists them first. */
-const CATALOGUE_PAGE = 100;
 const PAGE_SIZE = 25;
 const KEY_FIELDS = 'id tenantId userId name permissions expiresAt revokedAt lastRotatedAt createdAt';
-
-/** The grant of every permission the key's creator holds, shown as "All permissions". */
-export const ALL_PERMISSIONS = '*';
 
 export interface ApiKey {
   readonly id: string;
@@ -37,17 +32,6 @@ export interface ApiKeyWithSecret {
   readonly secret: string;
 }
 
-export interface GrantablePermission {
-  readonly key: string;
-  readonly description: string;
-}
-
-export interface ApiKeyChoices {
-  readonly multiTenant: boolean;
-  /** The built-in permissions: an application's own permissions are for its roles, a key may not carry them. */
-  readonly permissions: readonly GrantablePermission[];
-}
-
 export interface NewApiKey {
   readonly name: string;
   readonly permissions: readonly string[];
@@ -55,20 +39,6 @@ export interface NewApiKey {
   readonly tenantId: string | null;
   /** ISO date-time; null for a key that does not expire. */
   readonly expiresAt: string | null;
-}
-
-export async function getApiKeyChoices(appId: string): Promise<ApiKeyChoices> {
-  const query = `query ApiKeyChoices($appId: UUID!, $pageSize: Int) {
-    application(appId: $appId) { multiTenant }
-    permissions(appId: $appId, pageSize: $pageSize) { data { key description builtIn } }
-  }`;
-  const data = await graphql<{ application: { multiTenant: boolean }; permissions: { data: (GrantablePermission & { builtIn: boolean })[] } }>(
-    query,
-    { appId, pageSize: CATALOGUE_PAGE },
-    { applicationId: appId },
-  );
-  const permissions = data.permissions.data.filter((permission) => permission.builtIn).map(({ key, description }) => ({ key, description }));
-  return { multiTenant: data.application.multiTenant, permissions };
 }
 
 /** The application's keys (every tenant's too), or with `tenantId` that tenant's only. */

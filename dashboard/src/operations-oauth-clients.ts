@@ -56,6 +56,11 @@ export interface ClientsContext {
 const PAGE_SIZE = 25;
 /** How long a rotated-out secret keeps working: the API's default, time to deploy the new one. */
 export const ROTATION_GRACE_SECONDS = 24 * 60 * 60;
+
+/** The confirmation a secret's rotation asks: what happens to the current secret, and when. */
+export function rotationQuestion(name: string): string {
+  return `Rotate the secret of ${name}? A new secret works at once; the current one keeps working for ${ROTATION_GRACE_SECONDS / 3600} hours, time to deploy the new one, then stops.`;
+}
 const CLIENT_FIELDS = `fragment ClientFields on OAuthClient {
   clientId tenantId name type redirectUris postLogoutRedirectUris tokenEndpointAuthMethod idTokenSigningAlg managementApi previousSecretExpiresAt
 }`;

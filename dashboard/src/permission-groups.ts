@@ -1,5 +1,8 @@
 import type { Permission } from './operations-roles.ts';
 
+/** The grant of every permission the credential's creator holds, shown as "All permissions". */
+export const ALL_PERMISSIONS = '*';
+
 export interface PermissionGroup {
   /** The part before the colon (`users`), or the whole grant (`*`). */
   readonly resource: string;
@@ -33,4 +36,9 @@ export function groupByResource(permissions: readonly Permission[]): readonly Pe
     groups.set(resource, [...(groups.get(resource) ?? []), permission]);
   }
   return [...groups].map(([resource, members]) => ({ resource, permissions: members }));
+}
+
+/** A credential's grants: "All permissions" for `*`, else as the API spells them. */
+export function permissionsLabel(permissions: readonly string[]): string {
+  return permissions.includes(ALL_PERMISSIONS) ? 'All permissions' : permissions.join(', ');
 }

@@ -1,8 +1,9 @@
 import { ErrorMessage } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
-import { apiKeyStatus, permissionsLabel } from '../api-key-status.ts';
+import { apiKeyStatus } from '../api-key-status.ts';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { revokeApiKey, rotateApiKey, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
+import { permissionsLabel } from '../permission-groups.ts';
 
 interface ApiKeyRowProps {
   appId: string;
@@ -32,7 +33,7 @@ export function ApiKeyRow({ appId, apiKey, onRotated, onRevoked }: ApiKeyRowProp
         {apiKey.userEmail !== null && <span className="acts-as">{`Acts as ${apiKey.userEmail}`}</span>}
       </th>
       <td>{apiKey.tenantName ?? 'Application'}</td>
-      <td>{permissionsLabel(apiKey)}</td>
+      <td>{permissionsLabel(apiKey.permissions)}</td>
       <td><Timestamp value={apiKey.createdAt} /></td>
       <td>{apiKey.expiresAt === null ? 'Never' : <Timestamp value={apiKey.expiresAt} />}</td>
       <td>{apiKey.lastRotatedAt === null ? 'Never' : <Timestamp value={apiKey.lastRotatedAt} />}</td>

@@ -5,7 +5,8 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { getApiKeyChoices, listApiKeys, type ApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import { listApiKeys, type ApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import { getGrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
 import { ApiKeyRow } from './api-key-row.tsx';
 import { CreateApiKeyForm } from './create-api-key-form.tsx';
@@ -65,7 +66,7 @@ function ApiKeyTable({ appId, tenant, onRotated }: ApiKeyTableProps) {
  * the picker), Rotate and Revoke, and Create API key; a new secret is shown once, above the table.
  */
 export function ApiKeys({ appId }: { appId: string }) {
-  const choices = useAsync(useCallback(() => getApiKeyChoices(appId), [appId]));
+  const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
   const [creations, setCreations] = useState(0);
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);

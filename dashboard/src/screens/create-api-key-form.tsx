@@ -1,14 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
+import { GrantPermissions } from '../components/grant-permissions.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { errorMessage } from '../error-message.ts';
-import { createApiKey, type ApiKeyChoices, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import { createApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import type { GrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
-import { ApiKeyPermissions } from './api-key-permissions.tsx';
 
 interface CreateApiKeyFormProps {
   appId: string;
-  choices: ApiKeyChoices;
+  choices: GrantChoices;
   /** With the tenant the key was made for (null: application-wide). */
   onCreated: (created: ApiKeyWithSecret, tenant: TenantSummary | null) => void;
 }
@@ -56,7 +57,7 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
           </div>
         </div>
         {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" />}
-        <ApiKeyPermissions permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+        <GrantPermissions holder="key" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
         <button type="submit" className="primary" disabled={busy}>Create API key</button>
       </form>
       {failure !== null && <ErrorMessage message={failure} />}

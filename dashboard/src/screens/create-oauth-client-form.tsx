@@ -77,6 +77,7 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
         <CreatedOAuthClient
           client={created}
           issuer={clientIssuer(issuer, created.tenantId, context.isolated)}
+          instructions="Configure your app with these values to sign its users in through Gatehouse."
           onDismissSecret={() => setCreated({ ...created, clientSecret: null })}
         />
       )}

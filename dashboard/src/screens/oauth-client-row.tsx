@@ -4,8 +4,8 @@ import { CLIENT_TYPES } from '../oauth-client-types.ts';
 import { placeName } from '../role-choices.ts';
 import {
   deleteOAuthClient,
-  ROTATION_GRACE_SECONDS,
   rotateOAuthClientSecret,
+  rotationQuestion,
   type ClientsContext,
   type OAuthClient,
   type OAuthClientWithSecret,
@@ -23,10 +23,7 @@ interface OAuthClientRowProps {
 /** One client: name, type, client_id to copy, redirect URIs, tenant; Edit, Rotate secret (web clients) and Delete, the last two once confirmed. */
 export function OAuthClientRow({ appId, client, context, onEdit, onRotated, onDeleted }: OAuthClientRowProps) {
   const rotate = useAction(async () => {
-    const question =
-      `Rotate the secret of ${client.name}? A new secret works at once; the current one keeps working for ` +
-      `${ROTATION_GRACE_SECONDS / 3600} hours, time to deploy the new one, then stops.`;
-    if (!window.confirm(question)) return;
+    if (!window.confirm(rotationQuestion(client.name))) return;
     onRotated(await rotateOAuthClientSecret(appId, client.clientId));
   });
   const remove = useAction(async () => {

@@ -1,10 +1,9 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { clientIssuer } from '../client-issuer.ts';
 import { ClientSetup } from '../components/client-setup.tsx';
 import { PageFooter } from '../components/page-footer.tsx';
-import { SecretOnce } from '../components/secret-once.tsx';
+import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
-import { Timestamp } from '../components/timestamp.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -52,23 +51,6 @@ function ClientTable({ appId, context, ...actions }: ClientTableProps) {
   );
 }
 
-/** A rotated client's new secret, shown this once, and until when the previous one keeps working. */
-function RotatedSecret({ client, onDismiss }: { client: OAuthClientWithSecret; onDismiss: () => void }) {
-  const headingId = useId();
-  const until = client.previousSecretExpiresAt === null ? null : new Date(client.previousSecretExpiresAt);
-  return (
-    <section aria-labelledby={headingId} className="created">
-      <h3 id={headingId}>{`New secret of ${client.name}`}</h3>
-      {until !== null && (
-        <p>
-          The previous secret keeps working until <Timestamp value={until.toISOString()} />, then stops.
-        </p>
-      )}
-      {client.clientSecret !== null && <SecretOnce label="New client secret" secret={client.clientSecret} onDismiss={onDismiss} />}
-    </section>
-  );
-}
-
 /** The issuer every app of this application is configured with, and a tenant's own while authentication is isolated. */
 function SignInSettings({ issuer, isolated }: { issuer: URL; isolated: boolean }) {
   return (
@@ -103,7 +85,7 @@ export function OAuthClients({ appId }: { appId: string }) {
     <>
       {/* Read again after each change: a new client takes its place in the server's order. */}
       <ClientTable key={changes} appId={appId} context={context.data} onEdit={setEditing} onRotated={setRotated} onDeleted={deleted} />
-      {rotated !== null && <RotatedSecret client={rotated} onDismiss={() => setRotated(null)} />}
+      {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
       {editing !== null && (
         <EditOAuthClientForm
           key={editing.clientId}

@@ -1,21 +1,24 @@
 import { useId } from 'react';
-import { ALL_PERMISSIONS, type GrantablePermission } from '../operations-api-keys.ts';
+import type { GrantablePermission } from '../operations-grants.ts';
+import { ALL_PERMISSIONS } from '../permission-groups.ts';
 
-interface ApiKeyPermissionsProps {
+interface GrantPermissionsProps {
+  /** What is given them, as the hint names it: "key", "credential". */
+  holder: string;
   permissions: readonly GrantablePermission[];
   checked: readonly string[];
   onChange: (checked: readonly string[]) => void;
 }
 
-/** The grants a new key may carry: "All permissions" (`*`), or built-in permissions one by one. */
-export function ApiKeyPermissions({ permissions, checked, onChange }: ApiKeyPermissionsProps) {
+/** The grants a new credential may carry: "All permissions" (`*`), or built-in permissions one by one. */
+export function GrantPermissions({ holder, permissions, checked, onChange }: GrantPermissionsProps) {
   const id = useId();
   const all = checked.includes(ALL_PERMISSIONS);
   const toggle = (key: string, on: boolean) => onChange(on ? [...checked, key] : checked.filter((grant) => grant !== key));
   return (
     <fieldset className="key-permissions">
       <legend>Permissions</legend>
-      <p className="hint">The key may do only what it is given, and you may give only permissions you hold yourself.</p>
+      <p className="hint">{`The ${holder} may do only what it is given, and you may give only permissions you hold yourself.`}</p>
       <label className="all-permissions">
         <input type="checkbox" checked={all} onChange={(event) => onChange(event.target.checked ? [ALL_PERMISSIONS] : [])} />
         All permissions
