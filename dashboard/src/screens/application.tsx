@@ -6,6 +6,7 @@ import { ApiKeys } from './api-keys.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
+import { Domains } from './domains.tsx';
 import { Email } from './email.tsx';
 import { Invitations } from './invitations.tsx';
 import { OAuthClients } from './oauth-clients.tsx';
@@ -21,6 +22,7 @@ const SCREENS = {
   Branding,
   'E-mail': Email,
   Authentication,
+  Domains,
   Users,
   Invitations,
   Sessions,

@@ -1,0 +1,51 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Outcome } from '../components/status.tsx';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { createDomain, type Domain } from '../operations-domains.ts';
+import type { TenantSummary } from '../operations.ts';
+
+interface AddDomainFormProps {
+  appId: string;
+  /** Null: a domain of the application. */
+  tenant: TenantSummary | null;
+  onAdded: (domain: Domain) => void;
+}
+
+/** "Add domain": a hostname, sent as typed; the server alone says whether it is one it accepts. */
+export function AddDomainForm({ appId, tenant, onAdded }: AddDomainFormProps) {
+  const [hostname, setHostname] = useState('');
+  const action = useSubmission<string>();
+  const id = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    action.run(async () => {
+      const domain = await createDomain(appId, tenant?.id ?? null, hostname.trim());
+      setHostname('');
+      onAdded(domain);
+      return `${domain.hostname} is added: publish its TXT record, then Verify.`;
+    });
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>{tenant === null ? 'Add domain' : `Add a domain of ${tenant.name}`}</h3>
+      <form className="inline-form" noValidate onSubmit={submit}>
+        <div>
+          <label htmlFor={`${id}-hostname`}>Hostname</label>
+          <input
+            id={`${id}-hostname`}
+            required
+            spellCheck={false}
+            aria-describedby={`${id}-hint`}
+            value={hostname}
+            onChange={(event) => setHostname(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="primary" disabled={action.busy}>Add domain</button>
+      </form>
+      <p id={`${id}-hint`} className="hint">A fully qualified name such as login.example.com: no scheme, port or path.</p>
+      <Outcome outcome={action.outcome} />
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useCallback, useState } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
+import { usePages } from '../hooks/use-pages.ts';
+import { listDomains, type Domain } from '../operations-domains.ts';
+import type { TenantSummary } from '../operations.ts';
+import { AUTHENTICATION } from '../tenant-features.ts';
+import { AddDomainForm } from './add-domain-form.tsx';
+import { DomainRow } from './domain-row.tsx';
+
+interface DomainTableProps {
+  appId: string;
+  /** Null: the application's domains. */
+  tenant: TenantSummary | null;
+  onDeleted: (notice: string) => void;
+}
+
+function DomainTable({ appId, tenant, onDeleted }: DomainTableProps) {
+  const tenantId = tenant?.id ?? null;
+  const domains = usePages(useCallback((cursor: string | null) => listDomains(appId, tenantId, cursor), [appId, tenantId]));
+  const changed = (domain: Domain) => domains.update((row) => (row.id === domain.id ? domain : row));
+  if (!domains.loading && domains.error === null && domains.items.length === 0) {
+    return <p>{tenant === null ? 'This application has no custom domains yet.' : `${tenant.name} has no custom domains yet.`}</p>;
+  }
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Hostname</th>
+            <th scope="col">Tenant</th>
+            <th scope="col">Status</th>
+            <th scope="col">TXT record to publish</th>
+            <th scope="col"><span className="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {domains.items.map((domain) => (
+            <DomainRow key={domain.id} appId={appId} domain={domain} ownerName={tenant?.name ?? 'Application'} onChanged={changed} onDeleted={onDeleted} />
+          ))}
+        </tbody>
+      </table>
+      <PageFooter pages={domains} loadingLabel="Loading domains…" />
+    </>
+  );
+}
+
+/** One owner's domains (the application's, or a tenant's), and adding one; read again after an addition or a deletion. */
+function DomainList({ appId, tenant }: { appId: string; tenant: TenantSummary | null }) {
+  const [changes, setChanges] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const changed = (sentence: string | null) => {
+    setNotice(sentence);
+    setChanges((count) => count + 1);
+  };
+  return (
+    <>
+      <p className="hint">
+        A custom domain serves the hosted sign-in pages at your own hostname once it is verified: publish its TXT record in
+        your DNS, then Verify.
+      </p>
+      {notice !== null && <p role="status">{notice}</p>}
+      <DomainTable key={changes} appId={appId} tenant={tenant} onDeleted={changed} />
+      <AddDomainForm appId={appId} tenant={tenant} onAdded={() => changed(null)} />
+    </>
+  );
+}
+
+const ApplicationDomains = ({ appId }: { appId: string }) => <DomainList appId={appId} tenant={null} />;
+const TenantDomains = ({ appId, tenant }: TenantViewProps) => <DomainList appId={appId} tenant={tenant} />;
+
+/** The application's custom domains and, while authentication is isolated, a tenant's own through the picker. */
+export function Domains({ appId }: { appId: string }) {
+  return <TenantScopedSection appId={appId} heading="Domains" features={[AUTHENTICATION]} ApplicationView={ApplicationDomains} TenantView={TenantDomains} />;
+}
