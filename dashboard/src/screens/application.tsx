@@ -9,6 +9,7 @@ import { Branding } from './branding.tsx';
 import { Domains } from './domains.tsx';
 import { Email } from './email.tsx';
 import { Invitations } from './invitations.tsx';
+import { M2MCredentials } from './m2m-credentials.tsx';
 import { OAuthClients } from './oauth-clients.tsx';
 import { Operators } from './operators.tsx';
 import { Roles } from './roles.tsx';
@@ -30,6 +31,7 @@ const SCREENS = {
   Operators,
   'API keys': ApiKeys,
   'OAuth clients': OAuthClients,
+  'M2M credentials': M2MCredentials,
   'Audit log': AuditLog,
   Analytics,
 } satisfies Record<string, (props: { appId: string }) => JSX.Element>;

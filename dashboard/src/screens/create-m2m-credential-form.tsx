@@ -1,0 +1,74 @@
+import { useId, useState, type FormEvent } from 'react';
+import { GrantPermissions } from '../components/grant-permissions.tsx';
+import { ErrorMessage } from '../components/status.tsx';
+import { TenantPicker } from '../components/tenant-picker.tsx';
+import { TextField } from '../components/text-field.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { parseJwks } from '../jwks-input.ts';
+import { AUTH_METHOD_LABEL, AUTH_METHODS, usesSecret } from '../m2m-auth-methods.ts';
+import type { GrantChoices } from '../operations-grants.ts';
+import { createM2MCredential, type M2MAuthMethod, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
+import type { TenantSummary } from '../operations.ts';
+
+interface CreateM2MCredentialFormProps {
+  appId: string;
+  choices: GrantChoices;
+  onCreated: (created: M2MCredentialWithSecret) => void;
+}
+
+/** "Create credential": a name, how it authenticates (a private key's JWKS), in a multi-tenant application its tenant, and its permissions. */
+export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2MCredentialFormProps) {
+  const [name, setName] = useState('');
+  const [authMethod, setAuthMethod] = useState<M2MAuthMethod>('client_secret_basic');
+  const [jwks, setJwks] = useState('');
+  const [tenant, setTenant] = useState<TenantSummary | null>(null);
+  const [permissions, setPermissions] = useState<readonly string[]>([]);
+  const id = useId();
+
+  // No permission checked is sent as such: the server's refusal says what a credential needs.
+  const create = useAction(async () => {
+    const keys = usesSecret(authMethod) ? {} : { jwks: parseJwks(jwks) };
+    const created = await createM2MCredential(appId, { name, permissions, tenantId: tenant?.id ?? null, authMethod, ...keys });
+    setName('');
+    setPermissions([]);
+    setJwks('');
+    onCreated(created);
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    create.run();
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Create credential</h2>
+      <form className="key-form" noValidate onSubmit={submit}>
+        <div className="inline-form">
+          <div>
+            <label htmlFor={`${id}-name`}>Name</label>
+            <input id={`${id}-name`} required value={name} onChange={(event) => setName(event.target.value)} />
+          </div>
+          <div>
+            <label htmlFor={`${id}-method`}>Authentication</label>
+            <select id={`${id}-method`} value={authMethod} onChange={(event) => setAuthMethod(AUTH_METHODS.find((method) => method === event.target.value) ?? authMethod)}>
+              {AUTH_METHODS.map((method) => <option key={method} value={method}>{AUTH_METHOD_LABEL[method]}</option>)}
+            </select>
+          </div>
+        </div>
+        {!usesSecret(authMethod) && (
+          <TextField
+            label="JWKS"
+            rows={8}
+            value={jwks}
+            onChange={setJwks}
+            hint='The public keys its client assertions are signed with, as JSON: {"keys": [...]}. Never a private key.'
+          />
+        )}
+        {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" />}
+        <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+        <button type="submit" className="primary" disabled={create.busy}>Create credential</button>
+      </form>
+      {create.failure !== null && <ErrorMessage message={create.failure} />}
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import { useCallback, useState } from 'react';
+import { clientIssuer } from '../client-issuer.ts';
+import { PageFooter } from '../components/page-footer.tsx';
+import { RotatedSecret } from '../components/rotated-secret.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { readConfig } from '../config.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
+import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
+import { getClientsContext, type ClientsContext } from '../operations-oauth-clients.ts';
+import { placeName } from '../role-choices.ts';
+import { CreateM2MCredentialForm } from './create-m2m-credential-form.tsx';
+import { CreatedOAuthClient } from './created-oauth-client.tsx';
+import { M2MCredentialRow } from './m2m-credential-row.tsx';
+import { M2MJwksForm } from './m2m-jwks-form.tsx';
+
+interface CredentialTableProps {
+  appId: string;
+  context: ClientsContext;
+  onRotated: (rotated: M2MCredentialWithSecret) => void;
+  onEditKeys: (credential: M2MCredential) => void;
+}
+
+function CredentialTable({ appId, context, onRotated, onEditKeys }: CredentialTableProps) {
+  const credentials = usePages(useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]));
+  const replace = (changed: M2MCredential) => credentials.update((row) => (row.clientId === changed.clientId ? changed : row));
+  if (!credentials.loading && credentials.error === null && credentials.items.length === 0) {
+    return <p>This application has no M2M credentials yet.</p>;
+  }
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">client_id</th>
+            <th scope="col">Tenant</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Authentication</th>
+            <th scope="col">Created</th>
+            <th scope="col">Status</th>
+            <th scope="col"><span className="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {credentials.items.map((credential) => (
+            <M2MCredentialRow
+              key={credential.clientId}
+              appId={appId}
+              credential={credential}
+              placeName={placeName(context, credential.tenantId)}
+              onRotated={(rotated) => {
+                replace(rotated);
+                onRotated(rotated);
+              }}
+              onRevoked={replace}
+              onEditKeys={onEditKeys}
+            />
+          ))}
+        </tbody>
+      </table>
+      <PageFooter pages={credentials} loadingLabel="Loading M2M credentials…" />
+    </>
+  );
+}
+
+async function loadSetup(appId: string): Promise<{ choices: GrantChoices; context: ClientsContext }> {
+  const [choices, context] = await Promise.all([getGrantChoices(appId), getClientsContext(appId)]);
+  return { choices, context };
+}
+
+/**
+ * Machine-to-machine credentials (the client credentials grant), every one of the application, its tenants' included:
+ * Create credential, Rotate, Revoke, and Replace keys of a private_key_jwt one. A secret is shown once.
+ */
+export function M2MCredentials({ appId }: { appId: string }) {
+  const [{ issuer }] = useState(readConfig);
+  const setup = useAsync(useCallback(() => loadSetup(appId), [appId]));
+  const [changes, setChanges] = useState(0);
+  const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
+  const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
+  const [editingKeys, setEditingKeys] = useState<M2MCredential | null>(null);
+
+  if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
+  if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
+  const { choices, context } = setup.data;
+  const changed = () => setChanges((count) => count + 1);
+  const create = (credential: M2MCredentialWithSecret) => {
+    setCreated(credential);
+    changed();
+  };
+  const keysSaved = () => {
+    setEditingKeys(null);
+    changed();
+  };
+
+  return (
+    <>
+      <section aria-labelledby="m2m-credentials-heading">
+        <h2 id="m2m-credentials-heading">M2M credentials</h2>
+        <p className="hint">For services that call the management API on their own: they get tokens with the client credentials grant.</p>
+        {created !== null && (
+          <CreatedOAuthClient
+            client={created}
+            issuer={clientIssuer(issuer, created.tenantId, context.isolated)}
+            instructions="Your service requests its tokens at this issuer's token endpoint (see its discovery URL) with these values."
+            onDismissSecret={() => setCreated({ ...created, clientSecret: null })}
+          />
+        )}
+        {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
+        {/* Read again after a creation (which takes its place in the server's order) and new keys. */}
+        <CredentialTable key={changes} appId={appId} context={context} onRotated={setRotated} onEditKeys={setEditingKeys} />
+      </section>
+      {editingKeys !== null && (
+        <M2MJwksForm key={editingKeys.clientId} appId={appId} credential={editingKeys} onSaved={keysSaved} onCancel={() => setEditingKeys(null)} />
+      )}
+      <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />
+    </>
+  );
+}
