@@ -1,0 +1,275 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { publishing, verifyWith } from '../support/domains.ts';
+import { basicAuth, postForm } from '../support/oauth.ts';
+
+/**
+ * The dashboard's Domains and M2M credentials tabs in Chromium, each action checked through the REST API.
+ * Domains: a hostname the server refuses adds nothing; an added domain shows its TXT record as the API gives it; Verify
+ * shows why it is not verified while DNS lacks the record, and the server's "verified" once the record was found (the
+ * service looks TXT records up in the system's DNS, which the test cannot publish to: the test verifies it through the
+ * domain's own check with a DNS that publishes the record, as the API suites do, then the dashboard asks the server);
+ * Delete once confirmed; a tenant's own domain while authentication is isolated.
+ * M2M credentials: no permission or a private key in the JWKS is refused and makes nothing; a credential with
+ * `users:read` made in the dashboard gets a token at /oauth2/token with the client_id and secret read from the page,
+ * which reads users and may not write them; Rotate (the new secret works), Revoke (invalid_client); a private_key_jwt
+ * credential's keys are replaced, a private key refused. Screenshots: test-results/dashboard-domains-m2m-*.png.
+ */
+const HOST = 'login.acme.test';
+const NAME = 'Nightly sync';
+
+interface ServerDomain {
+  id: string;
+  hostname: string;
+  verified: boolean;
+  verificationToken: string;
+  verificationRecord: { type: string; name: string; value: string };
+}
+
+interface ServerCredential {
+  clientId: string;
+  name: string;
+  tenantId: string | null;
+  permissions: string[];
+  authMethod: string;
+  jwks: { keys: Record<string, unknown>[] } | null;
+  previousSecretExpiresAt: string | null;
+  revokedAt: string | null;
+}
+
+let app: TestApp;
+let appId: string;
+let acme: string;
+let dashboard: DashboardPage;
+let page: Page;
+/** The credential made in the dashboard, and its secret of the moment. */
+let clientId: string;
+let secret: string;
+
+const domainsOnServer = async (path = `/applications/${appId}/domains`): Promise<ServerDomain[]> => (await app.http.get(path)).body.data;
+const credentialsOnServer = async (): Promise<ServerCredential[]> => (await app.http.get('/m2m-credentials?pageSize=100')).body.data;
+const row = (name: string): Locator => page.getByRole('row', { name: new RegExp(`^${name.replaceAll('.', '\\.')}`) });
+const tokenRequest = (id: string, clientSecret: string) =>
+  postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(id, clientSecret) });
+
+/** Accepts the next confirmation and answers its question. */
+function acceptNextDialog(): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+}
+
+/** Reads the secret shown once in the region `heading` under `label`, then dismisses it; it is nowhere in the page afterwards. */
+async function takeSecret(heading: string, label: string): Promise<string> {
+  const shown = page.getByRole('region', { name: heading });
+  await shown.waitFor();
+  expect(await shown.textContent()).toContain('will not be shown again');
+  const field = shown.getByLabel(label);
+  expect(await field.getAttribute('readonly')).not.toBeNull();
+  const value = await field.inputValue();
+  expect(value).not.toBe('');
+  await shown.getByRole('button', { name: 'I have copied it' }).click();
+  await shown.getByLabel(label).waitFor({ state: 'detached' });
+  expect(await page.content()).not.toContain(value);
+  return value;
+}
+
+/** An Ed25519 key pair as JWKs: the public one to upload, the private one (with `d`) to be refused. */
+function ed25519Jwks(kid: string): { publicJwks: string; privateJwks: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const jwks = (key: typeof publicKey) => JSON.stringify({ keys: [{ ...key.export({ format: 'jwk' }), kid }] });
+  return { publicJwks: jwks(publicKey), privateJwks: jwks(privateKey) };
+}
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe('the Domains tab of the dashboard in Chromium', () => {
+  it("shows the server's refusal of a hostname with a scheme and adds nothing", async () => {
+    await openTab(page, 'Domains');
+    await page.getByText('This application has no custom domains yet.').waitFor();
+    await page.getByLabel('Hostname').fill(`https://${HOST}/`);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('alert').filter({ hasText: 'hostname must be a fully qualified domain name (no scheme, port, path or spaces)' }).waitFor();
+    expect(await domainsOnServer()).toEqual([]);
+  });
+
+  it('adds a domain, pending, with its TXT record in read-only fields exactly as the API gives it', async () => {
+    await page.getByLabel('Hostname').fill('Login.Acme.test');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('status').filter({ hasText: `${HOST} is added: publish its TXT record, then Verify.` }).waitFor();
+    await row(HOST).waitFor();
+
+    const [domain] = await domainsOnServer();
+    expect(domain).toMatchObject({ hostname: HOST, verified: false });
+    const record = domain!.verificationRecord;
+    expect(record).toEqual({ type: 'TXT', name: `_gatehouse-challenge.${HOST}`, value: domain!.verificationToken });
+    const cells = await row(HOST).getByRole('cell').all();
+    expect(await cells[0]!.textContent()).toBe('Application');
+    expect(await cells[1]!.textContent()).toBe('Pending');
+    for (const [label, value] of [['Name', record.name], ['Type', record.type], ['Value', record.value]] as const) {
+      const field = row(HOST).getByLabel(label, { exact: true });
+      expect(await field.inputValue()).toBe(value);
+      expect(await field.getAttribute('readonly')).not.toBeNull();
+    }
+    await page.screenshot({ path: 'test-results/dashboard-domains-m2m-domains.png', fullPage: true });
+  });
+
+  it('shows why Verify finds nothing while DNS lacks the record, and the domain stays pending', async () => {
+    await row(HOST).getByRole('button', { name: 'Verify' }).click();
+    const answer = row(HOST).getByRole('alert');
+    await answer.waitFor();
+    expect(await answer.textContent()).toMatch(new RegExp(`^${HOST} is not verified: .*_gatehouse-challenge\\.${HOST.replaceAll('.', '\\.')}`));
+    expect(await row(HOST).getByRole('cell').nth(1).textContent()).toBe('Pending');
+    expect((await domainsOnServer())[0]!.verified).toBe(false);
+  });
+
+  it("shows the server's answer \"verified\" once the record has been found, and the domain as verified", async () => {
+    const [domain] = await domainsOnServer();
+    const dns = publishing({ [domain!.verificationRecord.name]: domain!.verificationRecord.value });
+    expect((await verifyWith(app, app.root.apiKey, { applicationId: appId }, domain!.id, dns)).verified).toBe(true);
+
+    await row(HOST).getByRole('button', { name: 'Verify' }).click();
+    await row(HOST).getByRole('status').filter({ hasText: `${HOST} is verified.` }).waitFor();
+    expect(await row(HOST).getByRole('cell').nth(1).textContent()).toMatch(/^Verified /);
+    expect(await row(HOST).getByRole('button', { name: 'Verify' }).count()).toBe(0);
+    expect(await row(HOST).getByRole('alert').count()).toBe(0);
+    expect((await domainsOnServer())[0]!.verified).toBe(true);
+  });
+
+  it('deletes the domain once the operator confirms', async () => {
+    const question = acceptNextDialog();
+    await row(HOST).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('status').filter({ hasText: `The domain ${HOST} is deleted.` }).waitFor();
+    expect(await question).toMatch(new RegExp(`^Delete the domain ${HOST.replaceAll('.', '\\.')}\\?`));
+    await page.getByText('This application has no custom domains yet.').waitFor();
+    expect(await domainsOnServer()).toEqual([]);
+  });
+});
+
+describe('the M2M credentials tab of the dashboard in Chromium', () => {
+  it("shows the server's refusal of a credential without permissions and makes nothing", async () => {
+    await openTab(page, 'M2M credentials');
+    await page.getByText('This application has no M2M credentials yet.').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill(NAME);
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    await page.getByRole('alert').filter({ hasText: 'permissions must name at least one permission' }).waitFor();
+    expect(await credentialsOnServer()).toEqual([]);
+  });
+
+  it('creates a credential with users:read whose client_id and secret, read from the page, get a token', async () => {
+    await page.getByLabel('users:read', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    const created = page.getByRole('region', { name: `${NAME} is created` });
+    await created.waitFor();
+    clientId = await created.getByLabel('client_id').inputValue();
+    await page.screenshot({ path: 'test-results/dashboard-domains-m2m-credentials.png', fullPage: true });
+    secret = await takeSecret(`${NAME} is created`, 'Client secret');
+
+    expect(await credentialsOnServer()).toMatchObject([{ clientId, name: NAME, tenantId: null, permissions: ['users:read'], authMethod: 'client_secret_basic', revokedAt: null }]);
+    const cells = await row(NAME).getByRole('cell').allTextContents();
+    expect([cells[1], cells[2], cells[3], cells[5]]).toEqual(['Application-wide', 'users:read', 'Client secret, HTTP Basic', 'Active']);
+    expect(await row(NAME).getByLabel(`client_id of ${NAME}`).inputValue()).toBe(clientId);
+
+    const granted = await tokenRequest(clientId, secret);
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    const bearer = app.as({ bearer: granted.body.access_token as string });
+    expect((await bearer.get('/users')).status).toBe(200);
+    expect((await bearer.post('/users', { email: 'no@example.com' })).status).toBe(403);
+  });
+
+  it('rotates the secret once confirmed: the new one, shown once, gets a token', async () => {
+    const question = acceptNextDialog();
+    await row(NAME).getByRole('button', { name: 'Rotate' }).click();
+    expect(await question).toMatch(new RegExp(`^Rotate the secret of ${NAME}\\? .*24 hours`));
+    const rotated = await takeSecret(`New secret of ${NAME}`, 'New client secret');
+    expect(rotated).not.toBe(secret);
+    expect((await tokenRequest(clientId, rotated)).status).toBe(200);
+    const [credential] = await credentialsOnServer();
+    expect(Date.parse(credential!.previousSecretExpiresAt!)).toBeGreaterThan(Date.now());
+    secret = rotated;
+  });
+
+  it('revokes it once confirmed: the token endpoint answers invalid_client', async () => {
+    const question = acceptNextDialog();
+    await row(NAME).getByRole('button', { name: 'Revoke' }).click();
+    await row(NAME).getByRole('cell', { name: 'Revoked', exact: true }).waitFor();
+    expect(await question).toMatch(new RegExp(`^Revoke ${NAME}\\?`));
+    expect(await row(NAME).getByRole('button').count()).toBe(0);
+    expect((await credentialsOnServer())[0]!.revokedAt).not.toBeNull();
+    const refused = await tokenRequest(clientId, secret);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe('invalid_client');
+  });
+
+  it("shows the server's refusal of a private key in a new credential's JWKS and makes nothing", async () => {
+    const { privateJwks } = ed25519Jwks('signer-1');
+    await page.getByLabel('Name', { exact: true }).fill('Signed sync');
+    await page.getByLabel('Authentication').selectOption({ label: 'Private key JWT' });
+    await page.getByLabel('JWKS').fill(privateJwks);
+    await page.getByLabel('users:read', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Upload public keys only: the JWKS holds private key material' }).waitFor();
+    expect(await credentialsOnServer()).toHaveLength(1);
+  });
+
+  it("creates a private_key_jwt credential with its public key, and replaces its keys, a private one refused", async () => {
+    const first = ed25519Jwks('signer-1');
+    await page.getByLabel('JWKS').fill(first.publicJwks);
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    await page.getByRole('region', { name: 'Signed sync is created' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Signed sync is created' }).getByLabel('Client secret').count()).toBe(0);
+    await row('Signed sync').waitFor();
+    const signed = (await credentialsOnServer()).find((credential) => credential.name === 'Signed sync')!;
+    expect(signed).toMatchObject({ authMethod: 'private_key_jwt', permissions: ['users:read'], jwks: JSON.parse(first.publicJwks) });
+    expect(await row('Signed sync').getByRole('button', { name: 'Rotate' }).count()).toBe(0);
+
+    const second = ed25519Jwks('signer-2');
+    await row('Signed sync').getByRole('button', { name: 'Replace keys' }).click();
+    const keys = page.getByRole('region', { name: 'Keys of Signed sync' });
+    expect(JSON.parse(await keys.getByLabel('JWKS').inputValue())).toEqual(JSON.parse(first.publicJwks));
+    await keys.getByLabel('JWKS').fill(second.privateJwks);
+    await keys.getByRole('button', { name: 'Save keys' }).click();
+    await keys.getByRole('alert').filter({ hasText: 'Upload public keys only: the JWKS holds private key material' }).waitFor();
+    const unchanged = (await credentialsOnServer()).find((credential) => credential.name === 'Signed sync')!;
+    expect(unchanged.jwks).toEqual(JSON.parse(first.publicJwks));
+
+    await keys.getByLabel('JWKS').fill(second.publicJwks);
+    await keys.getByRole('button', { name: 'Save keys' }).click();
+    await keys.waitFor({ state: 'detached' });
+    const replaced = (await credentialsOnServer()).find((credential) => credential.name === 'Signed sync')!;
+    expect(replaced.jwks).toEqual(JSON.parse(second.publicJwks));
+  });
+});
+
+describe("a tenant's own domains in the dashboard while authentication is isolated", () => {
+  it('adds a domain of Acme through the tenant picker, listed as Acme’s and not the application’s', async () => {
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    await openTab(page, 'Domains');
+    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await page.getByText('Acme has no custom domains yet.').waitFor();
+    await page.getByLabel('Hostname').fill('login.acme-corp.test');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await row('login.acme-corp.test').waitFor();
+    expect(await row('login.acme-corp.test').getByRole('cell').first().textContent()).toBe('Acme');
+    expect(await domainsOnServer(`/applications/${appId}/tenants/${acme}/domains`)).toMatchObject([{ hostname: 'login.acme-corp.test', verified: false }]);
+    expect(await domainsOnServer()).toEqual([]);
+  });
+});
