@@ -70,8 +70,13 @@ export interface User {
   readonly status: UserStatus;
   /** The tenants the user is a member of. */
   readonly tenantIds: readonly string[];
+  readonly emailVerified: boolean;
   readonly createdAt: string;
+  readonly updatedAt: string;
 }
+
+/** The fields of `User` the dashboard reads, in lists and in the answers of the users' mutations. */
+export const USER_FIELDS = 'id email name status tenantIds emailVerified createdAt updatedAt';
 
 const PAGE_SIZE = 25;
 
@@ -168,11 +173,12 @@ export async function putBranding(appId: string, tenantId: string | null, input:
   return data.putBranding;
 }
 
-export async function listUsers(appId: string, cursor: string | null): Promise<Page<User>> {
-  const query = `query Users($appId: UUID!, $pageSize: Int, $cursor: String) {
-    users(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id email name status tenantIds createdAt } next }
+/** Every user, or with `emailPrefix` those whose address starts with it (compared as sign-in compares addresses). */
+export async function listUsers(appId: string, emailPrefix: string | null, cursor: string | null): Promise<Page<User>> {
+  const query = `query Users($appId: UUID!, $emailPrefix: String, $pageSize: Int, $cursor: String) {
+    users(appId: $appId, emailPrefix: $emailPrefix, pageSize: $pageSize, cursor: $cursor) { data { ${USER_FIELDS} } next }
   }`;
-  const data = await graphql<{ users: Page<User> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  const data = await graphql<{ users: Page<User> }>(query, { appId, emailPrefix, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
   return data.users;
 }
 

@@ -16,6 +16,8 @@ export interface Pages<T> {
   update: (update: (item: T) => T) => void;
   /** Puts `item` first (one made on the server after the first page was read). */
   prepend: (item: T) => void;
+  /** Drops the items `gone` picks (deleted on the server). */
+  remove: (gone: (item: T) => boolean) => void;
 }
 
 /** A list read page by page with `next` cursors: the first page on mount (and when `loadPage` changes), then on demand. */
@@ -66,5 +68,6 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
     loadMore: () => load(next, items),
     update: (update) => setItems((current) => current.map(update)),
     prepend,
+    remove: (gone) => setItems((current) => current.filter((item) => !gone(item))),
   };
 }

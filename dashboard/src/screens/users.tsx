@@ -1,21 +1,61 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { PageFooter } from '../components/page-footer.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
+import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { listUsers, type User, type UserStatus } from '../operations.ts';
+import { getTenancyConfig, listUsers, type TenancyConfig } from '../operations.ts';
+import { STATUS_LABEL } from '../user-status.ts';
+import { CreateUserForm } from './create-user-form.tsx';
+import { UserDetails } from './user-details.tsx';
 import { UserRoles } from './user-roles.tsx';
 
-const STATUS_LABEL: Record<UserStatus, string> = { active: 'Active', suspended: 'Suspended', locked: 'Locked' };
+/** The one panel open under the table: a user's details, or their roles. */
+interface OpenPanel {
+  readonly userId: string;
+  readonly kind: 'details' | 'roles';
+}
 
-/** The application's users, page by page, and the roles of the one chosen in a panel under them. */
-export function Users({ appId }: { appId: string }) {
-  const users = usePages(useCallback((cursor: string | null) => listUsers(appId, cursor), [appId]));
-  const [chosen, setChosen] = useState<User | null>(null);
+/** "Search": the users whose address starts with what is typed; an empty field shows them all. */
+function UserSearchForm({ onSearch }: { onSearch: (emailPrefix: string | null) => void }) {
+  const [prefix, setPrefix] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSearch(prefix.trim() === '' ? null : prefix.trim());
+  };
   return (
-    <section aria-labelledby="users-heading">
-      <h2 id="users-heading">Users</h2>
+    <form className="inline-form user-search" role="search" onSubmit={submit}>
+      <div>
+        <label htmlFor={id}>E-mail starts with</label>
+        <input id={id} type="search" value={prefix} onChange={(event) => setPrefix(event.target.value)} />
+      </div>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+interface UserTableProps {
+  appId: string;
+  tenancy: TenancyConfig | null;
+  emailPrefix: string | null;
+  onDeleted: (email: string) => void;
+}
+
+/** The users (of the search, if any), page by page, and the one panel open: a user's details or roles. */
+function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
+  const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
+  const [open, setOpen] = useState<OpenPanel | null>(null);
+  const chosen = open === null ? undefined : users.items.find((user) => user.id === open.userId);
+  const panelButton = (userId: string, kind: OpenPanel['kind']) => ({
+    'aria-pressed': open?.userId === userId && open.kind === kind,
+    onClick: () => setOpen({ userId, kind }),
+  });
+
+  return (
+    <>
       {!users.loading && users.error === null && users.items.length === 0 ? (
-        <p>This application has no users yet.</p>
+        <p>{emailPrefix === null ? 'This application has no users yet.' : `No user's address starts with ${emailPrefix}.`}</p>
       ) : (
         <table>
           <thead>
@@ -34,8 +74,11 @@ export function Users({ appId }: { appId: string }) {
                 <td>{user.name ?? ''}</td>
                 <td>{STATUS_LABEL[user.status]}</td>
                 <td><Timestamp value={user.createdAt} /></td>
-                <td>
-                  <button type="button" className="small" aria-pressed={chosen?.id === user.id} onClick={() => setChosen(user)}>
+                <td className="actions">
+                  <button type="button" className="small" {...panelButton(user.id, 'details')}>
+                    Details<span className="visually-hidden">{` of ${user.email}`}</span>
+                  </button>
+                  <button type="button" className="small" {...panelButton(user.id, 'roles')}>
                     Roles<span className="visually-hidden">{` of ${user.email}`}</span>
                   </button>
                 </td>
@@ -45,7 +88,57 @@ export function Users({ appId }: { appId: string }) {
         </table>
       )}
       <PageFooter pages={users} loadingLabel="Loading users…" />
-      {chosen !== null && <UserRoles key={chosen.id} appId={appId} user={chosen} onClose={() => setChosen(null)} />}
-    </section>
+      {chosen !== undefined && open?.kind === 'details' && (
+        <UserDetails
+          key={chosen.id}
+          appId={appId}
+          user={chosen}
+          tenancy={tenancy}
+          onChanged={(changed) => users.update((row) => (row.id === changed.id ? changed : row))}
+          onDeleted={(deleted) => {
+            users.remove((row) => row.id === deleted.id);
+            onDeleted(deleted.email);
+          }}
+          onClose={() => setOpen(null)}
+        />
+      )}
+      {chosen !== undefined && open?.kind === 'roles' && <UserRoles key={chosen.id} appId={appId} user={chosen} onClose={() => setOpen(null)} />}
+    </>
+  );
+}
+
+/** The application's users, searched by address, each with a details and a roles panel; and Create user. */
+export function Users({ appId }: { appId: string }) {
+  const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
+  const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
+  const [creations, setCreations] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  if (tenancy.status === 'loading') return <Loading>Loading the users…</Loading>;
+  if (tenancy.status === 'failed') return <ErrorMessage message={tenancy.message} />;
+  return (
+    <>
+      <section aria-labelledby="users-heading">
+        <h2 id="users-heading">Users</h2>
+        <UserSearchForm onSearch={setEmailPrefix} />
+        {notice !== null && <p role="status">{notice}</p>}
+        {/* Read again after each creation: the new user joins the list at its end. */}
+        <UserTable
+          key={`${emailPrefix ?? ''}:${creations}`}
+          appId={appId}
+          tenancy={tenancy.data}
+          emailPrefix={emailPrefix}
+          onDeleted={(email) => setNotice(`${email} is deleted.`)}
+        />
+      </section>
+      <CreateUserForm
+        appId={appId}
+        tenancy={tenancy.data}
+        onCreated={() => {
+          setNotice(null);
+          setCreations((count) => count + 1);
+        }}
+      />
+    </>
   );
 }

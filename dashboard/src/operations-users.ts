@@ -1,0 +1,55 @@
+import { graphql } from './api.ts';
+import { USER_FIELDS, type User } from './operations.ts';
+import { FULL_PAGE } from './operations-roles.ts';
+
+// The Users tab's actions on one user, each answering the user as the server left them.
+
+export interface NewUser {
+  readonly email: string;
+  /** Null: no name. */
+  readonly name: string | null;
+  /** Null: a user without a password. */
+  readonly password: string | null;
+  /** Null: no tenant (a single-tenant application, or a shared pool's user of no tenant yet). */
+  readonly tenantId: string | null;
+}
+
+/** The server refuses an address its pool already has (409) and a password its pool's policy refuses (422). */
+export async function createUser(appId: string, { email, name, password, tenantId }: NewUser): Promise<User> {
+  const mutation = `mutation CreateUser($appId: UUID!, $input: CreateUserInput!) { createUser(appId: $appId, input: $input) { ${USER_FIELDS} } }`;
+  const input = { email, ...(name === null ? {} : { name }), ...(password === null ? {} : { password }), ...(tenantId === null ? {} : { tenantId }) };
+  const data = await graphql<{ createUser: User }>(mutation, { appId, input }, { applicationId: appId });
+  return data.createUser;
+}
+
+/** The mutations that take a user and answer them: suspend, activate, unlock, and removing their second factors. */
+export type UserChange = 'suspendUser' | 'activateUser' | 'unlockUser' | 'resetUserMfa';
+
+export async function changeUser(appId: string, change: UserChange, userId: string): Promise<User> {
+  const mutation = `mutation ChangeUser($appId: UUID!, $userId: UUID!) { ${change}(appId: $appId, userId: $userId) { ${USER_FIELDS} } }`;
+  const data = await graphql<Record<UserChange, User>>(mutation, { appId, userId }, { applicationId: appId });
+  return data[change];
+}
+
+/** The user's whole membership list, which replaces theirs (a shared pool only: the server refuses it when isolated). */
+export async function setUserTenants(appId: string, userId: string, tenantIds: readonly string[]): Promise<User> {
+  const mutation = `mutation SetUserTenants($appId: UUID!, $userId: UUID!, $input: UpdateUserInput!) {
+    updateUser(appId: $appId, userId: $userId, input: $input) { ${USER_FIELDS} }
+  }`;
+  const data = await graphql<{ updateUser: User }>(mutation, { appId, userId, input: { tenantIds } }, { applicationId: appId });
+  return data.updateUser;
+}
+
+export async function deleteUser(appId: string, userId: string): Promise<void> {
+  const mutation = 'mutation DeleteUser($appId: UUID!, $userId: UUID!) { deleteUser(appId: $appId, userId: $userId) }';
+  await graphql<{ deleteUser: boolean }>(mutation, { appId, userId }, { applicationId: appId });
+}
+
+/** How many live sessions the user has, from one page of them: `more` when there are others beyond it. */
+export async function countUserSessions(appId: string, userId: string): Promise<{ readonly count: number; readonly more: boolean }> {
+  const query = `query UserSessionCount($appId: UUID!, $userId: UUID!, $pageSize: Int) {
+    userSessions(appId: $appId, userId: $userId, pageSize: $pageSize) { data { id } next }
+  }`;
+  const data = await graphql<{ userSessions: { data: { id: string }[]; next: string | null } }>(query, { appId, userId, pageSize: FULL_PAGE }, { applicationId: appId });
+  return { count: data.userSessions.data.length, more: data.userSessions.next !== null };
+}

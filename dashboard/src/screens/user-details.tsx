@@ -1,0 +1,104 @@
+import { useCallback, useId } from 'react';
+import { ErrorMessage, Outcome } from '../components/status.tsx';
+import { Timestamp } from '../components/timestamp.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
+import type { TenancyConfig, User } from '../operations.ts';
+import { changeUser, countUserSessions, deleteUser, type UserChange } from '../operations-users.ts';
+import { STATUS_LABEL } from '../user-status.ts';
+import { UserTenants } from './user-tenants.tsx';
+
+/** The user's live sessions, as many as one page of them holds. */
+function LiveSessions({ appId, userId }: { appId: string; userId: string }) {
+  const sessions = useAsync(useCallback(() => countUserSessions(appId, userId), [appId, userId]));
+  if (sessions.status === 'loading') return <>…</>;
+  if (sessions.status === 'failed') return <ErrorMessage message={sessions.message} />;
+  return <>{sessions.data.more ? `${sessions.data.count} or more` : String(sessions.data.count)}</>;
+}
+
+interface UserDetailsProps {
+  appId: string;
+  user: User;
+  /** The tenancy switches; null for a single-tenant application. */
+  tenancy: TenancyConfig | null;
+  /** The user as the server answered an action. */
+  onChanged: (user: User) => void;
+  onDeleted: (user: User) => void;
+  onClose: () => void;
+}
+
+/**
+ * The panel of one user under the users table: their account, tenants and live sessions, and Suspend or Activate,
+ * Unlock while locked, Reset MFA and Delete (the last two once confirmed).
+ */
+export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
+  const headingId = useId();
+  const action = useSubmission<string>();
+  const deletion = useConfirmedAction();
+  const busy = action.busy || deletion.busy;
+
+  const change = (kind: UserChange, done: (changed: User) => string) =>
+    action.run(async () => {
+      const changed = await changeUser(appId, kind, user.id);
+      onChanged(changed);
+      return done(changed);
+    });
+  const statusChange = (kind: UserChange) => () => change(kind, (changed) => `${changed.email} is now ${STATUS_LABEL[changed.status].toLowerCase()}.`);
+  const resetMfa = () => {
+    if (!window.confirm(`Remove every second factor and recovery code of ${user.email}? Their next sign-in asks for none, or enrols one again where the MFA policy requires it.`)) return;
+    change('resetUserMfa', (changed) => `${changed.email} has no second factor any more.`);
+  };
+  const remove = () =>
+    deletion.run(`Delete ${user.email}? Their account, roles, API keys and sessions are removed. This cannot be undone.`, async () => {
+      await deleteUser(appId, user.id);
+      onDeleted(user);
+    });
+
+  return (
+    <section aria-labelledby={headingId} className="panel">
+      <h3 id={headingId}>{`Details of ${user.email}`}</h3>
+      <dl className="details">
+        <div>
+          <dt>Name</dt>
+          <dd>{user.name ?? 'None'}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{STATUS_LABEL[user.status]}</dd>
+        </div>
+        <div>
+          <dt>E-mail verified</dt>
+          <dd>{user.emailVerified ? 'Yes' : 'No'}</dd>
+        </div>
+        <div>
+          <dt>Live sessions</dt>
+          {/* Read again after a status change: a suspension ends them. */}
+          <dd><LiveSessions key={user.status} appId={appId} userId={user.id} /></dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd><Timestamp value={user.createdAt} /></dd>
+        </div>
+        <div>
+          <dt>Last changed</dt>
+          <dd><Timestamp value={user.updatedAt} /></dd>
+        </div>
+      </dl>
+      {tenancy !== null && <UserTenants appId={appId} user={user} isolated={tenancy.authIsolation === 'isolated'} onChanged={onChanged} />}
+      <div className="form-actions user-actions">
+        {user.status === 'suspended' ? (
+          <button type="button" disabled={busy} onClick={statusChange('activateUser')}>Activate</button>
+        ) : (
+          <button type="button" disabled={busy} onClick={statusChange('suspendUser')}>Suspend</button>
+        )}
+        {user.status === 'locked' && <button type="button" disabled={busy} onClick={statusChange('unlockUser')}>Unlock</button>}
+        <button type="button" disabled={busy} onClick={resetMfa}>Reset MFA</button>
+        <button type="button" disabled={busy} onClick={remove}>Delete</button>
+        <button type="button" onClick={onClose}>Close</button>
+      </div>
+      <Outcome outcome={action.outcome} />
+      {deletion.failure !== null && <ErrorMessage message={deletion.failure} />}
+    </section>
+  );
+}

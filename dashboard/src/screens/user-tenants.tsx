@@ -1,0 +1,57 @@
+import { useCallback, useState, type FormEvent } from 'react';
+import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
+import type { User } from '../operations.ts';
+import { listTenantPage } from '../operations-roles.ts';
+import { setUserTenants } from '../operations-users.ts';
+import { placeName } from '../role-choices.ts';
+
+interface UserTenantsProps {
+  appId: string;
+  user: User;
+  /** Whether each tenant has its own users: a user then belongs to their one tenant for good. */
+  isolated: boolean;
+  onChanged: (user: User) => void;
+}
+
+/**
+ * The tenants of a multi-tenant application's user: their one tenant when each tenant has its own users, else a
+ * checkbox per tenant, saved as their whole list (`updateUser`'s `tenantIds`).
+ */
+export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsProps) {
+  const tenants = useAsync(useCallback(() => listTenantPage(appId), [appId]));
+  const [chosen, setChosen] = useState<readonly string[]>(user.tenantIds);
+  const submission = useSubmission<string>();
+
+  if (tenants.status === 'loading') return <Loading>Loading the tenants…</Loading>;
+  if (tenants.status === 'failed') return <ErrorMessage message={tenants.message} />;
+  const names = (tenantIds: readonly string[]) => tenantIds.map((tenantId) => placeName({ tenants: tenants.data }, tenantId)).join(', ');
+  if (isolated) return <p>{`Tenant: ${names(user.tenantIds)}`}</p>;
+
+  const toggle = (tenantId: string, on: boolean) => setChosen((current) => (on ? [...current, tenantId] : current.filter((id) => id !== tenantId)));
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submission.run(async () => {
+      const saved = await setUserTenants(appId, user.id, chosen);
+      onChanged(saved);
+      return `${saved.email} is a member of ${saved.tenantIds.length === 0 ? 'no tenant' : names(saved.tenantIds)}.`;
+    });
+  };
+  return (
+    <form onSubmit={submit}>
+      <fieldset className="role-choices">
+        <legend>Tenants</legend>
+        {tenants.data.map((tenant) => (
+          <label key={tenant.id}>
+            <input type="checkbox" checked={chosen.includes(tenant.id)} onChange={(event) => toggle(tenant.id, event.target.checked)} />
+            {tenant.name}
+          </label>
+        ))}
+      </fieldset>
+      <p className="hint">Leaving a tenant ends the user's roles, API keys and sessions there.</p>
+      <button type="submit" disabled={submission.busy}>Save tenants</button>
+      <Outcome outcome={submission.outcome} />
+    </form>
+  );
+}
