@@ -1,0 +1,216 @@
+import * as oidc from 'openid-client';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { readForm } from '../support/cookie-jar.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+
+/**
+ * The dashboard's Users tab in Chromium: the operator creates a user of Acme with a password, who then signs in with
+ * it; suspends them (refused at sign-in) and activates them; adds them to Globex; resets another user's second factors;
+ * unlocks a locked user; deletes the first for good; and sees the server's refusals (an address taken, a password too short, a user deleted
+ * meanwhile), which change nothing. Each step is checked through the REST API. Screenshot: test-results/dashboard-users-details.png.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+const NEW_USER = { email: 'nora@example.com', name: 'Nora Quist', password: 'Correct-Horse-9' } as const;
+const EXISTING = 'uma@example.com';
+const WITH_MFA = 'mfa@example.com';
+let app: TestApp;
+let acme: string;
+let globex: string;
+let existingId: string;
+let withMfaId: string;
+let config: oidc.Configuration;
+let dashboard: DashboardPage;
+let page: Page;
+/** The new user's id, once the dashboard made them. */
+let newUserId: string;
+
+interface UserBody {
+  id: string;
+  email: string;
+  name: string | null;
+  status: string;
+  tenantIds: string[];
+}
+
+/** One hosted password sign-in of the application's web client, as a browser posts it: 303 onwards, or refused. */
+async function signIn(email: string, password: string): Promise<{ status: number; body: string }> {
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' });
+  const form = readForm(flow.page.url, flow.page.body);
+  const answer = await flow.jar.visit(form.action, { form: { ...form.fields, email, password } });
+  return { status: answer.status, body: answer.body };
+}
+
+const usersOf = async (email: string) => (await app.http.get(`/users?email=${encodeURIComponent(email)}`)).body.data as UserBody[];
+const userById = (userId: string) => app.http.get(`/users/${userId}`);
+const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
+const userRow = (email: string): Locator => page.getByRole('row', { name: new RegExp(`^${email.replace(/\./g, '\\.')} `) });
+const details = (email: string): Locator => region(`Details of ${email}`);
+const detail = (panel: Locator, term: string): Locator => panel.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
+const statusCell = (email: string): Locator => userRow(email).getByRole('cell').nth(1);
+
+/** Accepts the next confirmation and answers its question. */
+function acceptNextDialog(): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+}
+
+async function createInDashboard(fields: { email: string; name?: string; password?: string; tenant?: string }): Promise<void> {
+  const form = region('Create user');
+  await form.getByLabel('E-mail').fill(fields.email);
+  await form.getByLabel('Name (optional)').fill(fields.name ?? '');
+  await form.getByLabel('Password (optional)').fill(fields.password ?? '');
+  await form.getByLabel('Tenant').selectOption({ label: fields.tenant ?? 'No tenant' });
+  await form.getByRole('button', { name: 'Create user' }).click();
+}
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
+  existingId = await app.createUser(EXISTING, acme);
+  withMfaId = await app.createUser(WITH_MFA, acme);
+  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+  // A factor as an enrolment stores it (the hosted step: test/oauth/hosted-mfa.test.ts).
+  await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, gen_random_uuid(), ?, 'email_otp')`, [app.root.applicationId, withMfaId]);
+  // As the lockout policy's `lockoutMinutes: null` leaves a user (src/domain/sign-in/lockout.ts): locked until unlocked.
+  await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
+  const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  await openTab(page, 'Users');
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe('the Users tab of the dashboard in Chromium', () => {
+  it('creates a user of Acme with a password, who signs in with it', async () => {
+    await userRow(EXISTING).waitFor();
+    await createInDashboard({ ...NEW_USER, tenant: 'Acme' });
+    await region('Create user').getByRole('status').filter({ hasText: `${NEW_USER.email} was created.` }).waitFor();
+    await userRow(NEW_USER.email).waitFor();
+    expect((await userRow(NEW_USER.email).getByRole('cell').allTextContents()).slice(0, 2)).toEqual([NEW_USER.name, 'Active']);
+    expect(await region('Create user').getByLabel('E-mail').inputValue()).toBe('');
+
+    const [created] = await usersOf(NEW_USER.email);
+    expect(created).toMatchObject({ email: NEW_USER.email, name: NEW_USER.name, status: 'active', tenantIds: [acme] });
+    newUserId = created!.id;
+    expect((await signIn(NEW_USER.email, NEW_USER.password)).status).toBe(303);
+  });
+
+  it('suspends them: Suspended from the server, and their sign-in is refused', async () => {
+    await userRow(NEW_USER.email).getByRole('button', { name: `Details of ${NEW_USER.email}` }).click();
+    const panel = details(NEW_USER.email);
+    expect(await detail(panel, 'Status').textContent()).toBe('Active');
+    await panel.getByRole('button', { name: 'Suspend' }).click();
+    await panel.getByRole('status').filter({ hasText: `${NEW_USER.email} is now suspended.` }).waitFor();
+    expect(await statusCell(NEW_USER.email).textContent()).toBe('Suspended');
+    expect(await detail(panel, 'Status').textContent()).toBe('Suspended');
+    await detail(panel, 'Live sessions').filter({ hasText: /^0$/ }).waitFor();
+    await page.screenshot({ path: 'test-results/dashboard-users-details.png', fullPage: true });
+
+    expect((await userById(newUserId)).body.status).toBe('suspended');
+    // Refused as a wrong password is: the page tells no one that the account exists.
+    const refused = await signIn(NEW_USER.email, NEW_USER.password);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('The email address or password is incorrect.');
+  });
+
+  it('activates them again, and they sign in', async () => {
+    const panel = details(NEW_USER.email);
+    await panel.getByRole('button', { name: 'Activate' }).click();
+    await panel.getByRole('status').filter({ hasText: `${NEW_USER.email} is now active.` }).waitFor();
+    expect(await statusCell(NEW_USER.email).textContent()).toBe('Active');
+    expect((await userById(newUserId)).body.status).toBe('active');
+    expect((await signIn(NEW_USER.email, NEW_USER.password)).status).toBe(303);
+  });
+
+  it('adds them to Globex, as the whole list of their tenants', async () => {
+    const panel = details(NEW_USER.email);
+    const tenants = panel.getByRole('group', { name: 'Tenants' });
+    expect(await tenants.getByRole('checkbox', { name: 'Acme' }).isChecked()).toBe(true);
+    await tenants.getByRole('checkbox', { name: 'Globex' }).check();
+    await panel.getByRole('button', { name: 'Save tenants' }).click();
+    await panel.getByRole('status').filter({ hasText: `${NEW_USER.email} is a member of Acme, Globex.` }).waitFor();
+    expect((await userById(newUserId)).body.tenantIds).toEqual([acme, globex]);
+  });
+
+  it("resets another user's second factors once confirmed", async () => {
+    await userRow(WITH_MFA).getByRole('button', { name: `Details of ${WITH_MFA}` }).click();
+    // One panel at a time.
+    await details(NEW_USER.email).waitFor({ state: 'detached' });
+    const panel = details(WITH_MFA);
+    const question = acceptNextDialog();
+    await panel.getByRole('button', { name: 'Reset MFA' }).click();
+    await panel.getByRole('status').filter({ hasText: `${WITH_MFA} has no second factor any more.` }).waitFor();
+    expect(await question).toContain(`Remove every second factor and recovery code of ${WITH_MFA}?`);
+    const records = (await app.http.get(`/audit-logs?action=user.mfa.reset&target=${withMfaId}`)).body.data as { before: { factors: unknown[] } }[];
+    expect(records).toHaveLength(1);
+  });
+
+  it('unlocks a locked user, whose Unlock is offered only while locked', async () => {
+    await userRow(EXISTING).getByRole('button', { name: `Details of ${EXISTING}` }).click();
+    const panel = details(EXISTING);
+    expect(await statusCell(EXISTING).textContent()).toBe('Locked');
+    await panel.getByRole('button', { name: 'Unlock' }).click();
+    await panel.getByRole('status').filter({ hasText: `${EXISTING} is now active.` }).waitFor();
+    expect(await statusCell(EXISTING).textContent()).toBe('Active');
+    expect(await panel.getByRole('button', { name: 'Unlock' }).count()).toBe(0);
+    expect((await userById(existingId)).body.status).toBe('active');
+  });
+
+  it('shows the refusal of an action on a user deleted meanwhile, and changes nothing', async () => {
+    expect((await app.http.delete(`/users/${withMfaId}`)).status).toBe(204);
+    await userRow(WITH_MFA).getByRole('button', { name: `Details of ${WITH_MFA}` }).click();
+    const panel = details(WITH_MFA);
+    await panel.getByRole('button', { name: 'Suspend' }).click();
+    await panel.getByRole('alert').filter({ hasText: /not found/i }).waitFor();
+    expect(await statusCell(WITH_MFA).textContent()).toBe('Active');
+    expect((await userById(withMfaId)).status).toBe(404);
+  });
+
+  it('deletes the new user once confirmed, saying it cannot be undone', async () => {
+    await userRow(NEW_USER.email).getByRole('button', { name: `Details of ${NEW_USER.email}` }).click();
+    const question = acceptNextDialog();
+    await details(NEW_USER.email).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('status').filter({ hasText: `${NEW_USER.email} is deleted.` }).waitFor();
+    expect(await question).toContain('This cannot be undone.');
+    expect(await userRow(NEW_USER.email).count()).toBe(0);
+    expect((await userById(newUserId)).status).toBe(404);
+  });
+
+  it('shows the 409 of an address taken, and creates nothing', async () => {
+    await createInDashboard({ email: EXISTING, password: NEW_USER.password, tenant: 'Acme' });
+    await region('Create user').getByRole('alert').filter({ hasText: 'A user with this e-mail already exists' }).waitFor();
+    expect((await usersOf(EXISTING)).map((user) => user.id)).toEqual([existingId]);
+    expect(await userRow(EXISTING).count()).toBe(1);
+  });
+
+  it("shows the password policy's refusal of a password too short, and creates nothing", async () => {
+    await createInDashboard({ email: 'short@example.com', password: 'Ab-1' });
+    await region('Create user').getByRole('alert').filter({ hasText: 'must be at least 8 characters long' }).waitFor();
+    expect(await usersOf('short@example.com')).toEqual([]);
+  });
+
+  it('finds users by the start of their address', async () => {
+    const search = page.getByRole('search');
+    await search.getByLabel('E-mail starts with').fill('UM');
+    await search.getByRole('button', { name: 'Search' }).click();
+    // The table is read again: the rows go, and the search's come.
+    await expect.poll(() => page.getByRole('rowheader').allTextContents()).toEqual([EXISTING]);
+    await search.getByLabel('E-mail starts with').fill('zed');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.getByText("No user's address starts with zed.").waitFor();
+  });
+});
