@@ -109,7 +109,7 @@ export interface EmailConfig {
    * address (`EMAIL_ALLOW_PRIVATE_HOSTS`): off, so that an administrator cannot reach the operator's network through it.
    */
   readonly allowPrivateHosts: boolean;
-  /** The DNS servers the sender-domain check asks (`DNS_SERVERS`, `host` or `host:port`, comma-separated); empty: the system's. */
+  /** The DNS servers the custom-domain and sender-domain checks ask (`DNS_SERVERS`, `host` or `host:port`, comma-separated); empty: the system's. */
   readonly dnsServers: readonly string[];
 }
 

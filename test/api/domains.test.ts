@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import type { ResolveTxt } from '../../src/domain/domains/verification.ts';
+import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { publishing, verifyWith } from '../support/domains.ts';
 import { issueTestKey } from '../support/keys.ts';
 
@@ -11,15 +13,21 @@ let appPath: string;
 let domains: string;
 let acme: string;
 let globex: string;
+let dnsServer: TestDnsServer;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // The service asks DNS_SERVERS: a real DNS server of the test's, as an operator's resolver would answer.
+  dnsServer = await startDnsServer();
+  app = await startTestApp({ email: { ...loadConfig({}).email, dnsServers: [dnsServer.address] } });
   appPath = `/applications/${app.root.applicationId}`;
   domains = `${appPath}/domains`;
   acme = await app.createTenant('Acme');
   globex = await app.createTenant('Globex');
 });
-afterAll(async () => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await dnsServer?.close();
+});
 
 describe('application domains', () => {
   let login: { id: string; verificationToken: string };
@@ -71,18 +79,20 @@ describe('application domains', () => {
   it('verify without the record published answers verified: false with the reason, and changes nothing', async () => {
     const response = await app.http.post(`${domains}/${login.id}/verify`);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ verified: false, reason: expect.stringContaining('_gatehouse-challenge.login.example.com') });
+    expect(response.body).toMatchObject({ verified: false, reason: 'No TXT record found at _gatehouse-challenge.login.example.com' });
     expect(response.body.domain).toMatchObject({ id: login.id, verified: false, verifiedAt: null });
     const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verify' }, { filters: false });
     expect(audit).toEqual([]);
   });
 
-  it('verify with the record published verifies the domain, once', async () => {
-    const wrong = await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, login.id, publishing({ '_gatehouse-challenge.login.example.com': 'something else' }));
-    expect(wrong.verified).toBe(false);
-    const dns = publishing({ '_gatehouse-challenge.login.example.com': login.verificationToken });
-    const result = await verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, login.id, dns);
-    expect(result).toMatchObject({ verified: true, reason: null, domain: { id: login.id, verified: true } });
+  it('verify with the record published at DNS_SERVERS verifies the domain, once', async () => {
+    const record = '_gatehouse-challenge.login.example.com';
+    dnsServer.zone.set(record, { txt: ['something else'] });
+    const wrong = await app.http.post(`${domains}/${login.id}/verify`);
+    expect(wrong.body).toMatchObject({ verified: false, reason: `The TXT record at ${record} does not hold this domain's verification token` });
+    dnsServer.zone.set(record, { txt: ['something else', login.verificationToken] });
+    const result = await app.http.post(`${domains}/${login.id}/verify`);
+    expect(result.body).toMatchObject({ verified: true, reason: null, domain: { id: login.id, verified: true } });
     const listed = (await app.http.get(domains)).body.data[0];
     expect(listed).toMatchObject({ verified: true, verifiedAt: expect.any(String) });
     // Verified stays verified: a later check answers without a lookup.

@@ -7,11 +7,12 @@ import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { isoTimestampSql, recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
+import { dnsResolver } from '../dns-resolver.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { hostname } from './hostname.ts';
-import { challengeRecordName, checkVerificationRecord, newVerificationToken, systemResolveTxt, type ResolveTxt } from './verification.ts';
+import { challengeRecordName, checkVerificationRecord, newVerificationToken, type ResolveTxt } from './verification.ts';
 
 /**
  * A tenant's own domains only while `authIsolation` is `isolated` (spec, tenancy rule 7). A hostname is unique in the
@@ -125,7 +126,11 @@ const verifiedElsewhere = () =>
  * Not found, or the lookup failed: 200 with `verified: false` and the reason; a record not yet visible in DNS is an
  * expected state, not a malformed request. A hostname another application verified: 409, so it routes to one only.
  */
-export async function verifyDomain(scope: Scope, domainId: string, resolveTxt: ResolveTxt = systemResolveTxt): Promise<DomainVerificationView> {
+export async function verifyDomain(
+  scope: Scope,
+  domainId: string,
+  resolveTxt: ResolveTxt = (name) => dnsResolver(scope.services.config.email.dnsServers).resolveTxt(name),
+): Promise<DomainVerificationView> {
   const domain = await findDomain(scope.em, scope, domainId);
   if (domain.verifiedAt != null) return { verified: true, reason: null, domain: presentDomain(domain) };
   // The lookup may take seconds: outside any transaction.

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Resolver } from 'node:dns/promises';
 
-/**
- * A TXT record `_gatehouse-challenge.<hostname>` holding the token (as ACME's dns-01, Auth0 and Vercel do). The
- * resolver is a parameter so that tests can prove the success path without the internet.
- */
+/** A TXT record `_gatehouse-challenge.<hostname>` holding the token (as ACME's dns-01, Auth0 and Vercel do). */
 export type ResolveTxt = (name: string) => Promise<string[][]>;
 
 export const CHALLENGE_LABEL = '_gatehouse-challenge';
@@ -16,10 +12,6 @@ export function challengeRecordName(hostname: string): string {
 export function newVerificationToken(): string {
   return `gatehouse-verification=${randomBytes(24).toString('base64url')}`;
 }
-
-/** A verify call should answer in seconds, not hang on a dead resolver. */
-const resolver = new Resolver({ timeout: 3000, tries: 2 });
-export const systemResolveTxt: ResolveTxt = (name) => resolver.resolveTxt(name);
 
 export interface VerificationCheck {
   verified: boolean;

@@ -1,5 +1,5 @@
 import { generateKeyPair, randomBytes } from 'node:crypto';
-import { Resolver } from 'node:dns/promises';
+import type { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,6 +7,7 @@ import type { Scope } from '../../context.ts';
 import { EmailSenderDomain } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { dnsResolver } from '../dns-resolver.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { getEmailProvider, type EmailProviderType, type SmtpSettings } from './provider.ts';
 
@@ -150,19 +151,6 @@ export async function getSenderDomain(scope: Scope): Promise<SenderDomainView> {
   return present(subject, await senderDomainRow(scope, subject.owner, subject.domain));
 }
 
-/** DNS_SERVERS', or the system's; bounded so that a dead server answers in seconds. */
-const resolvers = new Map<string, Resolver>();
-function resolverFor(servers: readonly string[]): Resolver {
-  const key = servers.join(',');
-  let resolver = resolvers.get(key);
-  if (resolver === undefined) {
-    resolver = new Resolver({ timeout: 2_000, tries: 2 });
-    if (servers.length > 0) resolver.setServers([...servers]);
-    resolvers.set(key, resolver);
-  }
-  return resolver;
-}
-
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
 function lookupFailure(name: string, type: string, error: unknown): string {
@@ -203,7 +191,7 @@ export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView
   const row = await senderDomainRow(scope, subject.owner, subject.domain);
   const expected = expectedRecords(subject.domain, smtp, row);
   // The lookups may take seconds: outside any transaction.
-  const resolver = resolverFor(scope.services.config.email.dnsServers);
+  const resolver = dnsResolver(scope.services.config.email.dnsServers);
   const checked = await Promise.all(expected.map((record) => checkRecord(resolver, record, smtp.host)));
   const updated = await scope.transactional(async (em) => {
     const current = await em.findOneOrFail(EmailSenderDomain, { applicationId: scope.applicationId, id: row.id }, { filters: false });
