@@ -1,13 +1,8 @@
-import { graphql } from './api.ts';
+import { callInScope, type SettingsScope } from './operations.ts';
 import type { EmailProviderSecret, EmailProviderType, SmtpSecurity } from './operations-email-auth.ts';
 
 // The E-mail tab's writes (schema/email.graphql). `tenantId` null acts on the application's own value; a tenant's
 // writes its override, which the server refuses (409) while the feature's switch is application-wide.
-
-export interface EmailScope {
-  readonly appId: string;
-  readonly tenantId: string | null;
-}
 
 export interface EmailTemplateInput {
   readonly subject: string;
@@ -48,45 +43,41 @@ export interface EmailDelivery {
 
 const DELIVERY_FIELDS = 'id to status attempts lastError note';
 
-function call<T>(document: string, { appId, tenantId }: EmailScope, variables: Record<string, unknown>): Promise<T> {
-  return graphql<T>(document, { appId, tenantId, ...variables }, { applicationId: appId });
-}
-
-export async function putEmailTemplate(scope: EmailScope, templateKey: string, input: EmailTemplateInput): Promise<void> {
+export async function putEmailTemplate(scope: SettingsScope, templateKey: string, input: EmailTemplateInput): Promise<void> {
   const mutation = `mutation PutEmailTemplate($appId: UUID!, $tenantId: UUID, $templateKey: EmailTemplateKey!, $input: EmailTemplateInput!) {
     putEmailTemplate(appId: $appId, tenantId: $tenantId, templateKey: $templateKey, input: $input) { key }
   }`;
-  await call<{ putEmailTemplate: { key: string } }>(mutation, scope, { templateKey, input });
+  await callInScope<{ putEmailTemplate: { key: string } }>(mutation, scope, { templateKey, input });
 }
 
-export async function previewEmailTemplate(scope: EmailScope, templateKey: string, draft: EmailTemplateInput): Promise<RenderedEmail> {
+export async function previewEmailTemplate(scope: SettingsScope, templateKey: string, draft: EmailTemplateInput): Promise<RenderedEmail> {
   const mutation = `mutation PreviewEmailTemplate($appId: UUID!, $tenantId: UUID, $templateKey: EmailTemplateKey!, $input: EmailTemplatePreviewInput) {
     previewEmailTemplate(appId: $appId, tenantId: $tenantId, templateKey: $templateKey, input: $input) { subject html text }
   }`;
-  const data = await call<{ previewEmailTemplate: RenderedEmail }>(mutation, scope, { templateKey, input: draft });
+  const data = await callInScope<{ previewEmailTemplate: RenderedEmail }>(mutation, scope, { templateKey, input: draft });
   return data.previewEmailTemplate;
 }
 
-export async function putEmailProvider(scope: EmailScope, input: EmailProviderInput): Promise<void> {
+export async function putEmailProvider(scope: SettingsScope, input: EmailProviderInput): Promise<void> {
   const mutation = `mutation PutEmailProvider($appId: UUID!, $tenantId: UUID, $input: EmailProviderInput!) {
     putEmailProvider(appId: $appId, tenantId: $tenantId, input: $input) { type }
   }`;
-  await call<{ putEmailProvider: { type: string } }>(mutation, scope, { input });
+  await callInScope<{ putEmailProvider: { type: string } }>(mutation, scope, { input });
 }
 
 /** Queues a test mail through the scope's effective provider. */
-export async function sendTestEmail(scope: EmailScope, to: string): Promise<EmailDelivery> {
+export async function sendTestEmail(scope: SettingsScope, to: string): Promise<EmailDelivery> {
   const mutation = `mutation SendTestEmail($appId: UUID!, $tenantId: UUID, $input: SendTestEmailInput!) {
     sendTestEmail(appId: $appId, tenantId: $tenantId, input: $input) { ${DELIVERY_FIELDS} }
   }`;
-  const data = await call<{ sendTestEmail: EmailDelivery }>(mutation, scope, { input: { to } });
+  const data = await callInScope<{ sendTestEmail: EmailDelivery }>(mutation, scope, { input: { to } });
   return data.sendTestEmail;
 }
 
-export async function getEmailDelivery(scope: EmailScope, deliveryId: string): Promise<EmailDelivery> {
+export async function getEmailDelivery(scope: SettingsScope, deliveryId: string): Promise<EmailDelivery> {
   const query = `query EmailDelivery($appId: UUID!, $tenantId: UUID, $deliveryId: UUID!) {
     emailDelivery(appId: $appId, tenantId: $tenantId, deliveryId: $deliveryId) { ${DELIVERY_FIELDS} }
   }`;
-  const data = await call<{ emailDelivery: EmailDelivery }>(query, scope, { deliveryId });
+  const data = await callInScope<{ emailDelivery: EmailDelivery }>(query, scope, { deliveryId });
   return data.emailDelivery;
 }

@@ -7,6 +7,12 @@ export type CustomizationScope = 'application' | 'tenant';
 export type AuthIsolation = 'shared' | 'isolated';
 export type UserStatus = 'active' | 'suspended' | 'locked';
 
+/** Where a setting is read or written: the application's own (`tenantId` null) or one tenant's override. */
+export interface SettingsScope {
+  readonly appId: string;
+  readonly tenantId: string | null;
+}
+
 export interface Page<T> {
   readonly data: readonly T[];
   readonly next: string | null;
@@ -183,6 +189,11 @@ export async function listUsers(appId: string, emailPrefix: string | null, curso
 }
 
 /** Runs one of the "Remove tenant override" mutations, which all take the tenant and answer a Boolean. */
+/** A call with the scope's `appId` and `tenantId` as variables, on behalf of its application. */
+export function callInScope<T>(document: string, { appId, tenantId }: SettingsScope, variables: Record<string, unknown>): Promise<T> {
+  return graphql<T>(document, { appId, tenantId, ...variables }, { applicationId: appId });
+}
+
 async function removeOverride(mutation: string, appId: string, tenantId: string, extra = {}): Promise<void> {
   await graphql<Record<string, boolean>>(mutation, { appId, tenantId, ...extra }, { applicationId: appId });
 }

@@ -1,6 +1,7 @@
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { EmailProvider } from '../operations-email-auth.ts';
-import { putEmailProvider, type EmailProviderInput, type EmailScope } from '../operations-email.ts';
+import { putEmailProvider, type EmailProviderInput } from '../operations-email.ts';
+import type { SettingsScope } from '../operations.ts';
 import { EmailProviderForm } from './email-provider-form.tsx';
 import { Outcome } from './status.tsx';
 import { Subsection } from './subsection.tsx';
@@ -8,7 +9,7 @@ import { TestMail } from './test-mail.tsx';
 
 interface EmailProviderEditorProps {
   /** The application's (tenantId null) or a tenant's, whose save is its own provider. */
-  scope: EmailScope;
+  scope: SettingsScope;
   provider: EmailProvider;
   /** Reads the settings again after a save, so the details (and a tenant's badge) show it. */
   onSaved: () => Promise<void>;

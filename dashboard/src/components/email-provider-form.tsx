@@ -3,6 +3,7 @@ import { EMAIL_PROVIDER_KINDS, EMAIL_PROVIDER_TYPES } from '../email-providers.t
 import type { EmailProvider, EmailProviderType, SmtpSecurity } from '../operations-email-auth.ts';
 import type { EmailProviderInput } from '../operations-email.ts';
 import { draftOf, inputOf, keepsStoredSecret, type ProviderDraft } from '../provider-draft.ts';
+import { SecretField } from './secret-field.tsx';
 import { TextField } from './text-field.tsx';
 
 const SECURITY_LABEL: Record<SmtpSecurity, string> = { starttls: 'STARTTLS', tls: 'TLS', none: 'None (trusted network only)' };
@@ -68,18 +69,7 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
         </>
       )}
       {kind.secret !== null && (
-        <TextField
-          label={kind.secret.label}
-          type="password"
-          autoComplete="new-password"
-          value={draft.secret}
-          onChange={set('secret')}
-          hint={
-            keepsStoredSecret(provider, draft)
-              ? 'Write-only: one is stored. Leave this empty to keep it.'
-              : 'Write-only: it is never shown again once saved.'
-          }
-        />
+        <SecretField label={kind.secret.label} value={draft.secret} onChange={set('secret')} stored={keepsStoredSecret(provider, draft)} />
       )}
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>Save provider</button>

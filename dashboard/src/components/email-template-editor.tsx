@@ -1,13 +1,14 @@
 import { useId, useState } from 'react';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
-import { putEmailTemplate, type EmailScope, type EmailTemplateInput } from '../operations-email.ts';
+import { putEmailTemplate, type EmailTemplateInput } from '../operations-email.ts';
+import type { SettingsScope } from '../operations.ts';
 import { EmailTemplateForm } from './email-template-form.tsx';
 import { Outcome } from './status.tsx';
 import { Subsection } from './subsection.tsx';
 
 interface EmailTemplateEditorProps {
-  scope: EmailScope;
+  scope: SettingsScope;
   templates: readonly EmailTemplate[];
   /** Reads the templates again after a save, so the table (and a tenant's badges) show it. */
   onSaved: () => Promise<void>;

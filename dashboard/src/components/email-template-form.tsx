@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
-import { previewEmailTemplate, type EmailScope, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
+import { previewEmailTemplate, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
+import type { SettingsScope } from '../operations.ts';
 import { EmailPreview } from './email-preview.tsx';
 import { ErrorMessage } from './status.tsx';
 import { TextField } from './text-field.tsx';
 
 interface EmailTemplateFormProps {
-  scope: EmailScope;
+  scope: SettingsScope;
   /** The template as it applies in the scope: the draft starts from it. */
   template: EmailTemplate;
   saving: boolean;

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../error-message.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { getEmailDelivery, sendTestEmail, type EmailDelivery, type EmailScope } from '../operations-email.ts';
+import { getEmailDelivery, sendTestEmail, type EmailDelivery } from '../operations-email.ts';
+import type { SettingsScope } from '../operations.ts';
 import { ErrorMessage } from './status.tsx';
 import { Subsection } from './subsection.tsx';
 import { TextField } from './text-field.tsx';
@@ -21,7 +22,7 @@ function DeliveryStatus({ delivery }: { delivery: EmailDelivery }) {
 }
 
 /** "Send a test mail" through the scope's provider as saved, followed until the provider accepts or refuses it. */
-export function TestMail({ scope }: { scope: EmailScope }) {
+export function TestMail({ scope }: { scope: SettingsScope }) {
   const [to, setTo] = useState('');
   const [delivery, setDelivery] = useState<EmailDelivery | null>(null);
   const [followFailure, setFollowFailure] = useState<string | null>(null);
