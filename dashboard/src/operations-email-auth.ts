@@ -46,12 +46,23 @@ export interface AuthProvider {
   readonly type: AuthProviderType;
   readonly name: string;
   readonly enabled: boolean;
+  /** The type's settings, every field present (defaults filled in). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Secrets are write-only: only the names of those set are known. */
+  readonly secretsSet: readonly string[];
+  /** oauth: the redirect URI to register at the upstream provider. */
+  readonly callbackUrl: string | null;
+  /** saml: where the IdP posts its responses, and the service provider's metadata. */
+  readonly acsUrl: string | null;
+  readonly metadataUrl: string | null;
   readonly source: Source | null;
 }
 
 interface PolicyBase<K extends PolicyKind> {
   readonly kind: K;
   readonly source: Source | null;
+  /** Null while the built-in default applies. */
+  readonly updatedAt: string | null;
 }
 
 export interface PasswordPolicy extends PolicyBase<'password'> {
@@ -75,12 +86,14 @@ export interface SessionPolicy extends PolicyBase<'session'> {
   readonly idleTimeoutMinutes: number;
   readonly absoluteTimeoutMinutes: number;
   readonly singleSession: boolean;
+  readonly notifyNewBrowser: boolean;
 }
 
 export interface LockoutPolicy extends PolicyBase<'lockout'> {
   readonly enabled: boolean;
   readonly maxAttempts: number;
   readonly lockoutMinutes: number | null;
+  readonly resetAfterMinutes: number;
   readonly accountLockAddresses: number | null;
 }
 
@@ -109,12 +122,16 @@ fragment ProviderFields on EmailProvider {
   secretsSet source updatedAt
 }`;
 
-const AUTH_FIELDS = `fragment AuthProviderFields on AuthProvider { id type name enabled source }
+export const AUTH_PROVIDER_FIELDS = `fragment AuthProviderFields on AuthProvider {
+  id type name enabled config secretsSet callbackUrl acsUrl metadataUrl source
+}`;
+
+const AUTH_FIELDS = `${AUTH_PROVIDER_FIELDS}
 fragment PolicyFields on Policies {
-  password { kind source minLength requireUppercase requireLowercase requireDigit requireSymbol maxAge disallowCommon historyCount }
-  mfa { kind source enforcement factors rememberDeviceDays }
-  session { kind source idleTimeoutMinutes absoluteTimeoutMinutes singleSession }
-  lockout { kind source enabled maxAttempts lockoutMinutes accountLockAddresses }
+  password { kind source updatedAt minLength requireUppercase requireLowercase requireDigit requireSymbol maxAge disallowCommon historyCount }
+  mfa { kind source updatedAt enforcement factors rememberDeviceDays }
+  session { kind source updatedAt idleTimeoutMinutes absoluteTimeoutMinutes singleSession notifyNewBrowser }
+  lockout { kind source updatedAt enabled maxAttempts lockoutMinutes resetAfterMinutes accountLockAddresses }
 }`;
 
 export async function getApplicationEmail(appId: string): Promise<EmailSettings> {
@@ -171,12 +188,4 @@ export async function removePolicyOverride(appId: string, tenantId: string, kind
     removePolicy(appId: $appId, tenantId: $tenantId, kind: $kind)
   }`;
   await graphql<{ removePolicy: boolean }>(mutation, { appId, tenantId, kind }, { applicationId: appId });
-}
-
-/** Deletes one of an isolated tenant's own providers; without any left, it uses the application's again. */
-export async function deleteTenantAuthProvider(appId: string, tenantId: string, providerId: string): Promise<void> {
-  const mutation = `mutation DeleteTenantAuthProvider($appId: UUID!, $tenantId: UUID!, $providerId: UUID!) {
-    deleteAuthProvider(appId: $appId, tenantId: $tenantId, providerId: $providerId)
-  }`;
-  await graphql<{ deleteAuthProvider: boolean }>(mutation, { appId, tenantId, providerId }, { applicationId: appId });
 }

@@ -6,7 +6,8 @@ import {
   type Source,
   type TenancyConfig,
 } from './operations.ts';
-import { deleteTenantAuthProvider, removePolicyOverride, type AuthProvider, type PolicyKind } from './operations-email-auth.ts';
+import { deleteAuthProvider } from './operations-auth.ts';
+import { removePolicyOverride, type AuthProvider, type PolicyKind } from './operations-email-auth.ts';
 
 export type TenancySwitch = keyof TenancyConfig;
 export type TenancySwitchValue = TenancyConfig[TenancySwitch];
@@ -112,7 +113,7 @@ export function ownProvidersOverride(providers: readonly AuthProvider[]): Tenant
   return {
     label: 'auth providers',
     remove: async (appId, tenantId) => {
-      for (const provider of own) await deleteTenantAuthProvider(appId, tenantId, provider.id);
+      for (const provider of own) await deleteAuthProvider({ appId, tenantId }, provider.id);
     },
   };
 }

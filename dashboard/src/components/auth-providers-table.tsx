@@ -1,17 +1,15 @@
-import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
+import type { ReactNode } from 'react';
+import { AUTH_PROVIDER_KINDS } from '../auth-provider-kinds.ts';
+import type { AuthProvider } from '../operations-email-auth.ts';
 
-const TYPE_LABEL: Record<AuthProviderType, string> = {
-  password: 'Password',
-  magic_link: 'Magic link',
-  oauth: 'OAuth',
-  passkey: 'Passkey',
-  saml: 'SAML',
-  m2m: 'M2M',
-  api_keys: 'API keys',
-};
+interface AuthProvidersTableProps {
+  providers: readonly AuthProvider[];
+  /** A provider's buttons, where this scope may change it (null where it may not); no Actions column without it. */
+  actions?: (provider: AuthProvider) => ReactNode;
+}
 
 /** The auth providers in force: type, name, and whether users may sign in with it. */
-export function AuthProvidersTable({ providers }: { providers: readonly AuthProvider[] }) {
+export function AuthProvidersTable({ providers, actions }: AuthProvidersTableProps) {
   return (
     <table>
       <thead>
@@ -19,14 +17,16 @@ export function AuthProvidersTable({ providers }: { providers: readonly AuthProv
           <th scope="col">Type</th>
           <th scope="col">Name</th>
           <th scope="col">Enabled</th>
+          {actions !== undefined && <th scope="col"><span className="visually-hidden">Actions</span></th>}
         </tr>
       </thead>
       <tbody>
         {providers.map((provider) => (
           <tr key={provider.id}>
-            <th scope="row">{TYPE_LABEL[provider.type]}</th>
+            <th scope="row">{AUTH_PROVIDER_KINDS[provider.type].label}</th>
             <td>{provider.name}</td>
             <td>{provider.enabled ? 'Yes' : 'No'}</td>
+            {actions !== undefined && <td className="actions">{actions(provider)}</td>}
           </tr>
         ))}
       </tbody>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { LockoutPolicy, MfaPolicy, PasswordPolicy, Policies, PolicyKind, SessionPolicy } from '../operations-email-auth.ts';
+import { POLICY_FORMS } from '../policy-fields.ts';
 
 type Policy = Policies[PolicyKind];
 
@@ -50,10 +51,10 @@ function lockout(policy: LockoutPolicy): string[] {
 /** The four policies in display order, each with its name and main values. */
 function rowsOf(policies: Policies): readonly { label: string; policy: Policy; values: string[] }[] {
   return [
-    { label: 'Password', policy: policies.password, values: password(policies.password) },
-    { label: 'MFA', policy: policies.mfa, values: mfa(policies.mfa) },
-    { label: 'Session', policy: policies.session, values: session(policies.session) },
-    { label: 'Lockout', policy: policies.lockout, values: lockout(policies.lockout) },
+    { label: POLICY_FORMS.password.label, policy: policies.password, values: password(policies.password) },
+    { label: POLICY_FORMS.mfa.label, policy: policies.mfa, values: mfa(policies.mfa) },
+    { label: POLICY_FORMS.session.label, policy: policies.session, values: session(policies.session) },
+    { label: POLICY_FORMS.lockout.label, policy: policies.lockout, values: lockout(policies.lockout) },
   ];
 }
 

@@ -1,8 +1,10 @@
-import { useCallback } from 'react';
-import { AuthProvidersTable } from '../components/auth-providers-table.tsx';
+import { useCallback, useState } from 'react';
+import { AddAuthProvider } from '../components/add-auth-provider.tsx';
+import { AuthProvidersEditor } from '../components/auth-providers-editor.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
 import { PageFooter } from '../components/page-footer.tsx';
 import { PoliciesTable } from '../components/policies-table.tsx';
+import { PolicyEditor } from '../components/policy-editor.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Subsection } from '../components/subsection.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
@@ -10,30 +12,53 @@ import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationPolicies, getTenantAuth, listApplicationAuthProviders } from '../operations-email-auth.ts';
+import type { SettingsScope } from '../operations.ts';
 import { AUTHENTICATION, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
 
-function ApplicationProviders({ appId }: { appId: string }) {
+const everyProvider = () => true;
+
+function ApplicationProviderList({ scope, onChanged }: { scope: SettingsScope; onChanged: () => Promise<void> }) {
+  const { appId } = scope;
   const providers = usePages(useCallback((cursor: string | null) => listApplicationAuthProviders(appId, cursor), [appId]));
   return (
-    <Subsection title="Providers">
+    <>
       {!providers.loading && providers.error === null && providers.items.length === 0 ? (
         <p>This application has no auth providers yet.</p>
       ) : (
-        <AuthProvidersTable providers={providers.items} />
+        <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={onChanged} />
       )}
       <PageFooter pages={providers} loadingLabel="Loading the auth providers…" />
-    </Subsection>
+    </>
+  );
+}
+
+function ApplicationProviders({ appId }: { appId: string }) {
+  // Read again after each change: a new provider takes its place in the server's order.
+  const [changes, setChanges] = useState(0);
+  const changed = async () => setChanges((count) => count + 1);
+  const scope = { appId, tenantId: null };
+  return (
+    <>
+      <Subsection title="Providers">
+        <ApplicationProviderList key={changes} scope={scope} onChanged={changed} />
+      </Subsection>
+      <AddAuthProvider scope={scope} onAdded={changed} />
+    </>
   );
 }
 
 function ApplicationPolicies({ appId }: { appId: string }) {
   const policies = useAsync(useCallback(() => getApplicationPolicies(appId), [appId]));
+  if (policies.status === 'loading') return <Loading>Loading the policies…</Loading>;
+  if (policies.status === 'failed') return <ErrorMessage message={policies.message} />;
+  const reload = async () => policies.replace(await getApplicationPolicies(appId));
   return (
-    <Subsection title="Policies">
-      {policies.status === 'loading' && <Loading>Loading the policies…</Loading>}
-      {policies.status === 'failed' && <ErrorMessage message={policies.message} />}
-      {policies.status === 'done' && <PoliciesTable policies={policies.data} />}
-    </Subsection>
+    <>
+      <Subsection title="Policies">
+        <PoliciesTable policies={policies.data} />
+      </Subsection>
+      <PolicyEditor scope={{ appId, tenantId: null }} policies={policies.data} onSaved={reload} />
+    </>
   );
 }
 
@@ -46,31 +71,46 @@ function ApplicationAuth({ appId }: { appId: string }) {
   );
 }
 
-/** An isolated tenant's providers and policies in force, each with its badge and, when its own, its removal. */
+/**
+ * An isolated tenant's providers and policies in force, each with its badge and, when its own, its removal; its own
+ * providers are edited here, and a provider added or a policy saved is the tenant's own.
+ */
 function TenantAuth({ appId, tenant }: TenantViewProps) {
-  const { view, removal } = useTenantView(appId, tenant, getTenantAuth);
+  const { view, removal, reload } = useTenantView(appId, tenant, getTenantAuth);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s authentication…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const auth = view.data;
+  const scope = { appId, tenantId: tenant.id };
+  const addHint =
+    auth.providersSource === 'inherited'
+      ? `Adding a provider gives ${tenant.name} providers of its own: it then signs in with those alone, no longer with the application's.`
+      : `A provider added here is ${tenant.name}'s own, beside its others.`;
   return (
     <>
       <Subsection title="Providers">
         <div className="source">
           <OverrideBadge source={auth.providersSource} override={ownProvidersOverride(auth.providers)} removal={removal} />
         </div>
-        <AuthProvidersTable providers={auth.providers} />
+        <AuthProvidersEditor scope={scope} providers={auth.providers} editable={(provider) => provider.source === 'customized'} onChanged={reload} />
       </Subsection>
+      <AddAuthProvider scope={scope} hint={addHint} onAdded={reload} />
       <Subsection title="Policies">
         <PoliciesTable
           policies={auth.policies}
           badge={(policy) => <OverrideBadge source={policy.source ?? 'inherited'} override={policyOverride(policy.kind)} removal={removal} />}
         />
       </Subsection>
+      <PolicyEditor
+        scope={scope}
+        policies={auth.policies}
+        hint={`Saving gives ${tenant.name} its own policy of that kind, all of its values: the application's later changes to it no longer reach ${tenant.name}.`}
+        onSaved={reload}
+      />
     </>
   );
 }
 
-/** The auth providers and policies: the application's and, while authentication is isolated, a tenant's through the picker. */
+/** The auth providers and policies, edited: the application's and, while authentication is isolated, a tenant's through the picker. */
 export function Authentication({ appId }: { appId: string }) {
   return (
     <TenantScopedSection appId={appId} heading="Authentication" features={[AUTHENTICATION]} ApplicationView={ApplicationAuth} TenantView={TenantAuth} />

@@ -1,0 +1,54 @@
+import { useId, useState } from 'react';
+import { createInputOf, type ProviderDraft } from '../auth-provider-draft.ts';
+import { AUTH_PROVIDER_KINDS, AUTH_PROVIDER_TYPES } from '../auth-provider-kinds.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { createAuthProvider } from '../operations-auth.ts';
+import type { AuthProviderType } from '../operations-email-auth.ts';
+import type { SettingsScope } from '../operations.ts';
+import { AuthProviderForm } from './auth-provider-form.tsx';
+import { Outcome } from './status.tsx';
+import { Subsection } from './subsection.tsx';
+
+interface AddAuthProviderProps {
+  /** The application's, or a tenant's, whose provider is then its own. */
+  scope: SettingsScope;
+  /** What the form says first about adding in this scope. */
+  hint?: string;
+  /** Reads the providers again once one is added. */
+  onAdded: () => Promise<void>;
+}
+
+/** "Add a provider": its type, then the form of that type, which starts afresh when the type changes or one is added. */
+export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) {
+  const id = useId();
+  const [type, setType] = useState<AuthProviderType>('password');
+  const [added, setAdded] = useState(0);
+  const adding = useSubmission<string>();
+  const add = (draft: ProviderDraft) =>
+    adding.run(async () => {
+      const provider = await createAuthProvider(scope, createInputOf(type, draft));
+      setAdded((count) => count + 1);
+      await onAdded();
+      return `Added the ${provider.name} provider.`;
+    });
+  const choose = (next: AuthProviderType) => {
+    setType(next);
+    adding.clear();
+  };
+
+  const typeChoice = (
+    <div className="field">
+      <label htmlFor={`${id}-type`}>Type</label>
+      <select id={`${id}-type`} value={type} onChange={(event) => choose(event.target.value as AuthProviderType)}>
+        {AUTH_PROVIDER_TYPES.map((each) => <option key={each} value={each}>{AUTH_PROVIDER_KINDS[each].label}</option>)}
+      </select>
+    </div>
+  );
+  return (
+    <Subsection title="Add a provider">
+      {hint !== undefined && <p className="hint">{hint}</p>}
+      <AuthProviderForm key={`${type} ${added}`} type={type} provider={null} leading={typeChoice} submitLabel="Add provider" busy={adding.busy} onSubmit={add} />
+      <Outcome outcome={adding.outcome} />
+    </Subsection>
+  );
+}

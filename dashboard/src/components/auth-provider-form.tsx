@@ -1,0 +1,70 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { AUTH_PROVIDER_KINDS, secretsOf } from '../auth-provider-kinds.ts';
+import { providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
+import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
+import { SamlMetadataImport } from './saml-metadata-import.tsx';
+import { SecretField } from './secret-field.tsx';
+import { SettingInputs } from './setting-inputs.tsx';
+import { TextField } from './text-field.tsx';
+
+interface AuthProviderFormProps {
+  type: AuthProviderType;
+  /** The provider being edited, which the form starts from; null for a new one. */
+  provider: AuthProvider | null;
+  /** What comes first in the form (a new provider's type). */
+  leading?: ReactNode;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (draft: ProviderDraft) => void;
+  /** Buttons beside the submit (Cancel). */
+  children?: ReactNode;
+}
+
+/** A provider's name, whether it is on, the settings of its type and its write-only secrets. */
+export function AuthProviderForm({ type, provider, leading, submitLabel, busy, onSubmit, children }: AuthProviderFormProps) {
+  const [draft, setDraft] = useState(() => providerDraftOf(type, provider));
+  const kind = AUTH_PROVIDER_KINDS[type];
+  const update = (patch: Partial<ProviderDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const setSecret = (name: string) => (value: string) => setDraft((current) => ({ ...current, secrets: { ...current.secrets, [name]: value } }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSubmit(draft);
+  };
+
+  return (
+    // noValidate: the server judges the values, and its refusal is the message shown.
+    <form className="auth-form" noValidate onSubmit={submit}>
+      {leading}
+      {kind.hint !== undefined && <p className="hint">{kind.hint}</p>}
+      <TextField
+        label="Name"
+        value={draft.name}
+        onChange={(name) => update({ name })}
+        hint={provider === null ? 'Shown on the sign-in page; empty: named after its type.' : 'Shown on the sign-in page.'}
+      />
+      <div className="field">
+        <label>
+          <input type="checkbox" checked={draft.enabled} onChange={(event) => update({ enabled: event.target.checked })} />
+          Enabled
+        </label>
+      </div>
+      {type === 'saml' && <SamlMetadataImport onImport={(settings) => update({ settings: { ...draft.settings, ...settings } })} />}
+      <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings })} />
+      {secretsOf(kind, draft.settings).map((secret) => (
+        <SecretField
+          key={secret.name}
+          label={secret.label}
+          rows={secret.rows}
+          value={draft.secrets[secret.name] ?? ''}
+          onChange={setSecret(secret.name)}
+          stored={provider?.secretsSet.includes(secret.name) ?? false}
+        />
+      ))}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>{submitLabel}</button>
+        {children}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import type { AuthProvider } from '../operations-email-auth.ts';
+import type { SettingsScope } from '../operations.ts';
+import { AuthProviderActions } from './auth-provider-actions.tsx';
+import { AuthProvidersTable } from './auth-providers-table.tsx';
+import { EditAuthProvider } from './edit-auth-provider.tsx';
+
+interface AuthProvidersEditorProps {
+  scope: SettingsScope;
+  providers: readonly AuthProvider[];
+  /** Whether the scope may change a provider: a tenant only its own, not those it inherits. */
+  editable: (provider: AuthProvider) => boolean;
+  /** Reads the providers again after a change. */
+  onChanged: () => Promise<void>;
+}
+
+/** The providers' table with the buttons of those the scope may change, and the edit form of the one being edited. */
+export function AuthProvidersEditor({ scope, providers, editable, onChanged }: AuthProvidersEditorProps) {
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const editing = providers.find((provider) => provider.id === editingId);
+  const saved = async () => {
+    setEditingId(null);
+    await onChanged();
+  };
+  return (
+    <>
+      <AuthProvidersTable
+        providers={providers}
+        actions={(provider) =>
+          editable(provider) && <AuthProviderActions scope={scope} provider={provider} onEdit={() => setEditingId(provider.id)} onChanged={onChanged} />
+        }
+      />
+      {editing !== undefined && (
+        <EditAuthProvider key={editing.id} scope={scope} provider={editing} onSaved={saved} onCancel={() => setEditingId(null)} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { useId, useState } from 'react';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { putPolicy } from '../operations-auth.ts';
+import type { Policies, PolicyKind } from '../operations-email-auth.ts';
+import type { SettingsScope } from '../operations.ts';
+import { POLICY_FORMS, POLICY_KINDS } from '../policy-fields.ts';
+import type { SettingValues } from '../setting-fields.ts';
+import { PolicyForm } from './policy-form.tsx';
+import { Outcome } from './status.tsx';
+import { Subsection } from './subsection.tsx';
+
+interface PolicyEditorProps {
+  /** The application's, or a tenant's, whose save is its override of that policy. */
+  scope: SettingsScope;
+  policies: Policies;
+  /** What the editor says first about saving in this scope. */
+  hint?: string;
+  /** Reads the policies again after a save, so the table (and a tenant's badge) shows it. */
+  onSaved: () => Promise<void>;
+}
+
+/** "Change a policy": the policy to edit, then its form, which starts from the policy in force. */
+export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorProps) {
+  const id = useId();
+  const [kind, setKind] = useState<PolicyKind>('password');
+  const saving = useSubmission<string>();
+  const save = (input: SettingValues) =>
+    saving.run(async () => {
+      await putPolicy(scope, kind, input);
+      await onSaved();
+      return `Saved the ${POLICY_FORMS[kind].label} policy.`;
+    });
+  const choose = (next: PolicyKind) => {
+    setKind(next);
+    saving.clear();
+  };
+  const policy = policies[kind];
+  return (
+    <Subsection title="Change a policy">
+      {hint !== undefined && <p className="hint">{hint}</p>}
+      <div className="field">
+        <label htmlFor={`${id}-kind`}>Policy to edit</label>
+        <select id={`${id}-kind`} value={kind} onChange={(event) => choose(event.target.value as PolicyKind)}>
+          {POLICY_KINDS.map((each) => <option key={each} value={each}>{POLICY_FORMS[each].label}</option>)}
+        </select>
+      </div>
+      {/* A new draft once the policy changes on the server (a save, a removed override). */}
+      <PolicyForm key={`${kind} ${policy.source} ${policy.updatedAt}`} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
+      <Outcome outcome={saving.outcome} />
+    </Subsection>
+  );
+}

@@ -1,0 +1,32 @@
+import { useState, type FormEvent } from 'react';
+import type { Policies, PolicyKind } from '../operations-email-auth.ts';
+import { POLICY_FORMS } from '../policy-fields.ts';
+import { draftOf, valuesOf, type SettingValues } from '../setting-fields.ts';
+import { SettingInputs } from './setting-inputs.tsx';
+
+interface PolicyFormProps {
+  kind: PolicyKind;
+  /** The policy in force in the scope: the form starts from it. */
+  policy: Policies[PolicyKind];
+  saving: boolean;
+  onSave: (input: SettingValues) => void;
+}
+
+/** Every field of one policy, saved as a whole (the API replaces a policy, a field left out taking its default). */
+export function PolicyForm({ kind, policy, saving, onSave }: PolicyFormProps) {
+  const { fields } = POLICY_FORMS[kind];
+  const [draft, setDraft] = useState(() => draftOf(fields, policy));
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSave(valuesOf(fields, draft));
+  };
+  return (
+    // noValidate: the server judges the values, and its refusal is the message shown.
+    <form className="auth-form" noValidate onSubmit={submit}>
+      <SettingInputs fields={fields} draft={draft} onChange={setDraft} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving}>Save policy</button>
+      </div>
+    </form>
+  );
+}

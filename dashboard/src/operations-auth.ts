@@ -1,0 +1,55 @@
+import { AUTH_PROVIDER_FIELDS, type AuthProvider, type AuthProviderType, type PolicyKind } from './operations-email-auth.ts';
+import { callInScope, type SettingsScope } from './operations.ts';
+import type { SettingValues } from './setting-fields.ts';
+
+// The Authentication tab's writes (schema/auth-providers.graphql, policies.graphql). A tenant scope writes the
+// tenant's own provider or policy override, which the server refuses (409) unless authentication is isolated.
+
+export interface CreateAuthProviderInput {
+  readonly type: AuthProviderType;
+  /** Left out: the server derives one from the type. */
+  readonly name?: string;
+  readonly enabled: boolean;
+  readonly config: SettingValues;
+  readonly secrets: Readonly<Record<string, string>>;
+}
+
+/** A partial update: `config` merges field by field (a null restores a default); secrets left out are kept. */
+export interface UpdateAuthProviderInput {
+  readonly name?: string;
+  readonly enabled?: boolean;
+  readonly config?: SettingValues;
+  readonly secrets?: Readonly<Record<string, string>>;
+}
+
+export async function createAuthProvider(scope: SettingsScope, input: CreateAuthProviderInput): Promise<AuthProvider> {
+  const mutation = `mutation CreateAuthProvider($appId: UUID!, $tenantId: UUID, $input: CreateAuthProviderInput!) {
+    createAuthProvider(appId: $appId, tenantId: $tenantId, input: $input) { ...AuthProviderFields }
+  }
+  ${AUTH_PROVIDER_FIELDS}`;
+  const data = await callInScope<{ createAuthProvider: AuthProvider }>(mutation, scope, { input });
+  return data.createAuthProvider;
+}
+
+export async function updateAuthProvider(scope: SettingsScope, providerId: string, input: UpdateAuthProviderInput): Promise<void> {
+  const mutation = `mutation UpdateAuthProvider($appId: UUID!, $tenantId: UUID, $providerId: UUID!, $input: UpdateAuthProviderInput!) {
+    updateAuthProvider(appId: $appId, tenantId: $tenantId, providerId: $providerId, input: $input) { id }
+  }`;
+  await callInScope<{ updateAuthProvider: { id: string } }>(mutation, scope, { providerId, input });
+}
+
+/** Deletes a provider of the scope's own level; a tenant left without any uses the application's again. */
+export async function deleteAuthProvider(scope: SettingsScope, providerId: string): Promise<void> {
+  const mutation = `mutation DeleteAuthProvider($appId: UUID!, $tenantId: UUID, $providerId: UUID!) {
+    deleteAuthProvider(appId: $appId, tenantId: $tenantId, providerId: $providerId)
+  }`;
+  await callInScope<{ deleteAuthProvider: boolean }>(mutation, scope, { providerId });
+}
+
+/** Replaces the whole policy: a field left out would take its built-in default, so the form sends them all. */
+export async function putPolicy(scope: SettingsScope, kind: PolicyKind, input: SettingValues): Promise<void> {
+  const mutation = `mutation PutPolicy($appId: UUID!, $tenantId: UUID, $kind: PolicyKind!, $input: PolicyInput!) {
+    putPolicy(appId: $appId, tenantId: $tenantId, kind: $kind, input: $input) { kind }
+  }`;
+  await callInScope<{ putPolicy: { kind: PolicyKind } }>(mutation, scope, { kind, input });
+}
