@@ -126,8 +126,7 @@ export const AUTH_PROVIDER_FIELDS = `fragment AuthProviderFields on AuthProvider
   id type name enabled config secretsSet callbackUrl acsUrl metadataUrl source
 }`;
 
-const AUTH_FIELDS = `${AUTH_PROVIDER_FIELDS}
-fragment PolicyFields on Policies {
+const POLICY_FIELDS = `fragment PolicyFields on Policies {
   password { kind source updatedAt minLength requireUppercase requireLowercase requireDigit requireSymbol maxAge disallowCommon historyCount }
   mfa { kind source updatedAt enforcement factors rememberDeviceDays }
   session { kind source updatedAt idleTimeoutMinutes absoluteTimeoutMinutes singleSession notifyNewBrowser }
@@ -158,7 +157,7 @@ export async function listApplicationAuthProviders(appId: string, cursor: string
   const query = `query ApplicationAuthProviders($appId: UUID!, $pageSize: Int, $cursor: String) {
     authProviders(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { ...AuthProviderFields } next }
   }
-  ${AUTH_FIELDS}`;
+  ${AUTH_PROVIDER_FIELDS}`;
   const variables = { appId, pageSize: PROVIDER_PAGE_SIZE, cursor };
   const data = await graphql<{ authProviders: Page<AuthProvider> }>(query, variables, { applicationId: appId });
   return data.authProviders;
@@ -166,7 +165,7 @@ export async function listApplicationAuthProviders(appId: string, cursor: string
 
 export async function getApplicationPolicies(appId: string): Promise<Policies> {
   const query = `query ApplicationPolicies($appId: UUID!) { policies(appId: $appId) { ...PolicyFields } }
-  ${AUTH_FIELDS}`;
+  ${POLICY_FIELDS}`;
   const data = await graphql<{ policies: Policies }>(query, { appId }, { applicationId: appId });
   return data.policies;
 }
@@ -177,7 +176,8 @@ export async function getTenantAuth(appId: string, tenantId: string): Promise<Te
       auth { providersSource providers { ...AuthProviderFields } policies { ...PolicyFields } }
     }
   }
-  ${AUTH_FIELDS}`;
+  ${AUTH_PROVIDER_FIELDS}
+  ${POLICY_FIELDS}`;
   const data = await graphql<{ tenantConfiguration: { auth: TenantAuth } }>(query, { appId, tenantId }, { applicationId: appId });
   return data.tenantConfiguration.auth;
 }

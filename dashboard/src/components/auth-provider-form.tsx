@@ -2,7 +2,6 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { AUTH_PROVIDER_KINDS, secretsOf } from '../auth-provider-kinds.ts';
 import { providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
-import { SamlMetadataImport } from './saml-metadata-import.tsx';
 import { SecretField } from './secret-field.tsx';
 import { SettingInputs } from './setting-inputs.tsx';
 import { TextField } from './text-field.tsx';
@@ -49,7 +48,6 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
           Enabled
         </label>
       </div>
-      {type === 'saml' && <SamlMetadataImport onImport={(settings) => update({ settings: { ...draft.settings, ...settings } })} />}
       <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings })} />
       {secretsOf(kind, draft.settings).map((secret) => (
         <SecretField
