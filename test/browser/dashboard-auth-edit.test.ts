@@ -1,0 +1,234 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
+
+/**
+ * The dashboard's Authentication tab editing in Chromium: the application's password policy (then enforced by the
+ * API's user creation), a magic-link and a Google provider added, edited, disabled and deleted, then, with
+ * authentication isolated, Acme's own password policy and provider. Each save is read back through the REST API and
+ * each refusal shows the server's message and changes nothing. Screenshots: test-results/dashboard-auth-edit-*.png.
+ */
+const CLIENT_SECRET = 'google-secret-never-shown';
+let app: TestApp;
+let appId: string;
+let acme: string;
+let globex: string;
+let dashboard: DashboardPage;
+let page: Page;
+
+const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
+const field = (section: string, label: string): Locator => region(section).getByLabel(label, { exact: true });
+const providerRow = (name: string): Locator => region('Providers').getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+const policyRow = (label: string): Locator => region('Policies').getByRole('row', { name: new RegExp(`^${label}\\b`) });
+const get = async (path: string) => {
+  const answer = await app.http.get(`/applications/${appId}${path}`);
+  expect(answer.status).toBe(200);
+  return answer.body;
+};
+const applicationProviders = async (): Promise<{ type: string; enabled: boolean; config: Record<string, unknown>; secretsSet: string[] }[]> =>
+  (await get('/auth-providers')).data;
+const createUser = (email: string, password: string, tenantId?: string) => app.http.post('/users', { email, password, ...(tenantId === undefined ? {} : { tenantId }) });
+
+/** Accepts the next confirmation. */
+function acceptNextDialog(): void {
+  page.once('dialog', (dialog) => void dialog.accept());
+}
+
+async function savePolicy(): Promise<void> {
+  await region('Change a policy').getByRole('button', { name: 'Save policy' }).click();
+}
+
+async function refusal(section: string): Promise<string | null> {
+  const alert = region(section).getByRole('alert');
+  await alert.waitFor();
+  return alert.textContent();
+}
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  appId = app.root.applicationId;
+  acme = await app.createTenant('Acme');
+  globex = await app.createTenant('Globex');
+  dashboard = await openDashboard(app);
+  page = dashboard.page;
+  await openTab(page, 'Authentication');
+});
+// Each step breaks none of the page's CSP.
+afterEach(() => expect(dashboard.violations).toEqual([]));
+afterAll(async () => {
+  await dashboard?.close();
+  await app?.close();
+});
+
+describe("the Authentication tab's editing in Chromium", () => {
+  it("raises the application's minimum password length, which the API's user creation then enforces", async () => {
+    const before = await get('/policies/password');
+    expect(await field('Change a policy', 'Policy to edit').inputValue()).toBe('password');
+    expect(await field('Change a policy', 'Minimum length').inputValue()).toBe(String(before.minLength));
+    await field('Change a policy', 'Minimum length').fill('12');
+    await savePolicy();
+    await region('Change a policy').getByRole('status').filter({ hasText: 'Saved the Password policy.' }).waitFor();
+    await policyRow('Password').getByText(/at least 12 characters/).waitFor();
+
+    const stored = await get('/policies/password');
+    // The whole policy is sent: the fields left alone keep their values.
+    expect(stored).toMatchObject({ ...before, minLength: 12, updatedAt: expect.any(String) });
+    const short = await createUser('eleven@example.com', 'Oak-lantern');
+    expect(short.status).toBe(422);
+    expect(short.body).toMatchObject({ field: 'password', message: 'password must be at least 12 characters long' });
+    expect((await createUser('twelve@example.com', 'Oak-lanterns')).status).toBe(201);
+    await page.screenshot({ path: 'test-results/dashboard-auth-edit-policy.png', fullPage: true });
+  });
+
+  it('shows the refusal of a minimum length of 3 and of an idle timeout above the absolute one, and stores nothing', async () => {
+    const password = await get('/policies/password');
+    await field('Change a policy', 'Minimum length').fill('3');
+    await savePolicy();
+    expect(await refusal('Change a policy')).toBe('minLength must be an integer from 8 to 128');
+    expect(await get('/policies/password')).toEqual(password);
+    // The draft stays for correcting.
+    expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('3');
+
+    const session = await get('/policies/session');
+    await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
+    await field('Change a policy', 'Idle timeout (minutes)').fill('600');
+    await field('Change a policy', 'Absolute timeout (minutes)').fill('60');
+    await savePolicy();
+    expect(await refusal('Change a policy')).toBe('idleTimeoutMinutes may not exceed absoluteTimeoutMinutes');
+    expect(await get('/policies/session')).toEqual(session);
+    expect(await policyRow('Password').textContent()).toContain('at least 12 characters');
+  });
+
+  it('adds a magic-link provider, refuses a lifetime out of range, edits it, disables it and deletes it', async () => {
+    await field('Add a provider', 'Type').selectOption({ label: 'Magic link' });
+    await field('Add a provider', 'Link lifetime (minutes)').fill('10');
+    await field('Add a provider', 'Mail to sign in with').selectOption({ label: 'A one-time code' });
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    await region('Add a provider').getByRole('status').filter({ hasText: 'Added the Magic link provider.' }).waitFor();
+    const row = providerRow('Magic link');
+    await row.waitFor();
+    const magicLink = () => applicationProviders().then((providers) => providers.find((provider) => provider.type === 'magic_link'));
+    expect(await magicLink()).toMatchObject({ enabled: true, config: { allowSignup: true, linkLifetimeMinutes: 10, signInWith: 'code' } });
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    expect(await field('Edit Magic link', 'Link lifetime (minutes)').inputValue()).toBe('10');
+    await field('Edit Magic link', 'Link lifetime (minutes)').fill('90');
+    await region('Edit Magic link').getByRole('button', { name: 'Save changes' }).click();
+    expect(await refusal('Edit Magic link')).toBe('config.linkLifetimeMinutes must be an integer from 1 to 60');
+    expect((await magicLink())?.config['linkLifetimeMinutes']).toBe(10);
+    await field('Edit Magic link', 'Link lifetime (minutes)').fill('30');
+    await field('Edit Magic link', 'Name').fill('E-mail link');
+    await region('Edit Magic link').getByRole('button', { name: 'Save changes' }).click();
+    const renamed = providerRow('E-mail link');
+    await renamed.waitFor();
+    expect(await region('Edit Magic link').count()).toBe(0);
+    expect(await magicLink()).toMatchObject({ enabled: true, config: { linkLifetimeMinutes: 30, signInWith: 'code' } });
+
+    await renamed.getByRole('button', { name: 'Disable' }).click();
+    await renamed.getByRole('button', { name: 'Enable' }).waitFor();
+    expect(await renamed.textContent()).toContain('No');
+    expect(await magicLink()).toMatchObject({ enabled: false, config: { linkLifetimeMinutes: 30 } });
+
+    acceptNextDialog();
+    await renamed.getByRole('button', { name: 'Delete' }).click();
+    await renamed.waitFor({ state: 'detached' });
+    expect(await magicLink()).toBeUndefined();
+  });
+
+  it("adds a Google provider whose client secret is write-only: the API keeps it, the page never shows it, an empty field keeps it", async () => {
+    await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
+    expect(await field('Add a provider', 'Identity provider').inputValue()).toBe('google');
+    await field('Add a provider', 'Client ID').fill('google-client-1');
+    await field('Add a provider', 'Client secret').fill(CLIENT_SECRET);
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    const row = providerRow('Google');
+    await row.waitFor();
+    const google = () => applicationProviders().then((providers) => providers.find((provider) => provider.type === 'oauth'));
+    expect(await google()).toMatchObject({ config: { provider: 'google', clientId: 'google-client-1', scopes: ['openid', 'email', 'profile'] }, secretsSet: ['clientSecret'] });
+    expect(await field('Add a provider', 'Client secret').inputValue()).toBe('');
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = region('Edit Google');
+    await edit.getByText(/\/auth\/callback\//).waitFor();
+    await edit.getByText('Write-only: one is stored. Leave this empty to keep it.').waitFor();
+    expect(await field('Edit Google', 'Scopes').inputValue()).toBe('openid email profile');
+    await field('Edit Google', 'Scopes').fill('openid email');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect(await google()).toMatchObject({ config: { clientId: 'google-client-1', scopes: ['openid', 'email'] }, secretsSet: ['clientSecret'] });
+    expect(await page.content()).not.toContain(CLIENT_SECRET);
+    await page.screenshot({ path: 'test-results/dashboard-auth-edit-providers.png', fullPage: true });
+  });
+
+  it('adds a SAML provider, refusing a certificate that is none, and shows the addresses to register at the IdP', async () => {
+    await field('Add a provider', 'Type').selectOption({ label: 'SAML' });
+    await field('Add a provider', 'IdP entity ID').fill('https://idp.example.com/metadata');
+    await field('Add a provider', 'IdP sign-in URL').fill('https://idp.example.com/sso');
+    await field('Add a provider', 'IdP certificate (PEM)').fill('not a certificate');
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    expect(await refusal('Add a provider')).toBe('config.certificate must be a PEM-encoded X.509 certificate');
+    expect((await applicationProviders()).some((provider) => provider.type === 'saml')).toBe(false);
+
+    await field('Add a provider', 'IdP certificate (PEM)').fill(IDP_CERTIFICATE);
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    const row = providerRow('SAML');
+    await row.waitFor();
+    const saml = (await applicationProviders()).find((provider) => provider.type === 'saml');
+    expect(saml?.config).toMatchObject({ entityId: 'https://idp.example.com/metadata', ssoUrl: 'https://idp.example.com/sso', emailAttribute: 'email', certificate: IDP_CERTIFICATE.trim() });
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await region('Edit SAML').getByText(/\/saml\/.+\/acs$/).waitFor();
+    expect(await field('Edit SAML', 'IdP certificate (PEM)').inputValue()).toBe(IDP_CERTIFICATE.trim());
+    await region('Edit SAML').getByRole('button', { name: 'Cancel' }).click();
+    await region('Edit SAML').waitFor({ state: 'detached' });
+  });
+
+  it("under isolation gives Acme its own password policy and provider, which Globex does not get, and refuses a bad session policy", async () => {
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    // The tab reads the switches when it opens.
+    await openTab(page, 'Users');
+    await openTab(page, 'Authentication');
+    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await policyRow('Password').getByText('Inherited', { exact: true }).waitFor();
+    expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('12');
+    await field('Change a policy', 'Minimum length').fill('16');
+    await savePolicy();
+    await policyRow('Password').getByText('Customized', { exact: true }).waitFor();
+    expect(await policyRow('Password').textContent()).toContain('at least 16 characters');
+    expect(await region('Policies').getByText('Customized', { exact: true }).count()).toBe(1);
+    expect(await get(`/tenants/${acme}/policies/password`)).toMatchObject({ source: 'customized', minLength: 16 });
+    expect(await get(`/tenants/${globex}/policies/password`)).toMatchObject({ source: 'inherited', minLength: 12 });
+    expect((await get('/policies/password')).minLength).toBe(12);
+    const thirteen = 'Walnut-harbor';
+    expect((await createUser('acme-user@example.com', thirteen, acme)).status).toBe(422);
+    expect((await createUser('globex-user@example.com', thirteen, globex)).status).toBe(201);
+
+    await region('Providers').getByText('Inherited', { exact: true }).waitFor();
+    await region('Add a provider').getByText(/Adding a provider gives Acme providers of its own/).waitFor();
+    await field('Add a provider', 'Type').selectOption({ label: 'Magic link' });
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    await region('Providers').getByText('Customized', { exact: true }).waitFor();
+    const acmeAuth = (await get(`/tenants/${acme}/configuration`)).auth;
+    expect(acmeAuth.providersSource).toBe('customized');
+    expect(acmeAuth.providers.map((provider: { type: string }) => provider.type)).toEqual(['magic_link']);
+    expect((await get(`/tenants/${globex}/configuration`)).auth.providersSource).toBe('inherited');
+    expect((await applicationProviders()).some((provider) => provider.type === 'magic_link')).toBe(false);
+    await page.screenshot({ path: 'test-results/dashboard-auth-edit-tenant.png', fullPage: true });
+
+    await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
+    await field('Change a policy', 'Idle timeout (minutes)').fill('50000');
+    await savePolicy();
+    expect(await refusal('Change a policy')).toBe('idleTimeoutMinutes may not exceed absoluteTimeoutMinutes');
+    expect(await get(`/tenants/${acme}/policies/session`)).toMatchObject({ source: 'inherited' });
+    await policyRow('Session').getByText('Inherited', { exact: true }).waitFor();
+
+    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await policyRow('Password').getByText('Inherited', { exact: true }).waitFor();
+    expect(await policyRow('Password').textContent()).toContain('at least 12 characters');
+    expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
+    // A tenant may not change the providers it inherits: their rows offer nothing.
+    expect(await region('Providers').getByRole('button', { name: 'Edit' }).count()).toBe(0);
+  });
+});
