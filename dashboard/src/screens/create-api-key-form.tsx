@@ -46,7 +46,7 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Create API key</h2>
       <form className="key-form" onSubmit={(event) => void submit(event)}>
-        <div className="operator-form">
+        <div className="inline-form">
           <div>
             <label htmlFor={`${id}-name`}>Name</label>
             <input id={`${id}-name`} required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />

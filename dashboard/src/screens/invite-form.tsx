@@ -72,7 +72,7 @@ export function InviteForm({ appId, onSent }: { appId: string; onSent: () => voi
   return (
     <section aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite</h2>
-      <form className="operator-form invite-form" onSubmit={submit}>
+      <form className="inline-form invite-form" onSubmit={submit}>
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
           <input id={`${id}-email`} type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />

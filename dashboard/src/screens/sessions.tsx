@@ -67,7 +67,7 @@ function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter:
 
   return (
     <>
-      <form className="operator-form session-filter" role="search" onSubmit={(event) => void submit(event)}>
+      <form className="inline-form session-filter" role="search" onSubmit={(event) => void submit(event)}>
         <div>
           <label htmlFor={`${id}-email`}>User's e-mail</label>
           <input id={`${id}-email`} type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
