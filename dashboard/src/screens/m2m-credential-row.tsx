@@ -1,3 +1,4 @@
+import { CopyableValue } from '../components/copyable-value.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
@@ -30,14 +31,7 @@ export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRe
     <tr>
       <th scope="row">{credential.name}</th>
       <td>
-        <input
-          type="text"
-          readOnly
-          className="client-id"
-          aria-label={`client_id of ${credential.name}`}
-          value={credential.clientId}
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <CopyableValue label={`client_id of ${credential.name}`} value={credential.clientId} />
       </td>
       <td>{placeName}</td>
       <td>{permissionsLabel(credential.permissions)}</td>

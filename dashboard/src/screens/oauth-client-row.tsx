@@ -1,3 +1,4 @@
+import { CopyableValue } from '../components/copyable-value.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { CLIENT_TYPES } from '../oauth-client-types.ts';
@@ -38,14 +39,7 @@ export function OAuthClientRow({ appId, client, context, onEdit, onRotated, onDe
       <th scope="row">{client.name}</th>
       <td>{CLIENT_TYPES[client.type].label}</td>
       <td>
-        <input
-          type="text"
-          readOnly
-          className="client-id"
-          aria-label={`client_id of ${client.name}`}
-          value={client.clientId}
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <CopyableValue label={`client_id of ${client.name}`} value={client.clientId} />
       </td>
       <td>
         {client.redirectUris.length === 0 ? (

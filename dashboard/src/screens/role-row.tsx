@@ -1,23 +1,9 @@
 import { useState } from 'react';
+import { PermissionList } from '../components/permission-list.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
 import { deleteRole, type Role, type RoleChoices } from '../operations-roles.ts';
 import { placeName } from '../role-choices.ts';
-
-/** Up to this many permissions show in the row; more fold under their count. */
-const SHOWN_PERMISSIONS = 5;
-
-function Permissions({ permissions }: { permissions: readonly string[] }) {
-  if (permissions.length === 0) return <>None</>;
-  const list = permissions.map((key) => <code key={key}>{key}</code>);
-  if (permissions.length <= SHOWN_PERMISSIONS) return <span className="permission-list">{list}</span>;
-  return (
-    <details>
-      <summary>{`${permissions.length} permissions`}</summary>
-      <span className="permission-list">{list}</span>
-    </details>
-  );
-}
 
 interface RoleRowProps {
   appId: string;
@@ -52,7 +38,7 @@ export function RoleRow({ appId, role, choices, onEdit, onDeleted }: RoleRowProp
       <th scope="row">{role.name}</th>
       <td><code>{role.key}</code></td>
       <td>{role.description}</td>
-      <td><Permissions permissions={role.permissions} /></td>
+      <td><PermissionList permissions={role.permissions} /></td>
       <td>{role.builtIn ? 'Built-in' : 'Custom'}</td>
       {choices.multiTenant && <td>{placeName(choices, role.tenantId)}</td>}
       <td>
