@@ -27,6 +27,8 @@ export interface Permission {
   readonly description: string;
   /** Null: built-in or application-wide; else a tenant's own. */
   readonly tenantId: string | null;
+  /** The management API's own (`users:read`), which no API resource may define. */
+  readonly builtIn: boolean;
 }
 
 /** What a role can be given with: the roles (one page of them), and the tenants of a multi-tenant application. */
@@ -101,7 +103,7 @@ export async function listRoles(appId: string, cursor: string | null): Promise<P
 /** The whole catalogue, every page: the built-in permissions, then the application's and its tenants' own. */
 export async function listPermissionCatalogue(appId: string): Promise<readonly Permission[]> {
   const query = `query PermissionCatalogue($appId: UUID!, $pageSize: Int, $cursor: String) {
-    permissions(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { key description tenantId } next }
+    permissions(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { key description tenantId builtIn } next }
   }`;
   const permissions: Permission[] = [];
   let cursor: string | null = null;

@@ -25,7 +25,7 @@ export function actionOf(key: string): string {
 export function permissionOptions(catalogue: readonly Permission[], tenantId: string | null, held: readonly string[]): readonly Permission[] {
   const visible = catalogue.filter((permission) => permission.tenantId === null || permission.tenantId === tenantId);
   const beyond = held.filter((key) => !visible.some((permission) => permission.key === key));
-  return [...visible, ...beyond.map((key) => ({ key, description: '', tenantId }))];
+  return [...visible, ...beyond.map((key) => ({ key, description: '', tenantId, builtIn: false }))];
 }
 
 /** The permissions by resource, in the catalogue's order. */
