@@ -3,6 +3,7 @@ import type { ManagedApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
 import { ApiKeys } from './api-keys.tsx';
+import { ApiResources } from './api-resources.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { Authentication } from './authentication.tsx';
 import { Branding } from './branding.tsx';
@@ -31,6 +32,7 @@ const SCREENS = {
   Operators,
   'API keys': ApiKeys,
   'OAuth clients': OAuthClients,
+  'API resources': ApiResources,
   'M2M credentials': M2MCredentials,
   'Audit log': AuditLog,
   Analytics,

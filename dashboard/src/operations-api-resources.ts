@@ -1,0 +1,115 @@
+import { graphql } from './api.ts';
+import type { Page } from './operations.ts';
+import { listPermissionCatalogue } from './operations-roles.ts';
+
+// The API resources tab's calls (schema/api-resources.graphql), on the managed application's path: only an
+// application-wide scope may write a resource, and its permissions are the application's own (schema/permissions.graphql).
+
+export interface ApiResource {
+  readonly id: string;
+  /** The resource indicator a client names as `resource`, and its tokens' `aud`. */
+  readonly identifier: string;
+  readonly name: string;
+  /** Keys of the application's own application-wide permissions. */
+  readonly permissions: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** One of a resource's permissions as the form holds it; the description is used when the key is not yet defined. */
+export interface PermissionRow {
+  readonly key: string;
+  readonly description: string;
+}
+
+export interface ApiResourceDraft {
+  readonly name: string;
+  readonly identifier: string;
+  readonly permissions: readonly PermissionRow[];
+}
+
+/** The application's own application-wide permissions, key → description: those a resource may define. */
+export type DefinedPermissions = ReadonlyMap<string, string>;
+
+interface ApiResourceInput {
+  readonly name: string;
+  readonly identifier: string;
+  readonly permissions: readonly string[];
+}
+
+const PAGE_SIZE = 25;
+const RESOURCE_FIELDS = 'id identifier name permissions createdAt updatedAt';
+
+export async function listApiResources(appId: string, cursor: string | null): Promise<Page<ApiResource>> {
+  const query = `query ApiResources($appId: UUID!, $pageSize: Int, $cursor: String) {
+    apiResources(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { ${RESOURCE_FIELDS} } next }
+  }`;
+  const data = await graphql<{ apiResources: Page<ApiResource> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  return data.apiResources;
+}
+
+export async function listDefinedPermissions(appId: string): Promise<DefinedPermissions> {
+  const catalogue = await listPermissionCatalogue(appId);
+  return new Map(catalogue.filter((permission) => !permission.builtIn && permission.tenantId === null).map((permission) => [permission.key, permission.description]));
+}
+
+async function createPermission(appId: string, { key, description }: PermissionRow): Promise<string> {
+  const mutation = 'mutation CreatePermission($appId: UUID!, $input: CreatePermissionInput!) { createPermission(appId: $appId, input: $input) { id } }';
+  const data = await graphql<{ createPermission: { id: string } }>(mutation, { appId, input: { key, description } }, { applicationId: appId });
+  return data.createPermission.id;
+}
+
+async function deletePermission(appId: string, permissionId: string): Promise<void> {
+  const mutation = 'mutation DeletePermission($appId: UUID!, $permissionId: UUID!) { deletePermission(appId: $appId, permissionId: $permissionId) }';
+  await graphql<{ deletePermission: boolean }>(mutation, { appId, permissionId }, { applicationId: appId });
+}
+
+/** The rows with a key, trimmed, each key once (the API keeps the first). */
+function filledRows(rows: readonly PermissionRow[]): PermissionRow[] {
+  const filled = rows.map((row) => ({ key: row.key.trim(), description: row.description.trim() })).filter((row) => row.key !== '');
+  return filled.filter((row, at) => filled.findIndex((other) => other.key === row.key) === at);
+}
+
+/**
+ * Defines the draft's permissions the application lacks, then runs `write` with the draft's keys. A refusal of either
+ * deletes the permissions defined here, so a refused save leaves the application as it was.
+ */
+async function withDefinedPermissions<T>(appId: string, draft: ApiResourceDraft, write: (input: ApiResourceInput) => Promise<T>): Promise<T> {
+  const rows = filledRows(draft.permissions);
+  const defined = await listDefinedPermissions(appId);
+  const created: string[] = [];
+  try {
+    for (const row of rows.filter((each) => !defined.has(each.key))) created.push(await createPermission(appId, row));
+    return await write({ name: draft.name.trim(), identifier: draft.identifier.trim(), permissions: rows.map((row) => row.key) });
+  } catch (refusal) {
+    await Promise.allSettled(created.map((permissionId) => deletePermission(appId, permissionId)));
+    throw refusal;
+  }
+}
+
+export function createApiResource(appId: string, draft: ApiResourceDraft): Promise<ApiResource> {
+  const mutation = `mutation CreateApiResource($appId: UUID!, $input: CreateApiResourceInput!) {
+    createApiResource(appId: $appId, input: $input) { ${RESOURCE_FIELDS} }
+  }`;
+  return withDefinedPermissions(appId, draft, async (input) => {
+    const data = await graphql<{ createApiResource: ApiResource }>(mutation, { appId, input }, { applicationId: appId });
+    return data.createApiResource;
+  });
+}
+
+/** The whole draft is sent: the list of permissions replaces the resource's. */
+export function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft): Promise<ApiResource> {
+  const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
+    updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }
+  }`;
+  return withDefinedPermissions(appId, draft, async (input) => {
+    const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input }, { applicationId: appId });
+    return data.updateApiResource;
+  });
+}
+
+/** From then on a grant naming its identifier is refused (`invalid_target`); its permissions stay the application's. */
+export async function deleteApiResource(appId: string, resourceId: string): Promise<void> {
+  const mutation = 'mutation DeleteApiResource($appId: UUID!, $resourceId: UUID!) { deleteApiResource(appId: $appId, resourceId: $resourceId) }';
+  await graphql<{ deleteApiResource: boolean }>(mutation, { appId, resourceId }, { applicationId: appId });
+}

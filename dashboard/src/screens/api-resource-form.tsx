@@ -1,0 +1,66 @@
+import { useId, useState } from 'react';
+import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
+import { PermissionRows } from '../components/permission-rows.tsx';
+import { Outcome } from '../components/status.tsx';
+import { TextField } from '../components/text-field.tsx';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { createApiResource, updateApiResource, type ApiResource, type DefinedPermissions } from '../operations-api-resources.ts';
+
+interface ApiResourceFormProps {
+  appId: string;
+  /** The application's own permissions, as last read. */
+  defined: DefinedPermissions;
+  /** The resource edited; none to create one. */
+  resource?: ApiResource;
+  /** After a save: the tab reads the resources and the permissions again. */
+  onSaved: () => Promise<void>;
+  onClose?: () => void;
+}
+
+/** "Create API resource", or the editing of one: its name, identifier and permissions. The server's refusal shows as it gives it. */
+export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: ApiResourceFormProps) {
+  const id = useId();
+  const [draft, setDraft] = useState(() => (resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined)));
+  const save = useSubmission<string>();
+  const submit = () =>
+    save.run(async () => {
+      if (resource !== undefined) {
+        const saved = await updateApiResource(appId, resource.id, draft);
+        await onSaved();
+        return `${saved.name} saved.`;
+      }
+      const created = await createApiResource(appId, draft);
+      setDraft(NEW_RESOURCE_DRAFT);
+      await onSaved();
+      return `${created.name} created: grants naming ${created.identifier} as their resource now get tokens for it.`;
+    });
+
+  const heading = resource === undefined ? 'Create API resource' : `Edit ${resource.name}`;
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{heading}</h2>
+      <form
+        className="api-resource-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
+        <TextField
+          label="Identifier"
+          value={draft.identifier}
+          onChange={(identifier) => setDraft({ ...draft, identifier })}
+          hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique in the application. Tokens already issued keep the one they were issued for."
+        />
+        <PermissionRows rows={draft.permissions} defined={defined} onChange={(permissions) => setDraft({ ...draft, permissions })} />
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={save.busy}>{resource === undefined ? 'Create API resource' : 'Save changes'}</button>
+          {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}
+        </div>
+      </form>
+      <Outcome outcome={save.outcome} />
+    </section>
+  );
+}

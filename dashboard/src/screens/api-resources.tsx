@@ -1,0 +1,87 @@
+import { useCallback, useState } from 'react';
+import { PageFooter } from '../components/page-footer.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { usePages } from '../hooks/use-pages.ts';
+import { listApiResources, listDefinedPermissions, type ApiResource } from '../operations-api-resources.ts';
+import { ApiResourceForm } from './api-resource-form.tsx';
+import { ApiResourceRow } from './api-resource-row.tsx';
+
+interface ApiResourceTableProps {
+  appId: string;
+  onEdit: (resource: ApiResource) => void;
+  onDeleted: (resource: ApiResource) => void;
+}
+
+function ApiResourceTable({ appId, onEdit, onDeleted }: ApiResourceTableProps) {
+  const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
+  return (
+    <section aria-labelledby="api-resources-heading">
+      <h2 id="api-resources-heading">API resources</h2>
+      <p className="hint">
+        Your own APIs. A client naming an API’s identifier as resource gets an ES256 JWT for it, valid for an hour: its
+        audience is the identifier, and its permissions are those of the API’s that the subject’s roles hold (Roles tab).
+      </p>
+      {!resources.loading && resources.error === null && resources.items.length === 0 ? (
+        <p>This application has no API resources yet: create one below to issue tokens for your API.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Identifier</th>
+              <th scope="col">Permissions</th>
+              <th scope="col">Last changed</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {resources.items.map((resource) => (
+              <ApiResourceRow key={resource.id} appId={appId} resource={resource} onEdit={onEdit} onDeleted={onDeleted} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <PageFooter pages={resources} loadingLabel="Loading the API resources…" />
+    </section>
+  );
+}
+
+/** The application's API resources (Auth0's "APIs"): the customer's own APIs that access tokens are issued for. */
+export function ApiResources({ appId }: { appId: string }) {
+  const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
+  const [changes, setChanges] = useState(0);
+  const [editing, setEditing] = useState<ApiResource | null>(null);
+
+  if (defined.status === 'loading') return <Loading>Loading the API resources…</Loading>;
+  if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;
+  // A save may define permissions: they are read again with the resources.
+  const saved = async () => {
+    defined.replace(await listDefinedPermissions(appId));
+    setChanges((count) => count + 1);
+  };
+  const deleted = (resource: ApiResource) => {
+    setEditing((edited) => (edited?.id === resource.id ? null : edited));
+    setChanges((count) => count + 1);
+  };
+  return (
+    <>
+      {/* Read again after each change: a new resource takes its place in the server's order. */}
+      <ApiResourceTable key={changes} appId={appId} onEdit={setEditing} onDeleted={deleted} />
+      {editing !== null && (
+        <ApiResourceForm
+          key={editing.id}
+          appId={appId}
+          defined={defined.data}
+          resource={editing}
+          onSaved={async () => {
+            await saved();
+            setEditing(null);
+          }}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ApiResourceForm appId={appId} defined={defined.data} onSaved={saved} />
+    </>
+  );
+}
