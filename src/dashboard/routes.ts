@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { dashboardClientId } from '../domain/console/console.ts';
+import { dashboardClientOf } from '../domain/console/console.ts';
 import { escapeHtml } from '../pages/pages.ts';
 import { isUuid } from '../ids.ts';
 
@@ -39,10 +39,16 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     if (html === null) {
       return reply.status(503).type('text/plain; charset=utf-8').send('The dashboard is not built: run `npm run dashboard:build`.\n');
     }
-    const clientId = organization === undefined || isUuid(organization) ? await dashboardClientId(deps.orm.em.getConnection(), deps.publicUrl, organization) : null;
-    if (clientId === null) return reply.status(404).type('text/plain; charset=utf-8').send('No organization has a console here.\n');
+    const client = organization === undefined || isUuid(organization) ? await dashboardClientOf(deps.orm.em.getConnection(), deps.publicUrl, organization) : null;
+    if (client === null) return reply.status(404).type('text/plain; charset=utf-8').send('No organization has a console here.\n');
     const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}">`;
-    const config = [meta('gatehouse-issuer', deps.publicUrl), meta('gatehouse-client-id', clientId), meta('gatehouse-management-audience', deps.audience)];
+    // The organization too: while it is deactivated, no query would tell the dashboard which one to reactivate.
+    const config = [
+      meta('gatehouse-issuer', deps.publicUrl),
+      meta('gatehouse-client-id', client.clientId),
+      meta('gatehouse-organization', client.organizationId),
+      meta('gatehouse-management-audience', deps.audience),
+    ];
     return reply.type('text/html; charset=utf-8').send(html.replace('</head>', `${config.join('')}</head>`));
   });
   app.get<{ Params: { name: string } }>('/dashboard/assets/:name', async (request, reply) => {

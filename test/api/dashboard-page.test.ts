@@ -30,7 +30,7 @@ describe('the dashboard page', () => {
     expect(response.status).toBe(404);
   });
 
-  it('names the issuer, the oldest organization’s dashboard client and the management API, under a strict CSP', async () => {
+  it('names the issuer, the oldest organization’s dashboard client and id, and the management API, under a strict CSP', async () => {
     const other = await app.bootstrapAnother();
     await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID());
     expect((await fetch(`${app.baseUrl}/dashboard`, { redirect: 'manual' })).headers.get('location')).toBe('/dashboard/');
@@ -42,11 +42,13 @@ describe('the dashboard page', () => {
     const html = await response.text();
     expect(html).toContain(`<meta name="gatehouse-issuer" content="${publicUrl}">`);
     expect(html).toContain(`<meta name="gatehouse-client-id" content="${await dashboardClientOf(app.root.organizationId)}">`);
+    expect(html).toContain(`<meta name="gatehouse-organization" content="${app.root.organizationId}">`);
     expect(html).toContain(`<meta name="gatehouse-management-audience" content="${publicUrl}/api/v1">`);
     expect(html).not.toMatch(/<script>|<style>/);
 
     const another = await (await fetch(`${app.baseUrl}/dashboard/?organization=${other.organizationId}`)).text();
     expect(another).toContain(`<meta name="gatehouse-client-id" content="${await dashboardClientOf(other.organizationId)}">`);
+    expect(another).toContain(`<meta name="gatehouse-organization" content="${other.organizationId}">`);
     for (const organization of [randomUUID(), 'not-a-uuid']) {
       expect((await fetch(`${app.baseUrl}/dashboard/?organization=${organization}`)).status).toBe(404);
     }

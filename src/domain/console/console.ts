@@ -104,15 +104,20 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
   return client.id;
 }
 
-export async function dashboardClientId(connection: SqlRunner, publicUrl: string, organizationId?: string): Promise<string | null> {
+/** The dashboard's client at `publicUrl` of `organizationId`'s console, else of the oldest organization's, and that organization. */
+export async function dashboardClientOf(
+  connection: SqlRunner,
+  publicUrl: string,
+  organizationId?: string,
+): Promise<{ readonly clientId: string; readonly organizationId: string } | null> {
   const [row] = (await connection.execute(
-    `select c.id from application as a
+    `select c.id, a.organization_id from application as a
        join oauth_client as c on c.application_id = a.id and c.type = 'spa' and c.revoked_at is null and ? = any(c.redirect_uris)
       where a.console ${organizationId === undefined ? '' : 'and a.organization_id = ?'}
       order by a.organization_id, c.id limit 1`,
     organizationId === undefined ? [dashboardUrl(publicUrl)] : [dashboardUrl(publicUrl), organizationId],
-  )) as { id: string }[];
-  return row?.id ?? null;
+  )) as { id: string; organization_id: string }[];
+  return row === undefined ? null : { clientId: row.id, organizationId: row.organization_id };
 }
 
 export async function consoleManages(connection: SqlRunner, consoleId: string, applicationId: string): Promise<boolean> {
