@@ -2298,7 +2298,8 @@ export type OrganizationStatus =
   | 'active'
   /**
    * Deactivated: every sign-in and management request of its applications is refused (403 `organization_deactivated`;
-   * an OAuth request: `invalid_client`) until it is reactivated. Nothing is deleted.
+   * an OAuth request: `invalid_client`) until it is reactivated. Nothing is deleted. Its console still signs its
+   * operators in to the dashboard, so that they can reactivate it.
    */
   | 'deactivated';
 

@@ -29,7 +29,7 @@ export interface AdapterDependencies {
   readonly clientSecrets: SecretBox;
   readonly surfaces: SurfaceRouter;
   readonly clients: ClientCache;
-  /** Whether a client's organization is deactivated: its clients then do not exist for the OP. */
+  /** Whether a client's organization is deactivated: its clients then do not exist for the OP, but the console's. */
   readonly organizations: OrganizationStatusCache;
   /** Told when a grant is revoked: the management API's Bearer tokens of that grant die with it (src/auth/bearer-subject.ts). */
   readonly invalidations: InvalidationBus;
@@ -78,8 +78,9 @@ class ClientAdapter implements Adapter {
     const metadata = await this.deps.clients.find(id, () => this.load(id));
     const owner = gatehouseData(metadata);
     if (metadata === undefined || owner === undefined) return undefined;
-    // A deactivated organization's applications sign nobody in: every flow of their clients fails (invalid_client).
-    if (await this.deps.organizations.deactivated(this.deps.orm, owner.applicationId)) return undefined;
+    // A deactivated organization's applications sign nobody in (but its console's operators): every flow of their
+    // clients fails (invalid_client).
+    if (!(await this.deps.organizations.servesClients(this.deps.orm, owner.applicationId))) return undefined;
     // Another application's client, or one bound to another tenant, does not exist on a tenant's surface. Checked on
     // every lookup: the cache is shared by all surfaces.
     return (await this.deps.surfaces.admits(this.surface, owner)) ? metadata : undefined;

@@ -78,7 +78,7 @@ export interface OidcDependencies {
   readonly signingKeys: SigningKeyStore;
   readonly clientSecrets: SecretBox;
   readonly clients: ClientCache;
-  /** Whether an application's organization is deactivated (adapter.ts refuses its clients). */
+  /** Whether an application's organization is deactivated (adapter.ts refuses its clients, but the console's). */
   readonly organizations: OrganizationStatusCache;
   /** Where each issuance of tokens is told, to be audited and counted off the request path. */
   readonly tokenEvents: Pick<TokenEventWriter, 'record'>;

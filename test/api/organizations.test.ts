@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password-hash.ts';
+import { dashboardClientOf, dashboardUrl, ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, postForm } from '../support/oauth.ts';
+import { authorize, codeAuthorizationUrl, createTestClient, postForm, signInForManagement } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 let app: TestApp;
@@ -18,7 +21,8 @@ async function keyWith(permissions: string[], tenantId?: string): Promise<string
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // Reachable: the console's operator signs in through discovery.
+  app = await startTestApp({}, { reachablePublicUrl: true });
   orgId = (await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string;
   orgPath = `/organizations/${orgId}`;
 });
@@ -161,6 +165,51 @@ describe('organizations', () => {
       await app.http.post(`${orgPath}/reactivate`);
     }
     expect((await app.http.get(orgPath)).body.status).toBe('active');
+  });
+});
+
+describe('the console while its organization is deactivated', () => {
+  it('still signs its operators in to the dashboard, who may then only reactivate; the other applications’ clients fail', async () => {
+    const { orm, config } = app.gatehouse.services;
+    await ensureConsoles(orm, config.publicUrl, randomUUID(), { email: 'ops@org.example', passwordHash: await hashPassword('Operator-Horse-42') });
+    const [{ id: operatorId }] = (await sql<{ id: string }>(
+      'select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?',
+      [orgId],
+    )) as [{ id: string }];
+    const dashboard = { clientId: (await dashboardClientOf(orm.em.getConnection(), config.publicUrl, orgId))!.clientId, redirectUri: dashboardUrl(config.publicUrl) };
+    const user = await app.createUser('ordinary@org.example');
+    const ordinary = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/callback'] });
+    const credential = await createTestClient(app, { permissions: ['users:read'] });
+    const grant = () => postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials', client_id: credential.clientId, client_secret: credential.clientSecret! });
+    expect(await signInForManagement(app, user, null, { clientId: ordinary.clientId, redirectUri: 'https://app.example/callback' })).toBeTypeOf('string');
+
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      const refused = await authorize(app, codeAuthorizationUrl(config.publicUrl, ordinary.clientId, 'https://app.example/callback'), { userId: user, tenantId: null });
+      expect(refused).toMatchObject({ kind: 'page', status: 400, body: expect.stringContaining('invalid_client') });
+      expect((await grant()).body.error).toBe('invalid_client');
+
+      const operator = app.as({ bearer: await signInForManagement(app, operatorId, null, dashboard) });
+      const onApplication = { headers: { 'x-gatehouse-application': app.root.applicationId } };
+      for (const refused of [
+        await operator.get('/managed-applications'),
+        await operator.get(orgPath),
+        await operator.patch(orgPath, { name: 'Renamed while deactivated' }),
+        await operator.get('/users', onApplication),
+      ]) {
+        expect(refused.body.code).toBe('organization_deactivated');
+      }
+      const reactivated = await operator.post(`${orgPath}/reactivate`);
+      expect([reactivated.status, reactivated.body.status]).toEqual([200, 'active']);
+      // Recorded in the console's log: the log is that of the application whose credentials acted.
+      const [record] = (await operator.get(`/audit-logs?action=organization.reactivate&target=${orgId}`)).body.data;
+      expect(record.actor).toMatchObject({ type: 'user', id: operatorId });
+      expect((await operator.get('/managed-applications')).status).toBe(200);
+      expect((await operator.get('/users', onApplication)).status).toBe(200);
+    } finally {
+      await app.http.post(`${orgPath}/reactivate`);
+    }
+    expect((await grant()).status).toBe(200);
   });
 });
 

@@ -127,11 +127,14 @@ export type AuthorizeOutcome =
 /**
  * Follows an authorization request as a browser does, standing in for the hosted sign-in pages: whenever the OP
  * sends the browser to `/interaction/:uid`, the interaction is answered through the seam of src/oidc/interactions.ts
- * with `signIn`. Ends at the first redirect away from the service (the client's redirect URI) or at a page.
+ * with `signIn`. Ends at the first redirect to the request's redirect URI (the dashboard's is on the service's own
+ * origin) or away from the service, or at a page.
  */
 export async function authorize(app: TestApp, url: URL | string, signIn: SignIn, browser = new TestBrowser()): Promise<AuthorizeOutcome> {
   const origin = new URL(app.baseUrl).origin;
   let next = new URL(url);
+  const redirectUri = next.searchParams.get('redirect_uri');
+  const reachesClient = (target: URL) => target.origin !== origin || (redirectUri !== null && `${target.origin}${target.pathname}` === redirectUri);
   for (let hop = 0; hop < 10; hop += 1) {
     const response = await browser.request(next.href);
     const location = response.headers.get('location');
@@ -139,7 +142,7 @@ export async function authorize(app: TestApp, url: URL | string, signIn: SignIn,
       return { kind: 'page', status: response.status, body: await response.text() };
     }
     next = new URL(location, next);
-    if (next.origin !== origin) return { kind: 'redirect', url: next };
+    if (reachesClient(next)) return { kind: 'redirect', url: next };
     const uid = /^\/interaction\/([^/]+)$/.exec(next.pathname)?.[1];
     if (uid !== undefined) next = new URL(await answerInteraction(app, uid, signIn), next);
   }
@@ -279,15 +282,20 @@ export function codeAuthorizationUrl(issuer: string, clientId: string, redirectU
   return url.href;
 }
 
+/** A public client's id and the redirect URI it is signed in with. */
+export interface PublicClient {
+  readonly clientId: string;
+  readonly redirectUri: string;
+}
+
 /**
- * A user signed in through the hosted pages (their seam, src/oidc/interactions.ts) to `tenantId` (null: none) by a new
- * SPA client, which redeems the code for an access token of the management API (`resource` = PUBLIC_URL/api/v1).
- * Needs a test app whose PUBLIC_URL is reachable (discovery).
+ * A user signed in through the hosted pages (their seam, src/oidc/interactions.ts) to `tenantId` (null: none) by
+ * `client` (by default a new SPA client of the root application), which redeems the code for an access token of the
+ * management API (`resource` = PUBLIC_URL/api/v1). Needs a test app whose PUBLIC_URL is reachable (discovery).
  */
-export async function signInForManagement(app: TestApp, userId: string, tenantId: string | null): Promise<string> {
-  const redirectUri = 'https://app.example/callback';
-  const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [redirectUri] });
-  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [redirectUri] });
+export async function signInForManagement(app: TestApp, userId: string, tenantId: string | null, client?: PublicClient): Promise<string> {
+  const { clientId, redirectUri } = client ?? (await newSpaClient(app));
+  const config = await discover(app, clientId, oidc.None(), { redirect_uris: [redirectUri] });
   const resource = `${app.gatehouse.services.config.publicUrl}/api/v1`;
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -303,4 +311,10 @@ export async function signInForManagement(app: TestApp, userId: string, tenantId
   if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
   const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: state }, { resource });
   return tokens.access_token;
+}
+
+async function newSpaClient(app: TestApp): Promise<PublicClient> {
+  const redirectUri = 'https://app.example/callback';
+  const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [redirectUri] });
+  return { clientId: spa.clientId, redirectUri };
 }

@@ -6,6 +6,7 @@ interface ApplicationOrganization {
   readonly applicationId: string;
   readonly organizationId: string;
   readonly deactivated: boolean;
+  readonly console: boolean;
 }
 
 /**
@@ -19,15 +20,29 @@ export class OrganizationStatusCache {
     this.cache = new InvalidatedCache(bus, ttlMs, (entry) => ({ application: entry.applicationId, organization: entry.organizationId }));
   }
 
-  /** False for an application that does not exist: what refuses it is elsewhere. */
-  async deactivated(orm: MikroORM, applicationId: string): Promise<boolean> {
-    const entry = await this.cache.find(applicationId, async () => {
-      const [row] = await orm.em.getConnection().execute<{ organization_id: string; status: string }[]>(
-        'select a.organization_id, o.status from application as a join organization as o on o.id = a.organization_id where a.id = ?',
+  private find(orm: MikroORM, applicationId: string): Promise<ApplicationOrganization | undefined> {
+    return this.cache.find(applicationId, async () => {
+      const [row] = await orm.em.getConnection().execute<{ organization_id: string; status: string; console: boolean }[]>(
+        'select a.organization_id, a.console, o.status from application as a join organization as o on o.id = a.organization_id where a.id = ?',
         [applicationId],
       );
-      return row === undefined ? undefined : { applicationId, organizationId: row.organization_id, deactivated: row.status === 'deactivated' };
+      return row === undefined
+        ? undefined
+        : { applicationId, organizationId: row.organization_id, deactivated: row.status === 'deactivated', console: row.console };
     });
-    return entry?.deactivated ?? false;
+  }
+
+  /** False for an application that does not exist: what refuses it is elsewhere. */
+  async deactivated(orm: MikroORM, applicationId: string): Promise<boolean> {
+    return (await this.find(orm, applicationId))?.deactivated ?? false;
+  }
+
+  /**
+   * Whether the OP serves the application's OAuth clients: not while its organization is deactivated, except the
+   * console's, so that its operators can still sign in to the dashboard and reactivate it (all they may do then).
+   */
+  async servesClients(orm: MikroORM, applicationId: string): Promise<boolean> {
+    const entry = await this.find(orm, applicationId);
+    return entry === undefined || !entry.deactivated || entry.console;
   }
 }
