@@ -5,7 +5,17 @@ import { clearSession, type Session } from './session.ts';
 
 interface GraphQLResponse<T> {
   readonly data?: T | null;
-  readonly errors?: readonly { readonly message: string }[];
+  readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string } }[];
+}
+
+/** The server's refusal: its human-readable message, and its code (`organization_deactivated`, `not_found`…). */
+export class ApiError extends Error {
+  readonly code: string | undefined;
+
+  constructor(message: string, code: string | undefined) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** Which application the operator acts on (`X-Gatehouse-Application`); none when acting as themself. */
@@ -31,7 +41,7 @@ async function post(session: Session, body: string, scope: RequestScope): Promis
 
 /**
  * The one way the dashboard calls `POST /graphql`: the Bearer token (renewed when it nears its end, or once when
- * refused), the application header, and a refusal thrown as an Error with the server's human-readable message. A 401
+ * refused), the application header, and a refusal thrown as an ApiError with the server's message and code. A 401
  * that renewal does not mend ends the session, which shows the Sign in button again.
  */
 export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
@@ -46,7 +56,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   }
   const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
   const [error] = answer.errors ?? [];
-  if (error !== undefined) throw new Error(error.message);
+  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code);
   if (!response.ok || answer.data === undefined || answer.data === null) {
     throw new Error(`The server answered HTTP ${response.status} without data.`);
   }

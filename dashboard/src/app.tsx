@@ -4,16 +4,19 @@ import { Header } from './components/header.tsx';
 import { Loading } from './components/status.tsx';
 import { readConfig } from './config.ts';
 import { errorMessage } from './error-message.ts';
+import { useRoute } from './route.ts';
 import { Applications } from './screens/applications.tsx';
+import { Organization } from './screens/organization.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { getSession, saveSession, subscribeSession } from './session.ts';
 
-/** Signed out, coming back from the issuer, or signed in: the page for each. */
+/** Signed out, coming back from the issuer, or signed in: the page for each, and signed in, the one the URL names. */
 export function App() {
   const [config] = useState(readConfig);
   const session = useSyncExternalStore(subscribeSession, getSession);
   const [completing, setCompleting] = useState(() => isAuthorizationResponse(new URL(location.href)));
   const [failure, setFailure] = useState<string | null>(null);
+  const route = useRoute();
 
   useEffect(() => {
     if (!completing) return;
@@ -47,7 +50,7 @@ export function App() {
     <>
       <Header config={config} session={session} />
       <main>
-        <Applications />
+        {route.page === 'organization' ? <Organization organizationId={config.organizationId} /> : <Applications route={route} />}
       </main>
     </>
   );

@@ -4,6 +4,8 @@ export interface DashboardConfig {
   readonly issuer: URL;
   /** The dashboard's public `spa` client. */
   readonly clientId: string;
+  /** The organization whose console the client is: the operators' own. */
+  readonly organizationId: string;
   /** The management API's resource indicator (RFC 8707), so the access token is for that API. */
   readonly managementAudience: string;
 }
@@ -18,6 +20,7 @@ export function readConfig(): DashboardConfig {
   return {
     issuer: new URL(meta('gatehouse-issuer')),
     clientId: meta('gatehouse-client-id'),
+    organizationId: meta('gatehouse-organization'),
     managementAudience: meta('gatehouse-management-audience'),
   };
 }

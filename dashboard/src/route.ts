@@ -1,18 +1,27 @@
 import { useSyncExternalStore } from 'react';
 
-/** Where the operator is: an application and one of its tabs, both optional. Held in the URL's fragment. */
-export interface Route {
+/** The applications, or one of them and one of its tabs (both optional): the dashboard's default page. */
+export interface ApplicationsRoute {
+  readonly page?: 'applications';
   readonly appId?: string;
   readonly tab?: string;
 }
 
+/** Where the operator is: the applications, or the organization's own page. Held in the URL's fragment. */
+export type Route = ApplicationsRoute | { readonly page: 'organization' };
+
+// No clash with an application: their ids are UUIDs.
+const ORGANIZATION_SEGMENT = 'organization';
+
 // The fragment, not the path: the redirect URI stays one (/dashboard/) and the server serves one page.
 function parse(hash: string): Route {
   const [appId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (appId === ORGANIZATION_SEGMENT) return { page: 'organization' };
   return { ...(appId ? { appId } : {}), ...(tab ? { tab } : {}) };
 }
 
 export function routeHash(route: Route): string {
+  if (route.page === 'organization') return `#/${ORGANIZATION_SEGMENT}`;
   if (route.appId === undefined) return '#/';
   return `#/${encodeURIComponent(route.appId)}${route.tab === undefined ? '' : `/${encodeURIComponent(route.tab)}`}`;
 }

@@ -1,13 +1,12 @@
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { listManagedApplications } from '../operations.ts';
-import { navigate, routeHash, useRoute } from '../route.ts';
+import { navigate, routeHash, type ApplicationsRoute } from '../route.ts';
 import { Application } from './application.tsx';
 
 /** The applications the operator manages; the one the URL names opened, or the only one opened at once. */
-export function Applications() {
+export function Applications({ route }: { route: ApplicationsRoute }) {
   const applications = useAsync(listManagedApplications);
-  const route = useRoute();
 
   if (applications.status === 'loading') return <Loading>Loading your applications…</Loading>;
   if (applications.status === 'failed') return <ErrorMessage message={applications.message} />;

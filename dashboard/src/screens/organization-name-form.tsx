@@ -1,0 +1,37 @@
+import { useState, type FormEvent } from 'react';
+import { Outcome } from '../components/status.tsx';
+import { TextField } from '../components/text-field.tsx';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { renameOrganization, type Organization } from '../operations-organization.ts';
+
+interface OrganizationNameFormProps {
+  organization: Organization;
+  onSaved: (organization: Organization) => void;
+}
+
+/** The organization's display name. */
+export function OrganizationNameForm({ organization, onSaved }: OrganizationNameFormProps) {
+  const [name, setName] = useState(organization.name);
+  const submission = useSubmission<string>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submission.run(async () => {
+      const saved = await renameOrganization(organization.id, name);
+      setName(saved.name);
+      onSaved(saved);
+      return 'Name saved.';
+    });
+  };
+
+  return (
+    <section aria-labelledby="organization-name-heading">
+      <h2 id="organization-name-heading">Name</h2>
+      <form className="inline-form" noValidate onSubmit={submit}>
+        <TextField label="Organization name" value={name} onChange={setName} />
+        <button type="submit" className="primary" disabled={submission.busy}>Save name</button>
+      </form>
+      <Outcome outcome={submission.outcome} />
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { useCallback } from 'react';
+import { ErrorMessage, Loading } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
+import { findOrganization } from '../operations-organization.ts';
+import { navigate } from '../route.ts';
+import { BillingForm } from './billing-form.tsx';
+import { OrganizationNameForm } from './organization-name-form.tsx';
+import { OrganizationStatus } from './organization-status.tsx';
+
+/** The operators' organization: its name and billing while active, and its deactivation or reactivation. */
+export function Organization({ organizationId }: { organizationId: string }) {
+  const organization = useAsync(useCallback(() => findOrganization(organizationId), [organizationId]));
+  const active = organization.status === 'done' && organization.data?.status === 'active' ? organization.data : null;
+
+  return (
+    <>
+      <button type="button" className="link back" onClick={() => navigate({})}>All applications</button>
+      <h1>Organization</h1>
+      {organization.status === 'loading' && <Loading>Loading the organization…</Loading>}
+      {organization.status === 'failed' && <ErrorMessage message={organization.message} />}
+      {organization.status === 'done' && (
+        <>
+          {active !== null && (
+            <>
+              <OrganizationNameForm organization={active} onSaved={organization.replace} />
+              <BillingForm organization={active} onSaved={organization.replace} />
+            </>
+          )}
+          <OrganizationStatus organizationId={organizationId} organization={organization.data} onChanged={organization.replace} />
+        </>
+      )}
+    </>
+  );
+}
