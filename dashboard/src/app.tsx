@@ -50,7 +50,7 @@ export function App() {
     <>
       <Header config={config} session={session} />
       <main>
-        {route.page === 'organization' ? <Organization organizationId={config.organizationId} /> : <Applications route={route} />}
+        {route.page === 'organization' ? <Organization organizationId={session.organizationId} /> : <Applications route={route} />}
       </main>
     </>
   );

@@ -2,11 +2,17 @@ import * as oauth from 'oauth4webapi';
 import type { DashboardConfig } from './config.ts';
 import { clearSession, getSession, saveSession, type Session } from './session.ts';
 
-/** The authorization request in flight: what the callback must match (state) and prove (PKCE verifier), and where the operator was. */
+/**
+ * The authorization request in flight: what the callback must match (state) and prove (PKCE verifier), where the
+ * operator was (the URL's query and fragment), and which organization's dashboard client asked: the callback's page is
+ * served at the redirect URI, without `?organization=`, so with the oldest organization's client.
+ */
 interface PendingSignIn {
   readonly state: string;
   readonly codeVerifier: string;
   readonly returnTo: string;
+  readonly clientId: string;
+  readonly organizationId: string;
 }
 
 const PENDING_KEY = 'gatehouse.dashboard.pending-sign-in';
@@ -49,12 +55,18 @@ function endpoint(server: oauth.AuthorizationServer, name: 'authorization_endpoi
   return new URL(url);
 }
 
-const clientOf = (config: DashboardConfig): oauth.Client => ({ client_id: config.clientId });
+const clientOf = (clientId: string): oauth.Client => ({ client_id: clientId });
 
 /** Starts the authorization code flow with PKCE: leaves the page for the issuer's authorization endpoint. */
 export async function signIn(config: DashboardConfig): Promise<void> {
   const server = await discover(config);
-  const pending: PendingSignIn = { state: oauth.generateRandomState(), codeVerifier: oauth.generateRandomCodeVerifier(), returnTo: location.hash };
+  const pending: PendingSignIn = {
+    state: oauth.generateRandomState(),
+    codeVerifier: oauth.generateRandomCodeVerifier(),
+    returnTo: location.search + location.hash,
+    clientId: config.clientId,
+    organizationId: config.organizationId,
+  };
   const url = endpoint(server, 'authorization_endpoint');
   url.search = new URLSearchParams({
     client_id: config.clientId,
@@ -87,21 +99,24 @@ function signInFailure(error: unknown): Error {
 }
 
 /** The session a token response gives; a refresh's response may leave out the ID token and the refresh token, kept then. */
-function sessionOf(tokens: oauth.TokenEndpointResponse, previous: Session | null): Session {
+function sessionOf(tokens: oauth.TokenEndpointResponse, previous: Session | PendingSignIn): Session {
+  const before = 'idToken' in previous ? previous : null;
   const claims = oauth.getValidatedIdTokenClaims(tokens);
-  const idToken = tokens.id_token ?? previous?.idToken;
+  const idToken = tokens.id_token ?? before?.idToken;
   if (idToken === undefined) throw new Error('the token response has no ID token');
   const email = claims?.['email'];
   return {
     accessToken: tokens.access_token,
     expiresAt: Date.now() + (tokens.expires_in ?? 0) * 1000,
-    refreshToken: tokens.refresh_token ?? previous?.refreshToken ?? null,
+    refreshToken: tokens.refresh_token ?? before?.refreshToken ?? null,
     idToken,
-    email: typeof email === 'string' ? email : (previous?.email ?? claims?.sub ?? ''),
+    email: typeof email === 'string' ? email : (before?.email ?? claims?.sub ?? ''),
+    clientId: previous.clientId,
+    organizationId: previous.organizationId,
   };
 }
 
-/** Where the operator was when the sign-in started (the URL's fragment), and their session. */
+/** Where the operator was when the sign-in started (the URL's query and fragment), and their session. */
 export interface CompletedSignIn {
   readonly session: Session;
   readonly returnTo: string;
@@ -111,14 +126,14 @@ async function redeem(config: DashboardConfig, callbackUrl: URL): Promise<Comple
   try {
     const pending = takePendingSignIn();
     const server = await discover(config);
-    const client = clientOf(config);
+    const client = clientOf(pending.clientId);
     const parameters = oauth.validateAuthResponse(server, client, callbackUrl, pending.state);
     const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), parameters, redirectUri(), pending.codeVerifier, {
       ...httpOptions(config),
       additionalParameters: { resource: config.managementAudience },
     });
     const tokens = await oauth.processAuthorizationCodeResponse(server, client, response, { requireIdToken: true });
-    return { session: sessionOf(tokens, null), returnTo: pending.returnTo };
+    return { session: sessionOf(tokens, pending), returnTo: pending.returnTo };
   } catch (error) {
     throw signInFailure(error);
   }
@@ -136,7 +151,7 @@ export function completeSignIn(config: DashboardConfig): Promise<CompletedSignIn
 async function renew(config: DashboardConfig, session: Session): Promise<Session> {
   if (session.refreshToken === null) throw new Error('no refresh token');
   const server = await discover(config);
-  const client = clientOf(config);
+  const client = clientOf(session.clientId);
   const response = await oauth.refreshTokenGrantRequest(server, client, oauth.None(), session.refreshToken, {
     ...httpOptions(config),
     additionalParameters: { resource: config.managementAudience },
@@ -187,12 +202,12 @@ export async function liveSession(config: DashboardConfig): Promise<Session> {
 export async function signOut(config: DashboardConfig, session: Session): Promise<void> {
   const server = await discover(config);
   if (session.refreshToken !== null) {
-    const response = await oauth.revocationRequest(server, clientOf(config), oauth.None(), session.refreshToken, httpOptions(config));
+    const response = await oauth.revocationRequest(server, clientOf(session.clientId), oauth.None(), session.refreshToken, httpOptions(config));
     await oauth.processRevocationResponse(response);
   }
   const url = endpoint(server, 'end_session_endpoint');
   url.search = new URLSearchParams({
-    client_id: config.clientId,
+    client_id: session.clientId,
     id_token_hint: session.idToken,
     post_logout_redirect_uri: redirectUri(),
   }).toString();

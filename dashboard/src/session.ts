@@ -7,6 +7,9 @@ export interface Session {
   readonly refreshToken: string | null;
   readonly idToken: string;
   readonly email: string;
+  /** The console's dashboard client and its organization the operator signed in to (`?organization=` picks one). */
+  readonly clientId: string;
+  readonly organizationId: string;
 }
 
 const SESSION_KEY = 'gatehouse.dashboard.session';

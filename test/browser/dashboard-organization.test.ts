@@ -101,7 +101,7 @@ describe('the Organization page of the dashboard in Chromium', () => {
 
     await Promise.all([page.waitForURL(/\/oauth2\/logout/), page.getByRole('button', { name: 'Sign out' }).click()]);
     await Promise.all([page.waitForURL(/\/dashboard\/$/), page.getByRole('button', { name: 'Sign out' }).click()]);
-    await signInToDashboard(page, app.gatehouse.services.config.publicUrl, { fragment: '#/organization' });
+    await signInToDashboard(page, app.gatehouse.services.config.publicUrl, { at: '#/organization' });
     await reactivateButton().waitFor();
     expect((await organization()).code).toBe('organization_deactivated');
   });

@@ -61,7 +61,7 @@ describe("the dashboard's address and session in Chromium", () => {
     const fresh = await page.context().browser()!.newContext();
     try {
       const other = await fresh.newPage();
-      await signInToDashboard(other, publicUrl, { fragment: `#/${appId}/users` });
+      await signInToDashboard(other, publicUrl, { at: `#/${appId}/users` });
       await other.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
     } finally {
       await fresh.close();

@@ -20,14 +20,18 @@ export async function startDashboardApp(overrides: Partial<Config> = {}): Promis
 
 /**
  * Signs an operator in to the dashboard through the console's hosted sign-in (code + PKCE) and back, from the
- * dashboard's address with `fragment` (a route, e.g. `#/{appId}/users`), to which the dashboard returns.
+ * dashboard's address followed by `at` (`?organization={id}`, a route `#/{appId}/users`), to which the dashboard returns.
  */
-export async function signInToDashboard(page: Page, publicUrl: string, { email = OPERATOR.email, password = OPERATOR.password, fragment = '' } = {}): Promise<void> {
-  await page.goto(`${publicUrl}/dashboard/${fragment}`);
+export async function signInToDashboard(
+  page: Page,
+  publicUrl: string,
+  { email = OPERATOR.email, password = OPERATOR.password, at = '' }: { email?: string; password?: string; at?: string } = {},
+): Promise<void> {
+  await page.goto(`${publicUrl}/dashboard/${at}`);
   await Promise.all([page.waitForURL(/\/interaction\//), page.getByRole('button', { name: 'Sign in' }).click()]);
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForURL(`${publicUrl}/dashboard/${fragment}`), page.locator('form button[type="submit"]').first().click()]);
+  await Promise.all([page.waitForURL(`${publicUrl}/dashboard/${at}`), page.locator('form button[type="submit"]').first().click()]);
 }
 
 /** Opens one of the application's tabs (links in its "Application sections" navigation) and waits for its heading. */

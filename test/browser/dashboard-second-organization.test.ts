@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
+import type { TestApp } from '../support/app.ts';
+import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
+import { signInToDashboard, startDashboardApp } from '../support/dashboard.ts';
+import type { HttpClient } from '../support/http.ts';
+
+/**
+ * The dashboard of an organization other than the oldest (`/dashboard/?organization={id}`): its operator signs in
+ * through that organization's console and lands back on its own dashboard, although the redirect URI's page is served
+ * with the oldest organization's client; reloads keep the organization, and the Organization page is theirs.
+ */
+const OTHER_OPERATOR = { email: 'ops@other.example', password: 'Other-Operator-42' } as const;
+let app: TestApp;
+let other: BootstrapResult;
+let otherName: string;
+let otherClientId: string;
+
+beforeAll(async () => {
+  app = await startDashboardApp();
+  other = await app.bootstrapAnother();
+  const { orm, config } = app.gatehouse.services;
+  await ensureConsoles(orm, config.publicUrl, randomUUID());
+  const sql = <T>(text: string, params: unknown[]) => orm.em.getConnection().execute<T[]>(text, params);
+  const [console] = await sql<{ id: string }>('select id from application where organization_id = ? and console', [other.organizationId]);
+  const [organization] = await sql<{ name: string }>('select name from organization where id = ?', [other.organizationId]);
+  otherName = organization!.name;
+  [{ id: otherClientId }] = (await sql<{ id: string }>("select id from oauth_client where application_id = ? and type = 'spa'", [console!.id])) as [{ id: string }];
+
+  // The other organization's first operator: a console user, app_admin of the console and, as operator, of its application.
+  const appAdminOf = async (client: HttpClient) =>
+    (await client.get('/roles')).body.data.find((role: { key: string }) => role.key === 'app_admin') as { id: string; permissions: string[] };
+  const reader = app.as({ bearer: await app.mintAccessToken({ app_id: console!.id, permissions: ['roles:read'] }) });
+  const consoleAdmin = await appAdminOf(reader);
+  const inConsole = app.as({ bearer: await app.mintAccessToken({ app_id: console!.id, permissions: consoleAdmin.permissions }) });
+  const user = await inConsole.post('/users', { email: OTHER_OPERATOR.email, password: OTHER_OPERATOR.password });
+  expect(user.status, JSON.stringify(user.body)).toBe(201);
+  await sql('update app_user set email_verified = true where id = ?', [user.body.id]);
+  const operator = { type: 'operator', id: user.body.id as string };
+  expect((await inConsole.post('/role-assignments', { subject: { type: 'user', id: operator.id }, roleId: consoleAdmin.id })).status).toBe(201);
+  const inOther = app.as({ apiKey: other.apiKey });
+  expect((await inOther.post('/role-assignments', { subject: operator, roleId: (await appAdminOf(inOther)).id })).status).toBe(201);
+});
+afterAll(async () => app?.close());
+
+describe("another organization's dashboard in Chromium", () => {
+  it('signs its operator in through its own console and keeps them on its own dashboard', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const violations = cspViolationsOf(page);
+      const publicUrl = app.gatehouse.services.config.publicUrl;
+      const own = `?organization=${other.organizationId}`;
+      await signInToDashboard(page, publicUrl, { ...OTHER_OPERATOR, at: own });
+      // Its one application opens at once: the other organization's, not the oldest's.
+      await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+      const session = (await page.evaluate(() => JSON.parse(sessionStorage.getItem('gatehouse.dashboard.session')!))) as { clientId: string; organizationId: string };
+      expect(session).toMatchObject({ clientId: otherClientId, organizationId: other.organizationId });
+      expect(new URL(page.url()).search).toBe(own);
+      await page.getByRole('link', { name: 'Users' }).click();
+      expect(new URL(page.url()).hash).toBe(`#/${other.applicationId}/users`);
+
+      await page.reload();
+      await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+      await page.getByRole('link', { name: 'Organization' }).click();
+      await page.getByRole('textbox', { name: 'Organization name' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Organization name' }).inputValue()).toBe(otherName);
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
