@@ -437,6 +437,18 @@ describe('POST /email/test', () => {
     }
   });
 
+  it('holds to TEST_EMAILS_PER_HOUR under a burst of concurrent requests', async () => {
+    const limited = await startTestApp({ testEmailsPerHour: 3 });
+    try {
+      const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => limited.http.post('/email/test', { to: `burst-${i}@example.com` }).then((r) => r.status)));
+      expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(9);
+      expect((await limited.http.get('/email/deliveries?templateKey=test')).body.data).toHaveLength(3);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('over GraphQL answers the delivery as REST does', async () => {
     const response = await app.http.graphql('mutation($input: SendTestEmailInput!) { sendTestEmail(input: $input) { id status to templateKey } }', { input: { to: 'graph@example.com' } });
     expect(response.body.errors).toBeUndefined();

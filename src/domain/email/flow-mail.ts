@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmailDelivery } from '../../db/entities/index.ts';
-import { enqueueMail, queuedLastHour, type MailSender } from './outbox.ts';
+import { enqueueMail, mayQueueWithinHour, type MailSender } from './outbox.ts';
 import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
@@ -36,8 +36,7 @@ const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_lin
 
 async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
   if (ASKED_FOR.includes(templateKey)) {
-    const queued = await queuedLastHour(at.em, at.sender.applicationId, ASKED_FOR, address);
-    if (queued >= at.sender.services.config.mailsPerAddressPerHour) return null;
+    if (!(await mayQueueWithinHour(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address))) return null;
   }
   return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
+import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -203,10 +204,13 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
 }
 
 /**
- * Mails of `templateKeys` the application queued in the last hour, to `to` (any case) when given: the ids are UUIDv7,
- * so the last hour is a range of the application's key, and an address one of its index (migration 0040).
+ * Whether the application may queue one more mail of `templateKeys` (to `to`, any case, when given) under `perHour`.
+ * Counted under an advisory lock held until the caller's transaction ends, so concurrent requests on any instance
+ * queue one at a time instead of all passing the same count. The ids are UUIDv7, so the last hour is a range of the
+ * application's key, and an address one of its index (migration 0040).
  */
-export async function queuedLastHour(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): Promise<number> {
+export async function mayQueueWithinHour(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<boolean> {
+  await lockForTransaction(em, `mail-limit:${applicationId}:${templateKeys.join(',')}:${to?.toLowerCase() ?? ''}`);
   const [row] = await executeOwned<{ count: number }[]>(
     em,
     applicationId,
@@ -214,16 +218,20 @@ export async function queuedLastHour(em: EntityManager, applicationId: string, t
       where @owner and id >= ? and template_key in (?)${to === undefined ? '' : ' and lower(to_address) = lower(?)'}`,
     [firstIdAt(new Date(Date.now() - 3_600_000)), templateKeys, ...(to === undefined ? [] : [to])],
   );
-  return row?.count ?? 0;
+  return (row?.count ?? 0) < perHour;
 }
 
 export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
   // Enough to try a provider; bounded, since the test mail goes to any address.
   const perHour = scope.services.config.testEmailsPerHour;
-  if ((await queuedLastHour(scope.em, scope.applicationId, [TEST_MAIL_KEY])) >= perHour) throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
   // Rendered before the transaction: no connection is held while the mail waits for a render worker.
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
-  const delivery = await scope.transactional(async (em) => queueRendered(em, scope, rendered));
+  const delivery = await scope.transactional(async (em) => {
+    if (!(await mayQueueWithinHour(em, scope.applicationId, [TEST_MAIL_KEY], perHour))) {
+      throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
+    }
+    return queueRendered(em, scope, rendered);
+  });
   scope.services.outbox.wake();
   return delivery;
 }
