@@ -44,6 +44,7 @@ import { Migration0039MfaEmailCodeAttempts } from './migrations/0039-mfa-email-c
 import { Migration0040EmailDeliveryRecipient } from './migrations/0040-email-delivery-recipient.ts';
 import { Migration0041DomainClaims } from './migrations/0041-domain-claims.ts';
 import { Migration0042ConsoleOperators } from './migrations/0042-console-operators.ts';
+import { Migration0043InvitationGrantors } from './migrations/0043-invitation-grantors.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -87,6 +88,7 @@ export const MIGRATIONS = [
   { name: '0040-email-delivery-recipient', class: Migration0040EmailDeliveryRecipient },
   { name: '0041-domain-claims', class: Migration0041DomainClaims },
   { name: '0042-console-operators', class: Migration0042ConsoleOperators },
+  { name: '0043-invitation-grantors', class: Migration0043InvitationGrantors },
 ];
 
 /**

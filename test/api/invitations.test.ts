@@ -198,6 +198,30 @@ describe('invitations', () => {
     expect(resent.body.status).toBe('pending');
   });
 
+  it('gives only the roles its sender may still give when it is accepted: a revoked key’s none, its membership standing; a resend by rights that may, all', async () => {
+    const role = (await app.http.post(`${inA}/roles`, { key: `vouched_${Date.now()}`, name: 'Vouched', permissions: ['users:read'] })).body.id as string;
+    const created = await app.http.post('/api-keys', { name: 'inviter', permissions: ['users:write', 'users:read', 'role_assignments:write'], tenantId: tenantA });
+    const inviter = app.as({ apiKey: created.body.secret as string });
+    const [dropped, resent] = [`dropped-${randomUUID()}@example.com`, `resent-${randomUUID()}@example.com`];
+    const first = await inviter.post('/invitations', { email: dropped, roleIds: [role] });
+    const second = await inviter.post('/invitations', { email: resent, roleIds: [role] });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect((await app.http.delete(`/api-keys/${created.body.key.id as string}`)).status).toBe(204);
+
+    expect((await submit(await linkMailedTo(dropped), { password: PASSWORD })).status).toBe(200);
+    const member = (await app.http.get(`${inA}/invitations/${first.body.id as string}`)).body.acceptedUserId as string;
+    expect((await app.http.get(`${inA}/users/${member}`)).body.tenantIds).toEqual([tenantA]);
+    expect((await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: member }, role })).body).toEqual({ allowed: false });
+    const accept = (await app.http.get(`${inA}/audit-logs?target=${first.body.id as string}&action=invitation.accept`)).body.data[0];
+    expect(accept.changes.after).toEqual({ userId: member, rolesNotGiven: [role] });
+
+    // Resent by credentials that may give the role, it is theirs to give.
+    expect((await app.http.post(`${inA}/invitations/${second.body.id as string}/resend`)).status).toBe(200);
+    expect((await submit(await linkMailedTo(resent), { password: PASSWORD })).status).toBe(200);
+    const given = (await app.http.get(`${inA}/invitations/${second.body.id as string}`)).body.acceptedUserId as string;
+    expect((await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: given }, role })).body).toEqual({ allowed: true });
+  });
+
   it('a resend mails a new link and the old one stops working; a revoke and an expiry are refused with their reason', async () => {
     const email = `re-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email });

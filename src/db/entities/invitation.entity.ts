@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { applicationFilter, tenantFilter } from '../owned.ts';
+import type { RoleSubjectType } from './role-assignment.entity.ts';
 
 /**
  * An invitation of an e-mail address to one tenant, with the roles it gives there. Its link's token is stored only as
@@ -25,6 +26,11 @@ const InvitationSchema = defineEntity({
     revokedAt: p.datetime().nullable(),
     invitedByType: p.string(),
     invitedById: p.string(),
+    /**
+     * The subjects of the credentials that sent or last resent it: at acceptance it gives only the roles these may
+     * still give in the tenant.
+     */
+    grantedBy: p.json<{ type: RoleSubjectType; id: string }[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -139,6 +139,13 @@ export function grantsOf(held: HeldGrants | undefined): PermissionSet {
  * When an API key and a Bearer token's subject act together, only what both may (spec: Authentication, rule 2). No
  * subject, or one that cannot act there, may do nothing.
  */
+export function jointPermissions(held: ReadonlyMap<string, HeldGrants>, subjects: readonly RoleSubject[]): PermissionSet {
+  if (subjects.length === 0) return new PermissionSet([]);
+  const [first, ...others] = subjects.map((subject) => grantsOf(held.get(subjectKey(subject))));
+  return others.reduce((narrowed, next) => narrowed.intersect(next), first!);
+}
+
+/** jointPermissions through the instance's cache. */
 export async function effectivePermissions(
   cache: HeldGrantsCache,
   connection: PostgreSqlConnection,
@@ -147,7 +154,5 @@ export async function effectivePermissions(
   subjects: readonly RoleSubject[],
 ): Promise<PermissionSet> {
   if (subjects.length === 0) return new PermissionSet([]);
-  const held = await cache.read(connection, applicationId, tenantId, subjects);
-  const [first, ...others] = subjects.map((subject) => grantsOf(held.get(subjectKey(subject))));
-  return others.reduce((narrowed, next) => narrowed.intersect(next), first!);
+  return jointPermissions(await cache.read(connection, applicationId, tenantId, subjects), subjects);
 }

@@ -6,6 +6,7 @@ import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { jointPermissions, readHeldGrants } from '../authorization/held-roles.ts';
 import { authorizationChanged, visibleIn } from '../authorization/writes.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { checkPassword, passwordRefusals } from '../policies/password.ts';
@@ -42,15 +43,20 @@ export async function refusedPassword(scope: Scope, policyTenantId: string | nul
   return passwordRefusals(checkPassword(await effectivePasswordPolicy(scope, policyTenantId), password));
 }
 
-/** Roles that still exist in the tenant and that the user does not hold there yet. */
-async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation, userId: string): Promise<number> {
-  if (invitation.roleIds.length === 0) return 0;
+/**
+ * Roles that still exist in the tenant, that the user does not hold there yet, and that the credentials which sent
+ * (or last resent) the invitation may still give there, as giving them takes when it is sent: a revoked key, a
+ * removed operator or a right withdrawn since gives nothing more. Answers the roles left out for that.
+ */
+async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation, userId: string): Promise<string[]> {
+  if (invitation.roleIds.length === 0) return [];
   const { tenantId } = invitation;
   const roles = await em.find(Role, { id: { $in: [...invitation.roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+  const grantor = jointPermissions(await readHeldGrants(em, invitation.applicationId, tenantId, invitation.grantedBy), invitation.grantedBy);
+  const mayGive = (role: Role) => grantor.allows('role_assignments:write') && grantor.covers(role.permissions);
   const held = await em.find(RoleAssignment, { subjectType: 'user', subjectId: userId, tenantId, roleId: { $in: roles.map((role) => role.id) } }, { filters: { [TENANT_FILTER]: false } });
   const heldRoles = new Set(held.map((assignment) => assignment.roleId));
-  let assigned = 0;
-  for (const role of roles.filter((role) => !heldRoles.has(role.id))) {
+  for (const role of roles.filter((role) => !heldRoles.has(role.id) && mayGive(role))) {
     const assignment = em.create(RoleAssignment, { applicationId: invitation.applicationId, id: newId(), tenantId, roleId: role.id, subjectType: 'user', subjectId: userId });
     recordAudit(em, tx, {
       action: 'role_assignment.create',
@@ -59,9 +65,8 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
       tenantId,
       after: { roleId: role.id, subjectType: 'user', subjectId: userId, tenantId },
     });
-    assigned += 1;
   }
-  return assigned;
+  return roles.filter((role) => !mayGive(role)).map((role) => role.id);
 }
 
 /**
@@ -111,10 +116,11 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
           recordAudit(em, tx, { action: 'user.membership.add', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
         }
       }
-      await assignRoles(em, tx, invitation, user.id);
+      const rolesNotGiven = await assignRoles(em, tx, invitation, user.id);
       invitation.acceptedAt = new Date();
       invitation.acceptedUserId = user.id;
-      recordAudit(em, tx, { action: 'invitation.accept', targetType: 'invitation', targetId: invitation.id, tenantId, after: { userId: user.id } });
+      const after = rolesNotGiven.length === 0 ? { userId: user.id } : { userId: user.id, rolesNotGiven };
+      recordAudit(em, tx, { action: 'invitation.accept', targetType: 'invitation', targetId: invitation.id, tenantId, after });
       return { ok: true, userId: user.id };
     });
     if (outcome.ok) {

@@ -135,6 +135,9 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   });
 }
 
+/** Whose rights give the roles at acceptance: the credentials' subjects (both, for a key with a Bearer token). */
+const grantors = (scope: Scope) => scope.principal.subjects.map(({ type, id }) => ({ type, id }));
+
 /** Giving roles takes `role_assignments:write` (403), as assigning them would. */
 function requireMayGiveRoles(scope: Scope, roleIds: readonly string[]): void {
   if (roleIds.length > 0 && !scope.permissions.allows('role_assignments:write')) {
@@ -201,6 +204,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
       revokedAt: null,
       invitedByType: scope.principal.actor.type,
       invitedById: scope.principal.actor.id,
+      grantedBy: grantors(scope),
     });
     recordAudit(em, tx, { action: 'invitation.create', targetType: 'invitation', targetId: invitation.id, tenantId, after: snapshot(invitation) });
     await mailInvitation(em, tx, application, invitation, token);
@@ -232,6 +236,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     await requireRolesCovered(scope, tx.em, invitation.roleIds, invitation.tenantId);
     const before = snapshot(invitation);
     invitation.tokenHash = hash;
+    invitation.grantedBy = grantors(scope);
     invitation.expiresAt = expiry(invitation.expiresInDays);
     recordAudit(tx.em, tx, { action: 'invitation.resend', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
     await mailInvitation(tx.em, tx, await tx.application(), invitation, token);
