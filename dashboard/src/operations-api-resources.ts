@@ -35,6 +35,7 @@ interface ApiResourceInput {
   readonly name: string;
   readonly identifier: string;
   readonly permissions: readonly string[];
+  readonly newPermissions: readonly PermissionRow[];
 }
 
 const PAGE_SIZE = 25;
@@ -53,17 +54,6 @@ export async function listDefinedPermissions(appId: string): Promise<DefinedPerm
   return new Map(catalogue.filter((permission) => !permission.builtIn && permission.tenantId === null).map((permission) => [permission.key, permission.description]));
 }
 
-async function createPermission(appId: string, { key, description }: PermissionRow): Promise<string> {
-  const mutation = 'mutation CreatePermission($appId: UUID!, $input: CreatePermissionInput!) { createPermission(appId: $appId, input: $input) { id } }';
-  const data = await graphql<{ createPermission: { id: string } }>(mutation, { appId, input: { key, description } }, { applicationId: appId });
-  return data.createPermission.id;
-}
-
-async function deletePermission(appId: string, permissionId: string): Promise<void> {
-  const mutation = 'mutation DeletePermission($appId: UUID!, $permissionId: UUID!) { deletePermission(appId: $appId, permissionId: $permissionId) }';
-  await graphql<{ deletePermission: boolean }>(mutation, { appId, permissionId }, { applicationId: appId });
-}
-
 /** The rows with a key, trimmed, each key once (the API keeps the first). */
 function filledRows(rows: readonly PermissionRow[]): PermissionRow[] {
   const filled = rows.map((row) => ({ key: row.key.trim(), description: row.description.trim() })).filter((row) => row.key !== '');
@@ -71,41 +61,35 @@ function filledRows(rows: readonly PermissionRow[]): PermissionRow[] {
 }
 
 /**
- * Defines the draft's permissions the application lacks, then runs `write` with the draft's keys. A refusal of either
- * deletes the permissions defined here, so a refused save leaves the application as it was.
+ * The draft as the API takes it: keys the application defines already are listed, the others defined with the
+ * resource in its transaction (`newPermissions`, with the row's description), so a refused save leaves nothing behind.
  */
-async function withDefinedPermissions<T>(appId: string, draft: ApiResourceDraft, write: (input: ApiResourceInput) => Promise<T>): Promise<T> {
+async function inputOf(appId: string, draft: ApiResourceDraft): Promise<ApiResourceInput> {
   const rows = filledRows(draft.permissions);
   const defined = await listDefinedPermissions(appId);
-  const created: string[] = [];
-  try {
-    for (const row of rows.filter((each) => !defined.has(each.key))) created.push(await createPermission(appId, row));
-    return await write({ name: draft.name.trim(), identifier: draft.identifier.trim(), permissions: rows.map((row) => row.key) });
-  } catch (refusal) {
-    await Promise.allSettled(created.map((permissionId) => deletePermission(appId, permissionId)));
-    throw refusal;
-  }
+  return {
+    name: draft.name.trim(),
+    identifier: draft.identifier.trim(),
+    permissions: rows.filter((row) => defined.has(row.key)).map((row) => row.key),
+    newPermissions: rows.filter((row) => !defined.has(row.key)),
+  };
 }
 
-export function createApiResource(appId: string, draft: ApiResourceDraft): Promise<ApiResource> {
+export async function createApiResource(appId: string, draft: ApiResourceDraft): Promise<ApiResource> {
   const mutation = `mutation CreateApiResource($appId: UUID!, $input: CreateApiResourceInput!) {
     createApiResource(appId: $appId, input: $input) { ${RESOURCE_FIELDS} }
   }`;
-  return withDefinedPermissions(appId, draft, async (input) => {
-    const data = await graphql<{ createApiResource: ApiResource }>(mutation, { appId, input }, { applicationId: appId });
-    return data.createApiResource;
-  });
+  const data = await graphql<{ createApiResource: ApiResource }>(mutation, { appId, input: await inputOf(appId, draft) }, { applicationId: appId });
+  return data.createApiResource;
 }
 
 /** The whole draft is sent: the list of permissions replaces the resource's. */
-export function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft): Promise<ApiResource> {
+export async function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft): Promise<ApiResource> {
   const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
     updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }
   }`;
-  return withDefinedPermissions(appId, draft, async (input) => {
-    const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input }, { applicationId: appId });
-    return data.updateApiResource;
-  });
+  const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input: await inputOf(appId, draft) }, { applicationId: appId });
+  return data.updateApiResource;
 }
 
 /** From then on a grant naming its identifier is refused (`invalid_target`); its permissions stay the application's. */

@@ -534,6 +534,12 @@ export type CreateApiResourceInput = {
   /** Display name (1 to 200 characters). */
   name: Scalars['String']['input'];
   /**
+   * Permissions the API defines that the application does not have yet, created with the resource in one transaction
+   * (as `createPermission` creates them: its rules, and `permissions:write`, else 403) and added to its `permissions`. A
+   * key already defined is 409 (field `newPermissions[i].key`), and nothing is created. Default: none.
+   */
+  newPermissions?: InputMaybe<Array<CreatePermissionInput>>;
+  /**
    * The permissions the API defines: keys of the application's own application-wide permissions (at most 100; an unknown
    * key is 422, field `permissions`). Default: none.
    */
@@ -3436,6 +3442,11 @@ export type UpdateApiResourceInput = {
   identifier?: InputMaybe<Scalars['String']['input']>;
   /** New display name. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Permissions to define and add, as at creation: added to `permissions`, or to the resource's current list when
+   * `permissions` is left out.
+   */
+  newPermissions?: InputMaybe<Array<CreatePermissionInput>>;
   /** The complete new list of permissions (rules as at creation). */
   permissions?: InputMaybe<Array<Scalars['String']['input']>>;
 };

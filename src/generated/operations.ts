@@ -142,6 +142,12 @@ export type CreateApiResourceInput = {
   /** Display name (1 to 200 characters). */
   name: string;
   /**
+   * Permissions the API defines that the application does not have yet, created with the resource in one transaction
+   * (as `createPermission` creates them: its rules, and `permissions:write`, else 403) and added to its `permissions`. A
+   * key already defined is 409 (field `newPermissions[i].key`), and nothing is created. Default: none.
+   */
+  newPermissions?: Array<CreatePermissionInput> | null | undefined;
+  /**
    * The permissions the API defines: keys of the application's own application-wide permissions (at most 100; an unknown
    * key is 422, field `permissions`). Default: none.
    */
@@ -772,6 +778,11 @@ export type UpdateApiResourceInput = {
   identifier?: string | null | undefined;
   /** New display name. */
   name?: string | null | undefined;
+  /**
+   * Permissions to define and add, as at creation: added to `permissions`, or to the resource's current list when
+   * `permissions` is left out.
+   */
+  newPermissions?: Array<CreatePermissionInput> | null | undefined;
   /** The complete new list of permissions (rules as at creation). */
   permissions?: Array<string> | null | undefined;
 };

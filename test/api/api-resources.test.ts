@@ -180,22 +180,72 @@ describe('API resources', () => {
     expect((await auditOf(created.id)).map((r) => r.action)).toEqual(['api_resource.create', 'api_resource.delete']);
   });
 
-  it('removePermissionFromApiResources drops a key from every resource listing it, audited, in the caller’s transaction', async () => {
-    const listing = await createResource({ identifier: identifier(), name: 'Listing', permissions: ['invoices:read', 'invoices:approve'] });
+  it('defines new permissions with the resource, in its transaction, and adds them to its list', async () => {
+    const created = await createResource({ identifier: identifier(), name: 'Ledgers', permissions: ['invoices:read'], newPermissions: [{ key: 'ledgers:read', description: ' Read ledgers ' }] });
+    expect(created.permissions).toEqual(['invoices:read', 'ledgers:read']);
+    expect(await sql('select key, description, tenant_id from permission where key = ?', ['ledgers:read'])).toEqual([{ key: 'ledgers:read', description: 'Read ledgers', tenant_id: null }]);
+    // Without a list, a change's new permissions join the resource's own.
+    const changed = await app.http.patch(`/api-resources/${created.id}`, { newPermissions: [{ key: 'ledgers:close' }] });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.permissions).toEqual(['invoices:read', 'ledgers:read', 'ledgers:close']);
+    const replaced = await app.http.patch(`/api-resources/${created.id}`, { permissions: ['ledgers:read'], newPermissions: [{ key: 'ledgers:open' }] });
+    expect(replaced.body.permissions).toEqual(['ledgers:read', 'ledgers:open']);
+    const defined = await sql<{ action: string }>("select action from audit_log where action = 'permission.create' and after->>'key' like 'ledgers:%'");
+    expect(defined).toHaveLength(3);
+    // Over GraphQL as over REST.
+    const graphql = await app.http.graphql('mutation($input: CreateApiResourceInput!) { createApiResource(input: $input) { permissions } }', {
+      input: { identifier: identifier(), name: 'Journals', newPermissions: [{ key: 'journals:read' }] },
+    });
+    expect(graphql.body.data?.createApiResource.permissions).toEqual(['journals:read']);
+  });
+
+  it('refuses new permissions already defined, malformed, listed twice or without permissions:write, creating nothing', async () => {
+    const before = (await sql<{ count: number }>('select count(*)::int as count from permission')).at(0)!.count;
+    const uri = identifier();
+    const refusals: [Record<string, unknown>[], number, string][] = [
+      [[{ key: 'stock:read' }, { key: 'invoices:approve' }], 409, 'newPermissions[1].key'],
+      [[{ key: 'stock:read' }, { key: 'Stock:Write' }], 422, 'newPermissions[1].key'],
+      [[{ key: 'users:approve' }], 422, 'newPermissions[0].key'],
+      [[{ key: 'stock:read', description: 'a\u0007b' }], 422, 'newPermissions[0].description'],
+      [[{ key: 'stock:read' }, { key: 'stock:read' }], 422, 'newPermissions[1].key'],
+    ];
+    for (const [newPermissions, status, field] of refusals) {
+      const refused = await app.http.post('/api-resources', { identifier: uri, name: 'Stock', newPermissions });
+      expect([refused.status, refused.body.field], JSON.stringify(refused.body)).toEqual([status, field]);
+    }
+    const writer = await keyWith(['api_resources:write', 'api_resources:read']);
+    const forbidden = await writer.post('/api-resources', { identifier: uri, name: 'Stock', newPermissions: [{ key: 'stock:read' }] });
+    expect([forbidden.status, forbidden.body.code]).toEqual([403, 'forbidden']);
+    expect((await app.http.get('/api-resources?pageSize=100')).body.data.map((r: { identifier: string }) => r.identifier)).not.toContain(uri);
+    // A change refused keeps the resource's list.
+    const created = await createResource({ identifier: uri, name: 'Stock', permissions: ['invoices:read'] });
+    const taken = await app.http.patch(`/api-resources/${created.id}`, { newPermissions: [{ key: 'stock:count' }, { key: 'invoices:read' }] });
+    expect([taken.status, taken.body.field]).toEqual([409, 'newPermissions[1].key']);
+    expect((await app.http.get(`/api-resources/${created.id}`)).body.permissions).toEqual(['invoices:read']);
+    expect((await sql<{ count: number }>('select count(*)::int as count from permission')).at(0)!.count).toBe(before);
+  });
+
+  it('a permission deleted leaves every resource listing it, each change audited', async () => {
+    await authorizationData(app).permission('archive:read');
+    const listing = await createResource({ identifier: identifier(), name: 'Listing', permissions: ['invoices:read', 'archive:read'] });
     const other = await createResource({ identifier: identifier(), name: 'Other', permissions: ['invoices:read'] });
-    const actor = { applicationId: app.root.applicationId, tenantId: null, requestId: 'test', principal: { actor: { type: 'system', id: 'test' } } };
-    // As a scope's EntityManager is: its application filter set.
-    const em = app.gatehouse.services.orm.em.fork();
-    em.setFilterParams('application', { id: app.root.applicationId });
-    await em.transactional((tx) => removePermissionFromApiResources(tx, actor, 'invoices:approve'));
+    const id = (await sql<{ id: string }>("select id from permission where key = 'archive:read'"))[0]!.id;
+    expect((await app.http.delete(`/permissions/${id}`)).status).toBe(204);
     expect((await app.http.get(`/api-resources/${listing.id}`)).body.permissions).toEqual(['invoices:read']);
     expect((await app.http.get(`/api-resources/${other.id}`)).body.permissions).toEqual(['invoices:read']);
     const audit = await auditOf(listing.id);
     expect(audit.at(-1)).toMatchObject({ action: 'api_resource.update', after: { permissions: ['invoices:read'] } });
     expect((await auditOf(other.id)).map((r) => r.action)).toEqual(['api_resource.create']);
-    // A rollback of the caller's transaction keeps the lists.
+  });
+
+  it('removePermissionFromApiResources changes nothing when the caller’s transaction rolls back', async () => {
+    const other = await createResource({ identifier: identifier(), name: 'Kept', permissions: ['invoices:read'] });
+    const actor = { applicationId: app.root.applicationId, tenantId: null, requestId: 'test', principal: { actor: { type: 'system', id: 'test' } } };
+    // As a scope's EntityManager is: its application filter set.
+    const em = app.gatehouse.services.orm.em.fork();
+    em.setFilterParams('application', { id: app.root.applicationId });
     await expect(
-      em.fork().transactional(async (tx) => {
+      em.transactional(async (tx) => {
         await removePermissionFromApiResources(tx, actor, 'invoices:read');
         throw new Error('rolled back');
       }),

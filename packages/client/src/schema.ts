@@ -5796,6 +5796,12 @@ export interface components {
              *     key is 422, field `permissions`). Default: none.
              */
             permissions?: string[] | null;
+            /**
+             * @description Permissions the API defines that the application does not have yet, created with the resource in one transaction
+             *     (as `createPermission` creates them: its rules, and `permissions:write`, else 403) and added to its `permissions`. A
+             *     key already defined is 409 (field `newPermissions[i].key`), and nothing is created. Default: none.
+             */
+            newPermissions?: components["schemas"]["CreatePermissionInput"][] | null;
         };
         /** @description A new application. */
         CreateApplicationInput: {
@@ -7125,6 +7131,11 @@ export interface components {
             name?: string;
             /** @description The complete new list of permissions (rules as at creation). */
             permissions?: string[];
+            /**
+             * @description Permissions to define and add, as at creation: added to `permissions`, or to the resource's current list when
+             *     `permissions` is left out.
+             */
+            newPermissions?: components["schemas"]["CreatePermissionInput"][];
         };
         /** @description A partial update of an application: omitted fields keep their value. */
         UpdateApplicationInput: {

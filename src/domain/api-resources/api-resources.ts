@@ -3,9 +3,11 @@ import type { Scope } from '../../context.ts';
 import { ApiResource, CustomPermission } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { definePermission, permissionDefinition, type CreatePermissionInput, type PermissionDefinition } from '../authorization/permission-definition.ts';
+import { authorizationChanged, lockAuthorization } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName } from '../validate.ts';
@@ -15,12 +17,14 @@ export interface CreateApiResourceInput {
   identifier: string;
   name: string;
   permissions?: string[] | null;
+  newPermissions?: CreatePermissionInput[] | null;
 }
 
 export interface UpdateApiResourceInput {
   identifier?: string | null;
   name?: string | null;
   permissions?: string[] | null;
+  newPermissions?: CreatePermissionInput[] | null;
 }
 
 /** The GraphQL `ApiResource` type's codegen mapper. */
@@ -61,6 +65,34 @@ function permissionKeys(keys: readonly string[] | null | undefined): string[] {
 }
 
 /**
+ * Permissions the resource defines that the application lacks, as POST /permissions takes them: defining them takes
+ * `permissions:write` too (403), and each key is listed once.
+ */
+function newPermissions(scope: Scope, inputs: readonly CreatePermissionInput[] | null | undefined): PermissionDefinition[] {
+  if (inputs == null || inputs.length === 0) return [];
+  if (!scope.permissions.allows('permissions:write')) throw new GatehouseError('forbidden', 'Missing permission permissions:write (to define permissions)');
+  if (inputs.length > MAX_PERMISSIONS) throw invalid('newPermissions', `newPermissions may hold at most ${MAX_PERMISSIONS} permissions`);
+  const definitions = inputs.map((input, index) => permissionDefinition(input, `newPermissions[${index}]`));
+  const twice = definitions.findIndex((definition, index) => definitions.findIndex((other) => other.key === definition.key) !== index);
+  if (twice >= 0) throw invalid(`newPermissions[${twice}].key`, `${definitions[twice]!.key} is listed twice`);
+  return definitions;
+}
+
+/**
+ * The resource's permissions: `listed` and the new ones, the new ones defined first in the caller's transaction (409
+ * naming the one already defined). The application's authorization changed when `defined` is not empty. The caller
+ * took the application's authorization lock before any row lock, as a permission's deletion does, which then locks
+ * the resources listing it: the other order could deadlock.
+ */
+async function resourcePermissions(em: EntityManager, scope: Scope, listed: readonly string[], defined: readonly PermissionDefinition[]): Promise<string[]> {
+  const permissions = permissionKeys([...listed, ...defined.map((definition) => definition.key)]);
+  for (const [index, definition] of defined.entries()) await definePermission(em, scope, definition, `newPermissions[${index}].key`);
+  const definedKeys = new Set(defined.map((definition) => definition.key));
+  await assertDefined(em, permissions.filter((key) => !definedKeys.has(key)));
+  return permissions;
+}
+
+/**
  * Held FOR SHARE until the write commits, so a permission deleted meanwhile waits and then removes itself from the
  * resource (removePermissionFromApiResources). Else 422 naming the first unknown key.
  */
@@ -78,16 +110,20 @@ async function assertDefined(em: EntityManager, keys: readonly string[]): Promis
 export async function createApiResource(scope: Scope, input: CreateApiResourceInput): Promise<ApiResource> {
   const identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
   const name = displayName('name', input.name);
-  const permissions = permissionKeys(input.permissions ?? []);
+  const listed = permissionKeys(input.permissions ?? []);
   scope.requireApplicationWide();
-  return uniquely('identifier', ALREADY_REGISTERED, () =>
+  const defined = newPermissions(scope, input.newPermissions);
+  const created = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
-      await assertDefined(em, permissions);
+      await lockAuthorization(em, scope.applicationId);
+      const permissions = await resourcePermissions(em, scope, listed, defined);
       const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
       recordAudit(em, scope, { action: 'api_resource.create', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
       return resource;
     }),
   );
+  if (defined.length > 0) await authorizationChanged(scope);
+  return created;
 }
 
 /** Tokens already issued keep what they carry until they expire; the next grant follows the change. */
@@ -96,22 +132,24 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
   if (input.name === null) throw invalid('name', 'name may not be null');
   const identifier = input.identifier === undefined ? undefined : resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
   const name = input.name === undefined ? undefined : displayName('name', input.name);
-  const permissions = input.permissions === undefined ? undefined : permissionKeys(input.permissions);
+  const listed = input.permissions === undefined ? undefined : permissionKeys(input.permissions);
   scope.requireApplicationWide();
-  return uniquely('identifier', ALREADY_REGISTERED, () =>
+  const defined = newPermissions(scope, input.newPermissions);
+  const updated = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
+      if (listed !== undefined || defined.length > 0) await lockAuthorization(em, scope.applicationId);
       const resource = await findResource(em, resourceId, true);
       const before = snapshot(resource);
       if (identifier !== undefined) resource.identifier = identifier;
       if (name !== undefined) resource.name = name;
-      if (permissions !== undefined) {
-        await assertDefined(em, permissions);
-        resource.permissions = permissions;
-      }
+      // New permissions without a list join the resource's own.
+      if (listed !== undefined || defined.length > 0) resource.permissions = await resourcePermissions(em, scope, listed ?? resource.permissions, defined);
       recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
       return resource;
     }),
   );
+  if (defined.length > 0) await authorizationChanged(scope);
+  return updated;
 }
 
 /** From the commit, a grant naming its identifier is `invalid_target`. */

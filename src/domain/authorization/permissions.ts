@@ -5,12 +5,13 @@ import { CustomPermission, Role } from '../../db/entities/index.ts';
 import { selectPage } from '../../db/page-query.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { roleSnapshot } from './roles.ts';
-import { authorizationChanged, description, keyClashes, keyTaken, lockAuthorization, permissionKey } from './writes.ts';
+import { removePermissionFromApiResources } from '../api-resources/api-resources.ts';
+import { definePermission, permissionDefinition, permissionSnapshot, type CreatePermissionInput } from './permission-definition.ts';
+import { authorizationChanged, lockAuthorization } from './writes.ts';
 
 /** A built-in one of the management API, or one of the application's own. */
 export interface PermissionView {
@@ -22,11 +23,6 @@ export interface PermissionView {
   tenantId: string | null;
   /** Null for a built-in permission. */
   createdAt: Date | null;
-}
-
-export interface CreatePermissionInput {
-  key: string;
-  description?: string | null;
 }
 
 /**
@@ -61,8 +57,6 @@ const presentCustom = (permission: Row<CustomPermission>): PermissionView => ({
   createdAt: permission.createdAt,
 });
 
-const snapshot = (permission: CustomPermission) => ({ key: permission.key, description: permission.description, tenantId: permission.tenantId ?? null });
-
 /** For a tenant's deletion (a test holds the two equal). */
 export const permissionSnapshotSql = (row: string) => `jsonb_build_object('key', ${row}.key, 'description', ${row}.description, 'tenantId', ${row}.tenant_id)`;
 
@@ -85,19 +79,9 @@ export async function listPermissions(scope: Scope, args: PageArgs): Promise<Pag
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
 
-/** Its key may be taken neither at its level nor at the other (tenant vs. application-wide): 409. */
 export async function createPermission(scope: Scope, input: CreatePermissionInput): Promise<PermissionView> {
-  const key = permissionKey(input.key);
-  const text = description(input.description);
-  const created = await uniquely('key', `Permission ${JSON.stringify(key)}`, () =>
-    scope.transactional(async (em) => {
-      await lockAuthorization(em, scope.applicationId);
-      if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key);
-      const permission = em.create(CustomPermission, { applicationId: scope.applicationId, id: newId(), tenantId: scope.tenantId, key, description: text });
-      recordAudit(em, scope, { action: 'permission.create', targetType: 'permission', targetId: permission.id, after: snapshot(permission) });
-      return permission;
-    }),
-  );
+  const definition = permissionDefinition(input);
+  const created = await uniquely('key', `Permission ${JSON.stringify(definition.key)}`, () => scope.transactional((em) => definePermission(em, scope, definition)));
   await authorizationChanged(scope);
   return presentCustom(created);
 }
@@ -123,7 +107,8 @@ export async function deletePermission(scope: Scope, permissionId: string): Prom
       role.permissions = role.permissions.filter((grant) => grant !== permission.key);
       recordAudit(em, scope, { action: 'role.update', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before, after: roleSnapshot(role) });
     }
-    recordAudit(em, scope, { action: 'permission.delete', targetType: 'permission', targetId: permission.id, tenantId, before: snapshot(permission) });
+    if (tenantId === null) await removePermissionFromApiResources(em, scope, permission.key);
+    recordAudit(em, scope, { action: 'permission.delete', targetType: 'permission', targetId: permission.id, tenantId, before: permissionSnapshot(permission) });
     em.remove(permission);
   });
   await authorizationChanged(scope);

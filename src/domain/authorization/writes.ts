@@ -30,26 +30,26 @@ export function isPermissionKeyShaped(value: string): boolean {
 }
 
 /** The resource may not be one of the management API's. */
-export function permissionKey(value: string): string {
-  if (!isPermissionKeyShaped(value)) throw invalid('key', 'key must be resource:action, each part 1 to 64 lower-case letters, digits, `_` or `-`');
+export function permissionKey(value: string, field = 'key'): string {
+  if (!isPermissionKeyShaped(value)) throw invalid(field, 'key must be resource:action, each part 1 to 64 lower-case letters, digits, `_` or `-`');
   const resource = value.slice(0, value.indexOf(':'));
-  if (isBuiltInResource(resource)) throw invalid('key', `${resource} is a resource of the management API: its permissions are built in`);
+  if (isBuiltInResource(resource)) throw invalid(field, `${resource} is a resource of the management API: its permissions are built in`);
   return value;
 }
 
 const DESCRIPTION_MAX = 500;
 
 /** At most 500 characters, line breaks and tabs the only control characters; absent or null is empty. */
-export function description(value: string | null | undefined): string {
+export function description(value: string | null | undefined, field = 'description'): string {
   const text = (value ?? '').trim();
   // A code point is one or two UTF-16 units: longer than twice the limit is too long without counting.
-  if (text.length > 2 * DESCRIPTION_MAX || [...text].length > DESCRIPTION_MAX) throw invalid('description', `description must be at most ${DESCRIPTION_MAX} characters`);
-  if (!isPlainText(text)) throw invalid('description', 'description must not contain control characters');
+  if (text.length > 2 * DESCRIPTION_MAX || [...text].length > DESCRIPTION_MAX) throw invalid(field, `description must be at most ${DESCRIPTION_MAX} characters`);
+  if (!isPlainText(text)) throw invalid(field, 'description must not contain control characters');
   return text;
 }
 
-export function keyTaken(what: string, key: string): GatehouseError {
-  return new GatehouseError('already_exists', `${what} ${JSON.stringify(key)} already exists in this application or tenant`, { field: 'key' });
+export function keyTaken(what: string, key: string, field = 'key'): GatehouseError {
+  return new GatehouseError('already_exists', `${what} ${JSON.stringify(key)} already exists in this application or tenant`, { field });
 }
 
 /** Its own level, the application's, and for an application-wide one every tenant's: one key, one record anywhere. */

@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scope } from '../../context.ts';
+import { CustomPermission } from '../../db/entities/index.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { description, keyClashes, keyTaken, lockAuthorization, permissionKey } from './writes.ts';
+
+export interface CreatePermissionInput {
+  key: string;
+  description?: string | null;
+}
+
+export const permissionSnapshot = (permission: CustomPermission) => ({ key: permission.key, description: permission.description, tenantId: permission.tenantId ?? null });
+
+/** A permission's key and description, each checked (422 naming `field`'s parts). */
+export interface PermissionDefinition {
+  readonly key: string;
+  readonly description: string;
+}
+
+export function permissionDefinition(input: CreatePermissionInput, field?: string): PermissionDefinition {
+  return {
+    key: permissionKey(input.key, field === undefined ? undefined : `${field}.key`),
+    description: description(input.description, field === undefined ? undefined : `${field}.description`),
+  };
+}
+
+/**
+ * In the caller's transaction, which holds the application's authorization lock until it ends: its key may be taken
+ * neither at its level nor at the other (tenant vs. application-wide), else 409 naming `field`. The caller announces
+ * the change once committed (authorizationChanged).
+ */
+export async function definePermission(em: EntityManager, scope: Scope, definition: PermissionDefinition, field = 'key'): Promise<CustomPermission> {
+  const { key } = definition;
+  await lockAuthorization(em, scope.applicationId);
+  if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key, field);
+  const permission = em.create(CustomPermission, { applicationId: scope.applicationId, id: newId(), tenantId: scope.tenantId, key, description: definition.description });
+  recordAudit(em, scope, { action: 'permission.create', targetType: 'permission', targetId: permission.id, after: permissionSnapshot(permission) });
+  return permission;
+}
