@@ -499,6 +499,8 @@ const FULL_BODIES: Readonly<Record<string, readonly unknown[]>> = {
   // Each policy field is spoiled under its own kind, where the other kinds' fields are unknown.
   PutPolicy: [{}],
   PutM2MCredentialJwks: [{ keys: [EC_KEY] }],
+  CreateApiResource: [{ identifier: 'https://fuzz.example.com/api', name: 'Fuzz API', permissions: [], newPermissions: [{ key: 'fuzz:read', description: 'Read' }] }],
+  UpdateApiResource: [{ name: 'Fuzz', newPermissions: [{ key: 'fuzz:write', description: 'Write' }] }],
 };
 
 function bodyFor(operation: string, victim: Victim, slot?: Pick<Slot, 'path'>): unknown {

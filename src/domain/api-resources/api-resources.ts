@@ -65,17 +65,23 @@ function permissionKeys(keys: readonly string[] | null | undefined): string[] {
 }
 
 /**
- * Permissions the resource defines that the application lacks, as POST /permissions takes them: defining them takes
- * `permissions:write` too (403), and each key is listed once.
+ * Permissions the resource defines that the application lacks, as POST /permissions takes them (422 naming the
+ * field), each key listed once.
  */
-function newPermissions(scope: Scope, inputs: readonly CreatePermissionInput[] | null | undefined): PermissionDefinition[] {
-  if (inputs == null || inputs.length === 0) return [];
-  if (!scope.permissions.allows('permissions:write')) throw new GatehouseError('forbidden', 'Missing permission permissions:write (to define permissions)');
+function newPermissions(inputs: readonly CreatePermissionInput[] | null | undefined): PermissionDefinition[] {
+  if (inputs == null) return [];
   if (inputs.length > MAX_PERMISSIONS) throw invalid('newPermissions', `newPermissions may hold at most ${MAX_PERMISSIONS} permissions`);
   const definitions = inputs.map((input, index) => permissionDefinition(input, `newPermissions[${index}]`));
   const twice = definitions.findIndex((definition, index) => definitions.findIndex((other) => other.key === definition.key) !== index);
   if (twice >= 0) throw invalid(`newPermissions[${twice}].key`, `${definitions[twice]!.key} is listed twice`);
   return definitions;
+}
+
+/** Defining permissions takes `permissions:write` too (403), as POST /permissions does. */
+function requireMayDefine(scope: Scope, defined: readonly PermissionDefinition[]): void {
+  if (defined.length > 0 && !scope.permissions.allows('permissions:write')) {
+    throw new GatehouseError('forbidden', 'Missing permission permissions:write (to define permissions)');
+  }
 }
 
 /**
@@ -111,8 +117,9 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
   const identifier = resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
   const name = displayName('name', input.name);
   const listed = permissionKeys(input.permissions ?? []);
+  const defined = newPermissions(input.newPermissions);
   scope.requireApplicationWide();
-  const defined = newPermissions(scope, input.newPermissions);
+  requireMayDefine(scope, defined);
   const created = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
       await lockAuthorization(em, scope.applicationId);
@@ -132,9 +139,11 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
   if (input.name === null) throw invalid('name', 'name may not be null');
   const identifier = input.identifier === undefined ? undefined : resourceIdentifier(scope.services.signingKeys.managementAudience, input.identifier);
   const name = input.name === undefined ? undefined : displayName('name', input.name);
+  if (input.newPermissions === null) throw invalid('newPermissions', 'newPermissions may not be null');
   const listed = input.permissions === undefined ? undefined : permissionKeys(input.permissions);
+  const defined = newPermissions(input.newPermissions);
   scope.requireApplicationWide();
-  const defined = newPermissions(scope, input.newPermissions);
+  requireMayDefine(scope, defined);
   const updated = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
       if (listed !== undefined || defined.length > 0) await lockAuthorization(em, scope.applicationId);
