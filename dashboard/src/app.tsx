@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { completeSignIn, isAuthorizationResponse, redirectUri } from './auth.ts';
+import { afterSignOut, completeSignIn, isAuthorizationResponse, redirectUri } from './auth.ts';
 import { Header } from './components/header.tsx';
 import { Loading } from './components/status.tsx';
 import { readConfig } from './config.ts';
@@ -10,13 +10,21 @@ import { Organization } from './screens/organization.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { getSession, saveSession, subscribeSession } from './session.ts';
 
-/** Signed out, coming back from the issuer, or signed in: the page for each, and signed in, the one the URL names. */
+/**
+ * Signed out, coming back from the issuer (its sign-in or its sign-out), or signed in: the page for each, and signed
+ * in, the one the URL names.
+ */
 export function App() {
   const [config] = useState(readConfig);
   const session = useSyncExternalStore(subscribeSession, getSession);
   const [completing, setCompleting] = useState(() => isAuthorizationResponse(new URL(location.href)));
   const [failure, setFailure] = useState<string | null>(null);
   const route = useRoute();
+  const [signedOutTo] = useState(() => afterSignOut(new URL(location.href), config));
+
+  useEffect(() => {
+    if (signedOutTo !== null) location.replace(signedOutTo);
+  }, [signedOutTo]);
 
   useEffect(() => {
     if (!completing) return;
@@ -38,6 +46,13 @@ export function App() {
       });
   }, [completing, config]);
 
+  if (signedOutTo !== null) {
+    return (
+      <main>
+        <Loading>Signing out…</Loading>
+      </main>
+    );
+  }
   if (completing) {
     return (
       <main>

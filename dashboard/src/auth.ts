@@ -30,6 +30,18 @@ export function isAuthorizationResponse(url: URL): boolean {
   return url.searchParams.has('code') || url.searchParams.has('error');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The dashboard to load when the issuer's sign-out sent the browser back (`?state=`, the organization signed out of):
+ * that organization's, since the post-logout redirect URI's page is the oldest organization's. Null on any other page.
+ */
+export function afterSignOut(url: URL, config: DashboardConfig): string | null {
+  const organizationId = url.searchParams.get('state');
+  if (organizationId === null || isAuthorizationResponse(url)) return null;
+  return redirectUri() + (organizationId !== config.organizationId && UUID.test(organizationId) ? `?organization=${organizationId}` : '');
+}
+
 // oauth4webapi refuses plain HTTP unless told; a local issuer (http://localhost:3000) is served that way.
 function httpOptions(config: DashboardConfig): { [oauth.allowInsecureRequests]?: boolean } {
   return { [oauth.allowInsecureRequests]: config.issuer.protocol === 'http:' };
@@ -197,7 +209,8 @@ export async function liveSession(config: DashboardConfig): Promise<Session> {
 
 /**
  * Ends the session here, revokes its refresh token (which outlives the issuer's browser session), then signs out at
- * the issuer (RP-initiated logout), which sends the browser back to the dashboard.
+ * the issuer (RP-initiated logout), which sends the browser back to the dashboard with the organization as `state`
+ * (afterSignOut).
  */
 export async function signOut(config: DashboardConfig, session: Session): Promise<void> {
   const server = await discover(config);
@@ -210,6 +223,7 @@ export async function signOut(config: DashboardConfig, session: Session): Promis
     client_id: session.clientId,
     id_token_hint: session.idToken,
     post_logout_redirect_uri: redirectUri(),
+    state: session.organizationId,
   }).toString();
   clearSession();
   location.assign(url);

@@ -10,7 +10,8 @@ import type { HttpClient } from '../support/http.ts';
 /**
  * The dashboard of an organization other than the oldest (`/dashboard/?organization={id}`): its operator signs in
  * through that organization's console and lands back on its own dashboard, although the redirect URI's page is served
- * with the oldest organization's client; reloads keep the organization, and the Organization page is theirs.
+ * with the oldest organization's client; reloads keep the organization, the Organization page is theirs, and signing
+ * out brings them back to their own dashboard.
  */
 const OTHER_OPERATOR = { email: 'ops@other.example', password: 'Other-Operator-42' } as const;
 let app: TestApp;
@@ -67,6 +68,12 @@ describe("another organization's dashboard in Chromium", () => {
       await page.getByRole('link', { name: 'Organization' }).click();
       await page.getByRole('textbox', { name: 'Organization name' }).waitFor();
       expect(await page.getByRole('textbox', { name: 'Organization name' }).inputValue()).toBe(otherName);
+
+      // Signed out at the issuer, the operator is back at their own organization's dashboard, signed out.
+      await Promise.all([page.waitForURL(/\/oauth2\/logout/), page.getByRole('button', { name: 'Sign out' }).click()]);
+      await Promise.all([page.waitForURL(`${publicUrl}/dashboard/${own}`), page.getByRole('button', { name: 'Sign out' }).click()]);
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(await page.locator('meta[name="gatehouse-client-id"]').getAttribute('content')).toBe(otherClientId);
       expect(violations).toEqual([]);
     } finally {
       await browser.close();
