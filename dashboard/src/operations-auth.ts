@@ -38,6 +38,26 @@ export async function updateAuthProvider(scope: SettingsScope, providerId: strin
   await callInScope<{ updateAuthProvider: { id: string } }>(mutation, scope, { providerId, input });
 }
 
+/** A SAML provider's SP key as a rotation leaves it: the certificate to register at the IdP (never a private key). */
+export interface SamlSpKey {
+  readonly certificate: string;
+  /** When the previous key stops decrypting assertions and leaves the metadata; null when none is kept. */
+  readonly previousCertificateExpiresAt: string | null;
+  readonly metadataUrl: string;
+}
+
+/** How long the previous SP key keeps decrypting assertions: the API's default, time to register the new certificate. */
+export const SP_KEY_GRACE_DAYS = 7;
+
+/** Gives a SAML provider a new SP key pair, current at once; the previous one is kept for the API's grace period. */
+export async function rotateSamlSpKey(scope: SettingsScope, providerId: string): Promise<SamlSpKey> {
+  const mutation = `mutation RotateSamlSpKey($appId: UUID!, $tenantId: UUID, $providerId: UUID!) {
+    rotateSamlSpKey(appId: $appId, tenantId: $tenantId, providerId: $providerId) { certificate previousCertificateExpiresAt metadataUrl }
+  }`;
+  const data = await callInScope<{ rotateSamlSpKey: SamlSpKey }>(mutation, scope, { providerId });
+  return data.rotateSamlSpKey;
+}
+
 /** Deletes a provider of the scope's own level; a tenant left without any uses the application's again. */
 export async function deleteAuthProvider(scope: SettingsScope, providerId: string): Promise<void> {
   const mutation = `mutation DeleteAuthProvider($appId: UUID!, $tenantId: UUID, $providerId: UUID!) {

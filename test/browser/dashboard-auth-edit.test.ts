@@ -27,7 +27,7 @@ const get = async (path: string) => {
   expect(answer.status).toBe(200);
   return answer.body;
 };
-const applicationProviders = async (): Promise<{ type: string; enabled: boolean; config: Record<string, unknown>; secretsSet: string[] }[]> =>
+const applicationProviders = async (): Promise<{ id: string; type: string; enabled: boolean; config: Record<string, unknown>; secretsSet: string[]; metadataUrl: string | null }[]> =>
   (await get('/auth-providers')).data;
 const createUser = (email: string, password: string, tenantId?: string) => app.http.post('/users', { email, password, ...(tenantId === undefined ? {} : { tenantId }) });
 
@@ -183,6 +183,30 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await field('Edit SAML', 'IdP certificate (PEM)').inputValue()).toBe(IDP_CERTIFICATE.trim());
     await region('Edit SAML').getByRole('button', { name: 'Cancel' }).click();
     await region('Edit SAML').waitFor({ state: 'detached' });
+
+    // Its SP key rotated: the new certificate shown is in the metadata, beside the previous one for the grace period.
+    const metadataUrl = saml!.metadataUrl!;
+    const certificatesInMetadata = async () => {
+      const xml = await (await fetch(metadataUrl)).text();
+      return new Set([...xml.matchAll(/<ds:X509Certificate>([^<]+)</g)].map((match) => match[1]!.replace(/\s/g, '')));
+    };
+    const before = await certificatesInMetadata();
+    expect(before.size).toBe(1);
+    acceptNextDialog();
+    await row.getByRole('button', { name: 'Rotate SP key' }).click();
+    const rotated = region('New SP key of SAML');
+    await rotated.getByText(/keeps decrypting assertions until/).waitFor();
+    const shown = (await rotated.getByLabel('SP certificate (PEM)').inputValue()).replace(/-----[A-Z ]+-----|\s/g, '');
+    const after = await certificatesInMetadata();
+    expect([...after]).toEqual([shown, ...before]);
+    await rotated.getByRole('button', { name: 'Done' }).click();
+    await rotated.waitFor({ state: 'detached' });
+
+    // Deleted meanwhile through the API, the provider's rotation is refused with the server's message.
+    expect((await app.http.delete(`/applications/${appId}/auth-providers/${saml!.id}`)).status).toBe(204);
+    acceptNextDialog();
+    await row.getByRole('button', { name: 'Rotate SP key' }).click();
+    expect(await row.getByRole('alert').textContent()).toMatch(/not found/);
   });
 
   it("under isolation gives Acme its own password policy and provider, which Globex does not get, and refuses a bad session policy", async () => {

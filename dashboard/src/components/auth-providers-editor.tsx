@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import type { SamlSpKey } from '../operations-auth.ts';
 import type { AuthProvider } from '../operations-email-auth.ts';
 import type { SettingsScope } from '../operations.ts';
 import { AuthProviderActions } from './auth-provider-actions.tsx';
 import { AuthProvidersTable } from './auth-providers-table.tsx';
 import { EditAuthProvider } from './edit-auth-provider.tsx';
+import { RotatedSpKey } from './rotated-sp-key.tsx';
 
 interface AuthProvidersEditorProps {
   scope: SettingsScope;
@@ -14,9 +16,13 @@ interface AuthProvidersEditorProps {
   onChanged: () => Promise<void>;
 }
 
-/** The providers' table with the buttons of those the scope may change, and the edit form of the one being edited. */
+/**
+ * The providers' table with the buttons of those the scope may change, a SAML provider's new SP key once rotated, and
+ * the edit form of the one being edited.
+ */
 export function AuthProvidersEditor({ scope, providers, editable, onChanged }: AuthProvidersEditorProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<{ name: string; spKey: SamlSpKey } | null>(null);
   const editing = providers.find((provider) => provider.id === editingId);
   const saved = async () => {
     setEditingId(null);
@@ -27,9 +33,18 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
       <AuthProvidersTable
         providers={providers}
         actions={(provider) =>
-          editable(provider) && <AuthProviderActions scope={scope} provider={provider} onEdit={() => setEditingId(provider.id)} onChanged={onChanged} />
+          editable(provider) && (
+            <AuthProviderActions
+              scope={scope}
+              provider={provider}
+              onEdit={() => setEditingId(provider.id)}
+              onChanged={onChanged}
+              onRotated={(spKey) => setRotated({ name: provider.name, spKey })}
+            />
+          )
         }
       />
+      {rotated !== null && <RotatedSpKey name={rotated.name} spKey={rotated.spKey} onDismiss={() => setRotated(null)} />}
       {editing !== undefined && (
         <EditAuthProvider key={editing.id} scope={scope} provider={editing} onSaved={saved} onCancel={() => setEditingId(null)} />
       )}
