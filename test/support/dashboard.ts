@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
 import type { Config } from '../../src/config.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
@@ -62,6 +63,54 @@ export async function openDashboard(app: TestApp): Promise<DashboardPage> {
     close: async () => {
       await context.close();
       await browser.close();
+    },
+  };
+}
+
+export interface DashboardSuiteOptions {
+  /** The app's configuration, read as the app starts, after the file's earlier beforeAll hooks: it may name what they started. */
+  config?: () => Partial<Config>;
+  /** Puts in place, through the app, what the suite needs before the dashboard opens (the page reads it as it loads). */
+  setup?: (app: TestApp) => Promise<void>;
+  /** The application's tab the dashboard opens on (else the application's first view). */
+  tab?: string;
+}
+
+export interface DashboardSuite {
+  /** The suite's app, once its beforeAll has started it. */
+  readonly app: TestApp;
+  /** The dashboard signed in as OPERATOR, once its beforeAll has opened it. */
+  readonly page: Page;
+}
+
+/**
+ * Registers a dashboard suite's hooks: beforeAll starts the app, runs `setup` and opens the dashboard (on `tab`);
+ * after each test, the page has broken none of its CSP; afterAll closes the browser and the app. Hooks the file
+ * registers before run before these, and their afterAll after these (vitest's stack order).
+ */
+export function dashboardSuite({ config, setup, tab }: DashboardSuiteOptions = {}): DashboardSuite {
+  let app: TestApp | undefined;
+  let dashboard: DashboardPage | undefined;
+  beforeAll(async () => {
+    app = await startDashboardApp(config?.());
+    await setup?.(app);
+    dashboard = await openDashboard(app);
+    if (tab !== undefined) await openTab(dashboard.page, tab);
+  });
+  // Each step breaks none of the page's CSP.
+  afterEach(() => expect(dashboard!.violations).toEqual([]));
+  afterAll(async () => {
+    await dashboard?.close();
+    await app?.close();
+  });
+  return {
+    get app() {
+      if (app === undefined) throw new Error('The dashboard suite has no app before its beforeAll started it.');
+      return app;
+    },
+    get page() {
+      if (dashboard === undefined) throw new Error('The dashboard suite has no page before its beforeAll opened it.');
+      return dashboard.page;
     },
   };
 }
