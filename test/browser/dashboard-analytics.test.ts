@@ -1,9 +1,8 @@
 import * as oidc from 'openid-client';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { readForm } from '../support/cookie-jar.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { dashboardSuite } from '../support/dashboard.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
 
 /**
@@ -14,9 +13,6 @@ import { createTestClient, discover, startAuthorization } from '../support/oauth
 const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
 const today = new Date().toISOString().slice(0, 10);
-let app: TestApp;
-let dashboard: DashboardPage;
-let page: Page;
 
 /** One hosted password sign-in of the application's web client, as a browser posts it. */
 async function signIn(config: oidc.Configuration, email: string, password: string): Promise<number> {
@@ -25,27 +21,20 @@ async function signIn(config: oidc.Configuration, email: string, password: strin
   return (await flow.jar.visit(form.action, { form: { ...form.fields, email, password } })).status;
 }
 
-const table = (name: string): Locator => page.getByRole('table', { name });
+const table = (name: string): Locator => dashboard.page.getByRole('table', { name });
 const rowOf = (name: string, period: string): Locator => table(name).getByRole('row', { name: new RegExp(`^${period}`) });
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  const acme = await app.createTenant('Acme');
-  await app.createTenant('Globex');
-  expect((await app.http.post('/users', { email: 'ada@example.com', password: PASSWORD, tenantId: acme })).status).toBe(201);
-  const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  const config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
-  expect(await signIn(config, 'ada@example.com', PASSWORD)).toBe(303);
-  expect(await signIn(config, 'ada@example.com', 'Wrong-Horse-9')).toBe(400);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Analytics');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'Analytics',
+  setup: async (app) => {
+    const acme = await app.createTenant('Acme');
+    await app.createTenant('Globex');
+    expect((await app.http.post('/users', { email: 'ada@example.com', password: PASSWORD, tenantId: acme })).status).toBe(201);
+    const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
+    expect(await signIn(config, 'ada@example.com', PASSWORD)).toBe(303);
+    expect(await signIn(config, 'ada@example.com', 'Wrong-Horse-9')).toBe(400);
+  },
 });
 
 describe('the Analytics tab of the dashboard in Chromium', () => {
@@ -54,33 +43,33 @@ describe('the Analytics tab of the dashboard in Chromium', () => {
     expect(await table('Active users').getByRole('row').count()).toBe(31); // the header and 30 days
     expect(await rowOf('Active users', today).getByRole('cell').allTextContents()).toEqual(['1']);
     expect(await rowOf('Sign-ins', today).getByRole('cell').allTextContents()).toEqual(['1', '1', 'password 2']);
-    const adoption = page.locator('dl');
+    const adoption = dashboard.page.locator('dl');
     expect(await adoption.textContent()).toContain('Users1');
     expect(await adoption.textContent()).toContain('With a second factor0 (0%)');
   });
 
   it("narrows to a tenant's users through the picker: Acme has the sign-ins, Globex none", async () => {
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await rowOf('Sign-ins', today).getByRole('cell', { name: 'password 2' }).waitFor();
-    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await rowOf('Sign-ins', today).getByRole('cell', { name: '—' }).waitFor();
     expect(await rowOf('Active users', today).getByRole('cell').allTextContents()).toEqual(['0']);
-    await page.getByLabel('Tenant').selectOption({ label: 'Application' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Application' });
     await rowOf('Active users', today).getByRole('cell', { name: '1' }).waitFor();
   });
 
   it('groups the range by month, and shows the refusal of a range that ends before it starts', async () => {
-    await page.getByLabel('By').selectOption({ label: 'Month' });
-    await page.getByLabel('From').fill(today);
-    await page.getByRole('button', { name: 'Show' }).click();
+    await dashboard.page.getByLabel('By').selectOption({ label: 'Month' });
+    await dashboard.page.getByLabel('From').fill(today);
+    await dashboard.page.getByRole('button', { name: 'Show' }).click();
     const month = `${today.slice(0, 8)}01`;
     await rowOf('Active users', month).waitFor();
     expect(await table('Active users').getByRole('row').count()).toBe(2);
 
-    await page.getByLabel('From').fill('2026-12-31');
-    await page.getByLabel('To').fill('2026-12-01');
-    await page.getByRole('button', { name: 'Show' }).click();
-    await page.getByRole('alert').filter({ hasText: 'to must not be before from' }).waitFor();
+    await dashboard.page.getByLabel('From').fill('2026-12-31');
+    await dashboard.page.getByLabel('To').fill('2026-12-01');
+    await dashboard.page.getByRole('button', { name: 'Show' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'to must not be before from' }).waitFor();
     expect(await table('Active users').count()).toBe(0);
   });
 });

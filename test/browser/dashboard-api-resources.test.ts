@@ -1,8 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../support/dashboard.ts';
 import { basicAuth, createTestClient, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
@@ -12,10 +11,7 @@ import { basicAuth, createTestClient, postForm, type TestClient } from '../suppo
  * stores nothing, and once deleted a grant naming it is `invalid_target`. Screenshot: test-results/dashboard-api-resources.png.
  */
 const IDENTIFIER = 'https://invoices.example.com/v1';
-let app: TestApp;
 let issuer: string;
-let dashboard: DashboardPage;
-let page: Page;
 let credential: TestClient;
 let roleId: string;
 let resourceId: string;
@@ -27,13 +23,13 @@ interface StoredResource {
   permissions: string[];
 }
 
-const resources = async () => (await app.http.get('/api-resources?pageSize=100')).body.data as StoredResource[];
+const resources = async () => (await dashboard.app.http.get('/api-resources?pageSize=100')).body.data as StoredResource[];
 /** The application's own permissions, key → description. */
 const definedPermissions = async () =>
-  new Map(((await app.http.get('/permissions?pageSize=100')).body.data as { key: string; description: string; builtIn: boolean }[])
+  new Map(((await dashboard.app.http.get('/permissions?pageSize=100')).body.data as { key: string; description: string; builtIn: boolean }[])
     .filter((permission) => !permission.builtIn)
     .map((permission) => [permission.key, permission.description]));
-const region = (name: string): Locator => page.getByRole('region', { name });
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name });
 const resourceRow = (name: string) => region('API resources').getByRole('row', { name: new RegExp(name) });
 
 /** The M2M credential's client-credentials grant naming `resource`, at the token endpoint. */
@@ -54,31 +50,24 @@ async function verifiedToken(resource: string) {
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
   });
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  issuer = app.gatehouse.services.config.publicUrl;
-  credential = await createTestClient(app);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'API resources');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'API resources',
+  setup: async (app) => {
+    issuer = app.gatehouse.services.config.publicUrl;
+    credential = await createTestClient(app);
+  },
 });
 
 describe('the API resources tab of the dashboard in Chromium', () => {
   it('registers an API resource with a permission it defines', async () => {
-    await page.getByText('This application has no API resources yet').waitFor();
+    await dashboard.page.getByText('This application has no API resources yet').waitFor();
     const form = region('Create API resource');
     await form.getByLabel('Name', { exact: true }).fill('Invoices API');
     await form.getByLabel('Identifier', { exact: true }).fill(IDENTIFIER);
@@ -91,7 +80,7 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     expect(await resourceRow('Invoices API').getByRole('textbox', { name: 'Identifier of Invoices API' }).inputValue()).toBe(IDENTIFIER);
     expect(await resourceRow('Invoices API').getByRole('cell').nth(1).textContent()).toBe('invoices:approve');
     expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('');
-    await page.screenshot({ path: 'test-results/dashboard-api-resources.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-api-resources.png', fullPage: true });
 
     const stored = await resources();
     expect(stored).toMatchObject([{ identifier: IDENTIFIER, name: 'Invoices API', permissions: ['invoices:approve'] }]);
@@ -100,10 +89,10 @@ describe('the API resources tab of the dashboard in Chromium', () => {
   });
 
   it('an M2M credential whose role holds the permission gets a JWT for the identifier carrying it', async () => {
-    const role = await app.http.post('/roles', { key: 'approver', name: 'Approver', permissions: ['invoices:approve'] });
+    const role = await dashboard.app.http.post('/roles', { key: 'approver', name: 'Approver', permissions: ['invoices:approve'] });
     expect(role.status, JSON.stringify(role.body)).toBe(201);
     roleId = role.body.id;
-    const assigned = await app.http.post('/role-assignments', { subject: { type: 'm2m_credential', id: credential.clientId }, roleId, tenantId: null });
+    const assigned = await dashboard.app.http.post('/role-assignments', { subject: { type: 'm2m_credential', id: credential.clientId }, roleId, tenantId: null });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
 
     const { payload, protectedHeader } = await verifiedToken(IDENTIFIER);
@@ -133,7 +122,7 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     expect(defined.get('invoices:approve')).toBe('Approve invoices');
 
     // The role holds both; the token carries only what the resource now defines.
-    expect((await app.http.patch(`/roles/${roleId}`, { permissions: ['invoices:approve', 'invoices:read'] })).status).toBe(200);
+    expect((await dashboard.app.http.patch(`/roles/${roleId}`, { permissions: ['invoices:approve', 'invoices:read'] })).status).toBe(200);
     expect((await verifiedToken(IDENTIFIER)).payload).toMatchObject({ aud: IDENTIFIER, permissions: ['invoices:read'] });
   });
 
@@ -159,10 +148,10 @@ describe('the API resources tab of the dashboard in Chromium', () => {
   it('deletes the resource once confirmed: a grant naming it is then invalid_target', async () => {
     const question = acceptNextDialog();
     await resourceRow('Billing API').getByRole('button', { name: 'Delete Billing API' }).click();
-    await page.getByText('This application has no API resources yet').waitFor();
+    await dashboard.page.getByText('This application has no API resources yet').waitFor();
     expect(await question).toContain(`A grant naming ${IDENTIFIER} as its resource is refused from now on (invalid_target)`);
 
-    expect((await app.http.get(`/api-resources/${resourceId}`)).status).toBe(404);
+    expect((await dashboard.app.http.get(`/api-resources/${resourceId}`)).status).toBe(404);
     const refused = await grant(IDENTIFIER);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('invalid_target');

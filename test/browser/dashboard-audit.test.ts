@@ -1,7 +1,5 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Audit log tab in Chromium: the records of changes made through the API, newest first and page by
@@ -22,17 +20,14 @@ interface AuditRecord {
 /** More user creations than the tab's page of 25. */
 const USER_COUNT = 27;
 const emailOf = (index: number) => `member${index}@example.com`;
-let app: TestApp;
 let acme: string;
-let dashboard: DashboardPage;
-let page: Page;
 
 /** The records the REST API finds for `query`, all pages. */
 async function records(query: string): Promise<AuditRecord[]> {
   const found: AuditRecord[] = [];
   let cursor: string | null = null;
   do {
-    const response = await app.http.get(`/audit-logs?pageSize=100&${query}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+    const response = await dashboard.app.http.get(`/audit-logs?pageSize=100&${query}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     found.push(...(response.body.data as AuditRecord[]));
     cursor = response.body.next as string | null;
@@ -40,40 +35,34 @@ async function records(query: string): Promise<AuditRecord[]> {
   return found;
 }
 
-const detailsButtons = () => page.getByRole('button', { name: 'Details' });
+const detailsButtons = () => dashboard.page.getByRole('button', { name: 'Details' });
 /** The action and target of each row shown, top to bottom. */
 const shownRows = async () =>
-  page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((row) => [row.children[1]?.textContent, row.children[3]?.textContent]));
+  dashboard.page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((row) => [row.children[1]?.textContent, row.children[3]?.textContent]));
 
 async function search(filters: { action?: string; target?: string; tenant?: string; from?: string; to?: string }): Promise<void> {
-  await page.getByLabel('Action', { exact: true }).fill(filters.action ?? '');
-  await page.getByLabel('Target ID', { exact: true }).fill(filters.target ?? '');
-  await page.getByLabel('Tenant', { exact: true }).selectOption({ label: filters.tenant ?? 'All tenants' });
-  await page.getByLabel('From', { exact: true }).fill(filters.from ?? '');
-  await page.getByLabel('To', { exact: true }).fill(filters.to ?? '');
-  await page.getByRole('button', { name: 'Search' }).click();
+  await dashboard.page.getByLabel('Action', { exact: true }).fill(filters.action ?? '');
+  await dashboard.page.getByLabel('Target ID', { exact: true }).fill(filters.target ?? '');
+  await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: filters.tenant ?? 'All tenants' });
+  await dashboard.page.getByLabel('From', { exact: true }).fill(filters.from ?? '');
+  await dashboard.page.getByLabel('To', { exact: true }).fill(filters.to ?? '');
+  await dashboard.page.getByRole('button', { name: 'Search' }).click();
 }
 
 /** Waits until the table shows `count` records and no page is loading. */
 async function waitForRows(count: number): Promise<void> {
   await expect.poll(() => detailsButtons().count(), { timeout: 20_000, interval: 100 }).toBe(count);
-  await page.getByRole('status').filter({ hasText: 'Loading audit records…' }).waitFor({ state: 'detached' });
+  await dashboard.page.getByRole('status').filter({ hasText: 'Loading audit records…' }).waitFor({ state: 'detached' });
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  acme = await app.createTenant('Acme');
-  await app.createTenant('Globex');
-  for (let index = 0; index < USER_COUNT; index++) await app.createUser(emailOf(index), acme);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Audit log');
-});
-// Each step breaks none of the page's CSP (the live stream's WebSocket included).
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+// The CSP check after each step covers the live stream's WebSocket too.
+const dashboard = dashboardSuite({
+  tab: 'Audit log',
+  setup: async (app) => {
+    acme = await app.createTenant('Acme');
+    await app.createTenant('Globex');
+    for (let index = 0; index < USER_COUNT; index++) await app.createUser(emailOf(index), acme);
+  },
 });
 
 describe('the Audit log tab of the dashboard in Chromium', () => {
@@ -81,9 +70,9 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     const newest = (await records('')).slice(0, 25);
     await waitForRows(25);
     expect(await shownRows()).toEqual(newest.map((record) => [record.action, expect.stringContaining(record.target.type)]));
-    const key = await app.http.get(`/api-keys/${newest[0]!.actor.id}`);
+    const key = await dashboard.app.http.get(`/api-keys/${newest[0]!.actor.id}`);
     expect(key.status).toBe(200);
-    const latest = page.getByRole('row').nth(1);
+    const latest = dashboard.page.getByRole('row').nth(1);
     expect(await latest.getByRole('cell').allTextContents()).toEqual([
       'user.create',
       `api_key ${key.body.name as string}`,
@@ -98,9 +87,9 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     expect(creations).toHaveLength(USER_COUNT);
     await search({ action: 'user.create' });
     await waitForRows(25);
-    await page.getByRole('button', { name: 'More' }).click();
+    await dashboard.page.getByRole('button', { name: 'More' }).click();
     await waitForRows(USER_COUNT);
-    expect(await page.getByRole('button', { name: 'More' }).count()).toBe(0);
+    expect(await dashboard.page.getByRole('button', { name: 'More' }).count()).toBe(0);
     expect(await shownRows()).toEqual(creations.map((_, index) => ['user.create', `user ${emailOf(USER_COUNT - 1 - index)}`]));
 
     await search({ action: 'tenant.*' });
@@ -122,21 +111,21 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     expect(await button.getAttribute('aria-expanded')).toBe('false');
     await button.click();
     expect(await button.getAttribute('aria-expanded')).toBe('true');
-    const after = page.getByRole('figure', { name: 'After' });
+    const after = dashboard.page.getByRole('figure', { name: 'After' });
     expect(JSON.parse(await after.locator('pre').textContent() ?? '')).toEqual(created!.changes!.after);
     expect(created!.changes!.after).toEqual({ name: 'Acme', slug: 'acme' });
     // A creation has no before-state.
-    expect(await page.getByRole('figure', { name: 'Before' }).count()).toBe(0);
-    await page.screenshot({ path: 'test-results/dashboard-audit.png', fullPage: true });
+    expect(await dashboard.page.getByRole('figure', { name: 'Before' }).count()).toBe(0);
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-audit.png', fullPage: true });
     await button.click();
     await after.waitFor({ state: 'detached' });
   });
 
   it("reads a time range in the browser's time zone (Tokyo, UTC+9)", async () => {
-    const cdp = await page.context().newCDPSession(page);
+    const cdp = await dashboard.page.context().newCDPSession(dashboard.page);
     await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Asia/Tokyo' });
     try {
-      const initech = await app.createTenant('Initech');
+      const initech = await dashboard.app.createTenant('Initech');
       const [created] = await records(`action=tenant.create&target=${initech}`);
       // The record's second, as a Tokyo clock shows it: `datetime-local` holds no offset.
       const second = Math.floor(Date.parse(created!.time) / 1000) * 1000;
@@ -149,7 +138,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
       // The same clock time read as UTC is nine hours later: nothing then.
       const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19);
       await search({ action: 'tenant.create', from: utc(second), to: utc(second + 1000) });
-      await page.getByText('No audit record matches.').waitFor();
+      await dashboard.page.getByText('No audit record matches.').waitFor();
       expect(await detailsButtons().count()).toBe(0);
     } finally {
       await cdp.send('Emulation.setTimezoneOverride', { timezoneId: '' });
@@ -158,43 +147,43 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
   });
 
   it("shows the server's refusal of a malformed action and of a range that ends before it starts", async () => {
-    const refusal = await app.http.get('/audit-logs?action=User%20Create');
+    const refusal = await dashboard.app.http.get('/audit-logs?action=User%20Create');
     expect(refusal.status).toBe(422);
     await search({ action: 'User Create' });
-    await page.getByRole('alert').filter({ hasText: refusal.body.message as string }).waitFor();
+    await dashboard.page.getByRole('alert').filter({ hasText: refusal.body.message as string }).waitFor();
     expect(refusal.body.message).toContain('action must be an action');
     expect(await detailsButtons().count()).toBe(0);
 
     await search({ from: '2026-01-02T00:00', to: '2026-01-01T00:00' });
-    await page.getByRole('alert').filter({ hasText: 'to must be later than from' }).waitFor();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'to must be later than from' }).waitFor();
     expect(await detailsButtons().count()).toBe(0);
   });
 
   it('follows live: a user created through the API appears on top without a reload, a tenant outside the search does not', async () => {
     await search({ action: 'user.*' });
     await waitForRows(25);
-    await page.getByLabel('Follow live').check();
-    await page.getByRole('status').filter({ hasText: 'Following live' }).waitFor();
+    await dashboard.page.getByLabel('Follow live').check();
+    await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor();
 
-    await app.createTenant('Hooli');
-    const userId = await app.createUser('live@example.com', acme);
-    const row = page.getByRole('row', { name: new RegExp(`user\\.create .*${userId}`) });
+    await dashboard.app.createTenant('Hooli');
+    const userId = await dashboard.app.createUser('live@example.com', acme);
+    const row = dashboard.page.getByRole('row', { name: new RegExp(`user\\.create .*${userId}`) });
     await row.waitFor();
     expect(await shownRows().then((rows) => rows[0])).toEqual(['user.create', `user ${userId}`]);
     expect(await detailsButtons().count()).toBe(26);
     const [created] = await records(`action=user.create&target=${userId}`);
-    expect(await page.locator('tbody time').first().getAttribute('datetime')).toBe(created!.time);
+    expect(await dashboard.page.locator('tbody time').first().getAttribute('datetime')).toBe(created!.time);
 
     // Following again resumes after the newest record shown: one made meanwhile is not lost.
-    await page.getByLabel('Follow live').uncheck();
-    await page.getByRole('status').filter({ hasText: 'Following live' }).waitFor({ state: 'detached' });
-    const meanwhile = await app.createUser('meanwhile@example.com', acme);
-    await page.getByLabel('Follow live').check();
-    await page.getByRole('row', { name: new RegExp(`user\\.create .*${meanwhile}`) }).waitFor();
+    await dashboard.page.getByLabel('Follow live').uncheck();
+    await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor({ state: 'detached' });
+    const meanwhile = await dashboard.app.createUser('meanwhile@example.com', acme);
+    await dashboard.page.getByLabel('Follow live').check();
+    await dashboard.page.getByRole('row', { name: new RegExp(`user\\.create .*${meanwhile}`) }).waitFor();
     expect((await shownRows()).slice(0, 2)).toEqual([
       ['user.create', `user ${meanwhile}`],
       ['user.create', `user ${userId}`],
     ]);
-    await page.getByLabel('Follow live').uncheck();
+    await dashboard.page.getByLabel('Follow live').uncheck();
   });
 });

@@ -1,7 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
 
 /**
@@ -11,29 +10,26 @@ import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
  * each refusal shows the server's message and changes nothing. Screenshots: test-results/dashboard-auth-edit-*.png.
  */
 const CLIENT_SECRET = 'google-secret-never-shown';
-let app: TestApp;
 let appId: string;
 let acme: string;
 let globex: string;
-let dashboard: DashboardPage;
-let page: Page;
 
-const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
 const field = (section: string, label: string): Locator => region(section).getByLabel(label, { exact: true });
-const providerRow = (name: string): Locator => region('Providers').getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+const providerRow = (name: string): Locator => region('Providers').getByRole('row').filter({ has: dashboard.page.getByRole('cell', { name, exact: true }) });
 const policyRow = (label: string): Locator => region('Policies').getByRole('row', { name: new RegExp(`^${label}\\b`) });
 const get = async (path: string) => {
-  const answer = await app.http.get(`/applications/${appId}${path}`);
+  const answer = await dashboard.app.http.get(`/applications/${appId}${path}`);
   expect(answer.status).toBe(200);
   return answer.body;
 };
 const applicationProviders = async (): Promise<{ id: string; type: string; enabled: boolean; config: Record<string, unknown>; secretsSet: string[]; metadataUrl: string | null }[]> =>
   (await get('/auth-providers')).data;
-const createUser = (email: string, password: string, tenantId?: string) => app.http.post('/users', { email, password, ...(tenantId === undefined ? {} : { tenantId }) });
+const createUser = (email: string, password: string, tenantId?: string) => dashboard.app.http.post('/users', { email, password, ...(tenantId === undefined ? {} : { tenantId }) });
 
 /** Accepts the next confirmation. */
 function acceptNextDialog(): void {
-  page.once('dialog', (dialog) => void dialog.accept());
+  dashboard.page.once('dialog', (dialog) => void dialog.accept());
 }
 
 async function savePolicy(): Promise<void> {
@@ -46,20 +42,13 @@ async function refusal(section: string): Promise<string | null> {
   return alert.textContent();
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Authentication');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'Authentication',
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+  },
 });
 
 describe("the Authentication tab's editing in Chromium", () => {
@@ -79,7 +68,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(short.status).toBe(422);
     expect(short.body).toMatchObject({ field: 'password', message: 'password must be at least 12 characters long' });
     expect((await createUser('twelve@example.com', 'Oak-lanterns')).status).toBe(201);
-    await page.screenshot({ path: 'test-results/dashboard-auth-edit-policy.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-auth-edit-policy.png', fullPage: true });
   });
 
   it('shows the refusal of a minimum length of 3 and of an idle timeout above the absolute one, and stores nothing', async () => {
@@ -158,8 +147,8 @@ describe("the Authentication tab's editing in Chromium", () => {
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await edit.waitFor({ state: 'detached' });
     expect(await google()).toMatchObject({ config: { clientId: 'google-client-1', scopes: ['openid', 'email'] }, secretsSet: ['clientSecret'] });
-    expect(await page.content()).not.toContain(CLIENT_SECRET);
-    await page.screenshot({ path: 'test-results/dashboard-auth-edit-providers.png', fullPage: true });
+    expect(await dashboard.page.content()).not.toContain(CLIENT_SECRET);
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-auth-edit-providers.png', fullPage: true });
   });
 
   it('adds a SAML provider, refusing a certificate that is none, and shows the addresses to register at the IdP', async () => {
@@ -210,11 +199,11 @@ describe("the Authentication tab's editing in Chromium", () => {
   });
 
   it("under isolation gives Acme its own password policy and provider, which Globex does not get, and refuses a bad session policy", async () => {
-    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
     // The tab reads the switches when it opens.
-    await openTab(page, 'Users');
-    await openTab(page, 'Authentication');
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await openTab(dashboard.page, 'Users');
+    await openTab(dashboard.page, 'Authentication');
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await policyRow('Password').getByText('Inherited', { exact: true }).waitFor();
     expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('12');
     await field('Change a policy', 'Minimum length').fill('16');
@@ -239,7 +228,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(acmeAuth.providers.map((provider: { type: string }) => provider.type)).toEqual(['magic_link']);
     expect((await get(`/tenants/${globex}/configuration`)).auth.providersSource).toBe('inherited');
     expect((await applicationProviders()).some((provider) => provider.type === 'magic_link')).toBe(false);
-    await page.screenshot({ path: 'test-results/dashboard-auth-edit-tenant.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-auth-edit-tenant.png', fullPage: true });
 
     await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
     await field('Change a policy', 'Idle timeout (minutes)').fill('50000');
@@ -248,10 +237,10 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await get(`/tenants/${acme}/policies/session`)).toMatchObject({ source: 'inherited' });
     await policyRow('Session').getByText('Inherited', { exact: true }).waitFor();
 
-    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await policyRow('Password').getByText('Inherited', { exact: true }).waitFor();
     expect(await policyRow('Password').textContent()).toContain('at least 12 characters');
-    expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
+    expect(await dashboard.page.getByText('Customized', { exact: true }).count()).toBe(0);
     // A tenant may not change the providers it inherits: their rows offer nothing.
     expect(await region('Providers').getByRole('button', { name: 'Edit' }).count()).toBe(0);
   });

@@ -1,7 +1,5 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
 
 /**
@@ -14,41 +12,31 @@ import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
 const PRIMARY = '#0f766e';
 const TITLE = 'Welcome to Gatehouse';
 const GERMAN_TITLE = 'Willkommen bei Gatehouse';
-let app: TestApp;
 let appId: string;
 let acme: string;
 let globex: string;
 let hosted: HostedTestApp;
-let dashboard: DashboardPage;
-let page: Page;
 
-const applicationBranding = async () => (await app.http.get('/branding')).body;
-const tenantBranding = async (tenantId: string) => (await app.http.get(`/applications/${appId}/tenants/${tenantId}/branding`)).body;
+const applicationBranding = async () => (await dashboard.app.http.get('/branding')).body;
+const tenantBranding = async (tenantId: string) => (await dashboard.app.http.get(`/applications/${appId}/tenants/${tenantId}/branding`)).body;
 /** The hosted sign-in page of a new authorization request (`tenant`, `ui_locales` and the like when given). */
 const signInPage = async (parameters: Record<string, string> = {}) => (await hosted.signInPage(parameters)).page.body;
-const field = (label: string) => page.getByLabel(label, { exact: true });
+const field = (label: string) => dashboard.page.getByLabel(label, { exact: true });
 const save = async () => {
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await dashboard.page.getByRole('button', { name: 'Save', exact: true }).click();
 };
-const saved = () => page.getByRole('status').filter({ hasText: 'Branding saved.' }).waitFor();
-const refusal = (message: string) => page.getByRole('alert').filter({ hasText: message }).waitFor();
-const badge = (text: 'Inherited' | 'Customized') => page.locator('.source').getByText(text, { exact: true }).waitFor();
+const saved = () => dashboard.page.getByRole('status').filter({ hasText: 'Branding saved.' }).waitFor();
+const refusal = (message: string) => dashboard.page.getByRole('alert').filter({ hasText: message }).waitFor();
+const badge = (text: 'Inherited' | 'Customized') => dashboard.page.locator('.source').getByText(text, { exact: true }).waitFor();
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
-  hosted = await hostedPagesOf(app);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Branding');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'Branding',
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+    hosted = await hostedPagesOf(app);
+  },
 });
 
 describe('the Branding tab of the dashboard in Chromium', () => {
@@ -56,21 +44,21 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     expect(await field('Primary colour').inputValue()).toBe('#4f46e5');
     await field('Pick the primary colour').fill(PRIMARY);
     expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
-    await page.getByText('The hosted pages show their built-in wording.').waitFor();
-    await page.getByRole('button', { name: 'Add a text' }).click();
+    await dashboard.page.getByText('The hosted pages show their built-in wording.').waitFor();
+    await dashboard.page.getByRole('button', { name: 'Add a text' }).click();
     await field('Key 1').selectOption('login.title');
     expect(await field('Text of key 1').getAttribute('placeholder')).toBe('Sign in');
     await field('Text of key 1').fill(TITLE);
-    await page.getByRole('button', { name: 'Add a text' }).click();
+    await dashboard.page.getByRole('button', { name: 'Add a text' }).click();
     await field('Key 2').selectOption('login.title');
     await field('Language of key 2').selectOption({ label: 'German' });
     await field('Text of key 2').fill(GERMAN_TITLE);
     await save();
     await saved();
     // The details above the form show the server's answer.
-    await page.locator('.details').getByText(PRIMARY).waitFor();
-    await page.locator('.details').getByText(TITLE).waitFor();
-    await page.screenshot({ path: 'test-results/dashboard-branding.png', fullPage: true });
+    await dashboard.page.locator('.details').getByText(PRIMARY).waitFor();
+    await dashboard.page.locator('.details').getByText(TITLE).waitFor();
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-branding.png', fullPage: true });
 
     expect(await applicationBranding()).toMatchObject({
       logoUrl: null,
@@ -95,27 +83,27 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await save();
     await refusal('logoUrl must be an https URL');
     expect(await applicationBranding()).toEqual(before);
-    expect(await page.locator('.details').getByText('None').count()).toBe(2);
+    expect(await dashboard.page.locator('.details').getByText('None').count()).toBe(2);
 
     // Two texts for one key are refused before anything is sent.
-    await page.getByRole('button', { name: 'Add a text' }).click();
+    await dashboard.page.getByRole('button', { name: 'Add a text' }).click();
     await field('Key 3').selectOption('login.title');
     await field('Text of key 3').fill('Hello');
     await save();
     await refusal('Two texts are set for login.title: keep one.');
     expect(await applicationBranding()).toEqual(before);
-    await page.getByRole('button', { name: 'Remove key 3' }).click();
+    await dashboard.page.getByRole('button', { name: 'Remove key 3' }).click();
     expect(await field('Key 3').count()).toBe(0);
     await field('Logo URL').fill('');
   });
 
   it("with branding per tenant, saves Acme's own title while Globex keeps the application's", async () => {
-    await openTab(page, 'Tenants');
-    await page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
-    await page.getByRole('columnheader', { name: 'Branding' }).waitFor();
-    await openTab(page, 'Branding');
+    await openTab(dashboard.page, 'Tenants');
+    await dashboard.page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
+    await dashboard.page.getByRole('columnheader', { name: 'Branding' }).waitFor();
+    await openTab(dashboard.page, 'Branding');
 
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await badge('Inherited');
     // The form starts from the application's branding, which Acme has while it has none of its own.
     expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
@@ -125,7 +113,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await save();
     await saved();
     await badge('Customized');
-    await page.getByRole('button', { name: 'Remove tenant override' }).waitFor();
+    await dashboard.page.getByRole('button', { name: 'Remove tenant override' }).waitFor();
 
     // The override holds every value of the form: the application's colour too.
     expect(await tenantBranding(acme)).toMatchObject({
@@ -138,28 +126,28 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     expect(await signInPage({ tenant: globex })).toContain(`<h1>${TITLE}</h1>`);
     expect((await applicationBranding()).copy).toEqual({ 'login.title': TITLE, 'de:login.title': GERMAN_TITLE });
 
-    await openTab(page, 'Tenants');
-    await page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
-    expect(await page.getByRole('row', { name: /Globex/ }).getByText('Inherited').count()).toBe(1);
+    await openTab(dashboard.page, 'Tenants');
+    await dashboard.page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
+    expect(await dashboard.page.getByRole('row', { name: /Globex/ }).getByText('Inherited').count()).toBe(1);
   });
 
   it("shows the refusal of a tenant's bad logo and gives the tenant no override", async () => {
-    await openTab(page, 'Branding');
-    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await openTab(dashboard.page, 'Branding');
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await badge('Inherited');
     await field('Logo URL').fill('http://cdn.globex.example/logo.png');
     await save();
     await refusal('logoUrl must be an https URL');
     expect((await tenantBranding(globex)).source).toBe('inherited');
-    expect(await page.locator('.source').getByText('Customized').count()).toBe(0);
+    expect(await dashboard.page.locator('.source').getByText('Customized').count()).toBe(0);
   });
 
   it("removes Acme's override: the form shows the application's values again", async () => {
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await badge('Customized');
     expect(await field('Text of key 1').inputValue()).toBe('Welcome to Acme');
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Remove tenant override' }).click();
+    dashboard.page.once('dialog', (dialog) => void dialog.accept());
+    await dashboard.page.getByRole('button', { name: 'Remove tenant override' }).click();
     await badge('Inherited');
     expect(await field('Text of key 1').inputValue()).toBe(TITLE);
     expect((await tenantBranding(acme)).source).toBe('inherited');

@@ -1,8 +1,6 @@
 import * as oidc from 'openid-client';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../support/dashboard.ts';
 import { authorizationRequest, authorize, basicAuth, discover, postForm } from '../support/oauth.ts';
 
 /**
@@ -13,24 +11,21 @@ import { authorizationRequest, authorize, basicAuth, discover, postForm } from '
  */
 const REDIRECT = 'https://storefront.example/callback';
 const EDITED_REDIRECT = 'https://storefront.example/signed-in';
-let app: TestApp;
 let publicUrl: string;
 let appId: string;
 let acme: string;
 let ada: string;
-let dashboard: DashboardPage;
-let page: Page;
 /** The web client the dashboard makes, as the page showed it. */
 const storefront = { clientId: '', secret: '', rotatedSecret: '' };
 
-const listedClients = async () => (await app.http.get('/oauth-clients')).body.data as { clientId: string; name: string; redirectUris: string[] }[];
-const storefrontRow = () => page.getByRole('row', { name: /Storefront/ });
-const createForm = () => page.getByRole('region', { name: 'Create OAuth client' });
+const listedClients = async () => (await dashboard.app.http.get('/oauth-clients')).body.data as { clientId: string; name: string; redirectUris: string[] }[];
+const storefrontRow = () => dashboard.page.getByRole('row', { name: /Storefront/ });
+const createForm = () => dashboard.page.getByRole('region', { name: 'Create OAuth client' });
 
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
@@ -39,9 +34,9 @@ function acceptNextDialog(): Promise<string> {
 
 /** Ada signs in through the client (code + PKCE, the secret at the token endpoint): the ID token's subject and audience. */
 async function signInThrough(clientId: string, secret: string, redirectUri: string) {
-  const config = await discover(app, clientId, oidc.ClientSecretBasic(secret), { redirect_uris: [redirectUri] });
+  const config = await discover(dashboard.app, clientId, oidc.ClientSecretBasic(secret), { redirect_uris: [redirectUri] });
   const request = await authorizationRequest(config, { redirectUri, resource: '' });
-  const outcome = await authorize(app, request.url, { userId: ada, tenantId: null });
+  const outcome = await authorize(dashboard.app, request.url, { userId: ada, tenantId: null });
   if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
   const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: request.verifier, expectedState: request.state });
   return { sub: tokens.claims()?.sub, aud: tokens.claims()?.aud };
@@ -53,37 +48,30 @@ async function tokenEndpointError(clientId: string, secret: string): Promise<str
   return (await postForm(`${publicUrl}/oauth2/token`, fields, { authorization: basicAuth(clientId, secret) })).body.error as string;
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  publicUrl = app.gatehouse.services.config.publicUrl;
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  const created = await app.http.post('/users', { email: 'ada@example.com', name: 'Ada Lovelace' });
-  expect(created.status).toBe(201);
-  ada = created.body.id;
-  const portal = { name: 'Acme portal', type: 'spa', redirectUris: ['https://acme.example/cb'], tenantId: acme };
-  expect((await app.http.post('/oauth-clients', portal)).status).toBe(201);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'OAuth clients');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'OAuth clients',
+  setup: async (app) => {
+    publicUrl = app.gatehouse.services.config.publicUrl;
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    const created = await app.http.post('/users', { email: 'ada@example.com', name: 'Ada Lovelace' });
+    expect(created.status).toBe(201);
+    ada = created.body.id;
+    const portal = { name: 'Acme portal', type: 'spa', redirectUris: ['https://acme.example/cb'], tenantId: acme };
+    expect((await app.http.post('/oauth-clients', portal)).status).toBe(201);
+  },
 });
 
 describe('the OAuth clients tab of the dashboard in Chromium', () => {
   it("lists the application's clients with their tenant, never the dashboard's own client of the console", async () => {
-    const row = page.getByRole('row', { name: /Acme portal/ });
+    const row = dashboard.page.getByRole('row', { name: /Acme portal/ });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual(['Single-page application', '', 'https://acme.example/cb', 'Acme', 'EditDelete']);
     const [portal] = await listedClients();
     expect(await row.getByRole('textbox', { name: 'client_id of Acme portal' }).inputValue()).toBe(portal!.clientId);
 
-    const dashboardClient = await page.locator('meta[name="gatehouse-client-id"]').getAttribute('content');
-    const shown = await Promise.all((await page.getByRole('textbox', { name: /^client_id of / }).all()).map((field) => field.inputValue()));
+    const dashboardClient = await dashboard.page.locator('meta[name="gatehouse-client-id"]').getAttribute('content');
+    const shown = await Promise.all((await dashboard.page.getByRole('textbox', { name: /^client_id of / }).all()).map((field) => field.inputValue()));
     expect(shown).toEqual([portal!.clientId]);
     expect(shown).not.toContain(dashboardClient);
   });
@@ -94,7 +82,7 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     await createForm().getByLabel('Redirect URIs', { exact: true }).fill(REDIRECT);
     await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
 
-    const created = page.getByRole('region', { name: 'Storefront is created' });
+    const created = dashboard.page.getByRole('region', { name: 'Storefront is created' });
     await created.waitFor();
     storefront.clientId = await created.getByLabel('client_id', { exact: true }).inputValue();
     storefront.secret = await created.getByLabel('Client secret').inputValue();
@@ -102,9 +90,9 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect(await created.getByRole('definition').allTextContents()).toEqual(['', publicUrl, `${publicUrl}/.well-known/openid-configuration`]);
     await storefrontRow().waitFor();
     expect(await storefrontRow().getByRole('textbox').inputValue()).toBe(storefront.clientId);
-    await page.screenshot({ path: 'test-results/dashboard-clients.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-clients.png', fullPage: true });
 
-    const stored = await app.http.get(`/oauth-clients/${storefront.clientId}`);
+    const stored = await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`);
     expect(stored.body).toMatchObject({ name: 'Storefront', type: 'web', tenantId: null, redirectUris: [REDIRECT], hasSecret: true, managementApi: false });
     expect(await signInThrough(storefront.clientId, storefront.secret, REDIRECT)).toEqual({ sub: ada, aud: storefront.clientId });
     expect(await tokenEndpointError(storefront.clientId, 'not-the-secret')).toBe('invalid_client');
@@ -120,30 +108,30 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
     await createForm().getByRole('alert').filter({ hasText: '"https://broken.example/cb#done" must not contain a fragment' }).waitFor();
     expect((await listedClients()).map((client) => client.name).sort()).toEqual(['Acme portal', 'Storefront']);
-    expect(await page.getByRole('row', { name: /Broken/ }).count()).toBe(0);
+    expect(await dashboard.page.getByRole('row', { name: /Broken/ }).count()).toBe(0);
   });
 
   it('edits the redirect URIs: the new one signs a user in, the old one no longer', async () => {
     await storefrontRow().getByRole('button', { name: 'Edit' }).click();
-    const edit = page.getByRole('region', { name: 'Edit Storefront' });
+    const edit = dashboard.page.getByRole('region', { name: 'Edit Storefront' });
     expect(await edit.getByLabel('Redirect URIs', { exact: true }).inputValue()).toBe(REDIRECT);
     await edit.getByLabel('Redirect URIs', { exact: true }).fill(EDITED_REDIRECT);
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await edit.waitFor({ state: 'detached' });
     await storefrontRow().getByText(EDITED_REDIRECT).waitFor();
 
-    expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
+    expect((await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
     expect(await signInThrough(storefront.clientId, storefront.secret, EDITED_REDIRECT)).toEqual({ sub: ada, aud: storefront.clientId });
     await expect(signInThrough(storefront.clientId, storefront.secret, REDIRECT)).rejects.toThrow(/expected a redirect, got 400/);
   });
 
   it("shows the server's refusal of a redirect URI that is not absolute and changes nothing", async () => {
     await storefrontRow().getByRole('button', { name: 'Edit' }).click();
-    const edit = page.getByRole('region', { name: 'Edit Storefront' });
+    const edit = dashboard.page.getByRole('region', { name: 'Edit Storefront' });
     await edit.getByLabel('Redirect URIs', { exact: true }).fill('storefront.example/callback');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await edit.getByRole('alert').filter({ hasText: '"storefront.example/callback" must be an absolute URI' }).waitFor();
-    expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
+    expect((await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
 
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await edit.waitFor({ state: 'detached' });
@@ -153,14 +141,14 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
   it('rotates the secret once confirmed: the new one works, the old one for the grace period stated', async () => {
     const question = acceptNextDialog();
     await storefrontRow().getByRole('button', { name: 'Rotate secret' }).click();
-    const rotated = page.getByRole('region', { name: 'New secret of Storefront' });
+    const rotated = dashboard.page.getByRole('region', { name: 'New secret of Storefront' });
     await rotated.waitFor();
     expect(await question).toContain('the current one keeps working for 24 hours');
     storefront.rotatedSecret = await rotated.getByLabel('New client secret').inputValue();
     expect(storefront.rotatedSecret).not.toBe(storefront.secret);
     expect(await rotated.getByText('The previous secret keeps working until').count()).toBe(1);
 
-    const stored = (await app.http.get(`/oauth-clients/${storefront.clientId}`)).body;
+    const stored = (await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).body;
     const grace = new Date(stored.previousSecretExpiresAt).getTime() - Date.now();
     expect(grace).toBeGreaterThan(23 * 3600_000);
     expect(grace).toBeLessThanOrEqual(24 * 3600_000);
@@ -176,31 +164,31 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     await storefrontRow().getByRole('button', { name: 'Delete' }).click();
     await storefrontRow().waitFor({ state: 'detached' });
     expect(await question).toContain('Delete Storefront? Its client_id stops working at once');
-    expect((await app.http.get(`/oauth-clients/${storefront.clientId}`)).status).toBe(404);
+    expect((await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).status).toBe(404);
     expect(await tokenEndpointError(storefront.clientId, storefront.rotatedSecret)).toBe('invalid_client');
-    await page.getByRole('row', { name: /Acme portal/ }).waitFor();
+    await dashboard.page.getByRole('row', { name: /Acme portal/ }).waitFor();
   });
 
   it("gives a tenant's new client its tenant's issuer once authentication is isolated, an issuer the OP serves", async () => {
-    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    await page.reload();
-    await page.getByRole('heading', { level: 2, name: 'OAuth clients' }).waitFor();
+    expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    await dashboard.page.reload();
+    await dashboard.page.getByRole('heading', { level: 2, name: 'OAuth clients' }).waitFor();
     await createForm().getByLabel('Single-page application').check();
     await createForm().getByLabel('Tenant').selectOption({ label: 'Acme' });
     await createForm().getByLabel('Name').fill('Acme app');
     await createForm().getByLabel('Redirect URIs', { exact: true }).fill('https://app.acme.example/cb');
     await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
 
-    const created = page.getByRole('region', { name: 'Acme app is created' });
+    const created = dashboard.page.getByRole('region', { name: 'Acme app is created' });
     await created.waitFor();
     const issuer = `${publicUrl}/t/${acme}`;
     expect(await created.getByRole('definition').allTextContents()).toEqual(['', issuer, `${issuer}/.well-known/openid-configuration`]);
     expect(await created.getByLabel('Client secret').count()).toBe(0);
     const clientId = await created.getByLabel('client_id', { exact: true }).inputValue();
-    expect((await app.http.get(`/oauth-clients/${clientId}`)).body).toMatchObject({ type: 'spa', tenantId: acme, hasSecret: false });
+    expect((await dashboard.app.http.get(`/oauth-clients/${clientId}`)).body).toMatchObject({ type: 'spa', tenantId: acme, hasSecret: false });
     const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);
-    await page.getByRole('row', { name: /Acme app/ }).getByRole('cell', { name: 'Acme', exact: true }).waitFor();
+    await dashboard.page.getByRole('row', { name: /Acme app/ }).getByRole('cell', { name: 'Acme', exact: true }).waitFor();
   });
 });

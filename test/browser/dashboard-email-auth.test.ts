@@ -1,7 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard's E-mail and Authentication tabs in Chromium: the operator picks a tenant, sees which of its templates,
@@ -9,20 +8,17 @@ import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '.
  * tenant without overrides inherit everything. Screenshots: test-results/dashboard-email-auth-*.png.
  */
 const ACME_SUBJECT = 'Reset your Acme password';
-let app: TestApp;
 let appId: string;
 let acme: string;
-let dashboard: DashboardPage;
-let page: Page;
 
-const acmeConfiguration = async () => (await app.http.get(`/applications/${appId}/tenants/${acme}/configuration`)).body;
-const region = (name: string): Locator => page.getByRole('region', { name });
-const removeButtons = () => page.getByRole('button', { name: 'Remove tenant override' });
+const acmeConfiguration = async () => (await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/configuration`)).body;
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name });
+const removeButtons = () => dashboard.page.getByRole('button', { name: 'Remove tenant override' });
 
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
@@ -30,46 +26,39 @@ function acceptNextDialog(): Promise<string> {
 }
 
 async function openTenantView(name: string, tenant: string): Promise<void> {
-  await openTab(page, name);
-  await page.getByLabel('Tenant').selectOption({ label: tenant });
+  await openTab(dashboard.page, name);
+  await dashboard.page.getByLabel('Tenant').selectOption({ label: tenant });
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  await app.createTenant('Globex');
-  const tenancyConfig = { emailTemplatesScope: 'tenant', authIsolation: 'isolated' };
-  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig })).status).toBe(200);
-  const inAcme = `/applications/${appId}/tenants/${acme}`;
-  const template = { subject: ACME_SUBJECT, html: '<p>Reset it</p>', text: 'Reset it' };
-  expect((await app.http.put(`${inAcme}/email/templates/password_reset`, template)).status).toBe(200);
-  expect((await app.http.put(`${inAcme}/policies/password`, { minLength: 14 })).status).toBe(200);
-  expect((await app.http.post(`${inAcme}/auth-providers`, { type: 'password' })).status).toBe(201);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    await app.createTenant('Globex');
+    const tenancyConfig = { emailTemplatesScope: 'tenant', authIsolation: 'isolated' };
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig })).status).toBe(200);
+    const inAcme = `/applications/${appId}/tenants/${acme}`;
+    const template = { subject: ACME_SUBJECT, html: '<p>Reset it</p>', text: 'Reset it' };
+    expect((await app.http.put(`${inAcme}/email/templates/password_reset`, template)).status).toBe(200);
+    expect((await app.http.put(`${inAcme}/policies/password`, { minLength: 14 })).status).toBe(200);
+    expect((await app.http.post(`${inAcme}/auth-providers`, { type: 'password' })).status).toBe(201);
+  },
 });
 
 describe('the E-mail and Authentication tabs of the dashboard in Chromium', () => {
   it("shows a tenant's own e-mail template and removes it, the provider left without a badge while it is application-wide", async () => {
-    await openTab(page, 'E-mail');
+    await openTab(dashboard.page, 'E-mail');
     // The application's templates come first, without sources.
     await region('Templates').getByRole('row', { name: /password_reset/ }).waitFor();
     expect(await region('Templates').getByRole('columnheader', { name: 'Source' }).count()).toBe(0);
 
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     const row = region('Templates').getByRole('row', { name: /password_reset/ });
     await row.getByText('Customized', { exact: true }).waitFor();
     expect(await row.textContent()).toContain(ACME_SUBJECT);
     expect(await region('Templates').getByText('Customized', { exact: true }).count()).toBe(1);
     expect(await region('Provider').getByText(/Inherited|Customized/).count()).toBe(0);
-    await page.screenshot({ path: 'test-results/dashboard-email-auth-email.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-email-auth-email.png', fullPage: true });
 
     const question = acceptNextDialog();
     await row.getByRole('button', { name: 'Remove tenant override' }).click();
@@ -88,7 +77,7 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
     expect(await password.textContent()).toContain('at least 14 characters');
     const providers = region('Providers');
     expect(await providers.getByText('Customized', { exact: true }).count()).toBe(1);
-    await page.screenshot({ path: 'test-results/dashboard-email-auth-authentication.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-email-auth-authentication.png', fullPage: true });
 
     const question = acceptNextDialog();
     await password.getByRole('button', { name: 'Remove tenant override' }).click();
@@ -106,16 +95,16 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
   });
 
   it('shows a tenant without overrides inheriting everything, with nothing to remove', async () => {
-    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await region('Policies').getByRole('row', { name: /^Lockout/ }).getByText('Inherited', { exact: true }).waitFor();
-    expect(await page.getByText('Inherited', { exact: true }).count()).toBe(5);
-    expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
+    expect(await dashboard.page.getByText('Inherited', { exact: true }).count()).toBe(5);
+    expect(await dashboard.page.getByText('Customized', { exact: true }).count()).toBe(0);
     expect(await removeButtons().count()).toBe(0);
 
     await openTenantView('E-mail', 'Globex');
     await region('Templates').getByRole('row', { name: /account_deleted/ }).getByText('Inherited', { exact: true }).waitFor();
     expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(12);
-    expect(await page.getByText('Customized', { exact: true }).count()).toBe(0);
+    expect(await dashboard.page.getByText('Customized', { exact: true }).count()).toBe(0);
     expect(await removeButtons().count()).toBe(0);
   });
 });

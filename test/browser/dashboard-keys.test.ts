@@ -1,7 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../support/dashboard.ts';
 
 /**
  * The dashboard's API keys tab in Chromium: the operator creates a key restricted to `users:read`, whose secret, read
@@ -20,24 +19,21 @@ interface ListedKey {
   lastRotatedAt: string | null;
 }
 
-let app: TestApp;
 let acme: string;
-let dashboard: DashboardPage;
-let page: Page;
 /** The `users:read` key made in the dashboard, and its working secret. */
 let reader: ListedKey;
 let readerSecret: string;
 
 /** Every key of the application, as the API lists them to the bootstrap key. */
-const keysOnServer = async (): Promise<ListedKey[]> => (await app.http.get('/api-keys?pageSize=100')).body.data;
-const keyRow = (name: string): Locator => page.getByRole('row', { name: new RegExp(`^${name}`) });
-const secretShown = (heading: string): Locator => page.getByRole('region', { name: heading });
-const readUsers = (secret: string) => app.as({ apiKey: secret }).get('/users');
+const keysOnServer = async (): Promise<ListedKey[]> => (await dashboard.app.http.get('/api-keys?pageSize=100')).body.data;
+const keyRow = (name: string): Locator => dashboard.page.getByRole('row', { name: new RegExp(`^${name}`) });
+const secretShown = (heading: string): Locator => dashboard.page.getByRole('region', { name: heading });
+const readUsers = (secret: string) => dashboard.app.as({ apiKey: secret }).get('/users');
 
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
@@ -55,24 +51,17 @@ async function takeSecret(heading: string): Promise<string> {
   expect(secret).not.toBe('');
   await shown.getByRole('button', { name: 'I have copied it' }).click();
   await shown.waitFor({ state: 'detached' });
-  expect(await page.content()).not.toContain(secret);
+  expect(await dashboard.page.content()).not.toContain(secret);
   return secret;
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  acme = await app.createTenant('Acme');
-  const userId = await app.createUser('support@example.com');
-  expect((await app.http.post('/api-keys', { name: 'Support bot', permissions: ['users:read'], userId })).status).toBe(201);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'API keys');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'API keys',
+  setup: async (app) => {
+    acme = await app.createTenant('Acme');
+    const userId = await app.createUser('support@example.com');
+    expect((await app.http.post('/api-keys', { name: 'Support bot', permissions: ['users:read'], userId })).status).toBe(201);
+  },
 });
 
 describe('the API keys tab of the dashboard in Chromium', () => {
@@ -86,11 +75,11 @@ describe('the API keys tab of the dashboard in Chromium', () => {
   });
 
   it('creates a key restricted to users:read whose secret, shown once, reads users and may not write them', async () => {
-    await page.getByLabel('Name', { exact: true }).fill('CI reader');
-    await page.getByRole('checkbox', { name: 'users:read', exact: true }).check();
-    await page.getByRole('button', { name: 'Create API key' }).click();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill('CI reader');
+    await dashboard.page.getByRole('checkbox', { name: 'users:read', exact: true }).check();
+    await dashboard.page.getByRole('button', { name: 'Create API key' }).click();
     await secretShown('New API key “CI reader”').waitFor();
-    await page.screenshot({ path: 'test-results/dashboard-keys.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-keys.png', fullPage: true });
     readerSecret = await takeSecret('New API key “CI reader”');
 
     await keyRow('CI reader').waitFor();
@@ -101,9 +90,9 @@ describe('the API keys tab of the dashboard in Chromium', () => {
     reader = created[0]!;
 
     expect((await readUsers(readerSecret)).status).toBe(200);
-    const write = await app.as({ apiKey: readerSecret }).post('/users', { email: 'written@example.com' });
+    const write = await dashboard.app.as({ apiKey: readerSecret }).post('/users', { email: 'written@example.com' });
     expect(write.status).toBe(403);
-    expect((await app.http.get('/users?email=written@example.com')).body.data).toEqual([]);
+    expect((await dashboard.app.http.get('/users?email=written@example.com')).body.data).toEqual([]);
   });
 
   it('rotates the key once confirmed: the old secret is refused, the new one, shown once, works', async () => {
@@ -135,27 +124,27 @@ describe('the API keys tab of the dashboard in Chromium', () => {
 
   it("shows the server's refusal of a key without permissions, or without a visible name, and makes nothing", async () => {
     const before = await keysOnServer();
-    await page.getByLabel('Name', { exact: true }).fill('CI writer');
-    await page.getByRole('button', { name: 'Create API key' }).click();
-    await page.getByRole('alert').filter({ hasText: 'permissions must name at least one permission' }).waitFor();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill('CI writer');
+    await dashboard.page.getByRole('button', { name: 'Create API key' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'permissions must name at least one permission' }).waitFor();
 
-    await page.getByLabel('Name', { exact: true }).fill('   ');
-    await page.getByRole('checkbox', { name: 'users:write', exact: true }).check();
-    await page.getByRole('button', { name: 'Create API key' }).click();
-    await page.getByRole('alert').filter({ hasText: 'name must be 1 to 200 characters' }).waitFor();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill('   ');
+    await dashboard.page.getByRole('checkbox', { name: 'users:write', exact: true }).check();
+    await dashboard.page.getByRole('button', { name: 'Create API key' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'name must be 1 to 200 characters' }).waitFor();
 
     expect(await keyRow('CI writer').count()).toBe(0);
-    expect(await page.getByRole('region', { name: /New API key/ }).count()).toBe(0);
+    expect(await dashboard.page.getByRole('region', { name: /New API key/ }).count()).toBe(0);
     expect(await keysOnServer()).toEqual(before);
   });
 
   it("creates a key of the tenant Acme with an expiry, shown under Acme and alone in Acme's keys", async () => {
-    await page.getByLabel('Name', { exact: true }).fill('Acme sync');
-    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
-    await page.getByLabel('Expires (optional)').fill('2035-06-01T12:00');
-    await page.getByRole('checkbox', { name: 'All permissions' }).check();
-    expect(await page.getByRole('checkbox', { name: 'users:read', exact: true }).isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'Create API key' }).click();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill('Acme sync');
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Expires (optional)').fill('2035-06-01T12:00');
+    await dashboard.page.getByRole('checkbox', { name: 'All permissions' }).check();
+    expect(await dashboard.page.getByRole('checkbox', { name: 'users:read', exact: true }).isDisabled()).toBe(true);
+    await dashboard.page.getByRole('button', { name: 'Create API key' }).click();
     const secret = await takeSecret('New API key “Acme sync”');
 
     const row = keyRow('Acme sync');
@@ -166,15 +155,15 @@ describe('the API keys tab of the dashboard in Chromium', () => {
     const created = (await keysOnServer()).filter((key) => key.name === 'Acme sync');
     expect(created).toMatchObject([{ tenantId: acme, permissions: ['*'], expiresAt: new Date('2035-06-01T12:00').toISOString() }]);
     // A key of Acme's acts in Acme only.
-    const globex = await app.createTenant('Globex');
-    expect((await app.as({ apiKey: secret }).get(`/applications/${app.root.applicationId}/tenants/${acme}/users`)).status).toBe(200);
-    expect((await app.as({ apiKey: secret }).get(`/applications/${app.root.applicationId}/tenants/${globex}/users`)).status).toBe(403);
+    const globex = await dashboard.app.createTenant('Globex');
+    expect((await dashboard.app.as({ apiKey: secret }).get(`/applications/${dashboard.app.root.applicationId}/tenants/${acme}/users`)).status).toBe(200);
+    expect((await dashboard.app.as({ apiKey: secret }).get(`/applications/${dashboard.app.root.applicationId}/tenants/${globex}/users`)).status).toBe(403);
 
-    await page.getByLabel('Show keys of').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Show keys of').selectOption({ label: 'Acme' });
     await keyRow('Bootstrap app_admin key').waitFor({ state: 'detached' });
     await row.waitFor();
-    expect(await page.getByRole('row').count()).toBe(2);
-    await page.getByLabel('Show keys of').selectOption({ label: 'All keys' });
+    expect(await dashboard.page.getByRole('row').count()).toBe(2);
+    await dashboard.page.getByLabel('Show keys of').selectOption({ label: 'All keys' });
     await keyRow('Bootstrap app_admin key').waitFor();
     expect(await keyRow('Acme sync').count()).toBe(1);
   });
@@ -182,18 +171,18 @@ describe('the API keys tab of the dashboard in Chromium', () => {
   it("shows the server's refusal of a permission the operator does not hold, and makes nothing", async () => {
     // The operator keeps only a role that manages keys and reads what the tab reads: `users:write` is beyond it.
     const permissions = ['api_keys:*', 'applications:read', 'permissions:read', 'tenants:read', 'users:read'];
-    const role = await app.http.post('/roles', { key: 'key_manager', name: 'Key manager', permissions });
+    const role = await dashboard.app.http.post('/roles', { key: 'key_manager', name: 'Key manager', permissions });
     expect(role.status).toBe(201);
-    const [adminGrant] = (await app.http.get('/role-assignments?subjectType=operator')).body.data as { id: string; subject: { type: string; id: string } }[];
+    const [adminGrant] = (await dashboard.app.http.get('/role-assignments?subjectType=operator')).body.data as { id: string; subject: { type: string; id: string } }[];
     const subject = adminGrant!.subject;
-    expect((await app.http.post('/role-assignments', { subject, roleId: role.body.id })).status).toBe(201);
-    expect((await app.http.delete(`/role-assignments/${adminGrant!.id}`)).status).toBe(204);
+    expect((await dashboard.app.http.post('/role-assignments', { subject, roleId: role.body.id })).status).toBe(201);
+    expect((await dashboard.app.http.delete(`/role-assignments/${adminGrant!.id}`)).status).toBe(204);
     const before = await keysOnServer();
 
-    await page.getByLabel('Name', { exact: true }).fill('Too strong');
-    await page.getByRole('checkbox', { name: 'users:write', exact: true }).check();
-    await page.getByRole('button', { name: 'Create API key' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The credentials may not grant permissions they do not hold' }).waitFor();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill('Too strong');
+    await dashboard.page.getByRole('checkbox', { name: 'users:write', exact: true }).check();
+    await dashboard.page.getByRole('button', { name: 'Create API key' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'The credentials may not grant permissions they do not hold' }).waitFor();
     expect(await keyRow('Too strong').count()).toBe(0);
     expect(await keysOnServer()).toEqual(before);
   });

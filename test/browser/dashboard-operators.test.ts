@@ -1,7 +1,5 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
@@ -9,72 +7,62 @@ import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '.
  * Screenshot: test-results/dashboard-operators.png.
  */
 const NEW_OPERATOR = 'second@ops.example';
-let app: TestApp;
 let appId: string;
 let acme: string;
 let globex: string;
-let dashboard: DashboardPage;
-let page: Page;
 /** The new operator's console user, once the dashboard made it. */
 let operator: { id: string; application_id: string };
 let operatorToken: string;
 
 const operatorAssignments = async () =>
-  (await app.http.get(`/role-assignments?subjectType=operator&subjectId=${operator.id}`)).body.data as { tenantId: string | null; roleId: string }[];
+  (await dashboard.app.http.get(`/role-assignments?subjectType=operator&subjectId=${operator.id}`)).body.data as { tenantId: string | null; roleId: string }[];
 /** A tenant's users, read with the new operator's token on the managed application. */
 const usersOf = (tenantId: string) =>
-  app.as({ bearer: operatorToken }).get(`/applications/${appId}/tenants/${tenantId}/users`, { headers: { 'x-gatehouse-application': appId } });
-const newOperatorRows = () => page.getByRole('row', { name: new RegExp(NEW_OPERATOR) });
+  dashboard.app.as({ bearer: operatorToken }).get(`/applications/${appId}/tenants/${tenantId}/users`, { headers: { 'x-gatehouse-application': appId } });
+const newOperatorRows = () => dashboard.page.getByRole('row', { name: new RegExp(NEW_OPERATOR) });
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Operators');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'Operators',
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+  },
 });
 
 describe('the Operators tab of the dashboard in Chromium', () => {
   it('lists the first operator, Application admin application-wide', async () => {
-    const row = page.getByRole('row', { name: /ops@example\.com/ });
+    const row = dashboard.page.getByRole('row', { name: /ops@example\.com/ });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual(['Application admin', 'Application-wide', 'Remove']);
   });
 
   it('adds a new operator as Tenant admin of Acme, made in the console without a password', async () => {
-    await page.getByLabel('E-mail').fill(NEW_OPERATOR);
-    await page.getByLabel('Role').selectOption({ label: 'Tenant admin' });
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
-    await page.getByRole('button', { name: 'Add operator' }).click();
-    await page.getByRole('status').filter({ hasText: `${NEW_OPERATOR} is now Tenant admin (Acme).` }).waitFor();
+    await dashboard.page.getByLabel('E-mail').fill(NEW_OPERATOR);
+    await dashboard.page.getByLabel('Role').selectOption({ label: 'Tenant admin' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByRole('button', { name: 'Add operator' }).click();
+    await dashboard.page.getByRole('status').filter({ hasText: `${NEW_OPERATOR} is now Tenant admin (Acme).` }).waitFor();
     await newOperatorRows().waitFor();
     expect(await newOperatorRows().getByRole('cell').allTextContents()).toEqual(['Tenant admin', 'Acme', 'Remove']);
-    expect(await page.getByText('Forgot your password?').count()).toBe(1);
-    await page.screenshot({ path: 'test-results/dashboard-operators.png', fullPage: true });
+    expect(await dashboard.page.getByText('Forgot your password?').count()).toBe(1);
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-operators.png', fullPage: true });
 
-    const users = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string; application_id: string; password_hash: string | null }[]>(
+    const users = await dashboard.app.gatehouse.services.orm.em.getConnection().execute<{ id: string; application_id: string; password_hash: string | null }[]>(
       'select id, application_id, password_hash from app_user where email = ?',
       [NEW_OPERATOR],
     );
     expect(users).toMatchObject([{ password_hash: null }]);
     operator = users[0]!;
-    const tenantAdmin = (await app.http.get('/roles')).body.data.find((role: { key: string }) => role.key === 'tenant_admin');
+    const tenantAdmin = (await dashboard.app.http.get('/roles')).body.data.find((role: { key: string }) => role.key === 'tenant_admin');
     expect(await operatorAssignments()).toMatchObject([{ tenantId: acme, roleId: tenantAdmin.id }]);
-    operatorToken = await app.mintAccessToken({ sub: operator.id, app_id: operator.application_id });
+    operatorToken = await dashboard.app.mintAccessToken({ sub: operator.id, app_id: operator.application_id });
   });
 
   it('shows the refusal of the same grant again and leaves the list as it was', async () => {
-    await page.getByLabel('E-mail').fill(NEW_OPERATOR);
-    await page.getByRole('button', { name: 'Add operator' }).click();
-    await page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    await dashboard.page.getByLabel('E-mail').fill(NEW_OPERATOR);
+    await dashboard.page.getByRole('button', { name: 'Add operator' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
     expect(await newOperatorRows().count()).toBe(1);
     expect(await operatorAssignments()).toHaveLength(1);
   });
@@ -86,14 +74,14 @@ describe('the Operators tab of the dashboard in Chromium', () => {
 
   it('removes the grant once the operator confirms', async () => {
     let question = '';
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       question = dialog.message();
       void dialog.accept();
     });
     await newOperatorRows().getByRole('button', { name: 'Remove' }).click();
     await newOperatorRows().waitFor({ state: 'detached' });
     expect(question).toContain(`Remove ${NEW_OPERATOR}'s role Tenant admin (Acme)?`);
-    await page.getByRole('row', { name: /ops@example\.com/ }).waitFor();
+    await dashboard.page.getByRole('row', { name: /ops@example\.com/ }).waitFor();
     expect(await operatorAssignments()).toEqual([]);
     expect((await usersOf(acme)).status).toBe(403);
   });

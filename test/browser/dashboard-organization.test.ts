@@ -1,7 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, signInToDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, signInToDashboard } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Organization page in Chromium: opened from the header, it renames the organization, saves its billing
@@ -15,93 +14,83 @@ const BILLING = {
   address: { line1: 'Hauptstraße 1', line2: null, city: 'Berlin', postalCode: '10115', region: null, country: 'DE' },
   taxId: 'DE 123456789',
 };
-let app: TestApp;
 let orgPath: string;
-let dashboard: DashboardPage;
-let page: Page;
 
-const organization = async () => (await app.http.get(orgPath)).body;
-const section = (name: string): Locator => page.getByRole('region', { name, exact: true });
-const reactivateButton = () => page.getByRole('button', { name: 'Reactivate organization' });
+const organization = async () => (await dashboard.app.http.get(orgPath)).body;
+const section = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
+const reactivateButton = () => dashboard.page.getByRole('button', { name: 'Reactivate organization' });
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  orgPath = `/organizations/${app.root.organizationId}`;
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  setup: async (app) => {
+    orgPath = `/organizations/${app.root.organizationId}`;
+  },
 });
 
 describe('the Organization page of the dashboard in Chromium', () => {
   it('opens from the header, at its own address, with the organization’s name and billing', async () => {
-    await page.getByRole('banner').getByRole('link', { name: 'Organization' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Organization' }).waitFor();
-    expect(new URL(page.url()).hash).toBe('#/organization');
-    expect(await page.getByLabel('Organization name').inputValue()).toBe('My organization');
-    expect(await page.getByLabel('Plan').inputValue()).toBe('free');
-    expect(await page.getByRole('button', { name: 'Deactivate organization' }).isDisabled()).toBe(true);
+    await dashboard.page.getByRole('banner').getByRole('link', { name: 'Organization' }).click();
+    await dashboard.page.getByRole('heading', { level: 1, name: 'Organization' }).waitFor();
+    expect(new URL(dashboard.page.url()).hash).toBe('#/organization');
+    expect(await dashboard.page.getByLabel('Organization name').inputValue()).toBe('My organization');
+    expect(await dashboard.page.getByLabel('Plan').inputValue()).toBe('free');
+    expect(await dashboard.page.getByRole('button', { name: 'Deactivate organization' }).isDisabled()).toBe(true);
   });
 
   it('renames the organization', async () => {
-    await page.getByLabel('Organization name').fill('Acme Corp');
-    await page.getByRole('button', { name: 'Save name' }).click();
+    await dashboard.page.getByLabel('Organization name').fill('Acme Corp');
+    await dashboard.page.getByRole('button', { name: 'Save name' }).click();
     await section('Name').getByRole('status').filter({ hasText: 'Name saved.' }).waitFor();
     expect((await organization()).name).toBe('Acme Corp');
   });
 
   it('saves the billing whole, as the server keeps it', async () => {
-    await page.getByLabel('Plan').selectOption({ label: 'Pro' });
-    await page.getByLabel('Billing e-mail').fill(BILLING.billingEmail);
-    await page.getByLabel('Address line 1').fill(BILLING.address.line1);
-    await page.getByLabel('City').fill(BILLING.address.city);
-    await page.getByLabel('Postal code').fill(BILLING.address.postalCode);
-    await page.getByLabel('Country').fill('de');
-    await page.getByLabel('Tax id').fill('de 123456789');
-    await page.getByRole('button', { name: 'Save billing' }).click();
+    await dashboard.page.getByLabel('Plan').selectOption({ label: 'Pro' });
+    await dashboard.page.getByLabel('Billing e-mail').fill(BILLING.billingEmail);
+    await dashboard.page.getByLabel('Address line 1').fill(BILLING.address.line1);
+    await dashboard.page.getByLabel('City').fill(BILLING.address.city);
+    await dashboard.page.getByLabel('Postal code').fill(BILLING.address.postalCode);
+    await dashboard.page.getByLabel('Country').fill('de');
+    await dashboard.page.getByLabel('Tax id').fill('de 123456789');
+    await dashboard.page.getByRole('button', { name: 'Save billing' }).click();
     await section('Billing').getByRole('status').filter({ hasText: 'Billing saved.' }).waitFor();
     expect((await organization()).billing).toEqual(BILLING);
-    expect(await page.getByLabel('Country').inputValue()).toBe('DE');
-    expect(await page.getByLabel('Tax id').inputValue()).toBe('DE 123456789');
-    await page.screenshot({ path: 'test-results/dashboard-organization.png', fullPage: true });
+    expect(await dashboard.page.getByLabel('Country').inputValue()).toBe('DE');
+    expect(await dashboard.page.getByLabel('Tax id').inputValue()).toBe('DE 123456789');
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-organization.png', fullPage: true });
   });
 
   it('shows the refusal of a country that is no ISO code, and changes nothing', async () => {
-    await page.getByLabel('Country').fill('Germany');
-    await page.getByLabel('Plan').selectOption({ label: 'Enterprise' });
-    await page.getByRole('button', { name: 'Save billing' }).click();
+    await dashboard.page.getByLabel('Country').fill('Germany');
+    await dashboard.page.getByLabel('Plan').selectOption({ label: 'Enterprise' });
+    await dashboard.page.getByRole('button', { name: 'Save billing' }).click();
     await section('Billing').getByRole('alert').filter({ hasText: 'address.country must be an ISO 3166-1 alpha-2 code' }).waitFor();
     expect((await organization()).billing).toEqual(BILLING);
-    expect(await page.getByLabel('Country').inputValue()).toBe('Germany');
+    expect(await dashboard.page.getByLabel('Country').inputValue()).toBe('Germany');
   });
 
   it('deactivates once the organization’s name is typed: the bootstrap key is refused from then on', async () => {
-    const deactivate = page.getByRole('button', { name: 'Deactivate organization' });
-    await page.getByLabel('Type “Acme Corp” to confirm').fill('Acme');
+    const deactivate = dashboard.page.getByRole('button', { name: 'Deactivate organization' });
+    await dashboard.page.getByLabel('Type “Acme Corp” to confirm').fill('Acme');
     expect(await deactivate.isDisabled()).toBe(true);
-    await page.getByLabel('Type “Acme Corp” to confirm').fill('Acme Corp');
+    await dashboard.page.getByLabel('Type “Acme Corp” to confirm').fill('Acme Corp');
     await deactivate.click();
     await section('Deactivation').getByRole('status').filter({ hasText: 'Acme Corp is deactivated.' }).waitFor();
     await reactivateButton().waitFor();
-    expect(await page.getByLabel('Organization name').count()).toBe(0);
+    expect(await dashboard.page.getByLabel('Organization name').count()).toBe(0);
 
-    for (const refused of [await app.http.get(orgPath), await app.http.get('/users')]) {
+    for (const refused of [await dashboard.app.http.get(orgPath), await dashboard.app.http.get('/users')]) {
       expect([refused.status, refused.body.code]).toEqual([403, 'organization_deactivated']);
     }
   });
 
   it('still offers the reactivation after a reload, and after signing out and in again', async () => {
-    await page.reload();
+    await dashboard.page.reload();
     await reactivateButton().waitFor();
     await section('Deactivation').getByText('The organization is deactivated').waitFor();
 
-    await Promise.all([page.waitForURL(/\/oauth2\/logout/), page.getByRole('button', { name: 'Sign out' }).click()]);
-    await Promise.all([page.waitForURL(/\/dashboard\/$/), page.getByRole('button', { name: 'Sign out' }).click()]);
-    await signInToDashboard(page, app.gatehouse.services.config.publicUrl, { at: '#/organization' });
+    await Promise.all([dashboard.page.waitForURL(/\/oauth2\/logout/), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
+    await Promise.all([dashboard.page.waitForURL(/\/dashboard\/$/), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
+    await signInToDashboard(dashboard.page, dashboard.app.gatehouse.services.config.publicUrl, { at: '#/organization' });
     await reactivateButton().waitFor();
     expect((await organization()).code).toBe('organization_deactivated');
   });
@@ -109,11 +98,11 @@ describe('the Organization page of the dashboard in Chromium', () => {
   it('reactivates: the page and the bootstrap key work again', async () => {
     await reactivateButton().click();
     await section('Deactivation').getByRole('status').filter({ hasText: 'Acme Corp is active again.' }).waitFor();
-    expect(await page.getByLabel('Organization name').inputValue()).toBe('Acme Corp');
+    expect(await dashboard.page.getByLabel('Organization name').inputValue()).toBe('Acme Corp');
     expect(await organization()).toMatchObject({ name: 'Acme Corp', status: 'active', billing: BILLING });
-    expect((await app.http.get('/users')).status).toBe(200);
+    expect((await dashboard.app.http.get('/users')).status).toBe(200);
 
-    await page.getByRole('button', { name: 'All applications' }).click();
-    await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+    await dashboard.page.getByRole('button', { name: 'All applications' }).click();
+    await dashboard.page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
   });
 });

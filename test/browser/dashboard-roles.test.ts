@@ -1,7 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Roles tab and the users' roles panel in Chromium: the operator creates a custom role with
@@ -10,12 +9,9 @@ import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '.
  * it had; the built-in roles offer no edit or delete. Screenshots: test-results/dashboard-roles-*.png.
  */
 const USER = 'uma@example.com';
-let app: TestApp;
 let acme: string;
 let userId: string;
 let invoicesApprove: string;
-let dashboard: DashboardPage;
-let page: Page;
 /** The custom role, once the dashboard made it. */
 let supportId: string;
 
@@ -29,10 +25,10 @@ interface RoleBody {
   builtIn: boolean;
 }
 
-const roles = async () => (await app.http.get('/roles')).body.data as RoleBody[];
+const roles = async () => (await dashboard.app.http.get('/roles')).body.data as RoleBody[];
 const userAssignments = async () =>
-  (await app.http.get(`/role-assignments?subjectType=user&subjectId=${userId}`)).body.data as { roleId: string; tenantId: string | null }[];
-const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
+  (await dashboard.app.http.get(`/role-assignments?subjectType=user&subjectId=${userId}`)).body.data as { roleId: string; tenantId: string | null }[];
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
 const roleRow = (name: string): Locator => region('Roles').getByRole('row', { name: new RegExp(`^${name} `) });
 const checkbox = (form: Locator, resource: string, action: string): Locator =>
   form.getByRole('group', { name: resource, exact: true }).getByRole('checkbox', { name: action, exact: true });
@@ -40,7 +36,7 @@ const checkbox = (form: Locator, resource: string, action: string): Locator =>
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
@@ -48,23 +44,16 @@ function acceptNextDialog(): Promise<string> {
 }
 
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  acme = await app.createTenant('Acme');
-  await app.createTenant('Globex');
-  userId = await app.createUser(USER, acme);
-  const permission = await app.http.post('/permissions', { key: 'invoices:approve', description: 'Approve invoices' });
-  expect(permission.status).toBe(201);
-  invoicesApprove = permission.body.id;
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Roles');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'Roles',
+  setup: async (app) => {
+    acme = await app.createTenant('Acme');
+    await app.createTenant('Globex');
+    userId = await app.createUser(USER, acme);
+    const permission = await app.http.post('/permissions', { key: 'invoices:approve', description: 'Approve invoices' });
+    expect(permission.status).toBe(201);
+    invoicesApprove = permission.body.id;
+  },
 });
 
 describe('the Roles tab and the users’ roles in Chromium', () => {
@@ -84,7 +73,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     await form.getByLabel('Name').fill('Support');
     await form.getByLabel('Description').fill('Answers users');
     await checkbox(form, 'users', 'read').check();
-    await page.screenshot({ path: 'test-results/dashboard-roles-create.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-roles-create.png', fullPage: true });
     await form.getByRole('button', { name: 'Create role', exact: true }).click();
     await form.getByRole('status').filter({ hasText: 'Role Support created.' }).waitFor();
     await roleRow('Support').waitFor();
@@ -116,7 +105,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     await form.getByLabel('Name').fill('Billing');
     await checkbox(form, 'users', 'read').uncheck();
     await checkbox(form, 'invoices', 'approve').check();
-    expect((await app.http.delete(`/permissions/${invoicesApprove}`)).status).toBe(204);
+    expect((await dashboard.app.http.delete(`/permissions/${invoicesApprove}`)).status).toBe(204);
     await form.getByRole('button', { name: 'Create role', exact: true }).click();
     await form.getByRole('alert').filter({ hasText: 'Unknown permission "invoices:approve"' }).waitFor();
     expect((await roles()).map((role) => role.key)).not.toContain('billing');
@@ -124,8 +113,8 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   });
 
   it("gives the role to a user in one of the user's tenants, and refuses the same grant twice", async () => {
-    await openTab(page, 'Users');
-    await page.getByRole('row', { name: new RegExp(USER) }).getByRole('button', { name: `Roles of ${USER}` }).click();
+    await openTab(dashboard.page, 'Users');
+    await dashboard.page.getByRole('row', { name: new RegExp(USER) }).getByRole('button', { name: `Roles of ${USER}` }).click();
     const panel = region(`Roles of ${USER}`);
     await panel.getByText(`${USER} holds no role.`).waitFor();
     // Only the user's own tenant is offered.
@@ -137,7 +126,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     const row = panel.getByRole('row', { name: /^Support/ });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual(['Acme', 'Remove']);
-    await page.screenshot({ path: 'test-results/dashboard-roles-user.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-roles-user.png', fullPage: true });
     expect(await userAssignments()).toMatchObject([{ roleId: supportId, tenantId: acme }]);
 
     await panel.getByRole('button', { name: 'Assign role' }).click();
@@ -156,7 +145,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   });
 
   it("edits the custom role's description and permissions", async () => {
-    await openTab(page, 'Roles');
+    await openTab(dashboard.page, 'Roles');
     await roleRow('Support').getByRole('button', { name: 'Edit Support' }).click();
     const form = region('Edit Support');
     expect(await checkbox(form, 'users', 'read').isChecked()).toBe(true);
@@ -167,7 +156,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     await roleRow('Support').getByText('users:write').waitFor();
     expect(await roleRow('Support').getByRole('cell').nth(1).textContent()).toBe('Answers and edits users');
 
-    const support = (await app.http.get(`/roles/${supportId}`)).body as RoleBody;
+    const support = (await dashboard.app.http.get(`/roles/${supportId}`)).body as RoleBody;
     expect(support.description).toBe('Answers and edits users');
     expect([...support.permissions].sort()).toEqual(['users:read', 'users:write']);
     await form.getByRole('button', { name: 'Close' }).click();
@@ -175,14 +164,14 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   });
 
   it('deletes the custom role and its assignments once the operator confirms', async () => {
-    const assignment = await app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: supportId, tenantId: acme });
+    const assignment = await dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: supportId, tenantId: acme });
     expect(assignment.status).toBe(201);
     const question = acceptNextDialog();
     await roleRow('Support').getByRole('button', { name: 'Delete Support' }).click();
     await roleRow('Support').waitFor({ state: 'detached' });
     expect(await question).toMatch(/^Delete the role Support\? Its assignments are deleted with it/);
     await roleRow('Member').waitFor();
-    expect((await app.http.get(`/roles/${supportId}`)).status).toBe(404);
+    expect((await dashboard.app.http.get(`/roles/${supportId}`)).status).toBe(404);
     expect(await userAssignments()).toEqual([]);
   });
 });

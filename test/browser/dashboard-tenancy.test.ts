@@ -1,56 +1,44 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard's tenancy screens in Chromium: the operator turns branding per tenant and sees a hidden override come
  * back, isolates authentication only once they confirm it and shares it again without being asked, and on the Branding
  * tab picks a tenant, sees its own branding and removes it. Screenshots: test-results/dashboard-tenancy-*.png.
  */
-let app: TestApp;
 let appId: string;
 let acme: string;
-let dashboard: DashboardPage;
-let page: Page;
 
-const tenancyConfig = async () => (await app.http.get(`/applications/${appId}`)).body.tenancyConfig;
+const tenancyConfig = async () => (await dashboard.app.http.get(`/applications/${appId}`)).body.tenancyConfig;
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  await app.createTenant('Globex');
-  // Acme's override is written while branding is per tenant, then hidden by switching back to application-wide.
-  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
-  const override = { colors: { primary: '#c81e1e' }, copy: { 'login.title': 'Welcome to Acme' } };
-  expect((await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, override)).status).toBe(200);
-  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'application' } })).status).toBe(200);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    await app.createTenant('Globex');
+    // Acme's override is written while branding is per tenant, then hidden by switching back to application-wide.
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+    const override = { colors: { primary: '#c81e1e' }, copy: { 'login.title': 'Welcome to Acme' } };
+    expect((await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, override)).status).toBe(200);
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'application' } })).status).toBe(200);
+  },
 });
 
 describe('the tenancy screens of the dashboard in Chromium', () => {
   it('saves branding per tenant, and the tenants table gains its badges with the hidden override back', async () => {
-    await page.getByRole('row', { name: /Globex/ }).waitFor();
-    expect(await page.getByRole('columnheader', { name: 'Branding' }).count()).toBe(0);
+    await dashboard.page.getByRole('row', { name: /Globex/ }).waitFor();
+    expect(await dashboard.page.getByRole('columnheader', { name: 'Branding' }).count()).toBe(0);
 
-    await page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
-    await page.getByRole('columnheader', { name: 'Branding' }).waitFor();
-    await page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
+    await dashboard.page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
+    await dashboard.page.getByRole('columnheader', { name: 'Branding' }).waitFor();
+    await dashboard.page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
     expect((await tenancyConfig()).brandingScope).toBe('tenant');
   });
 
   it('isolates authentication only once the operator confirms, and shares it again without asking once the server allows it', async () => {
-    const auth = page.getByRole('group', { name: 'Authentication' });
+    const auth = dashboard.page.getByRole('group', { name: 'Authentication' });
     let question = '';
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       question = dialog.message();
       void dialog.dismiss();
     });
@@ -59,42 +47,42 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     expect(await auth.getByRole('radio', { name: 'Shared' }).isChecked()).toBe(true);
     expect((await tenancyConfig()).authIsolation).toBe('shared');
 
-    page.once('dialog', (dialog) => void dialog.accept());
+    dashboard.page.once('dialog', (dialog) => void dialog.accept());
     await auth.getByRole('radio', { name: 'Isolated' }).click();
-    await page.getByRole('columnheader', { name: 'Authentication' }).waitFor();
+    await dashboard.page.getByRole('columnheader', { name: 'Authentication' }).waitFor();
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
-    await page.screenshot({ path: 'test-results/dashboard-tenancy-switches.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-tenancy-switches.png', fullPage: true });
 
     // While Acme holds a policy of its own the server refuses to share again: its message shows, the switch stays.
     const acmePolicy = `/applications/${appId}/tenants/${acme}/policies/password`;
-    expect((await app.http.put(acmePolicy, { minLength: 14 })).status).toBe(200);
+    expect((await dashboard.app.http.put(acmePolicy, { minLength: 14 })).status).toBe(200);
     await auth.getByRole('radio', { name: 'Shared' }).click();
     await auth.getByRole('alert').filter({ hasText: 'Tenants still hold tenant-specific auth data' }).waitFor();
     expect(await auth.getByRole('radio', { name: 'Isolated' }).isChecked()).toBe(true);
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
 
     // Without it, sharing again is saved at once; an unexpected dialog would be dismissed and fail the wait.
-    expect((await app.http.delete(acmePolicy)).status).toBe(204);
+    expect((await dashboard.app.http.delete(acmePolicy)).status).toBe(204);
     await auth.getByRole('radio', { name: 'Shared' }).click();
-    await page.getByRole('columnheader', { name: 'Authentication' }).waitFor({ state: 'detached' });
+    await dashboard.page.getByRole('columnheader', { name: 'Authentication' }).waitFor({ state: 'detached' });
     expect((await tenancyConfig()).authIsolation).toBe('shared');
   });
 
   it("shows a tenant's own branding on the Branding tab and removes it", async () => {
-    await openTab(page, 'Branding');
-    await page.getByText('#4f46e5').waitFor();
+    await openTab(dashboard.page, 'Branding');
+    await dashboard.page.getByText('#4f46e5').waitFor();
 
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
-    await page.getByText('Customized').waitFor();
-    await page.getByText('Welcome to Acme').waitFor();
-    expect(await page.getByText('#c81e1e').count()).toBe(1);
-    await page.screenshot({ path: 'test-results/dashboard-tenancy-branding.png', fullPage: true });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByText('Customized').waitFor();
+    await dashboard.page.getByText('Welcome to Acme').waitFor();
+    expect(await dashboard.page.getByText('#c81e1e').count()).toBe(1);
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-tenancy-branding.png', fullPage: true });
 
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Remove tenant override' }).click();
-    await page.getByText('Inherited').waitFor();
-    expect(await page.getByText('#4f46e5').count()).toBe(1);
-    const configuration = await app.http.get(`/applications/${appId}/tenants/${acme}/configuration`);
+    dashboard.page.once('dialog', (dialog) => void dialog.accept());
+    await dashboard.page.getByRole('button', { name: 'Remove tenant override' }).click();
+    await dashboard.page.getByText('Inherited').waitFor();
+    expect(await dashboard.page.getByText('#4f46e5').count()).toBe(1);
+    const configuration = await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/configuration`);
     expect(configuration.body.branding.source).toBe('inherited');
   });
 

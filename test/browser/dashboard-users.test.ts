@@ -1,9 +1,8 @@
 import * as oidc from 'openid-client';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { readForm } from '../support/cookie-jar.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { dashboardSuite } from '../support/dashboard.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
 
 /**
@@ -16,14 +15,11 @@ const REDIRECT_URI = 'https://app.example/callback';
 const NEW_USER = { email: 'nora@example.com', name: 'Nora Quist', password: 'Correct-Horse-9' } as const;
 const EXISTING = 'uma@example.com';
 const WITH_MFA = 'mfa@example.com';
-let app: TestApp;
 let acme: string;
 let globex: string;
 let existingId: string;
 let withMfaId: string;
 let config: oidc.Configuration;
-let dashboard: DashboardPage;
-let page: Page;
 /** The new user's id, once the dashboard made them. */
 let newUserId: string;
 
@@ -43,10 +39,10 @@ async function signIn(email: string, password: string): Promise<{ status: number
   return { status: answer.status, body: answer.body };
 }
 
-const usersOf = async (email: string) => (await app.http.get(`/users?email=${encodeURIComponent(email)}`)).body.data as UserBody[];
-const userById = (userId: string) => app.http.get(`/users/${userId}`);
-const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
-const userRow = (email: string): Locator => page.getByRole('row', { name: new RegExp(`^${email.replace(/\./g, '\\.')} `) });
+const usersOf = async (email: string) => (await dashboard.app.http.get(`/users?email=${encodeURIComponent(email)}`)).body.data as UserBody[];
+const userById = (userId: string) => dashboard.app.http.get(`/users/${userId}`);
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
+const userRow = (email: string): Locator => dashboard.page.getByRole('row', { name: new RegExp(`^${email.replace(/\./g, '\\.')} `) });
 const details = (email: string): Locator => region(`Details of ${email}`);
 const detail = (panel: Locator, term: string): Locator => panel.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
 const statusCell = (email: string): Locator => userRow(email).getByRole('cell').nth(1);
@@ -54,7 +50,7 @@ const statusCell = (email: string): Locator => userRow(email).getByRole('cell').
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
@@ -70,28 +66,21 @@ async function createInDashboard(fields: { email: string; name?: string; passwor
   await form.getByRole('button', { name: 'Create user' }).click();
 }
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
-  existingId = await app.createUser(EXISTING, acme);
-  withMfaId = await app.createUser(WITH_MFA, acme);
-  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
-  // A factor as an enrolment stores it (the hosted step: test/oauth/hosted-mfa.test.ts).
-  await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, gen_random_uuid(), ?, 'email_otp')`, [app.root.applicationId, withMfaId]);
-  // As the lockout policy's `lockoutMinutes: null` leaves a user (src/domain/sign-in/lockout.ts): locked until unlocked.
-  await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
-  const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'Users');
-});
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+const dashboard = dashboardSuite({
+  tab: 'Users',
+  setup: async (app) => {
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+    existingId = await app.createUser(EXISTING, acme);
+    withMfaId = await app.createUser(WITH_MFA, acme);
+    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+    // A factor as an enrolment stores it (the hosted step: test/oauth/hosted-mfa.test.ts).
+    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, gen_random_uuid(), ?, 'email_otp')`, [app.root.applicationId, withMfaId]);
+    // As the lockout policy's `lockoutMinutes: null` leaves a user (src/domain/sign-in/lockout.ts): locked until unlocked.
+    await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
+    const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
+  },
 });
 
 describe('the Users tab of the dashboard in Chromium', () => {
@@ -118,7 +107,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
     expect(await statusCell(NEW_USER.email).textContent()).toBe('Suspended');
     expect(await detail(panel, 'Status').textContent()).toBe('Suspended');
     await detail(panel, 'Live sessions').filter({ hasText: /^0$/ }).waitFor();
-    await page.screenshot({ path: 'test-results/dashboard-users-details.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-users-details.png', fullPage: true });
 
     expect((await userById(newUserId)).body.status).toBe('suspended');
     // Refused as a wrong password is: the page tells no one that the account exists.
@@ -155,7 +144,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
     await panel.getByRole('button', { name: 'Reset MFA' }).click();
     await panel.getByRole('status').filter({ hasText: `${WITH_MFA} has no second factor any more.` }).waitFor();
     expect(await question).toContain(`Remove every second factor and recovery code of ${WITH_MFA}?`);
-    const records = (await app.http.get(`/audit-logs?action=user.mfa.reset&target=${withMfaId}`)).body.data as { before: { factors: unknown[] } }[];
+    const records = (await dashboard.app.http.get(`/audit-logs?action=user.mfa.reset&target=${withMfaId}`)).body.data as { before: { factors: unknown[] } }[];
     expect(records).toHaveLength(1);
   });
 
@@ -171,7 +160,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
   });
 
   it('shows the refusal of an action on a user deleted meanwhile, and changes nothing', async () => {
-    expect((await app.http.delete(`/users/${withMfaId}`)).status).toBe(204);
+    expect((await dashboard.app.http.delete(`/users/${withMfaId}`)).status).toBe(204);
     await userRow(WITH_MFA).getByRole('button', { name: `Details of ${WITH_MFA}` }).click();
     const panel = details(WITH_MFA);
     const notFound = panel.getByRole('alert').filter({ hasText: /not found/i });
@@ -187,7 +176,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
     await userRow(NEW_USER.email).getByRole('button', { name: `Details of ${NEW_USER.email}` }).click();
     const question = acceptNextDialog();
     await details(NEW_USER.email).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('status').filter({ hasText: `${NEW_USER.email} is deleted.` }).waitFor();
+    await dashboard.page.getByRole('status').filter({ hasText: `${NEW_USER.email} is deleted.` }).waitFor();
     expect(await question).toContain('This cannot be undone.');
     expect(await userRow(NEW_USER.email).count()).toBe(0);
     expect((await userById(newUserId)).status).toBe(404);
@@ -207,13 +196,13 @@ describe('the Users tab of the dashboard in Chromium', () => {
   });
 
   it('finds users by the start of their address', async () => {
-    const search = page.getByRole('search');
+    const search = dashboard.page.getByRole('search');
     await search.getByLabel('E-mail starts with').fill('UM');
     await search.getByRole('button', { name: 'Search' }).click();
     // The table is read again: the rows go, and the search's come.
-    await expect.poll(() => page.getByRole('rowheader').allTextContents()).toEqual([EXISTING]);
+    await expect.poll(() => dashboard.page.getByRole('rowheader').allTextContents()).toEqual([EXISTING]);
     await search.getByLabel('E-mail starts with').fill('zed');
     await search.getByRole('button', { name: 'Search' }).click();
-    await page.getByText("No user's address starts with zed.").waitFor();
+    await dashboard.page.getByText("No user's address starts with zed.").waitFor();
   });
 });
