@@ -1,9 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
 
@@ -41,25 +40,22 @@ interface ServerCredential {
 }
 
 let dnsServer: TestDnsServer;
-let app: TestApp;
 let appId: string;
 let acme: string;
-let dashboard: DashboardPage;
-let page: Page;
 /** The credential made in the dashboard, and its secret of the moment. */
 let clientId: string;
 let secret: string;
 
-const domainsOnServer = async (path = `/applications/${appId}/domains`): Promise<ServerDomain[]> => (await app.http.get(path)).body.data;
-const credentialsOnServer = async (): Promise<ServerCredential[]> => (await app.http.get('/m2m-credentials?pageSize=100')).body.data;
-const row = (name: string): Locator => page.getByRole('row', { name: new RegExp(`^${name.replaceAll('.', '\\.')}`) });
+const domainsOnServer = async (path = `/applications/${appId}/domains`): Promise<ServerDomain[]> => (await dashboard.app.http.get(path)).body.data;
+const credentialsOnServer = async (): Promise<ServerCredential[]> => (await dashboard.app.http.get('/m2m-credentials?pageSize=100')).body.data;
+const row = (name: string): Locator => dashboard.page.getByRole('row', { name: new RegExp(`^${name.replaceAll('.', '\\.')}`) });
 const tokenRequest = (id: string, clientSecret: string) =>
-  postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(id, clientSecret) });
+  postForm(`${dashboard.app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(id, clientSecret) });
 
 /** Accepts the next confirmation and answers its question. */
 function acceptNextDialog(): Promise<string> {
   return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
+    dashboard.page.once('dialog', (dialog) => {
       resolve(dialog.message());
       void dialog.accept();
     });
@@ -68,7 +64,7 @@ function acceptNextDialog(): Promise<string> {
 
 /** Reads the secret shown once in the region `heading` under `label`, then dismisses it; it is nowhere in the page afterwards. */
 async function takeSecret(heading: string, label: string): Promise<string> {
-  const shown = page.getByRole('region', { name: heading });
+  const shown = dashboard.page.getByRole('region', { name: heading });
   await shown.waitFor();
   expect(await shown.textContent()).toContain('will not be shown again');
   const field = shown.getByLabel(label);
@@ -77,7 +73,7 @@ async function takeSecret(heading: string, label: string): Promise<string> {
   expect(value).not.toBe('');
   await shown.getByRole('button', { name: 'I have copied it' }).click();
   await shown.getByLabel(label).waitFor({ state: 'detached' });
-  expect(await page.content()).not.toContain(value);
+  expect(await dashboard.page.content()).not.toContain(value);
   return value;
 }
 
@@ -90,34 +86,31 @@ function ed25519Jwks(kid: string): { publicJwks: string; privateJwks: string } {
 
 beforeAll(async () => {
   dnsServer = await startDnsServer();
-  app = await startDashboardApp({ email: { ...loadConfig({}).email, dnsServers: [dnsServer.address] } });
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
 });
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dnsServer?.close();
-  await dashboard?.close();
-  await app?.close();
+afterAll(async () => dnsServer?.close());
+
+const dashboard = dashboardSuite({
+  config: () => ({ email: { ...loadConfig({}).email, dnsServers: [dnsServer.address] } }),
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+  },
 });
 
 describe('the Domains tab of the dashboard in Chromium', () => {
   it("shows the server's refusal of a hostname with a scheme and adds nothing", async () => {
-    await openTab(page, 'Domains');
-    await page.getByText('This application has no custom domains yet.').waitFor();
-    await page.getByLabel('Hostname').fill(`https://${HOST}/`);
-    await page.getByRole('button', { name: 'Add domain' }).click();
-    await page.getByRole('alert').filter({ hasText: 'hostname must be a fully qualified domain name (no scheme, port, path or spaces)' }).waitFor();
+    await openTab(dashboard.page, 'Domains');
+    await dashboard.page.getByText('This application has no custom domains yet.').waitFor();
+    await dashboard.page.getByLabel('Hostname').fill(`https://${HOST}/`);
+    await dashboard.page.getByRole('button', { name: 'Add domain' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'hostname must be a fully qualified domain name (no scheme, port, path or spaces)' }).waitFor();
     expect(await domainsOnServer()).toEqual([]);
   });
 
   it('adds a domain, pending, with its TXT record in read-only fields exactly as the API gives it', async () => {
-    await page.getByLabel('Hostname').fill('Login.Acme.test');
-    await page.getByRole('button', { name: 'Add domain' }).click();
-    await page.getByRole('status').filter({ hasText: `${HOST} is added: publish its TXT record, then Verify.` }).waitFor();
+    await dashboard.page.getByLabel('Hostname').fill('Login.Acme.test');
+    await dashboard.page.getByRole('button', { name: 'Add domain' }).click();
+    await dashboard.page.getByRole('status').filter({ hasText: `${HOST} is added: publish its TXT record, then Verify.` }).waitFor();
     await row(HOST).waitFor();
 
     const [domain] = await domainsOnServer();
@@ -132,7 +125,7 @@ describe('the Domains tab of the dashboard in Chromium', () => {
       expect(await field.inputValue()).toBe(value);
       expect(await field.getAttribute('readonly')).not.toBeNull();
     }
-    await page.screenshot({ path: 'test-results/dashboard-domains-m2m-domains.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-domains-m2m-domains.png', fullPage: true });
   });
 
   it('shows why Verify finds nothing while DNS lacks the record, and the domain stays pending', async () => {
@@ -159,30 +152,30 @@ describe('the Domains tab of the dashboard in Chromium', () => {
   it('deletes the domain once the operator confirms', async () => {
     const question = acceptNextDialog();
     await row(HOST).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('status').filter({ hasText: `The domain ${HOST} is deleted.` }).waitFor();
+    await dashboard.page.getByRole('status').filter({ hasText: `The domain ${HOST} is deleted.` }).waitFor();
     expect(await question).toMatch(new RegExp(`^Delete the domain ${HOST.replaceAll('.', '\\.')}\\?`));
-    await page.getByText('This application has no custom domains yet.').waitFor();
+    await dashboard.page.getByText('This application has no custom domains yet.').waitFor();
     expect(await domainsOnServer()).toEqual([]);
   });
 });
 
 describe('the M2M credentials tab of the dashboard in Chromium', () => {
   it("shows the server's refusal of a credential without permissions and makes nothing", async () => {
-    await openTab(page, 'M2M credentials');
-    await page.getByText('This application has no M2M credentials yet.').waitFor();
-    await page.getByLabel('Name', { exact: true }).fill(NAME);
-    await page.getByRole('button', { name: 'Create credential' }).click();
-    await page.getByRole('alert').filter({ hasText: 'permissions must name at least one permission' }).waitFor();
+    await openTab(dashboard.page, 'M2M credentials');
+    await dashboard.page.getByText('This application has no M2M credentials yet.').waitFor();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill(NAME);
+    await dashboard.page.getByRole('button', { name: 'Create credential' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'permissions must name at least one permission' }).waitFor();
     expect(await credentialsOnServer()).toEqual([]);
   });
 
   it('creates a credential with users:read whose client_id and secret, read from the page, get a token', async () => {
-    await page.getByLabel('users:read', { exact: true }).check();
-    await page.getByRole('button', { name: 'Create credential' }).click();
-    const created = page.getByRole('region', { name: `${NAME} is created` });
+    await dashboard.page.getByLabel('users:read', { exact: true }).check();
+    await dashboard.page.getByRole('button', { name: 'Create credential' }).click();
+    const created = dashboard.page.getByRole('region', { name: `${NAME} is created` });
     await created.waitFor();
     clientId = await created.getByLabel('client_id').inputValue();
-    await page.screenshot({ path: 'test-results/dashboard-domains-m2m-credentials.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-domains-m2m-credentials.png', fullPage: true });
     secret = await takeSecret(`${NAME} is created`, 'Client secret');
 
     expect(await credentialsOnServer()).toMatchObject([{ clientId, name: NAME, tenantId: null, permissions: ['users:read'], authMethod: 'client_secret_basic', revokedAt: null }]);
@@ -192,7 +185,7 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
 
     const granted = await tokenRequest(clientId, secret);
     expect(granted.status, JSON.stringify(granted.body)).toBe(200);
-    const bearer = app.as({ bearer: granted.body.access_token as string });
+    const bearer = dashboard.app.as({ bearer: granted.body.access_token as string });
     expect((await bearer.get('/users')).status).toBe(200);
     expect((await bearer.post('/users', { email: 'no@example.com' })).status).toBe(403);
   });
@@ -223,21 +216,21 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
 
   it("shows the server's refusal of a private key in a new credential's JWKS and makes nothing", async () => {
     const { privateJwks } = ed25519Jwks('signer-1');
-    await page.getByLabel('Name', { exact: true }).fill('Signed sync');
-    await page.getByLabel('Authentication').selectOption({ label: 'Private key JWT' });
-    await page.getByLabel('JWKS').fill(privateJwks);
-    await page.getByLabel('users:read', { exact: true }).check();
-    await page.getByRole('button', { name: 'Create credential' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Upload public keys only: the JWKS holds private key material' }).waitFor();
+    await dashboard.page.getByLabel('Name', { exact: true }).fill('Signed sync');
+    await dashboard.page.getByLabel('Authentication').selectOption({ label: 'Private key JWT' });
+    await dashboard.page.getByLabel('JWKS').fill(privateJwks);
+    await dashboard.page.getByLabel('users:read', { exact: true }).check();
+    await dashboard.page.getByRole('button', { name: 'Create credential' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'Upload public keys only: the JWKS holds private key material' }).waitFor();
     expect(await credentialsOnServer()).toHaveLength(1);
   });
 
   it("creates a private_key_jwt credential with its public key, and replaces its keys, a private one refused", async () => {
     const first = ed25519Jwks('signer-1');
-    await page.getByLabel('JWKS').fill(first.publicJwks);
-    await page.getByRole('button', { name: 'Create credential' }).click();
-    await page.getByRole('region', { name: 'Signed sync is created' }).waitFor();
-    expect(await page.getByRole('region', { name: 'Signed sync is created' }).getByLabel('Client secret').count()).toBe(0);
+    await dashboard.page.getByLabel('JWKS').fill(first.publicJwks);
+    await dashboard.page.getByRole('button', { name: 'Create credential' }).click();
+    await dashboard.page.getByRole('region', { name: 'Signed sync is created' }).waitFor();
+    expect(await dashboard.page.getByRole('region', { name: 'Signed sync is created' }).getByLabel('Client secret').count()).toBe(0);
     await row('Signed sync').waitFor();
     const signed = (await credentialsOnServer()).find((credential) => credential.name === 'Signed sync')!;
     expect(signed).toMatchObject({ authMethod: 'private_key_jwt', permissions: ['users:read'], jwks: JSON.parse(first.publicJwks) });
@@ -245,7 +238,7 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
 
     const second = ed25519Jwks('signer-2');
     await row('Signed sync').getByRole('button', { name: 'Replace keys' }).click();
-    const keys = page.getByRole('region', { name: 'Keys of Signed sync' });
+    const keys = dashboard.page.getByRole('region', { name: 'Keys of Signed sync' });
     expect(JSON.parse(await keys.getByLabel('JWKS').inputValue())).toEqual(JSON.parse(first.publicJwks));
     await keys.getByLabel('JWKS').fill(second.privateJwks);
     await keys.getByRole('button', { name: 'Save keys' }).click();
@@ -263,12 +256,12 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
 
 describe("a tenant's own domains in the dashboard while authentication is isolated", () => {
   it('adds a domain of Acme through the tenant picker, listed as Acme’s and not the application’s', async () => {
-    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    await openTab(page, 'Domains');
-    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
-    await page.getByText('Acme has no custom domains yet.').waitFor();
-    await page.getByLabel('Hostname').fill('login.acme-corp.test');
-    await page.getByRole('button', { name: 'Add domain' }).click();
+    expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    await openTab(dashboard.page, 'Domains');
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await dashboard.page.getByText('Acme has no custom domains yet.').waitFor();
+    await dashboard.page.getByLabel('Hostname').fill('login.acme-corp.test');
+    await dashboard.page.getByRole('button', { name: 'Add domain' }).click();
     await row('login.acme-corp.test').waitFor();
     expect(await row('login.acme-corp.test').getByRole('cell').first().textContent()).toBe('Acme');
     expect(await domainsOnServer(`/applications/${appId}/tenants/${acme}/domains`)).toMatchObject([{ hostname: 'login.acme-corp.test', verified: false }]);

@@ -1,8 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { dashboardSuite } from '../support/dashboard.ts';
 import { makeCertificate, startSmtpServer, type ReceivedMail, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 
 /**
@@ -14,18 +13,15 @@ import { makeCertificate, startSmtpServer, type ReceivedMail, type TestCertifica
 const SMTP_PASSWORD = 'smtp-secret-never-shown';
 let certificate: TestCertificate;
 let smtp: TestSmtpServer;
-let app: TestApp;
 let appId: string;
 let acme: string;
 let globex: string;
-let dashboard: DashboardPage;
-let page: Page;
 
-const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
 const field = (section: string, label: string): Locator => region(section).getByLabel(label, { exact: true });
 const templateRow = (key: string): Locator => region('Templates').getByRole('row', { name: new RegExp(`^${key}\\b`) });
 const get = async (path: string) => {
-  const answer = await app.http.get(`/applications/${appId}${path}`);
+  const answer = await dashboard.app.http.get(`/applications/${appId}${path}`);
   expect(answer.status).toBe(200);
   return answer.body;
 };
@@ -34,7 +30,7 @@ const tenantTemplate = async (tenantId: string, key: string) =>
 
 /** Accepts the next confirmation. */
 function acceptNextDialog(): void {
-  page.once('dialog', (dialog) => void dialog.accept());
+  dashboard.page.once('dialog', (dialog) => void dialog.accept());
 }
 
 /** Edits the subject of `key` in "Edit a template" and saves it. */
@@ -56,25 +52,23 @@ async function sendTestMail(to: string): Promise<ReceivedMail> {
 beforeAll(async () => {
   certificate = makeCertificate();
   smtp = await startSmtpServer({ certificate, users: { mailer: SMTP_PASSWORD } });
-  // The SMTP server is on 127.0.0.1, which the API refuses as a provider's host unless allowed.
-  const email = { ...loadConfig({}).email, allowPrivateHosts: true, smtpCaFile: certificate.caFile, pollMs: 200 };
-  app = await startDashboardApp({ email });
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
-  const tenancyConfig = { emailTemplatesScope: 'tenant', emailProviderScope: 'tenant' };
-  expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig })).status).toBe(200);
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  await openTab(page, 'E-mail');
 });
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
 afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
   await smtp?.close();
   certificate?.remove();
+});
+
+const dashboard = dashboardSuite({
+  // The SMTP server is on 127.0.0.1, which the API refuses as a provider's host unless allowed.
+  config: () => ({ email: { ...loadConfig({}).email, allowPrivateHosts: true, smtpCaFile: certificate.caFile, pollMs: 200 } }),
+  tab: 'E-mail',
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+    const tenancyConfig = { emailTemplatesScope: 'tenant', emailProviderScope: 'tenant' };
+    expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig })).status).toBe(200);
+  },
 });
 
 describe("the E-mail tab's editing in Chromium", () => {
@@ -100,7 +94,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     const stored = await get('/email/templates/password_reset');
     expect(stored.subject).toBe(subject);
     expect(stored.text).toContain('{{ link }}');
-    await page.screenshot({ path: 'test-results/dashboard-email-edit-template.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-email-edit-template.png', fullPage: true });
   });
 
   it('shows the refusal of a template with a Liquid syntax error, and stores nothing', async () => {
@@ -136,7 +130,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     expect(await region('Provider').textContent()).toContain(`127.0.0.1:${smtp.port} (starttls), user mailer`);
     // Write-only: the field is empty again, and nothing on the page holds the password.
     expect(await field('Change the provider', 'Password').inputValue()).toBe('');
-    expect(await page.content()).not.toContain(SMTP_PASSWORD);
+    expect(await dashboard.page.content()).not.toContain(SMTP_PASSWORD);
     await region('Change the provider').getByText('Write-only: one is stored. Leave this empty to keep it.').waitFor();
 
     const first = await sendTestMail('first-test@example.com');
@@ -151,7 +145,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     const second = await sendTestMail('second-test@example.com');
     expect(second.user).toBe('mailer');
     expect(second.header('from')).toBe('Example Notices <mail@example.com>');
-    await page.screenshot({ path: 'test-results/dashboard-email-edit-provider.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-email-edit-provider.png', fullPage: true });
   });
 
   it('shows the refusal of a bad From address, and keeps the stored provider', async () => {
@@ -168,7 +162,7 @@ describe("the E-mail tab's editing in Chromium", () => {
 
   it("gives Acme its own welcome subject (Customized, the others inherited), which Globex does not get, and removes it", async () => {
     const applicationSubject = (await get('/email/templates/welcome')).subject;
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await templateRow('welcome').getByText('Inherited', { exact: true }).waitFor();
     await saveSubject('welcome', 'Welcome to Acme');
     await templateRow('welcome').getByText('Customized', { exact: true }).waitFor();
@@ -178,15 +172,15 @@ describe("the E-mail tab's editing in Chromium", () => {
     expect(await tenantTemplate(acme, 'welcome')).toMatchObject({ source: 'customized', subject: 'Welcome to Acme' });
     expect(await tenantTemplate(acme, 'password_reset')).toMatchObject({ source: 'inherited' });
     expect((await get('/email/templates/welcome')).subject).toBe(applicationSubject);
-    await page.screenshot({ path: 'test-results/dashboard-email-edit-tenant-template.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-email-edit-tenant-template.png', fullPage: true });
 
-    await page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await templateRow('welcome').getByText('Inherited', { exact: true }).waitFor();
     expect(await templateRow('welcome').textContent()).toContain(applicationSubject);
     expect(await region('Templates').getByText('Customized', { exact: true }).count()).toBe(0);
     expect(await tenantTemplate(globex, 'welcome')).toMatchObject({ source: 'inherited', subject: applicationSubject });
 
-    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await templateRow('welcome').getByText('Customized', { exact: true }).waitFor();
     await field('Edit a template', 'Template to edit').selectOption('welcome');
     expect(await field('Edit a template', 'Subject').inputValue()).toBe('Welcome to Acme');
@@ -229,6 +223,6 @@ describe("the E-mail tab's editing in Chromium", () => {
     const mail = await sendTestMail('acme-test@example.com');
     expect(mail.user).toBe('mailer');
     expect(mail.header('from')).toBe('Acme <hello@acme.example>');
-    await page.screenshot({ path: 'test-results/dashboard-email-edit-tenant-provider.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-email-edit-tenant-provider.png', fullPage: true });
   });
 });

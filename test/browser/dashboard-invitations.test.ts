@@ -1,10 +1,8 @@
 import * as oidc from 'openid-client';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import type { TestApp } from '../support/app.ts';
 import { startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { openDashboard, openTab, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
@@ -20,46 +18,42 @@ const MEMBER = { email: 'uma@acme.example', password: 'Correct-Horse-9' };
 let certificate: TestCertificate;
 let sink: TestSmtpServer;
 let clientSide: ClientCallback;
-let app: TestApp;
 let appId: string;
 let acme: string;
 let staffRole: string;
-let dashboard: DashboardPage;
-let page: Page;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
   // The built-in sender asks for STARTTLS: the sink offers it with a certificate the service is told to trust.
   certificate = makeCertificate();
   sink = await startSmtpServer({ certificate });
-  app = await startDashboardApp({ email: { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 } });
-  appId = app.root.applicationId;
-  acme = await app.createTenant('Acme');
-  await app.createTenant('Globex');
-  const role = await app.http.post(`/applications/${appId}/tenants/${acme}/roles`, { key: 'acme_staff', name: 'Acme staff', permissions: ['users:read'] });
-  expect(role.status).toBe(201);
-  staffRole = role.body.id;
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
 });
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
 afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
   await sink?.close();
   certificate?.remove();
   await clientSide?.close();
 });
 
+const dashboard = dashboardSuite({
+  config: () => ({ email: { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 } }),
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    await app.createTenant('Globex');
+    const role = await app.http.post(`/applications/${appId}/tenants/${acme}/roles`, { key: 'acme_staff', name: 'Acme staff', permissions: ['users:read'] });
+    expect(role.status).toBe(201);
+    staffRole = role.body.id;
+  },
+});
+
 /** Accepts the next confirmation the page asks, and answers its question. */
 function confirmNext(): Promise<string> {
-  return new Promise((resolve) => page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))));
+  return new Promise((resolve) => dashboard.page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))));
 }
 
 describe('the Invitations tab of the dashboard in Chromium', () => {
-  const invitations = async () => (await app.http.get('/invitations')).body.data as { id: string; email: string; tenantId: string; roleIds: string[]; status: string; expiresAt: string; invitedBy: { type: string } }[];
-  const deliveries = async () => (await app.http.get(`/applications/${appId}/tenants/${acme}/email/deliveries?templateKey=invitation&to=${encodeURIComponent(INVITEE)}`)).body.data as unknown[];
+  const invitations = async () => (await dashboard.app.http.get('/invitations')).body.data as { id: string; email: string; tenantId: string; roleIds: string[]; status: string; expiresAt: string; invitedBy: { type: string } }[];
+  const deliveries = async () => (await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/email/deliveries?templateKey=invitation&to=${encodeURIComponent(INVITEE)}`)).body.data as unknown[];
   /** The invitation links the SMTP server received for INVITEE, once it has `count` of them (the outbox sends after the commit). */
   const mailedLinks = async (count: number) => {
     await expect.poll(() => sink.received.filter((mail) => mail.to.includes(INVITEE)).length, { timeout: 30_000, interval: 100 }).toBe(count);
@@ -70,31 +64,31 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
         return /http\S+\/invitation\?token=[\w-]+/.exec(decodedMail(mail.raw))?.[0];
       });
   };
-  const inviteeRow = () => page.getByRole('row', { name: new RegExp(INVITEE) });
+  const inviteeRow = () => dashboard.page.getByRole('row', { name: new RegExp(INVITEE) });
   const invite = async () => {
-    await page.getByLabel('E-mail').fill(INVITEE);
-    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
-    await page.getByRole('checkbox', { name: 'Acme staff' }).check();
-    await page.getByLabel('Link valid for (days)').fill('3');
-    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await dashboard.page.getByLabel('E-mail').fill(INVITEE);
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await dashboard.page.getByRole('checkbox', { name: 'Acme staff' }).check();
+    await dashboard.page.getByLabel('Link valid for (days)').fill('3');
+    await dashboard.page.getByRole('button', { name: 'Invite', exact: true }).click();
   };
 
   it('shows none yet, and offers the roles of the tenant chosen', async () => {
-    await openTab(page, 'Invitations');
-    await page.getByText('No one has been invited yet.').waitFor();
-    expect(await page.getByRole('checkbox').count()).toBe(0);
-    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Globex' });
-    await page.getByRole('checkbox', { name: 'Application admin' }).waitFor();
-    expect(await page.getByRole('checkbox', { name: 'Acme staff' }).count()).toBe(0);
+    await openTab(dashboard.page, 'Invitations');
+    await dashboard.page.getByText('No one has been invited yet.').waitFor();
+    expect(await dashboard.page.getByRole('checkbox').count()).toBe(0);
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Globex' });
+    await dashboard.page.getByRole('checkbox', { name: 'Application admin' }).waitFor();
+    expect(await dashboard.page.getByRole('checkbox', { name: 'Acme staff' }).count()).toBe(0);
   });
 
   it('invites an address to Acme with a role, and mails it the link', async () => {
     await invite();
-    await page.getByRole('status').filter({ hasText: `An invitation to Acme was sent to ${INVITEE}.` }).waitFor();
+    await dashboard.page.getByRole('status').filter({ hasText: `An invitation to Acme was sent to ${INVITEE}.` }).waitFor();
     await inviteeRow().waitFor();
     const cells = await inviteeRow().getByRole('cell').allTextContents();
     expect([...cells.slice(0, 3), ...cells.slice(4)]).toEqual(['Acme', 'Acme staff', 'Pending', 'ops@example.com', 'ResendRevoke']);
-    await page.screenshot({ path: 'test-results/dashboard-invitations.png', fullPage: true });
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-invitations.png', fullPage: true });
 
     const [invitation] = await invitations();
     expect(invitation).toMatchObject({ email: INVITEE, tenantId: acme, roleIds: [staffRole], status: 'pending', invitedBy: { type: 'operator' } });
@@ -102,13 +96,13 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     expect(days).toBeGreaterThan(2.99);
     expect(days).toBeLessThanOrEqual(3);
     const [link] = await mailedLinks(1);
-    expect(link?.startsWith(app.gatehouse.services.config.publicUrl)).toBe(true);
+    expect(link?.startsWith(dashboard.app.gatehouse.services.config.publicUrl)).toBe(true);
     expect((await fetch(link!)).status).toBe(200);
   });
 
   it('shows the refusal of a second invitation of the address, and makes none', async () => {
     await invite();
-    await page.getByRole('alert').filter({ hasText: 'This address has a pending invitation to the tenant: resend it' }).waitFor();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'This address has a pending invitation to the tenant: resend it' }).waitFor();
     expect(await inviteeRow().count()).toBe(1);
     expect(await invitations()).toHaveLength(1);
     expect(await deliveries()).toHaveLength(1);
@@ -137,9 +131,9 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
   });
 
   it('filters by status', async () => {
-    await page.getByLabel('Status').selectOption({ label: 'Pending' });
-    await page.getByText('No invitation is pending.').waitFor();
-    await page.getByLabel('Status').selectOption({ label: 'Revoked' });
+    await dashboard.page.getByLabel('Status').selectOption({ label: 'Pending' });
+    await dashboard.page.getByText('No invitation is pending.').waitFor();
+    await dashboard.page.getByLabel('Status').selectOption({ label: 'Revoked' });
     await inviteeRow().waitFor();
   });
 });
@@ -148,12 +142,12 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
   let config: oidc.Configuration;
   let refreshToken: string;
   let sessionId: string;
-  const memberRow = () => page.getByRole('row', { name: new RegExp(MEMBER.email) });
+  const memberRow = () => dashboard.page.getByRole('row', { name: new RegExp(MEMBER.email) });
 
   beforeAll(async () => {
-    expect((await app.http.post('/users', { ...MEMBER, tenantId: acme })).status).toBe(201);
-    const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
-    config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    expect((await dashboard.app.http.post('/users', { ...MEMBER, tenantId: acme })).status).toBe(201);
+    const client = await createTestClient(dashboard.app, { type: 'web', redirectUris: [clientSide.redirectUri] });
+    config = await discover(dashboard.app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   });
 
   it("lists a user's sign-in to Acme made in a browser", async () => {
@@ -162,7 +156,7 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
       { redirectUri: clientSide.redirectUri, resource: '' },
       { scope: 'openid offline_access', prompt: 'consent', tenant: acme },
     );
-    const context = await page.context().browser()!.newContext();
+    const context = await dashboard.page.context().browser()!.newContext();
     try {
       const member = await context.newPage();
       await member.goto(url.href);
@@ -176,25 +170,25 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
       await context.close();
     }
 
-    await openTab(page, 'Sessions');
+    await openTab(dashboard.page, 'Sessions');
     await memberRow().waitFor();
     const cells = await memberRow().getByRole('cell').allTextContents();
     expect(cells.slice(0, 4)).toEqual(['Acme', 'test web client', 'password', '127.0.0.1']);
     expect(cells[4]).toContain('Chrome');
     expect(cells[8]).toBe('Revoke');
-    await page.screenshot({ path: 'test-results/dashboard-sessions.png', fullPage: true });
-    const sessions = (await app.http.get('/sessions')).body.data as { id: string; tenantId: string; methods: string[] }[];
+    await dashboard.page.screenshot({ path: 'test-results/dashboard-sessions.png', fullPage: true });
+    const sessions = (await dashboard.app.http.get('/sessions')).body.data as { id: string; tenantId: string; methods: string[] }[];
     expect(sessions).toMatchObject([{ tenantId: acme, methods: ['password'] }]);
     sessionId = sessions[0]!.id;
   });
 
   it("filters by a user's address, and says when no user has it", async () => {
-    await page.getByLabel("User's e-mail").fill('nobody@acme.example');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByRole('alert').filter({ hasText: 'No user of this application has the address nobody@acme.example.' }).waitFor();
-    await page.getByLabel("User's e-mail").fill(MEMBER.email);
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByRole('alert').waitFor({ state: 'detached' });
+    await dashboard.page.getByLabel("User's e-mail").fill('nobody@acme.example');
+    await dashboard.page.getByRole('button', { name: 'Filter' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'No user of this application has the address nobody@acme.example.' }).waitFor();
+    await dashboard.page.getByLabel("User's e-mail").fill(MEMBER.email);
+    await dashboard.page.getByRole('button', { name: 'Filter' }).click();
+    await dashboard.page.getByRole('alert').waitFor({ state: 'detached' });
     await memberRow().waitFor();
   });
 
@@ -202,10 +196,10 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
     const question = confirmNext();
     await memberRow().getByRole('button', { name: 'Revoke' }).click();
     expect(await question).toBe(`Revoke ${MEMBER.email}'s session in test web client? They are signed out there, and its tokens stop working at once.`);
-    await page.getByRole('status').filter({ hasText: `${MEMBER.email}'s session in test web client is revoked.` }).waitFor();
-    await page.getByText(`${MEMBER.email} has no live session.`).waitFor();
-    expect((await app.http.get(`/sessions/${sessionId}`)).status).toBe(404);
-    expect((await app.http.get('/sessions')).body.data).toEqual([]);
+    await dashboard.page.getByRole('status').filter({ hasText: `${MEMBER.email}'s session in test web client is revoked.` }).waitFor();
+    await dashboard.page.getByText(`${MEMBER.email} has no live session.`).waitFor();
+    expect((await dashboard.app.http.get(`/sessions/${sessionId}`)).status).toBe(404);
+    expect((await dashboard.app.http.get('/sessions')).body.data).toEqual([]);
     await expect(oidc.refreshTokenGrant(config, refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });

@@ -1,7 +1,5 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
-import { openDashboard, openTab, signInToDashboard, startDashboardApp, type DashboardPage } from '../support/dashboard.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab, signInToDashboard } from '../support/dashboard.ts';
 import { postForm } from '../support/oauth.ts';
 
 /**
@@ -10,11 +8,8 @@ import { postForm } from '../support/oauth.ts';
  * refresh token the server no longer honours ends the session, and signing out revokes it.
  */
 const SESSION_KEY = 'gatehouse.dashboard.session';
-let app: TestApp;
 let appId: string;
 let publicUrl: string;
-let dashboard: DashboardPage;
-let page: Page;
 
 interface StoredSession {
   readonly accessToken: string;
@@ -23,42 +18,38 @@ interface StoredSession {
 }
 
 const storedSession = async (): Promise<StoredSession | null> =>
-  page.evaluate((key) => {
+  dashboard.page.evaluate((key) => {
     const stored = sessionStorage.getItem(key);
     return stored === null ? null : (JSON.parse(stored) as StoredSession);
   }, SESSION_KEY);
 
 /** Rewrites the stored session and reloads, as a tab would be found after the change (the page reads it at load). */
 async function reloadWith(change: Partial<StoredSession>): Promise<void> {
-  await page.evaluate(
+  await dashboard.page.evaluate(
     ([key, patch]) => sessionStorage.setItem(key, JSON.stringify({ ...JSON.parse(sessionStorage.getItem(key)!), ...patch })),
     [SESSION_KEY, change] as const,
   );
-  await page.reload();
+  await dashboard.page.reload();
 }
 
 let clientId: string;
 const refresh = (refreshToken: string) => postForm(`${publicUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
-beforeAll(async () => {
-  app = await startDashboardApp();
-  appId = app.root.applicationId;
-  publicUrl = app.gatehouse.services.config.publicUrl;
-  await app.createUser('uma@example.com');
-  dashboard = await openDashboard(app);
-  page = dashboard.page;
-  clientId = (await page.locator('meta[name="gatehouse-client-id"]').getAttribute('content'))!;
+const dashboard = dashboardSuite({
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    publicUrl = app.gatehouse.services.config.publicUrl;
+    await app.createUser('uma@example.com');
+  },
 });
-// Each step breaks none of the page's CSP.
-afterEach(() => expect(dashboard.violations).toEqual([]));
-afterAll(async () => {
-  await dashboard?.close();
-  await app?.close();
+// Registered after the suite's hooks, so the page is open: the client it signs in with.
+beforeAll(async () => {
+  clientId = (await dashboard.page.locator('meta[name="gatehouse-client-id"]').getAttribute('content'))!;
 });
 
 describe("the dashboard's address and session in Chromium", () => {
   it('returns to the tab in the address after the first sign-in', async () => {
-    const fresh = await page.context().browser()!.newContext();
+    const fresh = await dashboard.page.context().browser()!.newContext();
     try {
       const other = await fresh.newPage();
       await signInToDashboard(other, publicUrl, { at: `#/${appId}/users` });
@@ -69,35 +60,35 @@ describe("the dashboard's address and session in Chromium", () => {
   });
 
   it('keeps the tab in the address: a reload stays on it and Back returns to the tab before', async () => {
-    await openTab(page, 'Users');
-    expect(new URL(page.url()).hash).toBe(`#/${appId}/users`);
-    await page.reload();
-    await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Users', exact: true }).getAttribute('aria-current')).toBe('page');
+    await openTab(dashboard.page, 'Users');
+    expect(new URL(dashboard.page.url()).hash).toBe(`#/${appId}/users`);
+    await dashboard.page.reload();
+    await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    expect(await dashboard.page.getByRole('link', { name: 'Users', exact: true }).getAttribute('aria-current')).toBe('page');
 
-    await openTab(page, 'Operators');
-    await page.goBack();
-    await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+    await openTab(dashboard.page, 'Operators');
+    await dashboard.page.goBack();
+    await dashboard.page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
   });
 
   it('says so when the address names an application the operator does not manage, and lists theirs', async () => {
-    await page.goto(`${publicUrl}/dashboard/#/0190a1b2-0000-7000-8000-000000000000/users`);
-    await page.getByRole('alert').filter({ hasText: 'an application you do not manage' }).waitFor();
-    await page.getByRole('link', { name: 'My application' }).click();
-    await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+    await dashboard.page.goto(`${publicUrl}/dashboard/#/0190a1b2-0000-7000-8000-000000000000/users`);
+    await dashboard.page.getByRole('alert').filter({ hasText: 'an application you do not manage' }).waitFor();
+    await dashboard.page.getByRole('link', { name: 'My application' }).click();
+    await dashboard.page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
   });
 
   it('renews an access token about to end, and one the server refuses, without leaving the page', async () => {
-    await page.goto(`${publicUrl}/dashboard/#/${appId}/users`);
-    await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    await dashboard.page.goto(`${publicUrl}/dashboard/#/${appId}/users`);
+    await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
     const before = (await storedSession())!;
     expect(before.refreshToken).toEqual(expect.any(String));
     expect(before.expiresAt).toBeGreaterThan(Date.now());
 
     const loads: string[] = [];
-    page.on('load', () => loads.push(page.url()));
+    dashboard.page.on('load', () => loads.push(dashboard.page.url()));
     await reloadWith({ expiresAt: 0 });
-    await page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
     const renewed = (await storedSession())!;
     expect(renewed.accessToken).not.toBe(before.accessToken);
     expect(renewed.refreshToken).not.toBe(before.refreshToken);
@@ -108,56 +99,56 @@ describe("the dashboard's address and session in Chromium", () => {
 
     // Reusing the old refresh token revoked that grant: sign in again for the rest.
     await reloadWith({ accessToken: 'not-a-token' });
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await storedSession()).toBeNull();
   });
 
   it('returns to the tab the operator was on after signing in again, and a 401 with a live refresh token is mended', async () => {
     // The issuer's browser session still stands: signing in again asks nothing and comes back to the same tab.
     const operators = `${publicUrl}/dashboard/#/${appId}/operators`;
-    await page.goto(operators);
-    await Promise.all([page.waitForURL(operators), page.getByRole('button', { name: 'Sign in' }).click()]);
-    await page.getByRole('heading', { level: 2, name: 'Operators' }).waitFor();
+    await dashboard.page.goto(operators);
+    await Promise.all([dashboard.page.waitForURL(operators), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
+    await dashboard.page.getByRole('heading', { level: 2, name: 'Operators' }).waitFor();
 
     const before = (await storedSession())!;
     await reloadWith({ accessToken: 'not-a-token' });
-    await page.getByRole('heading', { level: 2, name: 'Operators' }).waitFor();
-    await page.getByRole('row', { name: /ops@example.com/ }).waitFor();
+    await dashboard.page.getByRole('heading', { level: 2, name: 'Operators' }).waitFor();
+    await dashboard.page.getByRole('row', { name: /ops@example.com/ }).waitFor();
     expect((await storedSession())!.refreshToken).not.toBe(before.refreshToken);
   });
 
   it("lists every application the operator manages, and shows a single-tenant one without tenants' tabs or pickers", async () => {
-    const shop = await app.http.post('/applications', { name: 'Shop' });
+    const shop = await dashboard.app.http.post('/applications', { name: 'Shop' });
     expect(shop.status).toBe(201);
-    const asShop = app.as({ apiKey: shop.body.initialApiKey.secret as string });
+    const asShop = dashboard.app.as({ apiKey: shop.body.initialApiKey.secret as string });
     const appAdmin = (await asShop.get('/roles')).body.data.find((role: { key: string }) => role.key === 'app_admin').id as string;
-    const [operator] = await app.gatehouse.services.orm.em
+    const [operator] = await dashboard.app.gatehouse.services.orm.em
       .getConnection()
-      .execute<{ id: string }[]>('select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?', [app.root.organizationId]);
+      .execute<{ id: string }[]>('select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?', [dashboard.app.root.organizationId]);
     expect((await asShop.post('/role-assignments', { subject: { type: 'operator', id: operator!.id }, roleId: appAdmin })).status).toBe(201);
 
-    await page.goto(`${publicUrl}/dashboard/`);
-    await page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
-    await page.getByRole('link', { name: 'Shop' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Shop' }).waitFor();
-    await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
-    const tabs = await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link').allTextContents();
+    await dashboard.page.goto(`${publicUrl}/dashboard/`);
+    await dashboard.page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    await dashboard.page.getByRole('link', { name: 'Shop' }).click();
+    await dashboard.page.getByRole('heading', { level: 1, name: 'Shop' }).waitFor();
+    await dashboard.page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+    const tabs = await dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link').allTextContents();
     expect(tabs).not.toContain('Tenants');
     expect(tabs).not.toContain('Invitations');
-    await openTab(page, 'Branding');
-    await page.getByText('Primary colour').first().waitFor();
-    expect(await page.getByLabel('Tenant').count()).toBe(0);
+    await openTab(dashboard.page, 'Branding');
+    await dashboard.page.getByText('Primary colour').first().waitFor();
+    expect(await dashboard.page.getByLabel('Tenant').count()).toBe(0);
 
-    await page.getByRole('button', { name: 'All applications' }).click();
-    await page.getByRole('link', { name: 'My application' }).waitFor();
-    expect(new URL(page.url()).hash).toBe('#/');
+    await dashboard.page.getByRole('button', { name: 'All applications' }).click();
+    await dashboard.page.getByRole('link', { name: 'My application' }).waitFor();
+    expect(new URL(dashboard.page.url()).hash).toBe('#/');
   });
 
   it('revokes the refresh token when the operator signs out', async () => {
     const { refreshToken } = (await storedSession())!;
-    await Promise.all([page.waitForURL(/\/oauth2\/logout/), page.getByRole('button', { name: 'Sign out' }).click()]);
-    await Promise.all([page.waitForURL(`${publicUrl}/dashboard/`), page.getByRole('button', { name: 'Sign out' }).click()]);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await Promise.all([dashboard.page.waitForURL(/\/oauth2\/logout/), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
+    await Promise.all([dashboard.page.waitForURL(`${publicUrl}/dashboard/`), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
+    await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await refresh(refreshToken!)).body.error).toBe('invalid_grant');
   });
 });
