@@ -41,7 +41,7 @@ export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 2, name }).waitFor();
 }
 
-export interface DashboardPage {
+interface DashboardPage {
   readonly page: Page;
   /** The page's Content Security Policy violations since it opened. */
   readonly violations: readonly string[];
@@ -49,7 +49,7 @@ export interface DashboardPage {
 }
 
 /** Chromium signed in to the dashboard as OPERATOR, on the one application they manage (which it opens at once). */
-export async function openDashboard(app: TestApp): Promise<DashboardPage> {
+async function openDashboard(app: TestApp): Promise<DashboardPage> {
   mkdirSync('test-results', { recursive: true });
   const browser = await launchChromium();
   const context = await browser.newContext();
