@@ -192,7 +192,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     await rotated.waitFor({ state: 'detached' });
 
     // Deleted meanwhile through the API, the provider's rotation is refused with the server's message.
-    expect((await app.http.delete(`/applications/${appId}/auth-providers/${saml!.id}`)).status).toBe(204);
+    expect((await dashboard.app.http.delete(`/applications/${appId}/auth-providers/${saml!.id}`)).status).toBe(204);
     acceptNextDialog();
     await row.getByRole('button', { name: 'Rotate SP key' }).click();
     expect(await row.getByRole('alert').textContent()).toMatch(/not found/);
