@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { afterSignOut, completeSignIn, isAuthorizationResponse, redirectUri } from './auth.ts';
+import { afterSignOut, completeSignIn, isAuthorizationResponse, redirectUri, signIn } from './auth.ts';
 import { Header } from './components/header.tsx';
 import { Loading } from './components/status.tsx';
 import { readConfig } from './config.ts';
@@ -8,7 +8,7 @@ import { useRoute } from './route.ts';
 import { Applications } from './screens/applications.tsx';
 import { Organization } from './screens/organization.tsx';
 import { SignIn } from './screens/sign-in.tsx';
-import { getSession, saveSession, subscribeSession } from './session.ts';
+import { claimSession, clearSession, getSession, saveSession, subscribeSession } from './session.ts';
 
 /**
  * Signed out, coming back from the issuer (its sign-in or its sign-out), or signed in: the page for each, and signed
@@ -21,6 +21,17 @@ export function App() {
   const [failure, setFailure] = useState<string | null>(null);
   const route = useRoute();
   const [signedOutTo] = useState(() => afterSignOut(new URL(location.href), config));
+  // The id of the session this tab holds: a duplicated tab's copy is another tab's, and it signs in for its own.
+  const [claimed, setClaimed] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (session === null || session.id === claimed) return;
+    void claimSession(session).then((mine) => {
+      if (mine) return setClaimed(session.id);
+      clearSession();
+      return signIn(config);
+    });
+  }, [session, claimed, config]);
 
   useEffect(() => {
     if (signedOutTo !== null) location.replace(signedOutTo);
@@ -61,6 +72,13 @@ export function App() {
     );
   }
   if (session === null) return <SignIn config={config} failure={failure} />;
+  if (session.id !== claimed) {
+    return (
+      <main>
+        <Loading>Loading…</Loading>
+      </main>
+    );
+  }
   return (
     <>
       <Header config={config} session={session} />

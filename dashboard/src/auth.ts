@@ -118,6 +118,7 @@ function sessionOf(tokens: oauth.TokenEndpointResponse, previous: Session | Pend
   if (idToken === undefined) throw new Error('the token response has no ID token');
   const email = claims?.['email'];
   return {
+    id: before?.id ?? crypto.randomUUID(),
     accessToken: tokens.access_token,
     expiresAt: Date.now() + (tokens.expires_in ?? 0) * 1000,
     refreshToken: tokens.refresh_token ?? before?.refreshToken ?? null,

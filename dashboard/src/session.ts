@@ -1,5 +1,7 @@
 /** The signed-in operator's tokens, and who listens for them to change (sign-in, sign-out, a 401). */
 export interface Session {
+  /** Made at sign-in and kept through renewals: the name of the tab's claim on the session (claimSession). */
+  readonly id: string;
   readonly accessToken: string;
   /** When the access token expires, in milliseconds since the epoch. */
   readonly expiresAt: number;
@@ -45,4 +47,35 @@ export function clearSession(): void {
 export function subscribeSession(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** How long a tab waits for another to let go of a session: a reload's previous page does at once, a live tab never. */
+const CLAIM_WAIT_MS = 1000;
+const claims = new Map<string, Promise<boolean>>();
+
+/**
+ * Claims `session` for this tab for as long as the page lives. A duplicated tab starts with a copy of the tab's
+ * sessionStorage, and two tabs renewing one refresh token would end both sessions (a rotated token used again revokes
+ * its grant): false when another tab holds it, and this one must sign in for a session of its own. True where the
+ * browser has no Web Locks (an insecure context), as before them.
+ */
+export function claimSession(session: Session): Promise<boolean> {
+  let claim = claims.get(session.id);
+  if (claim === undefined) {
+    claim = 'locks' in navigator ? holdLock(`gatehouse.dashboard.session:${session.id}`) : Promise.resolve(true);
+    claims.set(session.id, claim);
+  }
+  return claim;
+}
+
+function holdLock(name: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    navigator.locks
+      .request(name, { signal: AbortSignal.timeout(CLAIM_WAIT_MS) }, () => {
+        resolve(true);
+        // Held until the page goes.
+        return new Promise<never>(() => undefined);
+      })
+      .catch(() => resolve(false));
+  });
 }

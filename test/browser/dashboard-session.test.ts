@@ -5,7 +5,8 @@ import { postForm } from '../support/oauth.ts';
 /**
  * The dashboard's place and session in Chromium: the tab is in the address (a reload, Back and a sign-in return to
  * it), an access token that is about to end or refused is renewed with the refresh token without a page load, a
- * refresh token the server no longer honours ends the session, and signing out revokes it.
+ * refresh token the server no longer honours ends the session, a duplicated tab signs in for a session of its own,
+ * and signing out revokes it.
  */
 const SESSION_KEY = 'gatehouse.dashboard.session';
 let appId: string;
@@ -142,6 +143,44 @@ describe("the dashboard's address and session in Chromium", () => {
     await dashboard.page.getByRole('button', { name: 'All applications' }).click();
     await dashboard.page.getByRole('link', { name: 'My application' }).waitFor();
     expect(new URL(dashboard.page.url()).hash).toBe('#/');
+  });
+
+  it('gives a duplicated tab a session of its own, so that renewing in either leaves both signed in', async () => {
+    const users = `${publicUrl}/dashboard/#/${appId}/users`;
+    await dashboard.page.goto(users);
+    await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+    const original = (await storedSession())!;
+    // A duplicated tab starts with a copy of the tab's sessionStorage, the refresh token included.
+    const copied = await dashboard.page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+    const duplicate = await dashboard.page.context().newPage();
+    try {
+      await duplicate.addInitScript((entries) => {
+        if (sessionStorage.getItem('test.duplicated') !== null) return;
+        for (const [key, value] of JSON.parse(entries) as [string, string][]) sessionStorage.setItem(key, value);
+        sessionStorage.setItem('test.duplicated', 'yes');
+      }, copied);
+      await duplicate.goto(users);
+      await duplicate.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+      const ownSession = () => duplicate.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? 'null') as StoredSession | null, SESSION_KEY);
+      const own = (await ownSession())!;
+      expect(own.refreshToken).toEqual(expect.any(String));
+      expect(own.refreshToken).not.toBe(original.refreshToken);
+
+      // Each renews with its own refresh token: neither ends the other's session.
+      await reloadWith({ expiresAt: 0 });
+      await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+      await duplicate.evaluate(([key]) => sessionStorage.setItem(key, JSON.stringify({ ...JSON.parse(sessionStorage.getItem(key)!), expiresAt: 0 })), [SESSION_KEY] as const);
+      await duplicate.reload();
+      await duplicate.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+      expect((await ownSession())!.refreshToken).not.toBe(own.refreshToken);
+      expect((await storedSession())!.refreshToken).not.toBe(original.refreshToken);
+      // The original tab, renewed again, is still signed in.
+      await reloadWith({ expiresAt: 0 });
+      await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
+      expect(await storedSession()).not.toBeNull();
+    } finally {
+      await duplicate.close();
+    }
   });
 
   it('revokes the refresh token when the operator signs out', async () => {
