@@ -113,9 +113,14 @@ export const AUTH_PROVIDER_KINDS: Readonly<Record<AuthProviderType, AuthProvider
           { value: 'discouraged', label: 'Discouraged' },
         ],
       },
+      {
+        ...allowSignup,
+        hint: 'Someone without an account may open one with a new passkey, once a code mailed to their address proves it.',
+        initial: false,
+      },
     ],
     secrets: [],
-    hint: 'Users add a passkey from their account page once signed in: a passkey opens no account.',
+    hint: 'Signed-in users add passkeys from their account page.',
   },
   saml: {
     label: 'SAML',

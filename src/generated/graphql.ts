@@ -319,8 +319,9 @@ export type AuthProvider = {
    * `issuer` (an OpenID provider found by discovery) or `authorizationUrl`, `tokenUrl` and `userInfoUrl` (a plain OAuth
    * 2.0 provider), all https; apple adds `teamId`, `keyId`. passkey: `rpName` (the name authenticators show; null:
    * the surface's), `userVerification` (required, preferred, discouraged; default required: a passkey that verified its
-   * user counts as both factors), `allowSignup` (false only: passkeys are added from the account page); the RP ID is
-   * the host of the surface a passkey is registered on. saml: `entityId`, `ssoUrl` (https),
+   * user counts as both factors), `allowSignup` (default false: an address proven by a mailed code gets an account
+   * with the passkey it then makes; else passkeys are added from the account page); the RP ID is the host of the
+   * surface a passkey is registered on. saml: `entityId`, `ssoUrl` (https),
    * `certificate` (PEM X.509), `signRequests` (AuthnRequests signed with the provider's SP key, RSA-SHA256; its
    * certificate in the metadata; default false), `emailAttribute`
    * (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../domain/webauthn/sign-in.ts';
@@ -8,7 +8,7 @@ import { guessingAddress } from '../request-origin.ts';
 import { webauthnForm } from '../pages/webauthn.ts';
 import type { Services } from '../services.ts';
 import type { EmailSignInSteps } from './magic-link.ts';
-import type { InteractionContext, LoginExtra } from './routes.ts';
+import type { InteractionContext } from './routes.ts';
 
 /**
  * Sign-in with a passkey on the login page: a button whose form runs the WebAuthn `get` ceremony for any discoverable
@@ -17,11 +17,6 @@ import type { InteractionContext, LoginExtra } from './routes.ts';
  */
 interface Params {
   uid: string;
-}
-
-/** What the sign-in pages lend these routes: those of the e-mail methods, and the login page to show again. */
-export interface PasskeySteps extends Omit<EmailSignInSteps, 'formTargets'> {
-  showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra?: LoginExtra): Promise<unknown>;
 }
 
 const passkeyPath = (uid: string) => `/interaction/${uid}/passkey`;
@@ -38,7 +33,8 @@ export async function passkeyButton(services: Services, request: FastifyRequest,
   return webauthnForm({ action: passkeyPath(context.interaction.uid), csrf, ceremony: 'get', options, label: text(look, 'login.passkey'), buttonClass: 'secondary' });
 }
 
-export function passkeyRoutes(app: FastifyInstance, services: Services, steps: PasskeySteps): void {
+/** `steps`: what the sign-in pages lend the e-mail methods' routes. */
+export function passkeyRoutes(app: FastifyInstance, services: Services, steps: EmailSignInSteps): void {
   app.post<{ Params: Params }>('/interaction/:uid/passkey', steps.throttled, async (request, reply) => {
     const context = await steps.load(request, reply);
     const fields = steps.formOf(request);

@@ -51,6 +51,7 @@ import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
 import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
 import { passkeyButton, passkeyRoutes, relyingPartyFor } from './passkey.ts';
+import { passkeySignupPath, passkeySignUpRoutes } from './passkey-signup.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
 
@@ -188,6 +189,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         throw new SignInRefusal('password_unavailable', look);
       }
       const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
+      const passkeySignupUrl = passkey?.signUp === true ? { passkeySignupUrl: passkeySignupPath(uid) } : {};
       // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       const token = csrf.issue(uid);
@@ -205,6 +207,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         ],
         ...(password.signIn ? { forgotUrl: paths(uid).forgot } : {}),
         ...signupUrl,
+        ...passkeySignupUrl,
         ...notice,
         ...hinted(context),
         ...extra,
@@ -445,8 +448,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     accountLinkRoutes(app, services);
-    emailSignInRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn, showLogin });
-    passkeyRoutes(app, services, { load, csrf, requireCsrf, formOf, signsIn, throttled, continueSignIn, showLogin });
+    const steps = { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn, showLogin };
+    emailSignInRoutes(app, services, steps);
+    passkeySignUpRoutes(app, services, steps);
+    passkeyRoutes(app, services, steps);
     // The account page's forms check current passwords and send codes: throttled as the sign-in's (the plain look: the
     // page's own is known only once its session is read).
     accountPageRoutes(app, services, csrf, { onRequest: throttle.hook() });

@@ -1,4 +1,4 @@
-import { document, escapeHtml, formError, hidden, notice, text, type PageLook, type RenderedPage } from './pages.ts';
+import { document, escapeHtml, formError, hidden, notice, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 
 /**
  * The pages of sign-in by e-mail (src/hosted/magic-link.ts): the form on the sign-in page that asks for a link or a
@@ -46,11 +46,13 @@ export interface CheckEmailInput {
   readonly csrf: string;
   readonly email: string;
   /** What was mailed: the text differs, the code form is the same (a link opened elsewhere gives a code too). */
-  readonly sent: 'link' | 'code';
+  readonly sent: keyof typeof SENT_TEXT;
   /** The interaction's page, to ask for another mail. */
   readonly againUrl: string;
   readonly error?: boolean;
 }
+
+const SENT_TEXT = { link: 'email.linkSentText', code: 'email.codeSentText', signupCode: 'passkeySignup.sentText' } as const satisfies Record<string, CopyKey>;
 
 /** "Check your email", with the form for the code: the same page whether the address has an account or not. */
 export function checkEmailPage(look: PageLook, nonce: string, input: CheckEmailInput): RenderedPage {
@@ -58,7 +60,7 @@ export function checkEmailPage(look: PageLook, nonce: string, input: CheckEmailI
   const described = error === undefined ? '' : ' aria-describedby="form-error" aria-invalid="true" autofocus';
   const body =
     `<h1>${text(look, 'email.sentTitle')}</h1>\n` +
-    `<p class="subtitle" role="status">${text(look, input.sent === 'link' ? 'email.linkSentText' : 'email.codeSentText', { email: input.email })}</p>\n` +
+    `<p class="subtitle" role="status">${text(look, SENT_TEXT[input.sent], { email: input.email })}</p>\n` +
     formError('form-error', error) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('email', input.email)}${hidden('sent', input.sent)}` +
     `<label for="code">${text(look, 'email.code')}</label>\n` +

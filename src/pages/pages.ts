@@ -256,6 +256,8 @@ export interface LoginPageInput {
   readonly error?: CopyKey;
   /** Link to the sign-up form, when sign-up is open. */
   readonly signupUrl?: string;
+  /** Link to the passkey sign-up, when the passkey provider opens it. */
+  readonly passkeySignupUrl?: string;
   /** What the user should know before signing in (not an error): e.g. that another account will be signed out. */
   readonly notice?: CopyKey;
   /** Link to the forgot-password form. */
@@ -296,7 +298,8 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
     (input.otherMethods ?? '') +
     (input.signupUrl === undefined
       ? ''
-      : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`);
+      : `<p class="alt">${text(look, 'login.signup')} <a href="${escapeHtml(input.signupUrl)}">${text(look, 'login.signupLink')}</a></p>\n`) +
+    (input.passkeySignupUrl === undefined ? '' : `<p class="alt"><a href="${escapeHtml(input.passkeySignupUrl)}">${text(look, 'login.passkeySignup')}</a></p>\n`);
   return document(look, nonce, text(look, 'login.title'), body, error !== undefined);
 }
 
@@ -429,6 +432,7 @@ export function donePage(look: PageLook, nonce: string, title: CopyKey, message:
 const EMAIL_FORMS = {
   forgot: { title: 'forgot.title', subtitle: 'forgot.subtitle', label: 'forgot.email', submit: 'forgot.submit' },
   resend: { title: 'verify.resendTitle', subtitle: 'verify.resendSubtitle', label: 'forgot.email', submit: 'verify.resendSubmit' },
+  passkeySignup: { title: 'passkeySignup.title', subtitle: 'passkeySignup.subtitle', label: 'forgot.email', submit: 'passkeySignup.submit' },
 } as const satisfies Record<string, Record<string, CopyKey>>;
 
 export interface EmailFormPageInput {

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { mailedCode } from '../support/email-sign-in.ts';
 
 /**
  * Passkeys in Chromium with its virtual authenticator (CDP WebAuthn: ctap2, internal, resident keys, user
@@ -27,7 +28,7 @@ beforeAll(async () => {
   surfaces = await startSurfaces(app, clientSide.redirectUri);
   for (const { admin, scopePath } of scopesOf(surfaces)) {
     expect((await admin.post(`${scopePath}/auth-providers`, { type: 'password' })).status).toBe(201);
-    expect((await admin.post(`${scopePath}/auth-providers`, { type: 'passkey', config: { rpName: 'Gatehouse tests' } })).status).toBe(201);
+    expect((await admin.post(`${scopePath}/auth-providers`, { type: 'passkey', config: { rpName: 'Gatehouse tests', allowSignup: true } })).status).toBe(201);
     expect((await admin.put(`${scopePath}/policies/mfa`, { enforcement: 'optional', factors: ['totp', 'webauthn'] })).status).toBe(200);
   }
   mkdirSync('test-results', { recursive: true });
@@ -105,6 +106,38 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
       await expectAccessible(page, 'second-factor');
       await Promise.all([atClient(page), page.getByRole('button', { name: 'Use my passkey or security key' }).click()]);
       expect(await idTokenAt(surface(), page, third)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'], iss: issuer });
+      expect(cspViolations).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs up with a passkey: the address proven by a mailed code, the passkey made, the account signed in with it', async () => {
+    const email = `new.${index}@example.com`;
+    const issuer = surface().config.serverMetadata().issuer;
+    const { context, page, cspViolations } = await withAuthenticator();
+    try {
+      const first = await startSignIn(surface(), page, clientSide.redirectUri);
+      await page.getByRole('link', { name: 'Create an account with a passkey' }).click();
+      await expectAccessible(page, 'signup');
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Send the code' }).click();
+      await page.getByLabel('Code').fill(await mailedCode(surface().admin, email));
+      await expectAccessible(page, 'signup-code');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Create your passkey' }).waitFor();
+      await expectAccessible(page, 'signup-create');
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Create my passkey' }).click()]);
+      const claims = await idTokenAt(surface(), page, first);
+      expect(claims).toMatchObject({ amr: ['hwk', 'user', 'mfa'], iss: issuer });
+      const keys = await app.gatehouse.services.orm.em.getConnection().execute('select rp_id from webauthn_credential where user_id = ?', [claims['sub']]);
+      expect(keys).toEqual([{ rp_id: new URL(issuer).hostname }]);
+
+      // Signed out: the new passkey signs its account in.
+      await context.clearCookies();
+      const second = await startSignIn(surface(), page, clientSide.redirectUri);
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+      expect(await idTokenAt(surface(), page, second)).toMatchObject({ sub: claims['sub'] });
       expect(cspViolations).toEqual([]);
     } finally {
       await context.close();

@@ -11,6 +11,7 @@ import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
 /**
@@ -99,7 +100,7 @@ interface Flow {
 const originOf = (scope: Scope) => new URL(scope.configuration.serverMetadata().issuer).origin;
 
 /** An authorization request of the scope's client: its login page. */
-async function loginPage(scope: Scope, jar = new CookieJar()): Promise<{ flow: Flow; page: Visit }> {
+async function loginPage(scope: Scope, jar = new CookieJar(), parameters: Record<string, string> = {}): Promise<{ flow: Flow; page: Visit }> {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(scope.configuration, {
@@ -108,6 +109,7 @@ async function loginPage(scope: Scope, jar = new CookieJar()): Promise<{ flow: F
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
+    ...parameters,
   });
   const start = await jar.visit(url.href);
   expect(start.location).toMatch(new RegExp(`^${originOf(scope)}(/t/[\\w-]+)?/interaction/`));
@@ -130,10 +132,10 @@ const signInRecords = (applicationId: string, action: string) =>
   sql<{ after: Record<string, unknown>; target_id: string | null }>(`select after, target_id from audit_log where application_id = ? and action = ? order by id`, [applicationId, action]);
 
 describe('the passkey provider', () => {
-  it('is served with the fields it applies; allowSignup true and an rpId (the surface decides it) are refused; webauthn is an MFA factor', async () => {
+  it('is served with the fields it applies; a malformed allowSignup and an rpId (the surface decides it) are refused; webauthn is an MFA factor', async () => {
     const application = await app.bootstrapAnother();
     const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
-    const refusedSignup = await admin.post('/auth-providers', { type: 'passkey', config: { allowSignup: true } });
+    const refusedSignup = await admin.post('/auth-providers', { type: 'passkey', config: { allowSignup: 'yes' } });
     expect(refusedSignup.status).toBe(422);
     expect(refusedSignup.body).toMatchObject({ code: 'validation_error', field: 'config.allowSignup' });
     const refusedRp = await admin.post('/auth-providers', { type: 'passkey', config: { rpId: 'login.example.com' } });
@@ -146,6 +148,163 @@ describe('the passkey provider', () => {
     expect((await admin.patch(`/auth-providers/${created.body.id}`, { config: { userVerification: 'maybe' } })).status).toBe(422);
     const policy = await admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] });
     expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+  });
+});
+
+describe('sign-up with a passkey', () => {
+  /** The scope's passkey sign-up, from the login page's link to the page that makes the passkey (`email`'s code typed). */
+  async function signUpToKey(scope: Scope, email: string) {
+    const { flow, page } = await loginPage(scope);
+    const link = /href="([^"]*\/passkey-signup)"/.exec(page.body)?.[1];
+    expect(link, page.body).toBeDefined();
+    const form = await flow.jar.visit(new URL(link!, page.url).href);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('Create an account with a passkey');
+    const check = await flow.jar.submit(form, { email });
+    expect(check.status).toBe(200);
+    expect(check.body).toContain(`If ${email} can sign up for`);
+    return { flow, check };
+  }
+
+  it('proves the address by a mailed code, then the passkey made creates the account (verified, no password) and signs it in: amr hwk user mfa', async () => {
+    const scope = await passkeyScope({ allowSignup: true });
+    const { flow, check } = await signUpToKey(scope, 'New.Comer@example.com');
+    const code = await mailedCode(scope.admin, 'New.Comer@example.com');
+    const [row] = await sql<{ id: string; code_hash: string; user_id: string | null }>(`select id, code_hash, user_id from email_sign_in where method = 'passkey_signup' and email = ?`, ['New.Comer@example.com']);
+    expect(row!.code_hash).not.toContain(code);
+    expect(row!.user_id).toBeNull();
+
+    const wrong = await flow.jar.submit(check, { code: String((Number(code) + 1) % 1_000_000).padStart(6, '0') });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The code is incorrect or has expired.');
+    const create = await flow.jar.submit(wrong, { code });
+    expect(create.status, create.body).toBe(200);
+    expect(create.body).toContain('New.Comer@example.com is confirmed.');
+    const { ceremony, options } = webauthnFormOf(create);
+    expect(ceremony).toBe('create');
+    // The user handle is the new account's id, which exists once the passkey is proven.
+    const userId = row!.id;
+    expect(options).toMatchObject({ rp: { id: rpId }, user: { id: Buffer.from(userId.replaceAll('-', ''), 'hex').toString('base64url'), name: 'New.Comer@example.com' } });
+    expect(options['authenticatorSelection']).toMatchObject({ residentKey: 'required', userVerification: 'required' });
+    expect(await sql('select 1 from app_user where id = ?', [userId])).toEqual([]);
+
+    const key = new SoftAuthenticator();
+    const done = await answer(flow.jar, create, key.register(options as never, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
+    expect((await scope.admin.get(`/users/${userId}`)).body).toMatchObject({ email: 'New.Comer@example.com', emailVerified: true, tenantIds: [] });
+    expect(await sql('select password_hash from app_user where id = ?', [userId])).toEqual([{ password_hash: null }]);
+    expect(await sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Passkey', rp_id: rpId }]);
+    const [signup] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.signup'`, [userId]);
+    expect(signup?.after).toMatchObject({ email: 'New.Comer@example.com', hasPassword: false, method: 'passkey', via: scope.clientId });
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId])).toHaveLength(1);
+    const [signedIn] = await signInRecords(scope.application.applicationId, 'user.signed_in');
+    expect(signedIn?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
+
+    // The form posted again makes nothing: the interaction is over, and the sign-up used.
+    const again = await answer(flow.jar, create, key.register(options as never, issuer));
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('Sign-in is not possible');
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    // The passkey signs its owner in from then on.
+    const next = await loginPage(scope);
+    const signIn = await answer(next.flow.jar, next.page, key.assert(webauthnFormOf(next.page).options, issuer));
+    expect(await idToken(scope, next.flow, signIn)).toMatchObject({ sub: userId });
+  });
+
+  it('an address with an account gets the same pages and its owner a mail instead of a code; no code then works and nothing is made', async () => {
+    const scope = await passkeyScope({ allowSignup: true });
+    const owner = await createUser(scope, 'taken@example.com');
+    const { flow, check } = await signUpToKey(scope, 'taken@example.com');
+    const fresh = await signUpToKey(scope, 'free@example.com');
+    expect(normalized(check, 'taken@example.com')).toBe(normalized(fresh.check, 'free@example.com'));
+    expect(await mails(scope.admin, 'taken@example.com', 'email_otp')).toEqual([]);
+    expect(await mails(scope.admin, 'taken@example.com', 'welcome')).toHaveLength(1);
+    expect(await sql(`select 1 from email_sign_in where email = 'taken@example.com'`)).toEqual([]);
+    // The code mailed to another interaction's address proves nothing here.
+    const refused = await flow.jar.submit(check, { code: await mailedCode(scope.admin, 'free@example.com') });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('The code is incorrect or has expired.');
+    expect((await scope.admin.get('/users')).body.data.map((user: { id: string }) => user.id)).toEqual([owner]);
+  });
+
+  it('refuses a passkey of another origin (the page again, the address still proven), a key form before the code, and a code tried five times wrong', async () => {
+    const scope = await passkeyScope({ allowSignup: true });
+    const early = await signUpToKey(scope, 'early@example.com');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(early.check.body)![1]!;
+    const keyAction = new URL(early.check.url.replace(/\/passkey-signup$/, '/passkey-signup/key')).href;
+    const premature = await early.flow.jar.visit(keyAction, { form: { csrf, credential: new SoftAuthenticator().register({ challenge: 'x', rp: { id: rpId }, user: { id: 'AA' } }, issuer) } });
+    expect(premature.status).toBe(400);
+    expect(premature.body).toContain('That sign-up has expired or is finished.');
+
+    const { flow, check } = await signUpToKey(scope, 'other@example.com');
+    const create = await flow.jar.submit(check, { code: await mailedCode(scope.admin, 'other@example.com') });
+    const key = new SoftAuthenticator();
+    const foreign = await answer(flow.jar, create, key.register(webauthnFormOf(create).options as never, 'https://evil.example'));
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toContain('The passkey was not made: your browser did not finish. Try again.');
+    const cancelled = await answer(flow.jar, foreign, 'cancelled');
+    expect(cancelled.status).toBe(400);
+    expect((await scope.admin.get('/users')).body.data).toEqual([]);
+    const done = await answer(flow.jar, cancelled, key.register(webauthnFormOf(cancelled).options as never, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect((await scope.admin.get('/users')).body.data).toHaveLength(1);
+
+    // The address signed up another way between its code and its passkey: nothing is made.
+    const raced = await signUpToKey(scope, 'raced@example.com');
+    const racing = await raced.flow.jar.submit(raced.check, { code: await mailedCode(scope.admin, 'raced@example.com') });
+    const owner = await createUser(scope, 'raced@example.com');
+    const late = await answer(raced.flow.jar, racing, new SoftAuthenticator().register(webauthnFormOf(racing).options as never, issuer));
+    expect(late.status).toBe(400);
+    expect(late.body).toContain('That sign-up has expired or is finished.');
+    expect(await sql('select 1 from webauthn_credential where user_id = ?', [owner])).toEqual([]);
+    expect(await sql('select 1 from webauthn_credential where application_id = ?', [scope.application.applicationId])).toHaveLength(1);
+
+    // A sign-up's code is no sign-in code: the e-mail methods' form takes none, even where they open sign-up.
+    expect((await scope.admin.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'code', allowSignup: true } })).status).toBe(201);
+    const crossed = await signUpToKey(scope, 'crossed@example.com');
+    const crossedCsrf = /name="csrf" value="([^"]+)"/.exec(crossed.check.body)![1]!;
+    const codeAction = crossed.check.url.replace(/\/passkey-signup$/, '/code');
+    const signedIn = await crossed.flow.jar.visit(codeAction, { form: { csrf: crossedCsrf, code: await mailedCode(scope.admin, 'crossed@example.com') } });
+    expect(signedIn.status).toBe(400);
+    expect(await sql(`select 1 from app_user where email = 'crossed@example.com'`)).toEqual([]);
+
+    const guessed = await signUpToKey(scope, 'guessed@example.com');
+    const code = await mailedCode(scope.admin, 'guessed@example.com');
+    let page = guessed.check;
+    for (let attempt = 0; attempt < 5; attempt += 1) page = await guessed.flow.jar.submit(page, { code: String((Number(code) + 1 + attempt) % 1_000_000).padStart(6, '0') });
+    const voided = await guessed.flow.jar.submit(page, { code });
+    expect(voided.status).toBe(400);
+    expect(voided.body).toContain('The code is incorrect or has expired.');
+  });
+
+  it('is not offered where allowSignup is off: no link, and its pages refused', async () => {
+    const scope = await passkeyScope();
+    const { flow, page } = await loginPage(scope);
+    expect(page.body).not.toContain('passkey-signup');
+    const form = await flow.jar.visit(new URL(page.url.replace(/\/?$/, '/passkey-signup')).href);
+    expect(form.status).toBe(404);
+    const posted = await flow.jar.visit(new URL(page.url.replace(/\/?$/, '/passkey-signup')).href, { form: { csrf: /name="csrf" value="([^"]+)"/.exec(page.body)![1]!, email: 'nobody@example.com' } });
+    expect(posted.status).toBe(404);
+    expect(await mails(scope.admin, 'nobody@example.com', 'email_otp')).toEqual([]);
+  });
+
+  it('in an isolated tenant the new account is the tenant’s; a tenant of the shared pool offers no sign-up', async () => {
+    const { scope, tenant, own } = await isolatedTenantScope();
+    expect((await scope.admin.patch(`${own}/auth-providers/${(await scope.admin.get(`${own}/auth-providers`)).body.data.find((provider: { type: string }) => provider.type === 'passkey').id}`, { config: { allowSignup: true } })).status).toBe(200);
+    const { flow, check } = await signUpToKey(scope, 'north.new@example.com');
+    const create = await flow.jar.submit(check, { code: await mailedCode(scope.admin, 'north.new@example.com') });
+    const done = await answer(flow.jar, create, new SoftAuthenticator().register(webauthnFormOf(create).options as never, issuer));
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    const token = await idToken(scope, flow, done);
+    expect(token).toMatchObject({ iss: `${issuer}/t/${tenant}` });
+    expect((await scope.admin.get(`${own}/users/${token['sub'] as string}`)).body).toMatchObject({ email: 'north.new@example.com' });
+
+    // Shared pool: a tenant's members join by invitation, never by sign-up, so a sign-in for a tenant offers none.
+    const shared = await passkeyScope({ allowSignup: true });
+    const onTenant = await loginPage(shared, new CookieJar(), { tenant: await app.createTenant('Shared', shared.application) });
+    expect(onTenant.page.body).toContain('Sign in with a passkey');
+    expect(onTenant.page.body).not.toContain('passkey-signup');
   });
 });
 

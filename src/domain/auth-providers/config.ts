@@ -16,8 +16,6 @@ interface FieldBase {
   applies?: (config: Config) => boolean;
   /** For the 422 message. */
   appliesOnly?: string;
-  /** Refused with the reason rather than stored without effect. */
-  refused?: { readonly value: unknown; readonly because: string };
 }
 
 type Field = FieldBase &
@@ -103,8 +101,8 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       rpName: { kind: 'string', default: null, max: 200 },
       // `required`: a passkey proves two factors (the MFA step is then done); else one, and the MFA policy applies.
       userVerification: { kind: 'enum', values: ['required', 'preferred', 'discouraged'], default: 'required' },
-      // A passkey is registered by a signed-in user on the account page: it opens no account by itself.
-      allowSignup: { kind: 'boolean', default: false, refused: { value: true, because: 'is not supported: a passkey is added from the account page by a signed-in user' } },
+      // Opt-in: a sign-up proves its address by a mailed code before its passkey is made (src/domain/webauthn/sign-up.ts).
+      allowSignup: { kind: 'boolean', default: false },
     },
     secrets: {},
     defaultName: () => 'Passkeys',
@@ -254,7 +252,6 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
       config[name] = defaultOf(field, config);
     } else {
       config[name] = checkField(path, field, value, rule);
-      if (field.refused !== undefined && config[name] === field.refused.value) throw invalid(path, `${path} ${field.refused.because}`);
     }
   }
   return config;

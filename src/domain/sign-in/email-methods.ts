@@ -6,10 +6,8 @@ import { executeOwned, ownedSql } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid, newId } from '../../ids.ts';
 import type { SignInFailureReason } from '../auth-events.ts';
-import { recordAudit } from '../audit.ts';
 import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { lockTenants } from '../tenants/target-tenant.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
@@ -17,8 +15,8 @@ import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-use
 import { email as emailAddress } from '../validate.ts';
 import { mailAt, userByEmail } from './account-links.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { createSignedUpUser } from './new-account.ts';
 import { RefusalTiming } from './refusal-timing.ts';
-import { SignInRefusal } from './refusals.ts';
 import { recordAttempt, type CredentialCheck, type SignInTarget } from './sign-in.ts';
 
 /**
@@ -36,8 +34,8 @@ const askTiming = new RefusalTiming();
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 /** Salted with its row: the same code of two rows hashes apart. */
-const codeHash = (rowId: string, code: string) => sha256(`${rowId}:${code}`).toString('base64url');
-const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+export const codeHash = (rowId: string, code: string) => sha256(`${rowId}:${code}`).toString('base64url');
+export const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 function validAddress(email: unknown): string | undefined {
   try {
@@ -48,10 +46,51 @@ function validAddress(email: unknown): string | undefined {
   }
 }
 
+/** A row of `email_sign_in`: a passkey sign-up's too (src/domain/webauthn/sign-up.ts), which only its own routes read. */
+export interface NewEmailSignIn {
+  readonly id: string;
+  readonly interactionId: string;
+  readonly userId: string | null;
+  readonly email: string;
+  readonly method: EmailMethod | 'passkey_signup';
+  readonly tokenHash: string | null;
+  readonly codeHash: string | null;
+  readonly minutes: number;
+}
+
+/** Only the latest mail of an interaction works: its earlier rows end. */
+export async function endEmailSignIns(em: EntityManager, target: SignInTarget, interactionId: string): Promise<void> {
+  await executeOwned(em, target.application.id, `update email_sign_in set used_at = now() where @owner and interaction_id = ? and used_at is null`, [interactionId]);
+}
+
+export async function insertEmailSignIn(em: EntityManager, target: SignInTarget, row: NewEmailSignIn): Promise<void> {
+  await endEmailSignIns(em, target, row.interactionId);
+  await em.execute(
+    `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, expires_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
+    [target.application.id, row.id, row.interactionId, target.clientId, target.tenant?.id ?? null, target.poolId, row.userId, row.email, row.method, row.tokenHash, row.codeHash, row.minutes],
+  );
+}
+
 /**
- * Only the latest mail of an interaction works: its earlier rows end. `pagesBase`: the origin the asking browser is on
- * (the service's or a custom domain's), where the link leads.
+ * Whether `code` is the row's, compared in constant time; a wrong one counts on the row, which is void at
+ * CODE_ATTEMPTS.
  */
+export async function rowCodeMatches(em: EntityManager, applicationId: string, row: { id: string; code_hash: string }, code: unknown): Promise<boolean> {
+  const typed = typeof code === 'string' ? code.replaceAll(/\s/g, '') : '';
+  const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash));
+  if (!matches) {
+    await executeOwned(
+      em.getConnection(),
+      applicationId,
+      `update email_sign_in set attempts = attempts + 1, used_at = case when attempts + 1 >= ? then now() end where @owner and id = ? and used_at is null`,
+      [CODE_ATTEMPTS, row.id],
+    );
+  }
+  return matches;
+}
+
+/** `pagesBase`: the origin the asking browser is on (the service's or a custom domain's), where the link leads. */
 export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, email: unknown, interactionId: string, pagesBase: string): Promise<void> {
   const user = await userByEmail(target, email);
   const address = user === null && target.email.signUp ? validAddress(email) : undefined;
@@ -63,25 +102,16 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
       const id = newId();
       const secret = method === 'magic_link' ? randomBytes(32).toString('base64url') : undefined;
       const code = method === 'email_code' ? newCode() : undefined;
-      await executeOwned(em, target.application.id, `update email_sign_in set used_at = now() where @owner and interaction_id = ? and used_at is null`, [interactionId]);
-      await em.execute(
-        `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, expires_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
-        [
-          target.application.id,
-          id,
-          interactionId,
-          target.clientId,
-          target.tenant?.id ?? null,
-          target.poolId,
-          user?.id ?? null,
-          to.email,
-          method,
-          secret === undefined ? null : sha256(secret).toString('base64url'),
-          code === undefined ? null : codeHash(id, code),
-          minutes,
-        ],
-      );
+      await insertEmailSignIn(em, target, {
+        id,
+        interactionId,
+        userId: user?.id ?? null,
+        email: to.email,
+        method,
+        tokenHash: secret === undefined ? null : sha256(secret).toString('base64url'),
+        codeHash: code === undefined ? null : codeHash(id, code),
+        minutes,
+      });
       if (secret !== undefined) {
         const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
         link.searchParams.set('token', `${target.application.id}.${secret}`);
@@ -179,26 +209,17 @@ export async function verifyEmailCode(target: SignInTarget, interactionId: strin
     em.getConnection(),
     target.application.id,
     `select id, pool_id, user_id, email, method, code_hash from email_sign_in
-      where @owner and interaction_id = ? and used_at is null and expires_at > now() and code_hash is not null
+      where @owner and interaction_id = ? and method <> 'passkey_signup' and used_at is null and expires_at > now() and code_hash is not null
       order by created_at desc limit 1`,
     [interactionId],
   );
-  const typed = typeof code === 'string' ? code.replaceAll(/\s/g, '') : '';
   if (row === undefined) {
     await refuseUncounted(target);
     return answered(target, 'email_code', { ok: false, reason: 'wrong_code', user: null }, null);
   }
   const { user, refused } = await rowUser(target, row, address);
   if (refused !== undefined) return answered(target, row.method, refused, row.email);
-  // constant-time: the hashes are compared whole, whatever the code typed.
-  const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash!));
-  if (!matches) {
-    await executeOwned(
-      em.getConnection(),
-      target.application.id,
-      `update email_sign_in set attempts = attempts + 1, used_at = case when attempts + 1 >= ? then now() end where @owner and id = ? and used_at is null`,
-      [CODE_ATTEMPTS, row.id],
-    );
+  if (!(await rowCodeMatches(em, target.application.id, { id: row.id, code_hash: row.code_hash! }, code))) {
     if (user !== null) await recordFailedSignIn(target, user, target.lockout, address);
     return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
   }
@@ -284,37 +305,13 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
  * meanwhile is the one signed in; a suspended one is refused (null).
  */
 async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null> {
-  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   const emailNormalized = normalizeEmail(email);
   const existing = () => readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
   try {
     const created = await underTenancyConfig(target.applicationScope, async (tx) => {
-      const { em, application } = tx;
-      // As sign-up.ts: a pool decided on settings that have changed since is not one to land in.
-      if ((await application()).authIsolation !== target.application.authIsolation) throw new SignInRefusal('signup_settings_changed', target.look);
-      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw new SignInRefusal('signup_tenant_gone', target.look);
-      if ((await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false })) !== null) return null;
-      const user = em.create(User, {
-        applicationId: target.application.id,
-        id: newId(),
-        poolId: target.poolId,
-        email,
-        emailNormalized,
-        name: null,
-        status: 'active',
-        tenantIds: tenantId === null ? [] : [tenantId],
-        passwordHash: null,
-        emailVerified: true,
-      });
-      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
-      recordAudit(em, actor, {
-        action: 'user.signup',
-        targetType: 'user',
-        targetId: user.id,
-        tenantId,
-        after: { email: user.email, name: null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: false, via: target.clientId },
-      });
-      await em.flush();
+      if ((await tx.em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false })) !== null) return null;
+      const user = await createSignedUpUser(tx, target, { email, emailVerified: true });
+      await tx.em.flush();
       return user;
     });
     if (created !== null) {

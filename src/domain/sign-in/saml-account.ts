@@ -1,14 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { User } from '../../db/entities/index.ts';
-import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from './lockout.ts';
+import { createSignedUpUser } from './new-account.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SamlIdentity } from './saml.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -76,33 +73,10 @@ async function account(
 
 /** As sign-up.ts makes one, without a password. The same address created at the same moment is that user. */
 async function createSamlUser(target: SignInTarget, identity: SamlIdentity, emailNormalized: string): Promise<SignInUser> {
-  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
     await underTenancyConfig(target.applicationScope, async (tx) => {
-      const { em, application } = tx;
-      // The pool was decided before this transaction: a switch of authIsolation since has moved the pools.
-      if ((await application()).authIsolation !== target.application.authIsolation) throw new SignInRefusal('signup_settings_changed', target.look);
-      if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw new SignInRefusal('signup_tenant_gone', target.look);
-      const created = em.create(User, {
-        applicationId: target.application.id,
-        id: newId(),
-        poolId: target.poolId,
-        email: identity.email,
-        emailNormalized,
-        name: null,
-        status: 'active',
-        tenantIds: tenantId === null ? [] : [tenantId],
-        emailVerified: true,
-      });
-      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: created.id } } };
-      recordAudit(em, actor, {
-        action: 'user.signup',
-        targetType: 'user',
-        targetId: created.id,
-        tenantId,
-        after: { email: created.email, tenantIds: [...created.tenantIds], poolId: created.poolId, hasPassword: false, via: target.clientId, method: SAML_METHOD, providerId: identity.providerId },
-      });
-      await em.flush();
+      await createSignedUpUser(tx, target, { email: identity.email, emailVerified: true, origin: { method: SAML_METHOD, providerId: identity.providerId } });
+      await tx.em.flush();
     });
     await usersChanged(target.scope.services, target.application.id);
   } catch (error) {

@@ -1,24 +1,20 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Scope } from '../../context.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
 import { User } from '../../db/entities/index.ts';
-import { recordAudit } from '../audit.ts';
 import type { PasswordPolicy } from '../policies/definitions.ts';
 import { checkPassword, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
-import { newId } from '../../ids.ts';
 import { welcomeMail } from '../email/flow-mail.ts';
 import { mailAt, queueVerification } from './account-links.ts';
-import { SignInRefusal } from './refusals.ts';
+import { createSignedUpUser } from './new-account.ts';
 import type { SignInTarget } from './sign-in.ts';
 
-/** In the shared pool the new user belongs to no tenant (see passwordMethod); in an isolated tenant's pool, to it. */
 export interface SignUpInput {
   readonly name: unknown;
   readonly email: unknown;
@@ -38,20 +34,15 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRefusals(checkPassword(policy, password));
 
 /**
- * The pool was decided before this transaction: a switch of authIsolation since restarts the sign-up rather than land
- * in the wrong pool. The tenant joined is held FOR SHARE: a deletion (FOR UPDATE) waits and takes the new user, or went
- * first and the sign-up finds no tenant.
+ * A sign-up for an address that has an account makes no second one: its owner hears of the attempt (a new verification
+ * link while the first is unused). `applicationUrl`: where the notice sends its owner to sign in (the client's origin).
  */
-export async function holdPool(tx: Scope, target: SignInTarget, tenantId: string | null): Promise<void> {
-  if ((await tx.application()).authIsolation !== target.application.authIsolation) {
-    throw new SignInRefusal('signup_settings_changed', target.look);
-  }
-  if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) {
-    throw new SignInRefusal('signup_tenant_gone', target.look);
-  }
+export async function tellOwner(target: SignInTarget, em: EntityManager, owner: User, applicationUrl: string): Promise<void> {
+  if (!owner.emailVerified) await queueVerification(target, em, owner);
+  else await welcomeMail(mailAt(target, em, owner), owner, { link: applicationUrl, existingAccount: true });
 }
 
-/** `applicationUrl`: where the notice to an existing account sends its owner to sign in (the client's origin). */
+/** `applicationUrl`: as tellOwner's. */
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
   const fieldErrors: SignUpFieldErrors = {};
   const typed = typedName(text(input.name));
@@ -66,45 +57,19 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
   const { name } = typed;
 
   const passwordHash = await hashPassword(password);
-  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
     const outcome = await underTenancyConfig(target.applicationScope, async (tx): Promise<SignUpOutcome> => {
       const { em } = tx;
-      await holdPool(tx, target, tenantId);
       // The policy as in force now, in this transaction: one tightened since the form's check applies too.
       const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);
       if (refused.length > 0) return { ok: false, fieldErrors: { password: refused } };
       const emailNormalized = normalizeEmail(email);
       const existing = await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false });
       if (existing !== null) {
-        // Not a second account: its owner hears of the attempt (a new verification link while the first is unused).
-        if (!existing.emailVerified) await queueVerification(target, em, existing);
-        else await welcomeMail(mailAt(target, em, existing), existing, { link: applicationUrl, existingAccount: true });
+        await tellOwner(target, em, existing, applicationUrl);
         return { ok: true, email, created: null };
       }
-      const created = em.create(User, {
-        applicationId: target.application.id,
-        id: newId(),
-        poolId: target.poolId,
-        email,
-        emailNormalized,
-        name,
-        // The language of the sign-up page: the account's mails, the verification link first, are in it.
-        locale: target.look.locale,
-        status: 'active',
-        tenantIds: tenantId === null ? [] : [tenantId],
-        passwordHash,
-        emailVerified: false,
-      });
-      // The new user is the actor of their own sign-up.
-      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: created.id } } };
-      recordAudit(em, actor, {
-        action: 'user.signup',
-        targetType: 'user',
-        targetId: created.id,
-        tenantId,
-        after: { email: created.email, name: created.name ?? null, tenantIds: [...created.tenantIds], poolId: created.poolId, hasPassword: true, via: target.clientId },
-      });
+      const created = await createSignedUpUser(tx, target, { email, name, passwordHash, emailVerified: false });
       await em.flush();
       await queueVerification(target, em, created);
       return { ok: true, email, created };

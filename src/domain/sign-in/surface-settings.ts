@@ -54,6 +54,8 @@ export interface PasskeyMethod {
   readonly rpName: string | null;
   /** `required` makes a passkey two factors. */
   readonly userVerification: 'required' | 'preferred' | 'discouraged';
+  /** `allowSignup` (default false), where the surface opens sign-up: an address proven by a mailed code gets an account with a new passkey. */
+  readonly signUp: boolean;
 }
 
 /** Resolved by the tenancy engine: plain values, shared by every request that reads them. */
@@ -124,6 +126,7 @@ async function readSurfaceSettings(
     effectivePolicy(scope, 'mfa', policyTenantId),
   ]);
   const { logoUrl, faviconUrl, colors, copy } = branding;
+  const opensMembership = tenant !== null && poolId === SHARED_POOL;
   return {
     application: { id: application.id, name: application.name, multiTenant: application.multiTenant, authIsolation: application.authIsolation },
     tenant: tenant === null ? null : { id: tenant.id, name: tenant.name },
@@ -131,13 +134,13 @@ async function readSurfaceSettings(
     policyTenantId,
     // The language is the request's: each page answers in a copy of this look (lookFor).
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name, locale: DEFAULT_LOCALE },
-    password: passwordMethod(providers, tenant !== null && poolId === SHARED_POOL),
-    email: emailMethods(providers, tenant !== null && poolId === SHARED_POOL),
-    upstreams: upstreamMethods(providers, tenant !== null && poolId === SHARED_POOL),
+    password: passwordMethod(providers, opensMembership),
+    email: emailMethods(providers, opensMembership),
+    upstreams: upstreamMethods(providers, opensMembership),
     saml: providers
       .filter((provider) => provider.type === 'saml' && provider.enabled)
-      .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !(tenant !== null && poolId === SHARED_POOL) })),
-    passkey: passkeyMethod(providers),
+      .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership })),
+    passkey: passkeyMethod(providers, opensMembership),
     lockout,
     passwordPolicy,
     session,
@@ -176,13 +179,14 @@ function emailMethods(providers: readonly { type: string; enabled: boolean; conf
   };
 }
 
-function passkeyMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[]): PasskeyMethod | null {
+function passkeyMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[], opensMembership: boolean): PasskeyMethod | null {
   const provider = providers.find((candidate) => candidate.type === 'passkey' && candidate.enabled);
   if (provider === undefined) return null;
-  const { rpName, userVerification } = provider.config;
+  const { rpName, userVerification, allowSignup } = provider.config;
   return {
     rpName: typeof rpName === 'string' ? rpName : null,
     userVerification: userVerification === 'preferred' || userVerification === 'discouraged' ? userVerification : 'required',
+    signUp: allowSignup === true && !opensMembership,
   };
 }
 

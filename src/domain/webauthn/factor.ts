@@ -1,8 +1,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { CodeCheck } from '../mfa/second-step.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import type { SignInUser } from '../users/sign-in-user.ts';
-import { assertionOptions, readResponse, registrationOptions, verifyAssertion, verifyRegistration } from './ceremonies.ts';
+import { assertionOptions, readResponse, registrationOptions, verifyAssertion, verifyRegistration, type Registrant } from './ceremonies.ts';
 import { amrOfCredential, recordUse, userCredentials, type NewCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
@@ -36,7 +35,8 @@ export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, 
 const registrationPolicy = (target: SignInTarget) =>
   target.passkey === null ? { discoverable: false, userVerification: 'preferred' as const } : { discoverable: true, userVerification: target.passkey.userVerification };
 
-export async function newCredentialOptions(target: SignInTarget, rp: RelyingParty, user: SignInUser) {
+/** For a user stored, or a passkey sign-up's user about to be (sign-up.ts). */
+export async function newCredentialOptions(target: SignInTarget, rp: RelyingParty, user: Registrant) {
   const { em } = target.applicationScope;
   const existing = await userCredentials(em, target.application.id, user.id, rp.id);
   const key = { applicationId: target.application.id, purpose: 'register', rp, userId: user.id } as const;

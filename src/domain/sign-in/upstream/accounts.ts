@@ -1,16 +1,15 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { executeOwned } from '../../../db/owned-sql.ts';
-import { User, UserIdentity } from '../../../db/entities/index.ts';
+import { UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
 import type { SignInFailureReason } from '../../auth-events.ts';
-import { recordAudit } from '../../audit.ts';
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
 import { usersChanged } from '../../users/changed.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from '../lockout.ts';
 import type { SignInTarget } from '../sign-in.ts';
-import { holdPool } from '../sign-up.ts';
+import { createSignedUpUser } from '../new-account.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import type { UpstreamIdentity } from './identity.ts';
 
@@ -44,31 +43,10 @@ async function link(target: SignInTarget, providerId: string, subject: string, u
 
 /** As a sign-up creates one (no password). */
 async function createUser(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity & { email: string }): Promise<string | null> {
-  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   try {
     const created = await underTenancyConfig(target.applicationScope, async (tx) => {
-      await holdPool(tx, target, tenantId);
-      const user = tx.em.create(User, {
-        applicationId: target.application.id,
-        id: newId(),
-        poolId: target.poolId,
-        email: identity.email,
-        emailNormalized: normalizeEmail(identity.email),
-        name: identity.name,
-        status: 'active',
-        tenantIds: tenantId === null ? [] : [tenantId],
-        passwordHash: null,
-        emailVerified: true,
-      });
+      const user = await createSignedUpUser(tx, target, { email: identity.email, name: identity.name, emailVerified: true, origin: { upstream: method.providerId } });
       tx.em.create(UserIdentity, { applicationId: target.application.id, id: newId(), poolId: target.poolId, providerId: method.providerId, subject: identity.subject, userId: user.id });
-      const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
-      recordAudit(tx.em, actor, {
-        action: 'user.signup',
-        targetType: 'user',
-        targetId: user.id,
-        tenantId,
-        after: { email: user.email, name: user.name ?? null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: false, via: target.clientId, upstream: method.providerId },
-      });
       return user;
     });
     await usersChanged(target.scope.services, target.application.id);

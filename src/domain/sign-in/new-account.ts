@@ -1,0 +1,55 @@
+import type { Scope } from '../../context.ts';
+import { User } from '../../db/entities/index.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { lockTenants } from '../tenants/target-tenant.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { SignInRefusal } from './refusals.ts';
+import type { SignInTarget } from './sign-in.ts';
+
+/** An account its user makes on a hosted page: by password, e-mail, passkey, an upstream provider or SAML. */
+export interface NewAccount {
+  /** Given when a ceremony already named the user (a passkey's user handle). */
+  readonly id?: string;
+  readonly email: string;
+  readonly name?: string | null;
+  readonly passwordHash?: string | null;
+  readonly emailVerified: boolean;
+  /** Where the account came from, recorded beside the client (`via`) in `user.signup`. */
+  readonly origin?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * In the caller's transaction, the new user its own actor in `user.signup`. In the shared pool the user belongs to no
+ * tenant; in an isolated tenant's pool, to it. The pool was decided before this transaction: a switch of authIsolation
+ * since restarts the sign-up rather than land in the wrong pool. The tenant joined is held FOR SHARE: a deletion (FOR
+ * UPDATE) waits and takes the new user, or went first and the sign-up finds no tenant.
+ */
+export async function createSignedUpUser(tx: Scope, target: SignInTarget, account: NewAccount): Promise<User> {
+  const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
+  if ((await tx.application()).authIsolation !== target.application.authIsolation) throw new SignInRefusal('signup_settings_changed', target.look);
+  if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw new SignInRefusal('signup_tenant_gone', target.look);
+  const user = tx.em.create(User, {
+    applicationId: target.application.id,
+    id: account.id ?? newId(),
+    poolId: target.poolId,
+    email: account.email,
+    emailNormalized: normalizeEmail(account.email),
+    name: account.name ?? null,
+    // The language of the page signed up on: the account's mails, a verification link first, are in it.
+    locale: target.look.locale,
+    status: 'active',
+    tenantIds: tenantId === null ? [] : [tenantId],
+    passwordHash: account.passwordHash ?? null,
+    emailVerified: account.emailVerified,
+  });
+  const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
+  recordAudit(tx.em, actor, {
+    action: 'user.signup',
+    targetType: 'user',
+    targetId: user.id,
+    tenantId,
+    after: { email: user.email, name: user.name ?? null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: user.passwordHash != null, via: target.clientId, ...account.origin },
+  });
+  return user;
+}

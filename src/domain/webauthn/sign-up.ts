@@ -1,0 +1,136 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { User } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
+import { emailOtpMail } from '../email/flow-mail.ts';
+import { mailAt } from '../sign-in/account-links.ts';
+import { codeHash, endEmailSignIns, insertEmailSignIn, newCode, rowCodeMatches } from '../sign-in/email-methods.ts';
+import { refuseUncounted } from '../sign-in/lockout.ts';
+import { createSignedUpUser } from '../sign-in/new-account.ts';
+import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
+import { tellOwner } from '../sign-in/sign-up.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { typedEmail } from '../typed-fields.ts';
+import { usersChanged } from '../users/changed.ts';
+import { normalizeEmail } from '../users/email-key.ts';
+import { ownScope } from '../users/own-account.ts';
+import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { amrOfCredential, insertCredential, keyName } from './credentials.ts';
+import { newCredentialOptions, provenCredential } from './factor.ts';
+import type { RelyingParty } from './relying-party.ts';
+
+/**
+ * Sign-up with a passkey (the `passkey` provider's `allowSignup`), bound to the asking interaction: the address is
+ * proven first by a mailed code, then the browser makes a passkey for a user not yet stored, whose id is the sign-up
+ * row's; the account (e-mail verified, no password) and its passkey are stored together once the registration
+ * verifies. An address that has an account gets the same pages, and its owner a mail instead of a code.
+ */
+
+/** As long as a sign-in link's default. */
+const CODE_MINUTES = 15;
+
+/** The rows of the interaction's passkey sign-up still open. */
+const OPEN = `@owner and interaction_id = ? and method = 'passkey_signup' and used_at is null and expires_at > now()`;
+
+/** The address typed, once mailed; undefined when it is no address. */
+export async function askPasskeySignUp(target: SignInTarget, typed: unknown, interactionId: string, applicationUrl: string): Promise<string | undefined> {
+  const email = typedEmail(typeof typed === 'string' ? typed : '');
+  if (email === undefined) return undefined;
+  await target.applicationScope.transactional(async (em) => {
+    const owner = await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized: normalizeEmail(email) }, { filters: false });
+    if (owner !== null) {
+      await endEmailSignIns(em, target, interactionId);
+      return tellOwner(target, em, owner, applicationUrl);
+    }
+    const id = newId();
+    const code = newCode();
+    await insertEmailSignIn(em, target, { id, interactionId, userId: null, email, method: 'passkey_signup', tokenHash: null, codeHash: codeHash(id, code), minutes: CODE_MINUTES });
+    await emailOtpMail(mailAt(target, em, null), { email, name: null, locale: null }, { code, expiresInMinutes: CODE_MINUTES });
+  });
+  target.scope.services.outbox.wake();
+  return email;
+}
+
+/** Whether the code proves the interaction's address; a wrong one counts on its row as an e-mail code's does. */
+export async function provePasskeySignUpCode(target: SignInTarget, interactionId: string, code: unknown): Promise<boolean> {
+  const { em } = target.applicationScope;
+  const applicationId = target.application.id;
+  const [row] = await executeOwned<{ id: string; code_hash: string }[]>(
+    em.getConnection(),
+    applicationId,
+    `select id, code_hash from email_sign_in where ${OPEN} and code_hash is not null order by created_at desc limit 1`,
+    [interactionId],
+  );
+  if (row === undefined) return (await refuseUncounted(target)).ok;
+  if (!(await rowCodeMatches(em, applicationId, row, code))) return false;
+  const proven = await executeOwned<unknown[]>(
+    em.getConnection(),
+    applicationId,
+    `update email_sign_in set code_hash = null, proven_at = now() where @owner and id = ? and code_hash is not null and used_at is null returning 1`,
+    [row.id],
+  );
+  return proven.length > 0;
+}
+
+interface ProvenSignUp {
+  readonly id: string;
+  readonly email: string;
+}
+
+async function provenSignUp(target: SignInTarget, interactionId: string): Promise<ProvenSignUp | undefined> {
+  const [row] = await executeOwned<ProvenSignUp[]>(
+    target.applicationScope.em.getConnection(),
+    target.application.id,
+    `select id, email from email_sign_in where ${OPEN} and proven_at is not null order by created_at desc limit 1`,
+    [interactionId],
+  );
+  return row;
+}
+
+/** The proven address and the options that make its passkey; undefined when the interaction proved none. */
+export async function passkeySignUpOptions(target: SignInTarget, rp: RelyingParty, interactionId: string) {
+  const proven = await provenSignUp(target, interactionId);
+  return proven === undefined ? undefined : { email: proven.email, options: await newCredentialOptions(target, rp, proven) };
+}
+
+/** `retry`: the address stays proven, and the browser may try making a passkey again. */
+export type PasskeySignUp = { readonly ok: true; readonly user: SignInUser; readonly amr: readonly string[] } | { readonly ok: false; readonly retry: boolean };
+
+/** The registration's key is held by an account already: nothing is stored. */
+class KeyHeld extends Error {}
+
+export async function completePasskeySignUp(target: SignInTarget, rp: RelyingParty, interactionId: string, posted: string | null | undefined): Promise<PasskeySignUp> {
+  const proven = await provenSignUp(target, interactionId);
+  if (proven === undefined) return { ok: false, retry: false };
+  const credential = await provenCredential(target, rp, proven.id, posted, keyName(null));
+  const refused = async (retry: boolean): Promise<PasskeySignUp> => {
+    await recordAttempt(target, null, { method: 'passkey', outcome: { ok: false, reason: 'invalid_passkey', userId: null, email: proven.email } });
+    return { ok: false, retry };
+  };
+  if (credential === null) return refused(true);
+  const applicationId = target.application.id;
+  try {
+    const created = await underTenancyConfig(target.applicationScope, async (tx) => {
+      const used = await executeOwned<unknown[]>(tx.em, applicationId, `update email_sign_in set used_at = now() where ${OPEN} and id = ? returning 1`, [interactionId, proven.id]);
+      if (used.length === 0) return false;
+      const user = await createSignedUpUser(tx, target, { id: proven.id, email: proven.email, emailVerified: true, origin: { method: 'passkey' } });
+      await tx.em.flush();
+      if (!(await insertCredential(tx.em, applicationId, user.id, credential))) throw new KeyHeld();
+      recordAudit(tx.em, ownScope(target, user.id), { action: 'user.passkey.add', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
+      return true;
+    });
+    if (!created) return refused(false);
+  } catch (error) {
+    // The address signed up another way meanwhile, or the key is another account's.
+    if (error instanceof UniqueConstraintViolationException || error instanceof KeyHeld) return refused(false);
+    throw error;
+  }
+  await usersChanged(target.scope.services, applicationId);
+  const user = (await readSignInUser(target.applicationScope.em, applicationId, { id: proven.id, poolId: target.poolId }))!;
+  // The registration verified its user only where the provider requires it: then the passkey is two factors, as at sign-in.
+  const verified = target.passkey?.userVerification === 'required';
+  const amr = [...amrOfCredential(credential.deviceType, verified), ...(verified ? ['mfa'] : [])];
+  await recordAttempt(target, user, { method: 'passkey', amr, outcome: { ok: true, userId: user.id } });
+  return { ok: true, user, amr };
+}
