@@ -47,16 +47,6 @@ async function verifiedToken(resource: string) {
   return { payload, protectedHeader };
 }
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
 const dashboard = dashboardSuite({
   tab: 'API resources',
   setup: async (app) => {
@@ -146,7 +136,7 @@ describe('the API resources tab of the dashboard in Chromium', () => {
   });
 
   it('deletes the resource once confirmed: a grant naming it is then invalid_target', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await resourceRow('Billing API').getByRole('button', { name: 'Delete Billing API' }).click();
     await dashboard.page.getByText('This application has no API resources yet').waitFor();
     expect(await question).toContain(`A grant naming ${IDENTIFIER} as its resource is refused from now on (invalid_target)`);

@@ -27,11 +27,6 @@ const applicationProviders = async (): Promise<{ id: string; type: string; enabl
   (await get('/auth-providers')).data;
 const createUser = (email: string, password: string, tenantId?: string) => dashboard.app.http.post('/users', { email, password, ...(tenantId === undefined ? {} : { tenantId }) });
 
-/** Accepts the next confirmation. */
-function acceptNextDialog(): void {
-  dashboard.page.once('dialog', (dialog) => void dialog.accept());
-}
-
 async function savePolicy(): Promise<void> {
   await region('Change a policy').getByRole('button', { name: 'Save policy' }).click();
 }
@@ -120,7 +115,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await renamed.textContent()).toContain('No');
     expect(await magicLink()).toMatchObject({ enabled: false, config: { linkLifetimeMinutes: 30 } });
 
-    acceptNextDialog();
+    void dashboard.acceptNextDialog();
     await renamed.getByRole('button', { name: 'Delete' }).click();
     await renamed.waitFor({ state: 'detached' });
     expect(await magicLink()).toBeUndefined();
@@ -181,7 +176,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     };
     const before = await certificatesInMetadata();
     expect(before.size).toBe(1);
-    acceptNextDialog();
+    void dashboard.acceptNextDialog();
     await row.getByRole('button', { name: 'Rotate SP key' }).click();
     const rotated = region('New SP key of SAML');
     await rotated.getByText(/keeps decrypting assertions until/).waitFor();
@@ -193,7 +188,7 @@ describe("the Authentication tab's editing in Chromium", () => {
 
     // Deleted meanwhile through the API, the provider's rotation is refused with the server's message.
     expect((await dashboard.app.http.delete(`/applications/${appId}/auth-providers/${saml!.id}`)).status).toBe(204);
-    acceptNextDialog();
+    void dashboard.acceptNextDialog();
     await row.getByRole('button', { name: 'Rotate SP key' }).click();
     expect(await row.getByRole('alert').textContent()).toMatch(/not found/);
   });

@@ -22,16 +22,6 @@ const listedClients = async () => (await dashboard.app.http.get('/oauth-clients'
 const storefrontRow = () => dashboard.page.getByRole('row', { name: /Storefront/ });
 const createForm = () => dashboard.page.getByRole('region', { name: 'Create OAuth client' });
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
 /** Ada signs in through the client (code + PKCE, the secret at the token endpoint): the ID token's subject and audience. */
 async function signInThrough(clientId: string, secret: string, redirectUri: string) {
   const config = await discover(dashboard.app, clientId, oidc.ClientSecretBasic(secret), { redirect_uris: [redirectUri] });
@@ -139,7 +129,7 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
   });
 
   it('rotates the secret once confirmed: the new one works, the old one for the grace period stated', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await storefrontRow().getByRole('button', { name: 'Rotate secret' }).click();
     const rotated = dashboard.page.getByRole('region', { name: 'New secret of Storefront' });
     await rotated.waitFor();
@@ -160,7 +150,7 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
   });
 
   it('deletes the client once confirmed: its client_id is refused (invalid_client)', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await storefrontRow().getByRole('button', { name: 'Delete' }).click();
     await storefrontRow().waitFor({ state: 'detached' });
     expect(await question).toContain('Delete Storefront? Its client_id stops working at once');

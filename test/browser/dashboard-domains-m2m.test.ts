@@ -52,16 +52,6 @@ const row = (name: string): Locator => dashboard.page.getByRole('row', { name: n
 const tokenRequest = (id: string, clientSecret: string) =>
   postForm(`${dashboard.app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(id, clientSecret) });
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
 /** Reads the secret shown once in the region `heading` under `label`, then dismisses it; it is nowhere in the page afterwards. */
 async function takeSecret(heading: string, label: string): Promise<string> {
   const shown = dashboard.page.getByRole('region', { name: heading });
@@ -150,7 +140,7 @@ describe('the Domains tab of the dashboard in Chromium', () => {
   });
 
   it('deletes the domain once the operator confirms', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await row(HOST).getByRole('button', { name: 'Delete' }).click();
     await dashboard.page.getByRole('status').filter({ hasText: `The domain ${HOST} is deleted.` }).waitFor();
     expect(await question).toMatch(new RegExp(`^Delete the domain ${HOST.replaceAll('.', '\\.')}\\?`));
@@ -191,7 +181,7 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
   });
 
   it('rotates the secret once confirmed: the new one, shown once, gets a token', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await row(NAME).getByRole('button', { name: 'Rotate' }).click();
     expect(await question).toMatch(new RegExp(`^Rotate the secret of ${NAME}\\? .*24 hours`));
     const rotated = await takeSecret(`New secret of ${NAME}`, 'New client secret');
@@ -203,7 +193,7 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
   });
 
   it('revokes it once confirmed: the token endpoint answers invalid_client', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await row(NAME).getByRole('button', { name: 'Revoke' }).click();
     await row(NAME).getByRole('cell', { name: 'Revoked', exact: true }).waitFor();
     expect(await question).toMatch(new RegExp(`^Revoke ${NAME}\\?`));

@@ -15,16 +15,6 @@ const acmeConfiguration = async () => (await dashboard.app.http.get(`/applicatio
 const region = (name: string): Locator => dashboard.page.getByRole('region', { name });
 const removeButtons = () => dashboard.page.getByRole('button', { name: 'Remove tenant override' });
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
 async function openTenantView(name: string, tenant: string): Promise<void> {
   await openTab(dashboard.page, name);
   await dashboard.page.getByLabel('Tenant').selectOption({ label: tenant });
@@ -60,7 +50,7 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
     expect(await region('Provider').getByText(/Inherited|Customized/).count()).toBe(0);
     await dashboard.page.screenshot({ path: 'test-results/dashboard-email-auth-email.png', fullPage: true });
 
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await row.getByRole('button', { name: 'Remove tenant override' }).click();
     await row.getByText('Inherited', { exact: true }).waitFor();
     expect(await question).toBe("Remove Acme's own password_reset template? The tenant will use the application's password_reset template again.");
@@ -79,14 +69,14 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
     expect(await providers.getByText('Customized', { exact: true }).count()).toBe(1);
     await dashboard.page.screenshot({ path: 'test-results/dashboard-email-auth-authentication.png', fullPage: true });
 
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await password.getByRole('button', { name: 'Remove tenant override' }).click();
     await password.getByText('Inherited', { exact: true }).waitFor();
     expect(await question).toMatch(/^Remove Acme's own password policy\?/);
     expect(await password.textContent()).toContain('at least 8 characters');
     expect((await acmeConfiguration()).auth.policies.password.source).toBe('inherited');
 
-    const providersQuestion = acceptNextDialog();
+    const providersQuestion = dashboard.acceptNextDialog();
     await providers.getByRole('button', { name: 'Remove tenant override' }).click();
     await providers.getByText('Inherited', { exact: true }).waitFor();
     expect(await providersQuestion).toBe("Remove Acme's own auth providers? The tenant will use the application's auth providers again.");

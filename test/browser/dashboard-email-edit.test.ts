@@ -28,11 +28,6 @@ const get = async (path: string) => {
 const tenantTemplate = async (tenantId: string, key: string) =>
   (await get(`/tenants/${tenantId}/configuration`)).emailTemplates.find((each: { key: string }) => each.key === key);
 
-/** Accepts the next confirmation. */
-function acceptNextDialog(): void {
-  dashboard.page.once('dialog', (dialog) => void dialog.accept());
-}
-
 /** Edits the subject of `key` in "Edit a template" and saves it. */
 async function saveSubject(key: string, subject: string): Promise<void> {
   await field('Edit a template', 'Template to edit').selectOption(key);
@@ -184,7 +179,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await templateRow('welcome').getByText('Customized', { exact: true }).waitFor();
     await field('Edit a template', 'Template to edit').selectOption('welcome');
     expect(await field('Edit a template', 'Subject').inputValue()).toBe('Welcome to Acme');
-    acceptNextDialog();
+    void dashboard.acceptNextDialog();
     await templateRow('welcome').getByRole('button', { name: 'Remove tenant override' }).click();
     await templateRow('welcome').getByText('Inherited', { exact: true }).waitFor();
     // The editor starts again from the template the tenant now inherits.

@@ -30,16 +30,6 @@ const keyRow = (name: string): Locator => dashboard.page.getByRole('row', { name
 const secretShown = (heading: string): Locator => dashboard.page.getByRole('region', { name: heading });
 const readUsers = (secret: string) => dashboard.app.as({ apiKey: secret }).get('/users');
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
 /** Reads the secret shown once under `heading`, then dismisses it; it is nowhere in the page afterwards. */
 async function takeSecret(heading: string): Promise<string> {
   const shown = secretShown(heading);
@@ -96,7 +86,7 @@ describe('the API keys tab of the dashboard in Chromium', () => {
   });
 
   it('rotates the key once confirmed: the old secret is refused, the new one, shown once, works', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await keyRow('CI reader').getByRole('button', { name: 'Rotate' }).click();
     expect(await question).toBe('Rotate the API key “CI reader”? Its current secret stops working at once.');
     const newSecret = await takeSecret('New secret of “CI reader”');
@@ -111,7 +101,7 @@ describe('the API keys tab of the dashboard in Chromium', () => {
   });
 
   it('revokes the key once confirmed: the row shows Revoked without actions and the secret is refused', async () => {
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await keyRow('CI reader').getByRole('button', { name: 'Revoke' }).click();
     expect(await question).toBe('Revoke the API key “CI reader”? It stops working at once, for good.');
     await keyRow('CI reader').getByRole('cell', { name: 'Revoked', exact: true }).waitFor();

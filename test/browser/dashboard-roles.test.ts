@@ -33,17 +33,6 @@ const roleRow = (name: string): Locator => region('Roles').getByRole('row', { na
 const checkbox = (form: Locator, resource: string, action: string): Locator =>
   form.getByRole('group', { name: resource, exact: true }).getByRole('checkbox', { name: action, exact: true });
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
-
 const dashboard = dashboardSuite({
   tab: 'Roles',
   setup: async (app) => {
@@ -137,7 +126,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
 
   it('removes the assignment once the operator confirms', async () => {
     const panel = region(`Roles of ${USER}`);
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await panel.getByRole('row', { name: /^Support/ }).getByRole('button', { name: 'Remove' }).click();
     await panel.getByText(`${USER} holds no role.`).waitFor();
     expect(await question).toBe(`Remove ${USER}'s role Support (Acme)? They lose its permissions there.`);
@@ -166,7 +155,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   it('deletes the custom role and its assignments once the operator confirms', async () => {
     const assignment = await dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: supportId, tenantId: acme });
     expect(assignment.status).toBe(201);
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await roleRow('Support').getByRole('button', { name: 'Delete Support' }).click();
     await roleRow('Support').waitFor({ state: 'detached' });
     expect(await question).toMatch(/^Delete the role Support\? Its assignments are deleted with it/);

@@ -47,16 +47,6 @@ const details = (email: string): Locator => region(`Details of ${email}`);
 const detail = (panel: Locator, term: string): Locator => panel.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
 const statusCell = (email: string): Locator => userRow(email).getByRole('cell').nth(1);
 
-/** Accepts the next confirmation and answers its question. */
-function acceptNextDialog(): Promise<string> {
-  return new Promise((resolve) => {
-    dashboard.page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
-}
-
 async function createInDashboard(fields: { email: string; name?: string; password?: string; tenant?: string }): Promise<void> {
   const form = region('Create user');
   await form.getByLabel('E-mail').fill(fields.email);
@@ -140,7 +130,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
     // One panel at a time.
     await details(NEW_USER.email).waitFor({ state: 'detached' });
     const panel = details(WITH_MFA);
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await panel.getByRole('button', { name: 'Reset MFA' }).click();
     await panel.getByRole('status').filter({ hasText: `${WITH_MFA} has no second factor any more.` }).waitFor();
     expect(await question).toContain(`Remove every second factor and recovery code of ${WITH_MFA}?`);
@@ -174,7 +164,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
 
   it('deletes the new user once confirmed, saying it cannot be undone', async () => {
     await userRow(NEW_USER.email).getByRole('button', { name: `Details of ${NEW_USER.email}` }).click();
-    const question = acceptNextDialog();
+    const question = dashboard.acceptNextDialog();
     await details(NEW_USER.email).getByRole('button', { name: 'Delete' }).click();
     await dashboard.page.getByRole('status').filter({ hasText: `${NEW_USER.email} is deleted.` }).waitFor();
     expect(await question).toContain('This cannot be undone.');

@@ -81,6 +81,8 @@ export interface DashboardSuite {
   readonly app: TestApp;
   /** The dashboard signed in as OPERATOR, once its beforeAll has opened it. */
   readonly page: Page;
+  /** Accepts the page's next dialog (a confirmation), resolving to its message. */
+  acceptNextDialog(): Promise<string>;
 }
 
 /**
@@ -103,7 +105,7 @@ export function dashboardSuite({ config, setup, tab }: DashboardSuiteOptions = {
     await dashboard?.close();
     await app?.close();
   });
-  return {
+  const suite: DashboardSuite = {
     get app() {
       if (app === undefined) throw new Error('The dashboard suite has no app before its beforeAll started it.');
       return app;
@@ -112,5 +114,13 @@ export function dashboardSuite({ config, setup, tab }: DashboardSuiteOptions = {
       if (dashboard === undefined) throw new Error('The dashboard suite has no page before its beforeAll opened it.');
       return dashboard.page;
     },
+    acceptNextDialog: () =>
+      new Promise((resolve) => {
+        suite.page.once('dialog', (dialog) => {
+          resolve(dialog.message());
+          void dialog.accept();
+        });
+      }),
   };
+  return suite;
 }
