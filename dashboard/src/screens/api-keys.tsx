@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
@@ -22,42 +22,26 @@ function ApiKeyTable({ appId, tenant, onRotated }: ApiKeyTableProps) {
   const tenantId = tenant?.id ?? null;
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, tenantId, cursor), [appId, tenantId]));
   const replace = (changed: ApiKey) => keys.update((row) => (row.id === changed.id ? { ...row, ...changed } : row));
-
-  if (!keys.loading && keys.error === null && keys.items.length === 0) {
-    return <p>{tenant === null ? 'This application has no API keys yet.' : `${tenant.name} has no API keys yet.`}</p>;
-  }
   return (
-    <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Tenant</th>
-            <th scope="col">Permissions</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Last rotated</th>
-            <th scope="col">Status</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.items.map((key) => (
-            <ApiKeyRow
-              key={key.id}
-              appId={appId}
-              apiKey={key}
-              onRotated={(rotated) => {
-                replace(rotated.key);
-                onRotated(rotated);
-              }}
-              onRevoked={replace}
-            />
-          ))}
-        </tbody>
-      </table>
-      <PageFooter pages={keys} loadingLabel="Loading API keys…" />
-    </>
+    <PagedTable
+      pages={keys}
+      columns={['Name', 'Tenant', 'Permissions', 'Created', 'Expires', 'Last rotated', 'Status']}
+      actionsHeading="Actions"
+      emptyMessage={tenant === null ? 'This application has no API keys yet.' : `${tenant.name} has no API keys yet.`}
+      loadingLabel="Loading API keys…"
+      row={(key) => (
+        <ApiKeyRow
+          key={key.id}
+          appId={appId}
+          apiKey={key}
+          onRotated={(rotated) => {
+            replace(rotated.key);
+            onRotated(rotated);
+          }}
+          onRevoked={replace}
+        />
+      )}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -22,27 +22,14 @@ function ApiResourceTable({ appId, onEdit, onDeleted }: ApiResourceTableProps) {
         Your own APIs. A client naming an API’s identifier as resource gets an ES256 JWT for it, valid for an hour: its
         audience is the identifier, and its permissions are those of the API’s that the subject’s roles hold (Roles tab).
       </p>
-      {!resources.loading && resources.error === null && resources.items.length === 0 ? (
-        <p>This application has no API resources yet: create one below to issue tokens for your API.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Identifier</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">Last changed</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {resources.items.map((resource) => (
-              <ApiResourceRow key={resource.id} appId={appId} resource={resource} onEdit={onEdit} onDeleted={onDeleted} />
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageFooter pages={resources} loadingLabel="Loading the API resources…" />
+      <PagedTable
+        pages={resources}
+        columns={['Name', 'Identifier', 'Permissions', 'Last changed']}
+        actionsHeading="Actions"
+        emptyMessage="This application has no API resources yet: create one below to issue tokens for your API."
+        loadingLabel="Loading the API resources…"
+        row={(resource) => <ApiResourceRow key={resource.id} appId={appId} resource={resource} onEdit={onEdit} onDeleted={onDeleted} />}
+      />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -19,30 +19,20 @@ interface AuditResultsProps {
 function AuditResults({ appId, directory, filter, following }: AuditResultsProps) {
   const records = usePages(useCallback((cursor: string | null) => listAuditRecords(appId, filter, cursor), [appId, filter]));
   const firstPageRead = records.items.length > 0 || (!records.loading && records.error === null);
-  const columns = directory.multiTenant ? 6 : 5;
+  const headings = ['Time', 'Action', 'Actor', 'Target', ...(directory.multiTenant ? ['Tenant'] : [])];
+  // A record's expanded details span the whole row: the headings' columns and Details.
+  const columns = headings.length + 1;
   return (
     <>
       {following && firstPageRead && <AuditLive appId={appId} filter={filter} newest={records.items[0]?.id ?? null} onRecord={records.prepend} />}
-      {firstPageRead && records.items.length === 0 ? (
-        <p>No audit record matches.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Action</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Target</th>
-              {directory.multiTenant && <th scope="col">Tenant</th>}
-              <th scope="col"><span className="visually-hidden">Details</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.items.map((record) => <AuditRow key={record.id} record={record} directory={directory} columns={columns} />)}
-          </tbody>
-        </table>
-      )}
-      <PageFooter pages={records} loadingLabel="Loading audit records…" />
+      <PagedTable
+        pages={records}
+        columns={headings}
+        actionsHeading="Details"
+        emptyMessage="No audit record matches."
+        loadingLabel="Loading audit records…"
+        row={(record) => <AuditRow key={record.id} record={record} directory={directory} columns={columns} />}
+      />
     </>
   );
 }

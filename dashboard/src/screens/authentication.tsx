@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { AddAuthProvider } from '../components/add-auth-provider.tsx';
 import { AuthProvidersEditor } from '../components/auth-providers-editor.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedList } from '../components/paged-list.tsx';
 import { PoliciesTable } from '../components/policies-table.tsx';
 import { PolicyEditor } from '../components/policy-editor.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
@@ -21,14 +21,9 @@ function ApplicationProviderList({ scope, onChanged }: { scope: SettingsScope; o
   const { appId } = scope;
   const providers = usePages(useCallback((cursor: string | null) => listApplicationAuthProviders(appId, cursor), [appId]));
   return (
-    <>
-      {!providers.loading && providers.error === null && providers.items.length === 0 ? (
-        <p>This application has no auth providers yet.</p>
-      ) : (
-        <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={onChanged} />
-      )}
-      <PageFooter pages={providers} loadingLabel="Loading the auth providers…" />
-    </>
+    <PagedList pages={providers} emptyMessage="This application has no auth providers yet." loadingLabel="Loading the auth providers…">
+      <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={onChanged} />
+    </PagedList>
   );
 }
 

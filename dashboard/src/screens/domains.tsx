@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { usePages } from '../hooks/use-pages.ts';
 import { listDomains, type Domain } from '../operations-domains.ts';
@@ -19,29 +19,17 @@ function DomainTable({ appId, tenant, onDeleted }: DomainTableProps) {
   const tenantId = tenant?.id ?? null;
   const domains = usePages(useCallback((cursor: string | null) => listDomains(appId, tenantId, cursor), [appId, tenantId]));
   const changed = (domain: Domain) => domains.update((row) => (row.id === domain.id ? domain : row));
-  if (!domains.loading && domains.error === null && domains.items.length === 0) {
-    return <p>{tenant === null ? 'This application has no custom domains yet.' : `${tenant.name} has no custom domains yet.`}</p>;
-  }
   return (
-    <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Hostname</th>
-            <th scope="col">Tenant</th>
-            <th scope="col">Status</th>
-            <th scope="col">TXT record to publish</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {domains.items.map((domain) => (
-            <DomainRow key={domain.id} appId={appId} domain={domain} ownerName={tenant?.name ?? 'Application'} onChanged={changed} onDeleted={onDeleted} />
-          ))}
-        </tbody>
-      </table>
-      <PageFooter pages={domains} loadingLabel="Loading domains…" />
-    </>
+    <PagedTable
+      pages={domains}
+      columns={['Hostname', 'Tenant', 'Status', 'TXT record to publish']}
+      actionsHeading="Actions"
+      emptyMessage={tenant === null ? 'This application has no custom domains yet.' : `${tenant.name} has no custom domains yet.`}
+      loadingLabel="Loading domains…"
+      row={(domain) => (
+        <DomainRow key={domain.id} appId={appId} domain={domain} ownerName={tenant?.name ?? 'Application'} onChanged={changed} onDeleted={onDeleted} />
+      )}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { usePages } from '../hooks/use-pages.ts';
 import { INVITATION_STATUSES, listInvitations, type InvitationStatus } from '../operations-invitations.ts';
 import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
@@ -8,36 +8,22 @@ import { InviteForm } from './invite-form.tsx';
 /** The invitations of the status chosen (null: all), page by page. */
 function InvitationTable({ appId, status }: { appId: string; status: InvitationStatus | null }) {
   const invitations = usePages(useCallback((cursor: string | null) => listInvitations(appId, status, cursor), [appId, status]));
-  if (!invitations.loading && invitations.error === null && invitations.items.length === 0) {
-    return <p>{status === null ? 'No one has been invited yet.' : `No invitation is ${STATUS_LABEL[status].toLowerCase()}.`}</p>;
-  }
   return (
-    <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">E-mail</th>
-            <th scope="col">Tenant</th>
-            <th scope="col">Roles</th>
-            <th scope="col">Status</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Invited by</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {invitations.items.map((invitation) => (
-            <InvitationRow
-              key={invitation.id}
-              appId={appId}
-              invitation={invitation}
-              onChanged={(changed) => invitations.update((row) => (row.id === changed.id ? { ...row, ...changed } : row))}
-            />
-          ))}
-        </tbody>
-      </table>
-      <PageFooter pages={invitations} loadingLabel="Loading invitations…" />
-    </>
+    <PagedTable
+      pages={invitations}
+      columns={['E-mail', 'Tenant', 'Roles', 'Status', 'Expires', 'Invited by']}
+      actionsHeading="Actions"
+      emptyMessage={status === null ? 'No one has been invited yet.' : `No invitation is ${STATUS_LABEL[status].toLowerCase()}.`}
+      loadingLabel="Loading invitations…"
+      row={(invitation) => (
+        <InvitationRow
+          key={invitation.id}
+          appId={appId}
+          invitation={invitation}
+          onChanged={(changed) => invitations.update((row) => (row.id === changed.id ? { ...row, ...changed } : row))}
+        />
+      )}
+    />
   );
 }
 

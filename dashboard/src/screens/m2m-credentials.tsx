@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { clientIssuer } from '../client-issuer.ts';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { readConfig } from '../config.ts';
@@ -25,43 +25,28 @@ interface CredentialTableProps {
 function CredentialTable({ appId, context, onRotated, onEditKeys }: CredentialTableProps) {
   const credentials = usePages(useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]));
   const replace = (changed: M2MCredential) => credentials.update((row) => (row.clientId === changed.clientId ? changed : row));
-  if (!credentials.loading && credentials.error === null && credentials.items.length === 0) {
-    return <p>This application has no M2M credentials yet.</p>;
-  }
   return (
-    <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">client_id</th>
-            <th scope="col">Tenant</th>
-            <th scope="col">Permissions</th>
-            <th scope="col">Authentication</th>
-            <th scope="col">Created</th>
-            <th scope="col">Status</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {credentials.items.map((credential) => (
-            <M2MCredentialRow
-              key={credential.clientId}
-              appId={appId}
-              credential={credential}
-              placeName={placeName(context, credential.tenantId)}
-              onRotated={(rotated) => {
-                replace(rotated);
-                onRotated(rotated);
-              }}
-              onRevoked={replace}
-              onEditKeys={onEditKeys}
-            />
-          ))}
-        </tbody>
-      </table>
-      <PageFooter pages={credentials} loadingLabel="Loading M2M credentials…" />
-    </>
+    <PagedTable
+      pages={credentials}
+      columns={['Name', 'client_id', 'Tenant', 'Permissions', 'Authentication', 'Created', 'Status']}
+      actionsHeading="Actions"
+      emptyMessage="This application has no M2M credentials yet."
+      loadingLabel="Loading M2M credentials…"
+      row={(credential) => (
+        <M2MCredentialRow
+          key={credential.clientId}
+          appId={appId}
+          credential={credential}
+          placeName={placeName(context, credential.tenantId)}
+          onRotated={(rotated) => {
+            replace(rotated);
+            onRotated(rotated);
+          }}
+          onRevoked={replace}
+          onEditKeys={onEditKeys}
+        />
+      )}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { clientIssuer } from '../client-issuer.ts';
 import { ClientSetup } from '../components/client-setup.tsx';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { readConfig } from '../config.ts';
@@ -25,28 +25,14 @@ function ClientTable({ appId, context, ...actions }: ClientTableProps) {
   return (
     <section aria-labelledby="oauth-clients-heading">
       <h2 id="oauth-clients-heading">OAuth clients</h2>
-      {!clients.loading && clients.error === null && clients.items.length === 0 ? (
-        <p>This application has no OAuth clients yet: create one below to add sign-in to your app.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">client_id</th>
-              <th scope="col">Redirect URIs</th>
-              {context.multiTenant && <th scope="col">Tenant</th>}
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {clients.items.map((client) => (
-              <OAuthClientRow key={client.clientId} appId={appId} client={client} context={context} {...actions} />
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageFooter pages={clients} loadingLabel="Loading the OAuth clients…" />
+      <PagedTable
+        pages={clients}
+        columns={['Name', 'Type', 'client_id', 'Redirect URIs', ...(context.multiTenant ? ['Tenant'] : [])]}
+        actionsHeading="Actions"
+        emptyMessage="This application has no OAuth clients yet: create one below to add sign-in to your app."
+        loadingLabel="Loading the OAuth clients…"
+        row={(client) => <OAuthClientRow key={client.clientId} appId={appId} client={client} context={context} {...actions} />}
+      />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -19,26 +19,14 @@ function OperatorTable({ appId, choices, onRemoved }: OperatorTableProps) {
   return (
     <section aria-labelledby="operators-heading">
       <h2 id="operators-heading">Operators</h2>
-      {!assignments.loading && assignments.error === null && assignments.items.length === 0 ? (
-        <p>No operator holds a role in this application.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Where</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {assignments.items.map((assignment) => (
-              <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} onRemoved={onRemoved} />
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageFooter pages={assignments} loadingLabel="Loading operators…" />
+      <PagedTable
+        pages={assignments}
+        columns={['E-mail', 'Role', 'Where']}
+        actionsHeading="Actions"
+        emptyMessage="No operator holds a role in this application."
+        loadingLabel="Loading operators…"
+        row={(assignment) => <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} onRemoved={onRemoved} />}
+      />
     </section>
   );
 }

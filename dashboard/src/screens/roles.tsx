@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -19,25 +19,14 @@ function RoleTable({ appId, choices, onEdit, onDeleted }: RoleTableProps) {
   return (
     <section aria-labelledby="roles-heading">
       <h2 id="roles-heading">Roles</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Description</th>
-            <th scope="col">Permissions</th>
-            <th scope="col">Kind</th>
-            {choices.multiTenant && <th scope="col">Where</th>}
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {roles.items.map((role) => (
-            <RoleRow key={role.id} appId={appId} role={role} choices={choices} onEdit={onEdit} onDeleted={onDeleted} />
-          ))}
-        </tbody>
-      </table>
-      <PageFooter pages={roles} loadingLabel="Loading roles…" />
+      <PagedTable
+        pages={roles}
+        columns={['Name', 'Key', 'Description', 'Permissions', 'Kind', ...(choices.multiTenant ? ['Where'] : [])]}
+        actionsHeading="Actions"
+        emptyMessage="This application has no roles."
+        loadingLabel="Loading roles…"
+        row={(role) => <RoleRow key={role.id} appId={appId} role={role} choices={choices} onEdit={onEdit} onDeleted={onDeleted} />}
+      />
     </section>
   );
 }

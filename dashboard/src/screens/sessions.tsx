@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -16,32 +16,15 @@ function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: Use
   const sessions = usePages(
     useCallback((cursor: string | null) => (filter === null ? listSessions(appId, cursor) : listUsersSessions(appId, filter.userIds, cursor)), [appId, filter]),
   );
-  if (!sessions.loading && sessions.error === null && sessions.items.length === 0) {
-    return <p>{filter === null ? 'No one is signed in to this application.' : `${filter.email} has no live session.`}</p>;
-  }
   return (
-    <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Tenant</th>
-            <th scope="col">Client</th>
-            <th scope="col">Methods</th>
-            <th scope="col">Address</th>
-            <th scope="col">User agent</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last active</th>
-            <th scope="col">Expires</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.items.map((session) => <SessionRow key={session.id} appId={appId} session={session} onRevoked={onRevoked} />)}
-        </tbody>
-      </table>
-      <PageFooter pages={sessions} loadingLabel="Loading sessions…" />
-    </>
+    <PagedTable
+      pages={sessions}
+      columns={['User', 'Tenant', 'Client', 'Methods', 'Address', 'User agent', 'Signed in', 'Last active', 'Expires']}
+      actionsHeading="Actions"
+      emptyMessage={filter === null ? 'No one is signed in to this application.' : `${filter.email} has no live session.`}
+      loadingLabel="Loading sessions…"
+      row={(session) => <SessionRow key={session.id} appId={appId} session={session} onRevoked={onRevoked} />}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
@@ -14,31 +14,21 @@ function TenantTable({ appId, features }: { appId: string; features: readonly Te
   return (
     <section aria-labelledby="tenants-heading">
       <h2 id="tenants-heading">Tenants</h2>
-      {!tenants.loading && tenants.error === null && tenants.items.length === 0 ? (
-        <p>This application has no tenants yet.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Slug</th>
-              {features.map((feature) => <th scope="col" key={feature.label}>{feature.label}</th>)}
-            </tr>
-          </thead>
-          <tbody>
-            {tenants.items.map((tenant) => (
-              <TenantRow
-                key={tenant.id}
-                appId={appId}
-                tenant={tenant}
-                features={features}
-                onReloaded={(configuration) => tenants.update((row) => (row.id === tenant.id ? { ...row, configuration } : row))}
-              />
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageFooter pages={tenants} loadingLabel="Loading tenants…" />
+      <PagedTable
+        pages={tenants}
+        columns={['Name', 'Slug', ...features.map((feature) => feature.label)]}
+        emptyMessage="This application has no tenants yet."
+        loadingLabel="Loading tenants…"
+        row={(tenant) => (
+          <TenantRow
+            key={tenant.id}
+            appId={appId}
+            tenant={tenant}
+            features={features}
+            onReloaded={(configuration) => tenants.update((row) => (row.id === tenant.id ? { ...row, configuration } : row))}
+          />
+        )}
+      />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { RemoveAssignmentButton } from '../components/remove-assignment-button.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -23,40 +23,32 @@ function UserAssignments({ appId, user, choices, onRemoved }: UserAssignmentsPro
     [appId, user.id],
   );
   const assignments = usePages(loadPage);
-  if (!assignments.loading && assignments.error === null && assignments.items.length === 0) return <p>{`${user.email} holds no role.`}</p>;
   return (
-    <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Role</th>
-            <th scope="col">Where</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
+    <PagedTable
+      pages={assignments}
+      columns={['Role', 'Where']}
+      actionsHeading="Actions"
+      emptyMessage={`${user.email} holds no role.`}
+      loadingLabel="Loading the user's roles…"
+      row={(assignment) => {
+        const role = roleName(choices, assignment.roleId);
+        const place = placeName(choices, assignment.tenantId);
+        return (
+          <tr key={assignment.id}>
+            <th scope="row">{role}</th>
+            <td>{place}</td>
+            <td>
+              <RemoveAssignmentButton
+                appId={appId}
+                assignmentId={assignment.id}
+                question={`Remove ${user.email}'s role ${role} (${place})? They lose its permissions there.`}
+                onRemoved={onRemoved}
+              />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {assignments.items.map((assignment) => {
-            const role = roleName(choices, assignment.roleId);
-            const place = placeName(choices, assignment.tenantId);
-            return (
-              <tr key={assignment.id}>
-                <th scope="row">{role}</th>
-                <td>{place}</td>
-                <td>
-                  <RemoveAssignmentButton
-                    appId={appId}
-                    assignmentId={assignment.id}
-                    question={`Remove ${user.email}'s role ${role} (${place})? They lose its permissions there.`}
-                    onRemoved={onRemoved}
-                  />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <PageFooter pages={assignments} loadingLabel="Loading the user's roles…" />
-    </>
+        );
+      }}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import { PageFooter } from '../components/page-footer.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -54,40 +54,29 @@ function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
 
   return (
     <>
-      {!users.loading && users.error === null && users.items.length === 0 ? (
-        <p>{emailPrefix === null ? 'This application has no users yet.' : `No user's address starts with ${emailPrefix}.`}</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.items.map((user) => (
-              <tr key={user.id}>
-                <th scope="row">{user.email}</th>
-                <td>{user.name ?? ''}</td>
-                <td>{STATUS_LABEL[user.status]}</td>
-                <td><Timestamp value={user.createdAt} /></td>
-                <td className="actions">
-                  <button type="button" className="small" {...panelButton(user.id, 'details')}>
-                    Details<span className="visually-hidden">{` of ${user.email}`}</span>
-                  </button>
-                  <button type="button" className="small" {...panelButton(user.id, 'roles')}>
-                    Roles<span className="visually-hidden">{` of ${user.email}`}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageFooter pages={users} loadingLabel="Loading users…" />
+      <PagedTable
+        pages={users}
+        columns={['E-mail', 'Name', 'Status', 'Created']}
+        actionsHeading="Actions"
+        emptyMessage={emailPrefix === null ? 'This application has no users yet.' : `No user's address starts with ${emailPrefix}.`}
+        loadingLabel="Loading users…"
+        row={(user) => (
+          <tr key={user.id}>
+            <th scope="row">{user.email}</th>
+            <td>{user.name ?? ''}</td>
+            <td>{STATUS_LABEL[user.status]}</td>
+            <td><Timestamp value={user.createdAt} /></td>
+            <td className="actions">
+              <button type="button" className="small" {...panelButton(user.id, 'details')}>
+                Details<span className="visually-hidden">{` of ${user.email}`}</span>
+              </button>
+              <button type="button" className="small" {...panelButton(user.id, 'roles')}>
+                Roles<span className="visually-hidden">{` of ${user.email}`}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       {chosen !== undefined && open?.kind === 'details' && (
         <UserDetails
           key={chosen.id}
