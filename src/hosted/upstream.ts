@@ -52,7 +52,6 @@ const REFUSAL_COPY: Readonly<Record<string, CopyKey>> = {
   signup_unavailable: 'upstream.noAccount',
 };
 
-
 function parsedRequest(json: string | undefined): UpstreamRequest | undefined {
   if (json === undefined) return undefined;
   try {

@@ -70,7 +70,6 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
   return interaction.returnTo;
 }
 
-
 /**
  * For `login`, or another user than the session's (account switching): the account and a grant of everything
  * requested, with the sign-in's tenant for `tenant_id`, reusing the session's grant only for the same account and

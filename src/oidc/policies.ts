@@ -129,7 +129,6 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
   return { kind: 'tenant', accountId: signIn.user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: signIn.decision.tenantId };
 }
 
-
 /**
  * oidc-provider's prompts, plus a login when the session's account is one findAccount no longer finds for this client
  * or a silent request cannot use (silentDecision): without an account the consent checks would fail. With prompt=none

@@ -146,7 +146,6 @@ const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
   tenant: 'Acts on tenant `tenantId` of application `appId`, always.',
 };
 
-
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const pathParamNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
 

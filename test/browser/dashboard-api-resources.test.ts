@@ -136,7 +136,7 @@ describe('the API resources tab of the dashboard in Chromium', () => {
   });
 
   it('deletes the resource once confirmed: a grant naming it is then invalid_target', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await resourceRow('Billing API').getByRole('button', { name: 'Delete Billing API' }).click();
     await dashboard.page.getByText('This application has no API resources yet').waitFor();
     expect(await question).toContain(`A grant naming ${IDENTIFIER} as its resource is refused from now on (invalid_target)`);

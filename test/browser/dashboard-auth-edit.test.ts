@@ -115,7 +115,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await renamed.textContent()).toContain('No');
     expect(await magicLink()).toMatchObject({ enabled: false, config: { linkLifetimeMinutes: 30 } });
 
-    void dashboard.acceptNextDialog();
+    void dashboard.answerNextDialog();
     await renamed.getByRole('button', { name: 'Delete' }).click();
     await renamed.waitFor({ state: 'detached' });
     expect(await magicLink()).toBeUndefined();
@@ -176,7 +176,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     };
     const before = await certificatesInMetadata();
     expect(before.size).toBe(1);
-    void dashboard.acceptNextDialog();
+    void dashboard.answerNextDialog();
     await row.getByRole('button', { name: 'Rotate SP key' }).click();
     const rotated = region('New SP key of SAML');
     await rotated.getByText(/keeps decrypting assertions until/).waitFor();
@@ -188,7 +188,7 @@ describe("the Authentication tab's editing in Chromium", () => {
 
     // Deleted meanwhile through the API, the provider's rotation is refused with the server's message.
     expect((await dashboard.app.http.delete(`/applications/${appId}/auth-providers/${saml!.id}`)).status).toBe(204);
-    void dashboard.acceptNextDialog();
+    void dashboard.answerNextDialog();
     await row.getByRole('button', { name: 'Rotate SP key' }).click();
     expect(await row.getByRole('alert').textContent()).toMatch(/not found/);
   });

@@ -146,7 +146,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await badge('Customized');
     expect(await field('Text of key 1').inputValue()).toBe('Welcome to Acme');
-    dashboard.page.once('dialog', (dialog) => void dialog.accept());
+    void dashboard.answerNextDialog();
     await dashboard.page.getByRole('button', { name: 'Remove tenant override' }).click();
     await badge('Inherited');
     expect(await field('Text of key 1').inputValue()).toBe(TITLE);

@@ -129,7 +129,7 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
   });
 
   it('rotates the secret once confirmed: the new one works, the old one for the grace period stated', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await storefrontRow().getByRole('button', { name: 'Rotate secret' }).click();
     const rotated = dashboard.page.getByRole('region', { name: 'New secret of Storefront' });
     await rotated.waitFor();
@@ -150,7 +150,7 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
   });
 
   it('deletes the client once confirmed: its client_id is refused (invalid_client)', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await storefrontRow().getByRole('button', { name: 'Delete' }).click();
     await storefrontRow().waitFor({ state: 'detached' });
     expect(await question).toContain('Delete Storefront? Its client_id stops working at once');

@@ -140,7 +140,7 @@ describe('the Domains tab of the dashboard in Chromium', () => {
   });
 
   it('deletes the domain once the operator confirms', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await row(HOST).getByRole('button', { name: 'Delete' }).click();
     await dashboard.page.getByRole('status').filter({ hasText: `The domain ${HOST} is deleted.` }).waitFor();
     expect(await question).toMatch(new RegExp(`^Delete the domain ${HOST.replaceAll('.', '\\.')}\\?`));
@@ -181,7 +181,7 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
   });
 
   it('rotates the secret once confirmed: the new one, shown once, gets a token', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await row(NAME).getByRole('button', { name: 'Rotate' }).click();
     expect(await question).toMatch(new RegExp(`^Rotate the secret of ${NAME}\\? .*24 hours`));
     const rotated = await takeSecret(`New secret of ${NAME}`, 'New client secret');
@@ -193,7 +193,7 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
   });
 
   it('revokes it once confirmed: the token endpoint answers invalid_client', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await row(NAME).getByRole('button', { name: 'Revoke' }).click();
     await row(NAME).getByRole('cell', { name: 'Revoked', exact: true }).waitFor();
     expect(await question).toMatch(new RegExp(`^Revoke ${NAME}\\?`));

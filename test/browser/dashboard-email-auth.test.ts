@@ -50,7 +50,7 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
     expect(await region('Provider').getByText(/Inherited|Customized/).count()).toBe(0);
     await dashboard.page.screenshot({ path: 'test-results/dashboard-email-auth-email.png', fullPage: true });
 
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await row.getByRole('button', { name: 'Remove tenant override' }).click();
     await row.getByText('Inherited', { exact: true }).waitFor();
     expect(await question).toBe("Remove Acme's own password_reset template? The tenant will use the application's password_reset template again.");
@@ -69,14 +69,14 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
     expect(await providers.getByText('Customized', { exact: true }).count()).toBe(1);
     await dashboard.page.screenshot({ path: 'test-results/dashboard-email-auth-authentication.png', fullPage: true });
 
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await password.getByRole('button', { name: 'Remove tenant override' }).click();
     await password.getByText('Inherited', { exact: true }).waitFor();
     expect(await question).toMatch(/^Remove Acme's own password policy\?/);
     expect(await password.textContent()).toContain('at least 8 characters');
     expect((await acmeConfiguration()).auth.policies.password.source).toBe('inherited');
 
-    const providersQuestion = dashboard.acceptNextDialog();
+    const providersQuestion = dashboard.answerNextDialog();
     await providers.getByRole('button', { name: 'Remove tenant override' }).click();
     await providers.getByText('Inherited', { exact: true }).waitFor();
     expect(await providersQuestion).toBe("Remove Acme's own auth providers? The tenant will use the application's auth providers again.");

@@ -179,7 +179,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await templateRow('welcome').getByText('Customized', { exact: true }).waitFor();
     await field('Edit a template', 'Template to edit').selectOption('welcome');
     expect(await field('Edit a template', 'Subject').inputValue()).toBe('Welcome to Acme');
-    void dashboard.acceptNextDialog();
+    void dashboard.answerNextDialog();
     await templateRow('welcome').getByRole('button', { name: 'Remove tenant override' }).click();
     await templateRow('welcome').getByText('Inherited', { exact: true }).waitFor();
     // The editor starts again from the template the tenant now inherits.

@@ -47,10 +47,6 @@ const dashboard = dashboardSuite({
 });
 
 /** Accepts the next confirmation the page asks, and answers its question. */
-function confirmNext(): Promise<string> {
-  return new Promise((resolve) => dashboard.page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))));
-}
-
 describe('the Invitations tab of the dashboard in Chromium', () => {
   const invitations = async () => (await dashboard.app.http.get('/invitations')).body.data as { id: string; email: string; tenantId: string; roleIds: string[]; status: string; expiresAt: string; invitedBy: { type: string } }[];
   const deliveries = async () => (await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/email/deliveries?templateKey=invitation&to=${encodeURIComponent(INVITEE)}`)).body.data as unknown[];
@@ -119,7 +115,7 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
   });
 
   it('revokes it once the operator confirms: Revoked, its link dead', async () => {
-    const question = confirmNext();
+    const question = dashboard.answerNextDialog();
     await inviteeRow().getByRole('button', { name: 'Revoke' }).click();
     expect(await question).toBe(`Revoke the invitation of ${INVITEE} to Acme? Its link will no longer work.`);
     await inviteeRow().getByRole('status').filter({ hasText: `The invitation of ${INVITEE} is revoked.` }).waitFor();
@@ -193,7 +189,7 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
   });
 
   it('revokes it once the operator confirms: the session is gone and its refresh token refused', async () => {
-    const question = confirmNext();
+    const question = dashboard.answerNextDialog();
     await memberRow().getByRole('button', { name: 'Revoke' }).click();
     expect(await question).toBe(`Revoke ${MEMBER.email}'s session in test web client? They are signed out there, and its tokens stop working at once.`);
     await dashboard.page.getByRole('status').filter({ hasText: `${MEMBER.email}'s session in test web client is revoked.` }).waitFor();

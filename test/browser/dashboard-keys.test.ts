@@ -86,7 +86,7 @@ describe('the API keys tab of the dashboard in Chromium', () => {
   });
 
   it('rotates the key once confirmed: the old secret is refused, the new one, shown once, works', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await keyRow('CI reader').getByRole('button', { name: 'Rotate' }).click();
     expect(await question).toBe('Rotate the API key “CI reader”? Its current secret stops working at once.');
     const newSecret = await takeSecret('New secret of “CI reader”');
@@ -101,7 +101,7 @@ describe('the API keys tab of the dashboard in Chromium', () => {
   });
 
   it('revokes the key once confirmed: the row shows Revoked without actions and the secret is refused', async () => {
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await keyRow('CI reader').getByRole('button', { name: 'Revoke' }).click();
     expect(await question).toBe('Revoke the API key “CI reader”? It stops working at once, for good.');
     await keyRow('CI reader').getByRole('cell', { name: 'Revoked', exact: true }).waitFor();

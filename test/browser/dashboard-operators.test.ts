@@ -73,14 +73,10 @@ describe('the Operators tab of the dashboard in Chromium', () => {
   });
 
   it('removes the grant once the operator confirms', async () => {
-    let question = '';
-    dashboard.page.once('dialog', (dialog) => {
-      question = dialog.message();
-      void dialog.accept();
-    });
+    const asked = dashboard.answerNextDialog();
     await newOperatorRows().getByRole('button', { name: 'Remove' }).click();
     await newOperatorRows().waitFor({ state: 'detached' });
-    expect(question).toContain(`Remove ${NEW_OPERATOR}'s role Tenant admin (Acme)?`);
+    expect(await asked).toContain(`Remove ${NEW_OPERATOR}'s role Tenant admin (Acme)?`);
     await dashboard.page.getByRole('row', { name: /ops@example\.com/ }).waitFor();
     expect(await operatorAssignments()).toEqual([]);
     expect((await usersOf(acme)).status).toBe(403);

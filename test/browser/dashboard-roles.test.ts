@@ -126,7 +126,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
 
   it('removes the assignment once the operator confirms', async () => {
     const panel = region(`Roles of ${USER}`);
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await panel.getByRole('row', { name: /^Support/ }).getByRole('button', { name: 'Remove' }).click();
     await panel.getByText(`${USER} holds no role.`).waitFor();
     expect(await question).toBe(`Remove ${USER}'s role Support (Acme)? They lose its permissions there.`);
@@ -155,7 +155,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   it('deletes the custom role and its assignments once the operator confirms', async () => {
     const assignment = await dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: supportId, tenantId: acme });
     expect(assignment.status).toBe(201);
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await roleRow('Support').getByRole('button', { name: 'Delete Support' }).click();
     await roleRow('Support').waitFor({ state: 'detached' });
     expect(await question).toMatch(/^Delete the role Support\? Its assignments are deleted with it/);

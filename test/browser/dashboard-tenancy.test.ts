@@ -37,17 +37,13 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
 
   it('isolates authentication only once the operator confirms, and shares it again without asking once the server allows it', async () => {
     const auth = dashboard.page.getByRole('group', { name: 'Authentication' });
-    let question = '';
-    dashboard.page.once('dialog', (dialog) => {
-      question = dialog.message();
-      void dialog.dismiss();
-    });
+    const asked = dashboard.answerNextDialog('dismiss');
     await auth.getByRole('radio', { name: 'Isolated' }).click();
-    expect(question).toMatch(/own auth providers, password policy.*per-tenant pools/);
+    expect(await asked).toMatch(/own auth providers, password policy.*per-tenant pools/);
     expect(await auth.getByRole('radio', { name: 'Shared' }).isChecked()).toBe(true);
     expect((await tenancyConfig()).authIsolation).toBe('shared');
 
-    dashboard.page.once('dialog', (dialog) => void dialog.accept());
+    void dashboard.answerNextDialog();
     await auth.getByRole('radio', { name: 'Isolated' }).click();
     await dashboard.page.getByRole('columnheader', { name: 'Authentication' }).waitFor();
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
@@ -78,7 +74,7 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     expect(await dashboard.page.getByText('#c81e1e').count()).toBe(1);
     await dashboard.page.screenshot({ path: 'test-results/dashboard-tenancy-branding.png', fullPage: true });
 
-    dashboard.page.once('dialog', (dialog) => void dialog.accept());
+    void dashboard.answerNextDialog();
     await dashboard.page.getByRole('button', { name: 'Remove tenant override' }).click();
     await dashboard.page.getByText('Inherited').waitFor();
     expect(await dashboard.page.getByText('#4f46e5').count()).toBe(1);

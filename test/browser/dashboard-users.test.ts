@@ -130,7 +130,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
     // One panel at a time.
     await details(NEW_USER.email).waitFor({ state: 'detached' });
     const panel = details(WITH_MFA);
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await panel.getByRole('button', { name: 'Reset MFA' }).click();
     await panel.getByRole('status').filter({ hasText: `${WITH_MFA} has no second factor any more.` }).waitFor();
     expect(await question).toContain(`Remove every second factor and recovery code of ${WITH_MFA}?`);
@@ -164,7 +164,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
 
   it('deletes the new user once confirmed, saying it cannot be undone', async () => {
     await userRow(NEW_USER.email).getByRole('button', { name: `Details of ${NEW_USER.email}` }).click();
-    const question = dashboard.acceptNextDialog();
+    const question = dashboard.answerNextDialog();
     await details(NEW_USER.email).getByRole('button', { name: 'Delete' }).click();
     await dashboard.page.getByRole('status').filter({ hasText: `${NEW_USER.email} is deleted.` }).waitFor();
     expect(await question).toContain('This cannot be undone.');

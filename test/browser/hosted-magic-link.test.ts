@@ -43,7 +43,6 @@ afterAll(async () => {
   await clientSide?.close();
 });
 
-
 /** The one mail the sink received for `to` (polled: the outbox worker sends it after the commit). */
 async function mailTo(to: string) {
   await expect.poll(() => sink.received.filter((mail) => mail.to.includes(to)).length, { timeout: 30_000, interval: 100 }).toBe(1);

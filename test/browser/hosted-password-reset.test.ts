@@ -41,7 +41,6 @@ afterAll(async () => {
   await clientSide?.close();
 });
 
-
 /** The reset link of the first mail to `to` the sink receives (polled: the outbox worker sends it after the commit). */
 async function resetLinkSentTo(to: string): Promise<string> {
   await expect.poll(() => sink.received.filter((mail) => mail.to.includes(to)).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);

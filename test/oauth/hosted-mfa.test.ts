@@ -65,7 +65,6 @@ async function giveTotp(userId: string, applicationId = app.root.applicationId):
   return secret;
 }
 
-
 interface Flow {
   readonly jar: CookieJar;
   readonly verifier: string;

@@ -81,8 +81,8 @@ export interface DashboardSuite {
   readonly app: TestApp;
   /** The dashboard signed in as OPERATOR, once its beforeAll has opened it. */
   readonly page: Page;
-  /** Accepts the page's next dialog (a confirmation), resolving to its message. */
-  acceptNextDialog(): Promise<string>;
+  /** Answers the page's next dialog (a confirmation), accepting it unless told to dismiss it; resolves to its message. */
+  answerNextDialog(answer?: 'accept' | 'dismiss'): Promise<string>;
 }
 
 /**
@@ -114,11 +114,11 @@ export function dashboardSuite({ config, setup, tab }: DashboardSuiteOptions = {
       if (dashboard === undefined) throw new Error('The dashboard suite has no page before its beforeAll opened it.');
       return dashboard.page;
     },
-    acceptNextDialog: () =>
+    answerNextDialog: (answer = 'accept') =>
       new Promise((resolve) => {
         suite.page.once('dialog', (dialog) => {
           resolve(dialog.message());
-          void dialog.accept();
+          void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
         });
       }),
   };

@@ -13,7 +13,6 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import { userSnapshot } from '../users/users.ts';
 
-
 export const dashboardUrl = (publicUrl: string): string => `${publicUrl}/dashboard/`;
 
 const CONSOLE_ACTOR = { type: 'system', id: 'console' } as const;

@@ -35,7 +35,6 @@ const TEST_MAIL: TemplateContent = {
   html: '<p>This is a test e-mail, sent through an application’s e-mail provider to check that it works. It does.</p>\n',
 };
 
-
 export type DeliveryKey = TemplateKey | typeof TEST_MAIL_KEY;
 
 /** The GraphQL `EmailDelivery` type's codegen mapper. */

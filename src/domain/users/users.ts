@@ -60,7 +60,6 @@ export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
   `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
      'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null, 'metadata', ${row}.metadata)`;
 
-
 /**
  * The application's policy in `shared`, the tenant's in `isolated` (spec: per tenant only when isolated). `scope` is
  * the write transaction's (underTenancyConfig), so the pool cannot change before the user is written.
