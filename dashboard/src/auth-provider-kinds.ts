@@ -136,6 +136,12 @@ export const AUTH_PROVIDER_KINDS: Readonly<Record<AuthProviderType, AuthProvider
         label: 'IdP-initiated sign-in URL',
         hint: 'Your application’s page that starts its sign-in (https); empty: sign-ins started at the IdP are refused.',
       },
+      {
+        kind: 'text',
+        name: 'sloUrl',
+        label: 'IdP single logout URL',
+        hint: 'Its single logout service (https): a sign-out there ends the user’s sessions here. Empty: no single logout.',
+      },
       allowSignup,
     ],
     secrets: [],

@@ -46,6 +46,7 @@ import { Migration0041DomainClaims } from './migrations/0041-domain-claims.ts';
 import { Migration0042ConsoleOperators } from './migrations/0042-console-operators.ts';
 import { Migration0043InvitationGrantors } from './migrations/0043-invitation-grantors.ts';
 import { Migration0044PasskeySignup } from './migrations/0044-passkey-signup.ts';
+import { Migration0045SamlSubjects } from './migrations/0045-saml-subjects.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -91,6 +92,7 @@ export const MIGRATIONS = [
   { name: '0042-console-operators', class: Migration0042ConsoleOperators },
   { name: '0043-invitation-grantors', class: Migration0043InvitationGrantors },
   { name: '0044-passkey-signup', class: Migration0044PasskeySignup },
+  { name: '0045-saml-subjects', class: Migration0045SamlSubjects },
 ];
 
 /**

@@ -1,7 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { consumeSamlResponse, domainAcsUrl, findSamlProvider, samlMetadata, samlSignInUrl, samlUrls, type SamlIdentity, type SamlProvider } from '../domain/sign-in/saml.ts';
+import {
+  consumeSamlResponse,
+  domainAcsUrl,
+  findSamlProvider,
+  readSamlLogoutRequest,
+  samlMetadata,
+  samlSignInUrl,
+  samlUrls,
+  type SamlIdentity,
+  type SamlLogoutMessage,
+  type SamlProvider,
+} from '../domain/sign-in/saml.ts';
+import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
 import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
@@ -19,7 +31,9 @@ import type { InteractionContext, ProvenFactor } from './routes.ts';
  *   the interaction its request recorded (SP-initiated: `GET /interaction/{uid}/saml?proof=…`, where the interaction's
  *   cookie comes again), or, for an IdP-initiated response, in a cookie of its own to the provider's
  *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction completes with it;
- * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata.
+ * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata;
+ * - `GET|POST {surface}/saml/{providerId}/slo`: the IdP's LogoutRequest (HTTP-Redirect or HTTP-POST), for a provider with
+ *   an `sloUrl`: its subject's sessions end (saml-logout.ts), and the browser goes back to the IdP with a LogoutResponse.
  * `{surface}` is the provider's path on the service's host (samlUrls), or the root of a verified custom domain of its
  * scope (domainAcsUrl): an IdP-initiated response posted there leaves its cookie on the domain, where the
  * application's sign-in then runs.
@@ -108,6 +122,27 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       const sealed = csrf.seal(unsolicitedBinding(provider.applicationId), JSON.stringify(identity), UNSOLICITED_SECONDS);
       return reply.status(303).header('set-cookie', unsolicitedCookie(sealed, UNSOLICITED_SECONDS)).header('location', loginUrl).send();
     });
+
+    app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/slo`, async (request, reply) => {
+      const rawQuery = request.raw.url?.split('?')[1] ?? '';
+      return singleLogout(request, reply, { binding: 'redirect', query: request.query as Record<string, unknown>, rawQuery });
+    });
+    app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/slo`, async (request, reply) =>
+      singleLogout(request, reply, { binding: 'post', form: (request.body ?? {}) as Record<string, unknown> }),
+    );
+  }
+
+  /** A LogoutRequest of a provider with an `sloUrl`: its subject's sessions end and the IdP gets its LogoutResponse. */
+  async function singleLogout(request: FastifyRequest<{ Params: ProviderParams }>, reply: FastifyReply, message: SamlLogoutMessage) {
+    const { provider } = await providerAt(request);
+    if ((provider.config.sloUrl ?? null) === null) throw new SignInRefusal('no_such_page');
+    const logout = await readSamlLogoutRequest(deps, provider, message);
+    if (!logout.ok) {
+      request.log.warn({ provider: provider.id, detail: logout.detail }, 'SAML LogoutRequest refused');
+      throw new SignInRefusal('saml_logout_refused');
+    }
+    const known = await endSamlSubjectSessions(services, provider, logout.nameId, request.id);
+    return reply.status(303).header('location', await logout.answer(known)).send();
   }
 
   app.get<{ Params: { uid: string; providerId: string } }>('/interaction/:uid/saml/:providerId', async (request, reply) => {

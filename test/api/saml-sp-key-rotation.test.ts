@@ -162,8 +162,8 @@ describe('rotation', () => {
     expect(await published()).toEqual(descriptors(certificate, old));
     // AuthnRequests are signed by the new key from now on.
     const request = await toIdp(await authorize());
-    expect(idp.requestSignature(request.location, certificate)).toBe('valid');
-    expect(idp.requestSignature(request.location, old)).toBe('invalid');
+    expect(idp.redirectSignature(request.location, certificate)).toBe('valid');
+    expect(idp.redirectSignature(request.location, old)).toBe('invalid');
     // An IdP that still encrypts to the old certificate signs users in, as one that read the new one does.
     expect(await signInEncryptedTo(old)).toEqual({ subject: userId });
     expect(await signInEncryptedTo(certificate)).toEqual({ subject: userId });

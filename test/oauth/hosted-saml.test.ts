@@ -124,15 +124,15 @@ describe('SP-initiated', () => {
   it('with signRequests, the AuthnRequest is signed (RSA-SHA256) by the key the metadata publishes; without, it is not', async () => {
     const certificate = await spCertificate();
     const unsigned = await toIdp(await authorize());
-    expect(idp.requestSignature(unsigned.location, certificate)).toBe('none');
+    expect(idp.redirectSignature(unsigned.location, certificate)).toBe('none');
     expect((await app.http.patch(`/auth-providers/${provider.id}`, { config: { signRequests: true } })).status).toBe(200);
     try {
       const flow = await authorize();
       const request = await toIdp(flow);
-      expect(idp.requestSignature(request.location, certificate)).toBe('valid');
-      expect(idp.requestSignature(request.location, idp.certificate)).toBe('invalid');
+      expect(idp.redirectSignature(request.location, certificate)).toBe('valid');
+      expect(idp.redirectSignature(request.location, idp.certificate)).toBe('invalid');
       // Spoiled in transit: the RelayState changed, the signature no longer holds.
-      expect(idp.requestSignature(request.location.replace(/RelayState=[^&]+/, 'RelayState=other'), certificate)).toBe('invalid');
+      expect(idp.redirectSignature(request.location.replace(/RelayState=[^&]+/, 'RelayState=other'), certificate)).toBe('invalid');
       const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
       expect((await codeFor(flow, await flow.jar.visit(acs.location!))).sub).toBe(userId);
     } finally {
@@ -311,6 +311,108 @@ describe('IdP-initiated', () => {
     } finally {
       await app.http.patch(`/auth-providers/${provider.id}`, { config: { idpInitiatedLoginUrl: IDP_LOGIN_URL } });
     }
+  });
+});
+
+describe('single logout started at the IdP', () => {
+  const IDP_SLO_URL = 'https://idp.test/slo';
+  const endpoint = () => provider.metadataUrl.replace(/\/metadata$/, '/slo');
+  const setSlo = async (config: Record<string, unknown>) => expect((await app.http.patch(`/auth-providers/${provider.id}`, { config })).status).toBe(200);
+
+  beforeAll(() => setSlo({ sloUrl: IDP_SLO_URL, signRequests: true }));
+  afterAll(() => setSlo({ sloUrl: null, signRequests: false }));
+
+  /** `email` signed in through the provider as `nameId`: the access token of that sign-in. */
+  async function signedIn(email: string, nameId: string): Promise<string> {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ email, nameId, inResponseTo: request.id }), request.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    const callback = await flow.jar.followOut(await flow.jar.visit(acs.location!), issuer);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    return tokens.access_token;
+  }
+
+  const userinfoStatus = async (token: string) => (await fetch(`${issuer}/oauth2/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status;
+  const sessionsOf = async (user: string) => ((await app.http.get(`/users/${user}/sessions`)).body.data as unknown[]).length;
+
+  it('the SP metadata offers single logout at the provider’s /slo, by redirect and POST; without sloUrl it offers none and serves no /slo', async () => {
+    const metadata = await (await fetch(provider.metadataUrl)).text();
+    expect(metadata).toContain(`<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${endpoint()}"/>`);
+    expect(metadata).toContain(`<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${endpoint()}"/>`);
+    await setSlo({ sloUrl: null });
+    try {
+      expect(await (await fetch(provider.metadataUrl)).text()).not.toContain('SingleLogoutService');
+      expect((await fetch(idp.logoutRedirect({ destination: endpoint(), nameId: 'anyone' }).url, { redirect: 'manual' })).status).toBe(404);
+    } finally {
+      await setSlo({ sloUrl: IDP_SLO_URL });
+    }
+  });
+
+  it('a signed LogoutRequest by redirect ends its subject’s sessions, and the IdP gets a signed Success; another user’s stand', async () => {
+    const leaving = await app.createUser('leaving@saml.test', tenantId);
+    const staying = await app.createUser('staying@saml.test', tenantId);
+    const leavingToken = await signedIn('leaving@saml.test', 'entra-leaving');
+    const stayingToken = await signedIn('staying@saml.test', 'entra-staying');
+    expect(await sessionsOf(leaving)).toBe(1);
+
+    const { id, url } = idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-leaving' }, 'back-to-portal');
+    const answer = await fetch(url, { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    const location = answer.headers.get('location')!;
+    expect(location.startsWith(`${IDP_SLO_URL}?SAMLResponse=`)).toBe(true);
+    expect(idp.readLogoutResponse(location)).toEqual({ inResponseTo: id, status: 'urn:oasis:names:tc:SAML:2.0:status:Success', relayState: 'back-to-portal' });
+    expect(idp.redirectSignature(location, await spCertificate())).toBe('valid');
+
+    expect(await sessionsOf(leaving)).toBe(0);
+    expect(await userinfoStatus(leavingToken)).toBe(401);
+    expect(await sessionsOf(staying)).toBe(1);
+    expect(await userinfoStatus(stayingToken)).toBe(200);
+    const [revoked] = (await app.http.get(`/audit-logs?action=session.revoke&pageSize=1`)).body.data as { actor: unknown; changes: { after: unknown } }[];
+    expect(revoked).toMatchObject({ actor: { type: 'system', id: 'saml-logout' }, changes: { after: { reason: 'saml_logout' } } });
+
+    // The same request again is refused: a LogoutRequest is used once.
+    const replayed = await fetch(url, { redirect: 'manual' });
+    expect(replayed.status).toBe(400);
+    expect(await replayed.text()).toContain('sign-out request could not be verified');
+  });
+
+  it('by POST too; a NameID of no known sign-in is answered UnknownPrincipal', async () => {
+    const posting = await app.createUser('posting@saml.test', tenantId);
+    const token = await signedIn('posting@saml.test', 'entra-posting');
+    const { id, samlRequest } = idp.logoutPost({ destination: endpoint(), nameId: 'entra-posting' });
+    const answer = await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: samlRequest } });
+    expect(answer.status).toBe(303);
+    expect(idp.readLogoutResponse(answer.location!)).toMatchObject({ inResponseTo: id, status: 'urn:oasis:names:tc:SAML:2.0:status:Success' });
+    expect(await sessionsOf(posting)).toBe(0);
+    expect(await userinfoStatus(token)).toBe(401);
+
+    const unknown = await fetch(idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-nobody' }).url, { redirect: 'manual' });
+    expect(unknown.status).toBe(303);
+    expect(idp.readLogoutResponse(unknown.headers.get('location')!).status).toBe('urn:oasis:names:tc:SAML:2.0:status:Requester');
+  });
+
+  it('refuses, ending nothing, a request unsigned, signed by another key, of another issuer, for another endpoint or stale', async () => {
+    const kept = await app.createUser('kept@saml.test', tenantId);
+    const token = await signedIn('kept@saml.test', 'entra-kept');
+    const base = { destination: endpoint(), nameId: 'entra-kept' };
+    const refused = [
+      idp.logoutRedirect({ ...base, sign: 'none' }).url,
+      idp.logoutRedirect({ ...base, sign: 'wrongKey' }).url,
+      idp.logoutRedirect({ ...base, issuer: 'https://idp.test/another' }).url,
+      idp.logoutRedirect({ ...base, destination: `${issuer}/saml/${provider.id}/elsewhere` }).url.replace(`${issuer}/saml/${provider.id}/elsewhere`, endpoint()),
+      idp.logoutRedirect({ ...base, shiftSeconds: -3600 }).url,
+    ];
+    for (const url of refused) {
+      const answer = await fetch(url, { redirect: 'manual' });
+      expect(answer.status, url).toBe(400);
+    }
+    const unsignedPost = idp.logoutPost({ ...base, sign: 'none' });
+    expect((await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: unsignedPost.samlRequest } })).status).toBe(400);
+    const forgedPost = idp.logoutPost({ ...base, sign: 'wrongKey' });
+    expect((await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: forgedPost.samlRequest } })).status).toBe(400);
+    expect(await sessionsOf(kept)).toBe(1);
+    expect(await userinfoStatus(token)).toBe(200);
   });
 });
 

@@ -1,8 +1,8 @@
-import { generateKeyPairSync, randomUUID, verify, X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign as nodeSign, verify, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
 import { encrypt } from 'xml-encryption';
 
@@ -45,6 +45,26 @@ export interface ResponseOptions {
   /** The attribute holding the e-mail (default `email`). */
   readonly emailAttribute?: string;
   readonly issuer?: string;
+  /** The subject's persistent NameID (default: a new one). */
+  readonly nameId?: string;
+}
+
+export interface LogoutRequestOptions {
+  /** The SP's single logout endpoint, which the request names as its Destination. */
+  readonly destination: string;
+  readonly nameId: string;
+  readonly issuer?: string;
+  /** Seconds its IssueInstant is shifted by (negative: in the past). */
+  readonly shiftSeconds?: number;
+  /** Signed (default), unsigned, or signed with another key than the certificate's. */
+  readonly sign?: 'valid' | 'none' | 'wrongKey';
+}
+
+/** The LogoutResponse a redirect back to the IdP carries. */
+export interface LogoutResponseSeen {
+  readonly inResponseTo: string | null;
+  readonly status: string | null;
+  readonly relayState: string | null;
 }
 
 /** The HTTP-Redirect binding's signature of a request (SAML bindings 3.4.4.1), as the IdP checks it. */
@@ -54,6 +74,9 @@ const SIGNATURE = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const DIGEST = 'http://www.w3.org/2001/04/xmlenc#sha256';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+
+/** A key the IdP's certificate does not hold. */
+const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
 
 const escape = (value: string) => value.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -73,15 +96,16 @@ export class TestIdp {
   }
 
   /**
-   * Whether the redirect's request is signed, and by the key of `certificate` (the SP's, from its metadata): the
-   * signature covers `SAMLRequest`, `RelayState` and `SigAlg` as the query spells them, in that order.
+   * Whether the redirect's request (or LogoutResponse) is signed, and by the key of `certificate` (the SP's, from its
+   * metadata): the signature covers `SAMLRequest` or `SAMLResponse`, `RelayState` and `SigAlg` as the query spells
+   * them, in that order.
    */
-  requestSignature(location: string, certificate: string): RequestSignature {
+  redirectSignature(location: string, certificate: string): RequestSignature {
     const parts = new Map(new URL(location).search.slice(1).split('&').map((part) => [part.slice(0, part.indexOf('=')), part] as const));
     const signature = parts.get('Signature');
     if (signature === undefined) return 'none';
     if (decodeURIComponent(parts.get('SigAlg') ?? '').split('=')[1] !== SIGNATURE) return 'invalid';
-    const signed = ['SAMLRequest', 'RelayState', 'SigAlg'].flatMap((name) => parts.get(name) ?? []).join('&');
+    const signed = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg'].flatMap((name) => parts.get(name) ?? []).join('&');
     const bytes = Buffer.from(decodeURIComponent(signature.slice('Signature='.length)), 'base64');
     return verify('sha256', Buffer.from(signed), new X509Certificate(certificate).publicKey, bytes) ? 'valid' : 'invalid';
   }
@@ -123,7 +147,7 @@ export class TestIdp {
     const assertion =
       `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${at(0)}">` +
       `<saml:Issuer>${issuer}</saml:Issuer>` +
-      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">user-${randomUUID()}</saml:NameID>` +
+      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escape(options.nameId ?? `user-${randomUUID()}`)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
       `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${inResponseTo}/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
@@ -138,8 +162,52 @@ export class TestIdp {
     return { assertion, response };
   }
 
-  private sign(xml: string, element: 'Assertion' | 'Response', wrongKey: boolean): string {
-    const privateKey = wrongKey ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) : KEY;
+  /** A LogoutRequest (its ID and XML) as the IdP's single logout sends it. */
+  private logoutRequest(options: LogoutRequestOptions): { id: string; xml: string } {
+    const id = `_l${randomUUID()}`;
+    const instant = new Date(Date.now() + (options.shiftSeconds ?? 0) * 1000).toISOString();
+    const xml =
+      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${instant}" Destination="${escape(options.destination)}">` +
+      `<saml:Issuer>${escape(options.issuer ?? this.entityId)}</saml:Issuer>` +
+      `<saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escape(options.nameId)}</saml:NameID>` +
+      `<samlp:SessionIndex>_s${randomUUID()}</samlp:SessionIndex></samlp:LogoutRequest>`;
+    return { id, xml };
+  }
+
+  /** The LogoutRequest by the HTTP-Redirect binding: the destination's URL, its query signed as bindings 3.4.4.1 says. */
+  logoutRedirect(options: LogoutRequestOptions, relayState?: string): { id: string; url: string } {
+    const { id, xml } = this.logoutRequest(options);
+    const query = [`SAMLRequest=${encodeURIComponent(deflateRawSync(xml).toString('base64'))}`, ...(relayState === undefined ? [] : [`RelayState=${encodeURIComponent(relayState)}`])];
+    const sign = options.sign ?? 'valid';
+    if (sign !== 'none') {
+      query.push(`SigAlg=${encodeURIComponent(SIGNATURE)}`);
+      const signature = nodeSign('sha256', Buffer.from(query.join('&')), sign === 'wrongKey' ? otherKey() : KEY).toString('base64');
+      query.push(`Signature=${encodeURIComponent(signature)}`);
+    }
+    return { id, url: `${options.destination}?${query.join('&')}` };
+  }
+
+  /** The LogoutRequest by the HTTP-POST binding: its base64 SAMLRequest, the document signed whole. */
+  logoutPost(options: LogoutRequestOptions): { id: string; samlRequest: string } {
+    const { id, xml } = this.logoutRequest(options);
+    const sign = options.sign ?? 'valid';
+    const signed = sign === 'none' ? xml : this.sign(xml, 'LogoutRequest', sign === 'wrongKey');
+    return { id, samlRequest: Buffer.from(signed).toString('base64') };
+  }
+
+  /** What the SP's redirect back to the IdP (`location`) answers. */
+  readLogoutResponse(location: string): LogoutResponseSeen {
+    const url = new URL(location);
+    const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLResponse') ?? '', 'base64')).toString('utf8');
+    return {
+      inResponseTo: /\sInResponseTo="([^"]+)"/.exec(xml)?.[1] ?? null,
+      status: /<samlp:StatusCode Value="([^"]+)"/.exec(xml)?.[1] ?? null,
+      relayState: url.searchParams.get('RelayState'),
+    };
+  }
+
+  private sign(xml: string, element: 'Assertion' | 'Response' | 'LogoutRequest', wrongKey: boolean): string {
+    const privateKey = wrongKey ? otherKey() : KEY;
     const signer = new SignedXml({ privateKey, publicCert: IDP_CERTIFICATE, signatureAlgorithm: SIGNATURE, canonicalizationAlgorithm: EXC_C14N });
     const node = `//*[local-name(.)='${element}']`;
     signer.addReference({ xpath: node, transforms: [ENVELOPED, EXC_C14N], digestAlgorithm: DIGEST });

@@ -117,6 +117,8 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
       emailAttribute: { kind: 'string', default: 'email', max: 256 },
       // Where an IdP-initiated (unsolicited) response sends the browser: the application's page that starts its sign-in.
       idpInitiatedLoginUrl: { kind: 'url' },
+      // The IdP's SingleLogoutService (HTTP-Redirect): set, the SP's metadata offers single logout and its LogoutRequests are answered.
+      sloUrl: { kind: 'url' },
       allowSignup,
     },
     secrets: {},

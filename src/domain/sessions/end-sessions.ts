@@ -3,7 +3,7 @@ import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { sessionSnapshotSql } from './browser-sessions.ts';
 
 /** The `after` of their `session.revoke` records. */
-export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted';
+export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted' | 'saml_logout';
 
 /**
  * The OP's browser session (while it still stands for the row's user), every grant made in it with their tokens, and
@@ -52,4 +52,9 @@ export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantId
       params: [tenantIds, ...(userId === null ? [] : [userId])],
     },
   });
+}
+
+/** An IdP's single logout: every browser session of those users in the application. */
+export function endUsersSessions(em: EntityManager, actor: AuditActor, userIds: readonly string[]): Promise<string[]> {
+  return endSessions(em, actor, 'saml_logout', { where: 's.user_id in (?)', params: [userIds] });
 }

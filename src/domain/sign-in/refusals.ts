@@ -115,6 +115,7 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
+  saml_logout_refused: { page: { status: 400, copy: 'refusal.samlLogoutRefused' }, oauth: null, silent: null },
   saml_unsolicited: {
     page: { status: 400, copy: 'refusal.samlUnsolicited' },
     oauth: null,

@@ -6,6 +6,7 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
+import { rememberSamlSubject } from './saml-logout.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SamlIdentity } from './saml.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -68,6 +69,7 @@ async function account(
   if (!mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
+  await rememberSamlSubject(target.applicationScope.em, target.application.id, identity, user.id, target.session.absoluteTimeoutMinutes);
   return { ok: true, user: { ...user, tenantIds } };
 }
 

@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
 // node-saml's own parsing and decryption (not in its index): the key probe reads the response as node-saml will.
@@ -24,6 +25,8 @@ export interface SamlProviderConfig {
   readonly signRequests: boolean;
   readonly emailAttribute: string;
   readonly idpInitiatedLoginUrl: string | null;
+  /** Absent from providers saved before single logout: as null. */
+  readonly sloUrl?: string | null;
   readonly allowSignup: boolean;
 }
 
@@ -48,7 +51,7 @@ const REQUEST_TTL_MS = 30 * 60_000;
  */
 export function samlUrls(publicUrl: string, provider: { readonly id: string; readonly tenantId: string | null }) {
   const base = `${publicUrl}${provider.tenantId === null ? '' : `${TENANT_PATH_PREFIX}/${provider.tenantId}`}/saml/${provider.id}`;
-  return { acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata` };
+  return { acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata`, sloUrl: `${base}/slo` };
 }
 
 /**
@@ -82,6 +85,8 @@ export interface SamlDeps {
 export interface SamlIdentity {
   readonly providerId: string;
   readonly email: string;
+  /** What the IdP's LogoutRequests will name the user by (saml-logout.ts). */
+  readonly nameId: string | null;
 }
 
 export interface SamlRequestRecord {
@@ -151,7 +156,8 @@ class RequestRecords implements CacheProvider {
  * (RSA-SHA256) with the current key when `signRequests` asks.
  */
 function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider, keys: SamlSpKeys, decryptionPvk = keys.privateKey): SAML {
-  const { acsUrl, metadataUrl } = samlUrls(deps.publicUrl, provider);
+  const { acsUrl, metadataUrl, sloUrl } = samlUrls(deps.publicUrl, provider);
+  const idpSloUrl = provider.config.sloUrl ?? null;
   return new SAML({
     callbackUrl: acsUrl,
     issuer: metadataUrl,
@@ -159,6 +165,8 @@ function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: 
     entryPoint: provider.config.ssoUrl,
     idpCert: provider.config.certificate,
     idpIssuer: provider.config.entityId,
+    // Single logout where the IdP has one: the metadata names our endpoint, and LogoutResponses go to the IdP's.
+    ...(idpSloUrl === null ? {} : { logoutUrl: idpSloUrl, logoutCallbackUrl: sloUrl }),
     decryptionPvk,
     ...(provider.config.signRequests ? { privateKey: keys.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
     // A signed response or a signed assertion: either covers the assertion (node-saml refuses a document with neither).
@@ -186,8 +194,16 @@ export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domai
   const certificates = [keys.certificate, ...(keys.previous === null ? [] : [keys.previous.certificate])];
   const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys);
   const metadata = sp.generateServiceProviderMetadata(keys.certificate, provider.config.signRequests ? certificates : null);
-  if (domainAcs === undefined && keys.previous === null) return metadata;
+  const singleLogout = (provider.config.sloUrl ?? null) !== null;
+  if (domainAcs === undefined && keys.previous === null && !singleLogout) return metadata;
   const document = new DOMParser().parseFromString(metadata, 'text/xml');
+  if (singleLogout) {
+    // node-saml offers the HTTP-POST binding; the endpoint takes the HTTP-Redirect one too, which IdPs use most.
+    const post = document.getElementsByTagName('SingleLogoutService')[0]!;
+    const redirect = post.cloneNode(true) as typeof post;
+    redirect.setAttribute('Binding', 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect');
+    post.parentNode!.insertBefore(redirect, post);
+  }
   if (keys.previous !== null) {
     // node-saml publishes one encryption certificate: the previous one gets a copy of its KeyDescriptor, after it.
     const encryption = Array.from(document.getElementsByTagName('KeyDescriptor')).find((descriptor) => descriptor.getAttribute('use') === 'encryption')!;
@@ -276,12 +292,12 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   const id = assertion.Assertion?.$?.ID;
   const issued = Date.parse(assertion.Assertion?.$?.IssueInstant ?? '');
   if (id === undefined || Number.isNaN(issued)) return refused('invalid_assertion', 'the assertion has no ID or IssueInstant');
-  if (!(await rememberAssertion(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
+  if (!(await usedOnce(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
     return refused('replayed_assertion', 'the assertion was used before');
   }
   const email = assertedEmail(profile, provider.config.emailAttribute);
   if (email === null) return refused('no_email', `the assertion has no e-mail address in ${provider.config.emailAttribute} or its NameID`);
-  return { ok: true, identity: { providerId: provider.id, email }, request };
+  return { ok: true, identity: { providerId: provider.id, email, nameId: profile.nameID ?? null }, request };
 }
 
 interface AssertionXml {
@@ -301,9 +317,10 @@ function bearerRecipients(assertion: AssertionXml | undefined): string[] {
 }
 
 /**
- * False when already recorded (a replay, however many instances). Expired ids of the application go with each new one.
+ * False when already recorded (a replay, however many instances): the ids of assertions and of LogoutRequests, which
+ * an IdP never reuses between the two. Expired ids of the application go with each new one.
  */
-async function rememberAssertion(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
+async function usedOnce(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
   const connection = orm.em.getConnection();
   await executeOwned(connection, provider.applicationId, 'delete from saml_assertion where @owner and expires_at < ?', [new Date()]);
   const inserted = await connection.execute<{ id: string }[]>(
@@ -326,4 +343,59 @@ function assertedEmail(profile: Profile, attribute: string): string | null {
     }
   }
   return null;
+}
+
+/** An IdP's LogoutRequest as either binding carries it: the redirect's query (and its raw string, which the signature covers) or the POST's form. */
+export type SamlLogoutMessage =
+  | { readonly binding: 'redirect'; readonly query: Readonly<Record<string, unknown>>; readonly rawQuery: string }
+  | { readonly binding: 'post'; readonly form: Readonly<Record<string, unknown>> };
+
+export type SamlLogoutRequest =
+  | { readonly ok: true; readonly nameId: string; readonly answer: (known: boolean) => Promise<string> }
+  | { readonly ok: false; readonly detail: string };
+
+/** A LogoutRequest is a few kilobytes; a larger inflation is refused. */
+const MAX_LOGOUT_REQUEST_BYTES = 256 * 1024;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * Besides node-saml's checks (signature against the IdP's certificate, issuer, NotBefore/NotOnOrAfter): a signature
+ * is required in both bindings (node-saml lets an unsigned redirect through), the Destination (when present) is this
+ * endpoint, and the request is recent and used once. `answer` is the LogoutResponse's HTTP-Redirect URL to the IdP:
+ * Success, or UnknownPrincipal when no sign-in of that NameID is known.
+ */
+export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvider, message: SamlLogoutMessage): Promise<SamlLogoutRequest> {
+  const fields = message.binding === 'redirect' ? message.query : message.form;
+  const encoded = text(fields['SAMLRequest']);
+  const relayState = text(fields['RelayState']);
+  try {
+    if (encoded === undefined) throw new Error('no SAMLRequest');
+    const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
+    const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys);
+    let xml: string;
+    if (message.binding === 'redirect') {
+      if (text(fields['Signature']) === undefined || text(fields['SigAlg']) === undefined) throw new Error('the LogoutRequest is not signed');
+      // Inflated here first, bounded, before node-saml inflates it again.
+      xml = inflateRawSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_LOGOUT_REQUEST_BYTES }).toString('utf8');
+      await sp.validateRedirectAsync(fields as Record<string, string>, message.rawQuery);
+    } else {
+      xml = Buffer.from(encoded, 'base64').toString('utf8');
+      await sp.validatePostRequestAsync({ SAMLRequest: encoded });
+    }
+    const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
+    if (request?.localName !== 'LogoutRequest') throw new Error('not a LogoutRequest');
+    const destination = request.getAttribute('Destination');
+    if (destination !== null && destination !== '' && destination !== samlUrls(deps.publicUrl, provider).sloUrl) throw new Error('the LogoutRequest’s Destination is not this endpoint');
+    const id = request.getAttribute('ID') ?? '';
+    const issued = Date.parse(request.getAttribute('IssueInstant') ?? '');
+    if (id === '' || Number.isNaN(issued)) throw new Error('the LogoutRequest has no ID or IssueInstant');
+    if (Math.abs(Date.now() - issued) > MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS) throw new Error('the LogoutRequest is not recent');
+    if (!(await usedOnce(deps.orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) throw new Error('the LogoutRequest was used before');
+    const nameId = request.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'NameID')[0]?.textContent?.trim() ?? '';
+    if (nameId === '') throw new Error('the LogoutRequest names no NameID');
+    return { ok: true, nameId, answer: (known) => sp.getLogoutResponseUrlAsync({ ID: id } as Profile, relayState ?? '', {}, known) };
+  } catch (error) {
+    return { ok: false, detail: (error as Error).message };
+  }
 }

@@ -267,6 +267,7 @@ export const DE: Catalog = {
   'refusal.upstreamUnreachable': 'Der Anmeldeanbieter ist gerade nicht erreichbar. Bitte versuchen Sie es später erneut.',
   'refusal.samlUnavailable': 'Die Anmeldung mit diesem Identitätsanbieter ist für {name} nicht verfügbar.',
   'refusal.samlResponseRefused': 'Die Antwort des Identitätsanbieters konnte nicht überprüft werden. Kehren Sie zur Anwendung zurück und melden Sie sich erneut an.',
+  'refusal.samlLogoutRefused': 'Die Abmeldeanfrage des Identitätsanbieters konnte nicht überprüft werden: Sie sind möglicherweise noch angemeldet. Melden Sie sich in der Anwendung ab.',
   'refusal.samlUnsolicited': 'Diese Anmeldung kann nicht beim Identitätsanbieter gestartet werden. Starten Sie sie in der Anwendung.',
   'refusal.samlAccountRefused': 'Mit dem Konto des Identitätsanbieters ist keine Anmeldung bei {name} möglich.',
   'refusal.logoutNoApplication': 'Diese Abmeldeanfrage nennt keine Anwendung, von der Sie abgemeldet werden sollen (sie enthält weder client_id noch id_token_hint). Melden Sie sich in der Anwendung selbst ab.',

@@ -272,6 +272,7 @@ export const EN = {
   'refusal.upstreamUnreachable': 'The sign-in provider cannot be reached right now. Please try again later.',
   'refusal.samlUnavailable': 'Signing in with this identity provider is not available for {name}.',
   'refusal.samlResponseRefused': 'The identity provider’s answer could not be verified. Go back to the application and sign in again.',
+  'refusal.samlLogoutRefused': 'The identity provider’s sign-out request could not be verified: you may still be signed in. Sign out from the application.',
   'refusal.samlUnsolicited': 'This sign-in cannot be started from the identity provider. Start it from the application.',
   'refusal.samlAccountRefused': 'The identity provider’s account cannot sign in to {name}.',
   'refusal.logoutNoApplication': 'This sign-out request does not say which application to sign out of (it has neither client_id nor id_token_hint). Sign out from within the application.',

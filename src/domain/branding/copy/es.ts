@@ -267,6 +267,7 @@ export const ES: Catalog = {
   'refusal.upstreamUnreachable': 'No se puede contactar con el proveedor de inicio de sesión en este momento. Inténtelo de nuevo más tarde.',
   'refusal.samlUnavailable': 'El inicio de sesión con este proveedor de identidad no está disponible para {name}.',
   'refusal.samlResponseRefused': 'No se pudo verificar la respuesta del proveedor de identidad. Vuelva a la aplicación e inicie sesión de nuevo.',
+  'refusal.samlLogoutRefused': 'No se pudo verificar la solicitud de cierre de sesión del proveedor de identidad: puede que su sesión siga abierta. Cierre la sesión desde la aplicación.',
   'refusal.samlUnsolicited': 'Este inicio de sesión no puede empezar desde el proveedor de identidad. Empiécelo desde la aplicación.',
   'refusal.samlAccountRefused': 'Esa cuenta del proveedor de identidad no permite iniciar sesión en {name}.',
   'refusal.logoutNoApplication': 'Esta solicitud de cierre de sesión no indica de qué aplicación cerrar la sesión (no contiene client_id ni id_token_hint). Cierre la sesión desde la propia aplicación.',

@@ -267,6 +267,7 @@ export const FR: Catalog = {
   'refusal.upstreamUnreachable': 'Le fournisseur de connexion est injoignable pour le moment. Veuillez réessayer plus tard.',
   'refusal.samlUnavailable': 'La connexion avec ce fournisseur d’identité n’est pas disponible pour {name}.',
   'refusal.samlResponseRefused': 'La réponse du fournisseur d’identité n’a pas pu être vérifiée. Retournez dans l’application et connectez-vous à nouveau.',
+  'refusal.samlLogoutRefused': 'La demande de déconnexion du fournisseur d’identité n’a pas pu être vérifiée : vous êtes peut-être encore connecté. Déconnectez-vous depuis l’application.',
   'refusal.samlUnsolicited': 'Cette connexion ne peut pas être lancée depuis le fournisseur d’identité. Lancez-la depuis l’application.',
   'refusal.samlAccountRefused': 'Le compte du fournisseur d’identité ne permet pas de se connecter à {name}.',
   'refusal.logoutNoApplication': 'Cette demande de déconnexion n’indique pas de quelle application vous déconnecter (elle ne contient ni client_id ni id_token_hint). Déconnectez-vous depuis l’application elle-même.',
