@@ -1,3 +1,4 @@
+import { samlSignOut } from './domain/sign-in/saml-logout.ts';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -160,6 +161,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     liveSubjects: apiKeys.bearerSubjects,
     m2mTokenSeconds,
     signIn,
+    samlSignOut: samlSignOut({ orm: database.orm, storedSecrets, publicUrl: config.publicUrl }),
     tokenEvents,
   });
   const surfaceSettings = createSurfaceSettingsCache(invalidations, config.surfaceSettingsCacheMs);

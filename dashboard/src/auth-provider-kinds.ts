@@ -140,7 +140,7 @@ export const AUTH_PROVIDER_KINDS: Readonly<Record<AuthProviderType, AuthProvider
         kind: 'text',
         name: 'sloUrl',
         label: 'IdP single logout URL',
-        hint: 'Its single logout service (https): a sign-out there ends the user’s sessions here. Empty: no single logout.',
+        hint: 'Its single logout service (https): a sign-out there ends the user’s sessions here, and one here goes through it. Empty: no single logout.',
       },
       allowSignup,
     ],

@@ -5,6 +5,7 @@ import {
   consumeSamlResponse,
   domainAcsUrl,
   findSamlProvider,
+  finishSamlLogout,
   readSamlLogoutRequest,
   samlMetadata,
   samlSignInUrl,
@@ -16,6 +17,8 @@ import {
 import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
 import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
+import { donePage } from '../pages/pages.ts';
+import { browserLook, sendPage } from '../pages/reply.ts';
 import type { Services } from '../services.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { cookieOf } from './cookies.ts';
@@ -32,8 +35,9 @@ import type { InteractionContext, ProvenFactor } from './routes.ts';
  *   cookie comes again), or, for an IdP-initiated response, in a cookie of its own to the provider's
  *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction completes with it;
  * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata;
- * - `GET|POST {surface}/saml/{providerId}/slo`: the IdP's LogoutRequest (HTTP-Redirect or HTTP-POST), for a provider with
- *   an `sloUrl`: its subject's sessions end (saml-logout.ts), and the browser goes back to the IdP with a LogoutResponse.
+ * - `GET|POST {surface}/saml/{providerId}/slo`, for a provider with an `sloUrl` (HTTP-Redirect or HTTP-POST): the IdP's
+ *   LogoutRequest, whose subject's sessions end (saml-logout.ts) before the browser goes back with a LogoutResponse; or
+ *   its LogoutResponse to ours, after which the browser goes where the OP's logout was sending it.
  * `{surface}` is the provider's path on the service's host (samlUrls), or the root of a verified custom domain of its
  * scope (domainAcsUrl): an IdP-initiated response posted there leaves its cookie on the domain, where the
  * application's sign-in then runs.
@@ -132,10 +136,19 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     );
   }
 
-  /** A LogoutRequest of a provider with an `sloUrl`: its subject's sessions end and the IdP gets its LogoutResponse. */
+  /**
+   * For a provider with an `sloUrl`: the IdP's answer to our LogoutRequest goes on to where the OP's logout was sending
+   * the browser; its LogoutRequest ends its subject's sessions and the IdP gets its LogoutResponse.
+   */
   async function singleLogout(request: FastifyRequest<{ Params: ProviderParams }>, reply: FastifyReply, message: SamlLogoutMessage) {
     const { provider } = await providerAt(request);
     if ((provider.config.sloUrl ?? null) === null) throw new SignInRefusal('no_such_page');
+    const fields = message.binding === 'redirect' ? message.query : message.form;
+    if (fields['SAMLResponse'] !== undefined) {
+      const returnTo = await finishSamlLogout(deps, provider, message);
+      if (returnTo !== undefined) return reply.status(303).header('location', returnTo).send();
+      return sendPage(reply, 200, (nonce) => donePage(browserLook(request), nonce, 'logout.doneTitle', 'logout.doneText'));
+    }
     const logout = await readSamlLogoutRequest(deps, provider, message);
     if (!logout.ok) {
       request.log.warn({ provider: provider.id, detail: logout.detail }, 'SAML LogoutRequest refused');

@@ -1,3 +1,4 @@
+import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { LOCALES } from '../domain/locales.ts';
 import { errors, type AccessToken, type Client, type ClientCredentials, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
@@ -99,6 +100,8 @@ export interface OidcDependencies {
    * Absent, those requests fail: an OP under test that signs no one in.
    */
   readonly signIn?: SignInRules;
+  /** A logout's way on through a SAML IdP with single logout (saml-sign-out.ts); absent, logouts end here. */
+  readonly samlSignOut?: SamlSignOut;
   /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }

@@ -1,3 +1,5 @@
+import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
+import { loggingOut } from './saml-sign-out.ts';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import { grantTenant, opRequestId } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
@@ -115,7 +117,7 @@ function inputError(err: Error | undefined): { error?: DeviceCodePageInput['erro
 const userCodeOf = (err: Error | undefined): string | undefined =>
   err !== undefined && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
 
-export function opPages(orm: MikroORM, targets: () => SignInTargets): OpPages {
+export function opPages(orm: MikroORM, targets: () => SignInTargets, samlSignOut?: SamlSignOut): OpPages {
   return {
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(err);
@@ -154,9 +156,13 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets): OpPages {
       const grantId = client === undefined ? undefined : ctx.oidc.session?.grantIdFor(client.clientId);
       const look = await lookOf(targets(), ctx, { client, tenant: await signInTenant(orm, grantId) });
       const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form) };
-      // The confirmation's 303 leads to the post-logout redirect URI (the OP has checked it is registered).
+      // The confirmation's 303 leads to the post-logout redirect URI (the OP has checked it is registered), or first to
+      // the SAML IdP that signed the user in, for its single logout (saml-sign-out.ts).
       const redirect = cspSource(ctx.oidc.params?.['post_logout_redirect_uri']);
-      writePage(ctx, (nonce) => logoutPage(look, nonce, input), ["'self'", ...(redirect === undefined ? [] : [redirect])]);
+      const user = loggingOut(ctx);
+      const saml = user === undefined || samlSignOut === undefined ? [] : await samlSignOut.formTargets(user.applicationId, user.userId);
+      const formTargets = [...new Set(["'self'", ...[redirect, ...saml.map(cspSource)].filter((target) => target !== undefined)])];
+      writePage(ctx, (nonce) => logoutPage(look, nonce, input), formTargets);
     },
 
     async postLogoutSuccessSource(ctx) {

@@ -1,3 +1,4 @@
+import { signOutAtIdp } from './saml-sign-out.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { SignIn } from '../domain/sign-in/sign-in.ts';
@@ -103,7 +104,7 @@ export class OidcProvider {
       if (this.deps.signIn === undefined) throw new Error('this OP was built without the sign-in rules');
       return this.deps.signIn;
     };
-    const pages = opPages(this.deps.orm, () => signIn().target);
+    const pages = opPages(this.deps.orm, () => signIn().target, this.deps.samlSignOut);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, signIn));
     provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));
@@ -113,6 +114,7 @@ export class OidcProvider {
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);
     provider.use(introspectJwtAccessTokens(this.deps));
+    if (this.deps.samlSignOut !== undefined) provider.use(signOutAtIdp(this.deps.samlSignOut));
     const management = this.deps.signingKeys.managementAudience;
     applyOverrides(provider, {
       findAccount: findAccountOnce((ctx, sub, token) => findAccount(this.deps, surface, ctx, sub, token)),

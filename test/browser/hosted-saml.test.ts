@@ -40,7 +40,7 @@ beforeAll(async () => {
     const created = await admin.post(`${scopePath}/auth-providers`, {
       type: 'saml',
       name: 'Corp SSO',
-      config: { entityId: idp.entityId, ssoUrl, certificate: idp.certificate, idpInitiatedLoginUrl: loginUrl },
+      config: { entityId: idp.entityId, ssoUrl, certificate: idp.certificate, idpInitiatedLoginUrl: loginUrl, sloUrl: ssoUrl.replace(/\/sso$/, '/slo') },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     scopes.set(scopePath, { idp, ssoUrl, id: created.body.id as string, acsUrl: created.body.acsUrl as string, metadataUrl: created.body.metadataUrl as string });
@@ -87,6 +87,13 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
       await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
       expect(await page.textContent('body')).toBe('back at the client');
       expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: surface().config.serverMetadata().issuer });
+
+      // Signing out goes through the IdP's single logout and back to the signed-out page.
+      const { issuer } = surface().config.serverMetadata();
+      await page.goto(`${issuer}/oauth2/logout?${new URLSearchParams({ client_id: surface().config.clientMetadata().client_id })}`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
+      expect(scope().idp.logoutsSeen.length).toBeGreaterThan(0);
       expect(csp).toEqual([]);
     } finally {
       await context.close();

@@ -322,16 +322,16 @@ describe('single logout started at the IdP', () => {
   beforeAll(() => setSlo({ sloUrl: IDP_SLO_URL, signRequests: true }));
   afterAll(() => setSlo({ sloUrl: null, signRequests: false }));
 
-  /** `email` signed in through the provider as `nameId`: the access token of that sign-in. */
-  async function signedIn(email: string, nameId: string): Promise<string> {
-    const flow = await authorize();
+  /** `email` signed in through the provider as `nameId` (a browser, `jar`, of `configuration`'s client): its tokens. */
+  async function signIn(email: string, nameId: string, jar = new CookieJar(), configuration = config) {
+    const flow = await authorize({}, jar, configuration);
     const request = await toIdp(flow);
     const acs = await postToAcs(respond({ email, nameId, inResponseTo: request.id }), request.relayState);
     expect(acs.status, acs.body).toBe(303);
     const callback = await flow.jar.followOut(await flow.jar.visit(acs.location!), issuer);
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
-    return tokens.access_token;
+    return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
   }
+  const signedIn = async (email: string, nameId: string) => (await signIn(email, nameId)).access_token;
 
   const userinfoStatus = async (token: string) => (await fetch(`${issuer}/oauth2/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status;
   const sessionsOf = async (user: string) => ((await app.http.get(`/users/${user}/sessions`)).body.data as unknown[]).length;
@@ -390,6 +390,66 @@ describe('single logout started at the IdP', () => {
     const unknown = await fetch(idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-nobody' }).url, { redirect: 'manual' });
     expect(unknown.status).toBe(303);
     expect(idp.readLogoutResponse(unknown.headers.get('location')!).status).toBe('urn:oasis:names:tc:SAML:2.0:status:Requester');
+  });
+
+  it('a sign-out here goes through the IdP: its LogoutRequest names the NameID, and its answer brings the browser to the post-logout URI', async () => {
+    const POST_LOGOUT_URI = 'https://app.example/signed-out';
+    const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI] });
+    const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const user = await app.createUser('signing-out@saml.test', tenantId);
+    const jar = new CookieJar();
+    const tokens = await signIn('signing-out@saml.test', 'entra-signing-out', jar, configuration);
+
+    const confirm = await jar.visit(oidc.buildEndSessionUrl(configuration, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: POST_LOGOUT_URI, state: 'bye' }).href);
+    expect(confirm.status).toBe(200);
+    // The confirmation's 303 leads to the IdP, whose answer comes to the provider's /slo: browsers check form-action on each.
+    expect(confirm.headers.get('content-security-policy')).toContain(`form-action 'self' https://app.example https://idp.test ${new URL(issuer).origin};`);
+    const toIdp = await jar.submit(confirm, { logout: 'yes' });
+    expect(toIdp.status).toBe(303);
+    expect(toIdp.location!.startsWith(`${IDP_SLO_URL}?SAMLRequest=`)).toBe(true);
+    expect(idp.redirectSignature(toIdp.location!, await spCertificate())).toBe('valid');
+    const request = idp.readLogoutRequest(toIdp.location!);
+    expect(request).toMatchObject({ nameId: 'entra-signing-out', nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
+    // Signed out here before the browser left.
+    expect(await sessionsOf(user)).toBe(0);
+    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+
+    const back = await jar.visit(idp.logoutResponse(endpoint(), request.id));
+    expect(back.status).toBe(303);
+    expect(back.location).toBe(`${POST_LOGOUT_URI}?state=bye`);
+    // The answer is used once: again, it leads to the signed-out page, not the client.
+    const again = await jar.visit(idp.logoutResponse(endpoint(), request.id));
+    expect(again.status).toBe(200);
+    expect(again.body).toContain('You are signed out');
+
+    // A user with no SAML sign-in signs out straight to the client.
+    await setSlo({ sloUrl: null });
+    try {
+      const other = new CookieJar();
+      const plain = await signIn('signing-out@saml.test', 'entra-signing-out', other, configuration);
+      const page = await other.visit(oidc.buildEndSessionUrl(configuration, { id_token_hint: plain.id_token!, post_logout_redirect_uri: POST_LOGOUT_URI }).href);
+      expect((await other.submit(page, { logout: 'yes' })).location).toBe(POST_LOGOUT_URI);
+    } finally {
+      await setSlo({ sloUrl: IDP_SLO_URL });
+    }
+  });
+
+  it('another account signing in on the browser signs the first out here only: the OP’s switch does not go through the IdP', async () => {
+    await app.createUser('first@saml.test', tenantId);
+    const second = await app.createUser('second@saml.test', tenantId);
+    const jar = new CookieJar();
+    await signIn('first@saml.test', 'entra-first', jar);
+    const flow = await authorize({ prompt: 'login' }, jar);
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ email: 'second@saml.test', nameId: 'entra-second', inResponseTo: request.id }), request.relayState);
+    let visit = await flow.jar.visit(acs.location!);
+    for (let hops = 0; hops < 5 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await flow.jar.visit(visit.location!);
+    // The OP's own form that signs the first account out on its way back to the authorization.
+    expect(visit.body).toContain('/oauth2/logout/confirm');
+    const switched = await flow.jar.submit(visit, {});
+    expect(switched.status).toBe(303);
+    expect(switched.location!.startsWith(`${issuer}/oauth2/authorize/`)).toBe(true);
+    expect(await codeFor(flow, switched)).toMatchObject({ sub: second });
   });
 
   it('refuses, ending nothing, a request unsigned, signed by another key, of another issuer, for another endpoint or stale', async () => {

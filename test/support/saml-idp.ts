@@ -83,6 +83,8 @@ const escape = (value: string) => value.replace(/[&<>"]/g, (character) => `&#${c
 export class TestIdp {
   readonly entityId = `https://idp.test/${randomUUID()}`;
   readonly certificate = IDP_CERTIFICATE;
+  /** The NameIDs of the LogoutRequests its served `/slo` answered. */
+  readonly logoutsSeen: string[] = [];
   private server: Server | undefined;
 
   /** What the service's redirect to the IdP asks: the AuthnRequest's ID and ACS, and RelayState. */
@@ -195,6 +197,25 @@ export class TestIdp {
     return { id, samlRequest: Buffer.from(signed).toString('base64') };
   }
 
+  /** What the SP's LogoutRequest (its redirect to the IdP's single logout, `location`) asks. */
+  readLogoutRequest(location: string): { id: string; issuer: string | null; nameId: string | null; nameIdFormat: string | null; relayState: string | null } {
+    const url = new URL(location);
+    const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+    const id = /<samlp:LogoutRequest[^>]*\sID="([^"]+)"/.exec(xml)?.[1];
+    if (id === undefined) throw new Error(`not a LogoutRequest: ${xml}`);
+    const nameId = /<saml:NameID(?: Format="([^"]*)")?>([^<]*)<\/saml:NameID>/.exec(xml);
+    const issuer = /<saml:Issuer[^>]*>([^<]*)<\/saml:Issuer>/.exec(xml)?.[1] ?? null;
+    return { id, issuer, nameId: nameId?.[2] ?? null, nameIdFormat: nameId?.[1] ?? null, relayState: url.searchParams.get('RelayState') };
+  }
+
+  /** The IdP's answer to the SP's LogoutRequest `inResponseTo`, by HTTP-Redirect to `destination` (unsigned). */
+  logoutResponse(destination: string, inResponseTo: string): string {
+    const xml =
+      `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_lr${randomUUID()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${escape(destination)}" InResponseTo="${escape(inResponseTo)}">` +
+      `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`;
+    return `${destination}?SAMLResponse=${encodeURIComponent(deflateRawSync(xml).toString('base64'))}`;
+  }
+
   /** What the SP's redirect back to the IdP (`location`) answers. */
   readLogoutResponse(location: string): LogoutResponseSeen {
     const url = new URL(location);
@@ -219,11 +240,18 @@ export class TestIdp {
   /**
    * An HTTP endpoint on loopback whose SSO URL (`{origin}/sso`) answers a page with a form that posts `respond`'s
    * answer to the request's ACS (a browser's IdP sign-in, one click). `{origin}/start?acs={url}` is the IdP's own
-   * start of an IdP-initiated sign-in: the same page, its response unsolicited (no AuthnRequest's `id`).
+   * start of an IdP-initiated sign-in: the same page, its response unsolicited (no AuthnRequest's `id`). `{origin}/slo`
+   * is its single logout, which answers an SP's LogoutRequest with Success.
    */
   async serve(respond: (request: AuthnRequestSeen | Unsolicited) => string): Promise<string> {
     this.server = createServer((incoming, outgoing) => {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/slo') {
+        // The SP's LogoutRequest, answered at once: back to the SP's single logout (its entity id's sibling), Success.
+        const request = this.readLogoutRequest(url.href);
+        this.logoutsSeen.push(request.nameId ?? '');
+        return outgoing.writeHead(303, { location: this.logoutResponse(request.issuer!.replace(/\/metadata$/, '/slo'), request.id) }).end();
+      }
       const acs = url.searchParams.get('acs');
       const seen: AuthnRequestSeen | Unsolicited | undefined =
         url.pathname === '/sso' ? this.readRequest(url.href) : url.pathname === '/start' && acs !== null ? { acsUrl: acs, relayState: null } : undefined;

@@ -5620,7 +5620,7 @@ export interface components {
              *     (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
              *     sign-in sends the browser: the application's page that starts its sign-in; null: IdP-initiated sign-in refused),
              *     `sloUrl` (https; the IdP's single logout service: its signed LogoutRequests at the provider's `/slo` end the
-             *     user's sessions, and are answered there; null: no single logout), `allowSignup`. m2m: `tokenLifetimeSeconds`
+             *     user's sessions, and a sign-out here goes through it; null: no single logout), `allowSignup`. m2m: `tokenLifetimeSeconds`
              *     (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
              *     its scope expires within that many days (a later `expiresAt` is 422; a key asked without one gets the limit).
              */

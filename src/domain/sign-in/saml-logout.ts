@@ -2,12 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { endUsersSessions } from '../sessions/end-sessions.ts';
 import type { Services } from '../../services.ts';
-import type { SamlIdentity, SamlProvider } from './saml.ts';
+import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIdentity, type SamlProvider } from './saml.ts';
 
 /**
- * SAML single logout started at the IdP: a LogoutRequest (saml.ts checks it) names a NameID, which each SAML sign-in
- * recorded with its user for as long as the session it began may live; the IdP's logout then ends every browser
- * session of that user in the application, as its administrator's "sign out everywhere" would.
+ * SAML single logout, both ways, for providers with an `sloUrl`. Each SAML sign-in records its NameID with its user for
+ * as long as the session it began may live. Started at the IdP: its LogoutRequest (saml.ts checks it) ends every
+ * browser session of that user in the application, as its administrator's "sign out everywhere" would. Started here:
+ * once the OP's logout has ended the user's session, the browser goes to the IdP with a LogoutRequest for the NameID
+ * the user last signed in as, and the IdP's answer brings it back to where the OP was sending it.
  */
 
 /** `sessionMinutes`: the session policy's absolute timeout, past which no session of this sign-in stands. */
@@ -15,9 +17,9 @@ export async function rememberSamlSubject(em: EntityManager, applicationId: stri
   if (identity.nameId === null) return;
   await executeOwned(em, applicationId, 'delete from saml_subject where @owner and expires_at < now()');
   await em.getConnection().execute(
-    `insert into saml_subject (application_id, provider_id, name_id, user_id, expires_at) values (?, ?, ?, ?, now() + make_interval(mins => ?::int))
-     on conflict (application_id, provider_id, name_id) do update set user_id = excluded.user_id, expires_at = excluded.expires_at`,
-    [applicationId, identity.providerId, identity.nameId, userId, sessionMinutes],
+    `insert into saml_subject (application_id, provider_id, name_id, name_id_format, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))
+     on conflict (application_id, provider_id, name_id) do update set name_id_format = excluded.name_id_format, user_id = excluded.user_id, expires_at = excluded.expires_at`,
+    [applicationId, identity.providerId, identity.nameId, identity.nameIdFormat, userId, sessionMinutes],
   );
 }
 
@@ -39,4 +41,50 @@ export async function endSamlSubjectSessions(services: Services, provider: SamlP
   if (ended === null) return false;
   await Promise.all(ended.map((id) => services.invalidations.publish({ kind: 'grant', id })));
   return true;
+}
+
+/** The logout's way through the IdP, for the OP (src/oidc/saml-sign-out.ts). */
+export interface SamlSignOut {
+  /**
+   * The origins a logout of the user passes through after its confirmation (the IdP's, then our single logout
+   * endpoint's), which the confirmation form's CSP must allow: browsers check form-action on each redirect after it.
+   */
+  formTargets(applicationId: string, userId: string): Promise<string[]>;
+  /** The IdP's URL with a LogoutRequest for the user, whose answer sends the browser to `returnTo`; undefined: none applies. */
+  start(applicationId: string, userId: string, returnTo: string): Promise<string | undefined>;
+}
+
+interface Subject {
+  readonly provider: SamlProvider;
+  readonly nameId: string;
+  readonly nameIdFormat: string | null;
+}
+
+/** The NameID the user last signed in as through a provider with single logout, still within its session's life. */
+async function lastSubject(deps: SamlDeps, applicationId: string, userId: string): Promise<Subject | undefined> {
+  const [row] = await executeOwned<{ provider_id: string; name_id: string; name_id_format: string | null }[]>(
+    deps.orm.em.getConnection(),
+    applicationId,
+    `select s.provider_id, s.name_id, s.name_id_format from saml_subject as s
+       join auth_provider as p on p.application_id = s.application_id and p.id = s.provider_id
+      where @owner(s) and s.user_id = ? and s.expires_at > now() and p.config->>'sloUrl' is not null
+      order by s.expires_at desc limit 1`,
+    [userId],
+  );
+  const provider = row === undefined ? null : await findSamlProvider(deps.orm, row.provider_id);
+  return provider === null ? undefined : { provider, nameId: row!.name_id, nameIdFormat: row!.name_id_format };
+}
+
+export function samlSignOut(deps: SamlDeps): SamlSignOut {
+  return {
+    async formTargets(applicationId, userId) {
+      const provider = (await lastSubject(deps, applicationId, userId))?.provider;
+      const idp = provider?.config.sloUrl;
+      return provider === undefined || idp === undefined || idp === null ? [] : [new URL(idp).origin, new URL(samlUrls(deps.publicUrl, provider).sloUrl).origin];
+    },
+    async start(applicationId, userId, returnTo) {
+      const subject = await lastSubject(deps, applicationId, userId);
+      return subject === undefined ? undefined : samlLogoutUrl(deps, subject.provider, subject, returnTo);
+    },
+  };
 }

@@ -85,8 +85,9 @@ export interface SamlDeps {
 export interface SamlIdentity {
   readonly providerId: string;
   readonly email: string;
-  /** What the IdP's LogoutRequests will name the user by (saml-logout.ts). */
+  /** What single logout names the user by, both ways (saml-logout.ts). */
   readonly nameId: string | null;
+  readonly nameIdFormat: string | null;
 }
 
 export interface SamlRequestRecord {
@@ -297,7 +298,7 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   }
   const email = assertedEmail(profile, provider.config.emailAttribute);
   if (email === null) return refused('no_email', `the assertion has no e-mail address in ${provider.config.emailAttribute} or its NameID`);
-  return { ok: true, identity: { providerId: provider.id, email, nameId: profile.nameID ?? null }, request };
+  return { ok: true, identity: { providerId: provider.id, email, nameId: profile.nameID ?? null, nameIdFormat: profile.nameIDFormat ?? null }, request };
 }
 
 interface AssertionXml {
@@ -354,8 +355,8 @@ export type SamlLogoutRequest =
   | { readonly ok: true; readonly nameId: string; readonly answer: (known: boolean) => Promise<string> }
   | { readonly ok: false; readonly detail: string };
 
-/** A LogoutRequest is a few kilobytes; a larger inflation is refused. */
-const MAX_LOGOUT_REQUEST_BYTES = 256 * 1024;
+/** A LogoutRequest or LogoutResponse is a few kilobytes; a larger inflation is refused. */
+const MAX_LOGOUT_MESSAGE_BYTES = 256 * 1024;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -377,7 +378,7 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
     if (message.binding === 'redirect') {
       if (text(fields['Signature']) === undefined || text(fields['SigAlg']) === undefined) throw new Error('the LogoutRequest is not signed');
       // Inflated here first, bounded, before node-saml inflates it again.
-      xml = inflateRawSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_LOGOUT_REQUEST_BYTES }).toString('utf8');
+      xml = inflateRawSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_LOGOUT_MESSAGE_BYTES }).toString('utf8');
       await sp.validateRedirectAsync(fields as Record<string, string>, message.rawQuery);
     } else {
       xml = Buffer.from(encoded, 'base64').toString('utf8');
@@ -398,4 +399,76 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
   } catch (error) {
     return { ok: false, detail: (error as Error).message };
   }
+}
+
+/** How long a LogoutRequest we send waits for the IdP's answer. */
+const LOGOUT_TTL_MS = 10 * 60_000;
+
+/** node-saml's cache for the LogoutRequests we send: each row keeps where the browser goes once the IdP answers. */
+class LogoutRecords implements CacheProvider {
+  private readonly orm: MikroORM;
+  private readonly provider: SamlProvider;
+  private readonly returnTo: string;
+
+  constructor(orm: MikroORM, provider: SamlProvider, returnTo: string) {
+    this.orm = orm;
+    this.provider = provider;
+    this.returnTo = returnTo;
+  }
+
+  async saveAsync(key: string, value: string): Promise<CacheItem | null> {
+    const connection = this.orm.em.getConnection();
+    await executeOwned(connection, this.provider.applicationId, 'delete from saml_logout where @owner and expires_at < now()');
+    await connection.execute('insert into saml_logout (application_id, provider_id, id, return_to, expires_at) values (?, ?, ?, ?, ?)', [
+      this.provider.applicationId,
+      this.provider.id,
+      key,
+      this.returnTo,
+      new Date(Date.now() + LOGOUT_TTL_MS),
+    ]);
+    return { value, createdAt: Date.now() };
+  }
+
+  getAsync(): Promise<string | null> {
+    throw new Error('a LogoutResponse is read by finishSamlLogout');
+  }
+
+  removeAsync(): Promise<string | null> {
+    throw new Error('a LogoutResponse is read by finishSamlLogout');
+  }
+}
+
+/** The IdP's single logout URL with a LogoutRequest for the NameID a sign-in gave; `returnTo`: where its answer sends the browser. */
+export async function samlLogoutUrl(deps: SamlDeps, provider: SamlProvider, subject: { nameId: string; nameIdFormat: string | null }, returnTo: string): Promise<string> {
+  const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
+  const sp = serviceProvider(deps, provider, new LogoutRecords(deps.orm, provider, returnTo), keys);
+  const user = { nameID: subject.nameId, ...(subject.nameIdFormat === null ? {} : { nameIDFormat: subject.nameIdFormat }) };
+  return sp.getLogoutUrlAsync(user as Profile, '', {});
+}
+
+/**
+ * Where the IdP's LogoutResponse to one of our LogoutRequests sends the browser, once (undefined: none of ours). Its
+ * signature and status are not needed: the sessions ended before the request went, and the answer only names which
+ * request it answers.
+ */
+export async function finishSamlLogout(deps: SamlDeps, provider: SamlProvider, message: SamlLogoutMessage): Promise<string | undefined> {
+  const encoded = text((message.binding === 'redirect' ? message.query : message.form)['SAMLResponse']);
+  if (encoded === undefined) return undefined;
+  let inResponseTo: string | null | undefined;
+  try {
+    const bytes = Buffer.from(encoded, 'base64');
+    const xml = message.binding === 'redirect' ? inflateRawSync(bytes, { maxOutputLength: MAX_LOGOUT_MESSAGE_BYTES }).toString('utf8') : bytes.toString('utf8');
+    const response = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
+    inResponseTo = response?.localName === 'LogoutResponse' ? response.getAttribute('InResponseTo') : undefined;
+  } catch {
+    return undefined;
+  }
+  if (inResponseTo === null || inResponseTo === undefined || inResponseTo === '') return undefined;
+  const [row] = await executeOwned<{ return_to: string }[]>(
+    deps.orm.em.getConnection(),
+    provider.applicationId,
+    'delete from saml_logout where @owner and provider_id = ? and id = ? and expires_at > now() returning return_to',
+    [provider.id, inResponseTo],
+  );
+  return row?.return_to;
 }
