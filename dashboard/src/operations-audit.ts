@@ -1,7 +1,7 @@
 import { graphql, subscribe } from './api.ts';
 import type { Page, TenantSummary } from './operations.ts';
 import { listConsoleUsers } from './operations-operators.ts';
-import { listTenantPage } from './operations-roles.ts';
+import { listAllTenants } from './operations-tenant-choices.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
 
@@ -113,7 +113,7 @@ export async function getAuditDirectory(appId: string): Promise<AuditDirectory> 
     orNone(operatorNames()),
     ...NAMED_LISTS.map((list) => orNone(namesOf(appId, list))),
   ]);
-  const tenants = application.multiTenant ? await listTenantPage(appId) : [];
+  const tenants = application.multiTenant ? await listAllTenants(appId) : [];
   const tenantNames = tenants.map((tenant) => [`tenant:${tenant.id}`, tenant.name] as const);
   return { multiTenant: application.multiTenant, tenants, names: new Map([...names.flat(), ...tenantNames]) };
 }

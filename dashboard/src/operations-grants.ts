@@ -1,5 +1,5 @@
+import { FULL_PAGE } from './all-pages.ts';
 import { graphql } from './api.ts';
-import { FULL_PAGE } from './operations-roles.ts';
 
 // What a credential (an API key, an M2M credential) may be given: the built-in permissions (schema/permissions.graphql).
 

@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { FULL_PAGE, type RoleSummary } from './operations-roles.ts';
+import { listAllRoles } from './operations-roles.ts';
 import { readEach, readOperatorEmail, readTenantName, readUserEmail } from './operations-names.ts';
 
 // The Invitations tab's calls: invitations are to one tenant, sent on the application's path with its `tenantId`.
@@ -57,15 +57,6 @@ async function inviterName(appId: string, key: string): Promise<string> {
   return ACTOR_LABEL[type] ?? type;
 }
 
-/** The roles an invitation to the tenant may give: the application-wide ones and the tenant's own. */
-export async function listInvitableRoles(appId: string, tenantId: string): Promise<readonly RoleSummary[]> {
-  const query = `query InvitableRoles($appId: UUID!, $tenantId: UUID!, $pageSize: Int) {
-    roles(appId: $appId, tenantId: $tenantId, pageSize: $pageSize) { data { id name tenantId } }
-  }`;
-  const data = await graphql<{ roles: { data: RoleSummary[] } }>(query, { appId, tenantId, pageSize: FULL_PAGE }, { applicationId: appId });
-  return data.roles.data;
-}
-
 export async function listInvitations(appId: string, status: InvitationStatus | null, cursor: string | null): Promise<Page<Invitation>> {
   const query = `query Invitations($appId: UUID!, $status: InvitationStatus, $pageSize: Int, $cursor: String) {
     invitations(appId: $appId, status: $status, pageSize: $pageSize, cursor: $cursor) { data { ...InvitationFields } next }
@@ -76,7 +67,7 @@ export async function listInvitations(appId: string, status: InvitationStatus | 
   const tenantIds = page.map((invitation) => invitation.tenantId);
   const [tenants, roles, inviters] = await Promise.all([
     readEach(tenantIds, (id) => readTenantName(appId, id), (id) => id),
-    readEach(tenantIds, (id) => listInvitableRoles(appId, id), () => []),
+    readEach(tenantIds, (id) => listAllRoles(appId, id), () => []),
     readEach(page.map((invitation) => inviterKey(invitation.invitedBy)), (key) => inviterName(appId, key), (key) => key),
   ]);
   const roleName = (tenantId: string, roleId: string) => roles.get(tenantId)?.find((role) => role.id === roleId)?.name ?? roleId;

@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page, TenantSummary } from './operations.ts';
-import { listTenantPage } from './operations-roles.ts';
+import { listAllTenants } from './operations-tenant-choices.ts';
 
 // The OAuth clients tab's calls (schema/oauth-clients.graphql), all on the managed application.
 
@@ -76,7 +76,7 @@ export async function getClientsContext(appId: string): Promise<ClientsContext> 
     { applicationId: appId },
   );
   const { multiTenant, tenancyConfig } = data.application;
-  return { multiTenant, isolated: tenancyConfig?.authIsolation === 'isolated', tenants: multiTenant ? await listTenantPage(appId) : [] };
+  return { multiTenant, isolated: tenancyConfig?.authIsolation === 'isolated', tenants: multiTenant ? await listAllTenants(appId) : [] };
 }
 
 export async function listOAuthClients(appId: string, cursor: string | null): Promise<Page<OAuthClient>> {

@@ -1,6 +1,7 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { assignRole, FULL_PAGE, listRoleAssignments, type RoleGrant } from './operations-roles.ts';
+import { FULL_PAGE } from './all-pages.ts';
+import { assignRole, listRoleAssignments, type RoleGrant } from './operations-roles.ts';
 
 // The Operators tab's calls. Console calls go without an application (they act on the console, whose users are the
 // operators); the rest act on the managed application, with its header.

@@ -1,10 +1,9 @@
+import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
-import type { Page, TenantSummary } from './operations.ts';
+import type { Page } from './operations.ts';
+import { getTenantChoices, type TenantChoices } from './operations-tenant-choices.ts';
 
 // Roles, the permission catalogue and role assignments, all on the managed application's path.
-
-/** The largest page the API gives. */
-export const FULL_PAGE = 100;
 
 export interface RoleSummary {
   readonly id: string;
@@ -31,11 +30,9 @@ export interface Permission {
   readonly builtIn: boolean;
 }
 
-/** What a role can be given with: the roles (one page of them), and the tenants of a multi-tenant application. */
-export interface RoleChoices {
-  readonly multiTenant: boolean;
+/** What a role can be given with: every role, and the tenants of a multi-tenant application. */
+export interface RoleChoices extends TenantChoices {
   readonly roles: readonly RoleSummary[];
-  readonly tenants: readonly TenantSummary[];
 }
 
 export type RoleSubjectType = 'user' | 'operator' | 'm2m_credential' | 'api_key';
@@ -71,24 +68,19 @@ export interface NewRole extends RoleChanges {
 const ROLE_FIELDS = 'id key name description permissions tenantId builtIn';
 
 export async function getRoleChoices(appId: string): Promise<RoleChoices> {
-  const query = `query RoleChoices($appId: UUID!, $pageSize: Int) {
-    application(appId: $appId) { multiTenant }
-    roles(appId: $appId, pageSize: $pageSize) { data { id name tenantId } }
-  }`;
-  const data = await graphql<{ application: { multiTenant: boolean }; roles: { data: RoleSummary[] } }>(
-    query,
-    { appId, pageSize: FULL_PAGE },
-    { applicationId: appId },
-  );
-  const tenants = data.application.multiTenant ? await listTenantPage(appId) : [];
-  return { multiTenant: data.application.multiTenant, roles: data.roles.data, tenants };
+  const [tenantChoices, roles] = await Promise.all([getTenantChoices(appId), listAllRoles(appId, null)]);
+  return { ...tenantChoices, roles };
 }
 
-/** The application's tenants, as many as one page of the API holds. */
-export async function listTenantPage(appId: string): Promise<readonly TenantSummary[]> {
-  const query = `query ChoiceTenants($appId: UUID!, $pageSize: Int) { tenants(appId: $appId, pageSize: $pageSize) { data { id name slug } } }`;
-  const data = await graphql<{ tenants: { data: TenantSummary[] } }>(query, { appId, pageSize: FULL_PAGE }, { applicationId: appId });
-  return data.tenants.data;
+/** Every role (null `tenantId`), or those a tenant's members can be given: the application-wide ones and the tenant's own. */
+export function listAllRoles(appId: string, tenantId: string | null): Promise<readonly RoleSummary[]> {
+  const query = `query RoleSummaries($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {
+    roles(appId: $appId, tenantId: $tenantId, pageSize: $pageSize, cursor: $cursor) { data { id name tenantId } next }
+  }`;
+  return readAllPages(async (cursor) => {
+    const data = await graphql<{ roles: Page<RoleSummary> }>(query, { appId, tenantId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+    return data.roles;
+  });
 }
 
 /** Every role, application-wide (built-in first) and the tenants' own. */
@@ -101,18 +93,14 @@ export async function listRoles(appId: string, cursor: string | null): Promise<P
 }
 
 /** The whole catalogue, every page: the built-in permissions, then the application's and its tenants' own. */
-export async function listPermissionCatalogue(appId: string): Promise<readonly Permission[]> {
+export function listPermissionCatalogue(appId: string): Promise<readonly Permission[]> {
   const query = `query PermissionCatalogue($appId: UUID!, $pageSize: Int, $cursor: String) {
     permissions(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { key description tenantId builtIn } next }
   }`;
-  const permissions: Permission[] = [];
-  let cursor: string | null = null;
-  do {
-    const data: { permissions: Page<Permission> } = await graphql(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
-    permissions.push(...data.permissions.data);
-    cursor = data.permissions.next;
-  } while (cursor !== null);
-  return permissions;
+  return readAllPages(async (cursor) => {
+    const data = await graphql<{ permissions: Page<Permission> }>(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+    return data.permissions;
+  });
 }
 
 export async function createRole(appId: string, { tenantId, ...input }: NewRole): Promise<Role> {

@@ -1,6 +1,6 @@
+import { FULL_PAGE } from './all-pages.ts';
 import { graphql } from './api.ts';
 import { USER_FIELDS, type User } from './operations.ts';
-import { FULL_PAGE } from './operations-roles.ts';
 
 // The Users tab's actions on one user, each answering the user as the server left them.
 

@@ -134,11 +134,11 @@ export async function listTenants(appId: string, cursor: string | null): Promise
   return data.tenants;
 }
 
-export async function listTenantSummaries(appId: string, cursor: string | null): Promise<Page<TenantSummary>> {
+export async function listTenantSummaries(appId: string, cursor: string | null, pageSize = PAGE_SIZE): Promise<Page<TenantSummary>> {
   const query = `query TenantSummaries($appId: UUID!, $pageSize: Int, $cursor: String) {
     tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id name slug } next }
   }`;
-  const data = await graphql<{ tenants: Page<TenantSummary> }>(query, { appId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  const data = await graphql<{ tenants: Page<TenantSummary> }>(query, { appId, pageSize, cursor }, { applicationId: appId });
   return data.tenants;
 }
 

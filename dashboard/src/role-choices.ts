@@ -1,12 +1,12 @@
 import type { TenantSummary } from './operations.ts';
 import type { RoleChoices, RoleSummary } from './operations-roles.ts';
 
-/** The role's name; its id for a role beyond the one page of roles read. */
+/** The role's name; its id for a role not among the choices (deleted since they were read). */
 export function roleName(choices: RoleChoices, roleId: string): string {
   return choices.roles.find((role) => role.id === roleId)?.name ?? roleId;
 }
 
-/** Where a role is held or a client belongs: "Application-wide", or the tenant's name (its id beyond the one page of tenants read). */
+/** Where a role is held or a client belongs: "Application-wide", or the tenant's name (its id for one deleted since the tenants were read). */
 export function placeName(choices: { readonly tenants: readonly TenantSummary[] }, tenantId: string | null): string {
   if (tenantId === null) return 'Application-wide';
   return choices.tenants.find((tenant) => tenant.id === tenantId)?.name ?? tenantId;

@@ -4,9 +4,12 @@ import { dashboardSuite } from '../support/dashboard.ts';
 /**
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
  * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
+ * The Role choice offers every role, past the API's largest page.
  * Screenshot: test-results/dashboard-operators.png.
  */
 const NEW_OPERATOR = 'second@ops.example';
+/** With the built-in roles, more than the API's largest page (100). */
+const MADE_ROLES = Array.from({ length: 100 }, (_, index) => ({ key: `role_${index}`, name: `Role ${index}`, permissions: [] }));
 let appId: string;
 let acme: string;
 let globex: string;
@@ -27,6 +30,7 @@ const dashboard = dashboardSuite({
     appId = app.root.applicationId;
     acme = await app.createTenant('Acme');
     globex = await app.createTenant('Globex');
+    await Promise.all(MADE_ROLES.map((role) => app.http.post('/roles', role)));
   },
 });
 
@@ -35,6 +39,12 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     const row = dashboard.page.getByRole('row', { name: /ops@example\.com/ });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual(['Application admin', 'Application-wide', 'Remove']);
+  });
+
+  it('offers every role, the built-in ones and the 100 made, in its Role choice', async () => {
+    const offered = await dashboard.page.getByLabel('Role').locator('option').allTextContents();
+    expect(offered).toEqual(expect.arrayContaining(MADE_ROLES.map((role) => role.name)));
+    expect(offered).toHaveLength(MADE_ROLES.length + 3);
   });
 
   it('adds a new operator as Tenant admin of Acme, made in the console without a password', async () => {

@@ -4,7 +4,8 @@ import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import type { TenantSummary } from '../operations.ts';
-import { listInvitableRoles, sendInvitation } from '../operations-invitations.ts';
+import { sendInvitation } from '../operations-invitations.ts';
+import { listAllRoles } from '../operations-roles.ts';
 
 /** The API's default lifetime of a link, and its bounds. */
 const DEFAULT_DAYS = 7;
@@ -19,7 +20,7 @@ interface RoleChoicesProps {
 
 /** A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. */
 function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
-  const roles = useAsync(useCallback(() => listInvitableRoles(appId, tenant.id), [appId, tenant.id]));
+  const roles = useAsync(useCallback(() => listAllRoles(appId, tenant.id), [appId, tenant.id]));
   const id = useId();
   if (roles.status === 'loading') return <Loading>{`Loading ${tenant.name}'s roles…`}</Loading>;
   if (roles.status === 'failed') return <ErrorMessage message={roles.message} />;

@@ -3,7 +3,7 @@ import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
-import { listTenantPage } from '../operations-roles.ts';
+import { listAllTenants } from '../operations-tenant-choices.ts';
 import { setUserTenants } from '../operations-users.ts';
 import { placeName } from '../role-choices.ts';
 
@@ -20,7 +20,7 @@ interface UserTenantsProps {
  * checkbox per tenant, saved as their whole list (`updateUser`'s `tenantIds`).
  */
 export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsProps) {
-  const tenants = useAsync(useCallback(() => listTenantPage(appId), [appId]));
+  const tenants = useAsync(useCallback(() => listAllTenants(appId), [appId]));
   const [chosen, setChosen] = useState<readonly string[]>(user.tenantIds);
   const submission = useSubmission<string>();
 
