@@ -1,13 +1,18 @@
 import { graphql, subscribe } from './api.ts';
-import type { Page, TenantSummary } from './operations.ts';
-import { listConsoleUsers } from './operations-operators.ts';
-import { listAllTenants } from './operations-tenant-choices.ts';
+import type { Page } from './operations.ts';
+import {
+  readApiKeyName,
+  readClientName,
+  readEach,
+  readM2MCredentialName,
+  readOperatorEmail,
+  readTenantName,
+  readUserEmail,
+} from './operations-names.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
 
 const PAGE_SIZE = 25;
-/** The largest page the API gives: the users, keys and clients whose names stand for their ids, read in one page each. */
-const FULL_PAGE = 100;
 
 export interface AuditReference {
   readonly type: string;
@@ -39,18 +44,47 @@ export interface AuditFilter {
   readonly to?: string;
 }
 
-export interface AuditDirectory {
-  readonly multiTenant: boolean;
-  readonly tenants: readonly TenantSummary[];
-  /** Names (a user's or operator's e-mail) by `{type}:{id}`, for the references the table shows. */
-  readonly names: ReadonlyMap<string, string>;
+/** A record with the names its references stand for (a user's or operator's e-mail, a key's name), else their ids. */
+export interface NamedAuditRecord extends AuditRecord {
+  readonly actorName: string;
+  /** Empty for a target without an id (a setting of the application). */
+  readonly targetName: string;
+  /** Empty for the application's own events. */
+  readonly tenantName: string;
 }
 
 const RECORD_FIELDS = `fragment AuditRecordFields on AuditRecord {
   id time tenantId actor { type id } apiKeyId action target { type id } outcome requestId ip userAgent changes { before after }
 }`;
 
-export async function listAuditRecords(appId: string, filter: AuditFilter, cursor: string | null): Promise<Page<AuditRecord>> {
+/** How the ids of references of each `type` are named; those of other types (a role, a domain) show as they are. */
+const NAME_READERS: Readonly<Record<string, (appId: string, id: string) => Promise<string>>> = {
+  user: readUserEmail,
+  operator: (_appId, id) => readOperatorEmail(id),
+  api_key: readApiKeyName,
+  m2m_credential: readM2MCredentialName,
+  oauth_client: readClientName,
+  tenant: readTenantName,
+};
+
+/** The tenant a record concerns, as a reference (without an id for the application's own events). */
+const tenantOf = (record: AuditRecord): AuditReference => ({ type: 'tenant', id: record.tenantId });
+
+/** The records with the names of the ids they hold, each distinct id read once; an id whose read fails stands for itself. */
+async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
+  const references = records.flatMap((record) => [record.actor, record.target, tenantOf(record)]);
+  const namesByType = await Promise.all(
+    Object.entries(NAME_READERS).map(async ([type, read]) => {
+      const ids = references.flatMap((reference) => (reference.type === type && reference.id !== null ? [reference.id] : []));
+      return [type, await readEach(ids, (id) => read(appId, id), (id) => id)] as const;
+    }),
+  );
+  const names = new Map(namesByType);
+  const nameOf = (reference: AuditReference) => (reference.id === null ? '' : (names.get(reference.type)?.get(reference.id) ?? reference.id));
+  return records.map((record) => ({ ...record, actorName: nameOf(record.actor), targetName: nameOf(record.target), tenantName: nameOf(tenantOf(record)) }));
+}
+
+export async function listAuditRecords(appId: string, filter: AuditFilter, cursor: string | null): Promise<Page<NamedAuditRecord>> {
   const query = `query AuditLogs($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String, $actor: String, $action: String,
     $target: String, $from: DateTime, $to: DateTime) {
     auditLogs(appId: $appId, tenantId: $tenantId, pageSize: $pageSize, cursor: $cursor, actor: $actor, action: $action, target: $target,
@@ -58,7 +92,7 @@ export async function listAuditRecords(appId: string, filter: AuditFilter, curso
   }
   ${RECORD_FIELDS}`;
   const data = await graphql<{ auditLogs: Page<AuditRecord> }>(query, { appId, pageSize: PAGE_SIZE, cursor, ...filter }, { applicationId: appId });
-  return data.auditLogs;
+  return { data: await named(appId, data.auditLogs.data), next: data.auditLogs.next };
 }
 
 /** Follows the records committed after `after` (a record id; null: from now on), oldest first; returns the unsubscribe. */
@@ -66,7 +100,7 @@ export function followAuditRecords(
   appId: string,
   filter: AuditFilter,
   after: string | null,
-  onRecord: (record: AuditRecord) => void,
+  onRecord: (record: NamedAuditRecord) => void,
   onEnd: (message: string) => void,
 ): () => void {
   const query = `subscription FollowAuditLogs($appId: UUID!, $tenantId: UUID, $after: UUID, $actor: String, $action: String, $target: String,
@@ -76,50 +110,22 @@ export function followAuditRecords(
     }
   }
   ${RECORD_FIELDS}`;
-  return subscribe<{ auditLogs: AuditRecord }>(query, { appId, after, ...filter }, { applicationId: appId }, {
-    next: (data) => onRecord(data.auditLogs),
+  // Each record waits for its names, in a chain: one whose names come sooner does not overtake an earlier one.
+  let handed = Promise.resolve();
+  let following = true;
+  const unsubscribe = subscribe<{ auditLogs: AuditRecord }>(query, { appId, after, ...filter }, { applicationId: appId }, {
+    next: (data) => {
+      const naming = named(appId, [data.auditLogs]);
+      handed = handed.then(async () => {
+        const [record] = await naming;
+        // Once unsubscribed, none is handed on: following again resumes after the newest record shown.
+        if (following && record !== undefined) onRecord(record);
+      });
+    },
     end: onEnd,
   });
-}
-
-/** The lists whose names stand for the ids of the references of their `type` (an actor, a target). */
-const NAMED_LISTS = [
-  { type: 'user', list: 'users', name: 'email' },
-  { type: 'api_key', list: 'apiKeys', name: 'name' },
-  { type: 'm2m_credential', list: 'm2mCredentials', name: 'name' },
-  { type: 'oauth_client', list: 'oauthClients', name: 'name' },
-] as const;
-
-type Names = readonly (readonly [string, string])[];
-
-async function namesOf(appId: string, { type, list, name }: (typeof NAMED_LISTS)[number]): Promise<Names> {
-  const query = `query AuditNames($appId: UUID!, $pageSize: Int) { list: ${list}(appId: $appId, pageSize: $pageSize) { data { id name: ${name} } } }`;
-  const data = await graphql<{ list: { data: { id: string; name: string }[] } }>(query, { appId, pageSize: FULL_PAGE }, { applicationId: appId });
-  return data.list.data.map((item) => [`${type}:${item.id}`, item.name]);
-}
-
-async function operatorNames(): Promise<Names> {
-  return (await listConsoleUsers()).map((user) => [`operator:${user.id}`, user.email]);
-}
-
-// A name only stands in for an id: a list the operator may not read leaves the ids shown.
-const orNone = (names: Promise<Names>): Promise<Names> => names.catch(() => []);
-
-/** Whether the application has tenants, its tenants, and the names of its users, keys, clients, operators and tenants. */
-export async function getAuditDirectory(appId: string): Promise<AuditDirectory> {
-  const query = 'query AuditApplication($appId: UUID!) { application(appId: $appId) { multiTenant } }';
-  const [{ application }, ...names] = await Promise.all([
-    graphql<{ application: { multiTenant: boolean } }>(query, { appId }, { applicationId: appId }),
-    orNone(operatorNames()),
-    ...NAMED_LISTS.map((list) => orNone(namesOf(appId, list))),
-  ]);
-  const tenants = application.multiTenant ? await listAllTenants(appId) : [];
-  const tenantNames = tenants.map((tenant) => [`tenant:${tenant.id}`, tenant.name] as const);
-  return { multiTenant: application.multiTenant, tenants, names: new Map([...names.flat(), ...tenantNames]) };
-}
-
-/** A reference as the table shows it: its name when known, else its id (a setting of the application has none). */
-export function referenceName(directory: AuditDirectory, reference: AuditReference): string {
-  if (reference.id === null) return '';
-  return directory.names.get(`${reference.type}:${reference.id}`) ?? reference.id;
+  return () => {
+    following = false;
+    unsubscribe();
+  };
 }

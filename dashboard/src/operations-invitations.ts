@@ -1,7 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { listAllRoles } from './operations-roles.ts';
-import { readEach, readOperatorEmail, readTenantName, readUserEmail } from './operations-names.ts';
+import { readEach, readOperatorEmail, readRoleName, readTenantName, readUserEmail } from './operations-names.ts';
 
 // The Invitations tab's calls: invitations are to one tenant, sent on the application's path with its `tenantId`.
 
@@ -67,15 +66,14 @@ export async function listInvitations(appId: string, status: InvitationStatus | 
   const tenantIds = page.map((invitation) => invitation.tenantId);
   const [tenants, roles, inviters] = await Promise.all([
     readEach(tenantIds, (id) => readTenantName(appId, id), (id) => id),
-    readEach(tenantIds, (id) => listAllRoles(appId, id), () => []),
+    readEach(page.flatMap((invitation) => invitation.roleIds), (id) => readRoleName(appId, id), (id) => id),
     readEach(page.map((invitation) => inviterKey(invitation.invitedBy)), (key) => inviterName(appId, key), (key) => key),
   ]);
-  const roleName = (tenantId: string, roleId: string) => roles.get(tenantId)?.find((role) => role.id === roleId)?.name ?? roleId;
   return {
     data: page.map((invitation) => ({
       ...invitation,
       tenantName: tenants.get(invitation.tenantId) ?? invitation.tenantId,
-      roleNames: invitation.roleIds.map((roleId) => roleName(invitation.tenantId, roleId)),
+      roleNames: invitation.roleIds.map((roleId) => roles.get(roleId) ?? roleId),
       inviter: inviters.get(inviterKey(invitation.invitedBy)) ?? invitation.invitedBy.type,
     })),
     next: data.invitations.next,

@@ -12,11 +12,18 @@ export async function readEach<T>(ids: Iterable<string>, read: (id: string) => P
   return new Map(distinct.map((id, at) => [id, answers[at] ?? fallback(id)]));
 }
 
-export async function readTenantName(appId: string, tenantId: string): Promise<string> {
-  const query = 'query TenantName($appId: UUID!, $tenantId: UUID!) { tenant(appId: $appId, tenantId: $tenantId) { name } }';
-  const data = await graphql<{ tenant: { name: string } }>(query, { appId, tenantId }, { applicationId: appId });
-  return data.tenant.name;
+/** The `name` of one of the application's items: `field` read with its id as `idArgument` (`tenant(tenantId:)`). */
+async function readName(appId: string, field: string, idArgument: string, id: string): Promise<string> {
+  const query = `query ItemName($appId: UUID!, $id: UUID!) { item: ${field}(appId: $appId, ${idArgument}: $id) { name } }`;
+  const data = await graphql<{ item: { name: string } }>(query, { appId, id }, { applicationId: appId });
+  return data.item.name;
 }
+
+export const readTenantName = (appId: string, tenantId: string) => readName(appId, 'tenant', 'tenantId', tenantId);
+export const readRoleName = (appId: string, roleId: string) => readName(appId, 'role', 'roleId', roleId);
+export const readClientName = (appId: string, clientId: string) => readName(appId, 'oauthClient', 'clientId', clientId);
+export const readApiKeyName = (appId: string, keyId: string) => readName(appId, 'apiKey', 'keyId', keyId);
+export const readM2MCredentialName = (appId: string, credentialId: string) => readName(appId, 'm2mCredential', 'credentialId', credentialId);
 
 export async function readUserEmail(appId: string, userId: string): Promise<string> {
   const query = 'query UserEmail($appId: UUID!, $userId: UUID!) { user(appId: $appId, userId: $userId) { email } }';
@@ -29,10 +36,4 @@ export async function readOperatorEmail(operatorId: string): Promise<string> {
   const query = 'query OperatorEmail($userId: UUID!) { user(userId: $userId) { email } }';
   const data = await graphql<{ user: { email: string } }>(query, { userId: operatorId });
   return data.user.email;
-}
-
-export async function readClientName(appId: string, clientId: string): Promise<string> {
-  const query = 'query ClientName($appId: UUID!, $clientId: UUID!) { oauthClient(appId: $appId, clientId: $clientId) { name } }';
-  const data = await graphql<{ oauthClient: { name: string } }>(query, { appId, clientId }, { applicationId: appId });
-  return data.oauthClient.name;
 }

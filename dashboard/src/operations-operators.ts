@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { FULL_PAGE } from './all-pages.ts';
+import { readEach, readOperatorEmail } from './operations-names.ts';
 import { assignRole, listRoleAssignments, type RoleGrant } from './operations-roles.ts';
 
 // The Operators tab's calls. Console calls go without an application (they act on the console, whose users are the
@@ -9,7 +9,7 @@ import { assignRole, listRoleAssignments, type RoleGrant } from './operations-ro
 export interface OperatorAssignment extends RoleGrant {
   readonly id: string;
   readonly operatorId: string;
-  /** Null when the operator is not on the one page of console users read. */
+  /** Null when the operator's e-mail could not be read. */
   readonly email: string | null;
 }
 
@@ -19,16 +19,10 @@ interface ConsoleUser {
 }
 
 export async function listOperatorAssignments(appId: string, cursor: string | null): Promise<Page<OperatorAssignment>> {
-  const [assignments, operators] = await Promise.all([listRoleAssignments(appId, { subjectType: 'operator' }, cursor), listConsoleUsers()]);
-  const emails = new Map(operators.map((user) => [user.id, user.email]));
+  const assignments = await listRoleAssignments(appId, { subjectType: 'operator' }, cursor);
+  const emails = await readEach<string | null>(assignments.data.map((assignment) => assignment.subject.id), readOperatorEmail, () => null);
   const data = assignments.data.map(({ id, subject, roleId, tenantId }) => ({ id, operatorId: subject.id, email: emails.get(subject.id) ?? null, roleId, tenantId }));
   return { data, next: assignments.next };
-}
-
-export async function listConsoleUsers(): Promise<readonly ConsoleUser[]> {
-  const query = 'query ConsoleUsers($pageSize: Int) { users(pageSize: $pageSize) { data { id email } } }';
-  const data = await graphql<{ users: { data: ConsoleUser[] } }>(query, { pageSize: FULL_PAGE });
-  return data.users.data;
 }
 
 async function findConsoleUser(email: string): Promise<ConsoleUser | null> {

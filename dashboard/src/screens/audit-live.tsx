@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { ErrorMessage } from '../components/status.tsx';
-import { followAuditRecords, type AuditFilter, type AuditRecord } from '../operations-audit.ts';
+import { followAuditRecords, type AuditFilter, type NamedAuditRecord } from '../operations-audit.ts';
 
 interface AuditLiveProps {
   appId: string;
   filter: AuditFilter;
   /** The newest record shown when following starts (null: none), so that none is missed or shown twice. */
   newest: string | null;
-  onRecord: (record: AuditRecord) => void;
+  onRecord: (record: NamedAuditRecord) => void;
 }
 
 /** While mounted, the records the search matches arrive as they commit; says so, or why the stream stopped. */

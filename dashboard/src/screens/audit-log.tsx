@@ -3,23 +3,25 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { getAuditDirectory, listAuditRecords, type AuditDirectory, type AuditFilter } from '../operations-audit.ts';
+import { listAuditRecords, type AuditFilter } from '../operations-audit.ts';
+import { getTenantChoices } from '../operations-tenant-choices.ts';
 import { AuditLive } from './audit-live.tsx';
 import { AuditRow } from './audit-row.tsx';
 import { AuditSearchForm } from './audit-search-form.tsx';
 
 interface AuditResultsProps {
   appId: string;
-  directory: AuditDirectory;
+  /** Whether records have a Tenant column. */
+  multiTenant: boolean;
   filter: AuditFilter;
   following: boolean;
 }
 
 /** One search's records, newest first, page by page; while following, the new ones on top as they commit. */
-function AuditResults({ appId, directory, filter, following }: AuditResultsProps) {
+function AuditResults({ appId, multiTenant, filter, following }: AuditResultsProps) {
   const records = usePages(useCallback((cursor: string | null) => listAuditRecords(appId, filter, cursor), [appId, filter]));
   const firstPageRead = records.items.length > 0 || (!records.loading && records.error === null);
-  const headings = ['Time', 'Action', 'Actor', 'Target', ...(directory.multiTenant ? ['Tenant'] : [])];
+  const headings = ['Time', 'Action', 'Actor', 'Target', ...(multiTenant ? ['Tenant'] : [])];
   // A record's expanded details span the whole row: the headings' columns and Details.
   const columns = headings.length + 1;
   return (
@@ -31,7 +33,7 @@ function AuditResults({ appId, directory, filter, following }: AuditResultsProps
         actionsHeading="Details"
         emptyMessage="No audit record matches."
         loadingLabel="Loading audit records…"
-        row={(record) => <AuditRow key={record.id} record={record} directory={directory} columns={columns} />}
+        row={(record) => <AuditRow key={record.id} record={record} multiTenant={multiTenant} columns={columns} />}
       />
     </>
   );
@@ -39,23 +41,23 @@ function AuditResults({ appId, directory, filter, following }: AuditResultsProps
 
 /** The application's audit records: searched with the API's filters, and followed live. */
 export function AuditLog({ appId }: { appId: string }) {
-  const directory = useAsync(useCallback(() => getAuditDirectory(appId), [appId]));
+  const tenantChoices = useAsync(useCallback(() => getTenantChoices(appId), [appId]));
   const [search, setSearch] = useState<{ readonly filter: AuditFilter; readonly count: number }>({ filter: {}, count: 0 });
   const [following, setFollowing] = useState(false);
   const followId = useId();
 
-  if (directory.status === 'loading') return <Loading>Loading the audit log…</Loading>;
-  if (directory.status === 'failed') return <ErrorMessage message={directory.message} />;
+  if (tenantChoices.status === 'loading') return <Loading>Loading the audit log…</Loading>;
+  if (tenantChoices.status === 'failed') return <ErrorMessage message={tenantChoices.message} />;
   return (
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>
-      <AuditSearchForm tenants={directory.data.tenants} onSearch={(filter) => setSearch(({ count }) => ({ filter, count: count + 1 }))} />
+      <AuditSearchForm tenants={tenantChoices.data.tenants} onSearch={(filter) => setSearch(({ count }) => ({ filter, count: count + 1 }))} />
       <div className="follow">
         <input id={followId} type="checkbox" checked={following} onChange={(event) => setFollowing(event.target.checked)} />
         <label htmlFor={followId}>Follow live</label>
       </div>
       {/* Each search starts afresh: its pages, and a stream that resumes after its own newest record. */}
-      <AuditResults key={search.count} appId={appId} directory={directory.data} filter={search.filter} following={following} />
+      <AuditResults key={search.count} appId={appId} multiTenant={tenantChoices.data.multiTenant} filter={search.filter} following={following} />
     </section>
   );
 }

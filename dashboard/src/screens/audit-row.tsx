@@ -1,18 +1,19 @@
 import { useId, useState } from 'react';
 import { Timestamp } from '../components/timestamp.tsx';
-import { referenceName, type AuditDirectory, type AuditRecord, type AuditReference } from '../operations-audit.ts';
+import type { AuditRecord, NamedAuditRecord } from '../operations-audit.ts';
 
 interface AuditRowProps {
-  record: AuditRecord;
-  directory: AuditDirectory;
+  record: NamedAuditRecord;
+  /** Whether the row has a Tenant cell. */
+  multiTenant: boolean;
   /** The number of columns, which the expanded details span. */
   columns: number;
 }
 
-function Reference({ directory, reference }: { directory: AuditDirectory; reference: AuditReference }) {
+function Reference({ type, name }: { type: string; name: string }) {
   return (
     <>
-      <span className="reference-type">{reference.type}</span> {referenceName(directory, reference)}
+      <span className="reference-type">{type}</span> {name}
     </>
   );
 }
@@ -59,7 +60,7 @@ function RecordDetails({ record }: { record: AuditRecord }) {
 }
 
 /** One record: when, what, who, on what, where; "Details" opens what it carries under it. */
-export function AuditRow({ record, directory, columns }: AuditRowProps) {
+export function AuditRow({ record, multiTenant, columns }: AuditRowProps) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   return (
@@ -67,9 +68,9 @@ export function AuditRow({ record, directory, columns }: AuditRowProps) {
       <tr>
         <th scope="row"><Timestamp value={record.time} /></th>
         <td><code>{record.action}</code></td>
-        <td><Reference directory={directory} reference={record.actor} /></td>
-        <td><Reference directory={directory} reference={record.target} /></td>
-        {directory.multiTenant && <td>{record.tenantId === null ? '' : referenceName(directory, { type: 'tenant', id: record.tenantId })}</td>}
+        <td><Reference type={record.actor.type} name={record.actorName} /></td>
+        <td><Reference type={record.target.type} name={record.targetName} /></td>
+        {multiTenant && <td>{record.tenantName}</td>}
         <td>
           <button type="button" className="small" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>Details</button>
         </td>
