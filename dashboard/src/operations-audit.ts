@@ -6,6 +6,7 @@ import {
   readEach,
   readM2MCredentialName,
   readOperatorEmail,
+  readRoleName,
   readTenantName,
   readUserEmail,
 } from './operations-names.ts';
@@ -57,13 +58,14 @@ const RECORD_FIELDS = `fragment AuditRecordFields on AuditRecord {
   id time tenantId actor { type id } apiKeyId action target { type id } outcome requestId ip userAgent changes { before after }
 }`;
 
-/** How the ids of references of each `type` are named; those of other types (a role, a domain) show as they are. */
+/** How the ids of references of each `type` are named; those of other types (a domain, a session) show as they are. */
 const NAME_READERS: Readonly<Record<string, (appId: string, id: string) => Promise<string>>> = {
   user: readUserEmail,
   operator: (_appId, id) => readOperatorEmail(id),
   api_key: readApiKeyName,
   m2m_credential: readM2MCredentialName,
   oauth_client: readClientName,
+  role: readRoleName,
   tenant: readTenantName,
 };
 

@@ -110,6 +110,14 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     expect(await shownRows()).toEqual([['tenant.create', 'tenant Acme']]);
   });
 
+  it('names a role the record targets', async () => {
+    const created = await dashboard.app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: [] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await search({ action: 'role.create' });
+    await waitForRows(1);
+    expect(await shownRows()).toEqual([['role.create', 'role Auditor']]);
+  });
+
   it('expands a record to its after-state as JSON', async () => {
     const [created] = await records(`action=tenant.create&target=${acme}`);
     await search({ target: acme });
