@@ -42,7 +42,7 @@ export function passkeySignUpRoutes(app: FastifyInstance, services: Services, st
     const context = await open(request, reply);
     const fields = steps.formOf(request);
     steps.requireCsrf(context, fields);
-    return { context, fields, path: paths(context.interaction.uid) };
+    return { context, fields };
   }
 
   const send = (reply: FastifyReply, context: InteractionContext, status: number, render: Parameters<typeof sendPage>[2]) =>
