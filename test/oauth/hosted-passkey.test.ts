@@ -278,6 +278,17 @@ describe('sign-up with a passkey', () => {
     expect(voided.body).toContain('The code is incorrect or has expired.');
   });
 
+  it('mails the code in the language of the page it was asked on', async () => {
+    const scope = await passkeyScope({ allowSignup: true });
+    const { flow, page } = await loginPage(scope);
+    const link = /href="([^"]*\/passkey-signup)"/.exec(page.body)![1]!;
+    const form = await flow.jar.visit(new URL(link, page.url).href, { headers: { 'accept-language': 'de' } });
+    expect(form.body).toContain('Konto mit einem Passkey erstellen');
+    expect((await flow.jar.submit(form, { email: 'neu@example.com' }, { 'accept-language': 'de' })).status).toBe(200);
+    const [mail] = await mails(scope.admin, 'neu@example.com', 'email_otp');
+    expect(mail!.subject).toMatch(/^\d{6} ist Ihr Code für /);
+  });
+
   it('is not offered where allowSignup is off: no link, and its pages refused', async () => {
     const scope = await passkeyScope();
     const { flow, page } = await loginPage(scope);

@@ -95,7 +95,8 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   const user = await userByEmail(target, email);
   const address = user === null && target.email.signUp ? validAddress(email) : undefined;
   if (user === null ? address === undefined : user.status === 'suspended') return askTiming.pad();
-  const to = { email: user?.email ?? address!, name: user?.name ?? null, locale: user?.locale ?? null };
+  // A recipient with no language of their own (an address without an account) reads it in the page's.
+  const to = { email: user?.email ?? address!, name: user?.name ?? null, locale: user?.locale ?? target.look.locale };
   const minutes = target.email.minutes;
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {
