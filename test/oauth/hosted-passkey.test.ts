@@ -259,6 +259,8 @@ describe('sign-up with a passkey', () => {
     expect(late.body).toContain('That sign-up has expired or is finished.');
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [owner])).toEqual([]);
     expect(await sql('select 1 from webauthn_credential where application_id = ?', [scope.application.applicationId])).toHaveLength(1);
+    const reasons = (await signInRecords(scope.application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
+    expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey', 'signup_unavailable']);
 
     // A sign-up's code is no sign-in code: the e-mail methods' form takes none, even where they open sign-up.
     expect((await scope.admin.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'code', allowSignup: true } })).status).toBe(201);

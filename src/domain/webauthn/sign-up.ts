@@ -104,11 +104,12 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
   const proven = await provenSignUp(target, interactionId);
   if (proven === undefined) return { ok: false, retry: false };
   const credential = await provenCredential(target, rp, proven.id, posted, keyName(null));
-  const refused = async (retry: boolean): Promise<PasskeySignUp> => {
-    await recordAttempt(target, null, { method: 'passkey', outcome: { ok: false, reason: 'invalid_passkey', userId: null, email: proven.email } });
-    return { ok: false, retry };
+  // Only a key that did not verify may be tried again; the rest end the sign-up.
+  const refused = async (reason: 'invalid_passkey' | 'signup_unavailable'): Promise<PasskeySignUp> => {
+    await recordAttempt(target, null, { method: 'passkey', outcome: { ok: false, reason, userId: null, email: proven.email } });
+    return { ok: false, retry: credential === null };
   };
-  if (credential === null) return refused(true);
+  if (credential === null) return refused('invalid_passkey');
   const applicationId = target.application.id;
   try {
     const created = await underTenancyConfig(target.applicationScope, async (tx) => {
@@ -120,10 +121,11 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
       recordAudit(tx.em, ownScope(target, user.id), { action: 'user.passkey.add', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
       return true;
     });
-    if (!created) return refused(false);
+    if (!created) return refused('signup_unavailable');
   } catch (error) {
     // The address signed up another way meanwhile, or the key is another account's.
-    if (error instanceof UniqueConstraintViolationException || error instanceof KeyHeld) return refused(false);
+    if (error instanceof UniqueConstraintViolationException) return refused('signup_unavailable');
+    if (error instanceof KeyHeld) return refused('invalid_passkey');
     throw error;
   }
   await usersChanged(target.scope.services, applicationId);
