@@ -1,15 +1,6 @@
 import { graphql, subscribe } from './api.ts';
 import type { Page } from './operations.ts';
-import {
-  readApiKeyName,
-  readClientName,
-  readEach,
-  readM2MCredentialName,
-  readOperatorEmail,
-  readRoleName,
-  readTenantName,
-  readUserEmail,
-} from './operations-names.ts';
+import { isItemType, readNames, type ItemReference } from './operations-names.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
 
@@ -58,31 +49,18 @@ const RECORD_FIELDS = `fragment AuditRecordFields on AuditRecord {
   id time tenantId actor { type id } apiKeyId action target { type id } outcome requestId ip userAgent changes { before after }
 }`;
 
-/** How the ids of references of each `type` are named; those of other types (a domain, a session) show as they are. */
-const NAME_READERS: Readonly<Record<string, (appId: string, id: string) => Promise<string>>> = {
-  user: readUserEmail,
-  operator: (_appId, id) => readOperatorEmail(id),
-  api_key: readApiKeyName,
-  m2m_credential: readM2MCredentialName,
-  oauth_client: readClientName,
-  role: readRoleName,
-  tenant: readTenantName,
-};
-
 /** The tenant a record concerns, as a reference (without an id for the application's own events). */
 const tenantOf = (record: AuditRecord): AuditReference => ({ type: 'tenant', id: record.tenantId });
 
-/** The records with the names of the ids they hold, each distinct id read once; an id whose read fails stands for itself. */
+/**
+ * The records with the names of the ids they hold (a user's or operator's e-mail, a key's name), read for the whole
+ * page at once; other types (a domain, a session) and an id whose read fails stand for themselves.
+ */
 async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
   const references = records.flatMap((record) => [record.actor, record.target, tenantOf(record)]);
-  const namesByType = await Promise.all(
-    Object.entries(NAME_READERS).map(async ([type, read]) => {
-      const ids = references.flatMap((reference) => (reference.type === type && reference.id !== null ? [reference.id] : []));
-      return [type, await readEach(ids, (id) => read(appId, id), (id) => id)] as const;
-    }),
-  );
-  const names = new Map(namesByType);
-  const nameOf = (reference: AuditReference) => (reference.id === null ? '' : (names.get(reference.type)?.get(reference.id) ?? reference.id));
+  const nameable = references.flatMap(({ type, id }): ItemReference[] => (isItemType(type) && id !== null ? [{ type, id }] : []));
+  const nameIn = await readNames(appId, nameable);
+  const nameOf = ({ type, id }: AuditReference) => (id === null ? '' : (nameIn(type, id) ?? id));
   return records.map((record) => ({ ...record, actorName: nameOf(record.actor), targetName: nameOf(record.target), tenantName: nameOf(tenantOf(record)) }));
 }
 

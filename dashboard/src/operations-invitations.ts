@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { readEach, readOperatorEmail, readRoleName, readTenantName, readUserEmail } from './operations-names.ts';
+import { readNames, type ItemReference, type NameOf } from './operations-names.ts';
 
 // The Invitations tab's calls: invitations are to one tenant, sent on the application's path with its `tenantId`.
 
@@ -46,14 +46,13 @@ const PAGE_SIZE = 25;
 
 const ACTOR_LABEL: Readonly<Record<string, string>> = { api_key: 'API key', m2m_credential: 'M2M credential', oauth_client: 'OAuth client', system: 'Gatehouse' };
 
-const inviterKey = (reference: AuditReference) => `${reference.type}:${reference.id ?? ''}`;
+/** Whose e-mail names who sent an invitation; other senders are named by their kind. */
+const isInviterWithEmail = (type: string): type is 'operator' | 'user' => type === 'operator' || type === 'user';
 
-/** Who sent it (as `inviterKey` writes it): an operator's or a user's e-mail, else the kind of credential. */
-async function inviterName(appId: string, key: string): Promise<string> {
-  const [type = '', id = ''] = key.split(':');
-  if (type === 'operator') return readOperatorEmail(id);
-  if (type === 'user') return readUserEmail(appId, id);
-  return ACTOR_LABEL[type] ?? type;
+/** Who sent it: an operator's or a user's e-mail (`type:id` when it could not be read), else the kind of credential. */
+function inviterOf({ type, id }: AuditReference, nameOf: NameOf): string {
+  if (!isInviterWithEmail(type)) return ACTOR_LABEL[type] ?? type;
+  return (id === null ? undefined : nameOf(type, id)) ?? `${type}:${id ?? ''}`;
 }
 
 export async function listInvitations(appId: string, status: InvitationStatus | null, cursor: string | null): Promise<Page<Invitation>> {
@@ -63,18 +62,20 @@ export async function listInvitations(appId: string, status: InvitationStatus | 
   ${INVITATION_FIELDS}`;
   const data = await graphql<{ invitations: Page<InvitationFields> }>(query, { appId, status, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
   const page = data.invitations.data;
-  const tenantIds = page.map((invitation) => invitation.tenantId);
-  const [tenants, roles, inviters] = await Promise.all([
-    readEach(tenantIds, (id) => readTenantName(appId, id), (id) => id),
-    readEach(page.flatMap((invitation) => invitation.roleIds), (id) => readRoleName(appId, id), (id) => id),
-    readEach(page.map((invitation) => inviterKey(invitation.invitedBy)), (key) => inviterName(appId, key), (key) => key),
-  ]);
+  const nameOf = await readNames(
+    appId,
+    page.flatMap(({ tenantId, roleIds, invitedBy }): ItemReference[] => [
+      { type: 'tenant', id: tenantId },
+      ...roleIds.map((id) => ({ type: 'role' as const, id })),
+      ...(isInviterWithEmail(invitedBy.type) && invitedBy.id !== null ? [{ type: invitedBy.type, id: invitedBy.id }] : []),
+    ]),
+  );
   return {
     data: page.map((invitation) => ({
       ...invitation,
-      tenantName: tenants.get(invitation.tenantId) ?? invitation.tenantId,
-      roleNames: invitation.roleIds.map((roleId) => roles.get(roleId) ?? roleId),
-      inviter: inviters.get(inviterKey(invitation.invitedBy)) ?? invitation.invitedBy.type,
+      tenantName: nameOf('tenant', invitation.tenantId) ?? invitation.tenantId,
+      roleNames: invitation.roleIds.map((roleId) => nameOf('role', roleId) ?? roleId),
+      inviter: inviterOf(invitation.invitedBy, nameOf),
     })),
     next: data.invitations.next,
   };

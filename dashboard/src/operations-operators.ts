@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { readEach, readOperatorEmail } from './operations-names.ts';
+import { readNames } from './operations-names.ts';
 import { assignRole, listRoleAssignments, type RoleGrant } from './operations-roles.ts';
 
 // The Operators tab's calls. Console calls go without an application (they act on the console, whose users are the
@@ -20,8 +20,8 @@ interface ConsoleUser {
 
 export async function listOperatorAssignments(appId: string, cursor: string | null): Promise<Page<OperatorAssignment>> {
   const assignments = await listRoleAssignments(appId, { subjectType: 'operator' }, cursor);
-  const emails = await readEach<string | null>(assignments.data.map((assignment) => assignment.subject.id), readOperatorEmail, () => null);
-  const data = assignments.data.map(({ id, subject, roleId, tenantId }) => ({ id, operatorId: subject.id, email: emails.get(subject.id) ?? null, roleId, tenantId }));
+  const nameOf = await readNames(appId, assignments.data.map(({ subject }) => ({ type: 'operator' as const, id: subject.id })));
+  const data = assignments.data.map(({ id, subject, roleId, tenantId }) => ({ id, operatorId: subject.id, email: nameOf('operator', subject.id) ?? null, roleId, tenantId }));
   return { data, next: assignments.next };
 }
 

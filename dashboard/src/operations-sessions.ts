@@ -1,6 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
-import { readClientName, readEach, readTenantName, readUserEmail } from './operations-names.ts';
+import { readNames, type ItemReference } from './operations-names.ts';
 
 // The Sessions tab's calls: the application's live sessions, or one address's.
 
@@ -33,17 +33,20 @@ const PAGE_SIZE = 25;
 
 async function named(appId: string, page: Page<SessionFields>): Promise<Page<Session>> {
   const sessions = page.data;
-  const [users, tenants, clients] = await Promise.all([
-    readEach(sessions.map((session) => session.userId), (id) => readUserEmail(appId, id), (id) => id),
-    readEach(sessions.flatMap((session) => (session.tenantId === null ? [] : [session.tenantId])), (id) => readTenantName(appId, id), (id) => id),
-    readEach(sessions.map((session) => session.clientId), (id) => readClientName(appId, id), (id) => id),
-  ]);
+  const nameOf = await readNames(
+    appId,
+    sessions.flatMap((session): ItemReference[] => [
+      { type: 'user', id: session.userId },
+      { type: 'oauth_client', id: session.clientId },
+      ...(session.tenantId === null ? [] : [{ type: 'tenant' as const, id: session.tenantId }]),
+    ]),
+  );
   return {
     data: sessions.map((session) => ({
       ...session,
-      userEmail: users.get(session.userId) ?? session.userId,
-      tenantName: session.tenantId === null ? null : (tenants.get(session.tenantId) ?? session.tenantId),
-      clientName: clients.get(session.clientId) ?? session.clientId,
+      userEmail: nameOf('user', session.userId) ?? session.userId,
+      tenantName: session.tenantId === null ? null : (nameOf('tenant', session.tenantId) ?? session.tenantId),
+      clientName: nameOf('oauth_client', session.clientId) ?? session.clientId,
     })),
     next: page.next,
   };
