@@ -1,3 +1,4 @@
+import type { Surface } from '../domain/domains/surfaces.ts';
 import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
 import { loggingOut } from './saml-sign-out.ts';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
@@ -117,7 +118,7 @@ function inputError(err: Error | undefined): { error?: DeviceCodePageInput['erro
 const userCodeOf = (err: Error | undefined): string | undefined =>
   err !== undefined && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
 
-export function opPages(orm: MikroORM, targets: () => SignInTargets, samlSignOut?: SamlSignOut): OpPages {
+export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Surface, samlSignOut?: SamlSignOut): OpPages {
   return {
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(err);
@@ -159,7 +160,7 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, samlSignOut
       // The confirmation's 303 leads to the post-logout redirect URI (the OP has checked it is registered), or first to
       // the SAML IdP that signed the user in, for its single logout (saml-sign-out.ts).
       const redirect = cspSource(ctx.oidc.params?.['post_logout_redirect_uri']);
-      const user = loggingOut(ctx);
+      const user = loggingOut(ctx, surface);
       const saml = user === undefined || samlSignOut === undefined ? [] : await samlSignOut.formTargets(user.applicationId, user.userId);
       const formTargets = [...new Set(["'self'", ...[redirect, ...saml.map(cspSource)].filter((target) => target !== undefined)])];
       writePage(ctx, (nonce) => logoutPage(look, nonce, input), formTargets);

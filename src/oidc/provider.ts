@@ -104,7 +104,7 @@ export class OidcProvider {
       if (this.deps.signIn === undefined) throw new Error('this OP was built without the sign-in rules');
       return this.deps.signIn;
     };
-    const pages = opPages(this.deps.orm, () => signIn().target, this.deps.samlSignOut);
+    const pages = opPages(this.deps.orm, () => signIn().target, surface, this.deps.samlSignOut);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, signIn));
     provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));
@@ -114,7 +114,7 @@ export class OidcProvider {
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);
     provider.use(introspectJwtAccessTokens(this.deps));
-    if (this.deps.samlSignOut !== undefined) provider.use(signOutAtIdp(this.deps.samlSignOut));
+    if (this.deps.samlSignOut !== undefined) provider.use(signOutAtIdp(this.deps.samlSignOut, surface));
     const management = this.deps.signingKeys.managementAudience;
     applyOverrides(provider, {
       findAccount: findAccountOnce((ctx, sub, token) => findAccount(this.deps, surface, ctx, sub, token)),

@@ -434,6 +434,24 @@ describe('single logout started at the IdP', () => {
     }
   });
 
+  it('on the application’s custom domain, a sign-out naming no client goes through the IdP too, then to the signed-out page', async () => {
+    await app.createUser('on-domain@saml.test', tenantId);
+    const flow = await authorize({}, new CookieJar(fetchVia(app.baseUrl)), domainConfig);
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ email: 'on-domain@saml.test', nameId: 'entra-on-domain', inResponseTo: request.id }), request.relayState);
+    await codeFor(flow, await flow.jar.visit(acs.location!), domainConfig);
+
+    const confirm = await flow.jar.visit(`http://${DOMAIN}/oauth2/logout`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get('content-security-policy')).toContain('https://idp.test');
+    const leaving = await flow.jar.submit(confirm, { logout: 'yes' });
+    expect(leaving.location!.startsWith(`${IDP_SLO_URL}?SAMLRequest=`)).toBe(true);
+    const logout = idp.readLogoutRequest(leaving.location!);
+    expect(logout.nameId).toBe('entra-on-domain');
+    const back = await flow.jar.visit(idp.logoutResponse(endpoint(), logout.id));
+    expect(back.location).toBe(`http://${DOMAIN}/oauth2/logout/success`);
+  });
+
   it('another account signing in on the browser signs the first out here only: the OP’s switch does not go through the IdP', async () => {
     await app.createUser('first@saml.test', tenantId);
     const second = await app.createUser('second@saml.test', tenantId);
