@@ -5,6 +5,7 @@ import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
 import { sweepExpiredFlowRows } from '../../src/domain/sign-in/expired-rows.ts';
 import { sweepExpiredModels } from '../../src/oidc/adapter.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
 import { basicAuth, createTestClient, decodeJwt, discover, postForm } from '../support/oauth.ts';
 
 let app: TestApp;
@@ -104,7 +105,7 @@ describe('storage', () => {
     expect(await sql(`select id from oidc_model where model = 'Session' and id in ('old', 'live')`)).toEqual([{ id: 'live' }]);
   });
 
-  it('the sweep deletes expired hosted-flow rows (e-mail sign-ins, e-mail links, MFA e-mail codes); live ones stay', async () => {
+  it('the sweep deletes expired hosted-flow rows (e-mail sign-ins, e-mail links, MFA e-mail codes, SAML requests, assertions, subjects, logouts); live ones stay', async () => {
     const { orm } = app.gatehouse.services;
     const sql = <T = any>(query: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(query, params);
     const applicationId = app.root.applicationId;
@@ -132,10 +133,25 @@ describe('storage', () => {
       ]);
       await sql(`insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, ?, ${expiresAt})`, [applicationId, userId, hash]);
     }
-    expect(await sweepExpiredFlowRows(orm.em)).toBeGreaterThanOrEqual(3);
+    // SAML's rows, of a provider of another application, which has no sign-in to sweep them on.
+    const other = await app.bootstrapAnother();
+    const saml = await app.as({ apiKey: other.apiKey }).post('/auth-providers', { type: 'saml', config: { entityId: 'https://idp.test/sweep', ssoUrl: 'https://idp.test/sso', certificate: IDP_CERTIFICATE } });
+    expect(saml.status, JSON.stringify(saml.body)).toBe(201);
+    const samlUser = (await app.as({ apiKey: other.apiKey }).post('/users', { email: 'saml-sweep@example.com' })).body.id as string;
+    for (const [i, expiresAt] of [`now() - interval '1 minute'`, `now() + interval '1 hour'`].entries()) {
+      const row = [other.applicationId, saml.body.id, `sweep-${i}`];
+      await sql(`insert into saml_request (application_id, provider_id, id, interaction_uid, client_id, return_origin, created_at, expires_at) values (?, ?, ?, 'i', 'c', 'o', now(), ${expiresAt})`, row);
+      await sql(`insert into saml_assertion (application_id, provider_id, id, expires_at) values (?, ?, ?, ${expiresAt})`, row);
+      await sql(`insert into saml_subject (application_id, provider_id, name_id, user_id, expires_at) values (?, ?, ?, ?, ${expiresAt})`, [...row, samlUser]);
+      await sql(`insert into saml_logout (application_id, provider_id, id, return_to, expires_at) values (?, ?, ?, 'https://app.example/', ${expiresAt})`, row);
+    }
+    expect(await sweepExpiredFlowRows(orm.em)).toBeGreaterThanOrEqual(7);
     for (const table of ['email_sign_in', 'email_link_token', 'mfa_email_code']) {
       const left = await sql<{ user_id: string }>(`select user_id from ${table} where application_id = ? and user_id in (?, ?)`, [applicationId, ...ids]);
       expect(left, table).toEqual([{ user_id: ids[1] }]);
+    }
+    for (const [table, key] of [['saml_request', 'id'], ['saml_assertion', 'id'], ['saml_subject', 'name_id'], ['saml_logout', 'id']] as const) {
+      expect(await sql(`select ${key} as key from ${table} where application_id = ?`, [other.applicationId]), table).toEqual([{ key: 'sweep-1' }]);
     }
   });
 });

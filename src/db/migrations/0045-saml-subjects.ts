@@ -3,8 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * SAML single logout (src/domain/sign-in/saml-logout.ts). An IdP's LogoutRequest names its subject by NameID only,
  * which need not be the e-mail the sign-in matched, and ours must name it as the IdP did: `saml_subject` keeps each
- * SAML sign-in's NameID (and format) with its user until a browser session it began could have ended, swept as new ones
- * are recorded. `saml_logout`: each LogoutRequest we send, with where the browser goes once the IdP answers it.
+ * SAML sign-in's NameID (and format) with its user until a browser session it began could have ended; `saml_logout`
+ * each LogoutRequest we send, with where the browser goes once the IdP answers it. Both expire and are swept.
  */
 export class Migration0045SamlSubjects extends Migration {
   override up(): void {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * The hosted flows' single-use rows, which nothing deletes on use; once expired each is refused like an unknown one,
- * so the OP's periodic sweep (src/oidc/provider.ts) deletes them in bounded batches. SAML sweeps its own (saml.ts).
+ * The hosted flows' rows that outlive their use: once expired each reads as absent (every lookup names `expires_at`),
+ * so the OP's periodic sweep (src/oidc/provider.ts) deletes them in bounded batches, whichever application they are of.
  */
-const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code'] as const;
+const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code', 'saml_request', 'saml_assertion', 'saml_subject', 'saml_logout'] as const;
 
 export async function sweepExpiredFlowRows(em: EntityManager, limit = 1000): Promise<number> {
   const connection = em.getConnection();

@@ -16,7 +16,6 @@ import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIden
 export async function rememberSamlSubject(em: EntityManager, applicationId: string, identity: SamlIdentity, userId: string, sessionMinutes: number): Promise<void> {
   // A proof sealed by an instance that predates single logout carries no NameID.
   if (typeof identity.nameId !== 'string' || identity.nameId === '') return;
-  await executeOwned(em, applicationId, 'delete from saml_subject where @owner and expires_at < now()');
   await em.getConnection().execute(
     `insert into saml_subject (application_id, provider_id, name_id, name_id_format, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))
      on conflict (application_id, provider_id, name_id) do update set name_id_format = excluded.name_id_format, user_id = excluded.user_id, expires_at = excluded.expires_at`,

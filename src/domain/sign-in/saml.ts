@@ -114,8 +114,6 @@ class RequestRecords implements CacheProvider {
     if (this.pending === undefined) throw new Error('an AuthnRequest needs the sign-in it is for');
     const connection = this.orm.em.getConnection();
     const now = Date.now();
-    // Requests never answered go here, once expired (the index leads with the application).
-    await executeOwned(connection, this.provider.applicationId, 'delete from saml_request where @owner and expires_at < ?', [new Date(now)]);
     await connection.execute(
       `insert into saml_request (application_id, provider_id, id, interaction_uid, client_id, return_origin, created_at, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -319,11 +317,10 @@ function bearerRecipients(assertion: AssertionXml | undefined): string[] {
 
 /**
  * False when already recorded (a replay, however many instances): the ids of assertions and of LogoutRequests, which
- * an IdP never reuses between the two. Expired ids of the application go with each new one.
+ * an IdP never reuses between the two. Kept past their message's validity, then swept (expired-rows.ts).
  */
 async function usedOnce(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
   const connection = orm.em.getConnection();
-  await executeOwned(connection, provider.applicationId, 'delete from saml_assertion where @owner and expires_at < ?', [new Date()]);
   const inserted = await connection.execute<{ id: string }[]>(
     'insert into saml_assertion (application_id, provider_id, id, expires_at) values (?, ?, ?, ?) on conflict do nothing returning id',
     [provider.applicationId, provider.id, id, expiresAt],
@@ -417,9 +414,7 @@ class LogoutRecords implements CacheProvider {
   }
 
   async saveAsync(key: string, value: string): Promise<CacheItem | null> {
-    const connection = this.orm.em.getConnection();
-    await executeOwned(connection, this.provider.applicationId, 'delete from saml_logout where @owner and expires_at < now()');
-    await connection.execute('insert into saml_logout (application_id, provider_id, id, return_to, expires_at) values (?, ?, ?, ?, ?)', [
+    await this.orm.em.getConnection().execute('insert into saml_logout (application_id, provider_id, id, return_to, expires_at) values (?, ?, ?, ?, ?)', [
       this.provider.applicationId,
       this.provider.id,
       key,
