@@ -11,6 +11,9 @@ const NAME_REFUSALS: Readonly<Record<DisplayNameProblem, CopyText>> = {
   invisible: { key: 'field.nameInvisible' },
 };
 
+/** A form field as typed: a value that is no string (absent, or repeated) reads as empty. */
+export const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 /**
  * A name typed in a hosted form (sign-up, invitation, account page): trimmed, null when blank (the field is optional),
  * else refused in the pages' words.

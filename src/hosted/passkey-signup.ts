@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { textOf } from '../domain/typed-fields.ts';
 import { askPasskeySignUp, completePasskeySignUp, passkeySignUpOptions, provePasskeySignUpCode } from '../domain/webauthn/sign-up.ts';
 import { signIns } from '../metrics.ts';
 import { checkEmailPage } from '../pages/magic-link.ts';
@@ -28,8 +29,6 @@ const paths = (uid: string) => ({
 
 /** The login page's link, where the surface's passkey provider opens sign-up. */
 export const passkeySignupPath = (uid: string) => paths(uid).signup;
-
-const typed = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export function passkeySignUpRoutes(app: FastifyInstance, services: Services, steps: EmailSignInSteps): void {
   async function open(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
@@ -75,13 +74,13 @@ export function passkeySignUpRoutes(app: FastifyInstance, services: Services, st
     const { context, fields } = await posted(request, reply);
     const applicationUrl = context.redirectTarget ?? services.config.publicUrl;
     const email = await askPasskeySignUp(context.target, fields['email'], context.interaction.uid, applicationUrl);
-    if (email === undefined) return showForm(reply, context, 400, typed(fields['email']));
+    if (email === undefined) return showForm(reply, context, 400, textOf(fields['email']));
     return showCode(reply, context, 200, email, false);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/passkey-signup/code', steps.throttled, async (request, reply) => {
     const { context, fields } = await posted(request, reply);
-    if (!(await provePasskeySignUpCode(context.target, context.interaction.uid, fields['code']))) return showCode(reply, context, 400, typed(fields['email']), true);
+    if (!(await provePasskeySignUpCode(context.target, context.interaction.uid, fields['code']))) return showCode(reply, context, 400, textOf(fields['email']), true);
     return showCreate(request, reply, context, 200, false);
   });
 

@@ -377,7 +377,7 @@ describe('single logout started at the IdP', () => {
     expect(await replayed.text()).toContain('sign-out request could not be verified');
   });
 
-  it('by POST too; a NameID of no known sign-in is answered UnknownPrincipal', async () => {
+  it('by POST too; a NameID of no known sign-in, or of another application’s, is answered UnknownPrincipal', async () => {
     const posting = await app.createUser('posting@saml.test', tenantId);
     const token = await signedIn('posting@saml.test', 'entra-posting');
     const { id, samlRequest } = idp.logoutPost({ destination: endpoint(), nameId: 'entra-posting' });
@@ -390,6 +390,21 @@ describe('single logout started at the IdP', () => {
     const unknown = await fetch(idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-nobody' }).url, { redirect: 'manual' });
     expect(unknown.status).toBe(303);
     expect(idp.readLogoutResponse(unknown.headers.get('location')!).status).toBe('urn:oasis:names:tc:SAML:2.0:status:Requester');
+
+    // A NameID another application's provider recorded is unknown here (known, it would be answered Success).
+    const other = await app.bootstrapAnother();
+    const otherAdmin = app.as({ apiKey: other.apiKey });
+    const otherProvider = await otherAdmin.post('/auth-providers', { type: 'saml', config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, sloUrl: IDP_SLO_URL } });
+    const otherUser = (await otherAdmin.post('/users', { email: 'foreign@saml.test' })).body.id as string;
+    await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute(`insert into saml_subject (application_id, provider_id, name_id, user_id, expires_at) values (?, ?, 'entra-foreign', ?, now() + interval '1 hour')`, [
+        other.applicationId,
+        otherProvider.body.id,
+        otherUser,
+      ]);
+    const foreign = await fetch(idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-foreign' }).url, { redirect: 'manual' });
+    expect(idp.readLogoutResponse(foreign.headers.get('location')!).status).toBe('urn:oasis:names:tc:SAML:2.0:status:Requester');
   });
 
   it('a sign-out here goes through the IdP: its LogoutRequest names the NameID, and its answer brings the browser to the post-logout URI', async () => {

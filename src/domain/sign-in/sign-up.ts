@@ -9,7 +9,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
-import { typedEmail, typedName } from '../typed-fields.ts';
+import { textOf, typedEmail, typedName } from '../typed-fields.ts';
 import { welcomeMail } from '../email/flow-mail.ts';
 import { mailAt, queueVerification } from './account-links.ts';
 import { createSignedUpUser } from './new-account.ts';
@@ -29,8 +29,6 @@ export type SignUpOutcome =
 /** The form's refusals by field, as the page says them. */
 export type SignUpFieldErrors = Partial<Record<'name' | 'email' | 'password', readonly CopyText[]>>;
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
-
 const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRefusals(checkPassword(policy, password));
 
 /**
@@ -45,11 +43,11 @@ export async function tellOwner(target: SignInTarget, em: EntityManager, owner: 
 /** `applicationUrl`: as tellOwner's. */
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
   const fieldErrors: SignUpFieldErrors = {};
-  const typed = typedName(text(input.name));
+  const typed = typedName(textOf(input.name));
   if ('refusal' in typed) fieldErrors.name = [typed.refusal];
-  const email = typedEmail(text(input.email));
+  const email = typedEmail(textOf(input.email));
   if (email === undefined) fieldErrors.email = [{ key: 'field.email' }];
-  const password = text(input.password);
+  const password = textOf(input.password);
   // Every field at once, before the password costs a hash; the policy that decides is read again below.
   const violations = passwordErrors(await effectivePasswordPolicy(target.scope, target.policyTenantId), password);
   if (violations.length > 0) fieldErrors.password = violations;

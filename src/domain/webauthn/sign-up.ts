@@ -11,7 +11,7 @@ import { createSignedUpUser } from '../sign-in/new-account.ts';
 import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
 import { tellOwner } from '../sign-in/sign-up.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { typedEmail } from '../typed-fields.ts';
+import { textOf, typedEmail } from '../typed-fields.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { ownScope } from '../users/own-account.ts';
@@ -35,7 +35,7 @@ const OPEN = `@owner and interaction_id = ? and method = 'passkey_signup' and us
 
 /** The address typed, once mailed; undefined when it is no address. */
 export async function askPasskeySignUp(target: SignInTarget, typed: unknown, interactionId: string, applicationUrl: string): Promise<string | undefined> {
-  const email = typedEmail(typeof typed === 'string' ? typed : '');
+  const email = typedEmail(textOf(typed));
   if (email === undefined) return undefined;
   await target.applicationScope.transactional(async (em) => {
     const owner = await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized: normalizeEmail(email) }, { filters: false });
