@@ -10,8 +10,6 @@ export const STATUS_BY_CODE = {
   not_found: 404,
   method_not_allowed: 405,
   already_exists: 409,
-  /** The record's state forbids the change (a built-in role or permission cannot be deleted). */
-  conflict: 409,
   tenant_auth_data_remains: 409,
   tenant_customization_disabled: 409,
   idempotency_conflict: 409,

@@ -87,8 +87,8 @@ const APPLICATION_SETTINGS: readonly Permission[] = [
 ];
 
 /**
- * The built-in roles every application has, with the permissions a new application gives them. An application admin
- * may edit their lists (the role rows, src/domain/authorization/); these are only where they start.
+ * The built-in roles every application has. `app_admin`'s and `tenant_admin`'s lists are these in every application
+ * (src/domain/authorization/built-in-roles.ts); `member`'s is only where an application starts.
  */
 export const BUILT_IN_ROLES = {
   /** Everything, application-wide. */

@@ -2,6 +2,7 @@ import { MikroORM, type LogContext, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config.ts';
 import { queryDurations } from '../metrics.ts';
+import { alignFixedRoles } from '../domain/authorization/built-in-roles.ts';
 import { lockForConnectionTransaction } from './advisory-lock.ts';
 import { ENTITIES } from './entities/index.ts';
 import { Migration0001Initial } from './migrations/0001-initial.ts';
@@ -172,6 +173,7 @@ async function migrateAlone(url: string): Promise<void> {
     await connection.transactional(async (trx) => {
       await lockForConnectionTransaction(connection, trx, MIGRATION_LOCK);
       await orm.migrator.up({ transaction: trx });
+      await alignFixedRoles(connection, trx);
     });
   } finally {
     await orm.close(true);
@@ -194,7 +196,10 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
   if (server) await migrateAlone(url);
   const orm = await MikroORM.init(ormOptions(url, poolMax, { ...options, bounds: server ? 'all' : 'none' }));
   try {
-    if (!server) await orm.migrator.up();
+    if (!server) {
+      await orm.migrator.up();
+      await alignFixedRoles(orm.em.getConnection());
+    }
     await embedded?.publish();
   } catch (error) {
     await orm.close(true);

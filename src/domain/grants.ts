@@ -43,8 +43,8 @@ export async function requireCoveredCredential(scope: Scope, em: EntityManager, 
   if (credential.tenantId !== null) return;
   for (const tenantId of await assignedTenants(em, scope.applicationId, subject)) {
     const caller = callers.get(tenantId);
-    // Assigned since callerTenants read them: a retry reads them again.
-    if (caller === undefined) throw new GatehouseError('conflict', 'Its roles changed during the change: try again');
+    // Assigned since callerTenants read them: withCallerTenants reads them again.
+    if (caller === undefined) throw new CallerTenantsChanged();
     await covered(tenantId, caller);
   }
 }
@@ -52,8 +52,24 @@ export async function requireCoveredCredential(scope: Scope, em: EntityManager, 
 /** What the caller holds in each tenant where a role is assigned to a subject on that tenant's path. */
 export type CallerTenants = ReadonlyMap<string, PermissionSet>;
 
+class CallerTenantsChanged extends Error {}
+
+/**
+ * Runs a change that hands out what `subject` holds with what the caller holds in each of the subject's tenants, read
+ * before its transaction; again, with them read anew, when the subject was assigned a role in another tenant meanwhile.
+ */
+export async function withCallerTenants<T>(scope: Scope, subject: RoleSubject, change: (callers: CallerTenants) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await change(await callerTenants(scope, subject));
+    } catch (error) {
+      if (!(error instanceof CallerTenantsChanged) || attempt === 3) throw error;
+    }
+  }
+}
+
 /** Read before the subject's transaction: through another connection, which the embedded database would block. */
-export async function callerTenants(scope: Scope, subject: RoleSubject): Promise<CallerTenants> {
+async function callerTenants(scope: Scope, subject: RoleSubject): Promise<CallerTenants> {
   const tenants = await assignedTenants(scope.em, scope.applicationId, subject);
   return new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await scope.principal.permissionsIn(tenantId)] as const)));
 }

@@ -1417,11 +1417,11 @@ export type Mutation = {
   deleteOAuthClient: Scalars['Boolean']['output'];
   /**
    * Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
-   * permission: 409 `conflict`. An application-wide one from a tenant scope: 403.
+   * permission: 422. An application-wide one from a tenant scope: 403.
    */
   deletePermission: Scalars['Boolean']['output'];
   /**
-   * Deletes a role and its assignments (each audited). A built-in role: 409 `conflict`; an application-wide role from a
+   * Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
    * tenant scope: 403.
    */
   deleteRole: Scalars['Boolean']['output'];

@@ -76,8 +76,8 @@ describe('the console', () => {
   it('cannot be deleted, even by its own app_admin', async () => {
     const operator = await operatorClient(firstOperator);
     const refused = await operator.delete(`/applications/${consoleId}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'conflict', field: 'appId' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'appId' });
     expect(await sql('select 1 from application where id = ?', [consoleId])).toHaveLength(1);
   });
 });

@@ -120,10 +120,10 @@ describe('permissions', () => {
     expect((await app.http.delete(`/permissions/${permission.id}`)).status).toBe(404);
   });
 
-  it('refuses to delete a built-in permission (409), an application-wide one from a tenant (403), another tenant’s (404)', async () => {
+  it('refuses to delete a built-in permission (422), an application-wide one from a tenant (403), another tenant’s (404)', async () => {
     const builtIn = await app.http.delete(`/permissions/${builtInPermissionId('users:read')}`);
-    expect(builtIn.status).toBe(409);
-    expect(builtIn.body).toMatchObject({ code: 'conflict', field: 'permissionId' });
+    expect(builtIn.status).toBe(422);
+    expect(builtIn.body).toMatchObject({ code: 'validation_error', field: 'permissionId' });
     const appWide = (await app.http.post('/permissions', { key: 'shipments:track' })).body;
     const fromTenant = await app.http.delete(`${appPath}/tenants/${tenantA}/permissions/${appWide.id}`);
     expect(fromTenant.status).toBe(403);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alignFixedRoles } from '../../src/domain/authorization/built-in-roles.ts';
 import type { Invalidation } from '../../src/events/invalidations.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
@@ -149,7 +150,36 @@ describe('roles', () => {
     expect((await app.http.patch(`${pathB}/roles/${own.id}`, { name: 'From B' })).status).toBe(404);
   });
 
-  it('deletes a role with its assignments, each removal audited; a built-in role is 409', async () => {
+  it('keeps app_admin’s and tenant_admin’s permissions as the contract defines them (422); member’s are the application’s', async () => {
+    const roles = (await app.http.get('/roles')).body.data as { id: string; key: string; permissions: string[] }[];
+    const byKey = (key: string) => roles.find((role) => role.key === key)!;
+    const rolesWriter = await issueTestKey(app, { permissions: ['roles:read', 'roles:write'] });
+    for (const [key, permissions] of [['app_admin', []], ['tenant_admin', ['users:read']], ['tenant_admin', [...byKey('tenant_admin').permissions, 'applications:write']]] as const) {
+      for (const client of [rolesWriter, app.http]) {
+        const refused = await client.patch(`/roles/${byKey(key).id}`, { permissions });
+        expect(refused.status, key).toBe(422);
+        expect(refused.body).toMatchObject({ code: 'validation_error', field: 'permissions' });
+      }
+      expect((await app.http.get(`/roles/${byKey(key).id}`)).body.permissions).toEqual(byKey(key).permissions);
+    }
+    // The same list again, as a client sending the whole role does, changes nothing and is no error.
+    const resent = await app.http.patch(`/roles/${byKey('tenant_admin').id}`, { permissions: [...byKey('tenant_admin').permissions].reverse(), description: 'Runs a tenant' });
+    expect(resent.body).toMatchObject({ key: 'tenant_admin', permissions: byKey('tenant_admin').permissions, description: 'Runs a tenant' });
+    const member = await rolesWriter.patch(`/roles/${byKey('member').id}`, { permissions: ['users:read'] });
+    expect(member.body.permissions).toEqual(['users:read']);
+  });
+
+  it('gives tenant_admin a permission added since its application was made, at start (alignFixedRoles)', async () => {
+    const connection = app.gatehouse.services.orm.em.getConnection();
+    const tenantAdmin = (await app.http.get('/roles')).body.data.find((role: { key: string }) => role.key === 'tenant_admin');
+    await connection.execute(`update role set permissions = array_remove(permissions, 'sessions:read') where application_id = ? and id = ?`, [app.root.applicationId, tenantAdmin.id]);
+    await alignFixedRoles(connection);
+    const [row] = await connection.execute<{ permissions: string[] }[]>('select permissions from role where application_id = ? and id = ?', [app.root.applicationId, tenantAdmin.id]);
+    expect(row!.permissions).toEqual(tenantAdmin.permissions);
+    expect(row!.permissions).toContain('sessions:read');
+  });
+
+  it('deletes a role with its assignments, each removal audited; a built-in role is 422', async () => {
     const role = await createRole(pathA, { key: 'a_temp', permissions: ['users:read'] });
     const user = (await app.http.post(`${pathA}/users`, { email: `temp-${crypto.randomUUID()}@example.com` })).body;
     const assignment = (await app.http.post(`${pathA}/role-assignments`, { subject: { type: 'user', id: user.id }, roleId: role.id })).body;
@@ -167,8 +197,8 @@ describe('roles', () => {
 
     const builtIn = (await app.http.get('/roles')).body.data[0];
     const refused = await app.http.delete(`/roles/${builtIn.id}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'conflict', field: 'roleId' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'roleId' });
     expect((await app.http.get(`/roles/${builtIn.id}`)).status).toBe(200);
   });
 

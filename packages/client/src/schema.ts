@@ -1607,7 +1607,7 @@ export interface paths {
         /**
          * Delete a custom permission; the roles that held it leave it
          * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
-         *     permission: 409 `conflict`. An application-wide one from a tenant scope: 403.
+         *     permission: 422. An application-wide one from a tenant scope: 403.
          *
          *     Requires `permissions:delete`.
          *
@@ -1632,7 +1632,7 @@ export interface paths {
         /**
          * Delete a custom permission; the roles that held it leave it
          * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
-         *     permission: 409 `conflict`. An application-wide one from a tenant scope: 403.
+         *     permission: 422. An application-wide one from a tenant scope: 403.
          *
          *     Requires `permissions:delete`.
          *
@@ -1657,7 +1657,7 @@ export interface paths {
         /**
          * Delete a custom permission; the roles that held it leave it
          * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
-         *     permission: 409 `conflict`. An application-wide one from a tenant scope: 403.
+         *     permission: 422. An application-wide one from a tenant scope: 403.
          *
          *     Requires `permissions:delete`.
          *
@@ -1785,7 +1785,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a role and its assignments
-         * @description Deletes a role and its assignments (each audited). A built-in role: 409 `conflict`; an application-wide role from a
+         * @description Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
          *     tenant scope: 403.
          *
          *     Requires `roles:delete`.
@@ -1827,7 +1827,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a role and its assignments
-         * @description Deletes a role and its assignments (each audited). A built-in role: 409 `conflict`; an application-wide role from a
+         * @description Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
          *     tenant scope: 403.
          *
          *     Requires `roles:delete`.
@@ -1869,7 +1869,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a role and its assignments
-         * @description Deletes a role and its assignments (each audited). A built-in role: 409 `conflict`; an application-wide role from a
+         * @description Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
          *     tenant scope: 403.
          *
          *     Requires `roles:delete`.
@@ -5366,7 +5366,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "organization_deactivated" | "not_found" | "method_not_allowed" | "already_exists" | "conflict" | "tenant_auth_data_remains" | "tenant_customization_disabled" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "request_header_fields_too_large" | "request_timeout";
+            code: "unauthenticated" | "forbidden" | "organization_deactivated" | "not_found" | "method_not_allowed" | "already_exists" | "tenant_auth_data_remains" | "tenant_customization_disabled" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "request_header_fields_too_large" | "request_timeout";
             /** @description Human-readable message. */
             message: string;
             /** @description The offending input, on validation errors (and some conflicts). */
@@ -7335,7 +7335,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A duplicate, a built-in record that cannot be deleted, a tenancy rule, or an `Idempotency-Key` reused for another request or whose first request is still writing (then with `Retry-After`). Codes: `already_exists`, `conflict`, `tenant_auth_data_remains`, `tenant_customization_disabled`, `idempotency_conflict`. */
+        /** @description A duplicate, a built-in record that cannot be deleted, a tenancy rule, or an `Idempotency-Key` reused for another request or whose first request is still writing (then with `Retry-After`). Codes: `already_exists`, `tenant_auth_data_remains`, `tenant_customization_disabled`, `idempotency_conflict`. */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -7,7 +7,7 @@ import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { providerSetting } from '../auth-providers/auth-providers.ts';
-import { callerTenants, permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
+import { permissionGrants, requireCovered, requireCoveredCredential, withCallerTenants } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
@@ -130,8 +130,7 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
 
 /** Same id, permissions and expiry; the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
-  const callers = await callerTenants(scope, { type: 'api_key', id: keyId });
-  const rotated = await scope.transactional(async (em) => {
+  const rotated = await withCallerTenants(scope, { type: 'api_key', id: keyId }, (callers) => scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
     const now = new Date();
@@ -147,7 +146,7 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     key.lastRotatedAt = now;
     recordAudit(em, scope, { action: 'api_key.rotate', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
     return { key, secret };
-  });
+  }));
   await scope.services.invalidations.publish({ kind: 'api_key', id: rotated.key.id });
   return rotated;
 }

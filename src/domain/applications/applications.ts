@@ -209,7 +209,7 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
     // Its users are the organization's operators: the dashboard signs in there.
-    if (application.console) throw new GatehouseError('conflict', 'The organization’s console application cannot be deleted', { field: 'appId' });
+    if (application.console) throw invalid('appId', 'The organization’s console application cannot be deleted');
     recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES, type BuiltInRole } from '../../auth/permissions.ts';
 import { Role } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
@@ -8,4 +8,26 @@ export function createBuiltInRoles(em: EntityManager, applicationId: string): vo
     const { name, permissions } = BUILT_IN_ROLES[key];
     em.create(Role, { applicationId, id: newId(), tenantId: null, key, name, description: '', permissions: [...permissions], builtIn: true });
   }
+}
+
+/** The built-in roles whose permissions the contract defines, which no one edits; `member`'s are the application's. */
+export const FIXED_ROLES: Readonly<Partial<Record<string, string>>> = {
+  app_admin: 'every permission, application-wide',
+  tenant_admin: 'every permission but the application settings, in one tenant',
+} satisfies Partial<Record<BuiltInRole, string>>;
+
+/**
+ * Gives every application's fixed roles the permissions this version defines, so that a permission added since an
+ * application was created reaches its `tenant_admin` too. Run at each start, after the migrations.
+ */
+export async function alignFixedRoles(connection: Connection, transaction?: Transaction): Promise<void> {
+  const lists = Object.fromEntries(Object.keys(FIXED_ROLES).map((key) => [key, BUILT_IN_ROLES[key as BuiltInRole].permissions]));
+  await connection.execute(
+    `update role set permissions = fixed.permissions, updated_at = now()
+       from jsonb_each(?::jsonb) as given(key, list), lateral (select array(select jsonb_array_elements_text(given.list)) as permissions) as fixed
+      where role.built_in and role.tenant_id is null and role.key = given.key and role.permissions is distinct from fixed.permissions`,
+    [JSON.stringify(lists)],
+    'run',
+    transaction,
+  );
 }

@@ -4,7 +4,7 @@ import type { Scope } from '../../context.ts';
 import { CustomPermission, Role } from '../../db/entities/index.ts';
 import { selectPage } from '../../db/page-query.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
-import { GatehouseError, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -91,7 +91,7 @@ export async function createPermission(scope: Scope, input: CreatePermissionInpu
  * tenant scope may not delete an application-wide one (403).
  */
 export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
-  if (BUILT_IN_IDS.has(permissionId)) throw new GatehouseError('conflict', 'A built-in permission cannot be deleted', { field: 'permissionId' });
+  if (BUILT_IN_IDS.has(permissionId)) throw invalid('permissionId', 'A built-in permission cannot be deleted');
   await scope.transactional(async (em) => {
     await lockAuthorization(em, scope.applicationId);
     const permission = await em.findOne(CustomPermission, { id: permissionId }, HOLD_FOR_UPDATE);

@@ -10,6 +10,7 @@ import { uniquely } from '../db-errors.ts';
 import { requireCovered } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { displayName } from '../validate.ts';
+import { FIXED_ROLES } from './built-in-roles.ts';
 import { removeAssignments } from './role-assignments.ts';
 import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, lockAuthorization, roleKey, visibleIn } from './writes.ts';
 
@@ -111,12 +112,17 @@ async function writableRole(scope: Scope, em: EntityManager, roleId: string): Pr
   return role;
 }
 
+const sameGrants = (a: readonly string[], b: readonly string[]) => a.length === new Set(b).size && a.every((grant) => b.includes(grant));
+
 const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
   if (value === null) throw invalid(field, `${field} may not be null`);
   return value;
 };
 
-/** A built-in role keeps its key (422). Permissions added must be held by the caller (403); dropping needs none. */
+/**
+ * A built-in role keeps its key, and `app_admin` and `tenant_admin` their permissions (422). Permissions added must be
+ * held by the caller (403); dropping needs none.
+ */
 export async function updateRole(scope: Scope, roleId: string, input: UpdateRoleInput): Promise<Role> {
   const requestedKey = nonNull(input.key, 'key');
   const key = requestedKey === undefined ? undefined : roleKey(requestedKey);
@@ -137,8 +143,13 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
       }
       if (grants !== undefined) {
         const permissions = await grantsOfRole(em, tenantId, grants);
-        requireCovered(scope, permissions.filter((grant) => !role.permissions.includes(grant)));
-        role.permissions = permissions;
+        const fixed = role.builtIn ? FIXED_ROLES[role.key] : undefined;
+        if (fixed !== undefined) {
+          if (!sameGrants(permissions, role.permissions)) throw invalid('permissions', `The permissions of ${role.key} are fixed: ${fixed}`);
+        } else {
+          requireCovered(scope, permissions.filter((grant) => !role.permissions.includes(grant)));
+          role.permissions = permissions;
+        }
       }
       if (name !== undefined) role.name = name;
       if (text !== undefined) role.description = text;
@@ -150,12 +161,12 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
   return updated;
 }
 
-/** Its assignments go in the same transaction, each audited. A built-in role is 409 `conflict`. */
+/** Its assignments go in the same transaction, each audited. A built-in role: 422. */
 export async function deleteRole(scope: Scope, roleId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     await lockAuthorization(em, scope.applicationId);
     const role = await writableRole(scope, em, roleId);
-    if (role.builtIn) throw new GatehouseError('conflict', 'A built-in role cannot be deleted', { field: 'roleId' });
+    if (role.builtIn) throw invalid('roleId', 'A built-in role cannot be deleted');
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
     recordAudit(em, scope, { action: 'role.delete', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
     em.remove(role);

@@ -230,7 +230,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
   const resent = await underTenancyConfig(scope, async (tx) => {
     const invitation = await lockInvitation(tx.em, invitationId);
     const status = invitationStatus(invitation);
-    if (status === 'accepted' || status === 'revoked') throw new GatehouseError('conflict', `The invitation is ${status}: send a new one`);
+    if (status === 'accepted' || status === 'revoked') throw invalid('invitationId', `The invitation is ${status}: send a new one`);
     requireMayGiveRoles(scope, invitation.roleIds);
     if (status === 'expired') await requireInvitable(tx.em, await tx.application(), invitation.tenantId, invitation.emailNormalized, invitation.id);
     await requireRolesCovered(scope, tx.em, invitation.roleIds, invitation.tenantId);
@@ -251,7 +251,7 @@ export async function revokeInvitation(scope: Scope, invitationId: string): Prom
   return scope.transactional(async (em) => {
     const invitation = await lockInvitation(em, invitationId);
     const status = invitationStatus(invitation);
-    if (status === 'accepted') throw new GatehouseError('conflict', 'The invitation was accepted: remove the user from the tenant instead');
+    if (status === 'accepted') throw invalid('invitationId', 'The invitation was accepted: remove the user from the tenant instead');
     if (status === 'revoked') return invitation;
     invitation.revokedAt = new Date();
     recordAudit(em, scope, { action: 'invitation.revoke', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before: snapshot(invitation) });

@@ -4,7 +4,7 @@ import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
 import { isoTimestampSql, recordAudit } from '../audit.ts';
-import { callerTenants, permissionGrants, requireCovered, requireCoveredCredential } from '../grants.ts';
+import { permissionGrants, requireCovered, requireCoveredCredential, withCallerTenants } from '../grants.ts';
 import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -163,8 +163,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
  */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
   const grace = gracePeriodSeconds(input);
-  const callers = await callerTenants(scope, { type: 'm2m_credential', id: credentialId });
-  const rotated = await scope.transactional(async (em) => {
+  const rotated = await withCallerTenants(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be rotated');
@@ -177,7 +176,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
     recordAudit(em, scope, { action: 'm2m_credential.rotate', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
     return { client, clientSecret };
-  });
+  }));
   await clientChanged(scope, rotated.client.id);
   return { ...presentM2MCredential(rotated.client), clientSecret: rotated.clientSecret };
 }
@@ -188,8 +187,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
  */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
   const jwks = publicJwks('', input);
-  const callers = await callerTenants(scope, { type: 'm2m_credential', id: credentialId });
-  const updated = await scope.transactional(async (em) => {
+  const updated = await withCallerTenants(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be changed');
     if (client.authMethod !== 'private_key_jwt') {
@@ -201,7 +199,7 @@ export async function putM2MCredentialJwks(scope: Scope, credentialId: string, i
     client.jwks = jwks;
     recordAudit(em, scope, { action: 'm2m_credential.update_jwks', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
-  });
+  }));
   await clientChanged(scope, updated.id);
   return presentM2MCredential(updated);
 }

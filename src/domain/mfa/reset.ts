@@ -2,7 +2,7 @@ import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit } from '../audit.ts';
-import { callerTenants } from '../grants.ts';
+import { withCallerTenants } from '../grants.ts';
 import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
@@ -13,8 +13,7 @@ import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.t
  */
 export async function resetMfa(scope: Scope, userId: string): Promise<User> {
   // Without their second step, whoever knows the password signs in as the user: only a caller who holds all they do.
-  const callers = await callerTenants(scope, { type: 'user', id: userId });
-  return underTenancyConfig(scope, async (tx) => {
+  return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireCoveredAccount(tx, tx.em, user.id, callers);
@@ -41,5 +40,5 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
       after: { factors: [], recoveryCodes: 0 },
     });
     return user;
-  });
+  }));
 }

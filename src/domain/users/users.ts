@@ -24,7 +24,7 @@ import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
-import { callerTenants } from '../grants.ts';
+import { withCallerTenants, type CallerTenants } from '../grants.ts';
 import { requireCoveredAccount } from './takeover.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
@@ -244,8 +244,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   const password = newPassword === undefined ? undefined : await hashedPassword(newPassword);
   // Whoever sets the password or the address can sign in as the user: only a caller who holds all they do.
   const takesOver = newEmail !== undefined || password !== undefined;
-  const callers = takesOver ? await callerTenants(scope, { type: 'user', id: userId }) : null;
-  const updated = await uniquely('email', 'A user with this e-mail', () =>
+  const change = (callers: CallerTenants | null) => uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const held = requestedTenants === undefined ? null : await holdRequestedTenants(tx, requestedTenants);
       const user = await lockUser(tx, userId);
@@ -275,6 +274,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       return user;
     }),
   );
+  const updated = takesOver ? await withCallerTenants(scope, { type: 'user', id: userId }, change) : await change(null);
   await usersChanged(scope.services, scope.applicationId);
   // A user's access tokens for a tenant they no longer belong to, or of grants a new password ended, stop at once
   // (src/auth/bearer-subject.ts).
