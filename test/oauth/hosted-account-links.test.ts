@@ -9,6 +9,7 @@ import { HttpClient } from '../support/http.ts';
 import { accountLinkOf, mails } from '../support/email-sign-in.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * The mails of the hosted flows and the links they carry: forgot password → `password_reset` → a new password →
@@ -16,7 +17,6 @@ import { createTestClient, discover, startAuthorization, type AuthorizationFlow 
  * a registered address answered as a new one, its owner told. Each link works once, expires, and only on its surface.
  */
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 const NEW_PASSWORD = 'Battery-Staple-42';
 
 let app: TestApp;
@@ -51,12 +51,6 @@ async function askReset(flow: AuthorizationFlow, email: string): Promise<Visit> 
   const form = await follow(flow.jar, flow.page, 'Forgot your password\\?');
   expect(form.status).toBe(200);
   return flow.jar.submit(form, { email });
-}
-
-async function createUser(email: string, http = app.http, path = '/users') {
-  const created = await http.post(path, { email, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
 }
 
 const signIn = async (email: string, password: string, configuration = config, parameters: Record<string, string> = {}) => {
@@ -100,7 +94,7 @@ describe('forgot password', () => {
   });
 
   it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {
-    await createUser('kim@example.com');
+    await createPasswordUser(app.http, 'kim@example.com');
     const known = await askReset(await authorize(), 'kim@example.com');
     const unknown = await askReset(await authorize(), 'nobody@example.com');
     expect(known.status).toBe(200);
@@ -115,7 +109,7 @@ describe('forgot password', () => {
   });
 
   it('the link sets a password the policy accepts, ends every sign-in, mails password_changed, and works once', async () => {
-    const userId = await createUser('lee@example.com');
+    const userId = await createPasswordUser(app.http, 'lee@example.com');
     // A sign-in whose grant the reset ends.
     expect((await signIn('lee@example.com', PASSWORD)).status).toBe(303);
     const grants = () => sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
@@ -152,7 +146,7 @@ describe('forgot password', () => {
   });
 
   it('asked twice, only the newer mail’s link works', async () => {
-    await createUser('twice@example.com');
+    await createPasswordUser(app.http, 'twice@example.com');
     await askReset(await authorize(), 'twice@example.com');
     await askReset(await authorize(), 'twice@example.com');
     const [older, newer] = await mails(app.http, 'twice@example.com', 'password_reset');
@@ -166,7 +160,7 @@ describe('forgot password', () => {
   });
 
   it('an expired link, a forged token and a suspended user’s link are refused', async () => {
-    const userId = await createUser('max@example.com');
+    const userId = await createPasswordUser(app.http, 'max@example.com');
     await askReset(await authorize(), 'max@example.com');
     const link = await accountLinkOf(app.http, 'max@example.com', 'password_reset');
     await sql(`update email_link_token set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
@@ -200,7 +194,7 @@ describe('forgot password', () => {
     });
 
     it('a tenant pool’s link opens on its tenant’s surface only; another tenant’s pool has no such account', async () => {
-      await createUser('nia@example.com', admin, `/applications/${another.applicationId}/tenants/${north}/users`);
+      await createPasswordUser(admin, 'nia@example.com', `/applications/${another.applicationId}/tenants/${north}/users`);
       // South's pool has no nia: nothing is sent.
       await askReset(await authorize(isolated, { tenant: 'south' }), 'nia@example.com');
       expect(await mails(admin, 'nia@example.com', 'password_reset')).toEqual([]);
@@ -261,7 +255,7 @@ describe('sign-up and verification', () => {
   });
 
   it('a registered address gets the same page, and its owner a notice instead of a second account', async () => {
-    await createUser('pat@example.com');
+    await createPasswordUser(app.http, 'pat@example.com');
     const taken = await signUp({ email: 'PAT@example.com', password: 'Other-Horse-77' });
     const fresh = await signUp({ email: 'quinn@example.com', password: 'Other-Horse-77' });
     expect(taken.status).toBe(200);
@@ -293,7 +287,7 @@ describe('sign-up and verification', () => {
 
 describe('new_sign_in', () => {
   it('with the session policy’s notifyNewBrowser, a sign-in from another browser than before mails the user', async () => {
-    await createUser('sue@example.com');
+    await createPasswordUser(app.http, 'sue@example.com');
     const signInWith = async (jar: CookieJar, parameters: Record<string, string> = {}) => {
       const flow = await authorize(config, { prompt: 'login', ...parameters }, jar);
       return flow.jar.submit(flow.page, { email: 'sue@example.com', password: PASSWORD });
@@ -359,7 +353,7 @@ describe('on a tenant’s custom domain', () => {
   });
 
   it('the pool’s links lead to its domain, whose page takes them; no other surface does', async () => {
-    await createUser('ona@example.com', admin, `/applications/${another.applicationId}/tenants/${north}/users`);
+    await createPasswordUser(admin, 'ona@example.com', `/applications/${another.applicationId}/tenants/${north}/users`);
     const flow = await startAuthorization(domainConfig, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, {}, new CookieJar(via));
     expect(flow.page.status).toBe(200);
     expect((await askReset(flow, 'ona@example.com')).status).toBe(200);

@@ -9,6 +9,7 @@ import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * The hosted account page (`/account?client_id=…`): reached signed out, it signs in through the client's own
@@ -17,7 +18,6 @@ import { totpCodeAt as codeAt } from '../support/totp.ts';
  * policy for its own users only; historyCount applies on every path that sets a password.
  */
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 const NEW_PASSWORD = 'Battery-Staple-42';
 
 let app: TestApp;
@@ -35,11 +35,7 @@ afterAll(async () => app?.close());
 
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
-async function createUser(email: string, http = app.http, path = '/users') {
-  const created = await http.post(path, { email, password: PASSWORD, name: 'Kim' });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
+const createUser = (email: string, http = app.http, path = '/users') => createPasswordUser(http, email, path, { name: 'Kim' });
 
 /** Follows the 302/303 answers of `visit` within the service, up to a page or a redirect out of it (the client). */
 async function settle(jar: CookieJar, visit: Visit, base = issuer): Promise<Visit> {

@@ -8,6 +8,7 @@ import { csrfOf, emailFormAction, headerNames, mailedCode, mails, normalized } f
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { createPasswordUser } from '../support/users.ts';
 
 /**
  * The e-mail one-time code as a first factor (the `magic_link` provider with `signInWith` code or link_and_code): a
@@ -16,7 +17,6 @@ import { createTestClient, decodeJwt, discover, startAuthorization, type Authori
  * address answered alike; the method refused where the providers do not offer it.
  */
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 const NORTH_HOST = 'login.north.example';
 /** 3 failures lock an address out of the account. */
 const LOCKOUT = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: null };
@@ -51,18 +51,12 @@ async function tokensAfter(configuration: oidc.Configuration, flow: Authorizatio
   return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: `${issuer}/api/v1` });
 }
 
-async function createUser(email: string, http = app.http, path = '/users') {
-  const created = await http.post(path, { email, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
-
 /** A wrong code for `code` (another six digits). */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('e-mail code on the shared surface', () => {
   it('offered alone (no password form); the mailed code signs in once, hashed at rest', async () => {
-    const userId = await createUser('ada@example.com');
+    const userId = await createPasswordUser(app.http, 'ada@example.com');
     const flow = await authorize();
     expect(flow.page.status).toBe(200);
     expect(flow.page.body).not.toContain('name="password"');
@@ -88,7 +82,7 @@ describe('e-mail code on the shared surface', () => {
   });
 
   it('an expired code is refused; so is a code after five wrong ones', async () => {
-    const userId = await createUser('bo@example.com');
+    const userId = await createPasswordUser(app.http, 'bo@example.com');
     const flow = await authorize();
     const check = await askCode(flow, 'bo@example.com');
     const code = await mailedCode(app.http, 'bo@example.com');
@@ -113,7 +107,7 @@ describe('e-mail code on the shared surface', () => {
   });
 
   it('wrong codes count under the lockout policy: the address is locked out, the right code then refused', async () => {
-    const userId = await createUser('cy@example.com');
+    const userId = await createPasswordUser(app.http, 'cy@example.com');
     const flow = await authorize();
     const check = await askCode(flow, 'cy@example.com');
     const code = await mailedCode(app.http, 'cy@example.com');
@@ -132,7 +126,7 @@ describe('e-mail code on the shared surface', () => {
   });
 
   it('an unknown address gets the same page, status and headers, and no mail; any code is then wrong', async () => {
-    await createUser('dee@example.com');
+    await createPasswordUser(app.http, 'dee@example.com');
     const known = await askCode(await authorize(), 'dee@example.com');
     const flow = await authorize();
     const unknown = await askCode(flow, 'eve@example.com');
@@ -170,7 +164,7 @@ describe('in isolated tenants', () => {
     const provider = await admin.post(`${appPath}/tenants/${north}/auth-providers`, { type: 'magic_link', config: { signInWith: 'link_and_code' } });
     expect(provider.status, JSON.stringify(provider.body)).toBe(201);
     expect((await admin.post(`${appPath}/tenants/${south}/auth-providers`, { type: 'password' })).status).toBe(201);
-    for (const tenant of [north, south]) await createUser('hal@example.com', admin, `${appPath}/tenants/${tenant}/users`);
+    for (const tenant of [north, south]) await createPasswordUser(admin, 'hal@example.com', `${appPath}/tenants/${tenant}/users`);
     const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
     [clientId, clientSecret] = [client.clientId, client.clientSecret ?? ''];
     await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, NORTH_HOST);

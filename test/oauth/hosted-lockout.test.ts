@@ -9,13 +9,13 @@ import { readSignInUser } from '../../src/domain/users/sign-in-user.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * Account lockout per the effective lockout policy, counted per account and client address, and answers that do not
  * tell whether an account exists. The service trusts the loopback proxy, so X-Forwarded-For tells the attacker (the
  * `ATTACKER` addresses) and the owner apart; an attempt without one comes from 127.0.0.1.
  */
-const PASSWORD = 'Correct-Horse-9';
 const WRONG = 'Wrong-Horse-9';
 const ATTACKER = '203.0.113.7';
 const SECOND_ATTACKER = '203.0.113.8';
@@ -36,12 +36,6 @@ beforeAll(async () => {
   expect(policy.status, JSON.stringify(policy.body)).toBe(200);
 });
 afterAll(async () => hosted?.close());
-
-async function createUser(email: string, http = app.http, path = '/users') {
-  const created = await http.post(path, { email, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
 
 /** One attempt on a fresh page, from `from` (through the trusted proxy) or 127.0.0.1; the answer and how long it took. */
 async function attempt(email: string, password: string, configuration = config, parameters: Record<string, string> = {}, from?: string) {
@@ -86,7 +80,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 describe('lockout', () => {
   it('maxAttempts failures lock their address out of the account, audited; the owner from another address signs in', async () => {
-    const userId = await createUser('dan@example.com');
+    const userId = await createPasswordUser(app.http, 'dan@example.com');
     await failFrom([ATTACKER], 'dan@example.com', 2);
     expect(await failuresOf(userId)).toEqual([{ address: ATTACKER, failures: 2, locked: false }]);
     const third = await attemptFrom(ATTACKER, 'dan@example.com', WRONG);
@@ -123,7 +117,7 @@ describe('lockout', () => {
   });
 
   it('an IPv6 client is counted by its /64: another address of it is the same guesser', async () => {
-    const userId = await createUser('ivo@example.com');
+    const userId = await createPasswordUser(app.http, 'ivo@example.com');
     await failFrom(['2001:db8:1:2::1', '2001:db8:1:2::2'], 'ivo@example.com', 1);
     expect(await failuresOf(userId)).toEqual([{ address: '2001:db8:1:2::', failures: 2, locked: false }]);
     await failFrom(['2001:db8:1:3::1'], 'ivo@example.com', 1);
@@ -133,7 +127,7 @@ describe('lockout', () => {
   it('from its third failure on, an address waits longer after each before its next attempt is heard; elsewhere no one waits', async () => {
     expect((await app.http.put('/policies/lockout', { ...POLICY, maxAttempts: 20 })).status).toBe(200);
     try {
-      const userId = await createUser('wes@example.com');
+      const userId = await createPasswordUser(app.http, 'wes@example.com');
       /** The address's last failure moved `seconds` into the past (with `failures` in a row): time passing, without a test that waits. */
       const elapse = (seconds: number, failures?: number) =>
         sql(`update sign_in_failure set last_failed_at = now() - make_interval(secs => ?), failures = coalesce(?, failures) where user_id = ? and address = ?`, [
@@ -174,7 +168,7 @@ describe('lockout', () => {
   });
 
   it('the account locks once accountLockAddresses addresses are locked out of it, audited; then even its owner is refused', async () => {
-    const userId = await createUser('amy@example.com');
+    const userId = await createPasswordUser(app.http, 'amy@example.com');
     await failFrom([ATTACKER], 'amy@example.com');
     expect(await status(userId)).toBe('active');
     // Failures from another address below maxAttempts lock nothing more.
@@ -197,7 +191,7 @@ describe('lockout', () => {
   });
 
   it('locking the account mails its owner account_locked with a reset link, and the reset unlocks the account', async () => {
-    const userId = await createUser('lou@example.com');
+    const userId = await createPasswordUser(app.http, 'lou@example.com');
     await lockAccount('lou@example.com');
     expect(await status(userId)).toBe('locked');
     const mails = (await app.http.get('/email/deliveries?templateKey=account_locked&to=lou@example.com')).body.data as { id: string }[];
@@ -215,7 +209,7 @@ describe('lockout', () => {
   });
 
   it('two addresses locked out at once both count: the account locks, whichever commits first', async () => {
-    const userId = await createUser('cat@example.com');
+    const userId = await createPasswordUser(app.http, 'cat@example.com');
     await failFrom([ATTACKER, SECOND_ATTACKER], 'cat@example.com', 2);
     const answers = await Promise.all([ATTACKER, SECOND_ATTACKER].map((from) => attemptFrom(from, 'cat@example.com', WRONG)));
     expect(answers.map(({ answer }) => answer.status)).toEqual([400, 400]);
@@ -228,7 +222,7 @@ describe('lockout', () => {
   });
 
   it('an address lock that has run out counts for nothing: the address starts a new run, and the account is not locked by it', async () => {
-    const userId = await createUser('ari@example.com');
+    const userId = await createPasswordUser(app.http, 'ari@example.com');
     await failFrom([ATTACKER], 'ari@example.com');
     // Five minutes pass: the lock (and any wait) runs out.
     await sql(
@@ -248,7 +242,7 @@ describe('lockout', () => {
   it('accountLockAddresses null: addresses are locked out, the account never', async () => {
     expect((await app.http.put('/policies/lockout', { ...POLICY, accountLockAddresses: null })).status).toBe(200);
     try {
-      const userId = await createUser('noa@example.com');
+      const userId = await createPasswordUser(app.http, 'noa@example.com');
       await failFrom([ATTACKER, SECOND_ATTACKER, '203.0.113.9'], 'noa@example.com');
       expect(await status(userId)).toBe('active');
       expect((await attemptFrom(OWNER, 'noa@example.com', PASSWORD)).answer.status).toBe(303);
@@ -258,7 +252,7 @@ describe('lockout', () => {
   });
 
   it('the lock ends the user’s management API tokens and keys at once (not when this instance’s cache expires)', async () => {
-    const userId = await createUser('ned@example.com');
+    const userId = await createPasswordUser(app.http, 'ned@example.com');
     const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
     const key = (await app.http.post('/api-keys', { name: 'ned', permissions: ['users:read'], userId })).body.secret as string;
     // Live (and remembered so): authenticated, the token with no permission.
@@ -279,7 +273,7 @@ describe('lockout', () => {
   });
 
   it('once a lock has run out, the user’s keys and tokens work again, before any sign-in lifts it', async () => {
-    const userId = await createUser('ona@example.com');
+    const userId = await createPasswordUser(app.http, 'ona@example.com');
     const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
     const key = (await app.http.post('/api-keys', { name: 'ona', permissions: ['users:read'], userId })).body.secret as string;
     await lockAccount('ona@example.com');
@@ -297,7 +291,7 @@ describe('lockout', () => {
   });
 
   it('a success from an address clears its count: its failures must be consecutive; another address’s success does not', async () => {
-    const userId = await createUser('fay@example.com');
+    const userId = await createPasswordUser(app.http, 'fay@example.com');
     for (const password of [WRONG, WRONG, PASSWORD, WRONG, WRONG]) await attemptFrom(ATTACKER, 'fay@example.com', password);
     expect(await failuresOf(userId)).toEqual([{ address: ATTACKER, failures: 2, locked: false }]);
     expect((await attemptFrom(OWNER, 'fay@example.com', PASSWORD)).answer.status).toBe(303);
@@ -306,7 +300,7 @@ describe('lockout', () => {
   });
 
   it('a lock that has run out is lifted by the next sign-in', async () => {
-    const userId = await createUser('gus@example.com');
+    const userId = await createPasswordUser(app.http, 'gus@example.com');
     await lockAccount('gus@example.com');
     expect(await status(userId)).toBe('locked');
     await sql(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
@@ -318,7 +312,7 @@ describe('lockout', () => {
   it('a right password verified while other attempts locked the account or the address is refused: the rows are read again to decide', async () => {
     // A burst of guesses: the sign-in read the rows (active, open), then its Argon2id verification queued behind the
     // others, which locked the user or the address meanwhile. The verification succeeds on the stale rows; the decision must not.
-    const userId = await createUser('nat@example.com');
+    const userId = await createPasswordUser(app.http, 'nat@example.com');
     const { services } = app.gatehouse;
     const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [], managementApi: false } }, undefined);
     const readBeforeVerifying = (await readSignInUser(services.orm.em.fork(), app.root.applicationId, { id: userId }))!;
@@ -347,7 +341,7 @@ describe('lockout', () => {
   it('lockoutMinutes null locks until an administrator unlocks: POST /users/{userId}/unlock clears the account and every address, audited', async () => {
     expect((await app.http.put('/policies/lockout', { ...POLICY, lockoutMinutes: null })).status).toBe(200);
     try {
-      const userId = await createUser('hal@example.com');
+      const userId = await createPasswordUser(app.http, 'hal@example.com');
       await lockAccount('hal@example.com');
       await failFrom([OWNER], 'hal@example.com', 1);
       const row = async () =>
@@ -387,7 +381,7 @@ describe('lockout', () => {
   });
 
   it('an unlock lifts an address locked out of an active account', async () => {
-    const userId = await createUser('una@example.com');
+    const userId = await createPasswordUser(app.http, 'una@example.com');
     await failFrom([ATTACKER], 'una@example.com');
     await sql('update app_user set failed_sign_ins = 0 where id = ?', [userId]);
     const unlocked = await app.http.post(`/users/${userId}/unlock`);
@@ -401,7 +395,7 @@ describe('lockout', () => {
   it('a disabled policy counts nothing', async () => {
     expect((await app.http.put('/policies/lockout', { enabled: false })).status).toBe(200);
     try {
-      const userId = await createUser('ivy@example.com');
+      const userId = await createPasswordUser(app.http, 'ivy@example.com');
       await failFrom([ATTACKER], 'ivy@example.com', 4);
       expect(await status(userId)).toBe('active');
       expect(await failuresOf(userId)).toEqual([]);
@@ -414,13 +408,13 @@ describe('lockout', () => {
 
 describe('enumeration resistance', () => {
   it('unknown e-mail, wrong password, locked and suspended accounts get the same page and status', async () => {
-    await createUser('jo@example.com');
-    const suspended = await createUser('kim@example.com');
+    await createPasswordUser(app.http, 'jo@example.com');
+    const suspended = await createPasswordUser(app.http, 'kim@example.com');
     await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [suspended]);
-    const locked = await createUser('lee@example.com');
+    const locked = await createPasswordUser(app.http, 'lee@example.com');
     await lockAccount('lee@example.com');
     expect(await status(locked)).toBe('locked');
-    await createUser('max@example.com');
+    await createPasswordUser(app.http, 'max@example.com');
     await failFrom([ATTACKER], 'max@example.com');
 
     const answers = [
@@ -440,12 +434,12 @@ describe('enumeration resistance', () => {
 
   it('a refusal that counts no failure waits as long as counting one takes', async () => {
     const { refusalTiming } = app.gatehouse.services;
-    await createUser('pat@example.com');
-    const locked = await createUser('quin@example.com');
-    const suspended = await createUser('rue@example.com');
+    await createPasswordUser(app.http, 'pat@example.com');
+    const locked = await createPasswordUser(app.http, 'quin@example.com');
+    const suspended = await createPasswordUser(app.http, 'rue@example.com');
     await lockAccount('quin@example.com');
     expect(await status(locked)).toBe('locked');
-    await createUser('sal@example.com');
+    await createPasswordUser(app.http, 'sal@example.com');
     await failFrom([ATTACKER], 'sal@example.com');
     await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set status = 'suspended' where id = ?`, [suspended]);
     const pad = vi.spyOn(refusalTiming, 'pad');
@@ -478,7 +472,7 @@ describe('enumeration resistance', () => {
   });
 
   it('an unknown e-mail takes about as long as a wrong password (one Argon2id verification each)', async () => {
-    await createUser('mo@example.com');
+    await createPasswordUser(app.http, 'mo@example.com');
     expect((await app.http.put('/policies/lockout', { enabled: false })).status).toBe(200);
     try {
       const unknown: number[] = [];
@@ -513,8 +507,8 @@ describe('isolated tenants', () => {
     expect((await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
     const override = await admin.put(`/applications/${another.applicationId}/tenants/${strict}/policies/lockout`, { maxAttempts: 3, accountLockAddresses: 2 });
     expect(override.status, JSON.stringify(override.body)).toBe(200);
-    strictUser = await createUser('pat@example.com', admin, `/applications/${another.applicationId}/tenants/${strict}/users`);
-    laxUser = await createUser('pat@example.com', admin, `/applications/${another.applicationId}/tenants/${lax}/users`);
+    strictUser = await createPasswordUser(admin, 'pat@example.com', `/applications/${another.applicationId}/tenants/${strict}/users`);
+    laxUser = await createPasswordUser(admin, 'pat@example.com', `/applications/${another.applicationId}/tenants/${lax}/users`);
     isolated = await discover(app, (await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] })).clientId, oidc.None(), {
       token_endpoint_auth_method: 'client_secret_basic',
     });

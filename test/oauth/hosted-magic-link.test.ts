@@ -9,6 +9,7 @@ import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, s
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * Magic links on the hosted sign-in page (the `magic_link` provider): e-mail in, a single-use link that expires, sent
@@ -17,7 +18,6 @@ import { createTestClient, decodeJwt, discover, startAuthorization, type Authori
  * unknown address answered alike; the method refused where the scope's providers do not enable it.
  */
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 const NORTH_HOST = 'login.north.example';
 
 let app: TestApp;
@@ -50,15 +50,9 @@ async function tokensAfter(configuration: oidc.Configuration, flow: Authorizatio
   return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: `${issuer}/api/v1` });
 }
 
-async function createUser(email: string, http = app.http, path = '/users') {
-  const created = await http.post(path, { email, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
-
 describe('magic link on the shared surface', () => {
   it('the sign-in page offers it beside the password; the link signs in the asking browser, once', async () => {
-    const userId = await createUser('ada@example.com');
+    const userId = await createPasswordUser(app.http, 'ada@example.com');
     const flow = await authorize();
     expect(flow.page.body).toContain('name="password"');
     expect(flow.page.body).toContain('Email me a sign-in link');
@@ -90,7 +84,7 @@ describe('magic link on the shared surface', () => {
   });
 
   it('an expired link and a forged one are refused; only the newest link of an interaction works', async () => {
-    const userId = await createUser('bo@example.com');
+    const userId = await createPasswordUser(app.http, 'bo@example.com');
     const flow = await authorize();
     await askLink(flow, 'bo@example.com');
     const first = await magicLinkOf(app.http, 'bo@example.com');
@@ -105,7 +99,7 @@ describe('magic link on the shared surface', () => {
   });
 
   it('opened in another browser: a confirmation, then a code that signs in the asking browser; that browser stays signed out', async () => {
-    const userId = await createUser('cy@example.com');
+    const userId = await createPasswordUser(app.http, 'cy@example.com');
     const flow = await authorize();
     const check = await askLink(flow, 'cy@example.com');
     const link = await magicLinkOf(app.http, 'cy@example.com');
@@ -133,7 +127,7 @@ describe('magic link on the shared surface', () => {
   });
 
   it('an unknown address gets the same page, status and headers; with sign-up open its link makes the account, verified', async () => {
-    await createUser('dee@example.com');
+    await createPasswordUser(app.http, 'dee@example.com');
     const known = await askLink(await authorize(), 'dee@example.com');
     const unknownFlow = await authorize();
     const unknown = await askLink(unknownFlow, 'eve@example.com');
@@ -175,12 +169,12 @@ describe('magic link on the shared surface', () => {
   });
 
   it('a suspended user is mailed nothing and an interaction of another browser’s link is refused', async () => {
-    const userId = await createUser('fay@example.com');
+    const userId = await createPasswordUser(app.http, 'fay@example.com');
     expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);
     expect((await askLink(await authorize(), 'fay@example.com')).status).toBe(200);
     expect(await mails(app.http, 'fay@example.com', 'magic_link')).toEqual([]);
 
-    await createUser('gus@example.com');
+    await createPasswordUser(app.http, 'gus@example.com');
     const asking = await authorize();
     await askLink(asking, 'gus@example.com');
     const link = await magicLinkOf(app.http, 'gus@example.com');
@@ -213,7 +207,7 @@ describe('in isolated tenants: a tenant’s path, its custom domain, and a tenan
       expect((await admin.post(`${appPath}/tenants/${north}/auth-providers`, body)).status).toBe(201);
     }
     expect((await admin.post(`${appPath}/tenants/${south}/auth-providers`, { type: 'password' })).status).toBe(201);
-    for (const tenant of [north, south]) await createUser('hal@example.com', admin, `${appPath}/tenants/${tenant}/users`);
+    for (const tenant of [north, south]) await createPasswordUser(admin, 'hal@example.com', `${appPath}/tenants/${tenant}/users`);
     const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
     [clientId, clientSecret] = [client.clientId, client.clientSecret ?? ''];
     await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, NORTH_HOST);

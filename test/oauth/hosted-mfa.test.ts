@@ -10,6 +10,7 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * The MFA step of the hosted sign-in, driven as a browser would with the cookie jar: the challenge after the password
@@ -18,7 +19,6 @@ import { totpCodeAt as codeAt } from '../support/totp.ts';
  * tenant's policy, what the ID token says was used, and an expired password changed only once the step has passed.
  */
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 const STEP_MS = 30_000;
 
 let app: TestApp;
@@ -46,12 +46,6 @@ async function applicationWith(policy: string, body: object) {
 }
 
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
-async function createUser(email: string, http = app.http, path = '/users') {
-  const created = await http.post(path, { email, password: PASSWORD });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
 
 /** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
 async function giveTotp(userId: string, applicationId = app.root.applicationId): Promise<string> {
@@ -124,7 +118,7 @@ async function lastMail(to: string, template: string): Promise<string> {
 
 describe('optional (the default)', () => {
   it('a user without a factor signs in with the password alone: amr pwd, single-factor acr', async () => {
-    await createUser('plain@example.com');
+    await createPasswordUser(app.http, 'plain@example.com');
     const { flow, answer } = await signIn('plain@example.com');
     expect(answer.status).toBe(303);
     expect(answer.location).not.toContain('/mfa');
@@ -132,7 +126,7 @@ describe('optional (the default)', () => {
   });
 
   it('a user with TOTP is challenged; a code computed here completes the sign-in, with otp and mfa in amr', async () => {
-    const userId = await createUser('totp@example.com');
+    const userId = await createPasswordUser(app.http, 'totp@example.com');
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('totp@example.com');
     expect(page.status).toBe(200);
@@ -149,7 +143,7 @@ describe('optional (the default)', () => {
   });
 
   it('a replayed code is refused, and so is an earlier step’s once a later one was accepted', async () => {
-    const userId = await createUser('replay@example.com');
+    const userId = await createPasswordUser(app.http, 'replay@example.com');
     const secret = await giveTotp(userId);
     const code = codeAt(secret);
     const first = await stepPage('replay@example.com');
@@ -165,7 +159,7 @@ describe('optional (the default)', () => {
   });
 
   it('a code outside the ±1 step window is refused; one a step early is accepted', async () => {
-    const userId = await createUser('window@example.com');
+    const userId = await createPasswordUser(app.http, 'window@example.com');
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('window@example.com');
     // Two refusals only: from the third failure on, an address waits before it is heard again (lockout policy).
@@ -178,7 +172,7 @@ describe('optional (the default)', () => {
   });
 
   it('a recovery code works once', async () => {
-    const userId = await createUser('recovery@example.com');
+    const userId = await createPasswordUser(app.http, 'recovery@example.com');
     await giveTotp(userId);
     await sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [app.root.applicationId, userId, recoveryCodeHash('abcde-fghjk')]);
     const first = await stepPage('recovery@example.com');
@@ -192,9 +186,9 @@ describe('optional (the default)', () => {
   });
 
   it('a code of another user’s factor is refused', async () => {
-    const owner = await createUser('owner@example.com');
+    const owner = await createPasswordUser(app.http, 'owner@example.com');
     const ownerSecret = await giveTotp(owner);
-    await giveTotp(await createUser('other@example.com'));
+    await giveTotp(await createPasswordUser(app.http, 'other@example.com'));
     const { flow, page } = await stepPage('other@example.com');
     expect((await flow.jar.submit(page, { code: codeAt(ownerSecret) })).status).toBe(400);
     // The owner's code still works for the owner: the refusal used nothing of theirs.
@@ -203,7 +197,7 @@ describe('optional (the default)', () => {
   });
 
   it('the step cannot be reached without a proven password, nor with another interaction’s cookie', async () => {
-    const userId = await createUser('forged@example.com');
+    const userId = await createPasswordUser(app.http, 'forged@example.com');
     await giveTotp(userId);
     const { flow, page } = await stepPage('forged@example.com');
     const fresh = new CookieJar();
@@ -216,7 +210,7 @@ describe('optional (the default)', () => {
   });
 
   it('an e-mail code, sent through the outbox, works once', async () => {
-    const userId = await createUser('mailed@example.com');
+    const userId = await createPasswordUser(app.http, 'mailed@example.com');
     await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
     const { flow, page } = await stepPage('mailed@example.com');
     expect(page.body).toContain('Send a code');
@@ -236,7 +230,7 @@ describe('optional (the default)', () => {
   it('an e-mail code is void after five wrong guesses, whatever the lockout policy; a new code works', async () => {
     const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
     const { other, admin, configuration } = await applicationWith('/policies/lockout', lockoutOff);
-    const userId = await createUser('guessing@example.com', admin);
+    const userId = await createPasswordUser(admin, 'guessing@example.com');
     await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
     const { flow, page } = await stepPage('guessing@example.com', { configuration });
     let current = await flow.jar.visit((await flow.jar.submit(page, { action: 'send', code: '' })).location!);
@@ -253,7 +247,7 @@ describe('optional (the default)', () => {
   });
 
   it('a browser that passed is remembered for the user: no challenge at its next sign-in, but in another browser', async () => {
-    const userId = await createUser('remember@example.com');
+    const userId = await createPasswordUser(app.http, 'remember@example.com');
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('remember@example.com');
     expect((await flow.jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
@@ -270,7 +264,7 @@ describe('lockout', () => {
   it('wrong codes count as failed sign-ins: the address is locked out, and then even the right code is refused', async () => {
     const lockout = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 };
     const { other, admin, configuration } = await applicationWith('/policies/lockout', lockout);
-    const userId = await createUser('guessed@example.com', admin);
+    const userId = await createPasswordUser(admin, 'guessed@example.com');
     const secret = await giveTotp(userId, other.applicationId);
     const wrong = String((Number(codeAt(secret)) + 1) % 1_000_000).padStart(6, '0');
     const first = await stepPage('guessed@example.com', { configuration });
@@ -298,7 +292,7 @@ describe('required', () => {
   });
 
   it('a user without a factor enrols TOTP (QR code and URI shown), saves recovery codes, then signs in', async () => {
-    const userId = await createUser('enrol@example.com', admin);
+    const userId = await createPasswordUser(admin, 'enrol@example.com');
     const { flow, page } = await stepPage('enrol@example.com', { configuration });
     expect(page.body).toContain('Set up two-step verification');
     expect(page.body).toMatch(/<svg role="img" aria-label="QR code to scan with an authenticator app"/);
@@ -332,7 +326,7 @@ describe('required', () => {
   });
 
   it('a user may enrol the e-mail code instead, where the policy offers it', async () => {
-    const userId = await createUser('enrol-mail@example.com', admin);
+    const userId = await createPasswordUser(admin, 'enrol-mail@example.com');
     const { flow, page } = await stepPage('enrol-mail@example.com', { configuration });
     const mailPage = await flow.jar.visit(`${page.url}?method=email_otp`);
     const sent = await flow.jar.submit(mailPage, { action: 'send' });
@@ -354,8 +348,8 @@ describe('an isolated tenant’s policy', () => {
     expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
     const northPolicy = await admin.put(`/applications/${other.applicationId}/tenants/${north}/policies/mfa`, { enforcement: 'required', factors: ['totp'] });
     expect(northPolicy.status, JSON.stringify(northPolicy.body)).toBe(200);
-    await createUser('erin@example.com', admin, `/applications/${other.applicationId}/tenants/${north}/users`);
-    await createUser('erin@example.com', admin, `/applications/${other.applicationId}/tenants/${south}/users`);
+    await createPasswordUser(admin, 'erin@example.com', `/applications/${other.applicationId}/tenants/${north}/users`);
+    await createPasswordUser(admin, 'erin@example.com', `/applications/${other.applicationId}/tenants/${south}/users`);
     const configuration = await webClient(other.applicationId);
     const northStep = await stepPage('erin@example.com', { configuration, parameters: { tenant: 'north' } });
     expect(northStep.page.body).toContain('Set up two-step verification');
@@ -390,7 +384,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
 
   /** The owner of a TOTP factor, signed in with both factors in their own browser before the password expires. */
   async function ownerWithTotp(email: string) {
-    const userId = await createUser(email, admin);
+    const userId = await createPasswordUser(admin, email);
     const secret = await giveTotp(userId, other.applicationId);
     const owner = await stepPage(email, { configuration });
     await owner.flow.jar.followOut(await owner.flow.jar.submit(owner.page, { code: codeAt(secret) }), issuer);
@@ -434,7 +428,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
   });
 
   it('a user without a factor changes it right after the password, as before', async () => {
-    const userId = await createUser('expired-plain@example.com', admin);
+    const userId = await createPasswordUser(admin, 'expired-plain@example.com');
     await expire(userId);
     const { flow, answer } = await signIn('expired-plain@example.com', { configuration });
     expect(answer.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/password$`));
@@ -454,7 +448,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
   it('under `required`, a user without a factor enrols first, then changes it', async () => {
     expect((await admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
     try {
-      const userId = await createUser('expired-enrol@example.com', admin);
+      const userId = await createPasswordUser(admin, 'expired-enrol@example.com');
       await expire(userId);
       const before = await passwordHash(userId);
       const { flow, page } = await stepPage('expired-enrol@example.com', { configuration });
@@ -478,7 +472,7 @@ describe('a user of two tenants split into copies (authIsolation switched to iso
     const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
     const north = await app.createTenant('North', other);
     const south = await app.createTenant('South', other);
-    const userId = await createUser('split@example.com', admin, `/applications/${other.applicationId}/tenants/${north}/users`);
+    const userId = await createPasswordUser(admin, 'split@example.com', `/applications/${other.applicationId}/tenants/${north}/users`);
     expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
     const secret = await giveTotp(userId, other.applicationId);
     expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);

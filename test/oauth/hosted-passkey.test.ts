@@ -13,6 +13,7 @@ import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
 import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * Passkeys and WebAuthn (src/domain/webauthn/), driven in Node with a software authenticator: the `passkey` provider's
@@ -23,7 +24,6 @@ import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
  * counts as the user's second factor though it cannot be used there.
  */
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 
 let app: TestApp;
 let issuer: string;
@@ -57,12 +57,6 @@ async function passkeyScope(config: Record<string, unknown> = {}): Promise<Scope
   const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
   const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   return { application, admin, configuration, clientId: client.clientId, clientSecret: client.clientSecret ?? '', providerId: created.body.id as string };
-}
-
-async function createUser(scope: Scope, email: string, path = '/users'): Promise<string> {
-  const created = await scope.admin.post(path, { email, password: PASSWORD });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
 }
 
 /** A credential given to the user directly (as a registration stores it), for the relying party `rp`. */
@@ -214,7 +208,7 @@ describe('sign-up with a passkey', () => {
 
   it('an address with an account gets the same pages and its owner a mail instead of a code; no code then works and nothing is made', async () => {
     const scope = await passkeyScope({ allowSignup: true });
-    const owner = await createUser(scope, 'taken@example.com');
+    const owner = await createPasswordUser(scope.admin, 'taken@example.com');
     const { flow, check } = await signUpToKey(scope, 'taken@example.com');
     const fresh = await signUpToKey(scope, 'free@example.com');
     expect(normalized(check, 'taken@example.com')).toBe(normalized(fresh.check, 'free@example.com'));
@@ -253,7 +247,7 @@ describe('sign-up with a passkey', () => {
     // The address signed up another way between its code and its passkey: nothing is made.
     const raced = await signUpToKey(scope, 'raced@example.com');
     const racing = await raced.flow.jar.submit(raced.check, { code: await mailedCode(scope.admin, 'raced@example.com') });
-    const owner = await createUser(scope, 'raced@example.com');
+    const owner = await createPasswordUser(scope.admin, 'raced@example.com');
     const late = await answer(raced.flow.jar, racing, new SoftAuthenticator().register(webauthnFormOf(racing).options as never, issuer));
     expect(late.status).toBe(400);
     expect(late.body).toContain('That sign-up has expired or is finished.');
@@ -325,7 +319,7 @@ describe('sign-in with a passkey', () => {
   it('signs in without a password: amr hwk user mfa, the MFA step (required) counted as done, audited with method passkey', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
-    const userId = await createUser(scope, 'keyholder@example.com');
+    const userId = await createPasswordUser(scope.admin, 'keyholder@example.com');
     const key = await giveKey(scope, userId);
     const { flow, page } = await loginPage(scope);
     expect(page.body).toContain('Sign in with a passkey');
@@ -347,7 +341,7 @@ describe('sign-in with a passkey', () => {
   it('a synced passkey that did not verify its user (userVerification preferred) is one factor: swk, and the MFA step follows', async () => {
     const scope = await passkeyScope({ userVerification: 'preferred' });
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
-    const userId = await createUser(scope, 'presence@example.com');
+    const userId = await createPasswordUser(scope.admin, 'presence@example.com');
     const key = new SoftAuthenticator({ userVerified: false, synced: true });
     await sql(
       `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name) values (?, ?, ?, ?, ?, ?, 'multiDevice', true, 'Synced')`,
@@ -364,7 +358,7 @@ describe('sign-in with a passkey', () => {
   it('a key that did not verify its user is the first factor only: the MFA step takes another kind, never the same key again', async () => {
     const scope = await passkeyScope({ userVerification: 'preferred' });
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn', 'totp'] })).status).toBe(200);
-    const userId = await createUser(scope, 'one-key@example.com');
+    const userId = await createPasswordUser(scope.admin, 'one-key@example.com');
     const key = await giveKey(scope, userId, new SoftAuthenticator({ userVerified: false }));
     const secret = await giveTotp(scope, userId);
     const { flow, page } = await loginPage(scope);
@@ -388,7 +382,7 @@ describe('sign-in with a passkey', () => {
   it('such a key alone: under an optional policy it signs in as one factor; under a required one of keys only, nothing can follow it', async () => {
     const optional = await passkeyScope({ userVerification: 'preferred' });
     expect((await optional.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
-    const alone = await createUser(optional, 'key-alone@example.com');
+    const alone = await createPasswordUser(optional.admin, 'key-alone@example.com');
     const key = await giveKey(optional, alone, new SoftAuthenticator({ userVerified: false }));
     const signIn = await loginPage(optional);
     const done = await answer(signIn.flow.jar, signIn.page, key.assert(webauthnFormOf(signIn.page).options, issuer));
@@ -396,7 +390,7 @@ describe('sign-in with a passkey', () => {
 
     const required = await passkeyScope({ userVerification: 'preferred' });
     expect((await required.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] })).status).toBe(200);
-    const stuck = await createUser(required, 'key-stuck@example.com');
+    const stuck = await createPasswordUser(required.admin, 'key-stuck@example.com');
     const theirs = await giveKey(required, stuck, new SoftAuthenticator({ userVerified: false }));
     const attempt = await loginPage(required);
     const first = await answer(attempt.flow.jar, attempt.page, theirs.assert(webauthnFormOf(attempt.page).options, issuer));
@@ -410,10 +404,10 @@ describe('sign-in with a passkey', () => {
   it('refuses, with the same page, another origin, another RP ID, a replayed answer, a counter gone back, an unknown key, another application’s key, no user verification', async () => {
     const scope = await passkeyScope();
     const other = await passkeyScope();
-    const userId = await createUser(scope, 'careful@example.com');
+    const userId = await createPasswordUser(scope.admin, 'careful@example.com');
     const key = await giveKey(scope, userId);
-    const foreign = await giveKey(other, await createUser(other, 'foreign@example.com'));
-    const unverified = await giveKey(scope, await createUser(scope, 'lazy@example.com'), new SoftAuthenticator({ userVerified: false }));
+    const foreign = await giveKey(other, await createPasswordUser(other.admin, 'foreign@example.com'));
+    const unverified = await giveKey(scope, await createPasswordUser(scope.admin, 'lazy@example.com'), new SoftAuthenticator({ userVerified: false }));
     const attempts: { what: string; answer: (options: { challenge: string; rpId?: string }) => string }[] = [
       { what: 'another origin', answer: (options) => key.assert(options, 'https://evil.example') },
       { what: 'another RP ID', answer: (options) => key.assert(options, issuer, { rpId: 'evil.example' }) },
@@ -496,10 +490,10 @@ describe('a tenant’s own surface', () => {
   it('an isolated tenant’s passkey provider signs its users in on /t/{tenant}, the service’s host as RP ID; another tenant’s user’s key is unknown there', async () => {
     const { scope, tenant, own } = await isolatedTenantScope();
     const { application } = scope;
-    const member = await createUser(scope, 'north@example.com', `${own}/users`);
+    const member = await createPasswordUser(scope.admin, 'north@example.com', `${own}/users`);
     const key = await giveKey(scope, member);
     const south = await app.createTenant('South', application);
-    const outsider = await giveKey(scope, await createUser(scope, 'south@example.com', `/applications/${application.applicationId}/tenants/${south}/users`));
+    const outsider = await giveKey(scope, await createPasswordUser(scope.admin, 'south@example.com', `/applications/${application.applicationId}/tenants/${south}/users`));
     const refused = await loginPage(scope);
     expect(webauthnFormOf(refused.page).options).toMatchObject({ rpId });
     expect((await answer(refused.flow.jar, refused.page, outsider.assert(webauthnFormOf(refused.page).options, issuer))).status).toBe(400);
@@ -522,9 +516,9 @@ describe('WebAuthn as a second factor', () => {
   it('a user with a key proves the second step with it: amr pwd hwk mfa; another user’s key is refused and counted', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
-    const userId = await createUser(scope, 'second@example.com');
+    const userId = await createPasswordUser(scope.admin, 'second@example.com');
     const key = await giveKey(scope, userId);
-    const stranger = await giveKey(scope, await createUser(scope, 'stranger@example.com'));
+    const stranger = await giveKey(scope, await createPasswordUser(scope.admin, 'stranger@example.com'));
     const { flow, step } = await passwordThenStep(scope, 'second@example.com');
     const { ceremony, options } = webauthnFormOf(step);
     expect(ceremony).toBe('get');
@@ -542,7 +536,7 @@ describe('WebAuthn as a second factor', () => {
   it('under required, a user without a factor registers a key, gets recovery codes, and signs in with it next time; mfa-reset removes it', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] })).status).toBe(200);
-    const userId = await createUser(scope, 'enrol@example.com');
+    const userId = await createPasswordUser(scope.admin, 'enrol@example.com');
     const { flow, step } = await passwordThenStep(scope, 'enrol@example.com');
     const { ceremony, options } = webauthnFormOf(step);
     expect(ceremony).toBe('create');
@@ -579,7 +573,7 @@ function passkeyRemoval(page: Visit) {
 describe('the account page', () => {
   it('lists, adds (audited) and removes the user’s passkeys; a registration of another origin adds nothing', async () => {
     const scope = await passkeyScope();
-    const userId = await createUser(scope, 'account@example.com');
+    const userId = await createPasswordUser(scope.admin, 'account@example.com');
     const { jar, page: visit } = await openAccount(scope, 'account@example.com');
     expect(visit.body).toContain('Passkeys and security keys');
     expect(visit.body).toContain('No passkey or security key yet.');
@@ -623,7 +617,7 @@ describe('the account page', () => {
   it('under a required policy of keys the last one stays; with an app beside it, it goes, the recovery codes staying for the app', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn', 'totp'] })).status).toBe(200);
-    const userId = await createUser(scope, 'keeper@example.com');
+    const userId = await createPasswordUser(scope.admin, 'keeper@example.com');
     await giveKey(scope, userId);
     await giveRecoveryCode(scope, userId, 'KEEP-1234');
     const secret = await giveTotp(scope, userId);
@@ -652,7 +646,7 @@ describe('a tenant’s custom domain', () => {
   it('a key registered on its account page (the domain’s host its RP ID) signs in there; keys of the domain and of the service’s host are unknown to each other', async () => {
     const { scope, tenant, own } = await isolatedTenantScope();
     const { application } = scope;
-    const userId = await createUser(scope, 'roamer@example.com', `${own}/users`);
+    const userId = await createPasswordUser(scope.admin, 'roamer@example.com', `${own}/users`);
     const onDomain = await atDomain(scope, DOMAIN_HOST, tenant);
     const via = fetchVia(app.baseUrl);
 
@@ -720,7 +714,7 @@ describe('a key of another host as the second factor', () => {
 
   it('optional: the holder of a key of the service’s host is challenged on the domain, where nothing lets them through; the key proves the step on its own host', async () => {
     await setPolicy(home, 'optional');
-    const userId = await createUser(home, 'keyholder@example.com');
+    const userId = await createPasswordUser(home.admin, 'keyholder@example.com');
     const key = await giveKey(home, userId);
 
     // No recovery code left: the page says where the key works, and offers no form at all (no enrolment either).
@@ -740,7 +734,7 @@ describe('a key of another host as the second factor', () => {
 
   it('required: on the domain the holder of a key of the service’s host is challenged, never enrolled; forms not offered change nothing, a recovery code gets through', async () => {
     await setPolicy(home, 'required');
-    const userId = await createUser(home, 'keyholder2@example.com');
+    const userId = await createPasswordUser(home.admin, 'keyholder2@example.com');
     await giveKey(home, userId);
     await giveRecoveryCode(home, userId, RECOVERY_CODE);
     const { flow, step } = await passwordThenStep(away, 'keyholder2@example.com', 'totp', domainJar());
@@ -776,7 +770,7 @@ describe('a key of another host as the second factor', () => {
 
   it('an authenticator app and a key of the service’s host: on the domain the app and a recovery code are offered, not the key', async () => {
     await setPolicy(home, 'optional');
-    const userId = await createUser(home, 'both@example.com');
+    const userId = await createPasswordUser(home.admin, 'both@example.com');
     await giveKey(home, userId);
     const secret = await giveTotp(home, userId);
     const { flow, step } = await passwordThenStep(away, 'both@example.com', 'webauthn', domainJar());
@@ -790,7 +784,7 @@ describe('a key of another host as the second factor', () => {
 
   it('a key of the domain proves the step there; on the service’s host its holder is challenged and told where it works', async () => {
     await setPolicy(home, 'required');
-    const userId = await createUser(home, 'domainkey@example.com');
+    const userId = await createPasswordUser(home.admin, 'domainkey@example.com');
     const key = await giveKey(home, userId, new SoftAuthenticator(), DOMAIN_HOST);
     const { flow, step } = await passwordThenStep(away, 'domainkey@example.com', 'webauthn', domainJar());
     const { ceremony, options } = webauthnFormOf(step);
@@ -806,7 +800,7 @@ describe('a key of another host as the second factor', () => {
 
   it('the account page on the domain counts a key of the service’s host: listed, with the recovery codes; under required the app may go as the key stays', async () => {
     await setPolicy(home, 'required');
-    const userId = await createUser(home, 'pager@example.com');
+    const userId = await createPasswordUser(home.admin, 'pager@example.com');
     await giveKey(home, userId);
     const secret = await giveTotp(home, userId);
     await giveRecoveryCode(home, userId, RECOVERY_CODE);
