@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
-import { authorize, createTestClient, discover, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
@@ -34,18 +34,9 @@ const createUser = (email: string, tenantId = tenantA) => app.createUser(email, 
  */
 async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string, clientId = spa.clientId, browser?: TestBrowser) {
   const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid offline_access',
-    prompt: 'consent',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    ...(resource === undefined ? {} : { resource }),
-  });
-  const outcome = await authorize(app, url, { userId, tenantId }, browser);
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier }, resource === undefined ? undefined : { resource });
+  const parameters = { ...OFFLINE_CONSENT, ...(resource === undefined ? {} : { resource }) };
+  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId }, parameters, browser);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }, resource === undefined ? undefined : { resource });
   return { config, tokens };
 }
 

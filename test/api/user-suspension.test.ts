@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issuedResetLink } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
-import { authorize, createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, type TestClient } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
@@ -31,17 +31,8 @@ const createUser = (email: string, tenantId = tenantA) => app.createUser(email, 
 /** A sign-in through the OP (the hosted pages' seam) with a refresh token: a grant and a browser session of the user. */
 async function signIn(userId: string) {
   const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid offline_access',
-    prompt: 'consent',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  const outcome = await authorize(app, url, { userId, tenantId: tenantA });
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, idTokenExpected: true });
+  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId: tenantA }, OFFLINE_CONSENT);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, idTokenExpected: true });
   return { config, tokens };
 }
 

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RETIRED_KEY_VERIFIES_MS } from '../../src/auth/signing-keys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, decodeJwt, discover } from '../support/oauth.ts';
+import { codeThroughSeam, decodeJwt, discover } from '../support/oauth.ts';
 
 /**
  * ID tokens in RS256 (OIDC Core 15.1: every OP supports it) for the clients that choose it through the management
@@ -31,21 +31,10 @@ async function rp(clientId: string, alg: Alg): Promise<oidc.Configuration> {
 
 /** Ada signs in through the seam; the RP redeems the code for an ID token and a management API access token. */
 async function signIn(config: oidc.Configuration) {
-  const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid email',
-    resource,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
-  const outcome = await authorize(app, url, { userId: ada, tenantId: tenantA });
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
-  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, { resource });
+  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId: ada, tenantId: tenantA }, { scope: 'openid email', resource, state, nonce });
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, { resource });
   return { idToken: tokens.id_token!, accessToken: tokens.access_token, claims: tokens.claims()! };
 }
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
-import { authorize, createTestClient, discover, TestBrowser } from '../support/oauth.ts';
+import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, TestBrowser } from '../support/oauth.ts';
 
 /**
  * The session policy (API.md, "Policies"; src/domain/sign-in/session.ts) of the application or, when isolated, of the
@@ -67,35 +67,16 @@ interface SignedIn {
 }
 
 async function signIn(of: Application, userId: string, tenantId: string, browser = new TestBrowser()): Promise<SignedIn> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(of.config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid offline_access',
-    prompt: 'consent',
-    tenant: tenantId,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  const outcome = await authorize(app, url, { userId, tenantId }, browser);
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
-  const tokens = await oidc.authorizationCodeGrant(of.config, outcome.url, { pkceCodeVerifier: verifier });
+  const { callback, verifier } = await codeThroughSeam(app, of.config, REDIRECT, { userId, tenantId }, { ...OFFLINE_CONSENT, tenant: tenantId }, browser);
+  const tokens = await oidc.authorizationCodeGrant(of.config, callback, { pkceCodeVerifier: verifier });
   expect(tokens.refresh_token).toEqual(expect.any(String));
   return { browser, refreshToken: tokens.refresh_token! };
 }
 
 /** `prompt=none` in the browser: `code` while its session signs in silently, else the OIDC error. */
 async function silently(of: Application, browser: TestBrowser, tenantId: string): Promise<string> {
-  const url = oidc.buildAuthorizationUrl(of.config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid',
-    prompt: 'none',
-    tenant: tenantId,
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-  });
-  const outcome = await authorize(app, url, { userId: 'never-asked', tenantId }, browser);
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  return outcome.url.searchParams.get('code') === null ? (outcome.url.searchParams.get('error') ?? 'no answer') : 'code';
+  const { callback } = await codeThroughSeam(app, of.config, REDIRECT, { userId: 'never-asked', tenantId }, { prompt: 'none', tenant: tenantId }, browser);
+  return callback.searchParams.get('code') === null ? (callback.searchParams.get('error') ?? 'no answer') : 'code';
 }
 
 /** Rotates the refresh token: the new one, or the OAuth error. */

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, discover, TestBrowser } from '../support/oauth.ts';
+import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, TestBrowser } from '../support/oauth.ts';
 
 /**
  * A shared-pool user removed from a tenant, or the tenant deleted: the user's sessions signed in to that tenant end
@@ -32,20 +32,14 @@ async function member(email: string, tenantIds: string[]): Promise<string> {
   return created.body.id as string;
 }
 
-function url(tenantId: string, parameters: Record<string, string>, challenge: string): URL {
-  return oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, tenant: tenantId, code_challenge: challenge, code_challenge_method: 'S256', ...parameters });
-}
-
 /**
  * Signs the user in to `tenantId` in a browser of its own: the browser, the refresh token, the session's id and what
  * the OP keeps of it (its browser session's uid, the grant's id).
  */
 async function signIn(userId: string, tenantId: string) {
   const browser = new TestBrowser();
-  const verifier = oidc.randomPKCECodeVerifier();
-  const outcome = await authorize(app, url(tenantId, { scope: 'openid offline_access', prompt: 'consent' }, await oidc.calculatePKCECodeChallenge(verifier)), { userId, tenantId }, browser);
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier });
+  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId }, { ...OFFLINE_CONSENT, tenant: tenantId }, browser);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   const sessions = (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; tenantId: string }[];
   const session = sessions.find((candidate) => candidate.tenantId === tenantId);
   expect(session).toBeDefined();
@@ -58,10 +52,8 @@ async function signIn(userId: string, tenantId: string) {
 
 /** `prompt=none` to `tenantId`: `code`, or the OIDC error. */
 async function silently(browser: TestBrowser, userId: string, tenantId: string): Promise<string> {
-  const challenge = await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier());
-  const outcome = await authorize(app, url(tenantId, { scope: 'openid', prompt: 'none' }, challenge), { userId, tenantId }, browser);
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  return outcome.url.searchParams.get('code') === null ? (outcome.url.searchParams.get('error') ?? 'no answer') : 'code';
+  const { callback } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId }, { prompt: 'none', tenant: tenantId }, browser);
+  return callback.searchParams.get('code') === null ? (callback.searchParams.get('error') ?? 'no answer') : 'code';
 }
 
 /** The rows the OP keeps of a sign-in: its browser session, its grant and everything issued under it. */

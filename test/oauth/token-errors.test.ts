@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { authorize, createTestClient, decodeJwt, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { codeThroughSeam, createTestClient, decodeJwt, discover, OFFLINE_CONSENT, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
  * A refused token request leaves the code or refresh token it presented as it was (RFC 6749 5.2, RFC 8707 2): the
@@ -27,18 +27,8 @@ afterAll(async () => app?.close());
 /** A code for Ada (with a refresh token to come: offline_access, prompt=consent), and its PKCE verifier. */
 async function signIn(parameters: Record<string, string> = {}) {
   const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid offline_access',
-    prompt: 'consent',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    ...parameters,
-  });
-  const outcome = await authorize(app, url, { userId: ada, tenantId: null });
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
-  return { code: outcome.url.searchParams.get('code')!, verifier };
+  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId: ada, tenantId: null }, { ...OFFLINE_CONSENT, ...parameters });
+  return { code: callback.searchParams.get('code')!, verifier };
 }
 
 const token = (fields: Record<string, string>) => postForm(`${app.baseUrl}/oauth2/token`, { client_id: spa.clientId, ...fields });

@@ -149,6 +149,34 @@ export async function authorize(app: TestApp, url: URL | string, signIn: SignIn,
   throw new Error('too many redirects');
 }
 
+/** What asks the OP for a refresh token: `offline_access`, which it grants only with `prompt=consent`. */
+export const OFFLINE_CONSENT = { scope: 'openid offline_access', prompt: 'consent' } as const;
+
+/**
+ * A code for `signIn` through the hosted pages' seam (authorize): `config`'s client asks with PKCE S256, scope
+ * `openid`, to `redirectUri` (`parameters` add or override). The redirect back to the client and the verifier.
+ */
+export async function codeThroughSeam(
+  app: TestApp,
+  config: oidc.Configuration,
+  redirectUri: string,
+  signIn: SignIn,
+  parameters: Record<string, string> = {},
+  browser?: TestBrowser,
+): Promise<{ callback: URL; verifier: string }> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...parameters,
+  });
+  const outcome = await authorize(app, url, signIn, browser);
+  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
+  return { callback: outcome.url, verifier };
+}
+
 /** What the hosted pages will do on `/interaction/:uid` once the user is authenticated. Returns where to resume. */
 export async function answerInteraction(app: TestApp, uid: string, signIn: SignIn): Promise<string> {
   const { orm, oidc: op } = app.gatehouse.services;
@@ -297,19 +325,9 @@ export async function signInForManagement(app: TestApp, userId: string, tenantId
   const { clientId, redirectUri } = client ?? (await newSpaClient(app));
   const config = await discover(app, clientId, oidc.None(), { redirect_uris: [redirectUri] });
   const resource = `${app.gatehouse.services.config.publicUrl}/api/v1`;
-  const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    resource,
-  });
-  const outcome = await authorize(app, url, { userId, tenantId });
-  if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}: ${outcome.body.slice(0, 300)}`);
-  const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: state }, { resource });
+  const { callback, verifier } = await codeThroughSeam(app, config, redirectUri, { userId, tenantId }, { state, resource });
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource });
   return tokens.access_token;
 }
 
