@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removePermissionFromApiResources } from '../../src/domain/api-resources/api-resources.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { authorizationData } from '../support/authorization.ts';
 
 let app: TestApp;
@@ -27,9 +27,7 @@ async function keyWith(permissions: string[], tenantId?: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Tenant A');
+  ({ app, appPath, tenants: [tenantA] } = await startTestAppWithTenants(['Tenant A']));
   const data = authorizationData(app);
   await data.permission('invoices:read');
   await data.permission('invoices:approve');

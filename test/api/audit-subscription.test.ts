@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { AUDIT_SUBSCRIPTION, subscribedRecords } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 
@@ -13,9 +13,7 @@ let tenantB: string;
 const streams: SseStream[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp({ auditStreamHeartbeatMs: 100 });
-  tenantA = await app.createTenant('Sub A');
-  tenantB = await app.createTenant('Sub B');
+  ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Sub A', 'Sub B'], { auditStreamHeartbeatMs: 100 }));
 });
 afterAll(async () => {
   for (const stream of streams) stream.close();

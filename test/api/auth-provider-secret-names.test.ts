@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 let appPath: string;
 let acme: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  acme = await app.createTenant('Acme');
+  ({ app, appPath, tenants: [acme] } = await startTestAppWithTenants(['Acme']));
   expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
 });
 afterAll(async () => app?.close());

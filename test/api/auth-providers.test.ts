@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 /** A self-signed P-256 certificate (CN=idp.example.com, valid until 2126): public material, as an IdP publishes it. */
@@ -30,10 +30,7 @@ const tenantPath = (tenantId: string) => `${appPath}/tenants/${tenantId}/auth-pr
 const ids = (body: { data: { id: string }[] }) => body.data.map((provider) => provider.id);
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
+  ({ app, appPath, tenants: [acme, globex] } = await startTestAppWithTenants(['Acme', 'Globex']));
 });
 afterAll(async () => app?.close());
 

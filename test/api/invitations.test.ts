@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -58,10 +58,7 @@ async function invite(path: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Acme');
-  tenantB = await app.createTenant('Globex');
+  ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Acme', 'Globex']));
   inA = `${appPath}/tenants/${tenantA}`;
   inB = `${appPath}/tenants/${tenantB}`;
 });

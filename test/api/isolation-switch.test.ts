@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 
 /**
  * `authIsolation` and tenant auth data (API.md, Tenancy configuration): `shared` → `isolated` always works;
@@ -17,10 +17,7 @@ const patchIsolation = (authIsolation: string, extra: Record<string, unknown> = 
   app.http.patch(appPath, { ...extra, tenancyConfig: { authIsolation } });
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
+  ({ app, appPath, tenants: [acme, globex] } = await startTestAppWithTenants(['Acme', 'Globex']));
   await app.http.put('/policies/password', { minLength: 10 });
   await app.http.post('/auth-providers', { type: 'password' });
 });

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
 
@@ -45,10 +45,7 @@ async function keyWith(permissions: string[], tenantId?: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Tenant A');
-  tenantB = await app.createTenant('Tenant B');
+  ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
 });
 afterAll(async () => app?.close());
 

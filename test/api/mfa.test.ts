@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 
 /**
@@ -16,9 +16,7 @@ let tenantB: string;
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
-  app = await startTestApp();
-  tenantA = await app.createTenant('A');
-  tenantB = await app.createTenant('B');
+  ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B']));
 });
 afterAll(async () => app?.close());
 

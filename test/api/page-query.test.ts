@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Organization, User } from '../../src/db/entities/index.ts';
 import { APPLICATION_FILTER, TENANT_FILTER } from '../../src/db/owned.ts';
 import { selectPage } from '../../src/db/page-query.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 
 /** Page queries are compiled once per shape (src/db/page-query.ts): each request's scope must still decide the rows. */
 let app: TestApp;
@@ -10,9 +10,7 @@ let tenantA: string;
 let tenantB: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  tenantA = await app.createTenant('Page A');
-  tenantB = await app.createTenant('Page B');
+  ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Page A', 'Page B']));
   for (const [email, tenantId] of [['a@example.com', tenantA], ['b@example.com', tenantB]] as const) {
     expect((await app.http.post('/users', { email, tenantId })).status).toBe(201);
   }

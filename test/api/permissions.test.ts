@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { builtInPermissionId } from '../../src/domain/authorization/permissions.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -30,10 +30,7 @@ async function listAll(path: string, size = 17): Promise<{ id: string; key: stri
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Tenant A');
-  tenantB = await app.createTenant('Tenant B');
+  ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
 });
 afterAll(async () => app?.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 let app: TestApp;
@@ -26,10 +26,7 @@ async function setIsolation(authIsolation: 'shared' | 'isolated') {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  acme = await app.createTenant('Acme');
-  globex = await app.createTenant('Globex');
+  ({ app, appPath, tenants: [acme, globex] } = await startTestAppWithTenants(['Acme', 'Globex']));
 });
 afterAll(async () => app?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import { issueTestKey } from '../support/keys.ts';
 
@@ -28,10 +28,7 @@ async function assign(path: string, subject: { type: string; id: string }, roleI
 const user = (id: string) => ({ type: 'user', id });
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Tenant A');
-  tenantB = await app.createTenant('Tenant B');
+  ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
   pathA = `${appPath}/tenants/${tenantA}`;
   pathB = `${appPath}/tenants/${tenantB}`;
   for (const role of (await app.http.get('/roles')).body.data) roles[role.key] = role.id;

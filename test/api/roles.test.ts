@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alignFixedRoles } from '../../src/domain/authorization/built-in-roles.ts';
 import type { Invalidation } from '../../src/events/invalidations.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import { issueTestKey } from '../support/keys.ts';
 
@@ -22,10 +22,7 @@ async function createRole(path: string, body: Record<string, unknown>): Promise<
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Tenant A');
-  tenantB = await app.createTenant('Tenant B');
+  ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
   pathA = `${appPath}/tenants/${tenantA}`;
   pathB = `${appPath}/tenants/${tenantB}`;
 });

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
 
@@ -19,9 +19,7 @@ let tenantB: string;
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  tenantA = await app.createTenant('A');
-  tenantB = await app.createTenant('B');
+  ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B'], {}, { reachablePublicUrl: true }));
   spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
 });
 afterAll(async () => app?.close());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 
 /** The users list narrowed by status, e-mail and e-mail prefix, in both transports and every path form. */
 let app: TestApp;
@@ -7,8 +7,7 @@ let tenantA: string;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
-  tenantA = await app.createTenant('A');
+  ({ app, tenants: [tenantA] } = await startTestAppWithTenants(['A']));
   for (const [email, tenantId] of [['Ada@Example.com', tenantA], ['adam@example.com', null], ['bob@example.com', tenantA], ['a_b%c@example.com', null]] as const) {
     const created = await app.http.post('/users', { email, ...(tenantId === null ? {} : { tenantId }) });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

@@ -1,7 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
@@ -23,10 +23,7 @@ async function keyFor(permissions: string[], tenantId?: string): Promise<string>
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  appPath = `/applications/${app.root.applicationId}`;
-  tenantA = await app.createTenant('Tenant A');
-  tenantB = await app.createTenant('Tenant B');
+  ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
 });
 afterAll(async () => app?.close());
 

@@ -121,3 +121,15 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   };
   return testApp;
 }
+
+/** A test app with a tenant of its root application for each of `names` (their ids, in order) and that application's API path. */
+export async function startTestAppWithTenants<const Names extends readonly string[]>(
+  names: Names,
+  overrides: Partial<Config> = {},
+  options: TestAppOptions = {},
+): Promise<{ app: TestApp; appPath: string; tenants: { -readonly [K in keyof Names]: string } }> {
+  const app = await startTestApp(overrides, options);
+  const tenants: string[] = [];
+  for (const name of names) tenants.push(await app.createTenant(name));
+  return { app, appPath: `/applications/${app.root.applicationId}`, tenants: tenants as { -readonly [K in keyof Names]: string } };
+}
