@@ -9,7 +9,7 @@ import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover, mintSurfaceToken, type TestClient, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, mintSurfaceToken, startAuthorization, type TestClient } from '../support/oauth.ts';
 
 /**
  * A verified custom domain is a sign-in surface with its own issuer (`http://{hostname}` here, PUBLIC_URL's scheme):
@@ -64,12 +64,7 @@ afterAll(async () => app?.close());
 
 const issuerOf = (host: string) => `http://${host}`;
 
-async function discoverAt(host: string, of: TestClient = client): Promise<oidc.Configuration> {
-  return oidc.discovery(new URL(issuerOf(host)), of.clientId, {}, oidc.ClientSecretBasic(of.clientSecret ?? ''), {
-    [oidc.customFetch]: via,
-    execute: [oidc.allowInsecureRequests],
-  });
-}
+const discoverAt = (host: string, of: TestClient = client) => discoverSurface(issuerOf(host), of, via);
 
 type Flow = AuthorizationFlow;
 

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
@@ -10,13 +10,13 @@ import { accountLinkOf, mails } from '../support/email-sign-in.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The mails of the hosted flows and the links they carry: forgot password → `password_reset` → a new password →
  * `password_changed`; sign-up → `verify_email` → verified → `welcome`, the sign-in refused until then; a sign-up with
  * a registered address answered as a new one, its owner told. Each link works once, expires, and only on its surface.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const NEW_PASSWORD = 'Battery-Staple-42';
 
 let app: TestApp;
@@ -24,10 +24,7 @@ let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  ({ app, issuer, config } = await startHostedTestApp());
 });
 afterAll(async () => app?.close());
 

@@ -1,14 +1,15 @@
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { type AuthorizationFlow, createTestClient, decodeJwt, discoverSurface, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { createPasswordUser } from '../support/users.ts';
+import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The e-mail one-time code as a first factor (the `magic_link` provider with `signInWith` code or link_and_code): a
@@ -16,7 +17,6 @@ import { createPasswordUser } from '../support/users.ts';
  * wrong one counted by the lockout policy. On the shared surface, a tenant's path and a custom domain; an unknown
  * address answered alike; the method refused where the providers do not offer it.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const NORTH_HOST = 'login.north.example';
 /** 3 failures lock an address out of the account. */
 const LOCKOUT = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: null };
@@ -26,15 +26,12 @@ let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
+  ({ app, issuer, config } = await startHostedTestApp());
   // Codes only, and no sign-up: the page offers the code and no password.
   const created = await app.http.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'code', allowSignup: false } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   expect(created.body.config).toMatchObject({ signInWith: 'code', linkLifetimeMinutes: 15 });
   expect((await app.http.put('/policies/lockout', LOCKOUT)).status).toBe(200);
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
 });
 afterAll(async () => app?.close());
 
@@ -46,10 +43,7 @@ const authorize = (configuration = config, parameters: Record<string, string> = 
 const askCode = (flow: AuthorizationFlow, email: string): Promise<Visit> =>
   flow.jar.visit(emailFormAction(flow.page, 'email-code'), { form: { csrf: csrfOf(flow.page), email } });
 
-async function tokensAfter(configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) {
-  const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
-  return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: `${issuer}/api/v1` });
-}
+const tokensAfter = (configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) => redeemAfter(configuration, flow, answer, `${issuer}/api/v1`);
 
 /** A wrong code for `code` (another six digits). */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -171,11 +165,7 @@ describe('in isolated tenants', () => {
     via = fetchVia(app.baseUrl);
   });
 
-  const discoverAt = (at: string, fetchWith?: FetchLike) =>
-    oidc.discovery(new URL(at), clientId, {}, oidc.ClientSecretBasic(clientSecret), {
-      execute: [oidc.allowInsecureRequests],
-      ...(fetchWith === undefined ? {} : { [oidc.customFetch]: fetchWith }),
-    });
+  const discoverAt = (at: string, fetchWith?: FetchLike) => discoverSurface(at, { clientId, clientSecret }, fetchWith);
 
   async function signInByCode(configuration: oidc.Configuration, jar: CookieJar, mailsBefore: number) {
     const flow = await authorize(configuration, {}, jar);

@@ -8,8 +8,9 @@ import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * Magic links on the hosted sign-in page (the `magic_link` provider): e-mail in, a single-use link that expires, sent
@@ -17,7 +18,6 @@ import { createPasswordUser, PASSWORD } from '../support/users.ts';
  * then shows a code to type in the asking browser. On the shared surface, a tenant's path and a custom domain; an
  * unknown address answered alike; the method refused where the scope's providers do not enable it.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const NORTH_HOST = 'login.north.example';
 
 let app: TestApp;
@@ -25,14 +25,11 @@ let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
+  ({ app, issuer, config } = await startHostedTestApp());
   for (const body of [{ type: 'password' }, { type: 'magic_link', config: { linkLifetimeMinutes: 10 } }]) {
     const created = await app.http.post('/auth-providers', body);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   }
-  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
-  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
 });
 afterAll(async () => app?.close());
 
@@ -45,10 +42,7 @@ const authorize = (configuration = config, parameters: Record<string, string> = 
 const askLink = (flow: AuthorizationFlow, email: string): Promise<Visit> =>
   flow.jar.visit(emailFormAction(flow.page, 'email-link'), { form: { csrf: csrfOf(flow.page), email } });
 
-async function tokensAfter(configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) {
-  const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
-  return oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: `${issuer}/api/v1` });
-}
+const tokensAfter = (configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) => redeemAfter(configuration, flow, answer, `${issuer}/api/v1`);
 
 describe('magic link on the shared surface', () => {
   it('the sign-in page offers it beside the password; the link signs in the asking browser, once', async () => {
@@ -214,11 +208,7 @@ describe('in isolated tenants: a tenant’s path, its custom domain, and a tenan
     via = fetchVia(app.baseUrl);
   });
 
-  const discoverAt = (at: string, fetchWith?: FetchLike) =>
-    oidc.discovery(new URL(at), clientId, {}, oidc.ClientSecretBasic(clientSecret), {
-      execute: [oidc.allowInsecureRequests],
-      ...(fetchWith === undefined ? {} : { [oidc.customFetch]: fetchWith }),
-    });
+  const discoverAt = (at: string, fetchWith?: FetchLike) => discoverSurface(at, { clientId, clientSecret }, fetchWith);
 
   async function signInByLink(configuration: oidc.Configuration, jar: CookieJar, linkOrigin: string) {
     const flow = await authorize(configuration, {}, jar);

@@ -5,12 +5,13 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
 import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The MFA step of the hosted sign-in, driven as a browser would with the cookie jar: the challenge after the password
@@ -18,7 +19,6 @@ import { createPasswordUser, PASSWORD } from '../support/users.ts';
  * the refusals (a replayed code, one outside the window, a used recovery code, another user's code), an isolated
  * tenant's policy, what the ID token says was used, and an expired password changed only once the step has passed.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const STEP_MS = 30_000;
 
 let app: TestApp;
@@ -26,9 +26,7 @@ let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  config = await webClient(app.root.applicationId);
+  ({ app, issuer, config } = await startHostedTestApp());
 });
 afterAll(async () => app?.close());
 

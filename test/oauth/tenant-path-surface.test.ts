@@ -4,7 +4,7 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
-import { basicAuth, createTestClient, decodeJwt, mintSurfaceToken, postForm, type TestClient, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { type AuthorizationFlow, basicAuth, createTestClient, decodeJwt, discoverSurface, mintSurfaceToken, postForm, startAuthorization, type TestClient } from '../support/oauth.ts';
 
 /**
  * A tenant's path surface, `{PUBLIC_URL}/t/{tenant id or slug}`: an issuer of its own (discovery, JWKS, authorize,
@@ -48,9 +48,7 @@ afterAll(async () => app?.close());
 
 const surfaceOf = (ref: string) => `${service}/t/${ref}`;
 
-async function discoverAt(issuer: string, of: TestClient = client): Promise<oidc.Configuration> {
-  return oidc.discovery(new URL(issuer), of.clientId, {}, oidc.ClientSecretBasic(of.clientSecret ?? ''), { execute: [oidc.allowInsecureRequests] });
-}
+const discoverAt = (issuer: string, of: TestClient = client) => discoverSurface(issuer, of);
 
 type Flow = AuthorizationFlow;
 

@@ -6,7 +6,7 @@ import type { CustomDomains } from './chromium.ts';
 import { addDomain } from './domains.ts';
 import { fetchVia } from './host-fetch.ts';
 import type { HttpClient } from './http.ts';
-import { authorizationRequest, createTestClient, decodeJwt, type AuthorizationRequest } from './oauth.ts';
+import { authorizationRequest, type AuthorizationRequest, createTestClient, decodeJwt, discoverSurface, type TestClient } from './oauth.ts';
 
 /**
  * The three surfaces a hosted sign-in method must work on (issue 22), for the browser suites' `describe.each`: the
@@ -50,11 +50,7 @@ export async function startSurfaces(app: TestApp, redirectUri: string): Promise<
 
   const shared = await createTestClient(app, { type: 'web', redirectUris: [redirectUri] });
   const tenants = await createTestClient(app, { type: 'web', applicationId: isolated.applicationId, redirectUris: [redirectUri] });
-  const discoverAt = (at: string, client: { clientId: string; clientSecret: string | undefined }, domain = false) =>
-    oidc.discovery(new URL(at), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
-      execute: [oidc.allowInsecureRequests],
-      ...(domain ? { [oidc.customFetch]: fetchVia(app.baseUrl) } : {}),
-    });
+  const discoverAt = (at: string, client: TestClient, domain = false) => discoverSurface(at, client, domain ? fetchVia(app.baseUrl) : undefined);
   const inTenant = { admin, scopePath: tenantPath };
   return {
     'the shared surface': { config: await discoverAt(issuer, shared), admin: app.http, scopePath: '' },

@@ -8,6 +8,7 @@ import type { SignIn } from '../../src/domain/sign-in/sign-in.ts';
 import { finishInteraction, interactionResult } from '../../src/oidc/interactions.ts';
 import type { TestApp } from './app.ts';
 import { CookieJar, type Visit } from './cookie-jar.ts';
+import type { FetchLike } from './host-fetch.ts';
 
 export interface TestClientOptions {
   type?: OAuthClientType;
@@ -69,6 +70,20 @@ export async function discover(app: TestApp, clientId: string, auth: oidc.Client
   return oidc.discovery(new URL(app.gatehouse.services.config.publicUrl), clientId, metadata, auth, {
     execute: [oidc.allowInsecureRequests],
   });
+}
+
+/** openid-client's view of the sign-in surface at `issuer` (a tenant's path; a custom domain, reached by `fetchWith`) for `client`. */
+export function discoverSurface(issuer: string, client: TestClient, fetchWith?: FetchLike): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(issuer), client.clientId, {}, oidc.ClientSecretBasic(client.clientSecret ?? ''), {
+    execute: [oidc.allowInsecureRequests],
+    ...(fetchWith === undefined ? {} : { [oidc.customFetch]: fetchWith }),
+  });
+}
+
+/** The tokens of `flow` once `answer` sends the browser back to the client: its code redeemed (for `resource`, when given). */
+export async function redeemAfter(config: oidc.Configuration, flow: AuthorizationFlow, answer: Visit, resource?: string) {
+  const callback = await flow.jar.followOut(answer, config.serverMetadata().issuer);
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, resource === undefined ? undefined : { resource });
 }
 
 /** The JWT's parts, unverified (the tests verify through the service's own endpoints). */
