@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
-import { authorize, basicAuth, codeAuthorizationUrl, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -209,17 +209,8 @@ describe('scope (RFC 6749 3.3, 4.1.2.1)', () => {
 
   it('a known scope beside unknown ones is served with the known ones (RFC 6749 3.3 allows narrowing)', async () => {
     const config = await spaConfig();
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid admin',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 'st',
-    });
-    const outcome = await authorize(app, url, { userId: ada, tenantId: null });
-    if (outcome.kind !== 'redirect') throw new Error(outcome.body);
-    const tokens = await oidc.authorizationCodeGrant(config, outcome.url, { pkceCodeVerifier: verifier, expectedState: 'st' });
+    const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId: ada, tenantId: null }, { scope: 'openid admin', state: 'st' });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st' });
     expect(tokens.scope).toBe('openid');
   });
 });
