@@ -1,13 +1,14 @@
-import type { EntityClass, EntityMetadata } from '@mikro-orm/core';
+import { raw, type EntityClass, type EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { APPLICATION_FILTER, TENANT_FILTER, type ApplicationFilterParams, type TenantFilterParams } from './owned.ts';
 
-/** What changes from one request to the next in a page read: the scope, the cursor, the page size. */
+/** What changes from one request to the next in a page read: the scope, the cursor, the ids asked for, the page size. */
 interface PageValues {
   readonly applicationId: string;
   readonly tenantId: string | null;
   readonly after: string | undefined;
+  readonly ids?: readonly string[] | undefined;
   readonly limit: number;
 }
 
@@ -19,6 +20,7 @@ const STAND_IN = {
   applicationId: '00000000-0000-4000-8000-0000000000a1',
   tenantId: '00000000-0000-4000-8000-0000000000a2',
   after: '00000000-0000-4000-8000-0000000000a3',
+  ids: '00000000-0000-4000-8000-0000000000a4',
   limit: 987_654_321,
 } as const;
 
@@ -28,7 +30,7 @@ interface CompiledPage {
   readonly params: readonly unknown[];
 }
 
-/** Shapes are few (a call site × cursor or not × tenant scope or not); bounded all the same. */
+/** Shapes are few (a call site × cursor or not × ids or not × tenant scope or not); bounded all the same. */
 const compiled = new LRUCache<string, CompiledPage>({ max: 1_000 });
 
 function substitute(param: unknown, values: PageValues): unknown {
@@ -38,8 +40,12 @@ function substitute(param: unknown, values: PageValues): unknown {
   return param
     .replaceAll(STAND_IN.applicationId, values.applicationId)
     .replaceAll(STAND_IN.tenantId, values.tenantId ?? '')
-    .replaceAll(STAND_IN.after, values.after ?? '');
+    .replaceAll(STAND_IN.after, values.after ?? '')
+    .replaceAll(STAND_IN.ids, values.ids?.join(',') ?? '');
 }
+
+/** One array parameter whatever the number of ids, so that every set of ids shares the compiled SQL. */
+const idIn = (idList: string) => ({ [raw((alias: string) => `${alias}.id = any(string_to_array(?, ',')::uuid[])`, [idList])]: [] });
 
 const mentions = (params: readonly unknown[], standIn: string): boolean =>
   params.some((param) => (Array.isArray(param) ? mentions(param, standIn) : typeof param === 'string' && param.includes(standIn)));
@@ -54,7 +60,11 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
   const probe = em.fork();
   probe.setFilterParams(APPLICATION_FILTER, { id: STAND_IN.applicationId } satisfies ApplicationFilterParams);
   probe.setFilterParams(TENANT_FILTER, { id: values.tenantId === null ? null : STAND_IN.tenantId } satisfies TenantFilterParams);
-  const condition = values.after === undefined ? where : { $and: [where, { id: { $gt: STAND_IN.after } }] };
+  const narrowing = [
+    ...(values.after === undefined ? [] : [{ id: { $gt: STAND_IN.after } }]),
+    ...(values.ids === undefined ? [] : [idIn(STAND_IN.ids)]),
+  ];
+  const condition = narrowing.length === 0 ? where : { $and: [where, ...narrowing] };
   const query = probe
     .createQueryBuilder(entity)
     .select(meta.props.filter((prop) => prop.persist !== false).map((prop) => prop.name) as never)
@@ -79,14 +89,20 @@ export async function selectPage(
   em: EntityManager,
   entity: EntityClass<object>,
   where: object,
-  page: { after: string | undefined; limit: number },
+  page: { after: string | undefined; ids?: readonly string[] | undefined; limit: number },
 ): Promise<Record<string, unknown>[]> {
   const values: PageValues = {
     applicationId: em.getFilterParams<ApplicationFilterParams>(APPLICATION_FILTER).id,
     tenantId: em.getFilterParams<TenantFilterParams>(TENANT_FILTER).id,
     ...page,
   };
-  const key = `${em.getMetadata().get(entity).className}|${JSON.stringify(where)}|${values.after === undefined ? 0 : 1}|${values.tenantId === null ? 0 : 1}`;
+  const key = [
+    em.getMetadata().get(entity).className,
+    JSON.stringify(where),
+    values.after === undefined ? 0 : 1,
+    values.ids === undefined ? 0 : 1,
+    values.tenantId === null ? 0 : 1,
+  ].join('|');
   let query = compiled.get(key);
   if (query === undefined) {
     query = await compile(em, entity, where, values);

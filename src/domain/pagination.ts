@@ -6,10 +6,13 @@ import { invalid } from '../errors.ts';
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
+export const IDS_MAX = 100;
 
 export interface PageArgs {
   pageSize?: number | null;
   cursor?: string | null;
+  /** Only the rows of these ids (the `ids` argument of a list). */
+  ids?: readonly string[] | null;
 }
 
 export interface Page<T> {
@@ -68,13 +71,20 @@ export function pageSize(args: PageArgs): number {
   return size;
 }
 
+/** The distinct ids asked for, sorted (so that a cursor names the set, whatever the order or repeats); undefined for all. */
+function idsFilter(args: PageArgs): string[] | undefined {
+  if (args.ids == null) return undefined;
+  if (args.ids.length === 0 || args.ids.length > IDS_MAX) throw invalid('ids', `ids must hold 1 to ${IDS_MAX} ids`);
+  return [...new Set(args.ids)].sort();
+}
+
 /**
  * Plain values, not a managed entity: lists write nothing, and hydrating costs several times the SQL round trip
  * (docs/bench.md).
  */
 export type Row<T> = Readonly<Omit<T, symbol>>;
 
-/** Keyset pagination by id (UUIDv7 sorts by creation). */
+/** Keyset pagination by id (UUIDv7 sorts by creation); `args.ids` narrows the rows, and its cursors are the set's. */
 export async function paginate<T extends { id: string }>(
   em: EntityManager,
   entity: EntityClass<T>,
@@ -84,9 +94,11 @@ export async function paginate<T extends { id: string }>(
   list: string,
 ): Promise<Page<Row<T>>> {
   const size = pageSize(args);
-  const after = args.cursor == null ? undefined : cursors.decode(list, args.cursor);
-  const rows = (await selectPage(em, entity, where, { after, limit: size + 1 })) as unknown as Row<T>[];
+  const ids = idsFilter(args);
+  const listOfIds = ids === undefined ? list : `${list}:ids=${ids.join(',')}`;
+  const after = args.cursor == null ? undefined : cursors.decode(listOfIds, args.cursor);
+  const rows = (await selectPage(em, entity, where, { after, ids, limit: size + 1 })) as unknown as Row<T>[];
   const data = rows.slice(0, size);
   const last = data.at(-1);
-  return { data, next: rows.length > size && last !== undefined ? cursors.encode(list, last.id) : null };
+  return { data, next: rows.length > size && last !== undefined ? cursors.encode(listOfIds, last.id) : null };
 }

@@ -2624,6 +2624,7 @@ export type QueryApiKeyArgs = {
 export type QueryApiKeysArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
@@ -2801,6 +2802,7 @@ export type QueryM2mCredentialArgs = {
 export type QueryM2mCredentialsArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
@@ -2825,6 +2827,7 @@ export type QueryOauthClientArgs = {
 export type QueryOauthClientsArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
@@ -2892,6 +2895,7 @@ export type QueryRoleAssignmentsArgs = {
 export type QueryRolesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
@@ -2942,6 +2946,7 @@ export type QueryTenantConfigurationArgs = {
 export type QueryTenantsArgs = {
   appId: Scalars['UUID']['input'];
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -2970,6 +2975,7 @@ export type QueryUsersArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   email?: InputMaybe<Scalars['String']['input']>;
   emailPrefix?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<UserStatus>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;

@@ -16,8 +16,18 @@ function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
-/** Query strings are text; the operation's variable types say what each must become. */
+const listType = (type: TypeNode): boolean => type.kind === Kind.LIST_TYPE || (type.kind === Kind.NON_NULL_TYPE && listType(type.type));
+
+/**
+ * Query strings are text; the operation's variable types say what each must become. A list is comma-separated
+ * (OpenAPI's `style: form, explode: false`), since a repeated parameter is refused; an empty one is the empty list.
+ */
 function coerceQueryValue(type: TypeNode, raw: string): unknown {
+  if (listType(type)) return raw === '' ? [] : raw.split(',').map((item) => coerceScalar(type, item));
+  return coerceScalar(type, raw);
+}
+
+function coerceScalar(type: TypeNode, raw: string): unknown {
   switch (namedType(type)) {
     case 'Int':
       return /^-?\d+$/.test(raw) ? Number(raw) : raw;

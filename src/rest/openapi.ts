@@ -1,9 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import {
   getNamedType,
+  getNullableType,
   GraphQLNonNull,
   isInputObjectType,
   isInputType,
+  isListType,
   isNonNullType,
   isScalarType,
   Kind,
@@ -16,7 +18,7 @@ import {
   type TypeNode,
 } from 'graphql';
 import { PROTOCOL_STATUS_BY_CODE } from '../client-error.ts';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
+import { IDS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE } from '../errors.ts';
 import { operationRule } from '../graphql/authorize-operation.ts';
 import { rootFieldAreas } from '../graphql/schema.ts';
@@ -137,6 +139,7 @@ const ERROR_BODY: JsonSchema = {
 const LIST_PARAMETERS: Readonly<Record<string, { description: string; schema?: JsonSchema }>> = {
   pageSize: { description: 'Records per page.', schema: { minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT } },
   cursor: { description: 'The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident.' },
+  ids: { description: 'Only the items of these ids.', schema: { minItems: 1, maxItems: IDS_MAX } },
 };
 
 const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
@@ -258,7 +261,9 @@ class DocumentBuilder {
     if (convention?.schema !== undefined) schema = { ...schema, ...convention.schema };
     const description = this.argumentDescription(operation, name) ?? convention?.description;
     const required = location === 'path' || (isNonNullType(type) && definition?.defaultValue === undefined);
-    return { name, in: location, required, ...(description === undefined ? {} : { description }), schema };
+    // As the adapter reads a list: comma-separated, one parameter.
+    const style = isListType(getNullableType(type)) ? { style: 'form', explode: false } : {};
+    return { name, in: location, required, ...(description === undefined ? {} : { description }), ...style, schema };
   }
 
   operation(route: ExpandedRoute, operationId: string): OpenApiOperation {

@@ -98,6 +98,15 @@ describe('OpenAPI document', () => {
       expect.objectContaining({ name: 'appId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }),
       expect.objectContaining({ name: 'pageSize', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
       expect.objectContaining({ name: 'cursor', in: 'query', required: false, schema: { type: 'string' } }),
+      {
+        name: 'ids',
+        in: 'query',
+        required: false,
+        description: 'Only the items of these ids (1 to 100); ids not found in the scope are left out.',
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: 100 },
+      },
     ]);
     expect(document.paths['/applications/{appId}']?.patch?.requestBody).toEqual({
       required: true,

@@ -8017,6 +8017,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -8397,6 +8399,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
                 /** @description Only users of this status. */
                 status?: components["schemas"]["UserStatus"];
                 /** @description Only the user of this e-mail address, compared as sign-in compares it (case, Unicode forms). */
@@ -8487,6 +8491,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
                 /** @description Only users of this status. */
                 status?: components["schemas"]["UserStatus"];
                 /** @description Only the user of this e-mail address, compared as sign-in compares it (case, Unicode forms). */
@@ -8582,6 +8588,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
                 /** @description Only users of this status. */
                 status?: components["schemas"]["UserStatus"];
                 /** @description Only the user of this e-mail address, compared as sign-in compares it (case, Unicode forms). */
@@ -10196,6 +10204,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path?: never;
@@ -10285,6 +10295,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -10379,6 +10391,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -11381,6 +11395,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path?: never;
@@ -11464,6 +11480,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -11553,6 +11571,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -16814,6 +16834,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path?: never;
@@ -16898,6 +16920,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -16987,6 +17011,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -17579,6 +17605,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path?: never;
@@ -17663,6 +17691,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -17752,6 +17782,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
