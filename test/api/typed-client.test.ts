@@ -28,6 +28,8 @@ describe('typed client (packages/client)', () => {
     expect(user.response.status).toBe(201);
     const listed = await gatehouse.GET('/applications/{appId}/tenants/{tenantId}/users', { params: { path: { appId, tenantId }, query: { pageSize: 10 } } });
     expect(listed.data?.data.map((member) => member.email)).toEqual(['typed@example.com']);
+    const byIds = await gatehouse.GET('/users', { params: { query: { ids: [user.data!.id, tenantId] } } });
+    expect(byIds.data?.data.map((member) => member.id)).toEqual([user.data!.id]);
 
     const refused = await gatehouse.GET('/users/{userId}', { params: { path: { userId: 'nope' } } });
     expect(refused.response.status).toBe(422);

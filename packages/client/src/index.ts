@@ -24,6 +24,8 @@ export function createGatehouseClient(options: GatehouseClientOptions): Client<p
   return createClient<paths>({
     baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v1`,
     headers,
+    // A list parameter as the API reads it (`ids=a,b`): a repeated parameter is refused.
+    querySerializer: { array: { style: 'form', explode: false } },
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
 }
