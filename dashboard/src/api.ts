@@ -3,22 +3,9 @@ import { liveSession, renewSession } from './auth.ts';
 import { readConfig } from './config.ts';
 import { clearSession, type Session } from './session.ts';
 
-/** One of an answer's errors; `path` names the field that failed (its alias), when one did. */
-interface GraphQLFailure {
-  readonly message: string;
-  readonly path?: readonly (string | number)[];
-  readonly extensions?: { readonly code?: string };
-}
-
 interface GraphQLResponse<T> {
   readonly data?: T | null;
-  readonly errors?: readonly GraphQLFailure[];
-}
-
-/** An answer's data, null where the server could not produce it, and the errors saying why. */
-export interface PartialAnswer<T> {
-  readonly data: T | null;
-  readonly errors: readonly GraphQLFailure[];
+  readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string } }[];
 }
 
 /** The server's refusal: its human-readable message, and its code (`organization_deactivated`, `not_found`…). */
@@ -52,17 +39,12 @@ async function post(session: Session, body: string, scope: RequestScope): Promis
   }
 }
 
-interface Exchange<T> {
-  readonly response: Response;
-  readonly answer: GraphQLResponse<T>;
-}
-
 /**
  * The one way the dashboard calls `POST /graphql`: the Bearer token (renewed when it nears its end, or once when
- * refused) and the application header. A 401 that renewal does not mend ends the session, which shows the Sign in
- * button again.
+ * refused), the application header, and a refusal thrown as an ApiError with the server's message and code. A 401
+ * that renewal does not mend ends the session, which shows the Sign in button again.
  */
-async function exchange<T>(query: string, variables: Record<string, unknown>, scope: RequestScope): Promise<Exchange<T>> {
+export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
   const config = readConfig();
   const body = JSON.stringify({ query, variables });
   const session = await liveSession(config);
@@ -72,33 +54,13 @@ async function exchange<T>(query: string, variables: Record<string, unknown>, sc
     clearSession();
     throw new Error('Your session has ended: sign in again.');
   }
-  return { response, answer: (await response.json().catch(() => ({}))) as GraphQLResponse<T> };
-}
-
-function dataOf<T>({ response, answer }: Exchange<T>): T {
+  const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
+  const [error] = answer.errors ?? [];
+  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code);
   if (!response.ok || answer.data === undefined || answer.data === null) {
     throw new Error(`The server answered HTTP ${response.status} without data.`);
   }
   return answer.data;
-}
-
-/** A call whose refusal is thrown as an ApiError with the server's message and code (its first error). */
-export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
-  const exchanged = await exchange<T>(query, variables, scope);
-  const [error] = exchanged.answer.errors ?? [];
-  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code);
-  return dataOf(exchanged);
-}
-
-/**
- * A call whose errors are handed back with the data the server could produce (a field that failed is null; all of
- * the data when that field may not be null). An answer without errors is read as `graphql` reads it.
- */
-export async function graphqlPartial<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<PartialAnswer<T>> {
-  const exchanged = await exchange<T>(query, variables, scope);
-  const errors = exchanged.answer.errors ?? [];
-  if (errors.length === 0) return { data: dataOf(exchanged), errors };
-  return { data: exchanged.answer.data ?? null, errors };
 }
 
 export interface SubscriptionSink<T> {
