@@ -35,7 +35,7 @@ async function seedRecords(app: TestApp, tenants: string[]): Promise<void> {
     await app.gatehouse.services.orm.em.getConnection().execute(
       `insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
        select ?, ${idAt('t')}, (?::uuid[])[1 + floor(random() * ${TENANTS})::int], 'api_key', (?::text[])[1 + floor(random() * 50)::int],
-              (array['user.create', 'user.update', 'user.signed_in', 'token.issued', 'role.create'])[1 + floor(random() * 5)::int], 'user', md5(i::text), 'bench', t
+              (array['user.created', 'user.updated', 'user.signed_in', 'token.issued', 'role.created'])[1 + floor(random() * 5)::int], 'user', md5(i::text), 'bench', t
          from generate_series(?::int, ?::int) as i, lateral (select now() - make_interval(secs => (? - i) * 90 * 86400.0 / ?)) as at(t)`,
       [app.root.applicationId, `{${tenants.join(',')}}`, `{${actors.join(',')}}`, first, Math.min(RECORDS, first + SEED_CHUNK - 1), RECORDS, RECORDS],
     );
@@ -53,7 +53,7 @@ async function searchFigures(app: TestApp, tenants: string[]): Promise<string[]>
     { label: 'newest page, application', path: '/audit-logs?pageSize=20' },
     { label: 'a tenant’s page (tenant path)', path: (i: number) => `/applications/${appId}/tenants/${tenants[i % TENANTS]}/audit-logs?pageSize=20` },
     { label: 'action prefix user.*', path: '/audit-logs?action=user.*&pageSize=20' },
-    { label: 'exact action, a tenant', path: (i: number) => `/applications/${appId}/tenants/${tenants[i % TENANTS]}/audit-logs?action=role.create&pageSize=20` },
+    { label: 'exact action, a tenant', path: (i: number) => `/applications/${appId}/tenants/${tenants[i % TENANTS]}/audit-logs?action=role.created&pageSize=20` },
     { label: 'by actor', path: `/audit-logs?actor=${sample!.actor_id}&pageSize=20` },
     { label: 'by target', path: `/audit-logs?target=${sample!.target_id}&pageSize=20` },
     { label: 'a day 30 days ago', path: `/audit-logs?from=${new Date(Date.now() - 30 * 86_400_000).toISOString()}&to=${new Date(Date.now() - 29 * 86_400_000).toISOString()}&pageSize=20` },
@@ -79,7 +79,7 @@ async function searchFigures(app: TestApp, tenants: string[]): Promise<string[]>
 async function streamFigures(app: TestApp): Promise<string[]> {
   const streams: SseStream[] = [];
   try {
-    for (let i = 0; i < STREAMS; i += 1) streams.push(await openSse(`${app.baseUrl}/api/v1/audit-logs/stream?action=user.create`, { 'x-api-key': app.root.apiKey }));
+    for (let i = 0; i < STREAMS; i += 1) streams.push(await openSse(`${app.baseUrl}/api/v1/audit-logs/stream?action=user.created`, { 'x-api-key': app.root.apiKey }));
     const refused = streams.filter((stream) => stream.status !== 200);
     if (refused.length > 0) throw new Error(`${refused.length} streams refused: ${JSON.stringify(refused[0]!.body)}`);
     const received = new Map<string, number[]>();

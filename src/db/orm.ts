@@ -48,6 +48,7 @@ import { Migration0042ConsoleOperators } from './migrations/0042-console-operato
 import { Migration0043InvitationGrantors } from './migrations/0043-invitation-grantors.ts';
 import { Migration0044PasskeySignup } from './migrations/0044-passkey-signup.ts';
 import { Migration0045SamlSubjects } from './migrations/0045-saml-subjects.ts';
+import { Migration0046AuditActionNames } from './migrations/0046-audit-action-names.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -94,6 +95,7 @@ export const MIGRATIONS = [
   { name: '0043-invitation-grantors', class: Migration0043InvitationGrantors },
   { name: '0044-passkey-signup', class: Migration0044PasskeySignup },
   { name: '0045-saml-subjects', class: Migration0045SamlSubjects },
+  { name: '0046-audit-action-names', class: Migration0046AuditActionNames },
 ];
 
 /**

@@ -8,7 +8,7 @@ import { inJobSpan } from '../spans.ts';
 
 /**
  * Deletes records older than `auditRetentionDays` in batches, each its own short transaction, with one summary record
- * per application (`audit_log.purge`). A record's time is its UUIDv7 id's, so a batch is a primary-key range. Several
+ * per application (`audit_log.purged`). A record's time is its UUIDv7 id's, so a batch is a primary-key range. Several
  * instances may run at once: a batch skips rows another holds.
  */
 
@@ -44,7 +44,7 @@ export async function purgeExpiredAuditRecords(orm: MikroORM, clock: Clock, batc
     await orm.em.fork().transactional(async (em) => {
       const actor = { applicationId: application.id, tenantId: null, requestId: newId(), principal: { actor: { type: 'system', id: 'audit-retention' } } };
       recordAudit(em, actor, {
-        action: 'audit_log.purge',
+        action: 'audit_log.purged',
         targetType: 'application',
         targetId: application.id,
         after: { deleted, before: before.toISOString(), retentionDays: application.audit_retention_days },

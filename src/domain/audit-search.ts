@@ -26,7 +26,7 @@ export interface AuditRecordView {
 export interface AuditFilter {
   /** A user, credential or key id. */
   actor?: string | null;
-  /** An action (`user.create`), or every action of a resource (`user.*`). */
+  /** An action (`user.created`), or every action of a resource (`user.*`). */
   action?: string | null;
   target?: string | null;
   /** Inclusive. */
@@ -102,7 +102,7 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   if (filter.target != null) add('target_id = ?', idFilter('target', filter.target));
   if (filter.action != null) {
     const { action } = filter;
-    if (action.length > ID_MAX || !ACTION.test(action)) throw invalid('action', 'action must be an action (user.create) or a resource’s prefix (user.*)');
+    if (action.length > ID_MAX || !ACTION.test(action)) throw invalid('action', 'action must be an action (user.created) or a resource’s prefix (user.*)');
     if (action.endsWith('.*')) add(`action like ?`, `${action.slice(0, -1)}%`);
     else add('action = ?', action);
   }

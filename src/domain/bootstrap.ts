@@ -44,7 +44,7 @@ function create(em: EntityManager, options: BootstrapOptions, actor: AuditActor[
   const organization = em.create(Organization, { id: newId(), name: 'My organization' });
   const row = newApplicationRow(organization.id, { name: 'My application', multiTenant: true });
   const system: AuditActor = { applicationId: row.id, tenantId: null, requestId: options.requestId, principal: { actor } };
-  recordAudit(em, system, { action: 'organization.create', targetType: 'organization', targetId: organization.id, after: { name: organization.name } });
+  recordAudit(em, system, { action: 'organization.created', targetType: 'organization', targetId: organization.id, after: { name: organization.name } });
   const application = insertApplication(em, system, row, {
     name: 'Bootstrap app_admin key',
     permissions: [...BUILT_IN_ROLES.app_admin.permissions],

@@ -236,7 +236,7 @@ export type AuditOutcome =
 /** One recorded event. Records are append-only: no operation changes or deletes one. */
 export type AuditRecord = {
   __typename?: 'AuditRecord';
-  /** What happened, as `resource.verb` (`user.create`). */
+  /** What happened, as `resource.verb` (`user.created`). */
   action: Scalars['String']['output'];
   /** Who acted: a user, M2M credential or API key, the OAuth client of a sign-in page, or `system`. */
   actor: AuditReference;
@@ -1416,7 +1416,7 @@ export type Mutation = {
    */
   deleteOAuthClient: Scalars['Boolean']['output'];
   /**
-   * Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
+   * Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
    * permission: 422. An application-wide one from a tenant scope: 403.
    */
   deletePermission: Scalars['Boolean']['output'];
@@ -1525,7 +1525,7 @@ export type Mutation = {
   revokeM2MCredential: M2MCredential;
   /**
    * Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-   * fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+   * fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
    */
   revokeSession: Scalars['Boolean']['output'];
   /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */

@@ -313,7 +313,7 @@ function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: 
 async function deleteRecorded(
   deps: AdapterDependencies,
   grantId: string,
-  revocation: { action: 'grant.revoke' | 'grant.tokens.revoke'; recorded: string; deletion: string; params: readonly unknown[] },
+  revocation: { action: 'grant.revoked' | 'grant.tokens.revoked'; recorded: string; deletion: string; params: readonly unknown[] },
 ): Promise<void> {
   const facts = await liveGrantFacts(deps, grantId);
   if (facts === undefined) {
@@ -334,7 +334,7 @@ async function deleteRecorded(
 }
 
 /**
- * Revokes a grant, audited (`grant.revoke`): its row (`grant_only`: the OP revokes the tokens issued under it itself),
+ * Revokes a grant, audited (`grant.revoked`): its row (`grant_only`: the OP revokes the tokens issued under it itself),
  * or its row and every stored token issued under it (`with_tokens`: a replay the adapter detects).
  */
 async function revokeGrant(deps: AdapterDependencies, grantId: string, rows: 'grant_only' | 'with_tokens'): Promise<void> {
@@ -342,7 +342,7 @@ async function revokeGrant(deps: AdapterDependencies, grantId: string, rows: 'gr
     rows === 'grant_only'
       ? { deletion: `delete from oidc_model where model = 'Grant' and id = ? returning model, expires_at`, params: [grantId] }
       : { deletion: `delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?) returning model, expires_at`, params: [grantId, grantId] };
-  await deleteRecorded(deps, grantId, { action: 'grant.revoke', recorded: 'Grant', ...deletion });
+  await deleteRecorded(deps, grantId, { action: 'grant.revoked', recorded: 'Grant', ...deletion });
   await deps.invalidations.publish({ kind: 'grant', id: grantId });
 }
 
@@ -359,7 +359,7 @@ async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string
     await deps.orm.em.getConnection().execute(deletion, [id]);
     return;
   }
-  await deleteRecorded(deps, row.grant_id, { action: 'grant.tokens.revoke', recorded: 'AccessToken', deletion, params: [id] });
+  await deleteRecorded(deps, row.grant_id, { action: 'grant.tokens.revoked', recorded: 'AccessToken', deletion, params: [id] });
   // The grant stays, but instances' answers about its tokens (sessions/validate) must go.
   await deps.invalidations.publish({ kind: 'grant', id: row.grant_id });
 }

@@ -263,7 +263,7 @@ describe('API keys', () => {
     expect(rotate.body).toMatchObject({ code: 'validation_error', field: 'keyId' });
     expect((await app.http.delete(`/api-keys/${crypto.randomUUID()}`)).status).toBe(404);
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [key.id]);
-    expect(audit.map((row) => row.action)).toEqual(['api_key.create', 'api_key.revoke']);
+    expect(audit.map((row) => row.action)).toEqual(['api_key.created', 'api_key.revoked']);
   });
 
   it('a key may revoke itself', async () => {

@@ -59,7 +59,7 @@ describe('API resources', () => {
     expect(deleted.status).toBe(204);
     expect((await app.http.get(`/api-resources/${created.id}`)).status).toBe(404);
     const audit = await auditOf(created.id);
-    expect(audit.map((r) => r.action)).toEqual(['api_resource.create', 'api_resource.update', 'api_resource.delete']);
+    expect(audit.map((r) => r.action)).toEqual(['api_resource.created', 'api_resource.updated', 'api_resource.deleted']);
     expect(audit.every((r) => r.tenant_id === null)).toBe(true);
     expect(audit[1]).toMatchObject({ before: { name: 'Invoices API' }, after: { name: 'Billing', permissions: ['invoices:approve'] } });
   });
@@ -175,7 +175,7 @@ describe('API resources', () => {
     expect(first.status).toBe(204);
     expect(replay.status).toBe(204);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect((await auditOf(created.id)).map((r) => r.action)).toEqual(['api_resource.create', 'api_resource.delete']);
+    expect((await auditOf(created.id)).map((r) => r.action)).toEqual(['api_resource.created', 'api_resource.deleted']);
   });
 
   it('defines new permissions with the resource, in its transaction, and adds them to its list', async () => {
@@ -188,7 +188,7 @@ describe('API resources', () => {
     expect(changed.body.permissions).toEqual(['invoices:read', 'ledgers:read', 'ledgers:close']);
     const replaced = await app.http.patch(`/api-resources/${created.id}`, { permissions: ['ledgers:read'], newPermissions: [{ key: 'ledgers:open' }] });
     expect(replaced.body.permissions).toEqual(['ledgers:read', 'ledgers:open']);
-    const defined = await sql<{ action: string }>("select action from audit_log where action = 'permission.create' and after->>'key' like 'ledgers:%'");
+    const defined = await sql<{ action: string }>("select action from audit_log where action = 'permission.created' and after->>'key' like 'ledgers:%'");
     expect(defined).toHaveLength(3);
     // Over GraphQL as over REST.
     const graphql = await app.http.graphql('mutation($input: CreateApiResourceInput!) { createApiResource(input: $input) { permissions } }', {
@@ -232,8 +232,8 @@ describe('API resources', () => {
     expect((await app.http.get(`/api-resources/${listing.id}`)).body.permissions).toEqual(['invoices:read']);
     expect((await app.http.get(`/api-resources/${other.id}`)).body.permissions).toEqual(['invoices:read']);
     const audit = await auditOf(listing.id);
-    expect(audit.at(-1)).toMatchObject({ action: 'api_resource.update', after: { permissions: ['invoices:read'] } });
-    expect((await auditOf(other.id)).map((r) => r.action)).toEqual(['api_resource.create']);
+    expect(audit.at(-1)).toMatchObject({ action: 'api_resource.updated', after: { permissions: ['invoices:read'] } });
+    expect((await auditOf(other.id)).map((r) => r.action)).toEqual(['api_resource.created']);
   });
 
   it('removePermissionFromApiResources changes nothing when the caller’s transaction rolls back', async () => {

@@ -67,21 +67,21 @@ async function fillTenant(client: HttpClient, applicationId: string, tenantId: s
   const role = ok(await client.post(`${tp}/roles`, { key: 'approver', name: 'Approver', permissions: ['users:read', 'invoices:approve'] })).id as string;
   const assignment = ok(await client.post(`${tp}/role-assignments`, { subject: { type: 'user', id: user }, roleId: role })).id as string;
   return [
-    { targetId: key, path: `${tp}/api-keys/${key}`, alone: 'api_key.revoke', cascade: 'api_key.delete' },
-    { targetId: userKey, path: `${tp}/api-keys/${userKey}`, alone: 'api_key.revoke', cascade: 'api_key.delete' },
-    { targetId: web, path: `${tp}/oauth-clients/${web}`, alone: 'oauth_client.delete', cascade: 'oauth_client.delete' },
-    { targetId: spa, path: `${tp}/oauth-clients/${spa}`, alone: 'oauth_client.delete', cascade: 'oauth_client.delete' },
-    { targetId: m2m, path: `${tp}/m2m-credentials/${m2m}`, alone: 'm2m_credential.revoke', cascade: 'm2m_credential.delete' },
-    { targetId: jwt, path: `${tp}/m2m-credentials/${jwt}`, alone: 'm2m_credential.revoke', cascade: 'm2m_credential.delete' },
-    { targetId: null, path: `${tp}/branding`, alone: 'branding.override.remove', cascade: 'branding.override.remove' },
-    { targetId: null, path: `${tp}/email/provider`, alone: 'email_provider.override.remove', cascade: 'email_provider.override.remove' },
-    { targetId: 'verify_email', path: `${tp}/email/templates/verify_email`, alone: 'email_template.override.remove', cascade: 'email_template.override.remove' },
-    { targetId: 'password', path: `${tp}/policies/password`, alone: 'policy.override.remove', cascade: 'policy.override.remove' },
-    { targetId: provider, path: `${tp}/auth-providers/${provider}`, alone: 'auth_provider.delete', cascade: 'auth_provider.delete' },
-    { targetId: domain, path: `/applications/${applicationId}/tenants/${tenantId}/domains/${domain}`, alone: 'domain.delete', cascade: 'domain.delete' },
-    { targetId: assignment, path: `${tp}/role-assignments/${assignment}`, alone: 'role_assignment.delete', cascade: 'role_assignment.delete' },
-    { targetId: role, path: `${tp}/roles/${role}`, alone: 'role.delete', cascade: 'role.delete' },
-    { targetId: permission, path: `${tp}/permissions/${permission}`, alone: 'permission.delete', cascade: 'permission.delete' },
+    { targetId: key, path: `${tp}/api-keys/${key}`, alone: 'api_key.revoked', cascade: 'api_key.deleted' },
+    { targetId: userKey, path: `${tp}/api-keys/${userKey}`, alone: 'api_key.revoked', cascade: 'api_key.deleted' },
+    { targetId: web, path: `${tp}/oauth-clients/${web}`, alone: 'oauth_client.deleted', cascade: 'oauth_client.deleted' },
+    { targetId: spa, path: `${tp}/oauth-clients/${spa}`, alone: 'oauth_client.deleted', cascade: 'oauth_client.deleted' },
+    { targetId: m2m, path: `${tp}/m2m-credentials/${m2m}`, alone: 'm2m_credential.revoked', cascade: 'm2m_credential.deleted' },
+    { targetId: jwt, path: `${tp}/m2m-credentials/${jwt}`, alone: 'm2m_credential.revoked', cascade: 'm2m_credential.deleted' },
+    { targetId: null, path: `${tp}/branding`, alone: 'branding.override.removed', cascade: 'branding.override.removed' },
+    { targetId: null, path: `${tp}/email/provider`, alone: 'email_provider.override.removed', cascade: 'email_provider.override.removed' },
+    { targetId: 'verify_email', path: `${tp}/email/templates/verify_email`, alone: 'email_template.override.removed', cascade: 'email_template.override.removed' },
+    { targetId: 'password', path: `${tp}/policies/password`, alone: 'policy.override.removed', cascade: 'policy.override.removed' },
+    { targetId: provider, path: `${tp}/auth-providers/${provider}`, alone: 'auth_provider.deleted', cascade: 'auth_provider.deleted' },
+    { targetId: domain, path: `/applications/${applicationId}/tenants/${tenantId}/domains/${domain}`, alone: 'domain.deleted', cascade: 'domain.deleted' },
+    { targetId: assignment, path: `${tp}/role-assignments/${assignment}`, alone: 'role_assignment.deleted', cascade: 'role_assignment.deleted' },
+    { targetId: role, path: `${tp}/roles/${role}`, alone: 'role.deleted', cascade: 'role.deleted' },
+    { targetId: permission, path: `${tp}/permissions/${permission}`, alone: 'permission.deleted', cascade: 'permission.deleted' },
   ];
 }
 
@@ -120,8 +120,8 @@ describe('audit records of a tenant’s deletion', () => {
     // What differs in the doomed tenant: ids, hostname, and the times that are each row's own.
     const own = new Map<string | null, Record<string, unknown>>();
     for (const row of doomedRows) {
-      if (row.cascade === 'auth_provider.delete') own.set(row.targetId, { id: row.targetId });
-      if (row.cascade === 'oauth_client.delete') {
+      if (row.cascade === 'auth_provider.deleted') own.set(row.targetId, { id: row.targetId });
+      if (row.cascade === 'oauth_client.deleted') {
         own.set(row.targetId, { previousSecretExpiresAt: (await client.get(`/applications/${applicationId}/tenants/${doomed}/oauth-clients/${row.targetId}`)).body.previousSecretExpiresAt });
       }
     }
@@ -130,7 +130,7 @@ describe('audit records of a tenant’s deletion', () => {
     const doomedUser = (await client.get(`/applications/${applicationId}/tenants/${doomed}/users`)).body.data[0].id as string;
     own.set(doomedRows[1]!.targetId, { userId: doomedUser });
     const rowOf = (action: string) => doomedRows.find((row) => row.cascade === action)!.targetId;
-    own.set(rowOf('role_assignment.delete'), { roleId: rowOf('role.delete'), subjectId: doomedUser });
+    own.set(rowOf('role_assignment.deleted'), { roleId: rowOf('role.deleted'), subjectId: doomedUser });
 
     const { requestId, headers } = traced();
     expect((await client.delete(`/applications/${applicationId}/tenants/${doomed}`, { headers })).status).toBe(204);
@@ -152,7 +152,7 @@ describe('audit records of a tenant’s deletion', () => {
       );
     });
     // Beside them: the tenant's own record and its user's.
-    expect(records.map((record) => record.action).filter((action) => ['tenant.delete', 'user.delete'].includes(action)).sort()).toEqual(['tenant.delete', 'user.delete']);
+    expect(records.map((record) => record.action).filter((action) => ['tenant.deleted', 'user.deleted'].includes(action)).sort()).toEqual(['tenant.deleted', 'user.deleted']);
     expect(records).toHaveLength(doomedRows.length + 2);
     const everything = JSON.stringify(await sql('select before, after from audit_log where application_id = ?', [applicationId]));
     for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);

@@ -6,7 +6,7 @@ import { HttpClient } from '../support/http.ts';
 
 /**
  * Audit retention: each application's `auditRetentionDays` (default 90); a job deletes older records in batches,
- * with one `audit_log.purge` summary record per application; other applications keep theirs. Time is the test's clock.
+ * with one `audit_log.purged` summary record per application; other applications keep theirs. Time is the test's clock.
  */
 const DAY_MS = 86_400_000;
 let app: TestApp;
@@ -31,7 +31,7 @@ describe('auditRetentionDays', () => {
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body).toMatchObject({ auditRetentionDays: 30 });
     const [record] = await sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(
-      `select before, after from audit_log where application_id = ? and action = 'application.update' order by id desc limit 1`,
+      `select before, after from audit_log where application_id = ? and action = 'application.updated' order by id desc limit 1`,
       [app.root.applicationId],
     );
     expect(record).toMatchObject({ before: { auditRetentionDays: 90 }, after: { auditRetentionDays: 30 } });
@@ -55,11 +55,11 @@ describe('the retention job', () => {
     now = new Date(Date.now() + 60 * DAY_MS);
     const runs = await purgeExpiredAuditRecords(app.gatehouse.services.orm, () => now, 2);
     expect(runs).toEqual([{ applicationId: app.root.applicationId, deleted: before }]);
-    expect(await actionsOf(app.root.applicationId)).toEqual(['audit_log.purge']);
+    expect(await actionsOf(app.root.applicationId)).toEqual(['audit_log.purged']);
     expect(await actionsOf(other.applicationId)).toEqual(otherBefore);
-    const summary = await app.http.get('/audit-logs?action=audit_log.purge');
+    const summary = await app.http.get('/audit-logs?action=audit_log.purged');
     expect(summary.body.data).toMatchObject([
-      { action: 'audit_log.purge', actor: { type: 'system', id: 'audit-retention' }, target: { type: 'application', id: app.root.applicationId }, changes: { after: { deleted: before, retentionDays: 30 } } },
+      { action: 'audit_log.purged', actor: { type: 'system', id: 'audit-retention' }, target: { type: 'application', id: app.root.applicationId }, changes: { after: { deleted: before, retentionDays: 30 } } },
     ]);
   });
 
@@ -69,14 +69,14 @@ describe('the retention job', () => {
     const job = new AuditRetentionJob(app.gatehouse.services.orm, () => now, 50);
     job.start({ info: (details) => logged.push(details), error: (details) => logged.push(details) });
     try {
-      for (let waited = 0; (await actionsOf(other.applicationId)).at(-1) !== 'audit_log.purge'; waited += 50) {
+      for (let waited = 0; (await actionsOf(other.applicationId)).at(-1) !== 'audit_log.purged'; waited += 50) {
         if (waited > 20_000) throw new Error('the job did not run');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
       await job.stop();
     }
-    expect(await actionsOf(other.applicationId)).toEqual(['audit_log.purge']);
+    expect(await actionsOf(other.applicationId)).toEqual(['audit_log.purged']);
     expect(logged).toContainEqual({ runs: expect.arrayContaining([expect.objectContaining({ applicationId: other.applicationId })]) });
   });
 });

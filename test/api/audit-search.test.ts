@@ -37,7 +37,7 @@ const search = async (query: string, client = admin, path = '/audit-logs') => {
 describe('audit search', () => {
   it('lists newest first, each record with its request’s origin and what it changed', async () => {
     const { data } = await search(`target=${userA}`);
-    expect(data.map((record) => record.action)).toEqual(['user.update', 'user.create']);
+    expect(data.map((record) => record.action)).toEqual(['user.updated', 'user.created']);
     const [update] = data;
     const record = await admin.get(`/audit-logs/${update!.id}`);
     expect(record.status).toBe(200);
@@ -45,7 +45,7 @@ describe('audit search', () => {
       id: update!.id,
       applicationId: app.root.applicationId,
       tenantId: tenantA,
-      action: 'user.update',
+      action: 'user.updated',
       target: { type: 'user', id: userA },
       actor: { type: 'api_key' },
       outcome: 'success',
@@ -58,11 +58,12 @@ describe('audit search', () => {
   });
 
   it('filters by action (exact or a resource’s prefix), actor and time', async () => {
-    expect((await search('action=user.create')).data.map((r) => r.target.id).sort()).toEqual([userA, userB].sort());
-    expect((await search(`action=user.*&from=${encodeURIComponent(startedAt)}`)).data.map((r) => r.action)).toEqual(['user.update', 'user.create', 'user.create']);
+    expect((await search('action=user.created')).data.map((r) => r.target.id).sort()).toEqual([userA, userB].sort());
+    expect((await search('action=user.create')).data).toEqual([]);
+    expect((await search(`action=user.*&from=${encodeURIComponent(startedAt)}`)).data.map((r) => r.action)).toEqual(['user.updated', 'user.created', 'user.created']);
     const [latest] = (await search('')).data;
     const actor = (await admin.get(`/audit-logs/${latest!.id}`)).body.actor.id as string;
-    expect((await search(`actor=${actor}&action=user.update`)).data).toHaveLength(1);
+    expect((await search(`actor=${actor}&action=user.updated`)).data).toHaveLength(1);
     expect((await search(`actor=00000000-0000-7000-8000-000000000000`)).data).toEqual([]);
     expect((await search(`to=${encodeURIComponent(startedAt)}&action=user.*`)).data).toEqual([]);
   });
@@ -71,15 +72,15 @@ describe('audit search', () => {
     const first = await search('pageSize=2&action=user.*');
     expect(first.data).toHaveLength(2);
     const second = await search(`pageSize=2&action=user.*&cursor=${encodeURIComponent(first.next!)}`);
-    expect(second.data.map((r) => r.action)).toEqual(['user.create']);
+    expect(second.data.map((r) => r.action)).toEqual(['user.created']);
     expect(second.next).toBeNull();
-    expect((await admin.get(`/audit-logs?pageSize=2&action=user.create&cursor=${encodeURIComponent(first.next!)}`)).status).toBe(422);
+    expect((await admin.get(`/audit-logs?pageSize=2&action=user.created&cursor=${encodeURIComponent(first.next!)}`)).status).toBe(422);
   });
 
   it('a tenant scope sees its own records only: through the tenant path, and with a tenant-scoped key', async () => {
     const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs`;
     const inA = await search('action=user.*', admin, tenantPath);
-    expect(inA.data.map((r) => [r.action, r.target.id, r.tenantId])).toEqual([['user.update', userA, tenantA], ['user.create', userA, tenantA]]);
+    expect(inA.data.map((r) => [r.action, r.target.id, r.tenantId])).toEqual([['user.updated', userA, tenantA], ['user.created', userA, tenantA]]);
     const key = await admin.post('/api-keys', { name: 'a', permissions: ['audit_logs:read'], tenantId: tenantA });
     const tenantKey = app.as({ apiKey: key.body.secret });
     expect((await search('action=user.*', tenantKey)).data.map((r) => r.target.id)).toEqual([userA, userA]);
@@ -104,7 +105,7 @@ describe('audit search', () => {
     const response = await admin.request('POST', '/graphql', {
       body: { query: 'query($t: String) { auditLogs(target: $t) { data { action target { id } } } }', variables: { t: userB } },
     });
-    expect(response.body).toEqual({ data: { auditLogs: { data: [{ action: 'user.create', target: { id: userB } }] } } });
+    expect(response.body).toEqual({ data: { auditLogs: { data: [{ action: 'user.created', target: { id: userB } }] } } });
   });
 
   it('a tenant key sees a shared user’s tenants in the snapshots as the users API shows them: its own alone', async () => {
@@ -114,7 +115,7 @@ describe('audit search', () => {
     expect((await keyOfA.get(`/users/${shared}`)).body.tenantIds).toEqual([tenantA]);
     // A tenant-scoped DELETE of a user of several tenants removes them from that tenant: a record of A's naming B.
     expect((await keyOfA.delete(`/users/${shared}`)).status).toBe(204);
-    const [removed] = (await search(`target=${shared}&action=user.membership.remove`, keyOfA)).data;
+    const [removed] = (await search(`target=${shared}&action=user.membership.removed`, keyOfA)).data;
     expect((await keyOfA.get(`/audit-logs/${removed!.id}`)).body.changes).toMatchObject({ before: { tenantIds: [tenantA] }, after: { tenantIds: [] } });
     expect(JSON.stringify((await search(`target=${shared}`, keyOfA)).data)).not.toContain(tenantB);
     const asGraphQL = await keyOfA.graphql(`{ auditLog(recordId: "${removed!.id}") { changes { before after } } }`);
@@ -123,5 +124,35 @@ describe('audit search', () => {
     const everyTenant = { before: { tenantIds: [tenantA, tenantB] }, after: { tenantIds: [tenantB] } };
     expect((await admin.get(`/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
     expect((await admin.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
+  });
+});
+
+describe('migration 0046', () => {
+  it('renames the actions records were written with before to the contract’s, and no other', async () => {
+    const { Migration0046AuditActionNames } = await import('../../src/db/migrations/0046-audit-action-names.ts');
+    const orm = app.gatehouse.services.orm;
+    const sql = <T>(query: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(query, params);
+    // Old names, one a prefix of another, and a name already the contract's.
+    const renames = [
+      ['user.create', 'user.created'],
+      ['user.signup', 'user.signed_up'],
+      ['policy.override', 'policy.overridden'],
+      ['policy.override.remove', 'policy.override.removed'],
+      ['application.update', 'application.updated'],
+      ['user.signed_in', 'user.signed_in'],
+    ] as const;
+    const records = await sql<{ id: string; action: string }>('select id, action from audit_log where application_id = ? order by id limit ?', [app.root.applicationId, renames.length]);
+    expect(records).toHaveLength(renames.length);
+    const setAction = (id: string, action: string) => sql('update audit_log set action = ? where id = ?', [action, id]);
+    for (const [index, { id }] of records.entries()) await setAction(id, renames[index]![0]);
+
+    const migration = new Migration0046AuditActionNames(orm.em.getDriver(), orm.config);
+    migration.up();
+    for (const query of migration.getQueries()) await sql(query as string);
+
+    const actionOf = async (id: string) => (await sql<{ action: string }>('select action from audit_log where id = ?', [id]))[0]?.action;
+    for (const [index, { id }] of records.entries()) expect(await actionOf(id)).toBe(renames[index]![1]);
+    expect((await search('action=user.created&pageSize=100')).data.map((r) => r.id)).toContain(records[0]!.id);
+    for (const { id, action } of records) await setAction(id, action);
   });
 });

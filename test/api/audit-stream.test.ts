@@ -46,7 +46,7 @@ describe('the audit stream', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const userId = await createUser(tenantA, 'streamed@example.com');
-    await stream.until(hasTarget(userId), 'user.create record');
+    await stream.until(hasTarget(userId), 'user.created record');
     const event = stream.events.find((candidate) => JSON.parse(candidate.data).target.id === userId)!;
     expect(event.event).toBe('audit');
     const shown = await admin.get(`/audit-logs/${event.id}`);
@@ -57,7 +57,7 @@ describe('the audit stream', () => {
 
   it('applies the list’s filters and scope: a tenant path sees its tenant’s records only, a tenant key too', async () => {
     const tenantPath = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`);
-    const filtered = await open('/audit-logs/stream?action=user.update');
+    const filtered = await open('/audit-logs/stream?action=user.updated');
     const key = await admin.post(`/applications/${app.root.applicationId}/tenants/${tenantB}/api-keys`, { name: 'B reader', permissions: ['audit_logs:read'] });
     expect(key.status, JSON.stringify(key.body)).toBe(201);
     const tenantKey = await open('/audit-logs/stream', key.body.secret as string);
@@ -70,7 +70,7 @@ describe('the audit stream', () => {
     // Each stream is in order: by then what the others carried has been read past.
     expect(recordsOf(tenantPath).every((record) => record.tenantId === tenantA)).toBe(true);
     expect(recordsOf(tenantKey).every((record) => record.tenantId === tenantB)).toBe(true);
-    expect(recordsOf(filtered).map((record) => record.action)).toEqual(['user.update']);
+    expect(recordsOf(filtered).map((record) => record.action)).toEqual(['user.updated']);
   });
 
   it('shows a tenant key a shared user’s tenants as GET does: its own alone', async () => {
@@ -82,7 +82,7 @@ describe('the audit stream', () => {
     expect((await app.as({ apiKey: key.body.secret as string }).delete(`/users/${shared}`)).status).toBe(204);
     await stream.until(hasTarget(shared), 'the membership’s removal');
     const [removed] = recordsOf(stream).filter((record) => record.target.id === shared);
-    expect(removed).toMatchObject({ action: 'user.membership.remove', changes: { before: { tenantIds: [tenantA] }, after: { tenantIds: [] } } });
+    expect(removed).toMatchObject({ action: 'user.membership.removed', changes: { before: { tenantIds: [tenantA] }, after: { tenantIds: [] } } });
   });
 
   it('resumes after Last-Event-ID: no record lost, none repeated', async () => {

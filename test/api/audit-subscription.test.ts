@@ -39,28 +39,28 @@ describe('subscription auditLogs', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const userId = await createUser(tenantA, 'subscribed@example.com');
-    await stream.until(hasTarget(userId), 'the user.create record');
+    await stream.until(hasTarget(userId), 'the user.created record');
     const record = recordsOf(stream).find((candidate) => candidate.target.id === userId)!;
-    expect(record).toEqual({ id: expect.any(String), action: 'user.create', tenantId: tenantA, target: { id: userId } });
-    expect((await app.http.get(`/audit-logs/${record.id}`)).body).toMatchObject({ id: record.id, action: 'user.create' });
+    expect(record).toEqual({ id: expect.any(String), action: 'user.created', tenantId: tenantA, target: { id: userId } });
+    expect((await app.http.get(`/audit-logs/${record.id}`)).body).toMatchObject({ id: record.id, action: 'user.created' });
     await stream.until((s) => s.comments.includes('heartbeat'), 'a heartbeat');
   });
 
   it('in a tenant scope, only that tenant’s records; filtered by action; resumed after a record', async () => {
     const tenantScoped = await subscribe({ appId: app.root.applicationId, tenantId: tenantA });
-    const filtered = await subscribe({ action: 'user.delete' });
+    const filtered = await subscribe({ action: 'user.deleted' });
     const otherTenant = await createUser(tenantB, 'elsewhere@example.com');
     const own = await createUser(tenantA, 'own@example.com');
     expect((await app.http.delete(`/users/${own}`)).status).toBe(204);
     await tenantScoped.until(hasTarget(own), 'the tenant’s own record');
     await filtered.until(hasTarget(own), 'the deletion');
     expect(recordsOf(tenantScoped).some((record) => record.target.id === otherTenant)).toBe(false);
-    expect(new Set(recordsOf(filtered).map((record) => record.action))).toEqual(new Set(['user.delete']));
+    expect(new Set(recordsOf(filtered).map((record) => record.action))).toEqual(new Set(['user.deleted']));
     // Resumed after the creation (the application's scope: the deletion, application-wide, is no tenant's): the
     // deletion comes again, the creation not.
-    const creation = recordsOf(tenantScoped).find((record) => record.target.id === own && record.action === 'user.create')!;
+    const creation = recordsOf(tenantScoped).find((record) => record.target.id === own && record.action === 'user.created')!;
     const resumed = await subscribe({ after: creation.id });
-    await resumed.until((s) => recordsOf(s).some((record) => record.target.id === own && record.action === 'user.delete'), 'the deletion, resumed');
+    await resumed.until((s) => recordsOf(s).some((record) => record.target.id === own && record.action === 'user.deleted'), 'the deletion, resumed');
     expect(recordsOf(resumed).some((record) => record.id === creation.id)).toBe(false);
   });
 

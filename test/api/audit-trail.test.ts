@@ -74,8 +74,8 @@ describe('the actor of an audit record', () => {
     const { requestId, headers } = traced();
     expect((await app.as({ apiKey: key.secret, bearer: token }).delete(`${path}/tenants/${tenantId}`, { headers })).status).toBe(204);
     const records = await auditRecordsOf(app, requestId);
-    expect(records.map((record) => record.action).sort()).toEqual(['tenant.delete', 'user.delete']);
-    expect(records.find((record) => record.action === 'user.delete')).toMatchObject({ targetId: member, actorType: 'user', actorId: actor, apiKeyId: key.key.id });
+    expect(records.map((record) => record.action).sort()).toEqual(['tenant.deleted', 'user.deleted']);
+    expect(records.find((record) => record.action === 'user.deleted')).toMatchObject({ targetId: member, actorType: 'user', actorId: actor, apiKeyId: key.key.id });
   });
 });
 
@@ -92,7 +92,7 @@ describe('audit records of a user’s changes', () => {
     const mutation = 'mutation($userId: UUID!) { updateUser(userId: $userId, input: { name: "Again" }) { id } }';
     expect((await admin.graphql(mutation, { userId }, { headers: graphql.headers })).body.errors).toBeUndefined();
     for (const requestId of [rest.requestId, graphql.requestId]) {
-      expect(await auditRecordsOf(app, requestId)).toEqual([expect.objectContaining({ action: 'user.update', targetId: userId, tenantId })]);
+      expect(await auditRecordsOf(app, requestId)).toEqual([expect.objectContaining({ action: 'user.updated', targetId: userId, tenantId })]);
     }
   });
 
@@ -109,8 +109,8 @@ describe('audit records of a user’s changes', () => {
     expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenantId}/users/${userId}`, { headers })).status).toBe(204);
     const records = await auditRecordsOf(app, requestId);
     expect(records.map((record) => [record.action, record.targetId])).toEqual([
-      ['user.membership.remove', userId],
-      ...keys.map((id) => ['api_key.revoke', id]),
+      ['user.membership.removed', userId],
+      ...keys.map((id) => ['api_key.revoked', id]),
     ]);
     for (const id of keys) {
       const revoked = (await app.http.get(`/api-keys/${id}`)).body;
@@ -133,8 +133,8 @@ describe('audit records of a user’s changes', () => {
     const { requestId, headers } = traced();
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [kept] }, { headers })).status).toBe(200);
     expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([
-      ['api_key.revoke', leftKey.key.id, left],
-      ['user.update', userId, null],
+      ['api_key.revoked', leftKey.key.id, left],
+      ['user.updated', userId, null],
     ]);
     expect((await app.as({ apiKey: leftKey.secret }).get('/users')).status).toBe(401);
     expect((await app.as({ apiKey: keptKey.secret }).get('/users')).status).toBe(200);
@@ -153,7 +153,7 @@ describe('audit records of settings with secrets', () => {
       return auditRecordsOf(app, requestId);
     };
     const [first] = await put({ ...smtp, secrets: { password: 'first-do-not-leak' } });
-    expect(first).toMatchObject({ action: 'email_provider.update', before: null, after: expect.objectContaining({ type: 'smtp', secretsSet: ['password'] }) });
+    expect(first).toMatchObject({ action: 'email_provider.updated', before: null, after: expect.objectContaining({ type: 'smtp', secretsSet: ['password'] }) });
     const [changed] = await put({ ...smtp, secrets: { password: 'second-do-not-leak' } });
     expect(changed).toMatchObject({ before: expect.objectContaining({ secretsSet: ['password'] }), after: expect.objectContaining({ secretsSet: ['password'] }) });
     const [removed] = await put({ ...smtp, secrets: { password: null } });
@@ -163,7 +163,7 @@ describe('audit records of settings with secrets', () => {
     const { requestId, headers } = traced();
     expect((await app.http.delete(path, { headers })).status).toBe(204);
     const [override] = await auditRecordsOf(app, requestId);
-    expect(override).toMatchObject({ action: 'email_provider.override.remove', tenantId, before: expect.objectContaining({ secretsSet: ['password'] }), after: null });
+    expect(override).toMatchObject({ action: 'email_provider.override.removed', tenantId, before: expect.objectContaining({ secretsSet: ['password'] }), after: null });
     const all = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetType: 'email_provider', tenantId }, { filters: false });
     expect(JSON.stringify(all.map((record) => [record.before, record.after]))).not.toContain('do-not-leak');
   });

@@ -23,7 +23,7 @@ describe('audit records', () => {
     const [record, ...rest] = await auditOf(requestId);
     expect(rest).toHaveLength(0);
     expect(record).toMatchObject({
-      action: 'tenant.create',
+      action: 'tenant.created',
       targetType: 'tenant',
       targetId: created.body.id,
       tenantId: created.body.id,
@@ -36,7 +36,7 @@ describe('audit records', () => {
     const patchId = `audit-${crypto.randomUUID()}`;
     await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } }, { headers: { 'x-request-id': patchId } });
     const [update] = await auditOf(patchId);
-    expect(update?.action).toBe('application.update');
+    expect(update?.action).toBe('application.updated');
     expect((update?.before as { tenancyConfig: { brandingScope: string } }).tenancyConfig.brandingScope).toBe('application');
     expect((update?.after as { tenancyConfig: { brandingScope: string } }).tenancyConfig.brandingScope).toBe('tenant');
   });

@@ -76,7 +76,7 @@ describe('application auth providers', () => {
     const list = await app.http.get('/auth-providers');
     expect(ids(list.body)).toEqual([password.id, google.id]);
     expect(JSON.stringify(list.body)).not.toContain(CLIENT_SECRET);
-    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.create' }, { filters: false });
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.created' }, { filters: false });
     expect(audit).toHaveLength(2);
     expect(JSON.stringify(audit.map((entry) => entry.after))).not.toContain(CLIENT_SECRET);
   });

@@ -48,13 +48,13 @@ describe('audit records of a bootstrap', () => {
     return [
       {
         ...common,
-        action: 'api_key.create',
+        action: 'api_key.created',
         targetType: 'api_key',
         targetId: keyId,
         after: { name: 'Bootstrap app_admin key', permissions: ['*'], tenantId: null, userId: null, expiresAt: null, revokedAt: null, lastRotatedAt: null },
       },
-      { ...common, action: 'application.create', targetType: 'application', targetId: result.applicationId, after: { name: 'My application', multiTenant: true, tenancyConfig, auditRetentionDays: 90 } },
-      { ...common, action: 'organization.create', targetType: 'organization', targetId: result.organizationId, after: { name: 'My organization' } },
+      { ...common, action: 'application.created', targetType: 'application', targetId: result.applicationId, after: { name: 'My application', multiTenant: true, tenancyConfig, auditRetentionDays: 90 } },
+      { ...common, action: 'organization.created', targetType: 'organization', targetId: result.organizationId, after: { name: 'My organization' } },
     ];
   };
 

@@ -283,9 +283,9 @@ describe('branding', () => {
     const records = await em.find(AuditLog, { applicationId: app.root.applicationId, targetType: 'branding' }, { filters: false, orderBy: { id: 'asc' } });
     const mine = records.filter((r) => r.tenantId === t || (r.tenantId === null && (r.after as { colors?: { primary?: string } } | null)?.colors?.primary === '#121212'));
     expect(mine.map((r) => [r.action, r.tenantId])).toEqual([
-      ['branding.update', null],
-      ['branding.update', t],
-      ['branding.override.remove', t],
+      ['branding.updated', null],
+      ['branding.updated', t],
+      ['branding.override.removed', t],
     ]);
     expect(mine[2]?.before).toMatchObject({ colors: { primary: '#343434' } });
   });

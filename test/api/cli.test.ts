@@ -134,7 +134,7 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(recovery).toMatchObject({ applicationId: running.applicationId, apiKey: expect.stringMatching(/^ghk_/), permissions: expect.arrayContaining(['*']) });
     const listed = await fetch(`http://127.0.0.1:${running.port}/api/v1/applications`, { headers: { 'x-api-key': recovery.apiKey } });
     expect(listed.status).toBe(200);
-    const audit = await fetch(`http://127.0.0.1:${running.port}/api/v1/audit-logs?action=api_key.create`, { headers: { 'x-api-key': recovery.apiKey } });
+    const audit = await fetch(`http://127.0.0.1:${running.port}/api/v1/audit-logs?action=api_key.created`, { headers: { 'x-api-key': recovery.apiKey } });
     const records = ((await audit.json()) as { data: { target: { id: string }; actor: unknown }[] }).data;
     expect(records.find((record) => record.target.id === recovery.apiKeyId)?.actor).toEqual({ type: 'cli', id: 'create-api-key' });
     // Narrower permissions when asked; a malformed one, or an application that does not exist, is refused in words.

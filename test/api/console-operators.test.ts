@@ -103,7 +103,7 @@ describe('the first operator', () => {
     const operator = await operatorClient(firstOperator, app.root.applicationId);
     const created = await post(operator, `/applications/${app.root.applicationId}/tenants`, { name: 'Made by an operator' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const audit = await app.http.get('/audit-logs?action=tenant.create&pageSize=100');
+    const audit = await app.http.get('/audit-logs?action=tenant.created&pageSize=100');
     expect(audit.status, JSON.stringify(audit.body)).toBe(200);
     const record = (audit.body.data as { target: { id: string }; actor: unknown }[]).find((entry) => entry.target.id === created.body.id);
     expect(record?.actor).toMatchObject({ type: 'operator', id: firstOperator });
@@ -165,7 +165,7 @@ describe('an operator deleted from the console', () => {
     expect(assigned.status).toBe(201);
     expect((await first.delete(`/users/${gone}`)).status).toBe(204);
     expect(await sql('select 1 from role_assignment where subject_id = ?', [gone])).toHaveLength(0);
-    const audit = await app.http.get('/audit-logs?action=role_assignment.delete&pageSize=100');
+    const audit = await app.http.get('/audit-logs?action=role_assignment.deleted&pageSize=100');
     expect((audit.body.data as { target: { id: string } }[]).map((entry) => entry.target.id)).toContain(assigned.body.id);
   });
 });

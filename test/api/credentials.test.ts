@@ -82,7 +82,7 @@ describe('one credential at a time', () => {
     expect(created.status).toBe(201);
     expect(created.body.tenantIds).toEqual([tenantA]);
     const [audit] = await sql<{ actor_type: string; actor_id: string; tenant_id: string }>(
-      `select actor_type, actor_id, tenant_id from audit_log where target_id = ? and action = 'user.create'`,
+      `select actor_type, actor_id, tenant_id from audit_log where target_id = ? and action = 'user.created'`,
       [created.body.id],
     );
     expect(audit).toEqual({ actor_type: 'user', actor_id: sub, tenant_id: tenantA });

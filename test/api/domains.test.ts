@@ -81,7 +81,7 @@ describe('application domains', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ verified: false, reason: 'No TXT record found at _gatehouse-challenge.login.example.com' });
     expect(response.body.domain).toMatchObject({ id: login.id, verified: false, verifiedAt: null });
-    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verify' }, { filters: false });
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verified' }, { filters: false });
     expect(audit).toEqual([]);
   });
 
@@ -98,7 +98,7 @@ describe('application domains', () => {
     // Verified stays verified: a later check answers without a lookup.
     const again = await app.http.post(`${domains}/${login.id}/verify`);
     expect(again.body).toMatchObject({ verified: true, reason: null, domain: { verifiedAt: listed.verifiedAt } });
-    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verify' }, { filters: false });
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'domain.verified' }, { filters: false });
     expect(audit).toHaveLength(1);
   });
 

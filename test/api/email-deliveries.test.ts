@@ -118,8 +118,8 @@ describe('the built-in sender', () => {
     // In the audit log: queued by the caller, sent by the outbox, in their transactions.
     const records = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: queued.id }, { filters: false, orderBy: { id: 'asc' } });
     expect(records.map((record) => [record.action, record.actorType])).toEqual([
-      ['email_delivery.queue', 'api_key'],
-      ['email_delivery.send', 'system'],
+      ['email_delivery.queued', 'api_key'],
+      ['email_delivery.sent', 'system'],
     ]);
   });
 });
@@ -462,7 +462,7 @@ describe('a tenant’s deletion', () => {
     const queued = await sendTest(inTenant(tenantId, '/email/test'), 'gone@example.com');
     expect((await app.http.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
     expect((await app.http.get(`/email/deliveries/${queued.id}`)).status).toBe(404);
-    const [record] = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: queued.id, action: 'email_delivery.delete' }, { filters: false });
+    const [record] = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: queued.id, action: 'email_delivery.deleted' }, { filters: false });
     expect(record?.before).toMatchObject({ templateKey: 'test', to: 'gone@example.com' });
     expect(JSON.stringify(record?.before)).not.toContain('test e-mail');
   });

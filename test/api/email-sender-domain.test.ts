@@ -101,7 +101,7 @@ describe('GET /email/sender-domain', () => {
     expect(again.body.errors).toBeUndefined();
     expect(again.body.data.emailSenderDomain.records[1]).toEqual({ purpose: 'dkim', name: dkim.name, value: dkim.value });
     const made = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: row!.id }, { filters: false });
-    expect(made.map((entry) => [entry.action, entry.tenantId])).toEqual([['email_sender_domain.create', tenantId]]);
+    expect(made.map((entry) => [entry.action, entry.tenantId])).toEqual([['email_sender_domain.created', tenantId]]);
     expect(JSON.stringify(made[0]!.after)).not.toContain('PRIVATE');
   });
 
@@ -161,7 +161,7 @@ describe('POST /email/sender-domain/verify', () => {
 
     // Audited: each check, with what it found.
     const rowId = (await app.gatehouse.services.orm.em.fork().findOneOrFail(EmailSenderDomain, { applicationId: app.root.applicationId, tenantId }, { filters: false })).id;
-    const checks = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: rowId, action: 'email_sender_domain.verify' }, { filters: false, orderBy: { id: 'asc' } });
+    const checks = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetId: rowId, action: 'email_sender_domain.verified' }, { filters: false, orderBy: { id: 'asc' } });
     expect(checks.map((entry) => (entry.after as { verified: boolean }).verified)).toEqual([false, false, true]);
 
     // A new SMTP server changes the records: unverified until checked again, and no return path for an address.

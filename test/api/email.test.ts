@@ -99,7 +99,7 @@ describe('e-mail provider', () => {
     // The audit trail records every change, and no secret.
     const em = app.gatehouse.services.orm.em.fork();
     const audit = await em.find(AuditLog, { applicationId: app.root.applicationId, targetType: 'email_provider' }, { filters: false });
-    expect(audit.map((record) => record.action)).toEqual(['email_provider.update', 'email_provider.update', 'email_provider.update']);
+    expect(audit.map((record) => record.action)).toEqual(['email_provider.updated', 'email_provider.updated', 'email_provider.updated']);
     expect(JSON.stringify(audit.map((record) => [record.before, record.after]))).not.toContain('do-not-leak');
   });
 

@@ -68,11 +68,11 @@ describe('subscription auditLogs over WebSocket', () => {
     const subscription = socket.subscribe(AUDIT_SUBSCRIPTION, variables);
     const stream = await sse(variables);
     const userId = await app.createUser('socket-first@example.com', tenantA);
-    await eventually(() => hasTarget(subscription, userId), 'the user.create record');
+    await eventually(() => hasTarget(subscription, userId), 'the user.created record');
     await stream.until((s) => s.events.some((event) => event.data.includes(userId)), 'the record over SSE');
     expect(socket.acknowledged).toBe(true);
     const record = subscribedRecords(subscription.results).find((candidate) => candidate.target.id === userId)!;
-    expect(record).toEqual({ id: expect.any(String), action: 'user.create', tenantId: tenantA, target: { id: userId } });
+    expect(record).toEqual({ id: expect.any(String), action: 'user.created', tenantId: tenantA, target: { id: userId } });
     const count = subscription.results.length;
     expect(sseResults(stream).slice(0, count)).toEqual(subscription.results);
     expect(subscription.ended).toBe(false);

@@ -192,7 +192,7 @@ describe.skipIf(usingEmbeddedDatabase())('Idempotency-Key while its first reques
     const replayed = await revoke();
     expect(replayed.status).toBe(204);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    const records = await sql<{ n: number }>(`select count(*)::int as n from audit_log where action = 'api_key.revoke' and target_id = ?`, [key]);
+    const records = await sql<{ n: number }>(`select count(*)::int as n from audit_log where action = 'api_key.revoked' and target_id = ?`, [key]);
     expect(records[0]!.n).toBe(1);
   }, 30_000);
 });
@@ -233,7 +233,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const key = (await app.http.post('/api-keys', { name: 'revoked twice', permissions: ['users:read'] })).body.key.id as string;
     const answers = await twiceAtOnce(rowOf('api_key', key), () => app.http.delete(`/api-keys/${key}`));
     expect(statuses(answers)).toEqual([204, 204]);
-    const records = await recordsOf('api_key.revoke', key);
+    const records = await recordsOf('api_key.revoked', key);
     expect(records).toHaveLength(1);
     const [row] = await sql<{ revoked_at: string }>('select revoked_at from api_key where id = ?', [key]);
     expect(new Date(row!.revoked_at).toISOString()).toBe(records[0]!.after.revokedAt);
@@ -247,7 +247,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     ]);
     expect(statuses(answers)).toEqual([204, 422]);
     expect(answers[1]!.body).toMatchObject({ code: 'validation_error', field: 'keyId' });
-    expect(await recordsOf('api_key.rotate', key)).toEqual([]);
+    expect(await recordsOf('api_key.rotated', key)).toEqual([]);
   }, 30_000);
 
   it('deleting an auth provider twice: 204, then 404, one record', async () => {
@@ -255,7 +255,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const answers = await twiceAtOnce(rowOf('auth_provider', provider), () => app.http.delete(`${tenantPath}/auth-providers/${provider}`));
     expect(statuses(answers)).toEqual([204, 404]);
     expect(answers[1]!.body).toMatchObject({ code: 'not_found', field: 'providerId' });
-    expect(await recordsOf('auth_provider.delete', provider)).toHaveLength(1);
+    expect(await recordsOf('auth_provider.deleted', provider)).toHaveLength(1);
   }, 30_000);
 
   it('deleting a domain twice: 204, then 404, one record', async () => {
@@ -263,7 +263,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const answers = await twiceAtOnce(rowOf('domain', domain), () => app.http.delete(`${appPath}/domains/${domain}`));
     expect(statuses(answers)).toEqual([204, 404]);
     expect(answers[1]!.body).toMatchObject({ code: 'not_found', field: 'domainId' });
-    expect(await recordsOf('domain.delete', domain)).toHaveLength(1);
+    expect(await recordsOf('domain.deleted', domain)).toHaveLength(1);
   }, 30_000);
 
   it('verifying a domain twice: both verified, one record, the first verifiedAt kept', async () => {
@@ -272,28 +272,28 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const verify = () => verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, created.id, dns);
     const answers = await twiceAtOnce(rowOf('domain', created.id), verify);
     expect(answers.map((answer) => answer.verified)).toEqual([true, true]);
-    const records = await recordsOf('domain.verify', created.id);
+    const records = await recordsOf('domain.verified', created.id);
     expect(records).toHaveLength(1);
     expect(answers.map((answer) => answer.domain.verifiedAt?.toISOString())).toEqual([records[0]!.after.verifiedAt, records[0]!.after.verifiedAt]);
   }, 30_000);
 
   const overrides = [
-    { feature: 'branding', path: '/branding', body: { copy: { 'login.title': 'Hello' } }, action: 'branding.override.remove', targetId: null },
+    { feature: 'branding', path: '/branding', body: { copy: { 'login.title': 'Hello' } }, action: 'branding.override.removed', targetId: null },
     {
       feature: 'email_provider',
       path: '/email/provider',
       body: { type: 'smtp', fromAddress: 'mail@example.com', smtp: { host: 'smtp.example.com', port: 587 } },
-      action: 'email_provider.override.remove',
+      action: 'email_provider.override.removed',
       targetId: null,
     },
     {
       feature: 'email_template',
       path: '/email/templates/verify_email',
       body: { subject: 'Verify', html: '<p>Verify</p>', text: 'Verify' },
-      action: 'email_template.override.remove',
+      action: 'email_template.override.removed',
       targetId: 'verify_email',
     },
-    { feature: 'policy', path: '/policies/password', body: { minLength: 12 }, action: 'policy.override.remove', targetId: 'password' },
+    { feature: 'policy', path: '/policies/password', body: { minLength: 12 }, action: 'policy.override.removed', targetId: 'password' },
   ];
   it.each(overrides)('removing a tenant’s $feature override twice: 204, then 404, one record', async ({ feature, path, body, action, targetId }) => {
     expect((await app.http.put(`${tenantPath}${path}`, body)).status).toBe(200);
@@ -309,7 +309,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const rename = (name: string) => () => app.http.patch(`${appPath}/tenants/${renamed}`, { name });
     const answers = await queuedBehind(app.gatehouse.services.orm, rowOf('tenant', renamed), { lock: 'share' }, [rename('First'), rename('Second')]);
     expect(statuses(answers)).toEqual([200, 200]);
-    const records = await recordsOf('tenant.update', renamed);
+    const records = await recordsOf('tenant.updated', renamed);
     expect(records.map((record) => [record.before.name, record.after.name])).toEqual([
       ['Renamed at once', 'First'],
       ['First', 'Second'],
@@ -322,6 +322,6 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const answers = await twiceAtOnce({ table: 'application', id: created.id }, () => client.delete(`/applications/${created.id}`));
     expect(statuses(answers)).toEqual([204, 404]);
     expect(answers[1]!.body).toMatchObject({ code: 'not_found', field: 'appId' });
-    expect(await recordsOf('application.delete', created.id)).toHaveLength(1);
+    expect(await recordsOf('application.deleted', created.id)).toHaveLength(1);
   }, 30_000);
 });

@@ -85,7 +85,7 @@ describe('invitations', () => {
     const [row] = await sql<{ token_hash: string }>('select token_hash from invitation where id = ?', [sent.id]);
     expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(link).not.toContain(row!.token_hash);
-    const audit = await app.http.get(`/audit-logs?action=invitation.create&target=${sent.id}`);
+    const audit = await app.http.get(`/audit-logs?action=invitation.created&target=${sent.id}`);
     expect(audit.body.data[0]).toMatchObject({ tenantId: tenantA, target: { type: 'invitation', id: sent.id } });
 
     const gql = await app.http.graphql('query($t: UUID) { invitations(tenantId: $t, status: pending) { data { id status } } }', { t: tenantA });
@@ -155,7 +155,7 @@ describe('invitations', () => {
     expect(check.body).toEqual({ allowed: true });
     expect((await app.http.post(`${inB}/roles/check`, { subject: { type: 'user', id: user.id }, role: role.body.id })).body).toEqual({ allowed: false });
     const actions = (await app.http.get(`${inA}/audit-logs?target=${sent.id}`)).body.data.map((r: { action: string }) => r.action);
-    expect(actions).toContain('invitation.accept');
+    expect(actions).toContain('invitation.accepted');
 
     const again = await openPage(link);
     expect(again.status).toBe(410);
@@ -211,7 +211,7 @@ describe('invitations', () => {
     const member = (await app.http.get(`${inA}/invitations/${first.body.id as string}`)).body.acceptedUserId as string;
     expect((await app.http.get(`${inA}/users/${member}`)).body.tenantIds).toEqual([tenantA]);
     expect((await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: member }, role })).body).toEqual({ allowed: false });
-    const accept = (await app.http.get(`${inA}/audit-logs?target=${first.body.id as string}&action=invitation.accept`)).body.data[0];
+    const accept = (await app.http.get(`${inA}/audit-logs?target=${first.body.id as string}&action=invitation.accepted`)).body.data[0];
     expect(accept.changes.after).toEqual({ userId: member, rolesNotGiven: [role] });
 
     // Resent by credentials that may give the role, it is theirs to give.
@@ -308,7 +308,7 @@ describe('invitations', () => {
     const sent = await invite(`${appPath}/tenants/${doomed}`, { email: `doomed-${randomUUID()}@example.com` });
     expect((await app.http.delete(`${appPath}/tenants/${doomed}`)).status).toBe(204);
     expect(await sql('select 1 from invitation where id = ?', [sent.id])).toEqual([]);
-    const records = (await app.http.get(`/audit-logs?action=invitation.delete&target=${sent.id}`)).body.data;
+    const records = (await app.http.get(`/audit-logs?action=invitation.deleted&target=${sent.id}`)).body.data;
     expect(records).toHaveLength(1);
   });
 });

@@ -80,7 +80,7 @@ describe('M2M credentials', () => {
     const [row] = await sql<{ type: string; auth_method: string; permissions: string[] }>('select type, auth_method, permissions from oauth_client where id = ?', [credential.id]);
     expect(row).toEqual({ type: 'm2m', auth_method: 'client_secret_basic', permissions: ['users:read', 'tenants:*'] });
     const audit = await sql<{ action: string }>('select action, after from audit_log where target_id = ?', [credential.id]);
-    expect(audit.map((r) => r.action)).toEqual(['m2m_credential.create']);
+    expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created']);
     expect(JSON.stringify(audit)).not.toContain(clientSecret);
 
     const post = await createCredential({ authMethod: 'client_secret_post' });
@@ -198,7 +198,7 @@ describe('M2M credentials', () => {
     expect(refused.body.field).toBe('credentialId');
     expect((await app.http.put(`/m2m-credentials/${crypto.randomUUID()}/jwks`, { keys: [second.public] })).status).toBe(404);
     const audit = await sql<{ action: string; after: { jwksKids: string[] } }>('select action, after from audit_log where target_id = ? order by id', [credential.id]);
-    expect(audit.map((r) => r.action)).toEqual(['m2m_credential.create', 'm2m_credential.update_jwks', 'm2m_credential.update_jwks']);
+    expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created', 'm2m_credential.jwks_updated', 'm2m_credential.jwks_updated']);
     expect(audit[1]?.after.jwksKids).toEqual(['first', 'second']);
   });
 
@@ -309,7 +309,7 @@ describe('M2M credentials', () => {
     expect(jwks.body.field).toBe('credentialId');
     expect((await app.http.delete(`/m2m-credentials/${crypto.randomUUID()}`)).status).toBe(404);
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [credential.id]);
-    expect(audit.map((r) => r.action)).toEqual(['m2m_credential.create', 'm2m_credential.rotate', 'm2m_credential.revoke']);
+    expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created', 'm2m_credential.rotated', 'm2m_credential.revoked']);
   });
 
   it('a tenant scope manages only its own tenant’s credentials', async () => {

@@ -76,7 +76,7 @@ describe('OAuth clients', () => {
     expect(JSON.stringify(await sql('select * from oauth_client'))).not.toContain(clientSecret);
     expect((await storedSecrets(client.clientId)).current).toBe(clientSecret);
     const audit = await sql<{ action: string; after: unknown }>('select action, after from audit_log where target_id = ?', [client.clientId]);
-    expect(audit.map((row) => row.action)).toEqual(['oauth_client.create']);
+    expect(audit.map((row) => row.action)).toEqual(['oauth_client.created']);
     expect(JSON.stringify(audit)).not.toContain(clientSecret);
     expect(JSON.stringify(audit)).not.toContain('secretEncrypted');
   });
@@ -221,7 +221,7 @@ describe('OAuth clients', () => {
     expect((await app.http.patch(`/oauth-clients/${crypto.randomUUID()}`, { name: 'x' })).status).toBe(404);
     expect((await app.http.patch('/oauth-clients/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [client.clientId]);
-    expect(audit.map((row) => row.action)).toEqual(['oauth_client.create', 'oauth_client.update', 'oauth_client.update']);
+    expect(audit.map((row) => row.action)).toEqual(['oauth_client.created', 'oauth_client.updated', 'oauth_client.updated']);
   });
 
   it('chooses how a client’s ID tokens are signed: ES256 by default, RS256 on create or by PATCH; nothing else', async () => {
@@ -240,7 +240,7 @@ describe('OAuth clients', () => {
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.idTokenSigningAlg).toBe('RS256');
     // Other changes keep it.
     expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Renamed' })).body.idTokenSigningAlg).toBe('RS256');
-    const [audit] = await sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.update' order by id limit 1`, [
+    const [audit] = await sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.updated' order by id limit 1`, [
       client.clientId,
     ]);
     expect([audit?.before.idTokenSigningAlg, audit?.after.idTokenSigningAlg]).toEqual(['ES256', 'RS256']);
@@ -310,7 +310,7 @@ describe('OAuth clients', () => {
     expect((await app.http.post(`/oauth-clients/${crypto.randomUUID()}/rotate-secret`)).status).toBe(404);
 
     const audit = await sql<{ action: string }>('select action, before, after from audit_log where target_id = ? order by id', [client.clientId]);
-    expect(audit.map((row) => row.action).filter((action) => action === 'oauth_client.rotate_secret')).toHaveLength(4);
+    expect(audit.map((row) => row.action).filter((action) => action === 'oauth_client.secret_rotated')).toHaveLength(4);
     const text = JSON.stringify(audit);
     for (const secret of [client.clientSecret, rotated.body.clientSecret, again.body.clientSecret, immediate.body.clientSecret]) expect(text).not.toContain(secret);
   });
@@ -331,7 +331,7 @@ describe('OAuth clients', () => {
     expect((await app.http.delete(`/oauth-clients/${client.clientId}`)).status).toBe(404);
     expect(await sql('select id from oauth_client where id = ?', [client.clientId])).toEqual([]);
     const audit = await sql<{ action: string; before: unknown }>('select action, before from audit_log where target_id = ? order by id', [client.clientId]);
-    expect(audit.map((row) => row.action)).toEqual(['oauth_client.create', 'oauth_client.delete']);
+    expect(audit.map((row) => row.action)).toEqual(['oauth_client.created', 'oauth_client.deleted']);
     expect(audit[1]?.before).toMatchObject({ name: 'Dashboard', hasSecret: true });
     expect(JSON.stringify(audit)).not.toContain(client.clientSecret);
   });

@@ -37,8 +37,8 @@ describe('organizations', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: orgId, name: 'Acme Corp', status: 'active' });
     expect((await app.http.get(orgPath)).body.name).toBe('Acme Corp');
-    const audit = await app.http.get(`/audit-logs?action=organization.update&target=${orgId}`);
-    expect(audit.body.data[0]).toMatchObject({ action: 'organization.update', target: { type: 'organization', id: orgId }, outcome: 'success' });
+    const audit = await app.http.get(`/audit-logs?action=organization.updated&target=${orgId}`);
+    expect(audit.body.data[0]).toMatchObject({ action: 'organization.updated', target: { type: 'organization', id: orgId }, outcome: 'success' });
 
     const gql = await app.http.graphql('mutation($id: UUID!) { updateOrganization(orgId: $id, input: {name: "Acme"}) { name status } }', { id: orgId });
     expect(gql.body.data).toEqual({ updateOrganization: { name: 'Acme', status: 'active' } });
@@ -88,7 +88,7 @@ describe('organizations', () => {
       taxId: 'DE 123456789',
     });
     expect((await app.http.get(orgPath)).body.billing).toEqual(put.body.billing);
-    const [record] = (await app.http.get(`/audit-logs?action=organization.billing.update`)).body.data;
+    const [record] = (await app.http.get(`/audit-logs?action=organization.billing.updated`)).body.data;
     expect(record).toMatchObject({ target: { type: 'organization', id: orgId }, changes: expect.anything() });
 
     const refusals: [Record<string, unknown>, string][] = [
@@ -145,7 +145,7 @@ describe('organizations', () => {
     expect((await app.http.get('/users')).body).toEqual(users);
     expect((await grant()).status).toBe(200);
     const actions = (await app.http.get(`/audit-logs?target=${orgId}&action=organization.*`)).body.data.map((r: { action: string }) => r.action);
-    expect(actions.slice(0, 2)).toEqual(['organization.reactivate', 'organization.deactivate']);
+    expect(actions.slice(0, 2)).toEqual(['organization.reactivated', 'organization.deactivated']);
   });
 
   it('while deactivated, reactivation still needs its permission', async () => {
@@ -202,7 +202,7 @@ describe('the console while its organization is deactivated', () => {
       const reactivated = await operator.post(`${orgPath}/reactivate`);
       expect([reactivated.status, reactivated.body.status]).toEqual([200, 'active']);
       // Recorded in the console's log: the log is that of the application whose credentials acted.
-      const [record] = (await operator.get(`/audit-logs?action=organization.reactivate&target=${orgId}`)).body.data;
+      const [record] = (await operator.get(`/audit-logs?action=organization.reactivated&target=${orgId}`)).body.data;
       expect(record.actor).toMatchObject({ type: 'user', id: operatorId });
       expect((await operator.get('/managed-applications')).status).toBe(200);
       expect((await operator.get('/users', onApplication)).status).toBe(200);

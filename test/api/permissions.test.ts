@@ -55,7 +55,7 @@ describe('permissions', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toEqual({ id: expect.stringMatching(UUID_V7), key: 'invoices:approve', description: 'Approve invoices', builtIn: false, tenantId: null, createdAt: expect.any(String) });
     const [record] = await auditRecordsOf(app, requestId);
-    expect(record).toMatchObject({ action: 'permission.create', targetType: 'permission', targetId: created.body.id, tenantId: null, after: { key: 'invoices:approve', description: 'Approve invoices', tenantId: null } });
+    expect(record).toMatchObject({ action: 'permission.created', targetType: 'permission', targetId: created.body.id, tenantId: null, after: { key: 'invoices:approve', description: 'Approve invoices', tenantId: null } });
 
     const own = await app.http.post(`${appPath}/tenants/${tenantA}/permissions`, { key: 'reports:export' });
     expect(own.status, JSON.stringify(own.body)).toBe(201);
@@ -111,7 +111,7 @@ describe('permissions', () => {
     expect((await app.http.get(`/roles/${tenantRole.id}`)).body.permissions).toEqual([]);
     const records = await auditRecordsOf(app, requestId);
     expect(records.map((record) => [record.action, record.targetId]).sort()).toEqual(
-      [['permission.delete', permission.id], ['role.update', appRole.id], ['role.update', tenantRole.id]].sort(),
+      [['permission.deleted', permission.id], ['role.updated', appRole.id], ['role.updated', tenantRole.id]].sort(),
     );
     expect(records.find((record) => record.targetId === tenantRole.id)).toMatchObject({ tenantId: tenantA, before: { permissions: ['refunds:issue'] }, after: { permissions: [] } });
     expect((await app.http.delete(`/permissions/${permission.id}`)).status).toBe(404);

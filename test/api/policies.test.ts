@@ -50,7 +50,7 @@ describe('policies at application scope', () => {
     const second = await app.http.put(`${appPath}/policies/password`, { minLength: 10 });
     expect(second.body).toMatchObject({ ...DEFAULT_PASSWORD, minLength: 10 });
     expect((await app.http.get('/policies/password')).body).toEqual(second.body);
-    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'policy.update' }, { filters: false });
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'policy.updated' }, { filters: false });
     expect(audit.map((entry) => entry.after)).toContainEqual(expect.objectContaining({ minLength: 10 }));
   });
 

@@ -44,7 +44,7 @@ describe('role assignments', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toEqual({ id: expect.any(String), applicationId: app.root.applicationId, subject: user(userId), roleId: roles['member'], tenantId: null, createdAt: expect.any(String) });
     expect((await auditRecordsOf(app, requestId))[0]).toMatchObject({
-      action: 'role_assignment.create',
+      action: 'role_assignment.created',
       targetType: 'role_assignment',
       targetId: created.body.id,
       tenantId: null,
@@ -181,7 +181,7 @@ describe('role assignments', () => {
     expect(removed.status).toBe(204);
     const replayed = await tenantKey.delete(`/role-assignments/${own.id}`, keyed);
     expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
-    expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([['role_assignment.delete', own.id, tenantA]]);
+    expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId, record.tenantId])).toEqual([['role_assignment.deleted', own.id, tenantA]]);
     expect((await tenantKey.delete(`/role-assignments/${own.id}`)).status).toBe(404);
     expect((await app.http.get(`/role-assignments/${wide.id}`)).status).toBe(200);
   });
@@ -195,12 +195,12 @@ describe('role assignments', () => {
 
     const left = traced();
     expect((await app.http.delete(`${pathA}/users/${shared}`, { headers: left.headers })).status).toBe(204);
-    expect((await auditRecordsOf(app, left.requestId)).filter((record) => record.action === 'role_assignment.delete').map((record) => record.targetId)).toEqual([inA.id]);
+    expect((await auditRecordsOf(app, left.requestId)).filter((record) => record.action === 'role_assignment.deleted').map((record) => record.targetId)).toEqual([inA.id]);
     expect((await app.http.get(`/role-assignments/${wide.id}`)).status).toBe(200);
 
     const gone = traced();
     expect((await app.http.delete(`/users/${shared}`, { headers: gone.headers })).status).toBe(204);
-    const removed = (await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.delete');
+    const removed = (await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.deleted');
     expect(removed.map((record) => [record.targetId, record.tenantId]).sort()).toEqual([[wide.id, null], [inB.id, tenantB]].sort());
     expect((await app.http.get(`/role-assignments?subjectType=user&subjectId=${shared}`)).body.data).toEqual([]);
   });
@@ -211,7 +211,7 @@ describe('role assignments', () => {
     const ofUserKey = await assign(appPath, { type: 'api_key', id: userKey }, roles['member']!);
     const gone = traced();
     expect((await app.http.delete(`/users/${owner}`, { headers: gone.headers })).status).toBe(204);
-    expect((await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.delete').map((record) => record.targetId)).toEqual([ofUserKey.id]);
+    expect((await auditRecordsOf(app, gone.requestId)).filter((record) => record.action === 'role_assignment.deleted').map((record) => record.targetId)).toEqual([ofUserKey.id]);
 
     const doomed = await app.createTenant('Doomed');
     const doomedPath = `${appPath}/tenants/${doomed}`;
@@ -221,7 +221,7 @@ describe('role assignments', () => {
     const ofCredential = await assign(appPath, { type: 'm2m_credential', id: credential }, roles['member']!);
     const deletion = traced();
     expect((await app.http.delete(doomedPath, { headers: deletion.headers })).status).toBe(204);
-    const removed = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'role_assignment.delete');
+    const removed = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'role_assignment.deleted');
     expect(removed.map((record) => record.targetId).sort()).toEqual([ofKey.id, ofCredential.id].sort());
     expect((await app.http.get(`/role-assignments?roleId=${roles['member']}&pageSize=100`)).body.data.map((each: { id: string }) => each.id)).not.toContain(ofKey.id);
   });

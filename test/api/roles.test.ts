@@ -57,7 +57,7 @@ describe('roles', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect((await auditRecordsOf(app, requestId))[0]).toMatchObject({ action: 'role.create', targetType: 'role', targetId: created.body.id, after: { key: 'support', permissions: ['users:read', 'tenants:*'], builtIn: false } });
+    expect((await auditRecordsOf(app, requestId))[0]).toMatchObject({ action: 'role.created', targetType: 'role', targetId: created.body.id, after: { key: 'support', permissions: ['users:read', 'tenants:*'], builtIn: false } });
 
     const own = await createRole(pathA, { key: 'a_auditor', permissions: ['audit_logs:read'] });
     expect(own).toMatchObject({ tenantId: tenantA, builtIn: false });
@@ -119,7 +119,7 @@ describe('roles', () => {
     const updated = await app.http.patch(`/roles/${role.id}`, { key: 'writer', name: 'Writer', description: 'Writes', permissions: ['users:*'] }, { headers });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body).toMatchObject({ key: 'writer', name: 'Writer', description: 'Writes', permissions: ['users:*'] });
-    expect((await auditRecordsOf(app, requestId))[0]).toMatchObject({ action: 'role.update', before: { key: 'editor', permissions: ['users:read'] }, after: { key: 'writer', permissions: ['users:*'] } });
+    expect((await auditRecordsOf(app, requestId))[0]).toMatchObject({ action: 'role.updated', before: { key: 'editor', permissions: ['users:read'] }, after: { key: 'writer', permissions: ['users:*'] } });
     expect((await app.http.patch(`/roles/${role.id}`, { description: null })).body.description).toBe('');
     for (const field of ['key', 'name', 'permissions']) {
       const response = await app.http.patch(`/roles/${role.id}`, { [field]: null });
@@ -186,8 +186,8 @@ describe('roles', () => {
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
     const records = await auditRecordsOf(app, requestId);
     expect(records.map((record) => [record.action, record.targetId, record.tenantId]).sort()).toEqual([
-      ['role.delete', role.id, tenantA],
-      ['role_assignment.delete', assignment.id, tenantA],
+      ['role.deleted', role.id, tenantA],
+      ['role_assignment.deleted', assignment.id, tenantA],
     ]);
     expect((await app.http.get(`/role-assignments/${assignment.id}`)).status).toBe(404);
     expect((await app.http.get(`/roles/${role.id}`)).status).toBe(404);

@@ -132,7 +132,7 @@ async function signInEncryptedTo(certificate: string): Promise<{ subject: unknow
 async function rotationsRecorded(): Promise<number> {
   const [row] = await app.gatehouse.services.orm.em
     .getConnection()
-    .execute<{ count: number }[]>(`select count(*)::int as count from audit_log where action = 'auth_provider.rotate_sp_key' and target_id = ?`, [provider.id]);
+    .execute<{ count: number }[]>(`select count(*)::int as count from audit_log where action = 'auth_provider.sp_key_rotated' and target_id = ?`, [provider.id]);
   return row!.count;
 }
 
@@ -234,7 +234,7 @@ describe('rotation', () => {
     expect(await rotationsRecorded()).toBe(rotations + 1);
   });
 
-  it('is recorded as auth_provider.rotate_sp_key, the certificates by fingerprint, no key material', async () => {
+  it('is recorded as auth_provider.sp_key_rotated, the certificates by fingerprint, no key material', async () => {
     const before = await currentCertificate();
     const { requestId, headers } = traced();
     const rotated = await rotate({ gracePeriodSeconds: 120 }, app.http, headers);
@@ -244,7 +244,7 @@ describe('rotation', () => {
     expect(record).toMatchObject({
       applicationId: app.root.applicationId,
       tenantId: null,
-      action: 'auth_provider.rotate_sp_key',
+      action: 'auth_provider.sp_key_rotated',
       targetType: 'auth_provider',
       targetId: provider.id,
       outcome: 'success',
@@ -262,7 +262,7 @@ describe('rotation', () => {
     for (const sealed of [row!['private_key'], row!['previous_private_key']]) expect(text).not.toContain(sealed as string);
     // Through the audit API as well.
     const listed = await app.http.get(`/audit-logs/${record!.id}`);
-    expect(listed.body).toMatchObject({ action: 'auth_provider.rotate_sp_key', target: { id: provider.id }, changes: { after: { gracePeriodSeconds: 120 } } });
+    expect(listed.body).toMatchObject({ action: 'auth_provider.sp_key_rotated', target: { id: provider.id }, changes: { after: { gracePeriodSeconds: 120 } } });
   });
 });
 

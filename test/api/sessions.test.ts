@@ -91,8 +91,8 @@ describe('sessions', () => {
       expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
     }
     expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
-    const records = await sql<{ action: string; tenant_id: string }>(`select action, tenant_id from audit_log where target_id = ? and action = 'session.revoke'`, [session.id]);
-    expect(records).toEqual([{ action: 'session.revoke', tenant_id: tenantA }]);
+    const records = await sql<{ action: string; tenant_id: string }>(`select action, tenant_id from audit_log where target_id = ? and action = 'session.revoked'`, [session.id]);
+    expect(records).toEqual([{ action: 'session.revoked', tenant_id: tenantA }]);
     expect(await sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
   });
 
@@ -212,7 +212,7 @@ describe('sessions', () => {
     expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${doomed}`)).status).toBe(204);
     expect(await sql(`select 1 from user_session where tenant_id = ?`, [doomed])).toEqual([]);
     const records = await sql<{ target_id: string; tenant_id: string; before: unknown; after: unknown }>(
-      `select target_id, tenant_id, before, after from audit_log where action = 'session.revoke' and target_id in (?, ?) order by target_id`,
+      `select target_id, tenant_id, before, after from audit_log where action = 'session.revoked' and target_id in (?, ?) order by target_id`,
       [session.id, twinSession.id],
     );
     const byTarget = new Map(records.map((record) => [record.target_id, record]));

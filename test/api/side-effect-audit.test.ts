@@ -33,11 +33,11 @@ describe('audit records of side effects', () => {
     const created = await app.http.post('/applications', { name: 'With a key', multiTenant: false }, { headers });
     expect(created.status).toBe(201);
     expect(await auditRecordsOf(app, requestId)).toEqual([
-      expect.objectContaining({ applicationId: app.root.applicationId, action: 'application.create', targetId: created.body.id }),
+      expect.objectContaining({ applicationId: app.root.applicationId, action: 'application.created', targetId: created.body.id }),
       expect.objectContaining({
         applicationId: created.body.id,
         tenantId: null,
-        action: 'api_key.create',
+        action: 'api_key.created',
         targetType: 'api_key',
         targetId: created.body.initialApiKey.key.id,
         before: null,
@@ -65,12 +65,12 @@ describe('audit records of side effects', () => {
     expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } }, { headers })).status).toBe(200);
     const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0].id as string;
     const records = await auditRecordsOf(app, requestId);
-    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebind', 'application.update', 'user.copy']);
-    expect(records.find((record) => record.action === 'user.copy')).toEqual(
+    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'application.updated', 'user.copied']);
+    expect(records.find((record) => record.action === 'user.copied')).toEqual(
       expect.objectContaining({
         applicationId,
         tenantId: two,
-        action: 'user.copy',
+        action: 'user.copied',
         targetType: 'user',
         targetId: copy,
         before: null,
@@ -80,11 +80,11 @@ describe('audit records of side effects', () => {
     // The key's snapshots, written by SQL, are the entity's (keySnapshot), but for the user.
     const moved = keySnapshot(await app.gatehouse.services.orm.em.fork().findOneOrFail(ApiKey, { id: key }, { filters: false }));
     expect(moved.userId).toBe(copy);
-    expect(records.find((record) => record.action === 'api_key.rebind')).toEqual(
+    expect(records.find((record) => record.action === 'api_key.rebound')).toEqual(
       expect.objectContaining({
         applicationId,
         tenantId: two,
-        action: 'api_key.rebind',
+        action: 'api_key.rebound',
         targetType: 'api_key',
         targetId: key,
         before: { ...moved, userId: alice },
@@ -104,8 +104,8 @@ describe('audit records of side effects', () => {
     // order among themselves: compared by action.
     const sharedRecords = (await auditRecordsOf(app, sharedRequest)).map((record) => [record.action, record.targetId, record.tenantId]);
     expect(sharedRecords.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
-      ['tenant.delete', two, two],
-      ['user.membership.remove', shared, two],
+      ['tenant.deleted', two, two],
+      ['user.membership.removed', shared, two],
     ]);
     expect((await client.get(`/users/${shared}`)).body.tenantIds).toEqual([]);
 
@@ -115,15 +115,15 @@ describe('audit records of side effects', () => {
     const { requestId, headers } = traced();
     expect((await client.delete(`${path}/tenants/${one}`, { headers })).status).toBe(204);
     const records = await auditRecordsOf(app, requestId);
-    expect(records.filter((record) => record.action === 'tenant.delete')).toHaveLength(1);
+    expect(records.filter((record) => record.action === 'tenant.deleted')).toHaveLength(1);
     // One statement writes them all: their order among themselves is not their users'.
-    const deletions = records.filter((record) => record.action === 'user.delete').sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)));
+    const deletions = records.filter((record) => record.action === 'user.deleted').sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)));
     expect(deletions).toEqual(
       users.map((id, i) =>
         expect.objectContaining({
           applicationId,
           tenantId: one,
-          action: 'user.delete',
+          action: 'user.deleted',
           targetType: 'user',
           targetId: id,
           before: expect.objectContaining({ email: ['a@x.example', 'b@x.example'][i], poolId: one, tenantIds: [one] }),
@@ -148,7 +148,7 @@ describe('audit records of side effects', () => {
     expect(single?.after).toEqual(beforeTenantDeletion);
     const bulk = traced();
     expect((await client.delete(`${path}/tenants/${two}`, { headers: bulk.headers })).status).toBe(204);
-    const removal = (await auditRecordsOf(app, bulk.requestId)).find((record) => record.action === 'user.membership.remove');
+    const removal = (await auditRecordsOf(app, bulk.requestId)).find((record) => record.action === 'user.membership.removed');
     expect(removal).toMatchObject({ targetId: member, tenantId: two, before: beforeTenantDeletion, after: await snapshotOf(member) });
     expect(removal?.after).toEqual({ ...beforeTenantDeletion, tenantIds: [three] });
 
@@ -158,7 +158,7 @@ describe('audit records of side effects', () => {
     const expected = [{ targetId: member, before: await snapshotOf(member) }, { targetId: pooled, before: await snapshotOf(pooled) }];
     const deletion = traced();
     expect((await client.delete(`${path}/tenants/${three}`, { headers: deletion.headers })).status).toBe(204);
-    const deletions = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'user.delete');
+    const deletions = (await auditRecordsOf(app, deletion.requestId)).filter((record) => record.action === 'user.deleted');
     expect(deletions.sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)))).toMatchObject(expected.map((user) => ({ ...user, after: null })));
   });
 

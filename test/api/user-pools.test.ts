@@ -295,7 +295,7 @@ describe('role assignments of a user split into copies', () => {
     // The copy holds the role in South; its removal below takes the role with it.
     const copyRoles = await sql(`select 1 from role_assignment where application_id = ? and subject_id = ?`, [other.applicationId, copy!.id]);
     expect(copyRoles).toHaveLength(1);
-    expect((await admin.get(`/audit-logs?action=role_assignment.rebind`)).body.data).toHaveLength(1);
+    expect((await admin.get(`/audit-logs?action=role_assignment.rebound`)).body.data).toHaveLength(1);
     const staleRoles = await sql(`select 1 from role_assignment where application_id = ? and subject_id = ? and tenant_id = ?`, [other.applicationId, userId, south]);
 
     // The copy is South's member now; the original is North's only. Whoever leaves South loses their roles there

@@ -61,12 +61,12 @@ describe('suspend and activate', () => {
     expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
     expect((await app.as({ bearer }).get('/users')).status).toBe(401);
     expect((await asKey.get('/users')).status).toBe(401);
-    const [record] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where action = 'user.suspend' and target_id = ?`, [userId]);
+    const [record] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where action = 'user.suspended' and target_id = ?`, [userId]);
     expect(record?.after).toMatchObject({ status: 'suspended', grantsRevoked: 2, sessionsEnded: 1 });
 
     // Again: nothing to change, nothing recorded.
     expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
-    expect(await sql(`select 1 from audit_log where action = 'user.suspend' and target_id = ?`, [userId])).toHaveLength(1);
+    expect(await sql(`select 1 from audit_log where action = 'user.suspended' and target_id = ?`, [userId])).toHaveLength(1);
 
     const activated = await app.http.post(`/users/${userId}/activate`);
     expect(activated.status).toBe(200);
@@ -92,7 +92,7 @@ describe('suspend and activate', () => {
   it('activating a user whose lockout still runs leaves them locked; activating an active user changes nothing', async () => {
     const userId = await createUser('lock@example.com');
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
-    expect(await sql(`select 1 from audit_log where action = 'user.activate' and target_id = ?`, [userId])).toHaveLength(0);
+    expect(await sql(`select 1 from audit_log where action = 'user.activated' and target_id = ?`, [userId])).toHaveLength(0);
     await sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId]);
     expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('locked');

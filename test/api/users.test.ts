@@ -64,7 +64,7 @@ describe('users', () => {
     expect(patched.body).toMatchObject({ name: 'Meta', metadata: { plan: 'team', seats: 3, nested: { a: [1, 2] } } });
     expect((await app.http.get(`/users/${id}`)).body.metadata).toEqual({ plan: 'team', seats: 3, nested: { a: [1, 2] } });
     const [record] = await sql<{ before: { metadata: unknown }; after: { metadata: unknown } }>(
-      `select before, after from audit_log where action = 'user.update' and target_id = ? order by id desc limit 1`,
+      `select before, after from audit_log where action = 'user.updated' and target_id = ? order by id desc limit 1`,
       [id],
     );
     expect(record).toMatchObject({ before: { metadata: { plan: 'pro' } }, after: { metadata: { plan: 'team' } } });
@@ -339,7 +339,7 @@ describe('users', () => {
       'select action, before, after, actor_type from audit_log where target_id = ? order by id',
       [user.id],
     );
-    expect(rows.map((row) => row.action)).toEqual(['user.create', 'user.update', 'user.delete']);
+    expect(rows.map((row) => row.action)).toEqual(['user.created', 'user.updated', 'user.deleted']);
     expect(rows[0]?.after).toMatchObject({ email: 'audited@example.com', hasPassword: true });
     expect(rows[1]?.before).toMatchObject({ name: null });
     expect(rows[1]?.after).toMatchObject({ name: 'Audited' });
@@ -347,7 +347,7 @@ describe('users', () => {
     expect(rows.every((row) => row.actor_type === 'api_key')).toBe(true);
     expect(JSON.stringify(rows)).not.toContain('argon2');
     // A refused mutation leaves no record.
-    const count = async () => (await sql<{ n: string }>('select count(*) as n from audit_log where action = ?', ['user.create']))[0]?.n;
+    const count = async () => (await sql<{ n: string }>('select count(*) as n from audit_log where action = ?', ['user.created']))[0]?.n;
     const beforeCount = await count();
     expect((await app.http.post('/users', { email: 'audited2@example.com', password: 'short' })).status).toBe(422);
     expect(await count()).toBe(beforeCount);
@@ -500,7 +500,7 @@ describe('e-mail addresses that differ only in case, by case folding', () => {
 });
 
 describe('a user’s deletion records the keys that go with the user', () => {
-  it('DELETE /users/{id}: one api_key.delete per key bound to the user, under the key’s tenant, without a secret', async () => {
+  it('DELETE /users/{id}: one api_key.deleted per key bound to the user, under the key’s tenant, without a secret', async () => {
     const tenantId = await app.createTenant('Keys of a deleted user');
     const userId = (await app.http.post('/users', { email: 'deleted-with-keys@example.com', tenantId })).body.id as string;
     const appKey = (await app.http.post('/api-keys', { name: 'app-wide', permissions: ['users:read'], userId })).body;
@@ -508,14 +508,14 @@ describe('a user’s deletion records the keys that go with the user', () => {
     const { requestId, headers } = traced();
     expect((await app.http.delete(`/users/${userId}`, { headers })).status).toBe(204);
     const records = await auditRecordsOf(app, requestId);
-    expect(records.filter((record) => record.action === 'user.delete').map((record) => record.targetId)).toEqual([userId]);
-    // The `account_deleted` mail has its own record (email_delivery.queue).
-    expect(records.filter((record) => record.action === 'email_delivery.queue')).toHaveLength(1);
-    const keyRecords = records.filter((record) => record.action === 'api_key.delete');
+    expect(records.filter((record) => record.action === 'user.deleted').map((record) => record.targetId)).toEqual([userId]);
+    // The `account_deleted` mail has its own record (email_delivery.queued).
+    expect(records.filter((record) => record.action === 'email_delivery.queued')).toHaveLength(1);
+    const keyRecords = records.filter((record) => record.action === 'api_key.deleted');
     expect(keyRecords.map((record) => [record.action, record.targetId, record.tenantId]).sort()).toEqual(
       [
-        ['api_key.delete', appKey.key.id, null],
-        ['api_key.delete', tenantKey.key.id, tenantId],
+        ['api_key.deleted', appKey.key.id, null],
+        ['api_key.deleted', tenantKey.key.id, tenantId],
       ].sort(),
     );
     expect(keyRecords.find((record) => record.targetId === tenantKey.key.id)).toMatchObject({
@@ -537,8 +537,8 @@ describe('a user’s deletion records the keys that go with the user', () => {
     const { requestId, headers } = traced();
     expect((await admin.delete(`/applications/${created.body.id}/tenants/${tenantId}`, { headers })).status).toBe(204);
     const records = await auditRecordsOf(app, requestId);
-    expect(records.filter((record) => record.targetId === appKey.key.id).map((record) => record.action)).toEqual(['api_key.delete']);
-    expect(records.filter((record) => record.targetId === userId).map((record) => record.action)).toEqual(['user.delete']);
+    expect(records.filter((record) => record.targetId === appKey.key.id).map((record) => record.action)).toEqual(['api_key.deleted']);
+    expect(records.filter((record) => record.targetId === userId).map((record) => record.action)).toEqual(['user.deleted']);
   });
 });
 
@@ -595,7 +595,7 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     );
     expect(answers.map((answer) => answer.status)).toEqual([204, 204]);
     expect(await tenantsOf(id)).toEqual([tenantC]);
-    const records = await auditOf(id, 'user.membership.remove');
+    const records = await auditOf(id, 'user.membership.removed');
     expect(records).toHaveLength(2);
     const first = records.find((record) => record.before.tenantIds.length === 3)!;
     const second = records.find((record) => record !== first)!;
@@ -625,7 +625,7 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     );
     expect(answers.map((answer) => answer.status)).toEqual([204, 404]);
     expect(answers[1]!.body).toMatchObject({ code: 'not_found', field: 'userId' });
-    expect(await auditOf(id, 'user.delete')).toHaveLength(1);
+    expect(await auditOf(id, 'user.deleted')).toHaveLength(1);
   }, 30_000);
 
   it('two membership changes at once: each audited from where the other left', async () => {
@@ -637,7 +637,7 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     // Beside the record of the user's joining tenant A: the two changes, one from [A], the other from where it ended.
-    const records = (await auditOf(id, 'user.update')).filter((record) => record.before.tenantIds.length > 0);
+    const records = (await auditOf(id, 'user.updated')).filter((record) => record.before.tenantIds.length > 0);
     expect(records).toHaveLength(2);
     const first = records.find((record) => record.before.tenantIds.length === 1)!;
     const second = records.find((record) => record !== first)!;
@@ -655,7 +655,7 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     expect(joined!.status).toBe(200);
     // Allowed only while the user belonged to tenant A alone: then the membership change came after it.
     if (changed!.status === 200) {
-      const joining = (await auditOf(id, 'user.update')).find((record) => record.after.tenantIds.length === 2);
+      const joining = (await auditOf(id, 'user.updated')).find((record) => record.after.tenantIds.length === 2);
       expect(joining!.before.hasPassword).toBe(true);
     } else expect(changed!.status).toBe(403);
   }, 30_000);

@@ -80,7 +80,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     expect(key.status).toBe(200);
     const latest = dashboard.page.getByRole('row').nth(1);
     expect(await latest.getByRole('cell').allTextContents()).toEqual([
-      'user.create',
+      'user.created',
       `api_key ${key.body.name as string}`,
       `user ${emailOf(USER_COUNT - 1)}`,
       'Acme',
@@ -89,38 +89,38 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
   });
 
   it('searches by action, page by page, and by tenant', async () => {
-    const creations = await records('action=user.create');
+    const creations = await records('action=user.created');
     expect(creations).toHaveLength(USER_COUNT);
-    await search({ action: 'user.create' });
+    await search({ action: 'user.created' });
     for (let shown = 25; shown < USER_COUNT; shown += 25) {
       await waitForRows(shown);
       await dashboard.page.getByRole('button', { name: 'More' }).click();
     }
     await waitForRows(USER_COUNT);
     expect(await dashboard.page.getByRole('button', { name: 'More' }).count()).toBe(0);
-    expect(await shownRows()).toEqual(creations.map((record) => ['user.create', `user ${emails.get(record.target.id!)}`]));
+    expect(await shownRows()).toEqual(creations.map((record) => ['user.created', `user ${emails.get(record.target.id!)}`]));
 
     await search({ action: 'tenant.*' });
     await waitForRows(2);
     expect(await shownRows()).toEqual([
-      ['tenant.create', 'tenant Globex'],
-      ['tenant.create', 'tenant Acme'],
+      ['tenant.created', 'tenant Globex'],
+      ['tenant.created', 'tenant Acme'],
     ]);
     await search({ action: 'tenant.*', tenant: 'Acme' });
     await waitForRows(1);
-    expect(await shownRows()).toEqual([['tenant.create', 'tenant Acme']]);
+    expect(await shownRows()).toEqual([['tenant.created', 'tenant Acme']]);
   });
 
   it('names a role the record targets', async () => {
     const created = await dashboard.app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: [] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    await search({ action: 'role.create' });
+    await search({ action: 'role.created' });
     await waitForRows(1);
-    expect(await shownRows()).toEqual([['role.create', 'role Auditor']]);
+    expect(await shownRows()).toEqual([['role.created', 'role Auditor']]);
   });
 
   it('expands a record to its after-state as JSON', async () => {
-    const [created] = await records(`action=tenant.create&target=${acme}`);
+    const [created] = await records(`action=tenant.created&target=${acme}`);
     await search({ target: acme });
     await waitForRows(1);
     const button = detailsButtons();
@@ -142,18 +142,18 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Asia/Tokyo' });
     try {
       const initech = await dashboard.app.createTenant('Initech');
-      const [created] = await records(`action=tenant.create&target=${initech}`);
+      const [created] = await records(`action=tenant.created&target=${initech}`);
       // The record's second, as a Tokyo clock shows it: `datetime-local` holds no offset.
       const second = Math.floor(Date.parse(created!.time) / 1000) * 1000;
       const tokyo = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(0, 19);
-      await search({ action: 'tenant.create', from: tokyo(second), to: tokyo(second + 1000) });
+      await search({ action: 'tenant.created', from: tokyo(second), to: tokyo(second + 1000) });
       await waitForRows(1);
       // Made after the tab opened: its name is read with the row.
-      expect(await shownRows()).toEqual([['tenant.create', 'tenant Initech']]);
+      expect(await shownRows()).toEqual([['tenant.created', 'tenant Initech']]);
 
       // The same clock time read as UTC is nine hours later: nothing then.
       const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19);
-      await search({ action: 'tenant.create', from: utc(second), to: utc(second + 1000) });
+      await search({ action: 'tenant.created', from: utc(second), to: utc(second + 1000) });
       await dashboard.page.getByText('No audit record matches.').waitFor();
       expect(await detailsButtons().count()).toBe(0);
     } finally {
@@ -184,10 +184,10 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.app.createTenant('Hooli');
     const userId = await dashboard.app.createUser('live@example.com', acme);
     // Made after the search: its e-mail is read as its record arrives.
-    await dashboard.page.getByRole('row', { name: /user\.create .*live@example\.com/ }).waitFor();
-    expect(await shownRows().then((rows) => rows[0])).toEqual(['user.create', 'user live@example.com']);
+    await dashboard.page.getByRole('row', { name: /user\.created .*live@example\.com/ }).waitFor();
+    expect(await shownRows().then((rows) => rows[0])).toEqual(['user.created', 'user live@example.com']);
     expect(await detailsButtons().count()).toBe(26);
-    const [created] = await records(`action=user.create&target=${userId}`);
+    const [created] = await records(`action=user.created&target=${userId}`);
     expect(await dashboard.page.locator('tbody time').first().getAttribute('datetime')).toBe(created!.time);
 
     // Following again resumes after the newest record shown: one made meanwhile is not lost.
@@ -195,16 +195,16 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor({ state: 'detached' });
     await dashboard.app.createUser('meanwhile@example.com', acme);
     await dashboard.page.getByLabel('Follow live').check();
-    await dashboard.page.getByRole('row', { name: /user\.create .*meanwhile@example\.com/ }).waitFor();
+    await dashboard.page.getByRole('row', { name: /user\.created .*meanwhile@example\.com/ }).waitFor();
     expect((await shownRows()).slice(0, 2)).toEqual([
-      ['user.create', 'user meanwhile@example.com'],
-      ['user.create', 'user live@example.com'],
+      ['user.created', 'user meanwhile@example.com'],
+      ['user.created', 'user live@example.com'],
     ]);
     await dashboard.page.getByLabel('Follow live').uncheck();
   });
 
   it("reads a page's names in one request, deleted users among them, whose ids it shows", async () => {
-    const onFirstPage = (await records('action=user.create')).slice(0, 25).map((record) => record.target.id!);
+    const onFirstPage = (await records('action=user.created')).slice(0, 25).map((record) => record.target.id!);
     const gone = onFirstPage.filter((id) => emails.has(id) && emails.get(id) !== emailOf(USER_COUNT - 1)).slice(0, 3);
     expect(gone).toHaveLength(3);
     for (const id of gone) expect((await dashboard.app.http.delete(`/users/${id}`)).status).toBe(204);
@@ -212,7 +212,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     const count = (request: Request) => void (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql' && requests.push(request.url()));
     dashboard.page.on('request', count);
     try {
-      await search({ action: 'user.create' });
+      await search({ action: 'user.created' });
       await waitForRows(25);
     } finally {
       dashboard.page.off('request', count);
@@ -220,8 +220,8 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     // The page, then its names (25 users, the key, the tenant: the application's scope alone) in one request.
     expect(requests).toHaveLength(2);
     const rows = await shownRows();
-    for (const id of gone) expect(rows).toContainEqual(['user.create', `user ${id}`]);
-    expect(rows).toContainEqual(['user.create', 'user live@example.com']);
-    expect(rows).toContainEqual(['user.create', `user ${emailOf(USER_COUNT - 1)}`]);
+    for (const id of gone) expect(rows).toContainEqual(['user.created', `user ${id}`]);
+    expect(rows).toContainEqual(['user.created', 'user live@example.com']);
+    expect(rows).toContainEqual(['user.created', `user ${emailOf(USER_COUNT - 1)}`]);
   });
 });

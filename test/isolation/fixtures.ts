@@ -64,7 +64,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const sessionId = await seedSession(app, signedIn, clientId, tenantA);
   const credentialId = (await app.http.post(`${inA}/m2m-credentials`, { name: 'Victim m2m', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: VICTIM_JWKS })).body.id as string;
   // The victim user's creation, a record of tenant A.
-  const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.create'`, [userId]);
+  const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id from audit_log where target_id = ? and action = 'user.created'`, [userId]);
   const recordId = record!.id;
   // authorization: an application-wide custom permission, a role of tenant a holding it, and the user holding the role
   const permissionId = (await app.http.post(`/applications/${appId}/permissions`, { key: 'victim:approve', description: 'Victim permission' })).body.id as string;

@@ -142,7 +142,7 @@ describe('name', () => {
     expect(spanish.body).toContain('El nombre debe tener entre 1 y 200 caracteres.');
     expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Bo Peep');
     const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
-      `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.name.change'`,
+      `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.name.changed'`,
       [userId],
     );
     expect(record).toMatchObject({ actor_type: 'user', actor_id: userId, before: { name: 'Kim' }, after: { name: 'Bo Peep' } });
@@ -179,7 +179,7 @@ describe('password', () => {
     expect((await jar.visit(accountUrl())).status).toBe(200);
     const [mail] = await sql<{ template_key: string }>(`select template_key from email_delivery where to_address = ? and template_key = 'password_changed'`, ['cy@example.com']);
     expect(mail).toBeDefined();
-    expect(await auditActions(userId)).toEqual(expect.arrayContaining(['user.password.change', 'user.sessions.end']));
+    expect(await auditActions(userId)).toEqual(expect.arrayContaining(['user.password.changed', 'user.sessions.ended']));
 
     // The previous password is in the history (2): not again, here nor through the management API.
     const back = await post(jar, shown, 'password', { current_password: NEW_PASSWORD, new_password: PASSWORD });
@@ -208,7 +208,7 @@ describe('password', () => {
     // Nothing ended: the other browser is still signed in, and the password is the old one.
     expect((await elsewhere.jar.visit(accountUrl())).status).toBe(200);
     expect((await signIn('ce@example.com', PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
-    expect(await auditActions(userId)).not.toContain('user.password.change');
+    expect(await auditActions(userId)).not.toContain('user.password.changed');
   });
 
   it('a reset link refuses a password of the history too', async () => {
@@ -285,7 +285,7 @@ describe('e-mail address', () => {
     expect(changed.body).toContain('Your email address is changed');
     expect(await emailOf(userId)).toEqual({ email: 'em.new@example.com', email_verified: true });
     const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
-      `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.email.change'`,
+      `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.email.changed'`,
       [userId],
     );
     expect(record).toEqual({ actor_type: 'user', actor_id: userId, before: { email: 'em@example.com' }, after: { email: 'em.new@example.com', emailVerified: true } });
@@ -315,7 +315,7 @@ describe('e-mail address', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toContain('This address belongs to another account now: your email address is unchanged.');
     expect(await emailOf(userId)).toEqual({ email: 'fa@example.com', email_verified: true });
-    expect(await auditActions(userId)).not.toContain('user.email.change');
+    expect(await auditActions(userId)).not.toContain('user.email.changed');
   });
 
   it('the last address asked for is the one a link changes to; once changed, the links mailed to the old address stop working', async () => {
@@ -384,7 +384,7 @@ describe('sessions', () => {
     // The first browser signs in again; Hal's session stands.
     expect((await first.jar.visit(accountUrl())).status).toBe(303);
     expect((await hal.jar.visit(accountUrl())).status).toBe(200);
-    expect(await auditActions(userId)).toContain('user.sessions.end');
+    expect(await auditActions(userId)).toContain('user.sessions.ended');
   });
 });
 
@@ -438,7 +438,7 @@ describe('two-step verification', () => {
     const codes = shownCodes(added);
     expect(codes).toHaveLength(10);
     expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
-    expect(await auditActions(userId)).toContain('user.mfa.enroll');
+    expect(await auditActions(userId)).toContain('user.mfa.enrolled');
     expect(await lastMail('ivy@example.com', 'mfa_enrolled')).toContain('Authenticator app');
 
     // Shown again, the page lists the app, offers no second one, and does not show the codes.
@@ -495,7 +495,7 @@ describe('two-step verification', () => {
     expect((await jar.visit(removed.location!)).body).toContain('The second step is removed.');
     expect(await factorsOf(userId)).toEqual([]);
     expect(await sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
-    expect(await auditActions(userId)).toContain('user.mfa.remove');
+    expect(await auditActions(userId)).toContain('user.mfa.removed');
   });
 
   it('renews the recovery codes with the current password: the old ones stop working', async () => {
@@ -512,7 +512,7 @@ describe('two-step verification', () => {
     const stored = (await sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId])).map((row) => row.code_hash).sort();
     expect(stored).toEqual(codes.map(recoveryCodeHash).sort());
     expect(old.some((code) => stored.includes(recoveryCodeHash(code)))).toBe(false);
-    expect(await auditActions(userId)).toContain('user.mfa.recovery_codes.renew');
+    expect(await auditActions(userId)).toContain('user.mfa.recovery_codes.renewed');
   });
 
   it('under a required policy the last factor stays; signed out, the forms are refused', async () => {
@@ -564,7 +564,7 @@ describe('suspension', () => {
     expect(refused.status, refused.body).toBe(403);
     expect(refused.body).toContain('is suspended: nothing was changed.');
     expect(refused.body).not.toContain('The current password is incorrect.');
-    expect(await auditActions(userId)).not.toContain('user.password.change');
+    expect(await auditActions(userId)).not.toContain('user.password.changed');
   });
 });
 
@@ -614,7 +614,7 @@ describe('password maxAge', () => {
     expect(done.location).toMatch(CODE_AT_CLIENT);
     const [row] = await sql<{ fresh: boolean }>(`select password_changed_at > now() - interval '1 minute' as fresh from app_user where id = ?`, [ivyNorth]);
     expect(row!.fresh).toBe(true);
-    expect(await auditActions(ivyNorth)).toContain('user.password.change');
+    expect(await auditActions(ivyNorth)).toContain('user.password.changed');
     // Signed in with the new one, nothing more is asked.
     const again = await signIn('ivy@example.com', NEW_PASSWORD, new CookieJar(), issuer, northClient, { tenant: 'north' });
     expect(again.answer.location).toMatch(CODE_AT_CLIENT);

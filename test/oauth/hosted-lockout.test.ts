@@ -98,12 +98,12 @@ describe('lockout', () => {
     expect((await attemptFrom(ATTACKER, 'dan@example.com', PASSWORD)).answer.status).toBe(400);
     // One record of the address's lock (written by the statement that locked), none of the refused right passwords.
     const audit = await sql<{ action: string; actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: { lockedUntil: string } }>(
-      `select action, actor_type, actor_id, tenant_id, before, after from audit_log where target_id = ? and action like 'user.%lock'`,
+      `select action, actor_type, actor_id, tenant_id, before, after from audit_log where target_id = ? and action like 'user.%locked'`,
       [userId],
     );
     expect(audit).toEqual([
       {
-        action: 'user.address.lock',
+        action: 'user.address.locked',
         actor_type: 'oauth_client',
         actor_id: clientId,
         tenant_id: null,
@@ -178,7 +178,7 @@ describe('lockout', () => {
     expect(await status(userId)).toBe('locked');
     expect((await attemptFrom(OWNER, 'amy@example.com', PASSWORD)).answer.status).toBe(400);
     const audit = await sql<{ actor_type: string; after: { lockedUntil: string } }>(
-      `select actor_type, after from audit_log where target_id = ? and action = 'user.lock'`,
+      `select actor_type, after from audit_log where target_id = ? and action = 'user.locked'`,
       [userId],
     );
     expect(audit).toEqual([
@@ -218,7 +218,7 @@ describe('lockout', () => {
       [3, true],
     ]);
     expect(await status(userId)).toBe('locked');
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.lock'`, [userId])).toHaveLength(1);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.locked'`, [userId])).toHaveLength(1);
   });
 
   it('an address lock that has run out counts for nothing: the address starts a new run, and the account is not locked by it', async () => {
@@ -363,7 +363,7 @@ describe('lockout', () => {
       expect(await row()).toEqual({ status: 'active', locked_until: null, failed_sign_ins: 0 });
       expect(await failuresOf(userId)).toEqual([]);
       const audits = async () =>
-        sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(`select before, after from audit_log where action = 'user.unlock' and target_id = ?`, [userId]);
+        sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(`select before, after from audit_log where action = 'user.unlocked' and target_id = ?`, [userId]);
       const [audit] = await audits();
       expect(audit).toMatchObject({
         before: { status: 'locked', failedSignIns: 6, lockedUntil: null, lockedAddresses: 2 },
@@ -387,7 +387,7 @@ describe('lockout', () => {
     const unlocked = await app.http.post(`/users/${userId}/unlock`);
     expect(unlocked.body).toMatchObject({ id: userId, status: 'active' });
     expect(await failuresOf(userId)).toEqual([]);
-    const [audit] = await sql<{ before: Record<string, unknown> }>(`select before from audit_log where action = 'user.unlock' and target_id = ?`, [userId]);
+    const [audit] = await sql<{ before: Record<string, unknown> }>(`select before from audit_log where action = 'user.unlocked' and target_id = ?`, [userId]);
     expect(audit?.before).toMatchObject({ status: 'active', lockedAddresses: 1 });
     expect((await attemptFrom(ATTACKER, 'una@example.com', PASSWORD)).answer.status).toBe(303);
   });

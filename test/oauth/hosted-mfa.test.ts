@@ -315,7 +315,7 @@ describe('required', () => {
     expect(factor!.last_step).not.toBeNull();
     const stored = await sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId]);
     expect(stored.map((row) => row.code_hash).sort()).toEqual(shown.map((code) => recoveryCodeHash(code!)).sort());
-    expect((await records(userId, 'user.mfa.enroll')).map((record) => record.after)).toEqual([{ factor: 'totp' }]);
+    expect((await records(userId, 'user.mfa.enrolled')).map((record) => record.after)).toEqual([{ factor: 'totp' }]);
     expect(await lastMail('enrol@example.com', 'mfa_enrolled')).toContain('Authenticator app');
     // The enrolment's code may not serve again: the next sign-in is a challenge, which refuses it.
     const next = await stepPage('enrol@example.com', { configuration });
@@ -406,7 +406,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
     expect(posted.body).toContain('This form has expired.');
     expect(await passwordHash(userId)).toBe(before);
     expect(await sessionSignsIn(ownerJar)).toBe(true);
-    expect(await records(userId, 'user.password.change')).toEqual([]);
+    expect(await records(userId, 'user.password.changed')).toEqual([]);
   });
 
   it('with the TOTP code, the user changes it and signs in with both factors; their other sessions end', async () => {
@@ -419,7 +419,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
     expect(form.body).toContain('The password of expired-totp-owner@example.com has expired.');
     const done = await flow.jar.submit(form, { password: NEW_PASSWORD });
     expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
-    expect((await records(userId, 'user.password.change')).map((record) => record.after)).toEqual([expect.objectContaining({ reason: 'expired' })]);
+    expect((await records(userId, 'user.password.changed')).map((record) => record.after)).toEqual([expect.objectContaining({ reason: 'expired' })]);
     expect(await sessionSignsIn(ownerJar)).toBe(false);
     // Signed in with the new password elsewhere, no change is asked, only the step.
     expect((await signIn('expired-totp-owner@example.com', { configuration, password: NEW_PASSWORD })).answer.location).toMatch(/\/mfa$/);

@@ -189,9 +189,9 @@ describe('sign-up with a passkey', () => {
     expect((await scope.admin.get(`/users/${userId}`)).body).toMatchObject({ email: 'New.Comer@example.com', emailVerified: true, tenantIds: [] });
     expect(await sql('select password_hash from app_user where id = ?', [userId])).toEqual([{ password_hash: null }]);
     expect(await sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Passkey', rp_id: rpId }]);
-    const [signup] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.signup'`, [userId]);
+    const [signup] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.signed_up'`, [userId]);
     expect(signup?.after).toMatchObject({ email: 'New.Comer@example.com', hasPassword: false, method: 'passkey', via: scope.clientId });
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId])).toHaveLength(1);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId])).toHaveLength(1);
     const [signedIn] = await signInRecords(scope.application.applicationId, 'user.signed_in');
     expect(signedIn?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
 
@@ -550,7 +550,7 @@ describe('WebAuthn as a second factor', () => {
     const done = await flow.jar.submit(registered, { action: 'continue' });
     expect(await idToken(scope, flow, done)).toMatchObject({ amr: ['pwd', 'hwk', 'mfa'] });
     expect(await sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Laptop', rp_id: rpId }]);
-    const [enrolled] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.mfa.enroll'`, [userId]);
+    const [enrolled] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId]);
     expect(enrolled?.after).toEqual({ factor: 'webauthn' });
     // Next time: a passkey sign-in (the key is discoverable) needs no password.
     const next = await loginPage(scope);
@@ -590,7 +590,7 @@ describe('the account page', () => {
     expect(added.status).toBe(303);
     const page = await jar.visit(added.location!);
     expect(page.body).toContain('Your passkeys and security keys are saved.');
-    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);
+    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId]);
     expect(audited?.after).toEqual({ name: 'Phone', rpId });
     const removeForm = passkeyRemoval(page);
     expect(removeForm.options['remove']).toHaveLength(1);
@@ -606,12 +606,12 @@ describe('the account page', () => {
     const removed = await jar.visit(removeForm.action, { form: removal });
     expect(removed.status).toBe(303);
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
     // Removed again (the form of a page opened before), it is said so, in the browser's language.
     const again = await jar.visit(removeForm.action, { form: removal, headers: { 'accept-language': 'de' } });
     expect(again.status).toBe(400);
     expect(again.body).toContain('Dieser Passkey wurde bereits entfernt.');
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toHaveLength(1);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
   });
 
   it('under a required policy of keys the last one stays; with an app beside it, it goes, the recovery codes staying for the app', async () => {
@@ -630,7 +630,7 @@ describe('the account page', () => {
     expect(kept.status).toBe(400);
     expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.remove'`, [userId])).toEqual([]);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toEqual([]);
 
     await giveTotp(scope, userId);
     expect((await jar.visit(form.action, { form: removal })).status).toBe(303);
@@ -657,7 +657,7 @@ describe('a tenant’s custom domain', () => {
     const added = await answer(jar, page, key.register(creation as never, domain), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
     expect(added.status, added.body.slice(-1500)).toBe(303);
     expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: DOMAIN_HOST }]);
-    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.add'`, [userId]);
+    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId]);
     expect(audited?.after).toEqual({ name: 'Phone', rpId: DOMAIN_HOST });
     expect(passkeyRemoval(await jar.visit(added.location!)).options['remove']).toHaveLength(1);
     // The account page of the service's host (the tenant's path) lists the keys of every relying party, so that a lost
@@ -762,7 +762,7 @@ describe('a key of another host as the second factor', () => {
     expect(await sql('select kind from mfa_factor where user_id = ?', [userId])).toEqual([]);
     expect(await sql('select 1 from mfa_email_code where user_id = ?', [userId])).toEqual([]);
     expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: rpId }]);
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enroll'`, [userId])).toEqual([]);
+    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId])).toEqual([]);
 
     const done = await flow.jar.submit(wrong, { code: RECOVERY_CODE });
     expect(await idToken(away, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], iss: domain });

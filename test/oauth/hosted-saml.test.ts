@@ -368,7 +368,7 @@ describe('single logout started at the IdP', () => {
     expect(await userinfoStatus(leavingToken)).toBe(401);
     expect(await sessionsOf(staying)).toBe(1);
     expect(await userinfoStatus(stayingToken)).toBe(200);
-    const [revoked] = (await app.http.get(`/audit-logs?action=session.revoke&pageSize=1`)).body.data as { actor: unknown; changes: { after: unknown } }[];
+    const [revoked] = (await app.http.get(`/audit-logs?action=session.revoked&pageSize=1`)).body.data as { actor: unknown; changes: { after: unknown } }[];
     expect(revoked).toMatchObject({ actor: { type: 'system', id: 'saml-logout' }, changes: { after: { reason: 'saml_logout' } } });
 
     // The same request again is refused: a LogoutRequest is used once.

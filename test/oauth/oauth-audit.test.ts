@@ -113,13 +113,13 @@ const bySpa = (reason: string) => ({
 });
 
 describe('a client revokes a token (POST /oauth2/revoke)', () => {
-  it('a refresh token: the grant is revoked, one grant.revoke record under the request, the client its actor', async () => {
+  it('a refresh token: the grant is revoked, one grant.revoked record under the request, the client its actor', async () => {
     const { tokens, grantId } = await spaTokens();
     const requestId = `revoke-${crypto.randomUUID()}`;
     expect((await revoke(tokens.refresh_token!, requestId, 'refresh_token')).status).toBe(200);
     expect(await grantExists(grantId)).toBe(false);
     expect((await refresh(tokens.refresh_token!)).body).toMatchObject({ error: 'invalid_grant' });
-    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('revocation'), action: 'grant.revoke', request_id: requestId }]);
+    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('revocation'), action: 'grant.revoked', request_id: requestId }]);
     // Revoked again: nothing left to revoke, nothing recorded.
     expect((await revoke(tokens.refresh_token!)).status).toBe(200);
     expect(await recordsOf(grantId)).toHaveLength(1);
@@ -130,10 +130,10 @@ describe('a client revokes a token (POST /oauth2/revoke)', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => revoke(tokens.refresh_token!)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
     expect(await grantExists(grantId)).toBe(false);
-    expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('revocation'), action: 'grant.revoke' }]);
+    expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('revocation'), action: 'grant.revoked' }]);
   });
 
-  it('an opaque access token: the tokens of its grant are revoked (the refresh token too), the grant kept, one grant.tokens.revoke record', async () => {
+  it('an opaque access token: the tokens of its grant are revoked (the refresh token too), the grant kept, one grant.tokens.revoked record', async () => {
     const { tokens, grantId } = await spaTokens();
     const requestId = `revoke-at-${crypto.randomUUID()}`;
     const answers = await Promise.all([revoke(tokens.access_token, requestId), revoke(tokens.access_token)]);
@@ -141,7 +141,7 @@ describe('a client revokes a token (POST /oauth2/revoke)', () => {
     expect((await refresh(tokens.refresh_token!)).body).toMatchObject({ error: 'invalid_grant' });
     // oidc-provider's revokeGrantPolicy keeps the grant when an access token is revoked.
     expect(await grantExists(grantId)).toBe(true);
-    expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('revocation'), action: 'grant.tokens.revoke' }]);
+    expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('revocation'), action: 'grant.tokens.revoked' }]);
   });
 
   it('another client’s token: nothing revoked, nothing recorded', async () => {
@@ -181,7 +181,7 @@ describe('a replay revokes the grant', () => {
     expect(await recordsOf(grantId)).toMatchObject([{ ...bySpa('refresh_token_reuse'), action: 'refresh_token.reuse_detected' }]);
   });
 
-  it('a code redeemed twice: one grant.revoke, reason code_replay', async () => {
+  it('a code redeemed twice: one grant.revoked, reason code_replay', async () => {
     const { callback, verifier } = await spaCode();
     const code = callback.searchParams.get('code')!;
     const redeem = (requestId: string) =>
@@ -195,12 +195,12 @@ describe('a replay revokes the grant', () => {
     const requestId = `replay-${crypto.randomUUID()}`;
     expect((await redeem(requestId)).body).toMatchObject({ error: 'invalid_grant' });
     expect(await grantExists(grantId)).toBe(false);
-    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('code_replay'), action: 'grant.revoke', request_id: requestId }]);
+    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('code_replay'), action: 'grant.revoked', request_id: requestId }]);
   });
 });
 
 describe('a sign-out revokes the session’s grants', () => {
-  it('RP-initiated logout: one grant.revoke per grant, the user its actor, reason logout', async () => {
+  it('RP-initiated logout: one grant.revoked per grant, the user its actor, reason logout', async () => {
     const jar = new CookieJar();
     const { url, verifier, state } = await authorizationRequest(webConfig, { redirectUri: REDIRECT_URI, resource: '' }, { tenant: tenantId });
     const start = await jar.visit(url.href);
@@ -221,7 +221,7 @@ describe('a sign-out revokes the session’s grants', () => {
         tenant_id: tenantId,
         actor_type: 'user',
         actor_id: userId,
-        action: 'grant.revoke',
+        action: 'grant.revoked',
         target_type: 'grant',
         request_id: requestId,
         after: { reason: 'logout', clientId: web.clientId, userId },
@@ -260,15 +260,15 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
       [id],
     );
 
-  it('by a sign-in: user.unlock, the lockout policy its actor, reason lock_expired, under the sign-in’s request id', async () => {
+  it('by a sign-in: user.unlocked, the lockout policy its actor, reason lock_expired, under the sign-in’s request id', async () => {
     const id = await lockedUser('gus@example.com');
     const requestId = `lift-${crypto.randomUUID()}`;
     expect((await signInWith({ email: 'gus@example.com', password: PASSWORD }, requestId)).status).toBe(303);
     expect(await userRow(id)).toEqual({ status: 'active', failed_sign_ins: 0 });
     const records = await trail(id);
-    expect(records.map((record) => record.action)).toEqual(['user.create', 'user.address.lock', 'user.address.lock', 'user.lock', 'user.unlock']);
+    expect(records.map((record) => record.action)).toEqual(['user.created', 'user.address.locked', 'user.address.locked', 'user.locked', 'user.unlocked']);
     expect(records[4]).toEqual({
-      action: 'user.unlock',
+      action: 'user.unlocked',
       actor_type: 'system',
       actor_id: 'lockout',
       request_id: requestId,
@@ -281,16 +281,16 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     expect(await trail(id)).toHaveLength(5);
   });
 
-  it('by a failed attempt: user.unlock, then the attempt counts as the first of a new run', async () => {
+  it('by a failed attempt: user.unlocked, then the attempt counts as the first of a new run', async () => {
     const id = await lockedUser('hal@example.com');
     expect((await signInWith({ email: 'hal@example.com', password: WRONG })).status).toBe(400);
     expect(await userRow(id)).toEqual({ status: 'active', failed_sign_ins: 1 });
     expect((await trail(id)).map((record) => [record.action, record.after.reason])).toEqual([
-      ['user.create', undefined],
-      ['user.address.lock', 'failed_sign_ins'],
-      ['user.address.lock', 'failed_sign_ins'],
-      ['user.lock', 'locked_addresses'],
-      ['user.unlock', 'lock_expired'],
+      ['user.created', undefined],
+      ['user.address.locked', 'failed_sign_ins'],
+      ['user.address.locked', 'failed_sign_ins'],
+      ['user.locked', 'locked_addresses'],
+      ['user.unlocked', 'lock_expired'],
     ]);
   });
 
@@ -298,7 +298,7 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     const id = await lockedUser('ida@example.com');
     const answers = await Promise.all([0, 1, 2].map(() => signInWith({ email: 'ida@example.com', password: PASSWORD })));
     expect(answers.map((answer) => answer.status)).toEqual([303, 303, 303]);
-    expect((await trail(id)).filter((record) => record.action === 'user.unlock')).toHaveLength(1);
+    expect((await trail(id)).filter((record) => record.action === 'user.unlocked')).toHaveLength(1);
   });
 
   it('a lock still running is not lifted: the right password is refused, nothing recorded', async () => {
@@ -306,6 +306,6 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     expect((await signInWith({ email: 'jon@example.com', password: PASSWORD })).status).toBe(400);
     expect((await signInWith({ email: 'jon@example.com', password: WRONG })).status).toBe(400);
     expect(await userRow(id)).toEqual({ status: 'locked', failed_sign_ins: 6 });
-    expect((await trail(id)).map((record) => record.action)).toEqual(['user.create', 'user.address.lock', 'user.address.lock', 'user.lock']);
+    expect((await trail(id)).map((record) => record.action)).toEqual(['user.created', 'user.address.locked', 'user.address.locked', 'user.locked']);
   });
 });

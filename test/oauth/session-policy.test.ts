@@ -258,7 +258,7 @@ describe('singleSession', () => {
     expect(await refresh(hooli, second.refreshToken)).toEqual({ token: expect.any(String) });
     expect(await silently(hooli, theirs.browser, tenant)).toBe('code');
 
-    const audit = await hooli.admin.get(`/audit-logs?action=session.revoke&target=${ended!.id}`);
+    const audit = await hooli.admin.get(`/audit-logs?action=session.revoked&target=${ended!.id}`);
     expect(audit.status).toBe(200);
     expect(audit.body.data).toEqual([
       expect.objectContaining({ actor: { type: 'user', id: userId }, tenantId: tenant, changes: expect.objectContaining({ after: { reason: 'single_session' } }) }),

@@ -66,7 +66,7 @@ async function opRows(signedIn: { uid: string; grantId: string }): Promise<numbe
 }
 
 const sessionRevocations = async (sessionId: string) =>
-  (await app.http.get(`/audit-logs?action=session.revoke&target=${sessionId}`)).body.data as { changes: { after: unknown } }[];
+  (await app.http.get(`/audit-logs?action=session.revoked&target=${sessionId}`)).body.data as { changes: { after: unknown } }[];
 
 describe('a shared-pool user removed from a tenant', () => {
   it('loses their sessions of that tenant (OP session, grants, tokens, index row, audited); their other tenant’s session stands', async () => {

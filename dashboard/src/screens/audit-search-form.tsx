@@ -9,7 +9,7 @@ interface AuditSearchFormProps {
 }
 
 const FIELDS = [
-  ['action', 'Action', 'user.create or user.*'],
+  ['action', 'Action', 'user.created or user.*'],
   ['actor', 'Actor ID', 'a user, credential or key id'],
   ['target', 'Target ID', 'the id of what changed'],
 ] as const;

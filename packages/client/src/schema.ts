@@ -1078,7 +1078,7 @@ export interface paths {
         /**
          * Revoke a session: its browser session, grants and tokens end
          * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
          *
          *     Requires `sessions:delete`.
          *
@@ -1111,7 +1111,7 @@ export interface paths {
         /**
          * Revoke a session: its browser session, grants and tokens end
          * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
          *
          *     Requires `sessions:delete`.
          *
@@ -1144,7 +1144,7 @@ export interface paths {
         /**
          * Revoke a session: its browser session, grants and tokens end
          * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoke`.
+         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
          *
          *     Requires `sessions:delete`.
          *
@@ -1606,7 +1606,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a custom permission; the roles that held it leave it
-         * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
+         * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
          *     permission: 422. An application-wide one from a tenant scope: 403.
          *
          *     Requires `permissions:delete`.
@@ -1631,7 +1631,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a custom permission; the roles that held it leave it
-         * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
+         * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
          *     permission: 422. An application-wide one from a tenant scope: 403.
          *
          *     Requires `permissions:delete`.
@@ -1656,7 +1656,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a custom permission; the roles that held it leave it
-         * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.update`). A built-in
+         * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
          *     permission: 422. An application-wide one from a tenant scope: 403.
          *
          *     Requires `permissions:delete`.
@@ -5542,7 +5542,7 @@ export interface components {
              * @description The API key the request authenticated with, when one did (beside a Bearer token the actor is the token's subject).
              */
             apiKeyId: string | null;
-            /** @description What happened, as `resource.verb` (`user.create`). */
+            /** @description What happened, as `resource.verb` (`user.created`). */
             action: string;
             /** @description Who or what an audit record is about: a kind and an id. */
             target: {
@@ -18378,7 +18378,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only what this actor did (a user, credential or key id). */
                 actor?: string;
-                /** @description Only this action (`user.create`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
                 action?: string;
                 /** @description Only records about this target id. */
                 target?: string;
@@ -18429,7 +18429,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only what this actor did (a user, credential or key id). */
                 actor?: string;
-                /** @description Only this action (`user.create`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
                 action?: string;
                 /** @description Only records about this target id. */
                 target?: string;
@@ -18483,7 +18483,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only what this actor did (a user, credential or key id). */
                 actor?: string;
-                /** @description Only this action (`user.create`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
                 action?: string;
                 /** @description Only records about this target id. */
                 target?: string;

@@ -144,7 +144,7 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     const secret = generateApiKeySecret();
     key.secretHash = hashApiKeySecret(secret);
     key.lastRotatedAt = now;
-    recordAudit(em, scope, { action: 'api_key.rotate', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
+    recordAudit(em, scope, { action: 'api_key.rotated', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
     return { key, secret };
   }));
   await scope.services.invalidations.publish({ kind: 'api_key', id: rotated.key.id });

@@ -58,7 +58,7 @@ export const keySnapshotSql = (row: string, userId = `${row}.user_id`) =>
 /** In the key's own application and tenant. */
 export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKey): void {
   recordAudit(em, { ...actor, applicationId: key.applicationId }, {
-    action: 'api_key.create',
+    action: 'api_key.created',
     targetType: 'api_key',
     targetId: key.id,
     tenantId: key.tenantId ?? null,
@@ -71,7 +71,7 @@ export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey): vo
   const before = keySnapshot(key);
   key.revokedAt = new Date();
   recordAudit(em, { ...actor, applicationId: key.applicationId }, {
-    action: 'api_key.revoke',
+    action: 'api_key.revoked',
     targetType: 'api_key',
     targetId: key.id,
     tenantId: key.tenantId ?? null,

@@ -125,7 +125,7 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
       await lockAuthorization(em, scope.applicationId);
       const permissions = await resourcePermissions(em, scope, listed, defined);
       const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
-      recordAudit(em, scope, { action: 'api_resource.create', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
+      recordAudit(em, scope, { action: 'api_resource.created', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
       return resource;
     }),
   );
@@ -153,7 +153,7 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
       if (name !== undefined) resource.name = name;
       // New permissions without a list join the resource's own.
       if (listed !== undefined || defined.length > 0) resource.permissions = await resourcePermissions(em, scope, listed ?? resource.permissions, defined);
-      recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
+      recordAudit(em, scope, { action: 'api_resource.updated', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
       return resource;
     }),
   );
@@ -166,7 +166,7 @@ export async function deleteApiResource(scope: Scope, resourceId: string): Promi
   scope.requireApplicationWide();
   return scope.transactional(async (em) => {
     const resource = await findResource(em, resourceId, true);
-    recordAudit(em, scope, { action: 'api_resource.delete', targetType: 'api_resource', targetId: resource.id, tenantId: null, before: snapshot(resource) });
+    recordAudit(em, scope, { action: 'api_resource.deleted', targetType: 'api_resource', targetId: resource.id, tenantId: null, before: snapshot(resource) });
     em.remove(resource);
     return true;
   });
@@ -178,7 +178,7 @@ export async function removePermissionFromApiResources(em: EntityManager, scope:
   for (const resource of listing) {
     const before = snapshot(resource);
     resource.permissions = resource.permissions.filter((permission) => permission !== key);
-    recordAudit(em, scope, { action: 'api_resource.update', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
+    recordAudit(em, scope, { action: 'api_resource.updated', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
   }
 }
 

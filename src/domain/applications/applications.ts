@@ -106,7 +106,7 @@ export function newApplicationRow(organizationId: string, input: CreateApplicati
 /** Application-wide, bound to no user. */
 export type InitialKey = Pick<IssueApiKey, 'name' | 'permissions' | 'expiresAt' | 'secret'>;
 
-/** `application.create` in the actor's application, `api_key.create` in the new one (the API and bootstrap alike). */
+/** `application.created` in the actor's application, `api_key.created` in the new one (the API and bootstrap alike). */
 export function insertApplication(em: EntityManager, actor: AuditActor, row: NewApplicationRow, key: InitialKey): CreatedApplication {
   const application = insertApplicationRow(em, actor, row);
   const initialApiKey = issueApiKey(em, { applicationId: application.id, tenantId: null, userId: null, ...key });
@@ -114,11 +114,11 @@ export function insertApplication(em: EntityManager, actor: AuditActor, row: New
   return Object.assign(application, { initialApiKey });
 }
 
-/** The application with its built-in roles and its `application.create` record in the actor's application. */
+/** The application with its built-in roles and its `application.created` record in the actor's application. */
 export function insertApplicationRow(em: EntityManager, actor: AuditActor, row: NewApplicationRow): Application {
   const application = em.create(Application, row);
   createBuiltInRoles(em, application.id);
-  recordAudit(em, actor, { action: 'application.create', targetType: 'application', targetId: application.id, after: snapshot(application) });
+  recordAudit(em, actor, { action: 'application.created', targetType: 'application', targetId: application.id, after: snapshot(application) });
   return application;
 }
 
@@ -191,7 +191,7 @@ export async function updateApplication(
       }
     }
     recordAudit(em, scope, {
-      action: 'application.update',
+      action: 'application.updated',
       targetType: 'application',
       targetId: application.id,
       before,
@@ -210,7 +210,7 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     if (application === null) throw notFound('Application', 'appId');
     // Its users are the organization's operators: the dashboard signs in there.
     if (application.console) throw invalid('appId', 'The organization’s console application cannot be deleted');
-    recordAudit(em, scope, { action: 'application.delete', targetType: 'application', targetId: application.id, before: snapshot(application) });
+    recordAudit(em, scope, { action: 'application.deleted', targetType: 'application', targetId: application.id, before: snapshot(application) });
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.
     await executeOwned(em, application.id, 'delete from oidc_model where @owner');

@@ -185,7 +185,7 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
         config,
         secrets,
       });
-      recordAudit(em, scope, { action: 'auth_provider.create', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
+      recordAudit(em, scope, { action: 'auth_provider.created', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
       return created;
     }),
   );
@@ -222,7 +222,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));
       if (name !== undefined) found.name = name;
       if (enabled !== undefined) found.enabled = enabled;
-      recordAudit(em, scope, { action: 'auth_provider.update', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
+      recordAudit(em, scope, { action: 'auth_provider.updated', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
       return found;
     }),
   );
@@ -234,7 +234,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
 export async function deleteAuthProvider(scope: Scope, providerId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const provider = await ownProvider(scope, em, providerId);
-    recordAudit(em, scope, { action: 'auth_provider.delete', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
+    recordAudit(em, scope, { action: 'auth_provider.deleted', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
     em.remove(provider);
   });
   await configurationChanged(scope, scope.tenantId);
@@ -276,7 +276,7 @@ export async function rotateSamlSpKey(scope: Scope, providerId: string, input: R
     if (provider.type !== 'saml') throw invalid('providerId', `A ${provider.type} provider has no SP key: only a saml provider's can be rotated`);
     const { before, after } = await rotateSpKeyPair(em, scope.services.storedSecrets, provider, grace, new Date());
     recordAudit(em, scope, {
-      action: 'auth_provider.rotate_sp_key',
+      action: 'auth_provider.sp_key_rotated',
       targetType: 'auth_provider',
       targetId: provider.id,
       before: before === null ? null : auditedKeys(before),

@@ -35,6 +35,6 @@ export async function definePermission(em: EntityManager, scope: Scope, definiti
   await lockAuthorization(em, scope.applicationId);
   if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key, field);
   const permission = em.create(CustomPermission, { applicationId: scope.applicationId, id: newId(), tenantId: scope.tenantId, key, description: definition.description });
-  recordAudit(em, scope, { action: 'permission.create', targetType: 'permission', targetId: permission.id, after: permissionSnapshot(permission) });
+  recordAudit(em, scope, { action: 'permission.created', targetType: 'permission', targetId: permission.id, after: permissionSnapshot(permission) });
   return permission;
 }

@@ -87,7 +87,7 @@ export async function createPermission(scope: Scope, input: CreatePermissionInpu
 }
 
 /**
- * Every role holding it leaves it in the same transaction, audited as `role.update`. A built-in permission is 409; a
+ * Every role holding it leaves it in the same transaction, audited as `role.updated`. A built-in permission is 409; a
  * tenant scope may not delete an application-wide one (403).
  */
 export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
@@ -105,10 +105,10 @@ export async function deletePermission(scope: Scope, permissionId: string): Prom
     for (const role of holders) {
       const before = roleSnapshot(role);
       role.permissions = role.permissions.filter((grant) => grant !== permission.key);
-      recordAudit(em, scope, { action: 'role.update', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before, after: roleSnapshot(role) });
+      recordAudit(em, scope, { action: 'role.updated', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before, after: roleSnapshot(role) });
     }
     if (tenantId === null) await removePermissionFromApiResources(em, scope, permission.key);
-    recordAudit(em, scope, { action: 'permission.delete', targetType: 'permission', targetId: permission.id, tenantId, before: permissionSnapshot(permission) });
+    recordAudit(em, scope, { action: 'permission.deleted', targetType: 'permission', targetId: permission.id, tenantId, before: permissionSnapshot(permission) });
     em.remove(permission);
   });
   await authorizationChanged(scope);

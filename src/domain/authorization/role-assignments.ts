@@ -52,11 +52,11 @@ export const assignmentSnapshotSql = (row: string, subjectId = `${row}.subject_i
   `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${subjectId}, 'tenantId', ${row}.tenant_id)`;
 
 /**
- * Each with a `role_assignment.delete` record under its own tenant. Returns how many; the caller calls
+ * Each with a `role_assignment.deleted` record under its own tenant. Returns how many; the caller calls
  * authorizationChanged after the commit.
  */
 export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<number> {
-  const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.delete', targetType: 'role_assignment' }, {
+  const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.deleted', targetType: 'role_assignment' }, {
     tenantPerRow: true,
     ctes: `changed as (
       delete from role_assignment as a where @owner(a) and ${where}
@@ -208,7 +208,7 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
         subjectType: subject.type,
         subjectId: subject.id,
       });
-      recordAudit(em, scope, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
+      recordAudit(em, scope, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
       return assignment;
     }),
   );

@@ -91,7 +91,7 @@ export async function createRole(scope: Scope, input: CreateRoleInput): Promise<
         permissions,
         builtIn: false,
       });
-      recordAudit(em, scope, { action: 'role.create', targetType: 'role', targetId: created.id, after: roleSnapshot(created) });
+      recordAudit(em, scope, { action: 'role.created', targetType: 'role', targetId: created.id, after: roleSnapshot(created) });
       return created;
     }),
   );
@@ -153,7 +153,7 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
       }
       if (name !== undefined) role.name = name;
       if (text !== undefined) role.description = text;
-      recordAudit(em, scope, { action: 'role.update', targetType: 'role', targetId: role.id, tenantId, before, after: roleSnapshot(role) });
+      recordAudit(em, scope, { action: 'role.updated', targetType: 'role', targetId: role.id, tenantId, before, after: roleSnapshot(role) });
       return role;
     }),
   );
@@ -168,7 +168,7 @@ export async function deleteRole(scope: Scope, roleId: string): Promise<boolean>
     const role = await writableRole(scope, em, roleId);
     if (role.builtIn) throw invalid('roleId', 'A built-in role cannot be deleted');
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
-    recordAudit(em, scope, { action: 'role.delete', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
+    recordAudit(em, scope, { action: 'role.deleted', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
     em.remove(role);
   });
   await authorizationChanged(scope);

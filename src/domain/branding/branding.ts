@@ -152,11 +152,11 @@ export async function getBranding(scope: Scope): Promise<Branding> {
 export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
   const value = { ...parseBranding(input) };
-  const write: SettingWrite = { feature: 'branding', key: '', compose: () => ({ value }), action: 'branding.update' };
+  const write: SettingWrite = { feature: 'branding', key: '', compose: () => ({ value }), action: 'branding.updated' };
   if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null);
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized');
 }
 
 export async function removeBrandingOverride(scope: Scope): Promise<boolean> {
-  return removeTenantOverride(scope, overrideTenant(scope), 'branding', '', 'branding.override.remove');
+  return removeTenantOverride(scope, overrideTenant(scope), 'branding', '', 'branding.override.removed');
 }

@@ -78,7 +78,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
       continue;
     }
     if (client.redirectUris.length !== 1 || !client.redirectUris[0]!.endsWith('/dashboard/')) continue;
-    recordAudit(em, actor, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, before: oauthClientSnapshot(client) });
+    recordAudit(em, actor, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, before: oauthClientSnapshot(client) });
     em.remove(client);
   }
   if (current !== undefined) return current;
@@ -99,7 +99,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     previousSecretExpiresAt: null,
     revokedAt: null,
   });
-  recordAudit(em, actor, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, after: oauthClientSnapshot(client) });
+  recordAudit(em, actor, { action: 'oauth_client.created', targetType: 'oauth_client', targetId: client.id, after: oauthClientSnapshot(client) });
   return client.id;
 }
 
@@ -202,7 +202,7 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
     tenantIds: [],
     passwordHash: configured?.passwordHash ?? null,
   });
-  recordAudit(em, actor, { action: 'user.create', targetType: 'user', targetId: user.id, after: userSnapshot(user) });
+  recordAudit(em, actor, { action: 'user.created', targetType: 'user', targetId: user.id, after: userSnapshot(user) });
   await assignAppAdmin(em, actor, { type: 'user', id: user.id });
   if (target.application_id !== null) await assignAppAdmin(em, { ...actor, applicationId: target.application_id }, { type: 'operator', id: user.id });
   // The link's row names the user, whose row must be written first.
@@ -214,5 +214,5 @@ async function assignAppAdmin(em: EntityManager, actor: AuditActor, subject: { t
   const { applicationId } = actor;
   const role = await em.findOneOrFail(Role, { applicationId, key: 'app_admin', tenantId: null }, { filters: false });
   const assignment = em.create(RoleAssignment, { applicationId, id: newId(), tenantId: null, roleId: role.id, subjectType: subject.type, subjectId: subject.id });
-  recordAudit(em, actor, { action: 'role_assignment.create', targetType: 'role_assignment', targetId: assignment.id, after: assignmentSnapshot(assignment) });
+  recordAudit(em, actor, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, after: assignmentSnapshot(assignment) });
 }

@@ -100,7 +100,7 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
         verificationToken: newVerificationToken(),
         verifiedAt: null,
       });
-      recordAudit(em, scope, { action: 'domain.create', targetType: 'domain', targetId: created.id, after: snapshot(created) });
+      recordAudit(em, scope, { action: 'domain.created', targetType: 'domain', targetId: created.id, after: snapshot(created) });
       return created;
     }),
   );
@@ -112,7 +112,7 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const domain = await findDomain(em, scope, domainId, true);
-    recordAudit(em, scope, { action: 'domain.delete', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
+    recordAudit(em, scope, { action: 'domain.deleted', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     em.remove(domain);
   });
   await configurationChanged(scope, scope.tenantId);
@@ -147,7 +147,7 @@ export async function verifyDomain(
     if (row.verifiedAt != null) return { row, changed: false };
     const before = snapshot(row);
     row.verifiedAt = new Date();
-    recordAudit(em, scope, { action: 'domain.verify', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
+    recordAudit(em, scope, { action: 'domain.verified', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
     return { row, changed: true };
   });
   if (verified.changed) await configurationChanged(scope, scope.tenantId);

@@ -338,7 +338,7 @@ export class OutboxWorker implements OutboxWaker {
         if (status === 'retry' || !written.has(row.id)) continue;
         const actor: AuditActor = { applicationId: row.application_id, tenantId: row.tenant_id, requestId: row.id, principal: SYSTEM };
         recordAudit(tx, actor, {
-          action: status === 'sent' ? 'email_delivery.send' : 'email_delivery.fail',
+          action: status === 'sent' ? 'email_delivery.sent' : 'email_delivery.failed',
           targetType: 'email_delivery',
           targetId: row.id,
           outcome: status === 'sent' ? 'success' : 'failure',

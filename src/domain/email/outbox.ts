@@ -135,7 +135,7 @@ export function queueRendered(em: EntityManager, sender: MailSender, mail: Rende
     providerType: mail.providerType,
   });
   recordAudit(em, sender, {
-    action: 'email_delivery.queue',
+    action: 'email_delivery.queued',
     targetType: 'email_delivery',
     targetId: id,
     tenantId: mail.tenantId,

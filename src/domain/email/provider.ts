@@ -216,12 +216,12 @@ export async function putEmailProvider(scope: Scope, input: EmailProviderInput):
     const { value, secrets } = parseEmailProvider(input, stored, publicUrl, scope.services.config.email.allowPrivateHosts);
     return { value: { ...value }, secrets };
   };
-  const write: SettingWrite = { feature: 'email_provider', key: '', compose, action: 'email_provider.update' };
+  const write: SettingWrite = { feature: 'email_provider', key: '', compose, action: 'email_provider.updated' };
   if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null, publicUrl);
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized', publicUrl);
 }
 
 /** The tenant's secrets go too. */
 export async function removeEmailProviderOverride(scope: Scope): Promise<boolean> {
-  return removeTenantOverride(scope, overrideTenant(scope), 'email_provider', '', 'email_provider.override.remove');
+  return removeTenantOverride(scope, overrideTenant(scope), 'email_provider', '', 'email_provider.override.removed');
 }

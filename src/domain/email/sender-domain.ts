@@ -112,7 +112,7 @@ async function senderDomainRow(scope: Scope, owner: string | null, domain: strin
       ],
     );
     if (inserted.length > 0) {
-      recordAudit(em, scope, { action: 'email_sender_domain.create', targetType: 'email_sender_domain', targetId: id, tenantId: owner, after: { domain, dkimSelector: selector } });
+      recordAudit(em, scope, { action: 'email_sender_domain.created', targetType: 'email_sender_domain', targetId: id, tenantId: owner, after: { domain, dkimSelector: selector } });
     }
   });
   return (await findSenderDomain(scope.em.fork(), scope.applicationId, owner, domain))!;
@@ -202,7 +202,7 @@ export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView
     const verified = isVerified(current, expected);
     current.verifiedAt = verified ? (wasVerified ? (current.verifiedAt ?? new Date()) : new Date()) : null;
     recordAudit(em, scope, {
-      action: 'email_sender_domain.verify',
+      action: 'email_sender_domain.verified',
       targetType: 'email_sender_domain',
       targetId: current.id,
       tenantId: subject.owner,

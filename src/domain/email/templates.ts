@@ -163,14 +163,14 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   checkTemplateParts(input);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
   await renderDraft(scope.applicationId, content, await sampleVariables(scope));
-  const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.update' };
+  const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.updated' };
   if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
 }
 
 export async function removeEmailTemplateOverride(scope: Scope, key: string): Promise<boolean> {
   const templateKeyValue = templateKey(key);
-  return removeTenantOverride(scope, overrideTenant(scope), 'email_template', templateKeyValue, 'email_template.override.remove');
+  return removeTenantOverride(scope, overrideTenant(scope), 'email_template', templateKeyValue, 'email_template.override.removed');
 }
 
 /** Stores nothing. HTML output is escaped unless the template says `| raw`. */

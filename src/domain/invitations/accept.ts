@@ -59,7 +59,7 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
   for (const role of roles.filter((role) => !heldRoles.has(role.id) && mayGive(role))) {
     const assignment = em.create(RoleAssignment, { applicationId: invitation.applicationId, id: newId(), tenantId, roleId: role.id, subjectType: 'user', subjectId: userId });
     recordAudit(em, tx, {
-      action: 'role_assignment.create',
+      action: 'role_assignment.created',
       targetType: 'role_assignment',
       targetId: assignment.id,
       tenantId,
@@ -104,7 +104,7 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
           tenantIds: [tenantId],
           passwordHash: account.passwordHash,
         });
-        recordAudit(em, tx, { action: 'user.create', targetType: 'user', targetId: user.id, tenantId, after: { ...userSnapshot(user), via: `invitation:${invitation.id}` } });
+        recordAudit(em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: { ...userSnapshot(user), via: `invitation:${invitation.id}` } });
       } else {
         existing = true;
         const found = await em.findOne(User, { id: account.userId, poolId, emailNormalized: invitation.emailNormalized }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
@@ -113,14 +113,14 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
         if (!user.tenantIds.includes(tenantId)) {
           const before = userSnapshot(user);
           user.tenantIds = [...user.tenantIds, tenantId];
-          recordAudit(em, tx, { action: 'user.membership.add', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
+          recordAudit(em, tx, { action: 'user.membership.added', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
         }
       }
       const rolesNotGiven = await assignRoles(em, tx, invitation, user.id);
       invitation.acceptedAt = new Date();
       invitation.acceptedUserId = user.id;
       const after = rolesNotGiven.length === 0 ? { userId: user.id } : { userId: user.id, rolesNotGiven };
-      recordAudit(em, tx, { action: 'invitation.accept', targetType: 'invitation', targetId: invitation.id, tenantId, after });
+      recordAudit(em, tx, { action: 'invitation.accepted', targetType: 'invitation', targetId: invitation.id, tenantId, after });
       return { ok: true, userId: user.id };
     });
     if (outcome.ok) {

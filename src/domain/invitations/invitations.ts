@@ -206,7 +206,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
       invitedById: scope.principal.actor.id,
       grantedBy: grantors(scope),
     });
-    recordAudit(em, tx, { action: 'invitation.create', targetType: 'invitation', targetId: invitation.id, tenantId, after: snapshot(invitation) });
+    recordAudit(em, tx, { action: 'invitation.created', targetType: 'invitation', targetId: invitation.id, tenantId, after: snapshot(invitation) });
     await mailInvitation(em, tx, application, invitation, token);
     return invitation;
   });
@@ -238,7 +238,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     invitation.tokenHash = hash;
     invitation.grantedBy = grantors(scope);
     invitation.expiresAt = expiry(invitation.expiresInDays);
-    recordAudit(tx.em, tx, { action: 'invitation.resend', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
+    recordAudit(tx.em, tx, { action: 'invitation.resent', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
     await mailInvitation(tx.em, tx, await tx.application(), invitation, token);
     return invitation;
   });
@@ -254,7 +254,7 @@ export async function revokeInvitation(scope: Scope, invitationId: string): Prom
     if (status === 'accepted') throw invalid('invitationId', 'The invitation was accepted: remove the user from the tenant instead');
     if (status === 'revoked') return invitation;
     invitation.revokedAt = new Date();
-    recordAudit(em, scope, { action: 'invitation.revoke', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before: snapshot(invitation) });
+    recordAudit(em, scope, { action: 'invitation.revoked', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before: snapshot(invitation) });
     return invitation;
   });
 }

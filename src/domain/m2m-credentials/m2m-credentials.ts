@@ -132,7 +132,7 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
       permissions,
       withSecret: SECRET_METHODS.has(authMethod),
     });
-    recordAudit(em, scope, { action: 'm2m_credential.create', targetType: 'm2m_credential', targetId: client.id, tenantId, after: snapshot(client) });
+    recordAudit(em, scope, { action: 'm2m_credential.created', targetType: 'm2m_credential', targetId: client.id, tenantId, after: snapshot(client) });
     return { client, clientSecret };
   });
   // Presented after the commit, which stamps createdAt and updatedAt.
@@ -150,7 +150,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
     const before = snapshot(client);
     client.revokedAt = new Date();
     clearSecrets(client);
-    recordAudit(em, scope, { action: 'm2m_credential.revoke', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    recordAudit(em, scope, { action: 'm2m_credential.revoked', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
   });
   await clientChanged(scope, revoked.id);
@@ -174,7 +174,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
     const now = new Date();
     const before = snapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
-    recordAudit(em, scope, { action: 'm2m_credential.rotate', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
+    recordAudit(em, scope, { action: 'm2m_credential.rotated', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
     return { client, clientSecret };
   }));
   await clientChanged(scope, rotated.client.id);
@@ -197,7 +197,7 @@ export async function putM2MCredentialJwks(scope: Scope, credentialId: string, i
     await requireCoveredCredential(scope, em, held(client), callers);
     const before = snapshot(client);
     client.jwks = jwks;
-    recordAudit(em, scope, { action: 'm2m_credential.update_jwks', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    recordAudit(em, scope, { action: 'm2m_credential.jwks_updated', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
     return client;
   }));
   await clientChanged(scope, updated.id);

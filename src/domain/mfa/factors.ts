@@ -87,7 +87,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em) => {
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
-    recordAudit(em, sender, { action: 'user.mfa.enroll', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
+    recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     const reset = await issueLink(em, { applicationId, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', services.config.publicUrl);
     await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: factor.kind });
     return issueRecoveryCodesIfNone(em, applicationId, user.id);

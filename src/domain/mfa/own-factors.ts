@@ -120,7 +120,7 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
   const removed = await removeSecondStep(target, user.id, { id: factorId, key: false }, async (tx, step) => {
     await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [step.id]);
-    recordAudit(tx, userSender(target, user), { action: 'user.mfa.remove', targetType: 'user', targetId: user.id, before: { factor: step.kind } });
+    recordAudit(tx, userSender(target, user), { action: 'user.mfa.removed', targetType: 'user', targetId: user.id, before: { factor: step.kind } });
   });
   return removed ?? ownRefusal({ key: 'account.noSuchFactor' });
 }
@@ -131,7 +131,7 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   return target.applicationScope.transactional(async (tx) => {
     if ((await lockSecondSteps(tx, applicationId, user.id)).length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
-    recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renew', targetType: 'user', targetId: user.id });
+    recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renewed', targetType: 'user', targetId: user.id });
     return { ok: true, shown: codes };
   });
 }

@@ -215,7 +215,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
       managementApi,
       withSecret: type === 'web',
     });
-    recordAudit(em, scope, { action: 'oauth_client.create', targetType: 'oauth_client', targetId: client.id, tenantId, after: oauthClientSnapshot(client) });
+    recordAudit(em, scope, { action: 'oauth_client.created', targetType: 'oauth_client', targetId: client.id, tenantId, after: oauthClientSnapshot(client) });
     return { client, clientSecret };
   });
   // Presented after the commit, which stamps createdAt and updatedAt.
@@ -252,7 +252,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
       if (input.managementApi === null) throw invalid('managementApi', 'managementApi may not be null');
       client.managementApi = input.managementApi;
     }
-    recordAudit(em, scope, { action: 'oauth_client.update', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: oauthClientSnapshot(client) });
+    recordAudit(em, scope, { action: 'oauth_client.updated', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: oauthClientSnapshot(client) });
     return client;
   });
   await clientChanged(scope, updated.id);
@@ -263,7 +263,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
   const deleted = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
-    recordAudit(em, scope, { action: 'oauth_client.delete', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
+    recordAudit(em, scope, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
     return true;
   });
@@ -282,7 +282,7 @@ export async function rotateOAuthClientSecret(scope: Scope, clientId: string, in
     const now = new Date();
     const before = oauthClientSnapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
-    recordAudit(em, scope, { action: 'oauth_client.rotate_secret', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...oauthClientSnapshot(client, now), gracePeriodSeconds: grace } });
+    recordAudit(em, scope, { action: 'oauth_client.secret_rotated', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...oauthClientSnapshot(client, now), gracePeriodSeconds: grace } });
     return { client, clientSecret };
   });
   await clientChanged(scope, rotated.client.id);

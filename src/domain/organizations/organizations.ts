@@ -44,7 +44,7 @@ async function changeOrganization(
 export async function updateOrganization(scope: Scope, organizationId: string, input: UpdateOrganizationInput): Promise<Organization> {
   if (input.name === null) throw invalid('name', 'name may not be null');
   const name = input.name === undefined ? undefined : displayName('name', input.name);
-  return changeOrganization(scope, organizationId, 'organization.update', (organization) => {
+  return changeOrganization(scope, organizationId, 'organization.updated', (organization) => {
     if (name !== undefined) organization.name = name;
   });
 }
@@ -52,7 +52,7 @@ export async function updateOrganization(scope: Scope, organizationId: string, i
 /** Validated before anything is read. No payment provider is told. */
 export async function putOrganizationBilling(scope: Scope, organizationId: string, input: BillingInput): Promise<Organization> {
   const billing = validBilling(input);
-  return changeOrganization(scope, organizationId, 'organization.billing.update', (organization) => {
+  return changeOrganization(scope, organizationId, 'organization.billing.updated', (organization) => {
     organization.billing = billing;
   });
 }
@@ -62,7 +62,7 @@ export async function putOrganizationBilling(scope: Scope, organizationId: strin
  * (src/oidc/adapter.ts) are refused; nothing is deleted. Every instance forgets the status once this commits.
  */
 export async function setOrganizationStatus(scope: Scope, organizationId: string, status: OrganizationStatus): Promise<Organization> {
-  const action = status === 'deactivated' ? 'organization.deactivate' : 'organization.reactivate';
+  const action = status === 'deactivated' ? 'organization.deactivated' : 'organization.reactivated';
   const organization = await changeOrganization(scope, organizationId, action, (organization) => {
     organization.status = status;
   });

@@ -73,10 +73,10 @@ export async function putPolicy(scope: Scope, kindName: string, input: Readonly<
   const value = parsePolicy(kind, input);
   const write = { feature: 'policy' as const, key: kind, compose: () => ({ value: value as unknown as Record<string, unknown> }) };
   if (scope.tenantId === null) {
-    const row = await putApplicationSetting(scope, { ...write, action: 'policy.update' });
+    const row = await putApplicationSetting(scope, { ...write, action: 'policy.updated' });
     return view(kind, value, { source: null, updatedAt: row.updatedAt });
   }
-  const row = await putTenantOverride(scope, scope.tenantId, { ...write, action: 'policy.override' });
+  const row = await putTenantOverride(scope, scope.tenantId, { ...write, action: 'policy.overridden' });
   return view(kind, value, { source: 'customized', updatedAt: row.updatedAt });
 }
 
@@ -86,5 +86,5 @@ export async function removePolicy(scope: Scope, kindName: string): Promise<bool
   if (scope.tenantId === null) {
     throw invalid('tenantId', 'Only a tenant override can be removed: use /applications/{appId}/tenants/{tenantId}/policies/{kind}');
   }
-  return removeTenantOverride(scope, scope.tenantId, 'policy', kind, 'policy.override.remove');
+  return removeTenantOverride(scope, scope.tenantId, 'policy', kind, 'policy.override.removed');
 }

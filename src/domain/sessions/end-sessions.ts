@@ -2,12 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { sessionSnapshotSql } from './browser-sessions.ts';
 
-/** The `after` of their `session.revoke` records. */
+/** The `after` of their `session.revoked` records. */
 export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted' | 'saml_logout';
 
 /**
  * The OP's browser session (while it still stands for the row's user), every grant made in it with their tokens, and
- * the index row, each audited as `session.revoke`. One statement whatever their number; the caller tells the
+ * the index row, each audited as `session.revoked`. One statement whatever their number; the caller tells the
  * instances to forget the users' tokens after the commit.
  */
 async function endSessions(
@@ -17,7 +17,7 @@ async function endSessions(
   selected: { where: string; params: readonly unknown[]; grants?: { sql: string; params: readonly unknown[] } },
 ): Promise<string[]> {
   const { grants } = selected;
-  return recordAuditPerRow(em, actor, { action: 'session.revoke', targetType: 'session' }, {
+  return recordAuditPerRow(em, actor, { action: 'session.revoked', targetType: 'session' }, {
     tenantPerRow: true,
     ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id from user_session as s where @owner(s) and ${selected.where}),
       op as (delete from oidc_model as o using indexed

@@ -40,7 +40,7 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
   );
   const grants = row?.grants ?? [];
   recordAudit(em, actor, {
-    action: 'user.sessions.end',
+    action: 'user.sessions.ended',
     targetType: 'user',
     targetId: userId,
     after: { sessionsEnded: row?.sessions ?? 0, grantsRevoked: grants.length },

@@ -140,7 +140,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
     );
     const revoked = ended?.grants ?? [];
     recordAudit(em, scope, {
-      action: 'session.revoke',
+      action: 'session.revoked',
       targetType: 'session',
       targetId: row.id,
       tenantId: row.tenant_id,

@@ -302,7 +302,7 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
 }
 
 /**
- * No password, e-mail verified, recorded `user.signup` as the password sign-up is. An account made for the address
+ * No password, e-mail verified, recorded `user.signed_up` as the password sign-up is. An account made for the address
  * meanwhile is the one signed in; a suspended one is refused (null).
  */
 async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null> {

@@ -53,7 +53,7 @@ const lockExpiry = (target: SignInTarget): AuditActor => ({
  * racing to lift one lock, one does: returns whether this one did.
  */
 async function liftExpiredLock(target: SignInTarget, user: SignInUser): Promise<boolean> {
-  const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlock', targetType: 'user', tenantId: target.policyTenantId }, {
+  const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlocked', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `expired as (
         select id, failed_sign_ins, locked_until from app_user
          where @owner and id = ? and status = 'locked' and locked_until <= now() for update),
@@ -128,7 +128,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
     if (lockExpired(user)) await liftExpiredLock(target, user);
     const lockedUntil = lockEnd(policy);
     // The address's upsert reads the account's update: the user's row is taken first (see the header).
-    const locked = await recordAuditPerRow(target.applicationScope.em, target.scope, { action: 'user.address.lock', targetType: 'user', tenantId: target.policyTenantId }, {
+    const locked = await recordAuditPerRow(target.applicationScope.em, target.scope, { action: 'user.address.locked', targetType: 'user', tenantId: target.policyTenantId }, {
       ctes: `counted as (
         update app_user set failed_sign_ins = ${NEXT_COUNT}, last_failed_sign_in_at = now()
          where @owner and id = ? and status = 'active'
@@ -190,7 +190,7 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
 }
 
 function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {
-  return recordAuditPerRow(em, target.scope, { action: 'user.lock', targetType: 'user', tenantId: target.policyTenantId }, {
+  return recordAuditPerRow(em, target.scope, { action: 'user.locked', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `addresses as (
         select count(*)::int as n from sign_in_failure as f where @owner(f) and f.user_id = ? and ${addressLockedSql('f')}),
       locking as (

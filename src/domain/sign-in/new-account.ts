@@ -15,12 +15,12 @@ export interface NewAccount {
   readonly name?: string | null;
   readonly passwordHash?: string | null;
   readonly emailVerified: boolean;
-  /** Where the account came from, recorded beside the client (`via`) in `user.signup`. */
+  /** Where the account came from, recorded beside the client (`via`) in `user.signed_up`. */
   readonly origin?: Readonly<Record<string, unknown>>;
 }
 
 /**
- * In the caller's transaction, the new user its own actor in `user.signup`. In the shared pool the user belongs to no
+ * In the caller's transaction, the new user its own actor in `user.signed_up`. In the shared pool the user belongs to no
  * tenant; in an isolated tenant's pool, to it. The pool was decided before this transaction: a switch of authIsolation
  * since restarts the sign-up rather than land in the wrong pool. The tenant joined is held FOR SHARE: a deletion (FOR
  * UPDATE) waits and takes the new user, or went first and the sign-up finds no tenant.
@@ -45,7 +45,7 @@ export async function createSignedUpUser(tx: Scope, target: SignInTarget, accoun
   });
   const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
   recordAudit(tx.em, actor, {
-    action: 'user.signup',
+    action: 'user.signed_up',
     targetType: 'user',
     targetId: user.id,
     tenantId,

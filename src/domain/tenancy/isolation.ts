@@ -60,12 +60,12 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   await copyUserRows(em, applicationId, 'sign_in_failure', ['address', 'failures', 'last_failed_at', 'locked_at', 'locked_until']);
   await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], true);
   await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'used_at']);
-  await moveToCopies(em, actor, { table: 'api_key', userColumn: 'user_id', where: '', action: 'api_key.rebind', targetType: 'api_key', snapshot: keySnapshotSql });
+  await moveToCopies(em, actor, { table: 'api_key', userColumn: 'user_id', where: '', action: 'api_key.rebound', targetType: 'api_key', snapshot: keySnapshotSql });
   await moveToCopies(em, actor, {
     table: 'role_assignment',
     userColumn: 'subject_id',
     where: " and r.subject_type = 'user'",
-    action: 'role_assignment.rebind',
+    action: 'role_assignment.rebound',
     targetType: 'role_assignment',
     snapshot: assignmentSnapshotSql,
   });
@@ -83,7 +83,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
  * is proven and the language of its mails.
  */
 async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
-  await recordAuditPerRow(em, actor, { action: 'user.copy', targetType: 'user' }, {
+  await recordAuditPerRow(em, actor, { action: 'user.copied', targetType: 'user' }, {
     tenantPerRow: true,
     ctes: `copied as (
       insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,

@@ -36,12 +36,12 @@ interface OwnedKind {
 const SETTING_FEATURES = Object.keys(GOVERNING_SWITCH) as SettingFeature[];
 
 const OWNED_KINDS: readonly OwnedKind[] = [
-  { action: 'api_key.delete', targetType: 'api_key', table: 'api_key', before: keySnapshotSql('r') },
-  { action: 'oauth_client.delete', targetType: 'oauth_client', table: 'oauth_client', where: `r.type <> 'm2m'`, before: oauthClientSnapshotSql('r') },
-  { action: 'm2m_credential.delete', targetType: 'm2m_credential', table: 'oauth_client', where: `r.type = 'm2m'`, before: m2mCredentialSnapshotSql('r') },
+  { action: 'api_key.deleted', targetType: 'api_key', table: 'api_key', before: keySnapshotSql('r') },
+  { action: 'oauth_client.deleted', targetType: 'oauth_client', table: 'oauth_client', where: `r.type <> 'm2m'`, before: oauthClientSnapshotSql('r') },
+  { action: 'm2m_credential.deleted', targetType: 'm2m_credential', table: 'oauth_client', where: `r.type = 'm2m'`, before: m2mCredentialSnapshotSql('r') },
   // As "Remove tenant override" records them (branding.ts, templates.ts, provider.ts, policies.ts).
   ...SETTING_FEATURES.map((feature): OwnedKind => ({
-    action: `${feature}.override.remove`,
+    action: `${feature}.override.removed`,
     targetType: feature,
     table: 'setting',
     where: 'r.feature = ?',
@@ -49,15 +49,15 @@ const OWNED_KINDS: readonly OwnedKind[] = [
     targetId: `nullif(r.key, '')`,
     before: removedOverrideSql('r'),
   })),
-  { action: 'auth_provider.delete', targetType: 'auth_provider', table: 'auth_provider', before: authProviderSnapshotSql('r') },
-  { action: 'domain.delete', targetType: 'domain', table: 'domain', before: domainSnapshotSql('r') },
+  { action: 'auth_provider.deleted', targetType: 'auth_provider', table: 'auth_provider', before: authProviderSnapshotSql('r') },
+  { action: 'domain.deleted', targetType: 'domain', table: 'domain', before: domainSnapshotSql('r') },
   // Assignments before their roles, roles before the permissions they hold: each as its own deletion records it.
-  { action: 'role_assignment.delete', targetType: 'role_assignment', table: 'role_assignment', before: assignmentSnapshotSql('r') },
-  { action: 'role.delete', targetType: 'role', table: 'role', before: roleSnapshotSql('r') },
-  { action: 'permission.delete', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
-  { action: 'email_delivery.delete', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
-  { action: 'invitation.delete', targetType: 'invitation', table: 'invitation', before: invitationSnapshotSql('r') },
-  { action: 'email_sender_domain.delete', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
+  { action: 'role_assignment.deleted', targetType: 'role_assignment', table: 'role_assignment', before: assignmentSnapshotSql('r') },
+  { action: 'role.deleted', targetType: 'role', table: 'role', before: roleSnapshotSql('r') },
+  { action: 'permission.deleted', targetType: 'permission', table: 'permission', before: permissionSnapshotSql('r') },
+  { action: 'email_delivery.deleted', targetType: 'email_delivery', table: 'email_delivery', before: deliverySnapshotSql('r') },
+  { action: 'invitation.deleted', targetType: 'invitation', table: 'invitation', before: invitationSnapshotSql('r') },
+  { action: 'email_sender_domain.deleted', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
 ];
 
 /** Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions. */

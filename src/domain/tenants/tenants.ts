@@ -81,7 +81,7 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
   const insert = (tenantSlug: string) =>
     scope.transactional(async (em) => {
       const tenant = em.create(Tenant, { applicationId: scope.applicationId, id: newId(), name, slug: tenantSlug });
-      recordAudit(em, scope, { action: 'tenant.create', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, after: snapshot(tenant) });
+      recordAudit(em, scope, { action: 'tenant.created', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, after: snapshot(tenant) });
       return tenant;
     });
   // A slug the client sent is theirs: taken, it is their conflict (409 on `slug`).
@@ -115,7 +115,7 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
       if (input.slug === null) throw invalid('slug', 'slug may not be null');
       if (input.name !== undefined) tenant.name = displayName('name', input.name);
       if (input.slug !== undefined) tenant.slug = slug('slug', input.slug);
-      recordAudit(em, scope, { action: 'tenant.update', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
+      recordAudit(em, scope, { action: 'tenant.updated', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
       return tenant;
     }),
   );
@@ -136,7 +136,7 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
     await removeTenantOwnedRows(tx.em, tx, tenant.id);
     const removed = await removePoolUsers(tx.em, tx, tenant.id);
     await removeMemberships(tx.em, tx, tenant.id);
-    recordAudit(tx.em, tx, { action: 'tenant.delete', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
+    recordAudit(tx.em, tx, { action: 'tenant.deleted', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
     tx.em.remove(tenant);
     return removed;
   });

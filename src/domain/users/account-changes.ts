@@ -48,7 +48,7 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
     [userId],
   );
   if (row === undefined) return undefined;
-  recordAudit(em, actor, { action: 'user.email.verify', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
+  recordAudit(em, actor, { action: 'user.email.verified', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
   return row;
 }
 
@@ -78,7 +78,7 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
   ]);
   await executeOwned(em, actor.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   recordAudit(em, actor, {
-    action: 'user.email.change',
+    action: 'user.email.changed',
     targetType: 'user',
     targetId: userId,
     tenantId: actor.tenantId,

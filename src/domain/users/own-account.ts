@@ -63,7 +63,7 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
       [name, userId],
     );
     if (row !== undefined && row.before !== name) {
-      recordAudit(em, scope, { action: 'user.name.change', targetType: 'user', targetId: userId, before: { name: row.before }, after: { name } });
+      recordAudit(em, scope, { action: 'user.name.changed', targetType: 'user', targetId: userId, before: { name: row.before }, after: { name } });
     }
   });
   await usersChanged(scope.services, scope.applicationId);
@@ -109,7 +109,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
     const linkUser = { applicationId, userId, poolId: account.pool_id, clientId: target.clientId };
     const again = await issueLink(em, linkUser, 'password_reset', scope.services.config.publicUrl);
     await passwordChangedMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, account, { link: again.link, changedAt: new Date() });
-    recordAudit(em, scope, { action: 'user.password.change', targetType: 'user', targetId: userId, after: { reason: change.reason } });
+    recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after: { reason: change.reason } });
     return revoked;
   });
   // No longer an active user (suspended or deleted meanwhile): nothing was changed.

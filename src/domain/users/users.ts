@@ -181,7 +181,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
       });
-      recordAudit(tx.em, tx, { action: 'user.create', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
+      recordAudit(tx.em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       return user;
     }),
   );
@@ -270,7 +270,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         // with it stops too, as after a reset.
         await endOpSessions(tx.em, tx.applicationId, user.id);
       }
-      recordAudit(tx.em, tx, { action: 'user.update', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
+      recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
     }),
   );
@@ -305,7 +305,7 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
     user.lockedUntil = null;
     user.failedSignIns = 0;
     const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null, lockedAddresses: 0 };
-    recordAudit(em, tx, { action: 'user.unlock', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after });
+    recordAudit(em, tx, { action: 'user.unlocked', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after });
     return { user, changed: true };
   });
   if (unlocked.changed) {
@@ -322,7 +322,7 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
  * A tenant scope suspends only as it may change the identity (assertIdentityOfScope).
  */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
-  return changeStatus(scope, userId, 'user.suspend', async (tx, user) => {
+  return changeStatus(scope, userId, 'user.suspended', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
     const ended = await endOpSessions(tx.em, tx.applicationId, user.id);
     await endMailedCredentials(tx.em, tx.applicationId, user.id);
@@ -337,7 +337,7 @@ export async function suspendUser(scope: Scope, userId: string): Promise<User> {
  * What the suspension revoked stays revoked.
  */
 export async function activateUser(scope: Scope, userId: string): Promise<User> {
-  return changeStatus(scope, userId, 'user.activate', (_tx, user) => {
+  return changeStatus(scope, userId, 'user.activated', (_tx, user) => {
     if (user.status !== 'suspended') return Promise.resolve(undefined);
     const locked = user.lockedUntil == null ? user.lockedWhenSuspended : user.lockedUntil > new Date();
     user.status = locked ? 'locked' : 'active';
@@ -353,7 +353,7 @@ export async function activateUser(scope: Scope, userId: string): Promise<User> 
 async function changeStatus(
   scope: Scope,
   userId: string,
-  action: 'user.suspend' | 'user.activate',
+  action: 'user.suspended' | 'user.activated',
   change: (tx: Scope, user: User) => Promise<Record<string, number> | undefined>,
 ): Promise<User> {
   const changed = await underTenancyConfig(scope, async (tx) => {
@@ -450,7 +450,7 @@ async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: stri
 function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string): void {
   const before = userSnapshot(user);
   user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
-  recordAudit(em, actor, { action: 'user.membership.remove', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
+  recordAudit(em, actor, { action: 'user.membership.removed', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
 }
 
 /** With its audit record under the pool's tenant, if any. Call forgetUserKeys after the commit. */
@@ -458,17 +458,17 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User): Pro
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
   await endOpSessions(em, actor.applicationId, user.id);
-  recordAudit(em, actor, { action: 'user.delete', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
+  recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
 }
 
 /**
- * Each with an `api_key.delete` record in the key's own tenant: the foreign key would cascade them away unrecorded,
+ * Each with an `api_key.deleted` record in the key's own tenant: the foreign key would cascade them away unrecorded,
  * and the audit log's target filter would find no end of the key.
  */
 async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<void> {
   await removeAssignments(em, actor, `a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and ${where})`, params);
-  await recordAuditPerRow(em, actor, { action: 'api_key.delete', targetType: 'api_key' }, {
+  await recordAuditPerRow(em, actor, { action: 'api_key.deleted', targetType: 'api_key' }, {
     tenantPerRow: true,
     ctes: `changed as (
       delete from api_key as k where @owner(k) and ${where}
@@ -484,7 +484,7 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   await removeKeysOfUsers(em, actor, 'k.user_id in (select u.id from app_user as u where u.application_id = k.application_id and u.pool_id = ?)', [tenantId]);
   // Their application-wide roles too (those in the tenant went with the tenant's rows).
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
-  return recordAuditPerRow(em, actor, { action: 'user.delete', targetType: 'user', tenantId }, {
+  return recordAuditPerRow(em, actor, { action: 'user.deleted', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from app_user as u where @owner(u) and u.pool_id = ?
       returning u.id::text as target_id, ${userSnapshotSql('u')} as before, null::jsonb as after)`,
@@ -494,7 +494,7 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
 
 /** One statement whatever their number. Returns their ids. */
 export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
-  return recordAuditPerRow(em, actor, { action: 'user.membership.remove', targetType: 'user', tenantId }, {
+  return recordAuditPerRow(em, actor, { action: 'user.membership.removed', targetType: 'user', tenantId }, {
     // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot;
     // `@>` (not `= any`) so that the GIN index on tenant_ids finds the members.
     ctes: `old as (

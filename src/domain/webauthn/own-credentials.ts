@@ -26,7 +26,7 @@ export async function addOwnCredential(
   const scope = ownScope(target, user.id);
   const added = await scope.transactional(async (em) => {
     if (!(await insertCredential(em, scope.applicationId, user.id, credential))) return false;
-    recordAudit(em, scope, { action: 'user.passkey.add', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
+    recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
     return true;
   });
   return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
@@ -44,7 +44,7 @@ export async function removeOwnCredential(target: SignInTarget, user: SignInUser
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
   const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
     const name = await removeCredential(tx, applicationId, user.id, id);
-    recordAudit(tx, scope, { action: 'user.passkey.remove', targetType: 'user', targetId: user.id, before: { name } });
+    recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, before: { name } });
   });
   return removed ?? ownRefusal({ key: 'account.passkeyGone' });
 }

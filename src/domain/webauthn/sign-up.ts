@@ -118,7 +118,7 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
       const user = await createSignedUpUser(tx, target, { id: proven.id, email: proven.email, emailVerified: true, origin: { method: 'passkey' } });
       await tx.em.flush();
       if (!(await insertCredential(tx.em, applicationId, user.id, credential))) throw new KeyHeld();
-      recordAudit(tx.em, ownScope(target, user.id), { action: 'user.passkey.add', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
+      recordAudit(tx.em, ownScope(target, user.id), { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
       return true;
     });
     if (!created) return refused('signup_unavailable');
