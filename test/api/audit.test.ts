@@ -32,13 +32,6 @@ describe('audit records', () => {
       before: null,
       after: { name: 'Audited', slug: 'audited' },
     });
-
-    const patchId = `audit-${crypto.randomUUID()}`;
-    await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } }, { headers: { 'x-request-id': patchId } });
-    const [update] = await auditOf(patchId);
-    expect(update?.action).toBe('application.updated');
-    expect((update?.before as { tenancyConfig: { brandingScope: string } }).tenancyConfig.brandingScope).toBe('application');
-    expect((update?.after as { tenancyConfig: { brandingScope: string } }).tenancyConfig.brandingScope).toBe('tenant');
   });
 
   it('a refused mutation leaves no record', async () => {
@@ -47,5 +40,39 @@ describe('audit records', () => {
     const refused = await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name: 'Twice', slug: 'once' }, { headers: { 'x-request-id': requestId } });
     expect(refused.status).toBe(409);
     expect(await auditOf(requestId)).toHaveLength(0);
+  });
+});
+
+describe('PATCH /applications/{appId}', () => {
+  const path = () => `/applications/${app.root.applicationId}`;
+  const patched = async (body: unknown, status = 200) => {
+    const requestId = `audit-${crypto.randomUUID()}`;
+    const response = await app.http.patch(path(), body, { headers: { 'x-request-id': requestId } });
+    expect(response.status, JSON.stringify(response.body)).toBe(status);
+    const records = await auditOf(requestId);
+    return records.map(({ action, targetType, targetId, before, after }) => ({ action, targetType, targetId, before, after })).sort((a, b) => a.action.localeCompare(b.action));
+  };
+
+  it('records a change of the tenancy switches as tenancy_config.updated, of the other fields as application.updated, both for both', async () => {
+    const target = { targetType: 'application', targetId: app.root.applicationId };
+    const { name, tenancyConfig, auditRetentionDays } = (await app.http.get(path())).body;
+    const fields = { name, multiTenant: true, auditRetentionDays };
+    const branded = { ...tenancyConfig, brandingScope: 'tenant' };
+
+    expect(await patched({ tenancyConfig: { brandingScope: 'tenant' } })).toEqual([{ action: 'tenancy_config.updated', ...target, before: tenancyConfig, after: branded }]);
+    expect(await patched({ name: 'Renamed' })).toEqual([{ action: 'application.updated', ...target, before: fields, after: { ...fields, name: 'Renamed' } }]);
+    expect(await patched({ name: 'Both', tenancyConfig: { brandingScope: 'application' } })).toEqual([
+      { action: 'application.updated', ...target, before: { ...fields, name: 'Renamed' }, after: { ...fields, name: 'Both' } },
+      { action: 'tenancy_config.updated', ...target, before: branded, after: tenancyConfig },
+    ]);
+    // Nothing changed, nothing recorded; a refused PATCH records neither of its changes.
+    expect(await patched({ name: 'Both', tenancyConfig: { brandingScope: 'application' } })).toEqual([]);
+    expect(await patched({ name: 'Refused', tenancyConfig: { brandingScope: 'everyone' } }, 422)).toEqual([]);
+
+    const found = await app.http.get(`/audit-logs?action=tenancy_config.updated&target=${app.root.applicationId}`);
+    expect(found.body.data.map((record: { changes: unknown }) => record.changes)).toEqual([
+      { before: branded, after: tenancyConfig },
+      { before: tenancyConfig, after: branded },
+    ]);
   });
 });

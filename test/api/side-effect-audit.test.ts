@@ -65,7 +65,7 @@ describe('audit records of side effects', () => {
     expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } }, { headers })).status).toBe(200);
     const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0].id as string;
     const records = await auditRecordsOf(app, requestId);
-    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'application.updated', 'user.copied']);
+    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'tenancy_config.updated', 'user.copied']);
     expect(records.find((record) => record.action === 'user.copied')).toEqual(
       expect.objectContaining({
         applicationId,

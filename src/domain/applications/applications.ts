@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager, RequiredEntityData } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
@@ -190,17 +191,20 @@ export async function updateApplication(
         application.authIsolation = authIsolation;
       }
     }
-    recordAudit(em, scope, {
-      action: 'application.updated',
-      targetType: 'application',
-      targetId: application.id,
-      before,
-      after: snapshot(application),
-    });
+    recordUpdate(em, scope, application, before);
     return application;
   });
   await configurationChanged(scope, null);
   return updated;
+}
+
+/** A change of the tenancy switches is `tenancy_config.updated` (API.md's name), one of the other fields `application.updated`. */
+function recordUpdate(em: EntityManager, scope: Scope, application: Application, before: ReturnType<typeof snapshot>): void {
+  const { tenancyConfig: configBefore, ...fieldsBefore } = before;
+  const { tenancyConfig: configAfter, ...fieldsAfter } = snapshot(application);
+  const target = { targetType: 'application', targetId: application.id } as const;
+  if (!isDeepStrictEqual(fieldsBefore, fieldsAfter)) recordAudit(em, scope, { action: 'application.updated', ...target, before: fieldsBefore, after: fieldsAfter });
+  if (!isDeepStrictEqual(configBefore, configAfter)) recordAudit(em, scope, { action: 'tenancy_config.updated', ...target, before: configBefore, after: configAfter });
 }
 
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
