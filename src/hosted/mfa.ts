@@ -183,7 +183,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { look } = context.target;
     const methods = await methodsOf(context, user.id, step);
     if (methods.length === 0 && step.kind === 'challenge') {
-      return sendPage(reply, status, (nonce) => noStepPage(look, nonce, { keyHosts: step.keyHosts }), seam.formTargets(context));
+      return sendPage(reply, status, (nonce) => noStepPage(look, nonce, { keyHosts: step.keyHosts, spent: step.spent }), seam.formTargets(context));
     }
     const method = isStepMethod(options.method) && methods.includes(options.method) ? options.method : methods[0]!;
     const others = methods.filter((other) => other !== method).map((other) => ({ method: other, url: `${stepPath(uid)}?method=${other}` }));

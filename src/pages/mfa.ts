@@ -1,6 +1,7 @@
 import qrcode from 'qrcode-generator';
 import { document, escapeHtml, field, formError, hidden, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
+import type { FactorKind } from '../domain/mfa/factors.ts';
 
 /**
  * The MFA step of the hosted sign-in (src/hosted/mfa.ts): the challenge, the enrolment (a TOTP QR code drawn here as
@@ -110,10 +111,14 @@ export function challengePage(look: PageLook, nonce: string, input: ChallengePag
 
 /**
  * A step with nothing to do here, no recovery code left: the user's only factors are keys of other hosts (`keyHosts`),
- * or the key they signed in with, which must verify them to be both factors.
+ * or of the kind the first factor already was (`spent`): the key they signed in with, which must verify them to be
+ * both factors, or the mailbox an e-mail sign-in used.
  */
-export function noStepPage(look: PageLook, nonce: string, input: { keyHosts: readonly string[] }): RenderedPage {
-  const said = input.keyHosts.length > 0 ? keyHostsText(look, input.keyHosts, 'mfa.keyElsewhereOnly') : `<p>${text(look, 'mfa.keyUnverified')}</p>\n`;
+export function noStepPage(look: PageLook, nonce: string, input: { keyHosts: readonly string[]; spent: FactorKind | undefined }): RenderedPage {
+  const said =
+    input.keyHosts.length > 0
+      ? keyHostsText(look, input.keyHosts, 'mfa.keyElsewhereOnly')
+      : `<p>${text(look, input.spent === 'email_otp' ? 'mfa.mailboxOnly' : 'mfa.keyUnverified')}</p>\n`;
   return document(look, nonce, text(look, 'mfa.title'), `<h1>${text(look, 'mfa.title')}</h1>\n${said}`);
 }
 

@@ -7,6 +7,7 @@ import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requir
 import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { csrfOf, emailFormAction, mailedCode, mails } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
@@ -63,11 +64,16 @@ interface Flow {
   readonly state: string;
 }
 
+type SignInOptions = { configuration?: oidc.Configuration; parameters?: Record<string, string>; jar?: CookieJar; password?: string };
+
 /** An authorization request and the password typed: the answer to the login form's POST. */
-async function signIn(
-  email: string,
-  options: { configuration?: oidc.Configuration; parameters?: Record<string, string>; jar?: CookieJar; password?: string } = {},
-) {
+async function signIn(email: string, options: SignInOptions = {}) {
+  const { flow, page } = await signInPage(options);
+  return { flow, answer: await flow.jar.submit(page, { email, password: options.password ?? PASSWORD }) };
+}
+
+/** An authorization request's sign-in page. */
+async function signInPage(options: SignInOptions = {}) {
   const jar = options.jar ?? new CookieJar();
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -81,13 +87,11 @@ async function signIn(
   });
   const start = await jar.visit(url.href);
   expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
-  const page = await jar.visit(start.location!);
-  const answer = await jar.submit(page, { email, password: options.password ?? PASSWORD });
-  return { flow: { jar, verifier, state }, answer };
+  return { flow: { jar, verifier, state }, page: await jar.visit(start.location!) };
 }
 
 /** The password proven, the MFA step's page (the login POST's 303 followed). */
-async function stepPage(email: string, options: Parameters<typeof signIn>[1] = {}) {
+async function stepPage(email: string, options: SignInOptions = {}) {
   const { flow, answer } = await signIn(email, options);
   expect(answer.status, answer.body.slice(-1500)).toBe(303);
   expect(answer.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/mfa$`));
@@ -334,6 +338,73 @@ describe('required', () => {
     expect(codes.body).toContain('Save your recovery codes');
     await flow.jar.submit(codes, {});
     expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
+  });
+});
+
+describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the second too', () => {
+  let other: BootstrapResult;
+  let admin: HttpClient;
+  let configuration: oidc.Configuration;
+
+  beforeAll(async () => {
+    ({ other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] }));
+    for (const provider of [{ type: 'password' }, { type: 'magic_link', config: { signInWith: 'code', allowSignup: false } }]) {
+      expect((await admin.post('/auth-providers', provider)).status).toBe(201);
+    }
+  });
+
+  /** The e-mail code typed on the sign-in page, and the step's page it leads to. */
+  async function stepAfterMailbox(email: string) {
+    const { flow, page } = await signInPage({ configuration });
+    const check = await flow.jar.visit(emailFormAction(page, 'email-code'), { form: { csrf: csrfOf(page), email } });
+    const answer = await flow.jar.submit(check, { code: await mailedCode(admin, email) });
+    expect(answer.status, answer.body.slice(-1500)).toBe(303);
+    expect(answer.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/mfa$`));
+    return { flow, page: await flow.jar.visit(answer.location!) };
+  }
+
+  const giveMailbox = (userId: string) =>
+    sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
+
+  it('a user without a factor enrols another kind: the e-mail code is neither offered nor sent', async () => {
+    const userId = await createPasswordUser(admin, 'mailbox-new@example.com');
+    const { flow, page } = await stepAfterMailbox('mailbox-new@example.com');
+    expect(page.body).toContain('Set up two-step verification');
+    expect(page.body).not.toContain('method=email_otp');
+    const asked = await flow.jar.visit(`${page.url}?method=email_otp`);
+    expect(asked.body).toContain('otpauth://totp/');
+    await flow.jar.submit(asked, { action: 'send', method: 'email_otp', code: '' });
+    expect(await mails(admin, 'mailbox-new@example.com', 'email_otp')).toHaveLength(1);
+    const secret = new URL(/(otpauth:\/\/totp\/[^<\s]+)/.exec(asked.body)![1]!.replaceAll('&#38;', '&')).searchParams.get('secret')!;
+    const codes = await flow.jar.submit(asked, { code: codeAt(secret) });
+    expect(codes.body).toContain('Save your recovery codes');
+    const done = await flow.jar.submit(codes, {});
+    expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
+  });
+
+  it('a user whose only factor is the mailbox has no step to take after it; with the password, the mailed code serves', async () => {
+    const userId = await createPasswordUser(admin, 'mailbox-only@example.com');
+    await giveMailbox(userId);
+    const { page } = await stepAfterMailbox('mailbox-only@example.com');
+    expect(page.body).toContain('your only second step is that mailbox too');
+    expect(page.body).not.toContain('<form');
+    expect(await mails(admin, 'mailbox-only@example.com', 'email_otp')).toHaveLength(1);
+    expect(await records(userId, 'user.signed_in')).toHaveLength(1);
+
+    const withPassword = await stepPage('mailbox-only@example.com', { configuration });
+    expect(withPassword.page.body).toContain('Send a code');
+  });
+
+  it('a user with TOTP beside the mailbox is asked for TOTP only', async () => {
+    const userId = await createPasswordUser(admin, 'mailbox-totp@example.com');
+    await giveMailbox(userId);
+    const secret = await giveTotp(userId, other.applicationId);
+    const { flow, page } = await stepAfterMailbox('mailbox-totp@example.com');
+    expect(page.body).toContain('name="code"');
+    expect(page.body).not.toContain('method=email_otp');
+    const done = await flow.jar.submit(page, { code: codeAt(secret) });
+    expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['otp', 'mfa'], acr: ACR_MULTI_FACTOR });
   });
 });
 

@@ -7,21 +7,28 @@ import type { FactorKind, HeldFactor } from './factors.ts';
  */
 export type MfaStep =
   | { readonly kind: 'none' }
-  | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[]; readonly keyHosts: readonly string[] }
+  | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[]; readonly keyHosts: readonly string[]; readonly spent?: FactorKind }
   | { readonly kind: 'enrol'; readonly factors: readonly FactorKind[] };
 
-export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[]): MfaStep {
+/**
+ * `spent`: the kind of factor the first factor already was, which cannot be the second too. A user holding only
+ * factors of that kind has none to give here: under a `required` policy the challenge has no factor (they sign in
+ * another way), as it has when the policy lists that kind alone; only a user holding no listed factor enrols.
+ */
+export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[], spent?: FactorKind): MfaStep {
   if (policy.enforcement === 'off') return { kind: 'none' };
-  const offered: readonly FactorKind[] = policy.factors;
-  const listed = held.filter((factor) => offered.includes(factor.kind));
-  if (listed.length > 0) {
-    const here = offered.filter((kind) => listed.some((factor) => factor.kind === kind && factor.otherHost === null));
-    const keyHosts = here.includes('webauthn') ? [] : [...new Set(listed.flatMap((factor) => (factor.otherHost === null ? [] : [factor.otherHost])))].sort();
+  const offered = policy.factors.filter((kind) => kind !== spent);
+  const listed = held.filter((factor) => policy.factors.includes(factor.kind));
+  const usable = listed.filter((factor) => factor.kind !== spent);
+  if (usable.length > 0) {
+    const here = offered.filter((kind) => usable.some((factor) => factor.kind === kind && factor.otherHost === null));
+    const keyHosts = here.includes('webauthn') ? [] : [...new Set(usable.flatMap((factor) => (factor.otherHost === null ? [] : [factor.otherHost])))].sort();
     return { kind: 'challenge', factors: here, keyHosts };
   }
-  // Only a user holding no listed factor on any host enrols: else whoever knows the password could add their own.
-  if (policy.enforcement === 'required' && offered.length > 0) return { kind: 'enrol', factors: offered };
-  return { kind: 'none' };
+  if (policy.enforcement !== 'required') return { kind: 'none' };
+  // Whoever knows the password (or holds the spent factor) could otherwise add their own.
+  if (listed.length === 0 && offered.length > 0) return { kind: 'enrol', factors: offered };
+  return listed.length === 0 && spent === undefined ? { kind: 'none' } : { kind: 'challenge', factors: [], keyHosts: [], spent };
 }
 
 /** RFC 8176: each code is `otp`, a WebAuthn key says what it is (`hwk`/`swk`), and two factors `mfa`. */
@@ -33,12 +40,12 @@ export const ACR_SINGLE_FACTOR = 'urn:gatehouse:acr:single-factor';
 export const acrOf = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR);
 
 /**
- * The step after a first factor whose `amr` is `first`: after an unverified key (possession only) it is of another
- * kind, or one stolen key would be both factors; under a `required` policy of keys only, a challenge with none.
+ * The factor kind a first factor's `amr` already proved: a key (possession: one stolen key is not two factors), or
+ * the mailbox (`otp` before any step is an e-mail sign-in's, since a TOTP code is only ever a second step).
  */
-export function mfaStepAfter(policy: MfaPolicy, held: readonly HeldFactor[], first: readonly string[]): MfaStep {
-  if (!first.includes('hwk') && !first.includes('swk')) return mfaStep(policy, held);
-  const factors = policy.factors.filter((kind) => kind !== 'webauthn');
-  if (policy.enforcement === 'required' && factors.length === 0) return { kind: 'challenge', factors: [], keyHosts: [] };
-  return mfaStep({ ...policy, factors }, held.filter((factor) => factor.kind !== 'webauthn'));
+function spentBy(first: readonly string[]): FactorKind | undefined {
+  if (first.includes('hwk') || first.includes('swk')) return 'webauthn';
+  return first.includes('otp') ? 'email_otp' : undefined;
 }
+
+export const mfaStepAfter = (policy: MfaPolicy, held: readonly HeldFactor[], first: readonly string[]): MfaStep => mfaStep(policy, held, spentBy(first));

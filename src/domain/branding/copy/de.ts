@@ -152,6 +152,7 @@ export const DE: Catalog = {
   'mfa.keyElsewhere': 'Ihr Passkey oder Sicherheitsschlüssel funktioniert nur auf {host}, wo er hinzugefügt wurde: Verwenden Sie ihn, wenn Sie sich dort anmelden.',
   'mfa.keyElsewhereOnly': 'Ihr Passkey oder Sicherheitsschlüssel funktioniert nur auf {host}, wo er hinzugefügt wurde: Melden Sie sich dort damit an. Wenn das nicht geht, bitten Sie die Administration von {name}, Ihre Bestätigung in zwei Schritten zurückzusetzen.',
   'mfa.keyUnverified': 'Ihr Passkey oder Sicherheitsschlüssel hat Sie angemeldet, ohne zu prüfen, dass Sie es sind (seine PIN, ein Fingerabdruck oder Ihr Gesicht), und {name} verlangt einen zweiten Schritt, der er nicht sein kann: Melden Sie sich erneut an und lassen Sie ihn prüfen.',
+  'mfa.mailboxOnly': 'Sie haben sich mit einem Code oder Link aus Ihrer E-Mail angemeldet, und Ihr einziger zweiter Schritt ist dasselbe Postfach, das nicht doppelt zählen kann: Melden Sie sich anders an (mit Ihrem Passwort oder einem Passkey), oder bitten Sie die Administratoren von {name}, Ihre Zwei-Schritt-Verifizierung zurückzusetzen.',
   'account.title': 'Ihr Konto',
   'account.subtitle': '{email} bei {name}',
   'account.nameTitle': 'Name',

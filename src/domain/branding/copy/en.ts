@@ -155,6 +155,7 @@ export const EN = {
   'mfa.keyElsewhere': 'Your passkey or security key works only on {host}, where it was added: use it when you sign in there.',
   'mfa.keyElsewhereOnly': 'Your passkey or security key works only on {host}, where it was added: sign in there with it. If you cannot, ask the administrators of {name} to reset your two-step verification.',
   'mfa.keyUnverified': 'Your passkey or security key signed you in without checking it is you (its PIN, a fingerprint or your face), and {name} asks for a second step it cannot be: sign in again and let it check.',
+  'mfa.mailboxOnly': 'You signed in with a code or link sent to your e-mail, and your only second step is that mailbox too, which cannot count twice: sign in another way (your password or a passkey), or ask the administrators of {name} to reset your two-step verification.',
   // The account page (src/pages/account.ts) and the change an expired password forces at sign-in.
   'account.title': 'Your account',
   'account.subtitle': '{email} at {name}',

@@ -152,6 +152,7 @@ export const ES: Catalog = {
   'mfa.keyElsewhere': 'Su llave de acceso o llave de seguridad solo funciona en {host}, donde se añadió: úsela cuando inicie sesión allí.',
   'mfa.keyElsewhereOnly': 'Su llave de acceso o llave de seguridad solo funciona en {host}, donde se añadió: inicie sesión allí con ella. Si no puede, pida a los administradores de {name} que restablezcan su verificación en dos pasos.',
   'mfa.keyUnverified': 'Su llave de acceso o llave de seguridad inició su sesión sin comprobar que es usted (su PIN, una huella o su cara), y {name} pide un segundo paso que ella no puede ser: inicie sesión de nuevo y deje que lo compruebe.',
+  'mfa.mailboxOnly': 'Inició sesión con un código o enlace recibido por correo, y su único segundo paso es ese mismo buzón, que no puede contar dos veces: inicie sesión de otra forma (con su contraseña o una llave de acceso), o pida a los administradores de {name} que restablezcan su verificación en dos pasos.',
   'account.title': 'Su cuenta',
   'account.subtitle': '{email} en {name}',
   'account.nameTitle': 'Nombre',

@@ -152,6 +152,7 @@ export const FR: Catalog = {
   'mfa.keyElsewhere': 'Votre clé d’accès ou clé de sécurité ne fonctionne que sur {host}, où elle a été ajoutée : utilisez-la lorsque vous vous y connectez.',
   'mfa.keyElsewhereOnly': 'Votre clé d’accès ou clé de sécurité ne fonctionne que sur {host}, où elle a été ajoutée : connectez-vous-y avec elle. Si vous ne le pouvez pas, demandez aux administrateurs de {name} de réinitialiser votre vérification en deux étapes.',
   'mfa.keyUnverified': 'Votre clé d’accès ou clé de sécurité vous a connecté sans vérifier que c’est vous (son code, une empreinte ou votre visage), et {name} demande une deuxième étape qu’elle ne peut pas être : reconnectez-vous en la laissant vérifier.',
+  'mfa.mailboxOnly': 'Vous vous êtes connecté avec un code ou un lien reçu par e-mail, et votre seule deuxième étape est cette même boîte mail, qui ne peut pas compter deux fois : connectez-vous autrement (avec votre mot de passe ou une clé d’accès), ou demandez aux administrateurs de {name} de réinitialiser votre validation en deux étapes.',
   'account.title': 'Votre compte',
   'account.subtitle': '{email} chez {name}',
   'account.nameTitle': 'Nom',
