@@ -106,7 +106,9 @@ function scopeApiResourceTokens(provider: Provider, claims: TokenClaims, isApiRe
       const ctx = Provider.ctx;
       if (ctx !== undefined && isApiResource(this.resourceServer?.audience)) {
         const permissions = (await extraClaimsComputedAtSave(this, claims(ctx, this)))?.['permissions'];
-        this.scope = Array.isArray(permissions) && permissions.length > 0 ? permissions.join(' ') : undefined;
+        // None held: a sign-in's response says "" rather than leave out the `openid …` it asked (docs/decisions.md).
+        const none = this.kind === 'ClientCredentials' ? undefined : '';
+        this.scope = Array.isArray(permissions) && permissions.length > 0 ? permissions.join(' ') : none;
       }
       return save.call(this);
     };

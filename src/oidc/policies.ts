@@ -139,7 +139,8 @@ export function interactionsPolicy() {
   const policy = interactionPolicy.base();
   const { Check } = interactionPolicy;
   policy.get('login')?.checks.add(
-    new Check('account_unavailable', 'The session’s account cannot be used here', 'login_required', (ctx) =>
+    // no_session's words: the description passes through the browser, and must not tell that it holds another account.
+    new Check('account_unavailable', 'End-User authentication is required', 'login_required', (ctx) =>
       ctx.oidc.session?.accountId !== undefined && (ctx.oidc.account === undefined || silentRefusals.get(ctx) === 'login_required')
         ? Check.REQUEST_PROMPT
         : Check.NO_NEED_TO_PROMPT,

@@ -31,15 +31,15 @@ async function authorizeRequest(accessToken: string, permission: string) {
 }
 
 /** A password sign-in through the hosted page to `tenant`, redeemed naming `resource` (if any). */
-async function signIn(tenant: string, resource: string | undefined, parameters: Record<string, string> = {}) {
+async function signIn(tenant: string, resource: string | undefined, parameters: Record<string, string> = {}, email = 'ann@example.com') {
   const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: resource ?? '' }, { tenant, ...parameters });
-  const answer = await flow.jar.submit(flow.page, { email: 'ann@example.com', password: PASSWORD });
+  const answer = await flow.jar.submit(flow.page, { email, password: PASSWORD });
   const callback = await flow.jar.followOut(answer, issuer);
   return { flow, callback };
 }
 
-async function tokensFor(tenant: string, resource: string, parameters: Record<string, string> = {}) {
-  const { flow, callback } = await signIn(tenant, resource, parameters);
+async function tokensFor(tenant: string, resource: string, parameters: Record<string, string> = {}, email?: string) {
+  const { flow, callback } = await signIn(tenant, resource, parameters, email);
   return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource });
 }
 
@@ -84,6 +84,13 @@ describe('a sign-in naming an API resource', () => {
     const tokens = await tokensFor(tenantB, INVOICES_API);
     await expect(authorizeRequest(tokens.access_token, 'invoices:approve')).rejects.toThrow('forbidden');
     expect(await authorizeRequest(tokens.access_token, 'invoices:read')).toMatchObject({ tenant_id: tenantB, roles: ['viewer'], permissions: ['invoices:read'] });
+  });
+
+  it('a user holding none of its permissions gets a token with none, and a scope of none: not the `openid email` asked', async () => {
+    expect((await app.http.post('/users', { email: 'bea@example.com', password: PASSWORD, tenantId: tenantB })).status).toBe(201);
+    const tokens = await tokensFor(tenantB, INVOICES_API, {}, 'bea@example.com');
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ permissions: [], roles: [] });
+    expect(tokens.scope).toBe('');
   });
 
   it('the verification refuses a token of another audience (the management API’s)', async () => {

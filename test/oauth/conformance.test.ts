@@ -116,8 +116,12 @@ describe('silent authorization (prompt=none) across the application’s clients 
     // A tenant she is no member of: the pages offer another account's sign-in.
     const stranger = await startAuthorization(first, defaults(), { tenant: initech }, jar);
     expect(stranger.page.body).toContain('cannot be used for Silent Initech');
-    expect(await silently(first, jar, { tenant: initech })).toMatchObject({ error: 'login_required', code: null });
+    const unusable = await silently(first, jar, { tenant: initech });
+    expect(unusable).toMatchObject({ error: 'login_required', code: null });
     expect(await silently(second, jar, { tenant: initech })).toMatchObject({ error: 'login_required', code: null });
+    // Worded as without a session (RFC 6749 4.1.2.1: ASCII only), so the client learns nothing of the browser's account.
+    const withoutSession = await silently(first, new CookieJar(), { tenant: initech });
+    expect(unusable.callback.searchParams.get('error_description')).toBe(withoutSession.callback.searchParams.get('error_description'));
 
     // A tenant that does not exist is the request's error, with a session as without one (and as without prompt=none).
     expect(await silently(first, jar, { tenant: 'no-such-tenant' })).toMatchObject({ error: 'invalid_request', code: null });
