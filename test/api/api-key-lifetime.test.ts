@@ -40,3 +40,53 @@ describe('maxLifetimeDays', () => {
     expect((await createKey()).body.key.expiresAt).toBeNull();
   });
 });
+
+describe('maxLifetimeDays of an isolated tenant', () => {
+  it("follows the key's tenant: its own provider, else the application's, whose set a tenant with other providers of its own replaces whole", async () => {
+    // A fresh application: the one above ends with its provider disabled.
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const appPath = `/applications/${other.applicationId}`;
+    expect((await admin.post('/auth-providers', { type: 'api_keys', config: { maxLifetimeDays: 90 } })).status).toBe(201);
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const [acme, globex, initech] = [await app.createTenant('Acme', other), await app.createTenant('Globex', other), await app.createTenant('Initech', other)];
+    const inTenant = (tenantId: string) => `${appPath}/tenants/${tenantId}`;
+    const createIn = (tenantId: string, body: Record<string, unknown> = {}) =>
+      admin.post(`${inTenant(tenantId)}/api-keys`, { name: 'k', permissions: ['users:read'], ...body });
+    const lifetimeDays = (created: { body: { key: { expiresAt: string | null } } }) =>
+      created.body.key.expiresAt === null ? null : Math.round((Date.parse(created.body.key.expiresAt) - Date.now()) / DAY_MS);
+
+    const own = await admin.post(`${inTenant(acme)}/auth-providers`, { type: 'api_keys', config: { maxLifetimeDays: 30 } });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    // Initech has providers of its own, none of them api_keys: the application's limit is not inherited type by type.
+    expect((await admin.post(`${inTenant(initech)}/auth-providers`, { type: 'password' })).status).toBe(201);
+
+    const refused = await createIn(acme, { expiresAt: daysAhead(31) });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
+    // The key's tenant decides, whichever path names it.
+    const namedInBody = await admin.post('/api-keys', { name: 'k', permissions: ['users:read'], tenantId: acme, expiresAt: daysAhead(31) });
+    expect(namedInBody.status).toBe(422);
+    expect(namedInBody.body).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
+    const acmeKey = await createIn(acme);
+    expect(acmeKey.status).toBe(201);
+    expect(acmeKey.body.key.tenantId).toBe(acme);
+    expect(lifetimeDays(acmeKey)).toBe(30);
+
+    const globexAsked = daysAhead(31);
+    const globexKey = await createIn(globex, { expiresAt: globexAsked });
+    expect(globexKey.status).toBe(201);
+    expect(globexKey.body.key.expiresAt).toBe(globexAsked);
+    expect(lifetimeDays(await createIn(globex))).toBe(90);
+    expect((await createIn(globex, { expiresAt: daysAhead(91) })).body).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
+
+    expect(lifetimeDays(await createIn(initech, { expiresAt: daysAhead(365) }))).toBe(365);
+    expect(lifetimeDays(await createIn(initech))).toBeNull();
+
+    // Its last provider deleted, Acme inherits the application's again.
+    expect((await admin.delete(`${inTenant(acme)}/auth-providers/${own.body.id}`)).status).toBe(204);
+    expect((await createIn(acme, { expiresAt: daysAhead(31) })).status).toBe(201);
+    expect(lifetimeDays(await createIn(acme))).toBe(90);
+    expect((await createIn(acme, { expiresAt: daysAhead(91) })).status).toBe(422);
+  });
+});
