@@ -77,6 +77,20 @@ describe('audit search', () => {
     expect((await admin.get(`/audit-logs?pageSize=2&action=user.created&cursor=${encodeURIComponent(first.next!)}`)).status).toBe(422);
   });
 
+  it('answers 20 records a page when pageSize is left out, and the rest on the next page', async () => {
+    // Its own search, not the lists' paginate(): the default is proven here too.
+    const tenant = await app.createTenant('Twenty-one');
+    const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenant}`;
+    for (let i = 0; i < 21; i += 1) expect((await admin.post(`${tenantPath}/users`, { email: `page${i}@example.com` })).status).toBe(201);
+    const first = await search('action=user.create', admin, `${tenantPath}/audit-logs`);
+    expect(first.data).toHaveLength(20);
+    expect(first.next).toEqual(expect.any(String));
+    const second = await search(`action=user.create&cursor=${encodeURIComponent(first.next!)}`, admin, `${tenantPath}/audit-logs`);
+    expect(second.data).toHaveLength(1);
+    expect(second.next ?? null).toBeNull();
+    expect(new Set([...first.data, ...second.data].map((record) => record.target.id)).size).toBe(21);
+  });
+
   it('a tenant scope sees its own records only: through the tenant path, and with a tenant-scoped key', async () => {
     const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs`;
     const inA = await search('action=user.*', admin, tenantPath);

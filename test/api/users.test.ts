@@ -381,6 +381,29 @@ describe('users', () => {
     expect(tooBig.body.field).toBe('pageSize');
   });
 
+  it('answers 20 users a page when pageSize is left out, over REST and GraphQL, and the rest on the next page', async () => {
+    const tenant = await app.createTenant('Twenty-one');
+    const created: string[] = [];
+    for (let i = 0; i < 21; i += 1) created.push(await app.createUser(`default-page${i}@example.com`, tenant));
+    const list = `${appPath}/tenants/${tenant}/users`;
+    const first = await app.http.get(list);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(20);
+    expect(first.body.next).toEqual(expect.any(String));
+    const second = await app.http.get(`${list}?cursor=${encodeURIComponent(first.body.next)}`);
+    expect(second.body.data).toHaveLength(1);
+    expect(second.body.next ?? null).toBeNull();
+    expect([...first.body.data, ...second.body.data].map((user: { id: string }) => user.id)).toEqual(created);
+
+    const query = 'query($appId: UUID!, $tenantId: UUID!, $cursor: String) { users(appId: $appId, tenantId: $tenantId, cursor: $cursor) { data { id } next } }';
+    const variables = { appId: app.root.applicationId, tenantId: tenant };
+    const firstPage = (await app.http.graphql(query, variables)).body.data!.users;
+    expect(firstPage.data).toHaveLength(20);
+    expect(firstPage.next).toEqual(expect.any(String));
+    const secondPage = (await app.http.graphql(query, { ...variables, cursor: firstPage.next })).body.data!.users;
+    expect(secondPage).toEqual({ data: [{ id: created[20] }], next: null });
+  });
+
   it('lists a page of users in a constant number of statements, however many there are', async () => {
     // Each read follows a write, so the read cache (src/rest/read-cache.ts) holds nothing for it: the page is read.
     const statementsFor = async (path: string) => {
