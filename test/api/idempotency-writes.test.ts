@@ -91,6 +91,39 @@ describe('Idempotency-Key on REST writes', () => {
     expect((await app.http.post('/users', input)).status).toBe(201);
   });
 
+  it('keeps no 5xx: the same key and body run again after a 500, and leave one credential', async () => {
+    const box = app.gatehouse.services.clientSecrets as unknown as { encrypt: (secret: string) => string };
+    const encrypt = box.encrypt;
+    // Fails inside the keyed write's transaction, once it holds the key: a server fault, which a retry may outlive.
+    box.encrypt = () => {
+      throw new Error('the secret box failed');
+    };
+    const idempotencyKey = crypto.randomUUID();
+    const input = { name: 'Fails once', permissions: ['users:read'] };
+    let failed: HttpResponse;
+    try {
+      failed = await app.http.post('/m2m-credentials', input, withKey(idempotencyKey));
+    } finally {
+      box.encrypt = encrypt;
+    }
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({ code: 'internal_error', message: 'Internal server error' });
+    expect(failed.headers.get('idempotent-replayed')).toBeNull();
+    const named = async () =>
+      ((await app.http.get('/m2m-credentials?pageSize=100')).body.data as { id: string; name: string }[]).filter((credential) => credential.name === input.name);
+    expect(await named()).toEqual([]);
+
+    const retried = await app.http.post('/m2m-credentials', input, withKey(idempotencyKey));
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.body.clientSecret).toEqual(expect.any(String));
+    // The success is what the key keeps from now on.
+    const again = await app.http.post('/m2m-credentials', input, withKey(idempotencyKey));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retried.body);
+    expect((await named()).map((credential) => credential.id)).toEqual([retried.body.id]);
+  });
+
   it('is ignored by reads on both transports: a query sent again answers the data as it is now', async () => {
     const tenantId = await app.createTenant('Before');
     const path = `/applications/${app.root.applicationId}/tenants/${tenantId}`;
