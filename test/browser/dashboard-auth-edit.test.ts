@@ -51,6 +51,8 @@ describe("the Authentication tab's editing in Chromium", () => {
     const before = await get('/policies/password');
     expect(await field('Change a policy', 'Policy to edit').inputValue()).toBe('password');
     expect(await field('Change a policy', 'Minimum length').inputValue()).toBe(String(before.minLength));
+    // Authentication is shared: no tenant picker, though the application has tenants (spec, tenancy rule 8).
+    expect(await dashboard.page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
     await field('Change a policy', 'Minimum length').fill('12');
     await savePolicy();
     await region('Change a policy').getByRole('status').filter({ hasText: 'Saved the Password policy.' }).waitFor();

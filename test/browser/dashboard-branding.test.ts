@@ -42,6 +42,8 @@ const dashboard = dashboardSuite({
 describe('the Branding tab of the dashboard in Chromium', () => {
   it("changes the application's primary colour and sign-in title, which the hosted sign-in page shows", async () => {
     expect(await field('Primary colour').inputValue()).toBe('#4f46e5');
+    // Branding is application-wide: no tenant picker, though the application has tenants (spec, tenancy rule 8).
+    expect(await dashboard.page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
     await field('Pick the primary colour').fill(PRIMARY);
     expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
     await dashboard.page.getByText('The hosted pages show their built-in wording.').waitFor();
