@@ -82,10 +82,10 @@ describe('audit search', () => {
     const tenant = await app.createTenant('Twenty-one');
     const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenant}`;
     for (let i = 0; i < 21; i += 1) expect((await admin.post(`${tenantPath}/users`, { email: `page${i}@example.com` })).status).toBe(201);
-    const first = await search('action=user.create', admin, `${tenantPath}/audit-logs`);
+    const first = await search('action=user.created', admin, `${tenantPath}/audit-logs`);
     expect(first.data).toHaveLength(20);
     expect(first.next).toEqual(expect.any(String));
-    const second = await search(`action=user.create&cursor=${encodeURIComponent(first.next!)}`, admin, `${tenantPath}/audit-logs`);
+    const second = await search(`action=user.created&cursor=${encodeURIComponent(first.next!)}`, admin, `${tenantPath}/audit-logs`);
     expect(second.data).toHaveLength(1);
     expect(second.next ?? null).toBeNull();
     expect(new Set([...first.data, ...second.data].map((record) => record.target.id)).size).toBe(21);
