@@ -51,10 +51,14 @@ export function inputOf(draft: ProviderDraft): EmailProviderInput {
 }
 
 /**
- * Whether leaving the secret empty keeps a stored one: the server keeps a secret while the type stays the same, and a
- * tenant that inherits its provider has no secret of its own to keep.
+ * Whether leaving the secret empty keeps a stored one: the server keeps a secret while the type stays the same (an SMTP
+ * password, while the server does: host, port, username and security), and a tenant that inherits its provider has no
+ * secret of its own to keep.
  */
 export function keepsStoredSecret(provider: EmailProvider, draft: ProviderDraft): boolean {
   const secret = EMAIL_PROVIDER_KINDS[draft.type].secret;
-  return secret !== null && draft.type === provider.type && provider.source !== 'inherited' && provider.secretsSet.includes(secret.name);
+  if (secret === null || draft.type !== provider.type || provider.source === 'inherited' || !provider.secretsSet.includes(secret.name)) return false;
+  const smtp = inputOf(draft).smtp;
+  const stored = provider.smtp;
+  return smtp === null || (stored !== null && smtp.host.toLowerCase() === stored.host && smtp.port === stored.port && smtp.username === stored.username && smtp.security === stored.security);
 }

@@ -49,9 +49,19 @@ export type InternalReach = 'none' | 'loopback' | 'any';
 const reaches = (address: string, reach: InternalReach): boolean =>
   reach === 'any' || !isInternalAddress(address) || (reach === 'loopback' && isLoopbackAddress(address));
 
+/** As a resolver reads it: `127.1` and `0x7f000001` are 127.0.0.1 (WHATWG's IPv4 parser, as getaddrinfo's). */
+function canonicalHost(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '');
+  try {
+    return new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return bare;
+  }
+}
+
 /** A host as saved (an address, or a name resolved later): false when it is already known to be out of reach. */
 export function mayName(host: string, reach: InternalReach): boolean {
-  const address = host.replace(/^\[|\]$/g, '');
+  const address = canonicalHost(host);
   if (isIP(address) !== 0) return reaches(address, reach);
   return reach !== 'none' || !isLocalName(address);
 }

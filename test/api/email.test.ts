@@ -88,6 +88,14 @@ describe('e-mail provider', () => {
     // A secret left out is kept while the type stays; a new type drops the secrets it does not use.
     const rename = await app.http.put('/email/provider', { ...SMTP, fromName: 'Acme Inc', secrets: undefined });
     expect(rename.body).toMatchObject({ fromName: 'Acme Inc', secretsSet: ['password'] });
+    // Only for its server: the password is not sent to another host, port, user or security unless given again.
+    for (const smtp of [{ host: 'smtp.elsewhere.test' }, { port: 25 }, { username: 'other' }, { security: 'none' }]) {
+      const moved = await app.http.put('/email/provider', { ...SMTP, smtp: { ...SMTP.smtp, ...smtp }, secrets: undefined });
+      expect(moved.status, JSON.stringify(smtp)).toBe(422);
+      expect(moved.body).toMatchObject({ code: 'validation_error', field: 'secrets.password' });
+    }
+    expect((await app.http.get('/email/provider')).body).toMatchObject({ smtp: SMTP.smtp, fromName: 'Acme Inc' });
+    expect(await storedSecrets(null)).toEqual({ password: 'smtp-password-do-not-leak' });
     const sendgrid = await app.http.put('/email/provider', { type: 'sendgrid', fromAddress: 'hello@acme.test', secrets: { apiKey: 'SG.app-key-do-not-leak' } });
     expect(sendgrid.body).toMatchObject({ type: 'sendgrid', smtp: null, secretsSet: ['apiKey'] });
     expect(await storedSecrets(null)).toEqual({ apiKey: 'SG.app-key-do-not-leak' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelayMs, scrubbed } from '../../src/domain/email/deliver.ts';
 import { signV4 } from '../../src/domain/email/transports/sigv4.ts';
+import { DeliveryError } from '../../src/domain/email/transports/transport.ts';
 
 /** AWS's SigV4 test suite (aws-sig-v4-test-suite): its credentials, time and scope. */
 const SUITE = {
@@ -37,7 +38,10 @@ describe('retry delays', () => {
 
 describe('a provider’s error as the outbox keeps it', () => {
   it('names no secret, and is bounded', () => {
-    expect(scrubbed('401: key SG.abc is not valid (SG.abc)', ['SG.abc'])).toBe('401: key [secret] is not valid ([secret])');
-    expect(scrubbed('x'.repeat(5_000), []).length).toBe(1_000);
+    expect(scrubbed(new DeliveryError('sendgrid: HTTP 401', true, ' key SG.abc is not valid (SG.abc)'), ['SG.abc'])).toBe('sendgrid: HTTP 401 key [secret] is not valid ([secret])');
+    expect(scrubbed(new DeliveryError('x'.repeat(5_000), true), []).length).toBe(1_000);
+    // The service's own words are not the provider's echo: a secret equal to one of them is not told by its place.
+    const ours = 'smtp: 127.1 resolves to 127.0.0.1, an internal address; the service does not connect there';
+    expect(scrubbed(new DeliveryError(ours, true), ['internal'])).toBe(ours);
   });
 });

@@ -67,10 +67,14 @@ export function retryDelayMs(attempts: number, baseMs: number, random: () => num
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
-/** Without any secret of the provider (its own echo of a key), bounded. */
-export function scrubbed(message: string, secrets: readonly string[]): string {
-  let text = message;
-  for (const secret of secrets) if (secret.length > 0) text = text.replaceAll(secret, '[secret]');
+/**
+ * Without any secret of the provider in what it answered (its own echo of a key), bounded. The service's own words are
+ * left as they are: a secret equal to one of them would otherwise be told by the word replaced.
+ */
+export function scrubbed(error: DeliveryError, secrets: readonly string[]): string {
+  let theirs = error.theirs;
+  for (const secret of secrets) if (secret.length > 0) theirs = theirs.replaceAll(secret, '[secret]');
+  const text = `${error.ours}${theirs}`;
   return text.length > ERROR_LIMIT ? `${text.slice(0, ERROR_LIMIT - 1)}…` : text;
 }
 
@@ -211,8 +215,8 @@ export class OutboxWorker implements OutboxWaker {
       const sent = await route.transport(mail, AbortSignal.timeout(this.#config.email.sendTimeoutMs));
       await this.#record({ row, status: 'sent', providerType: route.type, note: sent.note, lastError: null });
     } catch (caught) {
-      const error = caught instanceof DeliveryError ? caught : new DeliveryError(`internal: ${(caught as Error).message}`, false);
-      const lastError = scrubbed(error.message, route?.secrets ?? []);
+      const error = caught instanceof DeliveryError ? caught : new DeliveryError('internal: ', false, (caught as Error).message);
+      const lastError = scrubbed(error, route?.secrets ?? []);
       const providerType = route?.type ?? null;
       const final = error.permanent || row.attempts >= this.#config.email.maxAttempts;
       await this.#record({ row, status: final ? 'failed' : 'retry', providerType, note: null, lastError });

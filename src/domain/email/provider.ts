@@ -117,13 +117,18 @@ function sesSettings(input: EmailProviderInput['ses']): SesSettings {
   return { region: input.region, accessKeyId: input.accessKeyId };
 }
 
+/** The SMTP server a stored password was given for: another one must be given it again, or it would be sent there. */
+const sameServer = (a: SmtpSettings | null | undefined, b: SmtpSettings | null) =>
+  a != null && b !== null && a.host === b.host && a.port === b.port && a.username === b.username && a.security === b.security;
+
 /**
- * PUT replaces every non-secret setting; a secret left out is kept while the type stays the same, and secrets the new
- * type does not use are removed. `stored` decides whether a required secret is already set.
+ * PUT replaces every non-secret setting; a secret left out is kept while the type stays the same (for SMTP, the same
+ * server: host, port, username and security), and secrets the new type does not use are removed. `stored` decides
+ * whether a required secret is already set.
  */
 export function parseEmailProvider(
   input: EmailProviderInput,
-  stored: { type: string | undefined; secrets: Record<string, string> | null } | null,
+  stored: { type: string | undefined; smtp?: SmtpSettings | null; secrets: Record<string, string> | null } | null,
   publicUrl: string,
   allowPrivateHosts = false,
 ): { value: EmailProviderValue; secrets: Record<string, string | null> } {
@@ -154,7 +159,7 @@ export function parseEmailProvider(
 
   const uses = SECRETS_BY_TYPE[type];
   const given = input.secrets ?? {};
-  const sameType = stored?.type === type;
+  const keepsSecrets = stored?.type === type && (type !== 'smtp' || sameServer(stored.smtp, smtp));
   const secrets: Record<string, string | null> = {};
   for (const name of EMAIL_PROVIDER_SECRETS) {
     const field = `secrets.${name}`;
@@ -171,10 +176,13 @@ export function parseEmailProvider(
         throw invalid(field, `${field} must be 1 to ${SECRET_MAX_LENGTH} characters, without control characters`);
       }
       secrets[name] = provided;
-    } else if (!sameType) secrets[name] = null;
+    } else if (!keepsSecrets) secrets[name] = null;
     const willBeSet = secrets[name] !== undefined ? secrets[name] !== null : stored?.secrets?.[name] !== undefined;
     const required = type === 'smtp' ? smtp?.username != null : true;
-    if (required && !willBeSet) throw invalid(field, `${field} is required for type ${type}${type === 'smtp' ? ' with a username' : ''}`);
+    if (required && !willBeSet) {
+      const why = type !== 'smtp' ? '' : stored?.type === 'smtp' && stored.secrets?.[name] !== undefined ? ' with a username, again for another server' : ' with a username';
+      throw invalid(field, `${field} is required for type ${type}${why}`);
+    }
   }
   return { value, secrets };
 }
@@ -212,7 +220,8 @@ export async function putEmailProvider(scope: Scope, input: EmailProviderInput):
   // Decided against the row being replaced, locked (a tenant that inherits has none of its own): a concurrent PUT
   // cannot switch the type, or remove a secret this one counts on keeping, between the decision and the write.
   const compose = (own: Setting | null) => {
-    const stored = own === null ? null : { type: (own.value as Partial<EmailProviderValue>).type, secrets: own.secrets ?? null };
+    const ownValue = own?.value as Partial<EmailProviderValue> | undefined;
+    const stored = own === null ? null : { type: ownValue?.type, smtp: ownValue?.smtp ?? null, secrets: own.secrets ?? null };
     const { value, secrets } = parseEmailProvider(input, stored, publicUrl, scope.services.config.email.allowPrivateHosts);
     return { value: { ...value }, secrets };
   };

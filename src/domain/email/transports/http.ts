@@ -9,10 +9,10 @@ export async function postJson(provider: string, url: string, headers: Record<st
     response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body, signal });
   } catch (error) {
     const reason = signal.aborted ? 'no answer in time' : ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
-    throw new DeliveryError(`${provider}: ${reason}`, false);
+    throw new DeliveryError(`${provider}: `, false, reason);
   }
   const text = await response.text().catch(() => '');
   if (response.ok) return text === '' ? null : (JSON.parse(text) as unknown);
   const transient = response.status >= 500 || response.status === 408 || response.status === 429;
-  throw new DeliveryError(`${provider}: HTTP ${response.status} ${text.slice(0, ANSWER_LIMIT)}`.trim(), !transient);
+  throw new DeliveryError(`${provider}: HTTP ${response.status}`, !transient, text === '' ? '' : ` ${text.slice(0, ANSWER_LIMIT)}`);
 }

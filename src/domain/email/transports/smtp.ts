@@ -53,7 +53,7 @@ export function smtpUrlTarget(raw: string): SmtpTarget {
 /** 5xx is permanent; 4xx and every failure to talk at all (refused, reset, timeout, TLS) are retried. */
 function failure(error: Error & { responseCode?: number; code?: string }): DeliveryError {
   const permanent = error.code === 'EAUTH' || (error.responseCode !== undefined && error.responseCode >= 500);
-  return new DeliveryError(`smtp: ${error.message}`, permanent);
+  return new DeliveryError('smtp: ', permanent, error.message);
 }
 
 function connection(target: SmtpTarget, host: string, options: SmtpOptions) {

@@ -19,10 +19,15 @@ export interface Sent {
 /** `permanent` (a 4xx, an SMTP 5xx, bad credentials) fails the mail at once; anything else is retried. */
 export class DeliveryError extends Error {
   readonly permanent: boolean;
+  /** The service's own words, then what the provider (or a library talking to it) answered, which may echo a secret. */
+  readonly ours: string;
+  readonly theirs: string;
 
-  constructor(message: string, permanent: boolean) {
-    super(message);
+  constructor(ours: string, permanent: boolean, theirs = '') {
+    super(`${ours}${theirs}`);
     this.permanent = permanent;
+    this.ours = ours;
+    this.theirs = theirs;
   }
 }
 
