@@ -84,10 +84,21 @@ export function slugFromName(name: string): string {
   return UUID_SHAPED.test(derived) ? `tenant-${derived}` : derived;
 }
 
+/** RFC 5322's atext, and any non-ASCII character but a space (RFC 6531). */
+const ATEXT = "(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\\x00-\\x7F\\s])+";
+/** A domain's label: letters, digits, marks (IDNA) and hyphens. */
+const LABEL = String.raw`[\p{L}\p{N}\p{M}-]+`;
+/**
+ * A dot-atom addr-spec with a domain of two labels or more. Left out: quoted local parts, comments, domain literals,
+ * and what a mail library would read as a list or a display name (`,`, `<>`); an empty label (`a..b`, a trailing dot)
+ * would be another spelling of one mailbox, and another account.
+ */
+const ADDR_SPEC = new RegExp(`^${ATEXT}(?:\\.${ATEXT})*@${LABEL}(?:\\.${LABEL})+$`, 'u');
+
 export function email(field: string, value: string): string {
   const trimmed = value.trim();
-  // Deliberately simple: one @, a dot in the domain, no spaces; deliverability is proven by verification e-mail.
-  if (trimmed.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed) || CONTROL_OR_FORMAT.test(trimmed)) {
+  // Deliverability is proven by the verification e-mail; the shape only keeps out what is not one mailbox.
+  if (trimmed.length > 254 || !ADDR_SPEC.test(trimmed) || CONTROL_OR_FORMAT.test(trimmed)) {
     throw invalid(field, `${field} must be an e-mail address`);
   }
   return trimmed;

@@ -58,8 +58,10 @@ describe('parseEmailProvider', () => {
   const smtp = { type: 'smtp' as const, fromAddress: 'a@acme.test', smtp: { host: 'mail.acme.test', port: 465, username: 'u', security: 'tls' as const } };
 
   it('keeps a stored secret of the same type, drops those the type does not use', () => {
-    const stored = { type: 'smtp', secrets: { password: 'p' } };
+    const stored = { type: 'smtp', smtp: smtp.smtp, secrets: { password: 'p' } };
     expect(parseEmailProvider(smtp, stored, PUBLIC_URL).secrets).toEqual({ apiKey: null, secretAccessKey: null });
+    // Another server gets it only given again.
+    expect(fieldOf(() => parseEmailProvider({ ...smtp, smtp: { ...smtp.smtp, host: 'mail.elsewhere.test' } }, stored, PUBLIC_URL))).toBe('secrets.password');
     const switched = parseEmailProvider({ type: 'resend', fromAddress: 'a@acme.test', secrets: { apiKey: 're_1' } }, stored, PUBLIC_URL);
     expect(switched.secrets).toEqual({ password: null, apiKey: 're_1', secretAccessKey: null });
     expect(switched.value).toEqual({ type: 'resend', fromAddress: 'a@acme.test', fromName: null, replyTo: null, smtp: null, ses: null });
