@@ -7,7 +7,7 @@ import { createTestClient, discover, startAuthorization } from '../support/oauth
 
 /**
  * The dashboard's Users tab in Chromium: the operator creates a user of Acme with a password, who then signs in with
- * it; suspends them (refused at sign-in) and activates them; adds them to Globex; resets another user's second factors;
+ * it; suspends them once confirmed (refused at sign-in) and activates them; adds them to Globex; resets another user's second factors;
  * unlocks a locked user; deletes the first for good; and sees the server's refusals (an address taken, a password too short, a user deleted
  * meanwhile), which change nothing. Each step is checked through the REST API. Screenshot: test-results/dashboard-users-details.png.
  */
@@ -88,12 +88,26 @@ describe('the Users tab of the dashboard in Chromium', () => {
     expect((await signIn(NEW_USER.email, NEW_USER.password)).status).toBe(303);
   });
 
-  it('suspends them: Suspended from the server, and their sign-in is refused', async () => {
+  it('suspends no one when the confirmation is dismissed', async () => {
     await userRow(NEW_USER.email).getByRole('button', { name: `Details of ${NEW_USER.email}` }).click();
     const panel = details(NEW_USER.email);
+    const question = dashboard.answerNextDialog('dismiss');
+    await panel.getByRole('button', { name: 'Suspend' }).click();
+    expect(await question).toContain(`Suspend ${NEW_USER.email}?`);
+    expect(await panel.getByRole('status').count()).toBe(0);
+    expect(await statusCell(NEW_USER.email).textContent()).toBe('Active');
+    expect((await userById(newUserId)).body.status).toBe('active');
+  });
+
+  it('suspends them once confirmed, saying what a suspension ends: Suspended from the server, and their sign-in is refused', async () => {
+    const panel = details(NEW_USER.email);
     expect(await detail(panel, 'Status').textContent()).toBe('Active');
+    const question = dashboard.answerNextDialog();
     await panel.getByRole('button', { name: 'Suspend' }).click();
     await panel.getByRole('status').filter({ hasText: `${NEW_USER.email} is now suspended.` }).waitFor();
+    expect(await question).toBe(
+      `Suspend ${NEW_USER.email}? They are signed out everywhere: their sessions and tokens end, and the links and codes mailed to them stop working, for good (Activate restores none of them). Their API keys are refused until they are activated.`,
+    );
     expect(await statusCell(NEW_USER.email).textContent()).toBe('Suspended');
     expect(await detail(panel, 'Status').textContent()).toBe('Suspended');
     await detail(panel, 'Live sessions').filter({ hasText: /^0$/ }).waitFor();
@@ -156,6 +170,7 @@ describe('the Users tab of the dashboard in Chromium', () => {
     const notFound = panel.getByRole('alert').filter({ hasText: /not found/i });
     // The panel's own read of the user's sessions is refused first; Suspend's refusal is the second alert.
     await notFound.first().waitFor();
+    void dashboard.answerNextDialog();
     await panel.getByRole('button', { name: 'Suspend' }).click();
     await notFound.nth(1).waitFor();
     expect(await statusCell(WITH_MFA).textContent()).toBe('Active');

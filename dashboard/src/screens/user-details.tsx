@@ -30,7 +30,7 @@ interface UserDetailsProps {
 
 /**
  * The panel of one user under the users table: their account, tenants and live sessions, and Suspend or Activate,
- * Unlock while locked, Reset MFA and Delete (the last two once confirmed).
+ * Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
  */
 export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const headingId = useId();
@@ -44,11 +44,21 @@ export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClos
       onChanged(changed);
       return done(changed);
     });
-  const statusChange = (kind: UserChange) => () => change(kind, (changed) => `${changed.email} is now ${STATUS_LABEL[changed.status].toLowerCase()}.`);
-  const resetMfa = () => {
-    if (!window.confirm(`Remove every second factor and recovery code of ${user.email}? Their next sign-in asks for none, or enrols one again where the MFA policy requires it.`)) return;
-    change('resetUserMfa', (changed) => `${changed.email} has no second factor any more.`);
+  const statusSentence = (changed: User) => `${changed.email} is now ${STATUS_LABEL[changed.status].toLowerCase()}.`;
+  const statusChange = (kind: UserChange) => () => change(kind, statusSentence);
+  const changeOnceConfirmed = (question: string, kind: UserChange, done: (changed: User) => string) => () => {
+    if (window.confirm(question)) change(kind, done);
   };
+  const suspend = changeOnceConfirmed(
+    `Suspend ${user.email}? They are signed out everywhere: their sessions and tokens end, and the links and codes mailed to them stop working, for good (Activate restores none of them). Their API keys are refused until they are activated.`,
+    'suspendUser',
+    statusSentence,
+  );
+  const resetMfa = changeOnceConfirmed(
+    `Remove every second factor and recovery code of ${user.email}? Their next sign-in asks for none, or enrols one again where the MFA policy requires it.`,
+    'resetUserMfa',
+    (changed) => `${changed.email} has no second factor any more.`,
+  );
   const remove = () =>
     deletion.run(`Delete ${user.email}? Their account, roles, API keys and sessions are removed. This cannot be undone.`, async () => {
       await deleteUser(appId, user.id);
@@ -90,7 +100,7 @@ export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClos
         {user.status === 'suspended' ? (
           <button type="button" disabled={busy} onClick={statusChange('activateUser')}>Activate</button>
         ) : (
-          <button type="button" disabled={busy} onClick={statusChange('suspendUser')}>Suspend</button>
+          <button type="button" disabled={busy} onClick={suspend}>Suspend</button>
         )}
         {user.status === 'locked' && <button type="button" disabled={busy} onClick={statusChange('unlockUser')}>Unlock</button>}
         <button type="button" disabled={busy} onClick={resetMfa}>Reset MFA</button>
