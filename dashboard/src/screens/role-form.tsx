@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
+import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { createRole, updateRole, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { permissionOptions } from '../permission-groups.ts';
 
@@ -31,6 +32,8 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
   const [permissions, setPermissions] = useState<readonly string[]>(role?.permissions ?? []);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // The edit form opens below the table, at an Edit button's click.
+  const focusOnOpen = useFocusOnOpen();
   const options = permissionOptions(catalogue, tenantId, role?.permissions ?? []);
 
   // A tenant's own permissions are not offered elsewhere: moving the new role keeps only what it could hold there.
@@ -66,7 +69,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
   const heading = role === undefined ? 'Create role' : `Edit ${role.name}`;
   return (
     <section aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{heading}</h2>
+      <h2 id={`${id}-heading`} {...(role === undefined ? {} : { ref: focusOnOpen, tabIndex: -1 })}>{heading}</h2>
       <form onSubmit={(event) => void submit(event)}>
         <div className="inline-form">
           {role === undefined && (

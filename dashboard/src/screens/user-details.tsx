@@ -3,6 +3,7 @@ import { ErrorMessage, Outcome } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
+import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenancyConfig, User } from '../operations.ts';
 import { changeUser, countUserSessions, deleteUser, type UserChange } from '../operations-users.ts';
@@ -34,6 +35,7 @@ interface UserDetailsProps {
  */
 export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const headingId = useId();
+  const focusOnOpen = useFocusOnOpen();
   const action = useSubmission<string>();
   const deletion = useConfirmedAction();
   const busy = action.busy || deletion.busy;
@@ -67,7 +69,7 @@ export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClos
 
   return (
     <section aria-labelledby={headingId} className="panel">
-      <h3 id={headingId}>{`Details of ${user.email}`}</h3>
+      <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Details of ${user.email}`}</h3>
       <dl className="details">
         <div>
           <dt>Name</dt>

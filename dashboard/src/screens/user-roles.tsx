@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { RemoveAssignmentButton } from '../components/remove-assignment-button.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import type { User } from '../operations.ts';
 import { getRoleChoices, listRoleAssignments, type RoleChoices } from '../operations-roles.ts';
@@ -55,12 +56,13 @@ function UserAssignments({ appId, user, choices, onRemoved }: UserAssignmentsPro
 /** The panel of one user's roles under the users table: what they hold, giving them a role, and removing one. */
 export function UserRoles({ appId, user, onClose }: { appId: string; user: User; onClose: () => void }) {
   const headingId = useId();
+  const focusOnOpen = useFocusOnOpen();
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
   const [changes, setChanges] = useState(0);
   const changed = () => setChanges((count) => count + 1);
   return (
     <section aria-labelledby={headingId} className="panel">
-      <h3 id={headingId}>{`Roles of ${user.email}`}</h3>
+      <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Roles of ${user.email}`}</h3>
       {choices.status === 'loading' && <Loading>Loading the roles…</Loading>}
       {choices.status === 'failed' && <ErrorMessage message={choices.message} />}
       {choices.status === 'done' && (
