@@ -59,7 +59,7 @@ describe('the API keys tab of the dashboard in Chromium', () => {
     const bootstrap = keyRow('Bootstrap app_admin key');
     await bootstrap.waitFor();
     const cells = await bootstrap.getByRole('cell').allTextContents();
-    expect([cells[0], cells[1], cells[3], cells[4], cells[5], cells[6]]).toEqual(['Application', 'All permissions', 'Never', 'Never', 'Active', 'RotateRevoke']);
+    expect([cells[0], cells[1], cells[3], cells[4], cells[5], cells[6]]).toEqual(['Application', 'All permissions', 'Never', 'Never', 'Active', 'Roles of Bootstrap app_admin keyRotateRevoke']);
     expect(await keyRow('Support bot').getByRole('rowheader').textContent()).toBe('Support botActs as support@example.com');
     expect(await keyRow('Support bot').getByRole('cell').nth(1).textContent()).toBe('users:read');
   });
@@ -74,7 +74,7 @@ describe('the API keys tab of the dashboard in Chromium', () => {
 
     await keyRow('CI reader').waitFor();
     const cells = await keyRow('CI reader').getByRole('cell').allTextContents();
-    expect([cells[0], cells[1], cells[3], cells[4], cells[5], cells[6]]).toEqual(['Application', 'users:read', 'Never', 'Never', 'Active', 'RotateRevoke']);
+    expect([cells[0], cells[1], cells[3], cells[4], cells[5], cells[6]]).toEqual(['Application', 'users:read', 'Never', 'Never', 'Active', 'Roles of CI readerRotateRevoke']);
     const created = (await keysOnServer()).filter((key) => key.name === 'CI reader');
     expect(created).toMatchObject([{ tenantId: null, permissions: ['users:read'], expiresAt: null, revokedAt: null }]);
     reader = created[0]!;

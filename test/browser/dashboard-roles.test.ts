@@ -129,7 +129,7 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     const question = dashboard.answerNextDialog();
     await panel.getByRole('row', { name: /^Support/ }).getByRole('button', { name: 'Remove' }).click();
     await panel.getByText(`${USER} holds no role.`).waitFor();
-    expect(await question).toBe(`Remove ${USER}'s role Support (Acme)? They lose its permissions there.`);
+    expect(await question).toBe(`Remove ${USER}'s role Support (Acme)? The permissions it gives there are lost.`);
     expect(await userAssignments()).toEqual([]);
   });
 

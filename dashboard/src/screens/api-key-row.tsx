@@ -10,10 +10,13 @@ interface ApiKeyRowProps {
   apiKey: ListedApiKey;
   onRotated: (rotated: ApiKeyWithSecret) => void;
   onRevoked: (revoked: ApiKey) => void;
+  /** Whether its roles panel is the one open. */
+  rolesOpen: boolean;
+  onRoles: (apiKey: ListedApiKey) => void;
 }
 
-/** One key: who it is for, what it may do, its dates and status, and Rotate and Revoke while they apply. */
-export function ApiKeyRow({ appId, apiKey, onRotated, onRevoked }: ApiKeyRowProps) {
+/** One key: who it is for, what it may do, its dates and status, and Roles, Rotate and Revoke while they apply. */
+export function ApiKeyRow({ appId, apiKey, onRotated, onRevoked, rolesOpen, onRoles }: ApiKeyRowProps) {
   const action = useConfirmedAction();
   const status = apiKeyStatus(apiKey);
 
@@ -39,6 +42,11 @@ export function ApiKeyRow({ appId, apiKey, onRotated, onRevoked }: ApiKeyRowProp
       <td>{apiKey.lastRotatedAt === null ? 'Never' : <Timestamp value={apiKey.lastRotatedAt} />}</td>
       <td>{status}</td>
       <td>
+        {status === 'Active' && (
+          <button type="button" className="small" aria-pressed={rolesOpen} onClick={() => onRoles(apiKey)}>
+            Roles<span className="visually-hidden">{` of ${apiKey.name}`}</span>
+          </button>
+        )}
         {status === 'Active' && <button type="button" className="small" disabled={action.busy} onClick={rotate}>Rotate</button>}
         {status !== 'Revoked' && <button type="button" className="small" disabled={action.busy} onClick={revoke}>Revoke</button>}
         {action.failure !== null && <ErrorMessage message={action.failure} />}

@@ -1,11 +1,12 @@
 import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
+import { CredentialRoles } from '../components/credential-roles.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { listApiKeys, type ApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
 import { getGrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
 import { ApiKeyRow } from './api-key-row.tsx';
@@ -16,9 +17,12 @@ interface ApiKeyTableProps {
   /** Null: every key of the application, its tenants' included. */
   tenant: TenantSummary | null;
   onRotated: (rotated: ApiKeyWithSecret) => void;
+  /** The key whose roles panel is open, if any. */
+  rolesOf: ListedApiKey | null;
+  onRoles: (apiKey: ListedApiKey) => void;
 }
 
-function ApiKeyTable({ appId, tenant, onRotated }: ApiKeyTableProps) {
+function ApiKeyTable({ appId, tenant, onRotated, rolesOf, onRoles }: ApiKeyTableProps) {
   const tenantId = tenant?.id ?? null;
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, tenantId, cursor), [appId, tenantId]));
   const replace = (changed: ApiKey) => keys.update((row) => (row.id === changed.id ? { ...row, ...changed } : row));
@@ -39,6 +43,8 @@ function ApiKeyTable({ appId, tenant, onRotated }: ApiKeyTableProps) {
             onRotated(rotated);
           }}
           onRevoked={replace}
+          rolesOpen={rolesOf?.id === key.id}
+          onRoles={onRoles}
         />
       )}
     />
@@ -47,13 +53,14 @@ function ApiKeyTable({ appId, tenant, onRotated }: ApiKeyTableProps) {
 
 /**
  * The management API keys: every key of the application (a multi-tenant one's tenants' too, or one tenant's through
- * the picker), Rotate and Revoke, and Create API key; a new secret is shown once, above the table.
+ * the picker), Roles, Rotate and Revoke, and Create API key; a new secret is shown once, above the table.
  */
 export function ApiKeys({ appId }: { appId: string }) {
   const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
   const [creations, setCreations] = useState(0);
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
+  const [rolesOf, setRolesOf] = useState<ListedApiKey | null>(null);
 
   if (choices.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
@@ -77,8 +84,9 @@ export function ApiKeys({ appId }: { appId: string }) {
             <SecretOnce label="Secret" secret={revealed.secret} onDismiss={() => setRevealed(null)} />
           </section>
         )}
-        <ApiKeyTable key={`${viewed?.id ?? ''}:${creations}`} appId={appId} tenant={viewed} onRotated={rotated} />
+        <ApiKeyTable key={`${viewed?.id ?? ''}:${creations}`} appId={appId} tenant={viewed} onRotated={rotated} rolesOf={rolesOf} onRoles={setRolesOf} />
       </section>
+      {rolesOf !== null && <CredentialRoles key={rolesOf.id} appId={appId} type="api_key" credential={rolesOf} onClose={() => setRolesOf(null)} />}
       <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />
     </>
   );

@@ -15,10 +15,13 @@ interface M2MCredentialRowProps {
   onRotated: (rotated: M2MCredentialWithSecret) => void;
   onRevoked: (revoked: M2MCredential) => void;
   onEditKeys: (credential: M2MCredential) => void;
+  /** Whether its roles panel is the one open. */
+  rolesOpen: boolean;
+  onRoles: (credential: M2MCredential) => void;
 }
 
-/** One credential: its client_id to copy, tenant, permissions, method, status; Rotate or Replace keys, and Revoke, while valid. */
-export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRevoked, onEditKeys }: M2MCredentialRowProps) {
+/** One credential: its client_id to copy, tenant, permissions, method, status; Roles, Rotate or Replace keys, and Revoke, while valid. */
+export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRevoked, onEditKeys, rolesOpen, onRoles }: M2MCredentialRowProps) {
   const action = useConfirmedAction();
   const active = credential.revokedAt === null;
   const rotate = () => action.run(rotationQuestion(credential.name), async () => onRotated(await rotateM2MCredential(appId, credential.clientId)));
@@ -39,6 +42,11 @@ export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRe
       <td><Timestamp value={credential.createdAt} /></td>
       <td>{active ? 'Active' : 'Revoked'}</td>
       <td className="actions">
+        {active && (
+          <button type="button" className="small" aria-pressed={rolesOpen} onClick={() => onRoles(credential)}>
+            Roles<span className="visually-hidden">{` of ${credential.name}`}</span>
+          </button>
+        )}
         {active && usesSecret(credential.authMethod) && <button type="button" className="small" disabled={action.busy} onClick={rotate}>Rotate</button>}
         {active && !usesSecret(credential.authMethod) && (
           <button type="button" className="small" onClick={() => onEditKeys(credential)}>Replace keys</button>

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { clientIssuer } from '../client-issuer.ts';
+import { CredentialRoles } from '../components/credential-roles.tsx';
 import { PagedTable } from '../components/paged-table.tsx';
 import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
@@ -20,9 +21,12 @@ interface CredentialTableProps {
   context: ClientsContext;
   onRotated: (rotated: M2MCredentialWithSecret) => void;
   onEditKeys: (credential: M2MCredential) => void;
+  /** The credential whose roles panel is open, if any. */
+  rolesOf: M2MCredential | null;
+  onRoles: (credential: M2MCredential) => void;
 }
 
-function CredentialTable({ appId, context, onRotated, onEditKeys }: CredentialTableProps) {
+function CredentialTable({ appId, context, onRotated, onEditKeys, rolesOf, onRoles }: CredentialTableProps) {
   const credentials = usePages(useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]));
   const replace = (changed: M2MCredential) => credentials.update((row) => (row.clientId === changed.clientId ? changed : row));
   return (
@@ -44,6 +48,8 @@ function CredentialTable({ appId, context, onRotated, onEditKeys }: CredentialTa
           }}
           onRevoked={replace}
           onEditKeys={onEditKeys}
+          rolesOpen={rolesOf?.clientId === credential.clientId}
+          onRoles={onRoles}
         />
       )}
     />
@@ -57,7 +63,7 @@ async function loadSetup(appId: string): Promise<{ choices: GrantChoices; contex
 
 /**
  * Machine-to-machine credentials (the client credentials grant), every one of the application, its tenants' included:
- * Create credential, Rotate, Revoke, and Replace keys of a private_key_jwt one. A secret is shown once.
+ * Create credential, Roles, Rotate, Revoke, and Replace keys of a private_key_jwt one. A secret is shown once.
  */
 export function M2MCredentials({ appId }: { appId: string }) {
   const [{ issuer }] = useState(readConfig);
@@ -66,6 +72,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
   const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
   const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
   const [editingKeys, setEditingKeys] = useState<M2MCredential | null>(null);
+  const [rolesOf, setRolesOf] = useState<M2MCredential | null>(null);
 
   if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
@@ -95,8 +102,19 @@ export function M2MCredentials({ appId }: { appId: string }) {
         )}
         {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
         {/* Read again after a creation (which takes its place in the server's order) and new keys. */}
-        <CredentialTable key={changes} appId={appId} context={context} onRotated={setRotated} onEditKeys={setEditingKeys} />
+        <CredentialTable
+          key={changes}
+          appId={appId}
+          context={context}
+          onRotated={setRotated}
+          onEditKeys={setEditingKeys}
+          rolesOf={rolesOf}
+          onRoles={setRolesOf}
+        />
       </section>
+      {rolesOf !== null && (
+        <CredentialRoles key={rolesOf.clientId} appId={appId} type="m2m_credential" credential={{ ...rolesOf, id: rolesOf.clientId }} onClose={() => setRolesOf(null)} />
+      )}
       {editingKeys !== null && (
         <M2MJwksForm key={editingKeys.clientId} appId={appId} credential={editingKeys} onSaved={keysSaved} onCancel={() => setEditingKeys(null)} />
       )}

@@ -1,5 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
+import { SubjectRoles } from '../components/subject-roles.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -8,7 +9,6 @@ import { getTenancyConfig, listUsers, type TenancyConfig } from '../operations.t
 import { STATUS_LABEL } from '../user-status.ts';
 import { CreateUserForm } from './create-user-form.tsx';
 import { UserDetails } from './user-details.tsx';
-import { UserRoles } from './user-roles.tsx';
 
 /** The one panel open under the table: a user's details, or their roles. */
 interface OpenPanel {
@@ -91,7 +91,16 @@ function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
           onClose={() => setOpen(null)}
         />
       )}
-      {chosen !== undefined && open?.kind === 'roles' && <UserRoles key={chosen.id} appId={appId} user={chosen} onClose={() => setOpen(null)} />}
+      {chosen !== undefined && open?.kind === 'roles' && (
+        <SubjectRoles
+          key={chosen.id}
+          appId={appId}
+          subject={{ type: 'user', id: chosen.id }}
+          label={chosen.email}
+          tenantIds={chosen.tenantIds}
+          onClose={() => setOpen(null)}
+        />
+      )}
     </>
   );
 }

@@ -1,22 +1,26 @@
 import { useState, type FormEvent } from 'react';
-import { firstGrant, RoleGrantFields } from '../components/role-grant-fields.tsx';
-import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
-import type { User } from '../operations.ts';
-import { assignRole, type RoleChoices } from '../operations-roles.ts';
-import { grantTenants, placeName, roleName } from '../role-choices.ts';
+import type { TenantSummary } from '../operations.ts';
+import { assignRole, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
+import { placeName, roleName } from '../role-choices.ts';
+import { firstGrant, RoleGrantFields } from './role-grant-fields.tsx';
+import { ErrorMessage } from './status.tsx';
 
 interface AssignRoleFormProps {
   appId: string;
-  user: User;
+  subject: RoleSubject;
+  /** How the subject is named to the operator: a user's address, a key's or credential's name. */
+  label: string;
   choices: RoleChoices;
+  /** The tenants offered besides "All tenants". */
+  tenants: readonly TenantSummary[];
   onAssigned: () => void;
 }
 
 type Outcome = { readonly assigned: string } | { readonly refused: string };
 
-/** "Assign role" to a user: in every tenant, or in one of the user's tenants in a multi-tenant application. */
-export function AssignRoleForm({ appId, user, choices, onAssigned }: AssignRoleFormProps) {
+/** "Assign role" to a subject: in every tenant, or in one of `tenants` in a multi-tenant application. */
+export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
   const [grant, setGrant] = useState(() => firstGrant(choices));
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -26,8 +30,8 @@ export function AssignRoleForm({ appId, user, choices, onAssigned }: AssignRoleF
     setBusy(true);
     setOutcome(null);
     try {
-      await assignRole(appId, { type: 'user', id: user.id }, grant);
-      setOutcome({ assigned: `${user.email} now holds ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).` });
+      await assignRole(appId, subject, grant);
+      setOutcome({ assigned: `${label} now holds ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).` });
       onAssigned();
     } catch (error) {
       setOutcome({ refused: errorMessage(error) });
@@ -38,7 +42,7 @@ export function AssignRoleForm({ appId, user, choices, onAssigned }: AssignRoleF
   return (
     <>
       <form className="inline-form" onSubmit={(event) => void submit(event)}>
-        <RoleGrantFields choices={choices} tenants={grantTenants(choices, user.tenantIds)} grant={grant} onChange={setGrant} />
+        <RoleGrantFields choices={choices} tenants={tenants} grant={grant} onChange={setGrant} />
         <button type="submit" className="primary" disabled={busy}>Assign role</button>
       </form>
       {outcome !== null && ('assigned' in outcome ? <p role="status">{outcome.assigned}</p> : <ErrorMessage message={outcome.refused} />)}
