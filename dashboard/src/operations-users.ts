@@ -31,12 +31,21 @@ export async function changeUser(appId: string, change: UserChange, userId: stri
   return data[change];
 }
 
-/** The user's whole membership list, which replaces theirs (a shared pool only: the server refuses it when isolated). */
-export async function setUserTenants(appId: string, userId: string, tenantIds: readonly string[]): Promise<User> {
-  const mutation = `mutation SetUserTenants($appId: UUID!, $userId: UUID!, $input: UpdateUserInput!) {
+/** The fields of a user the dashboard changes; those left out keep their value. */
+export interface UserUpdate {
+  /** Unique in the user's pool: the server answers 409 for an address it already has. */
+  readonly email?: string;
+  /** Null: no name. */
+  readonly name?: string | null;
+  /** The whole membership list, which replaces theirs (a shared pool only: the server refuses it when isolated). */
+  readonly tenantIds?: readonly string[];
+}
+
+export async function updateUser(appId: string, userId: string, input: UserUpdate): Promise<User> {
+  const mutation = `mutation UpdateUser($appId: UUID!, $userId: UUID!, $input: UpdateUserInput!) {
     updateUser(appId: $appId, userId: $userId, input: $input) { ${USER_FIELDS} }
   }`;
-  const data = await graphql<{ updateUser: User }>(mutation, { appId, userId, input: { tenantIds } }, { applicationId: appId });
+  const data = await graphql<{ updateUser: User }>(mutation, { appId, userId, input }, { applicationId: appId });
   return data.updateUser;
 }
 

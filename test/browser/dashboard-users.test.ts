@@ -7,12 +7,14 @@ import { createTestClient, discover, startAuthorization } from '../support/oauth
 
 /**
  * The dashboard's Users tab in Chromium: the operator creates a user of Acme with a password, who then signs in with
- * it; suspends them once confirmed (refused at sign-in) and activates them; adds them to Globex; resets another user's second factors;
- * unlocks a locked user; deletes the first for good; and sees the server's refusals (an address taken, a password too short, a user deleted
- * meanwhile), which change nothing. Each step is checked through the REST API. Screenshot: test-results/dashboard-users-details.png.
+ * it; suspends them once confirmed (refused at sign-in) and activates them; adds them to Globex; edits their name and
+ * address; resets another user's second factors; unlocks a locked user; deletes the first for good; and sees the
+ * server's refusals (an address taken, at creation and at an edit, a password too short, a user deleted meanwhile),
+ * which change nothing. Each step is checked through the REST API. Screenshot: test-results/dashboard-users-details.png.
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const NEW_USER = { email: 'nora@example.com', name: 'Nora Quist', password: 'Correct-Horse-9' } as const;
+const RENAMED = { email: 'nora.q@example.com', name: 'Nora Q. Quist' } as const;
 const EXISTING = 'uma@example.com';
 const WITH_MFA = 'mfa@example.com';
 let acme: string;
@@ -137,6 +139,33 @@ describe('the Users tab of the dashboard in Chromium', () => {
     await panel.getByRole('button', { name: 'Save tenants' }).click();
     await panel.getByRole('status').filter({ hasText: `${NEW_USER.email} is a member of Acme, Globex.` }).waitFor();
     expect((await userById(newUserId)).body.tenantIds).toEqual([acme, globex]);
+  });
+
+  it("shows the 409 of an address taken when editing a user's profile, and changes nothing", async () => {
+    const profile = details(NEW_USER.email).getByRole('form', { name: 'Profile' });
+    await profile.getByLabel('E-mail').fill(EXISTING);
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByRole('alert').filter({ hasText: 'A user with this e-mail already exists' }).waitFor();
+    expect((await userById(newUserId)).body.email).toBe(NEW_USER.email);
+    expect(await userRow(NEW_USER.email).count()).toBe(1);
+  });
+
+  it("edits the user's name and address: saved on the server and shown in the table", async () => {
+    // The panel's heading follows the address: the one Profile form on the page.
+    const profile = dashboard.page.getByRole('form', { name: 'Profile' });
+    await profile.getByLabel('E-mail').fill(RENAMED.email);
+    await profile.getByLabel('Name').fill(RENAMED.name);
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByRole('status').filter({ hasText: `The profile of ${RENAMED.email} is saved.` }).waitFor();
+    expect(await userRow(RENAMED.email).getByRole('cell').first().textContent()).toBe(RENAMED.name);
+    expect(await details(RENAMED.email).count()).toBe(1);
+    expect((await userById(newUserId)).body).toMatchObject({ email: RENAMED.email, name: RENAMED.name });
+
+    // Back to the address the later steps use.
+    await profile.getByLabel('E-mail').fill(NEW_USER.email);
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByRole('status').filter({ hasText: `The profile of ${NEW_USER.email} is saved.` }).waitFor();
+    expect((await userById(newUserId)).body.email).toBe(NEW_USER.email);
   });
 
   it("resets another user's second factors once confirmed", async () => {

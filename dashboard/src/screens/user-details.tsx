@@ -8,6 +8,7 @@ import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenancyConfig, User } from '../operations.ts';
 import { changeUser, countUserSessions, deleteUser, type UserChange } from '../operations-users.ts';
 import { STATUS_LABEL } from '../user-status.ts';
+import { UserProfileForm } from './user-profile-form.tsx';
 import { UserTenants } from './user-tenants.tsx';
 
 /** The user's live sessions, as many as one page of them holds. */
@@ -30,8 +31,8 @@ interface UserDetailsProps {
 }
 
 /**
- * The panel of one user under the users table: their account, tenants and live sessions, and Suspend or Activate,
- * Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
+ * The panel of one user under the users table: their account (name and address editable), tenants and live sessions,
+ * and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
  */
 export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const headingId = useId();
@@ -72,10 +73,6 @@ export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClos
       <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Details of ${user.email}`}</h3>
       <dl className="details">
         <div>
-          <dt>Name</dt>
-          <dd>{user.name ?? 'None'}</dd>
-        </div>
-        <div>
           <dt>Status</dt>
           <dd>{STATUS_LABEL[user.status]}</dd>
         </div>
@@ -97,6 +94,7 @@ export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClos
           <dd><Timestamp value={user.updatedAt} /></dd>
         </div>
       </dl>
+      <UserProfileForm appId={appId} user={user} onChanged={onChanged} />
       {tenancy !== null && <UserTenants appId={appId} user={user} isolated={tenancy.authIsolation === 'isolated'} onChanged={onChanged} />}
       <div className="form-actions user-actions">
         {user.status === 'suspended' ? (

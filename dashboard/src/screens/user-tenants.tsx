@@ -4,7 +4,7 @@ import { useAsync } from '../hooks/use-async.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
-import { setUserTenants } from '../operations-users.ts';
+import { updateUser } from '../operations-users.ts';
 import { placeName } from '../role-choices.ts';
 
 interface UserTenantsProps {
@@ -33,7 +33,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
-      const saved = await setUserTenants(appId, user.id, chosen);
+      const saved = await updateUser(appId, user.id, { tenantIds: chosen });
       onChanged(saved);
       return `${saved.email} is a member of ${saved.tenantIds.length === 0 ? 'no tenant' : names(saved.tenantIds)}.`;
     });

@@ -1,0 +1,40 @@
+import { useState, type FormEvent } from 'react';
+import { Outcome } from '../components/status.tsx';
+import { TextField } from '../components/text-field.tsx';
+import { useSubmission } from '../hooks/use-submission.ts';
+import type { User } from '../operations.ts';
+import { updateUser, type UserUpdate } from '../operations-users.ts';
+
+interface UserProfileFormProps {
+  appId: string;
+  user: User;
+  onChanged: (user: User) => void;
+}
+
+/** "Save profile": a user's name and address, the changed ones sent; an empty name removes it. */
+export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps) {
+  const [email, setEmail] = useState(user.email);
+  const [name, setName] = useState(user.name ?? '');
+  const submission = useSubmission<string>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const nextEmail = email.trim();
+    const nextName = name.trim() === '' ? null : name.trim();
+    const changes: UserUpdate = { ...(nextEmail === user.email ? {} : { email: nextEmail }), ...(nextName === user.name ? {} : { name: nextName }) };
+    submission.run(async () => {
+      const saved = Object.keys(changes).length === 0 ? user : await updateUser(appId, user.id, changes);
+      onChanged(saved);
+      return `The profile of ${saved.email} is saved.`;
+    });
+  };
+
+  return (
+    <form className="inline-form" aria-label="Profile" onSubmit={submit}>
+      <TextField label="E-mail" type="email" value={email} onChange={setEmail} />
+      <TextField label="Name" value={name} onChange={setName} />
+      <button type="submit" disabled={submission.busy}>Save profile</button>
+      <Outcome outcome={submission.outcome} />
+    </form>
+  );
+}
