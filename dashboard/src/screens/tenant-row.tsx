@@ -1,6 +1,9 @@
 import { OverrideBadge } from '../components/override-badge.tsx';
+import { ErrorMessage } from '../components/status.tsx';
+import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { useOverrideRemoval } from '../hooks/use-override-removal.ts';
 import { getConfigurationSources, type ConfigurationSources, type Tenant } from '../operations.ts';
+import { deleteTenant } from '../operations-tenants.ts';
 import type { TenantFeature } from '../tenant-features.ts';
 
 interface TenantRowProps {
@@ -8,12 +11,30 @@ interface TenantRowProps {
   tenant: Tenant;
   /** The features the application lets tenants customize: one badge each. */
   features: readonly TenantFeature[];
+  /** Whether each tenant has its own users, who go with it. */
+  isolated: boolean;
+  /** Whether its rename form is the one open. */
+  renaming: boolean;
   onReloaded: (configuration: ConfigurationSources) => void;
+  onRename: (tenant: Tenant) => void;
+  onDeleted: (tenant: Tenant) => void;
 }
 
-/** One tenant: name, slug, a badge per feature, and "Remove tenant override" where it is customized and removable. */
-export function TenantRow({ appId, tenant, features, onReloaded }: TenantRowProps) {
+/** What goes with a tenant: its own settings and credentials, and its users when each tenant has its own. */
+function deletionQuestion(name: string, isolated: boolean): string {
+  const users = isolated ? ', and its users, who exist only in this tenant' : '; its members stay users of the application';
+  return `Delete the tenant ${name}? Its own branding, e-mail settings, auth providers, policies and domains go with it, as do its API keys, OAuth clients and M2M credentials${users}. This cannot be undone.`;
+}
+
+/** One tenant: name, slug, a badge per feature, "Remove tenant override" where removable; Rename, and Delete once confirmed. */
+export function TenantRow({ appId, tenant, features, isolated, renaming, onReloaded, onRename, onDeleted }: TenantRowProps) {
   const removal = useOverrideRemoval(appId, tenant, async () => onReloaded(await getConfigurationSources(appId, tenant.id)));
+  const deletion = useConfirmedAction();
+  const remove = () =>
+    deletion.run(deletionQuestion(tenant.name, isolated), async () => {
+      await deleteTenant(appId, tenant.id);
+      onDeleted(tenant);
+    });
 
   return (
     <tr>
@@ -24,6 +45,15 @@ export function TenantRow({ appId, tenant, features, onReloaded }: TenantRowProp
           <OverrideBadge source={feature.source(tenant.configuration)} override={feature.override?.(tenant.configuration)} removal={removal} />
         </td>
       ))}
+      <td className="actions">
+        <button type="button" className="small" aria-pressed={renaming} onClick={() => onRename(tenant)}>
+          Rename<span className="visually-hidden">{` ${tenant.name}`}</span>
+        </button>
+        <button type="button" className="small" disabled={deletion.busy} onClick={remove}>
+          Delete<span className="visually-hidden">{` ${tenant.name}`}</span>
+        </button>
+        {deletion.failure !== null && <ErrorMessage message={deletion.failure} />}
+      </td>
     </tr>
   );
 }

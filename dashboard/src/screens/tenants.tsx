@@ -3,20 +3,30 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { getTenancyConfig, listTenants, type TenancyConfig } from '../operations.ts';
+import { getTenancyConfig, listTenants, type TenancyConfig, type Tenant } from '../operations.ts';
 import { isPerTenant, TENANT_FEATURES, type TenantFeature } from '../tenant-features.ts';
 import { TenancySwitches } from './tenancy-switches.tsx';
+import { TenantForm } from './tenant-form.tsx';
 import { TenantRow } from './tenant-row.tsx';
 
-/** The tenants page by page, with a badge per feature they may customize. */
-function TenantTable({ appId, features }: { appId: string; features: readonly TenantFeature[] }) {
+interface TenantTableProps {
+  appId: string;
+  features: readonly TenantFeature[];
+  isolated: boolean;
+  onDeleted: (tenant: Tenant) => void;
+}
+
+/** The tenants page by page, with a badge per feature they may customize, Rename and Delete; the rename form under them. */
+function TenantTable({ appId, features, isolated, onDeleted }: TenantTableProps) {
   const tenants = usePages(useCallback((cursor: string | null) => listTenants(appId, cursor), [appId]));
+  const [renaming, setRenaming] = useState<Tenant | null>(null);
   return (
     <section aria-labelledby="tenants-heading">
       <h2 id="tenants-heading">Tenants</h2>
       <PagedTable
         pages={tenants}
         columns={['Name', 'Slug', ...features.map((feature) => feature.label)]}
+        actionsHeading="Actions"
         emptyMessage="This application has no tenants yet."
         loadingLabel="Loading tenants…"
         row={(tenant) => (
@@ -25,18 +35,41 @@ function TenantTable({ appId, features }: { appId: string; features: readonly Te
             appId={appId}
             tenant={tenant}
             features={features}
+            isolated={isolated}
+            renaming={renaming?.id === tenant.id}
             onReloaded={(configuration) => tenants.update((row) => (row.id === tenant.id ? { ...row, configuration } : row))}
+            onRename={setRenaming}
+            onDeleted={(deleted) => {
+              tenants.remove((row) => row.id === deleted.id);
+              setRenaming((open) => (open?.id === deleted.id ? null : open));
+              onDeleted(deleted);
+            }}
           />
         )}
       />
+      {renaming !== null && (
+        <TenantForm
+          key={renaming.id}
+          appId={appId}
+          tenant={renaming}
+          onSaved={(renamed) => {
+            const changed = { ...renaming, ...renamed };
+            tenants.update((row) => (row.id === changed.id ? changed : row));
+            setRenaming(changed);
+          }}
+          onClose={() => setRenaming(null)}
+        />
+      )}
     </section>
   );
 }
 
-/** The tenancy switches, then the tenants with a badge column for each feature the switches leave to tenants. */
+/** The tenancy switches, then the tenants with a badge column for each feature the switches leave to tenants; Create tenant. */
 export function Tenants({ appId }: { appId: string }) {
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
   const [saves, setSaves] = useState(0);
+  const [creations, setCreations] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
 
   if (tenancy.status === 'loading') return <Loading>Loading the tenancy switches…</Loading>;
   if (tenancy.status === 'failed') return <ErrorMessage message={tenancy.message} />;
@@ -50,8 +83,22 @@ export function Tenants({ appId }: { appId: string }) {
   return (
     <>
       {config !== null && <TenancySwitches appId={appId} config={config} onSaved={saved} />}
-      {/* Read again after each save: a tenant's sources follow the switches (hidden overrides reappear per tenant). */}
-      <TenantTable key={saves} appId={appId} features={features} />
+      {notice !== null && <p role="status">{notice}</p>}
+      {/* Read again after each save (a tenant's sources follow the switches) and creation (which joins the server's order). */}
+      <TenantTable
+        key={`${saves}:${creations}`}
+        appId={appId}
+        features={features}
+        isolated={config?.authIsolation === 'isolated'}
+        onDeleted={(deleted) => setNotice(`Tenant ${deleted.name} is deleted.`)}
+      />
+      <TenantForm
+        appId={appId}
+        onSaved={() => {
+          setNotice(null);
+          setCreations((count) => count + 1);
+        }}
+      />
     </>
   );
 }

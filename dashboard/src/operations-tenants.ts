@@ -1,0 +1,36 @@
+import { graphql } from './api.ts';
+import type { TenantSummary } from './operations.ts';
+
+// The Tenants tab's writes: creating, renaming and deleting a tenant.
+
+export interface TenantInput {
+  readonly name: string;
+  /** Null: derived from the name by the server (`Crème Brûlée` → `creme-brulee`, numbered when taken). */
+  readonly slug: string | null;
+}
+
+const TENANT_FIELDS = 'id name slug';
+
+const asInput = ({ name, slug }: TenantInput) => ({ name, ...(slug === null ? {} : { slug }) });
+
+/** The server refuses a slug another tenant has (409). */
+export async function createTenant(appId: string, tenant: TenantInput): Promise<TenantSummary> {
+  const mutation = `mutation CreateTenant($appId: UUID!, $input: CreateTenantInput!) { createTenant(appId: $appId, input: $input) { ${TENANT_FIELDS} } }`;
+  const data = await graphql<{ createTenant: TenantSummary }>(mutation, { appId, input: asInput(tenant) }, { applicationId: appId });
+  return data.createTenant;
+}
+
+/** A null slug keeps the tenant's. */
+export async function updateTenant(appId: string, tenantId: string, tenant: TenantInput): Promise<TenantSummary> {
+  const mutation = `mutation UpdateTenant($appId: UUID!, $tenantId: UUID!, $input: UpdateTenantInput!) {
+    updateTenant(appId: $appId, tenantId: $tenantId, input: $input) { ${TENANT_FIELDS} }
+  }`;
+  const data = await graphql<{ updateTenant: TenantSummary }>(mutation, { appId, tenantId, input: asInput(tenant) }, { applicationId: appId });
+  return data.updateTenant;
+}
+
+/** Deletes the tenant with what is its own (overrides, domains, keys, clients, credentials, the users of its isolated pool). */
+export async function deleteTenant(appId: string, tenantId: string): Promise<void> {
+  const mutation = 'mutation DeleteTenant($appId: UUID!, $tenantId: UUID!) { deleteTenant(appId: $appId, tenantId: $tenantId) }';
+  await graphql<{ deleteTenant: boolean }>(mutation, { appId, tenantId }, { applicationId: appId });
+}
