@@ -12,6 +12,11 @@ export function placeName(choices: { readonly tenants: readonly TenantSummary[] 
   return choices.tenants.find((tenant) => tenant.id === tenantId)?.name ?? tenantId;
 }
 
+/** The tenants a user belongs to, by name, or "No tenant". */
+export function membershipLabel(tenants: readonly TenantSummary[], tenantIds: readonly string[]): string {
+  return tenantIds.length === 0 ? 'No tenant' : tenantIds.map((tenantId) => placeName({ tenants }, tenantId)).join(', ');
+}
+
 /** The roles that can be given in a tenant (the application-wide ones and its own), or in every tenant (the former). */
 export function assignableRoles(choices: RoleChoices, tenantId: string | null): readonly RoleSummary[] {
   return choices.roles.filter((role) => role.tenantId === null || role.tenantId === tenantId);

@@ -5,7 +5,7 @@ import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { updateUser } from '../operations-users.ts';
-import { placeName } from '../role-choices.ts';
+import { membershipLabel } from '../role-choices.ts';
 
 interface UserTenantsProps {
   appId: string;
@@ -26,8 +26,9 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
 
   if (tenants.status === 'loading') return <Loading>Loading the tenants…</Loading>;
   if (tenants.status === 'failed') return <ErrorMessage message={tenants.message} />;
-  const names = (tenantIds: readonly string[]) => tenantIds.map((tenantId) => placeName({ tenants: tenants.data }, tenantId)).join(', ');
-  if (isolated) return <p>{`Tenant: ${names(user.tenantIds)}`}</p>;
+  const names = (tenantIds: readonly string[]) => membershipLabel(tenants.data, tenantIds);
+  // A user in no tenant was made while the users were shared, and stays in the application's own pool.
+  if (isolated) return <p>{user.tenantIds.length === 0 ? "No tenant: one of the application's own users" : `Tenant: ${names(user.tenantIds)}`}</p>;
 
   const toggle = (tenantId: string, on: boolean) => setChosen((current) => (on ? [...current, tenantId] : current.filter((id) => id !== tenantId)));
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -5,7 +5,9 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
-import { getTenancyConfig, listUsers, type TenancyConfig } from '../operations.ts';
+import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary } from '../operations.ts';
+import { listAllTenants } from '../operations-tenant-choices.ts';
+import { membershipLabel } from '../role-choices.ts';
 import { STATUS_LABEL } from '../user-status.ts';
 import { CreateUserForm } from './create-user-form.tsx';
 import { UserDetails } from './user-details.tsx';
@@ -38,12 +40,16 @@ function UserSearchForm({ onSearch }: { onSearch: (emailPrefix: string | null) =
 interface UserTableProps {
   appId: string;
   tenancy: TenancyConfig | null;
+  /** The application's tenants, whose names the Tenant column shows; none in a single-tenant application. */
+  tenants: readonly TenantSummary[];
   emailPrefix: string | null;
   onDeleted: (email: string) => void;
 }
 
 /** The users (of the search, if any), page by page, and the one panel open: a user's details or roles. */
-function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
+function UserTable({ appId, tenancy, tenants, emailPrefix, onDeleted }: UserTableProps) {
+  // Isolated pools may each hold the same address: the tenant tells their users apart.
+  const isolated = tenancy?.authIsolation === 'isolated';
   const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
   const [open, setOpen] = useState<OpenPanel | null>(null);
   const chosen = open === null ? undefined : users.items.find((user) => user.id === open.userId);
@@ -56,7 +62,7 @@ function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
     <>
       <PagedTable
         pages={users}
-        columns={['E-mail', 'Name', 'Status', 'Created']}
+        columns={['E-mail', 'Name', ...(isolated ? ['Tenant'] : []), 'Status', 'Created']}
         actionsHeading="Actions"
         emptyMessage={emailPrefix === null ? 'This application has no users yet.' : `No user's address starts with ${emailPrefix}.`}
         loadingLabel="Loading users…"
@@ -64,6 +70,7 @@ function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
           <tr key={user.id}>
             <th scope="row">{user.email}</th>
             <td>{user.name ?? ''}</td>
+            {isolated && <td>{membershipLabel(tenants, user.tenantIds)}</td>}
             <td>{STATUS_LABEL[user.status]}</td>
             <td><Timestamp value={user.createdAt} /></td>
             <td className="actions">
@@ -105,15 +112,21 @@ function UserTable({ appId, tenancy, emailPrefix, onDeleted }: UserTableProps) {
   );
 }
 
+async function loadUsersSetup(appId: string): Promise<{ tenancy: TenancyConfig | null; tenants: readonly TenantSummary[] }> {
+  const tenancy = await getTenancyConfig(appId);
+  return { tenancy, tenants: tenancy === null ? [] : await listAllTenants(appId) };
+}
+
 /** The application's users, searched by address, each with a details and a roles panel; and Create user. */
 export function Users({ appId }: { appId: string }) {
-  const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
+  const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
   const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
   const [creations, setCreations] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (tenancy.status === 'loading') return <Loading>Loading the users…</Loading>;
-  if (tenancy.status === 'failed') return <ErrorMessage message={tenancy.message} />;
+  if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
+  if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
+  const { tenancy, tenants } = setup.data;
   return (
     <>
       <section aria-labelledby="users-heading">
@@ -124,14 +137,15 @@ export function Users({ appId }: { appId: string }) {
         <UserTable
           key={`${emailPrefix ?? ''}:${creations}`}
           appId={appId}
-          tenancy={tenancy.data}
+          tenancy={tenancy}
+          tenants={tenants}
           emailPrefix={emailPrefix}
           onDeleted={(email) => setNotice(`${email} is deleted.`)}
         />
       </section>
       <CreateUserForm
         appId={appId}
-        tenancy={tenancy.data}
+        tenancy={tenancy}
         onCreated={() => {
           setNotice(null);
           setCreations((count) => count + 1);
