@@ -1427,7 +1427,8 @@ export type Mutation = {
   deleteRole: Scalars['Boolean']['output'];
   /**
    * Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-   * subjects: 403.
+   * subjects: 403. The application's last application-wide `app_admin` held by an operator: 422 (field
+   * `assignmentId`), so that someone still manages the application from the dashboard.
    */
   deleteRoleAssignment: Scalars['Boolean']['output'];
   /** Deletes a tenant with its overrides, its tenant-scoped keys and the users of its isolated pool. */

@@ -214,3 +214,37 @@ describe('refusals', () => {
     expect(listed.body).toEqual({ data: [], next: null });
   });
 });
+
+describe('the application’s last Application admin operator', () => {
+  const appAdminAssignments = async () => {
+    const appAdmin = ((await app.http.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'app_admin')!.id;
+    const listed = await app.http.get(`/role-assignments?subjectType=operator&roleId=${appAdmin}&pageSize=100`);
+    return { appAdmin, assignments: (listed.body.data as { id: string; tenantId: string | null; subject: { id: string } }[]).filter((a) => a.tenantId === null) };
+  };
+
+  it('is kept: its removal is refused 422 naming the assignment, and nothing changes', async () => {
+    const { assignments } = await appAdminAssignments();
+    const kept = assignments.find((assignment) => assignment.subject.id === firstOperator)!;
+    for (const other of assignments.filter((assignment) => assignment !== kept)) expect((await app.http.delete(`/role-assignments/${other.id}`)).status).toBe(204);
+
+    const refused = await app.http.delete(`/role-assignments/${kept.id}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'assignmentId' });
+    expect(await sql('select 1 from role_assignment where id = ?', [kept.id])).toHaveLength(1);
+    const audit = await app.http.get('/audit-logs?action=role_assignment.deleted&pageSize=100');
+    expect((audit.body.data as { target: { id: string } }[]).map((entry) => entry.target.id)).not.toContain(kept.id);
+  });
+
+  it('may go once another operator is Application admin application-wide, and of two removed at once one stays', async () => {
+    const { appAdmin, assignments: [first] } = await appAdminAssignments();
+    const other = (await (await operatorClient(firstOperator)).post('/users', { email: 'successor-ops@ops.example' })).body.id as string;
+    const tenantWide = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantT}/role-assignments`, { subject: { type: 'operator', id: other }, roleId: appAdmin });
+    expect(tenantWide.status).toBe(201);
+    const second = await app.http.post('/role-assignments', { subject: { type: 'operator', id: other }, roleId: appAdmin });
+    expect(second.status).toBe(201);
+
+    const removals = await Promise.all([first!.id, second.body.id as string].map((id) => app.http.delete(`/role-assignments/${id}`)));
+    expect(removals.map((removal) => removal.status).sort()).toEqual([204, 422]);
+    expect((await appAdminAssignments()).assignments).toHaveLength(1);
+  });
+});

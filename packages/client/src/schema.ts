@@ -2017,7 +2017,8 @@ export interface paths {
         /**
          * Remove a role assignment
          * @description Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-         *     subjects: 403.
+         *     subjects: 403. The application's last application-wide `app_admin` held by an operator: 422 (field
+         *     `assignmentId`), so that someone still manages the application from the dashboard.
          *
          *     Requires `role_assignments:delete`.
          *
@@ -2050,7 +2051,8 @@ export interface paths {
         /**
          * Remove a role assignment
          * @description Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-         *     subjects: 403.
+         *     subjects: 403. The application's last application-wide `app_admin` held by an operator: 422 (field
+         *     `assignmentId`), so that someone still manages the application from the dashboard.
          *
          *     Requires `role_assignments:delete`.
          *
@@ -2083,7 +2085,8 @@ export interface paths {
         /**
          * Remove a role assignment
          * @description Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-         *     subjects: 403.
+         *     subjects: 403. The application's last application-wide `app_admin` held by an operator: 422 (field
+         *     `assignmentId`), so that someone still manages the application from the dashboard.
          *
          *     Requires `role_assignments:delete`.
          *

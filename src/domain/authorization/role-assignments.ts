@@ -14,6 +14,7 @@ import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts
 import { consoleOfSql } from '../console/console-of.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import type { RoleSubject } from './held-roles.ts';
+import { assertNotLastOperatorAdmin } from './last-operator-admin.ts';
 import { authorizationChanged, visibleIn } from './writes.ts';
 
 /** The GraphQL `RoleAssignment` type's codegen mapper. */
@@ -223,7 +224,10 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
   };
 }
 
-/** A tenant scope sees its subjects' application-wide assignments but may not remove them (403): they hold in all. */
+/**
+ * A tenant scope sees its subjects' application-wide assignments but may not remove them (403): they hold in all.
+ * The last operator `app_admin` stays (assertNotLastOperatorAdmin).
+ */
 export async function deleteRoleAssignment(scope: Scope, assignmentId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const [assignment] = await selectAssignments(em, scope, { id: assignmentId }, { limit: 1 });
@@ -231,6 +235,7 @@ export async function deleteRoleAssignment(scope: Scope, assignmentId: string): 
     if (scope.tenantId !== null && assignment.tenantId === null) {
       throw new GatehouseError('forbidden', 'An application-wide role assignment is removed with application-wide credentials on the application’s path');
     }
+    await assertNotLastOperatorAdmin(em, assignment);
     // Removed meanwhile by a concurrent request: 404, as if that one had come first.
     if ((await removeAssignments(em, scope, 'a.id = ?', [assignment.id])) === 0) throw notFound('Role assignment', 'assignmentId');
   });
