@@ -4,6 +4,7 @@ import { dashboardSuite } from '../support/dashboard.ts';
 /**
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
  * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
+ * Removing their own role, the last Application admin, is asked as theirs and refused.
  * The Role choice offers every role, past the API's largest page.
  * Screenshot: test-results/dashboard-operators.png.
  */
@@ -90,5 +91,14 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     await dashboard.page.getByRole('row', { name: /ops@example\.com/ }).waitFor();
     expect(await operatorAssignments()).toEqual([]);
     expect((await usersOf(acme)).status).toBe(403);
+  });
+
+  it('says removing your own role is you, and keeps the last Application admin', async () => {
+    const own = dashboard.page.getByRole('row', { name: /ops@example\.com/ });
+    const asked = dashboard.answerNextDialog();
+    await own.getByRole('button', { name: 'Remove' }).click();
+    expect(await asked).toContain('This is you: you will no longer manage this application through it.');
+    await own.getByRole('alert').filter({ hasText: 'last Application admin' }).waitFor();
+    expect(await own.getByRole('cell').first().textContent()).toBe('Application admin');
   });
 });

@@ -2,6 +2,7 @@ import { RemoveAssignmentButton } from '../components/remove-assignment-button.t
 import type { OperatorAssignment } from '../operations-operators.ts';
 import type { RoleChoices } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
+import { getSession } from '../session.ts';
 
 interface OperatorRowProps {
   appId: string;
@@ -10,11 +11,17 @@ interface OperatorRowProps {
   onRemoved: () => void;
 }
 
+/** Whether the assignment is the signed-in operator's own (e-mails are unique among the console's users). */
+const isSignedInOperator = (email: string | null): boolean => email !== null && email.toLowerCase() === getSession()?.email.toLowerCase();
+
 /** One role an operator holds: who, which role, where, and Remove once confirmed. */
 export function OperatorRow({ appId, assignment, choices, onRemoved }: OperatorRowProps) {
   const who = assignment.email ?? assignment.operatorId;
   const role = roleName(choices, assignment.roleId);
   const place = placeName(choices, assignment.tenantId);
+  const consequence = isSignedInOperator(assignment.email)
+    ? 'This is you: you will no longer manage this application through it.'
+    : 'They can no longer manage this application through it.';
   return (
     <tr>
       <th scope="row">{who}</th>
@@ -24,7 +31,7 @@ export function OperatorRow({ appId, assignment, choices, onRemoved }: OperatorR
         <RemoveAssignmentButton
           appId={appId}
           assignmentId={assignment.id}
-          question={`Remove ${who}'s role ${role} (${place})? They can no longer manage this application through it.`}
+          question={`Remove ${who}'s role ${role} (${place})? ${consequence}`}
           onRemoved={onRemoved}
         />
       </td>
