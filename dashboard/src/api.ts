@@ -3,18 +3,23 @@ import { liveSession, renewSession } from './auth.ts';
 import { readConfig } from './config.ts';
 import { clearSession, type Session } from './session.ts';
 
+/** One item of a refusal's `details` (what blocks it, each refused input…), as the server names it. */
+export type ErrorDetail = Readonly<Record<string, string | number | boolean | null>>;
+
 interface GraphQLResponse<T> {
   readonly data?: T | null;
-  readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string } }[];
+  readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string; readonly details?: readonly ErrorDetail[] } }[];
 }
 
-/** The server's refusal: its human-readable message, and its code (`organization_deactivated`, `not_found`…). */
+/** The server's refusal: its human-readable message, its code (`organization_deactivated`, `not_found`…) and details. */
 export class ApiError extends Error {
   readonly code: string | undefined;
+  readonly details: readonly ErrorDetail[];
 
-  constructor(message: string, code: string | undefined) {
+  constructor(message: string, code: string | undefined, details: readonly ErrorDetail[] = []) {
     super(message);
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -56,7 +61,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   }
   const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
   const [error] = answer.errors ?? [];
-  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code);
+  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code, error.extensions?.details);
   if (!response.ok || answer.data === undefined || answer.data === null) {
     throw new Error(`The server answered HTTP ${response.status} without data.`);
   }

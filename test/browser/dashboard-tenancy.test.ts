@@ -3,8 +3,9 @@ import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard's tenancy screens in Chromium: the operator turns branding per tenant and sees a hidden override come
- * back, isolates authentication only once they confirm it and shares it again without being asked, and on the Branding
- * tab picks a tenant, sees its own branding and removes it. Screenshots: test-results/dashboard-tenancy-*.png.
+ * back, isolates authentication only once they confirm it, sees what each tenant holds while sharing it again is
+ * refused and shares it again without being asked, and on the Branding tab picks a tenant, sees its own branding and
+ * removes it. Screenshots: test-results/dashboard-tenancy-*.png.
  */
 let appId: string;
 let acme: string;
@@ -16,6 +17,8 @@ const dashboard = dashboardSuite({
     appId = app.root.applicationId;
     acme = await app.createTenant('Acme');
     await app.createTenant('Globex');
+    // In no tenant: the application's own pool once authentication is isolated.
+    expect((await app.http.post('/users', { email: 'twice@example.com' })).status).toBe(201);
     // Acme's override is written while branding is per tenant, then hidden by switching back to application-wide.
     expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
     const override = { colors: { primary: '#c81e1e' }, copy: { 'login.title': 'Welcome to Acme' } };
@@ -49,16 +52,24 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
     await dashboard.page.screenshot({ path: 'test-results/dashboard-tenancy-switches.png', fullPage: true });
 
-    // While Acme holds a policy of its own the server refuses to share again: its message shows, the switch stays.
+    // While Acme holds a policy of its own and a user whose address the application's pool holds too, the server
+    // refuses to share again: its message and what each tenant holds show, the switch stays.
     const acmePolicy = `/applications/${appId}/tenants/${acme}/policies/password`;
     expect((await dashboard.app.http.put(acmePolicy, { minLength: 14 })).status).toBe(200);
+    const twice = await dashboard.app.http.post(`/applications/${appId}/tenants/${acme}/users`, { email: 'twice@example.com' });
+    expect(twice.status).toBe(201);
     await auth.getByRole('radio', { name: 'Shared' }).click();
     await auth.getByRole('alert').filter({ hasText: 'Tenants still hold tenant-specific auth data' }).waitFor();
+    expect(await auth.getByRole('list', { name: 'What the tenants still hold' }).getByRole('listitem').allTextContents()).toEqual([
+      'acme: 1 policy of its own',
+      'acme: 1 user whose e-mail address another tenant or the application also holds',
+    ]);
     expect(await auth.getByRole('radio', { name: 'Isolated' }).isChecked()).toBe(true);
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
 
-    // Without it, sharing again is saved at once; an unexpected dialog would be dismissed and fail the wait.
+    // Without them, sharing again is saved at once; an unexpected dialog would be dismissed and fail the wait.
     expect((await dashboard.app.http.delete(acmePolicy)).status).toBe(204);
+    expect((await dashboard.app.http.delete(`/applications/${appId}/tenants/${acme}/users/${twice.body.id}`)).status).toBe(204);
     await auth.getByRole('radio', { name: 'Shared' }).click();
     await dashboard.page.getByRole('columnheader', { name: 'Authentication' }).waitFor({ state: 'detached' });
     expect((await tenancyConfig()).authIsolation).toBe('shared');

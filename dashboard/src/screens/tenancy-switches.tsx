@@ -1,8 +1,24 @@
 import { useState } from 'react';
+import { ApiError } from '../api.ts';
+import { ErrorDetails } from '../components/error-details.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
 import { updateTenancySwitch, type TenancyConfig } from '../operations.ts';
+import { describeTenantAuthData } from '../tenant-auth-data.ts';
 import { TENANT_FEATURES, type TenancySwitch, type TenancySwitchValue, type TenantFeature } from '../tenant-features.ts';
+
+interface SwitchFailure {
+  setting: TenancySwitch;
+  message: string;
+  /** What each tenant still holds, when that is why sharing authentication again was refused. */
+  blockers: readonly string[];
+}
+
+const failureOf = (setting: TenancySwitch, error: unknown): SwitchFailure => ({
+  setting,
+  message: errorMessage(error),
+  blockers: error instanceof ApiError && error.code === 'tenant_auth_data_remains' ? error.details.map(describeTenantAuthData) : [],
+});
 
 interface TenancySwitchesProps {
   appId: string;
@@ -16,7 +32,7 @@ interface TenancySwitchesProps {
  */
 export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps) {
   const [saving, setSaving] = useState(false);
-  const [failure, setFailure] = useState<{ setting: TenancySwitch; message: string } | null>(null);
+  const [failure, setFailure] = useState<SwitchFailure | null>(null);
 
   const choose = async (feature: TenantFeature, value: TenancySwitchValue) => {
     const goesPerTenant = value === feature.choices[1].value;
@@ -26,7 +42,7 @@ export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps
     try {
       onSaved(await updateTenancySwitch(appId, feature.setting, value));
     } catch (error) {
-      setFailure({ setting: feature.setting, message: errorMessage(error) });
+      setFailure(failureOf(feature.setting, error));
     }
     setSaving(false);
   };
@@ -50,7 +66,12 @@ export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps
                 {choice.label}
               </label>
             ))}
-            {failure?.setting === feature.setting && <ErrorMessage message={failure.message} />}
+            {failure?.setting === feature.setting && (
+              <>
+                <ErrorMessage message={failure.message} />
+                <ErrorDetails label="What the tenants still hold" items={failure.blockers} />
+              </>
+            )}
           </fieldset>
         ))}
       </div>
