@@ -51,6 +51,8 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     ];
     return reply.type('text/html; charset=utf-8').send(html.replace('</head>', `${config.join('')}</head>`));
   });
+  // Browsers ask every origin for it; the dashboard has no icon, and a 404 would be logged on each of its pages.
+  app.get('/favicon.ico', async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').status(204).send());
   app.get<{ Params: { name: string } }>('/dashboard/assets/:name', async (request, reply) => {
     const { name } = request.params;
     const type = ASSET_TYPES[extname(name)];

@@ -64,4 +64,10 @@ describe('the dashboard page', () => {
       expect((await fetch(`${app.baseUrl}/dashboard/assets/${path}`)).status, path).toBe(404);
     }
   });
+
+  it('answers /favicon.ico, which browsers ask of every page, with no content rather than 404', async () => {
+    const icon = await fetch(`${app.baseUrl}/favicon.ico`);
+    expect(icon.status).toBe(204);
+    expect(icon.headers.get('cache-control')).toContain('max-age=');
+  });
 });
