@@ -139,6 +139,10 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
   let refreshToken: string;
   let sessionId: string;
   const memberRow = () => dashboard.page.getByRole('row', { name: new RegExp(MEMBER.email) });
+  const filterSessions = async (address: string) => {
+    await dashboard.page.getByLabel("User's e-mail").fill(address);
+    await dashboard.page.getByRole('button', { name: 'Filter' }).click();
+  };
 
   beforeAll(async () => {
     expect((await dashboard.app.http.post('/users', { ...MEMBER, tenantId: acme })).status).toBe(201);
@@ -178,12 +182,13 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
     sessionId = sessions[0]!.id;
   });
 
-  it("filters by a user's address, and says when no user has it", async () => {
-    await dashboard.page.getByLabel("User's e-mail").fill('nobody@acme.example');
-    await dashboard.page.getByRole('button', { name: 'Filter' }).click();
+  it("filters by a user's address, and says when no user has it, leaving no one's sessions on screen", async () => {
+    await filterSessions(MEMBER.email);
+    await memberRow().waitFor();
+    await filterSessions('nobody@acme.example');
     await dashboard.page.getByRole('alert').filter({ hasText: 'No user of this application has the address nobody@acme.example.' }).waitFor();
-    await dashboard.page.getByLabel("User's e-mail").fill(MEMBER.email);
-    await dashboard.page.getByRole('button', { name: 'Filter' }).click();
+    expect(await memberRow().count()).toBe(0);
+    await filterSessions(MEMBER.email);
     await dashboard.page.getByRole('alert').waitFor({ state: 'detached' });
     await memberRow().waitFor();
   });
@@ -197,5 +202,11 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
     expect((await dashboard.app.http.get(`/sessions/${sessionId}`)).status).toBe(404);
     expect((await dashboard.app.http.get('/sessions')).body.data).toEqual([]);
     await expect(oidc.refreshTokenGrant(config, refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('drops the revocation notice once another filter is applied', async () => {
+    await filterSessions('');
+    await dashboard.page.getByText('No one is signed in to this application.').waitFor();
+    expect(await dashboard.page.getByRole('status').filter({ hasText: 'is revoked' }).count()).toBe(0);
   });
 });

@@ -6,7 +6,10 @@ import { usePages } from '../hooks/use-pages.ts';
 import { findUserIds, listSessions, listUsersSessions } from '../operations-sessions.ts';
 import { SessionRow } from './session-row.tsx';
 
-/** The sessions shown: one address's users' (several where tenants have their own pools), or everyone's when null. */
+/**
+ * The sessions shown: one address's users' (several where tenants have their own pools; none when no user has it), or
+ * everyone's when null.
+ */
 interface UserFilter {
   readonly email: string;
   readonly userIds: readonly string[];
@@ -42,9 +45,10 @@ function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter:
     try {
       const userIds = await findUserIds(appId, address);
       if (userIds.length === 0) setFailure(`No user of this application has the address ${address}.`);
-      else onFilter({ email: address, userIds });
+      onFilter({ email: address, userIds });
     } catch (error) {
       setFailure(errorMessage(error));
+      onFilter({ email: address, userIds: [] });
     }
   };
 
@@ -71,13 +75,17 @@ export function Sessions({ appId }: { appId: string }) {
     setNotice(sentence);
     setRevocations((count) => count + 1);
   };
+  const filtered = (next: UserFilter | null) => {
+    setNotice(null);
+    setFilter(next);
+  };
   return (
     <section aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Sessions</h2>
-      <UserFilterForm appId={appId} onFilter={setFilter} />
+      <UserFilterForm appId={appId} onFilter={filtered} />
       {notice !== null && <p role="status">{notice}</p>}
-      {/* Read again after each revocation: the session is gone from the list. */}
-      <SessionTable key={revocations} appId={appId} filter={filter} onRevoked={revoked} />
+      {/* Read again after each revocation: the session is gone from the list. The form says why none matches. */}
+      {(filter === null || filter.userIds.length > 0) && <SessionTable key={revocations} appId={appId} filter={filter} onRevoked={revoked} />}
     </section>
   );
 }
