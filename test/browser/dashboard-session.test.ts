@@ -67,9 +67,13 @@ describe("the dashboard's address and session in Chromium", () => {
     await dashboard.page.getByRole('rowheader', { name: 'uma@example.com' }).waitFor();
     expect(await dashboard.page.getByRole('link', { name: 'Users', exact: true }).getAttribute('aria-current')).toBe('page');
 
+    expect(await dashboard.page.title()).toBe('Users · My application · Gatehouse dashboard');
+
     await openTab(dashboard.page, 'Operators');
+    expect(await dashboard.page.title()).toBe('Operators · My application · Gatehouse dashboard');
     await dashboard.page.goBack();
     await dashboard.page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+    expect(await dashboard.page.title()).toBe('Users · My application · Gatehouse dashboard');
   });
 
   it('says so when the address names an application the operator does not manage, and lists theirs', async () => {

@@ -1,4 +1,5 @@
 import type { JSX } from 'react';
+import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import type { ManagedApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
@@ -54,6 +55,7 @@ export function Application({ application, tab: slug, onBack }: ApplicationProps
   const tabs = application.multiTenant ? TABS : TABS.filter((name) => !TENANT_TABS.includes(name));
   const tab = tabs.find((name) => tabSlug(name) === slug) ?? (application.multiTenant ? 'Tenants' : 'Users');
   const Screen = SCREENS[tab];
+  useDocumentTitle(tab, application.name);
   return (
     <>
       {onBack !== undefined && (
