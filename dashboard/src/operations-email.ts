@@ -39,9 +39,12 @@ export interface EmailDelivery {
   readonly lastError: string | null;
   /** Why nothing left the service although it is `sent` (the built-in sender without an SMTP server). */
   readonly note: string | null;
+  /** As rendered; the outbox keeps a test mail's text. */
+  readonly subject: string;
+  readonly text: string;
 }
 
-const DELIVERY_FIELDS = 'id to status attempts lastError note';
+const DELIVERY_FIELDS = 'id to status attempts lastError note subject text';
 
 export async function putEmailTemplate(scope: SettingsScope, templateKey: string, input: EmailTemplateInput): Promise<void> {
   const mutation = `mutation PutEmailTemplate($appId: UUID!, $tenantId: UUID, $templateKey: EmailTemplateKey!, $input: EmailTemplateInput!) {

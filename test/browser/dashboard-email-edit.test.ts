@@ -103,6 +103,17 @@ describe("the E-mail tab's editing in Chromium", () => {
     expect(await get('/email/templates/welcome')).toEqual(before);
   });
 
+  it('warns that a test mail through the built-in sender, without SMTP_URL, was not delivered, and shows the mail kept', async () => {
+    await field('Send a test mail', 'Test recipient').fill('nowhere@example.com');
+    await region('Send a test mail').getByRole('button', { name: 'Send test mail' }).click();
+    const warning = region('Send a test mail').getByRole('alert');
+    await warning.waitFor({ timeout: 30_000 });
+    expect(await warning.textContent()).toBe('Not delivered: the built-in sender has no SMTP_URL; the mail is kept in the outbox.');
+    expect(await region('Send a test mail').getByRole('status').count()).toBe(0);
+    await region('Send a test mail').getByText('The mail in the outbox').click();
+    expect(await region('Send a test mail').getByLabel('The undelivered mail').textContent()).toMatch(/^Subject: \S.*\n\n\S/);
+  });
+
   it("sets the application's SMTP provider, whose test mail reaches the server; an empty password keeps the stored one", async () => {
     await field('Change the provider', 'Service').selectOption({ label: 'SMTP' });
     await field('Change the provider', 'From address').fill('mail@example.com');

@@ -80,7 +80,7 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
 
   it('invites an address to Acme with a role, and mails it the link', async () => {
     await invite();
-    await dashboard.page.getByRole('status').filter({ hasText: `An invitation to Acme was sent to ${INVITEE}.` }).waitFor();
+    await dashboard.page.getByRole('status').filter({ hasText: `An invitation to Acme was created for ${INVITEE}, and its mail queued for delivery.` }).waitFor();
     await inviteeRow().waitFor();
     const cells = await inviteeRow().getByRole('cell').allTextContents();
     expect([...cells.slice(0, 3), ...cells.slice(4)]).toEqual(['Acme', 'Acme staff', 'Pending', 'ops@example.com', 'ResendRevoke']);
@@ -106,7 +106,7 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
 
   it('resends it: a new link is mailed and the previous one no longer works', async () => {
     await inviteeRow().getByRole('button', { name: 'Resend' }).click();
-    await inviteeRow().getByRole('status').filter({ hasText: `A new link was sent to ${INVITEE}` }).waitFor();
+    await inviteeRow().getByRole('status').filter({ hasText: `A new link was queued for ${INVITEE}` }).waitFor();
     const [first, second] = await mailedLinks(2);
     expect(second).not.toBe(first);
     expect((await fetch(first!)).status).toBe(404);

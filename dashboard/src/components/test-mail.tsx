@@ -10,13 +10,27 @@ import { TextField } from './text-field.tsx';
 // How often a queued test mail is read again, until its provider accepts or refuses it.
 const FOLLOW_MS = 1_000;
 
+/** A test mail that is `sent` but left nowhere: a warning saying why, and the mail as the outbox keeps it. */
+function Undelivered({ delivery, note }: { delivery: EmailDelivery; note: string }) {
+  return (
+    <div className="undelivered">
+      <p role="alert" className="warning">{`${note}.`}</p>
+      <details>
+        <summary>The mail in the outbox</summary>
+        <pre aria-label="The undelivered mail">{`Subject: ${delivery.subject}\n\n${delivery.text}`}</pre>
+      </details>
+    </div>
+  );
+}
+
 function DeliveryStatus({ delivery }: { delivery: EmailDelivery }) {
   if (delivery.status === 'failed') {
     return <ErrorMessage message={`The test mail to ${delivery.to} failed: ${delivery.lastError ?? 'no reason given'}`} />;
   }
+  if (delivery.status === 'sent' && delivery.note !== null) return <Undelivered delivery={delivery} note={delivery.note} />;
   const sentence =
     delivery.status === 'sent'
-      ? (delivery.note ?? `The provider accepted the test mail to ${delivery.to}.`)
+      ? `The provider accepted the test mail to ${delivery.to}.`
       : `The test mail to ${delivery.to} is queued${delivery.lastError === null ? '' : `; its last attempt failed: ${delivery.lastError}`}…`;
   return <p role="status">{sentence}</p>;
 }

@@ -20,7 +20,7 @@ export function InvitationRow({ appId, invitation, onChanged }: InvitationRowPro
   const resend = () =>
     action.run(async () => {
       onChanged(await resendInvitation(appId, invitation.id));
-      return `A new link was sent to ${invitation.email}; the previous one no longer works.`;
+      return `A new link was queued for ${invitation.email}; the previous one no longer works.`;
     });
   const revoke = () => {
     if (!window.confirm(`Revoke the invitation of ${invitation.email} to ${invitation.tenantName}? Its link will no longer work.`)) return;

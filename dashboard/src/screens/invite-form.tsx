@@ -66,7 +66,7 @@ export function InviteForm({ appId, onSent }: { appId: string; onSent: () => voi
       setEmail('');
       setRoleIds(new Set());
       onSent();
-      return `An invitation to ${tenant.name} was sent to ${address}.`;
+      return `An invitation to ${tenant.name} was created for ${address}, and its mail queued for delivery.`;
     });
   };
 

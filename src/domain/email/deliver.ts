@@ -354,4 +354,4 @@ export class OutboxWorker implements OutboxWaker {
 }
 
 /** Without SMTP_URL the mail stays in the outbox, readable there, and leaves nowhere. */
-const nowhere: Transport = () => Promise.resolve({ note: 'Not delivered: the built-in sender has no SMTP_URL; read the mail here' });
+const nowhere: Transport = () => Promise.resolve({ note: 'Not delivered: the built-in sender has no SMTP_URL; the mail is kept in the outbox' });
