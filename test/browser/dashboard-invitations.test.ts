@@ -121,6 +121,8 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     await inviteeRow().getByRole('status').filter({ hasText: `The invitation of ${INVITEE} is revoked.` }).waitFor();
     expect(await inviteeRow().getByRole('cell').nth(2).textContent()).toBe('Revoked');
     expect(await inviteeRow().getByRole('button').count()).toBe(0);
+    // The earlier refusal of a second invitation no longer holds.
+    expect(await dashboard.page.getByRole('alert').filter({ hasText: 'pending invitation' }).count()).toBe(0);
     expect(await invitations()).toMatchObject([{ status: 'revoked' }]);
     const [, link] = await mailedLinks(2);
     expect((await fetch(link!)).status).toBe(410);

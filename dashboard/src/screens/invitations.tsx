@@ -6,7 +6,7 @@ import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
 import { InviteForm } from './invite-form.tsx';
 
 /** The invitations of the status chosen (null: all), page by page. */
-function InvitationTable({ appId, status }: { appId: string; status: InvitationStatus | null }) {
+function InvitationTable({ appId, status, onChanged }: { appId: string; status: InvitationStatus | null; onChanged: () => void }) {
   const invitations = usePages(useCallback((cursor: string | null) => listInvitations(appId, status, cursor), [appId, status]));
   return (
     <PagedTable
@@ -20,7 +20,10 @@ function InvitationTable({ appId, status }: { appId: string; status: InvitationS
           key={invitation.id}
           appId={appId}
           invitation={invitation}
-          onChanged={(changed) => invitations.update((row) => (row.id === changed.id ? { ...row, ...changed } : row))}
+          onChanged={(changed) => {
+            invitations.update((row) => (row.id === changed.id ? { ...row, ...changed } : row));
+            onChanged();
+          }}
         />
       )}
     />
@@ -31,6 +34,7 @@ function InvitationTable({ appId, status }: { appId: string; status: InvitationS
 export function Invitations({ appId }: { appId: string }) {
   const [status, setStatus] = useState<InvitationStatus | null>(null);
   const [sent, setSent] = useState(0);
+  const [rowChanges, setRowChanges] = useState(0);
   return (
     <>
       <section aria-labelledby="invitations-heading">
@@ -47,9 +51,9 @@ export function Invitations({ appId }: { appId: string }) {
           </select>
         </div>
         {/* Read again after each invitation sent, which joins the list at its end. */}
-        <InvitationTable key={sent} appId={appId} status={status} />
+        <InvitationTable key={sent} appId={appId} status={status} onChanged={() => setRowChanges((count) => count + 1)} />
       </section>
-      <InviteForm appId={appId} onSent={() => setSent((count) => count + 1)} />
+      <InviteForm appId={appId} listChanges={rowChanges} onSent={() => setSent((count) => count + 1)} />
     </>
   );
 }

@@ -37,13 +37,21 @@ function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
   );
 }
 
+interface InviteFormProps {
+  appId: string;
+  /** How many invitations were resent or revoked: a refusal shown before one (a pending invitation) may be false now. */
+  listChanges: number;
+  onSent: () => void;
+}
+
 /** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
-export function InviteForm({ appId, onSent }: { appId: string; onSent: () => void }) {
+export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
   const [email, setEmail] = useState('');
   const [tenant, setTenant] = useState<TenantSummary | null>(null);
   const [roleIds, setRoleIds] = useState<ReadonlySet<string>>(new Set());
   const [days, setDays] = useState(String(DEFAULT_DAYS));
   const action = useSubmission<string>();
+  const [submittedAt, setSubmittedAt] = useState(listChanges);
   const id = useId();
 
   const choose = (next: TenantSummary | null) => {
@@ -61,6 +69,7 @@ export function InviteForm({ appId, onSent }: { appId: string; onSent: () => voi
     event.preventDefault();
     if (tenant === null) return;
     const address = email.trim();
+    setSubmittedAt(listChanges);
     action.run(async () => {
       await sendInvitation(appId, { email: address, tenantId: tenant.id, roleIds: [...roleIds], expiresInDays: Number(days) });
       setEmail('');
@@ -87,7 +96,7 @@ export function InviteForm({ appId, onSent }: { appId: string; onSent: () => voi
         <button type="submit" className="primary" disabled={action.busy}>Invite</button>
       </form>
       <p className="hint">The address is mailed a link to join the tenant, which works once. A member of the tenant cannot be invited to it.</p>
-      <Outcome outcome={action.outcome} />
+      {submittedAt === listChanges && <Outcome outcome={action.outcome} />}
     </section>
   );
 }
