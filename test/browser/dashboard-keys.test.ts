@@ -163,9 +163,15 @@ describe('the API keys tab of the dashboard in Chromium', () => {
     const permissions = ['api_keys:*', 'applications:read', 'permissions:read', 'tenants:read', 'users:read'];
     const role = await dashboard.app.http.post('/roles', { key: 'key_manager', name: 'Key manager', permissions });
     expect(role.status).toBe(201);
-    const [adminGrant] = (await dashboard.app.http.get('/role-assignments?subjectType=operator')).body.data as { id: string; subject: { type: string; id: string } }[];
+    const [adminGrant] = (await dashboard.app.http.get('/role-assignments?subjectType=operator')).body.data as { id: string; roleId: string; subject: { type: string; id: string } }[];
     const subject = adminGrant!.subject;
     expect((await dashboard.app.http.post('/role-assignments', { subject, roleId: role.body.id })).status).toBe(201);
+    // The application keeps an operator who is Application admin (else 422): another operator of the console is, meanwhile.
+    const [consoleApp] = await dashboard.app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>('select id from application where console');
+    const asOperator = dashboard.app.as({ bearer: await dashboard.app.mintAccessToken({ sub: subject.id, app_id: consoleApp!.id }) });
+    const successor = await asOperator.post('/users', { email: 'successor@example.com' });
+    expect(successor.status, JSON.stringify(successor.body)).toBe(201);
+    expect((await dashboard.app.http.post('/role-assignments', { subject: { type: 'operator', id: successor.body.id }, roleId: adminGrant!.roleId })).status).toBe(201);
     expect((await dashboard.app.http.delete(`/role-assignments/${adminGrant!.id}`)).status).toBe(204);
     const before = await keysOnServer();
 
