@@ -396,6 +396,18 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
     expect(withPassword.page.body).toContain('Send a code');
   });
 
+  it('under optional, a user whose only factor is the mailbox signs in on the one factor, and amr says so', async () => {
+    const optional = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'] });
+    expect((await optional.admin.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'code', allowSignup: false } })).status).toBe(201);
+    const userId = await createPasswordUser(optional.admin, 'mailbox-optional@example.com');
+    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [optional.other.applicationId, randomUUID(), userId]);
+    const { flow, page } = await signInPage({ configuration: optional.configuration });
+    const check = await flow.jar.visit(emailFormAction(page, 'email-code'), { form: { csrf: csrfOf(page), email: 'mailbox-optional@example.com' } });
+    const answer = await flow.jar.submit(check, { code: await mailedCode(optional.admin, 'mailbox-optional@example.com') });
+    expect(answer.location ?? '').not.toMatch(/\/mfa$/);
+    expect(await idToken(flow, answer, optional.configuration)).toMatchObject({ sub: userId, amr: ['otp'], acr: ACR_SINGLE_FACTOR });
+  });
+
   it('a user with TOTP beside the mailbox is asked for TOTP only', async () => {
     const userId = await createPasswordUser(admin, 'mailbox-totp@example.com');
     await giveMailbox(userId);
