@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isCpuProfileAnswer, type CpuProfileAnswer, type CpuProfileQuestion } from './cpu-profile.ts';
 import type { CpuShares } from './cpu-shares.ts';
-import { isLoopDelayAnswer, type LoopDelayAnswer, type LoopDelayQuestion } from './loop-delay.ts';
+import { isLoopDelayAnswer, type LoopDelay, type LoopDelayAnswer, type LoopDelayQuestion } from './loop-delay.ts';
 
 /** Resident and peak resident memory of one process, in bytes (`VmRSS` and `VmHWM` of Linux /proc). */
 export interface ProcessMemory {
@@ -31,6 +31,8 @@ export interface ServiceProcess {
    * measured inside them (bench/loop-delay.ts); the next call counts from now.
    */
   loopDelayMs(): Promise<number>;
+  /** As `loopDelayMs`, with the part of the delay the service's own work made (bench/loop-delay.ts). */
+  loopDelay(): Promise<LoopDelay>;
   /** Starts V8's sampling profiler on the main thread of a service of one process (bench/cpu-profile.ts). */
   startCpuProfile(): Promise<void>;
   /** Stops it: where the main thread's time went since startCpuProfile. */
@@ -144,6 +146,14 @@ export async function startServiceProcess(databaseUrl: string, workers: number, 
       if (answer.error !== undefined) throw new Error(`CPU profile: ${answer.error}`);
       return answer;
     });
+  // A closure, not a method: the benches pass `loopDelayMs` around unbound.
+  const loopDelay = async (): Promise<LoopDelay> => {
+    const { maxMs, ownMs } = await ask(
+      (id) => ({ loopDelay: id }) satisfies LoopDelayQuestion,
+      (message, id): message is LoopDelayAnswer => isLoopDelayAnswer(message) && message.loopDelay === id,
+    );
+    return { maxMs, ownMs };
+  };
   return {
     baseUrl,
     apiKey,
@@ -156,12 +166,9 @@ export async function startServiceProcess(databaseUrl: string, workers: number, 
       return each.reduce((sum, ms) => sum + ms, 0);
     },
     async loopDelayMs() {
-      const answer = await ask(
-        (loopDelay) => ({ loopDelay }) satisfies LoopDelayQuestion,
-        (message, id): message is LoopDelayAnswer => isLoopDelayAnswer(message) && message.loopDelay === id,
-      );
-      return answer.maxMs;
+      return (await loopDelay()).maxMs;
     },
+    loopDelay,
     async startCpuProfile() {
       await profileQuestion('start');
     },
