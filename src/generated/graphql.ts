@@ -1427,15 +1427,17 @@ export type Mutation = {
   deleteRole: Scalars['Boolean']['output'];
   /**
    * Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-   * subjects: 403. The application's last application-wide `app_admin` held by an operator: 422 (field
-   * `assignmentId`), so that someone still manages the application from the dashboard.
+   * subjects: 403. The application's last application-wide `app_admin` held by an operator who can act (whose console
+   * user is not suspended): 422 (field `assignmentId`), so that someone still manages the application from the dashboard.
    */
   deleteRoleAssignment: Scalars['Boolean']['output'];
   /** Deletes a tenant with its overrides, its tenant-scoped keys and the users of its isolated pool. */
   deleteTenant: Scalars['Boolean']['output'];
   /**
    * Deletes a user. With tenant-scoped credentials or path in `shared` auth isolation only the user's membership of
-   * that tenant is removed (the identity stays for its other tenants); otherwise the user is deleted.
+   * that tenant is removed (the identity stays for its other tenants); otherwise the user is deleted. A console user who
+   * is the last application-wide `app_admin` operator who can act (not suspended) of an application: 422 (field
+   * `userId`, a `details` entry per such application), as for `deleteRoleAssignment`.
    */
   deleteUser: Scalars['Boolean']['output'];
   /**
@@ -1558,7 +1560,8 @@ export type Mutation = {
    * Suspends a user: they cannot sign in by any method, their grants, tokens, browser sessions and the links and codes
    * mailed to them are revoked for good, and their Bearer tokens and user-bound API keys answer 401 until they are activated. Suspending a suspended user
    * changes nothing. A `shared` user's account is one for all their tenants: a tenant scope suspends only a user who
-   * belongs to no other tenant (403).
+   * belongs to no other tenant (403). A console user who is the last application-wide `app_admin` operator who can act
+   * (not suspended) of an application: 422 (field `userId`, a `details` entry per such application).
    */
   suspendUser: User;
   /**

@@ -248,3 +248,171 @@ describe('the application’s last Application admin operator', () => {
     expect((await appAdminAssignments()).assignments).toHaveLength(1);
   });
 });
+
+describe('an application’s last Application admin operator who can act, as a console user', () => {
+  interface Managed {
+    readonly id: string;
+    readonly name: string;
+    /** A credential of the application holding `*`. */
+    readonly manager: HttpClient;
+    readonly appAdmin: string;
+  }
+  let consoleAdmin: HttpClient & { headers: Record<string, string> };
+  let keptA: Managed;
+  let keptB: Managed;
+  /** Application admin of both, alone at first. */
+  let lone: string;
+
+  const newApplication = async (name: string): Promise<Managed> => {
+    const created = await app.http.post('/applications', { name });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const manager = app.as({ bearer: await app.mintAccessToken({ app_id: created.body.id, permissions: ['*'] }) });
+    const appAdmin = ((await manager.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'app_admin')!.id;
+    return { id: created.body.id, name, manager, appAdmin };
+  };
+  const newOperator = async (email: string): Promise<string> => {
+    const made = await consoleAdmin.post('/users', { email });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return made.body.id;
+  };
+  const makeAdmin = async (application: Managed, operatorId: string): Promise<string> => {
+    const assigned = await application.manager.post('/role-assignments', { subject: { type: 'operator', id: operatorId }, roleId: application.appAdmin });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    return assigned.body.id;
+  };
+  const assignmentsOf = (operatorId: string) =>
+    sql<{ application_id: string; id: string }>(`select application_id, id from role_assignment where subject_type = 'operator' and subject_id = ? order by application_id, id`, [operatorId]);
+  const statusOf = async (userId: string) => (await sql<{ status: string }>('select status from app_user where application_id = ? and id = ?', [consoleId, userId]))[0]?.status;
+  /** The application-wide `app_admin` operators of `application` whose console user is not suspended. */
+  const actingAdmins = async (application: Managed) =>
+    (
+      await sql<{ subject_id: string }>(
+        `select a.subject_id from role_assignment as a join app_user as u on u.application_id = ? and u.id = a.subject_id
+          where a.application_id = ? and a.role_id = ? and a.tenant_id is null and a.subject_type = 'operator' and u.status <> 'suspended'`,
+        [consoleId, application.id, application.appAdmin],
+      )
+    ).map((row) => row.subject_id);
+  const auditedTargets = async (action: string) =>
+    ((await consoleAdmin.get(`/audit-logs?action=${action}&pageSize=100`)).body.data as { target: { id: string } }[]).map((entry) => entry.target.id);
+
+  beforeAll(async () => {
+    consoleAdmin = await operatorClient(firstOperator);
+    keptA = await newApplication('Kept A');
+    keptB = await newApplication('Kept B');
+    lone = await newOperator('lone-admin@ops.example');
+    await makeAdmin(keptA, lone);
+    await makeAdmin(keptB, lone);
+  });
+
+  it('is not deleted: 422 naming each application left without one, and the user keeps their account and roles', async () => {
+    const before = await assignmentsOf(lone);
+    const refused = await consoleAdmin.delete(`/users/${lone}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'validation_error',
+      field: 'userId',
+      details: [
+        { applicationId: keptA.id, name: 'Kept A' },
+        { applicationId: keptB.id, name: 'Kept B' },
+      ],
+    });
+    expect(refused.body.message).toContain(`2 applications: Kept A (${keptA.id}), Kept B (${keptB.id})`);
+    expect(await statusOf(lone)).toBe('active');
+    expect(await assignmentsOf(lone)).toEqual(before);
+    expect(await auditedTargets('user.deleted')).not.toContain(lone);
+  });
+
+  it('is not deleted through GraphQL either', async () => {
+    const answer = await consoleAdmin.graphql('mutation($appId: UUID!, $userId: UUID!) { deleteUser(appId: $appId, userId: $userId) }', { appId: consoleId, userId: lone });
+    expect(answer.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422, field: 'userId', details: [{ applicationId: keptA.id }, { applicationId: keptB.id }] });
+    expect(await statusOf(lone)).toBe('active');
+    expect(await assignmentsOf(lone)).toHaveLength(2);
+  });
+
+  it('is not suspended: 422 naming only the applications left without one, and nothing changes', async () => {
+    const heir = await newOperator('heir-admin@ops.example');
+    await makeAdmin(keptA, heir);
+    const refused = await consoleAdmin.post(`/users/${lone}/suspend`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'userId', details: [{ applicationId: keptB.id, name: 'Kept B' }] });
+    expect(refused.body.message).toContain(`application Kept B (${keptB.id})`);
+    expect(refused.body.message).not.toContain('Kept A');
+    expect(await statusOf(lone)).toBe('active');
+    expect(await assignmentsOf(lone)).toHaveLength(2);
+    expect(await auditedTargets('user.suspended')).not.toContain(lone);
+    // The operator still acts.
+    expect((await get(await operatorClient(lone, keptB.id), '/users')).status).toBe(200);
+  });
+
+  describe('once another operator is Application admin wherever they are', () => {
+    let heir: string;
+    let heirInA: string;
+    beforeAll(async () => {
+      heir = (await sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, 'heir-admin@ops.example']))[0]!.id;
+      heirInA = (await assignmentsOf(heir)).find((row) => row.application_id === keptA.id)!.id;
+      await makeAdmin(keptB, heir);
+    });
+
+    it('is suspended', async () => {
+      const suspended = await consoleAdmin.post(`/users/${lone}/suspend`);
+      expect(suspended.status, JSON.stringify(suspended.body)).toBe(200);
+      expect(suspended.body.status).toBe('suspended');
+      expect(await actingAdmins(keptA)).toEqual([heir]);
+    });
+
+    it('then counts for no one: the other, who alone can act, keeps their role, account and status', async () => {
+      const removal = await keptA.manager.delete(`/role-assignments/${heirInA}`);
+      expect(removal.status).toBe(422);
+      expect(removal.body).toMatchObject({ code: 'validation_error', field: 'assignmentId' });
+      expect(removal.body.message).toContain('last Application admin');
+      const suspension = await consoleAdmin.post(`/users/${heir}/suspend`);
+      expect(suspension.status).toBe(422);
+      expect(suspension.body).toMatchObject({ field: 'userId', details: [{ applicationId: keptA.id }, { applicationId: keptB.id }] });
+      expect((await consoleAdmin.delete(`/users/${heir}`)).status).toBe(422);
+      expect(await statusOf(heir)).toBe('active');
+      expect((await assignmentsOf(heir)).map((row) => row.id)).toContain(heirInA);
+      expect(await actingAdmins(keptA)).toEqual([heir]);
+      expect(await actingAdmins(keptB)).toEqual([heir]);
+    });
+
+    it('is deleted while suspended, and their roles go', async () => {
+      expect((await consoleAdmin.delete(`/users/${lone}`)).status).toBe(204);
+      expect(await statusOf(lone)).toBeUndefined();
+      expect(await assignmentsOf(lone)).toEqual([]);
+    });
+
+    it('counts a locked operator, whose lockout ends or is lifted', async () => {
+      const locked = await newOperator('locked-admin@ops.example');
+      await makeAdmin(keptA, locked);
+      await makeAdmin(keptB, locked);
+      // As the lockout policy leaves a console user after failed sign-ins.
+      await sql(`update app_user set status = 'locked', locked_until = null where application_id = ? and id = ?`, [consoleId, locked]);
+      const suspended = await consoleAdmin.post(`/users/${heir}/suspend`);
+      expect(suspended.status, JSON.stringify(suspended.body)).toBe(200);
+      expect(await actingAdmins(keptA)).toEqual([locked]);
+    });
+  });
+
+  it('of a suspension and a removal at once, each leaving the other admin, only one passes', async () => {
+    const application = await newApplication('Raced by a suspension');
+    const first = await newOperator('raced-suspended@ops.example');
+    const second = await newOperator('raced-removed@ops.example');
+    await makeAdmin(application, first);
+    const removed = await makeAdmin(application, second);
+    const outcomes = await Promise.all([consoleAdmin.post(`/users/${first}/suspend`), application.manager.delete(`/role-assignments/${removed}`)]);
+    expect(outcomes.map((outcome) => outcome.status).filter((status) => status === 422)).toHaveLength(1);
+    expect(outcomes.map((outcome) => outcome.status).filter((status) => status === 200 || status === 204)).toHaveLength(1);
+    expect(await actingAdmins(application)).toHaveLength(1);
+  });
+
+  it('of a deletion and a removal at once, each leaving the other admin, only one passes', async () => {
+    const application = await newApplication('Raced by a deletion');
+    const first = await newOperator('raced-deleted@ops.example');
+    const second = await newOperator('raced-remover@ops.example');
+    await makeAdmin(application, first);
+    const removed = await makeAdmin(application, second);
+    const outcomes = await Promise.all([consoleAdmin.delete(`/users/${first}`), application.manager.delete(`/role-assignments/${removed}`)]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([204, 422]);
+    expect(await actingAdmins(application)).toHaveLength(1);
+  });
+});

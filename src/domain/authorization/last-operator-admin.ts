@@ -1,27 +1,91 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Role } from '../../db/entities/index.ts';
-import { executeOwned } from '../../db/owned-sql.ts';
-import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
-import { invalid } from '../../errors.ts';
+import type { Scope } from '../../context.ts';
+import { GatehouseError, invalid } from '../../errors.ts';
+import { consoleOfSql } from '../console/console-of.ts';
 import type { RoleAssignmentView } from './role-assignments.ts';
 
 /**
- * 422 (field `assignmentId`) when `assignment` is the application's last application-wide `app_admin` held by an
- * operator: without it no one manages the application from the dashboard. The role is held FOR UPDATE, so that two
- * removals of the last two such assignments come one after the other and the second sees the first.
+ * An application keeps an application-wide `app_admin` held by an operator who can act, one whose console user is not
+ * suspended: without one no one manages the application from the dashboard. A locked operator counts, as a lockout
+ * ends or is lifted and is no one's decision to refuse.
  */
+
+/** The operator assignments a change takes away: one assignment, or all of a console user's in every application. */
+type Leaving =
+  | { readonly assignment: Pick<RoleAssignmentView, 'applicationId' | 'id'> }
+  | { readonly consoleId: string; readonly operatorId: string };
+
+/** `alias`'s row is among those leaving; `params` bind its markers in order. */
+function leavingSql(leaving: Leaving, alias: string): { sql: string; params: unknown[] } {
+  if ('assignment' in leaving) return { sql: `(${alias}.application_id = ? and ${alias}.id = ?)`, params: [leaving.assignment.applicationId, leaving.assignment.id] };
+  return {
+    sql: `(${alias}.subject_id = ? and ${alias}.application_id in (
+      select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console))`,
+    params: [leaving.operatorId, leaving.consoleId],
+  };
+}
+
+interface Orphaned {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * The applications `leaving` would leave without an operator admin who can act, by name. Every path that takes such an
+ * assignment away asks here first, in its transaction: the applications' `app_admin` roles are held FOR UPDATE (in
+ * one order) before the others are counted, so two changes that each leave one admin come one after the other and
+ * the second counts what the first left.
+ */
+async function applicationsLeftWithoutAdmin(em: EntityManager, leaving: Leaving): Promise<Orphaned[]> {
+  const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
+  const leavingA = leavingSql(leaving, 'a');
+  const held = await run<{ application_id: string; id: string }>(
+    `select r.application_id, r.id from role_assignment as a join role as r on r.application_id = a.application_id and r.id = a.role_id
+      where a.subject_type = 'operator' and a.tenant_id is null and ${leavingA.sql} and r.built_in and r.key = 'app_admin'
+      order by r.application_id, r.id
+      for update of r`,
+    leavingA.params,
+  );
+  if (held.length === 0) return [];
+  // A statement after the locks: it reads what the transactions that held them committed.
+  const leavingO = leavingSql(leaving, 'o');
+  return run<Orphaned>(
+    `select m.id, m.name from role as r join application as m on m.id = r.application_id
+      where r.application_id in (?) and r.id in (?)
+        and not exists (
+          select 1 from role_assignment as o
+            join app_user as u on u.application_id = (${consoleOfSql('o.application_id')}) and u.id = o.subject_id
+           where o.application_id = r.application_id and o.role_id = r.id and o.tenant_id is null and o.subject_type = 'operator'
+             and u.status <> 'suspended' and not ${leavingO.sql})
+      order by m.name, m.id`,
+    [held.map((row) => row.application_id), held.map((row) => row.id), ...leavingO.params],
+  );
+}
+
+/** 422 (field `assignmentId`) when `assignment` is its application's last operator admin who can act. */
 export async function assertNotLastOperatorAdmin(em: EntityManager, assignment: RoleAssignmentView): Promise<void> {
   if (assignment.subject.type !== 'operator' || assignment.tenantId !== null) return;
-  const role = await em.findOne(Role, { id: assignment.roleId }, HOLD_FOR_UPDATE);
-  if (role === null || !role.builtIn || role.key !== 'app_admin') return;
-  const others = await executeOwned<unknown[]>(
-    em,
-    assignment.applicationId,
-    `select 1 from role_assignment as a
-      where @owner(a) and a.role_id = ? and a.tenant_id is null and a.subject_type = 'operator' and a.id <> ? limit 1`,
-    [role.id, assignment.id],
+  if ((await applicationsLeftWithoutAdmin(em, { assignment })).length === 0) return;
+  throw invalid(
+    'assignmentId',
+    'This is the application’s last Application admin operator who can act: make another operator (not suspended) Application admin before removing it',
   );
-  if (others.length === 0) {
-    throw invalid('assignmentId', 'This is the application’s last Application admin operator: make another operator Application admin before removing it');
-  }
+}
+
+/**
+ * 422 (field `userId`, a detail per application) when deleting or suspending the user `userId` of `tx`'s application,
+ * if a console, would leave an application they manage without an operator admin who can act. In `tx`'s transaction,
+ * with the user held FOR UPDATE (lockUser): no assignment of theirs comes meanwhile.
+ */
+export async function assertNotLastOperatorAdminOfAny(tx: Scope, userId: string, change: 'delete' | 'suspend'): Promise<void> {
+  if (!(await tx.application()).console) return;
+  const orphaned = await applicationsLeftWithoutAdmin(tx.em, { consoleId: tx.applicationId, operatorId: userId });
+  if (orphaned.length === 0) return;
+  const named = orphaned.map((application) => `${application.name} (${application.id})`).join(', ');
+  const where = orphaned.length === 1 ? `application ${named}` : `${orphaned.length} applications: ${named}`;
+  throw new GatehouseError(
+    'validation_error',
+    `The user is the last Application admin operator who can act in ${where}: make another operator Application admin there before you ${change} them`,
+    { field: 'userId', details: orphaned.map((application) => ({ applicationId: application.id, name: application.name })) },
+  );
 }

@@ -11,6 +11,7 @@ import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { accountDeletedMail } from '../email/flow-mail.ts';
+import { assertNotLastOperatorAdminOfAny } from '../authorization/last-operator-admin.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
@@ -319,11 +320,13 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
 /**
  * Grants, tokens, browser sessions and the links and codes mailed are ended, so that `activate` gives back the
  * account, not what was in flight before.
- * A tenant scope suspends only as it may change the identity (assertIdentityOfScope).
+ * A tenant scope suspends only as it may change the identity (assertIdentityOfScope). A console user who is an
+ * application's last operator admin who can act stays (assertNotLastOperatorAdminOfAny).
  */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspended', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
+    await assertNotLastOperatorAdminOfAny(tx, user.id, 'suspend');
     const ended = await endOpSessions(tx.em, tx.applicationId, user.id);
     await endMailedCredentials(tx.em, tx.applicationId, user.id);
     user.lockedWhenSuspended = user.status === 'locked' && (user.lockedUntil == null || user.lockedUntil > new Date());
@@ -411,7 +414,8 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
 
 /**
  * A tenant-scoped call on a shared-pool user removes only that membership (and the user's keys for that tenant): the
- * identity is the application's. Otherwise the user is deleted, with their keys and role assignments.
+ * identity is the application's. Otherwise the user is deleted, with their keys and role assignments (a console
+ * user's operator ones too, unless that leaves an application without an operator admin: assertNotLastOperatorAdminOfAny).
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
@@ -423,6 +427,7 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
       await endAccessToTenantsLeft(tx, user.id, [tenantId]);
       return [];
     }
+    await assertNotLastOperatorAdminOfAny(tx, user.id, 'delete');
     await removeUser(tx.em, tx, user);
     // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
     await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
