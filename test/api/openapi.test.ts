@@ -99,6 +99,13 @@ describe('OpenAPI document', () => {
       expect.objectContaining({ name: 'pageSize', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
       expect.objectContaining({ name: 'cursor', in: 'query', required: false, schema: { type: 'string' } }),
       {
+        name: 'search',
+        in: 'query',
+        required: false,
+        description: 'Only tenants whose name (in any case) or slug starts with this (1 to 200 characters, not only spaces).',
+        schema: { type: 'string' },
+      },
+      {
         name: 'ids',
         in: 'query',
         required: false,

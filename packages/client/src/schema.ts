@@ -8029,6 +8029,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only tenants whose name (in any case) or slug starts with this (1 to 200 characters, not only spaces). */
+                search?: string;
                 /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
                 ids?: string[];
             };

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
+import { likePrefix } from '../../db/like-prefix.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -13,7 +14,7 @@ import { forgetUserKeys, removeMemberships, removePoolUsers } from '../users/use
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { removeTenantOwnedRows } from './owned-rows.ts';
-import { displayName, slug, SLUG_MAX_LENGTH, slugFromName } from '../validate.ts';
+import { DISPLAY_NAME_MAX, displayName, isControlFree, slug, SLUG_MAX_LENGTH, slugFromName } from '../validate.ts';
 
 export interface CreateTenantInput {
   name: string;
@@ -30,9 +31,29 @@ const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
 /** The GraphQL `Tenant` type's codegen mapper. */
 export type TenantRow = Row<Tenant>;
 
-export async function listTenants(scope: Scope, args: PageArgs): Promise<Page<TenantRow>> {
-  const list = scopedList(scope, 'tenants');
-  return paginate(scope.em, Tenant, {}, args, scope.services.cursors, list);
+export interface TenantFilter {
+  search?: string | null;
+}
+
+/** A name is at most this long: a longer search matches none. */
+const SEARCH_MAX = DISPLAY_NAME_MAX;
+
+/**
+ * The tenants whose name (any case, as Zitadel's STARTS_WITH_IGNORE_CASE) or slug starts with `search`: a picker finds
+ * a tenant by the first letters of either. A cursor names the search it was issued for.
+ */
+function searchCondition(search: string): object {
+  const length = search.length > 2 * SEARCH_MAX ? Infinity : [...search].length;
+  if (length > SEARCH_MAX || search.trim() === '' || !isControlFree(search)) {
+    throw invalid('search', `search must be 1 to ${SEARCH_MAX} characters, not only spaces, without control characters`);
+  }
+  const prefix = likePrefix(search);
+  return { $or: [{ name: { $ilike: prefix } }, { slug: { $like: prefix.toLowerCase() } }] };
+}
+
+export async function listTenants(scope: Scope, { search, ...page }: PageArgs & TenantFilter): Promise<Page<TenantRow>> {
+  const list = `${scopedList(scope, 'tenants')}:${JSON.stringify([search ?? null])}`;
+  return paginate(scope.em, Tenant, search == null ? {} : searchCondition(search), page, scope.services.cursors, list);
 }
 
 /** The scope was settled on it, so it is reachable; or 404. */

@@ -6,6 +6,7 @@ import { ApiKey, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL, type UserStatus } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { likePrefix } from '../../db/like-prefix.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
@@ -135,8 +136,6 @@ export interface UserFilter {
 /** RFC 5321's path limit. */
 const EMAIL_PREFIX_MAX = 320;
 
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
-
 /** Addresses compared by their normalized key, as sign-in finds them. A cursor names the filter it was issued for. */
 export async function listUsers(scope: Scope, { status, email, emailPrefix, ...page }: PageArgs & UserFilter): Promise<Page<UserRow>> {
   const where: Record<string, unknown> = {};
@@ -146,7 +145,7 @@ export async function listUsers(scope: Scope, { status, email, emailPrefix, ...p
     if (emailPrefix.length === 0 || emailPrefix.length > EMAIL_PREFIX_MAX) {
       throw invalid('emailPrefix', `emailPrefix must be 1 to ${EMAIL_PREFIX_MAX} characters`);
     }
-    where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: `${likeLiteral(normalizeEmail(emailPrefix))}%` };
+    where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: likePrefix(normalizeEmail(emailPrefix)) };
   }
   const list = `${scopedList(scope, 'users')}:${JSON.stringify([status ?? null, email ?? null, emailPrefix ?? null])}`;
   return paginate(scope.em, User, where, page, scope.services.cursors, list);
