@@ -62,6 +62,11 @@ export async function listInvitations(appId: string, status: InvitationStatus | 
   ${INVITATION_FIELDS}`;
   const data = await graphql<{ invitations: Page<InvitationFields> }>(query, { appId, status, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
   const page = data.invitations.data;
+  return { data: page.map(await namer(appId, page)), next: data.invitations.next };
+}
+
+/** Names an invitation of `page` (its tenant, roles and sender), the names of them all read in one request. */
+async function namer(appId: string, page: readonly InvitationFields[]): Promise<(invitation: InvitationFields) => Invitation> {
   const nameOf = await readNames(
     appId,
     page.flatMap(({ tenantId, roleIds, invitedBy }): ItemReference[] => [
@@ -70,25 +75,23 @@ export async function listInvitations(appId: string, status: InvitationStatus | 
       ...(isInviterWithEmail(invitedBy.type) && invitedBy.id !== null ? [{ type: invitedBy.type, id: invitedBy.id }] : []),
     ]),
   );
-  return {
-    data: page.map((invitation) => ({
-      ...invitation,
-      tenantName: nameOf('tenant', invitation.tenantId) ?? invitation.tenantId,
-      roleNames: invitation.roleIds.map((roleId) => nameOf('role', roleId) ?? roleId),
-      inviter: inviterOf(invitation.invitedBy, nameOf),
-    })),
-    next: data.invitations.next,
-  };
+  return (invitation) => ({
+    ...invitation,
+    tenantName: nameOf('tenant', invitation.tenantId) ?? invitation.tenantId,
+    roleNames: invitation.roleIds.map((roleId) => nameOf('role', roleId) ?? roleId),
+    inviter: inviterOf(invitation.invitedBy, nameOf),
+  });
 }
 
-/** Invites the address to the tenant and mails the link. */
-export async function sendInvitation(appId: string, request: InvitationRequest): Promise<InvitationFields> {
+/** Invites the address to the tenant and mails the link; the answer is named as the list names it. */
+export async function sendInvitation(appId: string, request: InvitationRequest): Promise<Invitation> {
   const mutation = `mutation SendInvitation($appId: UUID!, $input: SendInvitationInput!) {
     sendInvitation(appId: $appId, input: $input) { ...InvitationFields }
   }
   ${INVITATION_FIELDS}`;
   const data = await graphql<{ sendInvitation: InvitationFields }>(mutation, { appId, input: request }, { applicationId: appId });
-  return data.sendInvitation;
+  const sent = data.sendInvitation;
+  return (await namer(appId, [sent]))(sent);
 }
 
 /** Mails a new link (the previous one stops working); an expired invitation is pending again. */

@@ -57,6 +57,11 @@ const PAGE_SIZE = 25;
 /** How long a rotated-out secret keeps working: the API's default, time to deploy the new one. */
 export const ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
+/** A client or M2M credential as its list keeps it: the secret an answer shows once is not kept with the row. */
+export function withoutSecret<T extends { readonly clientSecret: string | null }>({ clientSecret: _shownOnce, ...listed }: T): Omit<T, 'clientSecret'> {
+  return listed;
+}
+
 /** The confirmation a secret's rotation asks: what happens to the current secret, and when. */
 export function rotationQuestion(name: string): string {
   return `Rotate the secret of ${name}? A new secret works at once; the current one keeps working for ${ROTATION_GRACE_SECONDS / 3600} hours, time to deploy the new one, then stops.`;

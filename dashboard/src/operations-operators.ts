@@ -39,7 +39,8 @@ async function createConsoleUser(email: string): Promise<ConsoleUser> {
 }
 
 /** A refused assignment leaves a new console account behind, without roles: the next attempt finds it. */
-export async function addOperator(appId: string, email: string, grant: RoleGrant): Promise<void> {
+export async function addOperator(appId: string, email: string, grant: RoleGrant): Promise<OperatorAssignment> {
   const operator = (await findConsoleUser(email)) ?? (await createConsoleUser(email));
-  await assignRole(appId, { type: 'operator', id: operator.id }, grant);
+  const { id, roleId, tenantId } = await assignRole(appId, { type: 'operator', id: operator.id }, grant);
+  return { id, operatorId: operator.id, email: operator.email, roleId, tenantId };
 }

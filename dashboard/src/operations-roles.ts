@@ -141,12 +141,13 @@ export async function listRoleAssignments(
 }
 
 /** The server refuses a role the caller could not hand out (403) and the same grant twice (409). */
-export async function assignRole(appId: string, subject: RoleSubject, grant: RoleGrant): Promise<void> {
+export async function assignRole(appId: string, subject: RoleSubject, grant: RoleGrant): Promise<RoleAssignment> {
   const mutation = `mutation AssignRole($appId: UUID!, $input: CreateRoleAssignmentInput!) {
-    createRoleAssignment(appId: $appId, input: $input) { id }
+    createRoleAssignment(appId: $appId, input: $input) { id subject { type id } roleId tenantId }
   }`;
   const input = { subject, roleId: grant.roleId, tenantId: grant.tenantId };
-  await graphql<{ createRoleAssignment: { id: string } }>(mutation, { appId, input }, { applicationId: appId });
+  const data = await graphql<{ createRoleAssignment: RoleAssignment }>(mutation, { appId, input }, { applicationId: appId });
+  return data.createRoleAssignment;
 }
 
 export async function removeRoleAssignment(appId: string, assignmentId: string): Promise<void> {

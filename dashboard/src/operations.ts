@@ -179,12 +179,15 @@ export async function putBranding(appId: string, tenantId: string | null, input:
   return data.putBranding;
 }
 
-/** Every user, or with `emailPrefix` those whose address starts with it (compared as sign-in compares addresses). */
-export async function listUsers(appId: string, emailPrefix: string | null, cursor: string | null): Promise<Page<User>> {
-  const query = `query Users($appId: UUID!, $emailPrefix: String, $pageSize: Int, $cursor: String) {
-    users(appId: $appId, emailPrefix: $emailPrefix, pageSize: $pageSize, cursor: $cursor) { data { ${USER_FIELDS} } next }
+/**
+ * Every user, or with `emailPrefix` those whose address starts with it (compared as sign-in compares addresses); with
+ * `ids`, only those of them.
+ */
+export async function listUsers(appId: string, emailPrefix: string | null, cursor: string | null, ids: readonly string[] | null = null): Promise<Page<User>> {
+  const query = `query Users($appId: UUID!, $emailPrefix: String, $ids: [UUID!], $pageSize: Int, $cursor: String) {
+    users(appId: $appId, emailPrefix: $emailPrefix, ids: $ids, pageSize: $pageSize, cursor: $cursor) { data { ${USER_FIELDS} } next }
   }`;
-  const data = await graphql<{ users: Page<User> }>(query, { appId, emailPrefix, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  const data = await graphql<{ users: Page<User> }>(query, { appId, emailPrefix, ids, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
   return data.users;
 }
 

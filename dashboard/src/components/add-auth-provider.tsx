@@ -3,7 +3,7 @@ import { createInputOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import { AUTH_PROVIDER_KINDS, AUTH_PROVIDER_TYPES } from '../auth-provider-kinds.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createAuthProvider } from '../operations-auth.ts';
-import type { AuthProviderType } from '../operations-email-auth.ts';
+import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
 import type { SettingsScope } from '../operations.ts';
 import { AuthProviderForm } from './auth-provider-form.tsx';
 import { Outcome } from './status.tsx';
@@ -14,8 +14,8 @@ interface AddAuthProviderProps {
   scope: SettingsScope;
   /** What the form says first about adding in this scope. */
   hint?: string;
-  /** Reads the providers again once one is added. */
-  onAdded: () => Promise<void>;
+  /** Shows the provider added (or reads the scope's providers again). */
+  onAdded: (provider: AuthProvider) => Promise<void>;
 }
 
 /** "Add a provider": its type, then the form of that type, which starts afresh when the type changes or one is added. */
@@ -28,7 +28,7 @@ export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) 
     adding.run(async () => {
       const provider = await createAuthProvider(scope, createInputOf(type, draft));
       setAdded((count) => count + 1);
-      await onAdded();
+      await onAdded(provider);
       return `Added the ${provider.name} provider.`;
     });
   const choose = (next: AuthProviderType) => {

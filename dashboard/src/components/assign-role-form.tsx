@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../error-message.ts';
 import type { TenantSummary } from '../operations.ts';
-import { assignRole, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
+import { assignRole, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
 import { firstGrant, RoleGrantFields } from './role-grant-fields.tsx';
 import { ErrorMessage } from './status.tsx';
@@ -14,7 +14,7 @@ interface AssignRoleFormProps {
   choices: RoleChoices;
   /** The tenants offered besides "All tenants". */
   tenants: readonly TenantSummary[];
-  onAssigned: () => void;
+  onAssigned: (assignment: RoleAssignment) => void;
 }
 
 type Outcome = { readonly assigned: string } | { readonly refused: string };
@@ -30,9 +30,9 @@ export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssi
     setBusy(true);
     setOutcome(null);
     try {
-      await assignRole(appId, subject, grant);
+      const assignment = await assignRole(appId, subject, grant);
       setOutcome({ assigned: `${label} now holds ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).` });
-      onAssigned();
+      onAssigned(assignment);
     } catch (error) {
       setOutcome({ refused: errorMessage(error) });
     }

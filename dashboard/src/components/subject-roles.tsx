@@ -1,8 +1,8 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
-import { usePages } from '../hooks/use-pages.ts';
-import { getRoleChoices, listRoleAssignments, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { getRoleChoices, listRoleAssignments, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { grantTenants, placeName, roleName } from '../role-choices.ts';
 import { AssignRoleForm } from './assign-role-form.tsx';
 import { PagedTable } from './paged-table.tsx';
@@ -22,19 +22,13 @@ interface SubjectRolesProps {
 
 interface AssignmentsProps {
   appId: string;
-  subject: RoleSubject;
+  assignments: Pages<RoleAssignment>;
   label: string;
   choices: RoleChoices;
-  onRemoved: () => void;
 }
 
 /** The roles a subject holds, application-wide and per tenant, each with Remove. */
-function Assignments({ appId, subject, label, choices, onRemoved }: AssignmentsProps) {
-  const loadPage = useCallback(
-    (cursor: string | null) => listRoleAssignments(appId, { subjectType: subject.type, subjectId: subject.id }, cursor),
-    [appId, subject.type, subject.id],
-  );
-  const assignments = usePages(loadPage);
+function Assignments({ appId, assignments, label, choices }: AssignmentsProps) {
   return (
     <PagedTable
       pages={assignments}
@@ -54,7 +48,7 @@ function Assignments({ appId, subject, label, choices, onRemoved }: AssignmentsP
                 appId={appId}
                 assignmentId={assignment.id}
                 question={`Remove ${label}'s role ${role} (${place})? The permissions it gives there are lost.`}
-                onRemoved={onRemoved}
+                onRemoved={() => assignments.drop(assignment.id)}
               />
             </td>
           </tr>
@@ -72,8 +66,12 @@ export function SubjectRoles({ appId, subject, label, tenantIds, onClose }: Subj
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
-  const [changes, setChanges] = useState(0);
-  const changed = () => setChanges((count) => count + 1);
+  const assignments = usePages(
+    useCallback(
+      (cursor: string | null) => listRoleAssignments(appId, { subjectType: subject.type, subjectId: subject.id }, cursor),
+      [appId, subject.type, subject.id],
+    ),
+  );
   return (
     <section aria-labelledby={headingId} className="panel">
       <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Roles of ${label}`}</h3>
@@ -81,15 +79,14 @@ export function SubjectRoles({ appId, subject, label, tenantIds, onClose }: Subj
       {choices.status === 'failed' && <ErrorMessage message={choices.message} />}
       {choices.status === 'done' && (
         <>
-          {/* Read again after each change. */}
-          <Assignments key={changes} appId={appId} subject={subject} label={label} choices={choices.data} onRemoved={changed} />
+          <Assignments appId={appId} assignments={assignments} label={label} choices={choices.data} />
           <AssignRoleForm
             appId={appId}
             subject={subject}
             label={label}
             choices={choices.data}
             tenants={grantTenants(choices.data, tenantIds)}
-            onAssigned={changed}
+            onAssigned={assignments.add}
           />
         </>
       )}

@@ -12,32 +12,59 @@ export interface Pages<T> {
   readonly hasMore: boolean;
   /** Loads the next page, or again the one whose load failed. */
   loadMore: () => void;
-  /** Replaces the item `update` returns a new value for (after a row changed on the server). */
-  update: (update: (item: T) => T) => void;
-  /** Puts `item` first (one made on the server after the first page was read). */
+  /** Merges the server's answer about one row into it (a partial answer keeps the fields it leaves out). */
+  replace: (key: string, changed: Partial<T>) => void;
+  /**
+   * A row made on the server: at its place in the lists' id order, last, once the end is loaded; before that, first,
+   * until the page that holds it comes (it is not shown twice).
+   */
+  add: (item: T) => void;
+  /** Puts `item` first (in a newest-first list, one made after the first page was read). */
   prepend: (item: T) => void;
-  /** Drops the items `gone` picks (deleted on the server). */
-  remove: (gone: (item: T) => boolean) => void;
+  /** Drops the row of `key` (deleted on the server). */
+  drop: (key: string) => void;
+  /**
+   * Reads again the pages shown, keeping them on screen until the answer replaces them: after a change whose effect on
+   * the rows the client cannot compute.
+   */
+  refresh: () => void;
 }
 
+const byId = (item: { readonly id: string }) => item.id;
+
 /** A list read page by page with `next` cursors: the first page on mount (and when `loadPage` changes), then on demand. */
-export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>>): Pages<T> {
+export function usePages<T extends { readonly id: string }>(loadPage: (cursor: string | null) => Promise<Page<T>>): Pages<T>;
+/** The same, its rows told apart by `keyOf` rather than their `id`. */
+export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>>, keyOf: (item: T) => string): Pages<T>;
+export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>>, keyOf: (item: T) => string = byId as never): Pages<T> {
   const [items, setItems] = useState<readonly T[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   // Counts loads, so the answer of one started before `loadPage` changed (another application) is dropped.
   const generation = useRef(0);
+  // How many pages are shown, which `refresh` reads again.
+  const pagesShown = useRef(0);
 
-  const load = useCallback(
-    (cursor: string | null, previous: readonly T[]) => {
+  /** Reads `count` pages from `cursor`, then `settle`s the rows read; a failure leaves the rows shown as they are. */
+  const read = useCallback(
+    (cursor: string | null, count: number, settle: (rows: readonly T[]) => void) => {
       const mine = ++generation.current;
       setLoading(true);
-      loadPage(cursor).then(
-        (page) => {
+      const readPages = async () => {
+        const rows: T[] = [];
+        let page: Page<T> = { data: [], next: cursor };
+        for (let pagesRead = 0; pagesRead < count && (pagesRead === 0 || page.next !== null); pagesRead += 1) {
+          page = await loadPage(page.next);
+          rows.push(...page.data);
+        }
+        return { rows, next: page.next };
+      };
+      readPages().then(
+        (answer) => {
           if (mine !== generation.current) return;
-          setItems([...previous, ...page.data]);
-          setNext(page.next);
+          settle(answer.rows);
+          setNext(answer.next);
           setError(null);
           setLoading(false);
         },
@@ -51,23 +78,42 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
     [loadPage],
   );
 
-  // Stable, so a subscription handing it records need not restart at each render.
-  const prepend = useCallback((item: T) => setItems((current) => [item, ...current]), []);
-
   useEffect(() => {
     setItems([]);
     setNext(null);
-    load(null, []);
-  }, [load]);
+    pagesShown.current = 0;
+    read(null, 1, (rows) => {
+      pagesShown.current = 1;
+      setItems(rows);
+    });
+  }, [read]);
+
+  const keyed = (key: string) => (item: T) => keyOf(item) === key;
+  // Stable, so a subscription handing it records need not restart at each render.
+  const prepend = useCallback((item: T) => setItems((current) => [item, ...current]), []);
 
   return {
     items,
     loading,
     error,
     hasMore: next !== null,
-    loadMore: () => load(next, items),
-    update: (update) => setItems((current) => current.map(update)),
+    loadMore: () =>
+      read(next, 1, (rows) => {
+        pagesShown.current += 1;
+        // Rows added first while this page was still to come are dropped from it.
+        setItems((current) => {
+          const shown = new Set(current.map(keyOf));
+          return [...current, ...rows.filter((row) => !shown.has(keyOf(row)))];
+        });
+      }),
+    replace: (key, changed) => setItems((current) => current.map((item) => (keyed(key)(item) ? { ...item, ...changed } : item))),
+    add: (item) => setItems((current) => (next === null && !loading ? [...current, item] : [item, ...current])),
     prepend,
-    remove: (gone) => setItems((current) => current.filter((item) => !gone(item))),
+    drop: (key) => setItems((current) => current.filter((item) => !keyed(key)(item))),
+    refresh: () =>
+      read(null, Math.max(1, pagesShown.current), (rows) => {
+        pagesShown.current = Math.max(1, pagesShown.current);
+        setItems(rows);
+      }),
   };
 }

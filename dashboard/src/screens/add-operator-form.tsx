@@ -2,14 +2,14 @@ import { useId, useState, type FormEvent } from 'react';
 import { firstGrant, RoleGrantFields } from '../components/role-grant-fields.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
-import { addOperator } from '../operations-operators.ts';
+import { addOperator, type OperatorAssignment } from '../operations-operators.ts';
 import type { RoleChoices } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
 
 interface AddOperatorFormProps {
   appId: string;
   choices: RoleChoices;
-  onAdded: () => void;
+  onAdded: (assignment: OperatorAssignment) => void;
 }
 
 type Outcome = { readonly added: string } | { readonly refused: string };
@@ -28,10 +28,10 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
     setOutcome(null);
     const address = email.trim();
     try {
-      await addOperator(appId, address, grant);
+      const assignment = await addOperator(appId, address, grant);
       setOutcome({ added: `${address} is now ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).` });
       setEmail('');
-      onAdded();
+      onAdded(assignment);
     } catch (error) {
       setOutcome({ refused: errorMessage(error) });
     }

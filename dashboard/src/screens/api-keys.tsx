@@ -5,7 +5,7 @@ import { SecretOnce } from '../components/secret-once.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
 import { getGrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -14,6 +14,7 @@ import { CreateApiKeyForm } from './create-api-key-form.tsx';
 
 interface ApiKeyTableProps {
   appId: string;
+  keys: Pages<ListedApiKey>;
   /** Null: every key of the application, its tenants' included. */
   tenant: TenantSummary | null;
   onRotated: (rotated: ApiKeyWithSecret) => void;
@@ -22,10 +23,8 @@ interface ApiKeyTableProps {
   onRoles: (apiKey: ListedApiKey) => void;
 }
 
-function ApiKeyTable({ appId, tenant, onRotated, rolesOf, onRoles }: ApiKeyTableProps) {
-  const tenantId = tenant?.id ?? null;
-  const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, tenantId, cursor), [appId, tenantId]));
-  const replace = (changed: ApiKey) => keys.update((row) => (row.id === changed.id ? { ...row, ...changed } : row));
+function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOf, onRoles }: ApiKeyTableProps) {
+  const replace = (changed: ApiKey) => keys.replace(changed.id, changed);
   return (
     <PagedTable
       pages={keys}
@@ -58,7 +57,8 @@ function ApiKeyTable({ appId, tenant, onRotated, rolesOf, onRoles }: ApiKeyTable
 export function ApiKeys({ appId }: { appId: string }) {
   const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
-  const [creations, setCreations] = useState(0);
+  const viewedId = viewed?.id ?? null;
+  const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, viewedId, cursor), [appId, viewedId]));
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
   const [rolesOf, setRolesOf] = useState<ListedApiKey | null>(null);
 
@@ -66,9 +66,10 @@ export function ApiKeys({ appId }: { appId: string }) {
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
   const created = ({ key, secret }: ApiKeyWithSecret, tenant: TenantSummary | null) => {
     setRevealed({ heading: `New API key “${key.name}”`, secret });
-    // The table shows the new key: on a tenant's view, the view of the key's tenant.
+    // The table shows the new key: on another tenant's view, the view of the key's tenant, read anew.
     if (viewed !== null && viewed.id !== tenant?.id) setViewed(tenant);
-    setCreations((count) => count + 1);
+    // Keys made here act as no user.
+    else keys.add({ ...key, tenantName: tenant?.name ?? null, userEmail: null });
   };
   const rotated = ({ key, secret }: ApiKeyWithSecret) => setRevealed({ heading: `New secret of “${key.name}”`, secret });
 
@@ -84,7 +85,7 @@ export function ApiKeys({ appId }: { appId: string }) {
             <SecretOnce label="Secret" secret={revealed.secret} onDismiss={() => setRevealed(null)} />
           </section>
         )}
-        <ApiKeyTable key={`${viewed?.id ?? ''}:${creations}`} appId={appId} tenant={viewed} onRotated={rotated} rolesOf={rolesOf} onRoles={setRolesOf} />
+        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOf={rolesOf} onRoles={setRolesOf} />
       </section>
       {rolesOf !== null && <CredentialRoles key={rolesOf.id} appId={appId} type="api_key" credential={rolesOf} onClose={() => setRolesOf(null)} />}
       <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />

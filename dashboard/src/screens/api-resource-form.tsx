@@ -12,8 +12,8 @@ interface ApiResourceFormProps {
   defined: DefinedPermissions;
   /** The resource edited; none to create one. */
   resource?: ApiResource;
-  /** After a save: the tab reads the resources and the permissions again. */
-  onSaved: () => Promise<void>;
+  /** The resource as the server saved it: the tab shows it and reads the permissions defined again. */
+  onSaved: (resource: ApiResource) => Promise<void>;
   onClose?: () => void;
 }
 
@@ -26,12 +26,12 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
     save.run(async () => {
       if (resource !== undefined) {
         const saved = await updateApiResource(appId, resource.id, draft);
-        await onSaved();
+        await onSaved(saved);
         return `${saved.name} saved.`;
       }
       const created = await createApiResource(appId, draft);
       setDraft(NEW_RESOURCE_DRAFT);
-      await onSaved();
+      await onSaved(created);
       return `${created.name} created: grants naming ${created.identifier} as their resource now get tokens for it.`;
     });
 

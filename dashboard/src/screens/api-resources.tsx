@@ -2,19 +2,19 @@ import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { listApiResources, listDefinedPermissions, type ApiResource } from '../operations-api-resources.ts';
 import { ApiResourceForm } from './api-resource-form.tsx';
 import { ApiResourceRow } from './api-resource-row.tsx';
 
 interface ApiResourceTableProps {
   appId: string;
+  resources: Pages<ApiResource>;
   onEdit: (resource: ApiResource) => void;
   onDeleted: (resource: ApiResource) => void;
 }
 
-function ApiResourceTable({ appId, onEdit, onDeleted }: ApiResourceTableProps) {
-  const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
+function ApiResourceTable({ appId, resources, onEdit, onDeleted }: ApiResourceTableProps) {
   return (
     <section aria-labelledby="api-resources-heading">
       <h2 id="api-resources-heading">API resources</h2>
@@ -37,38 +37,42 @@ function ApiResourceTable({ appId, onEdit, onDeleted }: ApiResourceTableProps) {
 /** The application's API resources (Auth0's "APIs"): the customer's own APIs that access tokens are issued for. */
 export function ApiResources({ appId }: { appId: string }) {
   const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
-  const [changes, setChanges] = useState(0);
+  const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
   const [editing, setEditing] = useState<ApiResource | null>(null);
 
   if (defined.status === 'loading') return <Loading>Loading the API resources…</Loading>;
   if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;
-  // A save may define permissions: they are read again with the resources.
-  const saved = async () => {
-    defined.replace(await listDefinedPermissions(appId));
-    setChanges((count) => count + 1);
-  };
+  // A save may define permissions, which the forms offer: they are read again.
+  const readDefined = async () => defined.replace(await listDefinedPermissions(appId));
   const deleted = (resource: ApiResource) => {
     setEditing((edited) => (edited?.id === resource.id ? null : edited));
-    setChanges((count) => count + 1);
+    resources.drop(resource.id);
   };
   return (
     <>
-      {/* Read again after each change: a new resource takes its place in the server's order. */}
-      <ApiResourceTable key={changes} appId={appId} onEdit={setEditing} onDeleted={deleted} />
+      <ApiResourceTable appId={appId} resources={resources} onEdit={setEditing} onDeleted={deleted} />
       {editing !== null && (
         <ApiResourceForm
           key={editing.id}
           appId={appId}
           defined={defined.data}
           resource={editing}
-          onSaved={async () => {
-            await saved();
+          onSaved={async (resource) => {
+            resources.replace(resource.id, resource);
+            await readDefined();
             setEditing(null);
           }}
           onClose={() => setEditing(null)}
         />
       )}
-      <ApiResourceForm appId={appId} defined={defined.data} onSaved={saved} />
+      <ApiResourceForm
+        appId={appId}
+        defined={defined.data}
+        onSaved={async (resource) => {
+          resources.add(resource);
+          await readDefined();
+        }}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { AddAuthProvider } from '../components/add-auth-provider.tsx';
 import { AuthProvidersEditor } from '../components/auth-providers-editor.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
@@ -12,32 +12,23 @@ import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationPolicies, getTenantAuth, listApplicationAuthProviders } from '../operations-email-auth.ts';
-import type { SettingsScope } from '../operations.ts';
 import { AUTHENTICATION, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
 
 const everyProvider = () => true;
 
-function ApplicationProviderList({ scope, onChanged }: { scope: SettingsScope; onChanged: () => Promise<void> }) {
-  const { appId } = scope;
-  const providers = usePages(useCallback((cursor: string | null) => listApplicationAuthProviders(appId, cursor), [appId]));
-  return (
-    <PagedList pages={providers} emptyMessage="This application has no auth providers yet." loadingLabel="Loading the auth providers…">
-      <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={onChanged} />
-    </PagedList>
-  );
-}
-
 function ApplicationProviders({ appId }: { appId: string }) {
-  // Read again after each change: a new provider takes its place in the server's order.
-  const [changes, setChanges] = useState(0);
-  const changed = async () => setChanges((count) => count + 1);
+  const providers = usePages(useCallback((cursor: string | null) => listApplicationAuthProviders(appId, cursor), [appId]));
   const scope = { appId, tenantId: null };
+  // The editor's changes answer no provider (it serves a tenant's view too, read whole after one): the pages shown are read again.
+  const changed = async () => providers.refresh();
   return (
     <>
       <Subsection title="Providers">
-        <ApplicationProviderList key={changes} scope={scope} onChanged={changed} />
+        <PagedList pages={providers} emptyMessage="This application has no auth providers yet." loadingLabel="Loading the auth providers…">
+          <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={changed} />
+        </PagedList>
       </Subsection>
-      <AddAuthProvider scope={scope} onAdded={changed} />
+      <AddAuthProvider scope={scope} onAdded={async (provider) => providers.add(provider)} />
     </>
   );
 }

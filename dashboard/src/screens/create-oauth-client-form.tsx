@@ -4,7 +4,7 @@ import { clientIssuer } from '../client-issuer.ts';
 import { useAction } from '../hooks/use-action.ts';
 import { NEW_CLIENT_DRAFT, settingsOf } from '../oauth-client-draft.ts';
 import { CLIENT_TYPE_ORDER, CLIENT_TYPES } from '../oauth-client-types.ts';
-import { createOAuthClient, type ClientsContext, type OAuthClientType, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
+import { createOAuthClient, withoutSecret, type ClientsContext, type OAuthClient, type OAuthClientType, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
 import { CreatedOAuthClient } from './created-oauth-client.tsx';
 import { OAuthClientFields } from './oauth-client-fields.tsx';
 
@@ -12,7 +12,7 @@ interface CreateOAuthClientFormProps {
   appId: string;
   context: ClientsContext;
   issuer: URL;
-  onCreated: () => void;
+  onCreated: (client: OAuthClient) => void;
 }
 
 /** "Create OAuth client": its type, tenant and settings; then what the app is configured with, and a web client's secret once. */
@@ -24,9 +24,10 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
   const [created, setCreated] = useState<OAuthClientWithSecret | null>(null);
   const create = useAction(async () => {
     setCreated(null);
-    setCreated(await createOAuthClient(appId, { ...settingsOf(draft, type), type, tenantId: tenantId === '' ? null : tenantId }));
+    const client = await createOAuthClient(appId, { ...settingsOf(draft, type), type, tenantId: tenantId === '' ? null : tenantId });
+    setCreated(client);
     setDraft(NEW_CLIENT_DRAFT);
-    onCreated();
+    onCreated(withoutSecret(client));
   });
 
   return (

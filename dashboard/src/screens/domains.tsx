@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
-import { usePages } from '../hooks/use-pages.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { listDomains, type Domain } from '../operations-domains.ts';
 import type { TenantSummary } from '../operations.ts';
 import { AUTHENTICATION } from '../tenant-features.ts';
@@ -10,15 +10,13 @@ import { DomainRow } from './domain-row.tsx';
 
 interface DomainTableProps {
   appId: string;
+  domains: Pages<Domain>;
   /** Null: the application's domains. */
   tenant: TenantSummary | null;
   onDeleted: (notice: string) => void;
 }
 
-function DomainTable({ appId, tenant, onDeleted }: DomainTableProps) {
-  const tenantId = tenant?.id ?? null;
-  const domains = usePages(useCallback((cursor: string | null) => listDomains(appId, tenantId, cursor), [appId, tenantId]));
-  const changed = (domain: Domain) => domains.update((row) => (row.id === domain.id ? domain : row));
+function DomainTable({ appId, domains, tenant, onDeleted }: DomainTableProps) {
   return (
     <PagedTable
       pages={domains}
@@ -27,20 +25,27 @@ function DomainTable({ appId, tenant, onDeleted }: DomainTableProps) {
       emptyMessage={tenant === null ? 'This application has no custom domains yet.' : `${tenant.name} has no custom domains yet.`}
       loadingLabel="Loading domains…"
       row={(domain) => (
-        <DomainRow key={domain.id} appId={appId} domain={domain} ownerName={tenant?.name ?? 'Application'} onChanged={changed} onDeleted={onDeleted} />
+        <DomainRow
+          key={domain.id}
+          appId={appId}
+          domain={domain}
+          ownerName={tenant?.name ?? 'Application'}
+          onChanged={(changed) => domains.replace(changed.id, changed)}
+          onDeleted={(notice) => {
+            domains.drop(domain.id);
+            onDeleted(notice);
+          }}
+        />
       )}
     />
   );
 }
 
-/** One owner's domains (the application's, or a tenant's), and adding one; read again after an addition or a deletion. */
+/** One owner's domains (the application's, or a tenant's), and adding one. */
 function DomainList({ appId, tenant }: { appId: string; tenant: TenantSummary | null }) {
-  const [changes, setChanges] = useState(0);
+  const tenantId = tenant?.id ?? null;
+  const domains = usePages(useCallback((cursor: string | null) => listDomains(appId, tenantId, cursor), [appId, tenantId]));
   const [notice, setNotice] = useState<string | null>(null);
-  const changed = (sentence: string | null) => {
-    setNotice(sentence);
-    setChanges((count) => count + 1);
-  };
   return (
     <>
       <p className="hint">
@@ -48,8 +53,15 @@ function DomainList({ appId, tenant }: { appId: string; tenant: TenantSummary | 
         your DNS, then Verify.
       </p>
       {notice !== null && <p role="status">{notice}</p>}
-      <DomainTable key={changes} appId={appId} tenant={tenant} onDeleted={changed} />
-      <AddDomainForm appId={appId} tenant={tenant} onAdded={() => changed(null)} />
+      <DomainTable appId={appId} domains={domains} tenant={tenant} onDeleted={setNotice} />
+      <AddDomainForm
+        appId={appId}
+        tenant={tenant}
+        onAdded={(domain) => {
+          setNotice(null);
+          domains.add(domain);
+        }}
+      />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { OAuthClientFields } from './oauth-client-fields.tsx';
 interface EditOAuthClientFormProps {
   appId: string;
   client: OAuthClient;
-  onSaved: () => void;
+  onSaved: (client: OAuthClient) => void;
   onCancel: () => void;
 }
 
@@ -17,8 +17,7 @@ export function EditOAuthClientForm({ appId, client, onSaved, onCancel }: EditOA
   const id = useId();
   const [draft, setDraft] = useState(() => draftOf(client));
   const save = useAction(async () => {
-    await updateOAuthClient(appId, client.clientId, settingsOf(draft, client.type));
-    onSaved();
+    onSaved(await updateOAuthClient(appId, client.clientId, settingsOf(draft, client.type)));
   });
 
   return (

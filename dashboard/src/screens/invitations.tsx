@@ -1,13 +1,19 @@
 import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
-import { usePages } from '../hooks/use-pages.ts';
-import { INVITATION_STATUSES, listInvitations, type InvitationStatus } from '../operations-invitations.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { INVITATION_STATUSES, listInvitations, type Invitation, type InvitationStatus } from '../operations-invitations.ts';
 import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
 import { InviteForm } from './invite-form.tsx';
 
+interface InvitationTableProps {
+  appId: string;
+  invitations: Pages<Invitation>;
+  status: InvitationStatus | null;
+  onChanged: () => void;
+}
+
 /** The invitations of the status chosen (null: all), page by page. */
-function InvitationTable({ appId, status, onChanged }: { appId: string; status: InvitationStatus | null; onChanged: () => void }) {
-  const invitations = usePages(useCallback((cursor: string | null) => listInvitations(appId, status, cursor), [appId, status]));
+function InvitationTable({ appId, invitations, status, onChanged }: InvitationTableProps) {
   return (
     <PagedTable
       pages={invitations}
@@ -21,7 +27,7 @@ function InvitationTable({ appId, status, onChanged }: { appId: string; status: 
           appId={appId}
           invitation={invitation}
           onChanged={(changed) => {
-            invitations.update((row) => (row.id === changed.id ? { ...row, ...changed } : row));
+            invitations.replace(changed.id, changed);
             onChanged();
           }}
         />
@@ -33,8 +39,12 @@ function InvitationTable({ appId, status, onChanged }: { appId: string; status: 
 /** The application's invitations to its tenants, filtered by status, and inviting an address. */
 export function Invitations({ appId }: { appId: string }) {
   const [status, setStatus] = useState<InvitationStatus | null>(null);
-  const [sent, setSent] = useState(0);
+  const invitations = usePages(useCallback((cursor: string | null) => listInvitations(appId, status, cursor), [appId, status]));
   const [rowChanges, setRowChanges] = useState(0);
+  // A new invitation is pending: shown unless another status is chosen.
+  const sent = (invitation: Invitation) => {
+    if (status === null || status === invitation.status) invitations.add(invitation);
+  };
   return (
     <>
       <section aria-labelledby="invitations-heading">
@@ -50,10 +60,9 @@ export function Invitations({ appId }: { appId: string }) {
             {INVITATION_STATUSES.map((value) => <option key={value} value={value}>{STATUS_LABEL[value]}</option>)}
           </select>
         </div>
-        {/* Read again after each invitation sent, which joins the list at its end. */}
-        <InvitationTable key={sent} appId={appId} status={status} onChanged={() => setRowChanges((count) => count + 1)} />
+        <InvitationTable appId={appId} invitations={invitations} status={status} onChanged={() => setRowChanges((count) => count + 1)} />
       </section>
-      <InviteForm appId={appId} listChanges={rowChanges} onSent={() => setSent((count) => count + 1)} />
+      <InviteForm appId={appId} listChanges={rowChanges} onSent={sent} />
     </>
   );
 }

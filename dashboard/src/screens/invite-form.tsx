@@ -4,7 +4,7 @@ import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import type { TenantSummary } from '../operations.ts';
-import { sendInvitation } from '../operations-invitations.ts';
+import { sendInvitation, type Invitation } from '../operations-invitations.ts';
 import { listAllRoles } from '../operations-roles.ts';
 
 /** The API's default lifetime of a link, and its bounds. */
@@ -41,7 +41,7 @@ interface InviteFormProps {
   appId: string;
   /** How many invitations were resent or revoked: a refusal shown before one (a pending invitation) may be false now. */
   listChanges: number;
-  onSent: () => void;
+  onSent: (invitation: Invitation) => void;
 }
 
 /** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
@@ -71,10 +71,10 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
     const address = email.trim();
     setSubmittedAt(listChanges);
     action.run(async () => {
-      await sendInvitation(appId, { email: address, tenantId: tenant.id, roleIds: [...roleIds], expiresInDays: Number(days) });
+      const invitation = await sendInvitation(appId, { email: address, tenantId: tenant.id, roleIds: [...roleIds], expiresInDays: Number(days) });
       setEmail('');
       setRoleIds(new Set());
-      onSent();
+      onSent(invitation);
       return `An invitation to ${tenant.name} was created for ${address}, and its mail queued for delivery.`;
     });
   };

@@ -6,10 +6,10 @@ import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
 import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
-import { getClientsContext, type ClientsContext } from '../operations-oauth-clients.ts';
+import { getClientsContext, withoutSecret, type ClientsContext } from '../operations-oauth-clients.ts';
 import { placeName } from '../role-choices.ts';
 import { CreateM2MCredentialForm } from './create-m2m-credential-form.tsx';
 import { CreatedOAuthClient } from './created-oauth-client.tsx';
@@ -18,6 +18,7 @@ import { M2MJwksForm } from './m2m-jwks-form.tsx';
 
 interface CredentialTableProps {
   appId: string;
+  credentials: Pages<M2MCredential>;
   context: ClientsContext;
   onRotated: (rotated: M2MCredentialWithSecret) => void;
   onEditKeys: (credential: M2MCredential) => void;
@@ -26,9 +27,8 @@ interface CredentialTableProps {
   onRoles: (credential: M2MCredential) => void;
 }
 
-function CredentialTable({ appId, context, onRotated, onEditKeys, rolesOf, onRoles }: CredentialTableProps) {
-  const credentials = usePages(useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]));
-  const replace = (changed: M2MCredential) => credentials.update((row) => (row.clientId === changed.clientId ? changed : row));
+function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, rolesOf, onRoles }: CredentialTableProps) {
+  const replace = (changed: M2MCredential) => credentials.replace(changed.clientId, changed);
   return (
     <PagedTable
       pages={credentials}
@@ -43,7 +43,7 @@ function CredentialTable({ appId, context, onRotated, onEditKeys, rolesOf, onRol
           credential={credential}
           placeName={placeName(context, credential.tenantId)}
           onRotated={(rotated) => {
-            replace(rotated);
+            replace(withoutSecret(rotated));
             onRotated(rotated);
           }}
           onRevoked={replace}
@@ -68,7 +68,10 @@ async function loadSetup(appId: string): Promise<{ choices: GrantChoices; contex
 export function M2MCredentials({ appId }: { appId: string }) {
   const [{ issuer }] = useState(readConfig);
   const setup = useAsync(useCallback(() => loadSetup(appId), [appId]));
-  const [changes, setChanges] = useState(0);
+  const credentials = usePages(
+    useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]),
+    (credential) => credential.clientId,
+  );
   const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
   const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
   const [editingKeys, setEditingKeys] = useState<M2MCredential | null>(null);
@@ -77,14 +80,13 @@ export function M2MCredentials({ appId }: { appId: string }) {
   if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { choices, context } = setup.data;
-  const changed = () => setChanges((count) => count + 1);
   const create = (credential: M2MCredentialWithSecret) => {
     setCreated(credential);
-    changed();
+    credentials.add(withoutSecret(credential));
   };
-  const keysSaved = () => {
+  const keysSaved = (credential: M2MCredential) => {
     setEditingKeys(null);
-    changed();
+    credentials.replace(credential.clientId, credential);
   };
 
   return (
@@ -101,10 +103,9 @@ export function M2MCredentials({ appId }: { appId: string }) {
           />
         )}
         {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
-        {/* Read again after a creation (which takes its place in the server's order) and new keys. */}
         <CredentialTable
-          key={changes}
           appId={appId}
+          credentials={credentials}
           context={context}
           onRotated={setRotated}
           onEditKeys={setEditingKeys}

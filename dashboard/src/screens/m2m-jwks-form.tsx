@@ -8,7 +8,7 @@ import { putM2MCredentialJwks, type M2MCredential } from '../operations-m2m-cred
 interface M2MJwksFormProps {
   appId: string;
   credential: M2MCredential;
-  onSaved: () => void;
+  onSaved: (credential: M2MCredential) => void;
   onCancel: () => void;
 }
 
@@ -17,8 +17,7 @@ export function M2MJwksForm({ appId, credential, onSaved, onCancel }: M2MJwksFor
   const [jwks, setJwks] = useState(() => JSON.stringify(credential.jwks, null, 2));
   const id = useId();
   const save = useAction(async () => {
-    await putM2MCredentialJwks(appId, credential.clientId, parseJwks(jwks));
-    onSaved();
+    onSaved(await putM2MCredentialJwks(appId, credential.clientId, parseJwks(jwks)));
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -18,7 +18,7 @@ interface OAuthClientRowProps {
   context: ClientsContext;
   onEdit: (client: OAuthClient) => void;
   onRotated: (client: OAuthClientWithSecret) => void;
-  onDeleted: () => void;
+  onDeleted: (client: OAuthClient) => void;
 }
 
 /** One client: name, type, client_id to copy, redirect URIs, tenant; Edit, Rotate secret (web clients) and Delete, the last two once confirmed. */
@@ -30,7 +30,7 @@ export function OAuthClientRow({ appId, client, context, onEdit, onRotated, onDe
   const remove = useAction(async () => {
     if (!window.confirm(`Delete ${client.name}? Its client_id stops working at once: the app using it can no longer sign anyone in.`)) return;
     await deleteOAuthClient(appId, client.clientId);
-    onDeleted();
+    onDeleted(client);
   });
   const failure = rotate.failure ?? remove.failure;
 

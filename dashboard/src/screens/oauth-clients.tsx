@@ -6,22 +6,29 @@ import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
-import { getClientsContext, listOAuthClients, type ClientsContext, type OAuthClient, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
+import {
+  getClientsContext,
+  listOAuthClients,
+  withoutSecret,
+  type ClientsContext,
+  type OAuthClient,
+  type OAuthClientWithSecret,
+} from '../operations-oauth-clients.ts';
 import { CreateOAuthClientForm } from './create-oauth-client-form.tsx';
 import { EditOAuthClientForm } from './edit-oauth-client-form.tsx';
 import { OAuthClientRow } from './oauth-client-row.tsx';
 
 interface ClientTableProps {
   appId: string;
+  clients: Pages<OAuthClient>;
   context: ClientsContext;
   onEdit: (client: OAuthClient) => void;
   onRotated: (client: OAuthClientWithSecret) => void;
-  onDeleted: () => void;
+  onDeleted: (client: OAuthClient) => void;
 }
 
-function ClientTable({ appId, context, ...actions }: ClientTableProps) {
-  const clients = usePages(useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]));
+function ClientTable({ appId, clients, context, ...actions }: ClientTableProps) {
   return (
     <section aria-labelledby="oauth-clients-heading">
       <h2 id="oauth-clients-heading">OAuth clients</h2>
@@ -56,35 +63,40 @@ function SignInSettings({ issuer, isolated }: { issuer: URL; isolated: boolean }
 export function OAuthClients({ appId }: { appId: string }) {
   const [{ issuer }] = useState(readConfig);
   const context = useAsync(useCallback(() => getClientsContext(appId), [appId]));
-  const [changes, setChanges] = useState(0);
+  const clients = usePages(
+    useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]),
+    (client) => client.clientId,
+  );
   const [editing, setEditing] = useState<OAuthClient | null>(null);
   const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);
 
   if (context.status === 'loading') return <Loading>Loading the OAuth clients…</Loading>;
   if (context.status === 'failed') return <ErrorMessage message={context.message} />;
-  const changed = () => setChanges((count) => count + 1);
-  const deleted = () => {
-    setEditing(null);
-    changed();
+  const rotate = (client: OAuthClientWithSecret) => {
+    clients.replace(client.clientId, withoutSecret(client));
+    setRotated(client);
+  };
+  const deleted = (client: OAuthClient) => {
+    setEditing((edited) => (edited?.clientId === client.clientId ? null : edited));
+    clients.drop(client.clientId);
   };
   return (
     <>
-      {/* Read again after each change: a new client takes its place in the server's order. */}
-      <ClientTable key={changes} appId={appId} context={context.data} onEdit={setEditing} onRotated={setRotated} onDeleted={deleted} />
+      <ClientTable appId={appId} clients={clients} context={context.data} onEdit={setEditing} onRotated={rotate} onDeleted={deleted} />
       {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
       {editing !== null && (
         <EditOAuthClientForm
           key={editing.clientId}
           appId={appId}
           client={editing}
-          onSaved={() => {
+          onSaved={(client) => {
             setEditing(null);
-            changed();
+            clients.replace(client.clientId, client);
           }}
           onCancel={() => setEditing(null)}
         />
       )}
-      <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={changed} />
+      <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={clients.add} />
       <SignInSettings issuer={issuer} isolated={context.data.isolated} />
     </>
   );

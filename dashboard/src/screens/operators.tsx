@@ -1,21 +1,20 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
-import { listOperatorAssignments } from '../operations-operators.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { listOperatorAssignments, type OperatorAssignment } from '../operations-operators.ts';
 import { getRoleChoices, type RoleChoices } from '../operations-roles.ts';
 import { AddOperatorForm } from './add-operator-form.tsx';
 import { OperatorRow } from './operator-row.tsx';
 
 interface OperatorTableProps {
   appId: string;
+  assignments: Pages<OperatorAssignment>;
   choices: RoleChoices;
-  onRemoved: () => void;
 }
 
-function OperatorTable({ appId, choices, onRemoved }: OperatorTableProps) {
-  const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
+function OperatorTable({ appId, assignments, choices }: OperatorTableProps) {
   return (
     <section aria-labelledby="operators-heading">
       <h2 id="operators-heading">Operators</h2>
@@ -25,7 +24,9 @@ function OperatorTable({ appId, choices, onRemoved }: OperatorTableProps) {
         actionsHeading="Actions"
         emptyMessage="No operator holds a role in this application."
         loadingLabel="Loading operators…"
-        row={(assignment) => <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} onRemoved={onRemoved} />}
+        row={(assignment) => (
+          <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} onRemoved={() => assignments.drop(assignment.id)} />
+        )}
       />
     </section>
   );
@@ -34,16 +35,14 @@ function OperatorTable({ appId, choices, onRemoved }: OperatorTableProps) {
 /** The operators who hold roles in the application (the dashboard's users, from the console), and adding one. */
 export function Operators({ appId }: { appId: string }) {
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
-  const [changes, setChanges] = useState(0);
+  const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
 
   if (choices.status === 'loading') return <Loading>Loading the roles…</Loading>;
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
-  const changed = () => setChanges((count) => count + 1);
   return (
     <>
-      {/* Read again after each change, with the e-mails of operators made meanwhile. */}
-      <OperatorTable key={changes} appId={appId} choices={choices.data} onRemoved={changed} />
-      <AddOperatorForm appId={appId} choices={choices.data} onAdded={changed} />
+      <OperatorTable appId={appId} assignments={assignments} choices={choices.data} />
+      <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} />
     </>
   );
 }

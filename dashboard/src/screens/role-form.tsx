@@ -13,7 +13,8 @@ interface RoleFormProps {
   catalogue: readonly Permission[];
   /** The custom role edited; none to create one. */
   role?: Role;
-  onSaved: () => void;
+  /** The role as the server saved it. */
+  onSaved: (role: Role) => void;
   onClose?: () => void;
 }
 
@@ -56,10 +57,12 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
         setName('');
         setDescription('');
         setPermissions([]);
+        onSaved(created);
       } else {
-        setOutcome({ saved: `Role ${(await updateRole(appId, role.id, changes)).name} saved.` });
+        const updated = await updateRole(appId, role.id, changes);
+        setOutcome({ saved: `Role ${updated.name} saved.` });
+        onSaved(updated);
       }
-      onSaved();
     } catch (error) {
       setOutcome({ refused: errorMessage(error) });
     }

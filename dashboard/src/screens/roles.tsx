@@ -2,20 +2,20 @@ import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { RoleForm } from './role-form.tsx';
 import { RoleRow } from './role-row.tsx';
 
 interface RoleTableProps {
   appId: string;
+  roles: Pages<Role>;
   choices: RoleChoices;
   onEdit: (role: Role) => void;
   onDeleted: (role: Role) => void;
 }
 
-function RoleTable({ appId, choices, onEdit, onDeleted }: RoleTableProps) {
-  const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
+function RoleTable({ appId, roles, choices, onEdit, onDeleted }: RoleTableProps) {
   return (
     <section aria-labelledby="roles-heading">
       <h2 id="roles-heading">Roles</h2>
@@ -39,25 +39,31 @@ async function loadRoleSetup(appId: string): Promise<{ choices: RoleChoices; cat
 /** The application's roles, built-in ones read-only; creating a role, editing and deleting a custom one. */
 export function Roles({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
-  const [changes, setChanges] = useState(0);
+  const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
   const [editing, setEditing] = useState<Role | null>(null);
 
   if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { choices, catalogue } = setup.data;
-  const changed = () => setChanges((count) => count + 1);
   const deleted = (role: Role) => {
     setEditing((edited) => (edited?.id === role.id ? null : edited));
-    changed();
+    roles.drop(role.id);
   };
   return (
     <>
-      {/* Read again after each change. */}
-      <RoleTable key={changes} appId={appId} choices={choices} onEdit={setEditing} onDeleted={deleted} />
+      <RoleTable appId={appId} roles={roles} choices={choices} onEdit={setEditing} onDeleted={deleted} />
       {editing !== null && (
-        <RoleForm key={editing.id} appId={appId} choices={choices} catalogue={catalogue} role={editing} onSaved={changed} onClose={() => setEditing(null)} />
+        <RoleForm
+          key={editing.id}
+          appId={appId}
+          choices={choices}
+          catalogue={catalogue}
+          role={editing}
+          onSaved={(role) => roles.replace(role.id, role)}
+          onClose={() => setEditing(null)}
+        />
       )}
-      <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={changed} />
+      <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />
     </>
   );
 }

@@ -15,6 +15,7 @@ interface UserFilter {
   readonly userIds: readonly string[];
 }
 
+/** The sessions of the filter, page by page; a revoked one leaves the list, `onRevoked` told the sentence that says so. */
 function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: UserFilter | null; onRevoked: (notice: string) => void }) {
   const sessions = usePages(
     useCallback((cursor: string | null) => (filter === null ? listSessions(appId, cursor) : listUsersSessions(appId, filter.userIds, cursor)), [appId, filter]),
@@ -26,7 +27,17 @@ function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: Use
       actionsHeading="Actions"
       emptyMessage={filter === null ? 'No one is signed in to this application.' : `${filter.email} has no live session.`}
       loadingLabel="Loading sessions…"
-      row={(session) => <SessionRow key={session.id} appId={appId} session={session} onRevoked={onRevoked} />}
+      row={(session) => (
+        <SessionRow
+          key={session.id}
+          appId={appId}
+          session={session}
+          onRevoked={(notice) => {
+            sessions.drop(session.id);
+            onRevoked(notice);
+          }}
+        />
+      )}
     />
   );
 }
@@ -69,12 +80,7 @@ function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter:
 /** The application's live sessions, page by page, or one user's; each may be revoked. */
 export function Sessions({ appId }: { appId: string }) {
   const [filter, setFilter] = useState<UserFilter | null>(null);
-  const [revocations, setRevocations] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
-  const revoked = (sentence: string) => {
-    setNotice(sentence);
-    setRevocations((count) => count + 1);
-  };
   const filtered = (next: UserFilter | null) => {
     setNotice(null);
     setFilter(next);
@@ -84,8 +90,8 @@ export function Sessions({ appId }: { appId: string }) {
       <h2 id="sessions-heading">Sessions</h2>
       <UserFilterForm appId={appId} onFilter={filtered} />
       {notice !== null && <p role="status">{notice}</p>}
-      {/* Read again after each revocation: the session is gone from the list. The form says why none matches. */}
-      {(filter === null || filter.userIds.length > 0) && <SessionTable key={revocations} appId={appId} filter={filter} onRevoked={revoked} />}
+      {/* The form says why none matches. */}
+      {(filter === null || filter.userIds.length > 0) && <SessionTable appId={appId} filter={filter} onRevoked={setNotice} />}
     </section>
   );
 }

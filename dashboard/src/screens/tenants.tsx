@@ -2,8 +2,8 @@ import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
-import { getTenancyConfig, listTenants, type TenancyConfig, type Tenant } from '../operations.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { getConfigurationSources, getTenancyConfig, listTenants, type TenancyConfig, type Tenant, type TenantSummary } from '../operations.ts';
 import { isPerTenant, TENANT_FEATURES, type TenantFeature } from '../tenant-features.ts';
 import { TenancySwitches } from './tenancy-switches.tsx';
 import { TenantForm } from './tenant-form.tsx';
@@ -11,14 +11,14 @@ import { TenantRow } from './tenant-row.tsx';
 
 interface TenantTableProps {
   appId: string;
+  tenants: Pages<Tenant>;
   features: readonly TenantFeature[];
   isolated: boolean;
   onDeleted: (tenant: Tenant) => void;
 }
 
 /** The tenants page by page, with a badge per feature they may customize, Rename and Delete; the rename form under them. */
-function TenantTable({ appId, features, isolated, onDeleted }: TenantTableProps) {
-  const tenants = usePages(useCallback((cursor: string | null) => listTenants(appId, cursor), [appId]));
+function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTableProps) {
   const [renaming, setRenaming] = useState<Tenant | null>(null);
   return (
     <section aria-labelledby="tenants-heading">
@@ -37,10 +37,10 @@ function TenantTable({ appId, features, isolated, onDeleted }: TenantTableProps)
             features={features}
             isolated={isolated}
             renaming={renaming?.id === tenant.id}
-            onReloaded={(configuration) => tenants.update((row) => (row.id === tenant.id ? { ...row, configuration } : row))}
+            onReloaded={(configuration) => tenants.replace(tenant.id, { configuration })}
             onRename={setRenaming}
             onDeleted={(deleted) => {
-              tenants.remove((row) => row.id === deleted.id);
+              tenants.drop(deleted.id);
               setRenaming((open) => (open?.id === deleted.id ? null : open));
               onDeleted(deleted);
             }}
@@ -53,9 +53,8 @@ function TenantTable({ appId, features, isolated, onDeleted }: TenantTableProps)
           appId={appId}
           tenant={renaming}
           onSaved={(renamed) => {
-            const changed = { ...renaming, ...renamed };
-            tenants.update((row) => (row.id === changed.id ? changed : row));
-            setRenaming(changed);
+            tenants.replace(renamed.id, renamed);
+            setRenaming({ ...renaming, ...renamed });
           }}
           onClose={() => setRenaming(null)}
         />
@@ -67,8 +66,7 @@ function TenantTable({ appId, features, isolated, onDeleted }: TenantTableProps)
 /** The tenancy switches, then the tenants with a badge column for each feature the switches leave to tenants; Create tenant. */
 export function Tenants({ appId }: { appId: string }) {
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
-  const [saves, setSaves] = useState(0);
-  const [creations, setCreations] = useState(0);
+  const tenants = usePages(useCallback((cursor: string | null) => listTenants(appId, cursor), [appId]));
   const [notice, setNotice] = useState<string | null>(null);
 
   if (tenancy.status === 'loading') return <Loading>Loading the tenancy switches…</Loading>;
@@ -77,26 +75,28 @@ export function Tenants({ appId }: { appId: string }) {
   const features = config === null ? [] : TENANT_FEATURES.filter((feature) => isPerTenant(feature, config));
   const saved = (next: TenancyConfig) => {
     tenancy.replace(next);
-    setSaves((count) => count + 1);
+    // Every tenant's sources follow the switches: the pages shown are read again.
+    tenants.refresh();
   };
+  // A new tenant's sources are the application's settings as they stand: read for it alone.
+  const created = async (tenant: TenantSummary) => tenants.add({ ...tenant, configuration: await getConfigurationSources(appId, tenant.id) });
 
   return (
     <>
       {config !== null && <TenancySwitches appId={appId} config={config} onSaved={saved} />}
       {notice !== null && <p role="status">{notice}</p>}
-      {/* Read again after each save (a tenant's sources follow the switches) and creation (which joins the server's order). */}
       <TenantTable
-        key={`${saves}:${creations}`}
         appId={appId}
+        tenants={tenants}
         features={features}
         isolated={config?.authIsolation === 'isolated'}
         onDeleted={(deleted) => setNotice(`Tenant ${deleted.name} is deleted.`)}
       />
       <TenantForm
         appId={appId}
-        onSaved={() => {
+        onSaved={(tenant) => {
           setNotice(null);
-          setCreations((count) => count + 1);
+          void created(tenant).catch(tenants.refresh);
         }}
       />
     </>

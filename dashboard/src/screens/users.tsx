@@ -4,8 +4,8 @@ import { SubjectRoles } from '../components/subject-roles.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { usePages } from '../hooks/use-pages.ts';
-import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary } from '../operations.ts';
+import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { membershipLabel } from '../role-choices.ts';
 import { STATUS_LABEL } from '../user-status.ts';
@@ -39,6 +39,7 @@ function UserSearchForm({ onSearch }: { onSearch: (emailPrefix: string | null) =
 
 interface UserTableProps {
   appId: string;
+  users: Pages<User>;
   tenancy: TenancyConfig | null;
   /** The application's tenants, whose names the Tenant column shows; none in a single-tenant application. */
   tenants: readonly TenantSummary[];
@@ -47,10 +48,9 @@ interface UserTableProps {
 }
 
 /** The users (of the search, if any), page by page, and the one panel open: a user's details or roles. */
-function UserTable({ appId, tenancy, tenants, emailPrefix, onDeleted }: UserTableProps) {
+function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: UserTableProps) {
   // Isolated pools may each hold the same address: the tenant tells their users apart.
   const isolated = tenancy?.authIsolation === 'isolated';
-  const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
   const [open, setOpen] = useState<OpenPanel | null>(null);
   const chosen = open === null ? undefined : users.items.find((user) => user.id === open.userId);
   const panelButton = (userId: string, kind: OpenPanel['kind']) => ({
@@ -90,9 +90,9 @@ function UserTable({ appId, tenancy, tenants, emailPrefix, onDeleted }: UserTabl
           appId={appId}
           user={chosen}
           tenancy={tenancy}
-          onChanged={(changed) => users.update((row) => (row.id === changed.id ? changed : row))}
+          onChanged={(changed) => users.replace(changed.id, changed)}
           onDeleted={(deleted) => {
-            users.remove((row) => row.id === deleted.id);
+            users.drop(deleted.id);
             onDeleted(deleted.email);
           }}
           onClose={() => setOpen(null)}
@@ -121,22 +121,28 @@ async function loadUsersSetup(appId: string): Promise<{ tenancy: TenancyConfig |
 export function Users({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
   const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
-  const [creations, setCreations] = useState(0);
+  const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
   const [notice, setNotice] = useState<string | null>(null);
 
   if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { tenancy, tenants } = setup.data;
+  // Under a search, the new user is shown if the server's search finds them (it compares addresses as sign-in does).
+  const created = async (user: User) => {
+    const found = emailPrefix === null || (await listUsers(appId, emailPrefix, null, [user.id])).data.length > 0;
+    if (found) users.add(user);
+  };
   return (
     <>
       <section aria-labelledby="users-heading">
         <h2 id="users-heading">Users</h2>
         <UserSearchForm onSearch={setEmailPrefix} />
         {notice !== null && <p role="status">{notice}</p>}
-        {/* Read again after each creation: the new user joins the list at its end. */}
+        {/* Another search closes the panel open. */}
         <UserTable
-          key={`${emailPrefix ?? ''}:${creations}`}
+          key={emailPrefix ?? ''}
           appId={appId}
+          users={users}
           tenancy={tenancy}
           tenants={tenants}
           emailPrefix={emailPrefix}
@@ -146,9 +152,9 @@ export function Users({ appId }: { appId: string }) {
       <CreateUserForm
         appId={appId}
         tenancy={tenancy}
-        onCreated={() => {
+        onCreated={(user) => {
           setNotice(null);
-          setCreations((count) => count + 1);
+          void created(user).catch(users.refresh);
         }}
       />
     </>

@@ -1,0 +1,89 @@
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../support/dashboard.ts';
+
+/**
+ * Lists read page by page keep the pages loaded through a creation, an edit and a deletion (the Tenants tab, 25 a
+ * page, 30 tenants): a row made before the last page is read shows first, and once only when that page comes; one
+ * made after shows last, its place in the list's order; an edit shows the server's answer and a deletion drops the
+ * row, none of them reading the list again.
+ */
+const TENANTS = Array.from({ length: 30 }, (_, index) => `Tenant ${String(index + 1).padStart(2, '0')}`);
+
+const dashboard = dashboardSuite({
+  tab: 'Tenants',
+  setup: async (app) => {
+    for (const name of TENANTS) await app.createTenant(name);
+  },
+});
+
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
+const tenantsTable = (): Locator => region('Tenants');
+const tenantNames = async (): Promise<string[]> => tenantsTable().locator('tbody tr th').allTextContents();
+const rowOf = (name: string): Locator => tenantsTable().getByRole('row').filter({ has: dashboard.page.getByRole('rowheader', { name, exact: true }) });
+
+/** The tenants list's reads (GraphQL `Tenants` queries) the page sends from now on. */
+function listReads(): string[] {
+  const reads: string[] = [];
+  dashboard.page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/graphql') && (request.postData() ?? '').includes('query Tenants(')) reads.push(request.url());
+  });
+  return reads;
+}
+
+async function createTenant(name: string): Promise<void> {
+  const form = region('Create tenant');
+  await form.getByLabel('Name').fill(name);
+  await form.getByRole('button', { name: 'Create tenant' }).click();
+  await form.getByRole('status').filter({ hasText: `Tenant ${name} created` }).waitFor();
+}
+
+describe('a paged list through creations, edits and deletions (Tenants tab)', () => {
+  it('shows a tenant made before the last page is read first, and once only when that page comes', async () => {
+    await rowOf('Tenant 25').waitFor();
+    expect(await tenantNames()).toEqual(TENANTS.slice(0, 25));
+    await createTenant('Alpha new');
+    await rowOf('Alpha new').waitFor();
+    expect(await tenantNames()).toEqual(['Alpha new', ...TENANTS.slice(0, 25)]);
+
+    await tenantsTable().getByRole('button', { name: 'More' }).click();
+    await rowOf('Tenant 30').waitFor();
+    expect(await tenantNames()).toEqual(['Alpha new', ...TENANTS]);
+    expect(await tenantsTable().getByRole('button', { name: 'More' }).count()).toBe(0);
+  });
+
+  it('renames, deletes and creates with the second page still shown, reading no page again', async () => {
+    const reads = listReads();
+    const scrolled = await dashboard.page.evaluate(() => {
+      document.querySelector('tbody tr:last-child')?.scrollIntoView();
+      return window.scrollY;
+    });
+
+    await dashboard.page.getByRole('button', { name: 'Rename Tenant 28' }).click();
+    const renaming = region('Rename Tenant 28');
+    await renaming.getByLabel('Name').fill('Tenant 28 renamed');
+    await renaming.getByLabel('Slug').fill('renamed-28');
+    await renaming.getByRole('button', { name: 'Save tenant' }).click();
+    await region('Rename Tenant 28 renamed').getByRole('status').filter({ hasText: 'Tenant Tenant 28 renamed (renamed-28) saved.' }).waitFor();
+    expect(await rowOf('Tenant 28 renamed').getByRole('cell').first().textContent()).toBe('renamed-28');
+    await region('Rename Tenant 28 renamed').getByRole('button', { name: 'Close' }).click();
+
+    const question = dashboard.answerNextDialog();
+    await dashboard.page.getByRole('button', { name: 'Delete Tenant 27' }).click();
+    expect(await question).toMatch(/^Delete the tenant Tenant 27\?/);
+    await rowOf('Tenant 27').waitFor({ state: 'detached' });
+
+    await createTenant('Omega new');
+    await rowOf('Omega new').waitFor();
+
+    expect(await tenantNames()).toEqual(['Alpha new', ...TENANTS.slice(0, 26), 'Tenant 28 renamed', 'Tenant 29', 'Tenant 30', 'Omega new']);
+    expect(reads).toEqual([]);
+    // The page was not emptied and rebuilt under the operator: it has not jumped back to the top.
+    expect(scrolled).toBeGreaterThan(0);
+    expect(await dashboard.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+
+    const onServer = (await dashboard.app.http.get(`/applications/${dashboard.app.root.applicationId}/tenants?search=tenant%202&pageSize=100`)).body.data as { name: string; slug: string }[];
+    expect(onServer.map(({ name }) => name)).toEqual([...TENANTS.slice(19, 26), 'Tenant 28 renamed', 'Tenant 29']);
+    expect(onServer.find(({ name }) => name === 'Tenant 28 renamed')?.slug).toBe('renamed-28');
+  });
+});
