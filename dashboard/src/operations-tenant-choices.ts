@@ -11,7 +11,7 @@ export interface TenantChoices {
 }
 
 export function listAllTenants(appId: string): Promise<readonly TenantSummary[]> {
-  return readAllPages((cursor) => listTenantSummaries(appId, cursor, FULL_PAGE));
+  return readAllPages((cursor) => listTenantSummaries(appId, cursor, { pageSize: FULL_PAGE }));
 }
 
 /** Whether the application has tenants, and its tenants. */

@@ -134,11 +134,16 @@ export async function listTenants(appId: string, cursor: string | null): Promise
   return data.tenants;
 }
 
-export async function listTenantSummaries(appId: string, cursor: string | null, pageSize = PAGE_SIZE): Promise<Page<TenantSummary>> {
-  const query = `query TenantSummaries($appId: UUID!, $pageSize: Int, $cursor: String) {
-    tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id name slug } next }
+/** The tenants, or with `search` those whose name (any case) or slug starts with it. */
+export async function listTenantSummaries(
+  appId: string,
+  cursor: string | null,
+  { pageSize = PAGE_SIZE, search = null }: { pageSize?: number; search?: string | null } = {},
+): Promise<Page<TenantSummary>> {
+  const query = `query TenantSummaries($appId: UUID!, $pageSize: Int, $cursor: String, $search: String) {
+    tenants(appId: $appId, pageSize: $pageSize, cursor: $cursor, search: $search) { data { id name slug } next }
   }`;
-  const data = await graphql<{ tenants: Page<TenantSummary> }>(query, { appId, pageSize, cursor }, { applicationId: appId });
+  const data = await graphql<{ tenants: Page<TenantSummary> }>(query, { appId, pageSize, cursor, search }, { applicationId: appId });
   return data.tenants;
 }
 

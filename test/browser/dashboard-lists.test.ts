@@ -1,12 +1,13 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { dashboardSuite } from '../support/dashboard.ts';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
  * Lists read page by page keep the pages loaded through a creation, an edit and a deletion (the Tenants tab, 25 a
  * page, 30 tenants): a row made before the last page is read shows first, and once only when that page comes; one
  * made after shows last, its place in the list's order; an edit shows the server's answer and a deletion drops the
- * row, none of them reading the list again.
+ * row, none of them reading the list again. Then the API keys tab's tenant picker finds a tenant of the second page
+ * by the start of its name, and the keyboard picks it.
  */
 const TENANTS = Array.from({ length: 30 }, (_, index) => `Tenant ${String(index + 1).padStart(2, '0')}`);
 
@@ -85,5 +86,32 @@ describe('a paged list through creations, edits and deletions (Tenants tab)', ()
     const onServer = (await dashboard.app.http.get(`/applications/${dashboard.app.root.applicationId}/tenants?search=tenant%202&pageSize=100`)).body.data as { name: string; slug: string }[];
     expect(onServer.map(({ name }) => name)).toEqual([...TENANTS.slice(19, 26), 'Tenant 28 renamed', 'Tenant 29']);
     expect(onServer.find(({ name }) => name === 'Tenant 28 renamed')?.slug).toBe('renamed-28');
+  });
+});
+
+describe('the tenant picker’s search (API keys tab)', () => {
+  it('finds a tenant of the second page by the start of its name, and the keyboard picks it', async () => {
+    await openTab(dashboard.page, 'API keys');
+    const keys = region('API keys');
+    const picker = keys.getByLabel('Show keys of');
+    await picker.locator('option', { hasText: 'Tenant 25' }).waitFor({ state: 'attached' });
+    expect(await picker.locator('option', { hasText: 'Tenant 30' }).count()).toBe(0);
+
+    const search = keys.getByLabel('Name or slug starts with');
+    await search.fill('tenant 3');
+    await picker.locator('option', { hasText: 'Tenant 30' }).waitFor({ state: 'attached' });
+    await expect.poll(async () => picker.locator('option').allTextContents()).toEqual(['All keys', 'Tenant 30']);
+
+    await search.press('Tab');
+    expect(await picker.evaluate((element) => element === document.activeElement)).toBe(true);
+    await dashboard.page.keyboard.press('ArrowDown');
+    await keys.getByText('Tenant 30 has no API keys yet.').waitFor();
+    expect(await picker.inputValue()).not.toBe('');
+
+    await search.fill('zzz');
+    await keys.getByRole('status').filter({ hasText: "No tenant's name or slug starts with zzz." }).waitFor();
+    // The tenant chosen stays shown while a search leaves it out.
+    expect(await picker.locator('option').allTextContents()).toEqual(['All keys', 'Tenant 30']);
+    expect(await picker.locator('option:checked').textContent()).toBe('Tenant 30');
   });
 });

@@ -1,4 +1,5 @@
-import { useCallback, useId } from 'react';
+import { useCallback, useId, useState } from 'react';
+import { useDebounced } from '../hooks/use-debounced.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { listTenantSummaries, type TenantSummary } from '../operations.ts';
 import { PageFooter } from './page-footer.tsx';
@@ -16,24 +17,52 @@ interface TenantPickerProps {
   required?: boolean;
 }
 
-/** The "Tenant" picker of a per-tenant feature: "Application" for the application-wide value, then the tenants. */
+/** How long typing pauses before the search is sent. */
+const SEARCH_DELAY_MS = 300;
+/** The server's limit: a tenant's name is at most this long. */
+const SEARCH_MAX_LENGTH = 200;
+
+/** What is sent of what was typed: names start with no space, and an empty search is every tenant. */
+const searchOf = (typed: string): string | null => (typed.trimStart() === '' ? null : typed.trimStart());
+
+/**
+ * The "Tenant" picker of a per-tenant feature: "Application" for the application-wide value, then the tenants, page by
+ * page, narrowed by a search box (the start of a name or slug) for applications with many.
+ */
 export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application', required = false }: TenantPickerProps) {
-  const tenants = usePages(useCallback((cursor: string | null) => listTenantSummaries(appId, cursor), [appId]));
+  const [typed, setTyped] = useState('');
+  const search = searchOf(useDebounced(typed, SEARCH_DELAY_MS));
+  const tenants = usePages(useCallback((cursor: string | null) => listTenantSummaries(appId, cursor, { search }), [appId, search]));
+  // The tenant chosen stays a choice while a search leaves it out, so the picker goes on showing it.
+  const choices = selected === null || tenants.items.some((tenant) => tenant.id === selected.id) ? tenants.items : [selected, ...tenants.items];
   const id = useId();
   return (
-    <div className="picker">
+    <div className="picker tenant-picker">
+      <label htmlFor={`${id}-search`}>Name or slug starts with</label>
+      <input
+        id={`${id}-search`}
+        type="search"
+        maxLength={SEARCH_MAX_LENGTH}
+        autoComplete="off"
+        aria-controls={id}
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        // Enter in the box searches, never submits the form around the picker.
+        onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}
+      />
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
         required={required}
         value={selected?.id ?? ''}
-        onChange={(event) => onSelect(tenants.items.find((tenant) => tenant.id === event.target.value) ?? null)}
+        onChange={(event) => onSelect(choices.find((tenant) => tenant.id === event.target.value) ?? null)}
       >
         <option value="">{noTenantLabel}</option>
-        {tenants.items.map((tenant) => (
+        {choices.map((tenant) => (
           <option key={tenant.id} value={tenant.id}>{tenant.name}</option>
         ))}
       </select>
+      {search !== null && !tenants.loading && tenants.error === null && tenants.items.length === 0 && <span role="status">{`No tenant's name or slug starts with ${search}.`}</span>}
       <PageFooter pages={tenants} loadingLabel="Loading tenants…" />
     </div>
   );
