@@ -194,7 +194,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
   /** The page, with the outcome of the last change; `shown`: the MFA section's secrets shown once (new recovery codes, the TOTP secret a refused code was for). */
   async function show(reply: FastifyReply, account: OpenAccount, status: number, outcome: Pick<AccountView, 'done' | 'refused'>, shown: { codes?: readonly string[]; totp?: string } = {}) {
     const { target, user } = account;
-    const [passwordPolicy, { sessions, currentId }, factors] = await Promise.all([
+    const [passwordPolicy, { sessions, current }, factors] = await Promise.all([
       effectivePasswordPolicy(target.scope, target.policyTenantId),
       ownSessions(target.applicationScope, user.id, account.sessionUid),
       ownFactors(target, user.id, account.rp.id),
@@ -216,7 +216,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       hasPassword: user.passwordHash != null,
       passwordPolicy,
       sessions: sessions.map((session) => ({
-        current: session.id === currentId,
+        current: current.has(session.id),
         device: session.userAgent,
         ip: session.ip,
         createdAt: session.createdAt,

@@ -160,10 +160,11 @@ class ModelAdapter implements Adapter {
             authorizations: Object.entries(payload.authorizations ?? {}).map(([clientId, { grantId }]) => ({ clientId, grantId })),
             amr: Array.isArray(payload.amr) ? payload.amr.filter((amr): amr is string => typeof amr === 'string') : [],
             expiresAt,
+            requestClientId: Provider.ctx?.oidc.client?.clientId,
           })
         : undefined;
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
-    // The index row's first save is a sign-in (`signed_in`), after which singleSession ends the user's other sessions.
+    // A tenant's row's first save is a sign-in (`signed_in`), after which singleSession ends the user's other sessions.
     const [row] = await this.connection.execute<{ signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
       `${index === undefined ? '' : `with ${index.cte}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
@@ -171,7 +172,7 @@ class ModelAdapter implements Adapter {
          grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at${
            index === undefined
              ? ''
-             : `\n returning (select json_build_object('applicationId', s.application_id, 'tenantId', s.tenant_id) from session_index as s where s.inserted) as signed_in`
+             : `\n returning (select json_build_object('applicationId', s.application_id, 'tenantId', s.tenant_id) from session_index as s where s.inserted limit 1) as signed_in`
          }`,
       [
         ...(index?.params ?? []),

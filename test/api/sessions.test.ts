@@ -220,27 +220,70 @@ describe('sessions', () => {
     expect(byTarget.get(twinSession.id)).toMatchObject({ tenant_id: doomed, before: twinSession, after: { grantsRevoked: 1 } });
   });
 
-  it('a browser signed in to two tenants: each token validates in its own tenant only; one tenant’s credentials do not end the other’s sign-in', async () => {
+  it('a browser signed in to two tenants: a sign-in to each, listed, validated and revoked in its own tenant; the application’s path ends both', async () => {
     const userId = await createUser('two-tenants@example.com');
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
     const browser = new TestBrowser();
     const inA = await signIn(userId, tenantA, undefined, spa.clientId, browser);
     const spaB = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
     const inB = await signIn(userId, tenantB, undefined, spaB.clientId, browser);
-    for (const token of [inB.tokens.access_token, inB.tokens.refresh_token!]) {
-      expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token })).body.valid).toBe(true);
-      expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token })).body.valid).toBe(false);
-    }
-    expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token: inA.tokens.access_token })).body.valid).toBe(true);
+    const listed = async (path: string) => ((await app.http.get(`${path}/users/${userId}/sessions`)).body.data as { id: string; tenantId: string; clientId: string }[]);
 
+    const [onA, ...moreA] = await listed(tenantPath(tenantA));
+    const [onB, ...moreB] = await listed(tenantPath(tenantB));
+    expect([moreA, moreB]).toEqual([[], []]);
+    expect(onA).toMatchObject({ userId, tenantId: tenantA, clientId: spa.clientId });
+    expect(onB).toMatchObject({ userId, tenantId: tenantB, clientId: spaB.clientId });
+    expect((await listed(`/applications/${app.root.applicationId}`)).map((session) => session.id)).toEqual([onA!.id, onB!.id]);
+    expect((await app.http.get(`${tenantPath(tenantB)}/sessions`)).body.data.map((session: { id: string }) => session.id)).toContain(onB!.id);
+    expect((await app.http.get(`${tenantPath(tenantB)}/sessions`)).body.data.map((session: { id: string }) => session.id)).not.toContain(onA!.id);
+
+    // Each token names its own tenant's sign-in, and validates on that tenant's path only.
+    for (const [signedIn, session, own, other] of [[inA, onA!, tenantA, tenantB], [inB, onB!, tenantB, tenantA]] as const) {
+      for (const token of [signedIn.tokens.access_token, signedIn.tokens.refresh_token!]) {
+        expect((await app.http.post(`${tenantPath(own)}/sessions/validate`, { token })).body).toMatchObject({ valid: true, session: { id: session.id, tenantId: own } });
+        expect((await app.http.post(`${tenantPath(other)}/sessions/validate`, { token })).body).toEqual({ valid: false, session: null });
+      }
+    }
+
+    // Another tenant's sign-in is not A's to see or end: 404, and nothing changes.
     const keyA = await issueTestKey(app, { tenantId: tenantA, permissions: ['sessions:*'] });
-    const [session] = (await keyA.get(`/users/${userId}/sessions`)).body.data as { id: string }[];
-    const refused = await keyA.delete(`/sessions/${session!.id}`);
-    expect(refused.status).toBe(403);
-    expect(await refreshFails(inB.config, inB.tokens.refresh_token!)).toBe(false);
-    // Application-wide credentials end it, with both tenants' sign-ins.
-    expect((await app.http.delete(`/sessions/${session!.id}`)).status).toBe(204);
-    expect(await refreshFails(inA.config, inA.tokens.refresh_token!)).toBe(true);
+    expect((await keyA.get(`/sessions/${onB!.id}`)).status).toBe(404);
+    expect((await keyA.delete(`/sessions/${onB!.id}`)).body).toMatchObject({ code: 'not_found', field: 'sessionId' });
+    expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${onB!.id}`)).status).toBe(404);
+    expect((await listed(`/applications/${app.root.applicationId}`)).map((session) => session.id)).toEqual([onA!.id, onB!.id]);
+
+    // B's credentials end B's sign-in: its grant and tokens; A's stands in the same browser session.
+    const keyB = await issueTestKey(app, { tenantId: tenantB, permissions: ['sessions:*'] });
+    expect((await keyB.delete(`/sessions/${onB!.id}`)).status).toBe(204);
+    expect(await refreshFails(inB.config, inB.tokens.refresh_token!)).toBe(true);
+    expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token: inB.tokens.access_token })).body).toEqual({ valid: false, session: null });
+    const refreshedA = await oidc.refreshTokenGrant(inA.config, inA.tokens.refresh_token!);
+    expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token: refreshedA.access_token })).body).toMatchObject({ valid: true, session: { id: onA!.id } });
+    expect(await listed(tenantPath(tenantB))).toEqual([]);
+    expect((await listed(`/applications/${app.root.applicationId}`)).map((session) => session.id)).toEqual([onA!.id]);
+    const [browserSession] = await sql<{ clients: string[] }>(
+      `select array(select jsonb_object_keys(payload->'authorizations')) as clients from oidc_model where model = 'Session' and payload->>'accountId' = ?`,
+      [userId],
+    );
+    expect(browserSession?.clients).toEqual([spa.clientId]);
+    const revokedB = await sql<{ tenant_id: string; before: unknown; after: unknown }>(`select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`, [onB!.id]);
+    expect(revokedB).toEqual([{ tenant_id: tenantB, before: onB, after: { grantsRevoked: 1 } }]);
+
+    // Signed in to B again in that browser: a new sign-in. The application's path ends the browser session, both sign-ins.
+    const againB = await signIn(userId, tenantB, undefined, spaB.clientId, browser);
+    const [onBAgain] = await listed(tenantPath(tenantB));
+    expect(onBAgain?.id).not.toBe(onB!.id);
+    expect((await app.http.delete(`/sessions/${onA!.id}`)).status).toBe(204);
+    expect(await refreshFails(inA.config, refreshedA.refresh_token!)).toBe(true);
+    expect(await refreshFails(againB.config, againB.tokens.refresh_token!)).toBe(true);
+    expect(await listed(`/applications/${app.root.applicationId}`)).toEqual([]);
+    expect(await sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
+    const revoked = await sql<{ target_id: string; tenant_id: string }>(
+      `select target_id, tenant_id from audit_log where action = 'session.revoked' and target_id in (?, ?) order by target_id`,
+      [onA!.id, onBAgain!.id],
+    );
+    expect(revoked).toEqual([{ target_id: onA!.id, tenant_id: tenantA }, { target_id: onBAgain!.id, tenant_id: tenantB }]);
   });
 
   it('an administrator’s new password for the user ends their sign-ins, as a reset does; a change of name does not', async () => {

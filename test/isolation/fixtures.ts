@@ -26,7 +26,8 @@ const VICTIM_JWKS = {
 
 /**
  * A signed-in session of `userId` by the client (null tenant: an application-level sign-in), written as the OP's storage
- * writes one (its browser session, and the index row the adapter adds): the suite aims at ids, not at the OP.
+ * writes one (its browser session, the grant made in it with its tenant, and the index row the adapter adds): the suite
+ * aims at ids, not at the OP.
  */
 export async function seedSession(app: TestApp, userId: string, clientId: string, tenantId: string | null): Promise<string> {
   const id = newId();
@@ -35,6 +36,11 @@ export async function seedSession(app: TestApp, userId: string, clientId: string
   await connection.execute(
     `insert into oidc_model (model, id, payload, uid, expires_at) values ('Session', ?, ?::jsonb, ?, now() + interval '1 hour')`,
     [uid, JSON.stringify({ kind: 'Session', jti: uid, uid, accountId: userId, authorizations: { [clientId]: { grantId: uid } } }), uid],
+  );
+  await connection.execute(
+    `insert into oidc_model (model, id, application_id, payload, grant_id, expires_at)
+     values ('Grant', ?, ?, ?::jsonb, null, now() + interval '1 hour'), ('GrantTenant', ?, ?, ?::jsonb, ?, now() + interval '1 hour')`,
+    [uid, app.root.applicationId, JSON.stringify({ kind: 'Grant', jti: uid, accountId: userId, clientId }), uid, app.root.applicationId, JSON.stringify({ tenantId }), uid],
   );
   await connection.execute(
     `insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, methods, created_at, last_active_at, expires_at)

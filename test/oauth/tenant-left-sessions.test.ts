@@ -121,3 +121,51 @@ describe('a tenant deleted', () => {
     expect(await silently(inKept.browser, userId, kept)).toBe('code');
   });
 });
+
+describe('one browser signed in to several tenants', () => {
+  it('loses the sign-in to the tenant left, then to the tenant deleted; the browser session stands for the other', async () => {
+    const kept = await app.createTenant('Harbour');
+    const left = await app.createTenant('Ridge');
+    const doomed = await app.createTenant('Gone');
+    const userId = await member('dan@example.com', [kept, left, doomed]);
+    const browser = new TestBrowser();
+    // Each tenant through a client of its own, in the one browser.
+    const signedIn = new Map<string, { config: oidc.Configuration; refreshToken: string; sessionId: string }>();
+    for (const tenantId of [kept, left, doomed]) {
+      const client = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+      const clientConfig = await discover(app, client.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+      const { callback, verifier } = await codeThroughSeam(app, clientConfig, REDIRECT, { userId, tenantId }, { ...OFFLINE_CONSENT, tenant: tenantId }, browser);
+      const tokens = await oidc.authorizationCodeGrant(clientConfig, callback, { pkceCodeVerifier: verifier });
+      const [session] = (await app.http.get(`${tenantPath(tenantId)}/users/${userId}/sessions`)).body.data as { id: string }[];
+      signedIn.set(tenantId, { config: clientConfig, refreshToken: tokens.refresh_token!, sessionId: session!.id });
+    }
+    const refreshes = async (tenantId: string) => {
+      const { config: clientConfig, refreshToken } = signedIn.get(tenantId)!;
+      return oidc.refreshTokenGrant(clientConfig, refreshToken).then(
+        (tokens) => {
+          signedIn.set(tenantId, { ...signedIn.get(tenantId)!, refreshToken: tokens.refresh_token! });
+          return true;
+        },
+        () => false,
+      );
+    };
+    const [browserSession] = await sql<{ uid: string }>(`select uid from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+
+    expect((await app.http.delete(`${tenantPath(left)}/users/${userId}`)).status).toBe(204);
+    expect((await app.http.get(`/sessions/${signedIn.get(left)!.sessionId}`)).status).toBe(404);
+    expect(await sessionRevocations(signedIn.get(left)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed' } }) })]);
+    expect(await refreshes(left)).toBe(false);
+    expect(await refreshes(kept)).toBe(true);
+    expect(await refreshes(doomed)).toBe(true);
+
+    expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
+    expect(await sql('select 1 from user_session where id = ?', [signedIn.get(doomed)!.sessionId])).toEqual([]);
+    expect(await sessionRevocations(signedIn.get(doomed)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted' } }) })]);
+    expect(await refreshes(kept)).toBe(true);
+
+    // The same browser session, signed in to the one tenant left.
+    expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [browserSession!.uid])).toHaveLength(1);
+    const sessions = (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; tenantId: string }[];
+    expect(sessions.map((session) => [session.id, session.tenantId])).toEqual([[signedIn.get(kept)!.sessionId, kept]]);
+  });
+});

@@ -11,36 +11,61 @@ const METHOD_OF_AMR: Readonly<Record<string, string>> = { pwd: 'password', otp: 
 export interface BrowserSessionSave {
   readonly uid: string;
   readonly accountId: string;
-  /** In the order the OP added them (the first signed in). */
+  /** In the order the OP added them (a tenant's first is the client its row names). */
   readonly authorizations: readonly { readonly clientId: string; readonly grantId: string | undefined }[];
   readonly amr: readonly string[];
   readonly expiresAt: Date;
+  /** The client of the request that saves it, if any: only the sign-in its grant is of was active. */
+  readonly requestClientId: string | undefined;
 }
 
 /**
- * A CTE (`session_index`) of the statement that saves the OP's session, so both are one write. The first save inserts
- * the row, later ones move its expiry; `inserted` marks a sign-in. Undefined when the save is of no client or user of
- * ours.
+ * CTEs (`session_grant`, `session_index`) of the statement that saves the OP's session, so both are one write. Each
+ * tenant the session's grants were made for (null: the application's own) has a row: the save that first holds a
+ * grant of it inserts the row (`inserted`: a sign-in), later ones move its expiry and, when the request is of one of
+ * its clients (or of none of the session's), its activity. Undefined when the save is of no client or user of ours.
  */
 export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: string; readonly params: readonly unknown[] } | undefined {
-  const first = save.authorizations.find((authorization) => isUuid(authorization.clientId));
-  if (first === undefined || !isUuid(save.accountId)) return undefined;
+  const authorizations = save.authorizations.filter((authorization) => isUuid(authorization.clientId) && authorization.grantId !== undefined);
+  if (authorizations.length === 0 || !isUuid(save.accountId)) return undefined;
   const origin = currentRequestOrigin();
   const methods = save.amr.map((amr) => METHOD_OF_AMR[amr] ?? amr);
-  // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise).
+  // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise):
+  // a grant of a tenant deleted since counts for none. A grant gone (revoked) signs in to nothing.
   // The sign-in itself is recorded where it is decided (src/domain/auth-events.ts), with its method and outcome.
   return {
-    cte: `session_index as (
+    cte: `session_grant as (
+     select c.application_id, (a.value->>'id')::uuid as id, c.id as client_id, a.n, tn.id as tenant_id, a.value->>'clientId' = ?::text as requested
+       from jsonb_array_elements(?::jsonb) with ordinality as a(value, n)
+       join oauth_client as c on c.id = (a.value->>'clientId')::uuid
+       join app_user as u on u.application_id = c.application_id and u.id = ?
+       join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
+       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+       left join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
+      where gt.payload->>'tenantId' is null or tn.id is not null),
+    session_index as (
      insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
-     select c.application_id, ?, ?, u.id,
-            (select tn.id from oidc_model as gt join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
-              where gt.model = 'GrantTenant' and gt.id = ?),
-            c.id, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
-       from oauth_client as c join app_user as u on u.application_id = c.application_id and u.id = ?
-      where c.id = ?
-     on conflict (application_id, op_session_uid, user_id) do update set expires_at = excluded.expires_at, last_active_at = now()
+     select distinct on (sg.tenant_id) sg.application_id, sg.id, ?, ?, sg.tenant_id, sg.client_id, ?, ?,
+            array(select jsonb_array_elements_text(?::jsonb)), now(), now(), ?
+       from session_grant as sg
+      order by sg.tenant_id, sg.n
+     on conflict (application_id, op_session_uid, user_id, tenant_id) do update set expires_at = excluded.expires_at,
+       last_active_at = case when not exists (select 1 from session_grant where requested)
+         or exists (select 1 from session_grant as sg where sg.requested and sg.tenant_id is not distinct from excluded.tenant_id)
+         then now() else user_session.last_active_at end
      returning application_id, tenant_id, xmax = 0 as inserted)`,
-    params: [newId(), save.uid, first.grantId ?? '', origin?.ip ?? null, origin?.userAgent ?? null, JSON.stringify(methods), save.expiresAt, save.accountId, first.clientId],
+    params: [
+      save.requestClientId ?? null,
+      // Each with the id of the row it would insert.
+      JSON.stringify(authorizations.map((authorization) => ({ ...authorization, id: newId() }))),
+      save.accountId,
+      save.uid,
+      save.accountId,
+      origin?.ip ?? null,
+      origin?.userAgent ?? null,
+      JSON.stringify(methods),
+      save.expiresAt,
+    ],
   };
 }
 

@@ -5,11 +5,15 @@ import { recordAudit, type AuditActor } from '../audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
 import { listSessions, type SessionView } from './sessions.ts';
 
-/** `current` is the OP browser session the page is seen in (its `uid`), which the user keeps. */
+/** `current`: the sign-ins of the OP browser session the page is seen in (its `uid`, one per tenant), which the user keeps. */
 
 /** The newest page of them. */
-export async function ownSessions(applicationScope: Scope, userId: string, currentUid: string): Promise<{ sessions: SessionView[]; currentId: string | null }> {
-  const [{ data }, [current]] = await Promise.all([
+export async function ownSessions(
+  applicationScope: Scope,
+  userId: string,
+  currentUid: string,
+): Promise<{ sessions: SessionView[]; current: ReadonlySet<string> }> {
+  const [{ data }, current] = await Promise.all([
     listSessions(applicationScope, { userId, pageSize: PAGE_SIZE_MAX }),
     executeOwned<{ id: string }[]>(
       applicationScope.em,
@@ -18,7 +22,7 @@ export async function ownSessions(applicationScope: Scope, userId: string, curre
       [userId, currentUid],
     ),
   ]);
-  return { sessions: data, currentId: current?.id ?? null };
+  return { sessions: data, current: new Set(current.map((row) => row.id)) };
 }
 
 /**

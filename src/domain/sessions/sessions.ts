@@ -2,18 +2,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
-import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
+import { signInEndCtes, type EndedSignIns } from './end-sessions.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
 /**
- * One sign-in: the OP's browser session with the grants made in it. `user_session` is only its index; a row counts
- * while the OP's session it names (by `uid`, which outlives id rotations) stands for the same account (LIVE), so a
- * sign-out, account switch or expiry ends it with no write here.
+ * One sign-in: a tenant's (or the application's) part of the OP's browser session, the grants made in it for that
+ * tenant. `user_session` is only its index; a row counts while the OP's session it names (by `uid`, which outlives id
+ * rotations) stands for the same account and holds a grant of the row's tenant (LIVE), so a sign-out, account switch
+ * or expiry ends it with no write here.
  */
 export interface SessionView {
   readonly id: string;
@@ -46,10 +48,14 @@ const COLUMNS = 's.id, s.user_id, s.tenant_id, s.client_id, s.created_at, s.last
 
 /**
  * Uses this instance's clock, not the database's: the OP writes a session's end (src/domain/sign-in/session.ts) and
- * judges it by that clock, and the service agrees with it.
+ * judges it by that clock, and the service agrees with it. A grant with no tenant row is the application's own, as
+ * browser-sessions.ts indexes it.
  */
-const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid
-  and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = s.user_id::text)`;
+const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
+    join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
+    left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+  where o.model = 'Session' and o.uid = s.op_session_uid and (o.expires_at is null or o.expires_at > ?::timestamptz)
+    and o.payload->>'accountId' = s.user_id::text and gt.payload->>'tenantId' is not distinct from s.tenant_id::text)`;
 
 const view = (row: SessionRow): SessionView => ({
   id: row.id,
@@ -103,51 +109,31 @@ export async function getSession(scope: Scope, sessionId: string): Promise<Sessi
 }
 
 /**
- * Whether the browser session holds a grant of another tenant than the scope's, which a tenant's credentials may not end.
- * The OP's session row has no application of its own (it may serve several); its grants' have.
- */
-async function signedInElsewhere(em: EntityManager, scope: Scope, opSessionUid: string): Promise<boolean> {
-  const [row] = await executeOwned<{ elsewhere: boolean }[]>(
-    em,
-    scope.applicationId,
-    `select exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
-        join oidc_model as gt on @owner(gt) and gt.model = 'GrantTenant' and gt.id = a.value->>'grantId'
-       where o.model = 'Session' and o.uid = ? and gt.payload->>'tenantId' is distinct from ?) as elsewhere`,
-    [opSessionUid, scope.tenantId],
-  );
-  return row?.elsewhere === true;
-}
-
-/**
- * The OP's browser session ends, and every grant made in it with its tokens, so refresh tokens fail at once. One
- * statement; instances forget the grants' Bearer tokens at once.
+ * On a tenant's path, its sign-in ends: the grants made for it in the browser session, with their tokens, and the
+ * session itself only when it signed the user in to nothing else. On the application's path, the whole browser session
+ * ends with every tenant's sign-in in it, each audited. One statement; instances forget the grants' Bearer tokens at once.
  */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const row = await findSession(scope, em, sessionId, ' for update of s');
-    if (scope.tenantId !== null && (await signedInElsewhere(em, scope, row.op_session_uid))) {
-      throw new GatehouseError('forbidden', 'The session also signed its user in to another tenant: application-wide credentials end it');
-    }
-    const [ended] = await executeOwned<{ grants: string[] | null }[]>(
+    const now = new Date();
+    const selected: EndedSignIns =
+      scope.tenantId === null
+        ? { where: `s.op_session_uid = ? and s.user_id = ? and ${LIVE}`, params: [row.op_session_uid, row.user_id, now, now], ends: 'browser_session' }
+        : { where: 's.id = ?', params: [row.id], ends: 'sign_in' };
+    const { ctes, params } = signInEndCtes(selected, { sql: `jsonb_build_object('grantsRevoked', (select count(*) from grants))`, params: [] });
+    const [ended] = await executeOwned<{ grants: string[] | null; rows: { id: string; tenantId: string | null; before: object; after: object }[] }[]>(
       em,
       scope.applicationId,
-      `with op as (delete from oidc_model where model = 'Session' and uid = ? returning payload),
-       grants as (select a.value->>'grantId' as id from op, jsonb_each(op.payload->'authorizations') as a where a.value->>'grantId' is not null),
-       tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
-       indexed as (delete from user_session where @owner and id = ? returning 1)
-       select (select array_agg(id) from grants) as grants`,
-      [row.op_session_uid, row.id],
+      `with ${ctes}
+       select (select array_agg(id) from grants) as grants,
+              coalesce((select jsonb_agg(jsonb_build_object('id', target_id, 'tenantId', tenant_id, 'before', before, 'after', after)) from changed), '[]') as rows`,
+      params,
     );
-    const revoked = ended?.grants ?? [];
-    recordAudit(em, scope, {
-      action: 'session.revoked',
-      targetType: 'session',
-      targetId: row.id,
-      tenantId: row.tenant_id,
-      before: view(row),
-      after: { grantsRevoked: revoked.length },
-    });
-    return revoked;
+    for (const revoked of ended?.rows ?? []) {
+      recordAudit(em, scope, { action: 'session.revoked', targetType: 'session', targetId: revoked.id, tenantId: revoked.tenantId, before: revoked.before, after: revoked.after });
+    }
+    return ended?.grants ?? [];
   });
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
   return true;
@@ -235,7 +221,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     scope.em,
     scope.applicationId,
     `with t as (${source.cte})
-     select ${COLUMNS}, (select gt.payload->>'tenantId' from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id) as grant_tenant,
+     select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant,
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
@@ -244,8 +230,11 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
         and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
        -- The grant outlives its client's deletion or revocation (the OP's rows): the client must still stand.
        join oauth_client as c on c.application_id = u.application_id and c.id = ${uuidOrNull('t.client_id')} and c.revoked_at is null
+       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+       -- The sign-in the grant was made for, of the browser session it was made in.
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
-          where s.application_id = u.application_id and s.user_id = u.id and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
+          where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'tenantId'
+            and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
       where ${mayActNowSql('u')}`,
@@ -257,8 +246,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     userId: row.token_user_id,
     grantId: row.token_grant_id,
     clientId: row.token_client_id,
-    // The token's own grant says its tenant: a browser session signed in to several is indexed under its first.
-    tenantId: row.grant_tenant ?? row.tenant_id ?? null,
+    tenantId: row.grant_tenant,
     session: row.id == null ? null : view(row as SessionRow),
     refreshToken: row.token_model === 'RefreshToken',
     validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),
