@@ -1086,8 +1086,10 @@ export interface paths {
         post?: never;
         /**
          * Revoke a session: its browser session, grants and tokens end
-         * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
+         * @description Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
+         *     tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
+         *     holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
+         *     `session.revoked`, for each sign-in that ends.
          *
          *     Requires `sessions:delete`.
          *
@@ -1119,8 +1121,10 @@ export interface paths {
         post?: never;
         /**
          * Revoke a session: its browser session, grants and tokens end
-         * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
+         * @description Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
+         *     tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
+         *     holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
+         *     `session.revoked`, for each sign-in that ends.
          *
          *     Requires `sessions:delete`.
          *
@@ -1152,8 +1156,10 @@ export interface paths {
         post?: never;
         /**
          * Revoke a session: its browser session, grants and tokens end
-         * @description Revokes a session: its browser session ends, and its grants with every token issued under them (its refresh tokens
-         *     fail at once, its access tokens are refused by the management API and by validation). Audited as `session.revoked`.
+         * @description Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
+         *     tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
+         *     holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
+         *     `session.revoked`, for each sign-in that ends.
          *
          *     Requires `sessions:delete`.
          *
@@ -7031,8 +7037,9 @@ export interface components {
         };
         /**
          * @description A session: one sign-in of a user in an application, the browser session of the hosted sign-in with the grants made in
-         *     it (one per client the user authorized from it). It ends when revoked, at a sign-out or an account switch in that
-         *     browser, when the user is suspended or deleted, or when it expires (14 days after its last use).
+         *     it for one tenant (one per client the user authorized from it); a browser signed in to several tenants of a shared pool
+         *     holds a session for each. It ends when revoked, at a sign-out or an account switch in that browser, when the user is
+         *     suspended or deleted or leaves its tenant, or when it expires (14 days after its last use).
          */
         SessionFields: {
             /**
