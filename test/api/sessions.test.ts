@@ -246,6 +246,16 @@ describe('sessions', () => {
       }
     }
 
+    // A use of B's client in the browser marks B's sign-in active, not A's.
+    await sql(`update user_session set last_active_at = now() - interval '10 minutes' where user_id = ?`, [userId]);
+    const silent = await codeThroughSeam(app, inB.config, REDIRECT, { userId, tenantId: tenantB }, { prompt: 'none' }, browser);
+    expect(silent.callback.searchParams.get('code')).toEqual(expect.any(String));
+    const idle = await sql<{ tenant_id: string; idle: boolean }>(
+      `select tenant_id, last_active_at < now() - interval '5 minutes' as idle from user_session where user_id = ? order by id`,
+      [userId],
+    );
+    expect(idle).toEqual([{ tenant_id: tenantA, idle: true }, { tenant_id: tenantB, idle: false }]);
+
     // Another tenant's sign-in is not A's to see or end: 404, and nothing changes.
     const keyA = await issueTestKey(app, { tenantId: tenantA, permissions: ['sessions:*'] });
     expect((await keyA.get(`/sessions/${onB!.id}`)).status).toBe(404);
@@ -255,6 +265,7 @@ describe('sessions', () => {
 
     // B's credentials end B's sign-in: its grant and tokens; A's stands in the same browser session.
     const keyB = await issueTestKey(app, { tenantId: tenantB, permissions: ['sessions:*'] });
+    const shownB = (await keyB.get(`/sessions/${onB!.id}`)).body;
     expect((await keyB.delete(`/sessions/${onB!.id}`)).status).toBe(204);
     expect(await refreshFails(inB.config, inB.tokens.refresh_token!)).toBe(true);
     expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token: inB.tokens.access_token })).body).toEqual({ valid: false, session: null });
@@ -268,7 +279,7 @@ describe('sessions', () => {
     );
     expect(browserSession?.clients).toEqual([spa.clientId]);
     const revokedB = await sql<{ tenant_id: string; before: unknown; after: unknown }>(`select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`, [onB!.id]);
-    expect(revokedB).toEqual([{ tenant_id: tenantB, before: onB, after: { grantsRevoked: 1 } }]);
+    expect(revokedB).toEqual([{ tenant_id: tenantB, before: shownB, after: { grantsRevoked: 1 } }]);
 
     // Signed in to B again in that browser: a new sign-in. The application's path ends the browser session, both sign-ins.
     const againB = await signIn(userId, tenantB, undefined, spaB.clientId, browser);
