@@ -102,6 +102,9 @@ export async function createApollo(
     // The service serves its own self-contained GraphiQL page at GET /graphql (http-endpoint.ts).
     // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
     plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(checkOperation), operationMetricsPlugin()],
+    // The service's own shutdown stops Apollo after the requests in flight (src/app.ts): Apollo's signal handler, on
+    // outside tests, would stop it first and fail the operations still running.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   return Object.assign(apollo, { checkOperation });

@@ -173,6 +173,35 @@ describe('a signalled process with connections that carry no request', () => {
   });
 });
 
+describe('a signalled process outside tests', () => {
+  it('answers a GraphQL operation in flight (Apollo does not stop itself on the signal first): exit 0', async () => {
+    // Apollo listens for signals unless NODE_ENV is test, which vitest sets.
+    const apiKey = `ghk_${'k'.repeat(40)}`;
+    const { service, port } = await started({ NODE_ENV: 'production', SHUTDOWN_TIMEOUT_MS: '20000', GATEHOUSE_BOOTSTRAP_API_KEY: apiKey });
+    const body = '{"query":"{ version }"}';
+    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-key': apiKey };
+    const inFlight = request({ host: '127.0.0.1', port, method: 'POST', path: '/graphql', agent: false, headers });
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      inFlight.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      });
+      inFlight.on('error', reject);
+    });
+    inFlight.write(body.slice(0, 9));
+    while (!logLines(service).some((line) => line.msg === 'incoming request' && line.req?.url === '/graphql')) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    service.child.kill('SIGTERM');
+    while (!logLines(service).some((line) => line.msg === 'shutting down: finishing in-flight requests')) await new Promise((resolve) => setTimeout(resolve, 20));
+    inFlight.end(body.slice(9));
+    const answer = await answered;
+    expect(answer.status, answer.text).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({ data: { version: expect.any(String) } });
+    expect(await service.exited).toBe(0);
+  });
+});
+
 describe('a port it cannot listen on', () => {
   it('is one fatal log line and exit 1, with no stack trace on stderr', async () => {
     const { port, release } = await takenPort();
