@@ -52,6 +52,11 @@ export interface Config {
    */
   readonly trustProxy: false | number | readonly string[];
   readonly bodyLimitBytes: number;
+  /**
+   * How long a request may take to arrive whole, headers and body (`REQUEST_TIMEOUT_MS`): past it, 408
+   * `request_timeout` and the connection closes, so a body sent a byte at a time holds no connection for long.
+   */
+  readonly requestTimeoutMs: number;
   /** How long a signalled process waits for its in-flight requests before it exits anyway (1). */
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
@@ -346,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }),
     trustProxy: trustProxy(env),
     bodyLimitBytes: 1024 * 1024,
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, POSITIVE),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE),
     logLevel: logLevel(env),
     logPretty: logFormat(env) === 'pretty',

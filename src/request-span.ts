@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
 import type { FastifyServerOptions } from 'fastify';
 import { workContext } from './spans.ts';
@@ -72,7 +72,8 @@ function tracedRequests(handler: RequestListener): RequestListener {
  * applies them), its requests each in a span.
  */
 export function tracedServerFactory(handler: RequestListener, options: FastifyServerOptions): Server {
-  const server = createServer(tracedRequests(handler));
+  // Fastify hands its whole options over, `http` (the HTTP/1 server's own) included, which its type here leaves out.
+  const server = createServer((options as { readonly http?: ServerOptions | null }).http ?? {}, tracedRequests(handler));
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
   if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerOptions } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -44,6 +45,14 @@ import { tracingStarted } from './tracing.ts';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 const NOT_JSON = 'Request bodies must be application/json';
+
+/**
+ * Node's deadlines for a request to arrive: its headers within the whole request's time (Node's 60 s at most), both
+ * checked often enough to end a late one near its deadline, not up to Node's 30 s check interval later.
+ */
+function requestDeadlines(requestTimeoutMs: number): ServerOptions {
+  return { headersTimeout: Math.min(60_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))) };
+}
 
 /** Fastify's own failures (limits, content types, JSON syntax) in the contract's terms. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBody | undefined {
@@ -170,6 +179,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
+    requestTimeout: config.requestTimeoutMs,
+    http: requestDeadlines(config.requestTimeoutMs),
     ...(tracingStarted() ? { serverFactory: tracedServerFactory } : {}),
     // Its request lines say what an operator asks of them (src/request-log.ts).
     logController: requestLog,

@@ -20,10 +20,15 @@ interface RawResponse {
 }
 
 /** Sends bytes as they are (fetch would refuse to send a malformed request) and reads the answer until the server closes. */
-function sendRaw(request: string): Promise<RawResponse> {
-  const { port } = new URL(app.baseUrl);
+function sendRaw(request: string, to: TestApp = app, trickle?: { readonly everyMs: number }): Promise<RawResponse> {
+  const { port } = new URL(to.baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1');
+    const [head, body = ''] = trickle === undefined ? [request] : [request.slice(0, request.indexOf('\r\n\r\n') + 4), request.slice(request.indexOf('\r\n\r\n') + 4)];
+    // A body sent a byte at a time, until it is all sent or the server closes.
+    let sent = 0;
+    const drip = trickle === undefined ? undefined : setInterval(() => (sent < body.length && !socket.destroyed ? socket.write(body[sent++]!) : clearInterval(drip)), trickle.everyMs);
+    socket.on('close', () => clearInterval(drip));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
@@ -34,7 +39,7 @@ function sendRaw(request: string): Promise<RawResponse> {
       const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body === '' ? '' : JSON.parse(body) });
     });
-    socket.write(request);
+    socket.write(head);
   });
 }
 
@@ -80,5 +85,33 @@ describe('requests the HTTP parser refuses', () => {
     expect(logged.join('\n')).not.toContain('ghk_secret');
     // The service is unharmed.
     expect((await app.http.get('/applications')).status).toBe(200);
+  });
+});
+
+describe('a request that does not arrive in time', () => {
+  let slow: TestApp;
+  beforeAll(async () => {
+    slow = await startTestApp({ requestTimeoutMs: 1_500 });
+  });
+  afterAll(async () => slow?.close());
+
+  const post = (body: string) =>
+    `POST /api/v1/applications HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: ${slow.root.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+
+  it('answers a body sent a byte at a time past the deadline with 408 in the contract’s body, and closes', async () => {
+    const response = await sendRaw(post(`{"name":"${'x'.repeat(500)}"}`), slow, { everyMs: 100 });
+    expect(response.status).toBe(408);
+    expect(response.body).toEqual({ code: 'request_timeout', message: 'The request did not arrive in time' });
+    expect(response.headers.get('connection')).toBe('close');
+    expect(response.headers.get('x-request-id')).toMatch(UUID);
+    // Nothing was made of the part that came.
+    const names = ((await slow.http.get('/applications')).body as { data: { name: string }[] }).data.map((application) => application.name);
+    expect(names.some((name) => name.startsWith('xxx'))).toBe(false);
+  });
+
+  it('serves a body that comes slowly but whole within the deadline', async () => {
+    const response = await sendRaw(post('{"name":"Slow but whole"}'), slow, { everyMs: 10 });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: 'Slow but whole' });
   });
 });
