@@ -38,6 +38,11 @@ export class EventStream {
     return this.#closed;
   }
 
+  /** Bytes written that the client has not taken yet. */
+  get unread(): number {
+    return this.#reply.raw.writableLength;
+  }
+
   /** Resolves once the client can take more (it read what it had), or once it is dropped. */
   async send(event: string, data: string, id?: string): Promise<void> {
     if (this.#write(`event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`)) return;
@@ -96,8 +101,12 @@ export class EventStreams {
   constructor(app: FastifyInstance, heartbeatMs: number, perCredential: number) {
     this.#heartbeatMs = heartbeatMs;
     this.#perCredential = perCredential;
+    // A stream whose client has read everything ends as an answer does; one behind would hold the shutdown: dropped.
     app.addHook('preClose', async () => {
-      for (const stream of this.#open) stream.end();
+      for (const stream of this.#open) {
+        if (stream.unread === 0) stream.finish();
+        else stream.end();
+      }
     });
   }
 

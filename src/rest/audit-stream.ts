@@ -75,7 +75,7 @@ export function registerAuditStream(
         },
         send: async (record) => {
           if (await allowed()) return stream.send('audit', JSON.stringify(record), record.id);
-          stream.end();
+          stream.finish();
         },
       };
       try {
@@ -83,7 +83,7 @@ export function registerAuditStream(
       } catch (error) {
         request.log.warn({ err: error }, 'audit stream stopped');
       } finally {
-        stream.end();
+        stream.finish();
       }
     });
     refuseOtherMethods(app, `/api/v1${url}`, ['GET']);

@@ -106,7 +106,7 @@ describe('the audit stream', () => {
     expect(recordsOf(stream).some((record) => before.includes(record.target.id!))).toBe(false);
   });
 
-  it('ends when its key is revoked: nothing committed after reaches it, while a live key’s stream goes on', async () => {
+  it('ends when its key is revoked, as an answer ends (no reset): nothing committed after reaches it, while a live key’s stream goes on', async () => {
     const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}`;
     const key = await admin.post(`${tenantPath}/api-keys`, { name: 'stream reader', permissions: ['audit_logs:read'] });
     expect(key.status, JSON.stringify(key.body)).toBe(201);
@@ -119,6 +119,7 @@ describe('the audit stream', () => {
     const after = await createUser(tenantA, 'after-revocation@example.com');
     await witness.until((s) => recordsOf(s).some((record) => record.target.id === after), 'the record written after the revocation');
     await revokedStream.until((s) => s.ended, 'the revoked key’s stream ended');
+    expect(revokedStream.endedCleanly).toBe(true);
     expect(recordsOf(revokedStream).map((record) => record.target.id)).not.toContain(after);
     expect(witness.ended).toBe(false);
   });
@@ -169,15 +170,16 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('two instances on Post
   let second: Gatehouse | undefined;
   afterAll(async () => second?.close());
 
-  it('a write on instance A appears on a stream held open on instance B; after B restarts, Last-Event-ID resumes there', async () => {
+  it('a write on instance A appears on a stream held open on instance B; B’s shutdown ends it as an answer ends; after B restarts, Last-Event-ID resumes there', async () => {
     const b = await startInstance();
     second = b.instance;
     const onB = await open('/audit-logs/stream', app.root.apiKey, {}, b.url);
     const written = await createUser(tenantA, 'across@example.com');
     await onB.until(hasTarget(written), 'the record written on A');
     const lastId = onB.events.at(-1)!.id!;
-    onB.close();
     await b.instance.close();
+    await onB.until((s) => s.ended, 'the stream ended by the shutdown');
+    expect(onB.endedCleanly).toBe(true);
     const missed = await createUser(tenantA, 'while-down@example.com');
     const restarted = await startInstance();
     second = restarted.instance;

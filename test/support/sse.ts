@@ -21,6 +21,8 @@ export interface SseStream {
   until(done: (stream: SseStream) => boolean, what: string, ms?: number): Promise<void>;
   /** Whether the server ended the stream. */
   readonly ended: boolean;
+  /** Whether it ended as an answer ends (its last chunk), not by a reset. */
+  readonly endedCleanly: boolean;
   close(): void;
 }
 
@@ -35,6 +37,7 @@ export async function openSse(url: string, headers: Record<string, string>, post
   const events: SseEvent[] = [];
   const comments: string[] = [];
   let ended = false;
+  let endedCleanly = false;
   let body: unknown;
   if (response.status !== 200) {
     body = await response.json();
@@ -63,6 +66,7 @@ export async function openSse(url: string, headers: Record<string, string>, post
             if (fields['data'] !== undefined) events.push({ event: fields['event'], id: fields['id'], data: fields['data'] });
           }
         }
+        endedCleanly = true;
       } catch {
         // aborted by close(), or dropped by the server
       }
@@ -77,6 +81,9 @@ export async function openSse(url: string, headers: Record<string, string>, post
     body,
     get ended() {
       return ended;
+    },
+    get endedCleanly() {
+      return endedCleanly;
     },
     async until(done, what, ms = 20_000) {
       const deadline = Date.now() + ms;
