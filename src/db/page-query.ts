@@ -3,6 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { APPLICATION_FILTER, TENANT_FILTER, type ApplicationFilterParams, type TenantFilterParams } from './owned.ts';
 
+/** Ascending ids (oldest first: UUIDv7s sort by creation) or descending. */
+export type PageOrder = 'oldest' | 'newest';
+
 /** What changes from one request to the next in a page read: the scope, the cursor, the ids asked for, the page size. */
 interface PageValues {
   readonly applicationId: string;
@@ -10,6 +13,7 @@ interface PageValues {
   readonly after: string | undefined;
   readonly ids?: readonly string[] | undefined;
   readonly limit: number;
+  readonly order: PageOrder;
 }
 
 /**
@@ -60,8 +64,9 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
   const probe = em.fork();
   probe.setFilterParams(APPLICATION_FILTER, { id: STAND_IN.applicationId } satisfies ApplicationFilterParams);
   probe.setFilterParams(TENANT_FILTER, { id: values.tenantId === null ? null : STAND_IN.tenantId } satisfies TenantFilterParams);
+  const newest = values.order === 'newest';
   const narrowing = [
-    ...(values.after === undefined ? [] : [{ id: { $gt: STAND_IN.after } }]),
+    ...(values.after === undefined ? [] : [{ id: { [newest ? '$lt' : '$gt']: STAND_IN.after } }]),
     ...(values.ids === undefined ? [] : [idIn(STAND_IN.ids)]),
   ];
   const condition = narrowing.length === 0 ? where : { $and: [where, ...narrowing] };
@@ -69,7 +74,7 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
     .createQueryBuilder(entity)
     .select(meta.props.filter((prop) => prop.persist !== false).map((prop) => prop.name) as never)
     .where(condition)
-    .orderBy({ id: 'asc' } as never)
+    .orderBy({ id: newest ? 'desc' : 'asc' } as never)
     .limit(STAND_IN.limit);
   await query.applyFilters();
   const { sql, params } = query.toQuery();
@@ -82,19 +87,20 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
 }
 
 /**
- * One page of an entity's rows in id order, as plain data: the SQL is compiled once per shape of query and reused with
+ * One page of an entity's rows in id order (ascending unless `order` is `newest`), as plain data: the SQL is compiled once per shape of query and reused with
  * the request's values, since building it costs several times the round trip (docs/bench.md).
  */
 export async function selectPage(
   em: EntityManager,
   entity: EntityClass<object>,
   where: object,
-  page: { after: string | undefined; ids?: readonly string[] | undefined; limit: number },
+  page: { after: string | undefined; ids?: readonly string[] | undefined; limit: number; order?: PageOrder },
 ): Promise<Record<string, unknown>[]> {
   const values: PageValues = {
     applicationId: em.getFilterParams<ApplicationFilterParams>(APPLICATION_FILTER).id,
     tenantId: em.getFilterParams<TenantFilterParams>(TENANT_FILTER).id,
     ...page,
+    order: page.order ?? 'oldest',
   };
   const key = [
     em.getMetadata().get(entity).className,
@@ -102,6 +108,7 @@ export async function selectPage(
     values.after === undefined ? 0 : 1,
     values.ids === undefined ? 0 : 1,
     values.tenantId === null ? 0 : 1,
+    values.order,
   ].join('|');
   let query = compiled.get(key);
   if (query === undefined) {

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { selectPage } from '../db/page-query.ts';
+import { selectPage, type PageOrder } from '../db/page-query.ts';
 import { invalid } from '../errors.ts';
 
 export const PAGE_SIZE_DEFAULT = 20;
@@ -84,7 +84,10 @@ function idsFilter(args: PageArgs): string[] | undefined {
  */
 export type Row<T> = Readonly<Omit<T, symbol>>;
 
-/** Keyset pagination by id (UUIDv7 sorts by creation); `args.ids` narrows the rows, and its cursors are the set's. */
+/**
+ * Keyset pagination by id (UUIDv7 sorts by creation), oldest first unless `order` is `newest`; `args.ids` narrows the
+ * rows, and its cursors are the set's. A newest-first list is another list: a cursor of one order is refused in the other.
+ */
 export async function paginate<T extends { id: string }>(
   em: EntityManager,
   entity: EntityClass<T>,
@@ -92,12 +95,14 @@ export async function paginate<T extends { id: string }>(
   args: PageArgs,
   cursors: CursorCodec,
   list: string,
+  order: PageOrder = 'oldest',
 ): Promise<Page<Row<T>>> {
   const size = pageSize(args);
   const ids = idsFilter(args);
-  const listOfIds = ids === undefined ? list : `${list}:ids=${ids.join(',')}`;
+  const ordered = order === 'newest' ? `${list}:newest` : list;
+  const listOfIds = ids === undefined ? ordered : `${ordered}:ids=${ids.join(',')}`;
   const after = args.cursor == null ? undefined : cursors.decode(listOfIds, args.cursor);
-  const rows = (await selectPage(em, entity, where, { after, ids, limit: size + 1 })) as unknown as Row<T>[];
+  const rows = (await selectPage(em, entity, where, { after, ids, limit: size + 1, order })) as unknown as Row<T>[];
   const data = rows.slice(0, size);
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? cursors.encode(listOfIds, last.id) : null };

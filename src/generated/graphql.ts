@@ -832,7 +832,14 @@ export type EmailDelivery = {
   to: Scalars['String']['output'];
 };
 
-/** Deliveries, oldest first, in the list envelope. */
+/** The order of the deliveries list, by when each mail was queued. */
+export type EmailDeliveryOrder =
+  /** Newest first: the latest mail on the first page. */
+  | 'newest'
+  /** Oldest first (the default). */
+  | 'oldest';
+
+/** Deliveries, in the order asked for (oldest first by default), in the list envelope. */
 export type EmailDeliveryPage = {
   __typename?: 'EmailDeliveryPage';
   /** The deliveries of this page. */
@@ -2521,8 +2528,9 @@ export type Query = {
   /** The custom domains of the application or, with `tenantId` (or tenant-scoped credentials), of that tenant. */
   domains: DomainPage;
   /**
-   * The outbox: the scope's mails (a tenant scope: its own), oldest first, filtered by `status`, `templateKey` and the
-   * recipient `to` (exact address).
+   * The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
+   * by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+   * with another, it is 422 on `cursor`.
    */
   emailDeliveries: EmailDeliveryPage;
   /** One mail of the outbox, with its rendered subject, text and html. */
@@ -2731,6 +2739,7 @@ export type QueryDomainsArgs = {
 export type QueryEmailDeliveriesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  order?: InputMaybe<EmailDeliveryOrder>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<EmailDeliveryStatus>;
   templateKey?: InputMaybe<Scalars['String']['input']>;
@@ -3738,6 +3747,7 @@ export type ResolversTypes = {
   DomainVerification: ResolverTypeWrapper<DomainVerificationViewModel>;
   DomainVerificationRecord: ResolverTypeWrapper<DomainVerificationRecord>;
   EmailDelivery: ResolverTypeWrapper<DeliveryRowModel>;
+  EmailDeliveryOrder: EmailDeliveryOrder;
   EmailDeliveryPage: ResolverTypeWrapper<Omit<EmailDeliveryPage, 'data'> & { data: Array<ResolversTypes['EmailDelivery']> }>;
   EmailDeliveryStatus: EmailDeliveryStatus;
   EmailDnsRecord: ResolverTypeWrapper<EmailDnsRecord>;

@@ -149,7 +149,7 @@ export const ROUTES = routeTable([
   { method: 'DELETE', path: '/email/templates/:templateKey', operation: op.RemoveEmailTemplateOverrideDocument, summary: 'Remove a tenant’s override of one e-mail template (tenant scope only)', owned: true },
   { method: 'POST', path: '/email/templates/:templateKey/preview', operation: op.PreviewEmailTemplateDocument, summary: 'Render an e-mail template with sample variables', owned: true },
   { method: 'POST', path: '/email/test', operation: op.SendTestEmailDocument, summary: 'Queue a test mail through the scope’s effective provider; answers its delivery', owned: true, status: 201 },
-  { method: 'GET', path: '/email/deliveries', operation: op.ListEmailDeliveriesDocument, summary: 'List the outbox’s mails (filters: status, templateKey, to)', owned: true },
+  { method: 'GET', path: '/email/deliveries', operation: op.ListEmailDeliveriesDocument, summary: 'List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)', owned: true },
   { method: 'GET', path: '/email/deliveries/:deliveryId', operation: op.GetEmailDeliveryDocument, summary: 'Get a mail of the outbox with its rendered subject, text and html', owned: true },
   { method: 'GET', path: '/email/sender-domain', operation: op.GetEmailSenderDomainDocument, summary: 'Get the From domain of the scope’s provider and the DNS records to publish for it (SPF, DKIM, return path)', owned: true },
   { method: 'POST', path: '/email/sender-domain/verify', operation: op.VerifyEmailSenderDomainDocument, summary: 'Check the sender domain’s DNS records; answers what was found', owned: true },

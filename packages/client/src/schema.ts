@@ -3147,9 +3147,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the outbox’s mails (filters: status, templateKey, to)
-         * @description The outbox: the scope's mails (a tenant scope: its own), oldest first, filtered by `status`, `templateKey` and the
-         *     recipient `to` (exact address).
+         * List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)
+         * @description The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
+         *     by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+         *     with another, it is 422 on `cursor`.
          *
          *     Requires `email:read`.
          *
@@ -3172,9 +3173,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the outbox’s mails (filters: status, templateKey, to)
-         * @description The outbox: the scope's mails (a tenant scope: its own), oldest first, filtered by `status`, `templateKey` and the
-         *     recipient `to` (exact address).
+         * List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)
+         * @description The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
+         *     by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+         *     with another, it is 422 on `cursor`.
          *
          *     Requires `email:read`.
          *
@@ -3197,9 +3199,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the outbox’s mails (filters: status, templateKey, to)
-         * @description The outbox: the scope's mails (a tenant scope: its own), oldest first, filtered by `status`, `templateKey` and the
-         *     recipient `to` (exact address).
+         * List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)
+         * @description The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
+         *     by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+         *     with another, it is 422 on `cursor`.
          *
          *     Requires `email:read`.
          *
@@ -6049,6 +6052,11 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @description The order of the deliveries list, by when each mail was queued.
+         * @enum {string}
+         */
+        EmailDeliveryOrder: "oldest" | "newest";
         /**
          * @description Where a mail of the outbox is.
          * @enum {string}
@@ -15412,6 +15420,8 @@ export interface operations {
                 status?: components["schemas"]["EmailDeliveryStatus"];
                 templateKey?: string;
                 to?: string;
+                /** @description `oldest` (the default) or `newest` first. */
+                order?: components["schemas"]["EmailDeliveryOrder"];
                 /** @description Records per page. */
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
@@ -15456,6 +15466,8 @@ export interface operations {
                 status?: components["schemas"]["EmailDeliveryStatus"];
                 templateKey?: string;
                 to?: string;
+                /** @description `oldest` (the default) or `newest` first. */
+                order?: components["schemas"]["EmailDeliveryOrder"];
                 /** @description Records per page. */
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
@@ -15503,6 +15515,8 @@ export interface operations {
                 status?: components["schemas"]["EmailDeliveryStatus"];
                 templateKey?: string;
                 to?: string;
+                /** @description `oldest` (the default) or `newest` first. */
+                order?: components["schemas"]["EmailDeliveryOrder"];
                 /** @description Records per page. */
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */

@@ -3,6 +3,7 @@ import type { Scope } from '../../context.ts';
 import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
+import type { PageOrder } from '../../db/page-query.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { firstIdAt, newId } from '../../ids.ts';
@@ -162,8 +163,8 @@ export interface DeliveryFilters {
   to?: string | null;
 }
 
-/** A tenant scope sees only its own (the `tenant` filter). */
-export async function listDeliveries(scope: Scope, filters: DeliveryFilters, args: PageArgs): Promise<Page<DeliveryRow>> {
+/** A tenant scope sees only its own (the `tenant` filter). Oldest first unless `order` is `newest`. */
+export async function listDeliveries(scope: Scope, filters: DeliveryFilters, args: PageArgs & { order?: PageOrder | null }): Promise<Page<DeliveryRow>> {
   const where: Record<string, string> = {};
   if (filters.status != null) {
     if (!(DELIVERY_STATUSES as readonly string[]).includes(filters.status)) throw invalid('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
@@ -178,7 +179,7 @@ export async function listDeliveries(scope: Scope, filters: DeliveryFilters, arg
   if (filters.to != null) where['toAddress'] = email('to', filters.to);
   // The filters are part of the list's identity: a cursor of one filtered list is refused in another.
   const list = scopedList(scope, `email-deliveries:${JSON.stringify([where['status'], where['templateKey'], where['toAddress']])}`);
-  return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list);
+  return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list, args.order ?? 'oldest');
 }
 
 /** In place of a body the API does not show (shownBodies). */
