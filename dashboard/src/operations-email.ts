@@ -1,4 +1,4 @@
-import { callInScope, type SettingsScope } from './operations.ts';
+import { callInScope, type Page, type SettingsScope } from './operations.ts';
 import type { EmailProviderSecret, EmailProviderType, SmtpSecurity } from './operations-email-auth.ts';
 
 // The E-mail tab's writes (schema/email.graphql). `tenantId` null acts on the application's own value; a tenant's
@@ -30,21 +30,33 @@ export interface EmailProviderInput {
 
 export type EmailDeliveryStatus = 'queued' | 'sent' | 'failed';
 
-/** A mail of the outbox, as far as its sender needs to follow it. */
-export interface EmailDelivery {
+/** A mail of the outbox as its row in the Deliveries list shows it. */
+export interface EmailDeliverySummary {
   readonly id: string;
+  /** One of the 12 template keys, or `test`. */
+  readonly templateKey: string;
   readonly to: string;
   readonly status: EmailDeliveryStatus;
   readonly attempts: number;
   readonly lastError: string | null;
-  /** Why nothing left the service although it is `sent` (the built-in sender without an SMTP server). */
-  readonly note: string | null;
-  /** As rendered; the outbox keeps a test mail's text. */
-  readonly subject: string;
-  readonly text: string;
+  /** When it was queued. */
+  readonly createdAt: string;
 }
 
-const DELIVERY_FIELDS = 'id to status attempts lastError note subject text';
+/** A mail of the outbox, as rendered when it was queued, and where its delivery stands. */
+export interface EmailDelivery extends EmailDeliverySummary {
+  /** Why nothing left the service although it is `sent` (the built-in sender without an SMTP server). */
+  readonly note: string | null;
+  readonly subject: string;
+  /** The bodies where the outbox keeps them (a test mail, the built-in sender without an SMTP server), else a sentence saying they are not shown. */
+  readonly text: string;
+  readonly html: string;
+  readonly sentAt: string | null;
+}
+
+const SUMMARY_FIELDS = 'id templateKey to status attempts lastError createdAt';
+const DELIVERY_FIELDS = `${SUMMARY_FIELDS} note subject text html sentAt`;
+const DELIVERIES_PAGE_SIZE = 25;
 
 export async function putEmailTemplate(scope: SettingsScope, templateKey: string, input: EmailTemplateInput): Promise<void> {
   const mutation = `mutation PutEmailTemplate($appId: UUID!, $tenantId: UUID, $templateKey: EmailTemplateKey!, $input: EmailTemplateInput!) {
@@ -83,4 +95,13 @@ export async function getEmailDelivery(scope: SettingsScope, deliveryId: string)
   }`;
   const data = await callInScope<{ emailDelivery: EmailDelivery }>(query, scope, { deliveryId });
   return data.emailDelivery;
+}
+
+/** The scope's mails (a tenant's: its own; the application's: every one), newest first. */
+export async function listEmailDeliveries(scope: SettingsScope, cursor: string | null): Promise<Page<EmailDeliverySummary>> {
+  const query = `query EmailDeliveries($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {
+    emailDeliveries(appId: $appId, tenantId: $tenantId, order: newest, pageSize: $pageSize, cursor: $cursor) { data { ${SUMMARY_FIELDS} } next }
+  }`;
+  const data = await callInScope<{ emailDeliveries: Page<EmailDeliverySummary> }>(query, scope, { pageSize: DELIVERIES_PAGE_SIZE, cursor });
+  return data.emailDeliveries;
 }

@@ -1,10 +1,13 @@
 import type { RenderedEmail } from '../operations-email.ts';
 import { Subsection } from './subsection.tsx';
 
-/** A template rendered with sample values. The HTML is shown as its source: the page's CSP refuses a mail's inline styles. */
-export function EmailPreview({ rendered }: { rendered: RenderedEmail }) {
+/**
+ * A rendered mail: a template with sample values, or a delivery as it was queued. The HTML is shown as its source: the
+ * page's CSP refuses a mail's inline styles.
+ */
+export function EmailPreview({ rendered, title = 'Preview' }: { rendered: RenderedEmail; title?: string }) {
   return (
-    <Subsection title="Preview">
+    <Subsection title={title}>
       <dl className="details">
         <div>
           <dt>Subject</dt>
