@@ -108,7 +108,9 @@ describe('audit search', () => {
     expect(await admin.get(`/audit-logs/${foreign!.id}`)).toMatchObject({ status: 404, body: { code: 'not_found', field: 'recordId' } });
     const reader = await admin.post('/api-keys', { name: 'r', permissions: ['users:read'] });
     expect((await app.as({ apiKey: reader.body.secret }).get('/audit-logs')).status).toBe(403);
-    expect((await admin.get('/audit-logs?action=user.*.x')).body).toMatchObject({ code: 'validation_error', field: 'action' });
+    for (const action of ['user.*.x', 'user.', '*', 'User.*', 'user.**']) {
+      expect((await admin.get(`/audit-logs?action=${encodeURIComponent(action)}`)).body, action).toMatchObject({ code: 'validation_error', field: 'action' });
+    }
     expect((await admin.get(`/audit-logs?from=${encodeURIComponent(startedAt)}&to=${encodeURIComponent(startedAt)}`)).body).toMatchObject({ field: 'to' });
     expect((await admin.get(`/audit-logs?actor=${'x'.repeat(201)}`)).body).toMatchObject({ field: 'actor' });
     const [any] = (await search('')).data;
@@ -120,6 +122,14 @@ describe('audit search', () => {
       body: { query: 'query($t: String) { auditLogs(target: $t) { data { action target { id } } } }', variables: { t: userB } },
     });
     expect(response.body).toEqual({ data: { auditLogs: { data: [{ action: 'user.created', target: { id: userB } }] } } });
+    const query = 'query($action: String, $target: String) { auditLogs(action: $action, target: $target) { data { action } } }';
+    const family = await admin.graphql(query, { action: 'user.*', target: userA });
+    expect(family.body.data.auditLogs.data.map((r: { action: string }) => r.action)).toEqual(['user.updated', 'user.created']);
+    expect((await admin.graphql(query, { action: 'tenant.*', target: userA })).body.data.auditLogs.data).toEqual([]);
+    for (const action of ['user.*.x', 'user.', '*', 'User.*', 'user.**']) {
+      const refused = await admin.graphql(query, { action });
+      expect(refused.body.errors?.[0]?.extensions, action).toMatchObject({ code: 'validation_error', field: 'action' });
+    }
   });
 
   it('a tenant key sees a shared user’s tenants in the snapshots as the users API shows them: its own alone', async () => {
