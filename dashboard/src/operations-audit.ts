@@ -1,5 +1,5 @@
 import { graphql, subscribe } from './api.ts';
-import type { Page } from './operations.ts';
+import { listUsers, type Page } from './operations.ts';
 import { isItemType, readNames, type ItemReference } from './operations-names.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
@@ -73,6 +73,30 @@ export async function listAuditRecords(appId: string, filter: AuditFilter, curso
   ${RECORD_FIELDS}`;
   const data = await graphql<{ auditLogs: Page<AuditRecord> }>(query, { appId, pageSize: PAGE_SIZE, cursor, ...filter }, { applicationId: appId });
   return { data: await named(appId, data.auditLogs.data), next: data.auditLogs.next };
+}
+
+/** The addresses of the first page of users whose address starts with `prefix`: the suggestions of a user field. */
+export async function suggestUserEmails(appId: string, prefix: string): Promise<string[]> {
+  const users = await listUsers(appId, prefix, null);
+  return [...new Set(users.data.map((user) => user.email))];
+}
+
+/** The most users one address may name: one per pool, each tenant's own while authentication is isolated. */
+const SAME_ADDRESS_MAX = 100;
+
+/**
+ * The user an audit filter names by address (`tenantId`: among that tenant's members). One address is several users
+ * while pools are a tenant's each: then the tenant picks one, else the operator is asked to pick it.
+ */
+export async function userIdByEmail(appId: string, email: string, tenantId: string | undefined): Promise<string> {
+  const query = `query UsersByEmail($appId: UUID!, $tenantId: UUID, $email: String, $pageSize: Int) {
+    users(appId: $appId, tenantId: $tenantId, email: $email, pageSize: $pageSize) { data { id } }
+  }`;
+  const data = await graphql<{ users: Page<{ id: string }> }>(query, { appId, tenantId, email, pageSize: SAME_ADDRESS_MAX }, { applicationId: appId });
+  const [user, ...others] = data.users.data;
+  if (user === undefined) throw new Error(`No user has the address ${email}${tenantId === undefined ? '' : ' in this tenant'}.`);
+  if (others.length > 0) throw new Error(`${data.users.data.length} users have the address ${email}, one per tenant: pick the tenant to search for its own.`);
+  return user.id;
 }
 
 /** Follows the records committed after `after` (a record id; null: from now on), oldest first; returns the unsubscribe. */

@@ -1,10 +1,12 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
 import { dashboardSuite } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Audit log tab in Chromium: the records of changes made through the API, newest first and page by
- * page, searched by action, tenant and a time range given in the browser's time zone, a record's after-state, the
+ * page, searched by action (offered by name and family), a user found by address, tenant and a time range given in the
+ * browser's time zone, a record's after-state, the
  * server's refusal of a bad filter, and records arriving live while the operator follows.
  * Screenshot: test-results/dashboard-audit.png.
  */
@@ -45,6 +47,7 @@ const shownRows = async () =>
 
 async function search(filters: { action?: string; target?: string; tenant?: string; from?: string; to?: string }): Promise<void> {
   await dashboard.page.getByLabel('Action', { exact: true }).fill(filters.action ?? '');
+  await dashboard.page.getByLabel('Target kind', { exact: true }).selectOption({ label: 'Any, by ID' });
   await dashboard.page.getByLabel('Target ID', { exact: true }).fill(filters.target ?? '');
   await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: filters.tenant ?? 'All tenants' });
   await dashboard.page.getByLabel('From', { exact: true }).fill(filters.from ?? '');
@@ -109,6 +112,50 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await search({ action: 'tenant.*', tenant: 'Acme' });
     await waitForRows(1);
     expect(await shownRows()).toEqual([['tenant.created', 'tenant Acme']]);
+  });
+
+  it('offers the actions the service writes and their families, and finds a user by address: only that user’s records of the family show', async () => {
+    const offered = await dashboard.page.locator('datalist option').evaluateAll((options) =>
+      options.map((option) => [(option as HTMLOptionElement).value, (option as HTMLOptionElement).label]),
+    );
+    const actions = Object.keys(AUDIT_ACTIONS);
+    // Grouped by resource, each after its family.
+    expect(offered.filter(([value]) => !value!.endsWith('.*')).map(([value]) => value).sort()).toEqual([...actions].sort());
+    expect(offered.slice(0, 2)).toEqual([['organization.*', 'Every organization action'], ['organization.created', AUDIT_ACTIONS['organization.created'].meaning]]);
+    expect(offered).toContainEqual(['user.*', 'Every user action']);
+    expect(offered).toContainEqual(['user.created', AUDIT_ACTIONS['user.created'].meaning]);
+    expect(offered.filter(([value]) => value!.endsWith('.*'))).toHaveLength(new Set(actions.map((action) => action.split('.')[0])).size);
+
+    const member = emailOf(7);
+    const memberId = [...emails].find(([, email]) => email === member)![0];
+    expect((await dashboard.app.http.patch(`/users/${memberId}`, { name: 'Seven' })).status).toBe(200);
+    await dashboard.page.getByLabel('Target kind', { exact: true }).selectOption({ label: 'User, by e-mail' });
+    // The addresses starting with what is typed are suggested, as the users list finds them.
+    await dashboard.page.getByLabel('Target e-mail', { exact: true }).fill('member10');
+    const suggested = dashboard.page.locator('fieldset datalist option');
+    await expect.poll(() => suggested.evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)), { timeout: 20_000, interval: 100 }).toEqual([emailOf(10), emailOf(100)]);
+
+    await dashboard.page.getByLabel('Target e-mail', { exact: true }).fill(member);
+    await dashboard.page.getByLabel('Action', { exact: true }).fill('user.*');
+    // The update went through the application's path: a record of no tenant, which a search in Acme leaves out.
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'All tenants' });
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+    await waitForRows(2);
+    expect(await shownRows()).toEqual([
+      ['user.updated', `user ${member}`],
+      ['user.created', `user ${member}`],
+    ]);
+    expect(await records(`action=user.*&target=${memberId}`)).toHaveLength(2);
+
+    await dashboard.page.getByLabel('Action', { exact: true }).fill('tenant.*');
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+    await dashboard.page.getByText('No audit record matches.').waitFor();
+
+    // An address no user has is said, and searches nothing.
+    await dashboard.page.getByLabel('Target e-mail', { exact: true }).fill('nobody@example.com');
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'No user has the address nobody@example.com.' }).waitFor();
+    await dashboard.page.getByLabel('Action', { exact: true }).fill('');
   });
 
   it('names a role the record targets', async () => {

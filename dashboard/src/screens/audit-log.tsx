@@ -51,7 +51,7 @@ export function AuditLog({ appId }: { appId: string }) {
   return (
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>
-      <AuditSearchForm tenants={tenantChoices.data.tenants} onSearch={(filter) => setSearch(({ count }) => ({ filter, count: count + 1 }))} />
+      <AuditSearchForm appId={appId} tenants={tenantChoices.data.tenants} onSearch={(filter) => setSearch(({ count }) => ({ filter, count: count + 1 }))} />
       <div className="follow">
         <input id={followId} type="checkbox" checked={following} onChange={(event) => setFollowing(event.target.checked)} />
         <label htmlFor={followId}>Follow live</label>

@@ -1,0 +1,21 @@
+import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
+
+// Read from the server's own table at build time (as copy-keys.ts reads the copy catalog): the actions the service
+// writes, and no list of ours to fall behind it.
+
+/** A value the audit search's Action field offers, and what it finds. */
+export interface ActionChoice {
+  readonly value: string;
+  readonly label: string;
+}
+
+/** The resource an action is about: `user` of `user.email.verified`. */
+const resourceOf = (action: string) => action.slice(0, action.indexOf('.'));
+
+/** Each resource's family (`user.*`, which the API takes as a prefix), then its actions with their meaning, in the table's order. */
+export const ACTION_CHOICES: readonly ActionChoice[] = Object.entries(
+  Object.groupBy(Object.entries(AUDIT_ACTIONS), ([action]) => resourceOf(action)),
+).flatMap(([resource, actions = []]) => [
+  { value: `${resource}.*`, label: `Every ${resource} action` },
+  ...actions.map(([action, { meaning }]) => ({ value: action, label: meaning })),
+]);
