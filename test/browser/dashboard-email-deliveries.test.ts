@@ -12,6 +12,7 @@ const INVITEE = 'bob@acme.example';
 const TESTER = 'ops-test@example.com';
 let appId: string;
 let acme: string;
+let globex: string;
 
 const deliveries = (): Locator => dashboard.page.getByRole('region', { name: 'Deliveries', exact: true });
 /** The cells of each row shown, top to bottom, without the time and the button. */
@@ -23,7 +24,7 @@ const dashboard = dashboardSuite({
   setup: async (app) => {
     appId = app.root.applicationId;
     acme = await app.createTenant('Acme');
-    await app.createTenant('Globex');
+    globex = await app.createTenant('Globex');
     expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { emailProviderScope: 'tenant' } })).status).toBe(200);
     const other = await app.bootstrapAnother();
     expect((await app.as({ apiKey: other.apiKey }).post('/email/test', { to: 'elsewhere@example.com' })).status).toBe(201);
@@ -76,5 +77,20 @@ describe("the E-mail tab's Deliveries in Chromium", () => {
     await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Application' });
     await expect.poll(() => deliveries().getByRole('button', { name: 'Details' }).count(), { timeout: 20_000, interval: 100 }).toBe(2);
     expect((await shownRows()).map((cells) => cells[0])).toEqual([INVITEE, TESTER]);
+  });
+
+  it('pages with More, newest first across pages, as the API lists them', async () => {
+    const count = 26;
+    for (let index = 0; index < count; index += 1) {
+      const sent = await dashboard.app.http.post(`/applications/${appId}/tenants/${globex}/email/test`, { to: `page${index}@example.com` });
+      expect(sent.status).toBe(201);
+    }
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await expect.poll(() => deliveries().getByRole('button', { name: 'Details' }).count(), { timeout: 20_000, interval: 100 }).toBe(25);
+    await deliveries().getByRole('button', { name: 'More' }).click();
+    await expect.poll(() => deliveries().getByRole('button', { name: 'Details' }).count(), { timeout: 20_000, interval: 100 }).toBe(count);
+    expect(await deliveries().getByRole('button', { name: 'More' }).count()).toBe(0);
+    const newestFirst = Array.from({ length: count }, (_, index) => `page${count - 1 - index}@example.com`);
+    expect((await shownRows()).map((cells) => cells[0])).toEqual(newestFirst);
   });
 });
