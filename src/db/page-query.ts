@@ -34,7 +34,7 @@ interface CompiledPage {
   readonly params: readonly unknown[];
 }
 
-/** Shapes are few (a call site × cursor or not × ids or not × tenant scope or not); bounded all the same. */
+/** Shapes are few (a call site × cursor or not × ids or not × tenant scope or not × order); bounded all the same. */
 const compiled = new LRUCache<string, CompiledPage>({ max: 1_000 });
 
 function substitute(param: unknown, values: PageValues): unknown {
@@ -87,8 +87,9 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
 }
 
 /**
- * One page of an entity's rows in id order (ascending unless `order` is `newest`), as plain data: the SQL is compiled once per shape of query and reused with
- * the request's values, since building it costs several times the round trip (docs/bench.md).
+ * One page of an entity's rows in id order (ascending unless `order` is `newest`), as plain data: the SQL is compiled
+ * once per shape of query and reused with the request's values, since building it costs several times the round trip
+ * (docs/bench.md).
  */
 export async function selectPage(
   em: EntityManager,

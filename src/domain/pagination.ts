@@ -86,7 +86,8 @@ export type Row<T> = Readonly<Omit<T, symbol>>;
 
 /**
  * Keyset pagination by id (UUIDv7 sorts by creation), oldest first unless `order` is `newest`; `args.ids` narrows the
- * rows, and its cursors are the set's. A newest-first list is another list: a cursor of one order is refused in the other.
+ * rows, and its cursors are the set's. A newest-first list is another list: a cursor of one order is refused in the
+ * other.
  */
 export async function paginate<T extends { id: string }>(
   em: EntityManager,
