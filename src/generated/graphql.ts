@@ -401,7 +401,7 @@ export type BillingAddress = {
 export type BillingAddressInput = {
   /** City. */
   city: Scalars['String']['input'];
-  /** ISO 3166-1 alpha-2 country code (any case), e.g. `DE`. */
+  /** An assigned ISO 3166-1 alpha-2 country code (any case), e.g. `DE`; `XK` too. Reserved ones (`UK`, `EU`) are 422. */
   country: Scalars['String']['input'];
   /** Street and number (one line, 1 to 200 characters). */
   line1: Scalars['String']['input'];

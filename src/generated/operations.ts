@@ -49,7 +49,7 @@ export type AuthProviderType =
 export type BillingAddressInput = {
   /** City. */
   city: string;
-  /** ISO 3166-1 alpha-2 country code (any case), e.g. `DE`. */
+  /** An assigned ISO 3166-1 alpha-2 country code (any case), e.g. `DE`; `XK` too. Reserved ones (`UK`, `EU`) are 422. */
   country: string;
   /** Street and number (one line, 1 to 200 characters). */
   line1: string;

@@ -95,6 +95,8 @@ describe('organizations', () => {
       [{ plan: 'gold' }, 'plan'],
       [{ plan: 'pro', billingEmail: 'not an address' }, 'billingEmail'],
       [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country: 'Germany' } }, 'address.country'],
+      // Two letters, but no country: unassigned (ZZ, QQ, XX), reserved (UK, EU) or withdrawn (YU).
+      ...['ZZ', 'qq', 'XX', 'UK', 'EU', 'YU'].map((country): [Record<string, unknown>, string] => [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country } }, 'address.country']),
       [{ plan: 'pro', address: { line1: ' ', city: 'Berlin', country: 'DE' } }, 'address.line1'],
       [{ plan: 'pro', address: { line1: 'a\nb', city: 'Berlin', country: 'DE' } }, 'address.line1'],
       [{ plan: 'pro', taxId: '<script>' }, 'taxId'],

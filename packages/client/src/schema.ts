@@ -5694,7 +5694,7 @@ export interface components {
             postalCode?: string | null;
             /** @description Region or state. */
             region?: string | null;
-            /** @description ISO 3166-1 alpha-2 country code (any case), e.g. `DE`. */
+            /** @description An assigned ISO 3166-1 alpha-2 country code (any case), e.g. `DE`; `XK` too. Reserved ones (`UK`, `EU`) are 422. */
             country: string;
         };
         /** @description Colors to set; a color left out takes its default. */

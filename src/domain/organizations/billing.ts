@@ -1,6 +1,7 @@
 import type { Billing, BillingAddress } from '../../db/entities/organization.entity.ts';
 import { invalid } from '../../errors.ts';
 import { displayName, email, isControlFree } from '../validate.ts';
+import { isCountryCode } from './countries.ts';
 
 /** Recorded for invoicing only: no plan changes what the service allows. */
 export type Plan = Billing['plan'];
@@ -28,8 +29,6 @@ export function billingOf(stored: Partial<Billing> | undefined | null): Billing 
 }
 
 const LINE_MAX = 200;
-/** ISO 3166-1 alpha-2 (sent in any case). */
-const COUNTRY = /^[A-Z]{2}$/;
 /** As printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
 const TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]{0,30}[A-Z0-9]$/;
 
@@ -43,8 +42,9 @@ function line(field: string, value: string): string {
 const optionalLine = (field: string, value: string | null | undefined) => (value == null || value.trim() === '' ? null : line(field, value));
 
 function address(input: BillingAddressInput): BillingAddress {
+  // Sent in any case.
   const country = input.country.trim().toUpperCase();
-  if (!COUNTRY.test(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
+  if (!isCountryCode(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
   return {
     line1: line('address.line1', input.line1),
     line2: optionalLine('address.line2', input.line2),
