@@ -261,6 +261,26 @@ describe('mails in the user’s language', () => {
     expect((await onlyMail('emma@example.com', 'password_reset')).subject).toBe('Reset your My application password');
   });
 
+  it('a user whose language is not known yet gets a reset or a new verification link in the language of the page that asked', async () => {
+    const email = 'greta@example.com';
+    expect((await app.http.post('/users', { email, password: PASSWORD })).status).toBe(201);
+    await app.gatehouse.services.orm.em.getConnection().execute('update app_user set email_verified = false where email = ?', [email]);
+    const { jar, page } = await signInPage({ ui_locales: 'de' });
+    const forgot = await follow(jar, page, 'Passwort vergessen\\?');
+    expect(languageOf(forgot)).toEqual(['de', 'ltr']);
+    expect((await jar.submit(forgot, { email })).status).toBe(200);
+    const resend = await jar.visit(`${page.url}/verify`);
+    expect(heading(resend)).toBe('E-Mail-Adresse bestätigen');
+    expect((await jar.submit(resend, { email })).status).toBe(200);
+
+    const reset = await onlyMail(email, 'password_reset');
+    expect(reset.subject).toBe('Ihr Passwort für My application zurücksetzen');
+    expect(reset.html).toContain('<html lang="de" dir="ltr">');
+    expect((await onlyMail(email, 'verify_email')).subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für My application');
+    // Asking for a link is no sign-in: the user's language stays unknown, for the next page to decide.
+    expect(await localeOf(email)).toBeNull();
+  });
+
   it('a stored template is sent as it is, whatever the language', async () => {
     const put = await app.http.put('/email/templates/password_reset', { subject: 'Custom reset for {{ user.email }}', html: '<p>{{ link }}</p>', text: '{{ link }}' });
     expect(put.status, JSON.stringify(put.body)).toBe(200);

@@ -15,17 +15,19 @@ export interface MailContext {
   readonly em: EntityManager;
   readonly sender: MailSender;
   readonly tenantId: string | null;
+  /** The language of the page the mail was asked on: a recipient without one of their own reads it in it. */
+  readonly pageLocale?: Locale;
 }
 
 /** A null name reads "there". */
 export interface Recipient {
   readonly email: string;
   readonly name?: string | null | undefined;
-  /** Null (or a language no longer offered) is English. */
+  /** Null (or a language no longer offered): the page's it was asked on, else English. */
   readonly locale?: string | null | undefined;
 }
 
-const languageOf = (to: Recipient): Locale => (isLocale(to.locale) ? to.locale : DEFAULT_LOCALE);
+const languageOf = (at: MailContext, to: Recipient): Locale => (isLocale(to.locale) ? to.locale : (at.pageLocale ?? DEFAULT_LOCALE));
 
 /**
  * The mails anyone may ask for by typing an address on a page (sign-in links and codes, resets, verification, sign-up's
@@ -42,7 +44,7 @@ async function queue(at: MailContext, templateKey: TemplateKey, address: string,
 }
 
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
-  queue(at, templateKey, to.email, languageOf(to), { user: { name: to.name ?? null, email: to.email }, ...variables });
+  queue(at, templateKey, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
 
 /** UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
@@ -66,7 +68,7 @@ export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string
 
 /** The factor is named as the user knows it, in their language. */
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>
-  send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(user)).factors[v.factor] });
+  send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor] });
 
 /** `invitee.name` is null while the person has no account. */
 export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number }) =>
@@ -74,7 +76,7 @@ export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: s
 
 /** `device`: the browser's User-Agent, if it sent one. No address is located: the place is said to be unknown. */
 export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string | undefined; ip: string } }) => {
-  const words = mailWords(languageOf(user));
+  const words = mailWords(languageOf(at, user));
   const signIn = { time: shown(v.signIn.time), device: v.signIn.device ?? words.unknownDevice, location: words.unknownLocation, ip: v.signIn.ip };
   return send(at, 'new_sign_in', user, { link: v.link, signIn });
 };
@@ -84,7 +86,7 @@ export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: s
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
-  queue(at, 'email_change', v.newEmail, languageOf(user), { user: { name: user.name ?? null, email: user.email }, ...v });
+  queue(at, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 

@@ -42,10 +42,12 @@ interface Member {
   readonly tenantIds: readonly string[];
 }
 
+/** A mail asked from the page: to a recipient whose language is not known yet (null, or no account), in the page's. */
 export const mailAt = (target: SignInTarget, em: MailContext['em'], user: Member | null): MailContext => ({
   em,
   sender: target.scope,
   tenantId: mailTenant(target, user),
+  pageLocale: target.look.locale,
 });
 
 /** In the caller's transaction (a sign-up's, or a request for a new link). */

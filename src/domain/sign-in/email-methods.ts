@@ -95,8 +95,8 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   const user = await userByEmail(target, email);
   const address = user === null && target.email.signUp ? validAddress(email) : undefined;
   if (user === null ? address === undefined : user.status === 'suspended') return askTiming.pad();
-  // A recipient with no language of their own (an address without an account) reads it in the page's.
-  const to = { email: user?.email ?? address!, name: user?.name ?? null, locale: user?.locale ?? target.look.locale };
+  // An address without an account has no language of its own: mailAt's page language stands in.
+  const to = user ?? { email: address!, name: null };
   const minutes = target.email.minutes;
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {
